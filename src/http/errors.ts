@@ -1,0 +1,64 @@
+/**
+ * The one error type services throw. It carries the contract's machine name (`error`, lower case;
+ * the wire `code` is its upper-case form), the HTTP status and optional details (contract §4).
+ * Services never build HTTP answers themselves; the error handler turns this into the body.
+ */
+export class AppError extends Error {
+  readonly status: number;
+  readonly error: string;
+  readonly details: Record<string, unknown> | undefined;
+  /** Extra response headers (for example Retry-After). */
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    status: number,
+    error: string,
+    message: string,
+    options: { details?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.status = status;
+    this.error = error;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+
+  get code(): string {
+    return this.error.toUpperCase();
+  }
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** Factories with stable names, one per error of the contract. */
+export const errors = {
+  validation: (errors: FieldError[], message?: string) =>
+    new AppError(400, 'validation_error', message ?? errors.map((e) => `${e.field}: ${e.message}`).join('; '), {
+      details: { errors },
+    }),
+  field: (field: string, message: string) => errors.validation([{ field, message }]),
+  unauthorized: (message = 'Authentication is required') => new AppError(401, 'unauthorized', message),
+  invalidApiKey: (message = 'The API key is invalid or has been revoked') => new AppError(401, 'invalid_api_key', message),
+  forbidden: (message = 'You are not allowed to do this') => new AppError(403, 'forbidden', message),
+  csrfInvalid: () => new AppError(403, 'csrf_token_invalid', 'A valid X-CSRF-Token header is required for this request'),
+  tenantSuspended: () => new AppError(403, 'tenant_suspended', 'This tenant is suspended'),
+  tierLimit: (message: string, details: Record<string, unknown>) =>
+    new AppError(403, 'tier_limit_exceeded', message, { details }),
+  notFound: (resourceType: string, resourceId?: string) =>
+    new AppError(404, 'not_found', `${capitalise(resourceType)} not found`, {
+      details: resourceId === undefined ? { resource_type: resourceType } : { resource_type: resourceType, resource_id: resourceId },
+    }),
+  conflict: (message: string, details?: Record<string, unknown>) => new AppError(409, 'conflict', message, { details }),
+  fileTooLarge: (message: string, details?: Record<string, unknown>) => new AppError(413, 'file_too_large', message, { details }),
+  invalidFileType: (message: string, details?: Record<string, unknown>) =>
+    new AppError(415, 'invalid_file_type', message, { details }),
+  internal: (cause?: unknown) => new AppError(500, 'internal_error', 'An internal error occurred', { cause }),
+};
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1).replace(/_/g, ' ');
+}

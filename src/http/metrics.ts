@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The process's Prometheus metrics; one registry per container so tests do not share counters. */
+export interface Metrics {
+  readonly registry: Registry;
+  readonly httpRequests: Counter<'method' | 'route' | 'status_code'>;
+  readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  readonly jobs: Gauge<'kind' | 'state'>;
+  readonly jobRuns: Counter<'kind' | 'outcome'>;
+}
+
+export function createMetrics(collectJobCounts: () => Promise<{ kind: string; state: string; count: number }[]>): Metrics {
+  const registry = new Registry();
+  const httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    registers: [registry],
+  });
+  const httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const jobs = new Gauge({
+    name: 'jobs',
+    help: 'Jobs in the queue by kind and state',
+    labelNames: ['kind', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const row of await collectJobCounts()) this.set({ kind: row.kind, state: row.state }, row.count);
+    },
+  });
+  const jobRuns = new Counter({
+    name: 'job_runs_total',
+    help: 'Job runs finished by this process, by kind and outcome',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [registry],
+  });
+  return { registry, httpRequests, httpDuration, jobs, jobRuns };
+}
+
+/** Times every request and labels it with its route pattern (not the raw URL, to bound cardinality). */
+export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+  });
+}

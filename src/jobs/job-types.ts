@@ -1,0 +1,58 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+
+/** Anything a query can run on: the database itself or a transaction of the caller's. */
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+export const JOB_STATES = ['available', 'running', 'completed', 'dead', 'cancelled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export interface EnqueueOptions {
+  /** Earliest start, epoch ms (timers). Default: now. */
+  runAt?: number;
+  /** Lower runs first. Default 0. */
+  priority?: number;
+  /** Overrides the definition's maxAttempts. */
+  maxAttempts?: number;
+  /** While a job with this key is available or running, enqueueing another is a no-op. */
+  uniqueKey?: string;
+  tenantId?: string | null;
+}
+
+/** What a handler sees of the job it runs. */
+export interface RunningJob<P = unknown> {
+  id: string;
+  kind: string;
+  payload: P;
+  /** 1 on the first run. */
+  attempt: number;
+  maxAttempts: number;
+  tenantId: string | null;
+  /** Aborted when the worker stops or the job times out; long handlers should honour it. */
+  signal: AbortSignal;
+}
+
+/**
+ * One entry of the job catalogue: `<module>.<verb>` -> how to run it. Modules export their
+ * definitions from `<module>.jobs.ts`; the composition root hands them all to the worker.
+ */
+export interface JobDefinition<P = any> {
+  kind: string;
+  handler: (job: RunningJob<P>) => Promise<void>;
+  /** Total runs before the job is kept as dead. Default 5. */
+  maxAttempts?: number;
+  /** Exponential backoff with full jitter: min(maxMs, baseMs * 2^(attempt-1)). Defaults 1 s / 1 h. */
+  backoff?: { baseMs: number; maxMs: number };
+  /** Most jobs of this kind one worker runs at once. Default: the worker's concurrency. */
+  concurrency?: number;
+  /** A run taking longer fails (and is retried). Default: the lease. */
+  timeoutMs?: number;
+}
+
+/** Thrown by a handler to fail without further retries (kept as dead at once). */
+export class PermanentJobError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PermanentJobError';
+  }
+}
