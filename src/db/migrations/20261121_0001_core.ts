@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 // Types are portable: SQLite maps bigint/integer/text by affinity, PostgreSQL takes them as written.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -102,13 +102,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createIndex('jobs_claim_idx')
     .on('jobs')
     .columns(['kind', 'priority', 'run_at'])
-    .where((eb) => eb('state', '=', 'available'))
+    .where(sql.ref('state'), '=', 'available')
     .execute();
   await db.schema
     .createIndex('jobs_lease_idx')
     .on('jobs')
     .column('locked_until')
-    .where((eb) => eb('state', '=', 'running'))
+    .where(sql.ref('state'), '=', 'running')
     .execute();
   // A unique key blocks duplicates only while a job with it is still pending or running.
   await db.schema
@@ -116,7 +116,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('jobs')
     .column('unique_key')
     .unique()
-    .where((eb) => eb.and([eb('unique_key', 'is not', null), eb('state', 'in', ['available', 'running'])]))
+    .where(sql<boolean>`unique_key is not null and state in ('available', 'running')`)
     .execute();
 }
 

@@ -1,0 +1,9 @@
+/** Whether a database error is a unique-constraint violation, on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const e = error as { code?: unknown; errcode?: unknown; message?: unknown };
+  if (e.code === '23505') return true; // PostgreSQL unique_violation
+  // node:sqlite: SQLITE_CONSTRAINT_UNIQUE (2067) and SQLITE_CONSTRAINT_PRIMARYKEY (1555)
+  if (e.errcode === 2067 || e.errcode === 1555) return true;
+  return typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed');
+}

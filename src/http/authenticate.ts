@@ -1,0 +1,58 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthContext } from '../modules/auth/auth-context.ts';
+import { errors } from './errors.ts';
+
+export interface Authenticators {
+  adminApiKey: string;
+  apiKey(key: string, options: { sandbox: boolean }): Promise<AuthContext>;
+  /** Resolves `Authorization: Bearer <access token>` with `X-Tenant-Subdomain`; also enforces CSRF. */
+  userToken(request: FastifyRequest, token: string): Promise<AuthContext>;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** Constant-time check of the administrator credential (hashing first equalises lengths). */
+export function isAdminKey(presented: string, adminApiKey: string): boolean {
+  return timingSafeEqual(digest(presented), digest(adminApiKey));
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/**
+ * Authenticates every request before its body is read, by the route's `config.auth`:
+ * `admin` takes only the administrator key, `tenant` an API key or a user token, `public` nothing.
+ * The administrator key never works as a tenant credential and the other way round.
+ */
+export function installAuthentication(app: FastifyInstance, auth: Authenticators): void {
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request) => {
+    // API routes are authenticated unless they say otherwise; the rest (docs, health) are public.
+    const url = request.routeOptions.url;
+    const mode = request.routeOptions.config?.auth ?? (url?.startsWith('/api/') ? 'tenant' : 'public');
+    if (mode === 'public') return;
+    const bearer = bearerToken(request);
+    if (mode === 'admin') {
+      if (!bearer || !isAdminKey(bearer, auth.adminApiKey)) throw errors.unauthorized('The administrator API key is required');
+      return;
+    }
+    const apiKey = request.headers['x-api-key'];
+    if (typeof apiKey === 'string' && apiKey.length > 0) {
+      request.auth = await auth.apiKey(apiKey, { sandbox: request.sandbox });
+      return;
+    }
+    if (bearer) {
+      if (isAdminKey(bearer, auth.adminApiKey)) throw errors.unauthorized('The administrator key is not a tenant credential');
+      request.auth = await auth.userToken(request, bearer);
+      return;
+    }
+    throw errors.unauthorized('Send an X-API-Key header or Authorization: Bearer <access token> with X-Tenant-Subdomain');
+  });
+}

@@ -1,0 +1,31 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { AuthContext } from '../modules/auth/auth-context.ts';
+
+/** How a route is authenticated. */
+export type RouteAuth = 'tenant' | 'admin' | 'public';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Default: 'tenant'. */
+    auth?: RouteAuth;
+    /** Rate-limit class of the route; default derived from its path. */
+    rateLimit?: string | false;
+  }
+  interface FastifyRequest {
+    /** Set by the authentication hook on 'tenant' routes. */
+    auth: AuthContext | null;
+    /** True for requests that came through `/sandbox/api/v1` or SANDBOX_PORT. */
+    sandbox: boolean;
+  }
+}
+
+/** The Fastify instance every route module receives, with TypeBox typing. */
+export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** The caller's context on an authenticated route (the hook guarantees it). */
+export function authOf(request: { auth: AuthContext | null }): AuthContext {
+  if (!request.auth) throw new Error('route used authOf() without tenant authentication');
+  return request.auth;
+}

@@ -1,0 +1,73 @@
+import http from 'node:http';
+import { pino } from 'pino';
+import { buildApp } from './app.ts';
+import { type Config, ConfigError, loadConfig } from './config/config.ts';
+import { createContainer } from './container.ts';
+import { migrateToLatest } from './db/migrator.ts';
+
+/** Entry point: `serve` (API + worker), `worker` (workers only), `migrate`. */
+async function main(command: string): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.logLevel });
+  const container = createContainer(config, { logger });
+  await migrateToLatest(container.database.db);
+  if (command === 'migrate') {
+    logger.info('migrations are up to date');
+    await container.close();
+    return;
+  }
+
+  const worker = command === 'worker' || config.worker.inProcess ? container.createWorker() : null;
+  const app = command === 'serve' ? await buildApp(container, { logger: { level: config.logLevel } }) : null;
+  let sandboxServer: http.Server | null = null;
+
+  if (app) {
+    await app.listen({ port: config.http.port, host: config.http.host });
+    if (config.http.sandboxPort) {
+      // Everything on the sandbox port is a sandbox request: route it through the same app.
+      sandboxServer = http.createServer((req, res) => {
+        req.url = `/sandbox${req.url ?? '/'}`;
+        app.server.emit('request', req, res);
+      });
+      await new Promise<void>((resolve) => sandboxServer!.listen(config.http.sandboxPort!, config.http.host, resolve));
+      logger.info({ port: config.http.sandboxPort }, 'sandbox listening');
+    }
+  }
+  worker?.start();
+  logger.info({ command, worker: worker !== null }, 'started');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 5_000);
+    timer.unref();
+    // Stop taking requests and drain in-flight ones, then let running jobs finish or release them.
+    sandboxServer?.close();
+    await app?.close();
+    await worker?.stop(config.shutdownTimeoutMs);
+    await container.close();
+    logger.info('stopped');
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main(process.argv[2] ?? 'serve').catch((error: unknown) => {
+  process.stderr.write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  if (error instanceof Error && error.cause) process.stderr.write(`cause: ${String((error.cause as Error).stack ?? error.cause)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,73 @@
+import type { Container } from '../../container.ts';
+import { pageWindow, standardErrors } from '../../http/common-schemas.ts';
+import type { App } from '../../http/fastify-types.ts';
+import { iso } from '../../lib/clock.ts';
+import type { Tenant } from './tenants.repository.ts';
+import {
+  CreatedTenantView,
+  CreateTenantBody,
+  TenantList,
+  TenantListQuery,
+  TenantParams,
+  TenantView,
+  TenantWithUsage,
+  UpdateTenantBody,
+} from './tenants.schemas.ts';
+
+export function presentTenant(t: Tenant) {
+  return {
+    id: t.id,
+    name: t.name,
+    subdomain: t.subdomain,
+    tier: t.tier,
+    status: t.status,
+    cors_origins: t.corsOrigins,
+    created_at: iso(t.createdAt),
+    updated_at: iso(t.updatedAt),
+  };
+}
+
+/** Contract §2: tenant administration with the administrator key. */
+export function adminTenantRoutes(app: App, c: Container): void {
+  const common = { config: { auth: 'admin' as const, rateLimit: false as const } };
+  const tags = ['admin'];
+
+  app.post(
+    '/admin/tenants',
+    { ...common, schema: { tags, body: CreateTenantBody, response: { 201: CreatedTenantView, ...standardErrors } } },
+    async (request, reply) => {
+      const created = await c.services.tenants.create({ ...request.body, tier: request.body.tier ?? 'free' });
+      const { tenant, owner } = created;
+      return reply.status(201).send({
+        tenant: { id: tenant.id, name: tenant.name, subdomain: tenant.subdomain, tier: tenant.tier, created_at: iso(tenant.createdAt) },
+        owner: { id: owner.id, email: owner.email, name: owner.name, role: owner.role },
+        api_key: created.apiKey,
+        test_api_key: created.testApiKey,
+      });
+    },
+  );
+
+  app.get('/admin/tenants', { ...common, schema: { tags, querystring: TenantListQuery, response: { 200: TenantList } } }, async (request) => {
+    const page = pageWindow(request.query);
+    const { rows, total } = await c.services.tenants.list(page);
+    return { data: rows.map(presentTenant), total, page: page.page, page_size: page.pageSize };
+  });
+
+  app.get(
+    '/admin/tenants/:tenant_id',
+    { ...common, schema: { tags, params: TenantParams, response: { 200: TenantWithUsage, ...standardErrors } } },
+    async (request) => {
+      const { tenant, usage } = await c.services.tenants.getWithUsage(request.params.tenant_id);
+      return { ...presentTenant(tenant), usage };
+    },
+  );
+
+  app.patch(
+    '/admin/tenants/:tenant_id',
+    { ...common, schema: { tags, params: TenantParams, body: UpdateTenantBody, response: { 200: TenantView, ...standardErrors } } },
+    async (request) => {
+      const { cors_origins, ...rest } = request.body;
+      return presentTenant(await c.services.tenants.update(request.params.tenant_id, { ...rest, corsOrigins: cors_origins }));
+    },
+  );
+}

@@ -1,0 +1,112 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { TenantsTable } from '../../db/schema.ts';
+import type { Executor } from '../../jobs/job-types.ts';
+import { parseJson } from '../../lib/json.ts';
+import type { TenantStatus, Tier } from './tiers.ts';
+
+/** A tenant as services see it. */
+export interface Tenant {
+  id: string;
+  name: string;
+  subdomain: string;
+  tier: Tier;
+  status: TenantStatus;
+  corsOrigins: string[];
+  /** Set on a sandbox twin: the live tenant it belongs to. */
+  sandboxOf: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function toTenant(row: Selectable<TenantsTable>): Tenant {
+  return {
+    id: row.id,
+    name: row.name,
+    subdomain: row.subdomain,
+    tier: row.tier as Tier,
+    status: row.status as TenantStatus,
+    corsOrigins: parseJson<string[]>(row.cors_origins, []),
+    sandboxOf: row.sandbox_of,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** SQL for tenants. Tenants are the one table not scoped by a tenant id: they are the scope. */
+export class TenantsRepository {
+  async insert(db: Executor, tenant: Tenant): Promise<void> {
+    await db
+      .insertInto('tenants')
+      .values({
+        id: tenant.id,
+        name: tenant.name,
+        subdomain: tenant.subdomain,
+        tier: tenant.tier,
+        status: tenant.status,
+        cors_origins: JSON.stringify(tenant.corsOrigins),
+        sandbox_of: tenant.sandboxOf,
+        created_at: tenant.createdAt,
+        updated_at: tenant.updatedAt,
+      })
+      .execute();
+  }
+
+  async findById(db: Executor, id: string): Promise<Tenant | null> {
+    const row = await db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toTenant(row) : null;
+  }
+
+  async findBySubdomain(db: Executor, subdomain: string): Promise<Tenant | null> {
+    const row = await db.selectFrom('tenants').selectAll().where('subdomain', '=', subdomain).executeTakeFirst();
+    return row ? toTenant(row) : null;
+  }
+
+  async findSandboxTwin(db: Executor, liveTenantId: string): Promise<Tenant | null> {
+    const row = await db.selectFrom('tenants').selectAll().where('sandbox_of', '=', liveTenantId).executeTakeFirst();
+    return row ? toTenant(row) : null;
+  }
+
+  /** Live tenants only (sandbox twins are an implementation detail), newest first. */
+  async listLive(db: Executor, page: { limit: number; offset: number }): Promise<{ rows: Tenant[]; total: number }> {
+    const base = db.selectFrom('tenants').where('sandbox_of', 'is', null);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows: rows.map(toTenant), total: Number(count.n) };
+  }
+
+  /** Applies a partial update to the tenant and, for tier and status, to its sandbox twin too. */
+  async update(
+    db: Executor,
+    id: string,
+    patch: Partial<Pick<Tenant, 'name' | 'tier' | 'status' | 'corsOrigins'>>,
+    now: number,
+  ): Promise<void> {
+    const values: Updateable<TenantsTable> = { updated_at: now };
+    if (patch.name !== undefined) values.name = patch.name;
+    if (patch.tier !== undefined) values.tier = patch.tier;
+    if (patch.status !== undefined) values.status = patch.status;
+    if (patch.corsOrigins !== undefined) values.cors_origins = JSON.stringify(patch.corsOrigins);
+    await db.updateTable('tenants').set(values).where('id', '=', id).execute();
+    const twinValues: Updateable<TenantsTable> = { updated_at: now };
+    if (patch.tier !== undefined) twinValues.tier = patch.tier;
+    if (patch.status !== undefined) twinValues.status = patch.status;
+    if (patch.corsOrigins !== undefined) twinValues.cors_origins = values.cors_origins!;
+    await db.updateTable('tenants').set(twinValues).where('sandbox_of', '=', id).execute();
+  }
+
+  /** Usage counts for the admin view; other modules add their tables here as they arrive. */
+  async usage(db: Executor, tenantId: string): Promise<{ users: number; api_keys: number }> {
+    const [users, keys] = await Promise.all([
+      db.selectFrom('users').where('tenant_id', '=', tenantId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('api_keys')
+        .where('tenant_id', '=', tenantId)
+        .where('revoked_at', 'is', null)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { users: Number(users.n), api_keys: Number(keys.n) };
+  }
+}

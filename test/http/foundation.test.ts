@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { describeEachDialect } from '../support/app.ts';
+import { assertError, createTenant } from '../support/fixtures.ts';
+
+describeEachDialect('HTTP foundation', (ctx) => {
+  it('answers /healthz and /readyz', async () => {
+    const health = await ctx().app.inject({ method: 'GET', url: '/healthz' });
+    assert.equal(health.statusCode, 200);
+    assert.deepEqual(health.json(), { status: 'ok' });
+    const ready = await ctx().app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.statusCode, 200, ready.body);
+    assert.equal(ready.json().status, 'ok');
+  });
+
+  it('gives every response an X-Request-Id, echoing a valid incoming one', async () => {
+    const fresh = await ctx().app.inject({ method: 'GET', url: '/healthz' });
+    assert.match(String(fresh.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    const echoed = await ctx().app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    assert.equal(echoed.headers['x-request-id'], 'abc-123');
+    const unsafe = await ctx().app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id\u0001' } });
+    assert.notEqual(unsafe.headers['x-request-id'], 'bad id\u0001');
+  });
+
+  it('answers an unknown route with the contract error body', async () => {
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/v1/no-such-thing' });
+    assertError(res, 404, 'not_found');
+  });
+
+  it('refuses missing and wrong credentials with 401', async () => {
+    assertError(await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/tenants' }), 401, 'unauthorized');
+    const wrong = await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/tenants', headers: { authorization: 'Bearer nope' } });
+    assertError(wrong, 401, 'unauthorized');
+  });
+
+  it('names the failing field of a validation error', async () => {
+    const res = await ctx().admin({ method: 'POST', url: '/api/v1/admin/tenants', payload: { name: 'x', subdomain: 'Bad Sub' } });
+    const body = assertError(res, 400, 'validation_error');
+    const fields = body.details.errors.map((e: { field: string }) => e.field);
+    assert.ok(fields.includes('subdomain'), JSON.stringify(body));
+    assert.ok(fields.includes('owner'), JSON.stringify(body));
+  });
+
+  it('rejects unknown body fields, naming them', async () => {
+    const res = await ctx().admin({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      payload: { name: 'x', subdomain: 'unknown-fields', owner: { email: 'a@b.co', password: 'longenough', name: 'A' }, colour: 'red' },
+    });
+    const body = assertError(res, 400, 'validation_error');
+    assert.deepEqual(body.details.errors, [{ field: 'colour', message: 'is not a known field' }]);
+  });
+
+  it('does not coerce JSON body types', async () => {
+    const res = await ctx().admin({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      payload: { name: 123, subdomain: 'no-coerce', owner: { email: 'a@b.co', password: 'longenough', name: 'A' } },
+    });
+    const body = assertError(res, 400, 'validation_error');
+    assert.equal(body.details.errors[0].field, 'name');
+  });
+
+  it('answers malformed JSON with 400 validation_error', async () => {
+    const res = await ctx().admin({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": "x",',
+    });
+    assertError(res, 400, 'validation_error');
+  });
+
+  it('answers a wrong content type with 415', async () => {
+    const res = await ctx().admin({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<tenant/>',
+    });
+    assertError(res, 415, 'unsupported_media_type');
+  });
+
+  it('answers an oversized JSON body with 413', async () => {
+    const res = await ctx().admin({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    assertError(res, 413, 'payload_too_large');
+  });
+
+  it('answers internal errors without internals, and logs them', async () => {
+    const t = ctx();
+    const tenant = await createTenant(t);
+    // Break the database under the service: the handler must answer a generic 500.
+    const original = t.container.services.tenants.get.bind(t.container.services.tenants);
+    t.container.services.tenants.get = async () => {
+      throw new Error('SELECT secret FROM internals failed');
+    };
+    try {
+      const res = await t.admin({ method: 'GET', url: `/api/v1/admin/tenants/${tenant.tenantId}` });
+      const body = assertError(res, 500, 'internal_error');
+      assert.doesNotMatch(res.body, /SELECT|secret|stack/i);
+      assert.equal(body.details, undefined);
+    } finally {
+      t.container.services.tenants.get = original;
+    }
+  });
+
+  it('serves Prometheus metrics with request counts by route', async () => {
+    await ctx().app.inject({ method: 'GET', url: '/healthz' });
+    const res = await ctx().app.inject({ method: 'GET', url: '/metrics' });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /http_requests_total\{method="GET",route="\/healthz",status_code="200"\} \d+/);
+    assert.match(res.body, /http_request_duration_seconds_bucket/);
+    assert.match(res.body, /# TYPE jobs gauge/);
+  });
+});

@@ -1,0 +1,88 @@
+import { after, before, describe } from 'node:test';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { type Container, createContainer } from '../../src/container.ts';
+import type { DialectName } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrator.ts';
+import type { App } from '../../src/http/fastify-types.ts';
+import type { Worker } from '../../src/jobs/worker.ts';
+import { availableDialects, createTestStore, type TestStore } from './databases.ts';
+
+export const ADMIN_KEY = 'test-admin-key-0123456789';
+
+/** The dialects this run covers, known at load time so suites can be declared per dialect. */
+export const DIALECTS: DialectName[] = await availableDialects();
+
+export interface TestApp {
+  dialect: DialectName;
+  app: App;
+  container: Container;
+  store: TestStore;
+  worker: Worker | null;
+  /** `app.inject` with the administrator key. */
+  admin(options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Extra environment for loadConfig (e.g. BLOB_STORE=s3). */
+  env?: Record<string, string>;
+  /** Start a job worker in the test process. */
+  worker?: boolean;
+}
+
+/** A real app on a fresh store of the dialect: migrated database, temp data folder, no listening. */
+export async function startTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
+  const store = await createTestStore(dialect);
+  const config = loadConfig({
+    DATA_DIR: store.dataDir,
+    ...(store.url ? { DATABASE_URL: store.url } : {}),
+    ADMIN_API_KEY: ADMIN_KEY,
+    LOG_LEVEL: 'silent',
+    WORKER_POLL_INTERVAL_MS: '50',
+    ...options.env,
+  });
+  const container = createContainer(config);
+  await migrateToLatest(container.database.db);
+  const app = await buildApp(container, { logger: false });
+  await app.ready();
+  const worker = options.worker ? container.createWorker() : null;
+  worker?.start();
+  return {
+    dialect,
+    app,
+    container,
+    store,
+    worker,
+    admin: (opts) => app.inject({ ...opts, headers: { authorization: `Bearer ${ADMIN_KEY}`, ...opts.headers } }),
+    async close() {
+      await app.close();
+      await worker?.stop(2_000);
+      await container.close();
+      await store.drop();
+    },
+  };
+}
+
+/**
+ * Declares `body` once per available dialect, each with its own fresh app
+ * (the Kysely habit: one suite, every dialect).
+ */
+export function describeEachDialect(name: string, body: (ctx: () => TestApp, dialect: DialectName) => void, options: TestAppOptions = {}): void {
+  for (const dialect of DIALECTS) {
+    describe(`${name} [${dialect}]`, () => {
+      let ctx: TestApp | undefined;
+      before(async () => {
+        ctx = await startTestApp(dialect, options);
+      });
+      after(async () => {
+        await ctx?.close();
+      });
+      body(() => {
+        if (!ctx) throw new Error('test app not started');
+        return ctx;
+      }, dialect);
+    });
+  }
+}
