@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../../bench/support.ts';
+
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
+
+function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += String(d)));
+  child.stderr?.on('data', (d) => (out += String(d)));
+  return { child, output: () => out };
+}
+
+async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`exited early: ${output()}`);
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no answer: ${output()}`);
+}
+
+describe('the service process', () => {
+  const dirs: string[] = [];
+  after(() => {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('starts on an empty data folder, generates and keeps the admin key, and stops cleanly on SIGTERM', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dms-proc-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const { child, output } = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    await waitFor(`http://127.0.0.1:${port}/healthz`, child, output);
+
+    const key = fs.readFileSync(path.join(dataDir, 'admin-api-key'), 'utf8').trim();
+    assert.match(output(), new RegExp(key), 'the generated key is printed once');
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/admin/tenants`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(res.status, 200);
+    assert.ok(res.headers.get('x-request-id'));
+
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, output());
+    assert.match(output(), /"msg":"stopped"/);
+
+    // A second start reuses the stored key and does not print it again.
+    const port2 = await freePort();
+    const second = startServer({ PORT: String(port2), DATA_DIR: dataDir });
+    await waitFor(`http://127.0.0.1:${port2}/healthz`, second.child, second.output);
+    assert.doesNotMatch(second.output(), new RegExp(key));
+    const again = new Promise((r) => second.child.once('exit', r));
+    second.child.kill('SIGTERM');
+    await again;
+  });
+
+  it('refuses to start with a message naming every bad variable', async () => {
+    const child = spawn(process.execPath, [MAIN, 'serve'], {
+      env: { ...process.env, PORT: 'x', DATABASE_URL: 'ftp://nope', LOG_LEVEL: 'loud' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr?.on('data', (d) => (err += String(d)));
+    const code = await new Promise((r) => child.once('exit', r));
+    assert.equal(code, 2);
+    for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL']) assert.match(err, new RegExp(name));
+  });
+});
