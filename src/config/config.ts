@@ -25,6 +25,8 @@ export interface Config {
         readonly accessKeyId: string | null;
         readonly secretAccessKey: string | null;
         readonly forcePathStyle: boolean;
+        /** Key prefix inside the bucket, so several deployments can share one. */
+        readonly prefix: string;
       };
   readonly worker: {
     /** Whether `serve` also runs a job worker in the same process. */
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
           accessKeyId: r.string('S3_ACCESS_KEY_ID', null),
           secretAccessKey: r.string('S3_SECRET_ACCESS_KEY', null),
           forcePathStyle: r.bool('S3_FORCE_PATH_STYLE', false),
+          prefix: r.string('S3_PREFIX', ''),
         }
       : { driver: 'local' };
 

@@ -52,3 +52,46 @@ export class BlobNotFoundError extends Error {
     this.name = 'BlobNotFoundError';
   }
 }
+
+/** A key that is not a safe relative path (empty, absolute, `.`/`..` segments, backslash, NUL). */
+export class InvalidBlobKeyError extends Error {
+  constructor(key: string, reason: string) {
+    super(`invalid blob key ${JSON.stringify(key)}: ${reason}`);
+    this.name = 'InvalidBlobKeyError';
+  }
+}
+
+/** A range that cannot be served: negative, start after end, or starting past the last byte. */
+export class BlobRangeError extends Error {
+  constructor(range: ByteRange, size?: number) {
+    super(`unsatisfiable range ${range.start}-${range.end}${size === undefined ? '' : ` of ${size} bytes`}`);
+    this.name = 'BlobRangeError';
+  }
+}
+
+const MAX_KEY_BYTES = 1024;
+
+/**
+ * Checks a key is a plain relative path (`tenants/<id>/documents/<id>`). Both adapters apply it, so
+ * a key valid on one store is valid on the other and a storage migration never meets a surprise.
+ */
+export function assertValidBlobKey(key: string): void {
+  if (typeof key !== 'string' || key.length === 0) throw new InvalidBlobKeyError(String(key), 'empty');
+  if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new InvalidBlobKeyError(key, `longer than ${MAX_KEY_BYTES} bytes`);
+  if (key.includes('\0')) throw new InvalidBlobKeyError(key, 'contains NUL');
+  if (key.includes('\\')) throw new InvalidBlobKeyError(key, 'contains a backslash');
+  if (key.startsWith('/')) throw new InvalidBlobKeyError(key, 'absolute path');
+  for (const segment of key.split('/')) {
+    if (segment === '' || segment === '.' || segment === '..') {
+      throw new InvalidBlobKeyError(key, 'empty, "." or ".." path segment');
+    }
+  }
+}
+
+/** Checks the shape of a range (not the blob size, which only the store knows). */
+export function assertValidRange(range: ByteRange): void {
+  const { start, end } = range;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
+    throw new BlobRangeError(range);
+  }
+}

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  assertValidBlobKey,
+  assertValidRange,
+  type BlobStore,
+  BlobNotFoundError,
+  BlobRangeError,
+  type ByteRange,
+  InvalidBlobKeyError,
+  type PutOptions,
+  type StoredBlob,
+} from './blob-store.ts';
+import { HashingCounter, IO_CHUNK } from './hashing-counter.ts';
+
+/** Where half-written uploads live, inside the root so the final rename never crosses filesystems. */
+const TMP_DIR = '.tmp';
+
+/**
+ * Blobs as files under one root folder (`<DATA_DIR>/blobs`). Writes go to `<root>/.tmp`, are
+ * fsynced, then renamed into place, so a reader sees either the old file or the whole new one.
+ */
+export class LocalBlobStore implements BlobStore {
+  readonly kind = 'local' as const;
+  readonly root: string;
+  readonly #tmp: string;
+  #ready: Promise<void> | undefined;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+    this.#tmp = path.join(this.root, TMP_DIR);
+  }
+
+  async put(key: string, body: Readable, options: PutOptions = {}): Promise<StoredBlob> {
+    let target: string;
+    try {
+      target = this.#pathOf(key);
+      await this.#ensureDirs();
+    } catch (error) {
+      body.destroy();
+      throw error;
+    }
+    const tmp = path.join(this.#tmp, randomUUID());
+    const counter = new HashingCounter(options.maxBytes);
+    try {
+      // `flush` fsyncs the file before its descriptor closes, so the rename publishes durable bytes.
+      const out = fs.createWriteStream(tmp, { flags: 'wx', flush: true, highWaterMark: IO_CHUNK });
+      await pipeline(body, counter, out);
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.rename(tmp, target);
+      await fsyncDir(path.dirname(target));
+      return { size: counter.bytesSeen, sha256: counter.digest() };
+    } catch (error) {
+      await fsp.rm(tmp, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    const file = this.#pathOf(key);
+    if (range) assertValidRange(range);
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(file, 'r');
+    } catch (error) {
+      if (isMissing(error)) throw new BlobNotFoundError(key);
+      throw error;
+    }
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw new BlobNotFoundError(key);
+      if (range && range.start >= stat.size) throw new BlobRangeError(range, stat.size);
+      // Reading from the handle we checked means a concurrent delete cannot turn into a half stream.
+      return handle.createReadStream({
+        start: range?.start,
+        end: range ? Math.min(range.end, stat.size - 1) : undefined,
+        highWaterMark: IO_CHUNK,
+      });
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  async head(key: string): Promise<{ size: number } | null> {
+    try {
+      const stat = await fsp.stat(this.#pathOf(key));
+      return stat.isFile() ? { size: stat.size } : null;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      await fsp.unlink(this.#pathOf(key));
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.#ensureDirs();
+    await fsp.access(this.#tmp, fs.constants.W_OK);
+  }
+
+  /** Removes temp files older than `olderThanMs` (left by a crash mid-upload); returns how many. */
+  async sweepTemp(olderThanMs = 60 * 60 * 1000): Promise<number> {
+    const names = await fsp.readdir(this.#tmp).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const name of names) {
+      const file = path.join(this.#tmp, name);
+      const stat = await fsp.stat(file).catch(() => null);
+      if (stat && stat.mtimeMs < cutoff) {
+        await fsp.rm(file, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  #pathOf(key: string): string {
+    assertValidBlobKey(key);
+    if (key === TMP_DIR || key.startsWith(`${TMP_DIR}/`)) throw new InvalidBlobKeyError(key, `"${TMP_DIR}" is reserved`);
+    return path.join(this.root, key);
+  }
+
+  #ensureDirs(): Promise<void> {
+    this.#ready ??= fsp.mkdir(this.#tmp, { recursive: true }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.#ready = undefined;
+        throw error;
+      },
+    );
+    return this.#ready;
+  }
+}
+
+/** Makes a rename or new entry in `dir` durable (the file's own fsync does not cover its name). */
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await fsp.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
