@@ -56,3 +56,28 @@ export class PermanentJobError extends Error {
     this.name = 'PermanentJobError';
   }
 }
+
+/** A job as the queue shows it (inspection, admin, tests). Times are epoch ms. */
+export interface JobRecord {
+  id: string;
+  kind: string;
+  tenantId: string | null;
+  payload: unknown;
+  state: JobState;
+  priority: number;
+  /** Runs started so far (a run released by a stopping worker is not counted). */
+  attempts: number;
+  maxAttempts: number;
+  runAt: number;
+  /** The worker running it, or the last one that did. */
+  lockedBy: string | null;
+  lockedUntil: number | null;
+  uniqueKey: string | null;
+  lastError: string | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+/** How one run ended, as reported to `onJobFinished` (metrics). */
+export type JobOutcome = 'completed' | 'retried' | 'dead' | 'released' | 'lost';

@@ -1,0 +1,200 @@
+import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
+import type { DialectName } from '../db/database.ts';
+import type { JobsTable } from '../db/schema.ts';
+import type { Executor } from './job-types.ts';
+
+/*
+ * Every query of the job queue, for both dialects. State constants are written as SQL literals
+ * (not bound parameters) so both planners can match the partial indexes of the jobs table.
+ */
+
+export type JobRow = Selectable<JobsTable>;
+export type NewJobRow = Insertable<JobsTable>;
+
+/** The partial unique index's predicate, repeated as the ON CONFLICT target so both dialects infer it. */
+const PENDING_UNIQUE = sql<boolean>`unique_key is not null and state in ('available', 'running')`;
+
+/** Inserts rows; those whose unique key is already pending are skipped. Returns the ids inserted. */
+export async function insertJobs(executor: Executor, rows: NewJobRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await executor
+    .insertInto('jobs')
+    .values(rows)
+    .onConflict((oc) => oc.column('unique_key').where(PENDING_UNIQUE).doNothing())
+    .returning('id')
+    .execute();
+  return new Set(inserted.map((r) => r.id));
+}
+
+/** The pending (available or running) job holding each unique key. */
+export async function findPendingByUniqueKeys(executor: Executor, keys: string[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await executor
+    .selectFrom('jobs')
+    .select(['id', 'unique_key'])
+    .where('unique_key', 'in', keys)
+    .where(sql<boolean>`state in ('available', 'running')`)
+    .execute();
+  return new Map(rows.map((r) => [r.unique_key!, r.id]));
+}
+
+/** Wakes PostgreSQL listeners at commit of the executor's transaction (at once outside one). */
+export async function notifyKinds(executor: Executor, kinds: Iterable<string>): Promise<void> {
+  for (const kind of new Set(kinds)) await sql`select pg_notify('jobs', ${kind})`.execute(executor);
+}
+
+export async function findJob(executor: Executor, id: string): Promise<JobRow | undefined> {
+  return executor.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface ClaimParams {
+  kinds: string[];
+  limit: number;
+  workerId: string;
+  now: number;
+  lockedUntil: number;
+}
+
+/**
+ * Takes up to `limit` due jobs of the given kinds in one atomic statement: the highest priority,
+ * then the oldest. PostgreSQL skips rows another claimer holds; SQLite serialises writers.
+ *
+ * Each kind's candidates are read in order from `jobs_claim_idx (kind, priority, run_at, id)`
+ * with their own LIMIT and merged, so a claim reads at most kinds x limit index entries however
+ * large the backlog (one `kind in (...)` query would sort every due row of those kinds).
+ */
+export async function claimJobs(executor: Executor, dialect: DialectName, p: ClaimParams): Promise<JobRow[]> {
+  if (p.kinds.length === 0 || p.limit <= 0) return [];
+  const due = (kind: string) =>
+    sql`select id, priority, run_at from jobs
+      where state = 'available' and kind = ${kind} and run_at <= ${p.now}
+      order by priority, run_at, id limit ${p.limit}`;
+  const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  let chosen: RawBuilder<unknown>;
+  if (p.kinds.length === 1) {
+    chosen = sql`${due(p.kinds[0]!)} ${lock}`;
+  } else {
+    const candidates = sql.join(
+      p.kinds.map((kind) => sql`select id from (${due(kind)}) as c`),
+      sql` union all `,
+    );
+    // FOR UPDATE cannot sit on a UNION: lock the merged top rows through the table itself.
+    chosen = sql`select id from jobs
+      where id in (${candidates}) and state = 'available'
+      order by priority, run_at, id limit ${p.limit} ${lock}`;
+  }
+  const result = await sql<JobRow>`
+    update jobs set state = 'running', attempts = attempts + 1, locked_by = ${p.workerId},
+      locked_until = ${p.lockedUntil}, updated_at = ${p.now}
+    where id in (select id from (${chosen}) as chosen)
+    returning *`.execute(executor);
+  // RETURNING order is unspecified; start them in the order they were chosen.
+  return result.rows.sort((a, b) => a.priority - b.priority || a.run_at - b.run_at || (a.id < b.id ? -1 : 1));
+}
+
+/** Marks runs finished successfully; only rows this worker still holds. */
+export async function completeJobs(executor: Executor, p: { ids: string[]; workerId: string; now: number }): Promise<void> {
+  if (p.ids.length === 0) return;
+  await sql`
+    update jobs set state = 'completed', finished_at = ${p.now}, locked_until = null, updated_at = ${p.now}
+    where id in (${sql.join(p.ids)}) and state = 'running' and locked_by = ${p.workerId}`.execute(executor);
+}
+
+interface FailParams {
+  id: string;
+  workerId: string;
+  /** The attempt that failed: a fencing token, so a stale run cannot overwrite a newer one. */
+  attempt: number;
+  error: string;
+  now: number;
+}
+
+/** Puts a failed run back as available at `runAt` (backoff). */
+export async function retryJob(executor: Executor, p: FailParams & { runAt: number }): Promise<void> {
+  await sql`
+    update jobs set state = 'available', run_at = ${p.runAt}, last_error = ${p.error}, locked_until = null,
+      updated_at = ${p.now}
+    where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(executor);
+}
+
+/** Keeps a failed job as dead: no more attempts. */
+export async function killJob(executor: Executor, p: FailParams): Promise<void> {
+  await sql`
+    update jobs set state = 'dead', last_error = ${p.error}, finished_at = ${p.now}, locked_until = null,
+      updated_at = ${p.now}
+    where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(executor);
+}
+
+/** Hands interrupted runs back at once; the interrupted attempt does not count. */
+export async function releaseJobs(executor: Executor, p: { ids: string[]; workerId: string; now: number }): Promise<void> {
+  if (p.ids.length === 0) return;
+  await sql`
+    update jobs set state = 'available', attempts = attempts - 1, run_at = ${p.now}, locked_by = null,
+      locked_until = null, updated_at = ${p.now}
+    where id in (${sql.join(p.ids)}) and state = 'running' and locked_by = ${p.workerId}`.execute(executor);
+}
+
+/** Extends the leases of runs this worker still holds; returns the ids it still holds. */
+export async function extendLeases(
+  executor: Executor,
+  p: { ids: string[]; workerId: string; lockedUntil: number; now: number },
+): Promise<Set<string>> {
+  if (p.ids.length === 0) return new Set();
+  const result = await sql<{ id: string }>`
+    update jobs set locked_until = ${p.lockedUntil}, updated_at = ${p.now}
+    where id in (${sql.join(p.ids)}) and state = 'running' and locked_by = ${p.workerId}
+    returning id`.execute(executor);
+  return new Set(result.rows.map((r) => r.id));
+}
+
+export const LEASE_EXPIRED_ERROR = 'lease expired: the worker running this job stopped (crash or lost connection)';
+
+/**
+ * Recovers runs whose lease expired (their worker died): available again at once, or dead when
+ * that was the last attempt. Returns the rows it changed.
+ */
+export async function rescueExpired(
+  executor: Executor,
+  dialect: DialectName,
+  p: { now: number; limit: number },
+): Promise<{ id: string; kind: string; state: string }[]> {
+  const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  const result = await sql<{ id: string; kind: string; state: string }>`
+    update jobs set
+      state = case when attempts >= max_attempts then 'dead' else 'available' end,
+      finished_at = case when attempts >= max_attempts then ${p.now} else finished_at end,
+      run_at = ${p.now}, locked_until = null, last_error = ${LEASE_EXPIRED_ERROR}, updated_at = ${p.now}
+    where id in (
+      select id from jobs where state = 'running' and locked_until < ${p.now} limit ${p.limit} ${lock}
+    )
+    returning id, kind, state`.execute(executor);
+  return result.rows;
+}
+
+/** Cancels a pending or running job; a running one's worker learns it at its next heartbeat. */
+export async function cancelJob(executor: Executor, p: { id: string; now: number }): Promise<boolean> {
+  const result = await sql`
+    update jobs set state = 'cancelled', finished_at = ${p.now}, locked_until = null, updated_at = ${p.now}
+    where id = ${p.id} and state in ('available', 'running')`.execute(executor);
+  return Number(result.numAffectedRows ?? 0) > 0;
+}
+
+export async function countJobs(executor: Executor): Promise<{ kind: string; state: string; count: number }[]> {
+  const rows = await executor
+    .selectFrom('jobs')
+    .select(['kind', 'state', (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy(['kind', 'state'])
+    .orderBy('kind')
+    .orderBy('state')
+    .execute();
+  return rows.map((r) => ({ kind: r.kind, state: r.state, count: Number(r.count) }));
+}
+
+/** Deletes up to `limit` finished (completed or cancelled) rows that finished before the cut-off. */
+export async function deleteFinished(executor: Executor, p: { before: number; limit: number }): Promise<number> {
+  const result = await sql`
+    delete from jobs where id in (
+      select id from jobs where state in ('completed', 'cancelled') and finished_at < ${p.before} limit ${p.limit}
+    )`.execute(executor);
+  return Number(result.numAffectedRows ?? 0);
+}

@@ -1,0 +1,63 @@
+import type { Database } from '../../src/db/database.ts';
+import { JobQueue } from '../../src/jobs/job-queue.ts';
+import type { JobDefinition, JobRecord } from '../../src/jobs/job-types.ts';
+import { Worker, type WorkerOptions } from '../../src/jobs/worker.ts';
+
+let counter = 0;
+
+/** A job kind no other test in the file uses, so tests can share one database. */
+export function uniqueKind(name: string): string {
+  counter++;
+  return `test.${name}${counter}`;
+}
+
+/** Polls `check` until it returns a value other than undefined/false; fails after `timeoutMs`. */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Waits until the job reaches one of the states and returns it. */
+export function waitForState(queue: JobQueue, id: string, states: JobRecord['state'][], timeoutMs = 10_000): Promise<JobRecord> {
+  return waitFor(
+    async () => {
+      const job = await queue.get(id);
+      return job && states.includes(job.state) ? job : undefined;
+    },
+    `job ${id} to be ${states.join('/')}`,
+    timeoutMs,
+  );
+}
+
+/** A started worker with test-friendly defaults (fast polling, short lease). */
+export async function startWorker(
+  database: Database,
+  queue: JobQueue,
+  definitions: JobDefinition[],
+  options: Partial<WorkerOptions> = {},
+): Promise<Worker> {
+  const worker = new Worker({
+    database,
+    queue,
+    definitions,
+    concurrency: 4,
+    pollIntervalMs: 50,
+    leaseMs: 2_000,
+    ...options,
+  });
+  await worker.start();
+  return worker;
+}
+
+export function newQueue(database: Database): JobQueue {
+  return new JobQueue({ database });
+}
