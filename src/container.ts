@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import type { Config } from './config/config.ts';
 import { type Database, openDatabase } from './db/database.ts';
-import { errors } from './http/errors.ts';
 import type { Authenticators } from './http/authenticate.ts';
 import { createMetrics, type Metrics } from './http/metrics.ts';
 import { JobQueue } from './jobs/job-queue.ts';
@@ -13,6 +11,13 @@ import { Worker } from './jobs/worker.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { ApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { ApiKeyAuthenticator } from './modules/auth/api-key-authenticator.ts';
+import { createIdentity, type Identity } from './modules/auth/identity.ts';
+import { CorsOrigins } from './http/cors.ts';
+import { IdempotencyRepository } from './http/idempotency.repository.ts';
+import type { IdempotencyDeps } from './http/idempotency.ts';
+import type { RateLimitDeps } from './http/rate-limit.ts';
+import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit-store.ts';
+import { createDocumentsModule, type DocumentsModule } from './modules/documents/documents.module.ts';
 import { TenantsRepository } from './modules/tenants/tenants.repository.ts';
 import { TenantsService } from './modules/tenants/tenants.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
@@ -40,8 +45,13 @@ export interface Container {
   blobs: BlobStore;
   jobs: JobQueue;
   adminApiKey: string;
-  repositories: { tenants: TenantsRepository; users: UsersRepository; apiKeys: ApiKeysRepository };
-  services: { tenants: TenantsService };
+  repositories: { tenants: TenantsRepository; users: UsersRepository; apiKeys: ApiKeysRepository } & Identity['repositories'] &
+    DocumentsModule['repositories'];
+  services: { tenants: TenantsService } & Identity['services'] & DocumentsModule['services'];
+  /** Identity internals (signing keys, token services), for tests and tooling. */
+  identity: Identity;
+  /** What the HTTP guards (CORS, rate limits, idempotency) run on. */
+  guards: { cors: CorsOrigins; rateLimit: RateLimitDeps; idempotency: IdempotencyDeps };
   authenticators: Authenticators;
   /** Every job kind of every module: the worker's catalogue. */
   jobDefinitions(): JobDefinition[];
@@ -75,8 +85,28 @@ export function createContainer(config: Config, options: { logger?: Logger; cloc
   const jobs = new JobQueue({ database, clock });
   const metrics = createMetrics(() => jobs.countsByKindAndState());
   const blobs = blobStoreFromConfig(config);
-  const repositories = { tenants: new TenantsRepository(), users: new UsersRepository(), apiKeys: new ApiKeysRepository() };
-  const services = { tenants: new TenantsService({ database, clock, ...repositories }) };
+  const coreRepositories = { tenants: new TenantsRepository(), users: new UsersRepository(), apiKeys: new ApiKeysRepository() };
+  const corsOrigins = new CorsOrigins({ database, clock, tenants: coreRepositories.tenants });
+  const tenantsService = new TenantsService({ database, clock, ...coreRepositories, onTenantChanged: () => corsOrigins.invalidate() });
+  const rateLimitStore = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore(() => clock.now());
+  const guards: Container['guards'] = {
+    cors: corsOrigins,
+    rateLimit: {
+      store: rateLimitStore,
+      clock,
+      database,
+      tenants: coreRepositories.tenants,
+      logger,
+      keyPrefix: config.rateLimit.redisKeyPrefix,
+      enabled: config.rateLimit.enabled,
+      anonymousPerMinute: config.rateLimit.anonymousPerMinute,
+    },
+    idempotency: { database, clock, repository: new IdempotencyRepository(), logger },
+  };
+  const identity = createIdentity({ config, database, clock, ...coreRepositories, tenantsService });
+  const documentsModule = createDocumentsModule({ database, clock, jobs, blobs });
+  const repositories = { ...coreRepositories, ...identity.repositories, ...documentsModule.repositories };
+  const services = { tenants: tenantsService, ...identity.services, ...documentsModule.services };
   const adminApiKey = resolveAdminApiKey(config, logger);
   const apiKeyAuthenticator = new ApiKeyAuthenticator({ database, clock, apiKeys: repositories.apiKeys, tenants: repositories.tenants });
 
@@ -91,14 +121,14 @@ export function createContainer(config: Config, options: { logger?: Logger; cloc
     adminApiKey,
     repositories,
     services,
+    identity,
+    guards,
     authenticators: {
       adminApiKey,
       apiKey: (key, opts) => apiKeyAuthenticator.authenticate(key, opts),
-      userToken: async (_request: FastifyRequest, _token: string) => {
-        throw errors.unauthorized('Invalid or expired access token');
-      },
+      userToken: (request, token) => identity.userTokens.authenticate(request, token),
     },
-    jobDefinitions: () => [],
+    jobDefinitions: () => [...documentsModule.jobDefinitions],
     createWorker(opts = {}) {
       return new Worker({
         database,
@@ -112,7 +142,12 @@ export function createContainer(config: Config, options: { logger?: Logger; cloc
         onJobFinished: (kind, outcome) => metrics.jobRuns.inc({ kind, outcome }),
       });
     },
-    close: () => database.destroy(),
+    close: async () => {
+      await rateLimitStore.close();
+      await database.destroy();
+    },
   };
+  // API-only processes enqueue too: they must know each kind's retry limits, not just workers.
+  jobs.register(container.jobDefinitions());
   return container;
 }

@@ -36,6 +36,20 @@ export interface Config {
     readonly leaseMs: number;
   };
   readonly shutdownTimeoutMs: number;
+  readonly auth: {
+    /** HMAC key for CSRF tokens; null = generated once and kept in the database (server_secrets). */
+    readonly secret: string | null;
+    readonly accessTokenTtlSeconds: number;
+    /** A new JWT signing key is made when the newest is older than this. */
+    readonly signingKeyRotationMs: number;
+  };
+  readonly rateLimit: {
+    readonly enabled: boolean;
+    /** Prefix of the Redis counter keys (several deployments can share one Redis). */
+    readonly redisKeyPrefix: string;
+    /** Per client IP, for unauthenticated auth requests that name no tenant (register, refresh, reset). */
+    readonly anonymousPerMinute: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -174,8 +188,19 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: r.int('JOB_LEASE_MS', 60_000, { min: 1_000 }),
     },
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0 }),
+    auth: {
+      secret: r.string('AUTH_SECRET', null),
+      accessTokenTtlSeconds: r.int('ACCESS_TOKEN_TTL_SECONDS', 900, { min: 30, max: 86_400 }),
+      signingKeyRotationMs: r.int('JWT_KEY_ROTATION_DAYS', 30, { min: 1, max: 3650 }) * 86_400_000,
+    },
+    rateLimit: {
+      enabled: r.bool('RATE_LIMIT_ENABLED', true),
+      redisKeyPrefix: r.string('RATE_LIMIT_REDIS_PREFIX', 'dms:rl:'),
+      anonymousPerMinute: r.int('RATE_LIMIT_ANONYMOUS_PER_MINUTE', 30, { min: 1 }),
+    },
   };
 
+  if (config.auth.secret !== null && config.auth.secret.length < 32) r.problems.push('AUTH_SECRET must be at least 32 characters');
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return deepFreeze(config);
 }

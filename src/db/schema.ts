@@ -47,6 +47,10 @@ export interface ApiKeysTable {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** Rotation: the previous secret's prefix and hash, valid until previous_expires_at. */
+  previous_prefix: string | null;
+  previous_key_hash: string | null;
+  previous_expires_at: number | null;
 }
 
 export interface WorkspacesTable {
@@ -54,6 +58,9 @@ export interface WorkspacesTable {
   tenant_id: string;
   name: string;
   description: string | null;
+  created_by: string | null;
+  /** Lower-cased name, unique per tenant. */
+  name_key: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -94,6 +101,100 @@ export interface JobsTable {
   finished_at: number | null;
 }
 
+export interface FoldersTable {
+  id: string;
+  tenant_id: string;
+  parent_id: string | null;
+  name: string;
+  /** Lower-cased name (siblings are unique case-insensitively). */
+  name_key: string;
+  color: string;
+  icon: string;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DocumentsTable {
+  id: string;
+  tenant_id: string;
+  folder_id: string | null;
+  /** The uploading user; null when uploaded with an API key. */
+  owner_id: string | null;
+  collection_id: string | null;
+  filename: string;
+  original_filename: string;
+  /** Lower-case extension without the dot (`pdf`). */
+  extension: string;
+  /** Media type. */
+  file_type: string;
+  file_size: number;
+  sha256: string;
+  storage_key: string;
+  thumbnail_key: string | null;
+  thumbnail_type: string | null;
+  status: string;
+  ai_status: string;
+  enable_ai: number;
+  ai_summary: string | null;
+  /** JSON string[]. */
+  ai_tags: string;
+  /** JSON {people, organizations, dates}. */
+  entities: string;
+  /** JSON object. */
+  metadata: string;
+  /** JSON {stage, message} or null. */
+  processing_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DocumentContentsTable {
+  document_id: string;
+  tenant_id: string;
+  content: string;
+  pages: number | null;
+  created_at: number;
+}
+
+export interface TagsTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  name_key: string;
+  color: string;
+  created_at: number;
+}
+
+export interface DocumentTagsTable {
+  tenant_id: string;
+  document_id: string;
+  tag_id: string;
+  created_at: number;
+}
+
+export interface DocumentSharesTable {
+  id: string;
+  tenant_id: string;
+  document_id: string;
+  user_id: string | null;
+  workspace_id: string | null;
+  permission: string;
+  created_by: string | null;
+  created_at: number;
+}
+
+export interface BatchJobsTable {
+  id: string;
+  tenant_id: string;
+  collection_id: string;
+  created_by: string | null;
+  total: number;
+  /** JSON [{filename, error, code, message}]. */
+  rejected: string;
+  created_at: number;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -102,6 +203,113 @@ export interface DB {
   workspace_members: WorkspaceMembersTable;
   events: EventsTable;
   jobs: JobsTable;
+  folders: FoldersTable;
+  documents: DocumentsTable;
+  document_contents: DocumentContentsTable;
+  tags: TagsTable;
+  document_tags: DocumentTagsTable;
+  document_shares: DocumentSharesTable;
+  batch_jobs: BatchJobsTable;
+  server_secrets: ServerSecretsTable;
+  signing_keys: SigningKeysTable;
+  auth_sessions: AuthSessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  mail_outbox: MailOutboxTable;
+  idempotency_keys: IdempotencyKeysTable;
+  tenant_cors_origins: TenantCorsOriginsTable;
+}
+
+/** Secrets generated once and shared by every process (e.g. the CSRF key when AUTH_SECRET is unset). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
+/** JWT signing keys; `id` is the token's `kid`. */
+export interface SigningKeysTable {
+  id: string;
+  algorithm: string;
+  /** base64url key material. */
+  secret: string;
+  created_at: number;
+  retired_at: number | null;
+}
+
+/** A login session: the family of its refresh tokens; revoking it stops its access tokens too. */
+export interface AuthSessionsTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: number;
+  last_used_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  tenant_id: string;
+  session_id: string;
+  /** SHA-256 hex of the opaque token. */
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  spent_at: number | null;
+}
+
+export interface PasswordResetTokensTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** Mail for a mailer to send (password resets, invitations, notifications). */
+export interface MailOutboxTable {
+  id: string;
+  tenant_id: string | null;
+  kind: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  created_at: number;
+  sent_at: number | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+}
+
+/** The first answer to a request with an Idempotency-Key, replayed for repeats (24 h). */
+export interface IdempotencyKeysTable {
+  tenant_id: string;
+  key: string;
+  /** Who sent it: `user:<id>` or `api_key`. */
+  principal: string;
+  method: string;
+  path: string;
+  /** SHA-256 of the body (or multipart fields and file hashes); null until a multipart handler declares it. */
+  fingerprint: string | null;
+  /** `running` or `completed`. */
+  state: string;
+  status_code: number | null;
+  /** JSON object of stored response headers. */
+  headers: string | null;
+  body: string | null;
+  locked_until: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface TenantCorsOriginsTable {
+  origin: string;
+  tenant_id: string;
 }
 
 export type { Generated };

@@ -7,6 +7,7 @@ import type { DialectName } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
 import type { App } from '../../src/http/fastify-types.ts';
 import type { Worker } from '../../src/jobs/worker.ts';
+import type { Clock } from '../../src/lib/clock.ts';
 import { availableDialects, createTestStore, type TestStore } from './databases.ts';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
@@ -30,6 +31,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Start a job worker in the test process. */
   worker?: boolean;
+  /** The container's clock (default: the system clock). */
+  clock?: Clock;
 }
 
 /** A real app on a fresh store of the dialect: migrated database, temp data folder, no listening. */
@@ -43,7 +46,7 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
     WORKER_POLL_INTERVAL_MS: '50',
     ...options.env,
   });
-  const container = createContainer(config);
+  const container = createContainer(config, options.clock ? { clock: options.clock } : {});
   await migrateToLatest(container.database.db);
   const app = await buildApp(container, { logger: false });
   await app.ready();

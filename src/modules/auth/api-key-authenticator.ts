@@ -27,17 +27,16 @@ export class ApiKeyAuthenticator {
     }
     const prefix = apiKeyPrefix(presented);
     if (!prefix) throw errors.invalidApiKey();
-    const { database, apiKeys, tenants, clock } = this.deps;
+    const { database, apiKeys, clock } = this.deps;
     const hash = hashApiKey(presented);
-    const candidates = await apiKeys.findActiveByPrefix(database.db, prefix);
+    const now = clock.now();
+    const candidates = await apiKeys.findActiveByPrefix(database.db, prefix, now);
     let match: (typeof candidates)[number] | undefined;
     for (const candidate of candidates) if (sameHash(candidate.hash, hash)) match = candidate;
     if (!match) throw errors.invalidApiKey();
-    const tenant = await tenants.findById(database.db, match.tenantId);
-    if (!tenant) throw errors.invalidApiKey();
+    const tenant = match.tenant;
     if (tenant.status === 'suspended') throw errors.tenantSuspended();
 
-    const now = clock.now();
     if (now - (this.lastTouched.get(match.id) ?? 0) > TOUCH_INTERVAL_MS) {
       this.lastTouched.set(match.id, now);
       await apiKeys.touchLastUsed(database.db, tenant.id, match.id, now);

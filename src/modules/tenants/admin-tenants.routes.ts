@@ -41,8 +41,8 @@ export function adminTenantRoutes(app: App, c: Container): void {
       return reply.status(201).send({
         tenant: { id: tenant.id, name: tenant.name, subdomain: tenant.subdomain, tier: tenant.tier, created_at: iso(tenant.createdAt) },
         owner: { id: owner.id, email: owner.email, name: owner.name, role: owner.role },
-        api_key: created.apiKey,
-        test_api_key: created.testApiKey,
+        api_key: created.apiKey!,
+        test_api_key: created.testApiKey!,
       });
     },
   );

@@ -32,6 +32,11 @@ export function toTenant(row: Selectable<TenantsTable>): Tenant {
   };
 }
 
+/** Origins compare case-insensitively in scheme and host, and never with a trailing slash. */
+export function normaliseOrigin(origin: string): string {
+  return origin.trim().replace(/\/+$/, '').toLowerCase();
+}
+
 /** SQL for tenants. Tenants are the one table not scoped by a tenant id: they are the scope. */
 export class TenantsRepository {
   async insert(db: Executor, tenant: Tenant): Promise<void> {
@@ -94,11 +99,37 @@ export class TenantsRepository {
     if (patch.status !== undefined) twinValues.status = patch.status;
     if (patch.corsOrigins !== undefined) twinValues.cors_origins = values.cors_origins!;
     await db.updateTable('tenants').set(twinValues).where('sandbox_of', '=', id).execute();
+    if (patch.corsOrigins !== undefined) await this.replaceCorsOrigins(db, id, patch.corsOrigins);
+  }
+
+  /** Keeps the origin index (answering credential-less preflights) in step with the tenant's list. */
+  async replaceCorsOrigins(db: Executor, tenantId: string, origins: string[]): Promise<void> {
+    await db.deleteFrom('tenant_cors_origins').where('tenant_id', '=', tenantId).execute();
+    const unique = [...new Set(origins.map(normaliseOrigin))];
+    if (unique.length > 0) {
+      await db
+        .insertInto('tenant_cors_origins')
+        .values(unique.map((origin) => ({ origin, tenant_id: tenantId })))
+        .execute();
+    }
+  }
+
+  /** Whether any active tenant allows this origin. */
+  async isConfiguredOrigin(db: Executor, origin: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('tenant_cors_origins as o')
+      .innerJoin('tenants as t', 't.id', 'o.tenant_id')
+      .select('o.tenant_id')
+      .where('o.origin', '=', normaliseOrigin(origin))
+      .where('t.status', '=', 'active')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Usage counts for the admin view; other modules add their tables here as they arrive. */
-  async usage(db: Executor, tenantId: string): Promise<{ users: number; api_keys: number }> {
-    const [users, keys] = await Promise.all([
+  async usage(db: Executor, tenantId: string): Promise<{ users: number; api_keys: number; documents: number; storage_bytes: number }> {
+    const [users, keys, documents] = await Promise.all([
       db.selectFrom('users').where('tenant_id', '=', tenantId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       db
         .selectFrom('api_keys')
@@ -106,7 +137,12 @@ export class TenantsRepository {
         .where('revoked_at', 'is', null)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('documents')
+        .where('tenant_id', '=', tenantId)
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes')])
+        .executeTakeFirstOrThrow(),
     ]);
-    return { users: Number(users.n), api_keys: Number(keys.n) };
+    return { users: Number(users.n), api_keys: Number(keys.n), documents: Number(documents.n), storage_bytes: Number(documents.bytes) };
   }
 }

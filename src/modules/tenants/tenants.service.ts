@@ -20,8 +20,9 @@ export interface CreateTenantInput {
 export interface CreatedTenant {
   tenant: Tenant;
   owner: User;
-  apiKey: string;
-  testApiKey: string;
+  /** Null when created without keys (self-service registration: keys are made on demand). */
+  apiKey: string | null;
+  testApiKey: string | null;
 }
 
 /** The sandbox twin's subdomain: a dot can never appear in a real one, so the two never collide. */
@@ -37,6 +38,8 @@ export class TenantsService {
     tenants: TenantsRepository;
     users: UsersRepository;
     apiKeys: ApiKeysRepository;
+    /** Told after an administrative change, so per-process caches (CORS origins) drop what they hold. */
+    onTenantChanged?: (tenantId: string) => void;
   };
   constructor(deps: TenantsService['deps']) {
     this.deps = deps;
@@ -46,7 +49,8 @@ export class TenantsService {
    * Creates a tenant, its owner, a live API key and its sandbox twin holding a test API key,
    * all in one transaction.
    */
-  async create(input: CreateTenantInput): Promise<CreatedTenant> {
+  async create(input: CreateTenantInput, options: { apiKeys?: boolean } = {}): Promise<CreatedTenant> {
+    const withKeys = options.apiKeys ?? true;
     const { database, clock, tenants, users, apiKeys } = this.deps;
     const now = clock.now();
     const passwordHash = await hashPassword(input.owner.password);
@@ -80,6 +84,7 @@ export class TenantsService {
         await tenants.insert(trx, tenant);
         await tenants.insert(trx, twin);
         await users.insert(trx, owner, passwordHash);
+        if (!withKeys) return;
         const keyBase = { name: 'Default', createdAt: now, lastUsedAt: null, revokedAt: null };
         await apiKeys.insert(trx, { ...keyBase, id: newId(now), tenantId: tenant.id, prefix: live.prefix, environment: 'live' }, live.hash);
         await apiKeys.insert(trx, { ...keyBase, id: newId(now), tenantId: twin.id, prefix: test.prefix, environment: 'test' }, test.hash);
@@ -88,7 +93,7 @@ export class TenantsService {
       if (isUniqueViolation(error)) throw errors.conflict(`The subdomain "${input.subdomain}" is already taken`, { field: 'subdomain' });
       throw error;
     }
-    return { tenant, owner, apiKey: live.key, testApiKey: test.key };
+    return { tenant, owner, apiKey: withKeys ? live.key : null, testApiKey: withKeys ? test.key : null };
   }
 
   async get(id: string): Promise<Tenant> {
@@ -109,6 +114,7 @@ export class TenantsService {
   async update(id: string, patch: { name?: string; tier?: Tier; status?: TenantStatus; corsOrigins?: string[] }): Promise<Tenant> {
     await this.get(id);
     await this.deps.database.db.transaction().execute((trx) => this.deps.tenants.update(trx, id, patch, this.deps.clock.now()));
+    if (patch.corsOrigins !== undefined || patch.status !== undefined) this.deps.onTenantChanged?.(id);
     return this.get(id);
   }
 }

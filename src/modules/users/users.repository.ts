@@ -1,5 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { UsersTable } from '../../db/schema.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Executor } from '../../jobs/job-types.ts';
 import { parseJson } from '../../lib/json.ts';
 
@@ -55,8 +56,12 @@ export class UsersRepository {
       .execute();
   }
 
+  private readonly byIdQuery = compiledOnce((db: Executor, tenantId: string, id: string) =>
+    db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id),
+  );
+
   async findById(db: Executor, tenantId: string, id: string): Promise<User | null> {
-    const row = await db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const [row] = await this.byIdQuery(db, tenantId, id);
     return row ? toUser(row) : null;
   }
 
@@ -69,5 +74,56 @@ export class UsersRepository {
       .where('email_key', '=', email.toLowerCase())
       .executeTakeFirst();
     return row ? { user: toUser(row), passwordHash: row.password_hash } : null;
+  }
+
+  async list(db: Executor, tenantId: string, page: { limit: number; offset: number }, filter: { role?: string } = {}) {
+    let base = db.selectFrom('users').where('tenant_id', '=', tenantId);
+    if (filter.role) base = base.where('role', '=', filter.role);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.limit).offset(page.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows: rows.map(toUser), total: Number(count.n) };
+  }
+
+  async update(
+    db: Executor,
+    tenantId: string,
+    id: string,
+    patch: Partial<Pick<User, 'name' | 'role' | 'roles' | 'status'>>,
+    now: number,
+  ): Promise<void> {
+    const values: Updateable<UsersTable> = { updated_at: now };
+    if (patch.name !== undefined) values.name = patch.name;
+    if (patch.role !== undefined) values.role = patch.role;
+    if (patch.roles !== undefined) values.roles = JSON.stringify(patch.roles);
+    if (patch.status !== undefined) values.status = patch.status;
+    await db.updateTable('users').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  }
+
+  async setPasswordHash(db: Executor, tenantId: string, id: string, passwordHash: string, now: number): Promise<void> {
+    await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  }
+
+  async passwordHash(db: Executor, tenantId: string, id: string): Promise<string | null> {
+    const row = await db.selectFrom('users').select('password_hash').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return row?.password_hash ?? null;
+  }
+
+  async delete(db: Executor, tenantId: string, id: string): Promise<boolean> {
+    const result = await db.deleteFrom('users').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Active owners of the tenant, for the "never without an owner" rule. */
+  async countActiveOwners(db: Executor, tenantId: string): Promise<number> {
+    const row = await db
+      .selectFrom('users')
+      .where('tenant_id', '=', tenantId)
+      .where('role', '=', 'owner')
+      .where('status', '=', 'active')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 }

@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { percentile } from '../support.ts';
+import { startServer, streamUpload } from './server.ts';
+
+// 20 concurrent 5 MB PDF uploads against the running service (child process, API + worker),
+// while GET /documents/{id} is requested continuously. Targets: no upload fails; p99 of the
+// concurrent GETs < 50 ms.
+//   DOC_BENCH_UPLOADS=20 DOC_BENCH_UPLOAD_MB=5 DOC_BENCH_READERS=4 node bench/documents/concurrent-uploads.bench.ts
+
+const MiB = 1024 * 1024;
+const CLIENTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'upload-clients.ts');
+
+/** Runs the uploads in a child process (see upload-clients.ts). */
+function uploadFromChild(base: string, apiKey: string, count: number, bytes: number): Promise<{ status: number; ms: number }[]> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [CLIENTS, base, apiKey, String(count), String(bytes)], { maxBuffer: 1024 * 1024 }, (error, stdout) =>
+      error ? reject(error) : resolve(JSON.parse(stdout) as { status: number; ms: number }[]),
+    );
+  });
+}
+
+export interface ConcurrentUploadsResult {
+  uploads: number;
+  uploadMiB: number;
+  failed: number;
+  uploadsWallMs: number;
+  uploadP50Ms: number;
+  uploadMaxMs: number;
+  reads: number;
+  readP50Ms: number;
+  readP99Ms: number;
+  readMaxMs: number;
+}
+
+export async function run(options: { uploads?: number; uploadMiB?: number; readers?: number } = {}): Promise<ConcurrentUploadsResult> {
+  const uploads = options.uploads ?? Number(process.env['DOC_BENCH_UPLOADS'] ?? 20);
+  const uploadMiB = options.uploadMiB ?? Number(process.env['DOC_BENCH_UPLOAD_MB'] ?? 5);
+  const readers = options.readers ?? Number(process.env['DOC_BENCH_READERS'] ?? 4);
+  const server = await startServer(process.env['DOC_BENCH_SERVER_ENV'] ? JSON.parse(process.env['DOC_BENCH_SERVER_ENV']) : {});
+  const agent = new http.Agent({ keepAlive: true, maxSockets: uploads + readers });
+  try {
+    const first = await streamUpload(server, 64 * 1024, 'probe.pdf', agent);
+    if (first.status !== 201) throw new Error(`probe upload failed: ${first.status} ${first.body}`);
+    const probeId = (JSON.parse(first.body) as { id: string }).id;
+    const getOnce = () =>
+      new Promise<number>((resolve, reject) => {
+        const started = performance.now();
+        http
+          .get(`${server.base}/api/v1/documents/${probeId}`, { agent, headers: { 'x-api-key': server.apiKey } }, (res) => {
+            res.resume();
+            res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`GET ${res.statusCode}`))));
+          })
+          .on('error', reject);
+      });
+    // Warm the read path.
+    for (let i = 0; i < 20; i++) await getOnce();
+
+    let uploading = true;
+    const latencies: number[] = [];
+    const readLoops = Array.from({ length: readers }, async () => {
+      while (uploading) latencies.push(await getOnce());
+    });
+    const started = performance.now();
+    const results = await uploadFromChild(server.base, server.apiKey, uploads, uploadMiB * MiB);
+    const wall = performance.now() - started;
+    uploading = false;
+    await Promise.all(readLoops);
+    const times = results.map((r) => r.ms);
+    const round = (n: number) => Number(n.toFixed(1));
+    return {
+      uploads,
+      uploadMiB,
+      failed: results.filter((r) => r.status !== 201).length,
+      uploadsWallMs: round(wall),
+      uploadP50Ms: round(percentile(times, 50)),
+      uploadMaxMs: round(Math.max(...times)),
+      reads: latencies.length,
+      readP50Ms: round(percentile(latencies, 50)),
+      readP99Ms: round(percentile(latencies, 99)),
+      readMaxMs: round(Math.max(...latencies)),
+    };
+  } finally {
+    agent.destroy();
+    await server.close();
+  }
+}
+
+if (import.meta.main) console.log(JSON.stringify(await run(), null, 2));

@@ -1,0 +1,106 @@
+import type { Executor } from '../jobs/job-types.ts';
+
+/** A stored idempotency record. */
+export interface IdempotencyRecord {
+  tenantId: string;
+  key: string;
+  principal: string;
+  method: string;
+  path: string;
+  fingerprint: string | null;
+  state: 'running' | 'completed';
+  statusCode: number | null;
+  headers: Record<string, string>;
+  body: string | null;
+  lockedUntil: number;
+  expiresAt: number;
+}
+
+/** SQL for idempotency records, always scoped by tenant. */
+export class IdempotencyRepository {
+  /** Claims a key for a first request; false when a record exists. */
+  async claim(
+    db: Executor,
+    r: { tenantId: string; key: string; principal: string; method: string; path: string; fingerprint: string | null; now: number; lockMs: number; ttlMs: number },
+  ): Promise<boolean> {
+    const result = await db
+      .insertInto('idempotency_keys')
+      .values({
+        tenant_id: r.tenantId,
+        key: r.key,
+        principal: r.principal,
+        method: r.method,
+        path: r.path,
+        fingerprint: r.fingerprint,
+        state: 'running',
+        status_code: null,
+        headers: null,
+        body: null,
+        locked_until: r.now + r.lockMs,
+        created_at: r.now,
+        expires_at: r.now + r.ttlMs,
+      })
+      .onConflict((oc) => oc.columns(['tenant_id', 'key']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async find(db: Executor, tenantId: string, key: string): Promise<IdempotencyRecord | null> {
+    const row = await db.selectFrom('idempotency_keys').selectAll().where('tenant_id', '=', tenantId).where('key', '=', key).executeTakeFirst();
+    if (!row) return null;
+    return {
+      tenantId: row.tenant_id,
+      key: row.key,
+      principal: row.principal,
+      method: row.method,
+      path: row.path,
+      fingerprint: row.fingerprint,
+      state: row.state as IdempotencyRecord['state'],
+      statusCode: row.status_code,
+      headers: row.headers ? (JSON.parse(row.headers) as Record<string, string>) : {},
+      body: row.body,
+      lockedUntil: row.locked_until,
+      expiresAt: row.expires_at,
+    };
+  }
+
+  async complete(
+    db: Executor,
+    tenantId: string,
+    key: string,
+    answer: { fingerprint: string | null; statusCode: number; headers: Record<string, string>; body: string },
+  ): Promise<void> {
+    await db
+      .updateTable('idempotency_keys')
+      .set({
+        state: 'completed',
+        fingerprint: answer.fingerprint,
+        status_code: answer.statusCode,
+        headers: JSON.stringify(answer.headers),
+        body: answer.body,
+      })
+      .where('tenant_id', '=', tenantId)
+      .where('key', '=', key)
+      .where('state', '=', 'running')
+      .execute();
+  }
+
+  /** Gives a key back (nothing stored): after a validation failure, a server error or an abandoned run. */
+  async release(db: Executor, tenantId: string, key: string): Promise<void> {
+    await db.deleteFrom('idempotency_keys').where('tenant_id', '=', tenantId).where('key', '=', key).execute();
+  }
+
+  /** Removes a record that expired or whose first request died while running, so the key can be claimed again. */
+  async removeStale(db: Executor, tenantId: string, key: string, now: number): Promise<void> {
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('tenant_id', '=', tenantId)
+      .where('key', '=', key)
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', now)])]))
+      .execute();
+  }
+
+  async purgeExpired(db: Executor, now: number): Promise<void> {
+    await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).execute();
+  }
+}

@@ -1,0 +1,176 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from '../container.ts';
+import type { Database } from '../db/database.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { TenantsRepository } from '../modules/tenants/tenants.repository.ts';
+import {
+  ENDPOINT_TYPES,
+  type EndpointType,
+  TIER_LIMITS,
+  type Tier,
+  WORKFLOW_CATEGORIES,
+  type WorkflowCategory,
+} from '../modules/tenants/tiers.ts';
+import { AppError } from './errors.ts';
+import type { RateLimitStore } from './rate-limit-store.ts';
+
+export const WINDOW_MS = 60_000;
+const API_PREFIX = '/api/v1';
+
+/** The rate-limit class of a route: an endpoint type, a workflow category, or not limited. */
+export type RateLimitClass = { type: EndpointType } | { workflow: WorkflowCategory } | false;
+
+/**
+ * Classifies a route by its path pattern (contract §5): Authentication = `/auth/*`, `/api-keys*`;
+ * Document upload = `upload`, `upload-batch`; AI processing = `apply-ai-tags`, `reprocess`,
+ * `search/enhanced`; Chat = `/chat/*`; Search = `/search*`; `/dag/*` by workflow category;
+ * General API = everything else. Admin, health, metrics and OpenAPI routes are not limited.
+ */
+export function classifyRoute(method: string, url: string, override?: string | false): RateLimitClass {
+  if (override === false) return false;
+  if (typeof override === 'string') {
+    if ((ENDPOINT_TYPES as readonly string[]).includes(override)) return { type: override as EndpointType };
+    if ((WORKFLOW_CATEGORIES as readonly string[]).includes(override)) return { workflow: override as WorkflowCategory };
+    throw new Error(`unknown rate-limit class "${override}" on ${method} ${url}`);
+  }
+  if (!url.startsWith(`${API_PREFIX}/`)) return false;
+  const path = url.slice(API_PREFIX.length);
+  if (path === '/admin' || path.startsWith('/admin/') || path === '/openapi.json') return false;
+  if (path.startsWith('/auth/') || path === '/auth' || path.startsWith('/api-keys')) return { type: 'authentication' };
+  if (path.startsWith('/dag/') || path === '/dag') {
+    if (path.startsWith('/dag/tasks')) return { workflow: 'task_operations' };
+    if (method === 'GET' && path.startsWith('/dag/executions')) return { workflow: 'execution_status' };
+    if (/\/execute$/.test(path)) return { workflow: 'workflow_execute' };
+    return { workflow: 'workflow_crud' };
+  }
+  if (/\/(upload|upload-batch)$/.test(path)) return { type: 'document_upload' };
+  if (/\/(apply-ai-tags|reprocess)$/.test(path) || path.startsWith('/search/enhanced')) return { type: 'ai_processing' };
+  if (path.startsWith('/chat/') || path === '/chat') return { type: 'chat' };
+  if (path.startsWith('/search')) return { type: 'search' };
+  return { type: 'general' };
+}
+
+/** Sandbox limits: half the tier's, at least 5 a minute (contract §5). */
+export function sandboxLimit(limit: number): number {
+  return Math.max(5, Math.floor(limit / 2));
+}
+
+interface Counter {
+  name: string;
+  limit: number;
+}
+
+/** The counters a request is held to: tier-wide and its class, in the tenant's tier. */
+export function countersFor(tier: Tier, sandbox: boolean, cls: Exclude<RateLimitClass, false>): Counter[] {
+  const limits = TIER_LIMITS[tier];
+  const out: Counter[] = [];
+  const add = (name: string, limit: number | null) => {
+    if (limit !== null) out.push({ name, limit: sandbox ? sandboxLimit(limit) : limit });
+  };
+  add('tier', limits.requestsPerMinute);
+  if ('type' in cls) add(cls.type, limits.endpointTypes[cls.type]);
+  else add(cls.workflow, limits.workflowCategories[cls.workflow]);
+  return out;
+}
+
+export interface RateLimitDeps {
+  store: RateLimitStore;
+  clock: Clock;
+  database: Database;
+  tenants: TenantsRepository;
+  logger: Logger;
+  keyPrefix: string;
+  enabled: boolean;
+  /** Per-IP limit of unauthenticated auth requests that name no tenant. */
+  anonymousPerMinute: number;
+}
+
+/**
+ * Per-tenant fixed one-minute windows (contract §5), checked after authentication. Every limited
+ * answer carries `X-RateLimit-Limit`, `-Remaining` and `-Reset` (Unix seconds) of the tighter
+ * counter; over the limit the answer is 429 `rate_limit_exceeded` with `Retry-After`.
+ * Unauthenticated auth requests (login, register, refresh, password reset) are counted per tenant
+ * when they name one with `X-Tenant-Subdomain`, else per client IP.
+ */
+export function installRateLimit(app: FastifyInstance, deps: RateLimitDeps): void {
+  if (!deps.enabled) return;
+  const classes = new Map<string, RateLimitClass>();
+  const classOf = (request: FastifyRequest): RateLimitClass => {
+    const url = request.routeOptions.url;
+    if (!url) return false;
+    const cacheKey = `${request.method} ${url}`;
+    let cls = classes.get(cacheKey);
+    if (cls === undefined) {
+      cls = classifyRoute(request.method, url, request.routeOptions.config?.rateLimit);
+      classes.set(cacheKey, cls);
+    }
+    return cls;
+  };
+
+  app.addHook('onRequest', async (request, reply) => {
+    const cls = classOf(request);
+    if (cls === false) return;
+    const scope = await scopeOf(request, cls, deps);
+    if (!scope) return;
+    const counters = scope.counters;
+    if (counters.length === 0) return;
+
+    const now = deps.clock.now();
+    const window = Math.floor(now / WINDOW_MS);
+    const resetMs = (window + 1) * WINDOW_MS;
+    // A hash tag keeps one scope's keys in one Redis Cluster slot (the script touches them together).
+    const keys = counters.map((c) => `${deps.keyPrefix}{${scope.key}}:${c.name}:${window}`);
+    let counts: number[];
+    try {
+      counts = await deps.store.hit(keys, resetMs - now + 1_000);
+    } catch (error) {
+      // Fail open: an unreachable counter store must not take the API down with it.
+      deps.logger.warn({ err: error }, 'rate-limit store unavailable; request not counted');
+      return;
+    }
+    let tightest = 0;
+    let exceeded = -1;
+    for (let i = 0; i < counters.length; i++) {
+      const remaining = counters[i]!.limit - counts[i]!;
+      const best = counters[tightest]!.limit - counts[tightest]!;
+      if (remaining < best || (remaining === best && counters[i]!.limit < counters[tightest]!.limit)) tightest = i;
+      if (remaining < 0 && (exceeded < 0 || counters[i]!.limit < counters[exceeded]!.limit)) exceeded = i;
+    }
+    const shown = exceeded >= 0 ? exceeded : tightest;
+    const limit = counters[shown]!.limit;
+    const remaining = Math.max(0, limit - counts[shown]!);
+    const headers = {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-reset': String(Math.ceil(resetMs / 1000)),
+    };
+    reply.headers(headers);
+    if (exceeded >= 0) {
+      const retryAfter = Math.max(1, Math.ceil((resetMs - now) / 1000));
+      throw new AppError(429, 'rate_limit_exceeded', `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} s`, {
+        details: { limit, remaining: 0, reset_at: new Date(resetMs).toISOString(), scope: counters[shown]!.name },
+        headers: { ...headers, 'retry-after': String(retryAfter) },
+      });
+    }
+  });
+}
+
+async function scopeOf(
+  request: FastifyRequest,
+  cls: Exclude<RateLimitClass, false>,
+  deps: RateLimitDeps,
+): Promise<{ key: string; counters: Counter[] } | null> {
+  const auth = request.auth;
+  if (auth) return { key: auth.tenant.id, counters: countersFor(auth.tenant.tier, auth.tenant.sandboxOf !== null, cls) };
+  // Only unauthenticated auth endpoints are limited without a tenant; other public routes are not.
+  if (!('type' in cls) || cls.type !== 'authentication') return null;
+  const header = request.headers['x-tenant-subdomain'];
+  if (typeof header === 'string' && header.trim() !== '') {
+    const subdomain = header.trim().toLowerCase();
+    const tenant = await deps.tenants.findBySubdomain(deps.database.db, subdomain);
+    if (tenant) return { key: request.sandbox ? `${tenant.id}:sandbox` : tenant.id, counters: countersFor(tenant.tier, request.sandbox || tenant.sandboxOf !== null, cls) };
+    // Unknown subdomains share the Free tier's budget per name, so probing them is limited too.
+    return { key: `sub:${subdomain.slice(0, 100)}`, counters: countersFor('free', request.sandbox, cls) };
+  }
+  return { key: `ip:${request.ip}`, counters: [{ name: 'anonymous', limit: deps.anonymousPerMinute }] };
+}

@@ -1,0 +1,37 @@
+import type { Container } from '../../container.ts';
+import { IdParams, MessageBody, pageWindow, standardErrors } from '../../http/common-schemas.ts';
+import { authOf, type App } from '../../http/fastify-types.ts';
+import { iso } from '../../lib/clock.ts';
+import { ApiKeyList, ApiKeyListQuery, CreateApiKeyBody, CreatedApiKey, presentApiKey, RotateApiKeyBody, RotatedApiKey } from './api-keys.schemas.ts';
+
+/** Contract §3, endpoints 11–14: API keys (rate-limit type Authentication). */
+export function apiKeyRoutes(app: App, c: Container): void {
+  const tags = ['api-keys'];
+  const keys = c.services.apiKeys;
+
+  app.get('/api-keys', { schema: { tags, querystring: ApiKeyListQuery, response: { 200: ApiKeyList, ...standardErrors } } }, async (request) => {
+    const page = pageWindow(request.query);
+    const { rows, total } = await keys.list(authOf(request), page);
+    return { data: rows.map(presentApiKey), total, page: page.page, page_size: page.pageSize };
+  });
+
+  app.post('/api-keys', { schema: { tags, body: CreateApiKeyBody, response: { 201: CreatedApiKey, ...standardErrors } } }, async (request, reply) => {
+    const { apiKey, key } = await keys.create(authOf(request), { name: request.body.name, environment: request.body.environment ?? 'live' });
+    return reply.status(201).send({ ...presentApiKey(apiKey), key });
+  });
+
+  app.delete('/api-keys/:id', { schema: { tags, params: IdParams, response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
+    await keys.revoke(authOf(request), request.params.id);
+    return { message: 'API key revoked' };
+  });
+
+  app.post(
+    '/api-keys/:id/rotate',
+    { schema: { tags, params: IdParams, body: RotateApiKeyBody, response: { 200: RotatedApiKey, ...standardErrors } } },
+    async (request) => {
+      const grace = request.body?.grace_seconds ?? 0;
+      const { apiKey, key, previousExpiresAt } = await keys.rotate(authOf(request), request.params.id, grace);
+      return { ...presentApiKey(apiKey), key, previous_key_expires_at: iso(previousExpiresAt) };
+    },
+  );
+}

@@ -1,0 +1,89 @@
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../../db/database.ts';
+import { errors } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Tenant, TenantsRepository } from '../tenants/tenants.repository.ts';
+import type { AuthContext } from './auth-context.ts';
+import type { SessionsRepository } from './sessions.repository.ts';
+import type { AccessTokens, CsrfTokens } from './tokens.ts';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Writes of a session's last_used_at are coalesced to one a minute per session. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * Resolves `Authorization: Bearer <access token>` + `X-Tenant-Subdomain` into the caller's context.
+ * On every request: the signature and expiry, the tenant named by the header matching the token's,
+ * the session still live (so logout and revocation take effect at once), the user still active,
+ * and for POST/PUT/PATCH/DELETE the session-bound `X-CSRF-Token`.
+ * In the sandbox a user token reaches the tenant's sandbox twin (users live on the live tenant).
+ */
+export class UserTokenAuthenticator {
+  private readonly deps: {
+    database: Database;
+    clock: Clock;
+    tenants: TenantsRepository;
+    sessions: SessionsRepository;
+    accessTokens: AccessTokens;
+    csrf: CsrfTokens;
+  };
+  private readonly lastTouched = new Map<string, number>();
+  constructor(deps: UserTokenAuthenticator['deps']) {
+    this.deps = deps;
+  }
+
+  async authenticate(request: FastifyRequest, token: string): Promise<AuthContext> {
+    const { database, clock, tenants, sessions, accessTokens, csrf } = this.deps;
+    const header = request.headers['x-tenant-subdomain'];
+    if (typeof header !== 'string' || header.trim() === '') {
+      throw errors.unauthorized('A user token must be sent with the X-Tenant-Subdomain header');
+    }
+    const claims = await accessTokens.verify(token);
+    if (!claims) throw errors.unauthorized('Invalid or expired access token');
+
+    let tenant: Tenant | null = await tenants.findBySubdomain(database.db, header.trim().toLowerCase());
+    if (tenant?.sandboxOf) tenant = await tenants.findById(database.db, tenant.sandboxOf);
+    if (!tenant || tenant.id !== claims.tenantId) throw errors.unauthorized('The access token does not belong to this tenant');
+    if (tenant.status === 'suspended') throw errors.tenantSuspended();
+
+    const found = await sessions.findSessionWithUser(database.db, tenant.id, claims.sessionId);
+    const now = clock.now();
+    if (
+      !found ||
+      found.session.userId !== claims.userId ||
+      found.session.revokedAt !== null ||
+      found.session.expiresAt <= now ||
+      found.user.status !== 'active'
+    ) {
+      throw errors.unauthorized('The session of this access token has ended');
+    }
+
+    if (STATE_CHANGING.has(request.method)) {
+      const presented = request.headers['x-csrf-token'];
+      if (!(await csrf.verify(found.session.id, typeof presented === 'string' ? presented : undefined))) throw errors.csrfInvalid();
+    }
+
+    if (now - (this.lastTouched.get(found.session.id) ?? 0) > TOUCH_INTERVAL_MS) {
+      this.lastTouched.set(found.session.id, now);
+      if (this.lastTouched.size > 100_000) this.lastTouched.clear();
+      await sessions.touchSession(database.db, tenant.id, found.session.id, now);
+    }
+
+    let reached = tenant;
+    if (request.sandbox) {
+      const twin = await tenants.findSandboxTwin(database.db, tenant.id);
+      if (!twin) throw errors.unauthorized('This tenant has no sandbox');
+      reached = twin;
+    }
+    return {
+      tenant: reached,
+      userId: found.user.id,
+      role: found.user.role,
+      roles: found.user.roles,
+      via: 'user_token',
+      apiKeyId: null,
+      sessionId: found.session.id,
+      sandbox: request.sandbox,
+    };
+  }
+}

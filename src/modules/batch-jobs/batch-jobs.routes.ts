@@ -1,0 +1,30 @@
+import { Type } from 'typebox';
+import type { Container } from '../../container.ts';
+import { IdParams, standardErrors, Timestamp } from '../../http/common-schemas.ts';
+import { authOf, type App } from '../../http/fastify-types.ts';
+import { iso } from '../../lib/clock.ts';
+import { Rejection } from '../documents/documents.schemas.ts';
+
+const BatchJobView = Type.Object({
+  id: Type.String(),
+  collection_id: Type.String(),
+  status: Type.String({ description: '`processing`, `completed`, `completed_with_errors`, `failed`.' }),
+  total: Type.Integer({ description: 'Files in the batch, accepted and rejected.' }),
+  completed: Type.Integer(),
+  failed: Type.Integer({ description: 'Rejected at upload plus failed in processing.' }),
+  documents: Type.Array(Type.Object({ id: Type.String(), filename: Type.String(), status: Type.String(), ai_status: Type.String() })),
+  rejected: Type.Array(Rejection),
+  created_at: Timestamp,
+});
+
+/** Contract §6: GET /batch-jobs/{id}. */
+export function batchJobRoutes(app: App, c: Container): void {
+  app.get(
+    '/batch-jobs/:id',
+    { schema: { tags: ['documents'], params: IdParams, response: { 200: BatchJobView, ...standardErrors } } },
+    async (request) => {
+      const job = await c.services.batchJobs.get(authOf(request), request.params.id);
+      return { ...job, created_at: iso(job.created_at) };
+    },
+  );
+}

@@ -1,0 +1,28 @@
+/** Job kinds of the documents module (`<module>.<verb>`) and their payloads. */
+export const DOCUMENT_JOBS = {
+  /** Extract what can be extracted, then mark the document processed. */
+  process: 'documents.process',
+  /** Render the thumbnail and store it beside the file. */
+  thumbnail: 'documents.thumbnail',
+  /** Remove blobs of deleted documents (enqueued in the deleting transaction). */
+  deleteBlobs: 'documents.delete_blob',
+} as const;
+
+export interface DocumentJobPayload {
+  tenantId: string;
+  documentId: string;
+}
+
+export interface DeleteBlobsPayload {
+  keys: string[];
+}
+
+/** Where a document's bytes live in the blob store. */
+export function documentBlobKey(tenantId: string, documentId: string): string {
+  return `tenants/${tenantId}/documents/${documentId}`;
+}
+
+/** Where a document's thumbnail lives (fixed, so deletion never depends on the job having run). */
+export function thumbnailBlobKey(tenantId: string, documentId: string): string {
+  return `tenants/${tenantId}/thumbnails/${documentId}`;
+}

@@ -1,0 +1,30 @@
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { Executor } from '../../jobs/job-types.ts';
+import { DOCUMENT_JOBS, type DeleteBlobsPayload, thumbnailBlobKey } from './document-job-kinds.ts';
+import type { DocumentsRepository } from './documents.repository.ts';
+
+const KEYS_PER_JOB = 200;
+
+/**
+ * Deletes document rows (their tags, shares and extracted text go with them) and, in the same
+ * transaction, enqueues the removal of their blobs: a crash can leave bytes briefly without a row,
+ * which the job then removes, but never a row without its bytes.
+ */
+export async function removeDocuments(
+  trx: Executor,
+  deps: { documents: DocumentsRepository; jobs: JobQueue },
+  tenantId: string,
+  docs: { id: string; storage_key: string }[],
+): Promise<void> {
+  if (docs.length === 0) return;
+  await deps.documents.deleteMany(
+    trx,
+    tenantId,
+    docs.map((d) => d.id),
+  );
+  const keys = docs.flatMap((d) => [d.storage_key, thumbnailBlobKey(tenantId, d.id)]);
+  for (let i = 0; i < keys.length; i += KEYS_PER_JOB) {
+    const payload: DeleteBlobsPayload = { keys: keys.slice(i, i + KEYS_PER_JOB) };
+    await deps.jobs.enqueue(trx, DOCUMENT_JOBS.deleteBlobs, payload, { tenantId });
+  }
+}

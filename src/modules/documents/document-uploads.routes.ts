@@ -1,0 +1,67 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { Container } from '../../container.ts';
+import { ErrorBody, standardErrors } from '../../http/common-schemas.ts';
+import { authOf, type App } from '../../http/fastify-types.ts';
+import { multipartFingerprint, setRequestFingerprint } from '../../http/idempotency.ts';
+import { iso } from '../../lib/clock.ts';
+import { MAX_BATCH_FILES, type UploadDigest } from './document-uploads.service.ts';
+import { BatchUploadResponse, UploadMultipartDoc, UploadResponse } from './documents.schemas.ts';
+import { closeUnreadUploads, multipartLimits, multipartSourceOf } from './multipart-source.ts';
+
+const uploadErrors = { ...standardErrors, 413: ErrorBody, 415: ErrorBody };
+
+/** Idempotency-Key support: the body was streamed here, so its fingerprint is declared from what passed. */
+function fingerprint(request: FastifyRequest, digest: UploadDigest): void {
+  setRequestFingerprint(
+    request,
+    multipartFingerprint({
+      fields: Object.fromEntries(digest.fields),
+      files: digest.files.map((f) => ({ field: f.fieldname, filename: f.filename, sha256: f.sha256 })),
+    }),
+  );
+}
+
+/** Spec: POST /documents/upload and /documents/upload-batch (multipart, streamed). */
+export async function documentUploadRoutes(app: App, c: Container): Promise<void> {
+  // Encapsulated: only these routes parse multipart, as streams, with the per-type limits enforced while storing.
+  await app.register(async (scope: App) => {
+    await scope.register(multipart, { limits: multipartLimits(MAX_BATCH_FILES + 1) });
+    scope.addHook('onSend', async (request, reply) => closeUnreadUploads(request, reply));
+    const tags = ['documents'];
+    const uploads = c.services.uploads;
+
+    scope.post(
+      '/documents/upload',
+      { schema: { tags, consumes: ['multipart/form-data'], ...UploadMultipartDoc, response: { 201: UploadResponse, ...uploadErrors } } },
+      async (request, reply) => {
+        const row = await uploads.upload(authOf(request), multipartSourceOf(request, 2), (digest) => fingerprint(request, digest));
+        return reply.status(201).send({ id: row.id, filename: row.filename, status: row.status, ai_status: row.ai_status, created_at: iso(row.created_at) });
+      },
+    );
+
+    scope.post(
+      '/documents/upload-batch',
+      {
+        schema: {
+          tags,
+          consumes: ['multipart/form-data'],
+          description:
+            'multipart/form-data: up to 10 files as `files[]` or `files`, with `folder_id`, `enable_ai`, `tags`. Each file is accepted or rejected on its own; 201 when at least one was accepted.',
+          response: { 201: BatchUploadResponse, ...uploadErrors },
+        },
+      },
+      async (request, reply) => {
+        const result = await uploads.uploadBatch(authOf(request), multipartSourceOf(request, MAX_BATCH_FILES + 1), (digest) =>
+          fingerprint(request, digest),
+        );
+        return reply.status(201).send({
+          collection_id: result.collectionId,
+          batch_job_id: result.batchJobId,
+          documents: result.documents.map((d) => ({ id: d.id, filename: d.filename, status: d.status, ai_status: d.ai_status })),
+          rejected: result.rejected,
+        });
+      },
+    );
+  });
+}

@@ -1,0 +1,268 @@
+import type { Database } from '../../db/database.ts';
+import { recordEvent } from '../../events/record-event.ts';
+import { AppError, errors } from '../../http/errors.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { Executor } from '../../jobs/job-types.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import type { BlobStore } from '../../providers/blobs/blob-store.ts';
+import { assertMayCreate } from '../access/document-access.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
+import type { BatchJobsRepository } from '../batch-jobs/batch-jobs.repository.ts';
+import type { FoldersRepository } from '../folders/folders.repository.ts';
+import type { TagsRepository } from '../tags/tags.repository.ts';
+import type { TagsService } from '../tags/tags.service.ts';
+import { type DeleteBlobsPayload, DOCUMENT_JOBS, type DocumentJobPayload, documentBlobKey } from './document-job-kinds.ts';
+import type { DocumentRow, DocumentsRepository } from './documents.repository.ts';
+import { intakeFile, type StoredUpload } from './file-intake.ts';
+import type { MultipartSource } from './multipart-source.ts';
+import { FieldBag, parseUploadFields, type UploadFields } from './upload-fields.ts';
+import type { UploadQuota } from './upload-quota.ts';
+
+/** Contract §6 / spec Limits: a batch holds at most this many files. */
+export const MAX_BATCH_FILES = 10;
+/** Room for multipart boundaries and fields when judging a declared body size against the quota. */
+const MULTIPART_OVERHEAD_ALLOWANCE = 64 * 1024;
+
+export interface Rejection {
+  filename: string;
+  error: string;
+  code: string;
+  message: string;
+}
+
+/** What was streamed, for request fingerprints (idempotency): the fields and each file's hash. */
+export interface UploadDigest {
+  fields: [string, string[]][];
+  files: { fieldname: string; filename: string; sha256: string; size: number }[];
+}
+
+interface Deps {
+  database: Database;
+  clock: Clock;
+  jobs: JobQueue;
+  blobs: BlobStore;
+  documents: DocumentsRepository;
+  folders: FoldersRepository;
+  tags: TagsRepository;
+  tagsService: TagsService;
+  batchJobs: BatchJobsRepository;
+  quota: UploadQuota;
+}
+
+/**
+ * Uploads, streamed end to end: each file goes straight into the blob store (type checked by
+ * extension and content, size and quota enforced as bytes pass), then one transaction records the
+ * documents, their processing jobs and `document.uploaded` events. Whatever fails before the commit
+ * removes the stored bytes, so a refused or broken upload leaves nothing behind.
+ */
+export class DocumentUploadsService {
+  private readonly deps: Deps;
+  constructor(deps: Deps) {
+    this.deps = deps;
+  }
+
+  async upload(auth: AuthContext, source: MultipartSource, onDigest?: (d: UploadDigest) => void): Promise<DocumentRow> {
+    assertMayCreate(auth);
+    const { quota, blobs } = this.deps;
+    const declaredFile = source.contentLength === null ? 0 : Math.max(0, source.contentLength - MULTIPART_OVERHEAD_ALLOWANCE);
+    const room = await quota.assertRoom(auth, declaredFile);
+    const bag = new FieldBag();
+    const stored: StoredUpload[] = [];
+    const digest: UploadDigest = { fields: [], files: [] };
+    try {
+      for await (const part of source.parts()) {
+        if (part.type === 'field') {
+          bag.add(part.fieldname, part.value);
+          continue;
+        }
+        if (part.fieldname !== 'file') throw errors.field(part.fieldname, 'is not a known field; send the file as `file`');
+        if (stored.length > 0) throw errors.field('file', 'only one file per upload; use upload-batch for several');
+        const id = newId(this.deps.clock.now());
+        const result = await intakeFile(blobs, part, {
+          key: documentBlobKey(auth.tenant.id, id),
+          quotaBytes: room.bytes,
+          quotaError: () => quota.storageFull(auth),
+          drainRefused: false,
+        });
+        if (!result.ok) throw result.error;
+        stored.push(result.file);
+        digest.files.push({ fieldname: part.fieldname, filename: part.filename, sha256: result.file.sha256, size: result.file.size });
+      }
+      if (stored.length === 0) throw errors.field('file', 'is required');
+      const fields = parseUploadFields(bag, { allowFilename: true });
+      digest.fields = bag.entries();
+      onDigest?.(digest);
+      const file = stored[0]!;
+      const [row] = await this.#record(auth, [file], fields, null);
+      return row!;
+    } catch (error) {
+      await this.#discard(stored);
+      throw error;
+    }
+  }
+
+  async uploadBatch(
+    auth: AuthContext,
+    source: MultipartSource,
+    onDigest?: (d: UploadDigest) => void,
+  ): Promise<{ collectionId: string; batchJobId: string; documents: DocumentRow[]; rejected: Rejection[] }> {
+    assertMayCreate(auth);
+    const { quota, blobs, batchJobs, clock } = this.deps;
+    let room = await quota.assertRoom(auth, 0);
+    const bag = new FieldBag();
+    const stored: StoredUpload[] = [];
+    const rejected: { rejection: Rejection; error: AppError }[] = [];
+    const digest: UploadDigest = { fields: [], files: [] };
+    let files = 0;
+    try {
+      for await (const part of source.parts()) {
+        if (part.type === 'field') {
+          bag.add(part.fieldname, part.value);
+          continue;
+        }
+        if (part.fieldname !== 'files' && part.fieldname !== 'files[]') {
+          throw errors.field(part.fieldname, 'is not a known field; send files as `files[]` or `files`');
+        }
+        files += 1;
+        if (files > MAX_BATCH_FILES) throw errors.field('files', `a batch holds at most ${MAX_BATCH_FILES} files`);
+        const id = newId(clock.now());
+        const sandboxFull = room.documents !== null && room.documents <= 0;
+        const result = await intakeFile(blobs, part, {
+          key: documentBlobKey(auth.tenant.id, id),
+          quotaBytes: sandboxFull ? 0 : room.bytes,
+          quotaError: () => (sandboxFull ? quota.sandboxFull(auth) : quota.storageFull(auth)),
+          drainRefused: true,
+        });
+        if (result.ok) {
+          stored.push(result.file);
+          room = {
+            bytes: room.bytes === null ? null : room.bytes - result.file.size,
+            documents: room.documents === null ? null : room.documents - 1,
+          };
+          digest.files.push({ fieldname: part.fieldname, filename: part.filename, sha256: result.file.sha256, size: result.file.size });
+        } else {
+          const e = result.error;
+          rejected.push({ rejection: { filename: result.filename, error: e.error, code: e.code, message: e.message }, error: e });
+          digest.files.push({ fieldname: part.fieldname, filename: part.filename, sha256: result.sha256 ?? '', size: 0 });
+        }
+      }
+      if (files === 0) throw errors.field('files', 'at least one file is required');
+      const fields = parseUploadFields(bag, { allowFilename: false });
+      digest.fields = bag.entries();
+      onDigest?.(digest);
+      const rejections = rejected.map((r) => r.rejection);
+      if (stored.length === 0) {
+        const first = rejected[0]!.error;
+        throw new AppError(first.status, first.error, first.message, { details: { ...first.details, rejected: rejections } });
+      }
+      const collectionId = newId(clock.now());
+      const batchJobId = newId(clock.now());
+      const rows = await this.#record(auth, stored, fields, collectionId, async (trx) => {
+        await batchJobs.insert(trx, {
+          id: batchJobId,
+          tenant_id: auth.tenant.id,
+          collection_id: collectionId,
+          created_by: auth.userId,
+          total: files,
+          rejected: JSON.stringify(rejections),
+          created_at: clock.now(),
+        });
+      });
+      return { collectionId, batchJobId, documents: rows, rejected: rejections };
+    } catch (error) {
+      await this.#discard(stored);
+      throw error;
+    }
+  }
+
+  /** One transaction: quota re-check, rows, tags, processing jobs and events. */
+  async #record(
+    auth: AuthContext,
+    files: StoredUpload[],
+    fields: UploadFields,
+    collectionId: string | null,
+    extra?: (trx: Executor) => Promise<void>,
+  ): Promise<DocumentRow[]> {
+    const { database, clock, jobs, documents, folders, tags, tagsService, quota } = this.deps;
+    const tenantId = auth.tenant.id;
+    return database.db.transaction().execute(async (trx) => {
+      if (fields.folderId !== null && !(await folders.exists(trx, tenantId, fields.folderId))) throw errors.notFound('folder', fields.folderId);
+      await quota.assertFits(
+        trx,
+        auth,
+        files.reduce((sum, f) => sum + f.size, 0),
+        files.length,
+      );
+      const now = clock.now();
+      const tagIds = await tagsService.resolveNames(trx, tenantId, fields.tags, now);
+      const rows: DocumentRow[] = [];
+      for (const file of files) {
+        const id = file.key.slice(file.key.lastIndexOf('/') + 1);
+        const filename = (files.length === 1 ? fields.filename : null) ?? file.filename;
+        const row: DocumentRow = {
+          id,
+          tenant_id: tenantId,
+          folder_id: fields.folderId,
+          owner_id: auth.userId,
+          collection_id: collectionId,
+          filename,
+          original_filename: file.filename,
+          extension: file.rule.extension,
+          file_type: file.rule.mediaType,
+          file_size: file.size,
+          sha256: file.sha256,
+          storage_key: file.key,
+          thumbnail_key: null,
+          thumbnail_type: null,
+          status: 'processing',
+          ai_status: fields.enableAi ? 'queued' : 'skipped',
+          enable_ai: fields.enableAi ? 1 : 0,
+          ai_summary: null,
+          ai_tags: '[]',
+          entities: '{}',
+          metadata: '{}',
+          processing_error: null,
+          created_at: now,
+          updated_at: now,
+        };
+        await documents.insert(trx, row);
+        await tags.setDocumentTags(trx, tenantId, id, tagIds, now);
+        const payload: DocumentJobPayload = { tenantId, documentId: id };
+        await jobs.enqueueMany(trx, [
+          { kind: DOCUMENT_JOBS.process, payload, options: { tenantId } },
+          { kind: DOCUMENT_JOBS.thumbnail, payload, options: { tenantId, priority: 1 } },
+        ]);
+        await recordEvent(trx, {
+          tenantId,
+          name: 'document.uploaded',
+          at: now,
+          data: {
+            document_id: id,
+            filename,
+            folder_id: row.folder_id,
+            file_type: row.file_type,
+            file_size: row.file_size,
+            status: row.status,
+            ai_status: row.ai_status,
+          },
+        });
+        rows.push(row);
+      }
+      await extra?.(trx);
+      return rows;
+    });
+  }
+
+  /** Removes bytes stored for an upload that did not commit. */
+  async #discard(files: StoredUpload[]): Promise<void> {
+    const { blobs, jobs, database } = this.deps;
+    const failed: string[] = [];
+    await Promise.all(files.map((f) => blobs.delete(f.key).catch(() => failed.push(f.key))));
+    // The store did not answer: leave the removal to a retried job rather than to luck.
+    if (failed.length > 0) {
+      const payload: DeleteBlobsPayload = { keys: failed };
+      await jobs.enqueue(database.db, DOCUMENT_JOBS.deleteBlobs, payload).catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import { type Expression, type ExpressionBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
+import type { DB, DocumentsTable } from '../../db/schema.ts';
+import type { Executor } from '../../jobs/job-types.ts';
+
+export type DocumentRow = Selectable<DocumentsTable>;
+
+export const DOCUMENT_SORTS = { name: 'filename', created_at: 'created_at', updated_at: 'updated_at', size: 'file_size' } as const;
+export type DocumentSort = keyof typeof DOCUMENT_SORTS;
+
+/** Filters of the document list (spec: GET /documents). */
+export interface DocumentListFilter {
+  /** undefined = any folder; null = top level only. */
+  folderId?: string | null;
+  tagId?: string;
+  /** Case-insensitive filename substring. */
+  search?: string;
+  mediaType?: string;
+  extension?: string;
+  createdFrom?: number;
+  createdTo?: number;
+  visible: (eb: ExpressionBuilder<DB, 'documents'>) => Expression<SqlBool>;
+}
+
+/** Escapes LIKE wildcards so a search for `50%` matches the text `50%`. */
+function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** SQL for documents; every query takes the tenant. */
+export class DocumentsRepository {
+  async insert(db: Executor, row: DocumentRow): Promise<void> {
+    await db.insertInto('documents').values(row).execute();
+  }
+
+  async findById(db: Executor, tenantId: string, id: string): Promise<DocumentRow | null> {
+    const row = await db.selectFrom('documents').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return row ?? null;
+  }
+
+  async update(db: Executor, tenantId: string, id: string, patch: Updateable<DocumentsTable>): Promise<void> {
+    await db.updateTable('documents').set(patch).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  }
+
+  #filtered(db: Executor, tenantId: string, f: DocumentListFilter): SelectQueryBuilder<DB, 'documents', object> {
+    let q = db.selectFrom('documents').where('documents.tenant_id', '=', tenantId);
+    if (f.folderId !== undefined) q = q.where('documents.folder_id', f.folderId === null ? 'is' : '=', f.folderId);
+    if (f.tagId !== undefined) {
+      const tagId = f.tagId;
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('document_tags')
+            .select(eb.lit(1).as('one'))
+            .where('document_tags.tenant_id', '=', tenantId)
+            .where('document_tags.tag_id', '=', tagId)
+            .whereRef('document_tags.document_id', '=', 'documents.id'),
+        ),
+      );
+    }
+    if (f.search) {
+      const pattern = likePattern(f.search);
+      q = q.where(sql<SqlBool>`lower(documents.filename) like ${pattern} escape '\\'`);
+    }
+    if (f.mediaType !== undefined) q = q.where('documents.file_type', '=', f.mediaType);
+    if (f.extension !== undefined) q = q.where('documents.extension', '=', f.extension);
+    if (f.createdFrom !== undefined) q = q.where('documents.created_at', '>=', f.createdFrom);
+    if (f.createdTo !== undefined) q = q.where('documents.created_at', '<=', f.createdTo);
+    return q.where(f.visible);
+  }
+
+  /** One page of the list, in the sort's index order (ties broken by id). */
+  async list(
+    db: Executor,
+    tenantId: string,
+    filter: DocumentListFilter,
+    page: { sort: DocumentSort; order: 'asc' | 'desc'; limit: number; offset: number },
+  ): Promise<DocumentRow[]> {
+    const column = DOCUMENT_SORTS[page.sort];
+    return this.#filtered(db, tenantId, filter)
+      .selectAll('documents')
+      .orderBy(`documents.${column}`, page.order)
+      .orderBy('documents.id', page.order)
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+  }
+
+  /** How many documents match; an index-only count over the same (tenant, folder, …) index. */
+  async count(db: Executor, tenantId: string, filter: DocumentListFilter): Promise<number> {
+    const row = await this.#filtered(db, tenantId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Documents (id and blob keys) inside any of the folders, for removal with them. */
+  async inFolders(db: Executor, tenantId: string, folderIds: string[]): Promise<Pick<DocumentRow, 'id' | 'storage_key' | 'thumbnail_key'>[]> {
+    const out: Pick<DocumentRow, 'id' | 'storage_key' | 'thumbnail_key'>[] = [];
+    for (let i = 0; i < folderIds.length; i += 500) {
+      out.push(
+        ...(await db
+          .selectFrom('documents')
+          .select(['id', 'storage_key', 'thumbnail_key'])
+          .where('tenant_id', '=', tenantId)
+          .where('folder_id', 'in', folderIds.slice(i, i + 500))
+          .execute()),
+      );
+    }
+    return out;
+  }
+
+  async countInFolder(db: Executor, tenantId: string, folderId: string): Promise<number> {
+    const row = await db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', tenantId)
+      .where('folder_id', '=', folderId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Rows and their tag links, shares and extracted text (the latter by foreign-key cascade). */
+  async deleteMany(db: Executor, tenantId: string, ids: string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += 500) {
+      await db.deleteFrom('documents').where('tenant_id', '=', tenantId).where('id', 'in', ids.slice(i, i + 500)).execute();
+    }
+  }
+
+  /** Stored bytes and document count of a tenant (quotas, usage). */
+  async usage(db: Executor, tenantId: string): Promise<{ documents: number; bytes: number }> {
+    const row = await db
+      .selectFrom('documents')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes')])
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow();
+    return { documents: Number(row.n), bytes: Number(row.bytes) };
+  }
+
+  async saveContent(db: Executor, row: { document_id: string; tenant_id: string; content: string; pages: number | null; created_at: number }) {
+    await db.deleteFrom('document_contents').where('tenant_id', '=', row.tenant_id).where('document_id', '=', row.document_id).execute();
+    await db.insertInto('document_contents').values(row).execute();
+  }
+
+  async findContent(db: Executor, tenantId: string, documentId: string): Promise<{ content: string; pages: number | null } | null> {
+    const row = await db
+      .selectFrom('document_contents')
+      .select(['content', 'pages'])
+      .where('tenant_id', '=', tenantId)
+      .where('document_id', '=', documentId)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+}

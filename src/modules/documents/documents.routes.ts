@@ -1,0 +1,75 @@
+import type { FastifyRequest } from 'fastify';
+import type { Container } from '../../container.ts';
+import { IdParams, MessageBody, standardErrors } from '../../http/common-schemas.ts';
+import { authOf, type App } from '../../http/fastify-types.ts';
+import { presentDocumentDetail, presentDocumentListItem } from './documents.presenter.ts';
+import type { DocumentSort } from './documents.repository.ts';
+import { DocumentContent, DocumentDetail, DocumentList, DocumentListQuery, UpdateDocumentBody } from './documents.schemas.ts';
+
+/** `https://host/api/v1` (or the sandbox's), from PUBLIC_BASE_URL or the request. */
+export function apiBaseOf(request: FastifyRequest, c: Container): string {
+  const origin = c.config.http.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+  return `${origin}${request.sandbox ? '/sandbox' : ''}/api/v1`;
+}
+
+/** Spec: Endpoints > Documents (list, get, update, delete, content). */
+export function documentRoutes(app: App, c: Container): void {
+  const tags = ['documents'];
+  const documents = c.services.documents;
+
+  app.get('/documents', { schema: { tags, querystring: DocumentListQuery, response: { 200: DocumentList, ...standardErrors } } }, async (request) => {
+    const q = request.query;
+    const auth = authOf(request);
+    const limit = q.limit ?? q.page_size ?? 20;
+    const page = q.page ?? 1;
+    const { items, total } = await documents.list(auth, {
+      page,
+      limit,
+      folderId: q.folder_id,
+      tagId: q.tag_id,
+      search: q.search,
+      sort: (q.sort ?? 'created_at') as DocumentSort,
+      order: q.order ?? 'desc',
+      fileType: q.file_type,
+      dateStart: q.date_start,
+      dateEnd: q.date_end,
+    });
+    const withEntities = auth.via === 'api_key';
+    return {
+      data: items.map((d) => presentDocumentListItem(d.row, d.tags, { withEntities })),
+      total,
+      page,
+      page_size: limit,
+      total_pages: Math.ceil(total / limit),
+    };
+  });
+
+  app.get('/documents/:id', { schema: { tags, params: IdParams, response: { 200: DocumentDetail, ...standardErrors } } }, async (request) => {
+    const d = await documents.get(authOf(request), request.params.id);
+    return presentDocumentDetail(d.row, d.tags, apiBaseOf(request, c));
+  });
+
+  app.put(
+    '/documents/:id',
+    { schema: { tags, params: IdParams, body: UpdateDocumentBody, response: { 200: DocumentDetail, ...standardErrors } } },
+    async (request) => {
+      const { filename, folder_id, tags: tagNames } = request.body;
+      const d = await documents.update(authOf(request), request.params.id, { filename, folderId: folder_id, tags: tagNames });
+      return presentDocumentDetail(d.row, d.tags, apiBaseOf(request, c));
+    },
+  );
+
+  app.delete('/documents/:id', { schema: { tags, params: IdParams, response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
+    await documents.delete(authOf(request), request.params.id);
+    return { message: 'Document deleted permanently' };
+  });
+
+  app.get(
+    '/documents/:id/content',
+    { schema: { tags, params: IdParams, response: { 200: DocumentContent, ...standardErrors } } },
+    async (request) => {
+      const { content, pages } = await documents.content(authOf(request), request.params.id);
+      return { content, content_type: 'extracted_text', length: content.length, ...(pages !== null ? { pages } : {}) };
+    },
+  );
+}

@@ -1,0 +1,106 @@
+import { Type } from 'typebox';
+import { Nullable, Timestamp } from '../../http/common-schemas.ts';
+
+const Entities = Type.Object({
+  people: Type.Array(Type.String()),
+  organizations: Type.Array(Type.String()),
+  dates: Type.Array(Type.String()),
+});
+
+const ProcessingError = Nullable(Type.Object({ stage: Type.String(), message: Type.String() }));
+
+/** Fields every document view has (the list item). */
+const documentFields = {
+  id: Type.String(),
+  filename: Type.String({ description: 'Current name.' }),
+  original_filename: Type.String({ description: 'Name at upload.' }),
+  file_type: Type.String({ description: 'Media type.' }),
+  file_size: Type.Integer({ description: 'Bytes.' }),
+  folder_id: Nullable(Type.String()),
+  status: Type.String({ description: '`processing`, `completed`, `failed`.' }),
+  ai_status: Type.String({ description: '`queued`, `processing`, `completed`, `failed`, `skipped`.' }),
+  ai_summary: Nullable(Type.String()),
+  ai_tags: Type.Array(Type.String()),
+  tags: Type.Array(Type.String(), { description: 'Names of the manual tags.' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+
+export const DocumentListItem = Type.Object({
+  ...documentFields,
+  entities: Type.Optional(Type.Object(Entities.properties, { description: 'Only in lists requested with an API key.' })),
+});
+
+export const DocumentDetail = Type.Object({
+  ...documentFields,
+  storage_path: Type.String(),
+  thumbnail_url: Type.String({ format: 'uri' }),
+  ai_thumbnail_url: Nullable(Type.String({ format: 'uri', description: 'Set once AI processing produced one.' })),
+  entities: Entities,
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  processing_error: ProcessingError,
+});
+
+export const DocumentList = Type.Object({
+  data: Type.Array(DocumentListItem),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+  total_pages: Type.Integer(),
+});
+
+export const DocumentListQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Alias of `limit`.' })),
+    folder_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'A folder id, or `root` for the top level.' })),
+    tag_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive filename substring.' })),
+    sort: Type.Optional(Type.Union(['name', 'created_at', 'updated_at', 'size'].map((s) => Type.Literal(s)), { default: 'created_at' })),
+    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+    file_type: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A media type (`application/pdf`) or an extension (`pdf`).' })),
+    date_start: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; created at or after.' })),
+    date_end: Type.Optional(Type.String({ description: 'ISO 8601 date (whole day) or date-time; created at or before.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateDocumentBody = Type.Object(
+  {
+    filename: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    folder_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
+    tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50, description: 'Tag names; replaces the set; created on first use.' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const UploadResponse = Type.Object({
+  id: Type.String(),
+  filename: Type.String(),
+  status: Type.String(),
+  ai_status: Type.String(),
+  created_at: Timestamp,
+});
+
+export const Rejection = Type.Object({ filename: Type.String(), error: Type.String(), code: Type.String(), message: Type.String() });
+
+export const BatchUploadResponse = Type.Object({
+  collection_id: Type.String(),
+  batch_job_id: Type.String(),
+  documents: Type.Array(Type.Object({ id: Type.String(), filename: Type.String(), status: Type.String(), ai_status: Type.String() })),
+  rejected: Type.Array(Rejection),
+});
+
+export const DocumentContent = Type.Object({
+  content: Type.String(),
+  content_type: Type.String(),
+  length: Type.Integer(),
+  pages: Type.Optional(Type.Integer()),
+});
+
+/** The multipart body, for the OpenAPI document only (the handler streams the parts itself). */
+export const UploadMultipartDoc = {
+  description:
+    'multipart/form-data: `file` (required), `folder_id`, `enable_ai` (true/false/1/0, default true), `tags` (repeated, `tags[]`, a JSON array or comma-separated), `filename`. Parts may come in any order.',
+};

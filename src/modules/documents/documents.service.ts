@@ -1,0 +1,152 @@
+import type { Readable } from 'node:stream';
+import type { Database } from '../../db/database.ts';
+import { errors } from '../../http/errors.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { BlobStore, ByteRange } from '../../providers/blobs/blob-store.ts';
+import { fileTypeFilter } from '../../providers/files/file-types.ts';
+import { filenameProblem } from '../../providers/files/filenames.ts';
+import { authorizeDocument, visibleDocuments } from '../access/document-access.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
+import type { FoldersRepository } from '../folders/folders.repository.ts';
+import type { TagsRepository } from '../tags/tags.repository.ts';
+import { normaliseTagNames, type TagsService } from '../tags/tags.service.ts';
+import { readTextContent } from './document-content.ts';
+import { removeDocuments } from './document-removal.ts';
+import type { DocumentListFilter, DocumentRow, DocumentSort, DocumentsRepository } from './documents.repository.ts';
+
+export interface DocumentWithTags {
+  row: DocumentRow;
+  tags: string[];
+}
+
+export interface ListDocumentsInput {
+  page: number;
+  limit: number;
+  folderId?: string;
+  tagId?: string;
+  search?: string;
+  sort: DocumentSort;
+  order: 'asc' | 'desc';
+  fileType?: string;
+  dateStart?: string;
+  dateEnd?: string;
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+
+/** An ISO 8601 date or date-time as epoch ms; a bare date as the end of that day when `endOfDay`. */
+function parseDate(field: string, value: string, endOfDay: boolean): number {
+  const ms = Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value);
+  if (!Number.isFinite(ms) || !/^\d{4}-\d{2}-\d{2}/.test(value)) throw errors.field(field, 'must be an ISO 8601 date or date-time');
+  return endOfDay && DATE_ONLY.test(value) ? ms + DAY_MS - 1 : ms;
+}
+
+/** Reading, listing, changing and deleting documents; every call goes through the access module. */
+export class DocumentsService {
+  private readonly deps: {
+    database: Database;
+    clock: Clock;
+    jobs: JobQueue;
+    blobs: BlobStore;
+    documents: DocumentsRepository;
+    folders: FoldersRepository;
+    tags: TagsRepository;
+    tagsService: TagsService;
+  };
+  constructor(deps: DocumentsService['deps']) {
+    this.deps = deps;
+  }
+
+  async get(auth: AuthContext, id: string): Promise<DocumentWithTags> {
+    const { row } = await authorizeDocument(this.deps.database.db, auth, id, 'read');
+    return this.#withTags(auth.tenant.id, row);
+  }
+
+  async list(auth: AuthContext, input: ListDocumentsInput): Promise<{ items: DocumentWithTags[]; total: number }> {
+    const { database, documents, tags } = this.deps;
+    const tenantId = auth.tenant.id;
+    const filter: DocumentListFilter = { visible: visibleDocuments(auth) };
+    if (input.folderId !== undefined) filter.folderId = input.folderId === 'root' ? null : input.folderId;
+    if (input.tagId !== undefined) filter.tagId = input.tagId;
+    if (input.search?.trim()) filter.search = input.search.trim();
+    if (input.fileType !== undefined) Object.assign(filter, fileTypeFilter(input.fileType));
+    if (input.dateStart !== undefined) filter.createdFrom = parseDate('date_start', input.dateStart, false);
+    if (input.dateEnd !== undefined) filter.createdTo = parseDate('date_end', input.dateEnd, true);
+    const page = { sort: input.sort, order: input.order, limit: input.limit, offset: (input.page - 1) * input.limit };
+    const [rows, total] = await Promise.all([
+      documents.list(database.db, tenantId, filter, page),
+      documents.count(database.db, tenantId, filter),
+    ]);
+    const names = await tags.namesByDocument(
+      database.db,
+      tenantId,
+      rows.map((r) => r.id),
+    );
+    return { items: rows.map((row) => ({ row, tags: names.get(row.id) ?? [] })), total };
+  }
+
+  /** Partial update: rename, move (folder must exist; null = top level), replace tags. */
+  async update(
+    auth: AuthContext,
+    id: string,
+    patch: { filename?: string; folderId?: string | null; tags?: string[] },
+  ): Promise<DocumentWithTags> {
+    const { database, clock, documents, folders, tagsService } = this.deps;
+    const tenantId = auth.tenant.id;
+    if (patch.filename !== undefined) {
+      const problem = filenameProblem(patch.filename);
+      if (problem) throw errors.field('filename', problem);
+    }
+    const tagNames = patch.tags === undefined ? undefined : normaliseTagNames(patch.tags);
+    await database.db.transaction().execute(async (trx) => {
+      await authorizeDocument(trx, auth, id, 'update');
+      if (patch.folderId && !(await folders.exists(trx, tenantId, patch.folderId))) throw errors.notFound('folder', patch.folderId);
+      const now = clock.now();
+      if (tagNames !== undefined) {
+        const tagIds = await tagsService.resolveNames(trx, tenantId, tagNames, now);
+        await this.deps.tags.setDocumentTags(trx, tenantId, id, tagIds, now);
+      }
+      await documents.update(trx, tenantId, id, {
+        ...(patch.filename !== undefined ? { filename: patch.filename.trim() } : {}),
+        ...(patch.folderId !== undefined ? { folder_id: patch.folderId } : {}),
+        updated_at: now,
+      });
+    });
+    return this.get(auth, id);
+  }
+
+  /** Removes the row (tags, shares, text go with it) and enqueues the blob removal in the same transaction. */
+  async delete(auth: AuthContext, id: string): Promise<void> {
+    const { database, documents, jobs } = this.deps;
+    await database.db.transaction().execute(async (trx) => {
+      const { row } = await authorizeDocument(trx, auth, id, 'delete');
+      await removeDocuments(trx, { documents, jobs }, auth.tenant.id, [row]);
+    });
+  }
+
+  /** The extracted text; for plain text formats not yet processed, the text itself. */
+  async content(auth: AuthContext, id: string): Promise<{ content: string; pages: number | null }> {
+    const { database, documents, blobs } = this.deps;
+    const { row } = await authorizeDocument(database.db, auth, id, 'read');
+    const stored = await documents.findContent(database.db, auth.tenant.id, id);
+    if (stored) return stored;
+    const text = await readTextContent(blobs, row);
+    return { content: text ?? '', pages: null };
+  }
+
+  /** The document row (for headers) and, unless only validators are needed, its bytes. */
+  async authorizeRead(auth: AuthContext, id: string): Promise<DocumentRow> {
+    return (await authorizeDocument(this.deps.database.db, auth, id, 'read')).row;
+  }
+
+  openBlob(key: string, range?: ByteRange): Promise<Readable> {
+    return this.deps.blobs.get(key, range);
+  }
+
+  async #withTags(tenantId: string, row: DocumentRow): Promise<DocumentWithTags> {
+    const names = await this.deps.tags.namesByDocument(this.deps.database.db, tenantId, [row.id]);
+    return { row, tags: names.get(row.id) ?? [] };
+  }
+}

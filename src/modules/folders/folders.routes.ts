@@ -1,0 +1,65 @@
+import type { Container } from '../../container.ts';
+import { IdParams, MessageBody, standardErrors } from '../../http/common-schemas.ts';
+import { authOf, type App } from '../../http/fastify-types.ts';
+import { iso } from '../../lib/clock.ts';
+import type { FolderWithCount } from './folders.service.ts';
+import { CreateFolderBody, DeleteFolderQuery, FolderList, FolderListQuery, FolderView, UpdateFolderBody } from './folders.schemas.ts';
+
+/** A folder as the API shows it; `updated_at` only on single reads (spec). */
+export function presentFolder(f: FolderWithCount, options: { withUpdatedAt: boolean }) {
+  return {
+    id: f.id,
+    name: f.name,
+    parent_id: f.parent_id,
+    color: f.color,
+    icon: f.icon,
+    ...(f.documentCount !== undefined ? { document_count: f.documentCount } : {}),
+    created_at: iso(f.created_at),
+    ...(options.withUpdatedAt ? { updated_at: iso(f.updated_at) } : {}),
+  };
+}
+
+/** Spec: Endpoints > Folders, with contract §6 and §9. */
+export function folderRoutes(app: App, c: Container): void {
+  const tags = ['folders'];
+  const folders = c.services.folders;
+
+  app.get('/folders', { schema: { tags, querystring: FolderListQuery, response: { 200: FolderList, ...standardErrors } } }, async (request) => {
+    const { parent_id, include_document_count } = request.query;
+    const rows = await folders.list(authOf(request), parent_id, include_document_count ?? true);
+    return { folders: rows.map((f) => presentFolder(f, { withUpdatedAt: false })) };
+  });
+
+  app.get('/folders/:id', { schema: { tags, params: IdParams, response: { 200: FolderView, ...standardErrors } } }, async (request) =>
+    presentFolder(await folders.get(authOf(request), request.params.id), { withUpdatedAt: true }),
+  );
+
+  app.post(
+    '/folders',
+    { schema: { tags, body: CreateFolderBody, response: { 201: FolderView, ...standardErrors } } },
+    async (request, reply) => {
+      const { name, parent_id, color, icon } = request.body;
+      const folder = await folders.create(authOf(request), { name, parentId: parent_id ?? null, color, icon });
+      return reply.status(201).send(presentFolder(folder, { withUpdatedAt: true }));
+    },
+  );
+
+  app.put(
+    '/folders/:id',
+    { schema: { tags, params: IdParams, body: UpdateFolderBody, response: { 200: FolderView, ...standardErrors } } },
+    async (request) => {
+      const { name, color, icon, parent_id } = request.body;
+      const folder = await folders.update(authOf(request), request.params.id, { name, color, icon, parentId: parent_id });
+      return presentFolder(folder, { withUpdatedAt: true });
+    },
+  );
+
+  app.delete(
+    '/folders/:id',
+    { schema: { tags, params: IdParams, querystring: DeleteFolderQuery, response: { 200: MessageBody, ...standardErrors } } },
+    async (request) => {
+      await folders.delete(authOf(request), request.params.id, request.query.force ?? false);
+      return { message: 'Folder deleted' };
+    },
+  );
+}

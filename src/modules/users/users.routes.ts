@@ -1,0 +1,35 @@
+import type { Container } from '../../container.ts';
+import { IdParams, MessageBody, pageWindow, standardErrors } from '../../http/common-schemas.ts';
+import { authOf, type App } from '../../http/fastify-types.ts';
+import { InviteUserBody, presentUser, UpdateUserBody, UserList, UserListQuery, UserView } from './users.schemas.ts';
+
+/** Contract §3: users of the tenant. */
+export function userRoutes(app: App, c: Container): void {
+  const tags = ['users'];
+  const users = c.services.users;
+
+  app.get('/users', { schema: { tags, querystring: UserListQuery, response: { 200: UserList, ...standardErrors } } }, async (request) => {
+    const page = pageWindow(request.query);
+    const { rows, total } = await users.list(authOf(request), page, { role: request.query.role });
+    return { data: rows.map(presentUser), total, page: page.page, page_size: page.pageSize };
+  });
+
+  app.post('/users', { schema: { tags, body: InviteUserBody, response: { 201: UserView, ...standardErrors } } }, async (request, reply) => {
+    return reply.status(201).send(presentUser(await users.invite(authOf(request), request.body)));
+  });
+
+  app.get('/users/:id', { schema: { tags, params: IdParams, response: { 200: UserView, ...standardErrors } } }, async (request) =>
+    presentUser(await users.get(authOf(request), request.params.id)),
+  );
+
+  app.patch(
+    '/users/:id',
+    { schema: { tags, params: IdParams, body: UpdateUserBody, response: { 200: UserView, ...standardErrors } } },
+    async (request) => presentUser(await users.update(authOf(request), request.params.id, request.body)),
+  );
+
+  app.delete('/users/:id', { schema: { tags, params: IdParams, response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
+    await users.delete(authOf(request), request.params.id);
+    return { message: 'User deleted' };
+  });
+}

@@ -1,0 +1,71 @@
+import type { Container } from '../../container.ts';
+import { IdParams, MessageBody, pageWindow, standardErrors } from '../../http/common-schemas.ts';
+import { authOf, type App } from '../../http/fastify-types.ts';
+import {
+  AddMemberBody,
+  CreateWorkspaceBody,
+  MemberList,
+  MemberParams,
+  presentMember,
+  presentWorkspace,
+  UpdateWorkspaceBody,
+  WorkspaceDetail,
+  WorkspaceList,
+  WorkspaceListQuery,
+  WorkspaceView,
+} from './workspaces.schemas.ts';
+
+/** Contract §3: workspaces and their members. */
+export function workspaceRoutes(app: App, c: Container): void {
+  const tags = ['workspaces'];
+  const ws = c.services.workspaces;
+
+  app.get('/workspaces', { schema: { tags, querystring: WorkspaceListQuery, response: { 200: WorkspaceList, ...standardErrors } } }, async (request) => {
+    const page = pageWindow(request.query);
+    const { rows, total } = await ws.list(authOf(request), page, { memberId: request.query.member_id });
+    return { data: rows.map((w) => presentWorkspace(w, w.memberCount)), total, page: page.page, page_size: page.pageSize };
+  });
+
+  app.post('/workspaces', { schema: { tags, body: CreateWorkspaceBody, response: { 201: WorkspaceView, ...standardErrors } } }, async (request, reply) =>
+    reply.status(201).send(presentWorkspace(await ws.create(authOf(request), request.body), 0)),
+  );
+
+  app.get('/workspaces/:id', { schema: { tags, params: IdParams, response: { 200: WorkspaceDetail, ...standardErrors } } }, async (request) => {
+    const { workspace, members } = await ws.get(authOf(request), request.params.id);
+    return { ...presentWorkspace(workspace, members.length), members: members.map(presentMember) };
+  });
+
+  app.put(
+    '/workspaces/:id',
+    { schema: { tags, params: IdParams, body: UpdateWorkspaceBody, response: { 200: WorkspaceDetail, ...standardErrors } } },
+    async (request) => {
+      const auth = authOf(request);
+      await ws.update(auth, request.params.id, request.body);
+      const { workspace, members } = await ws.get(auth, request.params.id);
+      return { ...presentWorkspace(workspace, members.length), members: members.map(presentMember) };
+    },
+  );
+
+  app.delete('/workspaces/:id', { schema: { tags, params: IdParams, response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
+    await ws.delete(authOf(request), request.params.id);
+    return { message: 'Workspace deleted' };
+  });
+
+  app.post(
+    '/workspaces/:id/members',
+    { schema: { tags, params: IdParams, body: AddMemberBody, response: { 201: MemberList, ...standardErrors } } },
+    async (request, reply) => {
+      const members = await ws.addMember(authOf(request), request.params.id, request.body.user_id);
+      return reply.status(201).send({ workspace_id: request.params.id, members: members.map(presentMember) });
+    },
+  );
+
+  app.delete(
+    '/workspaces/:id/members/:user_id',
+    { schema: { tags, params: MemberParams, response: { 200: MessageBody, ...standardErrors } } },
+    async (request) => {
+      await ws.removeMember(authOf(request), request.params.id, request.params.user_id);
+      return { message: 'Member removed' };
+    },
+  );
+}

@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { InjectOptions } from 'fastify';
+import { classifyRoute, sandboxLimit } from '../../src/http/rate-limit.ts';
+import { describeEachDialect } from '../support/app.ts';
+import { assertError, createTenant, loginAs } from '../support/fixtures.ts';
+
+/** A clock standing still a second into the current minute, so no test straddles a window boundary. */
+function frozenClock() {
+  const now = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
+  return { now: () => now, windowEnd: now - 1_000 + 60_000 };
+}
+
+describe('rate limit classification (contract §5)', () => {
+  it('classifies by path', () => {
+    const cases: [string, string, unknown][] = [
+      ['POST', '/api/v1/auth/login', { type: 'authentication' }],
+      ['GET', '/api/v1/api-keys', { type: 'authentication' }],
+      ['POST', '/api/v1/api-keys/:id/rotate', { type: 'authentication' }],
+      ['POST', '/api/v1/documents/upload', { type: 'document_upload' }],
+      ['POST', '/api/v1/documents/upload-batch', { type: 'document_upload' }],
+      ['POST', '/api/v1/documents/:id/apply-ai-tags', { type: 'ai_processing' }],
+      ['POST', '/api/v1/documents/:id/reprocess', { type: 'ai_processing' }],
+      ['POST', '/api/v1/search/enhanced', { type: 'ai_processing' }],
+      ['GET', '/api/v1/search', { type: 'search' }],
+      ['POST', '/api/v1/search/hybrid', { type: 'search' }],
+      ['POST', '/api/v1/chat/sessions/:id/messages', { type: 'chat' }],
+      ['GET', '/api/v1/documents', { type: 'general' }],
+      ['GET', '/api/v1/users', { type: 'general' }],
+      ['POST', '/api/v1/dag/workflows', { workflow: 'workflow_crud' }],
+      ['POST', '/api/v1/dag/workflows/:id/execute', { workflow: 'workflow_execute' }],
+      ['GET', '/api/v1/dag/executions/:id', { workflow: 'execution_status' }],
+      ['POST', '/api/v1/dag/executions/:id/cancel', { workflow: 'workflow_crud' }],
+      ['POST', '/api/v1/dag/tasks/:id/complete', { workflow: 'task_operations' }],
+      ['GET', '/api/v1/admin/tenants', false],
+      ['GET', '/healthz', false],
+      ['GET', '/metrics', false],
+      ['GET', '/api/v1/openapi.json', false],
+    ];
+    for (const [method, url, expected] of cases) assert.deepEqual(classifyRoute(method, url), expected, `${method} ${url}`);
+    assert.deepEqual(classifyRoute('GET', '/api/v1/anything', 'chat'), { type: 'chat' });
+    assert.equal(classifyRoute('GET', '/api/v1/anything', false), false);
+  });
+
+  it('halves sandbox limits, never below 5', () => {
+    assert.equal(sandboxLimit(15), 7);
+    assert.equal(sandboxLimit(300), 150);
+    assert.equal(sandboxLimit(5), 5);
+    assert.equal(sandboxLimit(8), 5);
+  });
+});
+
+const clock = frozenClock();
+describeEachDialect(
+  'rate limits (in-memory counters)',
+  (ctx) => {
+    const inject = (opts: InjectOptions) => ctx().app.inject(opts);
+
+    it('counts per tenant in one-minute windows and answers 429 with headers, details and Retry-After', async () => {
+      const t = await createTenant(ctx(), { tier: 'free' });
+      const other = await createTenant(ctx(), { tier: 'free' });
+      const reset = String(clock.windowEnd / 1000);
+      for (let i = 1; i <= 15; i++) {
+        const res = await inject({ method: 'GET', url: '/api/v1/users', headers: t.headers });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.headers['x-ratelimit-limit'], '15');
+        assert.equal(res.headers['x-ratelimit-remaining'], String(15 - i));
+        assert.equal(res.headers['x-ratelimit-reset'], reset);
+      }
+      const over = await inject({ method: 'GET', url: '/api/v1/users', headers: t.headers });
+      const body = assertError(over, 429, 'rate_limit_exceeded');
+      assert.equal(body.details.limit, 15);
+      assert.equal(body.details.remaining, 0);
+      assert.equal(body.details.reset_at, new Date(clock.windowEnd).toISOString());
+      assert.equal(over.headers['retry-after'], '59');
+      assert.equal(over.headers['x-ratelimit-remaining'], '0');
+      assert.equal(over.headers['x-ratelimit-reset'], reset);
+      // Another tenant has its own budget.
+      assert.equal((await inject({ method: 'GET', url: '/api/v1/users', headers: other.headers })).statusCode, 200);
+    });
+
+    it('describes the tighter of the tier-wide and endpoint-type limits', async () => {
+      const t = await createTenant(ctx(), { tier: 'free' });
+      // Authentication type: 10 a minute, tighter than the Free tier's 15.
+      const keys = await inject({ method: 'GET', url: '/api/v1/api-keys', headers: t.headers });
+      assert.equal(keys.headers['x-ratelimit-limit'], '10');
+      assert.equal(keys.headers['x-ratelimit-remaining'], '9');
+      // Spend the tier-wide budget on general requests: now the tier is tighter for auth requests too.
+      for (let i = 0; i < 12; i++) await inject({ method: 'GET', url: '/api/v1/users', headers: t.headers });
+      const after = await inject({ method: 'GET', url: '/api/v1/api-keys', headers: t.headers });
+      assert.equal(after.headers['x-ratelimit-limit'], '15');
+      assert.equal(after.headers['x-ratelimit-remaining'], '1');
+      await inject({ method: 'GET', url: '/api/v1/users', headers: t.headers });
+      const body = assertError(await inject({ method: 'GET', url: '/api/v1/api-keys', headers: t.headers }), 429, 'rate_limit_exceeded');
+      assert.equal(body.details.limit, 15);
+    });
+
+    it('gives the sandbox half the limits', async () => {
+      const t = await createTenant(ctx(), { tier: 'free' });
+      const headers = { 'x-api-key': t.testApiKey };
+      for (let i = 1; i <= 7; i++) {
+        const res = await inject({ method: 'GET', url: '/sandbox/api/v1/users', headers });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.headers['x-ratelimit-limit'], '7');
+      }
+      assertError(await inject({ method: 'GET', url: '/sandbox/api/v1/users', headers }), 429, 'rate_limit_exceeded');
+      // The live tenant's budget is untouched.
+      assert.equal((await inject({ method: 'GET', url: '/api/v1/users', headers: t.headers })).headers['x-ratelimit-remaining'], '14');
+    });
+
+    it('limits login attempts per tenant subdomain, known or not, without revealing the e-mail', async () => {
+      const t = await createTenant(ctx(), { tier: 'free' });
+      const attempt = (sub: string, email: string) =>
+        inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'x-tenant-subdomain': sub }, payload: { email, password: 'guess' } });
+      for (let i = 0; i < 10; i++) {
+        const res = await attempt(t.subdomain, i % 2 ? t.ownerEmail : `nobody${i}@example.com`);
+        assertError(res, 401, 'unauthorized');
+        assert.equal(res.headers['x-ratelimit-limit'], '10');
+      }
+      assertError(await attempt(t.subdomain, t.ownerEmail), 429, 'rate_limit_exceeded');
+      assertError(await attempt(t.subdomain, 'nobody@example.com'), 429, 'rate_limit_exceeded');
+      for (let i = 0; i < 10; i++) await attempt('no-such-tenant-x', 'a@example.com');
+      assertError(await attempt('no-such-tenant-x', 'a@example.com'), 429, 'rate_limit_exceeded');
+      // Logins count against the tenant: its API keys now see the spent authentication budget.
+      assertError(await inject({ method: 'GET', url: '/api/v1/api-keys', headers: t.headers }), 429, 'rate_limit_exceeded');
+    });
+
+    it('limits unauthenticated auth requests without a tenant per client IP', async () => {
+      for (let i = 0; i < 3; i++) {
+        const res = await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: 'rt_nope' }, remoteAddress: '10.1.1.1' });
+        assertError(res, 401, 'unauthorized');
+        assert.equal(res.headers['x-ratelimit-limit'], '3');
+      }
+      assertError(
+        await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: 'rt_nope' }, remoteAddress: '10.1.1.1' }),
+        429,
+        'rate_limit_exceeded',
+      );
+      const elsewhere = await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: 'rt_nope' }, remoteAddress: '10.1.1.2' });
+      assertError(elsewhere, 401, 'unauthorized');
+    });
+
+    it('counts user-token requests against the tenant too', async () => {
+      const t = await createTenant(ctx(), { tier: 'starter' });
+      const u = await loginAs(ctx(), t, 'member');
+      const res = await inject({ method: 'GET', url: '/api/v1/workspaces', headers: u.headers });
+      assert.equal(res.headers['x-ratelimit-limit'], '30');
+      // login (1 auth request via the tenant header) + POST /users by the fixture + this one
+      assert.equal(res.headers['x-ratelimit-remaining'], '27');
+    });
+
+    it('does not limit admin, health and metrics; an unlimited tier gets no counters', async () => {
+      const t = await createTenant(ctx(), { tier: 'enterprise' });
+      for (let i = 0; i < 20; i++) await ctx().admin({ method: 'GET', url: '/api/v1/admin/tenants' });
+      for (const url of ['/healthz', '/metrics']) {
+        const res = await inject({ method: 'GET', url });
+        assert.equal(res.headers['x-ratelimit-limit'], undefined, url);
+      }
+      const admin = await ctx().admin({ method: 'GET', url: '/api/v1/admin/tenants' });
+      assert.equal(admin.statusCode, 200);
+      assert.equal(admin.headers['x-ratelimit-limit'], undefined);
+      const res = await inject({ method: 'GET', url: '/api/v1/users', headers: t.headers });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['x-ratelimit-limit'], undefined);
+    });
+  },
+  { clock, env: { RATE_LIMIT_ANONYMOUS_PER_MINUTE: '3' } },
+);
