@@ -7,6 +7,7 @@ import type { Authenticators } from './http/authenticate.ts';
 import { createMetrics, type Metrics } from './http/metrics.ts';
 import { JobQueue } from './jobs/job-queue.ts';
 import type { JobDefinition } from './jobs/job-types.ts';
+import { type RecurringJob, recurringDefinition, seedRecurring } from './jobs/recurring.ts';
 import { Worker } from './jobs/worker.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { ApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
@@ -18,6 +19,7 @@ import type { IdempotencyDeps } from './http/idempotency.ts';
 import type { RateLimitDeps } from './http/rate-limit.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit-store.ts';
 import { createDocumentsModule, type DocumentsModule } from './modules/documents/documents.module.ts';
+import { sandboxResetJob } from './modules/sandbox/sandbox-reset.ts';
 import { TenantsRepository } from './modules/tenants/tenants.repository.ts';
 import { TenantsService } from './modules/tenants/tenants.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
@@ -56,6 +58,8 @@ export interface Container {
   /** Every job kind of every module: the worker's catalogue. */
   jobDefinitions(): JobDefinition[];
   createWorker(options?: { concurrency?: number }): Worker;
+  /** Makes sure each recurring job (e.g. the sandbox reset) has its next run scheduled. */
+  seedRecurringJobs(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,13 +82,13 @@ function resolveAdminApiKey(config: Config, logger: Logger): string {
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {}, debug() {} };
 
-export function createContainer(config: Config, options: { logger?: Logger; clock?: Clock } = {}): Container {
+export async function createContainer(config: Config, options: { logger?: Logger; clock?: Clock } = {}): Promise<Container> {
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const database = openDatabase({ url: config.database.url, dataDir: config.dataDir });
   const jobs = new JobQueue({ database, clock });
   const metrics = createMetrics(() => jobs.countsByKindAndState());
-  const blobs = blobStoreFromConfig(config);
+  const blobs = await blobStoreFromConfig(config);
   const coreRepositories = { tenants: new TenantsRepository(), users: new UsersRepository(), apiKeys: new ApiKeysRepository() };
   const corsOrigins = new CorsOrigins({ database, clock, tenants: coreRepositories.tenants });
   const tenantsService = new TenantsService({ database, clock, ...coreRepositories, onTenantChanged: () => corsOrigins.invalidate() });
@@ -106,6 +110,11 @@ export function createContainer(config: Config, options: { logger?: Logger; cloc
   const identity = createIdentity({ config, database, clock, ...coreRepositories, tenantsService });
   const documentsModule = createDocumentsModule({ database, clock, jobs, blobs });
   const repositories = { ...coreRepositories, ...identity.repositories, ...documentsModule.repositories };
+  const recurringJobs: RecurringJob[] = [sandboxResetJob({ database, clock, jobs, documents: documentsModule.repositories.documents })];
+  const jobDefinitions: JobDefinition[] = [
+    ...documentsModule.jobDefinitions,
+    ...recurringJobs.map((job) => recurringDefinition({ queue: jobs, database, clock }, job)),
+  ];
   const services = { tenants: tenantsService, ...identity.services, ...documentsModule.services };
   const adminApiKey = resolveAdminApiKey(config, logger);
   const apiKeyAuthenticator = new ApiKeyAuthenticator({ database, clock, apiKeys: repositories.apiKeys, tenants: repositories.tenants });
@@ -128,7 +137,8 @@ export function createContainer(config: Config, options: { logger?: Logger; cloc
       apiKey: (key, opts) => apiKeyAuthenticator.authenticate(key, opts),
       userToken: (request, token) => identity.userTokens.authenticate(request, token),
     },
-    jobDefinitions: () => [...documentsModule.jobDefinitions],
+    jobDefinitions: () => jobDefinitions,
+    seedRecurringJobs: () => seedRecurring(jobs, database, recurringJobs, clock.now()),
     createWorker(opts = {}) {
       return new Worker({
         database,
@@ -148,6 +158,6 @@ export function createContainer(config: Config, options: { logger?: Logger; cloc
     },
   };
   // API-only processes enqueue too: they must know each kind's retry limits, not just workers.
-  jobs.register(container.jobDefinitions());
+  jobs.register(jobDefinitions);
   return container;
 }

@@ -18,7 +18,7 @@ async function main(command: string): Promise<void> {
     throw error;
   }
   const logger = pino({ level: config.logLevel });
-  const container = createContainer(config, { logger });
+  const container = await createContainer(config, { logger });
   await migrateToLatest(container.database.db);
   if (command === 'migrate') {
     logger.info('migrations are up to date');
@@ -42,7 +42,10 @@ async function main(command: string): Promise<void> {
       logger.info({ port: config.http.sandboxPort }, 'sandbox listening');
     }
   }
-  worker?.start();
+  if (worker) {
+    await worker.start();
+    await container.seedRecurringJobs();
+  }
   logger.info({ command, worker: worker !== null }, 'started');
 
   let stopping = false;

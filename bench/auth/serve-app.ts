@@ -18,7 +18,7 @@ for (const type of Object.keys(TIER_LIMITS.enterprise.endpointTypes) as (keyof t
 
 const adminKey = 'bench-admin-key-0123456789abcdef';
 const config = loadConfig({ ...process.env, ADMIN_API_KEY: adminKey, LOG_LEVEL: 'silent', WORKER_IN_PROCESS: 'false' });
-const container = createContainer(config);
+const container = await createContainer(config);
 await migrateToLatest(container.database.db);
 const app = await buildApp(container, { logger: false });
 await app.listen({ port: Number(process.env['PORT']), host: '127.0.0.1' });

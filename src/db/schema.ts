@@ -15,6 +15,8 @@ export interface TenantsTable {
   cors_origins: string;
   /** For a sandbox twin: the live tenant it mirrors. Null for live tenants. */
   sandbox_of: string | null;
+  /** Sandbox twins: when their data was last cleared (every 7 days). */
+  sandbox_cleared_at: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }

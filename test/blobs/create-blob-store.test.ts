@@ -7,14 +7,14 @@ import { LocalBlobStore } from '../../src/providers/blobs/local-blob-store.ts';
 import { S3BlobStore } from '../../src/providers/blobs/s3-blob-store.ts';
 
 describe('blobStoreFromConfig', () => {
-  it('uses <DATA_DIR>/blobs by default', () => {
-    const store = blobStoreFromConfig(loadConfig({ DATA_DIR: '/srv/data' }));
+  it('uses <DATA_DIR>/blobs by default', async () => {
+    const store = await blobStoreFromConfig(loadConfig({ DATA_DIR: '/srv/data' }));
     assert.ok(store instanceof LocalBlobStore);
     assert.equal(store.root, path.join('/srv/data', 'blobs'));
   });
 
   it('builds an S3 store from the S3_* settings', async () => {
-    const store = blobStoreFromConfig(
+    const store = await blobStoreFromConfig(
       loadConfig({
         BLOB_STORE: 's3',
         S3_BUCKET: 'docs',

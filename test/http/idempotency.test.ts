@@ -24,7 +24,7 @@ function gate() {
 async function startAppWithTestRoutes(dialect: (typeof DIALECTS)[number]) {
   const store: TestStore = await createTestStore(dialect);
   const config = loadConfig({ DATA_DIR: store.dataDir, ...(store.url ? { DATABASE_URL: store.url } : {}), ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'silent' });
-  const container: Container = createContainer(config);
+  const container: Container = await createContainer(config);
   await migrateToLatest(container.database.db);
   const app: App = await buildApp(container, { logger: false });
   const state = { slowGate: gate(), slowRuns: 0, uploadRuns: 0, uploadGate: null as ReturnType<typeof gate> | null };

@@ -46,7 +46,7 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
     WORKER_POLL_INTERVAL_MS: '50',
     ...options.env,
   });
-  const container = createContainer(config, options.clock ? { clock: options.clock } : {});
+  const container = await createContainer(config, options.clock ? { clock: options.clock } : {});
   await migrateToLatest(container.database.db);
   const app = await buildApp(container, { logger: false });
   await app.ready();

@@ -18,7 +18,7 @@ export interface Tenant {
   updatedAt: number;
 }
 
-export function toTenant(row: Selectable<TenantsTable>): Tenant {
+export function toTenant(row: Omit<Selectable<TenantsTable>, 'sandbox_cleared_at'>): Tenant {
   return {
     id: row.id,
     name: row.name,
