@@ -24,6 +24,7 @@ import { TenantsRepository } from './modules/tenants/tenants.repository.ts';
 import { TenantsService } from './modules/tenants/tenants.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import type { BlobStore } from './providers/blobs/blob-store.ts';
+import { blobMaintenanceJobs } from './providers/blobs/blob-maintenance.ts';
 import { blobStoreFromConfig } from './providers/blobs/create-blob-store.ts';
 
 /** A logger shape both pino and tests satisfy. */
@@ -110,7 +111,10 @@ export async function createContainer(config: Config, options: { logger?: Logger
   const identity = createIdentity({ config, database, clock, ...coreRepositories, tenantsService });
   const documentsModule = createDocumentsModule({ database, clock, jobs, blobs });
   const repositories = { ...coreRepositories, ...identity.repositories, ...documentsModule.repositories };
-  const recurringJobs: RecurringJob[] = [sandboxResetJob({ database, clock, jobs, documents: documentsModule.repositories.documents })];
+  const recurringJobs: RecurringJob[] = [
+    sandboxResetJob({ database, clock, jobs, documents: documentsModule.repositories.documents }),
+    ...blobMaintenanceJobs(blobs),
+  ];
   const jobDefinitions: JobDefinition[] = [
     ...documentsModule.jobDefinitions,
     ...recurringJobs.map((job) => recurringDefinition({ queue: jobs, database, clock }, job)),

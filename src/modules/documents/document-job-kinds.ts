@@ -6,7 +6,15 @@ export const DOCUMENT_JOBS = {
   thumbnail: 'documents.thumbnail',
   /** Remove blobs of deleted documents (enqueued in the deleting transaction). */
   deleteBlobs: 'documents.delete_blob',
+  /**
+   * Enqueued (committed) before an upload stores any byte, due an hour later: removes the bytes if
+   * no document row came to reference them, i.e. the process died between storing and committing.
+   */
+  collectOrphan: 'documents.collect_orphan',
 } as const;
+
+/** How long an upload may take before its unreferenced bytes count as orphaned. */
+export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
 export interface DocumentJobPayload {
   tenantId: string;

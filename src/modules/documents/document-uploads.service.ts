@@ -12,7 +12,7 @@ import type { BatchJobsRepository } from '../batch-jobs/batch-jobs.repository.ts
 import type { FoldersRepository } from '../folders/folders.repository.ts';
 import type { TagsRepository } from '../tags/tags.repository.ts';
 import type { TagsService } from '../tags/tags.service.ts';
-import { type DeleteBlobsPayload, DOCUMENT_JOBS, type DocumentJobPayload, documentBlobKey } from './document-job-kinds.ts';
+import { type DeleteBlobsPayload, DOCUMENT_JOBS, type DocumentJobPayload, documentBlobKey, ORPHAN_GRACE_MS } from './document-job-kinds.ts';
 import type { DocumentRow, DocumentsRepository } from './documents.repository.ts';
 import { intakeFile, type StoredUpload } from './file-intake.ts';
 import type { MultipartSource } from './multipart-source.ts';
@@ -78,7 +78,7 @@ export class DocumentUploadsService {
         }
         if (part.fieldname !== 'file') throw errors.field(part.fieldname, 'is not a known field; send the file as `file`');
         if (stored.length > 0) throw errors.field('file', 'only one file per upload; use upload-batch for several');
-        const id = newId(this.deps.clock.now());
+        const id = await this.#reserve(auth, this.deps.clock.now());
         const result = await intakeFile(blobs, part, {
           key: documentBlobKey(auth.tenant.id, id),
           quotaBytes: room.bytes,
@@ -126,7 +126,7 @@ export class DocumentUploadsService {
         }
         files += 1;
         if (files > MAX_BATCH_FILES) throw errors.field('files', `a batch holds at most ${MAX_BATCH_FILES} files`);
-        const id = newId(clock.now());
+        const id = await this.#reserve(auth, clock.now());
         const sandboxFull = room.documents !== null && room.documents <= 0;
         const result = await intakeFile(blobs, part, {
           key: documentBlobKey(auth.tenant.id, id),
@@ -252,6 +252,20 @@ export class DocumentUploadsService {
       await extra?.(trx);
       return rows;
     });
+  }
+
+  /**
+   * A new document id, with its orphan guard committed before any byte is stored: if this process
+   * dies between storing the file and committing its row, the guard removes the bytes later.
+   */
+  async #reserve(auth: AuthContext, now: number): Promise<string> {
+    const id = newId(now);
+    const payload: DocumentJobPayload = { tenantId: auth.tenant.id, documentId: id };
+    await this.deps.jobs.enqueue(this.deps.database.db, DOCUMENT_JOBS.collectOrphan, payload, {
+      tenantId: auth.tenant.id,
+      runAt: now + ORPHAN_GRACE_MS,
+    });
+    return id;
   }
 
   /** Removes bytes stored for an upload that did not commit. */

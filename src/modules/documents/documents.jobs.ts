@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { parseJson } from '../../lib/json.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { extractPdfText, readTextContent } from './document-content.ts';
-import { DOCUMENT_JOBS, type DeleteBlobsPayload, type DocumentJobPayload, thumbnailBlobKey } from './document-job-kinds.ts';
+import { DOCUMENT_JOBS, type DeleteBlobsPayload, type DocumentJobPayload, documentBlobKey, thumbnailBlobKey } from './document-job-kinds.ts';
 import type { DocumentsRepository } from './documents.repository.ts';
 import { renderThumbnail } from './thumbnails.ts';
 
@@ -85,6 +85,14 @@ export async function storeThumbnail(deps: Deps, payload: DocumentJobPayload): P
   if (!(await documents.findById(database.db, row.tenant_id, row.id))) await blobs.delete(key);
 }
 
+/** Deletes an upload's bytes when no document row references them (see DOCUMENT_JOBS.collectOrphan). */
+export async function collectOrphan(deps: Deps, payload: DocumentJobPayload): Promise<void> {
+  const row = await deps.documents.findById(deps.database.db, payload.tenantId, payload.documentId);
+  if (row) return;
+  await deps.blobs.delete(documentBlobKey(payload.tenantId, payload.documentId));
+  await deps.blobs.delete(thumbnailBlobKey(payload.tenantId, payload.documentId));
+}
+
 /** The documents module's job catalogue. */
 export function documentJobDefinitions(deps: Deps): JobDefinition[] {
   return [
@@ -106,6 +114,12 @@ export function documentJobDefinitions(deps: Deps): JobDefinition[] {
       handler: async (job) => {
         for (const key of (job.payload as DeleteBlobsPayload).keys) await deps.blobs.delete(key);
       },
+      maxAttempts: 10,
+      backoff: { baseMs: 5_000, maxMs: 3_600_000 },
+    },
+    {
+      kind: DOCUMENT_JOBS.collectOrphan,
+      handler: (job) => collectOrphan(deps, job.payload as DocumentJobPayload),
       maxAttempts: 10,
       backoff: { baseMs: 5_000, maxMs: 3_600_000 },
     },
