@@ -36,6 +36,7 @@ export interface RunningJob<P = unknown> {
  * One entry of the job catalogue: `<module>.<verb>` -> how to run it. Modules export their
  * definitions from `<module>.jobs.ts`; the composition root hands them all to the worker.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a catalogue holds definitions of every payload type; each handler narrows its own.
 export interface JobDefinition<P = any> {
   kind: string;
   handler: (job: RunningJob<P>) => Promise<void>;

@@ -46,6 +46,7 @@ export async function createTenant(t: TestApp, options: { tier?: string; name?: 
 }
 
 /** Asserts the contract's error body (§4) and returns it. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers.
 export function assertError(res: { statusCode: number; json(): any; body: string }, status: number, error: string) {
   assert.equal(res.statusCode, status, res.body);
   const body = res.json();
