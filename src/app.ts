@@ -4,14 +4,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Container } from './container.ts';
-import { installAuthentication } from './http/authenticate.ts';
+import { installAuthentication, installCsrfCheck } from './http/authenticate.ts';
 import { installCors, installTenantCorsCheck } from './http/cors.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import type { App } from './http/fastify-types.ts';
 import { installRequestMetrics } from './http/metrics.ts';
-import { installValidation } from './http/validation.ts';
+import { installJsonBodyParser, installValidation } from './http/validation.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { adminTenantRoutes } from './modules/tenants/admin-tenants.routes.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
@@ -61,6 +61,7 @@ export async function buildApp(container: Container, options: { logger?: Fastify
   }).withTypeProvider<import('@fastify/type-provider-typebox').TypeBoxTypeProvider>() as unknown as App;
 
   installValidation(app);
+  installJsonBodyParser(app);
   installErrorHandling(app);
   app.decorateRequest('sandbox', false);
   app.addHook('onRequest', async (request, reply) => {
@@ -73,6 +74,7 @@ export async function buildApp(container: Container, options: { logger?: Fastify
   installAuthentication(app, container.authenticators);
   installTenantCorsCheck(app, container.guards.cors);
   installRateLimit(app, container.guards.rateLimit);
+  installCsrfCheck(app, container.authenticators);
   installIdempotency(app, container.guards.idempotency);
 
   await app.register(swagger, {

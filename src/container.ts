@@ -140,6 +140,7 @@ export async function createContainer(config: Config, options: { logger?: Logger
       adminApiKey,
       apiKey: (key, opts) => apiKeyAuthenticator.authenticate(key, opts),
       userToken: (request, token) => identity.userTokens.authenticate(request, token),
+      csrf: (request, auth) => identity.userTokens.checkCsrf(request, auth),
     },
     jobDefinitions: () => jobDefinitions,
     seedRecurringJobs: () => seedRecurring(jobs, database, recurringJobs, clock.now()),

@@ -32,7 +32,7 @@ export interface ListBenchResult {
   cases: ListBenchCase[];
 }
 
-async function seed(t: TestApp, tenantId: string, rows: number): Promise<{ hotFolder: string; hotRows: number }> {
+export async function seed(t: TestApp, tenantId: string, rows: number): Promise<{ hotFolder: string; hotRows: number }> {
   const db = t.container.database.db;
   const now = Date.now();
   const folderIds = Array.from({ length: FOLDERS }, (_, i) => `bench-folder-${i}`);
@@ -100,7 +100,7 @@ async function seed(t: TestApp, tenantId: string, rows: number): Promise<{ hotFo
   return { hotFolder: folderIds[0]!, hotRows };
 }
 
-async function timeRequests(t: TestApp, url: string, headers: Record<string, string>, repeats: number): Promise<number[]> {
+export async function timeRequests(t: TestApp, url: string, headers: Record<string, string>, repeats: number): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < repeats + 3; i++) {
     const started = performance.now();

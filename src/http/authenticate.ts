@@ -6,8 +6,10 @@ import { errors } from './errors.ts';
 export interface Authenticators {
   adminApiKey: string;
   apiKey(key: string, options: { sandbox: boolean }): Promise<AuthContext>;
-  /** Resolves `Authorization: Bearer <access token>` with `X-Tenant-Subdomain`; also enforces CSRF. */
+  /** Resolves `Authorization: Bearer <access token>` with `X-Tenant-Subdomain`. */
   userToken(request: FastifyRequest, token: string): Promise<AuthContext>;
+  /** Throws 403 `csrf_token_invalid` for a state-changing user-token request without a valid `X-CSRF-Token`. */
+  csrf(request: FastifyRequest, auth: AuthContext): Promise<void>;
 }
 
 function digest(value: string): Buffer {
@@ -50,9 +52,21 @@ export function installAuthentication(app: FastifyInstance, auth: Authenticators
     }
     if (bearer) {
       if (isAdminKey(bearer, auth.adminApiKey)) throw errors.unauthorized('The administrator key is not a tenant credential');
+      // Contract §5: only ak_test_ keys are accepted in the sandbox.
+      if (request.sandbox) throw errors.unauthorized('The sandbox accepts only test API keys (ak_test_) in X-API-Key');
       request.auth = await auth.userToken(request, bearer);
       return;
     }
     throw errors.unauthorized('Send an X-API-Key header or Authorization: Bearer <access token> with X-Tenant-Subdomain');
+  });
+}
+
+/**
+ * CSRF for user tokens (contract §3): installed after the rate limiter, so a request refused for its
+ * missing or wrong `X-CSRF-Token` is counted against the tenant and carries the X-RateLimit-* headers.
+ */
+export function installCsrfCheck(app: FastifyInstance, auth: Authenticators): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.auth?.via === 'user_token') await auth.csrf(request, request.auth);
   });
 }

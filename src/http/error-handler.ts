@@ -20,21 +20,32 @@ function fieldOf(issue: AjvIssue, context: string | undefined): string {
   return field || (context === 'body' ? 'body' : (context ?? 'request'));
 }
 
-function messageOf(issue: AjvIssue): string {
+function messageOf(issue: AjvIssue, allowed: Map<string, unknown[]>): string {
   if (issue.keyword === 'additionalProperties') return 'is not a known field';
   if (issue.keyword === 'required') return 'is required';
+  if (issue.keyword === 'minProperties' && issue.params?.['limit'] === 1) return 'must contain at least one field';
+  if (issue.keyword === 'type' && !issue.instancePath && issue.params?.['type'] === 'object') return 'must be a JSON object';
+  // A union of literals (tier, role, status...) fails once per literal: name the values it accepts.
+  const values = issue.keyword === 'const' ? allowed.get(issue.instancePath ?? '') : undefined;
+  if (values) return `must be one of: ${values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
   return issue.message ?? 'is invalid';
 }
 
 /** Turns Fastify's AJV validation failures into the contract's `details.errors`. */
 export function validationFieldErrors(error: FastifyError): FieldError[] {
   const issues = (error.validation ?? []) as AjvIssue[];
+  const allowed = new Map<string, unknown[]>();
+  for (const issue of issues) {
+    if (issue.keyword !== 'const' || !issue.params || !('allowedValue' in issue.params)) continue;
+    const path = issue.instancePath ?? '';
+    allowed.set(path, [...(allowed.get(path) ?? []), issue.params['allowedValue']]);
+  }
   const seen = new Set<string>();
   const out: FieldError[] = [];
   for (const issue of issues) {
     // anyOf/oneOf wrappers repeat what their branches said; keep the concrete ones.
     if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf') continue;
-    const e = { field: fieldOf(issue, error.validationContext), message: messageOf(issue) };
+    const e = { field: fieldOf(issue, error.validationContext), message: messageOf(issue, allowed) };
     const key = `${e.field}|${e.message}`;
     if (!seen.has(key)) {
       seen.add(key);

@@ -262,15 +262,16 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
     assert.equal(viaKey.auth.role, 'admin');
   });
 
-  it('user tokens reach the sandbox twin in the sandbox', async () => {
+  it('refuses user tokens in the sandbox: only ak_test_ keys are accepted there (contract §5)', async () => {
     const t = await createTenant(ctx());
     const u = await loginAs(ctx(), t, 'owner');
     const me = await inject({ method: 'GET', url: '/sandbox/api/v1/auth/me', headers: u.headers });
-    assert.equal(me.statusCode, 200, me.body);
-    assert.equal(me.json().auth.sandbox, true);
-    assert.equal(me.json().tenant.id, t.tenantId, 'me shows the live tenant');
-    // A workspace made in the sandbox is visible in the sandbox.
-    const created = await inject({ method: 'POST', url: '/sandbox/api/v1/workspaces', headers: u.headers, payload: { name: 'from sandbox' } });
-    assert.equal(created.statusCode, 201, created.body);
+    const body = assertError(me, 401, 'unauthorized');
+    assert.match(body.message, /ak_test_/);
+    const write = await inject({ method: 'POST', url: '/sandbox/api/v1/workspaces', headers: u.headers, payload: { name: 'from sandbox' } });
+    assertError(write, 401, 'unauthorized');
+    // The same token still works on the live API, and the test key in the sandbox.
+    assert.equal((await inject({ method: 'GET', url: '/api/v1/auth/me', headers: u.headers })).statusCode, 200);
+    assert.equal((await inject({ method: 'GET', url: '/sandbox/api/v1/auth/me', headers: { 'x-api-key': t.testApiKey } })).statusCode, 200);
   });
 });

@@ -4,6 +4,11 @@ import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, type TestTenant } from '../support/fixtures.ts';
 import { documentCount, eventually, tinyPdf, uploadOk } from './helpers.ts';
 
+/** The start of a JPEG (enough for content detection). */
+function jpegBytes(): Buffer {
+  return Buffer.concat([Buffer.from('FFD8FFE000104A46494600010100000100010000', 'hex'), Buffer.alloc(512)]);
+}
+
 describeEachDialect(
   'documents: list, get, update, delete, content',
   (ctx) => {
@@ -73,6 +78,13 @@ describeEachDialect(
       assert.deepEqual(ids(await get('/documents?file_type=application/pdf')), [docs.a]);
       assert.deepEqual(ids(await get('/documents?file_type=csv')), [docs.d]);
       assert.deepEqual(ids(await get('/documents?file_type=.md')), [docs.c]);
+      // Spellings of one type find each other: jpg/jpeg, with or without dot, any case.
+      const jpg = await uploadOk(ctx(), tenant.headers, { filename: 'photo.jpg', content: jpegBytes() });
+      const jpeg = await uploadOk(ctx(), tenant.headers, { filename: 'photo2.JPEG', content: jpegBytes() });
+      for (const spelling of ['jpg', 'jpeg', '.JPG', 'image/jpeg']) {
+        assert.deepEqual(ids(await get(`/documents?file_type=${spelling}`)).sort(), [jpg, jpeg].sort(), spelling);
+      }
+      for (const id of [jpg, jpeg]) await ctx().app.inject({ method: 'DELETE', url: `/api/v1/documents/${id}`, headers: tenant.headers });
       const today = new Date().toISOString().slice(0, 10);
       assert.equal((await get(`/documents?date_start=${today}&date_end=${today}`)).json().total, 4);
       assert.equal((await get('/documents?date_end=2000-01-01')).json().total, 0);
@@ -130,6 +142,14 @@ describeEachDialect(
       assertError(await put({}), 400, 'validation_error');
       assertError(await put({ filename: 'a/b.txt' }), 400, 'validation_error');
       assertError(await put({ filename: 'bad\u0000.txt' }), 400, 'validation_error');
+      // A rename keeps the document's type: a text file is not renamed to .pdf or .exe.
+      for (const filename of ['beta.pdf', 'beta.exe']) {
+        const body = assertError(await put({ filename }), 400, 'validation_error');
+        assert.equal(body.details.errors[0].field, 'filename');
+      }
+      // A name without an extension is a display name and claims no type.
+      assert.equal((await put({ filename: 'Beta report v1.2' })).json().filename, 'Beta report v1.2');
+      assert.equal((await put({ filename: 'BETA.TXT' })).json().filename, 'BETA.TXT');
       assertError(await put({ folder_id: '01890000-0000-7000-8000-000000000000' }), 404, 'not_found');
       assertError(await put({ unknown: 1 }), 400, 'validation_error');
     });

@@ -122,6 +122,22 @@ describeEachBlobStore('document upload', (ctx) => {
     }
   });
 
+  it('refuses a custom filename naming the file as another type (415) and stores nothing', async () => {
+    for (const custom of ['evil.exe', 'report.pdf']) {
+      const before = await snapshot();
+      const res = await upload(t(), tenant.headers, { filename: 'notes.txt', content: Buffer.from('plain text'), fields: { filename: custom } });
+      assertError(res, 415, 'invalid_file_type');
+      await assertNothingStored(before);
+    }
+    // A display name without an extension claims no type; another spelling of the same type is fine.
+    const plain = await uploadOk(t(), tenant.headers, { filename: 'notes.txt', content: Buffer.from('plain text'), fields: { filename: 'Meeting notes' } });
+    assert.equal((await t().app.inject({ url: `/api/v1/documents/${plain}`, headers: tenant.headers })).json().filename, 'Meeting notes');
+    const id = await uploadOk(t(), tenant.headers, { filename: 'photo.pdf', content: tinyPdf(), fields: { filename: 'Scan 2025.PDF' } });
+    const doc = (await t().app.inject({ url: `/api/v1/documents/${id}`, headers: tenant.headers })).json();
+    assert.equal(doc.filename, 'Scan 2025.PDF');
+    assert.equal(doc.file_type, 'application/pdf');
+  });
+
   it('accepts real content of each family: PDF, zip-based Office, OLE Office, UTF-8 text', async () => {
     const zip = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(200, 1)]);
     const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(1024)]);

@@ -141,6 +141,23 @@ describeEachDialect(
       assert.equal((await req('DELETE', `/folders/${empty.id}`)).statusCode, 200);
       assertError(await req('DELETE', `/folders/${empty.id}`), 404, 'not_found');
     });
+
+    it('reads query booleans as true/false/1/0 (contract §9): include_document_count=0, force=1', async () => {
+      const top = await createFolder(ctx(), tenant, { name: 'Bool top' });
+      await createFolder(ctx(), tenant, { name: 'Bool child', parent_id: top.id });
+      await uploadOk(ctx(), tenant.headers, { fields: { folder_id: top.id } });
+      const zero = await req('GET', '/folders?parent_id=root&include_document_count=0');
+      assert.equal(zero.statusCode, 200, zero.body);
+      assert.ok(zero.json().folders.every((f: object) => !('document_count' in f)));
+      const one = await req('GET', '/folders?parent_id=root&include_document_count=1');
+      assert.equal(one.json().folders.find((f: { id: string }) => f.id === top.id).document_count, 1);
+      assertError(await req('GET', '/folders?include_document_count=maybe'), 400, 'validation_error');
+      assertError(await req('DELETE', `/folders/${top.id}?force=0`), 400, 'folder_not_empty');
+      assertError(await req('DELETE', `/folders/${top.id}?force=yes`), 400, 'validation_error');
+      const forced = await req('DELETE', `/folders/${top.id}?force=1`);
+      assert.equal(forced.statusCode, 200, forced.body);
+      assertError(await req('GET', `/folders/${top.id}`), 404, 'not_found');
+    });
   },
   { worker: true },
 );

@@ -51,6 +51,37 @@ describeEachDialect('HTTP foundation', (ctx) => {
     assert.deepEqual(body.details.errors, [{ field: 'colour', message: 'is not a known field' }]);
   });
 
+  it('names the accepted values of an enumerated field and asks for at least one field of an empty patch', async () => {
+    const res = await ctx().admin({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      payload: { name: 'x', subdomain: 'enum-message', tier: 'gold', owner: { email: 'a@b.co', password: 'longenough', name: 'A' } },
+    });
+    const body = assertError(res, 400, 'validation_error');
+    assert.deepEqual(body.details.errors, [{ field: 'tier', message: 'must be one of: free, starter, pro, team, enterprise' }]);
+    assert.match(body.message, /tier must be one of: free, starter, pro, team, enterprise/);
+    const t = await createTenant(ctx());
+    const empty = await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: {} });
+    assert.deepEqual(assertError(empty, 400, 'validation_error').details.errors, [{ field: 'body', message: 'must contain at least one field' }]);
+  });
+
+  it('takes an empty body sent as application/json as no body: body-less endpoints work, updates still need one', async () => {
+    const t = await createTenant(ctx());
+    const json = { ...t.headers, 'content-type': 'application/json' };
+    const created = await ctx().app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'Empty body' } });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = created.json().id;
+    const rotated = await ctx().app.inject({ method: 'POST', url: `/api/v1/api-keys/${id}/rotate`, headers: json, body: '' });
+    assert.equal(rotated.statusCode, 200, rotated.body);
+    const revoked = await ctx().app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${id}`, headers: json, body: '' });
+    assert.equal(revoked.statusCode, 200, revoked.body);
+    const ws = await ctx().app.inject({ method: 'POST', url: '/api/v1/workspaces', headers: t.headers, payload: { name: 'Empty body' } });
+    const update = await ctx().app.inject({ method: 'PUT', url: `/api/v1/workspaces/${ws.json().id}`, headers: json, body: '' });
+    assertError(update, 400, 'validation_error');
+    const patch = await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, headers: { 'content-type': 'application/json' }, body: '' });
+    assert.deepEqual(assertError(patch, 400, 'validation_error').details.errors, [{ field: 'body', message: 'must be a JSON object' }]);
+  });
+
   it('does not coerce JSON body types', async () => {
     const res = await ctx().admin({
       method: 'POST',

@@ -149,6 +149,20 @@ describeEachDialect(
       assert.equal(res.headers['x-ratelimit-remaining'], '27');
     });
 
+    it('counts a user-token request refused for its CSRF token, with the X-RateLimit-* headers', async () => {
+      const t = await createTenant(ctx(), { tier: 'starter' });
+      const u = await loginAs(ctx(), t, 'member');
+      const { 'x-csrf-token': _csrf, ...noCsrf } = u.headers;
+      const refused = await inject({ method: 'POST', url: '/api/v1/workspaces', headers: noCsrf, payload: { name: 'No CSRF' } });
+      assertError(refused, 403, 'csrf_token_invalid');
+      assert.equal(refused.headers['x-ratelimit-limit'], '30');
+      // login + POST /users by the fixture + this refused request
+      assert.equal(refused.headers['x-ratelimit-remaining'], '27');
+      assert.equal(refused.headers['x-ratelimit-reset'], String(clock.windowEnd / 1000));
+      const next = await inject({ method: 'GET', url: '/api/v1/workspaces', headers: u.headers });
+      assert.equal(next.headers['x-ratelimit-remaining'], '26');
+    });
+
     it('does not limit admin, health and metrics; an unlimited tier gets no counters', async () => {
       const t = await createTenant(ctx(), { tier: 'enterprise' });
       for (let i = 0; i < 20; i++) await ctx().admin({ method: 'GET', url: '/api/v1/admin/tenants' });

@@ -54,20 +54,33 @@ function workspaceIdsOf(eb: ExpressionBuilder<DB, 'documents'>, auth: AuthContex
 /**
  * The visibility filter of list queries over `documents`: `.where(visibleDocuments(auth))`.
  * Tenant administrators get a filter that is always true (the tenant scope is the caller's own).
+ * For others it is `id IN (owned ∪ shared with them ∪ shared with their workspaces)`: each branch
+ * is an index lookup, so the database starts from the few visible ids instead of testing every
+ * row of the tenant in sort order (measured: member lists on 100k documents, bench/documents/member-list).
  */
 export function visibleDocuments(auth: AuthContext) {
   return (eb: ExpressionBuilder<DB, 'documents'>): Expression<SqlBool> => {
     if (isTenantAdmin(auth) || auth.userId === null) return eb.lit(true);
     const userId = auth.userId;
-    const shared = eb.exists(
-      eb
-        .selectFrom('document_shares')
-        .select(eb.lit(1).as('one'))
-        .whereRef('document_shares.document_id', '=', 'documents.id')
-        .where('document_shares.tenant_id', '=', auth.tenant.id)
-        .where((s) => s.or([s('document_shares.user_id', '=', userId), s('document_shares.workspace_id', 'in', workspaceIdsOf(eb, auth))])),
-    );
-    return auth.role === 'viewer' ? shared : eb.or([eb('documents.owner_id', '=', userId), shared]);
+    const tenantId = auth.tenant.id;
+    const sharedWithUser = eb
+      .selectFrom('document_shares')
+      .select('document_shares.document_id as id')
+      .where('document_shares.tenant_id', '=', tenantId)
+      .where('document_shares.user_id', '=', userId);
+    const sharedWithWorkspaces = eb
+      .selectFrom('document_shares')
+      .select('document_shares.document_id as id')
+      .where('document_shares.tenant_id', '=', tenantId)
+      .where('document_shares.workspace_id', 'in', workspaceIdsOf(eb, auth));
+    const shared = sharedWithUser.unionAll(sharedWithWorkspaces);
+    if (auth.role === 'viewer') return eb('documents.id', 'in', shared);
+    const owned = eb
+      .selectFrom('documents as owned')
+      .select('owned.id as id')
+      .where('owned.tenant_id', '=', tenantId)
+      .where('owned.owner_id', '=', userId);
+    return eb('documents.id', 'in', owned.unionAll(shared));
   };
 }
 

@@ -14,8 +14,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 /**
  * Resolves `Authorization: Bearer <access token>` + `X-Tenant-Subdomain` into the caller's context.
  * On every request: the signature and expiry, the tenant named by the header matching the token's,
- * the session still live (so logout and revocation take effect at once), the user still active,
- * and for POST/PUT/PATCH/DELETE the session-bound `X-CSRF-Token`.
+ * the session still live (so logout and revocation take effect at once) and the user still active;
+ * `checkCsrf` then holds POST/PUT/PATCH/DELETE to the session-bound `X-CSRF-Token`.
  * In the sandbox a user token reaches the tenant's sandbox twin (users live on the live tenant).
  */
 export class UserTokenAuthenticator {
@@ -33,7 +33,7 @@ export class UserTokenAuthenticator {
   }
 
   async authenticate(request: FastifyRequest, token: string): Promise<AuthContext> {
-    const { database, clock, tenants, sessions, accessTokens, csrf } = this.deps;
+    const { database, clock, tenants, sessions, accessTokens } = this.deps;
     const header = request.headers['x-tenant-subdomain'];
     if (typeof header !== 'string' || header.trim() === '') {
       throw errors.unauthorized('A user token must be sent with the X-Tenant-Subdomain header');
@@ -58,25 +58,14 @@ export class UserTokenAuthenticator {
       throw errors.unauthorized('The session of this access token has ended');
     }
 
-    if (STATE_CHANGING.has(request.method)) {
-      const presented = request.headers['x-csrf-token'];
-      if (!(await csrf.verify(found.session.id, typeof presented === 'string' ? presented : undefined))) throw errors.csrfInvalid();
-    }
-
     if (now - (this.lastTouched.get(found.session.id) ?? 0) > TOUCH_INTERVAL_MS) {
       this.lastTouched.set(found.session.id, now);
       if (this.lastTouched.size > 100_000) this.lastTouched.clear();
       await sessions.touchSession(database.db, tenant.id, found.session.id, now);
     }
 
-    let reached = tenant;
-    if (request.sandbox) {
-      const twin = await tenants.findSandboxTwin(database.db, tenant.id);
-      if (!twin) throw errors.unauthorized('This tenant has no sandbox');
-      reached = twin;
-    }
     return {
-      tenant: reached,
+      tenant,
       userId: found.user.id,
       role: found.user.role,
       roles: found.user.roles,
@@ -85,5 +74,15 @@ export class UserTokenAuthenticator {
       sessionId: found.session.id,
       sandbox: request.sandbox,
     };
+  }
+
+  /**
+   * The session-bound `X-CSRF-Token` of a user-token request that changes state (POST, PUT, PATCH,
+   * DELETE). Checked after rate limiting, so a refused request is counted and carries the headers.
+   */
+  async checkCsrf(request: FastifyRequest, auth: AuthContext): Promise<void> {
+    if (auth.via !== 'user_token' || !auth.sessionId || !STATE_CHANGING.has(request.method)) return;
+    const presented = request.headers['x-csrf-token'];
+    if (!(await this.deps.csrf.verify(auth.sessionId, typeof presented === 'string' ? presented : undefined))) throw errors.csrfInvalid();
   }
 }

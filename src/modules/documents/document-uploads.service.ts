@@ -6,6 +6,7 @@ import type { Executor } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
+import { nameTypeProblem } from '../../providers/files/file-types.ts';
 import { assertMayCreate } from '../access/document-access.ts';
 import type { AuthContext } from '../auth/auth-context.ts';
 import type { BatchJobsRepository } from '../batch-jobs/batch-jobs.repository.ts';
@@ -94,6 +95,9 @@ export class DocumentUploadsService {
       digest.fields = bag.entries();
       onDigest?.(digest);
       const file = stored[0]!;
+      const nameProblem = fields.filename === null ? null : nameTypeProblem(fields.filename, file.rule.mediaType);
+      // Contract §9: a file named as a type its bytes are not is 415, whichever field names it.
+      if (nameProblem) throw errors.invalidFileType(`filename ${nameProblem}`, { filename: fields.filename, field: 'filename' });
       const [row] = await this.#record(auth, [file], fields, null);
       return row!;
     } catch (error) {

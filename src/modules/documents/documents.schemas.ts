@@ -57,8 +57,8 @@ export const DocumentListQuery = Type.Object(
     folder_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'A folder id, or `root` for the top level.' })),
     tag_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive filename substring.' })),
-    sort: Type.Optional(Type.Union(['name', 'created_at', 'updated_at', 'size'].map((s) => Type.Literal(s)), { default: 'created_at' })),
-    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+    sort: Type.Optional(Type.Enum(['name', 'created_at', 'updated_at', 'size'], { default: 'created_at' })),
+    order: Type.Optional(Type.Enum(['asc', 'desc'], { default: 'desc' })),
     file_type: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A media type (`application/pdf`) or an extension (`pdf`).' })),
     date_start: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; created at or after.' })),
     date_end: Type.Optional(Type.String({ description: 'ISO 8601 date (whole day) or date-time; created at or before.' })),
@@ -68,7 +68,9 @@ export const DocumentListQuery = Type.Object(
 
 export const UpdateDocumentBody = Type.Object(
   {
-    filename: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    filename: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: "Keeps an extension of the document's type (`.txt` stays text); else 400." }),
+    ),
     folder_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
     tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50, description: 'Tag names; replaces the set; created on first use.' })),
   },
@@ -102,5 +104,5 @@ export const DocumentContent = Type.Object({
 /** The multipart body, for the OpenAPI document only (the handler streams the parts itself). */
 export const UploadMultipartDoc = {
   description:
-    'multipart/form-data: `file` (required), `folder_id`, `enable_ai` (true/false/1/0, default true), `tags` (repeated, `tags[]`, a JSON array or comma-separated), `filename`. Parts may come in any order.',
+    'multipart/form-data: `file` (required), `folder_id`, `enable_ai` (true/false/1/0, default true), `tags` (repeated, `tags[]`, a JSON array or comma-separated), `filename` (a custom name with an extension of the file\'s type, else 415). Parts may come in any order.',
 };

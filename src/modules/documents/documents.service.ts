@@ -4,7 +4,7 @@ import { errors } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { BlobStore, ByteRange } from '../../providers/blobs/blob-store.ts';
-import { fileTypeFilter } from '../../providers/files/file-types.ts';
+import { fileTypeFilter, nameTypeProblem } from '../../providers/files/file-types.ts';
 import { filenameProblem } from '../../providers/files/filenames.ts';
 import { authorizeDocument, visibleDocuments } from '../access/document-access.ts';
 import type { AuthContext } from '../auth/auth-context.ts';
@@ -101,7 +101,9 @@ export class DocumentsService {
     }
     const tagNames = patch.tags === undefined ? undefined : normaliseTagNames(patch.tags);
     await database.db.transaction().execute(async (trx) => {
-      await authorizeDocument(trx, auth, id, 'update');
+      const { row } = await authorizeDocument(trx, auth, id, 'update');
+      const nameProblem = patch.filename === undefined ? null : nameTypeProblem(patch.filename.trim(), row.file_type);
+      if (nameProblem) throw errors.field('filename', nameProblem);
       if (patch.folderId && !(await folders.exists(trx, tenantId, patch.folderId))) throw errors.notFound('folder', patch.folderId);
       const now = clock.now();
       if (tagNames !== undefined) {

@@ -2,6 +2,7 @@ import type { Container } from '../../container.ts';
 import { IdParams, MessageBody, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { iso } from '../../lib/clock.ts';
+import { parseBooleanField } from '../documents/upload-fields.ts';
 import type { FolderWithCount } from './folders.service.ts';
 import { CreateFolderBody, DeleteFolderQuery, FolderList, FolderListQuery, FolderView, UpdateFolderBody } from './folders.schemas.ts';
 
@@ -26,7 +27,8 @@ export function folderRoutes(app: App, c: Container): void {
 
   app.get('/folders', { schema: { tags, querystring: FolderListQuery, response: { 200: FolderList, ...standardErrors } } }, async (request) => {
     const { parent_id, include_document_count } = request.query;
-    const rows = await folders.list(authOf(request), parent_id, include_document_count ?? true);
+    const withCounts = parseBooleanField('include_document_count', include_document_count, true);
+    const rows = await folders.list(authOf(request), parent_id, withCounts);
     return { folders: rows.map((f) => presentFolder(f, { withUpdatedAt: false })) };
   });
 
@@ -58,7 +60,7 @@ export function folderRoutes(app: App, c: Container): void {
     '/folders/:id',
     { schema: { tags, params: IdParams, querystring: DeleteFolderQuery, response: { 200: MessageBody, ...standardErrors } } },
     async (request) => {
-      await folders.delete(authOf(request), request.params.id, request.query.force ?? false);
+      await folders.delete(authOf(request), request.params.id, parseBooleanField('force', request.query.force, false));
       return { message: 'Folder deleted' };
     },
   );

@@ -9,6 +9,9 @@ const Name = Type.String({
   description: '1 to 255 characters, no `/`, no control characters; unique among siblings (case-insensitive).',
 });
 const FolderId = Type.String({ minLength: 1, maxLength: 128 });
+/** Contract §9: booleans accept `true`/`false`/`1`/`0` (read with parseBooleanField). */
+const QueryBoolean = (description: string, fallback: boolean) =>
+  Type.String({ enum: ['true', 'false', '1', '0'], default: String(fallback), description });
 
 export const FolderView = Type.Object({
   id: Type.String(),
@@ -28,7 +31,7 @@ export const FolderListQuery = Type.Object(
     parent_id: Type.Optional(
       Type.String({ minLength: 1, maxLength: 128, description: 'Omitted: every folder, flat. `root`: top level. An id: its children.' }),
     ),
-    include_document_count: Type.Optional(Type.Boolean({ default: true })),
+    include_document_count: Type.Optional(QueryBoolean('`true`/`false`/`1`/`0`; default true.', true)),
   },
   { additionalProperties: false },
 );
@@ -54,6 +57,6 @@ export const UpdateFolderBody = Type.Object(
 );
 
 export const DeleteFolderQuery = Type.Object(
-  { force: Type.Optional(Type.Boolean({ default: false, description: 'Delete the folder with its subfolders and documents.' })) },
+  { force: Type.Optional(QueryBoolean('`true`/`1`: delete the folder with its subfolders and documents; default false.', false)) },
   { additionalProperties: false },
 );

@@ -69,9 +69,29 @@ export function fileTypeRuleFor(filename: string): FileTypeRule | null {
   return BY_EXTENSION.get(extensionOf(filename)) ?? null;
 }
 
-/** Resolves a `file_type` list filter: a media type as is, an extension (`pdf`, `.pdf`) to its rule. */
+/**
+ * Why `name` cannot be the name of a document of `mediaType`, or null when it can: a custom name
+ * or a rename keeps an extension of the document's type or none, so no document is ever named as a type
+ * its bytes are not (a text file named `.pdf`, or `.exe`).
+ */
+export function nameTypeProblem(name: string, mediaType: string): string | null {
+  const extension = /\.([^.\s]+)$/.exec(name)?.[1]?.toLowerCase();
+  // A name without an extension ("Q3 report", "notes v1.2") claims no type: it is a display name.
+  if (extension === undefined || /^\d+$/.test(extension)) return null;
+  if (fileTypeRuleFor(name)?.mediaType === mediaType) return null;
+  const fitting = RULES.filter((r) => r.mediaType === mediaType).map((r) => `.${r.extension}`);
+  return `must end with ${fitting.join(' or ')} (the type of the file, ${mediaType}) or have no extension`;
+}
+
+/**
+ * Resolves a `file_type` list filter: a media type as is; an accepted extension (`pdf`, `.pdf`) to
+ * its media type, so that spellings of one type find each other (`jpeg` finds `.jpg` files, `tif`
+ * finds `.tiff`); any other extension as is.
+ */
 export function fileTypeFilter(value: string): { mediaType: string } | { extension: string } {
   const v = value.trim().toLowerCase();
   if (v.includes('/')) return { mediaType: v };
-  return { extension: v.replace(/^\./, '') };
+  const extension = v.replace(/^\./, '');
+  const known = BY_EXTENSION.get(extension);
+  return known ? { mediaType: known.mediaType } : { extension };
 }
