@@ -40,7 +40,7 @@ function loadFrom(url: string, headers: Record<string, string> = {}): Promise<Lo
 /** Starts serve-app.ts and reads the URL and headers it prints. */
 async function startApp(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; headers: Record<string, string> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(here, 'serve-app.ts')], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env['APP_NODE_OPTS'] ? [process.env['APP_NODE_OPTS']] : []), path.join(here, 'serve-app.ts')], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
