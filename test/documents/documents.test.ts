@@ -26,7 +26,7 @@ describeEachDialect(
       docs.b = await uploadOk(ctx(), tenant.headers, { filename: 'beta.txt', content: Buffer.from('bb') });
       docs.a = await uploadOk(ctx(), tenant.headers, { filename: 'alpha.pdf', content: tinyPdf(), fields: { folder_id: folderId, tags: 'red' } });
       docs.c = await uploadOk(ctx(), tenant.headers, { filename: 'gamma_50%.md', content: Buffer.from('c'.repeat(5000)), fields: { folder_id: folderId } });
-      docs.d = await uploadOk(ctx(), tenant.headers, { filename: 'delta.csv', content: Buffer.from('x,y\n'), fields: { tags: ['red', 'blue'] } });
+      docs.d = await uploadOk(ctx(), tenant.headers, { filename: 'Delta.csv', content: Buffer.from('x,y\n'), fields: { tags: ['red', 'blue'] } });
       const res = await get('/documents');
       assert.equal(res.statusCode, 200);
       const body = res.json();
@@ -52,7 +52,7 @@ describeEachDialect(
       assertError(await get('/documents?page=0'), 400, 'validation_error');
     });
 
-    it('sorts by name, created_at, updated_at and size in either order', async () => {
+    it('sorts by name (case-insensitively: Delta between beta and gamma), created_at, updated_at and size in either order', async () => {
       assert.deepEqual(ids(await get('/documents?sort=name&order=asc')), [docs.a, docs.b, docs.d, docs.c]);
       assert.deepEqual(ids(await get('/documents?sort=name&order=desc')), [docs.c, docs.d, docs.b, docs.a]);
       assert.deepEqual(ids(await get('/documents?sort=created_at&order=asc')), [docs.b, docs.a, docs.c, docs.d]);

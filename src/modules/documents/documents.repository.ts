@@ -76,9 +76,11 @@ export class DocumentsRepository {
     page: { sort: DocumentSort; order: 'asc' | 'desc'; limit: number; offset: number },
   ): Promise<DocumentRow[]> {
     const column = DOCUMENT_SORTS[page.sort];
+    // Names sort case-insensitively, served by the lower(filename) expression indexes.
+    const sortKey = column === 'filename' ? sql`lower(documents.filename)` : sql.ref(`documents.${column}`);
     return this.#filtered(db, tenantId, filter)
       .selectAll('documents')
-      .orderBy(`documents.${column}`, page.order)
+      .orderBy(sortKey, page.order)
       .orderBy('documents.id', page.order)
       .limit(page.limit)
       .offset(page.offset)

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { isUniqueViolation } from '../../db/db-errors.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/db-errors.ts';
 import { AppError, errors } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -125,6 +125,21 @@ export class FoldersService {
 
   /** Without force only an empty folder goes (400 folder_not_empty); with force the whole subtree and its documents. */
   async delete(auth: AuthContext, id: string, force: boolean): Promise<void> {
+    const notEmpty = () =>
+      new AppError(400, 'folder_not_empty', 'The folder is not empty; delete with force=true to remove it with its contents', {
+        details: { resource_type: 'folder', resource_id: id },
+      });
+    try {
+      await this.#deleteInTransaction(auth, id, force, notEmpty);
+    } catch (error) {
+      // A document or subfolder added by a concurrent request after the checks (PostgreSQL runs
+      // writers side by side) makes the delete violate a foreign key: answer what is now true.
+      if (!isForeignKeyViolation(error)) throw error;
+      throw force ? errors.conflict('The folder changed while it was being deleted; try again') : notEmpty();
+    }
+  }
+
+  async #deleteInTransaction(auth: AuthContext, id: string, force: boolean, notEmpty: () => AppError): Promise<void> {
     const { database, folders, documents, jobs } = this.deps;
     const tenantId = auth.tenant.id;
     await database.db.transaction().execute(async (trx) => {
@@ -133,9 +148,7 @@ export class FoldersService {
       if (force) assertTenantAdmin(auth, 'delete a folder with its contents (force=true)');
       if (!force) {
         if ((await folders.hasChildren(trx, tenantId, id)) || (await documents.countInFolder(trx, tenantId, id)) > 0) {
-          throw new AppError(400, 'folder_not_empty', 'The folder is not empty; delete with force=true to remove it with its contents', {
-            details: { resource_type: 'folder', resource_id: id },
-          });
+          throw notEmpty();
         }
         await folders.deleteMany(trx, tenantId, [id]);
         return;
