@@ -41,6 +41,7 @@ describeEachDialect('admin tenants', (ctx) => {
       { name: 'x', subdomain: 'ok-sub', owner: { ...owner, email: 'not-an-email' } },
       { name: 'x', subdomain: 'ok-sub', owner: { ...owner, password: 'short' } },
       { name: '', subdomain: 'ok-sub', owner },
+      { name: '   ', subdomain: 'ok-sub', owner },
     ]) {
       assertError(await ctx().admin({ method: 'POST', url: '/api/v1/admin/tenants', payload }), 400, 'validation_error');
     }

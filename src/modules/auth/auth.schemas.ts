@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Paged, PageQuery, Timestamp, Nullable } from '../../http/common-schemas.ts';
 import { iso } from '../../lib/clock.ts';
-import { Password, Subdomain } from '../tenants/tenants.schemas.ts';
+import { Password, Subdomain, TenantName } from '../tenants/tenants.schemas.ts';
 import { Email, PersonName, presentUser, UserView } from '../users/users.schemas.ts';
 import type { IssuedTokens } from './auth.service.ts';
 import type { Session } from './sessions.repository.ts';
@@ -42,7 +42,7 @@ export function presentTokens(t: IssuedTokens) {
 export const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
 
 export const RegisterBody = Type.Object(
-  { tenant_name: Type.String({ minLength: 1, maxLength: 200 }), subdomain: Subdomain, email: Email, password: Password, name: PersonName },
+  { tenant_name: TenantName, subdomain: Subdomain, email: Email, password: Password, name: PersonName },
   { additionalProperties: false },
 );
 

@@ -10,10 +10,12 @@ export const TierName = Type.Union(TIERS.map((t) => Type.Literal(t)));
 const Email = Type.String({ format: 'email', maxLength: 254 });
 export const Password = Type.String({ minLength: 8, maxLength: 256, description: 'At least 8 characters.' });
 const PersonName = Type.String({ minLength: 1, maxLength: 200 });
+/** A tenant's display name: 1 to 200 characters, not only spaces. */
+export const TenantName = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 
 export const CreateTenantBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: TenantName,
     subdomain: Subdomain,
     tier: Type.Optional(TierName),
     owner: Type.Object({ email: Email, password: Password, name: PersonName }, { additionalProperties: false }),
@@ -46,7 +48,7 @@ export const CreatedTenantView = Type.Object({
 
 export const UpdateTenantBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(TenantName),
     tier: Type.Optional(TierName),
     status: Type.Optional(Type.Union(TENANT_STATUSES.map((s) => Type.Literal(s)))),
     cors_origins: Type.Optional(
