@@ -10,7 +10,8 @@ export interface IdempotencyRecord {
   fingerprint: string | null;
   state: 'running' | 'completed';
   statusCode: number | null;
-  headers: Record<string, string>;
+  /** The answer's headers and body, sealed (see idempotency-sealing.ts); null while running. */
+  headers: string | null;
   body: string | null;
   lockedUntil: number;
   expiresAt: number;
@@ -57,7 +58,7 @@ export class IdempotencyRepository {
       fingerprint: row.fingerprint,
       state: row.state as IdempotencyRecord['state'],
       statusCode: row.status_code,
-      headers: row.headers ? (JSON.parse(row.headers) as Record<string, string>) : {},
+      headers: row.headers,
       body: row.body,
       lockedUntil: row.locked_until,
       expiresAt: row.expires_at,
@@ -68,7 +69,7 @@ export class IdempotencyRepository {
     db: Executor,
     tenantId: string,
     key: string,
-    answer: { fingerprint: string | null; statusCode: number; headers: Record<string, string>; body: string },
+    answer: { fingerprint: string | null; statusCode: number; headers: string; body: string },
   ): Promise<void> {
     await db
       .updateTable('idempotency_keys')
@@ -76,7 +77,7 @@ export class IdempotencyRepository {
         state: 'completed',
         fingerprint: answer.fingerprint,
         status_code: answer.statusCode,
-        headers: JSON.stringify(answer.headers),
+        headers: answer.headers,
         body: answer.body,
       })
       .where('tenant_id', '=', tenantId)

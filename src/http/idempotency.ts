@@ -6,6 +6,7 @@ import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, errors } from './errors.ts';
 import type { IdempotencyRecord, IdempotencyRepository } from './idempotency.repository.ts';
+import { seal, sealFor, unseal } from './idempotency-sealing.ts';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -18,7 +19,9 @@ const UNSTORED_HEADERS = /^(x-ratelimit-|retry-after$|x-request-id$|date$|connec
 
 interface State {
   tenantId: string;
+  /** The record's lookup hash (the key itself is never stored). */
   key: string;
+  secret: Buffer;
   /** This request claimed the key and its answer will be stored. */
   owner: boolean;
   fingerprint: string | null;
@@ -113,9 +116,10 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     }
     const multipart = isMultipart(request);
     const fingerprint = multipart ? null : jsonFingerprint(request.body);
+    const sealing = sealFor(auth.tenant.id, header);
     const claim = {
       tenantId: auth.tenant.id,
-      key: header,
+      key: sealing.lookup,
       principal: auth.userId ? `user:${auth.userId}` : `key:${auth.apiKeyId}`,
       method: request.method,
       path: request.url,
@@ -126,7 +130,7 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     };
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await repository.claim(database.db, claim)) {
-        states.set(request, { tenantId: claim.tenantId, key: claim.key, owner: true, fingerprint });
+        states.set(request, { tenantId: claim.tenantId, key: claim.key, secret: sealing.secret, owner: true, fingerprint });
         return;
       }
       const record = await repository.find(database.db, claim.tenantId, claim.key);
@@ -142,7 +146,7 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
       }
       const presented = multipart ? await fingerprintMultipartBody(request) : fingerprint;
       if (record.fingerprint !== null && record.fingerprint !== presented) throw reused();
-      return replay(reply, record);
+      return replay(reply, record, sealing.secret);
     }
     throw inProgress();
   });
@@ -160,8 +164,8 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
         await repository.complete(database.db, state.tenantId, state.key, {
           fingerprint: state.fingerprint,
           statusCode: status,
-          headers: storableHeaders(reply),
-          body,
+          headers: seal(state.secret, JSON.stringify(storableHeaders(reply))),
+          body: seal(state.secret, body),
         });
       }
     } catch (error) {
@@ -180,11 +184,12 @@ function inProgress(): AppError {
   return new AppError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly');
 }
 
-function replay(reply: FastifyReply, record: IdempotencyRecord): FastifyReply {
+function replay(reply: FastifyReply, record: IdempotencyRecord, secret: Buffer): FastifyReply {
   reply.code(record.statusCode ?? 200);
-  for (const [name, value] of Object.entries(record.headers)) reply.header(name, value);
+  const headers = record.headers ? (JSON.parse(unseal(secret, record.headers)) as Record<string, string>) : {};
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   reply.header('idempotent-replayed', 'true');
-  const body = record.body ?? '';
+  const body = record.body ? unseal(secret, record.body) : 'txt:';
   return reply.send(body.startsWith('b64:') ? Buffer.from(body.slice(4), 'base64') : body.slice(4));
 }
 
