@@ -20,6 +20,23 @@ describe('OpenAPI document', () => {
     assert.equal(result.valid, true, JSON.stringify(result, null, 2).slice(0, 2000));
   });
 
+  it('gives every operation a summary and at least one tag', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    assert.equal(res.statusCode, 200);
+    const doc = res.json() as { paths: Record<string, Record<string, { summary?: unknown; tags?: unknown }>> };
+    const methods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([method]) => methods.has(method))
+        .map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
+    );
+    assert.ok(operations.length > 0, 'the document lists operations');
+    const missing = operations.filter(({ op }) => typeof op.summary !== 'string' || op.summary.trim() === '').map((o) => o.name);
+    assert.deepEqual(missing, [], 'operations without a summary');
+    const untagged = operations.filter(({ op }) => !Array.isArray(op.tags) || op.tags.length === 0).map((o) => o.name);
+    assert.deepEqual(untagged, [], 'operations without a tag');
+  });
+
   it('serves the interactive reference at /docs from local files', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/docs' });
     assert.equal(page.statusCode, 200);

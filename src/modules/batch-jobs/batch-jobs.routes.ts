@@ -21,7 +21,15 @@ const BatchJobView = Type.Object({
 export function batchJobRoutes(app: App, c: Container): void {
   app.get(
     '/batch-jobs/:id',
-    { schema: { tags: ['documents'], params: IdParams, response: { 200: BatchJobView, ...standardErrors } } },
+    {
+      schema: {
+        tags: ['documents'],
+        summary: 'Get the progress of a batch upload',
+        description: 'Visible to owners, admins and the user who uploaded the batch; anyone else gets 404.',
+        params: IdParams,
+        response: { 200: BatchJobView, ...standardErrors },
+      },
+    },
     async (request) => {
       const job = await c.services.batchJobs.get(authOf(request), request.params.id);
       return { ...job, created_at: iso(job.created_at) };

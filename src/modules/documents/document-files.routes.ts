@@ -24,6 +24,7 @@ export function documentFileRoutes(app: App, c: Container): void {
     {
       schema: {
         tags,
+        summary: "Download a document's original file",
         params: IdParams,
         description: 'The original bytes. Honours `Range` (one range: 206; several: the whole file), `If-None-Match` (304) and `If-Range`.',
         response: { 200: Binary, 206: Binary, 304: NotModified, ...standardErrors },
@@ -68,6 +69,7 @@ export function documentFileRoutes(app: App, c: Container): void {
     {
       schema: {
         tags,
+        summary: "Get a document's thumbnail",
         params: IdParams,
         description: 'A small image: images resized, the first page of PDFs, otherwise an icon of the file type.',
         response: { 200: Binary, ...standardErrors },

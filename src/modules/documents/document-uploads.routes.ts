@@ -33,7 +33,15 @@ export async function documentUploadRoutes(app: App, c: Container): Promise<void
 
     scope.post(
       '/documents/upload',
-      { schema: { tags, consumes: ['multipart/form-data'], ...UploadMultipartDoc, response: { 201: UploadResponse, ...uploadErrors } } },
+      {
+        schema: {
+          tags,
+          summary: 'Upload a document',
+          consumes: ['multipart/form-data'],
+          ...UploadMultipartDoc,
+          response: { 201: UploadResponse, ...uploadErrors },
+        },
+      },
       async (request, reply) => {
         const row = await uploads.upload(authOf(request), multipartSourceOf(request, 2), (digest) => fingerprint(request, digest));
         return reply.status(201).send({ id: row.id, filename: row.filename, status: row.status, ai_status: row.ai_status, created_at: iso(row.created_at) });
@@ -45,6 +53,7 @@ export async function documentUploadRoutes(app: App, c: Container): Promise<void
       {
         schema: {
           tags,
+          summary: 'Upload a batch of up to 10 documents',
           consumes: ['multipart/form-data'],
           description:
             'multipart/form-data: up to 10 files as `files[]` or `files`, with `folder_id`, `enable_ai`, `tags`. Each file is accepted or rejected on its own; 201 when at least one was accepted.',

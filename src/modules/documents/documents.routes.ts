@@ -17,41 +17,75 @@ export function documentRoutes(app: App, c: Container): void {
   const tags = ['documents'];
   const documents = c.services.documents;
 
-  app.get('/documents', { schema: { tags, querystring: DocumentListQuery, response: { 200: DocumentList, ...standardErrors } } }, async (request) => {
-    const q = request.query;
-    const auth = authOf(request);
-    const limit = q.limit ?? q.page_size ?? 20;
-    const page = q.page ?? 1;
-    const { items, total } = await documents.list(auth, {
-      page,
-      limit,
-      folderId: q.folder_id,
-      tagId: q.tag_id,
-      search: q.search,
-      sort: (q.sort ?? 'created_at') as DocumentSort,
-      order: q.order ?? 'desc',
-      fileType: q.file_type,
-      dateStart: q.date_start,
-      dateEnd: q.date_end,
-    });
-    const withEntities = auth.via === 'api_key';
-    return {
-      data: items.map((d) => presentDocumentListItem(d.row, d.tags, { withEntities })),
-      total,
-      page,
-      page_size: limit,
-      total_pages: Math.ceil(total / limit),
-    };
-  });
+  app.get(
+    '/documents',
+    {
+      schema: {
+        tags,
+        summary: 'List documents',
+        description:
+          'Only documents the caller may see. Paged envelope `{data, total, page, page_size, total_pages}`; `limit` (alias `page_size`) defaults to 20, at most 100.',
+        querystring: DocumentListQuery,
+        response: { 200: DocumentList, ...standardErrors },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const auth = authOf(request);
+      const limit = q.limit ?? q.page_size ?? 20;
+      const page = q.page ?? 1;
+      const { items, total } = await documents.list(auth, {
+        page,
+        limit,
+        folderId: q.folder_id,
+        tagId: q.tag_id,
+        search: q.search,
+        sort: (q.sort ?? 'created_at') as DocumentSort,
+        order: q.order ?? 'desc',
+        fileType: q.file_type,
+        dateStart: q.date_start,
+        dateEnd: q.date_end,
+      });
+      const withEntities = auth.via === 'api_key';
+      return {
+        data: items.map((d) => presentDocumentListItem(d.row, d.tags, { withEntities })),
+        total,
+        page,
+        page_size: limit,
+        total_pages: Math.ceil(total / limit),
+      };
+    },
+  );
 
-  app.get('/documents/:id', { schema: { tags, params: IdParams, response: { 200: DocumentDetail, ...standardErrors } } }, async (request) => {
-    const d = await documents.get(authOf(request), request.params.id);
-    return presentDocumentDetail(d.row, d.tags, apiBaseOf(request, c));
-  });
+  app.get(
+    '/documents/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get a document',
+        params: IdParams,
+        response: { 200: DocumentDetail, ...standardErrors },
+      },
+    },
+    async (request) => {
+      const d = await documents.get(authOf(request), request.params.id);
+      return presentDocumentDetail(d.row, d.tags, apiBaseOf(request, c));
+    },
+  );
 
   app.put(
     '/documents/:id',
-    { schema: { tags, params: IdParams, body: UpdateDocumentBody, response: { 200: DocumentDetail, ...standardErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Update a document',
+        description:
+          'Partial update: rename, move (`folder_id` null: top level) or replace `tags` (names, created on first use). Needs `edit` permission on the document.',
+        params: IdParams,
+        body: UpdateDocumentBody,
+        response: { 200: DocumentDetail, ...standardErrors },
+      },
+    },
     async (request) => {
       const { filename, folder_id, tags: tagNames } = request.body;
       const d = await documents.update(authOf(request), request.params.id, { filename, folderId: folder_id, tags: tagNames });
@@ -59,14 +93,26 @@ export function documentRoutes(app: App, c: Container): void {
     },
   );
 
-  app.delete('/documents/:id', { schema: { tags, params: IdParams, response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
-    await documents.delete(authOf(request), request.params.id);
-    return { message: 'Document deleted permanently' };
-  });
+  app.delete(
+    '/documents/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a document',
+        description: 'Permanent: the stored file is removed too. Needs `admin` permission on the document.',
+        params: IdParams,
+        response: { 200: MessageBody, ...standardErrors },
+      },
+    },
+    async (request) => {
+      await documents.delete(authOf(request), request.params.id);
+      return { message: 'Document deleted permanently' };
+    },
+  );
 
   app.get(
     '/documents/:id/content',
-    { schema: { tags, params: IdParams, response: { 200: DocumentContent, ...standardErrors } } },
+    { schema: { tags, summary: "Get a document's extracted text", params: IdParams, response: { 200: DocumentContent, ...standardErrors } } },
     async (request) => {
       const { content, pages } = await documents.content(authOf(request), request.params.id);
       return { content, content_type: 'extracted_text', length: content.length, ...(pages !== null ? { pages } : {}) };

@@ -65,7 +65,17 @@ export function shareRoutes(app: App, c: Container): void {
 
   app.post(
     '/documents/:id/share',
-    { schema: { tags, params: IdParams, body: ShareBody, response: { 200: ShareView, 201: ShareView, ...standardErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Share a document with a user or workspace',
+        description:
+          'Needs `admin` permission on the document. A new share answers 201; sharing again with the same target changes its permission and answers 200.',
+        params: IdParams,
+        body: ShareBody,
+        response: { 200: ShareView, 201: ShareView, ...standardErrors },
+      },
+    },
     async (request, reply) => {
       const { user_id, workspace_id, permission } = request.body;
       const { share, created } = await c.services.shares.share(authOf(request), request.params.id, {
@@ -79,13 +89,29 @@ export function shareRoutes(app: App, c: Container): void {
 
   app.get(
     '/documents/:id/shares',
-    { schema: { tags, params: IdParams, response: { 200: Type.Object({ shares: Type.Array(ShareListItem) }), ...standardErrors } } },
+    {
+      schema: {
+        tags,
+        summary: "List a document's shares",
+        description: 'Needs `admin` permission on the document.',
+        params: IdParams,
+        response: { 200: Type.Object({ shares: Type.Array(ShareListItem) }), ...standardErrors },
+      },
+    },
     async (request) => ({ shares: (await c.services.shares.list(authOf(request), request.params.id)).map(presentListedShare) }),
   );
 
   app.delete(
     '/documents/:id/shares/:share_id',
-    { schema: { tags, params: ShareParams, response: { 200: MessageBody, ...standardErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Remove a document share',
+        description: 'Needs `admin` permission on the document.',
+        params: ShareParams,
+        response: { 200: MessageBody, ...standardErrors },
+      },
+    },
     async (request) => {
       await c.services.shares.remove(authOf(request), request.params.id, request.params.share_id);
       return { message: 'Share removed' };

@@ -24,7 +24,15 @@ export function tagRoutes(app: App, c: Container): void {
 
   app.get(
     '/tags',
-    { schema: { tags, querystring: Type.Object(PageQuery, { additionalProperties: false }), response: { 200: Paged(TagView) } } },
+    {
+      schema: {
+        tags,
+        summary: 'List tags',
+        description: 'Paged envelope `{data, total, page, page_size}`.',
+        querystring: Type.Object(PageQuery, { additionalProperties: false }),
+        response: { 200: Paged(TagView) },
+      },
+    },
     async (request) => {
       const page = pageWindow(request.query);
       const { rows, total } = await c.services.tags.list(authOf(request), page);
@@ -32,12 +40,34 @@ export function tagRoutes(app: App, c: Container): void {
     },
   );
 
-  app.post('/tags', { schema: { tags, body: CreateTagBody, response: { 201: TagView, ...standardErrors } } }, async (request, reply) =>
-    reply.status(201).send(presentTag(await c.services.tags.create(authOf(request), request.body))),
+  app.post(
+    '/tags',
+    {
+      schema: {
+        tags,
+        summary: 'Create a tag',
+        description: 'Anyone but a viewer. Names are unique per tenant, case-insensitive (409 `conflict`).',
+        body: CreateTagBody,
+        response: { 201: TagView, ...standardErrors },
+      },
+    },
+    async (request, reply) => reply.status(201).send(presentTag(await c.services.tags.create(authOf(request), request.body))),
   );
 
-  app.delete('/tags/:id', { schema: { tags, params: IdParams, response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
-    await c.services.tags.delete(authOf(request), request.params.id);
-    return { message: 'Tag deleted' };
-  });
+  app.delete(
+    '/tags/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a tag',
+        description: 'Owners and admins only; the tag is removed from every document.',
+        params: IdParams,
+        response: { 200: MessageBody, ...standardErrors },
+      },
+    },
+    async (request) => {
+      await c.services.tags.delete(authOf(request), request.params.id);
+      return { message: 'Tag deleted' };
+    },
+  );
 }
