@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -62,6 +63,58 @@ describe('the service process', () => {
     const again = new Promise((r) => second.child.once('exit', r));
     second.child.kill('SIGTERM');
     await again;
+  });
+
+  it('drains an in-flight upload on SIGTERM: the upload completes, then the process exits', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dms-proc-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const { child, output } = startServer({ PORT: String(port), DATA_DIR: dataDir, ADMIN_API_KEY: 'drain-admin-key' });
+    await waitFor(`http://127.0.0.1:${port}/healthz`, child, output);
+    const created = await fetch(`http://127.0.0.1:${port}/api/v1/admin/tenants`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer drain-admin-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Drain', subdomain: 'drain', tier: 'enterprise', owner: { email: 'd@example.com', password: 'a long password', name: 'D' } }),
+    });
+    const apiKey = (await created.json()).api_key as string;
+
+    const boundary = 'drainboundary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.txt"\r\nContent-Type: text/plain\r\n\r\n`;
+    const tail = `\r\n--${boundary}--\r\n`;
+    const first = 'first half of a slow upload\n';
+    const second = 'second half, sent after SIGTERM\n';
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/v1/documents/upload',
+          headers: {
+            'x-api-key': apiKey,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': Buffer.byteLength(head + first + second + tail),
+          },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.write(head + first);
+      // Half the body is in; the server is told to stop; the rest arrives afterwards.
+      setTimeout(() => {
+        child.kill('SIGTERM');
+        setTimeout(() => req.end(second + tail), 300);
+      }, 300);
+    });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const res = await answer;
+    assert.equal(res.status, 201, res.body);
+    assert.equal(JSON.parse(res.body).filename, 'slow.txt');
+    assert.equal(await exited, 0, output());
   });
 
   it('refuses to start with a message naming every bad variable', async () => {
