@@ -14,6 +14,22 @@ export class BatchJobsRepository {
     return (await db.selectFrom('batch_jobs').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst()) ?? null;
   }
 
+  /** A page of the tenant's batches, newest first; only those of `createdBy` when given. */
+  async list(
+    db: Executor,
+    tenantId: string,
+    createdBy: string | null,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: BatchJobRow[]; total: number }> {
+    let base = db.selectFrom('batch_jobs').where('tenant_id', '=', tenantId);
+    if (createdBy !== null) base = base.where('created_by', '=', createdBy);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
   /** The documents of the batch's collection that still exist, in upload order. */
   async documents(db: Executor, tenantId: string, collectionId: string) {
     return db

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
-import { IdParams, standardErrors, Timestamp } from '../../http/common-schemas.ts';
+import { IdParams, Paged, PageQuery, pageWindow, standardErrors, Timestamp } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { iso } from '../../lib/clock.ts';
 import { Rejection } from '../documents/documents.schemas.ts';
@@ -17,8 +17,29 @@ const BatchJobView = Type.Object({
   created_at: Timestamp,
 });
 
-/** Contract §6: GET /batch-jobs/{id}. */
+const BatchJobListQuery = Type.Object(PageQuery, { additionalProperties: false });
+
+/** Contract §6 and §9: GET /batch-jobs (paged) and GET /batch-jobs/{id}. */
 export function batchJobRoutes(app: App, c: Container): void {
+  app.get(
+    '/batch-jobs',
+    {
+      schema: {
+        tags: ['documents'],
+        summary: 'List batch uploads',
+        description:
+          'Newest first, in the paged envelope `{data, total, page, page_size}`. Owners, admins and API keys see every batch of the tenant; other users see their own.',
+        querystring: BatchJobListQuery,
+        response: { 200: Paged(BatchJobView), ...standardErrors },
+      },
+    },
+    async (request) => {
+      const page = pageWindow(request.query);
+      const { rows, total } = await c.services.batchJobs.list(authOf(request), page);
+      return { data: rows.map((job) => ({ ...job, created_at: iso(job.created_at) })), total, page: page.page, page_size: page.pageSize };
+    },
+  );
+
   app.get(
     '/batch-jobs/:id',
     {

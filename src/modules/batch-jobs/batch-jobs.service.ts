@@ -3,7 +3,7 @@ import { errors } from '../../http/errors.ts';
 import { parseJson } from '../../lib/json.ts';
 import { isTenantAdmin } from '../access/document-access.ts';
 import type { AuthContext } from '../auth/auth-context.ts';
-import type { BatchJobsRepository } from './batch-jobs.repository.ts';
+import type { BatchJobRow, BatchJobsRepository } from './batch-jobs.repository.ts';
 
 export interface BatchJobView {
   id: string;
@@ -29,7 +29,19 @@ export class BatchJobsService {
     const { database, batchJobs } = this.deps;
     const row = await batchJobs.findById(database.db, auth.tenant.id, id);
     if (!row || (!isTenantAdmin(auth) && row.created_by !== auth.userId)) throw errors.notFound('batch_job', id);
-    const documents = await batchJobs.documents(database.db, auth.tenant.id, row.collection_id);
+    return this.#view(row);
+  }
+
+  /** The caller's batches (a tenant administrator's: all of the tenant's), newest first. */
+  async list(auth: AuthContext, page: { limit: number; offset: number }): Promise<{ rows: BatchJobView[]; total: number }> {
+    const { database, batchJobs } = this.deps;
+    const { rows, total } = await batchJobs.list(database.db, auth.tenant.id, isTenantAdmin(auth) ? null : auth.userId, page);
+    return { rows: await Promise.all(rows.map((row) => this.#view(row))), total };
+  }
+
+  /** A batch's progress, derived from its documents as they are now. */
+  async #view(row: BatchJobRow): Promise<BatchJobView> {
+    const documents = await this.deps.batchJobs.documents(this.deps.database.db, row.tenant_id, row.collection_id);
     const rejected = parseJson<BatchJobView['rejected']>(row.rejected, []);
     const completed = documents.filter((d) => d.status === 'completed').length;
     const failed = rejected.length + documents.filter((d) => d.status === 'failed').length;
