@@ -3,6 +3,8 @@ import type { PdfRequest, PdfResponse } from './pdf-thread.ts';
 
 /** A call to the PDF thread taking longer than this fails, and the thread is replaced. */
 const CALL_TIMEOUT_MS = 60_000;
+/** The thread (pdf.js and a canvas: about 55 MiB) exits after this long without work; the next call starts a new one. */
+const DEFAULT_IDLE_MS = 30_000;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -21,6 +23,17 @@ export class PdfTools {
   #worker: Worker | null = null;
   #pending = new Map<number, Pending>();
   #nextId = 1;
+  #idleMs: number;
+  #idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(options: { idleMs?: number } = {}) {
+    this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  }
+
+  /** Whether the thread is running now. */
+  get running(): boolean {
+    return this.#worker !== null;
+  }
 
   async extractText(bytes: Uint8Array): Promise<{ text: string; pages: number }> {
     const response = await this.#call({ op: 'text', bytes });
@@ -36,6 +49,7 @@ export class PdfTools {
   async close(): Promise<void> {
     const worker = this.#worker;
     this.#worker = null;
+    this.#failAll(new Error('the PDF thread was closed'));
     await worker?.terminate();
   }
 
@@ -71,18 +85,30 @@ export class PdfTools {
     });
     worker.on('error', (error) => this.#failAll(error));
     worker.on('exit', () => {
-      if (this.#worker === worker) this.#worker = null;
+      // A thread closed or replaced on purpose is no longer current: its successor's calls are not its own.
+      if (this.#worker !== worker) return;
+      this.#worker = null;
       this.#failAll(new Error('the PDF thread exited'));
     });
     this.#worker = worker;
     return worker;
   }
 
-  /** The thread keeps the process alive only while a call waits on it. */
+  /** The thread keeps the process alive only while a call waits on it, and exits when idle for long. */
   #refWhileBusy(): void {
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
     if (!this.#worker) return;
-    if (this.#pending.size > 0) this.#worker.ref();
-    else this.#worker.unref();
+    if (this.#pending.size > 0) {
+      this.#worker.ref();
+      return;
+    }
+    this.#worker.unref();
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = null;
+      if (this.#pending.size === 0) void this.close();
+    }, this.#idleMs);
+    this.#idleTimer.unref();
   }
 
   async #restart(): Promise<void> {

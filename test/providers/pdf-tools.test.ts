@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PdfTools } from '../../src/providers/files/pdf-tools.ts';
+import { tinyPdf } from '../documents/helpers.ts';
+
+const bytes = () => new Uint8Array(tinyPdf('Idle thread test'));
+
+describe('PdfTools thread', () => {
+  it('extracts text, exits when idle, and starts again on the next call', async () => {
+    const tools = new PdfTools({ idleMs: 100 });
+    try {
+      const first = await tools.extractText(bytes());
+      assert.match(first.text, /Idle thread test/);
+      assert.equal(tools.running, true);
+      for (let i = 0; i < 50 && tools.running; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(tools.running, false, 'the idle thread exited');
+      const again = await tools.extractText(bytes());
+      assert.match(again.text, /Idle thread test/);
+    } finally {
+      await tools.close();
+    }
+  });
+
+  it('a call made while the idle thread is closing is served by a new thread', async () => {
+    const tools = new PdfTools({ idleMs: 1 });
+    try {
+      await tools.extractText(bytes());
+      // The idle close and these calls race; every call must still be answered.
+      const results = await Promise.all([tools.extractText(bytes()), tools.extractText(bytes())]);
+      for (const r of results) assert.match(r.text, /Idle thread test/);
+    } finally {
+      await tools.close();
+    }
+  });
+});
