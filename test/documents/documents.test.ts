@@ -24,7 +24,7 @@ describeEachDialect(
       folderId = (await ctx().app.inject({ method: 'POST', url: '/api/v1/folders', headers: tenant.headers, payload: { name: 'F' } })).json().id;
       // Created one after another, so created_at orders them; sizes and names differ on purpose.
       docs.b = await uploadOk(ctx(), tenant.headers, { filename: 'beta.txt', content: Buffer.from('bb') });
-      docs.a = await uploadOk(ctx(), tenant.headers, { filename: 'alpha.pdf', content: tinyPdf(), fields: { folder_id: folderId, tags: 'red' } });
+      docs.a = await uploadOk(ctx(), tenant.headers, { filename: 'alpha.pdf', content: tinyPdf('Hello PDF', { author: 'Ada Lovelace' }), fields: { folder_id: folderId, tags: 'red' } });
       docs.c = await uploadOk(ctx(), tenant.headers, { filename: 'gamma_50%.md', content: Buffer.from('c'.repeat(5000)), fields: { folder_id: folderId } });
       docs.d = await uploadOk(ctx(), tenant.headers, { filename: 'Delta.csv', content: Buffer.from('x,y\n'), fields: { tags: ['red', 'blue'] } });
       const res = await get('/documents');
@@ -121,7 +121,7 @@ describeEachDialect(
       const pdf = (await get(`/documents/${docs.a}/content`)).json();
       assert.equal(pdf.content, 'Hello PDF');
       assert.equal(pdf.pages, 1);
-      assert.equal((await get(`/documents/${docs.a}`)).json().metadata.pages, 1);
+      assert.deepEqual((await get(`/documents/${docs.a}`)).json().metadata, { pages: 1, author: 'Ada Lovelace' });
       const events = await ctx().container.database.db.selectFrom('events').select(['name', 'data']).where('tenant_id', '=', tenant.tenantId).execute();
       assert.ok(events.some((e) => e.name === 'document.processed' && JSON.parse(e.data).document_id === off));
     });

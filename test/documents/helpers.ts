@@ -30,8 +30,8 @@ export function multipart(parts: Part[]): { payload: Buffer; headers: Record<str
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-/** A small but valid one-page PDF showing `text`. */
-export function tinyPdf(text = 'Hello PDF'): Buffer {
+/** A small but valid one-page PDF showing `text`, with an optional document information dictionary. */
+export function tinyPdf(text = 'Hello PDF', info?: { author?: string; title?: string }): Buffer {
   const stream = `BT /F1 24 Tf 40 100 Td (${text}) Tj ET`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
@@ -40,6 +40,10 @@ export function tinyPdf(text = 'Hello PDF'): Buffer {
     `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ];
+  if (info) {
+    const entries = [info.author ? `/Author (${info.author})` : '', info.title ? `/Title (${info.title})` : ''].join(' ');
+    objects.push(`<< ${entries} >>`);
+  }
   let body = '%PDF-1.7\n';
   const offsets: number[] = [];
   objects.forEach((o, i) => {
@@ -48,7 +52,8 @@ export function tinyPdf(text = 'Hello PDF'): Buffer {
   });
   const xref = body.length;
   body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  const infoRef = info ? ` /Info ${objects.length} 0 R` : '';
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${infoRef} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
 }
 

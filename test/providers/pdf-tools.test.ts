@@ -33,3 +33,18 @@ describe('PdfTools thread', () => {
     }
   });
 });
+
+describe('PdfTools document information', () => {
+  it('reads the author and title of the information dictionary, and nothing when absent', async () => {
+    const tools = new PdfTools({ idleMs: 50 });
+    try {
+      const withInfo = await tools.extractText(new Uint8Array(tinyPdf('Report', { author: 'Ada Lovelace', title: 'Q3 Report' })));
+      assert.deepEqual(withInfo.info, { author: 'Ada Lovelace', title: 'Q3 Report' });
+      assert.equal(withInfo.pages, 1);
+      const without = await tools.extractText(bytes());
+      assert.deepEqual(without.info, {});
+    } finally {
+      await tools.close();
+    }
+  });
+});

@@ -31,7 +31,10 @@ export async function readTextContent(blobs: BlobStore, doc: StoredDocument): Pr
 }
 
 /** Text and page count of a PDF up to MAX_PDF_EXTRACT_BYTES, or null for other types and larger files. */
-export async function extractPdfText(blobs: BlobStore, doc: StoredDocument): Promise<{ text: string; pages: number } | null> {
+export async function extractPdfText(
+  blobs: BlobStore,
+  doc: StoredDocument,
+): Promise<{ text: string; pages: number; info: { author?: string; title?: string } } | null> {
   if (doc.extension !== 'pdf' || Number(doc.file_size) > MAX_PDF_EXTRACT_BYTES) return null;
   const bytes = await readAll(await blobs.get(doc.storage_key));
   return pdfTools.extractText(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));

@@ -26,14 +26,14 @@ export async function extractAndComplete(deps: Deps, payload: DocumentJobPayload
   const { database, clock, blobs, documents } = deps;
   const row = await documents.findById(database.db, payload.tenantId, payload.documentId);
   if (row?.status !== 'processing') return; // deleted meanwhile, or already done
-  let extracted: { text: string; pages: number | null } | null = null;
+  let extracted: { text: string; pages: number | null; info: { author?: string; title?: string } } | null = null;
   let failure: { stage: string; message: string } | null = null;
   try {
     const text = await readTextContent(blobs, row);
-    if (text !== null) extracted = { text, pages: null };
+    if (text !== null) extracted = { text, pages: null, info: {} };
     else {
       const pdf = await extractPdfText(blobs, row);
-      if (pdf) extracted = { text: pdf.text, pages: pdf.pages };
+      if (pdf) extracted = pdf;
     }
   } catch (error) {
     failure = { stage: 'extraction', message: error instanceof Error ? error.message : String(error) };
@@ -52,6 +52,9 @@ export async function extractAndComplete(deps: Deps, payload: DocumentJobPayload
         created_at: now,
       });
       if (extracted.pages !== null) metadata['pages'] = extracted.pages;
+      // The spec's metadata keys: `author` (and `title`) from the document's own information.
+      if (extracted.info.author) metadata['author'] = extracted.info.author;
+      if (extracted.info.title) metadata['title'] = extracted.info.title;
     }
     const status = failure ? 'failed' : 'completed';
     const aiStatus = failure && current.ai_status === 'queued' ? 'failed' : current.ai_status;

@@ -7,20 +7,27 @@ export type PdfRequest =
   | { id: number; op: 'text'; bytes: Uint8Array }
   | { id: number; op: 'render'; bytes: Uint8Array; width: number };
 
+/** What the document information dictionary says, when it says it. */
+export interface PdfInfo {
+  author?: string;
+  title?: string;
+}
+
 export type PdfResponse =
-  | { id: number; ok: true; text?: string; pages?: number; png?: Uint8Array }
+  | { id: number; ok: true; text?: string; pages?: number; info?: PdfInfo; png?: Uint8Array }
   | { id: number; ok: false; message: string };
 
 const port = parentPort;
 if (port) {
   port.on('message', async (request: PdfRequest) => {
     try {
-      const { extractText, getDocumentProxy, renderPageAsImage } = await import('unpdf');
+      const { extractText, getDocumentProxy, getMeta, renderPageAsImage } = await import('unpdf');
       if (request.op === 'text') {
         const pdf = await getDocumentProxy(request.bytes);
         try {
           const { totalPages, text } = await extractText(pdf, { mergePages: true });
-          port.postMessage({ id: request.id, ok: true, text, pages: totalPages } satisfies PdfResponse);
+          const info = infoOf((await getMeta(pdf).catch(() => null))?.info);
+          port.postMessage({ id: request.id, ok: true, text, pages: totalPages, info } satisfies PdfResponse);
         } finally {
           await pdf.destroy();
         }
@@ -34,4 +41,11 @@ if (port) {
       port.postMessage({ id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) } satisfies PdfResponse);
     }
   });
+}
+
+function infoOf(raw: Record<string, unknown> | undefined): PdfInfo {
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, 500) : undefined);
+  const author = text(raw?.['Author']);
+  const title = text(raw?.['Title']);
+  return { ...(author ? { author } : {}), ...(title ? { title } : {}) };
 }

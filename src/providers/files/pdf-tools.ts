@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { PdfRequest, PdfResponse } from './pdf-thread.ts';
+import type { PdfInfo, PdfRequest, PdfResponse } from './pdf-thread.ts';
 
 /** A call to the PDF thread taking longer than this fails, and the thread is replaced. */
 const CALL_TIMEOUT_MS = 60_000;
@@ -35,9 +35,10 @@ export class PdfTools {
     return this.#worker !== null;
   }
 
-  async extractText(bytes: Uint8Array): Promise<{ text: string; pages: number }> {
+  /** The text, page count and document information (author, title) of a PDF. */
+  async extractText(bytes: Uint8Array): Promise<{ text: string; pages: number; info: PdfInfo }> {
     const response = await this.#call({ op: 'text', bytes });
-    return { text: response.text ?? '', pages: response.pages ?? 0 };
+    return { text: response.text ?? '', pages: response.pages ?? 0, info: response.info ?? {} };
   }
 
   /** The first page as PNG, `width` pixels wide. */
