@@ -77,9 +77,10 @@ export async function buildApp(container: Container, options: { logger?: Fastify
   installJsonBodyParser(app);
   installErrorHandling(app);
   app.decorateRequest('sandbox', false);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     request.sandbox = (request.raw as SandboxAware).sandbox === true;
     reply.header('x-request-id', request.id);
+    done();
   });
   installRequestMetrics(app, container.metrics);
   // CORS answers preflights before credentials are asked for; the guards run after authentication.

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../modules/auth/auth-context.ts';
 import { errors } from './errors.ts';
+import { onStateChangingRoutes } from './route-hooks.ts';
 
 export interface Authenticators {
   adminApiKey: string;
@@ -66,7 +67,7 @@ export function installAuthentication(app: FastifyInstance, auth: Authenticators
  * missing or wrong `X-CSRF-Token` is counted against the tenant and carries the X-RateLimit-* headers.
  */
 export function installCsrfCheck(app: FastifyInstance, auth: Authenticators): void {
-  app.addHook('onRequest', async (request) => {
+  onStateChangingRoutes(app, 'onRequest', async (request: FastifyRequest) => {
     if (request.auth?.via === 'user_token') await auth.csrf(request, request.auth);
   });
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../container.ts';
 import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, errors } from './errors.ts';
+import { onStateChangingRoutes } from './route-hooks.ts';
 import type { IdempotencyRecord, IdempotencyRepository } from './idempotency.repository.ts';
 import { seal, sealFor, unseal } from './idempotency-sealing.ts';
 
@@ -101,7 +102,7 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
   const { database, clock, repository, logger } = deps;
   let nextPurge = 0;
 
-  app.addHook('preHandler', async (request, reply) => {
+  onStateChangingRoutes(app, 'preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!MUTATING.has(request.method)) return;
     const header = request.headers['idempotency-key'];
     if (header === undefined || !request.auth) return;
@@ -151,7 +152,7 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     throw inProgress();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  onStateChangingRoutes(app, 'onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const state = states.get(request);
     if (!state?.owner) return payload;
     state.owner = false;

@@ -46,10 +46,19 @@ export function createMetrics(collectJobCounts: () => Promise<{ kind: string; st
 
 /** Times every request and labels it with its route pattern (not the raw URL, to bound cardinality). */
 export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // One labelled child per (method, route, status), made once: labelling on every request hashes the labels each time.
+  const children = new Map<string, { count: { inc(): void }; duration: { observe(v: number): void } }>();
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    const labels = { method: request.method, route, status_code: String(reply.statusCode) };
-    metrics.httpRequests.inc(labels);
-    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+      child = { count: metrics.httpRequests.labels(labels), duration: metrics.httpDuration.labels(labels) };
+      children.set(key, child);
+    }
+    child.count.inc();
+    child.duration.observe(reply.elapsedTime / 1000);
+    done();
   });
 }
