@@ -113,6 +113,8 @@ export interface FoldersTable {
   color: string;
   icon: string;
   created_by: string | null;
+  /** Documents directly inside, kept by triggers on `documents`. */
+  document_count: Generated<number>;
   created_at: number;
   updated_at: number;
 }

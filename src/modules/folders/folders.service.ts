@@ -4,7 +4,7 @@ import { AppError, errors } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { assertMayCreate, assertTenantAdmin, visibleDocuments } from '../access/document-access.ts';
+import { assertMayCreate, assertTenantAdmin, isTenantAdmin, visibleDocuments } from '../access/document-access.ts';
 import type { AuthContext } from '../auth/auth-context.ts';
 import { removeDocuments } from '../documents/document-removal.ts';
 import type { DocumentsRepository } from '../documents/documents.repository.ts';
@@ -52,6 +52,7 @@ export class FoldersService {
       color: input.color ?? DEFAULT_FOLDER_COLOR,
       icon: input.icon ?? DEFAULT_FOLDER_ICON,
       created_by: auth.userId,
+      document_count: 0,
       created_at: now,
       updated_at: now,
     };
@@ -69,7 +70,7 @@ export class FoldersService {
     const { database, folders } = this.deps;
     const row = await folders.findById(database.db, auth.tenant.id, id);
     if (!row) throw errors.notFound('folder', id);
-    const counts = await folders.documentCounts(database.db, auth.tenant.id, [id], visibleDocuments(auth));
+    const counts = await this.#documentCounts(auth, [row], [id]);
     return { ...row, documentCount: counts.get(id) ?? 0 };
   }
 
@@ -84,9 +85,18 @@ export class FoldersService {
     }
     const rows = await folders.list(database.db, tenantId, filter);
     if (!withCounts) return rows;
-    const ids = filter.kind === 'all' ? 'all' : rows.map((r) => r.id);
-    const counts = await folders.documentCounts(database.db, tenantId, ids, visibleDocuments(auth));
+    const counts = await this.#documentCounts(auth, rows, filter.kind === 'all' ? 'all' : rows.map((r) => r.id));
     return rows.map((r) => ({ ...r, documentCount: counts.get(r.id) ?? 0 }));
+  }
+
+  /**
+   * Documents directly inside each folder that the caller can see. Tenant administrators see all,
+   * so their counts are the ones the folder rows keep (triggers on `documents`); other callers'
+   * are counted through the visibility filter.
+   */
+  async #documentCounts(auth: AuthContext, rows: FolderRow[], ids: string[] | 'all'): Promise<Map<string, number>> {
+    if (isTenantAdmin(auth)) return new Map(rows.map((r) => [r.id, Number(r.document_count)]));
+    return this.deps.folders.documentCounts(this.deps.database.db, auth.tenant.id, ids, visibleDocuments(auth));
   }
 
   /** Partial update; `parentId` moves the folder (null = top level), never into its own subtree. */
