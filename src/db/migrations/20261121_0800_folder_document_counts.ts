@@ -14,11 +14,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`
       create function documents_folder_count() returns trigger language plpgsql as $$
       begin
-        if tg_op in ('DELETE', 'UPDATE') and old.folder_id is not null then
-          update folders set document_count = document_count - 1 where id = old.folder_id;
-        end if;
-        if tg_op in ('INSERT', 'UPDATE') and new.folder_id is not null then
+        if tg_op = 'INSERT' then
           update folders set document_count = document_count + 1 where id = new.folder_id;
+        elsif tg_op = 'DELETE' then
+          update folders set document_count = document_count - 1 where id = old.folder_id;
+        else
+          -- A move touches both folders in one statement, so rows are locked in one (index) order
+          -- and two opposite moves at once cannot deadlock.
+          update folders set document_count = document_count + case when id = new.folder_id then 1 else -1 end
+          where id in (old.folder_id, new.folder_id);
         end if;
         return null;
       end $$`.execute(db);
