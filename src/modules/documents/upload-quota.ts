@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import { lockTenant } from '../../db/locks.ts';
 import { errors } from '../../http/errors.ts';
 import type { Executor } from '../../jobs/job-types.ts';
 import type { AuthContext } from '../auth/auth-context.ts';
@@ -44,9 +45,7 @@ export class UploadQuota {
    * tenant row is locked first, so concurrent uploads of one tenant cannot both take the last room.
    */
   async assertFits(trx: Executor, auth: AuthContext, bytes: number, count: number): Promise<void> {
-    if (this.deps.database.dialect === 'postgres') {
-      await trx.selectFrom('tenants').select('id').where('id', '=', auth.tenant.id).forUpdate().executeTakeFirst();
-    }
+    await lockTenant(trx, this.deps.database.dialect, auth.tenant.id);
     const room = await this.headroom(trx, auth);
     if (room.documents !== null && room.documents < count) throw this.sandboxFull(auth);
     if (room.bytes !== null && room.bytes < bytes) throw this.storageFull(auth);

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import { lockTenant } from '../../db/locks.ts';
 import { isUniqueViolation } from '../../db/db-errors.ts';
 import { errors } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -110,6 +111,7 @@ export class UsersService {
     await database.db.transaction().execute(async (trx) => {
       const losesOwner =
         target.role === 'owner' && target.status === 'active' && ((patch.role !== undefined && patch.role !== 'owner') || patch.status === 'disabled');
+      if (losesOwner) await lockTenant(trx, database.dialect, tenantId);
       if (losesOwner && (await users.countActiveOwners(trx, tenantId)) <= 1) {
         throw errors.conflict('A tenant must keep at least one active owner; make someone else owner first');
       }
@@ -127,7 +129,9 @@ export class UsersService {
     requireTenantAdmin(auth, 'Only an owner or admin may delete users');
     requirePermission(canManageUser(auth, target.role), 'Only an owner may delete an owner');
     await database.db.transaction().execute(async (trx) => {
-      if (target.role === 'owner' && target.status === 'active' && (await users.countActiveOwners(trx, tenantId)) <= 1) {
+      const losesOwner = target.role === 'owner' && target.status === 'active';
+      if (losesOwner) await lockTenant(trx, database.dialect, tenantId);
+      if (losesOwner && (await users.countActiveOwners(trx, tenantId)) <= 1) {
         throw errors.conflict('The last owner of a tenant cannot be deleted');
       }
       await users.delete(trx, tenantId, id);
