@@ -220,7 +220,7 @@ export interface DB {
   refresh_tokens: RefreshTokensTable;
   password_reset_tokens: PasswordResetTokensTable;
   mail_outbox: MailOutboxTable;
-  idempotency_keys: IdempotencyKeysTable;
+  idempotency_records: IdempotencyRecordsTable;
   tenant_cors_origins: TenantCorsOriginsTable;
 }
 
@@ -291,10 +291,12 @@ export interface MailOutboxTable {
 }
 
 /** The first answer to a request with an Idempotency-Key, replayed for repeats (24 h). */
-export interface IdempotencyKeysTable {
-  tenant_id: string;
+export interface IdempotencyRecordsTable {
+  /** A tenant id, or `admin` for the administrator's endpoints. */
+  scope: string;
+  /** SHA-256 of the scope and the key (the key itself is not stored). */
   key: string;
-  /** Who sent it: `user:<id>` or `api_key`. */
+  /** Who sent it: `user:<id>`, `key:<id>` or `admin`. */
   principal: string;
   method: string;
   path: string;
@@ -303,7 +305,7 @@ export interface IdempotencyKeysTable {
   /** `running` or `completed`. */
   state: string;
   status_code: number | null;
-  /** JSON object of stored response headers. */
+  /** Response headers and body, sealed (src/http/idempotency-sealing.ts). */
   headers: string | null;
   body: string | null;
   locked_until: number;

@@ -2,7 +2,7 @@ import type { Executor } from '../jobs/job-types.ts';
 
 /** A stored idempotency record. */
 export interface IdempotencyRecord {
-  tenantId: string;
+  scope: string;
   key: string;
   principal: string;
   method: string;
@@ -17,17 +17,17 @@ export interface IdempotencyRecord {
   expiresAt: number;
 }
 
-/** SQL for idempotency records, always scoped by tenant. */
+/** SQL for idempotency records, always within a scope (a tenant, or `admin`). */
 export class IdempotencyRepository {
   /** Claims a key for a first request; false when a record exists. */
   async claim(
     db: Executor,
-    r: { tenantId: string; key: string; principal: string; method: string; path: string; fingerprint: string | null; now: number; lockMs: number; ttlMs: number },
+    r: { scope: string; key: string; principal: string; method: string; path: string; fingerprint: string | null; now: number; lockMs: number; ttlMs: number },
   ): Promise<boolean> {
     const result = await db
-      .insertInto('idempotency_keys')
+      .insertInto('idempotency_records')
       .values({
-        tenant_id: r.tenantId,
+        scope: r.scope,
         key: r.key,
         principal: r.principal,
         method: r.method,
@@ -41,16 +41,16 @@ export class IdempotencyRepository {
         created_at: r.now,
         expires_at: r.now + r.ttlMs,
       })
-      .onConflict((oc) => oc.columns(['tenant_id', 'key']).doNothing())
+      .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
-  async find(db: Executor, tenantId: string, key: string): Promise<IdempotencyRecord | null> {
-    const row = await db.selectFrom('idempotency_keys').selectAll().where('tenant_id', '=', tenantId).where('key', '=', key).executeTakeFirst();
+  async find(db: Executor, scope: string, key: string): Promise<IdempotencyRecord | null> {
+    const row = await db.selectFrom('idempotency_records').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
     if (!row) return null;
     return {
-      tenantId: row.tenant_id,
+      scope: row.scope,
       key: row.key,
       principal: row.principal,
       method: row.method,
@@ -67,12 +67,12 @@ export class IdempotencyRepository {
 
   async complete(
     db: Executor,
-    tenantId: string,
+    scope: string,
     key: string,
     answer: { fingerprint: string | null; statusCode: number; headers: string; body: string },
   ): Promise<void> {
     await db
-      .updateTable('idempotency_keys')
+      .updateTable('idempotency_records')
       .set({
         state: 'completed',
         fingerprint: answer.fingerprint,
@@ -80,28 +80,28 @@ export class IdempotencyRepository {
         headers: answer.headers,
         body: answer.body,
       })
-      .where('tenant_id', '=', tenantId)
+      .where('scope', '=', scope)
       .where('key', '=', key)
       .where('state', '=', 'running')
       .execute();
   }
 
   /** Gives a key back (nothing stored): after a validation failure, a server error or an abandoned run. */
-  async release(db: Executor, tenantId: string, key: string): Promise<void> {
-    await db.deleteFrom('idempotency_keys').where('tenant_id', '=', tenantId).where('key', '=', key).execute();
+  async release(db: Executor, scope: string, key: string): Promise<void> {
+    await db.deleteFrom('idempotency_records').where('scope', '=', scope).where('key', '=', key).execute();
   }
 
   /** Removes a record that expired or whose first request died while running, so the key can be claimed again. */
-  async removeStale(db: Executor, tenantId: string, key: string, now: number): Promise<void> {
+  async removeStale(db: Executor, scope: string, key: string, now: number): Promise<void> {
     await db
-      .deleteFrom('idempotency_keys')
-      .where('tenant_id', '=', tenantId)
+      .deleteFrom('idempotency_records')
+      .where('scope', '=', scope)
       .where('key', '=', key)
       .where((eb) => eb.or([eb('expires_at', '<=', now), eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', now)])]))
       .execute();
   }
 
   async purgeExpired(db: Executor, now: number): Promise<void> {
-    await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).execute();
+    await db.deleteFrom('idempotency_records').where('expires_at', '<=', now).execute();
   }
 }

@@ -19,7 +19,8 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const UNSTORED_HEADERS = /^(x-ratelimit-|retry-after$|x-request-id$|date$|connection$|keep-alive$|content-length$|transfer-encoding$|access-control-|vary$|set-cookie$|idempotent-replayed$)/;
 
 interface State {
-  tenantId: string;
+  /** The caller's tenant id, or `admin`. */
+  scope: string;
   /** The record's lookup hash (the key itself is never stored). */
   key: string;
   secret: Buffer;
@@ -90,7 +91,7 @@ export interface IdempotencyDeps {
 }
 
 /**
- * `Idempotency-Key` on POST, PUT, PATCH and DELETE of authenticated tenant requests (spec
+ * `Idempotency-Key` on POST, PUT, PATCH and DELETE of authenticated tenant and admin requests (spec
  * Authentication rule 5): the first answer (status, body, meaningful headers) is stored per tenant
  * and key for 24 h and replayed for repeats with `Idempotent-Replayed: true`. The same key with
  * another method, path, body or caller is 422 `idempotency_key_reused`; a repeat while the first
@@ -105,11 +106,11 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
   onStateChangingRoutes(app, 'preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!MUTATING.has(request.method)) return;
     const header = request.headers['idempotency-key'];
-    if (header === undefined || !request.auth) return;
+    const caller = callerOf(request);
+    if (header === undefined || !caller) return;
     if (typeof header !== 'string' || !KEY_RE.test(header)) {
       throw errors.field('Idempotency-Key', 'must be 1 to 255 printable ASCII characters');
     }
-    const auth = request.auth;
     const now = clock.now();
     if (now >= nextPurge) {
       nextPurge = now + PURGE_INTERVAL_MS;
@@ -117,11 +118,11 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     }
     const multipart = isMultipart(request);
     const fingerprint = multipart ? null : jsonFingerprint(request.body);
-    const sealing = sealFor(auth.tenant.id, header);
+    const sealing = sealFor(caller.scope, header);
     const claim = {
-      tenantId: auth.tenant.id,
+      scope: caller.scope,
       key: sealing.lookup,
-      principal: auth.userId ? `user:${auth.userId}` : `key:${auth.apiKeyId}`,
+      principal: caller.principal,
       method: request.method,
       path: request.url,
       fingerprint,
@@ -131,13 +132,13 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     };
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await repository.claim(database.db, claim)) {
-        states.set(request, { tenantId: claim.tenantId, key: claim.key, secret: sealing.secret, owner: true, fingerprint });
+        states.set(request, { scope: claim.scope, key: claim.key, secret: sealing.secret, owner: true, fingerprint });
         return;
       }
-      const record = await repository.find(database.db, claim.tenantId, claim.key);
+      const record = await repository.find(database.db, claim.scope, claim.key);
       if (!record) continue;
       if (record.expiresAt <= now || (record.state === 'running' && record.lockedUntil <= now)) {
-        await repository.removeStale(database.db, claim.tenantId, claim.key, now);
+        await repository.removeStale(database.db, claim.scope, claim.key, now);
         continue;
       }
       if (record.principal !== claim.principal || record.method !== claim.method || record.path !== claim.path) throw reused();
@@ -160,9 +161,9 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     const body = storableBody(payload);
     try {
       if (status === 400 || status === 429 || status >= 500 || body === null) {
-        await repository.release(database.db, state.tenantId, state.key);
+        await repository.release(database.db, state.scope, state.key);
       } else {
-        await repository.complete(database.db, state.tenantId, state.key, {
+        await repository.complete(database.db, state.scope, state.key, {
           fingerprint: state.fingerprint,
           statusCode: status,
           headers: seal(state.secret, JSON.stringify(storableHeaders(reply))),
@@ -175,6 +176,18 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     }
     return payload;
   });
+}
+
+/**
+ * Whose records a request reaches: its tenant's (per user or API key), or the administrator's on
+ * admin routes (the authentication hook has checked the key by then). Unauthenticated calls
+ * (register, login, password reset) have no scope and are answered afresh.
+ */
+function callerOf(request: FastifyRequest): { scope: string; principal: string } | null {
+  const auth = request.auth;
+  if (auth) return { scope: auth.tenant.id, principal: auth.userId ? `user:${auth.userId}` : `key:${auth.apiKeyId}` };
+  if (request.routeOptions.config?.auth === 'admin') return { scope: 'admin', principal: 'admin' };
+  return null;
 }
 
 function reused(): AppError {

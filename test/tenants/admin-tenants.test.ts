@@ -98,6 +98,23 @@ describeEachDialect('admin tenants', (ctx) => {
     await assert.rejects(probe, (e: { error?: string }) => e.error === 'tenant_suspended');
   });
 
+  it('replays a retried creation with the same Idempotency-Key, and refuses the key for another body', async () => {
+    const payload = { name: 'Retry Co', subdomain: 'retry-co', owner };
+    const send = (body: object) =>
+      ctx().admin({ method: 'POST', url: '/api/v1/admin/tenants', headers: { 'idempotency-key': 'create-retry-co' }, payload: body });
+    const first = await send(payload);
+    assert.equal(first.statusCode, 201, first.body);
+    const again = await send(payload);
+    assert.equal(again.statusCode, 201, again.body);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(again.json(), first.json());
+    assertError(await send({ ...payload, name: 'Another name' }), 422, 'idempotency_key_reused');
+    // Without the key, a repeat is a new request: the subdomain is taken.
+    assertError(await ctx().admin({ method: 'POST', url: '/api/v1/admin/tenants', payload }), 409, 'conflict');
+    const stored = JSON.stringify(await ctx().container.database.db.selectFrom('idempotency_records').selectAll().where('scope', '=', 'admin').execute());
+    assert.ok(!stored.includes(first.json().api_key), 'the new API key is not stored in clear');
+  });
+
   it('never accepts a tenant API key on admin endpoints', async () => {
     const t = await createTenant(ctx());
     const res = await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/tenants', headers: { authorization: `Bearer ${t.apiKey}` } });

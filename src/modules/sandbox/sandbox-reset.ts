@@ -15,7 +15,7 @@ const DOCUMENT_BATCH = 500;
  * (their bytes go through the blob-deletion job); credentials (API keys) stay, and users and
  * sessions live on the live tenant. A module adding tenant data adds its table here.
  */
-const SANDBOX_DATA_TABLES = ['batch_jobs', 'tags', 'folders', 'workspaces', 'events', 'idempotency_keys'] as const;
+const SANDBOX_DATA_TABLES = ['batch_jobs', 'tags', 'folders', 'workspaces', 'events'] as const;
 
 interface Deps {
   database: Database;
@@ -39,6 +39,7 @@ export async function clearSandbox(deps: Deps, twinId: string): Promise<void> {
       await removeDocuments(trx, deps, twinId, batch);
     }
     for (const table of SANDBOX_DATA_TABLES) await deleteTenantRows(trx, table, twinId);
+    await trx.deleteFrom('idempotency_records').where('scope', '=', twinId).execute();
     await trx.updateTable('tenants').set({ sandbox_cleared_at: clock.now() }).where('id', '=', twinId).execute();
   });
 }
