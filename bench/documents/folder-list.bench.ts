@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DialectName } from '../../src/db/database.ts';
 import { DIALECTS, startTestApp } from '../../test/support/app.ts';
+import { documentRow } from '../../test/support/document-rows.ts';
 import { createTenant } from '../../test/support/fixtures.ts';
 import { percentile } from '../support.ts';
 import { timeRequests } from './list.bench.ts';
@@ -43,33 +44,9 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number) {
     for (let start = 0; start < rows; start += 500) {
       const values = [];
       for (let i = start; i < Math.min(rows, start + 500); i++) {
-        const id = `doc-${i}`;
-        values.push({
-          id,
-          tenant_id: tenant.tenantId,
-          folder_id: folderIds[(i * 7919) % folderIds.length]!,
-          owner_id: null,
-          collection_id: null,
-          filename: `file-${i}.txt`,
-          original_filename: `file-${i}.txt`,
-          extension: 'txt',
-          file_type: 'text/plain',
-          file_size: 100,
-          sha256: '0'.repeat(64),
-          storage_key: `tenants/${tenant.tenantId}/documents/${id}`,
-          thumbnail_key: null,
-          thumbnail_type: null,
-          status: 'completed',
-          ai_status: 'skipped',
-          enable_ai: 0,
-          ai_summary: null,
-          ai_tags: '[]',
-          entities: '{}',
-          metadata: '{}',
-          processing_error: null,
-          created_at: now + i,
-          updated_at: now + i,
-        });
+        values.push(
+          documentRow(tenant.tenantId, `doc-${i}`, { folder_id: folderIds[(i * 7919) % folderIds.length]!, file_size: 100, created_at: now + i, updated_at: now + i }),
+        );
       }
       await db.insertInto('documents').values(values).execute();
     }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DialectName } from '../../src/db/database.ts';
 import { DIALECTS, startTestApp, type TestApp } from '../../test/support/app.ts';
+import { documentRow } from '../../test/support/document-rows.ts';
 import { percentile } from '../support.ts';
 
 // GET /documents on 100,000 documents of one tenant (rows bulk-inserted with Kysely): page 1 and
@@ -68,32 +69,24 @@ export async function seed(t: TestApp, tenantId: string, rows: number): Promise<
       if (folder === folderIds[0]) hotRows++;
       const created = now - (rows - i) * 60_000;
       const id = `doc-${String(i).padStart(7, '0')}`;
-      values.push({
-        id,
-        tenant_id: tenantId,
-        folder_id: folder,
-        owner_id: null,
-        collection_id: null,
-        filename: `${Math.floor(random() * 1e9).toString(36)}-report-${i}.pdf`,
-        original_filename: `report-${i}.pdf`,
-        extension: 'pdf',
-        file_type: 'application/pdf',
-        file_size: Math.floor(random() * 50_000_000),
-        sha256: '0'.repeat(64),
-        storage_key: `tenants/${tenantId}/documents/${id}`,
-        thumbnail_key: null,
-        thumbnail_type: null,
-        status: 'completed',
-        ai_status: 'completed',
-        enable_ai: 1,
-        ai_summary: 'A summary of moderate length, as the AI pipeline would write it for a typical business document.',
-        ai_tags: '["finance","report"]',
-        entities: '{"people":["Ada Lovelace"],"organizations":["Acme Ltd"],"dates":["2025-01-31"]}',
-        metadata: '{"pages":3}',
-        processing_error: null,
-        created_at: created,
-        updated_at: created + Math.floor(random() * 86_400_000),
-      });
+      values.push(
+        documentRow(tenantId, id, {
+          folder_id: folder,
+          filename: `${Math.floor(random() * 1e9).toString(36)}-report-${i}.pdf`,
+          original_filename: `report-${i}.pdf`,
+          extension: 'pdf',
+          file_type: 'application/pdf',
+          file_size: Math.floor(random() * 50_000_000),
+          ai_status: 'completed',
+          enable_ai: 1,
+          ai_summary: 'A summary of moderate length, as the AI pipeline would write it for a typical business document.',
+          ai_tags: '["finance","report"]',
+          entities: '{"people":["Ada Lovelace"],"organizations":["Acme Ltd"],"dates":["2025-01-31"]}',
+          metadata: '{"pages":3}',
+          created_at: created,
+          updated_at: created + Math.floor(random() * 86_400_000),
+        }),
+      );
     }
     await db.insertInto('documents').values(values).execute();
   }

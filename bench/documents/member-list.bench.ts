@@ -24,7 +24,7 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number, s
     const { hotFolder } = await seed(t, tenant.tenantId, rows);
     const member = await loginAs(t, tenant, 'member');
     const db = t.container.database.db;
-    const pick = (n: number, offset: number) => Array.from({ length: n }, (_, i) => `doc-${String(offset + i * 997).padStart(7, '0')}`);
+    const pick = (n: number, offset: number) => Array.from({ length: n }, (_, i) => `doc-${String((offset + i * 997) % rows).padStart(7, '0')}`);
     await db.updateTable('documents').set({ owner_id: member.userId }).where('id', 'in', pick(OWNED, 11)).execute();
     const ws = await t.app.inject({ method: 'POST', url: '/api/v1/workspaces', headers: tenant.headers, payload: { name: 'Bench team' } });
     const workspaceId = ws.json().id as string;

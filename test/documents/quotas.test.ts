@@ -1,39 +1,14 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeEachDialect, type TestApp } from '../support/app.ts';
+import { documentRow } from '../support/document-rows.ts';
 import { assertError, createTenant } from '../support/fixtures.ts';
 import { GB } from '../../src/modules/tenants/tiers.ts';
 import { documentCount, localBlobFiles, upload } from './helpers.ts';
 
 /** Pretends the tenant already stores `bytes` in `count` documents (rows only). */
 async function fill(t: TestApp, tenantId: string, bytes: number, count = 1) {
-  const now = Date.now();
-  const rows = Array.from({ length: count }, (_, i) => ({
-    id: `fill-${tenantId}-${i}`,
-    tenant_id: tenantId,
-    folder_id: null,
-    owner_id: null,
-    collection_id: null,
-    filename: `fill-${i}.txt`,
-    original_filename: `fill-${i}.txt`,
-    extension: 'txt',
-    file_type: 'text/plain',
-    file_size: i === 0 ? bytes : 0,
-    sha256: '0'.repeat(64),
-    storage_key: `tenants/${tenantId}/documents/fill-${i}`,
-    thumbnail_key: null,
-    thumbnail_type: null,
-    status: 'completed',
-    ai_status: 'skipped',
-    enable_ai: 0,
-    ai_summary: null,
-    ai_tags: '[]',
-    entities: '{}',
-    metadata: '{}',
-    processing_error: null,
-    created_at: now,
-    updated_at: now,
-  }));
+  const rows = Array.from({ length: count }, (_, i) => documentRow(tenantId, `fill-${tenantId}-${i}`, { file_size: i === 0 ? bytes : 0 }));
   await t.container.database.db.insertInto('documents').values(rows).execute();
 }
 
