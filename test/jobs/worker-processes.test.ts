@@ -76,7 +76,7 @@ for (const dialect of await availableDialects()) {
       assert.deepEqual(payloads, [[{ survive: true }, 2]]);
     });
 
-    it('two worker processes never run the same job (each runs exactly once)', async () => {
+    it('two worker processes never run the same job (each runs exactly once)', async (testContext) => {
       const kind = uniqueKind('compete');
       const logs = [path.join(t.store.dataDir, 'runs-a.jsonl'), path.join(t.store.dataDir, 'runs-b.jsonl')];
       const pair = await Promise.all(
@@ -110,7 +110,7 @@ for (const dialect of await availableDialects()) {
       const byWorker = new Map<string, number>();
       for (const run of runs) byWorker.set(run.worker, (byWorker.get(run.worker) ?? 0) + 1);
       // Not asserted (scheduling decides), but worth seeing when the test runs.
-      console.log(`# ${dialect}: runs per worker process`, Object.fromEntries(byWorker));
+      testContext.diagnostic(`${dialect}: runs per worker process ${JSON.stringify(Object.fromEntries(byWorker))}`);
     });
   });
 }
