@@ -8,46 +8,16 @@ import type { Container } from './container.ts';
 import { installAuthentication, installCsrfCheck } from './http/authenticate.ts';
 import { installCors, installTenantCorsCheck } from './http/cors.ts';
 import { installErrorHandling } from './http/error-handler.ts';
-import type { App } from './http/fastify-types.ts';
+import { API_PREFIX, type App } from './http/fastify-types.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { installRequestMetrics } from './http/metrics.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installJsonBodyParser, installValidation } from './http/validation.ts';
-import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
-import { authRoutes } from './modules/auth/auth.routes.ts';
-import { batchJobRoutes } from './modules/batch-jobs/batch-jobs.routes.ts';
-import { documentFileRoutes } from './modules/documents/document-files.routes.ts';
-import { documentUploadRoutes } from './modules/documents/document-uploads.routes.ts';
-import { documentRoutes } from './modules/documents/documents.routes.ts';
-import { folderRoutes } from './modules/folders/folders.routes.ts';
-import { healthRoutes } from './modules/health/health.routes.ts';
-import { shareRoutes } from './modules/shares/shares.routes.ts';
-import { tagRoutes } from './modules/tags/tags.routes.ts';
-import { adminTenantRoutes } from './modules/tenants/admin-tenants.routes.ts';
-import { userRoutes } from './modules/users/users.routes.ts';
-import { workspaceRoutes } from './modules/workspaces/workspaces.routes.ts';
 
-export const API_PREFIX = '/api/v1';
 const SANDBOX_PREFIX = '/sandbox';
 const REQUEST_ID_RE = /^[\w.:-]{1,128}$/;
 
 type SandboxAware = IncomingMessage & { sandbox?: boolean };
-
-/** Route modules, each registered under /api/v1 (and reachable through the sandbox prefix). */
-const API_MODULES: ((app: App, c: Container) => void | Promise<void>)[] = [
-  adminTenantRoutes,
-  authRoutes,
-  apiKeyRoutes,
-  userRoutes,
-  workspaceRoutes,
-  folderRoutes,
-  documentRoutes,
-  documentUploadRoutes,
-  documentFileRoutes,
-  shareRoutes,
-  tagRoutes,
-  batchJobRoutes,
-];
 
 /** Builds the HTTP application on a container; it does not listen (main.ts does, tests inject). */
 export async function buildApp(container: Container, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
@@ -113,12 +83,8 @@ export async function buildApp(container: Container, options: { logger?: Fastify
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get(`${API_PREFIX}/openapi.json`, { config: { auth: 'public', rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
 
-  healthRoutes(app, container);
-  await app.register(
-    async (api) => {
-      for (const register of API_MODULES) await register(api as App, container);
-    },
-    { prefix: API_PREFIX },
-  );
+  await container.modules.registerRootRoutes(app);
+  // Every module's routes under /api/v1 (and, through the rewrite above, the sandbox prefix).
+  await app.register((api) => container.modules.registerRoutes(api as App), { prefix: API_PREFIX });
   return app;
 }

@@ -2,7 +2,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { createContainer } from '../../src/container.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
-import { TIER_LIMITS } from '../../src/modules/tenants/tiers.ts';
+import { TIER_LIMITS } from '../../src/domain/tiers.ts';
 
 /**
  * The service under load for the auth benchmark, in its own process: the real app (authentication,

@@ -1,5 +1,5 @@
 import { type Compilable, CompiledQuery } from 'kysely';
-import type { Executor } from '../jobs/job-types.ts';
+import type { Executor } from './executor.ts';
 
 /**
  * A hot query built and compiled by Kysely once, then run with fresh values: building the query

@@ -1,4 +1,4 @@
-import type { Executor } from '../jobs/job-types.ts';
+import type { Executor } from './executor.ts';
 import type { DialectName } from './database.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { prefixedId } from '../lib/ids.ts';
-import type { Executor } from '../jobs/job-types.ts';
+import type { Executor } from '../db/executor.ts';
 import type { EventName } from './event-catalogue.ts';
 
 export interface RecordedEvent {

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthContext } from '../modules/auth/auth-context.ts';
-import { errors } from './errors.ts';
+import type { AuthContext } from '../domain/auth-context.ts';
+import { errors } from '../lib/errors.ts';
 import { onStateChangingRoutes } from './route-hooks.ts';
 
 export interface Authenticators {

@@ -1,8 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
-import { normaliseOrigin, type TenantsRepository } from '../modules/tenants/tenants.repository.ts';
+import { normaliseOrigin, type TenantDirectory } from '../domain/tenant.ts';
 
 /** Request headers the API reads. */
 export const CORS_ALLOWED_HEADERS = [
@@ -33,7 +32,7 @@ const CACHE_MS = 30_000;
 
 /** Answers "does any active tenant allow this origin?" from the origin index, cached briefly per process. */
 export class CorsOrigins {
-  private readonly deps: { database: Database; clock: Clock; tenants: TenantsRepository };
+  private readonly deps: { clock: Clock; tenants: TenantDirectory };
   private readonly cache = new Map<string, { allowed: boolean; until: number }>();
   constructor(deps: CorsOrigins['deps']) {
     this.deps = deps;
@@ -44,7 +43,7 @@ export class CorsOrigins {
     const now = this.deps.clock.now();
     const hit = this.cache.get(key);
     if (hit && hit.until > now) return hit.allowed;
-    const allowed = await this.deps.tenants.isConfiguredOrigin(this.deps.database.db, key);
+    const allowed = await this.deps.tenants.isConfiguredOrigin(key);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(key, { allowed, until: now + CACHE_MS });
     return allowed;
@@ -57,7 +56,7 @@ export class CorsOrigins {
 
   /** The origins of the tenant a request names with X-Tenant-Subdomain (for unauthenticated requests). */
   async tenantOriginsBySubdomain(subdomain: string): Promise<string[] | null> {
-    const tenant = await this.deps.tenants.findBySubdomain(this.deps.database.db, subdomain.trim().toLowerCase());
+    const tenant = await this.deps.tenants.findBySubdomain(subdomain.trim().toLowerCase());
     return tenant ? tenant.corsOrigins : null;
   }
 }

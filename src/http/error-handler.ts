@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type FieldError } from './errors.ts';
+import { AppError, type FieldError } from '../lib/errors.ts';
 
 interface AjvIssue {
   instancePath?: string;

@@ -1,7 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { AuthContext } from '../modules/auth/auth-context.ts';
+import type { AuthContext } from '../domain/auth-context.ts';
+
+/** Where the versioned API is mounted. */
+export const API_PREFIX = '/api/v1';
 
 /** How a route is authenticated. */
 export type RouteAuth = 'tenant' | 'admin' | 'public';

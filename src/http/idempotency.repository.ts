@@ -1,4 +1,4 @@
-import type { Executor } from '../jobs/job-types.ts';
+import type { Executor } from '../db/executor.ts';
 
 /** A stored idempotency record. */
 export interface IdempotencyRecord {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../container.ts';
+import type { Logger } from '../lib/logger.ts';
 import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
-import { AppError, errors } from './errors.ts';
+import { AppError, errors } from '../lib/errors.ts';
 import { onStateChangingRoutes } from './route-hooks.ts';
 import type { IdempotencyRecord, IdempotencyRepository } from './idempotency.repository.ts';
 import { seal, sealFor, unseal } from './idempotency-sealing.ts';

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Logger } from '../container.ts';
-import type { Database } from '../db/database.ts';
+import type { Logger } from '../lib/logger.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { TenantsRepository } from '../modules/tenants/tenants.repository.ts';
+import type { TenantDirectory } from '../domain/tenant.ts';
 import {
   ENDPOINT_TYPES,
   type EndpointType,
@@ -10,12 +9,12 @@ import {
   type Tier,
   WORKFLOW_CATEGORIES,
   type WorkflowCategory,
-} from '../modules/tenants/tiers.ts';
-import { AppError } from './errors.ts';
+} from '../domain/tiers.ts';
+import { AppError } from '../lib/errors.ts';
+import { API_PREFIX } from './fastify-types.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 
 export const WINDOW_MS = 60_000;
-const API_PREFIX = '/api/v1';
 
 /** The rate-limit class of a route: an endpoint type, a workflow category, or not limited. */
 export type RateLimitClass = { type: EndpointType } | { workflow: WorkflowCategory } | false;
@@ -76,8 +75,7 @@ export function countersFor(tier: Tier, sandbox: boolean, cls: Exclude<RateLimit
 export interface RateLimitDeps {
   store: RateLimitStore;
   clock: Clock;
-  database: Database;
-  tenants: TenantsRepository;
+  tenants: TenantDirectory;
   logger: Logger;
   keyPrefix: string;
   enabled: boolean;
@@ -167,7 +165,7 @@ async function scopeOf(
   const header = request.headers['x-tenant-subdomain'];
   if (typeof header === 'string' && header.trim() !== '') {
     const subdomain = header.trim().toLowerCase();
-    const tenant = await deps.tenants.findBySubdomain(deps.database.db, subdomain);
+    const tenant = await deps.tenants.findBySubdomain(subdomain);
     if (tenant) return { key: request.sandbox ? `${tenant.id}:sandbox` : tenant.id, counters: countersFor(tenant.tier, request.sandbox || tenant.sandboxOf !== null, cls) };
     // Unknown subdomains share the Free tier's budget per name, so probing them is limited too.
     return { key: `sub:${subdomain.slice(0, 100)}`, counters: countersFor('free', request.sandbox, cls) };

@@ -2,7 +2,8 @@ import type { Database } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
 import { type Clock, systemClock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
-import type { EnqueueOptions, Executor, JobDefinition, JobRecord, JobState } from './job-types.ts';
+import type { EnqueueOptions, JobDefinition, JobRecord, JobState } from './job-types.ts';
+import type { Executor } from '../db/executor.ts';
 import {
   cancelJob,
   countJobs,

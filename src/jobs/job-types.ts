@@ -1,9 +1,3 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
-
-/** Anything a query can run on: the database itself or a transaction of the caller's. */
-export type Executor = Kysely<DB> | Transaction<DB>;
-
 export const JOB_STATES = ['available', 'running', 'completed', 'dead', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 

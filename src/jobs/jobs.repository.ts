@@ -1,7 +1,7 @@
 import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { DialectName } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
-import type { Executor } from './job-types.ts';
+import type { Executor } from '../db/executor.ts';
 
 /*
  * Every query of the job queue, for both dialects. State constants are written as SQL literals

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { WorkerLogger } from './worker-logger.ts';
+import type { Logger } from '../lib/logger.ts';
 
 /**
  * Holds one dedicated connection LISTENing on a channel and calls back on each notification.
@@ -11,7 +11,7 @@ export class PgListener {
   private readonly channel: string;
   private readonly onNotify: (payload: string) => void;
   private readonly onConnect: () => void;
-  private readonly logger: WorkerLogger;
+  private readonly logger: Logger;
   private client: pg.PoolClient | null = null;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -22,7 +22,7 @@ export class PgListener {
     channel: string;
     onNotify: (payload: string) => void;
     onConnect: () => void;
-    logger: WorkerLogger;
+    logger: Logger;
   }) {
     this.pool = options.pool;
     this.channel = options.channel;

@@ -3,7 +3,7 @@ import type { Clock } from '../lib/clock.ts';
 import { JobQueue } from './job-queue.ts';
 import type { JobDefinition, JobOutcome } from './job-types.ts';
 import { Worker } from './worker.ts';
-import type { WorkerLogger } from './worker-logger.ts';
+import type { Logger } from '../lib/logger.ts';
 
 export interface RunWorkerOptions {
   database: Database;
@@ -13,7 +13,7 @@ export interface RunWorkerOptions {
   concurrency: number;
   pollIntervalMs: number;
   leaseMs: number;
-  logger?: WorkerLogger;
+  logger?: Logger;
   clock?: Clock;
   workerId?: string;
   onJobFinished?: (kind: string, outcome: JobOutcome) => void;

@@ -16,7 +16,8 @@ import {
   retryJob,
 } from './jobs.repository.ts';
 import { PgListener } from './pg-listener.ts';
-import { silentLogger, type WorkerLogger } from './worker-logger.ts';
+import { silentLogger } from '../lib/logger.ts';
+import { type Logger } from '../lib/logger.ts';
 
 export interface WorkerOptions {
   database: Database;
@@ -24,7 +25,7 @@ export interface WorkerOptions {
   /** The catalogue: only these kinds are claimed. */
   definitions: readonly JobDefinition[];
   clock?: Clock;
-  logger?: WorkerLogger;
+  logger?: Logger;
   /** Most jobs this worker runs at once. */
   concurrency: number;
   /** Polls at least this often (PostgreSQL NOTIFY and in-process enqueues wake it sooner). */
@@ -79,7 +80,7 @@ export class Worker {
   private readonly queue: JobQueue;
   private readonly definitions: Map<string, JobDefinition>;
   private readonly clock: Clock;
-  private readonly logger: WorkerLogger;
+  private readonly logger: Logger;
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;

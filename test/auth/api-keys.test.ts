@@ -78,7 +78,7 @@ describeEachDialect('API keys', (ctx) => {
     const created = (await inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'sbx', environment: 'test' } })).json();
     assert.match(created.key, /^ak_test_/);
     const row = await ctx().container.database.db.selectFrom('api_keys').select('tenant_id').where('id', '=', created.id).executeTakeFirstOrThrow();
-    const twin = await ctx().container.repositories.tenants.findSandboxTwin(ctx().container.database.db, t.tenantId);
+    const twin = await ctx().container.database.db.selectFrom('tenants').select('id').where('sandbox_of', '=', t.tenantId).executeTakeFirst();
     assert.equal(row.tenant_id, twin!.id);
     const me = await inject({ method: 'GET', url: '/sandbox/api/v1/auth/me', headers: { 'x-api-key': created.key } });
     assert.equal(me.statusCode, 200, me.body);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError } from '../../src/http/errors.ts';
-import { canAssignRole, canCreate, canManageUsers, canManageWorkspace } from '../../src/modules/access/roles.ts';
-import { hasFeature, requireFeature } from '../../src/modules/access/tier-gate.ts';
-import type { Tier } from '../../src/modules/tenants/tiers.ts';
+import { AppError } from '../../src/lib/errors.ts';
+import { canAssignRole, canCreate, canManageUsers, canManageWorkspace } from '../../src/domain/roles.ts';
+import { hasFeature, requireFeature } from '../../src/domain/tier-gate.ts';
+import type { Tier } from '../../src/domain/tiers.ts';
 
 const withTier = (tier: Tier) => ({ tenant: { tier } }) as Parameters<typeof requireFeature>[0];
 

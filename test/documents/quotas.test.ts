@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { describeEachDialect, type TestApp } from '../support/app.ts';
 import { documentRow } from '../support/document-rows.ts';
 import { assertError, createTenant } from '../support/fixtures.ts';
-import { GB } from '../../src/modules/tenants/tiers.ts';
+import { GB } from '../../src/domain/tiers.ts';
 import { documentCount, localBlobFiles, upload } from './helpers.ts';
 
 /** Pretends the tenant already stores `bytes` in `count` documents (rows only). */

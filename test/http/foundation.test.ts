@@ -126,8 +126,8 @@ describeEachDialect('HTTP foundation', (ctx) => {
     const t = ctx();
     const tenant = await createTenant(t);
     // Break the database under the service: the handler must answer a generic 500.
-    const original = t.container.services.tenants.get.bind(t.container.services.tenants);
-    t.container.services.tenants.get = async () => {
+    const original = t.container.modules.use('tenants').get.bind(t.container.modules.use('tenants'));
+    t.container.modules.use('tenants').get = async () => {
       throw new Error('SELECT secret FROM internals failed');
     };
     try {
@@ -136,7 +136,7 @@ describeEachDialect('HTTP foundation', (ctx) => {
       assert.doesNotMatch(res.body, /SELECT|secret|stack/i);
       assert.equal(body.details, undefined);
     } finally {
-      t.container.services.tenants.get = original;
+      t.container.modules.use('tenants').get = original;
     }
   });
 

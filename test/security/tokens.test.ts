@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { it } from 'node:test';
 import { SignJWT } from 'jose';
-import { generateApiKey, hashApiKey, sameHash } from '../../src/modules/api-keys/api-key-secrets.ts';
-import { AUDIENCE, ISSUER } from '../../src/modules/auth/tokens.ts';
+import { generateApiKey, hashApiKey, sameHash } from '../../src/modules/identity/api-keys/api-key-secrets.ts';
+import { AUDIENCE, ISSUER } from '../../src/modules/identity/auth/tokens.ts';
 import { ADMIN_KEY, describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, loginAs } from '../support/fixtures.ts';
 
@@ -46,7 +46,7 @@ describeEachDialect('security: credentials', (ctx) => {
     assertError(await me({ ...sub, authorization: `Bearer ${await forge(randomBytes(32), header.kid)}` }), 401, 'unauthorized');
     assertError(await me({ ...sub, authorization: `Bearer ${await forge(randomBytes(32), 'key_unknown')}` }), 401, 'unauthorized');
     // Signed with the real key but expired.
-    const real = await ctx().container.identity.signingKeys.verificationKey(header.kid);
+    const real = await ctx().container.modules.use('signingKeys').verificationKey(header.kid);
     assert.ok(real);
     const expired = await new SignJWT({ tid: claims.tid, sid: claims.sid, role: claims.role })
       .setProtectedHeader({ alg: 'HS256', kid: header.kid })
@@ -75,7 +75,7 @@ describeEachDialect('security: credentials', (ctx) => {
   it('a rotated signing key keeps verifying earlier tokens while new ones use the new kid', async () => {
     const t = await createTenant(ctx());
     const before = await loginAs(ctx(), t, 'member');
-    await ctx().container.identity.signingKeys.rotate();
+    await ctx().container.modules.use('signingKeys').rotate();
     const after = await loginAs(ctx(), t, 'member');
     const kid = (tok: string) => JSON.parse(Buffer.from(tok.split('.')[0]!, 'base64url').toString()).kid;
     assert.notEqual(kid(before.accessToken), kid(after.accessToken));
@@ -132,7 +132,7 @@ describeEachDialect('security: credentials', (ctx) => {
     assertError(await ctx().app.inject({ method: 'GET', url: '/api/v1/users', headers: { 'x-api-key': wrong } }), 401, 'invalid_api_key');
     assert.equal((await ctx().app.inject({ method: 'GET', url: '/api/v1/users', headers: t.headers })).statusCode, 200);
     // The comparison itself is crypto.timingSafeEqual (the code path this test relies on).
-    const source = await import('node:fs').then((fs) => fs.readFileSync(new URL('../../src/modules/api-keys/api-key-secrets.ts', import.meta.url), 'utf8'));
+    const source = await import('node:fs').then((fs) => fs.readFileSync(new URL('../../src/modules/identity/api-keys/api-key-secrets.ts', import.meta.url), 'utf8'));
     assert.match(source, /timingSafeEqual\(x, y\)/);
   });
 });

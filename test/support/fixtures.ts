@@ -130,6 +130,6 @@ export async function loginAs(t: TestApp, tenant: TestTenant, role: TestRole, op
 
 /** The newest message of the mail outbox sent to an address (password resets, invitations). */
 export async function lastMailTo(t: TestApp, tenant: TestTenant, to: string) {
-  const rows = await t.container.repositories.mail.listTo(t.container.database.db, tenant.tenantId, to);
+  const rows = await t.container.modules.use('mailOutbox').listTo(t.container.database.db, tenant.tenantId, to);
   return rows[0] ?? null;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { tokenFromMailBody } from '../../src/modules/auth/password-tokens.ts';
+import { tokenFromMailBody } from '../../src/modules/identity/auth/password-tokens.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, lastMailTo, loginAs } from '../support/fixtures.ts';
 

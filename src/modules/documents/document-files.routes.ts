@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
-import type { Container } from '../../container.ts';
+import type { DocumentsService } from './documents.service.ts';
 import { IdParams, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { contentDisposition } from '../../providers/files/filenames.ts';
@@ -15,9 +15,9 @@ function headerText(value: string | string[] | undefined): string | undefined {
 }
 
 /** Spec + contract §6: downloads with validators and ranges; thumbnails. */
-export function documentFileRoutes(app: App, c: Container): void {
+export function documentFileRoutes(app: App, s: { documents: DocumentsService }): void {
   const tags = ['documents'];
-  const documents = c.services.documents;
+  const documents = s.documents;
 
   app.get(
     '/documents/:id/download',

@@ -1,5 +1,5 @@
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import type { Executor } from '../../jobs/job-types.ts';
+import type { Executor } from '../../db/executor.ts';
 import { DOCUMENT_JOBS, type DeleteBlobsPayload, thumbnailBlobKey } from './document-job-kinds.ts';
 import type { DocumentsRepository } from './documents.repository.ts';
 

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { DocumentUploadsService } from './document-uploads.service.ts';
 import { ErrorBody, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { multipartFingerprint, setRequestFingerprint } from '../../http/idempotency.ts';
@@ -23,13 +23,13 @@ function fingerprint(request: FastifyRequest, digest: UploadDigest): void {
 }
 
 /** Spec: POST /documents/upload and /documents/upload-batch (multipart, streamed). */
-export async function documentUploadRoutes(app: App, c: Container): Promise<void> {
+export async function documentUploadRoutes(app: App, s: { uploads: DocumentUploadsService }): Promise<void> {
   // Encapsulated: only these routes parse multipart, as streams, with the per-type limits enforced while storing.
   await app.register(async (scope: App) => {
     await scope.register(multipart, { limits: multipartLimits(MAX_BATCH_FILES + 1) });
     scope.addHook('onSend', async (request, reply) => closeUnreadUploads(request, reply));
     const tags = ['documents'];
-    const uploads = c.services.uploads;
+    const uploads = s.uploads;
 
     scope.post(
       '/documents/upload',

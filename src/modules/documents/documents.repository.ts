@@ -1,6 +1,6 @@
 import { type Expression, type ExpressionBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import type { DB, DocumentsTable } from '../../db/schema.ts';
-import type { Executor } from '../../jobs/job-types.ts';
+import type { Executor } from '../../db/executor.ts';
 
 export type DocumentRow = Selectable<DocumentsTable>;
 
@@ -122,6 +122,11 @@ export class DocumentsRepository {
   }
 
   /** Rows and their tag links, shares and extracted text (the latter by foreign-key cascade). */
+  /** Up to `limit` documents of the tenant with their blob keys (sandbox reset removes them in batches). */
+  async listStorageKeys(db: Executor, tenantId: string, limit: number): Promise<Pick<DocumentRow, 'id' | 'storage_key'>[]> {
+    return db.selectFrom('documents').select(['id', 'storage_key']).where('tenant_id', '=', tenantId).limit(limit).execute();
+  }
+
   async deleteMany(db: Executor, tenantId: string, ids: string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) {
       await db.deleteFrom('documents').where('tenant_id', '=', tenantId).where('id', 'in', ids.slice(i, i + 500)).execute();

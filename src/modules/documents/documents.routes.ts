@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { DocumentsService } from './documents.service.ts';
 import { IdParams, MessageBody, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { presentDocumentDetail, presentDocumentListItem } from './documents.presenter.ts';
@@ -7,15 +7,15 @@ import type { DocumentSort } from './documents.repository.ts';
 import { DocumentContent, DocumentDetail, DocumentList, DocumentListQuery, UpdateDocumentBody } from './documents.schemas.ts';
 
 /** `https://host/api/v1` (or the sandbox's), from PUBLIC_BASE_URL or the request. */
-export function apiBaseOf(request: FastifyRequest, c: Container): string {
-  const origin = c.config.http.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+export function apiBaseOf(request: FastifyRequest, publicBaseUrl: string | null): string {
+  const origin = publicBaseUrl ?? `${request.protocol}://${request.host}`;
   return `${origin}${request.sandbox ? '/sandbox' : ''}/api/v1`;
 }
 
 /** Spec: Endpoints > Documents (list, get, update, delete, content). */
-export function documentRoutes(app: App, c: Container): void {
+export function documentRoutes(app: App, s: { documents: DocumentsService; publicBaseUrl: string | null }): void {
   const tags = ['documents'];
-  const documents = c.services.documents;
+  const documents = s.documents;
 
   app.get(
     '/documents',
@@ -69,7 +69,7 @@ export function documentRoutes(app: App, c: Container): void {
     },
     async (request) => {
       const d = await documents.get(authOf(request), request.params.id);
-      return presentDocumentDetail(d.row, d.tags, apiBaseOf(request, c));
+      return presentDocumentDetail(d.row, d.tags, apiBaseOf(request, s.publicBaseUrl));
     },
   );
 
@@ -89,7 +89,7 @@ export function documentRoutes(app: App, c: Container): void {
     async (request) => {
       const { filename, folder_id, tags: tagNames } = request.body;
       const d = await documents.update(authOf(request), request.params.id, { filename, folderId: folder_id, tags: tagNames });
-      return presentDocumentDetail(d.row, d.tags, apiBaseOf(request, c));
+      return presentDocumentDetail(d.row, d.tags, apiBaseOf(request, s.publicBaseUrl));
     },
   );
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { type AppError, errors } from '../../http/errors.ts';
+import { type AppError, errors } from '../../lib/errors.ts';
 import { type BlobStore, BlobTooLargeError } from '../../providers/blobs/blob-store.ts';
 import { ContentMismatchError, ContentSniffer, EmptyFileError } from '../../providers/files/content-sniffer.ts';
 import { ACCEPTED_EXTENSIONS, type FileTypeRule, fileTypeRuleFor } from '../../providers/files/file-types.ts';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errors } from '../../http/errors.ts';
+import { errors } from '../../lib/errors.ts';
 import { MAX_UPLOAD_BYTES } from '../../providers/files/file-types.ts';
 
 /** One part of a multipart body, as the upload services see it. */

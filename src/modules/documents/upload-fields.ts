@@ -1,6 +1,6 @@
-import { errors } from '../../http/errors.ts';
+import { errors } from '../../lib/errors.ts';
 import { sanitizeFilename } from '../../providers/files/filenames.ts';
-import { normaliseTagNames } from '../tags/tags.service.ts';
+import { normaliseTagNames } from './tags/tags.service.ts';
 
 /** The non-file fields of an upload, as validated values. */
 export interface UploadFields {

@@ -1,9 +1,9 @@
 import type { Database } from '../../db/database.ts';
 import { lockTenant } from '../../db/locks.ts';
-import { errors } from '../../http/errors.ts';
-import type { Executor } from '../../jobs/job-types.ts';
-import type { AuthContext } from '../auth/auth-context.ts';
-import { TIER_LIMITS } from '../tenants/tiers.ts';
+import { errors } from '../../lib/errors.ts';
+import type { Executor } from '../../db/executor.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
+import { TIER_LIMITS } from '../../domain/tiers.ts';
 import type { DocumentsRepository } from './documents.repository.ts';
 
 /** Contract §5: a sandbox holds at most this many documents. */

@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
 import { Type } from 'typebox';
-import type { Container } from '../../container.ts';
+import type { Database } from '../../db/database.ts';
+import type { Metrics } from '../../http/metrics.ts';
+import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import type { App } from '../../http/fastify-types.ts';
 
 const Status = Type.Object({ status: Type.String(), checks: Type.Optional(Type.Record(Type.String(), Type.String())) });
 
 /** Liveness, readiness and Prometheus metrics: unauthenticated and never rate limited. */
-export function healthRoutes(app: App, c: Container): void {
+export function healthRoutes(app: App, c: { database: Database; blobs: BlobStore; metrics: Metrics }): void {
   const config = { auth: 'public' as const, rateLimit: false as const };
 
   app.get(

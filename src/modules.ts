@@ -1,0 +1,16 @@
+import { documentsModule } from './modules/documents/index.ts';
+import { healthModule } from './modules/health/index.ts';
+import { identityModule } from './modules/identity/index.ts';
+import { sandboxModule } from './modules/sandbox/index.ts';
+import type { ModuleDefinition } from './platform/module.ts';
+
+/**
+ * Every module of the service, in dependency order (a module may `use` those above it). The API
+ * and the worker both read this list; a new module is one line here plus its folder.
+ */
+export const MODULES: readonly ModuleDefinition[] = [
+  healthModule,
+  identityModule,
+  documentsModule,
+  sandboxModule,
+];

@@ -1,0 +1,109 @@
+import type { FoldersService } from './folders.service.ts';
+import { IdParams, MessageBody, standardErrors } from '../../../http/common-schemas.ts';
+import { authOf, type App } from '../../../http/fastify-types.ts';
+import { iso } from '../../../lib/clock.ts';
+import { parseBooleanField } from '../upload-fields.ts';
+import type { FolderWithCount } from './folders.service.ts';
+import { CreateFolderBody, DeleteFolderQuery, FolderList, FolderListQuery, FolderView, UpdateFolderBody } from './folders.schemas.ts';
+
+/** A folder as the API shows it; `updated_at` only on single reads (spec). */
+export function presentFolder(f: FolderWithCount, options: { withUpdatedAt: boolean }) {
+  return {
+    id: f.id,
+    name: f.name,
+    parent_id: f.parent_id,
+    color: f.color,
+    icon: f.icon,
+    ...(f.documentCount !== undefined ? { document_count: f.documentCount } : {}),
+    created_at: iso(f.created_at),
+    ...(options.withUpdatedAt ? { updated_at: iso(f.updated_at) } : {}),
+  };
+}
+
+/** Spec: Endpoints > Folders, with contract §6 and §9. */
+export function folderRoutes(app: App, s: { folders: FoldersService }): void {
+  const tags = ['folders'];
+  const folders = s.folders;
+
+  app.get(
+    '/folders',
+    {
+      schema: {
+        tags,
+        summary: 'List folders',
+        description:
+          'Without `parent_id`, every folder flat (build the tree from `parent_id`); `parent_id=root` gives the top level, an id its children. `document_count` counts documents directly inside.',
+        querystring: FolderListQuery,
+        response: { 200: FolderList, ...standardErrors },
+      },
+    },
+    async (request) => {
+      const { parent_id, include_document_count } = request.query;
+      const withCounts = parseBooleanField('include_document_count', include_document_count, true);
+      const rows = await folders.list(authOf(request), parent_id, withCounts);
+      return { folders: rows.map((f) => presentFolder(f, { withUpdatedAt: false })) };
+    },
+  );
+
+  app.get('/folders/:id', { schema: { tags, summary: 'Get a folder', params: IdParams, response: { 200: FolderView, ...standardErrors } } }, async (request) =>
+    presentFolder(await folders.get(authOf(request), request.params.id), { withUpdatedAt: true }),
+  );
+
+  app.post(
+    '/folders',
+    {
+      schema: {
+        tags,
+        summary: 'Create a folder',
+        description:
+          'Anyone but a viewer. `parent_id` null or omitted creates a top-level folder; names are unique among siblings, case-insensitive (409 `conflict`).',
+        body: CreateFolderBody,
+        response: { 201: FolderView, ...standardErrors },
+      },
+    },
+    async (request, reply) => {
+      const { name, parent_id, color, icon } = request.body;
+      const folder = await folders.create(authOf(request), { name, parentId: parent_id ?? null, color, icon });
+      return reply.status(201).send(presentFolder(folder, { withUpdatedAt: true }));
+    },
+  );
+
+  app.put(
+    '/folders/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update or move a folder',
+        description:
+          'Partial update; `parent_id` moves the folder (null: top level). A move into its own subtree is 400 `validation_error`; a sibling with the same name is 409 `conflict`.',
+        params: IdParams,
+        body: UpdateFolderBody,
+        response: { 200: FolderView, ...standardErrors },
+      },
+    },
+    async (request) => {
+      const { name, color, icon, parent_id } = request.body;
+      const folder = await folders.update(authOf(request), request.params.id, { name, color, icon, parentId: parent_id });
+      return presentFolder(folder, { withUpdatedAt: true });
+    },
+  );
+
+  app.delete(
+    '/folders/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a folder',
+        description:
+          '400 `folder_not_empty` unless the folder is empty or `force=true`. `force=true` deletes the subtree with its documents and is for owners and admins only.',
+        params: IdParams,
+        querystring: DeleteFolderQuery,
+        response: { 200: MessageBody, ...standardErrors },
+      },
+    },
+    async (request) => {
+      await folders.delete(authOf(request), request.params.id, parseBooleanField('force', request.query.force, false));
+      return { message: 'Folder deleted' };
+    },
+  );
+}

@@ -1,0 +1,186 @@
+import type { Database } from '../../../db/database.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../../../db/db-errors.ts';
+import { AppError, errors } from '../../../lib/errors.ts';
+import type { JobQueue } from '../../../jobs/job-queue.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import { newId } from '../../../lib/ids.ts';
+import { assertMayCreate, assertTenantAdmin, isTenantAdmin, visibleDocuments } from '../access/document-access.ts';
+import type { AuthContext } from '../../../domain/auth-context.ts';
+import { removeDocuments } from '../document-removal.ts';
+import type { DocumentsRepository } from '../documents.repository.ts';
+import type { FolderRow, FoldersRepository, ParentFilter } from './folders.repository.ts';
+
+export const DEFAULT_FOLDER_COLOR = '#6B7280';
+export const DEFAULT_FOLDER_ICON = 'folder';
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+
+export interface FolderWithCount extends FolderRow {
+  documentCount?: number;
+}
+
+/** Contract §6 name rule: 1-255 characters, no `/`, no control characters. */
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) throw errors.field('name', 'must not be empty');
+  if (trimmed.length > 255) throw errors.field('name', 'must be at most 255 characters');
+  if (trimmed.includes('/')) throw errors.field('name', 'must not contain "/"');
+  if (CONTROL_CHARS.test(trimmed)) throw errors.field('name', 'must not contain control characters');
+  return trimmed;
+}
+
+/** Folder use cases: nested folders with unique sibling names, moves, and (force) deletion. */
+export class FoldersService {
+  private readonly deps: { database: Database; clock: Clock; jobs: JobQueue; folders: FoldersRepository; documents: DocumentsRepository };
+  constructor(deps: FoldersService['deps']) {
+    this.deps = deps;
+  }
+
+  async create(auth: AuthContext, input: { name: string; parentId: string | null; color?: string; icon?: string }): Promise<FolderWithCount> {
+    assertMayCreate(auth, 'folders');
+    const { database, clock, folders } = this.deps;
+    const name = checkName(input.name);
+    const tenantId = auth.tenant.id;
+    const now = clock.now();
+    const row: FolderRow = {
+      id: newId(now),
+      tenant_id: tenantId,
+      parent_id: input.parentId,
+      name,
+      name_key: name.toLowerCase(),
+      color: input.color ?? DEFAULT_FOLDER_COLOR,
+      icon: input.icon ?? DEFAULT_FOLDER_ICON,
+      created_by: auth.userId,
+      document_count: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.#uniquely(name, () =>
+      database.db.transaction().execute(async (trx) => {
+        if (input.parentId !== null && !(await folders.exists(trx, tenantId, input.parentId))) throw errors.notFound('folder', input.parentId);
+        if (await folders.findSibling(trx, tenantId, input.parentId, row.name_key)) throw this.#nameTaken(name);
+        await folders.insert(trx, row);
+      }),
+    );
+    return { ...row, documentCount: 0 };
+  }
+
+  async get(auth: AuthContext, id: string): Promise<FolderWithCount> {
+    const { database, folders } = this.deps;
+    const row = await folders.findById(database.db, auth.tenant.id, id);
+    if (!row) throw errors.notFound('folder', id);
+    const counts = await this.#documentCounts(auth, [row], [id]);
+    return { ...row, documentCount: counts.get(id) ?? 0 };
+  }
+
+  /** Contract §9: no parent = every folder flat; `root` = top level; an id = its children. */
+  async list(auth: AuthContext, parent: string | undefined, withCounts: boolean): Promise<FolderWithCount[]> {
+    const { database, folders } = this.deps;
+    const tenantId = auth.tenant.id;
+    const filter: ParentFilter =
+      parent === undefined ? { kind: 'all' } : parent === 'root' ? { kind: 'root' } : { kind: 'children', parentId: parent };
+    if (filter.kind === 'children' && !(await folders.exists(database.db, tenantId, filter.parentId))) {
+      throw errors.notFound('folder', filter.parentId);
+    }
+    const rows = await folders.list(database.db, tenantId, filter);
+    if (!withCounts) return rows;
+    const counts = await this.#documentCounts(auth, rows, filter.kind === 'all' ? 'all' : rows.map((r) => r.id));
+    return rows.map((r) => ({ ...r, documentCount: counts.get(r.id) ?? 0 }));
+  }
+
+  /**
+   * Documents directly inside each folder that the caller can see. Tenant administrators see all,
+   * so their counts are the ones the folder rows keep (triggers on `documents`); other callers'
+   * are counted through the visibility filter.
+   */
+  async #documentCounts(auth: AuthContext, rows: FolderRow[], ids: string[] | 'all'): Promise<Map<string, number>> {
+    if (isTenantAdmin(auth)) return new Map(rows.map((r) => [r.id, Number(r.document_count)]));
+    return this.deps.folders.documentCounts(this.deps.database.db, auth.tenant.id, ids, visibleDocuments(auth));
+  }
+
+  /** Partial update; `parentId` moves the folder (null = top level), never into its own subtree. */
+  async update(
+    auth: AuthContext,
+    id: string,
+    patch: { name?: string; color?: string; icon?: string; parentId?: string | null },
+  ): Promise<FolderWithCount> {
+    const { database, clock, folders } = this.deps;
+    const tenantId = auth.tenant.id;
+    const name = patch.name === undefined ? undefined : checkName(patch.name);
+    await this.#uniquely(name ?? '', () =>
+      database.db.transaction().execute(async (trx) => {
+        const current = await folders.findById(trx, tenantId, id);
+        if (!current) throw errors.notFound('folder', id);
+        assertMayCreate(auth, 'or change folders');
+        const parentId = patch.parentId === undefined ? current.parent_id : patch.parentId;
+        if (patch.parentId !== undefined && patch.parentId !== null) {
+          if (!(await folders.exists(trx, tenantId, patch.parentId))) throw errors.notFound('folder', patch.parentId);
+          const subtree = await folders.subtreeIds(trx, tenantId, id);
+          if (subtree.includes(patch.parentId)) throw errors.field('parent_id', 'a folder cannot be moved into itself or its own subfolders');
+        }
+        const finalName = name ?? current.name;
+        if (await folders.findSibling(trx, tenantId, parentId, finalName.toLowerCase(), id)) throw this.#nameTaken(finalName);
+        await folders.update(trx, tenantId, id, {
+          ...(name !== undefined ? { name, name_key: name.toLowerCase() } : {}),
+          ...(patch.color !== undefined ? { color: patch.color } : {}),
+          ...(patch.icon !== undefined ? { icon: patch.icon } : {}),
+          ...(patch.parentId !== undefined ? { parent_id: patch.parentId } : {}),
+          updated_at: clock.now(),
+        });
+      }),
+    );
+    return this.get(auth, id);
+  }
+
+  /** Without force only an empty folder goes (400 folder_not_empty); with force the whole subtree and its documents. */
+  async delete(auth: AuthContext, id: string, force: boolean): Promise<void> {
+    const notEmpty = () =>
+      new AppError(400, 'folder_not_empty', 'The folder is not empty; delete with force=true to remove it with its contents', {
+        details: { resource_type: 'folder', resource_id: id },
+      });
+    try {
+      await this.#deleteInTransaction(auth, id, force, notEmpty);
+    } catch (error) {
+      // A document or subfolder added by a concurrent request after the checks (PostgreSQL runs
+      // writers side by side) makes the delete violate a foreign key: answer what is now true.
+      if (!isForeignKeyViolation(error)) throw error;
+      throw force ? errors.conflict('The folder changed while it was being deleted; try again') : notEmpty();
+    }
+  }
+
+  async #deleteInTransaction(auth: AuthContext, id: string, force: boolean, notEmpty: () => AppError): Promise<void> {
+    const { database, folders, documents, jobs } = this.deps;
+    const tenantId = auth.tenant.id;
+    await database.db.transaction().execute(async (trx) => {
+      if (!(await folders.exists(trx, tenantId, id))) throw errors.notFound('folder', id);
+      assertMayCreate(auth, 'or delete folders');
+      if (force) assertTenantAdmin(auth, 'delete a folder with its contents (force=true)');
+      if (!force) {
+        if ((await folders.hasChildren(trx, tenantId, id)) || (await documents.countInFolder(trx, tenantId, id)) > 0) {
+          throw notEmpty();
+        }
+        await folders.deleteMany(trx, tenantId, [id]);
+        return;
+      }
+      const subtree = await folders.subtreeIds(trx, tenantId, id);
+      const docs = await documents.inFolders(trx, tenantId, subtree);
+      await removeDocuments(trx, { documents, jobs }, tenantId, docs);
+      await folders.deleteMany(trx, tenantId, subtree);
+    });
+  }
+
+  #nameTaken(name: string): AppError {
+    return errors.conflict(`A folder named "${name}" already exists here`, { field: 'name' });
+  }
+
+  /** Runs a write, turning a lost race on the sibling-name index into the same 409. */
+  async #uniquely<T>(name: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw this.#nameTaken(name);
+      throw error;
+    }
+  }
+}

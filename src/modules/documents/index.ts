@@ -1,0 +1,82 @@
+import { defineModule } from '../../platform/module.ts';
+import { batchJobRoutes } from './batch-jobs/batch-jobs.routes.ts';
+import { BatchJobsRepository } from './batch-jobs/batch-jobs.repository.ts';
+import { BatchJobsService } from './batch-jobs/batch-jobs.service.ts';
+import { removeDocuments } from './document-removal.ts';
+import { documentFileRoutes } from './document-files.routes.ts';
+import { documentUploadRoutes } from './document-uploads.routes.ts';
+import { DocumentUploadsService } from './document-uploads.service.ts';
+import { documentJobDefinitions } from './documents.jobs.ts';
+import { DocumentsRepository } from './documents.repository.ts';
+import { documentRoutes } from './documents.routes.ts';
+import { DocumentsService } from './documents.service.ts';
+import { folderRoutes } from './folders/folders.routes.ts';
+import { FoldersRepository } from './folders/folders.repository.ts';
+import { FoldersService } from './folders/folders.service.ts';
+import { shareRoutes } from './shares/shares.routes.ts';
+import { SharesRepository } from './shares/shares.repository.ts';
+import { SharesService } from './shares/shares.service.ts';
+import { tagRoutes } from './tags/tags.routes.ts';
+import { TagsRepository } from './tags/tags.repository.ts';
+import { TagsService } from './tags/tags.service.ts';
+import { UploadQuota } from './upload-quota.ts';
+
+declare module '../../platform/module.ts' {
+  interface ModuleServices {
+    documents: DocumentsService;
+    uploads: DocumentUploadsService;
+    folders: FoldersService;
+    tags: TagsService;
+    shares: SharesService;
+    batchJobs: BatchJobsService;
+  }
+}
+
+/** Sandbox documents are removed in batches of this many (their bytes go through the blob-deletion job). */
+const SANDBOX_DOCUMENT_BATCH = 500;
+
+/**
+ * The document library: folders, documents (uploads, downloads, thumbnails), tags, shares and
+ * batch uploads, with the document access rules they share (docs/architecture.md).
+ */
+export const documentsModule = defineModule({
+  name: 'documents',
+  setup({ config, database, clock, jobs, blobs }) {
+    const repositories = {
+      folders: new FoldersRepository(),
+      documents: new DocumentsRepository(),
+      tags: new TagsRepository(),
+      shares: new SharesRepository(),
+      batchJobs: new BatchJobsRepository(),
+    };
+    const tags = new TagsService({ database, clock, tags: repositories.tags });
+    const quota = new UploadQuota({ database, documents: repositories.documents });
+    const documents = new DocumentsService({ database, clock, jobs, blobs, ...repositories, tagsService: tags });
+    const uploads = new DocumentUploadsService({ database, clock, jobs, blobs, ...repositories, tagsService: tags, quota });
+    const folders = new FoldersService({ database, clock, jobs, folders: repositories.folders, documents: repositories.documents });
+    const shares = new SharesService({ database, clock, shares: repositories.shares });
+    const batchJobs = new BatchJobsService({ database, batchJobs: repositories.batchJobs });
+    return {
+      provides: { documents, uploads, folders, tags, shares, batchJobs },
+      async routes(app) {
+        folderRoutes(app, { folders });
+        documentRoutes(app, { documents, publicBaseUrl: config.http.publicBaseUrl });
+        await documentUploadRoutes(app, { uploads });
+        documentFileRoutes(app, { documents });
+        shareRoutes(app, { shares });
+        tagRoutes(app, { tags });
+        batchJobRoutes(app, { batchJobs });
+      },
+      jobs: documentJobDefinitions({ database, clock, blobs, documents: repositories.documents }),
+      async sandboxCleanup(trx, tenantId) {
+        for (;;) {
+          const batch = await repositories.documents.listStorageKeys(trx, tenantId, SANDBOX_DOCUMENT_BATCH);
+          if (batch.length === 0) break;
+          await removeDocuments(trx, { documents: repositories.documents, jobs }, tenantId, batch);
+        }
+        // One statement per table over the whole tenant: folders reference their parent, which both dialects accept.
+        for (const table of ['batch_jobs', 'tags', 'folders'] as const) await trx.deleteFrom(table).where('tenant_id', '=', tenantId).execute();
+      },
+    };
+  },
+});

@@ -1,0 +1,60 @@
+import type { Selectable } from 'kysely';
+import type { DocumentSharesTable } from '../../../db/schema.ts';
+import type { Executor } from '../../../db/executor.ts';
+
+export type ShareRow = Selectable<DocumentSharesTable>;
+export type ShareWithNames = ShareRow & { user_name: string | null; workspace_name: string | null };
+
+/** SQL for document shares; every query takes the tenant. */
+export class SharesRepository {
+  async insert(db: Executor, row: ShareRow): Promise<void> {
+    await db.insertInto('document_shares').values(row).execute();
+  }
+
+  /** The share of a document with exactly this user or workspace. */
+  async findForTarget(db: Executor, tenantId: string, documentId: string, target: { userId: string | null; workspaceId: string | null }) {
+    let q = db.selectFrom('document_shares').selectAll().where('tenant_id', '=', tenantId).where('document_id', '=', documentId);
+    q = target.userId ? q.where('user_id', '=', target.userId) : q.where('user_id', 'is', null);
+    q = target.workspaceId ? q.where('workspace_id', '=', target.workspaceId) : q.where('workspace_id', 'is', null);
+    return (await q.executeTakeFirst()) ?? null;
+  }
+
+  async setPermission(db: Executor, tenantId: string, id: string, permission: string): Promise<void> {
+    await db.updateTable('document_shares').set({ permission }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  }
+
+  async listForDocument(db: Executor, tenantId: string, documentId: string): Promise<ShareWithNames[]> {
+    return db
+      .selectFrom('document_shares')
+      .leftJoin('users', (j) => j.onRef('users.id', '=', 'document_shares.user_id').onRef('users.tenant_id', '=', 'document_shares.tenant_id'))
+      .leftJoin('workspaces', (j) =>
+        j.onRef('workspaces.id', '=', 'document_shares.workspace_id').onRef('workspaces.tenant_id', '=', 'document_shares.tenant_id'),
+      )
+      .selectAll('document_shares')
+      .select(['users.name as user_name', 'workspaces.name as workspace_name'])
+      .where('document_shares.tenant_id', '=', tenantId)
+      .where('document_shares.document_id', '=', documentId)
+      .orderBy('document_shares.created_at')
+      .orderBy('document_shares.id')
+      .execute();
+  }
+
+  async delete(db: Executor, tenantId: string, documentId: string, id: string): Promise<boolean> {
+    const result = await db
+      .deleteFrom('document_shares')
+      .where('tenant_id', '=', tenantId)
+      .where('document_id', '=', documentId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async userExists(db: Executor, tenantId: string, userId: string): Promise<boolean> {
+    return (await db.selectFrom('users').select('id').where('tenant_id', '=', tenantId).where('id', '=', userId).executeTakeFirst()) !== undefined;
+  }
+
+  async workspaceExists(db: Executor, tenantId: string, workspaceId: string): Promise<boolean> {
+    const row = await db.selectFrom('workspaces').select('id').where('tenant_id', '=', tenantId).where('id', '=', workspaceId).executeTakeFirst();
+    return row !== undefined;
+  }
+}

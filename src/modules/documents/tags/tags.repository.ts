@@ -1,0 +1,75 @@
+import type { Selectable } from 'kysely';
+import type { TagsTable } from '../../../db/schema.ts';
+import type { Executor } from '../../../db/executor.ts';
+
+export type TagRow = Selectable<TagsTable>;
+
+/** SQL for tags and document-tag links; every query takes the tenant. */
+export class TagsRepository {
+  async insert(db: Executor, row: TagRow): Promise<void> {
+    await db.insertInto('tags').values(row).execute();
+  }
+
+  async insertIgnoringDuplicates(db: Executor, rows: TagRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await db
+      .insertInto('tags')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['tenant_id', 'name_key']).doNothing())
+      .execute();
+  }
+
+  async findById(db: Executor, tenantId: string, id: string): Promise<TagRow | null> {
+    return (await db.selectFrom('tags').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst()) ?? null;
+  }
+
+  async findByKeys(db: Executor, tenantId: string, keys: string[]): Promise<TagRow[]> {
+    if (keys.length === 0) return [];
+    return db.selectFrom('tags').selectAll().where('tenant_id', '=', tenantId).where('name_key', 'in', keys).execute();
+  }
+
+  async list(db: Executor, tenantId: string, page: { limit: number; offset: number }): Promise<{ rows: TagRow[]; total: number }> {
+    const base = db.selectFrom('tags').where('tenant_id', '=', tenantId);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('name_key').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  async delete(db: Executor, tenantId: string, id: string): Promise<boolean> {
+    await db.deleteFrom('document_tags').where('tenant_id', '=', tenantId).where('tag_id', '=', id).execute();
+    const result = await db.deleteFrom('tags').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Replaces a document's tags with exactly these. */
+  async setDocumentTags(db: Executor, tenantId: string, documentId: string, tagIds: string[], now: number): Promise<void> {
+    await db.deleteFrom('document_tags').where('tenant_id', '=', tenantId).where('document_id', '=', documentId).execute();
+    if (tagIds.length === 0) return;
+    await db
+      .insertInto('document_tags')
+      .values(tagIds.map((tag_id) => ({ tenant_id: tenantId, document_id: documentId, tag_id, created_at: now })))
+      .execute();
+  }
+
+  /** Tag names per document, for a page of documents (one query). */
+  async namesByDocument(db: Executor, tenantId: string, documentIds: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (documentIds.length === 0) return out;
+    const rows = await db
+      .selectFrom('document_tags')
+      .innerJoin('tags', 'tags.id', 'document_tags.tag_id')
+      .select(['document_tags.document_id', 'tags.name'])
+      .where('document_tags.tenant_id', '=', tenantId)
+      .where('document_tags.document_id', 'in', documentIds)
+      .orderBy('tags.name_key')
+      .execute();
+    for (const row of rows) {
+      const list = out.get(row.document_id) ?? [];
+      list.push(row.name);
+      out.set(row.document_id, list);
+    }
+    return out;
+  }
+}

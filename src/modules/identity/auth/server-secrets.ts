@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import type { Executor } from '../../../db/executor.ts';
+
+/**
+ * A named secret generated once and kept in the database, so every process of a deployment
+ * shares it (an in-memory secret would differ per process and die with it).
+ */
+export async function getOrCreateServerSecret(db: Executor, name: string, now: number): Promise<Buffer> {
+  const existing = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirst();
+  if (existing) return Buffer.from(existing.value, 'base64url');
+  // Two processes may race here: the first insert wins and both read the winner back.
+  await db
+    .insertInto('server_secrets')
+    .values({ name, value: randomBytes(32).toString('base64url'), created_at: now })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  return Buffer.from(row.value, 'base64url');
+}

@@ -1,0 +1,128 @@
+import type { TenantDirectory } from '../../domain/tenant.ts';
+import type { Authenticators } from '../../http/authenticate.ts';
+import { defineModule } from '../../platform/module.ts';
+import { apiKeyRoutes } from './api-keys/api-keys.routes.ts';
+import { ApiKeysRepository } from './api-keys/api-keys.repository.ts';
+import { ApiKeysService } from './api-keys/api-keys.service.ts';
+import { ApiKeyAuthenticator } from './auth/api-key-authenticator.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+import { AuthService } from './auth/auth.service.ts';
+import { getOrCreateServerSecret } from './auth/server-secrets.ts';
+import { SessionsRepository } from './auth/sessions.repository.ts';
+import { SigningKeys } from './auth/signing-keys.ts';
+import { AccessTokens, CsrfTokens } from './auth/tokens.ts';
+import { UserTokenAuthenticator } from './auth/user-token-authenticator.ts';
+import { MailOutboxRepository } from './mail/mail-outbox.repository.ts';
+import { adminTenantRoutes } from './tenants/admin-tenants.routes.ts';
+import { TenantsRepository } from './tenants/tenants.repository.ts';
+import { TenantsService } from './tenants/tenants.service.ts';
+import { UsersRepository } from './users/users.repository.ts';
+import { userRoutes } from './users/users.routes.ts';
+import { UsersService } from './users/users.service.ts';
+import { WorkspacesRepository } from './workspaces/workspaces.repository.ts';
+import { workspaceRoutes } from './workspaces/workspaces.routes.ts';
+import { WorkspacesService } from './workspaces/workspaces.service.ts';
+
+/** Notices of administrative tenant changes, for per-process caches (CORS origins). */
+export interface TenantChanges {
+  subscribe(listener: (tenantId: string) => void): void;
+}
+
+declare module '../../platform/module.ts' {
+  interface ModuleServices {
+    tenants: TenantsService;
+    tenantDirectory: TenantDirectory;
+    tenantChanges: TenantChanges;
+    authenticators: Omit<Authenticators, 'adminApiKey'>;
+    auth: AuthService;
+    users: UsersService;
+    apiKeys: ApiKeysService;
+    workspaces: WorkspacesService;
+    /** Token signing keys, for rotation tooling and tests. */
+    signingKeys: SigningKeys;
+    /** The outgoing mail queue (password resets, invitations), read by tests and a future mailer. */
+    mailOutbox: MailOutboxRepository;
+  }
+}
+
+/**
+ * Identity and access: tenants and their administration, sign-in and tokens, users and roles,
+ * API keys, workspaces, and the mail they send (docs/identity-and-access.md).
+ */
+export const identityModule = defineModule({
+  name: 'identity',
+  setup({ config, database, clock }) {
+    const tenants = new TenantsRepository();
+    const users = new UsersRepository();
+    const apiKeys = new ApiKeysRepository();
+    const sessions = new SessionsRepository();
+    const mail = new MailOutboxRepository();
+    const workspaces = new WorkspacesRepository();
+    const publicBaseUrl = config.http.publicBaseUrl;
+
+    const listeners: ((tenantId: string) => void)[] = [];
+    const tenantsService = new TenantsService({
+      database,
+      clock,
+      tenants,
+      users,
+      apiKeys,
+      onTenantChanged: (tenantId) => {
+        for (const listener of listeners) listener(tenantId);
+      },
+    });
+
+    const ttlMs = config.auth.accessTokenTtlSeconds * 1000;
+    // A retired key keeps verifying for a token lifetime plus the time other processes take to notice.
+    const signingKeys = new SigningKeys({ database, clock, rotationMs: config.auth.signingKeyRotationMs, graceMs: ttlMs + 120_000 });
+    const accessTokens = new AccessTokens({ keys: signingKeys, ttlSeconds: config.auth.accessTokenTtlSeconds, now: () => clock.now() });
+    let csrfSecret: Promise<Buffer> | null = null;
+    const csrf = new CsrfTokens(() => {
+      if (config.auth.secret) return Promise.resolve(Buffer.from(config.auth.secret, 'utf8'));
+      csrfSecret ??= getOrCreateServerSecret(database.db, 'csrf', clock.now()).catch((error: unknown) => {
+        csrfSecret = null;
+        throw error;
+      });
+      return csrfSecret;
+    });
+    const userTokens = new UserTokenAuthenticator({ database, clock, tenants, sessions, accessTokens, csrf });
+    const apiKeyAuthenticator = new ApiKeyAuthenticator({ database, clock, apiKeys, tenants });
+
+    const auth = new AuthService({ database, clock, tenants, tenantsService, users, sessions, mail, accessTokens, csrf, publicBaseUrl });
+    const usersService = new UsersService({ database, clock, users, tenants, sessions, mail, publicBaseUrl });
+    const apiKeysService = new ApiKeysService({ database, clock, apiKeys, tenants });
+    const workspacesService = new WorkspacesService({ database, clock, workspaces, users });
+    return {
+      provides: {
+        tenants: tenantsService,
+        tenantChanges: { subscribe: (listener) => void listeners.push(listener) },
+        tenantDirectory: {
+          findBySubdomain: (subdomain) => tenants.findBySubdomain(database.db, subdomain),
+          isConfiguredOrigin: (origin) => tenants.isConfiguredOrigin(database.db, origin),
+        },
+        authenticators: {
+          apiKey: (key, options) => apiKeyAuthenticator.authenticate(key, options),
+          userToken: (request, token) => userTokens.authenticate(request, token),
+          csrf: (request, authContext) => userTokens.checkCsrf(request, authContext),
+        },
+        auth,
+        users: usersService,
+        apiKeys: apiKeysService,
+        workspaces: workspacesService,
+        signingKeys,
+        mailOutbox: mail,
+      },
+      routes(app) {
+        adminTenantRoutes(app, { tenants: tenantsService });
+        authRoutes(app, { auth });
+        apiKeyRoutes(app, { apiKeys: apiKeysService });
+        userRoutes(app, { users: usersService });
+        workspaceRoutes(app, { workspaces: workspacesService });
+      },
+      async sandboxCleanup(trx, tenantId) {
+        // API keys stay (they are the sandbox's credentials); users and sessions belong to the live tenant.
+        await trx.deleteFrom('workspaces').where('tenant_id', '=', tenantId).execute();
+      },
+    };
+  },
+});

@@ -1,0 +1,121 @@
+import type { Database } from '../../../db/database.ts';
+import { isUniqueViolation } from '../../../db/db-errors.ts';
+import { errors } from '../../../lib/errors.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import { newId } from '../../../lib/ids.ts';
+import { hashPassword } from '../../../lib/passwords.ts';
+import { generateApiKey } from '../api-keys/api-key-secrets.ts';
+import type { ApiKeysRepository } from '../api-keys/api-keys.repository.ts';
+import type { User, UsersRepository } from '../users/users.repository.ts';
+import type { TenantsRepository } from './tenants.repository.ts';
+import type { Tenant } from '../../../domain/tenant.ts';
+import type { TenantStatus, Tier } from '../../../domain/tiers.ts';
+
+export interface CreateTenantInput {
+  name: string;
+  subdomain: string;
+  tier: Tier;
+  owner: { email: string; password: string; name: string };
+}
+
+export interface CreatedTenant {
+  tenant: Tenant;
+  owner: User;
+  /** Null when created without keys (self-service registration: keys are made on demand). */
+  apiKey: string | null;
+  testApiKey: string | null;
+}
+
+/** The sandbox twin's subdomain: a dot can never appear in a real one, so the two never collide. */
+export function sandboxSubdomain(subdomain: string): string {
+  return `${subdomain}.sandbox`;
+}
+
+/** Tenant lifecycle: creation (with owner, keys and sandbox twin), reads and administrative updates. */
+export class TenantsService {
+  private readonly deps: {
+    database: Database;
+    clock: Clock;
+    tenants: TenantsRepository;
+    users: UsersRepository;
+    apiKeys: ApiKeysRepository;
+    /** Told after an administrative change, so per-process caches (CORS origins) drop what they hold. */
+    onTenantChanged?: (tenantId: string) => void;
+  };
+  constructor(deps: TenantsService['deps']) {
+    this.deps = deps;
+  }
+
+  /**
+   * Creates a tenant, its owner, a live API key and its sandbox twin holding a test API key,
+   * all in one transaction.
+   */
+  async create(input: CreateTenantInput, options: { apiKeys?: boolean } = {}): Promise<CreatedTenant> {
+    const withKeys = options.apiKeys ?? true;
+    const { database, clock, tenants, users, apiKeys } = this.deps;
+    const now = clock.now();
+    const passwordHash = await hashPassword(input.owner.password);
+    const tenant: Tenant = {
+      id: newId(now),
+      name: input.name,
+      subdomain: input.subdomain,
+      tier: input.tier,
+      status: 'active',
+      corsOrigins: [],
+      sandboxOf: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const twin: Tenant = { ...tenant, id: newId(now), subdomain: sandboxSubdomain(input.subdomain), sandboxOf: tenant.id };
+    const owner: User = {
+      id: newId(now),
+      tenantId: tenant.id,
+      email: input.owner.email,
+      name: input.owner.name,
+      role: 'owner',
+      roles: [],
+      status: 'active',
+      createdAt: now,
+      updatedAt: now,
+    };
+    const live = generateApiKey('live');
+    const test = generateApiKey('test');
+    try {
+      await database.db.transaction().execute(async (trx) => {
+        await tenants.insert(trx, tenant);
+        await tenants.insert(trx, twin);
+        await users.insert(trx, owner, passwordHash);
+        if (!withKeys) return;
+        const keyBase = { name: 'Default', createdAt: now, lastUsedAt: null, revokedAt: null };
+        await apiKeys.insert(trx, { ...keyBase, id: newId(now), tenantId: tenant.id, prefix: live.prefix, environment: 'live' }, live.hash);
+        await apiKeys.insert(trx, { ...keyBase, id: newId(now), tenantId: twin.id, prefix: test.prefix, environment: 'test' }, test.hash);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw errors.conflict(`The subdomain "${input.subdomain}" is already taken`, { field: 'subdomain' });
+      throw error;
+    }
+    return { tenant, owner, apiKey: withKeys ? live.key : null, testApiKey: withKeys ? test.key : null };
+  }
+
+  async get(id: string): Promise<Tenant> {
+    const tenant = await this.deps.tenants.findById(this.deps.database.db, id);
+    if (!tenant || tenant.sandboxOf !== null) throw errors.notFound('tenant', id);
+    return tenant;
+  }
+
+  async getWithUsage(id: string): Promise<{ tenant: Tenant; usage: Record<string, number> }> {
+    const tenant = await this.get(id);
+    return { tenant, usage: await this.deps.tenants.usage(this.deps.database.db, id) };
+  }
+
+  list(page: { limit: number; offset: number }) {
+    return this.deps.tenants.listLive(this.deps.database.db, page);
+  }
+
+  async update(id: string, patch: { name?: string; tier?: Tier; status?: TenantStatus; corsOrigins?: string[] }): Promise<Tenant> {
+    await this.get(id);
+    await this.deps.database.db.transaction().execute((trx) => this.deps.tenants.update(trx, id, patch, this.deps.clock.now()));
+    if (patch.corsOrigins !== undefined || patch.status !== undefined) this.deps.onTenantChanged?.(id);
+    return this.get(id);
+  }
+}

@@ -1,0 +1,127 @@
+import type { BuiltInRole } from '../../../domain/auth-context.ts';
+import type { Selectable, Updateable } from 'kysely';
+import type { UsersTable } from '../../../db/schema.ts';
+import { compiledOnce } from '../../../db/compiled-once.ts';
+import type { Executor } from '../../../db/executor.ts';
+import { parseJson } from '../../../lib/json.ts';
+
+/** A user as services see it (never with the password hash). */
+export interface User {
+  id: string;
+  tenantId: string;
+  email: string;
+  name: string;
+  role: BuiltInRole;
+  /** Custom role names (contract §3), e.g. `finance_manager`. */
+  roles: string[];
+  status: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function toUser(row: Selectable<UsersTable>): User {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    email: row.email,
+    name: row.name,
+    role: row.role as BuiltInRole,
+    roles: parseJson<string[]>(row.roles, []),
+    status: row.status,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** SQL for users; every query is scoped by tenant. */
+export class UsersRepository {
+  async insert(db: Executor, user: User, passwordHash: string | null): Promise<void> {
+    await db
+      .insertInto('users')
+      .values({
+        id: user.id,
+        tenant_id: user.tenantId,
+        email: user.email,
+        email_key: user.email.toLowerCase(),
+        name: user.name,
+        password_hash: passwordHash,
+        role: user.role,
+        roles: JSON.stringify(user.roles),
+        status: user.status,
+        created_at: user.createdAt,
+        updated_at: user.updatedAt,
+      })
+      .execute();
+  }
+
+  private readonly byIdQuery = compiledOnce((db: Executor, tenantId: string, id: string) =>
+    db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id),
+  );
+
+  async findById(db: Executor, tenantId: string, id: string): Promise<User | null> {
+    const [row] = await this.byIdQuery(db, tenantId, id);
+    return row ? toUser(row) : null;
+  }
+
+  /** The user and their password hash, for login. */
+  async findCredentialsByEmail(db: Executor, tenantId: string, email: string): Promise<{ user: User; passwordHash: string | null } | null> {
+    const row = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('email_key', '=', email.toLowerCase())
+      .executeTakeFirst();
+    return row ? { user: toUser(row), passwordHash: row.password_hash } : null;
+  }
+
+  async list(db: Executor, tenantId: string, page: { limit: number; offset: number }, filter: { role?: string } = {}) {
+    let base = db.selectFrom('users').where('tenant_id', '=', tenantId);
+    if (filter.role) base = base.where('role', '=', filter.role);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.limit).offset(page.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows: rows.map(toUser), total: Number(count.n) };
+  }
+
+  async update(
+    db: Executor,
+    tenantId: string,
+    id: string,
+    patch: Partial<Pick<User, 'name' | 'role' | 'roles' | 'status'>>,
+    now: number,
+  ): Promise<void> {
+    const values: Updateable<UsersTable> = { updated_at: now };
+    if (patch.name !== undefined) values.name = patch.name;
+    if (patch.role !== undefined) values.role = patch.role;
+    if (patch.roles !== undefined) values.roles = JSON.stringify(patch.roles);
+    if (patch.status !== undefined) values.status = patch.status;
+    await db.updateTable('users').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  }
+
+  async setPasswordHash(db: Executor, tenantId: string, id: string, passwordHash: string, now: number): Promise<void> {
+    await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  }
+
+  async passwordHash(db: Executor, tenantId: string, id: string): Promise<string | null> {
+    const row = await db.selectFrom('users').select('password_hash').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return row?.password_hash ?? null;
+  }
+
+  async delete(db: Executor, tenantId: string, id: string): Promise<boolean> {
+    const result = await db.deleteFrom('users').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Active owners of the tenant, for the "never without an owner" rule. */
+  async countActiveOwners(db: Executor, tenantId: string): Promise<number> {
+    const row = await db
+      .selectFrom('users')
+      .where('tenant_id', '=', tenantId)
+      .where('role', '=', 'owner')
+      .where('status', '=', 'active')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

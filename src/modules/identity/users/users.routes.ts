@@ -1,0 +1,82 @@
+import type { UsersService } from './users.service.ts';
+import { IdParams, MessageBody, pageWindow, standardErrors } from '../../../http/common-schemas.ts';
+import { authOf, type App } from '../../../http/fastify-types.ts';
+import { InviteUserBody, presentUser, UpdateUserBody, UserList, UserListQuery, UserView } from './users.schemas.ts';
+
+/** Contract §3: users of the tenant. */
+export function userRoutes(app: App, s: { users: UsersService }): void {
+  const tags = ['users'];
+  const users = s.users;
+
+  app.get(
+    '/users',
+    {
+      schema: {
+        tags,
+        summary: 'List users',
+        description: 'Paged envelope `{data, total, page, page_size}`; `role` filters by built-in role.',
+        querystring: UserListQuery,
+        response: { 200: UserList, ...standardErrors },
+      },
+    },
+    async (request) => {
+      const page = pageWindow(request.query);
+      const { rows, total } = await users.list(authOf(request), page, { role: request.query.role });
+      return { data: rows.map(presentUser), total, page: page.page, page_size: page.pageSize };
+    },
+  );
+
+  app.post(
+    '/users',
+    {
+      schema: {
+        tags,
+        summary: 'Invite a user',
+        description:
+          'Owners, admins and API keys only; only an owner may add another owner. Without `password`, an invitation to set one goes to the mail outbox. 409 `conflict` when the e-mail is taken.',
+        body: InviteUserBody,
+        response: { 201: UserView, ...standardErrors },
+      },
+    },
+    async (request, reply) => {
+      return reply.status(201).send(presentUser(await users.invite(authOf(request), request.body)));
+    },
+  );
+
+  app.get('/users/:id', { schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: UserView, ...standardErrors } } }, async (request) =>
+    presentUser(await users.get(authOf(request), request.params.id)),
+  );
+
+  app.patch(
+    '/users/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a user',
+        description:
+          'Partial update. Users may rename themselves; other changes, and `role`, `roles` or `status`, are for owners and admins, and only an owner changes an owner. 409 `conflict` when the tenant would lose its last active owner.',
+        params: IdParams,
+        body: UpdateUserBody,
+        response: { 200: UserView, ...standardErrors },
+      },
+    },
+    async (request) => presentUser(await users.update(authOf(request), request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/users/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a user',
+        description: 'Owners, admins and API keys only; only an owner deletes an owner. The last active owner cannot be deleted (409 `conflict`).',
+        params: IdParams,
+        response: { 200: MessageBody, ...standardErrors },
+      },
+    },
+    async (request) => {
+      await users.delete(authOf(request), request.params.id);
+      return { message: 'User deleted' };
+    },
+  );
+}
