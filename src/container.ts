@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config/config.ts';
-import { type Database, openDatabase } from './db/database.ts';
+import { openDatabase } from './db/database.ts';
 import type { Authenticators } from './http/authenticate.ts';
 import { CorsOrigins } from './http/cors.ts';
 import { IdempotencyRepository } from './http/idempotency.repository.ts';
 import type { IdempotencyDeps } from './http/idempotency.ts';
-import { createMetrics, type Metrics } from './http/metrics.ts';
+import { createMetrics } from './http/metrics.ts';
 import type { RateLimitDeps } from './http/rate-limit.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit-store.ts';
 import { JobQueue } from './jobs/job-queue.ts';
@@ -18,23 +18,15 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { type Logger, silentLogger } from './lib/logger.ts';
 import { MODULES } from './modules.ts';
 import { type AssembledModules, assembleModules } from './platform/assemble-modules.ts';
-import type { ModuleDefinition } from './platform/module.ts';
+import type { ModuleDefinition, Platform } from './platform/module.ts';
 import { blobMaintenanceJobs } from './providers/blobs/blob-maintenance.ts';
-import type { BlobStore } from './providers/blobs/blob-store.ts';
 import { blobStoreFromConfig } from './providers/blobs/create-blob-store.ts';
 
 /**
  * The composition root: config -> database -> platform (blobs, jobs, metrics) -> modules, built
  * once and handed explicitly to the HTTP app and the worker (the worker has no Fastify instance).
  */
-export interface Container {
-  config: Config;
-  database: Database;
-  clock: Clock;
-  logger: Logger;
-  metrics: Metrics;
-  blobs: BlobStore;
-  jobs: JobQueue;
+export interface Container extends Platform {
   adminApiKey: string;
   /** Every module, set up in order: `modules.use('documents')` reaches a module's published service. */
   modules: AssembledModules;

@@ -8,7 +8,7 @@ export type BuiltInRole = (typeof BUILT_IN_ROLES)[number];
 export interface AuthContext {
   /** The tenant whose data the request reaches (the sandbox twin for sandbox requests). */
   tenant: Tenant;
-  /** The acting user; null for API keys, which act as a tenant administrator (contract §3). */
+  /** The acting user; null for API keys, which act as a tenant administrator (docs/api-decisions.md §3). */
   userId: string | null;
   role: BuiltInRole;
   /** Custom role names of the user. */

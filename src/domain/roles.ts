@@ -2,7 +2,7 @@ import { errors } from '../lib/errors.ts';
 import type { AuthContext, BuiltInRole } from './auth-context.ts';
 
 /**
- * Who may do what with tenant-level resources (contract §3). An API key acts as a tenant
+ * Who may do what with tenant-level resources (docs/api-decisions.md §3). An API key acts as a tenant
  * administrator; `owner` and `admin` manage the tenant; `member` works with what they made or
  * were given; `viewer` only reads (and so can never create: 403 `forbidden`).
  * Document permissions (view/edit/admin from shares) live in document-access.ts.

@@ -11,7 +11,7 @@ const FEATURE_NAMES: Record<Feature, string> = {
   videoTranscription: 'Video transcription',
 };
 
-/** Whether the caller's tier includes a feature (contract §5). */
+/** Whether the caller's tier includes a feature (docs/api-decisions.md §5). */
 export function hasFeature(auth: Pick<AuthContext, 'tenant'>, feature: Feature): boolean {
   return TIER_LIMITS[auth.tenant.tier].features[feature];
 }

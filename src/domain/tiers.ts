@@ -1,4 +1,4 @@
-/** Subscription tiers and everything the contract (§5) and spec (Limits) tie to them. */
+/** Subscription tiers and everything docs/api-decisions.md (§5) and spec (Limits) tie to them. */
 export const TIERS = ['free', 'starter', 'pro', 'team', 'enterprise'] as const;
 export type Tier = (typeof TIERS)[number];
 

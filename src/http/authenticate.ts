@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../domain/auth-context.ts';
 import { errors } from '../lib/errors.ts';
+import { routeAuthOf } from './fastify-types.ts';
 import { onStateChangingRoutes } from './route-hooks.ts';
 
 export interface Authenticators {
@@ -37,9 +38,7 @@ function bearerToken(request: FastifyRequest): string | null {
 export function installAuthentication(app: FastifyInstance, auth: Authenticators): void {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
-    // API routes are authenticated unless they say otherwise; the rest (docs, health) are public.
-    const url = request.routeOptions.url;
-    const mode = request.routeOptions.config?.auth ?? (url?.startsWith('/api/') ? 'tenant' : 'public');
+    const mode = routeAuthOf(request.routeOptions.url, request.routeOptions.config);
     if (mode === 'public') return;
     const bearer = bearerToken(request);
     if (mode === 'admin') {
@@ -53,7 +52,7 @@ export function installAuthentication(app: FastifyInstance, auth: Authenticators
     }
     if (bearer) {
       if (isAdminKey(bearer, auth.adminApiKey)) throw errors.unauthorized('The administrator key is not a tenant credential');
-      // Contract §5: only ak_test_ keys are accepted in the sandbox.
+      // docs/api-decisions.md §5: only ak_test_ keys are accepted in the sandbox.
       if (request.sandbox) throw errors.unauthorized('The sandbox accepts only test API keys (ak_test_) in X-API-Key');
       request.auth = await auth.userToken(request, bearer);
       return;
@@ -63,7 +62,7 @@ export function installAuthentication(app: FastifyInstance, auth: Authenticators
 }
 
 /**
- * CSRF for user tokens (contract §3): installed after the rate limiter, so a request refused for its
+ * CSRF for user tokens (docs/api-decisions.md §3): installed after the rate limiter, so a request refused for its
  * missing or wrong `X-CSRF-Token` is counted against the tenant and carries the X-RateLimit-* headers.
  */
 export function installCsrfCheck(app: FastifyInstance, auth: Authenticators): void {

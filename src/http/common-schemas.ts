@@ -1,6 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 
-/** The contract's error body (§4). */
+/** The contract's error body (docs/api-decisions.md §4). */
 export const ErrorBody = Type.Object(
   {
     error: Type.String(),
@@ -15,7 +15,7 @@ export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength:
 
 export const MessageBody = Type.Object({ message: Type.String() });
 
-/** `page` / `page_size` query of the contract's paged lists (§9). */
+/** `page` / `page_size` query of the contract's paged lists (docs/api-decisions.md §9). */
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),

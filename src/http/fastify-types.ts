@@ -24,6 +24,11 @@ declare module 'fastify' {
   }
 }
 
+/** A route's authentication: as declared, else `tenant` under `/api/` and `public` elsewhere (docs, health). */
+export function routeAuthOf(url: string | undefined, config: { auth?: RouteAuth } | undefined): RouteAuth {
+  return config?.auth ?? (url?.startsWith('/api/') ? 'tenant' : 'public');
+}
+
 /** The Fastify instance every route module receives, with TypeBox typing. */
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 

@@ -11,7 +11,7 @@ import {
   type WorkflowCategory,
 } from '../domain/tiers.ts';
 import { AppError } from '../lib/errors.ts';
-import { API_PREFIX } from './fastify-types.ts';
+import { type RouteAuth, routeAuthOf } from './fastify-types.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 
 export const WINDOW_MS = 60_000;
@@ -20,36 +20,30 @@ export const WINDOW_MS = 60_000;
 export type RateLimitClass = { type: EndpointType } | { workflow: WorkflowCategory } | false;
 
 /**
- * Classifies a route by its path pattern (contract §5): Authentication = `/auth/*`, `/api-keys*`;
- * Document upload = `upload`, `upload-batch`; AI processing = `apply-ai-tags`, `reprocess`,
- * `search/enhanced`; Chat = `/chat/*`; Search = `/search*`; `/dag/*` by workflow category;
- * General API = everything else. Admin, health, metrics and OpenAPI routes are not limited.
+ * The class a route declares in `config.rateLimit` (docs/api-decisions.md §5): an endpoint type
+ * (`authentication`, `document_upload`, `ai_processing`, `chat`, `search`, `general`), a workflow
+ * category, or `false`. Tenant routes that declare nothing are `general`; admin and public routes
+ * are not limited unless they declare a class (the public auth routes declare `authentication`).
  */
-export function classifyRoute(method: string, url: string, override?: string | false): RateLimitClass {
-  if (override === false) return false;
-  if (typeof override === 'string') {
-    if ((ENDPOINT_TYPES as readonly string[]).includes(override)) return { type: override as EndpointType };
-    if ((WORKFLOW_CATEGORIES as readonly string[]).includes(override)) return { workflow: override as WorkflowCategory };
-    throw new Error(`unknown rate-limit class "${override}" on ${method} ${url}`);
+export function classifyRoute(url: string, config: { auth?: RouteAuth; rateLimit?: string | false } | undefined): RateLimitClass {
+  const declared = config?.rateLimit;
+  if (declared === false) return false;
+  if (typeof declared === 'string') {
+    if ((ENDPOINT_TYPES as readonly string[]).includes(declared)) return { type: declared as EndpointType };
+    if ((WORKFLOW_CATEGORIES as readonly string[]).includes(declared)) return { workflow: declared as WorkflowCategory };
+    throw new Error(`unknown rate-limit class "${declared}" on ${url}`);
   }
-  if (!url.startsWith(`${API_PREFIX}/`)) return false;
-  const path = url.slice(API_PREFIX.length);
-  if (path === '/admin' || path.startsWith('/admin/') || path === '/openapi.json') return false;
-  if (path.startsWith('/auth/') || path === '/auth' || path.startsWith('/api-keys')) return { type: 'authentication' };
-  if (path.startsWith('/dag/') || path === '/dag') {
-    if (path.startsWith('/dag/tasks')) return { workflow: 'task_operations' };
-    if (method === 'GET' && path.startsWith('/dag/executions')) return { workflow: 'execution_status' };
-    if (/\/execute$/.test(path)) return { workflow: 'workflow_execute' };
-    return { workflow: 'workflow_crud' };
-  }
-  if (/\/(upload|upload-batch)$/.test(path)) return { type: 'document_upload' };
-  if (/\/(apply-ai-tags|reprocess)$/.test(path) || path.startsWith('/search/enhanced')) return { type: 'ai_processing' };
-  if (path.startsWith('/chat/') || path === '/chat') return { type: 'chat' };
-  if (path.startsWith('/search')) return { type: 'search' };
-  return { type: 'general' };
+  return routeAuthOf(url, config) === 'tenant' ? { type: 'general' } : false;
 }
 
-/** Sandbox limits: half the tier's, at least 5 a minute (contract §5). */
+const routeClasses = new WeakMap<FastifyInstance, Map<string, RateLimitClass>>();
+
+/** The rate-limit class of a registered route (`GET`, `/api/v1/documents/:id`), for tests and tooling. */
+export function rateLimitClassOf(app: FastifyInstance, method: string, url: string): RateLimitClass | undefined {
+  return routeClasses.get(app)?.get(`${method} ${url}`);
+}
+
+/** Sandbox limits: half the tier's, at least 5 a minute (docs/api-decisions.md §5). */
 export function sandboxLimit(limit: number): number {
   return Math.max(5, Math.floor(limit / 2));
 }
@@ -84,25 +78,24 @@ export interface RateLimitDeps {
 }
 
 /**
- * Per-tenant fixed one-minute windows (contract §5), checked after authentication. Every limited
+ * Per-tenant fixed one-minute windows (docs/api-decisions.md §5), checked after authentication. Every limited
  * answer carries `X-RateLimit-Limit`, `-Remaining` and `-Reset` (Unix seconds) of the tighter
  * counter; over the limit the answer is 429 `rate_limit_exceeded` with `Retry-After`.
  * Unauthenticated auth requests (login, register, refresh, password reset) are counted per tenant
  * when they name one with `X-Tenant-Subdomain`, else per client IP.
  */
 export function installRateLimit(app: FastifyInstance, deps: RateLimitDeps): void {
-  if (!deps.enabled) return;
+  // Each route's class is resolved once, as it is registered: an unknown class fails the start.
   const classes = new Map<string, RateLimitClass>();
+  routeClasses.set(app, classes);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) classes.set(`${method} ${route.url}`, classifyRoute(route.url, route.config));
+  });
+  if (!deps.enabled) return;
   const classOf = (request: FastifyRequest): RateLimitClass => {
     const url = request.routeOptions.url;
-    if (!url) return false;
-    const cacheKey = `${request.method} ${url}`;
-    let cls = classes.get(cacheKey);
-    if (cls === undefined) {
-      cls = classifyRoute(request.method, url, request.routeOptions.config?.rateLimit);
-      classes.set(cacheKey, cls);
-    }
-    return cls;
+    return url ? (classes.get(`${request.method} ${url}`) ?? false) : false;
   };
 
   app.addHook('onRequest', async (request, reply) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { classifyRoute, sandboxLimit } from '../../src/http/rate-limit.ts';
+import { classifyRoute, rateLimitClassOf, sandboxLimit } from '../../src/http/rate-limit.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, loginAs } from '../support/fixtures.ts';
 
@@ -12,36 +12,16 @@ function frozenClock() {
 }
 
 describe('rate limit classification (contract §5)', () => {
-  it('classifies by path', () => {
-    const cases: [string, string, unknown][] = [
-      ['POST', '/api/v1/auth/login', { type: 'authentication' }],
-      ['GET', '/api/v1/api-keys', { type: 'authentication' }],
-      ['POST', '/api/v1/api-keys/:id/rotate', { type: 'authentication' }],
-      ['POST', '/api/v1/documents/upload', { type: 'document_upload' }],
-      ['POST', '/api/v1/documents/upload-batch', { type: 'document_upload' }],
-      ['POST', '/api/v1/documents/:id/apply-ai-tags', { type: 'ai_processing' }],
-      ['POST', '/api/v1/documents/:id/reprocess', { type: 'ai_processing' }],
-      ['POST', '/api/v1/search/enhanced', { type: 'ai_processing' }],
-      ['GET', '/api/v1/search', { type: 'search' }],
-      ['POST', '/api/v1/search/hybrid', { type: 'search' }],
-      ['POST', '/api/v1/chat/sessions/:id/messages', { type: 'chat' }],
-      ['GET', '/api/v1/documents', { type: 'general' }],
-      ['GET', '/api/v1/users', { type: 'general' }],
-      ['POST', '/api/v1/dag/workflows', { workflow: 'workflow_crud' }],
-      ['POST', '/api/v1/dag/workflows/:id/execute', { workflow: 'workflow_execute' }],
-      ['GET', '/api/v1/dag/executions/:id', { workflow: 'execution_status' }],
-      ['POST', '/api/v1/dag/executions/:id/cancel', { workflow: 'workflow_crud' }],
-      ['POST', '/api/v1/dag/tasks/:id/complete', { workflow: 'task_operations' }],
-      ['GET', '/api/v1/admin/tenants', false],
-      ['GET', '/healthz', false],
-      ['GET', '/metrics', false],
-      ['GET', '/api/v1/openapi.json', false],
-    ];
-    for (const [method, url, expected] of cases) assert.deepEqual(classifyRoute(method, url), expected, `${method} ${url}`);
-    assert.deepEqual(classifyRoute('GET', '/api/v1/anything', 'chat'), { type: 'chat' });
-    assert.equal(classifyRoute('GET', '/api/v1/anything', false), false);
+  it('takes the class a route declares; undeclared tenant routes are general, admin and public ones unlimited', () => {
+    assert.deepEqual(classifyRoute('/api/v1/anything', { rateLimit: 'chat' }), { type: 'chat' });
+    assert.deepEqual(classifyRoute('/api/v1/dag/workflows', { rateLimit: 'workflow_execute' }), { workflow: 'workflow_execute' });
+    assert.equal(classifyRoute('/api/v1/anything', { rateLimit: false }), false);
+    assert.deepEqual(classifyRoute('/api/v1/documents', undefined), { type: 'general' });
+    assert.equal(classifyRoute('/api/v1/admin/tenants', { auth: 'admin' }), false);
+    assert.equal(classifyRoute('/healthz', undefined), false);
+    assert.deepEqual(classifyRoute('/api/v1/auth/login', { auth: 'public', rateLimit: 'authentication' }), { type: 'authentication' });
+    assert.throws(() => classifyRoute('/api/v1/x', { rateLimit: 'nonsense' }), /unknown rate-limit class "nonsense" on \/api\/v1\/x/);
   });
-
   it('halves sandbox limits, never below 5', () => {
     assert.equal(sandboxLimit(15), 7);
     assert.equal(sandboxLimit(300), 150);
@@ -55,6 +35,24 @@ describeEachDialect(
   'rate limits (in-memory counters)',
   (ctx) => {
     const inject = (opts: InjectOptions) => ctx().app.inject(opts);
+
+    it('gives every route of the service the class of its spec endpoint type', () => {
+      const cases: [string, string, unknown][] = [
+        ['POST', '/api/v1/auth/login', { type: 'authentication' }],
+        ['GET', '/api/v1/auth/me', { type: 'authentication' }],
+        ['GET', '/api/v1/api-keys', { type: 'authentication' }],
+        ['POST', '/api/v1/api-keys/:id/rotate', { type: 'authentication' }],
+        ['POST', '/api/v1/documents/upload', { type: 'document_upload' }],
+        ['POST', '/api/v1/documents/upload-batch', { type: 'document_upload' }],
+        ['GET', '/api/v1/documents', { type: 'general' }],
+        ['GET', '/api/v1/users', { type: 'general' }],
+        ['GET', '/api/v1/admin/tenants', false],
+        ['GET', '/healthz', false],
+        ['GET', '/metrics', false],
+        ['GET', '/api/v1/openapi.json', false],
+      ];
+      for (const [method, url, expected] of cases) assert.deepEqual(rateLimitClassOf(ctx().app, method, url), expected, `${method} ${url}`);
+    });
 
     it('counts per tenant in one-minute windows and answers 429 with headers, details and Retry-After', async () => {
       const t = await createTenant(ctx(), { tier: 'free' });

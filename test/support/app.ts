@@ -8,6 +8,7 @@ import { migrateToLatest } from '../../src/db/migrator.ts';
 import type { App } from '../../src/http/fastify-types.ts';
 import type { Worker } from '../../src/jobs/worker.ts';
 import type { Clock } from '../../src/lib/clock.ts';
+import type { ModuleDefinition } from '../../src/platform/module.ts';
 import { availableDialects, createTestStore, type TestStore } from './databases.ts';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
@@ -33,6 +34,8 @@ export interface TestAppOptions {
   worker?: boolean;
   /** The container's clock (default: the system clock). */
   clock?: Clock;
+  /** The module list (default: every module of the service). */
+  modules?: readonly ModuleDefinition[];
 }
 
 /** A real app on a fresh store of the dialect: migrated database, temp data folder, no listening. */
@@ -46,7 +49,7 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
     WORKER_POLL_INTERVAL_MS: '50',
     ...options.env,
   });
-  const container = await createContainer(config, options.clock ? { clock: options.clock } : {});
+  const container = await createContainer(config, { ...(options.clock ? { clock: options.clock } : {}), ...(options.modules ? { modules: options.modules } : {}) });
   await migrateToLatest(container.database.db);
   const app = await buildApp(container, { logger: false });
   await app.ready();

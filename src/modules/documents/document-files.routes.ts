@@ -14,7 +14,7 @@ function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(',') : value;
 }
 
-/** Spec + contract §6: downloads with validators and ranges; thumbnails. */
+/** Spec + docs/api-decisions.md §6: downloads with validators and ranges; thumbnails. */
 export function documentFileRoutes(app: App, s: { documents: DocumentsService }): void {
   const tags = ['documents'];
   const documents = s.documents;

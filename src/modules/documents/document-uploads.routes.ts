@@ -34,6 +34,7 @@ export async function documentUploadRoutes(app: App, s: { uploads: DocumentUploa
     scope.post(
       '/documents/upload',
       {
+        config: { rateLimit: 'document_upload' },
         schema: {
           tags,
           summary: 'Upload a document',
@@ -51,6 +52,7 @@ export async function documentUploadRoutes(app: App, s: { uploads: DocumentUploa
     scope.post(
       '/documents/upload-batch',
       {
+        config: { rateLimit: 'document_upload' },
         schema: {
           tags,
           summary: 'Upload a batch of up to 10 documents',

@@ -20,7 +20,7 @@ import type { MultipartSource } from './multipart-source.ts';
 import { FieldBag, parseUploadFields, type UploadFields } from './upload-fields.ts';
 import type { UploadQuota } from './upload-quota.ts';
 
-/** Contract §6 / spec Limits: a batch holds at most this many files. */
+/** docs/api-decisions.md §6 / spec Limits: a batch holds at most this many files. */
 export const MAX_BATCH_FILES = 10;
 /** Room for multipart boundaries and fields when judging a declared body size against the quota. */
 const MULTIPART_OVERHEAD_ALLOWANCE = 64 * 1024;
@@ -96,7 +96,7 @@ export class DocumentUploadsService {
       onDigest?.(digest);
       const file = stored[0]!;
       const nameProblem = fields.filename === null ? null : nameTypeProblem(fields.filename, file.rule.mediaType);
-      // Contract §9: a file named as a type its bytes are not is 415, whichever field names it.
+      // docs/api-decisions.md §9: a file named as a type its bytes are not is 415, whichever field names it.
       if (nameProblem) throw errors.invalidFileType(`filename ${nameProblem}`, { filename: fields.filename, field: 'filename' });
       const [row] = await this.#record(auth, [file], fields, null);
       return row!;

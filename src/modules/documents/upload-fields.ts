@@ -43,7 +43,7 @@ export class FieldBag {
   }
 }
 
-/** Contract §9: booleans accept true/false/1/0. */
+/** docs/api-decisions.md §9: booleans accept true/false/1/0. */
 export function parseBooleanField(name: string, value: string | undefined, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   const v = value.trim().toLowerCase();
@@ -52,7 +52,7 @@ export function parseBooleanField(name: string, value: string | undefined, fallb
   throw errors.field(name, 'must be true, false, 1 or 0');
 }
 
-/** Contract §9: repeated `tags` parts, `tags[]` parts, one JSON array, or one comma-separated part. */
+/** docs/api-decisions.md §9: repeated `tags` parts, `tags[]` parts, one JSON array, or one comma-separated part. */
 export function parseTagsField(values: string[]): string[] {
   const names: string[] = [];
   for (const value of values) {

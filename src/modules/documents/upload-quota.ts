@@ -6,7 +6,7 @@ import type { AuthContext } from '../../domain/auth-context.ts';
 import { TIER_LIMITS } from '../../domain/tiers.ts';
 import type { DocumentsRepository } from './documents.repository.ts';
 
-/** Contract §5: a sandbox holds at most this many documents. */
+/** docs/api-decisions.md §5: a sandbox holds at most this many documents. */
 export const SANDBOX_DOCUMENT_LIMIT = 100;
 
 /** What a tenant may still store; null = unlimited. */
@@ -15,7 +15,7 @@ export interface Headroom {
   documents: number | null;
 }
 
-/** Storage quota per tier and the sandbox's document limit (contract §5). */
+/** Storage quota per tier and the sandbox's document limit (docs/api-decisions.md §5). */
 export class UploadQuota {
   private readonly deps: { database: Database; documents: DocumentsRepository };
   constructor(deps: UploadQuota['deps']) {

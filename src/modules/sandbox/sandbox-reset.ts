@@ -3,7 +3,7 @@ import type { RecurringJob } from '../../jobs/recurring.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SandboxCleanup } from '../../platform/module.ts';
 
-/** Contract §5 (docs/api-decisions.md): all sandbox data is cleared every 7 days. */
+/** docs/api-decisions.md §5 (docs/api-decisions.md): all sandbox data is cleared every 7 days. */
 export const SANDBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 interface Deps {

@@ -5,7 +5,7 @@ import type { Executor } from '../../../db/executor.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
 
 /*
- * Who may do what to a document (contract §3), in one place. Every document endpoint asks here.
+ * Who may do what to a document (docs/api-decisions.md §3), in one place. Every document endpoint asks here.
  *
  * - An API key acts as a tenant administrator; `owner` and `admin` see and change everything.
  * - `member` has full rights (`admin`) on documents they uploaded, and a share's permission on
@@ -33,7 +33,7 @@ export function isTenantAdmin(auth: AuthContext): boolean {
   return auth.userId === null || auth.role === 'owner' || auth.role === 'admin';
 }
 
-/** Viewers may not upload or create anything (contract §9). */
+/** Viewers may not upload or create anything (docs/api-decisions.md §9). */
 export function assertMayCreate(auth: AuthContext, what = 'documents'): void {
   if (auth.role === 'viewer' && auth.userId !== null) throw errors.forbidden(`Viewers cannot create ${what}`);
 }

@@ -19,7 +19,7 @@ const BatchJobView = Type.Object({
 
 const BatchJobListQuery = Type.Object(PageQuery, { additionalProperties: false });
 
-/** Contract §6 and §9: GET /batch-jobs (paged) and GET /batch-jobs/{id}. */
+/** docs/api-decisions.md §6 and §9: GET /batch-jobs (paged) and GET /batch-jobs/{id}. */
 export function batchJobRoutes(app: App, s: { batchJobs: BatchJobsService }): void {
   app.get(
     '/batch-jobs',

@@ -17,7 +17,7 @@ export interface BatchJobView {
   created_at: number;
 }
 
-/** Progress of a batch upload, derived from its documents (contract §6). */
+/** Progress of a batch upload, derived from its documents (docs/api-decisions.md §6). */
 export class BatchJobsService {
   private readonly deps: { database: Database; batchJobs: BatchJobsRepository };
   constructor(deps: BatchJobsService['deps']) {

@@ -20,7 +20,7 @@ export function presentFolder(f: FolderWithCount, options: { withUpdatedAt: bool
   };
 }
 
-/** Spec: Endpoints > Folders, with contract §6 and §9. */
+/** Spec: Endpoints > Folders, with docs/api-decisions.md §6 and §9. */
 export function folderRoutes(app: App, s: { folders: FoldersService }): void {
   const tags = ['folders'];
   const folders = s.folders;

@@ -9,7 +9,7 @@ const Name = Type.String({
   description: '1 to 255 characters, no `/`, no control characters; unique among siblings (case-insensitive).',
 });
 const FolderId = Type.String({ minLength: 1, maxLength: 128 });
-/** Contract §9: booleans accept `true`/`false`/`1`/`0` (read with parseBooleanField). */
+/** docs/api-decisions.md §9: booleans accept `true`/`false`/`1`/`0` (read with parseBooleanField). */
 const QueryBoolean = (description: string, fallback: boolean) =>
   Type.String({ enum: ['true', 'false', '1', '0'], default: String(fallback), description });
 

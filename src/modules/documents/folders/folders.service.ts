@@ -20,7 +20,7 @@ export interface FolderWithCount extends FolderRow {
   documentCount?: number;
 }
 
-/** Contract §6 name rule: 1-255 characters, no `/`, no control characters. */
+/** docs/api-decisions.md §6 name rule: 1-255 characters, no `/`, no control characters. */
 function checkName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0) throw errors.field('name', 'must not be empty');
@@ -74,7 +74,7 @@ export class FoldersService {
     return { ...row, documentCount: counts.get(id) ?? 0 };
   }
 
-  /** Contract §9: no parent = every folder flat; `root` = top level; an id = its children. */
+  /** docs/api-decisions.md §9: no parent = every folder flat; `root` = top level; an id = its children. */
   async list(auth: AuthContext, parent: string | undefined, withCounts: boolean): Promise<FolderWithCount[]> {
     const { database, folders } = this.deps;
     const tenantId = auth.tenant.id;

@@ -13,7 +13,7 @@ export interface ShareInput {
   permission: SharePermission;
 }
 
-/** Sharing a document with a user or a workspace of the same tenant (spec Share, contract §3). */
+/** Sharing a document with a user or a workspace of the same tenant (spec Share, docs/api-decisions.md §3). */
 export class SharesService {
   private readonly deps: { database: Database; clock: Clock; shares: SharesRepository };
   constructor(deps: SharesService['deps']) {

@@ -18,7 +18,7 @@ function presentTag(t: TagRow) {
   return { id: t.id, name: t.name, color: t.color, created_at: iso(t.created_at) };
 }
 
-/** Contract §6: tags. */
+/** docs/api-decisions.md §6: tags. */
 export function tagRoutes(app: App, s: { tags: TagsService }): void {
   const tags = ['tags'];
 

@@ -4,14 +4,16 @@ import { authOf, type App } from '../../../http/fastify-types.ts';
 import { iso } from '../../../lib/clock.ts';
 import { ApiKeyList, ApiKeyListQuery, CreateApiKeyBody, CreatedApiKey, presentApiKey, RotateApiKeyBody, RotatedApiKey } from './api-keys.schemas.ts';
 
-/** Contract §3, endpoints 11–14: API keys (rate-limit type Authentication). */
+/** docs/api-decisions.md §3, endpoints 11–14: API keys (rate-limit type Authentication). */
 export function apiKeyRoutes(app: App, s: { apiKeys: ApiKeysService }): void {
   const tags = ['api-keys'];
   const keys = s.apiKeys;
+  const limited = { rateLimit: 'authentication' };
 
   app.get(
     '/api-keys',
     {
+      config: limited,
       schema: {
         tags,
         summary: 'List API keys',
@@ -30,6 +32,7 @@ export function apiKeyRoutes(app: App, s: { apiKeys: ApiKeysService }): void {
   app.post(
     '/api-keys',
     {
+      config: limited,
       schema: {
         tags,
         summary: 'Create an API key',
@@ -47,6 +50,7 @@ export function apiKeyRoutes(app: App, s: { apiKeys: ApiKeysService }): void {
   app.delete(
     '/api-keys/:id',
     {
+      config: limited,
       schema: {
         tags,
         summary: 'Revoke an API key',
@@ -64,6 +68,7 @@ export function apiKeyRoutes(app: App, s: { apiKeys: ApiKeysService }): void {
   app.post(
     '/api-keys/:id/rotate',
     {
+      config: limited,
       schema: {
         tags,
         summary: "Rotate an API key's secret",

@@ -9,7 +9,7 @@ import { type ApiKeyEnvironment, generateApiKey } from './api-key-secrets.ts';
 import type { ApiKey, ApiKeysRepository } from './api-keys.repository.ts';
 
 /**
- * API keys of a tenant (contract §3, endpoints 11–14). Live keys belong to the live tenant, test
+ * API keys of a tenant (docs/api-decisions.md §3, endpoints 11–14). Live keys belong to the live tenant, test
  * keys to its sandbox twin; both environments are managed from either side.
  */
 export class ApiKeysService {

@@ -27,13 +27,14 @@ function clientOf(request: FastifyRequest): ClientInfo {
 }
 
 /**
- * Contract §3: sign-up, sign-in, tokens, sessions and passwords (rate-limit type Authentication).
+ * docs/api-decisions.md §3: sign-up, sign-in, tokens, sessions and passwords (rate-limit type Authentication).
  * register, login, refresh and password forgot/reset are public and need no CSRF token.
  */
 export function authRoutes(app: App, s: { auth: AuthService }): void {
   const tags = ['auth'];
   const auth = s.auth;
   const open = { auth: 'public' as const, rateLimit: 'authentication' };
+  const limited = { rateLimit: 'authentication' };
 
   app.post(
     '/auth/register',
@@ -101,12 +102,12 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
     async (request) => presentTokens(await auth.refresh(request.body.refresh_token)),
   );
 
-  app.post('/auth/logout', { schema: { tags, summary: 'Sign out', description: 'Revokes the current session at once, its access tokens included. User tokens only.', response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
+  app.post('/auth/logout', { config: limited, schema: { tags, summary: 'Sign out', description: 'Revokes the current session at once, its access tokens included. User tokens only.', response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
     await auth.logout(authOf(request));
     return { message: 'Signed out' };
   });
 
-  app.get('/auth/me', { schema: { tags, summary: 'Get the caller, their tenant and how they signed in', description: 'With an API key, `user` is null.', response: { 200: MeAnswer, ...standardErrors } } }, async (request) => {
+  app.get('/auth/me', { config: limited, schema: { tags, summary: 'Get the caller, their tenant and how they signed in', description: 'With an API key, `user` is null.', response: { 200: MeAnswer, ...standardErrors } } }, async (request) => {
     const a = authOf(request);
     const { user, tenant } = await auth.me(a);
     return {
@@ -116,13 +117,14 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
     };
   });
 
-  app.get('/auth/csrf', { schema: { tags, summary: 'Get a fresh CSRF token', description: 'For the current session; user tokens only.', response: { 200: CsrfAnswer, ...standardErrors } } }, async (request) => ({
+  app.get('/auth/csrf', { config: limited, schema: { tags, summary: 'Get a fresh CSRF token', description: 'For the current session; user tokens only.', response: { 200: CsrfAnswer, ...standardErrors } } }, async (request) => ({
     csrf_token: await auth.csrfToken(authOf(request)),
   }));
 
   app.post(
     '/auth/password/change',
     {
+      config: limited,
       schema: {
         tags,
         summary: 'Change your password',
@@ -175,14 +177,14 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
     },
   );
 
-  app.get('/auth/sessions', { schema: { tags, summary: 'List your active sessions', description: 'User tokens only. Paged envelope `{data, total, page, page_size}`.', querystring: SessionListQuery, response: { 200: SessionList, ...standardErrors } } }, async (request) => {
+  app.get('/auth/sessions', { config: limited, schema: { tags, summary: 'List your active sessions', description: 'User tokens only. Paged envelope `{data, total, page, page_size}`.', querystring: SessionListQuery, response: { 200: SessionList, ...standardErrors } } }, async (request) => {
     const a = authOf(request);
     const page = pageWindow(request.query);
     const { rows, total } = await auth.listSessions(a, page);
     return { data: rows.map((s) => presentSession(s, a.sessionId)), total, page: page.page, page_size: page.pageSize };
   });
 
-  app.delete('/auth/sessions/:id', { schema: { tags, summary: 'Revoke one of your sessions', description: "User tokens only; a session that is not the caller's is 404.", params: IdParams, response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
+  app.delete('/auth/sessions/:id', { config: limited, schema: { tags, summary: 'Revoke one of your sessions', description: "User tokens only; a session that is not the caller's is 404.", params: IdParams, response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
     await auth.revokeSession(authOf(request), request.params.id);
     return { message: 'Session revoked' };
   });

@@ -35,7 +35,7 @@ export interface IssuedTokens {
 
 const INVALID_LOGIN = 'Invalid e-mail or password';
 
-/** Sessions, tokens and passwords (contract §3, the 10 authentication endpoints without API keys). */
+/** Sessions, tokens and passwords (docs/api-decisions.md §3, the 10 authentication endpoints without API keys). */
 export class AuthService {
   private readonly deps: {
     database: Database;

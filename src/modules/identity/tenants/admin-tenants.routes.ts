@@ -27,7 +27,7 @@ export function presentTenant(t: Tenant) {
   };
 }
 
-/** Contract §2: tenant administration with the administrator key. */
+/** docs/api-decisions.md §2: tenant administration with the administrator key. */
 export function adminTenantRoutes(app: App, s: { tenants: TenantsService }): void {
   const common = { config: { auth: 'admin' as const, rateLimit: false as const } };
   const tags = ['admin'];

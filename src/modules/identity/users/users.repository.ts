@@ -12,7 +12,7 @@ export interface User {
   email: string;
   name: string;
   role: BuiltInRole;
-  /** Custom role names (contract §3), e.g. `finance_manager`. */
+  /** Custom role names (docs/api-decisions.md §3), e.g. `finance_manager`. */
   roles: string[];
   status: string;
   createdAt: number;

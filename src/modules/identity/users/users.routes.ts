@@ -3,7 +3,7 @@ import { IdParams, MessageBody, pageWindow, standardErrors } from '../../../http
 import { authOf, type App } from '../../../http/fastify-types.ts';
 import { InviteUserBody, presentUser, UpdateUserBody, UserList, UserListQuery, UserView } from './users.schemas.ts';
 
-/** Contract §3: users of the tenant. */
+/** docs/api-decisions.md §3: users of the tenant. */
 export function userRoutes(app: App, s: { users: UsersService }): void {
   const tags = ['users'];
   const users = s.users;

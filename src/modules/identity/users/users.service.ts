@@ -33,7 +33,7 @@ export interface UpdateUserInput {
   status?: UserStatus;
 }
 
-/** Users of a tenant (contract §3). Users live on the live tenant; the sandbox sees the same people. */
+/** Users of a tenant (docs/api-decisions.md §3). Users live on the live tenant; the sandbox sees the same people. */
 export class UsersService {
   private readonly deps: {
     database: Database;

@@ -15,7 +15,7 @@ import {
   WorkspaceView,
 } from './workspaces.schemas.ts';
 
-/** Contract §3: workspaces and their members. */
+/** docs/api-decisions.md §3: workspaces and their members. */
 export function workspaceRoutes(app: App, s: { workspaces: WorkspacesService }): void {
   const tags = ['workspaces'];
   const ws = s.workspaces;

@@ -10,7 +10,7 @@ import type { UsersRepository } from '../users/users.repository.ts';
 import type { Workspace, WorkspaceMember, WorkspacesRepository } from './workspaces.repository.ts';
 
 /**
- * Workspaces (contract §3): groups of users that documents can be shared with. Everyone in the
+ * Workspaces (docs/api-decisions.md §3): groups of users that documents can be shared with. Everyone in the
  * tenant sees them; anyone but a viewer creates them; owners, admins and the creator manage them.
  * Like users, they belong to the live tenant: the sandbox sees the same people and groups.
  */
