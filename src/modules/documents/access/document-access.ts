@@ -1,8 +1,10 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import type { DB, DocumentsTable } from '../../../db/schema.ts';
+import type { DocumentsTable } from '../../../db/schema.ts';
+import { DocumentsRepository } from '../documents.repository.ts';
+import { sharePermissionsOf } from './access.repository.ts';
 import { errors } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/executor.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
+import { isTenantAdmin } from '../../../domain/roles.ts';
 
 /*
  * Who may do what to a document (docs/api-decisions.md §3), in one place. Every document endpoint asks here.
@@ -26,12 +28,9 @@ export const DOCUMENT_ACTIONS = {
 } as const satisfies Record<string, SharePermission>;
 export type DocumentAction = keyof typeof DOCUMENT_ACTIONS;
 
-const RANK: Record<SharePermission, number> = { view: 1, edit: 2, admin: 3 };
+const documentsRepository = new DocumentsRepository();
 
-/** Owners, admins and API keys: every document of the tenant, with every right. */
-export function isTenantAdmin(auth: AuthContext): boolean {
-  return auth.userId === null || auth.role === 'owner' || auth.role === 'admin';
-}
+const RANK: Record<SharePermission, number> = { view: 1, edit: 2, admin: 3 };
 
 /** Viewers may not upload or create anything (docs/api-decisions.md §9). */
 export function assertMayCreate(auth: AuthContext, what = 'documents'): void {
@@ -43,47 +42,6 @@ export function assertTenantAdmin(auth: AuthContext, what: string): void {
   if (!isTenantAdmin(auth)) throw errors.forbidden(`Only owners and admins may ${what}`);
 }
 
-function workspaceIdsOf(eb: ExpressionBuilder<DB, 'documents'>, auth: AuthContext) {
-  return eb
-    .selectFrom('workspace_members')
-    .select('workspace_members.workspace_id')
-    .where('workspace_members.tenant_id', '=', auth.tenant.id)
-    .where('workspace_members.user_id', '=', auth.userId);
-}
-
-/**
- * The visibility filter of list queries over `documents`: `.where(visibleDocuments(auth))`.
- * Tenant administrators get a filter that is always true (the tenant scope is the caller's own).
- * For others it is `id IN (owned ∪ shared with them ∪ shared with their workspaces)`: each branch
- * is an index lookup, so the database starts from the few visible ids instead of testing every
- * row of the tenant in sort order (measured: member lists on 100k documents, bench/documents/member-list).
- */
-export function visibleDocuments(auth: AuthContext) {
-  return (eb: ExpressionBuilder<DB, 'documents'>): Expression<SqlBool> => {
-    if (isTenantAdmin(auth) || auth.userId === null) return eb.lit(true);
-    const userId = auth.userId;
-    const tenantId = auth.tenant.id;
-    const sharedWithUser = eb
-      .selectFrom('document_shares')
-      .select('document_shares.document_id as id')
-      .where('document_shares.tenant_id', '=', tenantId)
-      .where('document_shares.user_id', '=', userId);
-    const sharedWithWorkspaces = eb
-      .selectFrom('document_shares')
-      .select('document_shares.document_id as id')
-      .where('document_shares.tenant_id', '=', tenantId)
-      .where('document_shares.workspace_id', 'in', workspaceIdsOf(eb, auth));
-    const shared = sharedWithUser.unionAll(sharedWithWorkspaces);
-    if (auth.role === 'viewer') return eb('documents.id', 'in', shared);
-    const owned = eb
-      .selectFrom('documents as owned')
-      .select('owned.id as id')
-      .where('owned.tenant_id', '=', tenantId)
-      .where('owned.owner_id', '=', userId);
-    return eb('documents.id', 'in', owned.unionAll(shared));
-  };
-}
-
 /** The caller's permission on a document row, or null when they may not see it. */
 export async function permissionOn(
   db: Executor,
@@ -92,25 +50,9 @@ export async function permissionOn(
 ): Promise<SharePermission | null> {
   if (isTenantAdmin(auth) || auth.userId === null) return 'admin';
   if (auth.role !== 'viewer' && doc.owner_id === auth.userId) return 'admin';
-  const userId = auth.userId;
-  const rows = await db
-    .selectFrom('document_shares')
-    .select('permission')
-    .where('tenant_id', '=', auth.tenant.id)
-    .where('document_id', '=', doc.id)
-    .where((s) =>
-      s.or([
-        s('user_id', '=', userId),
-        s(
-          'workspace_id',
-          'in',
-          s.selectFrom('workspace_members').select('workspace_id').where('tenant_id', '=', auth.tenant.id).where('user_id', '=', userId),
-        ),
-      ]),
-    )
-    .execute();
+  const permissions = await sharePermissionsOf(db, auth.tenant.id, doc.id, auth.userId);
   let best: SharePermission | null = null;
-  for (const { permission } of rows) {
+  for (const permission of permissions) {
     const p = permission as SharePermission;
     if (RANK[p] !== undefined && (best === null || RANK[p] > RANK[best])) best = p;
   }
@@ -128,12 +70,7 @@ export async function authorizeDocument(
   documentId: string,
   action: DocumentAction,
 ): Promise<{ row: DocumentsTable; permission: SharePermission }> {
-  const row = await db
-    .selectFrom('documents')
-    .selectAll()
-    .where('tenant_id', '=', auth.tenant.id)
-    .where('id', '=', documentId)
-    .executeTakeFirst();
+  const row = await documentsRepository.findById(db, auth.tenant.id, documentId);
   if (!row) throw errors.notFound('document', documentId);
   const permission = await permissionOn(db, auth, row);
   if (permission === null) throw errors.notFound('document', documentId);

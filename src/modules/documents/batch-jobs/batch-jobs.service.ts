@@ -1,7 +1,7 @@
 import type { Database } from '../../../db/database.ts';
 import { errors } from '../../../lib/errors.ts';
 import { parseJson } from '../../../lib/json.ts';
-import { isTenantAdmin } from '../access/document-access.ts';
+import { isTenantAdmin } from '../../../domain/roles.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
 import type { BatchJobRow, BatchJobsRepository } from './batch-jobs.repository.ts';
 
