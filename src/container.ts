@@ -10,6 +10,7 @@ import type { IdempotencyDeps } from './http/idempotency.ts';
 import { createMetrics } from './http/metrics.ts';
 import type { RateLimitDeps } from './http/rate-limit.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './http/rate-limit-store.ts';
+import { EventLog } from './events/event-log.ts';
 import { JobQueue } from './jobs/job-queue.ts';
 import type { JobDefinition } from './jobs/job-types.ts';
 import { recurringDefinition, seedRecurring } from './jobs/recurring.ts';
@@ -72,7 +73,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const jobs = new JobQueue({ database, clock });
   const metrics = createMetrics(() => jobs.countsByKindAndState());
   const blobs = await blobStoreFromConfig(config);
-  const modules = await assembleModules({ config, database, clock, logger, metrics, blobs, jobs }, options.modules ?? MODULES);
+  const events = new EventLog({ jobs, clock });
+  const modules = await assembleModules({ config, database, clock, logger, metrics, blobs, jobs, events }, options.modules ?? MODULES);
+  events.setSubscribers(modules.eventSubscribers);
 
   const tenantDirectory = modules.use('tenantDirectory');
   const cors = new CorsOrigins({ clock, tenants: tenantDirectory });
@@ -94,6 +97,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const recurringJobs = [...modules.recurring, ...blobMaintenanceJobs(blobs)];
   const jobDefinitions: JobDefinition[] = [
     ...modules.jobs,
+    events.publishJob(database),
     ...recurringJobs.map((job) => recurringDefinition({ queue: jobs, database, clock }, job)),
   ];
   const adminApiKey = resolveAdminApiKey(config, logger);
@@ -106,6 +110,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     metrics,
     blobs,
     jobs,
+    events,
     adminApiKey,
     modules,
     guards,

@@ -1,4 +1,4 @@
-/** Every event name of the spec's Events table (contract §8), plus the webhook test event. */
+/** Every event name of the spec's Events table (docs/api-decisions.md §8), plus the webhook test event. */
 export const EVENT_NAMES = [
   'document.uploaded',
   'document.processed',

@@ -1,3 +1,4 @@
+import type { EventSubscriber } from '../events/event-log.ts';
 import type { App } from '../http/fastify-types.ts';
 import type { JobDefinition } from '../jobs/job-types.ts';
 import type { RecurringJob } from '../jobs/recurring.ts';
@@ -13,6 +14,7 @@ export interface AssembledModules {
   readonly jobs: readonly JobDefinition[];
   readonly recurring: readonly RecurringJob[];
   readonly sandboxCleanups: readonly SandboxCleanup[];
+  readonly eventSubscribers: readonly EventSubscriber[];
   close(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function assembleModules(platform: Platform, definitions: readonly 
     jobs: parts.flatMap((p) => p.parts.jobs ?? []),
     recurring: parts.flatMap((p) => p.parts.recurring ?? []),
     sandboxCleanups: cleanups,
+    eventSubscribers: parts.flatMap((p) => (p.parts.onEvent ? [p.parts.onEvent] : [])),
     async close() {
       for (const { parts: p } of [...parts].reverse()) await p.close?.();
     },

@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/database.ts';
 import type { Executor } from '../db/executor.ts';
+import type { EventLog, EventSubscriber } from '../events/event-log.ts';
 import type { App } from '../http/fastify-types.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
@@ -19,6 +20,8 @@ export interface Platform {
   metrics: Metrics;
   blobs: BlobStore;
   jobs: JobQueue;
+  /** The one way to emit an event: `events.record(trx, {...})` inside the change's transaction. */
+  events: EventLog;
 }
 
 /**
@@ -42,7 +45,7 @@ export interface ModuleContext extends Platform {
   sandboxCleanups(): readonly SandboxCleanup[];
 }
 
-/** Deletes one tenant's rows of a module inside the sandbox reset's transaction (contract §5: 7-day reset). */
+/** Deletes one tenant's rows of a module inside the sandbox reset's transaction (docs/api-decisions.md §5: 7-day reset). */
 export type SandboxCleanup = (trx: Executor, tenantId: string) => Promise<void>;
 
 /** What a module contributes. Every part is optional: a module declares only what it has. */
@@ -57,6 +60,8 @@ export interface ModuleParts {
   jobs?: readonly JobDefinition[];
   /** Jobs run on a fixed period, once per tick across every process. */
   recurring?: readonly RecurringJob[];
+  /** Reacts to every recorded event after its transaction committed (at least once: be idempotent). */
+  onEvent?: EventSubscriber;
   /** Removes this module's tenant data when a sandbox is reset. */
   sandboxCleanup?: SandboxCleanup;
   /** Releases what the module holds (threads, connections) when the process stops. */

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { Type } from 'typebox';
-import { recordEvent } from '../../src/events/record-event.ts';
 import { authOf } from '../../src/http/fastify-types.ts';
 import { MODULES } from '../../src/modules.ts';
 import { defineModule } from '../../src/platform/module.ts';
@@ -13,9 +12,11 @@ import { waitFor } from '../jobs/helpers.ts';
  * A module is its folder and one line in the module list: this one has a route, a job and an
  * event, uses another module's published service, and is added to the list by the test alone.
  */
+const published: string[] = [];
+
 const toyModule = defineModule({
   name: 'toy',
-  setup({ database, jobs, use }) {
+  setup({ database, jobs, events, use }) {
     const tenants = use('tenants');
     return {
       routes(app) {
@@ -30,12 +31,16 @@ const toyModule = defineModule({
           },
         );
       },
+      // Subscribers see every event once its transaction committed.
+      onEvent: async (event) => {
+        if (event.data['toy']) published.push(event.data['toy'] as string);
+      },
       jobs: [
         {
           kind: 'toy.announce',
           handler: async (job) => {
             const { tenantId, name } = job.payload as { tenantId: string; name: string };
-            await recordEvent(database.db, { tenantId, name: 'document.uploaded', data: { toy: name } });
+            await events.record(database.db, { tenantId, name: 'document.uploaded', data: { toy: name } });
           },
         },
       ],
@@ -58,6 +63,7 @@ describeEachDialect(
         'the toy event',
       );
       assert.equal(JSON.parse(event.data).toy, 'kite');
+      await waitFor(() => published.includes('kite'), 'the event published to the subscriber');
       // Tenant isolation comes from the platform: another tenant's key reaches the route as itself.
       const other = await createTenant(t);
       const theirs = await t.app.inject({ method: 'POST', url: '/api/v1/toys', headers: other.headers, payload: { name: 'x' } });

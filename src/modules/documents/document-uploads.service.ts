@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { recordEvent } from '../../events/record-event.ts';
+import type { EventLog } from '../../events/event-log.ts';
 import { AppError, errors } from '../../lib/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Executor } from '../../db/executor.ts';
@@ -40,6 +40,7 @@ export interface UploadDigest {
 
 interface Deps {
   database: Database;
+  events: EventLog;
   clock: Clock;
   jobs: JobQueue;
   blobs: BlobStore;
@@ -237,7 +238,7 @@ export class DocumentUploadsService {
           { kind: DOCUMENT_JOBS.process, payload, options: { tenantId } },
           { kind: DOCUMENT_JOBS.thumbnail, payload, options: { tenantId, priority: 1 } },
         ]);
-        await recordEvent(trx, {
+        await this.deps.events.record(trx, {
           tenantId,
           name: 'document.uploaded',
           at: now,

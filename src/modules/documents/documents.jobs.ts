@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
-import { recordEvent } from '../../events/record-event.ts';
+import type { EventLog } from '../../events/event-log.ts';
 import type { JobDefinition } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { parseJson } from '../../lib/json.ts';
@@ -12,6 +12,7 @@ import { renderThumbnail } from './thumbnails.ts';
 
 interface Deps {
   database: Database;
+  events: EventLog;
   clock: Clock;
   blobs: BlobStore;
   documents: DocumentsRepository;
@@ -65,7 +66,7 @@ export async function extractAndComplete(deps: Deps, payload: DocumentJobPayload
       processing_error: failure ? JSON.stringify(failure) : null,
       updated_at: now,
     });
-    await recordEvent(trx, {
+    await deps.events.record(trx, {
       tenantId: current.tenant_id,
       name: failure ? 'document.failed' : 'document.processed',
       at: now,

@@ -41,7 +41,7 @@ const SANDBOX_DOCUMENT_BATCH = 500;
  */
 export const documentsModule = defineModule({
   name: 'documents',
-  setup({ config, database, clock, jobs, blobs }) {
+  setup({ config, database, clock, jobs, blobs, events }) {
     const repositories = {
       folders: new FoldersRepository(),
       documents: new DocumentsRepository(),
@@ -52,7 +52,7 @@ export const documentsModule = defineModule({
     const tags = new TagsService({ database, clock, tags: repositories.tags });
     const quota = new UploadQuota({ database, documents: repositories.documents });
     const documents = new DocumentsService({ database, clock, jobs, blobs, ...repositories, tagsService: tags });
-    const uploads = new DocumentUploadsService({ database, clock, jobs, blobs, ...repositories, tagsService: tags, quota });
+    const uploads = new DocumentUploadsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, quota });
     const folders = new FoldersService({ database, clock, jobs, folders: repositories.folders, documents: repositories.documents });
     const shares = new SharesService({ database, clock, shares: repositories.shares });
     const batchJobs = new BatchJobsService({ database, batchJobs: repositories.batchJobs });
@@ -67,7 +67,7 @@ export const documentsModule = defineModule({
         tagRoutes(app, { tags });
         batchJobRoutes(app, { batchJobs });
       },
-      jobs: documentJobDefinitions({ database, clock, blobs, documents: repositories.documents }),
+      jobs: documentJobDefinitions({ database, events, clock, blobs, documents: repositories.documents }),
       async sandboxCleanup(trx, tenantId) {
         for (;;) {
           const batch = await repositories.documents.listStorageKeys(trx, tenantId, SANDBOX_DOCUMENT_BATCH);

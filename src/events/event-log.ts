@@ -1,0 +1,63 @@
+import type { Database } from '../db/database.ts';
+import type { Executor } from '../db/executor.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import type { JobDefinition } from '../jobs/job-types.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { EventName } from './event-catalogue.ts';
+import { type RecordedEvent, recordEvent } from './record-event.ts';
+
+/** The job that hands one recorded event to every subscriber (webhook fan-out, workflow triggers). */
+export const PUBLISH_EVENT_JOB = 'events.publish';
+
+/** Reacts to an event after its transaction committed. Runs at least once per event: it must be idempotent. */
+export type EventSubscriber = (event: RecordedEvent) => Promise<void>;
+
+/**
+ * The one way modules emit events. `record` writes the event row and, in the same transaction, a
+ * job that publishes it to the subscribers: an event is announced exactly when its change
+ * committed, and a crash between the two cannot lose or invent one (the job is retried).
+ */
+export class EventLog {
+  readonly #jobs: JobQueue;
+  readonly #clock: Clock;
+  #subscribers: readonly EventSubscriber[] = [];
+
+  constructor(deps: { jobs: JobQueue; clock: Clock }) {
+    this.#jobs = deps.jobs;
+    this.#clock = deps.clock;
+  }
+
+  /** Set once by the composition root, after every module declared its subscriber. */
+  setSubscribers(subscribers: readonly EventSubscriber[]): void {
+    this.#subscribers = subscribers;
+  }
+
+  async record(executor: Executor, event: { tenantId: string; name: EventName; data: Record<string, unknown>; at?: number }): Promise<RecordedEvent> {
+    const recorded = await recordEvent(executor, { ...event, at: event.at ?? this.#clock.now() });
+    if (this.#subscribers.length > 0) {
+      await this.#jobs.enqueue(executor, PUBLISH_EVENT_JOB, { eventId: recorded.id }, { tenantId: recorded.tenantId });
+    }
+    return recorded;
+  }
+
+  /** The worker side: loads the event and runs every subscriber (a failing one retries the job; subscribers are idempotent). */
+  publishJob(database: Database): JobDefinition<{ eventId: string }> {
+    return {
+      kind: PUBLISH_EVENT_JOB,
+      maxAttempts: 10,
+      backoff: { baseMs: 1_000, maxMs: 600_000 },
+      handler: async (job) => {
+        const row = await database.db.selectFrom('events').selectAll().where('id', '=', job.payload.eventId).executeTakeFirst();
+        if (!row) return; // removed with its tenant's sandbox data
+        const event: RecordedEvent = {
+          id: row.id,
+          tenantId: row.tenant_id,
+          name: row.name as EventName,
+          data: JSON.parse(row.data) as Record<string, unknown>,
+          createdAt: Number(row.created_at),
+        };
+        for (const subscriber of this.#subscribers) await subscriber(event);
+      },
+    };
+  }
+}
