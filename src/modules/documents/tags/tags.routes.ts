@@ -1,22 +1,9 @@
 import { Type } from 'typebox';
-import type { TagsService } from './tags.service.ts';
-import { IdParams, MessageBody, Paged, PageQuery, pageWindow, standardErrors, Timestamp } from '../../../http/common-schemas.ts';
+import { IdParams, MessageBody, Paged, PageQuery, pageWindow, standardErrors } from '../../../http/common-schemas.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
-import { iso } from '../../../lib/clock.ts';
-import type { TagRow } from './tags.repository.ts';
-
-const TagView = Type.Object({ id: Type.String(), name: Type.String(), color: Type.String(), created_at: Timestamp });
-const CreateTagBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 100, description: 'Unique per tenant, case-insensitive.' }),
-    color: Type.Optional(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '`#RRGGBB`; default `#6B7280`.' })),
-  },
-  { additionalProperties: false },
-);
-
-function presentTag(t: TagRow) {
-  return { id: t.id, name: t.name, color: t.color, created_at: iso(t.created_at) };
-}
+import { presentTag } from './tags.presenter.ts';
+import { CreateTagBody, TagView } from './tags.schemas.ts';
+import type { TagsService } from './tags.service.ts';
 
 /** docs/api-decisions.md §6: tags. */
 export function tagRoutes(app: App, s: { tags: TagsService }): void {
