@@ -7,6 +7,7 @@ import type { Executor } from '../db/executor.ts';
 import {
   cancelJob,
   countJobs,
+  countWaiting,
   deleteFinished,
   findJob,
   findPendingByUniqueKeys,
@@ -168,6 +169,15 @@ export class JobQueue {
   }
 
   /** Job counts by kind and state, for the Prometheus gauge. */
+  /**
+   * The priority that gives a tenant's next job of `kind` its fair share: the number of its jobs
+   * already waiting. Claims run lowest priority first, so a tenant with one upload is served next
+   * even behind another tenant's 10,000-file batch (round-robin by depth rather than first come).
+   */
+  async fairSharePriority(executor: Executor, kind: string, tenantId: string): Promise<number> {
+    return countWaiting(executor, kind, tenantId);
+  }
+
   async countsByKindAndState(): Promise<{ kind: string; state: string; count: number }[]> {
     return countJobs(this.database.db);
   }

@@ -22,6 +22,8 @@ export interface RunningJob<P = unknown> {
   attempt: number;
   maxAttempts: number;
   tenantId: string | null;
+  /** Its claim priority (lower first); follow-up jobs keep it, so a pipeline keeps its fair-share place. */
+  priority: number;
   /** Aborted when the worker stops or the job times out; long handlers should honour it. */
   signal: AbortSignal;
 }

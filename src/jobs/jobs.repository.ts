@@ -190,6 +190,18 @@ export async function countJobs(executor: Executor): Promise<{ kind: string; sta
   return rows.map((r) => ({ kind: r.kind, state: r.state, count: Number(r.count) }));
 }
 
+/** How many jobs of a kind a tenant has waiting (available), for fair-share priorities. */
+export async function countWaiting(executor: Executor, kind: string, tenantId: string): Promise<number> {
+  const row = await executor
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('kind', '=', kind)
+    .where('state', '=', 'available')
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
 /** Deletes up to `limit` finished (completed or cancelled) rows that finished before the cut-off. */
 export async function deleteFinished(executor: Executor, p: { before: number; limit: number }): Promise<number> {
   const result = await sql`

@@ -16,8 +16,7 @@ import {
   retryJob,
 } from './jobs.repository.ts';
 import { PgListener } from './pg-listener.ts';
-import { silentLogger } from '../lib/logger.ts';
-import { type Logger } from '../lib/logger.ts';
+import { type Logger, silentLogger } from '../lib/logger.ts';
 
 export interface WorkerOptions {
   database: Database;
@@ -322,6 +321,7 @@ export class Worker {
         attempt: Number(row.attempts),
         maxAttempts: Number(row.max_attempts),
         tenantId: row.tenant_id,
+        priority: Number(row.priority),
         signal: controller.signal,
       };
       const timedOut = new Promise<never>((_, reject) => {

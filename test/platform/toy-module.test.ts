@@ -76,7 +76,13 @@ describeEachDialect(
 it('a module using a service nobody listed before it fails at start, naming both', async () => {
   const { assembleModules } = await import('../../src/platform/assemble-modules.ts');
   const early = defineModule({ name: 'early', setup: () => ({}) });
-  const eager = defineModule({ name: 'eager', setup: ({ use }) => (use('documents'), {}) });
+  const eager = defineModule({
+    name: 'eager',
+    setup: ({ use }) => {
+      use('documents');
+      return {};
+    },
+  });
   await assert.rejects(
     assembleModules({} as never, [eager]),
     /module "eager" uses "documents", which no module listed before it provides/,
