@@ -52,6 +52,8 @@ export function installAuthentication(app: FastifyInstance, auth: Authenticators
     }
     if (bearer) {
       if (isAdminKey(bearer, auth.adminApiKey)) throw errors.unauthorized('The administrator key is not a tenant credential');
+      // A common slip: an API key where a user token goes. Say where it belongs instead of "invalid token".
+      if (/^ak_(live|test)_/.test(bearer)) throw errors.unauthorized('API keys are sent in the X-API-Key header, not as Authorization: Bearer');
       // docs/api-decisions.md §5: only ak_test_ keys are accepted in the sandbox.
       if (request.sandbox) throw errors.unauthorized('The sandbox accepts only test API keys (ak_test_) in X-API-Key');
       request.auth = await auth.userToken(request, bearer);

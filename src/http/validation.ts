@@ -38,6 +38,8 @@ export function installValidation(app: FastifyInstance): void {
 export function installJsonBodyParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
+  // JSON sent as text/plain is a client mistake worth naming (415), not a string body to reject as "must be an object".
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {

@@ -33,6 +33,27 @@ async function waitFor(url: string, child: ChildProcess, output: () => string): 
 
 describe('the service process', () => {
   const dirs: string[] = [];
+
+  it('`npm start` passes SIGTERM on to the server, which stops gracefully', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dms-npm-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const root = path.resolve(path.dirname(MAIN), '..');
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), DATA_DIR: dataDir, ADMIN_API_KEY: 'npm-start-test-key' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout?.on('data', (d) => (out += String(d)));
+    child.stderr?.on('data', (d) => (out += String(d)));
+    await waitFor(`http://127.0.0.1:${port}/healthz`, child, () => out);
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    await exited;
+    assert.match(out, /"msg":"stopped"/, out);
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`), 'nothing listens after SIGTERM to npm');
+  });
   after(() => {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
