@@ -91,6 +91,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
       keyPrefix: config.rateLimit.redisKeyPrefix,
       enabled: config.rateLimit.enabled,
       anonymousPerMinute: config.rateLimit.anonymousPerMinute,
+      onStoreFailure: config.rateLimit.onStoreFailure,
+      unlimitedTierPerMinute: config.rateLimit.unlimitedTierPerMinute,
+      onStoreError: (outcome) => metrics.rateLimitStoreErrors.inc({ outcome }),
     },
     idempotency: { database, clock, repository: new IdempotencyRepository(), logger },
   };

@@ -43,12 +43,52 @@ export interface Config {
     /** A new JWT signing key is made when the newest is older than this. */
     readonly signingKeyRotationMs: number;
   };
+  readonly ai: {
+    /** `local`: classical NLP, no network; `openai`: any OpenAI-compatible endpoint. */
+    readonly provider: 'local' | 'openai';
+    readonly openai: {
+      readonly baseUrl: string | null;
+      readonly apiKey: string | null;
+      readonly chatModel: string;
+      readonly embeddingModel: string;
+      readonly embeddingDimensions: number | null;
+      /** Null turns transcription off. */
+      readonly transcriptionModel: string | null;
+      readonly tokensPerMinute: number | null;
+      readonly maxRetries: number;
+      readonly timeoutMs: number;
+    };
+  };
+  readonly processing: {
+    /** Extraction threads (parsing, OCR); null = one per core but one, at most 4. */
+    readonly threads: number | null;
+    /** Time allowed to extract one file, OCR included. */
+    readonly timeoutMs: number;
+    /** Heap limit of each extraction thread. */
+    readonly memoryMb: number;
+  };
   readonly rateLimit: {
     readonly enabled: boolean;
     /** Prefix of the Redis counter keys (several deployments can share one Redis). */
     readonly redisKeyPrefix: string;
     /** Per client IP, for unauthenticated auth requests that name no tenant (register, refresh, reset). */
     readonly anonymousPerMinute: number;
+    /** When the Redis counter store fails: let requests through, refuse them, or refuse only auth routes. */
+    readonly onStoreFailure: 'open' | 'closed' | 'auto';
+    /** The ceiling of tiers without a tier-wide limit (Enterprise), shown in X-RateLimit-* and enforced as abuse protection. */
+    readonly unlimitedTierPerMinute: number;
+  };
+  readonly webhooks: {
+    /** Delay before each automatic retry of a failed delivery, in ms (WEBHOOK_RETRY_DELAYS, in seconds). */
+    readonly retryDelaysMs: readonly number[];
+    /** A webhook whose endpoint has failed for this long without a success is disabled. */
+    readonly disableAfterMs: number;
+    /** Deliveries one worker process sends to one webhook at the same time. */
+    readonly maxConcurrencyPerEndpoint: number;
+  };
+  readonly outbound: {
+    /** A PEM file of certificates outbound HTTPS trusts on top of Node's store (OUTBOUND_EXTRA_CA_FILE). */
+    readonly extraCaFile: string | null;
   };
 }
 
@@ -91,6 +131,31 @@ class EnvReader {
       return fallback;
     }
     return n;
+  }
+
+  /** A finite decimal number (fractions allowed) within [min, max]. */
+  number(name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min || n > max) {
+      this.problems.push(`${name} must be a number between ${min} and ${max} (got "${value}")`);
+      return fallback;
+    }
+    return n;
+  }
+
+  /** Comma-separated decimal numbers (fractions allowed), each within [min, max]; at least one. */
+  numberList(name: string, fallback: readonly number[], { min = 0, max = Number.MAX_SAFE_INTEGER, maxItems = 100 } = {}): number[] {
+    const value = this.raw(name);
+    if (value === undefined) return [...fallback];
+    const items = value.split(',').map((v) => v.trim());
+    const numbers = items.map(Number);
+    if (items.length > maxItems || items.some((v) => v === '') || numbers.some((n) => !Number.isFinite(n) || n < min || n > max)) {
+      this.problems.push(`${name} must be 1 to ${maxItems} comma-separated numbers between ${min} and ${max} (got "${value}")`);
+      return [...fallback];
+    }
+    return numbers;
   }
 
   optionalInt(name: string, opts: { min?: number; max?: number } = {}): number | null {
@@ -147,7 +212,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Reads the environment (contract §1 and the README's table) into a typed, frozen Config. */
+/** Reads the environment (docs/api-decisions.md §1 and the README's table) into a typed, frozen Config. */
 export function loadConfig(env: Env = process.env): Config {
   const r = new EnvReader(env);
 
@@ -193,14 +258,52 @@ export function loadConfig(env: Env = process.env): Config {
       accessTokenTtlSeconds: r.int('ACCESS_TOKEN_TTL_SECONDS', 900, { min: 30, max: 86_400 }),
       signingKeyRotationMs: r.int('JWT_KEY_ROTATION_DAYS', 30, { min: 1, max: 3650 }) * 86_400_000,
     },
+    ai: {
+      provider: r.oneOf('AI_PROVIDER', ['local', 'openai'] as const, 'local'),
+      openai: {
+        baseUrl: r.url('OPENAI_BASE_URL', ['http:', 'https:']),
+        apiKey: r.string('OPENAI_API_KEY', null),
+        chatModel: r.string('OPENAI_CHAT_MODEL', 'gpt-4o-mini'),
+        embeddingModel: r.string('OPENAI_EMBEDDING_MODEL', 'text-embedding-3-small'),
+        embeddingDimensions: r.optionalInt('OPENAI_EMBEDDING_DIMENSIONS', { min: 8, max: 8192 }),
+        transcriptionModel: r.string('OPENAI_TRANSCRIPTION_MODEL', 'whisper-1'),
+        tokensPerMinute: r.optionalInt('OPENAI_TOKENS_PER_MINUTE', { min: 100, max: 100_000_000 }),
+        maxRetries: r.int('OPENAI_MAX_RETRIES', 4, { min: 0, max: 20 }),
+        timeoutMs: r.int('OPENAI_TIMEOUT_MS', 60_000, { min: 1_000 }),
+      },
+    },
+    processing: {
+      threads: r.optionalInt('PROCESSING_THREADS', { min: 1, max: 64 }),
+      timeoutMs: r.int('PROCESSING_TIMEOUT_MS', 120_000, { min: 1_000 }),
+      memoryMb: r.int('PROCESSING_MEMORY_MB', 512, { min: 64, max: 16_384 }),
+    },
     rateLimit: {
       enabled: r.bool('RATE_LIMIT_ENABLED', true),
       redisKeyPrefix: r.string('RATE_LIMIT_REDIS_PREFIX', 'dms:rl:'),
       anonymousPerMinute: r.int('RATE_LIMIT_ANONYMOUS_PER_MINUTE', 30, { min: 1 }),
+      onStoreFailure: r.oneOf('RATE_LIMIT_REDIS_FAILURE', ['open', 'closed', 'auto'] as const, 'auto'),
+      unlimitedTierPerMinute: r.int('RATE_LIMIT_UNLIMITED_TIER_PER_MINUTE', 10_000, { min: 1 }),
+    },
+    webhooks: {
+      // docs/api-decisions.md §8: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; fractions allowed (tests use 0.2).
+      retryDelaysMs: r
+        .numberList('WEBHOOK_RETRY_DELAYS', [5, 300, 1800, 7200, 18000, 36000, 36000], { min: 0, max: 7 * 86_400, maxItems: 20 })
+        .map((seconds) => Math.round(seconds * 1000)),
+      disableAfterMs: Math.round(r.number('WEBHOOK_DISABLE_AFTER_HOURS', 72, { min: 0.0001, max: 24 * 365 }) * 3_600_000),
+      maxConcurrencyPerEndpoint: r.int('WEBHOOK_MAX_CONCURRENCY_PER_ENDPOINT', 4, { min: 1, max: 64 }),
+    },
+    outbound: {
+      extraCaFile: (() => {
+        const file = r.string('OUTBOUND_EXTRA_CA_FILE', null);
+        return file === null ? null : path.resolve(file);
+      })(),
     },
   };
 
   if (config.auth.secret !== null && config.auth.secret.length < 32) r.problems.push('AUTH_SECRET must be at least 32 characters');
+  if (config.ai.provider === 'openai' && config.ai.openai.baseUrl === null && config.ai.openai.apiKey === null) {
+    r.problems.push('AI_PROVIDER=openai needs OPENAI_API_KEY (OpenAI itself) or OPENAI_BASE_URL (a compatible server)');
+  }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return deepFreeze(config);
 }

@@ -8,6 +8,7 @@ export interface Metrics {
   readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   readonly jobs: Gauge<'kind' | 'state'>;
   readonly jobRuns: Counter<'kind' | 'outcome'>;
+  readonly rateLimitStoreErrors: Counter<'outcome'>;
 }
 
 export function createMetrics(collectJobCounts: () => Promise<{ kind: string; state: string; count: number }[]>): Metrics {
@@ -41,7 +42,13 @@ export function createMetrics(collectJobCounts: () => Promise<{ kind: string; st
     labelNames: ['kind', 'outcome'] as const,
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, jobs, jobRuns };
+  const rateLimitStoreErrors = new Counter({
+    name: 'rate_limit_store_errors_total',
+    help: 'Requests the rate-limit store could not count, by what was done with them (allowed, refused)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  return { registry, httpRequests, httpDuration, jobs, jobRuns, rateLimitStoreErrors };
 }
 
 /** Times every request and labels it with its route pattern (not the raw URL, to bound cardinality). */

@@ -58,7 +58,8 @@ type RedisWithHit = Redis & { rateLimitHit(numKeys: number, ...args: (string | n
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: RedisWithHit;
   constructor(url: string) {
-    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+    // A bounded wait: with Redis down, a request learns it within half a second, then the failure mode decides.
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false, commandTimeout: 500 });
     redis.defineCommand('rateLimitHit', { lua: HIT_SCRIPT });
     // Connection errors surface on the calls; an 'error' listener keeps them from crashing the process.
     redis.on('error', () => {});

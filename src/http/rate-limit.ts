@@ -10,7 +10,7 @@ import {
   WORKFLOW_CATEGORIES,
   type WorkflowCategory,
 } from '../domain/tiers.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError, errors } from '../lib/errors.ts';
 import { type RouteAuth, routeAuthOf } from './fastify-types.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 
@@ -54,13 +54,14 @@ interface Counter {
 }
 
 /** The counters a request is held to: tier-wide and its class, in the tenant's tier. */
-export function countersFor(tier: Tier, sandbox: boolean, cls: Exclude<RateLimitClass, false>): Counter[] {
+export function countersFor(tier: Tier, sandbox: boolean, cls: Exclude<RateLimitClass, false>, unlimitedCeiling = 10_000): Counter[] {
   const limits = TIER_LIMITS[tier];
   const out: Counter[] = [];
   const add = (name: string, limit: number | null) => {
     if (limit !== null) out.push({ name, limit: sandbox ? sandboxLimit(limit) : limit });
   };
-  add('tier', limits.requestsPerMinute);
+  // Unlimited tiers still get a (high) tier-wide ceiling: every answer carries real X-RateLimit-* values.
+  add('tier', limits.requestsPerMinute ?? unlimitedCeiling);
   if ('type' in cls) add(cls.type, limits.endpointTypes[cls.type]);
   else add(cls.workflow, limits.workflowCategories[cls.workflow]);
   return out;
@@ -75,6 +76,11 @@ export interface RateLimitDeps {
   enabled: boolean;
   /** Per-IP limit of unauthenticated auth requests that name no tenant. */
   anonymousPerMinute: number;
+  /** What to do with a request the store cannot count (see config.rateLimit.onStoreFailure). */
+  onStoreFailure: 'open' | 'closed' | 'auto';
+  /** Tier-wide ceiling of tiers the spec calls unlimited. */
+  unlimitedTierPerMinute: number;
+  onStoreError?: (outcome: 'allowed' | 'refused') => void;
 }
 
 /**
@@ -115,8 +121,12 @@ export function installRateLimit(app: FastifyInstance, deps: RateLimitDeps): voi
     try {
       counts = await deps.store.hit(keys, resetMs - now + 1_000);
     } catch (error) {
-      // Fail open: an unreachable counter store must not take the API down with it.
-      deps.logger.warn({ err: error }, 'rate-limit store unavailable; request not counted');
+      // Open: an unreachable store must not take the API down. Closed (auth routes by default):
+      // credential guessing must not get unlimited tries while counters are down.
+      const refuse = deps.onStoreFailure === 'closed' || (deps.onStoreFailure === 'auto' && 'type' in cls && cls.type === 'authentication');
+      deps.onStoreError?.(refuse ? 'refused' : 'allowed');
+      deps.logger.warn({ err: error, refused: refuse }, 'rate-limit store unavailable');
+      if (refuse) throw errors.unavailable('Rate limiting is unavailable; retry shortly', 5);
       return;
     }
     let tightest = 0;
@@ -152,16 +162,16 @@ async function scopeOf(
   deps: RateLimitDeps,
 ): Promise<{ key: string; counters: Counter[] } | null> {
   const auth = request.auth;
-  if (auth) return { key: auth.tenant.id, counters: countersFor(auth.tenant.tier, auth.tenant.sandboxOf !== null, cls) };
+  if (auth) return { key: auth.tenant.id, counters: countersFor(auth.tenant.tier, auth.tenant.sandboxOf !== null, cls, deps.unlimitedTierPerMinute) };
   // Only unauthenticated auth endpoints are limited without a tenant; other public routes are not.
   if (!('type' in cls) || cls.type !== 'authentication') return null;
   const header = request.headers['x-tenant-subdomain'];
   if (typeof header === 'string' && header.trim() !== '') {
     const subdomain = header.trim().toLowerCase();
     const tenant = await deps.tenants.findBySubdomain(subdomain);
-    if (tenant) return { key: request.sandbox ? `${tenant.id}:sandbox` : tenant.id, counters: countersFor(tenant.tier, request.sandbox || tenant.sandboxOf !== null, cls) };
+    if (tenant) return { key: request.sandbox ? `${tenant.id}:sandbox` : tenant.id, counters: countersFor(tenant.tier, request.sandbox || tenant.sandboxOf !== null, cls, deps.unlimitedTierPerMinute) };
     // Unknown subdomains share the Free tier's budget per name, so probing them is limited too.
-    return { key: `sub:${subdomain.slice(0, 100)}`, counters: countersFor('free', request.sandbox, cls) };
+    return { key: `sub:${subdomain.slice(0, 100)}`, counters: countersFor('free', request.sandbox, cls, deps.unlimitedTierPerMinute) };
   }
   return { key: `ip:${request.ip}`, counters: [{ name: 'anonymous', limit: deps.anonymousPerMinute }] };
 }

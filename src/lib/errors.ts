@@ -1,6 +1,6 @@
 /**
  * The one error type services throw. It carries the contract's machine name (`error`, lower case;
- * the wire `code` is its upper-case form), the HTTP status and optional details (contract §4).
+ * the wire `code` is its upper-case form), the HTTP status and optional details (docs/api-decisions.md §4).
  * Services never build HTTP answers themselves; the error handler turns this into the body.
  */
 export class AppError extends Error {
@@ -56,6 +56,13 @@ export const errors = {
   fileTooLarge: (message: string, details?: Record<string, unknown>) => new AppError(413, 'file_too_large', message, { details }),
   invalidFileType: (message: string, details?: Record<string, unknown>) =>
     new AppError(415, 'invalid_file_type', message, { details }),
+  /** Spec "Errors": a webhook URL that is not HTTPS (or points at a refused address). */
+  invalidUrl: (message: string, details?: Record<string, unknown>) => new AppError(400, 'invalid_url', message, { details }),
+  /** Spec "Errors": an unknown event name. */
+  invalidEvent: (message: string, details?: Record<string, unknown>) => new AppError(400, 'invalid_event', message, { details }),
+  /** A dependency the request needs (the rate-limit store) is down; try again shortly. */
+  unavailable: (message: string, retryAfterSeconds: number) =>
+    new AppError(503, 'service_unavailable', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
   internal: (cause?: unknown) => new AppError(500, 'internal_error', 'An internal error occurred', { cause }),
 };
 
