@@ -1,6 +1,7 @@
 import { documentsModule } from './modules/documents/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { identityModule } from './modules/identity/index.ts';
+import { processingModule } from './modules/processing/index.ts';
 import { sandboxModule } from './modules/sandbox/index.ts';
 import type { ModuleDefinition } from './platform/module.ts';
 
@@ -12,5 +13,6 @@ export const MODULES: readonly ModuleDefinition[] = [
   healthModule,
   identityModule,
   documentsModule,
+  processingModule,
   sandboxModule,
 ];

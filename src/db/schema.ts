@@ -158,6 +158,21 @@ export interface DocumentContentsTable {
   tenant_id: string;
   content: string;
   pages: number | null;
+  /** JSON string[]: the text of each page, slide or sheet; null where the format has none. */
+  page_texts: string | null;
+  created_at: number;
+}
+
+/** A passage of a document and its embedding (float32, little-endian), for semantic search and chat. */
+export interface DocumentChunksTable {
+  document_id: string;
+  chunk_index: number;
+  tenant_id: string;
+  page: number | null;
+  text: string;
+  embedding: Uint8Array | null;
+  /** `<model>:<dimensions>`; vectors of different models are never compared. */
+  embedding_model: string | null;
   created_at: number;
 }
 
@@ -210,6 +225,7 @@ export interface DB {
   folders: FoldersTable;
   documents: DocumentsTable;
   document_contents: DocumentContentsTable;
+  document_chunks: DocumentChunksTable;
   tags: TagsTable;
   document_tags: DocumentTagsTable;
   document_shares: DocumentSharesTable;

@@ -19,9 +19,11 @@ export function normaliseOrigin(origin: string): string {
   return origin.trim().replace(/\/+$/, '').toLowerCase();
 }
 
-/** The tenant lookups the HTTP guards (CORS, rate limits) need before a request is authenticated. */
+/** Tenant lookups for the HTTP guards (CORS, rate limits, before authentication) and for background work. */
 export interface TenantDirectory {
   findBySubdomain(subdomain: string): Promise<Tenant | null>;
+  /** Any tenant, sandbox twins included (their tier is the live tenant's). */
+  findById(id: string): Promise<Tenant | null>;
   /** Whether any active tenant lists this (normalised) origin. */
   isConfiguredOrigin(origin: string): Promise<boolean>;
 }

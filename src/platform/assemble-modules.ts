@@ -27,6 +27,8 @@ export async function assembleModules(platform: Platform, definitions: readonly 
   const parts: { name: string; parts: ModuleParts }[] = [];
   const seen = new Set<string>();
   let cleanups: SandboxCleanup[] = [];
+  const capabilities = (): Record<string, unknown> =>
+    Object.assign({}, ...parts.map((p) => p.parts.capabilities?.() ?? {})) as Record<string, unknown>;
 
   const use = <K extends keyof ModuleServices>(name: K, by: string): ModuleServices[K] => {
     const service = services[name];
@@ -41,6 +43,7 @@ export async function assembleModules(platform: Platform, definitions: readonly 
       ...platform,
       use: (name) => use(name, definition.name),
       sandboxCleanups: () => cleanups,
+      capabilities: () => capabilities(),
     };
     const made = await definition.setup(context);
     for (const [name, service] of Object.entries(made.provides ?? {})) {

@@ -43,6 +43,8 @@ export interface ModuleContext extends Platform {
   use<K extends keyof ModuleServices>(name: K): ModuleServices[K];
   /** Every module's sandbox clean-up, dependents first (read when a reset runs, not at setup). */
   sandboxCleanups(): readonly SandboxCleanup[];
+  /** What every module reports it can do on this machine (read when asked, not at setup). */
+  capabilities(): Record<string, unknown>;
 }
 
 /** Deletes one tenant's rows of a module inside the sandbox reset's transaction (docs/api-decisions.md §5: 7-day reset). */
@@ -64,6 +66,8 @@ export interface ModuleParts {
   onEvent?: EventSubscriber;
   /** Removes this module's tenant data when a sandbox is reset. */
   sandboxCleanup?: SandboxCleanup;
+  /** What this module can do on this machine (OCR, transcription...), for `GET /health`. */
+  capabilities?: () => Record<string, unknown>;
   /** Releases what the module holds (threads, connections) when the process stops. */
   close?: () => Promise<void>;
 }

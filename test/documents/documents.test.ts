@@ -58,6 +58,13 @@ describeEachDialect(
       assert.deepEqual(ids(await get('/documents?sort=created_at&order=asc')), [docs.b, docs.a, docs.c, docs.d]);
       assert.deepEqual(ids(await get('/documents?sort=size&order=asc')), [docs.b, docs.d, docs.a, docs.c]);
       assert.deepEqual(ids(await get('/documents?sort=size&order=desc')), [docs.c, docs.a, docs.d, docs.b]);
+      // Processing writes updated_at too: let every document finish before touching b.
+      for (const id of Object.values(docs)) {
+        await eventually(async () => {
+          const d = (await get(`/documents/${id}`)).json();
+          return d.status !== 'processing' && d.ai_status !== 'queued' && d.ai_status !== 'processing';
+        }, `processing of ${id}`);
+      }
       // Touch b: it becomes the most recently updated.
       await ctx().app.inject({ method: 'PUT', url: `/api/v1/documents/${docs.b}`, headers: tenant.headers, payload: { tags: ['x'] } });
       assert.equal(ids(await get('/documents?sort=updated_at&order=desc'))[0], docs.b);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type DialectName } from '../../src/db/database.ts';
+import type { DialectName } from '../../src/db/database.ts';
 import { startTestApp } from '../support/app.ts';
 import { assertError, createTenant } from '../support/fixtures.ts';
 

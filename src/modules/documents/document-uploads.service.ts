@@ -202,6 +202,8 @@ export class DocumentUploadsService {
       const now = clock.now();
       const tagIds = await tagsService.resolveNames(trx, tenantId, fields.tags, now);
       const rows: DocumentRow[] = [];
+      // Fair share: this upload's processing queues behind the tenant's own backlog, not other tenants'.
+      let priority = await jobs.fairSharePriority(trx, DOCUMENT_JOBS.process, tenantId);
       for (const file of files) {
         const id = file.key.slice(file.key.lastIndexOf('/') + 1);
         const filename = (files.length === 1 ? fields.filename : null) ?? file.filename;
@@ -235,7 +237,7 @@ export class DocumentUploadsService {
         await tags.setDocumentTags(trx, tenantId, id, tagIds, now);
         const payload: DocumentJobPayload = { tenantId, documentId: id };
         await jobs.enqueueMany(trx, [
-          { kind: DOCUMENT_JOBS.process, payload, options: { tenantId } },
+          { kind: DOCUMENT_JOBS.process, payload, options: { tenantId, priority: priority++ } },
           { kind: DOCUMENT_JOBS.thumbnail, payload, options: { tenantId, priority: 1 } },
         ]);
         await this.deps.events.record(trx, {

@@ -1,80 +1,15 @@
 import { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
-import type { EventLog } from '../../events/event-log.ts';
 import type { JobDefinition } from '../../jobs/job-types.ts';
-import type { Clock } from '../../lib/clock.ts';
-import { parseJson } from '../../lib/json.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
-import { extractPdfText, readTextContent } from './document-content.ts';
 import { DOCUMENT_JOBS, type DeleteBlobsPayload, type DocumentJobPayload, documentBlobKey, thumbnailBlobKey } from './document-job-kinds.ts';
 import type { DocumentsRepository } from './documents.repository.ts';
 import { renderThumbnail } from './thumbnails.ts';
 
 interface Deps {
   database: Database;
-  events: EventLog;
-  clock: Clock;
   blobs: BlobStore;
   documents: DocumentsRepository;
-}
-
-/**
- * The first, honest stage of processing: extract the text that can be extracted without the full
- * pipeline (plain text formats, and PDFs up to 64 MB), store it, and mark the document
- * `completed`. AI analysis is a later stage: `ai_status` stays `queued` (or `skipped`).
- */
-export async function extractAndComplete(deps: Deps, payload: DocumentJobPayload): Promise<void> {
-  const { database, clock, blobs, documents } = deps;
-  const row = await documents.findById(database.db, payload.tenantId, payload.documentId);
-  if (row?.status !== 'processing') return; // deleted meanwhile, or already done
-  let extracted: { text: string; pages: number | null; info: { author?: string; title?: string } } | null = null;
-  let failure: { stage: string; message: string } | null = null;
-  try {
-    const text = await readTextContent(blobs, row);
-    if (text !== null) extracted = { text, pages: null, info: {} };
-    else {
-      const pdf = await extractPdfText(blobs, row);
-      if (pdf) extracted = pdf;
-    }
-  } catch (error) {
-    failure = { stage: 'extraction', message: error instanceof Error ? error.message : String(error) };
-  }
-  const now = clock.now();
-  await database.db.transaction().execute(async (trx) => {
-    const current = await documents.findById(trx, payload.tenantId, payload.documentId);
-    if (current?.status !== 'processing') return;
-    const metadata = parseJson<Record<string, unknown>>(current.metadata, {});
-    if (extracted) {
-      await documents.saveContent(trx, {
-        document_id: current.id,
-        tenant_id: current.tenant_id,
-        content: extracted.text,
-        pages: extracted.pages,
-        created_at: now,
-      });
-      if (extracted.pages !== null) metadata['pages'] = extracted.pages;
-      // The spec's metadata keys: `author` (and `title`) from the document's own information.
-      if (extracted.info.author) metadata['author'] = extracted.info.author;
-      if (extracted.info.title) metadata['title'] = extracted.info.title;
-    }
-    const status = failure ? 'failed' : 'completed';
-    const aiStatus = failure && current.ai_status === 'queued' ? 'failed' : current.ai_status;
-    await documents.update(trx, current.tenant_id, current.id, {
-      status,
-      ai_status: aiStatus,
-      metadata: JSON.stringify(metadata),
-      processing_error: failure ? JSON.stringify(failure) : null,
-      updated_at: now,
-    });
-    await deps.events.record(trx, {
-      tenantId: current.tenant_id,
-      name: failure ? 'document.failed' : 'document.processed',
-      at: now,
-      data: failure
-        ? { document_id: current.id, status, error: failure }
-        : { document_id: current.id, status, ai_summary: current.ai_summary, ai_tags: parseJson<string[]>(current.ai_tags, []) },
-    });
-  });
 }
 
 /** Renders and stores the thumbnail; if the document was deleted meanwhile, removes it again. */
@@ -100,12 +35,6 @@ export async function collectOrphan(deps: Deps, payload: DocumentJobPayload): Pr
 /** The documents module's job catalogue. */
 export function documentJobDefinitions(deps: Deps): JobDefinition[] {
   return [
-    {
-      kind: DOCUMENT_JOBS.process,
-      handler: (job) => extractAndComplete(deps, job.payload as DocumentJobPayload),
-      maxAttempts: 3,
-      timeoutMs: 5 * 60_000,
-    },
     {
       kind: DOCUMENT_JOBS.thumbnail,
       handler: (job) => storeThumbnail(deps, job.payload as DocumentJobPayload),

@@ -7,6 +7,12 @@ export type DocumentRow = Selectable<DocumentsTable>;
 export const DOCUMENT_SORTS = { name: 'filename', created_at: 'created_at', updated_at: 'updated_at', size: 'file_size' } as const;
 export type DocumentSort = keyof typeof DOCUMENT_SORTS;
 
+/** A document's extracted text, and the text of each page where the format has pages. */
+export interface StoredContent {
+  text: string;
+  pages: string[] | null;
+}
+
 /** Filters of the document list (spec: GET /documents). */
 export interface DocumentListFilter {
   /** undefined = any folder; null = top level only. */
@@ -143,18 +149,30 @@ export class DocumentsRepository {
     return { documents: Number(row.n), bytes: Number(row.bytes) };
   }
 
-  async saveContent(db: Executor, row: { document_id: string; tenant_id: string; content: string; pages: number | null; created_at: number }) {
-    await db.deleteFrom('document_contents').where('tenant_id', '=', row.tenant_id).where('document_id', '=', row.document_id).execute();
-    await db.insertInto('document_contents').values(row).execute();
+  /** Replaces the extracted text of a document: the whole text, and each page's where the format has pages. */
+  async saveContent(db: Executor, row: { tenantId: string; documentId: string; text: string; pages: string[] | null; at: number }): Promise<void> {
+    await db.deleteFrom('document_contents').where('tenant_id', '=', row.tenantId).where('document_id', '=', row.documentId).execute();
+    await db
+      .insertInto('document_contents')
+      .values({
+        document_id: row.documentId,
+        tenant_id: row.tenantId,
+        content: row.text,
+        pages: row.pages === null ? null : row.pages.length,
+        page_texts: row.pages === null ? null : JSON.stringify(row.pages),
+        created_at: row.at,
+      })
+      .execute();
   }
 
-  async findContent(db: Executor, tenantId: string, documentId: string): Promise<{ content: string; pages: number | null } | null> {
+  async findContent(db: Executor, tenantId: string, documentId: string): Promise<StoredContent | null> {
     const row = await db
       .selectFrom('document_contents')
-      .select(['content', 'pages'])
+      .select(['content', 'page_texts'])
       .where('tenant_id', '=', tenantId)
       .where('document_id', '=', documentId)
       .executeTakeFirst();
-    return row ?? null;
+    if (!row) return null;
+    return { text: row.content, pages: row.page_texts === null ? null : (JSON.parse(row.page_texts) as string[]) };
   }
 }

@@ -4,7 +4,16 @@ import { IdParams, MessageBody, standardErrors } from '../../http/common-schemas
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { presentDocumentDetail, presentDocumentListItem } from './documents.presenter.ts';
 import type { DocumentSort } from './documents.repository.ts';
-import { DocumentContent, DocumentDetail, DocumentList, DocumentListQuery, UpdateDocumentBody } from './documents.schemas.ts';
+import {
+  AppliedAiTags,
+  DocumentContent,
+  DocumentContentQuery,
+  DocumentDetail,
+  DocumentList,
+  DocumentListQuery,
+  ReprocessAnswer,
+  UpdateDocumentBody,
+} from './documents.schemas.ts';
 
 /** `https://host/api/v1` (or the sandbox's), from PUBLIC_BASE_URL or the request. */
 export function apiBaseOf(request: FastifyRequest, publicBaseUrl: string | null): string {
@@ -112,10 +121,55 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
 
   app.get(
     '/documents/:id/content',
-    { schema: { tags, summary: "Get a document's extracted text", params: IdParams, response: { 200: DocumentContent, ...standardErrors } } },
+    {
+      schema: {
+        tags,
+        summary: "Get a document's extracted text",
+        description: 'The text extraction (and OCR or transcription) produced; `?page=N` answers one page of a document with pages.',
+        params: IdParams,
+        querystring: DocumentContentQuery,
+        response: { 200: DocumentContent, ...standardErrors },
+      },
+    },
     async (request) => {
-      const { content, pages } = await documents.content(authOf(request), request.params.id);
-      return { content, content_type: 'extracted_text', length: content.length, ...(pages !== null ? { pages } : {}) };
+      const { content, pages, page } = await documents.content(authOf(request), request.params.id, request.query.page);
+      return { content, content_type: 'extracted_text', length: content.length, ...(pages !== null ? { pages } : {}), ...(page ? { page } : {}) };
+    },
+  );
+
+  app.post(
+    '/documents/:id/reprocess',
+    {
+      config: { rateLimit: 'ai_processing' },
+      schema: {
+        tags,
+        summary: 'Run extraction and AI again',
+        description: 'Answers 202 at once; the document goes back to `status: processing` and `ai_status: queued` (or `skipped`). Needs `edit` permission.',
+        params: IdParams,
+        response: { 202: ReprocessAnswer, ...standardErrors },
+      },
+    },
+    async (request, reply) => {
+      const row = await documents.reprocess(authOf(request), request.params.id);
+      return reply.status(202).send({ message: 'Reprocessing started', document_id: row.id, status: row.status, ai_status: row.ai_status });
+    },
+  );
+
+  app.post(
+    '/documents/:id/apply-ai-tags',
+    {
+      config: { rateLimit: 'ai_processing' },
+      schema: {
+        tags,
+        summary: "Turn a document's AI tags into tags",
+        description: 'Each AI tag becomes a tag of the document (created on first use). Needs `edit` permission.',
+        params: IdParams,
+        response: { 200: AppliedAiTags, ...standardErrors },
+      },
+    },
+    async (request) => {
+      const applied = await documents.applyAiTags(authOf(request), request.params.id);
+      return { message: applied.length > 0 ? `Applied ${applied.length} AI tags` : 'No new AI tags to apply', tags_applied: applied };
     },
   );
 }

@@ -4,7 +4,7 @@ import { Nullable, Timestamp } from '../../http/common-schemas.ts';
 const Entities = Type.Object({
   people: Type.Array(Type.String()),
   organizations: Type.Array(Type.String()),
-  dates: Type.Array(Type.String()),
+  dates: Type.Array(Type.String(), { description: 'ISO 8601 dates (YYYY-MM-DD).' }),
 });
 
 const ProcessingError = Nullable(Type.Object({ stage: Type.String(), message: Type.String() }));
@@ -96,9 +96,26 @@ export const BatchUploadResponse = Type.Object({
 
 export const DocumentContent = Type.Object({
   content: Type.String(),
-  content_type: Type.String(),
-  length: Type.Integer(),
-  pages: Type.Optional(Type.Integer()),
+  content_type: Type.String({ description: 'Always `extracted_text`.' }),
+  length: Type.Integer({ description: 'Characters in `content`.' }),
+  pages: Type.Optional(Type.Integer({ description: 'Pages (slides, sheets) of the document, where its format has them.' })),
+  page: Type.Optional(Type.Integer({ description: 'The page `content` holds, when one was asked for.' })),
+});
+
+export const DocumentContentQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, description: 'Only this page (1-based), for documents with pages.' })),
+});
+
+export const ReprocessAnswer = Type.Object({
+  message: Type.String(),
+  document_id: Type.String(),
+  status: Type.String(),
+  ai_status: Type.String(),
+});
+
+export const AppliedAiTags = Type.Object({
+  message: Type.String(),
+  tags_applied: Type.Array(Type.String(), { description: 'The AI tags added as tags now (those the document already had are left out).' }),
 });
 
 /** The multipart body, for the OpenAPI document only (the handler streams the parts itself). */

@@ -13,6 +13,8 @@ import type { FoldersRepository } from './folders/folders.repository.ts';
 import type { TagsRepository } from './tags/tags.repository.ts';
 import { normaliseTagNames, type TagsService } from './tags/tags.service.ts';
 import { readTextContent } from './document-content.ts';
+import { DOCUMENT_JOBS, type DocumentJobPayload } from './document-job-kinds.ts';
+import { parseJson } from '../../lib/json.ts';
 import { removeDocuments } from './document-removal.ts';
 import type { DocumentListFilter, DocumentRow, DocumentSort, DocumentsRepository } from './documents.repository.ts';
 
@@ -129,14 +131,66 @@ export class DocumentsService {
     });
   }
 
-  /** The extracted text; for plain text formats not yet processed, the text itself. */
-  async content(auth: AuthContext, id: string): Promise<{ content: string; pages: number | null }> {
+  /**
+   * The extracted text; for plain text formats not yet processed, the text itself. With `page`
+   * (1-based), only that page's text, for formats that have pages (PDF pages, slides, sheets).
+   */
+  async content(auth: AuthContext, id: string, page?: number): Promise<{ content: string; pages: number | null; page?: number }> {
     const { database, documents, blobs } = this.deps;
     const { row } = await authorizeDocument(database.db, auth, id, 'read');
     const stored = await documents.findContent(database.db, auth.tenant.id, id);
-    if (stored) return stored;
+    const pages = stored?.pages ?? null;
+    if (page !== undefined) {
+      if (pages === null) throw errors.field('page', 'this document has no pages');
+      if (page > pages.length) throw errors.field('page', `must be at most ${pages.length}`);
+      return { content: pages[page - 1]!, pages: pages.length, page };
+    }
+    if (stored) return { content: stored.text, pages: pages?.length ?? null };
     const text = await readTextContent(blobs, row);
     return { content: text ?? '', pages: null };
+  }
+
+  /**
+   * Runs extraction and AI again (202): the document goes back to `processing` and its AI state to
+   * `queued` (or `skipped` when it was uploaded without AI). A reprocess already waiting is not doubled.
+   */
+  async reprocess(auth: AuthContext, id: string): Promise<DocumentRow> {
+    const { database, clock, documents, jobs } = this.deps;
+    return database.db.transaction().execute(async (trx) => {
+      const { row } = await authorizeDocument(trx, auth, id, 'update');
+      const patch = {
+        status: 'processing',
+        ai_status: row.enable_ai ? 'queued' : 'skipped',
+        processing_error: null,
+        updated_at: clock.now(),
+      } as const;
+      await documents.update(trx, auth.tenant.id, id, patch);
+      const priority = await jobs.fairSharePriority(trx, DOCUMENT_JOBS.process, auth.tenant.id);
+      await jobs.enqueue(trx, DOCUMENT_JOBS.process, { tenantId: auth.tenant.id, documentId: id } satisfies DocumentJobPayload, {
+        tenantId: auth.tenant.id,
+        priority,
+        uniqueKey: `reprocess:${id}`,
+      });
+      return { ...row, ...patch };
+    });
+  }
+
+  /** Turns the document's AI tags into real tags (created on first use), keeping the tags it has. */
+  async applyAiTags(auth: AuthContext, id: string): Promise<string[]> {
+    const { database, clock, tags, tagsService, documents } = this.deps;
+    return database.db.transaction().execute(async (trx) => {
+      const { row } = await authorizeDocument(trx, auth, id, 'update');
+      const aiTags = normaliseTagNames(parseJson<string[]>(row.ai_tags, []));
+      if (aiTags.length === 0) return [];
+      const now = clock.now();
+      const current = (await tags.namesByDocument(trx, auth.tenant.id, [id])).get(id) ?? [];
+      const have = new Set(current.map((n) => n.toLowerCase()));
+      const applied = aiTags.filter((t) => !have.has(t.toLowerCase()));
+      const tagIds = await tagsService.resolveNames(trx, auth.tenant.id, [...current, ...applied], now);
+      await tags.setDocumentTags(trx, auth.tenant.id, id, tagIds, now);
+      await documents.update(trx, auth.tenant.id, id, { updated_at: now });
+      return applied;
+    });
   }
 
   /** The document row (for headers) and, unless only validators are needed, its bytes. */

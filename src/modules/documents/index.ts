@@ -1,3 +1,6 @@
+import type { Updateable } from 'kysely';
+import type { Executor } from '../../db/executor.ts';
+import type { DocumentsTable } from '../../db/schema.ts';
 import { defineModule } from '../../platform/module.ts';
 import { batchJobRoutes } from './batch-jobs/batch-jobs.routes.ts';
 import { BatchJobsRepository } from './batch-jobs/batch-jobs.repository.ts';
@@ -7,7 +10,7 @@ import { documentFileRoutes } from './document-files.routes.ts';
 import { documentUploadRoutes } from './document-uploads.routes.ts';
 import { DocumentUploadsService } from './document-uploads.service.ts';
 import { documentJobDefinitions } from './documents.jobs.ts';
-import { DocumentsRepository } from './documents.repository.ts';
+import { type DocumentRow, DocumentsRepository, type StoredContent } from './documents.repository.ts';
 import { documentRoutes } from './documents.routes.ts';
 import { DocumentsService } from './documents.service.ts';
 import { folderRoutes } from './folders/folders.routes.ts';
@@ -21,8 +24,20 @@ import { TagsRepository } from './tags/tags.repository.ts';
 import { TagsService } from './tags/tags.service.ts';
 import { UploadQuota } from './upload-quota.ts';
 
+/** The document pipeline's view of the library: the rows it advances and the text it stores. */
+export interface DocumentPipelineStore {
+  find(db: Executor, tenantId: string, id: string): Promise<DocumentRow | null>;
+  update(db: Executor, tenantId: string, id: string, patch: Updateable<DocumentsTable>): Promise<void>;
+  saveContent(db: Executor, content: { tenantId: string; documentId: string; text: string; pages: string[] | null; at: number }): Promise<void>;
+  findContent(db: Executor, tenantId: string, id: string): Promise<StoredContent | null>;
+}
+
+export type { DocumentRow, StoredContent } from './documents.repository.ts';
+export { DOCUMENT_JOBS, type DocumentJobPayload } from './document-job-kinds.ts';
+
 declare module '../../platform/module.ts' {
   interface ModuleServices {
+    documentPipeline: DocumentPipelineStore;
     documents: DocumentsService;
     uploads: DocumentUploadsService;
     folders: FoldersService;
@@ -57,7 +72,20 @@ export const documentsModule = defineModule({
     const shares = new SharesService({ database, clock, shares: repositories.shares });
     const batchJobs = new BatchJobsService({ database, batchJobs: repositories.batchJobs });
     return {
-      provides: { documents, uploads, folders, tags, shares, batchJobs },
+      provides: {
+        documents,
+        uploads,
+        folders,
+        tags,
+        shares,
+        batchJobs,
+        documentPipeline: {
+          find: (db, tenantId, id) => repositories.documents.findById(db, tenantId, id),
+          update: (db, tenantId, id, patch) => repositories.documents.update(db, tenantId, id, patch),
+          saveContent: (db, content) => repositories.documents.saveContent(db, content),
+          findContent: (db, tenantId, id) => repositories.documents.findContent(db, tenantId, id),
+        },
+      },
       async routes(app) {
         folderRoutes(app, { folders });
         documentRoutes(app, { documents, publicBaseUrl: config.http.publicBaseUrl });
@@ -67,7 +95,7 @@ export const documentsModule = defineModule({
         tagRoutes(app, { tags });
         batchJobRoutes(app, { batchJobs });
       },
-      jobs: documentJobDefinitions({ database, events, clock, blobs, documents: repositories.documents }),
+      jobs: documentJobDefinitions({ database, blobs, documents: repositories.documents }),
       async sandboxCleanup(trx, tenantId) {
         for (;;) {
           const batch = await repositories.documents.listStorageKeys(trx, tenantId, SANDBOX_DOCUMENT_BATCH);

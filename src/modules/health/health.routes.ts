@@ -8,7 +8,7 @@ import type { App } from '../../http/fastify-types.ts';
 const Status = Type.Object({ status: Type.String(), checks: Type.Optional(Type.Record(Type.String(), Type.String())) });
 
 /** Liveness, readiness and Prometheus metrics: unauthenticated and never rate limited. */
-export function healthRoutes(app: App, c: { database: Database; blobs: BlobStore; metrics: Metrics }): void {
+export function healthRoutes(app: App, c: { database: Database; blobs: BlobStore; metrics: Metrics; capabilities: () => Record<string, unknown> }): void {
   const config = { auth: 'public' as const, rateLimit: false as const };
 
   app.get(
@@ -23,6 +23,21 @@ export function healthRoutes(app: App, c: { database: Database; blobs: BlobStore
       },
     },
     async () => ({ status: 'ok' }),
+  );
+
+  app.get(
+    '/health',
+    {
+      config,
+      schema: {
+        tags: ['health'],
+        summary: 'Check liveness and what this deployment can do',
+        description:
+          'Answers 200 `{status, capabilities}`: the AI provider and embedding model, and whether OCR, audio extraction from video (ffmpeg) and transcription are available here.',
+        response: { 200: Type.Object({ status: Type.String(), capabilities: Type.Record(Type.String(), Type.Unknown()) }) },
+      },
+    },
+    async () => ({ status: 'ok', capabilities: c.capabilities() }),
   );
 
   app.get(

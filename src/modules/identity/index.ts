@@ -98,6 +98,7 @@ export const identityModule = defineModule({
         tenantChanges: { subscribe: (listener) => void listeners.push(listener) },
         tenantDirectory: {
           findBySubdomain: (subdomain) => tenants.findBySubdomain(database.db, subdomain),
+          findById: (id) => tenants.findById(database.db, id),
           isConfiguredOrigin: (origin) => tenants.isConfiguredOrigin(database.db, origin),
         },
         authenticators: {

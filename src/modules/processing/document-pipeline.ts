@@ -1,0 +1,250 @@
+import type { Database } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
+import type { TenantDirectory } from '../../domain/tenant.ts';
+import { TIER_LIMITS } from '../../domain/tiers.ts';
+import type { EventLog } from '../../events/event-log.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { RunningJob } from '../../jobs/job-types.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { parseJson } from '../../lib/json.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { AiProviderError } from '../../providers/ai/ai-provider-error.ts';
+import type { AiProvider } from '../../providers/ai/ai-provider.ts';
+import { chunkText } from '../../providers/ai/chunking.ts';
+import { withBlobAsFile } from '../../providers/blobs/blob-as-file.ts';
+import type { BlobStore } from '../../providers/blobs/blob-store.ts';
+import { type ExtractedContent, ExtractionError, type Extractor } from '../../providers/extraction/extractor.ts';
+import type { DocumentJobPayload, DocumentPipelineStore, DocumentRow } from '../documents/index.ts';
+import type { ChunksRepository, NewChunk } from './chunks.repository.ts';
+import { PROCESSING_JOBS } from './processing-jobs.ts';
+
+/** Texts per embedding call: large enough to amortise a remote call, small enough for its limits. */
+const EMBED_BATCH = 64;
+
+export type ProcessingStage = 'extraction' | 'transcription' | 'enrichment' | 'embedding';
+
+interface Deps {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  blobs: BlobStore;
+  jobs: JobQueue;
+  events: EventLog;
+  store: DocumentPipelineStore;
+  chunks: ChunksRepository;
+  tenants: TenantDirectory;
+  extractor: Extractor;
+  ai: AiProvider;
+}
+
+/** Failed for good: the document is marked failed at once instead of being retried. */
+class StageFailure extends Error {
+  readonly stage: ProcessingStage;
+  constructor(stage: ProcessingStage, message: string) {
+    super(message);
+    this.name = 'StageFailure';
+    this.stage = stage;
+  }
+}
+
+/**
+ * The processing of one document, as three durable jobs, each retried alone:
+ *
+ * 1. **extract** (`documents.process`): the file's text (OCR, transcription) and metadata;
+ * 2. **enrich** (`processing.enrich`, AI on): summary, tags and entities;
+ * 3. **index** (`processing.index`): passages and their embeddings, then `completed` and the
+ *    `document.processed` event, written in one transaction.
+ *
+ * A step that fails for good (a broken file, an AI endpoint refusing) marks the document with
+ * `processing_error {stage, message}` and emits `document.failed`; a passing failure (network, a
+ * restarted worker) retries the step. When extraction succeeded but AI failed, the text stays
+ * searchable: `status: completed`, `ai_status: failed`.
+ */
+export class DocumentPipeline {
+  readonly #deps: Deps;
+  constructor(deps: Deps) {
+    this.#deps = deps;
+  }
+
+  async extract(job: RunningJob<DocumentJobPayload>): Promise<void> {
+    const doc = await this.#load(job.payload);
+    if (!doc) return;
+    await this.#guard(job, doc, 'extraction', async () => {
+      const { blobs, extractor } = this.#deps;
+      const input = { extension: doc.extension, mediaType: doc.file_type, signal: job.signal };
+      const { content, note } = await withBlobAsFile(blobs, doc.storage_key, `file.${doc.extension}`, async (path) => {
+        const extracted = await extractor.extract({ ...input, path });
+        if (!extracted.media) return { content: extracted, note: null };
+        return this.#transcribe(doc, extracted, { ...input, path }, job.signal);
+      });
+      const { database, store, clock, jobs } = this.#deps;
+      const now = clock.now();
+      const wantsAi = doc.enable_ai === 1 && content.text.trim() !== '';
+      await database.db.transaction().execute(async (trx) => {
+        await store.saveContent(trx, { tenantId: doc.tenant_id, documentId: doc.id, text: content.text, pages: content.pages, at: now });
+        const metadata = { ...parseJson<Record<string, unknown>>(doc.metadata, {}), ...content.metadata };
+        await store.update(trx, doc.tenant_id, doc.id, {
+          metadata: JSON.stringify(metadata),
+          ai_status: wantsAi ? 'processing' : 'skipped',
+          // Why AI was skipped, when the reason is worth telling (media nobody could transcribe).
+          processing_error: note ? JSON.stringify({ stage: 'transcription', message: note }) : null,
+          updated_at: now,
+        });
+        const next = wantsAi ? PROCESSING_JOBS.enrich : PROCESSING_JOBS.index;
+        await jobs.enqueue(trx, next, job.payload, { tenantId: doc.tenant_id, priority: job.priority });
+      });
+    });
+  }
+
+  async enrich(job: RunningJob<DocumentJobPayload>): Promise<void> {
+    const doc = await this.#load(job.payload);
+    if (!doc) return;
+    const { ai, database, store, clock, jobs } = this.#deps;
+    const content = await store.findContent(database.db, doc.tenant_id, doc.id);
+    if (!content) throw new Error('no extracted text to enrich (extraction has not run)');
+    let result: { summary: string; tags: string[]; entities: Record<string, string[]> } | null = null;
+    let failure: string | null = null;
+    try {
+      const signal = job.signal;
+      const [summary, tags, entities] = await Promise.all([
+        ai.summarize(content.text, { signal }),
+        ai.extractTags(content.text, { signal }),
+        ai.extractEntities(content.text, { signal, referenceDate: new Date(Number(doc.created_at)) }),
+      ]);
+      result = { summary, tags, entities: { ...entities } };
+    } catch (error) {
+      if (!this.#givesUp(job, error)) throw error;
+      failure = messageOf(error);
+    }
+    const now = clock.now();
+    await database.db.transaction().execute(async (trx) => {
+      await store.update(trx, doc.tenant_id, doc.id, {
+        ...(result
+          ? { ai_summary: result.summary, ai_tags: JSON.stringify(result.tags), entities: JSON.stringify(result.entities) }
+          : { ai_status: 'failed', processing_error: JSON.stringify({ stage: 'enrichment', message: failure }) }),
+        updated_at: now,
+      });
+      // The text is indexed either way: a document whose AI failed is still found by keyword.
+      await jobs.enqueue(trx, PROCESSING_JOBS.index, job.payload, { tenantId: doc.tenant_id, priority: job.priority });
+    });
+  }
+
+  async index(job: RunningJob<DocumentJobPayload>): Promise<void> {
+    const doc = await this.#load(job.payload);
+    if (!doc) return;
+    const { ai, database, store, chunks, clock, events } = this.#deps;
+    const content = await store.findContent(database.db, doc.tenant_id, doc.id);
+    const passages = content ? chunkText(content.text, { pages: content.pages }) : [];
+    const embed = doc.ai_status === 'processing';
+    let vectors: (Float32Array | null)[] = passages.map(() => null);
+    let failure: string | null = null;
+    if (embed && passages.length > 0) {
+      try {
+        vectors = [];
+        for (let i = 0; i < passages.length; i += EMBED_BATCH) {
+          const batch = passages.slice(i, i + EMBED_BATCH).map((p) => p.text);
+          vectors.push(...(await ai.embed(batch, { signal: job.signal, purpose: 'document' })));
+        }
+      } catch (error) {
+        if (!this.#givesUp(job, error)) throw error;
+        failure = messageOf(error);
+        vectors = passages.map(() => null);
+      }
+    }
+    const rows: NewChunk[] = passages.map((p, i) => ({ index: p.index, page: p.page, text: p.text, embedding: vectors[i] ?? null }));
+    const now = clock.now();
+    await database.db.transaction().execute(async (trx) => {
+      const current = await store.find(trx, doc.tenant_id, doc.id);
+      if (!current) return;
+      await chunks.replace(trx, doc.tenant_id, doc.id, rows, `${ai.embeddingModel}:${ai.embeddingDimensions}`, now);
+      const aiStatus = failure ? 'failed' : current.ai_status === 'processing' ? 'completed' : current.ai_status;
+      const processingError = failure ? JSON.stringify({ stage: 'embedding', message: failure }) : current.processing_error;
+      await store.update(trx, doc.tenant_id, doc.id, { status: 'completed', ai_status: aiStatus, processing_error: processingError, updated_at: now });
+      const aiTags = parseJson<string[]>(current.ai_tags, []);
+      if (aiStatus === 'failed') {
+        const error = parseJson<{ stage: string; message: string } | null>(processingError, null);
+        await events.record(trx, { tenantId: doc.tenant_id, name: 'document.failed', at: now, data: { document_id: doc.id, status: 'completed', ai_status: aiStatus, error } });
+      } else {
+        await events.record(trx, {
+          tenantId: doc.tenant_id,
+          name: 'document.processed',
+          at: now,
+          data: { document_id: doc.id, status: 'completed', ai_summary: current.ai_summary, ai_tags: aiTags },
+        });
+      }
+    });
+  }
+
+  /** Audio is transcribed as is, video through its audio track; without a way to, AI is skipped and the reason kept. */
+  async #transcribe(
+    doc: DocumentRow,
+    extracted: ExtractedContent,
+    input: { path: string; extension: string; mediaType: string },
+    signal: AbortSignal,
+  ): Promise<{ content: ExtractedContent; note: string | null }> {
+    const { ai, extractor, tenants } = this.#deps;
+    if (doc.enable_ai !== 1) return { content: extracted, note: null };
+    if (!ai.canTranscribe) {
+      return { content: extracted, note: 'transcription needs an OpenAI-compatible speech endpoint (AI_PROVIDER=openai); the media metadata was kept' };
+    }
+    if (extracted.media?.kind === 'video') {
+      const tenant = await tenants.findById(doc.tenant_id);
+      if (!tenant || !TIER_LIMITS[tenant.tier].features.videoTranscription) {
+        return { content: extracted, note: 'video transcription is included from the Pro tier; the media metadata was kept' };
+      }
+    }
+    const audio = await extractor.audioTrack({ ...input, signal });
+    if (audio === null) return { content: extracted, note: 'ffmpeg is not installed, so the audio of videos cannot be transcribed; the media metadata was kept' };
+    try {
+      const text = (await ai.transcribe(audio, { signal })) ?? '';
+      return { content: { ...extracted, text, metadata: { ...extracted.metadata, transcribed: true } }, note: null };
+    } catch (error) {
+      if (error instanceof AiProviderError && !error.retryable) throw new StageFailure('transcription', error.message);
+      throw error;
+    } finally {
+      if (audio !== input.path) await import('node:fs/promises').then((fs) => fs.rm(audio, { force: true }));
+    }
+  }
+
+  /** The document to work on, or null when it was deleted meanwhile (the job then has nothing to do). */
+  #load(payload: DocumentJobPayload): Promise<DocumentRow | null> {
+    return this.#deps.store.find(this.#deps.database.db, payload.tenantId, payload.documentId);
+  }
+
+  /** Runs a step; a permanent failure, or the last attempt of a passing one, fails the document. */
+  async #guard(job: RunningJob<DocumentJobPayload>, doc: DocumentRow, stage: ProcessingStage, step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
+    } catch (error) {
+      if (error instanceof StageFailure) return this.#fail(doc, error.stage, error.message);
+      if (error instanceof ExtractionError) return this.#fail(doc, stage, error.message);
+      if (!this.#givesUp(job, error)) throw error;
+      this.#deps.logger.warn({ err: error, documentId: doc.id, stage }, 'document processing failed for good');
+      await this.#fail(doc, stage, messageOf(error));
+    }
+  }
+
+  /** Whether to stop retrying: the endpoint refused for good, or this was the job's last attempt. */
+  #givesUp(job: RunningJob<unknown>, error: unknown): boolean {
+    if (job.signal.aborted) return false; // the worker is stopping: the job is released, not failed
+    if (error instanceof AiProviderError && !error.retryable) return true;
+    return job.attempt >= job.maxAttempts;
+  }
+
+  async #fail(doc: DocumentRow, stage: ProcessingStage, message: string): Promise<void> {
+    const { database, store, clock, events } = this.#deps;
+    const now = clock.now();
+    await database.db.transaction().execute(async (trx: Executor) => {
+      const current = await store.find(trx, doc.tenant_id, doc.id);
+      if (!current) return;
+      const aiStatus = current.ai_status === 'skipped' ? 'skipped' : 'failed';
+      const error = { stage, message };
+      await store.update(trx, doc.tenant_id, doc.id, { status: 'failed', ai_status: aiStatus, processing_error: JSON.stringify(error), updated_at: now });
+      await events.record(trx, { tenantId: doc.tenant_id, name: 'document.failed', at: now, data: { document_id: doc.id, status: 'failed', ai_status: aiStatus, error } });
+    });
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,90 @@
+import { availableParallelism } from 'node:os';
+import { defineModule } from '../../platform/module.ts';
+import type { AiProvider } from '../../providers/ai/ai-provider.ts';
+import { createAiProvider } from '../../providers/ai/create-ai-provider.ts';
+import { createExtractor } from '../../providers/extraction/extractor.ts';
+import { ChunksRepository } from './chunks.repository.ts';
+import { DocumentPipeline } from './document-pipeline.ts';
+import { PROCESSING_JOBS } from './processing-jobs.ts';
+
+declare module '../../platform/module.ts' {
+  interface ModuleServices {
+    /** The configured AI provider (local or OpenAI-compatible), for search and chat. */
+    ai: AiProvider;
+  }
+}
+
+/**
+ * Processing: every upload's text (parsers, OCR, transcription), AI enrichment (summary, tags,
+ * entities) and passages with embeddings, as durable jobs (docs/processing.md).
+ */
+export const processingModule = defineModule({
+  name: 'processing',
+  setup({ config, database, clock, logger, blobs, jobs, events, use }) {
+    const ai = createAiProvider({
+      provider: config.ai.provider,
+      openai: {
+        ...config.ai.openai,
+        baseUrl: config.ai.openai.baseUrl ?? undefined,
+        apiKey: config.ai.openai.apiKey ?? undefined,
+        embeddingDimensions: config.ai.openai.embeddingDimensions ?? undefined,
+        transcriptionModel: config.ai.openai.transcriptionModel ?? undefined,
+        tokensPerMinute: config.ai.openai.tokensPerMinute ?? undefined,
+      },
+    });
+    const threads = config.processing.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1));
+    const extractor = createExtractor({ threads, timeoutMs: config.processing.timeoutMs, memoryMb: config.processing.memoryMb });
+    const pipeline = new DocumentPipeline({
+      database,
+      clock,
+      logger,
+      blobs,
+      jobs,
+      events,
+      store: use('documentPipeline'),
+      chunks: new ChunksRepository(),
+      tenants: use('tenantDirectory'),
+      extractor,
+      ai,
+    });
+    return {
+      provides: { ai },
+      jobs: [
+        {
+          kind: PROCESSING_JOBS.extract,
+          handler: (job) => pipeline.extract(job),
+          maxAttempts: 3,
+          // As many files at once as there are extraction threads: more would only queue inside the pool.
+          concurrency: threads,
+          // OCR of a long scan takes minutes; the lease is kept alive by the worker's heartbeat.
+          timeoutMs: 30 * 60_000,
+        },
+        {
+          kind: PROCESSING_JOBS.enrich,
+          handler: (job) => pipeline.enrich(job),
+          maxAttempts: 5,
+          backoff: { baseMs: 5_000, maxMs: 600_000 },
+          timeoutMs: 10 * 60_000,
+        },
+        {
+          kind: PROCESSING_JOBS.index,
+          handler: (job) => pipeline.index(job),
+          maxAttempts: 5,
+          backoff: { baseMs: 5_000, maxMs: 600_000 },
+          timeoutMs: 10 * 60_000,
+        },
+      ],
+      capabilities: () => ({
+        ai_provider: ai.name,
+        embedding_model: `${ai.embeddingModel}:${ai.embeddingDimensions}`,
+        ocr: extractor.capabilities().ocr,
+        video_audio: extractor.capabilities().ffmpeg,
+        transcription: ai.canTranscribe,
+      }),
+      close: () => extractor.close(),
+      async sandboxCleanup(trx, tenantId) {
+        await trx.deleteFrom('document_chunks').where('tenant_id', '=', tenantId).execute();
+      },
+    };
+  },
+});

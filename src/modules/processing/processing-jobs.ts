@@ -1,0 +1,8 @@
+import { DOCUMENT_JOBS } from '../documents/index.ts';
+
+/** The pipeline's job kinds, in order; the first is the one an upload enqueues. */
+export const PROCESSING_JOBS = {
+  extract: DOCUMENT_JOBS.process,
+  enrich: 'processing.enrich',
+  index: 'processing.index',
+} as const;

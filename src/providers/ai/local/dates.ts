@@ -1,0 +1,199 @@
+// Calendar dates written in a text, normalised to ISO 8601 (YYYY-MM-DD).
+//
+// Explicit forms only: "March 3, 2026", "3 March 2026", "Tuesday the tenth of February",
+// "2026-03-03", "03/03/2026" (month first unless the document shows day-first dates or uses dots).
+// A date without a year takes it from an anchor: the reference date (upload date) when the
+// document's own dates agree with it, else the document's first full date; "until/by/before
+// December 31" looks forward from the anchor. Relative phrases ("next Friday", "yesterday"),
+// months ("January 2026") and quarters are not calendar days and are left out on purpose.
+// compromise-dates parses all of these too, but it cost 6–25 ms a sentence here, and it reads
+// "until December 31" as a range starting today; these few patterns cost microseconds.
+
+/** A date found in a text and where. */
+export interface DateMention {
+  iso: string;
+  start: number;
+  end: number;
+}
+
+const MONTHS: Record<string, number> = {
+  january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5, june: 6, jun: 6,
+  july: 7, jul: 7, august: 8, aug: 8, september: 9, sep: 9, sept: 9, october: 10, oct: 10, november: 11,
+  nov: 11, december: 12, dec: 12,
+};
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const UNITS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'];
+const TEENS = ['tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth'];
+
+/** "tenth" → 10, "twenty-third" → 23, "thirty first" → 31. */
+const ORDINAL_WORDS: Record<string, number> = (() => {
+  const out: Record<string, number> = {};
+  UNITS.forEach((w, i) => {
+    out[w] = i + 1;
+  });
+  TEENS.forEach((w, i) => {
+    out[w] = i + 10;
+  });
+  out['twentieth'] = 20;
+  out['thirtieth'] = 30;
+  for (const [tens, base] of [['twenty', 20], ['thirty', 30]] as const) {
+    UNITS.forEach((w, i) => {
+      if (base + i + 1 > 31) return;
+      out[`${tens}-${w}`] = base + i + 1;
+      out[`${tens} ${w}`] = base + i + 1;
+    });
+  }
+  return out;
+})();
+
+// A month name is a whole word: "Mar" of "Marlborough" and "Jul" of "Julia" are not months.
+const MONTH = `(${Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|')})(?![\\p{L}])\\.?`;
+const ORDINAL = `(${Object.keys(ORDINAL_WORDS).sort((a, b) => b.length - a.length).join('|')})`;
+const DAY = `(?:(\\d{1,2})(?:st|nd|rd|th)?(?!\\d)|${ORDINAL})`;
+const YEAR = `((?:19|20)\\d{2})(?!\\d)`;
+const WEEKDAY = `(?:(${WEEKDAYS.join('|')}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\\.?,?[^\\S\\n]+)?`;
+
+// Each pattern's groups are named by position in `read` below.
+// Spaces within a line: a date does not run over a line break ("September\n09:30").
+const SP = '[^\\S\\n]+';
+const SP0 = '[^\\S\\n]*';
+const DAY_MONTH = new RegExp(`\\b${WEEKDAY}(?:the${SP})?${DAY}(?:${SP0}[-–]${SP0}(\\d{1,2})(?!\\d))?${SP}(?:of${SP})?${MONTH}(?:,?${SP}${YEAR})?`, 'giu');
+const MONTH_DAY = new RegExp(`\\b${WEEKDAY}${MONTH}${SP}(?:the${SP})?${DAY}(?:${SP0}[-–]${SP0}(\\d{1,2})(?!\\d))?(?:,?${SP}${YEAR})?`, 'giu');
+const ISO = /(?<![\d-])((?:19|20)\d{2})([-/.])(\d{1,2})\2(\d{1,2})(?![\d-])/g;
+const NUMERIC = /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2((?:19|20)\d{2}|\d{2})(?![\d/-]|\.\d)/g;
+const FORWARD_CUES = /\b(?:until|till|by|before|due|through|thru|deadline|expires?|expiry|no later than|on or before)\s+(?:\w+,?\s+)?$/i;
+
+/** Options of `findDates`. */
+export interface DateOptions {
+  referenceDate?: Date;
+}
+
+/** Every calendar date in the text, in order of appearance (duplicates included). */
+export function findDates(text: string, options: DateOptions = {}): DateMention[] {
+  const found: (DateMention & { partial?: { month: number; day: number; weekday: number | null; forward: boolean } })[] = [];
+  const taken: [number, number][] = [];
+  const free = (start: number, end: number) => !taken.some(([s, e]) => start < e && end > s);
+  const take = (start: number, end: number) => taken.push([start, end]);
+
+  for (const m of text.matchAll(ISO)) {
+    const iso = toIso(Number(m[1]), Number(m[3]), Number(m[4]));
+    if (iso) add(m.index, m[0].length, iso);
+  }
+  const dayFirst = prefersDayFirst(text);
+  for (const m of text.matchAll(NUMERIC)) {
+    const a = Number(m[1]);
+    const b = Number(m[3]);
+    let year = Number(m[4]);
+    if (m[4]!.length === 2) year += year < 70 ? 2000 : 1900;
+    const dmy = m[2] === '.' || a > 12 || (dayFirst && b <= 12);
+    const iso = dmy ? toIso(year, b, a) : toIso(year, a, b);
+    if (iso && free(m.index, m.index + m[0].length)) add(m.index, m[0].length, iso);
+  }
+  for (const [pattern, order] of [[MONTH_DAY, 'md'], [DAY_MONTH, 'dm']] as const) {
+    for (const m of text.matchAll(pattern)) {
+      if (!free(m.index, m.index + m[0].length)) continue;
+      const read = order === 'md' ? readMonthDay(m) : readDayMonth(m);
+      if (!read) continue;
+      const weekday = read.weekday ? WEEKDAYS.findIndex((w) => w.startsWith(read.weekday!.toLowerCase().slice(0, 3))) : -1;
+      const forward = FORWARD_CUES.test(text.slice(Math.max(0, m.index - 30), m.index));
+      for (const day of read.days) {
+        if (read.year) {
+          const iso = toIso(read.year, read.month, day);
+          if (iso) add(m.index, m[0].length, iso);
+        } else {
+          found.push({ iso: '', start: m.index, end: m.index + m[0].length, partial: { month: read.month, day, weekday: weekday >= 0 ? weekday : null, forward } });
+          take(m.index, m.index + m[0].length);
+        }
+      }
+    }
+  }
+
+  found.sort((a, b) => a.start - b.start);
+  const anchor = chooseAnchor(found.filter((f) => !f.partial).map((f) => f.iso), options.referenceDate);
+  const out: DateMention[] = [];
+  for (const f of found) {
+    if (!f.partial) out.push({ iso: f.iso, start: f.start, end: f.end });
+    else if (anchor) {
+      const iso = resolveYear(f.partial, anchor);
+      if (iso) out.push({ iso, start: f.start, end: f.end });
+    }
+  }
+  return out;
+
+  function add(start: number, length: number, iso: string) {
+    found.push({ iso, start, end: start + length });
+    take(start, start + length);
+  }
+}
+
+function readMonthDay(m: RegExpMatchArray) {
+  const month = MONTHS[m[2]!.toLowerCase()]!;
+  const day = m[3] ? Number(m[3]) : ORDINAL_WORDS[m[4]!.toLowerCase().replace(/\s+/, ' ')];
+  // A month name in lower case without a year is too often a word ("you may 3 times", "march 5 miles").
+  if (!day || (/^\p{Ll}/u.test(m[2]!) && !m[6])) return null;
+  const days = [day];
+  if (m[5]) days.push(Number(m[5]));
+  return { month, days, year: m[6] ? Number(m[6]) : null, weekday: m[1] ?? null };
+}
+
+function readDayMonth(m: RegExpMatchArray) {
+  const day = m[2] ? Number(m[2]) : ORDINAL_WORDS[m[3]!.toLowerCase().replace(/\s+/, ' ')];
+  const month = MONTHS[m[5]!.toLowerCase()]!;
+  // "5 may be" is not a date: a lower-case month needs a year.
+  if (!day || (/^\p{Ll}/u.test(m[5]!) && !m[6])) return null;
+  const days = [day];
+  if (m[4]) days.push(Number(m[4]));
+  return { month, days, year: m[6] ? Number(m[6]) : null, weekday: m[1] ?? null };
+}
+
+// Day-first when the document writes dotted dates or a slash date whose first number passes 12.
+function prefersDayFirst(text: string): boolean {
+  for (const m of text.matchAll(NUMERIC)) if (m[2] === '.' || Number(m[1]) > 12) return true;
+  return false;
+}
+
+function chooseAnchor(fullDates: string[], reference: Date | undefined): Date | null {
+  const first = fullDates[0] ? new Date(`${fullDates[0]}T00:00:00Z`) : null;
+  if (reference && !Number.isNaN(reference.getTime())) {
+    if (!first) return reference;
+    const yearOfReference = reference.getUTCFullYear();
+    const agrees = fullDates.some((d) => Math.abs(Number(d.slice(0, 4)) - yearOfReference) <= 1);
+    return agrees ? reference : first;
+  }
+  return first;
+}
+
+function resolveYear(partial: { month: number; day: number; weekday: number | null; forward: boolean }, anchor: Date): string | null {
+  const base = anchor.getUTCFullYear();
+  const anchorTime = Date.UTC(base, anchor.getUTCMonth(), anchor.getUTCDate());
+  const options = [base - 1, base, base + 1]
+    .map((year) => ({ year, iso: toIso(year, partial.month, partial.day) }))
+    .filter((o): o is { year: number; iso: string } => o.iso !== null)
+    .map((o) => ({ ...o, time: Date.parse(`${o.iso}T00:00:00Z`) }));
+  if (partial.weekday !== null) {
+    const matching = options.filter((o) => new Date(o.time).getUTCDay() === partial.weekday);
+    if (matching.length === 1) return matching[0]!.iso;
+  }
+  const DAY_MS = 86_400_000;
+  const pick = partial.forward
+    ? options.find((o) => o.time >= anchorTime - 7 * DAY_MS)
+    : options.find((o) => o.time >= anchorTime - 120 * DAY_MS && o.time < anchorTime + 245 * DAY_MS);
+  return pick?.iso ?? null;
+}
+
+/** "YYYY-MM-DD" when the parts make a real calendar day, else null. */
+export function toIso(year: number, month: number, day: number): string | null {
+  if (!Number.isInteger(year) || month < 1 || month > 12 || day < 1 || day > 31) return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1) return null;
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** One date written any of the ways above (as an AI model may answer it), in ISO form; null if it is not a day. */
+export function normalizeDate(value: string, referenceDate?: Date): string | null {
+  const trimmed = value.trim();
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(trimmed);
+  if (iso) return toIso(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  const [first] = findDates(trimmed, { referenceDate });
+  return first && first.end - first.start >= trimmed.replace(/[.,\s]+$/, '').length - 2 ? first.iso : null;
+}

@@ -1,0 +1,163 @@
+import type { Entities } from '../ai-provider.ts';
+import { words } from '../text.ts';
+import { findAmounts } from './amounts.ts';
+import { findDates } from './dates.ts';
+import { findFieldValues } from './fields.ts';
+import { findNameSpans, type NameToken } from './name-spans.ts';
+import {
+  type DocumentContext,
+  looksLikeAffiliation,
+  plausibleOrganization,
+  plausiblePerson,
+  type Recognised,
+  recognise,
+  trimSpan,
+} from './name-rules.ts';
+import { CLOSINGS, LEGAL_SUFFIXES } from './name-words.ts';
+
+// Rule-based entity extraction: candidate names from capitalisation, typed by compromise's
+// lexicon (given names, family names, places, well-known organisations), organisation suffixes
+// and heads, titles, roles, field labels and table headers; dates and amounts from patterns.
+
+type Kind = Recognised['kind'];
+
+interface Mention {
+  kind: Kind;
+  name: string;
+  key: string;
+  tokens: string[];
+  start: number;
+  strength: number;
+}
+
+/** People, organisations, places, dates and amounts of a text, each unique in order of first appearance. */
+export function extractEntitiesLocal(text: string, options: { referenceDate?: Date } = {}): Entities {
+  const ctx = documentContext(text);
+  const spans = findNameSpans(text);
+  const mentions: Mention[] = [];
+  const spanAt = new Map(spans.map((s) => [s.start, s]));
+  for (const span of spans) {
+    for (const r of recognise(span, trimSpan(span, ctx), ctx)) {
+      mentions.push(toMention(text, r.kind, r.tokens, r.strength));
+      if (r.kind !== 'person') continue;
+      // "Owen Jarvis (Network Rail)", "Ian McGregor, Ocado Technology": where the person works.
+      const gap = /^\s*(?:\(|,\s*)/.exec(span.after);
+      const next = gap ? spanAt.get(span.end + gap[0].length) : undefined;
+      if (next && looksLikeAffiliation(next, next.tokens, ctx)) mentions.push(toMention(text, 'organization', next.tokens, 1.5));
+    }
+  }
+
+  const fields = findFieldValues(text);
+  for (const value of fields.values) {
+    const end = value.start + value.text.length;
+    const span = spans.find((s) => s.start >= value.start && s.start < end);
+    if (!span) continue;
+    const tokens = trimSpan(span, ctx).filter((t) => t.end <= end);
+    if (value.kind === 'person' && plausiblePerson(tokens, ctx)) mentions.push(toMention(text, 'person', tokens, 2.5));
+    if (value.kind === 'organization' && plausibleOrganization(tokens, ctx)) mentions.push(toMention(text, 'organization', tokens, 2.5));
+  }
+
+  const merged = merge(mentions);
+  const amounts = [...findAmounts(text), ...fields.amounts].sort((a, b) => a.start - b.start).map((a) => a.value);
+  return {
+    people: merged.person,
+    organizations: merged.organization,
+    dates: unique(findDates(text, options).map((d) => d.iso)),
+    places: merged.place,
+    amounts: unique(amounts),
+  };
+}
+
+function documentContext(text: string): DocumentContext {
+  const lowercaseWords = new Set<string>();
+  // Addresses and links are written in lower case whatever they name ("press@veridian-energy.example").
+  const prose = text.replace(/\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+\.(?:com|org|net|io|example)\b\S*/gi, ' ');
+  for (const w of words(prose)) if (w.text === w.lower && w.lower.length >= 3 && !/\d/.test(w.lower)) lowercaseWords.add(w.lower);
+
+  const speakers = new Map<string, number>();
+  const signatureLines = new Set<number>();
+  let previous = '';
+  text.split(/\r?\n|\f/).forEach((line, index) => {
+    const speaker = /^\s*(?:\[[\d:.]+\]\s*)?(\p{Lu}[\p{L}'’ .-]{1,40}?)\s*:/u.exec(line)?.[1];
+    if (speaker) speakers.set(speaker.toLowerCase(), (speakers.get(speaker.toLowerCase()) ?? 0) + 1);
+    if (line.trim() === '') return;
+    if (CLOSINGS.test(previous.trim())) signatureLines.add(index);
+    previous = line;
+  });
+  return { lowercaseWords, speakers, signatureLines };
+}
+
+const ABBREVIATED_SUFFIX = new Set(['inc', 'ltd', 'co', 'corp', 'jr', 'sr']);
+
+function toMention(text: string, kind: Kind, tokens: NameToken[], strength: number): Mention {
+  const parts: string[] = [];
+  tokens.forEach((t, i) => {
+    if (i > 0) parts.push(kind === 'person' ? ' ' : text.slice(tokens[i - 1]!.end, t.start).replace(/\s+/g, ' '));
+    parts.push(t.text);
+  });
+  const last = tokens[tokens.length - 1]!;
+  if (kind === 'organization' && ABBREVIATED_SUFFIX.has(last.lower) && text[last.end] === '.') parts.push('.');
+  const name = parts.join('').replace(/['’]s$/, '');
+  const keyTokens = name.toLowerCase().replace(/['’]s\b/g, '').split(/[^\p{L}\p{N}&]+/u).filter(Boolean);
+  return { kind, name, key: keyTokens.join(' '), tokens: keyTokens, start: tokens[0]!.start, strength };
+}
+
+// One entry per entity: the same name seen as two kinds takes the stronger evidence; short forms
+// ("Veridian Energy", "Mr. Alvarez") fold into the full name seen elsewhere in the document.
+function merge(mentions: Mention[]): Record<Kind, string[]> {
+  const best = new Map<string, Mention>();
+  for (const m of mentions) {
+    const current = best.get(m.key);
+    if (!current || m.strength > current.strength) best.set(m.key, { ...m, start: Math.min(m.start, current?.start ?? m.start) });
+    else current.start = Math.min(current.start, m.start);
+  }
+  const entries = [...best.values()];
+  const folded = new Map<Mention, Mention>();
+  for (const m of entries) {
+    const target = entries.find((other) => other !== m && other.kind === m.kind && isShortFormOf(m, other));
+    if (target) folded.set(m, target);
+  }
+  const firstSeen = new Map<Mention, number>();
+  for (const m of entries) {
+    let target = m;
+    while (folded.has(target)) target = folded.get(target)!;
+    firstSeen.set(target, Math.min(firstSeen.get(target) ?? Number.POSITIVE_INFINITY, m.start));
+  }
+  // "with Ravi next week" guessed a company from context; Ravi Menon is a person of the document.
+  const personWords = new Set(entries.filter((m) => m.kind === 'person' && m.tokens.length > 1).flatMap((m) => m.tokens));
+  const guessedFromPerson = (m: Mention) => m.kind === 'organization' && m.strength <= 1 && m.tokens.length === 1 && personWords.has(m.key);
+  // "Contact: Harbourline Appliances" read as a person is the short form of "Harbourline Appliances Corp.".
+  const orgs = entries.filter((m) => m.kind === 'organization');
+  const shortOfOrg = (m: Mention) => m.kind === 'person' && orgs.some((o) => isShortFormOf({ ...m, kind: 'organization' }, o));
+  const out: Record<Kind, string[]> = { person: [], organization: [], place: [] };
+  const namesOfOthers = new Set(entries.filter((m) => m.kind !== 'place').map((m) => m.key));
+  [...firstSeen.entries()]
+    .sort((a, b) => a[1] - b[1])
+    .forEach(([m]) => {
+      if ((m.kind === 'place' && namesOfOthers.has(m.key)) || guessedFromPerson(m) || shortOfOrg(m)) return;
+      out[m.kind].push(m.name);
+    });
+  return out;
+}
+
+function isShortFormOf(short: Mention, full: Mention): boolean {
+  if (short.tokens.length >= full.tokens.length) return false;
+  if (short.kind === 'person') {
+    // "Alvarez" of "Victor Alvarez", "van der Berg" of "Joost van der Berg", "Tom" of "Tom Becker".
+    const tail = full.tokens.slice(full.tokens.length - short.tokens.length).join(' ');
+    const head = full.tokens.slice(0, short.tokens.length).join(' ');
+    return tail === short.key || (short.tokens.length === 1 && head === short.key);
+  }
+  if (short.kind === 'organization') {
+    const core = (tokens: string[]) => (LEGAL_SUFFIXES.has(tokens[tokens.length - 1]!) ? tokens.slice(0, -1) : tokens);
+    const s = core(short.tokens);
+    const f = core(full.tokens);
+    return s.length > 0 && s.length <= f.length && s.every((t, i) => f[i] === t);
+  }
+  return false;
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+

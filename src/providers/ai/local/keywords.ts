@@ -1,0 +1,200 @@
+import { hasDigit, STOP_WORDS, splitSentences, stem, words } from '../text.ts';
+import { isFirstName, lexiconTags } from './lexicon.ts';
+import { PARTICLES, STREET_WORDS } from './name-words.ts';
+
+/** Options of `extractKeyPhrases`. */
+export interface KeyPhraseOptions {
+  limit?: number;
+  /** Share (0..1) of the tenant's documents containing a phrase; rarer phrases rank higher. */
+  documentFrequency?: (term: string) => number;
+  /** Names of people in the text: a person is not a topic. */
+  people?: string[];
+}
+
+// Words that say what kind of document this is rather than what it is about.
+const GENERIC = new Set(
+  `agreement document page pages section sections item items number date dates total subtotal amount attn dear regards
+  sincerely kind thank thanks please question questions re subject memo memorandum minutes invoice slide slides sheet
+  yes part parts party parties day days week weeks month months year years time times way thing things lot bit people
+  person others someone something anything everything nothing today tomorrow yesterday morning afternoon evening
+  monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september
+  october november december jan feb mar apr jun jul aug sep sept oct nov dec mr mrs ms dr prof inc ltd llc gmbh corp
+  co plc pos vat eur usd gbp per cent percent approx etc e.g i.e end start first second third last next previous
+  good great fine right left able following above below herein hereby thereof whereas case cases fact level use
+  thousand million billion think want know need see look come take give say tell keep let put seem feel try ask talk`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+// Lexicon tags that cannot start or end a noun phrase, or appear in one at all.
+const NEVER = new Set([
+  'Modal', 'Copula', 'Pronoun', 'Determiner', 'Preposition', 'Conjunction', 'QuestionWord', 'Adverb', 'Expression', 'Negative',
+  'TextValue', 'Cardinal', 'Ordinal', 'Value', 'Multiple', 'Fraction', 'Month', 'WeekDay',
+]);
+const NOT_LAST = new Set(['Adjective', 'Comparative', 'Superlative', 'PastTense', 'PresentTense', 'Infinitive', 'PhrasalVerb', 'Gerund', 'Participle']);
+const NOT_FIRST = new Set(['PastTense', 'PresentTense', 'PhrasalVerb', 'Infinitive']);
+const SINGLE_VERB = new Set(['Infinitive', 'PresentTense', 'PastTense', 'PhrasalVerb']);
+const VERB_ENDING = /(?:ize|ise|ify)$/;
+
+interface Candidate {
+  key: string;
+  words: string[];
+  count: number;
+  firstSentence: number;
+  surfaces: Map<string, number>;
+}
+
+/**
+ * Key phrases, best first: runs of content words between stop words and punctuation, cut into
+ * 1–3-word phrases that look like noun phrases (by compromise's lexicon), scored by frequency,
+ * position (earlier is better), length and, when given, rarity in the tenant's corpus. Singular
+ * and plural forms count as one phrase, and a phrase mostly seen inside a longer chosen one is dropped.
+ */
+export function extractKeyPhrases(text: string, options: KeyPhraseOptions = {}): string[] {
+  const limit = Math.max(1, Math.min(options.limit ?? 8, 50));
+  const sentences = splitSentences(text);
+  const candidates = new Map<string, Candidate>();
+  sentences.forEach((sentence, sentenceIndex) => {
+    for (const run of contentRuns(sentence.text)) {
+      for (const phrase of phrasesOf(run)) {
+        {
+          if (!run.proper && !looksLikeNounPhrase(phrase)) continue;
+          const key = phrase.map(stem).join(' ');
+          const surface = phrase.join(' ');
+          let c = candidates.get(key);
+          if (!c) {
+            c = { key, words: phrase, count: 0, firstSentence: sentenceIndex, surfaces: new Map() };
+            candidates.set(key, c);
+          }
+          c.count++;
+          c.surfaces.set(surface, (c.surfaces.get(surface) ?? 0) + 1);
+        }
+      }
+    }
+  });
+
+  const personWords = new Set((options.people ?? []).flatMap((p) => p.toLowerCase().split(/\s+/)));
+  const n = Math.max(1, sentences.length);
+  const scored = [...candidates.values()]
+    .filter((c) => c.words.length > 1 || c.count > 1 || candidates.size < 40)
+    .filter((c) => !c.words.every((w) => personWords.has(w)))
+    .map((c) => {
+      const surface = mostCommon(c.surfaces);
+      const position = 1 + 0.6 * (1 - c.firstSentence / n);
+      const length = [1, 1, 1.7, 2][c.words.length]!;
+      // A phrase seen once is weak evidence, however long.
+      const repeat = c.count > 1 ? 1 : c.words.length > 1 ? 0.55 : 0.7;
+      const idf = options.documentFrequency ? corpusWeight(options.documentFrequency(surface)) : 1;
+      return { c, surface, score: (1 + Math.log(c.count)) * position * length * repeat * idf };
+    })
+    .sort((a, b) => b.score - a.score || a.c.firstSentence - b.c.firstSentence || a.surface.localeCompare(b.surface));
+
+  const chosen: { key: string; count: number; surface: string }[] = [];
+  for (const { c, surface } of scored) {
+    if (chosen.length >= limit) break;
+    const overlapping = chosen.find((s) => containsPhrase(s.key, c.key) || containsPhrase(c.key, s.key));
+    if (overlapping && c.count <= overlapping.count * 2) continue;
+    chosen.push({ key: c.key, count: c.count, surface });
+  }
+  return chosen.map((c) => c.surface);
+}
+
+interface Run {
+  words: string[];
+  /** Capitalised mid-sentence: a name, taken whole or not at all. */
+  proper: boolean;
+}
+
+// Maximal runs of content words not broken by punctuation; names form runs of their own.
+function contentRuns(sentence: string): Run[] {
+  const runs: Run[] = [];
+  let run: Run = { words: [], proper: false };
+  let previousEnd = -1;
+  // "Bill to: Meridian …": a field label is not what the document is about.
+  const label = /^\s*[\p{L}][\p{L} ]{0,30}:(?:\s|$)/u.exec(sentence);
+  const tokens = words(sentence).filter((t) => !label || t.start >= label[0].length);
+  tokens.forEach((token, index) => {
+    const gap = previousEnd >= 0 ? sentence.slice(previousEnd, token.start) : ' ';
+    const content =
+      token.lower.length >= 2 &&
+      !STOP_WORDS.has(token.lower) &&
+      !GENERIC.has(token.lower) &&
+      !hasDigit(token.lower) &&
+      !/'/.test(token.lower) &&
+      !PARTICLES.has(token.lower) &&
+      !/^\p{Lu}{1,3}$/u.test(token.text) &&
+      !(lexiconTags(token.lower).some((t) => NEVER.has(t)) && /^\p{Ll}/u.test(token.text));
+    const capitalised = /^\p{Lu}/u.test(token.text) && !isOnlyVerb(token.lower);
+    // A sentence's first word is capitalised anyway: a name only if it is a given name or a name follows.
+    const next = tokens[index + 1];
+    const proper =
+      content &&
+      capitalised &&
+      (index > 0 || isFirstName(token.lower) || (next !== undefined && /^\p{Lu}/u.test(next.text) && !STOP_WORDS.has(token.lower)));
+    if (!content || !/^(?:\s+|-)$/.test(gap) || proper !== run.proper) {
+      if (run.words.length > 0) runs.push(run);
+      run = { words: [], proper };
+    }
+    if (content) run.words.push(token.lower);
+    previousEnd = token.start + token.text.length;
+  });
+  if (run.words.length > 0) runs.push(run);
+  return runs;
+}
+
+const VERB_TAGS = new Set(['Infinitive', 'PresentTense', 'PastTense', 'PhrasalVerb', 'Modal', 'Copula']);
+function isOnlyVerb(lower: string): boolean {
+  const tags = lexiconTags(lower);
+  return tags.length > 0 && tags.every((t) => VERB_TAGS.has(t));
+}
+
+// Phrases of a run: every 1–3-word window of ordinary words; a name only whole (and not a person).
+function phrasesOf(run: Run): string[][] {
+  if (run.proper) {
+    if (run.words.length > 3 || isFirstName(run.words[0]!) || STREET_WORDS.has(run.words[run.words.length - 1]!)) return [];
+    return [run.words];
+  }
+  const out: string[][] = [];
+  for (let size = 1; size <= 3; size++) {
+    for (let i = 0; i + size <= run.words.length; i++) out.push(run.words.slice(i, i + size));
+  }
+  return out;
+}
+
+function looksLikeNounPhrase(phrase: string[]): boolean {
+  const first = phrase[0]!;
+  const last = phrase[phrase.length - 1]!;
+  if (phrase.length === 1 && (last.length < 3 || lexiconTags(last).some((t) => SINGLE_VERB.has(t)))) return false;
+  for (const word of phrase) if (lexiconTags(word).some((t) => NEVER.has(t))) return false;
+  if (lexiconTags(last).some((t) => NOT_LAST.has(t)) && !isNounToo(last)) return false;
+  if (/(?:ly|ed)$/.test(last) || VERB_ENDING.test(last)) return false;
+  if (phrase.length > 1 && lexiconTags(first).some((t) => NOT_FIRST.has(t)) && !isNounToo(first)) return false;
+  return true;
+}
+
+// Words the lexicon knows as verbs but that are nouns as often ("report", "support", "plan").
+function isNounToo(word: string): boolean {
+  const tags = lexiconTags(word);
+  return tags.includes('Infinitive') && !tags.includes('PastTense') && word.length > 3 && !/(?:ate|ify|ize|ise)$/.test(word);
+}
+
+function corpusWeight(df: number): number {
+  const share = Number.isFinite(df) ? Math.min(1, Math.max(0, df)) : 0;
+  return Math.log(2 / (share + 0.02));
+}
+
+function containsPhrase(outer: string, inner: string): boolean {
+  return ` ${outer} `.includes(` ${inner} `);
+}
+
+function mostCommon(counts: Map<string, number>): string {
+  let best = '';
+  let bestCount = -1;
+  for (const [value, count] of counts) {
+    if (count > bestCount || (count === bestCount && value < best)) {
+      best = value;
+      bestCount = count;
+    }
+  }
+  return best;
+}

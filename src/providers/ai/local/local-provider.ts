@@ -1,0 +1,78 @@
+import type { AiProvider, Answer, ChatTurn, Entities, Passage } from '../ai-provider.ts';
+import { extractEntitiesLocal } from './entities.ts';
+import { extractiveAnswer } from './extractive-answer.ts';
+import { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from './hash-embedding.ts';
+import { extractKeyPhrases } from './keywords.ts';
+import { summarizeText } from './summarize.ts';
+
+/**
+ * The default provider: classical NLP in-process, no network and no model weights. Deterministic
+ * (same text, same output) and fast: a five-page document is summarised, tagged, mined for
+ * entities and embedded in a few tens of milliseconds. Cannot transcribe.
+ */
+export class LocalAiProvider implements AiProvider {
+  readonly name = 'local' as const;
+  readonly embeddingModel = HASH_EMBEDDING_MODEL;
+  readonly embeddingDimensions = HASH_EMBEDDING_DIMENSIONS;
+  readonly canTranscribe = false;
+
+  async summarize(text: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
+    opts.signal?.throwIfAborted();
+    return summarizeText(text);
+  }
+
+  async extractTags(
+    text: string,
+    opts: { limit?: number; documentFrequency?: (term: string) => number; signal?: AbortSignal } = {},
+  ): Promise<string[]> {
+    opts.signal?.throwIfAborted();
+    const people = this.#entities(text).people;
+    return extractKeyPhrases(text, { limit: opts.limit, documentFrequency: opts.documentFrequency, people });
+  }
+
+  async extractEntities(text: string, opts: { signal?: AbortSignal; referenceDate?: Date } = {}): Promise<Entities> {
+    opts.signal?.throwIfAborted();
+    return structuredClone(this.#entities(text, opts.referenceDate));
+  }
+
+  // Tags and entities of one document are asked for one after the other: keep the last result.
+  #last: { text: string; reference: number | null; entities: Entities } | null = null;
+  #entities(text: string, referenceDate?: Date): Entities {
+    const reference = referenceDate?.getTime() ?? null;
+    if (this.#last && this.#last.text === text && (referenceDate === undefined || this.#last.reference === reference)) return this.#last.entities;
+    const entities = extractEntitiesLocal(text, { referenceDate });
+    this.#last = { text, reference, entities };
+    return entities;
+  }
+
+  async embed(texts: string[], opts: { signal?: AbortSignal } = {}): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    for (const text of texts) {
+      opts.signal?.throwIfAborted();
+      out.push(hashEmbedding(text));
+    }
+    return out;
+  }
+
+  async transcribe(_audioPath: string, opts: { signal?: AbortSignal } = {}): Promise<string | null> {
+    opts.signal?.throwIfAborted();
+    return null;
+  }
+
+  async answer(
+    question: string,
+    passages: Passage[],
+    opts: { signal?: AbortSignal; onDelta?: (text: string) => void; history?: ChatTurn[] } = {},
+  ): Promise<Answer> {
+    opts.signal?.throwIfAborted();
+    const { text, used, parts } = extractiveAnswer(question, passages, opts.history);
+    for (const part of parts) {
+      // Yield between parts so that an abort from the caller (a closed connection) lands.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      opts.signal?.throwIfAborted();
+      opts.onDelta?.(part);
+    }
+    opts.signal?.throwIfAborted();
+    return { text, used };
+  }
+}

@@ -1,0 +1,298 @@
+import { STOP_WORDS } from '../text.ts';
+import {
+  isCommonWord,
+  isFirstName,
+  isKnownOrganization,
+  isKnownPlace,
+  isLastName,
+  lexiconTags,
+  ORG_WORDS,
+  PLACE_WORDS,
+} from './lexicon.ts';
+import type { NameSpan, NameToken } from './name-spans.ts';
+import {
+  COMPASS,
+  GENERIC_CAPITALISED,
+  LEGAL_SUFFIXES,
+  OF_ORG_HEADS,
+  ORG_CONTEXT_BEFORE,
+  PARTICLES,
+  REGION_ABBREVIATIONS,
+  ROLE_WORDS,
+  SPEECH_VERBS,
+  STREET_WORDS,
+  STRONG_ORG_HEADS,
+  WEAK_ORG_HEADS,
+} from './name-words.ts';
+
+/** What a span was recognised as. */
+export interface Recognised {
+  kind: 'person' | 'organization' | 'place';
+  tokens: NameToken[];
+  /** Higher wins when the same name is recognised as two kinds. */
+  strength: number;
+}
+
+/** Facts about the whole document that the rules consult. */
+export interface DocumentContext {
+  /** Words the document also writes in lower case: ordinary words, not names. */
+  lowercaseWords: ReadonlySet<string>;
+  /** Line-start names followed by a colon, and how often ("Hannah Lee:" in a transcript). */
+  speakers: ReadonlyMap<string, number>;
+  /** Line numbers whose previous non-empty line is a letter closing ("Sincerely,"). */
+  signatureLines: ReadonlySet<number>;
+}
+
+/** Nouns for kinds of organisation, followed by a name in apposition ("the auditors, Baker Tilly"). */
+const ORG_KIND_NOUNS = new Set(
+  `agency company firm supplier suppliers vendor contractor auditor auditors bank lender insurer insurers consultancy
+  consultants publisher retailer manufacturer distributor startup charity nonprofit broker brokers carrier partner
+  subsidiary regulator`.split(/\s+/),
+);
+
+/** Kinds of business written before their name. */
+const HEAD_FIRST = new Set(['hotel', 'restaurant', 'café', 'cafe', 'club', 'museum', 'gallery', 'theatre', 'theater', 'clinic', 'studio']);
+/** "… as auditors", "… as its bankers": roles only a firm takes. */
+const AS_FIRM = /^\s+(?:(?:is|are|was|were|will be)\s+)?(?:(?:acting|appointed|retained|engaged)\s+)?as\s+(?:the\s+|its\s+|our\s+|their\s+|a\s+|an\s+)?(?:[\p{Ll}-]+\s+)?(?:auditors?|bankers?|lenders?|insurers?|underwriters?|registrars?|bookrunners?|custodians?)\b/iu;
+
+const MONTH_OR_DAY = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)/;
+const NOT_A_NAME_SUFFIX = /(?:able|ible|tion|sion|ment|ness|ity|ing|ance|ence|ship|ive|ous|ful|less|ism|ogy|ics|ware|ary|ory|al)$/;
+
+/** An ordinary word: a stop word, a generic capitalised term, a word the lexicon or the document uses in lower case. */
+export function isCommon(lower: string, ctx: DocumentContext): boolean {
+  const bare = lower.replace(/['’]s$/, '');
+  return (
+    STOP_WORDS.has(bare) ||
+    GENERIC_CAPITALISED.has(bare) ||
+    ROLE_WORDS.has(bare) ||
+    ctx.lowercaseWords.has(bare) ||
+    isCommonWord(bare) ||
+    (MONTH_OR_DAY.test(bare) && (lexiconTags(bare).includes('Month') || lexiconTags(bare).includes('WeekDay') || bare.length <= 4))
+  );
+}
+
+const bare = (t: NameToken) => t.lower.replace(/['’]s$/, '').replace(/\./g, '');
+// compromise's organisation words, less those that name products and generic things as often.
+const NOT_HEADS = new Set(`enterprise data design development mobile office post power times community education care
+  marketing comprehensive containers machines pizza coffee cafe restaurant hotel boys girls crew collective faction
+  workers reserve investors international subsidiary`.split(/\s+/));
+const isOrgWord = (word: string) => ORG_WORDS.has(word) && !NOT_HEADS.has(word);
+const isHead = (t: NameToken) => STRONG_ORG_HEADS.has(bare(t)) || WEAK_ORG_HEADS.has(bare(t)) || isOrgWord(bare(t));
+const VERB_TAGS = new Set(['Infinitive', 'PresentTense', 'PastTense', 'Gerund', 'PhrasalVerb', 'Modal', 'Copula']);
+const isOnlyVerb = (lower: string) => {
+  const tags = lexiconTags(lower);
+  return tags.length > 0 && tags.every((t) => VERB_TAGS.has(t));
+};
+
+/**
+ * Drops leading words that are capitalised by grammar, not as names: ordinary words opening a
+ * sentence ("This Agreement", "Contact Laura Chen") and verbs of title-case headlines
+ * ("… to Acquire SolarPeak Technologies").
+ */
+export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
+  const tokens = span.tokens.slice();
+  while (tokens.length > 1 && isOnlyVerb(tokens[0]!.lower) && !isFirstName(tokens[0]!.lower)) tokens.shift();
+  if (span.sentenceStart || tokens[0]?.lower === 'the') {
+    while (tokens.length > 0) {
+      const t = tokens[0]!;
+      const next = tokens[1];
+      const keep =
+        isFirstName(t.lower) ||
+        isKnownPlace(t.lower) ||
+        isKnownOrganization(t.lower) ||
+        (PARTICLES.has(t.lower) && next !== undefined) ||
+        // "Slack Technologies": without the first word only a head would be left.
+        (next !== undefined && tokens.length === 2 && t.capitalised && !STOP_WORDS.has(t.lower) && (isHead(next) || LEGAL_SUFFIXES.has(bare(next))));
+      if (keep || !(isCommon(t.lower, ctx) || t.lower === 'dear')) break;
+      tokens.shift();
+    }
+  }
+  while (tokens.length > 0 && !tokens[tokens.length - 1]!.capitalised && !LEGAL_SUFFIXES.has(bare(tokens[tokens.length - 1]!))) tokens.pop();
+  return tokens;
+}
+
+/** A word that can be part of a person's name. */
+function nameLike(t: NameToken, ctx: DocumentContext, allowCommon: boolean): boolean {
+  if (PARTICLES.has(t.text)) return true;
+  if (!t.capitalised || t.acronym || /\d|&/.test(t.text) || t.text.length < 2) return false;
+  const b = bare(t);
+  if (isHead(t) || STREET_WORDS.has(b) || ROLE_WORDS.has(b) || GENERIC_CAPITALISED.has(b) || LEGAL_SUFFIXES.has(b)) return false;
+  if (isKnownPlace(b) && !isFirstName(b) && !isLastName(b)) return false;
+  if (allowCommon || isFirstName(b) || isLastName(b)) return true;
+  return !isCommon(b, ctx) && !NOT_A_NAME_SUFFIX.test(b);
+}
+
+/** Recognises a trimmed span as a person, organisation or place; null when no rule is sure. */
+export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised[] {
+  if (tokens.length === 0) return [];
+  const lowers = tokens.map(bare);
+  const phrase = lowers.join(' ');
+  const last = tokens[tokens.length - 1]!;
+  const after = span.after;
+  const before = span.before;
+
+  // Stock exchange of a ticker: "(NYSE: VRDN)".
+  if (tokens.length === 1 && last.acronym && /\(\s*$/.test(before) && /^\s*:\s*[A-Z][A-Z.]{0,5}\s*\)/.test(after)) {
+    return [{ kind: 'organization', tokens, strength: 3 }];
+  }
+  if (tokens.length >= 2 && LEGAL_SUFFIXES.has(bare(last))) {
+    // "Resolution of the Board of Directors of Quillfield Software Limited": the company is the last part.
+    const lastOf = tokens.map((t) => t.lower).lastIndexOf('of');
+    const tail = lastOf > 0 ? tokens.slice(lastOf + 1) : tokens;
+    const headBefore = lastOf > 0 && isHead(tokens[lastOf - 1]!) && OF_ORG_HEADS.has(bare(tokens[lastOf - 1]!));
+    return [{ kind: 'organization', tokens: tail.length >= 2 && !headBefore ? tail : tokens, strength: 4 }];
+  }
+  // "Hotel Alpenrose", "Café Central": a kind of business followed by its name.
+  if (tokens.length >= 2 && tokens.length <= 3 && HEAD_FIRST.has(bare(tokens[0]!))) {
+    if (tokens.slice(1).every((t) => t.capitalised && !isCommon(bare(t), ctx) && !STREET_WORDS.has(bare(t)))) {
+      return [{ kind: 'organization', tokens, strength: 3 }];
+    }
+  }
+  // "appointed Grant Thornton as auditors": a name in the role of a firm, whatever its words look like.
+  if (AS_FIRM.test(after) && tokens.every((t) => t.capitalised)) return [{ kind: 'organization', tokens, strength: 3 }];
+  if (isKnownOrganization(phrase)) return [{ kind: 'organization', tokens, strength: 3 }];
+
+  // "Hartford Public Library and Greenway Food Bank", "Arizona and Monterrey, Mexico": two names.
+  const and = tokens.findIndex((t) => t.lower === 'and');
+  if (and > 0 && and < tokens.length - 1) {
+    const left = tokens.slice(0, and);
+    const right = tokens.slice(and + 1);
+    const text = (ts: NameToken[]) => ts.map((t) => t.text).join(' ');
+    const parts = [
+      ...recognise({ ...span, tokens: left, after: ` and ${text(right)}${span.after}` }, left, ctx),
+      ...recognise({ ...span, tokens: right, before: `${span.before}${text(left)} and `, sentenceStart: false, honorific: null }, right, ctx),
+    ];
+    if (parts.length > 0) return parts;
+  }
+  if (looksLikeOrganization(tokens, ctx)) return [{ kind: 'organization', tokens, strength: 3 }];
+
+  const person = recognisePerson(span, tokens, ctx);
+  if (person) return [person];
+
+  const places = recognisePlaces(span, tokens);
+  if (places.length > 0) return places;
+
+  // "the marketing agency, Bright Orchard Creative": a name in apposition to a kind of organisation.
+  const kind = /\b(?:the|our|their|its|your|his|her|a|an)\s+(?:[\p{Ll}-]+\s+)?([\p{L}]+),\s*$/iu.exec(before)?.[1]?.toLowerCase();
+  const named = tokens.every((t) => t.capitalised && !t.acronym);
+  if (kind && ORG_KIND_NOUNS.has(kind) && tokens.length <= 4 && named && !isFirstName(bare(tokens[0]!))) {
+    return [{ kind: 'organization', tokens, strength: 1.5 }];
+  }
+
+  // An unknown distinctive name right after "with", "from", "between", …: most often a company.
+  const previousWord = /([\p{L}]+)\s+(?:the\s+)?$/u.exec(before)?.[1]?.toLowerCase();
+  if (previousWord && ORG_CONTEXT_BEFORE.has(previousWord) && tokens.length <= 3) {
+    const distinctive = tokens.every((t) => t.capitalised && !t.acronym && !isCommon(bare(t), ctx) && !isFirstName(bare(t)) && !isKnownPlace(bare(t)));
+    if (distinctive) return [{ kind: 'organization', tokens, strength: 1 }];
+  }
+  return [];
+}
+
+function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boolean {
+  if (tokens.some((t) => ROLE_WORDS.has(bare(t)))) return false;
+  const ofAt = tokens.findIndex((t) => t.lower === 'of' || t.lower === 'for');
+  const headPart = ofAt > 0 ? tokens.slice(0, ofAt) : tokens;
+  if (ofAt > 0 && headPart.length === 1) return OF_ORG_HEADS.has(bare(headPart[0]!)) && tokens.length > ofAt + 1;
+  if (headPart.length < 2) return false;
+  const head = bare(headPart[headPart.length - 1]!);
+  if (STREET_WORDS.has(head)) return false;
+  if (STRONG_ORG_HEADS.has(head)) return true;
+  if (WEAK_ORG_HEADS.has(head) || isOrgWord(head)) {
+    return headPart.slice(0, -1).some((t) => t.capitalised && !isCommon(bare(t), ctx) && !isHead(t));
+  }
+  return false;
+}
+
+/** Whether a value a field label calls a person looks like a name ("Olivia Brooks", not "Accounts Payable"). */
+export function plausiblePerson(tokens: NameToken[], ctx: DocumentContext): boolean {
+  const count = tokens.filter((t) => !PARTICLES.has(t.text)).length;
+  if (count < 2 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower))) return false;
+  if (isFirstName(bare(tokens[0]!))) return tokens.slice(1).every((t) => nameLike(t, ctx, true));
+  return tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)));
+}
+
+/**
+ * An affiliation after a person: "Owen Jarvis (Network Rail)", "Ian McGregor, Ocado Technology"
+ * at the end of a line. Not a role ("(Chair)", ", Managing Director"), a person or a place.
+ */
+export function looksLikeAffiliation(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): boolean {
+  if (tokens.length === 0 || tokens.length > 5 || !tokens[0]!.capitalised) return false;
+  if (tokens.some((t) => ROLE_WORDS.has(bare(t)) || GENERIC_CAPITALISED.has(bare(t)))) return false;
+  if (isFirstName(bare(tokens[0]!)) || (tokens.length === 1 && isKnownPlace(bare(tokens[0]!)))) return false;
+  if (!/^\s*(?:\)|[;.]?\s*$)/.test(span.after.slice(0, 3)) && !/^\s*[),;]/.test(span.after)) return false;
+  return tokens.some((t) => !isCommon(bare(t), ctx) || t.acronym || isHead(t));
+}
+
+/** Whether a value a field label calls an organisation looks like a name ("Okta", not "All staff"). */
+export function plausibleOrganization(tokens: NameToken[], ctx: DocumentContext): boolean {
+  if (tokens.length === 0 || tokens.length > 6 || !tokens[0]!.capitalised) return false;
+  return tokens.some((t) => t.capitalised && (!isCommon(bare(t), ctx) || isHead(t)));
+}
+
+function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised | null {
+  const lowers = tokens.map(bare);
+  const count = tokens.filter((t) => !PARTICLES.has(t.text)).length;
+  if (count === 0 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower))) return null;
+  const person = (strength: number): Recognised => ({ kind: 'person', tokens, strength });
+  // "Dear Mr. Alvarez", "Hi Declan,": a greeting names the reader.
+  const dear = /\b(?:dear|hi|hello|hey)\s*$/i.test(span.before) || GREETINGS.has(span.tokens[0]?.lower ?? '');
+
+  if ((span.honorific || dear) && tokens.every((t) => nameLike(t, ctx, true))) return person(3);
+  if (count < 2) return null;
+  if (isFirstName(lowers[0]!) && tokens.slice(1).every((t) => nameLike(t, ctx, true))) return person(2);
+  if (count <= 3 && isLastName(lowers[lowers.length - 1]!) && tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) {
+    return person(2);
+  }
+  if (count > 3 || !tokens.every((t) => nameLike(t, ctx, false))) return null;
+
+  // Unknown names need a cue: a role after them, a verb of saying, a speaker label, a signature.
+  const role = /^\s*(?:,|\(|-|–|—)\s*(?:the\s+|our\s+|a\s+)?([\p{L}-]+)/u.exec(span.after)?.[1]?.toLowerCase();
+  const said = /^\s*,?\s*([\p{L}]+)/u.exec(span.after)?.[1]?.toLowerCase();
+  const saidBefore = /([\p{L}]+),?\s*$/u.exec(span.before)?.[1]?.toLowerCase();
+  const key = tokens.map((t) => t.lower).join(' ');
+  if (
+    (role && ROLE_WORDS.has(role)) ||
+    (said && SPEECH_VERBS.has(said)) ||
+    (saidBefore && (SPEECH_VERBS.has(saidBefore) || saidBefore === 'by')) ||
+    ((ctx.speakers.get(key) ?? 0) >= 2 && /^\s*:/.test(span.after)) ||
+    (ctx.signatureLines.has(span.line) && span.after.trim() === '' && span.sentenceStart)
+  ) {
+    return person(1);
+  }
+  return null;
+}
+
+const CONNECTORSISH = new Set(['of', 'and', '&', 'for', 'the']);
+const GREETINGS = new Set(['dear', 'hi', 'hello', 'hey']);
+
+function recognisePlaces(span: NameSpan, tokens: NameToken[]): Recognised[] {
+  const lowers = tokens.map(bare);
+  if (STREET_WORDS.has(lowers[lowers.length - 1]!)) return [];
+  // "Duluth, MN", "Phoenix, Arizona", "Monterrey, Mexico": a town before its region or country.
+  const region = /^\s*,\s*(\p{Lu}\p{L}*)(\.)?(?:\s+(\p{Lu}\p{L}*))?/u.exec(span.after);
+  if (region && tokens.length <= 3 && tokens.every((t) => t.capitalised && !t.acronym)) {
+    const candidates = [region[1]!, ...(region[3] && !region[2] ? [`${region[1]} ${region[3]}`] : [])];
+    const known = candidates.some((r) => REGION_ABBREVIATIONS.has(r) || (isKnownPlace(r.toLowerCase()) && !isFirstName(lowers[0]!)));
+    if (known) return [{ kind: 'place', tokens, strength: 2 }];
+  }
+  // Known places inside the span, longest first ("State of New York" → "New York").
+  const out: Recognised[] = [];
+  for (let i = 0; i < tokens.length; ) {
+    let matched = 0;
+    for (let size = Math.min(3, tokens.length - i); size >= 1 && matched === 0; size--) {
+      const slice = tokens.slice(i, i + size);
+      if (slice.some((t) => !t.capitalised || t.acronym)) continue;
+      const key = slice.map(bare).join(' ');
+      if (isKnownPlace(key) && !(size === 1 && isFirstName(key) && tokens.length > 1)) matched = size;
+      else if (size >= 2 && COMPASS.has(bare(slice[0]!)) && isKnownPlace(slice.slice(1).map(bare).join(' '))) matched = size;
+      else if (size >= 2 && PLACE_WORDS.has(bare(slice[size - 1]!)) && !STREET_WORDS.has(bare(slice[size - 1]!))) matched = size;
+    }
+    if (matched > 0) {
+      const next = tokens[i + matched];
+      // "Hartford Arts Council" was already an organisation; a place followed by more capitals is not a place.
+      if (!next?.capitalised || next.lower === '&') out.push({ kind: 'place', tokens: tokens.slice(i, i + matched), strength: 1 });
+      i += matched;
+    } else i++;
+  }
+  return out;
+}

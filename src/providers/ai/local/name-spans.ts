@@ -1,0 +1,176 @@
+import { CONNECTORS, HONORIFICS, LEGAL_SUFFIXES, PARTICLES } from './name-words.ts';
+
+// Candidate names: runs of capitalised words on one line ("Harbor & Finch Logistics, Inc.",
+// "Joost van der Berg", "Royal National Institute of Blind People"), with what surrounds them.
+
+/** A word of a line, as the span finder sees it. */
+export interface NameToken {
+  /** As written, or title-cased when the line is all capitals. */
+  text: string;
+  lower: string;
+  start: number;
+  end: number;
+  capitalised: boolean;
+  /** Two to four capitals ("NYSE", "IT"): kept apart from ordinary names. */
+  acronym: boolean;
+}
+
+/** A run of capitalised words and its surroundings on the line. */
+export interface NameSpan {
+  tokens: NameToken[];
+  start: number;
+  end: number;
+  line: number;
+  /** First words of a sentence: capitalised by grammar, not as names. */
+  sentenceStart: boolean;
+  /** Line text before and after the span. */
+  before: string;
+  after: string;
+  /** A title ("Dr", "Mr") directly before the span. */
+  honorific: string | null;
+}
+
+const TOKEN = /(?:\p{L}\.){2,}|[\p{L}\p{N}]+(?:['’\-&][\p{L}\p{N}]+)*|&/gu;
+const LINE_PREFIX = /^\s*(?:[-*•·▪◦–]\s+|\d+[.)]\s+|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*|>\s*)?/;
+const ABBREVIATED = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'jr', 'sr', 'inc', 'ltd', 'co', 'corp', 'rev', 'hon', 'mx']);
+
+/**
+ * Candidate spans of every line of the text. Lines of wrapped prose (long, not ending a sentence)
+ * are read together with the next line, so a name broken across them stays whole.
+ */
+export function findNameSpans(text: string): NameSpan[] {
+  const spans: NameSpan[] = [];
+  const lines = text.split('\n');
+  let lineStart = 0;
+  for (let i = 0; i < lines.length; ) {
+    let joined = lines[i]!;
+    let j = i;
+    while (j + 1 < lines.length && isWrapped(lines[j]!, lines[j + 1]!)) {
+      joined += ` ${lines[j + 1]!}`;
+      j++;
+    }
+    spansOfLine(joined.replace(/[\r\f]/g, ' '), lineStart, i, spans);
+    lineStart += joined.length + 1;
+    i = j + 1;
+  }
+  return spans;
+}
+
+function isWrapped(line: string, next: string): boolean {
+  const trimmed = line.trimEnd();
+  return trimmed.length >= 50 && !/[.!?:;]["')\]]?$/.test(trimmed) && /^\s*\p{L}/u.test(next) && !/[,;\t].*[,;\t]/.test(trimmed);
+}
+
+function spansOfLine(line: string, offset: number, lineIndex: number, out: NameSpan[]): void {
+  const letters = line.replace(/[^\p{L}]/gu, '');
+  const shouting = letters.length >= 4 && letters === letters.toUpperCase() && /\p{Lu}/u.test(letters);
+  const tokens: NameToken[] = [];
+  for (const m of line.matchAll(TOKEN)) tokens.push(toToken(m[0], m.index, shouting));
+
+  let i = 0;
+  while (i < tokens.length) {
+    const next = tokens[i + 1];
+    if (HONORIFICS.has(tokens[i]!.lower) && next && (next.capitalised || PARTICLES.has(next.text))) {
+      if (/^\.? {1,2}$/.test(line.slice(tokens[i]!.end, next.start))) {
+        // The title is context, not part of the name.
+        i++;
+        continue;
+      }
+    }
+    const startsHere = tokens[i]!.capitalised && !/\d/.test(tokens[i]!.text);
+    const particleStart = PARTICLES.has(tokens[i]!.text) && honorificBefore(line, tokens, i) !== null && tokens[i + 1]?.capitalised;
+    if (!startsHere && !particleStart) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < tokens.length && joins(line, tokens, j)) j++;
+    // Trailing connectors belong to the sentence, not the name.
+    let end = j;
+    while (end > i + 1 && !tokens[end - 1]!.capitalised && !LEGAL_SUFFIXES.has(tokens[end - 1]!.lower.replace(/\./g, ''))) end--;
+    const span = tokens.slice(i, end);
+    const first = span[0]!;
+    const last = span[span.length - 1]!;
+    let spanEnd = last.end;
+    if (ABBREVIATED.has(last.lower) && line[spanEnd] === '.') spanEnd++;
+    const before = line.slice(0, first.start);
+    out.push({
+      tokens: span.map((t) => ({ ...t, start: t.start + offset, end: t.end + offset })),
+      start: first.start + offset,
+      end: spanEnd + offset,
+      line: lineIndex,
+      sentenceStart: isSentenceStart(before),
+      before,
+      after: line.slice(spanEnd),
+      honorific: honorificBefore(line, tokens, i),
+    });
+    i = Math.max(end, i + 1);
+  }
+}
+
+function toToken(raw: string, start: number, shouting: boolean): NameToken {
+  const lettersOnly = raw.replace(/[^\p{L}]/gu, '');
+  const allCaps = lettersOnly.length > 0 && lettersOnly === lettersOnly.toUpperCase() && /\p{Lu}/u.test(lettersOnly);
+  const dotted = /^(?:\p{L}\.){2,}$/u.test(raw);
+  const acronym = allCaps && !dotted && lettersOnly.length >= 2 && lettersOnly.length <= 4 && !shouting;
+  let text = raw;
+  // Long words of a shouted line are title-cased ("LIMITED" → "Limited"); short legal forms stay ("LLC").
+  const shortLegal = LEGAL_SUFFIXES.has(raw.toLowerCase()) && raw.length <= 4;
+  if (allCaps && !dotted && (shouting || lettersOnly.length >= 5) && !shortLegal) text = titleCase(raw);
+  return {
+    text,
+    lower: raw.toLowerCase().replace(/’/g, "'"),
+    start,
+    end: start + raw.length,
+    capitalised: /^\p{Lu}/u.test(raw) || raw === '&',
+    acronym,
+  };
+}
+
+function titleCase(word: string): string {
+  return word.toLowerCase().replace(/(^|[-'’])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+}
+
+// Whether token j continues the span that token j-1 is part of.
+function joins(line: string, tokens: NameToken[], j: number): boolean {
+  const prev = tokens[j - 1]!;
+  const token = tokens[j]!;
+  const gap = line.slice(prev.end, token.start);
+  if (/\d/.test(token.text)) return false;
+  const plainGap = /^ {1,2}$/.test(gap);
+  const abbreviationGap = gap === '. ' && ABBREVIATED.has(prev.lower);
+  // ", Inc." continues a name; ", CO 80203" is a state in an address.
+  const suffixGap = /^, ?$/.test(gap) && LEGAL_SUFFIXES.has(token.lower.replace(/\./g, '')) && token.text !== 'CO';
+  if (!plainGap && !abbreviationGap && !suffixGap) return false;
+  // "Allied Irish Banks, p.l.c.": a legal form in any case closes the name.
+  if (suffixGap || (plainGap && /^(?:\p{L}\.){2,}$/u.test(token.text) && LEGAL_SUFFIXES.has(token.lower.replace(/\./g, '')))) return true;
+  if (LEGAL_SUFFIXES.has(prev.lower.replace(/\./g, '')) && j >= 2 && tokens[j - 2]!.capitalised) {
+    // "Acme Ltd Bank"? Suffixes close a company name.
+    return false;
+  }
+  // A title inside a run starts a new name ("Dear Mr Smith").
+  if (HONORIFICS.has(token.lower) && tokens[j + 1]?.capitalised && prev.lower !== 'vice') return false;
+  if (token.capitalised) return true;
+  if (CONNECTORS.has(token.lower) || PARTICLES.has(token.lower)) {
+    // A connector joins only when a capitalised word follows ("Bank of America", "van der Berg").
+    for (let k = j + 1; k < tokens.length && k <= j + 2; k++) {
+      const next = tokens[k]!;
+      if (!/^ {1,2}$/.test(line.slice(tokens[k - 1]!.end, next.start))) return false;
+      if (next.capitalised) return !/\d/.test(next.text);
+      if (!(CONNECTORS.has(next.lower) || PARTICLES.has(next.lower))) return false;
+    }
+  }
+  return false;
+}
+
+function honorificBefore(line: string, tokens: NameToken[], i: number): string | null {
+  const prev = tokens[i - 1];
+  if (!prev || !HONORIFICS.has(prev.lower)) return null;
+  const gap = line.slice(prev.end, tokens[i]!.start);
+  return /^\.? {1,2}$/.test(gap) ? prev.text : null;
+}
+
+function isSentenceStart(before: string): boolean {
+  const rest = before.replace(LINE_PREFIX, '');
+  return /^\s*["'“‘([]?$/.test(rest) || /[.!?:;]["'”’)\]]?\s+["'“‘([]?$/.test(rest) || /^[^\p{L}]*$/u.test(rest);
+}

@@ -1,0 +1,95 @@
+// Word lists for the rule-based entity extractor. General English and business conventions only:
+// nothing here names a particular company or person.
+
+const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
+
+/** Legal-form suffixes that end a company name (lower-case, dots removed). */
+export const LEGAL_SUFFIXES = set(`inc incorporated ltd limited llc llp lp plc gmbh ag sa sas sarl bv nv pty co corp
+  corporation kg kgaa ab asa oy oyj spa srl kk pte pvt ulc pllc gbr ohg ug se sl sro`);
+
+/** Heads that make a capitalised sequence an organisation on their own ("Pacific Coast Bank"). */
+export const STRONG_ORG_HEADS = set(`bank banks university college institute institution foundation association society council
+  ministry department agency authority commission hospital clinic library museum school academy federation union trust
+  fund corporation company group holdings partners partnership consultancy consultants utilities laboratories laboratory
+  labs industries enterprises technologies airlines airways motors pharmaceuticals insurance bureau church orchestra police
+  government tribunal court parliament organisation organization brothers associates solicitors chambers cooperative
+  co-operative exchange charity`);
+
+/** Heads that need a distinctive word before them ("Greystone Property Management", not "Risk Management"). */
+export const WEAK_ORG_HEADS = set(`services systems solutions software technology analytics logistics management consulting design
+  studio studios energy media capital ventures health healthcare communications networks network digital international
+  global resources investments securities entertainment productions press news brands foods retail properties realty
+  construction engineering electric power development marketing mobile center centre relocations robotics telecom
+  pharma biotech therapeutics financial finance advisors advisers trading traders shipping freight transport travel hotels
+  restaurants games works mills farms estates homes automotive aerospace chemicals materials metals mining petroleum
+  renewables textiles apparel publishing publishers records pictures films broadcasting radio television
+  telecommunications interactive innovations dynamics electronics instruments manufacturing supply supplies
+  consultancy outfitters bakery brewery vineyards`);
+
+/** Heads that may open a name followed by "of" ("University of Leeds", "Bank of Ireland"). */
+export const OF_ORG_HEADS = set(`university bank ministry department institute college academy museum school church federation
+  association society council commission court government chamber office bureau agency authority league order`);
+
+/** Titles written before a name. */
+export const HONORIFICS = set(`mr mrs ms miss mx dr prof professor sir dame rev reverend hon judge justice senator
+  rep mayor governor president minister lord lady herr frau mme mlle`);
+
+/** Lower-case name particles ("van der Berg", "da Silva"). */
+export const PARTICLES = set(`van der den de von da di du la le del della dos das bin al el ter ten`);
+
+/** Lower-case words that may sit inside an organisation name between capitalised words. */
+export const CONNECTORS = set(`of and & for the`);
+
+/** Job titles and roles: after a name ("Jane Doe, CEO") they mark a person. */
+export const ROLE_WORDS = set(`ceo cfo coo cto cio cmo cpo cso vp svp evp president vice chair chairman chairwoman
+  chairperson director managing manager head lead treasurer secretary officer supervisor engineer founder co-founder
+  cofounder partner counsel analyst consultant assistant coordinator accountant administrator associate trustee member
+  editor author spokesperson spokesman spokeswoman representative owner principal professor lecturer researcher scientist
+  architect designer developer specialist advisor adviser executive chief senior clerk controller auditor attorney lawyer
+  solicitor barrister recruiter producer host reporter correspondent officer minister governor mayor senator`);
+
+/** Field labels whose value is a person ("From: …", "Prepared by: …"). */
+export const PERSON_FIELD_WORDS = set(`from author prepared signed approved reviewed presented written contact attn
+  attention owner chair chaired present apologies attendees attendance minuted speaker interviewer interviewee host guest
+  assignee reporter requester recipient employee candidate applicant patient tenant landlord`);
+
+/** Field labels whose value is an organisation ("Bill to: …", "Vendor: …"). */
+export const ORG_FIELD_WORDS = set(`bill ship sold vendor supplier customer client company employer bank payee payer
+  organisation organization partner issuer lender insurer carrier manufacturer distributor contractor agency firm
+  institution university school account`);
+
+/** Parties named by role in contracts, headings and forms: capitalised but never a name on their own. */
+export const GENERIC_CAPITALISED = set(`customer supplier client vendor buyer seller licensor licensee contractor
+  subcontractor company party parties employer employee tenant landlord lender borrower provider recipient purchaser
+  agreement services service effective schedule exhibit appendix annex section clause article statement work order
+  invoice total subtotal date re subject dear sincerely regards thanks hi hello okay ok yes no yeah yep great right
+  present apologies actions action minutes agenda item items note notes questions risks priorities status summary
+  slide sheet page chapter figure table vendor owner team board trustees staff all attn attention delivery period
+  customer number description qty rate amount net gross tax vat iban bic swift account payment payments terms term
+  confidentiality termination governing law scope fees data protection product roadmap quarterly review overview
+  introduction conclusion background objectives goals next steps budget timeline milestones key media contact about
+  press release for immediate ceo cfo coo vp hr it pr qa ux ui ai ml api sdk faq eta tbd tbc nb ps pdf csv sla nda msa
+  sow rfp kpi roi crm erp saas mvp ga am pm dc hq`);
+
+/** Words that end street and building names, which are addresses rather than places. */
+export const STREET_WORDS = set(`street st road rd avenue ave boulevard blvd lane ln drive dr way court ct place pl square
+  sq row terrace crescent close mews parkway pkwy highway hwy alley walk gardens gate quay wharf building house tower
+  floor suite plaza strasse straße gasse weg platz gracht rue via calle`);
+
+/** US state and Canadian province abbreviations as used in addresses ("Duluth, MN"). */
+export const REGION_ABBREVIATIONS = set(`AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE
+  NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC ON QC BC AB MB SK NS NB NL PE Calif Ala Ariz
+  Ark Colo Conn Del Fla Ga Ill Ind Kan Ky La Md Mass Mich Minn Miss Mo Mont Neb Nev Okla Ore Pa Tenn Tex Vt Va Wash
+  Wis Wyo`);
+
+/** Compass words that join a known place into a larger one ("North America"). */
+export const COMPASS = set(`north south east west northern southern eastern western central upper lower greater`);
+
+/** Words after a name that make it a person ("Jane Doe said"). */
+export const SPEECH_VERBS = set(`said says told added explained noted wrote asked answered replied commented stated`);
+
+/** Prepositions after which an unknown capitalised word is usually an organisation ("signed with Globex"). */
+export const ORG_CONTEXT_BEFORE = set(`between from with through via by at joined join acquire acquired acquiring`);
+
+/** Closing lines of letters and e-mails: the next name-only line is the signer. */
+export const CLOSINGS = /^(?:sincerely|yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|regards|best wishes|best|cheers|thanks|thank you|many thanks|respectfully)[,.!]?$/i;

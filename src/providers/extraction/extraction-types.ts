@@ -1,0 +1,56 @@
+/** The extraction provider's public types (extractor.ts builds one; the thread side speaks in them). */
+
+/** A file to extract: local bytes and the accepted type they were stored as. */
+export interface ExtractionInput {
+  /** A local file with the bytes. */
+  path: string;
+  /** Lower-case extension without the dot, as in file-types.ts ('pdf', 'docx', ...). */
+  extension: string;
+  mediaType: string;
+  signal?: AbortSignal;
+}
+
+/** The text of a file and what it says about itself. */
+export interface ExtractedContent {
+  /** The whole text, whitespace normalised, pages joined by "\n\n". */
+  text: string;
+  /** Per page (PDF), slide (PPTX, PPT), sheet (XLSX, XLS; CSV as one), or null where the format has none. */
+  pages: string[] | null;
+  /**
+   * What the file says about itself: author, title, created (ISO 8601), pages, width, height,
+   * duration_seconds, codec, sample_rate, slides, sheets (comma list), encoding; `ocr: true` when
+   * OCR made the text; `truncated: true` when the text was cut at the size limit or time ran out.
+   */
+  metadata: Record<string, string | number | boolean>;
+  /** Set for audio and video: the text has to come from transcription. */
+  media: { kind: 'audio' | 'video' } | null;
+}
+
+/** What this machine can do beyond plain extraction. */
+export interface Capabilities {
+  /** Text from images and scanned PDF pages (tesseract.js with the bundled English data). */
+  ocr: boolean;
+  /** Audio tracks of videos, for transcription (ffmpeg on the PATH). */
+  ffmpeg: boolean;
+}
+
+/** Text extraction for every accepted file type, in worker threads, guarded against hostile files. */
+export interface Extractor {
+  extract(input: ExtractionInput): Promise<ExtractedContent>;
+  /**
+   * For video: the audio track in a temp WAV file (16 kHz mono) for transcription, or null when
+   * ffmpeg is absent; the caller deletes the file. For audio: the input path as is.
+   */
+  audioTrack(input: ExtractionInput): Promise<string | null>;
+  capabilities(): Capabilities;
+  close(): Promise<void>;
+}
+
+export interface ExtractorOptions {
+  /** Extraction threads; default one per core but one, at least 1 and at most 4. */
+  threads?: number;
+  /** Time allowed per file, OCR included; default 120 s. */
+  timeoutMs?: number;
+  /** V8 heap limit of each thread in MB; default 512. */
+  memoryMb?: number;
+}

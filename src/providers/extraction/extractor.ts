@@ -1,0 +1,66 @@
+import { availableParallelism } from 'node:os';
+import { stat } from 'node:fs/promises';
+import { fileTypeRuleFor } from '../files/file-types.ts';
+import { ExtractionError, formatLabel } from './extraction-error.ts';
+import { extractAudioTrack, ffmpegWorks, findFfmpeg } from './ffmpeg.ts';
+import { englishLangPath, OcrEngine } from './ocr-engine.ts';
+import type { Extractor, ExtractorOptions } from './extraction-types.ts';
+import { ThreadPool } from './thread-pool.ts';
+
+export { ExtractionError, type ExtractionErrorCode } from './extraction-error.ts';
+
+export type { Capabilities, ExtractedContent, ExtractionInput, Extractor, ExtractorOptions } from './extraction-types.ts';
+
+/** Creates an extractor; threads and the OCR engine start on first use and stop when idle. */
+export function createExtractor(options: ExtractorOptions = {}): Extractor {
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const langPath = englishLangPath();
+  const ocr = langPath ? new OcrEngine({ langPath }) : null;
+  const pool = new ThreadPool({
+    threads: options.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
+    timeoutMs,
+    memoryMb: options.memoryMb ?? 512,
+    ocr,
+  });
+  const ffmpegPath = findFfmpeg();
+  // Found on the PATH is not enough: it must run. Checked once, in the background.
+  let ffmpegRuns: boolean | null = ffmpegPath ? null : false;
+  const ffmpegChecked = ffmpegPath ? ffmpegWorks(ffmpegPath).then((ok) => (ffmpegRuns = ok)) : Promise.resolve(false);
+
+  return {
+    async extract(input) {
+      const extension = input.extension.toLowerCase().replace(/^\./, '');
+      const rule = fileTypeRuleFor(`file.${extension}`);
+      const label = formatLabel(extension);
+      if (!rule) throw new ExtractionError('unsupported', `files of type .${extension} cannot be extracted`);
+      const size = await stat(input.path).then(
+        (s) => s.size,
+        (error: NodeJS.ErrnoException) => {
+          throw new ExtractionError('unreadable', `the file to extract cannot be read (${error.code ?? error.message})`, { cause: error });
+        },
+      );
+      if (size > rule.maxBytes) {
+        throw new ExtractionError('too_large', `the ${label} file is ${Math.ceil(size / 1024 / 1024)} MB, more than the ${rule.maxBytes / 1024 / 1024} MB allowed`);
+      }
+      if (size === 0 && rule.content !== 'text') throw new ExtractionError('corrupt', `the ${label} file is empty`);
+      return pool.run({ path: input.path, extension, mediaType: input.mediaType }, input.signal);
+    },
+
+    async audioTrack(input) {
+      const extension = input.extension.toLowerCase().replace(/^\./, '');
+      const rule = fileTypeRuleFor(`file.${extension}`);
+      if (rule?.category === 'audio') return input.path;
+      if (rule?.category !== 'video') throw new ExtractionError('unsupported', `a .${extension} file has no audio track`);
+      if (!ffmpegPath || !(await ffmpegChecked)) return null;
+      return extractAudioTrack(ffmpegPath, input.path, extension, { timeoutMs, signal: input.signal });
+    },
+
+    capabilities() {
+      return { ocr: ocr !== null, ffmpeg: ffmpegPath !== null && ffmpegRuns !== false };
+    },
+
+    async close() {
+      await Promise.all([pool.close(), ocr?.close()]);
+    },
+  };
+}

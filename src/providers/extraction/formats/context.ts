@@ -1,0 +1,39 @@
+import type { ExtractedContent } from '../extractor.ts';
+import type { GreyImage, OcrResult } from '../thread-protocol.ts';
+
+/** What a format reader gets: the file and the thread's services. */
+export interface FormatContext {
+  path: string;
+  /** Lower-case extension, as in file-types.ts. */
+  extension: string;
+  mediaType: string;
+  /** Size of the file in bytes. */
+  size: number;
+  /** Epoch ms after which the pool gives up on this file. */
+  deadline: number;
+  /** Recognises an image's text, or null when OCR is not available. */
+  ocr: ((image: GreyImage) => Promise<OcrResult>) | null;
+}
+
+/** Reads one format: the text and what the file says about itself. */
+export type FormatReader = (context: FormatContext) => Promise<ExtractedContent>;
+
+/** Metadata without the entries that have no value. */
+export function compactMetadata(entries: Record<string, string | number | boolean | null | undefined>): ExtractedContent['metadata'] {
+  const out: ExtractedContent['metadata'] = {};
+  for (const [key, value] of Object.entries(entries)) {
+    if (value === null || value === undefined || value === '' || (typeof value === 'number' && !Number.isFinite(value))) continue;
+    out[key] = typeof value === 'string' ? value.trim().slice(0, 1000) : value;
+  }
+  return out;
+}
+
+/** An ISO 8601 timestamp for a date, or undefined when it is not a valid one. */
+export function isoDate(value: Date | string | number | null | undefined): string | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  const date = value instanceof Date ? value : new Date(value);
+  const time = date.getTime();
+  // Dates before 1900 or far ahead are placeholders (FILETIME zero, "0000-00-00"), not facts.
+  if (Number.isNaN(time) || time < Date.UTC(1900, 0, 1) || time > Date.UTC(2200, 0, 1)) return undefined;
+  return date.toISOString();
+}

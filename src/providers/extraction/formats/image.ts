@@ -1,0 +1,83 @@
+import sharp from 'sharp';
+import { ExtractionError, formatLabel } from '../extraction-error.ts';
+import type { FormatReader } from './context.ts';
+import { compactMetadata } from './context.ts';
+import { joinPages, normaliseText } from './text-utils.ts';
+
+/** Images above this many pixels are refused as decompression bombs (a 10,000 x 10,000 scan passes). */
+export const MAX_IMAGE_PIXELS = 100_000_000;
+/** OCR reads images at most this long on their long side: more costs memory and time, not accuracy. */
+const OCR_MAX_SIDE = 2500;
+/** Small images (screenshots) are enlarged to about this long side so small type reaches tesseract's size. */
+const OCR_MIN_SIDE = 1200;
+/** At most this many pages of a multi-page TIFF or animated WebP are OCR'd. */
+const MAX_OCR_PAGES = 50;
+const OCR_PAGE_BUDGET_MS = 8_000;
+
+// libvips's own threads and cache: one thread per image and no cache keep a thread's memory small.
+sharp.concurrency(1);
+sharp.cache(false);
+
+/** JPEG, PNG, TIFF and WebP: size from the header, text by OCR of a downscaled greyscale copy. */
+export const readImage: FormatReader = async ({ path, extension, ocr, deadline }) => {
+  const label = formatLabel(extension);
+  const meta = await sharp(path, { limitInputPixels: false }).metadata();
+  const { width = 0, height = 0 } = meta;
+  if (width <= 0 || height <= 0) throw new Error('the image has no size');
+  if (width * height > MAX_IMAGE_PIXELS) {
+    throw new ExtractionError('bomb', `the ${label} image is ${width} x ${height} pixels, more than the ${MAX_IMAGE_PIXELS / 1e6} megapixels allowed`);
+  }
+  // Pages of a TIFF are pages of a scan; frames of an animated WebP are not worth an OCR each.
+  const pageCount = meta.format === 'tiff' ? Math.max(1, meta.pages ?? 1) : 1;
+  const pages: string[] = [];
+  let confidence = 0;
+  let skipped = 0;
+  if (ocr) {
+    for (let page = 0; page < Math.min(pageCount, MAX_OCR_PAGES); page++) {
+      if (page > 0 && Date.now() + OCR_PAGE_BUDGET_MS > deadline) {
+        skipped = pageCount - page;
+        break;
+      }
+      const result = await ocr(await greyForOcr(path, page));
+      pages.push(normaliseText(result.text));
+      confidence += result.confidence;
+    }
+    skipped ||= Math.max(0, pageCount - MAX_OCR_PAGES);
+  } else {
+    // Decode once anyway, so that a damaged image fails here as it would with OCR.
+    await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' }).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
+  }
+  return {
+    text: joinPages(pages),
+    pages: pageCount > 1 ? pages : null,
+    metadata: compactMetadata({
+      width,
+      height,
+      format: meta.format,
+      pages: pageCount > 1 ? pageCount : undefined,
+      dpi: meta.density,
+      ocr: pages.length > 0 || undefined,
+      ocr_confidence: pages.length > 0 ? Math.round(confidence / pages.length) : undefined,
+      ocr_skipped_pages: skipped || undefined,
+      truncated: skipped > 0 || undefined,
+    }),
+    media: null,
+  };
+};
+
+/** One page, upright (EXIF), flattened on white, greyscale, its long side within OCR_MIN_SIDE..OCR_MAX_SIDE. */
+async function greyForOcr(path: string, page: number) {
+  const image = sharp(path, { page, limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' });
+  const meta = await image.metadata();
+  const long = Math.max(meta.autoOrient?.width ?? meta.width ?? 0, meta.autoOrient?.height ?? meta.height ?? 0);
+  const target = long > OCR_MAX_SIDE ? OCR_MAX_SIDE : long < OCR_MIN_SIDE ? Math.min(OCR_MIN_SIDE, long * 3) : long;
+  const { data, info } = await image
+    .autoOrient()
+    .flatten({ background: '#ffffff' })
+    .resize({ width: target, height: target, fit: 'inside', kernel: 'lanczos3' })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 1) throw new Error(`unexpected ${info.channels} channels after greyscale`);
+  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+}

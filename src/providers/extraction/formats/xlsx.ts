@@ -1,0 +1,93 @@
+import ExcelJS from 'exceljs';
+import type { FormatReader } from './context.ts';
+import { compactMetadata } from './context.ts';
+import { officeProperties } from './ooxml.ts';
+import { normaliseText, TextBuilder } from './text-utils.ts';
+import { guardZip, readZipEntry } from './zip-guard.ts';
+
+/**
+ * XLSX, streamed with exceljs's WorkbookReader (the workbook is never loaded whole): each sheet as
+ * "Sheet: Name" then one line per row, cells separated by tabs; one page per sheet.
+ */
+export const readXlsx: FormatReader = async ({ path, extension }) => {
+  const entries = await guardZip(path, extension);
+  if (!entries.some((e) => e.name === 'xl/workbook.xml')) throw new Error('the workbook part (xl/workbook.xml) is missing');
+  const out = new TextBuilder();
+  const pages: string[] = [];
+  const sheets: string[] = [];
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+    sharedStrings: 'cache',
+    // Styles tell which numbers are dates.
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
+  try {
+    reading: for await (const sheet of reader) {
+      const name = (sheet as unknown as { name?: string }).name ?? `Sheet${sheets.length + 1}`;
+      sheets.push(name);
+      const header = `Sheet: ${name}\n`;
+      const page: string[] = [header];
+      if (!out.add(header)) break;
+      for await (const row of sheet) {
+        const line = `${rowText(row.values)}\n`;
+        page.push(line);
+        if (!out.add(line)) {
+          pages.push(normaliseText(page.join('')));
+          break reading;
+        }
+      }
+      pages.push(normaliseText(page.join('')));
+      out.add('\n');
+    }
+  } finally {
+    // Stopping early leaves the zip stream open: close the file.
+    (reader as unknown as { stream?: { destroy?(): void } }).stream?.destroy?.();
+  }
+  const read = async (name: string) => {
+    const entry = entries.find((e) => e.name === name);
+    return entry ? (await readZipEntry(path, entry)).toString('utf8') : undefined;
+  };
+  const props = await officeProperties(read);
+  // Every sheet's name from the workbook part, also those not reached before the text was full.
+  const listed = ((reader as unknown as { model?: { sheets?: { name?: string }[] } }).model?.sheets ?? []).map((s) => s.name ?? '').filter(Boolean);
+  return {
+    text: normaliseText(out.toString()),
+    pages,
+    metadata: compactMetadata({
+      author: props.author,
+      title: props.title,
+      subject: props.subject,
+      created: props.created,
+      modified: props.modified,
+      sheets: (listed.length >= sheets.length ? listed : sheets).join(', '),
+      truncated: out.truncated || undefined,
+    }),
+    media: null,
+  };
+};
+
+/** A row's cells (exceljs: 1-based, sparse) separated by tabs, without trailing empty cells. */
+function rowText(values: ExcelJS.CellValue[] | Record<string, ExcelJS.CellValue>): string {
+  const cells = Array.isArray(values) ? values.slice(1) : Object.values(values);
+  const texts = Array.from(cells, (v) => cellText(v).replace(/\s+/g, ' ').trim());
+  while (texts.length > 0 && texts[texts.length - 1] === '') texts.pop();
+  return texts.join('\t');
+}
+
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return '';
+    const iso = value.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace('.000Z', 'Z');
+  }
+  if (typeof value !== 'object') return String(value);
+  const v = value as Record<string, unknown>;
+  if (Array.isArray(v.richText)) return v.richText.map((r: { text?: string }) => r.text ?? '').join('');
+  if ('result' in v) return cellText(v.result);
+  if (typeof v.text === 'string') return v.text;
+  if (typeof v.error === 'string') return v.error;
+  return '';
+}

@@ -1,0 +1,171 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type Tesseract from 'tesseract.js';
+import type { GreyImage, OcrResult } from './thread-protocol.ts';
+
+/** The tesseract worker (about 100-250 MiB while it works) exits after this long without work. */
+const DEFAULT_IDLE_MS = 60_000;
+
+interface Queued {
+  image: GreyImage;
+  signal: AbortSignal | undefined;
+  resolve(result: OcrResult): void;
+  reject(error: Error): void;
+  onAbort(): void;
+}
+
+/**
+ * The English traineddata shipped by `@tesseract.js-data/eng`, or null when it is not installed.
+ * tesseract.js must be pointed at it: without a `langPath` it fetches from a CDN and hangs offline.
+ */
+export function englishLangPath(): string | null {
+  try {
+    const base = dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json'));
+    const path = join(base, '4.0.0_best_int');
+    return existsSync(join(path, 'eng.traineddata.gz')) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * OCR with one tesseract.js worker for the whole process (it runs in its own thread), started on
+ * first use and ended when idle. Images are recognised one at a time, in the order asked.
+ */
+export class OcrEngine {
+  readonly #langPath: string;
+  readonly #idleMs: number;
+  #worker: Promise<Tesseract.Worker> | null = null;
+  #queue: Queued[] = [];
+  #current: Queued | null = null;
+  #idleTimer: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  constructor(options: { langPath: string; idleMs?: number }) {
+    this.#langPath = options.langPath;
+    this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  }
+
+  /** Recognises the text of an image; aborting drops it from the queue or stops the worker on it. */
+  recognize(image: GreyImage, signal?: AbortSignal): Promise<OcrResult> {
+    if (this.#closed) return Promise.reject(new Error('the OCR engine is closed'));
+    if (signal?.aborted) return Promise.reject(new Error('OCR aborted'));
+    return new Promise((resolve, reject) => {
+      const item: Queued = {
+        image,
+        signal,
+        resolve,
+        reject,
+        onAbort: () => {
+          if (this.#current === item) {
+            // tesseract cannot stop a recognition half-way: drop the worker, the next image starts a new one.
+            this.#current = null;
+            void this.#dropWorker();
+            reject(new Error('OCR aborted'));
+            this.#pump();
+          } else {
+            this.#queue = this.#queue.filter((q) => q !== item);
+            reject(new Error('OCR aborted'));
+          }
+        },
+      };
+      signal?.addEventListener('abort', item.onAbort, { once: true });
+      this.#queue.push(item);
+      this.#pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const item of this.#queue) item.reject(new Error('the OCR engine is closed'));
+    this.#queue = [];
+    this.#current?.reject(new Error('the OCR engine is closed'));
+    this.#current = null;
+    await this.#dropWorker();
+  }
+
+  #pump(): void {
+    if (this.#current || this.#closed) return;
+    const item = this.#queue.shift();
+    if (!item) {
+      this.#scheduleIdle();
+      return;
+    }
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
+    this.#current = item;
+    void this.#run(item);
+  }
+
+  async #run(item: Queued): Promise<void> {
+    const workerPromise = this.#ensureWorker();
+    try {
+      const worker = await workerPromise;
+      const { data } = await worker.recognize(Buffer.from(pgm(item.image)));
+      if (this.#current !== item) return; // aborted meanwhile: already answered
+      item.resolve({ text: data.text ?? '', confidence: Math.round(data.confidence ?? 0) });
+    } catch (error) {
+      if (this.#current !== item) return;
+      // A failed recognition may leave the worker in a bad state: start afresh next time.
+      if (this.#worker === workerPromise) void this.#dropWorker();
+      item.reject(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      item.signal?.removeEventListener('abort', item.onAbort);
+      if (this.#current === item) {
+        this.#current = null;
+        this.#pump();
+      }
+    }
+  }
+
+  #ensureWorker(): Promise<Tesseract.Worker> {
+    if (this.#worker) return this.#worker;
+    const started = (async () => {
+      const { createWorker, OEM, PSM } = await import('tesseract.js');
+      const worker = await createWorker('eng', OEM.LSTM_ONLY, {
+        langPath: this.#langPath,
+        gzip: true,
+        cacheMethod: 'none',
+        // Errors are answered through the recognize promise; the default handler would also throw them.
+        errorHandler: () => {},
+      });
+      // Whole pages: let tesseract find the columns and blocks itself. Its diagnostics
+      // ("Estimating resolution as ...") go to its in-memory file system, not the service's output.
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: '/dev/null' });
+      return worker;
+    })();
+    started.catch(() => {
+      if (this.#worker === started) this.#worker = null;
+    });
+    this.#worker = started;
+    return started;
+  }
+
+  async #dropWorker(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = null;
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
+    if (!worker) return;
+    await worker.then((w) => w.terminate()).catch(() => {});
+  }
+
+  #scheduleIdle(): void {
+    if (!this.#worker || this.#idleTimer) return;
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = null;
+      if (!this.#current && this.#queue.length === 0) void this.#dropWorker();
+    }, this.#idleMs);
+    this.#idleTimer.unref();
+  }
+}
+
+/** A binary PGM (P5): the cheapest image format for tesseract's reader to decode. */
+function pgm(image: GreyImage): Uint8Array {
+  const header = new TextEncoder().encode(`P5\n${image.width} ${image.height}\n255\n`);
+  const out = new Uint8Array(header.length + image.data.length);
+  out.set(header, 0);
+  out.set(image.data, header.length);
+  return out;
+}

@@ -1,0 +1,44 @@
+import type { ExtractedContent } from './extraction-types.ts';
+
+// The messages between the pool (thread-pool.ts) and an extraction thread (extraction-thread.ts).
+
+/** A greyscale image, one byte per pixel, row by row: what the OCR engine reads. */
+export interface GreyImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/** What OCR made of one image. */
+export interface OcrResult {
+  text: string;
+  /** Mean word confidence, 0 to 100. */
+  confidence: number;
+}
+
+/** Pool to thread: extract one file. */
+export interface ExtractJob {
+  type: 'extract';
+  id: number;
+  path: string;
+  extension: string;
+  mediaType: string;
+  /** Epoch ms when the pool gives up: long work (OCR of many pages) stops early before it. */
+  deadline: number;
+  /** Whether OCR can be asked for (the pool has an OCR engine). */
+  ocr: boolean;
+}
+
+/** Pool to thread: the answer to an OCR request. */
+export type OcrAnswer =
+  | { type: 'ocr-result'; requestId: number; ok: true; result: OcrResult }
+  | { type: 'ocr-result'; requestId: number; ok: false; message: string };
+
+export type ToThread = ExtractJob | OcrAnswer;
+
+/** Thread to pool: the outcome of a job, or a request to OCR an image for it. */
+export type FromThread =
+  | { type: 'done'; id: number; content: ExtractedContent }
+  /** `fatal`: the thread is exiting after this failure and takes no more work. */
+  | { type: 'failed'; id: number; code: string; message: string; fatal?: boolean }
+  | { type: 'ocr'; id: number; requestId: number; image: GreyImage };
