@@ -1,3 +1,4 @@
+import { creditsModule } from './modules/credits/index.ts';
 import { documentsModule } from './modules/documents/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { identityModule } from './modules/identity/index.ts';
@@ -13,6 +14,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   healthModule,
   identityModule,
   documentsModule,
+  creditsModule,
   processingModule,
   sandboxModule,
 ];

@@ -1,7 +1,10 @@
 import type { Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import type { DocumentsTable } from '../../db/schema.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
 import { defineModule } from '../../platform/module.ts';
+import { visibleDocuments } from './access/access.repository.ts';
+import { authorizeDocument, type DocumentAction } from './access/document-access.ts';
 import { batchJobRoutes } from './batch-jobs/batch-jobs.routes.ts';
 import { BatchJobsRepository } from './batch-jobs/batch-jobs.repository.ts';
 import { BatchJobsService } from './batch-jobs/batch-jobs.service.ts';
@@ -32,12 +35,21 @@ export interface DocumentPipelineStore {
   findContent(db: Executor, tenantId: string, id: string): Promise<StoredContent | null>;
 }
 
+/** Who may see and change which document: for modules that read documents (search, chat). */
+export interface DocumentAccess {
+  /** The visibility filter of queries over `documents`: `.where(access.visible(auth))` (always true for tenant admins). */
+  visible: typeof visibleDocuments;
+  /** Loads a document of the caller's tenant: 404 when invisible to them, 403 when visible but `action` is not allowed. */
+  authorize(db: Executor, auth: AuthContext, documentId: string, action: DocumentAction): Promise<{ row: DocumentRow }>;
+}
+
 export type { DocumentRow, StoredContent } from './documents.repository.ts';
 export { DOCUMENT_JOBS, type DocumentJobPayload } from './document-job-kinds.ts';
 
 declare module '../../platform/module.ts' {
   interface ModuleServices {
     documentPipeline: DocumentPipelineStore;
+    documentAccess: DocumentAccess;
     documents: DocumentsService;
     uploads: DocumentUploadsService;
     folders: FoldersService;
@@ -79,6 +91,7 @@ export const documentsModule = defineModule({
         tags,
         shares,
         batchJobs,
+        documentAccess: { visible: visibleDocuments, authorize: authorizeDocument },
         documentPipeline: {
           find: (db, tenantId, id) => repositories.documents.findById(db, tenantId, id),
           update: (db, tenantId, id, patch) => repositories.documents.update(db, tenantId, id, patch),
