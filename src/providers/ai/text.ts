@@ -188,8 +188,3 @@ export function fnv1a(text: string, seed = 0x811c9dc5): number {
   }
   return hash >>> 0;
 }
-
-/** Rejects with the signal's reason when it is aborted (the DOMException AbortError by default). */
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  signal?.throwIfAborted();
-}

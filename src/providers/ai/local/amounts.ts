@@ -107,7 +107,7 @@ export function parseNumber(raw: string, scale?: string): number | null {
 }
 
 /** "sixty thousand" → 60000, "two hundred and five" → 205. */
-export function parseNumberWords(phrase: string): number | null {
+function parseNumberWords(phrase: string): number | null {
   let total = 0;
   let current = 0;
   let any = false;

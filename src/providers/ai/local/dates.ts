@@ -57,7 +57,7 @@ const WEEKDAY = `(?:(${WEEKDAYS.join('|')}|mon|tue|tues|wed|thu|thur|thurs|fri|s
 // Spaces within a line: a date does not run over a line break ("September\n09:30").
 const SP = '[^\\S\\n]+';
 const SP0 = '[^\\S\\n]*';
-const DAY_MONTH = new RegExp(`\\b${WEEKDAY}(?:the${SP})?${DAY}(?:${SP0}[-–]${SP0}(\\d{1,2})(?!\\d))?${SP}(?:of${SP})?${MONTH}(?:,?${SP}${YEAR})?`, 'giu');
+const DAY_MONTH = new RegExp(`\\b${WEEKDAY}(?:the${SP})?${DAY}(?:(?:${SP0}[-–]${SP0}|${SP}(?:to|until|till)${SP})(\\d{1,2})(?!\\d))?${SP}(?:of${SP})?${MONTH}(?:,?${SP}${YEAR})?`, 'giu');
 const MONTH_DAY = new RegExp(`\\b${WEEKDAY}${MONTH}${SP}(?:the${SP})?${DAY}(?:${SP0}[-–]${SP0}(\\d{1,2})(?!\\d))?(?:,?${SP}${YEAR})?`, 'giu');
 const ISO = /(?<![\d-])((?:19|20)\d{2})([-/.])(\d{1,2})\2(\d{1,2})(?![\d-])/g;
 const NUMERIC = /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2((?:19|20)\d{2}|\d{2})(?![\d/-]|\.\d)/g;
@@ -182,7 +182,7 @@ function resolveYear(partial: { month: number; day: number; weekday: number | nu
 }
 
 /** "YYYY-MM-DD" when the parts make a real calendar day, else null. */
-export function toIso(year: number, month: number, day: number): string | null {
+function toIso(year: number, month: number, day: number): string | null {
   if (!Number.isInteger(year) || month < 1 || month > 12 || day < 1 || day > 31) return null;
   const date = new Date(Date.UTC(year, month - 1, day));
   if (date.getUTCMonth() !== month - 1) return null;

@@ -45,7 +45,8 @@ export class LocalAiProvider implements AiProvider {
     return entities;
   }
 
-  async embed(texts: string[], opts: { signal?: AbortSignal } = {}): Promise<Float32Array[]> {
+  /** The same vector for either purpose: hashed features are symmetric. */
+  async embed(texts: string[], opts: { signal?: AbortSignal; purpose?: 'document' | 'query' } = {}): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (const text of texts) {
       opts.signal?.throwIfAborted();

@@ -1,6 +1,7 @@
 import { STOP_WORDS } from '../text.ts';
 import {
   isCommonWord,
+  isCountry,
   isFirstName,
   isKnownOrganization,
   isKnownPlace,
@@ -169,7 +170,7 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   const person = recognisePerson(span, tokens, ctx);
   if (person) return [person];
 
-  const places = recognisePlaces(span, tokens);
+  const places = recognisePlaces(span, tokens, ctx);
   if (places.length > 0) return places;
 
   // "the marketing agency, Bright Orchard Creative": a name in apposition to a kind of organisation.
@@ -194,7 +195,13 @@ function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boole
   const headPart = ofAt > 0 ? tokens.slice(0, ofAt) : tokens;
   if (ofAt > 0 && headPart.length === 1) return OF_ORG_HEADS.has(bare(headPart[0]!)) && tokens.length > ofAt + 1;
   if (headPart.length < 2) return false;
-  const head = bare(headPart[headPart.length - 1]!);
+  let head = bare(headPart[headPart.length - 1]!);
+  // "Arts Council England", "Health Canada": an organisation named with its country or region.
+  if (headPart.length >= 2 && (isCountry(head) || lexiconTags(head).includes('Region'))) {
+    const before = headPart[headPart.length - 2]!;
+    if (isHead(before)) return true;
+    head = bare(before);
+  }
   if (STREET_WORDS.has(head)) return false;
   if (STRONG_ORG_HEADS.has(head)) return true;
   if (WEAK_ORG_HEADS.has(head) || isOrgWord(head)) {
@@ -265,9 +272,15 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
 const CONNECTORSISH = new Set(['of', 'and', '&', 'for', 'the']);
 const GREETINGS = new Set(['dear', 'hi', 'hello', 'hey']);
 
-function recognisePlaces(span: NameSpan, tokens: NameToken[]): Recognised[] {
+function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised[] {
   const lowers = tokens.map(bare);
   if (STREET_WORDS.has(lowers[lowers.length - 1]!)) return [];
+  // "Fremantle WA 6160": a town before a state and a postcode, without a comma.
+  const last = tokens[tokens.length - 1]!;
+  if (tokens.length >= 2 && last.acronym && REGION_ABBREVIATIONS.has(last.text) && /^\s+\d{4,5}\b/.test(span.after)) {
+    const town = tokens.slice(0, -1);
+    if (town.length <= 3 && town.every((t) => t.capitalised && !t.acronym)) return [{ kind: 'place', tokens: town, strength: 2 }];
+  }
   // "Duluth, MN", "Phoenix, Arizona", "Monterrey, Mexico": a town before its region or country.
   const region = /^\s*,\s*(\p{Lu}\p{L}*)(\.)?(?:\s+(\p{Lu}\p{L}*))?/u.exec(span.after);
   if (region && tokens.length <= 3 && tokens.every((t) => t.capitalised && !t.acronym)) {
@@ -288,6 +301,11 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[]): Recognised[] {
       else if (size >= 2 && PLACE_WORDS.has(bare(slice[size - 1]!)) && !STREET_WORDS.has(bare(slice[size - 1]!))) matched = size;
     }
     if (matched > 0) {
+      // "Maersk Kowloon" (a ship), "Kowloon Dairy": a place inside a longer name is not the place.
+      const others = [...tokens.slice(0, i), ...tokens.slice(i + matched)];
+      if (others.some((t) => t.capitalised && !t.acronym && t.lower !== '&' && !isCommon(bare(t), ctx) && !COMPASS.has(bare(t)) && !isKnownPlace(bare(t)))) {
+        return [];
+      }
       const next = tokens[i + matched];
       // "Hartford Arts Council" was already an organisation; a place followed by more capitals is not a place.
       if (!next?.capitalised || next.lower === '&') out.push({ kind: 'place', tokens: tokens.slice(i, i + matched), strength: 1 });

@@ -140,11 +140,13 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   const plainGap = /^ {1,2}$/.test(gap);
   const abbreviationGap = gap === '. ' && ABBREVIATED.has(prev.lower);
   // ", Inc." continues a name; ", CO 80203" is a state in an address.
-  const suffixGap = /^, ?$/.test(gap) && LEGAL_SUFFIXES.has(token.lower.replace(/\./g, '')) && token.text !== 'CO';
+  const legal = LEGAL_SUFFIXES.has(token.lower.replace(/\./g, ''));
+  const suffixGap = /^\.?, ?$/.test(gap) && legal && token.text !== 'CO';
   if (!plainGap && !abbreviationGap && !suffixGap) return false;
-  // "Allied Irish Banks, p.l.c.": a legal form in any case closes the name.
-  if (suffixGap || (plainGap && /^(?:\p{L}\.){2,}$/u.test(token.text) && LEGAL_SUFFIXES.has(token.lower.replace(/\./g, '')))) return true;
-  if (LEGAL_SUFFIXES.has(prev.lower.replace(/\./g, '')) && j >= 2 && tokens[j - 2]!.capitalised) {
+  const afterSuffix = LEGAL_SUFFIXES.has(prev.lower.replace(/\./g, ''));
+  // "Allied Irish Banks, p.l.c.", "Kestrel Outdoor Gear Pty Ltd", "Zhejiang Summit Bags Co., Ltd.": legal forms close the name.
+  if (suffixGap || (legal && (afterSuffix || /^(?:\p{L}\.){2,}$/u.test(token.text)))) return true;
+  if (afterSuffix && j >= 2 && tokens[j - 2]!.capitalised) {
     // "Acme Ltd Bank"? Suffixes close a company name.
     return false;
   }

@@ -24,7 +24,8 @@ export const WEAK_ORG_HEADS = set(`services systems solutions software technolog
   restaurants games works mills farms estates homes automotive aerospace chemicals materials metals mining petroleum
   renewables textiles apparel publishing publishers records pictures films broadcasting radio television
   telecommunications interactive innovations dynamics electronics instruments manufacturing supply supplies
-  consultancy outfitters bakery brewery vineyards`);
+  consultancy outfitters bakery brewery vineyards architects engineers accountants lawyers attorneys surveyors
+  forwarders carriers couriers`);
 
 /** Heads that may open a name followed by "of" ("University of Leeds", "Bank of Ireland"). */
 export const OF_ORG_HEADS = set(`university bank ministry department institute college academy museum school church federation
@@ -55,6 +56,7 @@ export const PERSON_FIELD_WORDS = set(`from author prepared signed approved revi
 
 /** Field labels whose value is an organisation ("Bill to: …", "Vendor: …"). */
 export const ORG_FIELD_WORDS = set(`bill ship sold vendor supplier customer client company employer bank payee payer
+  merchant store shop retailer airline hotel restaurant
   organisation organization partner issuer lender insurer carrier manufacturer distributor contractor agency firm
   institution university school account`);
 
@@ -80,7 +82,7 @@ export const STREET_WORDS = set(`street st road rd avenue ave boulevard blvd lan
 export const REGION_ABBREVIATIONS = set(`AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE
   NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC ON QC BC AB MB SK NS NB NL PE Calif Ala Ariz
   Ark Colo Conn Del Fla Ga Ill Ind Kan Ky La Md Mass Mich Minn Miss Mo Mont Neb Nev Okla Ore Pa Tenn Tex Vt Va Wash
-  Wis Wyo`);
+  Wis Wyo NSW VIC QLD TAS NT ACT`);
 
 /** Compass words that join a known place into a larger one ("North America"). */
 export const COMPASS = set(`north south east west northern southern eastern western central upper lower greater`);

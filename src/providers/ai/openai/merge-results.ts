@@ -7,7 +7,7 @@ import { stem } from '../text.ts';
 // "USD 1.00" amounts, unique lists) and merged across the parts of a long document.
 
 /** A model's tag, cleaned; null when it is not a usable tag. */
-export function cleanTag(raw: unknown): string | null {
+function cleanTag(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
   const tag = raw
     .toLowerCase()

@@ -110,6 +110,7 @@ export class OpenAiProvider implements AiProvider {
 
   async embed(texts: string[], opts: { signal?: AbortSignal; purpose?: 'document' | 'query' } = {}): Promise<Float32Array[]> {
     const out: Float32Array[] = texts.map(() => new Float32Array(this.embeddingDimensions));
+    // Embedding models take about 8k tokens; callers embed chunks, so a longer text is cut, not split.
     const maxChars = Math.min(this.#maxInputTokens, 8000) * 4;
     const pending = texts.map((text, index) => ({ index, input: text.slice(0, maxChars) })).filter((t) => t.input.trim() !== '');
     const client = await this.#sdk();
