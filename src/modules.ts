@@ -1,3 +1,4 @@
+import { chatModule } from './modules/chat/index.ts';
 import { creditsModule } from './modules/credits/index.ts';
 import { documentsModule } from './modules/documents/index.ts';
 import { healthModule } from './modules/health/index.ts';
@@ -16,5 +17,6 @@ export const MODULES: readonly ModuleDefinition[] = [
   documentsModule,
   creditsModule,
   processingModule,
+  chatModule,
   sandboxModule,
 ];

@@ -2,7 +2,7 @@ import { defineModule } from '../../platform/module.ts';
 import { CreditsRepository } from './credits.repository.ts';
 import { CreditsService } from './credits.service.ts';
 
-export { type CreditBalance, type CreditReason, CREDIT_COSTS } from './credits.service.ts';
+export { type CreditBalance, type CreditReason, CREDIT_COSTS, type CreditsService } from './credits.service.ts';
 
 declare module '../../platform/module.ts' {
   interface ModuleServices {

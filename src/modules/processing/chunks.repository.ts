@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/executor.ts';
-import { vectorToBytes } from '../../lib/vectors.ts';
+import { bytesToVector, vectorToBytes } from '../../lib/vectors.ts';
 
 /** A passage ready to store: its text, page, and its embedding when AI is on. */
 export interface NewChunk {
@@ -7,6 +7,14 @@ export interface NewChunk {
   page: number | null;
   text: string;
   embedding: Float32Array | null;
+}
+
+/** A stored passage with its vector (null when AI was off or another model made it). */
+export interface StoredPassage {
+  index: number;
+  page: number | null;
+  text: string;
+  vector: Float32Array | null;
 }
 
 /** Rows per insert statement (SQLite allows 32,766 bound values; 7 columns a row). */
@@ -30,6 +38,23 @@ export class ChunksRepository {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       await db.insertInto('document_chunks').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
     }
+  }
+
+  /** A document's passages in order, with their vectors when made by `embeddingModel` (else null: not comparable). */
+  async forDocument(db: Executor, tenantId: string, documentId: string, embeddingModel: string): Promise<StoredPassage[]> {
+    const rows = await db
+      .selectFrom('document_chunks')
+      .select(['chunk_index', 'page', 'text', 'embedding', 'embedding_model'])
+      .where('tenant_id', '=', tenantId)
+      .where('document_id', '=', documentId)
+      .orderBy('chunk_index')
+      .execute();
+    return rows.map((r) => ({
+      index: r.chunk_index,
+      page: r.page,
+      text: r.text,
+      vector: r.embedding && r.embedding_model === embeddingModel ? bytesToVector(r.embedding) : null,
+    }));
   }
 
   async count(db: Executor, tenantId: string, documentId: string): Promise<number> {

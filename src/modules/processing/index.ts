@@ -3,14 +3,23 @@ import { defineModule } from '../../platform/module.ts';
 import type { AiProvider } from '../../providers/ai/ai-provider.ts';
 import { createAiProvider } from '../../providers/ai/create-ai-provider.ts';
 import { createExtractor } from '../../providers/extraction/extractor.ts';
-import { ChunksRepository } from './chunks.repository.ts';
+import type { Executor } from '../../db/executor.ts';
+import { ChunksRepository, type StoredPassage } from './chunks.repository.ts';
 import { DocumentPipeline } from './document-pipeline.ts';
 import { PROCESSING_JOBS } from './processing-jobs.ts';
+
+/** A document's passages as processing stored them, with vectors of the current embedding model. */
+export interface PassageStore {
+  forDocument(db: Executor, tenantId: string, documentId: string): Promise<StoredPassage[]>;
+}
+
+export type { StoredPassage } from './chunks.repository.ts';
 
 declare module '../../platform/module.ts' {
   interface ModuleServices {
     /** The configured AI provider (local or OpenAI-compatible), for search and chat. */
     ai: AiProvider;
+    passages: PassageStore;
   }
 }
 
@@ -34,6 +43,8 @@ export const processingModule = defineModule({
     });
     const threads = config.processing.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1));
     const extractor = createExtractor({ threads, timeoutMs: config.processing.timeoutMs, memoryMb: config.processing.memoryMb });
+    const chunks = new ChunksRepository();
+    const embeddingModel = `${ai.embeddingModel}:${ai.embeddingDimensions}`;
     const pipeline = new DocumentPipeline({
       database,
       clock,
@@ -42,13 +53,13 @@ export const processingModule = defineModule({
       jobs,
       events,
       store: use('documentPipeline'),
-      chunks: new ChunksRepository(),
+      chunks,
       tenants: use('tenantDirectory'),
       extractor,
       ai,
     });
     return {
-      provides: { ai },
+      provides: { ai, passages: { forDocument: (db, tenantId, documentId) => chunks.forDocument(db, tenantId, documentId, embeddingModel) } },
       jobs: [
         {
           kind: PROCESSING_JOBS.extract,
@@ -76,7 +87,7 @@ export const processingModule = defineModule({
       ],
       capabilities: () => ({
         ai_provider: ai.name,
-        embedding_model: `${ai.embeddingModel}:${ai.embeddingDimensions}`,
+        embedding_model: embeddingModel,
         ocr: extractor.capabilities().ocr,
         video_audio: extractor.capabilities().ffmpeg,
         transcription: ai.canTranscribe,

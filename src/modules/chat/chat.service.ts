@@ -1,0 +1,194 @@
+import type { Database } from '../../db/database.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
+import type { EventLog } from '../../events/event-log.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { errors } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import type { AiProvider, ChatTurn } from '../../providers/ai/ai-provider.ts';
+import type { CreditsService } from '../credits/index.ts';
+import type { DocumentAccess } from '../documents/index.ts';
+import type { PassageStore } from '../processing/index.ts';
+import type { ChatMessageRow, ChatRepository, ChatSessionRow } from './chat.repository.ts';
+import { contentTerms, rankPassages } from './passage-ranking.ts';
+
+/** A source of an answer, as the API shows it. */
+export interface Citation {
+  document_id: string;
+  text: string;
+  page?: number;
+  score: number;
+}
+
+/** A question that passed the checks of `ask`, ready to be answered. */
+export interface PreparedQuestion {
+  auth: AuthContext;
+  session: ChatSessionRow;
+  question: string;
+}
+
+/** Passages handed to the model; enough to answer, few enough to stay on topic. */
+const TOP_PASSAGES = 4;
+/** Below this a passage shares too little with the question to count as evidence. */
+const MIN_PASSAGE_SCORE = 0.08;
+/** Earlier turns the model sees. */
+const HISTORY_MESSAGES = 10;
+
+interface Deps {
+  database: Database;
+  clock: Clock;
+  events: EventLog;
+  chat: ChatRepository;
+  access: DocumentAccess;
+  passages: PassageStore;
+  credits: CreditsService;
+  ai: AiProvider;
+}
+
+/**
+ * Conversations about a document (docs/api-decisions.md §7). A session belongs to the user who
+ * opened it (API keys, acting for the tenant, see every session); it needs read access to its
+ * document, checked again on every question, so revoking a share ends the conversation too.
+ */
+export class ChatService {
+  readonly #deps: Deps;
+  constructor(deps: Deps) {
+    this.#deps = deps;
+  }
+
+  async create(auth: AuthContext, input: { documentId: string; name: string }): Promise<ChatSessionRow> {
+    const { database, clock, chat, access, events } = this.#deps;
+    const name = input.name.trim();
+    if (name === '') throw errors.field('name', 'must not be empty');
+    return database.db.transaction().execute(async (trx) => {
+      await access.authorize(trx, auth, input.documentId, 'read');
+      const now = clock.now();
+      const row: ChatSessionRow = {
+        id: newId(now),
+        tenant_id: auth.tenant.id,
+        document_id: input.documentId,
+        user_id: auth.userId,
+        name,
+        message_count: 0,
+        created_at: now,
+        updated_at: now,
+      };
+      await chat.insertSession(trx, row);
+      await events.record(trx, {
+        tenantId: auth.tenant.id,
+        name: 'chat.session.created',
+        at: now,
+        data: { session_id: row.id, document_id: row.document_id, name: row.name, user_id: row.user_id },
+      });
+      return row;
+    });
+  }
+
+  list(auth: AuthContext, page: { limit: number; offset: number; documentId?: string }) {
+    return this.#deps.chat.listSessions(this.#deps.database.db, auth.tenant.id, ownerFilter(auth), page);
+  }
+
+  async get(auth: AuthContext, id: string): Promise<ChatSessionRow> {
+    const session = await this.#deps.chat.findSession(this.#deps.database.db, auth.tenant.id, id, ownerFilter(auth));
+    if (!session) throw errors.notFound('chat_session', id);
+    return session;
+  }
+
+  async delete(auth: AuthContext, id: string): Promise<void> {
+    const { database, chat } = this.#deps;
+    await database.db.transaction().execute(async (trx) => {
+      const session = await chat.findSession(trx, auth.tenant.id, id, ownerFilter(auth));
+      if (!session) throw errors.notFound('chat_session', id);
+      await chat.deleteSession(trx, auth.tenant.id, id);
+    });
+  }
+
+  async messages(auth: AuthContext, id: string, page: { limit: number; offset: number }): Promise<{ rows: ChatMessageRow[]; total: number }> {
+    const session = await this.get(auth, id);
+    const rows = await this.#deps.chat.listMessages(this.#deps.database.db, auth.tenant.id, id, page);
+    return { rows, total: session.message_count };
+  }
+
+  /**
+   * Answers a question from the document's best passages, with citations. Streams through
+   * `onDelta`; `signal` stops the generation (a client that went away). One credit is charged in
+   * the transaction that stores the question and the answer, so a failed or abandoned answer costs
+   * nothing; without credits left it is 402 before any work.
+   */
+  async ask(
+    auth: AuthContext,
+    sessionId: string,
+    message: string,
+    options: { onDelta?: (text: string) => void; signal?: AbortSignal } = {},
+  ): Promise<ChatMessageRow> {
+    return this.answer(await this.prepareAsk(auth, sessionId, message), options);
+  }
+
+  /** The checks of `ask` that can refuse it (session, access, credits), done before any answer streams. */
+  async prepareAsk(auth: AuthContext, sessionId: string, message: string): Promise<PreparedQuestion> {
+    const question = message.trim();
+    if (question === '') throw errors.field('message', 'must not be empty');
+    const session = await this.get(auth, sessionId);
+    await this.#deps.access.authorize(this.#deps.database.db, auth, session.document_id, 'read');
+    await this.#deps.credits.assertAvailable(auth.tenant, 'chat_ask');
+    return { auth, session, question };
+  }
+
+  /** Retrieves, answers and stores a prepared question (see `ask`). */
+  async answer(prepared: PreparedQuestion, options: { onDelta?: (text: string) => void; signal?: AbortSignal } = {}): Promise<ChatMessageRow> {
+    const { database, clock, chat, passages, credits, ai, events } = this.#deps;
+    const { auth, session, question } = prepared;
+    const sessionId = session.id;
+
+    const stored = await passages.forDocument(database.db, auth.tenant.id, session.document_id);
+    const [vector] = stored.some((p) => p.vector) ? await ai.embed([question], { purpose: 'query', signal: options.signal }) : [null];
+    const best = rankPassages({ terms: contentTerms(question), vector: vector ?? null }, stored, { top: TOP_PASSAGES, minScore: MIN_PASSAGE_SCORE });
+    const history: ChatTurn[] = (await chat.recentMessages(database.db, auth.tenant.id, sessionId, HISTORY_MESSAGES)).map((m) => ({
+      role: m.role,
+      content: m.content,
+    }));
+    const answer = await ai.answer(
+      question,
+      best.map((p) => ({ documentId: session.document_id, text: p.text, page: p.page, score: p.score })),
+      { history, signal: options.signal, onDelta: options.onDelta },
+    );
+    options.signal?.throwIfAborted();
+    const citations: Citation[] = answer.used
+      .map((i) => best[i])
+      .filter((p) => p !== undefined)
+      .map((p) => ({ document_id: session.document_id, text: p.text, ...(p.page !== null ? { page: p.page } : {}), score: round(p.score) }));
+
+    const now = clock.now();
+    const asked: ChatMessageRow = { id: newId(now), tenant_id: auth.tenant.id, session_id: sessionId, role: 'user', content: question, citations: null, created_at: now };
+    const answered: ChatMessageRow = {
+      id: newId(now + 1),
+      tenant_id: auth.tenant.id,
+      session_id: sessionId,
+      role: 'assistant',
+      content: answer.text,
+      citations: JSON.stringify(citations),
+      created_at: now + 1,
+    };
+    await database.db.transaction().execute(async (trx) => {
+      await credits.charge(trx, auth.tenant, 'chat_ask', answered.id);
+      await chat.insertMessages(trx, [asked, answered], sessionId, auth.tenant.id, now + 1);
+      for (const m of [asked, answered]) {
+        await events.record(trx, {
+          tenantId: auth.tenant.id,
+          name: 'chat.message.created',
+          at: m.created_at,
+          data: { message_id: m.id, session_id: sessionId, document_id: session.document_id, role: m.role },
+        });
+      }
+    });
+    return answered;
+  }
+}
+
+/** Users see their own sessions; API keys act for the whole tenant. */
+function ownerFilter(auth: AuthContext): string | null {
+  return auth.via === 'api_key' ? null : auth.userId;
+}
+
+function round(score: number): number {
+  return Math.round(score * 1000) / 1000;
+}

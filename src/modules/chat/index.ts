@@ -1,0 +1,36 @@
+import { defineModule } from '../../platform/module.ts';
+import { ChatRepository } from './chat.repository.ts';
+import { chatRoutes } from './chat.routes.ts';
+import { ChatService } from './chat.service.ts';
+
+declare module '../../platform/module.ts' {
+  interface ModuleServices {
+    /** Conversations about documents: sessions, questions answered with citations. */
+    chat: ChatService;
+  }
+}
+
+/** Chat: sessions on a document, answers from its passages with citations, streamed or whole. */
+export const chatModule = defineModule({
+  name: 'chat',
+  setup({ database, clock, logger, events, use }) {
+    const chat = new ChatService({
+      database,
+      clock,
+      events,
+      chat: new ChatRepository(),
+      access: use('documentAccess'),
+      passages: use('passages'),
+      credits: use('credits'),
+      ai: use('ai'),
+    });
+    return {
+      provides: { chat },
+      routes: (app) => chatRoutes(app, { chat, logger }),
+      async sandboxCleanup(trx, tenantId) {
+        await trx.deleteFrom('chat_messages').where('tenant_id', '=', tenantId).execute();
+        await trx.deleteFrom('chat_sessions').where('tenant_id', '=', tenantId).execute();
+      },
+    };
+  },
+});
