@@ -3,6 +3,7 @@ import { creditsModule } from './modules/credits/index.ts';
 import { documentsModule } from './modules/documents/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { identityModule } from './modules/identity/index.ts';
+import { mcpModule } from './modules/mcp/index.ts';
 import { processingModule } from './modules/processing/index.ts';
 import { sandboxModule } from './modules/sandbox/index.ts';
 import type { ModuleDefinition } from './platform/module.ts';
@@ -18,5 +19,6 @@ export const MODULES: readonly ModuleDefinition[] = [
   creditsModule,
   processingModule,
   chatModule,
+  mcpModule,
   sandboxModule,
 ];

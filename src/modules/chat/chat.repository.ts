@@ -17,6 +17,13 @@ export class ChatRepository {
     return (await q.executeTakeFirst()) ?? null;
   }
 
+  /** The caller's session of a name on a document, if they opened one (the MCP `ask` tool reuses its own). */
+  async findNamedSession(db: Executor, tenantId: string, documentId: string, userId: string | null, name: string): Promise<ChatSessionRow | null> {
+    let q = db.selectFrom('chat_sessions').selectAll().where('tenant_id', '=', tenantId).where('document_id', '=', documentId).where('name', '=', name);
+    q = userId === null ? q.where('user_id', 'is', null) : q.where('user_id', '=', userId);
+    return (await q.orderBy('created_at').executeTakeFirst()) ?? null;
+  }
+
   async listSessions(
     db: Executor,
     tenantId: string,

@@ -123,6 +123,17 @@ export class ChatService {
     return this.answer(await this.prepareAsk(auth, sessionId, message), options);
   }
 
+  /**
+   * Asks about a document without managing sessions (AI agents through MCP): the caller's session
+   * named `sessionName` on that document is reused, or opened on first use, so the conversation
+   * keeps its history and is visible in the session list like any other.
+   */
+  async askDocument(auth: AuthContext, documentId: string, question: string, sessionName: string): Promise<ChatMessageRow> {
+    const found = await this.#deps.chat.findNamedSession(this.#deps.database.db, auth.tenant.id, documentId, auth.userId, sessionName);
+    const session = found ?? (await this.create(auth, { documentId, name: sessionName }));
+    return this.ask(auth, session.id, question);
+  }
+
   /** The checks of `ask` that can refuse it (session, access, credits), done before any answer streams. */
   async prepareAsk(auth: AuthContext, sessionId: string, message: string): Promise<PreparedQuestion> {
     const question = message.trim();

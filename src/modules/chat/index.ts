@@ -3,6 +3,8 @@ import { ChatRepository } from './chat.repository.ts';
 import { chatRoutes } from './chat.routes.ts';
 import { ChatService } from './chat.service.ts';
 
+export type { ChatService } from './chat.service.ts';
+
 declare module '../../platform/module.ts' {
   interface ModuleServices {
     /** Conversations about documents: sessions, questions answered with citations. */

@@ -44,6 +44,8 @@ export interface DocumentAccess {
 }
 
 export type { DocumentRow, StoredContent } from './documents.repository.ts';
+export { presentDocumentDetail } from './documents.presenter.ts';
+export type { DocumentsService } from './documents.service.ts';
 export { DOCUMENT_JOBS, type DocumentJobPayload } from './document-job-kinds.ts';
 
 declare module '../../platform/module.ts' {

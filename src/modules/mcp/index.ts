@@ -1,0 +1,46 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { authOf } from '../../http/fastify-types.ts';
+import { defineModule } from '../../platform/module.ts';
+import { createMcpServer } from './mcp-server.ts';
+
+/**
+ * Documents for AI agents: an MCP server at `/mcp` (Streamable HTTP, stateless: every request
+ * carries its credentials), authenticated like the REST API by `X-API-Key` or a user token.
+ */
+export const mcpModule = defineModule({
+  name: 'mcp',
+  setup({ config, use }) {
+    const documents = use('documents');
+    const chat = use('chat');
+    return {
+      rootRoutes(app) {
+        app.route({
+          method: ['POST', 'GET', 'DELETE'],
+          url: '/mcp',
+          config: { auth: 'tenant', rateLimit: 'general' },
+          schema: {
+            tags: ['mcp'],
+            summary: 'Model Context Protocol endpoint for AI agents',
+            description:
+              'Streamable HTTP transport (JSON answers). Tools: `search` (when search is available), `list_documents`, `get_document`, `get_content`, `ask`; resources `document://{id}`. Sees exactly what the caller may see; `ask` costs 1 AI credit.',
+          },
+          handler: async (request, reply) => {
+            const auth = authOf(request);
+            const origin = config.http.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+            const server = createMcpServer(auth, { documents, chat, apiBase: `${origin}${request.sandbox ? '/sandbox' : ''}/api/v1` });
+            // Stateless: no session id, JSON answers instead of an event stream.
+            const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+            reply.raw.on('close', () => {
+              void transport.close();
+              void server.close();
+            });
+            reply.hijack();
+            for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string);
+            await server.connect(transport);
+            await transport.handleRequest(request.raw, reply.raw, request.body);
+          },
+        });
+      },
+    };
+  },
+});

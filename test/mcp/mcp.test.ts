@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { before, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { uploadOk } from '../documents/helpers.ts';
+import { waitFor } from '../jobs/helpers.ts';
+import { describeEachDialect } from '../support/app.ts';
+import { createTenant, loginAs, type TestTenant } from '../support/fixtures.ts';
+
+const NOTE = 'Onboarding checklist. New engineers receive a laptop on day one. Access to the staging cluster is granted by Priya Raman after the security training.';
+
+type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
+
+describeEachDialect(
+  'MCP server for AI agents',
+  (ctx) => {
+    let base: string;
+    let tenant: TestTenant;
+    let documentId: string;
+    const clients: Client[] = [];
+
+    async function connect(headers: Record<string, string>): Promise<Client> {
+      const client = new Client({ name: 'test-agent', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
+      clients.push(client);
+      return client;
+    }
+    const text = (r: unknown) => (r as TextResult).content[0]!.text;
+
+    before(async () => {
+      await ctx().app.listen({ port: 0, host: '127.0.0.1' });
+      base = `http://127.0.0.1:${(ctx().app.server.address() as AddressInfo).port}`;
+      tenant = await createTenant(ctx());
+      documentId = await uploadOk(ctx(), tenant.headers, { filename: 'onboarding.txt', content: Buffer.from(NOTE) });
+      await waitFor(
+        async () => (await ctx().app.inject({ url: `/api/v1/documents/${documentId}`, headers: tenant.headers })).json().status === 'completed',
+        'processing',
+        30_000,
+      );
+    });
+
+    it('lists its tools and reads documents as the caller', async () => {
+      const client = await connect({ 'x-api-key': tenant.apiKey });
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      for (const name of ['list_documents', 'get_document', 'get_content', 'ask']) assert.ok(names.includes(name), name);
+      const listed = JSON.parse(text(await client.callTool({ name: 'list_documents', arguments: {} })));
+      assert.deepEqual(
+        listed.documents.map((d: { id: string }) => d.id),
+        [documentId],
+      );
+      const doc = JSON.parse(text(await client.callTool({ name: 'get_document', arguments: { document_id: documentId } })));
+      assert.equal(doc.id, documentId);
+      assert.equal(doc.status, 'completed');
+      const content = JSON.parse(text(await client.callTool({ name: 'get_content', arguments: { document_id: documentId } })));
+      assert.match(content.content, /staging cluster/);
+      const resources = await client.listResources();
+      assert.ok(resources.resources.some((r) => r.uri === `document://${documentId}`));
+      const read = await client.readResource({ uri: `document://${documentId}` });
+      assert.match(String((read.contents[0] as { text: string }).text), /laptop on day one/);
+    });
+
+    it('answers questions with citations and charges a credit, keeping one session', async () => {
+      const client = await connect({ 'x-api-key': tenant.apiKey });
+      const first = JSON.parse(text(await client.callTool({ name: 'ask', arguments: { document_id: documentId, question: 'Who grants access to the staging cluster?' } })));
+      assert.match(first.answer, /Priya Raman/);
+      assert.equal(first.citations[0].document_id, documentId);
+      await client.callTool({ name: 'ask', arguments: { document_id: documentId, question: 'What do new engineers receive on day one?' } });
+      const sessions = (await ctx().app.inject({ url: '/api/v1/chat/sessions', headers: tenant.headers })).json();
+      const mcp = sessions.data.filter((s: { name: string }) => s.name === 'AI agent (MCP)');
+      assert.equal(mcp.length, 1);
+      assert.equal(mcp[0].message_count, 4);
+      const charges = await ctx().container.database.db.selectFrom('ai_credit_charges').select('reason').where('tenant_id', '=', tenant.tenantId).execute();
+      assert.equal(charges.filter((c) => c.reason === 'chat_ask').length, 2);
+    });
+
+    it('sees exactly what the caller may see: other tenants and unshared documents are not found', async () => {
+      const other = await createTenant(ctx());
+      const theirs = await connect({ 'x-api-key': other.apiKey });
+      const listed = JSON.parse(text(await theirs.callTool({ name: 'list_documents', arguments: {} })));
+      assert.equal(listed.total, 0);
+      const denied = (await theirs.callTool({ name: 'get_content', arguments: { document_id: documentId } })) as TextResult;
+      assert.equal(denied.isError, true);
+      assert.match(denied.content[0]!.text, /NOT_FOUND/);
+      const viewer = await loginAs(ctx(), tenant, 'viewer');
+      const asViewer = await connect(viewer.headers);
+      const hidden = (await asViewer.callTool({ name: 'get_document', arguments: { document_id: documentId } })) as TextResult;
+      assert.equal(hidden.isError, true);
+    });
+
+    it('refuses requests without credentials', async () => {
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      assert.equal(res.status, 401);
+      for (const c of clients) await c.close();
+    });
+  },
+  { worker: true },
+);
