@@ -130,7 +130,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
         concurrency: opts.concurrency ?? config.worker.concurrency,
         pollIntervalMs: config.worker.pollIntervalMs,
         leaseMs: config.worker.leaseMs,
-        onJobFinished: (kind, outcome) => metrics.jobRuns.inc({ kind, outcome }),
+        onJobFinished: (kind, outcome, seconds) => {
+          metrics.jobRuns.inc({ kind, outcome });
+          metrics.jobRunSeconds.observe({ kind, outcome }, seconds);
+        },
       });
     },
     close: async () => {

@@ -8,6 +8,7 @@ export interface Metrics {
   readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   readonly jobs: Gauge<'kind' | 'state'>;
   readonly jobRuns: Counter<'kind' | 'outcome'>;
+  readonly jobRunSeconds: Histogram<'kind' | 'outcome'>;
   readonly rateLimitStoreErrors: Counter<'outcome'>;
 }
 
@@ -42,13 +43,20 @@ export function createMetrics(collectJobCounts: () => Promise<{ kind: string; st
     labelNames: ['kind', 'outcome'] as const,
     registers: [registry],
   });
+  const jobRunSeconds = new Histogram({
+    name: 'job_run_duration_seconds',
+    help: 'Run time of jobs finished by this process, by kind and outcome',
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [registry],
+  });
   const rateLimitStoreErrors = new Counter({
     name: 'rate_limit_store_errors_total',
     help: 'Requests the rate-limit store could not count, by what was done with them (allowed, refused)',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, jobs, jobRuns, rateLimitStoreErrors };
+  return { registry, httpRequests, httpDuration, jobs, jobRuns, jobRunSeconds, rateLimitStoreErrors };
 }
 
 /** Times every request and labels it with its route pattern (not the raw URL, to bound cardinality). */

@@ -33,7 +33,7 @@ export interface WorkerOptions {
   leaseMs: number;
   workerId?: string;
   /** Called once per run that ends (after its state is written), for metrics. */
-  onJobFinished?: (kind: string, outcome: JobOutcome) => void;
+  onJobFinished?: (kind: string, outcome: JobOutcome, seconds: number) => void;
   /** Jitter source for retry backoff (tests pin it). */
   random?: () => number;
   /** Completed/cancelled jobs older than this are deleted by the worker, about hourly. Default 7 days; null keeps them. Dead jobs are kept. */
@@ -61,6 +61,8 @@ interface Run {
   controller: AbortController;
   /** Set when the run's outcome no longer belongs to us (released by stop, or lost). */
   detached: boolean;
+  /** performance.now() when the handler started, for run-time metrics. */
+  startedAt: number;
 }
 
 const ERROR_TEXT_LIMIT = 4_000;
@@ -83,7 +85,7 @@ export class Worker {
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
-  private readonly onJobFinished: (kind: string, outcome: JobOutcome) => void;
+  private readonly onJobFinished: (kind: string, outcome: JobOutcome, seconds: number) => void;
   private readonly random: () => number;
   private readonly retentionMs: number | null;
 
@@ -191,7 +193,7 @@ export class Worker {
       try {
         await releaseJobs(this.database.db, { ids, workerId: this.id, now: this.clock.now() });
         this.logger.warn({ workerId: this.id, jobIds: ids }, 'stopped with jobs still running; released them');
-        for (const run of interrupted) this.finished(run.row.kind, 'released');
+        for (const run of interrupted) this.finished(run, 'released');
       } catch (error) {
         this.logger.error({ err: error, jobIds: ids }, 'could not release jobs; they run again after their lease');
       }
@@ -296,7 +298,7 @@ export class Worker {
 
   private startRun(row: JobRow): void {
     const def = this.definitions.get(row.kind)!;
-    const run: Run = { row, controller: new AbortController(), detached: false };
+    const run: Run = { row, controller: new AbortController(), detached: false, startedAt: performance.now() };
     this.running.set(row.id, run);
     this.runningByKind.set(row.kind, (this.runningByKind.get(row.kind) ?? 0) + 1);
     void this.execute(run, def);
@@ -369,12 +371,12 @@ export class Worker {
       if (permanent || attempt >= Number(row.max_attempts)) {
         await killJob(this.database.db, { id: row.id, workerId: this.id, attempt, error: text, now });
         this.logger.error(log, permanent ? 'job failed permanently' : 'job failed on its last attempt');
-        this.finished(row.kind, 'dead');
+        this.finished(run, 'dead');
       } else {
         const runAt = now + backoffDelay(attempt, def.backoff, this.random);
         await retryJob(this.database.db, { id: row.id, workerId: this.id, attempt, error: text, now, runAt });
         this.logger.warn({ ...log, retryAt: runAt }, 'job failed; will retry');
-        this.finished(row.kind, 'retried');
+        this.finished(run, 'retried');
       }
     } catch (writeError) {
       this.logger.error({ ...log, writeErr: writeError }, 'could not record job failure; it runs again after its lease');
@@ -393,7 +395,7 @@ export class Worker {
       this.completions.push(...batch);
       throw error;
     }
-    for (const run of batch) this.finished(run.row.kind, 'completed');
+    for (const run of batch) this.finished(run, 'completed');
   }
 
   /** Extends the leases of running jobs; any no longer ours (cancelled, taken over) is aborted. */
@@ -414,7 +416,7 @@ export class Worker {
         this.detach(run);
         run.controller.abort(new JobInterruptedError('job cancelled or its lease was taken over'));
         this.logger.warn({ jobId: run.row.id, kind: run.row.kind, workerId: this.id }, 'lost a running job (cancelled or lease expired)');
-        this.finished(run.row.kind, 'lost');
+        this.finished(run, 'lost');
       }
       if (this.running.size === 0) this.drained?.();
     } catch (error) {
@@ -424,9 +426,10 @@ export class Worker {
     }
   }
 
-  private finished(kind: string, outcome: JobOutcome): void {
+  private finished(run: Run, outcome: JobOutcome): void {
+    const kind = run.row.kind;
     try {
-      this.onJobFinished(kind, outcome);
+      this.onJobFinished(kind, outcome, (performance.now() - run.startedAt) / 1000);
     } catch (error) {
       this.logger.warn({ err: error }, 'onJobFinished threw');
     }

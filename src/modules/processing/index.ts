@@ -32,6 +32,7 @@ export const processingModule = defineModule({
   setup({ config, database, clock, logger, blobs, jobs, events, use }) {
     const ai = createAiProvider({
       provider: config.ai.provider,
+      threaded: true,
       openai: {
         ...config.ai.openai,
         baseUrl: config.ai.openai.baseUrl ?? undefined,
@@ -92,7 +93,10 @@ export const processingModule = defineModule({
         video_audio: extractor.capabilities().ffmpeg,
         transcription: ai.canTranscribe,
       }),
-      close: () => extractor.close(),
+      async close() {
+        await extractor.close();
+        await ai.close?.();
+      },
       async sandboxCleanup(trx, tenantId) {
         await trx.deleteFrom('document_chunks').where('tenant_id', '=', tenantId).execute();
       },

@@ -61,6 +61,8 @@ export interface AiProvider {
    * sentences of the passages, or a plain "not found" with `used: []`. OpenAI: generated from the
    * passages. Streams through `onDelta`; stops when `signal` aborts.
    */
+  /** Releases threads or connections, when the provider holds any. */
+  close?(): Promise<void>;
   answer(
     question: string,
     passages: Passage[],

@@ -1,0 +1,34 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createExtractor } from '../../src/providers/extraction/extractor.ts';
+import { textPng } from '../../test/fixtures/extraction/media.ts';
+import { prose } from './corpus.ts';
+
+// Child side of ocr.bench.ts: prints {firstMs, secondMs, words, recognised, peakRssMiB}.
+const lines = prose(7, 300)
+  .join(' ')
+  .match(/.{1,70}(\s|$)/g)!
+  .slice(0, 40)
+  .map((l) => l.trim());
+const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ocr-bench-'));
+const file = path.join(dir, 'scan.png');
+await fs.writeFile(file, textPng(lines, { width: 2550, height: 3300, fontPx: 42 }));
+const extractor = createExtractor({ threads: 1 });
+const expected = lines.join(' ').toLowerCase().match(/[a-z0-9]+/g)!;
+const time = async () => {
+  const t0 = performance.now();
+  const out = await extractor.extract({ path: file, extension: 'png', mediaType: 'image/png' });
+  return { ms: performance.now() - t0, text: out.text };
+};
+const first = await time();
+const second = await time();
+const got = new Set(first.text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+const recognised = expected.filter((w) => got.has(w)).length;
+const status = await fs.readFile('/proc/self/status', 'utf8');
+const hwm = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+await extractor.close();
+await fs.rm(dir, { recursive: true, force: true });
+process.stdout.write(
+  JSON.stringify({ firstMs: Math.round(first.ms), secondMs: Math.round(second.ms), words: expected.length, wordAccuracy: Number((recognised / expected.length).toFixed(3)), peakRssMiB: Math.round(hwm) }),
+);

@@ -1,0 +1,31 @@
+import { parentPort } from 'node:worker_threads';
+import { LocalAiProvider } from './local-provider.ts';
+
+// The thread side of threaded-local-provider.ts: the local provider's text work (summaries,
+// key phrases, entities, embeddings) runs here, off the event loop that serves requests.
+
+export type LocalAiRequest =
+  | { id: number; op: 'summarize'; text: string }
+  | { id: number; op: 'extractTags'; text: string; limit?: number }
+  | { id: number; op: 'extractEntities'; text: string; referenceDate?: number }
+  | { id: number; op: 'embed'; texts: string[] };
+
+export type LocalAiResponse = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
+
+const port = parentPort;
+if (port) {
+  const provider = new LocalAiProvider();
+  port.on('message', async (request: LocalAiRequest) => {
+    try {
+      let value: unknown;
+      if (request.op === 'summarize') value = await provider.summarize(request.text);
+      else if (request.op === 'extractTags') value = await provider.extractTags(request.text, { limit: request.limit });
+      else if (request.op === 'extractEntities') {
+        value = await provider.extractEntities(request.text, request.referenceDate === undefined ? {} : { referenceDate: new Date(request.referenceDate) });
+      } else value = await provider.embed(request.texts);
+      port.postMessage({ id: request.id, ok: true, value } satisfies LocalAiResponse);
+    } catch (error) {
+      port.postMessage({ id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) } satisfies LocalAiResponse);
+    }
+  });
+}
