@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /** Counters of fixed windows: one call increments several counters and returns their new values. */
 export interface RateLimitStore {
@@ -56,22 +56,26 @@ type RedisWithHit = Redis & { rateLimitHit(numKeys: number, ...args: (string | n
 
 /** Counters shared by every API process through Redis (`REDIS_URL`), one script call per request. */
 export class RedisRateLimitStore implements RateLimitStore {
-  private readonly redis: RedisWithHit;
+  // ioredis loads with the first counted request: processes without Redis never pay for it.
+  private readonly redis: Promise<RedisWithHit>;
   constructor(url: string) {
-    // A bounded wait: with Redis down, a request learns it within half a second, then the failure mode decides.
-    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false, commandTimeout: 500 });
-    redis.defineCommand('rateLimitHit', { lua: HIT_SCRIPT });
-    // Connection errors surface on the calls; an 'error' listener keeps them from crashing the process.
-    redis.on('error', () => {});
-    this.redis = redis as RedisWithHit;
+    this.redis = import('ioredis').then(({ Redis: Client }) => {
+      // A bounded wait: with Redis down, a request learns it within half a second, then the failure mode decides.
+      const redis = new Client(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false, commandTimeout: 500 });
+      redis.defineCommand('rateLimitHit', { lua: HIT_SCRIPT });
+      // Connection errors surface on the calls; an 'error' listener keeps them from crashing the process.
+      redis.on('error', () => {});
+      return redis as RedisWithHit;
+    });
   }
 
   async hit(keys: string[], ttlMs: number): Promise<number[]> {
-    const counts = await this.redis.rateLimitHit(keys.length, ...keys, ttlMs);
+    const counts = await (await this.redis).rateLimitHit(keys.length, ...keys, ttlMs);
     return counts.map(Number);
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    const redis = await this.redis;
+    await redis.quit().catch(() => redis.disconnect());
   }
 }

@@ -1,7 +1,12 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { authOf } from '../../http/fastify-types.ts';
 import { defineModule } from '../../platform/module.ts';
-import { createMcpServer } from './mcp-server.ts';
+
+/** The MCP SDK and its schemas (~30 MB) load on the first agent request, not in every process at start. */
+let sdk: Promise<[typeof import('./mcp-server.ts'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | null = null;
+function loadSdk() {
+  sdk ??= Promise.all([import('./mcp-server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]);
+  return sdk;
+}
 
 /**
  * Documents for AI agents: an MCP server at `/mcp` (Streamable HTTP, stateless: every request
@@ -26,6 +31,7 @@ export const mcpModule = defineModule({
           },
           handler: async (request, reply) => {
             const auth = authOf(request);
+            const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
             const origin = config.http.publicBaseUrl ?? `${request.protocol}://${request.host}`;
             const server = createMcpServer(auth, { documents, chat, apiBase: `${origin}${request.sandbox ? '/sandbox' : ''}/api/v1` });
             // Stateless: no session id, JSON answers instead of an event stream.

@@ -1,8 +1,6 @@
 import type { AiProvider, Answer, ChatTurn, Entities, Passage } from '../ai-provider.ts';
-import { extractEntitiesLocal } from './entities.ts';
 import { extractiveAnswer } from './extractive-answer.ts';
 import { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from './hash-embedding.ts';
-import { extractKeyPhrases } from './keywords.ts';
 import { summarizeText } from './summarize.ts';
 
 /**
@@ -10,6 +8,14 @@ import { summarizeText } from './summarize.ts';
  * (same text, same output) and fast: a five-page document is summarised, tagged, mined for
  * entities and embedded in a few tens of milliseconds. Cannot transcribe.
  */
+type Nlp = [typeof import('./entities.ts'), typeof import('./keywords.ts')];
+let nlpModules: Promise<Nlp> | null = null;
+/** The word lists behind entities and key phrases (~40 MB) load on first use, not with the process. */
+function nlp(): Promise<Nlp> {
+  nlpModules ??= Promise.all([import('./entities.ts'), import('./keywords.ts')]);
+  return nlpModules;
+}
+
 export class LocalAiProvider implements AiProvider {
   readonly name = 'local' as const;
   readonly embeddingModel = HASH_EMBEDDING_MODEL;
@@ -26,20 +32,22 @@ export class LocalAiProvider implements AiProvider {
     opts: { limit?: number; documentFrequency?: (term: string) => number; signal?: AbortSignal } = {},
   ): Promise<string[]> {
     opts.signal?.throwIfAborted();
-    const people = this.#entities(text).people;
+    const people = (await this.#entities(text)).people;
+    const [, { extractKeyPhrases }] = await nlp();
     return extractKeyPhrases(text, { limit: opts.limit, documentFrequency: opts.documentFrequency, people });
   }
 
   async extractEntities(text: string, opts: { signal?: AbortSignal; referenceDate?: Date } = {}): Promise<Entities> {
     opts.signal?.throwIfAborted();
-    return structuredClone(this.#entities(text, opts.referenceDate));
+    return structuredClone(await this.#entities(text, opts.referenceDate));
   }
 
   // Tags and entities of one document are asked for one after the other: keep the last result.
   #last: { text: string; reference: number | null; entities: Entities } | null = null;
-  #entities(text: string, referenceDate?: Date): Entities {
+  async #entities(text: string, referenceDate?: Date): Promise<Entities> {
     const reference = referenceDate?.getTime() ?? null;
     if (this.#last && this.#last.text === text && (referenceDate === undefined || this.#last.reference === reference)) return this.#last.entities;
+    const [{ extractEntitiesLocal }] = await nlp();
     const entities = extractEntitiesLocal(text, { referenceDate });
     this.#last = { text, reference, entities };
     return entities;
