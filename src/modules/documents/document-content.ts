@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
-import { fileTypeRuleFor } from '../../providers/files/file-types.ts';
+import { fileTypeRuleForExtension } from '../../providers/files/file-types.ts';
 
 interface StoredDocument {
   extension: string;
@@ -9,7 +9,7 @@ interface StoredDocument {
 }
 
 export function isPlainText(doc: Pick<StoredDocument, 'extension'>): boolean {
-  return fileTypeRuleFor(`x.${doc.extension}`)?.content === 'text';
+  return fileTypeRuleForExtension(doc.extension)?.content === 'text';
 }
 
 export async function readAll(stream: Readable): Promise<Buffer> {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
-import { type FileCategory, fileTypeRuleFor } from '../../providers/files/file-types.ts';
+import { type FileCategory, fileTypeRuleForExtension } from '../../providers/files/file-types.ts';
 import { pdfTools } from '../../providers/files/pdf-tools.ts';
 import { readAll } from './document-content.ts';
 
@@ -27,7 +27,7 @@ const CATEGORY_COLORS: Record<FileCategory, string> = {
 
 /** A small generated SVG icon naming the file type: the thumbnail of types that have no picture. */
 export function typeIconSvg(extension: string): Buffer {
-  const rule = fileTypeRuleFor(`x.${extension}`);
+  const rule = fileTypeRuleForExtension(extension);
   const color = rule ? CATEGORY_COLORS[rule.category] : '#6B7280';
   const label = extension.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 5) || 'FILE';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${THUMBNAIL_SIZE}" height="${THUMBNAIL_SIZE}" viewBox="0 0 256 256">
@@ -63,7 +63,7 @@ export async function renderThumbnail(
   blobs: BlobStore,
   doc: { extension: string; storage_key: string; file_size: number },
 ): Promise<Thumbnail> {
-  const category = fileTypeRuleFor(`x.${doc.extension}`)?.category;
+  const category = fileTypeRuleForExtension(doc.extension)?.category;
   try {
     if (category === 'image') {
       return { bytes: await resizeToPng(await blobs.get(doc.storage_key)), contentType: 'image/png' };

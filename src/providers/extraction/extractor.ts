@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
-import { fileTypeRuleFor } from '../files/file-types.ts';
+import { fileTypeRuleForExtension } from '../files/file-types.ts';
 import { ExtractionError, formatLabel } from './extraction-error.ts';
 import { extractAudioTrack, ffmpegWorks, findFfmpeg } from './ffmpeg.ts';
 import { englishLangPath, OcrEngine } from './ocr-engine.ts';
@@ -30,7 +30,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
   return {
     async extract(input) {
       const extension = input.extension.toLowerCase().replace(/^\./, '');
-      const rule = fileTypeRuleFor(`file.${extension}`);
+      const rule = fileTypeRuleForExtension(extension);
       const label = formatLabel(extension);
       if (!rule) throw new ExtractionError('unsupported', `files of type .${extension} cannot be extracted`);
       const size = await stat(input.path).then(
@@ -48,7 +48,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
 
     async audioTrack(input) {
       const extension = input.extension.toLowerCase().replace(/^\./, '');
-      const rule = fileTypeRuleFor(`file.${extension}`);
+      const rule = fileTypeRuleForExtension(extension);
       if (rule?.category === 'audio') return input.path;
       if (rule?.category !== 'video') throw new ExtractionError('unsupported', `a .${extension} file has no audio track`);
       if (!ffmpegPath || !(await ffmpegChecked)) return null;

@@ -64,6 +64,11 @@ export function extensionOf(filename: string): string {
   return dot <= 0 || dot === filename.length - 1 ? '' : filename.slice(dot + 1).toLowerCase();
 }
 
+/** The rule of an accepted extension (`pdf`, without the dot), or null. */
+export function fileTypeRuleForExtension(extension: string): FileTypeRule | null {
+  return BY_EXTENSION.get(extension.toLowerCase()) ?? null;
+}
+
 /** The rule for a filename's extension, or null when the type is not accepted. */
 export function fileTypeRuleFor(filename: string): FileTypeRule | null {
   return BY_EXTENSION.get(extensionOf(filename)) ?? null;
