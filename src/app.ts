@@ -10,6 +10,8 @@ import { installCors, installTenantCorsCheck } from './http/cors.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { API_PREFIX, type App } from './http/fastify-types.ts';
 import { installIdempotency } from './http/idempotency.ts';
+import { installOpenApiRegistry, openApiSwaggerOptions } from './http/openapi.ts';
+import { OPENAPI_INFO, OPENAPI_SERVERS, OPERATION_EXAMPLES } from './http/openapi-content.ts';
 import { installRequestMetrics } from './http/metrics.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installJsonBodyParser, installValidation } from './http/validation.ts';
@@ -41,6 +43,8 @@ export async function buildApp(container: Container, options: { logger?: Fastify
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  // First, before any route: records every route for the OpenAPI document and its completeness test.
+  const openApiRoutes = installOpenApiRegistry(app);
 
   // Validation is ours (src/http/validation.ts): strict bodies, coerced query strings and params.
   installValidation(app);
@@ -61,27 +65,23 @@ export async function buildApp(container: Container, options: { logger?: Fastify
   installCsrfCheck(app, container.authenticators);
   installIdempotency(app, container.guards.idempotency);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Document Management Service API',
-        version: '1.0.0',
-        description:
-          'Multi-tenant document management with AI processing. Errors always answer `{error, code, message, details?}`.',
+  // The OpenAPI document (src/http/openapi.ts completes it for every route; docs/api.md is the guide).
+  await app.register(swagger, openApiSwaggerOptions(openApiRoutes, { info: OPENAPI_INFO, servers: OPENAPI_SERVERS, examples: OPERATION_EXAMPLES }));
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { displayOperationId: true, deepLinking: true, tryItOutEnabled: true } });
+  app.get(
+    `${API_PREFIX}/openapi.json`,
+    {
+      config: { auth: 'public', rateLimit: false },
+      schema: {
+        tags: ['meta'],
+        operationId: 'getOpenApiDocument',
+        summary: 'Get this OpenAPI 3.1 document',
+        description: 'The document `/docs` renders. Public and not rate limited.',
+        response: { 200: { type: 'object', additionalProperties: true, description: 'The OpenAPI 3.1 document of this API.' } },
       },
-      servers: [{ url: '/' }],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        },
-      },
-      security: [{ apiKey: [] }, { bearer: [] }],
     },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get(`${API_PREFIX}/openapi.json`, { config: { auth: 'public', rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
+    async () => app.swagger() as unknown as Record<string, unknown>,
+  );
 
   await container.modules.registerRootRoutes(app);
   // Every module's routes under /api/v1 (and, through the rewrite above, the sandbox prefix).

@@ -6,7 +6,7 @@ import { authOf, type App } from '../../http/fastify-types.ts';
 import { multipartFingerprint, setRequestFingerprint } from '../../http/idempotency.ts';
 import { iso } from '../../lib/clock.ts';
 import { MAX_BATCH_FILES, type UploadDigest } from './document-uploads.service.ts';
-import { BatchUploadResponse, UploadMultipartDoc, UploadResponse } from './documents.schemas.ts';
+import { BatchUploadMultipartBody, BatchUploadResponse, UploadMultipartBody, UploadResponse } from './documents.schemas.ts';
 import { closeUnreadUploads, multipartLimits, multipartSourceOf } from './multipart-source.ts';
 
 const uploadErrors = { ...standardErrors, 413: ErrorBody, 415: ErrorBody };
@@ -37,9 +37,12 @@ export async function documentUploadRoutes(app: App, s: { uploads: DocumentUploa
         config: { rateLimit: 'document_upload' },
         schema: {
           tags,
+          operationId: 'uploadDocument',
           summary: 'Upload a document',
+          description:
+            'multipart/form-data, streamed: `file` (required), `folder_id`, `enable_ai`, `tags`, `filename`. Processing (extraction, then AI unless `enable_ai` is false) continues in the background: follow `status` and `ai_status` on the document.',
           consumes: ['multipart/form-data'],
-          ...UploadMultipartDoc,
+          documentedBody: UploadMultipartBody,
           response: { 201: UploadResponse, ...uploadErrors },
         },
       },
@@ -55,10 +58,12 @@ export async function documentUploadRoutes(app: App, s: { uploads: DocumentUploa
         config: { rateLimit: 'document_upload' },
         schema: {
           tags,
+          operationId: 'uploadDocumentBatch',
           summary: 'Upload a batch of up to 10 documents',
           consumes: ['multipart/form-data'],
           description:
-            'multipart/form-data: up to 10 files as `files[]` or `files`, with `folder_id`, `enable_ai`, `tags`. Each file is accepted or rejected on its own; 201 when at least one was accepted.',
+            'multipart/form-data, streamed: up to 10 files as `files[]` or `files`, with `folder_id`, `enable_ai`, `tags`. Each file is accepted or rejected on its own (`rejected`); 201 when at least one was accepted, otherwise the error of the first rejection with `details.rejected`.',
+          documentedBody: BatchUploadMultipartBody,
           response: { 201: BatchUploadResponse, ...uploadErrors },
         },
       },

@@ -118,8 +118,55 @@ export const AppliedAiTags = Type.Object({
   tags_applied: Type.Array(Type.String(), { description: 'The AI tags added as tags now (those the document already had are left out).' }),
 });
 
-/** The multipart body, for the OpenAPI document only (the handler streams the parts itself). */
-export const UploadMultipartDoc = {
-  description:
-    'multipart/form-data: `file` (required), `folder_id`, `enable_ai` (true/false/1/0, default true), `tags` (repeated, `tags[]`, a JSON array or comma-separated), `filename` (a custom name with an extension of the file\'s type, else 415). Parts may come in any order.',
+const FilePart = (description: string) => Type.String({ format: 'binary', contentMediaType: 'application/octet-stream', description });
+
+/** The fields both upload operations take besides their files (upload-fields.ts). */
+const uploadFields = {
+  // Empty examples: the docs UI pre-fills fields with their example, and an empty field is not sent.
+  folder_id: Type.Optional(Type.String({ maxLength: 128, examples: [''], description: 'The folder to put the document in; omitted or empty: the top level.' })),
+  enable_ai: Type.Optional(
+    Type.Boolean({ default: true, description: '`true`/`false`/`1`/`0`. False skips summary, tags and entities (`ai_status: skipped`); text is still extracted.' }),
+  ),
+  tags: Type.Optional(
+    Type.Array(Type.String({ maxLength: 100 }), {
+      examples: [[]],
+      description: 'Tag names, created on first use: repeated `tags` parts, `tags[]` parts, one part holding a JSON array, or one comma-separated part.',
+    }),
+  ),
 };
+
+/** The multipart body of `POST /documents/upload`, for the OpenAPI document only (the handler streams the parts itself). */
+export const UploadMultipartBody = Type.Object(
+  {
+    file: FilePart('The file (one). Its bytes must be of the type its name claims, else 415 `invalid_file_type`.'),
+    ...uploadFields,
+    filename: Type.Optional(
+      Type.String({
+        maxLength: 255,
+        examples: [''],
+        description: "A name to store instead of the file's own (omitted or empty: the file's own), with an extension of the file's type (else 415).",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'multipart/form-data; parts may come in any order. Unknown fields are 400 `validation_error`.',
+  },
+);
+
+/** The multipart body of `POST /documents/upload-batch`, for the OpenAPI document only. */
+export const BatchUploadMultipartBody = Type.Object(
+  {
+    'files[]': Type.Array(FilePart('One file of the batch.'), {
+      minItems: 1,
+      maxItems: 10,
+      description: 'Up to 10 files, as `files[]` parts (or `files`). Each is accepted or rejected on its own.',
+    }),
+    ...uploadFields,
+  },
+  {
+    additionalProperties: false,
+    description:
+      'multipart/form-data; parts may come in any order. The answer names the batch (`collection_id`, `batch_job_id`); `filename` is not taken here.',
+  },
+);
