@@ -13,6 +13,8 @@ export interface Database {
   readonly dialect: DialectName;
   /** PostgreSQL pool, for LISTEN/NOTIFY; null on SQLite. */
   readonly pgPool: pg.Pool | null;
+  /** The SQLite database file (other processes' writes show in its `-wal` beside it); null on PostgreSQL. */
+  readonly file: string | null;
   destroy(): Promise<void>;
 }
 
@@ -34,10 +36,11 @@ export function openDatabase(options: DatabaseOptions): Database {
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', pgPool: pool, destroy: () => db.destroy() };
+    return { db, dialect: 'postgres', pgPool: pool, file: null, destroy: () => db.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = openSqlite(path.join(options.dataDir, 'service.db'));
+  const file = path.join(options.dataDir, 'service.db');
+  const sqlite = openSqlite(file);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', pgPool: null, destroy: () => db.destroy() };
+  return { db, dialect: 'sqlite', pgPool: null, file, destroy: () => db.destroy() };
 }

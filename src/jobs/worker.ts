@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { Database } from '../db/database.ts';
 import { type Clock, systemClock } from '../lib/clock.ts';
 import { backoffDelay } from './backoff.ts';
@@ -103,6 +105,7 @@ export class Worker {
   private lastPrune = 0;
   private unsubscribe: (() => void) | null = null;
   private listener: PgListener | null = null;
+  private walWatcher: fs.FSWatcher | null = null;
   private drained: (() => void) | null = null;
   private stopping: Promise<void> | null = null;
 
@@ -146,6 +149,7 @@ export class Worker {
       });
       await this.listener.start();
     }
+    if (this.database.file) this.watchSqliteWrites(this.database.file);
     this.logger.info({ workerId: this.id, kinds: [...this.definitions.keys()], concurrency: this.concurrency }, 'job worker started');
     this.tick();
   }
@@ -172,6 +176,7 @@ export class Worker {
     this.state = 'stopping';
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.unsubscribe?.();
+    this.walWatcher?.close();
     await this.listener?.stop();
     await this.loop;
     if (this.running.size > 0) {
@@ -205,6 +210,22 @@ export class Worker {
     await Promise.allSettled([...this.writes]);
     this.state = 'stopped';
     this.logger.info({ workerId: this.id }, 'job worker stopped');
+  }
+
+  /**
+   * SQLite has no NOTIFY: another process's enqueue shows as a write to the `-wal` file. Watching
+   * it wakes this worker within milliseconds instead of at the next poll (the poll stays as a backstop).
+   */
+  private watchSqliteWrites(file: string): void {
+    const wal = `${path.basename(file)}-wal`;
+    try {
+      this.walWatcher = fs.watch(path.dirname(file), { persistent: false }, (_event, name) => {
+        if (name === wal) this.wake();
+      });
+      this.walWatcher.on('error', () => this.walWatcher?.close());
+    } catch (error) {
+      this.logger.warn({ err: error }, 'cannot watch the SQLite file; falling back to polling');
+    }
   }
 
   /** Asks for a poll soon; repeated calls before it runs coalesce into one. */
