@@ -24,6 +24,14 @@ describeEachDialect('answers to common client mistakes', (ctx) => {
     assertError(res, 415, 'unsupported_media_type');
   });
 
+  it('text downloads say their charset', async () => {
+    const t = await createTenant(ctx());
+    const id = await uploadOk(ctx(), t.headers, { filename: 'café.md', content: Buffer.from('# Crème brûlée\n') });
+    const res = await ctx().app.inject({ method: 'GET', url: `/api/v1/documents/${id}/download`, headers: t.headers });
+    assert.equal(res.headers['content-type'], 'text/markdown; charset=utf-8');
+    assert.equal(res.body, '# Crème brûlée\n');
+  });
+
   it('an upload named with 300 characters keeps 255 and its extension', async () => {
     const t = await createTenant(ctx());
     const id = await uploadOk(ctx(), t.headers, { filename: `${'n'.repeat(296)}.txt` });

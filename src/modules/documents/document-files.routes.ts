@@ -51,7 +51,8 @@ export function documentFileRoutes(app: App, s: { documents: DocumentsService })
           message: `The range is outside the ${size} bytes of the file`,
         });
       }
-      reply.type(row.file_type);
+      // Text is stored only when it is valid UTF-8 (file-types.ts), so the charset is known: say it.
+      reply.type(row.file_type.startsWith('text/') ? `${row.file_type}; charset=utf-8` : row.file_type);
       if (range.kind === 'partial') {
         const stream = await documents.openBlob(row.storage_key, { start: range.start, end: range.end });
         return reply
