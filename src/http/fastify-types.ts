@@ -15,6 +15,11 @@ declare module 'fastify' {
     auth?: RouteAuth;
     /** Rate-limit class of the route; default derived from its path. */
     rateLimit?: string | false;
+    /**
+     * `public`: an unauthenticated route that creates something (register) honours Idempotency-Key
+     * too, in a scope of its own (the stored answer is sealed under the key, so only its holder replays it).
+     */
+    idempotency?: 'public';
   }
   interface FastifyRequest {
     /** Set by the authentication hook on 'tenant' routes. */

@@ -180,13 +180,15 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
 
 /**
  * Whose records a request reaches: its tenant's (per user or API key), or the administrator's on
- * admin routes (the authentication hook has checked the key by then). Unauthenticated calls
- * (register, login, password reset) have no scope and are answered afresh.
+ * admin routes (the authentication hook has checked the key by then), or the public scope of
+ * unauthenticated routes that create something and opt in (register). Other unauthenticated calls
+ * (login, password reset) have no scope and are answered afresh.
  */
 function callerOf(request: FastifyRequest): { scope: string; principal: string } | null {
   const auth = request.auth;
   if (auth) return { scope: auth.tenant.id, principal: auth.userId ? `user:${auth.userId}` : `key:${auth.apiKeyId}` };
   if (request.routeOptions.config?.auth === 'admin') return { scope: 'admin', principal: 'admin' };
+  if (request.routeOptions.config?.idempotency === 'public') return { scope: 'public', principal: 'public' };
   return null;
 }
 

@@ -107,6 +107,22 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
     assertError(again, 409, 'conflict');
   });
 
+  it('a registration retried with its Idempotency-Key replays the first answer; another body with the key is 422', async () => {
+    const sub = `idem-${Date.now().toString(36)}`;
+    const payload = { tenant_name: 'Retry Co', subdomain: sub, email: 'retry@example.com', password: 'retry password 1', name: 'Retry' };
+    const key = `reg-${sub}`;
+    const first = await inject({ method: 'POST', url: '/api/v1/auth/register', headers: { 'idempotency-key': key }, payload });
+    assert.equal(first.statusCode, 201, first.body);
+    const second = await inject({ method: 'POST', url: '/api/v1/auth/register', headers: { 'idempotency-key': key }, payload });
+    assert.equal(second.statusCode, 201, second.body);
+    assert.equal(second.headers['idempotent-replayed'], 'true');
+    assert.equal(second.json().tenant.id, first.json().tenant.id);
+    const other = await inject({ method: 'POST', url: '/api/v1/auth/register', headers: { 'idempotency-key': key }, payload: { ...payload, name: 'Someone else' } });
+    assertError(other, 422, 'idempotency_key_reused');
+    // Without the key a retry is a new registration, refused because the subdomain is taken.
+    assertError(await inject({ method: 'POST', url: '/api/v1/auth/register', payload }), 409, 'conflict');
+  });
+
   it('rotates refresh tokens; a spent token revokes the whole session family', async () => {
     const t = await createTenant(ctx());
     const u = await loginAs(ctx(), t, 'member');

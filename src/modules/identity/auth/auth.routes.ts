@@ -39,11 +39,11 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
   app.post(
     '/auth/register',
     {
-      config: open,
+      config: { ...open, idempotency: 'public' as const },
       schema: {
         tags,
         summary: 'Register a tenant and its owner',
-        description: 'Creates a Free tenant and its owner, and signs the owner in (answers like login). Public. 409 `conflict` when the subdomain is taken.',
+        description: 'Creates a Free tenant and its owner, and signs the owner in (answers like login). Public. 409 `conflict` when the subdomain is taken. Honours `Idempotency-Key`: a retried registration replays its answer instead of failing on the now-taken subdomain.',
         body: RegisterBody,
         response: { 201: TokenAnswer, ...standardErrors },
       },
