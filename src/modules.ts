@@ -6,6 +6,7 @@ import { identityModule } from './modules/identity/index.ts';
 import { mcpModule } from './modules/mcp/index.ts';
 import { processingModule } from './modules/processing/index.ts';
 import { sandboxModule } from './modules/sandbox/index.ts';
+import { webhooksModule } from './modules/webhooks/index.ts';
 import type { ModuleDefinition } from './platform/module.ts';
 
 /**
@@ -21,4 +22,5 @@ export const MODULES: readonly ModuleDefinition[] = [
   chatModule,
   mcpModule,
   sandboxModule,
+  webhooksModule,
 ];

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** The service's whole configuration, read once from the environment and frozen. */
@@ -295,7 +296,9 @@ export function loadConfig(env: Env = process.env): Config {
     outbound: {
       extraCaFile: (() => {
         const file = r.string('OUTBOUND_EXTRA_CA_FILE', null);
-        return file === null ? null : path.resolve(file);
+        if (file === null) return null;
+        if (!fs.existsSync(file)) r.problems.push(`OUTBOUND_EXTRA_CA_FILE names a file that does not exist ("${file}")`);
+        return path.resolve(file);
       })(),
     },
   };
