@@ -1,3 +1,5 @@
+import type { Executor } from '../db/executor.ts';
+
 export const JOB_STATES = ['available', 'running', 'completed', 'dead', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
@@ -26,6 +28,13 @@ export interface RunningJob<P = unknown> {
   priority: number;
   /** Aborted when the worker stops or the job times out; long handlers should honour it. */
   signal: AbortSignal;
+  /**
+   * Marks this run completed inside the handler's own transaction, so the work and the job's end
+   * commit together: a worker dying between the two can no longer run the work again. Throws
+   * JobLostError (rolling the transaction back) when this run no longer holds the job — its lease
+   * expired and another worker took it, or it was cancelled.
+   */
+  completeIn(executor: Executor): Promise<void>;
 }
 
 /**
@@ -51,6 +60,14 @@ export class PermanentJobError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'PermanentJobError';
+  }
+}
+
+/** This run no longer holds its job (lease taken over, cancelled): its work must not commit. */
+export class JobLostError extends Error {
+  constructor(jobId: string) {
+    super(`job ${jobId} is no longer held by this run (its lease was taken over or it was cancelled)`);
+    this.name = 'JobLostError';
   }
 }
 

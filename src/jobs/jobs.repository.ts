@@ -100,6 +100,17 @@ export async function completeJobs(executor: Executor, p: { ids: string[]; worke
     where id in (${sql.join(p.ids)}) and state = 'running' and locked_by = ${p.workerId}`.execute(executor);
 }
 
+/**
+ * Marks one run completed, fenced by worker and attempt like a failure; false when the run no
+ * longer holds the job. Called inside a handler's transaction (RunningJob.completeIn).
+ */
+export async function completeRun(executor: Executor, p: { id: string; workerId: string; attempt: number; now: number }): Promise<boolean> {
+  const result = await sql`
+    update jobs set state = 'completed', finished_at = ${p.now}, locked_until = null, updated_at = ${p.now}
+    where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(executor);
+  return Number(result.numAffectedRows ?? 0) === 1;
+}
+
 interface FailParams {
   id: string;
   workerId: string;

@@ -6,10 +6,11 @@ import type { Database } from '../db/database.ts';
 import { type Clock, systemClock } from '../lib/clock.ts';
 import { backoffDelay } from './backoff.ts';
 import type { JobQueue } from './job-queue.ts';
-import { type JobDefinition, type JobOutcome, PermanentJobError, type RunningJob } from './job-types.ts';
+import { type JobDefinition, JobLostError, type JobOutcome, PermanentJobError, type RunningJob } from './job-types.ts';
 import {
   claimJobs,
   completeJobs,
+  completeRun,
   extendLeases,
   type JobRow,
   killJob,
@@ -65,6 +66,8 @@ interface Run {
   detached: boolean;
   /** performance.now() when the handler started, for run-time metrics. */
   startedAt: number;
+  /** The handler completed the job in its own transaction (RunningJob.completeIn). */
+  completedInline: boolean;
 }
 
 const ERROR_TEXT_LIMIT = 4_000;
@@ -319,7 +322,7 @@ export class Worker {
 
   private startRun(row: JobRow): void {
     const def = this.definitions.get(row.kind)!;
-    const run: Run = { row, controller: new AbortController(), detached: false, startedAt: performance.now() };
+    const run: Run = { row, controller: new AbortController(), detached: false, startedAt: performance.now(), completedInline: false };
     this.running.set(row.id, run);
     this.runningByKind.set(row.kind, (this.runningByKind.get(row.kind) ?? 0) + 1);
     void this.execute(run, def);
@@ -346,6 +349,11 @@ export class Worker {
         tenantId: row.tenant_id,
         priority: Number(row.priority),
         signal: controller.signal,
+        completeIn: async (executor) => {
+          const held = await completeRun(executor, { id: row.id, workerId: this.id, attempt: Number(row.attempts), now: this.clock.now() });
+          if (!held) throw new JobLostError(row.id);
+          run.completedInline = true;
+        },
       };
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -362,7 +370,14 @@ export class Worker {
     }
     if (run.detached) return;
     this.detach(run);
-    if (failure === null) {
+    if (failure instanceof JobLostError) {
+      // Another run holds the job now (or it was cancelled): its outcome is not ours to write.
+      this.logger.warn({ jobId: row.id, kind: row.kind, workerId: this.id }, 'lost a running job before it could complete');
+      this.finished(run, 'lost');
+    } else if (run.completedInline) {
+      // Written with the handler's work; a failure after that commit changes nothing.
+      this.finished(run, 'completed');
+    } else if (failure === null) {
       this.completions.push(run);
     } else {
       this.track(this.fail(run, def, failure));

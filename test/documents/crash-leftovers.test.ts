@@ -10,7 +10,7 @@ import { createTenant } from '../support/fixtures.ts';
 import { uploadOk } from './helpers.ts';
 
 function job<P>(kind: string, payload: P): RunningJob<P> {
-  return { id: 'j', kind, payload, attempt: 1, maxAttempts: 3, tenantId: null, priority: 0, signal: new AbortController().signal };
+  return { id: 'j', kind, payload, attempt: 1, maxAttempts: 3, tenantId: null, priority: 0, signal: new AbortController().signal, completeIn: async () => {} };
 }
 
 describeEachDialect('what a crash mid-upload leaves behind', (ctx) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { JobQueue } from '../../src/jobs/job-queue.ts';
-import { type JobOutcome, PermanentJobError } from '../../src/jobs/job-types.ts';
+import { JobLostError, type JobOutcome, PermanentJobError } from '../../src/jobs/job-types.ts';
 import { runWorker } from '../../src/jobs/run-worker.ts';
 import { availableDialects, openTestDatabase } from '../support/databases.ts';
 import { newQueue, startWorker, uniqueKind, waitFor, waitForState } from './helpers.ts';
@@ -277,6 +277,78 @@ for (const dialect of await availableDialects()) {
         await waitFor(() => reason !== undefined, 'the abort');
         assert.equal((await queue.get(id))?.state, 'cancelled');
         assert.equal(worker.activeCount, 0);
+      } finally {
+        await worker.stop();
+      }
+      assert.deepEqual(outcomes, ['lost']);
+    });
+
+    it('completeIn ends the job in the handler’s transaction, together with its work', async () => {
+      const kind = uniqueKind('inline');
+      const next = uniqueKind('inline-next');
+      let followUp = '';
+      const outcomes: JobOutcome[] = [];
+      const worker = await startWorker(
+        t.database,
+        queue,
+        [{
+          kind,
+          handler: async (job) => {
+            await t.database.db.transaction().execute(async (trx) => {
+              followUp = (await queue.enqueue(trx, next, { from: job.id })).id;
+              await job.completeIn(trx);
+              // Inside the transaction the job is already completed: one commit carries both.
+              assert.equal((await queue.get(job.id, trx))?.state, 'completed');
+            });
+          },
+        }],
+        { onJobFinished: (_k, o) => outcomes.push(o) },
+      );
+      try {
+        const { id } = await queue.enqueue(t.database.db, kind, null);
+        const job = await waitForState(queue, id, ['completed']);
+        assert.equal(job.attempts, 1);
+        assert.equal((await queue.get(followUp))?.state, 'available');
+        await waitFor(() => outcomes.length === 1, 'the outcome callback');
+      } finally {
+        await worker.stop();
+      }
+      assert.deepEqual(outcomes, ['completed']);
+    });
+
+    it('completeIn refuses a run that no longer holds its job: its transaction rolls back', async () => {
+      const kind = uniqueKind('inline-lost');
+      const next = uniqueKind('inline-lost-next');
+      let followUp = '';
+      let thrown: unknown;
+      const outcomes: JobOutcome[] = [];
+      const worker = await startWorker(
+        t.database,
+        queue,
+        [{
+          kind,
+          handler: async (job) => {
+            // The job is taken away mid-run (as when its lease expired and another worker claimed it).
+            await queue.cancel(job.id);
+            try {
+              await t.database.db.transaction().execute(async (trx) => {
+                followUp = (await queue.enqueue(trx, next, null)).id;
+                await job.completeIn(trx);
+              });
+            } catch (error) {
+              thrown = error;
+              throw error;
+            }
+          },
+        }],
+        { leaseMs: 60_000, onJobFinished: (_k, o) => outcomes.push(o) },
+      );
+      try {
+        const { id } = await queue.enqueue(t.database.db, kind, null);
+        await waitFor(() => outcomes.length === 1, 'the outcome callback');
+        assert.ok(thrown instanceof JobLostError, `threw ${String(thrown)}`);
+        assert.equal((await queue.get(id))?.state, 'cancelled');
+        assert.equal(await queue.get(followUp), null, 'the follow-up enqueued in the rolled-back transaction is gone');
       } finally {
         await worker.stop();
       }

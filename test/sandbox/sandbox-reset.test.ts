@@ -11,7 +11,7 @@ let now = Date.now();
 const clock = { now: () => now };
 
 function runningJob(tick: number): RunningJob<{ tick: number }> {
-  return { id: 'j', kind: 'sandbox.reset_due', payload: { tick }, attempt: 1, maxAttempts: 3, tenantId: null, priority: 0, signal: new AbortController().signal };
+  return { id: 'j', kind: 'sandbox.reset_due', payload: { tick }, attempt: 1, maxAttempts: 3, tenantId: null, priority: 0, signal: new AbortController().signal, completeIn: async () => {} };
 }
 
 describeEachDialect(

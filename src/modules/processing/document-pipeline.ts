@@ -4,7 +4,7 @@ import type { TenantDirectory } from '../../domain/tenant.ts';
 import { TIER_LIMITS } from '../../domain/tiers.ts';
 import type { EventLog } from '../../events/event-log.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import type { RunningJob } from '../../jobs/job-types.ts';
+import { JobLostError, type RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { parseJson } from '../../lib/json.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -92,6 +92,7 @@ export class DocumentPipeline {
         });
         const next = wantsAi ? PROCESSING_JOBS.enrich : PROCESSING_JOBS.index;
         await jobs.enqueue(trx, next, job.payload, { tenantId: doc.tenant_id, priority: job.priority });
+        await job.completeIn(trx);
       });
     });
   }
@@ -126,6 +127,7 @@ export class DocumentPipeline {
       });
       // The text is indexed either way: a document whose AI failed is still found by keyword.
       await jobs.enqueue(trx, PROCESSING_JOBS.index, job.payload, { tenantId: doc.tenant_id, priority: job.priority });
+      await job.completeIn(trx);
     });
   }
 
@@ -154,6 +156,7 @@ export class DocumentPipeline {
     const rows: NewChunk[] = passages.map((p, i) => ({ index: p.index, page: p.page, text: p.text, embedding: vectors[i] ?? null }));
     const now = clock.now();
     await database.db.transaction().execute(async (trx) => {
+      await job.completeIn(trx);
       const current = await store.find(trx, doc.tenant_id, doc.id);
       if (!current) return;
       await chunks.replace(trx, doc.tenant_id, doc.id, rows, `${ai.embeddingModel}:${ai.embeddingDimensions}`, now);
@@ -216,11 +219,12 @@ export class DocumentPipeline {
     try {
       await step();
     } catch (error) {
-      if (error instanceof StageFailure) return this.#fail(doc, error.stage, error.message);
-      if (error instanceof ExtractionError) return this.#fail(doc, stage, error.message);
+      if (error instanceof JobLostError) throw error; // another run has the job: nothing of ours may commit
+      if (error instanceof StageFailure) return this.#fail(job, doc, error.stage, error.message);
+      if (error instanceof ExtractionError) return this.#fail(job, doc, stage, error.message);
       if (!this.#givesUp(job, error)) throw error;
       this.#deps.logger.warn({ err: error, documentId: doc.id, stage }, 'document processing failed for good');
-      await this.#fail(doc, stage, messageOf(error));
+      await this.#fail(job, doc, stage, messageOf(error));
     }
   }
 
@@ -231,10 +235,11 @@ export class DocumentPipeline {
     return job.attempt >= job.maxAttempts;
   }
 
-  async #fail(doc: DocumentRow, stage: ProcessingStage, message: string): Promise<void> {
+  async #fail(job: RunningJob<unknown>, doc: DocumentRow, stage: ProcessingStage, message: string): Promise<void> {
     const { database, store, clock, events } = this.#deps;
     const now = clock.now();
     await database.db.transaction().execute(async (trx: Executor) => {
+      await job.completeIn(trx);
       const current = await store.find(trx, doc.tenant_id, doc.id);
       if (!current) return;
       const aiStatus = current.ai_status === 'skipped' ? 'skipped' : 'failed';
