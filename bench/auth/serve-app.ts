@@ -29,9 +29,22 @@ const created = await app.inject({
   headers: { authorization: `Bearer ${adminKey}` },
   payload: { name: 'Bench', subdomain: `bench-${process.pid}`, tier: 'enterprise', owner: { email: 'bench@example.com', password: 'bench password', name: 'Bench' } },
 });
-const tenant = created.json() as { api_key: string; owner: { id: string } };
+const tenant = created.json() as { api_key: string; owner: { id: string }; tenant: { subdomain: string } };
+// The same GET with a user token (bearer access token + X-Tenant-Subdomain) of the owner.
+const login = await app.inject({
+  method: 'POST',
+  url: '/api/v1/auth/login',
+  headers: { 'x-tenant-subdomain': tenant.tenant.subdomain },
+  payload: { email: 'bench@example.com', password: 'bench password' },
+});
+const tokens = login.json() as { access_token: string };
+const url = `http://127.0.0.1:${process.env['PORT']}/api/v1/users/${tenant.owner.id}`;
 process.stdout.write(
-  `${JSON.stringify({ url: `http://127.0.0.1:${process.env['PORT']}/api/v1/users/${tenant.owner.id}`, headers: { 'x-api-key': tenant.api_key } })}\n`,
+  `${JSON.stringify({
+    url,
+    headers: { 'x-api-key': tenant.api_key },
+    userToken: { url, headers: { authorization: `Bearer ${tokens.access_token}`, 'x-tenant-subdomain': tenant.tenant.subdomain } },
+  })}\n`,
 );
 process.on('SIGTERM', () => {
   void app.close().then(() => container.close()).then(() => process.exit(0));

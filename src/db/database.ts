@@ -25,14 +25,28 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 export interface DatabaseOptions {
   url: string | null;
   dataDir: string;
-  /** PostgreSQL pool size. */
+  /** PostgreSQL pool size (default DEFAULT_POOL_SIZE). */
   poolSize?: number;
 }
+
+/**
+ * PostgreSQL connections per process: 10 for queries plus the 2 a process may hold LISTENing for
+ * good (the job worker's wake-ups, the credential cache's invalidations), so those two do not eat
+ * into the query connections. Why 10 for queries (docs/benchmarks.md, issue 10 item 3): an
+ * authenticated request holds a connection for one short round trip (well under a millisecond of
+ * server time), so a Node process — one core at most — keeps only a few busy; 10 leaves room for
+ * slow statements (lists, upload transactions, job claims) without starving the hot path. More does
+ * not add throughput: the database has only so many cores, and each backend costs it memory and
+ * context switches; measured on 2 cores, 20 was no faster than 10 and 3–5 were slower. Across a
+ * deployment, processes × 12 must stay under PostgreSQL's max_connections (100 by default, a few
+ * reserved): up to 7 API or worker processes, or a pooler such as PgBouncer beyond that.
+ */
+export const DEFAULT_POOL_SIZE = 12;
 
 /** Opens SQLite under dataDir, or PostgreSQL when a URL is given. */
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? DEFAULT_POOL_SIZE });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

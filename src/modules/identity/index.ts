@@ -5,6 +5,7 @@ import { apiKeyRoutes } from './api-keys/api-keys.routes.ts';
 import { ApiKeysRepository } from './api-keys/api-keys.repository.ts';
 import { ApiKeysService } from './api-keys/api-keys.service.ts';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator.ts';
+import { IdentityCache } from './auth/identity-cache.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { AuthService } from './auth/auth.service.ts';
 import { getOrCreateServerSecret } from './auth/server-secrets.ts';
@@ -42,6 +43,8 @@ declare module '../../platform/module.ts' {
     signingKeys: SigningKeys;
     /** The outgoing mail queue (password resets, invitations), read by tests and a future mailer. */
     mailOutbox: MailOutboxRepository;
+    /** The per-process credential cache's counters (docs/identity-and-access.md), for tests and diagnostics. */
+    credentialCache: { stats(): { entries: number; hits: number; misses: number; live: boolean } };
   }
 }
 
@@ -51,7 +54,7 @@ declare module '../../platform/module.ts' {
  */
 export const identityModule = defineModule({
   name: 'identity',
-  setup({ config, database, clock }) {
+  setup({ config, database, clock, logger }) {
     const tenants = new TenantsRepository();
     const users = new UsersRepository();
     const apiKeys = new ApiKeysRepository();
@@ -60,17 +63,19 @@ export const identityModule = defineModule({
     const workspaces = new WorkspacesRepository();
     const publicBaseUrl = config.http.publicBaseUrl;
 
+    // Who a credential is, cached per process; every process drops what changed within a second.
+    const identityCache = new IdentityCache({ database, logger });
+    const identityChanged = (tags: string[]) => identityCache.committed(tags);
+
     const listeners: ((tenantId: string) => void)[] = [];
-    const tenantsService = new TenantsService({
-      database,
-      clock,
-      tenants,
-      users,
-      apiKeys,
-      onTenantChanged: (tenantId) => {
-        for (const listener of listeners) listener(tenantId);
-      },
+    const tenantChanged = (tenantId: string) => {
+      for (const listener of listeners) listener(tenantId);
+    };
+    // Tenant changes made by other processes reach the per-process caches (CORS origins) too.
+    identityCache.onChange((tags) => {
+      for (const tag of tags) if (tag.startsWith('t:')) tenantChanged(tag.slice(2));
     });
+    const tenantsService = new TenantsService({ database, clock, tenants, users, apiKeys, onTenantChanged: tenantChanged, identityChanged });
 
     const ttlMs = config.auth.accessTokenTtlSeconds * 1000;
     // A retired key keeps verifying for a token lifetime plus the time other processes take to notice.
@@ -85,12 +90,12 @@ export const identityModule = defineModule({
       });
       return csrfSecret;
     });
-    const userTokens = new UserTokenAuthenticator({ database, clock, tenants, sessions, accessTokens, csrf });
-    const apiKeyAuthenticator = new ApiKeyAuthenticator({ database, clock, apiKeys, tenants });
+    const userTokens = new UserTokenAuthenticator({ database, clock, tenants, sessions, accessTokens, csrf, cache: identityCache });
+    const apiKeyAuthenticator = new ApiKeyAuthenticator({ database, clock, apiKeys, cache: identityCache });
 
-    const auth = new AuthService({ database, clock, tenants, tenantsService, users, sessions, mail, accessTokens, csrf, publicBaseUrl });
-    const usersService = new UsersService({ database, clock, users, tenants, sessions, mail, publicBaseUrl });
-    const apiKeysService = new ApiKeysService({ database, clock, apiKeys, tenants });
+    const auth = new AuthService({ database, clock, tenants, tenantsService, users, sessions, mail, accessTokens, csrf, publicBaseUrl, identityChanged });
+    const usersService = new UsersService({ database, clock, users, tenants, sessions, mail, publicBaseUrl, identityChanged });
+    const apiKeysService = new ApiKeysService({ database, clock, apiKeys, tenants, identityChanged });
     const workspacesService = new WorkspacesService({ database, clock, workspaces, users });
     return {
       provides: {
@@ -112,6 +117,7 @@ export const identityModule = defineModule({
         workspaces: workspacesService,
         signingKeys,
         mailOutbox: mail,
+        credentialCache: { stats: () => identityCache.credentials.stats() },
       },
       routes(app) {
         adminTenantRoutes(app, { tenants: tenantsService });
@@ -120,6 +126,7 @@ export const identityModule = defineModule({
         userRoutes(app, { users: usersService });
         workspaceRoutes(app, { workspaces: workspacesService });
       },
+      close: () => identityCache.close(),
       async sandboxCleanup(trx, tenantId) {
         // API keys stay (they are the sandbox's credentials); users and sessions belong to the live tenant.
         await trx.deleteFrom('workspaces').where('tenant_id', '=', tenantId).execute();

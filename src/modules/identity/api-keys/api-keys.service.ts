@@ -5,6 +5,7 @@ import { newId } from '../../../lib/ids.ts';
 import { canManageApiKeys, requirePermission } from '../../../domain/roles.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
 import type { TenantsRepository } from '../tenants/tenants.repository.ts';
+import { identityTags } from '../auth/identity-changes.ts';
 import { type ApiKeyEnvironment, generateApiKey } from './api-key-secrets.ts';
 import type { ApiKey, ApiKeysRepository } from './api-keys.repository.ts';
 
@@ -13,7 +14,14 @@ import type { ApiKey, ApiKeysRepository } from './api-keys.repository.ts';
  * keys to its sandbox twin; both environments are managed from either side.
  */
 export class ApiKeysService {
-  private readonly deps: { database: Database; clock: Clock; apiKeys: ApiKeysRepository; tenants: TenantsRepository };
+  private readonly deps: {
+    database: Database;
+    clock: Clock;
+    apiKeys: ApiKeysRepository;
+    tenants: TenantsRepository;
+    /** Told after a committed change, so this process's credential cache drops the key at once. */
+    identityChanged?: (tags: string[]) => void;
+  };
   constructor(deps: ApiKeysService['deps']) {
     this.deps = deps;
   }
@@ -48,6 +56,7 @@ export class ApiKeysService {
   async revoke(auth: AuthContext, id: string): Promise<void> {
     const key = await this.find(auth, id);
     await this.deps.apiKeys.revoke(this.deps.database.db, key.tenantId, key.id, this.deps.clock.now());
+    this.deps.identityChanged?.([identityTags.apiKey(key.id)]);
   }
 
   /** A new secret for the key; the old one keeps working for `graceSeconds` (0: stops at once). */
@@ -57,6 +66,7 @@ export class ApiKeysService {
     const secret = generateApiKey(key.environment);
     const previousExpiresAt = now + graceSeconds * 1000;
     await this.deps.apiKeys.rotate(this.deps.database.db, key.tenantId, key.id, secret, graceSeconds > 0 ? previousExpiresAt : null);
+    this.deps.identityChanged?.([identityTags.apiKey(key.id)]);
     return { apiKey: { ...key, prefix: secret.prefix }, key: secret.key, previousExpiresAt };
   }
 

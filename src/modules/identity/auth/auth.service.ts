@@ -9,6 +9,7 @@ import type { Tenant } from '../../../domain/tenant.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
 import type { User, UsersRepository } from '../users/users.repository.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
+import { identityTags } from './identity-changes.ts';
 import { sendPasswordToken } from './password-tokens.ts';
 import type { Session, SessionsRepository } from './sessions.repository.ts';
 import { type AccessTokens, type CsrfTokens, hashToken, opaqueToken } from './tokens.ts';
@@ -48,6 +49,8 @@ export class AuthService {
     accessTokens: AccessTokens;
     csrf: CsrfTokens;
     publicBaseUrl: string | null;
+    /** Told after a committed change, so this process's credential cache drops sessions at once. */
+    identityChanged?: (tags: string[]) => void;
   };
   constructor(deps: AuthService['deps']) {
     this.deps = deps;
@@ -97,6 +100,7 @@ export class AuthService {
     if (!row) throw errors.unauthorized('Invalid refresh token');
     if (row.spent_at !== null) {
       await sessions.revokeSession(database.db, row.tenant_id, row.session_id, now, 'refresh_token_reuse');
+      this.sessionsChanged([identityTags.session(row.session_id)]);
       throw errors.unauthorized('This refresh token was already used; the session has been revoked');
     }
     const found = await sessions.findSessionWithUser(database.db, row.tenant_id, row.session_id);
@@ -125,6 +129,7 @@ export class AuthService {
     }).catch(async (error: unknown) => {
       if (!(error instanceof ReuseDetected)) throw error;
       await sessions.revokeSession(database.db, row.tenant_id, row.session_id, now, 'refresh_token_reuse');
+      this.sessionsChanged([identityTags.session(row.session_id)]);
       throw errors.unauthorized('This refresh token was already used; the session has been revoked');
     });
     return this.tokensFor(tenant, found.user, found.session.id, next);
@@ -134,6 +139,7 @@ export class AuthService {
   async logout(auth: AuthContext): Promise<void> {
     const sessionId = requireSession(auth);
     await this.deps.sessions.revokeSession(this.deps.database.db, liveTenantId(auth), sessionId, this.deps.clock.now(), 'logout');
+    this.sessionsChanged([identityTags.session(sessionId)]);
   }
 
   async me(auth: AuthContext): Promise<{ user: User | null; tenant: Tenant }> {
@@ -163,6 +169,7 @@ export class AuthService {
       await sessions.revokeUserSessions(trx, tenantId, auth.userId!, now, 'password_changed', sessionId);
       await sessions.useAllResetTokens(trx, tenantId, auth.userId!, now);
     });
+    this.sessionsChanged([identityTags.user(auth.userId!)]);
   }
 
   /** Puts a reset token into the mail outbox when the account exists; says nothing either way. */
@@ -189,6 +196,7 @@ export class AuthService {
       await sessions.useAllResetTokens(trx, row.tenant_id, row.user_id, now);
       await sessions.revokeUserSessions(trx, row.tenant_id, row.user_id, now, 'password_reset');
     });
+    this.sessionsChanged([identityTags.user(row.user_id)]);
   }
 
   async listSessions(auth: AuthContext, page: { limit: number; offset: number }) {
@@ -203,6 +211,11 @@ export class AuthService {
     const session = await sessions.findSession(database.db, liveTenantId(auth), sessionId);
     if (!session || session.userId !== auth.userId || session.revokedAt !== null) throw errors.notFound('session', sessionId);
     await sessions.revokeSession(database.db, session.tenantId, session.id, clock.now(), 'revoked_by_user');
+    this.sessionsChanged([identityTags.session(session.id)]);
+  }
+
+  private sessionsChanged(tags: string[]): void {
+    this.deps.identityChanged?.(tags);
   }
 
   private async startSession(tenant: Tenant, user: User, client: ClientInfo): Promise<IssuedTokens> {

@@ -1,6 +1,11 @@
 import type { Selectable } from 'kysely';
 import type { AuthSessionsTable } from '../../../db/schema.ts';
+import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { Executor } from '../../../db/executor.ts';
+import type { BuiltInRole } from '../../../domain/auth-context.ts';
+import type { Tenant } from '../../../domain/tenant.ts';
+import { parseJson } from '../../../lib/json.ts';
+import { toTenant } from '../tenants/tenants.repository.ts';
 import { toUser, type User } from '../users/users.repository.ts';
 
 /** A login session (the family of its refresh tokens). */
@@ -30,8 +35,60 @@ function toSession(row: Selectable<AuthSessionsTable>): Session {
   };
 }
 
+/** What authenticating a user token needs: the token's tenant, and its session and user when they exist. */
+export interface SessionIdentity {
+  tenant: Tenant;
+  session: { id: string; userId: string; expiresAt: number; revokedAt: number | null } | null;
+  user: { id: string; role: BuiltInRole; roles: string[]; status: string } | null;
+}
+
 /** SQL for sessions, refresh tokens and password-reset tokens. */
 export class SessionsRepository {
+  /** The hot path of a user token whose identity is not cached: tenant, session and user in one round trip. */
+  private readonly identityQuery = compiledOnce((db: Executor, tenantId: string, sessionId: string) =>
+    db
+      .selectFrom('tenants as t')
+      .leftJoin('auth_sessions as s', (j) => j.onRef('s.tenant_id', '=', 't.id').on('s.id', '=', sessionId))
+      .leftJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.tenant_id', '=', 's.tenant_id'))
+      .select([
+        't.id',
+        't.name',
+        't.subdomain',
+        't.tier',
+        't.status',
+        't.cors_origins',
+        't.sandbox_of',
+        't.created_at',
+        't.updated_at',
+        's.id as s_id',
+        's.user_id as s_user_id',
+        's.expires_at as s_expires_at',
+        's.revoked_at as s_revoked_at',
+        'u.id as u_id',
+        'u.role as u_role',
+        'u.roles as u_roles',
+        'u.status as u_status',
+      ])
+      .where('t.id', '=', tenantId),
+  );
+
+  /** The tenant with the session and its user (null when the tenant does not exist). */
+  async findSessionIdentity(db: Executor, tenantId: string, sessionId: string): Promise<SessionIdentity | null> {
+    const [row] = await this.identityQuery(db, tenantId, sessionId);
+    if (!row) return null;
+    return {
+      tenant: toTenant(row),
+      session:
+        row.s_id === null || row.s_user_id === null || row.s_expires_at === null
+          ? null
+          : { id: row.s_id, userId: row.s_user_id, expiresAt: row.s_expires_at, revokedAt: row.s_revoked_at },
+      user:
+        row.u_id === null || row.u_role === null || row.u_status === null
+          ? null
+          : { id: row.u_id, role: row.u_role as BuiltInRole, roles: parseJson<string[]>(row.u_roles, []), status: row.u_status },
+    };
+  }
+
   async insertSession(db: Executor, s: Session): Promise<void> {
     await db
       .insertInto('auth_sessions')

@@ -5,19 +5,26 @@ import type { Clock } from '../../../lib/clock.ts';
 import type { TenantsRepository } from '../tenants/tenants.repository.ts';
 import type { Tenant } from '../../../domain/tenant.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
+import { type CachedCredential, type IdentityCache, tenantTags } from './identity-cache.ts';
+import { identityTags } from './identity-changes.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 import type { AccessTokens, CsrfTokens } from './tokens.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Writes of a session's last_used_at are coalesced to one a minute per session. */
 const TOUCH_INTERVAL_MS = 60_000;
+const SESSION_ENDED = 'The session of this access token has ended';
+
+type CachedSession = Extract<CachedCredential, { kind: 'session' }>;
 
 /**
  * Resolves `Authorization: Bearer <access token>` + `X-Tenant-Subdomain` into the caller's context.
  * On every request: the signature and expiry, the tenant named by the header matching the token's,
- * the session still live (so logout and revocation take effect at once) and the user still active;
+ * the session still live and the user still active. Session, user and tenant are read in one round
+ * trip and then cached per process (`IdentityCache`); logout, session revocation, user changes and
+ * tenant changes drop the entry in every process within a second (in this one at once).
  * `checkCsrf` then holds POST/PUT/PATCH/DELETE to the session-bound `X-CSRF-Token`.
- * In the sandbox a user token reaches the tenant's sandbox twin (users live on the live tenant).
+ * A header naming the sandbox twin (`<sub>.sandbox`) reaches the live tenant (users live there).
  */
 export class UserTokenAuthenticator {
   private readonly deps: {
@@ -27,6 +34,7 @@ export class UserTokenAuthenticator {
     sessions: SessionsRepository;
     accessTokens: AccessTokens;
     csrf: CsrfTokens;
+    cache: IdentityCache;
   };
   private readonly lastTouched = new Map<string, number>();
   constructor(deps: UserTokenAuthenticator['deps']) {
@@ -34,47 +42,74 @@ export class UserTokenAuthenticator {
   }
 
   async authenticate(request: FastifyRequest, token: string): Promise<AuthContext> {
-    const { database, clock, tenants, sessions, accessTokens } = this.deps;
+    const { accessTokens, cache, clock } = this.deps;
     const header = request.headers['x-tenant-subdomain'];
     if (typeof header !== 'string' || header.trim() === '') {
       throw errors.unauthorized('A user token must be sent with the X-Tenant-Subdomain header');
     }
     const claims = await accessTokens.verify(token);
     if (!claims) throw errors.unauthorized('Invalid or expired access token');
-
-    let tenant: Tenant | null = await tenants.findBySubdomain(database.db, header.trim().toLowerCase());
-    if (tenant?.sandboxOf) tenant = await tenants.findById(database.db, tenant.sandboxOf);
-    if (!tenant || tenant.id !== claims.tenantId) throw errors.unauthorized('The access token does not belong to this tenant');
-    if (tenant.status === 'suspended') throw errors.tenantSuspended();
-
-    const found = await sessions.findSessionWithUser(database.db, tenant.id, claims.sessionId);
+    cache.ensureStarted();
+    const subdomain = header.trim().toLowerCase();
     const now = clock.now();
-    if (
-      !found ||
-      found.session.userId !== claims.userId ||
-      found.session.revokedAt !== null ||
-      found.session.expiresAt <= now ||
-      found.user.status !== 'active'
-    ) {
-      throw errors.unauthorized('The session of this access token has ended');
+    const cacheKey = `s#${claims.tenantId}/${claims.sessionId}`;
+
+    let identity = cache.credentials.get(cacheKey);
+    // Anything but a plain match is decided by a fresh lookup, never refused from the cache.
+    if (identity?.kind !== 'session' || identity.tenant.subdomain !== subdomain || identity.userId !== claims.userId || identity.sessionExpiresAt <= now) {
+      identity = await this.lookUp(claims, subdomain, now, cacheKey);
     }
 
-    if (now - (this.lastTouched.get(found.session.id) ?? 0) > TOUCH_INTERVAL_MS) {
-      this.lastTouched.set(found.session.id, now);
+    if (now - (this.lastTouched.get(identity.sessionId) ?? 0) > TOUCH_INTERVAL_MS) {
+      this.lastTouched.set(identity.sessionId, now);
       if (this.lastTouched.size > 100_000) this.lastTouched.clear();
-      await sessions.touchSession(database.db, tenant.id, found.session.id, now);
+      await this.deps.sessions.touchSession(this.deps.database.db, identity.tenant.id, identity.sessionId, now);
     }
 
     return {
-      tenant,
-      userId: found.user.id,
-      role: found.user.role,
-      roles: found.user.roles,
+      tenant: identity.tenant,
+      userId: identity.userId,
+      role: identity.role,
+      roles: identity.roles,
       via: 'user_token',
       apiKeyId: null,
-      sessionId: found.session.id,
+      sessionId: identity.sessionId,
       sandbox: request.sandbox,
     };
+  }
+
+  /** Tenant, session and user from the database (one round trip unless the header names another tenant or a twin). */
+  private async lookUp(claims: { tenantId: string; sessionId: string; userId: string }, subdomain: string, now: number, cacheKey: string): Promise<CachedSession> {
+    const { database, tenants, sessions, cache } = this.deps;
+    const stamp = cache.credentials.stamp();
+    const found = await sessions.findSessionIdentity(database.db, claims.tenantId, claims.sessionId);
+    let tenant: Tenant | null = found?.tenant ?? null;
+    if (!tenant || tenant.sandboxOf !== null || tenant.subdomain !== subdomain) {
+      // The header names another tenant, or this tenant's sandbox twin: resolve it as a name.
+      let named = await tenants.findBySubdomain(database.db, subdomain);
+      if (named?.sandboxOf) named = await tenants.findById(database.db, named.sandboxOf);
+      if (!named || named.id !== claims.tenantId || !found || found.tenant.sandboxOf !== null) {
+        throw errors.unauthorized('The access token does not belong to this tenant');
+      }
+      tenant = found.tenant;
+    }
+    if (tenant.status === 'suspended') throw errors.tenantSuspended();
+    const session = found?.session;
+    const user = found?.user;
+    if (!session || !user || session.userId !== claims.userId || session.revokedAt !== null || session.expiresAt <= now || user.status !== 'active') {
+      throw errors.unauthorized(SESSION_ENDED);
+    }
+    const identity: CachedSession = {
+      kind: 'session',
+      tenant,
+      sessionId: session.id,
+      userId: user.id,
+      sessionExpiresAt: session.expiresAt,
+      role: user.role,
+      roles: user.roles,
+    };
+    cache.credentials.set(cacheKey, identity, [identityTags.session(session.id), identityTags.user(user.id), ...tenantTags(tenant)], stamp);
+    return identity;
   }
 
   /**

@@ -8,6 +8,7 @@ import { generateApiKey } from '../api-keys/api-key-secrets.ts';
 import type { ApiKeysRepository } from '../api-keys/api-keys.repository.ts';
 import type { User, UsersRepository } from '../users/users.repository.ts';
 import type { TenantsRepository } from './tenants.repository.ts';
+import { identityTags } from '../auth/identity-changes.ts';
 import type { Tenant } from '../../../domain/tenant.ts';
 import type { TenantStatus, Tier } from '../../../domain/tiers.ts';
 
@@ -41,6 +42,8 @@ export class TenantsService {
     apiKeys: ApiKeysRepository;
     /** Told after an administrative change, so per-process caches (CORS origins) drop what they hold. */
     onTenantChanged?: (tenantId: string) => void;
+    /** Told after a committed change, so this process's credential cache drops the tenant at once. */
+    identityChanged?: (tags: string[]) => void;
   };
   constructor(deps: TenantsService['deps']) {
     this.deps = deps;
@@ -115,6 +118,7 @@ export class TenantsService {
   async update(id: string, patch: { name?: string; tier?: Tier; status?: TenantStatus; corsOrigins?: string[] }): Promise<Tenant> {
     await this.get(id);
     await this.deps.database.db.transaction().execute((trx) => this.deps.tenants.update(trx, id, patch, this.deps.clock.now()));
+    this.deps.identityChanged?.([identityTags.tenant(id)]);
     if (patch.corsOrigins !== undefined || patch.status !== undefined) this.deps.onTenantChanged?.(id);
     return this.get(id);
   }

@@ -10,6 +10,7 @@ import type { AuthContext } from '../../../domain/auth-context.ts';
 import { liveTenantId } from '../auth/auth.service.ts';
 import { sendPasswordToken } from '../auth/password-tokens.ts';
 import type { SessionsRepository } from '../auth/sessions.repository.ts';
+import { identityTags } from '../auth/identity-changes.ts';
 import type { MailOutboxRepository } from '../mail/mail-outbox.repository.ts';
 import type { TenantsRepository } from '../tenants/tenants.repository.ts';
 import type { User, UsersRepository } from './users.repository.ts';
@@ -43,6 +44,8 @@ export class UsersService {
     sessions: SessionsRepository;
     mail: MailOutboxRepository;
     publicBaseUrl: string | null;
+    /** Told after a committed change, so this process's credential cache drops the user at once. */
+    identityChanged?: (tags: string[]) => void;
   };
   constructor(deps: UsersService['deps']) {
     this.deps = deps;
@@ -119,6 +122,7 @@ export class UsersService {
       await users.update(trx, tenantId, id, { ...patch, roles: patch.roles === undefined ? undefined : normaliseRoles(patch.roles) }, now);
       if (patch.status === 'disabled') await sessions.revokeUserSessions(trx, tenantId, id, now, 'user_disabled');
     });
+    this.deps.identityChanged?.([identityTags.user(id)]);
     return this.get(auth, id);
   }
 
@@ -137,6 +141,7 @@ export class UsersService {
       }
       await users.delete(trx, tenantId, id);
     });
+    this.deps.identityChanged?.([identityTags.user(id)]);
   }
 }
 
