@@ -1,6 +1,7 @@
-import { type Expression, type ExpressionBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
+import { type Selectable, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import type { DB, DocumentsTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/executor.ts';
+import { type VisibilityScope, visibilityRows } from './access/access.repository.ts';
 
 export type DocumentRow = Selectable<DocumentsTable>;
 
@@ -24,8 +25,19 @@ export interface DocumentListFilter {
   extension?: string;
   createdFrom?: number;
   createdTo?: number;
-  visible: (eb: ExpressionBuilder<DB, 'documents'>) => Expression<SqlBool>;
+  /** Whose visibility rows narrow the list; null = every document of the tenant (tenant administrators). */
+  scope: VisibilityScope | null;
 }
+
+export interface DocumentPage {
+  sort: DocumentSort;
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/** The columns of `document_visibility` that copy each sort's column (same order as the documents indexes). */
+const VISIBILITY_SORTS = { name: 'name_key', created_at: 'created_at', updated_at: 'updated_at', size: 'file_size' } as const;
 
 /** Escapes LIKE wildcards so a search for `50%` matches the text `50%`. */
 function likePattern(text: string): string {
@@ -47,6 +59,7 @@ export class DocumentsRepository {
     await db.updateTable('documents').set(patch).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
+  /** Every document of the tenant matching the filters (the lists of tenant administrators). */
   #filtered(db: Executor, tenantId: string, f: DocumentListFilter): SelectQueryBuilder<DB, 'documents', object> {
     let q = db.selectFrom('documents').where('documents.tenant_id', '=', tenantId);
     if (f.folderId !== undefined) q = q.where('documents.folder_id', f.folderId === null ? 'is' : '=', f.folderId);
@@ -71,16 +84,51 @@ export class DocumentsRepository {
     if (f.extension !== undefined) q = q.where('documents.extension', '=', f.extension);
     if (f.createdFrom !== undefined) q = q.where('documents.created_at', '>=', f.createdFrom);
     if (f.createdTo !== undefined) q = q.where('documents.created_at', '<=', f.createdTo);
-    return q.where(f.visible);
+    return q;
+  }
+
+  /**
+   * The caller's visibility rows matching the filters (the lists of everyone else): one range of a
+   * `document_visibility` index per (tenant, user), with the sort keys and folder copied on the
+   * rows; only the type filters look at the document itself.
+   */
+  #visible(db: Executor, tenantId: string, scope: VisibilityScope, f: DocumentListFilter) {
+    let q = visibilityRows(db, tenantId, scope);
+    if (f.folderId !== undefined) q = q.where('v.folder_id', f.folderId === null ? 'is' : '=', f.folderId);
+    if (f.tagId !== undefined) {
+      const tagId = f.tagId;
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('document_tags')
+            .select(eb.lit(1).as('one'))
+            .where('document_tags.tenant_id', '=', tenantId)
+            .where('document_tags.tag_id', '=', tagId)
+            .whereRef('document_tags.document_id', '=', 'v.document_id'),
+        ),
+      );
+    }
+    if (f.search) {
+      const pattern = likePattern(f.search);
+      q = q.where(sql<SqlBool>`v.name_key like ${pattern} escape '\\'`);
+    }
+    if (f.mediaType !== undefined || f.extension !== undefined) {
+      const { mediaType, extension } = f;
+      q = q.where((eb) => {
+        let d = eb.selectFrom('documents as d').select(eb.lit(1).as('one')).where('d.tenant_id', '=', tenantId).whereRef('d.id', '=', 'v.document_id');
+        if (mediaType !== undefined) d = d.where('d.file_type', '=', mediaType);
+        if (extension !== undefined) d = d.where('d.extension', '=', extension);
+        return eb.exists(d);
+      });
+    }
+    if (f.createdFrom !== undefined) q = q.where('v.created_at', '>=', f.createdFrom);
+    if (f.createdTo !== undefined) q = q.where('v.created_at', '<=', f.createdTo);
+    return q;
   }
 
   /** One page of the list, in the sort's index order (ties broken by id). */
-  async list(
-    db: Executor,
-    tenantId: string,
-    filter: DocumentListFilter,
-    page: { sort: DocumentSort; order: 'asc' | 'desc'; limit: number; offset: number },
-  ): Promise<DocumentRow[]> {
+  async list(db: Executor, tenantId: string, filter: DocumentListFilter, page: DocumentPage): Promise<DocumentRow[]> {
+    if (filter.scope !== null) return this.#listVisible(db, tenantId, filter.scope, filter, page);
     const column = DOCUMENT_SORTS[page.sort];
     // Names sort case-insensitively, served by the lower(filename) expression indexes.
     const sortKey = column === 'filename' ? sql`lower(documents.filename)` : sql.ref(`documents.${column}`);
@@ -93,12 +141,63 @@ export class DocumentsRepository {
       .execute();
   }
 
-  /** How many documents match; an index-only count over the same (tenant, folder, …) index. */
+  /**
+   * A page of the caller's visible documents: the page's ids are read from the visibility index of
+   * the sort (index order, offset skipped inside the index), then only those rows are joined.
+   */
+  async #listVisible(db: Executor, tenantId: string, scope: VisibilityScope, filter: DocumentListFilter, page: DocumentPage): Promise<DocumentRow[]> {
+    const key = `v.${VISIBILITY_SORTS[page.sort]}` as const;
+    const ids = this.#visible(db, tenantId, scope, filter)
+      .select(['v.document_id', `${key} as sort_key`])
+      .orderBy(key, page.order)
+      .orderBy('v.document_id', page.order)
+      .limit(page.limit)
+      .offset(page.offset);
+    return db
+      .selectFrom(ids.as('p'))
+      .innerJoin('documents', 'documents.id', 'p.document_id')
+      .selectAll('documents')
+      .where('documents.tenant_id', '=', tenantId)
+      .orderBy('p.sort_key', page.order)
+      .orderBy('p.document_id', page.order)
+      .execute();
+  }
+
+  /**
+   * How many documents match. Administrators' lists without filters but a folder read the kept
+   * counts (the tenant's, a folder's `document_count`), so `total` does not grow with the tenant.
+   * Otherwise a count over the same index range as the list: for members, the range of their
+   * visibility rows (index-only unless a filter needs the document).
+   */
   async count(db: Executor, tenantId: string, filter: DocumentListFilter): Promise<number> {
-    const row = await this.#filtered(db, tenantId, filter)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
+    const { tagId, search, mediaType, extension, createdFrom, createdTo } = filter;
+    const onlyFolder = [tagId, search, mediaType, extension, createdFrom, createdTo].every((v) => v === undefined);
+    if (onlyFolder && filter.scope === null) return this.#keptTenantCount(db, tenantId, filter.folderId);
+    const query =
+      filter.scope === null
+        ? this.#filtered(db, tenantId, filter).select((eb) => eb.fn.countAll<number>().as('n'))
+        : this.#visible(db, tenantId, filter.scope, filter).select((eb) => eb.fn.countAll<number>().as('n'));
+    const row = await query.executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /** The tenant's documents (folderId undefined), a folder's, or the top level's (all but those in folders), from the kept counts. */
+  async #keptTenantCount(db: Executor, tenantId: string, folderId: string | null | undefined): Promise<number> {
+    if (typeof folderId === 'string') {
+      const row = await db.selectFrom('folders').select('document_count').where('tenant_id', '=', tenantId).where('id', '=', folderId).executeTakeFirst();
+      return Number(row?.document_count ?? 0);
+    }
+    const all = db.selectFrom('tenant_document_counts').select('documents').where('tenant_id', '=', tenantId);
+    if (folderId === undefined) return Number((await all.executeTakeFirst())?.documents ?? 0);
+    const inFolders = db
+      .selectFrom('folders')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('document_count'), eb.lit(0)).as('n'))
+      .where('tenant_id', '=', tenantId);
+    // One statement, so both counts are read from the same snapshot.
+    const row = await db
+      .selectNoFrom((eb) => [eb.fn.coalesce(all, eb.lit(0)).as('documents'), inFolders.as('in_folders')])
+      .executeTakeFirstOrThrow();
+    return Number(row.documents) - Number(row.in_folders ?? 0);
   }
 
   /** Documents (id and blob keys) inside any of the folders, for removal with them. */
@@ -139,14 +238,10 @@ export class DocumentsRepository {
     }
   }
 
-  /** Stored bytes and document count of a tenant (quotas, usage). */
+  /** Stored bytes and document count of a tenant (quotas, usage), from the counts kept by triggers on `documents`. */
   async usage(db: Executor, tenantId: string): Promise<{ documents: number; bytes: number }> {
-    const row = await db
-      .selectFrom('documents')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes')])
-      .where('tenant_id', '=', tenantId)
-      .executeTakeFirstOrThrow();
-    return { documents: Number(row.n), bytes: Number(row.bytes) };
+    const row = await db.selectFrom('tenant_document_counts').select(['documents', 'bytes']).where('tenant_id', '=', tenantId).executeTakeFirst();
+    return { documents: Number(row?.documents ?? 0), bytes: Number(row?.bytes ?? 0) };
   }
 
   /** Replaces the extracted text of a document: the whole text, and each page's where the format has pages. */

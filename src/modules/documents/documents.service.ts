@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { BlobStore, ByteRange } from '../../providers/blobs/blob-store.ts';
 import { fileTypeFilter, nameTypeProblem } from '../../providers/files/file-types.ts';
 import { filenameProblem } from '../../providers/files/filenames.ts';
-import { visibleDocuments } from './access/access.repository.ts';
+import { visibilityScope } from './access/access.repository.ts';
 import { authorizeDocument } from './access/document-access.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import type { FoldersRepository } from './folders/folders.repository.ts';
@@ -70,7 +70,7 @@ export class DocumentsService {
   async list(auth: AuthContext, input: ListDocumentsInput): Promise<{ items: DocumentWithTags[]; total: number }> {
     const { database, documents, tags } = this.deps;
     const tenantId = auth.tenant.id;
-    const filter: DocumentListFilter = { visible: visibleDocuments(auth) };
+    const filter: DocumentListFilter = { scope: visibilityScope(auth) };
     if (input.folderId !== undefined) filter.folderId = input.folderId === 'root' ? null : input.folderId;
     if (input.tagId !== undefined) filter.tagId = input.tagId;
     if (input.search?.trim()) filter.search = input.search.trim();

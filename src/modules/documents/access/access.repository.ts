@@ -3,47 +3,52 @@ import type { Executor } from '../../../db/executor.ts';
 import type { DB } from '../../../db/schema.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
 import { isTenantAdmin } from '../../../domain/roles.ts';
+// The document_visibility table's types (merged into DB).
+import './visibility.tables.ts';
 
-/** The SQL of document visibility: share lookups and the list filter every document query applies. */
+/** The SQL of document visibility: share lookups and the filters every document query applies. */
 
-function workspaceIdsOf(eb: ExpressionBuilder<DB, 'documents'>, auth: AuthContext) {
-  return eb
-    .selectFrom('workspace_members')
-    .select('workspace_members.workspace_id')
-    .where('workspace_members.tenant_id', '=', auth.tenant.id)
-    .where('workspace_members.user_id', '=', auth.userId);
+/**
+ * Whose rows of `document_visibility` (kept by triggers, migration 20261123_1600) a caller's
+ * queries read, or null for callers who see every document of the tenant (tenant administrators
+ * and API keys). Viewers read only what is shared with them, never what they own
+ * (docs/api-decisions.md §3), so their rows must have a share (`shares > 0`).
+ */
+export interface VisibilityScope {
+  userId: string;
+  sharedOnly: boolean;
+}
+
+export function visibilityScope(auth: AuthContext): VisibilityScope | null {
+  if (isTenantAdmin(auth) || auth.userId === null) return null;
+  return { userId: auth.userId, sharedOnly: auth.role === 'viewer' };
+}
+
+/** The caller's visibility rows: `document_visibility as v` narrowed to their user (and shared rows for viewers). */
+export function visibilityRows(db: Executor, tenantId: string, scope: VisibilityScope) {
+  const q = db.selectFrom('document_visibility as v').where('v.tenant_id', '=', tenantId).where('v.user_id', '=', scope.userId);
+  return scope.sharedOnly ? q.where('v.shares', '>', 0) : q;
 }
 
 /**
- * The visibility filter of list queries over `documents`: `.where(visibleDocuments(auth))`.
- * Tenant administrators get a filter that is always true (the tenant scope is the caller's own).
- * For others it is `id IN (owned ∪ shared with them ∪ shared with their workspaces)`: each branch
- * is an index lookup, so the database starts from the few visible ids instead of testing every
- * row of the tenant in sort order (measured: member lists on 100k documents, bench/documents/member-list).
+ * The visibility filter of queries over `documents`: `.where(visibleDocuments(auth))`, for
+ * queries that start elsewhere (search candidates, chat): one primary-key probe of
+ * `document_visibility` per row tested. Tenant administrators get a filter that is always true (the
+ * tenant scope is the caller's own). Lists should rather start from the visibility rows
+ * (DocumentsRepository does), so they read one index range in sort order.
  */
 export function visibleDocuments(auth: AuthContext) {
   return (eb: ExpressionBuilder<DB, 'documents'>): Expression<SqlBool> => {
-    if (isTenantAdmin(auth) || auth.userId === null) return eb.lit(true);
-    const userId = auth.userId;
-    const tenantId = auth.tenant.id;
-    const sharedWithUser = eb
-      .selectFrom('document_shares')
-      .select('document_shares.document_id as id')
-      .where('document_shares.tenant_id', '=', tenantId)
-      .where('document_shares.user_id', '=', userId);
-    const sharedWithWorkspaces = eb
-      .selectFrom('document_shares')
-      .select('document_shares.document_id as id')
-      .where('document_shares.tenant_id', '=', tenantId)
-      .where('document_shares.workspace_id', 'in', workspaceIdsOf(eb, auth));
-    const shared = sharedWithUser.unionAll(sharedWithWorkspaces);
-    if (auth.role === 'viewer') return eb('documents.id', 'in', shared);
-    const owned = eb
-      .selectFrom('documents as owned')
-      .select('owned.id as id')
-      .where('owned.tenant_id', '=', tenantId)
-      .where('owned.owner_id', '=', userId);
-    return eb('documents.id', 'in', owned.unionAll(shared));
+    const scope = visibilityScope(auth);
+    if (scope === null) return eb.lit(true);
+    let rows = eb
+      .selectFrom('document_visibility as v')
+      .select('v.document_id')
+      .where('v.tenant_id', '=', auth.tenant.id)
+      .whereRef('v.document_id', '=', 'documents.id')
+      .where('v.user_id', '=', scope.userId);
+    if (scope.sharedOnly) rows = rows.where('v.shares', '>', 0);
+    return eb.exists(rows);
   };
 }
 

@@ -1,6 +1,7 @@
-import type { Expression, ExpressionBuilder, Selectable, SqlBool, Updateable } from 'kysely';
-import type { DB, FoldersTable } from '../../../db/schema.ts';
+import type { Selectable, Updateable } from 'kysely';
+import type { FoldersTable } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/executor.ts';
+import { type VisibilityScope, visibilityRows } from '../access/access.repository.ts';
 
 export type FolderRow = Selectable<FoldersTable>;
 
@@ -43,25 +44,20 @@ export class FoldersRepository {
   }
 
   /**
-   * Documents directly inside each folder, counted through the (tenant_id, folder_id, …) index.
-   * `visible` narrows the count to what the caller can see.
+   * Documents directly inside each folder that a (non-administrator) caller can see, counted from
+   * their visibility rows through the (tenant_id, user_id, folder_id, …) index.
    */
-  async documentCounts(
-    db: Executor,
-    tenantId: string,
-    folderIds: string[] | 'all',
-    visible: (eb: ExpressionBuilder<DB, 'documents'>) => Expression<SqlBool>,
-  ): Promise<Map<string, number>> {
+  async visibleDocumentCounts(db: Executor, tenantId: string, folderIds: string[] | 'all', scope: VisibilityScope): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
     if (folderIds !== 'all' && folderIds.length === 0) return counts;
-    let q = db
-      .selectFrom('documents')
-      .select(['folder_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('tenant_id', '=', tenantId)
-      .where(visible)
-      .groupBy('folder_id');
-    q = folderIds === 'all' ? q.where('folder_id', 'is not', null) : q.where('folder_id', 'in', folderIds);
-    for (const row of await q.execute()) if (row.folder_id) counts.set(row.folder_id, Number(row.n));
+    const base = visibilityRows(db, tenantId, scope)
+      .select(['v.folder_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('v.folder_id');
+    const chunks = folderIds === 'all' ? [null] : Array.from({ length: Math.ceil(folderIds.length / 500) }, (_, i) => folderIds.slice(i * 500, i * 500 + 500));
+    for (const chunk of chunks) {
+      const q = chunk === null ? base.where('v.folder_id', 'is not', null) : base.where('v.folder_id', 'in', chunk);
+      for (const row of await q.execute()) if (row.folder_id) counts.set(row.folder_id, Number(row.n));
+    }
     return counts;
   }
 

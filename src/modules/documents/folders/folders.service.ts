@@ -4,8 +4,7 @@ import { AppError, errors } from '../../../lib/errors.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { newId } from '../../../lib/ids.ts';
-import { isTenantAdmin } from '../../../domain/roles.ts';
-import { visibleDocuments } from '../access/access.repository.ts';
+import { visibilityScope } from '../access/access.repository.ts';
 import { assertMayCreate, assertTenantAdmin } from '../access/document-access.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
 import { removeDocuments } from '../document-removal.ts';
@@ -94,11 +93,12 @@ export class FoldersService {
   /**
    * Documents directly inside each folder that the caller can see. Tenant administrators see all,
    * so their counts are the ones the folder rows keep (triggers on `documents`); other callers'
-   * are counted through the visibility filter.
+   * are counted from their `document_visibility` rows, which carry the folder.
    */
   async #documentCounts(auth: AuthContext, rows: FolderRow[], ids: string[] | 'all'): Promise<Map<string, number>> {
-    if (isTenantAdmin(auth)) return new Map(rows.map((r) => [r.id, Number(r.document_count)]));
-    return this.deps.folders.documentCounts(this.deps.database.db, auth.tenant.id, ids, visibleDocuments(auth));
+    const scope = visibilityScope(auth);
+    if (scope === null) return new Map(rows.map((r) => [r.id, Number(r.document_count)]));
+    return this.deps.folders.visibleDocumentCounts(this.deps.database.db, auth.tenant.id, ids, scope);
   }
 
   /** Partial update; `parentId` moves the folder (null = top level), never into its own subtree. */
