@@ -6,6 +6,7 @@ import { identityModule } from './modules/identity/index.ts';
 import { mcpModule } from './modules/mcp/index.ts';
 import { processingModule } from './modules/processing/index.ts';
 import { sandboxModule } from './modules/sandbox/index.ts';
+import { searchModule } from './modules/search/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
 import type { ModuleDefinition } from './platform/module.ts';
 
@@ -19,6 +20,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   documentsModule,
   creditsModule,
   processingModule,
+  searchModule,
   chatModule,
   mcpModule,
   sandboxModule,

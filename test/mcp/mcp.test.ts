@@ -43,7 +43,7 @@ describeEachDialect(
     it('lists its tools and reads documents as the caller', async () => {
       const client = await connect({ 'x-api-key': tenant.apiKey });
       const names = (await client.listTools()).tools.map((t) => t.name);
-      for (const name of ['list_documents', 'get_document', 'get_content', 'ask']) assert.ok(names.includes(name), name);
+      for (const name of ['search', 'list_documents', 'get_document', 'get_content', 'ask']) assert.ok(names.includes(name), name);
       const listed = JSON.parse(text(await client.callTool({ name: 'list_documents', arguments: {} })));
       assert.deepEqual(
         listed.documents.map((d: { id: string }) => d.id),
@@ -58,6 +58,21 @@ describeEachDialect(
       assert.ok(resources.resources.some((r) => r.uri === `document://${documentId}`));
       const read = await client.readResource({ uri: `document://${documentId}` });
       assert.match(String((read.contents[0] as { text: string }).text), /laptop on day one/);
+    });
+
+    it('searches what the caller may see, answering as GET /search does', async () => {
+      const client = await connect({ 'x-api-key': tenant.apiKey });
+      const found = JSON.parse(text(await client.callTool({ name: 'search', arguments: { query: 'staging cluster', mode: 'text' } })));
+      assert.deepEqual(
+        found.results.map((r: { document: { id: string } }) => r.document.id),
+        [documentId],
+      );
+      const rest = (await ctx().app.inject({ url: '/api/v1/search?q=staging%20cluster&mode=text', headers: tenant.headers })).json();
+      assert.deepEqual(Object.keys(found).sort(), Object.keys(rest).sort());
+      const other = await createTenant(ctx());
+      const theirs = await connect({ 'x-api-key': other.apiKey });
+      const none = JSON.parse(text(await theirs.callTool({ name: 'search', arguments: { query: 'staging cluster', mode: 'text' } })));
+      assert.deepEqual(none.results, []);
     });
 
     it('answers questions with citations and charges a credit, keeping one session', async () => {

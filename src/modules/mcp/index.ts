@@ -17,6 +17,7 @@ export const mcpModule = defineModule({
   setup({ config, use }) {
     const documents = use('documents');
     const chat = use('chat');
+    const search = use('search');
     return {
       rootRoutes(app) {
         app.route({
@@ -27,13 +28,13 @@ export const mcpModule = defineModule({
             tags: ['mcp'],
             summary: 'Model Context Protocol endpoint for AI agents',
             description:
-              'Streamable HTTP transport (JSON answers). Tools: `search` (when search is available), `list_documents`, `get_document`, `get_content`, `ask`; resources `document://{id}`. Sees exactly what the caller may see; `ask` costs 1 AI credit.',
+              'Streamable HTTP transport (JSON answers). Tools: `search`, `list_documents`, `get_document`, `get_content`, `ask`; resources `document://{id}`. Sees exactly what the caller may see; `ask` costs 1 AI credit.',
           },
           handler: async (request, reply) => {
             const auth = authOf(request);
             const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
             const origin = config.http.publicBaseUrl ?? `${request.protocol}://${request.host}`;
-            const server = createMcpServer(auth, { documents, chat, apiBase: `${origin}${request.sandbox ? '/sandbox' : ''}/api/v1` });
+            const server = createMcpServer(auth, { documents, chat, search, apiBase: `${origin}${request.sandbox ? '/sandbox' : ''}/api/v1` });
             // Stateless: no session id, JSON answers instead of an event stream.
             const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
             reply.raw.on('close', () => {

@@ -1,0 +1,148 @@
+/*
+ * Search latency at scale (issue 12): N documents of ~300 words (bench/search-corpus.ts: Zipf over a
+ * 50k-word vocabulary) in one tenant, inserted straight into the tables (documents, document_contents,
+ * document_chunks: the search triggers index them as in production), chunked as the pipeline chunks
+ * (~3 passages a document) and embedded with the real local provider (hashed features, 384 dims).
+ * Zipf-distributed two-word queries, timed through the HTTP API (`app.inject`: auth, rate limit,
+ * validation, search, credits, serialisation), after a warm-up:
+ *
+ *   naive keyword: the FTS5 `bm25()` top-20 over the index alone (no tenant, visibility or snippet), for reference;
+ *   keyword: GET /search?mode=text; semantic: GET /search?mode=semantic; hybrid: POST /search/hybrid.
+ *
+ * Run: npm run bench search.bench   (SEARCH_BENCH_DOCS=10000 for a quick run; SEARCH_BENCH_DIALECTS=sqlite,postgres;
+ * SEARCH_BENCH_PG_DOCS caps the PostgreSQL corpus, default 20,000; SEARCH_BENCH_QUERIES, default 300)
+ */
+import { sql } from 'kysely';
+import type { DialectName } from '../src/db/database.ts';
+import { chunkText } from '../src/providers/ai/chunking.ts';
+import { createAiProvider } from '../src/providers/ai/create-ai-provider.ts';
+import { vectorToBytes } from '../src/lib/vectors.ts';
+import { startTestApp, type TestApp } from '../test/support/app.ts';
+import { documentRow } from '../test/support/document-rows.ts';
+import { corpus } from './search-corpus.ts';
+import { percentile } from './support.ts';
+
+interface Timing {
+  p50Ms: number;
+  p99Ms: number;
+}
+
+function timing(times: number[]): Timing {
+  return { p50Ms: Number(percentile(times, 50).toFixed(2)), p99Ms: Number(percentile(times, 99).toFixed(2)) };
+}
+
+async function seed(t: TestApp, tenantId: string, documents: number): Promise<{ seconds: number; passages: number }> {
+  const started = performance.now();
+  const c = corpus();
+  const ai = createAiProvider({ provider: 'local', threaded: false, openai: {} as never });
+  const model = `${ai.embeddingModel}:${ai.embeddingDimensions}`;
+  const db = t.container.database.db;
+  const batch = 250;
+  let passages = 0;
+  const base = Date.UTC(2025, 0, 1);
+  for (let from = 0; from < documents; from += batch) {
+    const texts: { id: string; text: string }[] = [];
+    for (let i = from; i < Math.min(documents, from + batch); i++) texts.push({ id: `doc_${String(i).padStart(7, '0')}`, text: c.document() });
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('documents')
+        .values(texts.map((d, i) => documentRow(tenantId, d.id, { created_at: base + (from + i) * 60_000, updated_at: base })))
+        .execute();
+      await trx
+        .insertInto('document_contents')
+        .values(texts.map((d) => ({ document_id: d.id, tenant_id: tenantId, content: d.text, pages: null, page_texts: null, created_at: base })))
+        .execute();
+      const rows = [];
+      for (const d of texts) {
+        const chunks = chunkText(d.text);
+        const vectors = await ai.embed(
+          chunks.map((ch) => ch.text),
+          { purpose: 'document' },
+        );
+        for (const [i, ch] of chunks.entries()) {
+          rows.push({
+            document_id: d.id,
+            chunk_index: ch.index,
+            tenant_id: tenantId,
+            page: null,
+            text: ch.text,
+            embedding: vectorToBytes(vectors[i]!),
+            embedding_model: model,
+            created_at: base,
+          });
+        }
+      }
+      passages += rows.length;
+      for (let i = 0; i < rows.length; i += 400) await trx.insertInto('document_chunks').values(rows.slice(i, i + 400)).execute();
+    });
+  }
+  return { seconds: Number(((performance.now() - started) / 1000).toFixed(1)), passages };
+}
+
+async function timeAll(queries: string[], warmup: number, call: (q: string) => Promise<void>): Promise<Timing> {
+  for (const q of queries.slice(0, warmup)) await call(q);
+  const times: number[] = [];
+  for (const q of queries) {
+    const started = performance.now();
+    await call(q);
+    times.push(performance.now() - started);
+  }
+  return timing(times);
+}
+
+async function runDialect(dialect: DialectName, documents: number, queryCount: number) {
+  const t = await startTestApp(dialect);
+  try {
+    const created = await t.admin({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      payload: { name: 'Bench', subdomain: `search-bench-${dialect}`, tier: 'enterprise', owner: { email: 's@example.com', password: 'bench password 1', name: 'S' } },
+    });
+    const { tenant, api_key } = created.json() as { tenant: { id: string }; api_key: string };
+    const headers = { 'x-api-key': api_key };
+    const seeded = await seed(t, tenant.id, documents);
+    if (dialect === 'postgres') await t.container.database.pgPool!.query('VACUUM ANALYZE');
+    else await sql`ANALYZE`.execute(t.container.database.db);
+
+    const c = corpus();
+    const queries = Array.from({ length: queryCount }, () => c.query());
+    const get = async (url: string) => {
+      const res = await t.app.inject({ url, headers });
+      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+    };
+
+    const naiveSql =
+      dialect === 'sqlite'
+        ? (q: string) => sql`select rowid, bm25(search_text) as r from search_text where search_text match ${q.split(' ').map((w) => `"${w}"`).join(' ')} order by r limit 20`
+        : (q: string) =>
+            sql`select document_id, ts_rank_cd(tsv, query) as r from search_documents, plainto_tsquery('docuvault_search', ${q}) query where tsv @@ query order by r desc limit 20`;
+    const naive = await timeAll(queries, 20, async (q) => {
+      await naiveSql(q).execute(t.container.database.db);
+    });
+    const keyword = await timeAll(queries, 20, (q) => get(`/api/v1/search?mode=text&q=${encodeURIComponent(q)}`));
+
+    const coldStart = performance.now();
+    await get(`/api/v1/search?mode=semantic&q=${encodeURIComponent(queries[0]!)}`);
+    const semanticColdLoadMs = Number((performance.now() - coldStart).toFixed(0));
+    const semantic = await timeAll(queries, 5, (q) => get(`/api/v1/search?mode=semantic&q=${encodeURIComponent(q)}`));
+    const hybrid = await timeAll(queries, 5, async (q) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/search/hybrid', headers, payload: { query: q } });
+      if (res.statusCode !== 200) throw new Error(`hybrid: ${res.statusCode} ${res.body}`);
+    });
+    return { dialect, documents, passages: seeded.passages, seedSeconds: seeded.seconds, queries: queryCount, naiveKeyword: naive, keyword, semanticColdLoadMs, semantic, hybrid };
+  } finally {
+    await t.close();
+  }
+}
+
+export async function run() {
+  const documents = Number(process.env['SEARCH_BENCH_DOCS'] ?? 100_000);
+  const pgDocuments = Math.min(documents, Number(process.env['SEARCH_BENCH_PG_DOCS'] ?? 20_000));
+  const queries = Number(process.env['SEARCH_BENCH_QUERIES'] ?? 300);
+  const dialects = (process.env['SEARCH_BENCH_DIALECTS'] ?? 'sqlite').split(',') as DialectName[];
+  const results = [];
+  for (const dialect of dialects) results.push(await runDialect(dialect, dialect === 'postgres' ? pgDocuments : documents, queries));
+  return results;
+}
+
+if (import.meta.main) console.log(JSON.stringify(await run(), null, 2));

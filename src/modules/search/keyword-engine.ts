@@ -1,0 +1,34 @@
+import type { Expression, SqlBool } from 'kysely';
+import type { Executor } from '../../db/executor.ts';
+import type { Clause } from './query-syntax.ts';
+
+/** One keyword hit: a document and the engine's rank (higher is better, ≥ 0). */
+export interface KeywordHit {
+  documentId: string;
+  rank: number;
+}
+
+export interface KeywordQuery {
+  tenantId: string;
+  clauses: Clause[];
+  /** All clauses must match, or any of them. */
+  join: 'all' | 'any';
+  /** Visibility and filters over `documents`, applied inside the ranked query (before the limit). */
+  where: Expression<SqlBool>;
+  limit: number;
+  /** Only rank these documents (hybrid search scoring the other arm's finds). */
+  onlyDocumentIds?: string[];
+}
+
+/**
+ * The full-text side of search, one implementation per dialect (FTS5 BM25 on SQLite, tsvector and
+ * `ts_rank_cd` on PostgreSQL), behind one interface.
+ */
+export interface KeywordEngine {
+  /** Best documents first; at most `limit`. */
+  search(db: Executor, query: KeywordQuery): Promise<KeywordHit[]>;
+  /** The best-matching passage of each document with matches marked (`highlight.ts` form). */
+  highlights(db: Executor, tenantId: string, clauses: Clause[], join: 'all' | 'any', documentIds: string[]): Promise<Map<string, string>>;
+  /** The saturation constant that maps this engine's rank to 0.5 (`scores.ts`). */
+  readonly half: number;
+}

@@ -1,0 +1,46 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor.ts';
+import { MARK_END, MARK_START, markupFromSentinels } from './highlight.ts';
+import type { KeywordEngine, KeywordHit, KeywordQuery } from './keyword-engine.ts';
+import { type Clause, toTsquery } from './query-syntax.ts';
+import { TS_RANK_HALF } from './scores.ts';
+
+/** Characters of a document's text `ts_headline` reads (it parses the whole input: bounded for huge documents). */
+const HEADLINE_CHARS = 100_000;
+
+/**
+ * PostgreSQL full text: `search_documents.tsv` (GIN) in the `docuvault_search` configuration,
+ * ranked by `ts_rank_cd`; highlights by `ts_headline` (one best fragment).
+ */
+export class PostgresKeywordEngine implements KeywordEngine {
+  readonly half = TS_RANK_HALF;
+
+  async search(db: Executor, q: KeywordQuery): Promise<KeywordHit[]> {
+    if (q.clauses.length === 0) return [];
+    const only = q.onlyDocumentIds;
+    if (only && only.length === 0) return [];
+    const onlyClause = only ? sql`and s.document_id in (${sql.join(only.map((id) => sql`${id}`))})` : sql``;
+    const rows = await sql<{ document_id: string; rank: number }>`
+      select s.document_id as document_id, ts_rank_cd(s.tsv, query) as rank
+      from search_documents s
+      join documents on documents.id = s.document_id,
+        to_tsquery('docuvault_search', ${toTsquery(q.clauses, q.join)}) as query
+      where s.tenant_id = ${q.tenantId} and documents.tenant_id = ${q.tenantId} and s.tsv @@ query ${onlyClause} and ${q.where}
+      order by rank desc, s.document_id
+      limit ${q.limit}`.execute(db);
+    return rows.rows.map((r) => ({ documentId: r.document_id, rank: Number(r.rank) }));
+  }
+
+  async highlights(db: Executor, tenantId: string, clauses: Clause[], join: 'all' | 'any', documentIds: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (clauses.length === 0 || documentIds.length === 0) return out;
+    const options = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxFragments=1, MaxWords=32, MinWords=12, ShortWord=2, FragmentDelimiter=" … "`;
+    const rows = await sql<{ document_id: string; snippet: string | null }>`
+      select c.document_id as document_id,
+        ts_headline('docuvault_search', left(c.content, ${HEADLINE_CHARS}), to_tsquery('docuvault_search', ${toTsquery(clauses, join)}), ${options}) as snippet
+      from document_contents c
+      where c.tenant_id = ${tenantId} and c.document_id in (${sql.join(documentIds.map((id) => sql`${id}`))})`.execute(db);
+    for (const r of rows.rows) if (r.snippet) out.set(r.document_id, markupFromSentinels(r.snippet));
+    return out;
+  }
+}

@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor.ts';
+import { MARK_END, MARK_START, markupFromSentinels } from './highlight.ts';
+import type { KeywordEngine, KeywordHit, KeywordQuery } from './keyword-engine.ts';
+import { type Clause, toFts5 } from './query-syntax.ts';
+import { BM25_HALF } from './scores.ts';
+
+/** Phase one of a keyword search reads this many of the index's best matches per result wanted (at least PHASE_ONE_MIN). */
+const PHASE_ONE_FACTOR = 4;
+const PHASE_ONE_MIN = 100;
+
+/** Tokens of context in a snippet. */
+const SNIPPET_TOKENS = 32;
+
+/**
+ * FTS5 over `search_text` (porter + unicode61, diacritics folded), ranked by `bm25()`. The MATCH
+ * drives the query (CROSS JOIN fixes that order: the planner otherwise may start from the tenant's
+ * documents); each match is joined to its document, which must pass visibility and filters before
+ * the sort and limit (so a member's top-k is the top-k of what they may see).
+ */
+export class SqliteKeywordEngine implements KeywordEngine {
+  readonly half = BM25_HALF;
+
+  async search(db: Executor, q: KeywordQuery): Promise<KeywordHit[]> {
+    if (q.clauses.length === 0) return [];
+    const match = toFts5(q.clauses, q.join);
+    const only = q.onlyDocumentIds;
+    if (only) {
+      if (only.length === 0) return [];
+      // A few given documents: start from them and look each up in the index by rowid.
+      const rows = await sql<{ document_id: string; rank: number }>`
+        select s.document_id as document_id, bm25(search_text) as rank
+        from search_documents s cross join search_text cross join documents
+        where s.document_id in (${sql.join(only.map((id) => sql`${id}`))}) and s.tenant_id = ${q.tenantId}
+          and search_text.rowid = s.id and search_text match ${match}
+          and documents.id = s.document_id and documents.tenant_id = ${q.tenantId} and ${q.where}
+        order by rank limit ${q.limit}`.execute(db);
+      return rows.rows.map((r) => ({ documentId: r.document_id, rank: -Number(r.rank) }));
+    }
+    // Phase 1: the index's own best matches (FTS5 sorts by rank inside the virtual table, cheap), then
+    // tenant, visibility and filters on those few. When they leave fewer than `limit`, phase 2 ranks
+    // every match that passes them (exact, slower for common words).
+    const candidates = Math.max(PHASE_ONE_MIN, q.limit * PHASE_ONE_FACTOR);
+    const first = await sql<{ document_id: string; rank: number }>`
+      select s.document_id as document_id, t.rank as rank
+      from (select rowid as id, rank from search_text where search_text match ${match} order by rank limit ${candidates}) as t
+        cross join search_documents s cross join documents
+      where s.id = t.id and s.tenant_id = ${q.tenantId} and documents.id = s.document_id and documents.tenant_id = ${q.tenantId} and ${q.where}
+      order by t.rank limit ${q.limit}`.execute(db);
+    let rows = first.rows;
+    if (rows.length < q.limit) {
+      const full = await sql<{ document_id: string; rank: number }>`
+        select s.document_id as document_id, bm25(search_text) as rank
+        from search_text cross join search_documents s cross join documents
+        where search_text match ${match} and s.id = search_text.rowid and s.tenant_id = ${q.tenantId}
+          and documents.id = s.document_id and documents.tenant_id = ${q.tenantId} and ${q.where}
+        order by rank limit ${q.limit}`.execute(db);
+      rows = full.rows;
+    }
+    return rows.map((r) => ({ documentId: r.document_id, rank: -Number(r.rank) }));
+  }
+
+  async highlights(db: Executor, tenantId: string, clauses: Clause[], join: 'all' | 'any', documentIds: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (clauses.length === 0 || documentIds.length === 0) return out;
+    const rows = await sql<{ document_id: string; snippet: string | null }>`
+      select s.document_id as document_id, snippet(search_text, 0, ${MARK_START}, ${MARK_END}, '…', ${SNIPPET_TOKENS}) as snippet
+      from search_documents s cross join search_text
+      where s.tenant_id = ${tenantId} and s.document_id in (${sql.join(documentIds.map((id) => sql`${id}`))})
+        and search_text.rowid = s.id and search_text match ${toFts5(clauses, join)}`.execute(db);
+    for (const r of rows.rows) if (r.snippet) out.set(r.document_id, markupFromSentinels(r.snippet));
+    return out;
+  }
+}

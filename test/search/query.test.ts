@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { highlightPassage, markupFromSentinels } from '../../src/modules/search/highlight.ts';
+import { understandQuery } from '../../src/modules/search/query-understanding.ts';
+import { parseQuery, toFts5, toTsquery } from '../../src/modules/search/query-syntax.ts';
+import { keywordScore, relevanceOf } from '../../src/modules/search/scores.ts';
+import { mergeResults, scanTopK } from '../../src/modules/search/vector-scan.ts';
+import { VectorSet } from '../../src/modules/search/vector-set.ts';
+import { vectorToBytes } from '../../src/lib/vectors.ts';
+
+describe('search query syntax', () => {
+  it('parses words, phrases, prefixes; folds case and diacritics; drops stop words', () => {
+    assert.deepEqual(parseQuery('The Café "quarterly  audit" consult* of'), [
+      { kind: 'word', text: 'cafe' },
+      { kind: 'phrase', words: ['quarterly', 'audit'] },
+      { kind: 'prefix', text: 'consult' },
+    ]);
+    assert.deepEqual(parseQuery('the of'), [
+      { kind: 'word', text: 'the' },
+      { kind: 'word', text: 'of' },
+    ]);
+    assert.deepEqual(parseQuery('e-mail'), [{ kind: 'phrase', words: ['e', 'mail'] }]);
+    assert.deepEqual(parseQuery('a* "'), [{ kind: 'word', text: 'a' }]);
+    assert.deepEqual(parseQuery('*** ((( '), []);
+  });
+
+  it('writes only quoted tokens into FTS5 and tsquery syntax', () => {
+    const clauses = parseQuery('invoice OR NEAR(x) "a b" pre* col:umn \'; drop');
+    const fts = toFts5(clauses);
+    assert.equal(fts, '"invoice" AND "near x" AND "a b" AND "pre"* AND "col umn" AND "drop"');
+    assert.equal(toTsquery(parseQuery('pay* "net amount"'), 'any'), "'pay':* | ('net' <-> 'amount')");
+  });
+});
+
+describe('search scores', () => {
+  it('saturates ranks into [0, 1) and bands them as the spec says', () => {
+    assert.equal(keywordScore(5, 5), 0.5);
+    assert.equal(keywordScore(0, 5), 0);
+    assert.ok(keywordScore(1e9, 5) < 1);
+    assert.deepEqual([0.95, 0.8, 0.7, 0.6, 0.5, 0.4, 0.39, 0].map(relevanceOf), ['high', 'high', 'medium', 'medium', 'low', 'low', 'very_low', 'very_low']);
+  });
+});
+
+describe('highlights', () => {
+  it('escapes the text and keeps only <mark> as markup', () => {
+    assert.equal(markupFromSentinels('a <b>&\u0001x\u0002 "q"'), 'a &lt;b&gt;&amp;<mark>x</mark> &quot;q&quot;');
+    assert.match(highlightPassage('Invoices are paid <fast> by the finance team.', 'invoice finance'), /<mark>Invoices<\/mark> are paid &lt;fast&gt; by the <mark>finance<\/mark> team\./);
+  });
+});
+
+describe('query understanding', () => {
+  const now = Date.UTC(2026, 10, 23);
+  it('reads dates, file types and tag names, and searches the rest', () => {
+    const u = understandQuery('Finance invoices from March 2026 as PDF files', { now, tagNames: ['finance', 'legal'] });
+    assert.equal(u.text, 'invoices as');
+    assert.equal(u.createdFrom, Date.UTC(2026, 2, 1));
+    assert.equal(u.createdTo, Date.UTC(2026, 3, 1) - 1);
+    assert.deepEqual(u.fileTypes, ['pdf']);
+    assert.deepEqual(u.tagNames, ['finance']);
+    assert.deepEqual(
+      u.understood.map((f) => f.type),
+      ['date_range', 'file_type', 'tag'],
+    );
+    const year = understandQuery('contracts in 2025', { now, tagNames: [] });
+    assert.equal(year.createdFrom, Date.UTC(2025, 0, 1));
+    assert.equal(year.createdTo, Date.UTC(2026, 0, 1) - 1);
+    assert.equal(year.text, 'contracts');
+    const sheets = understandQuery('budget spreadsheets since 2024', { now, tagNames: [] });
+    assert.ok(sheets.fileTypes?.includes('xlsx') && sheets.fileTypes.includes('csv'));
+    assert.equal(sheets.createdFrom, Date.UTC(2024, 0, 1));
+    assert.equal(sheets.createdTo, undefined);
+    const nothing = understandQuery('pdf', { now, tagNames: [] });
+    assert.equal(nothing.text, 'pdf', 'a query that is only a filter is still searched as written');
+  });
+});
+
+describe('vector scan', () => {
+  const unit = (values: number[]) => {
+    const v = Float32Array.from(values);
+    const n = Math.hypot(...values);
+    return v.map((x) => x / n);
+  };
+  it('returns the best documents with their best passage, masked before the top-k, split ranges merged', () => {
+    const set = new VectorSet(3);
+    set.put('a', [{ chunkIndex: 0, bytes: vectorToBytes(unit([1, 0, 0])) }, { chunkIndex: 1, bytes: vectorToBytes(unit([0, 1, 0])) }]);
+    set.put('b', [{ chunkIndex: 0, bytes: vectorToBytes(unit([0.9, 0.1, 0])) }]);
+    set.put('c', [{ chunkIndex: 0, bytes: vectorToBytes(unit([0, 0, 1])) }]);
+    const snap = set.snapshot();
+    const matrix = new Float32Array(snap.target.matrix);
+    const rowDoc = new Int32Array(snap.target.rowDoc);
+    const q = unit([0, 1, 0]);
+    const all = scanTopK({ matrix, rowDoc, dims: 3, start: 0, end: snap.target.rows, query: q, mask: null, k: 2 });
+    assert.deepEqual(all.docs.map(snap.documentOf), ['a', 'b']);
+    assert.equal(snap.chunkOf(all.rows[0]!), 1);
+    const masked = scanTopK({ matrix, rowDoc, dims: 3, start: 0, end: snap.target.rows, query: q, mask: set.mask(['b', 'c']), k: 1 });
+    assert.deepEqual(masked.docs.map(snap.documentOf), ['b']);
+    const merged = mergeResults(
+      [
+        scanTopK({ matrix, rowDoc, dims: 3, start: 0, end: 1, query: q, mask: null, k: 2 }),
+        scanTopK({ matrix, rowDoc, dims: 3, start: 1, end: snap.target.rows, query: q, mask: null, k: 2 }),
+      ],
+      2,
+    );
+    assert.deepEqual(merged.docs.map(snap.documentOf), ['a', 'b']);
+    set.remove('a');
+    set.put('b', []);
+    const after = set.snapshot();
+    const left = scanTopK({ matrix: new Float32Array(after.target.matrix), rowDoc: new Int32Array(after.target.rowDoc), dims: 3, start: 0, end: after.target.rows, query: q, mask: null, k: 3 });
+    assert.deepEqual(left.docs.map(after.documentOf), ['c']);
+  });
+});
