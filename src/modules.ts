@@ -8,6 +8,7 @@ import { processingModule } from './modules/processing/index.ts';
 import { sandboxModule } from './modules/sandbox/index.ts';
 import { searchModule } from './modules/search/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
+import { workflowsModule } from './modules/workflows/index.ts';
 import type { ModuleDefinition } from './platform/module.ts';
 
 /**
@@ -25,4 +26,5 @@ export const MODULES: readonly ModuleDefinition[] = [
   mcpModule,
   sandboxModule,
   webhooksModule,
+  workflowsModule,
 ];

@@ -1,6 +1,6 @@
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 // ajv and ajv-formats are CommonJS with a default export.
 const Ajv = AjvModule.default ?? AjvModule;
@@ -48,4 +48,12 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     }
     parse(request, text, done);
   });
+}
+
+/**
+ * preValidation for routes whose body is optional (resume, cancel): a request without one is read
+ * as `{}`, so the body schema still checks what is sent but an absent body is not a 400.
+ */
+export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
+  request.body ??= {};
 }

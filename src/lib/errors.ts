@@ -65,6 +65,13 @@ export const errors = {
   /** A dependency the request needs (the rate-limit store) is down; try again shortly. */
   unavailable: (message: string, retryAfterSeconds: number) =>
     new AppError(503, 'service_unavailable', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
+  /** Contract §10: a workflow definition that cannot run (`details.errors`). */
+  invalidWorkflow: (errorList: string[], warnings: string[] = []) =>
+    new AppError(400, 'invalid_workflow', `The workflow is invalid: ${errorList.join('; ')}`, { details: { errors: errorList, warnings } }),
+  /** Contract §10: pause of an execution that is not running. */
+  executionNotPausable: (message: string) => new AppError(409, 'execution_not_pausable', message),
+  /** Contract §10: resume or cancel of an execution in a state that does not allow it. */
+  executionNotResumable: (message: string) => new AppError(409, 'execution_not_resumable', message),
   internal: (cause?: unknown) => new AppError(500, 'internal_error', 'An internal error occurred', { cause }),
 };
 

@@ -1,0 +1,92 @@
+import { celParseError, jsonataParseError } from './expressions.ts';
+import { NODE_TYPES } from './node-types.ts';
+import { TRIGGER_RULES, type ValidationResult, type WorkflowDefinition, type WorkflowNode } from './types.ts';
+
+/**
+ * Checks a definition as contract §10 lists it: errors make it unrunnable (no nodes, duplicate
+ * id, unknown type, unknown dependency, a cycle, missing config, an unparsable expression);
+ * warnings flag nodes that can wait or call out without a timeout. Pure.
+ */
+export function validateWorkflow(definition: Pick<WorkflowDefinition, 'nodes'>): ValidationResult {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const nodes = Array.isArray(definition.nodes) ? definition.nodes : [];
+  if (nodes.length === 0) errors.push('The workflow has no nodes');
+
+  const ids = new Set<string>();
+  for (const node of nodes) {
+    if (ids.has(node.id)) errors.push(`Duplicate node id "${node.id}"`);
+    ids.add(node.id);
+  }
+  for (const node of nodes) {
+    for (const dep of node.depends_on ?? []) {
+      if (!ids.has(dep)) errors.push(`Node "${node.id}" depends on unknown node "${dep}"`);
+    }
+    if (node.trigger_rule !== undefined && !(TRIGGER_RULES as readonly string[]).includes(node.trigger_rule)) {
+      errors.push(`Node "${node.id}" has unknown trigger_rule "${node.trigger_rule}"`);
+    }
+    if (node.run_if !== undefined) {
+      const problem = celParseError(node.run_if);
+      if (problem) errors.push(`Node "${node.id}" run_if does not parse: ${problem}`);
+    }
+    checkType(node, errors, warnings);
+  }
+  const cycle = findCycle(nodes);
+  if (cycle) errors.push(`Circular dependency: ${cycle.join(' -> ')}`);
+  return { errors, warnings };
+}
+
+function checkType(node: WorkflowNode, errors: string[], warnings: string[]): void {
+  const spec = NODE_TYPES[node.type];
+  if (!spec) {
+    errors.push(`Node "${node.id}" has unknown type "${node.type}"`);
+    return;
+  }
+  const config = node.config ?? {};
+  for (const key of spec.required) {
+    if (config[key] === undefined || config[key] === null) errors.push(`Node "${node.id}" (${node.type}) is missing config "${key}"`);
+  }
+  if (node.type === 'delay' && config.seconds === undefined && config.until === undefined) {
+    errors.push(`Node "${node.id}" (delay) needs config "seconds" or "until"`);
+  }
+  for (const key of spec.cel ?? []) {
+    if (config[key] === undefined) continue;
+    const problem = celParseError(config[key]);
+    if (problem) errors.push(`Node "${node.id}" ${key} is not a valid CEL expression: ${problem}`);
+  }
+  for (const key of spec.jsonata ?? []) {
+    if (config[key] === undefined) continue;
+    const problem = jsonataParseError(config[key]);
+    if (problem) errors.push(`Node "${node.id}" ${key} is not a valid JSONata expression: ${problem}`);
+  }
+  const hasTimeout = node.type.startsWith('human_') ? node.timeout_hours !== undefined || config.timeout_hours !== undefined : node.timeout_seconds !== undefined;
+  if (spec.waits && !hasTimeout) {
+    warnings.push(`Node "${node.id}" (${node.type}) has no timeout (${node.type.startsWith('human_') ? 'timeout_hours' : 'timeout_seconds'})`);
+  }
+}
+
+/** The first cycle found, as a closed path of node ids (`a -> b -> a`), or null. */
+export function findCycle(nodes: readonly WorkflowNode[]): string[] | null {
+  const deps = new Map(nodes.map((n) => [n.id, n.depends_on ?? []]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const visit = (id: string): string[] | null => {
+    if (state.get(id) === 'done' || !deps.has(id)) return null;
+    if (state.get(id) === 'visiting') return [...stack.slice(stack.indexOf(id)), id];
+    state.set(id, 'visiting');
+    stack.push(id);
+    for (const dep of deps.get(id)!) {
+      const found = visit(dep);
+      if (found) return found;
+    }
+    stack.pop();
+    state.set(id, 'done');
+    return null;
+  };
+  for (const node of nodes) {
+    const found = visit(node.id);
+    // Edges point at dependencies; report the cycle in execution order.
+    if (found) return found.reverse();
+  }
+  return null;
+}

@@ -1,0 +1,179 @@
+import type { OutboundHttp } from '../../providers/outbound/outbound-http.ts';
+import { evalCel, evalJsonata, type ExpressionScope, resolveReferences } from './engine/expressions.ts';
+import type { WorkflowNode } from './engine/types.ts';
+
+/** What one run of a node produced. */
+export type NodeOutcome =
+  | { kind: 'completed'; output: unknown; setVariable?: { name: string; value: unknown }; end?: { status: 'completed' | 'failed'; output: unknown } }
+  | { kind: 'wait'; until: number };
+
+/** What a handler is given: the node, its config with references resolved, the expression scope. */
+export interface NodeInput {
+  node: WorkflowNode;
+  config: Record<string, unknown>;
+  /** Config as written (expressions and nested loop nodes are read raw). */
+  rawConfig: Record<string, unknown>;
+  scope: ExpressionScope;
+  /** When this node run started (epoch ms), for durable timers. */
+  startedAt: number;
+  now: number;
+  /** `execution:node:attempt`, sent by side-effecting nodes (Idempotency-Key). */
+  idempotencyKey: string;
+  signal: AbortSignal;
+}
+
+/** A node type's behaviour. Issue 15 adds AI, human and MCP handlers to this table. */
+export type NodeHandler = (input: NodeInput) => Promise<NodeOutcome>;
+
+const done = (output: unknown): NodeOutcome => ({ kind: 'completed', output });
+
+/** Fails a node with a message naming the node and the expression (contract §10). */
+function expressionError(node: WorkflowNode, expression: string, error: unknown): Error {
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return new Error(`Node "${node.id}": expression "${expression}" failed: ${message}`);
+}
+
+function cel(node: WorkflowNode, expression: string, scope: ExpressionScope): unknown {
+  try {
+    return evalCel(expression, scope);
+  } catch (error) {
+    throw expressionError(node, expression, error);
+  }
+}
+
+async function jsonataOf(node: WorkflowNode, expression: string, input: unknown, scope: ExpressionScope): Promise<unknown> {
+  try {
+    return await evalJsonata(expression, input, scope);
+  } catch (error) {
+    throw expressionError(node, expression, error);
+  }
+}
+
+function itemsOf(node: WorkflowNode, value: unknown): unknown[] {
+  if (!Array.isArray(value)) throw new Error(`Node "${node.id}": config "items" must resolve to an array`);
+  return value;
+}
+
+/** The control nodes of contract §10 that need nothing outside the process. */
+export const CONTROL_HANDLERS: Record<string, NodeHandler> = {
+  condition: async ({ node, rawConfig, scope }) => done({ result: cel(node, String(rawConfig.expression), scope) === true }),
+  switch: async ({ node, rawConfig, config, scope }) => {
+    const value = cel(node, String(rawConfig.expression), scope);
+    const cases = config.cases;
+    let matched = 'default';
+    if (Array.isArray(cases)) {
+      const hit = cases.find((c) => c === value);
+      if (hit !== undefined) matched = String(hit);
+    } else if (cases && typeof cases === 'object') {
+      const hit = Object.entries(cases).find(([, v]) => v === value);
+      if (hit) matched = hit[0];
+    }
+    return done({ value, case: matched });
+  },
+  parallel: async () => done({}),
+  join: async ({ node, scope }) => {
+    const outputs: Record<string, unknown> = {};
+    for (const dep of node.depends_on ?? []) {
+      const result = scope.nodes[dep];
+      if (result?.status === 'completed') outputs[dep] = result.output;
+    }
+    return done(outputs);
+  },
+  transform: async ({ node, rawConfig, scope }) => done(await jsonataOf(node, String(rawConfig.expression), scope, scope)),
+  filter: async ({ node, config, rawConfig, scope }) => {
+    const items = itemsOf(node, config.items);
+    return done(items.filter((item, index) => cel(node, String(rawConfig.condition), { ...scope, item, index }) === true));
+  },
+  aggregate: async ({ node, config, rawConfig, scope }) => done(await jsonataOf(node, String(rawConfig.expression), itemsOf(node, config.items), scope)),
+  set_variable: async ({ config }) => {
+    const name = String(config.name);
+    return { kind: 'completed', output: { name, value: config.value }, setVariable: { name, value: config.value } };
+  },
+  delay: async ({ node, config, startedAt, now }) => {
+    let until: number;
+    if (config.until !== undefined) {
+      until = Date.parse(String(config.until));
+      if (Number.isNaN(until)) throw new Error(`Node "${node.id}": config "until" is not a timestamp`);
+    } else {
+      const seconds = Number(config.seconds);
+      if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`Node "${node.id}": config "seconds" must be a non-negative number`);
+      until = startedAt + seconds * 1000;
+    }
+    if (now < until) return { kind: 'wait', until };
+    return done({ waited_until: new Date(until).toISOString() });
+  },
+  end: async ({ config }) => {
+    const status = config.status === 'failed' ? 'failed' : 'completed';
+    const output = config.output ?? null;
+    return { kind: 'completed', output, end: { status, output } };
+  },
+};
+
+/** `http_request` through the guarded outbound client; a non-2xx answer fails the node. */
+export function httpRequestHandler(http: OutboundHttp): NodeHandler {
+  return async ({ node, config, idempotencyKey, signal }) => {
+    const headers: Record<string, string> = { 'idempotency-key': idempotencyKey };
+    for (const [k, v] of Object.entries((config.headers as Record<string, unknown>) ?? {})) headers[k.toLowerCase()] = String(v);
+    let body: string | undefined;
+    if (config.body !== undefined && config.body !== null) {
+      body = typeof config.body === 'string' ? config.body : JSON.stringify(config.body);
+      if (typeof config.body !== 'string' && !headers['content-type']) headers['content-type'] = 'application/json';
+    }
+    const response = await http.request({
+      url: String(config.url),
+      method: String(config.method).toUpperCase(),
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(node.timeout_seconds ? { timeoutMs: node.timeout_seconds * 1000 } : {}),
+      signal,
+    });
+    const text = response.body.toString('utf8');
+    let parsed: unknown = text;
+    if ((response.headers['content-type'] ?? '').includes('json')) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    if (response.status < 200 || response.status > 299) throw new Error(`Node "${node.id}": ${config.method} ${config.url} answered ${response.status}`);
+    return done({ status: response.status, headers: response.headers, body: parsed });
+  };
+}
+
+/** `loop`: runs its inner node once per item (inline, at most `concurrency` at a time), output = outputs in order. */
+export function loopHandler(handlers: Record<string, NodeHandler>): NodeHandler {
+  return async (input) => {
+    const { node, config, rawConfig, scope } = input;
+    const items = itemsOf(node, config.items);
+    const max = Number(config.max_iterations ?? 1000);
+    if (items.length > max) throw new Error(`Node "${node.id}": ${items.length} items exceed max_iterations ${max}`);
+    const inner = rawConfig.node as { type?: string; config?: Record<string, unknown> } | undefined;
+    const handler = inner?.type ? handlers[inner.type] : undefined;
+    if (!inner?.type || !handler || inner.type === 'loop' || inner.type === 'delay') throw new Error(`Node "${node.id}": the loop's node type "${inner?.type}" cannot run in a loop`);
+    const concurrency = Math.max(1, Number(config.concurrency ?? 1));
+    const outputs: unknown[] = new Array(items.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < items.length) {
+        const index = next++;
+        const itemScope = { ...scope, item: items[index], index };
+        const innerRaw = inner.config ?? {};
+        const outcome = await handler({
+          ...input,
+          node: { id: `${node.id}[${index}]`, type: inner.type!, config: innerRaw },
+          rawConfig: innerRaw,
+          config: resolveReferences(innerRaw, itemScope) as Record<string, unknown>,
+          scope: itemScope,
+          idempotencyKey: `${input.idempotencyKey}:${index}`,
+        });
+        outputs[index] = outcome.kind === 'completed' ? outcome.output : null;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+    return done(outputs);
+  };
+}
+
+/** Keys whose values are read raw (expressions, nested nodes), not reference-resolved. */
+export const RAW_KEYS = new Set(['expression', 'condition', 'node']);

@@ -1,0 +1,153 @@
+import { IdParams, MessageBody, Paged, pageWindow, standardErrors } from '../../http/common-schemas.ts';
+import { authOf, type App } from '../../http/fastify-types.ts';
+import { emptyBodyAsObject } from '../../http/validation.ts';
+import type { ExecutionsService } from './executions.service.ts';
+import { presentExecution, presentExecutionSummary, presentWorkflow, presentWorkflowListItem } from './workflows.presenter.ts';
+import {
+  CancelAnswer,
+  CancelBody,
+  CreatedWorkflow,
+  CreateWorkflowBody,
+  ExecuteAnswer,
+  ExecuteBody,
+  ExecutionBody,
+  ExecutionListQuery,
+  PauseAnswer,
+  ResumeAnswer,
+  ResumeBody,
+  UpdateWorkflowBody,
+  ValidationAnswer,
+  WorkflowBody,
+  WorkflowListItem,
+  WorkflowListQuery,
+} from './workflows.schemas.ts';
+import type { WorkflowsService } from './workflows.service.ts';
+
+const tags = ['workflows'];
+const crud = { rateLimit: 'workflow_crud' };
+const execute = { rateLimit: 'workflow_execute' };
+const status = { rateLimit: 'execution_status' };
+const errors409 = { ...standardErrors, 409: standardErrors[404] };
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Spec: Endpoints > Workflows; docs/api-decisions.md §10. */
+export function workflowRoutes(app: App, s: { workflows: WorkflowsService; executions: ExecutionsService }): void {
+  const { workflows, executions } = s;
+
+  app.get(
+    '/dag/workflows',
+    { config: crud, schema: { tags, summary: 'List workflows', querystring: WorkflowListQuery, response: { 200: Paged(WorkflowListItem), ...standardErrors } } },
+    async (request) => {
+      const page = pageWindow(request.query);
+      const { rows, total } = await workflows.list(authOf(request), { ...page, status: request.query.status });
+      return { data: rows.map(presentWorkflowListItem), total, page: page.page, page_size: page.pageSize };
+    },
+  );
+
+  app.post(
+    '/dag/workflows',
+    { config: crud, schema: { tags, summary: 'Create a workflow (draft)', body: CreateWorkflowBody, response: { 201: CreatedWorkflow, ...standardErrors } } },
+    async (request, reply) => {
+      const row = await workflows.create(authOf(request), request.body);
+      return reply.status(201).send({ id: row.id, name: row.name, status: row.status, version: row.version, created_at: iso(row.created_at) });
+    },
+  );
+
+  app.get(
+    '/dag/workflows/:id',
+    { config: crud, schema: { tags, summary: 'Get a workflow with statistics', params: IdParams, response: { 200: WorkflowBody, ...standardErrors } } },
+    async (request) => {
+      const { workflow, statistics } = await workflows.get(authOf(request), request.params.id);
+      return presentWorkflow(workflow, statistics);
+    },
+  );
+
+  app.put(
+    '/dag/workflows/:id',
+    {
+      config: crud,
+      schema: {
+        tags,
+        summary: 'Update a workflow',
+        description: 'A change of `nodes`, `trigger` or `error_handling` makes a new `version`. `status: active` validates first (400 `INVALID_WORKFLOW`).',
+        params: IdParams,
+        body: UpdateWorkflowBody,
+        response: { 200: WorkflowBody, ...errors409 },
+      },
+    },
+    async (request) => presentWorkflow(await workflows.update(authOf(request), request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/dag/workflows/:id',
+    { config: crud, schema: { tags, summary: 'Delete a workflow', params: IdParams, response: { 200: MessageBody, ...errors409 } } },
+    async (request) => {
+      await workflows.delete(authOf(request), request.params.id);
+      return { message: 'Workflow deleted' };
+    },
+  );
+
+  app.post(
+    '/dag/workflows/:id/validate',
+    { config: crud, schema: { tags, summary: 'Validate a workflow', params: IdParams, response: { 200: ValidationAnswer, ...standardErrors } } },
+    async (request) => {
+      const result = await workflows.validate(authOf(request), request.params.id);
+      return { valid: result.errors.length === 0, ...result };
+    },
+  );
+
+  app.post(
+    '/dag/workflows/:id/execute',
+    { config: execute, schema: { tags, summary: 'Start an execution', params: IdParams, body: ExecuteBody, response: { 201: ExecuteAnswer, ...errors409 } } },
+    async (request, reply) => {
+      const row = await executions.execute(authOf(request), request.params.id, { triggerData: request.body?.trigger_data ?? {} });
+      return reply.status(201).send({ execution_id: row.id, workflow_id: row.workflow_id, status: row.status, test_run: row.test_run === 1, started_at: iso(row.started_at) });
+    },
+  );
+
+  app.get(
+    '/dag/executions',
+    { config: status, schema: { tags, summary: 'List executions', querystring: ExecutionListQuery, response: { 200: Paged(ExecutionBody), ...standardErrors } } },
+    async (request) => {
+      const page = pageWindow(request.query);
+      const { rows, total } = await executions.list(authOf(request), { ...page, workflowId: request.query.workflow_id, status: request.query.status });
+      return { data: rows.map(presentExecutionSummary), total, page: page.page, page_size: page.pageSize };
+    },
+  );
+
+  app.get(
+    '/dag/executions/:id',
+    { config: status, schema: { tags, summary: 'Get an execution with node results', params: IdParams, response: { 200: ExecutionBody, ...standardErrors } } },
+    async (request) => {
+      const { execution, runs, nodes } = await executions.get(authOf(request), request.params.id);
+      return presentExecution(execution, runs, nodes);
+    },
+  );
+
+  app.post(
+    '/dag/executions/:id/pause',
+    { config: execute, schema: { tags, summary: 'Pause a running execution', params: IdParams, response: { 200: PauseAnswer, ...errors409 } } },
+    async (request) => {
+      const row = await executions.pause(authOf(request), request.params.id);
+      return { execution_id: row.id, status: row.status, paused_at: iso(row.paused_at!), can_resume: true };
+    },
+  );
+
+  app.post(
+    '/dag/executions/:id/resume',
+    { config: execute, preValidation: emptyBodyAsObject, schema: { tags, summary: 'Resume a paused execution', params: IdParams, body: ResumeBody, response: { 200: ResumeAnswer, ...errors409 } } },
+    async (request) => {
+      const row = await executions.resume(authOf(request), request.params.id, request.body?.modified_data);
+      return { execution_id: row.id, status: 'running', resumed_at: iso(row.updated_at) };
+    },
+  );
+
+  app.post(
+    '/dag/executions/:id/cancel',
+    { config: execute, preValidation: emptyBodyAsObject, schema: { tags, summary: 'Cancel an execution', params: IdParams, body: CancelBody, response: { 200: CancelAnswer, ...errors409 } } },
+    async (request) => {
+      const row = await executions.cancel(authOf(request), request.params.id, request.body?.reason);
+      return { execution_id: row.id, status: row.status, cancelled_at: iso(row.finished_at!), reason: row.cancel_reason };
+    },
+  );
+}

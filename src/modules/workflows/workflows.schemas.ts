@@ -1,0 +1,125 @@
+import { Type } from 'typebox';
+import { Nullable, PageQuery, Timestamp } from '../../http/common-schemas.ts';
+import { TRIGGER_RULES } from './engine/types.ts';
+
+const Json = Type.Unknown();
+
+export const WorkflowNodeSchema = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 128 }),
+    type: Type.String({ minLength: 1, maxLength: 64 }),
+    config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    depends_on: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 1000 })),
+    run_if: Type.Optional(Type.String({ maxLength: 4000 })),
+    trigger_rule: Type.Optional(Type.Union(TRIGGER_RULES.map((r) => Type.Literal(r)))),
+    timeout_seconds: Type.Optional(Type.Integer({ minimum: 1 })),
+    timeout_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    retry: Type.Optional(
+      Type.Object({ max_attempts: Type.Integer({ minimum: 1, maximum: 20 }), backoff_seconds: Type.Optional(Type.Number({ minimum: 0 })) }, { additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Trigger = Type.Object({ type: Type.String({ minLength: 1 }), conditions: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: false });
+const ErrorHandling = Type.Object(
+  {
+    on_failure: Type.Optional(Type.Union([Type.Literal('fail'), Type.Literal('pause'), Type.Literal('continue')])),
+    notify_on_failure: Type.Optional(Type.Array(Type.String({ format: 'email' }))),
+  },
+  { additionalProperties: false },
+);
+const Status = Type.Union([Type.Literal('draft'), Type.Literal('active'), Type.Literal('paused')]);
+
+export const CreateWorkflowBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+    description: Type.Optional(Type.String({ maxLength: 10_000 })),
+    trigger: Type.Optional(Trigger),
+    nodes: Type.Optional(Type.Array(WorkflowNodeSchema, { maxItems: 10_000 })),
+    error_handling: Type.Optional(ErrorHandling),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateWorkflowBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    description: Type.Optional(Type.String({ maxLength: 10_000 })),
+    status: Type.Optional(Status),
+    trigger: Type.Optional(Trigger),
+    nodes: Type.Optional(Type.Array(WorkflowNodeSchema, { maxItems: 10_000 })),
+    error_handling: Type.Optional(ErrorHandling),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const WorkflowListQuery = Type.Object({ ...PageQuery, status: Type.Optional(Status) }, { additionalProperties: false });
+
+export const CreatedWorkflow = Type.Object({ id: Type.String(), name: Type.String(), status: Type.String(), version: Type.Integer(), created_at: Timestamp });
+
+export const WorkflowBody = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  status: Type.String(),
+  version: Type.Integer(),
+  trigger: Json,
+  nodes: Json,
+  error_handling: Json,
+  statistics: Type.Optional(Json),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const WorkflowListItem = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  status: Type.String(),
+  version: Type.Integer(),
+  trigger_type: Type.String(),
+  node_count: Type.Integer(),
+  last_execution: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const ValidationAnswer = Type.Object({ valid: Type.Boolean(), errors: Type.Array(Type.String()), warnings: Type.Array(Type.String()) });
+
+export const ExecuteBody = Type.Object(
+  { trigger_data: Type.Optional(Type.Record(Type.String(), Type.Unknown())), priority: Type.Optional(Type.String({ maxLength: 32 })) },
+  { additionalProperties: false },
+);
+export const ExecuteAnswer = Type.Object({ execution_id: Type.String(), workflow_id: Type.String(), status: Type.String(), test_run: Type.Boolean(), started_at: Timestamp });
+
+const ExecStatus = Type.Union(['running', 'paused', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s)));
+export const ExecutionListQuery = Type.Object({ ...PageQuery, workflow_id: Type.Optional(Type.String()), status: Type.Optional(ExecStatus) }, { additionalProperties: false });
+
+export const ExecutionBody = Type.Object({
+  id: Type.String(),
+  workflow_id: Type.String(),
+  workflow_name: Type.String(),
+  workflow_version: Type.Integer(),
+  status: Type.String(),
+  paused_reason: Nullable(Type.String()),
+  test_run: Type.Boolean(),
+  trigger_type: Type.String(),
+  started_at: Timestamp,
+  finished_at: Nullable(Timestamp),
+  error: Nullable(Type.String()),
+  failed_node_id: Nullable(Type.String()),
+  current_node: Type.Optional(Nullable(Type.String())),
+  nodes_completed: Type.Optional(Type.Array(Type.String())),
+  nodes_pending: Type.Optional(Type.Array(Type.String())),
+  progress_percent: Type.Optional(Type.Integer()),
+  trigger_data: Type.Optional(Json),
+  node_results: Type.Optional(Json),
+  final_output: Type.Optional(Json),
+});
+
+export const PauseAnswer = Type.Object({ execution_id: Type.String(), status: Type.String(), paused_at: Timestamp, can_resume: Type.Boolean() });
+export const ResumeBody = Type.Object({ modified_data: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: false });
+export const ResumeAnswer = Type.Object({ execution_id: Type.String(), status: Type.String(), resumed_at: Timestamp });
+export const CancelBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false });
+export const CancelAnswer = Type.Object({ execution_id: Type.String(), status: Type.String(), cancelled_at: Timestamp, reason: Nullable(Type.String()) });

@@ -1,0 +1,179 @@
+import type { Database } from '../../db/database.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
+import { requireCreate } from '../../domain/roles.ts';
+import { requireFeature } from '../../domain/tier-gate.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, errors } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { parseJson } from '../../lib/json.ts';
+import type { ValidationResult, WorkflowDefinition, WorkflowNode } from './engine/types.ts';
+import { validateWorkflow } from './engine/validate.ts';
+import type { WorkflowRow, WorkflowsRepository } from './workflows.repository.ts';
+
+/** Team limits of contract §10; Enterprise is unlimited. */
+const LIMITS: Record<string, { workflows: number; nodes: number } | null> = {
+  team: { workflows: 50, nodes: 100 },
+  enterprise: null,
+};
+
+export interface WorkflowInput {
+  name?: string;
+  description?: string;
+  status?: 'draft' | 'active' | 'paused';
+  trigger?: WorkflowDefinition['trigger'];
+  nodes?: WorkflowNode[];
+  error_handling?: WorkflowDefinition['error_handling'];
+}
+
+export interface WorkflowStatistics {
+  total_executions: number;
+  successful: number;
+  failed: number;
+  in_progress: number;
+  avg_duration_seconds: number;
+}
+
+/** 404 with the contract's workflow code. */
+export const workflowNotFound = () => new AppError(404, 'workflow_not_found', 'Workflow not found');
+
+/** Workflow definitions: create, read, update with versions and the lifecycle, validate, delete. */
+export class WorkflowsService {
+  readonly #database: Database;
+  readonly #clock: Clock;
+  readonly #repo: WorkflowsRepository;
+
+  constructor(deps: { database: Database; clock: Clock; workflows: WorkflowsRepository }) {
+    this.#database = deps.database;
+    this.#clock = deps.clock;
+    this.#repo = deps.workflows;
+  }
+
+  async create(auth: AuthContext, input: WorkflowInput & { name: string }): Promise<WorkflowRow> {
+    requireFeature(auth, 'workflows');
+    requireCreate(auth, 'workflows');
+    const tenantId = auth.tenant.id;
+    const limits = LIMITS[auth.tenant.tier] ?? null;
+    checkNodeLimit(auth, limits, input.nodes ?? []);
+    const now = this.#clock.now();
+    return this.#database.db.transaction().execute(async (trx) => {
+      if (limits && (await this.#repo.countWorkflows(trx, tenantId)) >= limits.workflows) {
+        throw errors.tierLimit(`The ${auth.tenant.tier} tier allows at most ${limits.workflows} workflows`, { current_tier: auth.tenant.tier, limit: limits.workflows });
+      }
+      const row: WorkflowRow = {
+        id: newId(now),
+        tenant_id: tenantId,
+        name: input.name,
+        description: input.description ?? '',
+        status: 'draft',
+        version: 1,
+        trigger: JSON.stringify(input.trigger ?? { type: 'manual' }),
+        nodes: JSON.stringify(input.nodes ?? []),
+        error_handling: JSON.stringify(input.error_handling ?? { on_failure: 'fail' }),
+        last_execution_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await this.#repo.insertWorkflow(trx, row);
+      await this.#repo.insertVersion(trx, tenantId, row.id, 1, definitionOf(row), now);
+      return row;
+    });
+  }
+
+  async list(auth: AuthContext, o: { status?: string; limit: number; offset: number }) {
+    requireFeature(auth, 'workflows');
+    return this.#repo.listWorkflows(this.#database.db, auth.tenant.id, o);
+  }
+
+  async get(auth: AuthContext, id: string): Promise<{ workflow: WorkflowRow; statistics: WorkflowStatistics }> {
+    requireFeature(auth, 'workflows');
+    const workflow = await this.#repo.findWorkflow(this.#database.db, auth.tenant.id, id);
+    if (!workflow) throw workflowNotFound();
+    const stats = await this.#repo.executionStats(this.#database.db, auth.tenant.id, id);
+    const count = (s: string) => stats.find((r) => r.status === s)?.n ?? 0;
+    const finished = stats.filter((r) => r.status === 'completed' || r.status === 'failed');
+    const finishedCount = finished.reduce((a, r) => a + r.n, 0);
+    const duration = finished.reduce((a, r) => a + r.duration, 0);
+    return {
+      workflow,
+      statistics: {
+        total_executions: stats.reduce((a, r) => a + r.n, 0),
+        successful: count('completed'),
+        failed: count('failed'),
+        in_progress: count('running') + count('paused'),
+        avg_duration_seconds: finishedCount === 0 ? 0 : Math.round(duration / finishedCount / 1000),
+      },
+    };
+  }
+
+  /** Contract §10: a change of nodes, trigger or error_handling makes a new version; `status` moves the lifecycle. */
+  async update(auth: AuthContext, id: string, input: WorkflowInput): Promise<WorkflowRow> {
+    requireFeature(auth, 'workflows');
+    requireCreate(auth, 'workflows');
+    checkNodeLimit(auth, LIMITS[auth.tenant.tier] ?? null, input.nodes ?? []);
+    const tenantId = auth.tenant.id;
+    const now = this.#clock.now();
+    return this.#database.db.transaction().execute(async (trx) => {
+      const current = await this.#repo.findWorkflow(trx, tenantId, id);
+      if (!current) throw workflowNotFound();
+      const next: WorkflowRow = { ...current, updated_at: now };
+      if (input.name !== undefined) next.name = input.name;
+      if (input.description !== undefined) next.description = input.description;
+      if (input.nodes !== undefined) next.nodes = JSON.stringify(input.nodes);
+      if (input.trigger !== undefined) next.trigger = JSON.stringify(input.trigger);
+      if (input.error_handling !== undefined) next.error_handling = JSON.stringify(input.error_handling);
+      const changed = next.nodes !== current.nodes || next.trigger !== current.trigger || next.error_handling !== current.error_handling;
+      if (changed) next.version = current.version + 1;
+      if (input.status !== undefined && input.status !== current.status) {
+        if (input.status === 'active') {
+          const result = validateWorkflow(definitionOf(next));
+          if (result.errors.length > 0) throw errors.invalidWorkflow(result.errors, result.warnings);
+        } else if (input.status === 'paused' && current.status !== 'active') {
+          throw errors.conflict(`A ${current.status} workflow cannot be paused; only an active one`);
+        }
+        next.status = input.status;
+      } else if (changed && next.status === 'active') {
+        // An active workflow stays runnable: its new version must validate too.
+        const result = validateWorkflow(definitionOf(next));
+        if (result.errors.length > 0) throw errors.invalidWorkflow(result.errors, result.warnings);
+      }
+      await this.#repo.updateWorkflow(trx, tenantId, id, next);
+      if (changed) await this.#repo.insertVersion(trx, tenantId, id, next.version, definitionOf(next), now);
+      return next;
+    });
+  }
+
+  async delete(auth: AuthContext, id: string): Promise<void> {
+    requireFeature(auth, 'workflows');
+    requireCreate(auth, 'workflows');
+    await this.#database.db.transaction().execute(async (trx) => {
+      const current = await this.#repo.findWorkflow(trx, auth.tenant.id, id);
+      if (!current) throw workflowNotFound();
+      if ((await this.#repo.countActiveExecutions(trx, auth.tenant.id, id)) > 0) {
+        throw errors.conflict('The workflow has running or paused executions; cancel them first');
+      }
+      await this.#repo.deleteWorkflow(trx, auth.tenant.id, id);
+    });
+  }
+
+  async validate(auth: AuthContext, id: string): Promise<ValidationResult> {
+    requireFeature(auth, 'workflows');
+    const workflow = await this.#repo.findWorkflow(this.#database.db, auth.tenant.id, id);
+    if (!workflow) throw workflowNotFound();
+    return validateWorkflow(definitionOf(workflow));
+  }
+}
+
+/** The versioned part of a workflow row, parsed. */
+export function definitionOf(row: Pick<WorkflowRow, 'nodes' | 'trigger' | 'error_handling'>): WorkflowDefinition {
+  return {
+    nodes: parseJson<WorkflowNode[]>(row.nodes, []),
+    trigger: parseJson(row.trigger, { type: 'manual' }),
+    error_handling: parseJson(row.error_handling, {}),
+  };
+}
+
+function checkNodeLimit(auth: AuthContext, limits: { nodes: number } | null, nodes: readonly unknown[]): void {
+  if (limits && nodes.length > limits.nodes) {
+    throw errors.tierLimit(`The ${auth.tenant.tier} tier allows at most ${limits.nodes} nodes per workflow`, { current_tier: auth.tenant.tier, limit: limits.nodes });
+  }
+}

@@ -1,0 +1,84 @@
+/** A workflow definition; `trigger`, `nodes`, `error_handling` are JSON of the current version. */
+export interface WorkflowsTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string;
+  status: 'draft' | 'active' | 'paused';
+  version: number;
+  trigger: string;
+  nodes: string;
+  error_handling: string;
+  last_execution_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An immutable snapshot of a version's `{trigger, nodes, error_handling}`; executions run one. */
+export interface WorkflowVersionsTable {
+  tenant_id: string;
+  workflow_id: string;
+  version: number;
+  definition: string;
+  created_at: number;
+}
+
+/** One run of a workflow version. `trigger_data`, `vars`, `final_output` are JSON. */
+export interface WorkflowExecutionsTable {
+  id: string;
+  tenant_id: string;
+  workflow_id: string;
+  workflow_version: number;
+  workflow_name: string;
+  status: 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
+  paused_reason: string | null;
+  trigger_type: string;
+  trigger_data: string;
+  vars: string;
+  test_run: number;
+  final_output: string | null;
+  error: string | null;
+  failed_node_id: string | null;
+  cancel_reason: string | null;
+  started_at: number;
+  paused_at: number | null;
+  finished_at: number | null;
+  updated_at: number;
+}
+
+/** One node of one execution; unique per (execution, node). `output` is JSON. */
+export interface WorkflowNodeRunsTable {
+  id: string;
+  tenant_id: string;
+  execution_id: string;
+  node_id: string;
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+  attempt: number;
+  output: string | null;
+  error: string | null;
+  reason: string | null;
+  started_at: number | null;
+  completed_at: number | null;
+  updated_at: number;
+}
+
+/** Append-only history of an execution's transitions. */
+export interface WorkflowExecutionLogTable {
+  id: string;
+  tenant_id: string;
+  execution_id: string;
+  node_id: string | null;
+  kind: string;
+  message: string;
+  at: number;
+}
+
+declare module '../../db/schema.ts' {
+  interface DB {
+    workflows: WorkflowsTable;
+    workflow_versions: WorkflowVersionsTable;
+    workflow_executions: WorkflowExecutionsTable;
+    workflow_node_runs: WorkflowNodeRunsTable;
+    workflow_execution_log: WorkflowExecutionLogTable;
+  }
+}
