@@ -15,6 +15,7 @@ import { OPENAPI_INFO, OPENAPI_SERVERS, OPERATION_EXAMPLES } from './http/openap
 import { installRequestMetrics } from './http/metrics.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installJsonBodyParser, installValidation } from './http/validation.ts';
+import { lazySerializers } from './http/serialization.ts';
 
 const SANDBOX_PREFIX = '/sandbox';
 const REQUEST_ID_RE = /^[\w.:-]{1,128}$/;
@@ -42,6 +43,8 @@ export async function buildApp(container: Container, options: { logger?: Fastify
     },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Response serialisers are built on a route's first answer, not at start (see lazySerializers).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   // First, before any route: records every route for the OpenAPI document and its completeness test.
   const openApiRoutes = installOpenApiRegistry(app);

@@ -1,6 +1,6 @@
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 
 // ajv and ajv-formats are CommonJS with a default export.
 const Ajv = AjvModule.default ?? AjvModule;
@@ -26,7 +26,26 @@ function makeAjv(coerceTypes: boolean | 'array') {
 export function installValidation(app: FastifyInstance): void {
   const strict = makeAjv(false);
   const coercing = makeAjv('array');
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => compiledOnFirstUse(() => (httpPart === 'body' ? strict : coercing).compile(schema)));
+}
+
+type Validator = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+
+/**
+ * Defers a route's validator until its first request: compiling every route's schemas at start
+ * costs the idle process memory (issue 10 item 5) for routes a deployment may never serve.
+ * Fastify reads `errors` off the function it was given, so the wrapper carries them over.
+ */
+function compiledOnFirstUse(compile: () => Validator): Validator {
+  let compiled: Validator | null = null;
+  const validate: Validator = (data) => {
+    compiled ??= compile();
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  validate.errors = null;
+  return validate;
 }
 
 /**
