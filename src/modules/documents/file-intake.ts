@@ -59,6 +59,10 @@ export async function intakeFile(
   if (maxBytes <= 0) return refuse(options.quotaError());
 
   const sniffer = new ContentSniffer(rule);
+  // The sniffer can fail (a refused type) before the store has started reading it: a store may await
+  // (directories, a connection) first. Without a listener of its own, pipe() would rethrow that
+  // error as an uncaught exception; the store still sees it, as the stream's stored error.
+  sniffer.on('error', () => {});
   // pipe() does not forward errors: a broken request must fail the store, which then keeps nothing.
   const forwardError = (error: Error) => sniffer.destroy(error);
   part.file.once('error', forwardError);
