@@ -1,7 +1,6 @@
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import tls from 'node:tls';
-import { buildConnector } from 'undici';
 import { isBlockedAddress, isBlockedHostname, unbracket } from './blocked-addresses.ts';
 import { OutboundError } from './outbound-error.ts';
 
@@ -27,11 +26,11 @@ export interface GuardOptions {
 type Policy = Pick<GuardOptions, 'allowPrivateNetwork' | 'blockedAddress'>;
 
 /** The address check in force, or null when everything is allowed. */
-function addressCheck(policy: Policy): ((ip: string) => boolean) | null {
+export function addressCheck(policy: Policy): ((ip: string) => boolean) | null {
   return policy.allowPrivateNetwork ? null : (policy.blockedAddress ?? isBlockedAddress);
 }
 
-function blocked(what: string): OutboundError {
+export function blocked(what: string): OutboundError {
   return new OutboundError('blocked_address', `Refusing to connect to ${what}: private or reserved address`);
 }
 
@@ -79,29 +78,4 @@ export function socketLookup(options: GuardOptions): LookupFunction | undefined 
 export function trustedCa(extraCa: readonly string[] | undefined): string[] | undefined {
   if (!extraCa || extraCa.length === 0) return undefined;
   return [...tls.getCACertificates('default'), ...extraCa];
-}
-
-/** An undici connector applying the guard: literal hosts before dialling, names at resolution. */
-export function guardedConnector(options: GuardOptions): buildConnector.connector {
-  const lookup = socketLookup(options);
-  const ca = trustedCa(options.extraCa);
-  const isBlocked = addressCheck(options);
-  const base = buildConnector({ ...(lookup ? { lookup } : {}), ...(ca ? { ca } : {}) });
-  return (target, callback) => {
-    const refusal = refusalForHost(target.hostname, options);
-    if (refusal) {
-      queueMicrotask(() => callback(refusal, null));
-      return;
-    }
-    base(target, (err, socket) => {
-      if (err) return callback(err, null);
-      // Belt and braces: whatever path produced the socket, the peer must be allowed.
-      const peer = socket.remoteAddress;
-      if (isBlocked && (peer === undefined || isBlocked(peer))) {
-        socket.destroy();
-        return callback(blocked(peer ?? 'an unknown peer'), null);
-      }
-      callback(null, socket);
-    });
-  };
 }

@@ -3,9 +3,9 @@ import type http from 'node:http';
 import type https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, type Dispatcher, fetch as undiciFetch } from 'undici';
+import type { Dispatcher, fetch as undiciFetch } from 'undici';
 import { isBlockedAddress, unbracket } from './blocked-addresses.ts';
-import { guardedConnector, refusalForHost } from './guarded-connect.ts';
+import { refusalForHost } from './guarded-connect.ts';
 import { createGuardedNodeAgents } from './guarded-node-agents.ts';
 import { OutboundError, toOutboundError } from './outbound-error.ts';
 
@@ -45,7 +45,7 @@ export interface OutboundResponse {
 export interface OutboundHttp {
   request(req: OutboundRequest): Promise<OutboundResponse>;
   /** An undici Dispatcher with the same guard, for SDKs that take one (`fetchOptions: { dispatcher }`). */
-  dispatcher: Dispatcher;
+  dispatcher(): Promise<Dispatcher>;
   /** undici's fetch bound to `dispatcher`, for SDKs that take a fetch (`new OpenAI({ fetch })`). */
   fetch: typeof undiciFetch;
   /** node:http(s) agents with the same guard, for the AWS SDK (`NodeHttpHandler({ httpAgent, httpsAgent })`). */
@@ -75,17 +75,31 @@ const CLOSE_GRACE_MS = 2_000;
 /** Builds the guarded client; `close()` ends its sockets. */
 export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp {
   const connections = options.connectionsPerOrigin ?? 8;
-  const dispatcher = new Agent({ connect: guardedConnector(options), connections });
   const agents = createGuardedNodeAgents(options, connections);
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  // undici (1 MB of source) loads on the first outbound call, not in every process at start: many
+  // processes never call out (issue 10 item 5, idle memory).
+  let loaded: Promise<{ dispatcher: Dispatcher; fetch: typeof undiciFetch }> | null = null;
+  const load = () => {
+    loaded ??= Promise.all([import('undici'), import('./undici-connector.ts')]).then(([undici, guard]) => ({
+      dispatcher: new undici.Agent({ connect: guard.guardedConnector(options), connections }),
+      fetch: undici.fetch,
+    }));
+    return loaded;
+  };
   return {
-    dispatcher,
+    dispatcher: async () => (await load()).dispatcher,
     agents,
-    fetch: (input, init) => undiciFetch(input, { ...init, dispatcher }),
-    request: (req) => send(dispatcher, req, options, userAgent),
+    fetch: async (input, init) => {
+      const { dispatcher, fetch } = await load();
+      return fetch(input, { ...init, dispatcher });
+    },
+    request: async (req) => send((await load()).dispatcher, req, options, userAgent),
     async close() {
       agents.http.destroy();
       agents.https.destroy();
+      if (!loaded) return;
+      const { dispatcher } = await loaded;
       // Graceful first (requests in flight finish), then cut whatever an SDK left hanging.
       const closed = dispatcher.close().then(() => true);
       if (!(await Promise.race([closed, sleep(CLOSE_GRACE_MS, false, { ref: false })]))) await dispatcher.destroy();

@@ -231,14 +231,14 @@ describe('outbound guard (private network refused)', { skip: httpsReceiverUnavai
   describe('the guard is in the connection layer, not only in request()', () => {
     it('dispatcher.request to literal private addresses', async () => {
       for (const origin of [`http://127.0.0.1:${receiver.port}`, `http://[::1]:${receiver.port}`, 'http://10.0.0.1', 'http://169.254.169.254']) {
-        await assert.rejects(client.dispatcher.request({ origin, path: '/', method: 'GET' }), isBlocked, origin);
+        await assert.rejects((await client.dispatcher()).request({ origin, path: '/', method: 'GET' }), isBlocked, origin);
       }
       assert.equal(watch.seen.sockets, 0);
     });
 
     it('dispatcher.request to a name resolving to loopback', async () => {
       const origin = `https://loopback.test:${receiver.port}`;
-      await assert.rejects(client.dispatcher.request({ origin, path: '/', method: 'GET' }), isBlocked);
+      await assert.rejects((await client.dispatcher()).request({ origin, path: '/', method: 'GET' }), isBlocked);
       assert.deepEqual(watch.seen.attempts, []);
     });
 
