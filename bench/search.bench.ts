@@ -31,8 +31,25 @@ function timing(times: number[]): Timing {
   return { p50Ms: Number(percentile(times, 50).toFixed(2)), p99Ms: Number(percentile(times, 99).toFixed(2)) };
 }
 
-async function seed(t: TestApp, tenantId: string, documents: number): Promise<{ seconds: number; passages: number }> {
+/** One document in SAMPLE_EVERY is kept (with the corpus's document frequencies) for the rare-word check. */
+const SAMPLE_EVERY = 500;
+
+interface Seeded {
+  seconds: number;
+  passages: number;
+  samples: { id: string; text: string }[];
+  documentFrequency: Map<string, number>;
+}
+
+/** The distinct lower-cased words of a text. */
+function wordsOf(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
+}
+
+async function seed(t: TestApp, tenantId: string, documents: number): Promise<Seeded> {
   const started = performance.now();
+  const samples: Seeded['samples'] = [];
+  const documentFrequency = new Map<string, number>();
   const c = corpus();
   const ai = createAiProvider({ provider: 'local', threaded: false, openai: {} as never });
   const model = `${ai.embeddingModel}:${ai.embeddingDimensions}`;
@@ -43,6 +60,10 @@ async function seed(t: TestApp, tenantId: string, documents: number): Promise<{ 
   for (let from = 0; from < documents; from += batch) {
     const texts: { id: string; text: string }[] = [];
     for (let i = from; i < Math.min(documents, from + batch); i++) texts.push({ id: `doc_${String(i).padStart(7, '0')}`, text: c.document() });
+    for (const [i, d] of texts.entries()) {
+      for (const w of wordsOf(d.text)) documentFrequency.set(w, (documentFrequency.get(w) ?? 0) + 1);
+      if ((from + i) % SAMPLE_EVERY === 0) samples.push(d);
+    }
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto('documents')
@@ -76,7 +97,23 @@ async function seed(t: TestApp, tenantId: string, documents: number): Promise<{ 
       for (let i = 0; i < rows.length; i += 400) await trx.insertInto('document_chunks').values(rows.slice(i, i + 400)).execute();
     });
   }
-  return { seconds: Number(((performance.now() - started) / 1000).toFixed(1)), passages };
+  return { seconds: Number(((performance.now() - started) / 1000).toFixed(1)), passages, samples, documentFrequency };
+}
+
+/**
+ * Issue 12: a keyword query made of a document's own two rarest words (fewest documents holding
+ * them in the corpus) should find that document first at least 95 % of the time.
+ */
+async function rareWordsFirst(seeded: Seeded, search: (q: string) => Promise<string[]>) {
+  let first = 0;
+  for (const sample of seeded.samples) {
+    const rare = [...wordsOf(sample.text)]
+      .sort((a, b) => (seeded.documentFrequency.get(a) ?? 0) - (seeded.documentFrequency.get(b) ?? 0) || (a < b ? -1 : 1))
+      .slice(0, 2);
+    const ids = await search(rare.join(' '));
+    if (ids[0] === sample.id) first++;
+  }
+  return { queries: seeded.samples.length, foundFirst: Number((first / Math.max(1, seeded.samples.length)).toFixed(3)), target: 0.95 };
 }
 
 async function timeAll(queries: string[], warmup: number, call: (q: string) => Promise<void>): Promise<Timing> {
@@ -129,7 +166,23 @@ async function runDialect(dialect: DialectName, documents: number, queryCount: n
       const res = await t.app.inject({ method: 'POST', url: '/api/v1/search/hybrid', headers, payload: { query: q } });
       if (res.statusCode !== 200) throw new Error(`hybrid: ${res.statusCode} ${res.body}`);
     });
-    return { dialect, documents, passages: seeded.passages, seedSeconds: seeded.seconds, queries: queryCount, naiveKeyword: naive, keyword, semanticColdLoadMs, semantic, hybrid };
+    const rareWords = await rareWordsFirst(seeded, async (q) => {
+      const res = await t.app.inject({ url: `/api/v1/search?mode=text&limit=5&q=${encodeURIComponent(q)}`, headers });
+      return (res.json() as { results: { document: { id: string } }[] }).results.map((r) => r.document.id);
+    });
+    return {
+      dialect,
+      documents,
+      passages: seeded.passages,
+      seedSeconds: seeded.seconds,
+      queries: queryCount,
+      naiveKeyword: naive,
+      keyword,
+      semanticColdLoadMs,
+      semantic,
+      hybrid,
+      rareWords,
+    };
   } finally {
     await t.close();
   }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { waitFor } from '../jobs/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
+import { documentRow } from '../support/document-rows.ts';
 import { assertError, createTenant, loginAs } from '../support/fixtures.ts';
 import { charges, DOCS, ids, post, search, uploadProcessed, waitProcessed } from './helpers.ts';
 
@@ -43,6 +44,27 @@ describeEachDialect(
       for (const mode of ['text', 'semantic']) {
         assert.ok(!ids(await search(ctx(), member.headers, { q: 'bakery delivers chocolate cake friday', mode })).includes(shared), mode);
       }
+    });
+
+    it('a member finds their weak keyword match below more stronger hidden ones than a first pass ranks', async () => {
+      const tenant = await createTenant(ctx());
+      const member = await loginAs(ctx(), tenant, 'member');
+      const db = ctx().container.database.db;
+      const strong = 'Quarterly audit findings. The audit covers the audit trail, audit scope and audit evidence.';
+      const rows = Array.from({ length: 130 }, (_, i) => ({ id: `${tenant.tenantId.slice(0, 8)}-hidden-${i}`, owner: null as string | null, text: `${strong} Copy ${i}.` }));
+      rows.push({ id: `${tenant.tenantId.slice(0, 8)}-mine`, owner: member.userId, text: 'Meeting notes with one mention of the audit among many other topics: budget, hiring, travel, offices.' });
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('documents').values(rows.map((r) => documentRow(tenant.tenantId, r.id, { owner_id: r.owner }))).execute();
+        await trx
+          .insertInto('document_contents')
+          .values(rows.map((r) => ({ document_id: r.id, tenant_id: tenant.tenantId, content: r.text, pages: null, page_texts: null, created_at: Date.now() })))
+          .execute();
+      });
+      const asAdmin = await search(ctx(), tenant.headers, { q: 'audit', mode: 'text', limit: 100 });
+      assert.equal(asAdmin.results.length, 100);
+      assert.ok(!ids(asAdmin).includes(rows.at(-1)!.id), 'the member’s document ranks below the first hundred');
+      const mine = await search(ctx(), member.headers, { q: 'audit', mode: 'text', limit: 5 });
+      assert.deepEqual(ids(mine), [rows.at(-1)!.id]);
     });
 
     it('a deleted document disappears from every mode at once; a reprocessed one stays found', async () => {

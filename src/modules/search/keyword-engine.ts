@@ -2,6 +2,15 @@ import type { Expression, SqlBool } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import type { Clause } from './query-syntax.ts';
 
+/** Phase one of a keyword search reads this many of the index's best matches per result wanted (at least PHASE_ONE_MIN). */
+export const PHASE_ONE_FACTOR = 4;
+export const PHASE_ONE_MIN = 100;
+
+/** How many best matches phase one ranks before visibility and filters. */
+export function phaseOneCandidates(limit: number): number {
+  return Math.max(PHASE_ONE_MIN, limit * PHASE_ONE_FACTOR);
+}
+
 /** One keyword hit: a document and the engine's rank (higher is better, ≥ 0). */
 export interface KeywordHit {
   documentId: string;

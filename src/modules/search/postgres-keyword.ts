@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import { MARK_END, MARK_START, markupFromSentinels } from './highlight.ts';
-import type { KeywordEngine, KeywordHit, KeywordQuery } from './keyword-engine.ts';
+import { type KeywordEngine, type KeywordHit, type KeywordQuery, phaseOneCandidates } from './keyword-engine.ts';
 import { type Clause, toTsquery } from './query-syntax.ts';
 import { TS_RANK_HALF } from './scores.ts';
 
@@ -20,15 +20,40 @@ export class PostgresKeywordEngine implements KeywordEngine {
     const only = q.onlyDocumentIds;
     if (only && only.length === 0) return [];
     const onlyClause = only ? sql`and s.document_id in (${sql.join(only.map((id) => sql`${id}`))})` : sql``;
-    const rows = await sql<{ document_id: string; rank: number }>`
-      select s.document_id as document_id, ts_rank_cd(s.tsv, query) as rank
-      from search_documents s
-      join documents on documents.id = s.document_id,
-        to_tsquery('docuvault_search', ${toTsquery(q.clauses, q.join)}) as query
-      where s.tenant_id = ${q.tenantId} and documents.tenant_id = ${q.tenantId} and s.tsv @@ query ${onlyClause} and ${q.where}
-      order by rank desc, s.document_id
+    const query = sql`to_tsquery('docuvault_search', ${toTsquery(q.clauses, q.join)})`;
+    // Phase 1 (as on SQLite): rank the tenant's matches in the index table alone and keep the best
+    // few, then apply visibility and filters to those. Joining every match to `documents` before
+    // the sort is what made common-word queries slow (docs/benchmarks.md, PostgreSQL at 100k).
+    // Exact whenever it yields `limit` rows, or when phase one saw every match.
+    const candidates = only ? only.length : phaseOneCandidates(q.limit);
+    const first = await sql<{ document_id: string; rank: number; matches: number }>`
+      with best as (
+        select s.document_id, ts_rank_cd(s.tsv, query) as rank
+        from search_documents s, ${query} as query
+        where s.tenant_id = ${q.tenantId} and s.tsv @@ query ${onlyClause}
+        order by rank desc, s.document_id
+        limit ${candidates}
+      )
+      select best.document_id as document_id, best.rank as rank, (select count(*) from best)::int as matches
+      from best join documents on documents.id = best.document_id
+      where documents.tenant_id = ${q.tenantId} and ${q.where}
+      order by best.rank desc, best.document_id
       limit ${q.limit}`.execute(db);
-    return rows.rows.map((r) => ({ documentId: r.document_id, rank: Number(r.rank) }));
+    let rows = first.rows;
+    // (With no row left we cannot tell how many matched: the full ranking decides.)
+    const sawEveryMatch = rows.length > 0 && rows[0]!.matches < candidates;
+    if (rows.length < q.limit && !sawEveryMatch && !only) {
+      const full = await sql<{ document_id: string; rank: number }>`
+        select s.document_id as document_id, ts_rank_cd(s.tsv, query) as rank
+        from search_documents s
+        join documents on documents.id = s.document_id,
+          ${query} as query
+        where s.tenant_id = ${q.tenantId} and documents.tenant_id = ${q.tenantId} and s.tsv @@ query and ${q.where}
+        order by rank desc, s.document_id
+        limit ${q.limit}`.execute(db);
+      rows = full.rows.map((r) => ({ ...r, matches: 0 }));
+    }
+    return rows.map((r) => ({ documentId: r.document_id, rank: Number(r.rank) }));
   }
 
   async highlights(db: Executor, tenantId: string, clauses: Clause[], join: 'all' | 'any', documentIds: string[]): Promise<Map<string, string>> {

@@ -1,13 +1,9 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import { MARK_END, MARK_START, markupFromSentinels } from './highlight.ts';
-import type { KeywordEngine, KeywordHit, KeywordQuery } from './keyword-engine.ts';
+import { type KeywordEngine, type KeywordHit, type KeywordQuery, phaseOneCandidates } from './keyword-engine.ts';
 import { type Clause, toFts5 } from './query-syntax.ts';
 import { BM25_HALF } from './scores.ts';
-
-/** Phase one of a keyword search reads this many of the index's best matches per result wanted (at least PHASE_ONE_MIN). */
-const PHASE_ONE_FACTOR = 4;
-const PHASE_ONE_MIN = 100;
 
 /** Tokens of context in a snippet. */
 const SNIPPET_TOKENS = 32;
@@ -40,7 +36,7 @@ export class SqliteKeywordEngine implements KeywordEngine {
     // Phase 1: the index's own best matches (FTS5 sorts by rank inside the virtual table, cheap), then
     // tenant, visibility and filters on those few. When they leave fewer than `limit`, phase 2 ranks
     // every match that passes them (exact, slower for common words).
-    const candidates = Math.max(PHASE_ONE_MIN, q.limit * PHASE_ONE_FACTOR);
+    const candidates = phaseOneCandidates(q.limit);
     const first = await sql<{ document_id: string; rank: number }>`
       select s.document_id as document_id, t.rank as rank
       from (select rowid as id, rank from search_text where search_text match ${match} order by rank limit ${candidates}) as t
