@@ -8,7 +8,7 @@ import { ApiKeyAuthenticator } from './auth/api-key-authenticator.ts';
 import { IdentityCache } from './auth/identity-cache.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { AuthService } from './auth/auth.service.ts';
-import { getOrCreateServerSecret } from './auth/server-secrets.ts';
+import { getOrCreateServerSecret } from '../../db/server-secrets.ts';
 import { SessionsRepository } from './auth/sessions.repository.ts';
 import { SigningKeys } from './auth/signing-keys.ts';
 import { AccessTokens, CsrfTokens } from './auth/tokens.ts';

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { Executor } from '../../../db/executor.ts';
+import type { Executor } from './executor.ts';
 
 /**
- * A named secret generated once and kept in the database, so every process of a deployment
- * shares it (an in-memory secret would differ per process and die with it).
+ * A named 32-byte secret generated once and kept in `server_secrets`, so every process of a
+ * deployment shares it (an in-memory secret would differ per process and die with it).
  */
 export async function getOrCreateServerSecret(db: Executor, name: string, now: number): Promise<Buffer> {
-  const existing = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirst();
+  const read = () => db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirst();
+  const existing = await read();
   if (existing) return Buffer.from(existing.value, 'base64url');
   // Two processes may race here: the first insert wins and both read the winner back.
   await db
@@ -14,6 +15,7 @@ export async function getOrCreateServerSecret(db: Executor, name: string, now: n
     .values({ name, value: randomBytes(32).toString('base64url'), created_at: now })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-  const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  const row = await read();
+  if (!row) throw new Error(`server secret ${name}: could not be stored`);
   return Buffer.from(row.value, 'base64url');
 }
