@@ -22,6 +22,7 @@ import { type AssembledModules, assembleModules } from './platform/assemble-modu
 import type { ModuleDefinition, Platform } from './platform/module.ts';
 import { blobMaintenanceJobs } from './providers/blobs/blob-maintenance.ts';
 import { blobStoreFromConfig } from './providers/blobs/create-blob-store.ts';
+import { TenantRoutingBlobStore } from './providers/blobs/tenant-routing-blob-store.ts';
 
 /**
  * The composition root: config -> database -> platform (blobs, jobs, metrics) -> modules, built
@@ -72,7 +73,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const database = openDatabase({ url: config.database.url, dataDir: config.dataDir });
   const jobs = new JobQueue({ database, clock });
   const metrics = createMetrics(() => jobs.countsByKindAndState());
-  const blobs = await blobStoreFromConfig(config);
+  // Each tenant's blobs go to its storage provider (the storage module installs the routing).
+  const blobs = new TenantRoutingBlobStore(await blobStoreFromConfig(config));
   const events = new EventLog({ jobs, clock });
   const modules = await assembleModules({ config, database, clock, logger, metrics, blobs, jobs, events }, options.modules ?? MODULES);
   events.setSubscribers(modules.eventSubscribers);
@@ -97,7 +99,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     },
     idempotency: { database, clock, repository: new IdempotencyRepository(), logger },
   };
-  const recurringJobs = [...modules.recurring, ...blobMaintenanceJobs(blobs)];
+  const recurringJobs = [...modules.recurring, ...blobMaintenanceJobs(blobs.shared)];
   const jobDefinitions: JobDefinition[] = [
     ...modules.jobs,
     events.publishJob(database),

@@ -7,6 +7,7 @@ import { mcpModule } from './modules/mcp/index.ts';
 import { processingModule } from './modules/processing/index.ts';
 import { sandboxModule } from './modules/sandbox/index.ts';
 import { searchModule } from './modules/search/index.ts';
+import { storageModule } from './modules/storage/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
 import { workflowsModule } from './modules/workflows/index.ts';
 import type { ModuleDefinition } from './platform/module.ts';
@@ -19,6 +20,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   healthModule,
   identityModule,
   documentsModule,
+  storageModule,
   creditsModule,
   processingModule,
   searchModule,

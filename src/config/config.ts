@@ -87,9 +87,55 @@ export interface Config {
     /** Deliveries one worker process sends to one webhook at the same time. */
     readonly maxConcurrencyPerEndpoint: number;
   };
+  readonly billing: {
+    /** Who takes payment for checkouts: `manual` (an administrator completes them) or `stripe` (BILLING_PROVIDER). */
+    readonly provider: 'manual' | 'stripe';
+    /** How long a checkout stays open (CHECKOUT_TTL_MINUTES; Stripe allows 30 minutes to 24 hours). */
+    readonly checkoutTtlMs: number;
+    readonly stripe: {
+      readonly apiKey: string | null;
+      readonly webhookSecret: string | null;
+      /** Stripe's API base (STRIPE_API_BASE), default https://api.stripe.com; tests point it at a local server. */
+      readonly apiBase: string | null;
+      /** Price id of each paid tier (STRIPE_PRICE_STARTER, _PRO, _TEAM, _ENTERPRISE); a tier without one cannot be bought through Stripe. */
+      readonly prices: { readonly starter: string | null; readonly pro: string | null; readonly team: string | null; readonly enterprise: string | null };
+    };
+  };
+  readonly mcp: {
+    /** Time allowed for one call to a registered MCP server (connect, initialise, list or call), MCP_CALL_TIMEOUT_MS. */
+    readonly callTimeoutMs: number;
+  };
+  readonly imports: {
+    /** Root of the Google Drive API (GOOGLE_DRIVE_API_URL); tests point it at a local server speaking Drive v3. */
+    readonly driveApiUrl: string;
+    /** Google's OAuth token endpoint, used to refresh access tokens (GOOGLE_OAUTH_TOKEN_URL). */
+    readonly oauthTokenUrl: string;
+    /** Delay before each automatic retry of a failed file, in ms (IMPORT_RETRY_DELAYS, in seconds). */
+    readonly retryDelaysMs: readonly number[];
+    /** Files of one project imported at the same time (IMPORT_CONCURRENCY). */
+    readonly concurrency: number;
+  };
   readonly outbound: {
     /** A PEM file of certificates outbound HTTPS trusts on top of Node's store (OUTBOUND_EXTRA_CA_FILE). */
     readonly extraCaFile: string | null;
+  };
+  /** Per-tenant storage providers and migrations between them (docs/storage.md). */
+  readonly storage: {
+    /** `s3://bucket/prefix/{tenant_id}?endpoint=...` or `file:///dir/{tenant_id}`; null: no dedicated provider. */
+    readonly dedicatedUrl: string | null;
+    /** Credentials of a dedicated S3 store; null: the S3_* ones, else the SDK's default chain. */
+    readonly dedicatedAccessKeyId: string | null;
+    readonly dedicatedSecretAccessKey: string | null;
+    /** Delay before each automatic retry of a file that failed to copy, in ms. */
+    readonly retryDelaysMs: readonly number[];
+    /** How long source copies are kept after a successful migration, in ms. */
+    readonly retentionMs: number;
+    /** Files copied at the same time by one migration run. */
+    readonly copyConcurrency: number;
+    /** `id:base64key,...` (32-byte keys, first seals); empty: one key kept in the database. */
+    readonly encryptionKeys: readonly { id: string; key: string }[];
+    /** Who is told a migration finished when the request names no `initiated_by_email`. */
+    readonly notifyEmail: string | null;
   };
 }
 
@@ -205,6 +251,21 @@ class EnvReader {
   }
 }
 
+/** `id:base64key,id:base64key` (each key 32 bytes); an empty list when unset. */
+function parseKeyList(r: EnvReader, name: string): { id: string; key: string }[] {
+  const value = r.string(name, null);
+  if (value === null) return [];
+  const keys = value.split(',').map((item) => {
+    const at = item.indexOf(':');
+    return { id: item.slice(0, at).trim(), key: item.slice(at + 1).trim() };
+  });
+  if (keys.some((k) => !/^[A-Za-z0-9_-]{1,32}$/.test(k.id) || Buffer.from(k.key, 'base64').length !== 32)) {
+    r.problems.push(`${name} must be comma-separated id:key pairs, each key 32 bytes in base64`);
+    return [];
+  }
+  return keys;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {
     for (const inner of Object.values(value)) deepFreeze(inner);
@@ -293,6 +354,31 @@ export function loadConfig(env: Env = process.env): Config {
       disableAfterMs: Math.round(r.number('WEBHOOK_DISABLE_AFTER_HOURS', 72, { min: 0.0001, max: 24 * 365 }) * 3_600_000),
       maxConcurrencyPerEndpoint: r.int('WEBHOOK_MAX_CONCURRENCY_PER_ENDPOINT', 4, { min: 1, max: 64 }),
     },
+    billing: {
+      provider: r.oneOf('BILLING_PROVIDER', ['manual', 'stripe'] as const, 'manual'),
+      checkoutTtlMs: r.int('CHECKOUT_TTL_MINUTES', 1440, { min: 30, max: 1440 }) * 60_000,
+      stripe: {
+        apiKey: r.string('STRIPE_API_KEY', null),
+        webhookSecret: r.string('STRIPE_WEBHOOK_SECRET', null),
+        apiBase: r.url('STRIPE_API_BASE', ['http:', 'https:']),
+        prices: {
+          starter: r.string('STRIPE_PRICE_STARTER', null),
+          pro: r.string('STRIPE_PRICE_PRO', null),
+          team: r.string('STRIPE_PRICE_TEAM', null),
+          enterprise: r.string('STRIPE_PRICE_ENTERPRISE', null),
+        },
+      },
+    },
+    mcp: {
+      callTimeoutMs: r.int('MCP_CALL_TIMEOUT_MS', 30_000, { min: 100, max: 600_000 }),
+    },
+    imports: {
+      driveApiUrl: (r.url('GOOGLE_DRIVE_API_URL', ['http:', 'https:']) ?? 'https://www.googleapis.com/').replace(/\/*$/, '/'),
+      oauthTokenUrl: r.url('GOOGLE_OAUTH_TOKEN_URL', ['http:', 'https:']) ?? 'https://oauth2.googleapis.com/token',
+      // Issue 17: 3 retries at 5 s, 30 s and 2 min by default; fractions allowed (tests use 0.05).
+      retryDelaysMs: r.numberList('IMPORT_RETRY_DELAYS', [5, 30, 120], { min: 0, max: 86_400, maxItems: 10 }).map((s) => Math.round(s * 1000)),
+      concurrency: r.int('IMPORT_CONCURRENCY', 4, { min: 1, max: 64 }),
+    },
     outbound: {
       extraCaFile: (() => {
         const file = r.string('OUTBOUND_EXTRA_CA_FILE', null);
@@ -301,11 +387,27 @@ export function loadConfig(env: Env = process.env): Config {
         return path.resolve(file);
       })(),
     },
+    storage: {
+      dedicatedUrl: r.url('DEDICATED_STORAGE_URL', ['s3:', 'file:']),
+      dedicatedAccessKeyId: r.string('DEDICATED_STORAGE_ACCESS_KEY_ID', null),
+      dedicatedSecretAccessKey: r.string('DEDICATED_STORAGE_SECRET_ACCESS_KEY', null),
+      // Spec "States > Storage migration": 1, 5 and 15 minutes; fractions allowed (tests use 0.2).
+      retryDelaysMs: r
+        .numberList('STORAGE_MIGRATION_RETRY_DELAYS', [60, 300, 900], { min: 0, max: 7 * 86_400, maxItems: 10 })
+        .map((seconds) => Math.round(seconds * 1000)),
+      retentionMs: Math.round(r.number('STORAGE_RETENTION_DAYS', 7, { min: 0, max: 3650 }) * 86_400_000),
+      copyConcurrency: r.int('STORAGE_MIGRATION_CONCURRENCY', 4, { min: 1, max: 64 }),
+      encryptionKeys: parseKeyList(r, 'STORAGE_ENCRYPTION_KEYS'),
+      notifyEmail: r.string('STORAGE_NOTIFY_EMAIL', null),
+    },
   };
 
   if (config.auth.secret !== null && config.auth.secret.length < 32) r.problems.push('AUTH_SECRET must be at least 32 characters');
   if (config.ai.provider === 'openai' && config.ai.openai.baseUrl === null && config.ai.openai.apiKey === null) {
     r.problems.push('AI_PROVIDER=openai needs OPENAI_API_KEY (OpenAI itself) or OPENAI_BASE_URL (a compatible server)');
+  }
+  if (config.billing.provider === 'stripe' && (config.billing.stripe.apiKey === null || config.billing.stripe.webhookSecret === null)) {
+    r.problems.push('BILLING_PROVIDER=stripe needs STRIPE_API_KEY and STRIPE_WEBHOOK_SECRET');
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return deepFreeze(config);

@@ -1,0 +1,55 @@
+import type { RunningJob } from '../../jobs/job-types.ts';
+import { eachLimited } from './bounded.ts';
+import { afterPurge } from './placement-moves.ts';
+import type { MigrationJobPayload, StorageDeps } from './runner-deps.ts';
+import type { ProviderName } from './storage-providers.ts';
+import { rescueStragglers } from './stragglers.ts';
+
+const PURGE_PAGE = 500;
+
+/**
+ * After STORAGE_RETENTION_DAYS: deletes the source copies of the files the migration copied.
+ * Files whose copy failed keep their only copy (and the source stays readable for them). Nothing
+ * is deleted when the tenant uses the source again (a migration back, or one running): the
+ * "source" may be where its files are now.
+ */
+export async function purgeSource(deps: StorageDeps, job: RunningJob<MigrationJobPayload>): Promise<void> {
+  const db = deps.database.db;
+  const m = await deps.migrations.findById(db, job.payload.migrationId);
+  const placement = m ? await deps.tenantStorage.find(db, m.tenant_id) : null;
+  const running = m ? await deps.migrations.running(db, m.tenant_id) : null;
+  // A retry in progress schedules its own purge when it completes.
+  if (!m || m.purged_at !== null || m.status === 'in_progress' || m.status === 'pending') return complete(deps, job);
+  const source = m.source_provider as ProviderName;
+  // The source may be deleted from unless the tenant uses it again (moved back, or moving now).
+  const purgeable = !!placement && !running && placement.current !== source && placement.write !== source;
+  let rescued = 0;
+  if (purgeable) {
+    const store = await deps.stores.storeFor(m.tenant_id, source);
+    rescued = await rescueStragglers(deps, m, store, await deps.stores.storeFor(m.tenant_id, m.target_provider as ProviderName));
+    let after = '';
+    for (;;) {
+      const page = await deps.files.page(db, m.tenant_id, m.id, 'copied', after, PURGE_PAGE);
+      await eachLimited(page, deps.config.copyConcurrency * 4, async (f) => {
+        await store.delete(f.storage_key);
+        if (f.thumbnail_key) await store.delete(f.thumbnail_key);
+      });
+      if (page.length < PURGE_PAGE) break;
+      after = page.at(-1)!.document_id;
+    }
+  }
+  const now = deps.clock.now();
+  await db.transaction().execute(async (trx) => {
+    if (purgeable && placement) {
+      const keepSource = (await deps.files.countFailed(trx, m.tenant_id, m.id)) > 0;
+      await deps.tenantStorage.save(trx, m.tenant_id, afterPurge(placement, source, keepSource), now);
+    }
+    await deps.migrations.update(trx, m.id, { purged_at: now }, now);
+    await deps.migrations.audit(trx, { tenantId: m.tenant_id, migrationId: m.id, action: purgeable ? 'source_purged' : 'source_purge_skipped', detail: { source, stragglers_copied: rescued }, at: now });
+    await job.completeIn(trx);
+  });
+}
+
+async function complete(deps: StorageDeps, job: RunningJob<MigrationJobPayload>): Promise<void> {
+  await deps.database.db.transaction().execute((trx) => job.completeIn(trx));
+}
