@@ -3,6 +3,7 @@ import { creditsModule } from './modules/credits/index.ts';
 import { documentsModule } from './modules/documents/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { identityModule } from './modules/identity/index.ts';
+import { importsModule } from './modules/imports/index.ts';
 import { mcpModule } from './modules/mcp/index.ts';
 import { processingModule } from './modules/processing/index.ts';
 import { sandboxModule } from './modules/sandbox/index.ts';
@@ -29,4 +30,5 @@ export const MODULES: readonly ModuleDefinition[] = [
   sandboxModule,
   webhooksModule,
   workflowsModule,
+  importsModule,
 ];

@@ -1,4 +1,6 @@
+import type { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
+import { lockTenant } from '../../db/locks.ts';
 import type { EventLog } from '../../events/event-log.ts';
 import { AppError, errors } from '../../lib/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
@@ -24,6 +26,9 @@ import type { UploadQuota } from './upload-quota.ts';
 export const MAX_BATCH_FILES = 10;
 /** Room for multipart boundaries and fields when judging a declared body size against the quota. */
 const MULTIPART_OVERHEAD_ALLOWANCE = 64 * 1024;
+
+/** What an imported file became: a new document, or nothing because the tenant already holds its content. */
+export type ImportOutcome = { document: DocumentRow; duplicateOf: null } | { document: null; duplicateOf: string };
 
 export interface Rejection {
   filename: string;
@@ -181,6 +186,51 @@ export class DocumentUploadsService {
     }
   }
 
+  /**
+   * A file another module brings (imports), stored exactly as an upload: streamed into the blob
+   * store with the same type, size and quota checks, then recorded with its processing jobs and
+   * `document.uploaded` event. With `skipDuplicates`, a file whose SHA-256 the tenant already holds
+   * is not recorded. `commit` runs inside the recording transaction, so the caller's bookkeeping
+   * (and its job's completion) commits together with the document, or not at all.
+   */
+  async importFile(
+    auth: AuthContext,
+    file: { filename: string; stream: Readable },
+    options: { folderId: string | null; enableAi: boolean; skipDuplicates: boolean; commit: (trx: Executor, outcome: ImportOutcome) => Promise<void> },
+  ): Promise<ImportOutcome> {
+    const { quota, blobs, database, documents } = this.deps;
+    const room = await quota.assertRoom(auth, 0);
+    const id = await this.#reserve(auth, this.deps.clock.now());
+    const result = await intakeFile(blobs, { filename: file.filename, file: file.stream }, {
+      key: documentBlobKey(auth.tenant.id, id),
+      quotaBytes: room.bytes,
+      quotaError: () => quota.storageFull(auth),
+      drainRefused: false,
+    });
+    if (!result.ok) {
+      file.stream.destroy();
+      throw result.error;
+    }
+    const fields: UploadFields = { folderId: options.folderId, enableAi: options.enableAi, tags: [], filename: null };
+    try {
+      const outcome = await database.db.transaction().execute(async (trx): Promise<ImportOutcome> => {
+        // The tenant lock (PostgreSQL) makes two imports of the same content in parallel see each other.
+        if (options.skipDuplicates) await lockTenant(trx, database.dialect, auth.tenant.id);
+        const existing = options.skipDuplicates ? await documents.findIdBySha256(trx, auth.tenant.id, result.file.sha256) : null;
+        const done: ImportOutcome = existing
+          ? { document: null, duplicateOf: existing }
+          : { document: (await this.#insert(trx, auth, [result.file], fields, null))[0]!, duplicateOf: null };
+        await options.commit(trx, done);
+        return done;
+      });
+      if (outcome.document === null) await this.#discard([result.file]);
+      return outcome;
+    } catch (error) {
+      await this.#discard([result.file]);
+      throw error;
+    }
+  }
+
   /** One transaction: quota re-check, rows, tags, processing jobs and events. */
   async #record(
     auth: AuthContext,
@@ -189,76 +239,82 @@ export class DocumentUploadsService {
     collectionId: string | null,
     extra?: (trx: Executor) => Promise<void>,
   ): Promise<DocumentRow[]> {
-    const { database, clock, jobs, documents, folders, tags, tagsService, quota } = this.deps;
-    const tenantId = auth.tenant.id;
-    return database.db.transaction().execute(async (trx) => {
-      if (fields.folderId !== null && !(await folders.exists(trx, tenantId, fields.folderId))) throw errors.notFound('folder', fields.folderId);
-      await quota.assertFits(
-        trx,
-        auth,
-        files.reduce((sum, f) => sum + f.size, 0),
-        files.length,
-      );
-      const now = clock.now();
-      const tagIds = await tagsService.resolveNames(trx, tenantId, fields.tags, now);
-      const rows: DocumentRow[] = [];
-      // Fair share: this upload's processing queues behind the tenant's own backlog, not other tenants'.
-      let priority = await jobs.fairSharePriority(trx, DOCUMENT_JOBS.process, tenantId);
-      for (const file of files) {
-        const id = file.key.slice(file.key.lastIndexOf('/') + 1);
-        const filename = (files.length === 1 ? fields.filename : null) ?? file.filename;
-        const row: DocumentRow = {
-          id,
-          tenant_id: tenantId,
-          folder_id: fields.folderId,
-          owner_id: auth.userId,
-          collection_id: collectionId,
-          filename,
-          original_filename: file.filename,
-          extension: file.rule.extension,
-          file_type: file.rule.mediaType,
-          file_size: file.size,
-          sha256: file.sha256,
-          storage_key: file.key,
-          thumbnail_key: null,
-          thumbnail_type: null,
-          status: 'processing',
-          ai_status: fields.enableAi ? 'queued' : 'skipped',
-          enable_ai: fields.enableAi ? 1 : 0,
-          ai_summary: null,
-          ai_tags: '[]',
-          entities: '{}',
-          metadata: '{}',
-          processing_error: null,
-          created_at: now,
-          updated_at: now,
-        };
-        await documents.insert(trx, row);
-        await tags.setDocumentTags(trx, tenantId, id, tagIds, now);
-        const payload: DocumentJobPayload = { tenantId, documentId: id };
-        await jobs.enqueueMany(trx, [
-          { kind: DOCUMENT_JOBS.process, payload, options: { tenantId, priority: priority++ } },
-          { kind: DOCUMENT_JOBS.thumbnail, payload, options: { tenantId, priority: 1 } },
-        ]);
-        await this.deps.events.record(trx, {
-          tenantId,
-          name: 'document.uploaded',
-          at: now,
-          data: {
-            document_id: id,
-            filename,
-            folder_id: row.folder_id,
-            file_type: row.file_type,
-            file_size: row.file_size,
-            status: row.status,
-            ai_status: row.ai_status,
-          },
-        });
-        rows.push(row);
-      }
+    return this.deps.database.db.transaction().execute(async (trx) => {
+      const rows = await this.#insert(trx, auth, files, fields, collectionId);
       await extra?.(trx);
       return rows;
     });
+  }
+
+  /** Inside the caller's transaction: quota re-check, rows, tags, processing jobs and events. */
+  async #insert(trx: Executor, auth: AuthContext, files: StoredUpload[], fields: UploadFields, collectionId: string | null): Promise<DocumentRow[]> {
+    const { clock, jobs, documents, folders, tags, tagsService, quota } = this.deps;
+    const tenantId = auth.tenant.id;
+    if (fields.folderId !== null && !(await folders.exists(trx, tenantId, fields.folderId))) throw errors.notFound('folder', fields.folderId);
+    await quota.assertFits(
+      trx,
+      auth,
+      files.reduce((sum, f) => sum + f.size, 0),
+      files.length,
+    );
+    const now = clock.now();
+    const tagIds = await tagsService.resolveNames(trx, tenantId, fields.tags, now);
+    const rows: DocumentRow[] = [];
+    // Fair share: this upload's processing queues behind the tenant's own backlog, not other tenants'.
+    let priority = await jobs.fairSharePriority(trx, DOCUMENT_JOBS.process, tenantId);
+    for (const file of files) {
+      const id = file.key.slice(file.key.lastIndexOf('/') + 1);
+      const filename = (files.length === 1 ? fields.filename : null) ?? file.filename;
+      const row: DocumentRow = {
+        id,
+        tenant_id: tenantId,
+        folder_id: fields.folderId,
+        owner_id: auth.userId,
+        collection_id: collectionId,
+        filename,
+        original_filename: file.filename,
+        extension: file.rule.extension,
+        file_type: file.rule.mediaType,
+        file_size: file.size,
+        sha256: file.sha256,
+        storage_key: file.key,
+        thumbnail_key: null,
+        thumbnail_type: null,
+        status: 'processing',
+        ai_status: fields.enableAi ? 'queued' : 'skipped',
+        enable_ai: fields.enableAi ? 1 : 0,
+        ai_summary: null,
+        ai_tags: '[]',
+        entities: '{}',
+        metadata: '{}',
+        processing_error: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await documents.insert(trx, row);
+      await tags.setDocumentTags(trx, tenantId, id, tagIds, now);
+      const payload: DocumentJobPayload = { tenantId, documentId: id };
+      await jobs.enqueueMany(trx, [
+        { kind: DOCUMENT_JOBS.process, payload, options: { tenantId, priority: priority++ } },
+        { kind: DOCUMENT_JOBS.thumbnail, payload, options: { tenantId, priority: 1 } },
+      ]);
+      await this.deps.events.record(trx, {
+        tenantId,
+        name: 'document.uploaded',
+        at: now,
+        data: {
+          document_id: id,
+          filename,
+          folder_id: row.folder_id,
+          file_type: row.file_type,
+          file_size: row.file_size,
+          status: row.status,
+          ai_status: row.ai_status,
+        },
+      });
+      rows.push(row);
+    }
+    return rows;
   }
 
   /**

@@ -55,6 +55,12 @@ export class DocumentsRepository {
     return row ?? null;
   }
 
+  /** A document of the tenant with exactly this content, if any (imports skip such duplicates). */
+  async findIdBySha256(db: Executor, tenantId: string, sha256: string): Promise<string | null> {
+    const row = await db.selectFrom('documents').select('id').where('tenant_id', '=', tenantId).where('sha256', '=', sha256).limit(1).executeTakeFirst();
+    return row?.id ?? null;
+  }
+
   async update(db: Executor, tenantId: string, id: string, patch: Updateable<DocumentsTable>): Promise<void> {
     await db.updateTable('documents').set(patch).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }

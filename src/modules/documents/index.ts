@@ -46,6 +46,8 @@ export interface DocumentAccess {
 export type { DocumentRow, StoredContent } from './documents.repository.ts';
 export { presentDocumentDetail } from './documents.presenter.ts';
 export type { DocumentsService } from './documents.service.ts';
+export type { DocumentUploadsService, ImportOutcome } from './document-uploads.service.ts';
+export type { FoldersService } from './folders/folders.service.ts';
 export { DOCUMENT_JOBS, type DocumentJobPayload } from './document-job-kinds.ts';
 
 declare module '../../platform/module.ts' {
@@ -58,6 +60,8 @@ declare module '../../platform/module.ts' {
     tags: TagsService;
     shares: SharesService;
     batchJobs: BatchJobsService;
+    /** A tenant's stored documents and bytes, from the counters the storage quota enforces (subscription status). */
+    storageUsage: { usage(tenantId: string): Promise<{ documents: number; bytes: number }> };
   }
 }
 
@@ -93,6 +97,7 @@ export const documentsModule = defineModule({
         tags,
         shares,
         batchJobs,
+        storageUsage: { usage: (tenantId) => repositories.documents.usage(database.db, tenantId) },
         documentAccess: { visible: visibleDocuments, authorize: authorizeDocument },
         documentPipeline: {
           find: (db, tenantId, id) => repositories.documents.findById(db, tenantId, id),

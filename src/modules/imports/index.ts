@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import type { JobDefinition } from '../../jobs/job-types.ts';
+import { defineModule } from '../../platform/module.ts';
+import { createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
+import { CredentialBox } from './credential-box.ts';
+import { DriveAccess } from './drive-access.ts';
+import { FolderTree } from './folder-tree.ts';
+import { IMPORT_JOBS, type LanePayload, type ScanPayload } from './import-job-kinds.ts';
+import { ImportLane } from './import-lane.ts';
+import { importRoutes } from './imports.routes.ts';
+import { ItemsRepository } from './items.repository.ts';
+import { ProjectsRepository } from './projects.repository.ts';
+import { ProjectsService } from './projects.service.ts';
+import { Scanner } from './scanner.ts';
+
+declare module '../../platform/module.ts' {
+  interface ModuleServices {
+    importProjects: ProjectsService;
+  }
+}
+
+/** A long file (a 500 MB video) may take this long to stream from Drive into the store. */
+const LANE_TIMEOUT_MS = 60 * 60_000;
+const SCAN_TIMEOUT_MS = 6 * 60 * 60_000;
+
+/**
+ * Import projects (docs/imports.md): Google Drive folders scanned with filters and imported as
+ * documents (Google-native files exported), by durable jobs, with pause, resume, cancel and progress.
+ */
+export const importsModule = defineModule({
+  name: 'imports',
+  setup({ config, database, clock, logger, jobs, use }) {
+    const extraCa = config.outbound.extraCaFile ? [fs.readFileSync(config.outbound.extraCaFile, 'utf8')] : undefined;
+    const http = createOutboundHttp({
+      allowPrivateNetwork: config.allowPrivateNetworkTargets,
+      ...(extraCa ? { extraCa } : {}),
+      connectionsPerOrigin: Math.max(8, 2 * config.imports.concurrency),
+    });
+    const projects = new ProjectsRepository();
+    const items = new ItemsRepository();
+    const box = new CredentialBox(database.db, () => clock.now());
+    const drive = new DriveAccess({
+      database,
+      clock,
+      box,
+      projects,
+      settings: { apiUrl: config.imports.driveApiUrl, tokenUrl: config.imports.oauthTokenUrl, http },
+    });
+    const service = new ProjectsService({ database, clock, jobs, projects, items, box, lanes: config.imports.concurrency });
+    const scanner = new Scanner({ database, clock, logger, projects, items, drive });
+    const lane = new ImportLane({
+      database,
+      clock,
+      jobs,
+      tenants: use('tenantDirectory'),
+      projects,
+      items,
+      drive,
+      folders: new FolderTree({ database, folders: use('folders'), items }),
+      uploads: use('uploads'),
+      retryDelaysMs: config.imports.retryDelaysMs,
+    });
+    const scanJob: JobDefinition<ScanPayload> = { kind: IMPORT_JOBS.scan, handler: (job) => scanner.run(job), maxAttempts: 5, timeoutMs: SCAN_TIMEOUT_MS };
+    const laneJob: JobDefinition<LanePayload> = {
+      kind: IMPORT_JOBS.lane,
+      handler: (job) => lane.run(job),
+      // A file's failures are retried on the file's own schedule; the job's retries are for a run
+      // that died (worker killed, database trouble), so they are many and short.
+      maxAttempts: 50,
+      backoff: { baseMs: 1_000, maxMs: 60_000 },
+      concurrency: config.imports.concurrency,
+      timeoutMs: LANE_TIMEOUT_MS,
+    };
+    return {
+      provides: { importProjects: service },
+      routes(app) {
+        importRoutes(app, { projects: service });
+      },
+      jobs: [scanJob, laneJob],
+      async sandboxCleanup(trx, tenantId) {
+        await projects.deleteForTenant(trx, tenantId);
+      },
+      close: () => http.close(),
+    };
+  },
+});

@@ -1,0 +1,271 @@
+import type { Database } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
+import { isTenantAdmin } from '../../domain/roles.ts';
+import { requireFeature } from '../../domain/tier-gate.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { errors } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import type { CredentialBox } from './credential-box.ts';
+import { enqueueLanes, IMPORT_JOBS, type ScanPayload } from './import-job-kinds.ts';
+import { type ProjectStatus, TERMINAL_STATUSES } from './imports.tables.ts';
+import { countFinishedSince, type ItemFilter, type ItemRow, type ItemsRepository } from './items.repository.ts';
+import { changesScan, type ConfigInput, isComplete, mergeConfig, type ProjectConfig } from './project-config.ts';
+import { estimateCompletion, progressPercent } from './progress.ts';
+import type { AgentRow, ProjectRow, ProjectsRepository } from './projects.repository.ts';
+
+/** A project with its item counts, for presenting. */
+export interface ProjectDetail {
+  row: ProjectRow;
+  config: ProjectConfig;
+  counts: { total: number; imported: number; failed: number; skipped: number; pending: number; percent: number };
+}
+
+export interface Progress {
+  status: ProjectStatus;
+  counts: ProjectDetail['counts'];
+  bytes: { total: number; imported: number };
+  currentItem: string | null;
+  startedAt: number | null;
+  estimatedCompletion: number | null;
+}
+
+interface Deps {
+  database: Database;
+  clock: Clock;
+  jobs: JobQueue;
+  projects: ProjectsRepository;
+  items: ItemsRepository;
+  box: CredentialBox;
+  lanes: number;
+}
+
+/** Import projects (spec "Import project", contract §12): configuration, the state machine, progress. */
+export class ProjectsService {
+  private readonly deps: Deps;
+  constructor(deps: Deps) {
+    this.deps = deps;
+  }
+
+  async create(auth: AuthContext, input: { name: string; description?: string; source_type: string; config?: ConfigInput }): Promise<ProjectDetail> {
+    assertAllowed(auth);
+    const { database, clock, projects, box } = this.deps;
+    const config = mergeConfig(null, input.config ?? {});
+    const credentials = input.config?.credentials ? await box.seal(input.config.credentials) : null;
+    const now = clock.now();
+    const row: ProjectRow = {
+      id: newId(now),
+      tenant_id: auth.tenant.id,
+      name: input.name.trim(),
+      description: input.description ?? null,
+      source_type: input.source_type,
+      status: isComplete(config, credentials !== null) ? 'configured' : 'draft',
+      config: JSON.stringify(config),
+      credentials,
+      error: null,
+      created_by: auth.userId,
+      scanned_at: null,
+      started_at: null,
+      completed_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await projects.insert(database.db, row);
+    return this.#detail(database.db, row);
+  }
+
+  async list(auth: AuthContext, page: { limit: number; offset: number }): Promise<{ rows: ProjectDetail[]; total: number }> {
+    assertAllowed(auth);
+    const { database, projects } = this.deps;
+    const { rows, total } = await projects.list(database.db, auth.tenant.id, page);
+    return { rows: await Promise.all(rows.map((r) => this.#detail(database.db, r))), total };
+  }
+
+  async get(auth: AuthContext, id: string): Promise<ProjectDetail> {
+    return this.#detail(this.deps.database.db, await this.#find(this.deps.database.db, auth, id));
+  }
+
+  /** Contract §12: while `draft`, `configured` or `ready`; a change to what the scan finds makes a `ready` project scan again. */
+  async update(auth: AuthContext, id: string, input: { name?: string; description?: string | null; config?: ConfigInput }): Promise<ProjectDetail> {
+    const { database, clock, projects, items, box } = this.deps;
+    // Sealed before the transaction: the key may have to be read or made, on a connection of its own.
+    const sealed = input.config?.credentials ? await box.seal(input.config.credentials) : null;
+    const row = await database.db.transaction().execute(async (trx) => {
+      const current = await this.#find(trx, auth, id);
+      assertStatus(current, ['draft', 'configured', 'ready'], 'be updated');
+      const before = parseConfig(current);
+      const config = input.config ? mergeConfig(before, input.config) : before;
+      const credentials = sealed ?? current.credentials;
+      const stale = current.status === 'ready' && changesScan(before, config);
+      const complete = isComplete(config, credentials !== null);
+      const status: ProjectStatus = !complete ? 'draft' : current.status === 'ready' && !stale ? 'ready' : 'configured';
+      if (status !== 'ready') await items.clear(trx, auth.tenant.id, id);
+      const patch = {
+        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        config: JSON.stringify(config),
+        credentials,
+        status,
+        ...(status !== 'ready' ? { scanned_at: null } : {}),
+        updated_at: clock.now(),
+      };
+      await projects.update(trx, auth.tenant.id, id, patch);
+      return { ...current, ...patch };
+    });
+    return this.#detail(database.db, row);
+  }
+
+  /** Spec: only in terminal states; the imported documents stay. */
+  async delete(auth: AuthContext, id: string): Promise<void> {
+    const { database, projects } = this.deps;
+    await database.db.transaction().execute(async (trx) => {
+      const current = await this.#find(trx, auth, id);
+      assertStatus(current, TERMINAL_STATUSES, 'be deleted (only completed, completed_with_errors, cancelled or failed projects can)');
+      await projects.delete(trx, auth.tenant.id, id);
+    });
+  }
+
+  /** configured (or ready / failed: scan again) -> scanning, with the scan job. */
+  async scan(auth: AuthContext, id: string): Promise<ProjectDetail> {
+    const { jobs, items } = this.deps;
+    return this.#move(auth, id, ['configured', 'ready', 'failed'], 'scan', async (trx) => {
+      await items.clear(trx, auth.tenant.id, id);
+      const payload: ScanPayload = { tenantId: auth.tenant.id, projectId: id };
+      await jobs.enqueue(trx, IMPORT_JOBS.scan, payload, { tenantId: auth.tenant.id, uniqueKey: `imports.scan:${id}` });
+      return { status: 'scanning', error: null, scanned_at: null, started_at: null, completed_at: null };
+    });
+  }
+
+  /** ready -> in_progress: the lanes start. */
+  async start(auth: AuthContext, id: string): Promise<ProjectDetail> {
+    return this.#move(auth, id, ['ready'], 'start', async (trx) => {
+      await enqueueLanes(this.deps.jobs, trx, { tenantId: auth.tenant.id, projectId: id }, this.deps.lanes);
+      return { status: 'in_progress', started_at: this.deps.clock.now() };
+    });
+  }
+
+  /** in_progress -> paused: each lane stops after its current file. */
+  async pause(auth: AuthContext, id: string): Promise<ProjectDetail> {
+    return this.#move(auth, id, ['in_progress'], 'pause', async () => ({ status: 'paused' }));
+  }
+
+  /** paused -> in_progress: the lanes continue with the files still pending. */
+  async resume(auth: AuthContext, id: string): Promise<ProjectDetail> {
+    return this.#move(auth, id, ['paused'], 'resume', async (trx) => {
+      await enqueueLanes(this.deps.jobs, trx, { tenantId: auth.tenant.id, projectId: id }, this.deps.lanes);
+      return { status: 'in_progress' };
+    });
+  }
+
+  /** in_progress or paused -> cancelled: imported files stay, the rest are not imported. */
+  async cancel(auth: AuthContext, id: string): Promise<ProjectDetail> {
+    return this.#move(auth, id, ['in_progress', 'paused'], 'cancel', async () => ({ status: 'cancelled', completed_at: this.deps.clock.now() }));
+  }
+
+  async progress(auth: AuthContext, id: string): Promise<Progress> {
+    const { database, items, clock } = this.deps;
+    const db = database.db;
+    const row = await this.#find(db, auth, id);
+    const { counts } = await this.#detail(db, row);
+    const current = row.status === 'in_progress' || row.status === 'paused' ? await items.current(db, auth.tenant.id, id) : null;
+    const now = clock.now();
+    const finished = row.started_at === null ? 0 : await countFinishedSince(db, auth.tenant.id, id, row.started_at);
+    return {
+      status: row.status,
+      counts,
+      bytes: await items.bytes(db, auth.tenant.id, id),
+      currentItem: current?.path ?? null,
+      startedAt: row.started_at,
+      estimatedCompletion: row.status === 'in_progress' ? estimateCompletion({ now, startedAt: row.started_at, finishedSinceStart: finished, pending: counts.pending }) : null,
+    };
+  }
+
+  async items(auth: AuthContext, id: string, filter: ItemFilter, page: { limit: number; offset: number }): Promise<{ rows: ItemRow[]; total: number }> {
+    const db = this.deps.database.db;
+    await this.#find(db, auth, id);
+    return this.deps.items.list(db, auth.tenant.id, id, filter, page);
+  }
+
+  async addAgent(
+    auth: AuthContext,
+    id: string,
+    input: { agent_type: string; phase: string; batch_size?: number; config?: object; auto_approve?: boolean },
+  ): Promise<AgentRow> {
+    const { database, projects, clock } = this.deps;
+    if (input.phase === 'batch' && input.batch_size === undefined) throw errors.field('batch_size', 'is required for the batch phase');
+    if (input.phase !== 'batch' && input.batch_size !== undefined) throw errors.field('batch_size', 'applies to the batch phase only');
+    return database.db.transaction().execute(async (trx) => {
+      const project = await this.#find(trx, auth, id);
+      if (TERMINAL_STATUSES.includes(project.status)) throw errors.conflict(`A ${project.status} project takes no more agents`, { status: project.status });
+      const now = clock.now();
+      const row: AgentRow = {
+        id: newId(now),
+        tenant_id: auth.tenant.id,
+        project_id: id,
+        agent_type: input.agent_type,
+        phase: input.phase,
+        batch_size: input.batch_size ?? null,
+        config: JSON.stringify(input.config ?? {}),
+        auto_approve: input.auto_approve ? 1 : 0,
+        created_at: now,
+      };
+      await projects.insertAgent(trx, row);
+      return row;
+    });
+  }
+
+  /** One state change: checked and applied in one transaction with its jobs; a lost race is a 409 too. */
+  async #move(
+    auth: AuthContext,
+    id: string,
+    from: readonly ProjectStatus[],
+    action: string,
+    apply: (trx: Executor, row: ProjectRow) => Promise<Partial<ProjectRow> & { status: ProjectStatus }>,
+  ): Promise<ProjectDetail> {
+    const { database, projects, clock } = this.deps;
+    const row = await database.db.transaction().execute(async (trx) => {
+      const current = await this.#find(trx, auth, id);
+      assertStatus(current, from, action);
+      const patch = { ...(await apply(trx, current)), updated_at: clock.now() };
+      if (!(await projects.transition(trx, auth.tenant.id, id, from, patch))) throw notAllowed(current, action);
+      return { ...current, ...patch };
+    });
+    return this.#detail(database.db, row);
+  }
+
+  async #find(db: Executor, auth: AuthContext, id: string): Promise<ProjectRow> {
+    assertAllowed(auth);
+    const row = await this.deps.projects.find(db, auth.tenant.id, id);
+    if (!row) throw errors.notFound('import_project', id);
+    return row;
+  }
+
+  async #detail(db: Executor, row: ProjectRow): Promise<ProjectDetail> {
+    const c = await this.deps.items.counts(db, row.tenant_id, row.id);
+    const total = c.pending + c.imported + c.failed + c.skipped;
+    return {
+      row,
+      config: parseConfig(row),
+      counts: { total, imported: c.imported, failed: c.failed, skipped: c.skipped, pending: c.pending, percent: progressPercent(c, total) },
+    };
+  }
+}
+
+export function parseConfig(row: Pick<ProjectRow, 'config'>): ProjectConfig {
+  return JSON.parse(row.config) as ProjectConfig;
+}
+
+/** Team tier and above (403 `TIER_LIMIT_EXCEEDED`), and tenant administrators (owner, admin, API keys). */
+function assertAllowed(auth: AuthContext): void {
+  requireFeature(auth, 'importProjects');
+  if (!isTenantAdmin(auth)) throw errors.forbidden('Only owners, admins and API keys manage import projects');
+}
+
+function assertStatus(row: ProjectRow, allowed: readonly ProjectStatus[], action: string): void {
+  if (!allowed.includes(row.status)) throw notAllowed(row, action);
+}
+
+function notAllowed(row: ProjectRow, action: string) {
+  return errors.conflict(`A project in status ${row.status} cannot ${action}`, { status: row.status });
+}
