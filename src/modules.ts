@@ -9,6 +9,7 @@ import { processingModule } from './modules/processing/index.ts';
 import { sandboxModule } from './modules/sandbox/index.ts';
 import { searchModule } from './modules/search/index.ts';
 import { storageModule } from './modules/storage/index.ts';
+import { subscriptionModule } from './modules/subscription/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
 import { workflowsModule } from './modules/workflows/index.ts';
 import type { ModuleDefinition } from './platform/module.ts';
@@ -30,5 +31,6 @@ export const MODULES: readonly ModuleDefinition[] = [
   sandboxModule,
   webhooksModule,
   workflowsModule,
+  subscriptionModule,
   importsModule,
 ];

@@ -12,6 +12,8 @@ export const EVENT_NAMES = [
   'dag.task.created',
   'dag.task.completed',
   'dag.task.escalated',
+  // Not in the spec's table: the subscription issue's audit event (docs/subscription.md).
+  'subscription.tier_changed',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
@@ -67,6 +69,8 @@ export interface EventDataMap {
   'dag.task.created': { task_id: string; execution_id: string; workflow_id: string; title: string; assignee_type: string; assignee_value: string; due_at: string | null };
   'dag.task.completed': { task_id: string; execution_id: string; workflow_id: string; decision: string | null; completed_by: string | null };
   'dag.task.escalated': { task_id: string; execution_id: string; workflow_id: string; escalated_to: string | null };
+  /** `reason`: `checkout`, `admin` or `provider_event`; `changed_by`: a user id, `administrator` or the provider's name. */
+  'subscription.tier_changed': { from_tier: string; to_tier: string; reason: string; changed_by: string | null; reference: string | null };
   'webhook.test': { webhook_id: string; message: string };
 }
 

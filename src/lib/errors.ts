@@ -73,6 +73,10 @@ export const errors = {
   /** Contract §10: resume or cancel of an execution in a state that does not allow it. */
   executionNotResumable: (message: string) => new AppError(409, 'execution_not_resumable', message),
   internal: (cause?: unknown) => new AppError(500, 'internal_error', 'An internal error occurred', { cause }),
+  /** A server the tenant registered (an MCP server) answered badly or could not be reached. */
+  badGateway: (message: string, details?: Record<string, unknown>) => new AppError(502, 'bad_gateway', message, { details }),
+  /** A server the tenant registered (an MCP server) did not answer within the time allowed. */
+  gatewayTimeout: (message: string, details?: Record<string, unknown>) => new AppError(504, 'gateway_timeout', message, { details }),
 };
 
 function capitalise(s: string): string {

@@ -11,6 +11,11 @@ import type { TenantsRepository } from './tenants.repository.ts';
 import { identityTags } from '../auth/identity-changes.ts';
 import type { Tenant } from '../../../domain/tenant.ts';
 import type { TenantStatus, Tier } from '../../../domain/tiers.ts';
+import type { Executor } from '../../../db/executor.ts';
+import { lockTenant } from '../../../db/locks.ts';
+import type { TierChange, TierChangeCause, TierChangeHook } from '../../../domain/tier-change.ts';
+
+const ADMIN_CAUSE: TierChangeCause = { reason: 'admin', actor: 'administrator', reference: null };
 
 export interface CreateTenantInput {
   name: string;
@@ -47,6 +52,34 @@ export class TenantsService {
   };
   constructor(deps: TenantsService['deps']) {
     this.deps = deps;
+  }
+
+  readonly #tierHooks: TierChangeHook[] = [];
+
+  /** Adds a hook run inside the transaction of every tier change (subscription history, pausing workflows). */
+  onTierChange(hook: TierChangeHook): void {
+    this.#tierHooks.push(hook);
+  }
+
+  /**
+   * Changes a live tenant's tier (and its sandbox twin's) in the caller's transaction and runs the
+   * tier hooks there; null when the tier already is `to`. Call `tierCommitted` after the commit.
+   */
+  async changeTier(trx: Executor, id: string, to: Tier, cause: TierChangeCause): Promise<TierChange | null> {
+    const { database, clock, tenants } = this.deps;
+    await lockTenant(trx, database.dialect, id);
+    const current = await tenants.findById(trx, id);
+    if (!current || current.sandboxOf !== null) throw errors.notFound('tenant', id);
+    if (current.tier === to) return null;
+    const change: TierChange = { tenantId: id, from: current.tier, to, cause, at: clock.now() };
+    await tenants.update(trx, id, { tier: to }, change.at);
+    for (const hook of this.#tierHooks) await hook(trx, change);
+    return change;
+  }
+
+  /** After a committed tier change: this process's credential cache drops the tenant at once (other processes follow the change log). */
+  tierCommitted(id: string): void {
+    this.deps.identityChanged?.([identityTags.tenant(id)]);
   }
 
   /**
@@ -117,7 +150,11 @@ export class TenantsService {
 
   async update(id: string, patch: { name?: string; tier?: Tier; status?: TenantStatus; corsOrigins?: string[] }): Promise<Tenant> {
     await this.get(id);
-    await this.deps.database.db.transaction().execute((trx) => this.deps.tenants.update(trx, id, patch, this.deps.clock.now()));
+    const { tier, ...rest } = patch;
+    await this.deps.database.db.transaction().execute(async (trx) => {
+      if (tier !== undefined) await this.changeTier(trx, id, tier, ADMIN_CAUSE);
+      await this.deps.tenants.update(trx, id, rest, this.deps.clock.now());
+    });
     this.deps.identityChanged?.([identityTags.tenant(id)]);
     if (patch.corsOrigins !== undefined || patch.status !== undefined) this.deps.onTenantChanged?.(id);
     return this.get(id);

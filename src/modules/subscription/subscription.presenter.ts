@@ -1,0 +1,48 @@
+import { iso } from '../../lib/clock.ts';
+import type { CheckoutRow, TierChangeRow } from './subscription.repository.ts';
+import type { SubscriptionService } from './subscription.service.ts';
+
+type Status = Awaited<ReturnType<SubscriptionService['status']>>;
+
+/** Contract §13's status body. */
+export function presentStatus(s: Status) {
+  return {
+    tier: s.tier,
+    status: s.status,
+    current_period_start: iso(s.currentPeriodStart),
+    current_period_end: iso(s.currentPeriodEnd),
+    cancel_at: iso(s.cancelAt),
+    limits: {
+      requests_per_minute: s.limits.requestsPerMinute,
+      storage_bytes: s.limits.storageBytes,
+      ai_credits: s.limits.aiCredits,
+      documents: s.limits.documents,
+    },
+    usage: { storage_bytes: s.usage.storageBytes, documents: s.usage.documents, ai_credits_used: s.usage.aiCreditsUsed },
+    features: {
+      workflows: s.features.workflows,
+      import_projects: s.features.importProjects,
+      enhanced_search: s.features.enhancedSearch,
+      video_transcription: s.features.videoTranscription,
+    },
+  };
+}
+
+export function presentCheckout(c: CheckoutRow) {
+  return {
+    checkout_id: c.id,
+    checkout_url: c.checkout_url,
+    tier: c.tier,
+    status: c.status,
+    expires_at: iso(c.expires_at),
+    ...(c.completed_at === null ? {} : { completed_at: iso(c.completed_at) }),
+  };
+}
+
+export function presentCompleted(c: CheckoutRow) {
+  return { checkout_id: c.id, tenant_id: c.tenant_id, tier: c.tier, status: 'completed' as const, completed_at: iso(c.completed_at ?? c.created_at) };
+}
+
+export function presentTierChange(t: TierChangeRow) {
+  return { id: t.id, from_tier: t.from_tier, to_tier: t.to_tier, reason: t.reason, changed_by: t.actor, reference: t.reference, changed_at: iso(t.created_at) };
+}
