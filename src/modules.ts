@@ -1,4 +1,5 @@
 import { chatModule } from './modules/chat/index.ts';
+import { consoleModule } from './modules/console/index.ts';
 import { creditsModule } from './modules/credits/index.ts';
 import { documentsModule } from './modules/documents/index.ts';
 import { healthModule } from './modules/health/index.ts';
@@ -22,7 +23,6 @@ export const MODULES: readonly ModuleDefinition[] = [
   healthModule,
   identityModule,
   documentsModule,
-  storageModule,
   creditsModule,
   processingModule,
   searchModule,
@@ -33,4 +33,6 @@ export const MODULES: readonly ModuleDefinition[] = [
   workflowsModule,
   subscriptionModule,
   importsModule,
+  consoleModule,
+  storageModule,
 ];

@@ -1,0 +1,63 @@
+import { DocuVaultError } from '@docuvault/sdk';
+import { browseCommands } from './commands/browse.ts';
+import { loginCommands } from './commands/login.ts';
+import { searchCommands } from './commands/search.ts';
+import { tasksCommand } from './commands/tasks.ts';
+import { uploadCommand } from './commands/upload.ts';
+import { webhooksCommand } from './commands/webhooks.ts';
+import { EXIT, type Io, UsageError } from './io.ts';
+
+/** A subcommand: its arguments (after the name) and the streams; answers the exit code. */
+export type Command = (args: string[], io: Io) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  ...loginCommands,
+  ...browseCommands,
+  ...searchCommands,
+  upload: uploadCommand,
+  tasks: tasksCommand,
+  webhooks: webhooksCommand,
+};
+
+const USAGE = `usage: docuvault <command> [options]   (add --json to any command for machine-readable output)
+
+  login --url URL (--api-key KEY | --tenant SUB --email EMAIL [--password-stdin]) [--sandbox]
+  logout | whoami
+  upload <paths...> [--to /Folder/Path] [--concurrency N] [--no-ai] [--tags a,b] [--no-progress]
+  ls [/Folder/Path | folder-id]    get <document-id>    download <document-id> [-o FILE]
+  search <query> [--mode auto|text|semantic|hybrid] [--limit N]
+  ask <document-id> <question>     (streams the answer, then its citations)
+  tasks [list | approve <id> | reject <id> | claim <id>] [--comment TEXT]
+  webhooks [list | deliveries <id> | redeliver <id> <delivery-id> | test <id>]
+
+environment: DOCUVAULT_URL, DOCUVAULT_API_KEY override the saved login; DOCUVAULT_CONFIG names the config file`;
+
+/** Runs one command line; never throws: errors become a message on stderr and an exit code. */
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    io.stdout.write(`${USAGE}\n`);
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const command = COMMANDS[name];
+  if (!command) return fail(io, new UsageError(`unknown command "${name}"`));
+  try {
+    return await command(args, io);
+  } catch (error) {
+    return fail(io, error);
+  }
+}
+
+function fail(io: Io, error: unknown): number {
+  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    io.stderr.write(`docuvault: ${error.message}\nrun \`docuvault help\` for usage\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof DocuVaultError) {
+    io.stderr.write(`docuvault: ${error.message} (${error.code}, HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ''})\n`);
+    return EXIT.failure;
+  }
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  io.stderr.write(`docuvault: ${error instanceof Error ? error.message : String(error)}${cause}\n`);
+  return EXIT.failure;
+}

@@ -1,0 +1,10 @@
+import { defineModule } from '../../platform/module.ts';
+import { consoleRoutes } from './console.routes.ts';
+
+/** The web console (static files at /console/), built on the public API only. */
+export const consoleModule = defineModule({
+  name: 'console',
+  setup() {
+    return { rootRoutes: (app) => consoleRoutes(app) };
+  },
+});

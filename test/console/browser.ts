@@ -1,0 +1,70 @@
+import { accessSync, constants } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import type { TestApp } from '../support/app.ts';
+
+/** Where Debian's `chromium` package (and its older name) puts the browser; playwright-core downloads none. */
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
+/** The Chromium to drive, or null where none is installed (the browser tests are then skipped). */
+export function findChromium(): string | null {
+  for (const path of CANDIDATES) {
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      // not there: try the next one
+    }
+  }
+  return null;
+}
+
+export const CHROMIUM = findChromium();
+export const NO_CHROMIUM = CHROMIUM ? false : 'Chromium is not installed (Debian: apt-get install chromium); the real-browser tests need it';
+
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM as string, headless: true, args: ['--no-sandbox'] });
+}
+
+/** The test app on a real port on 127.0.0.1, for a browser to reach. */
+export async function listen(ctx: TestApp): Promise<string> {
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+}
+
+/** The user session the console keeps in sessionStorage, set before the page's scripts run. */
+export async function withSession(page: Page, session: Record<string, string>): Promise<void> {
+  await page.addInitScript((value) => sessionStorage.setItem('docuvault.session', value), JSON.stringify(session));
+}
+
+/** Controls on the page without an accessible name (label, aria-label(ledby), text or title). */
+export function unnamedControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const named = (el: HTMLElement) =>
+      Boolean(
+        el.getAttribute('aria-label') ||
+          el.getAttribute('aria-labelledby') ||
+          el.getAttribute('title') ||
+          ((el as HTMLInputElement).labels?.length ?? 0) > 0 ||
+          (el.tagName !== 'INPUT' && el.textContent?.trim()) ||
+          el.getAttribute('alt'),
+      );
+    const controls = [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, img, iframe')];
+    return controls.filter((el) => el.getClientRects().length > 0 && !named(el)).map((el) => el.outerHTML.slice(0, 120));
+  });
+}
+
+/** The page's cumulative layout shift so far (Chromium's layout-shift entries, those not caused by input). */
+export function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) total += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 100);
+      }),
+  );
+}
