@@ -72,6 +72,12 @@ export const errors = {
   executionNotPausable: (message: string) => new AppError(409, 'execution_not_pausable', message),
   /** Contract §10: resume or cancel of an execution in a state that does not allow it. */
   executionNotResumable: (message: string) => new AppError(409, 'execution_not_resumable', message),
+  /** Contract §10: completing a task that was already completed. */
+  taskAlreadyCompleted: (message = 'The task was already completed') => new AppError(409, 'task_already_completed', message),
+  /** Contract §10: completing a task that expired. */
+  taskExpired: (message = 'The task has expired') => new AppError(409, 'task_expired', message),
+  /** Contract §10: the caller may not act on this workflow resource (not an assignee, owner or admin). */
+  insufficientPermissions: (message: string) => new AppError(403, 'insufficient_permissions', message),
   internal: (cause?: unknown) => new AppError(500, 'internal_error', 'An internal error occurred', { cause }),
   /** A server the tenant registered (an MCP server) answered badly or could not be reached. */
   badGateway: (message: string, details?: Record<string, unknown>) => new AppError(502, 'bad_gateway', message, { details }),

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { cronError, nextOccurrence } from '../../src/modules/workflows/engine/cron.ts';
 import { lookupPath, resolveReferences } from '../../src/modules/workflows/engine/expressions.ts';
 import { nextSteps } from '../../src/modules/workflows/engine/next-steps.ts';
 import type { NodeState, WorkflowNode } from '../../src/modules/workflows/engine/types.ts';
 import { validateWorkflow } from '../../src/modules/workflows/engine/validate.ts';
+import { uploadMatches } from '../../src/modules/workflows/triggers/document-trigger.ts';
 
 const n = (id: string, depends_on: string[] = [], extra: Partial<WorkflowNode> = {}): WorkflowNode => ({
   id,
@@ -143,5 +145,48 @@ describe('references', () => {
     assert.equal(resolveReferences('Amount {{trigger.amount}} for {{vars.who}} {{missing.x}}', scope), 'Amount 1200 for ops ');
     assert.deepEqual(resolveReferences({ list: ['{{trigger.tags[1]}}'], id: '{{execution.id}}' }, scope), { list: ['b'], id: 'e1' });
     assert.equal(lookupPath(scope, 'trigger.constructor'), undefined);
+  });
+});
+
+describe('rejected human nodes', () => {
+  it('skip dependents without run_if; dependents with a run_if decide for themselves', () => {
+    const nodes = [n('approve'), n('pay', ['approve']), n('on_reject', ['approve'], { run_if: 'nodes.approve.output.decision == "rejected"' })];
+    const r = nextSteps(nodes, { approve: 'completed' }, (node) => node.id === 'on_reject', new Set(['approve']));
+    assert.deepEqual(r.ready, ['on_reject']);
+    assert.deepEqual(r.skipped, [{ id: 'pay', reason: 'upstream node "approve" was rejected' }]);
+  });
+});
+
+describe('cron', () => {
+  it('finds the next occurrence in a time zone, across a DST change', () => {
+    // Berlin moves to summer time on 2026-03-29: 08:00 local is 07:00 UTC before, 06:00 UTC after.
+    assert.equal(new Date(nextOccurrence('0 8 * * *', 'Europe/Berlin', Date.parse('2026-03-27T12:00:00Z'))!).toISOString(), '2026-03-28T07:00:00.000Z');
+    assert.equal(new Date(nextOccurrence('0 8 * * *', 'Europe/Berlin', Date.parse('2026-03-28T12:00:00Z'))!).toISOString(), '2026-03-29T06:00:00.000Z');
+    assert.equal(nextOccurrence('*/5 * * * * *', undefined, Date.parse('2026-01-01T00:00:03Z')), Date.parse('2026-01-01T00:00:05Z'));
+  });
+  it('reports unusable expressions and zones', () => {
+    assert.equal(cronError('0 8 * * 1-5', 'America/New_York'), null);
+    assert.match(cronError('every monday') ?? '', /./);
+    assert.equal(cronError('0 8 * * *', 'Mars/Olympus'), 'unknown time zone "Mars/Olympus"');
+  });
+  it('validation checks schedule triggers and nodes', () => {
+    const r = validateWorkflow({ trigger: { type: 'schedule', conditions: { cron_expression: 'nope' } }, nodes: [n('a')] });
+    assert.ok(r.errors.some((e) => e.startsWith('Trigger cron_expression is not valid')), r.errors.join());
+    assert.deepEqual(validateWorkflow({ trigger: { type: 'teleport' }, nodes: [n('a')] }).errors, ['Unknown trigger type "teleport"']);
+    assert.deepEqual(validateWorkflow({ trigger: { type: 'webhook', conditions: {} }, nodes: [n('a')] }).errors, ['Trigger webhook needs conditions.secret (at least 8 characters)']);
+  });
+});
+
+describe('document_upload conditions', () => {
+  const facts = { document_id: 'd', filename: 'a.pdf', folder_id: 'f', folder_path: '/Invoices/2025', file_type: 'pdf', metadata: { dept: 'ops', n: 1 } };
+  it('folder_path is a prefix by whole segments; file_types and metadata must match', () => {
+    assert.equal(uploadMatches({}, facts), true);
+    assert.equal(uploadMatches({ folder_path: '/Invoices' }, facts), true);
+    assert.equal(uploadMatches({ folder_path: '/Invoices/2025/' }, facts), true);
+    assert.equal(uploadMatches({ folder_path: '/Invoice' }, facts), false);
+    assert.equal(uploadMatches({ file_types: ['.PDF', 'docx'] }, facts), true);
+    assert.equal(uploadMatches({ file_types: ['docx'] }, facts), false);
+    assert.equal(uploadMatches({ metadata: { dept: 'ops' } }, facts), true);
+    assert.equal(uploadMatches({ metadata: { dept: 'ops', n: 2 } }, facts), false);
   });
 });

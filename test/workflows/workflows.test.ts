@@ -4,7 +4,7 @@ import { waitFor } from '../jobs/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, type TestTenant } from '../support/fixtures.ts';
 
-/** The invoice routing example of docs/workflows.md, run as written. */
+/** If/else into a join with variables (the guide's examples run in guide-examples.test.ts). */
 export const INVOICE_ROUTING = {
   name: 'Invoice routing',
   description: 'Large invoices go to finance review, small ones are approved automatically',

@@ -1,13 +1,30 @@
+import type { RunningJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import { createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
-import { ExecutionsService, RUN_NODE_JOB, type RunNodePayload } from './executions.service.ts';
+import { ExecutionEngine, RUN_NODE_JOB, type RunNodePayload } from './execution-engine.ts';
+import { ExecutionsService } from './executions.service.ts';
 import { CONTROL_HANDLERS, httpRequestHandler, loopHandler, type NodeHandler } from './node-handlers.ts';
+import { NodeRunner } from './node-runner.ts';
+import { aiHandlers } from './nodes/ai-nodes.ts';
+import { humanHandler } from './nodes/human-nodes.ts';
+import { mcpToolHandler } from './nodes/mcp-tool-node.ts';
+import { notificationHandler } from './nodes/notification-node.ts';
+import { scheduleHandler } from './nodes/schedule-node.ts';
+import { schemaChecker } from './nodes/schema-check.ts';
+import { TasksRepository } from './tasks.repository.ts';
+import { taskRoutes } from './tasks.routes.ts';
+import { TASK_TIMER_JOB, type TaskTimerPayload, TasksService } from './tasks.service.ts';
+import { DocumentTrigger } from './triggers/document-trigger.ts';
+import { SCHEDULE_TICK_JOB, ScheduleTrigger, type ScheduleTickPayload } from './triggers/schedule-trigger.ts';
+import { WebhookTrigger } from './triggers/webhook-trigger.ts';
+import { webhookTriggerRoutes } from './triggers/webhook-trigger.routes.ts';
 import { WorkflowsRepository } from './workflows.repository.ts';
 import { workflowRoutes } from './workflows.routes.ts';
 import { WorkflowsService } from './workflows.service.ts';
 
 export type { ExecutionsService } from './executions.service.ts';
 export type { NodeHandler } from './node-handlers.ts';
+export type { TasksService } from './tasks.service.ts';
 export type { WorkflowsService } from './workflows.service.ts';
 
 declare module '../../platform/module.ts' {
@@ -19,28 +36,55 @@ declare module '../../platform/module.ts' {
   }
 }
 
-/** Workflows (docs/workflows.md): definitions, the pure engine core, and a durable executor driven by jobs. */
+/**
+ * Infrastructure failures of a workflow job are retried; node failures are recorded by the engine.
+ * Node time limits are the engine's (`timeout_seconds`), so the job's own limit is only a backstop
+ * well above any node's (the default, the lease, would cut a long HTTP call short).
+ */
+const RETRIED = { maxAttempts: 10, backoff: { baseMs: 200, maxMs: 30_000 }, timeoutMs: 6 * 3_600_000 };
+
+/** Workflows (docs/workflows.md): definitions, the pure engine core, a durable executor driven by jobs, human tasks and triggers. */
 export const workflowsModule = defineModule({
   name: 'workflows',
-  setup({ config, database, clock, jobs, events }) {
+  setup({ config, database, clock, jobs, events, logger, use }) {
     const repo = new WorkflowsRepository(database.dialect);
+    const mail = use('mailOutbox');
     const http = createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetworkTargets });
-    const handlers: Record<string, NodeHandler> = { ...CONTROL_HANDLERS, http_request: httpRequestHandler(http) };
+    const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
+    const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, jobs, events, mail });
+    const human = humanHandler(tasks);
+    const handlers: Record<string, NodeHandler> = {
+      ...CONTROL_HANDLERS,
+      http_request: httpRequestHandler(http),
+      schedule: scheduleHandler,
+      notification: notificationHandler(mail),
+      human_approval: human,
+      human_review: human,
+      human_assignment: human,
+      mcp_tool: mcpToolHandler(use('mcpServers')),
+      ...aiHandlers({ database, ai: use('ai'), documents: use('documentPipeline'), passages: use('passages'), checkSchema: schemaChecker() }),
+    };
     handlers.loop = loopHandler({ ...handlers });
-    const workflows = new WorkflowsService({ database, clock, workflows: repo });
-    const executions = new ExecutionsService({ database, clock, workflows: repo, jobs, events, handlers });
+    const runner = new NodeRunner({ database, clock, engine, handlers });
+    const schedule = new ScheduleTrigger({ database, clock, workflows: repo, jobs });
+    const workflows = new WorkflowsService({ database, clock, workflows: repo, schedule });
+    const executions = new ExecutionsService({ database, clock, engine, jobs });
+    schedule.bind(executions);
+    const uploads = new DocumentTrigger({ database, workflows: repo, documents: use('documentPipeline'), executions, logger });
+    const hooks = new WebhookTrigger({ database, workflows: repo, executions });
     return {
       provides: { workflows, workflowExecutions: executions },
-      routes: (app) => workflowRoutes(app, { workflows, executions }),
+      async routes(app) {
+        workflowRoutes(app, { workflows, executions });
+        taskRoutes(app, { tasks });
+        await webhookTriggerRoutes(app, { hooks });
+      },
       jobs: [
-        {
-          kind: RUN_NODE_JOB,
-          // Node failures are recorded by the engine; a thrown error here is infrastructure (retried).
-          maxAttempts: 10,
-          backoff: { baseMs: 200, maxMs: 30_000 },
-          handler: (job) => executions.runNode(job.payload as RunNodePayload, job.signal),
-        },
+        { kind: RUN_NODE_JOB, ...RETRIED, handler: (job: RunningJob<RunNodePayload>) => runner.run(job) },
+        { kind: TASK_TIMER_JOB, ...RETRIED, handler: (job: RunningJob<TaskTimerPayload>) => tasks.fire(job) },
+        { kind: SCHEDULE_TICK_JOB, ...RETRIED, handler: (job: RunningJob<ScheduleTickPayload>) => schedule.tick(job) },
       ],
+      onEvent: (event) => uploads.onEvent(event),
       sandboxCleanup: (trx, tenantId) => repo.deleteTenant(trx, tenantId),
       close: () => http.close(),
     };

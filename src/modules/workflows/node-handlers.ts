@@ -1,11 +1,33 @@
+import type { Executor } from '../../db/executor.ts';
 import type { OutboundHttp } from '../../providers/outbound/outbound-http.ts';
 import { evalCel, evalJsonata, type ExpressionScope, resolveReferences } from './engine/expressions.ts';
 import type { WorkflowNode } from './engine/types.ts';
 
+/** Where a node run sits, for effects written in the transaction that records its result. */
+export interface RunContext {
+  tenantId: string;
+  executionId: string;
+  workflowId: string;
+  workflowName: string;
+  runId: string;
+  nodeId: string;
+  now: number;
+}
+
 /** What one run of a node produced. */
 export type NodeOutcome =
-  | { kind: 'completed'; output: unknown; setVariable?: { name: string; value: unknown }; end?: { status: 'completed' | 'failed'; output: unknown } }
-  | { kind: 'wait'; until: number };
+  | {
+      kind: 'completed';
+      output: unknown;
+      setVariable?: { name: string; value: unknown };
+      end?: { status: 'completed' | 'failed'; output: unknown };
+      /** Side effects written in the transaction that records the result (exactly once with it). */
+      effects?: (trx: Executor, run: RunContext) => Promise<void>;
+    }
+  /** A durable timer: run the node again at `until`. */
+  | { kind: 'wait'; until: number }
+  /** Hand the run to something outside the engine (a human task); `hold` returns the holder's mark (`task:<id>`). */
+  | { kind: 'suspend'; hold: (trx: Executor, run: RunContext) => Promise<string> };
 
 /** What a handler is given: the node, its config with references resolved, the expression scope. */
 export interface NodeInput {
@@ -17,8 +39,9 @@ export interface NodeInput {
   /** When this node run started (epoch ms), for durable timers. */
   startedAt: number;
   now: number;
-  /** `execution:node:attempt`, sent by side-effecting nodes (Idempotency-Key). */
+  /** `execution:node:iteration` (iteration 0 outside a loop), sent by side-effecting nodes (Idempotency-Key). */
   idempotencyKey: string;
+  tenantId: string;
   signal: AbortSignal;
 }
 
@@ -141,7 +164,13 @@ export function httpRequestHandler(http: OutboundHttp): NodeHandler {
   };
 }
 
-/** `loop`: runs its inner node once per item (inline, at most `concurrency` at a time), output = outputs in order. */
+/** Node types a loop cannot run inline: they wait durably or hand over to people. */
+const NOT_IN_LOOP = new Set(['loop', 'delay', 'schedule', 'human_approval', 'human_review', 'human_assignment']);
+
+/**
+ * `loop`: runs its inner node once per item (inline, at most `concurrency` at a time), output =
+ * outputs in order. Inner side effects (notifications) are written with the loop's result.
+ */
 export function loopHandler(handlers: Record<string, NodeHandler>): NodeHandler {
   return async (input) => {
     const { node, config, rawConfig, scope } = input;
@@ -150,9 +179,10 @@ export function loopHandler(handlers: Record<string, NodeHandler>): NodeHandler 
     if (items.length > max) throw new Error(`Node "${node.id}": ${items.length} items exceed max_iterations ${max}`);
     const inner = rawConfig.node as { type?: string; config?: Record<string, unknown> } | undefined;
     const handler = inner?.type ? handlers[inner.type] : undefined;
-    if (!inner?.type || !handler || inner.type === 'loop' || inner.type === 'delay') throw new Error(`Node "${node.id}": the loop's node type "${inner?.type}" cannot run in a loop`);
+    if (!inner?.type || !handler || NOT_IN_LOOP.has(inner.type)) throw new Error(`Node "${node.id}": the loop's node type "${inner?.type}" cannot run in a loop`);
     const concurrency = Math.max(1, Number(config.concurrency ?? 1));
     const outputs: unknown[] = new Array(items.length);
+    const effects: NonNullable<Extract<NodeOutcome, { kind: 'completed' }>['effects']>[] = [];
     let next = 0;
     const worker = async () => {
       while (next < items.length) {
@@ -163,15 +193,27 @@ export function loopHandler(handlers: Record<string, NodeHandler>): NodeHandler 
           ...input,
           node: { id: `${node.id}[${index}]`, type: inner.type!, config: innerRaw },
           rawConfig: innerRaw,
-          config: resolveReferences(innerRaw, itemScope) as Record<string, unknown>,
+          config: Object.fromEntries(Object.entries(innerRaw).map(([k, v]) => [k, RAW_KEYS.has(k) ? v : resolveReferences(v, itemScope)])),
           scope: itemScope,
-          idempotencyKey: `${input.idempotencyKey}:${index}`,
+          idempotencyKey: `${scope.execution.id}:${node.id}:${index}`,
         });
-        outputs[index] = outcome.kind === 'completed' ? outcome.output : null;
+        if (outcome.kind !== 'completed') throw new Error(`Node "${node.id}[${index}]" did not complete inline`);
+        outputs[index] = outcome.output;
+        if (outcome.effects) effects.push(outcome.effects);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-    return done(outputs);
+    return {
+      kind: 'completed',
+      output: outputs,
+      ...(effects.length > 0
+        ? {
+            effects: async (trx, run) => {
+              for (const effect of effects) await effect(trx, run);
+            },
+          }
+        : {}),
+    };
   };
 }
 

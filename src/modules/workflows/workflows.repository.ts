@@ -23,6 +23,11 @@ export class WorkflowsRepository {
     return db.selectFrom('workflows').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
   }
 
+  /** By id alone: only for the public webhook hook, whose signature then proves the caller. */
+  findWorkflowAnyTenant(db: Executor, id: string): Promise<WorkflowRow | undefined> {
+    return db.selectFrom('workflows').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   async countWorkflows(db: Executor, tenantId: string): Promise<number> {
     const row = await db.selectFrom('workflows').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
     return Number(row.n);
@@ -34,6 +39,24 @@ export class WorkflowsRepository {
     const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).offset(o.offset).execute();
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(total.n) };
+  }
+
+  /** The tenant's active workflows (trigger matching; a Team tenant has at most 50). */
+  activeWorkflows(db: Executor, tenantId: string): Promise<WorkflowRow[]> {
+    return db.selectFrom('workflows').selectAll().where('tenant_id', '=', tenantId).where('status', '=', 'active').execute();
+  }
+
+  /** `/Invoices/2025` for a folder (walking up its parents), `/` for the root. */
+  async folderPath(db: Executor, tenantId: string, folderId: string | null): Promise<string> {
+    const names: string[] = [];
+    let id = folderId;
+    for (let depth = 0; id !== null && depth < 100; depth++) {
+      const folder = await db.selectFrom('folders').select(['name', 'parent_id']).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+      if (!folder) break;
+      names.unshift(folder.name);
+      id = folder.parent_id;
+    }
+    return `/${names.join('/')}`;
   }
 
   async insertWorkflow(db: Executor, row: WorkflowRow): Promise<void> {
@@ -111,8 +134,14 @@ export class WorkflowsRepository {
     return { rows, total: Number(total.n) };
   }
 
-  async insertExecution(db: Executor, row: ExecutionRow): Promise<void> {
-    await db.insertInto('workflow_executions').values(row).execute();
+  /** False when an execution with the same `trigger_key` exists (the trigger already fired). */
+  async insertExecution(db: Executor, row: ExecutionRow): Promise<boolean> {
+    const result = await db
+      .insertInto('workflow_executions')
+      .values(row)
+      .onConflict((oc) => oc.column('trigger_key').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
   async updateExecution(db: Executor, tenantId: string, id: string, patch: Partial<ExecutionRow>): Promise<void> {
@@ -146,11 +175,23 @@ export class WorkflowsRepository {
       .execute();
   }
 
+  /** Pending tasks of a finished or cancelled execution become `expired` (contract §10). */
+  async expirePendingTasks(db: Executor, tenantId: string, executionId: string, at: number): Promise<void> {
+    await db
+      .updateTable('workflow_tasks')
+      .set({ status: 'expired', updated_at: at })
+      .where('tenant_id', '=', tenantId)
+      .where('execution_id', '=', executionId)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
   async log(db: Executor, tenantId: string, executionId: string, kind: string, message: string, at: number, nodeId: string | null = null): Promise<void> {
     await db.insertInto('workflow_execution_log').values({ id: newId(at), tenant_id: tenantId, execution_id: executionId, node_id: nodeId, kind, message, at }).execute();
   }
 
   async deleteTenant(db: Executor, tenantId: string): Promise<void> {
+    await db.deleteFrom('workflow_tasks').where('tenant_id', '=', tenantId).execute();
     await db.deleteFrom('workflow_execution_log').where('tenant_id', '=', tenantId).execute();
     await db.deleteFrom('workflow_node_runs').where('tenant_id', '=', tenantId).execute();
     await db.deleteFrom('workflow_executions').where('tenant_id', '=', tenantId).execute();

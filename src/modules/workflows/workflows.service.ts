@@ -1,13 +1,15 @@
 import type { Database } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { requireCreate } from '../../domain/roles.ts';
 import { requireFeature } from '../../domain/tier-gate.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, errors } from '../../lib/errors.ts';
+import { errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { parseJson } from '../../lib/json.ts';
 import type { ValidationResult, WorkflowDefinition, WorkflowNode } from './engine/types.ts';
 import { validateWorkflow } from './engine/validate.ts';
+import type { ScheduleTrigger } from './triggers/schedule-trigger.ts';
+import { definitionOf, workflowNotFound } from './workflow-definition.ts';
 import type { WorkflowRow, WorkflowsRepository } from './workflows.repository.ts';
 
 /** Team limits of contract §10; Enterprise is unlimited. */
@@ -33,19 +35,19 @@ export interface WorkflowStatistics {
   avg_duration_seconds: number;
 }
 
-/** 404 with the contract's workflow code. */
-export const workflowNotFound = () => new AppError(404, 'workflow_not_found', 'Workflow not found');
 
 /** Workflow definitions: create, read, update with versions and the lifecycle, validate, delete. */
 export class WorkflowsService {
   readonly #database: Database;
   readonly #clock: Clock;
   readonly #repo: WorkflowsRepository;
+  readonly #schedule: ScheduleTrigger;
 
-  constructor(deps: { database: Database; clock: Clock; workflows: WorkflowsRepository }) {
+  constructor(deps: { database: Database; clock: Clock; workflows: WorkflowsRepository; schedule: ScheduleTrigger }) {
     this.#database = deps.database;
     this.#clock = deps.clock;
     this.#repo = deps.workflows;
+    this.#schedule = deps.schedule;
   }
 
   async create(auth: AuthContext, input: WorkflowInput & { name: string }): Promise<WorkflowRow> {
@@ -70,6 +72,7 @@ export class WorkflowsService {
         nodes: JSON.stringify(input.nodes ?? []),
         error_handling: JSON.stringify(input.error_handling ?? { on_failure: 'fail' }),
         last_execution_at: null,
+        next_run_at: null,
         created_at: now,
         updated_at: now,
       };
@@ -138,8 +141,25 @@ export class WorkflowsService {
       }
       await this.#repo.updateWorkflow(trx, tenantId, id, next);
       if (changed) await this.#repo.insertVersion(trx, tenantId, id, next.version, definitionOf(next), now);
+      // A schedule trigger ticks only while active; a new cron re-arms it.
+      if (changed || next.status !== current.status) await this.#schedule.arm(trx, next, now);
       return next;
     });
+  }
+
+  /**
+   * A tier change took workflows away (issue 18): every active workflow of the tenant becomes
+   * `paused`, in the caller's transaction, kept as it is for an upgrade to resume. Returns how many.
+   */
+  async pauseAllActive(trx: Executor, tenantId: string): Promise<number> {
+    const now = this.#clock.now();
+    let paused = 0;
+    for (;;) {
+      const { rows } = await this.#repo.listWorkflows(trx, tenantId, { status: 'active', limit: 500, offset: 0 });
+      for (const row of rows) await this.#repo.updateWorkflow(trx, tenantId, row.id, { status: 'paused', updated_at: now });
+      paused += rows.length;
+      if (rows.length < 500) return paused;
+    }
   }
 
   async delete(auth: AuthContext, id: string): Promise<void> {
@@ -161,15 +181,6 @@ export class WorkflowsService {
     if (!workflow) throw workflowNotFound();
     return validateWorkflow(definitionOf(workflow));
   }
-}
-
-/** The versioned part of a workflow row, parsed. */
-export function definitionOf(row: Pick<WorkflowRow, 'nodes' | 'trigger' | 'error_handling'>): WorkflowDefinition {
-  return {
-    nodes: parseJson<WorkflowNode[]>(row.nodes, []),
-    trigger: parseJson(row.trigger, { type: 'manual' }),
-    error_handling: parseJson(row.error_handling, {}),
-  };
 }
 
 function checkNodeLimit(auth: AuthContext, limits: { nodes: number } | null, nodes: readonly unknown[]): void {

@@ -10,6 +10,8 @@ export interface WorkflowsTable {
   nodes: string;
   error_handling: string;
   last_execution_at: number | null;
+  /** Schedule trigger: when the next tick is due. */
+  next_run_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -40,6 +42,8 @@ export interface WorkflowExecutionsTable {
   error: string | null;
   failed_node_id: string | null;
   cancel_reason: string | null;
+  /** `<source>:<workflow>:<event or tick>` when a trigger started it; unique. */
+  trigger_key: string | null;
   started_at: number;
   paused_at: number | null;
   finished_at: number | null;
@@ -57,6 +61,8 @@ export interface WorkflowNodeRunsTable {
   output: string | null;
   error: string | null;
   reason: string | null;
+  /** The job allowed to run it, or `task:<id>` while a human task holds it. */
+  runner_job_id: string | null;
   started_at: number | null;
   completed_at: number | null;
   updated_at: number;
@@ -73,6 +79,37 @@ export interface WorkflowExecutionLogTable {
   at: number;
 }
 
+/** A human task of a human node (contract §10). `context`, `editable_fields`, `data` are JSON. */
+export interface WorkflowTasksTable {
+  id: string;
+  tenant_id: string;
+  execution_id: string;
+  workflow_id: string;
+  workflow_name: string;
+  node_id: string;
+  run_id: string;
+  task_type: 'approval' | 'review' | 'assignment';
+  title: string;
+  description: string;
+  context: string;
+  assignee_type: 'role' | 'user' | 'workspace';
+  assignee_value: string;
+  editable_fields: string | null;
+  on_timeout: 'fail' | 'approve' | 'reject';
+  escalate_to: string | null;
+  status: 'pending' | 'completed' | 'expired';
+  decision: string | null;
+  comments: string | null;
+  data: string | null;
+  decided_by: string | null;
+  escalated_at: number | null;
+  created_at: number;
+  due_at: number;
+  escalation_at: number;
+  completed_at: number | null;
+  updated_at: number;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
     workflows: WorkflowsTable;
@@ -80,5 +117,6 @@ declare module '../../db/schema.ts' {
     workflow_executions: WorkflowExecutionsTable;
     workflow_node_runs: WorkflowNodeRunsTable;
     workflow_execution_log: WorkflowExecutionLogTable;
+    workflow_tasks: WorkflowTasksTable;
   }
 }

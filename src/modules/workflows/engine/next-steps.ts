@@ -21,11 +21,14 @@ export interface NextSteps {
  * trigger rule, then its `run_if`. Skips propagate within one call (a skipped node can decide its
  * dependents), so an untaken branch goes dark at once. `runIf` evaluates a node's condition;
  * it is given the node and must be pure. A node never fires before all its inputs finished.
+ * `rejected` names completed nodes that said no (a rejected human task): their dependents without
+ * a `run_if` are skipped, those with one decide for themselves (a rejection branch).
  */
 export function nextSteps(
   nodes: readonly WorkflowNode[],
   states: Readonly<Record<string, NodeState | undefined>>,
   runIf: (node: WorkflowNode) => boolean = () => true,
+  rejected: ReadonlySet<string> = new Set(),
 ): NextSteps {
   const current: Record<string, NodeState | undefined> = { ...states };
   const ready: string[] = [];
@@ -38,7 +41,8 @@ export function nextSteps(
       const depStates = (node.depends_on ?? []).map((d) => current[d]);
       if (depStates.some((s) => s === undefined || !TERMINAL_STATES.includes(s))) continue;
       const rule = node.trigger_rule ?? NODE_TYPES[node.type]?.defaultRule ?? 'all_success';
-      const verdict = ruleVerdict(rule, depStates as NodeState[]);
+      const rejectedDep = node.run_if === undefined ? (node.depends_on ?? []).find((d) => rejected.has(d)) : undefined;
+      const verdict = rejectedDep !== undefined ? `upstream node "${rejectedDep}" was rejected` : ruleVerdict(rule, depStates as NodeState[]);
       if (verdict !== null) {
         current[node.id] = 'skipped';
         skipped.push({ id: node.id, reason: verdict });

@@ -1,3 +1,4 @@
+import { cronError } from './cron.ts';
 import { celParseError, jsonataParseError } from './expressions.ts';
 import { NODE_TYPES } from './node-types.ts';
 import { TRIGGER_RULES, type ValidationResult, type WorkflowDefinition, type WorkflowNode } from './types.ts';
@@ -7,7 +8,7 @@ import { TRIGGER_RULES, type ValidationResult, type WorkflowDefinition, type Wor
  * id, unknown type, unknown dependency, a cycle, missing config, an unparsable expression);
  * warnings flag nodes that can wait or call out without a timeout. Pure.
  */
-export function validateWorkflow(definition: Pick<WorkflowDefinition, 'nodes'>): ValidationResult {
+export function validateWorkflow(definition: Pick<WorkflowDefinition, 'nodes' | 'trigger'>): ValidationResult {
   const errors: string[] = [];
   const warnings: string[] = [];
   const nodes = Array.isArray(definition.nodes) ? definition.nodes : [];
@@ -33,7 +34,25 @@ export function validateWorkflow(definition: Pick<WorkflowDefinition, 'nodes'>):
   }
   const cycle = findCycle(nodes);
   if (cycle) errors.push(`Circular dependency: ${cycle.join(' -> ')}`);
+  if (definition.trigger) checkTrigger(definition.trigger, errors);
   return { errors, warnings };
+}
+
+/** The trigger types of the spec and what each needs in `conditions`. */
+export const TRIGGER_TYPES = ['manual', 'api', 'document_upload', 'document_update', 'schedule', 'webhook'] as const;
+
+function checkTrigger(trigger: NonNullable<WorkflowDefinition['trigger']>, errors: string[]): void {
+  const conditions = trigger.conditions ?? {};
+  if (!(TRIGGER_TYPES as readonly string[]).includes(trigger.type)) {
+    errors.push(`Unknown trigger type "${trigger.type}"`);
+  } else if (trigger.type === 'schedule') {
+    const problem = cronError(conditions.cron_expression, conditions.timezone ?? 'UTC');
+    if (problem) errors.push(`Trigger cron_expression is not valid: ${problem}`);
+  } else if (trigger.type === 'webhook' && (typeof conditions.secret !== 'string' || conditions.secret.length < 8)) {
+    errors.push('Trigger webhook needs conditions.secret (at least 8 characters)');
+  } else if (trigger.type === 'document_update' && !Array.isArray(conditions.fields)) {
+    errors.push('Trigger document_update needs conditions.fields (a list of field names)');
+  }
 }
 
 function checkType(node: WorkflowNode, errors: string[], warnings: string[]): void {
@@ -48,6 +67,10 @@ function checkType(node: WorkflowNode, errors: string[], warnings: string[]): vo
   }
   if (node.type === 'delay' && config.seconds === undefined && config.until === undefined) {
     errors.push(`Node "${node.id}" (delay) needs config "seconds" or "until"`);
+  }
+  if (node.type === 'schedule' && config.cron_expression !== undefined) {
+    const problem = cronError(config.cron_expression, config.timezone ?? 'UTC');
+    if (problem) errors.push(`Node "${node.id}" cron_expression is not valid: ${problem}`);
   }
   for (const key of spec.cel ?? []) {
     if (config[key] === undefined) continue;

@@ -1,0 +1,336 @@
+import type { Executor } from '../../db/executor.ts';
+import type { EventLog } from '../../events/event-log.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { parseJson } from '../../lib/json.ts';
+import type { ModuleServices } from '../../platform/module.ts';
+import { evalCel, type ExpressionScope } from './engine/expressions.ts';
+import { nextSteps } from './engine/next-steps.ts';
+import type { NodeState, WorkflowDefinition, WorkflowNode } from './engine/types.ts';
+import type { NodeOutcome, RunContext } from './node-handlers.ts';
+import type { ExecutionRow, NodeRunRow, WorkflowRow, WorkflowsRepository } from './workflows.repository.ts';
+import { definitionOf } from './workflow-definition.ts';
+
+/** The job that runs one node run. */
+export const RUN_NODE_JOB = 'workflows.run_node';
+export interface RunNodePayload {
+  tenantId: string;
+  executionId: string;
+  runId: string;
+}
+
+/** The part of the mail outbox the engine writes to (notification nodes, notify_on_failure). */
+export type MailOutbox = Pick<ModuleServices['mailOutbox'], 'enqueue'>;
+
+/** How an execution is started: by a person or key (`manual`/`api`) or by a trigger (with its dedupe key). */
+export interface StartInput {
+  workflow: WorkflowRow;
+  triggerType: string;
+  triggerData: Record<string, unknown>;
+  /** Unique per trigger firing (`upload:<workflow>:<event>`); a second start with it is a no-op. */
+  triggerKey?: string;
+}
+
+/** Marks a run held by a human task rather than a job. */
+export const TASK_HOLD_PREFIX = 'task:';
+
+/**
+ * The transitions of an execution, each inside the caller's transaction: start, record a node's
+ * result, decide what runs next (the pure core), pause, finish. Every transition writes its rows,
+ * its `dag.execution.*` event and its follow-up jobs together, so a crash leaves either all or none.
+ */
+export class ExecutionEngine {
+  readonly #clock: Clock;
+  readonly #repo: WorkflowsRepository;
+  readonly #jobs: JobQueue;
+  readonly #events: EventLog;
+  readonly #mail: MailOutbox;
+  readonly #definitions = new Map<string, WorkflowDefinition>();
+
+  constructor(deps: { clock: Clock; workflows: WorkflowsRepository; jobs: JobQueue; events: EventLog; mail: MailOutbox }) {
+    this.#clock = deps.clock;
+    this.#repo = deps.workflows;
+    this.#jobs = deps.jobs;
+    this.#events = deps.events;
+    this.#mail = deps.mail;
+  }
+
+  get repo(): WorkflowsRepository {
+    return this.#repo;
+  }
+
+  /** Inserts the execution and its first runs; null when `triggerKey` already started one. */
+  async start(trx: Executor, input: StartInput): Promise<ExecutionRow | null> {
+    const { workflow } = input;
+    const now = this.#clock.now();
+    const execution: ExecutionRow = {
+      id: newId(now),
+      tenant_id: workflow.tenant_id,
+      workflow_id: workflow.id,
+      workflow_version: workflow.version,
+      workflow_name: workflow.name,
+      status: 'running',
+      paused_reason: null,
+      trigger_type: input.triggerType,
+      trigger_data: JSON.stringify(input.triggerData),
+      vars: '{}',
+      test_run: workflow.status === 'draft' ? 1 : 0,
+      final_output: null,
+      error: null,
+      failed_node_id: null,
+      cancel_reason: null,
+      trigger_key: input.triggerKey ?? null,
+      started_at: now,
+      paused_at: null,
+      finished_at: null,
+      updated_at: now,
+    };
+    if (!(await this.#repo.insertExecution(trx, execution))) return null;
+    await this.#repo.updateWorkflow(trx, workflow.tenant_id, workflow.id, { last_execution_at: now });
+    await this.#repo.log(trx, workflow.tenant_id, execution.id, 'started', `version ${workflow.version}`, now);
+    await this.#events.record(trx, {
+      tenantId: workflow.tenant_id,
+      name: 'dag.execution.started',
+      data: { execution_id: execution.id, workflow_id: workflow.id, workflow_name: workflow.name, status: 'running', trigger_type: execution.trigger_type },
+    });
+    const definition = definitionOf(workflow);
+    this.#definitions.set(`${workflow.id}:${workflow.version}`, definition);
+    await this.advance(trx, execution, definition, now);
+    return execution;
+  }
+
+  /** The version an execution started on (immutable, so cached). */
+  async definition(db: Executor, execution: ExecutionRow): Promise<WorkflowDefinition> {
+    const key = `${execution.workflow_id}:${execution.workflow_version}`;
+    const cached = this.#definitions.get(key);
+    if (cached) return cached;
+    const text = await this.#repo.findVersion(db, execution.tenant_id, execution.workflow_id, execution.workflow_version);
+    const parsed = parseJson<WorkflowDefinition>(text, { nodes: [] });
+    if (this.#definitions.size > 1000) this.#definitions.clear();
+    this.#definitions.set(key, parsed);
+    return parsed;
+  }
+
+  /**
+   * Records a finished node (or a suspension) and moves the execution on. The run must be `running`
+   * (its row may still say `queued` when the caller claimed and ran it in this same transaction:
+   * `started_at` and `runner_job_id` are written here too). `runs`, when the caller read every run
+   * of the execution in this transaction, spares the next-step decision reading them again.
+   */
+  async recordOutcome(
+    trx: Executor,
+    execution: ExecutionRow,
+    run: NodeRunRow,
+    node: WorkflowNode,
+    outcome: Exclude<NodeOutcome, { kind: 'wait' }>,
+    definition: WorkflowDefinition,
+    runs?: readonly NodeRunRow[],
+  ): Promise<void> {
+    const now = this.#clock.now();
+    const { tenant_id: tenantId, id: executionId } = execution;
+    const context: RunContext = { tenantId, executionId, workflowId: execution.workflow_id, workflowName: execution.workflow_name, runId: run.id, nodeId: node.id, now };
+    if (outcome.kind === 'suspend') {
+      const holder = await outcome.hold(trx, context);
+      await this.#repo.updateNodeRun(trx, tenantId, run.id, { runner_job_id: holder, updated_at: now });
+      await this.#repo.log(trx, tenantId, executionId, 'node_waiting', holder, now, node.id);
+      if (execution.status === 'running') await this.advance(trx, execution, definition, now);
+      return;
+    }
+    await outcome.effects?.(trx, context);
+    const completed = { status: 'completed' as const, output: JSON.stringify(outcome.output ?? null), error: null, started_at: run.started_at, runner_job_id: run.runner_job_id, completed_at: now, updated_at: now };
+    await this.#repo.updateNodeRun(trx, tenantId, run.id, completed);
+    await this.#repo.log(trx, tenantId, executionId, 'node_completed', '', now, node.id);
+    let next = execution;
+    if (outcome.setVariable) {
+      const vars = { ...parseJson<Record<string, unknown>>(execution.vars, {}), [outcome.setVariable.name]: outcome.setVariable.value };
+      next = { ...execution, vars: JSON.stringify(vars) };
+      await this.#repo.updateExecution(trx, tenantId, executionId, { vars: next.vars, updated_at: now });
+    }
+    if (outcome.end) {
+      await this.closeOpenRuns(trx, next, 'skipped', `ended by node "${node.id}"`, now);
+      await this.finish(trx, next, outcome.end.status, outcome.end.output, now, outcome.end.status === 'failed' ? `Ended by node "${node.id}"` : null, node.id);
+      return;
+    }
+    if (next.status === 'paused' && next.paused_reason === 'awaiting_approval') {
+      next = { ...next, status: 'running', paused_reason: null, paused_at: null, updated_at: now };
+      await this.#repo.updateExecution(trx, tenantId, executionId, next);
+      await this.#repo.log(trx, tenantId, executionId, 'resumed', 'awaiting_approval', now);
+    }
+    if (next.status === 'running') await this.advance(trx, next, definition, now, runs?.map((r) => (r.id === run.id ? { ...r, ...completed } : r)));
+  }
+
+  /** A node failed: retry it, or apply `error_handling.on_failure`. */
+  async nodeFailed(trx: Executor, execution: ExecutionRow, run: NodeRunRow, node: WorkflowNode, message: string, definition: WorkflowDefinition): Promise<void> {
+    const now = this.#clock.now();
+    const { tenant_id: tenantId, id } = execution;
+    const maxAttempts = node.retry?.max_attempts ?? 1;
+    if (run.attempt < maxAttempts) {
+      const attempt = run.attempt + 1;
+      await this.#repo.updateNodeRun(trx, tenantId, run.id, { status: 'queued', attempt, error: message, started_at: null, runner_job_id: null, updated_at: now });
+      await this.#repo.log(trx, tenantId, id, 'node_retry', message, now, node.id);
+      await this.enqueueRun(trx, execution, run.id, attempt, now + (node.retry?.backoff_seconds ?? 0) * 1000);
+      return;
+    }
+    await this.#repo.updateNodeRun(trx, tenantId, run.id, { status: 'failed', error: message, started_at: run.started_at, runner_job_id: run.runner_job_id, completed_at: now, updated_at: now });
+    await this.#repo.log(trx, tenantId, id, 'node_failed', message, now, node.id);
+    const onFailure = definition.error_handling?.on_failure ?? 'fail';
+    if (onFailure === 'continue') {
+      if (execution.status === 'running') await this.advance(trx, execution, definition, now);
+      return;
+    }
+    if (onFailure === 'pause') {
+      const next = { ...execution, status: 'paused' as const, paused_reason: 'node_failed', paused_at: now, failed_node_id: node.id, error: message, updated_at: now };
+      await this.#repo.updateExecution(trx, tenantId, id, next);
+      await this.recordPaused(trx, next, now);
+      return;
+    }
+    await this.closeOpenRuns(trx, execution, 'cancelled', `node "${node.id}" failed`, now);
+    await this.finish(trx, execution, 'failed', null, now, message, node.id, definition);
+  }
+
+  /** Records the results of the pure decision: skipped runs, newly ready runs (with their jobs), the end, or a wait on tasks. */
+  async advance(trx: Executor, execution: ExecutionRow, definition: WorkflowDefinition, now: number, known?: readonly NodeRunRow[]): Promise<void> {
+    const runs = known ?? (await this.#repo.nodeRuns(trx, execution.tenant_id, execution.id));
+    const states: Record<string, NodeState> = {};
+    for (const run of runs) states[run.node_id] = run.status;
+    const scope = scopeOf(execution, runs);
+    const runIfErrors: string[] = [];
+    const decision = nextSteps(definition.nodes, states, (node) => runIfHolds(node, scope, runIfErrors), rejectedNodes(definition.nodes, runs));
+    if (runIfErrors.length > 0) {
+      await this.closeOpenRuns(trx, execution, 'cancelled', 'run_if failed', now);
+      await this.finish(trx, execution, 'failed', null, now, runIfErrors[0]!, null, definition);
+      return;
+    }
+    const rows: NodeRunRow[] = [
+      ...decision.skipped.map((s) => newRun(execution, s.id, 'skipped', now, s.reason)),
+      ...decision.ready.map((id) => newRun(execution, id, 'queued', now, null)),
+    ];
+    await this.#repo.insertNodeRuns(trx, rows);
+    for (const row of rows) if (row.status === 'queued') await this.enqueueRun(trx, execution, row.id, 1, now);
+    const all = [...runs, ...rows];
+    if (decision.done && decision.ready.length === 0) {
+      const anyFailed = all.some((r) => r.status === 'failed');
+      const onFailure = definition.error_handling?.on_failure ?? 'fail';
+      const status = anyFailed && onFailure !== 'continue' ? 'failed' : 'completed';
+      await this.finish(trx, execution, status, finalOutput(definition.nodes, all), now, status === 'failed' ? 'A node failed' : null, null, definition);
+      return;
+    }
+    const open = all.filter((r) => r.status === 'queued' || r.status === 'running');
+    if (execution.status === 'running' && open.length > 0 && open.every((r) => r.runner_job_id?.startsWith(TASK_HOLD_PREFIX))) {
+      // Only human tasks are left to wait on (contract §10).
+      const next = { ...execution, status: 'paused' as const, paused_reason: 'awaiting_approval', paused_at: now, updated_at: now };
+      await this.#repo.updateExecution(trx, execution.tenant_id, execution.id, next);
+      await this.recordPaused(trx, next, now);
+    }
+  }
+
+  async finish(
+    trx: Executor,
+    execution: ExecutionRow,
+    status: 'completed' | 'failed',
+    output: unknown,
+    now: number,
+    error: string | null,
+    failedNodeId: string | null,
+    definition?: WorkflowDefinition,
+  ): Promise<void> {
+    const { tenant_id: tenantId, id } = execution;
+    await this.#repo.updateExecution(trx, tenantId, id, { status, final_output: JSON.stringify(output ?? null), finished_at: now, updated_at: now, error, failed_node_id: failedNodeId });
+    await this.#repo.log(trx, tenantId, id, status, error ?? '', now);
+    await this.#repo.expirePendingTasks(trx, tenantId, id, now);
+    const base = { execution_id: id, workflow_id: execution.workflow_id, workflow_name: execution.workflow_name };
+    if (status === 'completed') {
+      await this.#events.record(trx, {
+        tenantId,
+        name: 'dag.execution.completed',
+        data: { ...base, status, duration_seconds: Math.round((now - execution.started_at) / 1000), final_output: output ?? null },
+      });
+      return;
+    }
+    await this.#events.record(trx, { tenantId, name: 'dag.execution.failed', data: { ...base, status, error: error ?? 'failed', failed_node_id: failedNodeId } });
+    const notify = (definition ?? (await this.definition(trx, execution))).error_handling?.notify_on_failure ?? [];
+    for (const to of notify) {
+      await this.#mail.enqueue(trx, {
+        tenantId,
+        kind: 'workflow_failed',
+        to,
+        subject: `Workflow "${execution.workflow_name}" failed`,
+        body: `Execution ${id} of workflow "${execution.workflow_name}" failed${failedNodeId ? ` at node "${failedNodeId}"` : ''}: ${error ?? 'failed'}`,
+        at: now,
+      });
+    }
+  }
+
+  async recordPaused(trx: Executor, execution: ExecutionRow, now: number): Promise<void> {
+    await this.#repo.log(trx, execution.tenant_id, execution.id, 'paused', execution.paused_reason ?? '', now);
+    await this.#events.record(trx, {
+      tenantId: execution.tenant_id,
+      name: 'dag.execution.paused',
+      data: { execution_id: execution.id, workflow_id: execution.workflow_id, workflow_name: execution.workflow_name, status: 'paused', paused_reason: execution.paused_reason },
+    });
+  }
+
+  async enqueueRun(trx: Executor, execution: ExecutionRow, runId: string, attempt: number, runAt: number): Promise<string> {
+    const payload: RunNodePayload = { tenantId: execution.tenant_id, executionId: execution.id, runId };
+    // One key per run, attempt and due time: a second enqueue of the same step is a no-op.
+    const { id } = await this.#jobs.enqueue(trx, RUN_NODE_JOB, payload, { runAt, uniqueKey: `wf:${runId}:a${attempt}:${runAt}`, tenantId: execution.tenant_id });
+    return id;
+  }
+
+  /** Ends every open run (cancel, end node, failure) and expires the tasks holding any. */
+  async closeOpenRuns(trx: Executor, execution: ExecutionRow, status: 'cancelled' | 'skipped', reason: string, now: number): Promise<void> {
+    await this.#repo.closeOpenRuns(trx, execution.tenant_id, execution.id, status, reason, now);
+    await this.#repo.expirePendingTasks(trx, execution.tenant_id, execution.id, now);
+  }
+}
+
+function runIfHolds(node: WorkflowNode, scope: ExpressionScope, errors: string[]): boolean {
+  try {
+    return evalCel(node.run_if!, scope) === true;
+  } catch (error) {
+    errors.push(`Node "${node.id}": run_if "${node.run_if}" failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    return false;
+  }
+}
+
+/** Human nodes whose task was rejected (contract §10: dependents without a run_if are skipped). */
+function rejectedNodes(nodes: readonly WorkflowNode[], runs: readonly NodeRunRow[]): Set<string> {
+  const human = new Set(nodes.filter((n) => n.type.startsWith('human_')).map((n) => n.id));
+  return new Set(
+    runs.filter((r) => r.status === 'completed' && human.has(r.node_id) && parseJson<{ decision?: string }>(r.output, {}).decision === 'rejected').map((r) => r.node_id),
+  );
+}
+
+function newRun(execution: ExecutionRow, nodeId: string, status: 'queued' | 'skipped', now: number, reason: string | null): NodeRunRow {
+  return {
+    id: newId(now),
+    tenant_id: execution.tenant_id,
+    execution_id: execution.id,
+    node_id: nodeId,
+    status,
+    attempt: 1,
+    output: null,
+    error: null,
+    reason,
+    runner_job_id: null,
+    started_at: null,
+    completed_at: status === 'skipped' ? now : null,
+    updated_at: now,
+  };
+}
+
+/** The variables expressions see: trigger data, node results so far, variables, the execution id. */
+export function scopeOf(execution: ExecutionRow, runs: readonly NodeRunRow[]): ExpressionScope {
+  const nodes: ExpressionScope['nodes'] = {};
+  for (const run of runs) nodes[run.node_id] = { status: run.status, output: parseJson(run.output, null) };
+  return { trigger: parseJson(execution.trigger_data, {}), nodes, vars: parseJson(execution.vars, {}), execution: { id: execution.id } };
+}
+
+/** Without an `end` node: the output of the one completed sink, or all completed sinks' outputs by id. */
+function finalOutput(nodes: readonly WorkflowNode[], runs: readonly NodeRunRow[]): unknown {
+  const upstream = new Set(nodes.flatMap((n) => n.depends_on ?? []));
+  const sinks = runs.filter((r) => r.status === 'completed' && !upstream.has(r.node_id));
+  if (sinks.length === 1) return parseJson(sinks[0]!.output, null);
+  return Object.fromEntries(sinks.map((r) => [r.node_id, parseJson(r.output, null)]));
+}

@@ -1,0 +1,125 @@
+import type { ModuleServices } from '../../../platform/module.ts';
+
+type Ai = ModuleServices['ai'];
+type Entities = Awaited<ReturnType<Ai['extractEntities']>>;
+
+/** Validates a value against a JSON Schema: the error text, or null when it conforms. */
+export type SchemaCheck = (schema: object, value: unknown) => string | null;
+
+interface Passage {
+  index: number;
+  page: number | null;
+  text: string;
+  vector: Float32Array | null;
+}
+
+/**
+ * The classical methods behind the AI nodes, the same on every provider: extraction by labelled
+ * values and entities, classification by embedding similarity to category descriptions, passages
+ * ranked by cosine similarity (word overlap when there are no vectors).
+ */
+
+/** `{category, confidence, scores}`: softmax over the cosine similarity of the text to each category's name and description. */
+export async function classify(nodeId: string, ai: Ai, text: string, categories: unknown, signal?: AbortSignal) {
+  const list = (Array.isArray(categories) ? categories : []).map((c) =>
+    typeof c === 'string' ? { name: c, description: c } : { name: String((c as { name?: unknown }).name), description: `${(c as { name?: unknown }).name} ${(c as { description?: unknown }).description ?? ''}` },
+  );
+  if (list.length === 0) throw new Error(`Node "${nodeId}": categories must be a non-empty list`);
+  const vectors = await ai.embed([text.slice(0, 20_000), ...list.map((c) => c.description)], { purpose: 'document', signal });
+  const [doc, ...cats] = vectors;
+  const similarity = cats.map((v) => cosine(doc!, v));
+  const exp = similarity.map((s) => Math.exp(s * 10));
+  const sum = exp.reduce((a, b) => a + b, 0);
+  const scores = Object.fromEntries(list.map((c, i) => [c.name, round(exp[i]! / sum)]));
+  const best = list.reduce((a, c) => (scores[c.name]! > scores[a.name]! ? c : a), list[0]!);
+  return { category: best.name, confidence: scores[best.name]!, scores };
+}
+
+/** `{field: value}` for `{field: type}` (string, number, date, boolean, array): labelled values first, then entities; types coerced, missing = null. */
+export function coerceExtraction(nodeId: string, schema: Record<string, unknown>, text: string, entities: Entities | null): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const [field, typeName] of Object.entries(schema)) {
+    const type = String(typeof typeName === 'object' && typeName !== null ? ((typeName as { type?: unknown }).type ?? 'string') : typeName).toLowerCase();
+    const raw = labelled(text, field) ?? fromEntities(field, type, entities);
+    data[field] = raw === null ? null : coerce(nodeId, field, type, raw);
+  }
+  return data;
+}
+
+/** The best `top` passages for a query. */
+export function rankByVector(vector: Float32Array | null, query: string, passages: readonly Passage[], top: number) {
+  const terms = words(query);
+  const scored = passages.map((p) => ({
+    ...p,
+    score: vector && p.vector ? cosine(vector, p.vector) : overlap(terms, words(p.text)),
+  }));
+  return scored.sort((a, b) => b.score - a.score).slice(0, top);
+}
+
+/** `Invoice number: INV-7` or `Total = 12.50` on a line of the text, for a field `invoice_number` / `total`. */
+function labelled(text: string, field: string): string | null {
+  const label = field.replace(/[_-]+/g, '[ _-]*');
+  const match = new RegExp(`(?:^|\\n)\\s*${label}\\s*[:=#]\\s*(.+)`, 'i').exec(text);
+  return match ? match[1]!.trim() : null;
+}
+
+function fromEntities(field: string, type: string, entities: Entities | null): string | null {
+  if (!entities) return null;
+  const f = field.toLowerCase();
+  if (type === 'date' || /date|due|issued/.test(f)) return entities.dates[0] ?? null;
+  if (/amount|total|price|sum|cost/.test(f)) return entities.amounts[0] ?? null;
+  if (/vendor|company|organi[sz]ation|supplier|customer/.test(f)) return entities.organizations[0] ?? null;
+  if (/name|person|contact|author|signer/.test(f)) return entities.people[0] ?? null;
+  if (/place|city|location|address/.test(f)) return entities.places[0] ?? null;
+  return null;
+}
+
+function coerce(nodeId: string, field: string, type: string, raw: string): unknown {
+  switch (type) {
+    case 'number':
+    case 'integer':
+    case 'currency': {
+      const n = Number(raw.replace(/[^0-9.,-]/g, '').replace(/,(?=\d{3}\b)/g, '').replace(',', '.'));
+      if (!Number.isFinite(n)) throw new Error(`Node "${nodeId}": field "${field}" is not a ${type}: "${raw}"`);
+      return type === 'integer' ? Math.round(n) : n;
+    }
+    case 'date': {
+      const iso = /\d{4}-\d{2}-\d{2}/.exec(raw)?.[0] ?? (Number.isNaN(Date.parse(raw)) ? null : new Date(Date.parse(raw)).toISOString().slice(0, 10));
+      if (!iso) throw new Error(`Node "${nodeId}": field "${field}" is not a date: "${raw}"`);
+      return iso;
+    }
+    case 'boolean':
+      return /^(yes|true|y|1|x)$/i.test(raw.trim());
+    case 'array':
+      return raw.split(/[,;]/).map((s) => s.trim()).filter(Boolean);
+    default:
+      return raw;
+  }
+}
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+function words(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
+}
+
+function overlap(query: Set<string>, passage: Set<string>): number {
+  if (query.size === 0) return 0;
+  let hits = 0;
+  for (const w of query) if (passage.has(w)) hits++;
+  return hits / query.size;
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

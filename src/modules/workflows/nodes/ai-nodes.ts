@@ -1,0 +1,106 @@
+import type { Database } from '../../../db/database.ts';
+import type { ModuleServices } from '../../../platform/module.ts';
+import type { NodeHandler, NodeInput } from '../node-handlers.ts';
+import { classify, coerceExtraction, rankByVector, type SchemaCheck } from './ai-methods.ts';
+
+/** What the AI nodes need of other modules. */
+export interface AiNodeDeps {
+  database: Database;
+  ai: ModuleServices['ai'];
+  documents: Pick<ModuleServices['documentPipeline'], 'find' | 'findContent'>;
+  passages: ModuleServices['passages'];
+  /** Validates a value against a JSON Schema; the error text, or null when it conforms. */
+  checkSchema: SchemaCheck;
+}
+
+const TOP_PASSAGES = 4;
+
+/**
+ * The AI nodes of contract §10 through the tenant's AI provider (`local`: classical methods, no
+ * network; `openai`: its models), each reading the text of `document_id`:
+ * `ai_summarize` → {summary}, `ai_analyze` → {analysis}, `ai_extract` → {data},
+ * `ai_classify` → {category, confidence, scores}, `ai_qa` → {answers}, `ai_custom` → its schema.
+ */
+export function aiHandlers(deps: AiNodeDeps): Record<string, NodeHandler> {
+  const textOf = async (input: NodeInput): Promise<string> => {
+    const id = String(input.config.document_id ?? '');
+    const doc = id ? await deps.documents.find(deps.database.db, input.tenantId, id) : null;
+    if (!doc) throw new Error(`Node "${input.node.id}": document "${id}" not found`);
+    const content = await deps.documents.findContent(deps.database.db, input.tenantId, id);
+    if (!content || content.text.trim() === '') throw new Error(`Node "${input.node.id}": document "${id}" has no text yet (status ${doc.status})`);
+    return content.text;
+  };
+  const done = (output: unknown) => ({ kind: 'completed' as const, output });
+
+  return {
+    ai_summarize: async (input) => {
+      const summary = await deps.ai.summarize(await textOf(input), { signal: input.signal });
+      const max = Number(input.config.max_length ?? 0);
+      return done({ summary: max > 0 && summary.length > max ? `${summary.slice(0, max - 1).trimEnd()}…` : summary });
+    },
+    ai_analyze: async (input) => {
+      const text = await textOf(input);
+      const [summary, topics, entities] = await Promise.all([
+        deps.ai.summarize(text, { signal: input.signal }),
+        deps.ai.extractTags(text, { signal: input.signal }),
+        deps.ai.extractEntities(text, { signal: input.signal }),
+      ]);
+      const words = text.split(/\s+/).filter(Boolean).length;
+      return done({ analysis: { analysis_type: String(input.config.analysis_type ?? 'general'), summary, topics, entities, word_count: words } });
+    },
+    ai_extract: async (input) => {
+      const text = await textOf(input);
+      const entities = await deps.ai.extractEntities(text, { signal: input.signal });
+      const schema = input.config.extraction_schema;
+      if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new Error(`Node "${input.node.id}": extraction_schema must map field names to types`);
+      return done({ data: coerceExtraction(input.node.id, schema as Record<string, unknown>, text, entities) });
+    },
+    ai_classify: async (input) => {
+      const text = await textOf(input);
+      return done(await classify(input.node.id, deps.ai, text, input.config.categories, input.signal));
+    },
+    ai_qa: async (input) => {
+      await textOf(input);
+      const questions = Array.isArray(input.config.questions) ? input.config.questions.map(String) : [String(input.config.questions)];
+      const documentId = String(input.config.document_id);
+      const stored = await deps.passages.forDocument(deps.database.db, input.tenantId, documentId);
+      const answers = [];
+      for (const question of questions) {
+        const [vector] = await deps.ai.embed([question], { purpose: 'query', signal: input.signal });
+        const best = rankByVector(vector ?? null, question, stored, TOP_PASSAGES);
+        const answer = await deps.ai.answer(question, best.map((p) => ({ documentId, text: p.text, page: p.page, score: p.score })), { signal: input.signal });
+        const citations = answer.used.map((i) => best[i]).filter((p) => p !== undefined).map((p) => ({ document_id: documentId, text: p.text, page: p.page, score: Math.round(p.score * 1000) / 1000 }));
+        answers.push({ question, answer: answer.text, citations });
+      }
+      return done({ answers });
+    },
+    ai_custom: async (input) => {
+      const text = await textOf(input);
+      const prompt = String(input.config.prompt);
+      const stored = await deps.passages.forDocument(deps.database.db, input.tenantId, String(input.config.document_id));
+      const [vector] = await deps.ai.embed([prompt], { purpose: 'query', signal: input.signal });
+      const best = rankByVector(vector ?? null, prompt, stored.length > 0 ? stored : [{ index: 0, page: null, text, vector: null }], TOP_PASSAGES);
+      const answer = await deps.ai.answer(prompt, best.map((p) => ({ documentId: String(input.config.document_id), text: p.text, page: p.page, score: p.score })), { signal: input.signal });
+      const output = shapeCustom(input, answer.text, text);
+      const schema = input.config.output_schema;
+      if (schema && typeof schema === 'object') {
+        const problem = deps.checkSchema(schema, output);
+        if (problem) throw new Error(`Node "${input.node.id}": the output does not match output_schema: ${problem}`);
+      }
+      return done(output);
+    },
+  };
+}
+
+/** `ai_custom`'s output: `{result}` unless `output_schema` asks for named properties, filled from the answer and the text. */
+function shapeCustom(input: NodeInput, answer: string, text: string): Record<string, unknown> {
+  const schema = input.config.output_schema as { properties?: Record<string, { type?: string }> } | undefined;
+  const properties = schema?.properties;
+  if (!properties) return { result: answer };
+  const fields = Object.fromEntries(Object.entries(properties).map(([name, p]) => [name, p.type ?? 'string']));
+  const extracted = coerceExtraction(input.node.id, fields, text, null) as Record<string, unknown>;
+  for (const [name, type] of Object.entries(fields)) {
+    if (extracted[name] === null && type === 'string') extracted[name] = answer;
+  }
+  return Object.fromEntries(Object.entries(extracted).filter(([, v]) => v !== null));
+}

@@ -1,0 +1,254 @@
+import type { Database } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
+import { isTenantAdmin } from '../../domain/roles.ts';
+import { requireFeature } from '../../domain/tier-gate.ts';
+import type { EventLog } from '../../events/event-log.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { RunningJob } from '../../jobs/job-types.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, errors } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { parseJson } from '../../lib/json.ts';
+import { type ExecutionEngine, type MailOutbox, TASK_HOLD_PREFIX } from './execution-engine.ts';
+import type { RunContext } from './node-handlers.ts';
+import type { Assignee, TaskFilter, TaskRow, TasksRepository } from './tasks.repository.ts';
+
+/** The job that escalates or expires a task at its time. */
+export const TASK_TIMER_JOB = 'workflows.task_timer';
+export interface TaskTimerPayload {
+  tenantId: string;
+  taskId: string;
+  action: 'escalate' | 'expire';
+}
+
+/** What a human node asks for (times are epoch ms). */
+export interface NewTask {
+  taskType: TaskRow['task_type'];
+  title: string;
+  description: string;
+  context: Record<string, unknown>;
+  data: Record<string, unknown>;
+  assigneeType: TaskRow['assignee_type'];
+  assigneeValue: string;
+  editableFields: string[] | null;
+  onTimeout: TaskRow['on_timeout'];
+  escalateTo: string | null;
+  dueAt: number;
+  escalationAt: number;
+}
+
+export interface Decision {
+  decision: 'approved' | 'rejected' | 'modified';
+  comments?: string;
+  modifiedData?: Record<string, unknown>;
+}
+
+export const taskNotFound = () => new AppError(404, 'task_not_found', 'Task not found');
+
+/**
+ * Human tasks (contract §10): created by human nodes, escalated and expired by durable timers,
+ * completed by people. Completion, escalation and expiry each run in one transaction with the
+ * execution locked, so two people completing at once leave exactly one winner.
+ */
+export class TasksService {
+  readonly #database: Database;
+  readonly #clock: Clock;
+  readonly #repo: TasksRepository;
+  readonly #engine: ExecutionEngine;
+  readonly #jobs: JobQueue;
+  readonly #events: EventLog;
+  readonly #mail: MailOutbox;
+
+  constructor(deps: { database: Database; clock: Clock; tasks: TasksRepository; engine: ExecutionEngine; jobs: JobQueue; events: EventLog; mail: MailOutbox }) {
+    this.#database = deps.database;
+    this.#clock = deps.clock;
+    this.#repo = deps.tasks;
+    this.#engine = deps.engine;
+    this.#jobs = deps.jobs;
+    this.#events = deps.events;
+    this.#mail = deps.mail;
+  }
+
+  /** Inside the node's hand-over transaction: the task, its two timers, its event and mail. Returns the run's holder mark. */
+  async create(trx: Executor, run: RunContext, task: NewTask): Promise<string> {
+    const row: TaskRow = {
+      id: newId(run.now),
+      tenant_id: run.tenantId,
+      execution_id: run.executionId,
+      workflow_id: run.workflowId,
+      workflow_name: run.workflowName,
+      node_id: run.nodeId,
+      run_id: run.runId,
+      task_type: task.taskType,
+      title: task.title,
+      description: task.description,
+      context: JSON.stringify(task.context),
+      assignee_type: task.assigneeType,
+      assignee_value: task.assigneeValue,
+      editable_fields: task.editableFields ? JSON.stringify(task.editableFields) : null,
+      on_timeout: task.onTimeout,
+      escalate_to: task.escalateTo,
+      status: 'pending',
+      decision: null,
+      comments: null,
+      data: JSON.stringify(task.data),
+      decided_by: null,
+      escalated_at: null,
+      created_at: run.now,
+      due_at: task.dueAt,
+      escalation_at: task.escalationAt,
+      completed_at: null,
+      updated_at: run.now,
+    };
+    await this.#repo.insert(trx, row);
+    await this.#timer(trx, row, 'escalate', row.escalation_at);
+    await this.#timer(trx, row, 'expire', row.due_at);
+    await this.#events.record(trx, {
+      tenantId: row.tenant_id,
+      name: 'dag.task.created',
+      data: { task_id: row.id, execution_id: row.execution_id, workflow_id: row.workflow_id, title: row.title, assignee_type: row.assignee_type, assignee_value: row.assignee_value, due_at: new Date(row.due_at).toISOString() },
+    });
+    await this.#tell(trx, row, row.assignee_type, row.assignee_value, `New task: ${row.title}`);
+    return `${TASK_HOLD_PREFIX}${row.id}`;
+  }
+
+  async list(auth: AuthContext, f: { assignee?: string; role?: string; status?: TaskRow['status']; limit: number; offset: number }) {
+    requireFeature(auth, 'workflows');
+    const db = this.#database.db;
+    const filter: TaskFilter = { limit: f.limit, offset: f.offset, ...(f.role ? { role: f.role } : {}), ...(f.status ? { status: f.status } : {}) };
+    if (f.assignee) {
+      const assignee = await this.#repo.assignee(db, auth.tenant.id, f.assignee);
+      if (!assignee) return { rows: [], total: 0 };
+      filter.assignee = assignee;
+    }
+    return this.#repo.list(db, auth.tenant.id, filter);
+  }
+
+  async get(auth: AuthContext, id: string): Promise<TaskRow> {
+    requireFeature(auth, 'workflows');
+    const task = await this.#repo.find(this.#database.db, auth.tenant.id, id);
+    if (!task) throw taskNotFound();
+    return task;
+  }
+
+  /** Contract §10: an assignee, an owner or an admin decides; 409 when completed or expired. */
+  async complete(auth: AuthContext, id: string, input: Decision): Promise<{ task: TaskRow; executionStatus: string }> {
+    requireFeature(auth, 'workflows');
+    const tenantId = auth.tenant.id;
+    return this.#database.db.transaction().execute(async (trx) => {
+      const first = await this.#repo.find(trx, tenantId, id);
+      if (!first) throw taskNotFound();
+      // Lock the execution first (as every transition does), then read the task again under it.
+      const execution = await this.#engine.repo.lockExecution(trx, tenantId, first.execution_id);
+      const task = (await this.#repo.find(trx, tenantId, id))!;
+      await this.#checkCompletable(trx, auth, task, input);
+      const now = this.#clock.now();
+      const data = input.decision === 'modified' ? { ...parseJson<Record<string, unknown>>(task.data, {}), ...input.modifiedData } : parseJson(task.data, {});
+      const decidedBy = auth.userId ?? `api_key:${auth.apiKeyId}`;
+      const patch = { status: 'completed' as const, decision: input.decision, comments: input.comments ?? null, data: JSON.stringify(data), decided_by: decidedBy, completed_at: now, updated_at: now };
+      if (!(await this.#repo.updatePending(trx, tenantId, id, patch))) throw errors.taskAlreadyCompleted();
+      const done = { ...task, ...patch };
+      await this.#events.record(trx, {
+        tenantId,
+        name: 'dag.task.completed',
+        data: { task_id: id, execution_id: task.execution_id, workflow_id: task.workflow_id, decision: input.decision, completed_by: decidedBy },
+      });
+      const output = { decision: input.decision, comments: input.comments ?? null, data, decided_by: decidedBy, decided_at: new Date(now).toISOString(), decision_source: 'human' };
+      await this.#finishRun(trx, done, output);
+      const after = await this.#engine.repo.findExecution(trx, tenantId, task.execution_id);
+      return { task: done, executionStatus: after?.status ?? execution?.status ?? 'unknown' };
+    });
+  }
+
+  async #checkCompletable(trx: Executor, auth: AuthContext, task: TaskRow, input: Decision): Promise<void> {
+    if (!isTenantAdmin(auth)) {
+      const me = auth.userId ? await this.#repo.assignee(trx, auth.tenant.id, auth.userId) : null;
+      if (!me || !isAssignee(me, task)) throw errors.insufficientPermissions('Only an assignee, an owner or an admin may complete this task');
+    }
+    if (task.status === 'completed') throw errors.taskAlreadyCompleted();
+    if (task.status === 'expired') throw errors.taskExpired();
+    if (input.decision === 'modified' && !input.modifiedData) throw errors.field('modified_data', 'is required when decision is modified');
+    if (input.modifiedData && input.decision !== 'modified') throw errors.field('modified_data', 'is only allowed when decision is modified');
+    if (task.task_type === 'review' && input.modifiedData) {
+      const editable = new Set(parseJson<string[]>(task.editable_fields, []));
+      const refused = Object.keys(input.modifiedData).filter((k) => !editable.has(k));
+      if (refused.length > 0) throw errors.validation(refused.map((field) => ({ field: `modified_data.${field}`, message: 'is not an editable field of this review' })));
+    }
+  }
+
+  /** The timer job: escalation keeps the task pending and may reassign it; expiry applies `on_timeout`. */
+  async fire(job: RunningJob<TaskTimerPayload>): Promise<void> {
+    const { tenantId, taskId, action } = job.payload;
+    await this.#database.db.transaction().execute(async (trx) => {
+      const first = await this.#repo.find(trx, tenantId, taskId);
+      if (!first) return;
+      await this.#engine.repo.lockExecution(trx, tenantId, first.execution_id);
+      const task = (await this.#repo.find(trx, tenantId, taskId))!;
+      await job.completeIn(trx);
+      if (task.status !== 'pending') return;
+      const now = this.#clock.now();
+      if (action === 'escalate') await this.#escalate(trx, task, now);
+      else await this.#expire(trx, task, now);
+    });
+  }
+
+  async #escalate(trx: Executor, task: TaskRow, now: number): Promise<void> {
+    if (task.escalated_at !== null) return;
+    const reassigned = task.escalate_to ?? null;
+    await this.#repo.updatePending(trx, task.tenant_id, task.id, { escalated_at: now, updated_at: now, ...(reassigned ? { assignee_value: reassigned } : {}) });
+    await this.#events.record(trx, {
+      tenantId: task.tenant_id,
+      name: 'dag.task.escalated',
+      data: { task_id: task.id, execution_id: task.execution_id, workflow_id: task.workflow_id, escalated_to: reassigned },
+    });
+    await this.#tell(trx, task, task.assignee_type, reassigned ?? task.assignee_value, `Task escalated: ${task.title}`);
+  }
+
+  async #expire(trx: Executor, task: TaskRow, now: number): Promise<void> {
+    await this.#repo.updatePending(trx, task.tenant_id, task.id, { status: 'expired', updated_at: now });
+    if (task.on_timeout === 'fail') {
+      const held = await this.#heldRun(trx, task);
+      if (held) await this.#engine.nodeFailed(trx, held.execution, held.run, held.node, `Node "${task.node_id}": task "${task.title}" expired`, held.definition);
+      return;
+    }
+    const decision = task.on_timeout === 'approve' ? 'approved' : 'rejected';
+    const output = { decision, comments: null, data: parseJson(task.data, {}), decided_by: null, decided_at: new Date(now).toISOString(), decision_source: 'timeout' };
+    await this.#finishRun(trx, task, output);
+  }
+
+  async #finishRun(trx: Executor, task: TaskRow, output: Record<string, unknown>): Promise<void> {
+    const held = await this.#heldRun(trx, task);
+    if (held) await this.#engine.recordOutcome(trx, held.execution, held.run, held.node, { kind: 'completed', output }, held.definition);
+  }
+
+  /** The node run this task holds, when the execution is still going. */
+  async #heldRun(trx: Executor, task: TaskRow) {
+    const repo = this.#engine.repo;
+    const execution = await repo.findExecution(trx, task.tenant_id, task.execution_id);
+    const run = await repo.findNodeRun(trx, task.tenant_id, task.run_id);
+    if (!execution || !run || run.status !== 'running' || run.runner_job_id !== `${TASK_HOLD_PREFIX}${task.id}`) return null;
+    if (execution.status !== 'running' && execution.status !== 'paused') return null;
+    const definition = await this.#engine.definition(trx, execution);
+    const node = definition.nodes.find((n) => n.id === task.node_id);
+    return node ? { execution, run, node, definition } : null;
+  }
+
+  async #timer(trx: Executor, task: TaskRow, action: TaskTimerPayload['action'], at: number): Promise<void> {
+    const payload: TaskTimerPayload = { tenantId: task.tenant_id, taskId: task.id, action };
+    await this.#jobs.enqueue(trx, TASK_TIMER_JOB, payload, { runAt: at, uniqueKey: `wftask:${task.id}:${action}`, tenantId: task.tenant_id });
+  }
+
+  async #tell(trx: Executor, task: TaskRow, type: TaskRow['assignee_type'], value: string, subject: string): Promise<void> {
+    const body = `${task.description || task.title}\n\nWorkflow "${task.workflow_name}", task ${task.id}, due ${new Date(task.due_at).toISOString()}.`;
+    for (const to of await this.#repo.assigneeEmails(trx, task.tenant_id, type, value)) {
+      await this.#mail.enqueue(trx, { tenantId: task.tenant_id, kind: 'workflow_task', to, subject, body, at: this.#clock.now() });
+    }
+  }
+}
+
+function isAssignee(me: Assignee, task: TaskRow): boolean {
+  if (task.assignee_type === 'user') return task.assignee_value === me.userId;
+  if (task.assignee_type === 'role') return me.roles.includes(task.assignee_value);
+  return me.workspaceIds.includes(task.assignee_value);
+}

@@ -1,0 +1,90 @@
+import type { Database } from '../../../db/database.ts';
+import type { RecordedEvent } from '../../../events/record-event.ts';
+import type { Logger } from '../../../lib/logger.ts';
+import { parseJson } from '../../../lib/json.ts';
+import type { ModuleServices } from '../../../platform/module.ts';
+import type { WorkflowDefinition } from '../engine/types.ts';
+import type { ExecutionsService } from '../executions.service.ts';
+import type { WorkflowRow, WorkflowsRepository } from '../workflows.repository.ts';
+
+type DocumentStore = Pick<ModuleServices['documentPipeline'], 'find'>;
+
+/** What a `document_upload` trigger's conditions test and its `trigger_data` carry (contract §10). */
+export interface UploadFacts {
+  document_id: string;
+  filename: string;
+  folder_id: string | null;
+  folder_path: string;
+  file_type: string;
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * The `document_upload` trigger: reacts to the committed `document.processed` event (delivered by
+ * the event log's durable publish job, so an upload while no worker ran is handled when one
+ * starts). Each matching active workflow starts once per document (trigger key
+ * `upload:<workflow>:<document>`), however often the event is redelivered.
+ */
+export class DocumentTrigger {
+  readonly #database: Database;
+  readonly #repo: WorkflowsRepository;
+  readonly #documents: DocumentStore;
+  readonly #executions: ExecutionsService;
+  readonly #logger: Logger;
+
+  constructor(deps: { database: Database; workflows: WorkflowsRepository; documents: DocumentStore; executions: ExecutionsService; logger: Logger }) {
+    this.#database = deps.database;
+    this.#repo = deps.workflows;
+    this.#documents = deps.documents;
+    this.#executions = deps.executions;
+    this.#logger = deps.logger;
+  }
+
+  async onEvent(event: RecordedEvent): Promise<void> {
+    if (event.name !== 'document.processed') return;
+    const db = this.#database.db;
+    const workflows = (await this.#repo.activeWorkflows(db, event.tenantId)).filter((w) => triggerOf(w)?.type === 'document_upload');
+    if (workflows.length === 0) return;
+    const documentId = String(event.data.document_id);
+    const doc = await this.#documents.find(db, event.tenantId, documentId);
+    if (!doc) return;
+    const facts: UploadFacts = {
+      document_id: doc.id,
+      filename: doc.filename,
+      folder_id: doc.folder_id,
+      folder_path: await this.#repo.folderPath(db, event.tenantId, doc.folder_id),
+      file_type: doc.extension,
+      metadata: parseJson<Record<string, unknown>>(doc.metadata, {}),
+    };
+    for (const workflow of workflows) {
+      if (!uploadMatches(triggerOf(workflow)?.conditions ?? {}, facts)) continue;
+      try {
+        await db.transaction().execute((trx) => this.#executions.startFromTrigger(trx, workflow, 'document_upload', { ...facts }, `upload:${workflow.id}:${doc.id}`));
+      } catch (error) {
+        // An invalid definition must not block the other workflows (or retry the event forever).
+        this.#logger.warn({ err: error, workflowId: workflow.id }, 'document_upload trigger could not start the workflow');
+      }
+    }
+  }
+}
+
+function triggerOf(workflow: WorkflowRow): WorkflowDefinition['trigger'] {
+  return parseJson<WorkflowDefinition['trigger']>(workflow.trigger, undefined);
+}
+
+/** `folder_path` is a path prefix (by whole segments), `file_types` extensions, `metadata` equality. Pure. */
+export function uploadMatches(conditions: Record<string, unknown>, facts: UploadFacts): boolean {
+  const prefix = typeof conditions.folder_path === 'string' ? conditions.folder_path.replace(/\/+$/, '') : '';
+  if (prefix !== '' && facts.folder_path !== prefix && !facts.folder_path.startsWith(`${prefix}/`)) return false;
+  if (Array.isArray(conditions.file_types) && conditions.file_types.length > 0) {
+    const wanted = conditions.file_types.map((t) => String(t).toLowerCase().replace(/^\./, ''));
+    if (!wanted.includes(facts.file_type.toLowerCase())) return false;
+  }
+  const metadata = conditions.metadata;
+  if (metadata && typeof metadata === 'object') {
+    for (const [key, value] of Object.entries(metadata)) {
+      if (JSON.stringify(facts.metadata[key]) !== JSON.stringify(value)) return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { after, before, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { waitFor } from '../jobs/helpers.ts';
+import { ADMIN_KEY, describeEachDialect, type TestApp } from '../support/app.ts';
+import { createTenant, type TestTenant } from '../support/fixtures.ts';
+import { startReceiver, workflowApi } from './helpers.ts';
+
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
+const LEASE_MS = 1_500;
+
+/** A worker process (`node src/main.ts worker`) on the test's database. */
+function spawnWorker(t: TestApp): { child: ChildProcess; exited: Promise<unknown>; output: () => string } {
+  let out = '';
+  const child = spawn(process.execPath, [MAIN, 'worker'], {
+    env: {
+      ...process.env,
+      DATA_DIR: t.store.dataDir,
+      ...(t.store.url ? { DATABASE_URL: t.store.url } : {}),
+      ADMIN_API_KEY: ADMIN_KEY,
+      JOB_LEASE_MS: String(LEASE_MS),
+      WORKER_POLL_INTERVAL_MS: '50',
+      ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => (out += String(d)));
+  child.stderr?.on('data', (d) => (out += String(d)));
+  return { child, exited: once(child, 'exit'), output: () => out };
+}
+
+/** Node runs, completions by node, from the append-only execution log. */
+async function completionsByNode(t: TestApp, executionId: string): Promise<Record<string, number>> {
+  const rows = await t.container.database.db.selectFrom('workflow_execution_log').select('node_id').where('execution_id', '=', executionId).where('kind', '=', 'node_completed').execute();
+  const counts: Record<string, number> = {};
+  for (const r of rows) counts[r.node_id!] = (counts[r.node_id!] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * Durability across processes: a worker killed with SIGKILL mid-node, two workers sharing the
+ * queue, a timer that falls due while no worker runs. The test app runs no worker of its own.
+ */
+describeEachDialect(
+  'workflow durability',
+  (ctx) => {
+    let tenant: TestTenant;
+    const api = workflowApi(ctx, () => tenant.headers);
+    let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    const children: ReturnType<typeof spawnWorker>[] = [];
+    before(async () => {
+      tenant = await createTenant(ctx(), { tier: 'team' });
+      receiver = await startReceiver((req) => ({ status: 200, body: { path: req.path }, delayMs: req.path.startsWith('/slow') ? 4_000 : 0 }));
+    });
+    after(async () => {
+      for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL');
+      await Promise.all(children.map((c) => c.exited));
+      await receiver.close();
+    });
+    const call = (id: string, url: string, deps: string[] = []) => ({
+      id,
+      type: 'http_request',
+      depends_on: deps,
+      timeout_seconds: 30,
+      config: { method: 'POST', url: `${receiver.url}${url}`, body: { execution: '{{execution.id}}', node: id } },
+    });
+    const hits = (executionId: string, node: string) => receiver.requests.filter((r) => JSON.parse(r.body).execution === executionId && JSON.parse(r.body).node === node);
+
+    it('a worker killed with SIGKILL mid-node: the execution resumes, no finished node runs again', async () => {
+      const id = await api.create({ name: 'Crash', nodes: [call('first', '/fast'), call('second', '/slow', ['first']), call('third', '/fast', ['second'])] }, true);
+      const worker = spawnWorker(ctx());
+      children.push(worker);
+      const execId = await api.run(id);
+      await waitFor(() => hits(execId, 'second').length > 0, `the child to call the slow node (${worker.output()})`, 30_000);
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+      assert.equal((await api.execution(execId)).status, 'running');
+
+      const local = ctx().container.createWorker({ concurrency: 4 });
+      await local.start();
+      try {
+        const done = await api.finished(execId, 30_000);
+        assert.equal(done.status, 'completed', JSON.stringify(done));
+        assert.deepEqual(await completionsByNode(ctx(), execId), { first: 1, second: 1, third: 1 });
+        assert.equal(hits(execId, 'first').length, 1, 'the finished node did not run again');
+        assert.equal(hits(execId, 'third').length, 1);
+        const second = hits(execId, 'second');
+        assert.equal(second.length, 2, 'the interrupted node ran again after the lease');
+        assert.deepEqual(second.map((r) => r.headers['idempotency-key']), [`${execId}:second:0`, `${execId}:second:0`], 'with the same Idempotency-Key');
+      } finally {
+        await local.stop(5_000);
+      }
+    });
+
+    it('two worker processes never run the same node run', async () => {
+      const nodes = [call('a', '/fast'), call('b', '/fast', ['a']), call('c', '/fast', ['a']), call('d', '/fast', ['b', 'c']), call('e', '/fast', ['d'])];
+      const id = await api.create({ name: 'Concurrent', nodes }, true);
+      const workers = [spawnWorker(ctx()), spawnWorker(ctx())];
+      children.push(...workers);
+      const ids = [];
+      for (let i = 0; i < 20; i++) ids.push(await api.run(id));
+      for (const execId of ids) {
+        const done = await api.finished(execId, 60_000);
+        assert.equal(done.status, 'completed', JSON.stringify(done));
+      }
+      for (const execId of ids) {
+        for (const node of ['a', 'b', 'c', 'd', 'e']) assert.equal(hits(execId, node).length, 1, `${execId} ${node} ran once`);
+        assert.deepEqual(await completionsByNode(ctx(), execId), { a: 1, b: 1, c: 1, d: 1, e: 1 });
+      }
+      const claimedBy = await ctx().container.database.db.selectFrom('jobs').select('locked_by').distinct().where('kind', '=', 'workflows.run_node').where('state', '=', 'completed').execute();
+      assert.ok(claimedBy.length >= 2, 'both processes took part');
+      for (const w of workers) w.child.kill('SIGKILL');
+      await Promise.all(workers.map((w) => w.exited));
+    });
+
+    it('a durable timer that falls due while no worker runs fires within 2 s of its time after a restart', async () => {
+      const id = await api.create({ name: 'Timer', nodes: [{ id: 'wait', type: 'delay', timeout_seconds: 30, config: { seconds: 3 } }, call('after', '/fast', ['wait'])] }, true);
+      const worker = spawnWorker(ctx());
+      children.push(worker);
+      const execId = await api.run(id);
+      const db = ctx().container.database.db;
+      const timer = await waitFor(
+        async () => (await db.selectFrom('jobs').select(['run_at', 'state']).where('kind', '=', 'workflows.run_node').where('state', '=', 'available').where('run_at', '>', Date.now()).executeTakeFirst()) ?? false,
+        `the child to arm the timer (${worker.output()})`,
+        20_000,
+      );
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+      const due = Number(timer.run_at);
+      await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now() + 500)));
+      const local = ctx().container.createWorker({ concurrency: 4 });
+      const restartedAt = Date.now();
+      await local.start();
+      try {
+        const done = await api.finished(execId, 20_000);
+        assert.equal(done.status, 'completed', JSON.stringify(done));
+        const fired = Date.parse(done.node_results.wait.completed_at);
+        assert.ok(fired >= due, 'not before its time');
+        assert.ok(fired <= Math.max(due, restartedAt) + 2_000, `fired ${fired - due} ms after due, ${fired - restartedAt} ms after the restart`);
+      } finally {
+        await local.stop(5_000);
+      }
+    });
+  },
+  { env: { JOB_LEASE_MS: String(LEASE_MS), ALLOW_PRIVATE_NETWORK_TARGETS: 'true' } },
+);
