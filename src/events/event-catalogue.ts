@@ -14,6 +14,9 @@ export const EVENT_NAMES = [
   'dag.task.escalated',
   // Not in the spec's table: the subscription issue's audit event (docs/subscription.md).
   'subscription.tier_changed',
+  // Not in the spec's table: a document's filename, folder or tags changed (the workflows'
+  // document_update trigger, contract §10).
+  'document.updated',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
@@ -52,6 +55,8 @@ export interface EventDataMap {
   /** Spec: exactly `document_id`, `status`, `ai_summary`, `ai_tags`. */
   'document.processed': { document_id: string; status: string; ai_summary: string | null; ai_tags: string[] };
   'document.failed': { document_id: string; status: string; ai_status: string; error: { stage: string; message: string } | null };
+  /** `fields`: which of `filename`, `folder_id`, `tags` changed. */
+  'document.updated': { document_id: string; fields: string[]; filename: string; folder_id: string | null };
   'chat.session.created': { session_id: string; document_id: string; name: string | null; user_id: string | null };
   'chat.message.created': { message_id: string; session_id: string; document_id: string; role: string };
   'dag.execution.started': { execution_id: string; workflow_id: string; workflow_name: string; status: 'running'; trigger_type: string };

@@ -23,7 +23,7 @@ describe('event catalogue', () => {
     ]) {
       assert.ok(isEventName(name), name);
     }
-    assert.equal(EVENT_NAMES.length, 13); // the spec's 12 and subscription.tier_changed
+    assert.equal(EVENT_NAMES.length, 14); // the spec's 12, subscription.tier_changed and document.updated
     assert.equal(isEventName('document.exploded'), false);
   });
 });

@@ -157,6 +157,40 @@ describeEachDialect(
       const done = await api.finished(row.id);
       assert.equal(done.final_output, 'inv-1.txt');
     });
+
+    it('document_update fires once per change of a watched field under its folder path, with the changed fields', async () => {
+      const contracts = (await api.call('POST', '/folders', { name: 'Contracts' })).json();
+      const archive = (await api.call('POST', '/folders', { name: 'Archive' })).json();
+      const id = await api.create(
+        {
+          name: 'On contract edits',
+          trigger: { type: 'document_update', conditions: { folder_path: '/Contracts', fields: ['filename', 'tags'] } },
+          nodes: [{ id: 'seen', type: 'transform', config: { expression: '$trigger.changed_fields' } }],
+        },
+        true,
+      );
+      const doc = await uploadOk(ctx(), tenant.headers, { filename: 'nda.txt', content: Buffer.from('Mutual NDA'), fields: { folder_id: contracts.id } });
+      const elsewhere = await uploadOk(ctx(), tenant.headers, { filename: 'misc.txt', content: Buffer.from('misc'), fields: { folder_id: archive.id } });
+      const put = async (docId: string, body: unknown) => assert.equal((await api.call('PUT', `/documents/${docId}`, body)).statusCode, 200);
+      await put(doc, { filename: 'nda-signed.txt' });
+      await put(doc, { filename: 'nda-signed.txt' }); // no change: nothing fires
+      await put(elsewhere, { filename: 'misc-2.txt' }); // outside /Contracts
+      await put(doc, { tags: ['legal'] });
+
+      const db = ctx().container.database.db;
+      const rows = () => db.selectFrom('workflow_executions').selectAll().where('workflow_id', '=', id).orderBy('started_at').execute();
+      await waitFor(async () => (await rows()).length >= 2, 'two triggered executions', 30_000);
+      await put(doc, { folder_id: archive.id }); // a field the workflow does not watch, and out of its folder
+      await new Promise((r) => setTimeout(r, 800));
+      const all = await rows();
+      assert.equal(all.length, 2, 'one execution per watched change');
+      assert.ok(all.every((r) => r.trigger_type === 'document_update'));
+      const data = all.map((r) => JSON.parse(r.trigger_data));
+      assert.deepEqual(data.map((d) => d.changed_fields).sort(), [['filename'], ['tags']]);
+      assert.ok(data.every((d) => d.document_id === doc && d.folder_path === '/Contracts'));
+      const done = await api.finished(all[0]!.id);
+      assert.ok(Array.isArray(done.final_output));
+    });
   },
   { worker: true },
 );

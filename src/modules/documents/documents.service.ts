@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
+import type { EventLog } from '../../events/event-log.ts';
 import { errors } from '../../lib/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -53,6 +55,7 @@ export class DocumentsService {
     clock: Clock;
     jobs: JobQueue;
     blobs: BlobStore;
+    events: EventLog;
     documents: DocumentsRepository;
     folders: FoldersRepository;
     tags: TagsRepository;
@@ -109,15 +112,23 @@ export class DocumentsService {
       if (nameProblem) throw errors.field('filename', nameProblem);
       if (patch.folderId && !(await folders.exists(trx, tenantId, patch.folderId))) throw errors.notFound('folder', patch.folderId);
       const now = clock.now();
+      const changed: string[] = [];
       if (tagNames !== undefined) {
+        const before = (await this.deps.tags.namesByDocument(trx, tenantId, [id])).get(id) ?? [];
         const tagIds = await tagsService.resolveNames(trx, tenantId, tagNames, now);
         await this.deps.tags.setDocumentTags(trx, tenantId, id, tagIds, now);
+        if (!sameNames(before, tagNames)) changed.push('tags');
       }
+      const filename = patch.filename?.trim() ?? row.filename;
+      const folderId = patch.folderId !== undefined ? patch.folderId : row.folder_id;
+      if (filename !== row.filename) changed.push('filename');
+      if (folderId !== row.folder_id) changed.push('folder_id');
       await documents.update(trx, tenantId, id, {
-        ...(patch.filename !== undefined ? { filename: patch.filename.trim() } : {}),
-        ...(patch.folderId !== undefined ? { folder_id: patch.folderId } : {}),
+        ...(patch.filename !== undefined ? { filename } : {}),
+        ...(patch.folderId !== undefined ? { folder_id: folderId } : {}),
         updated_at: now,
       });
+      await this.#recordUpdated(trx, tenantId, id, changed, { filename, folderId, at: now });
     });
     return this.get(auth, id);
   }
@@ -189,7 +200,19 @@ export class DocumentsService {
       const tagIds = await tagsService.resolveNames(trx, auth.tenant.id, [...current, ...applied], now);
       await tags.setDocumentTags(trx, auth.tenant.id, id, tagIds, now);
       await documents.update(trx, auth.tenant.id, id, { updated_at: now });
+      await this.#recordUpdated(trx, auth.tenant.id, id, applied.length > 0 ? ['tags'] : [], { filename: row.filename, folderId: row.folder_id, at: now });
       return applied;
+    });
+  }
+
+  /** `document.updated` in the change's transaction, when something a trigger can watch changed. */
+  async #recordUpdated(trx: Executor, tenantId: string, id: string, fields: string[], now: { filename: string; folderId: string | null; at: number }): Promise<void> {
+    if (fields.length === 0) return;
+    await this.deps.events.record(trx, {
+      tenantId,
+      name: 'document.updated',
+      at: now.at,
+      data: { document_id: id, fields, filename: now.filename, folder_id: now.folderId },
     });
   }
 
@@ -206,4 +229,10 @@ export class DocumentsService {
     const names = await this.deps.tags.namesByDocument(this.deps.database.db, tenantId, [row.id]);
     return { row, tags: names.get(row.id) ?? [] };
   }
+}
+
+/** Whether two tag lists name the same tags (case-insensitive, any order). */
+function sameNames(a: string[], b: string[]): boolean {
+  const key = (names: string[]) => [...new Set(names.map((n) => n.toLowerCase()))].sort().join('\n');
+  return key(a) === key(b);
 }

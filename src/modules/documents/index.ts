@@ -84,7 +84,7 @@ export const documentsModule = defineModule({
     };
     const tags = new TagsService({ database, clock, tags: repositories.tags });
     const quota = new UploadQuota({ database, documents: repositories.documents });
-    const documents = new DocumentsService({ database, clock, jobs, blobs, ...repositories, tagsService: tags });
+    const documents = new DocumentsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags });
     const uploads = new DocumentUploadsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, quota });
     const folders = new FoldersService({ database, clock, jobs, folders: repositories.folders, documents: repositories.documents });
     const shares = new SharesService({ database, clock, shares: repositories.shares });

@@ -20,10 +20,11 @@ export interface UploadFacts {
 }
 
 /**
- * The `document_upload` trigger: reacts to the committed `document.processed` event (delivered by
- * the event log's durable publish job, so an upload while no worker ran is handled when one
- * starts). Each matching active workflow starts once per document (trigger key
- * `upload:<workflow>:<document>`), however often the event is redelivered.
+ * The `document_upload` and `document_update` triggers, reacting to committed events delivered by
+ * the event log's durable publish job (so a change while no worker ran is handled when one
+ * starts): `document.processed` starts each matching active workflow once per document (trigger
+ * key `upload:<workflow>:<document>`), `document.updated` once per change (`update:<workflow>:<event>`),
+ * however often the event is redelivered.
  */
 export class DocumentTrigger {
   readonly #database: Database;
@@ -41,12 +42,32 @@ export class DocumentTrigger {
   }
 
   async onEvent(event: RecordedEvent): Promise<void> {
-    if (event.name !== 'document.processed') return;
+    if (event.name === 'document.processed') {
+      return this.#fire(event, 'document_upload', (facts) => ({ data: { ...facts }, keyOf: (workflowId) => `upload:${workflowId}:${facts.document_id}` }), uploadMatches);
+    }
+    if (event.name === 'document.updated') {
+      // Each change fires once (keyed by its event), with the fields it changed.
+      const fields = Array.isArray(event.data.fields) ? event.data.fields.map(String) : [];
+      return this.#fire(
+        event,
+        'document_update',
+        (facts) => ({ data: { ...facts, changed_fields: fields }, keyOf: (workflowId) => `update:${workflowId}:${event.id}` }),
+        (conditions, facts) => updateMatches(conditions, facts, fields),
+      );
+    }
+  }
+
+  /** Starts every active workflow of `type` whose conditions the event's document meets, once per key. */
+  async #fire(
+    event: RecordedEvent,
+    type: 'document_upload' | 'document_update',
+    triggerData: (facts: UploadFacts) => { data: Record<string, unknown>; keyOf: (workflowId: string) => string },
+    matches: (conditions: Record<string, unknown>, facts: UploadFacts) => boolean,
+  ): Promise<void> {
     const db = this.#database.db;
-    const workflows = (await this.#repo.activeWorkflows(db, event.tenantId)).filter((w) => triggerOf(w)?.type === 'document_upload');
+    const workflows = (await this.#repo.activeWorkflows(db, event.tenantId)).filter((w) => triggerOf(w)?.type === type);
     if (workflows.length === 0) return;
-    const documentId = String(event.data.document_id);
-    const doc = await this.#documents.find(db, event.tenantId, documentId);
+    const doc = await this.#documents.find(db, event.tenantId, String(event.data.document_id));
     if (!doc) return;
     const facts: UploadFacts = {
       document_id: doc.id,
@@ -56,13 +77,14 @@ export class DocumentTrigger {
       file_type: doc.extension,
       metadata: parseJson<Record<string, unknown>>(doc.metadata, {}),
     };
+    const { data, keyOf } = triggerData(facts);
     for (const workflow of workflows) {
-      if (!uploadMatches(triggerOf(workflow)?.conditions ?? {}, facts)) continue;
+      if (!matches(triggerOf(workflow)?.conditions ?? {}, facts)) continue;
       try {
-        await db.transaction().execute((trx) => this.#executions.startFromTrigger(trx, workflow, 'document_upload', { ...facts }, `upload:${workflow.id}:${doc.id}`));
+        await db.transaction().execute((trx) => this.#executions.startFromTrigger(trx, workflow, type, { ...data }, keyOf(workflow.id)));
       } catch (error) {
         // An invalid definition must not block the other workflows (or retry the event forever).
-        this.#logger.warn({ err: error, workflowId: workflow.id }, 'document_upload trigger could not start the workflow');
+        this.#logger.warn({ err: error, workflowId: workflow.id }, `${type} trigger could not start the workflow`);
       }
     }
   }
@@ -87,4 +109,11 @@ export function uploadMatches(conditions: Record<string, unknown>, facts: Upload
     }
   }
   return true;
+}
+
+/** `document_update`: `folder_path` as for uploads; `fields` (when given) must name one of the changed fields. Pure. */
+export function updateMatches(conditions: Record<string, unknown>, facts: UploadFacts, changed: string[]): boolean {
+  if (!uploadMatches({ folder_path: conditions.folder_path }, facts)) return false;
+  if (!Array.isArray(conditions.fields) || conditions.fields.length === 0) return true;
+  return conditions.fields.some((f) => changed.includes(String(f)));
 }
