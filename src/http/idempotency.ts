@@ -197,7 +197,9 @@ function reused(): AppError {
 }
 
 function inProgress(): AppError {
-  return new AppError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly');
+  return new AppError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly', {
+    headers: { 'retry-after': '1' },
+  });
 }
 
 function replay(reply: FastifyReply, record: IdempotencyRecord, secret: Buffer): FastifyReply {

@@ -169,7 +169,9 @@ for (const dialect of DIALECTS) {
       const headers = { ...tenant.headers, 'idempotency-key': 'slow-1' };
       const first = inject({ method: 'POST', url: '/api/v1/test-idempotency/slow', headers, payload: { a: 1 } });
       while (state.slowRuns === 0) await new Promise((r) => setImmediate(r));
-      assertError(await inject({ method: 'POST', url: '/api/v1/test-idempotency/slow', headers, payload: { a: 1 } }), 409, 'idempotency_in_progress');
+      const busy = await inject({ method: 'POST', url: '/api/v1/test-idempotency/slow', headers, payload: { a: 1 } });
+      assertError(busy, 409, 'idempotency_in_progress');
+      assert.equal(busy.headers['retry-after'], '1', 'a client may retry the same request shortly');
       assertError(await inject({ method: 'POST', url: '/api/v1/test-idempotency/slow', headers, payload: { a: 2 } }), 422, 'idempotency_key_reused');
       state.slowGate.open();
       const done = await first;

@@ -28,6 +28,8 @@ const HIDDEN_ON_PURPOSE: { method?: string; match: RegExp; why: string }[] = [
   { match: /^\/docs(\/|$)/, why: 'the documentation UI itself (@fastify/swagger-ui)' },
   { method: 'OPTIONS', match: /^\*$/, why: 'CORS preflight, answered for every path' },
   { method: 'GET', match: /^\/metrics$/, why: 'Prometheus text for the operator (health module)' },
+  { method: 'GET', match: /^\/$/, why: 'redirects a browser to the web console' },
+  { method: 'GET', match: /^\/console\//, why: 'the web console’s static files (console module)' },
 ];
 
 function operationsOf(doc: Json): { path: string; method: string; op: Json }[] {

@@ -81,13 +81,17 @@ describeEachDialect(
     });
 
     it('uploads a batch and reports the rejected files', async () => {
-      // A refused extension rather than refused content: a streamed content mismatch currently
-      // raises an uncaughtException in the service (reported; see test/cli/cli.test.ts).
-      const answer = await client.documents.uploadBatch([new File([POLICY], 'a.txt'), new File(['MZ binary'], 'fake.exe')]);
+      // A refused extension and refused content (a .pdf that is not one), streamed.
+      const answer = await client.documents.uploadBatch([
+        new File([POLICY], 'a.txt'),
+        new File(['MZ binary'], 'fake.exe'),
+        new File(['not a pdf at all'], 'fake.pdf'),
+      ]);
       assert.equal(answer.documents.length, 1);
-      assert.equal(answer.rejected.length, 1);
-      assert.equal(answer.rejected[0]?.filename, 'fake.exe');
-      assert.equal(answer.rejected[0]?.code, 'INVALID_FILE_TYPE');
+      assert.deepEqual(answer.rejected.map((r) => [r.filename, r.code]), [
+        ['fake.exe', 'INVALID_FILE_TYPE'],
+        ['fake.pdf', 'INVALID_FILE_TYPE'],
+      ]);
     });
 
     it('throws typed errors carrying the contract body and the request id', async () => {
@@ -185,6 +189,14 @@ describeEachDialect(
         const keys = new Set(posts.map((r) => r.headers['idempotency-key']));
         assert.equal(keys.size, 1);
         assert.ok([...keys][0]);
+
+        // The same key still in flight (a retry racing the first attempt): 409 with Retry-After, retried.
+        proxy.failNext(/\/folders$/, {
+          status: 409,
+          headers: { 'retry-after': '0' },
+          body: JSON.stringify({ error: 'idempotency_in_progress', code: 'IDEMPOTENCY_IN_PROGRESS', message: 'retry shortly' }),
+        });
+        assert.equal((await viaProxy.call('createFolder', { body: { name: 'Raced' } })).name, 'Raced');
 
         // An upload from a path is repeatable, so it is retried too; a one-shot stream is not retried on 503.
         proxy.failNext(/\/upload$/, { status: 503 });

@@ -31,8 +31,9 @@ export function isIdempotentMethod(method: string): boolean {
 
 /**
  * Sends a request with the credential, refreshing a user session on 401 once, and retrying:
- * 429 always (the service refused it before doing anything) after Retry-After; 502/503/504 and
- * network failures only when the request is safe to repeat. Answers the successful Response or
+ * 429 always (the service refused it before doing anything) after Retry-After; 502/503/504,
+ * 409 `idempotency_in_progress` (it carries Retry-After) and network failures only when the
+ * request is safe to repeat. Answers the successful Response or
  * throws the typed DocuVaultError.
  */
 export class Transport {
@@ -88,7 +89,9 @@ export class Transport {
   // Milliseconds to wait before the next attempt, or null when this answer is final.
   #retryWait(res: Response, req: OutgoingRequest, attempt: number): number | null {
     if (attempt >= this.#retry.maxRetries) return null;
-    const transient = res.status === 429 || (req.retryable && [502, 503, 504].includes(res.status));
+    // 409 with Retry-After: the same Idempotency-Key is still being processed (a retry of a request
+    // whose client went away); the answer comes once the first one finishes.
+    const transient = res.status === 429 || (req.retryable && ([502, 503, 504].includes(res.status) || (res.status === 409 && res.headers.has('retry-after'))));
     if (!transient) return null;
     const after = retryAfterSeconds(res.headers.get('retry-after'));
     const wait = after === undefined ? this.#backoff(attempt) : after * 1000;
