@@ -32,6 +32,9 @@ function tools(): McpServer {
     isError: true,
     content: [{ type: 'text', text: `refused: ${reason}` }],
   }));
+  server.registerTool('flood', { description: 'Answers `bytes` characters.', inputSchema: { bytes: z.number() } }, ({ bytes }) => ({
+    content: [{ type: 'text', text: 'x'.repeat(bytes) }],
+  }));
   server.registerTool('slow', { description: 'Answers after `ms`.', inputSchema: { ms: z.number() } }, async ({ ms }, extra) => {
     await sleep(ms, undefined, { signal: extra.signal }).catch(() => undefined);
     return { content: [{ type: 'text', text: 'done' }] };

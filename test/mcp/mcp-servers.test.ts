@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { AppError } from '../../src/lib/errors.ts';
+import { MCP_MAX_RESPONSE_BYTES } from '../../src/modules/mcp/index.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { describeEachDialect, type TestApp } from '../support/app.ts';
 import { assertError, createTenant, loginAs, type TestTenant } from '../support/fixtures.ts';
@@ -66,7 +67,7 @@ describeEachDialect(
       assert.equal(res.statusCode, 200, res.body);
       const body = res.json();
       assert.equal(body.server_id, serverId);
-      assert.deepEqual(body.tools.map((tool: { name: string }) => tool.name).sort(), ['add', 'refuse', 'shout', 'slow']);
+      assert.deepEqual(body.tools.map((tool: { name: string }) => tool.name).sort(), ['add', 'flood', 'refuse', 'shout', 'slow']);
       const add = body.tools.find((tool: { name: string }) => tool.name === 'add');
       assert.equal(add.title, 'Add two numbers');
       assert.deepEqual(Object.keys(add.input_schema.properties).sort(), ['a', 'b']);
@@ -113,6 +114,17 @@ describeEachDialect(
       const res = await t.app.inject({ url: `/api/v1/mcp/servers/${downId}/tools`, headers: tenant.headers });
       assertError(res, 502, 'bad_gateway');
       await assert.rejects(callTool(t)(tenant.tenantId, downId, 'add', { a: 1, b: 1 }), (error: unknown) => error instanceof AppError && error.status === 502);
+    });
+
+    it('reads at most MCP_MAX_RESPONSE_BYTES of an answer: a larger one is a 502, the process unharmed', async () => {
+      const t = ctx();
+      const id = await registered(t, tenant, mcp.url);
+      const fits = await callTool(t)(tenant.tenantId, id, 'flood', { bytes: 1000 });
+      assert.equal((fits as { text: string }[])[0]!.text.length, 1000);
+      await assert.rejects(
+        callTool(t)(tenant.tenantId, id, 'flood', { bytes: MCP_MAX_RESPONSE_BYTES + 1 }),
+        (error: unknown) => error instanceof AppError && error.status === 502 && /larger than/.test(error.message),
+      );
     });
 
     it('validates registrations', async () => {

@@ -3,7 +3,7 @@ import { getOrCreateServerSecret } from '../../db/server-secrets.ts';
 import { authOf } from '../../http/fastify-types.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
 import { defineModule } from '../../platform/module.ts';
-import { checkUrlTarget, createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
+import { checkUrlTarget, createOutboundHttp, withResponseLimit } from '../../providers/outbound/outbound-http.ts';
 import { McpClient } from './servers/mcp-client.ts';
 import { McpServersRepository } from './servers/mcp-servers.repository.ts';
 import { mcpServerRoutes } from './servers/mcp-servers.routes.ts';
@@ -20,6 +20,8 @@ declare module '../../platform/module.ts' {
 
 /** The sealing key of MCP server headers, kept apart from other sealed secrets. */
 const HEADERS_KEY = 'mcp_server_headers';
+/** Largest answer read from a registered MCP server (a tool list or a tool result): 8 MiB. */
+export const MCP_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 /** The MCP SDK and its schemas (~30 MB) load on the first agent request, not in every process at start. */
 let sdk: Promise<[typeof import('./mcp-server.ts'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | null = null;
@@ -48,7 +50,7 @@ export const mcpModule = defineModule({
       clock,
       servers,
       secrets: new SecretBox(() => getOrCreateServerSecret(database.db, HEADERS_KEY, clock.now())),
-      client: new McpClient(http.fetch as unknown as FetchLike),
+      client: new McpClient(withResponseLimit(http.fetch, MCP_MAX_RESPONSE_BYTES) as unknown as FetchLike),
       checkUrl: (url) => checkUrlTarget(url, { allowPrivateNetwork }),
       callTimeoutMs: config.mcp.callTimeoutMs,
     });

@@ -6,7 +6,8 @@ export type OutboundErrorCode =
   | 'connect_failed'
   | 'tls'
   | 'aborted'
-  | 'network';
+  | 'network'
+  | 'response_too_large';
 
 /** The one error the guarded client throws; the original error is kept as `cause`. */
 export class OutboundError extends Error {

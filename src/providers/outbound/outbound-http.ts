@@ -107,6 +107,29 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp {
   };
 }
 
+/**
+ * A fetch whose response bodies stop with `response_too_large` past `maxBytes`: for SDKs that read
+ * whole answers from servers a tenant names (MCP), so one cannot fill the process's memory.
+ * Streams meant to be large (Drive downloads) use the plain `fetch`.
+ */
+export function withResponseLimit(fetchFn: OutboundHttp['fetch'], maxBytes: number): OutboundHttp['fetch'] {
+  return async (input, init) => {
+    const res = await fetchFn(input, init);
+    if (!res.body) return res;
+    let seen = 0;
+    const limited = (res.body as unknown as ReadableStream<Uint8Array>).pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          seen += chunk.byteLength;
+          if (seen > maxBytes) controller.error(new OutboundError('response_too_large', `The response is larger than ${maxBytes} bytes`));
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers as unknown as HeadersInit }) as unknown as Awaited<ReturnType<OutboundHttp['fetch']>>;
+  };
+}
+
 async function send(
   dispatcher: Dispatcher,
   req: OutboundRequest,
