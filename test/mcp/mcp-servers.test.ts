@@ -123,7 +123,7 @@ describeEachDialect(
       assert.equal((fits as { text: string }[])[0]!.text.length, 1000);
       await assert.rejects(
         callTool(t)(tenant.tenantId, id, 'flood', { bytes: MCP_MAX_RESPONSE_BYTES + 1 }),
-        (error: unknown) => error instanceof AppError && error.status === 502 && /larger than/.test(error.message),
+        (error: unknown) => error instanceof AppError && error.status === 502 && /larger than/.test(error.message) && error.details?.reason === 'response_too_large',
       );
     });
 
