@@ -68,8 +68,11 @@ describeEachDialect(
     it('seeding from several processes yields one job per tick', async () => {
       const t = ctx();
       const definitions = [{ kind: 'test.recurring', everyMs: 60_000, run: async () => {} }];
-      await seedRecurring(t.container.jobs, t.container.database, definitions, now);
-      await seedRecurring(t.container.jobs, t.container.database, definitions, now + 1_000);
+      // Two processes starting a second apart within one minute (not across a minute boundary,
+      // where they rightly seed two different ticks).
+      const at = Math.floor(now / 60_000) * 60_000 + 10_000;
+      await seedRecurring(t.container.jobs, t.container.database, definitions, at);
+      await seedRecurring(t.container.jobs, t.container.database, definitions, at + 1_000);
       const rows = await t.container.database.db.selectFrom('jobs').selectAll().where('kind', '=', 'test.recurring').execute();
       assert.equal(rows.length, 1);
     });
