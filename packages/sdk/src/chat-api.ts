@@ -1,4 +1,4 @@
-import type { DocuVault } from './client.ts';
+import type { ApiCaller } from './api-caller.ts';
 import { errorFromBody } from './errors.ts';
 import type { ErrorBody } from './generated/api-types.ts';
 import type { ChatAnswer } from './operation-types.ts';
@@ -12,9 +12,9 @@ const STATUS_OF: Record<string, number> = { insufficient_credits: 402, not_found
 
 /** Chat on a document: one answer, or the answer streamed as it is written. */
 export class ChatApi {
-  readonly #client: DocuVault;
+  readonly #client: ApiCaller;
 
-  constructor(client: DocuVault) {
+  constructor(client: ApiCaller) {
     this.#client = client;
   }
 

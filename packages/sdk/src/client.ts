@@ -1,8 +1,10 @@
+import type { ApiCaller } from './api-caller.ts';
 import { AuthState, type Credentials, type UserTokens, tokensFrom } from './auth.ts';
 import { DocumentsApi } from './documents-api.ts';
 import { ChatApi } from './chat-api.ts';
 import { OPERATIONS } from './generated/api-types.ts';
 import type { CallOptions, InputArgs, ItemOf, JsonOperationId, OperationId, OperationInput, OperationResponse, PagedOperationId } from './operation-types.ts';
+import { fillPath, queryString } from './paths.ts';
 import { isIdempotentMethod, type RetryOptions, Transport } from './transport.ts';
 
 /** How to reach and authenticate against a service. */
@@ -31,7 +33,7 @@ export interface RawRequest extends CallOptions {
 const MUTATING_WITH_KEY = new Set(['POST', 'PATCH']);
 
 /** The typed client: `call(operationId, input)` for every operation, plus helpers for uploads, chat and paging. */
-export class DocuVault {
+export class DocuVault implements ApiCaller {
   readonly baseUrl: string;
   readonly documents: DocumentsApi;
   readonly chat: ChatApi;
@@ -123,24 +125,4 @@ function credentialsOf(options: ClientOptions): Credentials {
   if (options.apiKey) return { apiKey: options.apiKey };
   if (options.tokens) return { tokens: options.tokens, ...(options.onTokens ? { onTokens: options.onTokens } : {}) };
   return null;
-}
-
-/** `/documents/{id}` with `{id: 'a b'}` gives `/documents/a%20b`. */
-export function fillPath(path: string, params: Record<string, string> | undefined): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params?.[name];
-    if (value === undefined) throw new TypeError(`missing path parameter ${name}`);
-    return encodeURIComponent(value);
-  });
-}
-
-function queryString(query: Record<string, unknown> | undefined): string {
-  if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    for (const one of Array.isArray(value) ? value : [value]) params.append(name, String(one));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
 }

@@ -1,7 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type DocuVault, fillPath } from './client.ts';
+import type { ApiCaller } from './api-caller.ts';
+import { fillPath } from './paths.ts';
 import { OPERATIONS } from './generated/api-types.ts';
 import type { BatchUploadResponse, Document, UploadResponse } from './operation-types.ts';
 import type { Transport } from './transport.ts';
@@ -22,10 +23,10 @@ export interface UploadOptions {
 
 /** Uploads (streamed, with progress), downloads and waiting for processing. */
 export class DocumentsApi {
-  readonly #client: DocuVault;
+  readonly #client: ApiCaller;
   readonly #transport: Transport;
 
-  constructor(client: DocuVault, transport: Transport) {
+  constructor(client: ApiCaller, transport: Transport) {
     this.#client = client;
     this.#transport = transport;
   }
