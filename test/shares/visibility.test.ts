@@ -177,6 +177,11 @@ describeEachDialect('document visibility upkeep', (ctx) => {
     }
     assert.deepEqual((await list(m1, '&sort=name&order=asc')).ids, [docs['b'], docs['c'], docs['a'], docs['own']]);
     await sees(m1, [docs['a']!, docs['c']!], '&search=r');
+    // The tag filter on a member's list: only what they see and what carries the tag.
+    for (const id of [docs['a']!, docs['d']!]) assert.equal((await call(tenant, 'PUT', `/documents/${id}`, { tags: ['legal'] })).statusCode, 200);
+    const legal = (await call(tenant, 'GET', '/tags')).json().data.find((t: { name: string }) => t.name === 'legal').id;
+    await sees(m1, [docs['a']!], `&tag_id=${legal}`);
+    await sees(m2, [], `&tag_id=${legal}`);
     await assertTableConsistent(ctx());
   });
 

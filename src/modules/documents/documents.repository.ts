@@ -1,4 +1,4 @@
-import { type Selectable, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
+import { type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import type { DB, DocumentsTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/executor.ts';
 import { type VisibilityScope, visibilityRows } from './access/access.repository.ts';
@@ -69,19 +69,7 @@ export class DocumentsRepository {
   #filtered(db: Executor, tenantId: string, f: DocumentListFilter): SelectQueryBuilder<DB, 'documents', object> {
     let q = db.selectFrom('documents').where('documents.tenant_id', '=', tenantId);
     if (f.folderId !== undefined) q = q.where('documents.folder_id', f.folderId === null ? 'is' : '=', f.folderId);
-    if (f.tagId !== undefined) {
-      const tagId = f.tagId;
-      q = q.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('document_tags')
-            .select(eb.lit(1).as('one'))
-            .where('document_tags.tenant_id', '=', tenantId)
-            .where('document_tags.tag_id', '=', tagId)
-            .whereRef('document_tags.document_id', '=', 'documents.id'),
-        ),
-      );
-    }
+    if (f.tagId !== undefined) q = q.where(taggedWith(tenantId, f.tagId, sql.ref('documents.id')));
     if (f.search) {
       const pattern = likePattern(f.search);
       q = q.where(sql<SqlBool>`lower(documents.filename) like ${pattern} escape '\\'`);
@@ -101,19 +89,7 @@ export class DocumentsRepository {
   #visible(db: Executor, tenantId: string, scope: VisibilityScope, f: DocumentListFilter) {
     let q = visibilityRows(db, tenantId, scope);
     if (f.folderId !== undefined) q = q.where('v.folder_id', f.folderId === null ? 'is' : '=', f.folderId);
-    if (f.tagId !== undefined) {
-      const tagId = f.tagId;
-      q = q.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('document_tags')
-            .select(eb.lit(1).as('one'))
-            .where('document_tags.tenant_id', '=', tenantId)
-            .where('document_tags.tag_id', '=', tagId)
-            .whereRef('document_tags.document_id', '=', 'v.document_id'),
-        ),
-      );
-    }
+    if (f.tagId !== undefined) q = q.where(taggedWith(tenantId, f.tagId, sql.ref('v.document_id')));
     if (f.search) {
       const pattern = likePattern(f.search);
       q = q.where(sql<SqlBool>`v.name_key like ${pattern} escape '\\'`);
@@ -276,4 +252,9 @@ export class DocumentsRepository {
     if (!row) return null;
     return { text: row.content, pages: row.page_texts === null ? null : (JSON.parse(row.page_texts) as string[]) };
   }
+}
+
+/** The document whose id is `documentId` (a column of the outer query) carries the tag. */
+function taggedWith(tenantId: string, tagId: string, documentId: RawBuilder<unknown>): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from document_tags where document_tags.tenant_id = ${tenantId} and document_tags.tag_id = ${tagId} and document_tags.document_id = ${documentId})`;
 }
