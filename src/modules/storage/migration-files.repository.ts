@@ -1,3 +1,4 @@
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import type { StorageMigrationFilesTable } from './storage.tables.ts';
 
@@ -47,17 +48,7 @@ export class MigrationFilesRepository {
             s.val(now).as('next_attempt_at'),
           ])
           .where('d.tenant_id', '=', tenantId)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('storage_migration_files as f')
-                  .select('f.document_id')
-                  .where('f.tenant_id', '=', tenantId)
-                  .where('f.migration_id', '=', migrationId)
-                  .whereRef('f.document_id', '=', 'd.id'),
-              ),
-            ),
-          ),
+          .where(notInInventory(tenantId, migrationId)),
       )
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0);
@@ -70,17 +61,7 @@ export class MigrationFilesRepository {
       .select(['d.id', 'd.storage_key', 'd.thumbnail_key', 'd.sha256'])
       .where('d.tenant_id', '=', tenantId)
       .where('d.id', '>', afterDocumentId)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('storage_migration_files as f')
-              .select('f.document_id')
-              .where('f.tenant_id', '=', tenantId)
-              .where('f.migration_id', '=', migrationId)
-              .whereRef('f.document_id', '=', 'd.id'),
-          ),
-        ),
-      )
+      .where(notInInventory(tenantId, migrationId))
       .orderBy('d.id')
       .limit(limit)
       .execute();
@@ -172,4 +153,9 @@ export class MigrationFilesRepository {
       .limit(limit)
       .execute();
   }
+}
+
+/** The outer query's document `d` has no file row in the migration's inventory. */
+function notInInventory(tenantId: string, migrationId: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from storage_migration_files f where f.tenant_id = ${tenantId} and f.migration_id = ${migrationId} and f.document_id = d.id)`;
 }
