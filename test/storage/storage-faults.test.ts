@@ -10,6 +10,16 @@ import { download, migrate, migrateOk, s3WithBuckets, sha256, statusView, storag
 const dedicatedS3 = await s3WithBuckets('dedicated');
 after(() => dedicatedS3.close());
 
+/** A tenant with `count` uploaded files and a fault-injecting dedicated store, built and ready. */
+async function tenantWithFaultyDedicated(t: TestApp, count: number) {
+  const tenant = await createTenant(t);
+  const { files, ids } = await uploadFiles(t, tenant, count);
+  const faulty = faultyDedicated(t, tenant.tenantId);
+  const providers = t.container.modules.use('storageProviders');
+  await providers.storeFor(tenant.tenantId, 'dedicated');
+  return { tenant, files, ids, faulty, providers };
+}
+
 /** Puts a fault-injecting store in front of the tenant's dedicated store, in this process. */
 function faultyDedicated(t: TestApp, tenantId: string): FaultyBlobStore {
   const providers = t.container.modules.use('storageProviders');
@@ -46,11 +56,7 @@ describeEachDialect(
   (ctx) => {
     it('catches an object corrupted in the target by its checksum and copies it again', async () => {
       const t = ctx();
-      const tenant = await createTenant(t);
-      const { files, ids } = await uploadFiles(t, tenant, 3);
-      const faulty = faultyDedicated(t, tenant.tenantId);
-      const providers = t.container.modules.use('storageProviders');
-      await providers.storeFor(tenant.tenantId, 'dedicated');
+      const { tenant, files, ids, faulty, providers } = await tenantWithFaultyDedicated(t, 3);
       faulty.corruptOnce.add(docKey(tenant, ids[1]!));
       await migrateOk(t, tenant.tenantId, 'dedicated');
       const done = await waitForStatus(t, tenant.tenantId, ['completed', 'completed_with_errors', 'failed']);
@@ -63,11 +69,7 @@ describeEachDialect(
 
     it('retries a failing file on the schedule, lists it, serves it from the source, and retries it on request', async () => {
       const t = ctx();
-      const tenant = await createTenant(t);
-      const { files, ids } = await uploadFiles(t, tenant, 3);
-      const faulty = faultyDedicated(t, tenant.tenantId);
-      const providers = t.container.modules.use('storageProviders');
-      await providers.storeFor(tenant.tenantId, 'dedicated');
+      const { tenant, files, ids, faulty, providers } = await tenantWithFaultyDedicated(t, 3);
       const broken = docKey(tenant, ids[2]!);
       faulty.failing.add(broken);
       const record = await migrateOk(t, tenant.tenantId, 'dedicated');
@@ -102,11 +104,7 @@ describeEachDialect(
 
     it('carries uploads made during the copy through the cutover check', async () => {
       const t = ctx();
-      const tenant = await createTenant(t);
-      const { files, ids } = await uploadFiles(t, tenant, 2);
-      const faulty = faultyDedicated(t, tenant.tenantId);
-      const providers = t.container.modules.use('storageProviders');
-      await providers.storeFor(tenant.tenantId, 'dedicated');
+      const { tenant, files, ids, faulty, providers } = await tenantWithFaultyDedicated(t, 2);
       for (const id of ids) faulty.held.add(docKey(tenant, id));
       const record = await migrateOk(t, tenant.tenantId, 'dedicated');
       assert.equal(record.total_files, 2);
