@@ -18,7 +18,7 @@ import {
   rescueExpired,
   retryJob,
 } from './jobs.repository.ts';
-import { PgListener } from './pg-listener.ts';
+import { PgListener } from '../db/pg-listener.ts';
 import { type Logger, silentLogger } from '../lib/logger.ts';
 
 export interface WorkerOptions {
@@ -148,6 +148,7 @@ export class Worker {
           if (this.definitions.has(kind)) this.wake();
         },
         onConnect: () => this.wake(),
+        what: 'job worker wake-ups',
         logger: this.logger,
       });
       await this.listener.start();

@@ -210,7 +210,7 @@ for (const dialect of DIALECTS) {
         await warm(b, users(b));
         // Cut every identity listener of this database (A's and B's), as a network failure or a server restart would.
         const cut = await sql<{ pid: number }>`select pg_terminate_backend(pid) as pid from pg_stat_activity
-          where datname = current_database() and pid <> pg_backend_pid() and query in ('LISTEN identity_changes', 'SELECT 1')`.execute(a.container.database.db);
+          where datname = current_database() and pid <> pg_backend_pid() and query in ('LISTEN "identity_changes"', 'SELECT 1')`.execute(a.container.database.db);
         assert.ok(cut.rows.length >= 2, `terminated ${cut.rows.length} listeners`);
         const until = Date.now() + 2_000;
         while (cacheStats(a).live || cacheStats(b).live) {
