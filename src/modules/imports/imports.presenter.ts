@@ -1,8 +1,8 @@
 import type { ItemRow } from './items.repository.ts';
 import type { AgentRow } from './projects.repository.ts';
 import type { Progress, ProjectDetail } from './projects.service.ts';
+import { iso } from '../../lib/clock.ts';
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 /** A project as the API shows it: the configuration without credentials, and its item counts. */
 export function presentProject(p: ProjectDetail) {

@@ -1,5 +1,6 @@
 import { ACCEPTED_EXTENSIONS, type FileCategory, fileTypeRuleForExtension } from '../../providers/files/file-types.ts';
 import { fold } from './query-syntax.ts';
+import { iso } from '../../lib/clock.ts';
 
 /**
  * Query understanding for enhanced search (pure): dates, file types and the tenant's tag names
@@ -138,10 +139,6 @@ function periodStart(year: string, month?: string): number {
 function periodEnd(year: string, month?: string): number {
   const m = monthIndex(month);
   return m === null ? Date.UTC(Number(year) + 1, 0, 1) - 1 : Date.UTC(Number(year), m + 1, 1) - 1;
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
 }
 
 function escapeRegExp(s: string): string {

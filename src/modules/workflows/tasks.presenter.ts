@@ -1,8 +1,7 @@
 import { parseJson } from '../../lib/json.ts';
 import type { TaskRow } from './tasks.repository.ts';
+import { iso } from '../../lib/clock.ts';
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** A human task as the API shows it (spec "Human task", plus its state and decision). */
 export function presentTask(row: TaskRow) {
@@ -27,7 +26,7 @@ export function presentTask(row: TaskRow) {
     created_at: iso(row.created_at),
     due_at: iso(row.due_at),
     escalation_at: iso(row.escalation_at),
-    escalated_at: isoOrNull(row.escalated_at),
-    completed_at: isoOrNull(row.completed_at),
+    escalated_at: iso(row.escalated_at),
+    completed_at: iso(row.completed_at),
   };
 }

@@ -2,9 +2,8 @@ import { parseJson } from '../../lib/json.ts';
 import type { WorkflowNode } from './engine/types.ts';
 import type { ExecutionRow, NodeRunRow, WorkflowRow } from './workflows.repository.ts';
 import type { WorkflowStatistics } from './workflows.service.ts';
+import { iso } from '../../lib/clock.ts';
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** A workflow in full (single get, create, update). */
 export function presentWorkflow(row: WorkflowRow, statistics?: WorkflowStatistics) {
@@ -33,7 +32,7 @@ export function presentWorkflowListItem(row: WorkflowRow) {
     version: row.version,
     trigger_type: parseJson<{ type?: string }>(row.trigger, {}).type ?? 'manual',
     node_count: parseJson<unknown[]>(row.nodes, []).length,
-    last_execution: isoOrNull(row.last_execution_at),
+    last_execution: iso(row.last_execution_at),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };
@@ -51,7 +50,7 @@ export function presentExecutionSummary(row: ExecutionRow) {
     test_run: row.test_run === 1,
     trigger_type: row.trigger_type,
     started_at: iso(row.started_at),
-    finished_at: isoOrNull(row.finished_at),
+    finished_at: iso(row.finished_at),
     error: row.error,
     failed_node_id: row.failed_node_id,
   };
@@ -66,7 +65,7 @@ export function presentExecution(row: ExecutionRow, runs: readonly NodeRunRow[],
     nodeResults[run.node_id] = {
       status: run.status,
       output: parseJson(run.output, null),
-      completed_at: isoOrNull(run.completed_at),
+      completed_at: iso(run.completed_at),
       ...(run.error ? { error: run.error } : {}),
       ...(run.reason ? { reason: run.reason } : {}),
       attempt: run.attempt,

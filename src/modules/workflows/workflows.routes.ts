@@ -22,13 +22,13 @@ import {
   WorkflowListQuery,
 } from './workflows.schemas.ts';
 import type { WorkflowsService } from './workflows.service.ts';
+import { iso } from '../../lib/clock.ts';
 
 const tags = ['workflows'];
 const crud = { rateLimit: 'workflow_crud' };
 const execute = { rateLimit: 'workflow_execute' };
 const status = { rateLimit: 'execution_status' };
 const errors409 = { ...standardErrors, 409: standardErrors[404] };
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Spec: Endpoints > Workflows; docs/api-decisions.md §10. */
 export function workflowRoutes(app: App, s: { workflows: WorkflowsService; executions: ExecutionsService }): void {
