@@ -176,6 +176,11 @@ describeEachDialect(
       await put(doc, { filename: 'nda-signed.txt' }); // no change: nothing fires
       await put(elsewhere, { filename: 'misc-2.txt' }); // outside /Contracts
       await put(doc, { tags: ['legal'] });
+      // Another tenant's edit in its own /Contracts folder never starts this tenant's workflow.
+      const stranger = await createTenant(ctx(), { tier: 'team' });
+      const theirFolder = (await api.call('POST', '/folders', { name: 'Contracts' }, stranger.headers)).json();
+      const theirs = await uploadOk(ctx(), stranger.headers, { filename: 'theirs.txt', content: Buffer.from('theirs'), fields: { folder_id: theirFolder.id } });
+      assert.equal((await api.call('PUT', `/documents/${theirs}`, { filename: 'theirs-2.txt' }, stranger.headers)).statusCode, 200);
 
       const db = ctx().container.database.db;
       const rows = () => db.selectFrom('workflow_executions').selectAll().where('workflow_id', '=', id).orderBy('started_at').execute();
