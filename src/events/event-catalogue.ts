@@ -71,9 +71,10 @@ export interface EventDataMap {
   };
   'dag.execution.failed': { execution_id: string; workflow_id: string; workflow_name: string; status: 'failed'; error: string; failed_node_id: string | null };
   'dag.execution.paused': { execution_id: string; workflow_id: string; workflow_name: string; status: 'paused'; paused_reason: string | null };
-  'dag.task.created': { task_id: string; execution_id: string; workflow_id: string; title: string; assignee_type: string; assignee_value: string; due_at: string | null };
-  'dag.task.completed': { task_id: string; execution_id: string; workflow_id: string; decision: string | null; completed_by: string | null };
-  'dag.task.escalated': { task_id: string; execution_id: string; workflow_id: string; escalated_to: string | null };
+  // A task of another source (an import agent's proposal) has no execution: null ids, and names its `source`.
+  'dag.task.created': { task_id: string; execution_id: string | null; workflow_id: string | null; source?: string; title: string; assignee_type: string; assignee_value: string; due_at: string | null };
+  'dag.task.completed': { task_id: string; execution_id: string | null; workflow_id: string | null; source?: string; decision: string | null; completed_by: string | null };
+  'dag.task.escalated': { task_id: string; execution_id: string | null; workflow_id: string | null; source?: string; escalated_to: string | null };
   /** `reason`: `checkout`, `admin` or `provider_event`; `changed_by`: a user id, `administrator` or the provider's name. */
   'subscription.tier_changed': { from_tier: string; to_tier: string; reason: string; changed_by: string | null; reference: string | null };
   'webhook.test': { webhook_id: string; message: string };

@@ -205,6 +205,46 @@ export class DocumentsService {
     });
   }
 
+  /**
+   * Changes made for the tenant by another module (an import agent's approved proposal), in the
+   * caller's transaction: tags added (the document's own stay), metadata keys merged, the summary
+   * replaced. Answers the fields that changed, or null when the document is gone.
+   */
+  async annotate(trx: Executor, tenantId: string, id: string, change: { addTags?: string[]; metadata?: Record<string, unknown>; summary?: string }): Promise<string[] | null> {
+    const { clock, documents, tags, tagsService } = this.deps;
+    const row = await documents.findById(trx, tenantId, id);
+    if (!row) return null;
+    const now = clock.now();
+    const changed: string[] = [];
+    const wanted = normaliseTagNames(change.addTags ?? []);
+    if (wanted.length > 0) {
+      const current = (await tags.namesByDocument(trx, tenantId, [id])).get(id) ?? [];
+      const have = new Set(current.map((n) => n.toLowerCase()));
+      const added = wanted.filter((t) => !have.has(t.toLowerCase()));
+      if (added.length > 0) {
+        await tags.setDocumentTags(trx, tenantId, id, await tagsService.resolveNames(trx, tenantId, [...current, ...added], now), now);
+        changed.push('tags');
+      }
+    }
+    const patch: { metadata?: string; ai_summary?: string } = {};
+    if (change.metadata && Object.keys(change.metadata).length > 0) {
+      const before = parseJson<Record<string, unknown>>(row.metadata, {});
+      const after = { ...before, ...change.metadata };
+      if (JSON.stringify(after) !== JSON.stringify(before)) {
+        patch.metadata = JSON.stringify(after);
+        changed.push('metadata');
+      }
+    }
+    if (change.summary !== undefined && change.summary !== row.ai_summary) {
+      patch.ai_summary = change.summary;
+      changed.push('summary');
+    }
+    if (changed.length === 0) return changed;
+    await documents.update(trx, tenantId, id, { ...patch, updated_at: now });
+    await this.#recordUpdated(trx, tenantId, id, changed, { filename: row.filename, folderId: row.folder_id, at: now });
+    return changed;
+  }
+
   /** `document.updated` in the change's transaction, when something a trigger can watch changed. */
   async #recordUpdated(trx: Executor, tenantId: string, id: string, fields: string[], now: { filename: string; folderId: string | null; at: number }): Promise<void> {
     if (fields.length === 0) return;

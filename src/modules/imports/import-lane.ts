@@ -27,6 +27,8 @@ interface Deps {
   folders: FolderTree;
   uploads: DocumentUploadsService;
   retryDelaysMs: readonly number[];
+  /** In the transaction that finishes the import: the agents that run at the end (AgentScheduler.importEnded). */
+  importEnded: (trx: Executor, tenantId: string, projectId: string) => Promise<void>;
 }
 
 /** How one run of a lane ended for its file. */
@@ -91,7 +93,9 @@ export class ImportLane {
       const { failed } = await items.counts(trx, tenantId, projectId);
       const now = clock.now();
       const status = failed > 0 ? 'completed_with_errors' : 'completed';
-      await projects.transition(trx, tenantId, projectId, ['in_progress'], { status, completed_at: now, updated_at: now });
+      if (await projects.transition(trx, tenantId, projectId, ['in_progress'], { status, completed_at: now, updated_at: now })) {
+        await this.deps.importEnded(trx, tenantId, projectId);
+      }
     });
   }
 

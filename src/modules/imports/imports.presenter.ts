@@ -1,3 +1,5 @@
+import type { AgentRunRow } from './agent-runs.repository.ts';
+import { AGENT_RUN_STATUSES, type AgentRunStatus } from './imports.tables.ts';
 import type { ItemRow } from './items.repository.ts';
 import type { AgentRow } from './projects.repository.ts';
 import type { Progress, ProjectDetail } from './projects.service.ts';
@@ -71,5 +73,28 @@ export function presentAgent(row: AgentRow) {
     config: JSON.parse(row.config) as Record<string, unknown>,
     auto_approve: row.auto_approve === 1,
     created_at: iso(row.created_at)!,
+  };
+}
+
+/** An agent with its runs counted by status (every status present, zero when none). */
+export function presentAgentWithRuns({ agent, runs }: { agent: AgentRow; runs: Partial<Record<AgentRunStatus, number>> }) {
+  return { ...presentAgent(agent), runs: Object.fromEntries(AGENT_RUN_STATUSES.map((st) => [st, runs[st] ?? 0])) as Record<AgentRunStatus, number> };
+}
+
+export function presentAgentRun(row: AgentRunRow & { agent_type: string }) {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    agent_type: row.agent_type,
+    scope: row.scope,
+    status: row.status,
+    document_ids: JSON.parse(row.document_ids) as string[],
+    proposal: row.proposal === null ? null : (JSON.parse(row.proposal) as unknown),
+    result: row.result === null ? null : (JSON.parse(row.result) as unknown),
+    task_id: row.task_id,
+    error: row.error,
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+    finished_at: iso(row.finished_at),
   };
 }

@@ -1,8 +1,12 @@
 import { Type } from 'typebox';
 import { IdParams, MessageBody, PageQuery, pageWindow, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
+import type { AgentsService } from './agents.service.ts';
 import {
   AgentBody,
+  AgentList,
+  AgentRunList,
+  AgentRunQuery,
   AgentView,
   CreateProjectBody,
   ItemList,
@@ -12,8 +16,8 @@ import {
   ProjectView,
   UpdateProjectBody,
 } from './imports.schemas.ts';
-import { presentAgent, presentItem, presentProgress, presentProject } from './imports.presenter.ts';
-import type { ItemStatus } from './imports.tables.ts';
+import { presentAgent, presentAgentRun, presentAgentWithRuns, presentItem, presentProgress, presentProject } from './imports.presenter.ts';
+import type { AgentRunStatus, ItemStatus } from './imports.tables.ts';
 import type { ProjectsService } from './projects.service.ts';
 
 const tags = ['import projects'];
@@ -22,8 +26,8 @@ const errors409 = { ...standardErrors, 409: standardErrors[404] };
 const WHO = 'Team tier and above (403 `TIER_LIMIT_EXCEEDED` below); owners, admins and API keys (403 `forbidden` for members and viewers). Another tenant\'s project is 404.';
 
 /** Spec "Endpoints > Import projects"; contract §12. */
-export function importRoutes(app: App, s: { projects: ProjectsService }): void {
-  const { projects } = s;
+export function importRoutes(app: App, s: { projects: ProjectsService; agents: AgentsService }): void {
+  const { projects, agents } = s;
 
   app.post(
     base,
@@ -151,12 +155,45 @@ export function importRoutes(app: App, s: { projects: ProjectsService }): void {
       schema: {
         tags,
         summary: 'Assign an AI agent',
-        description: `\`agent_type\` ai_tag, ai_classify, ai_summarize, ai_extract or workflow; \`phase\` post-import, batch (\`batch_size\` required) or completion. 201 with the assignment. ${WHO}`,
+        description: `\`agent_type\` ai_tag (\`max_tags\`), ai_classify (\`categories\`, \`metadata_key\`), ai_summarize (\`max_length\`), ai_extract (\`extraction_schema\`, \`metadata_key\`) or workflow (\`workflow_id\`); \`phase\` post-import (each document once processed), batch (every \`batch_size\` documents; the rest when the import ends) or completion (once, when the import has completed). Without \`auto_approve\` each run's proposal waits as an approval task in \`/dag/tasks\` (\`assignee_type\`/\`assignee_value\`, default role admin; \`timeout_hours\` default 168; \`on_timeout\` default reject). 400 for a config the agent cannot run with, 404 \`workflow_not_found\`. 201 with the assignment. ${WHO}`,
         params: IdParams,
         body: AgentBody,
         response: { 201: AgentView, ...errors409 },
       },
     },
-    async (request, reply) => reply.status(201).send(presentAgent(await projects.addAgent(authOf(request), request.params.id, request.body))),
+    async (request, reply) => reply.status(201).send(presentAgent(await agents.add(authOf(request), request.params.id, request.body))),
+  );
+
+  app.get(
+    `${base}/:id/agents`,
+    {
+      schema: {
+        tags,
+        summary: "List a project's agents",
+        description: `Each assignment with its runs counted by status. ${WHO}`,
+        params: IdParams,
+        response: { 200: AgentList, ...standardErrors },
+      },
+    },
+    async (request) => ({ data: (await agents.list(authOf(request), request.params.id)).map(presentAgentWithRuns) }),
+  );
+
+  app.get(
+    `${base}/:id/agent-runs`,
+    {
+      schema: {
+        tags,
+        summary: "List a project's agent runs",
+        description: `Paged, oldest first, filtered by \`agent_id\` and \`status\` (queued, awaiting_approval, applied, rejected, expired, failed): each run's documents, proposal, approval task and result. ${WHO}`,
+        params: IdParams,
+        querystring: AgentRunQuery,
+        response: { 200: AgentRunList, ...standardErrors },
+      },
+    },
+    async (request) => {
+      const page = pageWindow(request.query);
+      const { rows, total } = await agents.runs(authOf(request), request.params.id, { ...page, agentId: request.query.agent_id, status: request.query.status as AgentRunStatus | undefined });
+      return { data: rows.map(presentAgentRun), total, page: page.page, page_size: page.pageSize };
+    },
   );
 }

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, PageQuery, Paged, Timestamp } from '../../http/common-schemas.ts';
 import { EXPORT_FORMATS } from './export-formats.ts';
-import { ITEM_STATUSES, PROJECT_STATUSES } from './imports.tables.ts';
+import { AGENT_RUN_STATUSES, type AgentRunStatus, ITEM_STATUSES, PROJECT_STATUSES } from './imports.tables.ts';
 
 const literals = (values: readonly string[]) => Type.String({ enum: [...values] });
 const Id = Type.String({ minLength: 1, maxLength: 256 });
@@ -156,7 +156,7 @@ export const AgentBody = Type.Object(
     agent_type: literals(AGENT_TYPES),
     phase: literals(AGENT_PHASES),
     batch_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
-    config: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     auto_approve: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
@@ -172,3 +172,32 @@ export const AgentView = Type.Object({
   auto_approve: Type.Boolean(),
   created_at: Timestamp,
 });
+
+const RunCounts = Type.Object(Object.fromEntries(AGENT_RUN_STATUSES.map((st) => [st, Type.Integer()])) as Record<AgentRunStatus, ReturnType<typeof Type.Integer>>);
+
+export const AgentList = Type.Object({
+  data: Type.Array(Type.Intersect([AgentView, Type.Object({ runs: RunCounts })])),
+});
+
+export const AgentRunView = Type.Object({
+  id: Type.String(),
+  agent_id: Type.String(),
+  agent_type: Type.String(),
+  scope: Type.String({ description: '`document:<id>` (post-import), `batch:<k>` or `completion`' }),
+  status: literals(AGENT_RUN_STATUSES),
+  document_ids: Type.Array(Type.String()),
+  proposal: Type.Unknown({ description: 'The proposed changes (the approval task\'s data), as approved or edited' }),
+  result: Type.Unknown({ description: 'What was applied: `{documents: [{document_id, changed}]}` or `{execution_id}`' }),
+  task_id: Nullable(Type.String()),
+  error: Nullable(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  finished_at: Nullable(Timestamp),
+});
+
+export const AgentRunList = Paged(AgentRunView);
+
+export const AgentRunQuery = Type.Object(
+  { ...PageQuery, agent_id: Type.Optional(Type.String({ maxLength: 64 })), status: Type.Optional(literals(AGENT_RUN_STATUSES)) },
+  { additionalProperties: false },
+);

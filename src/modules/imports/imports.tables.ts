@@ -65,6 +65,10 @@ export interface ImportItemsTable {
   finished_at: number | null;
   created_at: number;
   updated_at: number;
+  /** When the imported document finished processing (or failed, or was gone): agents may look at it. */
+  settled_at: number | null;
+  /** 1, 2, 3... in the order a project's documents settled; batch k of an agent is (k-1)N+1..kN. */
+  settled_seq: number | null;
 }
 
 export interface ImportFoldersTable {
@@ -88,11 +92,37 @@ export interface ImportAgentsTable {
   created_at: number;
 }
 
+/** Where an agent run stands (docs/imports.md "Agents"). */
+export const AGENT_RUN_STATUSES = ['queued', 'awaiting_approval', 'applied', 'rejected', 'expired', 'failed'] as const;
+export type AgentRunStatus = (typeof AGENT_RUN_STATUSES)[number];
+
+/** One run of an agent over the documents of its scope: `document:<id>`, `batch:<k>` or `completion`. */
+export interface ImportAgentRunsTable {
+  id: string;
+  tenant_id: string;
+  project_id: string;
+  agent_id: string;
+  scope: string;
+  /** JSON array of document ids. */
+  document_ids: string;
+  status: AgentRunStatus;
+  /** JSON: the proposed changes (the approval task's data). */
+  proposal: string | null;
+  /** JSON: what was applied. */
+  result: string | null;
+  task_id: string | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
     import_projects: ImportProjectsTable;
     import_items: ImportItemsTable;
     import_folders: ImportFoldersTable;
     import_agents: ImportAgentsTable;
+    import_agent_runs: ImportAgentRunsTable;
   }
 }

@@ -2,6 +2,10 @@ import fs from 'node:fs';
 import type { JobDefinition } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import { createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
+import { AGENT_RUN_JOB, AGENT_TASK_SOURCE, type AgentRunPayload, AgentRunner } from './agent-runner.ts';
+import { AgentRunsRepository } from './agent-runs.repository.ts';
+import { AgentScheduler } from './agent-scheduler.ts';
+import { AgentsService } from './agents.service.ts';
 import { CredentialBox } from './credential-box.ts';
 import { DriveAccess } from './drive-access.ts';
 import { FolderTree } from './folder-tree.ts';
@@ -22,10 +26,14 @@ declare module '../../platform/module.ts' {
 /** A long file (a 500 MB video) may take this long to stream from Drive into the store. */
 const LANE_TIMEOUT_MS = 60 * 60_000;
 const SCAN_TIMEOUT_MS = 6 * 60 * 60_000;
+/** A completion agent reads every imported document. */
+const AGENT_TIMEOUT_MS = 60 * 60_000;
 
 /**
  * Import projects (docs/imports.md): Google Drive folders scanned with filters and imported as
- * documents (Google-native files exported), by durable jobs, with pause, resume, cancel and progress.
+ * documents (Google-native files exported), by durable jobs, with pause, resume, cancel and progress;
+ * AI agents run on the imported documents once processed, their changes applied at once or on
+ * approval of a task in the workflow task inbox.
  */
 export const importsModule = defineModule({
   name: 'imports',
@@ -46,8 +54,35 @@ export const importsModule = defineModule({
       projects,
       settings: { apiUrl: config.imports.driveApiUrl, tokenUrl: config.imports.oauthTokenUrl, http },
     });
-    const service = new ProjectsService({ database, clock, jobs, projects, items, box, lanes: config.imports.concurrency });
     const scanner = new Scanner({ database, clock, logger, projects, items, drive });
+    const runs = new AgentRunsRepository(database.dialect);
+    const library = use('documentPipeline');
+    const scheduler = new AgentScheduler({ database, clock, jobs, runs, projects, library });
+    const tasks = use('humanTasks');
+    const runner = new AgentRunner({
+      database,
+      clock,
+      logger,
+      runs,
+      projects,
+      ai: use('documentAi'),
+      library,
+      documents: use('documents'),
+      tasks,
+      executions: use('workflowExecutions'),
+    });
+    tasks.registerSource(AGENT_TASK_SOURCE, runner);
+    const service = new ProjectsService({
+      database,
+      clock,
+      jobs,
+      projects,
+      items,
+      box,
+      lanes: config.imports.concurrency,
+      beforeDelete: (trx, tenantId, projectId) => runner.withdraw(trx, tenantId, projectId),
+    });
+    const agents = new AgentsService({ database, clock, projects, runs, workflows: use('workflows') });
     const lane = new ImportLane({
       database,
       clock,
@@ -59,6 +94,7 @@ export const importsModule = defineModule({
       folders: new FolderTree({ database, folders: use('folders'), items }),
       uploads: use('uploads'),
       retryDelaysMs: config.imports.retryDelaysMs,
+      importEnded: (trx, tenantId, projectId) => scheduler.importEnded(trx, tenantId, projectId),
     });
     const scanJob: JobDefinition<ScanPayload> = { kind: IMPORT_JOBS.scan, handler: (job) => scanner.run(job), maxAttempts: 5, timeoutMs: SCAN_TIMEOUT_MS };
     const laneJob: JobDefinition<LanePayload> = {
@@ -71,12 +107,14 @@ export const importsModule = defineModule({
       concurrency: config.imports.concurrency,
       timeoutMs: LANE_TIMEOUT_MS,
     };
+    const agentJob: JobDefinition<AgentRunPayload> = { kind: AGENT_RUN_JOB, handler: (job) => runner.run(job), maxAttempts: 5, timeoutMs: AGENT_TIMEOUT_MS };
     return {
       provides: { importProjects: service },
       routes(app) {
-        importRoutes(app, { projects: service });
+        importRoutes(app, { projects: service, agents });
       },
-      jobs: [scanJob, laneJob],
+      jobs: [scanJob, laneJob, agentJob],
+      onEvent: (event) => scheduler.onEvent(event),
       async sandboxCleanup(trx, tenantId) {
         await projects.deleteForTenant(trx, tenantId);
       },

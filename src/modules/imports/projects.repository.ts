@@ -50,12 +50,16 @@ export class ProjectsRepository {
   }
 
   async deleteForTenant(db: Executor, tenantId: string): Promise<void> {
-    // Items, folders and agents go with their project (ON DELETE CASCADE).
+    // Items, folders, agents and their runs go with their project (ON DELETE CASCADE).
     await db.deleteFrom('import_projects').where('tenant_id', '=', tenantId).execute();
   }
 
   async insertAgent(db: Executor, row: AgentRow): Promise<void> {
     await db.insertInto('import_agents').values(row).execute();
+  }
+
+  async findAgent(db: Executor, tenantId: string, id: string): Promise<AgentRow | null> {
+    return (await db.selectFrom('import_agents').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst()) ?? null;
   }
 
   async listAgents(db: Executor, tenantId: string, projectId: string): Promise<AgentRow[]> {

@@ -13,7 +13,7 @@ import { type ProjectStatus, TERMINAL_STATUSES } from './imports.tables.ts';
 import { countFinishedSince, type ItemFilter, type ItemRow, type ItemsRepository } from './items.repository.ts';
 import { changesScan, type ConfigInput, isComplete, mergeConfig, type ProjectConfig } from './project-config.ts';
 import { estimateCompletion, progressPercent } from './progress.ts';
-import type { AgentRow, ProjectRow, ProjectsRepository } from './projects.repository.ts';
+import type { ProjectRow, ProjectsRepository } from './projects.repository.ts';
 
 /** A project with its item counts, for presenting. */
 export interface ProjectDetail {
@@ -39,6 +39,8 @@ interface Deps {
   items: ItemsRepository;
   box: CredentialBox;
   lanes: number;
+  /** In the deleting transaction, before the project's rows go: what other parts hold for it (agent tasks). */
+  beforeDelete: (trx: Executor, tenantId: string, projectId: string) => Promise<void>;
 }
 
 /** Import projects (spec "Import project", contract §12): configuration, the state machine, progress. */
@@ -122,6 +124,7 @@ export class ProjectsService {
     await database.db.transaction().execute(async (trx) => {
       const current = await this.#find(trx, auth, id);
       assertStatus(current, TERMINAL_STATUSES, 'be deleted (only completed, completed_with_errors, cancelled or failed projects can)');
+      await this.deps.beforeDelete(trx, auth.tenant.id, id);
       await projects.delete(trx, auth.tenant.id, id);
     });
   }
@@ -187,34 +190,6 @@ export class ProjectsService {
     return this.deps.items.list(db, auth.tenant.id, id, filter, page);
   }
 
-  async addAgent(
-    auth: AuthContext,
-    id: string,
-    input: { agent_type: string; phase: string; batch_size?: number; config?: object; auto_approve?: boolean },
-  ): Promise<AgentRow> {
-    const { database, projects, clock } = this.deps;
-    if (input.phase === 'batch' && input.batch_size === undefined) throw errors.field('batch_size', 'is required for the batch phase');
-    if (input.phase !== 'batch' && input.batch_size !== undefined) throw errors.field('batch_size', 'applies to the batch phase only');
-    return database.db.transaction().execute(async (trx) => {
-      const project = await this.#find(trx, auth, id);
-      if (TERMINAL_STATUSES.includes(project.status)) throw errors.conflict(`A ${project.status} project takes no more agents`, { status: project.status });
-      const now = clock.now();
-      const row: AgentRow = {
-        id: newId(now),
-        tenant_id: auth.tenant.id,
-        project_id: id,
-        agent_type: input.agent_type,
-        phase: input.phase,
-        batch_size: input.batch_size ?? null,
-        config: JSON.stringify(input.config ?? {}),
-        auto_approve: input.auto_approve ? 1 : 0,
-        created_at: now,
-      };
-      await projects.insertAgent(trx, row);
-      return row;
-    });
-  }
-
   /** One state change: checked and applied in one transaction with its jobs; a lost race is a 409 too. */
   async #move(
     auth: AuthContext,
@@ -234,11 +209,8 @@ export class ProjectsService {
     return this.#detail(database.db, row);
   }
 
-  async #find(db: Executor, auth: AuthContext, id: string): Promise<ProjectRow> {
-    assertAllowed(auth);
-    const row = await this.deps.projects.find(db, auth.tenant.id, id);
-    if (!row) throw errors.notFound('import_project', id);
-    return row;
+  #find(db: Executor, auth: AuthContext, id: string): Promise<ProjectRow> {
+    return findProject(this.deps.projects, db, auth, id);
   }
 
   async #detail(db: Executor, row: ProjectRow): Promise<ProjectDetail> {
@@ -254,6 +226,14 @@ export class ProjectsService {
 
 export function parseConfig(row: Pick<ProjectRow, 'config'>): ProjectConfig {
   return JSON.parse(row.config) as ProjectConfig;
+}
+
+/** The caller's project (404 when another tenant's or gone), after the tier and role checks. */
+export async function findProject(projects: ProjectsRepository, db: Executor, auth: AuthContext, id: string): Promise<ProjectRow> {
+  assertAllowed(auth);
+  const row = await projects.find(db, auth.tenant.id, id);
+  if (!row) throw errors.notFound('import_project', id);
+  return row;
 }
 
 /** Team tier and above (403 `TIER_LIMIT_EXCEEDED`), and tenant administrators (owner, admin, API keys). */

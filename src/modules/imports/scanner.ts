@@ -124,6 +124,8 @@ export class Scanner {
       finished_at: null,
       created_at: now,
       updated_at: now,
+      settled_at: null,
+      settled_seq: null,
     };
   }
 

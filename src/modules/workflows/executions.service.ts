@@ -52,6 +52,17 @@ export class ExecutionsService {
     return this.#engine.start(trx, { workflow, triggerType, triggerData, triggerKey });
   }
 
+  /**
+   * Starts a workflow for another module (an import agent) inside the caller's transaction, by id:
+   * 404 when it is gone, 409 when it is not active; null when `triggerKey` already started one.
+   */
+  async startById(trx: Executor, tenantId: string, workflowId: string, start: { triggerType: string; triggerData: Record<string, unknown>; triggerKey: string }): Promise<ExecutionRow | null> {
+    const workflow = await this.#engine.repo.findWorkflow(trx, tenantId, workflowId);
+    if (!workflow) throw workflowNotFound();
+    if (workflow.status !== 'active') throw errors.conflict(`Workflow "${workflow.name}" is ${workflow.status}; only an active workflow is started`, { status: workflow.status });
+    return this.startFromTrigger(trx, workflow, start.triggerType, start.triggerData, start.triggerKey);
+  }
+
   async list(auth: AuthContext, o: { workflowId?: string; status?: string; limit: number; offset: number }) {
     requireFeature(auth, 'workflows');
     return this.#engine.repo.listExecutions(this.#database.db, auth.tenant.id, o);

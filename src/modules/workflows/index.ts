@@ -5,7 +5,7 @@ import { ExecutionEngine, RUN_NODE_JOB, type RunNodePayload } from './execution-
 import { ExecutionsService } from './executions.service.ts';
 import { CONTROL_HANDLERS, httpRequestHandler, loopHandler, type NodeHandler } from './node-handlers.ts';
 import { NodeRunner } from './node-runner.ts';
-import { aiHandlers } from './nodes/ai-nodes.ts';
+import { aiHandlers, type DocumentAi, documentAi } from './nodes/ai-nodes.ts';
 import { humanHandler } from './nodes/human-nodes.ts';
 import { mcpToolHandler } from './nodes/mcp-tool-node.ts';
 import { notificationHandler } from './nodes/notification-node.ts';
@@ -24,7 +24,9 @@ import { WorkflowsService } from './workflows.service.ts';
 
 export type { ExecutionsService } from './executions.service.ts';
 export type { NodeHandler } from './node-handlers.ts';
-export type { TasksService } from './tasks.service.ts';
+export type { DocumentAi } from './nodes/ai-nodes.ts';
+export type { NewTask, TaskOutcome, TaskSource, TasksService } from './tasks.service.ts';
+export type { TaskRow } from './tasks.repository.ts';
 export type { WorkflowsService } from './workflows.service.ts';
 
 declare module '../../platform/module.ts' {
@@ -33,6 +35,10 @@ declare module '../../platform/module.ts' {
     workflows: WorkflowsService;
     /** Workflow executions: start, control, and the durable node runner. */
     workflowExecutions: ExecutionsService;
+    /** The human task inbox; other modules add tasks of their own source (TasksService.registerSource). */
+    humanTasks: TasksService;
+    /** The AI nodes' methods on a document (summary, classification, extraction, tags). */
+    documentAi: DocumentAi;
   }
 }
 
@@ -73,7 +79,7 @@ export const workflowsModule = defineModule({
     const uploads = new DocumentTrigger({ database, workflows: repo, documents: use('documentPipeline'), executions, logger });
     const hooks = new WebhookTrigger({ database, workflows: repo, executions });
     return {
-      provides: { workflows, workflowExecutions: executions },
+      provides: { workflows, workflowExecutions: executions, humanTasks: tasks, documentAi: documentAi({ database, ai: use('ai'), documents: use('documentPipeline') }) },
       async routes(app) {
         workflowRoutes(app, { workflows, executions });
         taskRoutes(app, { tasks });

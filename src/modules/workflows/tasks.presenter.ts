@@ -1,7 +1,6 @@
+import { iso } from '../../lib/clock.ts';
 import { parseJson } from '../../lib/json.ts';
 import type { TaskRow } from './tasks.repository.ts';
-import { iso } from '../../lib/clock.ts';
-
 
 /** A human task as the API shows it (spec "Human task", plus its state and decision). */
 export function presentTask(row: TaskRow) {
@@ -11,6 +10,8 @@ export function presentTask(row: TaskRow) {
     workflow_id: row.workflow_id,
     workflow_name: row.workflow_name,
     node_id: row.node_id,
+    source: row.source,
+    source_ref: row.source_ref,
     task_type: row.task_type,
     title: row.title,
     description: row.description,

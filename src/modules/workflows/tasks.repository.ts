@@ -41,6 +41,17 @@ export class TasksRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  async expirePending(db: Executor, tenantId: string, source: string, ids: string[], now: number): Promise<void> {
+    await db
+      .updateTable('workflow_tasks')
+      .set({ status: 'expired', updated_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('source', '=', source)
+      .where('id', 'in', ids)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
   /** Tasks by assignee (directly, by role or by workspace), role and status, newest first. */
   async list(db: Executor, tenantId: string, f: TaskFilter): Promise<{ rows: TaskRow[]; total: number }> {
     let q = db.selectFrom('workflow_tasks').where('tenant_id', '=', tenantId);

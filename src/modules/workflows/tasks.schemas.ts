@@ -10,10 +10,13 @@ export const TaskListQuery = Type.Object(
 
 export const TaskBody = Type.Object({
   id: Type.String(),
-  execution_id: Type.String(),
-  workflow_id: Type.String(),
-  workflow_name: Type.String(),
-  node_id: Type.String(),
+  /** Null for a task of another source (an import agent's proposal: `source` import_agent). */
+  execution_id: Nullable(Type.String()),
+  workflow_id: Nullable(Type.String()),
+  workflow_name: Nullable(Type.String()),
+  node_id: Nullable(Type.String()),
+  source: Type.String({ description: '`workflow` (a human node), or `import_agent` (an import agent\'s proposed changes, applied on approval)' }),
+  source_ref: Nullable(Type.String({ description: 'The agent run an `import_agent` task decides' })),
   task_type: Type.String(),
   title: Type.String(),
   description: Type.String(),
@@ -49,6 +52,6 @@ export const CompleteTaskAnswer = Type.Object({
   status: Type.String(),
   decision: Type.String(),
   completed_at: Timestamp,
-  execution_id: Type.String(),
-  execution_status: Type.String(),
+  execution_id: Nullable(Type.String()),
+  execution_status: Nullable(Type.String()),
 });

@@ -44,6 +44,24 @@ export interface Decision {
   modifiedData?: Record<string, unknown>;
 }
 
+/** How a task ended, as a human node's output shows it and as a task source receives it. */
+export interface TaskOutcome {
+  decision: 'approved' | 'rejected' | 'modified' | 'expired';
+  comments: string | null;
+  data: Record<string, unknown>;
+  decided_by: string | null;
+  decided_at: string;
+  decision_source: 'human' | 'timeout';
+}
+
+/** Another module's kind of task (an import agent's proposal): told once, in the transaction that decides the task. */
+export interface TaskSource {
+  settle(trx: Executor, task: TaskRow, outcome: TaskOutcome): Promise<void>;
+}
+
+const WORKFLOW_SOURCE = 'workflow';
+type OwnerField = 'execution_id' | 'workflow_id' | 'workflow_name' | 'node_id' | 'run_id' | 'source' | 'source_ref';
+
 export const taskNotFound = () => new AppError(404, 'task_not_found', 'Task not found');
 
 /**
@@ -59,6 +77,7 @@ export class TasksService {
   readonly #jobs: JobQueue;
   readonly #events: EventLog;
   readonly #mail: MailOutbox;
+  readonly #sources = new Map<string, TaskSource>();
 
   constructor(deps: { database: Database; clock: Clock; tasks: TasksRepository; engine: ExecutionEngine; jobs: JobQueue; events: EventLog; mail: MailOutbox }) {
     this.#database = deps.database;
@@ -72,14 +91,39 @@ export class TasksService {
 
   /** Inside the node's hand-over transaction: the task, its two timers, its event and mail. Returns the run's holder mark. */
   async create(trx: Executor, run: RunContext, task: NewTask): Promise<string> {
+    const owner = { execution_id: run.executionId, workflow_id: run.workflowId, workflow_name: run.workflowName, node_id: run.nodeId, run_id: run.runId, source: WORKFLOW_SOURCE, source_ref: null };
+    const row = await this.#insert(trx, run.tenantId, run.now, owner, task);
+    return `${TASK_HOLD_PREFIX}${row.id}`;
+  }
+
+  /**
+   * Registers another module's kind of task: its tasks share the inbox, the permissions, the timers
+   * and the events of workflow tasks, and `source.settle` is called in the transaction that
+   * completes or expires one (instead of resuming an execution).
+   */
+  registerSource(name: string, source: TaskSource): void {
+    if (name === WORKFLOW_SOURCE || this.#sources.has(name)) throw new Error(`Task source "${name}" is already registered`);
+    this.#sources.set(name, source);
+  }
+
+  /** A task of a registered source, in the caller's transaction; `label` stands where a workflow task names its workflow. */
+  async createFor(trx: Executor, owner: { tenantId: string; source: string; sourceRef: string; label: string }, task: NewTask): Promise<TaskRow> {
+    if (!this.#sources.has(owner.source)) throw new Error(`Task source "${owner.source}" is not registered`);
+    const fields = { execution_id: null, workflow_id: null, workflow_name: owner.label, node_id: null, run_id: null, source: owner.source, source_ref: owner.sourceRef };
+    return this.#insert(trx, owner.tenantId, this.#clock.now(), fields, task);
+  }
+
+  /** Takes a source's pending tasks out of the inbox (as `expired`, which their source is not told) when what they decide is gone. */
+  async withdraw(trx: Executor, tenantId: string, source: string, taskIds: string[]): Promise<void> {
+    if (source === WORKFLOW_SOURCE || taskIds.length === 0) return;
+    await this.#repo.expirePending(trx, tenantId, source, taskIds, this.#clock.now());
+  }
+
+  async #insert(trx: Executor, tenantId: string, now: number, owner: Pick<TaskRow, OwnerField>, task: NewTask): Promise<TaskRow> {
     const row: TaskRow = {
-      id: newId(run.now),
-      tenant_id: run.tenantId,
-      execution_id: run.executionId,
-      workflow_id: run.workflowId,
-      workflow_name: run.workflowName,
-      node_id: run.nodeId,
-      run_id: run.runId,
+      id: newId(now),
+      tenant_id: tenantId,
+      ...owner,
       task_type: task.taskType,
       title: task.title,
       description: task.description,
@@ -95,11 +139,11 @@ export class TasksService {
       data: JSON.stringify(task.data),
       decided_by: null,
       escalated_at: null,
-      created_at: run.now,
+      created_at: now,
       due_at: task.dueAt,
       escalation_at: task.escalationAt,
       completed_at: null,
-      updated_at: run.now,
+      updated_at: now,
     };
     await this.#repo.insert(trx, row);
     await this.#timer(trx, row, 'escalate', row.escalation_at);
@@ -107,10 +151,10 @@ export class TasksService {
     await this.#events.record(trx, {
       tenantId: row.tenant_id,
       name: 'dag.task.created',
-      data: { task_id: row.id, execution_id: row.execution_id, workflow_id: row.workflow_id, title: row.title, assignee_type: row.assignee_type, assignee_value: row.assignee_value, due_at: new Date(row.due_at).toISOString() },
+      data: { ...eventIds(row), title: row.title, assignee_type: row.assignee_type, assignee_value: row.assignee_value, due_at: new Date(row.due_at).toISOString() },
     });
     await this.#tell(trx, row, row.assignee_type, row.assignee_value, `New task: ${row.title}`);
-    return `${TASK_HOLD_PREFIX}${row.id}`;
+    return row;
   }
 
   async list(auth: AuthContext, f: { assignee?: string; role?: string; status?: TaskRow['status']; limit: number; offset: number }) {
@@ -133,18 +177,18 @@ export class TasksService {
   }
 
   /** Contract §10: an assignee, an owner or an admin decides; 409 when completed or expired. */
-  async complete(auth: AuthContext, id: string, input: Decision): Promise<{ task: TaskRow; executionStatus: string }> {
+  async complete(auth: AuthContext, id: string, input: Decision): Promise<{ task: TaskRow; executionStatus: string | null }> {
     requireFeature(auth, 'workflows');
     const tenantId = auth.tenant.id;
     return this.#database.db.transaction().execute(async (trx) => {
       const first = await this.#repo.find(trx, tenantId, id);
       if (!first) throw taskNotFound();
       // Lock the execution first (as every transition does), then read the task again under it.
-      const execution = await this.#engine.repo.lockExecution(trx, tenantId, first.execution_id);
+      const execution = first.execution_id ? await this.#engine.repo.lockExecution(trx, tenantId, first.execution_id) : null;
       const task = (await this.#repo.find(trx, tenantId, id))!;
       await this.#checkCompletable(trx, auth, task, input);
       const now = this.#clock.now();
-      const data = input.decision === 'modified' ? { ...parseJson<Record<string, unknown>>(task.data, {}), ...input.modifiedData } : parseJson(task.data, {});
+      const data = input.decision === 'modified' ? { ...parseJson<Record<string, unknown>>(task.data, {}), ...input.modifiedData } : parseJson<Record<string, unknown>>(task.data, {});
       const decidedBy = auth.userId ?? `api_key:${auth.apiKeyId}`;
       const patch = { status: 'completed' as const, decision: input.decision, comments: input.comments ?? null, data: JSON.stringify(data), decided_by: decidedBy, completed_at: now, updated_at: now };
       if (!(await this.#repo.updatePending(trx, tenantId, id, patch))) throw errors.taskAlreadyCompleted();
@@ -152,10 +196,11 @@ export class TasksService {
       await this.#events.record(trx, {
         tenantId,
         name: 'dag.task.completed',
-        data: { task_id: id, execution_id: task.execution_id, workflow_id: task.workflow_id, decision: input.decision, completed_by: decidedBy },
+        data: { ...eventIds(task), decision: input.decision, completed_by: decidedBy },
       });
-      const output = { decision: input.decision, comments: input.comments ?? null, data, decided_by: decidedBy, decided_at: new Date(now).toISOString(), decision_source: 'human' };
-      await this.#finishRun(trx, done, output);
+      const output = { decision: input.decision, comments: input.comments ?? null, data, decided_by: decidedBy, decided_at: new Date(now).toISOString(), decision_source: 'human' as const };
+      await this.#settle(trx, done, output);
+      if (!task.execution_id) return { task: done, executionStatus: null };
       const after = await this.#engine.repo.findExecution(trx, tenantId, task.execution_id);
       return { task: done, executionStatus: after?.status ?? execution?.status ?? 'unknown' };
     });
@@ -183,7 +228,7 @@ export class TasksService {
     await this.#database.db.transaction().execute(async (trx) => {
       const first = await this.#repo.find(trx, tenantId, taskId);
       if (!first) return;
-      await this.#engine.repo.lockExecution(trx, tenantId, first.execution_id);
+      if (first.execution_id) await this.#engine.repo.lockExecution(trx, tenantId, first.execution_id);
       const task = (await this.#repo.find(trx, tenantId, taskId))!;
       await job.completeIn(trx);
       if (task.status !== 'pending') return;
@@ -200,31 +245,42 @@ export class TasksService {
     await this.#events.record(trx, {
       tenantId: task.tenant_id,
       name: 'dag.task.escalated',
-      data: { task_id: task.id, execution_id: task.execution_id, workflow_id: task.workflow_id, escalated_to: reassigned },
+      data: { ...eventIds(task), escalated_to: reassigned },
     });
     await this.#tell(trx, task, task.assignee_type, reassigned ?? task.assignee_value, `Task escalated: ${task.title}`);
   }
 
   async #expire(trx: Executor, task: TaskRow, now: number): Promise<void> {
     await this.#repo.updatePending(trx, task.tenant_id, task.id, { status: 'expired', updated_at: now });
+    const data = parseJson<Record<string, unknown>>(task.data, {});
     if (task.on_timeout === 'fail') {
+      if (task.source !== WORKFLOW_SOURCE) return this.#sourceOf(task).settle(trx, task, { decision: 'expired', comments: null, data, decided_by: null, decided_at: new Date(now).toISOString(), decision_source: 'timeout' });
       const held = await this.#heldRun(trx, task);
       if (held) await this.#engine.nodeFailed(trx, held.execution, held.run, held.node, `Node "${task.node_id}": task "${task.title}" expired`, held.definition);
       return;
     }
     const decision = task.on_timeout === 'approve' ? 'approved' : 'rejected';
-    const output = { decision, comments: null, data: parseJson(task.data, {}), decided_by: null, decided_at: new Date(now).toISOString(), decision_source: 'timeout' };
-    await this.#finishRun(trx, task, output);
+    await this.#settle(trx, task, { decision, comments: null, data, decided_by: null, decided_at: new Date(now).toISOString(), decision_source: 'timeout' });
   }
 
-  async #finishRun(trx: Executor, task: TaskRow, output: Record<string, unknown>): Promise<void> {
+  /** A decision reaches what the task belongs to: the waiting node run, or the registered source. */
+  async #settle(trx: Executor, task: TaskRow, outcome: TaskOutcome): Promise<void> {
+    if (task.source !== WORKFLOW_SOURCE) return this.#sourceOf(task).settle(trx, task, outcome);
     const held = await this.#heldRun(trx, task);
-    if (held) await this.#engine.recordOutcome(trx, held.execution, held.run, held.node, { kind: 'completed', output }, held.definition);
+    if (held) await this.#engine.recordOutcome(trx, held.execution, held.run, held.node, { kind: 'completed', output: outcome }, held.definition);
+  }
+
+  #sourceOf(task: TaskRow): TaskSource {
+    const source = this.#sources.get(task.source);
+    // Every process sets up every module, so an unknown source is a deployment error: retried, not lost.
+    if (!source) throw new Error(`Task ${task.id} belongs to source "${task.source}", which no module registered`);
+    return source;
   }
 
   /** The node run this task holds, when the execution is still going. */
   async #heldRun(trx: Executor, task: TaskRow) {
     const repo = this.#engine.repo;
+    if (!task.execution_id || !task.run_id) return null;
     const execution = await repo.findExecution(trx, task.tenant_id, task.execution_id);
     const run = await repo.findNodeRun(trx, task.tenant_id, task.run_id);
     if (!execution || !run || run.status !== 'running' || run.runner_job_id !== `${TASK_HOLD_PREFIX}${task.id}`) return null;
@@ -240,11 +296,17 @@ export class TasksService {
   }
 
   async #tell(trx: Executor, task: TaskRow, type: TaskRow['assignee_type'], value: string, subject: string): Promise<void> {
-    const body = `${task.description || task.title}\n\nWorkflow "${task.workflow_name}", task ${task.id}, due ${new Date(task.due_at).toISOString()}.`;
+    const owner = task.source === WORKFLOW_SOURCE ? `Workflow "${task.workflow_name}"` : (task.workflow_name ?? task.source);
+    const body = `${task.description || task.title}\n\n${owner}, task ${task.id}, due ${new Date(task.due_at).toISOString()}.`;
     for (const to of await this.#repo.assigneeEmails(trx, task.tenant_id, type, value)) {
       await this.#mail.enqueue(trx, { tenantId: task.tenant_id, kind: 'workflow_task', to, subject, body, at: this.#clock.now() });
     }
   }
+}
+
+/** The ids every task event carries: the execution's, or (another source's task) null ones and the source's name. */
+function eventIds(task: TaskRow) {
+  return { task_id: task.id, execution_id: task.execution_id, workflow_id: task.workflow_id, ...(task.source === WORKFLOW_SOURCE ? {} : { source: task.source }) };
 }
 
 function isAssignee(me: Assignee, task: TaskRow): boolean {

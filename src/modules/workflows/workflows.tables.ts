@@ -79,15 +79,18 @@ export interface WorkflowExecutionLogTable {
   at: number;
 }
 
-/** A human task of a human node (contract §10). `context`, `editable_fields`, `data` are JSON. */
+/**
+ * A human task (contract §10) of a human node, or of another module's `source` (an import agent's
+ * proposal), which then has no execution. `context`, `editable_fields`, `data` are JSON.
+ */
 export interface WorkflowTasksTable {
   id: string;
   tenant_id: string;
-  execution_id: string;
-  workflow_id: string;
-  workflow_name: string;
-  node_id: string;
-  run_id: string;
+  execution_id: string | null;
+  workflow_id: string | null;
+  workflow_name: string | null;
+  node_id: string | null;
+  run_id: string | null;
   task_type: 'approval' | 'review' | 'assignment';
   title: string;
   description: string;
@@ -108,6 +111,9 @@ export interface WorkflowTasksTable {
   escalation_at: number;
   completed_at: number | null;
   updated_at: number;
+  /** `workflow`, or the name a module registered its task source under (TasksService.registerSource). */
+  source: string;
+  source_ref: string | null;
 }
 
 declare module '../../db/schema.ts' {

@@ -870,10 +870,12 @@ export interface Operations {
     };
     response: {
       id: string;
-      execution_id: string;
-      workflow_id: string;
-      workflow_name: string;
-      node_id: string;
+      execution_id: string | null;
+      workflow_id: string | null;
+      workflow_name: string | null;
+      node_id: string | null;
+      source: string;
+      source_ref: string | null;
       task_type: string;
       title: string;
       description: string;
@@ -1410,10 +1412,12 @@ export interface Operations {
     response: {
       data: {
         id: string;
-        execution_id: string;
-        workflow_id: string;
-        workflow_name: string;
-        node_id: string;
+        execution_id: string | null;
+        workflow_id: string | null;
+        workflow_name: string | null;
+        node_id: string | null;
+        source: string;
+        source_ref: string | null;
         task_type: string;
         title: string;
         description: string;
@@ -1581,6 +1585,67 @@ export interface Operations {
       total: number;
       page: number;
       page_size: number;
+    };
+  };
+  /** List a project's agent runs */
+  listMigrationsProjectAgentRuns: {
+    path: {
+      id: string;
+    };
+    query: {
+      page?: number;
+      page_size?: number;
+      agent_id?: string;
+      status?: "queued" | "awaiting_approval" | "applied" | "rejected" | "expired" | "failed";
+    };
+    response: {
+      data: {
+        id: string;
+        agent_id: string;
+        agent_type: string;
+        scope: string;
+        status: "queued" | "awaiting_approval" | "applied" | "rejected" | "expired" | "failed";
+        document_ids: string[];
+        proposal: unknown;
+        result: unknown;
+        task_id: string | null;
+        error: string | null;
+        created_at: string;
+        updated_at: string;
+        finished_at: string | null;
+      }[];
+      total: number;
+      page: number;
+      page_size: number;
+    };
+  };
+  /** List a project's agents */
+  listMigrationsProjectAgents: {
+    path: {
+      id: string;
+    };
+    response: {
+      data: {
+        id: string;
+        project_id: string;
+        agent_type: string;
+        phase: string;
+        batch_size: number | null;
+        config: {
+          [key: string]: unknown;
+        };
+        auto_approve: boolean;
+        created_at: string;
+      } & {
+        runs: {
+          queued: number;
+          awaiting_approval: number;
+          applied: number;
+          rejected: number;
+          expired: number;
+          failed: number;
+        };
+      }[];
     };
   };
   /** List the files of a project */
@@ -1937,8 +2002,8 @@ export interface Operations {
       status: string;
       decision: string;
       completed_at: string;
-      execution_id: string;
-      execution_status: string;
+      execution_id: string | null;
+      execution_status: string | null;
     };
   };
   /** Start an execution */
@@ -2905,6 +2970,8 @@ export const OPERATIONS = {
   listFolders: { method: 'GET', path: '/api/v1/folders', idempotencyKey: false, answers: 'json' },
   listMcpServerTools: { method: 'GET', path: '/api/v1/mcp/servers/{id}/tools', idempotencyKey: false, answers: 'json' },
   listMcpServers: { method: 'GET', path: '/api/v1/mcp/servers', idempotencyKey: false, answers: 'json' },
+  listMigrationsProjectAgentRuns: { method: 'GET', path: '/api/v1/migrations/projects/{id}/agent-runs', idempotencyKey: false, answers: 'json' },
+  listMigrationsProjectAgents: { method: 'GET', path: '/api/v1/migrations/projects/{id}/agents', idempotencyKey: false, answers: 'json' },
   listMigrationsProjectItems: { method: 'GET', path: '/api/v1/migrations/projects/{id}/items', idempotencyKey: false, answers: 'json' },
   listMigrationsProjects: { method: 'GET', path: '/api/v1/migrations/projects', idempotencyKey: false, answers: 'json' },
   listTags: { method: 'GET', path: '/api/v1/tags', idempotencyKey: false, answers: 'json' },

@@ -33,8 +33,15 @@ function taskCard(t: Task): HTMLElement {
     'li',
     { 'aria-labelledby': `t-${t.id}` },
     h('h3', { id: `t-${t.id}` }, t.title),
-    h('p', {}, `${t.workflow_name} · for ${t.assignee_type} ${t.assignee_value} · due ${formatDate(t.due_at)} · `, h('a', { href: `#/execution/${t.execution_id}` }, 'execution')),
+    h(
+      'p',
+      {},
+      `${t.workflow_name ?? t.source} · for ${t.assignee_type} ${t.assignee_value} · due ${formatDate(t.due_at)}`,
+      // An import agent's task has no execution: its proposal is shown below instead.
+      t.execution_id ? h('span', {}, ' · ', h('a', { href: `#/execution/${t.execution_id}` }, 'execution')) : null,
+    ),
     t.description && h('p', {}, t.description),
+    t.source === 'import_agent' ? h('pre', { class: 'proposal' }, JSON.stringify((t.data as { documents?: unknown }).documents ?? t.data, null, 2)) : null,
     h('label', { for: `c-${t.id}` }, `Comment on “${t.title}”`),
     h('br'),
     comment,

@@ -20,11 +20,11 @@ interface Passage {
  */
 
 /** `{category, confidence, scores}`: softmax over the cosine similarity of the text to each category's name and description. */
-export async function classify(nodeId: string, ai: Ai, text: string, categories: unknown, signal?: AbortSignal) {
+export async function classify(who: string, ai: Ai, text: string, categories: unknown, signal?: AbortSignal) {
   const list = (Array.isArray(categories) ? categories : []).map((c) =>
     typeof c === 'string' ? { name: c, description: c } : { name: String((c as { name?: unknown }).name), description: `${(c as { name?: unknown }).name} ${(c as { description?: unknown }).description ?? ''}` },
   );
-  if (list.length === 0) throw new Error(`Node "${nodeId}": categories must be a non-empty list`);
+  if (list.length === 0) throw new Error(`${who}: categories must be a non-empty list`);
   const vectors = await ai.embed([text.slice(0, 20_000), ...list.map((c) => c.description)], { purpose: 'document', signal });
   const [doc, ...cats] = vectors;
   const similarity = cats.map((v) => cosine(doc!, v));
@@ -36,12 +36,12 @@ export async function classify(nodeId: string, ai: Ai, text: string, categories:
 }
 
 /** `{field: value}` for `{field: type}` (string, number, date, boolean, array): labelled values first, then entities; types coerced, missing = null. */
-export function coerceExtraction(nodeId: string, schema: Record<string, unknown>, text: string, entities: Entities | null): Record<string, unknown> {
+export function coerceExtraction(who: string, schema: Record<string, unknown>, text: string, entities: Entities | null): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const [field, typeName] of Object.entries(schema)) {
     const type = String(typeof typeName === 'object' && typeName !== null ? ((typeName as { type?: unknown }).type ?? 'string') : typeName).toLowerCase();
     const raw = labelled(text, field) ?? fromEntities(field, type, entities);
-    data[field] = raw === null ? null : coerce(nodeId, field, type, raw);
+    data[field] = raw === null ? null : coerce(who, field, type, raw);
   }
   return data;
 }
@@ -74,18 +74,18 @@ function fromEntities(field: string, type: string, entities: Entities | null): s
   return null;
 }
 
-function coerce(nodeId: string, field: string, type: string, raw: string): unknown {
+function coerce(who: string, field: string, type: string, raw: string): unknown {
   switch (type) {
     case 'number':
     case 'integer':
     case 'currency': {
       const n = Number(raw.replace(/[^0-9.,-]/g, '').replace(/,(?=\d{3}\b)/g, '').replace(',', '.'));
-      if (!Number.isFinite(n)) throw new Error(`Node "${nodeId}": field "${field}" is not a ${type}: "${raw}"`);
+      if (!Number.isFinite(n)) throw new Error(`${who}: field "${field}" is not a ${type}: "${raw}"`);
       return type === 'integer' ? Math.round(n) : n;
     }
     case 'date': {
       const iso = /\d{4}-\d{2}-\d{2}/.exec(raw)?.[0] ?? (Number.isNaN(Date.parse(raw)) ? null : new Date(Date.parse(raw)).toISOString().slice(0, 10));
-      if (!iso) throw new Error(`Node "${nodeId}": field "${field}" is not a date: "${raw}"`);
+      if (!iso) throw new Error(`${who}: field "${field}" is not a date: "${raw}"`);
       return iso;
     }
     case 'boolean':

@@ -16,28 +16,56 @@ export interface AiNodeDeps {
 const TOP_PASSAGES = 4;
 
 /**
+ * The AI methods on one document that the AI nodes run, also offered to other modules (import
+ * agents) so a document is summarised, classified or mined the same way wherever it is asked for.
+ * `who` names the asker in error messages (`Node "n1"`).
+ */
+export interface DocumentAi {
+  /** The document's extracted text; fails when it is missing or has none yet. */
+  text(tenantId: string, documentId: string, who: string): Promise<string>;
+  summarize(text: string, o: { maxLength?: number; signal?: AbortSignal }): Promise<{ summary: string }>;
+  classify(text: string, categories: unknown, o: { who: string; signal?: AbortSignal }): Promise<{ category: string; confidence: number; scores: Record<string, number> }>;
+  extract(text: string, schema: unknown, o: { who: string; signal?: AbortSignal }): Promise<{ data: Record<string, unknown> }>;
+  tags(text: string, o: { signal?: AbortSignal }): Promise<string[]>;
+}
+
+export function documentAi(deps: Pick<AiNodeDeps, 'database' | 'ai' | 'documents'>): DocumentAi {
+  return {
+    async text(tenantId, id, who) {
+      const doc = id ? await deps.documents.find(deps.database.db, tenantId, id) : null;
+      if (!doc) throw new Error(`${who}: document "${id}" not found`);
+      const content = await deps.documents.findContent(deps.database.db, tenantId, id);
+      if (!content || content.text.trim() === '') throw new Error(`${who}: document "${id}" has no text yet (status ${doc.status})`);
+      return content.text;
+    },
+    async summarize(text, o) {
+      const summary = await deps.ai.summarize(text, { signal: o.signal });
+      const max = o.maxLength ?? 0;
+      return { summary: max > 0 && summary.length > max ? `${summary.slice(0, max - 1).trimEnd()}…` : summary };
+    },
+    classify: (text, categories, o) => classify(o.who, deps.ai, text, categories, o.signal),
+    async extract(text, schema, o) {
+      const entities = await deps.ai.extractEntities(text, { signal: o.signal });
+      if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new Error(`${o.who}: extraction_schema must map field names to types`);
+      return { data: coerceExtraction(o.who, schema as Record<string, unknown>, text, entities) as Record<string, unknown> };
+    },
+    tags: (text, o) => deps.ai.extractTags(text, { signal: o.signal }),
+  };
+}
+
+/**
  * The AI nodes of contract §10 through the tenant's AI provider (`local`: classical methods, no
  * network; `openai`: its models), each reading the text of `document_id`:
  * `ai_summarize` → {summary}, `ai_analyze` → {analysis}, `ai_extract` → {data},
  * `ai_classify` → {category, confidence, scores}, `ai_qa` → {answers}, `ai_custom` → its schema.
  */
 export function aiHandlers(deps: AiNodeDeps): Record<string, NodeHandler> {
-  const textOf = async (input: NodeInput): Promise<string> => {
-    const id = String(input.config.document_id ?? '');
-    const doc = id ? await deps.documents.find(deps.database.db, input.tenantId, id) : null;
-    if (!doc) throw new Error(`Node "${input.node.id}": document "${id}" not found`);
-    const content = await deps.documents.findContent(deps.database.db, input.tenantId, id);
-    if (!content || content.text.trim() === '') throw new Error(`Node "${input.node.id}": document "${id}" has no text yet (status ${doc.status})`);
-    return content.text;
-  };
+  const methods = documentAi(deps);
+  const textOf = (input: NodeInput): Promise<string> => methods.text(input.tenantId, String(input.config.document_id ?? ''), `Node "${input.node.id}"`);
   const done = (output: unknown) => ({ kind: 'completed' as const, output });
 
   return {
-    ai_summarize: async (input) => {
-      const summary = await deps.ai.summarize(await textOf(input), { signal: input.signal });
-      const max = Number(input.config.max_length ?? 0);
-      return done({ summary: max > 0 && summary.length > max ? `${summary.slice(0, max - 1).trimEnd()}…` : summary });
-    },
+    ai_summarize: async (input) => done(await methods.summarize(await textOf(input), { maxLength: Number(input.config.max_length ?? 0), signal: input.signal })),
     ai_analyze: async (input) => {
       const text = await textOf(input);
       const [summary, topics, entities] = await Promise.all([
@@ -48,17 +76,8 @@ export function aiHandlers(deps: AiNodeDeps): Record<string, NodeHandler> {
       const words = text.split(/\s+/).filter(Boolean).length;
       return done({ analysis: { analysis_type: String(input.config.analysis_type ?? 'general'), summary, topics, entities, word_count: words } });
     },
-    ai_extract: async (input) => {
-      const text = await textOf(input);
-      const entities = await deps.ai.extractEntities(text, { signal: input.signal });
-      const schema = input.config.extraction_schema;
-      if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new Error(`Node "${input.node.id}": extraction_schema must map field names to types`);
-      return done({ data: coerceExtraction(input.node.id, schema as Record<string, unknown>, text, entities) });
-    },
-    ai_classify: async (input) => {
-      const text = await textOf(input);
-      return done(await classify(input.node.id, deps.ai, text, input.config.categories, input.signal));
-    },
+    ai_extract: async (input) => done(await methods.extract(await textOf(input), input.config.extraction_schema, { who: `Node "${input.node.id}"`, signal: input.signal })),
+    ai_classify: async (input) => done(await methods.classify(await textOf(input), input.config.categories, { who: `Node "${input.node.id}"`, signal: input.signal })),
     ai_qa: async (input) => {
       await textOf(input);
       const questions = Array.isArray(input.config.questions) ? input.config.questions.map(String) : [String(input.config.questions)];
@@ -98,7 +117,7 @@ function shapeCustom(input: NodeInput, answer: string, text: string): Record<str
   const properties = schema?.properties;
   if (!properties) return { result: answer };
   const fields = Object.fromEntries(Object.entries(properties).map(([name, p]) => [name, p.type ?? 'string']));
-  const extracted = coerceExtraction(input.node.id, fields, text, null) as Record<string, unknown>;
+  const extracted = coerceExtraction(`Node "${input.node.id}"`, fields, text, null) as Record<string, unknown>;
   for (const [name, type] of Object.entries(fields)) {
     if (extracted[name] === null && type === 'string') extracted[name] = answer;
   }

@@ -1,0 +1,108 @@
+import type { Database } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
+import type { RecordedEvent } from '../../events/record-event.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import type { ModuleServices } from '../../platform/module.ts';
+import { AGENT_RUN_JOB, type AgentRunPayload } from './agent-runner.ts';
+import type { AgentRunsRepository } from './agent-runs.repository.ts';
+import type { AgentRow, ProjectsRepository } from './projects.repository.ts';
+
+interface Deps {
+  database: Database;
+  clock: Clock;
+  jobs: JobQueue;
+  runs: AgentRunsRepository;
+  projects: ProjectsRepository;
+  library: Pick<ModuleServices['documentPipeline'], 'find'>;
+}
+
+/** An import ends for its agents in these states (a cancelled import runs no completion agent). */
+const FINISHED = new Set(['completed', 'completed_with_errors']);
+
+/**
+ * Decides when agents run (spec "Import project" agents): an imported file *settles* when its
+ * document has finished processing (`document.processed` or `document.failed`, so the agent reads
+ * the extracted text); then its `post-import` agents run for it, a `batch` agent runs for every
+ * `batch_size` settled documents, and once the import has finished and every document settled,
+ * the last partial batch and the `completion` agents run. Settling is serialised per project (a
+ * row lock on PostgreSQL), and one run per agent and scope is a unique key, so an event delivered
+ * twice or two workers at once queue nothing twice.
+ */
+export class AgentScheduler {
+  private readonly deps: Deps;
+  constructor(deps: Deps) {
+    this.deps = deps;
+  }
+
+  async onEvent(event: RecordedEvent): Promise<void> {
+    if (event.name !== 'document.processed' && event.name !== 'document.failed') return;
+    const { database, runs, clock } = this.deps;
+    const documentId = String(event.data.document_id);
+    const item = await runs.unsettledByDocument(database.db, event.tenantId, documentId);
+    if (!item) return;
+    await database.db.transaction().execute(async (trx) => {
+      await runs.lockProject(trx, item.tenant_id, item.project_id);
+      if (!(await runs.unsettledByDocument(trx, item.tenant_id, documentId))) return;
+      const seq = (await runs.settle(trx, item, clock.now()))!;
+      for (const agent of await this.deps.projects.listAgents(trx, item.tenant_id, item.project_id)) {
+        if (agent.phase === 'post-import') await this.#queue(trx, agent, `document:${documentId}`, [documentId]);
+        const size = agent.batch_size ?? 0;
+        if (agent.phase === 'batch' && size > 0 && seq % size === 0) {
+          await this.#queue(trx, agent, `batch:${seq / size}`, await runs.settledDocuments(trx, item.tenant_id, item.project_id, seq - size, seq));
+        }
+      }
+      await this.importEnded(trx, item.tenant_id, item.project_id);
+    });
+  }
+
+  /**
+   * Called in the transaction that finishes an import and after each settling: when the import is
+   * over and every imported document has settled, the last partial batch and the completion agents.
+   */
+  async importEnded(trx: Executor, tenantId: string, projectId: string): Promise<void> {
+    const { runs, projects, library, clock } = this.deps;
+    const project = await projects.find(trx, tenantId, projectId);
+    if (!project || !FINISHED.has(project.status)) return;
+    for (const item of await runs.unsettled(trx, tenantId, projectId)) {
+      // A document deleted before it was processed never settles by event: it is passed over.
+      if (item.document_id && (await library.find(trx, tenantId, item.document_id))) return;
+      await runs.settle(trx, item, clock.now(), false);
+    }
+    const settled = await runs.settledCount(trx, tenantId, projectId);
+    for (const agent of await projects.listAgents(trx, tenantId, projectId)) {
+      const size = agent.batch_size ?? 0;
+      if (agent.phase === 'batch' && size > 0 && settled % size !== 0) {
+        const full = Math.floor(settled / size);
+        await this.#queue(trx, agent, `batch:${full + 1}`, await runs.settledDocuments(trx, tenantId, projectId, full * size, null));
+      }
+      if (agent.phase === 'completion') await this.#queue(trx, agent, 'completion', await runs.settledDocuments(trx, tenantId, projectId, 0, null));
+    }
+  }
+
+  /** One run per agent and scope, with its job in the same transaction. */
+  async #queue(trx: Executor, agent: AgentRow, scope: string, documentIds: string[]): Promise<void> {
+    if (documentIds.length === 0) return;
+    const now = this.deps.clock.now();
+    const run = {
+      id: newId(now),
+      tenant_id: agent.tenant_id,
+      project_id: agent.project_id,
+      agent_id: agent.id,
+      scope,
+      document_ids: JSON.stringify(documentIds),
+      status: 'queued' as const,
+      proposal: null,
+      result: null,
+      task_id: null,
+      error: null,
+      created_at: now,
+      updated_at: now,
+      finished_at: null,
+    };
+    if (!(await this.deps.runs.insert(trx, run))) return;
+    const payload: AgentRunPayload = { tenantId: agent.tenant_id, runId: run.id };
+    await this.deps.jobs.enqueue(trx, AGENT_RUN_JOB, payload, { tenantId: agent.tenant_id, uniqueKey: `${AGENT_RUN_JOB}:${run.id}` });
+  }
+}
