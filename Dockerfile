@@ -39,7 +39,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
     DATA_DIR=/app/data \
-    NODE_COMPILE_CACHE=/app/.compile-cache
+    NODE_COMPILE_CACHE=/app/.compile-cache \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DB } from './schema.ts';
 import { openSqlite } from './node-sqlite-adapter.ts';
 
@@ -18,9 +19,14 @@ export interface Database {
   destroy(): Promise<void>;
 }
 
-// Timestamps are stored as epoch milliseconds in BIGINT columns; parse them as numbers, not strings.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+/** The PostgreSQL driver (~10 MiB), loaded only by a process that uses PostgreSQL. */
+function loadPg(): typeof pg {
+  const driver = createRequire(import.meta.url)('pg') as typeof pg;
+  // Timestamps are stored as epoch milliseconds in BIGINT columns; parse them as numbers, not strings.
+  driver.types.setTypeParser(driver.types.builtins.INT8, (v) => Number(v));
+  driver.types.setTypeParser(driver.types.builtins.NUMERIC, (v) => Number(v));
+  return driver;
+}
 
 export interface DatabaseOptions {
   url: string | null;
@@ -46,7 +52,7 @@ export const DEFAULT_POOL_SIZE = 12;
 /** Opens SQLite under dataDir, or PostgreSQL when a URL is given. */
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? DEFAULT_POOL_SIZE });
+    const pool = new (loadPg().Pool)({ connectionString: options.url, max: options.poolSize ?? DEFAULT_POOL_SIZE });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

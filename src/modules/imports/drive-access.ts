@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CredentialBox } from './credential-box.ts';
-import { type DriveSettings, DriveSession } from './drive-client.ts';
+import type { DriveSession, DriveSettings } from './drive-client.ts';
 import type { ProjectRow, ProjectsRepository } from './projects.repository.ts';
 
 /** A Drive session for one project's run, and how to keep an access token it refreshed. */
@@ -23,6 +23,8 @@ export class DriveAccess {
     if (!project.credentials) throw new Error(`import project ${project.id} has no credentials`);
     const credentials = await box.open(project.credentials);
     let refreshed: string | null = null;
+    // The Drive client and Google's auth library (~26 MiB) load with the first import run, not at start.
+    const { DriveSession } = await import('./drive-client.ts');
     const session = new DriveSession(settings, credentials, { onRefresh: (token) => (refreshed = token), ...(signal ? { signal } : {}) });
     return {
       session,

@@ -1,5 +1,15 @@
-import { evaluate as celEvaluate, parse as celParse } from '@marcbachmann/cel-js';
-import jsonata from 'jsonata';
+import { createRequire } from 'node:module';
+import type * as Cel from '@marcbachmann/cel-js';
+import type Jsonata from 'jsonata';
+
+// CEL and JSONata (~13 MiB together) load on the first expression, not at start: a process that
+// never validates or runs a workflow does not carry them (idle memory, issue 10). Loaded with
+// require so parsing stays synchronous for validation.
+const load = createRequire(import.meta.url);
+let cel: typeof Cel | undefined;
+let jsonataModule: typeof Jsonata | undefined;
+const celLib = () => (cel ??= load('@marcbachmann/cel-js') as typeof Cel);
+const jsonata = (expression: string) => (jsonataModule ??= load('jsonata') as typeof Jsonata)(expression);
 
 /**
  * Expressions of contract §10: CEL conditions, JSONata transforms (with time and depth limits),
@@ -25,7 +35,7 @@ export function celParseError(expression: unknown): string | null {
   if (typeof expression !== 'string' || expression.trim() === '') return 'must be a non-empty CEL expression';
   if (expression.length > MAX_EXPRESSION_LENGTH) return `is longer than ${MAX_EXPRESSION_LENGTH} characters`;
   try {
-    celParse(expression);
+    celLib().parse(expression);
     return null;
   } catch (error) {
     return firstLine(error);
@@ -46,7 +56,7 @@ export function jsonataParseError(expression: unknown): string | null {
 
 /** Evaluates a CEL expression (CEL has no loops or recursion, so a length limit bounds its time). */
 export function evalCel(expression: string, scope: ExpressionScope): unknown {
-  const value = celEvaluate(expression, scope as unknown as Record<string, unknown>);
+  const value = celLib().evaluate(expression, scope as unknown as Record<string, unknown>);
   return typeof value === 'bigint' ? Number(value) : value;
 }
 
