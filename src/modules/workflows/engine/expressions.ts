@@ -8,8 +8,14 @@ import type Jsonata from 'jsonata';
 const load = createRequire(import.meta.url);
 let cel: typeof Cel | undefined;
 let jsonataModule: typeof Jsonata | undefined;
-const celLib = () => (cel ??= load('@marcbachmann/cel-js') as typeof Cel);
-const jsonata = (expression: string) => (jsonataModule ??= load('jsonata') as typeof Jsonata)(expression);
+function celLib(): typeof Cel {
+  cel ??= load('@marcbachmann/cel-js') as typeof Cel;
+  return cel;
+}
+function jsonata(expression: string) {
+  jsonataModule ??= load('jsonata') as typeof Jsonata;
+  return jsonataModule(expression);
+}
 
 /**
  * Expressions of contract §10: CEL conditions, JSONata transforms (with time and depth limits),
