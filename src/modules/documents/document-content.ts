@@ -1,12 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { fileTypeRuleForExtension } from '../../providers/files/file-types.ts';
+import type { Document } from './documents.repository.ts';
 
-interface StoredDocument {
-  extension: string;
-  storage_key: string;
-  file_size: number;
-}
+type StoredDocument = Pick<Document, 'extension' | 'storageKey'>;
 
 export function isPlainText(doc: Pick<StoredDocument, 'extension'>): boolean {
   return fileTypeRuleForExtension(doc.extension)?.content === 'text';
@@ -21,7 +18,7 @@ export async function readAll(stream: Readable): Promise<Buffer> {
 /** The text of a plain-text document (txt, md, csv), or null for other types. */
 export async function readTextContent(blobs: BlobStore, doc: StoredDocument): Promise<string | null> {
   if (!isPlainText(doc)) return null;
-  const bytes = await readAll(await blobs.get(doc.storage_key));
+  const bytes = await readAll(await blobs.get(doc.storageKey));
   // A leading BOM is an encoding marker, not text.
   return bytes.toString('utf8').replace(/^\uFEFF/, '');
 }

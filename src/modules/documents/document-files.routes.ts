@@ -31,15 +31,15 @@ export function documentFileRoutes(app: App, s: { documents: DocumentsService })
       },
     },
     async (request, reply) => {
-      const row = await documents.authorizeRead(authOf(request), request.params.id);
-      const size = Number(row.file_size);
-      const etag = `"${row.sha256}"`;
+      const document = await documents.authorizeRead(authOf(request), request.params.id);
+      const size = document.fileSize;
+      const etag = `"${document.sha256}"`;
       reply.headers({
         etag,
         'accept-ranges': 'bytes',
         'x-content-type-options': 'nosniff',
         'cache-control': 'private, no-cache',
-        'content-disposition': contentDisposition(row.filename),
+        'content-disposition': contentDisposition(document.filename),
       });
       if (noneMatch(headerText(request.headers['if-none-match']), etag)) return reply.status(304).send(undefined);
       const header = ifRangeAllows(headerText(request.headers['if-range']), etag) ? request.headers.range : undefined;
@@ -52,15 +52,15 @@ export function documentFileRoutes(app: App, s: { documents: DocumentsService })
         });
       }
       // Text is stored only when it is valid UTF-8 (file-types.ts), so the charset is known: say it.
-      reply.type(row.file_type.startsWith('text/') ? `${row.file_type}; charset=utf-8` : row.file_type);
+      reply.type(document.fileType.startsWith('text/') ? `${document.fileType}; charset=utf-8` : document.fileType);
       if (range.kind === 'partial') {
-        const stream = await documents.openBlob(row.storage_key, { start: range.start, end: range.end });
+        const stream = await documents.openBlob(document.storageKey, { start: range.start, end: range.end });
         return reply
           .status(206)
           .headers({ 'content-range': `bytes ${range.start}-${range.end}/${size}`, 'content-length': range.end - range.start + 1 })
           .send(stream);
       }
-      const stream = await documents.openBlob(row.storage_key);
+      const stream = await documents.openBlob(document.storageKey);
       return reply.header('content-length', size).send(stream);
     },
   );
@@ -77,14 +77,14 @@ export function documentFileRoutes(app: App, s: { documents: DocumentsService })
       },
     },
     async (request, reply) => {
-      const row = await documents.authorizeRead(authOf(request), request.params.id);
+      const document = await documents.authorizeRead(authOf(request), request.params.id);
       reply.headers({ 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
-      if (row.thumbnail_key && row.thumbnail_type) {
+      if (document.thumbnailKey && document.thumbnailType) {
         reply.header('cache-control', 'private, max-age=3600');
-        return reply.type(row.thumbnail_type).send(await documents.openBlob(row.thumbnail_key));
+        return reply.type(document.thumbnailType).send(await documents.openBlob(document.thumbnailKey));
       }
       // Not rendered yet: the type icon stands in, and is not cached so the real one shows up.
-      return reply.header('cache-control', 'no-store').type('image/svg+xml').send(typeIconSvg(row.extension));
+      return reply.header('cache-control', 'no-store').type('image/svg+xml').send(typeIconSvg(document.extension));
     },
   );
 }

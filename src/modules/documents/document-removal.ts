@@ -1,7 +1,7 @@
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Executor } from '../../db/executor.ts';
 import { DOCUMENT_JOBS, type DeleteBlobsPayload, thumbnailBlobKey } from './document-job-kinds.ts';
-import type { DocumentsRepository } from './documents.repository.ts';
+import type { DocumentsRepository, StoredBlob } from './documents.repository.ts';
 
 const KEYS_PER_JOB = 200;
 
@@ -14,7 +14,7 @@ export async function removeDocuments(
   trx: Executor,
   deps: { documents: DocumentsRepository; jobs: JobQueue },
   tenantId: string,
-  docs: { id: string; storage_key: string }[],
+  docs: StoredBlob[],
 ): Promise<void> {
   if (docs.length === 0) return;
   await deps.documents.deleteMany(
@@ -22,7 +22,7 @@ export async function removeDocuments(
     tenantId,
     docs.map((d) => d.id),
   );
-  const keys = docs.flatMap((d) => [d.storage_key, thumbnailBlobKey(tenantId, d.id)]);
+  const keys = docs.flatMap((d) => [d.storageKey, thumbnailBlobKey(tenantId, d.id)]);
   for (let i = 0; i < keys.length; i += KEYS_PER_JOB) {
     const payload: DeleteBlobsPayload = { keys: keys.slice(i, i + KEYS_PER_JOB) };
     await deps.jobs.enqueue(trx, DOCUMENT_JOBS.deleteBlobs, payload, { tenantId });

@@ -4,8 +4,8 @@ import type { DocumentUploadsService } from './document-uploads.service.ts';
 import { ErrorBody, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { multipartFingerprint, setRequestFingerprint } from '../../http/idempotency.ts';
-import { iso } from '../../lib/clock.ts';
 import { MAX_BATCH_FILES, type UploadDigest } from './document-uploads.service.ts';
+import { presentBatchUpload, presentUpload } from './documents.presenter.ts';
 import { BatchUploadMultipartBody, BatchUploadResponse, UploadMultipartBody, UploadResponse } from './documents.schemas.ts';
 import { closeUnreadUploads, multipartLimits, multipartSourceOf } from './multipart-source.ts';
 
@@ -47,8 +47,8 @@ export async function documentUploadRoutes(app: App, s: { uploads: DocumentUploa
         },
       },
       async (request, reply) => {
-        const row = await uploads.upload(authOf(request), multipartSourceOf(request, 2), (digest) => fingerprint(request, digest));
-        return reply.status(201).send({ id: row.id, filename: row.filename, status: row.status, ai_status: row.ai_status, created_at: iso(row.created_at) });
+        const document = await uploads.upload(authOf(request), multipartSourceOf(request, 2), (digest) => fingerprint(request, digest));
+        return reply.status(201).send(presentUpload(document));
       },
     );
 
@@ -71,12 +71,7 @@ export async function documentUploadRoutes(app: App, s: { uploads: DocumentUploa
         const result = await uploads.uploadBatch(authOf(request), multipartSourceOf(request, MAX_BATCH_FILES + 1), (digest) =>
           fingerprint(request, digest),
         );
-        return reply.status(201).send({
-          collection_id: result.collectionId,
-          batch_job_id: result.batchJobId,
-          documents: result.documents.map((d) => ({ id: d.id, filename: d.filename, status: d.status, ai_status: d.ai_status })),
-          rejected: result.rejected,
-        });
+        return reply.status(201).send(presentBatchUpload(result));
       },
     );
   });

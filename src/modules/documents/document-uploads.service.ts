@@ -11,12 +11,12 @@ import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { nameTypeProblem } from '../../providers/files/file-types.ts';
 import { assertMayCreate } from './access/document-access.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
-import type { BatchJobsRepository } from './batch-jobs/batch-jobs.repository.ts';
+import type { BatchJobsRepository, Rejection } from './batch-jobs/batch-jobs.repository.ts';
 import type { FoldersRepository } from './folders/folders.repository.ts';
 import type { TagsRepository } from './tags/tags.repository.ts';
 import type { TagsService } from './tags/tags.service.ts';
 import { type DeleteBlobsPayload, DOCUMENT_JOBS, type DocumentJobPayload, documentBlobKey, ORPHAN_GRACE_MS } from './document-job-kinds.ts';
-import type { DocumentRow, DocumentsRepository } from './documents.repository.ts';
+import type { Document, DocumentsRepository } from './documents.repository.ts';
 import { intakeFile, type StoredUpload } from './file-intake.ts';
 import type { MultipartSource } from './multipart-source.ts';
 import { FieldBag, parseUploadFields, type UploadFields } from './upload-fields.ts';
@@ -28,13 +28,14 @@ export const MAX_BATCH_FILES = 10;
 const MULTIPART_OVERHEAD_ALLOWANCE = 64 * 1024;
 
 /** What an imported file became: a new document, or nothing because the tenant already holds its content. */
-export type ImportOutcome = { document: DocumentRow; duplicateOf: null } | { document: null; duplicateOf: string };
+export type ImportOutcome = { document: Document; duplicateOf: null } | { document: null; duplicateOf: string };
 
-export interface Rejection {
-  filename: string;
-  error: string;
-  code: string;
-  message: string;
+/** A batch upload: the documents it made and the files it refused. */
+export interface BatchUpload {
+  collectionId: string;
+  batchJobId: string;
+  documents: Document[];
+  rejected: Rejection[];
 }
 
 /** What was streamed, for request fingerprints (idempotency): the fields and each file's hash. */
@@ -69,7 +70,7 @@ export class DocumentUploadsService {
     this.deps = deps;
   }
 
-  async upload(auth: AuthContext, source: MultipartSource, onDigest?: (d: UploadDigest) => void): Promise<DocumentRow> {
+  async upload(auth: AuthContext, source: MultipartSource, onDigest?: (d: UploadDigest) => void): Promise<Document> {
     assertMayCreate(auth);
     const { quota, blobs } = this.deps;
     const declaredFile = source.contentLength === null ? 0 : Math.max(0, source.contentLength - MULTIPART_OVERHEAD_ALLOWANCE);
@@ -104,19 +105,15 @@ export class DocumentUploadsService {
       const nameProblem = fields.filename === null ? null : nameTypeProblem(fields.filename, file.rule.mediaType);
       // docs/api-decisions.md §9: a file named as a type its bytes are not is 415, whichever field names it.
       if (nameProblem) throw errors.invalidFileType(`filename ${nameProblem}`, { filename: fields.filename, field: 'filename' });
-      const [row] = await this.#record(auth, [file], fields, null);
-      return row!;
+      const [document] = await this.#record(auth, [file], fields, null);
+      return document!;
     } catch (error) {
       await this.#discard(stored);
       throw error;
     }
   }
 
-  async uploadBatch(
-    auth: AuthContext,
-    source: MultipartSource,
-    onDigest?: (d: UploadDigest) => void,
-  ): Promise<{ collectionId: string; batchJobId: string; documents: DocumentRow[]; rejected: Rejection[] }> {
+  async uploadBatch(auth: AuthContext, source: MultipartSource, onDigest?: (d: UploadDigest) => void): Promise<BatchUpload> {
     assertMayCreate(auth);
     const { quota, blobs, batchJobs, clock } = this.deps;
     let room = await quota.assertRoom(auth, 0);
@@ -168,18 +165,18 @@ export class DocumentUploadsService {
       }
       const collectionId = newId(clock.now());
       const batchJobId = newId(clock.now());
-      const rows = await this.#record(auth, stored, fields, collectionId, async (trx) => {
+      const documents = await this.#record(auth, stored, fields, collectionId, async (trx) => {
         await batchJobs.insert(trx, {
           id: batchJobId,
-          tenant_id: auth.tenant.id,
-          collection_id: collectionId,
-          created_by: auth.userId,
+          tenantId: auth.tenant.id,
+          collectionId,
+          createdBy: auth.userId,
           total: files,
-          rejected: JSON.stringify(rejections),
-          created_at: clock.now(),
+          rejected: rejections,
+          createdAt: clock.now(),
         });
       });
-      return { collectionId, batchJobId, documents: rows, rejected: rejections };
+      return { collectionId, batchJobId, documents, rejected: rejections };
     } catch (error) {
       await this.#discard(stored);
       throw error;
@@ -238,16 +235,16 @@ export class DocumentUploadsService {
     fields: UploadFields,
     collectionId: string | null,
     extra?: (trx: Executor) => Promise<void>,
-  ): Promise<DocumentRow[]> {
+  ): Promise<Document[]> {
     return this.deps.database.db.transaction().execute(async (trx) => {
-      const rows = await this.#insert(trx, auth, files, fields, collectionId);
+      const documents = await this.#insert(trx, auth, files, fields, collectionId);
       await extra?.(trx);
-      return rows;
+      return documents;
     });
   }
 
   /** Inside the caller's transaction: quota re-check, rows, tags, processing jobs and events. */
-  async #insert(trx: Executor, auth: AuthContext, files: StoredUpload[], fields: UploadFields, collectionId: string | null): Promise<DocumentRow[]> {
+  async #insert(trx: Executor, auth: AuthContext, files: StoredUpload[], fields: UploadFields, collectionId: string | null): Promise<Document[]> {
     const { clock, jobs, documents, folders, tags, tagsService, quota } = this.deps;
     const tenantId = auth.tenant.id;
     if (fields.folderId !== null && !(await folders.exists(trx, tenantId, fields.folderId))) throw errors.notFound('folder', fields.folderId);
@@ -259,39 +256,39 @@ export class DocumentUploadsService {
     );
     const now = clock.now();
     const tagIds = await tagsService.resolveNames(trx, tenantId, fields.tags, now);
-    const rows: DocumentRow[] = [];
+    const made: Document[] = [];
     // Fair share: this upload's processing queues behind the tenant's own backlog, not other tenants'.
     let priority = await jobs.fairSharePriority(trx, DOCUMENT_JOBS.process, tenantId);
     for (const file of files) {
       const id = file.key.slice(file.key.lastIndexOf('/') + 1);
       const filename = (files.length === 1 ? fields.filename : null) ?? file.filename;
-      const row: DocumentRow = {
+      const document: Document = {
         id,
-        tenant_id: tenantId,
-        folder_id: fields.folderId,
-        owner_id: auth.userId,
-        collection_id: collectionId,
+        tenantId,
+        folderId: fields.folderId,
+        ownerId: auth.userId,
+        collectionId,
         filename,
-        original_filename: file.filename,
+        originalFilename: file.filename,
         extension: file.rule.extension,
-        file_type: file.rule.mediaType,
-        file_size: file.size,
+        fileType: file.rule.mediaType,
+        fileSize: file.size,
         sha256: file.sha256,
-        storage_key: file.key,
-        thumbnail_key: null,
-        thumbnail_type: null,
+        storageKey: file.key,
+        thumbnailKey: null,
+        thumbnailType: null,
         status: 'processing',
-        ai_status: fields.enableAi ? 'queued' : 'skipped',
-        enable_ai: fields.enableAi ? 1 : 0,
-        ai_summary: null,
-        ai_tags: '[]',
-        entities: '{}',
-        metadata: '{}',
-        processing_error: null,
-        created_at: now,
-        updated_at: now,
+        aiStatus: fields.enableAi ? 'queued' : 'skipped',
+        enableAi: fields.enableAi,
+        aiSummary: null,
+        aiTags: [],
+        entities: { people: [], organizations: [], dates: [] },
+        metadata: {},
+        processingError: null,
+        createdAt: now,
+        updatedAt: now,
       };
-      await documents.insert(trx, row);
+      await documents.insert(trx, document);
       await tags.setDocumentTags(trx, tenantId, id, tagIds, now);
       const payload: DocumentJobPayload = { tenantId, documentId: id };
       await jobs.enqueueMany(trx, [
@@ -305,16 +302,16 @@ export class DocumentUploadsService {
         data: {
           document_id: id,
           filename,
-          folder_id: row.folder_id,
-          file_type: row.file_type,
-          file_size: row.file_size,
-          status: row.status,
-          ai_status: row.ai_status,
+          folder_id: document.folderId,
+          file_type: document.fileType,
+          file_size: document.fileSize,
+          status: document.status,
+          ai_status: document.aiStatus,
         },
       });
-      rows.push(row);
+      made.push(document);
     }
-    return rows;
+    return made;
   }
 
   /**

@@ -15,13 +15,13 @@ interface Deps {
 /** Renders and stores the thumbnail; if the document was deleted meanwhile, removes it again. */
 export async function storeThumbnail(deps: Deps, payload: DocumentJobPayload): Promise<void> {
   const { database, blobs, documents } = deps;
-  const row = await documents.findById(database.db, payload.tenantId, payload.documentId);
-  if (!row) return;
-  const thumbnail = await renderThumbnail(blobs, row);
-  const key = thumbnailBlobKey(row.tenant_id, row.id);
+  const document = await documents.findById(database.db, payload.tenantId, payload.documentId);
+  if (!document) return;
+  const thumbnail = await renderThumbnail(blobs, document);
+  const key = thumbnailBlobKey(document.tenantId, document.id);
   await blobs.put(key, Readable.from([thumbnail.bytes]), { contentType: thumbnail.contentType });
-  await documents.update(database.db, row.tenant_id, row.id, { thumbnail_key: key, thumbnail_type: thumbnail.contentType });
-  if (!(await documents.findById(database.db, row.tenant_id, row.id))) await blobs.delete(key);
+  await documents.update(database.db, document.tenantId, document.id, { thumbnailKey: key, thumbnailType: thumbnail.contentType });
+  if (!(await documents.findById(database.db, document.tenantId, document.id))) await blobs.delete(key);
 }
 
 /** Deletes an upload's bytes when no document row references them (see DOCUMENT_JOBS.collectOrphan). */

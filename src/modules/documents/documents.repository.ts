@@ -1,12 +1,134 @@
-import { type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
+import { type Insertable, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import type { DB, DocumentsTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/executor.ts';
+import { parseJson } from '../../lib/json.ts';
 import { type VisibilityScope, visibilityRows } from './access/access.repository.ts';
 
-export type DocumentRow = Selectable<DocumentsTable>;
+/** Named things AI enrichment found; the API shows these three kinds (the column keeps any others, e.g. amounts). */
+export interface DocumentEntities {
+  people: string[];
+  organizations: string[];
+  dates: string[];
+  [kind: string]: string[];
+}
+
+/** Why processing stopped, or why AI was skipped. */
+export interface ProcessingError {
+  stage: string;
+  message: string;
+}
+
+/** A document as services see it: JSON columns parsed, flags as booleans. */
+export interface Document {
+  id: string;
+  tenantId: string;
+  folderId: string | null;
+  /** The uploading user; null when uploaded with an API key. */
+  ownerId: string | null;
+  /** The batch upload it came with. */
+  collectionId: string | null;
+  filename: string;
+  originalFilename: string;
+  /** Lower-case extension without the dot (`pdf`). */
+  extension: string;
+  /** Media type. */
+  fileType: string;
+  fileSize: number;
+  sha256: string;
+  storageKey: string;
+  thumbnailKey: string | null;
+  thumbnailType: string | null;
+  status: string;
+  aiStatus: string;
+  enableAi: boolean;
+  aiSummary: string | null;
+  aiTags: string[];
+  entities: DocumentEntities;
+  metadata: Record<string, unknown>;
+  processingError: ProcessingError | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What may change after upload. */
+export type DocumentPatch = Partial<Omit<Document, 'id' | 'tenantId' | 'createdAt'>>;
+
+export function toDocument(row: Selectable<DocumentsTable>): Document {
+  const entities = parseJson<Partial<DocumentEntities> | null>(row.entities, null) ?? {};
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    folderId: row.folder_id,
+    ownerId: row.owner_id,
+    collectionId: row.collection_id,
+    filename: row.filename,
+    originalFilename: row.original_filename,
+    extension: row.extension,
+    fileType: row.file_type,
+    fileSize: Number(row.file_size),
+    sha256: row.sha256,
+    storageKey: row.storage_key,
+    thumbnailKey: row.thumbnail_key,
+    thumbnailType: row.thumbnail_type,
+    status: row.status,
+    aiStatus: row.ai_status,
+    enableAi: Number(row.enable_ai) === 1,
+    aiSummary: row.ai_summary,
+    aiTags: parseJson<string[]>(row.ai_tags, []),
+    entities: { ...entities, people: entities.people ?? [], organizations: entities.organizations ?? [], dates: entities.dates ?? [] },
+    metadata: parseJson<Record<string, unknown>>(row.metadata, {}),
+    processingError: parseJson<ProcessingError | null>(row.processing_error, null),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** How each field is stored: the inverse of `toDocument`, field by field, for inserts and patches. */
+const COLUMNS: { [K in keyof Document]-?: (value: Document[K]) => Updateable<DocumentsTable> } = {
+  id: (v) => ({ id: v }),
+  tenantId: (v) => ({ tenant_id: v }),
+  folderId: (v) => ({ folder_id: v }),
+  ownerId: (v) => ({ owner_id: v }),
+  collectionId: (v) => ({ collection_id: v }),
+  filename: (v) => ({ filename: v }),
+  originalFilename: (v) => ({ original_filename: v }),
+  extension: (v) => ({ extension: v }),
+  fileType: (v) => ({ file_type: v }),
+  fileSize: (v) => ({ file_size: v }),
+  sha256: (v) => ({ sha256: v }),
+  storageKey: (v) => ({ storage_key: v }),
+  thumbnailKey: (v) => ({ thumbnail_key: v }),
+  thumbnailType: (v) => ({ thumbnail_type: v }),
+  status: (v) => ({ status: v }),
+  aiStatus: (v) => ({ ai_status: v }),
+  enableAi: (v) => ({ enable_ai: v ? 1 : 0 }),
+  aiSummary: (v) => ({ ai_summary: v }),
+  aiTags: (v) => ({ ai_tags: JSON.stringify(v) }),
+  entities: (v) => ({ entities: JSON.stringify(v) }),
+  metadata: (v) => ({ metadata: JSON.stringify(v) }),
+  processingError: (v) => ({ processing_error: v === null ? null : JSON.stringify(v) }),
+  createdAt: (v) => ({ created_at: v }),
+  updatedAt: (v) => ({ updated_at: v }),
+};
+
+/** The columns of the given fields (those not undefined). */
+function documentColumns(fields: Partial<Document>): Updateable<DocumentsTable> {
+  const values: Updateable<DocumentsTable> = {};
+  for (const key of Object.keys(fields) as (keyof Document)[]) {
+    const value = fields[key];
+    if (value !== undefined) Object.assign(values, (COLUMNS[key] as (v: unknown) => Updateable<DocumentsTable>)(value));
+  }
+  return values;
+}
 
 export const DOCUMENT_SORTS = { name: 'filename', created_at: 'created_at', updated_at: 'updated_at', size: 'file_size' } as const;
 export type DocumentSort = keyof typeof DOCUMENT_SORTS;
+
+/** A document's id and the key of its bytes in the blob store (what removing it needs). */
+export interface StoredBlob {
+  id: string;
+  storageKey: string;
+}
 
 /** A document's extracted text, and the text of each page where the format has pages. */
 export interface StoredContent {
@@ -46,13 +168,14 @@ function likePattern(text: string): string {
 
 /** SQL for documents; every query takes the tenant. */
 export class DocumentsRepository {
-  async insert(db: Executor, row: DocumentRow): Promise<void> {
-    await db.insertInto('documents').values(row).execute();
+  async insert(db: Executor, document: Document): Promise<void> {
+    // Every field of a Document maps to a column, so the values are a whole row.
+    await db.insertInto('documents').values(documentColumns(document) as Insertable<DocumentsTable>).execute();
   }
 
-  async findById(db: Executor, tenantId: string, id: string): Promise<DocumentRow | null> {
+  async findById(db: Executor, tenantId: string, id: string): Promise<Document | null> {
     const row = await db.selectFrom('documents').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-    return row ?? null;
+    return row ? toDocument(row) : null;
   }
 
   /** A document of the tenant with exactly this content, if any (imports skip such duplicates). */
@@ -61,8 +184,8 @@ export class DocumentsRepository {
     return row?.id ?? null;
   }
 
-  async update(db: Executor, tenantId: string, id: string, patch: Updateable<DocumentsTable>): Promise<void> {
-    await db.updateTable('documents').set(patch).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  async update(db: Executor, tenantId: string, id: string, patch: DocumentPatch): Promise<void> {
+    await db.updateTable('documents').set(documentColumns(patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
   /** Every document of the tenant matching the filters (the lists of tenant administrators). */
@@ -109,25 +232,26 @@ export class DocumentsRepository {
   }
 
   /** One page of the list, in the sort's index order (ties broken by id). */
-  async list(db: Executor, tenantId: string, filter: DocumentListFilter, page: DocumentPage): Promise<DocumentRow[]> {
-    if (filter.scope !== null) return this.#listVisible(db, tenantId, filter.scope, filter, page);
+  async list(db: Executor, tenantId: string, filter: DocumentListFilter, page: DocumentPage): Promise<Document[]> {
+    if (filter.scope !== null) return (await this.#listVisible(db, tenantId, filter.scope, filter, page)).map(toDocument);
     const column = DOCUMENT_SORTS[page.sort];
     // Names sort case-insensitively, served by the lower(filename) expression indexes.
     const sortKey = column === 'filename' ? sql`lower(documents.filename)` : sql.ref(`documents.${column}`);
-    return this.#filtered(db, tenantId, filter)
+    const rows = await this.#filtered(db, tenantId, filter)
       .selectAll('documents')
       .orderBy(sortKey, page.order)
       .orderBy('documents.id', page.order)
       .limit(page.limit)
       .offset(page.offset)
       .execute();
+    return rows.map(toDocument);
   }
 
   /**
    * A page of the caller's visible documents: the page's ids are read from the visibility index of
    * the sort (index order, offset skipped inside the index), then only those rows are joined.
    */
-  async #listVisible(db: Executor, tenantId: string, scope: VisibilityScope, filter: DocumentListFilter, page: DocumentPage): Promise<DocumentRow[]> {
+  #listVisible(db: Executor, tenantId: string, scope: VisibilityScope, filter: DocumentListFilter, page: DocumentPage) {
     const key = `v.${VISIBILITY_SORTS[page.sort]}` as const;
     const ids = this.#visible(db, tenantId, scope, filter)
       .select(['v.document_id', `${key} as sort_key`])
@@ -182,18 +306,17 @@ export class DocumentsRepository {
     return Number(row.documents) - Number(row.in_folders ?? 0);
   }
 
-  /** Documents (id and blob keys) inside any of the folders, for removal with them. */
-  async inFolders(db: Executor, tenantId: string, folderIds: string[]): Promise<Pick<DocumentRow, 'id' | 'storage_key' | 'thumbnail_key'>[]> {
-    const out: Pick<DocumentRow, 'id' | 'storage_key' | 'thumbnail_key'>[] = [];
+  /** Documents (id and blob key) inside any of the folders, for removal with them. */
+  async inFolders(db: Executor, tenantId: string, folderIds: string[]): Promise<StoredBlob[]> {
+    const out: StoredBlob[] = [];
     for (let i = 0; i < folderIds.length; i += 500) {
-      out.push(
-        ...(await db
-          .selectFrom('documents')
-          .select(['id', 'storage_key', 'thumbnail_key'])
-          .where('tenant_id', '=', tenantId)
-          .where('folder_id', 'in', folderIds.slice(i, i + 500))
-          .execute()),
-      );
+      const rows = await db
+        .selectFrom('documents')
+        .select(['id', 'storage_key'])
+        .where('tenant_id', '=', tenantId)
+        .where('folder_id', 'in', folderIds.slice(i, i + 500))
+        .execute();
+      for (const row of rows) out.push({ id: row.id, storageKey: row.storage_key });
     }
     return out;
   }
@@ -208,12 +331,13 @@ export class DocumentsRepository {
     return Number(row.n);
   }
 
-  /** Rows and their tag links, shares and extracted text (the latter by foreign-key cascade). */
   /** Up to `limit` documents of the tenant with their blob keys (sandbox reset removes them in batches). */
-  async listStorageKeys(db: Executor, tenantId: string, limit: number): Promise<Pick<DocumentRow, 'id' | 'storage_key'>[]> {
-    return db.selectFrom('documents').select(['id', 'storage_key']).where('tenant_id', '=', tenantId).limit(limit).execute();
+  async listStorageKeys(db: Executor, tenantId: string, limit: number): Promise<StoredBlob[]> {
+    const rows = await db.selectFrom('documents').select(['id', 'storage_key']).where('tenant_id', '=', tenantId).limit(limit).execute();
+    return rows.map((row) => ({ id: row.id, storageKey: row.storage_key }));
   }
 
+  /** Rows and their tag links, shares and extracted text (the latter by foreign-key cascade). */
   async deleteMany(db: Executor, tenantId: string, ids: string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) {
       await db.deleteFrom('documents').where('tenant_id', '=', tenantId).where('id', 'in', ids.slice(i, i + 500)).execute();

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { DocumentsService } from './documents.service.ts';
 import { IdParams, MessageBody, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
-import { presentDocumentDetail, presentDocumentListItem } from './documents.presenter.ts';
+import { presentDocumentDetail, presentDocumentListItem, presentReprocess } from './documents.presenter.ts';
 import type { DocumentSort } from './documents.repository.ts';
 import {
   AppliedAiTags,
@@ -57,7 +57,7 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
       });
       const withEntities = auth.via === 'api_key';
       return {
-        data: items.map((d) => presentDocumentListItem(d.row, d.tags, { withEntities })),
+        data: items.map((d) => presentDocumentListItem(d.document, d.tags, { withEntities })),
         total,
         page,
         page_size: limit,
@@ -78,7 +78,7 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
     },
     async (request) => {
       const d = await documents.get(authOf(request), request.params.id);
-      return presentDocumentDetail(d.row, d.tags, apiBaseOf(request, s.publicBaseUrl));
+      return presentDocumentDetail(d.document, d.tags, apiBaseOf(request, s.publicBaseUrl));
     },
   );
 
@@ -98,7 +98,7 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
     async (request) => {
       const { filename, folder_id, tags: tagNames } = request.body;
       const d = await documents.update(authOf(request), request.params.id, { filename, folderId: folder_id, tags: tagNames });
-      return presentDocumentDetail(d.row, d.tags, apiBaseOf(request, s.publicBaseUrl));
+      return presentDocumentDetail(d.document, d.tags, apiBaseOf(request, s.publicBaseUrl));
     },
   );
 
@@ -150,8 +150,7 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
       },
     },
     async (request, reply) => {
-      const row = await documents.reprocess(authOf(request), request.params.id);
-      return reply.status(202).send({ message: 'Reprocessing started', document_id: row.id, status: row.status, ai_status: row.ai_status });
+      return reply.status(202).send(presentReprocess(await documents.reprocess(authOf(request), request.params.id)));
     },
   );
 

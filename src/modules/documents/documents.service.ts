@@ -16,12 +16,12 @@ import type { TagsRepository } from './tags/tags.repository.ts';
 import { normaliseTagNames, type TagsService } from './tags/tags.service.ts';
 import { readTextContent } from './document-content.ts';
 import { DOCUMENT_JOBS, type DocumentJobPayload } from './document-job-kinds.ts';
-import { parseJson } from '../../lib/json.ts';
 import { removeDocuments } from './document-removal.ts';
-import type { DocumentListFilter, DocumentRow, DocumentSort, DocumentsRepository } from './documents.repository.ts';
+import type { Document, DocumentListFilter, DocumentPatch, DocumentSort, DocumentsRepository } from './documents.repository.ts';
 
 export interface DocumentWithTags {
-  row: DocumentRow;
+  document: Document;
+  /** Names of its manual tags. */
   tags: string[];
 }
 
@@ -66,8 +66,8 @@ export class DocumentsService {
   }
 
   async get(auth: AuthContext, id: string): Promise<DocumentWithTags> {
-    const { row } = await authorizeDocument(this.deps.database.db, auth, id, 'read');
-    return this.#withTags(auth.tenant.id, row);
+    const { document } = await authorizeDocument(this.deps.database.db, auth, id, 'read');
+    return this.#withTags(auth.tenant.id, document);
   }
 
   async list(auth: AuthContext, input: ListDocumentsInput): Promise<{ items: DocumentWithTags[]; total: number }> {
@@ -81,16 +81,16 @@ export class DocumentsService {
     if (input.dateStart !== undefined) filter.createdFrom = parseDate('date_start', input.dateStart, false);
     if (input.dateEnd !== undefined) filter.createdTo = parseDate('date_end', input.dateEnd, true);
     const page = { sort: input.sort, order: input.order, limit: input.limit, offset: (input.page - 1) * input.limit };
-    const [rows, total] = await Promise.all([
+    const [found, total] = await Promise.all([
       documents.list(database.db, tenantId, filter, page),
       documents.count(database.db, tenantId, filter),
     ]);
     const names = await tags.namesByDocument(
       database.db,
       tenantId,
-      rows.map((r) => r.id),
+      found.map((d) => d.id),
     );
-    return { items: rows.map((row) => ({ row, tags: names.get(row.id) ?? [] })), total };
+    return { items: found.map((document) => ({ document, tags: names.get(document.id) ?? [] })), total };
   }
 
   /** Partial update: rename, move (folder must exist; null = top level), replace tags. */
@@ -107,8 +107,8 @@ export class DocumentsService {
     }
     const tagNames = patch.tags === undefined ? undefined : normaliseTagNames(patch.tags);
     await database.db.transaction().execute(async (trx) => {
-      const { row } = await authorizeDocument(trx, auth, id, 'update');
-      const nameProblem = patch.filename === undefined ? null : nameTypeProblem(patch.filename.trim(), row.file_type);
+      const { document } = await authorizeDocument(trx, auth, id, 'update');
+      const nameProblem = patch.filename === undefined ? null : nameTypeProblem(patch.filename.trim(), document.fileType);
       if (nameProblem) throw errors.field('filename', nameProblem);
       if (patch.folderId && !(await folders.exists(trx, tenantId, patch.folderId))) throw errors.notFound('folder', patch.folderId);
       const now = clock.now();
@@ -119,14 +119,14 @@ export class DocumentsService {
         await this.deps.tags.setDocumentTags(trx, tenantId, id, tagIds, now);
         if (!sameNames(before, tagNames)) changed.push('tags');
       }
-      const filename = patch.filename?.trim() ?? row.filename;
-      const folderId = patch.folderId !== undefined ? patch.folderId : row.folder_id;
-      if (filename !== row.filename) changed.push('filename');
-      if (folderId !== row.folder_id) changed.push('folder_id');
+      const filename = patch.filename?.trim() ?? document.filename;
+      const folderId = patch.folderId !== undefined ? patch.folderId : document.folderId;
+      if (filename !== document.filename) changed.push('filename');
+      if (folderId !== document.folderId) changed.push('folder_id');
       await documents.update(trx, tenantId, id, {
         ...(patch.filename !== undefined ? { filename } : {}),
-        ...(patch.folderId !== undefined ? { folder_id: folderId } : {}),
-        updated_at: now,
+        ...(patch.folderId !== undefined ? { folderId } : {}),
+        updatedAt: now,
       });
       await this.#recordUpdated(trx, tenantId, id, changed, { filename, folderId, at: now });
     });
@@ -137,8 +137,8 @@ export class DocumentsService {
   async delete(auth: AuthContext, id: string): Promise<void> {
     const { database, documents, jobs } = this.deps;
     await database.db.transaction().execute(async (trx) => {
-      const { row } = await authorizeDocument(trx, auth, id, 'delete');
-      await removeDocuments(trx, { documents, jobs }, auth.tenant.id, [row]);
+      const { document } = await authorizeDocument(trx, auth, id, 'delete');
+      await removeDocuments(trx, { documents, jobs }, auth.tenant.id, [document]);
     });
   }
 
@@ -148,7 +148,7 @@ export class DocumentsService {
    */
   async content(auth: AuthContext, id: string, page?: number): Promise<{ content: string; pages: number | null; page?: number }> {
     const { database, documents, blobs } = this.deps;
-    const { row } = await authorizeDocument(database.db, auth, id, 'read');
+    const { document } = await authorizeDocument(database.db, auth, id, 'read');
     const stored = await documents.findContent(database.db, auth.tenant.id, id);
     const pages = stored?.pages ?? null;
     if (page !== undefined) {
@@ -157,7 +157,7 @@ export class DocumentsService {
       return { content: pages[page - 1]!, pages: pages.length, page };
     }
     if (stored) return { content: stored.text, pages: pages?.length ?? null };
-    const text = await readTextContent(blobs, row);
+    const text = await readTextContent(blobs, document);
     return { content: text ?? '', pages: null };
   }
 
@@ -165,16 +165,16 @@ export class DocumentsService {
    * Runs extraction and AI again (202): the document goes back to `processing` and its AI state to
    * `queued` (or `skipped` when it was uploaded without AI). A reprocess already waiting is not doubled.
    */
-  async reprocess(auth: AuthContext, id: string): Promise<DocumentRow> {
+  async reprocess(auth: AuthContext, id: string): Promise<Document> {
     const { database, clock, documents, jobs } = this.deps;
     return database.db.transaction().execute(async (trx) => {
-      const { row } = await authorizeDocument(trx, auth, id, 'update');
+      const { document } = await authorizeDocument(trx, auth, id, 'update');
       const patch = {
         status: 'processing',
-        ai_status: row.enable_ai ? 'queued' : 'skipped',
-        processing_error: null,
-        updated_at: clock.now(),
-      } as const;
+        aiStatus: document.enableAi ? 'queued' : 'skipped',
+        processingError: null,
+        updatedAt: clock.now(),
+      } satisfies DocumentPatch;
       await documents.update(trx, auth.tenant.id, id, patch);
       const priority = await jobs.fairSharePriority(trx, DOCUMENT_JOBS.process, auth.tenant.id);
       await jobs.enqueue(trx, DOCUMENT_JOBS.process, { tenantId: auth.tenant.id, documentId: id } satisfies DocumentJobPayload, {
@@ -182,7 +182,7 @@ export class DocumentsService {
         priority,
         uniqueKey: `reprocess:${id}`,
       });
-      return { ...row, ...patch };
+      return { ...document, ...patch };
     });
   }
 
@@ -190,8 +190,8 @@ export class DocumentsService {
   async applyAiTags(auth: AuthContext, id: string): Promise<string[]> {
     const { database, clock, tags, tagsService, documents } = this.deps;
     return database.db.transaction().execute(async (trx) => {
-      const { row } = await authorizeDocument(trx, auth, id, 'update');
-      const aiTags = normaliseTagNames(parseJson<string[]>(row.ai_tags, []));
+      const { document } = await authorizeDocument(trx, auth, id, 'update');
+      const aiTags = normaliseTagNames(document.aiTags);
       if (aiTags.length === 0) return [];
       const now = clock.now();
       const current = (await tags.namesByDocument(trx, auth.tenant.id, [id])).get(id) ?? [];
@@ -199,8 +199,12 @@ export class DocumentsService {
       const applied = aiTags.filter((t) => !have.has(t.toLowerCase()));
       const tagIds = await tagsService.resolveNames(trx, auth.tenant.id, [...current, ...applied], now);
       await tags.setDocumentTags(trx, auth.tenant.id, id, tagIds, now);
-      await documents.update(trx, auth.tenant.id, id, { updated_at: now });
-      await this.#recordUpdated(trx, auth.tenant.id, id, applied.length > 0 ? ['tags'] : [], { filename: row.filename, folderId: row.folder_id, at: now });
+      await documents.update(trx, auth.tenant.id, id, { updatedAt: now });
+      await this.#recordUpdated(trx, auth.tenant.id, id, applied.length > 0 ? ['tags'] : [], {
+        filename: document.filename,
+        folderId: document.folderId,
+        at: now,
+      });
       return applied;
     });
   }
@@ -212,8 +216,8 @@ export class DocumentsService {
    */
   async annotate(trx: Executor, tenantId: string, id: string, change: { addTags?: string[]; metadata?: Record<string, unknown>; summary?: string }): Promise<string[] | null> {
     const { clock, documents, tags, tagsService } = this.deps;
-    const row = await documents.findById(trx, tenantId, id);
-    if (!row) return null;
+    const document = await documents.findById(trx, tenantId, id);
+    if (!document) return null;
     const now = clock.now();
     const changed: string[] = [];
     const wanted = normaliseTagNames(change.addTags ?? []);
@@ -226,22 +230,22 @@ export class DocumentsService {
         changed.push('tags');
       }
     }
-    const patch: { metadata?: string; ai_summary?: string } = {};
+    const patch: DocumentPatch = {};
     if (change.metadata && Object.keys(change.metadata).length > 0) {
-      const before = parseJson<Record<string, unknown>>(row.metadata, {});
+      const before = document.metadata;
       const after = { ...before, ...change.metadata };
       if (JSON.stringify(after) !== JSON.stringify(before)) {
-        patch.metadata = JSON.stringify(after);
+        patch.metadata = after;
         changed.push('metadata');
       }
     }
-    if (change.summary !== undefined && change.summary !== row.ai_summary) {
-      patch.ai_summary = change.summary;
+    if (change.summary !== undefined && change.summary !== document.aiSummary) {
+      patch.aiSummary = change.summary;
       changed.push('summary');
     }
     if (changed.length === 0) return changed;
-    await documents.update(trx, tenantId, id, { ...patch, updated_at: now });
-    await this.#recordUpdated(trx, tenantId, id, changed, { filename: row.filename, folderId: row.folder_id, at: now });
+    await documents.update(trx, tenantId, id, { ...patch, updatedAt: now });
+    await this.#recordUpdated(trx, tenantId, id, changed, { filename: document.filename, folderId: document.folderId, at: now });
     return changed;
   }
 
@@ -256,18 +260,18 @@ export class DocumentsService {
     });
   }
 
-  /** The document row (for headers) and, unless only validators are needed, its bytes. */
-  async authorizeRead(auth: AuthContext, id: string): Promise<DocumentRow> {
-    return (await authorizeDocument(this.deps.database.db, auth, id, 'read')).row;
+  /** The document (for headers) and, unless only validators are needed, its bytes. */
+  async authorizeRead(auth: AuthContext, id: string): Promise<Document> {
+    return (await authorizeDocument(this.deps.database.db, auth, id, 'read')).document;
   }
 
   openBlob(key: string, range?: ByteRange): Promise<Readable> {
     return this.deps.blobs.get(key, range);
   }
 
-  async #withTags(tenantId: string, row: DocumentRow): Promise<DocumentWithTags> {
-    const names = await this.deps.tags.namesByDocument(this.deps.database.db, tenantId, [row.id]);
-    return { row, tags: names.get(row.id) ?? [] };
+  async #withTags(tenantId: string, document: Document): Promise<DocumentWithTags> {
+    const names = await this.deps.tags.namesByDocument(this.deps.database.db, tenantId, [document.id]);
+    return { document, tags: names.get(document.id) ?? [] };
   }
 }
 

@@ -1,6 +1,4 @@
-import type { Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
-import type { DocumentsTable } from '../../db/schema.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { defineModule } from '../../platform/module.ts';
 import { visibleDocuments } from './access/access.repository.ts';
@@ -13,7 +11,7 @@ import { documentFileRoutes } from './document-files.routes.ts';
 import { documentUploadRoutes } from './document-uploads.routes.ts';
 import { DocumentUploadsService } from './document-uploads.service.ts';
 import { documentJobDefinitions } from './documents.jobs.ts';
-import { type DocumentRow, DocumentsRepository, type StoredContent } from './documents.repository.ts';
+import { type Document, type DocumentPatch, DocumentsRepository, type StoredContent } from './documents.repository.ts';
 import { documentRoutes } from './documents.routes.ts';
 import { DocumentsService } from './documents.service.ts';
 import { folderRoutes } from './folders/folders.routes.ts';
@@ -27,10 +25,10 @@ import { TagsRepository } from './tags/tags.repository.ts';
 import { TagsService } from './tags/tags.service.ts';
 import { UploadQuota } from './upload-quota.ts';
 
-/** The document pipeline's view of the library: the rows it advances and the text it stores. */
+/** The document pipeline's view of the library: the documents it advances and the text it stores. */
 export interface DocumentPipelineStore {
-  find(db: Executor, tenantId: string, id: string): Promise<DocumentRow | null>;
-  update(db: Executor, tenantId: string, id: string, patch: Updateable<DocumentsTable>): Promise<void>;
+  find(db: Executor, tenantId: string, id: string): Promise<Document | null>;
+  update(db: Executor, tenantId: string, id: string, patch: DocumentPatch): Promise<void>;
   saveContent(db: Executor, content: { tenantId: string; documentId: string; text: string; pages: string[] | null; at: number }): Promise<void>;
   findContent(db: Executor, tenantId: string, id: string): Promise<StoredContent | null>;
 }
@@ -40,10 +38,10 @@ export interface DocumentAccess {
   /** The visibility filter of queries over `documents`: `.where(access.visible(auth))` (always true for tenant admins). */
   visible: typeof visibleDocuments;
   /** Loads a document of the caller's tenant: 404 when invisible to them, 403 when visible but `action` is not allowed. */
-  authorize(db: Executor, auth: AuthContext, documentId: string, action: DocumentAction): Promise<{ row: DocumentRow }>;
+  authorize(db: Executor, auth: AuthContext, documentId: string, action: DocumentAction): Promise<{ document: Document }>;
 }
 
-export type { DocumentRow, StoredContent } from './documents.repository.ts';
+export type { Document, DocumentEntities, DocumentPatch, ProcessingError, StoredContent } from './documents.repository.ts';
 export { presentDocumentDetail } from './documents.presenter.ts';
 export type { DocumentsService } from './documents.service.ts';
 export type { DocumentUploadsService, ImportOutcome } from './document-uploads.service.ts';

@@ -3,6 +3,7 @@ import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { type FileCategory, fileTypeRuleForExtension } from '../../providers/files/file-types.ts';
 import { pdfTools } from '../../providers/files/pdf-tools.ts';
 import { readAll } from './document-content.ts';
+import type { Document } from './documents.repository.ts';
 
 /** Longest side of a thumbnail, in pixels. */
 export const THUMBNAIL_SIZE = 256;
@@ -61,15 +62,15 @@ function renderPdfFirstPage(bytes: Buffer): Promise<Buffer> {
  */
 export async function renderThumbnail(
   blobs: BlobStore,
-  doc: { extension: string; storage_key: string; file_size: number },
+  doc: Pick<Document, 'extension' | 'storageKey' | 'fileSize'>,
 ): Promise<Thumbnail> {
   const category = fileTypeRuleForExtension(doc.extension)?.category;
   try {
     if (category === 'image') {
-      return { bytes: await resizeToPng(await blobs.get(doc.storage_key)), contentType: 'image/png' };
+      return { bytes: await resizeToPng(await blobs.get(doc.storageKey)), contentType: 'image/png' };
     }
-    if (category === 'pdf' && Number(doc.file_size) <= MAX_PDF_RENDER_BYTES) {
-      const page = await renderPdfFirstPage(await readAll(await blobs.get(doc.storage_key)));
+    if (category === 'pdf' && doc.fileSize <= MAX_PDF_RENDER_BYTES) {
+      const page = await renderPdfFirstPage(await readAll(await blobs.get(doc.storageKey)));
       return { bytes: await resizeToPng(page), contentType: 'image/png' };
     }
   } catch {

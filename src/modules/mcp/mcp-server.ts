@@ -65,7 +65,7 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
     ({ name, limit }) =>
       asTool(async () => {
         const { items, total } = await documents.list(auth, { page: 1, limit: limit ?? 20, search: name, sort: 'created_at', order: 'desc' });
-        return { total, documents: items.map((d) => ({ id: d.row.id, filename: d.row.filename, status: d.row.status, ai_summary: d.row.ai_summary })) };
+        return { total, documents: items.map(({ document: d }) => ({ id: d.id, filename: d.filename, status: d.status, ai_summary: d.aiSummary })) };
       }),
   );
 
@@ -80,7 +80,7 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
     ({ document_id }) =>
       asTool(async () => {
         const d = await documents.get(auth, document_id);
-        return presentDocumentDetail(d.row, d.tags, tools.apiBase);
+        return presentDocumentDetail(d.document, d.tags, tools.apiBase);
       }),
   );
 
@@ -118,7 +118,7 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
     new ResourceTemplate('document://{id}', {
       list: async () => {
         const { items } = await documents.list(auth, { page: 1, limit: 50, sort: 'created_at', order: 'desc' });
-        return { resources: items.map((d) => ({ uri: `document://${d.row.id}`, name: d.row.filename, mimeType: 'text/plain' })) };
+        return { resources: items.map(({ document: d }) => ({ uri: `document://${d.id}`, name: d.filename, mimeType: 'text/plain' })) };
       },
     }),
     { title: 'Document text', description: 'The extracted text of a document the caller may read.', mimeType: 'text/plain' },

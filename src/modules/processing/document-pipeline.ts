@@ -6,7 +6,6 @@ import type { EventLog } from '../../events/event-log.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { JobLostError, type RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { parseJson } from '../../lib/json.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { AiProviderError } from '../../providers/ai/ai-provider-error.ts';
 import type { AiProvider } from '../../providers/ai/ai-provider.ts';
@@ -14,7 +13,7 @@ import { chunkText } from '../../providers/ai/chunking.ts';
 import { withBlobAsFile } from '../../providers/blobs/blob-as-file.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { type ExtractedContent, ExtractionError, type Extractor } from '../../providers/extraction/extractor.ts';
-import type { DocumentJobPayload, DocumentPipelineStore, DocumentRow } from '../documents/index.ts';
+import type { Document, DocumentJobPayload, DocumentPipelineStore, ProcessingError } from '../documents/index.ts';
 import type { ChunksRepository, NewChunk } from './chunks.repository.ts';
 import { PROCESSING_JOBS } from './processing-jobs.ts';
 
@@ -71,27 +70,26 @@ export class DocumentPipeline {
     if (!doc) return;
     await this.#guard(job, doc, 'extraction', async () => {
       const { blobs, extractor } = this.#deps;
-      const input = { extension: doc.extension, mediaType: doc.file_type, signal: job.signal };
-      const { content, note } = await withBlobAsFile(blobs, doc.storage_key, `file.${doc.extension}`, async (path) => {
+      const input = { extension: doc.extension, mediaType: doc.fileType, signal: job.signal };
+      const { content, note } = await withBlobAsFile(blobs, doc.storageKey, `file.${doc.extension}`, async (path) => {
         const extracted = await extractor.extract({ ...input, path });
         if (!extracted.media) return { content: extracted, note: null };
         return this.#transcribe(doc, extracted, { ...input, path }, job.signal);
       });
       const { database, store, clock, jobs } = this.#deps;
       const now = clock.now();
-      const wantsAi = doc.enable_ai === 1 && content.text.trim() !== '';
+      const wantsAi = doc.enableAi && content.text.trim() !== '';
       await database.db.transaction().execute(async (trx) => {
-        await store.saveContent(trx, { tenantId: doc.tenant_id, documentId: doc.id, text: content.text, pages: content.pages, at: now });
-        const metadata = { ...parseJson<Record<string, unknown>>(doc.metadata, {}), ...content.metadata };
-        await store.update(trx, doc.tenant_id, doc.id, {
-          metadata: JSON.stringify(metadata),
-          ai_status: wantsAi ? 'processing' : 'skipped',
+        await store.saveContent(trx, { tenantId: doc.tenantId, documentId: doc.id, text: content.text, pages: content.pages, at: now });
+        await store.update(trx, doc.tenantId, doc.id, {
+          metadata: { ...doc.metadata, ...content.metadata },
+          aiStatus: wantsAi ? 'processing' : 'skipped',
           // Why AI was skipped, when the reason is worth telling (media nobody could transcribe).
-          processing_error: note ? JSON.stringify({ stage: 'transcription', message: note }) : null,
-          updated_at: now,
+          processingError: note ? { stage: 'transcription', message: note } : null,
+          updatedAt: now,
         });
         const next = wantsAi ? PROCESSING_JOBS.enrich : PROCESSING_JOBS.index;
-        await jobs.enqueue(trx, next, job.payload, { tenantId: doc.tenant_id, priority: job.priority });
+        await jobs.enqueue(trx, next, job.payload, { tenantId: doc.tenantId, priority: job.priority });
         await job.completeIn(trx);
       });
     });
@@ -101,32 +99,30 @@ export class DocumentPipeline {
     const doc = await this.#load(job.payload);
     if (!doc) return;
     const { ai, database, store, clock, jobs } = this.#deps;
-    const content = await store.findContent(database.db, doc.tenant_id, doc.id);
+    const content = await store.findContent(database.db, doc.tenantId, doc.id);
     if (!content) throw new Error('no extracted text to enrich (extraction has not run)');
-    let result: { summary: string; tags: string[]; entities: Record<string, string[]> } | null = null;
-    let failure: string | null = null;
+    let result: Pick<Document, 'aiSummary' | 'aiTags' | 'entities'> | null = null;
+    let failure = '';
     try {
       const signal = job.signal;
       const [summary, tags, entities] = await Promise.all([
         ai.summarize(content.text, { signal }),
         ai.extractTags(content.text, { signal }),
-        ai.extractEntities(content.text, { signal, referenceDate: new Date(Number(doc.created_at)) }),
+        ai.extractEntities(content.text, { signal, referenceDate: new Date(doc.createdAt) }),
       ]);
-      result = { summary, tags, entities: { ...entities } };
+      result = { aiSummary: summary, aiTags: tags, entities: { ...entities } };
     } catch (error) {
       if (!this.#givesUp(job, error)) throw error;
       failure = messageOf(error);
     }
     const now = clock.now();
     await database.db.transaction().execute(async (trx) => {
-      await store.update(trx, doc.tenant_id, doc.id, {
-        ...(result
-          ? { ai_summary: result.summary, ai_tags: JSON.stringify(result.tags), entities: JSON.stringify(result.entities) }
-          : { ai_status: 'failed', processing_error: JSON.stringify({ stage: 'enrichment', message: failure }) }),
-        updated_at: now,
+      await store.update(trx, doc.tenantId, doc.id, {
+        ...(result ?? { aiStatus: 'failed', processingError: { stage: 'enrichment', message: failure } }),
+        updatedAt: now,
       });
       // The text is indexed either way: a document whose AI failed is still found by keyword.
-      await jobs.enqueue(trx, PROCESSING_JOBS.index, job.payload, { tenantId: doc.tenant_id, priority: job.priority });
+      await jobs.enqueue(trx, PROCESSING_JOBS.index, job.payload, { tenantId: doc.tenantId, priority: job.priority });
       await job.completeIn(trx);
     });
   }
@@ -135,9 +131,9 @@ export class DocumentPipeline {
     const doc = await this.#load(job.payload);
     if (!doc) return;
     const { ai, database, store, chunks, clock, events } = this.#deps;
-    const content = await store.findContent(database.db, doc.tenant_id, doc.id);
+    const content = await store.findContent(database.db, doc.tenantId, doc.id);
     const passages = content ? chunkText(content.text, { pages: content.pages }) : [];
-    const embed = doc.ai_status === 'processing';
+    const embed = doc.aiStatus === 'processing';
     let vectors: (Float32Array | null)[] = passages.map(() => null);
     let failure: string | null = null;
     if (embed && passages.length > 0) {
@@ -157,22 +153,20 @@ export class DocumentPipeline {
     const now = clock.now();
     await database.db.transaction().execute(async (trx) => {
       await job.completeIn(trx);
-      const current = await store.find(trx, doc.tenant_id, doc.id);
+      const current = await store.find(trx, doc.tenantId, doc.id);
       if (!current) return;
-      await chunks.replace(trx, doc.tenant_id, doc.id, rows, `${ai.embeddingModel}:${ai.embeddingDimensions}`, now);
-      const aiStatus = failure ? 'failed' : current.ai_status === 'processing' ? 'completed' : current.ai_status;
-      const processingError = failure ? JSON.stringify({ stage: 'embedding', message: failure }) : current.processing_error;
-      await store.update(trx, doc.tenant_id, doc.id, { status: 'completed', ai_status: aiStatus, processing_error: processingError, updated_at: now });
-      const aiTags = parseJson<string[]>(current.ai_tags, []);
+      await chunks.replace(trx, doc.tenantId, doc.id, rows, `${ai.embeddingModel}:${ai.embeddingDimensions}`, now);
+      const aiStatus = failure ? 'failed' : current.aiStatus === 'processing' ? 'completed' : current.aiStatus;
+      const error: ProcessingError | null = failure ? { stage: 'embedding', message: failure } : current.processingError;
+      await store.update(trx, doc.tenantId, doc.id, { status: 'completed', aiStatus, processingError: error, updatedAt: now });
       if (aiStatus === 'failed') {
-        const error = parseJson<{ stage: string; message: string } | null>(processingError, null);
-        await events.record(trx, { tenantId: doc.tenant_id, name: 'document.failed', at: now, data: { document_id: doc.id, status: 'completed', ai_status: aiStatus, error } });
+        await events.record(trx, { tenantId: doc.tenantId, name: 'document.failed', at: now, data: { document_id: doc.id, status: 'completed', ai_status: aiStatus, error } });
       } else {
         await events.record(trx, {
-          tenantId: doc.tenant_id,
+          tenantId: doc.tenantId,
           name: 'document.processed',
           at: now,
-          data: { document_id: doc.id, status: 'completed', ai_summary: current.ai_summary, ai_tags: aiTags },
+          data: { document_id: doc.id, status: 'completed', ai_summary: current.aiSummary, ai_tags: current.aiTags },
         });
       }
     });
@@ -180,18 +174,18 @@ export class DocumentPipeline {
 
   /** Audio is transcribed as is, video through its audio track; without a way to, AI is skipped and the reason kept. */
   async #transcribe(
-    doc: DocumentRow,
+    doc: Document,
     extracted: ExtractedContent,
     input: { path: string; extension: string; mediaType: string },
     signal: AbortSignal,
   ): Promise<{ content: ExtractedContent; note: string | null }> {
     const { ai, extractor, tenants } = this.#deps;
-    if (doc.enable_ai !== 1) return { content: extracted, note: null };
+    if (!doc.enableAi) return { content: extracted, note: null };
     if (!ai.canTranscribe) {
       return { content: extracted, note: 'transcription needs an OpenAI-compatible speech endpoint (AI_PROVIDER=openai); the media metadata was kept' };
     }
     if (extracted.media?.kind === 'video') {
-      const tenant = await tenants.findById(doc.tenant_id);
+      const tenant = await tenants.findById(doc.tenantId);
       if (!tenant || !TIER_LIMITS[tenant.tier].features.videoTranscription) {
         return { content: extracted, note: 'video transcription is included from the Pro tier; the media metadata was kept' };
       }
@@ -210,12 +204,12 @@ export class DocumentPipeline {
   }
 
   /** The document to work on, or null when it was deleted meanwhile (the job then has nothing to do). */
-  #load(payload: DocumentJobPayload): Promise<DocumentRow | null> {
+  #load(payload: DocumentJobPayload): Promise<Document | null> {
     return this.#deps.store.find(this.#deps.database.db, payload.tenantId, payload.documentId);
   }
 
   /** Runs a step; a permanent failure, or the last attempt of a passing one, fails the document. */
-  async #guard(job: RunningJob<DocumentJobPayload>, doc: DocumentRow, stage: ProcessingStage, step: () => Promise<void>): Promise<void> {
+  async #guard(job: RunningJob<DocumentJobPayload>, doc: Document, stage: ProcessingStage, step: () => Promise<void>): Promise<void> {
     try {
       await step();
     } catch (error) {
@@ -235,17 +229,17 @@ export class DocumentPipeline {
     return job.attempt >= job.maxAttempts;
   }
 
-  async #fail(job: RunningJob<unknown>, doc: DocumentRow, stage: ProcessingStage, message: string): Promise<void> {
+  async #fail(job: RunningJob<unknown>, doc: Document, stage: ProcessingStage, message: string): Promise<void> {
     const { database, store, clock, events } = this.#deps;
     const now = clock.now();
     await database.db.transaction().execute(async (trx: Executor) => {
       await job.completeIn(trx);
-      const current = await store.find(trx, doc.tenant_id, doc.id);
+      const current = await store.find(trx, doc.tenantId, doc.id);
       if (!current) return;
-      const aiStatus = current.ai_status === 'skipped' ? 'skipped' : 'failed';
+      const aiStatus = current.aiStatus === 'skipped' ? 'skipped' : 'failed';
       const error = { stage, message };
-      await store.update(trx, doc.tenant_id, doc.id, { status: 'failed', ai_status: aiStatus, processing_error: JSON.stringify(error), updated_at: now });
-      await events.record(trx, { tenantId: doc.tenant_id, name: 'document.failed', at: now, data: { document_id: doc.id, status: 'failed', ai_status: aiStatus, error } });
+      await store.update(trx, doc.tenantId, doc.id, { status: 'failed', aiStatus, processingError: error, updatedAt: now });
+      await events.record(trx, { tenantId: doc.tenantId, name: 'document.failed', at: now, data: { document_id: doc.id, status: 'failed', ai_status: aiStatus, error } });
     });
   }
 }

@@ -1,5 +1,4 @@
-import type { DocumentsTable } from '../../../db/schema.ts';
-import { DocumentsRepository } from '../documents.repository.ts';
+import { type Document, DocumentsRepository } from '../documents.repository.ts';
 import { sharePermissionsOf } from './access.repository.ts';
 import { errors } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/executor.ts';
@@ -42,14 +41,14 @@ export function assertTenantAdmin(auth: AuthContext, what: string): void {
   if (!isTenantAdmin(auth)) throw errors.forbidden(`Only owners and admins may ${what}`);
 }
 
-/** The caller's permission on a document row, or null when they may not see it. */
+/** The caller's permission on a document, or null when they may not see it. */
 export async function permissionOn(
   db: Executor,
   auth: AuthContext,
-  doc: Pick<DocumentsTable, 'id' | 'owner_id'>,
+  doc: Pick<Document, 'id' | 'ownerId'>,
 ): Promise<SharePermission | null> {
   if (isTenantAdmin(auth) || auth.userId === null) return 'admin';
-  if (auth.role !== 'viewer' && doc.owner_id === auth.userId) return 'admin';
+  if (auth.role !== 'viewer' && doc.ownerId === auth.userId) return 'admin';
   const permissions = await sharePermissionsOf(db, auth.tenant.id, doc.id, auth.userId);
   let best: SharePermission | null = null;
   for (const permission of permissions) {
@@ -69,14 +68,14 @@ export async function authorizeDocument(
   auth: AuthContext,
   documentId: string,
   action: DocumentAction,
-): Promise<{ row: DocumentsTable; permission: SharePermission }> {
-  const row = await documentsRepository.findById(db, auth.tenant.id, documentId);
-  if (!row) throw errors.notFound('document', documentId);
-  const permission = await permissionOn(db, auth, row);
+): Promise<{ document: Document; permission: SharePermission }> {
+  const document = await documentsRepository.findById(db, auth.tenant.id, documentId);
+  if (!document) throw errors.notFound('document', documentId);
+  const permission = await permissionOn(db, auth, document);
   if (permission === null) throw errors.notFound('document', documentId);
   const needed = DOCUMENT_ACTIONS[action];
   if (RANK[permission] < RANK[needed]) {
     throw errors.forbidden(`Your access to this document (${permission}) does not allow this; it needs ${needed}`);
   }
-  return { row, permission };
+  return { document, permission };
 }

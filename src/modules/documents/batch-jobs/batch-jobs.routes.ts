@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import type { BatchJobsService } from './batch-jobs.service.ts';
 import { IdParams, Paged, PageQuery, pageWindow, standardErrors, Timestamp } from '../../../http/common-schemas.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
-import { iso } from '../../../lib/clock.ts';
 import { Rejection } from '../documents.schemas.ts';
+import { presentBatchJob } from './batch-jobs.presenter.ts';
 
 const BatchJobView = Type.Object({
   id: Type.String(),
@@ -36,7 +36,7 @@ export function batchJobRoutes(app: App, s: { batchJobs: BatchJobsService }): vo
     async (request) => {
       const page = pageWindow(request.query);
       const { rows, total } = await s.batchJobs.list(authOf(request), page);
-      return { data: rows.map((job) => ({ ...job, created_at: iso(job.created_at) })), total, page: page.page, page_size: page.pageSize };
+      return { data: rows.map(presentBatchJob), total, page: page.page, page_size: page.pageSize };
     },
   );
 
@@ -52,8 +52,7 @@ export function batchJobRoutes(app: App, s: { batchJobs: BatchJobsService }): vo
       },
     },
     async (request) => {
-      const job = await s.batchJobs.get(authOf(request), request.params.id);
-      return { ...job, created_at: iso(job.created_at) };
+      return presentBatchJob(await s.batchJobs.get(authOf(request), request.params.id));
     },
   );
 }

@@ -3,20 +3,72 @@ import type { FoldersTable } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/executor.ts';
 import { type VisibilityScope, visibilityRows } from '../access/access.repository.ts';
 
-export type FolderRow = Selectable<FoldersTable>;
+/** A folder as services see it. */
+export interface Folder {
+  id: string;
+  tenantId: string;
+  /** null: at the top level. */
+  parentId: string | null;
+  name: string;
+  color: string;
+  icon: string;
+  createdBy: string | null;
+  /** Every document directly inside, kept by triggers on `documents` (what tenant administrators see). */
+  documentCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What an update may change (the name key follows the name). */
+export type FolderPatch = Partial<Pick<Folder, 'name' | 'color' | 'icon' | 'parentId'>> & { updatedAt: number };
+
+export function toFolder(row: Selectable<FoldersTable>): Folder {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    parentId: row.parent_id,
+    name: row.name,
+    color: row.color,
+    icon: row.icon,
+    createdBy: row.created_by,
+    documentCount: Number(row.document_count),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Sibling names are unique case-insensitively: the key of a name. */
+function nameKey(name: string): string {
+  return name.toLowerCase();
+}
 
 /** Which folders a listing wants: all of them, the top level (null), or one folder's children. */
 export type ParentFilter = { kind: 'all' } | { kind: 'root' } | { kind: 'children'; parentId: string };
 
 /** SQL for folders; every query takes the tenant. */
 export class FoldersRepository {
-  async insert(db: Executor, row: FolderRow): Promise<void> {
-    await db.insertInto('folders').values(row).execute();
+  /** A new folder; its document count starts at 0 and is kept by triggers from then on. */
+  async insert(db: Executor, folder: Folder): Promise<void> {
+    await db
+      .insertInto('folders')
+      .values({
+        id: folder.id,
+        tenant_id: folder.tenantId,
+        parent_id: folder.parentId,
+        name: folder.name,
+        name_key: nameKey(folder.name),
+        color: folder.color,
+        icon: folder.icon,
+        created_by: folder.createdBy,
+        created_at: folder.createdAt,
+        updated_at: folder.updatedAt,
+      })
+      .execute();
   }
 
-  async findById(db: Executor, tenantId: string, id: string): Promise<FolderRow | null> {
+  async findById(db: Executor, tenantId: string, id: string): Promise<Folder | null> {
     const row = await db.selectFrom('folders').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-    return row ?? null;
+    return row ? toFolder(row) : null;
   }
 
   async exists(db: Executor, tenantId: string, id: string): Promise<boolean> {
@@ -24,23 +76,23 @@ export class FoldersRepository {
     return row !== undefined;
   }
 
-  /** A sibling with the same name key, other than `exceptId`. */
-  async findSibling(db: Executor, tenantId: string, parentId: string | null, nameKey: string, exceptId?: string): Promise<FolderRow | null> {
+  /** Whether a sibling other than `exceptId` has the same name, case-insensitively. */
+  async siblingNamed(db: Executor, tenantId: string, parentId: string | null, name: string, exceptId?: string): Promise<boolean> {
     let q = db
       .selectFrom('folders')
-      .selectAll()
+      .select('id')
       .where('tenant_id', '=', tenantId)
-      .where('name_key', '=', nameKey)
+      .where('name_key', '=', nameKey(name))
       .where('parent_id', parentId === null ? 'is' : '=', parentId);
     if (exceptId) q = q.where('id', '!=', exceptId);
-    return (await q.executeTakeFirst()) ?? null;
+    return (await q.executeTakeFirst()) !== undefined;
   }
 
-  async list(db: Executor, tenantId: string, filter: ParentFilter): Promise<FolderRow[]> {
+  async list(db: Executor, tenantId: string, filter: ParentFilter): Promise<Folder[]> {
     let q = db.selectFrom('folders').selectAll().where('tenant_id', '=', tenantId);
     if (filter.kind === 'root') q = q.where('parent_id', 'is', null);
     if (filter.kind === 'children') q = q.where('parent_id', '=', filter.parentId);
-    return q.orderBy('name_key').orderBy('id').execute();
+    return (await q.orderBy('name_key').orderBy('id').execute()).map(toFolder);
   }
 
   /**
@@ -61,8 +113,13 @@ export class FoldersRepository {
     return counts;
   }
 
-  async update(db: Executor, tenantId: string, id: string, patch: Updateable<FoldersTable>): Promise<void> {
-    await db.updateTable('folders').set(patch).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  async update(db: Executor, tenantId: string, id: string, patch: FolderPatch): Promise<void> {
+    const values: Updateable<FoldersTable> = { updated_at: patch.updatedAt };
+    if (patch.name !== undefined) Object.assign(values, { name: patch.name, name_key: nameKey(patch.name) });
+    if (patch.color !== undefined) values.color = patch.color;
+    if (patch.icon !== undefined) values.icon = patch.icon;
+    if (patch.parentId !== undefined) values.parent_id = patch.parentId;
+    await db.updateTable('folders').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
   /** The folder and every folder below it, at any depth (one recursive query). */

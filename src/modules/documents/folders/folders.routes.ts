@@ -1,24 +1,9 @@
 import type { FoldersService } from './folders.service.ts';
 import { IdParams, MessageBody, standardErrors } from '../../../http/common-schemas.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
-import { iso } from '../../../lib/clock.ts';
 import { parseBooleanField } from '../upload-fields.ts';
-import type { FolderWithCount } from './folders.service.ts';
+import { presentFolder } from './folders.presenter.ts';
 import { CreateFolderBody, DeleteFolderQuery, FolderList, FolderListQuery, FolderView, UpdateFolderBody } from './folders.schemas.ts';
-
-/** A folder as the API shows it; `updated_at` only on single reads (spec). */
-export function presentFolder(f: FolderWithCount, options: { withUpdatedAt: boolean }) {
-  return {
-    id: f.id,
-    name: f.name,
-    parent_id: f.parent_id,
-    color: f.color,
-    icon: f.icon,
-    ...(f.documentCount !== undefined ? { document_count: f.documentCount } : {}),
-    created_at: iso(f.created_at),
-    ...(options.withUpdatedAt ? { updated_at: iso(f.updated_at) } : {}),
-  };
-}
 
 /** Spec: Endpoints > Folders, with docs/api-decisions.md §6 and §9. */
 export function folderRoutes(app: App, s: { folders: FoldersService }): void {

@@ -9,7 +9,7 @@ import { assertMayCreate, assertTenantAdmin } from '../access/document-access.ts
 import type { AuthContext } from '../../../domain/auth-context.ts';
 import { removeDocuments } from '../document-removal.ts';
 import type { DocumentsRepository } from '../documents.repository.ts';
-import type { FolderRow, FoldersRepository, ParentFilter } from './folders.repository.ts';
+import type { Folder, FoldersRepository, ParentFilter } from './folders.repository.ts';
 
 export const DEFAULT_FOLDER_COLOR = '#6B7280';
 export const DEFAULT_FOLDER_ICON = 'folder';
@@ -17,8 +17,9 @@ export const DEFAULT_FOLDER_ICON = 'folder';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 
-export interface FolderWithCount extends FolderRow {
-  documentCount?: number;
+/** A folder with, when asked for, the documents directly inside that the caller can see. */
+export interface FolderWithCount extends Folder {
+  visibleDocumentCount?: number;
 }
 
 /** docs/api-decisions.md §6 name rule: 1-255 characters, no `/`, no control characters. */
@@ -44,35 +45,34 @@ export class FoldersService {
     const name = checkName(input.name);
     const tenantId = auth.tenant.id;
     const now = clock.now();
-    const row: FolderRow = {
+    const folder: Folder = {
       id: newId(now),
-      tenant_id: tenantId,
-      parent_id: input.parentId,
+      tenantId,
+      parentId: input.parentId,
       name,
-      name_key: name.toLowerCase(),
       color: input.color ?? DEFAULT_FOLDER_COLOR,
       icon: input.icon ?? DEFAULT_FOLDER_ICON,
-      created_by: auth.userId,
-      document_count: 0,
-      created_at: now,
-      updated_at: now,
+      createdBy: auth.userId,
+      documentCount: 0,
+      createdAt: now,
+      updatedAt: now,
     };
     await this.#uniquely(name, () =>
       database.db.transaction().execute(async (trx) => {
         if (input.parentId !== null && !(await folders.exists(trx, tenantId, input.parentId))) throw errors.notFound('folder', input.parentId);
-        if (await folders.findSibling(trx, tenantId, input.parentId, row.name_key)) throw this.#nameTaken(name);
-        await folders.insert(trx, row);
+        if (await folders.siblingNamed(trx, tenantId, input.parentId, name)) throw this.#nameTaken(name);
+        await folders.insert(trx, folder);
       }),
     );
-    return { ...row, documentCount: 0 };
+    return { ...folder, visibleDocumentCount: 0 };
   }
 
   async get(auth: AuthContext, id: string): Promise<FolderWithCount> {
     const { database, folders } = this.deps;
-    const row = await folders.findById(database.db, auth.tenant.id, id);
-    if (!row) throw errors.notFound('folder', id);
-    const counts = await this.#documentCounts(auth, [row], [id]);
-    return { ...row, documentCount: counts.get(id) ?? 0 };
+    const folder = await folders.findById(database.db, auth.tenant.id, id);
+    if (!folder) throw errors.notFound('folder', id);
+    const counts = await this.#documentCounts(auth, [folder], [id]);
+    return { ...folder, visibleDocumentCount: counts.get(id) ?? 0 };
   }
 
   /** docs/api-decisions.md §9: no parent = every folder flat; `root` = top level; an id = its children. */
@@ -84,10 +84,10 @@ export class FoldersService {
     if (filter.kind === 'children' && !(await folders.exists(database.db, tenantId, filter.parentId))) {
       throw errors.notFound('folder', filter.parentId);
     }
-    const rows = await folders.list(database.db, tenantId, filter);
-    if (!withCounts) return rows;
-    const counts = await this.#documentCounts(auth, rows, filter.kind === 'all' ? 'all' : rows.map((r) => r.id));
-    return rows.map((r) => ({ ...r, documentCount: counts.get(r.id) ?? 0 }));
+    const found = await folders.list(database.db, tenantId, filter);
+    if (!withCounts) return found;
+    const counts = await this.#documentCounts(auth, found, filter.kind === 'all' ? 'all' : found.map((f) => f.id));
+    return found.map((f) => ({ ...f, visibleDocumentCount: counts.get(f.id) ?? 0 }));
   }
 
   /**
@@ -95,9 +95,9 @@ export class FoldersService {
    * so their counts are the ones the folder rows keep (triggers on `documents`); other callers'
    * are counted from their `document_visibility` rows, which carry the folder.
    */
-  async #documentCounts(auth: AuthContext, rows: FolderRow[], ids: string[] | 'all'): Promise<Map<string, number>> {
+  async #documentCounts(auth: AuthContext, found: Folder[], ids: string[] | 'all'): Promise<Map<string, number>> {
     const scope = visibilityScope(auth);
-    if (scope === null) return new Map(rows.map((r) => [r.id, Number(r.document_count)]));
+    if (scope === null) return new Map(found.map((f) => [f.id, f.documentCount]));
     return this.deps.folders.visibleDocumentCounts(this.deps.database.db, auth.tenant.id, ids, scope);
   }
 
@@ -115,21 +115,15 @@ export class FoldersService {
         const current = await folders.findById(trx, tenantId, id);
         if (!current) throw errors.notFound('folder', id);
         assertMayCreate(auth, 'or change folders');
-        const parentId = patch.parentId === undefined ? current.parent_id : patch.parentId;
+        const parentId = patch.parentId === undefined ? current.parentId : patch.parentId;
         if (patch.parentId !== undefined && patch.parentId !== null) {
           if (!(await folders.exists(trx, tenantId, patch.parentId))) throw errors.notFound('folder', patch.parentId);
           const subtree = await folders.subtreeIds(trx, tenantId, id);
           if (subtree.includes(patch.parentId)) throw errors.field('parent_id', 'a folder cannot be moved into itself or its own subfolders');
         }
         const finalName = name ?? current.name;
-        if (await folders.findSibling(trx, tenantId, parentId, finalName.toLowerCase(), id)) throw this.#nameTaken(finalName);
-        await folders.update(trx, tenantId, id, {
-          ...(name !== undefined ? { name, name_key: name.toLowerCase() } : {}),
-          ...(patch.color !== undefined ? { color: patch.color } : {}),
-          ...(patch.icon !== undefined ? { icon: patch.icon } : {}),
-          ...(patch.parentId !== undefined ? { parent_id: patch.parentId } : {}),
-          updated_at: clock.now(),
-        });
+        if (await folders.siblingNamed(trx, tenantId, parentId, finalName, id)) throw this.#nameTaken(finalName);
+        await folders.update(trx, tenantId, id, { name, color: patch.color, icon: patch.icon, parentId: patch.parentId, updatedAt: clock.now() });
       }),
     );
     return this.get(auth, id);

@@ -2,21 +2,67 @@ import type { Selectable } from 'kysely';
 import type { DocumentSharesTable } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/executor.ts';
 
-export type ShareRow = Selectable<DocumentSharesTable>;
-export type ShareWithNames = ShareRow & { user_name: string | null; workspace_name: string | null };
+/** A document shared with one user or one workspace. */
+export interface Share {
+  id: string;
+  tenantId: string;
+  documentId: string;
+  userId: string | null;
+  workspaceId: string | null;
+  permission: string;
+  createdBy: string | null;
+  createdAt: number;
+}
+
+/** A share with the names of its user or workspace (for listings). */
+export interface ShareWithNames extends Share {
+  userName: string | null;
+  workspaceName: string | null;
+}
+
+export function toShare(row: Selectable<DocumentSharesTable>): Share {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    documentId: row.document_id,
+    userId: row.user_id,
+    workspaceId: row.workspace_id,
+    permission: row.permission,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+  };
+}
 
 /** SQL for document shares; every query takes the tenant. */
 export class SharesRepository {
-  async insert(db: Executor, row: ShareRow): Promise<void> {
-    await db.insertInto('document_shares').values(row).execute();
+  async insert(db: Executor, share: Share): Promise<void> {
+    await db
+      .insertInto('document_shares')
+      .values({
+        id: share.id,
+        tenant_id: share.tenantId,
+        document_id: share.documentId,
+        user_id: share.userId,
+        workspace_id: share.workspaceId,
+        permission: share.permission,
+        created_by: share.createdBy,
+        created_at: share.createdAt,
+      })
+      .execute();
   }
 
   /** The share of a document with exactly this user or workspace. */
-  async findForTarget(db: Executor, tenantId: string, documentId: string, target: { userId: string | null; workspaceId: string | null }) {
+  async findForTarget(
+    db: Executor,
+    tenantId: string,
+    documentId: string,
+    target: { userId: string | null; workspaceId: string | null },
+  ): Promise<Share | null> {
     let q = db.selectFrom('document_shares').selectAll().where('tenant_id', '=', tenantId).where('document_id', '=', documentId);
     q = target.userId ? q.where('user_id', '=', target.userId) : q.where('user_id', 'is', null);
     q = target.workspaceId ? q.where('workspace_id', '=', target.workspaceId) : q.where('workspace_id', 'is', null);
-    return (await q.executeTakeFirst()) ?? null;
+    const row = await q.executeTakeFirst();
+    return row ? toShare(row) : null;
   }
 
   async setPermission(db: Executor, tenantId: string, id: string, permission: string): Promise<void> {
@@ -24,7 +70,7 @@ export class SharesRepository {
   }
 
   async listForDocument(db: Executor, tenantId: string, documentId: string): Promise<ShareWithNames[]> {
-    return db
+    const rows = await db
       .selectFrom('document_shares')
       .leftJoin('users', (j) => j.onRef('users.id', '=', 'document_shares.user_id').onRef('users.tenant_id', '=', 'document_shares.tenant_id'))
       .leftJoin('workspaces', (j) =>
@@ -37,6 +83,7 @@ export class SharesRepository {
       .orderBy('document_shares.created_at')
       .orderBy('document_shares.id')
       .execute();
+    return rows.map((row) => ({ ...toShare(row), userName: row.user_name, workspaceName: row.workspace_name }));
   }
 
   async delete(db: Executor, tenantId: string, documentId: string, id: string): Promise<boolean> {

@@ -2,9 +2,8 @@ import { Type } from 'typebox';
 import type { SharesService } from './shares.service.ts';
 import { IdParams, MessageBody, standardErrors, Timestamp } from '../../../http/common-schemas.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
-import { iso } from '../../../lib/clock.ts';
 import { SHARE_PERMISSIONS } from '../access/document-access.ts';
-import type { ShareRow, ShareWithNames } from './shares.repository.ts';
+import { presentListedShare, presentShare } from './shares.presenter.ts';
 
 const Permission = Type.Union(
   SHARE_PERMISSIONS.map((p) => Type.Literal(p)),
@@ -39,25 +38,6 @@ const ShareParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 128 }), share_id: Type.String({ minLength: 1, maxLength: 128 }) },
   { additionalProperties: false },
 );
-
-function presentShare(s: ShareRow) {
-  return {
-    share_id: s.id,
-    document_id: s.document_id,
-    ...(s.user_id ? { user_id: s.user_id } : {}),
-    ...(s.workspace_id ? { workspace_id: s.workspace_id } : {}),
-    permission: s.permission,
-    created_at: iso(s.created_at),
-  };
-}
-
-function presentListedShare(s: ShareWithNames) {
-  return {
-    ...presentShare(s),
-    ...(s.user_id && s.user_name !== null ? { user_name: s.user_name } : {}),
-    ...(s.workspace_id && s.workspace_name !== null ? { workspace_name: s.workspace_name } : {}),
-  };
-}
 
 /** Spec: POST /documents/{id}/share, GET /documents/{id}/shares, and removing a share. */
 export function shareRoutes(app: App, s: { shares: SharesService }): void {

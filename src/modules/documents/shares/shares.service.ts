@@ -5,7 +5,7 @@ import type { Clock } from '../../../lib/clock.ts';
 import { newId } from '../../../lib/ids.ts';
 import { authorizeDocument, type SharePermission } from '../access/document-access.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
-import type { ShareRow, SharesRepository, ShareWithNames } from './shares.repository.ts';
+import type { Share, SharesRepository, ShareWithNames } from './shares.repository.ts';
 
 export interface ShareInput {
   userId?: string;
@@ -21,7 +21,7 @@ export class SharesService {
   }
 
   /** Shares, or changes the permission of an existing share with the same target. */
-  async share(auth: AuthContext, documentId: string, input: ShareInput): Promise<{ share: ShareRow; created: boolean }> {
+  async share(auth: AuthContext, documentId: string, input: ShareInput): Promise<{ share: Share; created: boolean }> {
     if ((input.userId === undefined) === (input.workspaceId === undefined)) {
       throw errors.validation([{ field: 'user_id', message: 'give exactly one of user_id and workspace_id' }]);
     }
@@ -41,18 +41,18 @@ export class SharesService {
           return { share: { ...existing, permission: input.permission }, created: false };
         }
         const now = clock.now();
-        const row: ShareRow = {
+        const share: Share = {
           id: newId(now),
-          tenant_id: tenantId,
-          document_id: documentId,
-          user_id: target.userId,
-          workspace_id: target.workspaceId,
+          tenantId,
+          documentId,
+          userId: target.userId,
+          workspaceId: target.workspaceId,
           permission: input.permission,
-          created_by: auth.userId,
-          created_at: now,
+          createdBy: auth.userId,
+          createdAt: now,
         };
-        await shares.insert(trx, row);
-        return { share: row, created: true };
+        await shares.insert(trx, share);
+        return { share, created: true };
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw errors.conflict('This document was just shared with the same target; retry');

@@ -1,7 +1,7 @@
 import { iso } from '../../../lib/clock.ts';
-import type { TagRow } from './tags.repository.ts';
+import type { Tag } from './tags.repository.ts';
 
-/** A tag row as the API shows it. */
-export function presentTag(t: TagRow) {
-  return { id: t.id, name: t.name, color: t.color, created_at: iso(t.created_at) };
+/** A tag as the API shows it. */
+export function presentTag(t: Tag) {
+  return { id: t.id, name: t.name, color: t.color, created_at: iso(t.createdAt) };
 }

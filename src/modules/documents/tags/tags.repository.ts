@@ -2,39 +2,58 @@ import type { Selectable } from 'kysely';
 import type { TagsTable } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/executor.ts';
 
-export type TagRow = Selectable<TagsTable>;
+/** A tag as services see it. */
+export interface Tag {
+  id: string;
+  tenantId: string;
+  name: string;
+  color: string;
+  createdAt: number;
+}
+
+export function toTag(row: Selectable<TagsTable>): Tag {
+  return { id: row.id, tenantId: row.tenant_id, name: row.name, color: row.color, createdAt: row.created_at };
+}
+
+/** The stored row: `name_key` is the lower-cased name (tag names are unique per tenant, case-insensitively). */
+function tagRow(tag: Tag): Selectable<TagsTable> {
+  return { id: tag.id, tenant_id: tag.tenantId, name: tag.name, name_key: tag.name.toLowerCase(), color: tag.color, created_at: tag.createdAt };
+}
 
 /** SQL for tags and document-tag links; every query takes the tenant. */
 export class TagsRepository {
-  async insert(db: Executor, row: TagRow): Promise<void> {
-    await db.insertInto('tags').values(row).execute();
+  async insert(db: Executor, tag: Tag): Promise<void> {
+    await db.insertInto('tags').values(tagRow(tag)).execute();
   }
 
-  async insertIgnoringDuplicates(db: Executor, rows: TagRow[]): Promise<void> {
-    if (rows.length === 0) return;
+  async insertIgnoringDuplicates(db: Executor, tags: Tag[]): Promise<void> {
+    if (tags.length === 0) return;
     await db
       .insertInto('tags')
-      .values(rows)
+      .values(tags.map(tagRow))
       .onConflict((oc) => oc.columns(['tenant_id', 'name_key']).doNothing())
       .execute();
   }
 
-  async findById(db: Executor, tenantId: string, id: string): Promise<TagRow | null> {
-    return (await db.selectFrom('tags').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst()) ?? null;
+  async findById(db: Executor, tenantId: string, id: string): Promise<Tag | null> {
+    const row = await db.selectFrom('tags').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return row ? toTag(row) : null;
   }
 
-  async findByKeys(db: Executor, tenantId: string, keys: string[]): Promise<TagRow[]> {
-    if (keys.length === 0) return [];
-    return db.selectFrom('tags').selectAll().where('tenant_id', '=', tenantId).where('name_key', 'in', keys).execute();
+  /** The ids of the tenant's tags with these name keys (lower-cased names), by key. */
+  async idsByKey(db: Executor, tenantId: string, keys: string[]): Promise<Map<string, string>> {
+    if (keys.length === 0) return new Map();
+    const rows = await db.selectFrom('tags').select(['name_key', 'id']).where('tenant_id', '=', tenantId).where('name_key', 'in', keys).execute();
+    return new Map(rows.map((r) => [r.name_key, r.id]));
   }
 
-  async list(db: Executor, tenantId: string, page: { limit: number; offset: number }): Promise<{ rows: TagRow[]; total: number }> {
+  async list(db: Executor, tenantId: string, page: { limit: number; offset: number }): Promise<{ rows: Tag[]; total: number }> {
     const base = db.selectFrom('tags').where('tenant_id', '=', tenantId);
     const [rows, count] = await Promise.all([
       base.selectAll().orderBy('name_key').orderBy('id').limit(page.limit).offset(page.offset).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
-    return { rows, total: Number(count.n) };
+    return { rows: rows.map(toTag), total: Number(count.n) };
   }
 
   async delete(db: Executor, tenantId: string, id: string): Promise<boolean> {

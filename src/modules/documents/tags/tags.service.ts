@@ -6,7 +6,7 @@ import type { Clock } from '../../../lib/clock.ts';
 import { newId } from '../../../lib/ids.ts';
 import { assertMayCreate, assertTenantAdmin } from '../access/document-access.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
-import type { TagRow, TagsRepository } from './tags.repository.ts';
+import type { Tag, TagsRepository } from './tags.repository.ts';
 
 export const DEFAULT_TAG_COLOR = '#6B7280';
 export const MAX_TAG_LENGTH = 100;
@@ -45,26 +45,19 @@ export class TagsService {
     return this.deps.tags.list(this.deps.database.db, auth.tenant.id, page);
   }
 
-  async create(auth: AuthContext, input: { name: string; color?: string }): Promise<TagRow> {
+  async create(auth: AuthContext, input: { name: string; color?: string }): Promise<Tag> {
     assertMayCreate(auth, 'tags');
     const [name] = normaliseTagNames([input.name], 'name');
     if (!name) throw errors.field('name', 'must not be empty');
     const now = this.deps.clock.now();
-    const row: TagRow = {
-      id: newId(now),
-      tenant_id: auth.tenant.id,
-      name,
-      name_key: name.toLowerCase(),
-      color: input.color ?? DEFAULT_TAG_COLOR,
-      created_at: now,
-    };
+    const tag: Tag = { id: newId(now), tenantId: auth.tenant.id, name, color: input.color ?? DEFAULT_TAG_COLOR, createdAt: now };
     try {
-      await this.deps.tags.insert(this.deps.database.db, row);
+      await this.deps.tags.insert(this.deps.database.db, tag);
     } catch (error) {
       if (isUniqueViolation(error)) throw errors.conflict(`A tag named "${name}" already exists`, { field: 'name' });
       throw error;
     }
-    return row;
+    return tag;
   }
 
   /** Deleting a tag removes it from every document, so only tenant administrators may. */
@@ -86,14 +79,14 @@ export class TagsService {
     const { tags } = this.deps;
     if (names.length === 0) return [];
     const keys = names.map((n) => n.toLowerCase());
-    const known = new Set((await tags.findByKeys(trx, tenantId, keys)).map((t) => t.name_key));
+    const known = await tags.idsByKey(trx, tenantId, keys);
     const missing = names.filter((n) => !known.has(n.toLowerCase()));
     // A concurrent upload may create the same tag: the insert then quietly yields to it.
     await tags.insertIgnoringDuplicates(
       trx,
-      missing.map((name) => ({ id: newId(now), tenant_id: tenantId, name, name_key: name.toLowerCase(), color: DEFAULT_TAG_COLOR, created_at: now })),
+      missing.map((name) => ({ id: newId(now), tenantId, name, color: DEFAULT_TAG_COLOR, createdAt: now })),
     );
-    const byKey = new Map((await tags.findByKeys(trx, tenantId, keys)).map((t) => [t.name_key, t.id]));
+    const byKey = await tags.idsByKey(trx, tenantId, keys);
     return keys.map((k) => byKey.get(k)!);
   }
 }

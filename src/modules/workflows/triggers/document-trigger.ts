@@ -72,10 +72,10 @@ export class DocumentTrigger {
     const facts: UploadFacts = {
       document_id: doc.id,
       filename: doc.filename,
-      folder_id: doc.folder_id,
-      folder_path: await this.#repo.folderPath(db, event.tenantId, doc.folder_id),
+      folder_id: doc.folderId,
+      folder_path: await this.#repo.folderPath(db, event.tenantId, doc.folderId),
       file_type: doc.extension,
-      metadata: parseJson<Record<string, unknown>>(doc.metadata, {}),
+      metadata: doc.metadata,
     };
     const { data, keyOf } = triggerData(facts);
     for (const workflow of workflows) {
