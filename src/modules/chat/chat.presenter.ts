@@ -1,38 +1,41 @@
 import { iso } from '../../lib/clock.ts';
-import { parseJson } from '../../lib/json.ts';
-import type { ChatMessageRow, ChatSessionRow } from './chat.repository.ts';
-import type { Citation } from './chat.service.ts';
+import type { ChatMessage, ChatSession, Citation } from './chat.repository.ts';
 
-export function presentSession(s: ChatSessionRow) {
+export function presentSession(s: ChatSession) {
   return {
     id: s.id,
-    document_id: s.document_id,
+    document_id: s.documentId,
     name: s.name,
-    message_count: Number(s.message_count),
-    created_at: iso(s.created_at),
-    updated_at: iso(s.updated_at),
+    message_count: s.messageCount,
+    created_at: iso(s.createdAt),
+    updated_at: iso(s.updatedAt),
   };
 }
 
+/** A source of an answer as the API shows it (also the `citations` of the MCP `ask` tool). */
+export function presentCitation(c: Citation) {
+  return { document_id: c.documentId, text: c.text, ...(c.page !== undefined ? { page: c.page } : {}), score: c.score };
+}
+
 /** A message in a list: citations only on answers. */
-export function presentMessage(m: ChatMessageRow) {
+export function presentMessage(m: ChatMessage) {
   return {
     id: m.id,
     role: m.role,
     content: m.content,
-    ...(m.citations !== null ? { citations: parseJson<Citation[]>(m.citations, []) } : {}),
-    created_at: iso(m.created_at),
+    ...(m.citations !== null ? { citations: m.citations.map(presentCitation) } : {}),
+    created_at: iso(m.createdAt),
   };
 }
 
 /** The answer of `ask` (and the `done` event of a streamed one). */
-export function presentAnswer(m: ChatMessageRow) {
+export function presentAnswer(m: ChatMessage) {
   return {
     id: m.id,
-    session_id: m.session_id,
+    session_id: m.sessionId,
     role: 'assistant' as const,
     content: m.content,
-    citations: parseJson<Citation[]>(m.citations, []),
-    created_at: iso(m.created_at),
+    citations: (m.citations ?? []).map(presentCitation),
+    created_at: iso(m.createdAt),
   };
 }

@@ -1,27 +1,119 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
+import { parseJson } from '../../lib/json.ts';
 import type { ChatMessagesTable, ChatSessionsTable } from './chat.tables.ts';
 
-export type ChatSessionRow = Selectable<ChatSessionsTable>;
-export type ChatMessageRow = Selectable<ChatMessagesTable>;
+/** A conversation about one document. */
+export interface ChatSession {
+  id: string;
+  tenantId: string;
+  documentId: string;
+  /** The user who opened it; null when opened with an API key. */
+  userId: string | null;
+  name: string;
+  messageCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A passage an answer rests on. */
+export interface Citation {
+  documentId: string;
+  text: string;
+  /** 1-based, for documents that have pages. */
+  page?: number;
+  score: number;
+}
+
+/** One message of a session. */
+export interface ChatMessage {
+  id: string;
+  tenantId: string;
+  sessionId: string;
+  role: 'user' | 'assistant';
+  content: string;
+  /** The sources of an answer; null on questions. */
+  citations: Citation[] | null;
+  createdAt: number;
+}
+
+/** A citation as the `citations` column stores it (the API's shape, which older rows already have). */
+interface StoredCitation {
+  document_id: string;
+  text: string;
+  page?: number;
+  score: number;
+}
+
+export function toChatSession(row: Selectable<ChatSessionsTable>): ChatSession {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    documentId: row.document_id,
+    userId: row.user_id,
+    name: row.name,
+    messageCount: Number(row.message_count),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function toChatMessage(row: Selectable<ChatMessagesTable>): ChatMessage {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    sessionId: row.session_id,
+    role: row.role,
+    content: row.content,
+    citations:
+      row.citations === null
+        ? null
+        : parseJson<StoredCitation[]>(row.citations, []).map((c) => ({
+            documentId: c.document_id,
+            text: c.text,
+            ...(c.page !== undefined ? { page: c.page } : {}),
+            score: c.score,
+          })),
+    createdAt: row.created_at,
+  };
+}
+
+function storedCitations(citations: Citation[]): string {
+  const stored: StoredCitation[] = citations.map((c) => ({ document_id: c.documentId, text: c.text, ...(c.page !== undefined ? { page: c.page } : {}), score: c.score }));
+  return JSON.stringify(stored);
+}
 
 /** SQL of chat sessions and messages; every query takes the tenant. `userId` null = every session of the tenant. */
 export class ChatRepository {
-  async insertSession(db: Executor, row: ChatSessionRow): Promise<void> {
-    await db.insertInto('chat_sessions').values(row).execute();
+  async insertSession(db: Executor, session: ChatSession): Promise<void> {
+    await db
+      .insertInto('chat_sessions')
+      .values({
+        id: session.id,
+        tenant_id: session.tenantId,
+        document_id: session.documentId,
+        user_id: session.userId,
+        name: session.name,
+        message_count: session.messageCount,
+        created_at: session.createdAt,
+        updated_at: session.updatedAt,
+      })
+      .execute();
   }
 
-  async findSession(db: Executor, tenantId: string, id: string, userId: string | null): Promise<ChatSessionRow | null> {
+  async findSession(db: Executor, tenantId: string, id: string, userId: string | null): Promise<ChatSession | null> {
     let q = db.selectFrom('chat_sessions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id);
     if (userId !== null) q = q.where('user_id', '=', userId);
-    return (await q.executeTakeFirst()) ?? null;
+    const row = await q.executeTakeFirst();
+    return row ? toChatSession(row) : null;
   }
 
   /** The caller's session of a name on a document, if they opened one (the MCP `ask` tool reuses its own). */
-  async findNamedSession(db: Executor, tenantId: string, documentId: string, userId: string | null, name: string): Promise<ChatSessionRow | null> {
+  async findNamedSession(db: Executor, tenantId: string, documentId: string, userId: string | null, name: string): Promise<ChatSession | null> {
     let q = db.selectFrom('chat_sessions').selectAll().where('tenant_id', '=', tenantId).where('document_id', '=', documentId).where('name', '=', name);
     q = userId === null ? q.where('user_id', 'is', null) : q.where('user_id', '=', userId);
-    return (await q.orderBy('created_at').executeTakeFirst()) ?? null;
+    const row = await q.orderBy('created_at').executeTakeFirst();
+    return row ? toChatSession(row) : null;
   }
 
   async listSessions(
@@ -29,7 +121,7 @@ export class ChatRepository {
     tenantId: string,
     userId: string | null,
     page: { limit: number; offset: number; documentId?: string },
-  ): Promise<{ rows: ChatSessionRow[]; total: number }> {
+  ): Promise<{ rows: ChatSession[]; total: number }> {
     let base = db.selectFrom('chat_sessions').where('tenant_id', '=', tenantId);
     if (userId !== null) base = base.where('user_id', '=', userId);
     if (page.documentId) base = base.where('document_id', '=', page.documentId);
@@ -37,7 +129,7 @@ export class ChatRepository {
       base.selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
-    return { rows, total: Number(count.n) };
+    return { rows: rows.map(toChatSession), total: Number(count.n) };
   }
 
   async deleteSession(db: Executor, tenantId: string, id: string): Promise<void> {
@@ -45,18 +137,31 @@ export class ChatRepository {
     await db.deleteFrom('chat_sessions').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
-  async insertMessages(db: Executor, rows: ChatMessageRow[], sessionId: string, tenantId: string, at: number): Promise<void> {
-    await db.insertInto('chat_messages').values(rows).execute();
+  async insertMessages(db: Executor, messages: ChatMessage[], sessionId: string, tenantId: string, at: number): Promise<void> {
+    await db
+      .insertInto('chat_messages')
+      .values(
+        messages.map((m) => ({
+          id: m.id,
+          tenant_id: m.tenantId,
+          session_id: m.sessionId,
+          role: m.role,
+          content: m.content,
+          citations: m.citations === null ? null : storedCitations(m.citations),
+          created_at: m.createdAt,
+        })),
+      )
+      .execute();
     await db
       .updateTable('chat_sessions')
-      .set((eb) => ({ message_count: eb('message_count', '+', rows.length), updated_at: at }))
+      .set((eb) => ({ message_count: eb('message_count', '+', messages.length), updated_at: at }))
       .where('tenant_id', '=', tenantId)
       .where('id', '=', sessionId)
       .execute();
   }
 
-  async listMessages(db: Executor, tenantId: string, sessionId: string, page: { limit: number; offset: number }): Promise<ChatMessageRow[]> {
-    return db
+  async listMessages(db: Executor, tenantId: string, sessionId: string, page: { limit: number; offset: number }): Promise<ChatMessage[]> {
+    const rows = await db
       .selectFrom('chat_messages')
       .selectAll()
       .where('tenant_id', '=', tenantId)
@@ -66,10 +171,11 @@ export class ChatRepository {
       .limit(page.limit)
       .offset(page.offset)
       .execute();
+    return rows.map(toChatMessage);
   }
 
   /** The latest `limit` messages, oldest first (the conversation so far, for the model). */
-  async recentMessages(db: Executor, tenantId: string, sessionId: string, limit: number): Promise<ChatMessageRow[]> {
+  async recentMessages(db: Executor, tenantId: string, sessionId: string, limit: number): Promise<ChatMessage[]> {
     const rows = await db
       .selectFrom('chat_messages')
       .selectAll()
@@ -79,6 +185,6 @@ export class ChatRepository {
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
-    return rows.reverse();
+    return rows.reverse().map(toChatMessage);
   }
 }

@@ -8,21 +8,13 @@ import type { AiProvider, ChatTurn } from '../../providers/ai/ai-provider.ts';
 import type { CreditsService } from '../credits/index.ts';
 import type { DocumentAccess } from '../documents/index.ts';
 import type { PassageStore } from '../processing/index.ts';
-import type { ChatMessageRow, ChatRepository, ChatSessionRow } from './chat.repository.ts';
+import type { ChatMessage, ChatRepository, ChatSession, Citation } from './chat.repository.ts';
 import { contentTerms, rankPassages } from './passage-ranking.ts';
-
-/** A source of an answer, as the API shows it. */
-export interface Citation {
-  document_id: string;
-  text: string;
-  page?: number;
-  score: number;
-}
 
 /** A question that passed the checks of `ask`, ready to be answered. */
 export interface PreparedQuestion {
   auth: AuthContext;
-  session: ChatSessionRow;
+  session: ChatSession;
   question: string;
 }
 
@@ -55,31 +47,31 @@ export class ChatService {
     this.#deps = deps;
   }
 
-  async create(auth: AuthContext, input: { documentId: string; name: string }): Promise<ChatSessionRow> {
+  async create(auth: AuthContext, input: { documentId: string; name: string }): Promise<ChatSession> {
     const { database, clock, chat, access, events } = this.#deps;
     const name = input.name.trim();
     if (name === '') throw errors.field('name', 'must not be empty');
     return database.db.transaction().execute(async (trx) => {
       await access.authorize(trx, auth, input.documentId, 'read');
       const now = clock.now();
-      const row: ChatSessionRow = {
+      const session: ChatSession = {
         id: newId(now),
-        tenant_id: auth.tenant.id,
-        document_id: input.documentId,
-        user_id: auth.userId,
+        tenantId: auth.tenant.id,
+        documentId: input.documentId,
+        userId: auth.userId,
         name,
-        message_count: 0,
-        created_at: now,
-        updated_at: now,
+        messageCount: 0,
+        createdAt: now,
+        updatedAt: now,
       };
-      await chat.insertSession(trx, row);
+      await chat.insertSession(trx, session);
       await events.record(trx, {
         tenantId: auth.tenant.id,
         name: 'chat.session.created',
         at: now,
-        data: { session_id: row.id, document_id: row.document_id, name: row.name, user_id: row.user_id },
+        data: { session_id: session.id, document_id: session.documentId, name: session.name, user_id: session.userId },
       });
-      return row;
+      return session;
     });
   }
 
@@ -87,7 +79,7 @@ export class ChatService {
     return this.#deps.chat.listSessions(this.#deps.database.db, auth.tenant.id, ownerFilter(auth), page);
   }
 
-  async get(auth: AuthContext, id: string): Promise<ChatSessionRow> {
+  async get(auth: AuthContext, id: string): Promise<ChatSession> {
     const session = await this.#deps.chat.findSession(this.#deps.database.db, auth.tenant.id, id, ownerFilter(auth));
     if (!session) throw errors.notFound('chat_session', id);
     return session;
@@ -102,10 +94,10 @@ export class ChatService {
     });
   }
 
-  async messages(auth: AuthContext, id: string, page: { limit: number; offset: number }): Promise<{ rows: ChatMessageRow[]; total: number }> {
+  async messages(auth: AuthContext, id: string, page: { limit: number; offset: number }): Promise<{ rows: ChatMessage[]; total: number }> {
     const session = await this.get(auth, id);
     const rows = await this.#deps.chat.listMessages(this.#deps.database.db, auth.tenant.id, id, page);
-    return { rows, total: session.message_count };
+    return { rows, total: session.messageCount };
   }
 
   /**
@@ -119,7 +111,7 @@ export class ChatService {
     sessionId: string,
     message: string,
     options: { onDelta?: (text: string) => void; signal?: AbortSignal } = {},
-  ): Promise<ChatMessageRow> {
+  ): Promise<ChatMessage> {
     return this.answer(await this.prepareAsk(auth, sessionId, message), options);
   }
 
@@ -128,7 +120,7 @@ export class ChatService {
    * named `sessionName` on that document is reused, or opened on first use, so the conversation
    * keeps its history and is visible in the session list like any other.
    */
-  async askDocument(auth: AuthContext, documentId: string, question: string, sessionName: string): Promise<ChatMessageRow> {
+  async askDocument(auth: AuthContext, documentId: string, question: string, sessionName: string): Promise<ChatMessage> {
     const found = await this.#deps.chat.findNamedSession(this.#deps.database.db, auth.tenant.id, documentId, auth.userId, sessionName);
     const session = found ?? (await this.create(auth, { documentId, name: sessionName }));
     return this.ask(auth, session.id, question);
@@ -139,18 +131,18 @@ export class ChatService {
     const question = message.trim();
     if (question === '') throw errors.field('message', 'must not be empty');
     const session = await this.get(auth, sessionId);
-    await this.#deps.access.authorize(this.#deps.database.db, auth, session.document_id, 'read');
+    await this.#deps.access.authorize(this.#deps.database.db, auth, session.documentId, 'read');
     await this.#deps.credits.assertAvailable(auth.tenant, 'chat_ask');
     return { auth, session, question };
   }
 
   /** Retrieves, answers and stores a prepared question (see `ask`). */
-  async answer(prepared: PreparedQuestion, options: { onDelta?: (text: string) => void; signal?: AbortSignal } = {}): Promise<ChatMessageRow> {
+  async answer(prepared: PreparedQuestion, options: { onDelta?: (text: string) => void; signal?: AbortSignal } = {}): Promise<ChatMessage> {
     const { database, clock, chat, passages, credits, ai, events } = this.#deps;
     const { auth, session, question } = prepared;
     const sessionId = session.id;
 
-    const stored = await passages.forDocument(database.db, auth.tenant.id, session.document_id);
+    const stored = await passages.forDocument(database.db, auth.tenant.id, session.documentId);
     const [vector] = stored.some((p) => p.vector) ? await ai.embed([question], { purpose: 'query', signal: options.signal }) : [null];
     const best = rankPassages({ terms: contentTerms(question), vector: vector ?? null }, stored, { top: TOP_PASSAGES, minScore: MIN_PASSAGE_SCORE });
     const history: ChatTurn[] = (await chat.recentMessages(database.db, auth.tenant.id, sessionId, HISTORY_MESSAGES)).map((m) => ({
@@ -159,25 +151,25 @@ export class ChatService {
     }));
     const answer = await ai.answer(
       question,
-      best.map((p) => ({ documentId: session.document_id, text: p.text, page: p.page, score: p.score })),
+      best.map((p) => ({ documentId: session.documentId, text: p.text, page: p.page, score: p.score })),
       { history, signal: options.signal, onDelta: options.onDelta },
     );
     options.signal?.throwIfAborted();
     const citations: Citation[] = answer.used
       .map((i) => best[i])
       .filter((p) => p !== undefined)
-      .map((p) => ({ document_id: session.document_id, text: p.text, ...(p.page !== null ? { page: p.page } : {}), score: round(p.score) }));
+      .map((p) => ({ documentId: session.documentId, text: p.text, ...(p.page !== null ? { page: p.page } : {}), score: round(p.score) }));
 
     const now = clock.now();
-    const asked: ChatMessageRow = { id: newId(now), tenant_id: auth.tenant.id, session_id: sessionId, role: 'user', content: question, citations: null, created_at: now };
-    const answered: ChatMessageRow = {
+    const asked: ChatMessage = { id: newId(now), tenantId: auth.tenant.id, sessionId, role: 'user', content: question, citations: null, createdAt: now };
+    const answered: ChatMessage = {
       id: newId(now + 1),
-      tenant_id: auth.tenant.id,
-      session_id: sessionId,
+      tenantId: auth.tenant.id,
+      sessionId,
       role: 'assistant',
       content: answer.text,
-      citations: JSON.stringify(citations),
-      created_at: now + 1,
+      citations,
+      createdAt: now + 1,
     };
     await database.db.transaction().execute(async (trx) => {
       await credits.charge(trx, auth.tenant, 'chat_ask', answered.id);
@@ -186,8 +178,8 @@ export class ChatService {
         await events.record(trx, {
           tenantId: auth.tenant.id,
           name: 'chat.message.created',
-          at: m.created_at,
-          data: { message_id: m.id, session_id: sessionId, document_id: session.document_id, role: m.role },
+          at: m.createdAt,
+          data: { message_id: m.id, session_id: sessionId, document_id: session.documentId, role: m.role },
         });
       }
     });

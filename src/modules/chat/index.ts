@@ -4,6 +4,8 @@ import { chatRoutes } from './chat.routes.ts';
 import { ChatService } from './chat.service.ts';
 
 export type { ChatService } from './chat.service.ts';
+export type { ChatMessage, Citation } from './chat.repository.ts';
+export { presentCitation } from './chat.presenter.ts';
 
 declare module '../../platform/module.ts' {
   interface ModuleServices {

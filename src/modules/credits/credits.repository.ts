@@ -1,6 +1,20 @@
 import type { Executor } from '../../db/executor.ts';
 import type { AiCreditChargesTable } from './credits.tables.ts';
 
+/** One AI credit charge as services see it (docs/api-decisions.md §5). */
+export interface CreditCharge {
+  id: string;
+  tenantId: string;
+  /** The billing month, `YYYY-MM` (UTC). */
+  period: string;
+  /** Thousandths of a credit. */
+  millicredits: number;
+  reason: string;
+  /** What was charged for (a chat message id, a query hash), when there is one. */
+  reference: string | null;
+  createdAt: number;
+}
+
 /** SQL of the AI credit ledger; every query takes the tenant. */
 export class CreditsRepository {
   async usedIn(db: Executor, tenantId: string, period: string): Promise<number> {
@@ -13,7 +27,16 @@ export class CreditsRepository {
     return Number(row.used);
   }
 
-  async insert(db: Executor, row: AiCreditChargesTable): Promise<void> {
+  async insert(db: Executor, charge: CreditCharge): Promise<void> {
+    const row: AiCreditChargesTable = {
+      id: charge.id,
+      tenant_id: charge.tenantId,
+      period: charge.period,
+      millicredits: charge.millicredits,
+      reason: charge.reason,
+      reference: charge.reference,
+      created_at: charge.createdAt,
+    };
     await db.insertInto('ai_credit_charges').values(row).execute();
   }
 }

@@ -66,12 +66,12 @@ export class CreditsService {
     if (remaining !== null && remaining < needed) throw insufficient(needed, remaining);
     await credits.insert(trx, {
       id: prefixedId('crd'),
-      tenant_id: tenant.id,
+      tenantId: tenant.id,
       period,
       millicredits: Math.round(needed * MILLI),
       reason,
       reference,
-      created_at: clock.now(),
+      createdAt: clock.now(),
     });
   }
 }

@@ -1,5 +1,6 @@
-import { type Insertable, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
+import { type Insertable, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DB, DocumentsTable } from '../../db/schema.ts';
+import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
 import type { Executor } from '../../db/executor.ts';
 import { parseJson } from '../../lib/json.ts';
 import { type VisibilityScope, visibilityRows } from './access/access.repository.ts';
@@ -84,42 +85,32 @@ export function toDocument(row: Selectable<DocumentsTable>): Document {
 }
 
 /** How each field is stored: the inverse of `toDocument`, field by field, for inserts and patches. */
-const COLUMNS: { [K in keyof Document]-?: (value: Document[K]) => Updateable<DocumentsTable> } = {
-  id: (v) => ({ id: v }),
-  tenantId: (v) => ({ tenant_id: v }),
-  folderId: (v) => ({ folder_id: v }),
-  ownerId: (v) => ({ owner_id: v }),
-  collectionId: (v) => ({ collection_id: v }),
-  filename: (v) => ({ filename: v }),
-  originalFilename: (v) => ({ original_filename: v }),
-  extension: (v) => ({ extension: v }),
-  fileType: (v) => ({ file_type: v }),
-  fileSize: (v) => ({ file_size: v }),
-  sha256: (v) => ({ sha256: v }),
-  storageKey: (v) => ({ storage_key: v }),
-  thumbnailKey: (v) => ({ thumbnail_key: v }),
-  thumbnailType: (v) => ({ thumbnail_type: v }),
-  status: (v) => ({ status: v }),
-  aiStatus: (v) => ({ ai_status: v }),
-  enableAi: (v) => ({ enable_ai: v ? 1 : 0 }),
-  aiSummary: (v) => ({ ai_summary: v }),
-  aiTags: (v) => ({ ai_tags: JSON.stringify(v) }),
-  entities: (v) => ({ entities: JSON.stringify(v) }),
-  metadata: (v) => ({ metadata: JSON.stringify(v) }),
-  processingError: (v) => ({ processing_error: v === null ? null : JSON.stringify(v) }),
-  createdAt: (v) => ({ created_at: v }),
-  updatedAt: (v) => ({ updated_at: v }),
+const COLUMNS: ColumnMap<Document, DocumentsTable> = {
+  id: 'id',
+  tenantId: 'tenant_id',
+  folderId: 'folder_id',
+  ownerId: 'owner_id',
+  collectionId: 'collection_id',
+  filename: 'filename',
+  originalFilename: 'original_filename',
+  extension: 'extension',
+  fileType: 'file_type',
+  fileSize: 'file_size',
+  sha256: 'sha256',
+  storageKey: 'storage_key',
+  thumbnailKey: 'thumbnail_key',
+  thumbnailType: 'thumbnail_type',
+  status: 'status',
+  aiStatus: 'ai_status',
+  enableAi: ['enable_ai', (v) => (v ? 1 : 0)],
+  aiSummary: 'ai_summary',
+  aiTags: ['ai_tags', (v) => JSON.stringify(v)],
+  entities: ['entities', (v) => JSON.stringify(v)],
+  metadata: ['metadata', (v) => JSON.stringify(v)],
+  processingError: ['processing_error', (v) => (v === null ? null : JSON.stringify(v))],
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
 };
-
-/** The columns of the given fields (those not undefined). */
-function documentColumns(fields: Partial<Document>): Updateable<DocumentsTable> {
-  const values: Updateable<DocumentsTable> = {};
-  for (const key of Object.keys(fields) as (keyof Document)[]) {
-    const value = fields[key];
-    if (value !== undefined) Object.assign(values, (COLUMNS[key] as (v: unknown) => Updateable<DocumentsTable>)(value));
-  }
-  return values;
-}
 
 export const DOCUMENT_SORTS = { name: 'filename', created_at: 'created_at', updated_at: 'updated_at', size: 'file_size' } as const;
 export type DocumentSort = keyof typeof DOCUMENT_SORTS;
@@ -170,7 +161,7 @@ function likePattern(text: string): string {
 export class DocumentsRepository {
   async insert(db: Executor, document: Document): Promise<void> {
     // Every field of a Document maps to a column, so the values are a whole row.
-    await db.insertInto('documents').values(documentColumns(document) as Insertable<DocumentsTable>).execute();
+    await db.insertInto('documents').values(columnsOf(COLUMNS, document) as Insertable<DocumentsTable>).execute();
   }
 
   async findById(db: Executor, tenantId: string, id: string): Promise<Document | null> {
@@ -185,7 +176,7 @@ export class DocumentsRepository {
   }
 
   async update(db: Executor, tenantId: string, id: string, patch: DocumentPatch): Promise<void> {
-    await db.updateTable('documents').set(documentColumns(patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db.updateTable('documents').set(columnsOf(COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
   /** Every document of the tenant matching the filters (the lists of tenant administrators). */

@@ -3,13 +3,12 @@ import type { Executor } from '../../db/executor.ts';
 import { JobLostError, type RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import { parseJson } from '../../lib/json.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ModuleServices } from '../../platform/module.ts';
-import type { DocumentAi, NewTask, TaskOutcome, TaskRow, TaskSource } from '../workflows/index.ts';
+import type { DocumentAi, NewTask, Task, TaskOutcome, TaskSource } from '../workflows/index.ts';
 import { DOCUMENT_AGENTS, isDocumentAgent, isObject } from './agent-kinds.ts';
-import type { AgentRunRow, AgentRunsRepository } from './agent-runs.repository.ts';
-import type { AgentRow, ProjectRow, ProjectsRepository } from './projects.repository.ts';
+import type { AgentRun, AgentRunPatch, AgentRunsRepository } from './agent-runs.repository.ts';
+import type { ImportAgent, ImportProject, ProjectsRepository } from './projects.repository.ts';
 
 export const AGENT_RUN_JOB = 'imports.agent';
 export interface AgentRunPayload {
@@ -64,9 +63,9 @@ export class AgentRunner implements TaskSource {
     const db = database.db;
     const run = await runs.find(db, tenantId, runId);
     if (run?.status !== 'queued') return;
-    const [agent, project] = await Promise.all([projects.findAgent(db, tenantId, run.agent_id), projects.find(db, tenantId, run.project_id)]);
+    const [agent, project] = await Promise.all([projects.findAgent(db, tenantId, run.agentId), projects.find(db, tenantId, run.projectId)]);
     if (!agent || !project) return;
-    const config = parseJson<Record<string, unknown>>(agent.config, {});
+    const { config } = agent;
     let proposal: Proposal;
     try {
       proposal = await this.#propose(run, agent, config, job.signal);
@@ -80,32 +79,32 @@ export class AgentRunner implements TaskSource {
     await database.db.transaction().execute(async (trx) => {
       await job.completeIn(trx);
       const now = clock.now();
-      if (agent.auto_approve === 1) {
+      if (agent.autoApprove) {
         const applied = await this.#apply(trx, run, agent, config, proposal);
-        await this.#move(trx, run, 'queued', { ...applied, proposal: JSON.stringify(proposal), finished_at: now, updated_at: now });
+        await this.#move(trx, run, 'queued', { ...applied, proposal, finishedAt: now, updatedAt: now });
         return;
       }
       const task = await this.deps.tasks.createFor(trx, { tenantId, source: AGENT_TASK_SOURCE, sourceRef: run.id, label: `Import "${project.name}"` }, approvalTask(run, agent, project, config, proposal, now));
-      await this.#move(trx, run, 'queued', { status: 'awaiting_approval', proposal: JSON.stringify(proposal), task_id: task.id, updated_at: now });
+      await this.#move(trx, run, 'queued', { status: 'awaiting_approval', proposal, taskId: task.id, updatedAt: now });
     });
   }
 
   /** The task inbox's call, in the transaction that decides the task. */
-  async settle(trx: Executor, task: TaskRow, outcome: TaskOutcome): Promise<void> {
+  async settle(trx: Executor, task: Task, outcome: TaskOutcome): Promise<void> {
     const { runs, projects, clock } = this.deps;
-    const run = task.source_ref ? await runs.find(trx, task.tenant_id, task.source_ref) : null;
+    const run = task.sourceRef ? await runs.find(trx, task.tenantId, task.sourceRef) : null;
     if (run?.status !== 'awaiting_approval') return;
     const now = clock.now();
-    const decided = { finished_at: now, updated_at: now };
+    const decided = { finishedAt: now, updatedAt: now };
     if (outcome.decision === 'rejected' || outcome.decision === 'expired') {
       await this.#move(trx, run, 'awaiting_approval', { status: outcome.decision, ...decided });
       return;
     }
-    const agent = await projects.findAgent(trx, task.tenant_id, run.agent_id);
+    const agent = await projects.findAgent(trx, task.tenantId, run.agentId);
     if (!agent) return;
     const proposal = outcome.data as Proposal;
-    const applied = await this.#apply(trx, run, agent, parseJson<Record<string, unknown>>(agent.config, {}), proposal);
-    await this.#move(trx, run, 'awaiting_approval', { ...applied, ...(outcome.decision === 'modified' ? { proposal: JSON.stringify(proposal) } : {}), ...decided });
+    const applied = await this.#apply(trx, run, agent, agent.config, proposal);
+    await this.#move(trx, run, 'awaiting_approval', { ...applied, ...(outcome.decision === 'modified' ? { proposal } : {}), ...decided });
   }
 
   /** Before a project is deleted (its runs go with it): its proposals still awaiting approval leave the inbox. */
@@ -113,31 +112,31 @@ export class AgentRunner implements TaskSource {
     await this.deps.tasks.withdraw(trx, tenantId, AGENT_TASK_SOURCE, await this.deps.runs.pendingTaskIds(trx, tenantId, projectId));
   }
 
-  async #propose(run: AgentRunRow, agent: AgentRow, config: Record<string, unknown>, signal: AbortSignal): Promise<Proposal> {
+  async #propose(run: AgentRun, agent: ImportAgent, config: Record<string, unknown>, signal: AbortSignal): Promise<Proposal> {
     const { ai, library, database } = this.deps;
     const documents: Record<string, unknown>[] = [];
-    for (const id of parseJson<string[]>(run.document_ids, [])) {
+    for (const id of run.documentIds) {
       signal.throwIfAborted();
-      const doc = await library.find(database.db, run.tenant_id, id);
+      const doc = await library.find(database.db, run.tenantId, id);
       if (!doc) {
         documents.push({ document_id: id, filename: null, error: 'the document was deleted' });
         continue;
       }
       const entry = { document_id: id, filename: doc.filename };
-      if (!isDocumentAgent(agent.agent_type)) {
+      if (!isDocumentAgent(agent.agentType)) {
         documents.push(entry);
         continue;
       }
       let text: string;
       try {
-        text = await ai.text(run.tenant_id, id, 'Import agent');
+        text = await ai.text(run.tenantId, id, 'Import agent');
       } catch (error) {
         documents.push({ ...entry, error: messageOf(error) });
         continue;
       }
-      documents.push({ ...entry, ...(await DOCUMENT_AGENTS[agent.agent_type].propose(ai, text, config, signal)) });
+      documents.push({ ...entry, ...(await DOCUMENT_AGENTS[agent.agentType].propose(ai, text, config, signal)) });
     }
-    return { agent_type: agent.agent_type, ...(agent.agent_type === 'workflow' ? { workflow_id: String(config.workflow_id) } : {}), documents };
+    return { agent_type: agent.agentType, ...(agent.agentType === 'workflow' ? { workflow_id: String(config.workflow_id) } : {}), documents };
   }
 
   /**
@@ -145,62 +144,62 @@ export class AgentRunner implements TaskSource {
    * entry becomes a document change, or, for a workflow agent, one execution is started. A
    * workflow that cannot start (deleted, paused, invalid) fails the run, not the decision.
    */
-  async #apply(trx: Executor, run: AgentRunRow, agent: AgentRow, config: Record<string, unknown>, proposal: Proposal): Promise<{ status: 'applied' | 'failed'; result: string; error?: string }> {
-    const scope = new Set(parseJson<string[]>(run.document_ids, []));
+  async #apply(trx: Executor, run: AgentRun, agent: ImportAgent, config: Record<string, unknown>, proposal: Proposal): Promise<{ status: 'applied' | 'failed'; result: unknown; error?: string }> {
+    const scope = new Set(run.documentIds);
     const entries = (Array.isArray(proposal?.documents) ? proposal.documents : []).filter((e) => isObject(e) && scope.has(String(e.document_id)) && e.error === undefined);
-    if (agent.agent_type === 'workflow') {
+    if (agent.agentType === 'workflow') {
       const documentIds = entries.map((e) => String(e.document_id));
       try {
-        const execution = await this.deps.executions.startById(trx, run.tenant_id, String(config.workflow_id), {
+        const execution = await this.deps.executions.startById(trx, run.tenantId, String(config.workflow_id), {
           triggerType: 'import_agent',
-          triggerData: { project_id: run.project_id, agent_id: agent.id, run_id: run.id, phase: agent.phase, ...(documentIds.length === 1 ? { document_id: documentIds[0] } : {}), document_ids: documentIds },
+          triggerData: { project_id: run.projectId, agent_id: agent.id, run_id: run.id, phase: agent.phase, ...(documentIds.length === 1 ? { document_id: documentIds[0] } : {}), document_ids: documentIds },
           triggerKey: `import_agent:${run.id}`,
         });
-        return { status: 'applied', result: JSON.stringify({ execution_id: execution?.id ?? null, document_ids: documentIds }) };
+        return { status: 'applied', result: { execution_id: execution?.id ?? null, document_ids: documentIds } };
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        return { status: 'failed', result: JSON.stringify({ execution_id: null }), error: `The workflow could not start: ${error.message}` };
+        return { status: 'failed', result: { execution_id: null }, error: `The workflow could not start: ${error.message}` };
       }
     }
-    const kind = DOCUMENT_AGENTS[agent.agent_type as keyof typeof DOCUMENT_AGENTS];
+    const kind = DOCUMENT_AGENTS[agent.agentType as keyof typeof DOCUMENT_AGENTS];
     const results = [];
     for (const entry of entries) {
       const change = kind?.change(entry, config);
       if (!change) continue;
-      const changed = await this.deps.documents.annotate(trx, run.tenant_id, String(entry.document_id), change);
+      const changed = await this.deps.documents.annotate(trx, run.tenantId, String(entry.document_id), change);
       results.push({ document_id: String(entry.document_id), changed: changed ?? [], ...(changed === null ? { note: 'the document was deleted' } : {}) });
     }
-    return { status: 'applied', result: JSON.stringify({ documents: results }) };
+    return { status: 'applied', result: { documents: results } };
   }
 
-  async #finish(job: RunningJob<AgentRunPayload>, run: AgentRunRow, status: 'failed', fields: { proposal?: Proposal; error: string }): Promise<void> {
+  async #finish(job: RunningJob<AgentRunPayload>, run: AgentRun, status: 'failed', fields: { proposal?: Proposal; error: string }): Promise<void> {
     const now = this.deps.clock.now();
-    this.deps.logger.warn({ runId: run.id, agentId: run.agent_id, error: fields.error }, 'import agent run failed');
+    this.deps.logger.warn({ runId: run.id, agentId: run.agentId, error: fields.error }, 'import agent run failed');
     await this.deps.database.db.transaction().execute(async (trx) => {
       await job.completeIn(trx);
-      await this.#move(trx, run, 'queued', { status, error: fields.error, ...(fields.proposal ? { proposal: JSON.stringify(fields.proposal) } : {}), finished_at: now, updated_at: now });
+      await this.#move(trx, run, 'queued', { status, error: fields.error, ...(fields.proposal ? { proposal: fields.proposal } : {}), finishedAt: now, updatedAt: now });
     });
   }
 
   /** A run moves once; losing that race rolls the caller's transaction back (the winner's changes stand). */
-  async #move(trx: Executor, run: AgentRunRow, from: AgentRunRow['status'], patch: Partial<AgentRunRow>): Promise<void> {
-    if (!(await this.deps.runs.transition(trx, run.tenant_id, run.id, from, patch))) throw new Error(`Agent run ${run.id} was no longer ${from}`);
+  async #move(trx: Executor, run: AgentRun, from: AgentRun['status'], patch: AgentRunPatch): Promise<void> {
+    if (!(await this.deps.runs.transition(trx, run.tenantId, run.id, from, patch))) throw new Error(`Agent run ${run.id} was no longer ${from}`);
   }
 }
 
 /** The approval task of a run: the proposal as its data, the agent's approval settings (default: role admin, 7 days, rejected on expiry). */
-function approvalTask(run: AgentRunRow, agent: AgentRow, project: ProjectRow, config: Record<string, unknown>, proposal: Proposal, now: number): NewTask {
+function approvalTask(run: AgentRun, agent: ImportAgent, project: ImportProject, config: Record<string, unknown>, proposal: Proposal, now: number): NewTask {
   const hours = typeof config.timeout_hours === 'number' ? config.timeout_hours : DEFAULT_TIMEOUT_HOURS;
   const count = proposal.documents.length;
   const onTimeout = String(config.on_timeout ?? 'reject') as NewTask['onTimeout'];
   return {
     taskType: 'approval',
-    title: `${LABELS[agent.agent_type] ?? agent.agent_type} for ${count} document${count === 1 ? '' : 's'} of import "${project.name}"`,
+    title: `${LABELS[agent.agentType] ?? agent.agentType} for ${count} document${count === 1 ? '' : 's'} of import "${project.name}"`,
     description:
-      agent.agent_type === 'workflow'
+      agent.agentType === 'workflow'
         ? `Approve to start workflow ${String(config.workflow_id)} for these documents; reject to leave them alone.`
         : 'Approve to apply the proposed changes in data.documents; reject to leave the documents as they are; or decide "modified" with modified_data.documents to apply an edited proposal.',
-    context: { project_id: project.id, project_name: project.name, agent_id: agent.id, agent_type: agent.agent_type, phase: agent.phase, run_id: run.id, scope: run.scope, document_ids: parseJson<string[]>(run.document_ids, []) },
+    context: { project_id: project.id, project_name: project.name, agent_id: agent.id, agent_type: agent.agentType, phase: agent.phase, run_id: run.id, scope: run.scope, document_ids: run.documentIds },
     data: proposal,
     assigneeType: (typeof config.assignee_type === 'string' ? config.assignee_type : 'role') as NewTask['assigneeType'],
     assigneeValue: typeof config.assignee_value === 'string' ? config.assignee_value : 'admin',

@@ -6,8 +6,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ModuleServices } from '../../platform/module.ts';
 import { AGENT_RUN_JOB, type AgentRunPayload } from './agent-runner.ts';
-import type { AgentRunsRepository } from './agent-runs.repository.ts';
-import type { AgentRow, ProjectsRepository } from './projects.repository.ts';
+import type { AgentRun, AgentRunsRepository } from './agent-runs.repository.ts';
+import type { ImportAgent, ProjectsRepository } from './projects.repository.ts';
 
 interface Deps {
   database: Database;
@@ -43,17 +43,17 @@ export class AgentScheduler {
     const item = await runs.unsettledByDocument(database.db, event.tenantId, documentId);
     if (!item) return;
     await database.db.transaction().execute(async (trx) => {
-      await runs.lockProject(trx, item.tenant_id, item.project_id);
-      if (!(await runs.unsettledByDocument(trx, item.tenant_id, documentId))) return;
+      await runs.lockProject(trx, item.tenantId, item.projectId);
+      if (!(await runs.unsettledByDocument(trx, item.tenantId, documentId))) return;
       const seq = (await runs.settle(trx, item, clock.now()))!;
-      for (const agent of await this.deps.projects.listAgents(trx, item.tenant_id, item.project_id)) {
+      for (const agent of await this.deps.projects.listAgents(trx, item.tenantId, item.projectId)) {
         if (agent.phase === 'post-import') await this.#queue(trx, agent, `document:${documentId}`, [documentId]);
-        const size = agent.batch_size ?? 0;
+        const size = agent.batchSize ?? 0;
         if (agent.phase === 'batch' && size > 0 && seq % size === 0) {
-          await this.#queue(trx, agent, `batch:${seq / size}`, await runs.settledDocuments(trx, item.tenant_id, item.project_id, seq - size, seq));
+          await this.#queue(trx, agent, `batch:${seq / size}`, await runs.settledDocuments(trx, item.tenantId, item.projectId, seq - size, seq));
         }
       }
-      await this.importEnded(trx, item.tenant_id, item.project_id);
+      await this.importEnded(trx, item.tenantId, item.projectId);
     });
   }
 
@@ -67,12 +67,12 @@ export class AgentScheduler {
     if (!project || !FINISHED.has(project.status)) return;
     for (const item of await runs.unsettled(trx, tenantId, projectId)) {
       // A document deleted before it was processed never settles by event: it is passed over.
-      if (item.document_id && (await library.find(trx, tenantId, item.document_id))) return;
+      if (item.documentId && (await library.find(trx, tenantId, item.documentId))) return;
       await runs.settle(trx, item, clock.now(), false);
     }
     const settled = await runs.settledCount(trx, tenantId, projectId);
     for (const agent of await projects.listAgents(trx, tenantId, projectId)) {
-      const size = agent.batch_size ?? 0;
+      const size = agent.batchSize ?? 0;
       if (agent.phase === 'batch' && size > 0 && settled % size !== 0) {
         const full = Math.floor(settled / size);
         await this.#queue(trx, agent, `batch:${full + 1}`, await runs.settledDocuments(trx, tenantId, projectId, full * size, null));
@@ -82,27 +82,27 @@ export class AgentScheduler {
   }
 
   /** One run per agent and scope, with its job in the same transaction. */
-  async #queue(trx: Executor, agent: AgentRow, scope: string, documentIds: string[]): Promise<void> {
+  async #queue(trx: Executor, agent: ImportAgent, scope: string, documentIds: string[]): Promise<void> {
     if (documentIds.length === 0) return;
     const now = this.deps.clock.now();
-    const run = {
+    const run: AgentRun = {
       id: newId(now),
-      tenant_id: agent.tenant_id,
-      project_id: agent.project_id,
-      agent_id: agent.id,
+      tenantId: agent.tenantId,
+      projectId: agent.projectId,
+      agentId: agent.id,
       scope,
-      document_ids: JSON.stringify(documentIds),
-      status: 'queued' as const,
+      documentIds,
+      status: 'queued',
       proposal: null,
       result: null,
-      task_id: null,
+      taskId: null,
       error: null,
-      created_at: now,
-      updated_at: now,
-      finished_at: null,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
     };
     if (!(await this.deps.runs.insert(trx, run))) return;
-    const payload: AgentRunPayload = { tenantId: agent.tenant_id, runId: run.id };
-    await this.deps.jobs.enqueue(trx, AGENT_RUN_JOB, payload, { tenantId: agent.tenant_id, uniqueKey: `${AGENT_RUN_JOB}:${run.id}` });
+    const payload: AgentRunPayload = { tenantId: agent.tenantId, runId: run.id };
+    await this.deps.jobs.enqueue(trx, AGENT_RUN_JOB, payload, { tenantId: agent.tenantId, uniqueKey: `${AGENT_RUN_JOB}:${run.id}` });
   }
 }

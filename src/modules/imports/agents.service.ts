@@ -5,9 +5,9 @@ import { errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ModuleServices } from '../../platform/module.ts';
 import { type ConfigProblem, checkApprovalConfig, DOCUMENT_AGENTS, isDocumentAgent } from './agent-kinds.ts';
-import type { AgentRunRow, AgentRunsRepository } from './agent-runs.repository.ts';
+import type { AgentRun, AgentRunsRepository } from './agent-runs.repository.ts';
 import { type AgentRunStatus, TERMINAL_STATUSES } from './imports.tables.ts';
-import type { AgentRow, ProjectsRepository } from './projects.repository.ts';
+import type { ImportAgent, ProjectsRepository } from './projects.repository.ts';
 import { findProject } from './projects.service.ts';
 
 interface Deps {
@@ -34,7 +34,7 @@ export class AgentsService {
   }
 
   /** 201 with the assignment; 400 for a config the agent cannot run with, 404 for a missing workflow, 409 on a finished project. */
-  async add(auth: AuthContext, projectId: string, input: AgentInput): Promise<AgentRow> {
+  async add(auth: AuthContext, projectId: string, input: AgentInput): Promise<ImportAgent> {
     const { database, projects, clock } = this.deps;
     await findProject(projects, database.db, auth, projectId);
     if (input.phase === 'batch' && input.batch_size === undefined) throw errors.field('batch_size', 'is required for the batch phase');
@@ -49,24 +49,24 @@ export class AgentsService {
       const project = await findProject(projects, trx, auth, projectId);
       if (TERMINAL_STATUSES.includes(project.status)) throw errors.conflict(`A ${project.status} project takes no more agents`, { status: project.status });
       const now = clock.now();
-      const row: AgentRow = {
+      const agent: ImportAgent = {
         id: newId(now),
-        tenant_id: auth.tenant.id,
-        project_id: projectId,
-        agent_type: input.agent_type,
+        tenantId: auth.tenant.id,
+        projectId,
+        agentType: input.agent_type,
         phase: input.phase,
-        batch_size: input.batch_size ?? null,
-        config: JSON.stringify(config),
-        auto_approve: input.auto_approve ? 1 : 0,
-        created_at: now,
+        batchSize: input.batch_size ?? null,
+        config,
+        autoApprove: input.auto_approve ?? false,
+        createdAt: now,
       };
-      await projects.insertAgent(trx, row);
-      return row;
+      await projects.insertAgent(trx, agent);
+      return agent;
     });
   }
 
   /** The project's agents, each with its runs counted by status. */
-  async list(auth: AuthContext, projectId: string): Promise<{ agent: AgentRow; runs: Partial<Record<AgentRunStatus, number>> }[]> {
+  async list(auth: AuthContext, projectId: string): Promise<{ agent: ImportAgent; runs: Partial<Record<AgentRunStatus, number>> }[]> {
     const { database, projects, runs } = this.deps;
     await findProject(projects, database.db, auth, projectId);
     const [agents, counts] = await Promise.all([projects.listAgents(database.db, auth.tenant.id, projectId), runs.counts(database.db, auth.tenant.id, projectId)]);
@@ -74,7 +74,7 @@ export class AgentsService {
   }
 
   /** The project's agent runs, oldest first, by agent and status. */
-  async runs(auth: AuthContext, projectId: string, f: { agentId?: string | undefined; status?: AgentRunStatus | undefined; limit: number; offset: number }): Promise<{ rows: (AgentRunRow & { agent_type: string })[]; total: number }> {
+  async runs(auth: AuthContext, projectId: string, f: { agentId?: string | undefined; status?: AgentRunStatus | undefined; limit: number; offset: number }): Promise<{ rows: (AgentRun & { agentType: string })[]; total: number }> {
     const { database, projects, runs } = this.deps;
     await findProject(projects, database.db, auth, projectId);
     return runs.list(database.db, auth.tenant.id, projectId, f);

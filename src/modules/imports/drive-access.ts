@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CredentialBox } from './credential-box.ts';
 import type { DriveSession, DriveSettings } from './drive-client.ts';
-import type { ProjectRow, ProjectsRepository } from './projects.repository.ts';
+import type { ImportProject, ProjectsRepository } from './projects.repository.ts';
 
 /** A Drive session for one project's run, and how to keep an access token it refreshed. */
 export interface ProjectDrive {
@@ -18,10 +18,10 @@ export class DriveAccess {
     this.deps = deps;
   }
 
-  async open(project: ProjectRow, signal?: AbortSignal): Promise<ProjectDrive> {
+  async open(project: ImportProject, signal?: AbortSignal): Promise<ProjectDrive> {
     const { box, database, projects, clock, settings } = this.deps;
-    if (!project.credentials) throw new Error(`import project ${project.id} has no credentials`);
-    const credentials = await box.open(project.credentials);
+    if (!project.sealedCredentials) throw new Error(`import project ${project.id} has no credentials`);
+    const credentials = await box.open(project.sealedCredentials);
     let refreshed: string | null = null;
     // The Drive client and Google's auth library (~26 MiB) load with the first import run, not at start.
     const { DriveSession } = await import('./drive-client.ts');
@@ -33,7 +33,7 @@ export class DriveAccess {
         const sealed = await box.seal({ ...credentials, access_token: refreshed });
         credentials.access_token = refreshed;
         refreshed = null;
-        await projects.update(database.db, project.tenant_id, project.id, { credentials: sealed, updated_at: clock.now() });
+        await projects.update(database.db, project.tenantId, project.id, { sealedCredentials: sealed, updatedAt: clock.now() });
       },
     };
   }

@@ -25,8 +25,8 @@ export class FolderTree {
     const { database, items } = this.deps;
     const mapping = await items.folder(database.db, auth.tenant.id, project.id, sourceFolderId);
     if (!mapping) throw new Error(`import: source folder ${sourceFolderId} was not recorded by the scan`);
-    if (mapping.folder_id) return mapping.folder_id;
-    const parentId = mapping.parent_source_id === null ? project.targetFolderId : await this.ensure(auth, project, mapping.parent_source_id);
+    if (mapping.folderId) return mapping.folderId;
+    const parentId = mapping.parentSourceId === null ? project.targetFolderId : await this.ensure(auth, project, mapping.parentSourceId);
     const folderId = await this.#makeOrFind(auth, parentId, folderName(mapping.name));
     await items.setFolderTarget(database.db, auth.tenant.id, project.id, sourceFolderId, folderId);
     return folderId;

@@ -10,10 +10,9 @@ import type { DriveAccess } from './drive-access.ts';
 import { importedFileName, retrievalFor } from './export-formats.ts';
 import type { FolderTree } from './folder-tree.ts';
 import { IMPORT_JOBS, type LanePayload, laneKey } from './import-job-kinds.ts';
-import type { ItemRow, ItemsRepository } from './items.repository.ts';
+import type { ImportItem, ItemsRepository } from './items.repository.ts';
 import { importAuth } from './job-auth.ts';
-import type { ProjectRow, ProjectsRepository } from './projects.repository.ts';
-import { parseConfig } from './projects.service.ts';
+import type { ImportProject, ProjectsRepository } from './projects.repository.ts';
 import { nextAttempt } from './retry-policy.ts';
 
 interface Deps {
@@ -57,10 +56,10 @@ export class ImportLane {
     if (project?.status !== 'in_progress') {
       // Paused or cancelled: what this lane held goes back to the pool for whoever resumes.
       const held = project ? await items.heldBy(db, tenantId, projectId, lane) : null;
-      if (held) await items.update(db, tenantId, held.id, { lane: null, updated_at: clock.now() });
+      if (held) await items.update(db, tenantId, held.id, { lane: null, updatedAt: clock.now() });
       return;
     }
-    const auth = await importAuth(this.deps.tenants, tenantId, project.created_by);
+    const auth = await importAuth(this.deps.tenants, tenantId, project.createdBy);
     if (!auth) return;
     const item = await this.#take(project, lane);
     if (!item) return this.#idle(job);
@@ -69,14 +68,14 @@ export class ImportLane {
   }
 
   /** The file this lane already holds (its previous run died), else the next due one it can claim. */
-  async #take(project: ProjectRow, lane: number): Promise<ItemRow | null> {
+  async #take(project: ImportProject, lane: number): Promise<ImportItem | null> {
     const { database, items, clock } = this.deps;
-    const held = await items.heldBy(database.db, project.tenant_id, project.id, lane);
+    const held = await items.heldBy(database.db, project.tenantId, project.id, lane);
     if (held) return held;
     for (let tries = 0; tries < 5; tries++) {
-      const next = await items.nextDue(database.db, project.tenant_id, project.id, clock.now());
+      const next = await items.nextDue(database.db, project.tenantId, project.id, clock.now());
       if (!next) return null;
-      if (await items.claim(database.db, project.tenant_id, next.id, lane, clock.now())) return next;
+      if (await items.claim(database.db, project.tenantId, next.id, lane, clock.now())) return next;
     }
     return null;
   }
@@ -93,34 +92,34 @@ export class ImportLane {
       const { failed } = await items.counts(trx, tenantId, projectId);
       const now = clock.now();
       const status = failed > 0 ? 'completed_with_errors' : 'completed';
-      if (await projects.transition(trx, tenantId, projectId, ['in_progress'], { status, completed_at: now, updated_at: now })) {
+      if (await projects.transition(trx, tenantId, projectId, ['in_progress'], { status, completedAt: now, updatedAt: now })) {
         await this.deps.importEnded(trx, tenantId, projectId);
       }
     });
   }
 
-  async #importFile(job: RunningJob<LanePayload>, auth: AuthContext, project: ProjectRow, item: ItemRow): Promise<FileResult> {
+  async #importFile(job: RunningJob<LanePayload>, auth: AuthContext, project: ImportProject, item: ImportItem): Promise<FileResult> {
     const { items, clock } = this.deps;
-    const config = parseConfig(project);
-    const retrieval = retrievalFor(item.mime_type, config.export_formats);
+    const { config } = project;
+    const retrieval = retrievalFor(item.mimeType, config.export_formats);
     const drive = await this.deps.drive.open(project, job.signal);
     try {
-      const folderId = await this.deps.folders.ensure(auth, { id: project.id, targetFolderId: config.target_folder_id }, item.source_folder_id);
-      const stream = retrieval.kind === 'export' ? await drive.session.export(item.source_file_id, retrieval.mimeType) : await drive.session.download(item.source_file_id);
-      const filename = importedFileName(item.name, item.mime_type, retrieval);
+      const folderId = await this.deps.folders.ensure(auth, { id: project.id, targetFolderId: config.target_folder_id }, item.sourceFolderId);
+      const stream = retrieval.kind === 'export' ? await drive.session.export(item.sourceFileId, retrieval.mimeType) : await drive.session.download(item.sourceFileId);
+      const filename = importedFileName(item.name, item.mimeType, retrieval);
       const outcome = await this.deps.uploads.importFile(auth, { filename, stream }, {
         folderId,
         enableAi: config.enable_ai,
         skipDuplicates: true,
         commit: async (trx, done) => {
           const now = clock.now();
-          await items.update(trx, item.tenant_id, item.id, {
-            ...(done.document ? { status: 'imported', document_id: done.document.id } : { status: 'skipped', skip_reason: 'duplicate', document_id: done.duplicateOf }),
+          await items.update(trx, item.tenantId, item.id, {
+            ...(done.document ? { status: 'imported', documentId: done.document.id } : { status: 'skipped', skipReason: 'duplicate', documentId: done.duplicateOf }),
             attempts: item.attempts + 1,
             error: null,
             lane: null,
-            finished_at: now,
-            updated_at: now,
+            finishedAt: now,
+            updatedAt: now,
           });
           await job.completeIn(trx);
           await this.#next(trx, job, now);
@@ -138,18 +137,18 @@ export class ImportLane {
   }
 
   /** A failed try: due again after the retry delay (Drive's Retry-After when longer), or failed for good. */
-  async #recordFailure(job: RunningJob<LanePayload>, item: ItemRow, error: Error): Promise<void> {
+  async #recordFailure(job: RunningJob<LanePayload>, item: ImportItem, error: Error): Promise<void> {
     const { database, items, clock } = this.deps;
     const now = clock.now();
     const attempts = item.attempts + 1;
     const retryAt = nextAttempt({ error, attempts, now, delaysMs: this.deps.retryDelaysMs });
     await database.db.transaction().execute(async (trx) => {
-      await items.update(trx, item.tenant_id, item.id, {
+      await items.update(trx, item.tenantId, item.id, {
         attempts,
         error: error.message,
         lane: null,
-        updated_at: now,
-        ...(retryAt === null ? { status: 'failed', finished_at: now } : { next_attempt_at: retryAt }),
+        updatedAt: now,
+        ...(retryAt === null ? { status: 'failed', finishedAt: now } : { nextAttemptAt: retryAt }),
       });
       await job.completeIn(trx);
       await this.#next(trx, job, now);

@@ -1,32 +1,32 @@
-import type { AgentRunRow } from './agent-runs.repository.ts';
+import type { AgentRun } from './agent-runs.repository.ts';
 import { AGENT_RUN_STATUSES, type AgentRunStatus } from './imports.tables.ts';
-import type { ItemRow } from './items.repository.ts';
-import type { AgentRow } from './projects.repository.ts';
+import type { ImportItem } from './items.repository.ts';
+import type { ImportAgent } from './projects.repository.ts';
 import type { Progress, ProjectDetail } from './projects.service.ts';
 import { iso } from '../../lib/clock.ts';
 
 
 /** A project as the API shows it: the configuration without credentials, and its item counts. */
 export function presentProject(p: ProjectDetail) {
-  const { row, config, counts } = p;
+  const { project, counts } = p;
   return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    source_type: row.source_type,
-    status: row.status,
-    config: { ...config, has_credentials: row.credentials !== null },
+    id: project.id,
+    name: project.name,
+    description: project.description,
+    source_type: project.sourceType,
+    status: project.status,
+    config: { ...project.config, has_credentials: project.sealedCredentials !== null },
     total_items: counts.total,
     processed_items: counts.imported,
     failed_items: counts.failed,
     skipped_items: counts.skipped,
     progress_percent: counts.percent,
-    error: row.error,
-    scanned_at: iso(row.scanned_at),
-    started_at: iso(row.started_at),
-    completed_at: iso(row.completed_at),
-    created_at: iso(row.created_at)!,
-    updated_at: iso(row.updated_at)!,
+    error: project.error,
+    scanned_at: iso(project.scannedAt),
+    started_at: iso(project.startedAt),
+    completed_at: iso(project.completedAt),
+    created_at: iso(project.createdAt)!,
+    updated_at: iso(project.updatedAt)!,
   };
 }
 
@@ -47,54 +47,54 @@ export function presentProgress(p: Progress) {
   };
 }
 
-export function presentItem(row: ItemRow) {
+export function presentItem(item: ImportItem) {
   return {
-    id: row.id,
-    source_file_id: row.source_file_id,
-    name: row.name,
-    path: row.path,
-    mime_type: row.mime_type,
-    size: row.size === null ? null : Number(row.size),
-    status: row.status,
-    document_id: row.document_id,
-    error: row.error,
-    attempts: Number(row.attempts),
-    skip_reason: row.skip_reason,
+    id: item.id,
+    source_file_id: item.sourceFileId,
+    name: item.name,
+    path: item.path,
+    mime_type: item.mimeType,
+    size: item.size,
+    status: item.status,
+    document_id: item.documentId,
+    error: item.error,
+    attempts: item.attempts,
+    skip_reason: item.skipReason,
   };
 }
 
-export function presentAgent(row: AgentRow) {
+export function presentAgent(agent: ImportAgent) {
   return {
-    id: row.id,
-    project_id: row.project_id,
-    agent_type: row.agent_type,
-    phase: row.phase,
-    batch_size: row.batch_size,
-    config: JSON.parse(row.config) as Record<string, unknown>,
-    auto_approve: row.auto_approve === 1,
-    created_at: iso(row.created_at)!,
+    id: agent.id,
+    project_id: agent.projectId,
+    agent_type: agent.agentType,
+    phase: agent.phase,
+    batch_size: agent.batchSize,
+    config: agent.config,
+    auto_approve: agent.autoApprove,
+    created_at: iso(agent.createdAt)!,
   };
 }
 
 /** An agent with its runs counted by status (every status present, zero when none). */
-export function presentAgentWithRuns({ agent, runs }: { agent: AgentRow; runs: Partial<Record<AgentRunStatus, number>> }) {
+export function presentAgentWithRuns({ agent, runs }: { agent: ImportAgent; runs: Partial<Record<AgentRunStatus, number>> }) {
   return { ...presentAgent(agent), runs: Object.fromEntries(AGENT_RUN_STATUSES.map((st) => [st, runs[st] ?? 0])) as Record<AgentRunStatus, number> };
 }
 
-export function presentAgentRun(row: AgentRunRow & { agent_type: string }) {
+export function presentAgentRun(run: AgentRun & { agentType: string }) {
   return {
-    id: row.id,
-    agent_id: row.agent_id,
-    agent_type: row.agent_type,
-    scope: row.scope,
-    status: row.status,
-    document_ids: JSON.parse(row.document_ids) as string[],
-    proposal: row.proposal === null ? null : (JSON.parse(row.proposal) as unknown),
-    result: row.result === null ? null : (JSON.parse(row.result) as unknown),
-    task_id: row.task_id,
-    error: row.error,
-    created_at: iso(row.created_at)!,
-    updated_at: iso(row.updated_at)!,
-    finished_at: iso(row.finished_at),
+    id: run.id,
+    agent_id: run.agentId,
+    agent_type: run.agentType,
+    scope: run.scope,
+    status: run.status,
+    document_ids: run.documentIds,
+    proposal: run.proposal,
+    result: run.result,
+    task_id: run.taskId,
+    error: run.error,
+    created_at: iso(run.createdAt)!,
+    updated_at: iso(run.updatedAt)!,
+    finished_at: iso(run.finishedAt),
   };
 }

@@ -1,9 +1,111 @@
-import type { Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
+import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
 import type { Executor } from '../../db/executor.ts';
 import type { ImportFoldersTable, ImportItemsTable, ItemStatus } from './imports.tables.ts';
 
-export type ItemRow = Selectable<ImportItemsTable>;
-export type FolderMapRow = Selectable<ImportFoldersTable>;
+/** One file a project's scan found, and how its import went. */
+export interface ImportItem {
+  id: string;
+  tenantId: string;
+  projectId: string;
+  sourceFileId: string;
+  sourceFolderId: string;
+  name: string;
+  path: string;
+  mimeType: string;
+  size: number | null;
+  status: ItemStatus;
+  skipReason: string | null;
+  error: string | null;
+  attempts: number;
+  /** When a pending file is due (again). */
+  nextAttemptAt: number;
+  /** The lane holding the file while it is imported; null when none does. */
+  lane: number | null;
+  documentId: string | null;
+  finishedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  /** When the imported document finished processing (or failed, or was gone): agents may look at it. */
+  settledAt: number | null;
+  /** 1, 2, 3... in the order a project's documents settled; batch k of an agent is (k-1)N+1..kN. */
+  settledSeq: number | null;
+}
+
+/** What recording an attempt may change. */
+export type ImportItemPatch = Partial<Omit<ImportItem, 'id' | 'tenantId' | 'projectId' | 'createdAt'>>;
+
+/** A source folder the scan reached, and the library folder made for it (null until a file needs it). */
+export interface ImportFolder {
+  tenantId: string;
+  projectId: string;
+  sourceFolderId: string;
+  /** null: one of the project's `folder_ids`. */
+  parentSourceId: string | null;
+  name: string;
+  folderId: string | null;
+}
+
+export function toImportItem(row: Selectable<ImportItemsTable>): ImportItem {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    projectId: row.project_id,
+    sourceFileId: row.source_file_id,
+    sourceFolderId: row.source_folder_id,
+    name: row.name,
+    path: row.path,
+    mimeType: row.mime_type,
+    size: row.size === null ? null : Number(row.size),
+    status: row.status,
+    skipReason: row.skip_reason,
+    error: row.error,
+    attempts: Number(row.attempts),
+    nextAttemptAt: Number(row.next_attempt_at),
+    lane: row.lane,
+    documentId: row.document_id,
+    finishedAt: row.finished_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    settledAt: row.settled_at,
+    settledSeq: row.settled_seq === null ? null : Number(row.settled_seq),
+  };
+}
+
+const ITEM_COLUMNS: ColumnMap<ImportItem, ImportItemsTable> = {
+  id: 'id',
+  tenantId: 'tenant_id',
+  projectId: 'project_id',
+  sourceFileId: 'source_file_id',
+  sourceFolderId: 'source_folder_id',
+  name: 'name',
+  path: 'path',
+  mimeType: 'mime_type',
+  size: 'size',
+  status: 'status',
+  skipReason: 'skip_reason',
+  error: 'error',
+  attempts: 'attempts',
+  nextAttemptAt: 'next_attempt_at',
+  lane: 'lane',
+  documentId: 'document_id',
+  finishedAt: 'finished_at',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  settledAt: 'settled_at',
+  settledSeq: 'settled_seq',
+};
+
+function toImportFolder(row: Selectable<ImportFoldersTable>): ImportFolder {
+  return {
+    tenantId: row.tenant_id,
+    projectId: row.project_id,
+    sourceFolderId: row.source_folder_id,
+    parentSourceId: row.parent_source_id,
+    name: row.name,
+    folderId: row.folder_id,
+  };
+}
 
 export interface ItemFilter {
   status?: ItemStatus | undefined;
@@ -19,7 +121,8 @@ const INSERT_CHUNK = 200;
 /** SQL for the files and folders a project's scan found; every query takes the tenant. */
 export class ItemsRepository {
   /** Adds scanned files; one already recorded for the project (reached twice) is left as it is. */
-  async insertMany(db: Executor, rows: ItemRow[]): Promise<void> {
+  async insertMany(db: Executor, items: ImportItem[]): Promise<void> {
+    const rows = items.map((item) => columnsOf(ITEM_COLUMNS, item) as Insertable<ImportItemsTable>);
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await db
         .insertInto('import_items')
@@ -29,7 +132,15 @@ export class ItemsRepository {
     }
   }
 
-  async insertFolders(db: Executor, rows: FolderMapRow[]): Promise<void> {
+  async insertFolders(db: Executor, folders: ImportFolder[]): Promise<void> {
+    const rows = folders.map((f) => ({
+      tenant_id: f.tenantId,
+      project_id: f.projectId,
+      source_folder_id: f.sourceFolderId,
+      parent_source_id: f.parentSourceId,
+      name: f.name,
+      folder_id: f.folderId,
+    }));
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await db
         .insertInto('import_folders')
@@ -45,7 +156,7 @@ export class ItemsRepository {
     await db.deleteFrom('import_folders').where('tenant_id', '=', tenantId).where('project_id', '=', projectId).execute();
   }
 
-  async list(db: Executor, tenantId: string, projectId: string, filter: ItemFilter, page: { limit: number; offset: number }): Promise<{ rows: ItemRow[]; total: number }> {
+  async list(db: Executor, tenantId: string, projectId: string, filter: ItemFilter, page: { limit: number; offset: number }): Promise<{ rows: ImportItem[]; total: number }> {
     let query = db.selectFrom('import_items').where('tenant_id', '=', tenantId).where('project_id', '=', projectId);
     if (filter.status) query = query.where('status', '=', filter.status);
     if (filter.minSize !== undefined) query = query.where('size', '>=', filter.minSize);
@@ -58,7 +169,7 @@ export class ItemsRepository {
     }
     const rows = await query.selectAll().orderBy('id').limit(page.limit).offset(page.offset).execute();
     const { n } = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(n) };
+    return { rows: rows.map(toImportItem), total: Number(n) };
   }
 
   async counts(db: Executor, tenantId: string, projectId: string): Promise<Record<ItemStatus, number>> {
@@ -89,7 +200,7 @@ export class ItemsRepository {
   }
 
   /** The file a lane holds (it died or was stopped while working on it), if any. */
-  async heldBy(db: Executor, tenantId: string, projectId: string, lane: number): Promise<ItemRow | null> {
+  async heldBy(db: Executor, tenantId: string, projectId: string, lane: number): Promise<ImportItem | null> {
     const row = await db
       .selectFrom('import_items')
       .selectAll()
@@ -98,11 +209,11 @@ export class ItemsRepository {
       .where('lane', '=', lane)
       .where('status', '=', 'pending')
       .executeTakeFirst();
-    return row ?? null;
+    return row ? toImportItem(row) : null;
   }
 
   /** The next pending file due by `now` that no lane holds. */
-  async nextDue(db: Executor, tenantId: string, projectId: string, now: number): Promise<ItemRow | null> {
+  async nextDue(db: Executor, tenantId: string, projectId: string, now: number): Promise<ImportItem | null> {
     const row = await db
       .selectFrom('import_items')
       .selectAll()
@@ -115,7 +226,7 @@ export class ItemsRepository {
       .orderBy('id')
       .limit(1)
       .executeTakeFirst();
-    return row ?? null;
+    return row ? toImportItem(row) : null;
   }
 
   /** When the earliest pending file no lane holds is due; null when none is left. */
@@ -156,12 +267,12 @@ export class ItemsRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async update(db: Executor, tenantId: string, id: string, patch: Updateable<ImportItemsTable>): Promise<void> {
-    await db.updateTable('import_items').set(patch).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  async update(db: Executor, tenantId: string, id: string, patch: ImportItemPatch): Promise<void> {
+    await db.updateTable('import_items').set(columnsOf(ITEM_COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
   /** The most recently finished file (progress's `current_item` once nothing is being worked on). */
-  async current(db: Executor, tenantId: string, projectId: string): Promise<ItemRow | null> {
+  async current(db: Executor, tenantId: string, projectId: string): Promise<ImportItem | null> {
     const held = await db
       .selectFrom('import_items')
       .selectAll()
@@ -172,10 +283,10 @@ export class ItemsRepository {
       .orderBy('updated_at', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return held ?? null;
+    return held ? toImportItem(held) : null;
   }
 
-  async folder(db: Executor, tenantId: string, projectId: string, sourceFolderId: string): Promise<FolderMapRow | null> {
+  async folder(db: Executor, tenantId: string, projectId: string, sourceFolderId: string): Promise<ImportFolder | null> {
     const row = await db
       .selectFrom('import_folders')
       .selectAll()
@@ -183,7 +294,7 @@ export class ItemsRepository {
       .where('project_id', '=', projectId)
       .where('source_folder_id', '=', sourceFolderId)
       .executeTakeFirst();
-    return row ?? null;
+    return row ? toImportFolder(row) : null;
   }
 
   async setFolderTarget(db: Executor, tenantId: string, projectId: string, sourceFolderId: string, folderId: string): Promise<void> {

@@ -10,15 +10,14 @@ import { newId } from '../../lib/ids.ts';
 import type { CredentialBox } from './credential-box.ts';
 import { enqueueLanes, IMPORT_JOBS, type ScanPayload } from './import-job-kinds.ts';
 import { type ProjectStatus, TERMINAL_STATUSES } from './imports.tables.ts';
-import { countFinishedSince, type ItemFilter, type ItemRow, type ItemsRepository } from './items.repository.ts';
-import { changesScan, type ConfigInput, isComplete, mergeConfig, type ProjectConfig } from './project-config.ts';
+import { countFinishedSince, type ImportItem, type ItemFilter, type ItemsRepository } from './items.repository.ts';
+import { changesScan, type ConfigInput, isComplete, mergeConfig } from './project-config.ts';
 import { estimateCompletion, progressPercent } from './progress.ts';
-import type { ProjectRow, ProjectsRepository } from './projects.repository.ts';
+import type { ImportProject, ImportProjectPatch, ProjectsRepository } from './projects.repository.ts';
 
 /** A project with its item counts, for presenting. */
 export interface ProjectDetail {
-  row: ProjectRow;
-  config: ProjectConfig;
+  project: ImportProject;
   counts: { total: number; imported: number; failed: number; skipped: number; pending: number; percent: number };
 }
 
@@ -56,25 +55,25 @@ export class ProjectsService {
     const config = mergeConfig(null, input.config ?? {});
     const credentials = input.config?.credentials ? await box.seal(input.config.credentials) : null;
     const now = clock.now();
-    const row: ProjectRow = {
+    const project: ImportProject = {
       id: newId(now),
-      tenant_id: auth.tenant.id,
+      tenantId: auth.tenant.id,
       name: input.name.trim(),
       description: input.description ?? null,
-      source_type: input.source_type,
+      sourceType: input.source_type,
       status: isComplete(config, credentials !== null) ? 'configured' : 'draft',
-      config: JSON.stringify(config),
-      credentials,
+      config,
+      sealedCredentials: credentials,
       error: null,
-      created_by: auth.userId,
-      scanned_at: null,
-      started_at: null,
-      completed_at: null,
-      created_at: now,
-      updated_at: now,
+      createdBy: auth.userId,
+      scannedAt: null,
+      startedAt: null,
+      completedAt: null,
+      createdAt: now,
+      updatedAt: now,
     };
-    await projects.insert(database.db, row);
-    return this.#detail(database.db, row);
+    await projects.insert(database.db, project);
+    return this.#detail(database.db, project);
   }
 
   async list(auth: AuthContext, page: { limit: number; offset: number }): Promise<{ rows: ProjectDetail[]; total: number }> {
@@ -93,29 +92,29 @@ export class ProjectsService {
     const { database, clock, projects, items, box } = this.deps;
     // Sealed before the transaction: the key may have to be read or made, on a connection of its own.
     const sealed = input.config?.credentials ? await box.seal(input.config.credentials) : null;
-    const row = await database.db.transaction().execute(async (trx) => {
+    const project = await database.db.transaction().execute(async (trx) => {
       const current = await this.#find(trx, auth, id);
       assertStatus(current, ['draft', 'configured', 'ready'], 'be updated');
-      const before = parseConfig(current);
+      const before = current.config;
       const config = input.config ? mergeConfig(before, input.config) : before;
-      const credentials = sealed ?? current.credentials;
+      const credentials = sealed ?? current.sealedCredentials;
       const stale = current.status === 'ready' && changesScan(before, config);
       const complete = isComplete(config, credentials !== null);
       const status: ProjectStatus = !complete ? 'draft' : current.status === 'ready' && !stale ? 'ready' : 'configured';
       if (status !== 'ready') await items.clear(trx, auth.tenant.id, id);
-      const patch = {
+      const patch: ImportProjectPatch = {
         ...(input.name !== undefined ? { name: input.name.trim() } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
-        config: JSON.stringify(config),
-        credentials,
+        config,
+        sealedCredentials: credentials,
         status,
-        ...(status !== 'ready' ? { scanned_at: null } : {}),
-        updated_at: clock.now(),
+        ...(status !== 'ready' ? { scannedAt: null } : {}),
+        updatedAt: clock.now(),
       };
       await projects.update(trx, auth.tenant.id, id, patch);
       return { ...current, ...patch };
     });
-    return this.#detail(database.db, row);
+    return this.#detail(database.db, project);
   }
 
   /** Spec: only in terminal states; the imported documents stay. */
@@ -136,7 +135,7 @@ export class ProjectsService {
       await items.clear(trx, auth.tenant.id, id);
       const payload: ScanPayload = { tenantId: auth.tenant.id, projectId: id };
       await jobs.enqueue(trx, IMPORT_JOBS.scan, payload, { tenantId: auth.tenant.id, uniqueKey: `imports.scan:${id}` });
-      return { status: 'scanning', error: null, scanned_at: null, started_at: null, completed_at: null };
+      return { status: 'scanning', error: null, scannedAt: null, startedAt: null, completedAt: null };
     });
   }
 
@@ -144,7 +143,7 @@ export class ProjectsService {
   async start(auth: AuthContext, id: string): Promise<ProjectDetail> {
     return this.#move(auth, id, ['ready'], 'start', async (trx) => {
       await enqueueLanes(this.deps.jobs, trx, { tenantId: auth.tenant.id, projectId: id }, this.deps.lanes);
-      return { status: 'in_progress', started_at: this.deps.clock.now() };
+      return { status: 'in_progress', startedAt: this.deps.clock.now() };
     });
   }
 
@@ -163,28 +162,28 @@ export class ProjectsService {
 
   /** in_progress or paused -> cancelled: imported files stay, the rest are not imported. */
   async cancel(auth: AuthContext, id: string): Promise<ProjectDetail> {
-    return this.#move(auth, id, ['in_progress', 'paused'], 'cancel', async () => ({ status: 'cancelled', completed_at: this.deps.clock.now() }));
+    return this.#move(auth, id, ['in_progress', 'paused'], 'cancel', async () => ({ status: 'cancelled', completedAt: this.deps.clock.now() }));
   }
 
   async progress(auth: AuthContext, id: string): Promise<Progress> {
     const { database, items, clock } = this.deps;
     const db = database.db;
-    const row = await this.#find(db, auth, id);
-    const { counts } = await this.#detail(db, row);
-    const current = row.status === 'in_progress' || row.status === 'paused' ? await items.current(db, auth.tenant.id, id) : null;
+    const project = await this.#find(db, auth, id);
+    const { counts } = await this.#detail(db, project);
+    const current = project.status === 'in_progress' || project.status === 'paused' ? await items.current(db, auth.tenant.id, id) : null;
     const now = clock.now();
-    const finished = row.started_at === null ? 0 : await countFinishedSince(db, auth.tenant.id, id, row.started_at);
+    const finished = project.startedAt === null ? 0 : await countFinishedSince(db, auth.tenant.id, id, project.startedAt);
     return {
-      status: row.status,
+      status: project.status,
       counts,
       bytes: await items.bytes(db, auth.tenant.id, id),
       currentItem: current?.path ?? null,
-      startedAt: row.started_at,
-      estimatedCompletion: row.status === 'in_progress' ? estimateCompletion({ now, startedAt: row.started_at, finishedSinceStart: finished, pending: counts.pending }) : null,
+      startedAt: project.startedAt,
+      estimatedCompletion: project.status === 'in_progress' ? estimateCompletion({ now, startedAt: project.startedAt, finishedSinceStart: finished, pending: counts.pending }) : null,
     };
   }
 
-  async items(auth: AuthContext, id: string, filter: ItemFilter, page: { limit: number; offset: number }): Promise<{ rows: ItemRow[]; total: number }> {
+  async items(auth: AuthContext, id: string, filter: ItemFilter, page: { limit: number; offset: number }): Promise<{ rows: ImportItem[]; total: number }> {
     const db = this.deps.database.db;
     await this.#find(db, auth, id);
     return this.deps.items.list(db, auth.tenant.id, id, filter, page);
@@ -196,44 +195,39 @@ export class ProjectsService {
     id: string,
     from: readonly ProjectStatus[],
     action: string,
-    apply: (trx: Executor, row: ProjectRow) => Promise<Partial<ProjectRow> & { status: ProjectStatus }>,
+    apply: (trx: Executor, project: ImportProject) => Promise<ImportProjectPatch & { status: ProjectStatus }>,
   ): Promise<ProjectDetail> {
     const { database, projects, clock } = this.deps;
-    const row = await database.db.transaction().execute(async (trx) => {
+    const project = await database.db.transaction().execute(async (trx) => {
       const current = await this.#find(trx, auth, id);
       assertStatus(current, from, action);
-      const patch = { ...(await apply(trx, current)), updated_at: clock.now() };
+      const patch = { ...(await apply(trx, current)), updatedAt: clock.now() };
       if (!(await projects.transition(trx, auth.tenant.id, id, from, patch))) throw notAllowed(current, action);
       return { ...current, ...patch };
     });
-    return this.#detail(database.db, row);
+    return this.#detail(database.db, project);
   }
 
-  #find(db: Executor, auth: AuthContext, id: string): Promise<ProjectRow> {
+  #find(db: Executor, auth: AuthContext, id: string): Promise<ImportProject> {
     return findProject(this.deps.projects, db, auth, id);
   }
 
-  async #detail(db: Executor, row: ProjectRow): Promise<ProjectDetail> {
-    const c = await this.deps.items.counts(db, row.tenant_id, row.id);
+  async #detail(db: Executor, project: ImportProject): Promise<ProjectDetail> {
+    const c = await this.deps.items.counts(db, project.tenantId, project.id);
     const total = c.pending + c.imported + c.failed + c.skipped;
     return {
-      row,
-      config: parseConfig(row),
+      project,
       counts: { total, imported: c.imported, failed: c.failed, skipped: c.skipped, pending: c.pending, percent: progressPercent(c, total) },
     };
   }
 }
 
-export function parseConfig(row: Pick<ProjectRow, 'config'>): ProjectConfig {
-  return JSON.parse(row.config) as ProjectConfig;
-}
-
 /** The caller's project (404 when another tenant's or gone), after the tier and role checks. */
-export async function findProject(projects: ProjectsRepository, db: Executor, auth: AuthContext, id: string): Promise<ProjectRow> {
+export async function findProject(projects: ProjectsRepository, db: Executor, auth: AuthContext, id: string): Promise<ImportProject> {
   assertAllowed(auth);
-  const row = await projects.find(db, auth.tenant.id, id);
-  if (!row) throw errors.notFound('import_project', id);
-  return row;
+  const project = await projects.find(db, auth.tenant.id, id);
+  if (!project) throw errors.notFound('import_project', id);
+  return project;
 }
 
 /** Team tier and above (403 `TIER_LIMIT_EXCEEDED`), and tenant administrators (owner, admin, API keys). */
@@ -242,10 +236,10 @@ function assertAllowed(auth: AuthContext): void {
   if (!isTenantAdmin(auth)) throw errors.forbidden('Only owners, admins and API keys manage import projects');
 }
 
-function assertStatus(row: ProjectRow, allowed: readonly ProjectStatus[], action: string): void {
-  if (!allowed.includes(row.status)) throw notAllowed(row, action);
+function assertStatus(project: ImportProject, allowed: readonly ProjectStatus[], action: string): void {
+  if (!allowed.includes(project.status)) throw notAllowed(project, action);
 }
 
-function notAllowed(row: ProjectRow, action: string) {
-  return errors.conflict(`A project in status ${row.status} cannot ${action}`, { status: row.status });
+function notAllowed(project: ImportProject, action: string) {
+  return errors.conflict(`A project in status ${project.status} cannot ${action}`, { status: project.status });
 }

@@ -8,10 +8,9 @@ import type { DriveEntry, DriveSession } from './drive-client.ts';
 import { DriveError } from './drive-errors.ts';
 import { FOLDER_MIME_TYPE, SHORTCUT_MIME_TYPE } from './export-formats.ts';
 import type { ScanPayload } from './import-job-kinds.ts';
-import type { FolderMapRow, ItemRow, ItemsRepository } from './items.repository.ts';
+import type { ImportFolder, ImportItem, ItemsRepository } from './items.repository.ts';
 import type { ProjectConfig } from './project-config.ts';
-import type { ProjectRow, ProjectsRepository } from './projects.repository.ts';
-import { parseConfig } from './projects.service.ts';
+import type { ImportProject, ProjectsRepository } from './projects.repository.ts';
 import { ScanFilter } from './scan-filters.ts';
 
 interface FolderToWalk {
@@ -50,14 +49,14 @@ export class Scanner {
     if (project?.status !== 'scanning') return;
     const drive = await this.deps.drive.open(project, job.signal);
     try {
-      await this.#walk(project, parseConfig(project), drive.session);
+      await this.#walk(project, project.config, drive.session);
     } catch (error) {
       if (!(error instanceof DriveError)) throw error;
       // A rate limit or an outage is worth another run; a missing folder or refused credentials is not.
       const hopeless = error.permanent || error.status === 401 || error.status === 403 || error.status === 400;
       if (!hopeless && job.attempt < job.maxAttempts) throw error;
       await database.db.transaction().execute(async (trx) => {
-        await projects.transition(trx, tenantId, projectId, ['scanning'], { status: 'failed', error: error.message, updated_at: clock.now() });
+        await projects.transition(trx, tenantId, projectId, ['scanning'], { status: 'failed', error: error.message, updatedAt: clock.now() });
         await job.completeIn(trx);
       });
       return;
@@ -66,12 +65,12 @@ export class Scanner {
     }
     await database.db.transaction().execute(async (trx) => {
       const now = clock.now();
-      await projects.transition(trx, tenantId, projectId, ['scanning'], { status: 'ready', scanned_at: now, updated_at: now });
+      await projects.transition(trx, tenantId, projectId, ['scanning'], { status: 'ready', scannedAt: now, updatedAt: now });
       await job.completeIn(trx);
     });
   }
 
-  async #walk(project: ProjectRow, config: ProjectConfig, drive: DriveSession): Promise<void> {
+  async #walk(project: ImportProject, config: ProjectConfig, drive: DriveSession): Promise<void> {
     const filter = new ScanFilter(config.filters, config.export_formats);
     const queue: FolderToWalk[] = [];
     for (const id of config.folder_ids) {
@@ -83,9 +82,9 @@ export class Scanner {
     for (let folder = queue.shift(); folder; folder = queue.shift()) {
       if (seen.has(folder.id)) continue;
       seen.add(folder.id);
-      await this.#record([], [folderRow(project, folder)]);
+      await this.#record([], [importFolder(project, folder)]);
       for await (const page of drive.children(folder.id, config.filters.include_shared)) {
-        const files: ItemRow[] = [];
+        const files: ImportItem[] = [];
         for (const entry of page) {
           const target = await resolveShortcut(drive, entry);
           if (target === null) continue;
@@ -100,36 +99,36 @@ export class Scanner {
     }
   }
 
-  #item(project: ProjectRow, folder: FolderToWalk, entry: DriveEntry, filter: ScanFilter): ItemRow {
+  #item(project: ImportProject, folder: FolderToWalk, entry: DriveEntry, filter: ScanFilter): ImportItem {
     const now = this.deps.clock.now();
     const path = `${folder.path}/${entry.name}`;
     const skipReason = filter.skipReason({ name: entry.name, path, mimeType: entry.mimeType, size: entry.size, ownedByMe: entry.ownedByMe });
     return {
       id: newId(now),
-      tenant_id: project.tenant_id,
-      project_id: project.id,
-      source_file_id: entry.id,
-      source_folder_id: folder.id,
+      tenantId: project.tenantId,
+      projectId: project.id,
+      sourceFileId: entry.id,
+      sourceFolderId: folder.id,
       name: entry.name,
       path,
-      mime_type: entry.mimeType,
+      mimeType: entry.mimeType,
       size: entry.size,
       status: skipReason ? 'skipped' : 'pending',
-      skip_reason: skipReason,
+      skipReason,
       error: null,
       attempts: 0,
-      next_attempt_at: 0,
+      nextAttemptAt: 0,
       lane: null,
-      document_id: null,
-      finished_at: null,
-      created_at: now,
-      updated_at: now,
-      settled_at: null,
-      settled_seq: null,
+      documentId: null,
+      finishedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      settledAt: null,
+      settledSeq: null,
     };
   }
 
-  async #record(files: ItemRow[], folders: FolderMapRow[]): Promise<void> {
+  async #record(files: ImportItem[], folders: ImportFolder[]): Promise<void> {
     const { database, items } = this.deps;
     if (files.length === 0 && folders.length === 0) return;
     await database.db.transaction().execute(async (trx) => {
@@ -139,8 +138,8 @@ export class Scanner {
   }
 }
 
-function folderRow(project: ProjectRow, folder: FolderToWalk): FolderMapRow {
-  return { tenant_id: project.tenant_id, project_id: project.id, source_folder_id: folder.id, parent_source_id: folder.parentId, name: folder.name, folder_id: null };
+function importFolder(project: ImportProject, folder: FolderToWalk): ImportFolder {
+  return { tenantId: project.tenantId, projectId: project.id, sourceFolderId: folder.id, parentSourceId: folder.parentId, name: folder.name, folderId: null };
 }
 
 /** A shortcut stands for its target (a folder to walk, or a file, read for its type and size); a dangling one is dropped. */

@@ -2,7 +2,7 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { z } from 'zod';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { ChatService } from '../chat/index.ts';
+import { type ChatService, presentCitation } from '../chat/index.ts';
 import { type DocumentsService, presentDocumentDetail } from '../documents/index.ts';
 
 /** What the tools reach: the same services as the REST API, called as the authenticated caller. */
@@ -109,7 +109,7 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
     ({ document_id, question }) =>
       asTool(async () => {
         const answer = await chat.askDocument(auth, document_id, question, MCP_SESSION_NAME);
-        return { answer: answer.content, citations: JSON.parse(answer.citations ?? '[]') as unknown[] };
+        return { answer: answer.content, citations: (answer.citations ?? []).map(presentCitation) };
       }),
   );
 

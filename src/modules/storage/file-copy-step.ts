@@ -2,8 +2,8 @@ import type { Executor } from '../../db/executor.ts';
 import { BlobNotFoundError, type BlobStore } from '../../providers/blobs/blob-store.ts';
 import type { Semaphore } from './bounded.ts';
 import { markDocuments } from './document-locations.ts';
-import type { MigrationFileRow } from './migration-files.repository.ts';
-import type { MigrationRow } from './migrations.repository.ts';
+import type { MigrationFile } from './migration-files.repository.ts';
+import type { StorageMigration } from './migrations.repository.ts';
 import type { StorageDeps } from './runner-deps.ts';
 import { copyVerified, holdsExactly } from './verified-copy.ts';
 
@@ -28,7 +28,7 @@ const MAX_ERROR_LENGTH = 500;
  * migration's counters, so a crash before the commit only means the file is copied again (the
  * read-back check then finds it already there) and never counts twice.
  */
-export async function copyFileStep(deps: StorageDeps, m: MigrationRow, f: MigrationFileRow, route: CopyRoute): Promise<void> {
+export async function copyFileStep(deps: StorageDeps, m: StorageMigration, f: MigrationFile, route: CopyRoute): Promise<void> {
   try {
     await copyDocument(route, f);
   } catch (error) {
@@ -39,32 +39,32 @@ export async function copyFileStep(deps: StorageDeps, m: MigrationRow, f: Migrat
   const settled = await deps.database.db.transaction().execute(async (trx) => {
     // Deleted while being copied: the delete may have missed the copy that was still arriving.
     if (!(await documentExists(trx, f))) return 'deleted';
-    if (!(await deps.files.settle(trx, f, { status: 'copied', attempts: f.attempts + 1, error: null, last_attempt_at: now }))) return 'settled';
-    await deps.migrations.addProgress(trx, m.id, { migratedFiles: 1, migratedBytes: Number(f.size) }, now);
-    await deps.migrations.update(trx, m.id, { current_file: f.storage_key }, now);
-    await markDocuments(trx, m.tenant_id, m.target_provider, [f.document_id]);
+    if (!(await deps.files.settle(trx, f, { status: 'copied', attempts: f.attempts + 1, error: null, lastAttemptAt: now }))) return 'settled';
+    await deps.migrations.addProgress(trx, m.id, { migratedFiles: 1, migratedBytes: f.size }, now);
+    await deps.migrations.update(trx, m.id, { currentFile: f.storageKey }, now);
+    await markDocuments(trx, m.tenantId, m.targetProvider, [f.documentId]);
     return 'settled';
   });
   if (settled === 'deleted') {
-    await route.target.delete(f.storage_key);
-    if (f.thumbnail_key) await route.target.delete(f.thumbnail_key);
+    await route.target.delete(f.storageKey);
+    if (f.thumbnailKey) await route.target.delete(f.thumbnailKey);
     await settleSkipped(deps, m, f);
   }
 }
 
 /** Makes the target hold the document's exact bytes (and its thumbnail), copying only when needed. */
-async function copyDocument(route: CopyRoute, f: MigrationFileRow): Promise<void> {
-  const expected = { sha256: f.sha256, size: Number(f.size) };
+async function copyDocument(route: CopyRoute, f: MigrationFile): Promise<void> {
+  const expected = { sha256: f.sha256, size: f.size };
   const check = route.mayHoldCopies || f.attempts > 0;
-  if (!(check && (await holdsExactly(route.target, f.storage_key, expected)))) {
+  if (!(check && (await holdsExactly(route.target, f.storageKey, expected)))) {
     try {
-      await copyVerified(route.sources, route.target, f.storage_key, f.sha256, (work) => route.uploads.run(work));
+      await copyVerified(route.sources, route.target, f.storageKey, f.sha256, (work) => route.uploads.run(work));
     } catch (error) {
       // Uploaded during the copy (it joined the inventory at cutover): only the target has it.
-      if (!(error instanceof BlobNotFoundError && (await holdsExactly(route.target, f.storage_key, expected)))) throw error;
+      if (!(error instanceof BlobNotFoundError && (await holdsExactly(route.target, f.storageKey, expected)))) throw error;
     }
   }
-  if (f.thumbnail_key) await copyThumbnail(route, f.thumbnail_key);
+  if (f.thumbnailKey) await copyThumbnail(route, f.thumbnailKey);
 }
 
 async function copyThumbnail(route: CopyRoute, key: string): Promise<void> {
@@ -76,20 +76,20 @@ async function copyThumbnail(route: CopyRoute, key: string): Promise<void> {
   }
 }
 
-async function documentExists(db: Executor, f: MigrationFileRow): Promise<boolean> {
+async function documentExists(db: Executor, f: MigrationFile): Promise<boolean> {
   const row = await db
     .selectFrom('documents')
     .select('id')
-    .where('tenant_id', '=', f.tenant_id)
-    .where('id', '=', f.document_id)
+    .where('tenant_id', '=', f.tenantId)
+    .where('id', '=', f.documentId)
     .executeTakeFirst();
   return row !== undefined;
 }
 
-async function settleSkipped(deps: StorageDeps, m: MigrationRow, f: MigrationFileRow): Promise<void> {
+async function settleSkipped(deps: StorageDeps, m: StorageMigration, f: MigrationFile): Promise<void> {
   const now = deps.clock.now();
   await deps.database.db.transaction().execute(async (trx) => {
-    if (await deps.files.settle(trx, f, { status: 'skipped', last_attempt_at: now })) {
+    if (await deps.files.settle(trx, f, { status: 'skipped', lastAttemptAt: now })) {
       await deps.migrations.addProgress(trx, m.id, { skippedFiles: 1 }, now);
     }
   });
@@ -99,16 +99,16 @@ async function settleSkipped(deps: StorageDeps, m: MigrationRow, f: MigrationFil
  * A failed attempt: retried after the next delay of STORAGE_MIGRATION_RETRY_DELAYS; once they are
  * spent the file is `failed` (listed by `/failed`, still served from the source).
  */
-async function attemptFailed(deps: StorageDeps, m: MigrationRow, f: MigrationFileRow, error: unknown): Promise<void> {
+async function attemptFailed(deps: StorageDeps, m: StorageMigration, f: MigrationFile, error: unknown): Promise<void> {
   const now = deps.clock.now();
   const attempts = f.attempts + 1;
   const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
   const delay = deps.config.retryDelaysMs[attempts - 1];
-  deps.logger.warn({ migrationId: m.id, documentId: f.document_id, attempts, err: message }, 'storage migration: file copy failed');
+  deps.logger.warn({ migrationId: m.id, documentId: f.documentId, attempts, err: message }, 'storage migration: file copy failed');
   await deps.database.db.transaction().execute(async (trx) => {
-    const base = { attempts, error: message, last_attempt_at: now };
+    const base = { attempts, error: message, lastAttemptAt: now };
     if (delay !== undefined) {
-      await deps.files.settle(trx, f, { ...base, next_attempt_at: now + delay });
+      await deps.files.settle(trx, f, { ...base, nextAttemptAt: now + delay });
     } else if (await deps.files.settle(trx, f, { ...base, status: 'failed' })) {
       await deps.migrations.addProgress(trx, m.id, { failedFiles: 1 }, now);
     }

@@ -1,8 +1,67 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
 import type { Executor } from '../../db/executor.ts';
 import type { StorageMigrationFilesTable } from './storage.tables.ts';
 
-export type MigrationFileRow = StorageMigrationFilesTable;
+/** One document of a migration's inventory, with its copy state and retries. */
+export interface MigrationFile {
+  migrationId: string;
+  documentId: string;
+  tenantId: string;
+  storageKey: string;
+  thumbnailKey: string | null;
+  size: number;
+  sha256: string;
+  /** `pending`, `copied`, `failed`, `skipped`. */
+  status: string;
+  attempts: number;
+  error: string | null;
+  lastAttemptAt: number | null;
+  nextAttemptAt: number;
+}
+
+/** A document stored after the inventory was taken (what the straggler rescue copies). */
+export interface UninventoriedDocument {
+  id: string;
+  storageKey: string;
+  thumbnailKey: string | null;
+  sha256: string;
+}
+
+export function toMigrationFile(row: Selectable<StorageMigrationFilesTable>): MigrationFile {
+  return {
+    migrationId: row.migration_id,
+    documentId: row.document_id,
+    tenantId: row.tenant_id,
+    storageKey: row.storage_key,
+    thumbnailKey: row.thumbnail_key,
+    size: Number(row.size),
+    sha256: row.sha256,
+    status: row.status,
+    attempts: Number(row.attempts),
+    error: row.error,
+    lastAttemptAt: row.last_attempt_at,
+    nextAttemptAt: row.next_attempt_at,
+  };
+}
+
+const COLUMNS: ColumnMap<MigrationFile, StorageMigrationFilesTable> = {
+  migrationId: 'migration_id',
+  documentId: 'document_id',
+  tenantId: 'tenant_id',
+  storageKey: 'storage_key',
+  thumbnailKey: 'thumbnail_key',
+  size: 'size',
+  sha256: 'sha256',
+  status: 'status',
+  attempts: 'attempts',
+  error: 'error',
+  lastAttemptAt: 'last_attempt_at',
+  nextAttemptAt: 'next_attempt_at',
+};
+
+/** What settling a file may change (not which file it is). */
+export type MigrationFileChanges = Partial<Omit<MigrationFile, 'migrationId' | 'documentId' | 'tenantId'>>;
 
 /** The inventory of one migration: a row per document, with its copy state and retries. */
 export class MigrationFilesRepository {
@@ -55,8 +114,8 @@ export class MigrationFilesRepository {
   }
 
   /** The tenant's documents the inventory does not list (stored after it was taken), in id order. */
-  outsideInventory(db: Executor, tenantId: string, migrationId: string, afterDocumentId: string, limit: number) {
-    return db
+  async outsideInventory(db: Executor, tenantId: string, migrationId: string, afterDocumentId: string, limit: number): Promise<UninventoriedDocument[]> {
+    const rows = await db
       .selectFrom('documents as d')
       .select(['d.id', 'd.storage_key', 'd.thumbnail_key', 'd.sha256'])
       .where('d.tenant_id', '=', tenantId)
@@ -65,11 +124,12 @@ export class MigrationFilesRepository {
       .orderBy('d.id')
       .limit(limit)
       .execute();
+    return rows.map((r) => ({ id: r.id, storageKey: r.storage_key, thumbnailKey: r.thumbnail_key, sha256: r.sha256 }));
   }
 
   /** Pending files whose (re)try is due, oldest due first. */
-  due(db: Executor, tenantId: string, migrationId: string, now: number, limit: number): Promise<MigrationFileRow[]> {
-    return db
+  async due(db: Executor, tenantId: string, migrationId: string, now: number, limit: number): Promise<MigrationFile[]> {
+    const rows = await db
       .selectFrom('storage_migration_files')
       .selectAll()
       .where('tenant_id', '=', tenantId)
@@ -80,6 +140,7 @@ export class MigrationFilesRepository {
       .orderBy('document_id')
       .limit(limit)
       .execute();
+    return rows.map(toMigrationFile);
   }
 
   /** When the next pending file is due; null when none is pending. */
@@ -95,19 +156,29 @@ export class MigrationFilesRepository {
   }
 
   /** Moves one file out of `pending`; false when it was not pending any more (a second runner). */
-  async settle(db: Executor, f: Pick<MigrationFileRow, 'migration_id' | 'document_id'>, changes: Partial<MigrationFileRow>): Promise<boolean> {
+  async settle(db: Executor, f: Pick<MigrationFile, 'migrationId' | 'documentId'>, changes: MigrationFileChanges): Promise<boolean> {
     const result = await db
       .updateTable('storage_migration_files')
-      .set(changes)
-      .where('migration_id', '=', f.migration_id)
-      .where('document_id', '=', f.document_id)
+      .set(columnsOf(COLUMNS, changes))
+      .where('migration_id', '=', f.migrationId)
+      .where('document_id', '=', f.documentId)
       .where('status', '=', 'pending')
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
-  failed(db: Executor, tenantId: string, migrationId: string): Promise<MigrationFileRow[]> {
-    return db
+  /** Changes one file whatever its state (a copy found missing at cutover goes back to `pending`). */
+  async update(db: Executor, f: Pick<MigrationFile, 'migrationId' | 'documentId'>, changes: MigrationFileChanges): Promise<void> {
+    await db
+      .updateTable('storage_migration_files')
+      .set(columnsOf(COLUMNS, changes))
+      .where('migration_id', '=', f.migrationId)
+      .where('document_id', '=', f.documentId)
+      .execute();
+  }
+
+  async failed(db: Executor, tenantId: string, migrationId: string): Promise<MigrationFile[]> {
+    const rows = await db
       .selectFrom('storage_migration_files')
       .selectAll()
       .where('tenant_id', '=', tenantId)
@@ -115,6 +186,7 @@ export class MigrationFilesRepository {
       .where('status', '=', 'failed')
       .orderBy('document_id')
       .execute();
+    return rows.map(toMigrationFile);
   }
 
   async countFailed(db: Executor, tenantId: string, migrationId: string): Promise<number> {
@@ -141,8 +213,8 @@ export class MigrationFilesRepository {
   }
 
   /** Copied files after `afterDocumentId`, in document order (the source purge and the cutover check). */
-  page(db: Executor, tenantId: string, migrationId: string, status: string, afterDocumentId: string, limit: number): Promise<MigrationFileRow[]> {
-    return db
+  async page(db: Executor, tenantId: string, migrationId: string, status: string, afterDocumentId: string, limit: number): Promise<MigrationFile[]> {
+    const rows = await db
       .selectFrom('storage_migration_files')
       .selectAll()
       .where('tenant_id', '=', tenantId)
@@ -152,6 +224,7 @@ export class MigrationFilesRepository {
       .orderBy('document_id')
       .limit(limit)
       .execute();
+    return rows.map(toMigrationFile);
   }
 }
 

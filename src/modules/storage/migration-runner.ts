@@ -3,8 +3,8 @@ import { eachLimited, Semaphore } from './bounded.ts';
 import { markDocuments } from './document-locations.ts';
 import { type CopyRoute, copyFileStep } from './file-copy-step.ts';
 import { completeMigration, cutOverAndCheck } from './migration-cutover.ts';
-import type { MigrationFileRow } from './migration-files.repository.ts';
-import { type MigrationRow, RUNNING_STATES } from './migrations.repository.ts';
+import type { MigrationFile } from './migration-files.repository.ts';
+import { type StorageMigration, RUNNING_STATES } from './migrations.repository.ts';
 import { startCopy } from './placement-moves.ts';
 import { probeStore } from './probe.ts';
 import { freeBytesOf } from './provider-stores.ts';
@@ -35,7 +35,7 @@ export async function runMigrationStep(deps: StorageDeps, job: RunningJob<Migrat
   deps.logger.debug({ migrationId: m.id, phase: m.phase, ms: Math.round(performance.now() - started), rssMiB: Math.round(process.memoryUsage().rss / 1048576) }, 'storage migration step');
 }
 
-function runPhase(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: MigrationRow): Promise<void> {
+function runPhase(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: StorageMigration): Promise<void> {
   if (m.phase === 'preparation') return prepare(deps, job, m);
   if (m.phase === 'copy') return copyStep(deps, job, m);
   if (m.phase === 'cutover') return cutOverAndCheck(deps, job, m);
@@ -44,23 +44,23 @@ function runPhase(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: Mi
 }
 
 /** Preparation: the target answers, there is room, then uploads switch to it and the inventory is taken. */
-async function prepare(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: MigrationRow): Promise<void> {
+async function prepare(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: StorageMigration): Promise<void> {
   const problem = await targetProblem(deps, m);
   if (problem) return failMigration(deps, job, m, problem);
   const now = deps.clock.now();
   await finish(deps, job, {
     next: 'now',
     work: async (trx) => {
-      const moved = await deps.migrations.transition(trx, m.id, ['pending'], { status: 'in_progress', phase: 'copy', started_at: now }, now);
+      const moved = await deps.migrations.transition(trx, m.id, ['pending'], { status: 'in_progress', phase: 'copy', startedAt: now }, now);
       if (!moved) throw new Error(`storage migration ${m.id} left pending while preparing`);
-      const placement = (await deps.tenantStorage.find(trx, m.tenant_id)) ?? SHARED_ONLY;
+      const placement = (await deps.tenantStorage.find(trx, m.tenantId)) ?? SHARED_ONLY;
       // Files stored before the switch are in the source; the switch and the inventory commit together.
-      await markDocuments(trx, m.tenant_id, placement.current);
-      await deps.tenantStorage.save(trx, m.tenant_id, startCopy(placement, m.target_provider as ProviderName), now);
-      await deps.files.addMissing(trx, m.tenant_id, m.id, now);
-      const totals = await deps.files.inventoryTotals(trx, m.tenant_id, m.id);
-      await deps.migrations.update(trx, m.id, { total_files: totals.files, total_bytes: totals.bytes }, now);
-      await deps.migrations.audit(trx, { tenantId: m.tenant_id, migrationId: m.id, action: 'migration_started', detail: { source: m.source_provider, target: m.target_provider }, at: now });
+      await markDocuments(trx, m.tenantId, placement.current);
+      await deps.tenantStorage.save(trx, m.tenantId, startCopy(placement, m.targetProvider), now);
+      await deps.files.addMissing(trx, m.tenantId, m.id, now);
+      const totals = await deps.files.inventoryTotals(trx, m.tenantId, m.id);
+      await deps.migrations.update(trx, m.id, { totalFiles: totals.files, totalBytes: totals.bytes }, now);
+      await deps.migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: 'migration_started', detail: { source: m.sourceProvider, target: m.targetProvider }, at: now });
     },
   }).catch(async (error: unknown) => {
     // Cancelled while preparing: nothing was switched; the job just ends.
@@ -71,12 +71,12 @@ async function prepare(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, 
 }
 
 /** Why the target cannot take the tenant's files, or null when it can (probe and capacity). */
-async function targetProblem(deps: StorageDeps, m: MigrationRow): Promise<string | null> {
+async function targetProblem(deps: StorageDeps, m: StorageMigration): Promise<string | null> {
   try {
-    const target = await deps.stores.storeFor(m.tenant_id, m.target_provider as ProviderName);
-    await probeStore(target, m.tenant_id);
+    const target = await deps.stores.storeFor(m.tenantId, m.targetProvider);
+    await probeStore(target, m.tenantId);
     const free = await freeBytesOf(target);
-    const needed = Math.ceil(Number(m.total_bytes) * CAPACITY_HEADROOM);
+    const needed = Math.ceil(m.totalBytes * CAPACITY_HEADROOM);
     if (free !== null && free < needed) return `the target has ${free} bytes free; ${needed} are needed (the files plus 20% headroom)`;
     return null;
   } catch (error) {
@@ -85,41 +85,41 @@ async function targetProblem(deps: StorageDeps, m: MigrationRow): Promise<string
 }
 
 /** A run that cannot go on: `failed`, and uploads stay where the tenant's files are. */
-async function failMigration(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: MigrationRow, reason: string): Promise<void> {
+async function failMigration(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: StorageMigration, reason: string): Promise<void> {
   const now = deps.clock.now();
   await finish(deps, job, {
     work: async (trx) => {
-      if (!(await deps.migrations.transition(trx, m.id, RUNNING_STATES, { status: 'failed', error: reason, completed_at: now }, now))) return;
-      await deps.migrations.audit(trx, { tenantId: m.tenant_id, migrationId: m.id, action: 'migration_failed', detail: { reason }, at: now });
+      if (!(await deps.migrations.transition(trx, m.id, RUNNING_STATES, { status: 'failed', error: reason, completedAt: now }, now))) return;
+      await deps.migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: 'migration_failed', detail: { reason }, at: now });
     },
   });
 }
 
 /** Copy: the due files, a few at a time; then the next step (more files, a retry timer, or cutover). */
-async function copyStep(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: MigrationRow): Promise<void> {
+async function copyStep(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: StorageMigration): Promise<void> {
   const db = deps.database.db;
-  const due = await deps.files.due(db, m.tenant_id, m.id, deps.clock.now(), FILES_PER_STEP);
+  const due = await deps.files.due(db, m.tenantId, m.id, deps.clock.now(), FILES_PER_STEP);
   if (due.length === 0) {
-    const nextAt = await deps.files.nextDueAt(db, m.tenant_id, m.id);
+    const nextAt = await deps.files.nextDueAt(db, m.tenantId, m.id);
     if (nextAt !== null) return finish(deps, job, { next: nextAt });
     const now = deps.clock.now();
     return finish(deps, job, { next: 'now', work: (trx) => deps.migrations.transition(trx, m.id, ['in_progress'], { phase: 'cutover' }, now).then(() => undefined) });
   }
-  await deps.migrations.update(deps.database.db, m.id, { current_file: due[0]!.storage_key }, deps.clock.now());
+  await deps.migrations.update(deps.database.db, m.id, { currentFile: due[0]!.storageKey }, deps.clock.now());
   const cancelled = await copyFiles(deps, m, due, await copyRoute(deps, m, job.attempt > 1), job.signal);
   return finish(deps, job, cancelled ? {} : { next: 'now' });
 }
 
 /** The source first, then any older store the tenant still reads from; never the target itself. */
-async function copyRoute(deps: StorageDeps, m: MigrationRow, rerun: boolean): Promise<CopyRoute> {
-  const placement = (await deps.tenantStorage.find(deps.database.db, m.tenant_id)) ?? SHARED_ONLY;
-  const history = await deps.migrations.listForTenant(deps.database.db, m.tenant_id);
-  const mayHoldCopies = rerun || history.some((h) => h.id !== m.id && h.target_provider === m.target_provider);
-  const order = [m.source_provider as ProviderName, ...placement.read].filter((p, i, all) => p !== m.target_provider && all.indexOf(p) === i);
-  const storeOf = (p: ProviderName) => deps.stores.storeFor(m.tenant_id, p, placement.customerVersion);
+async function copyRoute(deps: StorageDeps, m: StorageMigration, rerun: boolean): Promise<CopyRoute> {
+  const placement = (await deps.tenantStorage.find(deps.database.db, m.tenantId)) ?? SHARED_ONLY;
+  const history = await deps.migrations.listForTenant(deps.database.db, m.tenantId);
+  const mayHoldCopies = rerun || history.some((h) => h.id !== m.id && h.targetProvider === m.targetProvider);
+  const order = [m.sourceProvider, ...placement.read].filter((p, i, all) => p !== m.targetProvider && all.indexOf(p) === i);
+  const storeOf = (p: ProviderName) => deps.stores.storeFor(m.tenantId, p, placement.customerVersion);
   return {
     sources: await Promise.all(order.map(storeOf)),
-    target: await storeOf(m.target_provider as ProviderName),
+    target: await storeOf(m.targetProvider),
     mayHoldCopies,
     uploads: new Semaphore(deps.config.copyConcurrency),
   };
@@ -130,7 +130,7 @@ async function copyRoute(deps: StorageDeps, m: MigrationRow, rerun: boolean): Pr
  * looking (at most every CANCEL_CHECK_MS, shared by the lanes) whether the migration was cancelled;
  * answers true when it was.
  */
-async function copyFiles(deps: StorageDeps, m: MigrationRow, files: MigrationFileRow[], route: CopyRoute, signal: AbortSignal): Promise<boolean> {
+async function copyFiles(deps: StorageDeps, m: StorageMigration, files: MigrationFile[], route: CopyRoute, signal: AbortSignal): Promise<boolean> {
   const deadline = deps.clock.now() + STEP_BUDGET_MS;
   let cancelled = false;
   let checkedAt = 0;

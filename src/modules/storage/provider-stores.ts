@@ -70,7 +70,7 @@ export class ProviderStores {
   async #storeFor(tenantId: string, provider: ProviderName, customerVersion?: number | null): Promise<BlobStore> {
     if (provider === 'shared') return this.#deps.shared;
     if (provider === 'dedicated') return this.#cached(`${tenantId}:dedicated`, () => this.#dedicated(tenantId));
-    const version = customerVersion ?? (await this.#deps.customerTargets.find(this.#deps.database.db, tenantId))?.updated_at;
+    const version = customerVersion ?? (await this.#deps.customerTargets.find(this.#deps.database.db, tenantId))?.updatedAt;
     if (version === undefined || version === null) throw new Error(`tenant ${tenantId} has no customer storage configured`);
     return this.#cached(`${tenantId}:customer:${version}`, () => this.#customer(tenantId));
   }
@@ -120,17 +120,17 @@ export class ProviderStores {
   }
 
   async #customer(tenantId: string): Promise<BlobStore> {
-    const row = await this.#deps.customerTargets.find(this.#deps.database.db, tenantId);
-    if (!row) throw new Error(`tenant ${tenantId} has no customer storage configured`);
-    const secretAccessKey = await this.#deps.credentials.open({ sealed: row.secret_sealed, keyId: row.key_id });
+    const target = await this.#deps.customerTargets.find(this.#deps.database.db, tenantId);
+    if (!target) throw new Error(`tenant ${tenantId} has no customer storage configured`);
+    const secretAccessKey = await this.#deps.credentials.open({ sealed: target.secretSealed, keyId: target.keyId });
     return this.customerStore({
-      endpoint: row.endpoint,
-      bucket: row.bucket,
-      region: row.region,
-      prefix: row.prefix,
-      accessKeyId: row.access_key_id,
+      endpoint: target.endpoint,
+      bucket: target.bucket,
+      region: target.region,
+      prefix: target.prefix,
+      accessKeyId: target.accessKeyId,
       secretAccessKey,
-      forcePathStyle: row.force_path_style === 1,
+      forcePathStyle: target.forcePathStyle,
     });
   }
 

@@ -2,7 +2,6 @@ import type { RunningJob } from '../../jobs/job-types.ts';
 import { eachLimited } from './bounded.ts';
 import { afterPurge } from './placement-moves.ts';
 import type { MigrationJobPayload, StorageDeps } from './runner-deps.ts';
-import type { ProviderName } from './storage-providers.ts';
 import { rescueStragglers } from './stragglers.ts';
 
 const PURGE_PAGE = 500;
@@ -16,36 +15,36 @@ const PURGE_PAGE = 500;
 export async function purgeSource(deps: StorageDeps, job: RunningJob<MigrationJobPayload>): Promise<void> {
   const db = deps.database.db;
   const m = await deps.migrations.findById(db, job.payload.migrationId);
-  const placement = m ? await deps.tenantStorage.find(db, m.tenant_id) : null;
-  const running = m ? await deps.migrations.running(db, m.tenant_id) : null;
+  const placement = m ? await deps.tenantStorage.find(db, m.tenantId) : null;
+  const running = m ? await deps.migrations.running(db, m.tenantId) : null;
   // A retry in progress schedules its own purge when it completes.
-  if (!m || m.purged_at !== null || m.status === 'in_progress' || m.status === 'pending') return complete(deps, job);
-  const source = m.source_provider as ProviderName;
+  if (!m || m.purgedAt !== null || m.status === 'in_progress' || m.status === 'pending') return complete(deps, job);
+  const source = m.sourceProvider;
   // The source may be deleted from unless the tenant uses it again (moved back, or moving now).
   const purgeable = !!placement && !running && placement.current !== source && placement.write !== source;
   let rescued = 0;
   if (purgeable) {
-    const store = await deps.stores.storeFor(m.tenant_id, source);
-    rescued = await rescueStragglers(deps, m, store, await deps.stores.storeFor(m.tenant_id, m.target_provider as ProviderName));
+    const store = await deps.stores.storeFor(m.tenantId, source);
+    rescued = await rescueStragglers(deps, m, store, await deps.stores.storeFor(m.tenantId, m.targetProvider));
     let after = '';
     for (;;) {
-      const page = await deps.files.page(db, m.tenant_id, m.id, 'copied', after, PURGE_PAGE);
+      const page = await deps.files.page(db, m.tenantId, m.id, 'copied', after, PURGE_PAGE);
       await eachLimited(page, deps.config.copyConcurrency * 4, async (f) => {
-        await store.delete(f.storage_key);
-        if (f.thumbnail_key) await store.delete(f.thumbnail_key);
+        await store.delete(f.storageKey);
+        if (f.thumbnailKey) await store.delete(f.thumbnailKey);
       });
       if (page.length < PURGE_PAGE) break;
-      after = page.at(-1)!.document_id;
+      after = page.at(-1)!.documentId;
     }
   }
   const now = deps.clock.now();
   await db.transaction().execute(async (trx) => {
     if (purgeable && placement) {
-      const keepSource = (await deps.files.countFailed(trx, m.tenant_id, m.id)) > 0;
-      await deps.tenantStorage.save(trx, m.tenant_id, afterPurge(placement, source, keepSource), now);
+      const keepSource = (await deps.files.countFailed(trx, m.tenantId, m.id)) > 0;
+      await deps.tenantStorage.save(trx, m.tenantId, afterPurge(placement, source, keepSource), now);
     }
-    await deps.migrations.update(trx, m.id, { purged_at: now }, now);
-    await deps.migrations.audit(trx, { tenantId: m.tenant_id, migrationId: m.id, action: purgeable ? 'source_purged' : 'source_purge_skipped', detail: { source, stragglers_copied: rescued }, at: now });
+    await deps.migrations.update(trx, m.id, { purgedAt: now }, now);
+    await deps.migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: purgeable ? 'source_purged' : 'source_purge_skipped', detail: { source, stragglers_copied: rescued }, at: now });
     await job.completeIn(trx);
   });
 }

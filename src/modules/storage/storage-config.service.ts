@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, errors, type FieldError } from '../../lib/errors.ts';
 import { OutboundError } from '../../providers/outbound/outbound-http.ts';
 import type { CredentialsBox } from './credentials-box.ts';
-import type { CustomerTargetRow, CustomerTargetsRepository } from './customer-targets.repository.ts';
+import type { CustomerTarget, CustomerTargetsRepository } from './customer-targets.repository.ts';
 import type { MigrationsRepository } from './migrations.repository.ts';
 import { probeStore } from './probe.ts';
 import type { CustomerSettings, ProviderStores } from './provider-stores.ts';
@@ -16,7 +16,7 @@ export interface StorageConfigView {
   tenantId: string;
   placement: TenantStorage;
   dedicatedLocation: string | null;
-  customer: CustomerTargetRow | null;
+  customer: CustomerTarget | null;
 }
 
 export interface StorageConfigDeps {
@@ -59,19 +59,19 @@ export class StorageConfigService {
     const now = clock.now();
     const existing = await customerTargets.find(database.db, tenantId);
     await customerTargets.save(database.db, {
-      tenant_id: tenantId,
+      tenantId,
       endpoint: settings.endpoint,
       bucket: settings.bucket,
       region: settings.region,
       prefix: settings.prefix,
-      access_key_id: settings.accessKeyId,
-      secret_sealed: sealed.sealed,
-      key_id: sealed.keyId,
-      force_path_style: settings.forcePathStyle ? 1 : 0,
-      verified_at: now,
-      created_at: existing?.created_at ?? now,
+      accessKeyId: settings.accessKeyId,
+      secretSealed: sealed.sealed,
+      keyId: sealed.keyId,
+      forcePathStyle: settings.forcePathStyle,
+      verifiedAt: now,
+      createdAt: existing?.createdAt ?? now,
       // Strictly increasing: processes key their cached client by it.
-      updated_at: Math.max(now, (existing?.updated_at ?? 0) + 1),
+      updatedAt: Math.max(now, (existing?.updatedAt ?? 0) + 1),
     });
     return this.view(tenantId);
   }
@@ -87,7 +87,7 @@ export class StorageConfigService {
     const placement = await this.#deps.tenantStorage.find(db, tenantId);
     const running = await this.#deps.migrations.running(db, tenantId);
     const inUse = placement && (placement.write === 'customer' || placement.read.includes('customer'));
-    const moving = running && (running.source_provider === 'customer' || running.target_provider === 'customer');
+    const moving = running && (running.sourceProvider === 'customer' || running.targetProvider === 'customer');
     if (inUse || moving) throw errors.conflict('The customer storage holds or is receiving this tenant\'s files; migrate away from it before changing it');
   }
 

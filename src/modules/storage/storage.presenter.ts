@@ -1,63 +1,63 @@
 import { iso } from '../../lib/clock.ts';
-import type { MigrationFileRow } from './migration-files.repository.ts';
-import type { MigrationRow } from './migrations.repository.ts';
+import type { MigrationFile } from './migration-files.repository.ts';
+import type { StorageMigration } from './migrations.repository.ts';
 import type { StorageConfigView } from './storage-config.service.ts';
 import { supportedTargetsFrom } from './storage-providers.ts';
 
 const SECRET_MASK = '********';
 
-export function presentMigration(m: MigrationRow) {
+export function presentMigration(m: StorageMigration) {
   return {
     id: m.id,
-    tenant_id: m.tenant_id,
-    source_provider: m.source_provider,
-    target_provider: m.target_provider,
+    tenant_id: m.tenantId,
+    source_provider: m.sourceProvider,
+    target_provider: m.targetProvider,
     status: m.status,
     phase: m.phase,
-    total_files: Number(m.total_files),
-    migrated_files: Number(m.migrated_files),
-    failed_files: Number(m.failed_files),
-    skipped_files: Number(m.skipped_files),
-    total_bytes: Number(m.total_bytes),
-    migrated_bytes: Number(m.migrated_bytes),
-    initiated_by_email: m.initiated_by_email,
+    total_files: m.totalFiles,
+    migrated_files: m.migratedFiles,
+    failed_files: m.failedFiles,
+    skipped_files: m.skippedFiles,
+    total_bytes: m.totalBytes,
+    migrated_bytes: m.migratedBytes,
+    initiated_by_email: m.initiatedByEmail,
     error: m.error,
-    cancel_reason: m.cancel_reason,
-    created_at: iso(m.created_at),
-    started_at: iso(m.started_at),
-    completed_at: iso(m.completed_at),
-    cancelled_at: iso(m.cancelled_at),
-    source_purge_at: iso(m.purge_at),
-    source_purged_at: iso(m.purged_at),
+    cancel_reason: m.cancelReason,
+    created_at: iso(m.createdAt),
+    started_at: iso(m.startedAt),
+    completed_at: iso(m.completedAt),
+    cancelled_at: iso(m.cancelledAt),
+    source_purge_at: iso(m.purgeAt),
+    source_purged_at: iso(m.purgedAt),
   };
 }
 
 /** The status view: the record plus progress, the file being copied and an estimate of the end. */
-export function presentStatus(m: MigrationRow, now: number) {
-  const total = Number(m.total_bytes);
-  const done = Number(m.migrated_bytes);
-  const files = Number(m.total_files);
-  const settled = Number(m.migrated_files) + Number(m.failed_files) + Number(m.skipped_files);
+export function presentStatus(m: StorageMigration, now: number) {
+  const total = m.totalBytes;
+  const done = m.migratedBytes;
+  const files = m.totalFiles;
+  const settled = m.migratedFiles + m.failedFiles + m.skippedFiles;
   const finished = !['pending', 'in_progress'].includes(m.status);
   const ratio = total > 0 ? done / total : files > 0 ? settled / files : finished ? 1 : 0;
   const progress = m.status === 'completed' ? 100 : Math.min(100, Math.round(ratio * 1000) / 10);
   return {
     ...presentMigration(m),
     progress_percent: progress,
-    current_file: m.status === 'in_progress' ? m.current_file : null,
+    current_file: m.status === 'in_progress' ? m.currentFile : null,
     estimated_completion: m.status === 'in_progress' ? iso(estimate(m, ratio, now)) : null,
   };
 }
 
 /** Linear in bytes copied since the start; null until something was copied. */
-function estimate(m: MigrationRow, ratio: number, now: number): number | null {
-  if (m.started_at === null || ratio <= 0) return null;
-  const elapsed = Math.max(0, now - Number(m.started_at));
+function estimate(m: StorageMigration, ratio: number, now: number): number | null {
+  if (m.startedAt === null || ratio <= 0) return null;
+  const elapsed = Math.max(0, now - m.startedAt);
   return Math.round(now + (elapsed / ratio) * (1 - ratio));
 }
 
-export function presentFailed(f: MigrationFileRow) {
-  return { file_id: f.document_id, file_path: f.storage_key, error: f.error, attempts: Number(f.attempts), last_attempt: iso(f.last_attempt_at) };
+export function presentFailed(f: MigrationFile) {
+  return { file_id: f.documentId, file_path: f.storageKey, error: f.error, attempts: f.attempts, last_attempt: iso(f.lastAttemptAt) };
 }
 
 export function presentConfig(v: StorageConfigView) {
@@ -78,10 +78,10 @@ export function presentConfig(v: StorageConfigView) {
             bucket: c.bucket,
             region: c.region,
             prefix: c.prefix,
-            access_key_id: maskKeyId(c.access_key_id),
+            access_key_id: maskKeyId(c.accessKeyId),
             secret_access_key: SECRET_MASK,
-            force_path_style: c.force_path_style === 1,
-            verified_at: iso(c.verified_at),
+            force_path_style: c.forcePathStyle,
+            verified_at: iso(c.verifiedAt),
           }
         : { configured: false },
     },

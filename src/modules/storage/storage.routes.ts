@@ -83,11 +83,11 @@ export function storageRoutes(app: App, s: { config: StorageConfigService; migra
       },
     },
     async (request, reply) => {
-      const row = await s.migrations.start(request.params.tenant_id, {
+      const migration = await s.migrations.start(request.params.tenant_id, {
         targetProvider: request.body.target_provider,
         initiatedByEmail: request.body.initiated_by_email ?? null,
       });
-      return reply.status(202).send(presentMigration(row));
+      return reply.status(202).send(presentMigration(migration));
     },
   );
 
@@ -118,8 +118,8 @@ export function storageRoutes(app: App, s: { config: StorageConfigService; migra
       },
     },
     async (request) => {
-      const rows = await s.migrations.history(request.params.tenant_id);
-      return { migrations: rows.map(presentMigration), count: rows.length };
+      const migrations = await s.migrations.history(request.params.tenant_id);
+      return { migrations: migrations.map(presentMigration), count: migrations.length };
     },
   );
 
@@ -136,8 +136,8 @@ export function storageRoutes(app: App, s: { config: StorageConfigService; migra
       },
     },
     async (request) => {
-      const rows = await s.migrations.failedFiles(request.params.migration_id);
-      return { failed_files: rows.map(presentFailed), total_failed: rows.length };
+      const files = await s.migrations.failedFiles(request.params.migration_id);
+      return { failed_files: files.map(presentFailed), total_failed: files.length };
     },
   );
 

@@ -1,6 +1,6 @@
 import { BlobNotFoundError, type BlobStore } from '../../providers/blobs/blob-store.ts';
 import { eachLimited } from './bounded.ts';
-import type { MigrationRow } from './migrations.repository.ts';
+import type { StorageMigration } from './migrations.repository.ts';
 import type { StorageDeps } from './runner-deps.ts';
 import { copyVerified } from './verified-copy.ts';
 
@@ -12,15 +12,15 @@ const PAGE = 500;
  * the cutover check). It is copied, verified, now, and its source copy purged with the others;
  * answers how many were.
  */
-export async function rescueStragglers(deps: StorageDeps, m: MigrationRow, source: BlobStore, target: BlobStore): Promise<number> {
+export async function rescueStragglers(deps: StorageDeps, m: StorageMigration, source: BlobStore, target: BlobStore): Promise<number> {
   let rescued = 0;
   let after = '';
   for (;;) {
-    const page = await deps.files.outsideInventory(deps.database.db, m.tenant_id, m.id, after, PAGE);
+    const page = await deps.files.outsideInventory(deps.database.db, m.tenantId, m.id, after, PAGE);
     await eachLimited(page, deps.config.copyConcurrency, async (doc) => {
-      if (await target.head(doc.storage_key)) return;
-      if (await copyIfPresent(source, target, doc.storage_key, doc.sha256)) rescued += 1;
-      if (doc.thumbnail_key && !(await target.head(doc.thumbnail_key))) await copyIfPresent(source, target, doc.thumbnail_key, null);
+      if (await target.head(doc.storageKey)) return;
+      if (await copyIfPresent(source, target, doc.storageKey, doc.sha256)) rescued += 1;
+      if (doc.thumbnailKey && !(await target.head(doc.thumbnailKey))) await copyIfPresent(source, target, doc.thumbnailKey, null);
     });
     if (page.length < PAGE) return rescued;
     after = page.at(-1)!.id;

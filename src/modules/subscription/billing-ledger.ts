@@ -5,7 +5,7 @@ import type { Tier } from '../../domain/tiers.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { errors } from '../../lib/errors.ts';
 import type { BillingUpdate } from './stripe-events.ts';
-import type { CheckoutRow, SubscriptionRepository, SubscriptionRow } from './subscription.repository.ts';
+import type { Checkout, Subscription, SubscriptionRepository } from './subscription.repository.ts';
 import type { BillingProviderName } from './subscription.tables.ts';
 
 /** The identity module's tier switch (TenantsService): in the caller's transaction, then told after commit. */
@@ -41,13 +41,13 @@ export class BillingLedger {
    * Completes a manual checkout (`POST /admin/checkouts/{id}/complete`): the tier changes at once.
    * Completing again answers the same checkout and changes nothing.
    */
-  async completeManual(id: string): Promise<CheckoutRow> {
+  async completeManual(id: string): Promise<Checkout> {
     return this.run(async (trx, changed) => {
       const checkout = await this.deps.repo.findCheckout(trx, id);
       if (!checkout) throw errors.notFound('checkout', id);
       if (checkout.status === 'completed') return checkout;
       if (checkout.provider !== 'manual') throw errors.conflict(`This checkout is completed by its provider (${checkout.provider}), not by an administrator`);
-      if (checkout.status === 'expired' || checkout.expires_at <= this.deps.clock.now()) {
+      if (checkout.status === 'expired' || checkout.expiresAt <= this.deps.clock.now()) {
         if (checkout.status === 'open') await this.deps.repo.updateCheckout(trx, id, { status: 'expired' });
         throw errors.conflict('This checkout has expired; start a new one', { checkout_status: 'expired' });
       }
@@ -61,7 +61,7 @@ export class BillingLedger {
    */
   async applyProviderEvent(provider: BillingProviderName, event: { id: string; type: string; createdAt: number }, update: BillingUpdate): Promise<'applied' | 'replay'> {
     return this.run(async (trx, changed) => {
-      const claimed = await this.deps.repo.claimEvent(trx, { id: event.id, provider, type: event.type, tenant_id: null, received_at: this.deps.clock.now() });
+      const claimed = await this.deps.repo.claimEvent(trx, { id: event.id, provider, type: event.type, tenantId: null, receivedAt: this.deps.clock.now() });
       if (!claimed) return 'replay';
       await this.apply(trx, changed, provider, event, update);
       return 'applied';
@@ -73,8 +73,8 @@ export class BillingLedger {
     const due = await this.deps.repo.dueCancellations(this.deps.database.db, this.deps.clock.now(), 100);
     for (const subscription of due) {
       await this.run(async (trx, changed) => {
-        const current = await this.deps.repo.findSubscription(trx, subscription.tenant_id);
-        if (!current?.cancel_at || current.cancel_at > this.deps.clock.now()) return;
+        const current = await this.deps.repo.findSubscription(trx, subscription.tenantId);
+        if (!current?.cancelAt || current.cancelAt > this.deps.clock.now()) return;
         await this.toFree(trx, changed, current, { reason: 'provider_event', actor: current.provider, reference: 'period_end' });
       });
     }
@@ -95,24 +95,24 @@ export class BillingLedger {
         const current = await this.subscriptionOf(trx, update.subscriptionId, update.tenantId);
         if (!current || isStale(current, event.createdAt)) return;
         await repo.upsertSubscription(trx, {
-          tenant_id: current.tenant_id,
+          tenantId: current.tenantId,
           provider,
           status: update.status,
-          cancel_at: update.cancelAt,
-          provider_subscription_id: update.subscriptionId,
-          ...(update.customerId ? { provider_customer_id: update.customerId } : {}),
-          last_event_at: event.createdAt,
-          updated_at: this.deps.clock.now(),
+          cancelAt: update.cancelAt,
+          providerSubscriptionId: update.subscriptionId,
+          ...(update.customerId ? { providerCustomerId: update.customerId } : {}),
+          lastEventAt: event.createdAt,
+          updatedAt: this.deps.clock.now(),
         });
         // A plan changed at the provider (its portal) changes the tier too; before the checkout
         // linked the subscription, the checkout's completion is what changes it.
-        const linked = current.provider_subscription_id === update.subscriptionId && current.updated_at > 0;
-        if (linked && update.tier && update.status === 'active') await this.changeTier(trx, changed, current.tenant_id, update.tier, cause);
+        const linked = current.providerSubscriptionId === update.subscriptionId && current.updatedAt > 0;
+        if (linked && update.tier && update.status === 'active') await this.changeTier(trx, changed, current.tenantId, update.tier, cause);
         return;
       }
       case 'subscription_ended': {
         const current = await this.subscriptionOf(trx, update.subscriptionId, update.tenantId);
-        if (current) await this.toFree(trx, changed, { ...current, last_event_at: Math.max(current.last_event_at ?? 0, event.createdAt) }, cause);
+        if (current) await this.toFree(trx, changed, { ...current, lastEventAt: Math.max(current.lastEventAt ?? 0, event.createdAt) }, cause);
         return;
       }
       case 'payment': {
@@ -120,10 +120,10 @@ export class BillingLedger {
         // A cancelled subscription stays cancelled whatever its last invoices do.
         if (!current || current.status === 'cancelled' || isStale(current, event.createdAt)) return;
         await repo.upsertSubscription(trx, {
-          tenant_id: current.tenant_id,
+          tenantId: current.tenantId,
           status: update.succeeded ? 'active' : 'past_due',
-          last_event_at: event.createdAt,
-          updated_at: this.deps.clock.now(),
+          lastEventAt: event.createdAt,
+          updatedAt: this.deps.clock.now(),
         });
         return;
       }
@@ -132,31 +132,31 @@ export class BillingLedger {
     }
   }
 
-  private async complete(trx: Executor, changed: Changed, checkout: CheckoutRow, ids: { customerId: string | null; subscriptionId: string | null }): Promise<CheckoutRow> {
+  private async complete(trx: Executor, changed: Changed, checkout: Checkout, ids: { customerId: string | null; subscriptionId: string | null }): Promise<Checkout> {
     const now = this.deps.clock.now();
-    const actor = checkout.created_by ?? 'api_key';
-    await this.changeTier(trx, changed, checkout.tenant_id, checkout.tier as Tier, { reason: 'checkout', actor, reference: checkout.id });
-    await this.deps.repo.updateCheckout(trx, checkout.id, { status: 'completed', completed_at: now });
+    const actor = checkout.createdBy ?? 'api_key';
+    await this.changeTier(trx, changed, checkout.tenantId, checkout.tier as Tier, { reason: 'checkout', actor, reference: checkout.id });
+    await this.deps.repo.updateCheckout(trx, checkout.id, { status: 'completed', completedAt: now });
     await this.deps.repo.upsertSubscription(trx, {
-      tenant_id: checkout.tenant_id,
+      tenantId: checkout.tenantId,
       provider: checkout.provider,
       status: 'active',
-      cancel_at: null,
-      ...(ids.customerId ? { provider_customer_id: ids.customerId } : {}),
-      ...(ids.subscriptionId ? { provider_subscription_id: ids.subscriptionId } : {}),
-      updated_at: now,
+      cancelAt: null,
+      ...(ids.customerId ? { providerCustomerId: ids.customerId } : {}),
+      ...(ids.subscriptionId ? { providerSubscriptionId: ids.subscriptionId } : {}),
+      updatedAt: now,
     });
-    return { ...checkout, status: 'completed', completed_at: now };
+    return { ...checkout, status: 'completed', completedAt: now };
   }
 
-  private async toFree(trx: Executor, changed: Changed, current: SubscriptionRow, cause: TierChangeCause): Promise<void> {
-    await this.changeTier(trx, changed, current.tenant_id, 'free', cause);
+  private async toFree(trx: Executor, changed: Changed, current: Subscription, cause: TierChangeCause): Promise<void> {
+    await this.changeTier(trx, changed, current.tenantId, 'free', cause);
     await this.deps.repo.upsertSubscription(trx, {
-      tenant_id: current.tenant_id,
+      tenantId: current.tenantId,
       status: 'cancelled',
-      cancel_at: null,
-      last_event_at: current.last_event_at,
-      updated_at: this.deps.clock.now(),
+      cancelAt: null,
+      lastEventAt: current.lastEventAt,
+      updatedAt: this.deps.clock.now(),
     });
   }
 
@@ -165,13 +165,13 @@ export class BillingLedger {
   }
 
   /** The subscription an event names: by the provider's id, else by the tenant its metadata carries. */
-  private async subscriptionOf(trx: Executor, subscriptionId: string, tenantId: string | null): Promise<SubscriptionRow | null> {
+  private async subscriptionOf(trx: Executor, subscriptionId: string, tenantId: string | null): Promise<Subscription | null> {
     const known = await this.deps.repo.findByProviderSubscription(trx, subscriptionId);
     if (known || !tenantId) return known;
     const byTenant = await this.deps.repo.findSubscription(trx, tenantId);
     if (byTenant) return byTenant;
     // Its first event can arrive before the checkout's completion: start the row from it.
-    return (await this.deps.liveTenantExists(tenantId)) ? { tenant_id: tenantId, status: 'active', provider: 'stripe', provider_customer_id: null, provider_subscription_id: subscriptionId, cancel_at: null, last_event_at: null, updated_at: 0 } : null;
+    return (await this.deps.liveTenantExists(tenantId)) ? { tenantId, status: 'active', provider: 'stripe', providerCustomerId: null, providerSubscriptionId: subscriptionId, cancelAt: null, lastEventAt: null, updatedAt: 0 } : null;
   }
 
   private async run<T>(work: (trx: Executor, changed: Changed) => Promise<T>): Promise<T> {
@@ -182,6 +182,6 @@ export class BillingLedger {
   }
 }
 
-function isStale(subscription: SubscriptionRow, eventAt: number): boolean {
-  return subscription.last_event_at !== null && subscription.last_event_at > eventAt;
+function isStale(subscription: Subscription, eventAt: number): boolean {
+  return subscription.lastEventAt !== null && subscription.lastEventAt > eventAt;
 }

@@ -1,5 +1,5 @@
 import { iso } from '../../lib/clock.ts';
-import type { CheckoutRow, TierChangeRow } from './subscription.repository.ts';
+import type { Checkout, TierHistoryEntry } from './subscription.repository.ts';
 import type { SubscriptionService } from './subscription.service.ts';
 
 type Status = Awaited<ReturnType<SubscriptionService['status']>>;
@@ -28,21 +28,21 @@ export function presentStatus(s: Status) {
   };
 }
 
-export function presentCheckout(c: CheckoutRow) {
+export function presentCheckout(c: Checkout) {
   return {
     checkout_id: c.id,
-    checkout_url: c.checkout_url,
+    checkout_url: c.checkoutUrl,
     tier: c.tier,
     status: c.status,
-    expires_at: iso(c.expires_at),
-    ...(c.completed_at === null ? {} : { completed_at: iso(c.completed_at) }),
+    expires_at: iso(c.expiresAt),
+    ...(c.completedAt === null ? {} : { completed_at: iso(c.completedAt) }),
   };
 }
 
-export function presentCompleted(c: CheckoutRow) {
-  return { checkout_id: c.id, tenant_id: c.tenant_id, tier: c.tier, status: 'completed' as const, completed_at: iso(c.completed_at ?? c.created_at) };
+export function presentCompleted(c: Checkout) {
+  return { checkout_id: c.id, tenant_id: c.tenantId, tier: c.tier, status: 'completed' as const, completed_at: iso(c.completedAt ?? c.createdAt) };
 }
 
-export function presentTierChange(t: TierChangeRow) {
-  return { id: t.id, from_tier: t.from_tier, to_tier: t.to_tier, reason: t.reason, changed_by: t.actor, reference: t.reference, changed_at: iso(t.created_at) };
+export function presentTierChange(t: TierHistoryEntry) {
+  return { id: t.id, from_tier: t.fromTier, to_tier: t.toTier, reason: t.reason, changed_by: t.actor, reference: t.reference, changed_at: iso(t.createdAt) };
 }

@@ -10,7 +10,7 @@ import { errors } from '../../lib/errors.ts';
 import { prefixedId } from '../../lib/ids.ts';
 import type { CreditsService } from '../credits/index.ts';
 import type { BillingProvider } from './billing-provider.ts';
-import type { CheckoutRow, SubscriptionRepository } from './subscription.repository.ts';
+import type { Checkout, SubscriptionRepository } from './subscription.repository.ts';
 
 /** A tenant's stored documents and bytes, from the counters the storage quota enforces. */
 export type StorageUsage = { usage(tenantId: string): Promise<{ documents: number; bytes: number }> };
@@ -71,7 +71,7 @@ export class SubscriptionService {
       status: subscription?.status ?? 'active',
       currentPeriodStart: period.start,
       currentPeriodEnd: period.end,
-      cancelAt: subscription?.cancel_at ?? null,
+      cancelAt: subscription?.cancelAt ?? null,
       limits: {
         requestsPerMinute: rpm === null ? null : sandbox ? sandboxLimit(rpm) : rpm,
         storageBytes: limits.storageBytes,
@@ -92,7 +92,7 @@ export class SubscriptionService {
    * Opens a checkout for another tier with the configured provider; a tenant has one open checkout,
    * so an earlier open one expires. Billing is the live tenant's: the sandbox cannot buy.
    */
-  async startCheckout(auth: AuthContext, input: { tier: Tier; success_url: string; cancel_url: string }, apiBase: string): Promise<CheckoutRow> {
+  async startCheckout(auth: AuthContext, input: { tier: Tier; success_url: string; cancel_url: string }, apiBase: string): Promise<Checkout> {
     requireBillingAdmin(auth, 'start a checkout');
     if (auth.tenant.sandboxOf !== null) throw errors.forbidden('Subscriptions are bought on the live API, not in the sandbox');
     const { database, clock, repo, provider } = this.deps;
@@ -104,7 +104,7 @@ export class SubscriptionService {
     const id = prefixedId('chk');
     const expiresAt = now + this.deps.checkoutTtlMs;
     const tenantId = auth.tenant.id;
-    const customer = (await repo.findSubscription(database.db, tenantId))?.provider_customer_id ?? null;
+    const customer = (await repo.findSubscription(database.db, tenantId))?.providerCustomerId ?? null;
     const opened = await provider.createCheckout({
       checkoutId: id,
       tenantId,
@@ -115,42 +115,42 @@ export class SubscriptionService {
       customerId: customer,
       apiBase,
     });
-    const row: CheckoutRow = {
+    const checkout: Checkout = {
       id,
-      tenant_id: tenantId,
+      tenantId,
       tier: input.tier,
       status: 'open',
       provider: provider.name,
-      provider_session_id: opened.providerSessionId,
-      checkout_url: opened.checkoutUrl,
-      success_url: input.success_url,
-      cancel_url: input.cancel_url,
-      created_by: auth.userId,
-      expires_at: expiresAt,
-      completed_at: null,
-      created_at: now,
+      providerSessionId: opened.providerSessionId,
+      checkoutUrl: opened.checkoutUrl,
+      successUrl: input.success_url,
+      cancelUrl: input.cancel_url,
+      createdBy: auth.userId,
+      expiresAt,
+      completedAt: null,
+      createdAt: now,
     };
     const superseded = await database.db.transaction().execute(async (trx) => {
       await lockTenant(trx, database.dialect, tenantId);
       const expired = await repo.expireOpenCheckouts(trx, tenantId);
-      await repo.insertCheckout(trx, row);
+      await repo.insertCheckout(trx, checkout);
       return expired;
     });
     await this.closeAtProvider(superseded);
-    return row;
+    return checkout;
   }
 
   /** A checkout of the caller's tenant (its status, for clients polling after the redirect). */
-  async checkout(auth: AuthContext, id: string): Promise<CheckoutRow> {
+  async checkout(auth: AuthContext, id: string): Promise<Checkout> {
     const row = await this.deps.repo.findCheckoutForTenant(this.deps.database.db, auth.tenant.id, id);
     if (!row) throw errors.notFound('checkout', id);
     return row;
   }
 
-  private async closeAtProvider(checkouts: CheckoutRow[]): Promise<void> {
+  private async closeAtProvider(checkouts: Checkout[]): Promise<void> {
     for (const old of checkouts) {
-      if (!old.provider_session_id || old.provider !== this.deps.provider.name) continue;
-      await this.deps.provider.expireCheckout(old.provider_session_id).catch((error: unknown) => {
+      if (!old.providerSessionId || old.provider !== this.deps.provider.name) continue;
+      await this.deps.provider.expireCheckout(old.providerSessionId).catch((error: unknown) => {
         this.deps.logger.warn({ err: error, checkout: old.id }, 'could not expire a superseded checkout at the provider');
       });
     }

@@ -19,13 +19,13 @@ export function recordTierChange(deps: { repo: SubscriptionRepository; events: E
   return async (trx: Executor, change: TierChange) => {
     await deps.repo.insertTierChange(trx, {
       id: newId(change.at),
-      tenant_id: change.tenantId,
-      from_tier: change.from,
-      to_tier: change.to,
+      tenantId: change.tenantId,
+      fromTier: change.from,
+      toTier: change.to,
       reason: change.cause.reason,
       actor: change.cause.actor,
       reference: change.cause.reference,
-      created_at: change.at,
+      createdAt: change.at,
     });
     await deps.events.record(trx, {
       tenantId: change.tenantId,

@@ -3,13 +3,12 @@ import type { EventLog } from '../../events/event-log.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { parseJson } from '../../lib/json.ts';
 import type { ModuleServices } from '../../platform/module.ts';
-import { evalCel, type ExpressionScope } from './engine/expressions.ts';
+import { evalCel, type ExpressionScope, toPlain } from './engine/expressions.ts';
 import { nextSteps } from './engine/next-steps.ts';
 import type { NodeState, WorkflowDefinition, WorkflowNode } from './engine/types.ts';
 import type { NodeOutcome, RunContext } from './node-handlers.ts';
-import type { ExecutionRow, NodeRunRow, WorkflowRow, WorkflowsRepository } from './workflows.repository.ts';
+import type { Execution, NodeRun, Workflow, WorkflowsRepository } from './workflows.repository.ts';
 import { definitionOf } from './workflow-definition.ts';
 
 /** The job that runs one node run. */
@@ -25,7 +24,7 @@ export type MailOutbox = Pick<ModuleServices['mailOutbox'], 'enqueue'>;
 
 /** How an execution is started: by a person or key (`manual`/`api`) or by a trigger (with its dedupe key). */
 export interface StartInput {
-  workflow: WorkflowRow;
+  workflow: Workflow;
   triggerType: string;
   triggerData: Record<string, unknown>;
   /** Unique per trigger firing (`upload:<workflow>:<event>`); a second start with it is a no-op. */
@@ -61,38 +60,38 @@ export class ExecutionEngine {
   }
 
   /** Inserts the execution and its first runs; null when `triggerKey` already started one. */
-  async start(trx: Executor, input: StartInput): Promise<ExecutionRow | null> {
+  async start(trx: Executor, input: StartInput): Promise<Execution | null> {
     const { workflow } = input;
     const now = this.#clock.now();
-    const execution: ExecutionRow = {
+    const execution: Execution = {
       id: newId(now),
-      tenant_id: workflow.tenant_id,
-      workflow_id: workflow.id,
-      workflow_version: workflow.version,
-      workflow_name: workflow.name,
+      tenantId: workflow.tenantId,
+      workflowId: workflow.id,
+      workflowVersion: workflow.version,
+      workflowName: workflow.name,
       status: 'running',
-      paused_reason: null,
-      trigger_type: input.triggerType,
-      trigger_data: JSON.stringify(input.triggerData),
-      vars: '{}',
-      test_run: workflow.status === 'draft' ? 1 : 0,
-      final_output: null,
+      pausedReason: null,
+      triggerType: input.triggerType,
+      triggerData: input.triggerData,
+      vars: {},
+      testRun: workflow.status === 'draft',
+      finalOutput: null,
       error: null,
-      failed_node_id: null,
-      cancel_reason: null,
-      trigger_key: input.triggerKey ?? null,
-      started_at: now,
-      paused_at: null,
-      finished_at: null,
-      updated_at: now,
+      failedNodeId: null,
+      cancelReason: null,
+      triggerKey: input.triggerKey ?? null,
+      startedAt: now,
+      pausedAt: null,
+      finishedAt: null,
+      updatedAt: now,
     };
     if (!(await this.#repo.insertExecution(trx, execution))) return null;
-    await this.#repo.updateWorkflow(trx, workflow.tenant_id, workflow.id, { last_execution_at: now });
-    await this.#repo.log(trx, workflow.tenant_id, execution.id, 'started', `version ${workflow.version}`, now);
+    await this.#repo.updateWorkflow(trx, workflow.tenantId, workflow.id, { lastExecutionAt: now });
+    await this.#repo.log(trx, workflow.tenantId, execution.id, 'started', `version ${workflow.version}`, now);
     await this.#events.record(trx, {
-      tenantId: workflow.tenant_id,
+      tenantId: workflow.tenantId,
       name: 'dag.execution.started',
-      data: { execution_id: execution.id, workflow_id: workflow.id, workflow_name: workflow.name, status: 'running', trigger_type: execution.trigger_type },
+      data: { execution_id: execution.id, workflow_id: workflow.id, workflow_name: workflow.name, status: 'running', trigger_type: execution.triggerType },
     });
     const definition = definitionOf(workflow);
     this.#definitions.set(`${workflow.id}:${workflow.version}`, definition);
@@ -101,12 +100,11 @@ export class ExecutionEngine {
   }
 
   /** The version an execution started on (immutable, so cached). */
-  async definition(db: Executor, execution: ExecutionRow): Promise<WorkflowDefinition> {
-    const key = `${execution.workflow_id}:${execution.workflow_version}`;
+  async definition(db: Executor, execution: Execution): Promise<WorkflowDefinition> {
+    const key = `${execution.workflowId}:${execution.workflowVersion}`;
     const cached = this.#definitions.get(key);
     if (cached) return cached;
-    const text = await this.#repo.findVersion(db, execution.tenant_id, execution.workflow_id, execution.workflow_version);
-    const parsed = parseJson<WorkflowDefinition>(text, { nodes: [] });
+    const parsed = await this.#repo.findVersion(db, execution.tenantId, execution.workflowId, execution.workflowVersion);
     if (this.#definitions.size > 1000) this.#definitions.clear();
     this.#definitions.set(key, parsed);
     return parsed;
@@ -120,59 +118,61 @@ export class ExecutionEngine {
    */
   async recordOutcome(
     trx: Executor,
-    execution: ExecutionRow,
-    run: NodeRunRow,
+    execution: Execution,
+    run: NodeRun,
     node: WorkflowNode,
     outcome: Exclude<NodeOutcome, { kind: 'wait' }>,
     definition: WorkflowDefinition,
-    runs?: readonly NodeRunRow[],
+    runs?: readonly NodeRun[],
   ): Promise<void> {
     const now = this.#clock.now();
-    const { tenant_id: tenantId, id: executionId } = execution;
-    const context: RunContext = { tenantId, executionId, workflowId: execution.workflow_id, workflowName: execution.workflow_name, runId: run.id, nodeId: node.id, now };
+    const { tenantId, id: executionId } = execution;
+    const context: RunContext = { tenantId, executionId, workflowId: execution.workflowId, workflowName: execution.workflowName, runId: run.id, nodeId: node.id, now };
     if (outcome.kind === 'suspend') {
       const holder = await outcome.hold(trx, context);
-      await this.#repo.updateNodeRun(trx, tenantId, run.id, { runner_job_id: holder, updated_at: now });
+      await this.#repo.updateNodeRun(trx, tenantId, run.id, { runnerJobId: holder, updatedAt: now });
       await this.#repo.log(trx, tenantId, executionId, 'node_waiting', holder, now, node.id);
       if (execution.status === 'running') await this.advance(trx, execution, definition, now);
       return;
     }
     await outcome.effects?.(trx, context);
-    const completed = { status: 'completed' as const, output: JSON.stringify(outcome.output ?? null), error: null, started_at: run.started_at, runner_job_id: run.runner_job_id, completed_at: now, updated_at: now };
+    const completed = { status: 'completed' as const, output: outcome.output ?? null, error: null, startedAt: run.startedAt, runnerJobId: run.runnerJobId, completedAt: now, updatedAt: now };
     await this.#repo.updateNodeRun(trx, tenantId, run.id, completed);
     await this.#repo.log(trx, tenantId, executionId, 'node_completed', '', now, node.id);
     let next = execution;
     if (outcome.setVariable) {
-      const vars = { ...parseJson<Record<string, unknown>>(execution.vars, {}), [outcome.setVariable.name]: outcome.setVariable.value };
-      next = { ...execution, vars: JSON.stringify(vars) };
-      await this.#repo.updateExecution(trx, tenantId, executionId, { vars: next.vars, updated_at: now });
+      // As the column gives the variables back (an undefined value is no variable), for the steps below.
+      next = { ...execution, vars: toPlain({ ...execution.vars, [outcome.setVariable.name]: outcome.setVariable.value }) as Record<string, unknown> };
+      await this.#repo.updateExecution(trx, tenantId, executionId, { vars: next.vars, updatedAt: now });
     }
     if (outcome.end) {
       await this.closeOpenRuns(trx, next, 'skipped', `ended by node "${node.id}"`, now);
       await this.finish(trx, next, outcome.end.status, outcome.end.output, now, outcome.end.status === 'failed' ? `Ended by node "${node.id}"` : null, node.id);
       return;
     }
-    if (next.status === 'paused' && next.paused_reason === 'awaiting_approval') {
-      next = { ...next, status: 'running', paused_reason: null, paused_at: null, updated_at: now };
-      await this.#repo.updateExecution(trx, tenantId, executionId, next);
+    if (next.status === 'paused' && next.pausedReason === 'awaiting_approval') {
+      const resumed = { status: 'running' as const, pausedReason: null, pausedAt: null, updatedAt: now };
+      next = { ...next, ...resumed };
+      await this.#repo.updateExecution(trx, tenantId, executionId, resumed);
       await this.#repo.log(trx, tenantId, executionId, 'resumed', 'awaiting_approval', now);
     }
-    if (next.status === 'running') await this.advance(trx, next, definition, now, runs?.map((r) => (r.id === run.id ? { ...r, ...completed } : r)));
+    // The known runs with this one's output as its column gives it back, as a read would.
+    if (next.status === 'running') await this.advance(trx, next, definition, now, runs?.map((r) => (r.id === run.id ? { ...r, ...completed, output: toPlain(completed.output) } : r)));
   }
 
   /** A node failed: retry it, or apply `error_handling.on_failure`. */
-  async nodeFailed(trx: Executor, execution: ExecutionRow, run: NodeRunRow, node: WorkflowNode, message: string, definition: WorkflowDefinition): Promise<void> {
+  async nodeFailed(trx: Executor, execution: Execution, run: NodeRun, node: WorkflowNode, message: string, definition: WorkflowDefinition): Promise<void> {
     const now = this.#clock.now();
-    const { tenant_id: tenantId, id } = execution;
+    const { tenantId, id } = execution;
     const maxAttempts = node.retry?.max_attempts ?? 1;
     if (run.attempt < maxAttempts) {
       const attempt = run.attempt + 1;
-      await this.#repo.updateNodeRun(trx, tenantId, run.id, { status: 'queued', attempt, error: message, started_at: null, runner_job_id: null, updated_at: now });
+      await this.#repo.updateNodeRun(trx, tenantId, run.id, { status: 'queued', attempt, error: message, startedAt: null, runnerJobId: null, updatedAt: now });
       await this.#repo.log(trx, tenantId, id, 'node_retry', message, now, node.id);
       await this.enqueueRun(trx, execution, run.id, attempt, now + (node.retry?.backoff_seconds ?? 0) * 1000);
       return;
     }
-    await this.#repo.updateNodeRun(trx, tenantId, run.id, { status: 'failed', error: message, started_at: run.started_at, runner_job_id: run.runner_job_id, completed_at: now, updated_at: now });
+    await this.#repo.updateNodeRun(trx, tenantId, run.id, { status: 'failed', error: message, startedAt: run.startedAt, runnerJobId: run.runnerJobId, completedAt: now, updatedAt: now });
     await this.#repo.log(trx, tenantId, id, 'node_failed', message, now, node.id);
     const onFailure = definition.error_handling?.on_failure ?? 'fail';
     if (onFailure === 'continue') {
@@ -180,9 +180,9 @@ export class ExecutionEngine {
       return;
     }
     if (onFailure === 'pause') {
-      const next = { ...execution, status: 'paused' as const, paused_reason: 'node_failed', paused_at: now, failed_node_id: node.id, error: message, updated_at: now };
-      await this.#repo.updateExecution(trx, tenantId, id, next);
-      await this.recordPaused(trx, next, now);
+      const paused = { status: 'paused' as const, pausedReason: 'node_failed', pausedAt: now, failedNodeId: node.id, error: message, updatedAt: now };
+      await this.#repo.updateExecution(trx, tenantId, id, paused);
+      await this.recordPaused(trx, { ...execution, ...paused }, now);
       return;
     }
     await this.closeOpenRuns(trx, execution, 'cancelled', `node "${node.id}" failed`, now);
@@ -190,10 +190,10 @@ export class ExecutionEngine {
   }
 
   /** Records the results of the pure decision: skipped runs, newly ready runs (with their jobs), the end, or a wait on tasks. */
-  async advance(trx: Executor, execution: ExecutionRow, definition: WorkflowDefinition, now: number, known?: readonly NodeRunRow[]): Promise<void> {
-    const runs = known ?? (await this.#repo.nodeRuns(trx, execution.tenant_id, execution.id));
+  async advance(trx: Executor, execution: Execution, definition: WorkflowDefinition, now: number, known?: readonly NodeRun[]): Promise<void> {
+    const runs = known ?? (await this.#repo.nodeRuns(trx, execution.tenantId, execution.id));
     const states: Record<string, NodeState> = {};
-    for (const run of runs) states[run.node_id] = run.status;
+    for (const run of runs) states[run.nodeId] = run.status;
     const scope = scopeOf(execution, runs);
     const runIfErrors: string[] = [];
     const decision = nextSteps(definition.nodes, states, (node) => runIfHolds(node, scope, runIfErrors), rejectedNodes(definition.nodes, runs));
@@ -202,13 +202,13 @@ export class ExecutionEngine {
       await this.finish(trx, execution, 'failed', null, now, runIfErrors[0]!, null, definition);
       return;
     }
-    const rows: NodeRunRow[] = [
+    const added: NodeRun[] = [
       ...decision.skipped.map((s) => newRun(execution, s.id, 'skipped', now, s.reason)),
       ...decision.ready.map((id) => newRun(execution, id, 'queued', now, null)),
     ];
-    await this.#repo.insertNodeRuns(trx, rows);
-    for (const row of rows) if (row.status === 'queued') await this.enqueueRun(trx, execution, row.id, 1, now);
-    const all = [...runs, ...rows];
+    await this.#repo.insertNodeRuns(trx, added);
+    for (const run of added) if (run.status === 'queued') await this.enqueueRun(trx, execution, run.id, 1, now);
+    const all = [...runs, ...added];
     if (decision.done && decision.ready.length === 0) {
       const anyFailed = all.some((r) => r.status === 'failed');
       const onFailure = definition.error_handling?.on_failure ?? 'fail';
@@ -217,17 +217,17 @@ export class ExecutionEngine {
       return;
     }
     const open = all.filter((r) => r.status === 'queued' || r.status === 'running');
-    if (execution.status === 'running' && open.length > 0 && open.every((r) => r.runner_job_id?.startsWith(TASK_HOLD_PREFIX))) {
+    if (execution.status === 'running' && open.length > 0 && open.every((r) => r.runnerJobId?.startsWith(TASK_HOLD_PREFIX))) {
       // Only human tasks are left to wait on (contract §10).
-      const next = { ...execution, status: 'paused' as const, paused_reason: 'awaiting_approval', paused_at: now, updated_at: now };
-      await this.#repo.updateExecution(trx, execution.tenant_id, execution.id, next);
-      await this.recordPaused(trx, next, now);
+      const paused = { status: 'paused' as const, pausedReason: 'awaiting_approval', pausedAt: now, updatedAt: now };
+      await this.#repo.updateExecution(trx, execution.tenantId, execution.id, paused);
+      await this.recordPaused(trx, { ...execution, ...paused }, now);
     }
   }
 
   async finish(
     trx: Executor,
-    execution: ExecutionRow,
+    execution: Execution,
     status: 'completed' | 'failed',
     output: unknown,
     now: number,
@@ -235,16 +235,16 @@ export class ExecutionEngine {
     failedNodeId: string | null,
     definition?: WorkflowDefinition,
   ): Promise<void> {
-    const { tenant_id: tenantId, id } = execution;
-    await this.#repo.updateExecution(trx, tenantId, id, { status, final_output: JSON.stringify(output ?? null), finished_at: now, updated_at: now, error, failed_node_id: failedNodeId });
+    const { tenantId, id } = execution;
+    await this.#repo.updateExecution(trx, tenantId, id, { status, finalOutput: output ?? null, finishedAt: now, updatedAt: now, error, failedNodeId });
     await this.#repo.log(trx, tenantId, id, status, error ?? '', now);
     await this.#repo.expirePendingTasks(trx, tenantId, id, now);
-    const base = { execution_id: id, workflow_id: execution.workflow_id, workflow_name: execution.workflow_name };
+    const base = { execution_id: id, workflow_id: execution.workflowId, workflow_name: execution.workflowName };
     if (status === 'completed') {
       await this.#events.record(trx, {
         tenantId,
         name: 'dag.execution.completed',
-        data: { ...base, status, duration_seconds: Math.round((now - execution.started_at) / 1000), final_output: output ?? null },
+        data: { ...base, status, duration_seconds: Math.round((now - execution.startedAt) / 1000), final_output: output ?? null },
       });
       return;
     }
@@ -255,33 +255,33 @@ export class ExecutionEngine {
         tenantId,
         kind: 'workflow_failed',
         to,
-        subject: `Workflow "${execution.workflow_name}" failed`,
-        body: `Execution ${id} of workflow "${execution.workflow_name}" failed${failedNodeId ? ` at node "${failedNodeId}"` : ''}: ${error ?? 'failed'}`,
+        subject: `Workflow "${execution.workflowName}" failed`,
+        body: `Execution ${id} of workflow "${execution.workflowName}" failed${failedNodeId ? ` at node "${failedNodeId}"` : ''}: ${error ?? 'failed'}`,
         at: now,
       });
     }
   }
 
-  async recordPaused(trx: Executor, execution: ExecutionRow, now: number): Promise<void> {
-    await this.#repo.log(trx, execution.tenant_id, execution.id, 'paused', execution.paused_reason ?? '', now);
+  async recordPaused(trx: Executor, execution: Execution, now: number): Promise<void> {
+    await this.#repo.log(trx, execution.tenantId, execution.id, 'paused', execution.pausedReason ?? '', now);
     await this.#events.record(trx, {
-      tenantId: execution.tenant_id,
+      tenantId: execution.tenantId,
       name: 'dag.execution.paused',
-      data: { execution_id: execution.id, workflow_id: execution.workflow_id, workflow_name: execution.workflow_name, status: 'paused', paused_reason: execution.paused_reason },
+      data: { execution_id: execution.id, workflow_id: execution.workflowId, workflow_name: execution.workflowName, status: 'paused', paused_reason: execution.pausedReason },
     });
   }
 
-  async enqueueRun(trx: Executor, execution: ExecutionRow, runId: string, attempt: number, runAt: number): Promise<string> {
-    const payload: RunNodePayload = { tenantId: execution.tenant_id, executionId: execution.id, runId };
+  async enqueueRun(trx: Executor, execution: Execution, runId: string, attempt: number, runAt: number): Promise<string> {
+    const payload: RunNodePayload = { tenantId: execution.tenantId, executionId: execution.id, runId };
     // One key per run, attempt and due time: a second enqueue of the same step is a no-op.
-    const { id } = await this.#jobs.enqueue(trx, RUN_NODE_JOB, payload, { runAt, uniqueKey: `wf:${runId}:a${attempt}:${runAt}`, tenantId: execution.tenant_id });
+    const { id } = await this.#jobs.enqueue(trx, RUN_NODE_JOB, payload, { runAt, uniqueKey: `wf:${runId}:a${attempt}:${runAt}`, tenantId: execution.tenantId });
     return id;
   }
 
   /** Ends every open run (cancel, end node, failure) and expires the tasks holding any. */
-  async closeOpenRuns(trx: Executor, execution: ExecutionRow, status: 'cancelled' | 'skipped', reason: string, now: number): Promise<void> {
-    await this.#repo.closeOpenRuns(trx, execution.tenant_id, execution.id, status, reason, now);
-    await this.#repo.expirePendingTasks(trx, execution.tenant_id, execution.id, now);
+  async closeOpenRuns(trx: Executor, execution: Execution, status: 'cancelled' | 'skipped', reason: string, now: number): Promise<void> {
+    await this.#repo.closeOpenRuns(trx, execution.tenantId, execution.id, status, reason, now);
+    await this.#repo.expirePendingTasks(trx, execution.tenantId, execution.id, now);
   }
 }
 
@@ -295,42 +295,42 @@ function runIfHolds(node: WorkflowNode, scope: ExpressionScope, errors: string[]
 }
 
 /** Human nodes whose task was rejected (contract §10: dependents without a run_if are skipped). */
-function rejectedNodes(nodes: readonly WorkflowNode[], runs: readonly NodeRunRow[]): Set<string> {
+function rejectedNodes(nodes: readonly WorkflowNode[], runs: readonly NodeRun[]): Set<string> {
   const human = new Set(nodes.filter((n) => n.type.startsWith('human_')).map((n) => n.id));
   return new Set(
-    runs.filter((r) => r.status === 'completed' && human.has(r.node_id) && parseJson<{ decision?: string }>(r.output, {}).decision === 'rejected').map((r) => r.node_id),
+    runs.filter((r) => r.status === 'completed' && human.has(r.nodeId) && (r.output as { decision?: string } | null)?.decision === 'rejected').map((r) => r.nodeId),
   );
 }
 
-function newRun(execution: ExecutionRow, nodeId: string, status: 'queued' | 'skipped', now: number, reason: string | null): NodeRunRow {
+function newRun(execution: Execution, nodeId: string, status: 'queued' | 'skipped', now: number, reason: string | null): NodeRun {
   return {
     id: newId(now),
-    tenant_id: execution.tenant_id,
-    execution_id: execution.id,
-    node_id: nodeId,
+    tenantId: execution.tenantId,
+    executionId: execution.id,
+    nodeId,
     status,
     attempt: 1,
     output: null,
     error: null,
     reason,
-    runner_job_id: null,
-    started_at: null,
-    completed_at: status === 'skipped' ? now : null,
-    updated_at: now,
+    runnerJobId: null,
+    startedAt: null,
+    completedAt: status === 'skipped' ? now : null,
+    updatedAt: now,
   };
 }
 
 /** The variables expressions see: trigger data, node results so far, variables, the execution id. */
-export function scopeOf(execution: ExecutionRow, runs: readonly NodeRunRow[]): ExpressionScope {
+export function scopeOf(execution: Execution, runs: readonly NodeRun[]): ExpressionScope {
   const nodes: ExpressionScope['nodes'] = {};
-  for (const run of runs) nodes[run.node_id] = { status: run.status, output: parseJson(run.output, null) };
-  return { trigger: parseJson(execution.trigger_data, {}), nodes, vars: parseJson(execution.vars, {}), execution: { id: execution.id } };
+  for (const run of runs) nodes[run.nodeId] = { status: run.status, output: run.output };
+  return { trigger: execution.triggerData, nodes, vars: execution.vars, execution: { id: execution.id } };
 }
 
 /** Without an `end` node: the output of the one completed sink, or all completed sinks' outputs by id. */
-function finalOutput(nodes: readonly WorkflowNode[], runs: readonly NodeRunRow[]): unknown {
+function finalOutput(nodes: readonly WorkflowNode[], runs: readonly NodeRun[]): unknown {
   const upstream = new Set(nodes.flatMap((n) => n.depends_on ?? []));
-  const sinks = runs.filter((r) => r.status === 'completed' && !upstream.has(r.node_id));
-  if (sinks.length === 1) return parseJson(sinks[0]!.output, null);
-  return Object.fromEntries(sinks.map((r) => [r.node_id, parseJson(r.output, null)]));
+  const sinks = runs.filter((r) => r.status === 'completed' && !upstream.has(r.nodeId));
+  if (sinks.length === 1) return sinks[0]!.output;
+  return Object.fromEntries(sinks.map((r) => [r.nodeId, r.output]));
 }

@@ -6,11 +6,10 @@ import { requireFeature } from '../../domain/tier-gate.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, errors } from '../../lib/errors.ts';
-import { parseJson } from '../../lib/json.ts';
 import type { WorkflowNode } from './engine/types.ts';
 import { validateWorkflow } from './engine/validate.ts';
 import { type ExecutionEngine, TASK_HOLD_PREFIX } from './execution-engine.ts';
-import type { ExecutionRow, NodeRunRow, WorkflowRow } from './workflows.repository.ts';
+import type { Execution, NodeRun, Workflow } from './workflows.repository.ts';
 import { definitionOf, workflowNotFound } from './workflow-definition.ts';
 
 export const executionNotFound = () => new AppError(404, 'execution_not_found', 'Execution not found');
@@ -33,7 +32,7 @@ export class ExecutionsService {
   }
 
   /** Contract §10: `execute` on an active workflow, or a draft (a test run); a paused one is 409. */
-  async execute(auth: AuthContext, workflowId: string, input: { triggerData: Record<string, unknown> }): Promise<ExecutionRow> {
+  async execute(auth: AuthContext, workflowId: string, input: { triggerData: Record<string, unknown> }): Promise<Execution> {
     requireFeature(auth, 'workflows');
     requireCreate(auth, 'workflow executions');
     return this.#database.db.transaction().execute(async (trx) => {
@@ -47,7 +46,7 @@ export class ExecutionsService {
   }
 
   /** Starts an execution for a trigger (document, schedule, webhook) inside the caller's transaction; null when its key already fired. */
-  async startFromTrigger(trx: Executor, workflow: WorkflowRow, triggerType: string, triggerData: Record<string, unknown>, triggerKey: string): Promise<ExecutionRow | null> {
+  async startFromTrigger(trx: Executor, workflow: Workflow, triggerType: string, triggerData: Record<string, unknown>, triggerKey: string): Promise<Execution | null> {
     checkRunnable(workflow);
     return this.#engine.start(trx, { workflow, triggerType, triggerData, triggerKey });
   }
@@ -56,7 +55,7 @@ export class ExecutionsService {
    * Starts a workflow for another module (an import agent) inside the caller's transaction, by id:
    * 404 when it is gone, 409 when it is not active; null when `triggerKey` already started one.
    */
-  async startById(trx: Executor, tenantId: string, workflowId: string, start: { triggerType: string; triggerData: Record<string, unknown>; triggerKey: string }): Promise<ExecutionRow | null> {
+  async startById(trx: Executor, tenantId: string, workflowId: string, start: { triggerType: string; triggerData: Record<string, unknown>; triggerKey: string }): Promise<Execution | null> {
     const workflow = await this.#engine.repo.findWorkflow(trx, tenantId, workflowId);
     if (!workflow) throw workflowNotFound();
     if (workflow.status !== 'active') throw errors.conflict(`Workflow "${workflow.name}" is ${workflow.status}; only an active workflow is started`, { status: workflow.status });
@@ -68,7 +67,7 @@ export class ExecutionsService {
     return this.#engine.repo.listExecutions(this.#database.db, auth.tenant.id, o);
   }
 
-  async get(auth: AuthContext, id: string): Promise<{ execution: ExecutionRow; runs: NodeRunRow[]; nodes: WorkflowNode[] }> {
+  async get(auth: AuthContext, id: string): Promise<{ execution: Execution; runs: NodeRun[]; nodes: WorkflowNode[] }> {
     requireFeature(auth, 'workflows');
     const db = this.#database.db;
     const execution = await this.#engine.repo.findExecution(db, auth.tenant.id, id);
@@ -79,62 +78,63 @@ export class ExecutionsService {
   }
 
   /** Contract §10: only `running`; running nodes finish, no new node starts. */
-  async pause(auth: AuthContext, id: string): Promise<ExecutionRow> {
+  async pause(auth: AuthContext, id: string): Promise<Execution> {
     return this.#control(auth, id, async (trx, execution, now) => {
       if (execution.status !== 'running') throw errors.executionNotPausable(`The execution is ${execution.status}; only a running execution can be paused`);
-      const next = { ...execution, status: 'paused' as const, paused_reason: 'manual', paused_at: now, updated_at: now };
-      await this.#engine.repo.updateExecution(trx, execution.tenant_id, id, next);
+      const paused = { status: 'paused' as const, pausedReason: 'manual', pausedAt: now, updatedAt: now };
+      const next = { ...execution, ...paused };
+      await this.#engine.repo.updateExecution(trx, execution.tenantId, id, paused);
       await this.#engine.recordPaused(trx, next, now);
       return next;
     });
   }
 
   /** Contract §10: executions paused by `pause` or by `on_failure: pause`; `modified_data` merges into the trigger data. */
-  async resume(auth: AuthContext, id: string, modifiedData?: Record<string, unknown>): Promise<ExecutionRow> {
+  async resume(auth: AuthContext, id: string, modifiedData?: Record<string, unknown>): Promise<Execution> {
     return this.#control(auth, id, async (trx, execution, now) => {
-      if (execution.status !== 'paused' || (execution.paused_reason !== 'manual' && execution.paused_reason !== 'node_failed')) {
-        throw errors.executionNotResumable(`The execution is ${execution.status}${execution.paused_reason ? ` (${execution.paused_reason})` : ''} and cannot be resumed`);
+      if (execution.status !== 'paused' || (execution.pausedReason !== 'manual' && execution.pausedReason !== 'node_failed')) {
+        throw errors.executionNotResumable(`The execution is ${execution.status}${execution.pausedReason ? ` (${execution.pausedReason})` : ''} and cannot be resumed`);
       }
-      const triggerData = modifiedData ? { ...parseJson<Record<string, unknown>>(execution.trigger_data, {}), ...modifiedData } : undefined;
-      const next: ExecutionRow = { ...execution, status: 'running', paused_reason: null, paused_at: null, updated_at: now, ...(triggerData ? { trigger_data: JSON.stringify(triggerData) } : {}) };
-      await this.#engine.repo.updateExecution(trx, execution.tenant_id, id, next);
-      await this.#engine.repo.log(trx, execution.tenant_id, id, 'resumed', execution.paused_reason ?? '', now);
-      for (const run of await this.#engine.repo.nodeRuns(trx, execution.tenant_id, id)) await this.#restart(trx, next, execution, run, now);
+      const resumed: Partial<Execution> = { status: 'running', pausedReason: null, pausedAt: null, updatedAt: now, ...(modifiedData ? { triggerData: { ...execution.triggerData, ...modifiedData } } : {}) };
+      const next: Execution = { ...execution, ...resumed };
+      await this.#engine.repo.updateExecution(trx, execution.tenantId, id, resumed);
+      await this.#engine.repo.log(trx, execution.tenantId, id, 'resumed', execution.pausedReason ?? '', now);
+      for (const run of await this.#engine.repo.nodeRuns(trx, execution.tenantId, id)) await this.#restart(trx, next, execution, run, now);
       await this.#engine.advance(trx, next, await this.#engine.definition(trx, next), now);
       return next;
     });
   }
 
   /** Gives every run the pause left behind a job again: the failed node (retried), queued runs, and timers that fired while paused. */
-  async #restart(trx: Executor, next: ExecutionRow, before: ExecutionRow, run: NodeRunRow, now: number): Promise<void> {
+  async #restart(trx: Executor, next: Execution, before: Execution, run: NodeRun, now: number): Promise<void> {
     const repo = this.#engine.repo;
-    if (run.status === 'failed' && before.paused_reason === 'node_failed' && run.node_id === before.failed_node_id) {
-      await repo.updateNodeRun(trx, run.tenant_id, run.id, { status: 'queued', error: null, completed_at: null, runner_job_id: null, updated_at: now });
+    if (run.status === 'failed' && before.pausedReason === 'node_failed' && run.nodeId === before.failedNodeId) {
+      await repo.updateNodeRun(trx, run.tenantId, run.id, { status: 'queued', error: null, completedAt: null, runnerJobId: null, updatedAt: now });
       await this.#engine.enqueueRun(trx, next, run.id, run.attempt, now);
     } else if (run.status === 'queued') {
       await this.#engine.enqueueRun(trx, next, run.id, run.attempt, now);
-    } else if (run.status === 'running' && !run.runner_job_id?.startsWith(TASK_HOLD_PREFIX)) {
+    } else if (run.status === 'running' && !run.runnerJobId?.startsWith(TASK_HOLD_PREFIX)) {
       // A node still running keeps its job; one whose job ended while paused (a timer) gets a new one.
-      const holder = run.runner_job_id ? await this.#jobs.get(run.runner_job_id, trx) : null;
+      const holder = run.runnerJobId ? await this.#jobs.get(run.runnerJobId, trx) : null;
       if (holder && (holder.state === 'available' || holder.state === 'running')) return;
       const job = await this.#engine.enqueueRun(trx, next, run.id, run.attempt, now);
-      await repo.updateNodeRun(trx, run.tenant_id, run.id, { runner_job_id: job, updated_at: now });
+      await repo.updateNodeRun(trx, run.tenantId, run.id, { runnerJobId: job, updatedAt: now });
     }
   }
 
   /** Contract §10: `running` or `paused` → `cancelled`, pending tasks expire; a finished execution is 409 `EXECUTION_NOT_RESUMABLE`. */
-  async cancel(auth: AuthContext, id: string, reason?: string): Promise<ExecutionRow> {
+  async cancel(auth: AuthContext, id: string, reason?: string): Promise<Execution> {
     return this.#control(auth, id, async (trx, execution, now) => {
       if (execution.status !== 'running' && execution.status !== 'paused') throw errors.executionNotResumable(`The execution is already ${execution.status}`);
-      const next: ExecutionRow = { ...execution, status: 'cancelled', cancel_reason: reason ?? null, finished_at: now, updated_at: now };
-      await this.#engine.repo.updateExecution(trx, execution.tenant_id, id, next);
+      const cancelled = { status: 'cancelled' as const, cancelReason: reason ?? null, finishedAt: now, updatedAt: now };
+      await this.#engine.repo.updateExecution(trx, execution.tenantId, id, cancelled);
       await this.#engine.closeOpenRuns(trx, execution, 'cancelled', 'execution cancelled', now);
-      await this.#engine.repo.log(trx, execution.tenant_id, id, 'cancelled', reason ?? '', now);
-      return next;
+      await this.#engine.repo.log(trx, execution.tenantId, id, 'cancelled', reason ?? '', now);
+      return { ...execution, ...cancelled };
     });
   }
 
-  async #control(auth: AuthContext, id: string, change: (trx: Executor, execution: ExecutionRow, now: number) => Promise<ExecutionRow>): Promise<ExecutionRow> {
+  async #control(auth: AuthContext, id: string, change: (trx: Executor, execution: Execution, now: number) => Promise<Execution>): Promise<Execution> {
     requireFeature(auth, 'workflows');
     requireCreate(auth, 'workflow executions');
     return this.#database.db.transaction().execute(async (trx) => {
@@ -145,7 +145,7 @@ export class ExecutionsService {
   }
 }
 
-function checkRunnable(workflow: WorkflowRow): void {
+function checkRunnable(workflow: Workflow): void {
   const check = validateWorkflow(definitionOf(workflow));
   if (check.errors.length > 0) throw errors.invalidWorkflow(check.errors, check.warnings);
 }

@@ -5,7 +5,7 @@ import { resolveReferences } from './engine/expressions.ts';
 import type { WorkflowNode } from './engine/types.ts';
 import { type ExecutionEngine, type RunNodePayload, scopeOf } from './execution-engine.ts';
 import { type NodeHandler, type NodeOutcome, RAW_KEYS } from './node-handlers.ts';
-import type { ExecutionRow, NodeRunRow } from './workflows.repository.ts';
+import type { Execution, NodeRun } from './workflows.repository.ts';
 
 /** Node types whose handlers do no I/O and finish at once (bounded by the expression limits). */
 const INLINE_TYPES = new Set(['condition', 'switch', 'parallel', 'join', 'transform', 'filter', 'aggregate', 'set_variable', 'end']);
@@ -60,15 +60,15 @@ export class NodeRunner {
       // Paused: the run stays queued and resume enqueues it again. Finished runs never run twice;
       // a running run belongs to the job that claimed it (its own retry after a crash may go on).
       if (execution?.status !== 'running' || !run) return null;
-      if (run.status !== 'queued' && !(run.status === 'running' && run.runner_job_id === job.id)) return null;
+      if (run.status !== 'queued' && !(run.status === 'running' && run.runnerJobId === job.id)) return null;
       const definition = await this.#engine.definition(trx, execution);
-      const node = definition.nodes.find((n) => n.id === run.node_id);
+      const node = definition.nodes.find((n) => n.id === run.nodeId);
       if (!node) return null;
       const now = this.#clock.now();
-      const running = { ...run, status: 'running' as const, started_at: run.started_at ?? now, runner_job_id: job.id, updated_at: now };
+      const running = { ...run, status: 'running' as const, startedAt: run.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
       const inline = INLINE_TYPES.has(node.type);
       // An inline node's row goes from queued to its result in this transaction: one write, not two.
-      if (!inline) await repo.updateNodeRun(trx, tenantId, runId, { status: 'running', started_at: running.started_at, runner_job_id: job.id, updated_at: now });
+      if (!inline) await repo.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
       const runs = (await repo.nodeRuns(trx, tenantId, executionId)).map((r) => (r.id === runId ? running : r));
       if (!inline) return { execution, run: running, runs, node };
       let outcome: NodeOutcome | undefined;
@@ -85,7 +85,7 @@ export class NodeRunner {
     });
   }
 
-  async #invoke(execution: ExecutionRow, run: NodeRunRow, runs: NodeRunRow[], node: WorkflowNode, signal: AbortSignal): Promise<NodeOutcome> {
+  async #invoke(execution: Execution, run: NodeRun, runs: NodeRun[], node: WorkflowNode, signal: AbortSignal): Promise<NodeOutcome> {
     const handler = this.#handlers[node.type];
     if (!handler) throw new Error(`Node "${node.id}": node type "${node.type}" is not available`);
     const scope = scopeOf(execution, runs);
@@ -99,10 +99,10 @@ export class NodeRunner {
       config,
       rawConfig,
       scope,
-      startedAt: run.started_at!,
+      startedAt: run.startedAt!,
       now: this.#clock.now(),
       idempotencyKey: `${execution.id}:${node.id}:0`,
-      tenantId: execution.tenant_id,
+      tenantId: execution.tenantId,
       signal: nodeSignal,
     });
     return timeoutMs ? withTimeout(running, timeoutMs, node.id) : running;
@@ -114,7 +114,7 @@ export class NodeRunner {
     await this.#database.db.transaction().execute(async (trx) => {
       const current = await repo.lockExecution(trx, tenantId, executionId);
       const again = await repo.findNodeRun(trx, tenantId, runId);
-      if (!current || !again || again.status !== 'running' || again.runner_job_id !== job.id) return; // cancelled or ended meanwhile
+      if (!current || !again || again.status !== 'running' || again.runnerJobId !== job.id) return; // cancelled or ended meanwhile
       // The result and the job's end commit together; a run that lost its job rolls back here.
       await job.completeIn(trx);
       const definition = await this.#engine.definition(trx, current);
@@ -125,7 +125,7 @@ export class NodeRunner {
       if (outcome.kind === 'wait') {
         // A durable timer: the same run, continued by a job due at `until`, which now holds it.
         const timerJob = await this.#engine.enqueueRun(trx, current, runId, again.attempt, outcome.until);
-        await repo.updateNodeRun(trx, tenantId, runId, { runner_job_id: timerJob, updated_at: this.#clock.now() });
+        await repo.updateNodeRun(trx, tenantId, runId, { runnerJobId: timerJob, updatedAt: this.#clock.now() });
         return;
       }
       await this.#engine.recordOutcome(trx, current, again, node, outcome, definition);

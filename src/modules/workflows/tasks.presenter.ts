@@ -1,33 +1,44 @@
 import { iso } from '../../lib/clock.ts';
-import { parseJson } from '../../lib/json.ts';
-import type { TaskRow } from './tasks.repository.ts';
+import type { Task } from './tasks.repository.ts';
 
 /** A human task as the API shows it (spec "Human task", plus its state and decision). */
-export function presentTask(row: TaskRow) {
+export function presentTask(t: Task) {
   return {
-    id: row.id,
-    execution_id: row.execution_id,
-    workflow_id: row.workflow_id,
-    workflow_name: row.workflow_name,
-    node_id: row.node_id,
-    source: row.source,
-    source_ref: row.source_ref,
-    task_type: row.task_type,
-    title: row.title,
-    description: row.description,
-    context: parseJson(row.context, {}),
-    data: parseJson(row.data, {}),
-    editable_fields: parseJson<string[] | null>(row.editable_fields, null),
-    assignee_type: row.assignee_type,
-    assignee_value: row.assignee_value,
-    status: row.status,
-    decision: row.decision,
-    comments: row.comments,
-    decided_by: row.decided_by,
-    created_at: iso(row.created_at),
-    due_at: iso(row.due_at),
-    escalation_at: iso(row.escalation_at),
-    escalated_at: iso(row.escalated_at),
-    completed_at: iso(row.completed_at),
+    id: t.id,
+    execution_id: t.executionId,
+    workflow_id: t.workflowId,
+    workflow_name: t.workflowName,
+    node_id: t.nodeId,
+    source: t.source,
+    source_ref: t.sourceRef,
+    task_type: t.taskType,
+    title: t.title,
+    description: t.description,
+    context: t.context,
+    data: t.data,
+    editable_fields: t.editableFields,
+    assignee_type: t.assigneeType,
+    assignee_value: t.assigneeValue,
+    status: t.status,
+    decision: t.decision,
+    comments: t.comments,
+    decided_by: t.decidedBy,
+    created_at: iso(t.createdAt),
+    due_at: iso(t.dueAt),
+    escalation_at: iso(t.escalationAt),
+    escalated_at: iso(t.escalatedAt),
+    completed_at: iso(t.completedAt),
+  };
+}
+
+/** The answer of completing a task, with where its execution stands now. */
+export function presentTaskCompletion(t: Task, executionStatus: string | null) {
+  return {
+    task_id: t.id,
+    status: 'completed',
+    decision: t.decision!,
+    completed_at: iso(t.completedAt!),
+    execution_id: t.executionId,
+    execution_status: executionStatus,
   };
 }

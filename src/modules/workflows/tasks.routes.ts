@@ -1,6 +1,6 @@
 import { IdParams, pageWindow, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
-import { presentTask } from './tasks.presenter.ts';
+import { presentTask, presentTaskCompletion } from './tasks.presenter.ts';
 import { CompleteTaskAnswer, CompleteTaskBody, TaskBody, TaskList, TaskListQuery } from './tasks.schemas.ts';
 import type { TasksService } from './tasks.service.ts';
 
@@ -57,14 +57,7 @@ export function taskRoutes(app: App, s: { tasks: TasksService }): void {
         ...(body.comments !== undefined ? { comments: body.comments } : {}),
         ...(body.modified_data !== undefined ? { modifiedData: body.modified_data } : {}),
       });
-      return {
-        task_id: task.id,
-        status: 'completed',
-        decision: task.decision!,
-        completed_at: new Date(task.completed_at!).toISOString(),
-        execution_id: task.execution_id,
-        execution_status: executionStatus,
-      };
+      return presentTaskCompletion(task, executionStatus);
     },
   );
 }

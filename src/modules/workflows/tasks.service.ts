@@ -9,10 +9,9 @@ import type { RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { parseJson } from '../../lib/json.ts';
 import { type ExecutionEngine, type MailOutbox, TASK_HOLD_PREFIX } from './execution-engine.ts';
 import type { RunContext } from './node-handlers.ts';
-import type { Assignee, TaskFilter, TaskRow, TasksRepository } from './tasks.repository.ts';
+import type { Assignee, Task, TaskFilter, TasksRepository } from './tasks.repository.ts';
 
 /** The job that escalates or expires a task at its time. */
 export const TASK_TIMER_JOB = 'workflows.task_timer';
@@ -24,15 +23,15 @@ export interface TaskTimerPayload {
 
 /** What a human node asks for (times are epoch ms). */
 export interface NewTask {
-  taskType: TaskRow['task_type'];
+  taskType: Task['taskType'];
   title: string;
   description: string;
   context: Record<string, unknown>;
   data: Record<string, unknown>;
-  assigneeType: TaskRow['assignee_type'];
+  assigneeType: Task['assigneeType'];
   assigneeValue: string;
   editableFields: string[] | null;
-  onTimeout: TaskRow['on_timeout'];
+  onTimeout: Task['onTimeout'];
   escalateTo: string | null;
   dueAt: number;
   escalationAt: number;
@@ -56,11 +55,11 @@ export interface TaskOutcome {
 
 /** Another module's kind of task (an import agent's proposal): told once, in the transaction that decides the task. */
 export interface TaskSource {
-  settle(trx: Executor, task: TaskRow, outcome: TaskOutcome): Promise<void>;
+  settle(trx: Executor, task: Task, outcome: TaskOutcome): Promise<void>;
 }
 
 const WORKFLOW_SOURCE = 'workflow';
-type OwnerField = 'execution_id' | 'workflow_id' | 'workflow_name' | 'node_id' | 'run_id' | 'source' | 'source_ref';
+type OwnerField = 'executionId' | 'workflowId' | 'workflowName' | 'nodeId' | 'runId' | 'source' | 'sourceRef';
 
 export const taskNotFound = () => new AppError(404, 'task_not_found', 'Task not found');
 
@@ -91,9 +90,9 @@ export class TasksService {
 
   /** Inside the node's hand-over transaction: the task, its two timers, its event and mail. Returns the run's holder mark. */
   async create(trx: Executor, run: RunContext, task: NewTask): Promise<string> {
-    const owner = { execution_id: run.executionId, workflow_id: run.workflowId, workflow_name: run.workflowName, node_id: run.nodeId, run_id: run.runId, source: WORKFLOW_SOURCE, source_ref: null };
-    const row = await this.#insert(trx, run.tenantId, run.now, owner, task);
-    return `${TASK_HOLD_PREFIX}${row.id}`;
+    const owner = { executionId: run.executionId, workflowId: run.workflowId, workflowName: run.workflowName, nodeId: run.nodeId, runId: run.runId, source: WORKFLOW_SOURCE, sourceRef: null };
+    const created = await this.#insert(trx, run.tenantId, run.now, owner, task);
+    return `${TASK_HOLD_PREFIX}${created.id}`;
   }
 
   /**
@@ -107,9 +106,9 @@ export class TasksService {
   }
 
   /** A task of a registered source, in the caller's transaction; `label` stands where a workflow task names its workflow. */
-  async createFor(trx: Executor, owner: { tenantId: string; source: string; sourceRef: string; label: string }, task: NewTask): Promise<TaskRow> {
+  async createFor(trx: Executor, owner: { tenantId: string; source: string; sourceRef: string; label: string }, task: NewTask): Promise<Task> {
     if (!this.#sources.has(owner.source)) throw new Error(`Task source "${owner.source}" is not registered`);
-    const fields = { execution_id: null, workflow_id: null, workflow_name: owner.label, node_id: null, run_id: null, source: owner.source, source_ref: owner.sourceRef };
+    const fields = { executionId: null, workflowId: null, workflowName: owner.label, nodeId: null, runId: null, source: owner.source, sourceRef: owner.sourceRef };
     return this.#insert(trx, owner.tenantId, this.#clock.now(), fields, task);
   }
 
@@ -119,45 +118,45 @@ export class TasksService {
     await this.#repo.expirePending(trx, tenantId, source, taskIds, this.#clock.now());
   }
 
-  async #insert(trx: Executor, tenantId: string, now: number, owner: Pick<TaskRow, OwnerField>, task: NewTask): Promise<TaskRow> {
-    const row: TaskRow = {
+  async #insert(trx: Executor, tenantId: string, now: number, owner: Pick<Task, OwnerField>, task: NewTask): Promise<Task> {
+    const created: Task = {
       id: newId(now),
-      tenant_id: tenantId,
+      tenantId,
       ...owner,
-      task_type: task.taskType,
+      taskType: task.taskType,
       title: task.title,
       description: task.description,
-      context: JSON.stringify(task.context),
-      assignee_type: task.assigneeType,
-      assignee_value: task.assigneeValue,
-      editable_fields: task.editableFields ? JSON.stringify(task.editableFields) : null,
-      on_timeout: task.onTimeout,
-      escalate_to: task.escalateTo,
+      context: task.context,
+      assigneeType: task.assigneeType,
+      assigneeValue: task.assigneeValue,
+      editableFields: task.editableFields,
+      onTimeout: task.onTimeout,
+      escalateTo: task.escalateTo,
       status: 'pending',
       decision: null,
       comments: null,
-      data: JSON.stringify(task.data),
-      decided_by: null,
-      escalated_at: null,
-      created_at: now,
-      due_at: task.dueAt,
-      escalation_at: task.escalationAt,
-      completed_at: null,
-      updated_at: now,
+      data: task.data,
+      decidedBy: null,
+      escalatedAt: null,
+      createdAt: now,
+      dueAt: task.dueAt,
+      escalationAt: task.escalationAt,
+      completedAt: null,
+      updatedAt: now,
     };
-    await this.#repo.insert(trx, row);
-    await this.#timer(trx, row, 'escalate', row.escalation_at);
-    await this.#timer(trx, row, 'expire', row.due_at);
+    await this.#repo.insert(trx, created);
+    await this.#timer(trx, created, 'escalate', created.escalationAt);
+    await this.#timer(trx, created, 'expire', created.dueAt);
     await this.#events.record(trx, {
-      tenantId: row.tenant_id,
+      tenantId: created.tenantId,
       name: 'dag.task.created',
-      data: { ...eventIds(row), title: row.title, assignee_type: row.assignee_type, assignee_value: row.assignee_value, due_at: new Date(row.due_at).toISOString() },
+      data: { ...eventIds(created), title: created.title, assignee_type: created.assigneeType, assignee_value: created.assigneeValue, due_at: new Date(created.dueAt).toISOString() },
     });
-    await this.#tell(trx, row, row.assignee_type, row.assignee_value, `New task: ${row.title}`);
-    return row;
+    await this.#tell(trx, created, created.assigneeType, created.assigneeValue, `New task: ${created.title}`);
+    return created;
   }
 
-  async list(auth: AuthContext, f: { assignee?: string; role?: string; status?: TaskRow['status']; limit: number; offset: number }) {
+  async list(auth: AuthContext, f: { assignee?: string; role?: string; status?: Task['status']; limit: number; offset: number }) {
     requireFeature(auth, 'workflows');
     const db = this.#database.db;
     const filter: TaskFilter = { limit: f.limit, offset: f.offset, ...(f.role ? { role: f.role } : {}), ...(f.status ? { status: f.status } : {}) };
@@ -169,7 +168,7 @@ export class TasksService {
     return this.#repo.list(db, auth.tenant.id, filter);
   }
 
-  async get(auth: AuthContext, id: string): Promise<TaskRow> {
+  async get(auth: AuthContext, id: string): Promise<Task> {
     requireFeature(auth, 'workflows');
     const task = await this.#repo.find(this.#database.db, auth.tenant.id, id);
     if (!task) throw taskNotFound();
@@ -177,20 +176,20 @@ export class TasksService {
   }
 
   /** Contract §10: an assignee, an owner or an admin decides; 409 when completed or expired. */
-  async complete(auth: AuthContext, id: string, input: Decision): Promise<{ task: TaskRow; executionStatus: string | null }> {
+  async complete(auth: AuthContext, id: string, input: Decision): Promise<{ task: Task; executionStatus: string | null }> {
     requireFeature(auth, 'workflows');
     const tenantId = auth.tenant.id;
     return this.#database.db.transaction().execute(async (trx) => {
       const first = await this.#repo.find(trx, tenantId, id);
       if (!first) throw taskNotFound();
       // Lock the execution first (as every transition does), then read the task again under it.
-      const execution = first.execution_id ? await this.#engine.repo.lockExecution(trx, tenantId, first.execution_id) : null;
+      const execution = first.executionId ? await this.#engine.repo.lockExecution(trx, tenantId, first.executionId) : null;
       const task = (await this.#repo.find(trx, tenantId, id))!;
       await this.#checkCompletable(trx, auth, task, input);
       const now = this.#clock.now();
-      const data = input.decision === 'modified' ? { ...parseJson<Record<string, unknown>>(task.data, {}), ...input.modifiedData } : parseJson<Record<string, unknown>>(task.data, {});
+      const data = input.decision === 'modified' ? { ...task.data, ...input.modifiedData } : task.data;
       const decidedBy = auth.userId ?? `api_key:${auth.apiKeyId}`;
-      const patch = { status: 'completed' as const, decision: input.decision, comments: input.comments ?? null, data: JSON.stringify(data), decided_by: decidedBy, completed_at: now, updated_at: now };
+      const patch = { status: 'completed' as const, decision: input.decision, comments: input.comments ?? null, data, decidedBy, completedAt: now, updatedAt: now };
       if (!(await this.#repo.updatePending(trx, tenantId, id, patch))) throw errors.taskAlreadyCompleted();
       const done = { ...task, ...patch };
       await this.#events.record(trx, {
@@ -200,13 +199,13 @@ export class TasksService {
       });
       const output = { decision: input.decision, comments: input.comments ?? null, data, decided_by: decidedBy, decided_at: new Date(now).toISOString(), decision_source: 'human' as const };
       await this.#settle(trx, done, output);
-      if (!task.execution_id) return { task: done, executionStatus: null };
-      const after = await this.#engine.repo.findExecution(trx, tenantId, task.execution_id);
+      if (!task.executionId) return { task: done, executionStatus: null };
+      const after = await this.#engine.repo.findExecution(trx, tenantId, task.executionId);
       return { task: done, executionStatus: after?.status ?? execution?.status ?? 'unknown' };
     });
   }
 
-  async #checkCompletable(trx: Executor, auth: AuthContext, task: TaskRow, input: Decision): Promise<void> {
+  async #checkCompletable(trx: Executor, auth: AuthContext, task: Task, input: Decision): Promise<void> {
     if (!isTenantAdmin(auth)) {
       const me = auth.userId ? await this.#repo.assignee(trx, auth.tenant.id, auth.userId) : null;
       if (!me || !isAssignee(me, task)) throw errors.insufficientPermissions('Only an assignee, an owner or an admin may complete this task');
@@ -215,8 +214,8 @@ export class TasksService {
     if (task.status === 'expired') throw errors.taskExpired();
     if (input.decision === 'modified' && !input.modifiedData) throw errors.field('modified_data', 'is required when decision is modified');
     if (input.modifiedData && input.decision !== 'modified') throw errors.field('modified_data', 'is only allowed when decision is modified');
-    if (task.task_type === 'review' && input.modifiedData) {
-      const editable = new Set(parseJson<string[]>(task.editable_fields, []));
+    if (task.taskType === 'review' && input.modifiedData) {
+      const editable = new Set(task.editableFields ?? []);
       const refused = Object.keys(input.modifiedData).filter((k) => !editable.has(k));
       if (refused.length > 0) throw errors.validation(refused.map((field) => ({ field: `modified_data.${field}`, message: 'is not an editable field of this review' })));
     }
@@ -228,7 +227,7 @@ export class TasksService {
     await this.#database.db.transaction().execute(async (trx) => {
       const first = await this.#repo.find(trx, tenantId, taskId);
       if (!first) return;
-      if (first.execution_id) await this.#engine.repo.lockExecution(trx, tenantId, first.execution_id);
+      if (first.executionId) await this.#engine.repo.lockExecution(trx, tenantId, first.executionId);
       const task = (await this.#repo.find(trx, tenantId, taskId))!;
       await job.completeIn(trx);
       if (task.status !== 'pending') return;
@@ -238,39 +237,39 @@ export class TasksService {
     });
   }
 
-  async #escalate(trx: Executor, task: TaskRow, now: number): Promise<void> {
-    if (task.escalated_at !== null) return;
-    const reassigned = task.escalate_to ?? null;
-    await this.#repo.updatePending(trx, task.tenant_id, task.id, { escalated_at: now, updated_at: now, ...(reassigned ? { assignee_value: reassigned } : {}) });
+  async #escalate(trx: Executor, task: Task, now: number): Promise<void> {
+    if (task.escalatedAt !== null) return;
+    const reassigned = task.escalateTo ?? null;
+    await this.#repo.updatePending(trx, task.tenantId, task.id, { escalatedAt: now, updatedAt: now, ...(reassigned ? { assigneeValue: reassigned } : {}) });
     await this.#events.record(trx, {
-      tenantId: task.tenant_id,
+      tenantId: task.tenantId,
       name: 'dag.task.escalated',
       data: { ...eventIds(task), escalated_to: reassigned },
     });
-    await this.#tell(trx, task, task.assignee_type, reassigned ?? task.assignee_value, `Task escalated: ${task.title}`);
+    await this.#tell(trx, task, task.assigneeType, reassigned ?? task.assigneeValue, `Task escalated: ${task.title}`);
   }
 
-  async #expire(trx: Executor, task: TaskRow, now: number): Promise<void> {
-    await this.#repo.updatePending(trx, task.tenant_id, task.id, { status: 'expired', updated_at: now });
-    const data = parseJson<Record<string, unknown>>(task.data, {});
-    if (task.on_timeout === 'fail') {
+  async #expire(trx: Executor, task: Task, now: number): Promise<void> {
+    await this.#repo.updatePending(trx, task.tenantId, task.id, { status: 'expired', updatedAt: now });
+    const data = task.data;
+    if (task.onTimeout === 'fail') {
       if (task.source !== WORKFLOW_SOURCE) return this.#sourceOf(task).settle(trx, task, { decision: 'expired', comments: null, data, decided_by: null, decided_at: new Date(now).toISOString(), decision_source: 'timeout' });
       const held = await this.#heldRun(trx, task);
-      if (held) await this.#engine.nodeFailed(trx, held.execution, held.run, held.node, `Node "${task.node_id}": task "${task.title}" expired`, held.definition);
+      if (held) await this.#engine.nodeFailed(trx, held.execution, held.run, held.node, `Node "${task.nodeId}": task "${task.title}" expired`, held.definition);
       return;
     }
-    const decision = task.on_timeout === 'approve' ? 'approved' : 'rejected';
+    const decision = task.onTimeout === 'approve' ? 'approved' : 'rejected';
     await this.#settle(trx, task, { decision, comments: null, data, decided_by: null, decided_at: new Date(now).toISOString(), decision_source: 'timeout' });
   }
 
   /** A decision reaches what the task belongs to: the waiting node run, or the registered source. */
-  async #settle(trx: Executor, task: TaskRow, outcome: TaskOutcome): Promise<void> {
+  async #settle(trx: Executor, task: Task, outcome: TaskOutcome): Promise<void> {
     if (task.source !== WORKFLOW_SOURCE) return this.#sourceOf(task).settle(trx, task, outcome);
     const held = await this.#heldRun(trx, task);
     if (held) await this.#engine.recordOutcome(trx, held.execution, held.run, held.node, { kind: 'completed', output: outcome }, held.definition);
   }
 
-  #sourceOf(task: TaskRow): TaskSource {
+  #sourceOf(task: Task): TaskSource {
     const source = this.#sources.get(task.source);
     // Every process sets up every module, so an unknown source is a deployment error: retried, not lost.
     if (!source) throw new Error(`Task ${task.id} belongs to source "${task.source}", which no module registered`);
@@ -278,39 +277,39 @@ export class TasksService {
   }
 
   /** The node run this task holds, when the execution is still going. */
-  async #heldRun(trx: Executor, task: TaskRow) {
+  async #heldRun(trx: Executor, task: Task) {
     const repo = this.#engine.repo;
-    if (!task.execution_id || !task.run_id) return null;
-    const execution = await repo.findExecution(trx, task.tenant_id, task.execution_id);
-    const run = await repo.findNodeRun(trx, task.tenant_id, task.run_id);
-    if (!execution || !run || run.status !== 'running' || run.runner_job_id !== `${TASK_HOLD_PREFIX}${task.id}`) return null;
+    if (!task.executionId || !task.runId) return null;
+    const execution = await repo.findExecution(trx, task.tenantId, task.executionId);
+    const run = await repo.findNodeRun(trx, task.tenantId, task.runId);
+    if (!execution || !run || run.status !== 'running' || run.runnerJobId !== `${TASK_HOLD_PREFIX}${task.id}`) return null;
     if (execution.status !== 'running' && execution.status !== 'paused') return null;
     const definition = await this.#engine.definition(trx, execution);
-    const node = definition.nodes.find((n) => n.id === task.node_id);
+    const node = definition.nodes.find((n) => n.id === task.nodeId);
     return node ? { execution, run, node, definition } : null;
   }
 
-  async #timer(trx: Executor, task: TaskRow, action: TaskTimerPayload['action'], at: number): Promise<void> {
-    const payload: TaskTimerPayload = { tenantId: task.tenant_id, taskId: task.id, action };
-    await this.#jobs.enqueue(trx, TASK_TIMER_JOB, payload, { runAt: at, uniqueKey: `wftask:${task.id}:${action}`, tenantId: task.tenant_id });
+  async #timer(trx: Executor, task: Task, action: TaskTimerPayload['action'], at: number): Promise<void> {
+    const payload: TaskTimerPayload = { tenantId: task.tenantId, taskId: task.id, action };
+    await this.#jobs.enqueue(trx, TASK_TIMER_JOB, payload, { runAt: at, uniqueKey: `wftask:${task.id}:${action}`, tenantId: task.tenantId });
   }
 
-  async #tell(trx: Executor, task: TaskRow, type: TaskRow['assignee_type'], value: string, subject: string): Promise<void> {
-    const owner = task.source === WORKFLOW_SOURCE ? `Workflow "${task.workflow_name}"` : (task.workflow_name ?? task.source);
-    const body = `${task.description || task.title}\n\n${owner}, task ${task.id}, due ${new Date(task.due_at).toISOString()}.`;
-    for (const to of await this.#repo.assigneeEmails(trx, task.tenant_id, type, value)) {
-      await this.#mail.enqueue(trx, { tenantId: task.tenant_id, kind: 'workflow_task', to, subject, body, at: this.#clock.now() });
+  async #tell(trx: Executor, task: Task, type: Task['assigneeType'], value: string, subject: string): Promise<void> {
+    const owner = task.source === WORKFLOW_SOURCE ? `Workflow "${task.workflowName}"` : (task.workflowName ?? task.source);
+    const body = `${task.description || task.title}\n\n${owner}, task ${task.id}, due ${new Date(task.dueAt).toISOString()}.`;
+    for (const to of await this.#repo.assigneeEmails(trx, task.tenantId, type, value)) {
+      await this.#mail.enqueue(trx, { tenantId: task.tenantId, kind: 'workflow_task', to, subject, body, at: this.#clock.now() });
     }
   }
 }
 
 /** The ids every task event carries: the execution's, or (another source's task) null ones and the source's name. */
-function eventIds(task: TaskRow) {
-  return { task_id: task.id, execution_id: task.execution_id, workflow_id: task.workflow_id, ...(task.source === WORKFLOW_SOURCE ? {} : { source: task.source }) };
+function eventIds(task: Task) {
+  return { task_id: task.id, execution_id: task.executionId, workflow_id: task.workflowId, ...(task.source === WORKFLOW_SOURCE ? {} : { source: task.source }) };
 }
 
-function isAssignee(me: Assignee, task: TaskRow): boolean {
-  if (task.assignee_type === 'user') return task.assignee_value === me.userId;
-  if (task.assignee_type === 'role') return me.roles.includes(task.assignee_value);
-  return me.workspaceIds.includes(task.assignee_value);
+function isAssignee(me: Assignee, task: Task): boolean {
+  if (task.assigneeType === 'user') return task.assigneeValue === me.userId;
+  if (task.assigneeType === 'role') return me.roles.includes(task.assigneeValue);
+  return me.workspaceIds.includes(task.assigneeValue);
 }

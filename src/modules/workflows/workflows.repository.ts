@@ -1,16 +1,197 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
+import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
 import type { DialectName } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
 import { newId } from '../../lib/ids.ts';
-import type {
-  WorkflowExecutionsTable,
-  WorkflowNodeRunsTable,
-  WorkflowsTable,
-} from './workflows.tables.ts';
+import { parseJson } from '../../lib/json.ts';
+import type { NodeState, WorkflowDefinition, WorkflowNode } from './engine/types.ts';
+import type { WorkflowExecutionsTable, WorkflowNodeRunsTable, WorkflowsTable } from './workflows.tables.ts';
 
-export type WorkflowRow = Selectable<WorkflowsTable>;
-export type ExecutionRow = Selectable<WorkflowExecutionsTable>;
-export type NodeRunRow = Selectable<WorkflowNodeRunsTable>;
+export type WorkflowTrigger = NonNullable<WorkflowDefinition['trigger']>;
+export type ErrorHandling = NonNullable<WorkflowDefinition['error_handling']>;
+
+/** A workflow as services see it: its current version's definition parsed. */
+export interface Workflow {
+  id: string;
+  tenantId: string;
+  name: string;
+  description: string;
+  status: 'draft' | 'active' | 'paused';
+  version: number;
+  trigger: WorkflowTrigger;
+  nodes: WorkflowNode[];
+  errorHandling: ErrorHandling;
+  lastExecutionAt: number | null;
+  /** Schedule trigger: when the next tick is due. */
+  nextRunAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One run of a workflow version. */
+export interface Execution {
+  id: string;
+  tenantId: string;
+  workflowId: string;
+  workflowVersion: number;
+  workflowName: string;
+  status: 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
+  pausedReason: string | null;
+  triggerType: string;
+  triggerData: Record<string, unknown>;
+  vars: Record<string, unknown>;
+  /** Started from a draft: a test run. */
+  testRun: boolean;
+  /** null until it finishes (and when it finished without output). */
+  finalOutput: unknown;
+  error: string | null;
+  failedNodeId: string | null;
+  cancelReason: string | null;
+  /** `<source>:<workflow>:<event or tick>` when a trigger started it; unique. */
+  triggerKey: string | null;
+  startedAt: number;
+  pausedAt: number | null;
+  finishedAt: number | null;
+  updatedAt: number;
+}
+
+/** One node of one execution. */
+export interface NodeRun {
+  id: string;
+  tenantId: string;
+  executionId: string;
+  nodeId: string;
+  status: NodeState;
+  attempt: number;
+  /** null until it completes (and when it completed without output). */
+  output: unknown;
+  error: string | null;
+  reason: string | null;
+  /** The job allowed to run it, or `task:<id>` while a human task holds it. */
+  runnerJobId: string | null;
+  startedAt: number | null;
+  completedAt: number | null;
+  updatedAt: number;
+}
+
+export function toWorkflow(row: Selectable<WorkflowsTable>): Workflow {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    name: row.name,
+    description: row.description,
+    status: row.status,
+    version: row.version,
+    trigger: parseJson<WorkflowTrigger>(row.trigger, { type: 'manual' }),
+    nodes: parseJson<WorkflowNode[]>(row.nodes, []),
+    errorHandling: parseJson<ErrorHandling>(row.error_handling, {}),
+    lastExecutionAt: row.last_execution_at,
+    nextRunAt: row.next_run_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const WORKFLOW_COLUMNS: ColumnMap<Workflow, WorkflowsTable> = {
+  id: (v) => ({ id: v }),
+  tenantId: (v) => ({ tenant_id: v }),
+  name: (v) => ({ name: v }),
+  description: (v) => ({ description: v }),
+  status: (v) => ({ status: v }),
+  version: (v) => ({ version: v }),
+  trigger: (v) => ({ trigger: JSON.stringify(v) }),
+  nodes: (v) => ({ nodes: JSON.stringify(v) }),
+  errorHandling: (v) => ({ error_handling: JSON.stringify(v) }),
+  lastExecutionAt: (v) => ({ last_execution_at: v }),
+  nextRunAt: (v) => ({ next_run_at: v }),
+  createdAt: (v) => ({ created_at: v }),
+  updatedAt: (v) => ({ updated_at: v }),
+};
+
+export function toExecution(row: Selectable<WorkflowExecutionsTable>): Execution {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    workflowId: row.workflow_id,
+    workflowVersion: row.workflow_version,
+    workflowName: row.workflow_name,
+    status: row.status,
+    pausedReason: row.paused_reason,
+    triggerType: row.trigger_type,
+    triggerData: parseJson<Record<string, unknown>>(row.trigger_data, {}),
+    vars: parseJson<Record<string, unknown>>(row.vars, {}),
+    testRun: Number(row.test_run) === 1,
+    finalOutput: parseJson<unknown>(row.final_output, null),
+    error: row.error,
+    failedNodeId: row.failed_node_id,
+    cancelReason: row.cancel_reason,
+    triggerKey: row.trigger_key,
+    startedAt: row.started_at,
+    pausedAt: row.paused_at,
+    finishedAt: row.finished_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** A JSON column that may hold no value: null is stored as NULL. */
+const jsonOrNull = (v: unknown): string | null => (v === null ? null : JSON.stringify(v));
+
+const EXECUTION_COLUMNS: ColumnMap<Execution, WorkflowExecutionsTable> = {
+  id: (v) => ({ id: v }),
+  tenantId: (v) => ({ tenant_id: v }),
+  workflowId: (v) => ({ workflow_id: v }),
+  workflowVersion: (v) => ({ workflow_version: v }),
+  workflowName: (v) => ({ workflow_name: v }),
+  status: (v) => ({ status: v }),
+  pausedReason: (v) => ({ paused_reason: v }),
+  triggerType: (v) => ({ trigger_type: v }),
+  triggerData: (v) => ({ trigger_data: JSON.stringify(v) }),
+  vars: (v) => ({ vars: JSON.stringify(v) }),
+  testRun: (v) => ({ test_run: v ? 1 : 0 }),
+  finalOutput: (v) => ({ final_output: jsonOrNull(v) }),
+  error: (v) => ({ error: v }),
+  failedNodeId: (v) => ({ failed_node_id: v }),
+  cancelReason: (v) => ({ cancel_reason: v }),
+  triggerKey: (v) => ({ trigger_key: v }),
+  startedAt: (v) => ({ started_at: v }),
+  pausedAt: (v) => ({ paused_at: v }),
+  finishedAt: (v) => ({ finished_at: v }),
+  updatedAt: (v) => ({ updated_at: v }),
+};
+
+export function toNodeRun(row: Selectable<WorkflowNodeRunsTable>): NodeRun {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    executionId: row.execution_id,
+    nodeId: row.node_id,
+    status: row.status,
+    attempt: row.attempt,
+    output: parseJson<unknown>(row.output, null),
+    error: row.error,
+    reason: row.reason,
+    runnerJobId: row.runner_job_id,
+    startedAt: row.started_at,
+    completedAt: row.completed_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const NODE_RUN_COLUMNS: ColumnMap<NodeRun, WorkflowNodeRunsTable> = {
+  id: (v) => ({ id: v }),
+  tenantId: (v) => ({ tenant_id: v }),
+  executionId: (v) => ({ execution_id: v }),
+  nodeId: (v) => ({ node_id: v }),
+  status: (v) => ({ status: v }),
+  attempt: (v) => ({ attempt: v }),
+  output: (v) => ({ output: jsonOrNull(v) }),
+  error: (v) => ({ error: v }),
+  reason: (v) => ({ reason: v }),
+  runnerJobId: (v) => ({ runner_job_id: v }),
+  startedAt: (v) => ({ started_at: v }),
+  completedAt: (v) => ({ completed_at: v }),
+  updatedAt: (v) => ({ updated_at: v }),
+};
 
 /** Named queries of the workflows module, every one scoped by tenant. */
 export class WorkflowsRepository {
@@ -19,13 +200,15 @@ export class WorkflowsRepository {
     this.dialect = dialect;
   }
 
-  findWorkflow(db: Executor, tenantId: string, id: string): Promise<WorkflowRow | undefined> {
-    return db.selectFrom('workflows').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  async findWorkflow(db: Executor, tenantId: string, id: string): Promise<Workflow | undefined> {
+    const row = await db.selectFrom('workflows').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return row && toWorkflow(row);
   }
 
   /** By id alone: only for the public webhook hook, whose signature then proves the caller. */
-  findWorkflowAnyTenant(db: Executor, id: string): Promise<WorkflowRow | undefined> {
-    return db.selectFrom('workflows').selectAll().where('id', '=', id).executeTakeFirst();
+  async findWorkflowAnyTenant(db: Executor, id: string): Promise<Workflow | undefined> {
+    const row = await db.selectFrom('workflows').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toWorkflow(row);
   }
 
   async countWorkflows(db: Executor, tenantId: string): Promise<number> {
@@ -33,17 +216,18 @@ export class WorkflowsRepository {
     return Number(row.n);
   }
 
-  async listWorkflows(db: Executor, tenantId: string, o: { status?: string; limit: number; offset: number }): Promise<{ rows: WorkflowRow[]; total: number }> {
+  async listWorkflows(db: Executor, tenantId: string, o: { status?: string; limit: number; offset: number }): Promise<{ rows: Workflow[]; total: number }> {
     let q = db.selectFrom('workflows').where('tenant_id', '=', tenantId);
-    if (o.status) q = q.where('status', '=', o.status as WorkflowRow['status']);
+    if (o.status) q = q.where('status', '=', o.status as Workflow['status']);
     const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).offset(o.offset).execute();
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(total.n) };
+    return { rows: rows.map(toWorkflow), total: Number(total.n) };
   }
 
   /** The tenant's active workflows (trigger matching; a Team tenant has at most 50). */
-  activeWorkflows(db: Executor, tenantId: string): Promise<WorkflowRow[]> {
-    return db.selectFrom('workflows').selectAll().where('tenant_id', '=', tenantId).where('status', '=', 'active').execute();
+  async activeWorkflows(db: Executor, tenantId: string): Promise<Workflow[]> {
+    const rows = await db.selectFrom('workflows').selectAll().where('tenant_id', '=', tenantId).where('status', '=', 'active').execute();
+    return rows.map(toWorkflow);
   }
 
   /** `/Invoices/2025` for a folder (walking up its parents), `/` for the root. */
@@ -59,23 +243,25 @@ export class WorkflowsRepository {
     return `/${names.join('/')}`;
   }
 
-  async insertWorkflow(db: Executor, row: WorkflowRow): Promise<void> {
-    await db.insertInto('workflows').values(row).execute();
+  async insertWorkflow(db: Executor, workflow: Workflow): Promise<void> {
+    // Every field maps to a column, so the values are a whole row.
+    await db.insertInto('workflows').values(columnsOf(WORKFLOW_COLUMNS, workflow) as Insertable<WorkflowsTable>).execute();
   }
 
-  async updateWorkflow(db: Executor, tenantId: string, id: string, patch: Partial<WorkflowRow>): Promise<void> {
-    await db.updateTable('workflows').set(patch).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  async updateWorkflow(db: Executor, tenantId: string, id: string, patch: Partial<Workflow>): Promise<void> {
+    await db.updateTable('workflows').set(columnsOf(WORKFLOW_COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
   async deleteWorkflow(db: Executor, tenantId: string, id: string): Promise<void> {
     await db.deleteFrom('workflows').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
-  async insertVersion(db: Executor, tenantId: string, workflowId: string, version: number, definition: unknown, at: number): Promise<void> {
+  async insertVersion(db: Executor, tenantId: string, workflowId: string, version: number, definition: WorkflowDefinition, at: number): Promise<void> {
     await db.insertInto('workflow_versions').values({ tenant_id: tenantId, workflow_id: workflowId, version, definition: JSON.stringify(definition), created_at: at }).execute();
   }
 
-  async findVersion(db: Executor, tenantId: string, workflowId: string, version: number): Promise<string | undefined> {
+  /** A version's definition (`{nodes: []}` when the version is missing). */
+  async findVersion(db: Executor, tenantId: string, workflowId: string, version: number): Promise<WorkflowDefinition> {
     const row = await db
       .selectFrom('workflow_versions')
       .select('definition')
@@ -83,7 +269,7 @@ export class WorkflowsRepository {
       .where('workflow_id', '=', workflowId)
       .where('version', '=', version)
       .executeTakeFirst();
-    return row?.definition;
+    return parseJson<WorkflowDefinition>(row?.definition, { nodes: [] });
   }
 
   async executionStats(db: Executor, tenantId: string, workflowId: string): Promise<{ status: string; n: number; duration: number }[]> {
@@ -110,58 +296,62 @@ export class WorkflowsRepository {
 
   // Executions
 
-  findExecution(db: Executor, tenantId: string, id: string): Promise<ExecutionRow | undefined> {
-    return db.selectFrom('workflow_executions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  async findExecution(db: Executor, tenantId: string, id: string): Promise<Execution | undefined> {
+    const row = await db.selectFrom('workflow_executions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return row && toExecution(row);
   }
 
   /** Reads the execution and, on PostgreSQL, locks it until commit: its transitions run one at a time. */
-  lockExecution(db: Executor, tenantId: string, id: string): Promise<ExecutionRow | undefined> {
+  async lockExecution(db: Executor, tenantId: string, id: string): Promise<Execution | undefined> {
     let q = db.selectFrom('workflow_executions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id);
     if (this.dialect === 'postgres') q = q.forUpdate();
-    return q.executeTakeFirst();
+    const row = await q.executeTakeFirst();
+    return row && toExecution(row);
   }
 
   async listExecutions(
     db: Executor,
     tenantId: string,
     o: { workflowId?: string; status?: string; limit: number; offset: number },
-  ): Promise<{ rows: ExecutionRow[]; total: number }> {
+  ): Promise<{ rows: Execution[]; total: number }> {
     let q = db.selectFrom('workflow_executions').where('tenant_id', '=', tenantId);
     if (o.workflowId) q = q.where('workflow_id', '=', o.workflowId);
-    if (o.status) q = q.where('status', '=', o.status as ExecutionRow['status']);
+    if (o.status) q = q.where('status', '=', o.status as Execution['status']);
     const rows = await q.selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc').limit(o.limit).offset(o.offset).execute();
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(total.n) };
+    return { rows: rows.map(toExecution), total: Number(total.n) };
   }
 
   /** False when an execution with the same `trigger_key` exists (the trigger already fired). */
-  async insertExecution(db: Executor, row: ExecutionRow): Promise<boolean> {
+  async insertExecution(db: Executor, execution: Execution): Promise<boolean> {
     const result = await db
       .insertInto('workflow_executions')
-      .values(row)
+      .values(columnsOf(EXECUTION_COLUMNS, execution) as Insertable<WorkflowExecutionsTable>)
       .onConflict((oc) => oc.column('trigger_key').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
-  async updateExecution(db: Executor, tenantId: string, id: string, patch: Partial<ExecutionRow>): Promise<void> {
-    await db.updateTable('workflow_executions').set(patch).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  async updateExecution(db: Executor, tenantId: string, id: string, patch: Partial<Execution>): Promise<void> {
+    await db.updateTable('workflow_executions').set(columnsOf(EXECUTION_COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
-  nodeRuns(db: Executor, tenantId: string, executionId: string): Promise<NodeRunRow[]> {
-    return db.selectFrom('workflow_node_runs').selectAll().where('tenant_id', '=', tenantId).where('execution_id', '=', executionId).orderBy('id').execute();
+  async nodeRuns(db: Executor, tenantId: string, executionId: string): Promise<NodeRun[]> {
+    const rows = await db.selectFrom('workflow_node_runs').selectAll().where('tenant_id', '=', tenantId).where('execution_id', '=', executionId).orderBy('id').execute();
+    return rows.map(toNodeRun);
   }
 
-  findNodeRun(db: Executor, tenantId: string, id: string): Promise<NodeRunRow | undefined> {
-    return db.selectFrom('workflow_node_runs').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  async findNodeRun(db: Executor, tenantId: string, id: string): Promise<NodeRun | undefined> {
+    const row = await db.selectFrom('workflow_node_runs').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return row && toNodeRun(row);
   }
 
-  async insertNodeRuns(db: Executor, rows: NodeRunRow[]): Promise<void> {
-    if (rows.length > 0) await db.insertInto('workflow_node_runs').values(rows).execute();
+  async insertNodeRuns(db: Executor, runs: NodeRun[]): Promise<void> {
+    if (runs.length > 0) await db.insertInto('workflow_node_runs').values(runs.map((run) => columnsOf(NODE_RUN_COLUMNS, run) as Insertable<WorkflowNodeRunsTable>)).execute();
   }
 
-  async updateNodeRun(db: Executor, tenantId: string, id: string, patch: Partial<NodeRunRow>): Promise<void> {
-    await db.updateTable('workflow_node_runs').set(patch).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  async updateNodeRun(db: Executor, tenantId: string, id: string, patch: Partial<NodeRun>): Promise<void> {
+    await db.updateTable('workflow_node_runs').set(columnsOf(NODE_RUN_COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
   /** Marks every queued or running run of the execution with `status` (cancel, end, fail). */

@@ -2,7 +2,17 @@ import { IdParams, MessageBody, Paged, pageWindow, standardErrors } from '../../
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { emptyBodyAsObject } from '../../http/validation.ts';
 import type { ExecutionsService } from './executions.service.ts';
-import { presentExecution, presentExecutionSummary, presentWorkflow, presentWorkflowListItem } from './workflows.presenter.ts';
+import {
+  presentCancelledExecution,
+  presentCreatedWorkflow,
+  presentExecution,
+  presentExecutionSummary,
+  presentPausedExecution,
+  presentResumedExecution,
+  presentStartedExecution,
+  presentWorkflow,
+  presentWorkflowListItem,
+} from './workflows.presenter.ts';
 import {
   CancelAnswer,
   CancelBody,
@@ -22,7 +32,6 @@ import {
   WorkflowListQuery,
 } from './workflows.schemas.ts';
 import type { WorkflowsService } from './workflows.service.ts';
-import { iso } from '../../lib/clock.ts';
 
 const tags = ['workflows'];
 const crud = { rateLimit: 'workflow_crud' };
@@ -47,10 +56,7 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
   app.post(
     '/dag/workflows',
     { config: crud, schema: { tags, summary: 'Create a workflow (draft)', body: CreateWorkflowBody, response: { 201: CreatedWorkflow, ...standardErrors } } },
-    async (request, reply) => {
-      const row = await workflows.create(authOf(request), request.body);
-      return reply.status(201).send({ id: row.id, name: row.name, status: row.status, version: row.version, created_at: iso(row.created_at) });
-    },
+    async (request, reply) => reply.status(201).send(presentCreatedWorkflow(await workflows.create(authOf(request), request.body))),
   );
 
   app.get(
@@ -100,8 +106,8 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
     '/dag/workflows/:id/execute',
     { config: execute, schema: { tags, summary: 'Start an execution', params: IdParams, body: ExecuteBody, response: { 201: ExecuteAnswer, ...errors409 } } },
     async (request, reply) => {
-      const row = await executions.execute(authOf(request), request.params.id, { triggerData: request.body?.trigger_data ?? {} });
-      return reply.status(201).send({ execution_id: row.id, workflow_id: row.workflow_id, status: row.status, test_run: row.test_run === 1, started_at: iso(row.started_at) });
+      const execution = await executions.execute(authOf(request), request.params.id, { triggerData: request.body?.trigger_data ?? {} });
+      return reply.status(201).send(presentStartedExecution(execution));
     },
   );
 
@@ -127,27 +133,18 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
   app.post(
     '/dag/executions/:id/pause',
     { config: execute, schema: { tags, summary: 'Pause a running execution', params: IdParams, response: { 200: PauseAnswer, ...errors409 } } },
-    async (request) => {
-      const row = await executions.pause(authOf(request), request.params.id);
-      return { execution_id: row.id, status: row.status, paused_at: iso(row.paused_at!), can_resume: true };
-    },
+    async (request) => presentPausedExecution(await executions.pause(authOf(request), request.params.id)),
   );
 
   app.post(
     '/dag/executions/:id/resume',
     { config: execute, preValidation: emptyBodyAsObject, schema: { tags, summary: 'Resume a paused execution', params: IdParams, body: ResumeBody, response: { 200: ResumeAnswer, ...errors409 } } },
-    async (request) => {
-      const row = await executions.resume(authOf(request), request.params.id, request.body?.modified_data);
-      return { execution_id: row.id, status: 'running', resumed_at: iso(row.updated_at) };
-    },
+    async (request) => presentResumedExecution(await executions.resume(authOf(request), request.params.id, request.body?.modified_data)),
   );
 
   app.post(
     '/dag/executions/:id/cancel',
     { config: execute, preValidation: emptyBodyAsObject, schema: { tags, summary: 'Cancel an execution', params: IdParams, body: CancelBody, response: { 200: CancelAnswer, ...errors409 } } },
-    async (request) => {
-      const row = await executions.cancel(authOf(request), request.params.id, request.body?.reason);
-      return { execution_id: row.id, status: row.status, cancelled_at: iso(row.finished_at!), reason: row.cancel_reason };
-    },
+    async (request) => presentCancelledExecution(await executions.cancel(authOf(request), request.params.id, request.body?.reason)),
   );
 }

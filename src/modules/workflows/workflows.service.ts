@@ -10,7 +10,7 @@ import type { ValidationResult, WorkflowDefinition, WorkflowNode } from './engin
 import { validateWorkflow } from './engine/validate.ts';
 import type { ScheduleTrigger } from './triggers/schedule-trigger.ts';
 import { definitionOf, workflowNotFound } from './workflow-definition.ts';
-import type { WorkflowRow, WorkflowsRepository } from './workflows.repository.ts';
+import type { Workflow, WorkflowsRepository } from './workflows.repository.ts';
 
 /** Team limits of contract §10; Enterprise is unlimited. */
 const LIMITS: Record<string, { workflows: number; nodes: number } | null> = {
@@ -28,11 +28,11 @@ export interface WorkflowInput {
 }
 
 export interface WorkflowStatistics {
-  total_executions: number;
+  totalExecutions: number;
   successful: number;
   failed: number;
-  in_progress: number;
-  avg_duration_seconds: number;
+  inProgress: number;
+  avgDurationSeconds: number;
 }
 
 
@@ -50,7 +50,7 @@ export class WorkflowsService {
     this.#schedule = deps.schedule;
   }
 
-  async create(auth: AuthContext, input: WorkflowInput & { name: string }): Promise<WorkflowRow> {
+  async create(auth: AuthContext, input: WorkflowInput & { name: string }): Promise<Workflow> {
     requireFeature(auth, 'workflows');
     requireCreate(auth, 'workflows');
     const tenantId = auth.tenant.id;
@@ -61,24 +61,24 @@ export class WorkflowsService {
       if (limits && (await this.#repo.countWorkflows(trx, tenantId)) >= limits.workflows) {
         throw errors.tierLimit(`The ${auth.tenant.tier} tier allows at most ${limits.workflows} workflows`, { current_tier: auth.tenant.tier, limit: limits.workflows });
       }
-      const row: WorkflowRow = {
+      const workflow: Workflow = {
         id: newId(now),
-        tenant_id: tenantId,
+        tenantId,
         name: input.name,
         description: input.description ?? '',
         status: 'draft',
         version: 1,
-        trigger: JSON.stringify(input.trigger ?? { type: 'manual' }),
-        nodes: JSON.stringify(input.nodes ?? []),
-        error_handling: JSON.stringify(input.error_handling ?? { on_failure: 'fail' }),
-        last_execution_at: null,
-        next_run_at: null,
-        created_at: now,
-        updated_at: now,
+        trigger: input.trigger ?? { type: 'manual' },
+        nodes: input.nodes ?? [],
+        errorHandling: input.error_handling ?? { on_failure: 'fail' },
+        lastExecutionAt: null,
+        nextRunAt: null,
+        createdAt: now,
+        updatedAt: now,
       };
-      await this.#repo.insertWorkflow(trx, row);
-      await this.#repo.insertVersion(trx, tenantId, row.id, 1, definitionOf(row), now);
-      return row;
+      await this.#repo.insertWorkflow(trx, workflow);
+      await this.#repo.insertVersion(trx, tenantId, workflow.id, 1, definitionOf(workflow), now);
+      return workflow;
     });
   }
 
@@ -87,7 +87,7 @@ export class WorkflowsService {
     return this.#repo.listWorkflows(this.#database.db, auth.tenant.id, o);
   }
 
-  async get(auth: AuthContext, id: string): Promise<{ workflow: WorkflowRow; statistics: WorkflowStatistics }> {
+  async get(auth: AuthContext, id: string): Promise<{ workflow: Workflow; statistics: WorkflowStatistics }> {
     requireFeature(auth, 'workflows');
     const workflow = await this.#repo.findWorkflow(this.#database.db, auth.tenant.id, id);
     if (!workflow) throw workflowNotFound();
@@ -99,17 +99,17 @@ export class WorkflowsService {
     return {
       workflow,
       statistics: {
-        total_executions: stats.reduce((a, r) => a + r.n, 0),
+        totalExecutions: stats.reduce((a, r) => a + r.n, 0),
         successful: count('completed'),
         failed: count('failed'),
-        in_progress: count('running') + count('paused'),
-        avg_duration_seconds: finishedCount === 0 ? 0 : Math.round(duration / finishedCount / 1000),
+        inProgress: count('running') + count('paused'),
+        avgDurationSeconds: finishedCount === 0 ? 0 : Math.round(duration / finishedCount / 1000),
       },
     };
   }
 
   /** Contract §10: a change of nodes, trigger or error_handling makes a new version; `status` moves the lifecycle. */
-  async update(auth: AuthContext, id: string, input: WorkflowInput): Promise<WorkflowRow> {
+  async update(auth: AuthContext, id: string, input: WorkflowInput): Promise<Workflow> {
     requireFeature(auth, 'workflows');
     requireCreate(auth, 'workflows');
     checkNodeLimit(auth, LIMITS[auth.tenant.tier] ?? null, input.nodes ?? []);
@@ -118,29 +118,33 @@ export class WorkflowsService {
     return this.#database.db.transaction().execute(async (trx) => {
       const current = await this.#repo.findWorkflow(trx, tenantId, id);
       if (!current) throw workflowNotFound();
-      const next: WorkflowRow = { ...current, updated_at: now };
-      if (input.name !== undefined) next.name = input.name;
-      if (input.description !== undefined) next.description = input.description;
-      if (input.nodes !== undefined) next.nodes = JSON.stringify(input.nodes);
-      if (input.trigger !== undefined) next.trigger = JSON.stringify(input.trigger);
-      if (input.error_handling !== undefined) next.error_handling = JSON.stringify(input.error_handling);
-      const changed = next.nodes !== current.nodes || next.trigger !== current.trigger || next.error_handling !== current.error_handling;
-      if (changed) next.version = current.version + 1;
+      const patch: Partial<Workflow> = { updatedAt: now };
+      if (input.name !== undefined) patch.name = input.name;
+      if (input.description !== undefined) patch.description = input.description;
+      // A new version only when the definition really changes (a PUT of the same nodes is not one).
+      const differs = <T>(given: T | undefined, stored: T) => given !== undefined && JSON.stringify(given) !== JSON.stringify(stored);
+      if (differs(input.nodes, current.nodes)) patch.nodes = input.nodes;
+      if (differs(input.trigger, current.trigger)) patch.trigger = input.trigger;
+      if (differs(input.error_handling, current.errorHandling)) patch.errorHandling = input.error_handling;
+      const changed = patch.nodes !== undefined || patch.trigger !== undefined || patch.errorHandling !== undefined;
+      if (changed) patch.version = current.version + 1;
+      const definition = definitionOf({ ...current, ...patch });
       if (input.status !== undefined && input.status !== current.status) {
         if (input.status === 'active') {
-          const result = validateWorkflow(definitionOf(next));
+          const result = validateWorkflow(definition);
           if (result.errors.length > 0) throw errors.invalidWorkflow(result.errors, result.warnings);
         } else if (input.status === 'paused' && current.status !== 'active') {
           throw errors.conflict(`A ${current.status} workflow cannot be paused; only an active one`);
         }
-        next.status = input.status;
-      } else if (changed && next.status === 'active') {
+        patch.status = input.status;
+      } else if (changed && current.status === 'active') {
         // An active workflow stays runnable: its new version must validate too.
-        const result = validateWorkflow(definitionOf(next));
+        const result = validateWorkflow(definition);
         if (result.errors.length > 0) throw errors.invalidWorkflow(result.errors, result.warnings);
       }
-      await this.#repo.updateWorkflow(trx, tenantId, id, next);
-      if (changed) await this.#repo.insertVersion(trx, tenantId, id, next.version, definitionOf(next), now);
+      const next: Workflow = { ...current, ...patch };
+      await this.#repo.updateWorkflow(trx, tenantId, id, patch);
+      if (changed) await this.#repo.insertVersion(trx, tenantId, id, next.version, definition, now);
       // A schedule trigger ticks only while active; a new cron re-arms it.
       if (changed || next.status !== current.status) await this.#schedule.arm(trx, next, now);
       return next;
@@ -156,7 +160,7 @@ export class WorkflowsService {
     let paused = 0;
     for (;;) {
       const { rows } = await this.#repo.listWorkflows(trx, tenantId, { status: 'active', limit: 500, offset: 0 });
-      for (const row of rows) await this.#repo.updateWorkflow(trx, tenantId, row.id, { status: 'paused', updated_at: now });
+      for (const workflow of rows) await this.#repo.updateWorkflow(trx, tenantId, workflow.id, { status: 'paused', updatedAt: now });
       paused += rows.length;
       if (rows.length < 500) return paused;
     }

@@ -1,19 +1,18 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { iso } from '../../../lib/clock.ts';
-import type { McpServerRow } from './mcp-servers.repository.ts';
+import type { RegisteredMcpServer } from './mcp-servers.repository.ts';
 
 const MASK = '********';
 
-/** A server row as the API shows it: header values masked. */
-export function presentMcpServer(row: McpServerRow) {
-  const names = JSON.parse(row.header_names) as string[];
+/** A server as the API shows it: header values masked. */
+export function presentMcpServer(server: RegisteredMcpServer) {
   return {
-    id: row.id,
-    name: row.name,
-    url: row.url,
-    headers: Object.fromEntries(names.map((name) => [name, MASK])),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    id: server.id,
+    name: server.name,
+    url: server.url,
+    headers: Object.fromEntries(server.headerNames.map((name) => [name, MASK])),
+    created_at: iso(server.createdAt),
+    updated_at: iso(server.updatedAt),
   };
 }
 

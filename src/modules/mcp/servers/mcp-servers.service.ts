@@ -9,7 +9,7 @@ import { errors } from '../../../lib/errors.ts';
 import type { SecretBox } from '../../../lib/secret-box.ts';
 import { newId } from '../../../lib/ids.ts';
 import type { McpClient, McpEndpoint } from './mcp-client.ts';
-import type { McpServerRow, McpServersRepository } from './mcp-servers.repository.ts';
+import type { RegisteredMcpServer, McpServersRepository } from './mcp-servers.repository.ts';
 import { checkServerHeaders } from './server-headers.ts';
 
 /** Servers one tenant may register. */
@@ -52,7 +52,7 @@ export class McpServersService implements McpToolCaller {
     this.deps = deps;
   }
 
-  async create(auth: AuthContext, input: { name: string; url: string; headers?: Record<string, string> | undefined }): Promise<McpServerRow> {
+  async create(auth: AuthContext, input: { name: string; url: string; headers?: Record<string, string> | undefined }): Promise<RegisteredMcpServer> {
     requireFeature(auth, 'workflows');
     requireTenantAdmin(auth, 'Only an owner or admin may register MCP servers');
     const { database, clock, servers, secrets } = this.deps;
@@ -63,30 +63,29 @@ export class McpServersService implements McpToolCaller {
     if (!checked.ok) throw errors.invalidUrl(checked.reason, { field: 'url' });
     const now = clock.now();
     const names = Object.keys(headers);
-    const row: McpServerRow = {
+    const server: RegisteredMcpServer = {
       id: newId(now),
-      tenant_id: auth.tenant.id,
+      tenantId: auth.tenant.id,
       name,
-      name_key: name.toLowerCase(),
       url: input.url,
-      headers_sealed: names.length === 0 ? null : await secrets.seal(JSON.stringify(headers)),
-      header_names: JSON.stringify(names),
-      created_by: auth.userId,
-      created_at: now,
-      updated_at: now,
+      headersSealed: names.length === 0 ? null : await secrets.seal(JSON.stringify(headers)),
+      headerNames: names,
+      createdBy: auth.userId,
+      createdAt: now,
+      updatedAt: now,
     };
     try {
       await database.db.transaction().execute(async (trx) => {
         if ((await servers.count(trx, auth.tenant.id)) >= MAX_MCP_SERVERS_PER_TENANT) {
           throw errors.conflict(`A tenant can register at most ${MAX_MCP_SERVERS_PER_TENANT} MCP servers`, { limit: MAX_MCP_SERVERS_PER_TENANT });
         }
-        await servers.insert(trx, row);
+        await servers.insert(trx, server);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw errors.conflict(`An MCP server named "${name}" already exists`, { field: 'name' });
       throw error;
     }
-    return row;
+    return server;
   }
 
   list(auth: AuthContext, page: { limit: number; offset: number }) {
@@ -94,7 +93,7 @@ export class McpServersService implements McpToolCaller {
     return this.deps.servers.list(this.deps.database.db, auth.tenant.id, page);
   }
 
-  async get(auth: AuthContext, id: string): Promise<McpServerRow> {
+  async get(auth: AuthContext, id: string): Promise<RegisteredMcpServer> {
     requireFeature(auth, 'workflows');
     return this.find(auth.tenant.id, id);
   }
@@ -132,15 +131,15 @@ export class McpServersService implements McpToolCaller {
     return result.structuredContent ?? result.content;
   }
 
-  private async find(tenantId: string, id: string): Promise<McpServerRow> {
-    const row = await this.deps.servers.findById(this.deps.database.db, tenantId, id);
-    if (!row) throw errors.notFound('mcp_server', id);
-    return row;
+  private async find(tenantId: string, id: string): Promise<RegisteredMcpServer> {
+    const server = await this.deps.servers.findById(this.deps.database.db, tenantId, id);
+    if (!server) throw errors.notFound('mcp_server', id);
+    return server;
   }
 
-  private async endpoint(row: McpServerRow): Promise<McpEndpoint> {
-    const headers = row.headers_sealed ? (JSON.parse(await this.deps.secrets.open(row.headers_sealed)) as Record<string, string>) : {};
-    return { url: row.url, headers };
+  private async endpoint(server: RegisteredMcpServer): Promise<McpEndpoint> {
+    const headers = server.headersSealed ? (JSON.parse(await this.deps.secrets.open(server.headersSealed)) as Record<string, string>) : {};
+    return { url: server.url, headers };
   }
 }
 

@@ -121,8 +121,8 @@ export function lookupPath(root: unknown, path: string): unknown {
   return current;
 }
 
-function toPlain(value: unknown): unknown {
-  // JSONata marks sequences with extra properties; a JSON round trip keeps only data.
+/** The value as a JSON column gives it back (JSONata marks sequences with extra properties; the round trip keeps only data). */
+export function toPlain(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value));
 }
 

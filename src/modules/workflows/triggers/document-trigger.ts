@@ -1,11 +1,9 @@
 import type { Database } from '../../../db/database.ts';
 import type { RecordedEvent } from '../../../events/record-event.ts';
 import type { Logger } from '../../../lib/logger.ts';
-import { parseJson } from '../../../lib/json.ts';
 import type { ModuleServices } from '../../../platform/module.ts';
-import type { WorkflowDefinition } from '../engine/types.ts';
 import type { ExecutionsService } from '../executions.service.ts';
-import type { WorkflowRow, WorkflowsRepository } from '../workflows.repository.ts';
+import type { WorkflowsRepository } from '../workflows.repository.ts';
 
 type DocumentStore = Pick<ModuleServices['documentPipeline'], 'find'>;
 
@@ -65,7 +63,7 @@ export class DocumentTrigger {
     matches: (conditions: Record<string, unknown>, facts: UploadFacts) => boolean,
   ): Promise<void> {
     const db = this.#database.db;
-    const workflows = (await this.#repo.activeWorkflows(db, event.tenantId)).filter((w) => triggerOf(w)?.type === type);
+    const workflows = (await this.#repo.activeWorkflows(db, event.tenantId)).filter((w) => w.trigger.type === type);
     if (workflows.length === 0) return;
     const doc = await this.#documents.find(db, event.tenantId, String(event.data.document_id));
     if (!doc) return;
@@ -79,7 +77,7 @@ export class DocumentTrigger {
     };
     const { data, keyOf } = triggerData(facts);
     for (const workflow of workflows) {
-      if (!matches(triggerOf(workflow)?.conditions ?? {}, facts)) continue;
+      if (!matches(workflow.trigger.conditions ?? {}, facts)) continue;
       try {
         await db.transaction().execute((trx) => this.#executions.startFromTrigger(trx, workflow, type, { ...data }, keyOf(workflow.id)));
       } catch (error) {
@@ -88,10 +86,6 @@ export class DocumentTrigger {
       }
     }
   }
-}
-
-function triggerOf(workflow: WorkflowRow): WorkflowDefinition['trigger'] {
-  return parseJson<WorkflowDefinition['trigger']>(workflow.trigger, undefined);
 }
 
 /** `folder_path` is a path prefix (by whole segments), `file_types` extensions, `metadata` equality. Pure. */

@@ -3,10 +3,8 @@ import type { Executor } from '../../../db/executor.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
 import type { RunningJob } from '../../../jobs/job-types.ts';
 import type { Clock } from '../../../lib/clock.ts';
-import { parseJson } from '../../../lib/json.ts';
 import { nextOccurrence } from '../engine/cron.ts';
-import type { WorkflowDefinition } from '../engine/types.ts';
-import type { WorkflowRow, WorkflowsRepository } from '../workflows.repository.ts';
+import type { Workflow, WorkflowsRepository } from '../workflows.repository.ts';
 
 /** The job that fires one tick of a workflow's schedule trigger. */
 export const SCHEDULE_TICK_JOB = 'workflows.schedule_tick';
@@ -19,7 +17,7 @@ export interface ScheduleTickPayload {
 
 /** What a tick needs of the executions service (a narrow type keeps the import graph acyclic). */
 export interface TriggerStarter {
-  startFromTrigger(trx: Executor, workflow: WorkflowRow, triggerType: string, triggerData: Record<string, unknown>, triggerKey: string): Promise<unknown>;
+  startFromTrigger(trx: Executor, workflow: Workflow, triggerType: string, triggerData: Record<string, unknown>, triggerKey: string): Promise<unknown>;
 }
 
 /**
@@ -48,13 +46,13 @@ export class ScheduleTrigger {
   }
 
   /** After a workflow changed (in its transaction): arm its next tick, or disarm it (an older tick's job then finds itself stale). */
-  async arm(trx: Executor, workflow: WorkflowRow, after = this.#clock.now()): Promise<void> {
+  async arm(trx: Executor, workflow: Workflow, after = this.#clock.now()): Promise<void> {
     const trigger = scheduleOf(workflow);
     const next = workflow.status === 'active' && trigger ? nextOccurrence(trigger.cron, trigger.timezone, after) : null;
-    await this.#repo.updateWorkflow(trx, workflow.tenant_id, workflow.id, { next_run_at: next });
+    await this.#repo.updateWorkflow(trx, workflow.tenantId, workflow.id, { nextRunAt: next });
     if (next === null) return;
-    const payload: ScheduleTickPayload = { tenantId: workflow.tenant_id, workflowId: workflow.id, scheduledFor: next };
-    await this.#jobs.enqueue(trx, SCHEDULE_TICK_JOB, payload, { runAt: next, uniqueKey: `wfsched:${workflow.id}:${next}`, tenantId: workflow.tenant_id });
+    const payload: ScheduleTickPayload = { tenantId: workflow.tenantId, workflowId: workflow.id, scheduledFor: next };
+    await this.#jobs.enqueue(trx, SCHEDULE_TICK_JOB, payload, { runAt: next, uniqueKey: `wfsched:${workflow.id}:${next}`, tenantId: workflow.tenantId });
   }
 
   async tick(job: RunningJob<ScheduleTickPayload>): Promise<void> {
@@ -62,16 +60,16 @@ export class ScheduleTrigger {
     await this.#database.db.transaction().execute(async (trx) => {
       await job.completeIn(trx);
       const workflow = await this.#repo.findWorkflow(trx, tenantId, workflowId);
-      if (workflow?.status !== 'active' || workflow.next_run_at !== scheduledFor) return; // disarmed or moved
+      if (workflow?.status !== 'active' || workflow.nextRunAt !== scheduledFor) return; // disarmed or moved
       await this.#executions!.startFromTrigger(trx, workflow, 'schedule', { scheduled_for: new Date(scheduledFor).toISOString() }, `schedule:${workflowId}:${scheduledFor}`);
       await this.arm(trx, { ...workflow }, Math.max(this.#clock.now(), scheduledFor));
     });
   }
 }
 
-function scheduleOf(workflow: WorkflowRow): { cron: string; timezone: string | undefined } | null {
-  const trigger = parseJson<WorkflowDefinition['trigger']>(workflow.trigger, undefined);
-  if (trigger?.type !== 'schedule' || typeof trigger.conditions?.cron_expression !== 'string') return null;
+function scheduleOf(workflow: Workflow): { cron: string; timezone: string | undefined } | null {
+  const trigger = workflow.trigger;
+  if (trigger.type !== 'schedule' || typeof trigger.conditions?.cron_expression !== 'string') return null;
   const tz = trigger.conditions.timezone;
   return { cron: trigger.conditions.cron_expression, timezone: typeof tz === 'string' ? tz : undefined };
 }

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { IdParams, standardErrors, Timestamp } from '../../../http/common-schemas.ts';
 import type { App } from '../../../http/fastify-types.ts';
 import { WEBHOOK_HEADERS } from '../../../lib/webhook-signature.ts';
+import { presentHookExecution } from '../workflows.presenter.ts';
 import type { WebhookTrigger } from './webhook-trigger.ts';
 
 const HookAnswer = Type.Object({ execution_id: Type.String(), workflow_id: Type.String(), status: Type.String(), started_at: Timestamp });
@@ -29,13 +30,13 @@ export async function webhookTriggerRoutes(app: App, s: { hooks: WebhookTrigger 
       },
       async (request, reply) => {
         const delivery = request.headers[WEBHOOK_HEADERS.delivery.toLowerCase()];
-        const row = await s.hooks.receive({
+        const execution = await s.hooks.receive({
           workflowId: (request.params as { id: string }).id,
           rawBody: typeof request.body === 'string' ? request.body : '',
           signature: request.headers[WEBHOOK_HEADERS.signature.toLowerCase()],
           ...(typeof delivery === 'string' ? { deliveryId: delivery } : {}),
         });
-        return reply.status(202).send({ execution_id: row.id, workflow_id: row.workflow_id, status: row.status, started_at: new Date(row.started_at).toISOString() });
+        return reply.status(202).send(presentHookExecution(execution));
       },
     );
   });

@@ -3,11 +3,9 @@ import AjvModule, { type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Database } from '../../../db/database.ts';
 import { AppError, errors } from '../../../lib/errors.ts';
-import { parseJson } from '../../../lib/json.ts';
 import { verifyWebhookSignature, WEBHOOK_HEADERS } from '../../../lib/webhook-signature.ts';
-import type { WorkflowDefinition } from '../engine/types.ts';
 import type { ExecutionsService } from '../executions.service.ts';
-import type { ExecutionRow, WorkflowsRepository } from '../workflows.repository.ts';
+import type { Execution, WorkflowsRepository } from '../workflows.repository.ts';
 import { workflowNotFound } from '../workflow-definition.ts';
 
 // ajv and ajv-formats are CommonJS with a default export.
@@ -41,10 +39,10 @@ export class WebhookTrigger {
     addFormats(this.#ajv);
   }
 
-  async receive(request: HookRequest): Promise<ExecutionRow> {
+  async receive(request: HookRequest): Promise<Execution> {
     const db = this.#database.db;
     const workflow = await this.#repo.findWorkflowAnyTenant(db, request.workflowId);
-    const trigger = workflow ? parseJson<WorkflowDefinition['trigger']>(workflow.trigger, undefined) : undefined;
+    const trigger = workflow?.trigger;
     if (workflow?.status !== 'active' || trigger?.type !== 'webhook') throw workflowNotFound();
     const secret = String(trigger.conditions?.secret ?? '');
     if (!secret || !verifyWebhookSignature({ secret, rawBody: request.rawBody, signatureHeader: request.signature })) {
