@@ -4,9 +4,6 @@ import { highlightPassage, markupFromSentinels } from '../../src/modules/search/
 import { understandQuery } from '../../src/modules/search/query-understanding.ts';
 import { parseQuery, toFts5, toTsquery } from '../../src/modules/search/query-syntax.ts';
 import { keywordScore, relevanceOf } from '../../src/modules/search/scores.ts';
-import { mergeResults, scanTopK } from '../../src/modules/search/vector-scan.ts';
-import { VectorSet } from '../../src/modules/search/vector-set.ts';
-import { vectorToBytes } from '../../src/lib/vectors.ts';
 
 describe('search query syntax', () => {
   it('parses words, phrases, prefixes; folds case and diacritics; drops stop words', () => {
@@ -71,41 +68,5 @@ describe('query understanding', () => {
     assert.equal(sheets.createdTo, undefined);
     const nothing = understandQuery('pdf', { now, tagNames: [] });
     assert.equal(nothing.text, 'pdf', 'a query that is only a filter is still searched as written');
-  });
-});
-
-describe('vector scan', () => {
-  const unit = (values: number[]) => {
-    const v = Float32Array.from(values);
-    const n = Math.hypot(...values);
-    return v.map((x) => x / n);
-  };
-  it('returns the best documents with their best passage, masked before the top-k, split ranges merged', () => {
-    const set = new VectorSet(3);
-    set.put('a', [{ chunkIndex: 0, bytes: vectorToBytes(unit([1, 0, 0])) }, { chunkIndex: 1, bytes: vectorToBytes(unit([0, 1, 0])) }]);
-    set.put('b', [{ chunkIndex: 0, bytes: vectorToBytes(unit([0.9, 0.1, 0])) }]);
-    set.put('c', [{ chunkIndex: 0, bytes: vectorToBytes(unit([0, 0, 1])) }]);
-    const snap = set.snapshot();
-    const matrix = new Float32Array(snap.target.matrix);
-    const rowDoc = new Int32Array(snap.target.rowDoc);
-    const q = unit([0, 1, 0]);
-    const all = scanTopK({ matrix, rowDoc, dims: 3, start: 0, end: snap.target.rows, query: q, mask: null, k: 2 });
-    assert.deepEqual(all.docs.map(snap.documentOf), ['a', 'b']);
-    assert.equal(snap.chunkOf(all.rows[0]!), 1);
-    const masked = scanTopK({ matrix, rowDoc, dims: 3, start: 0, end: snap.target.rows, query: q, mask: set.mask(['b', 'c']), k: 1 });
-    assert.deepEqual(masked.docs.map(snap.documentOf), ['b']);
-    const merged = mergeResults(
-      [
-        scanTopK({ matrix, rowDoc, dims: 3, start: 0, end: 1, query: q, mask: null, k: 2 }),
-        scanTopK({ matrix, rowDoc, dims: 3, start: 1, end: snap.target.rows, query: q, mask: null, k: 2 }),
-      ],
-      2,
-    );
-    assert.deepEqual(merged.docs.map(snap.documentOf), ['a', 'b']);
-    set.remove('a');
-    set.put('b', []);
-    const after = set.snapshot();
-    const left = scanTopK({ matrix: new Float32Array(after.target.matrix), rowDoc: new Int32Array(after.target.rowDoc), dims: 3, start: 0, end: after.target.rows, query: q, mask: null, k: 3 });
-    assert.deepEqual(left.docs.map(after.documentOf), ['c']);
   });
 });

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { type SqlBool, sql } from 'kysely';
+import { PostgresKeywordEngine } from '../../src/modules/search/postgres-keyword.ts';
+import { parseQuery } from '../../src/modules/search/query-syntax.ts';
+import { SqliteKeywordEngine } from '../../src/modules/search/sqlite-keyword.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, type TestTenant } from '../support/fixtures.ts';
 import { charges, DOCS, ids, type Json, post, search, uploadProcessed } from './helpers.ts';
@@ -146,6 +150,24 @@ describeEachDialect(
       assert.ok(only.results[0].matched.includes('text'));
       const folderOnly = (await post(ctx(), tenant.headers, '/search/hybrid', { query: 'invoice', filters: { folder_id: 'fld_missing' } })).json();
       assert.deepEqual(folderOnly.results, []);
+    });
+
+    it('ranks given documents (hybrid scoring the other arm\'s finds) exactly as the full ranking does', async () => {
+      const engine = dialect === 'postgres' ? new PostgresKeywordEngine() : new SqliteKeywordEngine();
+      const db = ctx().container.database.db;
+      const base = { tenantId: tenant.tenantId, clauses: parseQuery('cake alps invoice contract'), join: 'any' as const, where: sql<SqlBool>`1 = 1`, limit: 10 };
+      const full = await engine.search(db, base);
+      const rankOf = new Map(full.map((h) => [h.documentId, h.rank]));
+      assert.ok(rankOf.has(doc.contract) && rankOf.has(doc.recipe));
+      const given = await engine.search(db, { ...base, onlyDocumentIds: [doc.contract, doc.recipe, 'doc_missing'] });
+      assert.deepEqual(given.map((h) => h.documentId).sort(), [doc.contract, doc.recipe].sort());
+      for (const h of given) assert.ok(Math.abs(h.rank - rankOf.get(h.documentId)!) < 1e-9, `${h.documentId}: ${h.rank} vs ${rankOf.get(h.documentId)}`);
+      const visible = await engine.search(db, { ...base, where: sql<SqlBool>`documents.id <> ${doc.recipe}`, onlyDocumentIds: [doc.contract, doc.recipe] });
+      assert.deepEqual(
+        visible.map((h) => h.documentId),
+        [doc.contract],
+        'visibility and filters apply to given documents too',
+      );
     });
 
     it("never finds another tenant's documents", async () => {

@@ -109,10 +109,10 @@ export class SearchService {
     const depth = Math.max(HYBRID_DEPTH, input.limit * 2);
     const clauses = parseQuery(q);
     const vector = await this.queryVector(q);
-    const [text, semantic] = await Promise.all([
-      this.textArm(auth, clauses, input.filters, depth),
-      vector ? this.nearest(auth, vector, input.filters, depth) : new Map<string, ArmHit>(),
-    ]);
+    // The scan threads start first and the keyword arm runs on this thread meanwhile (SQLite queries
+    // block it: started together, the keyword query could run before the scan was even handed over).
+    const scan = vector ? await this.startNearest(auth, vector, input.filters, depth) : null;
+    const [text, semantic] = await Promise.all([this.textArm(auth, clauses, input.filters, depth), scan?.result ?? new Map<string, ArmHit>()]);
     // The score of a document one arm found and the other did not is still computed exactly on both.
     const union = new Set([...text.keys(), ...semantic.keys()]);
     const textScores = new Map(text);
@@ -179,6 +179,17 @@ export class SearchService {
 
   /** The documents whose passages are nearest a vector, within what the caller may see. */
   async nearest(auth: AuthContext, vector: Float32Array, filters: SearchFilters, limit: number, exclude?: Set<string>): Promise<Map<string, ArmHit>> {
+    return (await this.startNearest(auth, vector, filters, limit, exclude)).result;
+  }
+
+  /** `nearest` up to handing the scan to the threads: resolves once they work, with the promise of their answer. */
+  async startNearest(
+    auth: AuthContext,
+    vector: Float32Array,
+    filters: SearchFilters,
+    limit: number,
+    exclude?: Set<string>,
+  ): Promise<{ result: Promise<Map<string, ArmHit>> }> {
     const { database, repository, pool } = this.deps;
     const set = await this.vectorSet(auth);
     // Everything the caller may see (tenant admins, no filters) needs no mask; otherwise the allowed set is read first.
@@ -186,14 +197,16 @@ export class SearchService {
     const allowed = everything ? null : await repository.allowedDocumentIds(database.db, auth.tenant.id, this.where(auth, filters));
     const mask = allowed === null ? null : set.mask(exclude ? allowed.filter((id) => !exclude.has(id)) : allowed);
     const snapshot = set.snapshot();
-    const found = await pool.scan(snapshot.target, vector, mask, limit);
-    const out = new Map<string, ArmHit>();
-    for (let i = 0; i < found.docs.length; i++) {
-      const id = snapshot.documentOf(found.docs[i]!);
-      const score = cosineScore(found.scores[i]!);
-      if (id !== undefined && score >= SEMANTIC_FLOOR) out.set(id, { score, chunkIndex: snapshot.chunkOf(found.rows[i]!) });
-    }
-    return out;
+    const result = pool.scan(snapshot.target, vector, mask, limit).then((found) => {
+      const out = new Map<string, ArmHit>();
+      for (let i = 0; i < found.docs.length; i++) {
+        const id = snapshot.documentOf(found.docs[i]!);
+        const score = cosineScore(found.scores[i]!);
+        if (id !== undefined && score >= SEMANTIC_FLOOR) out.set(id, { score, chunkIndex: snapshot.chunkOf(found.rows[i]!) });
+      }
+      return out;
+    });
+    return { result };
   }
 
   /** The vectors of the caller's tenant for the current model, up to date. */

@@ -23,14 +23,20 @@ export class SqliteKeywordEngine implements KeywordEngine {
     const only = q.onlyDocumentIds;
     if (only) {
       if (only.length === 0) return [];
-      // A few given documents: start from them and look each up in the index by rowid.
+      // Given documents: one pass over the matches, keeping theirs. `+rowid` stops SQLite from handing
+      // the list to FTS5 as one rowid lookup per document: each lookup restarts the query, and bm25()
+      // recounts its terms' documents over whole doclists each time (57 → 6.6 ms for hybrid's ~50
+      // documents at 100k, docs/benchmarks-search.md).
       const rows = await sql<{ document_id: string; rank: number }>`
-        select s.document_id as document_id, bm25(search_text) as rank
-        from search_documents s cross join search_text cross join documents
-        where s.document_id in (${sql.join(only.map((id) => sql`${id}`))}) and s.tenant_id = ${q.tenantId}
-          and search_text.rowid = s.id and search_text match ${match}
-          and documents.id = s.document_id and documents.tenant_id = ${q.tenantId} and ${q.where}
-        order by rank limit ${q.limit}`.execute(db);
+        select s.document_id as document_id, t.rank as rank
+        from (
+          select rowid as id, bm25(search_text) as rank from search_text
+          where search_text match ${match}
+            and +rowid in (select id from search_documents where tenant_id = ${q.tenantId} and document_id in (${sql.join(only.map((id) => sql`${id}`))}))
+        ) as t
+          cross join search_documents s cross join documents
+        where s.id = t.id and documents.id = s.document_id and documents.tenant_id = ${q.tenantId} and ${q.where}
+        order by t.rank limit ${q.limit}`.execute(db);
       return rows.rows.map((r) => ({ documentId: r.document_id, rank: -Number(r.rank) }));
     }
     // Phase 1: the index's own best matches (FTS5 sorts by rank inside the virtual table, cheap), then

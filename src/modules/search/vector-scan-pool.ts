@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { type CodeView, SCAN_SLOTS } from './vector-codes.ts';
 import { mergeResults, type ScanResult, scanTopK } from './vector-scan.ts';
 
 /** Below this many multiply-adds (~10k vectors of 384 dims) a scan runs inline: messaging would cost more. */
@@ -10,6 +11,8 @@ export interface ScanTarget {
   rowDoc: SharedArrayBuffer;
   dims: number;
   rows: number;
+  /** The rows' int8 codes (a shared WebAssembly memory), or null: exact-only scan. */
+  codes: CodeView | null;
 }
 
 interface Pending {
@@ -20,6 +23,8 @@ interface Pending {
 /**
  * Splits large scans across a few threads (each takes a range of rows), so a 100k-document search
  * neither blocks the event loop nor waits on one core. Threads start on first use and are unref'd.
+ * Each thread keeps one scratch slot of the code memories for its life (the main thread has slot 0):
+ * a thread runs one scan at a time, so no two scans share a slot.
  */
 export class ScanPool {
   readonly #size: number;
@@ -27,15 +32,18 @@ export class ScanPool {
   #pending = new Map<number, Pending>();
   /** The calls each thread is running. */
   #running = new Map<Worker, Set<number>>();
+  /** Each live thread's scratch slot (vector-codes.ts). */
+  #slots = new Map<Worker, number>();
   #nextId = 1;
 
   constructor(threads: number) {
-    this.#size = Math.max(0, threads);
+    this.#size = Math.max(0, Math.min(threads, SCAN_SLOTS - 1));
   }
 
   async scan(target: ScanTarget, query: Float32Array, mask: Uint8Array | null, k: number): Promise<ScanResult> {
     if (this.#size === 0 || target.rows * target.dims < INLINE_WORK) {
-      return scanTopK({ matrix: new Float32Array(target.matrix), rowDoc: new Int32Array(target.rowDoc), dims: target.dims, start: 0, end: target.rows, query, mask, k });
+      const { codes, dims, rows } = target;
+      return scanTopK({ matrix: new Float32Array(target.matrix), rowDoc: new Int32Array(target.rowDoc), dims, start: 0, end: rows, query, mask, k, codes, slot: 0 });
     }
     const workers = this.#ensureWorkers();
     const per = Math.ceil(target.rows / workers.length);
@@ -43,7 +51,8 @@ export class ScanPool {
       workers.map((worker, i) => {
         const start = i * per;
         const end = Math.min(target.rows, start + per);
-        return this.#call(worker, { matrix: target.matrix, rowDoc: target.rowDoc, dims: target.dims, start, end, query, mask, k });
+        const slot = this.#slots.get(worker)!;
+        return this.#call(worker, { matrix: target.matrix, rowDoc: target.rowDoc, dims: target.dims, start, end, query, mask, k, codes: target.codes, slot });
       }),
     );
     return mergeResults(parts, k);
@@ -60,6 +69,11 @@ export class ScanPool {
       const worker = new Worker(new URL('./vector-scan-thread.ts', import.meta.url));
       worker.unref();
       this.#running.set(worker, new Set());
+      // A replacement takes the slot of the thread that died (a survivor may still be using its own).
+      const taken = new Set(this.#slots.values());
+      let slot = 1;
+      while (taken.has(slot)) slot++;
+      this.#slots.set(worker, slot);
       worker.on('message', (m: { id: number; result: ScanResult }) => {
         const pending = this.#pending.get(m.id);
         this.#pending.delete(m.id);
@@ -85,6 +99,7 @@ export class ScanPool {
   // A thread that died fails what it was running and is replaced on the next scan.
   #fail(worker: Worker, error: Error): void {
     this.#workers = this.#workers.filter((w) => w !== worker);
+    this.#slots.delete(worker);
     const ids = this.#running.get(worker) ?? new Set<number>();
     this.#running.delete(worker);
     for (const id of ids) {

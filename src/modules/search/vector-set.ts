@@ -1,3 +1,5 @@
+import { kernelModule } from './int8-dot-kernel.ts';
+import { type CodeArrays, type CodeView, codeArrays, codeLayout, codeMemory, copyRows, quantizeRow } from './vector-codes.ts';
 import type { ScanTarget } from './vector-scan-pool.ts';
 
 /** One stored passage vector as read from `document_chunks` (float32 little-endian bytes). */
@@ -8,11 +10,15 @@ export interface PassageVector {
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+/** Below this many passages a set keeps no int8 codes: its exact scan takes ~2 ms, and small tenants are the many. */
+const QUANTIZE_FROM_ROWS = 4096;
+
 /**
  * A tenant's passage vectors of one embedding model, in memory: a row-major float32 matrix in
  * shared memory (scan threads read it without copies), each row tagged with its document's slot.
  * A document's rows are contiguous; replacing a document marks its old rows dead and appends the
- * new ones; dead rows are compacted away once they are a quarter of the matrix.
+ * new ones; dead rows are compacted away once they are a quarter of the matrix. From
+ * QUANTIZE_FROM_ROWS rows on, each row also has int8 codes (vector-codes.ts) for the scan's first pass.
  */
 export class VectorSet {
   readonly dims: number;
@@ -24,11 +30,17 @@ export class VectorSet {
   #matrix = new SharedArrayBuffer(0);
   #rowDoc = new SharedArrayBuffer(0);
   #rowChunk = new Int32Array(0);
+  #codes: CodeView | null = null;
+  #codeArrays: CodeArrays | null = null;
+  /** Codes could not be had (no WebAssembly SIMD, or more than a 4 GiB memory): scans stay exact-only. */
+  #exactOnly = false;
+  readonly #quantizeFrom: number;
   readonly #slotOf = new Map<string, { slot: number; start: number; count: number }>();
   #slotDoc: string[] = [];
 
-  constructor(dims: number) {
+  constructor(dims: number, options: { quantizeFrom?: number } = {}) {
     this.dims = dims;
+    this.#quantizeFrom = options.quantizeFrom ?? QUANTIZE_FROM_ROWS;
   }
 
   get documents(): number {
@@ -36,7 +48,7 @@ export class VectorSet {
   }
 
   get bytes(): number {
-    return this.#matrix.byteLength;
+    return this.#matrix.byteLength + (this.#codes?.memory.buffer.byteLength ?? 0);
   }
 
   /**
@@ -47,7 +59,7 @@ export class VectorSet {
     const slotDoc = this.#slotDoc;
     const rowChunk = this.#rowChunk;
     return {
-      target: { matrix: this.#matrix, rowDoc: this.#rowDoc, dims: this.dims, rows: this.#rows },
+      target: { matrix: this.#matrix, rowDoc: this.#rowDoc, dims: this.dims, rows: this.#rows, codes: this.#codes },
       documentOf: (slot) => slotDoc[slot],
       chunkOf: (row) => rowChunk[row] ?? 0,
     };
@@ -70,9 +82,11 @@ export class VectorSet {
       else this.#setSwapped(v.bytes, this.#rows);
       rowDoc[this.#rows] = slot;
       this.#rowChunk[this.#rows] = v.chunkIndex;
+      if (this.#codes) quantizeRow(this.#codeArrays!, this.#codes.layout, this.#rows, new Float32Array(this.#matrix), this.#rows * this.dims);
       this.#rows++;
     }
     this.#slotOf.set(documentId, { slot, start, count: usable.length });
+    if (!this.#codes && !this.#exactOnly && this.#rows >= this.#quantizeFrom) this.#setCodes(this.#capacity, []);
   }
 
   remove(documentId: string): void {
@@ -143,6 +157,7 @@ export class VectorSet {
     this.#rowDoc = rowDoc;
     this.#rowChunk = rowChunk;
     this.#capacity = capacity;
+    if (this.#codes) this.#setCodes(capacity, [{ from: 0, to: 0, count: keepRows }]);
   }
 
   // Rewrites the live rows into fresh buffers (scans in flight keep reading the old ones).
@@ -158,6 +173,7 @@ export class VectorSet {
     const rowDoc = new Int32Array(rowDocBuffer);
     const rowChunk = new Int32Array(capacity);
     const slotDoc: string[] = [];
+    const moved: { from: number; to: number; count: number }[] = [];
     let at = 0;
     for (const [id, entry] of live) {
       const slot = slotDoc.length;
@@ -168,6 +184,7 @@ export class VectorSet {
         rowDoc[at + i] = slot;
         rowChunk[at + i] = oldChunk[entry.start + i]!;
       }
+      moved.push({ from: entry.start, to: at, count: entry.count });
       this.#slotOf.set(id, { slot, start: at, count: entry.count });
       at += entry.count;
     }
@@ -178,6 +195,36 @@ export class VectorSet {
     this.#capacity = capacity;
     this.#rows = at;
     this.#dead = 0;
+    if (this.#codes) this.#setCodes(capacity, moved);
+  }
+
+  /**
+   * A new code memory for `capacity` rows, holding the current codes of the `moved` spans (old row →
+   * new row) and new codes for the rows of the current matrix past them: a fresh memory, as scans
+   * in flight keep reading the old one. None (scans stay exact-only) without WebAssembly SIMD or
+   * beyond a 4 GiB memory.
+   */
+  #setCodes(capacity: number, moved: { from: number; to: number; count: number }[]): void {
+    const layout = kernelModule() ? codeLayout(this.dims, capacity) : null;
+    this.#exactOnly = layout === null;
+    if (!layout) {
+      this.#codes = null;
+      this.#codeArrays = null;
+      return;
+    }
+    const view = { memory: codeMemory(layout), layout };
+    const arrays = codeArrays(view);
+    let copied = 0;
+    if (this.#codeArrays) {
+      for (const m of moved) {
+        copyRows(this.#codeArrays, arrays, layout, m.from, m.to, m.count);
+        copied = Math.max(copied, m.to + m.count);
+      }
+    }
+    const matrix = new Float32Array(this.#matrix);
+    for (let row = copied; row < this.#rows; row++) quantizeRow(arrays, layout, row, matrix, row * this.dims);
+    this.#codes = view;
+    this.#codeArrays = arrays;
   }
 
   #setSwapped(source: Uint8Array, row: number): void {
