@@ -11,13 +11,17 @@
  *   crash:      10,000 events to two webhooks, delivered by a separate worker process
  *               (`node src/main.ts worker`) that is killed with SIGKILL part-way and started
  *               again: every event must arrive at every endpoint; duplicates are counted.
- * Run: npm run bench webhooks   (or node bench/webhooks.bench.ts [--events 2500] [--seconds 30] [--dialect sqlite|postgres])
+ * On PostgreSQL the throughput phase also reports the database transactions per delivery
+ * (pg_stat_database commits and rollbacks of the bench's database during the phase).
+ * Run: npm run bench webhooks   (or node bench/webhooks.bench.ts [--events 2500] [--seconds 30]
+ *      [--dialect sqlite|postgres] [--phases throughput,isolation,crash])
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import { Agent } from 'undici';
 import type { DialectName } from '../src/db/database.ts';
 import { signWebhookBody } from '../src/lib/webhook-signature.ts';
@@ -48,17 +52,33 @@ interface Receiver {
 export interface WebhooksBenchResult {
   dialect: DialectName;
   receiverCeiling: { requests: number; seconds: number; perSecond: number };
-  throughput: { events: number; recordSeconds: number; webhooks: number; deliveries: number; seconds: number; perSecond: number; ofCeiling: number; latencyP50Ms: number; latencyP99Ms: number; duplicates: number; deferred: number };
-  crash: {
+  throughput?: {
+    events: number;
+    recordSeconds: number;
+    webhooks: number;
+    deliveries: number;
+    seconds: number;
+    perSecond: number;
+    ofCeiling: number;
+    latencyP50Ms: number;
+    latencyP99Ms: number;
+    duplicates: number;
+    deferred: number;
+    /** PostgreSQL only: transactions of the bench's database per delivery, recording included. */
+    transactionsPerDelivery?: number;
+  };
+  crash?: {
     events: number;
     webhooks: number;
     killedAfterDeliveries: number;
+    /** From the first worker's start to the kill (its process start included). */
+    secondsBeforeKill: number;
     allDelivered: boolean;
     missing: number;
     duplicates: number;
     secondsAfterRestart: number;
   };
-  isolation: {
+  isolation?: {
     events: number;
     seconds: number;
     healthy: { delivered: number; p50Ms: number; p99Ms: number; maxMs: number };
@@ -75,11 +95,17 @@ export interface WebhooksBenchOptions {
   crashEvents?: number;
   /** Only this dialect (default: every available one). */
   dialect?: DialectName;
+  /** Only these phases (default: all). */
+  phases?: readonly Phase[];
   log?: (line: string) => void;
 }
 
+type Phase = 'throughput' | 'isolation' | 'crash';
+const PHASES: readonly Phase[] = ['throughput', 'isolation', 'crash'];
+
 export async function run(options: WebhooksBenchOptions = {}): Promise<WebhooksBenchResult[]> {
   const o = {
+    phases: options.phases ?? PHASES,
     events: options.events ?? 2_500,
     webhooks: options.webhooks ?? 4,
     hammerSeconds: options.hammerSeconds ?? 5,
@@ -103,29 +129,39 @@ export async function run(options: WebhooksBenchOptions = {}): Promise<WebhooksB
 
 async function benchDialect(dialect: DialectName, receiver: Receiver, o: Required<Omit<WebhooksBenchOptions, 'log' | 'dialect'>>): Promise<WebhooksBenchResult> {
   const receiverCeiling = await hammer(receiver, o.hammerSeconds);
+  const result: WebhooksBenchResult = { dialect, receiverCeiling };
   const env = {
     ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
     OUTBOUND_EXTRA_CA_FILE: receiver.caFile,
     WORKER_POLL_INTERVAL_MS: '200',
     RATE_LIMIT_ENABLED: 'false',
   };
-  const t = await startTestApp(dialect, { worker: true, env });
-  let throughput: WebhooksBenchResult['throughput'];
-  let isolation: WebhooksBenchResult['isolation'];
-  try {
-    throughput = await burst(t, receiver, o, receiverCeiling.perSecond);
-    isolation = await deadNeighbour(t, receiver, o);
-  } finally {
-    await t.close();
+  if (o.phases.includes('throughput') || o.phases.includes('isolation')) {
+    const t = await startTestApp(dialect, { worker: true, env });
+    try {
+      if (o.phases.includes('throughput')) result.throughput = await burst(t, receiver, o, receiverCeiling.perSecond);
+      if (o.phases.includes('isolation')) result.isolation = await deadNeighbour(t, receiver, o);
+    } finally {
+      await t.close();
+    }
   }
+  if (!o.phases.includes('crash')) return result;
   // The crash run has its own store and no in-process worker: a worker process does the work.
   const c = await startTestApp(dialect, { env });
   try {
-    const crash = await killedWorker(c, receiver, o.crashEvents, env);
-    return { dialect, receiverCeiling, throughput, isolation, crash };
+    result.crash = await killedWorker(c, receiver, o.crashEvents, env);
+    return result;
   } finally {
     await c.close();
   }
+}
+
+/** Commits and rollbacks of the test app's PostgreSQL database so far (null on SQLite). */
+async function transactionCount(t: TestApp): Promise<number | null> {
+  if (t.dialect !== 'postgres') return null;
+  const { rows } = await sql<{ n: string }>`
+    select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`.execute(t.container.database.db);
+  return Number(rows[0]!.n);
 }
 
 /** A worker process killed with SIGKILL in the middle of a burst, then started again. */
@@ -150,9 +186,11 @@ async function killedWorker(t: TestApp, receiver: Receiver, events: number, env:
     JOB_LEASE_MS: '5000',
   };
   const total = async () => (await Promise.all(paths.map((p) => receiver.stats(p)))).reduce((n, s) => n + s.count, 0);
+  const firstStarted = performance.now();
   const first = startWorkerProcess(workerEnv);
   const killAt = Math.round(events * paths.length * 0.3);
   await waitUntil(async () => ((await total()) >= killAt ? true : undefined), 300_000);
+  const secondsBeforeKill = round((performance.now() - firstStarted) / 1000);
   first.kill('SIGKILL');
   await new Promise((r) => first.once('exit', r));
   const killedAfterDeliveries = await total();
@@ -167,6 +205,7 @@ async function killedWorker(t: TestApp, receiver: Receiver, events: number, env:
       events,
       webhooks: paths.length,
       killedAfterDeliveries,
+      secondsBeforeKill,
       allDelivered: stats.every((s) => s.distinctEvents === events),
       missing: stats.reduce((n, s) => n + (events - s.distinctEvents), 0),
       duplicates: stats.reduce((n, s) => n + (s.count - s.distinctEvents), 0),
@@ -208,6 +247,7 @@ async function burst(t: TestApp, receiver: Receiver, o: { events: number; webhoo
   const paths = Array.from({ length: o.webhooks }, (_, i) => `/burst-${t.dialect}-${i}`);
   for (const p of paths) await createWebhook(t, tenant, `${receiver.url}${p}`, ['document.uploaded']);
   const expected = o.events * o.webhooks;
+  const transactionsBefore = await transactionCount(t);
   const started = performance.timeOrigin + performance.now();
   for (let i = 0; i < o.events; i += 100) {
     await t.container.database.db.transaction().execute(async (trx) => {
@@ -224,6 +264,9 @@ async function burst(t: TestApp, receiver: Receiver, o: { events: number; webhoo
   const seconds = (Math.max(...stats.map((s) => s.lastArrival)) - started) / 1000;
   const latencies = stats.flatMap((s) => s.latenciesMs);
   const perSecond = Math.round(expected / seconds);
+  // An idle PostgreSQL backend reports its statistics up to 10 s after its last transaction.
+  if (transactionsBefore !== null) await new Promise((r) => setTimeout(r, 11_000));
+  const transactionsAfter = await transactionCount(t);
   return {
     events: o.events,
     recordSeconds: round(recordSeconds),
@@ -236,6 +279,9 @@ async function burst(t: TestApp, receiver: Receiver, o: { events: number; webhoo
     latencyP99Ms: Math.round(percentile(latencies, 99)),
     duplicates: stats.reduce((n, s) => n + s.duplicates, 0),
     deferred: await counterValue(t, 'webhook_deliveries_skipped_total', { reason: 'deferred' }),
+    ...(transactionsBefore !== null && transactionsAfter !== null
+      ? { transactionsPerDelivery: round((transactionsAfter - transactionsBefore) / expected) }
+      : {}),
   };
 }
 
@@ -355,8 +401,11 @@ function round(n: number): number {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { events: { type: 'string' }, seconds: { type: 'string' }, dialect: { type: 'string' }, hammer: { type: 'string' }, crash: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { events: { type: 'string' }, seconds: { type: 'string' }, dialect: { type: 'string' }, hammer: { type: 'string' }, crash: { type: 'string' }, phases: { type: 'string' } },
+  });
   const results = await run({
+    ...(values.phases ? { phases: values.phases.split(',') as Phase[] } : {}),
     ...(values.dialect ? { dialect: values.dialect as DialectName } : {}),
     ...(values.events ? { events: Number(values.events) } : {}),
     ...(values.seconds ? { isolationSeconds: Number(values.seconds) } : {}),

@@ -110,4 +110,18 @@ describe('endpoint limiter', () => {
     assert.ok(granted, 'the freed slot went to the waiter');
     assert.equal(limiter.inFlight('fast'), 1);
   });
+
+  it('tells the fan-out which endpoints it may call itself: fast ones, and untried ones while no call is measuring them', async () => {
+    const limiter = new EndpointLimiter();
+    assert.equal(limiter.isFastOrUntried('new'), true, 'never called: the call measures it');
+    const release = await limiter.acquire('new', 4);
+    assert.ok(release);
+    assert.equal(limiter.isFastOrUntried('new'), false, 'one untried call at a time');
+    release();
+    limiter.observe('new', 12);
+    assert.equal(limiter.isFast('new'), true);
+    assert.equal(limiter.isFastOrUntried('new'), true);
+    limiter.observe('new', 5_000);
+    assert.equal(limiter.isFastOrUntried('new'), false, 'one timeout makes it slow (moving average above 200 ms)');
+  });
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, it } from 'node:test';
 import { PUBLISH_EVENT_JOB } from '../../src/events/event-log.ts';
-import { DELIVER_JOB } from '../../src/modules/webhooks/delivery-jobs.ts';
+import { newId } from '../../src/lib/ids.ts';
+import { DELIVER_JOB, FAILING_ENDPOINT_PRIORITY } from '../../src/modules/webhooks/delivery-jobs.ts';
 import { uploadOk } from '../documents/helpers.ts';
 import { waitFor } from '../jobs/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
@@ -216,11 +217,14 @@ describeEachDialect(
         const rows = await deliveries(t, tenant, hook.id);
         return rows[0]?.status === 'success' ? rows : undefined;
       }, 'success logged');
-      // A second job for the same attempt (a crashed worker's job run again) and a second fan-out of the same event.
+      // A second job for the same attempt (a crashed worker's job run again, in the form that carries
+      // several attempts and in the older one-attempt form) and a second fan-out of the same event.
       const { jobs, database } = t.container;
-      const again = await jobs.enqueue(database.db, DELIVER_JOB, { tenantId: tenant.tenantId, deliveryId: done.id }, { tenantId: tenant.tenantId });
+      const again = await jobs.enqueue(database.db, DELIVER_JOB, { tenantId: tenant.tenantId, deliveryIds: [done.id] }, { tenantId: tenant.tenantId });
+      const legacy = await jobs.enqueue(database.db, DELIVER_JOB, { tenantId: tenant.tenantId, deliveryId: done.id }, { tenantId: tenant.tenantId });
       const republish = await jobs.enqueue(database.db, PUBLISH_EVENT_JOB, { eventId: done.event_id }, { tenantId: tenant.tenantId });
       await waitFor(async () => (await jobs.get(again.id))?.state === 'completed', 'the duplicate job ran');
+      await waitFor(async () => (await jobs.get(legacy.id))?.state === 'completed', 'the duplicate job of the older form ran');
       await waitFor(async () => (await jobs.get(republish.id))?.state === 'completed', 'the event published again');
       await sleep(300);
       assert.equal(requestsTo(receiver, path).length, 1);
@@ -234,7 +238,7 @@ describeEachDialect(
       const healthyPath = uniquePath('healthy');
       receiver.route(deadPath, { hang: true });
       await createWebhook(t, tenant, `${receiver.url}${deadPath}`, ['dag.task.created']);
-      await createWebhook(t, tenant, `${receiver.url}${healthyPath}`, ['dag.task.created']);
+      const healthy = await createWebhook(t, tenant, `${receiver.url}${healthyPath}`, ['dag.task.created']);
       const started = Date.now();
       for (let i = 0; i < 20; i++) {
         const data = { task_id: `task_${i}`, execution_id: 'exe', workflow_id: 'wf', title: 'Approve', assignee_type: 'role', assignee_value: 'finance', due_at: null };
@@ -244,6 +248,89 @@ describeEachDialect(
       const elapsed = Date.now() - started;
       assert.ok(elapsed < 4_000, `all 20 healthy deliveries in ${elapsed} ms, well inside one 5 s timeout of the dead endpoint`);
       assert.ok(requestsTo(receiver, deadPath).length <= 4, 'the dead endpoint never had more than its share in flight');
+      // The first attempts of an event to both endpoints share a job: the healthy one's outcome is
+      // written when it ends, not when the job's call to the dead endpoint gives up.
+      await waitFor(
+        async () => (await deliveries(t, tenant, healthy.id)).filter((d) => d.status === 'success').length === 20,
+        'the healthy deliveries logged as success',
+        Math.max(1, 4_500 - (Date.now() - started)),
+      );
+    });
+
+    it('sends an event itself to endpoints that are new or fast, in one job to slower healthy ones, and in a job of its own to a failing one', async () => {
+      const t = ctx();
+      const tenant = await createTenant(t);
+      const paths = { fast: uniquePath('fast'), slowA: uniquePath('slow-a'), slowB: uniquePath('slow-b'), failing: uniquePath('failing') };
+      receiver.route(paths.slowA, { delayMs: 300 });
+      receiver.route(paths.slowB, { delayMs: 300 });
+      const hooks = {
+        fast: await createWebhook(t, tenant, `${receiver.url}${paths.fast}`, ['document.uploaded']),
+        slowA: await createWebhook(t, tenant, `${receiver.url}${paths.slowA}`, ['document.uploaded']),
+        slowB: await createWebhook(t, tenant, `${receiver.url}${paths.slowB}`, ['document.uploaded']),
+        failing: await createWebhook(t, tenant, `${receiver.url}${paths.failing}`, ['document.uploaded']),
+      };
+      const { database, jobs } = t.container;
+      // The fourth endpoint failed its last attempt (its circuit is still closed).
+      await database.db.updateTable('webhooks').set({ consecutive_failures: 1, failing_since: Date.now() }).where('id', '=', hooks.failing.id).execute();
+      const deliverJobs = async () => {
+        const rows = await database.db.selectFrom('jobs').select(['id']).where('kind', '=', DELIVER_JOB).where('tenant_id', '=', tenant.tenantId).execute();
+        return Promise.all(rows.map(async (r) => (await jobs.get(r.id))!));
+      };
+      const idsOf = (job: { payload: unknown }) => (job.payload as { deliveryIds: string[] }).deliveryIds;
+      const attemptOf = async (hook: { id: string }, n: number) => {
+        const rows = await waitFor(async () => {
+          const all = await deliveries(t, tenant, hook.id);
+          return all.length >= n && all.every((d) => d.status === 'success') ? all : undefined;
+        }, `${n} attempt(s) logged`);
+        return rows[0].id as string; // newest first
+      };
+
+      // First event: the new endpoints are called from the fan-out (the call measures them).
+      await uploadOk(t, tenant.headers);
+      const first = [await attemptOf(hooks.fast, 1), await attemptOf(hooks.slowA, 1), await attemptOf(hooks.slowB, 1)];
+      const failingFirst = await attemptOf(hooks.failing, 1);
+      let queued = await deliverJobs();
+      assert.deepEqual(queued.filter((j) => first.some((id) => idsOf(j).includes(id))), [], 'no job for new healthy endpoints');
+      const own = queued.filter((j) => idsOf(j).includes(failingFirst));
+      assert.equal(own.length, 1);
+      assert.deepEqual(idsOf(own[0]!), [failingFirst], 'the failing endpoint has its own job');
+      assert.equal(own[0]!.priority, FAILING_ENDPOINT_PRIORITY);
+
+      // Second event: the fast endpoint still from the fan-out; the two slow ones (300 ms) share one job.
+      await uploadOk(t, tenant.headers);
+      const second = { fast: await attemptOf(hooks.fast, 2), slowA: await attemptOf(hooks.slowA, 2), slowB: await attemptOf(hooks.slowB, 2) };
+      queued = await deliverJobs();
+      assert.deepEqual(queued.filter((j) => idsOf(j).includes(second.fast)), [], 'no job for the fast endpoint');
+      const shared = queued.filter((j) => idsOf(j).includes(second.slowA));
+      assert.equal(shared.length, 1);
+      assert.deepEqual([...idsOf(shared[0]!)].sort(), [second.slowA, second.slowB].sort(), 'one job for both slower endpoints');
+      assert.equal(shared[0]!.priority, 0);
+      for (const p of Object.values(paths)) assert.equal(requestsTo(receiver, p).length, 2, `two requests on ${p}`);
+    });
+
+    it('queues a job for the pending first attempts an earlier run of the fan-out inserted, and sends them with their own delivery id', async () => {
+      const t = ctx();
+      const tenant = await createTenant(t);
+      const path = uniquePath('rerun');
+      const hook = await createWebhook(t, tenant, `${receiver.url}${path}`, ['dag.task.created']);
+      const { database, events } = t.container;
+      const data = { task_id: 'task_rerun', execution_id: 'exe', workflow_id: 'wf', title: 'Approve', assignee_type: 'role', assignee_value: 'finance', due_at: null };
+      // As if a first run of the fan-out had inserted the attempt and died before sending it.
+      const earlierId = newId(Date.now());
+      await database.db.transaction().execute(async (trx) => {
+        const event = await events.record(trx, { tenantId: tenant.tenantId, name: 'dag.task.created', data });
+        const now = Date.now();
+        await trx
+          .insertInto('webhook_deliveries')
+          .values({ id: earlierId, tenant_id: tenant.tenantId, webhook_id: hook.id, event_id: event.id, event: event.name, event_at: event.createdAt, payload: null, attempt: 1, trigger: 'event', retry_index: 0, status: 'pending', scheduled_at: now, created_at: now })
+          .execute();
+      });
+      const [request] = await waitForRequests(receiver, path, 1);
+      assert.equal(header(request!, 'x-service-delivery'), earlierId);
+      await waitFor(async () => (await deliveries(t, tenant, hook.id))[0]?.status === 'success', 'the attempt logged');
+      await sleep(300);
+      assert.equal(requestsTo(receiver, path).length, 1);
+      assert.equal((await deliveries(t, tenant, hook.id)).length, 1, 'no second attempt 1');
     });
 
     it('logs a redirect as a failure without following it, and a refused connection with its cause', async () => {

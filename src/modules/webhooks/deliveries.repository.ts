@@ -1,6 +1,6 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
-import type { DeliveryStatus, WebhookDeliveriesTable } from './webhooks.tables.ts';
+import type { DeliveryStatus, WebhookDeliveriesTable, WebhooksTable } from './webhooks.tables.ts';
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type NewDeliveryRow = Insertable<WebhookDeliveriesTable>;
@@ -13,6 +13,20 @@ export interface DeliveryToSend {
   data: string | null;
 }
 
+/** A webhook's columns as a delivery needs them (numbers as numbers whatever the driver returns). */
+export function webhookToSend(
+  w: Pick<Selectable<WebhooksTable>, 'url' | 'secret' | 'status' | 'consecutive_failures' | 'failing_since' | 'circuit_open_until'>,
+): DeliveryToSend['webhook'] {
+  return {
+    url: w.url,
+    secret: w.secret,
+    status: w.status,
+    consecutiveFailures: Number(w.consecutive_failures),
+    failingSince: w.failing_since === null ? null : Number(w.failing_since),
+    circuitOpenUntil: w.circuit_open_until === null ? null : Number(w.circuit_open_until),
+  };
+}
+
 /** How an attempt ended. */
 export interface AttemptOutcome {
   status: Extract<DeliveryStatus, 'success' | 'failed'>;
@@ -22,6 +36,9 @@ export interface AttemptOutcome {
   error: string | null;
   sentAt: number;
 }
+
+/** States in which an attempt's outcome may still be written (see recordOutcome). */
+const RECORDABLE: DeliveryStatus[] = ['pending', 'cancelled'];
 
 /** SQL for the delivery log (one row per attempt); every query takes the tenant. */
 export class DeliveriesRepository {
@@ -43,8 +60,10 @@ export class DeliveriesRepository {
     await db.insertInto('webhook_deliveries').values(row).execute();
   }
 
-  async findForSend(db: Executor, tenantId: string, id: string): Promise<DeliveryToSend | null> {
-    const row = await db
+  /** The attempts with their webhook and event data, in one read; missing ids are left out. */
+  async findForSend(db: Executor, tenantId: string, ids: readonly string[]): Promise<DeliveryToSend[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhooks as w', (join) => join.onRef('w.id', '=', 'd.webhook_id').onRef('w.tenant_id', '=', 'd.tenant_id'))
       .leftJoin('events as e', (join) => join.onRef('e.id', '=', 'd.event_id').onRef('e.tenant_id', '=', 'd.tenant_id'))
@@ -58,23 +77,38 @@ export class DeliveriesRepository {
         'w.circuit_open_until as w_open_until',
         'e.data as e_data',
       ])
-      .where('d.tenant_id', '=', tenantId)
-      .where('d.id', '=', id)
-      .executeTakeFirst();
-    if (!row) return null;
-    const { w_url, w_secret, w_status, w_failures, w_failing_since, w_open_until, e_data, ...delivery } = row;
-    return {
+      // The tenant is compared through a cast so that SQLite's planner finds the attempts by
+      // primary key: with a plain `d.tenant_id = ?` next to `d.id in (...)` it walks the tenant's
+      // whole delivery log instead (5 ms a read at 10,000 attempts). PostgreSQL plans both alike.
+      .where(sql<string>`cast(d.tenant_id as text)`, '=', tenantId)
+      .where('d.id', 'in', ids)
+      .execute();
+    return rows.map(({ w_url, w_secret, w_status, w_failures, w_failing_since, w_open_until, e_data, ...delivery }) => ({
       delivery,
-      webhook: {
+      webhook: webhookToSend({
         url: w_url,
         secret: w_secret,
         status: w_status,
-        consecutiveFailures: Number(w_failures),
-        failingSince: w_failing_since === null ? null : Number(w_failing_since),
-        circuitOpenUntil: w_open_until === null ? null : Number(w_open_until),
-      },
+        consecutive_failures: w_failures,
+        failing_since: w_failing_since,
+        circuit_open_until: w_open_until,
+      }),
       data: delivery.payload ?? e_data,
-    };
+    }));
+  }
+
+  /** An event's first attempts at these webhooks that are still pending (a second fan-out of the event looks for them). */
+  async pendingFirstAttempts(db: Executor, tenantId: string, eventId: string, webhookIds: readonly string[]): Promise<Pick<DeliveryRow, 'id' | 'webhook_id'>[]> {
+    if (webhookIds.length === 0) return [];
+    return db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'webhook_id'])
+      .where('tenant_id', '=', tenantId)
+      .where('webhook_id', 'in', webhookIds)
+      .where('event_id', '=', eventId)
+      .where('attempt', '=', 1)
+      .where('status', '=', 'pending')
+      .execute();
   }
 
   async findById(db: Executor, tenantId: string, webhookId: string, id: string): Promise<DeliveryRow | null> {
@@ -137,9 +171,38 @@ export class DeliveriesRepository {
       })
       .where('tenant_id', '=', tenantId)
       .where('id', '=', id)
-      .where('status', 'in', ['pending', 'cancelled'])
+      .where('status', 'in', RECORDABLE)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * `recordOutcome` for many attempts (of any tenants) in one statement: an UPDATE joined to a
+   * VALUES list, which both dialects run. Returns the ids it wrote (the others were recorded already).
+   */
+  async recordOutcomes(db: Executor, items: readonly { tenantId: string; id: string; outcome: AttemptOutcome }[]): Promise<Set<string>> {
+    if (items.length === 0) return new Set();
+    const values = sql.join(
+      items.map(
+        ({ tenantId, id, outcome: o }) =>
+          sql`(${tenantId}, ${id}, ${o.status}, ${o.responseStatus}, ${o.durationMs}, ${o.responseExcerpt}, ${o.error}, ${o.sentAt})`,
+      ),
+    );
+    // The VALUES columns are named apart from the table's (o_*): PostgreSQL would find a bare
+    // `id` or `status` ambiguous. Parameters arrive untyped in PostgreSQL's VALUES, hence the casts.
+    const result = await sql<{ id: string }>`
+      with o (o_tenant_id, o_id, o_status, o_response_status, o_duration_ms, o_response_excerpt, o_error, o_sent_at) as (values ${values})
+      update webhook_deliveries set
+        status = o_status,
+        response_status = cast(o_response_status as integer),
+        duration_ms = cast(o_duration_ms as integer),
+        response_excerpt = o_response_excerpt,
+        error = o_error,
+        sent_at = cast(o_sent_at as bigint)
+      from o
+      where tenant_id = o_tenant_id and id = o_id and status in ('pending', 'cancelled')
+      returning id`.execute(db);
+    return new Set(result.rows.map((r) => r.id));
   }
 
   async setNextRetry(db: Executor, tenantId: string, id: string, at: number): Promise<void> {

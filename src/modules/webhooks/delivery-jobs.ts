@@ -1,6 +1,6 @@
 import type { NewJob } from '../../jobs/job-queue.ts';
 
-/** The job that makes one delivery attempt (docs/webhooks.md). */
+/** The job that makes delivery attempts: one, or an event's first attempts to several webhooks (docs/webhooks.md). */
 export const DELIVER_JOB = 'webhooks.deliver';
 
 /**
@@ -10,14 +10,20 @@ export const DELIVER_JOB = 'webhooks.deliver';
  */
 export const FAILING_ENDPOINT_PRIORITY = 10;
 
-export interface DeliverPayload {
-  tenantId: string;
-  deliveryId: string;
+/**
+ * The attempts one job makes, all of one tenant. `deliveryId` alone is the form of jobs enqueued
+ * before one job could carry several attempts; such jobs still run.
+ */
+export type DeliverPayload = { tenantId: string; deliveryIds: string[] } | { tenantId: string; deliveryId: string };
+
+/** The attempt ids of a job's payload, whichever form it has. */
+export function payloadDeliveryIds(payload: DeliverPayload): string[] {
+  return 'deliveryIds' in payload ? payload.deliveryIds : [payload.deliveryId];
 }
 
-/** The job for one attempt, due at `runAt` (default now). */
-export function deliverJob(tenantId: string, deliveryId: string, options: { runAt?: number; failing?: boolean } = {}): NewJob {
-  const payload: DeliverPayload = { tenantId, deliveryId };
+/** The job for attempts due at `runAt` (default now); several only when they go to different webhooks. */
+export function deliverJob(tenantId: string, deliveryIds: string[], options: { runAt?: number; failing?: boolean } = {}): NewJob {
+  const payload: DeliverPayload = { tenantId, deliveryIds };
   return {
     kind: DELIVER_JOB,
     payload,

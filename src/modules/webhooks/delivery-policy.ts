@@ -52,3 +52,8 @@ export function deferUntil(
 export function concurrencyLimit(configured: number, consecutiveFailures: number): number {
   return consecutiveFailures > 0 ? 1 : configured;
 }
+
+/** No failed automatic attempt since the last success, and no open circuit: nothing to reset on success. */
+export function isHealthy(endpoint: { consecutiveFailures: number; failingSince: number | null; circuitOpenUntil: number | null }): boolean {
+  return endpoint.consecutiveFailures === 0 && endpoint.failingSince === null && endpoint.circuitOpenUntil === null;
+}

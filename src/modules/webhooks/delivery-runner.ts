@@ -10,8 +10,9 @@ import type { Logger } from '../../lib/logger.ts';
 import { signWebhookBody, WEBHOOK_HEADERS } from '../../lib/webhook-signature.ts';
 import { OutboundError, type OutboundHttp } from '../../providers/outbound/outbound-http.ts';
 import type { AttemptOutcome, DeliveriesRepository, DeliveryRow, DeliveryToSend } from './deliveries.repository.ts';
-import { type DeliverPayload, deliverJob } from './delivery-jobs.ts';
-import { breakerOpenMs, concurrencyLimit, deferUntil, retryDelayMs, shouldDisable } from './delivery-policy.ts';
+import { BatchedCalls } from './batched-calls.ts';
+import { type DeliverPayload, deliverJob, payloadDeliveryIds } from './delivery-jobs.ts';
+import { breakerOpenMs, concurrencyLimit, deferUntil, isHealthy, retryDelayMs, shouldDisable } from './delivery-policy.ts';
 import type { EndpointLimiter } from './endpoint-limiter.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { WebhooksRepository } from './webhooks.repository.ts';
@@ -48,31 +49,64 @@ interface Deps {
   random?: () => number;
 }
 
+/** Most outcomes written by one statement. */
+const OUTCOMES_PER_WRITE = 200;
+
 /**
- * The `webhooks.deliver` job: makes one attempt and writes how it went. An attempt already
- * recorded is never sent again (a re-run of the job finds it no longer pending); an automatic
- * attempt whose webhook is no longer active is cancelled; one to an endpoint whose circuit is
- * open, or that already has its share of calls in flight, is deferred without using an attempt.
- * A failed automatic attempt schedules the next on the retry schedule, opens the circuit after
- * repeated failures, and disables the webhook once it has failed for the configured window.
+ * The `webhooks.deliver` job: makes its attempts (one, or an event's first attempts to several
+ * webhooks, sent at once) and writes how each went. An attempt already recorded is never sent
+ * again (a re-run of the job finds it no longer pending); an automatic attempt whose webhook is no
+ * longer active is cancelled; one to an endpoint whose circuit is open, or that already has its
+ * share of calls in flight, is deferred to a job of its own without using an attempt. A failed
+ * automatic attempt schedules the next on the retry schedule, opens the circuit after repeated
+ * failures, and disables the webhook once it has failed for the configured window.
  */
 export class DeliveryRunner {
   private readonly deps: Deps;
   private readonly random: () => number;
   /** Attempts on the wire in this process: a duplicate job of the same attempt (after a crash between a deferral and its job's completion) leaves it alone. */
   private readonly sending = new Set<string>();
+  /**
+   * The common outcome (a success at a healthy endpoint, nothing else to change) of every job
+   * running in this process, written together: one statement for all those that finish while the
+   * previous write is on its way.
+   */
+  private readonly successes: BatchedCalls<{ tenantId: string; id: string; outcome: AttemptOutcome }, boolean>;
 
   constructor(deps: Deps) {
     this.deps = deps;
     this.random = deps.random ?? Math.random;
+    this.successes = new BatchedCalls(
+      async (items) => {
+        const written = await deps.deliveries.recordOutcomes(deps.database.db, items);
+        return items.map((i) => written.has(i.id));
+      },
+      { maxBatch: OUTCOMES_PER_WRITE },
+    );
   }
 
   async run(job: RunningJob<DeliverPayload>): Promise<void> {
+    const { database, deliveries } = this.deps;
+    await this.sendAll(await deliveries.findForSend(database.db, job.payload.tenantId, payloadDeliveryIds(job.payload)), job.signal);
+  }
+
+  /**
+   * Makes the attempts at once (a job's, or the fan-out's first attempts to fast endpoints). Each
+   * is written as soon as it ends, whatever the others do; an error (the worker stopping, the
+   * database failing) is thrown once all have ended, and the caller's next run sends only the
+   * attempts still pending.
+   */
+  async sendAll(found: readonly DeliveryToSend[], signal: AbortSignal): Promise<void> {
+    const results = await Promise.allSettled(found.map((f) => this.attempt(f, signal)));
+    const failure = results.find((r) => r.status === 'rejected');
+    if (failure) throw failure.reason;
+  }
+
+  private async attempt(found: DeliveryToSend, signal: AbortSignal): Promise<void> {
     const { database, clock, deliveries, limiter, settings } = this.deps;
-    const { tenantId, deliveryId } = job.payload;
-    const found = await deliveries.findForSend(database.db, tenantId, deliveryId);
-    if (found?.delivery.status !== 'pending' || this.sending.has(deliveryId)) return;
     const { delivery, webhook } = found;
+    if (delivery.status !== 'pending' || this.sending.has(delivery.id)) return;
+    const tenantId = delivery.tenant_id;
     const manual = isManual(delivery);
     if (!manual && webhook.status !== 'active') {
       await deliveries.cancel(database.db, tenantId, delivery.id, `webhook ${webhook.status}`);
@@ -99,18 +133,17 @@ export class DeliveryRunner {
     try {
       let outcome: AttemptOutcome;
       try {
-        outcome = await this.send(found, job.signal);
+        outcome = await this.send(found, signal);
       } finally {
         release();
       }
       limiter.observe(delivery.webhook_id, outcome.durationMs);
       this.deps.metrics?.attempt(outcome.status, outcome.durationMs);
-      const healthy = webhook.consecutiveFailures === 0 && webhook.failingSince === null && webhook.circuitOpenUntil === null;
-      if (outcome.status === 'success' && (manual || healthy)) {
-        // The common case, one statement: nothing about the endpoint's health changes. (A failure
-        // recorded by another attempt while this one was on the wire is not reset here; the next
-        // success that sees it does.)
-        await deliveries.recordOutcome(database.db, tenantId, delivery.id, outcome);
+      if (outcome.status === 'success' && (manual || isHealthy(webhook))) {
+        // The common case: nothing about the endpoint's health changes, so the outcome joins the
+        // shared write. (A failure recorded by another attempt while this one was on the wire is
+        // not reset here; the next success that sees it does.)
+        await this.successes.call({ tenantId, id: delivery.id, outcome });
       } else {
         await this.record(delivery, outcome, manual);
       }
@@ -220,12 +253,12 @@ export class DeliveryRunner {
     };
     await deliveries.insert(trx, next);
     await deliveries.setNextRetry(trx, tenantId, delivery.id, runAt);
-    await jobs.enqueueMany(trx, [deliverJob(tenantId, next.id, { runAt, failing: true })]);
+    await jobs.enqueueMany(trx, [deliverJob(tenantId, [next.id], { runAt, failing: true })]);
   }
 
   /** Tries the same attempt later, in a new job (this one completes): no attempt is used up. */
   private async defer(delivery: DeliveryRow, runAt: number): Promise<void> {
-    await this.deps.jobs.enqueueMany(this.deps.database.db, [deliverJob(delivery.tenant_id, delivery.id, { runAt, failing: true })]);
+    await this.deps.jobs.enqueueMany(this.deps.database.db, [deliverJob(delivery.tenant_id, [delivery.id], { runAt, failing: true })]);
     this.deps.metrics?.skipped('deferred');
   }
 }

@@ -30,8 +30,7 @@ export class EndpointLimiter {
       endpoint.inFlight++;
       return Promise.resolve(this.#release(key, endpoint));
     }
-    const fast = endpoint.typicalMs > 0 && endpoint.typicalMs < FAST_ENDPOINT_MS;
-    if (!fast || endpoint.waiters.length >= limit) return Promise.resolve(null);
+    if (!this.isFast(key) || endpoint.waiters.length >= limit) return Promise.resolve(null);
     return new Promise((resolve) => {
       const waiter = {
         grant: () => {
@@ -51,6 +50,17 @@ export class EndpointLimiter {
   observe(key: string, durationMs: number): void {
     const endpoint = this.#endpoint(key);
     endpoint.typicalMs = endpoint.typicalMs === 0 ? durationMs : endpoint.typicalMs + EWMA_WEIGHT * (durationMs - endpoint.typicalMs);
+  }
+
+  /** Whether the endpoint's recent calls were fast (unknown endpoints are not). */
+  isFast(key: string): boolean {
+    const typical = this.typicalMs(key);
+    return typical > 0 && typical < FAST_ENDPOINT_MS;
+  }
+
+  /** Fast, or never called yet from this process and nothing in flight (the next call measures it). */
+  isFastOrUntried(key: string): boolean {
+    return this.isFast(key) || (this.typicalMs(key) === 0 && this.inFlight(key) === 0);
   }
 
   typicalMs(key: string): number {

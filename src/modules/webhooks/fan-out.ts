@@ -1,12 +1,26 @@
 import type { Database } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import type { EventSubscriber } from '../../events/event-log.ts';
-import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { RecordedEvent } from '../../events/record-event.ts';
+import type { JobQueue, NewJob } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import type { DeliveriesRepository, NewDeliveryRow } from './deliveries.repository.ts';
+import { type DeliveriesRepository, type DeliveryRow, webhookToSend } from './deliveries.repository.ts';
 import { deliverJob } from './delivery-jobs.ts';
+import { isHealthy } from './delivery-policy.ts';
+import type { DeliveryRunner } from './delivery-runner.ts';
+import type { EndpointLimiter } from './endpoint-limiter.ts';
 import { parseEventList } from './webhook-events.ts';
 import type { WebhooksRepository } from './webhooks.repository.ts';
+
+/**
+ * Most attempts one job carries, and most the fan-out sends itself. Such attempts are sent at
+ * once, so this bounds the requests one worker slot has in flight (a tenant may have 100 webhooks).
+ */
+export const ATTEMPTS_PER_JOB = 8;
+
+/** The fan-out's sends are never aborted: each ends within the delivery timeout. */
+const NOT_ABORTED = new AbortController().signal;
 
 interface Deps {
   database: Database;
@@ -14,44 +28,116 @@ interface Deps {
   jobs: JobQueue;
   webhooks: WebhooksRepository;
   deliveries: DeliveriesRepository;
+  runner: Pick<DeliveryRunner, 'sendAll'>;
+  limiter: Pick<EndpointLimiter, 'isFastOrUntried'>;
 }
 
 /**
  * The module's event subscriber: one first attempt per (event, active webhook subscribed to its
- * name and created at or before it), with its delivery job, in one transaction. It runs at least
- * once per event (events.publish is retried), and the unique (webhook, event, attempt) key turns a
- * second run into a no-op: nothing skipped after a crash, nothing doubled. Paused and disabled
- * webhooks get nothing: events that happen while a webhook is paused are not queued for it.
+ * name and created at or before it). It runs at least once per event (events.publish is retried
+ * until it succeeds), and the unique (webhook, event, attempt) key turns a second run into a
+ * no-op: nothing skipped after a crash, nothing doubled. Paused and disabled webhooks get nothing:
+ * events that happen while a webhook is paused are not queued for it.
+ *
+ * Who sends a first attempt (on PostgreSQL the database round trips per delivery are what limits
+ * throughput, so the common case costs as few as possible):
+ * - to an endpoint that is healthy and answered fast lately (or was not called yet from this
+ *   process, which the call then measures): this run itself, right after inserting the attempts
+ *   (one statement), with no job of its own. The events.publish job is what makes it durable: if
+ *   this run dies before the outcomes are written, the job runs again, finds the attempts already
+ *   there and still pending, and queues a job for them. The event's other subscribers (later in
+ *   the module order) wait for these sends: at most ATTEMPTS_PER_JOB calls, each bounded by the
+ *   delivery timeout, to endpoints whose recent calls took under 200 ms on average; the endpoint
+ *   limiter keeps the calls to one endpoint at its concurrency limit and defers the rest to jobs.
+ * - to other healthy endpoints: one `webhooks.deliver` job for all of them (one claim, one read,
+ *   usually one write), inserted in the attempts' transaction;
+ * - to a failing endpoint: a job of its own at the failing priority, so it neither delays the
+ *   others nor queues in front of healthy endpoints' deliveries.
  */
 export function webhookFanOut(deps: Deps): EventSubscriber {
   return async (event) => {
-    const { database, clock, jobs, webhooks, deliveries } = deps;
+    const { database, clock, jobs, webhooks, deliveries, runner, limiter } = deps;
     const candidates = await webhooks.listActiveAt(database.db, event.tenantId, event.createdAt);
     const subscribed = candidates.filter((w) => parseEventList(w.events).includes(event.name));
     if (subscribed.length === 0) return;
     const now = clock.now();
-    const failing = new Set(subscribed.filter((w) => w.consecutive_failures > 0).map((w) => w.id));
-    const rows: NewDeliveryRow[] = subscribed.map((w) => ({
-      id: newId(now),
-      tenant_id: event.tenantId,
-      webhook_id: w.id,
-      event_id: event.id,
-      event: event.name,
-      event_at: event.createdAt,
-      payload: null,
-      attempt: 1,
-      trigger: 'event',
-      retry_index: 0,
-      status: 'pending',
-      scheduled_at: now,
-      created_at: now,
-    }));
-    await database.db.transaction().execute(async (trx) => {
-      const inserted = await deliveries.insertIfAbsent(trx, rows);
-      await jobs.enqueueMany(
-        trx,
-        inserted.map((d) => deliverJob(event.tenantId, d.id, { failing: failing.has(d.webhook_id) })),
-      );
-    });
+    const rows = subscribed.map((w) => firstAttempt(event, w.id, now));
+    const byWebhook = new Map(subscribed.map((w) => [w.id, webhookToSend(w)]));
+    const direct = new Set(
+      rows
+        .filter((r) => isHealthy(byWebhook.get(r.webhook_id)!) && limiter.isFastOrUntried(r.webhook_id))
+        .slice(0, ATTEMPTS_PER_JOB)
+        .map((r) => r.id),
+    );
+    const failing = new Set(subscribed.filter((w) => byWebhook.get(w.id)!.consecutiveFailures > 0).map((w) => w.id));
+    const queueJobs = (executor: Executor, attempts: readonly Pick<DeliveryRow, 'id' | 'webhook_id'>[]) =>
+      jobs.enqueueMany(executor, jobsFor(event.tenantId, attempts, failing));
+
+    let inserted: Pick<DeliveryRow, 'id' | 'webhook_id'>[];
+    if (direct.size === rows.length) {
+      inserted = await deliveries.insertIfAbsent(database.db, rows);
+    } else {
+      inserted = await database.db.transaction().execute(async (trx) => {
+        const added = await deliveries.insertIfAbsent(trx, rows);
+        await queueJobs(trx, added.filter((d) => !direct.has(d.id)));
+        return added;
+      });
+    }
+    if (inserted.length < rows.length) {
+      // Another run of this event inserted some attempts first (this is a second run, after a
+      // crash or a failed subscriber): those still pending may never have been sent. Queue them;
+      // one that is sent twice this way carries the same X-Service-Delivery both times.
+      const mine = new Set(inserted.map((d) => d.id));
+      const others = rows.filter((r) => !mine.has(r.id)).map((r) => r.webhook_id);
+      const earlier = await deliveries.pendingFirstAttempts(database.db, event.tenantId, event.id, others);
+      if (earlier.length > 0) await queueJobs(database.db, earlier);
+    }
+    const toSend = inserted.filter((d) => direct.has(d.id));
+    if (toSend.length === 0) return;
+    const data = JSON.stringify(event.data);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    await runner.sendAll(
+      toSend.map((d) => ({ delivery: byId.get(d.id)!, webhook: byWebhook.get(d.webhook_id)!, data })),
+      NOT_ABORTED,
+    );
   };
+}
+
+/** Jobs for attempts: the healthy endpoints' together (a job's worth each), each failing endpoint's alone. */
+function jobsFor(tenantId: string, attempts: readonly Pick<DeliveryRow, 'id' | 'webhook_id'>[], failing: ReadonlySet<string>): NewJob[] {
+  const healthy = attempts.filter((d) => !failing.has(d.webhook_id)).map((d) => d.id);
+  return [
+    ...chunks(healthy, ATTEMPTS_PER_JOB).map((ids) => deliverJob(tenantId, ids)),
+    ...attempts.filter((d) => failing.has(d.webhook_id)).map((d) => deliverJob(tenantId, [d.id], { failing: true })),
+  ];
+}
+
+function firstAttempt(event: RecordedEvent, webhookId: string, now: number): DeliveryRow {
+  return {
+    id: newId(now),
+    tenant_id: event.tenantId,
+    webhook_id: webhookId,
+    event_id: event.id,
+    event: event.name,
+    event_at: event.createdAt,
+    payload: null,
+    attempt: 1,
+    trigger: 'event',
+    retry_index: 0,
+    status: 'pending',
+    response_status: null,
+    duration_ms: null,
+    response_excerpt: null,
+    error: null,
+    next_retry_at: null,
+    scheduled_at: now,
+    sent_at: null,
+    created_at: now,
+  };
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }

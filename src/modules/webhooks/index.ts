@@ -46,6 +46,7 @@ export const webhooksModule = defineModule({
       secrets,
       checkUrl: (url) => checkUrlTarget(url, { allowPrivateNetwork, httpsOnly: true }),
     });
+    const limiter = new EndpointLimiter();
     const runner = new DeliveryRunner({
       database,
       clock,
@@ -55,7 +56,7 @@ export const webhooksModule = defineModule({
       secrets,
       webhooks,
       deliveries,
-      limiter: new EndpointLimiter(),
+      limiter,
       settings: config.webhooks,
       metrics: deliveryMetrics(metrics.registry),
     });
@@ -74,7 +75,7 @@ export const webhooksModule = defineModule({
         webhookRoutes(app, { webhooks: service });
       },
       jobs: [deliver],
-      onEvent: webhookFanOut({ database, clock, jobs, webhooks, deliveries }),
+      onEvent: webhookFanOut({ database, clock, jobs, webhooks, deliveries, runner, limiter }),
       async sandboxCleanup(trx, tenantId) {
         await webhooks.deleteForTenant(trx, tenantId);
       },

@@ -29,11 +29,18 @@ export class WebhooksRepository {
     return Number(row.n);
   }
 
-  /** Active webhooks that existed at `at` (the fan-out's candidates; the event filter is applied by the caller). */
-  async listActiveAt(db: Executor, tenantId: string, at: number): Promise<Pick<WebhookRow, 'id' | 'events' | 'consecutive_failures'>[]> {
+  /**
+   * Active webhooks that existed at `at`: the fan-out's candidates (the event filter is applied by
+   * the caller), with what it needs to send to them at once.
+   */
+  async listActiveAt(
+    db: Executor,
+    tenantId: string,
+    at: number,
+  ): Promise<Pick<WebhookRow, 'id' | 'events' | 'url' | 'secret' | 'status' | 'consecutive_failures' | 'failing_since' | 'circuit_open_until'>[]> {
     return db
       .selectFrom('webhooks')
-      .select(['id', 'events', 'consecutive_failures'])
+      .select(['id', 'events', 'url', 'secret', 'status', 'consecutive_failures', 'failing_since', 'circuit_open_until'])
       .where('tenant_id', '=', tenantId)
       .where('status', '=', 'active')
       .where('created_at', '<=', at)

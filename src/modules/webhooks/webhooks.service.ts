@@ -185,7 +185,7 @@ export class WebhooksService {
       created_at: now,
     };
     await this.deps.deliveries.insert(trx, row);
-    await this.deps.jobs.enqueueMany(trx, [deliverJob(row.tenant_id, row.id)]);
+    await this.deps.jobs.enqueueMany(trx, [deliverJob(row.tenant_id, [row.id])]);
     return row;
   }
 
