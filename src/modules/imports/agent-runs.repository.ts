@@ -1,10 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
-import type { DialectName } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
 import { parseJson } from '../../lib/json.ts';
 import type { AgentRunStatus, ImportAgentRunsTable } from './imports.tables.ts';
-import { type ImportItem, toImportItem } from './items.repository.ts';
 
 /** One run of an agent over the documents of its scope: `document:<id>`, `batch:<k>` or `completion`. */
 export interface AgentRun {
@@ -68,13 +66,8 @@ const COLUMNS: ColumnMap<AgentRun, ImportAgentRunsTable> = {
   finishedAt: 'finished_at',
 };
 
-/** SQL for agent runs and for the settling of imported files they are scheduled from; every query takes the tenant. */
+/** SQL for agent runs; every query takes the tenant. */
 export class AgentRunsRepository {
-  readonly #dialect: DialectName;
-  constructor(dialect: DialectName) {
-    this.#dialect = dialect;
-  }
-
   /** Adds a run; false when the agent already has one for this scope (an event delivered twice). */
   async insert(db: Executor, run: AgentRun): Promise<boolean> {
     const row = columnsOf(COLUMNS, run) as Insertable<ImportAgentRunsTable>;
@@ -133,68 +126,5 @@ export class AgentRunsRepository {
     const byAgent = new Map<string, Partial<Record<AgentRunStatus, number>>>();
     for (const r of rows) byAgent.set(r.agent_id, { ...byAgent.get(r.agent_id), [r.status]: Number(r.n) });
     return byAgent;
-  }
-
-  /** Serialises the settling of a project's files (sequence numbers, batch boundaries, completion) with its state changes. */
-  async lockProject(trx: Executor, tenantId: string, projectId: string): Promise<void> {
-    if (this.#dialect !== 'postgres') return; // SQLite writers already run one at a time
-    await trx.selectFrom('import_projects').select('id').where('tenant_id', '=', tenantId).where('id', '=', projectId).forUpdate().executeTakeFirst();
-  }
-
-  /** The imported file whose document this is, while it has not settled. */
-  async unsettledByDocument(db: Executor, tenantId: string, documentId: string): Promise<ImportItem | null> {
-    const row = await db
-      .selectFrom('import_items')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('document_id', '=', documentId)
-      .where('status', '=', 'imported')
-      .where('settled_at', 'is', null)
-      .executeTakeFirst();
-    return row ? toImportItem(row) : null;
-  }
-
-  /** Marks a file settled with the project's next sequence number (or none, for a document that vanished); the number. */
-  async settle(trx: Executor, item: Pick<ImportItem, 'tenantId' | 'projectId' | 'id'>, now: number, numbered = true): Promise<number | null> {
-    const seq = numbered ? (await this.settledCount(trx, item.tenantId, item.projectId)) + 1 : null;
-    await trx.updateTable('import_items').set({ settled_at: now, settled_seq: seq }).where('tenant_id', '=', item.tenantId).where('id', '=', item.id).execute();
-    return seq;
-  }
-
-  /** Documents of the files numbered `after` < seq ≤ `upTo` (upTo null: all), in settling order. */
-  async settledDocuments(db: Executor, tenantId: string, projectId: string, after: number, upTo: number | null): Promise<string[]> {
-    let q = db
-      .selectFrom('import_items')
-      .select('document_id')
-      .where('tenant_id', '=', tenantId)
-      .where('project_id', '=', projectId)
-      .where('settled_seq', '>', after);
-    if (upTo !== null) q = q.where('settled_seq', '<=', upTo);
-    const rows = await q.orderBy('settled_seq').execute();
-    return rows.map((r) => r.document_id).filter((id): id is string => id !== null);
-  }
-
-  /** How many of the project's files have settled with a number (the last number given). */
-  async settledCount(db: Executor, tenantId: string, projectId: string): Promise<number> {
-    const { top } = await db
-      .selectFrom('import_items')
-      .select((eb) => eb.fn.max<number | null>('settled_seq').as('top'))
-      .where('tenant_id', '=', tenantId)
-      .where('project_id', '=', projectId)
-      .executeTakeFirstOrThrow();
-    return Number(top ?? 0);
-  }
-
-  /** Imported files whose documents have not settled yet. */
-  async unsettled(db: Executor, tenantId: string, projectId: string): Promise<ImportItem[]> {
-    const rows = await db
-      .selectFrom('import_items')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('project_id', '=', projectId)
-      .where('status', '=', 'imported')
-      .where('settled_at', 'is', null)
-      .execute();
-    return rows.map(toImportItem);
   }
 }

@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.ts';
 import type { ModuleServices } from '../../platform/module.ts';
 import { AGENT_RUN_JOB, type AgentRunPayload } from './agent-runner.ts';
 import type { AgentRun, AgentRunsRepository } from './agent-runs.repository.ts';
+import type { ItemsRepository } from './items.repository.ts';
 import type { ImportAgent, ProjectsRepository } from './projects.repository.ts';
 
 interface Deps {
@@ -14,6 +15,7 @@ interface Deps {
   clock: Clock;
   jobs: JobQueue;
   runs: AgentRunsRepository;
+  items: ItemsRepository;
   projects: ProjectsRepository;
   library: Pick<ModuleServices['documentPipeline'], 'find'>;
 }
@@ -38,19 +40,19 @@ export class AgentScheduler {
 
   async onEvent(event: RecordedEvent): Promise<void> {
     if (event.name !== 'document.processed' && event.name !== 'document.failed') return;
-    const { database, runs, clock } = this.deps;
+    const { database, items, projects, clock } = this.deps;
     const documentId = String(event.data.document_id);
-    const item = await runs.unsettledByDocument(database.db, event.tenantId, documentId);
+    const item = await items.unsettledByDocument(database.db, event.tenantId, documentId);
     if (!item) return;
     await database.db.transaction().execute(async (trx) => {
-      await runs.lockProject(trx, item.tenantId, item.projectId);
-      if (!(await runs.unsettledByDocument(trx, item.tenantId, documentId))) return;
-      const seq = (await runs.settle(trx, item, clock.now()))!;
-      for (const agent of await this.deps.projects.listAgents(trx, item.tenantId, item.projectId)) {
+      await projects.lockForUpdate(trx, database.dialect, item.tenantId, item.projectId);
+      if (!(await items.unsettledByDocument(trx, item.tenantId, documentId))) return;
+      const seq = (await items.settle(trx, item, clock.now()))!;
+      for (const agent of await projects.listAgents(trx, item.tenantId, item.projectId)) {
         if (agent.phase === 'post-import') await this.#queue(trx, agent, `document:${documentId}`, [documentId]);
         const size = agent.batchSize ?? 0;
         if (agent.phase === 'batch' && size > 0 && seq % size === 0) {
-          await this.#queue(trx, agent, `batch:${seq / size}`, await runs.settledDocuments(trx, item.tenantId, item.projectId, seq - size, seq));
+          await this.#queue(trx, agent, `batch:${seq / size}`, await items.settledDocuments(trx, item.tenantId, item.projectId, seq - size, seq));
         }
       }
       await this.importEnded(trx, item.tenantId, item.projectId);
@@ -62,22 +64,22 @@ export class AgentScheduler {
    * over and every imported document has settled, the last partial batch and the completion agents.
    */
   async importEnded(trx: Executor, tenantId: string, projectId: string): Promise<void> {
-    const { runs, projects, library, clock } = this.deps;
+    const { items, projects, library, clock } = this.deps;
     const project = await projects.find(trx, tenantId, projectId);
     if (!project || !FINISHED.has(project.status)) return;
-    for (const item of await runs.unsettled(trx, tenantId, projectId)) {
+    for (const item of await items.unsettled(trx, tenantId, projectId)) {
       // A document deleted before it was processed never settles by event: it is passed over.
       if (item.documentId && (await library.find(trx, tenantId, item.documentId))) return;
-      await runs.settle(trx, item, clock.now(), false);
+      await items.settle(trx, item, clock.now(), false);
     }
-    const settled = await runs.settledCount(trx, tenantId, projectId);
+    const settled = await items.settledCount(trx, tenantId, projectId);
     for (const agent of await projects.listAgents(trx, tenantId, projectId)) {
       const size = agent.batchSize ?? 0;
       if (agent.phase === 'batch' && size > 0 && settled % size !== 0) {
         const full = Math.floor(settled / size);
-        await this.#queue(trx, agent, `batch:${full + 1}`, await runs.settledDocuments(trx, tenantId, projectId, full * size, null));
+        await this.#queue(trx, agent, `batch:${full + 1}`, await items.settledDocuments(trx, tenantId, projectId, full * size, null));
       }
-      if (agent.phase === 'completion') await this.#queue(trx, agent, 'completion', await runs.settledDocuments(trx, tenantId, projectId, 0, null));
+      if (agent.phase === 'completion') await this.#queue(trx, agent, 'completion', await items.settledDocuments(trx, tenantId, projectId, 0, null));
     }
   }
 

@@ -55,9 +55,9 @@ export const importsModule = defineModule({
       settings: { apiUrl: config.imports.driveApiUrl, tokenUrl: config.imports.oauthTokenUrl, http },
     });
     const scanner = new Scanner({ database, clock, logger, projects, items, drive });
-    const runs = new AgentRunsRepository(database.dialect);
+    const runs = new AgentRunsRepository();
     const library = use('documentPipeline');
-    const scheduler = new AgentScheduler({ database, clock, jobs, runs, projects, library });
+    const scheduler = new AgentScheduler({ database, clock, jobs, runs, items, projects, library });
     const tasks = use('humanTasks');
     const runner = new AgentRunner({
       database,

@@ -306,6 +306,63 @@ export class ItemsRepository {
       .where('source_folder_id', '=', sourceFolderId)
       .execute();
   }
+
+  /** The imported file whose document this is, while it has not settled. */
+  async unsettledByDocument(db: Executor, tenantId: string, documentId: string): Promise<ImportItem | null> {
+    const row = await db
+      .selectFrom('import_items')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('document_id', '=', documentId)
+      .where('status', '=', 'imported')
+      .where('settled_at', 'is', null)
+      .executeTakeFirst();
+    return row ? toImportItem(row) : null;
+  }
+
+  /** Marks a file settled with the project's next sequence number (or none, for a document that vanished); the number. */
+  async settle(trx: Executor, item: Pick<ImportItem, 'tenantId' | 'projectId' | 'id'>, now: number, numbered = true): Promise<number | null> {
+    const seq = numbered ? (await this.settledCount(trx, item.tenantId, item.projectId)) + 1 : null;
+    await trx.updateTable('import_items').set({ settled_at: now, settled_seq: seq }).where('tenant_id', '=', item.tenantId).where('id', '=', item.id).execute();
+    return seq;
+  }
+
+  /** Documents of the files numbered `after` < seq ≤ `upTo` (upTo null: all), in settling order. */
+  async settledDocuments(db: Executor, tenantId: string, projectId: string, after: number, upTo: number | null): Promise<string[]> {
+    let q = db
+      .selectFrom('import_items')
+      .select('document_id')
+      .where('tenant_id', '=', tenantId)
+      .where('project_id', '=', projectId)
+      .where('settled_seq', '>', after);
+    if (upTo !== null) q = q.where('settled_seq', '<=', upTo);
+    const rows = await q.orderBy('settled_seq').execute();
+    return rows.map((r) => r.document_id).filter((id): id is string => id !== null);
+  }
+
+  /** How many of the project's files have settled with a number (the last number given). */
+  async settledCount(db: Executor, tenantId: string, projectId: string): Promise<number> {
+    const { top } = await db
+      .selectFrom('import_items')
+      .select((eb) => eb.fn.max<number | null>('settled_seq').as('top'))
+      .where('tenant_id', '=', tenantId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow();
+    return Number(top ?? 0);
+  }
+
+  /** Imported files whose documents have not settled yet. */
+  async unsettled(db: Executor, tenantId: string, projectId: string): Promise<ImportItem[]> {
+    const rows = await db
+      .selectFrom('import_items')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('project_id', '=', projectId)
+      .where('status', '=', 'imported')
+      .where('settled_at', 'is', null)
+      .execute();
+    return rows.map(toImportItem);
+  }
 }
 
 /** Files finished (imported, failed, or skipped as duplicates) at or after `since`: the run's pace. */

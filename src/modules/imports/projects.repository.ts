@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
+import type { DialectName } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
 import { parseJson } from '../../lib/json.ts';
 import type { ImportAgentsTable, ImportProjectsTable, ProjectStatus } from './imports.tables.ts';
@@ -171,5 +172,11 @@ export class ProjectsRepository {
   async listAgents(db: Executor, tenantId: string, projectId: string): Promise<ImportAgent[]> {
     const rows = await db.selectFrom('import_agents').selectAll().where('tenant_id', '=', tenantId).where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
     return rows.map(toImportAgent);
+  }
+
+  /** Serialises the settling of a project's files (sequence numbers, batch boundaries, completion) with its state changes. */
+  async lockForUpdate(trx: Executor, dialect: DialectName, tenantId: string, projectId: string): Promise<void> {
+    if (dialect !== 'postgres') return; // SQLite writers already run one at a time
+    await trx.selectFrom('import_projects').select('id').where('tenant_id', '=', tenantId).where('id', '=', projectId).forUpdate().executeTakeFirst();
   }
 }
