@@ -82,7 +82,7 @@ export function consoleRoutes(app: App): void {
     const file = await load(name, type);
     reply.header('cache-control', 'no-cache').header('etag', file.etag).header('vary', 'accept-encoding');
     const match = request.headers['if-none-match'];
-    if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) return reply.code(304).send();
+    if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) return reply.code(304).send();
     const encoding = pickEncoding(request.headers['accept-encoding']);
     if (encoding) reply.header('content-encoding', encoding);
     return reply.type(file.type).send(encoding ? file[encoding] : file.identity);
