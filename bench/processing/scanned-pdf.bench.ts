@@ -16,7 +16,12 @@ export async function run(): Promise<unknown> {
   const file = path.join(dir, 'scan.pdf');
   try {
     await promisify(execFile)(process.execPath, [ONCE, 'write', file], { timeout: 10 * 60_000 });
-    const { stdout } = await promisify(execFile)(process.execPath, [ONCE, 'extract', file], { maxBuffer: 1024 * 1024, timeout: 30 * 60_000 });
+    // With the memory settings of `npm run worker` (package.json), which the figure is about.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=4', ONCE, 'extract', file], {
+      env: { ...process.env, MALLOC_ARENA_MAX: process.env['MALLOC_ARENA_MAX'] ?? '2' },
+      maxBuffer: 1024 * 1024,
+      timeout: 30 * 60_000,
+    });
     const { size } = await fs.stat(file);
     return { ...(JSON.parse(stdout) as object), pdfMiB: Number((size / 1048576).toFixed(1)) };
   } finally {

@@ -71,7 +71,7 @@ async function extract(job: ExtractJob): Promise<void> {
       extension: job.extension,
       mediaType: job.mediaType,
       size,
-      deadline: job.deadline,
+      ocrFits: () => Date.now() + job.ocrPageTimeoutMs <= job.maxDeadline,
       ocr: job.ocr ? (image) => askOcr(job, image) : null,
     };
     const content = await (await load())(context);

@@ -49,8 +49,20 @@ export interface Extractor {
 export interface ExtractorOptions {
   /** Extraction threads; default one per core but one, at least 1 and at most 4. */
   threads?: number;
-  /** Time allowed per file, OCR included; default 120 s. */
+  /** Time allowed per file; default 120 s. Time waiting for the shared OCR engine is not counted. */
   timeoutMs?: number;
+  /**
+   * Each page or image whose OCR starts gets at least this long (default 30 s): a long scan goes on
+   * past `timeoutMs` page by page, and one page that takes longer fails the file.
+   */
+  ocrPageTimeoutMs?: number;
+  /**
+   * The most one file may take, however many pages it OCRs (default 20 min): a page is started only
+   * if its allowance still fits before it; the rest are skipped (`ocr_skipped_pages`).
+   */
+  maxTimeoutMs?: number;
   /** V8 heap limit of each thread in MB; default 512. */
   memoryMb?: number;
+  /** Images one tesseract worker reads before it is replaced, which returns its memory; default 3. */
+  ocrRecycleAfter?: number;
 }

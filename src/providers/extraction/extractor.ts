@@ -1,10 +1,10 @@
-import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { fileTypeRuleForExtension } from '../files/file-types.ts';
 import { ExtractionError, formatLabel } from './extraction-error.ts';
+import type { Extractor, ExtractorOptions } from './extraction-types.ts';
 import { extractAudioTrack, ffmpegWorks, findFfmpeg } from './ffmpeg.ts';
 import { englishLangPath, OcrEngine } from './ocr-engine.ts';
-import type { Extractor, ExtractorOptions } from './extraction-types.ts';
 import { ThreadPool } from './thread-pool.ts';
 
 export { ExtractionError, type ExtractionErrorCode } from './extraction-error.ts';
@@ -15,10 +15,12 @@ export type { Capabilities, ExtractedContent, ExtractionInput, Extractor, Extrac
 export function createExtractor(options: ExtractorOptions = {}): Extractor {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const langPath = englishLangPath();
-  const ocr = langPath ? new OcrEngine({ langPath }) : null;
+  const ocr = langPath ? new OcrEngine({ langPath, recycleAfter: options.ocrRecycleAfter }) : null;
   const pool = new ThreadPool({
     threads: options.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
     timeoutMs,
+    ocrPageTimeoutMs: options.ocrPageTimeoutMs ?? 30_000,
+    maxTimeoutMs: options.maxTimeoutMs ?? 20 * 60_000,
     memoryMb: options.memoryMb ?? 512,
     ocr,
   });

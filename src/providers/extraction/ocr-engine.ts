@@ -1,15 +1,36 @@
+import diagnostics from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { Worker as Thread } from 'node:worker_threads';
 import type Tesseract from 'tesseract.js';
 import type { GreyImage, OcrResult } from './thread-protocol.ts';
 
 /** The tesseract worker (about 100-250 MiB while it works) exits after this long without work. */
 const DEFAULT_IDLE_MS = 60_000;
+/**
+ * A tesseract.js worker grows with every image it reads (measured: 145 MiB after start, +60 MiB for
+ * the first 2000 x 2588 page, then 15-25 MiB a page; naptha/tesseract.js#977 advises replacing
+ * workers): after this many images it is replaced, its thread gone before the next one starts.
+ */
+const DEFAULT_RECYCLE_AFTER = 3;
+
+/** `onStart` is told when the recognition leaves the queue and starts. */
+export interface RecognizeOptions {
+  signal?: AbortSignal | undefined;
+  onStart?: (() => void) | undefined;
+}
+
+/** A started tesseract.js worker, and the exit of its thread. */
+interface Started {
+  api: Tesseract.Worker;
+  exited: Promise<void>;
+}
 
 interface Queued {
   image: GreyImage;
   signal: AbortSignal | undefined;
+  onStart: (() => void) | undefined;
   resolve(result: OcrResult): void;
   reject(error: Error): void;
   onAbort(): void;
@@ -36,25 +57,38 @@ export function englishLangPath(): string | null {
 export class OcrEngine {
   readonly #langPath: string;
   readonly #idleMs: number;
-  #worker: Promise<Tesseract.Worker> | null = null;
+  readonly #recycleAfter: number;
+  #worker: Promise<Started> | null = null;
+  /** Images the current worker has read. */
+  #workerImages = 0;
+  /** The termination of the last worker: the next one starts after it, so two never coexist. */
+  #retired: Promise<void> = Promise.resolve();
+  #started = 0;
   #queue: Queued[] = [];
   #current: Queued | null = null;
   #idleTimer: NodeJS.Timeout | null = null;
   #closed = false;
 
-  constructor(options: { langPath: string; idleMs?: number }) {
+  constructor(options: { langPath: string; idleMs?: number; recycleAfter?: number | undefined }) {
     this.#langPath = options.langPath;
     this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.#recycleAfter = Math.max(1, options.recycleAfter ?? DEFAULT_RECYCLE_AFTER);
+  }
+
+  /** How many tesseract workers this engine has started. */
+  get workersStarted(): number {
+    return this.#started;
   }
 
   /** Recognises the text of an image; aborting drops it from the queue or stops the worker on it. */
-  recognize(image: GreyImage, signal?: AbortSignal): Promise<OcrResult> {
+  recognize(image: GreyImage, { signal, onStart }: RecognizeOptions = {}): Promise<OcrResult> {
     if (this.#closed) return Promise.reject(new Error('the OCR engine is closed'));
     if (signal?.aborted) return Promise.reject(new Error('OCR aborted'));
     return new Promise((resolve, reject) => {
       const item: Queued = {
         image,
         signal,
+        onStart,
         resolve,
         reject,
         onAbort: () => {
@@ -95,6 +129,7 @@ export class OcrEngine {
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     this.#idleTimer = null;
     this.#current = item;
+    item.onStart?.();
     void this.#run(item);
   }
 
@@ -102,7 +137,8 @@ export class OcrEngine {
     const workerPromise = this.#ensureWorker();
     try {
       const worker = await workerPromise;
-      const { data } = await worker.recognize(Buffer.from(pgm(item.image)));
+      const { data } = await worker.api.recognize(pgm(item.image));
+      if (this.#worker === workerPromise && ++this.#workerImages >= this.#recycleAfter) void this.#dropWorker();
       if (this.#current !== item) return; // aborted meanwhile: already answered
       item.resolve({ text: data.text ?? '', confidence: Math.round(data.confidence ?? 0) });
     } catch (error) {
@@ -119,21 +155,28 @@ export class OcrEngine {
     }
   }
 
-  #ensureWorker(): Promise<Tesseract.Worker> {
+  #ensureWorker(): Promise<Started> {
     if (this.#worker) return this.#worker;
-    const started = (async () => {
+    this.#workerImages = 0;
+    this.#started++;
+    const retired = this.#retired;
+    const started = (async (): Promise<Started> => {
+      await retired;
       const { createWorker, OEM, PSM } = await import('tesseract.js');
-      const worker = await createWorker('eng', OEM.LSTM_ONLY, {
-        langPath: this.#langPath,
-        gzip: true,
-        cacheMethod: 'none',
-        // Errors are answered through the recognize promise; the default handler would also throw them.
-        errorHandler: () => {},
-      });
+      const { value: creating, exited } = withThreadExit(() =>
+        createWorker('eng', OEM.LSTM_ONLY, {
+          langPath: this.#langPath,
+          gzip: true,
+          cacheMethod: 'none',
+          // Errors are answered through the recognize promise; the default handler would also throw them.
+          errorHandler: () => {},
+        }),
+      );
+      const api = await creating;
       // Whole pages: let tesseract find the columns and blocks itself. Its diagnostics
       // ("Estimating resolution as ...") go to its in-memory file system, not the service's output.
-      await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: '/dev/null' });
-      return worker;
+      await api.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: '/dev/null' });
+      return { api, exited };
     })();
     started.catch(() => {
       if (this.#worker === started) this.#worker = null;
@@ -148,7 +191,16 @@ export class OcrEngine {
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     this.#idleTimer = null;
     if (!worker) return;
-    await worker.then((w) => w.terminate()).catch(() => {});
+    // Until the thread is gone its memory (100-250 MiB) is still there: the next worker waits for it.
+    const terminated = worker.then(async ({ api, exited }) => {
+      await api.terminate();
+      await exited;
+    }).then(
+      () => {},
+      () => {},
+    );
+    this.#retired = terminated;
+    await terminated;
   }
 
   #scheduleIdle(): void {
@@ -161,11 +213,32 @@ export class OcrEngine {
   }
 }
 
+/**
+ * Runs `create`, which starts one thread synchronously (tesseract.js's createWorker does), and
+ * returns its result with that thread's exit: tesseract.js's terminate() does not wait for it.
+ */
+function withThreadExit<T>(create: () => T): { value: T; exited: Promise<void> } {
+  let thread: Thread | null = null;
+  const onThread = (message: unknown) => {
+    thread ??= (message as { worker: Thread }).worker;
+  };
+  diagnostics.subscribe('worker_threads', onThread);
+  let value: T;
+  try {
+    value = create();
+  } finally {
+    diagnostics.unsubscribe('worker_threads', onThread);
+  }
+  const started = thread as Thread | null;
+  const exited = started ? new Promise<void>((resolve) => started.once('exit', () => resolve())) : Promise.resolve();
+  return { value, exited };
+}
+
 /** A binary PGM (P5): the cheapest image format for tesseract's reader to decode. */
-function pgm(image: GreyImage): Uint8Array {
-  const header = new TextEncoder().encode(`P5\n${image.width} ${image.height}\n255\n`);
-  const out = new Uint8Array(header.length + image.data.length);
-  out.set(header, 0);
+function pgm(image: GreyImage): Buffer {
+  const header = `P5\n${image.width} ${image.height}\n255\n`;
+  const out = Buffer.allocUnsafe(header.length + image.data.length);
+  out.write(header, 0, 'latin1');
   out.set(image.data, header.length);
   return out;
 }

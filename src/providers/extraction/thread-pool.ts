@@ -13,7 +13,10 @@ const DEFAULT_IDLE_MS = 30_000;
 
 export interface PoolOptions {
   threads: number;
+  /** Time allowed per file (ExtractorOptions says how OCR'd pages extend it). */
   timeoutMs: number;
+  ocrPageTimeoutMs: number;
+  maxTimeoutMs: number;
   memoryMb: number;
   idleMs?: number;
   /** Who answers the threads' OCR requests; null when OCR is not available. */
@@ -36,6 +39,10 @@ interface Call {
   /** Aborts the call's OCR requests when the call ends. */
   ocrControl: AbortController;
   timer: NodeJS.Timeout | null;
+  /** Epoch ms: when the call started, when it fails with a timeout, and the latest that may move to. */
+  started: number;
+  deadline: number;
+  maxDeadline: number;
   slot: Slot | null;
 }
 
@@ -77,6 +84,9 @@ export class ThreadPool {
         onAbort: () => this.#fail(call, aborted(job), true),
         ocrControl: new AbortController(),
         timer: null,
+        started: 0,
+        deadline: 0,
+        maxDeadline: 0,
         slot: null,
       };
       signal?.addEventListener('abort', call.onAbort, { once: true });
@@ -122,19 +132,29 @@ export class ThreadPool {
     worker.ref();
     slot.call = call;
     call.slot = slot;
-    const { timeoutMs } = this.#options;
-    call.timer = setTimeout(() => {
-      const seconds = Math.round(timeoutMs / 100) / 10;
-      this.#fail(call, new ExtractionError('timeout', `extracting the ${formatLabel(call.job.extension)} file took longer than ${seconds} s`), true);
-    }, timeoutMs);
+    const { timeoutMs, ocrPageTimeoutMs, maxTimeoutMs } = this.#options;
+    call.started = Date.now();
+    call.maxDeadline = call.started + Math.max(timeoutMs, maxTimeoutMs);
+    this.#armTimer(call, call.started + timeoutMs);
     const message: ExtractJob = {
       type: 'extract',
       id: call.id,
       ...call.job,
-      deadline: Date.now() + timeoutMs,
+      maxDeadline: call.maxDeadline,
+      ocrPageTimeoutMs,
       ocr: this.#options.ocr !== null,
     };
     worker.postMessage(message);
+  }
+
+  /** (Re)sets the call's timeout to fire at `deadline`. */
+  #armTimer(call: Call, deadline: number): void {
+    if (call.timer) clearTimeout(call.timer);
+    call.deadline = deadline;
+    call.timer = setTimeout(() => {
+      const seconds = Math.round((deadline - call.started) / 100) / 10;
+      this.#fail(call, new ExtractionError('timeout', `extracting the ${formatLabel(call.job.extension)} file took longer than ${seconds} s`), true);
+    }, Math.max(0, deadline - Date.now()));
   }
 
   #spawn(slot: Slot): Worker {
@@ -185,12 +205,24 @@ export class ThreadPool {
     this.#release(slot);
   }
 
+  /**
+   * The file's clock stops while its page waits for the shared OCR engine (other files' pages are
+   * not its fault), bounded by its maximum; when the recognition starts the page gets the time the
+   * file had left, and at least the per-page allowance, within that maximum.
+   */
   async #answerOcr(worker: Worker, call: Call, requestId: number, image: GreyImage): Promise<void> {
     let answer: OcrAnswer;
     try {
       const engine = this.#options.ocr;
       if (!engine) throw new Error('OCR is not available');
-      const result = await engine.recognize(image, call.ocrControl.signal);
+      const left = call.deadline - Date.now();
+      this.#armTimer(call, call.maxDeadline);
+      const onStart = () => {
+        if (call.ocrControl.signal.aborted) return; // the call has ended
+        const now = Date.now();
+        this.#armTimer(call, Math.min(now + Math.max(left, this.#options.ocrPageTimeoutMs), call.maxDeadline));
+      };
+      const result = await engine.recognize(image, { signal: call.ocrControl.signal, onStart });
       answer = { type: 'ocr-result', requestId, ok: true, result };
     } catch (error) {
       answer = { type: 'ocr-result', requestId, ok: false, message: error instanceof Error ? error.message : String(error) };

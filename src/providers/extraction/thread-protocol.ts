@@ -23,8 +23,10 @@ export interface ExtractJob {
   path: string;
   extension: string;
   mediaType: string;
-  /** Epoch ms when the pool gives up: long work (OCR of many pages) stops early before it. */
-  deadline: number;
+  /** Epoch ms after which the pool gives up whatever happens: OCR of many pages stops before it. */
+  maxDeadline: number;
+  /** The time each OCR'd page is given: a page is started only if this still fits before `maxDeadline`. */
+  ocrPageTimeoutMs: number;
   /** Whether OCR can be asked for (the pool has an OCR engine). */
   ocr: boolean;
 }

@@ -9,8 +9,8 @@ export interface FormatContext {
   mediaType: string;
   /** Size of the file in bytes. */
   size: number;
-  /** Epoch ms after which the pool gives up on this file. */
-  deadline: number;
+  /** Whether one more page's OCR fits in the time this file may still take; pages that do not are skipped. */
+  ocrFits(): boolean;
   /** Recognises an image's text, or null when OCR is not available. */
   ocr: ((image: GreyImage) => Promise<OcrResult>) | null;
 }

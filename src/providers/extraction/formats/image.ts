@@ -1,7 +1,7 @@
-import sharp from 'sharp';
 import { ExtractionError, formatLabel } from '../extraction-error.ts';
 import type { FormatReader } from './context.ts';
 import { compactMetadata } from './context.ts';
+import { sharp } from './sharp.ts';
 import { joinPages, normaliseText } from './text-utils.ts';
 
 /** Images above this many pixels are refused as decompression bombs (a 10,000 x 10,000 scan passes). */
@@ -12,14 +12,9 @@ const OCR_MAX_SIDE = 2500;
 const OCR_MIN_SIDE = 1200;
 /** At most this many pages of a multi-page TIFF or animated WebP are OCR'd. */
 const MAX_OCR_PAGES = 50;
-const OCR_PAGE_BUDGET_MS = 8_000;
-
-// libvips's own threads and cache: one thread per image and no cache keep a thread's memory small.
-sharp.concurrency(1);
-sharp.cache(false);
 
 /** JPEG, PNG, TIFF and WebP: size from the header, text by OCR of a downscaled greyscale copy. */
-export const readImage: FormatReader = async ({ path, extension, ocr, deadline }) => {
+export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits }) => {
   const label = formatLabel(extension);
   const meta = await sharp(path, { limitInputPixels: false }).metadata();
   const { width = 0, height = 0 } = meta;
@@ -34,7 +29,7 @@ export const readImage: FormatReader = async ({ path, extension, ocr, deadline }
   let skipped = 0;
   if (ocr) {
     for (let page = 0; page < Math.min(pageCount, MAX_OCR_PAGES); page++) {
-      if (page > 0 && Date.now() + OCR_PAGE_BUDGET_MS > deadline) {
+      if (page > 0 && !ocrFits()) {
         skipped = pageCount - page;
         break;
       }

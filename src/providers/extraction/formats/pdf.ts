@@ -2,27 +2,30 @@ import { readFile } from 'node:fs/promises';
 import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { ExtractionError } from '../extraction-error.ts';
 import type { GreyImage } from '../thread-protocol.ts';
+import { collectGarbage } from './collect-garbage.ts';
 import type { FormatReader } from './context.ts';
 import { compactMetadata, isoDate } from './context.ts';
+import { scannedPageImage } from './pdf-scan.ts';
 import { joinPages, normaliseText, TextBuilder } from './text-utils.ts';
 
-/** Scanned pages are rendered at 300 dpi, but never wider or taller than a 300-dpi A4/letter page. */
+/** Scanned pages are read at 300 dpi, but never wider or taller than a 300-dpi A4/letter page. */
 const OCR_DPI = 300;
-const OCR_MAX_SHORT_SIDE = 2000;
-const OCR_MAX_LONG_SIDE = 2800;
-/** OCR of a dense page takes up to ~5 s: no page is started with less time than this before the deadline. */
-const OCR_PAGE_BUDGET_MS = 8_000;
+const OCR_MAX_SIZE = { short: 2000, long: 2800 };
 const STRIP_ROWS = 256;
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
 
 /**
- * PDF: the text layer of each page through pdf.js (unpdf); a page without one is rendered and
- * OCR'd. Metadata from the information dictionary.
+ * PDF: the text layer of each page through pdf.js (unpdf); a page without one is OCR'd, from its
+ * scanned image when it is a bare scan (pdf-scan.ts), else rendered. Metadata from the information
+ * dictionary.
  */
-export const readPdf: FormatReader = async ({ path, ocr, deadline }) => {
-  const bytes = new Uint8Array(await readFile(path));
+export const readPdf: FormatReader = async ({ path, ocr, ocrFits }) => {
+  // A view, not `new Uint8Array(buffer)`: that would copy the file (35 MB for a 100-page scan);
+  // pdf.js takes the bytes over (they are transferred to its worker side, not copied).
+  const file = await readFile(path);
+  const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
   let pdf: PdfDocument;
   try {
     // Images above 50 megapixels are not decoded: a page is never worth that much memory.
@@ -43,11 +46,13 @@ export const readPdf: FormatReader = async ({ path, ocr, deadline }) => {
       try {
         let text = normaliseText(await pageText(page));
         if (!/[\p{L}\p{N}]/u.test(text) && ocr) {
-          if (Date.now() + OCR_PAGE_BUDGET_MS < deadline) {
-            const image = await renderGrey(page);
+          if (ocrFits()) {
+            const scale = ocrScale(page);
+            const image = (await scannedPageImage(page, scale, OCR_MAX_SIZE)) ?? (await renderGrey(page, scale));
             // Drop the decoded page images (tens of MB) before the OCR engine takes its share.
             page.cleanup();
             await pdf.cleanup();
+            collectGarbage();
             const result = await ocr(image);
             text = normaliseText(result.text);
             confidence += result.confidence;
@@ -100,12 +105,16 @@ async function pageText(page: PdfPage): Promise<string> {
   return text;
 }
 
-/** The page rendered on a white background, as greyscale pixels. */
-async function renderGrey(page: PdfPage): Promise<GreyImage> {
+/** Pixels per point the OCR reads the page at. */
+function ocrScale(page: PdfPage): number {
   const base = page.getViewport({ scale: 1 });
   const short = Math.min(base.width, base.height);
   const long = Math.max(base.width, base.height);
-  const scale = Math.min(OCR_DPI / 72, OCR_MAX_SHORT_SIDE / short, OCR_MAX_LONG_SIDE / long);
+  return Math.min(OCR_DPI / 72, OCR_MAX_SIZE.short / short, OCR_MAX_SIZE.long / long);
+}
+
+/** The page rendered on a white background, as greyscale pixels. */
+async function renderGrey(page: PdfPage, scale: number): Promise<GreyImage> {
   const viewport = page.getViewport({ scale });
   const CanvasFactory = await createIsomorphicCanvasFactory(() => import('@napi-rs/canvas'));
   const factory = new CanvasFactory();
