@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
-import type { DB } from './schema.ts';
 import { openSqlite } from './node-sqlite-adapter.ts';
+import { preparingClient } from './prepared-statements.ts';
+import type { DB } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -33,6 +34,11 @@ export interface DatabaseOptions {
   dataDir: string;
   /** PostgreSQL pool size (default DEFAULT_POOL_SIZE). */
   poolSize?: number;
+  /**
+   * Hot queries as named server-side statements on PostgreSQL (default true; src/db/prepared-statements.ts).
+   * Off only behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+   */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -52,7 +58,12 @@ export const DEFAULT_POOL_SIZE = 12;
 /** Opens SQLite under dataDir, or PostgreSQL when a URL is given. */
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.url) {
-    const pool = new (loadPg().Pool)({ connectionString: options.url, max: options.poolSize ?? DEFAULT_POOL_SIZE });
+    const driver = loadPg();
+    const pool = new driver.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
+      Client: options.preparedStatements === false ? driver.Client : preparingClient(driver.Client),
+    });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type ApiKeyEnvironment = 'live' | 'test';
 
@@ -31,9 +31,12 @@ export function apiKeyEnvironment(key: string): ApiKeyEnvironment | null {
   return null;
 }
 
-/** Keys are high-entropy, so a fast hash is enough: nothing to brute-force. */
+/**
+ * Keys are high-entropy, so a fast hash is enough: nothing to brute-force. Computed on every API-key
+ * request (it is the credential cache's key); the one-shot `hash` skips the Hash object.
+ */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Constant-time comparison of two hex hashes. */

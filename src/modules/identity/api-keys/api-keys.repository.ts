@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
-import type { ApiKeysTable } from '../../../db/schema.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { Executor } from '../../../db/executor.ts';
-import { toTenant } from '../tenants/tenants.repository.ts';
+import type { ApiKeysTable } from '../../../db/schema.ts';
 import type { Tenant } from '../../../domain/tenant.ts';
+import { toTenant } from '../tenants/tenants.repository.ts';
 import type { ApiKeyEnvironment } from './api-key-secrets.ts';
 
 export interface ApiKey {
@@ -17,7 +17,9 @@ export interface ApiKey {
   revokedAt: number | null;
 }
 
-export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
+type ApiKeyRow = Pick<Selectable<ApiKeysTable>, 'id' | 'tenant_id' | 'name' | 'prefix' | 'environment' | 'created_at' | 'last_used_at' | 'revoked_at'>;
+
+export function toApiKey(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -37,8 +39,17 @@ export class ApiKeysRepository {
     db
       .selectFrom('api_keys as k')
       .innerJoin('tenants as t', 't.id', 'k.tenant_id')
-      .selectAll('k')
       .select([
+        'k.id',
+        'k.tenant_id',
+        'k.name',
+        'k.prefix',
+        'k.environment',
+        'k.created_at',
+        'k.last_used_at',
+        'k.revoked_at',
+        'k.key_hash',
+        'k.previous_key_hash',
         't.name as t_name',
         't.subdomain as t_subdomain',
         't.tier as t_tier',
