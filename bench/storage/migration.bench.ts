@@ -9,12 +9,14 @@ import { createBlobStore } from '../../src/providers/blobs/create-blob-store.ts'
 import { ADMIN_KEY, startTestApp, type TestApp } from '../../test/support/app.ts';
 import { documentRow } from '../../test/support/document-rows.ts';
 import { createTenant, type TestTenant } from '../../test/support/fixtures.ts';
-import { percentile, stop } from '../support.ts';
+import { median, percentile, stop } from '../support.ts';
 
 // Issue 16 figures: migrate N files from the local (shared) store to an S3-compatible server on
 // this machine, against a plain streaming copy of the same files (same concurrency, same run), and
 // the p99 of 1 MiB downloads by the tenant while the migration runs.
 //   STORAGE_BENCH_FILES=10000 STORAGE_BENCH_AVG_KB=512 npm run bench storage
+// STORAGE_BENCH_ROUNDS=n migrates n tenants of N files one after the other, a plain copy before,
+// between and after them; each round's ratio uses the copies either side, and the median is the figure.
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -24,6 +26,7 @@ export async function run() {
   const fileCount = Number(process.env['STORAGE_BENCH_FILES'] ?? 2000);
   const avgBytes = Number(process.env['STORAGE_BENCH_AVG_KB'] ?? 512) * KiB;
   const concurrency = Number(process.env['STORAGE_MIGRATION_CONCURRENCY'] ?? 4);
+  const rounds = Math.max(1, Number(process.env['STORAGE_BENCH_ROUNDS'] ?? 1));
   const s3 = await startS3Child(['dedicated', 'baseline']);
   const env = {
     ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
@@ -44,19 +47,28 @@ export async function run() {
   try {
     await new Promise((r) => setTimeout(r, 3_000));
     const workerIdleRss = await peakRssOf(worker.pid!);
-    const tenant = await createTenant(t, { tier: 'enterprise' });
+    const tenants: { tenant: TestTenant; docs: SeededDoc[] }[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const tenant = await createTenant(t, { tier: 'enterprise' });
+      tenants.push({ tenant, docs: await seedFiles(t, tenant, fileCount, avgBytes) });
+    }
     const busy = await createTenant(t, { tier: 'enterprise' });
-    const docs = await seedFiles(t, tenant, fileCount, avgBytes);
     const busyDocs = await seedFiles(t, busy, fileCount, avgBytes);
-    const totalBytes = docs.reduce((n, d) => n + d.size, 0);
+    const totalBytes = tenants[0]!.docs.reduce((n, d) => n + d.size, 0);
     const shared = t.container.modules.use('storageProviders').shared;
     const baselineStore = await createBlobStore({ driver: 's3', endpoint: s3.endpoint, bucket: 'baseline', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true });
-    // Baseline before and after the migration, so drift of a shared machine shows and averages out.
-    const before = await measure(() => plainCopy(shared, baselineStore, docs, concurrency));
-    const migration = await measure(() => migrateAndWait(t, tenant));
+    // A plain copy before and after each migration (the source copies stay during the retention
+    // period), so drift of a shared machine shows and averages out.
+    const copies = [await measure(() => plainCopy(shared, baselineStore, tenants[0]!.docs, concurrency))];
+    const migrations: Measured[] = [];
+    for (const [r, { tenant, docs }] of tenants.entries()) {
+      migrations.push(await measure(() => migrateAndWait(t, tenant)));
+      copies.push(await measure(() => plainCopy(shared, baselineStore, tenants[r + 1]?.docs ?? docs, concurrency)));
+    }
     const workerPeakRss = await peakRssOf(worker.pid!);
-    const after = await measure(() => plainCopy(shared, baselineStore, docs, concurrency));
-    const baseline = { seconds: (before.seconds + after.seconds) / 2, peakRss: Math.max(before.peakRss, after.peakRss) };
+    const ratios = migrations.map((m, r) => (copies[r]!.seconds + copies[r + 1]!.seconds) / 2 / m.seconds);
+    const baseline = { seconds: median(copies.map((c) => c.seconds)), peakRss: Math.max(...copies.map((c) => c.peakRss)) };
+    const migration = { seconds: median(migrations.map((m) => m.seconds)) };
     // Latency under a second migration (another tenant's identical files), measured apart from throughput.
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const downloads = startDownloads(address, busy, busyDocs.filter((d) => d.size === MiB).map((d) => d.id));
@@ -67,10 +79,11 @@ export async function run() {
       files: fileCount,
       totalMiB: Math.round(totalBytes / MiB),
       concurrency,
-      plainCopy: { seconds: round(baseline.seconds), before: round(before.seconds), after: round(after.seconds), MiBs: mibs(baseline.seconds), peakRssMiB: Math.round(baseline.peakRss / MiB) },
+      rounds,
+      plainCopy: { medianSeconds: round(baseline.seconds), seconds: copies.map((c) => round(c.seconds)), MiBs: mibs(baseline.seconds), peakRssMiB: Math.round(baseline.peakRss / MiB) },
       workerIdleRssMiB: Math.round(workerIdleRss / MiB),
-      migration: { seconds: round(migration.seconds), MiBs: mibs(migration.seconds), workerPeakRssMiB: Math.round(workerPeakRss / MiB) },
-      throughputRatio: round(baseline.seconds / migration.seconds),
+      migration: { medianSeconds: round(migration.seconds), seconds: migrations.map((m) => round(m.seconds)), MiBs: mibs(migration.seconds), workerPeakRssMiB: Math.round(workerPeakRss / MiB) },
+      throughputRatio: { median: round(median(ratios)), rounds: ratios.map(round) },
       migrationUnderDownloads: { seconds: round(busyMigration.seconds), workerPeakRssMiB: Math.round((await peakRssOf(worker.pid!)) / MiB), apiPeakRssMiB: Math.round(busyMigration.peakRss / MiB) },
       downloadsDuringMigration: { count: latencies.length, p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)), errors: downloads.errors() },
     };
@@ -159,8 +172,13 @@ function startDownloads(base: string, tenant: TestTenant, ids: string[]) {
   };
 }
 
+interface Measured {
+  seconds: number;
+  peakRss: number;
+}
+
 /** Duration and peak RSS (sampled every 10 ms) of `work`. */
-async function measure(work: () => Promise<unknown>): Promise<{ seconds: number; peakRss: number }> {
+async function measure(work: () => Promise<unknown>): Promise<Measured> {
   let peakRss = process.memoryUsage().rss;
   const timer = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);

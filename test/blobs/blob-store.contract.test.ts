@@ -7,9 +7,10 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import {
-  type BlobStore,
+  BlobChecksumMismatchError,
   BlobNotFoundError,
   BlobRangeError,
+  type BlobStore,
   BlobTooLargeError,
   InvalidBlobKeyError,
 } from '../../src/providers/blobs/blob-store.ts';
@@ -179,6 +180,36 @@ for (const factory of FACTORIES) {
       assert.ok(error instanceof BlobTooLargeError, String(error));
       assert.equal(error.limit, 20 * MiB);
       await assertNothingStored('too-large/big');
+    });
+
+    it('keeps a put whose bytes are the expected ones', async () => {
+      const bytes = Buffer.from('known bytes');
+      const sha256 = await sha256Of(bytes);
+      const stored = await store.put('expected/ok', Readable.from([bytes]), { expected: { sha256, size: bytes.length } });
+      assert.deepEqual(stored, { size: bytes.length, sha256 });
+      assert.equal(await getText('expected/ok'), 'known bytes');
+      await store.put('expected/no-size', text('known bytes'), { expected: { sha256 } });
+      assert.equal(await getText('expected/no-size'), 'known bytes');
+    });
+
+    it('refuses bytes other than the expected ones and stores none of them', async () => {
+      const wanted = Buffer.from('the recorded bytes');
+      const expected = { sha256: await sha256Of(wanted), size: wanted.length };
+      await assert.rejects(store.put('expected/other', text('other bytes, same size'.slice(0, wanted.length)), { expected }), BlobChecksumMismatchError);
+      await assertNothingStored('expected/other');
+      await assert.rejects(store.put('expected/short', text('the recorded'), { expected: { sha256: expected.sha256 } }), BlobChecksumMismatchError);
+      await assertNothingStored('expected/short');
+    });
+
+    it('checks a multipart-sized body against the expected hash too', async () => {
+      const size = 20 * MiB;
+      await assert.rejects(store.put('expected/big', generatedStream(size), { expected: { sha256: await sha256Of(Buffer.from('nope')), size } }), BlobChecksumMismatchError);
+      await assertNothingStored('expected/big');
+      assert.deepEqual(await h.leftovers(), []);
+      const stored = await store.put('expected/big', generatedStream(size), { expected: { sha256: generatedSha256(size), size } });
+      assert.equal(stored.sha256, generatedSha256(size));
+      assert.equal((await store.head('expected/big'))?.size, size);
+      await store.delete('expected/big');
     });
 
     it('keeps the previous version when a replacing put fails', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { Readable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
 import { crc32 } from 'node:zlib';
 import {
   CreateBucketCommand,
@@ -10,15 +10,31 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { BlobTooLargeError } from '../../src/providers/blobs/blob-store.ts';
+import { BlobChecksumMismatchError, BlobTooLargeError } from '../../src/providers/blobs/blob-store.ts';
 import { S3BlobStore } from '../../src/providers/blobs/s3-blob-store.ts';
 import { type S3TestServer, startS3Server } from '../support/s3-server.ts';
-import { generatedStream, readAll } from './blob-test-helpers.ts';
+import { generatedSha256, generatedStream, readAll, sha256Of } from './blob-test-helpers.ts';
 
 // What the contract cannot see: how S3BlobStore talks to the bucket, and that the test server
 // speaks the wire format the SDK really sends (aws-chunked bodies, trailing CRC32, XML lists).
 
 const MiB = 1024 * 1024;
+
+const count = (server: S3TestServer, operation: string) => server.operations.get(operation) ?? 0;
+
+/** A store on `server`'s bucket `docs` with 5 MiB parts, and that bucket created. */
+async function storeOn(server: S3TestServer): Promise<S3BlobStore> {
+  const store = new S3BlobStore({
+    endpoint: server.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    bucket: 'docs',
+    partSize: 5 * MiB,
+    credentials: { accessKeyId: 'k', secretAccessKey: 's' },
+  });
+  await store.client.send(new CreateBucketCommand({ Bucket: 'docs' }));
+  return store;
+}
 
 describe('S3BlobStore against the test S3 server', () => {
   let server: S3TestServer;
@@ -98,5 +114,64 @@ describe('S3BlobStore against the test S3 server', () => {
     const missingUpload = await fetch(`${server.endpoint}/docs/key?uploadId=nope`, { method: 'DELETE' });
     assert.equal(missingUpload.status, 404);
     assert.match(await missingUpload.text(), /<Code>NoSuchUpload<\/Code>/);
+  });
+
+  it('proves a put with expected bytes by the server checksum, without reading it back', async () => {
+    const body = Buffer.from('checked by the server');
+    const expected = { sha256: await sha256Of(body), size: body.length };
+    const gets = count(server, 'GetObject');
+    await store.put('checked', Readable.from([body]), { expected });
+    assert.equal(count(server, 'GetObject'), gets, 'no read-back');
+    assert.deepEqual(await store.head('checked'), { size: body.length, sha256: expected.sha256 }, 'HEAD answers the kept whole-object SHA-256');
+    await store.put('unchecked', Readable.from([body]));
+    assert.deepEqual(await store.head('unchecked'), { size: body.length }, 'a CRC32-only object has no SHA-256 to answer');
+  });
+
+  it('a body corrupted on the way is refused by the server (BadDigest) and nothing is kept', async () => {
+    const body = Buffer.from('corrupted in transit');
+    const expected = { sha256: await sha256Of(body), size: body.length };
+    await store.put('transit', Readable.from([Buffer.from('an older version')]));
+    server.corruptNextBody('docs', 'env-a/transit');
+    await assert.rejects(store.put('transit', Readable.from([body]), { expected }), BlobChecksumMismatchError);
+    assert.equal(await readAll(await store.get('transit')).then(String), 'an older version', 'the refused PUT replaced nothing');
+  });
+
+  it('checks each part of a large put by its SHA-256 and refuses a corrupted part', async () => {
+    const s = await storeOn(server);
+    try {
+      const size = 12 * MiB;
+      const expected = { sha256: generatedSha256(size), size };
+      server.corruptNextBody('docs', 'big');
+      const aborts = count(server, 'AbortMultipartUpload');
+      await assert.rejects(s.put('big', generatedStream(size), { expected }), BlobChecksumMismatchError);
+      assert.equal(count(server, 'AbortMultipartUpload'), aborts + 1);
+      assert.equal(await s.head('big'), null);
+      const gets = count(server, 'GetObject');
+      await s.put('big', generatedStream(size), { expected });
+      assert.equal(count(server, 'GetObject'), gets, 'checked parts: no read-back');
+      const head = await s.head('big');
+      assert.equal(head?.size, size);
+      assert.equal(head?.sha256, undefined, 'a checksum of parts is not the whole-object hash');
+    } finally {
+      s.destroy();
+    }
+  });
+
+  it('reads the object back when the server keeps no checksums, and catches a corruption that way', async () => {
+    const plain = await startS3Server({ checksums: false });
+    const s = await storeOn(plain);
+    try {
+      const body = Buffer.from('on a server without additional checksums');
+      const expected = { sha256: await sha256Of(body), size: body.length };
+      await s.put('k', Readable.from([body]), { expected });
+      assert.equal(count(plain, 'GetObject'), 1, 'verified by reading it back');
+      assert.deepEqual(await s.head('k'), { size: body.length });
+      plain.corruptNextBody('docs', 'k');
+      await assert.rejects(s.put('k', Readable.from([body]), { expected }), /read back: expected sha256/);
+      assert.equal(await s.head('k'), null, 'the corrupted object is removed');
+    } finally {
+      s.destroy();
+      await plain.close();
+    }
   });
 });

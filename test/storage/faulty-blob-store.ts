@@ -1,21 +1,7 @@
-import { type Readable, Transform, type TransformCallback } from 'node:stream';
-import type { BlobStore, ByteRange, PutOptions, StoredBlob } from '../../src/providers/blobs/blob-store.ts';
+import type { Readable } from 'node:stream';
+import type { BlobHead, BlobStore, ByteRange, PutOptions, StoredBlob } from '../../src/providers/blobs/blob-store.ts';
 import { HashingCounter } from '../../src/providers/blobs/hashing-counter.ts';
-
-/** Flips the first byte of what passes (a corrupted write). */
-class FirstByteFlip extends Transform {
-  #done = false;
-  override _transform(chunk: Buffer, _e: BufferEncoding, callback: TransformCallback): void {
-    if (!this.#done && chunk.length > 0) {
-      const copy = Buffer.from(chunk);
-      copy[0] = copy[0]! ^ 0xff;
-      this.#done = true;
-      callback(null, copy);
-      return;
-    }
-    callback(null, chunk);
-  }
-}
+import { FirstByteFlip } from '../support/s3-server-protocol.ts';
 
 /**
  * A store that misbehaves on demand, in front of a real one: puts of chosen keys fail, or land
@@ -63,7 +49,7 @@ export class FaultyBlobStore implements BlobStore {
     return this.inner.get(key, range);
   }
 
-  head(key: string): Promise<{ size: number } | null> {
+  head(key: string): Promise<BlobHead | null> {
     return this.inner.head(key);
   }
 

@@ -8,9 +8,9 @@ import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
 import type { Executor } from '../../src/db/executor.ts';
 import { CredentialsBox } from '../../src/modules/storage/credentials-box.ts';
-import { digestOf } from '../../src/modules/storage/verified-copy.ts';
 import { BlobNotFoundError } from '../../src/providers/blobs/blob-store.ts';
 import { blobStoreConfigFromUrl } from '../../src/providers/blobs/blob-store-url.ts';
+import { digestOf } from '../../src/providers/blobs/hashing-counter.ts';
 import { LocalBlobStore } from '../../src/providers/blobs/local-blob-store.ts';
 import { TenantRoutingBlobStore } from '../../src/providers/blobs/tenant-routing-blob-store.ts';
 

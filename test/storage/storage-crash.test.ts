@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { digestOf } from '../../src/modules/storage/verified-copy.ts';
+import { digestOf } from '../../src/providers/blobs/hashing-counter.ts';
 import { uploadOk } from '../documents/helpers.ts';
 import { waitFor } from '../jobs/helpers.ts';
 import { ADMIN_KEY, describeEachDialect } from '../support/app.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
-import { digestOf } from '../../src/modules/storage/verified-copy.ts';
+import { digestOf } from '../../src/providers/blobs/hashing-counter.ts';
 import { uploadOk } from '../documents/helpers.ts';
 import { describeEachDialect, type TestApp } from '../support/app.ts';
 import { assertError, createTenant, type TestTenant } from '../support/fixtures.ts';
@@ -67,6 +67,23 @@ describeEachDialect(
       providers.intercept(null);
     });
 
+    it('a copy corrupted on its way into S3 is refused by the server checksum and made again', async () => {
+      const t = ctx();
+      const tenant = await createTenant(t);
+      const { files, ids } = await uploadFiles(t, tenant, 2);
+      // The dedicated URL's prefix is `tenants/{tenant_id}`, in front of the document's own key.
+      dedicatedS3.corruptNextBody('dedicated', `tenants/${tenant.tenantId}/${docKey(tenant, ids[0]!)}`);
+      const puts = dedicatedS3.operations.get('PutObject') ?? 0;
+      await migrateOk(t, tenant.tenantId, 'dedicated');
+      const done = await waitForStatus(t, tenant.tenantId, ['completed', 'completed_with_errors', 'failed']);
+      assert.equal(done.status, 'completed', JSON.stringify(done));
+      assert.equal(done.migrated_files, 2);
+      // The probe, the refused copy, the copy made again, the other file.
+      assert.ok((dedicatedS3.operations.get('PutObject') ?? 0) >= puts + 4, 'the refused copy was sent again');
+      const target = await t.container.modules.use('storageProviders').storeFor(tenant.tenantId, 'dedicated');
+      for (const [i, id] of ids.entries()) assert.equal((await digestOf(await target.get(docKey(tenant, id)))).sha256, sha256(files[i]!));
+    });
+
     it('retries a failing file on the schedule, lists it, serves it from the source, and retries it on request', async () => {
       const t = ctx();
       const { tenant, files, ids, faulty, providers } = await tenantWithFaultyDedicated(t, 3);
@@ -85,6 +102,9 @@ describeEachDialect(
       assert.equal(failed.failed_files[0].attempts, 4);
       assert.match(failed.failed_files[0].error, /injected fault/);
       assert.ok(failed.failed_files[0].last_attempt);
+      // Each document row names where its bytes are: the target, except the failed file (only in the source).
+      const placed = await t.container.database.db.selectFrom('documents').select(['id', 'storage_provider']).where('tenant_id', '=', tenant.tenantId).execute();
+      assert.deepEqual(Object.fromEntries(placed.map((r) => [r.id, r.storage_provider])), Object.fromEntries(ids.map((id, i) => [id, i === 2 ? 'shared' : 'dedicated'])));
       // Still served, from the source.
       assert.equal(sha256(await download(t, tenant, ids[2]!)), sha256(files[2]!));
 

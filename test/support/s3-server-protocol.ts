@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import { crc32 } from 'node:zlib';
@@ -91,15 +91,32 @@ export class AwsChunkedDecoder extends Transform {
   }
 }
 
-/** Counts bytes and computes MD5 (the ETag) and CRC32 (the SDK's default checksum) on the way to disk. */
+/** The additional checksums S3 computes and keeps (the ones the SDK and this project use). */
+export type ChecksumAlgorithm = 'crc32' | 'sha256';
+
+/** A checksum kept with an object or part: the whole object's, or one of its parts' checksums (`…-N`). */
+export interface StoredChecksum {
+  algorithm: ChecksumAlgorithm;
+  value: string;
+  type: 'FULL_OBJECT' | 'COMPOSITE';
+}
+
+/** Counts bytes and computes MD5 (the ETag) and CRC32 (the SDK's default checksum), and SHA-256 when asked, on the way to disk. */
 export class BodyTap extends Transform {
   readonly #md5 = createHash('md5');
+  readonly #sha256: Hash | null;
   #crc = 0;
   size = 0;
+
+  constructor(options: { sha256?: boolean } = {}) {
+    super();
+    this.#sha256 = options.sha256 ? createHash('sha256') : null;
+  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.size += chunk.length;
     this.#md5.update(chunk);
+    this.#sha256?.update(chunk);
     this.#crc = crc32(chunk, this.#crc);
     callback(null, chunk);
   }
@@ -108,11 +125,68 @@ export class BodyTap extends Transform {
     return this.#md5.digest();
   }
 
-  /** CRC32 as S3 spells it: base64 of the big-endian 32-bit value. */
-  crc32Base64(): string {
+  /** The body's checksum as S3 spells it (base64 of the raw value); SHA-256 only if it was asked for. */
+  checksum(algorithm: ChecksumAlgorithm): string {
+    if (algorithm === 'sha256') {
+      if (!this.#sha256) throw new S3Error(400, 'InvalidRequest', 'a SHA-256 trailer must be announced in x-amz-trailer');
+      return this.#sha256.digest('base64');
+    }
     const out = Buffer.alloc(4);
     out.writeUInt32BE(this.#crc >>> 0);
     return out.toString('base64');
+  }
+}
+
+/** The checksum of a multipart object from its parts' checksums: the algorithm over their raw values, `-<parts>`. */
+export function compositeChecksum(algorithm: ChecksumAlgorithm, parts: string[]): string {
+  const raw = Buffer.concat(parts.map((p) => Buffer.from(p, 'base64')));
+  let digest: string;
+  if (algorithm === 'sha256') digest = createHash('sha256').update(raw).digest('base64');
+  else {
+    const out = Buffer.alloc(4);
+    out.writeUInt32BE(crc32(raw) >>> 0);
+    digest = out.toString('base64');
+  }
+  return `${digest}-${parts.length}`;
+}
+
+/** `x-amz-checksum-<algorithm>` and `x-amz-checksum-type` answer headers for a kept checksum. */
+export function checksumHeaders(checksum: StoredChecksum | null): Record<string, string> {
+  return checksum ? { [`x-amz-checksum-${checksum.algorithm}`]: checksum.value, 'x-amz-checksum-type': checksum.type } : {};
+}
+
+/** Whether a request announces a SHA-256 checksum (header, announced trailer, or the SDK's algorithm header), so it is computed as the body streams. */
+export function announcesSha256(headers: IncomingHttpHeaders): boolean {
+  const algorithm = String(headers['x-amz-sdk-checksum-algorithm'] ?? headers['x-amz-checksum-algorithm'] ?? '').toUpperCase();
+  return headers['x-amz-checksum-sha256'] !== undefined || String(headers['x-amz-trailer'] ?? '').includes('x-amz-checksum-sha256') || algorithm === 'SHA256';
+}
+
+/**
+ * Checks the checksum a body declares (`declared(name)`: its trailer or header) against what
+ * arrived: a mismatch is BadDigest. Answers the checksum to keep with the object, or null when none was sent.
+ */
+export function checkDeclaredChecksum(tap: BodyTap, declared: (name: string) => string | undefined): StoredChecksum | null {
+  for (const algorithm of ['sha256', 'crc32'] as const) {
+    const sent = declared(`x-amz-checksum-${algorithm}`);
+    if (sent === undefined) continue;
+    if (sent !== tap.checksum(algorithm)) throw new S3Error(400, 'BadDigest', `The ${algorithm.toUpperCase()} you specified did not match the calculated checksum.`);
+    return { algorithm, value: sent, type: 'FULL_OBJECT' };
+  }
+  return null;
+}
+
+/** Flips the first byte that passes (a body corrupted on the way). */
+export class FirstByteFlip extends Transform {
+  #done = false;
+  override _transform(chunk: Buffer, _e: BufferEncoding, callback: TransformCallback): void {
+    if (!this.#done && chunk.length > 0) {
+      const copy = Buffer.from(chunk);
+      copy[0] = copy[0]! ^ 0xff;
+      this.#done = true;
+      callback(null, copy);
+      return;
+    }
+    callback(null, chunk);
   }
 }
 

@@ -8,22 +8,31 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import {
   AwsChunkedDecoder,
+  announcesSha256,
   BodyTap,
+  type ChecksumAlgorithm,
+  checkDeclaredChecksum,
+  checksumHeaders,
+  compositeChecksum,
+  FirstByteFlip,
   isAwsChunked,
   parseCompleteParts,
   parseRange,
   S3Error,
+  type StoredChecksum,
   xmlDocument,
   xmlFields,
 } from './s3-server-protocol.ts';
 
 // A small S3-compatible server for tests: path-style REST, bytes streamed to files in a temp folder,
-// metadata in memory, no signature checks. Enough of S3 for SDK v3 and lib-storage's Upload.
+// metadata in memory, no signature checks. Enough of S3 for SDK v3 and lib-storage's Upload,
+// including additional checksums (CRC32, SHA-256): checked on arrival, kept, answered on request.
 
 interface StoredFile {
   file: string;
   size: number;
   etag: string;
+  checksum: StoredChecksum | null;
 }
 interface S3Object extends StoredFile {
   contentType: string;
@@ -34,6 +43,8 @@ interface MultipartUpload {
   key: string;
   contentType: string;
   initiated: Date;
+  /** The checksum algorithm named at CreateMultipartUpload: every part is checked with it. */
+  algorithm: ChecksumAlgorithm | null;
   parts: Map<number, StoredFile & { md5: Buffer }>;
 }
 
@@ -46,13 +57,25 @@ export interface S3TestServer {
   keys(bucket: string): string[];
   /** How many requests of each operation were served (`PutObject`, `UploadPart`, …). */
   operations: Map<string, number>;
+  /** The next body received for `key` in `bucket` gets its first byte flipped on the way in (before any checksum check). */
+  corruptNextBody(bucket: string, key: string): void;
   close(): Promise<void>;
 }
 
 const MIN_PART_SIZE = 5 * 1024 * 1024;
 
+export interface S3TestServerOptions {
+  /**
+   * false: behave like an S3-compatible server without additional checksums (x-amz-checksum-*
+   * sent are neither checked nor kept nor answered). Default true, as S3.
+   */
+  checksums?: boolean;
+}
+
 /** Starts the server on 127.0.0.1 with a random port and a fresh temp folder. */
-export async function startS3Server(): Promise<S3TestServer> {
+export async function startS3Server(options: S3TestServerOptions = {}): Promise<S3TestServer> {
+  const checksums = options.checksums ?? true;
+  const corruptNext = new Set<string>();
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 's3-server-'));
   const buckets = new Map<string, Map<string, S3Object>>();
   const uploads = new Map<string, MultipartUpload>();
@@ -75,23 +98,26 @@ export async function startS3Server(): Promise<S3TestServer> {
   };
   const removeFile = (file: string) => fsp.rm(file, { force: true });
 
-  /** Streams a request body (decoding aws-chunked) to a new file, checking length and CRC32. */
-  async function receiveBody(req: IncomingMessage): Promise<StoredFile & { md5: Buffer; crc32: string | null }> {
+  /**
+   * Streams a request body (decoding aws-chunked) to a new file, checking its length and the
+   * checksum it declares (header or trailer): a mismatch is BadDigest and nothing is kept.
+   */
+  async function receiveBody(req: IncomingMessage, target: string, partsAlgorithm: ChecksumAlgorithm | null = null): Promise<StoredFile & { md5: Buffer }> {
     const file = path.join(root, randomUUID());
-    const tap = new BodyTap();
+    const tap = new BodyTap({ sha256: checksums && (announcesSha256(req.headers) || partsAlgorithm === 'sha256') });
     const decoder = isAwsChunked(req.headers) ? new AwsChunkedDecoder() : null;
+    const flip = corruptNext.delete(target) ? new FirstByteFlip() : null;
     try {
       const out = fs.createWriteStream(file, { highWaterMark: 1024 * 1024 });
-      await (decoder ? pipeline(req, decoder, tap, out) : pipeline(req, tap, out));
-      const declared = req.headers['x-amz-decoded-content-length'] ?? (decoder ? undefined : req.headers['content-length']);
-      if (declared !== undefined && Number(declared) !== tap.size) {
-        throw new S3Error(400, 'IncompleteBody', `expected ${declared} bytes, got ${tap.size}`);
+      await pipeline([req, ...(decoder ? [decoder] : []), ...(flip ? [flip] : []), tap, out]);
+      const length = req.headers['x-amz-decoded-content-length'] ?? (decoder ? undefined : req.headers['content-length']);
+      if (length !== undefined && Number(length) !== tap.size) {
+        throw new S3Error(400, 'IncompleteBody', `expected ${length} bytes, got ${tap.size}`);
       }
-      const crc32 = tap.crc32Base64();
-      const expected = decoder?.trailers.get('x-amz-checksum-crc32') ?? req.headers['x-amz-checksum-crc32'];
-      if (expected !== undefined && expected !== crc32) throw new S3Error(400, 'BadDigest', 'CRC32 checksum mismatch');
+      const declared = (name: string) => decoder?.trailers.get(name) ?? (req.headers[name] as string | undefined);
+      const checksum = checksums ? checkDeclaredChecksum(tap, declared) : null;
       const md5 = tap.md5();
-      return { file, size: tap.size, md5, etag: `"${md5.toString('hex')}"`, crc32: expected === undefined ? null : crc32 };
+      return { file, size: tap.size, md5, etag: `"${md5.toString('hex')}"`, checksum };
     } catch (error) {
       await removeFile(file);
       throw error;
@@ -180,7 +206,7 @@ export async function startS3Server(): Promise<S3TestServer> {
       if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) {
         throw new S3Error(400, 'InvalidArgument', 'Part number must be an integer between 1 and 10000');
       }
-      const part = await receiveBody(req);
+      const part = await receiveBody(req, `${bucket}/${key}`, upload.algorithm);
       if (!uploads.has(q.get('uploadId') ?? '')) {
         await removeFile(part.file); // aborted while this part was in flight
         throw new S3Error(404, 'NoSuchUpload', 'The specified upload does not exist.');
@@ -188,14 +214,14 @@ export async function startS3Server(): Promise<S3TestServer> {
       const previous = upload.parts.get(partNumber);
       upload.parts.set(partNumber, part);
       if (previous) await removeFile(previous.file);
-      res.writeHead(200, { etag: part.etag, ...(part.crc32 ? { 'x-amz-checksum-crc32': part.crc32 } : {}) }).end();
+      res.writeHead(200, { etag: part.etag, ...checksumHeaders(part.checksum) }).end();
     } else if (method === 'PUT') {
       if (req.headers['x-amz-copy-source']) throw new S3Error(501, 'NotImplemented', 'CopyObject is not supported');
       op('PutObject');
       bucketOf(bucket);
-      const stored = await receiveBody(req);
+      const stored = await receiveBody(req, `${bucket}/${key}`);
       storeObject(bucket, key, stored, contentType);
-      res.writeHead(200, { etag: stored.etag, ...(stored.crc32 ? { 'x-amz-checksum-crc32': stored.crc32 } : {}) }).end();
+      res.writeHead(200, { etag: stored.etag, ...checksumHeaders(stored.checksum) }).end();
     } else if (method === 'GET' || method === 'HEAD') {
       op(method === 'GET' ? 'GetObject' : 'HeadObject');
       const object = objectOf(bucket, key);
@@ -206,6 +232,8 @@ export async function startS3Server(): Promise<S3TestServer> {
         etag: object.etag,
         'last-modified': object.lastModified.toUTCString(),
         'accept-ranges': 'bytes',
+        // As S3: the kept checksum only when asked for, and never for a part of the object.
+        ...(req.headers['x-amz-checksum-mode'] === 'ENABLED' && !range ? checksumHeaders(object.checksum) : {}),
       };
       if (range) headers['content-range'] = `bytes ${range.start}-${range.end}/${object.size}`;
       res.writeHead(range ? 206 : 200, headers);
@@ -232,7 +260,10 @@ export async function startS3Server(): Promise<S3TestServer> {
       op('CreateMultipartUpload');
       bucketOf(bucket);
       const uploadId = randomBytes(16).toString('hex');
-      uploads.set(uploadId, { bucket, key, contentType, initiated: new Date(), parts: new Map() });
+      const named = String(req.headers['x-amz-checksum-algorithm'] ?? '').toLowerCase();
+      const algorithm = checksums && (named === 'sha256' || named === 'crc32') ? named : null;
+      uploads.set(uploadId, { bucket, key, contentType, initiated: new Date(), algorithm, parts: new Map() });
+      if (algorithm) res.setHeader('x-amz-checksum-algorithm', algorithm.toUpperCase());
       xml(xmlDocument('InitiateMultipartUploadResult', xmlFields({ Bucket: bucket, Key: key, UploadId: uploadId })));
     } else if (method === 'POST' && q.has('uploadId')) {
       op('CompleteMultipartUpload');
@@ -254,10 +285,12 @@ export async function startS3Server(): Promise<S3TestServer> {
         await out.close();
       }
       const etag = `"${createHash('md5').update(Buffer.concat(parts.map((p) => p.md5))).digest('hex')}-${parts.length}"`;
+      const checksum = compositeOf(upload.algorithm, parts);
       uploads.delete(id);
-      storeObject(bucket, key, { file, size: parts.reduce((n, p) => n + p.size, 0), etag }, upload.contentType);
+      storeObject(bucket, key, { file, size: parts.reduce((n, p) => n + p.size, 0), etag, checksum }, upload.contentType);
       await Promise.all([...upload.parts.values()].map((p) => removeFile(p.file)));
-      xml(xmlDocument('CompleteMultipartUploadResult', xmlFields({ Location: `/${bucket}/${key}`, Bucket: bucket, Key: key, ETag: etag })));
+      const checksumFields: Record<string, string> = checksum ? { [`Checksum${checksum.algorithm.toUpperCase()}`]: checksum.value, ChecksumType: checksum.type } : {};
+      xml(xmlDocument('CompleteMultipartUploadResult', xmlFields({ Location: `/${bucket}/${key}`, Bucket: bucket, Key: key, ETag: etag, ...checksumFields })));
     } else {
       throw new S3Error(405, 'MethodNotAllowed', `${method} is not supported here`);
     }
@@ -289,12 +322,21 @@ export async function startS3Server(): Promise<S3TestServer> {
     pendingUploads: (bucket) =>
       [...uploads].filter(([, u]) => !bucket || u.bucket === bucket).map(([uploadId, u]) => ({ bucket: u.bucket, key: u.key, uploadId })),
     keys: (bucket) => [...(buckets.get(bucket)?.keys() ?? [])].sort(),
+    corruptNextBody: (bucket, key) => {
+      corruptNext.add(`${bucket}/${key}`);
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await fsp.rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/** A multipart object's checksum: composite of its parts' when each was checked with the upload's algorithm. */
+function compositeOf(algorithm: ChecksumAlgorithm | null, parts: StoredFile[]): StoredChecksum | null {
+  if (!algorithm || !parts.every((p) => p.checksum?.algorithm === algorithm)) return null;
+  return { algorithm, value: compositeChecksum(algorithm, parts.map((p) => p.checksum!.value)), type: 'COMPOSITE' };
 }
 
 /** S3 error bodies have no namespace: `<Error><Code/><Message/>…<RequestId/></Error>`. */

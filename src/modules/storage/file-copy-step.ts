@@ -1,7 +1,5 @@
-import type { Executor } from '../../db/executor.ts';
 import { BlobNotFoundError, type BlobStore } from '../../providers/blobs/blob-store.ts';
 import type { Semaphore } from './bounded.ts';
-import { markDocuments } from './document-locations.ts';
 import type { MigrationFile } from './migration-files.repository.ts';
 import type { StorageMigration } from './migrations.repository.ts';
 import type { StorageDeps } from './runner-deps.ts';
@@ -25,24 +23,24 @@ const MAX_ERROR_LENGTH = 500;
 
 /**
  * Copies one document (and its thumbnail) and records the outcome in one transaction with the
- * migration's counters, so a crash before the commit only means the file is copied again (the
- * read-back check then finds it already there) and never counts twice.
+ * migration's counters, so a crash before the commit only means the file is checked again (the
+ * re-run finds the verified copy already there) and never counts twice.
  */
 export async function copyFileStep(deps: StorageDeps, m: StorageMigration, f: MigrationFile, route: CopyRoute): Promise<void> {
   try {
     await copyDocument(route, f);
   } catch (error) {
-    if (error instanceof BlobNotFoundError && !(await documentExists(deps.database.db, f))) return settleSkipped(deps, m, f);
+    if (error instanceof BlobNotFoundError && !(await deps.documents.exists(deps.database.db, f.tenantId, f.documentId))) return settleSkipped(deps, m, f);
     return attemptFailed(deps, m, f, error);
   }
   const now = deps.clock.now();
   const settled = await deps.database.db.transaction().execute(async (trx) => {
     // Deleted while being copied: the delete may have missed the copy that was still arriving.
-    if (!(await documentExists(trx, f))) return 'deleted';
+    if (!(await deps.documents.exists(trx, f.tenantId, f.documentId))) return 'deleted';
     if (!(await deps.files.settle(trx, f, { status: 'copied', attempts: f.attempts + 1, error: null, lastAttemptAt: now }))) return 'settled';
     await deps.migrations.addProgress(trx, m.id, { migratedFiles: 1, migratedBytes: f.size }, now);
     await deps.migrations.update(trx, m.id, { currentFile: f.storageKey }, now);
-    await markDocuments(trx, m.tenantId, m.targetProvider, [f.documentId]);
+    await deps.documents.setProvider(trx, m.tenantId, m.targetProvider, [f.documentId]);
     return 'settled';
   });
   if (settled === 'deleted') {
@@ -58,7 +56,7 @@ async function copyDocument(route: CopyRoute, f: MigrationFile): Promise<void> {
   const check = route.mayHoldCopies || f.attempts > 0;
   if (!(check && (await holdsExactly(route.target, f.storageKey, expected)))) {
     try {
-      await copyVerified(route.sources, route.target, f.storageKey, f.sha256, (work) => route.uploads.run(work));
+      await copyVerified(route.sources, route.target, f.storageKey, expected, (work) => route.uploads.run(work));
     } catch (error) {
       // Uploaded during the copy (it joined the inventory at cutover): only the target has it.
       if (!(error instanceof BlobNotFoundError && (await holdsExactly(route.target, f.storageKey, expected)))) throw error;
@@ -74,16 +72,6 @@ async function copyThumbnail(route: CopyRoute, key: string): Promise<void> {
     // Not every document has a rendered thumbnail yet; one rendered later goes to the new store.
     if (!(error instanceof BlobNotFoundError)) throw error;
   }
-}
-
-async function documentExists(db: Executor, f: MigrationFile): Promise<boolean> {
-  const row = await db
-    .selectFrom('documents')
-    .select('id')
-    .where('tenant_id', '=', f.tenantId)
-    .where('id', '=', f.documentId)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 async function settleSkipped(deps: StorageDeps, m: StorageMigration, f: MigrationFile): Promise<void> {

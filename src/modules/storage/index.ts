@@ -52,6 +52,7 @@ export const storageModule = defineModule({
       tenantStorage,
       stores,
       mail: use('mailOutbox'),
+      documents: use('documentFiles'),
     };
     const storageConfig = new StorageConfigService({
       database,
@@ -63,7 +64,7 @@ export const storageModule = defineModule({
       migrations,
       credentials,
     });
-    const service = new MigrationsService({ ...deps, storageConfig });
+    const service = new MigrationsService({ ...deps, storageConfig, storageUsage: use('storageUsage') });
     return {
       provides: { storageMigrations: service, storageProviders: stores },
       routes(app) {

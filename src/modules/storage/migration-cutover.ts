@@ -1,7 +1,6 @@
 import type { Executor } from '../../db/executor.ts';
 import type { RunningJob } from '../../jobs/job-types.ts';
 import { eachLimited } from './bounded.ts';
-import { markDocuments, markFailedAtSource } from './document-locations.ts';
 import type { MigrationFile } from './migration-files.repository.ts';
 import type { StorageMigration, StorageMigrationChanges } from './migrations.repository.ts';
 import { cutOver } from './placement-moves.ts';
@@ -78,8 +77,9 @@ export async function completeMigration(deps: StorageDeps, job: RunningJob<Migra
       const purgeAt = now + deps.config.retentionMs;
       const changes: StorageMigrationChanges = { status, phase: 'done', completedAt: now, purgeAt, purgedAt: null, currentFile: null, failedFiles: failed };
       if (!(await deps.migrations.transition(trx, m.id, ['in_progress'], changes, now))) return;
-      await markDocuments(trx, m.tenantId, m.targetProvider);
-      if (failed > 0) await markFailedAtSource(trx, m.tenantId, m.id, m.sourceProvider);
+      await deps.documents.setProvider(trx, m.tenantId, m.targetProvider, 'all');
+      // Files whose copy failed are still only in the source.
+      if (failed > 0) await deps.documents.setProvider(trx, m.tenantId, m.sourceProvider, deps.files.failedDocumentIds(m.tenantId, m.id));
       await deps.jobs.enqueue(trx, STORAGE_JOBS.purgeSource, { migrationId: m.id }, { tenantId: m.tenantId, runAt: purgeAt });
       const detail = { source: m.sourceProvider, target: m.targetProvider, status, migrated_files: m.migratedFiles, failed_files: failed, migrated_bytes: m.migratedBytes };
       await deps.migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: 'migration_completed', detail, at: now });

@@ -1,6 +1,8 @@
-import { type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import { expressionBuilder, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
 import type { Executor } from '../../db/executor.ts';
+import type { DB } from '../../db/schema.ts';
+import { storedFiles } from '../documents/index.ts';
 import type { StorageMigrationFilesTable } from './storage.tables.ts';
 
 /** One document of a migration's inventory, with its copy state and retries. */
@@ -65,16 +67,6 @@ export type MigrationFileChanges = Partial<Omit<MigrationFile, 'migrationId' | '
 
 /** The inventory of one migration: a row per document, with its copy state and retries. */
 export class MigrationFilesRepository {
-  /** What the tenant stores now: the totals a new migration starts with. */
-  async totals(db: Executor, tenantId: string): Promise<{ files: number; bytes: number }> {
-    const row = await db
-      .selectFrom('documents')
-      .select((eb) => [eb.fn.countAll<number>().as('files'), eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes')])
-      .where('tenant_id', '=', tenantId)
-      .executeTakeFirstOrThrow();
-    return { files: Number(row.files), bytes: Number(row.bytes) };
-  }
-
   /** Files and bytes of a migration's inventory (the record's totals). */
   async inventoryTotals(db: Executor, tenantId: string, migrationId: string): Promise<{ files: number; bytes: number }> {
     const row = await db
@@ -93,20 +85,19 @@ export class MigrationFilesRepository {
       .columns(['migration_id', 'document_id', 'tenant_id', 'storage_key', 'thumbnail_key', 'size', 'sha256', 'status', 'attempts', 'next_attempt_at'])
       .expression((eb) =>
         eb
-          .selectFrom('documents as d')
+          .selectFrom(storedFiles(tenantId).as('d'))
           .select((s) => [
             s.val(migrationId).as('migration_id'),
-            'd.id',
+            'd.document_id',
             'd.tenant_id',
             'd.storage_key',
             'd.thumbnail_key',
-            'd.file_size',
+            'd.size',
             'd.sha256',
             s.val('pending').as('status'),
             s.val(0).as('attempts'),
             s.val(now).as('next_attempt_at'),
           ])
-          .where('d.tenant_id', '=', tenantId)
           .where(notInInventory(tenantId, migrationId)),
       )
       .executeTakeFirst();
@@ -116,15 +107,14 @@ export class MigrationFilesRepository {
   /** The tenant's documents the inventory does not list (stored after it was taken), in id order. */
   async outsideInventory(db: Executor, tenantId: string, migrationId: string, afterDocumentId: string, limit: number): Promise<UninventoriedDocument[]> {
     const rows = await db
-      .selectFrom('documents as d')
-      .select(['d.id', 'd.storage_key', 'd.thumbnail_key', 'd.sha256'])
-      .where('d.tenant_id', '=', tenantId)
-      .where('d.id', '>', afterDocumentId)
+      .selectFrom(storedFiles(tenantId).as('d'))
+      .select(['d.document_id', 'd.storage_key', 'd.thumbnail_key', 'd.sha256'])
+      .where('d.document_id', '>', afterDocumentId)
       .where(notInInventory(tenantId, migrationId))
-      .orderBy('d.id')
+      .orderBy('d.document_id')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ id: r.id, storageKey: r.storage_key, thumbnailKey: r.thumbnail_key, sha256: r.sha256 }));
+    return rows.map((r) => ({ id: r.document_id, storageKey: r.storage_key, thumbnailKey: r.thumbnail_key, sha256: r.sha256 }));
   }
 
   /** Pending files whose (re)try is due, oldest due first. */
@@ -200,6 +190,16 @@ export class MigrationFilesRepository {
     return Number(row.n);
   }
 
+  /** Subquery: the documents whose copy failed (still only in the source), for a statement over documents. */
+  failedDocumentIds(tenantId: string, migrationId: string) {
+    return expressionBuilder<DB, never>()
+      .selectFrom('storage_migration_files')
+      .select('storage_migration_files.document_id')
+      .where('storage_migration_files.tenant_id', '=', tenantId)
+      .where('storage_migration_files.migration_id', '=', migrationId)
+      .where('storage_migration_files.status', '=', 'failed');
+  }
+
   /** Puts the failed files back in the queue with fresh retries (the retry endpoint). */
   async requeueFailed(db: Executor, tenantId: string, migrationId: string, now: number): Promise<number> {
     const result = await db
@@ -230,5 +230,5 @@ export class MigrationFilesRepository {
 
 /** The outer query's document `d` has no file row in the migration's inventory. */
 function notInInventory(tenantId: string, migrationId: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`not exists (select 1 from storage_migration_files f where f.tenant_id = ${tenantId} and f.migration_id = ${migrationId} and f.document_id = d.id)`;
+  return sql<SqlBool>`not exists (select 1 from storage_migration_files f where f.tenant_id = ${tenantId} and f.migration_id = ${migrationId} and f.document_id = d.document_id)`;
 }

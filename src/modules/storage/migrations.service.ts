@@ -1,7 +1,7 @@
 import { isUniqueViolation } from '../../db/db-errors.ts';
 import { errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { markUnsetDocuments } from './document-locations.ts';
+import type { ModuleServices } from '../../platform/module.ts';
 import type { MigrationFile } from './migration-files.repository.ts';
 import { RUNNING_STATES, type StorageMigration, type StorageMigrationChanges } from './migrations.repository.ts';
 import { cancelTo } from './placement-moves.ts';
@@ -10,17 +10,23 @@ import type { StorageConfigService } from './storage-config.service.ts';
 import { isSupportedPath, type ProviderName, supportedTargetsFrom } from './storage-providers.ts';
 import { SHARED_ONLY } from './tenant-storage.repository.ts';
 
+type MigrationsServiceDeps = StorageDeps & {
+  storageConfig: StorageConfigService;
+  /** What the tenant stores now: the totals a new migration starts with. */
+  storageUsage: ModuleServices['storageUsage'];
+};
+
 /** The administrator's storage migrations (spec "Storage migration", contract §11). */
 export class MigrationsService {
-  readonly #deps: StorageDeps & { storageConfig: StorageConfigService };
+  readonly #deps: MigrationsServiceDeps;
 
-  constructor(deps: StorageDeps & { storageConfig: StorageConfigService }) {
+  constructor(deps: MigrationsServiceDeps) {
     this.#deps = deps;
   }
 
   /** Creates the `pending` record with its totals and enqueues the run. */
   async start(tenantId: string, input: { targetProvider: ProviderName; initiatedByEmail: string | null }): Promise<StorageMigration> {
-    const { database, clock, jobs, migrations, files, tenantStorage } = this.#deps;
+    const { database, clock, jobs, migrations, tenantStorage, storageUsage } = this.#deps;
     await this.#deps.storageConfig.assertTenant(tenantId);
     const db = database.db;
     const source = ((await tenantStorage.find(db, tenantId)) ?? SHARED_ONLY).current;
@@ -33,7 +39,7 @@ export class MigrationsService {
     }
     await this.assertTargetConfigured(tenantId, target);
     const now = clock.now();
-    const totals = await files.totals(db, tenantId);
+    const totals = await storageUsage.usage(tenantId);
     const migration: StorageMigration = {
       id: newId(now),
       tenantId,
@@ -41,7 +47,7 @@ export class MigrationsService {
       targetProvider: target,
       status: 'pending',
       phase: 'preparation',
-      totalFiles: totals.files,
+      totalFiles: totals.documents,
       migratedFiles: 0,
       failedFiles: 0,
       skippedFiles: 0,
@@ -127,7 +133,7 @@ export class MigrationsService {
       const placement = await tenantStorage.find(trx, m.tenantId);
       if (placement) {
         // Documents stored during the copy (no provider recorded yet) were written to the target.
-        await markUnsetDocuments(trx, m.tenantId, m.targetProvider);
+        await this.#deps.documents.setProvider(trx, m.tenantId, m.targetProvider, 'unset');
         const source = m.sourceProvider;
         await tenantStorage.save(trx, m.tenantId, cancelTo(placement, source, m.targetProvider), now);
       }

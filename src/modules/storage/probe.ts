@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
-import { digestOf } from './verified-copy.ts';
+import { digestOf } from '../../providers/blobs/hashing-counter.ts';
 
 /**
  * Proves a store takes the tenant's files: writes a probe object under the tenant's prefix, reads

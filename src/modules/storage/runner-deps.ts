@@ -33,4 +33,6 @@ export interface StorageDeps {
   tenantStorage: TenantStorageRepository;
   stores: ProviderStores;
   mail: Pick<ModuleServices['mailOutbox'], 'enqueue'>;
+  /** The documents module's stored files: whether a document still exists, which provider holds its bytes. */
+  documents: ModuleServices['documentFiles'];
 }

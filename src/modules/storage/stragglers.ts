@@ -29,7 +29,7 @@ export async function rescueStragglers(deps: StorageDeps, m: StorageMigration, s
 
 async function copyIfPresent(source: BlobStore, target: BlobStore, key: string, sha256: string | null): Promise<boolean> {
   try {
-    await copyVerified([source], target, key, sha256);
+    await copyVerified([source], target, key, sha256 === null ? null : { sha256 });
     await source.delete(key);
     return true;
   } catch (error) {

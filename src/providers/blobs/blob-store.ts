@@ -7,10 +7,33 @@ export interface StoredBlob {
   sha256: string;
 }
 
+/** What the caller knows the bytes must be (a document's recorded hash and size). */
+export interface ExpectedBytes {
+  /** Hex SHA-256. */
+  sha256: string;
+  /** Lets a store choose how to prove the bytes (S3: one checked PUT or checked parts); absent when unknown. */
+  size?: number;
+}
+
 export interface PutOptions {
   /** Stop and store nothing once the stream passes this many bytes (throws BlobTooLargeError). */
   maxBytes?: number;
   contentType?: string;
+  /**
+   * Keep the object only if the store can prove it holds exactly these bytes (each store says how);
+   * otherwise throw BlobChecksumMismatchError with nothing stored.
+   */
+  expected?: ExpectedBytes;
+}
+
+/** What `head` knows of a stored blob. */
+export interface BlobHead {
+  size: number;
+  /**
+   * Hex SHA-256 of the whole object as the store checked it on arrival (S3 with checksums); absent
+   * when the store keeps none, or only a checksum of parts.
+   */
+  sha256?: string;
 }
 
 /** An inclusive byte range, as in HTTP `Range: bytes=start-end`. */
@@ -29,8 +52,8 @@ export interface BlobStore {
   put(key: string, body: Readable, options?: PutOptions): Promise<StoredBlob>;
   /** Streams the bytes (or a range of them); throws BlobNotFoundError when absent. */
   get(key: string, range?: ByteRange): Promise<Readable>;
-  /** Size of the blob, or null when absent. */
-  head(key: string): Promise<{ size: number } | null>;
+  /** Size (and recorded SHA-256, when the store keeps one) of the blob, or null when absent. */
+  head(key: string): Promise<BlobHead | null>;
   /** Removes the blob; absent is not an error. */
   delete(key: string): Promise<void>;
   /** Throws when the store does not answer (readiness). */
@@ -43,6 +66,14 @@ export class BlobTooLargeError extends Error {
     super(`blob exceeds ${limit} bytes`);
     this.name = 'BlobTooLargeError';
     this.limit = limit;
+  }
+}
+
+/** The stored bytes would not be the expected ones (corrupted on the way, or a source that changed). */
+export class BlobChecksumMismatchError extends Error {
+  constructor(key: string, detail: string) {
+    super(`checksum mismatch for ${key}: ${detail}`);
+    this.name = 'BlobChecksumMismatchError';
   }
 }
 
@@ -67,6 +98,13 @@ export class BlobRangeError extends Error {
     super(`unsatisfiable range ${range.start}-${range.end}${size === undefined ? '' : ` of ${size} bytes`}`);
     this.name = 'BlobRangeError';
   }
+}
+
+/** How `actual` differs from `expected`, or null when they agree. */
+export function mismatchOf(expected: ExpectedBytes, actual: StoredBlob): string | null {
+  if (expected.size !== undefined && expected.size !== actual.size) return `expected ${expected.size} bytes, got ${actual.size}`;
+  if (expected.sha256 !== actual.sha256) return `expected sha256 ${expected.sha256}, got ${actual.sha256}`;
+  return null;
 }
 
 const MAX_KEY_BYTES = 1024;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Transform, type TransformCallback } from 'node:stream';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { BlobTooLargeError } from './blob-store.ts';
 
 /** Large buffers cut the number of syscalls and thread-pool round trips per megabyte. */
@@ -31,4 +31,15 @@ export class HashingCounter extends Transform {
   digest(): string {
     return this.#hash.digest('hex');
   }
+}
+
+/** Streams a blob through SHA-256 (never whole in memory). */
+export async function digestOf(stream: Readable): Promise<{ sha256: string; size: number }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    size += chunk.length;
+  }
+  return { sha256: hash.digest('hex'), size };
 }

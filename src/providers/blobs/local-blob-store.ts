@@ -7,11 +7,14 @@ import { pipeline } from 'node:stream/promises';
 import {
   assertValidBlobKey,
   assertValidRange,
-  type BlobStore,
+  BlobChecksumMismatchError,
+  type BlobHead,
   BlobNotFoundError,
   BlobRangeError,
+  type BlobStore,
   type ByteRange,
   InvalidBlobKeyError,
+  mismatchOf,
   type PutOptions,
   type StoredBlob,
 } from './blob-store.ts';
@@ -50,10 +53,14 @@ export class LocalBlobStore implements BlobStore {
       // `flush` fsyncs the file before its descriptor closes, so the rename publishes durable bytes.
       const out = fs.createWriteStream(tmp, { flags: 'wx', flush: true, highWaterMark: IO_CHUNK });
       await pipeline(body, counter, out);
+      const stored = { size: counter.bytesSeen, sha256: counter.digest() };
+      // The hash is of the very buffers written and fsynced: checked before the rename, a mismatch is never published.
+      const mismatch = options.expected ? mismatchOf(options.expected, stored) : null;
+      if (mismatch) throw new BlobChecksumMismatchError(key, mismatch);
       await fsp.mkdir(path.dirname(target), { recursive: true });
       await fsp.rename(tmp, target);
       await fsyncDir(path.dirname(target));
-      return { size: counter.bytesSeen, sha256: counter.digest() };
+      return stored;
     } catch (error) {
       await fsp.rm(tmp, { force: true });
       throw error;
@@ -86,7 +93,7 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  async head(key: string): Promise<{ size: number } | null> {
+  async head(key: string): Promise<BlobHead | null> {
     try {
       const stat = await fsp.stat(this.#pathOf(key));
       return stat.isFile() ? { size: stat.size } : null;

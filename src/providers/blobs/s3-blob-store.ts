@@ -1,3 +1,4 @@
+import { pipeline, Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -7,18 +8,22 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { pipeline, Readable } from 'node:stream';
 import {
   assertValidBlobKey,
   assertValidRange,
-  type BlobStore,
+  BlobChecksumMismatchError,
+  type BlobHead,
   BlobNotFoundError,
   BlobRangeError,
+  type BlobStore,
   type ByteRange,
+  type ExpectedBytes,
+  mismatchOf,
   type PutOptions,
   type StoredBlob,
 } from './blob-store.ts';
-import { HashingCounter } from './hashing-counter.ts';
+import { digestOf, HashingCounter } from './hashing-counter.ts';
+import { checksumParams, serverChecked, wholeObjectSha256 } from './s3-checksums.ts';
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -81,18 +86,22 @@ export class S3BlobStore implements BlobStore {
     const hashed = pipeline(body, counter, (error) => {
       if (error) streamError ??= error;
     });
+    const checksums = checksumParams(options.expected, this.#partSize);
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.bucket, Key: objectKey, Body: hashed, ContentType: options.contentType },
+      params: { Bucket: this.bucket, Key: objectKey, Body: hashed, ContentType: options.contentType, ...checksums },
       partSize: this.#partSize,
       queueSize: this.#queueSize,
       // On failure, done() waits for in-flight parts, then sends AbortMultipartUpload before rejecting.
       leavePartsOnError: false,
     });
+    let answered: string | undefined;
     try {
-      await upload.done();
+      answered = (await upload.done()).ChecksumSHA256;
     } catch (error) {
-      throw streamError ?? error;
+      if (streamError) throw streamError;
+      if (errorName(error) === 'BadDigest') throw new BlobChecksumMismatchError(key, 'the server received other bytes than the checksum sent (BadDigest)');
+      throw error;
     } finally {
       // If the upload failed on its side, stop reading the source instead of leaving it paused.
       if (!counter.writableFinished) {
@@ -101,7 +110,25 @@ export class S3BlobStore implements BlobStore {
       }
     }
     if (streamError) throw streamError;
-    return { size: counter.bytesSeen, sha256: counter.digest() };
+    const stored = { size: counter.bytesSeen, sha256: counter.digest() };
+    if (options.expected) await this.#prove(key, options.expected, stored, answered);
+    return stored;
+  }
+
+  /**
+   * Keeps the object only if it is `expected`: the bytes sent must be those, and the server must
+   * have checked what it received against their SHA-256 (whole or by part). A server without
+   * additional checksums confirms nothing, so the object is read back and hashed instead.
+   */
+  async #prove(key: string, expected: ExpectedBytes, sent: StoredBlob, answered: string | undefined): Promise<void> {
+    let mismatch = mismatchOf(expected, sent);
+    if (!mismatch && !serverChecked(answered, sent.sha256)) {
+      const wrong = mismatchOf(expected, await digestOf(await this.get(key)));
+      mismatch = wrong && `read back: ${wrong}`;
+    }
+    if (!mismatch) return;
+    await this.delete(key);
+    throw new BlobChecksumMismatchError(key, mismatch);
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
@@ -125,11 +152,12 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async head(key: string): Promise<{ size: number } | null> {
+  async head(key: string): Promise<BlobHead | null> {
     const objectKey = this.#objectKey(key);
     try {
-      const response = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey }));
-      return { size: response.ContentLength ?? 0 };
+      const response = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey, ChecksumMode: 'ENABLED' }));
+      const sha256 = wholeObjectSha256(response.ChecksumSHA256);
+      return { size: response.ContentLength ?? 0, ...(sha256 ? { sha256 } : {}) };
     } catch (error) {
       // HEAD answers have no body, so a missing key is only a bare 404 ("NotFound").
       if (errorName(error) === 'NotFound' || errorName(error) === 'NoSuchKey') return null;

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { BlobNotFoundError, type BlobStore, type ByteRange, type PutOptions, type StoredBlob } from './blob-store.ts';
+import { type BlobHead, BlobNotFoundError, type BlobStore, type ByteRange, type PutOptions, type StoredBlob } from './blob-store.ts';
 
 /** Where one tenant's blobs go and are looked for (docs/storage.md). */
 export interface BlobPlacement {
@@ -56,7 +56,7 @@ export class TenantRoutingBlobStore implements BlobStore {
     return stores.at(-1)!.get(key, range);
   }
 
-  async head(key: string): Promise<{ size: number } | null> {
+  async head(key: string): Promise<BlobHead | null> {
     for (const store of await this.#readOrder(key)) {
       const found = await store.head(key);
       if (found) return found;
