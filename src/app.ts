@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Container } from './container.ts';
@@ -16,6 +15,7 @@ import { installRequestMetrics } from './http/metrics.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installJsonBodyParser, installValidation } from './http/validation.ts';
 import { lazySerializers } from './http/serialization.ts';
+import { installSwaggerUiOnDemand } from './http/swagger-ui-on-demand.ts';
 
 const SANDBOX_PREFIX = '/sandbox';
 const REQUEST_ID_RE = /^[\w.:-]{1,128}$/;
@@ -70,7 +70,7 @@ export async function buildApp(container: Container, options: { logger?: Fastify
 
   // The OpenAPI document (src/http/openapi.ts completes it for every route; docs/api.md is the guide).
   await app.register(swagger, openApiSwaggerOptions(openApiRoutes, { info: OPENAPI_INFO, servers: OPENAPI_SERVERS, examples: OPERATION_EXAMPLES }));
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { displayOperationId: true, deepLinking: true, tryItOutEnabled: true } });
+  installSwaggerUiOnDemand(app, '/docs', { uiConfig: { displayOperationId: true, deepLinking: true, tryItOutEnabled: true } });
   app.get(
     `${API_PREFIX}/openapi.json`,
     {

@@ -1,9 +1,10 @@
-import http from 'node:http';
+import type http from 'node:http';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createContainer } from './container.ts';
 import { migrateToLatest } from './db/migrator.ts';
+import { nodeHttp } from './lib/node-http.ts';
 
 /** Entry point: `serve` (API + worker), `worker` (workers only), `migrate`. */
 async function main(command: string): Promise<void> {
@@ -34,7 +35,7 @@ async function main(command: string): Promise<void> {
     await app.listen({ port: config.http.port, host: config.http.host });
     if (config.http.sandboxPort) {
       // Everything on the sandbox port is a sandbox request: route it through the same app.
-      sandboxServer = http.createServer((req, res) => {
+      sandboxServer = nodeHttp.createServer((req, res) => {
         req.url = `/sandbox${req.url ?? '/'}`;
         app.server.emit('request', req, res);
       });

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { percentile } from '../support.ts';
-import { startServer, streamUpload } from './server.ts';
+import { memoryOf, startServer, streamUpload } from './server.ts';
 
 // 20 concurrent 5 MB PDF uploads against the running service (child process, API + worker),
 // while GET /documents/{id} is requested continuously. Targets: no upload fails; p99 of the
@@ -33,6 +33,7 @@ export interface ConcurrentUploadsResult {
   readP50Ms: number;
   readP99Ms: number;
   readMaxMs: number;
+  serverPeakRssMiB: number;
 }
 
 export async function run(options: { uploads?: number; uploadMiB?: number; readers?: number } = {}): Promise<ConcurrentUploadsResult> {
@@ -81,6 +82,8 @@ export async function run(options: { uploads?: number; uploadMiB?: number; reade
       readP50Ms: round(percentile(latencies, 50)),
       readP99Ms: round(percentile(latencies, 99)),
       readMaxMs: round(Math.max(...latencies)),
+      // VmHWM: the highest resident size since start (issue 10 item 5: < 400 MB for 20 x 50 MB).
+      serverPeakRssMiB: round(memoryOf(server.child.pid!).hwm / MiB),
     };
   } finally {
     agent.destroy();

@@ -14,7 +14,8 @@ import { freePort, startAndWait, stop } from '../support.ts';
 // memory is its own), a tenant to upload into, and streamed multipart uploads of generated PDFs.
 
 const ADMIN_KEY = 'bench-admin-key-0123456789';
-const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
+// BENCH_MAIN runs another entry instead, e.g. the production bundle: BENCH_MAIN=dist/main.js.
+const MAIN = path.resolve(process.env['BENCH_MAIN'] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts'));
 
 export interface BenchServer {
   child: ChildProcess;
@@ -25,12 +26,12 @@ export interface BenchServer {
 }
 
 /** Starts `main.ts serve` (API + in-process worker) on SQLite in a temp folder, with an enterprise tenant. */
-export async function startServer(env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startServer(env: Record<string, string> = {}, main = MAIN): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'docs-bench-'));
   const base = `http://127.0.0.1:${port}`;
   const { child } = await startAndWait(
-    [MAIN, 'serve'],
+    [main, 'serve'],
     { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'silent', ...env },
     `${base}/healthz`,
     30_000,

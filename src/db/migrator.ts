@@ -13,7 +13,9 @@ class FolderMigrationProvider implements MigrationProvider {
     const files = (await fs.readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort();
     const migrations: Record<string, Migration> = {};
     for (const file of files) {
-      migrations[file.replace(/\.ts$/, '')] = (await import(path.join(MIGRATIONS_DIR, file))) as Migration;
+      // A relative template, not a computed path: the production bundle (scripts/bundle.ts) then
+      // carries every migration file instead of loading a second copy of Kysely beside it.
+      migrations[file.replace(/\.ts$/, '')] = (await import(`./migrations/${file}`)) as Migration;
     }
     return migrations;
   }

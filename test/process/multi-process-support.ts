@@ -13,7 +13,8 @@ import { Redis } from 'ioredis';
  * and CPU time read from /proc.
  */
 
-export const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
+/** The entry the processes run: the sources, or the production bundle with `TEST_SERVICE_MAIN=dist/main.js`. */
+export const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..', process.env['TEST_SERVICE_MAIN'] ?? 'src/main.ts');
 export const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 export async function redisAvailable(url = REDIS_URL): Promise<boolean> {

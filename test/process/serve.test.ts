@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../bench/support.ts';
+import { bundleIfStale } from '../../scripts/bundle.ts';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 
@@ -39,6 +40,9 @@ describe('the service process', () => {
     dirs.push(dataDir);
     const port = await freePort();
     const root = path.resolve(path.dirname(MAIN), '..');
+    // `npm start` first rebuilds the bundle it runs when the sources are newer: done here, so the
+    // wait below is the start alone.
+    await bundleIfStale(path.join(root, 'dist'));
     const child = spawn('npm', ['start', '--silent'], {
       cwd: root,
       env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), DATA_DIR: dataDir, ADMIN_API_KEY: 'npm-start-test-key' },

@@ -1,6 +1,7 @@
-import http from 'node:http';
+import type http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
+import { nodeHttp } from '../../lib/node-http.ts';
 import { type GuardOptions, refusalForHost, socketLookup, trustedCa } from './guarded-connect.ts';
 
 // node:http agents with the same guard as the undici dispatcher, for SDKs built on node:http
@@ -26,7 +27,7 @@ function guardedCreateConnection(
   };
 }
 
-class GuardedHttpAgent extends http.Agent {
+class GuardedHttpAgent extends nodeHttp.Agent {
   readonly #connect;
   constructor(guard: GuardOptions, options: http.AgentOptions) {
     super(options);
