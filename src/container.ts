@@ -70,7 +70,7 @@ export interface ContainerOptions {
 export async function createContainer(config: Config, options: ContainerOptions = {}): Promise<Container> {
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
-  const database = openDatabase({ url: config.database.url, dataDir: config.dataDir });
+  const database = openDatabase({ url: config.database.url, dataDir: config.dataDir, preparedStatements: config.database.preparedStatements });
   const jobs = new JobQueue({ database, clock });
   const metrics = createMetrics(() => jobs.countsByKindAndState());
   // Each tenant's blobs go to its storage provider (the storage module installs the routing).

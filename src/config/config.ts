@@ -11,7 +11,8 @@ export interface Config {
     readonly bodyLimitBytes: number;
   };
   readonly dataDir: string;
-  readonly database: { readonly url: string | null };
+  /** `preparedStatements`: hot queries as named server-side statements on PostgreSQL (src/db/prepared-statements.ts). */
+  readonly database: { readonly url: string | null; readonly preparedStatements: boolean };
   readonly redisUrl: string | null;
   readonly adminApiKey: string | null;
   readonly allowPrivateNetworkTargets: boolean;
@@ -63,8 +64,12 @@ export interface Config {
   readonly processing: {
     /** Extraction threads (parsing, OCR); null = one per core but one, at most 4. */
     readonly threads: number | null;
-    /** Time allowed to extract one file, OCR included. */
+    /** Time allowed to extract one file (waiting for the OCR engine not counted). */
     readonly timeoutMs: number;
+    /** Least time each OCR'd page gets when it starts: a long scan goes on page by page. */
+    readonly ocrPageTimeoutMs: number;
+    /** The most one file's extraction may take, however many pages it OCRs. */
+    readonly maxTimeoutMs: number;
     /** Heap limit of each extraction thread. */
     readonly memoryMb: number;
   };
@@ -302,7 +307,7 @@ export function loadConfig(env: Env = process.env): Config {
       bodyLimitBytes: r.int('JSON_BODY_LIMIT_BYTES', 1024 * 1024, { min: 1024 }),
     },
     dataDir: path.resolve(r.string('DATA_DIR', './data')),
-    database: { url: r.url('DATABASE_URL', ['postgres:', 'postgresql:']) },
+    database: { url: r.url('DATABASE_URL', ['postgres:', 'postgresql:']), preparedStatements: r.bool('DATABASE_PREPARED_STATEMENTS', true) },
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
     adminApiKey: r.string('ADMIN_API_KEY', null),
     allowPrivateNetworkTargets: r.bool('ALLOW_PRIVATE_NETWORK_TARGETS', false),
@@ -337,6 +342,9 @@ export function loadConfig(env: Env = process.env): Config {
     processing: {
       threads: r.optionalInt('PROCESSING_THREADS', { min: 1, max: 64 }),
       timeoutMs: r.int('PROCESSING_TIMEOUT_MS', 120_000, { min: 1_000 }),
+      ocrPageTimeoutMs: r.int('PROCESSING_OCR_PAGE_TIMEOUT_MS', 30_000, { min: 1_000 }),
+      // Below the extraction job's own 30-minute limit.
+      maxTimeoutMs: r.int('PROCESSING_MAX_TIMEOUT_MS', 20 * 60_000, { min: 1_000, max: 25 * 60_000 }),
       memoryMb: r.int('PROCESSING_MEMORY_MB', 512, { min: 64, max: 16_384 }),
     },
     rateLimit: {

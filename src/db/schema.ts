@@ -149,6 +149,8 @@ export interface DocumentsTable {
   metadata: string;
   /** JSON {stage, message} or null. */
   processing_error: string | null;
+  /** Which storage provider holds the bytes (set by storage migrations); null: the tenant's write provider. */
+  storage_provider: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -214,30 +216,35 @@ export interface BatchJobsTable {
   created_at: number;
 }
 
+/**
+ * Every table has one owner, named beside it (module tables are owned by the module whose
+ * `*.tables.ts` declares them): only the owner's code names the table in SQL, others go through the
+ * owner's public entry. `npm run lint` checks it (scripts/check-table-owners.ts).
+ */
 export interface DB {
-  tenants: TenantsTable;
-  users: UsersTable;
-  api_keys: ApiKeysTable;
-  workspaces: WorkspacesTable;
-  workspace_members: WorkspaceMembersTable;
-  events: EventsTable;
-  jobs: JobsTable;
-  folders: FoldersTable;
-  documents: DocumentsTable;
-  document_contents: DocumentContentsTable;
-  document_chunks: DocumentChunksTable;
-  tags: TagsTable;
-  document_tags: DocumentTagsTable;
-  document_shares: DocumentSharesTable;
-  batch_jobs: BatchJobsTable;
-  server_secrets: ServerSecretsTable;
-  signing_keys: SigningKeysTable;
-  auth_sessions: AuthSessionsTable;
-  refresh_tokens: RefreshTokensTable;
-  password_reset_tokens: PasswordResetTokensTable;
-  mail_outbox: MailOutboxTable;
-  idempotency_records: IdempotencyRecordsTable;
-  tenant_cors_origins: TenantCorsOriginsTable;
+  tenants: TenantsTable; // owner: identity
+  users: UsersTable; // owner: identity
+  api_keys: ApiKeysTable; // owner: identity
+  workspaces: WorkspacesTable; // owner: identity
+  workspace_members: WorkspaceMembersTable; // owner: identity
+  events: EventsTable; // owner: src/events
+  jobs: JobsTable; // owner: src/jobs
+  folders: FoldersTable; // owner: documents
+  documents: DocumentsTable; // owner: documents
+  document_contents: DocumentContentsTable; // owner: documents
+  document_chunks: DocumentChunksTable; // owner: processing
+  tags: TagsTable; // owner: documents
+  document_tags: DocumentTagsTable; // owner: documents
+  document_shares: DocumentSharesTable; // owner: documents
+  batch_jobs: BatchJobsTable; // owner: documents
+  server_secrets: ServerSecretsTable; // owner: src/db
+  signing_keys: SigningKeysTable; // owner: identity
+  auth_sessions: AuthSessionsTable; // owner: identity
+  refresh_tokens: RefreshTokensTable; // owner: identity
+  password_reset_tokens: PasswordResetTokensTable; // owner: identity
+  mail_outbox: MailOutboxTable; // owner: identity
+  idempotency_records: IdempotencyRecordsTable; // owner: src/http
+  tenant_cors_origins: TenantCorsOriginsTable; // owner: identity
 }
 
 /** Secrets generated once and shared by every process (e.g. the CSRF key when AUTH_SECRET is unset). */

@@ -40,6 +40,11 @@ export class EventLog {
     return recorded;
   }
 
+  /** Removes a tenant's recorded events (the sandbox reset), in the caller's transaction. */
+  async forgetTenant(executor: Executor, tenantId: string): Promise<void> {
+    await executor.deleteFrom('events').where('tenant_id', '=', tenantId).execute();
+  }
+
   /** The worker side: loads the event and runs every subscriber (a failing one retries the job; subscribers are idempotent). */
   publishJob(database: Database): JobDefinition<{ eventId: string }> {
     return {

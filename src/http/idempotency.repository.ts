@@ -101,6 +101,11 @@ export class IdempotencyRepository {
       .execute();
   }
 
+  /** Removes every record of a scope (a sandbox tenant's reset). */
+  async forgetScope(db: Executor, scope: string): Promise<void> {
+    await db.deleteFrom('idempotency_records').where('scope', '=', scope).execute();
+  }
+
   async purgeExpired(db: Executor, now: number): Promise<void> {
     await db.deleteFrom('idempotency_records').where('expires_at', '<=', now).execute();
   }

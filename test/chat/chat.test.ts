@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { uploadOk } from '../documents/helpers.ts';
 import { waitFor } from '../jobs/helpers.ts';
+import { waitProcessed } from '../search/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, loginAs, type TestTenant } from '../support/fixtures.ts';
 
@@ -134,7 +135,7 @@ describeEachDialect(
     it('402 when the month is spent: nothing is stored or charged', async () => {
       const poor = await createTenant(ctx(), { tier: 'free' });
       const doc = await uploadOk(ctx(), poor.headers, { filename: 'p.txt', content: Buffer.from(POLICY) });
-      await waitFor(async () => (await call('GET', `/documents/${doc}`, undefined, poor.headers)).json().status === 'completed', 'processing', 30_000);
+      await waitProcessed(ctx(), doc);
       const session = (await call('POST', '/chat/sessions', { document_id: doc, name: 'x' }, poor.headers)).json();
       const period = new Date().toISOString().slice(0, 7);
       await ctx()

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
     assert.equal(config.http.host, '127.0.0.1');
     assert.equal(config.dataDir, path.resolve('./data'));
     assert.equal(config.database.url, null);
+    assert.equal(config.database.preparedStatements, true);
     assert.equal(config.redisUrl, null);
     assert.equal(config.allowPrivateNetworkTargets, false);
     assert.equal(config.blobs.driver, 'local');

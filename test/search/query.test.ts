@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { highlightPassage, markupFromSentinels } from '../../src/modules/search/highlight.ts';
-import { understandQuery } from '../../src/modules/search/query-understanding.ts';
 import { parseQuery, toFts5, toTsquery } from '../../src/modules/search/query-syntax.ts';
+import { understandQuery } from '../../src/modules/search/query-understanding.ts';
 import { keywordScore, relevanceOf } from '../../src/modules/search/scores.ts';
 
 describe('search query syntax', () => {

@@ -83,7 +83,7 @@ describeEachDialect(
       assert.equal(re.statusCode, 202, re.body);
       // While it is reprocessed, and after, the document is found.
       assert.deepEqual(ids(await search(ctx(), tenant.headers, { q: 'fondue summit', mode: 'text' })), [kept]);
-      await waitProcessed(ctx(), tenant.headers, kept);
+      await waitProcessed(ctx(), kept);
       await waitFor(async () => (await search(ctx(), tenant.headers, { q: 'fondue summit', mode: 'text' })).results.length === 1, 'found after reprocessing');
       assert.deepEqual(ids(await search(ctx(), tenant.headers, { q: 'hiking trail in the swiss alps', mode: 'semantic' })), [kept]);
     });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { type SqlBool, sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import { DocumentQueries } from '../../src/modules/documents/document-queries.ts';
 import { PostgresKeywordEngine } from '../../src/modules/search/postgres-keyword.ts';
 import { parseQuery } from '../../src/modules/search/query-syntax.ts';
 import { SqliteKeywordEngine } from '../../src/modules/search/sqlite-keyword.ts';
@@ -153,16 +154,18 @@ describeEachDialect(
     });
 
     it('ranks given documents (hybrid scoring the other arm\'s finds) exactly as the full ranking does', async () => {
-      const engine = dialect === 'postgres' ? new PostgresKeywordEngine() : new SqliteKeywordEngine();
+      const engine = dialect === 'postgres' ? new PostgresKeywordEngine(new DocumentQueries(dialect)) : new SqliteKeywordEngine();
       const db = ctx().container.database.db;
-      const base = { tenantId: tenant.tenantId, clauses: parseQuery('cake alps invoice contract'), join: 'any' as const, where: sql<SqlBool>`1 = 1`, limit: 10 };
+      const anyDocument = () => sql<SqlBool>`1 = 1`;
+      const base = { tenantId: tenant.tenantId, clauses: parseQuery('cake alps invoice contract'), join: 'any' as const, document: anyDocument, limit: 10 };
       const full = await engine.search(db, base);
       const rankOf = new Map(full.map((h) => [h.documentId, h.rank]));
       assert.ok(rankOf.has(doc.contract) && rankOf.has(doc.recipe));
       const given = await engine.search(db, { ...base, onlyDocumentIds: [doc.contract, doc.recipe, 'doc_missing'] });
       assert.deepEqual(given.map((h) => h.documentId).sort(), [doc.contract, doc.recipe].sort());
       for (const h of given) assert.ok(Math.abs(h.rank - rankOf.get(h.documentId)!) < 1e-9, `${h.documentId}: ${h.rank} vs ${rankOf.get(h.documentId)}`);
-      const visible = await engine.search(db, { ...base, where: sql<SqlBool>`documents.id <> ${doc.recipe}`, onlyDocumentIds: [doc.contract, doc.recipe] });
+      const notRecipe = (id: Expression<string>) => sql<SqlBool>`${id} <> ${doc.recipe}`;
+      const visible = await engine.search(db, { ...base, document: notRecipe, onlyDocumentIds: [doc.contract, doc.recipe] });
       assert.deepEqual(
         visible.map((h) => h.documentId),
         [doc.contract],

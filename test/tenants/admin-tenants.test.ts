@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { uploadOk } from '../documents/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant } from '../support/fixtures.ts';
 
@@ -67,7 +68,11 @@ describeEachDialect('admin tenants', (ctx) => {
     const res = await ctx().admin({ method: 'GET', url: `/api/v1/admin/tenants/${t.tenantId}` });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().id, t.tenantId);
-    assert.equal(res.json().usage.users, 1);
+    assert.deepEqual(res.json().usage, { users: 1, api_keys: 1, documents: 0, storage_bytes: 0 });
+    // Documents and bytes come from the documents module (its counters), beside identity's own counts.
+    await uploadOk(ctx(), t.headers, { filename: 'a.txt', content: Buffer.from('twelve bytes') });
+    const after = await ctx().admin({ method: 'GET', url: `/api/v1/admin/tenants/${t.tenantId}` });
+    assert.deepEqual(after.json().usage, { users: 1, api_keys: 1, documents: 1, storage_bytes: 12 });
     assertError(await ctx().admin({ method: 'GET', url: '/api/v1/admin/tenants/00000000-0000-7000-8000-000000000000' }), 404, 'not_found');
   });
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { recordEvent } from '../../src/events/record-event.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { type AttemptOutcome, DeliveriesRepository, type NewDeliveryRow } from '../../src/modules/webhooks/deliveries.repository.ts';
+import { type AttemptOutcome, DeliveriesRepository, type Delivery } from '../../src/modules/webhooks/deliveries.repository.ts';
 import type { DeliveryStatus } from '../../src/modules/webhooks/webhooks.tables.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
@@ -14,26 +15,67 @@ const repo = new DeliveriesRepository();
 describeEachDialect(
   'webhooks: deliveries repository',
   (ctx) => {
-    async function attempt(tenant: TestTenant, webhookId: string, status: DeliveryStatus, n: number): Promise<string> {
+    async function attempt(tenant: TestTenant, webhookId: string, status: DeliveryStatus, n: number, extra: Partial<Delivery> = {}): Promise<string> {
       const now = Date.now();
-      const row: NewDeliveryRow = {
+      const delivery: Delivery = {
         id: newId(now),
-        tenant_id: tenant.tenantId,
-        webhook_id: webhookId,
-        event_id: `evt_${n}_${Math.random().toString(36).slice(2)}`,
+        tenantId: tenant.tenantId,
+        webhookId,
+        eventId: `evt_${n}_${Math.random().toString(36).slice(2)}`,
         event: 'document.uploaded',
-        event_at: now,
+        eventAt: now,
         payload: null,
         attempt: 1,
         trigger: 'event',
-        retry_index: 0,
+        retryIndex: 0,
         status,
-        scheduled_at: now,
-        created_at: now,
+        responseStatus: null,
+        durationMs: null,
+        responseExcerpt: null,
+        error: null,
+        nextRetryAt: null,
+        scheduledAt: now,
+        sentAt: null,
+        createdAt: now,
+        ...extra,
       };
-      await repo.insert(ctx().container.database.db, row);
-      return row.id;
+      await repo.insert(ctx().container.database.db, delivery);
+      return delivery.id;
     }
+
+    it('reads attempts back as they were written, with their webhook and the data to send', async () => {
+      const t = ctx();
+      const db = t.container.database.db;
+      const tenant = await createTenant(t);
+      const hook = await createWebhook(t, tenant, 'https://hooks.example.com/a', ['document.uploaded']);
+      const payload = { webhook_id: hook.id, message: 'ping "quoted"', nested: { n: 1.5, list: [null, true] } };
+      const ping = await attempt(tenant, hook.id, 'pending', 1, { event: 'webhook.test', trigger: 'test', retryIndex: null, payload });
+      // Recorded without its publish job: nothing is fanned out or sent.
+      const event = await recordEvent(db, { tenantId: tenant.tenantId, name: 'document.uploaded', data: { document_id: 'd1' } });
+      const fromEvent = await attempt(tenant, hook.id, 'pending', 2, { eventId: event.id, eventAt: event.createdAt });
+      const orphan = await attempt(tenant, hook.id, 'pending', 3);
+
+      const read = await repo.findById(db, tenant.tenantId, hook.id, ping);
+      assert.deepEqual(read?.payload, payload);
+      assert.deepEqual([read?.trigger, read?.retryIndex, read?.responseStatus, read?.sentAt], ['test', null, null, null]);
+      assert.equal(await repo.findById(db, tenant.tenantId, 'another-webhook', ping), null);
+
+      const found = await repo.findForSend(db, tenant.tenantId, [ping, fromEvent, orphan, 'missing']);
+      const byId = new Map(found.map((f) => [f.delivery.id, f]));
+      assert.equal(found.length, 3, 'missing ids are left out');
+      assert.deepEqual(byId.get(ping)?.data, payload, 'a test ping carries its own data');
+      assert.deepEqual(byId.get(fromEvent)?.data, { document_id: 'd1' }, 'others carry their event’s');
+      assert.equal(byId.get(orphan)?.data, null, 'the event is gone');
+      assert.deepEqual(byId.get(ping)?.webhook, {
+        url: 'https://hooks.example.com/a',
+        secret: byId.get(ping)?.webhook.secret,
+        status: 'active',
+        consecutiveFailures: 0,
+        failingSince: null,
+        circuitOpenUntil: null,
+      });
+      assert.deepEqual(await repo.findForSend(db, 'another-tenant', [ping]), [], 'another tenant’s attempts are never read');
+    });
 
     it('writes the outcomes of many attempts, of several tenants, in one call, and only those still recordable', async () => {
       const t = ctx();

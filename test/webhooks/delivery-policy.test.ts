@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { loadConfig } from '../../src/config/config.ts';
 import { eventEnvelope } from '../../src/events/event-catalogue.ts';
 import {
   BREAKER_MAX_OPEN_MS,
@@ -11,7 +12,6 @@ import {
   shouldDisable,
 } from '../../src/modules/webhooks/delivery-policy.ts';
 import { EndpointLimiter } from '../../src/modules/webhooks/endpoint-limiter.ts';
-import { loadConfig } from '../../src/config/config.ts';
 
 // The delivery rules as plain functions, without a database.
 

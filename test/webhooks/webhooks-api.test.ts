@@ -106,6 +106,78 @@ describeEachDialect(
       assertError(await t.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${id}`, headers: tenant.headers }), 404, 'not_found');
     });
 
+    it('answers webhooks and attempts byte for byte: fields in order, ISO dates, nulls kept, no secret', async () => {
+      const t = ctx();
+      const db = t.container.database.db;
+      const tenant = await createTenant(t);
+      const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+      // Written here from the stored row, independently of the presenter.
+      const webhookJson = async (id: string) => {
+        const w = await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        return { id: w.id, url: w.url, events: JSON.parse(w.events), status: w.status, status_reason: w.status_reason, created_at: iso(w.created_at), updated_at: iso(w.updated_at) };
+      };
+      const deliveryJson = async (id: string) => {
+        const d = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        return {
+          id: d.id,
+          event_id: d.event_id,
+          event: d.event,
+          status: d.status,
+          response_status: d.response_status,
+          duration_ms: d.duration_ms,
+          attempt: d.attempt,
+          next_retry_at: iso(d.next_retry_at),
+          created_at: iso(d.created_at),
+          trigger: d.trigger,
+          scheduled_at: iso(d.scheduled_at),
+          sent_at: iso(d.sent_at),
+          error: d.error,
+          response_excerpt: d.response_excerpt,
+        };
+      };
+
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks',
+        headers: tenant.headers,
+        payload: { url: HOOK, events: ['document.uploaded', 'document.failed'], secret: 'my-own-secret-0123456789' },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const id = created.json().id;
+      assert.equal(created.body, JSON.stringify({ ...(await webhookJson(id)), secret: 'my-own-secret-0123456789' }));
+      const got = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: tenant.headers });
+      assert.equal(got.body, JSON.stringify(await webhookJson(id)));
+      const list = await t.app.inject({ method: 'GET', url: '/api/v1/webhooks', headers: tenant.headers });
+      assert.equal(list.body, JSON.stringify({ webhooks: [await webhookJson(id)], total: 1, page: 1, page_size: 20 }));
+      // A disabled webhook shows why.
+      await db.updateTable('webhooks').set({ status: 'disabled', status_reason: 'Disabled by the service: "it failed"' }).where('id', '=', id).execute();
+      const disabled = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: tenant.headers });
+      assert.equal(disabled.body, JSON.stringify(await webhookJson(id)));
+      const updated = await t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${id}`, headers: tenant.headers, payload: { status: 'paused', events: ['chat.session.created'] } });
+      assert.equal(updated.statusCode, 200, updated.body);
+      assert.equal(updated.body, JSON.stringify(await webhookJson(id)));
+      assert.deepEqual(updated.json().events, ['chat.session.created']);
+
+      const ping = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/test`, headers: tenant.headers });
+      assert.equal(ping.statusCode, 202, ping.body);
+      const pingId = ping.json().id;
+      assert.equal(ping.body, JSON.stringify(await deliveryJson(pingId)));
+      // An attempt with every outcome field set, as the worker writes them.
+      const now = Date.now();
+      await db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'failed', response_status: 500, duration_ms: 42, response_excerpt: 'oops "quoted"…', error: 'HTTP 500', sent_at: now, next_retry_at: now + 1_000 })
+        .where('id', '=', pingId)
+        .execute();
+      const redelivered = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/deliveries/${pingId}/redeliver`, headers: tenant.headers });
+      assert.equal(redelivered.statusCode, 202, redelivered.body);
+      const againId = redelivered.json().id;
+      assert.equal(redelivered.body, JSON.stringify(await deliveryJson(againId)));
+      assert.deepEqual([redelivered.json().attempt, redelivered.json().trigger], [2, 'redeliver']);
+      const log = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries`, headers: tenant.headers });
+      assert.equal(log.body, JSON.stringify({ data: [await deliveryJson(againId), await deliveryJson(pingId)], total: 2, page: 1, page_size: 20 }));
+    });
+
     it('pages the list', async () => {
       const t = ctx();
       const tenant = await createTenant(t);
@@ -176,7 +248,7 @@ describeEachDialect(
       assert.deepEqual(aDeliveries.json().data.map((d: { id: string }) => d.id), [aDelivery]);
     });
 
-    it('sandbox reset removes the twin’s webhooks and deliveries, not the live tenant’s', async () => {
+    it('the sandbox clean-up removes the twin’s webhooks and deliveries, not the live tenant’s', async () => {
       const t = ctx();
       const tenant = await createTenant(t);
       const live = await createWebhook(t, tenant, HOOK, ['document.uploaded']);
@@ -186,8 +258,10 @@ describeEachDialect(
       const twin = res.json().id;
       assert.equal((await t.app.inject({ method: 'POST', url: `/sandbox/api/v1/webhooks/${twin}/test`, headers: sandboxHeaders })).statusCode, 202);
       const twinRow = await t.container.database.db.selectFrom('webhooks').select('tenant_id').where('id', '=', twin).executeTakeFirstOrThrow();
-      const { clearSandbox } = await import('../../src/modules/sandbox/sandbox-reset.ts');
-      await clearSandbox({ database: t.container.database, clock: t.container.clock, cleanups: () => t.container.modules.sandboxCleanups }, twinRow.tenant_id);
+      // What the 7-day reset runs for a twin: every module's clean-up, in one transaction.
+      await t.container.database.db.transaction().execute(async (trx) => {
+        for (const cleanup of t.container.modules.sandboxCleanups) await cleanup(trx, twinRow.tenant_id);
+      });
       const left = await t.container.database.db.selectFrom('webhook_deliveries').select('id').where('tenant_id', '=', twinRow.tenant_id).execute();
       assert.equal(left.length, 0);
       assert.equal((await t.app.inject({ method: 'GET', url: '/sandbox/api/v1/webhooks', headers: sandboxHeaders })).json().total, 0);

@@ -105,6 +105,8 @@ describeEachDialect(
       const ws = await api.call('POST', '/workspaces', { name: `Reviewers ${Date.now()}` });
       assert.equal(ws.statusCode, 201, ws.body);
       assert.equal((await api.call('POST', `/workspaces/${ws.json().id}/members`, { user_id: outsider.userId })).statusCode, 201);
+      const mailed = async () => [(await mailTo(ctx(), tenant.tenantId, outsider.email)).length, (await mailTo(ctx(), tenant.tenantId, finance.email)).length];
+      const [outsiderBefore, financeBefore] = await mailed();
       const id = await api.create({
         name: 'Review',
         nodes: [
@@ -115,6 +117,7 @@ describeEachDialect(
       const execId = await api.run(id);
       const review = await taskOf(execId);
       assert.equal(review.task_type, 'review');
+      assert.deepEqual(await mailed(), [outsiderBefore! + 1, financeBefore], "the workspace's members are told, no one else");
       assert.deepEqual(review.editable_fields, ['title']);
       assert.deepEqual((await api.call('GET', `/dag/tasks?assignee=${outsider.userId}&status=pending`)).json().data.map((t: { id: string }) => t.id), [review.id]);
       const refused = assertError(await api.call('POST', `/dag/tasks/${review.id}/complete`, { decision: 'modified', modified_data: { amount: 9 } }, outsider.headers), 400, 'validation_error');
@@ -127,6 +130,7 @@ describeEachDialect(
       }, 'the assignment task');
       const got = (await api.call('GET', `/dag/tasks/${assignment}`)).json();
       assert.deepEqual([got.task_type, got.assignee_type, got.context], ['assignment', 'user', { selection_criteria: { skill: 'tax' } }]);
+      assert.deepEqual(await mailed(), [outsiderBefore! + 1, financeBefore! + 1], 'the assigned user is told');
       const answers = await Promise.all([
         api.call('POST', `/dag/tasks/${assignment}/complete`, { decision: 'approved' }, finance.headers),
         api.call('POST', `/dag/tasks/${assignment}/complete`, { decision: 'rejected' }),

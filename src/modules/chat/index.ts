@@ -3,9 +3,9 @@ import { ChatRepository } from './chat.repository.ts';
 import { chatRoutes } from './chat.routes.ts';
 import { ChatService } from './chat.service.ts';
 
-export type { ChatService } from './chat.service.ts';
-export type { ChatMessage, Citation } from './chat.repository.ts';
 export { presentCitation } from './chat.presenter.ts';
+export type { ChatMessage, Citation } from './chat.repository.ts';
+export type { ChatService } from './chat.service.ts';
 
 declare module '../../platform/module.ts' {
   interface ModuleServices {

@@ -6,6 +6,7 @@ import { authorizeDocument, type DocumentAction } from './access/document-access
 import { batchJobRoutes } from './batch-jobs/batch-jobs.routes.ts';
 import { BatchJobsRepository } from './batch-jobs/batch-jobs.repository.ts';
 import { BatchJobsService } from './batch-jobs/batch-jobs.service.ts';
+import { DocumentQueries } from './document-queries.ts';
 import { removeDocuments } from './document-removal.ts';
 import { documentFileRoutes } from './document-files.routes.ts';
 import { documentUploadRoutes } from './document-uploads.routes.ts';
@@ -23,6 +24,7 @@ import { SharesService } from './shares/shares.service.ts';
 import { tagRoutes } from './tags/tags.routes.ts';
 import { TagsRepository } from './tags/tags.repository.ts';
 import { TagsService } from './tags/tags.service.ts';
+import { type StoredFileSelection, StoredFilesRepository, storedFiles } from './stored-files.repository.ts';
 import { UploadQuota } from './upload-quota.ts';
 
 /** The document pipeline's view of the library: the documents it advances and the text it stores. */
@@ -41,6 +43,25 @@ export interface DocumentAccess {
   authorize(db: Executor, auth: AuthContext, documentId: string, action: DocumentAction): Promise<{ document: Document }>;
 }
 
+/** The library's stored files, for the storage module's migrations between providers. */
+export interface DocumentFiles {
+  /** Whether the tenant still has the document (it may be deleted while its bytes are copied). */
+  exists(db: Executor, tenantId: string, documentId: string): Promise<boolean>;
+  /** Records which provider holds the bytes of the selected documents. */
+  setProvider(db: Executor, tenantId: string, provider: string, which: StoredFileSelection): Promise<void>;
+}
+
+/** Folder paths by id, for modules that show or match a document's location (workflow triggers). */
+export interface FolderPaths {
+  /** `/Invoices/2025`; `/` for the top level. */
+  pathOf(db: Executor, tenantId: string, folderId: string | null): Promise<string>;
+}
+
+// A query fragment for the storage inventory's one-statement insert (see stored-files.repository.ts).
+export { storedFiles };
+export type { StoredFileSelection };
+export type { DocumentCondition, DocumentFilters, DocumentQueries, DocumentSummary } from './document-queries.ts';
+export { isUnfiltered } from './document-queries.ts';
 export type { Document, DocumentEntities, DocumentPatch, ProcessingError, StoredContent } from './documents.repository.ts';
 export { presentDocumentDetail } from './documents.presenter.ts';
 export type { DocumentsService } from './documents.service.ts';
@@ -52,12 +73,16 @@ declare module '../../platform/module.ts' {
   interface ModuleServices {
     documentPipeline: DocumentPipelineStore;
     documentAccess: DocumentAccess;
+    /** What a caller may find under some filters, for modules that rank documents in their own SQL (search). */
+    documentQueries: DocumentQueries;
     documents: DocumentsService;
     uploads: DocumentUploadsService;
     folders: FoldersService;
     tags: TagsService;
     shares: SharesService;
     batchJobs: BatchJobsService;
+    documentFiles: DocumentFiles;
+    folderPaths: FolderPaths;
     /** A tenant's stored documents and bytes, from the counters the storage quota enforces (subscription status). */
     storageUsage: { usage(tenantId: string): Promise<{ documents: number; bytes: number }> };
   }
@@ -72,7 +97,7 @@ const SANDBOX_DOCUMENT_BATCH = 500;
  */
 export const documentsModule = defineModule({
   name: 'documents',
-  setup({ config, database, clock, jobs, blobs, events }) {
+  setup({ config, database, clock, jobs, blobs, events, use }) {
     const repositories = {
       folders: new FoldersRepository(),
       documents: new DocumentsRepository(),
@@ -85,8 +110,13 @@ export const documentsModule = defineModule({
     const documents = new DocumentsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags });
     const uploads = new DocumentUploadsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, quota });
     const folders = new FoldersService({ database, clock, jobs, folders: repositories.folders, documents: repositories.documents });
-    const shares = new SharesService({ database, clock, shares: repositories.shares });
+    const shares = new SharesService({ database, clock, shares: repositories.shares, members: use('members') });
     const batchJobs = new BatchJobsService({ database, batchJobs: repositories.batchJobs });
+    const storageUsage = { usage: (tenantId: string) => repositories.documents.usage(database.db, tenantId) };
+    use('tenants').addUsage(async (tenantId) => {
+      const stored = await storageUsage.usage(tenantId);
+      return { documents: stored.documents, storage_bytes: stored.bytes };
+    });
     return {
       provides: {
         documents,
@@ -95,8 +125,11 @@ export const documentsModule = defineModule({
         tags,
         shares,
         batchJobs,
-        storageUsage: { usage: (tenantId) => repositories.documents.usage(database.db, tenantId) },
+        storageUsage,
+        documentFiles: new StoredFilesRepository(),
+        folderPaths: { pathOf: (db, tenantId, folderId) => repositories.folders.pathOf(db, tenantId, folderId) },
         documentAccess: { visible: visibleDocuments, authorize: authorizeDocument },
+        documentQueries: new DocumentQueries(database.dialect),
         documentPipeline: {
           find: (db, tenantId, id) => repositories.documents.findById(db, tenantId, id),
           update: (db, tenantId, id, patch) => repositories.documents.update(db, tenantId, id, patch),

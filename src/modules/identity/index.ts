@@ -14,6 +14,7 @@ import { SigningKeys } from './auth/signing-keys.ts';
 import { AccessTokens, CsrfTokens } from './auth/tokens.ts';
 import { UserTokenAuthenticator } from './auth/user-token-authenticator.ts';
 import { MailOutboxRepository } from './mail/mail-outbox.repository.ts';
+import { MemberDirectory } from './members/member-directory.ts';
 import { adminTenantRoutes } from './tenants/admin-tenants.routes.ts';
 import { TenantsRepository } from './tenants/tenants.repository.ts';
 import { TenantsService } from './tenants/tenants.service.ts';
@@ -23,6 +24,12 @@ import { UsersService } from './users/users.service.ts';
 import { WorkspacesRepository } from './workspaces/workspaces.repository.ts';
 import { workspaceRoutes } from './workspaces/workspaces.routes.ts';
 import { WorkspacesService } from './workspaces/workspaces.service.ts';
+
+export type { Membership, MemberSelector, MemberDirectory } from './members/member-directory.ts';
+export type { TenantUsageSource } from './tenants/tenants.service.ts';
+// Query fragments for modules that must compose identity's tables into one query of their own.
+export { userNameOf } from './users/users.repository.ts';
+export { workspaceIdsOfUser, workspaceNameOf } from './workspaces/workspaces.repository.ts';
 
 /** Notices of administrative tenant changes, for per-process caches (CORS origins). */
 export interface TenantChanges {
@@ -39,6 +46,8 @@ declare module '../../platform/module.ts' {
     users: UsersService;
     apiKeys: ApiKeysService;
     workspaces: WorkspacesService;
+    /** Who a tenant's people are (existence, roles and workspaces, e-mail addresses), for sharing and assigning work. */
+    members: MemberDirectory;
     /** Token signing keys, for rotation tooling and tests. */
     signingKeys: SigningKeys;
     /** The outgoing mail queue (password resets, invitations), read by tests and a future mailer. */
@@ -115,6 +124,7 @@ export const identityModule = defineModule({
         users: usersService,
         apiKeys: apiKeysService,
         workspaces: workspacesService,
+        members: new MemberDirectory({ users, workspaces }),
         signingKeys,
         mailOutbox: mail,
         credentialCache: { stats: () => identityCache.credentials.stats() },

@@ -17,8 +17,23 @@ export interface StoredPassage {
   vector: Float32Array | null;
 }
 
+/** A passage's stored vector as it is (float32 little-endian bytes), for readers that decode in bulk (search). */
+export interface PassageVector {
+  chunkIndex: number;
+  bytes: Uint8Array;
+}
+
+/** A passage's text, located by its document and index. */
+export interface PassageText {
+  documentId: string;
+  chunkIndex: number;
+  text: string;
+}
+
 /** Rows per insert statement (SQLite allows 32,766 bound values; 7 columns a row). */
 const ROWS_PER_INSERT = 500;
+/** Documents per `IN (...)` list: well under SQLite's bound-parameter limit. */
+const IN_BATCH = 500;
 
 /** SQL for document passages and their embeddings; every query takes the tenant. */
 export class ChunksRepository {
@@ -65,5 +80,55 @@ export class ChunksRepository {
       .where('document_id', '=', documentId)
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /** The texts of these passages (missing ones are absent). */
+  async texts(db: Executor, tenantId: string, wanted: { documentId: string; chunkIndex: number }[]): Promise<PassageText[]> {
+    if (wanted.length === 0) return [];
+    const rows = await db
+      .selectFrom('document_chunks')
+      .select(['document_id', 'chunk_index', 'text'])
+      .where('tenant_id', '=', tenantId)
+      .where((eb) => eb.or(wanted.map((w) => eb.and([eb('document_id', '=', w.documentId), eb('chunk_index', '=', w.chunkIndex)]))))
+      .execute();
+    return rows.map((r) => ({ documentId: r.document_id, chunkIndex: r.chunk_index, text: r.text }));
+  }
+
+  /** Every document of the tenant with vectors of `embeddingModel`. */
+  async embeddedDocuments(db: Executor, tenantId: string, embeddingModel: string): Promise<string[]> {
+    const rows = await db
+      .selectFrom('document_chunks')
+      .select('document_id')
+      .distinct()
+      .where('tenant_id', '=', tenantId)
+      .where('embedding_model', '=', embeddingModel)
+      .execute();
+    return rows.map((r) => r.document_id);
+  }
+
+  /** The vectors of `embeddingModel` of these documents (documents without any are absent), in passage order. */
+  async vectors(db: Executor, tenantId: string, embeddingModel: string, documentIds: string[]): Promise<Map<string, PassageVector[]>> {
+    const out = new Map<string, PassageVector[]>();
+    for (let i = 0; i < documentIds.length; i += IN_BATCH) {
+      const rows = await db
+        .selectFrom('document_chunks')
+        .select(['document_id', 'chunk_index', 'embedding'])
+        .where('tenant_id', '=', tenantId)
+        .where('embedding_model', '=', embeddingModel)
+        .where('document_id', 'in', documentIds.slice(i, i + IN_BATCH))
+        .where('embedding', 'is not', null)
+        .orderBy('document_id')
+        .orderBy('chunk_index')
+        .execute();
+      for (const r of rows) {
+        let list = out.get(r.document_id);
+        if (!list) {
+          list = [];
+          out.set(r.document_id, list);
+        }
+        list.push({ chunkIndex: r.chunk_index, bytes: r.embedding! });
+      }
+    }
+    return out;
   }
 }

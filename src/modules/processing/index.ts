@@ -4,16 +4,22 @@ import type { AiProvider } from '../../providers/ai/ai-provider.ts';
 import { createAiProvider } from '../../providers/ai/create-ai-provider.ts';
 import { createExtractor } from '../../providers/extraction/extractor.ts';
 import type { Executor } from '../../db/executor.ts';
-import { ChunksRepository, type StoredPassage } from './chunks.repository.ts';
+import { ChunksRepository, type PassageText, type PassageVector, type StoredPassage } from './chunks.repository.ts';
 import { DocumentPipeline } from './document-pipeline.ts';
 import { PROCESSING_JOBS } from './processing-jobs.ts';
 
 /** A document's passages as processing stored them, with vectors of the current embedding model. */
 export interface PassageStore {
   forDocument(db: Executor, tenantId: string, documentId: string): Promise<StoredPassage[]>;
+  /** The texts of these passages (search highlights a semantic hit's best passage). */
+  texts(db: Executor, tenantId: string, wanted: { documentId: string; chunkIndex: number }[]): Promise<PassageText[]>;
+  /** The tenant's documents with vectors of `embeddingModel` (`<model>:<dimensions>`): search's vector cache, loading. */
+  embeddedDocuments(db: Executor, tenantId: string, embeddingModel: string): Promise<string[]>;
+  /** These documents' vectors of `embeddingModel`, undecoded, in passage order: search's vector cache, refreshing. */
+  vectors(db: Executor, tenantId: string, embeddingModel: string, documentIds: string[]): Promise<Map<string, PassageVector[]>>;
 }
 
-export type { StoredPassage } from './chunks.repository.ts';
+export type { PassageText, PassageVector, StoredPassage } from './chunks.repository.ts';
 
 declare module '../../platform/module.ts' {
   interface ModuleServices {
@@ -43,7 +49,8 @@ export const processingModule = defineModule({
       },
     });
     const threads = config.processing.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1));
-    const extractor = createExtractor({ threads, timeoutMs: config.processing.timeoutMs, memoryMb: config.processing.memoryMb });
+    const { timeoutMs, ocrPageTimeoutMs, maxTimeoutMs, memoryMb } = config.processing;
+    const extractor = createExtractor({ threads, timeoutMs, ocrPageTimeoutMs, maxTimeoutMs, memoryMb });
     const chunks = new ChunksRepository();
     const embeddingModel = `${ai.embeddingModel}:${ai.embeddingDimensions}`;
     const pipeline = new DocumentPipeline({
@@ -60,7 +67,15 @@ export const processingModule = defineModule({
       ai,
     });
     return {
-      provides: { ai, passages: { forDocument: (db, tenantId, documentId) => chunks.forDocument(db, tenantId, documentId, embeddingModel) } },
+      provides: {
+        ai,
+        passages: {
+          forDocument: (db, tenantId, documentId) => chunks.forDocument(db, tenantId, documentId, embeddingModel),
+          texts: (db, tenantId, wanted) => chunks.texts(db, tenantId, wanted),
+          embeddedDocuments: (db, tenantId, model) => chunks.embeddedDocuments(db, tenantId, model),
+          vectors: (db, tenantId, model, documentIds) => chunks.vectors(db, tenantId, model, documentIds),
+        },
+      },
       jobs: [
         {
           kind: PROCESSING_JOBS.extract,

@@ -1,8 +1,8 @@
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { requireFeature } from '../../domain/tier-gate.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { DocumentFilters } from '../documents/index.ts';
 import { understandQuery } from './query-understanding.ts';
-import type { SearchFilters } from './search-filters.ts';
 import { requireQuery, type SearchAnswer, type SearchHit, type SearchService } from './search.service.ts';
 
 /** Tags read for query understanding (a tenant with more has its first ones by name matched). */
@@ -16,7 +16,7 @@ export interface EnhancedInput {
   limit: number;
   minScore: number;
   includeSimilar: boolean;
-  filters: SearchFilters;
+  filters: DocumentFilters;
   /** The filters the request gave, for `applied_filters`. */
   requested: RequestedFilter[];
 }
@@ -45,14 +45,14 @@ export class EnhancedSearch {
     this.#clock = deps.clock;
   }
 
-  async run(auth: AuthContext, input: EnhancedInput): Promise<SearchAnswer & { applied_filters: AppliedFilter[] }> {
+  async run(auth: AuthContext, input: EnhancedInput): Promise<SearchAnswer & { appliedFilters: AppliedFilter[] }> {
     requireFeature(auth, 'enhancedSearch');
     const q = requireQuery(input.query);
-    const { database, repository } = this.#search.deps;
+    const { database, documents } = this.#search.deps;
     return this.#search.charged(auth, 'enhanced_search', async () => {
-      const tagNames = await repository.tagNames(database.db, auth.tenant.id, MAX_TAGS);
+      const tagNames = await documents.tagNames(database.db, auth.tenant.id, MAX_TAGS);
       const understanding = understandQuery(q, { now: this.#clock.now(), tagNames });
-      const filters: SearchFilters = { ...input.filters };
+      const filters: DocumentFilters = { ...input.filters };
       const applied: AppliedFilter[] = input.requested.map((f) => ({ ...f, source: 'request' }));
       for (const f of understanding.understood) {
         // A filter the request gave explicitly wins over the same kind read from the query.
@@ -75,12 +75,12 @@ export class EnhancedSearch {
         minScore: input.minScore,
       });
       if (input.includeSimilar) results.push(...(await this.#similar(auth, results, filters, input.minScore, understanding.text)));
-      return { results, mode: 'enhanced', query: input.query, total: results.length, applied_filters: applied };
+      return { results, mode: 'enhanced', query: input.query, total: results.length, appliedFilters: applied };
     });
   }
 
   // Documents near the top hits (by the mean of their passage vectors), not already in the results.
-  async #similar(auth: AuthContext, results: SearchHit[], filters: SearchFilters, minScore: number, q: string): Promise<SearchHit[]> {
+  async #similar(auth: AuthContext, results: SearchHit[], filters: DocumentFilters, minScore: number, q: string): Promise<SearchHit[]> {
     const set = await this.#search.vectorSet(auth);
     const seen = new Set(results.map((r) => r.document.id));
     const ranked: { id: string; score: number; chunkIndex?: number; textFound: boolean; similarTo: string }[] = [];

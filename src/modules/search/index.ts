@@ -3,10 +3,10 @@ import type { AuthContext } from '../../domain/auth-context.ts';
 import { defineModule } from '../../platform/module.ts';
 import { EnhancedSearch } from './enhanced-search.ts';
 import { PostgresKeywordEngine } from './postgres-keyword.ts';
-import { searchRoutes } from './search.routes.ts';
+import { presentAnswer } from './search.presenter.ts';
 import { SearchRepository } from './search.repository.ts';
+import { searchRoutes } from './search.routes.ts';
 import { type SearchMode, SearchService } from './search.service.ts';
-import { presentHit } from './search-input.ts';
 import { SqliteKeywordEngine } from './sqlite-keyword.ts';
 import { VectorCache } from './vector-cache.ts';
 import { ScanPool } from './vector-scan-pool.ts';
@@ -28,22 +28,22 @@ declare module '../../platform/module.ts' {
 export const searchModule = defineModule({
   name: 'search',
   setup({ database, clock, use }) {
-    const repository = new SearchRepository();
+    const documents = use('documentQueries');
+    const passages = use('passages');
     const pool = new ScanPool(Math.min(2, Math.max(1, availableParallelism())));
     const service = new SearchService({
       database,
-      access: use('documentAccess'),
+      documents,
+      passages,
       ai: use('ai'),
       credits: use('credits'),
-      keyword: database.dialect === 'postgres' ? new PostgresKeywordEngine() : new SqliteKeywordEngine(),
-      repository,
-      vectors: new VectorCache(repository),
+      keyword: database.dialect === 'postgres' ? new PostgresKeywordEngine(documents) : new SqliteKeywordEngine(),
+      vectors: new VectorCache({ repository: new SearchRepository(), passages }),
       pool,
     });
     const enhanced = new EnhancedSearch({ search: service, clock });
     const search: SearchFunction = async (auth, query) => {
-      const answer = await service.search(auth, { q: query.q, mode: query.mode ?? 'auto', filters: {}, limit: query.limit ?? 20, minScore: 0 });
-      return { ...answer, results: answer.results.map(presentHit) };
+      return presentAnswer(await service.search(auth, { q: query.q, mode: query.mode ?? 'auto', filters: {}, limit: query.limit ?? 20, minScore: 0 }));
     };
     return {
       provides: { search },

@@ -1,5 +1,5 @@
-import type { Expression, SqlBool } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
+import type { DocumentCondition } from '../documents/index.ts';
 import type { Clause } from './query-syntax.ts';
 
 /** Phase one of a keyword search reads this many of the index's best matches per result wanted (at least PHASE_ONE_MIN). */
@@ -22,8 +22,8 @@ export interface KeywordQuery {
   clauses: Clause[];
   /** All clauses must match, or any of them. */
   join: 'all' | 'any';
-  /** Visibility and filters over `documents`, applied inside the ranked query (before the limit). */
-  where: Expression<SqlBool>;
+  /** Visibility and filters (the documents module's condition on a document id), applied inside the ranked query (before the limit). */
+  document: DocumentCondition;
   limit: number;
   /** Only rank these documents (hybrid search scoring the other arm's finds). */
   onlyDocumentIds?: string[];

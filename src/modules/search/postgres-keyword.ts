@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
+import type { DocumentQueries } from '../documents/index.ts';
 import { MARK_END, MARK_START, markupFromSentinels } from './highlight.ts';
 import { type KeywordEngine, type KeywordHit, type KeywordQuery, phaseOneCandidates } from './keyword-engine.ts';
 import { type Clause, toTsquery } from './query-syntax.ts';
@@ -7,6 +8,8 @@ import { TS_RANK_HALF } from './scores.ts';
 
 /** Characters of a document's text `ts_headline` reads (it parses the whole input: bounded for huge documents). */
 const HEADLINE_CHARS = 100_000;
+/** The indexed document of a row, as the documents module's condition and content take it. */
+const documentId = sql.ref<string>('s.document_id');
 
 /**
  * PostgreSQL full text: `search_documents.tsv` (GIN) in the `docuvault_search` configuration,
@@ -14,6 +17,11 @@ const HEADLINE_CHARS = 100_000;
  */
 export class PostgresKeywordEngine implements KeywordEngine {
   readonly half = TS_RANK_HALF;
+  readonly #documents: Pick<DocumentQueries, 'contentOf'>;
+  /** `documents`: the documents module's queries, for the text `ts_headline` marks. */
+  constructor(documents: Pick<DocumentQueries, 'contentOf'>) {
+    this.#documents = documents;
+  }
 
   async search(db: Executor, q: KeywordQuery): Promise<KeywordHit[]> {
     if (q.clauses.length === 0) return [];
@@ -22,7 +30,7 @@ export class PostgresKeywordEngine implements KeywordEngine {
     const onlyClause = only ? sql`and s.document_id in (${sql.join(only.map((id) => sql`${id}`))})` : sql``;
     const query = sql`to_tsquery('docuvault_search', ${toTsquery(q.clauses, q.join)})`;
     // Phase 1 (as on SQLite): rank the tenant's matches in the index table alone and keep the best
-    // few, then apply visibility and filters to those. Joining every match to `documents` before
+    // few, then apply visibility and filters to those. Testing every match against `documents` before
     // the sort is what made common-word queries slow (docs/benchmarks.md, PostgreSQL at 100k).
     // Exact whenever it yields `limit` rows, or when phase one saw every match.
     const candidates = only ? only.length : phaseOneCandidates(q.limit);
@@ -34,10 +42,10 @@ export class PostgresKeywordEngine implements KeywordEngine {
         order by rank desc, s.document_id
         limit ${candidates}
       )
-      select best.document_id as document_id, best.rank as rank, (select count(*) from best)::int as matches
-      from best join documents on documents.id = best.document_id
-      where documents.tenant_id = ${q.tenantId} and ${q.where}
-      order by best.rank desc, best.document_id
+      select s.document_id as document_id, s.rank as rank, (select count(*) from best)::int as matches
+      from best as s
+      where ${q.document(documentId)}
+      order by s.rank desc, s.document_id
       limit ${q.limit}`.execute(db);
     let rows = first.rows;
     // (With no row left we cannot tell how many matched: the full ranking decides.)
@@ -45,10 +53,8 @@ export class PostgresKeywordEngine implements KeywordEngine {
     if (rows.length < q.limit && !sawEveryMatch && !only) {
       const full = await sql<{ document_id: string; rank: number }>`
         select s.document_id as document_id, ts_rank_cd(s.tsv, query) as rank
-        from search_documents s
-        join documents on documents.id = s.document_id,
-          ${query} as query
-        where s.tenant_id = ${q.tenantId} and documents.tenant_id = ${q.tenantId} and s.tsv @@ query and ${q.where}
+        from search_documents s, ${query} as query
+        where s.tenant_id = ${q.tenantId} and s.tsv @@ query and ${q.document(documentId)}
         order by rank desc, s.document_id
         limit ${q.limit}`.execute(db);
       rows = full.rows.map((r) => ({ ...r, matches: 0 }));
@@ -61,10 +67,10 @@ export class PostgresKeywordEngine implements KeywordEngine {
     if (clauses.length === 0 || documentIds.length === 0) return out;
     const options = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxFragments=1, MaxWords=32, MinWords=12, ShortWord=2, FragmentDelimiter=" … "`;
     const rows = await sql<{ document_id: string; snippet: string | null }>`
-      select c.document_id as document_id,
-        ts_headline('docuvault_search', left(c.content, ${HEADLINE_CHARS}), to_tsquery('docuvault_search', ${toTsquery(clauses, join)}), ${options}) as snippet
-      from document_contents c
-      where c.tenant_id = ${tenantId} and c.document_id in (${sql.join(documentIds.map((id) => sql`${id}`))})`.execute(db);
+      select s.document_id as document_id,
+        ts_headline('docuvault_search', left(${this.#documents.contentOf(tenantId, documentId)}, ${HEADLINE_CHARS}), to_tsquery('docuvault_search', ${toTsquery(clauses, join)}), ${options}) as snippet
+      from search_documents s
+      where s.tenant_id = ${tenantId} and s.document_id in (${sql.join(documentIds.map((id) => sql`${id}`))})`.execute(db);
     for (const r of rows.rows) if (r.snippet) out.set(r.document_id, markupFromSentinels(r.snippet));
     return out;
   }

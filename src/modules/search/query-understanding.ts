@@ -1,6 +1,6 @@
+import { iso } from '../../lib/clock.ts';
 import { ACCEPTED_EXTENSIONS, type FileCategory, fileTypeRuleForExtension } from '../../providers/files/file-types.ts';
 import { fold } from './query-syntax.ts';
-import { iso } from '../../lib/clock.ts';
 
 /**
  * Query understanding for enhanced search (pure): dates, file types and the tenant's tag names

@@ -1,11 +1,9 @@
 import { iso } from '../../lib/clock.ts';
 import { errors } from '../../lib/errors.ts';
+import type { DocumentFilters } from '../documents/index.ts';
 import type { RequestedFilter } from './enhanced-search.ts';
-import { relevanceOf, roundScore } from './scores.ts';
-import type { SearchFilters } from './search-filters.ts';
-import type { SearchHit } from './search.service.ts';
 
-/** Request fields to the service's terms, and results to the wire (the routes' parse and present steps). */
+/** Request fields to the service's terms (the routes' parse step; search.presenter.ts is the other way). */
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -22,8 +20,8 @@ export function parseIsoDate(value: string | undefined, field: string, end: bool
 }
 
 /** The filters every search takes (GET parameters or a body's `filters`). */
-export function parseFilters(input: { folder_id?: string; tag_id?: string; file_type?: string; start?: string; end?: string }, fields: { start: string; end: string }): SearchFilters {
-  const filters: SearchFilters = {};
+export function parseFilters(input: { folder_id?: string; tag_id?: string; file_type?: string; start?: string; end?: string }, fields: { start: string; end: string }): DocumentFilters {
+  const filters: DocumentFilters = {};
   if (input.folder_id !== undefined) filters.folderId = input.folder_id;
   if (input.tag_id !== undefined) filters.tagIds = [input.tag_id];
   if (input.file_type !== undefined && input.file_type.trim() !== '') filters.fileTypes = [input.file_type];
@@ -45,7 +43,7 @@ export function hybridWeights(semantic: number | undefined, text: number | undef
 }
 
 /** The request's own filters as `applied_filters` entries. */
-export function requestedFilters(filters: SearchFilters): RequestedFilter[] {
+export function requestedFilters(filters: DocumentFilters): RequestedFilter[] {
   const out: RequestedFilter[] = [];
   if (filters.createdFrom !== undefined || filters.createdTo !== undefined) {
     const value = { ...(filters.createdFrom !== undefined ? { start: iso(filters.createdFrom) } : {}), ...(filters.createdTo !== undefined ? { end: iso(filters.createdTo) } : {}) };
@@ -55,23 +53,4 @@ export function requestedFilters(filters: SearchFilters): RequestedFilter[] {
   for (const c of filters.aiCategories ?? []) out.push({ type: 'ai_category', value: c });
   if (filters.folderId !== undefined) out.push({ type: 'folder', value: filters.folderId });
   return out;
-}
-
-/** A result as the API shows it. */
-export function presentHit(hit: SearchHit) {
-  const score = roundScore(hit.score);
-  return {
-    document: {
-      id: hit.document.id,
-      filename: hit.document.filename,
-      ai_summary: hit.document.ai_summary,
-      folder_id: hit.document.folder_id,
-      created_at: iso(hit.document.created_at),
-    },
-    score,
-    relevance: relevanceOf(score),
-    highlight: hit.highlight,
-    ...(hit.matched ? { matched: hit.matched } : {}),
-    ...(hit.similarTo ? { similar_to: hit.similarTo } : {}),
-  };
 }

@@ -1,9 +1,10 @@
 import { standardErrors } from '../../http/common-schemas.ts';
-import { authOf, type App } from '../../http/fastify-types.ts';
+import { type App, authOf } from '../../http/fastify-types.ts';
 import type { EnhancedSearch } from './enhanced-search.ts';
-import { hybridWeights, parseFilters, presentHit, requestedFilters } from './search-input.ts';
+import { presentAnswer } from './search.presenter.ts';
 import { EnhancedBody, HybridBody, SearchQuery, SearchResponse } from './search.schemas.ts';
 import type { SearchService } from './search.service.ts';
+import { hybridWeights, parseFilters, requestedFilters } from './search-input.ts';
 
 const tags = ['search'];
 const errorsWithCredits = { ...standardErrors, 402: standardErrors[400] };
@@ -36,7 +37,7 @@ export function searchRoutes(app: App, s: { search: SearchService; enhanced: Enh
         limit: query.limit ?? 20,
         minScore: query.min_score ?? 0,
       });
-      return { ...answer, results: answer.results.map(presentHit) };
+      return presentAnswer(answer);
     },
   );
 
@@ -67,7 +68,7 @@ export function searchRoutes(app: App, s: { search: SearchService; enhanced: Enh
         filters,
         minScore: body.min_score ?? 0,
       });
-      return { ...answer, results: answer.results.map(presentHit) };
+      return presentAnswer(answer);
     },
   );
 
@@ -101,7 +102,7 @@ export function searchRoutes(app: App, s: { search: SearchService; enhanced: Enh
         filters,
         requested: requestedFilters(filters),
       });
-      return { ...answer, results: answer.results.map(presentHit) };
+      return presentAnswer(answer);
     },
   );
 }

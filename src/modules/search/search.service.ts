@@ -1,17 +1,14 @@
-import { type Expression, expressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { DB } from '../../db/schema.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { errors } from '../../lib/errors.ts';
 import type { AiProvider } from '../../providers/ai/ai-provider.ts';
 import type { CreditReason, CreditsService } from '../credits/index.ts';
-import type { DocumentAccess } from '../documents/index.ts';
+import { type DocumentFilters, type DocumentQueries, type DocumentSummary, isUnfiltered } from '../documents/index.ts';
+import type { PassageStore } from '../processing/index.ts';
 import { highlightPassage } from './highlight.ts';
 import type { KeywordEngine } from './keyword-engine.ts';
 import { type Clause, parseQuery } from './query-syntax.ts';
 import { cosineScore, keywordScore } from './scores.ts';
-import { filterConditions, isUnfiltered, type SearchFilters } from './search-filters.ts';
-import type { ResultDocument, SearchRepository } from './search.repository.ts';
 import type { VectorCache } from './vector-cache.ts';
 import type { ScanPool } from './vector-scan-pool.ts';
 
@@ -30,7 +27,7 @@ const HYBRID_DEPTH = 50;
 
 /** One search result before presentation. */
 export interface SearchHit {
-  document: ResultDocument;
+  document: DocumentSummary;
   score: number;
   highlight: string;
   matched?: Arm[];
@@ -52,11 +49,11 @@ interface ArmHit {
 
 export interface SearchDeps {
   database: Database;
-  access: DocumentAccess;
+  documents: DocumentQueries;
+  passages: PassageStore;
   ai: AiProvider;
   credits: CreditsService;
   keyword: KeywordEngine;
-  repository: SearchRepository;
   vectors: VectorCache;
   pool: ScanPool;
 }
@@ -73,7 +70,7 @@ export class SearchService {
   }
 
   /** `GET /search`: keyword, semantic, or by query length. Semantic costs 0.5 credits, charged on success. */
-  async search(auth: AuthContext, input: { q: string; mode: SearchMode; filters: SearchFilters; limit: number; minScore: number }): Promise<SearchAnswer> {
+  async search(auth: AuthContext, input: { q: string; mode: SearchMode; filters: DocumentFilters; limit: number; minScore: number }): Promise<SearchAnswer> {
     const q = requireQuery(input.q);
     const mode: Arm = input.mode === 'auto' ? ([...q].length < AUTO_SEMANTIC_MIN_CHARS ? 'text' : 'semantic') : input.mode;
     if (mode === 'text') {
@@ -91,7 +88,7 @@ export class SearchService {
   /** `POST /search/hybrid`: both arms, `semantic_weight * semantic + text_weight * text` over their union. */
   async hybrid(
     auth: AuthContext,
-    input: { query: string; semanticWeight: number; textWeight: number; limit: number; filters: SearchFilters; minScore: number },
+    input: { query: string; semanticWeight: number; textWeight: number; limit: number; filters: DocumentFilters; minScore: number },
   ): Promise<SearchAnswer> {
     const q = requireQuery(input.query);
     return this.charged(auth, 'hybrid_search', async () => {
@@ -104,7 +101,7 @@ export class SearchService {
   async hybridResults(
     auth: AuthContext,
     q: string,
-    input: { semanticWeight: number; textWeight: number; limit: number; filters: SearchFilters; minScore: number },
+    input: { semanticWeight: number; textWeight: number; limit: number; filters: DocumentFilters; minScore: number },
   ): Promise<SearchHit[]> {
     const depth = Math.max(HYBRID_DEPTH, input.limit * 2);
     const clauses = parseQuery(q);
@@ -152,14 +149,14 @@ export class SearchService {
   async textArm(
     auth: AuthContext,
     clauses: Clause[],
-    filters: SearchFilters,
+    filters: DocumentFilters,
     limit: number,
     only?: { ids: string[]; join: 'all' | 'any' },
   ): Promise<Map<string, ArmHit> & { join?: 'all' | 'any' }> {
     const { keyword, database } = this.deps;
     const out: Map<string, ArmHit> & { join?: 'all' | 'any' } = new Map();
     if (clauses.length === 0) return out;
-    const base = { tenantId: auth.tenant.id, clauses, where: this.where(auth, filters), limit, ...(only ? { onlyDocumentIds: only.ids } : {}) };
+    const base = { tenantId: auth.tenant.id, clauses, document: this.deps.documents.matching(auth, filters), limit, ...(only ? { onlyDocumentIds: only.ids } : {}) };
     out.join = only?.join ?? 'all';
     let hits = await keyword.search(database.db, { ...base, join: out.join });
     if (!only && hits.length === 0 && clauses.length > 1) {
@@ -171,14 +168,14 @@ export class SearchService {
   }
 
   /** Semantic hits by document: exact cosine over the allowed documents' passages, best passage each. */
-  async semanticArm(auth: AuthContext, q: string, filters: SearchFilters, limit: number, exclude?: Set<string>): Promise<Map<string, ArmHit>> {
+  async semanticArm(auth: AuthContext, q: string, filters: DocumentFilters, limit: number, exclude?: Set<string>): Promise<Map<string, ArmHit>> {
     const vector = await this.queryVector(q);
     if (!vector) return new Map();
     return this.nearest(auth, vector, filters, limit, exclude);
   }
 
   /** The documents whose passages are nearest a vector, within what the caller may see. */
-  async nearest(auth: AuthContext, vector: Float32Array, filters: SearchFilters, limit: number, exclude?: Set<string>): Promise<Map<string, ArmHit>> {
+  async nearest(auth: AuthContext, vector: Float32Array, filters: DocumentFilters, limit: number, exclude?: Set<string>): Promise<Map<string, ArmHit>> {
     return (await this.startNearest(auth, vector, filters, limit, exclude)).result;
   }
 
@@ -186,15 +183,15 @@ export class SearchService {
   async startNearest(
     auth: AuthContext,
     vector: Float32Array,
-    filters: SearchFilters,
+    filters: DocumentFilters,
     limit: number,
     exclude?: Set<string>,
   ): Promise<{ result: Promise<Map<string, ArmHit>> }> {
-    const { database, repository, pool } = this.deps;
+    const { database, documents, pool } = this.deps;
     const set = await this.vectorSet(auth);
     // Everything the caller may see (tenant admins, no filters) needs no mask; otherwise the allowed set is read first.
-    const everything = isUnfiltered(filters) && !exclude && this.seesAll(auth);
-    const allowed = everything ? null : await repository.allowedDocumentIds(database.db, auth.tenant.id, this.where(auth, filters));
+    const everything = isUnfiltered(filters) && !exclude && documents.seesAll(auth);
+    const allowed = everything ? null : await documents.ids(database.db, auth, filters);
     const mask = allowed === null ? null : set.mask(exclude ? allowed.filter((id) => !exclude.has(id)) : allowed);
     const snapshot = set.snapshot();
     const result = pool.scan(snapshot.target, vector, mask, limit).then((found) => {
@@ -215,12 +212,6 @@ export class SearchService {
     return vectors.get(database.db, auth.tenant.id, `${ai.embeddingModel}:${ai.embeddingDimensions}`, ai.embeddingDimensions);
   }
 
-  /** Visibility and filters as one condition over `documents`. */
-  where(auth: AuthContext, filters: SearchFilters): Expression<SqlBool> {
-    const eb = expressionBuilder<DB, 'documents'>();
-    return eb.and([this.deps.access.visible(auth)(eb), ...filterConditions(eb, filters, this.deps.database.dialect)]);
-  }
-
   /** Runs a priced search: credits checked first (402 before any work), charged in a transaction only when it succeeded. */
   async charged<T>(auth: AuthContext, reason: CreditReason, work: () => Promise<T>): Promise<T> {
     const { credits, database } = this.deps;
@@ -234,31 +225,32 @@ export class SearchService {
   async present(
     auth: AuthContext,
     q: string,
-    filters: SearchFilters,
+    filters: DocumentFilters,
     ranked: { id: string; score: number; chunkIndex?: number | undefined; textFound: boolean; matched?: Arm[]; similarTo?: string }[],
     minScore: number,
     limit: number,
   ): Promise<SearchHit[]> {
-    const { database, repository, keyword } = this.deps;
+    const { database, documents, passages, keyword } = this.deps;
     const top = ranked
       .filter((r) => r.score > 0 && r.score >= minScore)
       .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
       .slice(0, limit);
     if (top.length === 0) return [];
     const tenantId = auth.tenant.id;
-    const rows = await repository.documents(database.db, tenantId, top.map((r) => r.id), this.where(auth, filters));
+    const rows = await documents.summaries(database.db, auth, top.map((r) => r.id), filters);
     const clauses = parseQuery(q);
     const textIds = top.filter((r) => r.textFound).map((r) => r.id);
     const snippets = new Map(await keyword.highlights(database.db, tenantId, clauses, 'all', textIds));
     const missing = textIds.filter((id) => !snippets.has(id));
     if (missing.length > 0) for (const [id, s] of await keyword.highlights(database.db, tenantId, clauses, 'any', missing)) snippets.set(id, s);
     const wanted = top.filter((r) => !snippets.has(r.id) && r.chunkIndex !== undefined).map((r) => ({ documentId: r.id, chunkIndex: r.chunkIndex! }));
-    const passages = await repository.passages(database.db, tenantId, wanted);
+    const texts = new Map<string, string>();
+    for (const p of await passages.texts(database.db, tenantId, wanted)) texts.set(`${p.documentId}:${p.chunkIndex}`, p.text);
     const out: SearchHit[] = [];
     for (const r of top) {
       const document = rows.get(r.id);
       if (!document) continue;
-      const passage = r.chunkIndex !== undefined ? passages.get(`${r.id}:${r.chunkIndex}`) : undefined;
+      const passage = r.chunkIndex !== undefined ? texts.get(`${r.id}:${r.chunkIndex}`) : undefined;
       const highlight = snippets.get(r.id) ?? (passage !== undefined ? highlightPassage(passage, q) : '');
       out.push({ document, score: r.score, highlight, ...(r.matched ? { matched: r.matched } : {}), ...(r.similarTo ? { similarTo: r.similarTo } : {}) });
     }
@@ -270,13 +262,6 @@ export class SearchService {
     const [vector] = await this.deps.ai.embed([q], { purpose: 'query' });
     if (!vector?.some((x) => x !== 0)) return null;
     return vector;
-  }
-
-  /** Whether the caller sees every document of the tenant (the visibility condition is the constant true). */
-  seesAll(auth: AuthContext): boolean {
-    const eb = expressionBuilder<DB, 'documents'>();
-    const condition = this.deps.access.visible(auth)(eb).toOperationNode();
-    return condition.kind === 'ValueNode' && (condition as { value?: unknown }).value === true;
   }
 }
 

@@ -7,12 +7,14 @@ import { BM25_HALF } from './scores.ts';
 
 /** Tokens of context in a snippet. */
 const SNIPPET_TOKENS = 32;
+/** The indexed document of a row, as the documents module's condition takes it. */
+const documentId = sql.ref<string>('s.document_id');
 
 /**
  * FTS5 over `search_text` (porter + unicode61, diacritics folded), ranked by `bm25()`. The MATCH
  * drives the query (CROSS JOIN fixes that order: the planner otherwise may start from the tenant's
- * documents); each match is joined to its document, which must pass visibility and filters before
- * the sort and limit (so a member's top-k is the top-k of what they may see).
+ * documents); each match's document must pass visibility and filters (`q.document`, one probe of
+ * `documents` by id) before the sort and limit (so a member's top-k is the top-k of what they may see).
  */
 export class SqliteKeywordEngine implements KeywordEngine {
   readonly half = BM25_HALF;
@@ -34,8 +36,8 @@ export class SqliteKeywordEngine implements KeywordEngine {
           where search_text match ${match}
             and +rowid in (select id from search_documents where tenant_id = ${q.tenantId} and document_id in (${sql.join(only.map((id) => sql`${id}`))}))
         ) as t
-          cross join search_documents s cross join documents
-        where s.id = t.id and documents.id = s.document_id and documents.tenant_id = ${q.tenantId} and ${q.where}
+          cross join search_documents s
+        where s.id = t.id and ${q.document(documentId)}
         order by t.rank limit ${q.limit}`.execute(db);
       return rows.rows.map((r) => ({ documentId: r.document_id, rank: -Number(r.rank) }));
     }
@@ -46,16 +48,15 @@ export class SqliteKeywordEngine implements KeywordEngine {
     const first = await sql<{ document_id: string; rank: number }>`
       select s.document_id as document_id, t.rank as rank
       from (select rowid as id, rank from search_text where search_text match ${match} order by rank limit ${candidates}) as t
-        cross join search_documents s cross join documents
-      where s.id = t.id and s.tenant_id = ${q.tenantId} and documents.id = s.document_id and documents.tenant_id = ${q.tenantId} and ${q.where}
+        cross join search_documents s
+      where s.id = t.id and s.tenant_id = ${q.tenantId} and ${q.document(documentId)}
       order by t.rank limit ${q.limit}`.execute(db);
     let rows = first.rows;
     if (rows.length < q.limit) {
       const full = await sql<{ document_id: string; rank: number }>`
         select s.document_id as document_id, bm25(search_text) as rank
-        from search_text cross join search_documents s cross join documents
-        where search_text match ${match} and s.id = search_text.rowid and s.tenant_id = ${q.tenantId}
-          and documents.id = s.document_id and documents.tenant_id = ${q.tenantId} and ${q.where}
+        from search_text cross join search_documents s
+        where search_text match ${match} and s.id = search_text.rowid and s.tenant_id = ${q.tenantId} and ${q.document(documentId)}
         order by rank limit ${q.limit}`.execute(db);
       rows = full.rows;
     }

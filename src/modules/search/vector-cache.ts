@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.ts';
+import type { PassageStore } from '../processing/index.ts';
 import type { SearchRepository } from './search.repository.ts';
 import { VectorSet } from './vector-set.ts';
 
@@ -21,10 +22,12 @@ interface Entry {
 export class VectorCache {
   readonly #entries = new Map<string, Entry>();
   readonly #repository: SearchRepository;
+  readonly #passages: PassageStore;
   readonly #budget: number;
 
-  constructor(repository: SearchRepository, options: { budgetBytes?: number } = {}) {
-    this.#repository = repository;
+  constructor(sources: { repository: SearchRepository; passages: PassageStore }, options: { budgetBytes?: number } = {}) {
+    this.#repository = sources.repository;
+    this.#passages = sources.passages;
     this.#budget = options.budgetBytes ?? DEFAULT_BUDGET_BYTES;
   }
 
@@ -55,12 +58,13 @@ export class VectorCache {
 
   async #refresh(db: Executor, tenantId: string, model: string, dims: number, entry: Entry, version: number): Promise<VectorSet> {
     const repo = this.#repository;
+    const passages = this.#passages;
     // A version that went backwards (the state row was recreated) cannot be followed: reload everything.
     let set = entry.set && entry.set.version <= version ? entry.set : null;
     // The version is read before the rows: a change committed meanwhile is applied now and again next time (idempotent).
-    const changed = set ? await repo.changedSince(db, tenantId, set.version) : await repo.documentsWithVectors(db, tenantId, model);
+    const changed = set ? await repo.changedSince(db, tenantId, set.version) : await passages.embeddedDocuments(db, tenantId, model);
     if (!set) set = new VectorSet(dims);
-    const vectors = await repo.vectors(db, tenantId, model, changed);
+    const vectors = await passages.vectors(db, tenantId, model, changed);
     for (const id of changed) set.put(id, vectors.get(id) ?? []);
     set.version = Math.max(set.version, version);
     entry.set = set;

@@ -1,12 +1,7 @@
+import type { PassageVector } from '../processing/index.ts';
 import { kernelModule } from './int8-dot-kernel.ts';
 import { type CodeArrays, type CodeView, codeArrays, codeLayout, codeMemory, copyRows, quantizeRow } from './vector-codes.ts';
 import type { ScanTarget } from './vector-scan-pool.ts';
-
-/** One stored passage vector as read from `document_chunks` (float32 little-endian bytes). */
-export interface PassageVector {
-  chunkIndex: number;
-  bytes: Uint8Array;
-}
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 

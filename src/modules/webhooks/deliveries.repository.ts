@@ -1,30 +1,107 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
-import type { DeliveryStatus, WebhookDeliveriesTable, WebhooksTable } from './webhooks.tables.ts';
+import { eventDataOf } from '../../events/event-data.ts';
+import { parseJson } from '../../lib/json.ts';
+import type { WebhookTarget } from './webhooks.repository.ts';
+import type { DeliveryStatus, DeliveryTrigger, WebhookDeliveriesTable } from './webhooks.tables.ts';
 
-export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
-export type NewDeliveryRow = Insertable<WebhookDeliveriesTable>;
+/** The data of an event, as its envelope carries it. */
+export type EventPayload = Record<string, unknown>;
+
+/** One delivery attempt as services see it. */
+export interface Delivery {
+  /** This attempt's id: the X-Service-Delivery header. */
+  id: string;
+  tenantId: string;
+  webhookId: string;
+  /** X-Service-Event-Id: the same on every attempt of an event. */
+  eventId: string;
+  event: string;
+  eventAt: number;
+  /** The data of events without an events row (test pings); null: the events row holds it. */
+  payload: EventPayload | null;
+  attempt: number;
+  trigger: DeliveryTrigger;
+  /** Automatic attempts: delays of the retry schedule used before this one (0 for the first). Null for manual ones. */
+  retryIndex: number | null;
+  status: DeliveryStatus;
+  responseStatus: number | null;
+  durationMs: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+  /** When the automatic retry following this failed attempt is due. */
+  nextRetryAt: number | null;
+  scheduledAt: number;
+  sentAt: number | null;
+  createdAt: number;
+}
+
+/** One literal per row: every attempt a delivery job sends is read through here. */
+export function toDelivery(row: Selectable<WebhookDeliveriesTable>): Delivery {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    webhookId: row.webhook_id,
+    eventId: row.event_id,
+    event: row.event,
+    eventAt: row.event_at,
+    payload: parseJson<EventPayload | null>(row.payload, null),
+    attempt: row.attempt,
+    trigger: row.trigger,
+    retryIndex: row.retry_index,
+    status: row.status,
+    responseStatus: row.response_status,
+    durationMs: row.duration_ms,
+    responseExcerpt: row.response_excerpt,
+    error: row.error,
+    nextRetryAt: row.next_retry_at,
+    scheduledAt: row.scheduled_at,
+    sentAt: row.sent_at,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * The inverse of `toDelivery`. A literal rather than a ColumnMap: attempts are only ever inserted
+ * whole (never patched field by field), and the fan-out writes one per webhook of every event.
+ */
+function toRow(d: Delivery): Insertable<WebhookDeliveriesTable> {
+  return {
+    id: d.id,
+    tenant_id: d.tenantId,
+    webhook_id: d.webhookId,
+    event_id: d.eventId,
+    event: d.event,
+    event_at: d.eventAt,
+    payload: d.payload === null ? null : JSON.stringify(d.payload),
+    attempt: d.attempt,
+    trigger: d.trigger,
+    retry_index: d.retryIndex,
+    status: d.status,
+    response_status: d.responseStatus,
+    duration_ms: d.durationMs,
+    response_excerpt: d.responseExcerpt,
+    error: d.error,
+    next_retry_at: d.nextRetryAt,
+    scheduled_at: d.scheduledAt,
+    sent_at: d.sentAt,
+    created_at: d.createdAt,
+  };
+}
+
+/** An attempt's id and webhook: what the fan-out needs to know of those it inserted. */
+export type DeliveryRef = Pick<Delivery, 'id' | 'webhookId'>;
+
+function toRef(row: Pick<Selectable<WebhookDeliveriesTable>, 'id' | 'webhook_id'>): DeliveryRef {
+  return { id: row.id, webhookId: row.webhook_id };
+}
 
 /** What a delivery job needs in one read: the attempt, its webhook and the event's data. */
 export interface DeliveryToSend {
-  delivery: DeliveryRow;
-  webhook: { url: string; secret: string; status: string; consecutiveFailures: number; failingSince: number | null; circuitOpenUntil: number | null };
-  /** JSON data: the events row's, or the attempt's own payload (test pings); null when the event is gone. */
-  data: string | null;
-}
-
-/** A webhook's columns as a delivery needs them (numbers as numbers whatever the driver returns). */
-export function webhookToSend(
-  w: Pick<Selectable<WebhooksTable>, 'url' | 'secret' | 'status' | 'consecutive_failures' | 'failing_since' | 'circuit_open_until'>,
-): DeliveryToSend['webhook'] {
-  return {
-    url: w.url,
-    secret: w.secret,
-    status: w.status,
-    consecutiveFailures: Number(w.consecutive_failures),
-    failingSince: w.failing_since === null ? null : Number(w.failing_since),
-    circuitOpenUntil: w.circuit_open_until === null ? null : Number(w.circuit_open_until),
-  };
+  delivery: Delivery;
+  webhook: WebhookTarget;
+  /** The events row's data, or the attempt's own payload (test pings); null when the event is gone. */
+  data: EventPayload | null;
 }
 
 /** How an attempt ended. */
@@ -46,27 +123,31 @@ export class DeliveriesRepository {
    * Inserts first attempts, skipping any (webhook, event, attempt) already there: the fan-out runs
    * at least once per event, and this is what makes a second run add nothing. Returns those inserted.
    */
-  async insertIfAbsent(db: Executor, rows: NewDeliveryRow[]): Promise<Pick<DeliveryRow, 'id' | 'webhook_id'>[]> {
-    if (rows.length === 0) return [];
-    return db
+  async insertIfAbsent(db: Executor, deliveries: readonly Delivery[]): Promise<DeliveryRef[]> {
+    if (deliveries.length === 0) return [];
+    const rows = await db
       .insertInto('webhook_deliveries')
-      .values(rows)
+      .values(deliveries.map(toRow))
       .onConflict((oc) => oc.columns(['tenant_id', 'webhook_id', 'event_id', 'attempt']).doNothing())
       .returning(['id', 'webhook_id'])
       .execute();
+    return rows.map(toRef);
   }
 
-  async insert(db: Executor, row: NewDeliveryRow): Promise<void> {
-    await db.insertInto('webhook_deliveries').values(row).execute();
+  async insert(db: Executor, delivery: Delivery): Promise<void> {
+    await db.insertInto('webhook_deliveries').values(toRow(delivery)).execute();
   }
 
-  /** The attempts with their webhook and event data, in one read; missing ids are left out. */
+  /**
+   * The attempts with their webhook and event data, in one read; missing ids are left out. The
+   * event's data is the event log's subquery (src/events owns the table), selected in this
+   * statement: one statement per job is what keeps deliveries cheap on PostgreSQL.
+   */
   async findForSend(db: Executor, tenantId: string, ids: readonly string[]): Promise<DeliveryToSend[]> {
     if (ids.length === 0) return [];
     const rows = await db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhooks as w', (join) => join.onRef('w.id', '=', 'd.webhook_id').onRef('w.tenant_id', '=', 'd.tenant_id'))
-      .leftJoin('events as e', (join) => join.onRef('e.id', '=', 'd.event_id').onRef('e.tenant_id', '=', 'd.tenant_id'))
       .selectAll('d')
       .select([
         'w.url as w_url',
@@ -75,7 +156,7 @@ export class DeliveriesRepository {
         'w.consecutive_failures as w_failures',
         'w.failing_since as w_failing_since',
         'w.circuit_open_until as w_open_until',
-        'e.data as e_data',
+        eventDataOf('d.event_id', 'd.tenant_id').as('e_data'),
       ])
       // The tenant is compared through a cast so that SQLite's planner finds the attempts by
       // primary key: with a plain `d.tenant_id = ?` next to `d.id in (...)` it walks the tenant's
@@ -83,24 +164,27 @@ export class DeliveriesRepository {
       .where(sql<string>`cast(d.tenant_id as text)`, '=', tenantId)
       .where('d.id', 'in', ids)
       .execute();
-    return rows.map(({ w_url, w_secret, w_status, w_failures, w_failing_since, w_open_until, e_data, ...delivery }) => ({
-      delivery,
-      webhook: webhookToSend({
-        url: w_url,
-        secret: w_secret,
-        status: w_status,
-        consecutive_failures: w_failures,
-        failing_since: w_failing_since,
-        circuit_open_until: w_open_until,
-      }),
-      data: delivery.payload ?? e_data,
-    }));
+    return rows.map((row) => {
+      const delivery = toDelivery(row);
+      return {
+        delivery,
+        webhook: {
+          url: row.w_url,
+          secret: row.w_secret,
+          status: row.w_status,
+          consecutiveFailures: row.w_failures,
+          failingSince: row.w_failing_since,
+          circuitOpenUntil: row.w_open_until,
+        },
+        data: delivery.payload ?? parseJson<EventPayload | null>(row.e_data, null),
+      };
+    });
   }
 
   /** An event's first attempts at these webhooks that are still pending (a second fan-out of the event looks for them). */
-  async pendingFirstAttempts(db: Executor, tenantId: string, eventId: string, webhookIds: readonly string[]): Promise<Pick<DeliveryRow, 'id' | 'webhook_id'>[]> {
+  async pendingFirstAttempts(db: Executor, tenantId: string, eventId: string, webhookIds: readonly string[]): Promise<DeliveryRef[]> {
     if (webhookIds.length === 0) return [];
-    return db
+    const rows = await db
       .selectFrom('webhook_deliveries')
       .select(['id', 'webhook_id'])
       .where('tenant_id', '=', tenantId)
@@ -109,18 +193,18 @@ export class DeliveriesRepository {
       .where('attempt', '=', 1)
       .where('status', '=', 'pending')
       .execute();
+    return rows.map(toRef);
   }
 
-  async findById(db: Executor, tenantId: string, webhookId: string, id: string): Promise<DeliveryRow | null> {
-    return (
-      (await db
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where('tenant_id', '=', tenantId)
-        .where('webhook_id', '=', webhookId)
-        .where('id', '=', id)
-        .executeTakeFirst()) ?? null
-    );
+  async findById(db: Executor, tenantId: string, webhookId: string, id: string): Promise<Delivery | null> {
+    const row = await db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('webhook_id', '=', webhookId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toDelivery(row) : null;
   }
 
   /** Newest first, optionally only one status and/or one event name. */
@@ -130,7 +214,7 @@ export class DeliveriesRepository {
     webhookId: string,
     filter: { status?: string | undefined; event?: string | undefined },
     page: { limit: number; offset: number },
-  ): Promise<{ rows: DeliveryRow[]; total: number }> {
+  ): Promise<{ deliveries: Delivery[]; total: number }> {
     let base = db.selectFrom('webhook_deliveries').where('tenant_id', '=', tenantId).where('webhook_id', '=', webhookId);
     if (filter.status !== undefined) base = base.where('status', '=', filter.status as DeliveryStatus);
     if (filter.event !== undefined) base = base.where('event', '=', filter.event);
@@ -138,7 +222,7 @@ export class DeliveriesRepository {
       base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
-    return { rows, total: Number(count.n) };
+    return { deliveries: rows.map(toDelivery), total: Number(count.n) };
   }
 
   /** The highest attempt number of an event at a webhook (0 when none). */

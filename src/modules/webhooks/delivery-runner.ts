@@ -9,8 +9,8 @@ import { newId } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { signWebhookBody, WEBHOOK_HEADERS } from '../../lib/webhook-signature.ts';
 import { OutboundError, type OutboundHttp } from '../../providers/outbound/outbound-http.ts';
-import type { AttemptOutcome, DeliveriesRepository, DeliveryRow, DeliveryToSend } from './deliveries.repository.ts';
 import { BatchedCalls } from './batched-calls.ts';
+import type { AttemptOutcome, DeliveriesRepository, Delivery, DeliveryToSend } from './deliveries.repository.ts';
 import { type DeliverPayload, deliverJob, payloadDeliveryIds } from './delivery-jobs.ts';
 import { breakerOpenMs, concurrencyLimit, deferUntil, isHealthy, retryDelayMs, shouldDisable } from './delivery-policy.ts';
 import type { EndpointLimiter } from './endpoint-limiter.ts';
@@ -106,7 +106,7 @@ export class DeliveryRunner {
     const { database, clock, deliveries, limiter, settings } = this.deps;
     const { delivery, webhook } = found;
     if (delivery.status !== 'pending' || this.sending.has(delivery.id)) return;
-    const tenantId = delivery.tenant_id;
+    const tenantId = delivery.tenantId;
     const manual = isManual(delivery);
     if (!manual && webhook.status !== 'active') {
       await deliveries.cancel(database.db, tenantId, delivery.id, `webhook ${webhook.status}`);
@@ -124,9 +124,9 @@ export class DeliveryRunner {
     // Manual attempts (redeliver, test) are sent whatever the endpoint's health.
     const failures = manual ? 0 : webhook.consecutiveFailures;
     const failing = failures > 0;
-    const release = await limiter.acquire(delivery.webhook_id, concurrencyLimit(settings.maxConcurrencyPerEndpoint, failures));
+    const release = await limiter.acquire(delivery.webhookId, concurrencyLimit(settings.maxConcurrencyPerEndpoint, failures));
     if (!release) {
-      const typicalMs = limiter.typicalMs(delivery.webhook_id);
+      const typicalMs = limiter.typicalMs(delivery.webhookId);
       return this.defer(delivery, deferUntil({ busy: true, failing, typicalMs }, clock.now(), this.random));
     }
     this.sending.add(delivery.id);
@@ -137,7 +137,7 @@ export class DeliveryRunner {
       } finally {
         release();
       }
-      limiter.observe(delivery.webhook_id, outcome.durationMs);
+      limiter.observe(delivery.webhookId, outcome.durationMs);
       this.deps.metrics?.attempt(outcome.status, outcome.durationMs);
       if (outcome.status === 'success' && (manual || isHealthy(webhook))) {
         // The common case: nothing about the endpoint's health changes, so the outcome joins the
@@ -155,13 +155,13 @@ export class DeliveryRunner {
   /** POSTs the signed envelope; any answer or failure becomes an outcome, except the worker stopping. */
   private async send({ delivery, webhook, data }: DeliveryToSend, signal: AbortSignal): Promise<AttemptOutcome> {
     const { clock, http, secrets } = this.deps;
-    const body = JSON.stringify(eventEnvelope({ id: delivery.event_id, name: delivery.event, at: delivery.event_at, data: JSON.parse(data!) }));
+    const body = JSON.stringify(eventEnvelope({ id: delivery.eventId, name: delivery.event, at: delivery.eventAt, data }));
     const secret = await secrets.open(webhook.secret);
     const sentAt = clock.now();
     const headers = {
       'content-type': 'application/json',
       [WEBHOOK_HEADERS.signature]: signWebhookBody(secret, body),
-      [WEBHOOK_HEADERS.eventId]: delivery.event_id,
+      [WEBHOOK_HEADERS.eventId]: delivery.eventId,
       [WEBHOOK_HEADERS.event]: delivery.event,
       [WEBHOOK_HEADERS.delivery]: delivery.id,
       [WEBHOOK_HEADERS.timestamp]: String(Math.floor(sentAt / 1000)),
@@ -195,7 +195,7 @@ export class DeliveryRunner {
   }
 
   /** Writes the outcome and, for automatic attempts, the endpoint's health and the next attempt. */
-  private async record(delivery: DeliveryRow, outcome: AttemptOutcome, manual: boolean): Promise<void> {
+  private async record(delivery: Delivery, outcome: AttemptOutcome, manual: boolean): Promise<void> {
     for (let tries = 1; ; tries++) {
       try {
         await this.deps.database.db.transaction().execute((trx) => this.recordIn(trx, delivery, outcome, manual));
@@ -207,9 +207,9 @@ export class DeliveryRunner {
     }
   }
 
-  private async recordIn(trx: Executor, delivery: DeliveryRow, outcome: AttemptOutcome, manual: boolean): Promise<void> {
+  private async recordIn(trx: Executor, delivery: Delivery, outcome: AttemptOutcome, manual: boolean): Promise<void> {
     const { clock, webhooks, deliveries, settings, logger, jobs } = this.deps;
-    const { tenant_id: tenantId, webhook_id: webhookId } = delivery;
+    const { tenantId, webhookId } = delivery;
     if (!(await deliveries.recordOutcome(trx, tenantId, delivery.id, outcome))) return;
     if (manual) return;
     if (outcome.status === 'success') {
@@ -231,25 +231,25 @@ export class DeliveryRunner {
     }
     const openMs = breakerOpenMs(streak.consecutiveFailures);
     if (openMs > 0) await webhooks.openCircuit(trx, tenantId, webhookId, now + openMs);
-    const retryIndex = delivery.retry_index ?? 0;
+    const retryIndex = delivery.retryIndex ?? 0;
     const delay = retryDelayMs(retryIndex, settings.retryDelaysMs, this.random);
     if (delay === null) return;
     const runAt = now + delay;
-    const next: DeliveryRow = {
+    const next: Delivery = {
       ...delivery,
       id: newId(now),
-      attempt: (await deliveries.lastAttempt(trx, tenantId, webhookId, delivery.event_id)) + 1,
+      attempt: (await deliveries.lastAttempt(trx, tenantId, webhookId, delivery.eventId)) + 1,
       trigger: 'retry',
-      retry_index: retryIndex + 1,
+      retryIndex: retryIndex + 1,
       status: 'pending',
-      response_status: null,
-      duration_ms: null,
-      response_excerpt: null,
+      responseStatus: null,
+      durationMs: null,
+      responseExcerpt: null,
       error: null,
-      next_retry_at: null,
-      scheduled_at: runAt,
-      sent_at: null,
-      created_at: now,
+      nextRetryAt: null,
+      scheduledAt: runAt,
+      sentAt: null,
+      createdAt: now,
     };
     await deliveries.insert(trx, next);
     await deliveries.setNextRetry(trx, tenantId, delivery.id, runAt);
@@ -257,13 +257,13 @@ export class DeliveryRunner {
   }
 
   /** Tries the same attempt later, in a new job (this one completes): no attempt is used up. */
-  private async defer(delivery: DeliveryRow, runAt: number): Promise<void> {
-    await this.deps.jobs.enqueueMany(this.deps.database.db, [deliverJob(delivery.tenant_id, [delivery.id], { runAt, failing: true })]);
+  private async defer(delivery: Delivery, runAt: number): Promise<void> {
+    await this.deps.jobs.enqueueMany(this.deps.database.db, [deliverJob(delivery.tenantId, [delivery.id], { runAt, failing: true })]);
     this.deps.metrics?.skipped('deferred');
   }
 }
 
-function isManual(delivery: DeliveryRow): boolean {
+function isManual(delivery: Delivery): boolean {
   return delivery.trigger === 'redeliver' || delivery.trigger === 'test';
 }
 

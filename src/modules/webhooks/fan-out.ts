@@ -5,12 +5,11 @@ import type { RecordedEvent } from '../../events/record-event.ts';
 import type { JobQueue, NewJob } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { type DeliveriesRepository, type DeliveryRow, webhookToSend } from './deliveries.repository.ts';
+import type { DeliveriesRepository, Delivery, DeliveryRef } from './deliveries.repository.ts';
 import { deliverJob } from './delivery-jobs.ts';
 import { isHealthy } from './delivery-policy.ts';
 import type { DeliveryRunner } from './delivery-runner.ts';
 import type { EndpointLimiter } from './endpoint-limiter.ts';
-import { parseEventList } from './webhook-events.ts';
 import type { WebhooksRepository } from './webhooks.repository.ts';
 
 /**
@@ -58,81 +57,79 @@ export function webhookFanOut(deps: Deps): EventSubscriber {
   return async (event) => {
     const { database, clock, jobs, webhooks, deliveries, runner, limiter } = deps;
     const candidates = await webhooks.listActiveAt(database.db, event.tenantId, event.createdAt);
-    const subscribed = candidates.filter((w) => parseEventList(w.events).includes(event.name));
+    const subscribed = candidates.filter((w) => w.events.includes(event.name));
     if (subscribed.length === 0) return;
     const now = clock.now();
-    const rows = subscribed.map((w) => firstAttempt(event, w.id, now));
-    const byWebhook = new Map(subscribed.map((w) => [w.id, webhookToSend(w)]));
+    const attempts = subscribed.map((w) => firstAttempt(event, w.id, now));
+    const byWebhook = new Map(subscribed.map((w) => [w.id, w]));
     const direct = new Set(
-      rows
-        .filter((r) => isHealthy(byWebhook.get(r.webhook_id)!) && limiter.isFastOrUntried(r.webhook_id))
+      attempts
+        .filter((a) => isHealthy(byWebhook.get(a.webhookId)!) && limiter.isFastOrUntried(a.webhookId))
         .slice(0, ATTEMPTS_PER_JOB)
-        .map((r) => r.id),
+        .map((a) => a.id),
     );
-    const failing = new Set(subscribed.filter((w) => byWebhook.get(w.id)!.consecutiveFailures > 0).map((w) => w.id));
-    const queueJobs = (executor: Executor, attempts: readonly Pick<DeliveryRow, 'id' | 'webhook_id'>[]) =>
-      jobs.enqueueMany(executor, jobsFor(event.tenantId, attempts, failing));
+    const failing = new Set(subscribed.filter((w) => w.consecutiveFailures > 0).map((w) => w.id));
+    const queueJobs = (executor: Executor, refs: readonly DeliveryRef[]) => jobs.enqueueMany(executor, jobsFor(event.tenantId, refs, failing));
 
-    let inserted: Pick<DeliveryRow, 'id' | 'webhook_id'>[];
-    if (direct.size === rows.length) {
-      inserted = await deliveries.insertIfAbsent(database.db, rows);
+    let inserted: DeliveryRef[];
+    if (direct.size === attempts.length) {
+      inserted = await deliveries.insertIfAbsent(database.db, attempts);
     } else {
       inserted = await database.db.transaction().execute(async (trx) => {
-        const added = await deliveries.insertIfAbsent(trx, rows);
+        const added = await deliveries.insertIfAbsent(trx, attempts);
         await queueJobs(trx, added.filter((d) => !direct.has(d.id)));
         return added;
       });
     }
-    if (inserted.length < rows.length) {
+    if (inserted.length < attempts.length) {
       // Another run of this event inserted some attempts first (this is a second run, after a
       // crash or a failed subscriber): those still pending may never have been sent. Queue them;
       // one that is sent twice this way carries the same X-Service-Delivery both times.
       const mine = new Set(inserted.map((d) => d.id));
-      const others = rows.filter((r) => !mine.has(r.id)).map((r) => r.webhook_id);
+      const others = attempts.filter((a) => !mine.has(a.id)).map((a) => a.webhookId);
       const earlier = await deliveries.pendingFirstAttempts(database.db, event.tenantId, event.id, others);
       if (earlier.length > 0) await queueJobs(database.db, earlier);
     }
     const toSend = inserted.filter((d) => direct.has(d.id));
     if (toSend.length === 0) return;
-    const data = JSON.stringify(event.data);
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const byId = new Map(attempts.map((a) => [a.id, a]));
     await runner.sendAll(
-      toSend.map((d) => ({ delivery: byId.get(d.id)!, webhook: byWebhook.get(d.webhook_id)!, data })),
+      toSend.map((d) => ({ delivery: byId.get(d.id)!, webhook: byWebhook.get(d.webhookId)!, data: event.data })),
       NOT_ABORTED,
     );
   };
 }
 
 /** Jobs for attempts: the healthy endpoints' together (a job's worth each), each failing endpoint's alone. */
-function jobsFor(tenantId: string, attempts: readonly Pick<DeliveryRow, 'id' | 'webhook_id'>[], failing: ReadonlySet<string>): NewJob[] {
-  const healthy = attempts.filter((d) => !failing.has(d.webhook_id)).map((d) => d.id);
+function jobsFor(tenantId: string, attempts: readonly DeliveryRef[], failing: ReadonlySet<string>): NewJob[] {
+  const healthy = attempts.filter((d) => !failing.has(d.webhookId)).map((d) => d.id);
   return [
     ...chunks(healthy, ATTEMPTS_PER_JOB).map((ids) => deliverJob(tenantId, ids)),
-    ...attempts.filter((d) => failing.has(d.webhook_id)).map((d) => deliverJob(tenantId, [d.id], { failing: true })),
+    ...attempts.filter((d) => failing.has(d.webhookId)).map((d) => deliverJob(tenantId, [d.id], { failing: true })),
   ];
 }
 
-function firstAttempt(event: RecordedEvent, webhookId: string, now: number): DeliveryRow {
+function firstAttempt(event: RecordedEvent, webhookId: string, now: number): Delivery {
   return {
     id: newId(now),
-    tenant_id: event.tenantId,
-    webhook_id: webhookId,
-    event_id: event.id,
+    tenantId: event.tenantId,
+    webhookId,
+    eventId: event.id,
     event: event.name,
-    event_at: event.createdAt,
+    eventAt: event.createdAt,
     payload: null,
     attempt: 1,
     trigger: 'event',
-    retry_index: 0,
+    retryIndex: 0,
     status: 'pending',
-    response_status: null,
-    duration_ms: null,
-    response_excerpt: null,
+    responseStatus: null,
+    durationMs: null,
+    responseExcerpt: null,
     error: null,
-    next_retry_at: null,
-    scheduled_at: now,
-    sent_at: null,
-    created_at: now,
+    nextRetryAt: null,
+    scheduledAt: now,
+    sentAt: null,
+    createdAt: now,
   };
 }
 

@@ -1,7 +1,7 @@
-import { IdParams, MessageBody, PageQuery, pageWindow, standardErrors } from '../../http/common-schemas.ts';
-import { authOf, type App } from '../../http/fastify-types.ts';
 import { Type } from 'typebox';
-import type { WebhooksService } from './webhooks.service.ts';
+import { IdParams, MessageBody, PageQuery, pageWindow, standardErrors } from '../../http/common-schemas.ts';
+import { type App, authOf } from '../../http/fastify-types.ts';
+import { presentCreatedWebhook, presentDelivery, presentWebhook } from './webhooks.presenter.ts';
 import {
   CreatedWebhookView,
   CreateWebhookBody,
@@ -9,12 +9,11 @@ import {
   DeliveryListQuery,
   DeliveryParams,
   DeliveryView,
-  presentDelivery,
-  presentWebhook,
   UpdateWebhookBody,
   WebhookList,
   WebhookView,
 } from './webhooks.schemas.ts';
+import type { WebhooksService } from './webhooks.service.ts';
 import type { DeliveryStatus } from './webhooks.tables.ts';
 
 const ADMINS = 'Owners, admins and API keys only (403 `forbidden` for members and viewers). Another tenant\'s webhook is 404.';
@@ -37,7 +36,7 @@ export function webhookRoutes(app: App, s: { webhooks: WebhooksService }): void 
     },
     async (request, reply) => {
       const { webhook, secret } = await webhooks.create(authOf(request), request.body);
-      return reply.status(201).send({ ...presentWebhook(webhook), secret });
+      return reply.status(201).send(presentCreatedWebhook(webhook, secret));
     },
   );
 
@@ -54,8 +53,8 @@ export function webhookRoutes(app: App, s: { webhooks: WebhooksService }): void 
     },
     async (request) => {
       const page = pageWindow(request.query);
-      const { rows, total } = await webhooks.list(authOf(request), page);
-      return { webhooks: rows.map(presentWebhook), total, page: page.page, page_size: page.pageSize };
+      const { webhooks: found, total } = await webhooks.list(authOf(request), page);
+      return { webhooks: found.map(presentWebhook), total, page: page.page, page_size: page.pageSize };
     },
   );
 
@@ -108,8 +107,8 @@ export function webhookRoutes(app: App, s: { webhooks: WebhooksService }): void 
     async (request) => {
       const page = pageWindow(request.query);
       const filter = { status: request.query.status as DeliveryStatus | undefined, event: request.query.event };
-      const { rows, total } = await webhooks.listDeliveries(authOf(request), request.params.id, filter, page);
-      return { data: rows.map(presentDelivery), total, page: page.page, page_size: page.pageSize };
+      const { deliveries, total } = await webhooks.listDeliveries(authOf(request), request.params.id, filter, page);
+      return { data: deliveries.map(presentDelivery), total, page: page.page, page_size: page.pageSize };
     },
   );
 
@@ -125,8 +124,8 @@ export function webhookRoutes(app: App, s: { webhooks: WebhooksService }): void 
       },
     },
     async (request, reply) => {
-      const row = await webhooks.redeliver(authOf(request), request.params.id, request.params.delivery_id);
-      return reply.status(202).send(presentDelivery(row));
+      const attempt = await webhooks.redeliver(authOf(request), request.params.id, request.params.delivery_id);
+      return reply.status(202).send(presentDelivery(attempt));
     },
   );
 

@@ -1,9 +1,5 @@
 import { Type } from 'typebox';
 import { Nullable, PageQuery, Timestamp } from '../../http/common-schemas.ts';
-import { iso } from '../../lib/clock.ts';
-import type { DeliveryRow } from './deliveries.repository.ts';
-import { parseEventList } from './webhook-events.ts';
-import type { WebhookRow } from './webhooks.repository.ts';
 import { DELIVERY_STATUSES } from './webhooks.tables.ts';
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An HTTPS URL (400 `INVALID_URL` otherwise) on a public address.' });
@@ -92,36 +88,3 @@ export const DeliveryList = Type.Object({
   page: Type.Integer(),
   page_size: Type.Integer(),
 });
-
-/** A webhook as the API shows it (never its secret). */
-export function presentWebhook(w: WebhookRow) {
-  return {
-    id: w.id,
-    url: w.url,
-    events: parseEventList(w.events),
-    status: w.status,
-    status_reason: w.status_reason,
-    created_at: iso(w.created_at),
-    updated_at: iso(w.updated_at),
-  };
-}
-
-/** One attempt as the deliveries list shows it (docs/api-decisions.md §8). */
-export function presentDelivery(d: DeliveryRow) {
-  return {
-    id: d.id,
-    event_id: d.event_id,
-    event: d.event,
-    status: d.status,
-    response_status: d.response_status,
-    duration_ms: d.duration_ms,
-    attempt: d.attempt,
-    next_retry_at: iso(d.next_retry_at),
-    created_at: iso(d.created_at),
-    trigger: d.trigger,
-    scheduled_at: iso(d.scheduled_at),
-    sent_at: iso(d.sent_at),
-    error: d.error,
-    response_excerpt: d.response_excerpt,
-  };
-}

@@ -8,11 +8,11 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { errors } from '../../lib/errors.ts';
 import { newId, prefixedId } from '../../lib/ids.ts';
-import type { DeliveriesRepository, DeliveryRow, NewDeliveryRow } from './deliveries.repository.ts';
+import type { DeliveriesRepository, Delivery } from './deliveries.repository.ts';
 import { deliverJob } from './delivery-jobs.ts';
 import { generateWebhookSecret, type SecretBox } from './secret-box.ts';
 import { checkEventFilter, checkSubscribedEvents } from './webhook-events.ts';
-import type { WebhookPatch, WebhookRow, WebhooksRepository } from './webhooks.repository.ts';
+import type { Webhook, WebhookPatch, WebhooksRepository } from './webhooks.repository.ts';
 import type { DeliveryStatus } from './webhooks.tables.ts';
 
 /** Webhooks one tenant may have: every event fans out to each, so the count is bounded. */
@@ -44,26 +44,26 @@ export class WebhooksService {
   }
 
   /** Creates an active webhook; the secret (given or generated `whsec_...`) is in this answer only. */
-  async create(auth: AuthContext, input: { url: string; events: string[]; secret?: string | undefined }): Promise<{ webhook: WebhookRow; secret: string }> {
+  async create(auth: AuthContext, input: { url: string; events: string[]; secret?: string | undefined }): Promise<{ webhook: Webhook; secret: string }> {
     authorise(auth);
     const { database, clock, webhooks, secrets } = this.deps;
     const events = checkSubscribedEvents(input.events);
     await this.checkUrl(input.url);
     const secret = input.secret ?? generateWebhookSecret();
     const now = clock.now();
-    const webhook: WebhookRow = {
+    const webhook: Webhook = {
       id: newId(now),
-      tenant_id: auth.tenant.id,
+      tenantId: auth.tenant.id,
       url: input.url,
-      events: JSON.stringify(events),
+      events,
       secret: await secrets.seal(secret),
       status: 'active',
-      status_reason: null,
-      failing_since: null,
-      consecutive_failures: 0,
-      circuit_open_until: null,
-      created_at: now,
-      updated_at: now,
+      statusReason: null,
+      failingSince: null,
+      consecutiveFailures: 0,
+      circuitOpenUntil: null,
+      createdAt: now,
+      updatedAt: now,
     };
     await database.db.transaction().execute(async (trx) => {
       if ((await webhooks.count(trx, auth.tenant.id)) >= MAX_WEBHOOKS_PER_TENANT) {
@@ -79,7 +79,7 @@ export class WebhooksService {
     return this.deps.webhooks.list(this.deps.database.db, auth.tenant.id, page);
   }
 
-  async get(auth: AuthContext, id: string): Promise<WebhookRow> {
+  async get(auth: AuthContext, id: string): Promise<Webhook> {
     authorise(auth);
     return this.find(this.deps.database.db, auth.tenant.id, id);
   }
@@ -89,19 +89,19 @@ export class WebhooksService {
    * attempts not yet sent, so resuming starts from new events with no backlog. Setting `active`
    * (also on a webhook the service disabled) or changing the URL starts its health afresh.
    */
-  async update(auth: AuthContext, id: string, input: { url?: string | undefined; events?: string[] | undefined; status?: 'active' | 'paused' | undefined }): Promise<WebhookRow> {
+  async update(auth: AuthContext, id: string, input: { url?: string | undefined; events?: string[] | undefined; status?: 'active' | 'paused' | undefined }): Promise<Webhook> {
     authorise(auth);
     const { database, clock, webhooks, deliveries } = this.deps;
     const events = input.events === undefined ? undefined : checkSubscribedEvents(input.events);
     if (input.url !== undefined) await this.checkUrl(input.url);
     return database.db.transaction().execute(async (trx) => {
       const current = await this.find(trx, auth.tenant.id, id);
-      const patch: WebhookPatch = { updated_at: clock.now() };
+      const patch: WebhookPatch = { updatedAt: clock.now() };
       if (input.url !== undefined) patch.url = input.url;
-      if (events !== undefined) patch.events = JSON.stringify(events);
+      if (events !== undefined) patch.events = events;
       const fresh = (input.status === 'active' && current.status !== 'active') || (input.url !== undefined && input.url !== current.url);
       if (input.status !== undefined) patch.status = input.status;
-      if (fresh) Object.assign(patch, { status_reason: null, failing_since: null, consecutive_failures: 0, circuit_open_until: null });
+      if (fresh) Object.assign(patch, { statusReason: null, failingSince: null, consecutiveFailures: 0, circuitOpenUntil: null } satisfies WebhookPatch);
       await webhooks.update(trx, auth.tenant.id, id, patch);
       if (input.status === 'paused' && current.status !== 'paused') await deliveries.cancelPending(trx, auth.tenant.id, id, 'webhook paused');
       return this.find(trx, auth.tenant.id, id);
@@ -133,20 +133,20 @@ export class WebhooksService {
    * X-Service-Delivery), once, even while the webhook is paused or disabled: it was asked for.
    * A failed redelivery is not retried automatically; automatic retries already scheduled stay.
    */
-  async redeliver(auth: AuthContext, id: string, deliveryId: string): Promise<DeliveryRow> {
+  async redeliver(auth: AuthContext, id: string, deliveryId: string): Promise<Delivery> {
     authorise(auth);
     const tenantId = auth.tenant.id;
     return this.withAttemptNumber(async (trx) => {
       await this.find(trx, tenantId, id);
       const original = await this.deps.deliveries.findById(trx, tenantId, id, deliveryId);
       if (!original) throw errors.notFound('delivery', deliveryId);
-      const attempt = (await this.deps.deliveries.lastAttempt(trx, tenantId, id, original.event_id)) + 1;
-      return this.schedule(trx, { ...pick(original), attempt, trigger: 'redeliver' });
+      const attempt = (await this.deps.deliveries.lastAttempt(trx, tenantId, id, original.eventId)) + 1;
+      return this.schedule(trx, { ...eventOf(original), attempt, trigger: 'redeliver' });
     });
   }
 
   /** Sends a signed `webhook.test` event to the webhook once, whatever its status. */
-  async test(auth: AuthContext, id: string): Promise<DeliveryRow> {
+  async test(auth: AuthContext, id: string): Promise<Delivery> {
     authorise(auth);
     const tenantId = auth.tenant.id;
     const now = this.deps.clock.now();
@@ -154,12 +154,12 @@ export class WebhooksService {
     return this.deps.database.db.transaction().execute(async (trx) => {
       await this.find(trx, tenantId, id);
       return this.schedule(trx, {
-        tenant_id: tenantId,
-        webhook_id: id,
-        event_id: prefixedId('evt'),
+        tenantId,
+        webhookId: id,
+        eventId: prefixedId('evt'),
         event: WEBHOOK_TEST_EVENT,
-        event_at: now,
-        payload: JSON.stringify(data),
+        eventAt: now,
+        payload: data,
         attempt: 1,
         trigger: 'test',
       });
@@ -167,26 +167,28 @@ export class WebhooksService {
   }
 
   /** Inserts a manual attempt, due now, and its job in the caller's transaction. */
-  private async schedule(trx: Executor, input: Omit<NewDeliveryRow, 'id' | 'status' | 'scheduled_at' | 'created_at' | 'retry_index'>): Promise<DeliveryRow> {
+  private async schedule(
+    trx: Executor,
+    input: Pick<Delivery, 'tenantId' | 'webhookId' | 'eventId' | 'event' | 'eventAt' | 'payload' | 'attempt' | 'trigger'>,
+  ): Promise<Delivery> {
     const now = this.deps.clock.now();
-    const row: DeliveryRow = {
+    const delivery: Delivery = {
       id: newId(now),
       ...input,
-      payload: input.payload ?? null,
-      retry_index: null,
+      retryIndex: null,
       status: 'pending',
-      response_status: null,
-      duration_ms: null,
-      response_excerpt: null,
+      responseStatus: null,
+      durationMs: null,
+      responseExcerpt: null,
       error: null,
-      next_retry_at: null,
-      scheduled_at: now,
-      sent_at: null,
-      created_at: now,
+      nextRetryAt: null,
+      scheduledAt: now,
+      sentAt: null,
+      createdAt: now,
     };
-    await this.deps.deliveries.insert(trx, row);
-    await this.deps.jobs.enqueueMany(trx, [deliverJob(row.tenant_id, [row.id])]);
-    return row;
+    await this.deps.deliveries.insert(trx, delivery);
+    await this.deps.jobs.enqueueMany(trx, [deliverJob(delivery.tenantId, [delivery.id])]);
+    return delivery;
   }
 
   /** Runs a transaction that numbers a new attempt, again if a concurrent one took the same number. */
@@ -200,10 +202,10 @@ export class WebhooksService {
     }
   }
 
-  private async find(db: Executor, tenantId: string, id: string): Promise<WebhookRow> {
-    const row = await this.deps.webhooks.findById(db, tenantId, id);
-    if (!row) throw errors.notFound('webhook', id);
-    return row;
+  private async find(db: Executor, tenantId: string, id: string): Promise<Webhook> {
+    const webhook = await this.deps.webhooks.findById(db, tenantId, id);
+    if (!webhook) throw errors.notFound('webhook', id);
+    return webhook;
   }
 
   private async checkUrl(url: string): Promise<void> {
@@ -217,6 +219,6 @@ function authorise(auth: AuthContext): void {
 }
 
 /** The event a delivery carries, to attempt it again. */
-function pick(d: DeliveryRow) {
-  return { tenant_id: d.tenant_id, webhook_id: d.webhook_id, event_id: d.event_id, event: d.event, event_at: d.event_at, payload: d.payload };
+function eventOf(d: Delivery) {
+  return { tenantId: d.tenantId, webhookId: d.webhookId, eventId: d.eventId, event: d.event, eventAt: d.eventAt, payload: d.payload };
 }

@@ -57,7 +57,7 @@ export const workflowsModule = defineModule({
     const mail = use('mailOutbox');
     const http = createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetworkTargets });
     const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
-    const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, jobs, events, mail });
+    const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, jobs, events, mail, members: use('members') });
     const human = humanHandler(tasks);
     const handlers: Record<string, NodeHandler> = {
       ...CONTROL_HANDLERS,
@@ -76,7 +76,7 @@ export const workflowsModule = defineModule({
     const workflows = new WorkflowsService({ database, clock, workflows: repo, schedule });
     const executions = new ExecutionsService({ database, clock, engine, jobs });
     schedule.bind(executions);
-    const uploads = new DocumentTrigger({ database, workflows: repo, documents: use('documentPipeline'), executions, logger });
+    const uploads = new DocumentTrigger({ database, workflows: repo, documents: use('documentPipeline'), folders: use('folderPaths'), executions, logger });
     const hooks = new WebhookTrigger({ database, workflows: repo, executions });
     return {
       provides: { workflows, workflowExecutions: executions, humanTasks: tasks, documentAi: documentAi({ database, ai: use('ai'), documents: use('documentPipeline') }) },

@@ -181,41 +181,4 @@ export class TasksRepository {
     ]);
     return { rows: rows.map(toTask), total: Number(total.n) };
   }
-
-  /** The user as an assignee, or null when they are not a user of the tenant. */
-  async assignee(db: Executor, tenantId: string, userId: string): Promise<Assignee | null> {
-    const [user, workspaces] = await Promise.all([
-      db.selectFrom('users').select(['id', 'role', 'roles']).where('tenant_id', '=', tenantId).where('id', '=', userId).executeTakeFirst(),
-      db.selectFrom('workspace_members').select('workspace_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute(),
-    ]);
-    if (!user) return null;
-    let custom: string[] = [];
-    try {
-      custom = JSON.parse(user.roles) as string[];
-    } catch {
-      custom = [];
-    }
-    return { userId: user.id, roles: [user.role, ...custom], workspaceIds: workspaces.map((w) => w.workspace_id) };
-  }
-
-  /** E-mail addresses of the people a task is assigned to (for the mail outbox). */
-  async assigneeEmails(db: Executor, tenantId: string, type: Task['assigneeType'], value: string): Promise<string[]> {
-    let q = db.selectFrom('users').select(['users.email', 'users.role', 'users.roles']).where('users.tenant_id', '=', tenantId).where('users.status', '=', 'active');
-    if (type === 'user') q = q.where('users.id', '=', value);
-    if (type === 'workspace') {
-      q = q.innerJoin('workspace_members as m', (j) => j.onRef('m.user_id', '=', 'users.id').onRef('m.tenant_id', '=', 'users.tenant_id')).where('m.workspace_id', '=', value);
-    }
-    const rows = await q.execute();
-    const match = type === 'role' ? rows.filter((r) => r.role === value || safeList(r.roles).includes(value)) : rows;
-    return match.map((r) => r.email);
-  }
-}
-
-function safeList(text: string): string[] {
-  try {
-    const value = JSON.parse(text);
-    return Array.isArray(value) ? value.map(String) : [];
-  } catch {
-    return [];
-  }
 }

@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type ExecutionEngine, type MailOutbox, TASK_HOLD_PREFIX } from './execution-engine.ts';
+import type { ModuleServices } from '../../platform/module.ts';
 import type { RunContext } from './node-handlers.ts';
 import type { Assignee, Task, TaskFilter, TasksRepository } from './tasks.repository.ts';
 
@@ -61,6 +62,8 @@ export interface TaskSource {
 const WORKFLOW_SOURCE = 'workflow';
 type OwnerField = 'executionId' | 'workflowId' | 'workflowName' | 'nodeId' | 'runId' | 'source' | 'sourceRef';
 
+type Members = Pick<ModuleServices['members'], 'membership' | 'activeEmails'>;
+
 export const taskNotFound = () => new AppError(404, 'task_not_found', 'Task not found');
 
 /**
@@ -76,9 +79,20 @@ export class TasksService {
   readonly #jobs: JobQueue;
   readonly #events: EventLog;
   readonly #mail: MailOutbox;
+  readonly #members: Members;
   readonly #sources = new Map<string, TaskSource>();
 
-  constructor(deps: { database: Database; clock: Clock; tasks: TasksRepository; engine: ExecutionEngine; jobs: JobQueue; events: EventLog; mail: MailOutbox }) {
+  constructor(deps: {
+    database: Database;
+    clock: Clock;
+    tasks: TasksRepository;
+    engine: ExecutionEngine;
+    jobs: JobQueue;
+    events: EventLog;
+    mail: MailOutbox;
+    /** Identity's directory: a user's roles and workspaces, the assignees' e-mail addresses. */
+    members: Members;
+  }) {
     this.#database = deps.database;
     this.#clock = deps.clock;
     this.#repo = deps.tasks;
@@ -86,6 +100,7 @@ export class TasksService {
     this.#jobs = deps.jobs;
     this.#events = deps.events;
     this.#mail = deps.mail;
+    this.#members = deps.members;
   }
 
   /** Inside the node's hand-over transaction: the task, its two timers, its event and mail. Returns the run's holder mark. */
@@ -161,7 +176,7 @@ export class TasksService {
     const db = this.#database.db;
     const filter: TaskFilter = { limit: f.limit, offset: f.offset, ...(f.role ? { role: f.role } : {}), ...(f.status ? { status: f.status } : {}) };
     if (f.assignee) {
-      const assignee = await this.#repo.assignee(db, auth.tenant.id, f.assignee);
+      const assignee = await this.#members.membership(db, auth.tenant.id, f.assignee);
       if (!assignee) return { rows: [], total: 0 };
       filter.assignee = assignee;
     }
@@ -207,7 +222,7 @@ export class TasksService {
 
   async #checkCompletable(trx: Executor, auth: AuthContext, task: Task, input: Decision): Promise<void> {
     if (!isTenantAdmin(auth)) {
-      const me = auth.userId ? await this.#repo.assignee(trx, auth.tenant.id, auth.userId) : null;
+      const me = auth.userId ? await this.#members.membership(trx, auth.tenant.id, auth.userId) : null;
       if (!me || !isAssignee(me, task)) throw errors.insufficientPermissions('Only an assignee, an owner or an admin may complete this task');
     }
     if (task.status === 'completed') throw errors.taskAlreadyCompleted();
@@ -297,7 +312,7 @@ export class TasksService {
   async #tell(trx: Executor, task: Task, type: Task['assigneeType'], value: string, subject: string): Promise<void> {
     const owner = task.source === WORKFLOW_SOURCE ? `Workflow "${task.workflowName}"` : (task.workflowName ?? task.source);
     const body = `${task.description || task.title}\n\n${owner}, task ${task.id}, due ${new Date(task.dueAt).toISOString()}.`;
-    for (const to of await this.#repo.assigneeEmails(trx, task.tenantId, type, value)) {
+    for (const to of await this.#members.activeEmails(trx, task.tenantId, { type, value })) {
       await this.#mail.enqueue(trx, { tenantId: task.tenantId, kind: 'workflow_task', to, subject, body, at: this.#clock.now() });
     }
   }

@@ -230,19 +230,6 @@ export class WorkflowsRepository {
     return rows.map(toWorkflow);
   }
 
-  /** `/Invoices/2025` for a folder (walking up its parents), `/` for the root. */
-  async folderPath(db: Executor, tenantId: string, folderId: string | null): Promise<string> {
-    const names: string[] = [];
-    let id = folderId;
-    for (let depth = 0; id !== null && depth < 100; depth++) {
-      const folder = await db.selectFrom('folders').select(['name', 'parent_id']).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-      if (!folder) break;
-      names.unshift(folder.name);
-      id = folder.parent_id;
-    }
-    return `/${names.join('/')}`;
-  }
-
   async insertWorkflow(db: Executor, workflow: Workflow): Promise<void> {
     // Every field maps to a column, so the values are a whole row.
     await db.insertInto('workflows').values(columnsOf(WORKFLOW_COLUMNS, workflow) as Insertable<WorkflowsTable>).execute();

@@ -3,6 +3,7 @@ import type { Executor } from '../../../db/executor.ts';
 import type { DB } from '../../../db/schema.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
 import { isTenantAdmin } from '../../../domain/roles.ts';
+import { workspaceIdsOfUser } from '../../identity/index.ts';
 // The document_visibility table's types (merged into DB).
 import './visibility.tables.ts';
 
@@ -62,7 +63,7 @@ export async function sharePermissionsOf(db: Executor, tenantId: string, documen
     .where((s) =>
       s.or([
         s('user_id', '=', userId),
-        s('workspace_id', 'in', s.selectFrom('workspace_members').select('workspace_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId)),
+        s('workspace_id', 'in', workspaceIdsOfUser(tenantId, userId)),
       ]),
     )
     .execute();

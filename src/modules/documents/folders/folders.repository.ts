@@ -145,6 +145,34 @@ export class FoldersRepository {
     return rows.map((r) => r.id);
   }
 
+  /** `/Invoices/2025` for a folder (its ancestors' names from the top, one recursive query), `/` for none or the root. */
+  async pathOf(db: Executor, tenantId: string, folderId: string | null): Promise<string> {
+    if (folderId === null) return '/';
+    const rows = await db
+      // The depth is a literal: PostgreSQL would type a parameter in the seed row as text.
+      .withRecursive('ancestry(id, parent_id, name, depth)', (qb) =>
+        qb
+          .selectFrom('folders')
+          .select(['folders.id', 'folders.parent_id', 'folders.name', (eb) => eb.lit(0).as('depth')])
+          .where('folders.tenant_id', '=', tenantId)
+          .where('folders.id', '=', folderId)
+          .unionAll((u) =>
+            u
+              .selectFrom('folders')
+              .innerJoin('ancestry', 'ancestry.parent_id', 'folders.id')
+              .select(['folders.id', 'folders.parent_id', 'folders.name', (eb) => eb(eb.ref('ancestry.depth'), '+', eb.lit(1)).as('depth')])
+              .where('folders.tenant_id', '=', tenantId)
+              // A bound on the walk, whatever the data.
+              .where('ancestry.depth', '<', 100),
+          ),
+      )
+      .selectFrom('ancestry')
+      .select('ancestry.name')
+      .orderBy('ancestry.depth', 'desc')
+      .execute();
+    return `/${rows.map((r) => r.name).join('/')}`;
+  }
+
   async hasChildren(db: Executor, tenantId: string, id: string): Promise<boolean> {
     const row = await db.selectFrom('folders').select('id').where('tenant_id', '=', tenantId).where('parent_id', '=', id).executeTakeFirst();
     return row !== undefined;

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { DocumentSharesTable } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/executor.ts';
+import { userNameOf, workspaceNameOf } from '../../identity/index.ts';
 
 /** A document shared with one user or one workspace. */
 export interface Share {
@@ -72,12 +73,8 @@ export class SharesRepository {
   async listForDocument(db: Executor, tenantId: string, documentId: string): Promise<ShareWithNames[]> {
     const rows = await db
       .selectFrom('document_shares')
-      .leftJoin('users', (j) => j.onRef('users.id', '=', 'document_shares.user_id').onRef('users.tenant_id', '=', 'document_shares.tenant_id'))
-      .leftJoin('workspaces', (j) =>
-        j.onRef('workspaces.id', '=', 'document_shares.workspace_id').onRef('workspaces.tenant_id', '=', 'document_shares.tenant_id'),
-      )
       .selectAll('document_shares')
-      .select(['users.name as user_name', 'workspaces.name as workspace_name'])
+      .select([userNameOf(tenantId, 'document_shares.user_id').as('user_name'), workspaceNameOf(tenantId, 'document_shares.workspace_id').as('workspace_name')])
       .where('document_shares.tenant_id', '=', tenantId)
       .where('document_shares.document_id', '=', documentId)
       .orderBy('document_shares.created_at')
@@ -94,14 +91,5 @@ export class SharesRepository {
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
-  }
-
-  async userExists(db: Executor, tenantId: string, userId: string): Promise<boolean> {
-    return (await db.selectFrom('users').select('id').where('tenant_id', '=', tenantId).where('id', '=', userId).executeTakeFirst()) !== undefined;
-  }
-
-  async workspaceExists(db: Executor, tenantId: string, workspaceId: string): Promise<boolean> {
-    const row = await db.selectFrom('workspaces').select('id').where('tenant_id', '=', tenantId).where('id', '=', workspaceId).executeTakeFirst();
-    return row !== undefined;
   }
 }

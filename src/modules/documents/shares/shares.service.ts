@@ -5,6 +5,7 @@ import type { Clock } from '../../../lib/clock.ts';
 import { newId } from '../../../lib/ids.ts';
 import { authorizeDocument, type SharePermission } from '../access/document-access.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
+import type { ModuleServices } from '../../../platform/module.ts';
 import type { Share, SharesRepository, ShareWithNames } from './shares.repository.ts';
 
 export interface ShareInput {
@@ -15,7 +16,13 @@ export interface ShareInput {
 
 /** Sharing a document with a user or a workspace of the same tenant (spec Share, docs/api-decisions.md §3). */
 export class SharesService {
-  private readonly deps: { database: Database; clock: Clock; shares: SharesRepository };
+  private readonly deps: {
+    database: Database;
+    clock: Clock;
+    shares: SharesRepository;
+    /** Identity's directory: whether the share's user or workspace exists. */
+    members: Pick<ModuleServices['members'], 'userExists' | 'workspaceExists'>;
+  };
   constructor(deps: SharesService['deps']) {
     this.deps = deps;
   }
@@ -25,14 +32,14 @@ export class SharesService {
     if ((input.userId === undefined) === (input.workspaceId === undefined)) {
       throw errors.validation([{ field: 'user_id', message: 'give exactly one of user_id and workspace_id' }]);
     }
-    const { database, clock, shares } = this.deps;
+    const { database, clock, shares, members } = this.deps;
     const tenantId = auth.tenant.id;
     const target = { userId: input.userId ?? null, workspaceId: input.workspaceId ?? null };
     try {
       return await database.db.transaction().execute(async (trx) => {
         await authorizeDocument(trx, auth, documentId, 'share');
-        if (target.userId && !(await shares.userExists(trx, tenantId, target.userId))) throw errors.notFound('user', target.userId);
-        if (target.workspaceId && !(await shares.workspaceExists(trx, tenantId, target.workspaceId))) {
+        if (target.userId && !(await members.userExists(trx, tenantId, target.userId))) throw errors.notFound('user', target.userId);
+        if (target.workspaceId && !(await members.workspaceExists(trx, tenantId, target.workspaceId))) {
           throw errors.notFound('workspace', target.workspaceId);
         }
         const existing = await shares.findForTarget(trx, tenantId, documentId, target);

@@ -109,9 +109,9 @@ export class TenantsRepository {
     return row !== undefined;
   }
 
-  /** Usage counts for the admin view; other modules add their tables here as they arrive. */
-  async usage(db: Executor, tenantId: string): Promise<{ users: number; api_keys: number; documents: number; storage_bytes: number }> {
-    const [users, keys, documents] = await Promise.all([
+  /** Identity's usage counts for the admin view (other modules add theirs through `TenantsService.addUsage`). */
+  async usage(db: Executor, tenantId: string): Promise<{ users: number; api_keys: number }> {
+    const [users, keys] = await Promise.all([
       db.selectFrom('users').where('tenant_id', '=', tenantId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       db
         .selectFrom('api_keys')
@@ -119,12 +119,28 @@ export class TenantsRepository {
         .where('revoked_at', 'is', null)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('documents')
-        .where('tenant_id', '=', tenantId)
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes')])
-        .executeTakeFirstOrThrow(),
     ]);
-    return { users: Number(users.n), api_keys: Number(keys.n), documents: Number(documents.n), storage_bytes: Number(documents.bytes) };
+    return { users: Number(users.n), api_keys: Number(keys.n) };
   }
+
+  /** Sandbox twins last cleared (or, never cleared, created) at or before `cutoff`. */
+  async sandboxesClearedBefore(db: Executor, cutoff: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('tenants')
+      .select('id')
+      .where('sandbox_of', 'is not', null)
+      .where((eb) =>
+        eb.or([
+          eb('sandbox_cleared_at', '<=', cutoff),
+          eb.and([eb('sandbox_cleared_at', 'is', null), eb('created_at', '<=', cutoff)]),
+        ]),
+      )
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  async markSandboxCleared(db: Executor, twinId: string, at: number): Promise<void> {
+    await db.updateTable('tenants').set({ sandbox_cleared_at: at }).where('id', '=', twinId).where('sandbox_of', 'is not', null).execute();
+  }
+
 }

@@ -15,6 +15,9 @@ import type { Executor } from '../../../db/executor.ts';
 import { lockTenant } from '../../../db/locks.ts';
 import type { TierChange, TierChangeCause, TierChangeHook } from '../../../domain/tier-change.ts';
 
+/** Usage counts of one tenant, by name (`documents`, `storage_bytes`), for the admin view. */
+export type TenantUsageSource = (tenantId: string) => Promise<Record<string, number>>;
+
 const ADMIN_CAUSE: TierChangeCause = { reason: 'admin', actor: 'administrator', reference: null };
 
 export interface CreateTenantInput {
@@ -55,10 +58,16 @@ export class TenantsService {
   }
 
   readonly #tierHooks: TierChangeHook[] = [];
+  readonly #usageSources: TenantUsageSource[] = [];
 
   /** Adds a hook run inside the transaction of every tier change (subscription history, pausing workflows). */
   onTierChange(hook: TierChangeHook): void {
     this.#tierHooks.push(hook);
+  }
+
+  /** Adds counts to the admin view's usage of a tenant (the documents module adds its documents and bytes). */
+  addUsage(source: TenantUsageSource): void {
+    this.#usageSources.push(source);
   }
 
   /**
@@ -141,7 +150,18 @@ export class TenantsService {
 
   async getWithUsage(id: string): Promise<{ tenant: Tenant; usage: Record<string, number> }> {
     const tenant = await this.get(id);
-    return { tenant, usage: await this.deps.tenants.usage(this.deps.database.db, id) };
+    const parts = await Promise.all([this.deps.tenants.usage(this.deps.database.db, id), ...this.#usageSources.map((source) => source(id))]);
+    return { tenant, usage: Object.assign({}, ...parts) };
+  }
+
+  /** Sandbox twins last cleared (or, never cleared, created) at or before `cutoff`: the reset's work list. */
+  sandboxesClearedBefore(cutoff: number): Promise<string[]> {
+    return this.deps.tenants.sandboxesClearedBefore(this.deps.database.db, cutoff);
+  }
+
+  /** Records, in the reset's transaction, that a sandbox twin's data was cleared. */
+  markSandboxCleared(trx: Executor, twinId: string): Promise<void> {
+    return this.deps.tenants.markSandboxCleared(trx, twinId, this.deps.clock.now());
   }
 
   list(page: { limit: number; offset: number }) {

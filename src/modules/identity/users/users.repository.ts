@@ -1,6 +1,6 @@
 import type { BuiltInRole } from '../../../domain/auth-context.ts';
-import type { Selectable, Updateable } from 'kysely';
-import type { UsersTable } from '../../../db/schema.ts';
+import { expressionBuilder, type Selectable, sql, type Updateable } from 'kysely';
+import type { DB, UsersTable } from '../../../db/schema.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { Executor } from '../../../db/executor.ts';
 import { parseJson } from '../../../lib/json.ts';
@@ -19,7 +19,10 @@ export interface User {
   updatedAt: number;
 }
 
-export function toUser(row: Selectable<UsersTable>): User {
+/** The columns a `User` is made of (never the password hash). */
+const USER_COLUMNS = ['id', 'tenant_id', 'email', 'name', 'role', 'roles', 'status', 'created_at', 'updated_at'] as const;
+
+export function toUser(row: Pick<Selectable<UsersTable>, (typeof USER_COLUMNS)[number]>): User {
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -31,6 +34,18 @@ export function toUser(row: Selectable<UsersTable>): User {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/**
+ * Query fragment for another module's select: the name of the tenant's user whose id is in
+ * `userIdColumn` of the caller's query (null when none), so a listing needs no second round trip.
+ */
+export function userNameOf(tenantId: string, userIdColumn: string) {
+  return expressionBuilder<DB, never>()
+    .selectFrom('users')
+    .select('users.name')
+    .where('users.tenant_id', '=', tenantId)
+    .where('users.id', '=', sql.ref<string>(userIdColumn));
 }
 
 /** SQL for users; every query is scoped by tenant. */
@@ -55,7 +70,7 @@ export class UsersRepository {
   }
 
   private readonly byIdQuery = compiledOnce((db: Executor, tenantId: string, id: string) =>
-    db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id),
+    db.selectFrom('users').select(USER_COLUMNS).where('tenant_id', '=', tenantId).where('id', '=', id),
   );
 
   async findById(db: Executor, tenantId: string, id: string): Promise<User | null> {
@@ -123,5 +138,20 @@ export class UsersRepository {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /** The tenant's active users: one, the members of a workspace, or all (the caller filters by role). */
+  async active(db: Executor, tenantId: string, among: { userId: string } | { workspaceId: string } | 'all'): Promise<User[]> {
+    let q = db.selectFrom('users').select(USER_COLUMNS).where('tenant_id', '=', tenantId).where('status', '=', 'active');
+    if (among !== 'all' && 'userId' in among) q = q.where('id', '=', among.userId);
+    if (among !== 'all' && 'workspaceId' in among) {
+      const members = db
+        .selectFrom('workspace_members')
+        .select('workspace_members.user_id')
+        .where('workspace_members.tenant_id', '=', tenantId)
+        .where('workspace_members.workspace_id', '=', among.workspaceId);
+      q = q.where('id', 'in', members);
+    }
+    return (await q.execute()).map(toUser);
   }
 }

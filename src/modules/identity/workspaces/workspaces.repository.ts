@@ -1,5 +1,5 @@
-import type { Selectable, Updateable } from 'kysely';
-import type { WorkspacesTable } from '../../../db/schema.ts';
+import { expressionBuilder, type Selectable, sql, type Updateable } from 'kysely';
+import type { DB, WorkspacesTable } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/executor.ts';
 
 export interface Workspace {
@@ -30,6 +30,24 @@ function toWorkspace(row: Selectable<WorkspacesTable>): Workspace {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** Query fragment for another module's filter: the ids of the workspaces a user belongs to (`in` subquery). */
+export function workspaceIdsOfUser(tenantId: string, userId: string) {
+  return expressionBuilder<DB, never>()
+    .selectFrom('workspace_members')
+    .select('workspace_members.workspace_id')
+    .where('workspace_members.tenant_id', '=', tenantId)
+    .where('workspace_members.user_id', '=', userId);
+}
+
+/** Query fragment for another module's select: the name of the workspace whose id is in `workspaceIdColumn` (null when none). */
+export function workspaceNameOf(tenantId: string, workspaceIdColumn: string) {
+  return expressionBuilder<DB, never>()
+    .selectFrom('workspaces')
+    .select('workspaces.name')
+    .where('workspaces.tenant_id', '=', tenantId)
+    .where('workspaces.id', '=', sql.ref<string>(workspaceIdColumn));
 }
 
 /** SQL for workspaces and their members; every query is scoped by tenant. */

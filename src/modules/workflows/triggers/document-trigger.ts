@@ -6,6 +6,7 @@ import type { ExecutionsService } from '../executions.service.ts';
 import type { WorkflowsRepository } from '../workflows.repository.ts';
 
 type DocumentStore = Pick<ModuleServices['documentPipeline'], 'find'>;
+type FolderPaths = ModuleServices['folderPaths'];
 
 /** What a `document_upload` trigger's conditions test and its `trigger_data` carry (contract §10). */
 export interface UploadFacts {
@@ -28,13 +29,22 @@ export class DocumentTrigger {
   readonly #database: Database;
   readonly #repo: WorkflowsRepository;
   readonly #documents: DocumentStore;
+  readonly #folders: FolderPaths;
   readonly #executions: ExecutionsService;
   readonly #logger: Logger;
 
-  constructor(deps: { database: Database; workflows: WorkflowsRepository; documents: DocumentStore; executions: ExecutionsService; logger: Logger }) {
+  constructor(deps: {
+    database: Database;
+    workflows: WorkflowsRepository;
+    documents: DocumentStore;
+    folders: FolderPaths;
+    executions: ExecutionsService;
+    logger: Logger;
+  }) {
     this.#database = deps.database;
     this.#repo = deps.workflows;
     this.#documents = deps.documents;
+    this.#folders = deps.folders;
     this.#executions = deps.executions;
     this.#logger = deps.logger;
   }
@@ -71,7 +81,7 @@ export class DocumentTrigger {
       document_id: doc.id,
       filename: doc.filename,
       folder_id: doc.folderId,
-      folder_path: await this.#repo.folderPath(db, event.tenantId, doc.folderId),
+      folder_path: await this.#folders.pathOf(db, event.tenantId, doc.folderId),
       file_type: doc.extension,
       metadata: doc.metadata,
     };

@@ -13,6 +13,8 @@ export interface RetryOptions {
   signal?: AbortSignal;
   /** Random in [0, 1); injectable for tests. */
   random?: () => number;
+  /** Waits between attempts; injectable so tests read the backoff instead of timing it. */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** What went wrong with one call, as far as retrying is concerned. */
@@ -32,6 +34,7 @@ interface Failure {
  */
 export async function withRetry<T>(what: string, attempt: () => Promise<T>, options: RetryOptions): Promise<T> {
   const random = options.random ?? Math.random;
+  const wait = options.wait ?? sleep;
   for (let retry = 0; ; retry++) {
     options.signal?.throwIfAborted();
     try {
@@ -52,7 +55,7 @@ export async function withRetry<T>(what: string, attempt: () => Promise<T>, opti
         });
       }
       const backoff = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** retry) * (0.5 + random() / 2);
-      await sleep(failure.retryAfterMs ?? backoff, options.signal);
+      await wait(failure.retryAfterMs ?? backoff, options.signal);
     }
   }
 }
