@@ -8,25 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../../bench/support.ts';
 import { bundle } from '../../scripts/bundle.ts';
 import { ADMIN_KEY, startTestApp } from '../support/app.ts';
+import { waitUntilAnswering } from './multi-process-support.ts';
 
 // The production bundle (scripts/bundle.ts) runs what the sources run: the same routes and
 // document, migrations on an empty database, and the parts it reaches by URL at run time (worker
 // threads, the console's files, Swagger UI's assets).
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`exited early: ${output()}`);
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no answer: ${output()}`);
-}
 
 describe('the production bundle', () => {
   // Inside the repository, so the packages left outside the bundle resolve from node_modules.
@@ -46,7 +34,7 @@ describe('the production bundle', () => {
     });
     child.stdout?.on('data', (d) => (output += String(d)));
     child.stderr?.on('data', (d) => (output += String(d)));
-    await waitFor(`${base}/healthz`, child, () => output);
+    await waitUntilAnswering(`${base}/healthz`, child, () => output);
   });
   after(async () => {
     if (child.exitCode === null) {

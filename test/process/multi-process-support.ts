@@ -321,3 +321,17 @@ export function pidsNamed(pattern: RegExp): number[] {
   }
   return pids;
 }
+
+/** Waits until `url` answers 200 (30 s at most); fails at once with the output if the child exits first. */
+export async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`exited early: ${output()}`);
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no answer: ${output()}`);
+}

@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../bench/support.ts';
 import { bundleIfStale } from '../../scripts/bundle.ts';
+import { waitUntilAnswering } from './multi-process-support.ts';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 
@@ -17,19 +18,6 @@ function startServer(env: Record<string, string>): { child: ChildProcess; output
   child.stdout?.on('data', (d) => (out += String(d)));
   child.stderr?.on('data', (d) => (out += String(d)));
   return { child, output: () => out };
-}
-
-async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`exited early: ${output()}`);
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no answer: ${output()}`);
 }
 
 describe('the service process', () => {
@@ -51,7 +39,7 @@ describe('the service process', () => {
     let out = '';
     child.stdout?.on('data', (d) => (out += String(d)));
     child.stderr?.on('data', (d) => (out += String(d)));
-    await waitFor(`http://127.0.0.1:${port}/healthz`, child, () => out);
+    await waitUntilAnswering(`http://127.0.0.1:${port}/healthz`, child, () => out);
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     child.kill('SIGTERM');
     await exited;
@@ -67,7 +55,7 @@ describe('the service process', () => {
     dirs.push(dataDir);
     const port = await freePort();
     const { child, output } = startServer({ PORT: String(port), DATA_DIR: dataDir });
-    await waitFor(`http://127.0.0.1:${port}/healthz`, child, output);
+    await waitUntilAnswering(`http://127.0.0.1:${port}/healthz`, child, output);
 
     const key = fs.readFileSync(path.join(dataDir, 'admin-api-key'), 'utf8').trim();
     assert.match(output(), new RegExp(key), 'the generated key is printed once');
@@ -83,7 +71,7 @@ describe('the service process', () => {
     // A second start reuses the stored key and does not print it again.
     const port2 = await freePort();
     const second = startServer({ PORT: String(port2), DATA_DIR: dataDir });
-    await waitFor(`http://127.0.0.1:${port2}/healthz`, second.child, second.output);
+    await waitUntilAnswering(`http://127.0.0.1:${port2}/healthz`, second.child, second.output);
     assert.doesNotMatch(second.output(), new RegExp(key));
     const again = new Promise((r) => second.child.once('exit', r));
     second.child.kill('SIGTERM');
@@ -95,7 +83,7 @@ describe('the service process', () => {
     dirs.push(dataDir);
     const port = await freePort();
     const { child, output } = startServer({ PORT: String(port), DATA_DIR: dataDir, ADMIN_API_KEY: 'drain-admin-key' });
-    await waitFor(`http://127.0.0.1:${port}/healthz`, child, output);
+    await waitUntilAnswering(`http://127.0.0.1:${port}/healthz`, child, output);
     const created = await fetch(`http://127.0.0.1:${port}/api/v1/admin/tenants`, {
       method: 'POST',
       headers: { authorization: 'Bearer drain-admin-key', 'content-type': 'application/json' },
