@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { recordEvent } from '../../src/events/record-event.ts';
-import { newId } from '../../src/lib/ids.ts';
-import { type AttemptOutcome, DeliveriesRepository, type Delivery } from '../../src/modules/webhooks/deliveries.repository.ts';
+import { type AttemptOutcome, DeliveriesRepository, type Delivery, pendingDelivery } from '../../src/modules/webhooks/deliveries.repository.ts';
 import type { DeliveryStatus } from '../../src/modules/webhooks/webhooks.tables.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
@@ -17,26 +16,22 @@ describeEachDialect(
   (ctx) => {
     async function attempt(tenant: TestTenant, webhookId: string, status: DeliveryStatus, n: number, extra: Partial<Delivery> = {}): Promise<string> {
       const now = Date.now();
-      const delivery: Delivery = {
-        id: newId(now),
-        tenantId: tenant.tenantId,
-        webhookId,
-        eventId: `evt_${n}_${Math.random().toString(36).slice(2)}`,
-        event: 'document.uploaded',
-        eventAt: now,
-        payload: null,
-        attempt: 1,
-        trigger: 'event',
-        retryIndex: 0,
+      const delivery = {
+        ...pendingDelivery(
+          {
+            tenantId: tenant.tenantId,
+            webhookId,
+            eventId: `evt_${n}_${Math.random().toString(36).slice(2)}`,
+            event: 'document.uploaded',
+            eventAt: now,
+            payload: null,
+            attempt: 1,
+            trigger: 'event',
+            retryIndex: 0,
+          },
+          now,
+        ),
         status,
-        responseStatus: null,
-        durationMs: null,
-        responseExcerpt: null,
-        error: null,
-        nextRetryAt: null,
-        scheduledAt: now,
-        sentAt: null,
-        createdAt: now,
         ...extra,
       };
       await repo.insert(ctx().container.database.db, delivery);

@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import { eventDataOf } from '../../events/event-data.ts';
+import { newId } from '../../lib/ids.ts';
 import { parseJson } from '../../lib/json.ts';
 import type { WebhookTarget } from './webhooks.repository.ts';
 import type { DeliveryStatus, DeliveryTrigger, WebhookDeliveriesTable } from './webhooks.tables.ts';
@@ -34,6 +35,26 @@ export interface Delivery {
   scheduledAt: number;
   sentAt: number | null;
   createdAt: number;
+}
+
+/** What identifies a new attempt: everything else of it starts out pending and unsent. */
+export type NewDelivery = Pick<Delivery, 'tenantId' | 'webhookId' | 'eventId' | 'event' | 'eventAt' | 'payload' | 'attempt' | 'trigger' | 'retryIndex'>;
+
+/** A new attempt, due at `now`, not sent yet. */
+export function pendingDelivery(input: NewDelivery, now: number): Delivery {
+  return {
+    id: newId(now),
+    ...input,
+    status: 'pending',
+    responseStatus: null,
+    durationMs: null,
+    responseExcerpt: null,
+    error: null,
+    nextRetryAt: null,
+    scheduledAt: now,
+    sentAt: null,
+    createdAt: now,
+  };
 }
 
 /** One literal per row: every attempt a delivery job sends is read through here. */

@@ -4,8 +4,7 @@ import type { EventSubscriber } from '../../events/event-log.ts';
 import type { RecordedEvent } from '../../events/record-event.ts';
 import type { JobQueue, NewJob } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { newId } from '../../lib/ids.ts';
-import type { DeliveriesRepository, Delivery, DeliveryRef } from './deliveries.repository.ts';
+import { type DeliveriesRepository, type Delivery, type DeliveryRef, pendingDelivery } from './deliveries.repository.ts';
 import { deliverJob } from './delivery-jobs.ts';
 import { isHealthy } from './delivery-policy.ts';
 import type { DeliveryRunner } from './delivery-runner.ts';
@@ -110,27 +109,10 @@ function jobsFor(tenantId: string, attempts: readonly DeliveryRef[], failing: Re
 }
 
 function firstAttempt(event: RecordedEvent, webhookId: string, now: number): Delivery {
-  return {
-    id: newId(now),
-    tenantId: event.tenantId,
-    webhookId,
-    eventId: event.id,
-    event: event.name,
-    eventAt: event.createdAt,
-    payload: null,
-    attempt: 1,
-    trigger: 'event',
-    retryIndex: 0,
-    status: 'pending',
-    responseStatus: null,
-    durationMs: null,
-    responseExcerpt: null,
-    error: null,
-    nextRetryAt: null,
-    scheduledAt: now,
-    sentAt: null,
-    createdAt: now,
-  };
+  return pendingDelivery(
+    { tenantId: event.tenantId, webhookId, eventId: event.id, event: event.name, eventAt: event.createdAt, payload: null, attempt: 1, trigger: 'event', retryIndex: 0 },
+    now,
+  );
 }
 
 function chunks<T>(items: T[], size: number): T[][] {

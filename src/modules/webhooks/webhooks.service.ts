@@ -8,7 +8,7 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { errors } from '../../lib/errors.ts';
 import { newId, prefixedId } from '../../lib/ids.ts';
-import type { DeliveriesRepository, Delivery } from './deliveries.repository.ts';
+import { type DeliveriesRepository, type Delivery, pendingDelivery } from './deliveries.repository.ts';
 import { deliverJob } from './delivery-jobs.ts';
 import { generateWebhookSecret, type SecretBox } from './secret-box.ts';
 import { checkEventFilter, checkSubscribedEvents } from './webhook-events.ts';
@@ -172,20 +172,7 @@ export class WebhooksService {
     input: Pick<Delivery, 'tenantId' | 'webhookId' | 'eventId' | 'event' | 'eventAt' | 'payload' | 'attempt' | 'trigger'>,
   ): Promise<Delivery> {
     const now = this.deps.clock.now();
-    const delivery: Delivery = {
-      id: newId(now),
-      ...input,
-      retryIndex: null,
-      status: 'pending',
-      responseStatus: null,
-      durationMs: null,
-      responseExcerpt: null,
-      error: null,
-      nextRetryAt: null,
-      scheduledAt: now,
-      sentAt: null,
-      createdAt: now,
-    };
+    const delivery = pendingDelivery({ ...input, retryIndex: null }, now);
     await this.deps.deliveries.insert(trx, delivery);
     await this.deps.jobs.enqueueMany(trx, [deliverJob(delivery.tenantId, [delivery.id])]);
     return delivery;
