@@ -1,30 +1,29 @@
 import type { Executor } from '../../db/executor.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { defineModule } from '../../platform/module.ts';
-import { visibleDocuments } from './access/access.repository.ts';
 import { authorizeDocument, type DocumentAction } from './access/document-access.ts';
-import { batchJobRoutes } from './batch-jobs/batch-jobs.routes.ts';
 import { BatchJobsRepository } from './batch-jobs/batch-jobs.repository.ts';
+import { batchJobRoutes } from './batch-jobs/batch-jobs.routes.ts';
 import { BatchJobsService } from './batch-jobs/batch-jobs.service.ts';
+import { documentFileRoutes } from './document-files.routes.ts';
 import { DocumentQueries } from './document-queries.ts';
 import { removeDocuments } from './document-removal.ts';
-import { documentFileRoutes } from './document-files.routes.ts';
 import { documentUploadRoutes } from './document-uploads.routes.ts';
 import { DocumentUploadsService } from './document-uploads.service.ts';
 import { documentJobDefinitions } from './documents.jobs.ts';
 import { type Document, type DocumentPatch, DocumentsRepository, type StoredContent } from './documents.repository.ts';
 import { documentRoutes } from './documents.routes.ts';
 import { DocumentsService } from './documents.service.ts';
-import { folderRoutes } from './folders/folders.routes.ts';
 import { FoldersRepository } from './folders/folders.repository.ts';
+import { folderRoutes } from './folders/folders.routes.ts';
 import { FoldersService } from './folders/folders.service.ts';
-import { shareRoutes } from './shares/shares.routes.ts';
 import { SharesRepository } from './shares/shares.repository.ts';
+import { shareRoutes } from './shares/shares.routes.ts';
 import { SharesService } from './shares/shares.service.ts';
-import { tagRoutes } from './tags/tags.routes.ts';
-import { TagsRepository } from './tags/tags.repository.ts';
-import { TagsService } from './tags/tags.service.ts';
 import { type StoredFileSelection, StoredFilesRepository, storedFiles } from './stored-files.repository.ts';
+import { TagsRepository } from './tags/tags.repository.ts';
+import { tagRoutes } from './tags/tags.routes.ts';
+import { TagsService } from './tags/tags.service.ts';
 import { UploadQuota } from './upload-quota.ts';
 
 /** The document pipeline's view of the library: the documents it advances and the text it stores. */
@@ -35,10 +34,8 @@ export interface DocumentPipelineStore {
   findContent(db: Executor, tenantId: string, id: string): Promise<StoredContent | null>;
 }
 
-/** Who may see and change which document: for modules that read documents (search, chat). */
+/** Who may see and change which document: for modules that act on one document (chat). */
 export interface DocumentAccess {
-  /** The visibility filter of queries over `documents`: `.where(access.visible(auth))` (always true for tenant admins). */
-  visible: typeof visibleDocuments;
   /** Loads a document of the caller's tenant: 404 when invisible to them, 403 when visible but `action` is not allowed. */
   authorize(db: Executor, auth: AuthContext, documentId: string, action: DocumentAction): Promise<{ document: Document }>;
 }
@@ -57,17 +54,17 @@ export interface FolderPaths {
   pathOf(db: Executor, tenantId: string, folderId: string | null): Promise<string>;
 }
 
-// A query fragment for the storage inventory's one-statement insert (see stored-files.repository.ts).
-export { storedFiles };
-export type { StoredFileSelection };
+export { DOCUMENT_JOBS, type DocumentJobPayload } from './document-job-kinds.ts';
 export type { DocumentCondition, DocumentFilters, DocumentQueries, DocumentSummary } from './document-queries.ts';
 export { isUnfiltered } from './document-queries.ts';
-export type { Document, DocumentEntities, DocumentPatch, ProcessingError, StoredContent } from './documents.repository.ts';
-export { presentDocumentDetail } from './documents.presenter.ts';
-export type { DocumentsService } from './documents.service.ts';
 export type { DocumentUploadsService, ImportOutcome } from './document-uploads.service.ts';
+export { presentDocumentDetail } from './documents.presenter.ts';
+export type { Document, DocumentEntities, DocumentPatch, ProcessingError, StoredContent } from './documents.repository.ts';
+export type { DocumentsService } from './documents.service.ts';
 export type { FoldersService } from './folders/folders.service.ts';
-export { DOCUMENT_JOBS, type DocumentJobPayload } from './document-job-kinds.ts';
+export type { StoredFileSelection };
+// A query fragment for the storage inventory's one-statement insert (see stored-files.repository.ts).
+export { storedFiles };
 
 declare module '../../platform/module.ts' {
   interface ModuleServices {
@@ -128,7 +125,7 @@ export const documentsModule = defineModule({
         storageUsage,
         documentFiles: new StoredFilesRepository(),
         folderPaths: { pathOf: (db, tenantId, folderId) => repositories.folders.pathOf(db, tenantId, folderId) },
-        documentAccess: { visible: visibleDocuments, authorize: authorizeDocument },
+        documentAccess: { authorize: authorizeDocument },
         documentQueries: new DocumentQueries(database.dialect),
         documentPipeline: {
           find: (db, tenantId, id) => repositories.documents.findById(db, tenantId, id),
