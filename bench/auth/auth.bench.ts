@@ -130,7 +130,7 @@ async function startApp(checkout: string, env: Record<string, string>): Promise<
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...(process.env['APP_NODE_OPTS'] ? [process.env['APP_NODE_OPTS']] : []), path.join(checkout, 'bench/auth/serve-app.ts')],
+    [...(process.env['APP_NODE_OPTS']?.split(' ').filter(Boolean) ?? []), path.join(checkout, 'bench/auth/serve-app.ts')],
     { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const line = await new Promise<string>((resolve, reject) => {

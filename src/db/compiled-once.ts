@@ -1,6 +1,7 @@
 import { type Compilable, CompiledQuery, type RootOperationNode } from 'kysely';
 import type { Executor } from './executor.ts';
-import { registerPreparedStatement } from './prepared-statements.ts';
+import { pipelineOf } from './pg-pipeline.ts';
+import { preparedStatementName, registerPreparedStatement } from './prepared-statements.ts';
 
 /** Whether a query selects `*` or `t.*` (its result columns would change with the table). */
 function selectsAll(node: RootOperationNode): boolean {
@@ -35,6 +36,8 @@ export function compiledOnce<P extends unknown[], R>(build: (db: Executor, ...pa
       const at = placeholders.indexOf(v);
       return at >= 0 ? params[at] : v;
     });
+    const pipeline = pipelineOf(db);
+    if (pipeline) return pipeline.query<R>(preparedStatementName(compiled.sql)!, compiled.sql, values);
     const result = await db.executeQuery<R>(CompiledQuery.raw(compiled.sql, values));
     return result.rows;
   };
