@@ -13,12 +13,14 @@ import type pg from 'pg';
  * fails alone.
  *
  * A connection that breaks fails the reads in flight on it (as a pool connection would) and is
- * replaced on the next read. Transactions and everything else keep using the pool.
+ * replaced on the next read. An idle connection does not keep the process alive (a script that
+ * forgot to close the database still exits; the pool's idle clients time out for the same reason).
+ * Transactions and everything else keep using the pool.
  */
 export class PgPipeline {
   readonly #Client: typeof pg.Client;
   readonly #options: pg.ClientConfig;
-  readonly #slots: (pg.Client | null)[];
+  readonly #slots: ({ client: pg.Client; pending: number } | null)[];
   #next = 0;
   #closed = false;
   /** Clients whose socket is corked until the end of this turn of the event loop. */
@@ -33,35 +35,41 @@ export class PgPipeline {
   /** Runs one named statement and answers its rows. */
   async query<R>(name: string, text: string, values: readonly unknown[]): Promise<R[]> {
     if (this.#closed) throw new Error('the database is closed');
-    const client = this.#client();
-    this.#coalesce(client);
-    const result = await client.query<R & pg.QueryResultRow>({ name, text, values: values as unknown[] });
-    return result.rows;
+    const slot = this.#slot();
+    const { client } = slot;
+    if (slot.pending++ === 0) client.ref();
+    try {
+      this.#coalesce(client);
+      const result = await client.query<R & pg.QueryResultRow>({ name, text, values: values as unknown[] });
+      return result.rows;
+    } finally {
+      if (--slot.pending === 0) client.unref();
+    }
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    const clients = this.#slots.filter((c): c is pg.Client => c !== null);
+    const open = this.#slots.filter((s) => s !== null);
     this.#slots.fill(null);
-    await Promise.allSettled(clients.map((c) => c.end()));
+    await Promise.allSettled(open.map((s) => s.client.end()));
   }
 
   /** The next connection in turn, opened (or reopened) on first use. */
-  #client(): pg.Client {
-    const slot = this.#next;
+  #slot(): { client: pg.Client; pending: number } {
+    const at = this.#next;
     this.#next = (this.#next + 1) % this.#slots.length;
-    const existing = this.#slots[slot];
+    const existing = this.#slots[at];
     if (existing) return existing;
-    const client = new this.#Client({ ...this.#options, pipeline: true } as pg.ClientConfig);
+    const slot = { client: new this.#Client({ ...this.#options, pipeline: true } as pg.ClientConfig), pending: 0 };
     const drop = () => {
-      if (this.#slots[slot] === client) this.#slots[slot] = null;
+      if (this.#slots[at] === slot) this.#slots[at] = null;
     };
-    client.on('error', drop);
-    client.on('end', drop);
+    slot.client.on('error', drop);
+    slot.client.on('end', drop);
     // Reads queued before the connection is ready are sent once it is; a failed connect fails them.
-    client.connect().catch(drop);
-    this.#slots[slot] = client;
-    return client;
+    slot.client.connect().catch(drop);
+    this.#slots[at] = slot;
+    return slot;
   }
 
   /** Holds a connection's writes until the event loop's turn ends, so they leave in one send. */

@@ -176,6 +176,28 @@ if ((await availableDialects()).includes('postgres')) {
       });
     });
 
+    it('does not keep a process alive once its reads are answered (a script that never closes the database exits)', async () => {
+      const script = `
+        import { openDatabase } from ${JSON.stringify(new URL('../../src/db/database.ts', import.meta.url).href)};
+        import { compiledOnce } from ${JSON.stringify(new URL('../../src/db/compiled-once.ts', import.meta.url).href)};
+        import { sql } from 'kysely';
+        const database = openDatabase({ url: process.env.URL, dataDir: '.', poolSize: 1 });
+        const one = compiledOnce((db, n) => db.selectNoFrom(sql\`\${n}::int + 1\`.as('v')));
+        const rows = await one(database.db, 41);
+        console.log(rows[0].v);
+      `;
+      const { execFile } = await import('node:child_process');
+      const started = performance.now();
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, URL: store.url! }, cwd: process.cwd(), timeout: 20_000 }, (error, stdout) =>
+          error ? reject(error) : resolve(stdout),
+        ),
+      );
+      assert.equal(out.trim(), '42');
+      // The pool's idle client holds the process for its idle timeout (10 s); the pipeline adds nothing to that.
+      assert.ok(performance.now() - started < 15_000);
+    });
+
     it('keeps working after a migration adds a column to the table (its columns are named, not *)', async () => {
       await withDatabase({}, async (database) => {
         const things = thingQuery();
