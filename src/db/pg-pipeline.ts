@@ -17,14 +17,21 @@ import type pg from 'pg';
  * forgot to close the database still exits; the pool's idle clients time out for the same reason).
  * Transactions and everything else keep using the pool.
  */
+/** What this module uses of a `pg.Client` beyond its typings (present in node-postgres 8). */
+type Client = pg.Client & {
+  ref(): void;
+  unref(): void;
+  connection: { stream: { cork?(): void; uncork?(): void } };
+};
+
 export class PgPipeline {
   readonly #Client: typeof pg.Client;
   readonly #options: pg.ClientConfig;
-  readonly #slots: ({ client: pg.Client; pending: number } | null)[];
+  readonly #slots: ({ client: Client; pending: number } | null)[];
   #next = 0;
   #closed = false;
   /** Clients whose socket is corked until the end of this turn of the event loop. */
-  readonly #corked = new Set<pg.Client>();
+  readonly #corked = new Set<Client>();
 
   constructor(Client: typeof pg.Client, options: pg.ClientConfig, connections = 2) {
     this.#Client = Client;
@@ -55,12 +62,12 @@ export class PgPipeline {
   }
 
   /** The next connection in turn, opened (or reopened) on first use. */
-  #slot(): { client: pg.Client; pending: number } {
+  #slot(): { client: Client; pending: number } {
     const at = this.#next;
     this.#next = (this.#next + 1) % this.#slots.length;
     const existing = this.#slots[at];
     if (existing) return existing;
-    const slot = { client: new this.#Client({ ...this.#options, pipeline: true } as pg.ClientConfig), pending: 0 };
+    const slot = { client: new this.#Client({ ...this.#options, pipeline: true } as pg.ClientConfig) as Client, pending: 0 };
     const drop = () => {
       if (this.#slots[at] === slot) this.#slots[at] = null;
     };
@@ -73,9 +80,9 @@ export class PgPipeline {
   }
 
   /** Holds a connection's writes until the event loop's turn ends, so they leave in one send. */
-  #coalesce(client: pg.Client): void {
+  #coalesce(client: Client): void {
     if (this.#corked.has(client)) return;
-    const stream = (client as unknown as { connection: { stream: NodeJS.WritableStream & { cork?(): void; uncork?(): void } } }).connection.stream;
+    const stream = client.connection.stream;
     if (!stream.cork || !stream.uncork) return;
     stream.cork();
     this.#corked.add(client);
