@@ -16,16 +16,36 @@ import type { RateLimitStore } from './rate-limit-store.ts';
 
 export const WINDOW_MS = 60_000;
 
-/** The rate-limit class of a route: an endpoint type, a workflow category, or not limited. */
-export type RateLimitClass = { type: EndpointType } | { workflow: WorkflowCategory } | false;
+/**
+ * A public route's own per-minute counters, counted before its handler (the workflow webhook hook:
+ * a flood of bad signatures is limited too). `scope` names what the request is for (`hook:<id>`);
+ * a `perClient` counter is kept per client IP inside it. One scope keeps its keys in one Redis
+ * Cluster slot, as a tenant's do.
+ */
+export interface PublicRateLimit {
+  scope(request: FastifyRequest): string;
+  counters: readonly { name: string; limit: number; perClient?: boolean }[];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A public route limited by what it names rather than by tenant (PublicRateLimit). */
+    publicRateLimit?: PublicRateLimit;
+  }
+}
+
+/** The rate-limit class of a route: an endpoint type, a workflow category, a public route's own counters, or not limited. */
+export type RateLimitClass = { type: EndpointType } | { workflow: WorkflowCategory } | { public: PublicRateLimit } | false;
 
 /**
  * The class a route declares in `config.rateLimit` (docs/api-decisions.md §5): an endpoint type
  * (`authentication`, `document_upload`, `ai_processing`, `chat`, `search`, `general`), a workflow
  * category, or `false`. Tenant routes that declare nothing are `general`; admin and public routes
- * are not limited unless they declare a class (the public auth routes declare `authentication`).
+ * are not limited unless they declare a class (the public auth routes declare `authentication`)
+ * or counters of their own in `config.publicRateLimit` (the workflow webhook hook).
  */
-export function classifyRoute(url: string, config: { auth?: RouteAuth; rateLimit?: string | false } | undefined): RateLimitClass {
+export function classifyRoute(url: string, config: { auth?: RouteAuth; rateLimit?: string | false; publicRateLimit?: PublicRateLimit } | undefined): RateLimitClass {
+  if (config?.publicRateLimit) return { public: config.publicRateLimit };
   const declared = config?.rateLimit;
   if (declared === false) return false;
   if (typeof declared === 'string') {
@@ -51,10 +71,12 @@ export function sandboxLimit(limit: number): number {
 interface Counter {
   name: string;
   limit: number;
+  /** Its key within the scope when that is not its name (a public route's per-client counter). */
+  key?: string;
 }
 
 /** The counters a request is held to: tier-wide and its class, in the tenant's tier. */
-export function countersFor(tier: Tier, sandbox: boolean, cls: Exclude<RateLimitClass, false>, unlimitedCeiling = 10_000): Counter[] {
+export function countersFor(tier: Tier, sandbox: boolean, cls: { type: EndpointType } | { workflow: WorkflowCategory }, unlimitedCeiling = 10_000): Counter[] {
   const limits = TIER_LIMITS[tier];
   const out: Counter[] = [];
   const add = (name: string, limit: number | null) => {
@@ -116,7 +138,7 @@ export function installRateLimit(app: FastifyInstance, deps: RateLimitDeps): voi
     const window = Math.floor(now / WINDOW_MS);
     const resetMs = (window + 1) * WINDOW_MS;
     // A hash tag keeps one scope's keys in one Redis Cluster slot (the script touches them together).
-    const keys = counters.map((c) => `${deps.keyPrefix}{${scope.key}}:${c.name}:${window}`);
+    const keys = counters.map((c) => `${deps.keyPrefix}{${scope.key}}:${c.key ?? c.name}:${window}`);
     let counts: number[];
     try {
       counts = await deps.store.hit(keys, resetMs - now + 1_000);
@@ -161,6 +183,10 @@ async function scopeOf(
   cls: Exclude<RateLimitClass, false>,
   deps: RateLimitDeps,
 ): Promise<{ key: string; counters: Counter[] } | null> {
+  if ('public' in cls) {
+    const counters = cls.public.counters.map((c) => ({ name: c.name, limit: c.limit, ...(c.perClient ? { key: `${c.name}:${request.ip}` } : {}) }));
+    return { key: cls.public.scope(request), counters };
+  }
   const auth = request.auth;
   if (auth) return { key: auth.tenant.id, counters: countersFor(auth.tenant.tier, auth.tenant.sandboxOf !== null, cls, deps.unlimitedTierPerMinute) };
   // Only unauthenticated auth endpoints are limited without a tenant; other public routes are not.

@@ -54,7 +54,9 @@ describeEachDialect(
     const children: ReturnType<typeof spawnWorker>[] = [];
     before(async () => {
       tenant = await createTenant(ctx(), { tier: 'team' });
-      receiver = await startReceiver((req) => ({ status: 200, body: { path: req.path }, delayMs: req.path.startsWith('/slow') ? 4_000 : 0 }));
+      // `/paced`: a loop item that takes longer than the loop's batch budget, so each item is a job of its own.
+      const delayOf = (path: string) => (path.startsWith('/slow') ? 4_000 : path.startsWith('/paced') ? 1_200 : 0);
+      receiver = await startReceiver((req) => ({ status: 200, body: { path: req.path }, delayMs: delayOf(req.path) }));
     });
     after(async () => {
       for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL');
@@ -91,6 +93,41 @@ describeEachDialect(
         const second = hits(execId, 'second');
         assert.equal(second.length, 2, 'the interrupted node ran again after the lease');
         assert.deepEqual(second.map((r) => r.headers['idempotency-key']), [`${execId}:second:0`, `${execId}:second:0`], 'with the same Idempotency-Key');
+      } finally {
+        await local.stop(5_000);
+      }
+    });
+
+    it('a worker killed mid-loop: the loop goes on at the item it was at, items done never run again', async () => {
+      const loop = {
+        id: 'each',
+        type: 'loop',
+        timeout_seconds: 30,
+        config: { items: '{{trigger.items}}', node: { type: 'http_request', config: { method: 'POST', url: `${receiver.url}/paced`, body: { execution: '{{execution.id}}', node: 'each', index: '{{index}}' } } } },
+      };
+      const id = await api.create({ name: 'Loop crash', nodes: [loop] }, true);
+      const worker = spawnWorker(ctx());
+      children.push(worker);
+      const execId = await api.run(id, { items: ['a', 'b', 'c', 'd', 'e'] });
+      const itemHits = (index: number) => hits(execId, 'each').filter((r) => JSON.parse(r.body).index === index);
+      await waitFor(() => itemHits(2).length > 0, `the child to call item 2 (${worker.output()})`, 30_000);
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+      assert.equal((await api.execution(execId)).status, 'running');
+
+      const local = ctx().container.createWorker({ concurrency: 4 });
+      await local.start();
+      try {
+        const done = await api.finished(execId, 30_000);
+        assert.equal(done.status, 'completed', JSON.stringify(done));
+        assert.equal(done.node_results.each.output.length, 5);
+        assert.deepEqual([0, 1, 2, 3, 4].map((i) => itemHits(i).length), [1, 1, 2, 1, 1], 'only the item in flight ran again');
+        assert.deepEqual(itemHits(2).map((r) => r.headers['idempotency-key']), [`${execId}:each:2`, `${execId}:each:2`], 'with the same Idempotency-Key');
+        const db = ctx().container.database.db;
+        const progress = await db.selectFrom('workflow_execution_log').select('message').where('execution_id', '=', execId).where('kind', '=', 'node_progress').orderBy('at').orderBy('id').execute();
+        assert.deepEqual(progress.map((p) => p.message), ['1 of 5 items done', '2 of 5 items done', '3 of 5 items done', '4 of 5 items done']);
+        const jobs = await db.selectFrom('jobs').select('id').where('kind', '=', 'workflows.run_node').where('payload', 'like', `%${execId}%`).execute();
+        assert.equal(jobs.length, 5, 'one job per batch (the interrupted one ran again after its lease), none for the whole loop');
       } finally {
         await local.stop(5_000);
       }

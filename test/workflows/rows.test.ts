@@ -57,6 +57,7 @@ for (const dialect of await availableDialects()) {
         failedNodeId: null,
         cancelReason: null,
         triggerKey: null,
+        priority: 'high',
         startedAt: now,
         pausedAt: null,
         finishedAt: null,
@@ -88,14 +89,18 @@ for (const dialect of await availableDialects()) {
         error: null,
         reason: null,
         runnerJobId: null,
+        checkpoint: null,
         startedAt: null,
         completedAt: null,
         updatedAt: now,
       };
       await repo.insertNodeRuns(db, [queued]);
       assert.deepEqual(await repo.nodeRuns(db, TENANT, e.id), [queued]);
-      const raw = await db.selectFrom('workflow_node_runs').select(['output']).where('id', '=', queued.id).executeTakeFirstOrThrow();
+      const raw = await db.selectFrom('workflow_node_runs').select(['output', 'checkpoint']).where('id', '=', queued.id).executeTakeFirstOrThrow();
       assert.equal(raw.output, null, 'no output is stored as NULL');
+      assert.equal(raw.checkpoint, null, 'no checkpoint is stored as NULL');
+      const before = await db.selectFrom('workflow_executions').select('priority').where('id', '=', e.id).executeTakeFirstOrThrow();
+      assert.equal(before.priority, 'high');
     });
 
     it('applies patches field by field, leaving the other fields as they were', async () => {
@@ -123,14 +128,18 @@ for (const dialect of await availableDialects()) {
         error: 'first try failed',
         reason: null,
         runnerJobId: 'job-1',
+        checkpoint: null,
         startedAt: now,
         completedAt: null,
         updatedAt: now,
       };
       await repo.insertNodeRuns(db, [run]);
-      const completed = { status: 'completed' as const, output: { decision: 'approved', data: {} }, error: null, completedAt: now + 2, updatedAt: now + 2 };
+      const progress = { checkpoint: { outputs: [1, { sku: 'A' }, null] }, runnerJobId: 'job-2', updatedAt: now + 1 };
+      await repo.updateNodeRun(db, TENANT, run.id, progress);
+      assert.deepEqual(await repo.findNodeRun(db, TENANT, run.id), { ...run, ...progress });
+      const completed = { status: 'completed' as const, output: { decision: 'approved', data: {} }, error: null, checkpoint: null, completedAt: now + 2, updatedAt: now + 2 };
       await repo.updateNodeRun(db, TENANT, run.id, completed);
-      assert.deepEqual(await repo.findNodeRun(db, TENANT, run.id), { ...run, ...completed });
+      assert.deepEqual(await repo.findNodeRun(db, TENANT, run.id), { ...run, ...progress, ...completed });
     });
 
     it('reads a human task back as written, and moves only a pending one', async () => {

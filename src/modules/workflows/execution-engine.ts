@@ -7,6 +7,7 @@ import type { ModuleServices } from '../../platform/module.ts';
 import { evalCel, type ExpressionScope, toPlain } from './engine/expressions.ts';
 import { nextSteps } from './engine/next-steps.ts';
 import type { NodeState, WorkflowDefinition, WorkflowNode } from './engine/types.ts';
+import { DEFAULT_PRIORITY, type ExecutionPriority, jobPriorityOf } from './execution-priority.ts';
 import type { NodeOutcome, RunContext } from './node-handlers.ts';
 import type { Execution, NodeRun, Workflow, WorkflowsRepository } from './workflows.repository.ts';
 import { definitionOf } from './workflow-definition.ts';
@@ -29,7 +30,12 @@ export interface StartInput {
   triggerData: Record<string, unknown>;
   /** Unique per trigger firing (`upload:<workflow>:<event>`); a second start with it is a no-op. */
   triggerKey?: string;
+  /** The job priority class of its steps; default `normal`. */
+  priority?: ExecutionPriority;
 }
+
+/** What a node finished with, as the engine records it (a timer or a checkpoint goes on in another job). */
+type FinalOutcome = Extract<NodeOutcome, { kind: 'completed' | 'suspend' }>;
 
 /** Marks a run held by a human task rather than a job. */
 export const TASK_HOLD_PREFIX = 'task:';
@@ -80,6 +86,7 @@ export class ExecutionEngine {
       failedNodeId: null,
       cancelReason: null,
       triggerKey: input.triggerKey ?? null,
+      priority: input.priority ?? DEFAULT_PRIORITY,
       startedAt: now,
       pausedAt: null,
       finishedAt: null,
@@ -121,13 +128,13 @@ export class ExecutionEngine {
     execution: Execution,
     run: NodeRun,
     node: WorkflowNode,
-    outcome: Exclude<NodeOutcome, { kind: 'wait' }>,
+    outcome: FinalOutcome,
     definition: WorkflowDefinition,
     runs?: readonly NodeRun[],
   ): Promise<void> {
     const now = this.#clock.now();
     const { tenantId, id: executionId } = execution;
-    const context: RunContext = { tenantId, executionId, workflowId: execution.workflowId, workflowName: execution.workflowName, runId: run.id, nodeId: node.id, now };
+    const context = runContext(execution, run, node, now);
     if (outcome.kind === 'suspend') {
       const holder = await outcome.hold(trx, context);
       await this.#repo.updateNodeRun(trx, tenantId, run.id, { runnerJobId: holder, updatedAt: now });
@@ -136,7 +143,7 @@ export class ExecutionEngine {
       return;
     }
     await outcome.effects?.(trx, context);
-    const completed = { status: 'completed' as const, output: outcome.output ?? null, error: null, startedAt: run.startedAt, runnerJobId: run.runnerJobId, completedAt: now, updatedAt: now };
+    const completed = { status: 'completed' as const, output: outcome.output ?? null, error: null, checkpoint: null, startedAt: run.startedAt, runnerJobId: run.runnerJobId, completedAt: now, updatedAt: now };
     await this.#repo.updateNodeRun(trx, tenantId, run.id, completed);
     await this.#repo.log(trx, tenantId, executionId, 'node_completed', '', now, node.id);
     let next = execution;
@@ -158,6 +165,19 @@ export class ExecutionEngine {
     }
     // The known runs with this one's output as its column gives it back, as a read would.
     if (next.status === 'running') await this.advance(trx, next, definition, now, runs?.map((r) => (r.id === run.id ? { ...r, ...completed, output: toPlain(completed.output) } : r)));
+  }
+
+  /**
+   * A node that runs in several jobs (a loop, batch by batch) got this far: its effects so far and
+   * its checkpoint commit with the job that did the work, and the next job, which now holds the run,
+   * goes on from the checkpoint. A worker killed mid-batch repeats that batch only.
+   */
+  async checkpoint(trx: Executor, execution: Execution, run: NodeRun, node: WorkflowNode, outcome: Extract<NodeOutcome, { kind: 'checkpoint' }>): Promise<void> {
+    const now = this.#clock.now();
+    await outcome.effects?.(trx, runContext(execution, run, node, now));
+    const job = await this.enqueueRun(trx, execution, run.id, run.attempt, now);
+    await this.#repo.updateNodeRun(trx, execution.tenantId, run.id, { checkpoint: outcome.checkpoint, runnerJobId: job, updatedAt: now });
+    await this.#repo.log(trx, execution.tenantId, execution.id, 'node_progress', outcome.progress, now, node.id);
   }
 
   /** A node failed: retry it, or apply `error_handling.on_failure`. */
@@ -274,7 +294,12 @@ export class ExecutionEngine {
   async enqueueRun(trx: Executor, execution: Execution, runId: string, attempt: number, runAt: number): Promise<string> {
     const payload: RunNodePayload = { tenantId: execution.tenantId, executionId: execution.id, runId };
     // One key per run, attempt and due time: a second enqueue of the same step is a no-op.
-    const { id } = await this.#jobs.enqueue(trx, RUN_NODE_JOB, payload, { runAt, uniqueKey: `wf:${runId}:a${attempt}:${runAt}`, tenantId: execution.tenantId });
+    const { id } = await this.#jobs.enqueue(trx, RUN_NODE_JOB, payload, {
+      runAt,
+      uniqueKey: `wf:${runId}:a${attempt}:${runAt}`,
+      tenantId: execution.tenantId,
+      priority: jobPriorityOf(execution.priority),
+    });
     return id;
   }
 
@@ -283,6 +308,11 @@ export class ExecutionEngine {
     await this.#repo.closeOpenRuns(trx, execution.tenantId, execution.id, status, reason, now);
     await this.#repo.expirePendingTasks(trx, execution.tenantId, execution.id, now);
   }
+}
+
+function runContext(execution: Execution, run: NodeRun, node: WorkflowNode, now: number): RunContext {
+  const { tenantId, id: executionId, workflowId, workflowName } = execution;
+  return { tenantId, executionId, workflowId, workflowName, runId: run.id, nodeId: node.id, jobPriority: jobPriorityOf(execution.priority), now };
 }
 
 function runIfHolds(node: WorkflowNode, scope: ExpressionScope, errors: string[]): boolean {
@@ -314,6 +344,7 @@ function newRun(execution: Execution, nodeId: string, status: 'queued' | 'skippe
     error: null,
     reason,
     runnerJobId: null,
+    checkpoint: null,
     startedAt: null,
     completedAt: status === 'skipped' ? now : null,
     updatedAt: now,

@@ -9,6 +9,7 @@ import { AppError, errors } from '../../lib/errors.ts';
 import type { WorkflowNode } from './engine/types.ts';
 import { validateWorkflow } from './engine/validate.ts';
 import { type ExecutionEngine, TASK_HOLD_PREFIX } from './execution-engine.ts';
+import type { ExecutionPriority } from './execution-priority.ts';
 import type { Execution, NodeRun, Workflow } from './workflows.repository.ts';
 import { definitionOf, workflowNotFound } from './workflow-definition.ts';
 
@@ -31,8 +32,8 @@ export class ExecutionsService {
     this.#jobs = deps.jobs;
   }
 
-  /** Contract §10: `execute` on an active workflow, or a draft (a test run); a paused one is 409. */
-  async execute(auth: AuthContext, workflowId: string, input: { triggerData: Record<string, unknown> }): Promise<Execution> {
+  /** Contract §10: `execute` on an active workflow, or a draft (a test run); a paused one is 409. `priority` orders its steps' jobs. */
+  async execute(auth: AuthContext, workflowId: string, input: { triggerData: Record<string, unknown>; priority?: ExecutionPriority }): Promise<Execution> {
     requireFeature(auth, 'workflows');
     requireCreate(auth, 'workflow executions');
     return this.#database.db.transaction().execute(async (trx) => {
@@ -40,7 +41,8 @@ export class ExecutionsService {
       if (!workflow) throw workflowNotFound();
       if (workflow.status === 'paused') throw errors.conflict('The workflow is paused; activate it (or move it to draft) to execute it');
       checkRunnable(workflow);
-      const execution = await this.#engine.start(trx, { workflow, triggerType: auth.via === 'api_key' ? 'api' : 'manual', triggerData: input.triggerData });
+      const triggerType = auth.via === 'api_key' ? 'api' : 'manual';
+      const execution = await this.#engine.start(trx, { workflow, triggerType, triggerData: input.triggerData, ...(input.priority ? { priority: input.priority } : {}) });
       return execution!;
     });
   }

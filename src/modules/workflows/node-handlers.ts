@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/executor.ts';
 import type { OutboundHttp } from '../../providers/outbound/outbound-http.ts';
-import { evalCel, evalJsonata, type ExpressionScope, resolveReferences } from './engine/expressions.ts';
+import { evalCel, evalJsonata, type ExpressionScope } from './engine/expressions.ts';
 import type { WorkflowNode } from './engine/types.ts';
 
 /** Where a node run sits, for effects written in the transaction that records its result. */
@@ -11,6 +11,8 @@ export interface RunContext {
   workflowName: string;
   runId: string;
   nodeId: string;
+  /** The job priority of the execution's steps, for timers a node arms (task escalation and expiry). */
+  jobPriority: number;
   now: number;
 }
 
@@ -26,6 +28,11 @@ export type NodeOutcome =
     }
   /** A durable timer: run the node again at `until`. */
   | { kind: 'wait'; until: number }
+  /**
+   * Part done (a loop's batch): keep `checkpoint` on the run and go on in a new job, which gets it
+   * back as `NodeInput.checkpoint`. `effects` of the part done commit with it; `progress` is logged.
+   */
+  | { kind: 'checkpoint'; checkpoint: unknown; progress: string; effects?: (trx: Executor, run: RunContext) => Promise<void> }
   /** Hand the run to something outside the engine (a human task); `hold` returns the holder's mark (`task:<id>`). */
   | { kind: 'suspend'; hold: (trx: Executor, run: RunContext) => Promise<string> };
 
@@ -38,6 +45,8 @@ export interface NodeInput {
   scope: ExpressionScope;
   /** When this node run started (epoch ms), for durable timers. */
   startedAt: number;
+  /** What the run's last `checkpoint` outcome kept; null on its first job. */
+  checkpoint: unknown;
   now: number;
   /** `execution:node:iteration` (iteration 0 outside a loop), sent by side-effecting nodes (Idempotency-Key). */
   idempotencyKey: string;
@@ -72,7 +81,8 @@ async function jsonataOf(node: WorkflowNode, expression: string, input: unknown,
   }
 }
 
-function itemsOf(node: WorkflowNode, value: unknown): unknown[] {
+/** `items` of `filter`, `aggregate` and `loop`: an array, or the node fails. */
+export function itemsOf(node: WorkflowNode, value: unknown): unknown[] {
   if (!Array.isArray(value)) throw new Error(`Node "${node.id}": config "items" must resolve to an array`);
   return value;
 }
@@ -161,59 +171,6 @@ export function httpRequestHandler(http: OutboundHttp): NodeHandler {
     }
     if (response.status < 200 || response.status > 299) throw new Error(`Node "${node.id}": ${config.method} ${config.url} answered ${response.status}`);
     return done({ status: response.status, headers: response.headers, body: parsed });
-  };
-}
-
-/** Node types a loop cannot run inline: they wait durably or hand over to people. */
-const NOT_IN_LOOP = new Set(['loop', 'delay', 'schedule', 'human_approval', 'human_review', 'human_assignment']);
-
-/**
- * `loop`: runs its inner node once per item (inline, at most `concurrency` at a time), output =
- * outputs in order. Inner side effects (notifications) are written with the loop's result.
- */
-export function loopHandler(handlers: Record<string, NodeHandler>): NodeHandler {
-  return async (input) => {
-    const { node, config, rawConfig, scope } = input;
-    const items = itemsOf(node, config.items);
-    const max = Number(config.max_iterations ?? 1000);
-    if (items.length > max) throw new Error(`Node "${node.id}": ${items.length} items exceed max_iterations ${max}`);
-    const inner = rawConfig.node as { type?: string; config?: Record<string, unknown> } | undefined;
-    const handler = inner?.type ? handlers[inner.type] : undefined;
-    if (!inner?.type || !handler || NOT_IN_LOOP.has(inner.type)) throw new Error(`Node "${node.id}": the loop's node type "${inner?.type}" cannot run in a loop`);
-    const concurrency = Math.max(1, Number(config.concurrency ?? 1));
-    const outputs: unknown[] = new Array(items.length);
-    const effects: NonNullable<Extract<NodeOutcome, { kind: 'completed' }>['effects']>[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < items.length) {
-        const index = next++;
-        const itemScope = { ...scope, item: items[index], index };
-        const innerRaw = inner.config ?? {};
-        const outcome = await handler({
-          ...input,
-          node: { id: `${node.id}[${index}]`, type: inner.type!, config: innerRaw },
-          rawConfig: innerRaw,
-          config: Object.fromEntries(Object.entries(innerRaw).map(([k, v]) => [k, RAW_KEYS.has(k) ? v : resolveReferences(v, itemScope)])),
-          scope: itemScope,
-          idempotencyKey: `${scope.execution.id}:${node.id}:${index}`,
-        });
-        if (outcome.kind !== 'completed') throw new Error(`Node "${node.id}[${index}]" did not complete inline`);
-        outputs[index] = outcome.output;
-        if (outcome.effects) effects.push(outcome.effects);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-    return {
-      kind: 'completed',
-      output: outputs,
-      ...(effects.length > 0
-        ? {
-            effects: async (trx, run) => {
-              for (const effect of effects) await effect(trx, run);
-            },
-          }
-        : {}),
-    };
   };
 }
 

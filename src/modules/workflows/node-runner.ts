@@ -79,7 +79,7 @@ export class NodeRunner {
         failure = error instanceof Error ? error.message : String(error);
       }
       await job.completeIn(trx);
-      if (failure !== undefined || !outcome || outcome.kind === 'wait') await this.#engine.nodeFailed(trx, execution, running, node, failure ?? 'no outcome', definition);
+      if (failure !== undefined || !outcome || outcome.kind === 'wait' || outcome.kind === 'checkpoint') await this.#engine.nodeFailed(trx, execution, running, node, failure ?? 'no outcome', definition);
       else await this.#engine.recordOutcome(trx, execution, running, node, outcome, definition, runs);
       return null;
     });
@@ -100,6 +100,7 @@ export class NodeRunner {
       rawConfig,
       scope,
       startedAt: run.startedAt!,
+      checkpoint: run.checkpoint,
       now: this.#clock.now(),
       idempotencyKey: `${execution.id}:${node.id}:0`,
       tenantId: execution.tenantId,
@@ -126,6 +127,10 @@ export class NodeRunner {
         // A durable timer: the same run, continued by a job due at `until`, which now holds it.
         const timerJob = await this.#engine.enqueueRun(trx, current, runId, again.attempt, outcome.until);
         await repo.updateNodeRun(trx, tenantId, runId, { runnerJobId: timerJob, updatedAt: this.#clock.now() });
+        return;
+      }
+      if (outcome.kind === 'checkpoint') {
+        await this.#engine.checkpoint(trx, current, again, node, outcome);
         return;
       }
       await this.#engine.recordOutcome(trx, current, again, node, outcome, definition);

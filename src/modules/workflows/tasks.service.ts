@@ -106,7 +106,7 @@ export class TasksService {
   /** Inside the node's hand-over transaction: the task, its two timers, its event and mail. Returns the run's holder mark. */
   async create(trx: Executor, run: RunContext, task: NewTask): Promise<string> {
     const owner = { executionId: run.executionId, workflowId: run.workflowId, workflowName: run.workflowName, nodeId: run.nodeId, runId: run.runId, source: WORKFLOW_SOURCE, sourceRef: null };
-    const created = await this.#insert(trx, run.tenantId, run.now, owner, task);
+    const created = await this.#insert(trx, run.tenantId, run.now, owner, task, run.jobPriority);
     return `${TASK_HOLD_PREFIX}${created.id}`;
   }
 
@@ -133,7 +133,8 @@ export class TasksService {
     await this.#repo.expirePending(trx, tenantId, source, taskIds, this.#clock.now());
   }
 
-  async #insert(trx: Executor, tenantId: string, now: number, owner: Pick<Task, OwnerField>, task: NewTask): Promise<Task> {
+  /** `jobPriority`: the timers' job priority (a workflow task's execution's; 0 for other sources). */
+  async #insert(trx: Executor, tenantId: string, now: number, owner: Pick<Task, OwnerField>, task: NewTask, jobPriority = 0): Promise<Task> {
     const created: Task = {
       id: newId(now),
       tenantId,
@@ -160,8 +161,8 @@ export class TasksService {
       updatedAt: now,
     };
     await this.#repo.insert(trx, created);
-    await this.#timer(trx, created, 'escalate', created.escalationAt);
-    await this.#timer(trx, created, 'expire', created.dueAt);
+    await this.#timer(trx, created, 'escalate', created.escalationAt, jobPriority);
+    await this.#timer(trx, created, 'expire', created.dueAt, jobPriority);
     await this.#events.record(trx, {
       tenantId: created.tenantId,
       name: 'dag.task.created',
@@ -304,9 +305,9 @@ export class TasksService {
     return node ? { execution, run, node, definition } : null;
   }
 
-  async #timer(trx: Executor, task: Task, action: TaskTimerPayload['action'], at: number): Promise<void> {
+  async #timer(trx: Executor, task: Task, action: TaskTimerPayload['action'], at: number, priority: number): Promise<void> {
     const payload: TaskTimerPayload = { tenantId: task.tenantId, taskId: task.id, action };
-    await this.#jobs.enqueue(trx, TASK_TIMER_JOB, payload, { runAt: at, uniqueKey: `wftask:${task.id}:${action}`, tenantId: task.tenantId });
+    await this.#jobs.enqueue(trx, TASK_TIMER_JOB, payload, { runAt: at, uniqueKey: `wftask:${task.id}:${action}`, tenantId: task.tenantId, priority });
   }
 
   async #tell(trx: Executor, task: Task, type: Task['assigneeType'], value: string, subject: string): Promise<void> {

@@ -62,6 +62,7 @@ export function presentExecutionSummary(e: Execution) {
     paused_reason: e.pausedReason,
     test_run: e.testRun,
     trigger_type: e.triggerType,
+    priority: e.priority,
     started_at: iso(e.startedAt),
     finished_at: iso(e.finishedAt),
     error: e.error,

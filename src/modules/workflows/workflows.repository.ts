@@ -5,6 +5,7 @@ import type { Executor } from '../../db/executor.ts';
 import { newId } from '../../lib/ids.ts';
 import { parseJson } from '../../lib/json.ts';
 import type { NodeState, WorkflowDefinition, WorkflowNode } from './engine/types.ts';
+import { asPriority, type ExecutionPriority } from './execution-priority.ts';
 import type { WorkflowExecutionsTable, WorkflowNodeRunsTable, WorkflowsTable } from './workflows.tables.ts';
 
 export type WorkflowTrigger = NonNullable<WorkflowDefinition['trigger']>;
@@ -49,6 +50,8 @@ export interface Execution {
   cancelReason: string | null;
   /** `<source>:<workflow>:<event or tick>` when a trigger started it; unique. */
   triggerKey: string | null;
+  /** The job priority class of its steps. */
+  priority: ExecutionPriority;
   startedAt: number;
   pausedAt: number | null;
   finishedAt: number | null;
@@ -69,6 +72,8 @@ export interface NodeRun {
   reason: string | null;
   /** The job allowed to run it, or `task:<id>` while a human task holds it. */
   runnerJobId: string | null;
+  /** How far a node that runs in several jobs got (a loop: its outputs so far); null otherwise. */
+  checkpoint: unknown;
   startedAt: number | null;
   completedAt: number | null;
   updatedAt: number;
@@ -126,6 +131,7 @@ export function toExecution(row: Selectable<WorkflowExecutionsTable>): Execution
     failedNodeId: row.failed_node_id,
     cancelReason: row.cancel_reason,
     triggerKey: row.trigger_key,
+    priority: asPriority(row.priority),
     startedAt: row.started_at,
     pausedAt: row.paused_at,
     finishedAt: row.finished_at,
@@ -153,6 +159,7 @@ const EXECUTION_COLUMNS: ColumnMap<Execution, WorkflowExecutionsTable> = {
   failedNodeId: (v) => ({ failed_node_id: v }),
   cancelReason: (v) => ({ cancel_reason: v }),
   triggerKey: (v) => ({ trigger_key: v }),
+  priority: (v) => ({ priority: v }),
   startedAt: (v) => ({ started_at: v }),
   pausedAt: (v) => ({ paused_at: v }),
   finishedAt: (v) => ({ finished_at: v }),
@@ -171,6 +178,7 @@ export function toNodeRun(row: Selectable<WorkflowNodeRunsTable>): NodeRun {
     error: row.error,
     reason: row.reason,
     runnerJobId: row.runner_job_id,
+    checkpoint: parseJson<unknown>(row.checkpoint, null),
     startedAt: row.started_at,
     completedAt: row.completed_at,
     updatedAt: row.updated_at,
@@ -188,6 +196,7 @@ const NODE_RUN_COLUMNS: ColumnMap<NodeRun, WorkflowNodeRunsTable> = {
   error: (v) => ({ error: v }),
   reason: (v) => ({ reason: v }),
   runnerJobId: (v) => ({ runner_job_id: v }),
+  checkpoint: (v) => ({ checkpoint: jsonOrNull(v) }),
   startedAt: (v) => ({ started_at: v }),
   completedAt: (v) => ({ completed_at: v }),
   updatedAt: (v) => ({ updated_at: v }),

@@ -1,6 +1,7 @@
 import { IdParams, MessageBody, Paged, pageWindow, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { emptyBodyAsObject } from '../../http/validation.ts';
+import { canonicalPriority } from './execution-priority.ts';
 import type { ExecutionsService } from './executions.service.ts';
 import {
   presentCancelledExecution,
@@ -106,7 +107,8 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
     '/dag/workflows/:id/execute',
     { config: execute, schema: { tags, summary: 'Start an execution', params: IdParams, body: ExecuteBody, response: { 201: ExecuteAnswer, ...errors409 } } },
     async (request, reply) => {
-      const execution = await executions.execute(authOf(request), request.params.id, { triggerData: request.body?.trigger_data ?? {} });
+      const body = request.body ?? {};
+      const execution = await executions.execute(authOf(request), request.params.id, { triggerData: body.trigger_data ?? {}, ...(body.priority ? { priority: canonicalPriority(body.priority) } : {}) });
       return reply.status(201).send(presentStartedExecution(execution));
     },
   );

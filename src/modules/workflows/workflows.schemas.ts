@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, PageQuery, Timestamp } from '../../http/common-schemas.ts';
 import { TRIGGER_RULES } from './engine/types.ts';
+import { ACCEPTED_PRIORITIES, type AcceptedPriority, DEFAULT_PRIORITY, EXECUTION_PRIORITIES, type ExecutionPriority } from './execution-priority.ts';
 
 const Json = Type.Unknown();
 
@@ -87,8 +88,24 @@ export const WorkflowListItem = Type.Object({
 
 export const ValidationAnswer = Type.Object({ valid: Type.Boolean(), errors: Type.Array(Type.String()), warnings: Type.Array(Type.String()) });
 
+/** A union of literals (a wrong value is answered "must be one of: low, normal, high, urgent"), typed as the priority. */
+const Priority = (options: { default?: ExecutionPriority; description?: string } = {}) =>
+  Type.Unsafe<ExecutionPriority>(Type.Union(EXECUTION_PRIORITIES.map((p) => Type.Literal(p)), options));
+/** What execute accepts: the priorities and their aliases (`medium` is `normal`, `critical` is `urgent`). */
+const RequestedPriority = (options: { default?: AcceptedPriority; description?: string } = {}) =>
+  Type.Unsafe<AcceptedPriority>(Type.Union(ACCEPTED_PRIORITIES.map((p) => Type.Literal(p)), options));
+
 export const ExecuteBody = Type.Object(
-  { trigger_data: Type.Optional(Type.Record(Type.String(), Type.Unknown())), priority: Type.Optional(Type.String({ maxLength: 32 })) },
+  {
+    trigger_data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    priority: Type.Optional(
+      RequestedPriority({
+        default: DEFAULT_PRIORITY,
+        description:
+          'The job priority of its steps: waiting steps of `urgent` executions are claimed before `high`, `normal` and `low` ones. `medium` is taken as `normal` and `critical` as `urgent`.',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export const ExecuteAnswer = Type.Object({ execution_id: Type.String(), workflow_id: Type.String(), status: Type.String(), test_run: Type.Boolean(), started_at: Timestamp });
@@ -105,6 +122,7 @@ export const ExecutionBody = Type.Object({
   paused_reason: Nullable(Type.String()),
   test_run: Type.Boolean(),
   trigger_type: Type.String(),
+  priority: Priority(),
   started_at: Timestamp,
   finished_at: Nullable(Timestamp),
   error: Nullable(Type.String()),

@@ -44,6 +44,8 @@ export interface WorkflowExecutionsTable {
   cancel_reason: string | null;
   /** `<source>:<workflow>:<event or tick>` when a trigger started it; unique. */
   trigger_key: string | null;
+  /** `low`, `normal`, `high` or `urgent`: the job priority of its steps (execution-priority.ts). */
+  priority: string;
   started_at: number;
   paused_at: number | null;
   finished_at: number | null;
@@ -63,6 +65,8 @@ export interface WorkflowNodeRunsTable {
   reason: string | null;
   /** The job allowed to run it, or `task:<id>` while a human task holds it. */
   runner_job_id: string | null;
+  /** JSON: how far a node that runs in several jobs got (a loop's outputs so far); null otherwise. */
+  checkpoint: string | null;
   started_at: number | null;
   completed_at: number | null;
   updated_at: number;

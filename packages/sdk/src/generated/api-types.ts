@@ -850,6 +850,7 @@ export interface Operations {
       paused_reason: string | null;
       test_run: boolean;
       trigger_type: string;
+      priority: "low" | "normal" | "high" | "urgent";
       started_at: string;
       finished_at: string | null;
       error: string | null;
@@ -1383,6 +1384,7 @@ export interface Operations {
         paused_reason: string | null;
         test_run: boolean;
         trigger_type: string;
+        priority: "low" | "normal" | "high" | "urgent";
         started_at: string;
         finished_at: string | null;
         error: string | null;
@@ -2015,7 +2017,7 @@ export interface Operations {
       trigger_data?: {
         [key: string]: unknown;
       };
-      priority?: string;
+      priority?: "low" | "normal" | "high" | "urgent" | "medium" | "critical";
     };
     response: {
       execution_id: string;
