@@ -72,30 +72,38 @@ describeEachDialect(
     });
     const hits = (executionId: string, node: string) => receiver.requests.filter((r) => JSON.parse(r.body).execution === executionId && JSON.parse(r.body).node === node);
 
-    it('a worker killed with SIGKILL mid-node: the execution resumes, no finished node runs again', async () => {
-      const id = await api.create({ name: 'Crash', nodes: [call('first', '/fast'), call('second', '/slow', ['first']), call('third', '/fast', ['second'])] }, true);
+    /**
+     * Starts an execution on a worker process, kills it with SIGKILL once `reached`, and lets a
+     * worker of this process finish it: answers the execution id and its completed body.
+     */
+    const crashThenFinish = async (start: () => Promise<string>, reached: (execId: string) => boolean, what: string) => {
       const worker = spawnWorker(ctx());
       children.push(worker);
-      const execId = await api.run(id);
-      await waitFor(() => hits(execId, 'second').length > 0, `the child to call the slow node (${worker.output()})`, 30_000);
+      const execId = await start();
+      await waitFor(() => reached(execId), `${what} (${worker.output()})`, 30_000);
       worker.child.kill('SIGKILL');
       await worker.exited;
       assert.equal((await api.execution(execId)).status, 'running');
-
       const local = ctx().container.createWorker({ concurrency: 4 });
       await local.start();
       try {
         const done = await api.finished(execId, 30_000);
         assert.equal(done.status, 'completed', JSON.stringify(done));
-        assert.deepEqual(await completionsByNode(ctx(), execId), { first: 1, second: 1, third: 1 });
-        assert.equal(hits(execId, 'first').length, 1, 'the finished node did not run again');
-        assert.equal(hits(execId, 'third').length, 1);
-        const second = hits(execId, 'second');
-        assert.equal(second.length, 2, 'the interrupted node ran again after the lease');
-        assert.deepEqual(second.map((r) => r.headers['idempotency-key']), [`${execId}:second:0`, `${execId}:second:0`], 'with the same Idempotency-Key');
+        return { execId, done };
       } finally {
         await local.stop(5_000);
       }
+    };
+
+    it('a worker killed with SIGKILL mid-node: the execution resumes, no finished node runs again', async () => {
+      const id = await api.create({ name: 'Crash', nodes: [call('first', '/fast'), call('second', '/slow', ['first']), call('third', '/fast', ['second'])] }, true);
+      const { execId } = await crashThenFinish(() => api.run(id), (execId) => hits(execId, 'second').length > 0, 'the child to call the slow node');
+      assert.deepEqual(await completionsByNode(ctx(), execId), { first: 1, second: 1, third: 1 });
+      assert.equal(hits(execId, 'first').length, 1, 'the finished node did not run again');
+      assert.equal(hits(execId, 'third').length, 1);
+      const second = hits(execId, 'second');
+      assert.equal(second.length, 2, 'the interrupted node ran again after the lease');
+      assert.deepEqual(second.map((r) => r.headers['idempotency-key']), [`${execId}:second:0`, `${execId}:second:0`], 'with the same Idempotency-Key');
     });
 
     it('a worker killed mid-loop: the loop goes on at the item it was at, items done never run again', async () => {
@@ -106,31 +114,16 @@ describeEachDialect(
         config: { items: '{{trigger.items}}', node: { type: 'http_request', config: { method: 'POST', url: `${receiver.url}/paced`, body: { execution: '{{execution.id}}', node: 'each', index: '{{index}}' } } } },
       };
       const id = await api.create({ name: 'Loop crash', nodes: [loop] }, true);
-      const worker = spawnWorker(ctx());
-      children.push(worker);
-      const execId = await api.run(id, { items: ['a', 'b', 'c', 'd', 'e'] });
-      const itemHits = (index: number) => hits(execId, 'each').filter((r) => JSON.parse(r.body).index === index);
-      await waitFor(() => itemHits(2).length > 0, `the child to call item 2 (${worker.output()})`, 30_000);
-      worker.child.kill('SIGKILL');
-      await worker.exited;
-      assert.equal((await api.execution(execId)).status, 'running');
-
-      const local = ctx().container.createWorker({ concurrency: 4 });
-      await local.start();
-      try {
-        const done = await api.finished(execId, 30_000);
-        assert.equal(done.status, 'completed', JSON.stringify(done));
-        assert.equal(done.node_results.each.output.length, 5);
-        assert.deepEqual([0, 1, 2, 3, 4].map((i) => itemHits(i).length), [1, 1, 2, 1, 1], 'only the item in flight ran again');
-        assert.deepEqual(itemHits(2).map((r) => r.headers['idempotency-key']), [`${execId}:each:2`, `${execId}:each:2`], 'with the same Idempotency-Key');
-        const db = ctx().container.database.db;
-        const progress = await db.selectFrom('workflow_execution_log').select('message').where('execution_id', '=', execId).where('kind', '=', 'node_progress').orderBy('at').orderBy('id').execute();
-        assert.deepEqual(progress.map((p) => p.message), ['1 of 5 items done', '2 of 5 items done', '3 of 5 items done', '4 of 5 items done']);
-        const jobs = await db.selectFrom('jobs').select('id').where('kind', '=', 'workflows.run_node').where('payload', 'like', `%${execId}%`).execute();
-        assert.equal(jobs.length, 5, 'one job per batch (the interrupted one ran again after its lease), none for the whole loop');
-      } finally {
-        await local.stop(5_000);
-      }
+      const itemHits = (execId: string, index: number) => hits(execId, 'each').filter((r) => JSON.parse(r.body).index === index);
+      const { execId, done } = await crashThenFinish(() => api.run(id, { items: ['a', 'b', 'c', 'd', 'e'] }), (execId) => itemHits(execId, 2).length > 0, 'the child to call item 2');
+      assert.equal(done.node_results.each.output.length, 5);
+      assert.deepEqual([0, 1, 2, 3, 4].map((i) => itemHits(execId, i).length), [1, 1, 2, 1, 1], 'only the item in flight ran again');
+      assert.deepEqual(itemHits(execId, 2).map((r) => r.headers['idempotency-key']), [`${execId}:each:2`, `${execId}:each:2`], 'with the same Idempotency-Key');
+      const db = ctx().container.database.db;
+      const progress = await db.selectFrom('workflow_execution_log').select('message').where('execution_id', '=', execId).where('kind', '=', 'node_progress').orderBy('at').orderBy('id').execute();
+      assert.deepEqual(progress.map((p) => p.message), ['1 of 5 items done', '2 of 5 items done', '3 of 5 items done', '4 of 5 items done']);
+      const jobs = await db.selectFrom('jobs').select('id').where('kind', '=', 'workflows.run_node').where('payload', 'like', `%${execId}%`).execute();
+      assert.equal(jobs.length, 5, 'one job per batch (the interrupted one ran again after its lease), none for the whole loop');
     });
 
     it('two worker processes never run the same node run', async () => {
