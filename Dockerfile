@@ -47,7 +47,8 @@ ENV NODE_ENV=production \
     PORT=8080 \
     DATA_DIR=/app/data \
     NODE_COMPILE_CACHE=/app/.compile-cache \
-    MALLOC_ARENA_MAX=2
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=1048576
 WORKDIR /app
 
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules

@@ -14,4 +14,11 @@ const results = await Promise.all(
   ),
 );
 agent.destroy();
-process.stdout.write(JSON.stringify(results.map((r) => ({ status: r.status, ms: r.ms }))));
+const idOf = (body: string) => {
+  try {
+    return (JSON.parse(body) as { id?: string }).id ?? null;
+  } catch {
+    return null;
+  }
+};
+process.stdout.write(JSON.stringify(results.map((r) => ({ status: r.status, ms: r.ms, id: r.status === 201 ? idOf(r.body) : null }))));

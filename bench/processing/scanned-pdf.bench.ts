@@ -18,7 +18,11 @@ export async function run(): Promise<unknown> {
     await promisify(execFile)(process.execPath, [ONCE, 'write', file], { timeout: 10 * 60_000 });
     // With the memory settings of `npm run worker` (package.json), which the figure is about.
     const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=4', ONCE, 'extract', file], {
-      env: { ...process.env, MALLOC_ARENA_MAX: process.env['MALLOC_ARENA_MAX'] ?? '2' },
+      env: {
+        ...process.env,
+        MALLOC_ARENA_MAX: process.env['MALLOC_ARENA_MAX'] ?? '2',
+        MALLOC_MMAP_THRESHOLD_: process.env['MALLOC_MMAP_THRESHOLD_'] ?? '1048576',
+      },
       maxBuffer: 1024 * 1024,
       timeout: 30 * 60_000,
     });

@@ -1,14 +1,12 @@
 import type { Readable } from 'node:stream';
+import { withBlobAsFile } from '../../providers/blobs/blob-as-file.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { type FileCategory, fileTypeRuleForExtension } from '../../providers/files/file-types.ts';
 import { pdfTools } from '../../providers/files/pdf-tools.ts';
-import { readAll } from './document-content.ts';
 import type { Document } from './documents.repository.ts';
 
 /** Longest side of a thumbnail, in pixels. */
 export const THUMBNAIL_SIZE = 256;
-/** PDFs are rendered from memory; beyond this the type icon stands in. */
-const MAX_PDF_RENDER_BYTES = 64 * 1024 * 1024;
 
 export interface Thumbnail {
   bytes: Buffer;
@@ -52,8 +50,9 @@ async function resizeToPng(input: Buffer | Readable): Promise<Buffer> {
   return resize.toBuffer();
 }
 
-function renderPdfFirstPage(bytes: Buffer): Promise<Buffer> {
-  return pdfTools.renderFirstPage(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), THUMBNAIL_SIZE * 2);
+/** From a temporary file, which the PDF thread reads by ranges: a large PDF is never held in memory. */
+function renderPdfFirstPage(blobs: BlobStore, storageKey: string): Promise<Buffer> {
+  return withBlobAsFile(blobs, storageKey, 'file.pdf', (path) => pdfTools.renderFirstPageOfFile(path, THUMBNAIL_SIZE * 2));
 }
 
 /**
@@ -69,8 +68,8 @@ export async function renderThumbnail(
     if (category === 'image') {
       return { bytes: await resizeToPng(await blobs.get(doc.storageKey)), contentType: 'image/png' };
     }
-    if (category === 'pdf' && doc.fileSize <= MAX_PDF_RENDER_BYTES) {
-      const page = await renderPdfFirstPage(await readAll(await blobs.get(doc.storageKey)));
+    if (category === 'pdf') {
+      const page = await renderPdfFirstPage(blobs, doc.storageKey);
       return { bytes: await resizeToPng(page), contentType: 'image/png' };
     }
   } catch {

@@ -63,6 +63,6 @@ export interface ExtractorOptions {
   maxTimeoutMs?: number;
   /** V8 heap limit of each thread in MB; default 512. */
   memoryMb?: number;
-  /** Images one tesseract worker reads before it is replaced, which returns its memory; default 3. */
+  /** Images one tesseract worker reads before it is replaced, which returns its memory; default 10. */
   ocrRecycleAfter?: number;
 }

@@ -4,16 +4,21 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Worker as Thread } from 'node:worker_threads';
 import type Tesseract from 'tesseract.js';
+import { freeNow } from './free-now.ts';
 import type { GreyImage, OcrResult } from './thread-protocol.ts';
 
 /** The tesseract worker (about 100-250 MiB while it works) exits after this long without work. */
 const DEFAULT_IDLE_MS = 60_000;
 /**
- * A tesseract.js worker grows with every image it reads (measured: 145 MiB after start, +60 MiB for
- * the first 2000 x 2588 page, then 15-25 MiB a page; naptha/tesseract.js#977 advises replacing
- * workers): after this many images it is replaced, its thread gone before the next one starts.
+ * A tesseract.js worker is replaced after this many images (naptha/tesseract.js#977, #900: a small
+ * leak per image, and a WebAssembly heap that never shrinks), its thread gone before the next one
+ * starts. Not more often: its WebAssembly heap stays at ~45 MiB page after page (2000 x 2588
+ * scans, measured over 30 pages), while each replacement's start (a new isolate, the core
+ * compiled, the traineddata loaded) churns the process's malloc heap. Scanned 30-page PDF, peak
+ * RSS with a fixed malloc mmap threshold (`MALLOC_MMAP_THRESHOLD_=131072`; `npm start` sets 1 MiB,
+ * which measured the same): 354-373 MiB replacing every 3 images, 323 every 10, 314 never.
  */
-const DEFAULT_RECYCLE_AFTER = 3;
+const DEFAULT_RECYCLE_AFTER = 10;
 
 /** `onStart` is told when the recognition leaves the queue and starts. */
 export interface RecognizeOptions {
@@ -137,7 +142,13 @@ export class OcrEngine {
     const workerPromise = this.#ensureWorker();
     try {
       const worker = await workerPromise;
-      const { data } = await worker.api.recognize(pgm(item.image));
+      // Aborted while the worker started: its image may be freed already (the pool frees it).
+      if (this.#current !== item) return;
+      const image = pgm(item.image);
+      // Given an ArrayBuffer, tesseract.js takes a view of it where it copies a Buffer (its types do
+      // not list it; its loadImage accepts it); it copies it into its thread, and ours is freed once
+      // the recognition is over.
+      const { data } = await worker.api.recognize(image.buffer as unknown as Buffer).finally(() => freeNow(image));
       if (this.#worker === workerPromise && ++this.#workerImages >= this.#recycleAfter) void this.#dropWorker();
       if (this.#current !== item) return; // aborted meanwhile: already answered
       item.resolve({ text: data.text ?? '', confidence: Math.round(data.confidence ?? 0) });
@@ -234,11 +245,11 @@ function withThreadExit<T>(create: () => T): { value: T; exited: Promise<void> }
   return { value, exited };
 }
 
-/** A binary PGM (P5): the cheapest image format for tesseract's reader to decode. */
-function pgm(image: GreyImage): Buffer {
-  const header = `P5\n${image.width} ${image.height}\n255\n`;
-  const out = Buffer.allocUnsafe(header.length + image.data.length);
-  out.write(header, 0, 'latin1');
+/** A binary PGM (P5), the cheapest image format for tesseract's reader to decode, in an ArrayBuffer of its own. */
+function pgm(image: GreyImage): Uint8Array<ArrayBuffer> {
+  const header = Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'latin1');
+  const out = new Uint8Array(header.length + image.data.length);
+  out.set(header);
   out.set(image.data, header.length);
   return out;
 }

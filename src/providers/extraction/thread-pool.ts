@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ExtractionError, formatLabel, isExtractionErrorCode } from './extraction-error.ts';
 import type { ExtractedContent } from './extraction-types.ts';
+import { freeNow } from './free-now.ts';
 import type { OcrEngine } from './ocr-engine.ts';
 import type { ExtractJob, FromThread, GreyImage, OcrAnswer } from './thread-protocol.ts';
 
@@ -226,6 +227,9 @@ export class ThreadPool {
       answer = { type: 'ocr-result', requestId, ok: true, result };
     } catch (error) {
       answer = { type: 'ocr-result', requestId, ok: false, message: error instanceof Error ? error.message : String(error) };
+    } finally {
+      // Transferred from the thread, ours alone, and read by now (the engine copies it to start).
+      freeNow(image.data);
     }
     if (call.slot?.worker === worker) worker.postMessage(answer);
   }

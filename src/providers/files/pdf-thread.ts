@@ -5,7 +5,8 @@ import { parentPort } from 'node:worker_threads';
 
 export type PdfRequest =
   | { id: number; op: 'text'; bytes: Uint8Array }
-  | { id: number; op: 'render'; bytes: Uint8Array; width: number };
+  | { id: number; op: 'render'; bytes: Uint8Array; width: number }
+  | { id: number; op: 'render-file'; path: string; width: number };
 
 /** What the document information dictionary says, when it says it. */
 export interface PdfInfo {
@@ -30,6 +31,17 @@ if (port) {
           port.postMessage({ id: request.id, ok: true, text, pages: totalPages, info } satisfies PdfResponse);
         } finally {
           await pdf.destroy();
+        }
+      } else if (request.op === 'render-file') {
+        // By ranges: the first page costs what it needs, whatever the file's size; a damaged file
+        // over the rebuild limit fails (and gets the type icon) instead of being held whole.
+        const { openPdf } = await import('../extraction/formats/pdf-source.ts');
+        const { pdf, close } = await openPdf(request.path, { maxImageSize: 50_000_000, ranges: true });
+        try {
+          const png = new Uint8Array(await renderPageAsImage(pdf, 1, { canvasImport: () => import('@napi-rs/canvas'), width: request.width }));
+          port.postMessage({ id: request.id, ok: true, png } satisfies PdfResponse, [png.buffer]);
+        } finally {
+          await close();
         }
       } else {
         const png = new Uint8Array(

@@ -47,6 +47,12 @@ export class PdfTools {
     return Buffer.from(response.png ?? new Uint8Array());
   }
 
+  /** The first page of the PDF file at `path` as PNG, `width` pixels wide; the thread reads only what that page needs. */
+  async renderFirstPageOfFile(path: string, width: number): Promise<Buffer> {
+    const response = await this.#call({ op: 'render-file', path, width });
+    return Buffer.from(response.png ?? new Uint8Array());
+  }
+
   async close(): Promise<void> {
     const worker = this.#worker;
     this.#worker = null;
