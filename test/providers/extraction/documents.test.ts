@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createExtractor, type Extractor } from '../../../src/providers/extraction/extractor.ts';
+import { createExtractor } from '../../../src/providers/extraction/extractor.ts';
 import { doc, ppt, xls } from '../../fixtures/extraction/legacy.ts';
 import { docx, pptx, xlsx } from '../../fixtures/extraction/office.ts';
 import { pdf } from '../../fixtures/extraction/pdf.ts';
-import { fixtureDir } from './helpers.ts';
+import { extractionFixture, fixtureDir } from './helpers.ts';
 
 describe('extraction of documents', () => {
-  let extractor: Extractor;
-  let files: Awaited<ReturnType<typeof fixtureDir>>;
-  before(async () => {
-    extractor = createExtractor({ threads: 1 });
-    files = await fixtureDir();
-  });
-  after(async () => {
-    await extractor.close();
-    await files.cleanup();
-  });
+  const t = extractionFixture();
 
   it('PDF: the text layer per page, and the information dictionary', async () => {
-    const input = await files.write(
+    const input = await t.files.write(
       'report.pdf',
       pdf([{ lines: ['Quarterly revenue grew', 'by twelve percent.'] }, { lines: ['Second page   with  spaces'] }], {
         author: 'Ada Lovelace',
@@ -27,7 +18,7 @@ describe('extraction of documents', () => {
         created: "D:20240131120000+01'00'",
       }),
     );
-    const content = await extractor.extract(input);
+    const content = await t.extractor.extract(input);
     assert.deepEqual(content.pages, ['Quarterly revenue grew\nby twelve percent.', 'Second page with spaces']);
     assert.equal(content.text, 'Quarterly revenue grew\nby twelve percent.\n\nSecond page with spaces');
     assert.equal(content.metadata.author, 'Ada Lovelace');
@@ -39,19 +30,19 @@ describe('extraction of documents', () => {
   });
 
   it('DOCX: paragraphs through mammoth, author, title and creation date from docProps', async () => {
-    const input = await files.write(
+    const input = await t.files.write(
       'letter.docx',
       await docx(['Dear customer,', 'Your invoice & receipt are attached.'], { author: 'Grace Hopper', title: 'Invoice', created: '2023-05-01T09:30:00Z' }),
     );
-    const content = await extractor.extract(input);
+    const content = await t.extractor.extract(input);
     assert.equal(content.text, 'Dear customer,\n\nYour invoice & receipt are attached.');
     assert.equal(content.pages, null);
     assert.deepEqual(content.metadata, { author: 'Grace Hopper', title: 'Invoice', created: '2023-05-01T09:30:00.000Z' });
   });
 
   it('DOC: the body through word-extractor, and the summary information', async () => {
-    const input = await files.write('memo.doc', doc('Legacy memo about the budget.\nSecond paragraph.', { title: 'Memo', author: 'Alan Turing', created: new Date('2001-02-03T04:05:06Z') }));
-    const content = await extractor.extract(input);
+    const input = await t.files.write('memo.doc', doc('Legacy memo about the budget.\nSecond paragraph.', { title: 'Memo', author: 'Alan Turing', created: new Date('2001-02-03T04:05:06Z') }));
+    const content = await t.extractor.extract(input);
     assert.equal(content.text, 'Legacy memo about the budget.\nSecond paragraph.');
     assert.equal(content.metadata.title, 'Memo');
     assert.equal(content.metadata.author, 'Alan Turing');
@@ -59,24 +50,24 @@ describe('extraction of documents', () => {
   });
 
   it('TXT and MD: UTF-8 with a BOM, UTF-16 and latin1 decoded; whitespace normalised', async () => {
-    const utf8 = await extractor.extract(await files.write('a.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Crème brûlée\r\nnaïve   café\r\n\r\n\r\n\r\nend  ')])));
+    const utf8 = await t.extractor.extract(await t.files.write('a.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Crème brûlée\r\nnaïve   café\r\n\r\n\r\n\r\nend  ')])));
     assert.equal(utf8.text, 'Crème brûlée\nnaïve café\n\nend');
     assert.equal(utf8.metadata.encoding, 'UTF-8');
-    const utf16 = await extractor.extract(await files.write('b.md', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Título\n\nÜber straße', 'utf16le')])));
+    const utf16 = await t.extractor.extract(await t.files.write('b.md', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Título\n\nÜber straße', 'utf16le')])));
     assert.equal(utf16.text, '# Título\n\nÜber straße');
     assert.equal(utf16.metadata.encoding, 'UTF-16LE');
-    const latin1 = await extractor.extract(
-      await files.write('c.txt', Buffer.from('Le garçon a mangé une crêpe à la fête de l’été, très élégant et déjà célèbre.'.replace('’', "'"), 'latin1')),
+    const latin1 = await t.extractor.extract(
+      await t.files.write('c.txt', Buffer.from('Le garçon a mangé une crêpe à la fête de l’été, très élégant et déjà célèbre.'.replace('’', "'"), 'latin1')),
     );
     assert.equal(latin1.text, "Le garçon a mangé une crêpe à la fête de l'été, très élégant et déjà célèbre.");
     assert.match(String(latin1.metadata.encoding), /ISO-8859|windows-125/);
-    const empty = await extractor.extract(await files.write('empty.txt', ''));
+    const empty = await t.extractor.extract(await t.files.write('empty.txt', ''));
     assert.equal(empty.text, '');
   });
 
   it('CSV: rows as tab-separated lines, quoted cells with commas and line breaks, latin1', async () => {
     const csv = 'name,city,note\r\n"Doe, Jane",Zürich,"multi\nline"\r\nBob,Köln,plain\r\n';
-    const content = await extractor.extract(await files.write('people.csv', Buffer.from(csv, 'latin1')));
+    const content = await t.extractor.extract(await t.files.write('people.csv', Buffer.from(csv, 'latin1')));
     assert.equal(content.text, 'name\tcity\tnote\nDoe, Jane\tZürich\tmulti line\nBob\tKöln\tplain');
     assert.deepEqual(content.pages, [content.text]);
     assert.equal(content.metadata.rows, 3);
@@ -84,7 +75,7 @@ describe('extraction of documents', () => {
   });
 
   it('XLSX: each sheet streamed as "Sheet: Name" and rows; sheets and author in metadata', async () => {
-    const input = await files.write(
+    const input = await t.files.write(
       'budget.xlsx',
       await xlsx(
         {
@@ -98,7 +89,7 @@ describe('extraction of documents', () => {
         { author: 'Finance Team', title: 'Budget 2024' },
       ),
     );
-    const content = await extractor.extract(input);
+    const content = await t.extractor.extract(input);
     assert.deepEqual(content.pages, ['Sheet: Income\nMonth\tAmount\nJanuary\t1200.5\nFebruary\t980', 'Sheet: Notes\nPaid on\t2024-03-01']);
     assert.equal(content.text, `${content.pages?.[0]}\n\n${content.pages?.[1]}`);
     assert.equal(content.metadata.sheets, 'Income, Notes');
@@ -107,7 +98,7 @@ describe('extraction of documents', () => {
   });
 
   it('XLS (best effort): sheet names, shared strings and numbers from the BIFF records', async () => {
-    const input = await files.write(
+    const input = await t.files.write(
       'old.xls',
       xls(
         {
@@ -121,7 +112,7 @@ describe('extraction of documents', () => {
         { title: 'Sales 1999', author: 'Excel User' },
       ),
     );
-    const content = await extractor.extract(input);
+    const content = await t.extractor.extract(input);
     assert.deepEqual(content.pages, ['Sheet: Sales\nRegion\tTotal\nNorth\t1500\nSüd\t12.75', 'Sheet: Empty']);
     assert.equal(content.metadata.sheets, 'Sales, Empty');
     assert.equal(content.metadata.title, 'Sales 1999');
@@ -129,7 +120,7 @@ describe('extraction of documents', () => {
   });
 
   it('PPTX: slides in presentation order with their notes; one page per slide', async () => {
-    const input = await files.write(
+    const input = await t.files.write(
       'deck.pptx',
       await pptx(
         [
@@ -140,15 +131,15 @@ describe('extraction of documents', () => {
         { title: 'Kick-off', author: 'Product' },
       ),
     );
-    const content = await extractor.extract(input);
+    const content = await t.extractor.extract(input);
     assert.deepEqual(content.pages, ['Welcome\nAgenda for today\n\nNotes: Smile and greet', 'Results', 'Questions?']);
     assert.equal(content.metadata.slides, 3);
     assert.equal(content.metadata.title, 'Kick-off');
   });
 
   it('PPT (best effort): slide titles and text boxes, without master slide prompts', async () => {
-    const input = await files.write('old.ppt', ppt([{ title: 'Roadmap 1998', box: 'Ship the product' }, { title: 'Thank you' }], { title: 'Old deck' }));
-    const content = await extractor.extract(input);
+    const input = await t.files.write('old.ppt', ppt([{ title: 'Roadmap 1998', box: 'Ship the product' }, { title: 'Thank you' }], { title: 'Old deck' }));
+    const content = await t.extractor.extract(input);
     assert.deepEqual(content.pages, ['Roadmap 1998\nShip the product', 'Thank you']);
     assert.equal(content.metadata.slides, 2);
     assert.equal(content.metadata.title, 'Old deck');

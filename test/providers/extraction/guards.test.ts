@@ -3,24 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import JSZip from 'jszip';
 import sharp from 'sharp';
-import { createExtractor, type Extractor } from '../../../src/providers/extraction/extractor.ts';
+import { createExtractor } from '../../../src/providers/extraction/extractor.ts';
 import { doc, ppt, xls } from '../../fixtures/extraction/legacy.ts';
 import { pngClaiming, textPng, wav } from '../../fixtures/extraction/media.ts';
 import { docx, pptx, withUnderstatedEntry, xlsx, zipWithBigEntry, zipWithManyEntries } from '../../fixtures/extraction/office.ts';
 import { pdf } from '../../fixtures/extraction/pdf.ts';
-import { fixtureDir, noise, rejectsWith } from './helpers.ts';
+import { extractionFixture, fixtureDir, noise, rejectsWith } from './helpers.ts';
 
 describe('extraction guards', () => {
-  let extractor: Extractor;
-  let files: Awaited<ReturnType<typeof fixtureDir>>;
-  before(async () => {
-    extractor = createExtractor({ threads: 1 });
-    files = await fixtureDir();
-  });
-  after(async () => {
-    await extractor.close();
-    await files.cleanup();
-  });
+  const t = extractionFixture();
 
   it('a truncated or damaged file of each binary type fails with an error naming the format', async () => {
     const png = textPng(['truncated'], { width: 400, height: 100, fontPx: 20 });
@@ -39,44 +30,44 @@ describe('extraction guards', () => {
     ];
     for (const [extension, whole, message] of samples) {
       const cut = whole.subarray(0, Math.floor(whole.length / 2));
-      await rejectsWith(extractor.extract(await files.write(`cut.${extension}`, cut)), 'corrupt', message);
-      await rejectsWith(extractor.extract(await files.write(`noise.${extension}`, noise(3000))), 'corrupt', message);
+      await rejectsWith(t.extractor.extract(await t.files.write(`cut.${extension}`, cut)), 'corrupt', message);
+      await rejectsWith(t.extractor.extract(await t.files.write(`noise.${extension}`, noise(3000))), 'corrupt', message);
     }
     for (const extension of ['mp3', 'wav', 'm4a', 'mp4', 'mov']) {
-      await rejectsWith(extractor.extract(await files.write(`noise.${extension}`, Buffer.from('this is not a media file '.repeat(100)))), 'corrupt', new RegExp(`the ${extension.toUpperCase()} file is corrupt`));
+      await rejectsWith(t.extractor.extract(await t.files.write(`noise.${extension}`, Buffer.from('this is not a media file '.repeat(100)))), 'corrupt', new RegExp(`the ${extension.toUpperCase()} file is corrupt`));
     }
     // A WAV whose header promises more samples than the file holds.
-    await rejectsWith(extractor.extract(await files.write('cut.wav', wav(2).subarray(0, 20_000))), 'corrupt', /the WAV file is corrupt or truncated/);
+    await rejectsWith(t.extractor.extract(await t.files.write('cut.wav', wav(2).subarray(0, 20_000))), 'corrupt', /the WAV file is corrupt or truncated/);
     // Still serving afterwards.
-    assert.equal((await extractor.extract(await files.write('fine.txt', 'still fine'))).text, 'still fine');
+    assert.equal((await t.extractor.extract(await t.files.write('fine.txt', 'still fine'))).text, 'still fine');
   });
 
   it('refuses zip bombs: a hugely compressed entry, too many entries, an entry bigger than it says, too much in total', async () => {
-    await rejectsWith(extractor.extract(await files.write('ratio.docx', await zipWithBigEntry(20))), 'bomb', /DOCX file looks like a zip bomb: word\/media\/zeros.bin unpacks to 20 MB/);
-    await rejectsWith(extractor.extract(await files.write('many.pptx', await zipWithManyEntries(10_001))), 'bomb', /holds 10\d\d\d files, more than the 10000 allowed/);
+    await rejectsWith(t.extractor.extract(await t.files.write('ratio.docx', await zipWithBigEntry(20))), 'bomb', /DOCX file looks like a zip bomb: word\/media\/zeros.bin unpacks to 20 MB/);
+    await rejectsWith(t.extractor.extract(await t.files.write('many.pptx', await zipWithManyEntries(10_001))), 'bomb', /holds 10\d\d\d files, more than the 10000 allowed/);
     // 8 MB of zeros claiming to be 1 KB: passes the directory checks, caught while inflating.
     const zip = await JSZip.loadAsync(await xlsx({ S: [['x']] }));
     zip.file('xl/media/blob.bin', Buffer.alloc(8 * 1024 * 1024));
     const lying = withUnderstatedEntry(await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }), 'xl/media/blob.bin', 1024);
-    await rejectsWith(extractor.extract(await files.write('lying.xlsx', lying)), 'bomb', /xl\/media\/blob.bin unpacks to more than the 1 KB it declares/);
+    await rejectsWith(t.extractor.extract(await t.files.write('lying.xlsx', lying)), 'bomb', /xl\/media\/blob.bin unpacks to more than the 1 KB it declares/);
     // Eleven 600 KB incompressible entries each claiming 50 MB (under 100:1): 550 MB in total.
     const big = await JSZip.loadAsync(await docx(['total']));
     for (let i = 0; i < 11; i++) big.file(`word/media/r${i}.bin`, randomBytes(600 * 1024));
     let total = await big.generateAsync({ type: 'nodebuffer', compression: 'STORE' });
     for (let i = 0; i < 11; i++) total = withUnderstatedEntry(total, `word/media/r${i}.bin`, 50 * 1024 * 1024);
-    await rejectsWith(extractor.extract(await files.write('total.docx', total)), 'bomb', /unpacks to 5\d\d MB, more than the 500 MB allowed/);
+    await rejectsWith(t.extractor.extract(await t.files.write('total.docx', total)), 'bomb', /unpacks to 5\d\d MB, more than the 500 MB allowed/);
   });
 
   it('refuses an image whose header claims 30000 x 30000 pixels before decoding it', async () => {
     const started = Date.now();
-    await rejectsWith(extractor.extract(await files.write('bomb.png', pngClaiming(30_000, 30_000))), 'bomb', /30000 x 30000 pixels, more than the 100 megapixels allowed/);
+    await rejectsWith(t.extractor.extract(await t.files.write('bomb.png', pngClaiming(30_000, 30_000))), 'bomb', /30000 x 30000 pixels, more than the 100 megapixels allowed/);
     assert.ok(Date.now() - started < 5_000);
   });
 
   it('refuses unknown types and unreadable paths', async () => {
-    await rejectsWith(extractor.extract({ path: '/etc/hostname', extension: 'exe', mediaType: 'application/octet-stream' }), 'unsupported', /\.exe cannot be extracted/);
-    await rejectsWith(extractor.extract({ path: '/nonexistent/file.pdf', extension: 'pdf', mediaType: 'application/pdf' }), 'unreadable');
-    await rejectsWith(extractor.extract(await files.write('empty.pdf', '')), 'corrupt', /the PDF file is empty/);
+    await rejectsWith(t.extractor.extract({ path: '/etc/hostname', extension: 'exe', mediaType: 'application/octet-stream' }), 'unsupported', /\.exe cannot be extracted/);
+    await rejectsWith(t.extractor.extract({ path: '/nonexistent/file.pdf', extension: 'pdf', mediaType: 'application/pdf' }), 'unreadable');
+    await rejectsWith(t.extractor.extract(await t.files.write('empty.pdf', '')), 'corrupt', /the PDF file is empty/);
   });
 });
 

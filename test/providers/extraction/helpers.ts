@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileTypeRuleFor } from '../../../src/providers/files/file-types.ts';
-import { type ExtractionInput, ExtractionError } from '../../../src/providers/extraction/extractor.ts';
+import { after, before } from 'node:test';
+import { createExtractor, type ExtractionInput, ExtractionError, type Extractor } from '../../../src/providers/extraction/extractor.ts';
 
 /** A temp directory for one test file's fixtures, removed by `cleanup`. */
 export async function fixtureDir(): Promise<{ write(name: string, bytes: Buffer | string): Promise<ExtractionInput>; cleanup(): Promise<void> }> {
@@ -48,4 +49,31 @@ export function noise(length: number, seed = 1): Buffer {
     out[i] = state >>> 24;
   }
   return out;
+}
+
+/**
+ * One extractor (one thread) and one fixture directory for the calling `describe`, made before its
+ * tests and closed after them. Read `extractor` and `files` inside tests (they exist from `before` on).
+ */
+export function extractionFixture(): { readonly extractor: Extractor; readonly files: Awaited<ReturnType<typeof fixtureDir>> } {
+  let extractor: Extractor | null = null;
+  let files: Awaited<ReturnType<typeof fixtureDir>> | null = null;
+  before(async () => {
+    extractor = createExtractor({ threads: 1 });
+    files = await fixtureDir();
+  });
+  after(async () => {
+    await extractor?.close();
+    await files?.cleanup();
+  });
+  return {
+    get extractor() {
+      if (!extractor) throw new Error('the extractor exists from before() on');
+      return extractor;
+    },
+    get files() {
+      if (!files) throw new Error('the fixture directory exists from before() on');
+      return files;
+    },
+  };
 }

@@ -5,23 +5,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createExtractor, type Extractor } from '../../../src/providers/extraction/extractor.ts';
 import { wav } from '../../fixtures/extraction/media.ts';
-import { fixtureDir, rejectsWith } from './helpers.ts';
+import { extractionFixture, fixtureDir, rejectsWith } from './helpers.ts';
 
 describe('audio and video', () => {
-  let extractor: Extractor;
-  let files: Awaited<ReturnType<typeof fixtureDir>>;
-  before(async () => {
-    extractor = createExtractor({ threads: 1 });
-    files = await fixtureDir();
-  });
-  after(async () => {
-    await extractor.close();
-    await files.cleanup();
-  });
+  const t = extractionFixture();
 
   it('WAV: duration, codec and sample rate; marked for transcription; no text', async () => {
-    const input = await files.write('tone.wav', wav(1.5, 22050, 2));
-    const content = await extractor.extract(input);
+    const input = await t.files.write('tone.wav', wav(1.5, 22050, 2));
+    const content = await t.extractor.extract(input);
     assert.equal(content.text, '');
     assert.equal(content.pages, null);
     assert.deepEqual(content.media, { kind: 'audio' });
@@ -32,8 +23,8 @@ describe('audio and video', () => {
   });
 
   it('audioTrack answers the path itself for audio', async () => {
-    const input = await files.write('voice.wav', wav(0.2));
-    assert.equal(await extractor.audioTrack(input), input.path);
+    const input = await t.files.write('voice.wav', wav(0.2));
+    assert.equal(await t.extractor.audioTrack(input), input.path);
   });
 });
 

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { getDocumentProxy } from 'unpdf';
-import { createExtractor, type Extractor } from '../../../src/providers/extraction/extractor.ts';
+import { createExtractor } from '../../../src/providers/extraction/extractor.ts';
 import { scannedPageImage } from '../../../src/providers/extraction/formats/pdf-scan.ts';
 import { englishLangPath, OcrEngine } from '../../../src/providers/extraction/ocr-engine.ts';
 import { textCanvas, textPng } from '../../fixtures/extraction/media.ts';
 import { pdf } from '../../fixtures/extraction/pdf.ts';
-import { fixtureDir, wordRecall } from './helpers.ts';
+import { extractionFixture, fixtureDir, wordRecall } from './helpers.ts';
 
 const PARAGRAPH = [
   'Invoice number 4471 was issued to Northwind Traders',
@@ -18,24 +18,15 @@ const PARAGRAPH = [
 ];
 
 describe('OCR', () => {
-  let extractor: Extractor;
-  let files: Awaited<ReturnType<typeof fixtureDir>>;
-  before(async () => {
-    extractor = createExtractor({ threads: 1 });
-    files = await fixtureDir();
-  });
-  after(async () => {
-    await extractor.close();
-    await files.cleanup();
-  });
+  const t = extractionFixture();
 
   it('reports OCR as available (the English data ships with npm install)', () => {
-    assert.equal(extractor.capabilities().ocr, true);
+    assert.equal(t.extractor.capabilities().ocr, true);
   });
 
   it('reads a PNG of text: at least 90% of the words, with size metadata', async () => {
-    const input = await files.write('scan.png', textPng(PARAGRAPH, { width: 1400, height: 420, fontPx: 32 }));
-    const content = await extractor.extract(input);
+    const input = await t.files.write('scan.png', textPng(PARAGRAPH, { width: 1400, height: 420, fontPx: 32 }));
+    const content = await t.extractor.extract(input);
     const recall = wordRecall(PARAGRAPH.join(' '), content.text);
     assert.ok(recall >= 0.9, `recognised ${Math.round(recall * 100)}% of the words: ${JSON.stringify(content.text)}`);
     assert.equal(content.metadata.width, 1400);
@@ -47,8 +38,8 @@ describe('OCR', () => {
   it('OCRs a PDF page without a text layer, and leaves pages with one alone', async () => {
     // A 150-dpi "scan" of a letter page embedded as an image.
     const scan = textCanvas(PARAGRAPH, { width: 1275, height: 1650, fontPx: 26, margin: 150 });
-    const input = await files.write('mixed.pdf', pdf([{ lines: ['Cover page text'] }, { image: scan }]));
-    const content = await extractor.extract(input);
+    const input = await t.files.write('mixed.pdf', pdf([{ lines: ['Cover page text'] }, { image: scan }]));
+    const content = await t.extractor.extract(input);
     assert.equal(content.pages?.[0], 'Cover page text');
     const recall = wordRecall(PARAGRAPH.join(' '), content.pages?.[1] ?? '');
     assert.ok(recall >= 0.9, `recognised ${Math.round(recall * 100)}% of the words: ${JSON.stringify(content.pages?.[1])}`);
@@ -61,7 +52,7 @@ describe('OCR', () => {
       .resize(9000)
       .jpeg({ quality: 80 })
       .toBuffer();
-    const content = await extractor.extract(await files.write('huge.jpg', big));
+    const content = await t.extractor.extract(await t.files.write('huge.jpg', big));
     assert.equal(content.metadata.width, 9000);
     assert.ok(wordRecall(PARAGRAPH.join(' '), content.text) >= 0.9, content.text);
   });
@@ -70,8 +61,8 @@ describe('OCR', () => {
     const texts = [PARAGRAPH, PARAGRAPH.map((l) => l.toUpperCase()), [...PARAGRAPH].reverse()];
     const scans = texts.map((lines) => ({ image: textCanvas(lines, { width: 1275, height: 1650, fontPx: 26, margin: 150 }) }));
     // The third page has a text layer of one space and the scan under it: not a bare image, so it is rendered.
-    const input = await files.write('scan3.pdf', pdf([scans[0]!, scans[1]!, { ...scans[2]!, overlay: ' ' }]));
-    const content = await extractor.extract(input);
+    const input = await t.files.write('scan3.pdf', pdf([scans[0]!, scans[1]!, { ...scans[2]!, overlay: ' ' }]));
+    const content = await t.extractor.extract(input);
     assert.equal(content.pages?.length, 3);
     texts.forEach((lines, i) => {
       const recall = wordRecall(lines.join(' '), content.pages?.[i] ?? '');
@@ -87,7 +78,7 @@ describe('OCR', () => {
     const limited = createExtractor({ threads: 1, timeoutMs: 5_000, ocrPageTimeoutMs: 60_000, maxTimeoutMs: 5_000 });
     try {
       const scan = textCanvas(PARAGRAPH, { width: 1275, height: 1650, fontPx: 26, margin: 150 });
-      const content = await limited.extract(await files.write('limited.pdf', pdf([{ lines: ['Cover page text'] }, { image: scan }, { image: scan }])));
+      const content = await limited.extract(await t.files.write('limited.pdf', pdf([{ lines: ['Cover page text'] }, { image: scan }, { image: scan }])));
       assert.deepEqual(content.pages, ['Cover page text', '', '']);
       assert.equal(content.metadata.ocr_pages, undefined);
       assert.equal(content.metadata.ocr_skipped_pages, 2);

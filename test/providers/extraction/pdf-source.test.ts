@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { getResolvedPDFJS } from 'unpdf';
-import { createExtractor, type Extractor } from '../../../src/providers/extraction/extractor.ts';
 import { hasCrossReference, MAX_REPAIRED_PDF_BYTES, openPdf } from '../../../src/providers/extraction/formats/pdf-source.ts';
 import { textCanvas } from '../../fixtures/extraction/media.ts';
 import { pdf } from '../../fixtures/extraction/pdf.ts';
-import { fixtureDir, noise, rejectsWith } from './helpers.ts';
+import { extractionFixture, noise, rejectsWith } from './helpers.ts';
 
 /** The same PDF with its `startxref` offset pointing at `offset` instead of the table. */
 function withStartxref(file: Buffer, offset: number): Buffer {
@@ -16,22 +15,13 @@ function withStartxref(file: Buffer, offset: number): Buffer {
 }
 
 describe('PDF sources: intact, damaged, by ranges', () => {
-  let extractor: Extractor;
-  let files: Awaited<ReturnType<typeof fixtureDir>>;
-  before(async () => {
-    extractor = createExtractor({ threads: 1 });
-    files = await fixtureDir();
-  });
-  after(async () => {
-    await extractor.close();
-    await files.cleanup();
-  });
+  const t = extractionFixture();
 
   const intact = pdf([{ lines: ['First page text'] }, { lines: ['Second page text'] }]);
 
   it('tells an intact end of file from a damaged one', async () => {
     const check = async (name: string, bytes: Buffer) => {
-      const { path } = await files.write(name, bytes);
+      const { path } = await t.files.write(name, bytes);
       const fd = openSync(path, 'r');
       try {
         return hasCrossReference(fd, bytes.length);
@@ -53,7 +43,7 @@ describe('PDF sources: intact, damaged, by ranges', () => {
   });
 
   it('a damaged PDF within the limit is rebuilt by pdf.js and read', async () => {
-    const content = await extractor.extract(await files.write('rebuilt.pdf', withStartxref(intact, 3)));
+    const content = await t.extractor.extract(await t.files.write('rebuilt.pdf', withStartxref(intact, 3)));
     assert.deepEqual(content.pages, ['First page text', 'Second page text']);
   });
 
@@ -61,20 +51,20 @@ describe('PDF sources: intact, damaged, by ranges', () => {
     const size = MAX_REPAIRED_PDF_BYTES + 1024 * 1024;
     const damaged = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(size - 9, 0x20)]);
     await rejectsWith(
-      extractor.extract(await files.write('big-damaged.pdf', damaged)),
+      t.extractor.extract(await t.files.write('big-damaged.pdf', damaged)),
       'corrupt',
       /the PDF file is corrupt or truncated: it has no valid cross-reference table, and a damaged PDF over 32 MB is not rebuilt \(this one is 33 MB\)/,
     );
     // As large but intact, it is read: the limit is on rebuilding, not on size.
-    const big = await files.write('big-intact.pdf', padded(intact, size));
-    assert.deepEqual((await extractor.extract(big)).pages, ['First page text', 'Second page text']);
+    const big = await t.files.write('big-intact.pdf', padded(intact, size));
+    assert.deepEqual((await t.extractor.extract(big)).pages, ['First page text', 'Second page text']);
   });
 
   it('by ranges: the same pages, each object read from the file when a page asks for it', async () => {
     // A photo that does not compress: the file is mostly its 360 KB, in the middle.
     const photo = noisePhoto(600);
     const bytes = pdf([{ lines: ['Text before the photo'] }, { image: photo, overlay: 'caption' }, { lines: ['Text after'] }]);
-    const { path } = await files.write('ranges.pdf', bytes);
+    const { path } = await t.files.write('ranges.pdf', bytes);
     const whole = await openPdf(path, { maxImageSize: 50_000_000 });
     const ranged = await openPdf(path, { maxImageSize: 50_000_000, ranges: true });
     try {
@@ -105,7 +95,7 @@ describe('PDF sources: intact, damaged, by ranges', () => {
     const photo = noisePhoto(2000);
     const bytes = pdf(Array.from({ length: 5 }, (_, i) => ({ image: photo, overlay: `caption ${i + 1}` })));
     assert.ok(bytes.length > 19_000_000, `${bytes.length} bytes`);
-    const content = await extractor.extract(await files.write('long.pdf', bytes));
+    const content = await t.extractor.extract(await t.files.write('long.pdf', bytes));
     assert.deepEqual(content.pages, ['caption 1', 'caption 2', 'caption 3', 'caption 4', 'caption 5']);
     assert.equal(content.metadata.pages, 5);
   });
