@@ -5,12 +5,11 @@ import { eventEnvelope } from '../../events/event-catalogue.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { newId } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { signWebhookBody, WEBHOOK_HEADERS } from '../../lib/webhook-signature.ts';
 import { OutboundError, type OutboundHttp } from '../../providers/outbound/outbound-http.ts';
 import { BatchedCalls } from './batched-calls.ts';
-import type { AttemptOutcome, DeliveriesRepository, Delivery, DeliveryToSend } from './deliveries.repository.ts';
+import { type AttemptOutcome, type DeliveriesRepository, type Delivery, type DeliveryToSend, pendingDelivery } from './deliveries.repository.ts';
 import { type DeliverPayload, deliverJob, payloadDeliveryIds } from './delivery-jobs.ts';
 import { breakerOpenMs, concurrencyLimit, deferUntil, isHealthy, retryDelayMs, shouldDisable } from './delivery-policy.ts';
 import type { EndpointLimiter } from './endpoint-limiter.ts';
@@ -235,22 +234,10 @@ export class DeliveryRunner {
     const delay = retryDelayMs(retryIndex, settings.retryDelaysMs, this.random);
     if (delay === null) return;
     const runAt = now + delay;
-    const next: Delivery = {
-      ...delivery,
-      id: newId(now),
-      attempt: (await deliveries.lastAttempt(trx, tenantId, webhookId, delivery.eventId)) + 1,
-      trigger: 'retry',
-      retryIndex: retryIndex + 1,
-      status: 'pending',
-      responseStatus: null,
-      durationMs: null,
-      responseExcerpt: null,
-      error: null,
-      nextRetryAt: null,
-      scheduledAt: runAt,
-      sentAt: null,
-      createdAt: now,
-    };
+    const { eventId, event, eventAt, payload } = delivery;
+    const attempt = (await deliveries.lastAttempt(trx, tenantId, webhookId, eventId)) + 1;
+    const retry = pendingDelivery({ tenantId, webhookId, eventId, event, eventAt, payload, attempt, trigger: 'retry', retryIndex: retryIndex + 1 }, now);
+    const next = { ...retry, scheduledAt: runAt };
     await deliveries.insert(trx, next);
     await deliveries.setNextRetry(trx, tenantId, delivery.id, runAt);
     await jobs.enqueueMany(trx, [deliverJob(tenantId, [next.id], { runAt, failing: true })]);
