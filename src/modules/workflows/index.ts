@@ -3,7 +3,8 @@ import { defineModule } from '../../platform/module.ts';
 import { createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
 import { ExecutionEngine, RUN_NODE_JOB, type RunNodePayload } from './execution-engine.ts';
 import { ExecutionsService } from './executions.service.ts';
-import { CONTROL_HANDLERS, httpRequestHandler, type NodeHandler } from './node-handlers.ts';
+import { ExpressionEvaluator } from './engine/expression-evaluator.ts';
+import { controlHandlers, httpRequestHandler, type NodeHandler } from './node-handlers.ts';
 import { NodeRunner } from './node-runner.ts';
 import { aiHandlers, type DocumentAi, documentAi } from './nodes/ai-nodes.ts';
 import { humanHandler } from './nodes/human-nodes.ts';
@@ -57,11 +58,13 @@ export const workflowsModule = defineModule({
     const repo = new WorkflowsRepository(database.dialect);
     const mail = use('mailOutbox');
     const http = createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetworkTargets });
+    // User-written expressions and schemas run in worker threads under config.expressions' limits (started on first use).
+    const expressions = new ExpressionEvaluator(config.expressions);
     const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
     const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, jobs, events, mail, members: use('members') });
     const human = humanHandler(tasks);
     const handlers: Record<string, NodeHandler> = {
-      ...CONTROL_HANDLERS,
+      ...controlHandlers(expressions),
       http_request: httpRequestHandler(http),
       schedule: scheduleHandler,
       notification: notificationHandler(mail),
@@ -72,7 +75,7 @@ export const workflowsModule = defineModule({
       ...aiHandlers({ database, ai: use('ai'), documents: use('documentPipeline'), passages: use('passages'), checkSchema: schemaChecker() }),
     };
     handlers.loop = loopHandler({ ...handlers });
-    const runner = new NodeRunner({ database, clock, engine, handlers });
+    const runner = new NodeRunner({ database, clock, engine, handlers, expressions });
     const schedule = new ScheduleTrigger({ database, clock, workflows: repo, jobs });
     const workflows = new WorkflowsService({ database, clock, workflows: repo, schedule });
     const executions = new ExecutionsService({ database, clock, engine, jobs });
@@ -93,7 +96,9 @@ export const workflowsModule = defineModule({
       ],
       onEvent: (event) => uploads.onEvent(event),
       sandboxCleanup: (trx, tenantId) => repo.deleteTenant(trx, tenantId),
-      close: () => http.close(),
+      close: async () => {
+        await Promise.all([http.close(), expressions.close()]);
+      },
     };
   },
 });

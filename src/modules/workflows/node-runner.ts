@@ -1,87 +1,155 @@
 import type { Database } from '../../db/database.ts';
 import type { RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { resolveReferences } from './engine/expressions.ts';
+import type { ExpressionEvaluator } from './engine/expression-evaluator.ts';
 import type { WorkflowNode } from './engine/types.ts';
 import { type ExecutionEngine, type RunNodePayload, scopeOf } from './execution-engine.ts';
-import { type NodeHandler, type NodeOutcome, RAW_KEYS } from './node-handlers.ts';
+import { type NodeHandler, type NodeOutcome, resolveConfig } from './node-handlers.ts';
 import type { Execution, NodeRun } from './workflows.repository.ts';
 
-/** Node types whose handlers do no I/O and finish at once (bounded by the expression limits). */
+/**
+ * Node types whose handlers touch nothing outside the process (control nodes; expressions run in
+ * the sandbox): they run from a snapshot read outside any transaction, and their result commits in
+ * one transaction with the job, if the run is still the one read.
+ */
 const INLINE_TYPES = new Set(['condition', 'switch', 'parallel', 'join', 'transform', 'filter', 'aggregate', 'set_variable', 'end']);
 
+/** What was read of a run before deciding anything. */
+interface Snapshot {
+  execution: Execution;
+  run: NodeRun;
+  runs: NodeRun[];
+  node: WorkflowNode;
+}
+
+/** How a run's turn ends when it does not run its handler through the claim: skipped, failed by `run_if`, or done inline. */
+type Decision =
+  | { kind: 'skip'; reason: string }
+  | { kind: 'run_if_failed'; message: string }
+  | { kind: 'result'; outcome: NodeOutcome | undefined; failure: string | undefined };
+
 /**
- * The `workflows.run_node` job: claim the node run in one transaction (only the job that holds it
- * may run it), run its handler outside any transaction, then record the result in a second
- * transaction that also completes the job (`completeIn`). A worker killed mid-node leaves the job,
- * which runs the node again after its lease; a finished run is never run again; a run that lost its
- * job to another worker cannot commit.
+ * The `workflows.run_node` job. A node with side effects: claim the run in one transaction (only
+ * the job that holds it may run it), run its handler outside any transaction, then record the
+ * result in a second transaction that also completes the job (`completeIn`). A worker killed
+ * mid-node leaves the job, which runs the node again after its lease; a finished run is never run
+ * again; a run that lost its job to another worker cannot commit.
+ *
+ * No user code runs inside a transaction (on SQLite one transaction holds the process's only
+ * connection): `run_if` and the control nodes' expressions are evaluated in the expression sandbox
+ * from a snapshot, and only their result is written, after checking the run is still queued.
  */
 export class NodeRunner {
   readonly #database: Database;
   readonly #clock: Clock;
   readonly #engine: ExecutionEngine;
   readonly #handlers: Record<string, NodeHandler>;
+  readonly #expressions: ExpressionEvaluator;
 
-  constructor(deps: { database: Database; clock: Clock; engine: ExecutionEngine; handlers: Record<string, NodeHandler> }) {
+  constructor(deps: { database: Database; clock: Clock; engine: ExecutionEngine; handlers: Record<string, NodeHandler>; expressions: ExpressionEvaluator }) {
     this.#database = deps.database;
     this.#clock = deps.clock;
     this.#engine = deps.engine;
     this.#handlers = deps.handlers;
+    this.#expressions = deps.expressions;
   }
 
   async run(job: RunningJob<RunNodePayload>): Promise<void> {
+    const snapshot = await this.#read(job);
+    if (!snapshot) return;
+    const { execution, run, runs, node } = snapshot;
+    // `run_if` decides once, when the run first starts (not on its retries, timers or loop batches).
+    if (node.run_if !== undefined && run.status === 'queued' && run.attempt === 1) {
+      const decision = await this.#runIf(snapshot, job.signal);
+      if (decision) return this.#commit(job, snapshot, decision);
+    }
+    if (INLINE_TYPES.has(node.type)) {
+      const running = { ...run, status: 'running' as const, startedAt: run.startedAt ?? this.#clock.now(), runnerJobId: job.id };
+      const { outcome, failure } = await this.#attempt(execution, running, runs.map((r) => (r.id === run.id ? running : r)), node, job.signal);
+      return this.#commit(job, snapshot, { kind: 'result', outcome, failure });
+    }
     const start = await this.#claim(job);
     if (!start) return;
-    const { execution, run, runs, node } = start;
-    let outcome: NodeOutcome | undefined;
-    let failure: string | undefined;
+    const claimed = await this.#attempt(start.execution, start.run, start.runs, start.node, job.signal);
+    await this.#record(job, start.node, claimed.outcome, claimed.failure);
+  }
+
+  /** The run as it stands, read without a transaction; null when it is not this job's to run. */
+  async #read(job: RunningJob<RunNodePayload>): Promise<Snapshot | null> {
+    const { tenantId, executionId, runId } = job.payload;
+    const repo = this.#engine.repo;
+    const db = this.#database.db;
+    const [execution, run] = await Promise.all([repo.findExecution(db, tenantId, executionId), repo.findNodeRun(db, tenantId, runId)]);
+    if (!runnable(execution, run, job)) return null;
+    const definition = await this.#engine.definition(db, execution!);
+    const node = definition.nodes.find((n) => n.id === run!.nodeId);
+    if (!node) return null;
+    return { execution: execution!, run: run!, runs: await repo.nodeRuns(db, tenantId, executionId), node };
+  }
+
+  /** Null when the node should run; otherwise it is skipped, or its `run_if` failed (which fails the execution). */
+  async #runIf({ execution, runs, node }: Snapshot, signal: AbortSignal): Promise<Decision | null> {
     try {
-      outcome = await this.#invoke(execution, run, runs, node, job.signal);
+      const holds = (await this.#expressions.cel(node.run_if!, scopeOf(execution, runs), signal)) === true;
+      return holds ? null : { kind: 'skip', reason: 'run_if is false' };
     } catch (error) {
-      if (job.signal.aborted) throw error; // the worker is stopping: the job runs again later
-      failure = error instanceof Error ? error.message : String(error);
+      if (signal.aborted) throw error; // the worker is stopping: the job runs again later
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      return { kind: 'run_if_failed', message: `Node "${node.id}": run_if "${node.run_if}" failed: ${message}` };
     }
-    await this.#record(job, node, outcome, failure);
+  }
+
+  /** Runs the handler outside any transaction; its failure is the node's, unless the worker is stopping. */
+  async #attempt(execution: Execution, run: NodeRun, runs: NodeRun[], node: WorkflowNode, signal: AbortSignal): Promise<{ outcome?: NodeOutcome; failure?: string }> {
+    try {
+      return { outcome: await this.#invoke(execution, run, runs, node, signal) };
+    } catch (error) {
+      if (signal.aborted) throw error; // the worker is stopping: the job runs again later
+      return { failure: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   /**
-   * Marks the run `running` for this job and returns what the handler needs; null when it is not
-   * this job's to run, or when it already ran inline. Control nodes that touch nothing outside the
-   * process (CEL, JSONata, variables, joins) run right here, inside the claiming transaction, with
-   * their result: half the round trips, and the result commits exactly once with the job.
+   * Writes a decision taken from a snapshot, with the job's completion, if the run is still the one
+   * read (queued, same attempt); otherwise another job took it or the execution moved on, and
+   * nothing is written (a pure evaluation has nothing to undo).
    */
+  async #commit(job: RunningJob<RunNodePayload>, snapshot: Snapshot, decision: Decision): Promise<void> {
+    const { tenantId, executionId, runId } = job.payload;
+    const repo = this.#engine.repo;
+    const { node } = snapshot;
+    await this.#database.db.transaction().execute(async (trx) => {
+      const execution = await repo.lockExecution(trx, tenantId, executionId);
+      const run = await repo.findNodeRun(trx, tenantId, runId);
+      if (!runnable(execution, run, job) || run!.attempt !== snapshot.run.attempt) return;
+      const definition = await this.#engine.definition(trx, execution!);
+      const now = this.#clock.now();
+      const running = { ...run!, status: 'running' as const, startedAt: run!.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
+      await job.completeIn(trx);
+      if (decision.kind === 'skip') await this.#engine.skipRun(trx, execution!, running, node, decision.reason, definition);
+      else if (decision.kind === 'run_if_failed') await this.#engine.failExecution(trx, execution!, decision.message, 'run_if failed', definition);
+      else if (decision.failure !== undefined || !decision.outcome || decision.outcome.kind === 'wait' || decision.outcome.kind === 'checkpoint') {
+        await this.#engine.nodeFailed(trx, execution!, running, node, decision.failure ?? 'no outcome', definition);
+      } else await this.#engine.recordOutcome(trx, execution!, running, node, decision.outcome, definition);
+    });
+  }
+
+  /** Marks the run `running` for this job and returns what the handler needs; null when it is not this job's to run. */
   async #claim(job: RunningJob<RunNodePayload>) {
     const { tenantId, executionId, runId } = job.payload;
     const repo = this.#engine.repo;
     return this.#database.db.transaction().execute(async (trx) => {
       const execution = await repo.lockExecution(trx, tenantId, executionId);
       const run = await repo.findNodeRun(trx, tenantId, runId);
-      // Paused: the run stays queued and resume enqueues it again. Finished runs never run twice;
-      // a running run belongs to the job that claimed it (its own retry after a crash may go on).
-      if (execution?.status !== 'running' || !run) return null;
-      if (run.status !== 'queued' && !(run.status === 'running' && run.runnerJobId === job.id)) return null;
-      const definition = await this.#engine.definition(trx, execution);
-      const node = definition.nodes.find((n) => n.id === run.nodeId);
+      if (!runnable(execution, run, job)) return null;
+      const definition = await this.#engine.definition(trx, execution!);
+      const node = definition.nodes.find((n) => n.id === run!.nodeId);
       if (!node) return null;
       const now = this.#clock.now();
-      const running = { ...run, status: 'running' as const, startedAt: run.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
-      const inline = INLINE_TYPES.has(node.type);
-      // An inline node's row goes from queued to its result in this transaction: one write, not two.
-      if (!inline) await repo.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
+      const running = { ...run!, status: 'running' as const, startedAt: run!.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
+      await repo.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
       const runs = (await repo.nodeRuns(trx, tenantId, executionId)).map((r) => (r.id === runId ? running : r));
-      if (!inline) return { execution, run: running, runs, node };
-      let outcome: NodeOutcome | undefined;
-      let failure: string | undefined;
-      try {
-        outcome = await this.#invoke(execution, running, runs, node, job.signal);
-      } catch (error) {
-        failure = error instanceof Error ? error.message : String(error);
-      }
-      await job.completeIn(trx);
-      if (failure !== undefined || !outcome || outcome.kind === 'wait' || outcome.kind === 'checkpoint') await this.#engine.nodeFailed(trx, execution, running, node, failure ?? 'no outcome', definition);
-      else await this.#engine.recordOutcome(trx, execution, running, node, outcome, definition, runs);
-      return null;
+      return { execution: execution!, run: running, runs, node };
     });
   }
 
@@ -90,7 +158,8 @@ export class NodeRunner {
     if (!handler) throw new Error(`Node "${node.id}": node type "${node.type}" is not available`);
     const scope = scopeOf(execution, runs);
     const rawConfig = node.config ?? {};
-    const config = Object.fromEntries(Object.entries(rawConfig).map(([k, v]) => [k, RAW_KEYS.has(k) ? v : resolveReferences(v, scope)]));
+    const maxReferenceBytes = this.#expressions.limits.maxResultBytes;
+    const config = resolveConfig(rawConfig, scope, maxReferenceBytes);
     const waits = node.type === 'delay' || node.type === 'schedule' || node.type.startsWith('human_');
     const timeoutMs = !waits && node.timeout_seconds ? node.timeout_seconds * 1000 : undefined;
     const nodeSignal = timeoutMs ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : signal;
@@ -105,6 +174,7 @@ export class NodeRunner {
       idempotencyKey: `${execution.id}:${node.id}:0`,
       tenantId: execution.tenantId,
       signal: nodeSignal,
+      maxReferenceBytes,
     });
     return timeoutMs ? withTimeout(running, timeoutMs, node.id) : running;
   }
@@ -136,6 +206,16 @@ export class NodeRunner {
       await this.#engine.recordOutcome(trx, current, again, node, outcome, definition);
     });
   }
+}
+
+/**
+ * Whether this job may run the run: the execution is running (paused: the run stays queued and
+ * resume enqueues it again) and the run is queued, or running for this very job (its own retry
+ * after a crash, a timer or a loop's next batch). Finished runs never run twice.
+ */
+function runnable(execution: Execution | undefined, run: NodeRun | undefined, job: RunningJob<RunNodePayload>): boolean {
+  if (execution?.status !== 'running' || !run) return false;
+  return run.status === 'queued' || (run.status === 'running' && run.runnerJobId === job.id);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, nodeId: string): Promise<T> {

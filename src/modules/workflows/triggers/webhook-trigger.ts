@@ -3,6 +3,7 @@ import AjvModule, { type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Database } from '../../../db/database.ts';
 import { AppError, errors } from '../../../lib/errors.ts';
+import { re2ForAjv } from '../../../lib/sandbox/re2-regexp.ts';
 import { verifyWebhookSignature, WEBHOOK_HEADERS } from '../../../lib/webhook-signature.ts';
 import type { ExecutionsService } from '../executions.service.ts';
 import type { Execution, WorkflowsRepository } from '../workflows.repository.ts';
@@ -29,7 +30,7 @@ export class WebhookTrigger {
   readonly #database: Database;
   readonly #repo: WorkflowsRepository;
   readonly #executions: ExecutionsService;
-  readonly #ajv = new Ajv({ allErrors: true, strict: false });
+  readonly #ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: re2ForAjv } });
   readonly #validators = new Map<string, ValidateFunction>();
 
   constructor(deps: { database: Database; workflows: WorkflowsRepository; executions: ExecutionsService }) {

@@ -1,0 +1,284 @@
+import { Worker } from 'node:worker_threads';
+import type { ReadyMessage, ResultMessage, SandboxTask, TaskMessage } from './sandbox-protocol.ts';
+
+/** The limits every piece of user code runs under (EXPRESSION_* in src/config/config.ts). */
+export interface SandboxLimits {
+  /** Wall-clock time of one task, from the moment a thread takes it; past it the thread is terminated. */
+  timeoutMs: number;
+  /** V8 heap limit of each thread (`resourceLimits.maxOldGenerationSizeMb`). */
+  memoryMb: number;
+  /** Most bytes of JSON a task's data may have (scope, items, input, schema and value together). */
+  maxInputBytes: number;
+  /** Most bytes of JSON a task may answer with. */
+  maxResultBytes: number;
+  /** Threads running tasks at once; started on first use. */
+  threads: number;
+}
+
+export type LimitName = 'time' | 'memory' | 'input_size' | 'result_size';
+
+/** User code went past one of the sandbox's limits: the task failed and, for time and memory, its thread was replaced. */
+export class SandboxLimitError extends Error {
+  readonly code = 'expression_limit_exceeded';
+  readonly limit: LimitName;
+  /** The limit's value (ms, MB or bytes). */
+  readonly value: number;
+
+  constructor(limit: LimitName, value: number, detail: string) {
+    super(`expression_limit_exceeded: ${describeLimit(limit, value)}${detail ? ` (${detail})` : ''}`);
+    this.name = 'SandboxLimitError';
+    this.limit = limit;
+    this.value = value;
+  }
+}
+
+function describeLimit(limit: LimitName, value: number): string {
+  switch (limit) {
+    case 'time':
+      return `time limit of ${value} ms reached, the evaluation was stopped`;
+    case 'memory':
+      return `memory limit of ${value} MB reached, the evaluation was stopped`;
+    case 'input_size':
+      return `input size limit of ${value} bytes exceeded`;
+    case 'result_size':
+      return `result size limit of ${value} bytes exceeded`;
+  }
+}
+
+/** The user code itself failed (does not parse, a type error, a failing function): its message. */
+export class SandboxEvaluationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SandboxEvaluationError';
+  }
+}
+
+/** An idle thread exits after this long, so a process that stops running workflows gives its memory back. */
+const IDLE_MS = 60_000;
+/** A new thread has this long to load its engines (~50 ms when the machine is quiet). */
+const STARTUP_MS = 30_000;
+
+interface Call {
+  id: number;
+  task: SandboxTask;
+  resolve(json: string): void;
+  reject(error: Error): void;
+  signal: AbortSignal | undefined;
+  onAbort(): void;
+  timer: NodeJS.Timeout | null;
+  slot: Slot | null;
+}
+
+interface Slot {
+  worker: Worker | null;
+  /** The thread has loaded its engines (a task's clock starts only then). */
+  ready: boolean;
+  call: Call | null;
+  /** Set by the `error` event so the `exit` that follows can say why. */
+  failure: Error | null;
+  idleTimer: NodeJS.Timeout | null;
+}
+
+/**
+ * A small pool of threads that run user-written code (expressions, schemas) under limits: a
+ * wall-clock deadline per task (the thread is terminated and a fresh one takes the next task), a
+ * heap limit per thread, and size limits on what goes in and comes out. The pool starts no thread
+ * until the first task, and idle threads exit, so a process that runs no workflow pays nothing.
+ */
+export class SandboxPool {
+  readonly limits: Readonly<SandboxLimits>;
+  readonly #slots: Slot[];
+  #queue: Call[] = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(limits: SandboxLimits) {
+    this.limits = { ...limits };
+    this.#slots = Array.from({ length: Math.max(1, limits.threads) }, () => ({ worker: null, ready: false, call: null, failure: null, idleTimer: null }));
+  }
+
+  /** Runs a task; resolves with its result as JSON text, rejects with SandboxLimitError or SandboxEvaluationError. */
+  run(task: SandboxTask, signal?: AbortSignal): Promise<string> {
+    if (this.#closed) return Promise.reject(new Error('the expression sandbox is closed'));
+    if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
+    const inputBytes = taskBytes(task);
+    if (inputBytes > this.limits.maxInputBytes) {
+      return Promise.reject(new SandboxLimitError('input_size', this.limits.maxInputBytes, `the input is ${inputBytes} bytes`));
+    }
+    return new Promise((resolve, reject) => {
+      const call: Call = {
+        id: this.#nextId++,
+        task,
+        resolve,
+        reject,
+        signal,
+        onAbort: () => this.#fail(call, signal?.reason instanceof Error ? signal.reason : new Error('aborted'), true),
+        timer: null,
+        slot: null,
+      };
+      signal?.addEventListener('abort', call.onAbort, { once: true });
+      this.#queue.push(call);
+      this.#dispatch();
+    });
+  }
+
+  /** Threads alive now (tests, metrics). */
+  get threadCount(): number {
+    return this.#slots.filter((s) => s.worker !== null).length;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const error = new Error('the expression sandbox was closed');
+    for (const call of [...this.#queue]) this.#fail(call, error, false);
+    const terminations: Promise<unknown>[] = [];
+    for (const slot of this.#slots) {
+      if (slot.call) this.#fail(slot.call, error, false);
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      if (slot.worker) terminations.push(slot.worker.terminate());
+      slot.worker = null;
+    }
+    await Promise.all(terminations);
+  }
+
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      // A warm thread first: starting one costs tens of milliseconds.
+      const slot = this.#slots.find((s) => !s.call && s.worker) ?? this.#slots.find((s) => !s.call);
+      if (!slot) return;
+      this.#start(slot, this.#queue.shift()!);
+    }
+  }
+
+  #start(slot: Slot, call: Call): void {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
+    let worker: Worker;
+    try {
+      worker = slot.worker ?? this.#spawn(slot);
+    } catch (error) {
+      this.#settle(call, () => call.reject(new Error(`the expression sandbox could not start a thread: ${(error as Error).message}`, { cause: error })));
+      return;
+    }
+    worker.ref();
+    slot.call = call;
+    call.slot = slot;
+    const message: TaskMessage = { id: call.id, task: call.task, maxResultBytes: this.limits.maxResultBytes };
+    worker.postMessage(message);
+    if (slot.ready) this.#startClock(call);
+  }
+
+  /**
+   * The clock starts when a ready thread has the task: time queued behind other tasks, or while a
+   * new thread loads its engines, is not the user's. A thread that cannot get ready in time fails too.
+   */
+  #startClock(call: Call): void {
+    call.timer = setTimeout(() => this.#fail(call, new SandboxLimitError('time', this.limits.timeoutMs, ''), true), this.limits.timeoutMs);
+  }
+
+  #spawn(slot: Slot): Worker {
+    const worker = new Worker(new URL('./sandbox-thread.ts', import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb },
+      // Nothing user code prints belongs in the service's output.
+      stdout: true,
+      stderr: true,
+    });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    slot.worker = worker;
+    slot.ready = false;
+    slot.failure = null;
+    const startup = setTimeout(() => {
+      if (slot.worker === worker && !slot.ready && slot.call) this.#fail(slot.call, new Error('the expression thread did not start in time'), true);
+    }, STARTUP_MS);
+    startup.unref();
+    worker.on('message', (message: ResultMessage | ReadyMessage) => {
+      if ('ready' in message) {
+        clearTimeout(startup);
+        if (slot.worker !== worker) return;
+        slot.ready = true;
+        if (slot.call && !slot.call.timer) this.#startClock(slot.call);
+        return;
+      }
+      this.#onMessage(slot, worker, message);
+    });
+    worker.on('error', (error) => {
+      if (slot.worker === worker) slot.failure = error;
+    });
+    worker.on('exit', () => {
+      if (slot.worker !== worker) return; // replaced on purpose
+      slot.worker = null;
+      const call = slot.call;
+      if (call) this.#fail(call, this.#crashed(slot.failure), false);
+      slot.failure = null;
+      this.#dispatch();
+    });
+    return worker;
+  }
+
+  #crashed(failure: Error | null): Error {
+    if ((failure as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new SandboxLimitError('memory', this.limits.memoryMb, '');
+    return new Error(`the expression thread stopped${failure ? `: ${failure.message}` : ''}`, { cause: failure });
+  }
+
+  #onMessage(slot: Slot, worker: Worker, message: ResultMessage): void {
+    const call = slot.call;
+    if (slot.worker !== worker || !call || message.id !== call.id) return;
+    if (message.ok) this.#settle(call, () => call.resolve(message.result));
+    else if ('resultBytes' in message) {
+      this.#settle(call, () => call.reject(new SandboxLimitError('result_size', this.limits.maxResultBytes, `the result is ${message.resultBytes} bytes`)));
+    } else this.#settle(call, () => call.reject(new SandboxEvaluationError(message.error)));
+    this.#release(slot);
+  }
+
+  /** Ends a call; `kill` terminates its thread (it may be stuck in the user's code) and the next task gets a fresh one. */
+  #fail(call: Call, error: Error, kill: boolean): void {
+    const slot = call.slot;
+    this.#queue = this.#queue.filter((c) => c !== call);
+    this.#settle(call, () => call.reject(error));
+    if (!slot) return;
+    if (kill && slot.worker) {
+      const worker = slot.worker;
+      slot.worker = null;
+      void worker.terminate();
+    }
+    this.#release(slot);
+  }
+
+  #settle(call: Call, settle: () => void): void {
+    if (call.timer) clearTimeout(call.timer);
+    call.timer = null;
+    call.signal?.removeEventListener('abort', call.onAbort);
+    settle();
+  }
+
+  #release(slot: Slot): void {
+    if (slot.call) slot.call.slot = null;
+    slot.call = null;
+    if (slot.worker) {
+      // An idle thread keeps neither the process alive nor its memory for long.
+      slot.worker.unref();
+      const worker = slot.worker;
+      slot.idleTimer = setTimeout(() => {
+        slot.idleTimer = null;
+        if (slot.worker === worker && !slot.call) {
+          slot.worker = null;
+          void worker.terminate();
+        }
+      }, IDLE_MS);
+      slot.idleTimer.unref();
+    }
+    this.#dispatch();
+  }
+}
+
+function taskBytes(task: SandboxTask): number {
+  switch (task.kind) {
+    case 'cel':
+      return Buffer.byteLength(task.scope) + (task.items === undefined ? 0 : Buffer.byteLength(task.items));
+    case 'jsonata':
+      return Buffer.byteLength(task.scope) + (task.input === undefined ? 0 : Buffer.byteLength(task.input));
+    case 'json_schema':
+      return Buffer.byteLength(task.schema) + Buffer.byteLength(task.value);
+  }
+}
