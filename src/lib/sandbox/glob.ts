@@ -16,7 +16,7 @@ function translate(glob: string): string {
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
     if (c === '\\' && i + 1 < glob.length) {
-      out += escape(glob[++i]!);
+      out += literal(glob[++i]!);
     } else if (c === '*' && glob[i + 1] === '*') {
       const segmentStart = i === 0 || glob[i - 1] === '/';
       i++;
@@ -45,11 +45,11 @@ function translate(glob: string): string {
       braces--;
       out += ')';
     } else if (c === ',' && braces > 0) out += '|';
-    else out += escape(c);
+    else out += literal(c);
   }
   return out + ')'.repeat(braces);
 }
 
-function escape(c: string): string {
+function literal(c: string): string {
   return /[.*+?^${}()|[\]\\]/.test(c) ? `\\${c}` : c;
 }
