@@ -80,7 +80,7 @@ describeEachDialect(
     const api = workflowApi(ctx, () => tenant.headers);
     before(async () => {
       tenant = await createTenant(ctx(), { tier: 'team' });
-      // The process's first expression starts the sandbox thread (~50 ms on a quiet machine, over a
+      // The process's first expression starts the sandbox process (~0.2 s on a quiet machine, over a
       // second on a loaded one): started here, so it does not eat the first batch's 1 s budget below.
       const warm = await api.create({ name: 'Warm-up', nodes: [{ id: 't', type: 'transform', config: { expression: '1' } }] });
       assert.equal((await api.finished(await api.run(warm), 60_000)).status, 'completed');

@@ -1,23 +1,24 @@
-import { Worker } from 'node:worker_threads';
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { ReadyMessage, ResultMessage, SandboxTask, TaskMessage } from './sandbox-protocol.ts';
 
 /** The limits every piece of user code runs under (EXPRESSION_* in src/config/config.ts). */
 export interface SandboxLimits {
-  /** Wall-clock time of one task, from the moment a thread takes it; past it the thread is terminated. */
+  /** Wall-clock time of one task, from the moment a process takes it; past it the process is killed. */
   timeoutMs: number;
-  /** V8 heap limit of each thread (`resourceLimits.maxOldGenerationSizeMb`). */
+  /** V8 heap limit of each process (`--max-old-space-size`). */
   memoryMb: number;
   /** Most bytes of JSON a task's data may have (scope, items, input, schema and value together). */
   maxInputBytes: number;
   /** Most bytes of JSON a task may answer with. */
   maxResultBytes: number;
-  /** Threads running tasks at once; started on first use. */
+  /** Processes running tasks at once; started on first use. */
   threads: number;
 }
 
 export type LimitName = 'time' | 'memory' | 'input_size' | 'result_size';
 
-/** User code went past one of the sandbox's limits: the task failed and, for time and memory, its thread was replaced. */
+/** User code went past one of the sandbox's limits: the task failed and, for time and memory, its process was replaced. */
 export class SandboxLimitError extends Error {
   readonly code = 'expression_limit_exceeded';
   readonly limit: LimitName;
@@ -53,10 +54,13 @@ export class SandboxEvaluationError extends Error {
   }
 }
 
-/** An idle thread exits after this long, so a process that stops running workflows gives its memory back. */
+/** An idle child exits after this long, so a service that stops running workflows gives its memory back. */
 const IDLE_MS = 60_000;
-/** A new thread has this long to load its engines (~50 ms when the machine is quiet). */
+/** A new child has this long to load its engines (~0.2 s when the machine is quiet). */
 const STARTUP_MS = 30_000;
+/** What a child's stderr keeps, to tell a V8 out-of-memory abort from another crash. */
+const STDERR_TAIL = 4_096;
+const CHILD = fileURLToPath(new URL('./sandbox-child.ts', import.meta.url));
 
 interface Call {
   id: number;
@@ -70,20 +74,24 @@ interface Call {
 }
 
 interface Slot {
-  worker: Worker | null;
-  /** The thread has loaded its engines (a task's clock starts only then). */
+  worker: ChildProcess | null;
+  /** The child has loaded its engines (a task's clock starts only then). */
   ready: boolean;
   call: Call | null;
-  /** Set by the `error` event so the `exit` that follows can say why. */
-  failure: Error | null;
+  /** The end of the child's stderr, read when it exits. */
+  stderr: string;
   idleTimer: NodeJS.Timeout | null;
 }
 
 /**
- * A small pool of threads that run user-written code (expressions, schemas) under limits: a
- * wall-clock deadline per task (the thread is terminated and a fresh one takes the next task), a
- * heap limit per thread, and size limits on what goes in and comes out. The pool starts no thread
- * until the first task, and idle threads exit, so a process that runs no workflow pays nothing.
+ * A small pool of child processes that run user-written code (expressions, schemas) under limits:
+ * a wall-clock deadline per task (the child is killed and a fresh one takes the next task), a heap
+ * limit per child, and size limits on what goes in and comes out. The pool starts no child until
+ * the first task, and idle children exit, so a service that runs no workflow pays nothing.
+ *
+ * Processes, not worker threads: a worker's `resourceLimits` stops gradual growth, but a single
+ * large allocation past the limit (a 10-million-element array, `$pad("", 4e8)`) makes V8 abort the
+ * whole process — measured on Node 24 — which is what the box must prevent. A child's abort is its own.
  */
 export class SandboxPool {
   readonly limits: Readonly<SandboxLimits>;
@@ -94,7 +102,7 @@ export class SandboxPool {
 
   constructor(limits: SandboxLimits) {
     this.limits = { ...limits };
-    this.#slots = Array.from({ length: Math.max(1, limits.threads) }, () => ({ worker: null, ready: false, call: null, failure: null, idleTimer: null }));
+    this.#slots = Array.from({ length: Math.max(1, limits.threads) }, () => ({ worker: null, ready: false, call: null, stderr: '', idleTimer: null }));
   }
 
   /** Runs a task; resolves with its result as JSON text, rejects with SandboxLimitError or SandboxEvaluationError. */
@@ -122,8 +130,8 @@ export class SandboxPool {
     });
   }
 
-  /** Threads alive now (tests, metrics). */
-  get threadCount(): number {
+  /** Child processes alive now (tests, metrics). */
+  get processCount(): number {
     return this.#slots.filter((s) => s.worker !== null).length;
   }
 
@@ -135,7 +143,7 @@ export class SandboxPool {
     for (const slot of this.#slots) {
       if (slot.call) this.#fail(slot.call, error, false);
       if (slot.idleTimer) clearTimeout(slot.idleTimer);
-      if (slot.worker) terminations.push(slot.worker.terminate());
+      if (slot.worker) terminations.push(stop(slot.worker));
       slot.worker = null;
     }
     await Promise.all(terminations);
@@ -143,7 +151,7 @@ export class SandboxPool {
 
   #dispatch(): void {
     while (this.#queue.length > 0) {
-      // A warm thread first: starting one costs tens of milliseconds.
+      // A warm child first: starting one costs a few hundred milliseconds.
       const slot = this.#slots.find((s) => !s.call && s.worker) ?? this.#slots.find((s) => !s.call);
       if (!slot) return;
       this.#start(slot, this.#queue.shift()!);
@@ -153,43 +161,49 @@ export class SandboxPool {
   #start(slot: Slot, call: Call): void {
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     slot.idleTimer = null;
-    let worker: Worker;
+    let worker: ChildProcess;
     try {
       worker = slot.worker ?? this.#spawn(slot);
     } catch (error) {
-      this.#settle(call, () => call.reject(new Error(`the expression sandbox could not start a thread: ${(error as Error).message}`, { cause: error })));
+      this.#settle(call, () => call.reject(new Error(`the expression sandbox could not start a process: ${(error as Error).message}`, { cause: error })));
       return;
     }
-    worker.ref();
+    setRef(worker, true);
     slot.call = call;
     call.slot = slot;
     const message: TaskMessage = { id: call.id, task: call.task, maxResultBytes: this.limits.maxResultBytes };
-    worker.postMessage(message);
+    worker.send(message);
     if (slot.ready) this.#startClock(call);
   }
 
   /**
-   * The clock starts when a ready thread has the task: time queued behind other tasks, or while a
-   * new thread loads its engines, is not the user's. A thread that cannot get ready in time fails too.
+   * The clock starts when a ready child has the task: time queued behind other tasks, or while a
+   * new child loads its engines, is not the user's. A child that cannot get ready in time fails too.
    */
   #startClock(call: Call): void {
     call.timer = setTimeout(() => this.#fail(call, new SandboxLimitError('time', this.limits.timeoutMs, ''), true), this.limits.timeoutMs);
   }
 
-  #spawn(slot: Slot): Worker {
-    const worker = new Worker(new URL('./sandbox-thread.ts', import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb },
-      // Nothing user code prints belongs in the service's output.
-      stdout: true,
-      stderr: true,
+  #spawn(slot: Slot): ChildProcess {
+    const env = { ...process.env };
+    // Not a test process, whatever started the service (node --test sets this for its files).
+    delete env.NODE_TEST_CONTEXT;
+    const worker = fork(CHILD, [], {
+      execArgv: [`--max-old-space-size=${this.limits.memoryMb}`, '--max-semi-space-size=4', '--disable-warning=ExperimentalWarning'],
+      env,
+      // Nothing user code prints belongs in the service's output; stderr's end tells an OOM abort.
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
     });
-    worker.stdout.resume();
-    worker.stderr.resume();
     slot.worker = worker;
     slot.ready = false;
-    slot.failure = null;
+    slot.stderr = '';
+    worker.stderr?.setEncoding('utf8');
+    worker.stderr?.on('data', (chunk: string) => {
+      slot.stderr = (slot.stderr + chunk).slice(-STDERR_TAIL);
+    });
     const startup = setTimeout(() => {
-      if (slot.worker === worker && !slot.ready && slot.call) this.#fail(slot.call, new Error('the expression thread did not start in time'), true);
+      if (slot.worker === worker && !slot.ready && slot.call) this.#fail(slot.call, new Error('the expression process did not start in time'), true);
     }, STARTUP_MS);
     startup.unref();
     worker.on('message', (message: ResultMessage | ReadyMessage) => {
@@ -202,26 +216,26 @@ export class SandboxPool {
       }
       this.#onMessage(slot, worker, message);
     });
-    worker.on('error', (error) => {
-      if (slot.worker === worker) slot.failure = error;
+    worker.on('error', () => {
+      // A failed spawn or send ends in 'exit' (or was a kill on purpose): handled there.
     });
-    worker.on('exit', () => {
+    worker.on('exit', (code, signal) => {
+      clearTimeout(startup);
       if (slot.worker !== worker) return; // replaced on purpose
       slot.worker = null;
       const call = slot.call;
-      if (call) this.#fail(call, this.#crashed(slot.failure), false);
-      slot.failure = null;
+      if (call) this.#fail(call, this.#crashed(code, signal, slot.stderr), false);
       this.#dispatch();
     });
     return worker;
   }
 
-  #crashed(failure: Error | null): Error {
-    if ((failure as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new SandboxLimitError('memory', this.limits.memoryMb, '');
-    return new Error(`the expression thread stopped${failure ? `: ${failure.message}` : ''}`, { cause: failure });
+  #crashed(code: number | null, signal: NodeJS.Signals | null, stderr: string): Error {
+    if (/heap out of memory|Reached heap limit|invalid (table|array) size|allocation failed/i.test(stderr)) return new SandboxLimitError('memory', this.limits.memoryMb, '');
+    return new Error(`the expression process stopped (${signal ?? `exit code ${code}`})`);
   }
 
-  #onMessage(slot: Slot, worker: Worker, message: ResultMessage): void {
+  #onMessage(slot: Slot, worker: ChildProcess, message: ResultMessage): void {
     const call = slot.call;
     if (slot.worker !== worker || !call || message.id !== call.id) return;
     if (message.ok) this.#settle(call, () => call.resolve(message.result));
@@ -231,7 +245,7 @@ export class SandboxPool {
     this.#release(slot);
   }
 
-  /** Ends a call; `kill` terminates its thread (it may be stuck in the user's code) and the next task gets a fresh one. */
+  /** Ends a call; `kill` ends its process (it may be stuck in the user's code) and the next task gets a fresh one. */
   #fail(call: Call, error: Error, kill: boolean): void {
     const slot = call.slot;
     this.#queue = this.#queue.filter((c) => c !== call);
@@ -240,7 +254,7 @@ export class SandboxPool {
     if (kill && slot.worker) {
       const worker = slot.worker;
       slot.worker = null;
-      void worker.terminate();
+      void stop(worker);
     }
     this.#release(slot);
   }
@@ -256,20 +270,36 @@ export class SandboxPool {
     if (slot.call) slot.call.slot = null;
     slot.call = null;
     if (slot.worker) {
-      // An idle thread keeps neither the process alive nor its memory for long.
-      slot.worker.unref();
+      // An idle child keeps neither the service alive nor its memory for long.
+      setRef(slot.worker, false);
       const worker = slot.worker;
       slot.idleTimer = setTimeout(() => {
         slot.idleTimer = null;
         if (slot.worker === worker && !slot.call) {
           slot.worker = null;
-          void worker.terminate();
+          void stop(worker);
         }
       }, IDLE_MS);
       slot.idleTimer.unref();
     }
     this.#dispatch();
   }
+}
+
+/** Kills a child (it may be looping in user code, so no polite request) and waits for it to go. */
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    setRef(child, true); // until it has gone: the caller may be waiting on nothing else
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+/** Whether the child (and its IPC channel and pipe) keeps the service's event loop alive. */
+function setRef(child: ChildProcess, ref: boolean): void {
+  const handles = [child, child.channel, child.stderr] as ({ ref?(): void; unref?(): void } | null | undefined)[];
+  for (const handle of handles) (ref ? handle?.ref : handle?.unref)?.call(handle);
 }
 
 function taskBytes(task: SandboxTask): number {

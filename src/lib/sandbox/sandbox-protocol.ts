@@ -1,6 +1,6 @@
 /**
- * What the sandbox pool and its threads say to each other. Values travel as JSON text: its length
- * is the size the limits count, and parsing it in the thread gives plain data (no prototypes,
+ * What the sandbox pool and its child processes say to each other. Values travel as JSON text: its length
+ * is the size the limits count, and parsing it in the child gives plain data (no prototypes,
  * getters or functions from the caller).
  */
 
@@ -16,7 +16,7 @@ export type SandboxTask =
 export interface TaskMessage {
   id: number;
   task: SandboxTask;
-  /** The thread refuses to answer with more JSON than this. */
+  /** The child refuses to answer with more JSON than this. */
   maxResultBytes: number;
 }
 
@@ -28,7 +28,7 @@ export type ResultMessage =
   /** The result was larger than `maxResultBytes` (its size in bytes). */
   | { id: number; ok: false; resultBytes: number };
 
-/** Sent once by a thread when its engines are loaded. */
+/** Sent once by a child when its engines are loaded. */
 export interface ReadyMessage {
   ready: true;
 }

@@ -1,4 +1,5 @@
-import type { RunningJob } from '../../jobs/job-types.ts';
+import type { Executor } from '../../db/executor.ts';
+import type { DiedJob, RunningJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import { createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
 import { ExecutionEngine, RUN_NODE_JOB, type RunNodePayload } from './execution-engine.ts';
@@ -58,7 +59,7 @@ export const workflowsModule = defineModule({
     const repo = new WorkflowsRepository(database.dialect);
     const mail = use('mailOutbox');
     const http = createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetworkTargets });
-    // User-written expressions and schemas run in worker threads under config.expressions' limits (started on first use).
+    // User-written expressions and schemas run in child processes under config.expressions' limits (started on first use).
     const expressions = new ExpressionEvaluator(config.expressions);
     const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
     const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, jobs, events, mail, members: use('members') });
@@ -90,7 +91,12 @@ export const workflowsModule = defineModule({
         await webhookTriggerRoutes(app, { hooks });
       },
       jobs: [
-        { kind: RUN_NODE_JOB, ...RETRIED, handler: (job: RunningJob<RunNodePayload>) => runner.run(job) },
+        {
+          kind: RUN_NODE_JOB,
+          ...RETRIED,
+          handler: (job: RunningJob<RunNodePayload>) => runner.run(job),
+          onProcessDied: (trx: Executor, job: DiedJob<RunNodePayload>) => runner.processDied(trx, job),
+        },
         { kind: TASK_TIMER_JOB, ...RETRIED, handler: (job: RunningJob<TaskTimerPayload>) => tasks.fire(job) },
         { kind: SCHEDULE_TICK_JOB, ...RETRIED, handler: (job: RunningJob<ScheduleTickPayload>) => schedule.tick(job) },
       ],

@@ -113,7 +113,7 @@ export function controlHandlers(expressions: ExpressionEvaluator): Record<string
     transform: async ({ node, rawConfig, scope, signal }) => done(await evaluating(node, String(rawConfig.expression), (e) => expressions.jsonata(e, scope, undefined, signal))),
     filter: async ({ node, config, rawConfig, scope, signal }) => {
       const items = itemsOf(node, config.items);
-      // One message for all the items: one thread hop and one time limit for the node.
+      // One message for all the items: one hop to the sandbox and one time limit for the node.
       const keep = await evaluating(node, String(rawConfig.condition), (e) => expressions.celEach(e, scope, items, signal));
       return done(items.filter((_, index) => keep[index] === true));
     },

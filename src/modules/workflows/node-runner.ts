@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.ts';
-import type { RunningJob } from '../../jobs/job-types.ts';
+import type { DiedJob, RunningJob } from '../../jobs/job-types.ts';
+import type { Executor } from '../../db/executor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ExpressionEvaluator } from './engine/expression-evaluator.ts';
 import type { WorkflowNode } from './engine/types.ts';
@@ -72,6 +73,26 @@ export class NodeRunner {
     if (!start) return;
     const claimed = await this.#attempt(start.execution, start.run, start.runs, start.node, job.signal);
     await this.#record(job, start.node, claimed.outcome, claimed.failure);
+  }
+
+  /**
+   * The run's job was failed with `process_died` (its runs killed their process twice): the node
+   * fails without its retries, and `on_failure` decides for the execution (fail, pause, continue).
+   * Called in the transaction that fails the job.
+   */
+  async processDied(trx: Executor, job: DiedJob<RunNodePayload>): Promise<void> {
+    const { tenantId, executionId, runId } = job.payload ?? ({} as Partial<RunNodePayload>);
+    if (!tenantId || !executionId || !runId) return;
+    const repo = this.#engine.repo;
+    const execution = await repo.lockExecution(trx, tenantId, executionId);
+    const run = await repo.findNodeRun(trx, tenantId, runId);
+    if (!execution || !run || (execution.status !== 'running' && execution.status !== 'paused')) return;
+    if (run.status !== 'queued' && !(run.status === 'running' && run.runnerJobId === job.id)) return;
+    const definition = await this.#engine.definition(trx, execution);
+    const node = definition.nodes.find((n) => n.id === run.nodeId);
+    if (!node) return;
+    const failed = { ...run, startedAt: run.startedAt ?? this.#clock.now(), runnerJobId: job.id };
+    await this.#engine.nodeFailed(trx, execution, failed, node, `Node "${node.id}": ${job.error}`, definition, { retry: false });
   }
 
   /** The run as it stands, read without a transaction; null when it is not this job's to run. */

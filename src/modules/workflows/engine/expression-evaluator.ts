@@ -3,9 +3,9 @@ import type { SandboxTask } from '../../../lib/sandbox/sandbox-protocol.ts';
 import type { ExpressionScope } from './expressions.ts';
 
 /**
- * Evaluates workflow expressions in the expression sandbox (src/lib/sandbox/): worker threads with
+ * Evaluates workflow expressions in the expression sandbox (src/lib/sandbox/): child processes with
  * a time, heap, input and result limit, so a runaway expression fails its node and the event loop
- * never runs user code. One call is one message to one thread: a filter's condition over all its
+ * never runs user code. One call is one message to one child: a filter's condition over all its
  * items goes together, under one time limit.
  */
 export class ExpressionEvaluator {

@@ -1,17 +1,18 @@
 import { createRequire } from 'node:module';
-import { parentPort } from 'node:worker_threads';
 import type * as Cel from '@marcbachmann/cel-js';
 import type Jsonata from 'jsonata';
 import { Re2RegExp, re2ForAjv } from './re2-regexp.ts';
 import type { ReadyMessage, ResultMessage, SandboxTask, TaskMessage } from './sandbox-protocol.ts';
 
-// The thread side of sandbox-pool.ts: user-written expressions and schemas run here, one at a
-// time, under the pool's clock and this thread's heap limit, never on the service's event loop.
+// The child side of sandbox-pool.ts: user-written expressions and schemas run here, one at a
+// time, in a process of their own under the pool's clock and this process's heap limit
+// (--max-old-space-size), never on the service's event loop. A V8 out-of-memory abort ends only
+// this process.
 
 const load = createRequire(import.meta.url);
 /** JSONata's own evaluation-depth hook, kept as a clear early error for deep recursion. */
 const JSONATA_MAX_DEPTH = 100;
-/** Compiled expressions and schemas kept per thread (user texts repeat across executions). */
+/** Compiled expressions and schemas kept per process (user texts repeat across executions). */
 const CACHE_SIZE = 500;
 
 let cel: typeof Cel | undefined;
@@ -32,7 +33,7 @@ function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
 
 /**
  * CEL's `matches` builds `new RegExp(pattern)` (its only use of RegExp): while a CEL expression
- * evaluates — synchronously, nothing else runs in this thread meanwhile — the global constructor
+ * evaluates — synchronously, nothing else runs in this process meanwhile — the global constructor
  * is RE2's, so `matches` takes linear time (and speaks RE2 syntax, as the CEL specification says).
  */
 function withRe2<T>(run: () => T): T {
@@ -109,14 +110,16 @@ function firstLine(error: unknown): string {
   return message.split('\n')[0]!.trim();
 }
 
-const port = parentPort;
-if (port) {
-  // Load the engines now and say so: the pool starts a task's clock only once the thread is ready,
-  // so a cold start (tens of milliseconds, more on a busy machine) never counts against user code.
+const send = process.send?.bind(process);
+if (send) {
+  // Load the engines now and say so: the pool starts a task's clock only once the process is ready,
+  // so a cold start (a few hundred milliseconds, more on a busy machine) never counts against user code.
   cel ??= load('@marcbachmann/cel-js') as typeof Cel;
   jsonata ??= load('jsonata') as typeof Jsonata;
-  port.postMessage({ ready: true } satisfies ReadyMessage);
-  port.on('message', async (message: TaskMessage) => {
+  send({ ready: true } satisfies ReadyMessage);
+  // The pool going away (its process ended) ends this one too.
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', async (message: TaskMessage) => {
     let answer: ResultMessage;
     try {
       const result = toJson(await run(message.task));
@@ -125,6 +128,6 @@ if (port) {
     } catch (error) {
       answer = { id: message.id, ok: false, error: firstLine(error) };
     }
-    port.postMessage(answer);
+    send(answer);
   });
 }
