@@ -39,11 +39,6 @@ export class ExpressionEvaluator {
     return this.#run(task, signal);
   }
 
-  /** Checks `value` against a user-written JSON Schema: null when it holds, else the problems. */
-  async schemaProblems(schema: object, value: unknown, signal?: AbortSignal): Promise<string | null> {
-    return (await this.#run({ kind: 'json_schema', schema: JSON.stringify(schema), value: JSON.stringify(value ?? null) }, signal)) as string | null;
-  }
-
   close(): Promise<void> {
     return this.#pool.close();
   }
