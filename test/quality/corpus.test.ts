@@ -29,16 +29,21 @@ const byId = new Map(corpus.documents.map((d) => [d.id, d]));
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const isIsoDate = (s: string) => ISO_DATE.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
+/** Whether `quote` occurs in `text` as whole words ("1 May" is not in "21 May"), whitespace runs as one space. */
+function occurs(text: string, quote: string, flags = 'u'): boolean {
+  const escaped = squash(quote).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, flags).test(squash(text));
+}
+
 /** Problems of one document's labels, as readable lines (empty when it is consistent). */
 function labelProblems(doc: CorpusDocument): string[] {
   const problems: string[] = [];
-  const text = squash(doc.text);
   // Mentions are quoted as written; field values are names and titles, whatever their case in the text.
   const grounded = (what: string, s: string) => {
-    if (!text.includes(squash(s))) problems.push(`${what} ${JSON.stringify(s)} is not in the text`);
+    if (!occurs(doc.text, s)) problems.push(`${what} ${JSON.stringify(s)} is not in the text`);
   };
   const groundedAnyCase = (what: string, s: string) => {
-    if (!text.toLowerCase().includes(squash(s).toLowerCase())) problems.push(`${what} ${JSON.stringify(s)} is not in the text`);
+    if (!occurs(doc.text, s, 'iu')) problems.push(`${what} ${JSON.stringify(s)} is not in the text`);
   };
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(doc.id)) problems.push('id is not kebab-case');
   if (!existsSync(path.join(DOCUMENTS_DIR, doc.source))) problems.push(`source ${doc.source} is missing`);
@@ -129,7 +134,7 @@ describe('the labelled corpus', () => {
         continue;
       }
       if (!kinds.includes(q.kind)) problems.push(`${q.question}: kind ${q.kind}`);
-      if (!squash(doc.text).includes(squash(q.passage))) problems.push(`${q.question}: passage not in ${doc.id}`);
+      if (!occurs(doc.text, q.passage)) problems.push(`${q.question}: passage not in ${doc.id}`);
       if (q.gold.length === 0 || !q.gold.some((g) => squash(q.passage).toLowerCase().includes(squash(g).toLowerCase()))) {
         problems.push(`${q.question}: no gold answer in the passage`);
       }
@@ -172,13 +177,12 @@ describe('the labelled corpus', () => {
         await writeFile(file, rendered.bytes);
         const content = await extractor.extract({ path: file, extension: doc.format, mediaType: rendered.mimeType });
         // Spreadsheet cells come back tab-separated where the source had commas.
-        const flat = (s: string) => squash(['csv', 'xlsx'].includes(doc.format) ? s.replace(/[\t,"]/g, ' ') : s);
-        const text = flat(content.text);
+        const flat = (s: string) => (['csv', 'xlsx'].includes(doc.format) ? s.replace(/[\t,"]/g, ' ') : s);
         const expected = [
           ...corpus.questions.filter((q) => q.document === doc.id).map((q) => q.passage),
           ...Object.values(doc.entities).flatMap((list: { text: string }[]) => list.map((m) => m.text)),
         ];
-        for (const quote of expected) if (!text.includes(flat(quote))) problems.push(`${doc.id} (${doc.format}): ${JSON.stringify(quote)} not extracted`);
+        for (const quote of expected) if (!occurs(flat(content.text), flat(quote))) problems.push(`${doc.id} (${doc.format}): ${JSON.stringify(quote)} not extracted`);
       }
     } finally {
       await extractor.close();
