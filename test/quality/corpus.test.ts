@@ -114,6 +114,20 @@ function fieldProblems(doc: CorpusDocument, name: string, value: FieldValue, gro
 }
 
 describe('the labelled corpus', () => {
+  it('is as large and as varied as issues 27 and 34 ask', () => {
+    const count = (key: (d: CorpusDocument) => string) => Map.groupBy(corpus.documents, key);
+    assert.ok(corpus.documents.length >= 60, `${corpus.documents.length} documents`);
+    assert.ok(corpus.documents.filter((d) => d.origin === undefined).length >= 35, 'at least 35 written for the corpus');
+    assert.ok((count((d) => d.format).get('pdf')?.length ?? 0) >= 15, 'at least 15 PDFs');
+    assert.ok((count((d) => d.format).get('docx')?.length ?? 0) >= 10, 'at least 10 DOCX');
+    const holdout = count((d) => d.split).get('holdout')?.length ?? 0;
+    assert.ok(holdout >= corpus.documents.length / 4 && holdout <= corpus.documents.length / 2.5, `${holdout} held out: about one in three`);
+    assert.deepEqual(DOCUMENT_TYPES.filter((t) => !count((d) => d.type).has(t)), [], 'every type has a document');
+    assert.ok(corpus.questions.length >= 60, `${corpus.questions.length} questions`);
+    assert.ok(new Set(corpus.questions.map((q) => q.document)).size >= 40, 'questions are spread over the documents');
+    assert.ok(corpus.keywordQueries.length >= 40, `${corpus.keywordQueries.length} keyword queries`);
+  });
+
   it('has unique ids and one source per document', () => {
     assert.equal(byId.size, corpus.documents.length, 'ids are unique');
     assert.equal(new Set(corpus.documents.map((d) => d.source)).size, corpus.documents.length, 'one source per document');
