@@ -171,6 +171,13 @@ describe('the labelled corpus', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('has paraphrase queries over most documents, each naming documents that exist', () => {
+    assert.ok(corpus.paraphraseQueries.length >= 50, `${corpus.paraphraseQueries.length} paraphrase queries`);
+    const covered = new Set(corpus.paraphraseQueries.flatMap((q) => q.relevant));
+    assert.deepEqual([...covered].filter((id) => !byId.has(id)), [], 'every relevant id is a document');
+    assert.ok(covered.size >= 50, `${covered.size} documents have a paraphrase query`);
+  });
+
   it('has one catalogue line per document, of its type, in 10 to 20 words', () => {
     assert.deepEqual(corpus.catalogue.map((c) => c.id).sort(), [...byId.keys()].sort());
     const problems = corpus.catalogue.flatMap((c) => {
