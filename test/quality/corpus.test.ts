@@ -10,6 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import JSZip from 'jszip';
 import { createExtractor } from '../../src/providers/extraction/extractor.ts';
 import {
   type CorpusDocument,
@@ -22,7 +23,7 @@ import {
   squash,
   UPLOAD_FORMATS,
 } from '../fixtures/corpus/corpus.ts';
-import { renderCorpusDocument } from '../fixtures/corpus/render.ts';
+import { renderCorpusDocument, ZIP_ENTRY_TIME } from '../fixtures/corpus/render.ts';
 
 const corpus = loadCorpus();
 const byId = new Map(corpus.documents.map((d) => [d.id, d]));
@@ -186,6 +187,18 @@ describe('the labelled corpus', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('renders Office files without the time of rendering in them', async () => {
+    for (const format of ['docx', 'pptx', 'xlsx']) {
+      const doc = corpus.documents.find((d) => d.format === format);
+      assert.ok(doc, `a ${format} document`);
+      const zip = await JSZip.loadAsync((await renderCorpusDocument(doc)).bytes);
+      const files = Object.values(zip.files).filter((f) => !f.dir);
+      assert.deepEqual(files.filter((f) => f.date.getTime() !== ZIP_ENTRY_TIME.getTime()).map((f) => f.name), [], `${format} entry times`);
+      const core = await zip.file('docProps/core.xml')?.async('string');
+      assert.doesNotMatch(core ?? '', /dcterms:(created|modified)/, `${format} core properties`);
+    }
+  });
+
   it('renders every document, and the extractor reads the labelled passages and mentions back', async () => {
     const extractor = createExtractor({ threads: 1 });
     const dir = await mkdtemp(path.join(tmpdir(), 'corpus-test-'));
@@ -194,6 +207,7 @@ describe('the labelled corpus', () => {
       for (const doc of corpus.documents) {
         const rendered = await renderCorpusDocument(doc);
         assert.equal(rendered.filename, `${doc.id}.${doc.format}`);
+        assert.ok((await renderCorpusDocument(doc)).bytes.equals(rendered.bytes), `${doc.id} renders the same bytes twice`);
         const file = path.join(dir, rendered.filename);
         await writeFile(file, rendered.bytes);
         const content = await extractor.extract({ path: file, extension: doc.format, mediaType: rendered.mimeType });
