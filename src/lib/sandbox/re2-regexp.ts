@@ -1,4 +1,14 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS as Re2Engine } from 're2js';
+
+// re2js (~0.9 MB of JavaScript) loads on the first pattern, not at start: the modules that import
+// this file (workflows, imports) must not grow the idle process (issue 10).
+const load = createRequire(import.meta.url);
+let engine: typeof Re2Engine | undefined;
+function re2(): typeof Re2Engine {
+  engine ??= (load('re2js') as { RE2JS: typeof Re2Engine }).RE2JS;
+  return engine;
+}
 
 /**
  * A `RegExp`-shaped object backed by RE2 (re2js, Google's RE2 ported to plain JavaScript): matching
@@ -16,12 +26,13 @@ export class Re2RegExp {
   readonly source: string;
   readonly flags: string;
   readonly global: boolean;
-  readonly #pattern: RE2JS;
+  readonly #pattern: Re2Engine;
 
   constructor(pattern: string | RegExp | Re2RegExp, flags?: string) {
     this.source = typeof pattern === 'string' ? pattern : pattern.source;
     this.flags = flags ?? (typeof pattern === 'string' ? '' : pattern.flags);
     this.global = this.flags.includes('g') || this.flags.includes('y');
+    const RE2JS = re2();
     let options = 0;
     if (this.flags.includes('i')) options |= RE2JS.CASE_INSENSITIVE;
     if (this.flags.includes('m')) options |= RE2JS.MULTILINE;
