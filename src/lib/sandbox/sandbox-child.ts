@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import type * as Cel from '@marcbachmann/cel-js';
 import type Jsonata from 'jsonata';
-import { Re2RegExp } from './re2-regexp.ts';
+import { Re2RegExp, re2ForAjv } from './re2-regexp.ts';
 import type { ReadyMessage, ResultMessage, SandboxTask, TaskMessage } from './sandbox-protocol.ts';
 
-// The child side of sandbox-pool.ts: user-written expressions run here, one at a
+// The child side of sandbox-pool.ts: user-written expressions and JSON Schemas run here, one at a
 // time, in a process of their own under the pool's clock and this process's heap limit
 // (--max-old-space-size), never on the service's event loop. A V8 out-of-memory abort ends only
 // this process.
@@ -12,12 +12,16 @@ import type { ReadyMessage, ResultMessage, SandboxTask, TaskMessage } from './sa
 const load = createRequire(import.meta.url);
 /** JSONata's own evaluation-depth hook, kept as a clear early error for deep recursion. */
 const JSONATA_MAX_DEPTH = 100;
-/** Compiled expressions kept per process (user texts repeat across executions). */
+/** Compiled expressions and schemas kept per process (user texts repeat across executions). */
 const CACHE_SIZE = 500;
 
 let cel: typeof Cel | undefined;
 let jsonata: typeof Jsonata | undefined;
 const compiledJsonata = new Map<string, Jsonata.Expression>();
+type Problems = { path: string; message: string }[] | null;
+const compiledSchemas = new Map<string, (value: unknown) => Problems>();
+type AjvValidate = ((value: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null };
+let ajv: { compile(schema: object): AjvValidate } | undefined;
 
 function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
   let value = cache.get(key);
@@ -65,6 +69,27 @@ async function evalJsonata(expression: string, input: unknown, bindings: Record<
   return expr.evaluate(input, bindings);
 }
 
+/** Ajv compiles a schema into JavaScript and runs it: here, under the sandbox's limits (uniqueItems alone is quadratic). */
+function checkSchema(schemaText: string, value: unknown): Problems {
+  const check = remember(compiledSchemas, schemaText, () => {
+    if (!ajv) {
+      const ajvModule = load('ajv');
+      const Ajv = ajvModule.default ?? ajvModule;
+      const formats = load('ajv-formats');
+      ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: re2ForAjv } });
+      (formats.default ?? formats)(ajv);
+    }
+    let validate: AjvValidate;
+    try {
+      validate = ajv!.compile(JSON.parse(schemaText) as object);
+    } catch (error) {
+      throw new Error(`JSON Schema does not compile: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return (v: unknown) => (validate(v) ? null : (validate.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message ?? 'is invalid' })));
+  });
+  return check(value);
+}
+
 /** CEL integers are BigInts; results leave as JSON numbers. */
 function toJson(value: unknown): string {
   return JSON.stringify(value === undefined ? null : value, (_key, v) => (typeof v === 'bigint' ? Number(v) : v)) ?? 'null';
@@ -83,6 +108,8 @@ async function run(task: SandboxTask): Promise<unknown> {
       const input = task.input === undefined ? scope : JSON.parse(task.input);
       return evalJsonata(task.expression, input, scope);
     }
+    case 'json_schema':
+      return checkSchema(task.schema, JSON.parse(task.value));
   }
 }
 

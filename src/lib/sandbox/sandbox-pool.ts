@@ -8,7 +8,7 @@ export interface SandboxLimits {
   timeoutMs: number;
   /** V8 heap limit of each process (`--max-old-space-size`). */
   memoryMb: number;
-  /** Most bytes of JSON a task's data may have (scope, items and input together). */
+  /** Most bytes of JSON a task's data may have (scope, items and input, or schema and value, together). */
   maxInputBytes: number;
   /** Most bytes of JSON a task may answer with. */
   maxResultBytes: number;
@@ -84,7 +84,7 @@ interface Slot {
 }
 
 /**
- * A small pool of child processes that run user-written code (workflow expressions) under limits:
+ * A small pool of child processes that run user-written code (workflow expressions, JSON Schemas) under limits:
  * a wall-clock deadline per task (the child is killed and a fresh one takes the next task), a heap
  * limit per child, and size limits on what goes in and comes out. The pool starts no child until
  * the first task, and idle children exit, so a service that runs no workflow pays nothing.
@@ -308,5 +308,7 @@ function taskBytes(task: SandboxTask): number {
       return Buffer.byteLength(task.scope) + (task.items === undefined ? 0 : Buffer.byteLength(task.items));
     case 'jsonata':
       return Buffer.byteLength(task.scope) + (task.input === undefined ? 0 : Buffer.byteLength(task.input));
+    case 'json_schema':
+      return Buffer.byteLength(task.schema) + Buffer.byteLength(task.value);
   }
 }

@@ -9,7 +9,9 @@ export type SandboxTask =
   /** A CEL expression over `scope`; with `items`, once per item with `item` and `index` added (a filter). */
   | { kind: 'cel'; expression: string; scope: string; items?: string }
   /** A JSONata expression over `input` (the scope itself when absent), the scope's keys bound as `$name`. */
-  | { kind: 'jsonata'; expression: string; scope: string; input?: string };
+  | { kind: 'jsonata'; expression: string; scope: string; input?: string }
+  /** A JSON Schema (Ajv, RE2 patterns) checked against a value: null when it holds, else `[{path, message}]`. */
+  | { kind: 'json_schema'; schema: string; value: string };
 
 export interface TaskMessage {
   id: number;

@@ -59,7 +59,7 @@ export const workflowsModule = defineModule({
     const repo = new WorkflowsRepository(database.dialect);
     const mail = use('mailOutbox');
     const http = createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetworkTargets });
-    // User-written expressions run in child processes under config.expressions' limits (started on first use).
+    // User-written expressions and schemas run in child processes under config.expressions' limits (started on first use).
     const expressions = new ExpressionEvaluator(config.expressions);
     const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
     const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, jobs, events, mail, members: use('members') });
@@ -82,7 +82,7 @@ export const workflowsModule = defineModule({
     const executions = new ExecutionsService({ database, clock, engine, jobs });
     schedule.bind(executions);
     const uploads = new DocumentTrigger({ database, workflows: repo, documents: use('documentPipeline'), folders: use('folderPaths'), executions, logger });
-    const hooks = new WebhookTrigger({ database, workflows: repo, executions });
+    const hooks = new WebhookTrigger({ database, workflows: repo, executions, expressions });
     return {
       provides: { workflows, workflowExecutions: executions, humanTasks: tasks, documentAi: documentAi({ database, ai: use('ai'), documents: use('documentPipeline') }) },
       async routes(app) {

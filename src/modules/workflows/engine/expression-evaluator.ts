@@ -39,6 +39,11 @@ export class ExpressionEvaluator {
     return this.#run(task, signal);
   }
 
+  /** Checks `value` against a user-written JSON Schema: null when it holds, else each problem's JSON pointer and message. */
+  async schemaProblems(schema: object, value: unknown, signal?: AbortSignal): Promise<{ path: string; message: string }[] | null> {
+    return (await this.#run({ kind: 'json_schema', schema: JSON.stringify(schema), value: JSON.stringify(value ?? null) }, signal)) as { path: string; message: string }[] | null;
+  }
+
   close(): Promise<void> {
     return this.#pool.close();
   }
