@@ -9,25 +9,28 @@ import { type NodeHandler, type NodeOutcome, resolveConfig } from './node-handle
 import type { Execution, NodeRun } from './workflows.repository.ts';
 
 /**
- * Node types whose handlers touch nothing outside the process (control nodes; expressions run in
- * the sandbox): they run from a snapshot read outside any transaction, and their result commits in
- * one transaction with the job, if the run is still the one read.
+ * Control nodes that evaluate user expressions (in the sandbox) and touch nothing else: they run
+ * from a snapshot, and their result commits in one transaction with the job if the run is still
+ * the one read.
  */
-const INLINE_TYPES = new Set(['condition', 'switch', 'parallel', 'join', 'transform', 'filter', 'aggregate', 'set_variable', 'end']);
+const EXPRESSION_TYPES = new Set(['condition', 'switch', 'transform', 'filter', 'aggregate']);
+/** Control nodes with no user code and no I/O: they run inside the transaction that records them (one round trip). */
+const PLAIN_TYPES = new Set(['parallel', 'join', 'set_variable', 'end']);
 
-/** What was read of a run before deciding anything. */
+/** What the first transaction found of a run; `claimed` when it is a node with I/O now marked running for this job. */
 interface Snapshot {
   execution: Execution;
   run: NodeRun;
   runs: NodeRun[];
   node: WorkflowNode;
+  claimed: boolean;
 }
 
 /** How a run's turn ends when it does not run its handler through the claim: skipped, failed by `run_if`, or done inline. */
 type Decision =
   | { kind: 'skip'; reason: string }
   | { kind: 'run_if_failed'; message: string }
-  | { kind: 'result'; outcome: NodeOutcome | undefined; failure: string | undefined };
+  | { kind: 'result'; outcome?: NodeOutcome; failure?: string };
 
 /**
  * The `workflows.run_node` job. A node with side effects: claim the run in one transaction (only
@@ -38,7 +41,9 @@ type Decision =
  *
  * No user code runs inside a transaction (on SQLite one transaction holds the process's only
  * connection): `run_if` and the control nodes' expressions are evaluated in the expression sandbox
- * from a snapshot, and only their result is written, after checking the run is still queued.
+ * from what the first transaction read, and only their result is written, after checking the run
+ * is still queued. Control nodes without user code (`parallel`, `join`, `set_variable`, `end`) run
+ * inside the transaction that records them.
  */
 export class NodeRunner {
   readonly #database: Database;
@@ -56,23 +61,60 @@ export class NodeRunner {
   }
 
   async run(job: RunningJob<RunNodePayload>): Promise<void> {
-    const snapshot = await this.#read(job);
+    let snapshot = await this.#begin(job);
     if (!snapshot) return;
-    const { execution, run, runs, node } = snapshot;
-    // `run_if` decides once, when the run first starts (not on its retries, timers or loop batches).
-    if (node.run_if !== undefined && run.status === 'queued' && run.attempt === 1) {
+    if (gated(snapshot)) {
       const decision = await this.#runIf(snapshot, job.signal);
       if (decision) return this.#commit(job, snapshot, decision);
+      if (PLAIN_TYPES.has(snapshot.node.type)) return this.#commit(job, snapshot, { kind: 'result', ...(await this.#attemptOn(snapshot, job)) });
     }
-    if (INLINE_TYPES.has(node.type)) {
-      const running = { ...run, status: 'running' as const, startedAt: run.startedAt ?? this.#clock.now(), runnerJobId: job.id };
-      const { outcome, failure } = await this.#attempt(execution, running, runs.map((r) => (r.id === run.id ? running : r)), node, job.signal);
-      return this.#commit(job, snapshot, { kind: 'result', outcome, failure });
+    if (EXPRESSION_TYPES.has(snapshot.node.type)) return this.#commit(job, snapshot, { kind: 'result', ...(await this.#attemptOn(snapshot, job)) });
+    if (!snapshot.claimed) {
+      snapshot = await this.#claim(job);
+      if (!snapshot) return;
     }
-    const start = await this.#claim(job);
-    if (!start) return;
-    const claimed = await this.#attempt(start.execution, start.run, start.runs, start.node, job.signal);
-    await this.#record(job, start.node, claimed.outcome, claimed.failure);
+    const claimed = await this.#attempt(snapshot.execution, snapshot.run, snapshot.runs, snapshot.node, job.signal);
+    await this.#record(job, snapshot.node, claimed.outcome, claimed.failure);
+  }
+
+  /**
+   * The first transaction: null when the run is not this job's, or when it was a plain control node
+   * run and recorded right here; otherwise what was read, with a node that does I/O (and has no
+   * `run_if` to decide first) already marked running for this job. No user code runs in it.
+   */
+  async #begin(job: RunningJob<RunNodePayload>): Promise<Snapshot | null> {
+    const { tenantId, executionId, runId } = job.payload;
+    const repo = this.#engine.repo;
+    return this.#database.db.transaction().execute(async (trx) => {
+      const execution = await repo.lockExecution(trx, tenantId, executionId);
+      const run = await repo.findNodeRun(trx, tenantId, runId);
+      if (!runnable(execution, run, job)) return null;
+      const definition = await this.#engine.definition(trx, execution!);
+      const node = definition.nodes.find((n) => n.id === run!.nodeId);
+      if (!node) return null;
+      const runs = await repo.nodeRuns(trx, tenantId, executionId);
+      const snapshot: Snapshot = { execution: execution!, run: run!, runs, node, claimed: false };
+      if (gated(snapshot) || EXPRESSION_TYPES.has(node.type)) return snapshot;
+      const now = this.#clock.now();
+      const running = { ...run!, status: 'running' as const, startedAt: run!.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
+      const known = runs.map((r) => (r.id === runId ? running : r));
+      if (PLAIN_TYPES.has(node.type)) {
+        // Queued to its result in this one transaction: one write, not two.
+        const { outcome, failure } = await this.#attempt(execution!, running, known, node, job.signal);
+        await job.completeIn(trx);
+        if (failure !== undefined || !outcome || outcome.kind === 'wait' || outcome.kind === 'checkpoint') await this.#engine.nodeFailed(trx, execution!, running, node, failure ?? 'no outcome', definition);
+        else await this.#engine.recordOutcome(trx, execution!, running, node, outcome, definition, known);
+        return null;
+      }
+      await repo.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
+      return { execution: execution!, run: running, runs: known, node, claimed: true };
+    });
+  }
+
+  /** Runs the handler of a snapshot's run (not yet written as running) outside any transaction. */
+  #attemptOn({ execution, run, runs, node }: Snapshot, job: RunningJob<RunNodePayload>) {
+    const running = { ...run, status: 'running' as const, startedAt: run.startedAt ?? this.#clock.now(), runnerJobId: job.id };
+    return this.#attempt(execution, running, runs.map((r) => (r.id === run.id ? running : r)), node, job.signal);
   }
 
   /**
@@ -93,19 +135,6 @@ export class NodeRunner {
     if (!node) return;
     const failed = { ...run, startedAt: run.startedAt ?? this.#clock.now(), runnerJobId: job.id };
     await this.#engine.nodeFailed(trx, execution, failed, node, `Node "${node.id}": ${job.error}`, definition, { retry: false });
-  }
-
-  /** The run as it stands, read without a transaction; null when it is not this job's to run. */
-  async #read(job: RunningJob<RunNodePayload>): Promise<Snapshot | null> {
-    const { tenantId, executionId, runId } = job.payload;
-    const repo = this.#engine.repo;
-    const db = this.#database.db;
-    const [execution, run] = await Promise.all([repo.findExecution(db, tenantId, executionId), repo.findNodeRun(db, tenantId, runId)]);
-    if (!runnable(execution, run, job)) return null;
-    const definition = await this.#engine.definition(db, execution!);
-    const node = definition.nodes.find((n) => n.id === run!.nodeId);
-    if (!node) return null;
-    return { execution: execution!, run: run!, runs: await repo.nodeRuns(db, tenantId, executionId), node };
   }
 
   /** Null when the node should run; otherwise it is skipped, or its `run_if` failed (which fails the execution). */
@@ -155,8 +184,8 @@ export class NodeRunner {
     });
   }
 
-  /** Marks the run `running` for this job and returns what the handler needs; null when it is not this job's to run. */
-  async #claim(job: RunningJob<RunNodePayload>) {
+  /** Marks the run `running` for this job (a node with I/O whose `run_if` held); null when it is no longer this job's. */
+  async #claim(job: RunningJob<RunNodePayload>): Promise<Snapshot | null> {
     const { tenantId, executionId, runId } = job.payload;
     const repo = this.#engine.repo;
     return this.#database.db.transaction().execute(async (trx) => {
@@ -170,7 +199,7 @@ export class NodeRunner {
       const running = { ...run!, status: 'running' as const, startedAt: run!.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
       await repo.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
       const runs = (await repo.nodeRuns(trx, tenantId, executionId)).map((r) => (r.id === runId ? running : r));
-      return { execution: execution!, run: running, runs, node };
+      return { execution: execution!, run: running, runs, node, claimed: true };
     });
   }
 
@@ -234,6 +263,11 @@ export class NodeRunner {
  * resume enqueues it again) and the run is queued, or running for this very job (its own retry
  * after a crash, a timer or a loop's next batch). Finished runs never run twice.
  */
+/** `run_if` decides once, when the run first starts (not on its retries, timers or loop batches). */
+function gated({ node, run }: Snapshot): boolean {
+  return node.run_if !== undefined && run.status === 'queued' && run.attempt === 1;
+}
+
 function runnable(execution: Execution | undefined, run: NodeRun | undefined, job: RunningJob<RunNodePayload>): boolean {
   if (execution?.status !== 'running' || !run) return false;
   return run.status === 'queued' || (run.status === 'running' && run.runnerJobId === job.id);
