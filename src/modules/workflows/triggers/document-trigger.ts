@@ -1,5 +1,6 @@
 import type { Database } from '../../../db/database.ts';
 import type { RecordedEvent } from '../../../events/record-event.ts';
+import { principalKey } from '../../../domain/principal.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { Logger } from '../../../lib/logger.ts';
 import type { ModuleServices } from '../../../platform/module.ts';
@@ -97,9 +98,13 @@ export class DocumentTrigger {
       metadata: doc.metadata,
     };
     const { data, keyOf } = triggerData(facts);
+    // One check per owner, however many of their workflows match.
+    const reads = new Map<string | null, Promise<boolean>>();
     for (const workflow of workflows) {
       if (!matches(workflow.trigger.conditions ?? {}, facts)) continue;
-      if (!(await this.#ownerReads(workflow, doc.id))) continue;
+      const owner = principalKey(workflow.owner);
+      if (!reads.has(owner)) reads.set(owner, this.#ownerReads(workflow, doc.id));
+      if (!(await reads.get(owner))) continue;
       try {
         await db.transaction().execute((trx) => this.#executions.startFromTrigger(trx, workflow, type, { ...data }, keyOf(workflow.id)));
       } catch (error) {
