@@ -78,6 +78,8 @@ const ABBREVIATIONS = new Set(
     .split(/\s+/)
     .filter(Boolean),
 );
+// Of those, the ones a sentence often ends with: before a capitalised word, their period ends it.
+const FINAL_ABBREVIATIONS = new Set(['etc', 'a.m', 'p.m', 'inc', 'ltd', 'co', 'corp', 'plc', 'llc']);
 
 /** The segments of a text, in order; each page is segmented alone, so a segment never spans two. */
 export function segmentText(text: string, options: SegmentOptions = {}): Segment[] {
@@ -303,7 +305,7 @@ function splitAtSentenceEnds(text: string, from: number, to: number): Sentence[]
   let start = 0;
   for (let m = re.exec(block); m; m = re.exec(block)) {
     const end = m.index + m[0].length;
-    if (m[0] === '.' && endsWithAbbreviation(block, m.index)) continue;
+    if (m[0] === '.' && endsWithAbbreviation(block, m.index) && !endsSentenceAnyway(block, m.index)) continue;
     pushTrimmed(out, text, from + start, from + end);
     start = end;
   }
@@ -318,6 +320,12 @@ function endsWithAbbreviation(block: string, dotIndex: number): boolean {
   // A single capital letter is an initial ("J. Smith"), a dotted acronym ("U.S.") too.
   if (/^\p{Lu}$/u.test(before[1]!) || /^(?:\p{L}\.)+\p{L}$/u.test(word)) return true;
   return ABBREVIATIONS.has(word.replace(/\.$/, ''));
+}
+
+// "… 8 a.m. to 4:30 p.m. If you are …": a final abbreviation before a capitalised word that is not a name-like continuation.
+function endsSentenceAnyway(block: string, dotIndex: number): boolean {
+  const word = /([\p{L}.]+)$/u.exec(block.slice(Math.max(0, dotIndex - 12), dotIndex))?.[1]?.toLowerCase();
+  return word !== undefined && FINAL_ABBREVIATIONS.has(word) && /^\.\s+(?:The|If|We|You|I|It|This|Please|Our|They|He|She|In|On|For|All|Any|A|An)\b/.test(block.slice(dotIndex));
 }
 
 function pushTrimmed(out: Sentence[], text: string, start: number, end: number): void {
