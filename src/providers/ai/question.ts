@@ -13,6 +13,8 @@ export type AnswerType = 'date' | 'amount' | 'party' | 'place' | 'duration' | 'n
 /** A question as the ranking and the answerer read it. */
 export interface QuestionAnalysis {
   type: AnswerType;
+  /** "By when", "until when", "deadline": the date wanted is a limit ("by 14 March", "no later than"). */
+  deadline: boolean;
   /** Stemmed content words and their weights (a follow-up's borrowed words weigh less). */
   terms: Map<string, number>;
 }
@@ -46,7 +48,7 @@ const RELATED_GROUPS = [
   'cancel cancellation',
   'salary compensation wage remuneration',
   'due deadline',
-  'owe owed outstanding balance',
+  'owe owed outstanding balance due payable',
   'hold held venue',
   'employ employee employment hire hired',
   'buyer purchaser customer client',
@@ -67,7 +69,10 @@ for (const group of RELATED_GROUPS) {
 /** Reads a question: its answer type and words, a short follow-up borrowing the previous question's. */
 export function analyzeQuestion(question: string, history: ChatTurn[] = []): QuestionAnalysis {
   const terms = new Map<string, number>();
-  for (const s of contentStems(question)) if (!META.has(s)) terms.set(s, 1);
+  const identifiers = identifyingStems(question);
+  // Names and numbers of the question mostly say which document it is about (the session's own);
+  // the other words say what it asks.
+  for (const s of contentStems(question)) if (!META.has(s)) terms.set(s, identifiers.has(s) ? 0.3 : 1);
   let type = classifyQuestion(question);
   const previous = [...history].reverse().find((t) => t.role === 'user');
   if (previous && terms.size < 3) {
@@ -75,7 +80,18 @@ export function analyzeQuestion(question: string, history: ChatTurn[] = []): Que
     for (const s of contentStems(previous.content)) if (!terms.has(s) && !META.has(s)) terms.set(s, 0.5);
     if (type === 'text') type = classifyQuestion(previous.content);
   }
-  return { type, terms };
+  const deadline = /\bby when\b|\buntil when\b|\bby what date\b|\bdeadline\b|\bdue\b|\bno later than\b|\blatest\b|\bmust\b.*\bby\b/i.test(question);
+  return { type, deadline, terms };
+}
+
+// Stems of the question's capitalised words (not its first) and of its codes and numbers.
+function identifyingStems(question: string): Set<string> {
+  const out = new Set<string>();
+  const tokens = question.match(/[\p{L}\p{N}][\p{L}\p{N}&'’-]*/gu) ?? [];
+  tokens.forEach((token, i) => {
+    if ((i > 0 && /^\p{Lu}/u.test(token)) || /\d/.test(token)) for (const s of contentStems(token)) out.add(s);
+  });
+  return out;
 }
 
 /** The kind of fact a question asks for ('text' when it asks for no particular kind). */

@@ -130,6 +130,9 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
+    // A sentence wrapped mid-way goes on, whatever its next line looks like alone ("Premises: …", "2 …").
+    const open = (block as Block | null)?.lines.at(-1);
+    if (open && wrapsInto(open, line)) line.type = 'text';
     if (line.type !== 'table_row' && line.type !== 'rule') header = null;
     switch (line.type) {
       case 'blank':
@@ -200,6 +203,14 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
     }
   }
   flush();
+}
+
+// A long line left mid-sentence, followed by a field, signature or collapsed row line that may be
+// its continuation (pipes, tabs, bullets and numbered items stay structure).
+function wrapsInto(previous: TypedLine, line: TypedLine): boolean {
+  if (endsUnit(previous.content) || previous.content.length < WRAP_MIN) return false;
+  if (line.type === 'field' || line.type === 'signature') return true;
+  return line.type === 'table_row' && (line.cells?.length ?? 0) <= 1;
 }
 
 // A sentence that ends on a line ends its unit; so does a lead-in ending with a colon.

@@ -15,9 +15,9 @@ export interface ComposedAnswer extends Answer {
 }
 
 /** Below this share of the question's words, a segment does not answer it. */
-const MIN_COVERAGE = 0.3;
+const MIN_COVERAGE = 0.25;
 /** A segment holding a fact of the asked kind answers with a little less of the question's words. */
-const MIN_COVERAGE_TYPED = 0.2;
+const MIN_COVERAGE_TYPED = 0.12;
 /** Longer answers are cut to the part around the fact. */
 const MAX_WORDS = 40;
 /** A cut answer keeps at least this many words, so it reads as a sentence. */
@@ -57,7 +57,7 @@ export function needsNames(question: string, history: ChatTurn[] = []): boolean 
 export function extractiveAnswer(question: string, passages: Passage[], history: ChatTurn[] = [], names?: NameFinder): ComposedAnswer {
   const analysis = analyzeQuestion(question, history);
   if (analysis.terms.size === 0) return notFound();
-  const candidates = collectCandidates(passages, analysis.type, names);
+  const candidates = collectCandidates(passages, analysis.type, names, analysis.deadline);
   const terms = weightByRarity(analysis.terms, candidates.map((c) => c.stems));
   for (const c of candidates) {
     c.coverage = termCoverage(terms, c.stems, c.context);
@@ -88,7 +88,7 @@ function notFound(): ComposedAnswer {
   return { text: NOT_FOUND_ANSWER, used: [], parts: [NOT_FOUND_ANSWER] };
 }
 
-function collectCandidates(passages: Passage[], type: AnswerType, names: NameFinder | undefined): Candidate[] {
+function collectCandidates(passages: Passage[], type: AnswerType, names: NameFinder | undefined, deadline: boolean): Candidate[] {
   const seen = new Set<string>();
   const out: Candidate[] = [];
   passages.forEach((passage, index) => {
@@ -104,13 +104,17 @@ function collectCandidates(passages: Passage[], type: AnswerType, names: NameFin
       if (seen.has(segment.text)) return;
       seen.add(segment.text);
       const weight = segment.kind === 'signature' && type === 'party' ? 1 : (KIND_WEIGHT[segment.kind] ?? 1);
-      out.push({ passage: index, segment, order, stems, context, typed: typeEvidence(type, segment, wanted), weight, coverage: 0, score: 0 });
+      let typed = typeEvidence(type, segment, wanted);
+      // "By when must it be paid?": a date given as a limit ("by 14 March 2026", "no later than").
+      if (deadline && type === 'date' && typed > 0 && DEADLINE_CUE.test(segment.text)) typed += 0.5;
+      out.push({ passage: index, segment, order, stems, context, typed, weight, coverage: 0, score: 0 });
     });
   });
   return out;
 }
 
 const NO_NAMES = { sure: [], likely: [] };
+const DEADLINE_CUE = /\b(?:by|until|before|no later than|on or before|due(?: on| by)?|latest|deadline)\s+(?:the\s+)?(?:\p{Lu}|\d)/u;
 
 /** Words that say what a signature or an e-mail header line is, as questions ask for it. */
 const IMPLIED_WORDS: Record<string, string[]> = {
