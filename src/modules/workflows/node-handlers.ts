@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
 import type { OutboundHttp } from '../../providers/outbound/outbound-http.ts';
 import type { ExpressionEvaluator } from './engine/expression-evaluator.ts';
 import { type ExpressionScope, resolveReferences } from './engine/expressions.ts';
@@ -52,6 +53,11 @@ export interface NodeInput {
   /** `execution:node:iteration` (iteration 0 outside a loop), sent by side-effecting nodes (Idempotency-Key). */
   idempotencyKey: string;
   tenantId: string;
+  /**
+   * The execution's principal as the access rules take it (resolved on first use): what a node that
+   * reads documents may read. Throws a `forbidden` node failure when the principal can no longer act.
+   */
+  actingAs: () => Promise<AuthContext>;
   signal: AbortSignal;
   /** Most text `{{...}}` references may write into a config (the sandbox's result limit). */
   maxReferenceBytes: number;
@@ -62,8 +68,16 @@ export type NodeHandler = (input: NodeInput) => Promise<NodeOutcome>;
 
 const done = (output: unknown): NodeOutcome => ({ kind: 'completed', output });
 
+/**
+ * A node failure with the API's error code (`not_found`, `forbidden`), recorded as the run's error
+ * `Node "<id>": <code>: <message>`.
+ */
+export function nodeFailure(nodeId: string, code: string, message: string): Error {
+  return new Error(`Node "${nodeId}": ${code}: ${message}`);
+}
+
 /** Fails a node with a message naming the node and the expression (contract §10), or the sandbox limit it hit. */
-export function expressionError(node: WorkflowNode, expression: string, error: unknown): Error {
+function expressionError(node: WorkflowNode, expression: string, error: unknown): Error {
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return new Error(`Node "${node.id}": expression "${expression}" failed: ${message}`, { cause: error });
 }
