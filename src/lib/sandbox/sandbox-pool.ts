@@ -151,10 +151,31 @@ export class SandboxPool {
 
   #dispatch(): void {
     while (this.#queue.length > 0) {
-      // A warm child first: starting one costs a few hundred milliseconds.
-      const slot = this.#slots.find((s) => !s.call && s.worker) ?? this.#slots.find((s) => !s.call);
+      const ready = this.#slots.find((s) => s.worker && s.ready && !s.call);
+      if (ready) {
+        this.#start(ready, this.#queue.shift()!);
+        continue;
+      }
+      const empty = this.#slots.find((s) => !s.worker && !s.call);
+      if (this.#slots.some((s) => s.worker && s.ready)) {
+        // The warm children are busy: start one more meanwhile, and the task goes to whichever is
+        // free first (a start takes a few hundred milliseconds, far more than most tasks).
+        if (empty) this.#prestart(empty);
+        return;
+      }
+      // Nothing warm: the task waits for a child to start (its clock starts when that child is ready).
+      const slot = this.#slots.find((s) => s.worker && !s.call) ?? empty;
       if (!slot) return;
       this.#start(slot, this.#queue.shift()!);
+    }
+  }
+
+  /** Starts a child with no task; it takes queued tasks once ready. */
+  #prestart(slot: Slot): void {
+    try {
+      this.#spawn(slot);
+    } catch {
+      // Tasks keep waiting for the children already running.
     }
   }
 
@@ -203,7 +224,12 @@ export class SandboxPool {
       slot.stderr = (slot.stderr + chunk).slice(-STDERR_TAIL);
     });
     const startup = setTimeout(() => {
-      if (slot.worker === worker && !slot.ready && slot.call) this.#fail(slot.call, new Error('the expression process did not start in time'), true);
+      if (slot.worker !== worker || slot.ready) return;
+      if (slot.call) this.#fail(slot.call, new Error('the expression process did not start in time'), true);
+      else {
+        slot.worker = null;
+        void stop(worker);
+      }
     }, STARTUP_MS);
     startup.unref();
     worker.on('message', (message: ResultMessage | ReadyMessage) => {
@@ -212,6 +238,7 @@ export class SandboxPool {
         if (slot.worker !== worker) return;
         slot.ready = true;
         if (slot.call && !slot.call.timer) this.#startClock(slot.call);
+        else if (!slot.call) this.#release(slot); // started ahead: take queued tasks, or idle
         return;
       }
       this.#onMessage(slot, worker, message);
