@@ -45,6 +45,7 @@ const EXTERNAL = [
   'pg',
   'jsonata',
   '@marcbachmann/cel-js',
+  're2js',
   'ioredis',
   'undici',
   'openai',

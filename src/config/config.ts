@@ -73,6 +73,14 @@ export interface Config {
     /** Heap limit of each extraction thread. */
     readonly memoryMb: number;
   };
+  /** The expression sandbox: limits on user-written workflow expressions and schemas (docs/security.md). */
+  readonly expressions: {
+    readonly timeoutMs: number;
+    readonly memoryMb: number;
+    readonly maxInputBytes: number;
+    readonly maxResultBytes: number;
+    readonly threads: number;
+  };
   readonly rateLimit: {
     readonly enabled: boolean;
     /** Prefix of the Redis counter keys (several deployments can share one Redis). */
@@ -346,6 +354,13 @@ export function loadConfig(env: Env = process.env): Config {
       // Below the extraction job's own 30-minute limit.
       maxTimeoutMs: r.int('PROCESSING_MAX_TIMEOUT_MS', 20 * 60_000, { min: 1_000, max: 25 * 60_000 }),
       memoryMb: r.int('PROCESSING_MEMORY_MB', 512, { min: 64, max: 16_384 }),
+    },
+    expressions: {
+      timeoutMs: r.int('EXPRESSION_TIMEOUT_MS', 1_000, { min: 10, max: 600_000 }),
+      memoryMb: r.int('EXPRESSION_MEMORY_MB', 128, { min: 16, max: 16_384 }),
+      maxInputBytes: r.int('EXPRESSION_MAX_INPUT_BYTES', 8 * 1024 * 1024, { min: 1_024 }),
+      maxResultBytes: r.int('EXPRESSION_MAX_RESULT_BYTES', 2 * 1024 * 1024, { min: 1_024 }),
+      threads: r.int('EXPRESSION_THREADS', 2, { min: 1, max: 64 }),
     },
     rateLimit: {
       enabled: r.bool('RATE_LIMIT_ENABLED', true),

@@ -98,6 +98,8 @@ export interface JobsTable {
   locked_until: number | null;
   unique_key: string | null;
   last_error: string | null;
+  /** Runs in a row that ended with their lease expiring (the process died); reset by a run that ends. */
+  lease_expiries: number;
   created_at: number;
   updated_at: number;
   finished_at: number | null;

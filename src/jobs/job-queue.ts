@@ -142,6 +142,7 @@ export class JobQueue {
       locked_until: null,
       unique_key: o.uniqueKey ?? null,
       last_error: null,
+      lease_expiries: 0,
       created_at: now,
       updated_at: now,
       finished_at: null,

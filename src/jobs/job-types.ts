@@ -53,6 +53,21 @@ export interface JobDefinition<P = any> {
   concurrency?: number;
   /** A run taking longer fails (and is retried). Default: the lease. */
   timeoutMs?: number;
+  /**
+   * Called in the transaction that fails a job with `process_died` (its runs killed their process
+   * twice in a row; it is not run again), so its module can record the failure where users see it.
+   */
+  onProcessDied?: (executor: Executor, job: DiedJob<P>) => Promise<void>;
+}
+
+/** A job failed with `process_died`, as `onProcessDied` sees it. */
+export interface DiedJob<P = unknown> {
+  id: string;
+  kind: string;
+  payload: P;
+  tenantId: string | null;
+  /** The error kept on the job (`process_died: ...`). */
+  error: string;
 }
 
 /** Thrown by a handler to fail without further retries (kept as dead at once). */
@@ -94,4 +109,4 @@ export interface JobRecord {
 }
 
 /** How one run ended, as reported to `onJobFinished` (metrics). */
-export type JobOutcome = 'completed' | 'retried' | 'dead' | 'released' | 'lost';
+export type JobOutcome = 'completed' | 'retried' | 'dead' | 'released' | 'lost' | 'process_died';

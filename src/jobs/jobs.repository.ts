@@ -124,7 +124,7 @@ interface FailParams {
 export async function retryJob(executor: Executor, p: FailParams & { runAt: number }): Promise<void> {
   await sql`
     update jobs set state = 'available', run_at = ${p.runAt}, last_error = ${p.error}, locked_until = null,
-      updated_at = ${p.now}
+      lease_expiries = 0, updated_at = ${p.now}
     where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(executor);
 }
 
@@ -134,6 +134,18 @@ export async function killJob(executor: Executor, p: FailParams): Promise<void> 
     update jobs set state = 'dead', last_error = ${p.error}, finished_at = ${p.now}, locked_until = null,
       updated_at = ${p.now}
     where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(executor);
+}
+
+/**
+ * Fails a claimed job whose process died running it too many times in a row, without running it:
+ * dead with `error`, and the claim that found it is not counted as an attempt.
+ */
+export async function killDiedJob(executor: Executor, p: FailParams): Promise<boolean> {
+  const result = await sql`
+    update jobs set state = 'dead', attempts = attempts - 1, last_error = ${p.error}, finished_at = ${p.now},
+      locked_until = null, updated_at = ${p.now}
+    where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(executor);
+  return Number(result.numAffectedRows ?? 0) === 1;
 }
 
 /** Hands interrupted runs back at once; the interrupted attempt does not count. */
@@ -162,7 +174,8 @@ export const LEASE_EXPIRED_ERROR = 'lease expired: the worker running this job s
 
 /**
  * Recovers runs whose lease expired (their worker died): available again at once, or dead when
- * that was the last attempt. Returns the rows it changed.
+ * that was the last attempt, counting the expiry in `lease_expiries` (a job whose runs keep killing
+ * their process is failed at its next claim, worker.ts). Returns the rows it changed.
  */
 export async function rescueExpired(
   executor: Executor,
@@ -174,7 +187,8 @@ export async function rescueExpired(
     update jobs set
       state = case when attempts >= max_attempts then 'dead' else 'available' end,
       finished_at = case when attempts >= max_attempts then ${p.now} else finished_at end,
-      run_at = ${p.now}, locked_until = null, last_error = ${LEASE_EXPIRED_ERROR}, updated_at = ${p.now}
+      run_at = ${p.now}, locked_until = null, last_error = ${LEASE_EXPIRED_ERROR},
+      lease_expiries = lease_expiries + 1, updated_at = ${p.now}
     where id in (
       select id from jobs where state = 'running' and locked_until < ${p.now} limit ${p.limit} ${lock}
     )

@@ -13,6 +13,7 @@ import {
   completeRun,
   extendLeases,
   type JobRow,
+  killDiedJob,
   killJob,
   releaseJobs,
   rescueExpired,
@@ -41,7 +42,11 @@ export interface WorkerOptions {
   random?: () => number;
   /** Completed/cancelled jobs older than this are deleted by the worker, about hourly. Default 7 days; null keeps them. Dead jobs are kept. */
   retentionMs?: number | null;
+  /** Runs in a row whose process died (lease expired) after which a job is failed with `process_died` at its next claim. Default 2. */
+  processDeathLimit?: number;
 }
+
+export const DEFAULT_PROCESS_DEATH_LIMIT = 2;
 
 /** The run took longer than its definition's timeout. */
 export class JobTimeoutError extends Error {
@@ -93,6 +98,7 @@ export class Worker {
   private readonly onJobFinished: (kind: string, outcome: JobOutcome, seconds: number) => void;
   private readonly random: () => number;
   private readonly retentionMs: number | null;
+  private readonly processDeathLimit: number;
 
   private state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
   private readonly running = new Map<string, Run>();
@@ -128,6 +134,7 @@ export class Worker {
     this.onJobFinished = options.onJobFinished ?? (() => {});
     this.random = options.random ?? Math.random;
     this.retentionMs = options.retentionMs === undefined ? DEFAULT_RETENTION_MS : options.retentionMs;
+    this.processDeathLimit = options.processDeathLimit ?? DEFAULT_PROCESS_DEATH_LIMIT;
     this.queue.register(options.definitions);
   }
 
@@ -317,8 +324,40 @@ export class Worker {
   }
 
   private startAll(rows: JobRow[]): number {
-    for (const row of rows) this.startRun(row);
+    for (const row of rows) {
+      if (Number(row.lease_expiries) >= this.processDeathLimit) this.track(this.failDied(row));
+      else this.startRun(row);
+    }
     return rows.length;
+  }
+
+  /**
+   * A poison job: its last runs each ended with their process gone (lease expired, e.g. killed for
+   * memory). Running it again would likely kill this process too, so it is failed without running,
+   * with `process_died`, and its definition's `onProcessDied` records that in the same transaction.
+   */
+  private async failDied(row: JobRow): Promise<void> {
+    const def = this.definitions.get(row.kind)!;
+    const attempt = Number(row.attempts);
+    const deaths = Number(row.lease_expiries);
+    const error = `process_died: the process running this job died ${deaths} times in a row (its lease expired each time); it is not run again`;
+    const log = { jobId: row.id, kind: row.kind, attempts: attempt - 1, leaseExpiries: deaths, workerId: this.id };
+    const started = performance.now();
+    try {
+      await this.database.db.transaction().execute(async (trx) => {
+        if (!(await killDiedJob(trx, { id: row.id, workerId: this.id, attempt, error, now: this.clock.now() }))) return;
+        await def.onProcessDied?.(trx, { id: row.id, kind: row.kind, payload: parsedOrNull(row.payload), tenantId: row.tenant_id, error });
+      });
+      this.logger.error(log, 'job failed with process_died: its process died running it each of the last times');
+    } catch (writeError) {
+      this.logger.error({ ...log, err: writeError }, 'could not fail a job whose process died; it is claimed again after its lease');
+    }
+    try {
+      this.onJobFinished(row.kind, 'process_died', (performance.now() - started) / 1000);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'onJobFinished threw');
+    }
+    this.wake();
   }
 
   private startRun(row: JobRow): void {
@@ -475,6 +514,14 @@ export class Worker {
   private track(write: Promise<void>): void {
     this.writes.add(write);
     void write.finally(() => this.writes.delete(write));
+  }
+}
+
+function parsedOrNull(payload: string): unknown {
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return null;
   }
 }
 

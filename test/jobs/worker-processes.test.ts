@@ -76,6 +76,73 @@ for (const dialect of await availableDialects()) {
       assert.deepEqual(payloads, [[{ survive: true }, 2]]);
     });
 
+    it('a job whose process dies twice in a row is failed with process_died at the next claim, never run a third time', async () => {
+      const kind = uniqueKind('poison');
+      const { id } = await queue.enqueue(t.database.db, kind, { poison: true });
+      for (const death of [1, 2]) {
+        const child = await spawnWorker(t.store, { JOBS_KIND: kind, JOBS_MODE: 'hang', JOBS_LEASE_MS: '1000' });
+        children.push(child);
+        const running = await waitFor(async () => {
+          const job = await queue.get(id);
+          return job?.state === 'running' && job.lockedBy === child.workerId ? job : undefined;
+        }, `run ${death} to start`);
+        assert.equal(running.attempts, death);
+        child.process.kill('SIGKILL'); // as the kernel's OOM killer would
+        await child.exited;
+        // The next worker's rescue finds the lease expired, counts the death and claims the job again.
+      }
+      const ran: unknown[] = [];
+      const died: { id: string; error: string; payload: unknown }[] = [];
+      const worker = await startWorker(
+        t.database,
+        queue,
+        [{ kind, handler: async (job) => void ran.push(job.payload), onProcessDied: async (_trx, job) => void died.push({ id: job.id, error: job.error, payload: job.payload }) }],
+        { leaseMs: 1_000 },
+      );
+      try {
+        const job = await waitForState(queue, id, ['dead']);
+        assert.match(job.lastError ?? '', /^process_died: the process running this job died 2 times in a row/);
+        assert.equal(job.attempts, 2, 'the claim that found it is not an attempt');
+        assert.deepEqual(ran, [], 'the handler never ran a third time');
+        assert.deepEqual(died, [{ id, error: job.lastError, payload: { poison: true } }], 'onProcessDied saw it, in the same transaction');
+      } finally {
+        await worker.stop();
+      }
+    });
+
+    it('a run that ends (fails normally) between two deaths resets the count: the job is retried', async () => {
+      const kind = uniqueKind('survivor');
+      const { id } = await queue.enqueue(t.database.db, kind, {});
+      const child = await spawnWorker(t.store, { JOBS_KIND: kind, JOBS_MODE: 'hang', JOBS_LEASE_MS: '1000' });
+      children.push(child);
+      await waitForState(queue, id, ['running']);
+      child.process.kill('SIGKILL');
+      await child.exited;
+      const attempts: number[] = [];
+      const worker = await startWorker(
+        t.database,
+        queue,
+        [
+          {
+            kind,
+            backoff: { baseMs: 1, maxMs: 1 },
+            handler: async (job) => {
+              attempts.push(job.attempt);
+              if (job.attempt === 2) throw new Error('an ordinary failure');
+            },
+          },
+        ],
+        { leaseMs: 1_000 },
+      );
+      try {
+        const job = await waitForState(queue, id, ['completed']);
+        assert.deepEqual(attempts, [2, 3]);
+        assert.equal(job.attempts, 3);
+      } finally {
+        await worker.stop();
+      }
+    });
+
     it('two worker processes never run the same job (each runs exactly once)', async (testContext) => {
       const kind = uniqueKind('compete');
       const logs = [path.join(t.store.dataDir, 'runs-a.jsonl'), path.join(t.store.dataDir, 'runs-b.jsonl')];

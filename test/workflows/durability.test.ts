@@ -126,6 +126,54 @@ describeEachDialect(
       assert.equal(jobs.length, 5, 'one job per batch (the interrupted one ran again after its lease), none for the whole loop');
     });
 
+    /**
+     * A node whose run kills its worker process each time (here: SIGKILL when it calls out, as an
+     * OOM kill would): after two deaths the next claim fails it with process_died, and a restarted
+     * worker never runs it again. Answers the finished (or paused) execution and the third worker.
+     */
+    const poisonRun = async (errorHandling: Record<string, unknown>, settled: string[]) => {
+      const id = await api.create({ name: 'Poison', error_handling: errorHandling, nodes: [call('first', '/fast'), call('deadly', '/slow', ['first'])] }, true);
+      const execId = await api.run(id);
+      for (const death of [1, 2]) {
+        const worker = spawnWorker(ctx());
+        children.push(worker);
+        await waitFor(() => hits(execId, 'deadly').length >= death, `run ${death} of the deadly node (${worker.output()})`, 30_000);
+        worker.child.kill('SIGKILL');
+        await worker.exited;
+      }
+      const restarted = spawnWorker(ctx());
+      children.push(restarted);
+      const done = await api.until(execId, settled, 30_000);
+      return { done, execId, restarted };
+    };
+
+    it('a node whose process dies twice is failed with process_died and fails its execution; the restarted worker lives', async () => {
+      const { done, execId, restarted } = await poisonRun({}, ['completed', 'failed', 'cancelled']);
+      assert.equal(done.status, 'failed', JSON.stringify(done));
+      assert.equal(done.failed_node_id, 'deadly');
+      assert.match(done.error, /^Node "deadly": process_died: the process running this job died 2 times in a row/);
+      assert.equal(done.node_results.deadly.status, 'failed');
+      assert.equal(hits(execId, 'deadly').length, 2, 'never run a third time');
+      assert.equal(hits(execId, 'first').length, 1);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(restarted.child.exitCode, null, 'the restarted worker is still running');
+      const job = await ctx().container.database.db.selectFrom('jobs').select(['state', 'last_error']).where('kind', '=', 'workflows.run_node').where('payload', 'like', `%${execId}%`).where('state', '=', 'dead').executeTakeFirstOrThrow();
+      assert.match(String(job.last_error), /^process_died/);
+      restarted.child.kill('SIGKILL');
+      await restarted.exited;
+    });
+
+    it('with on_failure pause, the execution is paused at the poisoned node instead', async () => {
+      const { done, execId, restarted } = await poisonRun({ on_failure: 'pause' }, ['paused', 'failed', 'completed']);
+      assert.equal(done.status, 'paused', JSON.stringify(done));
+      assert.equal(done.paused_reason, 'node_failed');
+      assert.equal(done.failed_node_id, 'deadly');
+      assert.match(done.error, /process_died/);
+      assert.equal(hits(execId, 'deadly').length, 2);
+      restarted.child.kill('SIGKILL');
+      await restarted.exited;
+    });
+
     it('two worker processes never run the same node run', async () => {
       const nodes = [call('a', '/fast'), call('b', '/fast', ['a']), call('c', '/fast', ['a']), call('d', '/fast', ['b', 'c']), call('e', '/fast', ['d'])];
       const id = await api.create({ name: 'Concurrent', nodes }, true);

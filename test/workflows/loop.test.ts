@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { WorkflowNode } from '../../src/modules/workflows/engine/types.ts';
-import { CONTROL_HANDLERS, type NodeHandler, type NodeInput, type NodeOutcome } from '../../src/modules/workflows/node-handlers.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { ExpressionEvaluator } from '../../src/modules/workflows/engine/expression-evaluator.ts';
+import { controlHandlers, type NodeHandler, type NodeInput, type NodeOutcome } from '../../src/modules/workflows/node-handlers.ts';
 import { loopHandler } from '../../src/modules/workflows/nodes/loop-node.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
@@ -23,6 +25,7 @@ function input(items: unknown[], checkpoint: unknown, concurrency = 1): NodeInpu
     tenantId: 't',
     actingAs: () => Promise.reject(new Error('a transform reads no document')),
     signal: new AbortController().signal,
+    maxReferenceBytes: 1024 * 1024,
   };
 }
 
@@ -42,7 +45,9 @@ async function runToEnd(handler: NodeHandler, items: unknown[], concurrency = 1)
 }
 
 describe('loop batches (handler)', () => {
-  const handlers = { transform: CONTROL_HANDLERS.transform! };
+  const expressions = new ExpressionEvaluator(loadConfig({}).expressions);
+  after(() => expressions.close());
+  const handlers = { transform: controlHandlers(expressions).transform! };
   const items = [1, 2, 3, 4, 5, 6, 7];
 
   it('runs at most maxItems per job and goes on from the checkpoint, outputs in order', async () => {
@@ -76,6 +81,10 @@ describeEachDialect(
     const api = workflowApi(ctx, () => tenant.headers);
     before(async () => {
       tenant = await createTenant(ctx(), { tier: 'team' });
+      // The process's first expression starts the sandbox process (~0.2 s on a quiet machine, over a
+      // second on a loaded one): started here, so it does not eat the first batch's 1 s budget below.
+      const warm = await api.create({ name: 'Warm-up', nodes: [{ id: 't', type: 'transform', config: { expression: '1' } }] });
+      assert.equal((await api.finished(await api.run(warm), 60_000)).status, 'completed');
     });
 
     it('250 items run in three jobs with their progress logged; inner notifications are written once each', async () => {

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { globToRegExp } from '../../lib/sandbox/glob.ts';
 import { fileTypeRuleFor } from '../../providers/files/file-types.ts';
 import { type ExportFormats, importedFileName, isUnexportableNative, retrievalFor } from './export-formats.ts';
 import type { ScanFilters } from './project-config.ts';
@@ -28,12 +28,14 @@ export class ScanFilter {
     this.#filters = filters;
     this.#formats = formats;
     // `~$*` or `*.tmp` (no slash) match a file's name anywhere; `**/drafts/**` (with a slash) match
-    // its path, which starts with the scanned folder's name.
-    const names = filters.exclude_patterns.filter((p) => !p.includes('/'));
-    const paths = filters.exclude_patterns.filter((p) => p.includes('/'));
-    const byName = names.length > 0 ? picomatch(names, { dot: true, basename: true }) : null;
-    const byPath = paths.length > 0 ? picomatch(paths, { dot: true }) : null;
-    this.#excluded = byName || byPath ? (path) => Boolean(byName?.(path) || byPath?.(path)) : null;
+    // its path, which starts with the scanned folder's name. The globs are the user's: compiled for
+    // RE2 (lib/sandbox/glob.ts), so a file with a long name cannot make a pattern backtrack.
+    const names = filters.exclude_patterns.filter((p) => !p.includes('/')).map(globToRegExp);
+    const paths = filters.exclude_patterns.filter((p) => p.includes('/')).map(globToRegExp);
+    this.#excluded =
+      names.length + paths.length > 0
+        ? (path) => names.some((re) => re.test(path.slice(path.lastIndexOf('/') + 1))) || paths.some((re) => re.test(path))
+        : null;
   }
 
   /** Null when the file is imported, else why it is skipped. */

@@ -5,7 +5,7 @@ import type { Principal } from '../../domain/principal.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ModuleServices } from '../../platform/module.ts';
-import { evalCel, type ExpressionScope, toPlain } from './engine/expressions.ts';
+import { type ExpressionScope, toPlain } from './engine/expressions.ts';
 import { nextSteps } from './engine/next-steps.ts';
 import type { NodeState, WorkflowDefinition, WorkflowNode } from './engine/types.ts';
 import { DEFAULT_PRIORITY, type ExecutionPriority, jobPriorityOf } from './execution-priority.ts';
@@ -184,12 +184,24 @@ export class ExecutionEngine {
     await this.#repo.log(trx, execution.tenantId, execution.id, 'node_progress', outcome.progress, now, node.id);
   }
 
-  /** A node failed: retry it, or apply `error_handling.on_failure`. */
-  async nodeFailed(trx: Executor, execution: Execution, run: NodeRun, node: WorkflowNode, message: string, definition: WorkflowDefinition): Promise<void> {
+  /**
+   * A node failed: retry it (`retry.max_attempts`), or apply `error_handling.on_failure`. `retry:
+   * false` skips the node's retries (its job's process died twice running it: another attempt would
+   * only kill another worker).
+   */
+  async nodeFailed(
+    trx: Executor,
+    execution: Execution,
+    run: NodeRun,
+    node: WorkflowNode,
+    message: string,
+    definition: WorkflowDefinition,
+    options: { retry?: boolean } = {},
+  ): Promise<void> {
     const now = this.#clock.now();
     const { tenantId, id } = execution;
     const maxAttempts = node.retry?.max_attempts ?? 1;
-    if (run.attempt < maxAttempts) {
+    if (options.retry !== false && run.attempt < maxAttempts) {
       const attempt = run.attempt + 1;
       await this.#repo.updateNodeRun(trx, tenantId, run.id, { status: 'queued', attempt, error: message, startedAt: null, runnerJobId: null, updatedAt: now });
       await this.#repo.log(trx, tenantId, id, 'node_retry', message, now, node.id);
@@ -213,19 +225,29 @@ export class ExecutionEngine {
     await this.finish(trx, execution, 'failed', null, now, message, node.id, definition);
   }
 
+  /** A run that will not run (its `run_if` is false): skipped with the reason, and the execution moves on. */
+  async skipRun(trx: Executor, execution: Execution, run: NodeRun, node: WorkflowNode, reason: string, definition: WorkflowDefinition): Promise<void> {
+    const now = this.#clock.now();
+    await this.#repo.updateNodeRun(trx, execution.tenantId, run.id, { status: 'skipped', reason, startedAt: run.startedAt, runnerJobId: run.runnerJobId, completedAt: now, updatedAt: now });
+    await this.#repo.log(trx, execution.tenantId, execution.id, 'node_skipped', reason, now, node.id);
+    if (execution.status === 'running') await this.advance(trx, execution, definition, now);
+  }
+
+  /** Fails the whole execution (a `run_if` that cannot be evaluated): open runs are cancelled with `reason`. */
+  async failExecution(trx: Executor, execution: Execution, message: string, reason: string, definition: WorkflowDefinition): Promise<void> {
+    const now = this.#clock.now();
+    await this.closeOpenRuns(trx, execution, 'cancelled', reason, now);
+    await this.finish(trx, execution, 'failed', null, now, message, null, definition);
+  }
+
   /** Records the results of the pure decision: skipped runs, newly ready runs (with their jobs), the end, or a wait on tasks. */
   async advance(trx: Executor, execution: Execution, definition: WorkflowDefinition, now: number, known?: readonly NodeRun[]): Promise<void> {
     const runs = known ?? (await this.#repo.nodeRuns(trx, execution.tenantId, execution.id));
     const states: Record<string, NodeState> = {};
     for (const run of runs) states[run.nodeId] = run.status;
-    const scope = scopeOf(execution, runs);
-    const runIfErrors: string[] = [];
-    const decision = nextSteps(definition.nodes, states, (node) => runIfHolds(node, scope, runIfErrors), rejectedNodes(definition.nodes, runs));
-    if (runIfErrors.length > 0) {
-      await this.closeOpenRuns(trx, execution, 'cancelled', 'run_if failed', now);
-      await this.finish(trx, execution, 'failed', null, now, runIfErrors[0]!, null, definition);
-      return;
-    }
+    // `run_if` is not evaluated here (inside the caller's transaction): a node with one is made
+    // ready and its job evaluates it in the expression sandbox, then runs or skips it (node-runner.ts).
+    const decision = nextSteps(definition.nodes, states, undefined, rejectedNodes(definition.nodes, runs));
     const added: NodeRun[] = [
       ...decision.skipped.map((s) => newRun(execution, s.id, 'skipped', now, s.reason)),
       ...decision.ready.map((id) => newRun(execution, id, 'queued', now, null)),
@@ -317,15 +339,6 @@ export class ExecutionEngine {
 function runContext(execution: Execution, run: NodeRun, node: WorkflowNode, now: number): RunContext {
   const { tenantId, id: executionId, workflowId, workflowName } = execution;
   return { tenantId, executionId, workflowId, workflowName, runId: run.id, nodeId: node.id, jobPriority: jobPriorityOf(execution.priority), now };
-}
-
-function runIfHolds(node: WorkflowNode, scope: ExpressionScope, errors: string[]): boolean {
-  try {
-    return evalCel(node.run_if!, scope) === true;
-  } catch (error) {
-    errors.push(`Node "${node.id}": run_if "${node.run_if}" failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-    return false;
-  }
 }
 
 /** Human nodes whose task was rejected (contract §10: dependents without a run_if are skipped). */

@@ -1,10 +1,12 @@
-import type { RunningJob } from '../../jobs/job-types.ts';
+import type { Executor } from '../../db/executor.ts';
+import type { DiedJob, RunningJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import { createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
 import { ActingPrincipals } from './acting-principal.ts';
 import { ExecutionEngine, RUN_NODE_JOB, type RunNodePayload } from './execution-engine.ts';
 import { ExecutionsService } from './executions.service.ts';
-import { CONTROL_HANDLERS, httpRequestHandler, type NodeHandler } from './node-handlers.ts';
+import { ExpressionEvaluator } from './engine/expression-evaluator.ts';
+import { controlHandlers, httpRequestHandler, type NodeHandler } from './node-handlers.ts';
 import { NodeRunner } from './node-runner.ts';
 import { aiHandlers, type DocumentAi, documentAi } from './nodes/ai-nodes.ts';
 import { humanHandler } from './nodes/human-nodes.ts';
@@ -58,13 +60,15 @@ export const workflowsModule = defineModule({
     const repo = new WorkflowsRepository(database.dialect);
     const mail = use('mailOutbox');
     const http = createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetworkTargets });
+    // User-written expressions and schemas run in child processes under config.expressions' limits (started on first use).
+    const expressions = new ExpressionEvaluator(config.expressions);
     const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
     const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, jobs, events, mail, members: use('members') });
     const human = humanHandler(tasks);
     const principals = new ActingPrincipals({ tenants: use('tenantDirectory'), members: use('members') });
     const library = { database, ai: use('ai'), documents: use('documentPipeline'), access: use('documentAccess') };
     const handlers: Record<string, NodeHandler> = {
-      ...CONTROL_HANDLERS,
+      ...controlHandlers(expressions),
       http_request: httpRequestHandler(http),
       schedule: scheduleHandler,
       notification: notificationHandler(mail),
@@ -75,13 +79,13 @@ export const workflowsModule = defineModule({
       ...aiHandlers({ ...library, passages: use('passages'), checkSchema: schemaChecker() }),
     };
     handlers.loop = loopHandler({ ...handlers });
-    const runner = new NodeRunner({ database, clock, engine, handlers, principals });
+    const runner = new NodeRunner({ database, clock, engine, handlers, expressions, principals });
     const schedule = new ScheduleTrigger({ database, clock, workflows: repo, jobs });
     const workflows = new WorkflowsService({ database, clock, workflows: repo, schedule });
     const executions = new ExecutionsService({ database, clock, engine, jobs });
     schedule.bind(executions);
     const uploads = new DocumentTrigger({ database, workflows: repo, documents: use('documentPipeline'), folders: use('folderPaths'), executions, principals, access: use('documentAccess'), logger });
-    const hooks = new WebhookTrigger({ database, workflows: repo, executions });
+    const hooks = new WebhookTrigger({ database, workflows: repo, executions, expressions });
     return {
       provides: { workflows, workflowExecutions: executions, humanTasks: tasks, documentAi: documentAi(library) },
       async routes(app) {
@@ -90,13 +94,20 @@ export const workflowsModule = defineModule({
         await webhookTriggerRoutes(app, { hooks });
       },
       jobs: [
-        { kind: RUN_NODE_JOB, ...RETRIED, handler: (job: RunningJob<RunNodePayload>) => runner.run(job) },
+        {
+          kind: RUN_NODE_JOB,
+          ...RETRIED,
+          handler: (job: RunningJob<RunNodePayload>) => runner.run(job),
+          onProcessDied: (trx: Executor, job: DiedJob<RunNodePayload>) => runner.processDied(trx, job),
+        },
         { kind: TASK_TIMER_JOB, ...RETRIED, handler: (job: RunningJob<TaskTimerPayload>) => tasks.fire(job) },
         { kind: SCHEDULE_TICK_JOB, ...RETRIED, handler: (job: RunningJob<ScheduleTickPayload>) => schedule.tick(job) },
       ],
       onEvent: (event) => uploads.onEvent(event),
       sandboxCleanup: (trx, tenantId) => repo.deleteTenant(trx, tenantId),
-      close: () => http.close(),
+      close: async () => {
+        await Promise.all([http.close(), expressions.close()]);
+      },
     };
   },
 });

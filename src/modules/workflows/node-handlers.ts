@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/executor.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import type { OutboundHttp } from '../../providers/outbound/outbound-http.ts';
-import { evalCel, evalJsonata, type ExpressionScope } from './engine/expressions.ts';
+import type { ExpressionEvaluator } from './engine/expression-evaluator.ts';
+import { type ExpressionScope, resolveReferences } from './engine/expressions.ts';
 import type { WorkflowNode } from './engine/types.ts';
 
 /** Where a node run sits, for effects written in the transaction that records its result. */
@@ -58,6 +59,8 @@ export interface NodeInput {
    */
   actingAs: () => Promise<AuthContext>;
   signal: AbortSignal;
+  /** Most text `{{...}}` references may write into a config (the sandbox's result limit). */
+  maxReferenceBytes: number;
 }
 
 /** A node type's behaviour. Issue 15 adds AI, human and MCP handlers to this table. */
@@ -73,23 +76,16 @@ export function nodeFailure(nodeId: string, code: string, message: string): Erro
   return new Error(`Node "${nodeId}": ${code}: ${message}`);
 }
 
-/** Fails a node with a message naming the node and the expression (contract §10). */
+/** Fails a node with a message naming the node and the expression (contract §10), or the sandbox limit it hit. */
 function expressionError(node: WorkflowNode, expression: string, error: unknown): Error {
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return new Error(`Node "${node.id}": expression "${expression}" failed: ${message}`);
+  return new Error(`Node "${node.id}": expression "${expression}" failed: ${message}`, { cause: error });
 }
 
-function cel(node: WorkflowNode, expression: string, scope: ExpressionScope): unknown {
+/** Runs one evaluation of a node's expression, failing the node with the expression named. */
+async function evaluating<T>(node: WorkflowNode, expression: string, run: (expression: string) => Promise<T>): Promise<T> {
   try {
-    return evalCel(expression, scope);
-  } catch (error) {
-    throw expressionError(node, expression, error);
-  }
-}
-
-async function jsonataOf(node: WorkflowNode, expression: string, input: unknown, scope: ExpressionScope): Promise<unknown> {
-  try {
-    return await evalJsonata(expression, input, scope);
+    return await run(expression);
   } catch (error) {
     throw expressionError(node, expression, error);
   }
@@ -101,60 +97,66 @@ export function itemsOf(node: WorkflowNode, value: unknown): unknown[] {
   return value;
 }
 
-/** The control nodes of contract §10 that need nothing outside the process. */
-export const CONTROL_HANDLERS: Record<string, NodeHandler> = {
-  condition: async ({ node, rawConfig, scope }) => done({ result: cel(node, String(rawConfig.expression), scope) === true }),
-  switch: async ({ node, rawConfig, config, scope }) => {
-    const value = cel(node, String(rawConfig.expression), scope);
-    const cases = config.cases;
-    let matched = 'default';
-    if (Array.isArray(cases)) {
-      const hit = cases.find((c) => c === value);
-      if (hit !== undefined) matched = String(hit);
-    } else if (cases && typeof cases === 'object') {
-      const hit = Object.entries(cases).find(([, v]) => v === value);
-      if (hit) matched = hit[0];
-    }
-    return done({ value, case: matched });
-  },
-  parallel: async () => done({}),
-  join: async ({ node, scope }) => {
-    const outputs: Record<string, unknown> = {};
-    for (const dep of node.depends_on ?? []) {
-      const result = scope.nodes[dep];
-      if (result?.status === 'completed') outputs[dep] = result.output;
-    }
-    return done(outputs);
-  },
-  transform: async ({ node, rawConfig, scope }) => done(await jsonataOf(node, String(rawConfig.expression), scope, scope)),
-  filter: async ({ node, config, rawConfig, scope }) => {
-    const items = itemsOf(node, config.items);
-    return done(items.filter((item, index) => cel(node, String(rawConfig.condition), { ...scope, item, index }) === true));
-  },
-  aggregate: async ({ node, config, rawConfig, scope }) => done(await jsonataOf(node, String(rawConfig.expression), itemsOf(node, config.items), scope)),
-  set_variable: async ({ config }) => {
-    const name = String(config.name);
-    return { kind: 'completed', output: { name, value: config.value }, setVariable: { name, value: config.value } };
-  },
-  delay: async ({ node, config, startedAt, now }) => {
-    let until: number;
-    if (config.until !== undefined) {
-      until = Date.parse(String(config.until));
-      if (Number.isNaN(until)) throw new Error(`Node "${node.id}": config "until" is not a timestamp`);
-    } else {
-      const seconds = Number(config.seconds);
-      if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`Node "${node.id}": config "seconds" must be a non-negative number`);
-      until = startedAt + seconds * 1000;
-    }
-    if (now < until) return { kind: 'wait', until };
-    return done({ waited_until: new Date(until).toISOString() });
-  },
-  end: async ({ config }) => {
-    const status = config.status === 'failed' ? 'failed' : 'completed';
-    const output = config.output ?? null;
-    return { kind: 'completed', output, end: { status, output } };
-  },
-};
+/** The control nodes of contract §10: nothing outside the process, expressions in the sandbox. */
+export function controlHandlers(expressions: ExpressionEvaluator): Record<string, NodeHandler> {
+  return {
+    condition: async ({ node, rawConfig, scope, signal }) =>
+      done({ result: (await evaluating(node, String(rawConfig.expression), (e) => expressions.cel(e, scope, signal))) === true }),
+    switch: async ({ node, rawConfig, config, scope, signal }) => {
+      const value = await evaluating(node, String(rawConfig.expression), (e) => expressions.cel(e, scope, signal));
+      const cases = config.cases;
+      let matched = 'default';
+      if (Array.isArray(cases)) {
+        const hit = cases.find((c) => c === value);
+        if (hit !== undefined) matched = String(hit);
+      } else if (cases && typeof cases === 'object') {
+        const hit = Object.entries(cases).find(([, v]) => v === value);
+        if (hit) matched = hit[0];
+      }
+      return done({ value, case: matched });
+    },
+    parallel: async () => done({}),
+    join: async ({ node, scope }) => {
+      const outputs: Record<string, unknown> = {};
+      for (const dep of node.depends_on ?? []) {
+        const result = scope.nodes[dep];
+        if (result?.status === 'completed') outputs[dep] = result.output;
+      }
+      return done(outputs);
+    },
+    transform: async ({ node, rawConfig, scope, signal }) => done(await evaluating(node, String(rawConfig.expression), (e) => expressions.jsonata(e, scope, undefined, signal))),
+    filter: async ({ node, config, rawConfig, scope, signal }) => {
+      const items = itemsOf(node, config.items);
+      // One message for all the items: one hop to the sandbox and one time limit for the node.
+      const keep = await evaluating(node, String(rawConfig.condition), (e) => expressions.celEach(e, scope, items, signal));
+      return done(items.filter((_, index) => keep[index] === true));
+    },
+    aggregate: async ({ node, config, rawConfig, scope, signal }) =>
+      done(await evaluating(node, String(rawConfig.expression), (e) => expressions.jsonata(e, scope, itemsOf(node, config.items), signal))),
+    set_variable: async ({ config }) => {
+      const name = String(config.name);
+      return { kind: 'completed', output: { name, value: config.value }, setVariable: { name, value: config.value } };
+    },
+    delay: async ({ node, config, startedAt, now }) => {
+      let until: number;
+      if (config.until !== undefined) {
+        until = Date.parse(String(config.until));
+        if (Number.isNaN(until)) throw new Error(`Node "${node.id}": config "until" is not a timestamp`);
+      } else {
+        const seconds = Number(config.seconds);
+        if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`Node "${node.id}": config "seconds" must be a non-negative number`);
+        until = startedAt + seconds * 1000;
+      }
+      if (now < until) return { kind: 'wait', until };
+      return done({ waited_until: new Date(until).toISOString() });
+    },
+    end: async ({ config }) => {
+      const status = config.status === 'failed' ? 'failed' : 'completed';
+      const output = config.output ?? null;
+      return { kind: 'completed', output, end: { status, output } };
+    },
+  };
+}
 
 /** `http_request` through the guarded outbound client; a non-2xx answer fails the node. */
 export function httpRequestHandler(http: OutboundHttp): NodeHandler {
@@ -190,3 +192,8 @@ export function httpRequestHandler(http: OutboundHttp): NodeHandler {
 
 /** Keys whose values are read raw (expressions, nested nodes), not reference-resolved. */
 export const RAW_KEYS = new Set(['expression', 'condition', 'node']);
+
+/** A node's config with its `{{...}}` references resolved over `scope` (raw keys kept as written). */
+export function resolveConfig(rawConfig: Record<string, unknown>, scope: ExpressionScope, maxReferenceBytes: number): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(rawConfig).map(([k, v]) => [k, RAW_KEYS.has(k) ? v : resolveReferences(v, scope, maxReferenceBytes)]));
+}

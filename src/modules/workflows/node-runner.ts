@@ -1,91 +1,216 @@
 import type { Database } from '../../db/database.ts';
-import type { RunningJob } from '../../jobs/job-types.ts';
-import type { AuthContext } from '../../domain/auth-context.ts';
+import type { DiedJob, RunningJob } from '../../jobs/job-types.ts';
+import type { Executor } from '../../db/executor.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
 import { type ActingPrincipals, PrincipalUnavailable } from './acting-principal.ts';
-import { resolveReferences } from './engine/expressions.ts';
+import type { ExpressionEvaluator } from './engine/expression-evaluator.ts';
 import type { WorkflowNode } from './engine/types.ts';
 import { type ExecutionEngine, type RunNodePayload, scopeOf } from './execution-engine.ts';
-import { type NodeHandler, type NodeOutcome, nodeFailure, RAW_KEYS } from './node-handlers.ts';
+import { type NodeHandler, type NodeOutcome, nodeFailure, resolveConfig } from './node-handlers.ts';
 import type { Execution, NodeRun } from './workflows.repository.ts';
 
-/** Node types whose handlers do no I/O and finish at once (bounded by the expression limits). */
-const INLINE_TYPES = new Set(['condition', 'switch', 'parallel', 'join', 'transform', 'filter', 'aggregate', 'set_variable', 'end']);
+/**
+ * Control nodes that evaluate user expressions (in the sandbox) and touch nothing else: they run
+ * from a snapshot, and their result commits in one transaction with the job if the run is still
+ * the one read.
+ */
+const EXPRESSION_TYPES = new Set(['condition', 'switch', 'transform', 'filter', 'aggregate']);
+/** Control nodes with no user code and no I/O: they run inside the transaction that records them (one round trip). */
+const PLAIN_TYPES = new Set(['parallel', 'join', 'set_variable', 'end']);
+
+/** What the first transaction found of a run; `claimed` when it is a node with I/O now marked running for this job. */
+interface Snapshot {
+  execution: Execution;
+  run: NodeRun;
+  runs: NodeRun[];
+  node: WorkflowNode;
+  claimed: boolean;
+}
+
+/** How a run's turn ends when it does not run its handler through the claim: skipped, failed by `run_if`, or done inline. */
+type Decision =
+  | { kind: 'skip'; reason: string }
+  | { kind: 'run_if_failed'; message: string }
+  | { kind: 'result'; outcome?: NodeOutcome; failure?: string };
 
 /**
- * The `workflows.run_node` job: claim the node run in one transaction (only the job that holds it
- * may run it), run its handler outside any transaction, then record the result in a second
- * transaction that also completes the job (`completeIn`). A worker killed mid-node leaves the job,
- * which runs the node again after its lease; a finished run is never run again; a run that lost its
- * job to another worker cannot commit.
+ * The `workflows.run_node` job. A node with side effects: claim the run in one transaction (only
+ * the job that holds it may run it), run its handler outside any transaction, then record the
+ * result in a second transaction that also completes the job (`completeIn`). A worker killed
+ * mid-node leaves the job, which runs the node again after its lease; a finished run is never run
+ * again; a run that lost its job to another worker cannot commit.
+ *
+ * No user code runs inside a transaction (on SQLite one transaction holds the process's only
+ * connection): `run_if` and the control nodes' expressions are evaluated in the expression sandbox
+ * from what the first transaction read, and only their result is written, after checking the run
+ * is still queued. Control nodes without user code (`parallel`, `join`, `set_variable`, `end`) run
+ * inside the transaction that records them.
  */
 export class NodeRunner {
   readonly #database: Database;
   readonly #clock: Clock;
   readonly #engine: ExecutionEngine;
   readonly #handlers: Record<string, NodeHandler>;
+  readonly #expressions: ExpressionEvaluator;
   readonly #principals: ActingPrincipals;
 
-  constructor(deps: { database: Database; clock: Clock; engine: ExecutionEngine; handlers: Record<string, NodeHandler>; principals: ActingPrincipals }) {
+  constructor(deps: {
+    database: Database;
+    clock: Clock;
+    engine: ExecutionEngine;
+    handlers: Record<string, NodeHandler>;
+    expressions: ExpressionEvaluator;
+    principals: ActingPrincipals;
+  }) {
     this.#database = deps.database;
     this.#clock = deps.clock;
     this.#engine = deps.engine;
     this.#handlers = deps.handlers;
+    this.#expressions = deps.expressions;
     this.#principals = deps.principals;
   }
 
   async run(job: RunningJob<RunNodePayload>): Promise<void> {
-    const start = await this.#claim(job);
-    if (!start) return;
-    const { execution, run, runs, node } = start;
-    let outcome: NodeOutcome | undefined;
-    let failure: string | undefined;
-    try {
-      outcome = await this.#invoke(execution, run, runs, node, job.signal);
-    } catch (error) {
-      if (job.signal.aborted) throw error; // the worker is stopping: the job runs again later
-      failure = error instanceof Error ? error.message : String(error);
+    let snapshot = await this.#begin(job);
+    if (!snapshot) return;
+    if (gated(snapshot)) {
+      const decision = await this.#runIf(snapshot, job.signal);
+      if (decision) return this.#commit(job, snapshot, decision);
+      if (PLAIN_TYPES.has(snapshot.node.type)) return this.#commit(job, snapshot, { kind: 'result', ...(await this.#attemptOn(snapshot, job)) });
     }
-    await this.#record(job, node, outcome, failure);
+    if (EXPRESSION_TYPES.has(snapshot.node.type)) return this.#commit(job, snapshot, { kind: 'result', ...(await this.#attemptOn(snapshot, job)) });
+    if (!snapshot.claimed) {
+      snapshot = await this.#claim(job);
+      if (!snapshot) return;
+    }
+    const claimed = await this.#attempt(snapshot.execution, snapshot.run, snapshot.runs, snapshot.node, job.signal);
+    await this.#record(job, snapshot.node, claimed.outcome, claimed.failure);
   }
 
   /**
-   * Marks the run `running` for this job and returns what the handler needs; null when it is not
-   * this job's to run, or when it already ran inline. Control nodes that touch nothing outside the
-   * process (CEL, JSONata, variables, joins) run right here, inside the claiming transaction, with
-   * their result: half the round trips, and the result commits exactly once with the job.
+   * The first transaction: null when the run is not this job's, or when it was a plain control node
+   * run and recorded right here; otherwise what was read, with a node that does I/O (and has no
+   * `run_if` to decide first) already marked running for this job. No user code runs in it.
    */
-  async #claim(job: RunningJob<RunNodePayload>) {
+  async #begin(job: RunningJob<RunNodePayload>): Promise<Snapshot | null> {
     const { tenantId, executionId, runId } = job.payload;
     const repo = this.#engine.repo;
     return this.#database.db.transaction().execute(async (trx) => {
       const execution = await repo.lockExecution(trx, tenantId, executionId);
       const run = await repo.findNodeRun(trx, tenantId, runId);
-      // Paused: the run stays queued and resume enqueues it again. Finished runs never run twice;
-      // a running run belongs to the job that claimed it (its own retry after a crash may go on).
-      if (execution?.status !== 'running' || !run) return null;
-      if (run.status !== 'queued' && !(run.status === 'running' && run.runnerJobId === job.id)) return null;
-      const definition = await this.#engine.definition(trx, execution);
-      const node = definition.nodes.find((n) => n.id === run.nodeId);
+      if (!runnable(execution, run, job)) return null;
+      const definition = await this.#engine.definition(trx, execution!);
+      const node = definition.nodes.find((n) => n.id === run!.nodeId);
+      if (!node) return null;
+      const runs = await repo.nodeRuns(trx, tenantId, executionId);
+      const snapshot: Snapshot = { execution: execution!, run: run!, runs, node, claimed: false };
+      if (gated(snapshot) || EXPRESSION_TYPES.has(node.type)) return snapshot;
+      const now = this.#clock.now();
+      const running = { ...run!, status: 'running' as const, startedAt: run!.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
+      const known = runs.map((r) => (r.id === runId ? running : r));
+      if (PLAIN_TYPES.has(node.type)) {
+        // Queued to its result in this one transaction: one write, not two.
+        const { outcome, failure } = await this.#attempt(execution!, running, known, node, job.signal);
+        await job.completeIn(trx);
+        if (failure !== undefined || !outcome || outcome.kind === 'wait' || outcome.kind === 'checkpoint') await this.#engine.nodeFailed(trx, execution!, running, node, failure ?? 'no outcome', definition);
+        else await this.#engine.recordOutcome(trx, execution!, running, node, outcome, definition, known);
+        return null;
+      }
+      await repo.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
+      return { execution: execution!, run: running, runs: known, node, claimed: true };
+    });
+  }
+
+  /** Runs the handler of a snapshot's run (not yet written as running) outside any transaction. */
+  #attemptOn({ execution, run, runs, node }: Snapshot, job: RunningJob<RunNodePayload>) {
+    const running = { ...run, status: 'running' as const, startedAt: run.startedAt ?? this.#clock.now(), runnerJobId: job.id };
+    return this.#attempt(execution, running, runs.map((r) => (r.id === run.id ? running : r)), node, job.signal);
+  }
+
+  /**
+   * The run's job was failed with `process_died` (its runs killed their process twice): the node
+   * fails without its retries, and `on_failure` decides for the execution (fail, pause, continue).
+   * Called in the transaction that fails the job.
+   */
+  async processDied(trx: Executor, job: DiedJob<RunNodePayload>): Promise<void> {
+    const { tenantId, executionId, runId } = job.payload ?? ({} as Partial<RunNodePayload>);
+    if (!tenantId || !executionId || !runId) return;
+    const repo = this.#engine.repo;
+    const execution = await repo.lockExecution(trx, tenantId, executionId);
+    const run = await repo.findNodeRun(trx, tenantId, runId);
+    if (!execution || !run || (execution.status !== 'running' && execution.status !== 'paused')) return;
+    if (run.status !== 'queued' && !(run.status === 'running' && run.runnerJobId === job.id)) return;
+    const definition = await this.#engine.definition(trx, execution);
+    const node = definition.nodes.find((n) => n.id === run.nodeId);
+    if (!node) return;
+    const failed = { ...run, startedAt: run.startedAt ?? this.#clock.now(), runnerJobId: job.id };
+    await this.#engine.nodeFailed(trx, execution, failed, node, `Node "${node.id}": ${job.error}`, definition, { retry: false });
+  }
+
+  /** Null when the node should run; otherwise it is skipped, or its `run_if` failed (which fails the execution). */
+  async #runIf({ execution, runs, node }: Snapshot, signal: AbortSignal): Promise<Decision | null> {
+    try {
+      const holds = (await this.#expressions.cel(node.run_if!, scopeOf(execution, runs), signal)) === true;
+      return holds ? null : { kind: 'skip', reason: 'run_if is false' };
+    } catch (error) {
+      if (signal.aborted) throw error; // the worker is stopping: the job runs again later
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      return { kind: 'run_if_failed', message: `Node "${node.id}": run_if "${node.run_if}" failed: ${message}` };
+    }
+  }
+
+  /** Runs the handler outside any transaction; its failure is the node's, unless the worker is stopping. */
+  async #attempt(execution: Execution, run: NodeRun, runs: NodeRun[], node: WorkflowNode, signal: AbortSignal): Promise<{ outcome?: NodeOutcome; failure?: string }> {
+    try {
+      return { outcome: await this.#invoke(execution, run, runs, node, signal) };
+    } catch (error) {
+      if (signal.aborted) throw error; // the worker is stopping: the job runs again later
+      return { failure: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /**
+   * Writes a decision taken from a snapshot, with the job's completion, if the run is still the one
+   * read (queued, same attempt); otherwise another job took it or the execution moved on, and
+   * nothing is written (a pure evaluation has nothing to undo).
+   */
+  async #commit(job: RunningJob<RunNodePayload>, snapshot: Snapshot, decision: Decision): Promise<void> {
+    const { tenantId, executionId, runId } = job.payload;
+    const repo = this.#engine.repo;
+    const { node } = snapshot;
+    await this.#database.db.transaction().execute(async (trx) => {
+      const execution = await repo.lockExecution(trx, tenantId, executionId);
+      const run = await repo.findNodeRun(trx, tenantId, runId);
+      if (!runnable(execution, run, job) || run!.attempt !== snapshot.run.attempt) return;
+      const definition = await this.#engine.definition(trx, execution!);
+      const now = this.#clock.now();
+      const running = { ...run!, status: 'running' as const, startedAt: run!.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
+      await job.completeIn(trx);
+      if (decision.kind === 'skip') await this.#engine.skipRun(trx, execution!, running, node, decision.reason, definition);
+      else if (decision.kind === 'run_if_failed') await this.#engine.failExecution(trx, execution!, decision.message, 'run_if failed', definition);
+      else if (decision.failure !== undefined || !decision.outcome || decision.outcome.kind === 'wait' || decision.outcome.kind === 'checkpoint') {
+        await this.#engine.nodeFailed(trx, execution!, running, node, decision.failure ?? 'no outcome', definition);
+      } else await this.#engine.recordOutcome(trx, execution!, running, node, decision.outcome, definition);
+    });
+  }
+
+  /** Marks the run `running` for this job (a node with I/O whose `run_if` held); null when it is no longer this job's. */
+  async #claim(job: RunningJob<RunNodePayload>): Promise<Snapshot | null> {
+    const { tenantId, executionId, runId } = job.payload;
+    const repo = this.#engine.repo;
+    return this.#database.db.transaction().execute(async (trx) => {
+      const execution = await repo.lockExecution(trx, tenantId, executionId);
+      const run = await repo.findNodeRun(trx, tenantId, runId);
+      if (!runnable(execution, run, job)) return null;
+      const definition = await this.#engine.definition(trx, execution!);
+      const node = definition.nodes.find((n) => n.id === run!.nodeId);
       if (!node) return null;
       const now = this.#clock.now();
-      const running = { ...run, status: 'running' as const, startedAt: run.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
-      const inline = INLINE_TYPES.has(node.type);
-      // An inline node's row goes from queued to its result in this transaction: one write, not two.
-      if (!inline) await repo.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
+      const running = { ...run!, status: 'running' as const, startedAt: run!.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
+      await repo.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
       const runs = (await repo.nodeRuns(trx, tenantId, executionId)).map((r) => (r.id === runId ? running : r));
-      if (!inline) return { execution, run: running, runs, node };
-      let outcome: NodeOutcome | undefined;
-      let failure: string | undefined;
-      try {
-        outcome = await this.#invoke(execution, running, runs, node, job.signal);
-      } catch (error) {
-        failure = error instanceof Error ? error.message : String(error);
-      }
-      await job.completeIn(trx);
-      if (failure !== undefined || !outcome || outcome.kind === 'wait' || outcome.kind === 'checkpoint') await this.#engine.nodeFailed(trx, execution, running, node, failure ?? 'no outcome', definition);
-      else await this.#engine.recordOutcome(trx, execution, running, node, outcome, definition, runs);
-      return null;
+      return { execution: execution!, run: running, runs, node, claimed: true };
     });
   }
 
@@ -94,7 +219,8 @@ export class NodeRunner {
     if (!handler) throw new Error(`Node "${node.id}": node type "${node.type}" is not available`);
     const scope = scopeOf(execution, runs);
     const rawConfig = node.config ?? {};
-    const config = Object.fromEntries(Object.entries(rawConfig).map(([k, v]) => [k, RAW_KEYS.has(k) ? v : resolveReferences(v, scope)]));
+    const maxReferenceBytes = this.#expressions.limits.maxResultBytes;
+    const config = resolveConfig(rawConfig, scope, maxReferenceBytes);
     const waits = node.type === 'delay' || node.type === 'schedule' || node.type.startsWith('human_');
     const timeoutMs = !waits && node.timeout_seconds ? node.timeout_seconds * 1000 : undefined;
     const nodeSignal = timeoutMs ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : signal;
@@ -110,6 +236,7 @@ export class NodeRunner {
       tenantId: execution.tenantId,
       actingAs: this.#actingAs(execution, node),
       signal: nodeSignal,
+      maxReferenceBytes,
     });
     return timeoutMs ? withTimeout(running, timeoutMs, node.id) : running;
   }
@@ -158,6 +285,21 @@ export class NodeRunner {
       await this.#engine.recordOutcome(trx, current, again, node, outcome, definition);
     });
   }
+}
+
+/**
+ * Whether this job may run the run: the execution is running (paused: the run stays queued and
+ * resume enqueues it again) and the run is queued, or running for this very job (its own retry
+ * after a crash, a timer or a loop's next batch). Finished runs never run twice.
+ */
+/** `run_if` decides once, when the run first starts (not on its retries, timers or loop batches). */
+function gated({ node, run }: Snapshot): boolean {
+  return node.run_if !== undefined && run.status === 'queued' && run.attempt === 1;
+}
+
+function runnable(execution: Execution | undefined, run: NodeRun | undefined, job: RunningJob<RunNodePayload>): boolean {
+  if (execution?.status !== 'running' || !run) return false;
+  return run.status === 'queued' || (run.status === 'running' && run.runnerJobId === job.id);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, nodeId: string): Promise<T> {

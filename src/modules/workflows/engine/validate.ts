@@ -1,5 +1,5 @@
 import { cronError } from './cron.ts';
-import { celParseError, jsonataParseError } from './expressions.ts';
+import { celParseError, jsonataParseError, MAX_EXPRESSION_TEXT } from './expressions.ts';
 import { NODE_TYPES } from './node-types.ts';
 import { TRIGGER_RULES, type ValidationResult, type WorkflowDefinition, type WorkflowNode } from './types.ts';
 
@@ -32,10 +32,26 @@ export function validateWorkflow(definition: Pick<WorkflowDefinition, 'nodes' | 
     }
     checkType(node, errors, warnings);
   }
+  const text = expressionText(nodes);
+  if (text > MAX_EXPRESSION_TEXT) errors.push(`The workflow's expressions are ${text} characters together; at most ${MAX_EXPRESSION_TEXT} are allowed`);
   const cycle = findCycle(nodes);
   if (cycle) errors.push(`Circular dependency: ${cycle.join(' -> ')}`);
   if (definition.trigger) checkTrigger(definition.trigger, errors);
   return { errors, warnings };
+}
+
+/** Characters of every expression of a definition (run_if, CEL and JSONata config keys), which bound its parse time. */
+function expressionText(nodes: readonly WorkflowNode[]): number {
+  let total = 0;
+  for (const node of nodes) {
+    if (typeof node.run_if === 'string') total += node.run_if.length;
+    const spec = NODE_TYPES[node.type];
+    for (const key of [...(spec?.cel ?? []), ...(spec?.jsonata ?? [])]) {
+      const value = node.config?.[key];
+      if (typeof value === 'string') total += value.length;
+    }
+  }
+  return total;
 }
 
 /** The trigger types of the spec and what each needs in `conditions`. */

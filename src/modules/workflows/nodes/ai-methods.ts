@@ -1,3 +1,4 @@
+import { Re2RegExp } from '../../../lib/sandbox/re2-regexp.ts';
 import type { ModuleServices } from '../../../platform/module.ts';
 
 type Ai = ModuleServices['ai'];
@@ -58,9 +59,15 @@ export function rankByVector(vector: Float32Array | null, query: string, passage
 
 /** `Invoice number: INV-7` or `Total = 12.50` on a line of the text, for a field `invoice_number` / `total`. */
 function labelled(text: string, field: string): string | null {
-  const label = field.replace(/[_-]+/g, '[ _-]*');
-  const match = new RegExp(`(?:^|\\n)\\s*${label}\\s*[:=#]\\s*(.+)`, 'i').exec(text);
+  // The field name is the user's: its characters are matched literally, never as a pattern, and
+  // RE2 keeps the scan linear in the document's length (a run of blank lines cannot make it quadratic).
+  const label = field.split(/[_-]+/).map(escapeRegExp).join('[ _-]*');
+  const match = new Re2RegExp(`(?:^|\\n)\\s*${label}\\s*[:=#]\\s*(.+)`, 'i').exec(text);
   return match ? match[1]!.trim() : null;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function fromEntities(field: string, type: string, entities: Entities | null): string | null {

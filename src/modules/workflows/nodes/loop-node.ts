@@ -1,5 +1,4 @@
-import { resolveReferences } from '../engine/expressions.ts';
-import { itemsOf, type NodeHandler, type NodeOutcome, RAW_KEYS, type RunContext } from '../node-handlers.ts';
+import { itemsOf, type NodeHandler, type NodeOutcome, type RunContext, resolveConfig } from '../node-handlers.ts';
 import type { Executor } from '../../../db/executor.ts';
 
 /** Node types a loop cannot run inline: they wait durably or hand over to people. */
@@ -54,7 +53,7 @@ export function loopHandler(handlers: Record<string, NodeHandler>, batch = LOOP_
           ...input,
           node: { id: `${node.id}[${index}]`, type: inner.type!, config: innerRaw },
           rawConfig: innerRaw,
-          config: Object.fromEntries(Object.entries(innerRaw).map(([k, v]) => [k, RAW_KEYS.has(k) ? v : resolveReferences(v, itemScope)])),
+          config: resolveConfig(innerRaw, itemScope, input.maxReferenceBytes),
           scope: itemScope,
           checkpoint: null,
           idempotencyKey: `${scope.execution.id}:${node.id}:${index}`,

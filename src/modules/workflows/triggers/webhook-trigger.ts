@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import AjvModule, { type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import type { Database } from '../../../db/database.ts';
 import { AppError, errors } from '../../../lib/errors.ts';
+import { SandboxEvaluationError } from '../../../lib/sandbox/sandbox-pool.ts';
+import type { ExpressionEvaluator } from '../engine/expression-evaluator.ts';
 import { verifyWebhookSignature, WEBHOOK_HEADERS } from '../../../lib/webhook-signature.ts';
 import type { ExecutionsService } from '../executions.service.ts';
 import type { Execution, WorkflowsRepository } from '../workflows.repository.ts';
 import { workflowNotFound } from '../workflow-definition.ts';
-
-// ajv and ajv-formats are CommonJS with a default export.
-const Ajv = AjvModule.default ?? AjvModule;
-const addFormats = addFormatsModule.default ?? addFormatsModule;
 
 export interface HookRequest {
   workflowId: string;
@@ -22,21 +18,21 @@ export interface HookRequest {
 /**
  * The `webhook` trigger (contract §10): `POST /dag/hooks/{workflow_id}` signed with
  * `X-Service-Signature: sha256=<hex HMAC of the raw body keyed with conditions.secret>`; the body is
- * checked against `conditions.validation` (JSON Schema, Ajv) and becomes `trigger_data`. Only an
+ * checked against `conditions.validation` (JSON Schema, Ajv, in the expression sandbox: the schema is
+ * the workflow author's code) and becomes `trigger_data`. Only an
  * active workflow with a webhook trigger answers; anything else is 404, so hooks reveal nothing.
  */
 export class WebhookTrigger {
   readonly #database: Database;
   readonly #repo: WorkflowsRepository;
   readonly #executions: ExecutionsService;
-  readonly #ajv = new Ajv({ allErrors: true, strict: false });
-  readonly #validators = new Map<string, ValidateFunction>();
+  readonly #expressions: ExpressionEvaluator;
 
-  constructor(deps: { database: Database; workflows: WorkflowsRepository; executions: ExecutionsService }) {
+  constructor(deps: { database: Database; workflows: WorkflowsRepository; executions: ExecutionsService; expressions: ExpressionEvaluator }) {
     this.#database = deps.database;
     this.#repo = deps.workflows;
     this.#executions = deps.executions;
-    addFormats(this.#ajv);
+    this.#expressions = deps.expressions;
   }
 
   async receive(request: HookRequest): Promise<Execution> {
@@ -56,7 +52,7 @@ export class WebhookTrigger {
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.field('body', 'must be a JSON object');
     const schema = trigger.conditions?.validation;
-    if (schema && typeof schema === 'object') this.#check(`${workflow.id}:${workflow.version}`, schema, body);
+    if (schema && typeof schema === 'object') await this.#check(schema, body);
     // A sender's delivery id (X-Service-Delivery) makes its retries start one execution.
     const key = `hook:${workflow.id}:${request.deliveryId ?? randomUUID()}`;
     return db.transaction().execute(async (trx) => {
@@ -66,19 +62,15 @@ export class WebhookTrigger {
     });
   }
 
-  #check(key: string, schema: object, body: unknown): void {
-    let validate = this.#validators.get(key);
-    if (!validate) {
-      try {
-        validate = this.#ajv.compile(schema);
-      } catch (error) {
-        throw errors.field('validation', `the trigger's JSON Schema does not compile: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (this.#validators.size > 500) this.#validators.clear();
-      this.#validators.set(key, validate);
+  async #check(schema: object, body: unknown): Promise<void> {
+    let problems: { path: string; message: string }[] | null;
+    try {
+      problems = await this.#expressions.schemaProblems(schema, body);
+    } catch (error) {
+      // A schema that does not compile, or whose check ran past a sandbox limit: the body is not accepted.
+      const message = error instanceof SandboxEvaluationError ? `the trigger's ${error.message}` : `could not be checked against the trigger's JSON Schema: ${(error as Error).message}`;
+      throw errors.field(error instanceof SandboxEvaluationError ? 'validation' : 'body', message);
     }
-    if (!validate(body)) {
-      throw errors.validation((validate.errors ?? []).map((e) => ({ field: e.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body', message: e.message ?? 'is invalid' })));
-    }
+    if (problems) throw errors.validation(problems.map((p) => ({ field: p.path.replace(/^\//, '').replaceAll('/', '.') || 'body', message: p.message })));
   }
 }
