@@ -72,6 +72,8 @@ export interface Config {
     readonly maxTimeoutMs: number;
     /** Heap limit of each extraction thread. */
     readonly memoryMb: number;
+    /** Decode budget: the most one decompressed stream or part of a file may unpack to (a thread may hold twice it). */
+    readonly maxDecodedMb: number;
   };
   readonly rateLimit: {
     readonly enabled: boolean;
@@ -346,6 +348,7 @@ export function loadConfig(env: Env = process.env): Config {
       // Below the extraction job's own 30-minute limit.
       maxTimeoutMs: r.int('PROCESSING_MAX_TIMEOUT_MS', 20 * 60_000, { min: 1_000, max: 25 * 60_000 }),
       memoryMb: r.int('PROCESSING_MEMORY_MB', 512, { min: 64, max: 16_384 }),
+      maxDecodedMb: r.int('PROCESSING_MAX_DECODED_MB', 64, { min: 8, max: 4_096 }),
     },
     rateLimit: {
       enabled: r.bool('RATE_LIMIT_ENABLED', true),

@@ -1,3 +1,4 @@
+import { megabytes, overBudget } from '../decode-budget.ts';
 import { ExtractionError, formatLabel } from '../extraction-error.ts';
 import type { FormatReader } from './context.ts';
 import { compactMetadata } from './context.ts';
@@ -13,14 +14,31 @@ const OCR_MIN_SIDE = 1200;
 /** At most this many pages of a multi-page TIFF or animated WebP are OCR'd. */
 const MAX_OCR_PAGES = 50;
 
-/** JPEG, PNG, TIFF and WebP: size from the header, text by OCR of a downscaled greyscale copy. */
-export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits }) => {
+/** Bytes of one sample of each libvips band format. */
+const SAMPLE_BYTES: Record<string, number> = { uchar: 1, char: 1, ushort: 2, short: 2, uint: 4, int: 4, float: 4, complex: 8, double: 8, dpcomplex: 16 };
+
+/**
+ * JPEG, PNG, TIFF and WebP: size from the header, text by OCR of a downscaled greyscale copy.
+ * Refused from the header alone: more than MAX_IMAGE_PIXELS, and an image libvips has to decode
+ * whole (below) whose pixels come to more than the decode budget.
+ */
+export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits, maxDecodedBytes }) => {
   const label = formatLabel(extension);
   const meta = await sharp(path, { limitInputPixels: false }).metadata();
   const { width = 0, height = 0 } = meta;
   if (width <= 0 || height <= 0) throw new Error('the image has no size');
   if (width * height > MAX_IMAGE_PIXELS) {
     throw new ExtractionError('bomb', `the ${label} image is ${width} x ${height} pixels, more than the ${MAX_IMAGE_PIXELS / 1e6} megapixels allowed`);
+  }
+  // A baseline JPEG, a plain PNG and a WebP are decoded a few rows at a time (or shrunk on load) on
+  // their way to the OCR's size; a progressive JPEG or an interlaced PNG (measured: 100 Mpx RGB,
+  // +200 MiB) and a TIFF (a strip at a time, and a strip may be the whole image) are not.
+  if (meta.isProgressive || meta.format === 'tiff') {
+    const decoded = width * height * (meta.channels ?? 4) * (SAMPLE_BYTES[meta.depth ?? 'uchar'] ?? 1);
+    if (decoded > maxDecodedBytes) {
+      const kind = meta.format === 'tiff' ? 'an image' : meta.format === 'png' ? 'an interlaced image' : 'a progressive image';
+      throw new ExtractionError('too_large', overBudget(`the ${label} file`, `${kind} (${width} x ${height}, ${megabytes(decoded)} decoded)`, maxDecodedBytes));
+    }
   }
   // Pages of a TIFF are pages of a scan; frames of an animated WebP are not worth an OCR each.
   const pageCount = meta.format === 'tiff' ? Math.max(1, meta.pages ?? 1) : 1;
