@@ -36,6 +36,8 @@ export interface Config {
     readonly concurrency: number;
     readonly pollIntervalMs: number;
     readonly leaseMs: number;
+    /** `worker` processes serve `GET /metrics` on this port (on HOST); null = no port. */
+    readonly metricsPort: number | null;
   };
   readonly shutdownTimeoutMs: number;
   readonly auth: {
@@ -320,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: r.int('WORKER_CONCURRENCY', 8, { min: 1, max: 256 }),
       pollIntervalMs: r.int('WORKER_POLL_INTERVAL_MS', 200, { min: 10, max: 60_000 }),
       leaseMs: r.int('JOB_LEASE_MS', 60_000, { min: 1_000 }),
+      metricsPort: r.optionalInt('WORKER_METRICS_PORT', { min: 1, max: 65535 }),
     },
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0 }),
     auth: {
