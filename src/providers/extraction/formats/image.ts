@@ -1,3 +1,4 @@
+import { MAX_IMAGE_PIXELS, wholeDecodeBytes, wholeDecodeKind } from '../../files/image-limits.ts';
 import { megabytes, overBudget } from '../decode-budget.ts';
 import { ExtractionError, formatLabel } from '../extraction-error.ts';
 import type { FormatReader } from './context.ts';
@@ -5,17 +6,12 @@ import { compactMetadata } from './context.ts';
 import { sharp } from './sharp.ts';
 import { joinPages, normaliseText } from './text-utils.ts';
 
-/** Images above this many pixels are refused as decompression bombs (a 10,000 x 10,000 scan passes). */
-export const MAX_IMAGE_PIXELS = 100_000_000;
 /** OCR reads images at most this long on their long side: more costs memory and time, not accuracy. */
 const OCR_MAX_SIDE = 2500;
 /** Small images (screenshots) are enlarged to about this long side so small type reaches tesseract's size. */
 const OCR_MIN_SIDE = 1200;
 /** At most this many pages of a multi-page TIFF or animated WebP are OCR'd. */
 const MAX_OCR_PAGES = 50;
-
-/** Bytes of one sample of each libvips band format. */
-const SAMPLE_BYTES: Record<string, number> = { uchar: 1, char: 1, ushort: 2, short: 2, uint: 4, int: 4, float: 4, complex: 8, double: 8, dpcomplex: 16 };
 
 /**
  * JPEG, PNG, TIFF and WebP: size from the header, text by OCR of a downscaled greyscale copy.
@@ -30,15 +26,9 @@ export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits, m
   if (width * height > MAX_IMAGE_PIXELS) {
     throw new ExtractionError('bomb', `the ${label} image is ${width} x ${height} pixels, more than the ${MAX_IMAGE_PIXELS / 1e6} megapixels allowed`);
   }
-  // A baseline JPEG, a plain PNG and a WebP are decoded a few rows at a time (or shrunk on load) on
-  // their way to the OCR's size; a progressive JPEG or an interlaced PNG (measured: 100 Mpx RGB,
-  // +200 MiB) and a TIFF (a strip at a time, and a strip may be the whole image) are not.
-  if (meta.isProgressive || meta.format === 'tiff') {
-    const decoded = width * height * (meta.channels ?? 4) * (SAMPLE_BYTES[meta.depth ?? 'uchar'] ?? 1);
-    if (decoded > maxDecodedBytes) {
-      const kind = meta.format === 'tiff' ? 'an image' : meta.format === 'png' ? 'an interlaced image' : 'a progressive image';
-      throw new ExtractionError('too_large', overBudget(`the ${label} file`, `${kind} (${width} x ${height}, ${megabytes(decoded)} decoded)`, maxDecodedBytes));
-    }
+  const whole = wholeDecodeBytes(meta);
+  if (whole !== null && whole > maxDecodedBytes) {
+    throw new ExtractionError('too_large', overBudget(`the ${label} file`, `${wholeDecodeKind(meta)} (${width} x ${height}, ${megabytes(whole)} decoded)`, maxDecodedBytes));
   }
   // Pages of a TIFF are pages of a scan; frames of an animated WebP are not worth an OCR each.
   const pageCount = meta.format === 'tiff' ? Math.max(1, meta.pages ?? 1) : 1;
