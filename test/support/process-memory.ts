@@ -42,12 +42,16 @@ export function processTree(pid: number): number[] {
  * `stop()` answers the highest sum of VmRSS seen, the peak (VmHWM) of each process seen, and the
  * larger of the two measures for the whole tree.
  */
-export function sampleProcessMemory(pid = process.pid, intervalMs = 20): { stop(): { sampledSumMiB: number; peaks: Map<number, number>; peakMiB: number } } {
+export function sampleProcessMemory(
+  pid = process.pid,
+  intervalMs = 20,
+): { current(): number; stop(): { sampledSumMiB: number; peaks: Map<number, number>; peakMiB: number } } {
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
   const peaks = new Map<number, number>();
   let sampledSumMiB = 0;
   const sample = () => {
     let sum = 0;
+    // One process's RSS, then a child's: a sum, not a snapshot, but each part as the kernel counts it.
     for (const each of processTree(pid)) {
       const memory = processMemory(each);
       if (!memory) continue;
@@ -55,10 +59,13 @@ export function sampleProcessMemory(pid = process.pid, intervalMs = 20): { stop(
       peaks.set(each, Math.max(peaks.get(each) ?? 0, memory.peakMiB));
     }
     sampledSumMiB = Math.max(sampledSumMiB, sum);
+    return sum;
   };
   sample();
   const timer = setInterval(sample, intervalMs);
   return {
+    /** The tree's VmRSS now, in MiB. */
+    current: () => sample(),
     stop() {
       clearInterval(timer);
       sample();
