@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createContainer } from './container.ts';
 import { migrateToLatest } from './db/migrator.ts';
+import { serveMetrics } from './http/metrics.ts';
 import { nodeHttp } from './lib/node-http.ts';
 
 /** Entry point: `serve` (API + worker), `worker` (workers only), `migrate`. */
@@ -43,6 +44,9 @@ async function main(command: string): Promise<void> {
       logger.info({ port: config.http.sandboxPort }, 'sandbox listening');
     }
   }
+  // A worker process has no API: its metrics get a port of their own (serve's are on /metrics).
+  const metricsServer = !app && config.worker.metricsPort ? await serveMetrics(container.metrics.registry, { port: config.worker.metricsPort, host: config.http.host }) : null;
+  if (metricsServer) logger.info({ port: config.worker.metricsPort }, 'worker metrics listening');
   if (worker) {
     await worker.start();
     await container.seedRecurringJobs();
@@ -63,6 +67,7 @@ async function main(command: string): Promise<void> {
     sandboxServer?.close();
     await app?.close();
     await worker?.stop(config.shutdownTimeoutMs);
+    metricsServer?.close();
     await container.close();
     logger.info('stopped');
   };

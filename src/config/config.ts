@@ -36,6 +36,8 @@ export interface Config {
     readonly concurrency: number;
     readonly pollIntervalMs: number;
     readonly leaseMs: number;
+    /** `worker` processes serve `GET /metrics` on this port (on HOST); null = no port. */
+    readonly metricsPort: number | null;
   };
   readonly shutdownTimeoutMs: number;
   readonly auth: {
@@ -72,6 +74,8 @@ export interface Config {
     readonly maxTimeoutMs: number;
     /** Heap limit of each extraction thread. */
     readonly memoryMb: number;
+    /** Decode budget: the most one decompressed stream or part of a file may unpack to (a thread may hold twice it). */
+    readonly maxDecodedMb: number;
   };
   /** The expression sandbox: limits on user-written workflow expressions and schemas (docs/security.md). */
   readonly expressions: {
@@ -326,6 +330,7 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: r.int('WORKER_CONCURRENCY', 8, { min: 1, max: 256 }),
       pollIntervalMs: r.int('WORKER_POLL_INTERVAL_MS', 200, { min: 10, max: 60_000 }),
       leaseMs: r.int('JOB_LEASE_MS', 60_000, { min: 1_000 }),
+      metricsPort: r.optionalInt('WORKER_METRICS_PORT', { min: 1, max: 65535 }),
     },
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0 }),
     auth: {
@@ -354,6 +359,7 @@ export function loadConfig(env: Env = process.env): Config {
       // Below the extraction job's own 30-minute limit.
       maxTimeoutMs: r.int('PROCESSING_MAX_TIMEOUT_MS', 20 * 60_000, { min: 1_000, max: 25 * 60_000 }),
       memoryMb: r.int('PROCESSING_MEMORY_MB', 512, { min: 64, max: 16_384 }),
+      maxDecodedMb: r.int('PROCESSING_MAX_DECODED_MB', 64, { min: 8, max: 4_096 }),
     },
     expressions: {
       timeoutMs: r.int('EXPRESSION_TIMEOUT_MS', 1_000, { min: 10, max: 600_000 }),

@@ -1,5 +1,7 @@
+import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { nodeHttp } from '../lib/node-http.ts';
 
 /** The process's Prometheus metrics; one registry per container so tests do not share counters. */
 export interface Metrics {
@@ -14,6 +16,9 @@ export interface Metrics {
 
 export function createMetrics(collectJobCounts: () => Promise<{ kind: string; state: string; count: number }[]>): Metrics {
   const registry = new Registry();
+  // prom-client's process and Node.js metrics: resident memory, heap by space, event-loop lag,
+  // handles, GC, CPU, open files. What a spike in a parsing thread or a blocked loop looks like.
+  collectDefaultMetrics({ register: registry });
   const httpRequests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by route and status',
@@ -76,4 +81,30 @@ export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): v
     child.duration.observe(reply.elapsedTime / 1000);
     done();
   });
+}
+
+/**
+ * Serves `GET /metrics` of a registry on a port of its own: how a `worker` process, which has no
+ * HTTP API, is scraped (WORKER_METRICS_PORT). Everything else answers 404.
+ */
+export async function serveMetrics(registry: Registry, options: { port: number; host: string }): Promise<Server> {
+  const server = nodeHttp.createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(request.method === 'HEAD' ? undefined : text),
+      (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
 }

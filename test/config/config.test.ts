@@ -50,6 +50,23 @@ describe('loadConfig', () => {
     assert.deepEqual(config.blobs.driver === 's3' && [config.blobs.bucket, config.blobs.forcePathStyle], ['b', true]);
   });
 
+  it('reads the decode budget and the worker metrics port, refusing values out of range', () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.processing.maxDecodedMb, 64);
+    assert.equal(defaults.worker.metricsPort, null);
+    const set = loadConfig({ PROCESSING_MAX_DECODED_MB: '256', WORKER_METRICS_PORT: '9464' });
+    assert.equal(set.processing.maxDecodedMb, 256);
+    assert.equal(set.worker.metricsPort, 9464);
+    assert.throws(() => loadConfig({ PROCESSING_MAX_DECODED_MB: '4', WORKER_METRICS_PORT: '70000' }), (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.deepEqual(
+        ['PROCESSING_MAX_DECODED_MB', 'WORKER_METRICS_PORT'].map((name) => error.problems.some((p) => p.includes(name))),
+        [true, true],
+      );
+      return true;
+    });
+  });
+
   it('refuses to start naming every bad variable at once', () => {
     try {
       loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', ALLOW_PRIVATE_NETWORK_TARGETS: 'maybe', BLOB_STORE: 's3' });

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { assertError, createTenant } from '../support/fixtures.ts';
 import { describeEachBlobStore } from './blob-stores.ts';
 import { eventually, tinyPdf, uploadOk } from './helpers.ts';
+import { interlacedPngBomb, pdfContentBomb } from '../fixtures/extraction/bombs.ts';
 
 describeEachBlobStore(
   'thumbnails',
@@ -44,6 +45,25 @@ describeEachBlobStore(
       // Deleting the document removes the thumbnail too.
       await t().app.inject({ method: 'DELETE', url: `/api/v1/documents/${image}`, headers: tenant.headers });
       await eventually(() => !ctx().storedKeys().some((k) => k.includes(image)), 'thumbnail removed');
+    });
+
+    it('a decompression bomb gets the type icon: an interlaced PNG decoding to 275 MB, a PDF page inflating to 256 MB', async () => {
+      const tenant = await createTenant(t(), { tier: 'enterprise' });
+      const png = await uploadOk(t(), tenant.headers, { filename: 'bomb.png', content: interlacedPngBomb(6000, 6000) });
+      const pdf = await uploadOk(t(), tenant.headers, { filename: 'bomb.pdf', content: pdfContentBomb(256 * 1024 * 1024) });
+      const db = t().container.database.db;
+      await eventually(async () => {
+        const rows = await db.selectFrom('documents').select('thumbnail_key').where('id', 'in', [png, pdf]).execute();
+        return rows.every((r) => r.thumbnail_key !== null);
+      }, 'thumbnails made');
+      for (const [id, label] of [
+        [png, 'PNG'],
+        [pdf, 'PDF'],
+      ]) {
+        const icon = await t().app.inject({ url: `/api/v1/documents/${id}/thumbnail`, headers: tenant.headers });
+        assert.equal(icon.headers['content-type'], 'image/svg+xml');
+        assert.match(icon.body, new RegExp(`<svg[\\s\\S]*${label}`));
+      }
     });
   },
   { worker: true, env: { PUBLIC_BASE_URL: 'https://docs.example.com' } },

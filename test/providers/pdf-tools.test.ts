@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PdfTools } from '../../src/providers/files/pdf-tools.ts';
 import { tinyPdf } from '../documents/helpers.ts';
+import { pdfContentBomb } from '../fixtures/extraction/bombs.ts';
 
 const bytes = () => new Uint8Array(tinyPdf('Idle thread test'));
 
@@ -45,6 +49,26 @@ describe('PdfTools document information', () => {
       assert.deepEqual(without.info, {});
     } finally {
       await tools.close();
+    }
+  });
+});
+
+describe('PdfTools under the decode budget', () => {
+  it('a first page whose content stream inflates past the budget fails its call; calls behind it and after it are served by a new thread', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pdf-tools-test-'));
+    const tools = new PdfTools({ idleMs: 50, maxDecodedMb: 8 });
+    try {
+      const bomb = join(dir, 'bomb.pdf');
+      await writeFile(bomb, pdfContentBomb(256 * 1024 * 1024));
+      const [rendered, queued] = await Promise.allSettled([tools.renderFirstPageOfFile(bomb, 128), tools.extractText(bytes())]);
+      assert.equal(rendered.status, 'rejected');
+      assert.match(String((rendered as PromiseRejectedResult).reason), /the PDF file has a compressed stream \(FlateDecode\) that unpacks to more than the 8 MB allowed/);
+      assert.equal(queued.status, 'fulfilled');
+      assert.match((queued as PromiseFulfilledResult<{ text: string }>).value.text, /Idle thread test/);
+      assert.match((await tools.extractText(bytes())).text, /Idle thread test/);
+    } finally {
+      await tools.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

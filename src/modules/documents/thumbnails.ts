@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { withBlobAsFile } from '../../providers/blobs/blob-as-file.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { type FileCategory, fileTypeRuleForExtension } from '../../providers/files/file-types.ts';
+import { imageThumbnailPng } from '../../providers/files/image-thumbnail.ts';
 import { pdfTools } from '../../providers/files/pdf-tools.ts';
 import type { Document } from './documents.repository.ts';
 
@@ -66,7 +67,8 @@ export async function renderThumbnail(
   const category = fileTypeRuleForExtension(doc.extension)?.category;
   try {
     if (category === 'image') {
-      return { bytes: await resizeToPng(await blobs.get(doc.storageKey)), contentType: 'image/png' };
+      // Under extraction's image limits: a decompression bomb gets the type icon.
+      return { bytes: await imageThumbnailPng(await blobs.get(doc.storageKey), THUMBNAIL_SIZE), contentType: 'image/png' };
     }
     if (category === 'pdf') {
       const page = await renderPdfFirstPage(blobs, doc.storageKey);

@@ -49,8 +49,8 @@ export const processingModule = defineModule({
       },
     });
     const threads = config.processing.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1));
-    const { timeoutMs, ocrPageTimeoutMs, maxTimeoutMs, memoryMb } = config.processing;
-    const extractor = createExtractor({ threads, timeoutMs, ocrPageTimeoutMs, maxTimeoutMs, memoryMb });
+    const { timeoutMs, ocrPageTimeoutMs, maxTimeoutMs, memoryMb, maxDecodedMb } = config.processing;
+    const extractor = createExtractor({ threads, timeoutMs, ocrPageTimeoutMs, maxTimeoutMs, memoryMb, maxDecodedMb });
     const chunks = new ChunksRepository();
     const embeddingModel = `${ai.embeddingModel}:${ai.embeddingDimensions}`;
     const pipeline = new DocumentPipeline({

@@ -2,6 +2,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
+import { DecodeBudgetExceeded, withDecodeBudget } from './decode-budget.ts';
 import { corrupt, ExtractionError } from './extraction-error.ts';
 import { collectGarbage } from './formats/collect-garbage.ts';
 import type { FormatContext, FormatReader } from './formats/context.ts';
@@ -67,6 +68,7 @@ async function extract(job: ExtractJob): Promise<void> {
   current = job;
   let outcome: FromThread;
   let size = 0;
+  let retire = false;
   try {
     const load = READERS[job.extension];
     if (!load) throw new ExtractionError('unsupported', `files of type .${job.extension} cannot be extracted`);
@@ -76,13 +78,17 @@ async function extract(job: ExtractJob): Promise<void> {
       extension: job.extension,
       mediaType: job.mediaType,
       size,
+      maxDecodedBytes: job.maxDecodedBytes,
       ocrFits: () => Date.now() + job.ocrPageTimeoutMs <= job.maxDeadline,
       ocr: job.ocr ? (image) => askOcr(job, image) : null,
     };
-    const content = await (await load())(context);
+    const read = await load();
+    const content = await withDecodeBudget(job.maxDecodedBytes, job.extension, () => read(context));
     outcome = { type: 'done', id: job.id, content };
   } catch (error) {
-    outcome = failure(job, error);
+    // A decoder past the budget was left waiting mid-file: this thread ends after answering.
+    retire = error instanceof DecodeBudgetExceeded;
+    outcome = { ...failure(job, error), ...(retire ? { fatal: true } : {}) };
   }
   // Before answering: once answered, the next file may start here and use the directory.
   await emptyScratch();
@@ -91,6 +97,10 @@ async function extract(job: ExtractJob): Promise<void> {
   // feels the pressure, so the thread does not hold it while idle or while reading the next file
   // (36 MB PDF: 167 MiB after it, 132 with this). Small files leave little, and a full collection
   // costs ~15 ms: more than many of them take.
+  if (retire) {
+    reply(outcome);
+    process.exit(0);
+  }
   if (size >= COLLECT_AFTER_BYTES) collectGarbage();
   reply(outcome);
 }

@@ -63,6 +63,12 @@ export interface ExtractorOptions {
   maxTimeoutMs?: number;
   /** V8 heap limit of each thread in MB; default 512. */
   memoryMb?: number;
+  /**
+   * The decode budget in MB (default 64): the most one decompressed stream, zip part read whole or
+   * image decoded whole may unpack to; past it the file fails `too_large`. A thread may hold twice
+   * this and 64 MB outside its heap (`bufferLimitFor`) before it is stopped.
+   */
+  maxDecodedMb?: number;
   /** Images one tesseract worker reads before it is replaced, which returns its memory; default 10. */
   ocrRecycleAfter?: number;
 }

@@ -1,19 +1,24 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileTypeRuleForExtension } from '../files/file-types.ts';
+import { bufferLimitFor, DEFAULT_MAX_DECODED_MB } from './decode-budget.ts';
 import { ExtractionError, formatLabel } from './extraction-error.ts';
 import type { Extractor, ExtractorOptions } from './extraction-types.ts';
 import { extractAudioTrack, ffmpegWorks, findFfmpeg } from './ffmpeg.ts';
 import { englishLangPath, OcrEngine } from './ocr-engine.ts';
 import { ThreadPool } from './thread-pool.ts';
 
+export { DEFAULT_MAX_DECODED_MB } from './decode-budget.ts';
 export { ExtractionError, type ExtractionErrorCode } from './extraction-error.ts';
 
 export type { Capabilities, ExtractedContent, ExtractionInput, Extractor, ExtractorOptions } from './extraction-types.ts';
 
+const MB = 1024 * 1024;
+
 /** Creates an extractor; threads and the OCR engine start on first use and stop when idle. */
 export function createExtractor(options: ExtractorOptions = {}): Extractor {
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const maxDecodedMb = options.maxDecodedMb ?? DEFAULT_MAX_DECODED_MB;
   const langPath = englishLangPath();
   const ocr = langPath ? new OcrEngine({ langPath, recycleAfter: options.ocrRecycleAfter }) : null;
   const pool = new ThreadPool({
@@ -22,6 +27,8 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
     ocrPageTimeoutMs: options.ocrPageTimeoutMs ?? 30_000,
     maxTimeoutMs: options.maxTimeoutMs ?? 20 * 60_000,
     memoryMb: options.memoryMb ?? 512,
+    maxDecodedBytes: maxDecodedMb * MB,
+    bufferLimitBytes: bufferLimitFor(maxDecodedMb * MB),
     ocr,
   });
   const ffmpegPath = findFfmpeg();

@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { ExtractionError, formatLabel, isExtractionErrorCode } from './extraction-error.ts';
 import type { ExtractedContent } from './extraction-types.ts';
 import { freeNow } from './free-now.ts';
+import { watchThreadMemory } from './memory-watch.ts';
 import type { OcrEngine } from './ocr-engine.ts';
 import type { ExtractJob, FromThread, GreyImage, OcrAnswer } from './thread-protocol.ts';
 
@@ -19,6 +20,10 @@ export interface PoolOptions {
   ocrPageTimeoutMs: number;
   maxTimeoutMs: number;
   memoryMb: number;
+  /** The decode budget each thread applies (decode-budget.ts). */
+  maxDecodedBytes: number;
+  /** The most a thread may hold outside its V8 heap (ArrayBuffers, native buffers) while it reads a file. */
+  bufferLimitBytes: number;
   idleMs?: number;
   /** Who answers the threads' OCR requests; null when OCR is not available. */
   ocr: OcrEngine | null;
@@ -40,6 +45,8 @@ interface Call {
   /** Aborts the call's OCR requests when the call ends. */
   ocrControl: AbortController;
   timer: NodeJS.Timeout | null;
+  /** Stops watching the thread's memory. */
+  stopWatch: (() => void) | null;
   /** Epoch ms: when the call started, when it fails with a timeout, and the latest that may move to. */
   started: number;
   deadline: number;
@@ -85,6 +92,7 @@ export class ThreadPool {
         onAbort: () => this.#fail(call, aborted(job), true),
         ocrControl: new AbortController(),
         timer: null,
+        stopWatch: null,
         started: 0,
         deadline: 0,
         maxDeadline: 0,
@@ -137,6 +145,8 @@ export class ThreadPool {
     call.started = Date.now();
     call.maxDeadline = call.started + Math.max(timeoutMs, maxTimeoutMs);
     this.#armTimer(call, call.started + timeoutMs);
+    const { bufferLimitBytes, maxDecodedBytes } = this.#options;
+    call.stopWatch = watchThreadMemory(worker, bufferLimitBytes, () => this.#fail(call, outgrown(call.job, bufferLimitBytes), true));
     const message: ExtractJob = {
       type: 'extract',
       id: call.id,
@@ -144,6 +154,7 @@ export class ThreadPool {
       maxDeadline: call.maxDeadline,
       ocrPageTimeoutMs,
       ocr: this.#options.ocr !== null,
+      maxDecodedBytes,
     };
     worker.postMessage(message);
   }
@@ -251,6 +262,8 @@ export class ThreadPool {
   #finish(call: Call, settle: () => void): void {
     if (call.timer) clearTimeout(call.timer);
     call.timer = null;
+    call.stopWatch?.();
+    call.stopWatch = null;
     call.signal?.removeEventListener('abort', call.onAbort);
     call.ocrControl.abort();
     settle();
@@ -278,6 +291,11 @@ export class ThreadPool {
 
 function aborted(job: PoolJob): ExtractionError {
   return new ExtractionError('aborted', `extracting the ${formatLabel(job.extension)} file was aborted`);
+}
+
+function outgrown(job: PoolJob, limitBytes: number): ExtractionError {
+  const mb = Math.round(limitBytes / 1024 / 1024);
+  return new ExtractionError('too_large', `the ${formatLabel(job.extension)} file needs more than ${mb} MB of decoded data in memory to extract`);
 }
 
 function crashed(job: PoolJob, failure: Error | null, memoryMb: number): ExtractionError {

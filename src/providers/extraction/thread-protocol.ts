@@ -29,6 +29,8 @@ export interface ExtractJob {
   ocrPageTimeoutMs: number;
   /** Whether OCR can be asked for (the pool has an OCR engine). */
   ocr: boolean;
+  /** The decode budget (decode-budget.ts): the most one stream or part may unpack to. */
+  maxDecodedBytes: number;
 }
 
 /** Pool to thread: the answer to an OCR request. */

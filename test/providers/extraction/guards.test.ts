@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { deflateSync } from 'node:zlib';
 import JSZip from 'jszip';
 import sharp from 'sharp';
-import { createExtractor } from '../../../src/providers/extraction/extractor.ts';
+import { createExtractor, type Extractor } from '../../../src/providers/extraction/extractor.ts';
+import { docxWithPartOf, interlacedPngBomb, officeLaughs, pdfContentBomb } from '../../fixtures/extraction/bombs.ts';
 import { doc, ppt, xls } from '../../fixtures/extraction/legacy.ts';
 import { pngClaiming, textPng, wav } from '../../fixtures/extraction/media.ts';
 import { docx, pptx, withUnderstatedEntry, xlsx, zipWithBigEntry, zipWithManyEntries } from '../../fixtures/extraction/office.ts';
@@ -127,5 +129,61 @@ describe('extraction limits on threads', () => {
     } finally {
       await extractor.close();
     }
+  });
+});
+
+describe('decode budget and memory watch', () => {
+  const MiB = 1024 * 1024;
+  let files: Awaited<ReturnType<typeof fixtureDir>>;
+  let extractor: Extractor;
+  before(async () => {
+    files = await fixtureDir();
+    // A small budget: a stream is stopped at 16 MB of output, a thread at 96 MB outside its heap.
+    extractor = createExtractor({ threads: 1, maxDecodedMb: 16 });
+  });
+  after(async () => {
+    await extractor.close();
+    await files.cleanup();
+  });
+
+  it('a PDF content stream inflating past the budget fails too_large, saying so, and the next file gets a fresh thread', async () => {
+    const bomb = await files.write('bomb.pdf', pdfContentBomb(256 * MiB));
+    await rejectsWith(extractor.extract(bomb), 'too_large', /^the PDF file has a compressed stream \(FlateDecode\) that unpacks to more than the 16 MB allowed$/);
+    assert.equal((await extractor.extract(await files.write('fine.pdf', pdf([{ lines: ['after the bomb'] }])))).text, 'after the bomb');
+  });
+
+  it('a content stream under the budget is read whole', async () => {
+    // 12 MB of operators (text, then spaces) inflated by the platform's DecompressionStream.
+    const content = Buffer.concat([Buffer.from('BT /F1 12 Tf 72 720 Td (a long but honest stream) Tj ET'), Buffer.alloc(12 * MiB, ' ')]);
+    const honest = await files.write('honest.pdf', pdf([{ encoded: deflateSync(content), filter: '/Filter /FlateDecode' }]));
+    assert.equal((await extractor.extract(honest)).text, 'a long but honest stream');
+  });
+
+  it("a stream pdf.js inflates itself (PNG predictors) is stopped by the thread's memory watch (twice the budget and 64 MB)", async () => {
+    const bomb = await files.write('predictor.pdf', pdfContentBomb(1024 * MiB, { predictor: true }));
+    await rejectsWith(extractor.extract(bomb), 'too_large', /^the PDF file needs more than 96 MB of decoded data in memory to extract$/);
+    assert.equal((await extractor.extract(await files.write('after.txt', 'served after the watch'))).text, 'served after the watch');
+  });
+
+  it('an Office XML part over the budget is refused before any parser holds it', async () => {
+    const big = await files.write('big.docx', await docxWithPartOf(20));
+    await rejectsWith(extractor.extract(big), 'too_large', /^the DOCX file has a part \(word\/document\.xml\) that unpacks to more than the 16 MB allowed$/);
+  });
+
+  it('an interlaced 16-bit PNG, which libvips decodes whole, is refused from its header when its pixels pass the budget', async () => {
+    // 3000 x 3000 x 8 bytes: 69 MB decoded, from 70 KB; under the 100-megapixel cap.
+    const started = Date.now();
+    const png = await files.write('interlaced.png', interlacedPngBomb(3000, 3000));
+    await rejectsWith(extractor.extract(png), 'too_large', /^the PNG file has an interlaced image \(3000 x 3000, 69 MB decoded\) that unpacks to more than the 16 MB allowed$/);
+    assert.ok(Date.now() - started < 5_000);
+  });
+
+  it('billion laughs in a DOCX, XLSX or PPTX is never expanded: refused as corrupt, or its reference left as text', async () => {
+    const laughs = await officeLaughs();
+    await rejectsWith(extractor.extract(await files.write('laughs.docx', laughs.docx)), 'corrupt', /the DOCX file is corrupt or truncated: .*entity not found/);
+    await rejectsWith(extractor.extract(await files.write('laughs.xlsx', laughs.xlsx)), 'corrupt', /the XLSX file is corrupt or truncated: .*undefined entity/);
+    const slides = await extractor.extract(await files.write('laughs.pptx', laughs.pptx));
+    assert.ok(slides.text.length < 100, `${slides.text.length} characters`);
+    assert.doesNotMatch(slides.text, /lollol/);
   });
 });

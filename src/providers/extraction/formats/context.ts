@@ -9,6 +9,8 @@ export interface FormatContext {
   mediaType: string;
   /** Size of the file in bytes. */
   size: number;
+  /** The most one decoded part (a PDF stream, a zip entry read whole, an image decoded whole) may unpack to. */
+  maxDecodedBytes: number;
   /** Whether one more page's OCR fits in the time this file may still take; pages that do not are skipped. */
   ocrFits(): boolean;
   /** Recognises an image's text, or null when OCR is not available. */

@@ -8,8 +8,8 @@ import { normaliseText, TEXT_LIMIT_CHARS } from './text-utils.ts';
 import { guardZip } from './zip-guard.ts';
 
 /** DOCX: mammoth's raw text (tables included), and the author, title and dates of docProps. */
-export const readDocx: FormatReader = async ({ path, extension }) => {
-  await guardZip(path, extension);
+export const readDocx: FormatReader = async ({ path, extension, maxDecodedBytes }) => {
+  await guardZip(path, extension, { maxPartBytes: maxDecodedBytes });
   const buffer = await readFile(path);
   const zip = await JSZip.loadAsync(buffer);
   const { value } = await mammoth.extractRawText({ buffer });

@@ -1,11 +1,11 @@
+import { MAX_IMAGE_PIXELS, wholeDecodeBytes, wholeDecodeKind } from '../../files/image-limits.ts';
+import { megabytes, overBudget } from '../decode-budget.ts';
 import { ExtractionError, formatLabel } from '../extraction-error.ts';
 import type { FormatReader } from './context.ts';
 import { compactMetadata } from './context.ts';
 import { sharp } from './sharp.ts';
 import { joinPages, normaliseText } from './text-utils.ts';
 
-/** Images above this many pixels are refused as decompression bombs (a 10,000 x 10,000 scan passes). */
-export const MAX_IMAGE_PIXELS = 100_000_000;
 /** OCR reads images at most this long on their long side: more costs memory and time, not accuracy. */
 const OCR_MAX_SIDE = 2500;
 /** Small images (screenshots) are enlarged to about this long side so small type reaches tesseract's size. */
@@ -13,14 +13,22 @@ const OCR_MIN_SIDE = 1200;
 /** At most this many pages of a multi-page TIFF or animated WebP are OCR'd. */
 const MAX_OCR_PAGES = 50;
 
-/** JPEG, PNG, TIFF and WebP: size from the header, text by OCR of a downscaled greyscale copy. */
-export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits }) => {
+/**
+ * JPEG, PNG, TIFF and WebP: size from the header, text by OCR of a downscaled greyscale copy.
+ * Refused from the header alone: more than MAX_IMAGE_PIXELS, and an image libvips has to decode
+ * whole (below) whose pixels come to more than the decode budget.
+ */
+export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits, maxDecodedBytes }) => {
   const label = formatLabel(extension);
   const meta = await sharp(path, { limitInputPixels: false }).metadata();
   const { width = 0, height = 0 } = meta;
   if (width <= 0 || height <= 0) throw new Error('the image has no size');
   if (width * height > MAX_IMAGE_PIXELS) {
     throw new ExtractionError('bomb', `the ${label} image is ${width} x ${height} pixels, more than the ${MAX_IMAGE_PIXELS / 1e6} megapixels allowed`);
+  }
+  const whole = wholeDecodeBytes(meta);
+  if (whole !== null && whole > maxDecodedBytes) {
+    throw new ExtractionError('too_large', overBudget(`the ${label} file`, `${wholeDecodeKind(meta)} (${width} x ${height}, ${megabytes(whole)} decoded)`, maxDecodedBytes));
   }
   // Pages of a TIFF are pages of a scan; frames of an animated WebP are not worth an OCR each.
   const pageCount = meta.format === 'tiff' ? Math.max(1, meta.pages ?? 1) : 1;

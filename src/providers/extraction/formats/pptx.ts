@@ -15,8 +15,8 @@ const ordered = new XMLParser({ preserveOrder: true, ignoreAttributes: true, par
 const withAttributes = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', removeNSPrefix: true, parseTagValue: false, htmlEntities: false });
 
 /** PPTX: the `a:t` runs of each slide in presentation order, then its speaker notes; one page per slide. */
-export const readPptx: FormatReader = async ({ path, extension }) => {
-  await guardZip(path, extension);
+export const readPptx: FormatReader = async ({ path, extension, maxDecodedBytes }) => {
+  await guardZip(path, extension, { maxPartBytes: maxDecodedBytes });
   const zip = await JSZip.loadAsync(await readFile(path));
   const slidePaths = await slideOrder(zip);
   if (slidePaths.length === 0 && !zip.file('ppt/presentation.xml')) throw new Error('the presentation part (ppt/presentation.xml) is missing');

@@ -9,8 +9,9 @@ import { guardZip, readZipEntry } from './zip-guard.ts';
  * XLSX, streamed with exceljs's WorkbookReader (the workbook is never loaded whole): each sheet as
  * "Sheet: Name" then one line per row, cells separated by tabs; one page per sheet.
  */
-export const readXlsx: FormatReader = async ({ path, extension }) => {
-  const entries = await guardZip(path, extension);
+export const readXlsx: FormatReader = async ({ path, extension, maxDecodedBytes }) => {
+  // Worksheets are streamed row by row; shared strings and styles are cached whole.
+  const entries = await guardZip(path, extension, { maxPartBytes: maxDecodedBytes, streamed: (name) => /^xl\/worksheets\/[^/]+\.xml$/.test(name) });
   if (!entries.some((e) => e.name === 'xl/workbook.xml')) throw new Error('the workbook part (xl/workbook.xml) is missing');
   const out = new TextBuilder();
   const pages: string[] = [];

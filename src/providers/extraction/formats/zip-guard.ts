@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { overBudget } from '../decode-budget.ts';
 import { corrupt, ExtractionError, formatLabel } from '../extraction-error.ts';
 
 /** Limits on what a DOCX, XLSX or PPTX may unpack to (checked before any library opens it). */
@@ -27,18 +28,30 @@ const ZIP64_EOCD = 0x06064b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 
+/** The decode budget of the parts a reader parses whole. */
+export interface PartBudget {
+  /** The most an XML part (`.xml`, `.rels`) may unpack to. */
+  maxPartBytes: number;
+  /** Parts the reader streams instead of parsing whole (XLSX worksheets): not bound by `maxPartBytes`. */
+  streamed?: (name: string) => boolean;
+}
+
 /**
  * Refuses a zip container that would unpack to too much: reads the central directory, checks the
- * declared sizes against ZIP_LIMITS, then inflates each entry into nothing to confirm that no entry
- * unpacks to more than it declares (the libraries that read the file afterwards trust the
- * directory). Answers the entries.
+ * declared sizes against ZIP_LIMITS and the XML parts the readers parse whole against the decode
+ * budget, then inflates each entry into nothing to confirm that no entry unpacks to more than it
+ * declares (the libraries that read the file afterwards trust the directory). Answers the entries.
  */
-export async function guardZip(path: string, extension: string): Promise<ZipEntry[]> {
+export async function guardZip(path: string, extension: string, budget: PartBudget): Promise<ZipEntry[]> {
   const entries = await readCentralDirectory(path, extension);
   const label = formatLabel(extension);
   let total = 0;
   for (const entry of entries) {
     total += entry.uncompressedSize;
+    // mammoth, JSZip and the XML parsers hold a part whole, and the text and tree made of it besides.
+    if (/\.(xml|rels)$/i.test(entry.name) && entry.uncompressedSize > budget.maxPartBytes && !budget.streamed?.(entry.name)) {
+      throw new ExtractionError('too_large', overBudget(`the ${label} file`, `a part (${entry.name})`, budget.maxPartBytes));
+    }
     const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
     if (entry.uncompressedSize > ZIP_LIMITS.ratioMinBytes && ratio > ZIP_LIMITS.ratio) {
       throw new ExtractionError(
