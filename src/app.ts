@@ -22,11 +22,18 @@ const REQUEST_ID_RE = /^[\w.:-]{1,128}$/;
 
 type SandboxAware = IncomingMessage & { sandbox?: boolean };
 
+/** TRUST_PROXY as Fastify takes it: a hop count becomes "the first n hops" (what Fastify does with a number, untyped). */
+function trustProxyOption(value: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
 /** Builds the HTTP application on a container; it does not listen (main.ts does, tests inject). */
 export async function buildApp(container: Container, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? { level: container.config.logLevel },
     bodyLimit: container.config.http.bodyLimitBytes,
+    // The client IP of per-client limits: X-Forwarded-For only from the proxies TRUST_PROXY names.
+    trustProxy: trustProxyOption(container.config.http.trustProxy),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
