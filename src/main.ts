@@ -1,9 +1,10 @@
 import type http from 'node:http';
-import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createContainer } from './container.ts';
 import { migrateToLatest } from './db/migrator.ts';
+import { redactSecrets } from './lib/log-redaction.ts';
+import { createLogger } from './lib/logger.ts';
 import { nodeHttp } from './lib/node-http.ts';
 
 /** Entry point: `serve` (API + worker), `worker` (workers only), `migrate`. */
@@ -18,7 +19,7 @@ async function main(command: string): Promise<void> {
     }
     throw error;
   }
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel });
   const container = await createContainer(config, { logger });
   await migrateToLatest(container.database.db);
   if (command === 'migrate') {
@@ -28,7 +29,7 @@ async function main(command: string): Promise<void> {
   }
 
   const worker = command === 'worker' || config.worker.inProcess ? container.createWorker() : null;
-  const app = command === 'serve' ? await buildApp(container, { logger: { level: config.logLevel } }) : null;
+  const app = command === 'serve' ? await buildApp(container, { logger }) : null;
   let sandboxServer: http.Server | null = null;
 
   if (app) {
@@ -71,7 +72,9 @@ async function main(command: string): Promise<void> {
 }
 
 main(process.argv[2] ?? 'serve').catch((error: unknown) => {
-  process.stderr.write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  if (error instanceof Error && error.cause) process.stderr.write(`cause: ${String((error.cause as Error).stack ?? error.cause)}\n`);
+  // Redacted like log lines: a failing connection's message may carry its URL with a password.
+  const write = (text: string) => process.stderr.write(redactSecrets(text));
+  write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  if (error instanceof Error && error.cause) write(`cause: ${String((error.cause as Error).stack ?? error.cause)}\n`);
   process.exit(1);
 });
