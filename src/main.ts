@@ -2,6 +2,7 @@ import type http from 'node:http';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createContainer } from './container.ts';
+import { DatabaseConnectionError } from './db/connection-errors.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { redactSecrets } from './lib/log-redaction.ts';
 import { createLogger } from './lib/logger.ts';
@@ -74,6 +75,11 @@ async function main(command: string): Promise<void> {
 main(process.argv[2] ?? 'serve').catch((error: unknown) => {
   // Redacted like log lines: a failing connection's message may carry its URL with a password.
   const write = (text: string) => process.stderr.write(redactSecrets(text));
+  // A database the service cannot reach is the operator's to fix: the message says what, no stack.
+  if (error instanceof DatabaseConnectionError) {
+    write(`fatal: ${error.message}\n`);
+    process.exit(1);
+  }
   write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   if (error instanceof Error && error.cause) write(`cause: ${String((error.cause as Error).stack ?? error.cause)}\n`);
   process.exit(1);

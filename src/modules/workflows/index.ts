@@ -1,6 +1,6 @@
 import type { RunningJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
-import { createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
+import { outboundHttpFromConfig } from '../../providers/outbound/outbound-from-config.ts';
 import { ExecutionEngine, RUN_NODE_JOB, type RunNodePayload } from './execution-engine.ts';
 import { ExecutionsService } from './executions.service.ts';
 import { CONTROL_HANDLERS, httpRequestHandler, type NodeHandler } from './node-handlers.ts';
@@ -56,7 +56,7 @@ export const workflowsModule = defineModule({
   setup({ config, database, clock, jobs, events, logger, use }) {
     const repo = new WorkflowsRepository(database.dialect);
     const mail = use('mailOutbox');
-    const http = createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetworkTargets });
+    const http = outboundHttpFromConfig(config);
     const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
     const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, jobs, events, mail, members: use('members') });
     const human = humanHandler(tasks);
