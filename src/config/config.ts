@@ -90,7 +90,7 @@ export interface Config {
     readonly enabled: boolean;
     /** Prefix of the Redis counter keys (several deployments can share one Redis). */
     readonly redisKeyPrefix: string;
-    /** Per client IP, for unauthenticated auth requests that name no tenant (register, refresh, reset). */
+    /** Per client IP, for unauthenticated auth requests whatever tenant they name (register, refresh, password forgot and reset; login is limited by its failures). */
     readonly anonymousPerMinute: number;
     /** When the Redis counter store fails: let requests through, refuse them, or refuse only auth routes. */
     readonly onStoreFailure: 'open' | 'closed' | 'auto';

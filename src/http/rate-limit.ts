@@ -112,7 +112,7 @@ export interface RateLimitDeps {
   logger: Logger;
   keyPrefix: string;
   enabled: boolean;
-  /** Per-client limit of unauthenticated auth requests (login, register, refresh, password forgot and reset). */
+  /** Per-client limit of unauthenticated auth requests (register, refresh, password forgot and reset). */
   anonymousPerMinute: number;
   /** What to do with a request the store cannot count (see config.rateLimit.onStoreFailure). */
   onStoreFailure: 'open' | 'closed' | 'auto';
@@ -125,10 +125,11 @@ export interface RateLimitDeps {
  * Per-tenant fixed one-minute windows (docs/api-decisions.md §5), checked after authentication. Every limited
  * answer carries `X-RateLimit-Limit`, `-Remaining` and `-Reset` (Unix seconds) of the tighter
  * counter; over the limit the answer is 429 `rate_limit_exceeded` with `Retry-After`.
- * Unauthenticated auth requests (login, register, refresh, password reset) are counted per client
- * IP, never against the tenant `X-Tenant-Subdomain` names: a caller who has not shown who they are
- * must not spend a tenant's budget (ten wrong logins would lock its every user out). Failed
- * credentials are limited per account and per client by the sign-in limits (identity module).
+ * Unauthenticated auth requests (register, refresh, password forgot and reset) are counted per
+ * client IP, never against the tenant `X-Tenant-Subdomain` names: a caller who has not shown who
+ * they are must not spend a tenant's budget (ten wrong logins would lock its every user out).
+ * Login is not counted here: its failures are, per account and per client, by the sign-in limits
+ * (identity module).
  */
 export function installRateLimit(app: FastifyInstance, deps: RateLimitDeps): void {
   // Each route's class is resolved once, as it is registered: an unknown class fails the start.
