@@ -84,17 +84,17 @@ export class AuthService {
     const tenant = await this.liveTenantBySubdomain(input.subdomain);
     // Unknown tenants are counted by the name given, so probing them is limited the same way.
     const account = SignInLimits.account(tenant?.id ?? `subdomain:${input.subdomain.trim().toLowerCase()}`, input.email);
-    const { user } = await this.#checked('login', [account, SignInLimits.client(input.client.ip)], account, async () => {
+    const signedIn = await this.checked('login', [account, SignInLimits.client(input.client.ip)], account, async () => {
       const found = tenant ? await users.findCredentialsByEmail(database.db, tenant.id, input.email) : null;
       const hash = found?.passwordHash ?? (await dummyPasswordHash());
       const valid = await verifyPassword(input.password, hash);
       if (!tenant || !found?.passwordHash || !valid || found.user.status !== 'active') {
         throw rejected(errors.unauthorized(INVALID_LOGIN));
       }
-      return found;
+      return { tenant, user: found.user };
     });
-    if (tenant!.status === 'suspended') throw errors.tenantSuspended();
-    return this.startSession(tenant!, user, input.client);
+    if (signedIn.tenant.status === 'suspended') throw errors.tenantSuspended();
+    return this.startSession(signedIn.tenant, signedIn.user, input.client);
   }
 
   /** Creates a Free tenant with its owner and signs the owner in. */
@@ -110,10 +110,10 @@ export class AuthService {
 
   /** Spends a refresh token for a new pair; a spent token presented again revokes its whole session. */
   async refresh(refreshToken: string, client: ClientInfo): Promise<IssuedTokens> {
-    return this.#checked('refresh', [SignInLimits.client(client.ip)], null, () => this.#refresh(refreshToken));
+    return this.checked('refresh', [SignInLimits.client(client.ip)], null, () => this.spendRefreshToken(refreshToken));
   }
 
-  async #refresh(refreshToken: string): Promise<IssuedTokens> {
+  private async spendRefreshToken(refreshToken: string): Promise<IssuedTokens> {
     const { database, clock, sessions, tenants } = this.deps;
     const now = clock.now();
     const row = await sessions.findRefreshToken(database.db, hashToken(refreshToken));
@@ -183,7 +183,7 @@ export class AuthService {
     const tenantId = liveTenantId(auth);
     const user = await users.findById(database.db, tenantId, auth.userId!);
     const account = SignInLimits.account(tenantId, user?.email ?? '');
-    await this.#checked('password_change', [account, SignInLimits.client(client.ip)], account, async () => {
+    await this.checked('password_change', [account, SignInLimits.client(client.ip)], account, async () => {
       const hash = await users.passwordHash(database.db, tenantId, auth.userId!);
       if (!hash || !(await verifyPassword(currentPassword, hash))) {
         throw rejected(errors.field('current_password', 'is not the current password'));
@@ -217,7 +217,7 @@ export class AuthService {
   async resetPassword(token: string, newPassword: string, client: ClientInfo): Promise<void> {
     const { database, clock, users, sessions, signInLimits } = this.deps;
     const now = clock.now();
-    const row = await this.#checked('password_reset', [SignInLimits.client(client.ip)], null, async () => {
+    const row = await this.checked('password_reset', [SignInLimits.client(client.ip)], null, async () => {
       const found = await sessions.findResetToken(database.db, hashToken(token));
       if (!found || found.used_at !== null || found.expires_at <= now) throw rejected(errors.field('token', 'is invalid or has expired'));
       return found;
@@ -254,7 +254,7 @@ export class AuthService {
    * `rejected` error counts as a failure against every subject; anything else that returns is a
    * success and clears the account's failures.
    */
-  async #checked<T>(route: CredentialRoute, subjects: Subject[], account: Subject | null, check: () => Promise<T>): Promise<T> {
+  private async checked<T>(route: CredentialRoute, subjects: Subject[], account: Subject | null, check: () => Promise<T>): Promise<T> {
     const limits = this.deps.signInLimits;
     await limits.assertOpen(route, subjects);
     let result: T;
