@@ -60,6 +60,7 @@ export const importsModule = defineModule({
       runs,
       projects,
       ai: use('documentAi'),
+      tenants: use('tenantDirectory'),
       library,
       documents: use('documents'),
       tasks,
@@ -73,6 +74,7 @@ export const importsModule = defineModule({
       projects,
       items,
       box,
+      folders: use('folders'),
       lanes: config.imports.concurrency,
       beforeDelete: (trx, tenantId, projectId) => runner.withdraw(trx, tenantId, projectId),
     });
