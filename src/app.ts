@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Container } from './container.ts';
 import { installAuthentication, installCsrfCheck } from './http/authenticate.ts';
 import { installCors, installTenantCorsCheck } from './http/cors.ts';
@@ -14,6 +14,7 @@ import { OPENAPI_INFO, OPENAPI_SERVERS, OPERATION_EXAMPLES } from './http/openap
 import { installRequestMetrics } from './http/metrics.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installJsonBodyParser, installValidation } from './http/validation.ts';
+import { createLogger } from './lib/logger.ts';
 import { lazySerializers } from './http/serialization.ts';
 import { installSwaggerUiOnDemand } from './http/swagger-ui-on-demand.ts';
 
@@ -22,11 +23,20 @@ const REQUEST_ID_RE = /^[\w.:-]{1,128}$/;
 
 type SandboxAware = IncomingMessage & { sandbox?: boolean };
 
+/** TRUST_PROXY as Fastify takes it: a hop count becomes "the first n hops" (what Fastify does with a number, untyped). */
+function trustProxyOption(value: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
 /** Builds the HTTP application on a container; it does not listen (main.ts does, tests inject). */
-export async function buildApp(container: Container, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
+export async function buildApp(container: Container, options: { logger?: false | FastifyBaseLogger } = {}): Promise<App> {
+  // The process's logger (src/lib/logger.ts: every line redacted), or none.
+  const logger = options.logger === false ? null : (options.logger ?? createLogger({ level: container.config.logLevel }));
   const app = Fastify({
-    logger: options.logger ?? { level: container.config.logLevel },
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
     bodyLimit: container.config.http.bodyLimitBytes,
+    // The client IP of per-client limits: X-Forwarded-For only from the proxies TRUST_PROXY names.
+    trustProxy: trustProxyOption(container.config.http.trustProxy),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();

@@ -76,19 +76,18 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // Each tenant's blobs go to its storage provider (the storage module installs the routing).
   const blobs = new TenantRoutingBlobStore(await blobStoreFromConfig(config));
   const events = new EventLog({ jobs, clock });
-  const modules = await assembleModules({ config, database, clock, logger, metrics, blobs, jobs, events }, options.modules ?? MODULES);
+  const rateLimitStore = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore(() => clock.now());
+  const modules = await assembleModules({ config, database, clock, logger, metrics, blobs, jobs, events, rateLimitStore }, options.modules ?? MODULES);
   events.setSubscribers(modules.eventSubscribers);
 
   const tenantDirectory = modules.use('tenantDirectory');
   const cors = new CorsOrigins({ clock, tenants: tenantDirectory });
   modules.use('tenantChanges').subscribe(() => cors.invalidate());
-  const rateLimitStore = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore(() => clock.now());
   const guards: Container['guards'] = {
     cors,
     rateLimit: {
       store: rateLimitStore,
       clock,
-      tenants: tenantDirectory,
       logger,
       keyPrefix: config.rateLimit.redisKeyPrefix,
       enabled: config.rateLimit.enabled,
@@ -116,6 +115,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     blobs,
     jobs,
     events,
+    rateLimitStore,
     adminApiKey,
     modules,
     guards,

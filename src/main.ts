@@ -1,10 +1,12 @@
 import type http from 'node:http';
-import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createContainer } from './container.ts';
+import { DatabaseConnectionError } from './db/connection-errors.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { serveMetrics } from './http/metrics.ts';
+import { redactSecrets } from './lib/log-redaction.ts';
+import { createLogger } from './lib/logger.ts';
 import { nodeHttp } from './lib/node-http.ts';
 
 /** Entry point: `serve` (API + worker), `worker` (workers only), `migrate`. */
@@ -19,7 +21,7 @@ async function main(command: string): Promise<void> {
     }
     throw error;
   }
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel });
   const container = await createContainer(config, { logger });
   await migrateToLatest(container.database.db);
   if (command === 'migrate') {
@@ -29,7 +31,7 @@ async function main(command: string): Promise<void> {
   }
 
   const worker = command === 'worker' || config.worker.inProcess ? container.createWorker() : null;
-  const app = command === 'serve' ? await buildApp(container, { logger: { level: config.logLevel } }) : null;
+  const app = command === 'serve' ? await buildApp(container, { logger }) : null;
   let sandboxServer: http.Server | null = null;
 
   if (app) {
@@ -76,7 +78,14 @@ async function main(command: string): Promise<void> {
 }
 
 main(process.argv[2] ?? 'serve').catch((error: unknown) => {
-  process.stderr.write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  if (error instanceof Error && error.cause) process.stderr.write(`cause: ${String((error.cause as Error).stack ?? error.cause)}\n`);
+  // Redacted like log lines: a failing connection's message may carry its URL with a password.
+  const write = (text: string) => process.stderr.write(redactSecrets(text));
+  // A database the service cannot reach is the operator's to fix: the message says what, no stack.
+  if (error instanceof DatabaseConnectionError) {
+    write(`fatal: ${error.message}\n`);
+    process.exit(1);
+  }
+  write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  if (error instanceof Error && error.cause) write(`cause: ${String((error.cause as Error).stack ?? error.cause)}\n`);
   process.exit(1);
 });

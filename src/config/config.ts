@@ -9,6 +9,8 @@ export interface Config {
     readonly sandboxPort: number | null;
     readonly publicBaseUrl: string | null;
     readonly bodyLimitBytes: number;
+    /** Which proxies' X-Forwarded-For to believe for the client IP (TRUST_PROXY: Fastify's `trustProxy`). */
+    readonly trustProxy: boolean | number | string;
   };
   readonly dataDir: string;
   /** `preparedStatements`: hot queries as named server-side statements on PostgreSQL (src/db/prepared-statements.ts). */
@@ -46,6 +48,17 @@ export interface Config {
     readonly accessTokenTtlSeconds: number;
     /** A new JWT signing key is made when the newest is older than this. */
     readonly signingKeyRotationMs: number;
+    /** Failed credential checks (docs/identity-and-access.md, "Sign-in limits"). */
+    readonly signInLimits: {
+      /** Failures of one account (tenant, e-mail) within the window that lock it. */
+      readonly accountMaxFailures: number;
+      /** Failures from one client IP (an IPv6 /64) within the window that lock it. */
+      readonly clientMaxFailures: number;
+      /** The window failures are counted in, and the first lock's length. */
+      readonly windowMs: number;
+      /** Each further lock of a subject doubles, up to this. */
+      readonly maxLockMs: number;
+    };
   };
   readonly ai: {
     /** `local`: classical NLP, no network; `openai`: any OpenAI-compatible endpoint. */
@@ -89,7 +102,7 @@ export interface Config {
     readonly enabled: boolean;
     /** Prefix of the Redis counter keys (several deployments can share one Redis). */
     readonly redisKeyPrefix: string;
-    /** Per client IP, for unauthenticated auth requests that name no tenant (register, refresh, reset). */
+    /** Per client IP, for unauthenticated auth requests whatever tenant they name (register, refresh, password forgot and reset; login is limited by its failures). */
     readonly anonymousPerMinute: number;
     /** When the Redis counter store fails: let requests through, refuse them, or refuse only auth routes. */
     readonly onStoreFailure: 'open' | 'closed' | 'auto';
@@ -283,6 +296,14 @@ function parseKeyList(r: EnvReader, name: string): { id: string; key: string }[]
   return keys;
 }
 
+/** TRUST_PROXY: unset or `false` (the socket's address is the client), `true`, a hop count, or addresses/CIDRs. */
+function parseTrustProxy(value: string | null): boolean | number | string {
+  if (value === null || ['false', '0', 'no', 'off'].includes(value.toLowerCase())) return false;
+  if (['true', 'yes', 'on'].includes(value.toLowerCase())) return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {
     for (const inner of Object.values(value)) deepFreeze(inner);
@@ -317,6 +338,7 @@ export function loadConfig(env: Env = process.env): Config {
       sandboxPort: r.optionalInt('SANDBOX_PORT', { min: 1, max: 65535 }),
       publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null,
       bodyLimitBytes: r.int('JSON_BODY_LIMIT_BYTES', 1024 * 1024, { min: 1024 }),
+      trustProxy: parseTrustProxy(r.string('TRUST_PROXY', null)),
     },
     dataDir: path.resolve(r.string('DATA_DIR', './data')),
     database: { url: r.url('DATABASE_URL', ['postgres:', 'postgresql:']), preparedStatements: r.bool('DATABASE_PREPARED_STATEMENTS', true) },
@@ -337,6 +359,12 @@ export function loadConfig(env: Env = process.env): Config {
       secret: r.string('AUTH_SECRET', null),
       accessTokenTtlSeconds: r.int('ACCESS_TOKEN_TTL_SECONDS', 900, { min: 30, max: 86_400 }),
       signingKeyRotationMs: r.int('JWT_KEY_ROTATION_DAYS', 30, { min: 1, max: 3650 }) * 86_400_000,
+      signInLimits: {
+        accountMaxFailures: r.int('LOGIN_ACCOUNT_MAX_FAILURES', 10, { min: 1, max: 10_000 }),
+        clientMaxFailures: r.int('LOGIN_CLIENT_MAX_FAILURES', 50, { min: 1, max: 100_000 }),
+        windowMs: r.int('LOGIN_FAILURE_WINDOW_SECONDS', 900, { min: 1, max: 86_400 }) * 1000,
+        maxLockMs: r.int('LOGIN_LOCKOUT_MAX_SECONDS', 3600, { min: 1, max: 7 * 86_400 }) * 1000,
+      },
     },
     ai: {
       provider: r.oneOf('AI_PROVIDER', ['local', 'openai'] as const, 'local'),

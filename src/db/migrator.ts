@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
+import { connectionFailure, DatabaseConnectionError } from './connection-errors.ts';
 import type { DB } from './schema.ts';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 
@@ -21,13 +22,21 @@ class FolderMigrationProvider implements MigrationProvider {
   }
 }
 
-/** Brings the schema up to date; throws with the failing migration's error. */
+/**
+ * Brings the schema up to date. Throws DatabaseConnectionError, saying what failed (connection
+ * refused by host:port, authentication, missing database...), when the database cannot be used at
+ * all, and an error naming the migration when one fails.
+ */
 export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new FolderMigrationProvider() });
   const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
   if (error) {
-    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed`, { cause: error });
+    const failed = results?.find((r) => r.status === 'Error');
+    const reason = error instanceof Error ? error.message : String(error);
+    if (failed) throw new Error(`migration ${failed.migrationName} failed: ${reason}`, { cause: error });
+    const unreachable = connectionFailure(error);
+    if (unreachable) throw new DatabaseConnectionError(`cannot use the database: ${unreachable}`, error);
+    throw new Error(`migrations could not start: ${reason}`, { cause: error });
   }
   return (results ?? []).map((r) => r.migrationName);
 }

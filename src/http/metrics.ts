@@ -12,6 +12,10 @@ export interface Metrics {
   readonly jobRuns: Counter<'kind' | 'outcome'>;
   readonly jobRunSeconds: Histogram<'kind' | 'outcome'>;
   readonly rateLimitStoreErrors: Counter<'outcome'>;
+  /** Credential checks (login, refresh, password reset and change) by route and outcome: success, failure, refused (locked). */
+  readonly credentialChecks: Counter<'route' | 'outcome'>;
+  /** Locks started by repeated failures, by what was locked: an account or a client address. */
+  readonly credentialLockouts: Counter<'scope'>;
 }
 
 export function createMetrics(collectJobCounts: () => Promise<{ kind: string; state: string; count: number }[]>): Metrics {
@@ -61,7 +65,19 @@ export function createMetrics(collectJobCounts: () => Promise<{ kind: string; st
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, jobs, jobRuns, jobRunSeconds, rateLimitStoreErrors };
+  const credentialChecks = new Counter({
+    name: 'auth_credential_checks_total',
+    help: 'Credential checks (login, refresh, password reset and change) by route and outcome: success, failure, refused (locked)',
+    labelNames: ['route', 'outcome'] as const,
+    registers: [registry],
+  });
+  const credentialLockouts = new Counter({
+    name: 'auth_lockouts_total',
+    help: 'Sign-in locks started by repeated failures, by scope (account, client)',
+    labelNames: ['scope'] as const,
+    registers: [registry],
+  });
+  return { registry, httpRequests, httpDuration, jobs, jobRuns, jobRunSeconds, rateLimitStoreErrors, credentialChecks, credentialLockouts };
 }
 
 /** Times every request and labels it with its route pattern (not the raw URL, to bound cardinality). */

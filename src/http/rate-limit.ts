@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from '../lib/logger.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { TenantDirectory } from '../domain/tenant.ts';
 import {
   ENDPOINT_TYPES,
   type EndpointType,
@@ -10,6 +9,7 @@ import {
   WORKFLOW_CATEGORIES,
   type WorkflowCategory,
 } from '../domain/tiers.ts';
+import { clientNetwork } from '../lib/client-network.ts';
 import { AppError, errors } from '../lib/errors.ts';
 import { type RouteAuth, routeAuthOf } from './fastify-types.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
@@ -31,11 +31,25 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A public route limited by what it names rather than by tenant (PublicRateLimit). */
     publicRateLimit?: PublicRateLimit;
+    /**
+     * An unauthenticated credential check (login) limited by its failures, per account and per
+     * client (the identity module's sign-in limits), rather than per minute: counting its attempts
+     * per client would let one account's guesser block every account signing in from that address.
+     */
+    limitedByFailures?: true;
   }
 }
 
-/** The rate-limit class of a route: an endpoint type, a workflow category, a public route's own counters, or not limited. */
-export type RateLimitClass = { type: EndpointType } | { workflow: WorkflowCategory } | { public: PublicRateLimit } | false;
+/**
+ * The rate-limit class of a route: an endpoint type (`failuresOnly`: not counted per minute
+ * when unauthenticated, see `limitedByFailures`), a workflow category, a public route's own
+ * counters, or not limited.
+ */
+export type RateLimitClass =
+  | { type: EndpointType; failuresOnly?: true }
+  | { workflow: WorkflowCategory }
+  | { public: PublicRateLimit }
+  | false;
 
 /**
  * The class a route declares in `config.rateLimit` (docs/api-decisions.md §5): an endpoint type
@@ -44,12 +58,15 @@ export type RateLimitClass = { type: EndpointType } | { workflow: WorkflowCatego
  * are not limited unless they declare a class (the public auth routes declare `authentication`)
  * or counters of their own in `config.publicRateLimit` (the workflow webhook hook).
  */
-export function classifyRoute(url: string, config: { auth?: RouteAuth; rateLimit?: string | false; publicRateLimit?: PublicRateLimit } | undefined): RateLimitClass {
+export function classifyRoute(
+  url: string,
+  config: { auth?: RouteAuth; rateLimit?: string | false; publicRateLimit?: PublicRateLimit; limitedByFailures?: true } | undefined,
+): RateLimitClass {
   if (config?.publicRateLimit) return { public: config.publicRateLimit };
   const declared = config?.rateLimit;
   if (declared === false) return false;
   if (typeof declared === 'string') {
-    if ((ENDPOINT_TYPES as readonly string[]).includes(declared)) return { type: declared as EndpointType };
+    if ((ENDPOINT_TYPES as readonly string[]).includes(declared)) return { type: declared as EndpointType, ...(config?.limitedByFailures ? { failuresOnly: true as const } : {}) };
     if ((WORKFLOW_CATEGORIES as readonly string[]).includes(declared)) return { workflow: declared as WorkflowCategory };
     throw new Error(`unknown rate-limit class "${declared}" on ${url}`);
   }
@@ -92,11 +109,10 @@ export function countersFor(tier: Tier, sandbox: boolean, cls: { type: EndpointT
 export interface RateLimitDeps {
   store: RateLimitStore;
   clock: Clock;
-  tenants: TenantDirectory;
   logger: Logger;
   keyPrefix: string;
   enabled: boolean;
-  /** Per-IP limit of unauthenticated auth requests that name no tenant. */
+  /** Per-client limit of unauthenticated auth requests (register, refresh, password forgot and reset). */
   anonymousPerMinute: number;
   /** What to do with a request the store cannot count (see config.rateLimit.onStoreFailure). */
   onStoreFailure: 'open' | 'closed' | 'auto';
@@ -109,8 +125,11 @@ export interface RateLimitDeps {
  * Per-tenant fixed one-minute windows (docs/api-decisions.md §5), checked after authentication. Every limited
  * answer carries `X-RateLimit-Limit`, `-Remaining` and `-Reset` (Unix seconds) of the tighter
  * counter; over the limit the answer is 429 `rate_limit_exceeded` with `Retry-After`.
- * Unauthenticated auth requests (login, register, refresh, password reset) are counted per tenant
- * when they name one with `X-Tenant-Subdomain`, else per client IP.
+ * Unauthenticated auth requests (register, refresh, password forgot and reset) are counted per
+ * client IP, never against the tenant `X-Tenant-Subdomain` names: a caller who has not shown who
+ * they are must not spend a tenant's budget (ten wrong logins would lock its every user out).
+ * Login is not counted here: its failures are, per account and per client, by the sign-in limits
+ * (identity module).
  */
 export function installRateLimit(app: FastifyInstance, deps: RateLimitDeps): void {
   // Each route's class is resolved once, as it is registered: an unknown class fails the start.
@@ -129,7 +148,7 @@ export function installRateLimit(app: FastifyInstance, deps: RateLimitDeps): voi
   app.addHook('onRequest', async (request, reply) => {
     const cls = classOf(request);
     if (cls === false) return;
-    const scope = await scopeOf(request, cls, deps);
+    const scope = scopeOf(request, cls, deps);
     if (!scope) return;
     const counters = scope.counters;
     if (counters.length === 0) return;
@@ -178,26 +197,14 @@ export function installRateLimit(app: FastifyInstance, deps: RateLimitDeps): voi
   });
 }
 
-async function scopeOf(
-  request: FastifyRequest,
-  cls: Exclude<RateLimitClass, false>,
-  deps: RateLimitDeps,
-): Promise<{ key: string; counters: Counter[] } | null> {
+function scopeOf(request: FastifyRequest, cls: Exclude<RateLimitClass, false>, deps: RateLimitDeps): { key: string; counters: Counter[] } | null {
   if ('public' in cls) {
-    const counters = cls.public.counters.map((c) => ({ name: c.name, limit: c.limit, ...(c.perClient ? { key: `${c.name}:${request.ip}` } : {}) }));
+    const counters = cls.public.counters.map((c) => ({ name: c.name, limit: c.limit, ...(c.perClient ? { key: `${c.name}:${clientNetwork(request.ip)}` } : {}) }));
     return { key: cls.public.scope(request), counters };
   }
   const auth = request.auth;
   if (auth) return { key: auth.tenant.id, counters: countersFor(auth.tenant.tier, auth.tenant.sandboxOf !== null, cls, deps.unlimitedTierPerMinute) };
   // Only unauthenticated auth endpoints are limited without a tenant; other public routes are not.
-  if (!('type' in cls) || cls.type !== 'authentication') return null;
-  const header = request.headers['x-tenant-subdomain'];
-  if (typeof header === 'string' && header.trim() !== '') {
-    const subdomain = header.trim().toLowerCase();
-    const tenant = await deps.tenants.findBySubdomain(subdomain);
-    if (tenant) return { key: request.sandbox ? `${tenant.id}:sandbox` : tenant.id, counters: countersFor(tenant.tier, request.sandbox || tenant.sandboxOf !== null, cls, deps.unlimitedTierPerMinute) };
-    // Unknown subdomains share the Free tier's budget per name, so probing them is limited too.
-    return { key: `sub:${subdomain.slice(0, 100)}`, counters: countersFor('free', request.sandbox, cls, deps.unlimitedTierPerMinute) };
-  }
-  return { key: `ip:${request.ip}`, counters: [{ name: 'anonymous', limit: deps.anonymousPerMinute }] };
+  if (!('type' in cls) || cls.type !== 'authentication' || cls.failuresOnly) return null;
+  return { key: `ip:${clientNetwork(request.ip)}`, counters: [{ name: 'anonymous', limit: deps.anonymousPerMinute }] };
 }

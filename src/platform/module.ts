@@ -4,6 +4,7 @@ import type { Executor } from '../db/executor.ts';
 import type { EventLog, EventSubscriber } from '../events/event-log.ts';
 import type { App } from '../http/fastify-types.ts';
 import type { Metrics } from '../http/metrics.ts';
+import type { RateLimitStore } from '../http/rate-limit-store.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { JobDefinition } from '../jobs/job-types.ts';
 import type { RecurringJob } from '../jobs/recurring.ts';
@@ -22,6 +23,8 @@ export interface Platform {
   jobs: JobQueue;
   /** The one way to emit an event: `events.record(trx, {...})` inside the change's transaction. */
   events: EventLog;
+  /** Counters shared by every API process (Redis with REDIS_URL, else in memory): rate limits, sign-in failures. */
+  rateLimitStore: RateLimitStore;
 }
 
 /**

@@ -12,7 +12,7 @@ import { createTestStore } from '../support/databases.ts';
  * connection, its own credential cache and change feed) and two apps, as two processes of a
  * deployment would have. Fixtures take either as a TestApp.
  */
-export async function startTwoApps(dialect: DialectName): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
+export async function startTwoApps(dialect: DialectName, env: Record<string, string> = {}): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
   const store = await createTestStore(dialect);
   const config = loadConfig({
     DATA_DIR: store.dataDir,
@@ -20,6 +20,7 @@ export async function startTwoApps(dialect: DialectName): Promise<{ a: TestApp; 
     ADMIN_API_KEY: ADMIN_KEY,
     LOG_LEVEL: 'silent',
     WORKER_IN_PROCESS: 'false',
+    ...env,
   });
   const make = async (): Promise<TestApp> => {
     const container = await createContainer(config);

@@ -19,7 +19,11 @@ describe('rate limit classification (contract §5)', () => {
     assert.deepEqual(classifyRoute('/api/v1/documents', undefined), { type: 'general' });
     assert.equal(classifyRoute('/api/v1/admin/tenants', { auth: 'admin' }), false);
     assert.equal(classifyRoute('/healthz', undefined), false);
-    assert.deepEqual(classifyRoute('/api/v1/auth/login', { auth: 'public', rateLimit: 'authentication' }), { type: 'authentication' });
+    assert.deepEqual(classifyRoute('/api/v1/auth/register', { auth: 'public', rateLimit: 'authentication' }), { type: 'authentication' });
+    assert.deepEqual(classifyRoute('/api/v1/auth/login', { auth: 'public', rateLimit: 'authentication', limitedByFailures: true }), {
+      type: 'authentication',
+      failuresOnly: true,
+    });
     assert.throws(() => classifyRoute('/api/v1/x', { rateLimit: 'nonsense' }), /unknown rate-limit class "nonsense" on \/api\/v1\/x/);
   });
   it('halves sandbox limits, never below 5', () => {
@@ -38,7 +42,8 @@ describeEachDialect(
 
     it('gives every route of the service the class of its spec endpoint type', () => {
       const cases: [string, string, unknown][] = [
-        ['POST', '/api/v1/auth/login', { type: 'authentication' }],
+        ['POST', '/api/v1/auth/login', { type: 'authentication', failuresOnly: true }],
+        ['POST', '/api/v1/auth/refresh', { type: 'authentication' }],
         ['GET', '/api/v1/auth/me', { type: 'authentication' }],
         ['GET', '/api/v1/api-keys', { type: 'authentication' }],
         ['POST', '/api/v1/api-keys/:id/rotate', { type: 'authentication' }],
@@ -106,21 +111,36 @@ describeEachDialect(
       assert.equal((await inject({ method: 'GET', url: '/api/v1/users', headers: t.headers })).headers['x-ratelimit-remaining'], '14');
     });
 
-    it('limits login attempts per tenant subdomain, known or not, without revealing the e-mail', async () => {
+    it('never counts unauthenticated auth requests against the tenant they name; sign-ins are not counted per minute at all', async () => {
       const t = await createTenant(ctx(), { tier: 'free' });
-      const attempt = (sub: string, email: string) =>
-        inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'x-tenant-subdomain': sub }, payload: { email, password: 'guess' } });
+      // Ten wrong logins (the Free tier's Authentication budget) from one client...
       for (let i = 0; i < 10; i++) {
-        const res = await attempt(t.subdomain, i % 2 ? t.ownerEmail : `nobody${i}@example.com`);
+        const res = await inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          headers: { 'x-tenant-subdomain': t.subdomain },
+          payload: { email: `nobody${i}@example.com`, password: 'guess' },
+          remoteAddress: '10.2.2.2',
+        });
         assertError(res, 401, 'unauthorized');
-        assert.equal(res.headers['x-ratelimit-limit'], '10');
+        assert.equal(res.headers['x-ratelimit-limit'], undefined);
       }
-      assertError(await attempt(t.subdomain, t.ownerEmail), 429, 'rate_limit_exceeded');
-      assertError(await attempt(t.subdomain, 'nobody@example.com'), 429, 'rate_limit_exceeded');
-      for (let i = 0; i < 10; i++) await attempt('no-such-tenant-x', 'a@example.com');
-      assertError(await attempt('no-such-tenant-x', 'a@example.com'), 429, 'rate_limit_exceeded');
-      // Logins count against the tenant: its API keys now see the spent authentication budget.
-      assertError(await inject({ method: 'GET', url: '/api/v1/api-keys', headers: t.headers }), 429, 'rate_limit_exceeded');
+      // ...spend nothing of the tenant's: its owner signs in, its API keys keep their whole budget.
+      const owner = await inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        headers: { 'x-tenant-subdomain': t.subdomain },
+        payload: { email: t.ownerEmail, password: t.ownerPassword },
+        remoteAddress: '10.2.2.2',
+      });
+      assert.equal(owner.statusCode, 200, owner.body);
+      const keys = await inject({ method: 'GET', url: '/api/v1/api-keys', headers: t.headers });
+      assert.equal(keys.headers['x-ratelimit-remaining'], '9');
+      // A password-reset request naming the tenant is counted per client (3 a minute in this suite).
+      const forgot = () =>
+        inject({ method: 'POST', url: '/api/v1/auth/password/forgot', headers: { 'x-tenant-subdomain': t.subdomain }, payload: { email: t.ownerEmail }, remoteAddress: '10.2.2.3' });
+      for (let i = 0; i < 3; i++) assert.equal((await forgot()).headers['x-ratelimit-limit'], '3');
+      assertError(await forgot(), 429, 'rate_limit_exceeded');
     });
 
     it('limits unauthenticated auth requests without a tenant per client IP', async () => {
@@ -143,8 +163,8 @@ describeEachDialect(
       const u = await loginAs(ctx(), t, 'member');
       const res = await inject({ method: 'GET', url: '/api/v1/workspaces', headers: u.headers });
       assert.equal(res.headers['x-ratelimit-limit'], '30');
-      // login (1 auth request via the tenant header) + POST /users by the fixture + this one
-      assert.equal(res.headers['x-ratelimit-remaining'], '27');
+      // POST /users by the fixture + this one (the login, unauthenticated, is not the tenant's)
+      assert.equal(res.headers['x-ratelimit-remaining'], '28');
     });
 
     it('counts a user-token request refused for its CSRF token, with the X-RateLimit-* headers', async () => {
@@ -154,11 +174,11 @@ describeEachDialect(
       const refused = await inject({ method: 'POST', url: '/api/v1/workspaces', headers: noCsrf, payload: { name: 'No CSRF' } });
       assertError(refused, 403, 'csrf_token_invalid');
       assert.equal(refused.headers['x-ratelimit-limit'], '30');
-      // login + POST /users by the fixture + this refused request
-      assert.equal(refused.headers['x-ratelimit-remaining'], '27');
+      // POST /users by the fixture + this refused request
+      assert.equal(refused.headers['x-ratelimit-remaining'], '28');
       assert.equal(refused.headers['x-ratelimit-reset'], String(clock.windowEnd / 1000));
       const next = await inject({ method: 'GET', url: '/api/v1/workspaces', headers: u.headers });
-      assert.equal(next.headers['x-ratelimit-remaining'], '26');
+      assert.equal(next.headers['x-ratelimit-remaining'], '27');
     });
 
     it('does not limit admin, health and metrics; an unlimited tier is held to its ceiling and says so', async () => {

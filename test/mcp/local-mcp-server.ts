@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -44,11 +45,12 @@ function tools(): McpServer {
 
 /**
  * Starts the server on 127.0.0.1 (stateless: a fresh McpServer per request). With `token`, requests
- * without `Authorization: Bearer <token>` get 401, like a real server guarding its tools.
+ * without `Authorization: Bearer <token>` get 401, like a real server guarding its tools. With
+ * `tls`, it speaks HTTPS with that certificate.
  */
-export async function startLocalMcpServer(options: { token?: string } = {}): Promise<LocalMcpServer> {
+export async function startLocalMcpServer(options: { token?: string; tls?: { cert: string; key: string } } = {}): Promise<LocalMcpServer> {
   const requests: http.IncomingHttpHeaders[] = [];
-  const server = http.createServer(async (req, res) => {
+  const handler: http.RequestListener = async (req, res) => {
     requests.push(req.headers);
     if (options.token && req.headers.authorization !== `Bearer ${options.token}`) {
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
@@ -66,11 +68,12 @@ export async function startLocalMcpServer(options: { token?: string } = {}): Pro
     });
     await mcp.connect(transport);
     await transport.handleRequest(req, res);
-  });
+  };
+  const server = options.tls ? https.createServer(options.tls, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/mcp`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

@@ -8,6 +8,7 @@ import { migrateToLatest } from '../../src/db/migrator.ts';
 import type { App } from '../../src/http/fastify-types.ts';
 import type { Worker } from '../../src/jobs/worker.ts';
 import type { Clock } from '../../src/lib/clock.ts';
+import { createLogger } from '../../src/lib/logger.ts';
 import type { ModuleDefinition } from '../../src/platform/module.ts';
 import { availableDialects, createTestStore, type TestStore } from './databases.ts';
 
@@ -36,6 +37,8 @@ export interface TestAppOptions {
   clock?: Clock;
   /** The module list (default: every module of the service). */
   modules?: readonly ModuleDefinition[];
+  /** Capture the service's log (every level) here, through the same logger `npm start` uses; default: no logging. */
+  logDestination?: { write(line: string): void };
 }
 
 /** A real app on a fresh store of the dialect: migrated database, temp data folder, no listening. */
@@ -49,9 +52,14 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
     WORKER_POLL_INTERVAL_MS: '50',
     ...options.env,
   });
-  const container = await createContainer(config, { ...(options.clock ? { clock: options.clock } : {}), ...(options.modules ? { modules: options.modules } : {}) });
+  const logger = options.logDestination ? createLogger({ level: 'trace', destination: options.logDestination }) : null;
+  const container = await createContainer(config, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.modules ? { modules: options.modules } : {}),
+    ...(logger ? { logger } : {}),
+  });
   await migrateToLatest(container.database.db);
-  const app = await buildApp(container, { logger: false });
+  const app = await buildApp(container, { logger: logger ?? false });
   await app.ready();
   const worker = options.worker ? container.createWorker() : null;
   worker?.start();

@@ -45,6 +45,8 @@ export interface HttpsReceiver {
   port: number;
   /** The PEM certificate, to trust through `extraCa` or NODE_EXTRA_CA_CERTS. */
   caPem: string;
+  /** Its private key, for another local server that should present the same certificate. */
+  keyPem: string;
   /** The same certificate as a file (for NODE_EXTRA_CA_CERTS). */
   caFile: string;
   /** Every completed request, oldest first. */
@@ -93,6 +95,7 @@ export async function startHttpsReceiver(options: { hostnames?: string[] } = {})
     url: `https://127.0.0.1:${port}`,
     port,
     caPem: cert,
+    keyPem: key,
     caFile: certFile,
     requests,
     get connections() {

@@ -69,7 +69,12 @@ export const DocumentListQuery = Type.Object(
 export const UpdateDocumentBody = Type.Object(
   {
     filename: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 255, description: "Keeps an extension of the document's type (`.txt` stays text); else 400." }),
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description:
+          "Keeps an extension of the document's type (`.txt` stays text); else 400. Stored in NFC; no `/` or `\\`, not `.` or `..`, no control, text-direction or invisible format characters (the name rule of docs/api-decisions.md §6): else 400 `validation_error` on `filename`.",
+      }),
     ),
     folder_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
     tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50, description: 'Tag names; replaces the set; created on first use.' })),
@@ -144,7 +149,8 @@ export const UploadMultipartBody = Type.Object(
       Type.String({
         maxLength: 255,
         examples: [''],
-        description: "A name to store instead of the file's own (omitted or empty: the file's own), with an extension of the file's type (else 415).",
+        description:
+          "A name to store instead of the file's own (omitted or empty: the file's own), with an extension of the file's type (else 415). Like the file's own name it is cleaned, not refused: path, control, text-direction and invisible characters are dropped and it is stored in NFC.",
       }),
     ),
   },

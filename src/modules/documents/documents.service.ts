@@ -7,7 +7,7 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { BlobStore, ByteRange } from '../../providers/blobs/blob-store.ts';
 import { fileTypeFilter, nameTypeProblem } from '../../providers/files/file-types.ts';
-import { filenameProblem } from '../../providers/files/filenames.ts';
+import { acceptFilename } from '../../providers/files/filenames.ts';
 import { visibilityScope } from './access/access.repository.ts';
 import { authorizeDocument } from './access/document-access.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
@@ -101,14 +101,11 @@ export class DocumentsService {
   ): Promise<DocumentWithTags> {
     const { database, clock, documents, folders, tagsService } = this.deps;
     const tenantId = auth.tenant.id;
-    if (patch.filename !== undefined) {
-      const problem = filenameProblem(patch.filename);
-      if (problem) throw errors.field('filename', problem);
-    }
+    const newName = patch.filename === undefined ? undefined : acceptFilename(patch.filename);
     const tagNames = patch.tags === undefined ? undefined : normaliseTagNames(patch.tags);
     await database.db.transaction().execute(async (trx) => {
       const { document } = await authorizeDocument(trx, auth, id, 'update');
-      const nameProblem = patch.filename === undefined ? null : nameTypeProblem(patch.filename.trim(), document.fileType);
+      const nameProblem = newName === undefined ? null : nameTypeProblem(newName, document.fileType);
       if (nameProblem) throw errors.field('filename', nameProblem);
       if (patch.folderId && !(await folders.exists(trx, tenantId, patch.folderId))) throw errors.notFound('folder', patch.folderId);
       const now = clock.now();
@@ -119,12 +116,12 @@ export class DocumentsService {
         await this.deps.tags.setDocumentTags(trx, tenantId, id, tagIds, now);
         if (!sameNames(before, tagNames)) changed.push('tags');
       }
-      const filename = patch.filename?.trim() ?? document.filename;
+      const filename = newName ?? document.filename;
       const folderId = patch.folderId !== undefined ? patch.folderId : document.folderId;
       if (filename !== document.filename) changed.push('filename');
       if (folderId !== document.folderId) changed.push('folder_id');
       await documents.update(trx, tenantId, id, {
-        ...(patch.filename !== undefined ? { filename } : {}),
+        ...(newName !== undefined ? { filename } : {}),
         ...(patch.folderId !== undefined ? { folderId } : {}),
         updatedAt: now,
       });

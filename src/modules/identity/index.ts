@@ -10,6 +10,7 @@ import { authRoutes } from './auth/auth.routes.ts';
 import { AuthService } from './auth/auth.service.ts';
 import { getOrCreateServerSecret } from '../../db/server-secrets.ts';
 import { SessionsRepository } from './auth/sessions.repository.ts';
+import { SignInLimits } from './auth/sign-in-limits.ts';
 import { SigningKeys } from './auth/signing-keys.ts';
 import { AccessTokens, CsrfTokens } from './auth/tokens.ts';
 import { UserTokenAuthenticator } from './auth/user-token-authenticator.ts';
@@ -63,7 +64,7 @@ declare module '../../platform/module.ts' {
  */
 export const identityModule = defineModule({
   name: 'identity',
-  setup({ config, database, clock, logger }) {
+  setup({ config, database, clock, logger, metrics, rateLimitStore }) {
     const tenants = new TenantsRepository();
     const users = new UsersRepository();
     const apiKeys = new ApiKeysRepository();
@@ -102,7 +103,17 @@ export const identityModule = defineModule({
     const userTokens = new UserTokenAuthenticator({ database, clock, tenants, sessions, accessTokens, csrf, cache: identityCache });
     const apiKeyAuthenticator = new ApiKeyAuthenticator({ database, clock, apiKeys, cache: identityCache });
 
-    const auth = new AuthService({ database, clock, tenants, tenantsService, users, sessions, mail, accessTokens, csrf, publicBaseUrl, identityChanged });
+    const signInLimits = new SignInLimits({
+      store: rateLimitStore,
+      clock,
+      logger,
+      metrics,
+      keyPrefix: config.rateLimit.redisKeyPrefix,
+      enabled: config.rateLimit.enabled,
+      onStoreFailure: config.rateLimit.onStoreFailure,
+      limits: config.auth.signInLimits,
+    });
+    const auth = new AuthService({ database, clock, tenants, tenantsService, users, sessions, mail, accessTokens, csrf, signInLimits, publicBaseUrl, identityChanged });
     const usersService = new UsersService({ database, clock, users, tenants, sessions, mail, publicBaseUrl, identityChanged });
     const apiKeysService = new ApiKeysService({ database, clock, apiKeys, tenants, identityChanged });
     const workspacesService = new WorkspacesService({ database, clock, workspaces, users });

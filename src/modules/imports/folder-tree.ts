@@ -1,13 +1,10 @@
 import type { Database } from '../../db/database.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { MAX_NAME_LENGTH, nameKey, sanitiseName, truncateName } from '../../lib/names.ts';
 import type { FoldersService } from '../documents/index.ts';
 import type { ItemsRepository } from './items.repository.ts';
 
-/** Folder names may not hold `/` or control characters (contract §6); Drive's may. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
-const UNSAFE_NAME = /[/\u0000-\u001f\u007f-\u009f]/g;
-const MAX_NAME = 255;
 
 /**
  * Recreates the source folder tree in the library, under the project's `target_folder_id`, as
@@ -39,14 +36,18 @@ export class FolderTree {
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 409) throw error;
       const siblings = await folders.list(auth, parentId ?? 'root', false);
-      const existing = siblings.find((f) => f.name.toLowerCase() === name.toLowerCase());
+      const existing = siblings.find((f) => nameKey(f.name) === nameKey(name));
       if (!existing) throw error;
       return existing.id;
     }
   }
 }
 
+/**
+ * A Drive folder's name as a library folder's (src/lib/names.ts): Drive allows `/`, controls and
+ * invisible characters; `/` becomes `-`, the others are dropped, as for imported file names.
+ */
 function folderName(name: string): string {
-  const clean = name.replace(UNSAFE_NAME, '-').trim().slice(0, MAX_NAME);
+  const clean = truncateName(sanitiseName(name.replaceAll('/', '-')), MAX_NAME_LENGTH).trim();
   return clean === '' ? 'Untitled folder' : clean;
 }

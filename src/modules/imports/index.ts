@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import type { JobDefinition } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
-import { createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
+import { outboundHttpFromConfig } from '../../providers/outbound/outbound-from-config.ts';
 import { AGENT_RUN_JOB, AGENT_TASK_SOURCE, type AgentRunPayload, AgentRunner } from './agent-runner.ts';
 import { AgentRunsRepository } from './agent-runs.repository.ts';
 import { AgentScheduler } from './agent-scheduler.ts';
@@ -38,12 +37,7 @@ const AGENT_TIMEOUT_MS = 60 * 60_000;
 export const importsModule = defineModule({
   name: 'imports',
   setup({ config, database, clock, logger, jobs, use }) {
-    const extraCa = config.outbound.extraCaFile ? [fs.readFileSync(config.outbound.extraCaFile, 'utf8')] : undefined;
-    const http = createOutboundHttp({
-      allowPrivateNetwork: config.allowPrivateNetworkTargets,
-      ...(extraCa ? { extraCa } : {}),
-      connectionsPerOrigin: Math.max(8, 2 * config.imports.concurrency),
-    });
+    const http = outboundHttpFromConfig(config, { connectionsPerOrigin: Math.max(8, 2 * config.imports.concurrency) });
     const projects = new ProjectsRepository();
     const items = new ItemsRepository();
     const box = new CredentialBox(database.db, () => clock.now());

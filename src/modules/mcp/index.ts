@@ -3,7 +3,8 @@ import { getOrCreateServerSecret } from '../../db/server-secrets.ts';
 import { authOf } from '../../http/fastify-types.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
 import { defineModule } from '../../platform/module.ts';
-import { checkUrlTarget, createOutboundHttp, withResponseLimit } from '../../providers/outbound/outbound-http.ts';
+import { outboundHttpFromConfig } from '../../providers/outbound/outbound-from-config.ts';
+import { checkUrlTarget, withResponseLimit } from '../../providers/outbound/outbound-http.ts';
 import { McpClient } from './servers/mcp-client.ts';
 import { McpServersRepository } from './servers/mcp-servers.repository.ts';
 import { mcpServerRoutes } from './servers/mcp-servers.routes.ts';
@@ -43,7 +44,7 @@ export const mcpModule = defineModule({
     const chat = use('chat');
     const search = use('search');
     const allowPrivateNetwork = config.allowPrivateNetworkTargets;
-    const http = createOutboundHttp({ allowPrivateNetwork });
+    const http = outboundHttpFromConfig(config);
     const servers = new McpServersRepository();
     const registry = new McpServersService({
       database,

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import { defineModule } from '../../platform/module.ts';
 import { TenantRoutingBlobStore } from '../../providers/blobs/tenant-routing-blob-store.ts';
-import { createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
+import { outboundHttpFromConfig } from '../../providers/outbound/outbound-from-config.ts';
 import { CredentialsBox } from './credentials-box.ts';
 import { CustomerTargetsRepository } from './customer-targets.repository.ts';
 import { MigrationFilesRepository } from './migration-files.repository.ts';
@@ -31,8 +30,7 @@ declare module '../../platform/module.ts' {
 export const storageModule = defineModule({
   name: 'storage',
   setup({ config, database, clock, logger, blobs, jobs, use }) {
-    const extraCa = config.outbound.extraCaFile ? [fs.readFileSync(config.outbound.extraCaFile, 'utf8')] : undefined;
-    const http = createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetworkTargets, ...(extraCa ? { extraCa } : {}) });
+    const http = outboundHttpFromConfig(config);
     const customerTargets = new CustomerTargetsRepository();
     const tenantStorage = new TenantStorageRepository();
     const migrations = new MigrationsRepository();

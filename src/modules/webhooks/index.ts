@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { JobDefinition } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
-import { checkUrlTarget, createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
+import { outboundHttpFromConfig } from '../../providers/outbound/outbound-from-config.ts';
+import { checkUrlTarget } from '../../providers/outbound/outbound-http.ts';
 import { DeliveriesRepository } from './deliveries.repository.ts';
 import { DELIVER_JOB, type DeliverPayload } from './delivery-jobs.ts';
 import { type DeliveryMetrics, DeliveryRunner } from './delivery-runner.ts';
@@ -28,12 +28,7 @@ export const webhooksModule = defineModule({
   name: 'webhooks',
   setup({ config, database, clock, logger, jobs, metrics }) {
     const allowPrivateNetwork = config.allowPrivateNetworkTargets;
-    const extraCa = config.outbound.extraCaFile ? [fs.readFileSync(config.outbound.extraCaFile, 'utf8')] : undefined;
-    const http = createOutboundHttp({
-      allowPrivateNetwork,
-      ...(extraCa ? { extraCa } : {}),
-      connectionsPerOrigin: Math.max(8, 2 * config.webhooks.maxConcurrencyPerEndpoint),
-    });
+    const http = outboundHttpFromConfig(config, { connectionsPerOrigin: Math.max(8, 2 * config.webhooks.maxConcurrencyPerEndpoint) });
     const webhooks = new WebhooksRepository();
     const deliveries = new DeliveriesRepository();
     const secrets = new SecretBox(() => loadSecretBoxKey(database.db, clock.now()));

@@ -17,6 +17,9 @@ import type { WebhooksService } from './webhooks.service.ts';
 import type { DeliveryStatus } from './webhooks.tables.ts';
 
 const ADMINS = 'Owners, admins and API keys only (403 `forbidden` for members and viewers). Another tenant\'s webhook is 404.';
+/** Issue 26: names are judged when saved only as far as DNS answers then; the delivery is the real check. */
+const UNRESOLVED_HOSTS =
+  'A host name is resolved when the URL is saved and refused if it points at a private or reserved address; a name that does not resolve (yet), or not within 2 s, is accepted: every delivery checks the address it actually connects to, and an attempt to a name that still does not resolve fails and is retried on the schedule.';
 
 /** Spec "Endpoints > Webhooks" with docs/api-decisions.md §8 and §9. */
 export function webhookRoutes(app: App, s: { webhooks: WebhooksService }): void {
@@ -29,7 +32,7 @@ export function webhookRoutes(app: App, s: { webhooks: WebhooksService }): void 
       schema: {
         tags,
         summary: 'Create a webhook',
-        description: `HTTPS only (400 \`INVALID_URL\`, also for private or reserved targets); unknown event names are 400 \`INVALID_EVENT\`. The secret, given or generated, appears in this answer only. ${ADMINS}`,
+        description: `HTTPS only (400 \`INVALID_URL\`, also for private or reserved targets); unknown event names are 400 \`INVALID_EVENT\`. The secret, given or generated, appears in this answer only. ${UNRESOLVED_HOSTS} ${ADMINS}`,
         body: CreateWebhookBody,
         response: { 201: CreatedWebhookView, ...standardErrors },
       },
@@ -70,7 +73,7 @@ export function webhookRoutes(app: App, s: { webhooks: WebhooksService }): void 
       schema: {
         tags,
         summary: 'Update a webhook',
-        description: `Any of \`url\`, \`events\`, \`status\` (\`active\` or \`paused\`). Pausing cancels attempts not yet sent; resuming delivers new events only. ${ADMINS}`,
+        description: `Any of \`url\`, \`events\`, \`status\` (\`active\` or \`paused\`). Pausing cancels attempts not yet sent; resuming delivers new events only. A new \`url\` is judged as on create. ${UNRESOLVED_HOSTS} ${ADMINS}`,
         params: IdParams,
         body: UpdateWebhookBody,
         response: { 200: WebhookView, ...standardErrors },

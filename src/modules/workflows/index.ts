@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/executor.ts';
 import type { DiedJob, RunningJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
-import { createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
+import { outboundHttpFromConfig } from '../../providers/outbound/outbound-from-config.ts';
 import { ActingPrincipals } from './acting-principal.ts';
 import { ExecutionEngine, RUN_NODE_JOB, type RunNodePayload } from './execution-engine.ts';
 import { ExecutionsService } from './executions.service.ts';
@@ -59,9 +59,9 @@ export const workflowsModule = defineModule({
   setup({ config, database, clock, jobs, events, logger, use }) {
     const repo = new WorkflowsRepository(database.dialect);
     const mail = use('mailOutbox');
-    const http = createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetworkTargets });
     // User-written expressions and schemas run in child processes under config.expressions' limits (started on first use).
     const expressions = new ExpressionEvaluator(config.expressions);
+    const http = outboundHttpFromConfig(config);
     const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
     const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, jobs, events, mail, members: use('members') });
     const human = humanHandler(tasks);

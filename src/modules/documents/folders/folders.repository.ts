@@ -1,6 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { FoldersTable } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/executor.ts';
+import { nameKey } from '../../../lib/names.ts';
 import { type VisibilityScope, visibilityRows } from '../access/access.repository.ts';
 
 /** A folder as services see it. */
@@ -37,10 +38,6 @@ export function toFolder(row: Selectable<FoldersTable>): Folder {
   };
 }
 
-/** Sibling names are unique case-insensitively: the key of a name. */
-function nameKey(name: string): string {
-  return name.toLowerCase();
-}
 
 /** Which folders a listing wants: all of them, the top level (null), or one folder's children. */
 export type ParentFilter = { kind: 'all' } | { kind: 'root' } | { kind: 'children'; parentId: string };
@@ -76,7 +73,7 @@ export class FoldersRepository {
     return row !== undefined;
   }
 
-  /** Whether a sibling other than `exceptId` has the same name, case-insensitively. */
+  /** Whether a sibling other than `exceptId` has the same name: the same `nameKey` (normalised, case-folded). */
   async siblingNamed(db: Executor, tenantId: string, parentId: string | null, name: string, exceptId?: string): Promise<boolean> {
     let q = db
       .selectFrom('folders')

@@ -6,7 +6,8 @@ const Icon = Type.String({ pattern: '^[a-z0-9_-]{1,64}$', description: '1 to 64 
 const Name = Type.String({
   minLength: 1,
   maxLength: 255,
-  description: '1 to 255 characters, no `/`, no control characters; unique among siblings (case-insensitive).',
+  description:
+    'Stored in Unicode NFC, trimmed; 1 to 255 characters; no `/`, not `.` or `..`; no control, text-direction (U+202A–202E, U+2066–2069, U+200E/F, U+061C) or invisible format characters (zero-width joiners only inside emoji and joining scripts); else 400 `validation_error` on `name`. Unique among siblings by its NFKC, case-folded form (`Café` in NFC and NFD are one name): 409 `conflict`.',
 });
 const FolderId = Type.String({ minLength: 1, maxLength: 128 });
 /** docs/api-decisions.md §9: booleans accept `true`/`false`/`1`/`0` (read with parseBooleanField). */

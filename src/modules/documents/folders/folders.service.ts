@@ -1,6 +1,7 @@
 import type { Database } from '../../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../db/db-errors.ts';
 import { AppError, errors } from '../../../lib/errors.ts';
+import { acceptName } from '../../../lib/names.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { newId } from '../../../lib/ids.ts';
@@ -15,22 +16,14 @@ import type { Folder, FoldersRepository, ParentFilter } from './folders.reposito
 export const DEFAULT_FOLDER_COLOR = '#6B7280';
 export const DEFAULT_FOLDER_ICON = 'folder';
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
-
 /** A folder with, when asked for, the documents directly inside that the caller can see. */
 export interface FolderWithCount extends Folder {
   visibleDocumentCount?: number;
 }
 
-/** docs/api-decisions.md §6 name rule: 1-255 characters, no `/`, no control characters. */
+/** docs/api-decisions.md §6 and "Names": the name rule of src/lib/names.ts, and no `/`. */
 function checkName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed.length === 0) throw errors.field('name', 'must not be empty');
-  if (trimmed.length > 255) throw errors.field('name', 'must be at most 255 characters');
-  if (trimmed.includes('/')) throw errors.field('name', 'must not contain "/"');
-  if (CONTROL_CHARS.test(trimmed)) throw errors.field('name', 'must not contain control characters');
-  return trimmed;
+  return acceptName(name, 'name', ['/']);
 }
 
 /** Folder use cases: nested folders with unique sibling names, moves, and (force) deletion. */

@@ -28,7 +28,8 @@ function clientOf(request: FastifyRequest): ClientInfo {
 
 /**
  * docs/api-decisions.md §3: sign-up, sign-in, tokens, sessions and passwords (rate-limit type Authentication).
- * register, login, refresh and password forgot/reset are public and need no CSRF token.
+ * register, login, refresh and password forgot/reset are public and need no CSRF token; unauthenticated,
+ * they are counted per client IP (login not at all: the sign-in limits count its failures instead).
  */
 export function authRoutes(app: App, s: { auth: AuthService }): void {
   const tags = ['auth'];
@@ -65,11 +66,13 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
   app.post(
     '/auth/login',
     {
-      config: open,
+      // Limited by its failures per account and per client (sign-in limits), not per minute.
+      config: { ...open, limitedByFailures: true as const },
       schema: {
         tags,
         summary: 'Sign in with e-mail and password',
-        description: 'Public; the tenant is named by `X-Tenant-Subdomain`. Answers an access token, a refresh token and a CSRF token for the new session.',
+        description:
+          'Public; the tenant is named by `X-Tenant-Subdomain`. Answers an access token, a refresh token and a CSRF token for the new session. Failed attempts are counted per account (tenant and e-mail) and per client IP: after 10 failures of one account within 15 minutes (50 from one client; configurable), every attempt for it answers 429 `rate_limit_exceeded` with `Retry-After` until the lock ends, right password or not; each further lock doubles (up to 1 hour by default). A success clears the account\'s failures; a password reset lifts its lock. Failures never count against the tenant\'s rate-limit budget.',
         headers: TenantHeader,
         body: LoginBody,
         response: { 200: TokenAnswer, ...standardErrors },
@@ -94,12 +97,12 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
         tags,
         summary: 'Refresh the access token',
         description:
-          'Public; needs no tenant header. Spends the refresh token for a new pair; presenting a spent refresh token again revokes the whole session (401).',
+          'Public; needs no tenant header. Spends the refresh token for a new pair; presenting a spent refresh token again revokes the whole session (401). Invalid refresh tokens count against the client IP like failed logins (429 with `Retry-After` once it is locked).',
         body: RefreshBody,
         response: { 200: TokenAnswer, ...standardErrors },
       },
     },
-    async (request) => presentTokens(await auth.refresh(request.body.refresh_token)),
+    async (request) => presentTokens(await auth.refresh(request.body.refresh_token, clientOf(request))),
   );
 
   app.post('/auth/logout', { config: limited, schema: { tags, summary: 'Sign out', description: 'Revokes the current session at once, its access tokens included. User tokens only.', response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
@@ -128,13 +131,14 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
       schema: {
         tags,
         summary: 'Change your password',
-        description: "User tokens only. A wrong `current_password` is 400 `validation_error`; the user's other sessions are signed out.",
+        description:
+          "User tokens only. A wrong `current_password` is 400 `validation_error` and counts against the account like a failed login (429 with `Retry-After` while it is locked); the user's other sessions are signed out.",
         body: ChangePasswordBody,
         response: { 200: MessageBody, ...standardErrors },
       },
     },
     async (request) => {
-      await auth.changePassword(authOf(request), request.body.current_password, request.body.new_password);
+      await auth.changePassword(authOf(request), request.body.current_password, request.body.new_password, clientOf(request));
       return { message: 'Password changed; other sessions were signed out' };
     },
   );
@@ -166,13 +170,14 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
       schema: {
         tags,
         summary: 'Reset a password with a reset token',
-        description: 'Public. The token is single use (400 `validation_error` when invalid or expired); every session of the user is signed out.',
+        description:
+          "Public. The token is single use (400 `validation_error` when invalid or expired; invalid tokens count against the client IP like failed logins); every session of the user is signed out and the account's sign-in lock is lifted.",
         body: ResetPasswordBody,
         response: { 200: MessageBody, ...standardErrors },
       },
     },
     async (request) => {
-      await auth.resetPassword(request.body.token, request.body.new_password);
+      await auth.resetPassword(request.body.token, request.body.new_password, clientOf(request));
       return { message: 'Password reset; sign in with the new password' };
     },
   );

@@ -12,6 +12,7 @@ import type { AuthContext } from '../../../domain/auth-context.ts';
 import { identityTags } from './identity-changes.ts';
 import { sendPasswordToken } from './password-tokens.ts';
 import type { Session, SessionsRepository } from './sessions.repository.ts';
+import { type CredentialRoute, SignInLimits, type Subject } from './sign-in-limits.ts';
 import { type AccessTokens, type CsrfTokens, hashToken, opaqueToken } from './tokens.ts';
 
 export const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -36,6 +37,13 @@ export interface IssuedTokens {
 
 const INVALID_LOGIN = 'Invalid e-mail or password';
 
+/** The errors that mean "wrong credential": they count against the sign-in limits. */
+const rejections = new WeakSet<Error>();
+function rejected(error: AppError): AppError {
+  rejections.add(error);
+  return error;
+}
+
 /** Sessions, tokens and passwords (docs/api-decisions.md §3, the 10 authentication endpoints without API keys). */
 export class AuthService {
   private readonly deps: {
@@ -48,6 +56,8 @@ export class AuthService {
     mail: MailOutboxRepository;
     accessTokens: AccessTokens;
     csrf: CsrfTokens;
+    /** Failed credential checks per account and per client, locked with backoff. */
+    signInLimits: SignInLimits;
     publicBaseUrl: string | null;
     /** Told after a committed change, so this process's credential cache drops sessions at once. */
     identityChanged?: (tags: string[]) => void;
@@ -66,19 +76,25 @@ export class AuthService {
 
   /**
    * Checks e-mail and password. Unknown tenant, unknown e-mail, a user without a password and a
-   * wrong password all answer the same 401, after the same Argon2id work (dummy hash).
+   * wrong password all answer the same 401, after the same Argon2id work (dummy hash), and count
+   * alike against the account and the client; a locked one answers 429 before any hashing.
    */
   async login(input: { subdomain: string; email: string; password: string; client: ClientInfo }): Promise<IssuedTokens> {
     const { database, users } = this.deps;
     const tenant = await this.liveTenantBySubdomain(input.subdomain);
-    const found = tenant ? await users.findCredentialsByEmail(database.db, tenant.id, input.email) : null;
-    const hash = found?.passwordHash ?? (await dummyPasswordHash());
-    const valid = await verifyPassword(input.password, hash);
-    if (!tenant || !found?.passwordHash || !valid || found.user.status !== 'active') {
-      throw errors.unauthorized(INVALID_LOGIN);
-    }
-    if (tenant.status === 'suspended') throw errors.tenantSuspended();
-    return this.startSession(tenant, found.user, input.client);
+    // Unknown tenants are counted by the name given, so probing them is limited the same way.
+    const account = SignInLimits.account(tenant?.id ?? `subdomain:${input.subdomain.trim().toLowerCase()}`, input.email);
+    const signedIn = await this.checked('login', [account, SignInLimits.client(input.client.ip)], account, async () => {
+      const found = tenant ? await users.findCredentialsByEmail(database.db, tenant.id, input.email) : null;
+      const hash = found?.passwordHash ?? (await dummyPasswordHash());
+      const valid = await verifyPassword(input.password, hash);
+      if (!tenant || !found?.passwordHash || !valid || found.user.status !== 'active') {
+        throw rejected(errors.unauthorized(INVALID_LOGIN));
+      }
+      return { tenant, user: found.user };
+    });
+    if (signedIn.tenant.status === 'suspended') throw errors.tenantSuspended();
+    return this.startSession(signedIn.tenant, signedIn.user, input.client);
   }
 
   /** Creates a Free tenant with its owner and signs the owner in. */
@@ -93,19 +109,23 @@ export class AuthService {
   }
 
   /** Spends a refresh token for a new pair; a spent token presented again revokes its whole session. */
-  async refresh(refreshToken: string): Promise<IssuedTokens> {
+  async refresh(refreshToken: string, client: ClientInfo): Promise<IssuedTokens> {
+    return this.checked('refresh', [SignInLimits.client(client.ip)], null, () => this.spendRefreshToken(refreshToken));
+  }
+
+  private async spendRefreshToken(refreshToken: string): Promise<IssuedTokens> {
     const { database, clock, sessions, tenants } = this.deps;
     const now = clock.now();
     const row = await sessions.findRefreshToken(database.db, hashToken(refreshToken));
-    if (!row) throw errors.unauthorized('Invalid refresh token');
+    if (!row) throw rejected(errors.unauthorized('Invalid refresh token'));
     if (row.spent_at !== null) {
       await sessions.revokeSession(database.db, row.tenant_id, row.session_id, now, 'refresh_token_reuse');
       this.sessionsChanged([identityTags.session(row.session_id)]);
-      throw errors.unauthorized('This refresh token was already used; the session has been revoked');
+      throw rejected(errors.unauthorized('This refresh token was already used; the session has been revoked'));
     }
     const found = await sessions.findSessionWithUser(database.db, row.tenant_id, row.session_id);
     if (row.expires_at <= now || !found || !isLive(found.session, now) || found.user.status !== 'active') {
-      throw errors.unauthorized('Invalid refresh token');
+      throw rejected(errors.unauthorized('Invalid refresh token'));
     }
     const tenant = await tenants.findById(database.db, row.tenant_id);
     if (!tenant) throw errors.unauthorized('Invalid refresh token');
@@ -130,7 +150,7 @@ export class AuthService {
       if (!(error instanceof ReuseDetected)) throw error;
       await sessions.revokeSession(database.db, row.tenant_id, row.session_id, now, 'refresh_token_reuse');
       this.sessionsChanged([identityTags.session(row.session_id)]);
-      throw errors.unauthorized('This refresh token was already used; the session has been revoked');
+      throw rejected(errors.unauthorized('This refresh token was already used; the session has been revoked'));
     });
     return this.tokensFor(tenant, found.user, found.session.id, next);
   }
@@ -153,15 +173,22 @@ export class AuthService {
     return this.deps.csrf.issue(requireSession(auth));
   }
 
-  /** Changes the caller's password and revokes every other session of theirs. */
-  async changePassword(auth: AuthContext, currentPassword: string, newPassword: string): Promise<void> {
+  /**
+   * Changes the caller's password and revokes every other session of theirs. A wrong current
+   * password counts against the account like a failed login (a stolen session must not guess it).
+   */
+  async changePassword(auth: AuthContext, currentPassword: string, newPassword: string, client: ClientInfo): Promise<void> {
     const sessionId = requireSession(auth);
     const { database, clock, users, sessions } = this.deps;
     const tenantId = liveTenantId(auth);
-    const hash = await users.passwordHash(database.db, tenantId, auth.userId!);
-    if (!hash || !(await verifyPassword(currentPassword, hash))) {
-      throw errors.field('current_password', 'is not the current password');
-    }
+    const user = await users.findById(database.db, tenantId, auth.userId!);
+    const account = SignInLimits.account(tenantId, user?.email ?? '');
+    await this.checked('password_change', [account, SignInLimits.client(client.ip)], account, async () => {
+      const hash = await users.passwordHash(database.db, tenantId, auth.userId!);
+      if (!hash || !(await verifyPassword(currentPassword, hash))) {
+        throw rejected(errors.field('current_password', 'is not the current password'));
+      }
+    });
     const newHash = await hashPassword(newPassword);
     const now = clock.now();
     await database.db.transaction().execute(async (trx) => {
@@ -183,12 +210,18 @@ export class AuthService {
     );
   }
 
-  /** Sets a new password with a reset token (single use) and signs the user out everywhere. */
-  async resetPassword(token: string, newPassword: string): Promise<void> {
-    const { database, clock, users, sessions } = this.deps;
+  /**
+   * Sets a new password with a reset token (single use) and signs the user out everywhere. Invalid
+   * tokens count against the client; a completed reset lifts the account's sign-in lock.
+   */
+  async resetPassword(token: string, newPassword: string, client: ClientInfo): Promise<void> {
+    const { database, clock, users, sessions, signInLimits } = this.deps;
     const now = clock.now();
-    const row = await sessions.findResetToken(database.db, hashToken(token));
-    if (!row || row.used_at !== null || row.expires_at <= now) throw errors.field('token', 'is invalid or has expired');
+    const row = await this.checked('password_reset', [SignInLimits.client(client.ip)], null, async () => {
+      const found = await sessions.findResetToken(database.db, hashToken(token));
+      if (!found || found.used_at !== null || found.expires_at <= now) throw rejected(errors.field('token', 'is invalid or has expired'));
+      return found;
+    });
     const newHash = await hashPassword(newPassword);
     await database.db.transaction().execute(async (trx) => {
       if (!(await sessions.useResetToken(trx, row.tenant_id, row.id, now))) throw errors.field('token', 'is invalid or has expired');
@@ -197,6 +230,8 @@ export class AuthService {
       await sessions.revokeUserSessions(trx, row.tenant_id, row.user_id, now, 'password_reset');
     });
     this.sessionsChanged([identityTags.user(row.user_id)]);
+    const user = await users.findById(database.db, row.tenant_id, row.user_id);
+    if (user) await signInLimits.unlock(SignInLimits.account(row.tenant_id, user.email));
   }
 
   async listSessions(auth: AuthContext, page: { limit: number; offset: number }) {
@@ -212,6 +247,25 @@ export class AuthService {
     if (!session || session.userId !== auth.userId || session.revokedAt !== null) throw errors.notFound('session', sessionId);
     await sessions.revokeSession(database.db, session.tenantId, session.id, clock.now(), 'revoked_by_user');
     this.sessionsChanged([identityTags.session(session.id)]);
+  }
+
+  /**
+   * Runs a credential check under the sign-in limits: refused while a subject is locked; a
+   * `rejected` error counts as a failure against every subject; anything else that returns is a
+   * success and clears the account's failures.
+   */
+  private async checked<T>(route: CredentialRoute, subjects: Subject[], account: Subject | null, check: () => Promise<T>): Promise<T> {
+    const limits = this.deps.signInLimits;
+    await limits.assertOpen(route, subjects);
+    let result: T;
+    try {
+      result = await check();
+    } catch (error) {
+      if (error instanceof Error && rejections.has(error)) await limits.failed(route, subjects);
+      throw error;
+    }
+    await limits.succeeded(route, account);
+    return result;
   }
 
   private sessionsChanged(tags: string[]): void {

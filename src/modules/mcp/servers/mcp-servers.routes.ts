@@ -18,7 +18,7 @@ export function mcpServerRoutes(app: App, s: { servers: McpServersService }): vo
       schema: {
         tags,
         summary: 'Register an MCP server',
-        description: `Owners, admins and API keys (403 \`forbidden\` otherwise). Header values are stored encrypted and never shown again. The server is not contacted here: \`GET .../tools\` checks it. ${TEAM}`,
+        description: `Owners, admins and API keys (403 \`forbidden\` otherwise). Header values are stored encrypted and never shown again. The server is not contacted here: \`GET .../tools\` checks it. The URL must be absolute http(s); a host name is resolved and refused (400 \`invalid_url\`) if it points at a private or reserved address, but a name that does not resolve (yet) is accepted: every call checks the address it actually connects to, and fails (502) while the name does not resolve. ${TEAM}`,
         body: CreateMcpServerBody,
         response: { 201: McpServerView, 409: ErrorBody, ...standardErrors },
       },
