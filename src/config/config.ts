@@ -61,6 +61,19 @@ export interface Config {
       readonly timeoutMs: number;
     };
   };
+  /** Keyword and semantic scoring (docs/search.md, "Tuning"). */
+  readonly search: {
+    /** A word-vector neighbour of a query word needs this cosine to count (soft matching). */
+    readonly softThreshold: number;
+    /** A neighbour's occurrence counts cosine^softPower. */
+    readonly softPower: number;
+    /** Neighbours per query word, at most. */
+    readonly softNeighbours: number;
+    /** Weight of the passage-vector cosine in the semantic score; null: by provider (local 0.3, openai 0.6). */
+    readonly vectorWeight: number | null;
+    /** Least semantic score of a find that holds none of the query's words. */
+    readonly semanticFloor: number;
+  };
   readonly processing: {
     /** Extraction threads (parsing, OCR); null = one per core but one, at most 4. */
     readonly threads: number | null;
@@ -210,6 +223,10 @@ class EnvReader {
     return numbers;
   }
 
+  optionalNumber(name: string, opts: { min?: number; max?: number } = {}): number | null {
+    return this.raw(name) === undefined ? null : this.number(name, 0, opts);
+  }
+
   optionalInt(name: string, opts: { min?: number; max?: number } = {}): number | null {
     return this.raw(name) === undefined ? null : this.int(name, 0, opts);
   }
@@ -338,6 +355,13 @@ export function loadConfig(env: Env = process.env): Config {
         maxRetries: r.int('OPENAI_MAX_RETRIES', 4, { min: 0, max: 20 }),
         timeoutMs: r.int('OPENAI_TIMEOUT_MS', 60_000, { min: 1_000 }),
       },
+    },
+    search: {
+      softThreshold: r.number('SEARCH_SOFT_THRESHOLD', 0.55, { min: 0.2, max: 1 }),
+      softPower: r.number('SEARCH_SOFT_POWER', 3, { min: 1, max: 8 }),
+      softNeighbours: r.int('SEARCH_SOFT_NEIGHBOURS', 30, { min: 0, max: 200 }),
+      vectorWeight: r.optionalNumber('SEARCH_VECTOR_WEIGHT', { min: 0, max: 1 }),
+      semanticFloor: r.number('SEARCH_SEMANTIC_FLOOR', 0.2, { min: 0, max: 1 }),
     },
     processing: {
       threads: r.optionalInt('PROCESSING_THREADS', { min: 1, max: 64 }),
