@@ -1,77 +1,195 @@
 /*
- * Retrieval quality of the three search modes on the labelled set in test/fixtures/search
- * (documents uploaded and processed through the real pipeline with the local AI provider):
- * recall@3 (the share of queries whose relevant document is in the top 3) and nDCG@10 (binary
- * gains), for keyword queries and for paraphrases that share few words with their target.
- * Run: npm run bench search-quality
+ * Retrieval quality of every search mode (text, semantic, hybrid, auto) beside a plain BM25
+ * baseline computed in the same run (FTS5's bm25() over the same documents, every query word
+ * required, any of them when no document holds all — keyword search as it was), with the local AI
+ * provider: top-1, recall@3 and MRR (over the top 10), for keyword queries and paraphrases, per
+ * split (`tune`: what the knobs were chosen on; `holdout`: reported apart, never tuned on).
+ *
+ * Documents are uploaded and processed through the real pipeline. The labelled set is
+ * test/fixtures/corpus (when present: documents and paraphrase-queries.json), else
+ * test/fixtures/search/paraphrase-set.json (test/fixtures/quality documents) with
+ * test/fixtures/search/retrieval-set.json (split `tune`).
+ *
+ *   npm run bench search-quality
+ *   SEARCH_QUALITY_GRID='SEARCH_SOFT_THRESHOLD=0.5,0.55;SEARCH_VECTOR_WEIGHT=0.2,0.3' npm run bench search-quality
+ *
+ * The grid runs the `tune` split once per combination of settings (a fresh app each) and prints
+ * the paraphrase and keyword figures of each, best first.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from '../test/jobs/helpers.ts';
-import { startTestApp } from '../test/support/app.ts';
+import { sql } from 'kysely';
+import { parseQuery } from '../src/modules/search/query-syntax.ts';
+import { SqliteKeywordEngine } from '../src/modules/search/sqlite-keyword.ts';
 import { uploadOk } from '../test/documents/helpers.ts';
+import { waitProcessed } from '../test/search/helpers.ts';
+import { startTestApp, type TestApp } from '../test/support/app.ts';
 
-interface RetrievalSet {
-  documents: { id: string; text: string }[];
-  queries: { q: string; kind: 'keyword' | 'paraphrase'; relevant: string[] }[];
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures');
+
+export interface LabelledSet {
+  documents: { id: string; text: string; filename: string; split: string }[];
+  queries: { q: string; kind: string; relevant: string[]; split: string }[];
 }
 
-const SET = JSON.parse(
-  fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures/search/retrieval-set.json'), 'utf8'),
-) as RetrievalSet;
+type Json = Record<string, unknown>;
+const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
 
-function ndcg(ranked: string[], relevant: string[], k: number): number {
-  let dcg = 0;
-  ranked.slice(0, k).forEach((id, i) => {
-    if (relevant.includes(id)) dcg += 1 / Math.log2(i + 2);
+/** The labelled corpus, when it is there (test/fixtures/corpus), else the interim sets. */
+export function labelledSet(): LabelledSet {
+  const corpus = path.join(FIXTURES, 'corpus');
+  if (fs.existsSync(path.join(corpus, 'paraphrase-queries.json'))) return corpusSet(corpus);
+  const set = readJson(path.join(FIXTURES, 'search/paraphrase-set.json')) as { documents: { id: string; file: string; split: string }[]; queries: LabelledSet['queries'] };
+  const docs = set.documents.map((d) => ({ id: d.id, text: fs.readFileSync(path.join(FIXTURES, d.file), 'utf8'), filename: path.basename(d.file), split: d.split }));
+  const bySplit = new Map(docs.map((d) => [d.id, d.split]));
+  const queries = set.queries.map((q) => ({ ...q, split: bySplit.get(q.relevant[0]!) ?? 'tune' }));
+  const retrieval = readJson(path.join(FIXTURES, 'search/retrieval-set.json')) as { documents: { id: string; text: string }[]; queries: { q: string; kind: string; relevant: string[] }[] };
+  for (const d of retrieval.documents) docs.push({ id: `rs-${d.id}`, text: d.text, filename: `${d.id}.txt`, split: 'tune' });
+  for (const q of retrieval.queries) queries.push({ q: q.q, kind: q.kind, relevant: q.relevant.map((r) => `rs-${r}`), split: 'tune' });
+  return { documents: docs, queries };
+}
+
+// test/fixtures/corpus: documents listed in its manifest (any accepted format), queries in paraphrase-queries.json.
+function corpusSet(dir: string): LabelledSet {
+  const manifest = ['manifest.json', 'labels.json', 'documents.json'].map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
+  if (!manifest) throw new Error(`${dir}: no manifest (manifest.json, labels.json or documents.json)`);
+  const listed = (readJson(manifest)['documents'] ?? []) as { id?: string; file: string }[];
+  const documents = listed.map((d) => ({ id: d.id ?? d.file, text: '', filename: d.file, split: 'all' }));
+  const raw = readJson(path.join(dir, 'paraphrase-queries.json'));
+  const queries = ((raw['queries'] ?? raw) as { q?: string; query?: string; kind?: string; relevant?: string[]; document?: string; split?: string }[]).map((q) => ({
+    q: q.q ?? q.query ?? '',
+    kind: q.kind ?? 'paraphrase',
+    relevant: q.relevant ?? (q.document ? [q.document] : []),
+    split: q.split ?? 'tune',
+  }));
+  return { documents, queries };
+}
+
+const MODES = ['bm25', 'text', 'semantic', 'hybrid', 'auto'] as const;
+type Mode = (typeof MODES)[number];
+interface Figures {
+  top1: number;
+  recallAt3: number;
+  mrr: number;
+  queries: number;
+}
+
+/** Uploads the set into a new tenant and waits for processing; returns the tenant's key and the id map. */
+async function load(t: TestApp, set: LabelledSet): Promise<{ headers: Record<string, string>; tenantId: string; labelOf: Map<string, string> }> {
+  const created = await t.admin({
+    method: 'POST',
+    url: '/api/v1/admin/tenants',
+    payload: { name: 'Quality', subdomain: 'search-quality', tier: 'enterprise', owner: { email: 'q@example.com', password: 'bench password 1', name: 'Q' } },
   });
-  let ideal = 0;
-  for (let i = 0; i < Math.min(k, relevant.length); i++) ideal += 1 / Math.log2(i + 2);
-  return ideal === 0 ? 0 : dcg / ideal;
+  const body = created.json() as { api_key: string; tenant: { id: string } };
+  const headers = { 'x-api-key': body.api_key };
+  const labelOf = new Map<string, string>();
+  for (const d of set.documents) {
+    const content = d.text ? Buffer.from(d.text) : fs.readFileSync(path.join(FIXTURES, 'corpus', d.filename));
+    labelOf.set(await uploadOk(t, headers, { filename: d.text ? `${d.id}.txt` : path.basename(d.filename), content }), d.id);
+  }
+  for (const id of labelOf.keys()) await waitProcessed(t, id);
+  return { headers, tenantId: body.tenant.id, labelOf };
 }
 
-export async function run() {
-  const t = await startTestApp('sqlite', { worker: true });
+/** The ranked labels a mode answers for a query. */
+async function ranked(t: TestApp, tenant: { headers: Record<string, string>; tenantId: string; labelOf: Map<string, string> }, mode: Mode, q: string): Promise<string[]> {
+  let ids: string[];
+  if (mode === 'bm25') {
+    const engine = new SqliteKeywordEngine();
+    const clauses = parseQuery(q);
+    const base = { tenantId: tenant.tenantId, clauses, document: () => sql<boolean>`1 = 1`, limit: 10 };
+    let hits = await engine.search(t.container.database.db, { ...base, join: 'all' });
+    if (hits.length === 0) hits = await engine.search(t.container.database.db, { ...base, join: 'any' });
+    ids = hits.map((h) => h.documentId);
+  } else {
+    const res =
+      mode === 'hybrid'
+        ? await t.app.inject({ method: 'POST', url: '/api/v1/search/hybrid', headers: tenant.headers, payload: { query: q, limit: 10 } })
+        : await t.app.inject({ url: `/api/v1/search?mode=${mode}&limit=10&q=${encodeURIComponent(q)}`, headers: tenant.headers });
+    if (res.statusCode !== 200) throw new Error(`${mode} "${q}": ${res.statusCode} ${res.body}`);
+    ids = (res.json() as { results: { document: { id: string } }[] }).results.map((r) => r.document.id);
+  }
+  return ids.map((id) => tenant.labelOf.get(id) ?? id);
+}
+
+function figures(rankings: { ranked: string[]; relevant: string[] }[]): Figures {
+  let top1 = 0;
+  let recall = 0;
+  let mrr = 0;
+  for (const { ranked: r, relevant } of rankings) {
+    const first = r.findIndex((id) => relevant.includes(id));
+    if (first === 0) top1++;
+    if (first >= 0 && first < 3) recall++;
+    if (first >= 0) mrr += 1 / (first + 1);
+  }
+  const n = rankings.length || 1;
+  const round = (x: number) => Number((x / n).toFixed(3));
+  return { top1: round(top1), recallAt3: round(recall), mrr: round(mrr), queries: rankings.length };
+}
+
+/** Every mode's figures per split and kind, and the queries each mode missed (not in its top 3). */
+async function measure(env: Record<string, string>, set: LabelledSet, splits: string[]) {
+  const t = await startTestApp('sqlite', { worker: true, env });
   try {
-    const created = await t.admin({
-      method: 'POST',
-      url: '/api/v1/admin/tenants',
-      payload: { name: 'Quality', subdomain: 'search-quality', tier: 'enterprise', owner: { email: 'q@example.com', password: 'bench password 1', name: 'Q' } },
-    });
-    const headers = { 'x-api-key': (created.json() as { api_key: string }).api_key };
-    const byDocument = new Map<string, string>();
-    for (const d of SET.documents) byDocument.set(await uploadOk(t, headers, { filename: `${d.id}.txt`, content: Buffer.from(d.text) }), d.id);
-    for (const id of byDocument.keys()) {
-      await waitFor(async () => {
-        const doc = (await t.app.inject({ url: `/api/v1/documents/${id}`, headers })).json() as { status: string; ai_status: string };
-        return doc.status === 'completed' && !['queued', 'processing'].includes(doc.ai_status);
-      }, 'processing', 60_000);
-    }
-    const modes = ['text', 'semantic', 'hybrid'] as const;
-    const table: Record<string, Record<string, { recallAt3: number; ndcgAt10: number; queries: number }>> = {};
-    for (const kind of ['keyword', 'paraphrase'] as const) {
-      table[kind] = {};
-      const queries = SET.queries.filter((q) => q.kind === kind);
-      for (const mode of modes) {
-        let recall = 0;
-        let gain = 0;
-        for (const query of queries) {
-          const res =
-            mode === 'hybrid'
-              ? await t.app.inject({ method: 'POST', url: '/api/v1/search/hybrid', headers, payload: { query: query.q, limit: 10 } })
-              : await t.app.inject({ url: `/api/v1/search?mode=${mode}&limit=10&q=${encodeURIComponent(query.q)}`, headers });
-          const ranked = (res.json() as { results: { document: { id: string } }[] }).results.map((r) => byDocument.get(r.document.id)!);
-          if (ranked.slice(0, 3).some((id) => query.relevant.includes(id))) recall++;
-          gain += ndcg(ranked, query.relevant, 10);
+    const tenant = await load(t, set);
+    // Soft matching waits for nothing: let the word vectors finish loading first.
+    for (let i = 0; i < 100 && !JSON.stringify((await t.app.inject({ url: '/health' })).json()).includes('"ready"'); i++) await new Promise((r) => setTimeout(r, 50));
+    const table: Record<string, Record<string, Record<Mode, Figures>>> = {};
+    const misses: Record<string, string[]> = {};
+    for (const split of splits) {
+      table[split] = {};
+      for (const kind of ['keyword', 'paraphrase']) {
+        const queries = set.queries.filter((q) => q.kind === kind && q.split === split);
+        if (queries.length === 0) continue;
+        const row = {} as Record<Mode, Figures>;
+        for (const mode of MODES) {
+          const rankings = [];
+          for (const query of queries) {
+            const r = await ranked(t, tenant, mode, query.q);
+            rankings.push({ ranked: r, relevant: query.relevant });
+            if (!r.slice(0, 3).some((id) => query.relevant.includes(id))) (misses[`${split}/${kind}/${mode}`] ??= []).push(`${query.q} → ${r.slice(0, 3).join(', ') || '(none)'}`);
+          }
+          row[mode] = figures(rankings);
         }
-        table[kind]![mode] = { recallAt3: Number((recall / queries.length).toFixed(3)), ndcgAt10: Number((gain / queries.length).toFixed(3)), queries: queries.length };
+        table[split]![kind] = row;
       }
     }
-    return { documents: SET.documents.length, provider: 'local', table };
+    return { table, misses };
   } finally {
     await t.close();
   }
+}
+
+/** The cartesian product of `NAME=a,b;NAME2=c,d`. */
+function grid(spec: string): Record<string, string>[] {
+  let points: Record<string, string>[] = [{}];
+  for (const part of spec.split(';').filter(Boolean)) {
+    const [name, values] = part.split('=');
+    points = points.flatMap((p) => values!.split(',').map((v) => ({ ...p, [name!.trim()]: v.trim() })));
+  }
+  return points;
+}
+
+export async function run() {
+  const set = labelledSet();
+  const spec = process.env['SEARCH_QUALITY_GRID'];
+  if (spec) {
+    const results = [];
+    for (const env of grid(spec)) {
+      const { table } = await measure(env, set, ['tune']);
+      const para = table['tune']?.['paraphrase'];
+      const key = table['tune']?.['keyword'];
+      results.push({ env, paraphrase: { semantic: para?.semantic, hybrid: para?.hybrid }, keywordTop1: { text: key?.text.top1, semantic: key?.semantic.top1, hybrid: key?.hybrid.top1 } });
+      process.stderr.write(`${JSON.stringify(results.at(-1))}\n`);
+    }
+    results.sort((a, b) => (b.paraphrase.semantic?.recallAt3 ?? 0) + (b.paraphrase.hybrid?.recallAt3 ?? 0) - (a.paraphrase.semantic?.recallAt3 ?? 0) - (a.paraphrase.hybrid?.recallAt3 ?? 0));
+    return { grid: results };
+  }
+  const splits = [...new Set(set.queries.map((q) => q.split))].sort((a, b) => (a === 'tune' ? -1 : b === 'tune' ? 1 : a.localeCompare(b)));
+  const { table, misses } = await measure({}, set, splits);
+  return { documents: set.documents.length, queries: set.queries.length, provider: 'local', table, ...(process.env['SEARCH_QUALITY_MISSES'] ? { misses } : {}) };
 }
 
 if (import.meta.main) console.log(JSON.stringify(await run(), null, 2));

@@ -70,7 +70,8 @@ describeEachDialect(
         .where('document_id', '=', id)
         .execute();
       assert.ok(chunks.length >= 1);
-      assert.ok(chunks.every((c) => c.embedding !== null && c.embedding.byteLength === 384 * 4 && c.embedding_model === 'local-hash-v1:384'));
+      // Hashed features (384) and GloVe word vectors (100), as `npm ci` installs them.
+      assert.ok(chunks.every((c) => c.embedding !== null && c.embedding.byteLength === 484 * 4 && c.embedding_model === 'local-hash-glove-v2-glove6b100d-100k-i8:484'));
 
       const events = await ctx()
         .container.database.db.selectFrom('events')

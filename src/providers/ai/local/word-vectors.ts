@@ -64,6 +64,11 @@ export class WordVectors {
     return this.#index.has(word);
   }
 
+  /** The word's frequency rank (0 the most frequent), or -1 for a word the vectors do not know. */
+  rank(word: string): number {
+    return this.#index.get(word) ?? -1;
+  }
+
   /** The word's unit vector (decoded), or null for a word the vectors do not know. */
   vector(word: string): Float32Array | null {
     const i = this.#index.get(word);
