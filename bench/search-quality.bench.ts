@@ -28,9 +28,10 @@ import { startTestApp, type TestApp } from '../test/support/app.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures');
 
+/** Documents and queries; each `group` is loaded into a tenant of its own (sets labelled apart do not compete). */
 export interface LabelledSet {
-  documents: { id: string; text: string; filename: string; split: string }[];
-  queries: { q: string; kind: string; relevant: string[]; split: string }[];
+  documents: { id: string; text: string; filename: string; split: string; group: string }[];
+  queries: { q: string; kind: string; relevant: string[]; split: string; group: string }[];
 }
 
 type Json = Record<string, unknown>;
@@ -41,12 +42,12 @@ export function labelledSet(): LabelledSet {
   const corpus = path.join(FIXTURES, 'corpus');
   if (fs.existsSync(path.join(corpus, 'paraphrase-queries.json'))) return corpusSet(corpus);
   const set = readJson(path.join(FIXTURES, 'search/paraphrase-set.json')) as { documents: { id: string; file: string; split: string }[]; queries: LabelledSet['queries'] };
-  const docs = set.documents.map((d) => ({ id: d.id, text: fs.readFileSync(path.join(FIXTURES, d.file), 'utf8'), filename: path.basename(d.file), split: d.split }));
+  const docs = set.documents.map((d) => ({ id: d.id, text: fs.readFileSync(path.join(FIXTURES, d.file), 'utf8'), filename: path.basename(d.file), split: d.split, group: 'quality' }));
   const bySplit = new Map(docs.map((d) => [d.id, d.split]));
-  const queries = set.queries.map((q) => ({ ...q, split: bySplit.get(q.relevant[0]!) ?? 'tune' }));
+  const queries = set.queries.map((q) => ({ ...q, split: bySplit.get(q.relevant[0]!) ?? 'tune', group: 'quality' }));
   const retrieval = readJson(path.join(FIXTURES, 'search/retrieval-set.json')) as { documents: { id: string; text: string }[]; queries: { q: string; kind: string; relevant: string[] }[] };
-  for (const d of retrieval.documents) docs.push({ id: `rs-${d.id}`, text: d.text, filename: `${d.id}.txt`, split: 'tune' });
-  for (const q of retrieval.queries) queries.push({ q: q.q, kind: q.kind, relevant: q.relevant.map((r) => `rs-${r}`), split: 'tune' });
+  for (const d of retrieval.documents) docs.push({ id: `rs-${d.id}`, text: d.text, filename: `${d.id}.txt`, split: 'tune', group: 'retrieval' });
+  for (const q of retrieval.queries) queries.push({ q: q.q, kind: q.kind, relevant: q.relevant.map((r) => `rs-${r}`), split: 'tune', group: 'retrieval' });
   return { documents: docs, queries };
 }
 
@@ -55,13 +56,14 @@ function corpusSet(dir: string): LabelledSet {
   const manifest = ['manifest.json', 'labels.json', 'documents.json'].map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
   if (!manifest) throw new Error(`${dir}: no manifest (manifest.json, labels.json or documents.json)`);
   const listed = (readJson(manifest)['documents'] ?? []) as { id?: string; file: string }[];
-  const documents = listed.map((d) => ({ id: d.id ?? d.file, text: '', filename: d.file, split: 'all' }));
+  const documents = listed.map((d) => ({ id: d.id ?? d.file, text: '', filename: d.file, split: 'all', group: 'corpus' }));
   const raw = readJson(path.join(dir, 'paraphrase-queries.json'));
   const queries = ((raw['queries'] ?? raw) as { q?: string; query?: string; kind?: string; relevant?: string[]; document?: string; split?: string }[]).map((q) => ({
     q: q.q ?? q.query ?? '',
     kind: q.kind ?? 'paraphrase',
     relevant: q.relevant ?? (q.document ? [q.document] : []),
     split: q.split ?? 'tune',
+    group: 'corpus',
   }));
   return { documents, queries };
 }
@@ -76,16 +78,16 @@ interface Figures {
 }
 
 /** Uploads the set into a new tenant and waits for processing; returns the tenant's key and the id map. */
-async function load(t: TestApp, set: LabelledSet): Promise<{ headers: Record<string, string>; tenantId: string; labelOf: Map<string, string> }> {
+async function load(t: TestApp, set: LabelledSet, group: string): Promise<{ headers: Record<string, string>; tenantId: string; labelOf: Map<string, string> }> {
   const created = await t.admin({
     method: 'POST',
     url: '/api/v1/admin/tenants',
-    payload: { name: 'Quality', subdomain: 'search-quality', tier: 'enterprise', owner: { email: 'q@example.com', password: 'bench password 1', name: 'Q' } },
+    payload: { name: `Quality ${group}`, subdomain: `search-quality-${group}`, tier: 'enterprise', owner: { email: `${group}@example.com`, password: 'bench password 1', name: 'Q' } },
   });
   const body = created.json() as { api_key: string; tenant: { id: string } };
   const headers = { 'x-api-key': body.api_key };
   const labelOf = new Map<string, string>();
-  for (const d of set.documents) {
+  for (const d of set.documents.filter((x) => x.group === group)) {
     const content = d.text ? Buffer.from(d.text) : fs.readFileSync(path.join(FIXTURES, 'corpus', d.filename));
     labelOf.set(await uploadOk(t, headers, { filename: d.text ? `${d.id}.txt` : path.basename(d.filename), content }), d.id);
   }
@@ -133,7 +135,8 @@ function figures(rankings: { ranked: string[]; relevant: string[] }[]): Figures 
 async function measure(env: Record<string, string>, set: LabelledSet, splits: string[]) {
   const t = await startTestApp('sqlite', { worker: true, env });
   try {
-    const tenant = await load(t, set);
+    const tenants = new Map<string, Awaited<ReturnType<typeof load>>>();
+    for (const group of new Set(set.documents.map((d) => d.group))) tenants.set(group, await load(t, set, group));
     // Soft matching waits for nothing: let the word vectors finish loading first.
     for (let i = 0; i < 100 && !JSON.stringify((await t.app.inject({ url: '/health' })).json()).includes('"ready"'); i++) await new Promise((r) => setTimeout(r, 50));
     const table: Record<string, Record<string, Record<Mode, Figures>>> = {};
@@ -147,7 +150,7 @@ async function measure(env: Record<string, string>, set: LabelledSet, splits: st
         for (const mode of MODES) {
           const rankings = [];
           for (const query of queries) {
-            const r = await ranked(t, tenant, mode, query.q);
+            const r = await ranked(t, tenants.get(query.group)!, mode, query.q);
             rankings.push({ ranked: r, relevant: query.relevant });
             if (!r.slice(0, 3).some((id) => query.relevant.includes(id))) (misses[`${split}/${kind}/${mode}`] ??= []).push(`${query.q} → ${r.slice(0, 3).join(', ') || '(none)'}`);
           }

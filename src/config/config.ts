@@ -69,7 +69,7 @@ export interface Config {
     readonly softPower: number;
     /** Neighbours per query word, at most. */
     readonly softNeighbours: number;
-    /** Weight of the passage-vector cosine in the semantic score; null: by provider (local 0.3, openai 0.6). */
+    /** Weight of the passage-vector cosine in the semantic score; null: by provider (local 0.5, openai 0.6). */
     readonly vectorWeight: number | null;
     /** Least semantic score of a find that holds none of the query's words. */
     readonly semanticFloor: number;

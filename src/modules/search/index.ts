@@ -45,7 +45,7 @@ export const searchModule = defineModule({
       repository,
       cache: new TenantCache(repository),
       pool,
-      tuning: { k1: 1.2, b: 0.75, ...tuning, vectorWeight: vectorWeight ?? (ai.name === 'local' ? 0.3 : 0.6) },
+      tuning: { k1: 1.2, b: 0.75, ...tuning, vectorWeight: vectorWeight ?? (ai.name === 'local' ? 0.5 : 0.6) },
       wordVectors: wordVectorsNow,
     });
     const enhanced = new EnhancedSearch({ search: service, clock });

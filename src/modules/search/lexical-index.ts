@@ -40,6 +40,13 @@ export interface ScoringOptions {
   limit: number;
   /** Documents to score whatever their rank (slots), for hybrid's other arm; others are not returned. */
   only?: Set<number> | null;
+  /**
+   * Multiply by the idf-weighted share of concepts the document holds at all (the classic
+   * coordination factor): a document holding every word keeps its score, one holding a few
+   * incidental words of a longer query falls steeply (keyword scores, so that in hybrid search the
+   * words a paraphrase happens to share do not outweigh its meaning).
+   */
+  coordination?: boolean;
 }
 
 /** A scored document: `score` in [0, 1] (idf-weighted coverage of the query, see `score`), `exact` the concepts it holds exactly. */
@@ -158,6 +165,7 @@ export class LexicalIndex {
     const avgdl = this.#totalLength / n;
     const { k1, b, mask, only } = options;
     const score = new Float64Array(slots);
+    const covered = new Float64Array(slots);
     const bm25 = new Float64Array(slots);
     const exact = new Uint32Array(slots);
     const matched = new Uint32Array(slots);
@@ -187,6 +195,7 @@ export class LexicalIndex {
         if (f <= 0) continue;
         const norm = k1 * (1 - b + (b * this.#docLen[slot]!) / avgdl);
         score[slot]! += idf * (0.5 * Math.min(1, f) + (0.5 * f) / (f + norm));
+        covered[slot]! += idf * Math.min(1, f);
         if (e > 0) {
           bm25[slot]! += (exactIdf * e * (k1 + 1)) / (e + norm);
           exact[slot]! |= 1 << c;
@@ -201,7 +210,8 @@ export class LexicalIndex {
       if (mask && !mask[slot]) continue;
       if (only && !only.has(slot)) continue;
       if (options.join === 'all' && exact[slot]! >>> 0 !== all >>> 0) continue;
-      hits.push({ slot, score: idfTotal > 0 ? score[slot]! / idfTotal : 0, bm25: bm25[slot]!, exactConcepts: popcount(exact[slot]!), concepts: popcount(matched[slot]!) });
+      const coverage = idfTotal > 0 ? score[slot]! / idfTotal : 0;
+      hits.push({ slot, score: options.coordination && idfTotal > 0 ? (coverage * covered[slot]!) / idfTotal : coverage, bm25: bm25[slot]!, exactConcepts: popcount(exact[slot]!), concepts: popcount(matched[slot]!) });
     }
     hits.sort((x, y) => y.score - x.score || x.slot - y.slot);
     return hits.slice(0, options.limit);

@@ -258,7 +258,7 @@ export class SearchService {
     index: LexicalIndex,
     clauses: Clause[],
     filters: DocumentFilters,
-    options: { limit: number; join: 'all' | 'any'; soft: boolean; only?: string[] | undefined },
+    options: { limit: number; join: 'all' | 'any'; soft: boolean; only?: string[] | undefined; coordination?: boolean },
   ): Promise<LexicalHit[]> {
     const { database, documents, keyword, tuning } = this.deps;
     const everything = isUnfiltered(filters) && documents.seesAll(auth);
@@ -271,7 +271,8 @@ export class SearchService {
     const soft: SoftMatching | null = vectors ? { vectors, threshold: tuning.softThreshold, power: tuning.softPower, neighbours: tuning.softNeighbours } : null;
     const only = options.only ? new Set(options.only.map((id) => index.slotOf(id)).filter((s): s is number => s !== undefined)) : null;
     if (only && only.size === 0) return [];
-    return index.score(conceptsOf(index, clauses, soft, phrases), { k1: tuning.k1, b: tuning.b, mask, join: options.join, limit: options.limit, only });
+    const coordination = options.coordination ?? !options.soft;
+    return index.score(conceptsOf(index, clauses, soft, phrases), { k1: tuning.k1, b: tuning.b, mask, join: options.join, limit: options.limit, only, coordination });
   }
 
   // A query of stop words only: the database's full-text index has them (the in-memory index leaves them out).
