@@ -47,6 +47,7 @@ export const searchModule = defineModule({
       pool,
       tuning: { k1: 1.2, b: 0.75, ...tuning, vectorWeight: vectorWeight ?? (ai.name === 'local' ? 0.5 : 0.6) },
       wordVectors: wordVectorsNow,
+      wordVectorsLoading: () => wordVectorStatus().state === 'loading',
     });
     const enhanced = new EnhancedSearch({ search: service, clock });
     const search: SearchFunction = async (auth, query) => {

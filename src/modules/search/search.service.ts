@@ -82,6 +82,8 @@ export interface SearchDeps {
   tuning: SearchTuning;
   /** The word vectors when loaded (soft matching waits for nothing: without them, keyword scoring is exact). */
   wordVectors: () => WordVectors | null;
+  /** True while the process is still reading its word vectors: the local provider's query vectors need them, so semantic search skips vectors meanwhile. */
+  wordVectorsLoading: () => boolean;
 }
 
 /**
@@ -374,6 +376,7 @@ export class SearchService {
 
   /** The query's embedding, or null when it has nothing to embed. */
   async queryVector(q: string): Promise<Float32Array | null> {
+    if (this.deps.ai.name === 'local' && this.deps.wordVectorsLoading()) return null;
     const [vector] = await this.deps.ai.embed([q], { purpose: 'query' });
     if (!vector?.some((x) => x !== 0)) return null;
     return vector;

@@ -9,7 +9,7 @@ import { loadWordVectors, WORD_VECTORS_ID, wordVectorsAvailable, wordVectorsNow 
 export function localEmbeddingModel(): {
   model: string;
   dimensions: number;
-  /** The embedding function; `wait`: load the word vectors first (else null while they load). */
+  /** The embedding function; `wait`: load the word vectors first (else null while they are not loaded). */
   embedder(wait: boolean): Promise<((text: string) => Float32Array) | null>;
 } {
   if (!wordVectorsAvailable()) {

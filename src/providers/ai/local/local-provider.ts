@@ -54,13 +54,9 @@ export class LocalAiProvider implements AiProvider {
     return entities;
   }
 
-  /**
-   * The same vector for either purpose (the features are symmetric). Documents wait for the word
-   * vectors to load; a query does not: before they are ready it gets a zero vector, and search
-   * ranks by keywords alone meanwhile.
-   */
+  /** The same vector for either purpose (the features are symmetric); the first call reads the word vectors (~0.2 s). */
   async embed(texts: string[], opts: { signal?: AbortSignal; purpose?: 'document' | 'query' } = {}): Promise<Float32Array[]> {
-    const embedder = await this.#embedding.embedder(opts.purpose !== 'query');
+    const embedder = await this.#embedding.embedder(true);
     const out: Float32Array[] = [];
     for (const text of texts) {
       opts.signal?.throwIfAborted();
