@@ -5,10 +5,8 @@
  * provider: top-1, recall@3 and MRR (over the top 10), for keyword queries and paraphrases, per
  * split (`tune`: what the knobs were chosen on; `holdout`: reported apart, never tuned on).
  *
- * Documents are uploaded and processed through the real pipeline. The labelled set is
- * test/fixtures/corpus (when present: documents and paraphrase-queries.json), else
- * test/fixtures/search/paraphrase-set.json (test/fixtures/quality documents) with
- * test/fixtures/search/retrieval-set.json (split `tune`).
+ * Documents are uploaded (in their formats) and processed through the real pipeline; see
+ * `labelledSet` for the sets.
  *
  *   npm run bench search-quality
  *   SEARCH_QUALITY_GRID='SEARCH_SOFT_THRESHOLD=0.5,0.55;SEARCH_VECTOR_WEIGHT=0.2,0.3' npm run bench search-quality
@@ -24,47 +22,61 @@ import { parseQuery } from '../src/modules/search/query-syntax.ts';
 import { SqliteKeywordEngine } from '../src/modules/search/sqlite-keyword.ts';
 import { uploadOk } from '../test/documents/helpers.ts';
 import { waitProcessed } from '../test/search/helpers.ts';
+import { loadManifest, renderCorpusDocument } from '../test/fixtures/corpus/render.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures');
 
 /** Documents and queries; each `group` is loaded into a tenant of its own (sets labelled apart do not compete). */
 export interface LabelledSet {
-  documents: { id: string; text: string; filename: string; split: string; group: string }[];
+  documents: { id: string; split: string; group: string; upload: () => Promise<{ filename: string; bytes: Buffer }> }[];
   queries: { q: string; kind: string; relevant: string[]; split: string; group: string }[];
 }
 
 type Json = Record<string, unknown>;
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
 
-/** The labelled corpus, when it is there (test/fixtures/corpus), else the interim sets. */
+/**
+ * The labelled corpus (test/fixtures/corpus: documents in their upload formats, keyword-queries.json,
+ * and paraphrase-queries.json once written; until then the paraphrases of
+ * test/fixtures/search/paraphrase-set.json, matched to corpus documents by their origin), with the
+ * retrieval set (test/fixtures/search/retrieval-set.json) as a second tenant, split `tune`.
+ */
 export function labelledSet(): LabelledSet {
-  const corpus = path.join(FIXTURES, 'corpus');
-  if (fs.existsSync(path.join(corpus, 'paraphrase-queries.json'))) return corpusSet(corpus);
-  const set = readJson(path.join(FIXTURES, 'search/paraphrase-set.json')) as { documents: { id: string; file: string; split: string }[]; queries: LabelledSet['queries'] };
-  const docs = set.documents.map((d) => ({ id: d.id, text: fs.readFileSync(path.join(FIXTURES, d.file), 'utf8'), filename: path.basename(d.file), split: d.split, group: 'quality' }));
-  const bySplit = new Map(docs.map((d) => [d.id, d.split]));
-  const queries = set.queries.map((q) => ({ ...q, split: bySplit.get(q.relevant[0]!) ?? 'tune', group: 'quality' }));
-  const retrieval = readJson(path.join(FIXTURES, 'search/retrieval-set.json')) as { documents: { id: string; text: string }[]; queries: { q: string; kind: string; relevant: string[] }[] };
-  for (const d of retrieval.documents) docs.push({ id: `rs-${d.id}`, text: d.text, filename: `${d.id}.txt`, split: 'tune', group: 'retrieval' });
-  for (const q of retrieval.queries) queries.push({ q: q.q, kind: q.kind, relevant: q.relevant.map((r) => `rs-${r}`), split: 'tune', group: 'retrieval' });
-  return { documents: docs, queries };
-}
-
-// test/fixtures/corpus: documents listed in its manifest (any accepted format), queries in paraphrase-queries.json.
-function corpusSet(dir: string): LabelledSet {
-  const manifest = ['manifest.json', 'labels.json', 'documents.json'].map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
-  if (!manifest) throw new Error(`${dir}: no manifest (manifest.json, labels.json or documents.json)`);
-  const listed = (readJson(manifest)['documents'] ?? []) as { id?: string; file: string }[];
-  const documents = listed.map((d) => ({ id: d.id ?? d.file, text: '', filename: d.file, split: 'all', group: 'corpus' }));
-  const raw = readJson(path.join(dir, 'paraphrase-queries.json'));
-  const queries = ((raw['queries'] ?? raw) as { q?: string; query?: string; kind?: string; relevant?: string[]; document?: string; split?: string }[]).map((q) => ({
-    q: q.q ?? q.query ?? '',
-    kind: q.kind ?? 'paraphrase',
-    relevant: q.relevant ?? (q.document ? [q.document] : []),
-    split: q.split ?? 'tune',
+  const manifest = loadManifest();
+  const splitOf = new Map(manifest.map((d) => [d.id, d.split as string]));
+  const documents: LabelledSet['documents'] = manifest.map((entry) => ({
+    id: entry.id,
+    split: entry.split,
     group: 'corpus',
+    upload: async () => {
+      const r = await renderCorpusDocument(entry);
+      return { filename: r.filename, bytes: r.bytes };
+    },
   }));
+  const queries: LabelledSet['queries'] = [];
+  const corpusQueries = (file: string, kind: string) => {
+    const raw = readJson(path.join(FIXTURES, 'corpus', file));
+    for (const q of (raw['queries'] ?? []) as { q?: string; query?: string; relevant?: string[]; document?: string; split?: string }[]) {
+      const relevant = q.relevant ?? (q.document ? [q.document] : []);
+      queries.push({ q: q.q ?? q.query ?? '', kind, relevant, split: q.split ?? splitOf.get(relevant[0]!) ?? 'tune', group: 'corpus' });
+    }
+  };
+  corpusQueries('keyword-queries.json', 'keyword');
+  if (fs.existsSync(path.join(FIXTURES, 'corpus/paraphrase-queries.json'))) corpusQueries('paraphrase-queries.json', 'paraphrase');
+  else {
+    const set = readJson(path.join(FIXTURES, 'search/paraphrase-set.json')) as { documents: { id: string; file: string }[]; queries: { q: string; kind: string; relevant: string[] }[] };
+    // Origins read "test/fixtures/quality/x.txt", sometimes with a note after the path.
+    const byOrigin = new Map(manifest.filter((d) => d.origin).map((d) => [d.origin!.split(" ")[0]!, d.id]));
+    const corpusId = new Map(set.documents.map((d) => [d.id, byOrigin.get(`test/fixtures/${d.file}`)]));
+    for (const q of set.queries) {
+      const relevant = q.relevant.map((r) => corpusId.get(r)).filter((r): r is string => r !== undefined);
+      if (q.kind === 'paraphrase' && relevant.length > 0) queries.push({ q: q.q, kind: q.kind, relevant, split: splitOf.get(relevant[0]!)!, group: 'corpus' });
+    }
+  }
+  const retrieval = readJson(path.join(FIXTURES, 'search/retrieval-set.json')) as { documents: { id: string; text: string }[]; queries: { q: string; kind: string; relevant: string[] }[] };
+  for (const d of retrieval.documents) documents.push({ id: d.id, split: 'tune', group: 'retrieval', upload: async () => ({ filename: `${d.id}.txt`, bytes: Buffer.from(d.text) }) });
+  for (const q of retrieval.queries) queries.push({ q: q.q, kind: q.kind, relevant: q.relevant, split: 'tune', group: 'retrieval' });
   return { documents, queries };
 }
 
@@ -88,8 +100,8 @@ async function load(t: TestApp, set: LabelledSet, group: string): Promise<{ head
   const headers = { 'x-api-key': body.api_key };
   const labelOf = new Map<string, string>();
   for (const d of set.documents.filter((x) => x.group === group)) {
-    const content = d.text ? Buffer.from(d.text) : fs.readFileSync(path.join(FIXTURES, 'corpus', d.filename));
-    labelOf.set(await uploadOk(t, headers, { filename: d.text ? `${d.id}.txt` : path.basename(d.filename), content }), d.id);
+    const { filename, bytes } = await d.upload();
+    labelOf.set(await uploadOk(t, headers, { filename, content: bytes }), d.id);
   }
   for (const id of labelOf.keys()) await waitProcessed(t, id);
   return { headers, tenantId: body.tenant.id, labelOf };
