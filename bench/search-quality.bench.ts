@@ -67,7 +67,7 @@ export function labelledSet(): LabelledSet {
   else {
     const set = readJson(path.join(FIXTURES, 'search/paraphrase-set.json')) as { documents: { id: string; file: string }[]; queries: { q: string; kind: string; relevant: string[] }[] };
     // Origins read "test/fixtures/quality/x.txt", sometimes with a note after the path.
-    const byOrigin = new Map(manifest.filter((d) => d.origin).map((d) => [d.origin!.split(" ")[0]!, d.id]));
+    const byOrigin = new Map(manifest.filter((d) => d.origin).map((d) => [d.origin!.split(' ')[0]!, d.id]));
     const corpusId = new Map(set.documents.map((d) => [d.id, byOrigin.get(`test/fixtures/${d.file}`)]));
     for (const q of set.queries) {
       const relevant = q.relevant.map((r) => corpusId.get(r)).filter((r): r is string => r !== undefined);
@@ -164,7 +164,10 @@ async function measure(env: Record<string, string>, set: LabelledSet, splits: st
           for (const query of queries) {
             const r = await ranked(t, tenants.get(query.group)!, mode, query.q);
             rankings.push({ ranked: r, relevant: query.relevant });
-            if (!r.slice(0, 3).some((id) => query.relevant.includes(id))) (misses[`${split}/${kind}/${mode}`] ??= []).push(`${query.q} → ${r.slice(0, 3).join(', ') || '(none)'}`);
+            if (!r.slice(0, 3).some((id) => query.relevant.includes(id))) {
+              const key = `${split}/${kind}/${mode}`;
+              misses[key] = [...(misses[key] ?? []), `${query.q} → ${r.slice(0, 3).join(', ') || '(none)'}`];
+            }
           }
           row[mode] = figures(rankings);
         }
