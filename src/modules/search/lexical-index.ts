@@ -78,9 +78,9 @@ export class LexicalIndex {
     return this.#live;
   }
 
-  /** Approximate bytes held (postings, lengths; the dictionary's strings not counted). */
+  /** Approximate bytes held: postings (6 bytes each, lists grown by doubling), lengths, scratch, ~100 bytes a term. */
   get bytes(): number {
-    return this.#postings * 6 + this.#docLen.byteLength + this.dictionary.terms.length * 64;
+    return this.#postings * 9 + this.#docLen.byteLength + (this.#scratchArrays?.size ?? 0) * 49 + this.dictionary.terms.length * 100;
   }
 
   documentOf(slot: number): string | null {
@@ -159,62 +159,94 @@ export class LexicalIndex {
    * several times ~0.85, half of them (by weight) about half that. Ranked by this score; ties by slot.
    */
   score(concepts: Concept[], options: ScoringOptions): LexicalHit[] {
-    const slots = this.#slotDoc.length;
     if (concepts.length === 0 || this.#live === 0) return [];
     const n = this.#live;
     const avgdl = this.#totalLength / n;
     const { k1, b, mask, only } = options;
-    const score = new Float64Array(slots);
-    const covered = new Float64Array(slots);
-    const bm25 = new Float64Array(slots);
-    const exact = new Uint32Array(slots);
-    const matched = new Uint32Array(slots);
-    const tf = new Float64Array(slots);
-    const exactTf = new Float64Array(slots);
-    const seen = new Uint8Array(slots);
+    const s = this.#scratch();
     const touched: number[] = [];
+    const any: number[] = [];
     let idfTotal = 0;
     for (let c = 0; c < concepts.length; c++) {
       const concept = concepts[c]!;
       touched.length = 0;
-      this.#accumulate(concept, tf, exactTf, seen, touched);
+      this.#accumulate(concept, s.tf, s.exactTf, s.seen, touched);
       let df = 0;
-      for (const slot of touched) df += Math.min(1, tf[slot]!);
+      let exactDf = 0;
+      for (const slot of touched) {
+        df += Math.min(1, s.tf[slot]!);
+        if (s.exactTf[slot]! > 0) exactDf++;
+      }
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       // The exact idf (plain BM25) counts exact occurrences only.
-      let exactDf = 0;
-      for (const slot of touched) if (exactTf[slot]! > 0) exactDf++;
       const exactIdf = Math.log(1 + (n - exactDf + 0.5) / (exactDf + 0.5));
       idfTotal += idf;
       for (const slot of touched) {
-        const f = tf[slot]!;
-        const e = exactTf[slot]!;
-        tf[slot] = 0;
-        exactTf[slot] = 0;
-        seen[slot] = 0;
+        const f = s.tf[slot]!;
+        const e = s.exactTf[slot]!;
+        s.tf[slot] = 0;
+        s.exactTf[slot] = 0;
+        s.seen[slot] = 0;
         if (f <= 0) continue;
+        if (s.matched[slot] === 0) any.push(slot);
         const norm = k1 * (1 - b + (b * this.#docLen[slot]!) / avgdl);
-        score[slot]! += idf * (0.5 * Math.min(1, f) + (0.5 * f) / (f + norm));
-        covered[slot]! += idf * Math.min(1, f);
+        s.score[slot]! += idf * (0.5 * Math.min(1, f) + (0.5 * f) / (f + norm));
+        s.covered[slot]! += idf * Math.min(1, f);
         if (e > 0) {
-          bm25[slot]! += (exactIdf * e * (k1 + 1)) / (e + norm);
-          exact[slot]! |= 1 << c;
+          s.bm25[slot]! += (exactIdf * e * (k1 + 1)) / (e + norm);
+          s.exact[slot]! |= 1 << c;
         }
-        matched[slot]! |= 1 << c;
+        s.matched[slot]! |= 1 << c;
       }
     }
     const all = concepts.length >= 32 ? 0xffffffff : (1 << concepts.length) - 1;
     const hits: LexicalHit[] = [];
-    for (let slot = 0; slot < slots; slot++) {
-      if (matched[slot] === 0 || this.#slotDoc[slot] === null) continue;
-      if (mask && !mask[slot]) continue;
-      if (only && !only.has(slot)) continue;
-      if (options.join === 'all' && exact[slot]! >>> 0 !== all >>> 0) continue;
-      const coverage = idfTotal > 0 ? score[slot]! / idfTotal : 0;
-      hits.push({ slot, score: options.coordination && idfTotal > 0 ? (coverage * covered[slot]!) / idfTotal : coverage, bm25: bm25[slot]!, exactConcepts: popcount(exact[slot]!), concepts: popcount(matched[slot]!) });
+    for (const slot of any) {
+      const keep =
+        this.#slotDoc[slot] !== null &&
+        (!mask || mask[slot] === 1) &&
+        (!only || only.has(slot)) &&
+        (options.join === 'any' || s.exact[slot]! >>> 0 === all >>> 0);
+      if (keep) {
+        const coverage = idfTotal > 0 ? s.score[slot]! / idfTotal : 0;
+        hits.push({
+          slot,
+          score: options.coordination && idfTotal > 0 ? (coverage * s.covered[slot]!) / idfTotal : coverage,
+          bm25: s.bm25[slot]!,
+          exactConcepts: popcount(s.exact[slot]!),
+          concepts: popcount(s.matched[slot]!),
+        });
+      }
+      s.score[slot] = 0;
+      s.covered[slot] = 0;
+      s.bm25[slot] = 0;
+      s.exact[slot] = 0;
+      s.matched[slot] = 0;
     }
     hits.sort((x, y) => y.score - x.score || x.slot - y.slot);
     return hits.slice(0, options.limit);
+  }
+
+  // Per-slot scratch arrays, kept between queries (scoring is synchronous: one query at a time per
+  // thread) and left all zero after each: a query touches only its matches' slots.
+  #scratchArrays: { size: number; tf: Float64Array; exactTf: Float64Array; seen: Uint8Array; score: Float64Array; covered: Float64Array; bm25: Float64Array; exact: Uint32Array; matched: Uint32Array } | null = null;
+  #scratch() {
+    const size = this.#slotDoc.length;
+    if (!this.#scratchArrays || this.#scratchArrays.size < size) {
+      const capacity = Math.max(1024, size * 2);
+      this.#scratchArrays = {
+        size: capacity,
+        tf: new Float64Array(capacity),
+        exactTf: new Float64Array(capacity),
+        seen: new Uint8Array(capacity),
+        score: new Float64Array(capacity),
+        covered: new Float64Array(capacity),
+        bm25: new Float64Array(capacity),
+        exact: new Uint32Array(capacity),
+        matched: new Uint32Array(capacity),
+      };
+    }
+    return this.#scratchArrays;
   }
 
   // A concept's frequency per document (weighted), its exact part, and the documents it touches.
