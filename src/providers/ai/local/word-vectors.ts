@@ -285,7 +285,7 @@ export function packageJsonPath(): string | null {
 }
 
 /**
- * Where the compact file lives: `WORD_VECTORS_FILE`, else `node_modules/.cache/docuvault/` of the
+ * Where the compact file lives: `WORD_VECTORS_FILE` (`none`: no word vectors), else `node_modules/.cache/docuvault/` of the
  * nearest `node_modules` above this module (the same folder from src/, from the bundle in dist/ and
  * in the image, and a pruned production install keeps it).
  */
@@ -306,8 +306,14 @@ let loaded: WordVectors | null = null;
 let loading: Promise<WordVectors | null> | null = null;
 let status: WordVectorState = { state: 'loading' };
 
+/** `WORD_VECTORS_FILE=none` turns word vectors off (a process that must stay small; search then matches words exactly). */
+function turnedOff(): boolean {
+  return process.env['WORD_VECTORS_FILE'] === 'none';
+}
+
 /** Whether this installation has word vectors (the file, or the package to build it from): decides the local embedding model. */
 export function wordVectorsAvailable(): boolean {
+  if (turnedOff()) return false;
   return fs.existsSync(defaultWordVectorFile()) || packageJsonPath() !== null;
 }
 
@@ -318,6 +324,7 @@ export function wordVectorsNow(): WordVectors | null {
 
 /** What `/health` says about them. */
 export function wordVectorStatus(): WordVectorState {
+  if (turnedOff()) return { state: 'absent', reason: 'WORD_VECTORS_FILE=none' };
   if (!loaded && !loading && !wordVectorsAvailable()) return { state: 'absent', reason: `neither ${defaultWordVectorFile()} nor the ${SOURCE_PACKAGE} package is installed` };
   return status;
 }
@@ -328,6 +335,7 @@ export function wordVectorStatus(): WordVectorState {
  */
 export function loadWordVectors(): Promise<WordVectors | null> {
   loading ??= (async () => {
+    if (turnedOff()) return null;
     const file = defaultWordVectorFile();
     try {
       const started = performance.now();
