@@ -21,7 +21,7 @@ import { sql } from 'kysely';
 import { parseQuery } from '../src/modules/search/query-syntax.ts';
 import { SqliteKeywordEngine } from '../src/modules/search/sqlite-keyword.ts';
 import { uploadOk } from '../test/documents/helpers.ts';
-import { waitProcessed } from '../test/search/helpers.ts';
+import { waitFor } from '../test/jobs/helpers.ts';
 import { loadManifest, renderCorpusDocument } from '../test/fixtures/corpus/render.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
 
@@ -103,7 +103,17 @@ async function load(t: TestApp, set: LabelledSet, group: string): Promise<{ head
     const { filename, bytes } = await d.upload();
     labelOf.set(await uploadOk(t, headers, { filename, content: bytes }), d.id);
   }
-  for (const id of labelOf.keys()) await waitProcessed(t, id);
+  // Generous: PDFs and DOCX files on a loaded machine.
+  for (const id of labelOf.keys()) {
+    await waitFor(
+      async () => {
+        const doc = await t.container.database.db.selectFrom('documents').select(['status', 'ai_status']).where('id', '=', id).executeTakeFirst();
+        return doc?.status === 'completed' && !['queued', 'processing'].includes(doc.ai_status);
+      },
+      `document ${id} processed`,
+      600_000,
+    );
+  }
   return { headers, tenantId: body.tenant.id, labelOf };
 }
 
