@@ -10,19 +10,21 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import JSZip from 'jszip';
 import { createExtractor } from '../../src/providers/extraction/extractor.ts';
 import {
   type CorpusDocument,
   DOCUMENT_TYPES,
   DOCUMENTS_DIR,
   FIELD_KINDS,
+  FILING_TAGS,
   FIELD_VOCABULARY,
   type FieldValue,
   loadCorpus,
   squash,
   UPLOAD_FORMATS,
 } from '../fixtures/corpus/corpus.ts';
-import { renderCorpusDocument } from '../fixtures/corpus/render.ts';
+import { renderCorpusDocument, ZIP_ENTRY_TIME } from '../fixtures/corpus/render.ts';
 
 const corpus = loadCorpus();
 const byId = new Map(corpus.documents.map((d) => [d.id, d]));
@@ -86,6 +88,8 @@ function labelProblems(doc: CorpusDocument): string[] {
     if (names.has(tag)) problems.push(`tag ${tag} is a name`);
   }
   if (new Set(doc.tags).size !== doc.tags.length) problems.push('tags have duplicates');
+  if (doc.filingTags.length > 3 || new Set(doc.filingTags).size !== doc.filingTags.length) problems.push('0 to 3 distinct filing tags');
+  for (const tag of doc.filingTags) if (!(FILING_TAGS as readonly string[]).includes(tag)) problems.push(`filing tag ${tag} is not in the list`);
   return problems;
 }
 
@@ -114,6 +118,25 @@ function fieldProblems(doc: CorpusDocument, name: string, value: FieldValue, gro
 }
 
 describe('the labelled corpus', () => {
+  it('is as large and as varied as issues 27 and 34 ask', () => {
+    const count = (key: (d: CorpusDocument) => string) => Map.groupBy(corpus.documents, key);
+    assert.ok(corpus.documents.length >= 60, `${corpus.documents.length} documents`);
+    assert.ok(corpus.documents.filter((d) => d.origin === undefined).length >= 35, 'at least 35 written for the corpus');
+    assert.ok((count((d) => d.format).get('pdf')?.length ?? 0) >= 15, 'at least 15 PDFs');
+    assert.ok((count((d) => d.format).get('docx')?.length ?? 0) >= 10, 'at least 10 DOCX');
+    const holdout = count((d) => d.split).get('holdout')?.length ?? 0;
+    assert.ok(holdout >= corpus.documents.length / 4 && holdout <= corpus.documents.length / 2.5, `${holdout} held out: about one in three`);
+    assert.deepEqual(DOCUMENT_TYPES.filter((t) => !count((d) => d.type).has(t)), [], 'every type has a document');
+    assert.ok(corpus.questions.length >= 60, `${corpus.questions.length} questions`);
+    assert.ok(new Set(corpus.questions.map((q) => q.document)).size >= 40, 'questions are spread over the documents');
+    assert.ok(corpus.keywordQueries.length >= 40, `${corpus.keywordQueries.length} keyword queries`);
+    // Learned tags need a tag on five documents before they propose it, and a held-out share to measure.
+    for (const tag of FILING_TAGS) {
+      const on = (split: string) => corpus.documents.filter((d) => d.split === split && d.filingTags.includes(tag)).length;
+      assert.ok(on('tune') >= 5 && on('holdout') >= 2, `filing tag ${tag}: ${on('tune')} tune, ${on('holdout')} holdout documents`);
+    }
+  });
+
   it('has unique ids and one source per document', () => {
     assert.equal(byId.size, corpus.documents.length, 'ids are unique');
     assert.equal(new Set(corpus.documents.map((d) => d.source)).size, corpus.documents.length, 'one source per document');
@@ -156,6 +179,13 @@ describe('the labelled corpus', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('has paraphrase queries over most documents, each naming documents that exist', () => {
+    assert.ok(corpus.paraphraseQueries.length >= 50, `${corpus.paraphraseQueries.length} paraphrase queries`);
+    const covered = new Set(corpus.paraphraseQueries.flatMap((q) => q.relevant));
+    assert.deepEqual([...covered].filter((id) => !byId.has(id)), [], 'every relevant id is a document');
+    assert.ok(covered.size >= 50, `${covered.size} documents have a paraphrase query`);
+  });
+
   it('has one catalogue line per document, of its type, in 10 to 20 words', () => {
     assert.deepEqual(corpus.catalogue.map((c) => c.id).sort(), [...byId.keys()].sort());
     const problems = corpus.catalogue.flatMap((c) => {
@@ -163,6 +193,18 @@ describe('the labelled corpus', () => {
       return [...(c.type === byId.get(c.id)?.type ? [] : [`${c.id}: type ${c.type}`]), ...(length >= 10 && length <= 20 ? [] : [`${c.id}: ${length} words`])];
     });
     assert.deepEqual(problems, []);
+  });
+
+  it('renders Office files without the time of rendering in them', async () => {
+    for (const format of ['docx', 'pptx', 'xlsx']) {
+      const doc = corpus.documents.find((d) => d.format === format);
+      assert.ok(doc, `a ${format} document`);
+      const zip = await JSZip.loadAsync((await renderCorpusDocument(doc)).bytes);
+      const files = Object.values(zip.files).filter((f) => !f.dir);
+      assert.deepEqual(files.filter((f) => f.date.getTime() !== ZIP_ENTRY_TIME.getTime()).map((f) => f.name), [], `${format} entry times`);
+      const core = await zip.file('docProps/core.xml')?.async('string');
+      assert.doesNotMatch(core ?? '', /dcterms:(created|modified)/, `${format} core properties`);
+    }
   });
 
   it('renders every document, and the extractor reads the labelled passages and mentions back', async () => {
@@ -173,6 +215,7 @@ describe('the labelled corpus', () => {
       for (const doc of corpus.documents) {
         const rendered = await renderCorpusDocument(doc);
         assert.equal(rendered.filename, `${doc.id}.${doc.format}`);
+        assert.ok((await renderCorpusDocument(doc)).bytes.equals(rendered.bytes), `${doc.id} renders the same bytes twice`);
         const file = path.join(dir, rendered.filename);
         await writeFile(file, rendered.bytes);
         const content = await extractor.extract({ path: file, extension: doc.format, mediaType: rendered.mimeType });
