@@ -11,19 +11,24 @@
  *   npm run bench search-quality
  *   SEARCH_QUALITY_GRID='SEARCH_SOFT_THRESHOLD=0.5,0.55;SEARCH_VECTOR_WEIGHT=0.2,0.3' npm run bench search-quality
  *
- * The grid runs the `tune` split once per combination of settings (a fresh app each) and prints
- * the paraphrase and keyword figures of each, best first.
+ * The grid loads the documents once, then runs the `tune` split once per combination of settings
+ * (a fresh app over the same store each) and prints the paraphrase and keyword figures of each, best first.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { createContainer } from '../src/container.ts';
+import type { DB } from '../src/db/schema.ts';
+import type { App } from '../src/http/fastify-types.ts';
 import { parseQuery } from '../src/modules/search/query-syntax.ts';
 import { SqliteKeywordEngine } from '../src/modules/search/sqlite-keyword.ts';
 import { uploadOk } from '../test/documents/helpers.ts';
 import { waitFor } from '../test/jobs/helpers.ts';
 import { loadManifest, renderCorpusDocument } from '../test/fixtures/corpus/render.ts';
-import { startTestApp, type TestApp } from '../test/support/app.ts';
+import { ADMIN_KEY, startTestApp, type TestApp } from '../test/support/app.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures');
 
@@ -117,15 +122,22 @@ async function load(t: TestApp, set: LabelledSet, group: string): Promise<{ head
   return { headers, tenantId: body.tenant.id, labelOf };
 }
 
+type Tenant = Awaited<ReturnType<typeof load>>;
+/** What a measurement runs against: an app over the loaded store, and its database (the BM25 baseline). */
+interface Target {
+  app: App;
+  db: Kysely<DB>;
+}
+
 /** The ranked labels a mode answers for a query. */
-async function ranked(t: TestApp, tenant: { headers: Record<string, string>; tenantId: string; labelOf: Map<string, string> }, mode: Mode, q: string): Promise<string[]> {
+async function ranked(t: Target, tenant: Tenant, mode: Mode, q: string): Promise<string[]> {
   let ids: string[];
   if (mode === 'bm25') {
     const engine = new SqliteKeywordEngine();
     const clauses = parseQuery(q);
     const base = { tenantId: tenant.tenantId, clauses, document: () => sql<boolean>`1 = 1`, limit: 10 };
-    let hits = await engine.search(t.container.database.db, { ...base, join: 'all' });
-    if (hits.length === 0) hits = await engine.search(t.container.database.db, { ...base, join: 'any' });
+    let hits = await engine.search(t.db, { ...base, join: 'all' });
+    if (hits.length === 0) hits = await engine.search(t.db, { ...base, join: 'any' });
     ids = hits.map((h) => h.documentId);
   } else {
     const res =
@@ -154,39 +166,46 @@ function figures(rankings: { ranked: string[]; relevant: string[] }[]): Figures 
 }
 
 /** Every mode's figures per split and kind, and the queries each mode missed (not in its top 3). */
-async function measure(env: Record<string, string>, set: LabelledSet, splits: string[]) {
-  const t = await startTestApp('sqlite', { worker: true, env });
-  try {
-    const tenants = new Map<string, Awaited<ReturnType<typeof load>>>();
-    for (const group of new Set(set.documents.map((d) => d.group))) tenants.set(group, await load(t, set, group));
-    // Soft matching waits for nothing: let the word vectors finish loading first.
-    for (let i = 0; i < 100 && !JSON.stringify((await t.app.inject({ url: '/health' })).json()).includes('"ready"'); i++) await new Promise((r) => setTimeout(r, 50));
-    const table: Record<string, Record<string, Record<Mode, Figures>>> = {};
-    const misses: Record<string, string[]> = {};
-    for (const split of splits) {
-      table[split] = {};
-      for (const kind of ['keyword', 'paraphrase']) {
-        const queries = set.queries.filter((q) => q.kind === kind && q.split === split);
-        if (queries.length === 0) continue;
-        const row = {} as Record<Mode, Figures>;
-        for (const mode of MODES) {
-          const rankings = [];
-          for (const query of queries) {
-            const r = await ranked(t, tenants.get(query.group)!, mode, query.q);
-            rankings.push({ ranked: r, relevant: query.relevant });
-            if (!r.slice(0, 3).some((id) => query.relevant.includes(id))) {
-              const key = `${split}/${kind}/${mode}`;
-              misses[key] = [...(misses[key] ?? []), `${query.q} → ${r.slice(0, 3).join(', ') || '(none)'}`];
-            }
+async function evaluate(t: Target, set: LabelledSet, tenants: Map<string, Tenant>, splits: string[]) {
+  // Soft matching waits for nothing: let the word vectors finish loading first.
+  for (let i = 0; i < 600 && !JSON.stringify((await t.app.inject({ url: '/health' })).json()).includes('"ready"'); i++) await new Promise((r) => setTimeout(r, 50));
+  const table: Record<string, Record<string, Record<Mode, Figures>>> = {};
+  const misses: Record<string, string[]> = {};
+  for (const split of splits) {
+    table[split] = {};
+    for (const kind of ['keyword', 'paraphrase']) {
+      const queries = set.queries.filter((q) => q.kind === kind && q.split === split);
+      if (queries.length === 0) continue;
+      const row = {} as Record<Mode, Figures>;
+      for (const mode of MODES) {
+        const rankings = [];
+        for (const query of queries) {
+          const r = await ranked(t, tenants.get(query.group)!, mode, query.q);
+          rankings.push({ ranked: r, relevant: query.relevant });
+          if (!r.slice(0, 3).some((id) => query.relevant.includes(id))) {
+            const key = `${split}/${kind}/${mode}`;
+            misses[key] = [...(misses[key] ?? []), `${query.q} → ${r.slice(0, 3).join(', ') || '(none)'}`];
           }
-          row[mode] = figures(rankings);
         }
-        table[split]![kind] = row;
+        row[mode] = figures(rankings);
       }
+      table[split]![kind] = row;
     }
-    return { table, misses };
+  }
+  return { table, misses };
+}
+
+/** Runs `work` against a second app over the same store, configured with `env` (a grid point: search settings only). */
+async function withSettings<T>(t: TestApp, env: Record<string, string>, work: (target: Target) => Promise<T>): Promise<T> {
+  const config = loadConfig({ DATA_DIR: t.store.dataDir, ...(t.store.url ? { DATABASE_URL: t.store.url } : {}), ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'silent', ...env });
+  const container = await createContainer(config);
+  const app = await buildApp(container, { logger: false });
+  await app.ready();
+  try {
+    return await work({ app, db: container.database.db });
   } finally {
-    await t.close();
+    await app.close();
+    await container.close();
   }
 }
 
@@ -202,22 +221,29 @@ function grid(spec: string): Record<string, string>[] {
 
 export async function run() {
   const set = labelledSet();
-  const spec = process.env['SEARCH_QUALITY_GRID'];
-  if (spec) {
-    const results = [];
-    for (const env of grid(spec)) {
-      const { table } = await measure(env, set, ['tune']);
-      const para = table['tune']?.['paraphrase'];
-      const key = table['tune']?.['keyword'];
-      results.push({ env, paraphrase: { semantic: para?.semantic, hybrid: para?.hybrid }, keywordTop1: { text: key?.text.top1, semantic: key?.semantic.top1, hybrid: key?.hybrid.top1 } });
-      process.stderr.write(`${JSON.stringify(results.at(-1))}\n`);
+  const t = await startTestApp('sqlite', { worker: true });
+  try {
+    const tenants = new Map<string, Tenant>();
+    for (const group of new Set(set.documents.map((d) => d.group))) tenants.set(group, await load(t, set, group));
+    const spec = process.env['SEARCH_QUALITY_GRID'];
+    if (spec) {
+      const results = [];
+      for (const env of grid(spec)) {
+        const { table } = await withSettings(t, env, (target) => evaluate(target, set, tenants, ['tune']));
+        const para = table['tune']?.['paraphrase'];
+        const key = table['tune']?.['keyword'];
+        results.push({ env, paraphrase: { semantic: para?.semantic, hybrid: para?.hybrid }, keywordTop1: { text: key?.text.top1, semantic: key?.semantic.top1, hybrid: key?.hybrid.top1 } });
+        process.stderr.write(`${JSON.stringify(results.at(-1))}\n`);
+      }
+      results.sort((a, b) => (b.paraphrase.semantic?.recallAt3 ?? 0) + (b.paraphrase.hybrid?.recallAt3 ?? 0) - (a.paraphrase.semantic?.recallAt3 ?? 0) - (a.paraphrase.hybrid?.recallAt3 ?? 0));
+      return { grid: results };
     }
-    results.sort((a, b) => (b.paraphrase.semantic?.recallAt3 ?? 0) + (b.paraphrase.hybrid?.recallAt3 ?? 0) - (a.paraphrase.semantic?.recallAt3 ?? 0) - (a.paraphrase.hybrid?.recallAt3 ?? 0));
-    return { grid: results };
+    const splits = [...new Set(set.queries.map((q) => q.split))].sort((a, b) => (a === 'tune' ? -1 : b === 'tune' ? 1 : a.localeCompare(b)));
+    const { table, misses } = await evaluate({ app: t.app, db: t.container.database.db }, set, tenants, splits);
+    return { documents: set.documents.length, queries: set.queries.length, provider: 'local', table, ...(process.env['SEARCH_QUALITY_MISSES'] ? { misses } : {}) };
+  } finally {
+    await t.close();
   }
-  const splits = [...new Set(set.queries.map((q) => q.split))].sort((a, b) => (a === 'tune' ? -1 : b === 'tune' ? 1 : a.localeCompare(b)));
-  const { table, misses } = await measure({}, set, splits);
-  return { documents: set.documents.length, queries: set.queries.length, provider: 'local', table, ...(process.env['SEARCH_QUALITY_MISSES'] ? { misses } : {}) };
 }
 
 if (import.meta.main) console.log(JSON.stringify(await run(), null, 2));
