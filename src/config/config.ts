@@ -69,8 +69,8 @@ export interface Config {
     readonly softPower: number;
     /** Neighbours per query word, at most. */
     readonly softNeighbours: number;
-    /** Weight of the passage-vector cosine in the semantic score; null: by provider (local 0.5, openai 0.6). */
-    readonly vectorWeight: number | null;
+    /** Weight of the passage-vector cosine in the semantic score (the rest: the soft keyword score). */
+    readonly vectorWeight: number;
     /** Least semantic score of a find that holds none of the query's words. */
     readonly semanticFloor: number;
   };
@@ -223,10 +223,6 @@ class EnvReader {
     return numbers;
   }
 
-  optionalNumber(name: string, opts: { min?: number; max?: number } = {}): number | null {
-    return this.raw(name) === undefined ? null : this.number(name, 0, opts);
-  }
-
   optionalInt(name: string, opts: { min?: number; max?: number } = {}): number | null {
     return this.raw(name) === undefined ? null : this.int(name, 0, opts);
   }
@@ -357,10 +353,10 @@ export function loadConfig(env: Env = process.env): Config {
       },
     },
     search: {
-      softThreshold: r.number('SEARCH_SOFT_THRESHOLD', 0.55, { min: 0.2, max: 1 }),
+      softThreshold: r.number('SEARCH_SOFT_THRESHOLD', 0.6, { min: 0.2, max: 1 }),
       softPower: r.number('SEARCH_SOFT_POWER', 3, { min: 1, max: 8 }),
       softNeighbours: r.int('SEARCH_SOFT_NEIGHBOURS', 30, { min: 0, max: 200 }),
-      vectorWeight: r.optionalNumber('SEARCH_VECTOR_WEIGHT', { min: 0, max: 1 }),
+      vectorWeight: r.number('SEARCH_VECTOR_WEIGHT', 0.6, { min: 0, max: 1 }),
       semanticFloor: r.number('SEARCH_SEMANTIC_FLOOR', 0.2, { min: 0, max: 1 }),
     },
     processing: {

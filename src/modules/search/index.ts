@@ -34,7 +34,6 @@ export const searchModule = defineModule({
     const ai = use('ai');
     const pool = new ScanPool(Math.min(2, Math.max(1, availableParallelism())));
     const repository = new SearchRepository();
-    const { vectorWeight, ...tuning } = config.search;
     const service = new SearchService({
       database,
       documents,
@@ -45,7 +44,7 @@ export const searchModule = defineModule({
       repository,
       cache: new TenantCache(repository),
       pool,
-      tuning: { k1: 1.2, b: 0.75, ...tuning, vectorWeight: vectorWeight ?? (ai.name === 'local' ? 0.5 : 0.6) },
+      tuning: { k1: 1.2, b: 0.75, ...config.search },
       wordVectors: wordVectorsNow,
       wordVectorsLoading: () => wordVectorStatus().state === 'loading',
     });
