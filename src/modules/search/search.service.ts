@@ -143,6 +143,7 @@ export class SearchService {
     const clauses = parseQuery(q);
     const [text, semantic] = await Promise.all([this.textArm(auth, clauses, input.filters, depth, 'any'), this.semanticRanking(auth, q, input.filters, depth)]);
     const semanticById = new Map(semantic.map((s) => [s.id, s]));
+    const semanticFound = new Set(semanticById.keys());
     const union = new Set([...text.keys(), ...semanticById.keys()]);
     const missingText = [...union].filter((id) => !text.has(id));
     const textScores = new Map(text);
@@ -155,7 +156,7 @@ export class SearchService {
       const s = semanticById.get(id);
       const matched: Arm[] = [];
       if (text.has(id)) matched.push('text');
-      if (semantic.some((x) => x.id === id)) matched.push('semantic');
+      if (semanticFound.has(id)) matched.push('semantic');
       return {
         id,
         score: input.semanticWeight * (s?.score ?? 0) + input.textWeight * (t?.score ?? 0),
