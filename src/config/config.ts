@@ -73,6 +73,8 @@ export interface Config {
     readonly vectorWeight: number;
     /** Least semantic score of a find that holds none of the query's words. */
     readonly semanticFloor: number;
+    /** The coordination factor (share of the query's words held) on the soft keyword score too, not only the exact one. */
+    readonly softCoordination: boolean;
   };
   readonly processing: {
     /** Extraction threads (parsing, OCR); null = one per core but one, at most 4. */
@@ -358,6 +360,7 @@ export function loadConfig(env: Env = process.env): Config {
       softNeighbours: r.int('SEARCH_SOFT_NEIGHBOURS', 30, { min: 0, max: 200 }),
       vectorWeight: r.number('SEARCH_VECTOR_WEIGHT', 0.6, { min: 0, max: 1 }),
       semanticFloor: r.number('SEARCH_SEMANTIC_FLOOR', 0.2, { min: 0, max: 1 }),
+      softCoordination: r.bool('SEARCH_SOFT_COORDINATION', false),
     },
     processing: {
       threads: r.optionalInt('PROCESSING_THREADS', { min: 1, max: 64 }),

@@ -42,6 +42,8 @@ export interface SearchTuning {
   vectorWeight: number;
   /** A semantic find holding none of the query's words exactly needs this score. */
   semanticFloor: number;
+  /** Apply the coordination factor to the soft keyword score as well (lexical-index.ts). */
+  softCoordination: boolean;
 }
 
 
@@ -261,7 +263,7 @@ export class SearchService {
     index: LexicalIndex,
     clauses: Clause[],
     filters: DocumentFilters,
-    options: { limit: number; join: 'all' | 'any'; soft: boolean; only?: string[] | undefined; coordination?: boolean },
+    options: { limit: number; join: 'all' | 'any'; soft: boolean; only?: string[] | undefined },
   ): Promise<LexicalHit[]> {
     const { database, documents, keyword, tuning } = this.deps;
     const everything = isUnfiltered(filters) && documents.seesAll(auth);
@@ -274,7 +276,7 @@ export class SearchService {
     const soft: SoftMatching | null = vectors ? { vectors, threshold: tuning.softThreshold, power: tuning.softPower, neighbours: tuning.softNeighbours } : null;
     const only = options.only ? new Set(options.only.map((id) => index.slotOf(id)).filter((s): s is number => s !== undefined)) : null;
     if (only && only.size === 0) return [];
-    const coordination = options.coordination ?? !options.soft;
+    const coordination = options.soft ? tuning.softCoordination : true;
     return index.score(conceptsOf(index, clauses, soft, phrases), { k1: tuning.k1, b: tuning.b, mask, join: options.join, limit: options.limit, only, coordination });
   }
 
