@@ -358,7 +358,7 @@ export function loadConfig(env: Env = process.env): Config {
       softThreshold: r.number('SEARCH_SOFT_THRESHOLD', 0.6, { min: 0.2, max: 1 }),
       softPower: r.number('SEARCH_SOFT_POWER', 3, { min: 1, max: 8 }),
       softNeighbours: r.int('SEARCH_SOFT_NEIGHBOURS', 30, { min: 0, max: 200 }),
-      vectorWeight: r.number('SEARCH_VECTOR_WEIGHT', 0.6, { min: 0, max: 1 }),
+      vectorWeight: r.number('SEARCH_VECTOR_WEIGHT', 0.8, { min: 0, max: 1 }),
       semanticFloor: r.number('SEARCH_SEMANTIC_FLOOR', 0.2, { min: 0, max: 1 }),
       softCoordination: r.bool('SEARCH_SOFT_COORDINATION', false),
     },
