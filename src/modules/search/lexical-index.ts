@@ -53,8 +53,10 @@ export interface ScoringOptions {
 export interface LexicalHit {
   slot: number;
   score: number;
-  /** Plain BM25 of the exact terms (the baseline the benchmark compares with). */
+  /** Plain BM25 of the exact terms. */
   bm25: number;
+  /** The keyword score of the exact terms alone (with the coordination factor): what keyword search scores this document. */
+  keyword: number;
   exactConcepts: number;
   concepts: number;
 }
@@ -80,7 +82,7 @@ export class LexicalIndex {
 
   /** Approximate bytes held: postings (6 bytes each, lists grown by doubling), lengths, scratch, ~100 bytes a term. */
   get bytes(): number {
-    return this.#postings * 9 + this.#docLen.byteLength + (this.#scratchArrays?.size ?? 0) * 49 + this.dictionary.terms.length * 100;
+    return this.#postings * 9 + this.#docLen.byteLength + (this.#scratchArrays?.size ?? 0) * 65 + this.dictionary.terms.length * 100;
   }
 
   documentOf(slot: number): string | null {
@@ -167,6 +169,7 @@ export class LexicalIndex {
     const touched: number[] = [];
     const any: number[] = [];
     let idfTotal = 0;
+    let exactIdfTotal = 0;
     for (let c = 0; c < concepts.length; c++) {
       const concept = concepts[c]!;
       touched.length = 0;
@@ -181,6 +184,7 @@ export class LexicalIndex {
       // The exact idf (plain BM25) counts exact occurrences only.
       const exactIdf = Math.log(1 + (n - exactDf + 0.5) / (exactDf + 0.5));
       idfTotal += idf;
+      exactIdfTotal += exactIdf;
       for (const slot of touched) {
         const f = s.tf[slot]!;
         const e = s.exactTf[slot]!;
@@ -194,6 +198,8 @@ export class LexicalIndex {
         s.covered[slot]! += idf * Math.min(1, f);
         if (e > 0) {
           s.bm25[slot]! += (exactIdf * e * (k1 + 1)) / (e + norm);
+          s.exactScore[slot]! += exactIdf * (0.5 + (0.5 * e) / (e + norm));
+          s.exactCovered[slot]! += exactIdf;
           s.exact[slot]! |= 1 << c;
         }
         s.matched[slot]! |= 1 << c;
@@ -213,6 +219,7 @@ export class LexicalIndex {
           slot,
           score: options.coordination && idfTotal > 0 ? (coverage * s.covered[slot]!) / idfTotal : coverage,
           bm25: s.bm25[slot]!,
+          keyword: exactIdfTotal > 0 ? (s.exactScore[slot]! * s.exactCovered[slot]!) / (exactIdfTotal * exactIdfTotal) : 0,
           exactConcepts: popcount(s.exact[slot]!),
           concepts: popcount(s.matched[slot]!),
         });
@@ -220,6 +227,8 @@ export class LexicalIndex {
       s.score[slot] = 0;
       s.covered[slot] = 0;
       s.bm25[slot] = 0;
+      s.exactScore[slot] = 0;
+      s.exactCovered[slot] = 0;
       s.exact[slot] = 0;
       s.matched[slot] = 0;
     }
@@ -229,7 +238,19 @@ export class LexicalIndex {
 
   // Per-slot scratch arrays, kept between queries (scoring is synchronous: one query at a time per
   // thread) and left all zero after each: a query touches only its matches' slots.
-  #scratchArrays: { size: number; tf: Float64Array; exactTf: Float64Array; seen: Uint8Array; score: Float64Array; covered: Float64Array; bm25: Float64Array; exact: Uint32Array; matched: Uint32Array } | null = null;
+  #scratchArrays: {
+    size: number;
+    tf: Float64Array;
+    exactTf: Float64Array;
+    seen: Uint8Array;
+    score: Float64Array;
+    covered: Float64Array;
+    bm25: Float64Array;
+    exactScore: Float64Array;
+    exactCovered: Float64Array;
+    exact: Uint32Array;
+    matched: Uint32Array;
+  } | null = null;
   #scratch() {
     const size = this.#slotDoc.length;
     if (!this.#scratchArrays || this.#scratchArrays.size < size) {
@@ -242,6 +263,8 @@ export class LexicalIndex {
         score: new Float64Array(capacity),
         covered: new Float64Array(capacity),
         bm25: new Float64Array(capacity),
+        exactScore: new Float64Array(capacity),
+        exactCovered: new Float64Array(capacity),
         exact: new Uint32Array(capacity),
         matched: new Uint32Array(capacity),
       };

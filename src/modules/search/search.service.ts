@@ -188,7 +188,8 @@ export class SearchService {
   /**
    * The semantic ranking, best first: keyword candidates scored with soft matching (a query word
    * also counts its neighbours in the word vectors) and the passage-vector candidates, each scored
-   * on both, `(1 − w) × soft keyword + w × best cosine`. A document holding a query word exactly is
+   * on both, `(1 − w) × soft keyword + w × best cosine`, and never below the document's keyword
+   * score (exact terms). A document holding a query word exactly is
    * always kept (so a keyword search's first find is never lost); others need the semantic floor.
    * `only`: score just these documents.
    */
@@ -243,7 +244,9 @@ export class SearchService {
     for (const id of ids) {
       const lex = lexical.get(id);
       const cos = cosines.get(id);
-      const score = (1 - w) * (lex?.score ?? 0) + w * (cos?.score ?? 0);
+      // A document holding the query's words scores at least what keyword search gives it: exact
+      // terms keep their weight (and their relevance label) whatever the passage cosine.
+      const score = Math.max((1 - w) * (lex?.score ?? 0) + w * (cos?.score ?? 0), lex?.keyword ?? 0);
       const exact = (lex?.exactConcepts ?? 0) > 0;
       if (!only && !exact && score < tuning.semanticFloor) continue;
       if (score <= 0) continue;
