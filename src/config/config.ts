@@ -76,6 +76,21 @@ export interface Config {
       readonly timeoutMs: number;
     };
   };
+  /** Keyword and semantic scoring (docs/search.md, "Tuning"). */
+  readonly search: {
+    /** A word-vector neighbour of a query word needs this cosine to count (soft matching). */
+    readonly softThreshold: number;
+    /** A neighbour's occurrence counts cosine^softPower. */
+    readonly softPower: number;
+    /** Neighbours per query word, at most. */
+    readonly softNeighbours: number;
+    /** Weight of the passage-vector cosine in the semantic score (the rest: the soft keyword score). */
+    readonly vectorWeight: number;
+    /** Least semantic score of a find that holds none of the query's words. */
+    readonly semanticFloor: number;
+    /** The coordination factor (share of the query's words held) on the soft keyword score too, not only the exact one. */
+    readonly softCoordination: boolean;
+  };
   readonly processing: {
     /** Extraction threads (parsing, OCR); null = one per core but one, at most 4. */
     readonly threads: number | null;
@@ -379,6 +394,14 @@ export function loadConfig(env: Env = process.env): Config {
         maxRetries: r.int('OPENAI_MAX_RETRIES', 4, { min: 0, max: 20 }),
         timeoutMs: r.int('OPENAI_TIMEOUT_MS', 60_000, { min: 1_000 }),
       },
+    },
+    search: {
+      softThreshold: r.number('SEARCH_SOFT_THRESHOLD', 0.6, { min: 0.2, max: 1 }),
+      softPower: r.number('SEARCH_SOFT_POWER', 3, { min: 1, max: 8 }),
+      softNeighbours: r.int('SEARCH_SOFT_NEIGHBOURS', 30, { min: 0, max: 200 }),
+      vectorWeight: r.number('SEARCH_VECTOR_WEIGHT', 0.8, { min: 0, max: 1 }),
+      semanticFloor: r.number('SEARCH_SEMANTIC_FLOOR', 0.2, { min: 0, max: 1 }),
+      softCoordination: r.bool('SEARCH_SOFT_COORDINATION', false),
     },
     processing: {
       threads: r.optionalInt('PROCESSING_THREADS', { min: 1, max: 64 }),

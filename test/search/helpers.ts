@@ -63,3 +63,8 @@ export async function charges(t: TestApp, tenantId: string, reason?: string): Pr
   if (reason) query = query.where('reason', '=', reason);
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
+
+/** Waits until the process has read its word vectors (`/health`): soft matching does not wait for them. */
+export async function waitWordVectors(t: TestApp): Promise<void> {
+  await waitFor(async () => ((await t.app.inject({ url: '/health' })).json() as Json).capabilities.word_vectors.state === 'ready', 'word vectors loaded', 30_000);
+}

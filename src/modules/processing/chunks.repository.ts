@@ -131,4 +131,41 @@ export class ChunksRepository {
     }
     return out;
   }
+
+  /** Documents holding vectors made by another model than `embeddingModel` (at most `limit`). */
+  async staleDocuments(db: Executor, embeddingModel: string, limit: number): Promise<{ tenantId: string; documentId: string }[]> {
+    const rows = await db
+      .selectFrom('document_chunks')
+      .select(['tenant_id', 'document_id'])
+      .distinct()
+      .where('embedding', 'is not', null)
+      .where('embedding_model', '<>', embeddingModel)
+      .orderBy('document_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ tenantId: r.tenant_id, documentId: r.document_id }));
+  }
+
+  /** How many documents hold vectors of another model. */
+  async countStale(db: Executor, embeddingModel: string): Promise<number> {
+    const row = await db
+      .selectFrom('document_chunks')
+      .select((eb) => eb.fn.count<number>('document_id').distinct().as('n'))
+      .where('embedding', 'is not', null)
+      .where('embedding_model', '<>', embeddingModel)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Whether a document's passages are still these texts, in order. */
+  async sameTexts(db: Executor, tenantId: string, documentId: string, texts: string[]): Promise<boolean> {
+    const rows = await db
+      .selectFrom('document_chunks')
+      .select('text')
+      .where('tenant_id', '=', tenantId)
+      .where('document_id', '=', documentId)
+      .orderBy('chunk_index')
+      .execute();
+    return rows.length === texts.length && rows.every((r, i) => r.text === texts[i]);
+  }
 }

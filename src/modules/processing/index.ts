@@ -7,6 +7,7 @@ import type { Executor } from '../../db/executor.ts';
 import { ChunksRepository, type PassageText, type PassageVector, type StoredPassage } from './chunks.repository.ts';
 import { DocumentPipeline } from './document-pipeline.ts';
 import { PROCESSING_JOBS } from './processing-jobs.ts';
+import { Reembedder } from './reembed.ts';
 
 /** A document's passages as processing stored them, with vectors of the current embedding model. */
 export interface PassageStore {
@@ -66,6 +67,7 @@ export const processingModule = defineModule({
       extractor,
       ai,
     });
+    const reembedder = new Reembedder({ database, jobs, chunks, ai, logger });
     return {
       provides: {
         ai,
@@ -100,10 +102,21 @@ export const processingModule = defineModule({
           backoff: { baseMs: 5_000, maxMs: 600_000 },
           timeoutMs: 10 * 60_000,
         },
+        {
+          kind: PROCESSING_JOBS.reembed,
+          handler: (job) => reembedder.batch(job),
+          concurrency: 1,
+          maxAttempts: 5,
+          backoff: { baseMs: 5_000, maxMs: 600_000 },
+          timeoutMs: 10 * 60_000,
+        },
       ],
+      // Vectors of another model (an upgrade, a changed OpenAI model): re-embedded in the background.
+      recurring: [{ kind: 'processing.reembed-check', everyMs: 60_000, run: () => reembedder.check() }],
       capabilities: () => ({
         ai_provider: ai.name,
         embedding_model: embeddingModel,
+        reembedding: { remaining_documents: reembedder.progress.remaining, done: reembedder.progress.done },
         ocr: extractor.capabilities().ocr,
         video_audio: extractor.capabilities().ffmpeg,
         transcription: ai.canTranscribe,

@@ -5,4 +5,6 @@ export const PROCESSING_JOBS = {
   extract: DOCUMENT_JOBS.process,
   enrich: 'processing.enrich',
   index: 'processing.index',
+  /** Not a pipeline step: passages re-embedded after a change of embedding model (reembed.ts). */
+  reembed: 'processing.reembed',
 } as const;

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { loadWordVectors, wordVectorStatus, wordVectorsNow } from '../../providers/ai/local/word-vectors.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { defineModule } from '../../platform/module.ts';
 import { EnhancedSearch } from './enhanced-search.ts';
@@ -8,7 +9,7 @@ import { SearchRepository } from './search.repository.ts';
 import { searchRoutes } from './search.routes.ts';
 import { type SearchMode, SearchService } from './search.service.ts';
 import { SqliteKeywordEngine } from './sqlite-keyword.ts';
-import { VectorCache } from './vector-cache.ts';
+import { TenantCache } from './tenant-cache.ts';
 import { ScanPool } from './vector-scan-pool.ts';
 
 /** `GET /search` for other modules (the MCP server's `search` tool): the same answer, the same credits. */
@@ -27,19 +28,25 @@ declare module '../../platform/module.ts' {
  */
 export const searchModule = defineModule({
   name: 'search',
-  setup({ database, clock, use }) {
+  setup({ config, database, clock, use }) {
     const documents = use('documentQueries');
     const passages = use('passages');
+    const ai = use('ai');
     const pool = new ScanPool(Math.min(2, Math.max(1, availableParallelism())));
+    const repository = new SearchRepository();
     const service = new SearchService({
       database,
       documents,
       passages,
-      ai: use('ai'),
+      ai,
       credits: use('credits'),
       keyword: database.dialect === 'postgres' ? new PostgresKeywordEngine(documents) : new SqliteKeywordEngine(),
-      vectors: new VectorCache({ repository: new SearchRepository(), passages }),
+      repository,
+      cache: new TenantCache(repository),
       pool,
+      tuning: { k1: 1.2, b: 0.75, ...config.search },
+      wordVectors: wordVectorsNow,
+      wordVectorsLoading: () => wordVectorStatus().state === 'loading',
     });
     const enhanced = new EnhancedSearch({ search: service, clock });
     const search: SearchFunction = async (auth, query) => {
@@ -47,10 +54,16 @@ export const searchModule = defineModule({
     };
     return {
       provides: { search },
-      routes: (app) => searchRoutes(app, { search: service, enhanced }),
+      routes: (app) => {
+        searchRoutes(app, { search: service, enhanced });
+        // The API process reads the word vectors once it runs (never on the way to listening):
+        // until they are ready, keyword scoring is exact and semantic search uses no soft matching.
+        setImmediate(() => void loadWordVectors());
+      },
       capabilities: () => ({
-        search_keyword: database.dialect === 'postgres' ? 'postgres tsvector + GIN (ts_rank_cd)' : 'sqlite fts5 (bm25)',
+        search_keyword: 'BM25 per tenant over an in-memory index (phrases checked by ' + (database.dialect === 'postgres' ? 'postgres tsvector)' : 'sqlite fts5)'),
         search_vectors: 'exact cosine, in-memory per tenant',
+        word_vectors: wordVectorStatus(),
       }),
       async close() {
         await pool.close();

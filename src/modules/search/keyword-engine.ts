@@ -30,14 +30,18 @@ export interface KeywordQuery {
 }
 
 /**
- * The full-text side of search, one implementation per dialect (FTS5 BM25 on SQLite, tsvector and
- * `ts_rank_cd` on PostgreSQL), behind one interface.
+ * The database's full-text index, one implementation per dialect (FTS5 on SQLite, tsvector on
+ * PostgreSQL), behind one interface. Ranking is the in-memory keyword index's (lexical-index.ts,
+ * per-tenant statistics, the same on both dialects); the database index checks phrases, marks
+ * highlights, and ranks queries made only of stop words (which the in-memory index leaves out).
  */
 export interface KeywordEngine {
   /** Best documents first; at most `limit`. */
   search(db: Executor, query: KeywordQuery): Promise<KeywordHit[]>;
   /** The best-matching passage of each document with matches marked (`highlight.ts` form). */
   highlights(db: Executor, tenantId: string, clauses: Clause[], join: 'all' | 'any', documentIds: string[]): Promise<Map<string, string>>;
+  /** The tenant's documents matching one clause (phrases: the in-memory index has no word positions). */
+  matching(db: Executor, tenantId: string, clause: Clause): Promise<string[]>;
   /** The saturation constant that maps this engine's rank to 0.5 (`scores.ts`). */
   readonly half: number;
 }

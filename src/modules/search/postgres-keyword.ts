@@ -62,6 +62,12 @@ export class PostgresKeywordEngine implements KeywordEngine {
     return rows.map((r) => ({ documentId: r.document_id, rank: Number(r.rank) }));
   }
 
+  async matching(db: Executor, tenantId: string, clause: Clause): Promise<string[]> {
+    const rows = await sql<{ document_id: string }>`
+      select document_id from search_documents where tenant_id = ${tenantId} and tsv @@ to_tsquery('docuvault_search', ${toTsquery([clause])})`.execute(db);
+    return rows.rows.map((r) => r.document_id);
+  }
+
   async highlights(db: Executor, tenantId: string, clauses: Clause[], join: 'all' | 'any', documentIds: string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     if (clauses.length === 0 || documentIds.length === 0) return out;

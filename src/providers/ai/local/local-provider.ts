@@ -1,6 +1,6 @@
 import type { AiProvider, Answer, ChatTurn, Entities, Passage } from '../ai-provider.ts';
 import { type ComposedAnswer, extractiveAnswer, type NameFinder, needsNames } from './extractive-answer.ts';
-import { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from './hash-embedding.ts';
+import { localEmbeddingModel } from './local-embedding.ts';
 import { summarizeText } from './summarize.ts';
 
 /**
@@ -18,8 +18,9 @@ function nlp(): Promise<Nlp> {
 
 export class LocalAiProvider implements AiProvider {
   readonly name = 'local' as const;
-  readonly embeddingModel = HASH_EMBEDDING_MODEL;
-  readonly embeddingDimensions = HASH_EMBEDDING_DIMENSIONS;
+  readonly #embedding = localEmbeddingModel();
+  readonly embeddingModel = this.#embedding.model;
+  readonly embeddingDimensions = this.#embedding.dimensions;
   readonly canTranscribe = false;
 
   async summarize(text: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
@@ -53,12 +54,13 @@ export class LocalAiProvider implements AiProvider {
     return entities;
   }
 
-  /** The same vector for either purpose: hashed features are symmetric. */
+  /** The same vector for either purpose (the features are symmetric); the first call reads the word vectors (~0.2 s). */
   async embed(texts: string[], opts: { signal?: AbortSignal; purpose?: 'document' | 'query' } = {}): Promise<Float32Array[]> {
+    const embedder = await this.#embedding.embedder(true);
     const out: Float32Array[] = [];
     for (const text of texts) {
       opts.signal?.throwIfAborted();
-      out.push(hashEmbedding(text));
+      out.push(embedder ? embedder(text) : new Float32Array(this.embeddingDimensions));
     }
     return out;
   }

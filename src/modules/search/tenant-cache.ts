@@ -1,0 +1,101 @@
+import type { Executor } from '../../db/executor.ts';
+import type { SearchRepository } from './search.repository.ts';
+
+/** Total memory kept across tenants (vectors and keyword indexes) before the least recently used are dropped. */
+const DEFAULT_BUDGET_BYTES = 2 * 1024 ** 3;
+
+/** An in-memory index of one tenant, as of a change version. */
+export interface TenantIndex {
+  version: number;
+  readonly bytes: number;
+}
+
+/** How one kind of index is filled: everything at first, then the documents changed since. */
+export interface TenantSource<T extends TenantIndex> {
+  /** Distinguishes kinds (and models) of index in the cache. */
+  readonly key: string;
+  create(): T;
+  /** Every document to load into a new index. */
+  all(db: Executor, tenantId: string): Promise<string[]>;
+  /** Re-reads these documents (a document now absent is removed). */
+  apply(db: Executor, tenantId: string, index: T, documentIds: string[]): Promise<void>;
+}
+
+interface Entry {
+  index: TenantIndex | null;
+  /** The refresh in progress, which concurrent searches of the tenant share. */
+  refreshing: Promise<TenantIndex> | null;
+  usedAt: number;
+}
+
+/**
+ * Each tenant's search indexes held in memory (passage vectors of the current model, the keyword
+ * index), so a search reads no postings or vectors from the database: before each use the
+ * tenant's change version is read (one row); when it moved, only the documents changed since are
+ * re-read (`search_changes`, written by triggers in the transactions that change a document's text
+ * or passages). Every process keeps its own cache.
+ */
+export class TenantCache {
+  readonly #entries = new Map<string, Entry>();
+  readonly #repository: SearchRepository;
+  readonly #budget: number;
+
+  constructor(repository: SearchRepository, options: { budgetBytes?: number } = {}) {
+    this.#repository = repository;
+    this.#budget = options.budgetBytes ?? DEFAULT_BUDGET_BYTES;
+  }
+
+  /** The tenant's index of this kind, brought up to date. */
+  async get<T extends TenantIndex>(db: Executor, tenantId: string, source: TenantSource<T>): Promise<T> {
+    const key = `${tenantId}\u0000${source.key}`;
+    let entry = this.#entries.get(key);
+    if (!entry) {
+      entry = { index: null, refreshing: null, usedAt: 0 };
+      this.#entries.set(key, entry);
+    }
+    entry.usedAt = Date.now();
+    const version = await this.#repository.version(db, tenantId);
+    if (entry.index && entry.index.version === version) return entry.index as T;
+    const current = entry;
+    current.refreshing ??= this.#refresh(db, tenantId, source, current, version).finally(() => {
+      current.refreshing = null;
+    });
+    const index = await current.refreshing;
+    this.#evict(key);
+    return index as T;
+  }
+
+  /** The tenant's index of this kind as it is, without waiting for a load or refresh (null when none is loaded). */
+  peek<T extends TenantIndex>(tenantId: string, source: TenantSource<T>): T | null {
+    return (this.#entries.get(`${tenantId}\u0000${source.key}`)?.index as T | undefined) ?? null;
+  }
+
+  /** Drops every index (tests, shutdown). */
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  async #refresh<T extends TenantIndex>(db: Executor, tenantId: string, source: TenantSource<T>, entry: Entry, version: number): Promise<T> {
+    // A version that went backwards (the state row was recreated) cannot be followed: reload everything.
+    let index = entry.index && entry.index.version <= version ? (entry.index as T) : null;
+    // The version is read before the rows: a change committed meanwhile is applied now and again next time (idempotent).
+    const changed = index ? await this.#repository.changedSince(db, tenantId, index.version) : await source.all(db, tenantId);
+    if (!index) index = source.create();
+    await source.apply(db, tenantId, index, changed);
+    index.version = Math.max(index.version, version);
+    entry.index = index;
+    return index;
+  }
+
+  #evict(keep: string): void {
+    let total = 0;
+    for (const e of this.#entries.values()) total += e.index?.bytes ?? 0;
+    if (total <= this.#budget) return;
+    const byAge = [...this.#entries.entries()].filter(([k, e]) => k !== keep && e.index && !e.refreshing).sort((a, b) => a[1].usedAt - b[1].usedAt);
+    for (const [k, e] of byAge) {
+      if (total <= this.#budget) break;
+      total -= e.index!.bytes;
+      this.#entries.delete(k);
+    }
+  }
+}
