@@ -16,7 +16,7 @@ export interface TypedValue {
 export interface FieldFindings {
   values: TypedValue[];
   /** Amounts from table columns whose header names a currency ("Annual cost (USD)"). */
-  amounts: { value: string; start: number }[];
+  amounts: { value: string; amount: number; currency: string; text: string; start: number; confidence: number }[];
 }
 
 const FIELD = /^\s*([\p{L}][\p{L} .'/&-]{0,40}?)\s*(?::|,(?=\s*\p{Lu}))\s*(.*)$/u;
@@ -42,7 +42,7 @@ export function findFieldValues(text: string): FieldFindings {
         const currency = currencies[column];
         if (currency && /^\d[\d,.]*$/.test(cell.text)) {
           const value = parseNumber(cell.text);
-          if (value !== null) amounts.push({ value: formatAmount(currency, value), start });
+          if (value !== null) amounts.push({ value: formatAmount(currency, value), amount: value, currency, text: cell.text, start, confidence: 0.85 });
         }
       });
     }

@@ -1,4 +1,5 @@
 import { STOP_WORDS } from '../text.ts';
+import { findCity, findCountry, isKnownCompanyWord } from './gazetteer.ts';
 import {
   isCommonWord,
   isCountry,
@@ -101,6 +102,7 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
         isFirstName(t.lower) ||
         isKnownPlace(t.lower) ||
         isKnownOrganization(t.lower) ||
+        (isKnownCompanyWord(bare(t)) && !ctx.lowercaseWords.has(bare(t))) ||
         (PARTICLES.has(t.lower) && next !== undefined) ||
         // "Slack Technologies": without the first word only a head would be left.
         (next !== undefined && tokens.length === 2 && t.capitalised && !STOP_WORDS.has(t.lower) && (isHead(next) || LEGAL_SUFFIXES.has(bare(next))));
@@ -114,7 +116,7 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
 
 /** A word that can be part of a person's name. */
 function nameLike(t: NameToken, ctx: DocumentContext, allowCommon: boolean): boolean {
-  if (PARTICLES.has(t.text)) return true;
+  if (PARTICLES.has(t.text) || NAME_PARTICLES.has(t.text)) return true;
   if (!t.capitalised || t.acronym || /\d|&/.test(t.text) || t.text.length < 2) return false;
   const b = bare(t);
   if (isHead(t) || STREET_WORDS.has(b) || ROLE_WORDS.has(b) || GENERIC_CAPITALISED.has(b) || LEGAL_SUFFIXES.has(b)) return false;
@@ -152,6 +154,13 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   // "appointed Grant Thornton as auditors": a name in the role of a firm, whatever its words look like.
   if (AS_FIRM.test(after) && tokens.every((t) => t.capitalised)) return [{ kind: 'organization', tokens, strength: 3 }];
   if (isKnownOrganization(phrase)) return [{ kind: 'organization', tokens, strength: 3 }];
+  // "Maersk", "KPMG East Africa", "DB Schenker", "Microsoft Ireland Operations": a well-known
+  // company's word makes the name a company's, with what qualifies it (a region, an acronym, a head).
+  const known = tokens.findIndex((t) => t.capitalised && (t.acronym || bare(t).length >= 4) && isKnownCompanyWord(bare(t)) && !ctx.lowercaseWords.has(bare(t)));
+  const placeAsWhole = isKnownPlace(phrase) || findCountry(phrase) !== null || findCity(phrase) !== null;
+  if (known >= 0 && !placeAsWhole && !STREET_WORDS.has(bare(last)) && tokens.length <= 5 && tokens.every((t, i) => i === known || qualifiesCompany(t, ctx))) {
+    return [{ kind: 'organization', tokens, strength: 3 }];
+  }
 
   // "Hartford Public Library and Greenway Food Bank", "Arizona and Monterrey, Mexico": two names.
   const and = tokens.findIndex((t) => t.lower === 'and');
@@ -183,10 +192,22 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   // An unknown distinctive name right after "with", "from", "between", …: most often a company.
   const previousWord = /([\p{L}]+)\s+(?:the\s+)?$/u.exec(before)?.[1]?.toLowerCase();
   if (previousWord && ORG_CONTEXT_BEFORE.has(previousWord) && tokens.length <= 3) {
-    const distinctive = tokens.every((t) => t.capitalised && !t.acronym && !isCommon(bare(t), ctx) && !isFirstName(bare(t)) && !isKnownPlace(bare(t)));
-    if (distinctive) return [{ kind: 'organization', tokens, strength: 1 }];
+    const distinctive = tokens.every(
+      (t) =>
+        t.capitalised && !t.acronym && !isCommon(bare(t), ctx) && !isFirstName(bare(t)) && !isKnownPlace(bare(t)) &&
+        !NOT_A_NAME_SUFFIX.test(bare(t)) && !lexiconTags(bare(t)).includes('Demonym'),
+    );
+    // "at Unit 4", "on Plot 12": a numbered part of a place, not a company.
+    if (distinctive && !/^\s*(?:no\.?\s*)?\d/i.test(after)) return [{ kind: 'organization', tokens, strength: 1 }];
   }
   return [];
+}
+
+/** A word that may stand beside a company's name in its full name: an acronym, a place, a head, a legal form. */
+function qualifiesCompany(t: NameToken, ctx: DocumentContext): boolean {
+  const b = bare(t);
+  return t.acronym || t.lower === '&' || isKnownPlace(b) || findCountry(b) !== null || COMPASS.has(b) || isHead(t) || LEGAL_SUFFIXES.has(b) ||
+    (t.capitalised && !isCommon(b, ctx) && !isFirstName(b));
 }
 
 function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boolean {
@@ -212,10 +233,13 @@ function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boole
 
 /** Whether a value a field label calls a person looks like a name ("Olivia Brooks", not "Accounts Payable"). */
 export function plausiblePerson(tokens: NameToken[], ctx: DocumentContext): boolean {
-  const count = tokens.filter((t) => !PARTICLES.has(t.text)).length;
+  const count = tokens.filter((t) => !PARTICLES.has(t.text) && !NAME_PARTICLES.has(t.text)).length;
   if (count < 2 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower))) return false;
   if (isFirstName(bare(tokens[0]!))) return tokens.slice(1).every((t) => nameLike(t, ctx, true));
-  return tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)));
+  if (tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) return true;
+  // "Chan Tai Man", "Tomás Ó Briain": a field says it is a person; its words may look ordinary
+  // ("man") as long as one of them does not.
+  return tokens.every((t) => nameLike(t, ctx, true)) && tokens.some((t) => !isCommon(bare(t), ctx) || NAME_SHAPE.test(t.text));
 }
 
 /**
@@ -250,8 +274,10 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
   if (count <= 3 && isLastName(lowers[lowers.length - 1]!) && tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) {
     return person(2);
   }
-  if (count > 3 || !tokens.every((t) => nameLike(t, ctx, false))) return null;
+  if (count > 3 || !tokens.every((t) => nameLike(t, ctx, false) || NAME_PARTICLES.has(t.text))) return null;
 
+  // "your client, Siobhán O'Connell, wishes": words shaped only as names are, mid-sentence.
+  if (!span.sentenceStart && count <= 3 && tokens.some((t) => NAME_SHAPE.test(t.text)) && tokens.every((t) => nameLike(t, ctx, false))) return person(1.5);
   // Unknown names need a cue: a role after them, a verb of saying, a speaker label, a signature.
   const role = /^\s*(?:,|\(|-|–|—)\s*(?:the\s+|our\s+|a\s+)?([\p{L}-]+)/u.exec(span.after)?.[1]?.toLowerCase();
   const said = /^\s*,?\s*([\p{L}]+)/u.exec(span.after)?.[1]?.toLowerCase();
@@ -270,6 +296,10 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
 }
 
 const CONNECTORSISH = new Set(['of', 'and', '&', 'for', 'the']);
+/** Capitalised particles of Irish, Scottish and Arabic names ("Tomás Ó Briain", "Áine Ní Bhriain"). */
+const NAME_PARTICLES = new Set(['Ó', 'Ní', 'Nic', 'Uí', 'Mac', 'Mc', 'Bin', 'Binti', 'Ibn', 'Al', 'El', 'Abu']);
+/** Shapes only names have: an Irish or Scottish prefix, letters of non-English alphabets. */
+const NAME_SHAPE = /^(?:O['’]\p{Lu}|Mc\p{Lu}|Mac\p{Lu}\p{Ll})|[À-ÖØ-öø-ɏḀ-ỿ]/u;
 const GREETINGS = new Set(['dear', 'hi', 'hello', 'hey']);
 
 function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised[] {
