@@ -1,4 +1,4 @@
-import { splitSentences } from './text.ts';
+import { pageSections, segmentText } from './segmentation.ts';
 
 /** A piece of a document sized for embedding or a model's context. */
 export interface TextChunk {
@@ -25,18 +25,18 @@ interface Unit {
 }
 
 /**
- * Splits text into overlapping chunks along sentence boundaries. A chunk never spans two pages, so
- * each keeps its page number; a sentence longer than the target is cut between words. `text` of a
- * chunk is always `text.slice(startOffset, startOffset + chunk.text.length)`.
+ * Splits text into overlapping chunks along segment boundaries (sentences, rows, fields:
+ * segmentation.ts), so a wrapped clause or a table row is never cut in two. A chunk never spans two
+ * pages, so each keeps its page number; a segment longer than the target is cut between words.
+ * `text` of a chunk is always `text.slice(startOffset, startOffset + chunk.text.length)`.
  */
 export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[] {
   const targetChars = Math.max(1, options.targetTokens ?? 200) * 4;
   const overlapChars = Math.max(0, Math.min(options.overlapTokens ?? 40, (options.targetTokens ?? 200) / 2)) * 4;
   const chunks: TextChunk[] = [];
+  const byPage = Map.groupBy(segmentText(text, { pages: options.pages }), (s) => s.page);
   for (const section of pageSections(text, options.pages)) {
-    const units = splitSentences(text.slice(section.start, section.end)).flatMap((s) =>
-      cutLongUnit(text, section.start + s.start, section.start + s.end, targetChars),
-    );
+    const units = (byPage.get(section.page) ?? []).flatMap((s) => cutLongUnit(text, s.start, s.end, targetChars));
     let first = 0;
     while (first < units.length) {
       let last = first;
@@ -52,21 +52,6 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
     }
   }
   return chunks;
-}
-
-// Page sections of the text: each page located in order; without pages, the whole text.
-function pageSections(text: string, pages: string[] | null | undefined): { start: number; end: number; page: number | null }[] {
-  if (!pages || pages.length === 0) return [{ start: 0, end: text.length, page: null }];
-  const starts: number[] = [];
-  let cursor = 0;
-  for (const page of pages) {
-    const probe = page.trim().slice(0, 64);
-    const found = probe ? text.indexOf(probe, cursor) : -1;
-    const start = found >= 0 ? found : cursor;
-    starts.push(start);
-    cursor = Math.min(text.length, start + page.trim().length);
-  }
-  return starts.map((start, i) => ({ start, end: i + 1 < starts.length ? starts[i + 1]! : text.length, page: i + 1 }));
 }
 
 // A sentence longer than the target, cut between words into target-sized pieces.

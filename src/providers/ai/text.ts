@@ -1,12 +1,7 @@
 // Plain-text helpers shared by the local AI provider, the chunker and the OpenAI provider:
-// sentence splitting with offsets, word tokens, stop words and a light stemmer.
+// word tokens, stop words and a light stemmer. Sentences come from segmentation.ts.
 
-/** A sentence (or a line that stands alone, like a heading or a table row) and where it sits. */
-export interface Sentence {
-  text: string;
-  start: number;
-  end: number;
-}
+export { type Sentence, splitSentences } from './segmentation.ts';
 
 /** A word and its offset in the text it came from. */
 export interface WordToken {
@@ -32,101 +27,6 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     .split(/\s+/)
     .filter(Boolean),
 );
-
-// Abbreviations whose trailing period does not end a sentence.
-const ABBREVIATIONS = new Set(
-  `mr mrs ms mx dr prof sr jr st no nos vs etc inc ltd co corp plc llc bv nv sa ag e.g i.e eg ie approx dept est fig
-  jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun rev hon gen col capt lt
-  sgt ft mt ave blvd rd art pos para ref tel ext attn cf al vol p pp u.s a.m p.m am pm`
-    .split(/\s+/)
-    .filter(Boolean),
-);
-
-const BULLET = /^\s*(?:[-*•·▪◦–]|\d+[.)]|[a-z][.)]|\[\d{1,2}:\d{2}(?::\d{2})?\])\s+/i;
-
-/**
- * Splits text into sentences with offsets. Blank lines always separate; a single line break
- * separates when the line ends a sentence, is short (headings, table rows, slide bullets) or the
- * next line starts a list item; otherwise wrapped lines are joined into one sentence.
- */
-export function splitSentences(text: string): Sentence[] {
-  const sentences: Sentence[] = [];
-  const lines = lineSpans(text);
-  let blockStart = -1;
-  let blockEnd = -1;
-  const flush = () => {
-    if (blockStart >= 0) splitBlock(text, blockStart, blockEnd, sentences);
-    blockStart = -1;
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const content = text.slice(line.start, line.end);
-    if (content.trim() === '') {
-      flush();
-      continue;
-    }
-    if (blockStart < 0) blockStart = line.start;
-    blockEnd = line.end;
-    const next = lines[i + 1];
-    const nextContent = next ? text.slice(next.start, next.end) : '';
-    const trimmed = content.trim();
-    const standsAlone =
-      /[.!?:;]["')\]]?$/.test(trimmed) ||
-      trimmed.length < 50 ||
-      BULLET.test(nextContent) ||
-      BULLET.test(content) ||
-      /[,;\t].*[,;\t].*[,;\t]/.test(trimmed) ||
-      // Columns aligned with spaces: a table row.
-      /\S {3,}\S/.test(trimmed);
-    if (standsAlone) flush();
-  }
-  flush();
-  return sentences;
-}
-
-function lineSpans(text: string): { start: number; end: number }[] {
-  const spans: { start: number; end: number }[] = [];
-  let start = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (i === text.length || ch === 10 || ch === 12) {
-      const end = i > start && text.charCodeAt(i - 1) === 13 ? i - 1 : i;
-      spans.push({ start, end });
-      start = i + 1;
-    }
-  }
-  return spans;
-}
-
-// Splits one block (a paragraph or a lone line) at sentence-final punctuation.
-function splitBlock(text: string, from: number, to: number, out: Sentence[]): void {
-  const re = /[.!?]+["')\]]*(?=\s+["'([]?[\p{Lu}\p{N}]|\s*$)/gu;
-  re.lastIndex = 0;
-  const block = text.slice(from, to);
-  let start = 0;
-  for (let m = re.exec(block); m; m = re.exec(block)) {
-    const end = m.index + m[0].length;
-    if (m[0] === '.' && endsWithAbbreviation(block, m.index)) continue;
-    push(out, text, from + start, from + end);
-    start = end;
-  }
-  push(out, text, from + start, to);
-}
-
-function endsWithAbbreviation(block: string, dotIndex: number): boolean {
-  const before = /([\p{L}.]+)$/u.exec(block.slice(Math.max(0, dotIndex - 12), dotIndex));
-  if (!before) return /\d$/.test(block.slice(0, dotIndex)) && /^\.\d/.test(block.slice(dotIndex));
-  const word = before[1]!.toLowerCase();
-  // A single capital letter is an initial ("J. Smith"), a dotted acronym ("U.S.") too.
-  if (/^\p{Lu}$/u.test(before[1]!) || /^(?:\p{L}\.)+\p{L}$/u.test(word)) return true;
-  return ABBREVIATIONS.has(word.replace(/\.$/, ''));
-}
-
-function push(out: Sentence[], text: string, start: number, end: number): void {
-  while (start < end && /\s/.test(text[start]!)) start++;
-  while (end > start && /\s/.test(text[end - 1]!)) end--;
-  if (end > start) out.push({ text: text.slice(start, end), start, end });
-}
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 

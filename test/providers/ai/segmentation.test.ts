@@ -1,0 +1,219 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { chunkText } from '../../../src/providers/ai/chunking.ts';
+import { type Segment, segmentText } from '../../../src/providers/ai/segmentation.ts';
+import { pdf } from '../../fixtures/extraction/pdf.ts';
+import { extractionFixture } from '../extraction/helpers.ts';
+
+// Each case goes through the real extractor first: the segmentation reads text as extraction
+// leaves it (whitespace normalised, PDF lines as pdf.js ends them, pages joined by blank lines).
+
+const find = (segments: Segment[], pattern: RegExp) => {
+  const found = segments.find((s) => pattern.test(s.text));
+  assert.ok(found, `no segment matches ${pattern}: ${JSON.stringify(segments.map((s) => s.text))}`);
+  return found;
+};
+
+describe('segmentation of extracted text', () => {
+  const t = extractionFixture();
+  const extract = async (name: string, bytes: Buffer | string) => t.extractor.extract(await t.files.write(name, bytes));
+
+  it('PDF: a numbered clause wrapped over two lines is one clause, with its page', async () => {
+    const content = await extract(
+      'lease.pdf',
+      pdf([
+        { lines: ['OFFICE LEASE', 'The parties agree as follows.'] },
+        {
+          lines: [
+            '1. The term of this Lease begins on March 1, 2025 and ends on',
+            'February 28, 2026, unless terminated earlier under clause 7.',
+            '2. The Tenant shall pay a monthly retainer of USD',
+            '4,500.00 within thirty days of each invoice.',
+          ],
+        },
+      ]),
+    );
+    const segments = segmentText(content.text, { pages: content.pages });
+    const term = find(segments, /^The term/);
+    assert.equal(term.kind, 'clause');
+    assert.equal(term.number, '1');
+    assert.equal(term.text, 'The term of this Lease begins on March 1, 2025 and ends on February 28, 2026, unless terminated earlier under clause 7.');
+    assert.equal(term.page, 2);
+    assert.equal(content.text.slice(term.start, term.end), '1. The term of this Lease begins on March 1, 2025 and ends on\nFebruary 28, 2026, unless terminated earlier under clause 7.');
+    const fee = find(segments, /retainer/);
+    assert.equal(fee.kind, 'clause');
+    assert.equal(fee.number, '2');
+    assert.equal(fee.text, 'The Tenant shall pay a monthly retainer of USD 4,500.00 within thirty days of each invoice.');
+    assert.equal(find(segments, /OFFICE LEASE/).kind, 'heading');
+    assert.equal(find(segments, /OFFICE LEASE/).page, 1);
+  });
+
+  it('PDF: wrapped prose lines join, a hyphenated break is mended, and a year at a line start is not a clause number', async () => {
+    const content = await extract(
+      'letter.pdf',
+      pdf([
+        {
+          lines: [
+            'We confirm that the renovation of the warehouse roof will be comp-',
+            'leted before the end of the second quarter of the calendar year',
+            '2025. The contractor has agreed to a fixed price for the work.',
+          ],
+        },
+      ]),
+    );
+    const segments = segmentText(content.text, { pages: content.pages });
+    assert.deepEqual(
+      segments.map((s) => [s.kind, s.text]),
+      [
+        ['sentence', 'We confirm that the renovation of the warehouse roof will be completed before the end of the second quarter of the calendar year 2025.'],
+        ['sentence', 'The contractor has agreed to a fixed price for the work.'],
+      ],
+    );
+  });
+
+  it('PDF: numbered headings stand alone; short numbered lines are list items', async () => {
+    const content = await extract(
+      'policy.pdf',
+      pdf([
+        {
+          lines: [
+            '3. Payment Terms',
+            'Invoices are payable within thirty days of receipt.',
+            'Accepted methods:',
+            '1. Bank transfer',
+            '2. Credit card',
+          ],
+        },
+      ]),
+    );
+    const segments = segmentText(content.text, { pages: content.pages });
+    assert.deepEqual(
+      segments.map((s) => [s.kind, s.text, s.number ?? null]),
+      [
+        ['heading', 'Payment Terms', '3'],
+        ['sentence', 'Invoices are payable within thirty days of receipt.', null],
+        ['field', 'Accepted methods:', null],
+        ['list_item', 'Bank transfer', '1'],
+        ['list_item', 'Credit card', '2'],
+      ],
+    );
+  });
+
+  it('PDF: an invoice table whose column gaps extraction collapsed: each row a unit; "Total due: EUR 2,660.00" a field', async () => {
+    const content = await extract(
+      'invoice.pdf',
+      pdf([
+        {
+          lines: [
+            'INVOICE 2025-117',
+            'Description          Hours      Rate         Amount',
+            'Consulting           12         EUR 150.00   EUR 1,800.00',
+            'Design review         4         EUR 215.00   EUR 860.00',
+            'Total due: EUR 2,660.00',
+            'Payment is due within 14 days of the invoice date.',
+          ],
+        },
+      ]),
+    );
+    const segments = segmentText(content.text, { pages: content.pages });
+    const rows = segments.filter((s) => s.kind === 'table_row').map((s) => s.text);
+    assert.deepEqual(rows, ['Description Hours Rate Amount', 'Consulting 12 EUR 150.00 EUR 1,800.00', 'Design review 4 EUR 215.00 EUR 860.00']);
+    const total = find(segments, /Total due/);
+    assert.deepEqual([total.kind, total.text, total.label, total.value], ['field', 'Total due: EUR 2,660.00', 'Total due', 'EUR 2,660.00']);
+    assert.equal(find(segments, /Payment is due/).kind, 'sentence');
+  });
+
+  it('Markdown: headings without #, pipe tables as labelled rows with no pipes in the text, the separator row dropped', async () => {
+    const content = await extract(
+      'rates.md',
+      '# Rate card\n\nOur rates for 2026 are below.\n\n| Service | Unit | Price |\n|---|---|---|\n| Translation | page | EUR 32.00 |\n| Interpreting | hour | EUR 95.00 |\n',
+    );
+    const segments = segmentText(content.text);
+    assert.deepEqual(
+      segments.map((s) => [s.kind, s.text]),
+      [
+        ['heading', 'Rate card'],
+        ['sentence', 'Our rates for 2026 are below.'],
+        ['table_row', 'Service; Unit; Price'],
+        ['table_row', 'Service: Translation; Unit: page; Price: EUR 32.00'],
+        ['table_row', 'Service: Interpreting; Unit: hour; Price: EUR 95.00'],
+      ],
+    );
+    const row = segments[3]!;
+    assert.deepEqual(row.cells, ['Translation', 'page', 'EUR 32.00']);
+    assert.deepEqual(row.header, ['Service', 'Unit', 'Price']);
+    assert.ok(segments.every((s) => !s.text.includes('|')));
+  });
+
+  it('CSV: tab-separated rows under their header', async () => {
+    const content = await extract('vendors.csv', 'Vendor,Renewal date,Annual cost\nOkta,2026-09-14,33600\nZendesk,2026-02-28,27800\n');
+    const segments = segmentText(content.text, { pages: content.pages });
+    assert.deepEqual(
+      segments.map((s) => [s.kind, s.text]),
+      [
+        ['table_row', 'Vendor; Renewal date; Annual cost'],
+        ['table_row', 'Vendor: Okta; Renewal date: 2026-09-14; Annual cost: 33600'],
+        ['table_row', 'Vendor: Zendesk; Renewal date: 2026-02-28; Annual cost: 27800'],
+      ],
+    );
+  });
+
+  it('e-mail: From/To/Date/Subject are header fields, the greeting a line, the closing and name a signature', async () => {
+    const content = await extract(
+      'mail.txt',
+      'From: Grace Whitmore <grace@lakeshore.example>\nTo: orders@brennan.example\nDate: 11 June 2026\nSubject: PO 44817 for the July promotion\n\nHi Declan,\n\nPlease deliver the 18,000 boxes to our Milwaukee centre\nno later than July 6, 2026.\n\nThanks,\nGrace Whitmore\nProcurement Manager, Lakeshore Foods Inc.\n',
+    );
+    const segments = segmentText(content.text);
+    assert.deepEqual(
+      segments.map((s) => [s.kind, s.text]),
+      [
+        ['header_field', 'From: Grace Whitmore <grace@lakeshore.example>'],
+        ['header_field', 'To: orders@brennan.example'],
+        ['header_field', 'Date: 11 June 2026'],
+        ['header_field', 'Subject: PO 44817 for the July promotion'],
+        ['line', 'Hi Declan,'],
+        ['sentence', 'Please deliver the 18,000 boxes to our Milwaukee centre no later than July 6, 2026.'],
+        ['signature', 'Thanks,'],
+        ['signature', 'Grace Whitmore'],
+        ['signature', 'Procurement Manager, Lakeshore Foods Inc.'],
+      ],
+    );
+    assert.deepEqual([segments[3]!.label, segments[3]!.value], ['Subject', 'PO 44817 for the July promotion']);
+  });
+
+  it('offsets always point at the unit in the source', async () => {
+    const content = await extract(
+      'mixed.pdf',
+      pdf([{ lines: ['SUMMARY', '1. The supplier delivers the goods to the warehouse in', 'Rotterdam by 3 May 2026.', 'Total: EUR 10.00'] }, { lines: ['Second page text.'] }]),
+    );
+    const segments = segmentText(content.text, { pages: content.pages });
+    for (const s of segments) {
+      const source = content.text.slice(s.start, s.end);
+      const words = (x: string) => x.replace(/^\d+\.\s*/, '').split(/\s+/).join(' ');
+      assert.equal(words(source), words(s.text), `${s.kind} at ${s.start}`);
+    }
+    assert.deepEqual(
+      segments.map((s) => s.page),
+      [1, 1, 1, 2],
+    );
+  });
+
+  it('chunking keeps a wrapped clause whole and its page', async () => {
+    const content = await extract(
+      'terms.pdf',
+      pdf([
+        {
+          lines: [
+            '1. The term of this Lease begins on March 1, 2025 and ends on',
+            'February 28, 2026, unless terminated earlier under clause 7.',
+            '2. The Tenant shall pay the rent monthly in advance on the first',
+            'day of each month.',
+          ],
+        },
+      ]),
+    );
+    const chunks = chunkText(content.text, { pages: content.pages, targetTokens: 20, overlapTokens: 0 });
+    assert.ok(chunks.some((c) => c.text.includes('ends on\nFebruary 28, 2026')));
+    assert.ok(chunks.every((c) => c.page === 1));
+  });
+});
