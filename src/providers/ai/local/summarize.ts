@@ -1,5 +1,6 @@
 import type { DocumentType, FieldValue, Scored } from '../ai-provider.ts';
 import { formatMoney } from '../ai-provider.ts';
+import { segmentText } from '../segmentation.ts';
 import { contentStems, type Sentence, splitSentences } from '../text.ts';
 
 const MAX_CHARS = 600;
@@ -181,8 +182,12 @@ function quotable(sentence: Sentence): boolean {
 
 /** The best sentences of the text (TextRank), in document order, within `budget` characters. */
 function pickSentences(text: string, options: { wanted: number | null; budget: number; avoid?: string }): string {
-  const all = splitSentences(text).map((s) => ({ ...s, text: tidy(s.text) })).filter((s) => s.text.length > 0);
   const strict = options.wanted !== null;
+  // After a lead sentence, only prose is quoted: the shared segmentation tells headers, fields,
+  // table rows and signatures apart from sentences and clauses.
+  const all = (strict ? segmentText(text).filter((s) => s.kind === 'sentence' || s.kind === 'clause') : splitSentences(text))
+    .map((s) => ({ text: tidy(s.text), start: s.start, end: s.end }))
+    .filter((s) => s.text.length > 0);
   const candidates = all.filter(strict ? quotable : isProse);
   const pool = (candidates.length >= 2 || strict ? candidates : all).slice(0, MAX_SENTENCES_RANKED);
   if (pool.length === 0) return '';
