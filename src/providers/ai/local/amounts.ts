@@ -34,7 +34,7 @@ const SYMBOLS: Record<string, string> = {
   'us$': 'USD', 'u.s.$': 'USD', 'c$': 'CAD', 'ca$': 'CAD', 'a$': 'AUD', 'au$': 'AUD', 'nz$': 'NZD', 'hk$': 'HKD', 's$': 'SGD',
   'r$': 'BRL', 'mx$': 'MXN', '€': 'EUR', '£': 'GBP', 'cn¥': 'CNY', 'rmb': 'CNY', '₹': 'INR', 'rs': 'INR', 'rs.': 'INR',
   '₩': 'KRW', '₽': 'RUB', '₺': 'TRY', '₪': 'ILS', '₦': 'NGN', '₱': 'PHP', '₵': 'GHS', 'gh₵': 'GHS', 'gh¢': 'GHS', 'ksh': 'KES',
-  'ksh.': 'KES', '฿': 'THB', '₫': 'VND', 'r': 'ZAR', 'fr.': 'CHF', 'sfr.': 'CHF', 'zł': 'PLN', 'kč': 'CZK',
+  'ksh.': 'KES', 'kshs': 'KES', 'kshs.': 'KES', '฿': 'THB', '₫': 'VND', 'r': 'ZAR', 'fr.': 'CHF', 'sfr.': 'CHF', 'zł': 'PLN', 'kč': 'CZK',
 };
 
 // ISO 4217 codes the runtime knows, less those that are also ordinary capitalised words or
@@ -58,7 +58,7 @@ const SCALES: Record<string, number> = {
 const CODE = [...CURRENCY_CODES].join('|');
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Longest first, so "US$" wins over "$" and "GH₵" over "₵".
-const SIGN_LIST = ['US$', 'U.S.$', 'CA$', 'C$', 'AU$', 'A$', 'NZ$', 'HK$', 'S$', 'R$', 'MX$', 'CN¥', 'GH₵', 'GH¢', 'KSh.', 'KSh', 'Ksh.', 'Ksh',
+const SIGN_LIST = ['US$', 'U.S.$', 'CA$', 'C$', 'AU$', 'A$', 'NZ$', 'HK$', 'S$', 'R$', 'MX$', 'CN¥', 'GH₵', 'GH¢', 'Kshs.', 'Kshs', 'KShs.', 'KSh.', 'KSh', 'Ksh.', 'Ksh',
   'Rs.', 'Rs', 'SFr.', 'Fr.', 'RMB', '$', '€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'R'];
 const SIGN = `(?:${SIGN_LIST.map(escapeRegExp).join('|')})`;
 const AFTER_SIGNS = `(?:${['€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'Ft', 'Fr.'].map(escapeRegExp).join('|')})`;

@@ -135,7 +135,7 @@ function withPeriod(field: Scored<FieldValue> | null, text: string): Scored<Fiel
 
 // --- readers shared by several kinds ---------------------------------------------------------
 
-const NUMBER_TOKEN = /(?<![\p{L}\d])([A-Z]{0,6}[-/]?[A-Z0-9]*\d[A-Z0-9]*(?:[-/.][A-Z0-9]+)*)(?![\p{L}\d])/iu;
+const NUMBER_TOKEN = /(?<![\p{L}\d-])((?:[A-Z0-9]+[-/.])*[A-Z0-9]*\d[A-Z0-9]*(?:[-/.][A-Z0-9]+)*)(?![\p{L}\d])/iu;
 
 function documentNumber(layout: Layout, labels: RegExp, words: string): Scored<FieldValue> | null {
   const labelled = layout.labelled.find((l) => labels.test(l.label) && NUMBER_TOKEN.test(l.value));
@@ -367,14 +367,6 @@ function addressee(layout: Layout): Scored<FieldValue> | null {
   return scored(full?.name ?? short, full ? 0.88 : 0.75);
 }
 
-function attendees(layout: Layout): Scored<FieldValue> | null {
-  const labelled = layout.label(/^(?:attendees|present|in attendance|attendance|participants|members present)$/);
-  if (!labelled) return null;
-  const end = layout.lines[labelled.line]!.start + layout.lines[labelled.line]!.text.length;
-  const names = layout.ctx.entities.people.map((p) => p.name).filter((n) => layout.ctx.text.slice(labelled.start, end).includes(n));
-  return names.length > 0 ? scored(names, 0.88) : null;
-}
-
 function chair(layout: Layout): Scored<FieldValue> | null {
   const labelled = namedBy(layout, /^(?:chair|chairperson|chaired by|chairman|chairwoman)$/);
   if (labelled) return labelled;
@@ -385,11 +377,6 @@ function chair(layout: Layout): Scored<FieldValue> | null {
 function title(layout: Layout): Scored<FieldValue> | null {
   const first = layout.lines.map((l) => l.text.replace(/[#*=_|]+/g, ' ').trim()).find((l) => l.length >= 4);
   return first && first.length <= 120 ? scored(first, 0.7) : null;
-}
-
-function emailAddress(layout: Layout): Scored<FieldValue> | null {
-  const m = /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/.exec(layout.ctx.text);
-  return m ? scored(m[0], 0.9) : null;
 }
 
 function firstPerson(layout: Layout): Scored<FieldValue> | null {
