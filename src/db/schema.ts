@@ -145,8 +145,12 @@ export interface DocumentsTable {
   ai_summary: string | null;
   /** JSON string[]. */
   ai_tags: string;
-  /** JSON {people, organizations, dates}. */
+  /** JSON {people, organizations, dates, places, amounts}: plain lists. */
   entities: string;
+  /** One of the AI document types (`invoice`, …); null before enrichment. */
+  ai_document_type: string | null;
+  /** JSON: confidences, key fields, tag details and typed entities of the last enrichment; null before. */
+  ai_enrichment: string | null;
   /** JSON object. */
   metadata: string;
   /** JSON {stage, message} or null. */

@@ -36,7 +36,8 @@ describeEachDialect(
       assert.equal(body.total_pages, 1);
       assert.deepEqual(ids(res), [docs.d, docs.c, docs.a, docs.b]);
       // The API-key variant carries entities.
-      assert.deepEqual(body.data[0].entities, { people: [], organizations: [], dates: [] });
+      assert.deepEqual(body.data[0].entities, { people: [], organizations: [], dates: [], locations: [], amounts: [], details: null });
+      assert.equal(body.data[0].ai_document_type, null);
       assert.equal(body.data[0].storage_path, undefined);
     });
 

@@ -283,6 +283,8 @@ export class DocumentUploadsService {
         aiSummary: null,
         aiTags: [],
         entities: { people: [], organizations: [], dates: [] },
+        aiDocumentType: null,
+        aiEnrichment: null,
         metadata: {},
         processingError: null,
         createdAt: now,

@@ -2,9 +2,31 @@ import { iso } from '../../lib/clock.ts';
 import type { BatchUpload } from './document-uploads.service.ts';
 import type { Document } from './documents.repository.ts';
 
-/** The entity kinds the API shows (spec, Document). */
+/**
+ * The entities the API shows: the spec's three lists as the spec shapes them, then (additions,
+ * docs/api-decisions.md §6) `locations`, `amounts` as money and `details` with a confidence for
+ * every entity. Documents enriched before confidences were kept have `details: null` and amounts
+ * read back from their plain form with `confidence: null`.
+ */
 function presentEntities(d: Document) {
-  return { people: d.entities.people, organizations: d.entities.organizations, dates: d.entities.dates };
+  const details = d.aiEnrichment?.entities ?? null;
+  const plainAmounts = (d.entities['amounts'] ?? []).map((text) => {
+    const [currency = '', number = ''] = text.split(' ');
+    return { value: Number(number.replace(/,/g, '')), currency, text, confidence: null };
+  });
+  return {
+    people: d.entities.people,
+    organizations: d.entities.organizations,
+    dates: d.entities.dates,
+    locations: details ? details.locations.map((l) => l.name) : (d.entities['places'] ?? []),
+    amounts: details ? details.amounts : plainAmounts,
+    details: details && { people: details.people, organizations: details.organizations, locations: details.locations, dates: details.dates },
+  };
+}
+
+/** The AI's document type with its confidence; null before enrichment. */
+function presentDocumentType(d: Document) {
+  return d.aiEnrichment ? d.aiEnrichment.documentType : null;
 }
 
 /** A document in a list; `entities` only for the API-key variant (spec, Document). */
@@ -20,6 +42,7 @@ export function presentDocumentListItem(d: Document, tags: string[], options: { 
     ai_status: d.aiStatus,
     ai_summary: d.aiSummary,
     ai_tags: d.aiTags,
+    ai_document_type: presentDocumentType(d),
     tags,
     created_at: iso(d.createdAt),
     updated_at: iso(d.updatedAt),
@@ -35,6 +58,9 @@ export function presentDocumentDetail(d: Document, tags: string[], apiBase: stri
     thumbnail_url: `${apiBase}/documents/${d.id}/thumbnail`,
     ai_thumbnail_url: null,
     entities: presentEntities(d),
+    ai_summary_confidence: d.aiEnrichment?.summaryConfidence ?? null,
+    ai_fields: d.aiEnrichment?.fields ?? {},
+    ai_tag_details: d.aiEnrichment?.tags ?? d.aiTags.map((name) => ({ name, confidence: null, source: 'extracted' })),
     metadata: d.metadata,
     processing_error: d.processingError,
   };

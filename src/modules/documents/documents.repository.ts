@@ -13,6 +13,24 @@ export interface DocumentEntities {
   [kind: string]: string[];
 }
 
+/**
+ * What the last AI enrichment found beyond the spec's lists, with a confidence for every output
+ * (the shapes of the AI provider: src/providers/ai/ai-provider.ts).
+ */
+export interface AiEnrichment {
+  summaryConfidence: number;
+  documentType: { value: string; confidence: number };
+  fields: Record<string, { value: string | string[] | { value: number; currency: string; text: string; period?: string } | { value: string; text: string }; confidence: number }>;
+  tags: { name: string; confidence: number; source: string }[];
+  entities: {
+    people: { name: string; confidence: number }[];
+    organizations: { name: string; confidence: number }[];
+    locations: { name: string; confidence: number }[];
+    dates: { value: string; text: string; confidence: number; alternatives?: string[] }[];
+    amounts: { value: number; currency: string; text: string; confidence: number }[];
+  };
+}
+
 /** Why processing stopped, or why AI was skipped. */
 export interface ProcessingError {
   stage: string;
@@ -45,6 +63,9 @@ export interface Document {
   aiSummary: string | null;
   aiTags: string[];
   entities: DocumentEntities;
+  /** The AI document type (`invoice`, …), also in `aiEnrichment`; a column of its own so it can be filtered on. */
+  aiDocumentType: string | null;
+  aiEnrichment: AiEnrichment | null;
   metadata: Record<string, unknown>;
   processingError: ProcessingError | null;
   createdAt: number;
@@ -77,6 +98,8 @@ export function toDocument(row: Selectable<DocumentsTable>): Document {
     aiSummary: row.ai_summary,
     aiTags: parseJson<string[]>(row.ai_tags, []),
     entities: { ...entities, people: entities.people ?? [], organizations: entities.organizations ?? [], dates: entities.dates ?? [] },
+    aiDocumentType: row.ai_document_type,
+    aiEnrichment: parseJson<AiEnrichment | null>(row.ai_enrichment, null),
     metadata: parseJson<Record<string, unknown>>(row.metadata, {}),
     processingError: parseJson<ProcessingError | null>(row.processing_error, null),
     createdAt: row.created_at,
@@ -106,6 +129,8 @@ const COLUMNS: ColumnMap<Document, DocumentsTable> = {
   aiSummary: 'ai_summary',
   aiTags: ['ai_tags', (v) => JSON.stringify(v)],
   entities: ['entities', (v) => JSON.stringify(v)],
+  aiDocumentType: 'ai_document_type',
+  aiEnrichment: ['ai_enrichment', (v) => (v === null ? null : JSON.stringify(v))],
   metadata: ['metadata', (v) => JSON.stringify(v)],
   processingError: ['processing_error', (v) => (v === null ? null : JSON.stringify(v))],
   createdAt: 'created_at',

@@ -1,11 +1,61 @@
 import { Type } from 'typebox';
 import { Nullable, Timestamp } from '../../http/common-schemas.ts';
 
+const Confidence = Type.Number({ minimum: 0, maximum: 1, description: 'How sure the AI is, 0 to 1.' });
+const NamedEntity = Type.Object({ name: Type.String(), confidence: Confidence });
+
 const Entities = Type.Object({
   people: Type.Array(Type.String()),
   organizations: Type.Array(Type.String()),
   dates: Type.Array(Type.String(), { description: 'ISO 8601 dates (YYYY-MM-DD).' }),
+  locations: Type.Array(Type.String(), { description: 'Addition: cities, regions and countries.' }),
+  amounts: Type.Array(
+    Type.Object({
+      value: Type.Number(),
+      currency: Type.String({ description: 'ISO 4217 code.' }),
+      text: Type.String({ description: 'As written in the document.' }),
+      confidence: Nullable(Confidence),
+    }),
+    { description: 'Addition: money amounts; `confidence` is null for documents enriched before confidences were kept.' },
+  ),
+  details: Nullable(
+    Type.Object(
+      {
+        people: Type.Array(NamedEntity),
+        organizations: Type.Array(NamedEntity),
+        locations: Type.Array(NamedEntity),
+        dates: Type.Array(
+          Type.Object({
+            value: Type.String({ description: 'YYYY-MM-DD.' }),
+            text: Type.String({ description: 'As written.' }),
+            confidence: Confidence,
+            alternatives: Type.Optional(Type.Array(Type.String(), { description: 'Other days an ambiguous date could be (03/04/2025 read the other way).' })),
+          }),
+        ),
+      },
+      { description: 'Addition: each entity with its confidence; null for documents enriched before confidences were kept.' },
+    ),
+  ),
 });
+
+const DocumentType = Nullable(
+  Type.Object(
+    { value: Type.String({ description: '`invoice`, `receipt`, `purchase_order`, `quote`, `contract`, `lease`, `nda`, `employment_letter`, `policy`, `minutes`, `memo`, `report`, `letter`, `email`, `cv`, `statement` or `other`.' }), confidence: Confidence },
+    { description: 'Addition: the kind of document, as the AI classified it; null before enrichment.' },
+  ),
+);
+
+const FieldValue = Type.Union([
+  Type.String(),
+  Type.Array(Type.String()),
+  Type.Object({
+    value: Type.Number(),
+    currency: Type.String(),
+    text: Type.String(),
+    period: Type.Optional(Type.String({ description: '`hour`, `day`, `week`, `month`, `quarter` or `year` for recurring sums.' })),
+  }),
+  Type.Object({ value: Type.String({ description: 'ISO 8601 duration (`P12M`).' }), text: Type.String() }),
+]);
 
 const ProcessingError = Nullable(Type.Object({ stage: Type.String(), message: Type.String() }));
 
@@ -21,6 +71,7 @@ const documentFields = {
   ai_status: Type.String({ description: '`queued`, `processing`, `completed`, `failed`, `skipped`.' }),
   ai_summary: Nullable(Type.String()),
   ai_tags: Type.Array(Type.String()),
+  ai_document_type: DocumentType,
   tags: Type.Array(Type.String(), { description: 'Names of the manual tags.' }),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -37,6 +88,14 @@ export const DocumentDetail = Type.Object({
   thumbnail_url: Type.String({ format: 'uri' }),
   ai_thumbnail_url: Nullable(Type.String({ format: 'uri', description: 'Set once AI processing produced one.' })),
   entities: Entities,
+  ai_summary_confidence: Nullable(Confidence),
+  ai_fields: Type.Record(Type.String(), Type.Object({ value: FieldValue, confidence: Confidence }), {
+    description: 'Addition: key fields of the document type (docs/processing.md lists them): dates as YYYY-MM-DD, money as {value, currency, text, period?}, durations as {value: ISO 8601, text}, parties as lists.',
+  }),
+  ai_tag_details: Type.Array(
+    Type.Object({ name: Type.String(), confidence: Nullable(Confidence), source: Type.String({ description: '`extracted` (from the text) or `learned` (from the tenant\'s tagging).' }) }),
+    { description: 'Addition: `ai_tags` with where each came from and its confidence (null for documents enriched before confidences were kept).' },
+  ),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   processing_error: ProcessingError,
 });

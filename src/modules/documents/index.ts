@@ -32,6 +32,8 @@ export interface DocumentPipelineStore {
   update(db: Executor, tenantId: string, id: string, patch: DocumentPatch): Promise<void>;
   saveContent(db: Executor, content: { tenantId: string; documentId: string; text: string; pages: string[] | null; at: number }): Promise<void>;
   findContent(db: Executor, tenantId: string, id: string): Promise<StoredContent | null>;
+  /** The tenant's tag names, most used first (at most `limit`): enrichment prefers them. */
+  tagNames(db: Executor, tenantId: string, limit: number): Promise<string[]>;
 }
 
 /** Who may see and change which document: for modules that act on one document (chat). */
@@ -132,6 +134,7 @@ export const documentsModule = defineModule({
           update: (db, tenantId, id, patch) => repositories.documents.update(db, tenantId, id, patch),
           saveContent: (db, content) => repositories.documents.saveContent(db, content),
           findContent: (db, tenantId, id) => repositories.documents.findContent(db, tenantId, id),
+          tagNames: (db, tenantId, limit) => repositories.tags.namesByUse(db, tenantId, limit),
         },
       },
       async routes(app) {

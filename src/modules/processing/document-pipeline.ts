@@ -8,7 +8,7 @@ import { JobLostError, type RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { AiProviderError } from '../../providers/ai/ai-provider-error.ts';
-import type { AiProvider } from '../../providers/ai/ai-provider.ts';
+import { type AiProvider, type Enrichment, plainEntities } from '../../providers/ai/ai-provider.ts';
 import { chunkText } from '../../providers/ai/chunking.ts';
 import { withBlobAsFile } from '../../providers/blobs/blob-as-file.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
@@ -19,6 +19,8 @@ import { PROCESSING_JOBS } from './processing-jobs.ts';
 
 /** Texts per embedding call: large enough to amortise a remote call, small enough for its limits. */
 const EMBED_BATCH = 64;
+/** The tenant's tag names offered to enrichment (most used first): enough to cover a library's vocabulary. */
+const KNOWN_TAGS = 500;
 
 export type ProcessingStage = 'extraction' | 'transcription' | 'enrichment' | 'embedding';
 
@@ -101,16 +103,13 @@ export class DocumentPipeline {
     const { ai, database, store, clock, jobs } = this.#deps;
     const content = await store.findContent(database.db, doc.tenantId, doc.id);
     if (!content) throw new Error('no extracted text to enrich (extraction has not run)');
-    let result: Pick<Document, 'aiSummary' | 'aiTags' | 'entities'> | null = null;
+    let result: Pick<Document, 'aiSummary' | 'aiTags' | 'entities' | 'aiDocumentType' | 'aiEnrichment'> | null = null;
     let failure = '';
     try {
-      const signal = job.signal;
-      const [summary, tags, entities] = await Promise.all([
-        ai.summarize(content.text, { signal }),
-        ai.extractTags(content.text, { signal }),
-        ai.extractEntities(content.text, { signal, referenceDate: new Date(doc.createdAt) }),
-      ]);
-      result = { aiSummary: summary, aiTags: tags, entities: { ...entities } };
+      const knownTags = await store.tagNames(database.db, doc.tenantId, KNOWN_TAGS);
+      // The upload date resolves a year-less date only when the document has no date of its own.
+      const enrichment = await ai.enrich(content.text, { signal: job.signal, referenceDate: new Date(doc.createdAt), knownTags });
+      result = enrichmentPatch(enrichment);
     } catch (error) {
       if (!this.#givesUp(job, error)) throw error;
       failure = messageOf(error);
@@ -242,6 +241,18 @@ export class DocumentPipeline {
       await events.record(trx, { tenantId: doc.tenantId, name: 'document.failed', at: now, data: { document_id: doc.id, status: 'failed', ai_status: aiStatus, error } });
     });
   }
+}
+
+/** How an enrichment is stored: the spec's summary, tag names and entity lists, and the rest with its confidences. */
+function enrichmentPatch(e: Enrichment): Pick<Document, 'aiSummary' | 'aiTags' | 'entities' | 'aiDocumentType' | 'aiEnrichment'> {
+  const plain = plainEntities(e.entities);
+  return {
+    aiSummary: e.summary.value,
+    aiTags: e.tags.map((t) => t.name),
+    entities: { ...plain },
+    aiDocumentType: e.documentType.value,
+    aiEnrichment: { summaryConfidence: e.summary.confidence, documentType: e.documentType, fields: e.fields, tags: e.tags, entities: e.entities },
+  };
 }
 
 function messageOf(error: unknown): string {

@@ -47,6 +47,21 @@ export class TagsRepository {
     return new Map(rows.map((r) => [r.name_key, r.id]));
   }
 
+  /** The tenant's tag names, most applied first, at most `limit`. */
+  async namesByUse(db: Executor, tenantId: string, limit: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('tags')
+      .leftJoin('document_tags', (join) => join.onRef('document_tags.tenant_id', '=', 'tags.tenant_id').onRef('document_tags.tag_id', '=', 'tags.id'))
+      .select(['tags.name', (eb) => eb.fn.count<number>('document_tags.document_id').as('uses')])
+      .where('tags.tenant_id', '=', tenantId)
+      .groupBy(['tags.id', 'tags.name'])
+      .orderBy('uses', 'desc')
+      .orderBy('tags.name')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.name);
+  }
+
   async list(db: Executor, tenantId: string, page: { limit: number; offset: number }): Promise<{ rows: Tag[]; total: number }> {
     const base = db.selectFrom('tags').where('tenant_id', '=', tenantId);
     const [rows, count] = await Promise.all([

@@ -1,38 +1,75 @@
-// Money amounts in a text, normalised to "USD 12,500.00": an ISO 4217 code, a space, the value
-// with thousands separators and two decimals. Needs a currency sign, code or word next to the
-// number; a bare number is not money (tables with a currency in the column header are handled
-// by the entity extractor, which knows the columns).
+// Money amounts in a text: the value, its ISO 4217 code and the text it was read from, plus the
+// plain form "USD 12,500.00" (a code, a space, the value with thousands separators and two
+// decimals). Needs a currency sign, code or word next to the number; a bare number is not money
+// (tables with a currency in the column header are handled by the entity extractor, which knows
+// the columns). Western ("1,234,567.89", "1.234.567,89", "1 234 567,89", "1'234'567.89") and
+// Indian ("4,50,00,000") grouping, scale words ("2.4 million", "$1.8bn", "₹4.5 crore", "12 lakh")
+// and a minus sign written against the amount ("-£1,200.00", "USD -1,200") are read.
+
+import { formatMoney } from '../ai-provider.ts';
 
 /** An amount found in a text and where. */
 export interface AmountMention {
+  /** The plain form, "USD 12,500.00". */
   value: string;
+  amount: number;
+  currency: string;
+  /** As written ("₹4.5 crore"). */
+  text: string;
   start: number;
   end: number;
 }
 
+/** What the signs that several currencies share mean in this document (from its locale cues). */
+export interface AmountOptions {
+  /** A bare "$": USD unless the document is Canadian, Australian, … */
+  dollar?: string;
+  /** A bare "¥": JPY unless the document is Chinese. */
+  yen?: string;
+  /** "kr": only read when the document is Swedish, Norwegian, Danish or Icelandic. */
+  krona?: string;
+}
+
 const SYMBOLS: Record<string, string> = {
-  us$: 'USD', 'u.s.$': 'USD', $: 'USD', c$: 'CAD', ca$: 'CAD', a$: 'AUD', au$: 'AUD', nz$: 'NZD', hk$: 'HKD', s$: 'SGD',
-  r$: 'BRL', mx$: 'MXN', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR', '₩': 'KRW', '₽': 'RUB', '₺': 'TRY', '₪': 'ILS', fr: 'CHF',
+  'us$': 'USD', 'u.s.$': 'USD', 'c$': 'CAD', 'ca$': 'CAD', 'a$': 'AUD', 'au$': 'AUD', 'nz$': 'NZD', 'hk$': 'HKD', 's$': 'SGD',
+  'r$': 'BRL', 'mx$': 'MXN', '€': 'EUR', '£': 'GBP', 'cn¥': 'CNY', 'rmb': 'CNY', '₹': 'INR', 'rs': 'INR', 'rs.': 'INR',
+  '₩': 'KRW', '₽': 'RUB', '₺': 'TRY', '₪': 'ILS', '₦': 'NGN', '₱': 'PHP', '₵': 'GHS', 'gh₵': 'GHS', 'gh¢': 'GHS', 'ksh': 'KES',
+  'ksh.': 'KES', 'kshs': 'KES', 'kshs.': 'KES', '฿': 'THB', '₫': 'VND', 'r': 'ZAR', 'fr.': 'CHF', 'sfr.': 'CHF', 'zł': 'PLN', 'kč': 'CZK',
 };
-/** ISO 4217 codes we recognise next to a number. */
-export const CURRENCY_CODES: ReadonlySet<string> = new Set(
-  'USD EUR GBP JPY CHF CAD AUD NZD CNY HKD SGD INR SEK NOK DKK PLN CZK HUF BRL MXN ZAR KRW TRY RUB AED SAR ILS'.split(' '),
-);
+
+// ISO 4217 codes the runtime knows, less those that are also ordinary capitalised words or
+// headings ("ALL 5 rooms", "TOP 10") and the codes of funds and special units.
+const NOT_CODES = new Set(['ALL', 'TOP', 'CUP', 'MOP', 'BOB', 'SOS', 'XDR', 'XSU', 'CUC', 'ANG', 'SLL', 'ZWL', 'GYD', 'MDL']);
+/** ISO 4217 codes recognised next to a number. */
+export const CURRENCY_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency').filter((c) => !NOT_CODES.has(c)));
+
 const WORDS: Record<string, string> = {
-  dollar: 'USD', dollars: 'USD', euro: 'EUR', euros: 'EUR', pound: 'GBP', pounds: 'GBP', 'pounds sterling': 'GBP',
-  yen: 'JPY', 'swiss francs': 'CHF', francs: 'CHF', rupees: 'INR',
+  'us dollars': 'USD', 'u.s. dollars': 'USD', 'canadian dollars': 'CAD', 'australian dollars': 'AUD', 'new zealand dollars': 'NZD',
+  'hong kong dollars': 'HKD', 'singapore dollars': 'SGD', dollar: 'USD', dollars: 'USD', euro: 'EUR', euros: 'EUR', pound: 'GBP',
+  pounds: 'GBP', 'pounds sterling': 'GBP', sterling: 'GBP', yen: 'JPY', yuan: 'CNY', renminbi: 'CNY', 'swiss francs': 'CHF',
+  francs: 'CHF', rupees: 'INR', 'indian rupees': 'INR', rand: 'ZAR', 'kenyan shillings': 'KES', 'kenya shillings': 'KES',
+  cedis: 'GHS', cedi: 'GHS', naira: 'NGN', dirhams: 'AED', riyals: 'SAR', 'ugandan shillings': 'UGX', 'tanzanian shillings': 'TZS',
 };
 const SCALES: Record<string, number> = {
   thousand: 1e3, k: 1e3, million: 1e6, mn: 1e6, mio: 1e6, m: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12,
+  lakh: 1e5, lakhs: 1e5, lac: 1e5, lacs: 1e5, crore: 1e7, crores: 1e7, cr: 1e7,
 };
 
 const CODE = [...CURRENCY_CODES].join('|');
-const SYMBOL = '(?:US\\$|U\\.S\\.\\$|CA\\$|C\\$|AU\\$|A\\$|NZ\\$|HK\\$|S\\$|R\\$|MX\\$|\\$|€|£|¥|₹|₩|₽|₺|₪)';
-const NUMBER = '(\\d{1,3}(?:[,.\\u00a0\\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)';
-const SCALE = '(?:\\s?(thousand|million|billion|trillion|mn|mio|bn|[kmb])\\b)?';
-const BEFORE = new RegExp(`(?<![\\p{L}\\d])(${SYMBOL}|(?:${CODE})\\b)\\s?${NUMBER}${SCALE}`, 'giu');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// Longest first, so "US$" wins over "$" and "GH₵" over "₵".
+const SIGN_LIST = ['US$', 'U.S.$', 'CA$', 'C$', 'AU$', 'A$', 'NZ$', 'HK$', 'S$', 'R$', 'MX$', 'CN¥', 'GH₵', 'GH¢', 'Kshs.', 'Kshs', 'KShs.', 'KSh.', 'KSh', 'Ksh.', 'Ksh',
+  'Rs.', 'Rs', 'SFr.', 'Fr.', 'RMB', '$', '€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'R'];
+const SIGN = `(?:${SIGN_LIST.map(escapeRegExp).join('|')})`;
+const AFTER_SIGNS = `(?:${['€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'Ft', 'Fr.'].map(escapeRegExp).join('|')})`;
+// Indian grouping before Western: "4,50,00,000" is not "4,50" followed by more.
+const NUMBER = "(\\d{1,2}(?:,\\d{2})+,\\d{3}(?:\\.\\d{1,2})?|\\d{1,3}(?:[,.\\u00a0\\u202f '’]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)";
+const SCALE = `(?:\\s?((?i:thousand|million|billion|trillion|lakhs?|lacs?|crores?|mn|mio|bn|cr|[kmb]))\\b)?`;
+// A minus written against the amount: "-£1,200", "USD -1,200", "−€50"; not the dash of a range ("£1,000–£2,000").
+const MINUS = '(?:(?<![\\p{L}\\p{N}.,])([-−–])(?=\\S))?';
+const BEFORE = new RegExp(`${MINUS}(?<![\\p{L}\\d])(${SIGN}|(?:${CODE})\\b)\\s?([-−])?${NUMBER}${SCALE}`, 'gu');
 const AFTER = new RegExp(
-  `(?<![\\p{L}\\d$€£.,])${NUMBER}${SCALE}\\s?(${SYMBOL.slice(3, -1)}|(?:${CODE})\\b|(?:pounds sterling|swiss francs|dollars?|euros?|pounds?|yen|francs|rupees)\\b)`,
+  `${MINUS}(?<![\\p{L}\\d$€£.,])${NUMBER}${SCALE}\\s?(${AFTER_SIGNS}|(?:${CODE})\\b|(?:${Object.keys(WORDS).sort((a, b) => b.length - a.length).map(escapeRegExp).join('|')})\\b)`,
   'giu',
 );
 
@@ -46,49 +83,84 @@ const SPELLED = new RegExp(
   'gi',
 );
 
-const FORMAT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const PENCE = /(?<![\p{L}\d.,£$€])(\d{1,2})p\b/gu;
 
 /** "USD 12,500.00". */
-export const formatAmount = (code: string, value: number) => `${code} ${FORMAT.format(value)}`;
+export const formatAmount = (code: string, value: number) => formatMoney({ currency: code, value });
 
 /** Every amount in the text, in order of appearance (duplicates included). */
-export function findAmounts(text: string): AmountMention[] {
+export function findAmounts(text: string, options: AmountOptions = {}): AmountMention[] {
   const found: AmountMention[] = [];
   const free = (start: number, end: number) => !found.some((f) => start < f.end && end > f.start);
+  const push = (currency: string, amount: number, start: number, end: number) => {
+    found.push({ value: formatAmount(currency, amount), amount, currency, text: text.slice(start, end).trim(), start, end });
+  };
   for (const m of text.matchAll(BEFORE)) {
-    const code = currencyOf(m[1]!);
-    const value = parseNumber(m[2]!, m[3]);
-    if (code && value !== null) found.push({ value: formatAmount(code, value), start: m.index, end: m.index + m[0].length });
+    const sign = m[2]!;
+    const number = m[4]!;
+    const code = currencyOf(sign, options);
+    if (!code || !plausibleAfterSign(sign, number, m[5], text, m.index + m[0].length)) continue;
+    // "TB-R-0561932": a reference, not money; a leading zero is never how an amount is written.
+    if ((/^\p{L}/u.test(sign) && !m[1] && text[m.index - 1] === '-') || /^0\d/.test(number)) continue;
+    const value = parseNumber(number, m[5]);
+    if (value !== null) push(code, m[1] || m[3] ? -value : value, m.index, m.index + m[0].length);
   }
   for (const m of text.matchAll(AFTER)) {
-    const code = currencyOf(m[3]!);
-    const value = parseNumber(m[1]!, m[2]);
-    if (code && value !== null && free(m.index, m.index + m[0].length)) {
-      found.push({ value: formatAmount(code, value), start: m.index, end: m.index + m[0].length });
+    const code = currencyOf(m[4]!, options);
+    const value = parseNumber(m[2]!, m[3]);
+    if (code && value !== null && free(m.index, m.index + m[0].length)) push(code, m[1] ? -value : value, m.index, m.index + m[0].length);
+  }
+  // "45p a mile": pence, where the document deals in pounds.
+  if (/£|\bGBP\b/.test(text)) {
+    for (const m of text.matchAll(PENCE)) {
+      if (free(m.index, m.index + m[0].length)) push('GBP', Number(m[1]) / 100, m.index, m.index + m[0].length);
     }
   }
   for (const m of text.matchAll(SPELLED)) {
     const value = parseNumberWords(m[1]!);
     const code = WORDS[m[2]!.toLowerCase()];
-    if (code && value !== null && value > 0 && free(m.index, m.index + m[0].length)) {
-      found.push({ value: formatAmount(code, value), start: m.index, end: m.index + m[0].length });
-    }
+    if (code && value !== null && value > 0 && free(m.index, m.index + m[0].length)) push(code, value, m.index, m.index + m[0].length);
   }
   return found.sort((a, b) => a.start - b.start);
 }
 
-function currencyOf(raw: string): string | null {
+// Signs that are also letters or words need a number that can only be money after them:
+// "R 400,000" is rand, "R 2" a rating; "Rs 500" rupees, "kr" only where the locale says which krona.
+function plausibleAfterSign(sign: string, number: string, scale: string | undefined, text: string, end: number): boolean {
+  if (sign === 'R' || sign === 'Rs') return /[,.\s'’]/.test(number) || number.length >= 4 || scale !== undefined;
+  if (sign === 'kr') return true;
+  // "EUR 5-year": a code before a number that runs on into a word is not money.
+  return !/^-?\p{L}/u.test(text.slice(end, end + 2));
+}
+
+function currencyOf(raw: string, options: AmountOptions): string | null {
   const lower = raw.toLowerCase().replace(/\s+/g, ' ');
-  if (CURRENCY_CODES.has(raw.toUpperCase())) return raw.toUpperCase();
+  if (raw === '$') return options.dollar ?? 'USD';
+  if (raw === '¥') return options.yen ?? 'JPY';
+  if (lower === 'kr') return options.krona ?? null;
+  if (lower === 'ft') return 'HUF';
+  if (/^[A-Z]{3}$/.test(raw) && CURRENCY_CODES.has(raw)) return raw;
+  if (/^[a-z]{3}$/i.test(raw) && CURRENCY_CODES.has(raw.toUpperCase()) && raw !== raw.toLowerCase()) return raw.toUpperCase();
   return SYMBOLS[lower] ?? WORDS[lower] ?? null;
 }
 
 /**
- * A written number: "12,500.00", "12.500,00" (European), "9 750,00", with an optional scale word
- * ("2.4 million", "1.8M"). Three digits after a lone dot or comma are thousands.
+ * A written number: "12,500.00", "12.500,00" (European), "9 750,00", "1'250.00" (Swiss),
+ * "4,50,00,000" (Indian), with an optional scale word ("2.4 million", "1.8M", "4.5 crore"). Three
+ * digits after a lone dot or comma are thousands.
  */
 export function parseNumber(raw: string, scale?: string): number | null {
-  let s = raw.replace(/[\u00a0\u202f ]/g, ',');
+  // Spaces and apostrophes only ever group thousands ("7 968,60", "1'250.00"): the mark left is the decimal one.
+  if (/\d[\u00a0\u202f '’]\d{3}/.test(raw)) {
+    const rest = raw.replace(/[\u00a0\u202f '’]/g, '');
+    const decimal = /[.,](\d{1,2})$/.exec(rest);
+    const whole = (decimal ? rest.slice(0, -decimal[0].length) : rest).replace(/[.,]/g, '');
+    const value = Number(decimal ? `${whole}.${decimal[1]}` : whole);
+    if (!Number.isFinite(value)) return null;
+    const factor = scale ? SCALES[scale.toLowerCase()] : 1;
+    return factor ? Math.round(value * factor * 100) / 100 : null;
+  }
+  let s = raw.replace(/[\u00a0\u202f '’]/g, ',');
   const lastDot = s.lastIndexOf('.');
   const lastComma = s.lastIndexOf(',');
   let decimalSep: string | null = null;
@@ -130,4 +202,10 @@ function parseNumberWords(phrase: string): number | null {
 export function normalizeAmount(raw: string): string | null {
   const [first] = findAmounts(raw.trim());
   return first ? first.value : null;
+}
+
+/** One amount as an AI model may answer it, as money; null if not money. */
+export function parseMoney(raw: string, options: AmountOptions = {}): AmountMention | null {
+  const [first] = findAmounts(raw.trim(), options);
+  return first ?? null;
 }

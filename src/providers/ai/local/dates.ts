@@ -1,19 +1,29 @@
 // Calendar dates written in a text, normalised to ISO 8601 (YYYY-MM-DD).
 //
 // Explicit forms only: "March 3, 2026", "3 March 2026", "Tuesday the tenth of February",
-// "2026-03-03", "03/03/2026" (month first unless the document shows day-first dates or uses dots).
-// A date without a year takes it from an anchor: the reference date (upload date) when the
-// document's own dates agree with it, else the document's first full date; "until/by/before
-// December 31" looks forward from the anchor. Relative phrases ("next Friday", "yesterday"),
-// months ("January 2026") and quarters are not calendar days and are left out on purpose.
-// compromise-dates parses all of these too, but it cost 6–25 ms a sentence here, and it reads
-// "until December 31" as a range starting today; these few patterns cost microseconds.
+// "2026-03-03", "03/03/2026", also when a line wrap splits them ("15\nJuly 2025"). Numeric dates
+// are read day-first or month-first by the document's locale (its own unambiguous dates first,
+// then currency, country, address: locale.ts); an ambiguous one keeps the other reading as an
+// alternative. A date without a year takes it from the document's own date (a header or "Date:"
+// line), else the nearest full date, else the nearest year written alone ("FY 2025"), and only
+// then the reference (upload) date; "until/by/before December 31" looks forward from it.
+// Relative phrases ("next Friday", "yesterday"), months ("January 2026") and quarters are not
+// calendar days and are left out on purpose. compromise-dates parses all of these too, but it
+// cost 6–25 ms a sentence here, and it reads "until December 31" as a range starting today.
+
+import { detectLocale, type Locale } from './locale.ts';
 
 /** A date found in a text and where. */
 export interface DateMention {
   iso: string;
   start: number;
   end: number;
+  /** As written. */
+  text: string;
+  /** How sure the reading is, in [0, 1]. */
+  confidence: number;
+  /** Other days the text could mean ("03/04/2025" month-first), when it is ambiguous. */
+  alternatives?: string[];
 }
 
 const MONTHS: Record<string, number> = {
@@ -49,13 +59,13 @@ const ORDINAL_WORDS: Record<string, number> = (() => {
 // A month name is a whole word: "Mar" of "Marlborough" and "Jul" of "Julia" are not months.
 const MONTH = `(${Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|')})(?![\\p{L}])\\.?`;
 const ORDINAL = `(${Object.keys(ORDINAL_WORDS).sort((a, b) => b.length - a.length).join('|')})`;
-const DAY = `(?:(\\d{1,2})(?:st|nd|rd|th)?(?!\\d)|${ORDINAL})`;
+const DAY = `(?:(\\d{1,2})(?:st|nd|rd|th)?(?![\\d:]|\\.\\d)|${ORDINAL})`;
 const YEAR = `((?:19|20)\\d{2})(?!\\d)`;
 const WEEKDAY = `(?:(${WEEKDAYS.join('|')}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\\.?,?[^\\S\\n]+)?`;
 
 // Each pattern's groups are named by position in `read` below.
-// Spaces within a line: a date does not run over a line break ("September\n09:30").
-const SP = '[^\\S\\n]+';
+// Spaces within a line, or one line break where a wrap split the date ("15\nJuly 2025").
+const SP = '(?:[^\\S\\n]+|[^\\S\\n]*\\n[^\\S\\n]*)';
 const SP0 = '[^\\S\\n]*';
 const DAY_MONTH = new RegExp(`\\b${WEEKDAY}(?:the${SP})?${DAY}(?:(?:${SP0}[-–]${SP0}|${SP}(?:to|until|till)${SP})(\\d{1,2})(?!\\d))?${SP}(?:of${SP})?${MONTH}(?:,?${SP}${YEAR})?`, 'giu');
 const MONTH_DAY = new RegExp(`\\b${WEEKDAY}${MONTH}${SP}(?:the${SP})?${DAY}(?:${SP0}[-–]${SP0}(\\d{1,2})(?!\\d))?(?:,?${SP}${YEAR})?`, 'giu');
@@ -65,29 +75,45 @@ const FORWARD_CUES = /\b(?:until|till|by|before|due|through|thru|deadline|expire
 
 /** Options of `findDates`. */
 export interface DateOptions {
+  /** The upload date, say: the last resort for a date without a year. */
   referenceDate?: Date;
+  /** The document's locale cues (detected from the text when not given). */
+  locale?: Locale;
 }
+
+type PartialDate = { month: number; day: number; weekday: number | null; forward: boolean };
+type Found = Omit<DateMention, 'text'> & { partial?: PartialDate };
 
 /** Every calendar date in the text, in order of appearance (duplicates included). */
 export function findDates(text: string, options: DateOptions = {}): DateMention[] {
-  const found: (DateMention & { partial?: { month: number; day: number; weekday: number | null; forward: boolean } })[] = [];
+  const found: Found[] = [];
   const taken: [number, number][] = [];
   const free = (start: number, end: number) => !taken.some(([s, e]) => start < e && end > s);
   const take = (start: number, end: number) => taken.push([start, end]);
 
   for (const m of text.matchAll(ISO)) {
     const iso = toIso(Number(m[1]), Number(m[3]), Number(m[4]));
-    if (iso) add(m.index, m[0].length, iso);
+    if (iso) add(m.index, m[0].length, iso, 0.97);
   }
-  const dayFirst = prefersDayFirst(text);
+  let locale = options.locale;
   for (const m of text.matchAll(NUMERIC)) {
+    if (!free(m.index, m.index + m[0].length)) continue;
     const a = Number(m[1]);
     const b = Number(m[3]);
     let year = Number(m[4]);
     if (m[4]!.length === 2) year += year < 70 ? 2000 : 1900;
-    const dmy = m[2] === '.' || a > 12 || (dayFirst && b <= 12);
-    const iso = dmy ? toIso(year, b, a) : toIso(year, a, b);
-    if (iso && free(m.index, m.index + m[0].length)) add(m.index, m[0].length, iso);
+    const dayFirst = toIso(year, b, a);
+    const monthFirst = toIso(year, a, b);
+    if (!dayFirst || !monthFirst || dayFirst === monthFirst || m[2] === '.') {
+      // One reading only (a day past 12, the same both ways) or dotted, which is day-first everywhere.
+      const iso = m[2] === '.' ? dayFirst : (dayFirst ?? monthFirst);
+      if (iso) add(m.index, m[0].length, iso, m[2] === '.' && monthFirst && dayFirst !== monthFirst ? 0.9 : 0.97);
+      continue;
+    }
+    locale ??= detectLocale(text);
+    const readDayFirst = locale.order === 'dmy';
+    const [iso, other] = readDayFirst ? [dayFirst, monthFirst] : [monthFirst, dayFirst];
+    add(m.index, m[0].length, iso, locale.order ? locale.orderConfidence : 0.5, [other]);
   }
   for (const [pattern, order] of [[MONTH_DAY, 'md'], [DAY_MONTH, 'dm']] as const) {
     for (const m of text.matchAll(pattern)) {
@@ -99,9 +125,9 @@ export function findDates(text: string, options: DateOptions = {}): DateMention[
       for (const day of read.days) {
         if (read.year) {
           const iso = toIso(read.year, read.month, day);
-          if (iso) add(m.index, m[0].length, iso);
+          if (iso) add(m.index, m[0].length, iso, 0.97);
         } else {
-          found.push({ iso: '', start: m.index, end: m.index + m[0].length, partial: { month: read.month, day, weekday: weekday >= 0 ? weekday : null, forward } });
+          found.push({ iso: '', start: m.index, end: m.index + m[0].length, confidence: 0, partial: { month: read.month, day, weekday: weekday >= 0 ? weekday : null, forward } });
           take(m.index, m.index + m[0].length);
         }
       }
@@ -109,19 +135,23 @@ export function findDates(text: string, options: DateOptions = {}): DateMention[
   }
 
   found.sort((a, b) => a.start - b.start);
-  const anchor = chooseAnchor(found.filter((f) => !f.partial).map((f) => f.iso), options.referenceDate);
+  const anchors = anchorsOf(text, found);
   const out: DateMention[] = [];
   for (const f of found) {
-    if (!f.partial) out.push({ iso: f.iso, start: f.start, end: f.end });
-    else if (anchor) {
-      const iso = resolveYear(f.partial, anchor);
-      if (iso) out.push({ iso, start: f.start, end: f.end });
+    const written = text.slice(f.start, f.end).replace(/\s+/g, ' ');
+    if (!f.partial) {
+      out.push({ iso: f.iso, start: f.start, end: f.end, text: written, confidence: f.confidence, ...(f.alternatives ? { alternatives: f.alternatives } : {}) });
+      continue;
     }
+    const anchor = anchors.forPosition(f.start) ?? referenceAnchor(options.referenceDate);
+    if (!anchor) continue;
+    const iso = anchor.year !== undefined ? toIso(anchor.year, f.partial.month, f.partial.day) : resolveYear(f.partial, anchor.date);
+    if (iso) out.push({ iso, start: f.start, end: f.end, text: written, confidence: anchor.confidence });
   }
   return out;
 
-  function add(start: number, length: number, iso: string) {
-    found.push({ iso, start, end: start + length });
+  function add(start: number, length: number, iso: string, confidence: number, alternatives?: string[]) {
+    found.push({ iso, start, end: start + length, confidence, ...(alternatives ? { alternatives } : {}) });
     take(start, start + length);
   }
 }
@@ -146,21 +176,54 @@ function readDayMonth(m: RegExpMatchArray) {
   return { month, days, year: m[6] ? Number(m[6]) : null, weekday: m[1] ?? null };
 }
 
-// Day-first when the document writes dotted dates or a slash date whose first number passes 12.
-function prefersDayFirst(text: string): boolean {
-  for (const m of text.matchAll(NUMERIC)) if (m[2] === '.' || Number(m[1]) > 12) return true;
-  return false;
+/** What a date without a year is read against: a day (the window around it decides the year) or a year. */
+interface Anchor {
+  date: Date;
+  /** A year written alone: the date takes it as it is. */
+  year?: number;
+  confidence: number;
 }
 
-function chooseAnchor(fullDates: string[], reference: Date | undefined): Date | null {
-  const first = fullDates[0] ? new Date(`${fullDates[0]}T00:00:00Z`) : null;
-  if (reference && !Number.isNaN(reference.getTime())) {
-    if (!first) return reference;
-    const yearOfReference = reference.getUTCFullYear();
-    const agrees = fullDates.some((d) => Math.abs(Number(d.slice(0, 4)) - yearOfReference) <= 1);
-    return agrees ? reference : first;
+const HEADER_LINES = 12;
+const DATE_LABEL = /\b(?:date|dated|issued?|issue date|invoice date|sent|as of)\s*[:.]?\s*$/i;
+const LONE_YEAR = /(?<![\d/.,-])(?:FY\s?|fiscal\s|financial\syear\s)?((?:19|20)\d{2})(?![\d/-]|\.\d|,\d)/gi;
+
+/**
+ * The document's own date (a full date in its first lines or after a "Date:" label) anchors every
+ * year-less date; without one, the nearest full date does, and without any, the nearest year
+ * written alone.
+ */
+function anchorsOf(text: string, found: Found[]) {
+  const full = found.filter((f) => !f.partial);
+  let headerEnd = 0;
+  for (let lines = 0, i = 0; i < text.length && lines < HEADER_LINES; i++) {
+    if (text[i] === '\n') {
+      if (text.slice(headerEnd, i).trim() !== '') lines++;
+      headerEnd = i;
+    }
   }
-  return first;
+  const own =
+    full.find((f) => DATE_LABEL.test(text.slice(Math.max(0, f.start - 40), f.start))) ?? full.find((f) => f.start < Math.max(headerEnd, 400));
+  const years = [...text.matchAll(LONE_YEAR)].map((m) => ({ year: Number(m[1]), at: m.index }));
+  const utc = (iso: string) => new Date(`${iso}T00:00:00Z`);
+  return {
+    forPosition(at: number): Anchor | null {
+      if (own) return { date: utc(own.iso), confidence: 0.85 };
+      if (full.length > 0) {
+        const nearest = full.reduce((best, f) => (Math.abs(f.start - at) < Math.abs(best.start - at) ? f : best));
+        return { date: utc(nearest.iso), confidence: 0.8 };
+      }
+      if (years.length > 0) {
+        const nearest = years.reduce((best, y) => (Math.abs(y.at - at) < Math.abs(best.at - at) ? y : best));
+        return { date: new Date(Date.UTC(nearest.year, 6, 1)), year: nearest.year, confidence: 0.7 };
+      }
+      return null;
+    },
+  };
+}
+
+function referenceAnchor(reference: Date | undefined): Anchor | null {
+  return reference && !Number.isNaN(reference.getTime()) ? { date: reference, confidence: 0.55 } : null;
 }
 
 function resolveYear(partial: { month: number; day: number; weekday: number | null; forward: boolean }, anchor: Date): string | null {

@@ -1,7 +1,8 @@
-import type { Entities } from '../ai-provider.ts';
+import { type AmountEntity, type DateEntity, type EntityDetails, type Entities, type NamedEntity, plainEntities } from '../ai-provider.ts';
 import { words } from '../text.ts';
-import { findAmounts } from './amounts.ts';
-import { findDates } from './dates.ts';
+import { type AmountMention, findAmounts } from './amounts.ts';
+import { type DateMention, findDates } from './dates.ts';
+import { detectLocale, type Locale } from './locale.ts';
 import { findFieldValues } from './fields.ts';
 import { findNameSpans, type NameToken } from './name-spans.ts';
 import {
@@ -13,7 +14,7 @@ import {
   recognise,
   trimSpan,
 } from './name-rules.ts';
-import { CLOSINGS, LEGAL_SUFFIXES } from './name-words.ts';
+import { CLOSINGS, LEGAL_SUFFIXES, STREET_WORDS } from './name-words.ts';
 
 // Rule-based entity extraction: candidate names from capitalisation, typed by compromise's
 // lexicon (given names, family names, places, well-known organisations), organisation suffixes
@@ -32,6 +33,15 @@ interface Mention {
 
 /** People, organisations, places, dates and amounts of a text, each unique in order of first appearance. */
 export function extractEntitiesLocal(text: string, options: { referenceDate?: Date } = {}): Entities {
+  return plainEntities(extractEntityDetails(text, options));
+}
+
+/** The entities of a text with a confidence for each (and the written form of dates and amounts). */
+export function extractEntityDetails(
+  text: string,
+  options: { referenceDate?: Date; locale?: Locale; dates?: DateMention[]; amounts?: AmountMention[] } = {},
+): EntityDetails {
+  const locale = options.locale ?? detectLocale(text);
   const ctx = documentContext(text);
   const spans = findNameSpans(text);
   const mentions: Mention[] = [];
@@ -58,15 +68,41 @@ export function extractEntitiesLocal(text: string, options: { referenceDate?: Da
   }
 
   const merged = merge(mentions);
-  const amounts = [...findAmounts(text), ...fields.amounts].sort((a, b) => a.start - b.start).map((a) => a.value);
   return {
     people: merged.person,
     organizations: merged.organization,
-    dates: unique(findDates(text, options).map((d) => d.iso)),
-    places: merged.place,
-    amounts: unique(amounts),
+    locations: merged.place,
+    dates: uniqueDates(options.dates ?? findDates(text, { referenceDate: options.referenceDate, locale })),
+    amounts: uniqueAmounts([...(options.amounts ?? findAmounts(text, locale.amounts)), ...fields.amounts].sort((a, b) => a.start - b.start)),
   };
 }
+
+// One entry per day: the surest reading, its alternatives kept only while every mention is ambiguous.
+function uniqueDates(mentions: DateMention[]): DateEntity[] {
+  const byDay = new Map<string, DateEntity>();
+  for (const m of mentions) {
+    const current = byDay.get(m.iso);
+    if (!current) {
+      byDay.set(m.iso, { value: m.iso, text: m.text, confidence: round(m.confidence), ...(m.alternatives ? { alternatives: m.alternatives } : {}) });
+    } else if (m.confidence > current.confidence || (!m.alternatives && current.alternatives)) {
+      byDay.set(m.iso, { value: m.iso, text: m.text, confidence: round(Math.max(m.confidence, current.confidence)), ...(m.alternatives ? { alternatives: m.alternatives } : {}) });
+    }
+  }
+  return [...byDay.values()];
+}
+
+function uniqueAmounts(mentions: { amount: number; currency: string; text: string; confidence?: number }[]): AmountEntity[] {
+  const seen = new Map<string, AmountEntity>();
+  for (const m of mentions) {
+    const key = `${m.currency} ${m.amount}`;
+    const current = seen.get(key);
+    if (current) current.confidence = round(Math.min(0.99, current.confidence + 0.02));
+    else seen.set(key, { value: m.amount, currency: m.currency, text: m.text, confidence: m.confidence ?? 0.95 });
+  }
+  return [...seen.values()];
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
 
 function documentContext(text: string): DocumentContext {
   const lowercaseWords = new Set<string>();
@@ -104,9 +140,11 @@ function toMention(text: string, kind: Kind, tokens: NameToken[], strength: numb
 
 // One entry per entity: the same name seen as two kinds takes the stronger evidence; short forms
 // ("Veridian Energy", "Mr. Alvarez") fold into the full name seen elsewhere in the document.
-function merge(mentions: Mention[]): Record<Kind, string[]> {
+function merge(mentions: Mention[]): Record<Kind, NamedEntity[]> {
   const best = new Map<string, Mention>();
+  const counts = new Map<string, number>();
   for (const m of mentions) {
+    counts.set(m.key, (counts.get(m.key) ?? 0) + 1);
     const current = best.get(m.key);
     if (!current || m.strength > current.strength) best.set(m.key, { ...m, start: Math.min(m.start, current?.start ?? m.start) });
     else current.start = Math.min(current.start, m.start);
@@ -118,10 +156,12 @@ function merge(mentions: Mention[]): Record<Kind, string[]> {
     if (target) folded.set(m, target);
   }
   const firstSeen = new Map<Mention, number>();
+  const seenTimes = new Map<Mention, number>();
   for (const m of entries) {
     let target = m;
     while (folded.has(target)) target = folded.get(target)!;
     firstSeen.set(target, Math.min(firstSeen.get(target) ?? Number.POSITIVE_INFINITY, m.start));
+    seenTimes.set(target, (seenTimes.get(target) ?? 0) + (counts.get(m.key) ?? 1));
   }
   // "with Ravi next week" guessed a company from context; Ravi Menon is a person of the document.
   const personWords = new Set(entries.filter((m) => m.kind === 'person' && m.tokens.length > 1).flatMap((m) => m.tokens));
@@ -129,15 +169,27 @@ function merge(mentions: Mention[]): Record<Kind, string[]> {
   // "Contact: Harbourline Appliances" read as a person is the short form of "Harbourline Appliances Corp.".
   const orgs = entries.filter((m) => m.kind === 'organization');
   const shortOfOrg = (m: Mention) => m.kind === 'person' && orgs.some((o) => isShortFormOf({ ...m, kind: 'organization' }, o));
-  const out: Record<Kind, string[]> = { person: [], organization: [], place: [] };
+  const out: Record<Kind, NamedEntity[]> = { person: [], organization: [], place: [] };
   const namesOfOthers = new Set(entries.filter((m) => m.kind !== 'place').map((m) => m.key));
   [...firstSeen.entries()]
     .sort((a, b) => a[1] - b[1])
     .forEach(([m]) => {
-      if ((m.kind === 'place' && namesOfOthers.has(m.key)) || guessedFromPerson(m) || shortOfOrg(m)) return;
-      out[m.kind].push(m.name);
+      if ((m.kind === 'place' && namesOfOthers.has(m.key)) || guessedFromPerson(m) || shortOfOrg(m) || isAddress(m)) return;
+      out[m.kind].push({ name: m.name, confidence: confidenceOf(m.strength, seenTimes.get(m) ?? 1) });
     });
   return out;
+}
+
+// Evidence to confidence: a legal suffix or a gazetteer entry is near certain, a name guessed from
+// the word before it ("with Globex") much less; every further mention adds a little.
+function confidenceOf(strength: number, mentions: number): number {
+  const base = strength >= 4 ? 0.95 : strength >= 3 ? 0.9 : strength >= 2.5 ? 0.88 : strength >= 2 ? 0.85 : strength >= 1.5 ? 0.72 : 0.6;
+  return round(Math.min(0.98, base + 0.03 * Math.min(3, mentions - 1)));
+}
+
+// "Baggot Street Upper", "Connaught Road Central": a street, whatever a rule made of it.
+function isAddress(m: Mention): boolean {
+  return m.kind === 'organization' && m.tokens.length >= 2 && m.tokens.slice(1).some((t) => STREET_WORDS.has(t)) && !LEGAL_SUFFIXES.has(m.tokens[m.tokens.length - 1]!);
 }
 
 function isShortFormOf(short: Mention, full: Mention): boolean {
@@ -157,7 +209,4 @@ function isShortFormOf(short: Mention, full: Mention): boolean {
   return false;
 }
 
-function unique(values: string[]): string[] {
-  return [...new Set(values)];
-}
 

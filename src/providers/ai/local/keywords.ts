@@ -1,6 +1,6 @@
 import { hasDigit, STOP_WORDS, splitSentences, stem, words } from '../text.ts';
 import { isFirstName, lexiconTags } from './lexicon.ts';
-import { PARTICLES, STREET_WORDS } from './name-words.ts';
+import { PARTICLES } from './name-words.ts';
 
 /** Options of `extractKeyPhrases`. */
 export interface KeyPhraseOptions {
@@ -9,6 +9,16 @@ export interface KeyPhraseOptions {
   documentFrequency?: (term: string) => number;
   /** Names of people in the text: a person is not a topic. */
   people?: string[];
+  /** Every name the entity pass found (people, organisations, places): no tag is made of their words. */
+  names?: string[];
+  /** The tenant's existing tag names: one the text supports is preferred, in the tenant's spelling. */
+  knownTags?: string[];
+}
+
+/** A key phrase and how sure the extractor is that it names a topic of the text, in [0, 1]. */
+export interface KeyPhrase {
+  name: string;
+  confidence: number;
 }
 
 // Words that say what kind of document this is rather than what it is about.
@@ -21,7 +31,12 @@ const GENERIC = new Set(
   october november december jan feb mar apr jun jul aug sep sept oct nov dec mr mrs ms dr prof inc ltd llc gmbh corp
   co plc pos vat eur usd gbp per cent percent approx etc e.g i.e end start first second third last next previous
   good great fine right left able following above below herein hereby thereof whereas case cases fact level use
-  thousand million billion think want know need see look come take give say tell keep let put seem feel try ask talk`
+  thousand million billion think want know need see look come take give say tell keep let put seem feel try ask talk
+  example pre sub back unit head annual com www http https org net html mail email e-mail tel fax phone address street road
+  floor suite box attention hereto hereunder thereto therein said such new old current various general specific certain
+  main full final initial additional relevant appropriate respective overall whole usual further other same different
+  include includes including per cc bcc fwd fw regard regards sincerely yours faithfully dear hi hello team all everyone
+  name names title ref reference no copy copies version draft status letter client act office committee annum`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -51,11 +66,22 @@ interface Candidate {
  * and plural forms count as one phrase, and a phrase mostly seen inside a longer chosen one is dropped.
  */
 export function extractKeyPhrases(text: string, options: KeyPhraseOptions = {}): string[] {
+  return scoreKeyPhrases(text, options).map((p) => p.name);
+}
+
+// Addresses and links spell domains ("example", "co", "uk") and user names, not topics.
+const ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+\.(?:com|org|net|io|co|example|gov|edu)(?:\.[a-z]{2})?\b\S*/gi;
+
+/** Key phrases with confidences, best first (what `extractKeyPhrases` names). */
+export function scoreKeyPhrases(input: string, options: KeyPhraseOptions = {}): KeyPhrase[] {
   const limit = Math.max(1, Math.min(options.limit ?? 8, 50));
+  const text = input.replace(ADDRESSES, ' ');
+  const lowercase = new Set<string>();
+  for (const w of words(text)) if (w.text === w.lower) lowercase.add(w.lower);
   const sentences = splitSentences(text);
   const candidates = new Map<string, Candidate>();
   sentences.forEach((sentence, sentenceIndex) => {
-    for (const run of contentRuns(sentence.text)) {
+    for (const run of contentRuns(sentence.text, lowercase)) {
       for (const phrase of phrasesOf(run)) {
         {
           if (!run.proper && !looksLikeNounPhrase(phrase)) continue;
@@ -74,29 +100,53 @@ export function extractKeyPhrases(text: string, options: KeyPhraseOptions = {}):
   });
 
   const personWords = new Set((options.people ?? []).flatMap((p) => p.toLowerCase().split(/\s+/)));
+  // Words of names that the document never writes in lower case: "stuttgart", "söhne", "mansouri".
+  const nameWords = new Set(
+    (options.names ?? []).flatMap((p) => p.toLowerCase().split(/[^\p{L}\p{N}'’-]+/u)).filter((w) => w.length > 0 && !lowercase.has(w)),
+  );
+  const known = knownTagKeys(options.knownTags ?? []);
   const n = Math.max(1, sentences.length);
   const scored = [...candidates.values()]
-    .filter((c) => c.words.length > 1 || c.count > 1 || candidates.size < 40)
-    .filter((c) => !c.words.every((w) => personWords.has(w)))
+    .filter((c) => c.words.length > 1 || c.count > 1 || candidates.size < 40 || known.has(c.key))
+    .filter((c) => !c.words.every((w) => personWords.has(w)) && !c.words.some((w) => nameWords.has(w)))
     .map((c) => {
-      const surface = mostCommon(c.surfaces);
+      const surface = known.get(c.key) ?? mostCommon(c.surfaces);
       const position = 1 + 0.6 * (1 - c.firstSentence / n);
       const length = [1, 1, 1.7, 2][c.words.length]!;
       // A phrase seen once is weak evidence, however long.
       const repeat = c.count > 1 ? 1 : c.words.length > 1 ? 0.55 : 0.7;
       const idf = options.documentFrequency ? corpusWeight(options.documentFrequency(surface)) : 1;
-      return { c, surface, score: (1 + Math.log(c.count)) * position * length * repeat * idf };
+      // The tenant already files documents under this name: a strong hint that it fits.
+      const tenant = known.has(c.key) ? 1.6 : 1;
+      return { c, surface, score: (1 + Math.log(c.count)) * position * length * repeat * idf * tenant };
     })
     .sort((a, b) => b.score - a.score || a.c.firstSentence - b.c.firstSentence || a.surface.localeCompare(b.surface));
 
-  const chosen: { key: string; count: number; surface: string }[] = [];
-  for (const { c, surface } of scored) {
+  const chosen: { key: string; count: number; surface: string; score: number }[] = [];
+  for (const { c, surface, score } of scored) {
     if (chosen.length >= limit) break;
     const overlapping = chosen.find((s) => containsPhrase(s.key, c.key) || containsPhrase(c.key, s.key));
     if (overlapping && c.count <= overlapping.count * 2) continue;
-    chosen.push({ key: c.key, count: c.count, surface });
+    chosen.push({ key: c.key, count: c.count, surface, score });
   }
-  return chosen.map((c) => c.surface);
+  const top = chosen[0]?.score ?? 1;
+  return chosen.map((c) => ({
+    name: c.surface,
+    // Relative strength, lifted by repetition and by the tenant's own use of the name.
+    confidence: Math.round(Math.min(0.95, 0.35 + 0.35 * (c.score / top) + (c.count > 1 ? 0.1 : 0) + (known.has(c.key) ? 0.1 : 0)) * 100) / 100,
+  }));
+}
+
+/** The tenant's tag names by phrase key ("Vendor contracts" → key of "vendor contracts"), lower-cased. */
+function knownTagKeys(names: string[]): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const name of names) {
+    const lower = name.toLowerCase().trim();
+    const parts = lower.split(/\s+/);
+    if (parts.length === 0 || parts.length > 3 || !/\p{L}/u.test(lower)) continue;
+    keys.set(parts.map(stem).join(' '), lower);
+  }
+  return keys;
 }
 
 interface Run {
@@ -106,7 +156,7 @@ interface Run {
 }
 
 // Maximal runs of content words not broken by punctuation; names form runs of their own.
-function contentRuns(sentence: string): Run[] {
+function contentRuns(sentence: string, lowercase: ReadonlySet<string>): Run[] {
   const runs: Run[] = [];
   let run: Run = { words: [], proper: false };
   let previousEnd = -1;
@@ -124,7 +174,8 @@ function contentRuns(sentence: string): Run[] {
       !PARTICLES.has(token.lower) &&
       !/^\p{Lu}{1,3}$/u.test(token.text) &&
       !(lexiconTags(token.lower).some((t) => NEVER.has(t)) && /^\p{Ll}/u.test(token.text));
-    const capitalised = /^\p{Lu}/u.test(token.text) && !isOnlyVerb(token.lower);
+    // A capitalised word the document also writes in lower case is an ordinary word in a heading.
+    const capitalised = /^\p{Lu}/u.test(token.text) && !isOnlyVerb(token.lower) && !lowercase.has(token.lower);
     // A sentence's first word is capitalised anyway: a name only if it is a given name or a name follows.
     const next = tokens[index + 1];
     const proper =
@@ -148,12 +199,9 @@ function isOnlyVerb(lower: string): boolean {
   return tags.length > 0 && tags.every((t) => VERB_TAGS.has(t));
 }
 
-// Phrases of a run: every 1–3-word window of ordinary words; a name only whole (and not a person).
+// Phrases of a run: every 1–3-word window of ordinary words. Names are entities, not topics.
 function phrasesOf(run: Run): string[][] {
-  if (run.proper) {
-    if (run.words.length > 3 || isFirstName(run.words[0]!) || STREET_WORDS.has(run.words[run.words.length - 1]!)) return [];
-    return [run.words];
-  }
+  if (run.proper) return [];
   const out: string[][] = [];
   for (let size = 1; size <= 3; size++) {
     for (let i = 0; i + size <= run.words.length; i++) out.push(run.words.slice(i, i + size));

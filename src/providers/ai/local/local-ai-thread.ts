@@ -9,6 +9,7 @@ import { LocalAiProvider } from './local-provider.ts';
 export type LocalAiRequest =
   | { id: number; op: 'summarize'; text: string }
   | { id: number; op: 'extractTags'; text: string; limit?: number }
+  | { id: number; op: 'enrich'; text: string; referenceDate?: number; tagLimit?: number; knownTags?: string[] }
   | { id: number; op: 'extractEntities'; text: string; referenceDate?: number }
   | { id: number; op: 'embed'; texts: string[] }
   | { id: number; op: 'answer'; question: string; passages: Passage[]; history: ChatTurn[] };
@@ -23,6 +24,10 @@ if (port) {
       let value: unknown;
       if (request.op === 'summarize') value = await provider.summarize(request.text);
       else if (request.op === 'extractTags') value = await provider.extractTags(request.text, { limit: request.limit });
+      else if (request.op === 'enrich') {
+        const { text, referenceDate, tagLimit, knownTags } = request;
+        value = await provider.enrich(text, { referenceDate: referenceDate === undefined ? undefined : new Date(referenceDate), tagLimit, knownTags });
+      }
       else if (request.op === 'extractEntities') {
         value = await provider.extractEntities(request.text, request.referenceDate === undefined ? {} : { referenceDate: new Date(request.referenceDate) });
       } else if (request.op === 'answer') value = await provider.composeAnswer(request.question, request.passages, request.history);

@@ -1,19 +1,18 @@
-import type { AiProvider, Answer, ChatTurn, Entities, Passage } from '../ai-provider.ts';
+import { type AiProvider, type Answer, type ChatTurn, type EnrichOptions, type Enrichment, type Entities, type Passage, plainEntities } from '../ai-provider.ts';
 import { type ComposedAnswer, extractiveAnswer, type NameFinder, needsNames } from './extractive-answer.ts';
 import { localEmbeddingModel } from './local-embedding.ts';
-import { summarizeText } from './summarize.ts';
 
 /**
  * The default provider: classical NLP in-process, no network and no model weights. Deterministic
  * (same text, same output) and fast: a five-page document is summarised, tagged, mined for
  * entities and embedded in a few tens of milliseconds. Cannot transcribe.
  */
-type Nlp = [typeof import('./entities.ts'), typeof import('./keywords.ts')];
-let nlpModules: Promise<Nlp> | null = null;
+type Nlp = typeof import('./enrich.ts');
+let nlpModule: Promise<Nlp> | null = null;
 /** The word lists behind entities and key phrases (~40 MB) load on first use, not with the process. */
 function nlp(): Promise<Nlp> {
-  nlpModules ??= Promise.all([import('./entities.ts'), import('./keywords.ts')]);
-  return nlpModules;
+  nlpModule ??= import('./enrich.ts');
+  return nlpModule;
 }
 
 export class LocalAiProvider implements AiProvider {
@@ -25,7 +24,12 @@ export class LocalAiProvider implements AiProvider {
 
   async summarize(text: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
     opts.signal?.throwIfAborted();
-    return summarizeText(text);
+    return (await this.#enrich(text, {})).summary.value;
+  }
+
+  async enrich(text: string, opts: EnrichOptions & { documentFrequency?: (term: string) => number } = {}): Promise<Enrichment> {
+    opts.signal?.throwIfAborted();
+    return structuredClone(await this.#enrich(text, opts));
   }
 
   async extractTags(
@@ -33,25 +37,29 @@ export class LocalAiProvider implements AiProvider {
     opts: { limit?: number; documentFrequency?: (term: string) => number; signal?: AbortSignal } = {},
   ): Promise<string[]> {
     opts.signal?.throwIfAborted();
-    const people = (await this.#entities(text)).people;
-    const [, { extractKeyPhrases }] = await nlp();
-    return extractKeyPhrases(text, { limit: opts.limit, documentFrequency: opts.documentFrequency, people });
+    const tags = (await this.#enrich(text, { tagLimit: opts.limit, documentFrequency: opts.documentFrequency })).tags;
+    return tags.map((t) => t.name);
   }
 
   async extractEntities(text: string, opts: { signal?: AbortSignal; referenceDate?: Date } = {}): Promise<Entities> {
     opts.signal?.throwIfAborted();
-    return structuredClone(await this.#entities(text, opts.referenceDate));
+    return plainEntities((await this.#enrich(text, { referenceDate: opts.referenceDate })).entities);
   }
 
-  // Tags and entities of one document are asked for one after the other: keep the last result.
-  #last: { text: string; reference: number | null; entities: Entities } | null = null;
-  async #entities(text: string, referenceDate?: Date): Promise<Entities> {
-    const reference = referenceDate?.getTime() ?? null;
-    if (this.#last && this.#last.text === text && (referenceDate === undefined || this.#last.reference === reference)) return this.#last.entities;
-    const [{ extractEntitiesLocal }] = await nlp();
-    const entities = extractEntitiesLocal(text, { referenceDate });
-    this.#last = { text, reference, entities };
-    return entities;
+  // The summary, tags and entities of one document are asked for one after the other: keep the
+  // last enrichment, and answer from it while the text and the options that matter are the same.
+  #last: { text: string; key: string; reference: number | null; enrichment: Enrichment } | null = null;
+  async #enrich(text: string, opts: EnrichOptions & { documentFrequency?: (term: string) => number }): Promise<Enrichment> {
+    const key = JSON.stringify([opts.tagLimit ?? 8, opts.knownTags ?? []]);
+    const reference = opts.referenceDate?.getTime() ?? null;
+    const last = this.#last;
+    // A call without a reference date takes whatever the last one of the same text resolved with.
+    const sameReference = opts.referenceDate === undefined || last?.reference === reference;
+    if (last && last.text === text && last.key === key && sameReference && !opts.documentFrequency) return last.enrichment;
+    const { enrichLocal } = await nlp();
+    const enrichment = enrichLocal(text, opts);
+    if (!opts.documentFrequency) this.#last = { text, key, reference, enrichment };
+    return enrichment;
   }
 
   /** The same vector for either purpose (the features are symmetric); the first call reads the word vectors (~0.2 s). */
@@ -86,7 +94,7 @@ export class LocalAiProvider implements AiProvider {
   }
 
   async #nameFinder(): Promise<NameFinder> {
-    const [{ extractEntitiesLocal }] = await nlp();
+    const { extractEntitiesLocal } = await nlp();
     return (text) => extractEntitiesLocal(text);
   }
 }

@@ -1,4 +1,5 @@
 import { STOP_WORDS } from '../text.ts';
+import { findCity, findCountry, isKnownCompanyWord } from './gazetteer.ts';
 import {
   isCommonWord,
   isCountry,
@@ -93,7 +94,9 @@ const isOnlyVerb = (lower: string) => {
 export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
   const tokens = span.tokens.slice();
   while (tokens.length > 1 && isOnlyVerb(tokens[0]!.lower) && !isFirstName(tokens[0]!.lower)) tokens.shift();
-  if (span.sentenceStart || tokens[0]?.lower === 'the') {
+  // "Harbour Properties DAC": a name closed by a legal form is the company's whole name.
+  const legalName = tokens.length >= 2 && LEGAL_SUFFIXES.has(bare(tokens[tokens.length - 1]!));
+  if ((span.sentenceStart || tokens[0]?.lower === 'the') && !(legalName && tokens[0]!.lower !== 'the' && !STOP_WORDS.has(tokens[0]!.lower) && !isOnlyVerb(tokens[0]!.lower))) {
     while (tokens.length > 0) {
       const t = tokens[0]!;
       const next = tokens[1];
@@ -101,6 +104,7 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
         isFirstName(t.lower) ||
         isKnownPlace(t.lower) ||
         isKnownOrganization(t.lower) ||
+        (isKnownCompanyWord(bare(t)) && !ctx.lowercaseWords.has(bare(t))) ||
         (PARTICLES.has(t.lower) && next !== undefined) ||
         // "Slack Technologies": without the first word only a head would be left.
         (next !== undefined && tokens.length === 2 && t.capitalised && !STOP_WORDS.has(t.lower) && (isHead(next) || LEGAL_SUFFIXES.has(bare(next))));
@@ -114,7 +118,7 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
 
 /** A word that can be part of a person's name. */
 function nameLike(t: NameToken, ctx: DocumentContext, allowCommon: boolean): boolean {
-  if (PARTICLES.has(t.text)) return true;
+  if (PARTICLES.has(t.text) || NAME_PARTICLES.has(t.text)) return true;
   if (!t.capitalised || t.acronym || /\d|&/.test(t.text) || t.text.length < 2) return false;
   const b = bare(t);
   if (isHead(t) || STREET_WORDS.has(b) || ROLE_WORDS.has(b) || GENERIC_CAPITALISED.has(b) || LEGAL_SUFFIXES.has(b)) return false;
@@ -137,6 +141,10 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     return [{ kind: 'organization', tokens, strength: 3 }];
   }
   if (tokens.length >= 2 && LEGAL_SUFFIXES.has(bare(last))) {
+    // "Accepted for Fernhill Software Limited", "Signed by Acme Ltd": the company follows the verb.
+    if (tokens.length >= 4 && /ed$/.test(tokens[0]!.lower) && (tokens[1]!.lower === 'for' || tokens[1]!.lower === 'by')) {
+      return recognise({ ...span, tokens: tokens.slice(2) }, tokens.slice(2), ctx);
+    }
     // "Resolution of the Board of Directors of Quillfield Software Limited": the company is the last part.
     const lastOf = tokens.map((t) => t.lower).lastIndexOf('of');
     const tail = lastOf > 0 ? tokens.slice(lastOf + 1) : tokens;
@@ -152,6 +160,13 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   // "appointed Grant Thornton as auditors": a name in the role of a firm, whatever its words look like.
   if (AS_FIRM.test(after) && tokens.every((t) => t.capitalised)) return [{ kind: 'organization', tokens, strength: 3 }];
   if (isKnownOrganization(phrase)) return [{ kind: 'organization', tokens, strength: 3 }];
+  // "Maersk", "KPMG East Africa", "DB Schenker", "Microsoft Ireland Operations": a well-known
+  // company's word makes the name a company's, with what qualifies it (a region, an acronym, a head).
+  const known = tokens.findIndex((t) => t.capitalised && (t.acronym || bare(t).length >= 4) && isKnownCompanyWord(bare(t)) && !ctx.lowercaseWords.has(bare(t)));
+  const placeAsWhole = isKnownPlace(phrase) || findCountry(phrase) !== null || findCity(phrase) !== null;
+  if (known >= 0 && !placeAsWhole && !STREET_WORDS.has(bare(last)) && tokens.length <= 5 && tokens.every((t, i) => i === known || qualifiesCompany(t, ctx))) {
+    return [{ kind: 'organization', tokens, strength: 3 }];
+  }
 
   // "Hartford Public Library and Greenway Food Bank", "Arizona and Monterrey, Mexico": two names.
   const and = tokens.findIndex((t) => t.lower === 'and');
@@ -183,14 +198,28 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   // An unknown distinctive name right after "with", "from", "between", …: most often a company.
   const previousWord = /([\p{L}]+)\s+(?:the\s+)?$/u.exec(before)?.[1]?.toLowerCase();
   if (previousWord && ORG_CONTEXT_BEFORE.has(previousWord) && tokens.length <= 3) {
-    const distinctive = tokens.every((t) => t.capitalised && !t.acronym && !isCommon(bare(t), ctx) && !isFirstName(bare(t)) && !isKnownPlace(bare(t)));
-    if (distinctive) return [{ kind: 'organization', tokens, strength: 1 }];
+    const distinctive = tokens.every(
+      (t) =>
+        t.capitalised && !t.acronym && !isCommon(bare(t), ctx) && !isFirstName(bare(t)) && !isKnownPlace(bare(t)) &&
+        !NOT_A_NAME_SUFFIX.test(bare(t)) && !lexiconTags(bare(t)).includes('Demonym'),
+    );
+    // "at Unit 4", "on Plot 12": a numbered part of a place, not a company.
+    if (distinctive && !/^\s*(?:no\.?\s*)?\d/i.test(after)) return [{ kind: 'organization', tokens, strength: 1 }];
   }
   return [];
 }
 
+/** A word that may stand beside a company's name in its full name: an acronym, a place, a head, a legal form. */
+function qualifiesCompany(t: NameToken, ctx: DocumentContext): boolean {
+  const b = bare(t);
+  return t.acronym || t.lower === '&' || isKnownPlace(b) || findCountry(b) !== null || COMPASS.has(b) || isHead(t) || LEGAL_SUFFIXES.has(b) ||
+    (t.capitalised && !isCommon(b, ctx) && !isFirstName(b));
+}
+
 function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boolean {
   if (tokens.some((t) => ROLE_WORDS.has(bare(t)))) return false;
+  // "Baggot Street Upper", "Connaught Road Central": an address, whatever follows the street word.
+  if (tokens.some((t, i) => i > 0 && STREET_WORDS.has(bare(t)) && t.capitalised)) return false;
   const ofAt = tokens.findIndex((t) => t.lower === 'of' || t.lower === 'for');
   const headPart = ofAt > 0 ? tokens.slice(0, ofAt) : tokens;
   if (ofAt > 0 && headPart.length === 1) return OF_ORG_HEADS.has(bare(headPart[0]!)) && tokens.length > ofAt + 1;
@@ -212,10 +241,13 @@ function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boole
 
 /** Whether a value a field label calls a person looks like a name ("Olivia Brooks", not "Accounts Payable"). */
 export function plausiblePerson(tokens: NameToken[], ctx: DocumentContext): boolean {
-  const count = tokens.filter((t) => !PARTICLES.has(t.text)).length;
+  const count = tokens.filter((t) => !PARTICLES.has(t.text) && !NAME_PARTICLES.has(t.text)).length;
   if (count < 2 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower))) return false;
   if (isFirstName(bare(tokens[0]!))) return tokens.slice(1).every((t) => nameLike(t, ctx, true));
-  return tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)));
+  if (tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) return true;
+  // "Chan Tai Man", "Tomás Ó Briain": a field says it is a person; its words may look ordinary
+  // ("man") as long as one of them does not.
+  return tokens.every((t) => nameLike(t, ctx, true)) && tokens.some((t) => !isCommon(bare(t), ctx) || NAME_SHAPE.test(t.text));
 }
 
 /**
@@ -250,8 +282,19 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
   if (count <= 3 && isLastName(lowers[lowers.length - 1]!) && tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) {
     return person(2);
   }
-  if (count > 3 || !tokens.every((t) => nameLike(t, ctx, false))) return null;
+  if (count > 3 || !tokens.every((t) => nameLike(t, ctx, false) || NAME_PARTICLES.has(t.text))) return null;
 
+  // "your client, Siobhán O'Connell, wishes": words shaped only as names are, mid-sentence.
+  if (!span.sentenceStart && count <= 3 && tokens.some((t) => NAME_SHAPE.test(t.text)) && tokens.every((t) => nameLike(t, ctx, false))) return person(1.5);
+  // Two or three words no lexicon, gazetteer or document knows otherwise, mid-sentence and not
+  // after "in"/"at" (a place): "contact Karthik Subramanian", "go to Priya Chandrasekaran".
+  if (
+    !span.sentenceStart && count >= 2 && count <= 3 &&
+    /\b(?:contact(?:ing)?|to|by|cc|ask(?:ing)?|call|e-?mail|tell|thank(?:s)?|attention of|attn\.?|approved by|signed by|reviewed by)\s*:?\s*$/i.test(span.before) &&
+    tokens.every((t) => nameLike(t, ctx, false) && !isKnownCompanyWord(bare(t)))
+  ) {
+    return person(1.2);
+  }
   // Unknown names need a cue: a role after them, a verb of saying, a speaker label, a signature.
   const role = /^\s*(?:,|\(|-|–|—)\s*(?:the\s+|our\s+|a\s+)?([\p{L}-]+)/u.exec(span.after)?.[1]?.toLowerCase();
   const said = /^\s*,?\s*([\p{L}]+)/u.exec(span.after)?.[1]?.toLowerCase();
@@ -270,6 +313,10 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
 }
 
 const CONNECTORSISH = new Set(['of', 'and', '&', 'for', 'the']);
+/** Capitalised particles of Irish, Scottish and Arabic names ("Tomás Ó Briain", "Áine Ní Bhriain"). */
+const NAME_PARTICLES = new Set(['Ó', 'Ní', 'Nic', 'Uí', 'Mac', 'Mc', 'Bin', 'Binti', 'Ibn', 'Al', 'El', 'Abu']);
+/** Shapes only names have: an Irish or Scottish prefix, letters of non-English alphabets. */
+const NAME_SHAPE = /^(?:O['’]\p{Lu}|Mc\p{Lu}|Mac\p{Lu}\p{Ll})|[À-ÖØ-öø-ɏḀ-ỿ]/u;
 const GREETINGS = new Set(['dear', 'hi', 'hello', 'hey']);
 
 function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised[] {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { AiProvider, Answer, ChatTurn, Entities, Passage } from '../ai-provider.ts';
+import type { AiProvider, Answer, ChatTurn, EnrichOptions, Enrichment, Entities, Passage } from '../ai-provider.ts';
 import type { LocalAiRequest, LocalAiResponse } from './local-ai-thread.ts';
 import type { ComposedAnswer } from './extractive-answer.ts';
 import { LocalAiProvider, streamComposedAnswer } from './local-provider.ts';
@@ -28,6 +28,11 @@ export class ThreadedLocalAiProvider implements AiProvider {
 
   summarize(text: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
     return this.#call({ op: 'summarize', text }, opts.signal) as Promise<string>;
+  }
+
+  enrich(text: string, opts: EnrichOptions = {}): Promise<Enrichment> {
+    const { signal, referenceDate, ...rest } = opts;
+    return this.#call({ op: 'enrich', text, referenceDate: referenceDate?.getTime(), ...rest }, signal) as Promise<Enrichment>;
   }
 
   extractTags(text: string, opts: { limit?: number; documentFrequency?: (term: string) => number; signal?: AbortSignal } = {}): Promise<string[]> {

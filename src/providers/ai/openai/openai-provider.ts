@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import type OpenAI from 'openai';
-import type { AiProvider, Answer, ChatTurn, Entities, Passage } from '../ai-provider.ts';
+import type { AiProvider, Answer, ChatTurn, EnrichOptions, Enrichment, Entities, Passage } from '../ai-provider.ts';
 import { AiProviderError } from '../ai-provider-error.ts';
 import { chunkText } from '../chunking.ts';
 import { normalize } from '../local/hash-embedding.ts';
 import { approxTokens } from '../text.ts';
-import { mergeEntities, mergeTags, normaliseEntities } from './merge-results.ts';
-import { ANSWER_SYSTEM, answerPrompt, COMBINE_SUMMARIES_SYSTEM, entitiesTask, type StructuredTask, SUMMARY_TASK, tagsTask } from './prompts.ts';
+import { mergeEnrichments, mergeEntities, mergeTags, normaliseEnrichment, normaliseEntities } from './merge-results.ts';
+import { ANSWER_SYSTEM, answerPrompt, COMBINE_SUMMARIES_SYSTEM, enrichTask, entitiesTask, type StructuredTask, SUMMARY_TASK, tagsTask } from './prompts.ts';
 import { abortReason, type RetryOptions, withRetry } from './retry.ts';
 import { TokenBudget } from './token-budget.ts';
 
@@ -45,6 +45,8 @@ const KNOWN_DIMENSIONS: Record<string, number> = {
 };
 const EMBEDDING_BATCH = 64;
 const STRUCTURED_OUTPUT_TOKENS = 400;
+/** An enrichment answer lists fields, tags and every entity: budgeted larger. */
+const ENRICH_OUTPUT_TOKENS = 2_000;
 
 /** AI through any OpenAI-compatible endpoint, with the official SDK (loaded on first use). */
 export class OpenAiProvider implements AiProvider {
@@ -84,6 +86,23 @@ export class OpenAiProvider implements AiProvider {
     if (this.#split(joined).length > 1) return this.summarize(joined, opts);
     const combine = { ...SUMMARY_TASK, system: COMBINE_SUMMARIES_SYSTEM };
     return (await this.#structured<{ summary: string }>(combine, joined, opts.signal)).summary.trim();
+  }
+
+  async enrich(text: string, opts: EnrichOptions = {}): Promise<Enrichment> {
+    const tagLimit = Math.max(1, Math.min(opts.tagLimit ?? 8, 50));
+    const task = enrichTask(opts.referenceDate, tagLimit, opts.knownTags ?? []);
+    const parts: Enrichment[] = [];
+    for (const part of this.#split(text)) {
+      const raw = await this.#structured<Record<string, unknown>>(task, part, opts.signal, ENRICH_OUTPUT_TOKENS);
+      parts.push(normaliseEnrichment(raw, { referenceDate: opts.referenceDate, tagLimit }));
+    }
+    if (parts.length === 1) return parts[0]!;
+    // A long document: its parts' summaries are combined as `summarize` does.
+    const joined = parts.map((p, i) => `Part ${i + 1}: ${p.summary.value}`).join('\n\n');
+    const combine = { ...SUMMARY_TASK, system: COMBINE_SUMMARIES_SYSTEM };
+    const summary = (await this.#structured<{ summary: string }>(combine, joined, opts.signal)).summary.trim();
+    const confidence = Math.min(...parts.map((p) => p.summary.confidence));
+    return mergeEnrichments(parts, { value: summary, confidence }, tagLimit);
   }
 
   async extractTags(
@@ -218,9 +237,9 @@ export class OpenAiProvider implements AiProvider {
   }
 
   /** One chat completion with strict JSON output, parsed. */
-  async #structured<T>(task: StructuredTask, text: string, signal: AbortSignal | undefined): Promise<T> {
+  async #structured<T>(task: StructuredTask, text: string, signal: AbortSignal | undefined, outputTokens = STRUCTURED_OUTPUT_TOKENS): Promise<T> {
     const client = await this.#sdk();
-    const estimate = approxTokens(task.system + text) + STRUCTURED_OUTPUT_TOKENS;
+    const estimate = approxTokens(task.system + text) + outputTokens;
     await this.#budget?.take(estimate, signal);
     const completion = await withRetry(
       task.name,

@@ -1,4 +1,5 @@
-import type { Passage } from '../ai-provider.ts';
+import { DOCUMENT_TYPES, type Passage } from '../ai-provider.ts';
+import { FIELD_NAMES } from '../local/key-fields.ts';
 
 // Prompts and strict JSON schemas for the OpenAI-compatible provider. Strict structured output
 // needs every property listed in `required` and `additionalProperties: false` at every level.
@@ -86,4 +87,63 @@ export function answerPrompt(question: string, passages: Passage[]): string {
     return `[${i + 1}] (document ${p.documentId}${page})\n${p.text.trim()}`;
   });
   return `Passages:\n\n${blocks.join('\n\n')}\n\nQuestion: ${question.trim()}`;
+}
+
+const confidence = { type: 'number', description: 'How sure you are, from 0 to 1.' };
+const scoredList = (description: string, value: 'name' | 'value', extra: Record<string, unknown> = {}) => ({
+  type: 'array',
+  description,
+  items: {
+    type: 'object',
+    properties: { [value]: { type: 'string' }, ...extra, confidence },
+    required: [value, ...Object.keys(extra), 'confidence'],
+    additionalProperties: false,
+  },
+});
+
+/** Every field name any document type may carry, for the schema's enum. */
+const ALL_FIELDS = [...new Set(Object.values(FIELD_NAMES).flat())];
+
+/** Summary, type, key fields, tags and entities in one answer (what `enrich` asks). */
+export function enrichTask(referenceDate: Date | undefined, tagLimit: number, knownTags: string[]): StructuredTask {
+  const reference = referenceDate ? ` Resolve dates written without a year against the document's own date, else ${referenceDate.toISOString().slice(0, 10)}.` : '';
+  const fieldGuide = (Object.entries(FIELD_NAMES) as [string, string[]][])
+    .filter(([, names]) => names.length > 0)
+    .map(([type, names]) => `${type}: ${names.join(', ')}`)
+    .join('; ');
+  const known = knownTags.length > 0 ? ` Prefer these existing tags of the library when they fit: ${knownTags.slice(0, 200).join(', ')}.` : '';
+  return {
+    name: 'document_enrichment',
+    system:
+      'You file documents for a document management system. Answer with JSON. ' +
+      `document_type: one of ${DOCUMENT_TYPES.join(', ')} (other when none fits). ` +
+      `fields: the key fields of that type that the text gives (${fieldGuide}); dates as YYYY-MM-DD, money as "<ISO 4217 code> <amount>" ` +
+      '(with "per month" or "per year" for rent, salary and fees), durations as ISO 8601 (P12M), lists (parties, landlord, tenant, to) joined with "; ". ' +
+      'summary: at most 600 characters; the first sentence states the type and its key fields (e.g. "Purchase order RVMC-PO-55120 from ' +
+      'Redwood Valley Medical Center to Cascade Surgical Supply, USD 32,078.75, delivery by 2025-04-15."), then the most informative one or two ' +
+      'sentences; no headers, greetings or signatures. ' +
+      `tags: up to ${tagLimit} lower-case topical noun phrases of 1 to 3 words (no names of people, companies or places, no dates or numbers).${known} ` +
+      'people (full names without titles), organizations, locations (cities, regions, countries; not street addresses), dates (calendar days, ' +
+      'value YYYY-MM-DD, text as written; read numeric dates day-first or month-first as the document\'s country does) and amounts (value ' +
+      '"<ISO 4217 code> <amount>", negative with a minus, text as written), each unique. Every confidence is from 0 to 1.' +
+      reference,
+    schema: {
+      type: 'object',
+      properties: {
+        document_type: { type: 'string', enum: [...DOCUMENT_TYPES] },
+        document_type_confidence: confidence,
+        fields: scoredList('Key fields of the document type.', 'value', { name: { type: 'string', enum: ALL_FIELDS } }),
+        summary: { type: 'string' },
+        summary_confidence: confidence,
+        tags: scoredList('Topical tags, best first.', 'name'),
+        people: scoredList('Persons.', 'name'),
+        organizations: scoredList('Organisations.', 'name'),
+        locations: scoredList('Places.', 'name'),
+        dates: scoredList('Calendar days.', 'value', { text: { type: 'string' } }),
+        amounts: scoredList('Money.', 'value', { text: { type: 'string' } }),
+      },
+      required: ['document_type', 'document_type_confidence', 'fields', 'summary', 'summary_confidence', 'tags', 'people', 'organizations', 'locations', 'dates', 'amounts'],
+      additionalProperties: false,
+    },
+  };
 }

@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { countries } from 'countries-list';
+import { isFirstName, isKnownPlace, isLastName, lexiconTags, ORG_WORDS } from './lexicon.ts';
+import { GENERIC_CAPITALISED, ROLE_WORDS, STRONG_ORG_HEADS, WEAK_ORG_HEADS } from './name-words.ts';
+
+// Maintained lists of names the rules consult, from packages that ship them (MIT, all three):
+// - countries-list: the world's countries (ISO 3166-1), their aliases, currencies and capitals;
+// - city-timezones: ~7,300 cities with their country (the larger ones of every country);
+// - @cspell/dict-companies: ~2,300 words of well-known company names (cspell's dictionary).
+// Loaded on first use and kept as small maps: a few hundred kilobytes of strings.
+
+const require = createRequire(import.meta.url);
+
+/** Lower-case, without diacritics ("zürich" → "zurich"): how names are looked up. */
+export const foldName = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[’]/g, "'");
+
+interface Country {
+  code: string;
+  name: string;
+  currency: string | null;
+}
+
+let countryIndex: Map<string, Country> | null = null;
+/** Countries by folded name, native name and alias ("united kingdom", "uk", "deutschland"). */
+function countryByName(): Map<string, Country> {
+  if (countryIndex) return countryIndex;
+  countryIndex = new Map();
+  for (const [code, c] of Object.entries(countries) as [string, { name: string; native: string; alias?: string[]; currency: string[] }][]) {
+    const country = { code, name: c.name, currency: c.currency[0] ?? null };
+    for (const name of [c.name, c.native, ...(c.alias ?? [])]) if (name.length > 2 || name === 'UK') countryIndex.set(foldName(name), country);
+  }
+  // Common names the list spells otherwise.
+  for (const [alias, code] of [['usa', 'US'], ['u.s.', 'US'], ['u.s.a.', 'US'], ['america', 'US'], ['england', 'GB'], ['scotland', 'GB'], ['wales', 'GB'], ['northern ireland', 'GB'], ['holland', 'NL'], ['the netherlands', 'NL'], ['south korea', 'KR'], ['russia', 'RU'], ['vietnam', 'VN'], ['uae', 'AE'], ['czech republic', 'CZ'], ['turkey', 'TR']] as const) {
+    const c = countries[code as keyof typeof countries];
+    countryIndex.set(alias, { code, name: c.name, currency: c.currency[0] ?? null });
+  }
+  return countryIndex;
+}
+
+/** The country a name denotes ("Kenya", "UK", "Deutschland"), or null. */
+export function findCountry(name: string): Country | null {
+  return countryByName().get(foldName(name)) ?? null;
+}
+
+/** The main currency of a country (ISO 3166-1 alpha-2), or null. */
+export function currencyOfCountry(code: string): string | null {
+  return countries[code as keyof typeof countries]?.currency[0] ?? null;
+}
+
+/** The countries whose currency this is (ISO 4217 → alpha-2 codes). */
+export function countriesOfCurrency(currency: string): string[] {
+  return Object.entries(countries)
+    .filter(([, c]) => c.currency[0] === currency)
+    .map(([code]) => code);
+}
+
+interface City {
+  country: string;
+  population: number;
+}
+
+let cityIndex: Map<string, City> | null = null;
+/** Cities by folded name (and ASCII spelling), the most populous of a name winning. */
+function cityByName(): Map<string, City> {
+  if (cityIndex) return cityIndex;
+  cityIndex = new Map();
+  const file = require.resolve('city-timezones/data/cityMap.json');
+  const rows = JSON.parse(fs.readFileSync(file, 'utf8')) as { city: string; city_ascii: string; iso2: string; pop: number }[];
+  for (const row of rows) {
+    for (const name of new Set([foldName(row.city), foldName(row.city_ascii)])) {
+      const current = cityIndex.get(name);
+      if (!current || current.population < row.pop) cityIndex.set(name, { country: row.iso2, population: Math.round(row.pop) });
+    }
+  }
+  return cityIndex;
+}
+
+/** A city of the gazetteer ("Nairobi" → KE), or null. Small towns named like words are left to context. */
+export function findCity(name: string): City | null {
+  return cityByName().get(foldName(name)) ?? null;
+}
+
+let companyIndex: Set<string> | null = null;
+/**
+ * Distinctive words of well-known company names ("maersk", "equinix", "kpmg", "schenker"):
+ * cspell's list less what is also a given or family name, a place, a generic organisation head
+ * ("bank", "logistics") or an ordinary word of compromise's lexicon.
+ */
+function companies(): Set<string> {
+  if (companyIndex) return companyIndex;
+  companyIndex = new Set();
+  const file = path.join(path.dirname(require.resolve('@cspell/dict-companies')), 'dict', 'companies.txt');
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const word = line.trim();
+    if (!word || word.startsWith('#') || !/^\p{L}[\p{L}\p{N}&'-]+$/u.test(word)) continue;
+    const lower = foldName(word);
+    if (lower.length < 3 && !/^\p{Lu}+$/u.test(word)) continue;
+    if (isFirstName(lower) || isLastName(lower) || isKnownPlace(lower) || findCity(lower) || findCountry(lower)) continue;
+    if (STRONG_ORG_HEADS.has(lower) || WEAK_ORG_HEADS.has(lower) || ORG_WORDS.has(lower) || GENERIC_CAPITALISED.has(lower) || ROLE_WORDS.has(lower)) continue;
+    if (GENERIC_SHAPE.test(lower) || PAYMENT_NETWORKS.has(lower)) continue;
+    const tags = lexiconTags(lower);
+    if (tags.length > 0 && !tags.includes('Organization') && !tags.every((t) => t === 'Actor' || t === 'Singular' || t === 'Noun')) continue;
+    companyIndex.add(lower);
+  }
+  return companyIndex;
+}
+
+// Card networks name how a receipt was paid, not a party to it.
+const PAYMENT_NETWORKS = new Set(['visa', 'mastercard', 'maestro', 'amex', 'discover', 'unionpay', 'jcb', 'paypal']);
+
+// Words shaped like ordinary English nouns and adjectives ("aerospace" stays, "automotive",
+// "classification", "communications" go): company names are rarely built that way.
+const GENERIC_SHAPE = /(?:tion|tions|sion|ics|ing|ment|ments|ness|ity|ive|ous|ful|al|ary|ory|ies|ism|ery|ance|ence|ship|able|ible|ware|ists?)$/;
+
+/** A distinctive word of a well-known company name ("Maersk", "KPMG", "Equinix"). */
+export function isKnownCompanyWord(word: string): boolean {
+  return companies().has(foldName(word));
+}
