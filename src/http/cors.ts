@@ -10,6 +10,7 @@ export const CORS_ALLOWED_HEADERS = [
   'X-Tenant-Subdomain',
   'X-CSRF-Token',
   'Idempotency-Key',
+  'Last-Event-ID',
   'Content-Type',
   'Accept',
   'Range',

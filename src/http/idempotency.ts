@@ -30,6 +30,27 @@ interface State {
 }
 
 const states = new WeakMap<FastifyRequest, State>();
+/** How to store or release the claimed key of a request whose handler hijacked the reply. */
+const streamSettlers = new WeakMap<FastifyRequest, (answer: StreamedAnswer | null) => Promise<void>>();
+
+/** What a hijacked reply sent, to be replayed as it was. */
+export interface StreamedAnswer {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * For handlers that hijack the reply (server-sent events), which `onSend` never sees: stores what
+ * was streamed as the answer a repeat with the same Idempotency-Key replays, or (`null`: the stream
+ * failed or the client left) releases the key so that a repeat is answered afresh. Harmless
+ * without an Idempotency-Key.
+ */
+export async function settleStreamedRequest(request: FastifyRequest, answer: StreamedAnswer | null): Promise<void> {
+  const settle = streamSettlers.get(request);
+  streamSettlers.delete(request);
+  await settle?.(answer);
+}
 
 /** A multipart body as the fingerprint sees it: text fields by name (values in order) and files by content hash. */
 export interface MultipartFingerprintInput {
@@ -132,7 +153,25 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     };
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await repository.claim(database.db, claim)) {
-        states.set(request, { scope: claim.scope, key: claim.key, secret: sealing.secret, owner: true, fingerprint });
+        const state: State = { scope: claim.scope, key: claim.key, secret: sealing.secret, owner: true, fingerprint };
+        states.set(request, state);
+        streamSettlers.set(request, async (answer) => {
+          if (!state.owner) return;
+          state.owner = false;
+          try {
+            if (answer === null) await repository.release(database.db, state.scope, state.key);
+            else {
+              await repository.complete(database.db, state.scope, state.key, {
+                fingerprint: state.fingerprint,
+                statusCode: answer.statusCode,
+                headers: seal(state.secret, JSON.stringify(storable(answer.headers))),
+                body: seal(state.secret, `txt:${answer.body}`),
+              });
+            }
+          } catch (error) {
+            logger.error({ err: error }, 'could not store the idempotent streamed answer');
+          }
+        });
         return;
       }
       const record = await repository.find(database.db, claim.scope, claim.key);
@@ -220,8 +259,12 @@ function storableBody(payload: unknown): string | null {
 }
 
 function storableHeaders(reply: FastifyReply): Record<string, string> {
+  return storable(reply.getHeaders());
+}
+
+function storable(headers: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) {
+  for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (value === undefined || UNSTORED_HEADERS.test(lower)) continue;
     out[lower] = Array.isArray(value) ? value.join(', ') : String(value);

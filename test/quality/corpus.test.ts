@@ -17,6 +17,7 @@ import {
   DOCUMENT_TYPES,
   DOCUMENTS_DIR,
   FIELD_KINDS,
+  FILING_TAGS,
   FIELD_VOCABULARY,
   type FieldValue,
   loadCorpus,
@@ -87,6 +88,8 @@ function labelProblems(doc: CorpusDocument): string[] {
     if (names.has(tag)) problems.push(`tag ${tag} is a name`);
   }
   if (new Set(doc.tags).size !== doc.tags.length) problems.push('tags have duplicates');
+  if (doc.filingTags.length > 3 || new Set(doc.filingTags).size !== doc.filingTags.length) problems.push('0 to 3 distinct filing tags');
+  for (const tag of doc.filingTags) if (!(FILING_TAGS as readonly string[]).includes(tag)) problems.push(`filing tag ${tag} is not in the list`);
   return problems;
 }
 
@@ -127,6 +130,11 @@ describe('the labelled corpus', () => {
     assert.ok(corpus.questions.length >= 60, `${corpus.questions.length} questions`);
     assert.ok(new Set(corpus.questions.map((q) => q.document)).size >= 40, 'questions are spread over the documents');
     assert.ok(corpus.keywordQueries.length >= 40, `${corpus.keywordQueries.length} keyword queries`);
+    // Learned tags need a tag on five documents before they propose it, and a held-out share to measure.
+    for (const tag of FILING_TAGS) {
+      const on = (split: string) => corpus.documents.filter((d) => d.split === split && d.filingTags.includes(tag)).length;
+      assert.ok(on('tune') >= 5 && on('holdout') >= 2, `filing tag ${tag}: ${on('tune')} tune, ${on('holdout')} holdout documents`);
+    }
   });
 
   it('has unique ids and one source per document', () => {

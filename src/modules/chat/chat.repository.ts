@@ -174,6 +174,31 @@ export class ChatRepository {
     return rows.map(toChatMessage);
   }
 
+  /** An answer of a session and the question it answered (the user message just before it), or null. */
+  async answerWithQuestion(db: Executor, tenantId: string, sessionId: string, answerId: string): Promise<{ question: ChatMessage; answer: ChatMessage } | null> {
+    const answer = await db
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('session_id', '=', sessionId)
+      .where('id', '=', answerId)
+      .where('role', '=', 'assistant')
+      .executeTakeFirst();
+    if (!answer) return null;
+    const question = await db
+      .selectFrom('chat_messages')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('session_id', '=', sessionId)
+      .where('role', '=', 'user')
+      .where((eb) => eb.or([eb('created_at', '<', answer.created_at), eb.and([eb('created_at', '=', answer.created_at), eb('id', '<', answer.id)])]))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return question ? { question: toChatMessage(question), answer: toChatMessage(answer) } : null;
+  }
+
   /** The latest `limit` messages, oldest first (the conversation so far, for the model). */
   async recentMessages(db: Executor, tenantId: string, sessionId: string, limit: number): Promise<ChatMessage[]> {
     const rows = await db

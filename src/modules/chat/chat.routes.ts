@@ -1,10 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IdParams, MessageBody, Paged, pageWindow, standardErrors } from '../../http/common-schemas.ts';
 import { type App, authOf } from '../../http/fastify-types.ts';
+import { settleStreamedRequest } from '../../http/idempotency.ts';
 import { AppError } from '../../lib/errors.ts';
+import { isUuid } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { presentAnswer, presentMessage, presentSession } from './chat.presenter.ts';
 import { AskAnswer, AskBody, ChatMessage, ChatSession, ChatSessionListQuery, CreateChatSessionBody } from './chat.schemas.ts';
+import type { ChatMessage as ChatMessageRecord } from './chat.repository.ts';
 import type { ChatService } from './chat.service.ts';
 
 const tags = ['chat'];
@@ -97,14 +100,18 @@ export function chatRoutes(app: App, s: { chat: ChatService; logger: Logger }): 
         tags,
         summary: 'Ask a question about the document',
         description:
-          'Answers from the best passages of the document, with `citations`. With `Accept: text/event-stream` the answer streams as server-sent events: `delta` events (`{"content": "..."}`), then one `done` event carrying the full message (or `error` with the error body). Costs 1 AI credit (402 `insufficient_credits` when spent); a failed or abandoned answer is not charged.',
+          'Answers from the best passages of the document, with `citations`. 409 `document_not_ready` while the document is not `completed` (nothing charged). With `Accept: text/event-stream` the answer streams as server-sent events: `delta` events (`{"content": "..."}`), then one `done` event carrying the full message (or `error` with the error body); each event has an `id`. A repeat with the same `Idempotency-Key` replays the stored answer; a reconnect with the `Last-Event-ID` of an answer already stored gets the rest of it (204 when the `done` event was received) instead of a new answer. Costs 1 AI credit (402 `insufficient_credits` when spent); a failed, abandoned or replayed answer is not charged (docs/chat-and-agents.md).',
         params: IdParams,
         body: AskBody,
         response: { 200: AskAnswer, ...standardErrors },
       },
     },
     async (request, reply) => {
-      if (wantsStream(request)) return streamAnswer(request, reply, chat, s.logger);
+      if (wantsStream(request)) {
+        const resumed = await resumeFrom(request, chat);
+        if (resumed) return replayStream(reply, resumed.answer, resumed.after);
+        return streamAnswer(request, reply, chat, s.logger);
+      }
       const answer = await chat.ask(authOf(request), request.params.id, request.body.message);
       return presentAnswer(answer);
     },
@@ -115,10 +122,48 @@ function wantsStream(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/event-stream');
 }
 
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+} as const;
+
+/** One server-sent event; `id` lets a reconnecting client say how far it got (`Last-Event-ID`). */
+function sseEvent(event: string, data: unknown, id?: string): string {
+  return `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+// Event ids: `<answer id>:<characters of content sent so far>` for deltas, `<answer id>:done` last.
+const EVENT_ID = /^([0-9a-f-]{36}):(\d{1,7}|done)$/i;
+
+/** A reconnect naming (in `Last-Event-ID`) an answer of this session to the same question, already stored. */
+async function resumeFrom(request: FastifyRequest<{ Params: { id: string }; Body: { message: string } }>, chat: ChatService) {
+  const header = request.headers['last-event-id'];
+  const m = typeof header === 'string' ? EVENT_ID.exec(header.trim()) : null;
+  if (!m || !isUuid(m[1]!)) return null;
+  const answer = await chat.storedAnswer(authOf(request), request.params.id, request.body.message, m[1]!.toLowerCase());
+  return answer ? { answer, after: m[2] === 'done' ? null : Number(m[2]) } : null;
+}
+
 /**
- * Checks that can fail (session, access, credits) run before the stream opens, so they answer
- * as ordinary JSON errors; once streaming, a failure becomes an `error` event. A client that
- * disconnects aborts the generation, and nothing is stored or charged.
+ * What a reconnecting client missed of a stored answer: the rest of its content and the `done`
+ * event; nothing (204, which also tells a standard EventSource to stop reconnecting) when it had
+ * the `done` event already. Never a new answer, never a charge.
+ */
+function replayStream(reply: FastifyReply, answer: ChatMessageRecord, after: number | null) {
+  if (after === null) return reply.status(204).send();
+  const rest = answer.content.slice(after);
+  const body =
+    (rest ? sseEvent('delta', { content: rest }, `${answer.id}:${answer.content.length}`) : '') + sseEvent('done', presentAnswer(answer), `${answer.id}:done`);
+  return reply.status(200).headers(SSE_HEADERS).send(body);
+}
+
+/**
+ * Checks that can fail (session, access, a document not ready, credits) run before the stream
+ * opens, so they answer as ordinary JSON errors; once streaming, a failure becomes an `error`
+ * event. A client that disconnects aborts the generation, and nothing is stored or charged. What
+ * was streamed is kept for a repeat with the same Idempotency-Key (the idempotency layer never
+ * sees a hijacked reply, so it is handed over here).
  */
 async function streamAnswer(request: FastifyRequest<{ Params: { id: string }; Body: { message: string } }>, reply: FastifyReply, chat: ChatService, logger: Logger) {
   const prepared = await chat.prepareAsk(authOf(request), request.params.id, request.body.message);
@@ -128,29 +173,38 @@ async function streamAnswer(request: FastifyRequest<{ Params: { id: string }; Bo
   };
   reply.raw.on('close', onClose);
   reply.hijack();
-  reply.raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  const send = (event: string, data: unknown) => reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const headers = { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS };
+  reply.raw.writeHead(200, { ...headers, connection: 'keep-alive' });
+  let streamed = '';
+  let sent = 0;
+  const send = (event: string, data: unknown, id: string) => {
+    const text = sseEvent(event, data, id);
+    streamed += text;
+    reply.raw.write(text);
+  };
+  let completed = false;
   try {
     const answer = await chat.answer(prepared, {
       signal: controller.signal,
-      onDelta: (content) => send('delta', { content }),
+      onDelta: (content) => {
+        sent += content.length;
+        send('delta', { content }, `${prepared.answerId}:${sent}`);
+      },
     });
-    send('done', presentAnswer(answer));
+    send('done', presentAnswer(answer), `${answer.id}:done`);
+    completed = true;
   } catch (error) {
     if (controller.signal.aborted) return;
-    if (error instanceof AppError) send('error', { error: error.error, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
+    if (error instanceof AppError) send('error', { error: error.error, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }, `${prepared.answerId}:error`);
     else {
       logger.error({ err: error, reqId: request.id }, 'streamed chat answer failed');
-      send('error', { error: 'internal_error', code: 'INTERNAL_ERROR', message: 'An internal error occurred' });
+      send('error', { error: 'internal_error', code: 'INTERNAL_ERROR', message: 'An internal error occurred' }, `${prepared.answerId}:error`);
     }
   } finally {
     reply.raw.off('close', onClose);
+    // Only a stored (and charged) answer is replayed; after a failure the key is free again.
+    // Settled before the stream ends, so an immediate repeat finds the answer, not a running request.
+    await settleStreamedRequest(request, completed ? { statusCode: 200, headers, body: streamed } : null);
     reply.raw.end();
   }
 }

@@ -2,24 +2,28 @@ import type { Database } from '../../db/database.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import type { EventLog } from '../../events/event-log.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { errors } from '../../lib/errors.ts';
+import { AppError, errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { AiProvider, ChatTurn } from '../../providers/ai/ai-provider.ts';
+import { analyzeQuestion } from '../../providers/ai/question.ts';
 import type { CreditsService } from '../credits/index.ts';
 import type { DocumentAccess } from '../documents/index.ts';
 import type { PassageStore } from '../processing/index.ts';
 import type { ChatMessage, ChatRepository, ChatSession, Citation } from './chat.repository.ts';
-import { contentTerms, rankPassages } from './passage-ranking.ts';
+import { rankPassages } from './passage-ranking.ts';
 
 /** A question that passed the checks of `ask`, ready to be answered. */
 export interface PreparedQuestion {
   auth: AuthContext;
   session: ChatSession;
   question: string;
+  /** The ids the question and its answer will be stored under (streamed events name the answer). */
+  questionId: string;
+  answerId: string;
 }
 
 /** Passages handed to the model; enough to answer, few enough to stay on topic. */
-const TOP_PASSAGES = 4;
+const TOP_PASSAGES = 5;
 /** Below this a passage shares too little with the question to count as evidence. */
 const MIN_PASSAGE_SCORE = 0.08;
 /** Earlier turns the model sees. */
@@ -126,14 +130,34 @@ export class ChatService {
     return this.ask(auth, session.id, question);
   }
 
-  /** The checks of `ask` that can refuse it (session, access, credits), done before any answer streams. */
+  /**
+   * The checks of `ask` that can refuse it (session, access, a document still processing, credits),
+   * done before any answer streams. A document answers once its processing is `completed`: before
+   * that it has no passages (or is replacing them), so the question is refused with 409
+   * `document_not_ready` and nothing is charged.
+   */
   async prepareAsk(auth: AuthContext, sessionId: string, message: string): Promise<PreparedQuestion> {
     const question = message.trim();
     if (question === '') throw errors.field('message', 'must not be empty');
     const session = await this.get(auth, sessionId);
-    await this.#deps.access.authorize(this.#deps.database.db, auth, session.documentId, 'read');
+    const { document } = await this.#deps.access.authorize(this.#deps.database.db, auth, session.documentId, 'read');
+    if (document.status !== 'completed') throw documentNotReady(document.id, document.status);
     await this.#deps.credits.assertAvailable(auth.tenant, 'chat_ask');
-    return { auth, session, question };
+    const now = this.#deps.clock.now();
+    return { auth, session, question, questionId: newId(now), answerId: newId(now) };
+  }
+
+  /**
+   * The stored answer `answerId` of this session when it answered `message` (a client reconnecting
+   * with the `Last-Event-ID` of a stream it already received), or null when there is none: the
+   * stream was left before the answer was stored, or the question is another one.
+   */
+  async storedAnswer(auth: AuthContext, sessionId: string, message: string, answerId: string): Promise<ChatMessage | null> {
+    const { database, chat, access } = this.#deps;
+    const session = await this.get(auth, sessionId);
+    await access.authorize(database.db, auth, session.documentId, 'read');
+    const pair = await chat.answerWithQuestion(database.db, auth.tenant.id, sessionId, answerId);
+    return pair && pair.question.content === message.trim() ? pair.answer : null;
   }
 
   /** Retrieves, answers and stores a prepared question (see `ask`). */
@@ -143,12 +167,13 @@ export class ChatService {
     const sessionId = session.id;
 
     const stored = await passages.forDocument(database.db, auth.tenant.id, session.documentId);
-    const [vector] = stored.some((p) => p.vector) ? await ai.embed([question], { purpose: 'query', signal: options.signal }) : [null];
-    const best = rankPassages({ terms: contentTerms(question), vector: vector ?? null }, stored, { top: TOP_PASSAGES, minScore: MIN_PASSAGE_SCORE });
     const history: ChatTurn[] = (await chat.recentMessages(database.db, auth.tenant.id, sessionId, HISTORY_MESSAGES)).map((m) => ({
       role: m.role,
       content: m.content,
     }));
+    const [vector] = stored.some((p) => p.vector) ? await ai.embed([question], { purpose: 'query', signal: options.signal }) : [null];
+    const analysis = analyzeQuestion(question, history);
+    const best = rankPassages({ analysis, vector: vector ?? null }, stored, { top: TOP_PASSAGES, minScore: MIN_PASSAGE_SCORE });
     const answer = await ai.answer(
       question,
       best.map((p) => ({ documentId: session.documentId, text: p.text, page: p.page, score: p.score })),
@@ -161,9 +186,9 @@ export class ChatService {
       .map((p) => ({ documentId: session.documentId, text: p.text, ...(p.page !== null ? { page: p.page } : {}), score: round(p.score) }));
 
     const now = clock.now();
-    const asked: ChatMessage = { id: newId(now), tenantId: auth.tenant.id, sessionId, role: 'user', content: question, citations: null, createdAt: now };
+    const asked: ChatMessage = { id: prepared.questionId, tenantId: auth.tenant.id, sessionId, role: 'user', content: question, citations: null, createdAt: now };
     const answered: ChatMessage = {
-      id: newId(now + 1),
+      id: prepared.answerId,
       tenantId: auth.tenant.id,
       sessionId,
       role: 'assistant',
@@ -185,6 +210,15 @@ export class ChatService {
     });
     return answered;
   }
+}
+
+/** 409 `document_not_ready`: the document has no finished text to answer from (docs/api-decisions.md §7). */
+function documentNotReady(documentId: string, status: string): AppError {
+  const message =
+    status === 'failed'
+      ? 'The document could not be processed, so there is no text to answer from; reprocess it first'
+      : 'The document is still being processed; ask again when its status is completed';
+  return new AppError(409, 'document_not_ready', message, { details: { document_id: documentId, status } });
 }
 
 /** Users see their own sessions; API keys act for the whole tenant. */

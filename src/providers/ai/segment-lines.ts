@@ -156,6 +156,8 @@ function fieldParts(content: string): { label: string; value: string } | null {
   // "Note: The supplier shall ..." is a sentence with a lead-in, not a field.
   const valueWords = value.split(/\s+/).filter(Boolean).length;
   if (value.length > 80 || (ENDS_SENTENCE.test(value) && valueWords >= 8)) return null;
+  // "Premises: the entire second floor of Block C, with a" is a sentence wrapped at the line end.
+  if (valueWords >= 6 && (/[,-]$/.test(value) || /\b(?:a|an|the|of|and|or|to|in|by|with|for|on|at)$/i.test(value))) return null;
   return { label, value };
 }
 

@@ -78,6 +78,8 @@ const ABBREVIATIONS = new Set(
     .split(/\s+/)
     .filter(Boolean),
 );
+// Of those, the ones a sentence often ends with: before a capitalised word, their period ends it.
+const FINAL_ABBREVIATIONS = new Set(['etc', 'a.m', 'p.m', 'inc', 'ltd', 'co', 'corp', 'plc', 'llc']);
 
 /** The segments of a text, in order; each page is segmented alone, so a segment never spans two. */
 export function segmentText(text: string, options: SegmentOptions = {}): Segment[] {
@@ -128,6 +130,9 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
+    // A sentence wrapped mid-way goes on, whatever its next line looks like alone ("Premises: …", "2 …").
+    const open = (block as Block | null)?.lines.at(-1);
+    if (open && wrapsInto(open, line)) line.type = 'text';
     if (line.type !== 'table_row' && line.type !== 'rule') header = null;
     switch (line.type) {
       case 'blank':
@@ -198,6 +203,14 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
     }
   }
   flush();
+}
+
+// A long line left mid-sentence, followed by a field, signature or collapsed row line that may be
+// its continuation (pipes, tabs, bullets and numbered items stay structure).
+function wrapsInto(previous: TypedLine, line: TypedLine): boolean {
+  if (endsUnit(previous.content) || previous.content.length < WRAP_MIN) return false;
+  if (line.type === 'field' || line.type === 'signature') return true;
+  return line.type === 'table_row' && (line.cells?.length ?? 0) <= 1;
 }
 
 // A sentence that ends on a line ends its unit; so does a lead-in ending with a colon.
@@ -303,7 +316,7 @@ function splitAtSentenceEnds(text: string, from: number, to: number): Sentence[]
   let start = 0;
   for (let m = re.exec(block); m; m = re.exec(block)) {
     const end = m.index + m[0].length;
-    if (m[0] === '.' && endsWithAbbreviation(block, m.index)) continue;
+    if (m[0] === '.' && endsWithAbbreviation(block, m.index) && !endsSentenceAnyway(block, m.index)) continue;
     pushTrimmed(out, text, from + start, from + end);
     start = end;
   }
@@ -318,6 +331,12 @@ function endsWithAbbreviation(block: string, dotIndex: number): boolean {
   // A single capital letter is an initial ("J. Smith"), a dotted acronym ("U.S.") too.
   if (/^\p{Lu}$/u.test(before[1]!) || /^(?:\p{L}\.)+\p{L}$/u.test(word)) return true;
   return ABBREVIATIONS.has(word.replace(/\.$/, ''));
+}
+
+// "… 8 a.m. to 4:30 p.m. If you are …": a final abbreviation before a capitalised word that is not a name-like continuation.
+function endsSentenceAnyway(block: string, dotIndex: number): boolean {
+  const word = /([\p{L}.]+)$/u.exec(block.slice(Math.max(0, dotIndex - 12), dotIndex))?.[1]?.toLowerCase();
+  return word !== undefined && FINAL_ABBREVIATIONS.has(word) && /^\.\s+(?:The|If|We|You|I|It|This|Please|Our|They|He|She|In|On|For|All|Any|A|An)\b/.test(block.slice(dotIndex));
 }
 
 function pushTrimmed(out: Sentence[], text: string, start: number, end: number): void {

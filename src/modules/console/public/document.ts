@@ -29,7 +29,7 @@ export async function documentView(id: string): Promise<void> {
         doc.entities && h('p', {}, `People: ${doc.entities.people.join(', ') || '–'} · Organisations: ${doc.entities.organizations.join(', ') || '–'} · Dates: ${doc.entities.dates.join(', ') || '–'}`),
       ),
     ),
-    chatPanel(id),
+    chatPanel(id, doc.status === 'completed'),
     sharesPanel(id),
     content && h('details', {}, h('summary', {}, `Text content (${content.length} characters)`), h('pre', { class: 'content' }, content.content.slice(0, 50_000))),
   );
@@ -72,16 +72,19 @@ function preview(doc: Doc, path: string): HTMLElement {
   return box;
 }
 
-function chatPanel(documentId: string): HTMLElement {
+/** Questions wait for the document: until it is completed the API answers 409 `document_not_ready`, so Ask is off. */
+function chatPanel(documentId: string, ready: boolean): HTMLElement {
   const log = h('div', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': 'Chat' });
+  const off = ready ? {} : { disabled: true, 'aria-describedby': 'chat-wait' };
   const form = h(
     'form',
     { class: 'inline', onsubmit: (e: Event) => void ask(e, documentId, log) },
     h('label', { for: 'question' }, 'Ask about this document '),
-    h('input', { id: 'question', name: 'question', required: true }),
-    h('button', { type: 'submit' }, 'Ask'),
+    h('input', { id: 'question', name: 'question', required: true, ...off }),
+    h('button', { type: 'submit', ...off }, 'Ask'),
   );
-  return h('section', { 'aria-labelledby': 'chat-title' }, h('h3', { id: 'chat-title' }, 'Chat'), form, log);
+  const wait = ready ? null : h('p', { id: 'chat-wait' }, 'Questions can be asked once processing is completed.');
+  return h('section', { 'aria-labelledby': 'chat-title' }, h('h3', { id: 'chat-title' }, 'Chat'), form, wait, log);
 }
 
 async function ask(event: Event, documentId: string, log: HTMLElement): Promise<void> {

@@ -1,5 +1,5 @@
 import { type AiProvider, type Answer, type ChatTurn, type EnrichOptions, type Enrichment, type Entities, type Passage, plainEntities } from '../ai-provider.ts';
-import { extractiveAnswer } from './extractive-answer.ts';
+import { type ComposedAnswer, extractiveAnswer, type NameFinder, needsNames } from './extractive-answer.ts';
 import { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashEmbedding } from './hash-embedding.ts';
 
 /**
@@ -82,14 +82,29 @@ export class LocalAiProvider implements AiProvider {
     opts: { signal?: AbortSignal; onDelta?: (text: string) => void; history?: ChatTurn[] } = {},
   ): Promise<Answer> {
     opts.signal?.throwIfAborted();
-    const { text, used, parts } = extractiveAnswer(question, passages, opts.history);
-    for (const part of parts) {
-      // Yield between parts so that an abort from the caller (a closed connection) lands.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      opts.signal?.throwIfAborted();
-      opts.onDelta?.(part);
-    }
-    opts.signal?.throwIfAborted();
-    return { text, used };
+    return streamComposedAnswer(await this.composeAnswer(question, passages, opts.history), opts);
   }
+
+  /** The extractive answer, whole (the threaded provider composes it in its thread and streams it). */
+  async composeAnswer(question: string, passages: Passage[], history: ChatTurn[] = []): Promise<ComposedAnswer> {
+    const names = needsNames(question, history) ? await this.#nameFinder() : undefined;
+    return extractiveAnswer(question, passages, history, names);
+  }
+
+  async #nameFinder(): Promise<NameFinder> {
+    const { extractEntitiesLocal } = await import('./entities.ts');
+    return (text) => extractEntitiesLocal(text);
+  }
+}
+
+/** Streams a composed answer through `onDelta`, piece by piece, stopping when `signal` aborts. */
+export async function streamComposedAnswer(composed: ComposedAnswer, opts: { signal?: AbortSignal; onDelta?: (text: string) => void }): Promise<Answer> {
+  for (const part of composed.parts) {
+    // Yield between parts so that an abort from the caller (a closed connection) lands.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    opts.signal?.throwIfAborted();
+    opts.onDelta?.(part);
+  }
+  opts.signal?.throwIfAborted();
+  return { text: composed.text, used: composed.used };
 }

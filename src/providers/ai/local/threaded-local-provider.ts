@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { AiProvider, Answer, ChatTurn, EnrichOptions, Enrichment, Entities, Passage } from '../ai-provider.ts';
 import type { LocalAiRequest, LocalAiResponse } from './local-ai-thread.ts';
-import { LocalAiProvider } from './local-provider.ts';
+import type { ComposedAnswer } from './extractive-answer.ts';
+import { LocalAiProvider, streamComposedAnswer } from './local-provider.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -11,7 +12,8 @@ const IDLE_MS = 30_000;
 /**
  * The local provider with its document-sized work (summary, tags, entities, embeddings) in a
  * worker thread: tens of milliseconds of CPU per document would otherwise stall every request
- * the process serves while documents are processed. Short calls that stream (`answer`) stay here.
+ * the process serves while documents are processed. A chat answer is composed there too (the
+ * entity word lists it may need live there) and streamed from here.
  */
 export class ThreadedLocalAiProvider implements AiProvider {
   readonly name = 'local' as const;
@@ -53,8 +55,13 @@ export class ThreadedLocalAiProvider implements AiProvider {
     return Promise.resolve(null);
   }
 
-  answer(question: string, passages: Passage[], opts?: { signal?: AbortSignal; onDelta?: (text: string) => void; history?: ChatTurn[] }): Promise<Answer> {
-    return this.#inline.answer(question, passages, opts);
+  async answer(
+    question: string,
+    passages: Passage[],
+    opts: { signal?: AbortSignal; onDelta?: (text: string) => void; history?: ChatTurn[] } = {},
+  ): Promise<Answer> {
+    const composed = (await this.#call({ op: 'answer', question, passages, history: opts.history ?? [] }, opts.signal)) as ComposedAnswer;
+    return streamComposedAnswer(composed, opts);
   }
 
   /** Stops the thread (process shutdown). */

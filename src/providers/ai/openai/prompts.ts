@@ -77,7 +77,8 @@ export const ANSWER_SYSTEM =
   'You answer questions about documents using only the numbered passages in the user message. ' +
   'Cite the passages you use with their markers, like [1] or [2][3], right after the statement they support. ' +
   'If the passages do not contain the answer, say plainly that the document does not say, and do not guess. ' +
-  'Answer in the language of the question, concisely.';
+  'Answer in the language of the question, in one or two sentences that state the asked fact (the date, amount, ' +
+  'name, place or period) as the passage writes it.';
 
 /** The user message of an answer: numbered passages, then the question. */
 export function answerPrompt(question: string, passages: Passage[]): string {
