@@ -125,6 +125,7 @@ interface JsonSchema {
   type?: string;
   properties?: Record<string, JsonSchema>;
   items?: JsonSchema;
+  enum?: string[];
 }
 
 async function chat(body: ChatRequest, res: ServerResponse, behaviour: OpenAiServerBehaviour): Promise<void> {
@@ -172,12 +173,20 @@ function valueFor(schema: JsonSchema, name: string, text: string): unknown {
     case 'object':
       return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, sub]) => [key, valueFor(sub, key, text)]));
     case 'array':
+      // Lists of objects ({name, confidence}, {value, text, confidence}) are built from the same strings.
+      if (schema.items?.type === 'object') {
+        return listFor(name, text).map((item) =>
+          Object.fromEntries(Object.entries(schema.items!.properties ?? {}).map(([key, sub]) => [key, sub.type === 'number' ? 0.9 : sub.enum ? sub.enum[0] : item])),
+        );
+      }
       return listFor(name, text);
     case 'string':
+      // An enum answers the first value the text names, else the last one ("other").
+      if (schema.enum) return schema.enum.find((v) => new RegExp(`\\b${v.replace(/_/g, ' ')}\\b`, 'i').test(text)) ?? schema.enum[schema.enum.length - 1];
       return name === 'summary' ? sentences(text).slice(0, 2).join(' ').slice(0, 400) : '';
     case 'number':
     case 'integer':
-      return 0;
+      return /confidence/.test(name) ? 0.9 : 0;
     case 'boolean':
       return false;
     default:
@@ -193,6 +202,8 @@ function listFor(name: string, text: string): string[] {
       for (const w of text.toLowerCase().match(/\p{L}{5,}/gu) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
       return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 5).map(([w]) => w);
     }
+    case 'locations':
+      return [];
     case 'people':
       return all(/\b(?:Mr|Mrs|Ms|Dr)\.?\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)/g);
     case 'organizations':

@@ -20,7 +20,7 @@ export interface DocumentEntities {
 export interface AiEnrichment {
   summaryConfidence: number;
   documentType: { value: string; confidence: number };
-  fields: Record<string, { value: string | number | string[] | { value: number; currency: string; text: string }; confidence: number }>;
+  fields: Record<string, { value: string | string[] | { value: number; currency: string; text: string; period?: string } | { value: string; text: string }; confidence: number }>;
   tags: { name: string; confidence: number; source: string }[];
   entities: {
     people: { name: string; confidence: number }[];

@@ -47,9 +47,14 @@ const DocumentType = Nullable(
 
 const FieldValue = Type.Union([
   Type.String(),
-  Type.Number(),
   Type.Array(Type.String()),
-  Type.Object({ value: Type.Number(), currency: Type.String(), text: Type.String() }),
+  Type.Object({
+    value: Type.Number(),
+    currency: Type.String(),
+    text: Type.String(),
+    period: Type.Optional(Type.String({ description: '`hour`, `day`, `week`, `month`, `quarter` or `year` for recurring sums.' })),
+  }),
+  Type.Object({ value: Type.String({ description: 'ISO 8601 duration (`P12M`).' }), text: Type.String() }),
 ]);
 
 const ProcessingError = Nullable(Type.Object({ stage: Type.String(), message: Type.String() }));
@@ -85,7 +90,7 @@ export const DocumentDetail = Type.Object({
   entities: Entities,
   ai_summary_confidence: Nullable(Confidence),
   ai_fields: Type.Record(Type.String(), Type.Object({ value: FieldValue, confidence: Confidence }), {
-    description: 'Addition: key fields of the document type (docs/processing.md lists them): dates as YYYY-MM-DD, money as {value, currency, text}, parties and attendees as lists.',
+    description: 'Addition: key fields of the document type (docs/processing.md lists them): dates as YYYY-MM-DD, money as {value, currency, text, period?}, durations as {value: ISO 8601, text}, parties as lists.',
   }),
   ai_tag_details: Type.Array(
     Type.Object({ name: Type.String(), confidence: Nullable(Confidence), source: Type.String({ description: '`extracted` (from the text) or `learned` (from the tenant\'s tagging).' }) }),

@@ -23,8 +23,19 @@ export interface Money {
   text: string;
 }
 
-/** What a key field holds: text, an ISO date (YYYY-MM-DD), a number, a list of names, or money. */
-export type FieldValue = string | number | string[] | Money;
+/** Money in a key field; `period` for recurring sums (rent, salary, fees). */
+export interface MoneyField extends Money {
+  period?: 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+}
+
+/** A length of time in a key field: ISO 8601 duration (`P12M`, `P30D`, `P3Y`) and the words. */
+export interface DurationField {
+  value: string;
+  text: string;
+}
+
+/** What a key field holds: text (a name, a number, an ISO date YYYY-MM-DD), a list of names, money or a duration. */
+export type FieldValue = string | string[] | MoneyField | DurationField;
 
 /** An AI output and how sure the provider is of it, in [0, 1]. */
 export interface Scored<T> {

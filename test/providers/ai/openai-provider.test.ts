@@ -184,6 +184,68 @@ describe('OpenAI provider: structured output', () => {
     assert.deepEqual(entities.amounts, ['USD 1,200.00']);
   });
 
+  it('enriches in one strict JSON-schema call, holding the answer to the local shapes', async () => {
+    server.setBehaviour({
+      structuredContent: JSON.stringify({
+        document_type: 'lease',
+        document_type_confidence: 1.7,
+        fields: [
+          { name: 'rent', value: 'GBP 1,250.00 per month', confidence: 0.9 },
+          { name: 'start_date', value: '1 May 2025', confidence: 0.8 },
+          { name: 'term', value: '12 months', confidence: 0.8 },
+          { name: 'landlord', value: 'Elm Estates Ltd; J. Smith', confidence: 0.85 },
+          { name: 'total', value: 'GBP 9.00', confidence: 0.9 },
+          { name: 'end_date', value: 'soon', confidence: 0.5 },
+        ],
+        summary: 'Lease of 4 Elm Road, GBP 1,250.00 a month.',
+        summary_confidence: 0.8,
+        tags: [
+          { name: 'Residential Lease', confidence: 0.9 },
+          { name: 'residential leases', confidence: 0.5 },
+        ],
+        people: [{ name: 'J. Smith', confidence: 0.9 }],
+        organizations: [{ name: 'Elm Estates Ltd', confidence: 0.95 }],
+        locations: [{ name: 'London', confidence: 0.7 }],
+        dates: [{ value: '2025-05-01', text: '1 May 2025', confidence: 0.9 }, { value: 'next week', text: 'next week', confidence: 0.3 }],
+        amounts: [{ value: 'GBP -1,250.00', text: '-£1,250', confidence: 0.9 }],
+      }),
+    });
+    const e = await provider().enrich('TENANCY AGREEMENT for 4 Elm Road, London.', { referenceDate: new Date('2025-04-20'), knownTags: ['Residential lease'] });
+    const body = calls('/v1/chat/completions')[0]!.body as { response_format: { json_schema: { name: string; strict: boolean } }; messages: { content: string }[] };
+    assert.equal(body.response_format.json_schema.name, 'document_enrichment');
+    assert.equal(body.response_format.json_schema.strict, true);
+    assert.match(body.messages[0]!.content, /Residential lease/);
+    assert.deepEqual(e.documentType, { value: 'lease', confidence: 1 });
+    assert.deepEqual(e.fields, {
+      rent: { value: { value: 1250, currency: 'GBP', text: 'GBP 1,250.00', period: 'month' }, confidence: 0.9 },
+      start_date: { value: '2025-05-01', confidence: 0.8 },
+      term: { value: { value: 'P12M', text: '12 months' }, confidence: 0.8 },
+      landlord: { value: ['Elm Estates Ltd', 'J. Smith'], confidence: 0.85 },
+    });
+    assert.deepEqual(e.tags, [{ name: 'residential lease', confidence: 0.9, source: 'extracted' }]);
+    assert.deepEqual(e.entities.dates, [{ value: '2025-05-01', text: '1 May 2025', confidence: 0.9 }]);
+    assert.deepEqual(e.entities.amounts, [{ value: -1250, currency: 'GBP', text: '-£1,250', confidence: 0.9 }]);
+    assert.deepEqual(e.summary, { value: 'Lease of 4 Elm Road, GBP 1,250.00 a month.', confidence: 0.8 });
+  });
+
+  it('answers an unknown type as other, without fields', async () => {
+    server.setBehaviour({ structuredContent: JSON.stringify({ document_type: 'poem', document_type_confidence: 0.9, fields: [{ name: 'total', value: 'USD 5', confidence: 1 }], summary: 'x', summary_confidence: 0.5, tags: [], people: [], organizations: [], locations: [], dates: [], amounts: [] }) });
+    const e = await provider().enrich('Roses are red.');
+    assert.equal(e.documentType.value, 'other');
+    assert.deepEqual(e.fields, {});
+  });
+
+  it('enriches a long document part by part and merges the parts', async () => {
+    const paragraph = 'Invoice payment is due from Globex Corporation on March 3, 2026 for $1,200. ';
+    const e = await provider({ maxInputTokens: 1000 }).enrich(paragraph.repeat(120));
+    const chats = calls('/v1/chat/completions');
+    assert.ok(chats.length >= 3, `${chats.length} calls`);
+    assert.equal(e.documentType.value, 'invoice');
+    assert.deepEqual(e.entities.organizations.map((o) => o.name), ['Globex Corporation']);
+    assert.deepEqual(e.entities.dates.map((d) => d.value), ['2026-03-03']);
+    assert.ok(e.summary.value.length > 0);
+  });
+
   it('summarises a long document map-reduce: parts first, then their summaries', async () => {
     const paragraph = 'The warehouse team counted every pallet in the northern hall. Damaged goods were set aside for the insurer. ';
     const text = paragraph.repeat(120);

@@ -4,7 +4,8 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { AiProvider, Passage } from '../../../src/providers/ai/ai-provider.ts';
+import { type AiProvider, DOCUMENT_TYPES, type Passage } from '../../../src/providers/ai/ai-provider.ts';
+import { FIELD_NAMES } from '../../../src/providers/ai/local/key-fields.ts';
 import { createAiProvider } from '../../../src/providers/ai/create-ai-provider.ts';
 import { type OpenAiTestServer, startOpenAiServer } from '../../support/openai-server.ts';
 
@@ -112,6 +113,29 @@ for (const factory of FACTORIES) {
       assert.deepEqual(entities.amounts, ['USD 12,500.00']);
     });
 
+    it('enriches in the documented shape: a known type, key fields of it, tags and entities, every confidence in [0, 1]', async () => {
+      const e = await provider.enrich(`INVOICE\n${ENTITY_TEXT}`, { referenceDate: new Date('2026-03-04'), tagLimit: 5 });
+      const inRange = (c: number) => typeof c === 'number' && c >= 0 && c <= 1;
+      assert.ok((DOCUMENT_TYPES as readonly string[]).includes(e.documentType.value), e.documentType.value);
+      assert.ok(inRange(e.documentType.confidence) && inRange(e.summary.confidence));
+      assert.ok(e.summary.value.length > 0);
+      for (const [name, f] of Object.entries(e.fields)) {
+        assert.ok(FIELD_NAMES[e.documentType.value].includes(name), `${name} is not a field of ${e.documentType.value}`);
+        assert.ok(inRange(f.confidence));
+      }
+      assert.ok(e.tags.length > 0 && e.tags.length <= 5, `${e.tags.length} tags`);
+      for (const t of e.tags) {
+        assert.equal(t.source, 'extracted');
+        assert.ok(inRange(t.confidence) && t.name === t.name.toLowerCase());
+      }
+      for (const list of [e.entities.people, e.entities.organizations, e.entities.locations]) for (const x of list) assert.ok(x.name && inRange(x.confidence));
+      assert.ok(e.entities.people.some((p) => p.name === 'Jane Holloway'), JSON.stringify(e.entities.people));
+      assert.deepEqual(e.entities.dates.map((d) => d.value), ['2026-03-03']);
+      assert.ok(e.entities.dates.every((d) => inRange(d.confidence) && d.text.length > 0));
+      assert.deepEqual(e.entities.amounts.map((a) => [a.value, a.currency]), [[12500, 'USD']]);
+      assert.ok(e.entities.amounts.every((a) => inRange(a.confidence) && a.text.includes('12,500')));
+    });
+
     it('embeds into unit vectors of embeddingDimensions, similar texts closer than unrelated ones', async () => {
       const [invoice, invoiceAgain, weather, empty] = await provider.embed(
         [
@@ -167,6 +191,7 @@ for (const factory of FACTORIES) {
       await assert.rejects(provider.summarize('Some text. More text here.', { signal }), { name: 'AbortError' });
       await assert.rejects(provider.extractTags('Some text.', { signal }), { name: 'AbortError' });
       await assert.rejects(provider.extractEntities('Some text.', { signal }), { name: 'AbortError' });
+      await assert.rejects(provider.enrich('Some text.', { signal }), { name: 'AbortError' });
       await assert.rejects(provider.embed(['Some text.'], { signal }), { name: 'AbortError' });
       await assert.rejects(provider.answer('What?', PASSAGES, { signal }), { name: 'AbortError' });
     });

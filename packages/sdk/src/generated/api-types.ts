@@ -931,6 +931,10 @@ export interface Operations {
       ai_status: string;
       ai_summary: string | null;
       ai_tags: string[];
+      ai_document_type: {
+        value: string;
+        confidence: number;
+      } | null;
       tags: string[];
       created_at: string;
       updated_at: string;
@@ -941,7 +945,54 @@ export interface Operations {
         people: string[];
         organizations: string[];
         dates: string[];
+        locations: string[];
+        amounts: {
+          value: number;
+          currency: string;
+          text: string;
+          confidence: number | null;
+        }[];
+        details: {
+          people: {
+            name: string;
+            confidence: number;
+          }[];
+          organizations: {
+            name: string;
+            confidence: number;
+          }[];
+          locations: {
+            name: string;
+            confidence: number;
+          }[];
+          dates: {
+            value: string;
+            text: string;
+            confidence: number;
+            alternatives?: string[];
+          }[];
+        } | null;
       };
+      ai_summary_confidence: number | null;
+      ai_fields: {
+        [key: string]: {
+          value: string | string[] | {
+            value: number;
+            currency: string;
+            text: string;
+            period?: string;
+          } | {
+            value: string;
+            text: string;
+          };
+          confidence: number;
+        };
+      };
+      ai_tag_details: {
+        name: string;
+        confidence: number | null;
+        source: string;
+      }[];
       metadata: {
         [key: string]: unknown;
       };
@@ -1513,6 +1564,10 @@ export interface Operations {
         ai_status: string;
         ai_summary: string | null;
         ai_tags: string[];
+        ai_document_type: {
+          value: string;
+          confidence: number;
+        } | null;
         tags: string[];
         created_at: string;
         updated_at: string;
@@ -1520,6 +1575,33 @@ export interface Operations {
           people: string[];
           organizations: string[];
           dates: string[];
+          locations: string[];
+          amounts: {
+            value: number;
+            currency: string;
+            text: string;
+            confidence: number | null;
+          }[];
+          details: {
+            people: {
+              name: string;
+              confidence: number;
+            }[];
+            organizations: {
+              name: string;
+              confidence: number;
+            }[];
+            locations: {
+              name: string;
+              confidence: number;
+            }[];
+            dates: {
+              value: string;
+              text: string;
+              confidence: number;
+              alternatives?: string[];
+            }[];
+          } | null;
         };
       }[];
       total: number;
@@ -2664,6 +2746,10 @@ export interface Operations {
       ai_status: string;
       ai_summary: string | null;
       ai_tags: string[];
+      ai_document_type: {
+        value: string;
+        confidence: number;
+      } | null;
       tags: string[];
       created_at: string;
       updated_at: string;
@@ -2674,7 +2760,54 @@ export interface Operations {
         people: string[];
         organizations: string[];
         dates: string[];
+        locations: string[];
+        amounts: {
+          value: number;
+          currency: string;
+          text: string;
+          confidence: number | null;
+        }[];
+        details: {
+          people: {
+            name: string;
+            confidence: number;
+          }[];
+          organizations: {
+            name: string;
+            confidence: number;
+          }[];
+          locations: {
+            name: string;
+            confidence: number;
+          }[];
+          dates: {
+            value: string;
+            text: string;
+            confidence: number;
+            alternatives?: string[];
+          }[];
+        } | null;
       };
+      ai_summary_confidence: number | null;
+      ai_fields: {
+        [key: string]: {
+          value: string | string[] | {
+            value: number;
+            currency: string;
+            text: string;
+            period?: string;
+          } | {
+            value: string;
+            text: string;
+          };
+          confidence: number;
+        };
+      };
+      ai_tag_details: {
+        name: string;
+        confidence: number | null;
+        source: string;
+      }[];
       metadata: {
         [key: string]: unknown;
       };

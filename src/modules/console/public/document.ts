@@ -27,6 +27,8 @@ export async function documentView(id: string): Promise<void> {
         doc.ai_summary && h('p', {}, h('strong', {}, 'Summary: '), doc.ai_summary),
         h('p', {}, `Tags: ${doc.tags.join(', ') || '–'} · AI tags: ${doc.ai_tags.join(', ') || '–'} `, actionButton('Apply AI tags', () => send('POST', `${path}/apply-ai-tags`).then(rerender))),
         doc.entities && h('p', {}, `People: ${doc.entities.people.join(', ') || '–'} · Organisations: ${doc.entities.organizations.join(', ') || '–'} · Dates: ${doc.entities.dates.join(', ') || '–'}`),
+        doc.entities && h('p', {}, `Places: ${doc.entities.locations.join(', ') || '–'} · Amounts: ${doc.entities.amounts.map((a) => a.text).join(', ') || '–'}`),
+        keyFields(doc),
       ),
     ),
     chatPanel(id, doc.status === 'completed'),
@@ -34,6 +36,21 @@ export async function documentView(id: string): Promise<void> {
     content && h('details', {}, h('summary', {}, `Text content (${content.length} characters)`), h('pre', { class: 'content' }, content.content.slice(0, 50_000))),
   );
   if (busy(doc)) follow(id, path, state);
+}
+
+/** The AI's document type and key fields, read-only, each with its confidence. */
+function keyFields(doc: Doc): HTMLElement | null {
+  if (!doc.ai_document_type) return null;
+  const percent = (c: number | null) => (c === null ? '' : ` (${Math.round(c * 100)} %)`);
+  const shown = (v: Doc['ai_fields'][string]['value']): string =>
+    typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : 'currency' in v ? `${v.currency} ${v.value.toLocaleString()}${v.period ? ` a ${v.period}` : ''}` : v.text;
+  const rows = Object.entries(doc.ai_fields).map(([name, f]) => h('tr', {}, h('th', { scope: 'row' }, name.replace(/_/g, ' ')), h('td', {}, `${shown(f.value)}${percent(f.confidence)}`)));
+  return h(
+    'section',
+    { 'aria-label': 'Document type and key fields' },
+    h('p', {}, h('strong', {}, 'Type: '), `${doc.ai_document_type.value.replace(/_/g, ' ')}${percent(doc.ai_document_type.confidence)}`),
+    rows.length > 0 ? h('table', { class: 'fields' }, h('tbody', {}, ...rows)) : null,
+  );
 }
 
 function stateLine(doc: Doc): string {

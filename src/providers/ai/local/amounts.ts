@@ -34,7 +34,7 @@ const SYMBOLS: Record<string, string> = {
   'us$': 'USD', 'u.s.$': 'USD', 'c$': 'CAD', 'ca$': 'CAD', 'a$': 'AUD', 'au$': 'AUD', 'nz$': 'NZD', 'hk$': 'HKD', 's$': 'SGD',
   'r$': 'BRL', 'mx$': 'MXN', '€': 'EUR', '£': 'GBP', 'cn¥': 'CNY', 'rmb': 'CNY', '₹': 'INR', 'rs': 'INR', 'rs.': 'INR',
   '₩': 'KRW', '₽': 'RUB', '₺': 'TRY', '₪': 'ILS', '₦': 'NGN', '₱': 'PHP', '₵': 'GHS', 'gh₵': 'GHS', 'gh¢': 'GHS', 'ksh': 'KES',
-  'ksh.': 'KES', '฿': 'THB', '₫': 'VND', 'r': 'ZAR', 'fr.': 'CHF', 'sfr.': 'CHF', 'zł': 'PLN', 'kč': 'CZK',
+  'ksh.': 'KES', 'kshs': 'KES', 'kshs.': 'KES', '฿': 'THB', '₫': 'VND', 'r': 'ZAR', 'fr.': 'CHF', 'sfr.': 'CHF', 'zł': 'PLN', 'kč': 'CZK',
 };
 
 // ISO 4217 codes the runtime knows, less those that are also ordinary capitalised words or
@@ -58,7 +58,7 @@ const SCALES: Record<string, number> = {
 const CODE = [...CURRENCY_CODES].join('|');
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Longest first, so "US$" wins over "$" and "GH₵" over "₵".
-const SIGN_LIST = ['US$', 'U.S.$', 'CA$', 'C$', 'AU$', 'A$', 'NZ$', 'HK$', 'S$', 'R$', 'MX$', 'CN¥', 'GH₵', 'GH¢', 'KSh.', 'KSh', 'Ksh.', 'Ksh',
+const SIGN_LIST = ['US$', 'U.S.$', 'CA$', 'C$', 'AU$', 'A$', 'NZ$', 'HK$', 'S$', 'R$', 'MX$', 'CN¥', 'GH₵', 'GH¢', 'Kshs.', 'Kshs', 'KShs.', 'KSh.', 'KSh', 'Ksh.', 'Ksh',
   'Rs.', 'Rs', 'SFr.', 'Fr.', 'RMB', '$', '€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'R'];
 const SIGN = `(?:${SIGN_LIST.map(escapeRegExp).join('|')})`;
 const AFTER_SIGNS = `(?:${['€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'Ft', 'Fr.'].map(escapeRegExp).join('|')})`;
@@ -83,6 +83,8 @@ const SPELLED = new RegExp(
   'gi',
 );
 
+const PENCE = /(?<![\p{L}\d.,£$€])(\d{1,2})p\b/gu;
+
 /** "USD 12,500.00". */
 export const formatAmount = (code: string, value: number) => formatMoney({ currency: code, value });
 
@@ -98,6 +100,8 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
     const number = m[4]!;
     const code = currencyOf(sign, options);
     if (!code || !plausibleAfterSign(sign, number, m[5], text, m.index + m[0].length)) continue;
+    // "TB-R-0561932": a reference, not money; a leading zero is never how an amount is written.
+    if ((/^\p{L}/u.test(sign) && !m[1] && text[m.index - 1] === '-') || /^0\d/.test(number)) continue;
     const value = parseNumber(number, m[5]);
     if (value !== null) push(code, m[1] || m[3] ? -value : value, m.index, m.index + m[0].length);
   }
@@ -105,6 +109,12 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
     const code = currencyOf(m[4]!, options);
     const value = parseNumber(m[2]!, m[3]);
     if (code && value !== null && free(m.index, m.index + m[0].length)) push(code, m[1] ? -value : value, m.index, m.index + m[0].length);
+  }
+  // "45p a mile": pence, where the document deals in pounds.
+  if (/£|\bGBP\b/.test(text)) {
+    for (const m of text.matchAll(PENCE)) {
+      if (free(m.index, m.index + m[0].length)) push('GBP', Number(m[1]) / 100, m.index, m.index + m[0].length);
+    }
   }
   for (const m of text.matchAll(SPELLED)) {
     const value = parseNumberWords(m[1]!);
@@ -140,6 +150,16 @@ function currencyOf(raw: string, options: AmountOptions): string | null {
  * digits after a lone dot or comma are thousands.
  */
 export function parseNumber(raw: string, scale?: string): number | null {
+  // Spaces and apostrophes only ever group thousands ("7 968,60", "1'250.00"): the mark left is the decimal one.
+  if (/\d[\u00a0\u202f '’]\d{3}/.test(raw)) {
+    const rest = raw.replace(/[\u00a0\u202f '’]/g, '');
+    const decimal = /[.,](\d{1,2})$/.exec(rest);
+    const whole = (decimal ? rest.slice(0, -decimal[0].length) : rest).replace(/[.,]/g, '');
+    const value = Number(decimal ? `${whole}.${decimal[1]}` : whole);
+    if (!Number.isFinite(value)) return null;
+    const factor = scale ? SCALES[scale.toLowerCase()] : 1;
+    return factor ? Math.round(value * factor * 100) / 100 : null;
+  }
   let s = raw.replace(/[\u00a0\u202f '’]/g, ',');
   const lastDot = s.lastIndexOf('.');
   const lastComma = s.lastIndexOf(',');

@@ -8,6 +8,8 @@ import { scoreKeyPhrases } from './keywords.ts';
 import { detectLocale } from './locale.ts';
 import { summarizeDocument } from './summarize.ts';
 
+export { extractEntitiesLocal } from './entities.ts';
+
 /** Options of `enrichLocal`. */
 export interface LocalEnrichOptions {
   referenceDate?: Date;

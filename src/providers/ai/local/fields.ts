@@ -29,10 +29,13 @@ export function findFieldValues(text: string): FieldFindings {
   const amounts: FieldFindings['amounts'] = [];
   const inTable = new Set<number>();
 
+  const stated = statedCurrency(text);
   for (const table of findTables(lines)) {
     const header = splitCells(table.rows[0]!.text, table.delimiter);
     const kinds = header.map((cell) => kindOfLabel(cell.text));
-    const currencies = header.map((cell) => currencyOfHeader(cell.text));
+    // A column headed with a currency, or a money column of a document that states its currency once.
+    const currencies = header.map((cell) => currencyOfHeader(cell.text) ?? (stated && MONEY_HEADER.test(cell.text) ? stated : null));
+    const factors = header.map((cell) => scaleOfHeader(cell.text) * (currencyOfHeader(cell.text) ? 1 : stated ? stated.factor : 1));
     for (const row of table.rows) inTable.add(row.index);
     for (const row of table.rows.slice(1)) {
       splitCells(row.text, table.delimiter).forEach((cell, column) => {
@@ -40,9 +43,15 @@ export function findFieldValues(text: string): FieldFindings {
         const start = row.start + cell.offset;
         if (kind && /^\p{Lu}/u.test(cell.text)) values.push({ kind, text: cell.text, start });
         const currency = currencies[column];
-        if (currency && /^\d[\d,.]*$/.test(cell.text)) {
-          const value = parseNumber(cell.text);
-          if (value !== null) amounts.push({ value: formatAmount(currency, value), amount: value, currency, text: cell.text, start, confidence: 0.85 });
+        // "1,250.00", "-34,800.00", "(3,250.00)": a bare figure of a money column; a bracket is a debit.
+        const figure = /^(-|\()?\s*(\d[\d,. ]*\d|\d)\s*\)?$/.exec(cell.text);
+        if (currency && figure) {
+          const value = parseNumber(figure[2]!);
+          const code = typeof currency === 'string' ? currency : currency.code;
+          if (value !== null && value !== 0) {
+            const amount = Math.round((figure[1] ? -value : value) * factors[column]! * 100) / 100;
+            amounts.push({ value: formatAmount(code, amount), amount, currency: code, text: cell.text, start, confidence: 0.85 });
+          }
         }
       });
     }
@@ -50,6 +59,17 @@ export function findFieldValues(text: string): FieldFindings {
 
   for (let i = 0; i < lines.length; i++) {
     if (inTable.has(i)) continue;
+    // "Opening Balance (KES),"4,215.35"": a label that names the currency of its figure.
+    const money = /^\s*([^,:\t]{2,40}?)\s*[,:\t]\s*"?(-|\()?\s*(\d[\d,. ]*\d|\d)\s*\)?"?\s*$/.exec(lines[i]!.text);
+    const code = money && /\(/.test(money[1]!) ? currencyOfHeader(money[1]!) : null;
+    if (money && code) {
+      const value = parseNumber(money[3]!);
+      if (value !== null) {
+        const amount = money[2] ? -value : value;
+        const start = lines[i]!.start + lines[i]!.text.indexOf(money[3]!);
+        amounts.push({ value: formatAmount(code, amount), amount, currency: code, text: money[3]!, start, confidence: 0.85 });
+      }
+    }
     const m = FIELD.exec(lines[i]!.text);
     if (!m) continue;
     const kind = kindOfLabel(m[1]!);
@@ -82,12 +102,37 @@ function kindOfLabel(label: string): TypedValue['kind'] | null {
   return null;
 }
 
+/** Headers of columns that hold money. */
+const MONEY_HEADER = /\b(?:amount|balance|paid|withdrawn|withdrawal|deposit|debit|credit|total|price|value|cost|fee|charge|sales|revenue|target|actual|budget|net|gross|tax|vat)\b/i;
+
+/** "(₹ crore)", "USD m", "'000": what a column's figures are counted in. */
+function scaleOfHeader(header: string): number {
+  if (/\bcrores?\b|\bcr\b/i.test(header)) return 1e7;
+  if (/\blakhs?\b|\blacs?\b/i.test(header)) return 1e5;
+  if (/\b(?:millions?|mn|mio)\b|\b[A-Z]{3}\s?m\b|[$€£]m\b/i.test(header)) return 1e6;
+  if (/\bthousands?\b|['’]000\b|\bk\b/i.test(header)) return 1e3;
+  return 1;
+}
+
+/** The currency a document states once for all its figures ("All amounts in KES", "Currency: INR"). */
+function statedCurrency(text: string): { code: string; factor: number } | null {
+  const m = /\b(?:(?:all\s+)?(?:amounts|figures|values|prices)\s+(?:are\s+)?(?:in|shown\s+in|stated\s+in|expressed\s+in)|currency\s*:)\s*([A-Z]{3}|[$€£₹¥])(?:\s*(crores?|lakhs?|millions?|thousands?))?/i.exec(text);
+  if (!m) {
+    // A document that writes one currency code only (a statement in KES) counts every money column in it.
+    const codes = new Set([...text.matchAll(/\b[A-Z]{3}\b/g)].map((c) => c[0]).filter((c) => CURRENCY_CODES.has(c)));
+    return codes.size === 1 ? { code: [...codes][0]!, factor: 1 } : null;
+  }
+  const code = currencyOfHeader(m[1]!) ?? (m[1] === '₹' ? 'INR' : m[1] === '¥' ? 'JPY' : null);
+  return code ? { code, factor: m[2] ? scaleOfHeader(m[2]) : 1 } : null;
+}
+
 function currencyOfHeader(header: string): string | null {
   const code = /\b([A-Z]{3})\b/.exec(header)?.[1];
   if (code && CURRENCY_CODES.has(code)) return code;
   if (/\$/.test(header)) return 'USD';
   if (/€/.test(header)) return 'EUR';
   if (/£/.test(header)) return 'GBP';
+  if (/₹/.test(header)) return 'INR';
   return null;
 }
 
@@ -130,14 +175,31 @@ function findTables(lines: Line[]): { delimiter: string; rows: Line[] }[] {
   return tables;
 }
 
-const countOf = (text: string, ch: string) => text.split(ch).length - 1;
+/** Delimiters outside double quotes (a CSV cell "4,215.35" holds a comma that splits nothing). */
+const countOf = (text: string, ch: string) => splitQuoted(text, ch).length - 1;
+
+function splitQuoted(text: string, delimiter: string): string[] {
+  if (!text.includes('"')) return text.split(delimiter);
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const ch of text) {
+    if (ch === '"') quoted = !quoted;
+    if (ch === delimiter && !quoted) {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  parts.push(current);
+  return parts;
+}
 
 function splitCells(text: string, delimiter: string): { text: string; offset: number }[] {
   const cells: { text: string; offset: number }[] = [];
   let offset = 0;
-  for (const raw of text.split(delimiter)) {
-    const lead = raw.length - raw.trimStart().length;
-    cells.push({ text: raw.trim(), offset: offset + lead });
+  for (const raw of splitQuoted(text, delimiter)) {
+    const lead = raw.length - raw.trimStart().length + (raw.trimStart().startsWith('"') ? 1 : 0);
+    cells.push({ text: raw.trim().replace(/^"(.*)"$/, '$1'), offset: offset + lead });
     offset += raw.length + 1;
   }
   return cells;

@@ -1,4 +1,4 @@
-import type { DocumentType, EntityDetails, FieldValue, Money, Scored } from '../ai-provider.ts';
+import type { DocumentType, DurationField, EntityDetails, FieldValue, MoneyField, Scored } from '../ai-provider.ts';
 import { type AmountMention, parseNumber } from './amounts.ts';
 import type { DateMention } from './dates.ts';
 import type { Locale } from './locale.ts';
@@ -91,11 +91,51 @@ class Layout {
 }
 
 const scored = <T extends FieldValue>(value: T, confidence: number): Scored<FieldValue> => ({ value, confidence });
-const money = (a: AmountMention): Money => ({ value: a.amount, currency: a.currency, text: a.text });
+const money = (a: AmountMention): MoneyField => ({ value: a.amount, currency: a.currency, text: a.text });
+
+const PERIODS: [RegExp, NonNullable<MoneyField['period']>][] = [
+  [/^\s*(?:per|a|each|every|\/)\s*(?:calendar\s+)?month\b|^\s*(?:monthly|pcm|p\.?c\.?m\.?)\b/i, 'month'],
+  [/^\s*(?:per|a|each|every|\/)\s*(?:annum|year|yr)\b|^\s*(?:annually|yearly|p\.?a\.?)(?!\p{L})/iu, 'year'],
+  [/^\s*(?:per|an|each|every|\/)\s*(?:hour|hr)\b|^\s*hourly\b/i, 'hour'],
+  [/^\s*(?:per|a|each|every|\/)\s*week\b|^\s*weekly\b/i, 'week'],
+  [/^\s*(?:per|a|each|every|\/)\s*(?:day|night)\b|^\s*daily\b/i, 'day'],
+  [/^\s*(?:per|a|each|every|\/)\s*quarter\b|^\s*quarterly\b/i, 'quarter'],
+];
+const PERIODS_BEFORE: [RegExp, NonNullable<MoneyField['period']>][] = [
+  [/\b(?:monthly|per\s+month)\b[^.\d]{0,30}$/i, 'month'],
+  [/\b(?:annual|yearly|per\s+annum)\b[^.\d]{0,30}$/i, 'year'],
+  [/\b(?:hourly)\b[^.\d]{0,30}$/i, 'hour'],
+  [/\b(?:weekly)\b[^.\d]{0,30}$/i, 'week'],
+  [/\b(?:quarterly)\b[^.\d]{0,30}$/i, 'quarter'],
+];
+
+/** The period a recurring sum is per, from the words after it ("per calendar month"); undefined when none. */
+export function periodAfter(words: string): MoneyField['period'] {
+  return PERIODS.find(([re]) => re.test(words))?.[1];
+}
+
+/** A duration as a model or a person writes it ("P12M", "12 months", "five (5) years"); null when it is not one. */
+export function parseDuration(raw: string): DurationField | null {
+  const trimmed = raw.trim();
+  if (/^P(?:\d+[YMWD])+$/.test(trimmed)) return { value: trimmed, text: trimmed };
+  const m = new RegExp(`${COUNT}${UNIT}`, 'i').exec(trimmed);
+  return m ? duration(m, 1) : null;
+}
+
+/** A recurring sum's period, from the words around it ("£2,150 per calendar month", "an annual salary of"). */
+function withPeriod(field: Scored<FieldValue> | null, text: string): Scored<FieldValue> | null {
+  if (!field || typeof field.value !== 'object' || Array.isArray(field.value) || !('currency' in field.value)) return field;
+  const at = text.indexOf(field.value.text);
+  if (at < 0) return field;
+  const after = text.slice(at + field.value.text.length, at + field.value.text.length + 30);
+  const before = text.slice(Math.max(0, at - 60), at);
+  const period = PERIODS.find(([re]) => re.test(after))?.[1] ?? PERIODS_BEFORE.find(([re]) => re.test(before))?.[1];
+  return period ? { ...field, value: { ...field.value, period } } : field;
+}
 
 // --- readers shared by several kinds ---------------------------------------------------------
 
-const NUMBER_TOKEN = /(?<![\p{L}\d])([A-Z]{0,6}[-/]?[A-Z0-9]*\d[A-Z0-9]*(?:[-/.][A-Z0-9]+)*)(?![\p{L}\d])/iu;
+const NUMBER_TOKEN = /(?<![\p{L}\d-])((?:[A-Z0-9]+[-/.])*[A-Z0-9]*\d[A-Z0-9]*(?:[-/.][A-Z0-9]+)*)(?![\p{L}\d])/iu;
 
 function documentNumber(layout: Layout, labels: RegExp, words: string): Scored<FieldValue> | null {
   const labelled = layout.labelled.find((l) => labels.test(l.label) && NUMBER_TOKEN.test(l.value));
@@ -246,15 +286,41 @@ function definedParty(layout: Layout, role: string): Scored<FieldValue> | null {
   return last ? scored(last.name, 0.88) : null;
 }
 
-const WORD_NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12, eighteen: 18, twenty: 20, 'twenty-four': 24, thirty: 30, 'thirty-six': 36 };
+const WORD_NUMBERS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15,
+  eighteen: 18, twenty: 20, 'twenty-four': 24, thirty: 30, 'thirty-six': 36, sixty: 60, ninety: 90,
+};
+const COUNT = `(?:(\\d{1,3})|(${Object.keys(WORD_NUMBERS).sort((a, b) => b.length - a.length).join('|')}))\\s*(?:\\(\\d{1,3}\\)\\s*)?`;
+const UNIT = "(year|month|week|day)s?['’]?";
+const UNIT_CODES: Record<string, string> = { year: 'Y', month: 'M', week: 'W', day: 'D' };
 
-/** "a term of five (5) years", "for 12 months": the term as "5 years". */
+function duration(m: RegExpExecArray, countAt: number): DurationField {
+  const n = m[countAt] ? Number(m[countAt]) : WORD_NUMBERS[m[countAt + 1]!.toLowerCase()]!;
+  const unit = m[countAt + 2]!.toLowerCase();
+  return { value: `P${n}${UNIT_CODES[unit]}`, text: m[0].replace(/^\W+/, '').trim() };
+}
+
+/** "a term of five (5) years", "for 12 months": the term as an ISO 8601 duration. */
 function term(layout: Layout): Scored<FieldValue> | null {
-  const m = /\b(?:term|period|duration)\s+(?:of\s+|shall\s+be\s+|is\s+)?(?:(\d{1,3})|(one|two|three|four|five|six|seven|eight|nine|ten|twelve|eighteen|twenty|twenty-four|thirty|thirty-six))\s*(?:\(\d{1,3}\)\s*)?(year|month|week|day)s?\b/i.exec(layout.ctx.text)
-    ?? /\bfor\s+(?:a\s+(?:fixed\s+)?(?:term|period)\s+of\s+)?(?:(\d{1,3})|(one|two|three|four|five|six|seven|eight|nine|ten|twelve|eighteen|twenty|twenty-four|thirty|thirty-six))\s*(?:\(\d{1,3}\)\s*)?(year|month)s?\b/i.exec(layout.ctx.text);
+  const text = layout.ctx.text;
+  const m = new RegExp(`\\b(?:initial\\s+)?(?:term|period|duration)\\s+(?:of\\s+|shall\\s+be\\s+|is\\s+)?(?:a\\s+)?${COUNT}${UNIT}`, 'i').exec(text)
+    ?? new RegExp(`\\bfor\\s+(?:a\\s+(?:fixed\\s+)?(?:term|period)\\s+of\\s+)?${COUNT}${UNIT}`, 'i').exec(text);
   if (!m) return null;
-  const n = m[1] ? Number(m[1]) : WORD_NUMBERS[m[2]!.toLowerCase()]!;
-  return scored(`${n} ${m[3]!.toLowerCase()}${n === 1 ? '' : 's'}`, 0.8);
+  const d = duration(m, 1);
+  const spoken = new RegExp(`${COUNT}${UNIT}`, 'i').exec(m[0]);
+  return scored({ value: d.value, text: spoken ? spoken[0].trim() : d.text }, 0.8);
+}
+
+/** "three months' notice", "a notice period of 30 days". */
+function noticePeriod(layout: Layout): Scored<FieldValue> | null {
+  const text = layout.ctx.text;
+  const before = new RegExp(`${COUNT}${UNIT}\\s*(?:prior\\s+|advance\\s+)?(?:written\\s+)?notice`, 'i').exec(text);
+  const after = new RegExp(`\\bnotice\\s+(?:period\\s+)?(?:of\\s+|is\\s+|shall\\s+be\\s+)?(?:not\\s+less\\s+than\\s+|at\\s+least\\s+)?${COUNT}${UNIT}`, 'i').exec(text);
+  const m = before ?? after;
+  if (!m) return null;
+  const spoken = new RegExp(`${COUNT}${UNIT}`, 'i').exec(m[0])!;
+  const d = duration(spoken, 1);
+  return scored({ value: d.value, text: spoken[0].trim() }, 0.8);
 }
 
 /** "the position of Senior Data Analyst", "Job title: …", "as our new Head of Finance". */
@@ -301,14 +367,6 @@ function addressee(layout: Layout): Scored<FieldValue> | null {
   return scored(full?.name ?? short, full ? 0.88 : 0.75);
 }
 
-function attendees(layout: Layout): Scored<FieldValue> | null {
-  const labelled = layout.label(/^(?:attendees|present|in attendance|attendance|participants|members present)$/);
-  if (!labelled) return null;
-  const end = layout.lines[labelled.line]!.start + layout.lines[labelled.line]!.text.length;
-  const names = layout.ctx.entities.people.map((p) => p.name).filter((n) => layout.ctx.text.slice(labelled.start, end).includes(n));
-  return names.length > 0 ? scored(names, 0.88) : null;
-}
-
 function chair(layout: Layout): Scored<FieldValue> | null {
   const labelled = namedBy(layout, /^(?:chair|chairperson|chaired by|chairman|chairwoman)$/);
   if (labelled) return labelled;
@@ -319,11 +377,6 @@ function chair(layout: Layout): Scored<FieldValue> | null {
 function title(layout: Layout): Scored<FieldValue> | null {
   const first = layout.lines.map((l) => l.text.replace(/[#*=_|]+/g, ' ').trim()).find((l) => l.length >= 4);
   return first && first.length <= 120 ? scored(first, 0.7) : null;
-}
-
-function emailAddress(layout: Layout): Scored<FieldValue> | null {
-  const m = /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/.exec(layout.ctx.text);
-  return m ? scored(m[0], 0.9) : null;
 }
 
 function firstPerson(layout: Layout): Scored<FieldValue> | null {
@@ -341,142 +394,158 @@ type Reader = (layout: Layout) => Scored<FieldValue> | null;
 const TOTAL_LABELS = /^(?:(?:grand|invoice|order|quote|quotation|receipt)\s+)?total(?:\s+(?:due|amount|payable|value|price|incl.*|\(.*\)|[a-z]{3}))?$|^(?:amount|balance)\s+(?:due|payable)(?:\s+\(.*\))?$|^total\s+amount(?:\s+due)?$|^amount\s+paid$|^total\s+paid$/;
 const NOT_TOTAL = /sub\s*-?total|tax|vat|discount|shipping/;
 
-const FIELDS: Partial<Record<DocumentType, Record<string, Reader>>> = {
+const FIELDS: Record<DocumentType, Record<string, Reader>> = {
   invoice: {
-    document_number: (l) => documentNumber(l, /^(?:tax\s+)?invoice(?:\s+(?:no|number|num|#|id|ref))?$|^inv(?:\s+no)?$/, 'invoice'),
     vendor: (l) => party(l, /^(?:from|supplier|vendor|seller|issued by|payee|remit to)$/) ?? issuer(l),
     customer: (l) => party(l, /^(?:bill(?:ed)?\s+to|invoice\s+to|customer|client|sold\s+to|to|buyer)$/),
+    document_number: (l) => documentNumber(l, /^(?:tax\s+)?invoice(?:\s+(?:no|number|num|#|id|ref))?$|^inv(?:\s+no)?$/, 'invoice'),
     issue_date: (l) => documentDate(l),
-    due_date: (l) => dateField(l, /^(?:due|due date|payment due|payment due date|pay by)$/, /\b(?:due|payable|pay(?:ment)?)\s+(?:on|by|before|no later than)?\s*$/i),
     total: (l) => labelledAmount(l, TOTAL_LABELS, NOT_TOTAL) ?? largestAmount(l.ctx),
-    purchase_order_number: (l) => documentNumber(l, /^(?:po|p o|purchase order|your order|order)(?:\s+(?:no|number|#|ref))?$/, 'purchase order|P\\.?O\\.?'),
+    due_date: (l) => dateField(l, /^(?:due|due date|payment due|payment due date|pay by)$/, /\b(?:due|payable|pay(?:ment)?)\s+(?:on|by|before|no later than)?\s*$/i),
   },
   receipt: {
-    document_number: (l) => documentNumber(l, /^(?:receipt|transaction|order)(?:\s+(?:no|number|#|id))?$/, 'receipt'),
-    merchant: (l) => party(l, /^(?:merchant|store|shop|seller|from|vendor)$/) ?? issuer(l),
+    vendor: (l) => party(l, /^(?:merchant|store|shop|seller|from|vendor)$/) ?? issuer(l),
     issue_date: (l) => documentDate(l, /^(?:date|paid on|payment date|transaction date|date of payment)$/),
     total: (l) => labelledAmount(l, TOTAL_LABELS, NOT_TOTAL) ?? largestAmount(l.ctx),
-    payment_method: (l) => {
-      const m = /\b(visa|mastercard|amex|american express|debit card|credit card|cash|bank transfer|m-pesa|paypal|apple pay|google pay)\b/i.exec(l.ctx.text);
-      return m ? scored(m[1]!.toLowerCase(), 0.8) : null;
-    },
+    customer: (l) => party(l, /^(?:customer|client|received from|guest|name|bill to|billed to|sold to)$/),
+    document_number: (l) => documentNumber(l, /^(?:receipt|transaction|order)(?:\s+(?:no|number|#|id))?$/, 'receipt'),
   },
   purchase_order: {
-    document_number: (l) => documentNumber(l, /^(?:purchase order|po|p o|order)(?:\s+(?:no|number|#|num|ref))?$/, 'purchase order|P\\.?O\\.?'),
     buyer: (l) => party(l, /^(?:buyer|ordered by|purchaser|bill to|from|customer)$/) ?? issuer(l),
     supplier: (l) => party(l, /^(?:supplier|vendor|to|seller|sold by)$/),
+    document_number: (l) => documentNumber(l, /^(?:purchase order|po|p o|order)(?:\s+(?:no|number|#|num|ref))?$/, 'purchase order|P\\.?O\\.?'),
     issue_date: (l) => documentDate(l, /^(?:date|po date|order date|issue date|date issued)$/),
-    delivery_date: (l) => dateField(l, /^(?:delivery date|deliver by|required by|delivery|required date|need by|ship date)$/, /\b(?:deliver(?:ed|y)?|ship(?:ped)?|required|needed)\s+(?:on|by|before|no later than)?\s*$/i),
     total: (l) => labelledAmount(l, TOTAL_LABELS, NOT_TOTAL) ?? largestAmount(l.ctx),
+    delivery_date: (l) => dateField(l, /^(?:delivery date|deliver by|required by|delivery|required date|need by|ship date)$/, /\b(?:deliver(?:ed|y)?|ship(?:ped)?|required|needed)\s+(?:on|by|before|no later than)?\s*$/i),
   },
   quote: {
-    document_number: (l) => documentNumber(l, /^(?:quote|quotation|estimate|proposal)(?:\s+(?:no|number|#|ref))?$/, 'quotation|quote|estimate'),
     vendor: (l) => party(l, /^(?:from|supplier|vendor|prepared by)$/) ?? issuer(l),
     customer: (l) => party(l, /^(?:to|customer|client|prepared for|attention|attn|for)$/),
     issue_date: (l) => documentDate(l),
-    valid_until: (l) => dateField(l, /^(?:valid until|valid through|expiry|expires|expiry date|validity)$/, /\b(?:valid\s+(?:until|till|through|to)|expires?\s+on|open\s+until)\s*$/i),
     total: (l) => labelledAmount(l, TOTAL_LABELS, NOT_TOTAL) ?? largestAmount(l.ctx),
+    document_number: (l) => documentNumber(l, /^(?:quote|quotation|estimate|proposal)(?:\s+(?:no|number|#|ref))?$/, 'quotation|quote|estimate'),
+    valid_until: (l) => dateField(l, /^(?:valid until|valid through|expiry|expires|expiry date|validity)$/, /\b(?:valid\s+(?:until|till|through|to)|expires?\s+on|open\s+until)\s*$/i),
   },
   contract: {
     parties: parties,
     effective_date: (l) => dateField(l, /^(?:effective date|commencement date|start date)$/, /\b(?:effective\s+(?:from|as\s+of|on)?|commenc\w*\s+(?:on)?|dated|made\s+on|entered\s+into\s+(?:on|as\s+of))\s*$/i) ?? documentDate(l),
+    title: title,
     end_date: (l) => dateField(l, /^(?:end date|expiry date|termination date|expiry)$/, /\b(?:until|ends?\s+on|expir\w*\s+on|terminat\w*\s+on|through)\s*$/i),
     term: term,
-    value: (l) => labelledAmount(l, /^(?:contract\s+)?(?:value|price|fee|fees|total|consideration)$/) ?? amountNear(l, /\b(?:fee|fees|price|value|consideration|sum)\s+of\s*$/i) ?? largestAmount(l.ctx),
-    governing_law: (l) => {
-      const m = /\bgoverned\s+by\s+(?:and\s+construed\s+in\s+accordance\s+with\s+)?the\s+laws?\s+of\s+(?:the\s+)?((?:State\s+of\s+)?\p{Lu}[\p{L}]+(?:\s+(?:and\s+)?\p{Lu}[\p{L}]+)*)/u.exec(l.ctx.text);
-      return m ? scored(m[1]!, 0.85) : null;
-    },
+    value: (l) => withPeriod(labelledAmount(l, /^(?:contract\s+)?(?:value|price|fee|fees|total|consideration|contract sum)$/) ?? amountNear(l, /\b(?:fee|fees|price|value|consideration|sum)\s+(?:of|is)\s*$/i) ?? largestAmount(l.ctx), l.ctx.text),
+    notice_period: noticePeriod,
+    governing_law: governingLaw,
   },
   lease: {
-    landlord: (l) => definedParty(l, 'landlord') ?? definedParty(l, 'lessor'),
-    tenant: (l) => definedParty(l, 'tenant') ?? definedParty(l, 'lessee'),
+    landlord: (l) => asNames(definedParty(l, 'landlord') ?? definedParty(l, 'lessor')),
+    tenant: (l) => asNames(definedParty(l, 'tenant') ?? definedParty(l, 'lessee')),
     property: (l) => {
       const labelled = l.label(/^(?:property|premises|address of (?:the )?(?:property|premises)|the premises|the property)$/);
       if (labelled) return scored(labelled.value.replace(/[.;]+$/, ''), 0.85);
       const m = /\b(?:premises|property)\s+(?:known\s+as|at|located\s+at|situated\s+at)\s+([^.;\n]{5,100})/i.exec(l.ctx.text);
       return m ? scored(m[1]!.trim().replace(/\s*\(.*$/, ''), 0.78) : null;
     },
-    rent: (l) => labelledAmount(l, /^(?:(?:monthly|annual|yearly)\s+)?rent(?:al)?(?:\s+\(.*\))?$/) ?? amountNear(l, /\brent(?:al)?\b[^.]{0,40}$/i),
-    deposit: (l) => labelledAmount(l, /^(?:security\s+)?deposit$|^bond$/) ?? amountNear(l, /\bdeposit\b[^.]{0,30}$/i),
     start_date: (l) => dateField(l, /^(?:start date|commencement date|term start|lease start|from)$/, /\b(?:commenc\w*|starting|beginning|from|start\w*\s+on|effective)\s+(?:on\s+)?$/i),
+    rent: (l) => withPeriod(labelledAmount(l, /^(?:(?:monthly|annual|yearly)\s+)?rent(?:al)?(?:\s+\(.*\))?$/) ?? amountNear(l, /\brent(?:al)?\b[^.]{0,40}$/i), l.ctx.text),
     end_date: (l) => dateField(l, /^(?:end date|expiry date|term end|lease end|to|until)$/, /\b(?:until|ending\s+on|ends\s+on|expir\w*\s+on|to\s+and\s+including|and\s+ending)\s*$/i),
     term: term,
+    deposit: (l) => labelledAmount(l, /^(?:security\s+)?deposit$|^bond$/) ?? amountNear(l, /\bdeposit\b[^.]{0,30}$/i),
+    notice_period: noticePeriod,
   },
   nda: {
     parties: parties,
     effective_date: (l) => dateField(l, /^(?:effective date|date)$/, /\b(?:effective\s+(?:from|as\s+of|on)?|dated|made\s+on|entered\s+into\s+(?:on|as\s+of))\s*$/i) ?? documentDate(l),
     term: term,
-    mutual: (l) => scored(/\bmutual\b|\beach\s+party\b|\bboth\s+parties\b/i.test(l.ctx.text) ? 'mutual' : 'one-way', 0.7),
+    governing_law: governingLaw,
   },
   employment_letter: {
     employer: (l) => issuer(l),
     employee: (l) => party(l, /^(?:candidate|employee|employee name|name|to)$/) ?? addressee(l),
     role: role,
-    salary: (l) => labelledAmount(l, /^(?:(?:annual|base|gross|starting)\s+)?(?:salary|compensation|remuneration|pay)$/) ?? amountNear(l, /\b(?:salary|remuneration|compensation|pay)\b[^.]{0,50}$/i) ?? amountNear(l, /^\s*(?:per\s+(?:annum|year|month)|a\s+year|annually|gross)\b/i),
-    start_date: (l) => dateField(l, /^(?:start date|starting date|commencement date|date of joining|joining date)$/, /\b(?:start(?:ing)?(?:\s+date)?|commenc\w*|join\w*(?:\s+us)?|first\s+day)\s+(?:on|is|will\s+be|of)?\s*$/i),
     issue_date: (l) => documentDate(l),
+    start_date: (l) => dateField(l, /^(?:start date|starting date|commencement date|date of joining|joining date)$/, /\b(?:start(?:ing)?(?:\s+date)?|commenc\w*|join\w*(?:\s+us)?|first\s+day)\s+(?:on|is|will\s+be|of)?\s*$/i),
+    salary: (l) => withPeriod(labelledAmount(l, /^(?:(?:annual|base|gross|starting)\s+)?(?:salary|compensation|remuneration|pay|ctc)$/) ?? amountNear(l, /\b(?:salary|remuneration|compensation|pay|ctc)\b[^.]{0,50}$/i) ?? amountNear(l, /^\s*(?:per\s+(?:annum|year|month)|a\s+year|annually|gross)\b/i), l.ctx.text),
+    notice_period: noticePeriod,
   },
   policy: {
-    title: title,
     organization: (l) => issuer(l),
+    title: title,
     effective_date: (l) => dateField(l, /^(?:effective date|effective from|effective|date effective|approved|date approved|issue date)$/, /\beffective\s+(?:from|as\s+of|on)?\s*$/i) ?? documentDate(l),
-    version: (l) => {
-      const m = /\b(?:version|ver\.?|v)\s*(\d+(?:\.\d+)*)\b/i.exec(l.ctx.text);
-      return m ? scored(m[1]!, 0.85) : null;
-    },
   },
   minutes: {
-    title: title,
     meeting_date: (l) => documentDate(l, /^(?:date|meeting date|date of meeting|held on)$/),
-    attendees: attendees,
+    organization: (l) => issuer(l),
     chair: chair,
   },
   memo: {
     from: (l) => namedBy(l, /^from$/),
-    to: (l) => namedBy(l, /^to$/),
+    to: (l) => asNames(namedBy(l, /^to$/)),
+    issue_date: (l) => documentDate(l),
     subject: subject,
-    date: (l) => documentDate(l),
   },
   report: {
     title: title,
+    issue_date: (l) => documentDate(l, /^(?:date|report date|prepared on|published|issued)$/),
     organization: (l) => issuer(l),
-    date: (l) => documentDate(l, /^(?:date|report date|prepared on|published|period ending)$/),
+    period_start: (l) => statementPeriod(l, 0),
+    period_end: (l) => statementPeriod(l, 1),
   },
   letter: {
-    sender: (l) => signer(l) ?? issuer(l),
-    recipient: addressee,
-    date: (l) => documentDate(l),
+    sender: (l) => issuer(l) ?? signer(l),
+    recipient: (l) => addresseeOrganisation(l) ?? addressee(l),
+    issue_date: (l) => documentDate(l),
     subject: subject,
   },
   email: {
     from: (l) => namedBy(l, /^from$/),
-    to: (l) => namedBy(l, /^to$/),
+    to: (l) => asNames(namedBy(l, /^to$/)),
     subject: subject,
-    date: (l) => documentDate(l, /^(?:date|sent)$/),
+    issue_date: (l) => documentDate(l, /^(?:date|sent)$/),
   },
   cv: {
-    name: firstPerson,
-    email: emailAddress,
-    phone: (l) => {
-      const m = /(?:\+\d{1,3}[\s.-]?)?\(?\d{2,4}\)?[\s.-]?\d{3,4}[\s.-]?\d{3,4}\b/.exec(l.ctx.text);
-      return m ? scored(m[0].trim(), 0.8) : null;
+    person: firstPerson,
+    role: (l) => {
+      // The headline under the name, or the first position held.
+      const head = l.lines.map((x) => x.text.trim()).filter((x) => x !== '').slice(1, 3);
+      const line = head.find((x) => x.length <= 60 && !/@|\d{3}|^(?:email|phone|tel|address|profile|summary)\b/i.test(x) && /^\p{Lu}/u.test(x));
+      return line ? scored(line.split(/\s+[|·•–-]\s+/)[0]!.trim(), 0.65) : null;
     },
   },
   statement: {
     institution: (l) => issuer(l),
     account_holder: (l) => party(l, /^(?:account holder|account name|name|customer|statement for|prepared for)$/) ?? addressee(l),
-    account_number: (l) => {
-      const labelled = l.label(/^(?:account|account number|account no|acct no|iban|card number)$/);
-      const m = labelled && /[\dX*][\dX* -]{3,}\d/.exec(labelled.value);
-      return m ? scored(m[0].trim(), 0.9) : null;
-    },
     period_start: (l) => statementPeriod(l, 0),
     period_end: (l) => statementPeriod(l, 1),
-    opening_balance: (l) => labelledAmount(l, /^(?:opening|previous|starting)\s+balance$|^balance\s+(?:brought\s+)?forward$/),
     closing_balance: (l) => labelledAmount(l, /^(?:closing|new|ending|current)\s+balance$|^balance\s+carried\s+forward$/),
+    opening_balance: (l) => labelledAmount(l, /^(?:opening|previous|starting)\s+balance$|^balance\s+(?:brought\s+)?forward$/),
+  },
+  other: {
+    title: title,
+    issue_date: (l) => documentDate(l),
+    organization: (l) => issuer(l),
   },
 };
+
+function asNames(field: Scored<FieldValue> | null): Scored<FieldValue> | null {
+  return field && typeof field.value === 'string' ? { ...field, value: [field.value] } : field;
+}
+
+function governingLaw(layout: Layout): Scored<FieldValue> | null {
+  const m = /\bgoverned\s+by\s+(?:and\s+construed\s+in\s+accordance\s+with\s+)?the\s+laws?\s+of\s+(?:the\s+)?((?:State\s+of\s+)?\p{Lu}[\p{L}]+(?:\s+(?:and\s+)?\p{Lu}[\p{L}]+)*)/u.exec(layout.ctx.text);
+  return m ? scored(m[1]!, 0.85) : null;
+}
+
+/** The organisation a letter is addressed to: the first one in the address block before "Dear". */
+function addresseeOrganisation(layout: Layout): Scored<FieldValue> | null {
+  const dear = layout.lines.findIndex((l) => /^\s*dear\b/i.test(l.text));
+  if (dear < 0) return null;
+  const from = layout.lines.findIndex((l, i) => i > 2 && i < dear && /^\s*(?:the\s+directors|attn|for\s+the\s+attention|to:)/i.test(l.text));
+  const block = layout.block(Math.max(0, from >= 0 ? from : dear - 8), from >= 0 ? dear - from : Math.min(8, dear));
+  const issuerName = issuer(layout)?.value;
+  const names = layout.ctx.entities.organizations.map((e) => ({ name: e.name, at: block.text.indexOf(e.name) })).filter((e) => e.at >= 0 && e.name !== issuerName);
+  const first = names.sort((a, b) => a.at - b.at)[0];
+  return first ? scored(first.name, 0.75) : null;
+}
 
 function statementPeriod(layout: Layout, which: 0 | 1): Scored<FieldValue> | null {
   const labelled = layout.label(/^(?:statement period|period|statement dates?|for the period)$/);
@@ -493,10 +562,9 @@ function statementPeriod(layout: Layout, which: 0 | 1): Scored<FieldValue> | nul
   return hit && inSpan.length >= 2 ? scored(hit.iso, Math.min(0.9, hit.confidence)) : null;
 }
 
-/** The key fields of a document of this kind that the text gives; none for `other`. */
+/** The key fields of a document of this kind that the text gives. */
 export function extractKeyFields(type: DocumentType, ctx: FieldContext): KeyFields {
   const readers = FIELDS[type];
-  if (!readers) return {};
   const layout = new Layout(ctx);
   const out: KeyFields = {};
   for (const [name, read] of Object.entries(readers)) {
@@ -508,7 +576,7 @@ export function extractKeyFields(type: DocumentType, ctx: FieldContext): KeyFiel
 
 /** The field names each kind may carry (docs and the OpenAI schema use them). */
 export const FIELD_NAMES: Record<DocumentType, string[]> = Object.fromEntries(
-  (Object.keys(FIELDS) as DocumentType[]).map((t) => [t, Object.keys(FIELDS[t]!)]).concat([['other', []]]),
+  (Object.keys(FIELDS) as DocumentType[]).map((t) => [t, Object.keys(FIELDS[t])]),
 ) as Record<DocumentType, string[]>;
 
 const round = (x: number) => Math.round(x * 100) / 100;

@@ -92,7 +92,7 @@ export class LocalAiProvider implements AiProvider {
   }
 
   async #nameFinder(): Promise<NameFinder> {
-    const { extractEntitiesLocal } = await import('./entities.ts');
+    const { extractEntitiesLocal } = await nlp();
     return (text) => extractEntitiesLocal(text);
   }
 }

@@ -67,9 +67,7 @@ export function detectLocale(text: string): Locale {
   };
   const currency = new Map<string, number>();
   for (const [re, country] of CURRENCY_CUES) for (const _ of text.matchAll(re)) vote(country, 1.5, 4, currency);
-  // A bare dollar leans American, weakly: Canada, Australia and others write it too.
-  const dollars = (text.match(/(?<![A-Z])\$/g) ?? []).length;
-  if (dollars > 0) vote('US', 0.5 * dollars, 1.5, currency);
+  // A bare dollar says nothing of the country: Canada, Australia, Hong Kong and others write it too.
   const addresses = new Map<string, number>();
   for (const _ of text.matchAll(UK_POSTCODE)) vote('GB', 3, 6, addresses);
   for (const _ of text.matchAll(US_ZIP)) vote('US', 3, 6, addresses);

@@ -94,7 +94,9 @@ const isOnlyVerb = (lower: string) => {
 export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
   const tokens = span.tokens.slice();
   while (tokens.length > 1 && isOnlyVerb(tokens[0]!.lower) && !isFirstName(tokens[0]!.lower)) tokens.shift();
-  if (span.sentenceStart || tokens[0]?.lower === 'the') {
+  // "Harbour Properties DAC": a name closed by a legal form is the company's whole name.
+  const legalName = tokens.length >= 2 && LEGAL_SUFFIXES.has(bare(tokens[tokens.length - 1]!));
+  if ((span.sentenceStart || tokens[0]?.lower === 'the') && !(legalName && tokens[0]!.lower !== 'the' && !STOP_WORDS.has(tokens[0]!.lower) && !isOnlyVerb(tokens[0]!.lower))) {
     while (tokens.length > 0) {
       const t = tokens[0]!;
       const next = tokens[1];
@@ -212,6 +214,8 @@ function qualifiesCompany(t: NameToken, ctx: DocumentContext): boolean {
 
 function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boolean {
   if (tokens.some((t) => ROLE_WORDS.has(bare(t)))) return false;
+  // "Baggot Street Upper", "Connaught Road Central": an address, whatever follows the street word.
+  if (tokens.some((t, i) => i > 0 && STREET_WORDS.has(bare(t)) && t.capitalised)) return false;
   const ofAt = tokens.findIndex((t) => t.lower === 'of' || t.lower === 'for');
   const headPart = ofAt > 0 ? tokens.slice(0, ofAt) : tokens;
   if (ofAt > 0 && headPart.length === 1) return OF_ORG_HEADS.has(bare(headPart[0]!)) && tokens.length > ofAt + 1;
@@ -278,6 +282,15 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
 
   // "your client, Siobhán O'Connell, wishes": words shaped only as names are, mid-sentence.
   if (!span.sentenceStart && count <= 3 && tokens.some((t) => NAME_SHAPE.test(t.text)) && tokens.every((t) => nameLike(t, ctx, false))) return person(1.5);
+  // Two or three words no lexicon, gazetteer or document knows otherwise, mid-sentence and not
+  // after "in"/"at" (a place): "contact Karthik Subramanian", "go to Priya Chandrasekaran".
+  if (
+    !span.sentenceStart && count >= 2 && count <= 3 &&
+    /\b(?:contact(?:ing)?|to|by|cc|ask(?:ing)?|call|e-?mail|tell|thank(?:s)?|attention of|attn\.?|approved by|signed by|reviewed by)\s*:?\s*$/i.test(span.before) &&
+    tokens.every((t) => nameLike(t, ctx, false) && !isKnownCompanyWord(bare(t)))
+  ) {
+    return person(1.2);
+  }
   // Unknown names need a cue: a role after them, a verb of saying, a speaker label, a signature.
   const role = /^\s*(?:,|\(|-|–|—)\s*(?:the\s+|our\s+|a\s+)?([\p{L}-]+)/u.exec(span.after)?.[1]?.toLowerCase();
   const said = /^\s*,?\s*([\p{L}]+)/u.exec(span.after)?.[1]?.toLowerCase();

@@ -32,7 +32,7 @@ export interface NameSpan {
 
 const TOKEN = /(?:\p{L}\.){2,}|[\p{L}\p{N}]+(?:['’\-&][\p{L}\p{N}]+)*|&/gu;
 const LINE_PREFIX = /^\s*(?:[-*•·▪◦–]\s+|\d+[.)]\s+|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*|>\s*)?/;
-const ABBREVIATED = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'jr', 'sr', 'inc', 'ltd', 'co', 'corp', 'rev', 'hon', 'mx']);
+const ABBREVIATED = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'jr', 'sr', 'inc', 'ltd', 'co', 'corp', 'rev', 'hon', 'mx', 'pvt', 'pty', 'bhd']);
 
 /**
  * Candidate spans of every line of the text. Lines of wrapped prose (long, not ending a sentence)
@@ -138,7 +138,12 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   const gap = line.slice(prev.end, token.start);
   if (/\d/.test(token.text)) return false;
   const plainGap = /^ {1,2}$/.test(gap);
-  const abbreviationGap = gap === '. ' && ABBREVIATED.has(prev.lower);
+  const abbreviationGap = (gap === '. ' || gap === '.,' || gap === '., ') && ABBREVIATED.has(prev.lower);
+  // "Table Bay Timber (Pty) Ltd": a legal form in brackets, then the rest of it.
+  if ((gap === ' (' && token.lower === 'pty') || (gap === ') ' && prev.lower === 'pty')) return true;
+  // "Elektro Müller GmbH & Co. KG": a partnership of a company carries a second legal form.
+  if (LEGAL_SUFFIXES.has(prev.lower.replace(/\./g, '')) && token.text === '&' && /^\s*Co\b/.test(line.slice(token.end))) return plainGap;
+  if (prev.text === '&' && token.lower === 'co' && j >= 2 && LEGAL_SUFFIXES.has(tokens[j - 2]!.lower.replace(/\./g, ''))) return plainGap;
   // ", Inc." continues a name; ", CO 80203" is a state in an address.
   const legal = LEGAL_SUFFIXES.has(token.lower.replace(/\./g, ''));
   const suffixGap = /^\.?, ?$/.test(gap) && legal && token.text !== 'CO';
@@ -153,6 +158,8 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   // A title inside a run starts a new name ("Dear Mr Smith").
   if (HONORIFICS.has(token.lower) && tokens[j + 1]?.capitalised && prev.lower !== 'vice') return false;
   if (token.capitalised) return true;
+  // "Allianz plc", "Acme gmbh": a legal form written in lower case still closes the name.
+  if (legal && plainGap && prev.capitalised) return true;
   if (CONNECTORS.has(token.lower) || PARTICLES.has(token.lower)) {
     // A connector joins only when a capitalised word follows ("Bank of America", "van der Berg").
     for (let k = j + 1; k < tokens.length && k <= j + 2; k++) {

@@ -5,7 +5,7 @@ const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 
 /** Legal-form suffixes that end a company name (lower-case, dots removed). */
 export const LEGAL_SUFFIXES = set(`inc incorporated ltd limited llc llp lp plc gmbh ag sa sas sarl bv nv pty co corp
-  corporation kg kgaa ab asa oy oyj spa srl kk pte pvt ulc pllc gbr ohg ug se sl sro`);
+  corporation kg kgaa ab asa oy oyj spa srl kk pte pvt ulc pllc gbr ohg ug se sl sro dac ltda jsc sdn bhd tbk`);
 
 /** Heads that make a capitalised sequence an organisation on their own ("Pacific Coast Bank"). */
 export const STRONG_ORG_HEADS = set(`bank banks university college institute institution foundation association society council
@@ -21,7 +21,7 @@ export const WEAK_ORG_HEADS = set(`services systems solutions software technolog
   global resources investments securities entertainment productions press news brands foods retail properties realty
   construction engineering electric power development marketing mobile center centre relocations robotics telecom
   pharma biotech therapeutics financial finance advisors advisers trading traders shipping freight transport travel hotels
-  restaurants games works mills farms estates homes automotive aerospace chemicals materials metals mining petroleum
+  restaurants games mills farms estates homes automotive aerospace chemicals materials metals mining petroleum
   renewables textiles apparel publishing publishers records pictures films broadcasting radio television
   telecommunications interactive innovations dynamics electronics instruments manufacturing supply supplies
   consultancy outfitters bakery brewery vineyards architects engineers accountants lawyers attorneys surveyors
@@ -52,7 +52,8 @@ export const ROLE_WORDS = set(`ceo cfo coo cto cio cmo cpo cso vp svp evp presid
 /** Field labels whose value is a person ("From: …", "Prepared by: …"). */
 export const PERSON_FIELD_WORDS = set(`from author prepared signed approved reviewed presented written contact attn
   attention owner chair chaired present apologies attendees attendance minuted speaker interviewer interviewee host guest
-  assignee reporter requester recipient employee candidate applicant patient tenant landlord`);
+  assignee reporter requester recipient employee candidate applicant patient tenant landlord cashier served
+  signatory witness agent advisor adviser consultant representative salesperson clerk engineer technician`);
 
 /** Field labels whose value is an organisation ("Bill to: …", "Vendor: …"). */
 export const ORG_FIELD_WORDS = set(`bill ship sold vendor supplier customer client company employer bank payee payer
@@ -70,7 +71,9 @@ export const GENERIC_CAPITALISED = set(`customer supplier client vendor buyer se
   customer number description qty rate amount net gross tax vat iban bic swift account payment payments terms term
   confidentiality termination governing law scope fees data protection product roadmap quarterly review overview
   introduction conclusion background objectives goals next steps budget timeline milestones key media contact about
-  press release for immediate ceo cfo coo vp hr it pr qa ux ui ai ml api sdk faq eta tbd tbc nb ps pdf csv sla nda msa
+  press release for immediate sales time storage goods cost costs credit debit ordinary protocol disclosure discloser
+  purchaser marketing finance procurement operations legal compliance accounts payroll support claims department
+  west east north south central upper lower cc com fee fees total balance ceo cfo coo vp hr it pr qa ux ui ai ml api sdk faq eta tbd tbc nb ps pdf csv sla nda msa
   sow rfp kpi roi crm erp saas mvp ga am pm dc hq`);
 
 /** Words that end street and building names, which are addresses rather than places. */

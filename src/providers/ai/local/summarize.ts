@@ -1,5 +1,6 @@
-import type { DocumentType, FieldValue, Money, Scored } from '../ai-provider.ts';
+import type { DocumentType, FieldValue, Scored } from '../ai-provider.ts';
 import { formatMoney } from '../ai-provider.ts';
+import { segmentText } from '../segmentation.ts';
 import { contentStems, type Sentence, splitSentences } from '../text.ts';
 
 const MAX_CHARS = 600;
@@ -23,7 +24,7 @@ export function summarizeText(text: string): string {
  * extractive summary. The confidence is the lead's (type and fields) or a modest one for prose alone.
  */
 export function summarizeDocument(text: string, type: Scored<DocumentType>, fields: Record<string, Scored<FieldValue>>): Scored<string> {
-  const lead = type.value === 'other' ? null : leadSentence(type.value, fields);
+  const lead = type.value === 'other' ? null : leadSentence(type.value, fields, text);
   if (!lead) {
     const table = describeTable(text);
     return { value: table ?? summarizeText(text), confidence: table ? 0.8 : 0.6 };
@@ -43,7 +44,7 @@ const TYPE_NAMES: Record<DocumentType, string> = {
 };
 
 /** The first sentence: the type and the fields that identify it, with the fields it used. */
-function leadSentence(type: DocumentType, fields: Record<string, Scored<FieldValue>>): { text: string; fields: string[] } {
+function leadSentence(type: DocumentType, fields: Record<string, Scored<FieldValue>>, text: string): { text: string; fields: string[] } {
   const used: string[] = [];
   const get = (name: string): string | null => {
     const f = fields[name];
@@ -72,7 +73,7 @@ function leadSentence(type: DocumentType, fields: Record<string, Scored<FieldVal
       if (!fields['due_date'] && !fields['valid_until']) figure('dated', 'issue_date');
       break;
     case 'receipt':
-      add(from(get('merchant'), null));
+      add(from(get('vendor'), null));
       figure('', 'total');
       figure('paid', 'issue_date');
       break;
@@ -108,12 +109,12 @@ function leadSentence(type: DocumentType, fields: Record<string, Scored<FieldVal
     case 'policy':
     case 'report':
     case 'minutes': {
-      const t = get('title');
+      const t = type === 'minutes' ? minutesTitle(text) : get('title');
       const own = { minutes: /\bminutes\b/i, policy: /\b(?:policy|procedure|code\s+of)\b/i, report: /\b(?:report|review|assessment|audit|analysis)\b/i }[type];
       if (t) parts[0] = own.test(t) ? sentenceCase(t) : `${TYPE_NAMES[type]}${type === 'minutes' ? ' of' : ':'} ${t}`;
       const org = type === 'minutes' ? null : get('organization');
       if (org && !(t ?? '').includes(org)) parts.push(`(${org})`);
-      figure(type === 'minutes' ? 'held' : type === 'policy' ? 'effective' : 'dated', type === 'minutes' ? 'meeting_date' : type === 'policy' ? 'effective_date' : 'date');
+      figure(type === 'minutes' ? 'held' : type === 'policy' ? 'effective' : 'dated', type === 'minutes' ? 'meeting_date' : type === 'policy' ? 'effective_date' : 'issue_date');
       figure('chaired by', 'chair');
       break;
     }
@@ -121,14 +122,17 @@ function leadSentence(type: DocumentType, fields: Record<string, Scored<FieldVal
     case 'email':
     case 'letter': {
       add(from(get(type === 'letter' ? 'sender' : 'from'), get(type === 'letter' ? 'recipient' : 'to')));
-      figure('', 'date');
+      figure('', 'issue_date');
       const s = get('subject');
       if (s) figures.push(`about ${s}`);
       break;
     }
-    case 'cv':
-      add(get('name') ? `of ${get('name')}` : null);
+    case 'cv': {
+      const person = get('person');
+      if (person) parts.push(`of ${person}`);
+      figure('', 'role');
       break;
+    }
     case 'statement':
       add(get('account_holder') ? `for ${get('account_holder')}` : null);
       add(get('institution') ? `from ${get('institution')}` : null);
@@ -138,8 +142,14 @@ function leadSentence(type: DocumentType, fields: Record<string, Scored<FieldVal
     default:
       break;
   }
-  const text = [parts.join(' '), ...figures].join(', ').replace(/\s+/g, ' ').trim();
-  return { text: `${text.replace(/[.,;:]+$/, '')}.`, fields: [...new Set(used)] };
+  const sentence = [parts.join(' '), ...figures].join(', ').replace(/\s+/g, ' ').trim();
+  return { text: `${sentence.replace(/[.,;:]+$/, '')}.`, fields: [...new Set(used)] };
+}
+
+/** The heading of minutes ("Minutes of the Operations Committee meeting"), when its first lines have one. */
+function minutesTitle(text: string): string | null {
+  const lines = text.split(/\r?\n/).map((l) => l.replace(/[#*=_|]+/g, ' ').trim()).filter((l) => l !== '').slice(0, 3);
+  return lines.find((l) => l.length <= 100 && /\b(?:minutes|meeting)\b/i.test(l)) ?? null;
 }
 
 /** "MINUTES OF THE BOARD MEETING" → "Minutes of the board meeting"; mixed case stays. */
@@ -148,11 +158,13 @@ function sentenceCase(text: string): string {
   return clean === clean.toUpperCase() ? clean.charAt(0) + clean.slice(1).toLowerCase() : clean;
 }
 
+const PER: Record<string, string> = { hour: 'an hour', day: 'a day', week: 'a week', month: 'a month', quarter: 'a quarter', year: 'a year' };
+
 function show(value: FieldValue): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) return value.length <= 2 ? value.join(' and ') : `${value.slice(0, -1).join(', ')} and ${value[value.length - 1]}`;
-  return formatMoney(value as Money);
+  if ('currency' in value) return `${formatMoney(value)}${value.period ? ` ${PER[value.period]}` : ''}`;
+  return value.text;
 }
 
 // Sentences a summary does not quote: greetings, closings, headers, contact lines, legal boilerplate.
@@ -170,8 +182,12 @@ function quotable(sentence: Sentence): boolean {
 
 /** The best sentences of the text (TextRank), in document order, within `budget` characters. */
 function pickSentences(text: string, options: { wanted: number | null; budget: number; avoid?: string }): string {
-  const all = splitSentences(text).map((s) => ({ ...s, text: tidy(s.text) })).filter((s) => s.text.length > 0);
   const strict = options.wanted !== null;
+  // After a lead sentence, only prose is quoted: the shared segmentation tells headers, fields,
+  // table rows and signatures apart from sentences and clauses.
+  const all = (strict ? segmentText(text).filter((s) => s.kind === 'sentence' || s.kind === 'clause') : splitSentences(text))
+    .map((s) => ({ text: tidy(s.text), start: s.start, end: s.end }))
+    .filter((s) => s.text.length > 0);
   const candidates = all.filter(strict ? quotable : isProse);
   const pool = (candidates.length >= 2 || strict ? candidates : all).slice(0, MAX_SENTENCES_RANKED);
   if (pool.length === 0) return '';

@@ -12,7 +12,7 @@ import {
 } from '../ai-provider.ts';
 import { normalizeAmount, parseMoney } from '../local/amounts.ts';
 import { normalizeDate } from '../local/dates.ts';
-import { FIELD_NAMES } from '../local/key-fields.ts';
+import { FIELD_NAMES, parseDuration, periodAfter } from '../local/key-fields.ts';
 import { stem } from '../text.ts';
 
 // Model answers made to keep the interface's promises (lower-case tags of 1–3 words, ISO dates,
@@ -91,7 +91,8 @@ function uniqueCaseless(values: string[]): string[] {
 }
 
 const MONEY_FIELDS = new Set(['total', 'value', 'rent', 'deposit', 'salary', 'opening_balance', 'closing_balance']);
-const LIST_FIELDS = new Set(['parties', 'attendees']);
+const LIST_FIELDS = new Set(['parties', 'landlord', 'tenant', 'to']);
+const DURATION_FIELDS = new Set(['term', 'notice_period']);
 const isDateField = (name: string) => /(?:^|_)date$|^date$|^valid_until$|^period_(?:start|end)$/.test(name);
 
 /** A confidence as the model gave it, kept in [0, 1]; 0.5 when it gave none. */
@@ -122,8 +123,11 @@ function fieldValue(name: string, raw: string, referenceDate?: Date): FieldValue
   if (isDateField(name)) return normalizeDate(raw, referenceDate);
   if (MONEY_FIELDS.has(name)) {
     const money = parseMoney(raw);
-    return money ? { value: money.amount, currency: money.currency, text: raw } : null;
+    if (!money) return null;
+    const period = periodAfter(raw.slice(raw.indexOf(money.text) + money.text.length));
+    return { value: money.amount, currency: money.currency, text: money.text, ...(period ? { period } : {}) };
   }
+  if (DURATION_FIELDS.has(name)) return parseDuration(raw);
   if (LIST_FIELDS.has(name)) {
     const list = raw.split(/\s*;\s*/).map((v) => v.trim()).filter(Boolean);
     return list.length > 0 ? list : null;

@@ -117,8 +117,8 @@ export function enrichTask(referenceDate: Date | undefined, tagLimit: number, kn
     system:
       'You file documents for a document management system. Answer with JSON. ' +
       `document_type: one of ${DOCUMENT_TYPES.join(', ')} (other when none fits). ` +
-      `fields: the key fields of that type that the text gives (${fieldGuide}); dates as YYYY-MM-DD, money as "<ISO 4217 code> <amount>", ` +
-      'lists (parties, attendees) joined with "; ". ' +
+      `fields: the key fields of that type that the text gives (${fieldGuide}); dates as YYYY-MM-DD, money as "<ISO 4217 code> <amount>" ` +
+      '(with "per month" or "per year" for rent, salary and fees), durations as ISO 8601 (P12M), lists (parties, landlord, tenant, to) joined with "; ". ' +
       'summary: at most 600 characters; the first sentence states the type and its key fields (e.g. "Purchase order RVMC-PO-55120 from ' +
       'Redwood Valley Medical Center to Cascade Surgical Supply, USD 32,078.75, delivery by 2025-04-15."), then the most informative one or two ' +
       'sentences; no headers, greetings or signatures. ' +
