@@ -34,6 +34,10 @@ export interface DocumentPipelineStore {
   findContent(db: Executor, tenantId: string, id: string): Promise<StoredContent | null>;
   /** The tenant's tag names, most used first (at most `limit`): enrichment prefers them. */
   tagNames(db: Executor, tenantId: string, limit: number): Promise<string[]>;
+  /** The tags of these documents, by document id (untagged documents are absent). */
+  tagsOf(db: Executor, tenantId: string, documentIds: string[]): Promise<Map<string, string[]>>;
+  /** Tags on at least `minDocuments` documents, with their most recently tagged documents (at most `perTag`): learned tags' training set. */
+  taggedDocuments(db: Executor, tenantId: string, minDocuments: number, perTag: number): Promise<{ tag: string; documentIds: string[] }[]>;
 }
 
 /** Who may see and change which document: for modules that act on one document (chat). */
@@ -61,7 +65,7 @@ export type { DocumentCondition, DocumentFilters, DocumentQueries, DocumentSumma
 export { isUnfiltered } from './document-queries.ts';
 export type { DocumentUploadsService, ImportOutcome } from './document-uploads.service.ts';
 export { presentDocumentDetail } from './documents.presenter.ts';
-export type { Document, DocumentEntities, DocumentPatch, ProcessingError, StoredContent } from './documents.repository.ts';
+export type { AiEnrichment, AiFieldValue, Document, DocumentEntities, DocumentPatch, ProcessingError, StoredContent } from './documents.repository.ts';
 export type { DocumentsService } from './documents.service.ts';
 export type { FoldersService } from './folders/folders.service.ts';
 export type { StoredFileSelection };
@@ -135,6 +139,8 @@ export const documentsModule = defineModule({
           saveContent: (db, content) => repositories.documents.saveContent(db, content),
           findContent: (db, tenantId, id) => repositories.documents.findContent(db, tenantId, id),
           tagNames: (db, tenantId, limit) => repositories.tags.namesByUse(db, tenantId, limit),
+          tagsOf: (db, tenantId, documentIds) => repositories.tags.namesByDocument(db, tenantId, documentIds),
+          taggedDocuments: (db, tenantId, minDocuments, perTag) => repositories.tags.taggedDocuments(db, tenantId, minDocuments, perTag),
         },
       },
       async routes(app) {

@@ -5,4 +5,6 @@ export const PROCESSING_JOBS = {
   extract: DOCUMENT_JOBS.process,
   enrich: 'processing.enrich',
   index: 'processing.index',
+  /** Retrains a tenant's learned tags after its tagging changed (learned-tags.service.ts). */
+  learnTags: 'processing.learn_tags',
 } as const;
