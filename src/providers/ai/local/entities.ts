@@ -14,7 +14,7 @@ import {
   recognise,
   trimSpan,
 } from './name-rules.ts';
-import { CLOSINGS, LEGAL_SUFFIXES } from './name-words.ts';
+import { CLOSINGS, LEGAL_SUFFIXES, STREET_WORDS } from './name-words.ts';
 
 // Rule-based entity extraction: candidate names from capitalisation, typed by compromise's
 // lexicon (given names, family names, places, well-known organisations), organisation suffixes
@@ -174,7 +174,7 @@ function merge(mentions: Mention[]): Record<Kind, NamedEntity[]> {
   [...firstSeen.entries()]
     .sort((a, b) => a[1] - b[1])
     .forEach(([m]) => {
-      if ((m.kind === 'place' && namesOfOthers.has(m.key)) || guessedFromPerson(m) || shortOfOrg(m)) return;
+      if ((m.kind === 'place' && namesOfOthers.has(m.key)) || guessedFromPerson(m) || shortOfOrg(m) || isAddress(m)) return;
       out[m.kind].push({ name: m.name, confidence: confidenceOf(m.strength, seenTimes.get(m) ?? 1) });
     });
   return out;
@@ -185,6 +185,11 @@ function merge(mentions: Mention[]): Record<Kind, NamedEntity[]> {
 function confidenceOf(strength: number, mentions: number): number {
   const base = strength >= 4 ? 0.95 : strength >= 3 ? 0.9 : strength >= 2.5 ? 0.88 : strength >= 2 ? 0.85 : strength >= 1.5 ? 0.72 : 0.6;
   return round(Math.min(0.98, base + 0.03 * Math.min(3, mentions - 1)));
+}
+
+// "Baggot Street Upper", "Connaught Road Central": a street, whatever a rule made of it.
+function isAddress(m: Mention): boolean {
+  return m.kind === 'organization' && m.tokens.length >= 2 && m.tokens.slice(1).some((t) => STREET_WORDS.has(t)) && !LEGAL_SUFFIXES.has(m.tokens[m.tokens.length - 1]!);
 }
 
 function isShortFormOf(short: Mention, full: Mention): boolean {

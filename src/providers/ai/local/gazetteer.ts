@@ -99,13 +99,16 @@ function companies(): Set<string> {
     if (lower.length < 3 && !/^\p{Lu}+$/u.test(word)) continue;
     if (isFirstName(lower) || isLastName(lower) || isKnownPlace(lower) || findCity(lower) || findCountry(lower)) continue;
     if (STRONG_ORG_HEADS.has(lower) || WEAK_ORG_HEADS.has(lower) || ORG_WORDS.has(lower) || GENERIC_CAPITALISED.has(lower) || ROLE_WORDS.has(lower)) continue;
-    if (GENERIC_SHAPE.test(lower)) continue;
+    if (GENERIC_SHAPE.test(lower) || PAYMENT_NETWORKS.has(lower)) continue;
     const tags = lexiconTags(lower);
     if (tags.length > 0 && !tags.includes('Organization') && !tags.every((t) => t === 'Actor' || t === 'Singular' || t === 'Noun')) continue;
     companyIndex.add(lower);
   }
   return companyIndex;
 }
+
+// Card networks name how a receipt was paid, not a party to it.
+const PAYMENT_NETWORKS = new Set(['visa', 'mastercard', 'maestro', 'amex', 'discover', 'unionpay', 'jcb', 'paypal']);
 
 // Words shaped like ordinary English nouns and adjectives ("aerospace" stays, "automotive",
 // "classification", "communications" go): company names are rarely built that way.

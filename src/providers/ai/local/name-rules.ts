@@ -141,6 +141,10 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     return [{ kind: 'organization', tokens, strength: 3 }];
   }
   if (tokens.length >= 2 && LEGAL_SUFFIXES.has(bare(last))) {
+    // "Accepted for Fernhill Software Limited", "Signed by Acme Ltd": the company follows the verb.
+    if (tokens.length >= 4 && /ed$/.test(tokens[0]!.lower) && (tokens[1]!.lower === 'for' || tokens[1]!.lower === 'by')) {
+      return recognise({ ...span, tokens: tokens.slice(2) }, tokens.slice(2), ctx);
+    }
     // "Resolution of the Board of Directors of Quillfield Software Limited": the company is the last part.
     const lastOf = tokens.map((t) => t.lower).lastIndexOf('of');
     const tail = lastOf > 0 ? tokens.slice(lastOf + 1) : tokens;

@@ -32,6 +32,8 @@ export interface NameSpan {
 
 const TOKEN = /(?:\p{L}\.){2,}|[\p{L}\p{N}]+(?:['’\-&][\p{L}\p{N}]+)*|&/gu;
 const LINE_PREFIX = /^\s*(?:[-*•·▪◦–]\s+|\d+[.)]\s+|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*|>\s*)?/;
+/** Legal forms that close a name even in lower case ("Allianz plc"); "a Delaware corporation" describes, it does not name. */
+const LOWER_CASE_LEGAL = new Set(['plc', 'ltd', 'llc', 'llp', 'lp', 'inc', 'gmbh', 'ag', 'bv', 'nv', 'dac', 'sarl', 'srl', 'spa', 'pty']);
 const ABBREVIATED = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'jr', 'sr', 'inc', 'ltd', 'co', 'corp', 'rev', 'hon', 'mx', 'pvt', 'pty', 'bhd']);
 
 /**
@@ -159,7 +161,7 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   if (HONORIFICS.has(token.lower) && tokens[j + 1]?.capitalised && prev.lower !== 'vice') return false;
   if (token.capitalised) return true;
   // "Allianz plc", "Acme gmbh": a legal form written in lower case still closes the name.
-  if (legal && plainGap && prev.capitalised) return true;
+  if (legal && plainGap && prev.capitalised && LOWER_CASE_LEGAL.has(token.lower.replace(/\./g, ''))) return true;
   if (CONNECTORS.has(token.lower) || PARTICLES.has(token.lower)) {
     // A connector joins only when a capitalised word follows ("Bank of America", "van der Berg").
     for (let k = j + 1; k < tokens.length && k <= j + 2; k++) {
