@@ -1,7 +1,9 @@
 import type { Executor } from '../../db/executor.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { defineModule } from '../../platform/module.ts';
-import { authorizeDocument, type DocumentAction } from './access/document-access.ts';
+import type { Expression, SqlBool } from 'kysely';
+import { editableDocument } from './access/access.repository.ts';
+import { authorizeDocument, type DocumentAction, mayEditDocument } from './access/document-access.ts';
 import { BatchJobsRepository } from './batch-jobs/batch-jobs.repository.ts';
 import { batchJobRoutes } from './batch-jobs/batch-jobs.routes.ts';
 import { BatchJobsService } from './batch-jobs/batch-jobs.service.ts';
@@ -40,10 +42,14 @@ export interface DocumentPipelineStore {
   taggedDocuments(db: Executor, tenantId: string, minDocuments: number, perTag: number): Promise<{ tag: string; documentIds: string[] }[]>;
 }
 
-/** Who may see and change which document: for modules that act on one document (chat). */
+/** Who may see and change which document: for modules that act on one document (chat) or on tasks about one (AI review). */
 export interface DocumentAccess {
   /** Loads a document of the caller's tenant: 404 when invisible to them, 403 when visible but `action` is not allowed. */
   authorize(db: Executor, auth: AuthContext, documentId: string, action: DocumentAction): Promise<{ document: Document }>;
+  /** Whether the caller may change the document (false when it does not exist). */
+  mayEdit(db: Executor, auth: AuthContext, documentId: string): Promise<boolean>;
+  /** The same as SQL over a document id another query holds (the task inbox's `source_ref`). */
+  editableCondition(auth: AuthContext): (documentId: Expression<string | null>) => Expression<SqlBool>;
 }
 
 /** The library's stored files, for the storage module's migrations between providers. */
@@ -68,6 +74,7 @@ export { presentDocumentDetail } from './documents.presenter.ts';
 export type { AiEnrichment, AiFieldValue, Document, DocumentEntities, DocumentPatch, ProcessingError, StoredContent } from './documents.repository.ts';
 export type { DocumentsService } from './documents.service.ts';
 export type { FoldersService } from './folders/folders.service.ts';
+export { normaliseTagNames } from './tags/tags.service.ts';
 export type { StoredFileSelection };
 // A query fragment for the storage inventory's one-statement insert (see stored-files.repository.ts).
 export { storedFiles };
@@ -131,7 +138,7 @@ export const documentsModule = defineModule({
         storageUsage,
         documentFiles: new StoredFilesRepository(),
         folderPaths: { pathOf: (db, tenantId, folderId) => repositories.folders.pathOf(db, tenantId, folderId) },
-        documentAccess: { authorize: authorizeDocument },
+        documentAccess: { authorize: authorizeDocument, mayEdit: mayEditDocument, editableCondition: editableDocument },
         documentQueries: new DocumentQueries(database.dialect),
         documentPipeline: {
           find: (db, tenantId, id) => repositories.documents.findById(db, tenantId, id),

@@ -13,7 +13,7 @@ import type { AuthContext } from '../../../domain/auth-context.ts';
 import { requireTenantAdmin } from '../../../domain/roles.ts';
 import type { Tenant, TenantSettings } from '../../../domain/tenant.ts';
 import { requireFeature } from '../../../domain/tier-gate.ts';
-import type { TenantStatus, Tier } from '../../../domain/tiers.ts';
+import { type TenantStatus, TIER_LIMITS, type Tier } from '../../../domain/tiers.ts';
 import type { Executor } from '../../../db/executor.ts';
 import { lockTenant } from '../../../db/locks.ts';
 import type { TierChange, TierChangeCause, TierChangeHook } from '../../../domain/tier-change.ts';
@@ -172,6 +172,16 @@ export class TenantsService {
     const settings = await this.deps.tenants.settings(db, tenantId);
     if (!settings) throw errors.notFound('tenant', tenantId);
     return settings;
+  }
+
+  /**
+   * The AI review threshold in force for a tenant: its setting, while its tier has the task inbox
+   * the reviews go to (workflows); null otherwise (a downgraded tenant's AI results are applied).
+   */
+  async aiReviewThreshold(db: Executor, tenantId: string): Promise<number | null> {
+    const tenant = await this.deps.tenants.findById(db, tenantId);
+    if (!tenant || !TIER_LIMITS[tenant.tier].features.workflows) return null;
+    return (await this.settings(db, tenantId)).aiReviewThreshold;
   }
 
   /** The caller's tenant's settings (anyone of the tenant reads them). */
