@@ -156,6 +156,10 @@ describeEachDialect(
         for (const tag of droppedTags) assert.ok(!current.ai_tags.includes(tag), `${tag} was dropped`);
       }
       assertError(await complete(taskId, { decision: 'approved' }), 409, 'task_already_completed');
+      // The corrected type is what the learned tags read of the document.
+      const row = await ctx().container.database.db.selectFrom('learned_tag_terms').select('terms').where('document_id', '=', doc.id).executeTakeFirstOrThrow();
+      const typeTerms = Object.keys(JSON.parse(row.terms)).filter((t) => t.startsWith('type:'));
+      assert.deepEqual(typeTerms, ['type:receipt']);
     });
 
     it('a reprocess replaces a pending review task with a new one', async () => {

@@ -16,6 +16,7 @@ import { type ExtractedContent, ExtractionError, type Extractor } from '../../pr
 import type { AiEnrichment, Document, DocumentJobPayload, DocumentPipelineStore, ProcessingError } from '../documents/index.ts';
 import type { ChunksRepository, NewChunk } from './chunks.repository.ts';
 import type { Terms } from './learned-tag-model.ts';
+import { withDocumentType } from './learned-tag-terms.ts';
 import type { LearnedTags } from './learned-tags.service.ts';
 import { PROCESSING_JOBS } from './processing-jobs.ts';
 
@@ -142,9 +143,11 @@ export class DocumentPipeline {
     const now = clock.now();
     await database.db.transaction().execute(async (trx) => {
       if (enriched) {
-        await learnedTags.enriched(trx, doc.tenantId, doc.id, enriched.terms, { tagged: enriched.tagged });
         const proposed = storedEnrichment(enriched.enrichment);
         const shown = this.#reviewer ? await this.#reviewer.review(trx, doc, proposed) : proposed;
+        // The learned tags learn from the type the document shows: a person's correction over the AI's.
+        const terms = withDocumentType(enriched.terms, shown.documentType?.value ?? enriched.enrichment.documentType.value);
+        await learnedTags.enriched(trx, doc.tenantId, doc.id, terms, { tagged: enriched.tagged });
         await store.update(trx, doc.tenantId, doc.id, { ...enrichmentPatch(enriched.enrichment, shown), updatedAt: now });
       } else {
         await store.update(trx, doc.tenantId, doc.id, { aiStatus: 'failed', processingError: { stage: 'enrichment', message: failure }, updatedAt: now });

@@ -30,8 +30,14 @@ declare module '../../platform/module.ts' {
     /** The configured AI provider (local or OpenAI-compatible), for search and chat. */
     ai: AiProvider;
     passages: PassageStore;
-    /** Where the AI review queue hooks into enrichment (one reviewer, set by the module that owns it). */
-    enrichmentReview: { use(reviewer: EnrichmentReviewer): void };
+    /**
+     * Where the AI review queue hooks into enrichment: the one reviewer (set by the module that owns
+     * it), and the types people confirm, which the learned tags learn from.
+     */
+    enrichmentReview: {
+      use(reviewer: EnrichmentReviewer): void;
+      typeConfirmed(trx: Executor, tenantId: string, documentId: string, documentType: string | null): Promise<void>;
+    };
   }
 }
 
@@ -86,7 +92,10 @@ export const processingModule = defineModule({
           embeddedDocuments: (db, tenantId, model) => chunks.embeddedDocuments(db, tenantId, model),
           vectors: (db, tenantId, model, documentIds) => chunks.vectors(db, tenantId, model, documentIds),
         },
-        enrichmentReview: { use: (reviewer) => pipeline.useReviewer(reviewer) },
+        enrichmentReview: {
+          use: (reviewer) => pipeline.useReviewer(reviewer),
+          typeConfirmed: (trx, tenantId, documentId, documentType) => learnedTags.typeConfirmed(trx, tenantId, documentId, documentType),
+        },
       },
       jobs: [
         {

@@ -10,6 +10,7 @@ const MAX_CHARS = 200_000;
  * is filed (an invoice, a lease, an offer letter), worth a frequent word rather than a single one.
  */
 const TYPE_WEIGHT = 3;
+const TYPE_PREFIX = 'type:';
 
 /**
  * What the learned-tag classifier reads of a document: its content stems (no stop words, numbers
@@ -24,7 +25,12 @@ export function documentTerms(text: string, documentType: string | null): Terms 
   }
   // Most frequent first; a tie keeps the earlier occurrence (Map order), so the cut is deterministic.
   const kept = [...counts].sort((a, b) => b[1] - a[1]).slice(0, MAX_TERMS);
-  const terms: Terms = Object.fromEntries(kept);
-  if (documentType) terms[`type:${documentType}`] = TYPE_WEIGHT;
-  return terms;
+  return withDocumentType(Object.fromEntries(kept), documentType);
+}
+
+/** The same terms with another document type (a reviewer's correction), or none. */
+export function withDocumentType(terms: Terms, documentType: string | null): Terms {
+  const out: Terms = Object.fromEntries(Object.entries(terms).filter(([term]) => !term.startsWith(TYPE_PREFIX)));
+  if (documentType) out[`${TYPE_PREFIX}${documentType}`] = TYPE_WEIGHT;
+  return out;
 }

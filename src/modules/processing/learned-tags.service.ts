@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { TagSuggestion } from '../../providers/ai/ai-provider.ts';
 import type { DocumentPipelineStore } from '../documents/index.ts';
 import { type LearnedTagModel, MIN_TAGGED_DOCUMENTS, proposeTags, type TaggedExample, type Terms, trainTagModel } from './learned-tag-model.ts';
-import { documentTerms } from './learned-tag-terms.ts';
+import { documentTerms, withDocumentType } from './learned-tag-terms.ts';
 import type { LearnedTagsRepository } from './learned-tags.repository.ts';
 import { PROCESSING_JOBS } from './processing-jobs.ts';
 
@@ -81,6 +81,18 @@ export class LearnedTags {
     return proposeTags(model, terms, LEARNED_TAG_MIN_CONFIDENCE)
       .filter((t) => existing.has(t.name.toLowerCase()) && !carried.has(t.name.toLowerCase()))
       .map((t) => ({ name: t.name, confidence: t.confidence, source: 'learned' as const }));
+  }
+
+  /**
+   * A person confirmed or corrected a document's type (an AI review): its stored terms take it, and
+   * a document that is a training example (it carries tags) makes the model train again.
+   */
+  async typeConfirmed(trx: Executor, tenantId: string, documentId: string, documentType: string | null): Promise<void> {
+    const { repository, store, clock } = this.#deps;
+    const stored = (await repository.termsOf(trx, tenantId, [documentId])).get(documentId);
+    if (!stored) return;
+    await repository.saveTerms(trx, tenantId, documentId, withDocumentType(stored, documentType), clock.now());
+    if ((await store.tagsOf(trx, tenantId, [documentId])).has(documentId)) await this.tagsChanged(trx, tenantId);
   }
 
   /** The tenant's tagging changed: mark the model stale and queue a training (one per tenant at a time). */

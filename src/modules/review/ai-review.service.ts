@@ -23,6 +23,7 @@ interface Deps {
   documents: Pick<ModuleServices['documents'], 'annotate'>;
   access: Pick<ModuleServices['documentAccess'], 'mayEdit' | 'editableCondition'>;
   tenants: Pick<ModuleServices['tenants'], 'aiReviewThreshold'>;
+  enrichment: Pick<ModuleServices['enrichmentReview'], 'typeConfirmed'>;
 }
 
 /**
@@ -62,7 +63,7 @@ export class AiReview implements EnrichmentReviewer, TaskSource {
   }
 
   async settle(trx: Executor, task: Task, outcome: TaskOutcome): Promise<void> {
-    const { repository, library, documents, clock } = this.#deps;
+    const { repository, library, documents, enrichment, clock } = this.#deps;
     if (!task.sourceRef) return;
     const current = await repository.find(trx, task.tenantId, task.sourceRef);
     const doc = await library.find(trx, task.tenantId, task.sourceRef);
@@ -77,6 +78,8 @@ export class AiReview implements EnrichmentReviewer, TaskSource {
     const confirmations = confirm(current.confirmations, decision);
     await repository.confirm(trx, task.tenantId, doc.id, confirmations, now);
     await this.#show(trx, doc, (e) => planReview(e, confirmations, null).shown, now);
+    // What people accept and correct trains the learned tags: the type as a term of the document, tags as its tags.
+    if (decision.documentType !== undefined) await enrichment.typeConfirmed(trx, task.tenantId, doc.id, decision.documentType);
     if (decision.acceptedTags.length > 0) await documents.annotate(trx, task.tenantId, doc.id, { addTags: decision.acceptedTags });
   }
 

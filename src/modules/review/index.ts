@@ -21,6 +21,7 @@ export const reviewModule = defineModule({
       documents: use('documents'),
       access: use('documentAccess'),
       tenants: use('tenants'),
+      enrichment: use('enrichmentReview'),
     });
     use('humanTasks').registerSource(AI_REVIEW_SOURCE, review);
     use('enrichmentReview').use(review);
