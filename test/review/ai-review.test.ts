@@ -230,6 +230,17 @@ describeEachDialect(
       await setThreshold(tenant, null);
     });
 
+    it('a tier without the task inbox keeps the threshold but applies every result', async () => {
+      const downgraded = await createTenant(ctx());
+      await setThreshold(downgraded, 1);
+      const res = await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${downgraded.tenantId}`, payload: { tier: 'pro' } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual((await call('GET', '/tenant/settings', downgraded.headers)).json(), { ai_review_threshold: 1 });
+      const doc = await uploadInvoice(downgraded, 31);
+      assert.equal(doc.ai_review, null);
+      assert.ok(doc.ai_document_type !== null && doc.ai_tags.length > 0);
+    });
+
     it('a tenant without a threshold gets no review tasks', async () => {
       const plain = await createTenant(ctx());
       const doc = await uploadInvoice(plain, 30);
