@@ -145,8 +145,9 @@ export class DocumentPipeline {
       if (enriched) {
         const proposed = storedEnrichment(enriched.enrichment);
         const shown = this.#reviewer ? await this.#reviewer.review(trx, doc, proposed) : proposed;
-        // The learned tags learn from the type the document shows: a person's correction over the AI's.
-        const terms = withDocumentType(enriched.terms, shown.documentType?.value ?? enriched.enrichment.documentType.value);
+        // The learned tags learn from the type the document shows: a person's correction over the AI's,
+        // none while it waits for review or once rejected (the review's decision sets it then).
+        const terms = withDocumentType(enriched.terms, shown.documentType?.value ?? null);
         await learnedTags.enriched(trx, doc.tenantId, doc.id, terms, { tagged: enriched.tagged });
         await store.update(trx, doc.tenantId, doc.id, { ...enrichmentPatch(enriched.enrichment, shown), updatedAt: now });
       } else {
