@@ -23,6 +23,7 @@ import { chunkText } from '../src/providers/ai/chunking.ts';
 import { createAiProvider } from '../src/providers/ai/create-ai-provider.ts';
 import { contentStems, stem } from '../src/providers/ai/text.ts';
 import { type CorpusDocument, FIELD_KINDS, type FieldValue as LabelValue, loadCorpus, type Split } from '../test/fixtures/corpus/corpus.ts';
+import { type LearnedTagQuality, learnedTagQuality } from './learned-tags-quality.ts';
 import { median, percentile } from './support.ts';
 
 const TYPES = ['people', 'organizations', 'places', 'dates', 'amounts'] as const;
@@ -268,7 +269,7 @@ function print(title: string, r: SplitResult): void {
   if (process.env['QUALITY_ERRORS'] && r.errors) process.stderr.write(`${JSON.stringify(r.errors, null, 1)}\n`);
 }
 
-export async function run(): Promise<QualityBenchResult> {
+export async function run(): Promise<QualityBenchResult & { learnedTags: LearnedTagQuality }> {
   const provider = createAiProvider({ provider: 'local' });
   const { documents } = loadCorpus();
   const tune = documents.filter((d) => d.split === 'tune');
@@ -285,7 +286,7 @@ export async function run(): Promise<QualityBenchResult> {
   process.stderr.write(`\nFive-page document (${s.words} words, ${s.chunks} chunks): median ${s.medianMs} ms, p95 ${s.p95Ms} ms\n\n`);
   // The per-document errors of tune are printed with QUALITY_ERRORS=1, not in the JSON result.
   delete result.tune.errors;
-  return result;
+  return { ...result, learnedTags: await learnedTagQuality(provider, documents) };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await run();

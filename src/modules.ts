@@ -7,6 +7,7 @@ import { identityModule } from './modules/identity/index.ts';
 import { importsModule } from './modules/imports/index.ts';
 import { mcpModule } from './modules/mcp/index.ts';
 import { processingModule } from './modules/processing/index.ts';
+import { reviewModule } from './modules/review/index.ts';
 import { sandboxModule } from './modules/sandbox/index.ts';
 import { searchModule } from './modules/search/index.ts';
 import { storageModule } from './modules/storage/index.ts';
@@ -31,6 +32,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   sandboxModule,
   webhooksModule,
   workflowsModule,
+  reviewModule,
   subscriptionModule,
   importsModule,
   consoleModule,

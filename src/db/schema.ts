@@ -17,6 +17,8 @@ export interface TenantsTable {
   sandbox_of: string | null;
   /** Sandbox twins: when their data was last cleared (every 7 days). */
   sandbox_cleared_at: Generated<number | null>;
+  /** JSON: the tenant's settings (`GET/PATCH /tenant/settings`), e.g. `{"ai_review_threshold": 0.7}`. */
+  settings: Generated<string>;
   created_at: number;
   updated_at: number;
 }

@@ -14,6 +14,12 @@ export interface Tenant {
   updatedAt: number;
 }
 
+/** A tenant's settings (`GET/PATCH /api/v1/tenant/settings`, docs/api-decisions.md §2). */
+export interface TenantSettings {
+  /** AI types, fields and tags with a confidence below this go to the review queue instead of the document; null: none do. */
+  aiReviewThreshold: number | null;
+}
+
 /** Origins compare case-insensitively in scheme and host, and never with a trailing slash. */
 export function normaliseOrigin(origin: string): string {
   return origin.trim().replace(/\/+$/, '').toLowerCase();

@@ -45,6 +45,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'api-keys': 'API keys of the tenant (`ak_live_` and `ak_test_`): the full key is shown once, when created or rotated.',
   users: 'The tenant’s users and their roles (`owner`, `admin`, `member`, `viewer`, plus custom role names).',
   workspaces: 'Groups of users that documents and folders can be shared with.',
+  tenant: 'The caller’s tenant’s settings, such as the confidence below which AI results go to review (`ai_review_threshold`).',
   folders: 'Nested folders. Names are unique among siblings (case-insensitive).',
   documents:
     'Uploads (multipart, streamed, singly or in batches of up to 10), document metadata and AI results, extracted text, downloads with ranges, thumbnails, shares and batch jobs.',
@@ -297,6 +298,7 @@ export const OPERATION_EXAMPLES: OperationExamples = {
           { name: 'rent review', confidence: 0.74, source: 'extracted' },
           { name: 'service charge', confidence: 0.66, source: 'extracted' },
         ],
+        ai_review: null,
         metadata: { pages: 4, title: 'Office lease' },
         processing_error: null,
       },

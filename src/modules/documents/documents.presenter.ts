@@ -24,9 +24,15 @@ function presentEntities(d: Document) {
   };
 }
 
-/** The AI's document type with its confidence; null before enrichment. */
+/** The AI's document type with its confidence; null before enrichment, while it waits for review, and once rejected. */
 function presentDocumentType(d: Document) {
-  return d.aiEnrichment ? d.aiEnrichment.documentType : null;
+  return d.aiEnrichment?.documentType ?? null;
+}
+
+/** AI results waiting for a person's decision (the AI review queue), or null. */
+function presentReview(d: Document) {
+  const review = d.aiEnrichment?.review;
+  return review ? { task_id: review.taskId, pending: review.pending } : null;
 }
 
 /** A document in a list; `entities` only for the API-key variant (spec, Document). */
@@ -61,6 +67,7 @@ export function presentDocumentDetail(d: Document, tags: string[], apiBase: stri
     ai_summary_confidence: d.aiEnrichment?.summaryConfidence ?? null,
     ai_fields: d.aiEnrichment?.fields ?? {},
     ai_tag_details: d.aiEnrichment?.tags ?? d.aiTags.map((name) => ({ name, confidence: null, source: 'extracted' })),
+    ai_review: presentReview(d),
     metadata: d.metadata,
     processing_error: d.processingError,
   };

@@ -19,8 +19,9 @@ export interface DocumentEntities {
  */
 export interface AiEnrichment {
   summaryConfidence: number;
-  documentType: { value: string; confidence: number };
-  fields: Record<string, { value: string | string[] | { value: number; currency: string; text: string; period?: string } | { value: string; text: string }; confidence: number }>;
+  /** Null when a reviewer rejected it or it waits for review (`review`). */
+  documentType: ({ value: string; confidence: number } & ConfirmedMark) | null;
+  fields: Record<string, { value: AiFieldValue; confidence: number } & ConfirmedMark>;
   tags: { name: string; confidence: number; source: string }[];
   entities: {
     people: { name: string; confidence: number }[];
@@ -29,6 +30,16 @@ export interface AiEnrichment {
     dates: { value: string; text: string; confidence: number; alternatives?: string[] }[];
     amounts: { value: number; currency: string; text: string; confidence: number }[];
   };
+  /** Results held back for a person (the AI review queue), named `document_type`, `fields.<name>`, `tags.<name>`; null or absent when none. */
+  review?: { taskId: string; pending: string[] } | null;
+}
+
+/** A key field's value, as the AI provider gives it or a reviewer corrected it. */
+export type AiFieldValue = string | string[] | { value: number; currency: string; text: string; period?: string } | { value: string; text: string };
+
+/** Set (true) on a result a person confirmed or corrected in review: a reprocess keeps it. */
+interface ConfirmedMark {
+  confirmed?: true;
 }
 
 /** Why processing stopped, or why AI was skipped. */

@@ -38,10 +38,17 @@ const Entities = Type.Object({
   ),
 });
 
+/** Present, and true, on a result a person confirmed or corrected in an AI review (docs/processing.md, "Review"). */
+const Confirmed = Type.Optional(Type.Literal(true, { description: 'Present (true) when a person confirmed or corrected it in an AI review; a reprocess keeps it.' }));
+
 const DocumentType = Nullable(
   Type.Object(
-    { value: Type.String({ description: '`invoice`, `receipt`, `purchase_order`, `quote`, `contract`, `lease`, `nda`, `employment_letter`, `policy`, `minutes`, `memo`, `report`, `letter`, `email`, `cv`, `statement` or `other`.' }), confidence: Confidence },
-    { description: 'Addition: the kind of document, as the AI classified it; null before enrichment.' },
+    {
+      value: Type.String({ description: '`invoice`, `receipt`, `purchase_order`, `quote`, `contract`, `lease`, `nda`, `employment_letter`, `policy`, `minutes`, `memo`, `report`, `letter`, `email`, `cv`, `statement` or `other`.' }),
+      confidence: Confidence,
+      confirmed: Confirmed,
+    },
+    { description: 'Addition: the kind of document, as the AI classified it; null before enrichment, while it waits for review (`ai_review`) and when a reviewer rejected it.' },
   ),
 );
 
@@ -89,12 +96,32 @@ export const DocumentDetail = Type.Object({
   ai_thumbnail_url: Nullable(Type.String({ format: 'uri', description: 'Set once AI processing produced one.' })),
   entities: Entities,
   ai_summary_confidence: Nullable(Confidence),
-  ai_fields: Type.Record(Type.String(), Type.Object({ value: FieldValue, confidence: Confidence }), {
-    description: 'Addition: key fields of the document type (docs/processing.md lists them): dates as YYYY-MM-DD, money as {value, currency, text, period?}, durations as {value: ISO 8601, text}, parties as lists.',
+  ai_fields: Type.Record(Type.String(), Type.Object({ value: FieldValue, confidence: Confidence, confirmed: Confirmed }), {
+    description:
+      'Addition: key fields of the document type (docs/processing.md lists them): dates as YYYY-MM-DD, money as {value, currency, text, period?}, durations as {value: ISO 8601, text}, parties as lists. A field waiting for review (`ai_review`) or rejected by a reviewer is absent.',
   }),
   ai_tag_details: Type.Array(
-    Type.Object({ name: Type.String(), confidence: Nullable(Confidence), source: Type.String({ description: '`extracted` (from the text) or `learned` (from the tenant\'s tagging).' }) }),
+    Type.Object({
+      name: Type.String(),
+      confidence: Nullable(Confidence),
+      source: Type.String({
+        description: "`extracted` (a topic of the text) or `learned` (one of the tenant's own tags, proposed by the classifier trained on the tenant's tagging once the tag is on 5 documents; its confidence is calibrated).",
+      }),
+    }),
     { description: 'Addition: `ai_tags` with where each came from and its confidence (null for documents enriched before confidences were kept).' },
+  ),
+  ai_review: Type.Union(
+    [
+      Type.Object({
+        task_id: Type.String({ description: 'The review task in the task inbox (`GET /dag/tasks/{task_id}`).' }),
+        pending: Type.Array(Type.String(), { description: '`document_type`, `fields.<name>`, `tags.<name>`: the results waiting for a decision.' }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        "Addition: AI results held back because their confidence is below the tenant's `ai_review_threshold`; they are not applied until a person approves or edits them in the review task. Null when nothing waits.",
+    },
   ),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   processing_error: ProcessingError,

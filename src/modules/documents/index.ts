@@ -1,7 +1,9 @@
 import type { Executor } from '../../db/executor.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { defineModule } from '../../platform/module.ts';
-import { authorizeDocument, type DocumentAction } from './access/document-access.ts';
+import type { Expression, SqlBool } from 'kysely';
+import { editableDocument } from './access/access.repository.ts';
+import { authorizeDocument, type DocumentAction, mayEditDocument } from './access/document-access.ts';
 import { BatchJobsRepository } from './batch-jobs/batch-jobs.repository.ts';
 import { batchJobRoutes } from './batch-jobs/batch-jobs.routes.ts';
 import { BatchJobsService } from './batch-jobs/batch-jobs.service.ts';
@@ -34,12 +36,20 @@ export interface DocumentPipelineStore {
   findContent(db: Executor, tenantId: string, id: string): Promise<StoredContent | null>;
   /** The tenant's tag names, most used first (at most `limit`): enrichment prefers them. */
   tagNames(db: Executor, tenantId: string, limit: number): Promise<string[]>;
+  /** The tags of these documents, by document id (untagged documents are absent). */
+  tagsOf(db: Executor, tenantId: string, documentIds: string[]): Promise<Map<string, string[]>>;
+  /** Tags on at least `minDocuments` documents, with their most recently tagged documents (at most `perTag`): learned tags' training set. */
+  taggedDocuments(db: Executor, tenantId: string, minDocuments: number, perTag: number): Promise<{ tag: string; documentIds: string[] }[]>;
 }
 
-/** Who may see and change which document: for modules that act on one document (chat). */
+/** Who may see and change which document: for modules that act on one document (chat) or on tasks about one (AI review). */
 export interface DocumentAccess {
   /** Loads a document of the caller's tenant: 404 when invisible to them, 403 when visible but `action` is not allowed. */
   authorize(db: Executor, auth: AuthContext, documentId: string, action: DocumentAction): Promise<{ document: Document }>;
+  /** Whether the caller may change the document (false when it does not exist). */
+  mayEdit(db: Executor, auth: AuthContext, documentId: string): Promise<boolean>;
+  /** The same as SQL over a document id another query holds (the task inbox's `source_ref`). */
+  editableCondition(auth: AuthContext): (documentId: Expression<string | null>) => Expression<SqlBool>;
 }
 
 /** The library's stored files, for the storage module's migrations between providers. */
@@ -61,9 +71,10 @@ export type { DocumentCondition, DocumentFilters, DocumentQueries, DocumentSumma
 export { isUnfiltered } from './document-queries.ts';
 export type { DocumentUploadsService, ImportOutcome } from './document-uploads.service.ts';
 export { presentDocumentDetail } from './documents.presenter.ts';
-export type { Document, DocumentEntities, DocumentPatch, ProcessingError, StoredContent } from './documents.repository.ts';
+export type { AiEnrichment, AiFieldValue, Document, DocumentEntities, DocumentPatch, ProcessingError, StoredContent } from './documents.repository.ts';
 export type { DocumentsService } from './documents.service.ts';
 export type { FoldersService } from './folders/folders.service.ts';
+export { normaliseTagNames } from './tags/tags.service.ts';
 export type { StoredFileSelection };
 // A query fragment for the storage inventory's one-statement insert (see stored-files.repository.ts).
 export { storedFiles };
@@ -127,7 +138,7 @@ export const documentsModule = defineModule({
         storageUsage,
         documentFiles: new StoredFilesRepository(),
         folderPaths: { pathOf: (db, tenantId, folderId) => repositories.folders.pathOf(db, tenantId, folderId) },
-        documentAccess: { authorize: authorizeDocument },
+        documentAccess: { authorize: authorizeDocument, mayEdit: mayEditDocument, editableCondition: editableDocument },
         documentQueries: new DocumentQueries(database.dialect),
         documentPipeline: {
           find: (db, tenantId, id) => repositories.documents.findById(db, tenantId, id),
@@ -135,6 +146,8 @@ export const documentsModule = defineModule({
           saveContent: (db, content) => repositories.documents.saveContent(db, content),
           findContent: (db, tenantId, id) => repositories.documents.findContent(db, tenantId, id),
           tagNames: (db, tenantId, limit) => repositories.tags.namesByUse(db, tenantId, limit),
+          tagsOf: (db, tenantId, documentIds) => repositories.tags.namesByDocument(db, tenantId, documentIds),
+          taggedDocuments: (db, tenantId, minDocuments, perTag) => repositories.tags.taggedDocuments(db, tenantId, minDocuments, perTag),
         },
       },
       async routes(app) {

@@ -17,6 +17,7 @@ import { UserTokenAuthenticator } from './auth/user-token-authenticator.ts';
 import { MailOutboxRepository } from './mail/mail-outbox.repository.ts';
 import { MemberDirectory } from './members/member-directory.ts';
 import { adminTenantRoutes } from './tenants/admin-tenants.routes.ts';
+import { tenantSettingsRoutes } from './tenants/tenant-settings.routes.ts';
 import { TenantsRepository } from './tenants/tenants.repository.ts';
 import { TenantsService } from './tenants/tenants.service.ts';
 import { UsersRepository } from './users/users.repository.ts';
@@ -142,6 +143,7 @@ export const identityModule = defineModule({
       },
       routes(app) {
         adminTenantRoutes(app, { tenants: tenantsService });
+        tenantSettingsRoutes(app, { tenants: tenantsService });
         authRoutes(app, { auth });
         apiKeyRoutes(app, { apiKeys: apiKeysService });
         userRoutes(app, { users: usersService });

@@ -8,13 +8,16 @@ import { JobLostError, type RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { AiProviderError } from '../../providers/ai/ai-provider-error.ts';
-import { type AiProvider, type Enrichment, plainEntities } from '../../providers/ai/ai-provider.ts';
+import { type AiProvider, type Enrichment, plainEntities, type TagSuggestion } from '../../providers/ai/ai-provider.ts';
 import { chunkText } from '../../providers/ai/chunking.ts';
 import { withBlobAsFile } from '../../providers/blobs/blob-as-file.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { type ExtractedContent, ExtractionError, type Extractor } from '../../providers/extraction/extractor.ts';
-import type { Document, DocumentJobPayload, DocumentPipelineStore, ProcessingError } from '../documents/index.ts';
+import type { AiEnrichment, Document, DocumentJobPayload, DocumentPipelineStore, ProcessingError } from '../documents/index.ts';
 import type { ChunksRepository, NewChunk } from './chunks.repository.ts';
+import type { Terms } from './learned-tag-model.ts';
+import { withDocumentType } from './learned-tag-terms.ts';
+import type { LearnedTags } from './learned-tags.service.ts';
 import { PROCESSING_JOBS } from './processing-jobs.ts';
 
 /** Texts per embedding call: large enough to amortise a remote call, small enough for its limits. */
@@ -36,6 +39,24 @@ interface Deps {
   tenants: TenantDirectory;
   extractor: Extractor;
   ai: AiProvider;
+  learnedTags: LearnedTags;
+}
+
+/**
+ * Looks at a document's AI results before they are stored (the AI review queue): in the enrichment's
+ * transaction it may hold results back for a person, and lay values a person confirmed over the
+ * AI's. The document shows what it answers.
+ */
+export interface EnrichmentReviewer {
+  review(trx: Executor, doc: Document, enrichment: AiEnrichment): Promise<AiEnrichment>;
+}
+
+/** What enrichment made of a document, before it is stored. */
+interface Enriched {
+  enrichment: Enrichment;
+  terms: Terms;
+  /** Whether the document carries tags of the tenant's (given at upload: it is then a training example for learned tags). */
+  tagged: boolean;
 }
 
 /** Failed for good: the document is marked failed at once instead of being retried. */
@@ -52,7 +73,8 @@ class StageFailure extends Error {
  * The processing of one document, as three durable jobs, each retried alone:
  *
  * 1. **extract** (`documents.process`): the file's text (OCR, transcription) and metadata;
- * 2. **enrich** (`processing.enrich`, AI on): summary, tags and entities;
+ * 2. **enrich** (`processing.enrich`, AI on): summary, type, key fields, tags (extracted and learned)
+ *    and entities, passed through the reviewer (the AI review queue) when one is set;
  * 3. **index** (`processing.index`): passages and their embeddings, then `completed` and the
  *    `document.processed` event, written in one transaction.
  *
@@ -63,8 +85,15 @@ class StageFailure extends Error {
  */
 export class DocumentPipeline {
   readonly #deps: Deps;
+  #reviewer: EnrichmentReviewer | null = null;
   constructor(deps: Deps) {
     this.#deps = deps;
+  }
+
+  /** Sets the reviewer every enrichment passes through (the review module, set up after the task inbox). */
+  useReviewer(reviewer: EnrichmentReviewer): void {
+    if (this.#reviewer) throw new Error('an enrichment reviewer is already set');
+    this.#reviewer = reviewer;
   }
 
   async extract(job: RunningJob<DocumentJobPayload>): Promise<void> {
@@ -100,30 +129,46 @@ export class DocumentPipeline {
   async enrich(job: RunningJob<DocumentJobPayload>): Promise<void> {
     const doc = await this.#load(job.payload);
     if (!doc) return;
-    const { ai, database, store, clock, jobs } = this.#deps;
+    const { database, store, clock, jobs, learnedTags } = this.#deps;
     const content = await store.findContent(database.db, doc.tenantId, doc.id);
     if (!content) throw new Error('no extracted text to enrich (extraction has not run)');
-    let result: Pick<Document, 'aiSummary' | 'aiTags' | 'entities' | 'aiDocumentType' | 'aiEnrichment'> | null = null;
+    let enriched: Enriched | null = null;
     let failure = '';
     try {
-      const knownTags = await store.tagNames(database.db, doc.tenantId, KNOWN_TAGS);
-      // The upload date resolves a year-less date only when the document has no date of its own.
-      const enrichment = await ai.enrich(content.text, { signal: job.signal, referenceDate: new Date(doc.createdAt), knownTags });
-      result = enrichmentPatch(enrichment);
+      enriched = await this.#enrichText(job, doc, content.text);
     } catch (error) {
       if (!this.#givesUp(job, error)) throw error;
       failure = messageOf(error);
     }
     const now = clock.now();
     await database.db.transaction().execute(async (trx) => {
-      await store.update(trx, doc.tenantId, doc.id, {
-        ...(result ?? { aiStatus: 'failed', processingError: { stage: 'enrichment', message: failure } }),
-        updatedAt: now,
-      });
+      if (enriched) {
+        const proposed = storedEnrichment(enriched.enrichment);
+        const shown = this.#reviewer ? await this.#reviewer.review(trx, doc, proposed) : proposed;
+        // The learned tags learn from the type the document shows: a person's correction over the AI's,
+        // none while it waits for review or once rejected (the review's decision sets it then).
+        const terms = withDocumentType(enriched.terms, shown.documentType?.value ?? null);
+        await learnedTags.enriched(trx, doc.tenantId, doc.id, terms, { tagged: enriched.tagged });
+        await store.update(trx, doc.tenantId, doc.id, { ...enrichmentPatch(enriched.enrichment, shown), updatedAt: now });
+      } else {
+        await store.update(trx, doc.tenantId, doc.id, { aiStatus: 'failed', processingError: { stage: 'enrichment', message: failure }, updatedAt: now });
+      }
       // The text is indexed either way: a document whose AI failed is still found by keyword.
       await jobs.enqueue(trx, PROCESSING_JOBS.index, job.payload, { tenantId: doc.tenantId, priority: job.priority });
       await job.completeIn(trx);
     });
+  }
+
+  /** The provider's enrichment, with the tenant's learned tags that fit the document first among its tags. */
+  async #enrichText(job: RunningJob<DocumentJobPayload>, doc: Document, text: string): Promise<Enriched> {
+    const { ai, database, store, learnedTags } = this.#deps;
+    const [knownTags, carried] = await Promise.all([store.tagNames(database.db, doc.tenantId, KNOWN_TAGS), store.tagsOf(database.db, doc.tenantId, [doc.id])]);
+    // The upload date resolves a year-less date only when the document has no date of its own.
+    const enrichment = await ai.enrich(text, { signal: job.signal, referenceDate: new Date(doc.createdAt), knownTags });
+    const terms = learnedTags.terms(text, enrichment.documentType.value);
+    const own = carried.get(doc.id) ?? [];
+    const learned = await learnedTags.propose(database.db, doc.tenantId, terms, { existing: knownTags, carried: own });
+    return { enrichment: { ...enrichment, tags: withLearnedTags(enrichment.tags, learned) }, terms, tagged: own.length > 0 };
   }
 
   async index(job: RunningJob<DocumentJobPayload>): Promise<void> {
@@ -243,16 +288,26 @@ export class DocumentPipeline {
   }
 }
 
-/** How an enrichment is stored: the spec's summary, tag names and entity lists, and the rest with its confidences. */
-function enrichmentPatch(e: Enrichment): Pick<Document, 'aiSummary' | 'aiTags' | 'entities' | 'aiDocumentType' | 'aiEnrichment'> {
-  const plain = plainEntities(e.entities);
+/** An enrichment in its stored form, before any review. */
+function storedEnrichment(e: Enrichment): AiEnrichment {
+  return { summaryConfidence: e.summary.confidence, documentType: e.documentType, fields: e.fields, tags: e.tags, entities: e.entities, review: null };
+}
+
+/** How an enrichment is stored: the spec's summary, tag names and entity lists, and what is shown of the rest (`shown`, after review). */
+function enrichmentPatch(e: Enrichment, shown: AiEnrichment): Pick<Document, 'aiSummary' | 'aiTags' | 'entities' | 'aiDocumentType' | 'aiEnrichment'> {
   return {
     aiSummary: e.summary.value,
-    aiTags: e.tags.map((t) => t.name),
-    entities: { ...plain },
-    aiDocumentType: e.documentType.value,
-    aiEnrichment: { summaryConfidence: e.summary.confidence, documentType: e.documentType, fields: e.fields, tags: e.tags, entities: e.entities },
+    aiTags: shown.tags.map((t) => t.name),
+    entities: { ...plainEntities(e.entities) },
+    aiDocumentType: shown.documentType?.value ?? null,
+    aiEnrichment: shown,
   };
+}
+
+/** Learned tags first (the tenant's own vocabulary), then the extracted ones they do not repeat. */
+function withLearnedTags(extracted: TagSuggestion[], learned: TagSuggestion[]): TagSuggestion[] {
+  const names = new Set(learned.map((t) => t.name.toLowerCase()));
+  return [...learned, ...extracted.filter((t) => !names.has(t.name.toLowerCase()))];
 }
 
 function messageOf(error: unknown): string {

@@ -1,11 +1,14 @@
 import { availableParallelism } from 'node:os';
+import type { RunningJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import type { AiProvider } from '../../providers/ai/ai-provider.ts';
 import { createAiProvider } from '../../providers/ai/create-ai-provider.ts';
 import { createExtractor } from '../../providers/extraction/extractor.ts';
 import type { Executor } from '../../db/executor.ts';
 import { ChunksRepository, type PassageText, type PassageVector, type StoredPassage } from './chunks.repository.ts';
-import { DocumentPipeline } from './document-pipeline.ts';
+import { DocumentPipeline, type EnrichmentReviewer } from './document-pipeline.ts';
+import { LearnedTagsRepository } from './learned-tags.repository.ts';
+import { type LearnTagsPayload, LearnedTags } from './learned-tags.service.ts';
 import { PROCESSING_JOBS } from './processing-jobs.ts';
 import { Reembedder } from './reembed.ts';
 
@@ -21,18 +24,28 @@ export interface PassageStore {
 }
 
 export type { PassageText, PassageVector, StoredPassage } from './chunks.repository.ts';
+export type { EnrichmentReviewer } from './document-pipeline.ts';
 
 declare module '../../platform/module.ts' {
   interface ModuleServices {
     /** The configured AI provider (local or OpenAI-compatible), for search and chat. */
     ai: AiProvider;
     passages: PassageStore;
+    /**
+     * Where the AI review queue hooks into enrichment: the one reviewer (set by the module that owns
+     * it), and the types people confirm, which the learned tags learn from.
+     */
+    enrichmentReview: {
+      use(reviewer: EnrichmentReviewer): void;
+      typeConfirmed(trx: Executor, tenantId: string, documentId: string, documentType: string | null): Promise<void>;
+    };
   }
 }
 
 /**
- * Processing: every upload's text (parsers, OCR, transcription), AI enrichment (summary, tags,
- * entities) and passages with embeddings, as durable jobs (docs/processing.md).
+ * Processing: every upload's text (parsers, OCR, transcription), AI enrichment (summary, type, key
+ * fields, tags extracted and learned from the tenant's tagging, entities) and passages with
+ * embeddings, as durable jobs (docs/processing.md).
  */
 export const processingModule = defineModule({
   name: 'processing',
@@ -53,6 +66,9 @@ export const processingModule = defineModule({
     const { timeoutMs, ocrPageTimeoutMs, maxTimeoutMs, memoryMb, maxDecodedMb } = config.processing;
     const extractor = createExtractor({ threads, timeoutMs, ocrPageTimeoutMs, maxTimeoutMs, memoryMb, maxDecodedMb });
     const chunks = new ChunksRepository();
+    const learnedTagsRepository = new LearnedTagsRepository();
+    const store = use('documentPipeline');
+    const learnedTags = new LearnedTags({ database, clock, jobs, repository: learnedTagsRepository, store });
     const embeddingModel = `${ai.embeddingModel}:${ai.embeddingDimensions}`;
     const pipeline = new DocumentPipeline({
       database,
@@ -61,11 +77,12 @@ export const processingModule = defineModule({
       blobs,
       jobs,
       events,
-      store: use('documentPipeline'),
+      store,
       chunks,
       tenants: use('tenantDirectory'),
       extractor,
       ai,
+      learnedTags,
     });
     const reembedder = new Reembedder({ database, jobs, chunks, ai, logger });
     return {
@@ -76,6 +93,10 @@ export const processingModule = defineModule({
           texts: (db, tenantId, wanted) => chunks.texts(db, tenantId, wanted),
           embeddedDocuments: (db, tenantId, model) => chunks.embeddedDocuments(db, tenantId, model),
           vectors: (db, tenantId, model, documentIds) => chunks.vectors(db, tenantId, model, documentIds),
+        },
+        enrichmentReview: {
+          use: (reviewer) => pipeline.useReviewer(reviewer),
+          typeConfirmed: (trx, tenantId, documentId, documentType) => learnedTags.typeConfirmed(trx, tenantId, documentId, documentType),
         },
       },
       jobs: [
@@ -110,9 +131,24 @@ export const processingModule = defineModule({
           backoff: { baseMs: 5_000, maxMs: 600_000 },
           timeoutMs: 10 * 60_000,
         },
+        {
+          kind: PROCESSING_JOBS.learnTags,
+          handler: (job: RunningJob<LearnTagsPayload>) => learnedTags.train(job),
+          maxAttempts: 5,
+          // One training per tenant at a time (its unique key); two at once would only share the two cores.
+          concurrency: 1,
+          backoff: { baseMs: 10_000, maxMs: 600_000 },
+          timeoutMs: 10 * 60_000,
+        },
       ],
       // Vectors of another model (an upgrade, a changed OpenAI model): re-embedded in the background.
       recurring: [{ kind: 'processing.reembed-check', everyMs: 60_000, run: () => reembedder.check() }],
+      // A change of a document's tags is a change of what the tenant's learned tags learn from.
+      async onEvent(event) {
+        if (event.name === 'document.updated' && Array.isArray(event.data['fields']) && event.data['fields'].includes('tags')) {
+          await learnedTags.tagsChanged(database.db, event.tenantId);
+        }
+      },
       capabilities: () => ({
         ai_provider: ai.name,
         embedding_model: embeddingModel,
@@ -127,6 +163,7 @@ export const processingModule = defineModule({
       },
       async sandboxCleanup(trx, tenantId) {
         await trx.deleteFrom('document_chunks').where('tenant_id', '=', tenantId).execute();
+        await learnedTagsRepository.deleteForTenant(trx, tenantId);
       },
     };
   },

@@ -7,4 +7,6 @@ export const PROCESSING_JOBS = {
   index: 'processing.index',
   /** Not a pipeline step: passages re-embedded after a change of embedding model (reembed.ts). */
   reembed: 'processing.reembed',
+  /** Retrains a tenant's learned tags after its tagging changed (learned-tags.service.ts). */
+  learnTags: 'processing.learn_tags',
 } as const;

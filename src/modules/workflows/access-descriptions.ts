@@ -14,6 +14,6 @@ export const WHO = {
   listExecutions: `${ADMINS}: every execution of the tenant; members: the executions that run as them (their own \`execute\` calls and the triggers of the workflows they own); viewers: none.`,
   readExecution: `The principal it runs as (who started it, or the workflow's owner for a trigger), and ${ADMINS.toLowerCase()}; anyone else 404 \`EXECUTION_NOT_FOUND\`.`,
   controlExecution: `The principal it runs as, and ${ADMINS.toLowerCase()}; other members 404 \`EXECUTION_NOT_FOUND\`; ${VIEWERS_403}.`,
-  listTasks: `${ADMINS}: every task; anyone else: the tasks assigned to them (directly, through a role or a workspace) and the tasks of executions that run as them.`,
-  readTask: `Its assignees, the owner of its execution, and ${ADMINS.toLowerCase()}; anyone else 404 \`TASK_NOT_FOUND\`.`,
+  listTasks: `${ADMINS}: every task; anyone else: the tasks assigned to them (directly, through a role or a workspace) and the tasks of executions that run as them. An AI review task (\`source\` \`ai_review\`) is seen by whoever may edit its document instead of by its assignees.`,
+  readTask: `Its assignees, the owner of its execution, and ${ADMINS.toLowerCase()}; an AI review task: whoever may edit its document; anyone else 404 \`TASK_NOT_FOUND\`.`,
 } as const;

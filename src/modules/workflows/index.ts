@@ -29,8 +29,8 @@ import { WorkflowsService } from './workflows.service.ts';
 export type { ExecutionsService } from './executions.service.ts';
 export type { NodeHandler } from './node-handlers.ts';
 export type { DocumentAi } from './nodes/ai-nodes.ts';
-export type { NewTask, TaskOutcome, TaskSource, TasksService } from './tasks.service.ts';
-export type { Task } from './tasks.repository.ts';
+export type { NewTask, TaskAccess, TaskOutcome, TaskSource, TasksService } from './tasks.service.ts';
+export type { Task, TaskRefCondition } from './tasks.repository.ts';
 export type { WorkflowsService } from './workflows.service.ts';
 
 declare module '../../platform/module.ts' {

@@ -123,12 +123,20 @@ export interface TaskFilter {
    * A caller who is not a tenant administrator sees only tasks assigned to them (`assignee`) and
    * the tasks of executions that run as them (`principal`, stored form).
    */
-  visibleTo?: { assignee: Assignee | null; principal: string };
+  visibleTo?: {
+    assignee: Assignee | null;
+    principal: string;
+    /** Sources with a rule of their own (TaskSource.access): their tasks are visible by it, not by assignment. */
+    sources?: { name: string; condition: TaskRefCondition }[];
+  };
   role?: string;
   status?: Task['status'];
   limit: number;
   offset: number;
 }
+
+/** A source's visibility rule as SQL: "the caller reaches the task whose `source_ref` is this". */
+export type TaskRefCondition = (sourceRef: Expression<string | null>) => Expression<SqlBool>;
 
 /** "The task is assigned to this person": directly, through one of their roles, or one of their workspaces. */
 function assignedTo(eb: ExpressionBuilder<DB, 'workflow_tasks'>, a: Assignee): Expression<SqlBool>[] {
@@ -183,16 +191,21 @@ export class TasksRepository {
     if (a) q = q.where((eb) => eb.or(assignedTo(eb, a)));
     const visible = f.visibleTo;
     if (visible) {
-      q = q.where((eb) =>
-        eb.or([
+      q = q.where((eb) => {
+        const own = visible.sources ?? [];
+        const assigned = eb.or([
           ...(visible.assignee ? assignedTo(eb, visible.assignee) : []),
           eb(
             'execution_id',
             'in',
             eb.selectFrom('workflow_executions').select('workflow_executions.id').where('workflow_executions.tenant_id', '=', tenantId).where('workflow_executions.principal', '=', visible.principal),
           ),
-        ]),
-      );
+        ]);
+        return eb.or([
+          own.length > 0 ? eb.and([eb('source', 'not in', own.map((s) => s.name)), assigned]) : assigned,
+          ...own.map((s) => eb.and([eb('source', '=', s.name), s.condition(eb.ref('source_ref'))])),
+        ]);
+      });
     }
     // The page and the count are independent reads: in parallel, on two connections where there is a pool.
     const [rows, total] = await Promise.all([

@@ -45,7 +45,8 @@ export function taskRoutes(app: App, s: { tasks: TasksService }): void {
       schema: {
         tags,
         summary: 'Complete a human task',
-        description: 'Only an assignee, an owner or an admin (403 `INSUFFICIENT_PERMISSIONS`); 409 `TASK_ALREADY_COMPLETED` or `TASK_EXPIRED`. A review accepts only its `editable_fields` in `modified_data`.',
+        description:
+          'Only an assignee, an owner or an admin (403 `INSUFFICIENT_PERMISSIONS`); an AI review task (`source` `ai_review`): whoever may edit its document (anyone else 404 `TASK_NOT_FOUND`). 409 `TASK_ALREADY_COMPLETED` or `TASK_EXPIRED`. A review accepts only its `editable_fields` in `modified_data`.',
         params: IdParams,
         body: CompleteTaskBody,
         response: { 200: CompleteTaskAnswer, ...errors409 },

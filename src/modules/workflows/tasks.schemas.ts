@@ -15,8 +15,11 @@ export const TaskBody = Type.Object({
   workflow_id: Nullable(Type.String()),
   workflow_name: Nullable(Type.String()),
   node_id: Nullable(Type.String()),
-  source: Type.String({ description: '`workflow` (a human node), or `import_agent` (an import agent\'s proposed changes, applied on approval)' }),
-  source_ref: Nullable(Type.String({ description: 'The agent run an `import_agent` task decides' })),
+  source: Type.String({
+    description:
+      "`workflow` (a human node), `import_agent` (an import agent's proposed changes, applied on approval) or `ai_review` (AI results below the tenant's `ai_review_threshold`, applied on approval)",
+  }),
+  source_ref: Nullable(Type.String({ description: 'The agent run an `import_agent` task decides; the document an `ai_review` task is about' })),
   task_type: Type.String(),
   title: Type.String(),
   description: Type.String(),

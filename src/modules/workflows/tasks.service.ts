@@ -13,7 +13,7 @@ import { newId } from '../../lib/ids.ts';
 import { type ExecutionEngine, type MailOutbox, TASK_HOLD_PREFIX } from './execution-engine.ts';
 import type { ModuleServices } from '../../platform/module.ts';
 import type { RunContext } from './node-handlers.ts';
-import type { Assignee, Task, TaskFilter, TasksRepository } from './tasks.repository.ts';
+import type { Assignee, Task, TaskFilter, TaskRefCondition, TasksRepository } from './tasks.repository.ts';
 
 /** The job that escalates or expires a task at its time. */
 export const TASK_TIMER_JOB = 'workflows.task_timer';
@@ -58,6 +58,19 @@ export interface TaskOutcome {
 /** Another module's kind of task (an import agent's proposal): told once, in the transaction that decides the task. */
 export interface TaskSource {
   settle(trx: Executor, task: Task, outcome: TaskOutcome): Promise<void>;
+  /**
+   * Who sees and decides this source's tasks instead of their assignees (an AI review: whoever may
+   * edit its document). Tenant administrators always do; without it, the assignee rule applies.
+   */
+  access?: TaskAccess;
+}
+
+/** A task source's own rule for who reaches its tasks. */
+export interface TaskAccess {
+  /** Whether the caller (not a tenant administrator) reaches this task. */
+  reaches(db: Executor, auth: AuthContext, task: Task): Promise<boolean>;
+  /** The same as SQL over a task's `source_ref`, for the inbox lists. */
+  condition(auth: AuthContext): TaskRefCondition;
 }
 
 const WORKFLOW_SOURCE = 'workflow';
@@ -186,7 +199,8 @@ export class TasksService {
     if (!isTenantAdmin(auth)) {
       const principal = principalKey(principalOf(auth));
       if (principal === null) return { rows: [], total: 0 };
-      filter.visibleTo = { assignee: await this.#me(db, auth), principal };
+      const sources = [...this.#sources].flatMap(([name, source]) => (source.access ? [{ name, condition: source.access.condition(auth) }] : []));
+      filter.visibleTo = { assignee: await this.#me(db, auth), principal, sources };
     }
     return this.#repo.list(db, auth.tenant.id, filter);
   }
@@ -202,6 +216,8 @@ export class TasksService {
 
   async #sees(db: Executor, auth: AuthContext, task: Task): Promise<boolean> {
     if (isTenantAdmin(auth)) return true;
+    const access = this.#sources.get(task.source)?.access;
+    if (access) return access.reaches(db, auth, task);
     const me = await this.#me(db, auth);
     if (me && isAssignee(me, task)) return true;
     const execution = task.executionId ? await this.#engine.repo.findExecution(db, auth.tenant.id, task.executionId) : undefined;
@@ -244,7 +260,11 @@ export class TasksService {
   }
 
   async #checkCompletable(trx: Executor, auth: AuthContext, task: Task, input: Decision): Promise<void> {
-    if (!isTenantAdmin(auth)) {
+    const access = this.#sources.get(task.source)?.access;
+    if (access && !isTenantAdmin(auth)) {
+      // Who may not see the task may not learn it exists either.
+      if (!(await access.reaches(trx, auth, task))) throw taskNotFound();
+    } else if (!isTenantAdmin(auth)) {
       const me = await this.#me(trx, auth);
       if (!me || !isAssignee(me, task)) throw errors.insufficientPermissions('Only an assignee, an owner or an admin may complete this task');
     }

@@ -934,6 +934,7 @@ export interface Operations {
       ai_document_type: {
         value: string;
         confidence: number;
+        confirmed?: true;
       } | null;
       tags: string[];
       created_at: string;
@@ -986,6 +987,7 @@ export interface Operations {
             text: string;
           };
           confidence: number;
+          confirmed?: true;
         };
       };
       ai_tag_details: {
@@ -993,6 +995,10 @@ export interface Operations {
         confidence: number | null;
         source: string;
       }[];
+      ai_review: {
+        task_id: string;
+        pending: string[];
+      } | null;
       metadata: {
         [key: string]: unknown;
       };
@@ -1567,6 +1573,7 @@ export interface Operations {
         ai_document_type: {
           value: string;
           confidence: number;
+          confirmed?: true;
         } | null;
         tags: string[];
         created_at: string;
@@ -1829,6 +1836,12 @@ export interface Operations {
       total: number;
       page: number;
       page_size: number;
+    };
+  };
+  /** Get the tenant's settings */
+  listTenantSettings: {
+    response: {
+      ai_review_threshold: number | null;
     };
   };
   /** List users */
@@ -2749,6 +2762,7 @@ export interface Operations {
       ai_document_type: {
         value: string;
         confidence: number;
+        confirmed?: true;
       } | null;
       tags: string[];
       created_at: string;
@@ -2801,6 +2815,7 @@ export interface Operations {
             text: string;
           };
           confidence: number;
+          confirmed?: true;
         };
       };
       ai_tag_details: {
@@ -2808,6 +2823,10 @@ export interface Operations {
         confidence: number | null;
         source: string;
       }[];
+      ai_review: {
+        task_id: string;
+        pending: string[];
+      } | null;
       metadata: {
         [key: string]: unknown;
       };
@@ -2908,6 +2927,15 @@ export interface Operations {
       completed_at: string | null;
       created_at: string;
       updated_at: string;
+    };
+  };
+  /** Change the tenant's settings */
+  updateTenantSettings: {
+    body: {
+      ai_review_threshold?: number | null;
+    };
+    response: {
+      ai_review_threshold: number | null;
     };
   };
   /** Update a user */
@@ -3110,6 +3138,7 @@ export const OPERATIONS = {
   listMigrationsProjectItems: { method: 'GET', path: '/api/v1/migrations/projects/{id}/items', idempotencyKey: false, answers: 'json' },
   listMigrationsProjects: { method: 'GET', path: '/api/v1/migrations/projects', idempotencyKey: false, answers: 'json' },
   listTags: { method: 'GET', path: '/api/v1/tags', idempotencyKey: false, answers: 'json' },
+  listTenantSettings: { method: 'GET', path: '/api/v1/tenant/settings', idempotencyKey: false, answers: 'json' },
   listUsers: { method: 'GET', path: '/api/v1/users', idempotencyKey: false, answers: 'json' },
   listWebhookDeliveries: { method: 'GET', path: '/api/v1/webhooks/{id}/deliveries', idempotencyKey: false, answers: 'json' },
   listWebhooks: { method: 'GET', path: '/api/v1/webhooks', idempotencyKey: false, answers: 'json' },
@@ -3147,6 +3176,7 @@ export const OPERATIONS = {
   updateDocument: { method: 'PUT', path: '/api/v1/documents/{id}', idempotencyKey: true, answers: 'json' },
   updateFolder: { method: 'PUT', path: '/api/v1/folders/{id}', idempotencyKey: true, answers: 'json' },
   updateMigrationsProject: { method: 'PUT', path: '/api/v1/migrations/projects/{id}', idempotencyKey: true, answers: 'json' },
+  updateTenantSettings: { method: 'PATCH', path: '/api/v1/tenant/settings', idempotencyKey: true, answers: 'json' },
   updateUser: { method: 'PATCH', path: '/api/v1/users/{id}', idempotencyKey: true, answers: 'json' },
   updateWebhook: { method: 'PUT', path: '/api/v1/webhooks/{id}', idempotencyKey: true, answers: 'json' },
   updateWorkspace: { method: 'PUT', path: '/api/v1/workspaces/{id}', idempotencyKey: true, answers: 'json' },

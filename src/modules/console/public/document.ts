@@ -29,6 +29,7 @@ export async function documentView(id: string): Promise<void> {
         doc.entities && h('p', {}, `People: ${doc.entities.people.join(', ') || '–'} · Organisations: ${doc.entities.organizations.join(', ') || '–'} · Dates: ${doc.entities.dates.join(', ') || '–'}`),
         doc.entities && h('p', {}, `Places: ${doc.entities.locations.join(', ') || '–'} · Amounts: ${doc.entities.amounts.map((a) => a.text).join(', ') || '–'}`),
         keyFields(doc),
+        doc.ai_review && h('p', {}, h('strong', {}, 'Waiting for review: '), doc.ai_review.pending.join(', ')),
       ),
     ),
     chatPanel(id, doc.status === 'completed'),
@@ -41,14 +42,14 @@ export async function documentView(id: string): Promise<void> {
 /** The AI's document type and key fields, read-only, each with its confidence. */
 function keyFields(doc: Doc): HTMLElement | null {
   if (!doc.ai_document_type) return null;
-  const percent = (c: number | null) => (c === null ? '' : ` (${Math.round(c * 100)} %)`);
+  const percent = (c: number | null, confirmed?: boolean) => (confirmed ? ' (confirmed)' : c === null ? '' : ` (${Math.round(c * 100)} %)`);
   const shown = (v: Doc['ai_fields'][string]['value']): string =>
     typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : 'currency' in v ? `${v.currency} ${v.value.toLocaleString()}${v.period ? ` a ${v.period}` : ''}` : v.text;
-  const rows = Object.entries(doc.ai_fields).map(([name, f]) => h('tr', {}, h('th', { scope: 'row' }, name.replace(/_/g, ' ')), h('td', {}, `${shown(f.value)}${percent(f.confidence)}`)));
+  const rows = Object.entries(doc.ai_fields).map(([name, f]) => h('tr', {}, h('th', { scope: 'row' }, name.replace(/_/g, ' ')), h('td', {}, `${shown(f.value)}${percent(f.confidence, f.confirmed)}`)));
   return h(
     'section',
     { 'aria-label': 'Document type and key fields' },
-    h('p', {}, h('strong', {}, 'Type: '), `${doc.ai_document_type.value.replace(/_/g, ' ')}${percent(doc.ai_document_type.confidence)}`),
+    h('p', {}, h('strong', {}, 'Type: '), `${doc.ai_document_type.value.replace(/_/g, ' ')}${percent(doc.ai_document_type.confidence, doc.ai_document_type.confirmed)}`),
     rows.length > 0 ? h('table', { class: 'fields' }, h('tbody', {}, ...rows)) : null,
   );
 }

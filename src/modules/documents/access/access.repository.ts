@@ -1,4 +1,4 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { type Expression, type ExpressionBuilder, expressionBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../../../db/executor.ts';
 import type { DB } from '../../../db/schema.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
@@ -50,6 +50,40 @@ export function visibleDocuments(auth: AuthContext) {
       .where('v.user_id', '=', scope.userId);
     if (scope.sharedOnly) rows = rows.where('v.shares', '>', 0);
     return eb.exists(rows);
+  };
+}
+
+/**
+ * "The caller may change the document whose id is `documentId`" (`authorizeDocument(..., 'update')`
+ * as SQL), for a query that starts elsewhere: the task inbox lists the AI review tasks of the
+ * documents a member may edit. Tenant administrators: any document of the tenant; members: the
+ * documents they own and those an `edit` or `admin` share gives them (directly or through a
+ * workspace); viewers: none (a share never gives them more than `view`).
+ */
+export function editableDocument(auth: AuthContext) {
+  const tenantId = auth.tenant.id;
+  const eb = expressionBuilder<DB, never>();
+  return (documentId: Expression<string | null>): Expression<SqlBool> => {
+    const documents = eb.selectFrom('documents as d').select('d.id').where('d.tenant_id', '=', tenantId).where('d.id', '=', documentId);
+    if (isTenantAdmin(auth) || auth.userId === null) return eb.exists(documents);
+    if (auth.role === 'viewer') return eb.lit(false);
+    const userId = auth.userId;
+    return eb.exists(
+      documents.where((d) =>
+        d.or([
+          d('d.owner_id', '=', userId),
+          d.exists(
+            d
+              .selectFrom('document_shares as s')
+              .select('s.document_id')
+              .where('s.tenant_id', '=', tenantId)
+              .whereRef('s.document_id', '=', 'd.id')
+              .where('s.permission', 'in', ['edit', 'admin'])
+              .where((w) => w.or([w('s.user_id', '=', userId), w('s.workspace_id', 'in', workspaceIdsOfUser(tenantId, userId))])),
+          ),
+        ]),
+      ),
+    );
   };
 }
 

@@ -59,6 +59,14 @@ export async function permissionOn(
   return best;
 }
 
+/** Whether the caller may change the document (`update`); false when it does not exist or is invisible to them. */
+export async function mayEditDocument(db: Executor, auth: AuthContext, documentId: string): Promise<boolean> {
+  const document = await documentsRepository.findById(db, auth.tenant.id, documentId);
+  if (!document) return false;
+  const permission = await permissionOn(db, auth, document);
+  return permission !== null && RANK[permission] >= RANK[DOCUMENT_ACTIONS.update];
+}
+
 /**
  * Loads a document of the caller's tenant and checks the caller may do `action` to it:
  * 404 when it does not exist or is invisible to them, 403 when visible but not allowed.

@@ -62,6 +62,36 @@ export class TagsRepository {
     return rows.map((r) => r.name);
   }
 
+  /**
+   * The tenant's tags on at least `minDocuments` documents, each with its most recently tagged
+   * documents (at most `perTag`): what learned tags train on.
+   */
+  async taggedDocuments(db: Executor, tenantId: string, minDocuments: number, perTag: number): Promise<{ tag: string; documentIds: string[] }[]> {
+    const tags = await db
+      .selectFrom('document_tags')
+      .innerJoin('tags', (join) => join.onRef('tags.tenant_id', '=', 'document_tags.tenant_id').onRef('tags.id', '=', 'document_tags.tag_id'))
+      .select(['tags.id', 'tags.name'])
+      .where('document_tags.tenant_id', '=', tenantId)
+      .groupBy(['tags.id', 'tags.name'])
+      .having((eb) => eb.fn.countAll(), '>=', minDocuments)
+      .orderBy('tags.name')
+      .execute();
+    const out: { tag: string; documentIds: string[] }[] = [];
+    for (const tag of tags) {
+      const rows = await db
+        .selectFrom('document_tags')
+        .select('document_id')
+        .where('tenant_id', '=', tenantId)
+        .where('tag_id', '=', tag.id)
+        .orderBy('created_at', 'desc')
+        .orderBy('document_id', 'desc')
+        .limit(perTag)
+        .execute();
+      out.push({ tag: tag.name, documentIds: rows.map((r) => r.document_id) });
+    }
+    return out;
+  }
+
   async list(db: Executor, tenantId: string, page: { limit: number; offset: number }): Promise<{ rows: Tag[]; total: number }> {
     const base = db.selectFrom('tags').where('tenant_id', '=', tenantId);
     const [rows, count] = await Promise.all([

@@ -1,11 +1,11 @@
-import { normaliseOrigin, type Tenant } from '../../../domain/tenant.ts';
+import { normaliseOrigin, type Tenant, type TenantSettings } from '../../../domain/tenant.ts';
 import type { Selectable, Updateable } from 'kysely';
 import type { TenantsTable } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/executor.ts';
 import { parseJson } from '../../../lib/json.ts';
 import type { TenantStatus, Tier } from '../../../domain/tiers.ts';
 
-export function toTenant(row: Omit<Selectable<TenantsTable>, 'sandbox_cleared_at'>): Tenant {
+export function toTenant(row: Omit<Selectable<TenantsTable>, 'sandbox_cleared_at' | 'settings'>): Tenant {
   return {
     id: row.id,
     name: row.name,
@@ -121,6 +121,23 @@ export class TenantsRepository {
         .executeTakeFirstOrThrow(),
     ]);
     return { users: Number(users.n), api_keys: Number(keys.n) };
+  }
+
+  /** The tenant's settings (defaults for those never set); null when there is no such tenant. */
+  async settings(db: Executor, tenantId: string): Promise<TenantSettings | null> {
+    const row = await db.selectFrom('tenants').select('settings').where('id', '=', tenantId).executeTakeFirst();
+    if (!row) return null;
+    const stored = parseJson<Record<string, unknown>>(row.settings, {});
+    const threshold = stored['ai_review_threshold'];
+    return { aiReviewThreshold: typeof threshold === 'number' ? threshold : null };
+  }
+
+  async updateSettings(db: Executor, tenantId: string, settings: TenantSettings, now: number): Promise<void> {
+    await db
+      .updateTable('tenants')
+      .set({ settings: JSON.stringify({ ai_review_threshold: settings.aiReviewThreshold }), updated_at: now })
+      .where('id', '=', tenantId)
+      .execute();
   }
 
   /** Sandbox twins last cleared (or, never cleared, created) at or before `cutoff`. */

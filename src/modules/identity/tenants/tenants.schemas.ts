@@ -63,3 +63,14 @@ export const UpdateTenantBody = Type.Object(
 export const TenantParams = Type.Object({ tenant_id: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false });
 export const TenantListQuery = Type.Object(PageQuery, { additionalProperties: false });
 export const TenantList = Paged(TenantView);
+
+const ReviewThreshold = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+  description:
+    "AI document types, key fields and tags whose confidence is below this (0 to 1) go to the task inbox as a review task instead of onto the document; null (the default) applies every AI result. Needs the Team tier or above (the task inbox comes with workflows).",
+});
+
+/** `GET /tenant/settings`. */
+export const TenantSettingsView = Type.Object({ ai_review_threshold: ReviewThreshold });
+
+/** `PATCH /tenant/settings`: the settings given change, the others stay. */
+export const UpdateTenantSettingsBody = Type.Object({ ai_review_threshold: Type.Optional(ReviewThreshold) }, { additionalProperties: false, minProperties: 1 });

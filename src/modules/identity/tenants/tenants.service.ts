@@ -9,8 +9,11 @@ import type { ApiKeysRepository } from '../api-keys/api-keys.repository.ts';
 import type { User, UsersRepository } from '../users/users.repository.ts';
 import type { TenantsRepository } from './tenants.repository.ts';
 import { identityTags } from '../auth/identity-changes.ts';
-import type { Tenant } from '../../../domain/tenant.ts';
-import type { TenantStatus, Tier } from '../../../domain/tiers.ts';
+import type { AuthContext } from '../../../domain/auth-context.ts';
+import { requireTenantAdmin } from '../../../domain/roles.ts';
+import type { Tenant, TenantSettings } from '../../../domain/tenant.ts';
+import { requireFeature } from '../../../domain/tier-gate.ts';
+import { type TenantStatus, TIER_LIMITS, type Tier } from '../../../domain/tiers.ts';
 import type { Executor } from '../../../db/executor.ts';
 import { lockTenant } from '../../../db/locks.ts';
 import type { TierChange, TierChangeCause, TierChangeHook } from '../../../domain/tier-change.ts';
@@ -162,6 +165,43 @@ export class TenantsService {
   /** Records, in the reset's transaction, that a sandbox twin's data was cleared. */
   markSandboxCleared(trx: Executor, twinId: string): Promise<void> {
     return this.deps.tenants.markSandboxCleared(trx, twinId, this.deps.clock.now());
+  }
+
+  /** A tenant's settings, read in `db` (another module's transaction may ask). */
+  async settings(db: Executor, tenantId: string): Promise<TenantSettings> {
+    const settings = await this.deps.tenants.settings(db, tenantId);
+    if (!settings) throw errors.notFound('tenant', tenantId);
+    return settings;
+  }
+
+  /**
+   * The AI review threshold in force for a tenant: its setting, while its tier has the task inbox
+   * the reviews go to (workflows); null otherwise (a downgraded tenant's AI results are applied).
+   */
+  async aiReviewThreshold(db: Executor, tenantId: string): Promise<number | null> {
+    const tenant = await this.deps.tenants.findById(db, tenantId);
+    if (!tenant || !TIER_LIMITS[tenant.tier].features.workflows) return null;
+    return (await this.settings(db, tenantId)).aiReviewThreshold;
+  }
+
+  /** The caller's tenant's settings (anyone of the tenant reads them). */
+  settingsOf(auth: AuthContext): Promise<TenantSettings> {
+    return this.settings(this.deps.database.db, auth.tenant.id);
+  }
+
+  /**
+   * Changes the caller's tenant's settings (owners, admins and API keys). An AI review threshold
+   * needs the task inbox its reviews go to, which comes with workflows (Team tier and above).
+   */
+  async updateSettings(auth: AuthContext, patch: Partial<TenantSettings>): Promise<TenantSettings> {
+    requireTenantAdmin(auth, 'Only owners and admins may change tenant settings');
+    if (patch.aiReviewThreshold != null) requireFeature(auth, 'workflows');
+    const { database, tenants, clock } = this.deps;
+    return database.db.transaction().execute(async (trx) => {
+      const next = { ...(await this.settings(trx, auth.tenant.id)), ...patch };
+      await tenants.updateSettings(trx, auth.tenant.id, next, clock.now());
+      return next;
+    });
   }
 
   list(page: { limit: number; offset: number }) {
