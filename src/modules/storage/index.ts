@@ -51,7 +51,7 @@ export const storageModule = defineModule({
       files: new MigrationFilesRepository(),
       tenantStorage,
       stores,
-      mail: use('mailOutbox'),
+      mail: use('mail'),
       documents: use('documentFiles'),
     };
     const storageConfig = new StorageConfigService({

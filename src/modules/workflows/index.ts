@@ -55,7 +55,7 @@ export const workflowsModule = defineModule({
   name: 'workflows',
   setup({ config, database, clock, jobs, events, logger, use }) {
     const repo = new WorkflowsRepository(database.dialect);
-    const mail = use('mailOutbox');
+    const mail = use('mail');
     const http = createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetworkTargets });
     const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
     const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, jobs, events, mail, members: use('members') });
