@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { type ConfigError, loadConfig } from '../../src/config/config.ts';
 import { headerText, isMailAddress, parseMailbox } from '../../src/lib/mail-headers.ts';
 import { crossedThresholds } from '../../src/modules/credits/credits.service.ts';
 import { MAIL_KINDS, MAIL_TEMPLATES, type MailData } from '../../src/modules/mail/templates/catalogue.ts';
