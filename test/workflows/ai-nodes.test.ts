@@ -110,7 +110,7 @@ describeEachDialect(
         ],
       });
       const done = await api.finished(await api.run(id, {}), 60_000);
-      assert.match(done.node_results.missing.error, /Node "missing": document "01a00000-0000-7000-8000-000000000000" not found/);
+      assert.match(done.node_results.missing.error, /Node "missing": not_found: document "01a00000-0000-7000-8000-000000000000" not found/);
       assert.match(done.node_results.strict.error, /Node "strict": the output does not match output_schema/);
     });
   },

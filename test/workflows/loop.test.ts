@@ -21,6 +21,7 @@ function input(items: unknown[], checkpoint: unknown, concurrency = 1): NodeInpu
     now: 0,
     idempotencyKey: 'exec-1:each:0',
     tenantId: 't',
+    actingAs: () => Promise.reject(new Error('a transform reads no document')),
     signal: new AbortController().signal,
   };
 }

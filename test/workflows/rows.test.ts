@@ -34,6 +34,7 @@ for (const dialect of await availableDialects()) {
         errorHandling: { on_failure: 'pause', notify_on_failure: ['ops@example.com'] },
         lastExecutionAt: null,
         nextRunAt: null,
+        owner: { kind: 'user', userId: 'user-rows' },
         createdAt: now,
         updatedAt: now,
       };
@@ -58,6 +59,7 @@ for (const dialect of await availableDialects()) {
         cancelReason: null,
         triggerKey: null,
         priority: 'high',
+        principal: { kind: 'api_key', apiKeyId: 'key-rows' },
         startedAt: now,
         pausedAt: null,
         finishedAt: null,

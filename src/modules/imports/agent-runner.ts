@@ -1,5 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
+import type { TenantDirectory } from '../../domain/tenant.ts';
 import { JobLostError, type RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -8,6 +10,7 @@ import type { ModuleServices } from '../../platform/module.ts';
 import type { DocumentAi, NewTask, Task, TaskOutcome, TaskSource } from '../workflows/index.ts';
 import { DOCUMENT_AGENTS, isDocumentAgent, isObject } from './agent-kinds.ts';
 import type { AgentRun, AgentRunPatch, AgentRunsRepository } from './agent-runs.repository.ts';
+import { importAuth } from './job-auth.ts';
 import type { ImportAgent, ImportProject, ProjectsRepository } from './projects.repository.ts';
 
 export const AGENT_RUN_JOB = 'imports.agent';
@@ -36,6 +39,7 @@ interface Deps {
   runs: AgentRunsRepository;
   projects: ProjectsRepository;
   ai: DocumentAi;
+  tenants: TenantDirectory;
   library: Pick<ModuleServices['documentPipeline'], 'find'>;
   documents: Pick<ModuleServices['documents'], 'annotate'>;
   tasks: ModuleServices['humanTasks'];
@@ -65,10 +69,13 @@ export class AgentRunner implements TaskSource {
     if (run?.status !== 'queued') return;
     const [agent, project] = await Promise.all([projects.findAgent(db, tenantId, run.agentId), projects.find(db, tenantId, run.projectId)]);
     if (!agent || !project) return;
+    // The agent reads the documents as the import does: as the administrator who set the project up.
+    const reader = await importAuth(this.deps.tenants, tenantId, project.createdBy);
+    if (!reader) return;
     const { config } = agent;
     let proposal: Proposal;
     try {
-      proposal = await this.#propose(run, agent, config, job.signal);
+      proposal = await this.#propose(reader, run, agent, config, job.signal);
     } catch (error) {
       if (error instanceof JobLostError || job.signal.aborted || job.attempt < job.maxAttempts) throw error;
       return this.#finish(job, run, 'failed', { error: `The agent failed: ${messageOf(error)}` });
@@ -112,7 +119,7 @@ export class AgentRunner implements TaskSource {
     await this.deps.tasks.withdraw(trx, tenantId, AGENT_TASK_SOURCE, await this.deps.runs.pendingTaskIds(trx, tenantId, projectId));
   }
 
-  async #propose(run: AgentRun, agent: ImportAgent, config: Record<string, unknown>, signal: AbortSignal): Promise<Proposal> {
+  async #propose(reader: AuthContext, run: AgentRun, agent: ImportAgent, config: Record<string, unknown>, signal: AbortSignal): Promise<Proposal> {
     const { ai, library, database } = this.deps;
     const documents: Record<string, unknown>[] = [];
     for (const id of run.documentIds) {
@@ -129,7 +136,7 @@ export class AgentRunner implements TaskSource {
       }
       let text: string;
       try {
-        text = await ai.text(run.tenantId, id, 'Import agent');
+        text = await ai.text(reader, id, 'Import agent');
       } catch (error) {
         documents.push({ ...entry, error: messageOf(error) });
         continue;

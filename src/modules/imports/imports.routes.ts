@@ -23,6 +23,8 @@ import type { ProjectsService } from './projects.service.ts';
 const tags = ['import projects'];
 const base = '/migrations/projects';
 const errors409 = { ...standardErrors, 409: standardErrors[404] };
+/** `config.target_folder_id`, when it names a folder (issue 26). */
+const TARGET = '`config.target_folder_id` must be a folder of the tenant the caller may file into (404 `not_found` for any other, as an upload\'s `folder_id`).';
 const WHO = 'Team tier and above (403 `TIER_LIMIT_EXCEEDED` below); owners, admins and API keys (403 `forbidden` for members and viewers). Another tenant\'s project is 404.';
 
 /** Spec "Endpoints > Import projects"; contract §12. */
@@ -35,7 +37,7 @@ export function importRoutes(app: App, s: { projects: ProjectsService; agents: A
       schema: {
         tags,
         summary: 'Create an import project',
-        description: `Answers the project: \`draft\` without credentials or \`folder_ids\`, else \`configured\`. Credentials are stored encrypted and never shown. ${WHO}`,
+        description: `Answers the project: \`draft\` without credentials or \`folder_ids\`, else \`configured\`. Credentials are stored encrypted and never shown. ${TARGET} ${WHO}`,
         body: CreateProjectBody,
         response: { 201: ProjectView, ...standardErrors },
       },
@@ -73,7 +75,7 @@ export function importRoutes(app: App, s: { projects: ProjectsService; agents: A
       schema: {
         tags,
         summary: 'Update an import project',
-        description: `Partial; while \`draft\`, \`configured\` or \`ready\` (409 \`conflict\` otherwise). Changing \`folder_ids\`, \`filters\` or \`export_formats\` of a \`ready\` project returns it to \`configured\` (scan again). ${WHO}`,
+        description: `Partial; while \`draft\`, \`configured\` or \`ready\` (409 \`conflict\` otherwise). Changing \`folder_ids\`, \`filters\` or \`export_formats\` of a \`ready\` project returns it to \`configured\` (scan again). ${TARGET} ${WHO}`,
         params: IdParams,
         body: UpdateProjectBody,
         response: { 200: ProjectView, ...errors409 },

@@ -66,6 +66,7 @@ export const importsModule = defineModule({
       runs,
       projects,
       ai: use('documentAi'),
+      tenants: use('tenantDirectory'),
       library,
       documents: use('documents'),
       tasks,
@@ -79,6 +80,7 @@ export const importsModule = defineModule({
       projects,
       items,
       box,
+      folders: use('folders'),
       lanes: config.imports.concurrency,
       beforeDelete: (trx, tenantId, projectId) => runner.withdraw(trx, tenantId, projectId),
     });

@@ -4,6 +4,7 @@ import type { AuthContext } from '../../domain/auth-context.ts';
 import { isTenantAdmin } from '../../domain/roles.ts';
 import { requireFeature } from '../../domain/tier-gate.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { ModuleServices } from '../../platform/module.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -37,6 +38,8 @@ interface Deps {
   projects: ProjectsRepository;
   items: ItemsRepository;
   box: CredentialBox;
+  /** The library's folder rules: whether the caller may file documents into a `target_folder_id`. */
+  folders: Pick<ModuleServices['folders'], 'assertMayFileInto'>;
   lanes: number;
   /** In the deleting transaction, before the project's rows go: what other parts hold for it (agent tasks). */
   beforeDelete: (trx: Executor, tenantId: string, projectId: string) => Promise<void>;
@@ -52,6 +55,7 @@ export class ProjectsService {
   async create(auth: AuthContext, input: { name: string; description?: string; source_type: string; config?: ConfigInput }): Promise<ProjectDetail> {
     assertAllowed(auth);
     const { database, clock, projects, box } = this.deps;
+    await this.#checkTarget(auth, input.config?.target_folder_id);
     const config = mergeConfig(null, input.config ?? {});
     const credentials = input.config?.credentials ? await box.seal(input.config.credentials) : null;
     const now = clock.now();
@@ -90,6 +94,11 @@ export class ProjectsService {
   /** Contract §12: while `draft`, `configured` or `ready`; a change to what the scan finds makes a `ready` project scan again. */
   async update(auth: AuthContext, id: string, input: { name?: string; description?: string | null; config?: ConfigInput }): Promise<ProjectDetail> {
     const { database, clock, projects, items, box } = this.deps;
+    if (typeof input.config?.target_folder_id === 'string') {
+      // The project's 404 (and the role's 403) come before anything about the folder.
+      await findProject(projects, database.db, auth, id);
+      await this.#checkTarget(auth, input.config.target_folder_id);
+    }
     // Sealed before the transaction: the key may have to be read or made, on a connection of its own.
     const sealed = input.config?.credentials ? await box.seal(input.config.credentials) : null;
     const project = await database.db.transaction().execute(async (trx) => {
@@ -206,6 +215,11 @@ export class ProjectsService {
       return { ...current, ...patch };
     });
     return this.#detail(database.db, project);
+  }
+
+  /** A named `target_folder_id` must be a folder of the caller's tenant they may file into (404 / 403, as an upload's `folder_id`). */
+  async #checkTarget(auth: AuthContext, folderId: string | null | undefined): Promise<void> {
+    if (typeof folderId === 'string') await this.deps.folders.assertMayFileInto(auth, folderId);
   }
 
   #find(db: Executor, auth: AuthContext, id: string): Promise<ImportProject> {

@@ -49,7 +49,7 @@ export function subscriptionRoutes(app: App, s: { subscription: SubscriptionServ
   app.get(
     '/subscription/checkouts/:checkout_id',
     {
-      schema: { tags, summary: 'A checkout of the tenant', description: "Another tenant's checkout is 404.", params: CheckoutParams, response: { 200: CheckoutView, ...standardErrors } },
+      schema: { tags, summary: 'A checkout of the tenant', description: "Owners, admins and API keys (403 `INSUFFICIENT_PERMISSIONS`). Another tenant's checkout is 404.", params: CheckoutParams, response: { 200: CheckoutView, ...standardErrors } },
     },
     async (request) => presentCheckout(await s.subscription.checkout(authOf(request), request.params.checkout_id)),
   );

@@ -140,8 +140,9 @@ export class SubscriptionService {
     return checkout;
   }
 
-  /** A checkout of the caller's tenant (its status, for clients polling after the redirect). */
+  /** A checkout of the caller's tenant (its status, for clients polling after the redirect); billing is for owners and admins, as starting one is. */
   async checkout(auth: AuthContext, id: string): Promise<Checkout> {
+    requireBillingAdmin(auth, 'read a checkout');
     const row = await this.deps.repo.findCheckoutForTenant(this.deps.database.db, auth.tenant.id, id);
     if (!row) throw errors.notFound('checkout', id);
     return row;

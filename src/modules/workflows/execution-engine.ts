@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/executor.ts';
 import type { EventLog } from '../../events/event-log.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { Principal } from '../../domain/principal.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ModuleServices } from '../../platform/module.ts';
@@ -32,6 +33,8 @@ export interface StartInput {
   triggerKey?: string;
   /** The job priority class of its steps; default `normal`. */
   priority?: ExecutionPriority;
+  /** Whom it runs as and who owns it: the caller of `execute`, or the workflow's owner for a trigger. */
+  principal: Principal;
 }
 
 /** What a node finished with, as the engine records it (a timer or a checkpoint goes on in another job). */
@@ -87,6 +90,7 @@ export class ExecutionEngine {
       cancelReason: null,
       triggerKey: input.triggerKey ?? null,
       priority: input.priority ?? DEFAULT_PRIORITY,
+      principal: input.principal,
       startedAt: now,
       pausedAt: null,
       finishedAt: null,

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
+import { principalOf } from '../../domain/principal.ts';
 import { requireCreate } from '../../domain/roles.ts';
 import { requireFeature } from '../../domain/tier-gate.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
@@ -10,6 +11,7 @@ import type { WorkflowNode } from './engine/types.ts';
 import { validateWorkflow } from './engine/validate.ts';
 import { type ExecutionEngine, TASK_HOLD_PREFIX } from './execution-engine.ts';
 import type { ExecutionPriority } from './execution-priority.ts';
+import { ownerFilter, reaches } from './ownership.ts';
 import type { Execution, NodeRun, Workflow } from './workflows.repository.ts';
 import { definitionOf, workflowNotFound } from './workflow-definition.ts';
 
@@ -32,25 +34,37 @@ export class ExecutionsService {
     this.#jobs = deps.jobs;
   }
 
-  /** Contract §10: `execute` on an active workflow, or a draft (a test run); a paused one is 409. `priority` orders its steps' jobs. */
+  /**
+   * Contract §10: `execute` on an active workflow, or a draft (a test run); a paused one is 409.
+   * `priority` orders its steps' jobs. The execution runs as the caller, who owns it.
+   */
   async execute(auth: AuthContext, workflowId: string, input: { triggerData: Record<string, unknown>; priority?: ExecutionPriority }): Promise<Execution> {
     requireFeature(auth, 'workflows');
     requireCreate(auth, 'workflow executions');
     return this.#database.db.transaction().execute(async (trx) => {
       const workflow = await this.#engine.repo.findWorkflow(trx, auth.tenant.id, workflowId);
-      if (!workflow) throw workflowNotFound();
+      if (!workflow || !reaches(auth, workflow.owner)) throw workflowNotFound();
       if (workflow.status === 'paused') throw errors.conflict('The workflow is paused; activate it (or move it to draft) to execute it');
       checkRunnable(workflow);
       const triggerType = auth.via === 'api_key' ? 'api' : 'manual';
-      const execution = await this.#engine.start(trx, { workflow, triggerType, triggerData: input.triggerData, ...(input.priority ? { priority: input.priority } : {}) });
+      const execution = await this.#engine.start(trx, {
+        workflow,
+        triggerType,
+        triggerData: input.triggerData,
+        principal: principalOf(auth),
+        ...(input.priority ? { priority: input.priority } : {}),
+      });
       return execution!;
     });
   }
 
-  /** Starts an execution for a trigger (document, schedule, webhook) inside the caller's transaction; null when its key already fired. */
+  /**
+   * Starts an execution for a trigger (document, schedule, webhook) inside the caller's
+   * transaction, running as the workflow's owner; null when its key already fired.
+   */
   async startFromTrigger(trx: Executor, workflow: Workflow, triggerType: string, triggerData: Record<string, unknown>, triggerKey: string): Promise<Execution | null> {
     checkRunnable(workflow);
-    return this.#engine.start(trx, { workflow, triggerType, triggerData, triggerKey });
+    return this.#engine.start(trx, { workflow, triggerType, triggerData, triggerKey, principal: workflow.owner });
   }
 
   /**
@@ -64,16 +78,19 @@ export class ExecutionsService {
     return this.startFromTrigger(trx, workflow, start.triggerType, start.triggerData, start.triggerKey);
   }
 
+  /** The executions the caller reaches (ownership.ts): the tenant's for administrators, those running as them for members, none for viewers. */
   async list(auth: AuthContext, o: { workflowId?: string; status?: string; limit: number; offset: number }) {
     requireFeature(auth, 'workflows');
-    return this.#engine.repo.listExecutions(this.#database.db, auth.tenant.id, o);
+    const principal = ownerFilter(auth);
+    if (principal === null) return { rows: [], total: 0 };
+    return this.#engine.repo.listExecutions(this.#database.db, auth.tenant.id, { ...o, ...(principal !== undefined ? { principal } : {}) });
   }
 
   async get(auth: AuthContext, id: string): Promise<{ execution: Execution; runs: NodeRun[]; nodes: WorkflowNode[] }> {
     requireFeature(auth, 'workflows');
     const db = this.#database.db;
     const execution = await this.#engine.repo.findExecution(db, auth.tenant.id, id);
-    if (!execution) throw executionNotFound();
+    if (!execution || !reaches(auth, execution.principal)) throw executionNotFound();
     const runs = await this.#engine.repo.nodeRuns(db, auth.tenant.id, id);
     const definition = await this.#engine.definition(db, execution);
     return { execution, runs, nodes: definition.nodes };
@@ -141,7 +158,7 @@ export class ExecutionsService {
     requireCreate(auth, 'workflow executions');
     return this.#database.db.transaction().execute(async (trx) => {
       const execution = await this.#engine.repo.lockExecution(trx, auth.tenant.id, id);
-      if (!execution) throw executionNotFound();
+      if (!execution || !reaches(auth, execution.principal)) throw executionNotFound();
       return change(trx, execution, this.#clock.now());
     });
   }

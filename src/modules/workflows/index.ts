@@ -1,6 +1,7 @@
 import type { RunningJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import { createOutboundHttp } from '../../providers/outbound/outbound-http.ts';
+import { ActingPrincipals } from './acting-principal.ts';
 import { ExecutionEngine, RUN_NODE_JOB, type RunNodePayload } from './execution-engine.ts';
 import { ExecutionsService } from './executions.service.ts';
 import { CONTROL_HANDLERS, httpRequestHandler, type NodeHandler } from './node-handlers.ts';
@@ -60,6 +61,8 @@ export const workflowsModule = defineModule({
     const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
     const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, jobs, events, mail, members: use('members') });
     const human = humanHandler(tasks);
+    const principals = new ActingPrincipals({ tenants: use('tenantDirectory'), members: use('members') });
+    const library = { database, ai: use('ai'), documents: use('documentPipeline'), access: use('documentAccess') };
     const handlers: Record<string, NodeHandler> = {
       ...CONTROL_HANDLERS,
       http_request: httpRequestHandler(http),
@@ -69,18 +72,18 @@ export const workflowsModule = defineModule({
       human_review: human,
       human_assignment: human,
       mcp_tool: mcpToolHandler(use('mcpServers')),
-      ...aiHandlers({ database, ai: use('ai'), documents: use('documentPipeline'), passages: use('passages'), checkSchema: schemaChecker() }),
+      ...aiHandlers({ ...library, passages: use('passages'), checkSchema: schemaChecker() }),
     };
     handlers.loop = loopHandler({ ...handlers });
-    const runner = new NodeRunner({ database, clock, engine, handlers });
+    const runner = new NodeRunner({ database, clock, engine, handlers, principals });
     const schedule = new ScheduleTrigger({ database, clock, workflows: repo, jobs });
     const workflows = new WorkflowsService({ database, clock, workflows: repo, schedule });
     const executions = new ExecutionsService({ database, clock, engine, jobs });
     schedule.bind(executions);
-    const uploads = new DocumentTrigger({ database, workflows: repo, documents: use('documentPipeline'), folders: use('folderPaths'), executions, logger });
+    const uploads = new DocumentTrigger({ database, workflows: repo, documents: use('documentPipeline'), folders: use('folderPaths'), executions, principals, access: use('documentAccess'), logger });
     const hooks = new WebhookTrigger({ database, workflows: repo, executions });
     return {
-      provides: { workflows, workflowExecutions: executions, humanTasks: tasks, documentAi: documentAi({ database, ai: use('ai'), documents: use('documentPipeline') }) },
+      provides: { workflows, workflowExecutions: executions, humanTasks: tasks, documentAi: documentAi(library) },
       async routes(app) {
         workflowRoutes(app, { workflows, executions });
         taskRoutes(app, { tasks });

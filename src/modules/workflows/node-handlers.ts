@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
 import type { OutboundHttp } from '../../providers/outbound/outbound-http.ts';
 import { evalCel, evalJsonata, type ExpressionScope } from './engine/expressions.ts';
 import type { WorkflowNode } from './engine/types.ts';
@@ -51,6 +52,11 @@ export interface NodeInput {
   /** `execution:node:iteration` (iteration 0 outside a loop), sent by side-effecting nodes (Idempotency-Key). */
   idempotencyKey: string;
   tenantId: string;
+  /**
+   * The execution's principal as the access rules take it (resolved on first use): what a node that
+   * reads documents may read. Throws a `forbidden` node failure when the principal can no longer act.
+   */
+  actingAs: () => Promise<AuthContext>;
   signal: AbortSignal;
 }
 
@@ -58,6 +64,14 @@ export interface NodeInput {
 export type NodeHandler = (input: NodeInput) => Promise<NodeOutcome>;
 
 const done = (output: unknown): NodeOutcome => ({ kind: 'completed', output });
+
+/**
+ * A node failure with the API's error code (`not_found`, `forbidden`), recorded as the run's error
+ * `Node "<id>": <code>: <message>`.
+ */
+export function nodeFailure(nodeId: string, code: string, message: string): Error {
+  return new Error(`Node "${nodeId}": ${code}: ${message}`);
+}
 
 /** Fails a node with a message naming the node and the expression (contract §10). */
 function expressionError(node: WorkflowNode, expression: string, error: unknown): Error {

@@ -1,10 +1,12 @@
 import type { Database } from '../../db/database.ts';
 import type { RunningJob } from '../../jobs/job-types.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { type ActingPrincipals, PrincipalUnavailable } from './acting-principal.ts';
 import { resolveReferences } from './engine/expressions.ts';
 import type { WorkflowNode } from './engine/types.ts';
 import { type ExecutionEngine, type RunNodePayload, scopeOf } from './execution-engine.ts';
-import { type NodeHandler, type NodeOutcome, RAW_KEYS } from './node-handlers.ts';
+import { type NodeHandler, type NodeOutcome, nodeFailure, RAW_KEYS } from './node-handlers.ts';
 import type { Execution, NodeRun } from './workflows.repository.ts';
 
 /** Node types whose handlers do no I/O and finish at once (bounded by the expression limits). */
@@ -22,12 +24,14 @@ export class NodeRunner {
   readonly #clock: Clock;
   readonly #engine: ExecutionEngine;
   readonly #handlers: Record<string, NodeHandler>;
+  readonly #principals: ActingPrincipals;
 
-  constructor(deps: { database: Database; clock: Clock; engine: ExecutionEngine; handlers: Record<string, NodeHandler> }) {
+  constructor(deps: { database: Database; clock: Clock; engine: ExecutionEngine; handlers: Record<string, NodeHandler>; principals: ActingPrincipals }) {
     this.#database = deps.database;
     this.#clock = deps.clock;
     this.#engine = deps.engine;
     this.#handlers = deps.handlers;
+    this.#principals = deps.principals;
   }
 
   async run(job: RunningJob<RunNodePayload>): Promise<void> {
@@ -104,9 +108,27 @@ export class NodeRunner {
       now: this.#clock.now(),
       idempotencyKey: `${execution.id}:${node.id}:0`,
       tenantId: execution.tenantId,
+      actingAs: this.#actingAs(execution, node),
       signal: nodeSignal,
     });
     return timeoutMs ? withTimeout(running, timeoutMs, node.id) : running;
+  }
+
+  /** The execution's principal, resolved once on first use (only nodes that read documents ask). */
+  #actingAs(execution: Execution, node: WorkflowNode): () => Promise<AuthContext> {
+    let resolved: Promise<AuthContext> | undefined;
+    const resolve = async () => {
+      try {
+        return await this.#principals.authOf(this.#database.db, execution.tenantId, execution.principal);
+      } catch (error) {
+        if (error instanceof PrincipalUnavailable) throw nodeFailure(node.id, 'forbidden', `the execution cannot act: ${error.message}`);
+        throw error;
+      }
+    };
+    return () => {
+      resolved ??= resolve();
+      return resolved;
+    };
   }
 
   async #record(job: RunningJob<RunNodePayload>, node: WorkflowNode, outcome: NodeOutcome | undefined, failure: string | undefined): Promise<void> {

@@ -1,6 +1,7 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from 'kysely';
 import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
 import type { Executor } from '../../db/executor.ts';
+import type { DB } from '../../db/schema.ts';
 import { parseJson } from '../../lib/json.ts';
 import type { WorkflowTasksTable } from './workflows.tables.ts';
 
@@ -118,10 +119,24 @@ export interface Assignee {
 
 export interface TaskFilter {
   assignee?: Assignee;
+  /**
+   * A caller who is not a tenant administrator sees only tasks assigned to them (`assignee`) and
+   * the tasks of executions that run as them (`principal`, stored form).
+   */
+  visibleTo?: { assignee: Assignee | null; principal: string };
   role?: string;
   status?: Task['status'];
   limit: number;
   offset: number;
+}
+
+/** "The task is assigned to this person": directly, through one of their roles, or one of their workspaces. */
+function assignedTo(eb: ExpressionBuilder<DB, 'workflow_tasks'>, a: Assignee): Expression<SqlBool>[] {
+  return [
+    eb.and([eb('assignee_type', '=', 'user'), eb('assignee_value', '=', a.userId)]),
+    ...(a.roles.length ? [eb.and([eb('assignee_type', '=', 'role'), eb('assignee_value', 'in', a.roles)])] : []),
+    ...(a.workspaceIds.length ? [eb.and([eb('assignee_type', '=', 'workspace'), eb('assignee_value', 'in', a.workspaceIds)])] : []),
+  ];
 }
 
 /** Named queries for human tasks, every one scoped by tenant. */
@@ -165,12 +180,17 @@ export class TasksRepository {
     if (f.status) q = q.where('status', '=', f.status);
     if (f.role) q = q.where('assignee_type', '=', 'role').where('assignee_value', '=', f.role);
     const a = f.assignee;
-    if (a) {
+    if (a) q = q.where((eb) => eb.or(assignedTo(eb, a)));
+    const visible = f.visibleTo;
+    if (visible) {
       q = q.where((eb) =>
         eb.or([
-          eb.and([eb('assignee_type', '=', 'user'), eb('assignee_value', '=', a.userId)]),
-          ...(a.roles.length ? [eb.and([eb('assignee_type', '=', 'role'), eb('assignee_value', 'in', a.roles)])] : []),
-          ...(a.workspaceIds.length ? [eb.and([eb('assignee_type', '=', 'workspace'), eb('assignee_value', 'in', a.workspaceIds)])] : []),
+          ...(visible.assignee ? assignedTo(eb, visible.assignee) : []),
+          eb(
+            'execution_id',
+            'in',
+            eb.selectFrom('workflow_executions').select('workflow_executions.id').where('workflow_executions.tenant_id', '=', tenantId).where('workflow_executions.principal', '=', visible.principal),
+          ),
         ]),
       );
     }

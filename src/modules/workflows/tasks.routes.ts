@@ -1,5 +1,6 @@
 import { IdParams, pageWindow, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
+import { WHO } from './access-descriptions.ts';
 import { presentTask, presentTaskCompletion } from './tasks.presenter.ts';
 import { CompleteTaskAnswer, CompleteTaskBody, TaskBody, TaskList, TaskListQuery } from './tasks.schemas.ts';
 import type { TasksService } from './tasks.service.ts';
@@ -19,7 +20,7 @@ export function taskRoutes(app: App, s: { tasks: TasksService }): void {
       schema: {
         tags,
         summary: 'List human tasks',
-        description: '`assignee` (a user id) lists tasks assigned to that user directly or through their roles and workspaces.',
+        description: `\`assignee\` (a user id) lists tasks assigned to that user directly or through their roles and workspaces. ${WHO.listTasks}`,
         querystring: TaskListQuery,
         response: { 200: TaskList, ...standardErrors },
       },
@@ -33,7 +34,7 @@ export function taskRoutes(app: App, s: { tasks: TasksService }): void {
 
   app.get(
     '/dag/tasks/:id',
-    { config, schema: { tags, summary: 'Get a human task', params: IdParams, response: { 200: TaskBody, ...standardErrors } } },
+    { config, schema: { tags, summary: 'Get a human task', description: WHO.readTask, params: IdParams, response: { 200: TaskBody, ...standardErrors } } },
     async (request) => presentTask(await tasks.get(authOf(request), request.params.id)),
   );
 

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
+import { isPrincipal, principalKey, principalOf } from '../../domain/principal.ts';
 import { isTenantAdmin } from '../../domain/roles.ts';
 import { requireFeature } from '../../domain/tier-gate.ts';
 import type { EventLog } from '../../events/event-log.ts';
@@ -172,6 +173,7 @@ export class TasksService {
     return created;
   }
 
+  /** The tasks the caller sees (owners, admins and API keys: all; others: assigned to them, or of executions running as them), filtered. */
   async list(auth: AuthContext, f: { assignee?: string; role?: string; status?: Task['status']; limit: number; offset: number }) {
     requireFeature(auth, 'workflows');
     const db = this.#database.db;
@@ -181,14 +183,34 @@ export class TasksService {
       if (!assignee) return { rows: [], total: 0 };
       filter.assignee = assignee;
     }
+    if (!isTenantAdmin(auth)) {
+      const principal = principalKey(principalOf(auth));
+      if (principal === null) return { rows: [], total: 0 };
+      filter.visibleTo = { assignee: await this.#me(db, auth), principal };
+    }
     return this.#repo.list(db, auth.tenant.id, filter);
   }
 
+  /** A task the caller sees (as `list`), else 404 `TASK_NOT_FOUND`. */
   async get(auth: AuthContext, id: string): Promise<Task> {
     requireFeature(auth, 'workflows');
-    const task = await this.#repo.find(this.#database.db, auth.tenant.id, id);
-    if (!task) throw taskNotFound();
+    const db = this.#database.db;
+    const task = await this.#repo.find(db, auth.tenant.id, id);
+    if (!task || !(await this.#sees(db, auth, task))) throw taskNotFound();
     return task;
+  }
+
+  async #sees(db: Executor, auth: AuthContext, task: Task): Promise<boolean> {
+    if (isTenantAdmin(auth)) return true;
+    const me = await this.#me(db, auth);
+    if (me && isAssignee(me, task)) return true;
+    const execution = task.executionId ? await this.#engine.repo.findExecution(db, auth.tenant.id, task.executionId) : undefined;
+    return execution !== undefined && isPrincipal(auth, execution.principal);
+  }
+
+  /** The caller as an assignee (their roles and workspaces); null for API keys. */
+  #me(db: Executor, auth: AuthContext) {
+    return auth.userId ? this.#members.membership(db, auth.tenant.id, auth.userId) : Promise.resolve(null);
   }
 
   /** Contract §10: an assignee, an owner or an admin decides; 409 when completed or expired. */
@@ -223,7 +245,7 @@ export class TasksService {
 
   async #checkCompletable(trx: Executor, auth: AuthContext, task: Task, input: Decision): Promise<void> {
     if (!isTenantAdmin(auth)) {
-      const me = auth.userId ? await this.#members.membership(trx, auth.tenant.id, auth.userId) : null;
+      const me = await this.#me(trx, auth);
       if (!me || !isAssignee(me, task)) throw errors.insufficientPermissions('Only an assignee, an owner or an admin may complete this task');
     }
     if (task.status === 'completed') throw errors.taskAlreadyCompleted();

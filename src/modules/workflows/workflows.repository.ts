@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
 import type { DialectName } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
+import { type Principal, parsePrincipal, principalKey } from '../../domain/principal.ts';
 import { newId } from '../../lib/ids.ts';
 import { parseJson } from '../../lib/json.ts';
 import type { NodeState, WorkflowDefinition, WorkflowNode } from './engine/types.ts';
@@ -25,6 +26,8 @@ export interface Workflow {
   lastExecutionAt: number | null;
   /** Schedule trigger: when the next tick is due. */
   nextRunAt: number | null;
+  /** Who may see and change it (with tenant administrators), and whom its triggers' executions run as. */
+  owner: Principal;
   createdAt: number;
   updatedAt: number;
 }
@@ -52,6 +55,8 @@ export interface Execution {
   triggerKey: string | null;
   /** The job priority class of its steps. */
   priority: ExecutionPriority;
+  /** Whom its nodes act as (what they may read) and who owns it: the caller of `execute`, or the workflow's owner for a trigger. */
+  principal: Principal;
   startedAt: number;
   pausedAt: number | null;
   finishedAt: number | null;
@@ -92,6 +97,7 @@ export function toWorkflow(row: Selectable<WorkflowsTable>): Workflow {
     errorHandling: parseJson<ErrorHandling>(row.error_handling, {}),
     lastExecutionAt: row.last_execution_at,
     nextRunAt: row.next_run_at,
+    owner: parsePrincipal(row.owner),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -109,6 +115,7 @@ const WORKFLOW_COLUMNS: ColumnMap<Workflow, WorkflowsTable> = {
   errorHandling: (v) => ({ error_handling: JSON.stringify(v) }),
   lastExecutionAt: (v) => ({ last_execution_at: v }),
   nextRunAt: (v) => ({ next_run_at: v }),
+  owner: (v) => ({ owner: principalKey(v) }),
   createdAt: (v) => ({ created_at: v }),
   updatedAt: (v) => ({ updated_at: v }),
 };
@@ -132,6 +139,7 @@ export function toExecution(row: Selectable<WorkflowExecutionsTable>): Execution
     cancelReason: row.cancel_reason,
     triggerKey: row.trigger_key,
     priority: asPriority(row.priority),
+    principal: parsePrincipal(row.principal),
     startedAt: row.started_at,
     pausedAt: row.paused_at,
     finishedAt: row.finished_at,
@@ -160,6 +168,7 @@ const EXECUTION_COLUMNS: ColumnMap<Execution, WorkflowExecutionsTable> = {
   cancelReason: (v) => ({ cancel_reason: v }),
   triggerKey: (v) => ({ trigger_key: v }),
   priority: (v) => ({ priority: v }),
+  principal: (v) => ({ principal: principalKey(v) }),
   startedAt: (v) => ({ started_at: v }),
   pausedAt: (v) => ({ paused_at: v }),
   finishedAt: (v) => ({ finished_at: v }),
@@ -225,8 +234,10 @@ export class WorkflowsRepository {
     return Number(row.n);
   }
 
-  async listWorkflows(db: Executor, tenantId: string, o: { status?: string; limit: number; offset: number }): Promise<{ rows: Workflow[]; total: number }> {
+  /** `owner` (a stored principal) narrows the list to that owner's workflows. */
+  async listWorkflows(db: Executor, tenantId: string, o: { status?: string; owner?: string; limit: number; offset: number }): Promise<{ rows: Workflow[]; total: number }> {
     let q = db.selectFrom('workflows').where('tenant_id', '=', tenantId);
+    if (o.owner !== undefined) q = q.where('owner', '=', o.owner);
     if (o.status) q = q.where('status', '=', o.status as Workflow['status']);
     const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).offset(o.offset).execute();
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -305,12 +316,14 @@ export class WorkflowsRepository {
     return row && toExecution(row);
   }
 
+  /** `principal` (a stored principal) narrows the list to the executions that run as it. */
   async listExecutions(
     db: Executor,
     tenantId: string,
-    o: { workflowId?: string; status?: string; limit: number; offset: number },
+    o: { workflowId?: string; status?: string; principal?: string; limit: number; offset: number },
   ): Promise<{ rows: Execution[]; total: number }> {
     let q = db.selectFrom('workflow_executions').where('tenant_id', '=', tenantId);
+    if (o.principal !== undefined) q = q.where('principal', '=', o.principal);
     if (o.workflowId) q = q.where('workflow_id', '=', o.workflowId);
     if (o.status) q = q.where('status', '=', o.status as Execution['status']);
     const rows = await q.selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc').limit(o.limit).offset(o.offset).execute();

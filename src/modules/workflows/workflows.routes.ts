@@ -1,6 +1,7 @@
 import { IdParams, MessageBody, Paged, pageWindow, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { emptyBodyAsObject } from '../../http/validation.ts';
+import { WHO } from './access-descriptions.ts';
 import { canonicalPriority } from './execution-priority.ts';
 import type { ExecutionsService } from './executions.service.ts';
 import {
@@ -46,7 +47,7 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
 
   app.get(
     '/dag/workflows',
-    { config: crud, schema: { tags, summary: 'List workflows', querystring: WorkflowListQuery, response: { 200: Paged(WorkflowListItem), ...standardErrors } } },
+    { config: crud, schema: { tags, summary: 'List workflows', description: WHO.listWorkflows, querystring: WorkflowListQuery, response: { 200: Paged(WorkflowListItem), ...standardErrors } } },
     async (request) => {
       const page = pageWindow(request.query);
       const { rows, total } = await workflows.list(authOf(request), { ...page, status: request.query.status });
@@ -56,13 +57,13 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
 
   app.post(
     '/dag/workflows',
-    { config: crud, schema: { tags, summary: 'Create a workflow (draft)', body: CreateWorkflowBody, response: { 201: CreatedWorkflow, ...standardErrors } } },
+    { config: crud, schema: { tags, summary: 'Create a workflow (draft)', description: WHO.createWorkflow, body: CreateWorkflowBody, response: { 201: CreatedWorkflow, ...standardErrors } } },
     async (request, reply) => reply.status(201).send(presentCreatedWorkflow(await workflows.create(authOf(request), request.body))),
   );
 
   app.get(
     '/dag/workflows/:id',
-    { config: crud, schema: { tags, summary: 'Get a workflow with statistics', params: IdParams, response: { 200: WorkflowBody, ...standardErrors } } },
+    { config: crud, schema: { tags, summary: 'Get a workflow with statistics', description: WHO.readWorkflow, params: IdParams, response: { 200: WorkflowBody, ...standardErrors } } },
     async (request) => {
       const { workflow, statistics } = await workflows.get(authOf(request), request.params.id);
       return presentWorkflow(workflow, statistics);
@@ -76,7 +77,7 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
       schema: {
         tags,
         summary: 'Update a workflow',
-        description: 'A change of `nodes`, `trigger` or `error_handling` makes a new `version`. `status: active` validates first (400 `INVALID_WORKFLOW`).',
+        description: `A change of \`nodes\`, \`trigger\` or \`error_handling\` makes a new \`version\`. \`status: active\` validates first (400 \`INVALID_WORKFLOW\`). ${WHO.changeWorkflow}`,
         params: IdParams,
         body: UpdateWorkflowBody,
         response: { 200: WorkflowBody, ...errors409 },
@@ -87,7 +88,7 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
 
   app.delete(
     '/dag/workflows/:id',
-    { config: crud, schema: { tags, summary: 'Delete a workflow', params: IdParams, response: { 200: MessageBody, ...errors409 } } },
+    { config: crud, schema: { tags, summary: 'Delete a workflow', description: WHO.changeWorkflow, params: IdParams, response: { 200: MessageBody, ...errors409 } } },
     async (request) => {
       await workflows.delete(authOf(request), request.params.id);
       return { message: 'Workflow deleted' };
@@ -96,7 +97,7 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
 
   app.post(
     '/dag/workflows/:id/validate',
-    { config: crud, schema: { tags, summary: 'Validate a workflow', params: IdParams, response: { 200: ValidationAnswer, ...standardErrors } } },
+    { config: crud, schema: { tags, summary: 'Validate a workflow', description: WHO.readWorkflow, params: IdParams, response: { 200: ValidationAnswer, ...standardErrors } } },
     async (request) => {
       const result = await workflows.validate(authOf(request), request.params.id);
       return { valid: result.errors.length === 0, ...result };
@@ -105,7 +106,7 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
 
   app.post(
     '/dag/workflows/:id/execute',
-    { config: execute, schema: { tags, summary: 'Start an execution', params: IdParams, body: ExecuteBody, response: { 201: ExecuteAnswer, ...errors409 } } },
+    { config: execute, schema: { tags, summary: 'Start an execution', description: WHO.execute, params: IdParams, body: ExecuteBody, response: { 201: ExecuteAnswer, ...errors409 } } },
     async (request, reply) => {
       const body = request.body ?? {};
       const execution = await executions.execute(authOf(request), request.params.id, { triggerData: body.trigger_data ?? {}, ...(body.priority ? { priority: canonicalPriority(body.priority) } : {}) });
@@ -115,7 +116,7 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
 
   app.get(
     '/dag/executions',
-    { config: status, schema: { tags, summary: 'List executions', querystring: ExecutionListQuery, response: { 200: Paged(ExecutionBody), ...standardErrors } } },
+    { config: status, schema: { tags, summary: 'List executions', description: WHO.listExecutions, querystring: ExecutionListQuery, response: { 200: Paged(ExecutionBody), ...standardErrors } } },
     async (request) => {
       const page = pageWindow(request.query);
       const { rows, total } = await executions.list(authOf(request), { ...page, workflowId: request.query.workflow_id, status: request.query.status });
@@ -125,7 +126,7 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
 
   app.get(
     '/dag/executions/:id',
-    { config: status, schema: { tags, summary: 'Get an execution with node results', params: IdParams, response: { 200: ExecutionBody, ...standardErrors } } },
+    { config: status, schema: { tags, summary: 'Get an execution with node results', description: WHO.readExecution, params: IdParams, response: { 200: ExecutionBody, ...standardErrors } } },
     async (request) => {
       const { execution, runs, nodes } = await executions.get(authOf(request), request.params.id);
       return presentExecution(execution, runs, nodes);
@@ -134,19 +135,19 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
 
   app.post(
     '/dag/executions/:id/pause',
-    { config: execute, schema: { tags, summary: 'Pause a running execution', params: IdParams, response: { 200: PauseAnswer, ...errors409 } } },
+    { config: execute, schema: { tags, summary: 'Pause a running execution', description: WHO.controlExecution, params: IdParams, response: { 200: PauseAnswer, ...errors409 } } },
     async (request) => presentPausedExecution(await executions.pause(authOf(request), request.params.id)),
   );
 
   app.post(
     '/dag/executions/:id/resume',
-    { config: execute, preValidation: emptyBodyAsObject, schema: { tags, summary: 'Resume a paused execution', params: IdParams, body: ResumeBody, response: { 200: ResumeAnswer, ...errors409 } } },
+    { config: execute, preValidation: emptyBodyAsObject, schema: { tags, summary: 'Resume a paused execution', description: WHO.controlExecution, params: IdParams, body: ResumeBody, response: { 200: ResumeAnswer, ...errors409 } } },
     async (request) => presentResumedExecution(await executions.resume(authOf(request), request.params.id, request.body?.modified_data)),
   );
 
   app.post(
     '/dag/executions/:id/cancel',
-    { config: execute, preValidation: emptyBodyAsObject, schema: { tags, summary: 'Cancel an execution', params: IdParams, body: CancelBody, response: { 200: CancelAnswer, ...errors409 } } },
+    { config: execute, preValidation: emptyBodyAsObject, schema: { tags, summary: 'Cancel an execution', description: WHO.controlExecution, params: IdParams, body: CancelBody, response: { 200: CancelAnswer, ...errors409 } } },
     async (request) => presentCancelledExecution(await executions.cancel(authOf(request), request.params.id, request.body?.reason)),
   );
 }

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
+import { principalOf } from '../../domain/principal.ts';
 import { requireCreate } from '../../domain/roles.ts';
 import { requireFeature } from '../../domain/tier-gate.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -8,6 +9,7 @@ import { errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ValidationResult, WorkflowDefinition, WorkflowNode } from './engine/types.ts';
 import { validateWorkflow } from './engine/validate.ts';
+import { ownerFilter, reaches } from './ownership.ts';
 import type { ScheduleTrigger } from './triggers/schedule-trigger.ts';
 import { definitionOf, workflowNotFound } from './workflow-definition.ts';
 import type { Workflow, WorkflowsRepository } from './workflows.repository.ts';
@@ -73,6 +75,7 @@ export class WorkflowsService {
         errorHandling: input.error_handling ?? { on_failure: 'fail' },
         lastExecutionAt: null,
         nextRunAt: null,
+        owner: principalOf(auth),
         createdAt: now,
         updatedAt: now,
       };
@@ -82,15 +85,24 @@ export class WorkflowsService {
     });
   }
 
+  /** The workflows the caller reaches (ownership.ts): the tenant's for administrators, their own for members, none for viewers. */
   async list(auth: AuthContext, o: { status?: string; limit: number; offset: number }) {
     requireFeature(auth, 'workflows');
-    return this.#repo.listWorkflows(this.#database.db, auth.tenant.id, o);
+    const owner = ownerFilter(auth);
+    if (owner === null) return { rows: [], total: 0 };
+    return this.#repo.listWorkflows(this.#database.db, auth.tenant.id, { ...o, ...(owner !== undefined ? { owner } : {}) });
+  }
+
+  /** A workflow the caller reaches, else 404 `WORKFLOW_NOT_FOUND` (another member's answers as a missing one). */
+  async #find(db: Executor, auth: AuthContext, id: string): Promise<Workflow> {
+    const workflow = await this.#repo.findWorkflow(db, auth.tenant.id, id);
+    if (!workflow || !reaches(auth, workflow.owner)) throw workflowNotFound();
+    return workflow;
   }
 
   async get(auth: AuthContext, id: string): Promise<{ workflow: Workflow; statistics: WorkflowStatistics }> {
     requireFeature(auth, 'workflows');
-    const workflow = await this.#repo.findWorkflow(this.#database.db, auth.tenant.id, id);
-    if (!workflow) throw workflowNotFound();
+    const workflow = await this.#find(this.#database.db, auth, id);
     const stats = await this.#repo.executionStats(this.#database.db, auth.tenant.id, id);
     const count = (s: string) => stats.find((r) => r.status === s)?.n ?? 0;
     const finished = stats.filter((r) => r.status === 'completed' || r.status === 'failed');
@@ -116,8 +128,7 @@ export class WorkflowsService {
     const tenantId = auth.tenant.id;
     const now = this.#clock.now();
     return this.#database.db.transaction().execute(async (trx) => {
-      const current = await this.#repo.findWorkflow(trx, tenantId, id);
-      if (!current) throw workflowNotFound();
+      const current = await this.#find(trx, auth, id);
       const patch: Partial<Workflow> = { updatedAt: now };
       if (input.name !== undefined) patch.name = input.name;
       if (input.description !== undefined) patch.description = input.description;
@@ -170,8 +181,7 @@ export class WorkflowsService {
     requireFeature(auth, 'workflows');
     requireCreate(auth, 'workflows');
     await this.#database.db.transaction().execute(async (trx) => {
-      const current = await this.#repo.findWorkflow(trx, auth.tenant.id, id);
-      if (!current) throw workflowNotFound();
+      await this.#find(trx, auth, id);
       if ((await this.#repo.countActiveExecutions(trx, auth.tenant.id, id)) > 0) {
         throw errors.conflict('The workflow has running or paused executions; cancel them first');
       }
@@ -181,8 +191,7 @@ export class WorkflowsService {
 
   async validate(auth: AuthContext, id: string): Promise<ValidationResult> {
     requireFeature(auth, 'workflows');
-    const workflow = await this.#repo.findWorkflow(this.#database.db, auth.tenant.id, id);
-    if (!workflow) throw workflowNotFound();
+    const workflow = await this.#find(this.#database.db, auth, id);
     return validateWorkflow(definitionOf(workflow));
   }
 }

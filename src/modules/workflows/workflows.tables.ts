@@ -12,6 +12,8 @@ export interface WorkflowsTable {
   last_execution_at: number | null;
   /** Schedule trigger: when the next tick is due. */
   next_run_at: number | null;
+  /** Who owns it and whom its triggers run as: `user:<id>`, `api_key:<id>`, NULL = the tenant (src/domain/principal.ts). */
+  owner: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -46,6 +48,8 @@ export interface WorkflowExecutionsTable {
   trigger_key: string | null;
   /** `low`, `normal`, `high` or `urgent`: the job priority of its steps (execution-priority.ts). */
   priority: string;
+  /** Whom it runs as and who owns it: `user:<id>`, `api_key:<id>`, NULL = the tenant (src/domain/principal.ts). */
+  principal: string | null;
   started_at: number;
   paused_at: number | null;
   finished_at: number | null;

@@ -60,7 +60,7 @@ export function folderRoutes(app: App, s: { folders: FoldersService }): void {
         tags,
         summary: 'Update or move a folder',
         description:
-          'Partial update; `parent_id` moves the folder (null: top level). A move into its own subtree is 400 `validation_error`; a sibling with the same name is 409 `conflict`.',
+          'Partial update; `parent_id` moves the folder (null: top level). A move into its own subtree is 400 `validation_error`; a sibling with the same name is 409 `conflict`. Only the user who created the folder, owners, admins and API keys (403 `forbidden`; viewers never); moving it under any folder is allowed to them.',
         params: IdParams,
         body: UpdateFolderBody,
         response: { 200: FolderView, ...standardErrors },
@@ -80,7 +80,7 @@ export function folderRoutes(app: App, s: { folders: FoldersService }): void {
         tags,
         summary: 'Delete a folder',
         description:
-          '400 `folder_not_empty` unless the folder is empty or `force=true`. `force=true` deletes the subtree with its documents and is for owners and admins only.',
+          '400 `folder_not_empty` unless the folder is empty or `force=true`. Only the user who created the folder, owners, admins and API keys (403 `forbidden`); `force=true` deletes the subtree with its documents and is for owners and admins only.',
         params: IdParams,
         querystring: DeleteFolderQuery,
         response: { 200: MessageBody, ...standardErrors },

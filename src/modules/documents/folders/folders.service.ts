@@ -9,6 +9,7 @@ import { assertMayCreate, assertTenantAdmin } from '../access/document-access.ts
 import type { AuthContext } from '../../../domain/auth-context.ts';
 import { removeDocuments } from '../document-removal.ts';
 import type { DocumentsRepository } from '../documents.repository.ts';
+import { assertMayChangeFolder, assertMayFileInto } from './folder-access.ts';
 import type { Folder, FoldersRepository, ParentFilter } from './folders.repository.ts';
 
 export const DEFAULT_FOLDER_COLOR = '#6B7280';
@@ -75,6 +76,15 @@ export class FoldersService {
     return { ...folder, visibleDocumentCount: counts.get(id) ?? 0 };
   }
 
+  /**
+   * For modules that file things into a folder the caller names (an import's `target_folder_id`):
+   * 404 unless it is a folder of the caller's tenant, 403 for callers who may not file into folders.
+   */
+  async assertMayFileInto(auth: AuthContext, folderId: string): Promise<void> {
+    if (!(await this.deps.folders.exists(this.deps.database.db, auth.tenant.id, folderId))) throw errors.notFound('folder', folderId);
+    assertMayFileInto(auth);
+  }
+
   /** docs/api-decisions.md §9: no parent = every folder flat; `root` = top level; an id = its children. */
   async list(auth: AuthContext, parent: string | undefined, withCounts: boolean): Promise<FolderWithCount[]> {
     const { database, folders } = this.deps;
@@ -114,7 +124,7 @@ export class FoldersService {
       database.db.transaction().execute(async (trx) => {
         const current = await folders.findById(trx, tenantId, id);
         if (!current) throw errors.notFound('folder', id);
-        assertMayCreate(auth, 'or change folders');
+        assertMayChangeFolder(auth, current);
         const parentId = patch.parentId === undefined ? current.parentId : patch.parentId;
         if (patch.parentId !== undefined && patch.parentId !== null) {
           if (!(await folders.exists(trx, tenantId, patch.parentId))) throw errors.notFound('folder', patch.parentId);
@@ -149,8 +159,9 @@ export class FoldersService {
     const { database, folders, documents, jobs } = this.deps;
     const tenantId = auth.tenant.id;
     await database.db.transaction().execute(async (trx) => {
-      if (!(await folders.exists(trx, tenantId, id))) throw errors.notFound('folder', id);
-      assertMayCreate(auth, 'or delete folders');
+      const current = await folders.findById(trx, tenantId, id);
+      if (!current) throw errors.notFound('folder', id);
+      assertMayChangeFolder(auth, current);
       if (force) assertTenantAdmin(auth, 'delete a folder with its contents (force=true)');
       if (!force) {
         if ((await folders.hasChildren(trx, tenantId, id)) || (await documents.countInFolder(trx, tenantId, id)) > 0) {

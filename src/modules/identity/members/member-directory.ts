@@ -7,6 +7,8 @@ export interface Membership {
   userId: string;
   roles: string[];
   workspaceIds: string[];
+  /** False for a disabled user (whose work must no longer act for them). */
+  active: boolean;
 }
 
 /** Whom a piece of work names: a user, everyone holding a role, or a workspace's members. */
@@ -39,7 +41,7 @@ export class MemberDirectory {
   /** The user's roles and workspaces; null when they are not a user of the tenant. */
   async membership(db: Executor, tenantId: string, userId: string): Promise<Membership | null> {
     const [user, workspaceIds] = await Promise.all([this.#users.findById(db, tenantId, userId), this.#workspaces.workspaceIdsOf(db, tenantId, userId)]);
-    return user ? { userId: user.id, roles: [user.role, ...user.roles], workspaceIds } : null;
+    return user ? { userId: user.id, roles: [user.role, ...user.roles], workspaceIds, active: user.status === 'active' } : null;
   }
 
   /** The tenant's active owners and admins, who hear of its plan and usage. */

@@ -1,4 +1,6 @@
 import type { Database } from '../../../db/database.ts';
+import type { AuthContext } from '../../../domain/auth-context.ts';
+import { AppError } from '../../../lib/errors.ts';
 import type { ModuleServices } from '../../../platform/module.ts';
 import type { NodeHandler, NodeInput } from '../node-handlers.ts';
 import { classify, coerceExtraction, rankByVector, type SchemaCheck } from './ai-methods.ts';
@@ -7,7 +9,9 @@ import { classify, coerceExtraction, rankByVector, type SchemaCheck } from './ai
 export interface AiNodeDeps {
   database: Database;
   ai: ModuleServices['ai'];
-  documents: Pick<ModuleServices['documentPipeline'], 'find' | 'findContent'>;
+  documents: Pick<ModuleServices['documentPipeline'], 'findContent'>;
+  /** The documents module's access rules: who may read which document. */
+  access: ModuleServices['documentAccess'];
   passages: ModuleServices['passages'];
   /** Validates a value against a JSON Schema; the error text, or null when it conforms. */
   checkSchema: SchemaCheck;
@@ -21,20 +25,32 @@ const TOP_PASSAGES = 4;
  * `who` names the asker in error messages (`Node "n1"`).
  */
 export interface DocumentAi {
-  /** The document's extracted text; fails when it is missing or has none yet. */
-  text(tenantId: string, documentId: string, who: string): Promise<string>;
+  /**
+   * The document's extracted text, read as `reader`: fails `<who>: not_found: ...` when the document
+   * is missing or `reader` may not read it (one message for both, so nothing is revealed), and
+   * when it has no text yet.
+   */
+  text(reader: AuthContext, documentId: string, who: string): Promise<string>;
   summarize(text: string, o: { maxLength?: number; signal?: AbortSignal }): Promise<{ summary: string }>;
   classify(text: string, categories: unknown, o: { who: string; signal?: AbortSignal }): Promise<{ category: string; confidence: number; scores: Record<string, number> }>;
   extract(text: string, schema: unknown, o: { who: string; signal?: AbortSignal }): Promise<{ data: Record<string, unknown> }>;
   tags(text: string, o: { signal?: AbortSignal }): Promise<string[]>;
 }
 
-export function documentAi(deps: Pick<AiNodeDeps, 'database' | 'ai' | 'documents'>): DocumentAi {
+export function documentAi(deps: Pick<AiNodeDeps, 'database' | 'ai' | 'documents' | 'access'>): DocumentAi {
+  const readable = async (reader: AuthContext, id: string, who: string) => {
+    const notFound = () => new Error(`${who}: not_found: document "${id}" not found`);
+    if (id === '') throw notFound();
+    try {
+      return (await deps.access.authorize(deps.database.db, reader, id, 'read')).document;
+    } catch (error) {
+      throw error instanceof AppError && error.status === 404 ? notFound() : error;
+    }
+  };
   return {
-    async text(tenantId, id, who) {
-      const doc = id ? await deps.documents.find(deps.database.db, tenantId, id) : null;
-      if (!doc) throw new Error(`${who}: document "${id}" not found`);
-      const content = await deps.documents.findContent(deps.database.db, tenantId, id);
+    async text(reader, id, who) {
+      const doc = await readable(reader, id, who);
+      const content = await deps.documents.findContent(deps.database.db, reader.tenant.id, id);
       if (!content || content.text.trim() === '') throw new Error(`${who}: document "${id}" has no text yet (status ${doc.status})`);
       return content.text;
     },
@@ -61,7 +77,8 @@ export function documentAi(deps: Pick<AiNodeDeps, 'database' | 'ai' | 'documents
  */
 export function aiHandlers(deps: AiNodeDeps): Record<string, NodeHandler> {
   const methods = documentAi(deps);
-  const textOf = (input: NodeInput): Promise<string> => methods.text(input.tenantId, String(input.config.document_id ?? ''), `Node "${input.node.id}"`);
+  // Every AI node reads its document as the execution's principal (a document they may not read fails the node `not_found`).
+  const textOf = async (input: NodeInput): Promise<string> => methods.text(await input.actingAs(), String(input.config.document_id ?? ''), `Node "${input.node.id}"`);
   const done = (output: unknown) => ({ kind: 'completed' as const, output });
 
   return {

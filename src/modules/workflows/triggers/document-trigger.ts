@@ -1,12 +1,16 @@
 import type { Database } from '../../../db/database.ts';
 import type { RecordedEvent } from '../../../events/record-event.ts';
+import { principalKey } from '../../../domain/principal.ts';
+import { AppError } from '../../../lib/errors.ts';
 import type { Logger } from '../../../lib/logger.ts';
 import type { ModuleServices } from '../../../platform/module.ts';
+import { type ActingPrincipals, PrincipalUnavailable } from '../acting-principal.ts';
 import type { ExecutionsService } from '../executions.service.ts';
-import type { WorkflowsRepository } from '../workflows.repository.ts';
+import type { Workflow, WorkflowsRepository } from '../workflows.repository.ts';
 
 type DocumentStore = Pick<ModuleServices['documentPipeline'], 'find'>;
 type FolderPaths = ModuleServices['folderPaths'];
+type DocumentAccess = ModuleServices['documentAccess'];
 
 /** What a `document_upload` trigger's conditions test and its `trigger_data` carry (contract §10). */
 export interface UploadFacts {
@@ -23,7 +27,9 @@ export interface UploadFacts {
  * the event log's durable publish job (so a change while no worker ran is handled when one
  * starts): `document.processed` starts each matching active workflow once per document (trigger
  * key `upload:<workflow>:<document>`), `document.updated` once per change (`update:<workflow>:<event>`),
- * however often the event is redelivered.
+ * however often the event is redelivered. A workflow fires only for documents its owner may read:
+ * its execution runs as the owner, and its trigger data (name, folder, metadata) must not show
+ * a member what is not shared with them.
  */
 export class DocumentTrigger {
   readonly #database: Database;
@@ -31,6 +37,8 @@ export class DocumentTrigger {
   readonly #documents: DocumentStore;
   readonly #folders: FolderPaths;
   readonly #executions: ExecutionsService;
+  readonly #principals: ActingPrincipals;
+  readonly #access: DocumentAccess;
   readonly #logger: Logger;
 
   constructor(deps: {
@@ -39,6 +47,8 @@ export class DocumentTrigger {
     documents: DocumentStore;
     folders: FolderPaths;
     executions: ExecutionsService;
+    principals: ActingPrincipals;
+    access: DocumentAccess;
     logger: Logger;
   }) {
     this.#database = deps.database;
@@ -46,6 +56,8 @@ export class DocumentTrigger {
     this.#documents = deps.documents;
     this.#folders = deps.folders;
     this.#executions = deps.executions;
+    this.#principals = deps.principals;
+    this.#access = deps.access;
     this.#logger = deps.logger;
   }
 
@@ -86,14 +98,32 @@ export class DocumentTrigger {
       metadata: doc.metadata,
     };
     const { data, keyOf } = triggerData(facts);
+    // One check per owner, however many of their workflows match.
+    const reads = new Map<string | null, Promise<boolean>>();
     for (const workflow of workflows) {
       if (!matches(workflow.trigger.conditions ?? {}, facts)) continue;
+      const owner = principalKey(workflow.owner);
+      if (!reads.has(owner)) reads.set(owner, this.#ownerReads(workflow, doc.id));
+      if (!(await reads.get(owner))) continue;
       try {
         await db.transaction().execute((trx) => this.#executions.startFromTrigger(trx, workflow, type, { ...data }, keyOf(workflow.id)));
       } catch (error) {
         // An invalid definition must not block the other workflows (or retry the event forever).
         this.#logger.warn({ err: error, workflowId: workflow.id }, `${type} trigger could not start the workflow`);
       }
+    }
+  }
+
+  /** Whether the workflow's owner may read the document now (a disabled or deleted owner reads nothing). */
+  async #ownerReads(workflow: Workflow, documentId: string): Promise<boolean> {
+    const db = this.#database.db;
+    try {
+      const owner = await this.#principals.authOf(db, workflow.tenantId, workflow.owner);
+      await this.#access.authorize(db, owner, documentId, 'read');
+      return true;
+    } catch (error) {
+      if (error instanceof PrincipalUnavailable || (error instanceof AppError && error.status === 404)) return false;
+      throw error;
     }
   }
 }
