@@ -421,6 +421,13 @@ export interface Operations {
       role: string;
       roles: string[];
       status: string;
+      notification_mail: boolean;
+      invitation: {
+        status: string;
+        last_error: string | null;
+        created_at: string;
+        sent_at: string | null;
+      } | null;
       created_at: string;
       updated_at: string;
     };
@@ -629,6 +636,39 @@ export interface Operations {
       message: string;
     };
   };
+  /** List the mail outbox */
+  getAdminMail: {
+    query: {
+      page?: number;
+      page_size?: number;
+      status?: "pending" | "sending" | "sent" | "retrying" | "failed" | "dead" | "suppressed";
+      tenant_id?: string;
+      kind?: "invitation" | "password_reset" | "email_changed" | "task_assigned" | "task_escalated" | "task_expiring" | "workflow_failed" | "workflow_notification" | "storage_migration_completed" | "subscription_changed" | "usage_threshold";
+    };
+    response: {
+      data: {
+        id: string;
+        tenant_id: string | null;
+        kind: string;
+        category: string;
+        to: string;
+        user_id: string | null;
+        from_name: string | null;
+        subject: string;
+        status: string;
+        attempts: number;
+        last_error: string | null;
+        next_attempt_at: string | null;
+        server_response: string | null;
+        created_at: string;
+        updated_at: string;
+        sent_at: string | null;
+      }[];
+      total: number;
+      page: number;
+      page_size: number;
+    };
+  };
   /** A tenant's storage provider and configured targets */
   getAdminStorageConfig: {
     path: {
@@ -777,6 +817,13 @@ export interface Operations {
         role: string;
         roles: string[];
         status: string;
+        notification_mail: boolean;
+        invitation: {
+          status: string;
+          last_error: string | null;
+          created_at: string;
+          sent_at: string | null;
+        } | null;
         created_at: string;
         updated_at: string;
       } | null;
@@ -1180,6 +1227,13 @@ export interface Operations {
       role: string;
       roles: string[];
       status: string;
+      notification_mail: boolean;
+      invitation: {
+        status: string;
+        last_error: string | null;
+        created_at: string;
+        sent_at: string | null;
+      } | null;
       created_at: string;
       updated_at: string;
     };
@@ -1547,6 +1601,12 @@ export interface Operations {
       }[];
     };
   };
+  /** The tenant's mail settings */
+  listMailSettings: {
+    response: {
+      sender_name: string | null;
+    };
+  };
   /** List an MCP server's tools */
   listMcpServerTools: {
     path: {
@@ -1764,6 +1824,13 @@ export interface Operations {
         role: string;
         roles: string[];
         status: string;
+        notification_mail: boolean;
+        invitation: {
+          status: string;
+          last_error: string | null;
+          created_at: string;
+          sent_at: string | null;
+        } | null;
         created_at: string;
         updated_at: string;
       }[];
@@ -1869,6 +1936,13 @@ export interface Operations {
         role: string;
         roles: string[];
         status: string;
+        notification_mail: boolean;
+        invitation: {
+          status: string;
+          last_error: string | null;
+          created_at: string;
+          sent_at: string | null;
+        } | null;
         created_at: string;
         updated_at: string;
       };
@@ -2231,6 +2305,13 @@ export interface Operations {
         role: string;
         roles: string[];
         status: string;
+        notification_mail: boolean;
+        invitation: {
+          status: string;
+          last_error: string | null;
+          created_at: string;
+          sent_at: string | null;
+        } | null;
         created_at: string;
         updated_at: string;
       };
@@ -2266,6 +2347,13 @@ export interface Operations {
         role: string;
         roles: string[];
         status: string;
+        notification_mail: boolean;
+        invitation: {
+          status: string;
+          last_error: string | null;
+          created_at: string;
+          sent_at: string | null;
+        } | null;
         created_at: string;
         updated_at: string;
       };
@@ -2356,6 +2444,30 @@ export interface Operations {
       completed_at: string | null;
       created_at: string;
       updated_at: string;
+    };
+  };
+  /** Send a failed or dead mail again */
+  retryAdminMail: {
+    path: {
+      mail_id: string;
+    };
+    response: {
+      id: string;
+      tenant_id: string | null;
+      kind: string;
+      category: string;
+      to: string;
+      user_id: string | null;
+      from_name: string | null;
+      subject: string;
+      status: string;
+      attempts: number;
+      last_error: string | null;
+      next_attempt_at: string | null;
+      server_response: string | null;
+      created_at: string;
+      updated_at: string;
+      sent_at: string | null;
     };
   };
   /** Copy the failed files again */
@@ -2706,6 +2818,15 @@ export interface Operations {
       updated_at?: string;
     };
   };
+  /** Change the tenant's mail settings */
+  updateMailSettings: {
+    body: {
+      sender_name: string | null;
+    };
+    response: {
+      sender_name: string | null;
+    };
+  };
   /** Update an import project */
   updateMigrationsProject: {
     path: {
@@ -2784,6 +2905,8 @@ export interface Operations {
     };
     body: {
       name?: string;
+      email?: string;
+      notification_mail?: boolean;
       role?: "owner" | "admin" | "member" | "viewer";
       roles?: string[];
       status?: "active" | "disabled";
@@ -2795,6 +2918,13 @@ export interface Operations {
       role: string;
       roles: string[];
       status: string;
+      notification_mail: boolean;
+      invitation: {
+        status: string;
+        last_error: string | null;
+        created_at: string;
+        sent_at: string | null;
+      } | null;
       created_at: string;
       updated_at: string;
     };
@@ -2928,6 +3058,7 @@ export const OPERATIONS = {
   deleteWorkspaceMember: { method: 'DELETE', path: '/api/v1/workspaces/{id}/members/{user_id}', idempotencyKey: true, answers: 'json' },
   downloadDocument: { method: 'GET', path: '/api/v1/documents/{id}/download', idempotencyKey: false, answers: 'binary' },
   forgotAuthPassword: { method: 'POST', path: '/api/v1/auth/password/forgot', idempotencyKey: false, answers: 'json' },
+  getAdminMail: { method: 'GET', path: '/api/v1/admin/mail', idempotencyKey: false, answers: 'json' },
   getAdminStorageConfig: { method: 'GET', path: '/api/v1/admin/storage/config/{tenant_id}', idempotencyKey: false, answers: 'json' },
   getAdminStorageMigration: { method: 'GET', path: '/api/v1/admin/storage/migrations/{tenant_id}', idempotencyKey: false, answers: 'json' },
   getAdminStorageMigrationFailed: { method: 'GET', path: '/api/v1/admin/storage/migrations/{migration_id}/failed', idempotencyKey: false, answers: 'json' },
@@ -2970,6 +3101,7 @@ export const OPERATIONS = {
   listDocumentShares: { method: 'GET', path: '/api/v1/documents/{id}/shares', idempotencyKey: false, answers: 'json' },
   listDocuments: { method: 'GET', path: '/api/v1/documents', idempotencyKey: false, answers: 'json' },
   listFolders: { method: 'GET', path: '/api/v1/folders', idempotencyKey: false, answers: 'json' },
+  listMailSettings: { method: 'GET', path: '/api/v1/mail/settings', idempotencyKey: false, answers: 'json' },
   listMcpServerTools: { method: 'GET', path: '/api/v1/mcp/servers/{id}/tools', idempotencyKey: false, answers: 'json' },
   listMcpServers: { method: 'GET', path: '/api/v1/mcp/servers', idempotencyKey: false, answers: 'json' },
   listMigrationsProjectAgentRuns: { method: 'GET', path: '/api/v1/migrations/projects/{id}/agent-runs', idempotencyKey: false, answers: 'json' },
@@ -3002,6 +3134,7 @@ export const OPERATIONS = {
   resetAuthPassword: { method: 'POST', path: '/api/v1/auth/password/reset', idempotencyKey: false, answers: 'json' },
   resumeDagExecution: { method: 'POST', path: '/api/v1/dag/executions/{id}/resume', idempotencyKey: true, answers: 'json' },
   resumeMigrationsProject: { method: 'POST', path: '/api/v1/migrations/projects/{id}/resume', idempotencyKey: true, answers: 'json' },
+  retryAdminMail: { method: 'POST', path: '/api/v1/admin/mail/{mail_id}/retry', idempotencyKey: true, answers: 'json' },
   retryAdminStorageMigration: { method: 'POST', path: '/api/v1/admin/storage/migrations/{migration_id}/retry', idempotencyKey: true, answers: 'json' },
   rotateApiKey: { method: 'POST', path: '/api/v1/api-keys/{id}/rotate', idempotencyKey: true, answers: 'json' },
   search: { method: 'GET', path: '/api/v1/search', idempotencyKey: false, answers: 'json' },
@@ -3013,6 +3146,7 @@ export const OPERATIONS = {
   updateDagWorkflow: { method: 'PUT', path: '/api/v1/dag/workflows/{id}', idempotencyKey: true, answers: 'json' },
   updateDocument: { method: 'PUT', path: '/api/v1/documents/{id}', idempotencyKey: true, answers: 'json' },
   updateFolder: { method: 'PUT', path: '/api/v1/folders/{id}', idempotencyKey: true, answers: 'json' },
+  updateMailSettings: { method: 'PATCH', path: '/api/v1/mail/settings', idempotencyKey: true, answers: 'json' },
   updateMigrationsProject: { method: 'PUT', path: '/api/v1/migrations/projects/{id}', idempotencyKey: true, answers: 'json' },
   updateUser: { method: 'PATCH', path: '/api/v1/users/{id}', idempotencyKey: true, answers: 'json' },
   updateWebhook: { method: 'PUT', path: '/api/v1/webhooks/{id}', idempotencyKey: true, answers: 'json' },
