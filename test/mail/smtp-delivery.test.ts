@@ -16,6 +16,9 @@ describeWithSmtp('mail over SMTP', (ctx) => {
     assert.equal(invited.statusCode, 201, invited.body);
     assert.ok(['pending', 'sending', 'sent'].includes(invited.json().invitation.status), invited.body);
 
+    const health = (await t.app.inject({ method: 'GET', url: '/health' })).json();
+    assert.deepEqual(health.capabilities.mail, { configured: true, transport: 'smtp', tls: 'starttls' }, 'configured, without the relay’s address or credentials');
+
     const mail = await smtp.waitFor('ada@example.com');
     assert.equal(mail.secure, true, 'the session was upgraded with STARTTLS before the message');
     assert.equal(mail.user, SMTP_USER, 'the relay credentials of SMTP_URL were used');

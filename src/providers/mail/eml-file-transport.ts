@@ -40,7 +40,7 @@ export class EmlFileTransport implements MailTransport {
   }
 
   describe(): Record<string, unknown> {
-    return { configured: false, transport: 'file', directory: this.#directory, note: 'SMTP_URL is not set: mail is written as .eml files, not sent' };
+    return { configured: false, transport: 'file', note: 'SMTP_URL is not set: mail is written as .eml files under DATA_DIR/mail/, not sent' };
   }
 
   async close(): Promise<void> {}

@@ -42,15 +42,11 @@ export function smtpOptions(settings: SmtpSettings): SMTPPoolOptions {
 export class SmtpTransport implements MailTransport {
   readonly kind = 'smtp';
   readonly #transporter;
-  readonly #host: string;
-  readonly #port: number;
   readonly #secure: boolean;
 
   constructor(settings: SmtpSettings) {
     const options = smtpOptions(settings);
     this.#transporter = nodemailer.createTransport(options);
-    this.#host = options.host ?? '';
-    this.#port = Number(options.port);
     this.#secure = options.secure === true;
   }
 
@@ -63,8 +59,9 @@ export class SmtpTransport implements MailTransport {
     }
   }
 
+  // `/health` is public: it says how mail leaves, not where to (no relay host, never credentials).
   describe(): Record<string, unknown> {
-    return { configured: true, transport: 'smtp', host: this.#host, port: this.#port, tls: this.#secure ? 'tls' : 'starttls' };
+    return { configured: true, transport: 'smtp', tls: this.#secure ? 'tls' : 'starttls' };
   }
 
   async close(): Promise<void> {
