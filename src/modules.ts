@@ -5,6 +5,7 @@ import { documentsModule } from './modules/documents/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { identityModule } from './modules/identity/index.ts';
 import { importsModule } from './modules/imports/index.ts';
+import { mailModule } from './modules/mail/index.ts';
 import { mcpModule } from './modules/mcp/index.ts';
 import { processingModule } from './modules/processing/index.ts';
 import { reviewModule } from './modules/review/index.ts';
@@ -22,6 +23,7 @@ import type { ModuleDefinition } from './platform/module.ts';
  */
 export const MODULES: readonly ModuleDefinition[] = [
   healthModule,
+  mailModule,
   identityModule,
   documentsModule,
   creditsModule,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseMailbox } from '../lib/mail-headers.ts';
 
 /** The service's whole configuration, read once from the environment and frozen. */
 export interface Config {
@@ -163,6 +164,17 @@ export interface Config {
   readonly outbound: {
     /** A PEM file of certificates outbound HTTPS trusts on top of Node's store (OUTBOUND_EXTRA_CA_FILE). */
     readonly extraCaFile: string | null;
+  };
+  /** Mail that leaves the service (docs/mail.md). */
+  readonly mail: {
+    /** `smtp://user:pass@host:587` (STARTTLS) or `smtps://...:465`; null: each mail is written as an `.eml` under `DATA_DIR/mail/` (SMTP_URL). */
+    readonly smtpUrl: string | null;
+    /** Connections kept open to the relay (SMTP_MAX_CONNECTIONS). */
+    readonly smtpMaxConnections: number;
+    /** The From address, and the display name of mail that belongs to no tenant (MAIL_FROM). */
+    readonly from: { readonly name: string | null; readonly address: string };
+    /** Delay before each retry of a mail the relay did not take, in ms (MAIL_RETRY_DELAYS, in seconds); after the last, the mail is dead. */
+    readonly retryDelaysMs: readonly number[];
   };
   /** Per-tenant storage providers and migrations between them (docs/storage.md). */
   readonly storage: {
@@ -346,12 +358,13 @@ export function loadConfig(env: Env = process.env): Config {
         }
       : { driver: 'local' };
 
+  const publicBaseUrl = r.url('PUBLIC_BASE_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null;
   const config: Config = {
     http: {
       port: r.int('PORT', 8080, { max: 65535 }),
       host: r.string('HOST', '127.0.0.1'),
       sandboxPort: r.optionalInt('SANDBOX_PORT', { min: 1, max: 65535 }),
-      publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null,
+      publicBaseUrl,
       bodyLimitBytes: r.int('JSON_BODY_LIMIT_BYTES', 1024 * 1024, { min: 1024 }),
       trustProxy: parseTrustProxy(r.string('TRUST_PROXY', null)),
     },
@@ -467,6 +480,25 @@ export function loadConfig(env: Env = process.env): Config {
         return path.resolve(file);
       })(),
     },
+    mail: (() => {
+      const smtpUrl = r.url('SMTP_URL', ['smtp:', 'smtps:']);
+      const fromValue = r.string('MAIL_FROM', null);
+      if (smtpUrl !== null && fromValue === null) r.problems.push('SMTP_URL needs MAIL_FROM (the sender address the relay accepts, e.g. "Acme Docs <docs@acme.example>")');
+      // Default sender: noreply@ the public host when it is a domain name, else a reserved name.
+      const host = publicBaseUrl ? new URL(publicBaseUrl).hostname : '';
+      const domain = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(host) ? host : 'docuvault.localhost';
+      const from = parseMailbox(fromValue ?? `DocuVault <noreply@${domain}>`);
+      if (from === null) r.problems.push(`MAIL_FROM must be an address or "Name <address>" (got "${fromValue}")`);
+      return {
+        smtpUrl,
+        smtpMaxConnections: r.int('SMTP_MAX_CONNECTIONS', 5, { min: 1, max: 100 }),
+        from: from ?? { name: null, address: 'noreply@docuvault.localhost' },
+        // 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h: about 16 hours of trying; fractions allowed (tests use 0.2).
+        retryDelaysMs: r
+          .numberList('MAIL_RETRY_DELAYS', [30, 120, 600, 1800, 3600, 7200, 14_400, 28_800], { min: 0, max: 7 * 86_400, maxItems: 20 })
+          .map((seconds) => Math.round(seconds * 1000)),
+      };
+    })(),
     storage: {
       dedicatedUrl: r.url('DEDICATED_STORAGE_URL', ['s3:', 'file:']),
       dedicatedAccessKeyId: r.string('DEDICATED_STORAGE_ACCESS_KEY_ID', null),

@@ -35,6 +35,8 @@ export interface UsersTable {
   /** JSON string[] of custom role names. */
   roles: string;
   status: string;
+  /** 1 = receives notification mail (security mail is always sent); docs/mail.md. */
+  notification_mail: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -250,7 +252,6 @@ export interface DB {
   auth_sessions: AuthSessionsTable; // owner: identity
   refresh_tokens: RefreshTokensTable; // owner: identity
   password_reset_tokens: PasswordResetTokensTable; // owner: identity
-  mail_outbox: MailOutboxTable; // owner: identity
   idempotency_records: IdempotencyRecordsTable; // owner: src/http
   tenant_cors_origins: TenantCorsOriginsTable; // owner: identity
 }
@@ -305,20 +306,6 @@ export interface PasswordResetTokensTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
-}
-
-/** Mail for a mailer to send (password resets, invitations, notifications). */
-export interface MailOutboxTable {
-  id: string;
-  tenant_id: string | null;
-  kind: string;
-  to_address: string;
-  subject: string;
-  body: string;
-  created_at: number;
-  sent_at: number | null;
-  attempts: Generated<number>;
-  last_error: string | null;
 }
 
 /** The first answer to a request with an Idempotency-Key, replayed for repeats (24 h). */

@@ -286,6 +286,7 @@ describeEachDialect(
           'GET /api/v1/admin/storage/migrations/{migration_id}/failed',
           'POST /api/v1/admin/storage/migrations/{migration_id}/retry',
           'POST /api/v1/admin/storage/migrations/{migration_id}/cancel',
+          'POST /api/v1/admin/mail/{mail_id}/retry',
         ].map((route) => [
           route,
           { request: same(route.split(' ')[1]!.replace(/\{[a-z_]+\}/g, tenant.tenantId), route.startsWith('GET') ? undefined : {}), expect: everyone(unauthorized) },

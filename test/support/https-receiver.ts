@@ -141,8 +141,8 @@ function answer(req: IncomingMessage, res: ServerResponse, behaviour: RouteBehav
   pump();
 }
 
-/** A one-day self-signed P-256 certificate (CA:TRUE, so it can be its own trust anchor). */
-function makeCertificate(dir: string, names: string[]) {
+/** A one-day self-signed P-256 certificate (CA:TRUE, so it can be its own trust anchor), also for the test SMTP server. */
+export function makeCertificate(dir: string, names: string[]) {
   const keyFile = path.join(dir, 'key.pem');
   const certFile = path.join(dir, 'cert.pem');
   const san = ['IP:127.0.0.1', 'IP:::1', ...names.map((name) => `DNS:${name}`)].join(',');

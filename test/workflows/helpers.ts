@@ -78,6 +78,12 @@ export async function startReceiver(respond: (req: { path: string; body: string;
   };
 }
 
+/** The author's message inside a `notification` node's mail text (the layout puts it after its lead line, before the signature). */
+export function messageOf(body: string): string {
+  const match = /sends this message:\n\n([\s\S]*?)\n\n-- \n/.exec(body);
+  return match ? match[1]! : `(no message in: ${body})`;
+}
+
 /** Rows of the mail outbox sent to an address. */
 export async function mailTo(t: TestApp, tenantId: string, to: string) {
   return t.container.database.db.selectFrom('mail_outbox').selectAll().where('tenant_id', '=', tenantId).where('to_address', '=', to).orderBy('created_at').execute();

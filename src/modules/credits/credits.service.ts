@@ -32,14 +32,30 @@ export function billingPeriod(at: number): string {
 
 const MILLI = 1000;
 
+/** Shares of the month's credits at which the tenant's administrators are told (the last: nothing more fits). */
+export const USAGE_THRESHOLDS = [80, 100] as const;
+
+/** Told, inside the charge's transaction, when a charge crosses a threshold of the month's credits. */
+export type UsageNotifier = (trx: Executor, tenant: Tenant, crossed: { percent: number; used: number; limit: number; period: string }) => Promise<void>;
+
+/**
+ * The thresholds a charge from `before` to `after` used credits crosses. 100 % is crossed when what
+ * is left no longer pays for the cheapest operation: every priced call is refused from then on.
+ */
+export function crossedThresholds(before: number, after: number, limit: number): number[] {
+  const cheapest = Math.min(...Object.values(CREDIT_COSTS));
+  const reached = (used: number, percent: number) => (percent >= 100 ? limit - used < cheapest : used >= (limit * percent) / 100);
+  return USAGE_THRESHOLDS.filter((p) => !reached(before, p) && reached(after, p));
+}
+
 /**
  * The AI credit ledger: every priced operation charges inside the transaction that records its
  * work, so a failed operation (rolled back) is never charged, and a month's credits cannot be
  * overspent by concurrent requests (the tenant row is locked on PostgreSQL; SQLite writes one at a time).
  */
 export class CreditsService {
-  readonly #deps: { database: Database; clock: Clock; credits: CreditsRepository };
-  constructor(deps: { database: Database; clock: Clock; credits: CreditsRepository }) {
+  readonly #deps: { database: Database; clock: Clock; credits: CreditsRepository; notify?: UsageNotifier };
+  constructor(deps: { database: Database; clock: Clock; credits: CreditsRepository; notify?: UsageNotifier }) {
     this.#deps = deps;
   }
 
@@ -57,13 +73,20 @@ export class CreditsService {
     if (remaining !== null && remaining < needed) throw insufficient(needed, remaining);
   }
 
-  /** Charges `reason`'s cost in the caller's transaction; throws 402 when the month's credits do not cover it. */
+  /**
+   * Charges `reason`'s cost in the caller's transaction; throws 402 when the month's credits do not
+   * cover it. A charge that crosses 80 % or 100 % of the month's credits tells the administrators.
+   */
   async charge(trx: Executor, tenant: Tenant, reason: CreditReason, reference: string | null = null): Promise<void> {
     const { database, clock, credits } = this.#deps;
     await lockTenant(trx, database.dialect, tenant.id);
     const needed = CREDIT_COSTS[reason];
-    const { period, remaining } = await this.balance(tenant, trx);
+    const { period, remaining, used, limit } = await this.balance(tenant, trx);
     if (remaining !== null && remaining < needed) throw insufficient(needed, remaining);
+    // The sandbox's credits are for trying things out: its administrators are not told.
+    if (limit !== null && tenant.sandboxOf === null && this.#deps.notify) {
+      for (const percent of crossedThresholds(used, used + needed, limit)) await this.#deps.notify(trx, tenant, { percent, used: used + needed, limit, period });
+    }
     await credits.insert(trx, {
       id: prefixedId('crd'),
       tenantId: tenant.id,

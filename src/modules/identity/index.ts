@@ -14,7 +14,6 @@ import { SignInLimits } from './auth/sign-in-limits.ts';
 import { SigningKeys } from './auth/signing-keys.ts';
 import { AccessTokens, CsrfTokens } from './auth/tokens.ts';
 import { UserTokenAuthenticator } from './auth/user-token-authenticator.ts';
-import { MailOutboxRepository } from './mail/mail-outbox.repository.ts';
 import { MemberDirectory } from './members/member-directory.ts';
 import { adminTenantRoutes } from './tenants/admin-tenants.routes.ts';
 import { tenantSettingsRoutes } from './tenants/tenant-settings.routes.ts';
@@ -30,7 +29,7 @@ import { WorkspacesService } from './workspaces/workspaces.service.ts';
 export type { Membership, MemberSelector, MemberDirectory } from './members/member-directory.ts';
 export type { TenantUsageSource } from './tenants/tenants.service.ts';
 // Query fragments for modules that must compose identity's tables into one query of their own.
-export { userNameOf } from './users/users.repository.ts';
+export { mailRecipientOf, userNameOf } from './users/users.repository.ts';
 export { workspaceIdsOfUser, workspaceNameOf } from './workspaces/workspaces.repository.ts';
 
 /** Notices of administrative tenant changes, for per-process caches (CORS origins). */
@@ -52,8 +51,6 @@ declare module '../../platform/module.ts' {
     members: MemberDirectory;
     /** Token signing keys, for rotation tooling and tests. */
     signingKeys: SigningKeys;
-    /** The outgoing mail queue (password resets, invitations), read by tests and a future mailer. */
-    mailOutbox: MailOutboxRepository;
     /** The per-process credential cache's counters (docs/identity-and-access.md), for tests and diagnostics. */
     credentialCache: { stats(): { entries: number; hits: number; misses: number; live: boolean } };
   }
@@ -61,18 +58,17 @@ declare module '../../platform/module.ts' {
 
 /**
  * Identity and access: tenants and their administration, sign-in and tokens, users and roles,
- * API keys, workspaces, and the mail they send (docs/identity-and-access.md).
+ * API keys and workspaces (docs/identity-and-access.md); its mail goes through the mail module.
  */
 export const identityModule = defineModule({
   name: 'identity',
-  setup({ config, database, clock, logger, metrics, rateLimitStore }) {
+  setup({ config, database, clock, logger, metrics, rateLimitStore, use }) {
     const tenants = new TenantsRepository();
     const users = new UsersRepository();
     const apiKeys = new ApiKeysRepository();
     const sessions = new SessionsRepository();
-    const mail = new MailOutboxRepository();
+    const mail = use('mail');
     const workspaces = new WorkspacesRepository();
-    const publicBaseUrl = config.http.publicBaseUrl;
 
     // Who a credential is, cached per process; every process drops what changed within a second.
     const identityCache = new IdentityCache({ database, logger });
@@ -114,8 +110,8 @@ export const identityModule = defineModule({
       onStoreFailure: config.rateLimit.onStoreFailure,
       limits: config.auth.signInLimits,
     });
-    const auth = new AuthService({ database, clock, tenants, tenantsService, users, sessions, mail, accessTokens, csrf, signInLimits, publicBaseUrl, identityChanged });
-    const usersService = new UsersService({ database, clock, users, tenants, sessions, mail, publicBaseUrl, identityChanged });
+    const auth = new AuthService({ database, clock, tenants, tenantsService, users, sessions, mail, accessTokens, csrf, signInLimits, identityChanged });
+    const usersService = new UsersService({ database, clock, users, tenants, sessions, mail, identityChanged });
     const apiKeysService = new ApiKeysService({ database, clock, apiKeys, tenants, identityChanged });
     const workspacesService = new WorkspacesService({ database, clock, workspaces, users });
     return {
@@ -138,7 +134,6 @@ export const identityModule = defineModule({
         workspaces: workspacesService,
         members: new MemberDirectory({ users, workspaces }),
         signingKeys,
-        mailOutbox: mail,
         credentialCache: { stats: () => identityCache.credentials.stats() },
       },
       routes(app) {

@@ -49,7 +49,7 @@ export const storageModule = defineModule({
       files: new MigrationFilesRepository(),
       tenantStorage,
       stores,
-      mail: use('mailOutbox'),
+      mail: use('mail'),
       documents: use('documentFiles'),
     };
     const storageConfig = new StorageConfigService({

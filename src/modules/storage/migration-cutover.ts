@@ -84,18 +84,10 @@ export async function completeMigration(deps: StorageDeps, job: RunningJob<Migra
       const detail = { source: m.sourceProvider, target: m.targetProvider, status, migrated_files: m.migratedFiles, failed_files: failed, migrated_bytes: m.migratedBytes };
       await deps.migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: 'migration_completed', detail, at: now });
       const to = m.initiatedByEmail ?? deps.config.notifyEmail;
-      if (to) await deps.mail.enqueue(trx, { tenantId: m.tenantId, kind: 'storage_migration_completed', to, at: now, ...completionMail(m, status, failed) });
+      if (to) {
+        const data = { migrationId: m.id, source: m.sourceProvider, target: m.targetProvider, status, migratedFiles: m.migratedFiles, totalFiles: m.totalFiles, failedFiles: failed };
+        await deps.mail.enqueue(trx, { tenantId: m.tenantId, kind: 'storage_migration_completed', to, data, at: now });
+      }
     },
   });
-}
-
-function completionMail(m: StorageMigration, status: string, failed: number): { subject: string; body: string } {
-  const subject = `Storage migration ${status === 'completed' ? 'completed' : 'completed with errors'}: ${m.sourceProvider} to ${m.targetProvider}`;
-  const lines = [
-    `The storage migration ${m.id} of tenant ${m.tenantId} from ${m.sourceProvider} to ${m.targetProvider} finished with status ${status}.`,
-    `Files migrated: ${m.migratedFiles} of ${m.totalFiles}; failed: ${failed}.`,
-    failed > 0 ? 'Failed files are still served from the source; list them with GET /api/v1/admin/storage/migrations/{migration_id}/failed and retry with POST .../retry.' : '',
-    'The source copies are kept for the retention period, then deleted.',
-  ];
-  return { subject, body: lines.filter(Boolean).join('\n') };
 }

@@ -32,7 +32,7 @@ export interface StorageDeps {
   files: MigrationFilesRepository;
   tenantStorage: TenantStorageRepository;
   stores: ProviderStores;
-  mail: Pick<ModuleServices['mailOutbox'], 'enqueue'>;
+  mail: Pick<ModuleServices['mail'], 'enqueue'>;
   /** The documents module's stored files: whether a document still exists, which provider holds its bytes. */
   documents: ModuleServices['documentFiles'];
 }

@@ -21,7 +21,7 @@ export const subscriptionModule = defineModule({
     const tenants = use('tenants');
     const directory = use('tenantDirectory');
     const repo = new SubscriptionRepository();
-    tenants.onTierChange(recordTierChange({ repo, events, workflows: use('workflows') }));
+    tenants.onTierChange(recordTierChange({ repo, events, workflows: use('workflows'), mail: use('mail'), members: use('members') }));
 
     // The Stripe SDK loads only where Stripe is the provider.
     const stripe = config.billing.provider === 'stripe' ? await import('./stripe-provider.ts').then((m) => ({ m, client: m.createStripeClient(config.billing.stripe) })) : null;

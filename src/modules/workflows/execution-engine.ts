@@ -22,7 +22,7 @@ export interface RunNodePayload {
 }
 
 /** The part of the mail outbox the engine writes to (notification nodes, notify_on_failure). */
-export type MailOutbox = Pick<ModuleServices['mailOutbox'], 'enqueue'>;
+export type MailOutbox = Pick<ModuleServices['mail'], 'enqueue'>;
 
 /** How an execution is started: by a person or key (`manual`/`api`) or by a trigger (with its dedupe key). */
 export interface StartInput {
@@ -301,8 +301,7 @@ export class ExecutionEngine {
         tenantId,
         kind: 'workflow_failed',
         to,
-        subject: `Workflow "${execution.workflowName}" failed`,
-        body: `Execution ${id} of workflow "${execution.workflowName}" failed${failedNodeId ? ` at node "${failedNodeId}"` : ''}: ${error ?? 'failed'}`,
+        data: { workflowName: execution.workflowName, executionId: id, failedNodeId, error: error ?? 'failed' },
         at: now,
       });
     }

@@ -58,7 +58,7 @@ export const workflowsModule = defineModule({
   name: 'workflows',
   setup({ config, database, clock, jobs, events, logger, use }) {
     const repo = new WorkflowsRepository(database.dialect);
-    const mail = use('mailOutbox');
+    const mail = use('mail');
     // User-written expressions and schemas run in child processes under config.expressions' limits (started on first use).
     const expressions = new ExpressionEvaluator(config.expressions);
     const http = outboundHttpFromConfig(config);

@@ -182,7 +182,7 @@ export class TasksService {
       name: 'dag.task.created',
       data: { ...eventIds(created), title: created.title, assignee_type: created.assigneeType, assignee_value: created.assigneeValue, due_at: new Date(created.dueAt).toISOString() },
     });
-    await this.#tell(trx, created, created.assigneeType, created.assigneeValue, `New task: ${created.title}`);
+    await this.#tell(trx, created, created.assigneeType, created.assigneeValue, 'task_assigned');
     return created;
   }
 
@@ -304,7 +304,8 @@ export class TasksService {
       name: 'dag.task.escalated',
       data: { ...eventIds(task), escalated_to: reassigned },
     });
-    await this.#tell(trx, task, task.assigneeType, reassigned ?? task.assigneeValue, `Task escalated: ${task.title}`);
+    // Reassigned: the new assignees hear of it; else the same ones are reminded it runs out.
+    await this.#tell(trx, task, task.assigneeType, reassigned ?? task.assigneeValue, reassigned ? 'task_escalated' : 'task_expiring');
   }
 
   async #expire(trx: Executor, task: Task, now: number): Promise<void> {
@@ -352,11 +353,11 @@ export class TasksService {
     await this.#jobs.enqueue(trx, TASK_TIMER_JOB, payload, { runAt: at, uniqueKey: `wftask:${task.id}:${action}`, tenantId: task.tenantId, priority });
   }
 
-  async #tell(trx: Executor, task: Task, type: Task['assigneeType'], value: string, subject: string): Promise<void> {
+  async #tell(trx: Executor, task: Task, type: Task['assigneeType'], value: string, kind: 'task_assigned' | 'task_escalated' | 'task_expiring'): Promise<void> {
     const owner = task.source === WORKFLOW_SOURCE ? `Workflow "${task.workflowName}"` : (task.workflowName ?? task.source);
-    const body = `${task.description || task.title}\n\n${owner}, task ${task.id}, due ${new Date(task.dueAt).toISOString()}.`;
+    const data = { taskId: task.id, title: task.title, description: task.description, owner, dueAt: task.dueAt };
     for (const to of await this.#members.activeEmails(trx, task.tenantId, { type, value })) {
-      await this.#mail.enqueue(trx, { tenantId: task.tenantId, kind: 'workflow_task', to, subject, body, at: this.#clock.now() });
+      await this.#mail.enqueue(trx, { tenantId: task.tenantId, kind, to, data, at: this.#clock.now() });
     }
   }
 }

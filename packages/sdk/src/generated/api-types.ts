@@ -421,6 +421,13 @@ export interface Operations {
       role: string;
       roles: string[];
       status: string;
+      notification_mail: boolean;
+      invitation: {
+        status: string;
+        last_error: string | null;
+        created_at: string;
+        sent_at: string | null;
+      } | null;
       created_at: string;
       updated_at: string;
     };
@@ -629,6 +636,39 @@ export interface Operations {
       message: string;
     };
   };
+  /** List the mail outbox */
+  getAdminMail: {
+    query: {
+      page?: number;
+      page_size?: number;
+      status?: "pending" | "sending" | "sent" | "retrying" | "failed" | "dead" | "suppressed";
+      tenant_id?: string;
+      kind?: "invitation" | "password_reset" | "email_changed" | "task_assigned" | "task_escalated" | "task_expiring" | "workflow_failed" | "workflow_notification" | "storage_migration_completed" | "subscription_changed" | "usage_threshold";
+    };
+    response: {
+      data: {
+        id: string;
+        tenant_id: string | null;
+        kind: string;
+        category: string;
+        to: string;
+        user_id: string | null;
+        from_name: string | null;
+        subject: string;
+        status: string;
+        attempts: number;
+        last_error: string | null;
+        next_attempt_at: string | null;
+        server_response: string | null;
+        created_at: string;
+        updated_at: string;
+        sent_at: string | null;
+      }[];
+      total: number;
+      page: number;
+      page_size: number;
+    };
+  };
   /** A tenant's storage provider and configured targets */
   getAdminStorageConfig: {
     path: {
@@ -777,6 +817,13 @@ export interface Operations {
         role: string;
         roles: string[];
         status: string;
+        notification_mail: boolean;
+        invitation: {
+          status: string;
+          last_error: string | null;
+          created_at: string;
+          sent_at: string | null;
+        } | null;
         created_at: string;
         updated_at: string;
       } | null;
@@ -1237,6 +1284,13 @@ export interface Operations {
       role: string;
       roles: string[];
       status: string;
+      notification_mail: boolean;
+      invitation: {
+        status: string;
+        last_error: string | null;
+        created_at: string;
+        sent_at: string | null;
+      } | null;
       created_at: string;
       updated_at: string;
     };
@@ -1636,6 +1690,12 @@ export interface Operations {
       }[];
     };
   };
+  /** The tenant's mail settings */
+  listMailSettings: {
+    response: {
+      sender_name: string | null;
+    };
+  };
   /** List an MCP server's tools */
   listMcpServerTools: {
     path: {
@@ -1859,6 +1919,13 @@ export interface Operations {
         role: string;
         roles: string[];
         status: string;
+        notification_mail: boolean;
+        invitation: {
+          status: string;
+          last_error: string | null;
+          created_at: string;
+          sent_at: string | null;
+        } | null;
         created_at: string;
         updated_at: string;
       }[];
@@ -1964,6 +2031,13 @@ export interface Operations {
         role: string;
         roles: string[];
         status: string;
+        notification_mail: boolean;
+        invitation: {
+          status: string;
+          last_error: string | null;
+          created_at: string;
+          sent_at: string | null;
+        } | null;
         created_at: string;
         updated_at: string;
       };
@@ -2326,6 +2400,13 @@ export interface Operations {
         role: string;
         roles: string[];
         status: string;
+        notification_mail: boolean;
+        invitation: {
+          status: string;
+          last_error: string | null;
+          created_at: string;
+          sent_at: string | null;
+        } | null;
         created_at: string;
         updated_at: string;
       };
@@ -2361,6 +2442,13 @@ export interface Operations {
         role: string;
         roles: string[];
         status: string;
+        notification_mail: boolean;
+        invitation: {
+          status: string;
+          last_error: string | null;
+          created_at: string;
+          sent_at: string | null;
+        } | null;
         created_at: string;
         updated_at: string;
       };
@@ -2451,6 +2539,30 @@ export interface Operations {
       completed_at: string | null;
       created_at: string;
       updated_at: string;
+    };
+  };
+  /** Send a failed or dead mail again */
+  retryAdminMail: {
+    path: {
+      mail_id: string;
+    };
+    response: {
+      id: string;
+      tenant_id: string | null;
+      kind: string;
+      category: string;
+      to: string;
+      user_id: string | null;
+      from_name: string | null;
+      subject: string;
+      status: string;
+      attempts: number;
+      last_error: string | null;
+      next_attempt_at: string | null;
+      server_response: string | null;
+      created_at: string;
+      updated_at: string;
+      sent_at: string | null;
     };
   };
   /** Copy the failed files again */
@@ -2858,6 +2970,15 @@ export interface Operations {
       updated_at?: string;
     };
   };
+  /** Change the tenant's mail settings */
+  updateMailSettings: {
+    body: {
+      sender_name: string | null;
+    };
+    response: {
+      sender_name: string | null;
+    };
+  };
   /** Update an import project */
   updateMigrationsProject: {
     path: {
@@ -2945,6 +3066,8 @@ export interface Operations {
     };
     body: {
       name?: string;
+      email?: string;
+      notification_mail?: boolean;
       role?: "owner" | "admin" | "member" | "viewer";
       roles?: string[];
       status?: "active" | "disabled";
@@ -2956,6 +3079,13 @@ export interface Operations {
       role: string;
       roles: string[];
       status: string;
+      notification_mail: boolean;
+      invitation: {
+        status: string;
+        last_error: string | null;
+        created_at: string;
+        sent_at: string | null;
+      } | null;
       created_at: string;
       updated_at: string;
     };
@@ -3089,6 +3219,7 @@ export const OPERATIONS = {
   deleteWorkspaceMember: { method: 'DELETE', path: '/api/v1/workspaces/{id}/members/{user_id}', idempotencyKey: true, answers: 'json' },
   downloadDocument: { method: 'GET', path: '/api/v1/documents/{id}/download', idempotencyKey: false, answers: 'binary' },
   forgotAuthPassword: { method: 'POST', path: '/api/v1/auth/password/forgot', idempotencyKey: false, answers: 'json' },
+  getAdminMail: { method: 'GET', path: '/api/v1/admin/mail', idempotencyKey: false, answers: 'json' },
   getAdminStorageConfig: { method: 'GET', path: '/api/v1/admin/storage/config/{tenant_id}', idempotencyKey: false, answers: 'json' },
   getAdminStorageMigration: { method: 'GET', path: '/api/v1/admin/storage/migrations/{tenant_id}', idempotencyKey: false, answers: 'json' },
   getAdminStorageMigrationFailed: { method: 'GET', path: '/api/v1/admin/storage/migrations/{migration_id}/failed', idempotencyKey: false, answers: 'json' },
@@ -3131,6 +3262,7 @@ export const OPERATIONS = {
   listDocumentShares: { method: 'GET', path: '/api/v1/documents/{id}/shares', idempotencyKey: false, answers: 'json' },
   listDocuments: { method: 'GET', path: '/api/v1/documents', idempotencyKey: false, answers: 'json' },
   listFolders: { method: 'GET', path: '/api/v1/folders', idempotencyKey: false, answers: 'json' },
+  listMailSettings: { method: 'GET', path: '/api/v1/mail/settings', idempotencyKey: false, answers: 'json' },
   listMcpServerTools: { method: 'GET', path: '/api/v1/mcp/servers/{id}/tools', idempotencyKey: false, answers: 'json' },
   listMcpServers: { method: 'GET', path: '/api/v1/mcp/servers', idempotencyKey: false, answers: 'json' },
   listMigrationsProjectAgentRuns: { method: 'GET', path: '/api/v1/migrations/projects/{id}/agent-runs', idempotencyKey: false, answers: 'json' },
@@ -3164,6 +3296,7 @@ export const OPERATIONS = {
   resetAuthPassword: { method: 'POST', path: '/api/v1/auth/password/reset', idempotencyKey: false, answers: 'json' },
   resumeDagExecution: { method: 'POST', path: '/api/v1/dag/executions/{id}/resume', idempotencyKey: true, answers: 'json' },
   resumeMigrationsProject: { method: 'POST', path: '/api/v1/migrations/projects/{id}/resume', idempotencyKey: true, answers: 'json' },
+  retryAdminMail: { method: 'POST', path: '/api/v1/admin/mail/{mail_id}/retry', idempotencyKey: true, answers: 'json' },
   retryAdminStorageMigration: { method: 'POST', path: '/api/v1/admin/storage/migrations/{migration_id}/retry', idempotencyKey: true, answers: 'json' },
   rotateApiKey: { method: 'POST', path: '/api/v1/api-keys/{id}/rotate', idempotencyKey: true, answers: 'json' },
   search: { method: 'GET', path: '/api/v1/search', idempotencyKey: false, answers: 'json' },
@@ -3175,6 +3308,7 @@ export const OPERATIONS = {
   updateDagWorkflow: { method: 'PUT', path: '/api/v1/dag/workflows/{id}', idempotencyKey: true, answers: 'json' },
   updateDocument: { method: 'PUT', path: '/api/v1/documents/{id}', idempotencyKey: true, answers: 'json' },
   updateFolder: { method: 'PUT', path: '/api/v1/folders/{id}', idempotencyKey: true, answers: 'json' },
+  updateMailSettings: { method: 'PATCH', path: '/api/v1/mail/settings', idempotencyKey: true, answers: 'json' },
   updateMigrationsProject: { method: 'PUT', path: '/api/v1/migrations/projects/{id}', idempotencyKey: true, answers: 'json' },
   updateTenantSettings: { method: 'PATCH', path: '/api/v1/tenant/settings', idempotencyKey: true, answers: 'json' },
   updateUser: { method: 'PATCH', path: '/api/v1/users/{id}', idempotencyKey: true, answers: 'json' },

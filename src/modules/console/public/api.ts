@@ -39,6 +39,14 @@ export function authHeaders(method: string): Record<string, string> {
   return { authorization: `Bearer ${s.access}`, 'x-tenant-subdomain': s.tenant, ...(method === 'GET' ? {} : { 'x-csrf-token': s.csrf }) };
 }
 
+/** Signs a user in and keeps their tokens for this tab; throws ApiError when refused. */
+export async function login(tenant: string, email: string, password: string): Promise<void> {
+  const res = await fetch('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant-subdomain': tenant }, body: JSON.stringify({ email, password }) });
+  const body = await res.json();
+  if (!res.ok) throw new ApiError(res.status, body);
+  saveSession({ tenant, access: body.access_token, refresh: body.refresh_token, csrf: body.csrf_token });
+}
+
 /** Trades the refresh token for new tokens; false when there is nothing to refresh or it was refused. */
 export async function refresh(): Promise<boolean> {
   const s = loadSession();

@@ -1,6 +1,7 @@
 // The console: a hash-routed single page over the public API. Each view loads what it shows.
+import { passwordView, profileView, usersView } from './account.ts';
 import { keysView, webhooksView } from './admin.ts';
-import { ApiError, loadSession, saveSession, send } from './api.ts';
+import { ApiError, loadSession, login, saveSession, send } from './api.ts';
 import { documentsView, searchView } from './browse.ts';
 import { documentView } from './document.ts';
 import { uploadView } from './upload.ts';
@@ -17,6 +18,8 @@ const routes: Record<string, (arg: string) => Promise<void>> = {
   execution: executionView,
   webhooks: webhooksView,
   keys: keysView,
+  people: usersView,
+  profile: profileView,
 };
 
 /** Draws the view the address names; `moveFocus` when the view changed (not on a redraw after a change). */
@@ -27,8 +30,11 @@ async function route(moveFocus = false): Promise<void> {
   const main = document.getElementById('main') as HTMLElement;
   main.setAttribute('aria-busy', 'true');
   try {
+    const [route = '', query = ''] = location.hash.replace(/^#\//, '').split('?');
+    // The link of an invitation or password reset mail works signed in or not.
+    if (route === 'password') return passwordView(new URLSearchParams(query));
     if (!signedIn) return loginView();
-    const [name = 'documents', arg = ''] = location.hash.replace(/^#\//, '').split('/').map(decodeURIComponent);
+    const [name = 'documents', arg = ''] = route.split('/').map(decodeURIComponent);
     markCurrent(name);
     await (routes[name] ?? documentsView)(arg);
   } catch (error) {
@@ -79,11 +85,7 @@ async function signIn(event: Event, mode: 'user' | 'key'): Promise<void> {
       saveSession({ apiKey: String(data.get('apiKey')) });
       await send('GET', '/api/v1/tags?page_size=1');
     } else {
-      const tenant = String(data.get('tenant'));
-      const res = await fetch('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant-subdomain': tenant }, body: JSON.stringify({ email: data.get('email'), password: data.get('password') }) });
-      const body = await res.json();
-      if (!res.ok) throw new ApiError(res.status, body);
-      saveSession({ tenant, access: body.access_token, refresh: body.refresh_token, csrf: body.csrf_token });
+      await login(String(data.get('tenant')), String(data.get('email')), String(data.get('password')));
     }
     if (location.hash === '#/documents') await route(true);
     else location.hash = '#/documents';

@@ -3,14 +3,13 @@ import { AppError, errors } from '../../../lib/errors.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { newId } from '../../../lib/ids.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../lib/passwords.ts';
-import type { MailOutboxRepository } from '../mail/mail-outbox.repository.ts';
 import type { TenantsRepository } from '../tenants/tenants.repository.ts';
 import type { Tenant } from '../../../domain/tenant.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
 import type { User, UsersRepository } from '../users/users.repository.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
 import { identityTags } from './identity-changes.ts';
-import { sendPasswordToken } from './password-tokens.ts';
+import { type MailWriter, sendPasswordToken } from './password-tokens.ts';
 import type { Session, SessionsRepository } from './sessions.repository.ts';
 import { type CredentialRoute, SignInLimits, type Subject } from './sign-in-limits.ts';
 import { type AccessTokens, type CsrfTokens, hashToken, opaqueToken } from './tokens.ts';
@@ -53,12 +52,11 @@ export class AuthService {
     tenantsService: TenantsService;
     users: UsersRepository;
     sessions: SessionsRepository;
-    mail: MailOutboxRepository;
+    mail: MailWriter;
     accessTokens: AccessTokens;
     csrf: CsrfTokens;
     /** Failed credential checks per account and per client, locked with backoff. */
     signInLimits: SignInLimits;
-    publicBaseUrl: string | null;
     /** Told after a committed change, so this process's credential cache drops sessions at once. */
     identityChanged?: (tags: string[]) => void;
   };
@@ -201,12 +199,12 @@ export class AuthService {
 
   /** Puts a reset token into the mail outbox when the account exists; says nothing either way. */
   async forgotPassword(subdomain: string, email: string): Promise<void> {
-    const { database, clock, users, sessions, mail, publicBaseUrl } = this.deps;
+    const { database, clock, users, sessions, mail } = this.deps;
     const tenant = await this.liveTenantBySubdomain(subdomain);
     const found = tenant ? await users.findCredentialsByEmail(database.db, tenant.id, email) : null;
     if (!tenant || !found || found.user.status !== 'active') return;
     await database.db.transaction().execute((trx) =>
-      sendPasswordToken(trx, { sessions, mail, publicBaseUrl }, { user: found.user, tenantSubdomain: tenant.subdomain, kind: 'password_reset', now: clock.now() }),
+      sendPasswordToken(trx, { sessions, mail }, { user: found.user, tenantSubdomain: tenant.subdomain, kind: 'password_reset', now: clock.now() }),
     );
   }
 

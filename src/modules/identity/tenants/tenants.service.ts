@@ -123,6 +123,8 @@ export class TenantsService {
       role: 'owner',
       roles: [],
       status: 'active',
+      notificationMail: true,
+      passwordSet: true,
       createdAt: now,
       updatedAt: now,
     };

@@ -15,12 +15,16 @@ export interface User {
   /** Custom role names (docs/api-decisions.md §3), e.g. `finance_manager`. */
   roles: string[];
   status: string;
+  /** Takes notification mail (security mail is always sent). */
+  notificationMail: boolean;
+  /** Has chosen a password (false while an invitation is open). */
+  passwordSet: boolean;
   createdAt: number;
   updatedAt: number;
 }
 
-/** The columns a `User` is made of (never the password hash). */
-const USER_COLUMNS = ['id', 'tenant_id', 'email', 'name', 'role', 'roles', 'status', 'created_at', 'updated_at'] as const;
+/** The columns a `User` is made of (the password hash only becomes `passwordSet`). */
+const USER_COLUMNS = ['id', 'tenant_id', 'email', 'name', 'role', 'roles', 'status', 'notification_mail', 'password_hash', 'created_at', 'updated_at'] as const;
 
 export function toUser(row: Pick<Selectable<UsersTable>, (typeof USER_COLUMNS)[number]>): User {
   return {
@@ -31,6 +35,8 @@ export function toUser(row: Pick<Selectable<UsersTable>, (typeof USER_COLUMNS)[n
     role: row.role as BuiltInRole,
     roles: parseJson<string[]>(row.roles, []),
     status: row.status,
+    notificationMail: Number(row.notification_mail) !== 0,
+    passwordSet: row.password_hash !== null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -48,6 +54,27 @@ export function userNameOf(tenantId: string, userIdColumn: string) {
     .where('users.id', '=', sql.ref<string>(userIdColumn));
 }
 
+/**
+ * Query fragment for the mail module: of tenant `tenantId`, its name, the live tenant's id (a
+ * sandbox twin's people and settings are its live tenant's), and whether the user with this
+ * e-mail takes notification mail (1), opted out (0), or is no user of the tenant (null).
+ */
+export function mailRecipientOf(tenantId: string, email: string) {
+  return expressionBuilder<DB, never>()
+    .selectFrom('tenants as t')
+    .where('t.id', '=', tenantId)
+    .select((eb) => [
+      't.name as tenant_name',
+      eb.fn.coalesce('t.sandbox_of', 't.id').as('live_tenant_id'),
+      eb
+        .selectFrom('users as u')
+        .select((u) => u.fn.min<number>('u.notification_mail').as('flag'))
+        .where((u) => u('u.tenant_id', '=', u.fn.coalesce('t.sandbox_of', 't.id')))
+        .where('u.email_key', '=', email.toLowerCase())
+        .as('notification_mail'),
+    ]);
+}
+
 /** SQL for users; every query is scoped by tenant. */
 export class UsersRepository {
   async insert(db: Executor, user: User, passwordHash: string | null): Promise<void> {
@@ -63,6 +90,7 @@ export class UsersRepository {
         role: user.role,
         roles: JSON.stringify(user.roles),
         status: user.status,
+        notification_mail: user.notificationMail ? 1 : 0,
         created_at: user.createdAt,
         updated_at: user.updatedAt,
       })
@@ -103,11 +131,16 @@ export class UsersRepository {
     db: Executor,
     tenantId: string,
     id: string,
-    patch: Partial<Pick<User, 'name' | 'role' | 'roles' | 'status'>>,
+    patch: Partial<Pick<User, 'name' | 'email' | 'role' | 'roles' | 'status' | 'notificationMail'>>,
     now: number,
   ): Promise<void> {
     const values: Updateable<UsersTable> = { updated_at: now };
     if (patch.name !== undefined) values.name = patch.name;
+    if (patch.email !== undefined) {
+      values.email = patch.email;
+      values.email_key = patch.email.toLowerCase();
+    }
+    if (patch.notificationMail !== undefined) values.notification_mail = patch.notificationMail ? 1 : 0;
     if (patch.role !== undefined) values.role = patch.role;
     if (patch.roles !== undefined) values.roles = JSON.stringify(patch.roles);
     if (patch.status !== undefined) values.status = patch.status;

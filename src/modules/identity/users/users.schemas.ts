@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import { Paged, PageQuery, Timestamp } from '../../../http/common-schemas.ts';
+import { Nullable, Paged, PageQuery, Timestamp } from '../../../http/common-schemas.ts';
 import { iso } from '../../../lib/clock.ts';
 import { Password } from '../tenants/tenants.schemas.ts';
 import type { User } from './users.repository.ts';
 import { BUILT_IN_ROLES } from '../../../domain/auth-context.ts';
-import { USER_STATUSES } from './users.service.ts';
+import { type InvitationState, USER_STATUSES } from './users.service.ts';
 
 export const RoleName = Type.Union(BUILT_IN_ROLES.map((r) => Type.Literal(r)), { description: 'Built-in role.' });
 export const CustomRoles = Type.Array(
@@ -21,11 +21,23 @@ export const UserView = Type.Object({
   role: Type.String(),
   roles: Type.Array(Type.String()),
   status: Type.String(),
+  notification_mail: Type.Boolean({ description: 'Whether the user gets notification mail (tasks, failed workflows, plan and usage notices). Security mail (invitations, password resets, e-mail changes) is always sent.' }),
+  invitation: Nullable(
+    Type.Object(
+      {
+        status: Type.String({ description: 'The invitation mail\'s state: `pending`, `sending`, `retrying`, `sent`, `failed`, `dead` (docs/mail.md).' }),
+        last_error: Nullable(Type.String({ description: "Why it was not delivered: the mail server's answer when it gave one." })),
+        created_at: Timestamp,
+        sent_at: Nullable(Timestamp),
+      },
+      { description: 'The newest invitation of a user who has not chosen a password yet; null once they have (or when they were created with one).' },
+    ),
+  ),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 
-export function presentUser(u: User) {
+export function presentUser(u: User, invitation: InvitationState | null = null) {
   return {
     id: u.id,
     email: u.email,
@@ -33,9 +45,19 @@ export function presentUser(u: User) {
     role: u.role,
     roles: u.roles,
     status: u.status,
+    notification_mail: u.notificationMail,
+    invitation:
+      u.passwordSet || !invitation
+        ? null
+        : { status: invitation.status, last_error: invitation.lastError, created_at: iso(invitation.createdAt), sent_at: iso(invitation.sentAt) },
     created_at: iso(u.createdAt),
     updated_at: iso(u.updatedAt),
   };
+}
+
+/** A user of a listing or an answer of the users API, with their invitation's state. */
+export function presentEntry(entry: { user: User; invitation: InvitationState | null }) {
+  return presentUser(entry.user, entry.invitation);
 }
 
 export const InviteUserBody = Type.Object(
@@ -52,6 +74,8 @@ export const InviteUserBody = Type.Object(
 export const UpdateUserBody = Type.Object(
   {
     name: Type.Optional(PersonName),
+    email: Type.Optional(Email),
+    notification_mail: Type.Optional(Type.Boolean()),
     role: Type.Optional(RoleName),
     roles: Type.Optional(CustomRoles),
     status: Type.Optional(Type.Union(USER_STATUSES.map((s) => Type.Literal(s)))),

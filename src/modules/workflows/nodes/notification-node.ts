@@ -20,7 +20,7 @@ export function notificationHandler(mail: MailOutbox): NodeHandler {
       output: { to, subject, queued: to.length },
       effects: async (trx, run) => {
         for (const address of to) {
-          await mail.enqueue(trx, { tenantId: run.tenantId, kind: 'workflow_notification', to: address, subject, body: message, at: run.now });
+          await mail.enqueue(trx, { tenantId: run.tenantId, kind: 'workflow_notification', to: address, data: { subject, message }, at: run.now });
         }
       },
     };
