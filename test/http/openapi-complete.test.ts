@@ -27,6 +27,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const HIDDEN_ON_PURPOSE: { method?: string; match: RegExp; why: string }[] = [
   { match: /^\/docs(\/|$)/, why: 'the documentation UI itself (@fastify/swagger-ui)' },
   { method: 'OPTIONS', match: /^\*$/, why: 'CORS preflight, answered for every path' },
+  { method: 'GET', match: /^\/mcp$/, why: 'a stateless MCP server has no event stream: 405 (described by POST /mcp)' },
+  { method: 'DELETE', match: /^\/mcp$/, why: 'a stateless MCP server has no session to end: 405 (described by POST /mcp)' },
   { method: 'GET', match: /^\/metrics$/, why: 'Prometheus text for the operator (health module)' },
   { method: 'GET', match: /^\/$/, why: 'redirects a browser to the web console' },
   { method: 'GET', match: /^\/console\//, why: 'the web console’s static files (console module)' },
