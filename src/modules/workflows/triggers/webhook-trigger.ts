@@ -3,7 +3,7 @@ import AjvModule, { type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Database } from '../../../db/database.ts';
 import { AppError, errors } from '../../../lib/errors.ts';
-import { verifyWebhookSignature, WEBHOOK_HEADERS } from '../../../lib/webhook-signature.ts';
+import { verifyBodySignature, WEBHOOK_HEADERS } from '../../../lib/webhook-signature.ts';
 import type { ExecutionsService } from '../executions.service.ts';
 import type { Execution, WorkflowsRepository } from '../workflows.repository.ts';
 import { workflowNotFound } from '../workflow-definition.ts';
@@ -45,7 +45,7 @@ export class WebhookTrigger {
     const trigger = workflow?.trigger;
     if (workflow?.status !== 'active' || trigger?.type !== 'webhook') throw workflowNotFound();
     const secret = String(trigger.conditions?.secret ?? '');
-    if (!secret || !verifyWebhookSignature({ secret, rawBody: request.rawBody, signatureHeader: request.signature })) {
+    if (!secret || typeof request.signature !== 'string' || !verifyBodySignature(secret, request.rawBody, request.signature)) {
       throw new AppError(401, 'unauthorized', `Missing or invalid ${WEBHOOK_HEADERS.signature}`);
     }
     let body: unknown;
