@@ -37,10 +37,16 @@ function headerText(value: string | string[] | undefined): string | undefined {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
 
-/** A GET of one resource: its path ends in a parameter. */
-function isSingleResourceRead(route: RouteOptions): boolean {
-  const methods = Array.isArray(route.method) ? route.method : [route.method];
-  return methods.every((m) => m === 'GET' || m === 'HEAD') && /\/:[^/]+$/.test(route.url ?? '');
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The handler runs its update through `ifMatchUpdate` (the OpenAPI document shows If-Match and 412). */
+    ifMatch?: boolean;
+  }
+}
+
+/** A GET of one resource, answered with an ETag: its path ends in a parameter. */
+export function isSingleResourceRead(method: string, url: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && /\/:[^/]+$/.test(url);
 }
 
 async function tagRead(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
@@ -68,7 +74,8 @@ async function emptyNotModified(_request: FastifyRequest, reply: FastifyReply, p
 /** Attaches the tagging hooks to every single-resource GET registered from now on. */
 export function installConditionalGets(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (!isSingleResourceRead(route)) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.every((m) => isSingleResourceRead(m, route.url ?? ''))) return;
     const add = (name: 'preSerialization' | 'onSend', hook: unknown) => {
       const existing = route[name] as unknown;
       const hooks = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];

@@ -7,6 +7,7 @@ import { deriveOperationId, type RegisteredRoute, registeredRoutes } from '../..
 import { OPERATION_EXAMPLES } from '../../src/http/openapi-content.ts';
 import { MODULES } from '../../src/modules.ts';
 import { defineModule } from '../../src/platform/module.ts';
+import { spectralFindings } from '../../scripts/lint-openapi.ts';
 import { multipart, upload } from '../documents/helpers.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
@@ -414,6 +415,10 @@ describe('OpenAPI document: every route, completely described', () => {
 
   it('passes redocly lint --extends recommended, no errors and no warnings', { skip: redocly ? false : `${REDOCLY_PACKAGE} is not installed` }, async () => {
     assert.deepEqual(await redoclyFindings(doc), []);
+  });
+
+  it('passes Spectral spectral:oas, no errors and no warnings', async () => {
+    assert.deepEqual(await spectralFindings(doc), []);
   });
 
   it('has examples that name real operations and fit their answers', () => {

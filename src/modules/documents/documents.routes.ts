@@ -90,6 +90,7 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
   app.put(
     '/documents/:id',
     {
+      config: { ifMatch: true },
       schema: {
         tags,
         summary: 'Update a document',

@@ -77,7 +77,7 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
   app.put(
     '/dag/workflows/:id',
     {
-      config: crud,
+      config: { ...crud, ifMatch: true },
       schema: {
         tags,
         summary: 'Update a workflow',

@@ -73,6 +73,7 @@ export function folderRoutes(app: App, s: { folders: FoldersService }): void {
   app.put(
     '/folders/:id',
     {
+      config: { ifMatch: true },
       schema: {
         tags,
         summary: 'Update or move a folder',
