@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { before, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import prismHttp from '@stoplight/prism-http';
 import prismClient from '@stoplight/prism-http/dist/client.js';
 import pino from 'pino';
 import { multipart, tinyPdf } from '../documents/helpers.ts';
 import { waitFor } from '../jobs/helpers.ts';
+import { type LocalMcpServer, startLocalMcpServer } from '../mcp/local-mcp-server.ts';
 import { ADMIN_KEY, describeEachDialect } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
 
@@ -37,7 +38,7 @@ const NO_SUCH_ID = '0190f0f0-0000-7000-8000-000000000000';
 const data = (body: Record<string, unknown>) => body['data'] as Record<string, string>[];
 
 /** The main paths, in order: each step may use what earlier ones saved in `v`. */
-function script(tenant: TestTenant): Step[] {
+function script(tenant: TestTenant, mcpServerUrl: string): Step[] {
   const note = Buffer.from('Quarterly board minutes. The budget was approved by Dana Whitfield on 3 March 2026.\n');
   return [
     { op: 'GET /healthz', as: 'none', expect: 200 },
@@ -130,6 +131,7 @@ function script(tenant: TestTenant): Step[] {
     { op: 'GET /api/v1/documents/{id}/shares', params: (v) => ({ id: v['doc']! }), expect: 200 },
     { op: 'DELETE /api/v1/documents/{id}/shares/{share_id}', params: (v) => ({ id: v['doc']!, share_id: v['share']! }), expect: [200, 204] },
     { op: 'POST /api/v1/documents/{id}/apply-ai-tags', params: (v) => ({ id: v['doc']! }), expect: 200 },
+    { op: 'POST /api/v1/documents/{id}/reprocess', params: (v) => ({ id: v['pdf']! }), expect: 202 },
     { op: 'GET /api/v1/search', query: 'q=budget&mode=text', expect: 200 },
     { op: 'POST /api/v1/search/hybrid', body: { query: 'who approved the budget', limit: 5 }, expect: 200 },
     { op: 'POST /api/v1/search/enhanced', body: { query: 'who approved the budget' }, expect: 200 },
@@ -147,6 +149,12 @@ function script(tenant: TestTenant): Step[] {
       body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'tour', version: '1' } } },
       expect: 200,
     },
+    // MCP servers the tenant registers (a local one speaking Streamable HTTP).
+    { op: 'POST /api/v1/mcp/servers', body: { name: 'Calculator', url: mcpServerUrl }, expect: 201, save: ({ body }, v) => (v['mcpServer'] = String(body['id'])) },
+    { op: 'GET /api/v1/mcp/servers', expect: 200 },
+    { op: 'GET /api/v1/mcp/servers/{id}', params: (v) => ({ id: v['mcpServer']! }), expect: 200 },
+    { op: 'GET /api/v1/mcp/servers/{id}/tools', params: (v) => ({ id: v['mcpServer']! }), expect: 200 },
+    { op: 'DELETE /api/v1/mcp/servers/{id}', params: (v) => ({ id: v['mcpServer']! }), expect: 200 },
     // Webhooks.
     { op: 'POST /api/v1/webhooks', body: { url: 'https://127.0.0.1:9/tour', events: ['document.processed'] }, expect: 201, save: ({ body }, v) => (v['hook'] = String(body['id'])) },
     { op: 'GET /api/v1/webhooks', expect: 200 },
@@ -177,10 +185,12 @@ function script(tenant: TestTenant): Step[] {
     { op: 'POST /api/v1/dag/workflows/{id}/execute', params: (v) => ({ id: v['workflow']! }), body: { trigger_data: { reason: 'tour' } }, expect: 201, save: ({ body }, v) => (v['execution'] = String(body['execution_id'])) },
     { op: 'GET /api/v1/dag/executions', expect: 200 },
     { op: 'GET /api/v1/dag/executions/{id}', params: (v) => ({ id: v['execution']! }), expect: 200 },
-    { op: 'GET /api/v1/dag/tasks', expect: 200 },
     { op: 'POST /api/v1/dag/executions/{id}/pause', params: (v) => ({ id: v['execution']! }), expect: [200, 409] },
     { op: 'POST /api/v1/dag/executions/{id}/resume', params: (v) => ({ id: v['execution']! }), body: {}, expect: [200, 409] },
-    { op: 'POST /api/v1/dag/executions/{id}/cancel', params: (v) => ({ id: v['execution']! }), body: { reason: 'tour over' }, expect: 200 },
+    { op: 'GET /api/v1/dag/tasks', expect: 200, save: ({ body }, v) => (v['task'] = String(data(body)[0]?.['id'])) },
+    { op: 'GET /api/v1/dag/tasks/{id}', params: (v) => ({ id: v['task']! }), expect: 200 },
+    { op: 'POST /api/v1/dag/tasks/{id}/complete', params: (v) => ({ id: v['task']! }), body: { decision: 'approved', comments: 'fine' }, expect: 200 },
+    { op: 'POST /api/v1/dag/executions/{id}/cancel', params: (v) => ({ id: v['execution']! }), body: { reason: 'tour over' }, expect: [200, 409] },
     // Subscription, imports, storage.
     { op: 'GET /api/v1/subscription/status', expect: 200 },
     { op: 'GET /api/v1/subscription/history', expect: 200 },
@@ -203,13 +213,23 @@ function script(tenant: TestTenant): Step[] {
     { op: 'GET /api/v1/migrations/projects/{id}/agent-runs', params: (v) => ({ id: v['project']! }), expect: 200 },
     { op: 'GET /api/v1/admin/storage/config/{tenant_id}', params: { tenant_id: tenant.tenantId }, as: 'admin', expect: 200 },
     { op: 'GET /api/v1/admin/storage/migrations/{tenant_id}/history', params: { tenant_id: tenant.tenantId }, as: 'admin', expect: 200 },
+    { op: 'GET /api/v1/admin/storage/migrations/{tenant_id}', params: { tenant_id: tenant.tenantId }, as: 'admin', expect: 404 },
     // Clean-up calls, last.
     { op: 'DELETE /api/v1/documents/{id}', params: (v) => ({ id: v['pdf']! }), expect: 200 },
+    { op: 'DELETE /api/v1/folders/{id}', params: (v) => ({ id: v['folder']! }), query: 'force=true', expect: 200 },
+    { op: 'DELETE /api/v1/dag/workflows/{id}', params: (v) => ({ id: v['workflow']! }), expect: [200, 409] },
+    {
+      op: 'POST /api/v1/auth/register',
+      as: 'none',
+      body: { tenant_name: 'Tour three', subdomain: `tour3-${Date.now().toString(36)}`, email: 'three@tour.test', password: 'a long password 4', name: 'Three' },
+      expect: 201,
+    },
     { op: 'DELETE /api/v1/tags/{id}', params: (v) => ({ id: v['tag']! }), expect: [200, 204] },
     { op: 'DELETE /api/v1/users/{id}', params: (v) => ({ id: v['user']! }), expect: [200, 204] },
     { op: 'DELETE /api/v1/workspaces/{id}', params: (v) => ({ id: v['workspace']! }), expect: [200, 204] },
     { op: 'POST /api/v1/auth/refresh', as: 'none', body: (v: Vars) => ({ refresh_token: v['refresh'] }), expect: 200, save: ({ body }, v) => (v['access'] = String(body['access_token'])) },
-    { op: 'POST /api/v1/auth/logout', as: 'user', expect: [200, 204] },
+    { op: 'DELETE /api/v1/auth/sessions/{id}', params: (v) => ({ id: v['session']! }), as: 'user', expect: [200, 204] },
+    { op: 'POST /api/v1/auth/logout', as: 'user', expect: [200, 204, 401] },
   ];
 }
 
@@ -221,6 +241,7 @@ describeEachDialect(
     let client: ReturnType<typeof prismClient.createClientFromOperations>;
     let tenant: TestTenant;
     const vars: Vars = {};
+    let mcpServer: LocalMcpServer;
     const toured = new Set<string>();
     const violations: string[] = [];
 
@@ -241,7 +262,9 @@ describeEachDialect(
         logger: pino({ level: 'silent' }) as never,
       } as never);
       tenant = await createTenant(ctx(), { tier: 'team' });
+      mcpServer = await startLocalMcpServer();
     });
+    after(() => mcpServer?.close());
 
     const credentials = (as: Credential): Record<string, string> => {
       if (as === 'admin') return { authorization: `Bearer ${ADMIN_KEY}` };
@@ -270,7 +293,7 @@ describeEachDialect(
     }
 
     it('finds no response violation along the main paths', async () => {
-      for (const step of script(tenant)) {
+      for (const step of script(tenant, mcpServer.url)) {
         if (step.op === 'GET /api/v1/documents/{id}/content') {
           const db = ctx().container.database.db;
           await waitFor(async () => (await db.selectFrom('documents').select('status').where('id', '=', vars['doc']!).executeTakeFirst())?.status === 'completed', 'processing', 30_000);
