@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Container } from './container.ts';
 import { installAuthentication, installCsrfCheck } from './http/authenticate.ts';
+import { installConditionalGets } from './http/conditional-requests.ts';
 import { installCors, installTenantCorsCheck } from './http/cors.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { API_PREFIX, type App } from './http/fastify-types.ts';
@@ -77,6 +78,7 @@ export async function buildApp(container: Container, options: { logger?: false |
   installRateLimit(app, container.guards.rateLimit);
   installCsrfCheck(app, container.authenticators);
   installIdempotency(app, container.guards.idempotency);
+  installConditionalGets(app);
 
   // The OpenAPI document (src/http/openapi.ts completes it for every route; docs/api.md is the guide).
   await app.register(swagger, openApiSwaggerOptions(openApiRoutes, { info: OPENAPI_INFO, servers: OPENAPI_SERVERS, examples: OPERATION_EXAMPLES }));

@@ -65,6 +65,8 @@ export function openDatabase(options: DatabaseOptions): Database {
     const pool = new driver.Pool({
       connectionString: options.url,
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
+      // A server that does not answer at all fails the request (503) instead of holding it forever.
+      connectionTimeoutMillis: 10_000,
       Client: options.preparedStatements === false ? driver.Client : preparingClient(driver.Client),
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.

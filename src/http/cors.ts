@@ -3,18 +3,23 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/clock.ts';
 import { normaliseOrigin, type TenantDirectory } from '../domain/tenant.ts';
 
-/** Request headers the API reads. */
+/** Request headers the API reads (the MCP transport's own included, so a page can be an MCP client). */
 export const CORS_ALLOWED_HEADERS = [
   'Authorization',
   'X-API-Key',
   'X-Tenant-Subdomain',
   'X-CSRF-Token',
   'Idempotency-Key',
-  'Last-Event-ID',
   'Content-Type',
   'Accept',
   'Range',
+  'If-Range',
+  'If-None-Match',
+  'If-Match',
+  'Last-Event-ID',
   'X-Request-Id',
+  'Mcp-Protocol-Version',
+  'Mcp-Session-Id',
 ];
 /** Response headers scripts may read. */
 export const CORS_EXPOSED_HEADERS = [
@@ -26,7 +31,12 @@ export const CORS_EXPOSED_HEADERS = [
   'Idempotent-Replayed',
   'Location',
   'Content-Disposition',
+  'Content-Range',
+  'Accept-Ranges',
+  'Content-Length',
   'ETag',
+  'Last-Modified',
+  'Mcp-Session-Id',
 ];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const CACHE_MS = 30_000;

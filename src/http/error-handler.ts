@@ -1,5 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type FieldError } from '../lib/errors.ts';
+import { isDependencyUnavailable } from '../lib/dependency-errors.ts';
+import { AppError, errors, type FieldError } from '../lib/errors.ts';
+
+/** Seconds a client is asked to wait when the database or blob store is unreachable. */
+const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
 
 interface AjvIssue {
   instancePath?: string;
@@ -99,6 +103,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = error instanceof AppError ? error : fromFrameworkError(error);
     if (appError && appError.status < 500) return sendAppError(reply, appError);
+    if (!appError && isDependencyUnavailable(error)) {
+      request.log.warn({ err: error }, 'a dependency is unavailable');
+      return sendAppError(reply, errors.unavailable('A service this request needs is unavailable for the moment; retry shortly', DEPENDENCY_RETRY_AFTER_SECONDS));
+    }
     // Unexpected: log the whole cause chain, answer nothing of it.
     request.log.error({ err: error }, 'request failed');
     return sendAppError(reply, appError ?? new AppError(500, 'internal_error', 'An internal error occurred'));

@@ -96,6 +96,12 @@ export const OPENAPI_HEADERS = {
   RateLimitRemaining: { name: 'X-RateLimit-Remaining', description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
   RateLimitReset: { name: 'X-RateLimit-Reset', description: 'When the window ends, in Unix seconds.', schema: { type: 'integer', minimum: 0 } },
   RetryAfter: { name: 'Retry-After', description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+  ETag: {
+    name: 'ETag',
+    description: 'The entity tag of the representation: send it back as `If-None-Match` (304 when unchanged) or, on updates that take it, `If-Match` (412 when changed since).',
+    schema: { type: 'string' },
+  },
+  LastModified: { name: 'Last-Modified', description: 'When the resource last changed (`updated_at`), as an HTTP date.', schema: { type: 'string' } },
 } as const;
 
 /** Request header parameters the platform reads. */
@@ -107,6 +113,20 @@ export const OPENAPI_PARAMETERS = {
     description:
       'Any 1 to 255 printable ASCII characters. A retry with the same key gets the first answer again (with `Idempotent-Replayed: true`) for 24 hours; the same key with another method, path or body is 422 `idempotency_key_reused`, and while the first request runs 409 `idempotency_in_progress`.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+  },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'An `ETag` this client holds: when it is still current the answer is 304 without a body.',
+    schema: { type: 'string' },
+  },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description: 'The `ETag` of the representation this update is based on (from GET): when the resource changed since, the answer is 412 `precondition_failed` and nothing changes. `*` matches any existing resource.',
+    schema: { type: 'string' },
   },
   CsrfToken: {
     name: 'X-CSRF-Token',
@@ -134,6 +154,8 @@ export type ErrorResponseName =
   | 'UnsupportedMediaType'
   | 'IdempotencyKeyReused'
   | 'TooManyRequests'
+  | 'PreconditionFailed'
+  | 'ServiceUnavailable'
   | 'ClientError';
 
 /** The shared error answers: status, description, an example body, the headers they carry. */
@@ -213,6 +235,24 @@ export const ERROR_RESPONSES: readonly {
       message: 'Rate limit of 15 requests per minute exceeded; retry in 42 s',
       details: { limit: 15, remaining: 0, reset_at: '2026-11-23T10:15:00.000Z', scope: 'tier' },
     },
+  },
+  {
+    name: 'PreconditionFailed',
+    status: '412',
+    description: 'The resource changed since the `If-Match` ETag was read (`precondition_failed`); `details.etag` is the current one. Read it again and retry.',
+    example: {
+      error: 'precondition_failed',
+      code: 'PRECONDITION_FAILED',
+      message: 'The resource has changed since it was read: If-Match does not name its current ETag',
+      details: { etag: '"q8m2Xb7yTQ0aY1cN5vWk3pLr9sFe6hJu"' },
+    },
+  },
+  {
+    name: 'ServiceUnavailable',
+    status: '503',
+    description: 'The database or the blob store cannot be reached for the moment (`service_unavailable`); retry after `Retry-After` seconds.',
+    headers: ['RetryAfter'],
+    example: { error: 'service_unavailable', code: 'SERVICE_UNAVAILABLE', message: 'A service this request needs is unavailable for the moment; retry shortly' },
   },
   {
     name: 'ClientError',

@@ -1,6 +1,7 @@
 import { type FastifyDynamicSwaggerOptions, formatParamUrl } from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ErrorBody } from './common-schemas.ts';
+import { isSingleResourceRead } from './conditional-requests.ts';
 import { API_PREFIX, type RouteAuth, routeAuthOf } from './fastify-types.ts';
 import {
   ERROR_RESPONSES,
@@ -61,6 +62,10 @@ export interface RegisteredRoute {
   /** Null for hidden routes. */
   operationId: string | null;
   rateLimited: boolean;
+  /** A GET answered with an ETag, and 304 for a current If-None-Match (src/http/conditional-requests.ts). */
+  conditionalRead: boolean;
+  /** An update that takes If-Match (412 when stale). */
+  ifMatch: boolean;
 }
 
 export interface OpenApiRegistry {
@@ -119,6 +124,8 @@ export function installOpenApiRegistry(app: FastifyInstance): OpenApiRegistry {
         hidden,
         operationId,
         rateLimited: classifyRoute(route.url, route.config) !== false,
+        conditionalRead: isSingleResourceRead(method, route.url),
+        ifMatch: route.config?.ifMatch === true,
       };
       routes.push(entry);
       byKey.set(`${method} ${entry.path}`, entry);
@@ -299,6 +306,9 @@ function platformErrors(route: RegisteredRoute, op: Operation): ErrorResponseNam
   if (idempotent) names.push('Conflict', 'IdempotencyKeyReused');
   if (jsonBody) names.push('PayloadTooLarge', 'UnsupportedMediaType');
   if (route.rateLimited) names.push('TooManyRequests');
+  if (route.ifMatch) names.push('PreconditionFailed');
+  // Anything that reads the database or the blob store can find it unreachable for a moment.
+  if (credentialed || route.path.startsWith(`${API_PREFIX}/auth/`)) names.push('ServiceUnavailable');
   return names;
 }
 
@@ -365,6 +375,13 @@ export function completeDocument(doc: Json, registry: OpenApiRegistry, options: 
           // A file, not JSON: its own media type is in Content-Type.
           response['content'] = { 'application/octet-stream': content['application/json'] };
         }
+        if (status === '200' && (route.conditionalRead || route.ifMatch)) {
+          response['headers'] = {
+            ...(isObject(response['headers']) ? response['headers'] : {}),
+            ETag: useHeader('ETag'),
+            ...(route.conditionalRead ? { 'Last-Modified': useHeader('LastModified') } : {}),
+          };
+        }
         if (route.rateLimited && status.startsWith('2')) {
           response['headers'] = {
             ...(isObject(response['headers']) ? response['headers'] : {}),
@@ -373,6 +390,13 @@ export function completeDocument(doc: Json, registry: OpenApiRegistry, options: 
             'X-RateLimit-Reset': useHeader('RateLimitReset'),
           };
         }
+      }
+      if (route.conditionalRead && !responses['304']) responses['304'] = { description: SUCCESS_DESCRIPTIONS['304'] };
+      if (route.conditionalRead || route.ifMatch) {
+        op.parameters ??= [];
+        const name = route.conditionalRead ? 'IfNoneMatch' : 'IfMatch';
+        op.parameters.push(ref('parameters', name));
+        used.parameters.add(name);
       }
       for (const name of platformErrors(route, op)) {
         const shared = ERROR_RESPONSES.find((r) => r.name === name)!;

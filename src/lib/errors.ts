@@ -62,7 +62,7 @@ export const errors = {
   invalidEvent: (message: string, details?: Record<string, unknown>) => new AppError(400, 'invalid_event', message, { details }),
   /** Spec "Endpoints > Search": an empty or blank search query (wire code `INVALID_QUERY`). */
   invalidQuery: (message = 'The search query must not be empty') => new AppError(400, 'invalid_query', message),
-  /** A dependency the request needs (the rate-limit store) is down; try again shortly. */
+  /** A dependency the request needs (database, blob store, rate-limit store) is down; try again shortly. */
   unavailable: (message: string, retryAfterSeconds: number) =>
     new AppError(503, 'service_unavailable', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
   /** Contract §10: a workflow definition that cannot run (`details.errors`). */

@@ -80,6 +80,29 @@ describeEachDialect('CORS per tenant', (ctx) => {
     assert.equal(loginA.headers['access-control-allow-origin'], originA);
   });
 
+  it('lets a page be an MCP client and make conditional and range requests, and read the answers’ headers', async () => {
+    const t = await createTenant(ctx());
+    const origin = `https://mcp-${t.subdomain}.example.com`;
+    await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: { cors_origins: [origin] } });
+    const wanted = ['mcp-protocol-version', 'mcp-session-id', 'if-none-match', 'if-range', 'if-match', 'last-event-id', 'range'];
+    for (const url of ['/mcp', '/api/v1/documents/x/download']) {
+      const res = await inject({
+        method: 'OPTIONS',
+        url,
+        headers: { origin, 'access-control-request-method': url === '/mcp' ? 'POST' : 'GET', 'access-control-request-headers': wanted.join(', ') },
+      });
+      assert.equal(res.statusCode, 204, url);
+      assert.equal(res.headers['access-control-allow-origin'], origin, url);
+      const allowHeaders = String(res.headers['access-control-allow-headers']).toLowerCase().split(/\s*,\s*/);
+      for (const h of wanted) assert.ok(allowHeaders.includes(h), `${h} allowed on ${url}`);
+    }
+    const real = await inject({ method: 'GET', url: '/api/v1/users', headers: { ...t.headers, origin } });
+    const exposed = String(real.headers['access-control-expose-headers']).toLowerCase().split(/\s*,\s*/);
+    for (const h of ['content-range', 'accept-ranges', 'etag', 'last-modified', 'retry-after', 'x-request-id', 'idempotent-replayed', 'mcp-session-id']) {
+      assert.ok(exposed.includes(h), `${h} exposed`);
+    }
+  });
+
   it('stops allowing an origin once the tenant removes it or is suspended', async () => {
     const t = await createTenant(ctx());
     const origin = `https://gone-${t.subdomain}.example.com`;

@@ -7,6 +7,7 @@ import { deriveOperationId, type RegisteredRoute, registeredRoutes } from '../..
 import { OPERATION_EXAMPLES } from '../../src/http/openapi-content.ts';
 import { MODULES } from '../../src/modules.ts';
 import { defineModule } from '../../src/platform/module.ts';
+import { spectralFindings } from '../../scripts/lint-openapi.ts';
 import { multipart, upload } from '../documents/helpers.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
@@ -27,6 +28,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const HIDDEN_ON_PURPOSE: { method?: string; match: RegExp; why: string }[] = [
   { match: /^\/docs(\/|$)/, why: 'the documentation UI itself (@fastify/swagger-ui)' },
   { method: 'OPTIONS', match: /^\*$/, why: 'CORS preflight, answered for every path' },
+  { method: 'GET', match: /^\/mcp$/, why: 'a stateless MCP server has no event stream: 405 (described by POST /mcp)' },
+  { method: 'DELETE', match: /^\/mcp$/, why: 'a stateless MCP server has no session to end: 405 (described by POST /mcp)' },
   { method: 'GET', match: /^\/metrics$/, why: 'Prometheus text for the operator (health module)' },
   { method: 'GET', match: /^\/$/, why: 'redirects a browser to the web console' },
   { method: 'GET', match: /^\/console\//, why: 'the web console’s static files (console module)' },
@@ -412,6 +415,10 @@ describe('OpenAPI document: every route, completely described', () => {
 
   it('passes redocly lint --extends recommended, no errors and no warnings', { skip: redocly ? false : `${REDOCLY_PACKAGE} is not installed` }, async () => {
     assert.deepEqual(await redoclyFindings(doc), []);
+  });
+
+  it('passes Spectral spectral:oas, no errors and no warnings', async () => {
+    assert.deepEqual(await spectralFindings(doc), []);
   });
 
   it('has examples that name real operations and fit their answers', () => {

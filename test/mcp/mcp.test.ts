@@ -103,6 +103,96 @@ describeEachDialect(
       assert.equal(hidden.isError, true);
     });
 
+    it('declares an output schema for every tool and returns structured content beside the text', async () => {
+      const client = await connect({ 'x-api-key': tenant.apiKey });
+      const { tools } = await client.listTools();
+      for (const tool of tools) {
+        assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an outputSchema`);
+        assert.equal(tool.inputSchema.additionalProperties, false, `${tool.name} takes only its own arguments`);
+      }
+      const listed = (await client.callTool({ name: 'list_documents', arguments: { limit: 5 } })) as TextResult & { structuredContent: Record<string, unknown> };
+      assert.deepEqual(listed.structuredContent, JSON.parse(text(listed)));
+      assert.equal(listed.structuredContent['total'], 1);
+      const content = (await client.callTool({ name: 'get_content', arguments: { document_id: documentId } })) as unknown as { structuredContent: { content: string } };
+      assert.match(content.structuredContent.content, /staging cluster/);
+      const doc = (await client.callTool({ name: 'get_document', arguments: { document_id: documentId } })) as unknown as { structuredContent: { id: string } };
+      assert.equal(doc.structuredContent.id, documentId);
+    });
+
+    it('refuses unknown arguments, naming the valid ones', async () => {
+      const client = await connect({ 'x-api-key': tenant.apiKey });
+      const refused = (await client.callTool({ name: 'list_documents', arguments: { query: 'nothing like this' } })) as TextResult;
+      assert.equal(refused.isError, true);
+      assert.match(refused.content[0]!.text, /Unknown argument "query"; valid arguments: name, limit/);
+      const wrongCase = (await client.callTool({ name: 'get_content', arguments: { documentId } })) as TextResult;
+      assert.equal(wrongCase.isError, true);
+      assert.match(wrongCase.content[0]!.text, /valid arguments: document_id, page/);
+    });
+
+    it('answers a missing or hidden resource with JSON-RPC error -32002', async () => {
+      const client = await connect({ 'x-api-key': tenant.apiKey });
+      const missing = await client.readResource({ uri: 'document://0190f0f0-0000-7000-8000-000000000000' }).then(
+        () => null,
+        (error: { code?: number }) => error,
+      );
+      assert.equal(missing?.code, -32002);
+      const other = await createTenant(ctx());
+      const theirs = await connect({ 'x-api-key': other.apiKey });
+      const foreign = await theirs.readResource({ uri: `document://${documentId}` }).then(
+        () => null,
+        (error: { code?: number; message?: string }) => error,
+      );
+      assert.equal(foreign?.code, -32002);
+      const unknownScheme = await client.readResource({ uri: 'file:///etc/passwd' }).then(
+        () => null,
+        (error: { code?: number }) => error,
+      );
+      assert.equal(unknownScheme?.code, -32002);
+    });
+
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': tenant.apiKey, ...headers },
+        body,
+      });
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+
+    it('answers malformed JSON with the JSON-RPC parse error and id null', async () => {
+      const res = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
+      assert.equal(res.status, 400);
+      const body = (await res.json()) as { jsonrpc: string; id: unknown; error: { code: number } };
+      assert.equal(body.jsonrpc, '2.0');
+      assert.equal(body.id, null);
+      assert.equal(body.error.code, -32700);
+    });
+
+    it('answers GET and DELETE with 405 (a stateless server has no stream and no session)', async () => {
+      for (const method of ['GET', 'DELETE']) {
+        const res = await fetch(`${base}/mcp`, { method, headers: { accept: 'text/event-stream', 'x-api-key': tenant.apiKey } });
+        assert.equal(res.status, 405, method);
+        assert.equal(res.headers.get('allow'), 'POST');
+        assert.equal(((await res.json()) as { id: unknown }).id, null);
+      }
+    });
+
+    it('checks Origin: its own and the tenant’s CORS origins pass, any other is 403', async () => {
+      assert.equal((await post(initialize)).status, 200, 'no Origin (not a browser)');
+      assert.equal((await post(initialize, { origin: base })).status, 200, 'the service’s own origin');
+      const evil = await post(initialize, { origin: 'https://evil.example.com' });
+      assert.equal(evil.status, 403);
+      assert.equal(((await evil.json()) as { id: unknown }).id, null);
+      const page = `https://agents-${tenant.subdomain}.example.com`;
+      assert.equal((await post(initialize, { origin: page })).status, 403);
+      await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${tenant.tenantId}`, payload: { cors_origins: [page] } });
+      assert.equal((await post(initialize, { origin: page })).status, 200, 'an origin the tenant allows');
+    });
+
     it('refuses requests without credentials', async () => {
       const res = await fetch(`${base}/mcp`, {
         method: 'POST',

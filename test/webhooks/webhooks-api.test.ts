@@ -23,7 +23,7 @@ describeEachDialect(
       assert.deepEqual(created.events, ['document.processed', 'dag.execution.completed'], 'duplicates dropped, order kept');
       assert.equal(created.status, 'active');
       assert.equal(created.status_reason, null);
-      assert.match(created.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+      assert.match(created.secret, /^whsec_[A-Za-z0-9+/]{32}$/);
       assert.ok(!Number.isNaN(Date.parse(created.created_at)));
 
       const got = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${created.id}`, headers: tenant.headers });

@@ -70,6 +70,17 @@ export class DocuVault implements ApiCaller {
     return (text ? JSON.parse(text) : undefined) as OperationResponse<K>;
   }
 
+  /**
+   * Like `call`, and also answers the representation's `ETag` (single resources have one): pass it
+   * as `ifMatch` to an update so that it fails with PreconditionFailedError instead of overwriting
+   * a change made since.
+   */
+  async callWithETag<K extends JsonOperationId>(op: K, ...args: InputArgs<K>): Promise<{ value: OperationResponse<K>; etag: string | null }> {
+    const res = await this.send(op, (args[0] ?? {}) as OperationInput<K>);
+    const text = await res.text();
+    return { value: (text ? JSON.parse(text) : undefined) as OperationResponse<K>, etag: res.headers.get('etag') };
+  }
+
   /** Sends one operation and answers the raw Response (downloads, thumbnails, event streams). */
   send<K extends OperationId>(op: K, input: OperationInput<K>): Promise<Response> {
     const { method, path } = OPERATIONS[op];
@@ -108,7 +119,7 @@ export class DocuVault implements ApiCaller {
     return this.#transport.send({
       method,
       url: this.baseUrl + path + queryString(options.query),
-      headers: { ...(key ? { 'idempotency-key': key } : {}), ...options.headers },
+      headers: { ...(key ? { 'idempotency-key': key } : {}), ...(options.ifMatch ? { 'if-match': options.ifMatch } : {}), ...options.headers },
       ...(body === undefined ? {} : { body: () => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) }),
       retryable: isIdempotentMethod(method) || key !== undefined,
       signal: options.signal,

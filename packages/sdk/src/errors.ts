@@ -49,6 +49,10 @@ export class NotFoundError extends DocuVaultError {
 export class ConflictError extends DocuVaultError {
   override readonly name = 'ConflictError';
 }
+/** 412 `precondition_failed`: the resource changed since the `ifMatch` ETag was read (`details.etag` is the current one). */
+export class PreconditionFailedError extends DocuVaultError {
+  override readonly name = 'PreconditionFailedError';
+}
 /** 429 `rate_limit_exceeded`, after the client's own retries ran out. */
 export class RateLimitError extends DocuVaultError {
   override readonly name = 'RateLimitError';
@@ -61,6 +65,7 @@ const BY_STATUS: Record<number, typeof DocuVaultError> = {
   403: PermissionError,
   404: NotFoundError,
   409: ConflictError,
+  412: PreconditionFailedError,
   429: RateLimitError,
 };
 

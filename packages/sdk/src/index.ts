@@ -12,6 +12,7 @@ export {
   InsufficientCreditsError,
   NotFoundError,
   PermissionError,
+  PreconditionFailedError,
   RateLimitError,
   ValidationError,
 } from './errors.ts';

@@ -11,6 +11,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Sent as Idempotency-Key; by default the client generates one for POST and PATCH operations that take it. */
   idempotencyKey?: string;
+  /** Sent as If-Match: the update is refused (PreconditionFailedError, 412) if the resource changed since this ETag was read. */
+  ifMatch?: string;
   headers?: Record<string, string>;
 }
 

@@ -56,7 +56,16 @@ export function chatRoutes(app: App, s: { chat: ChatService; logger: Logger }): 
 
   app.get(
     '/chat/sessions/:id',
-    { config, schema: { tags, summary: 'Get a chat session', params: IdParams, response: { 200: ChatSession, ...standardErrors } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Get a chat session',
+        description: 'A chat session the caller opened (API keys: any of the tenant), with its `message_count`.',
+        params: IdParams,
+        response: { 200: ChatSession, ...standardErrors },
+      },
+    },
     async (request) => presentSession(await chat.get(authOf(request), request.params.id)),
   );
 
@@ -64,7 +73,13 @@ export function chatRoutes(app: App, s: { chat: ChatService; logger: Logger }): 
     '/chat/sessions/:id',
     {
       config,
-      schema: { tags, summary: 'Delete a chat session and its messages', params: IdParams, response: { 200: MessageBody, ...standardErrors } },
+      schema: {
+        tags,
+        summary: 'Delete a chat session and its messages',
+        description: 'Permanently removes the session and every message in it; the document is not touched.',
+        params: IdParams,
+        response: { 200: MessageBody, ...standardErrors },
+      },
     },
     async (request) => {
       await chat.delete(authOf(request), request.params.id);

@@ -1,14 +1,31 @@
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { DocumentsService } from './documents.service.ts';
-import { IdParams, standardErrors } from '../../http/common-schemas.ts';
+import { ErrorBody, IdParams, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { contentDisposition } from '../../providers/files/filenames.ts';
 import { decideRange, ifRangeAllows, noneMatch } from './http-range.ts';
 import { typeIconSvg } from './thumbnails.ts';
 
-const Binary = Type.Unsafe<Readable | Buffer>({ type: 'string', format: 'binary' });
+const BinarySchema = { type: 'string', format: 'binary' };
+/** An answer of bytes in any of `mediaTypes`, as the OpenAPI document shows it (nothing is serialised). */
+const bytesIn = (description: string, mediaTypes: string[], headers?: Record<string, unknown>) =>
+  Type.Unsafe<Readable | Buffer | string>({
+    description,
+    ...(headers ? { headers } : {}),
+    content: Object.fromEntries(mediaTypes.map((t) => [t, { schema: BinarySchema }])),
+  });
 const NotModified = Type.Unsafe<undefined>({ description: 'Not modified: the If-None-Match ETag is current.' });
+const RangeNotSatisfiable = Type.Unsafe<Record<string, unknown>>({
+  description: 'Range not satisfiable (`range_not_satisfiable`): the range starts past the end; `Content-Range: bytes */<size>` gives the size.',
+  headers: { 'Content-Range': { type: 'string', description: '`bytes */<size>`' } },
+  content: { 'application/json': { schema: ErrorBody } },
+});
+const fileHeaders = {
+  ETag: { type: 'string', description: 'The quoted hex SHA-256 of the file.' },
+  'Accept-Ranges': { type: 'string', description: '`bytes`' },
+  'Content-Disposition': { type: 'string', description: 'attachment, with the file name (RFC 6266, `filename*`).' },
+};
 
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(',') : value;
@@ -27,7 +44,16 @@ export function documentFileRoutes(app: App, s: { documents: DocumentsService })
         summary: "Download a document's original file",
         params: IdParams,
         description: 'The original bytes. Honours `Range` (one range: 206; several: the whole file), `If-None-Match` (304) and `If-Range`.',
-        response: { 200: Binary, 206: Binary, 304: NotModified, ...standardErrors },
+        response: {
+          200: bytesIn('The whole file, in its own media type.', ['*/*'], fileHeaders),
+          206: bytesIn('One byte range of the file.', ['*/*'], {
+            ...fileHeaders,
+            'Content-Range': { type: 'string', description: '`bytes <first>-<last>/<size>`' },
+          }),
+          304: NotModified,
+          416: RangeNotSatisfiable,
+          ...standardErrors,
+        },
       },
     },
     async (request, reply) => {
@@ -73,7 +99,10 @@ export function documentFileRoutes(app: App, s: { documents: DocumentsService })
         summary: "Get a document's thumbnail",
         params: IdParams,
         description: 'A small image: images resized, the first page of PDFs, otherwise an icon of the file type.',
-        response: { 200: Binary, ...standardErrors },
+        response: {
+          200: bytesIn('A PNG of the file (images resized, the first page of PDFs), or an SVG icon of its type until one is rendered.', ['image/png', 'image/svg+xml']),
+          ...standardErrors,
+        },
       },
     },
     async (request, reply) => {

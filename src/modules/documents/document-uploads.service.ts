@@ -9,6 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { nameTypeProblem } from '../../providers/files/file-types.ts';
+import { sanitizeFilename } from '../../providers/files/filenames.ts';
 import { assertMayCreate } from './access/document-access.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import type { BatchJobsRepository, Rejection } from './batch-jobs/batch-jobs.repository.ts';
@@ -17,10 +18,17 @@ import type { TagsRepository } from './tags/tags.repository.ts';
 import type { TagsService } from './tags/tags.service.ts';
 import { type DeleteBlobsPayload, DOCUMENT_JOBS, type DocumentJobPayload, documentBlobKey, ORPHAN_GRACE_MS } from './document-job-kinds.ts';
 import type { Document, DocumentsRepository } from './documents.repository.ts';
-import { intakeFile, type StoredUpload } from './file-intake.ts';
+import { hasUsableName, intakeFile, intakeUntyped, type StoredUpload, typeUntypedUpload, type UntypedUpload } from './file-intake.ts';
 import type { MultipartSource } from './multipart-source.ts';
 import { FieldBag, parseUploadFields, type UploadFields } from './upload-fields.ts';
 import type { UploadQuota } from './upload-quota.ts';
+
+/** A file part with no usable name and no `filename` field: 400 without any name, 415 for a name without a type. */
+function refuseUnnamed(partFilename: string): never {
+  const name = sanitizeFilename(partFilename);
+  if (!name) throw errors.field('file', 'must have a file name: name the part, or send the name in the `filename` field');
+  throw errors.invalidFileType(`"${name}" has no file extension: name the file, or send its name in the \`filename\` field`, { filename: name });
+}
 
 /** docs/api-decisions.md §6 / spec Limits: a batch holds at most this many files. */
 export const MAX_BATCH_FILES = 10;
@@ -77,6 +85,8 @@ export class DocumentUploadsService {
     const room = await quota.assertRoom(auth, declaredFile);
     const bag = new FieldBag();
     const stored: StoredUpload[] = [];
+    // A part without a usable name (a Blob) waits here, stored, for the `filename` field to type it.
+    let untyped: { upload: UntypedUpload; partFilename: string } | null = null;
     const digest: UploadDigest = { fields: [], files: [] };
     try {
       for await (const part of source.parts()) {
@@ -85,10 +95,18 @@ export class DocumentUploadsService {
           continue;
         }
         if (part.fieldname !== 'file') throw errors.field(part.fieldname, 'is not a known field; send the file as `file`');
-        if (stored.length > 0) throw errors.field('file', 'only one file per upload; use upload-batch for several');
+        if (stored.length > 0 || untyped) throw errors.field('file', 'only one file per upload; use upload-batch for several');
         const id = await this.#reserve(auth, this.deps.clock.now());
-        const result = await intakeFile(blobs, part, {
-          key: documentBlobKey(auth.tenant.id, id),
+        const key = documentBlobKey(auth.tenant.id, id);
+        const named = hasUsableName(part.filename) ? part.filename : bag.one('filename')?.trim() || null;
+        if (named === null) {
+          const upload = await intakeUntyped(blobs, part, { key, quotaBytes: room.bytes, quotaError: () => quota.storageFull(auth) });
+          untyped = { upload, partFilename: part.filename };
+          digest.files.push({ fieldname: part.fieldname, filename: part.filename, sha256: upload.sha256, size: upload.size });
+          continue;
+        }
+        const result = await intakeFile(blobs, { filename: named, file: part.file }, {
+          key,
           quotaBytes: room.bytes,
           quotaError: () => quota.storageFull(auth),
           drainRefused: false,
@@ -97,10 +115,12 @@ export class DocumentUploadsService {
         stored.push(result.file);
         digest.files.push({ fieldname: part.fieldname, filename: part.filename, sha256: result.file.sha256, size: result.file.size });
       }
-      if (stored.length === 0) throw errors.field('file', 'is required');
+      if (stored.length === 0 && !untyped) throw errors.field('file', 'is required');
       const fields = parseUploadFields(bag, { allowFilename: true });
       digest.fields = bag.entries();
       onDigest?.(digest);
+      // Typed by the field, or refused as any unnamed file is; either way it is discarded on failure below.
+      if (untyped) stored.push(await typeUntypedUpload(untyped.upload, fields.filename ?? refuseUnnamed(untyped.partFilename)));
       const file = stored[0]!;
       const nameProblem = fields.filename === null ? null : nameTypeProblem(fields.filename, file.rule.mediaType);
       // docs/api-decisions.md §9: a file named as a type its bytes are not is 415, whichever field names it.
@@ -108,7 +128,7 @@ export class DocumentUploadsService {
       const [document] = await this.#record(auth, [file], fields, null);
       return document!;
     } catch (error) {
-      await this.#discard(stored);
+      await this.#discard(untyped && !stored.some((f) => f.key === untyped?.upload.key) ? [...stored, untyped.upload] : stored);
       throw error;
     }
   }
@@ -331,7 +351,7 @@ export class DocumentUploadsService {
   }
 
   /** Removes bytes stored for an upload that did not commit. */
-  async #discard(files: StoredUpload[]): Promise<void> {
+  async #discard(files: { key: string }[]): Promise<void> {
     const { blobs, jobs, database } = this.deps;
     const failed: string[] = [];
     await Promise.all(files.map((f) => blobs.delete(f.key).catch(() => failed.push(f.key))));

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { DocumentsService } from './documents.service.ts';
 import { IdParams, MessageBody, standardErrors } from '../../http/common-schemas.ts';
+import { ifMatchUpdate } from '../../http/conditional-requests.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { presentDocumentDetail, presentDocumentListItem, presentReprocess } from './documents.presenter.ts';
 import type { DocumentSort } from './documents.repository.ts';
@@ -25,6 +26,11 @@ export function apiBaseOf(request: FastifyRequest, publicBaseUrl: string | null)
 export function documentRoutes(app: App, s: { documents: DocumentsService; publicBaseUrl: string | null }): void {
   const tags = ['documents'];
   const documents = s.documents;
+  // The document as GET answers it: PUT's If-Match is checked against this representation's ETag.
+  const detail = async (request: FastifyRequest<{ Params: { id: string } }>) => {
+    const d = await documents.get(authOf(request), request.params.id);
+    return presentDocumentDetail(d.document, d.tags, apiBaseOf(request, s.publicBaseUrl));
+  };
 
   app.get(
     '/documents',
@@ -72,32 +78,35 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
       schema: {
         tags,
         summary: 'Get a document',
+        description:
+          'Metadata, AI results (`ai_summary`, `ai_tags`, `entities`), `metadata` and `thumbnail_url` of a document the caller may read. Answers an `ETag` and `Last-Modified`; `If-None-Match` with the current ETag is 304.',
         params: IdParams,
         response: { 200: DocumentDetail, ...standardErrors },
       },
     },
-    async (request) => {
-      const d = await documents.get(authOf(request), request.params.id);
-      return presentDocumentDetail(d.document, d.tags, apiBaseOf(request, s.publicBaseUrl));
-    },
+    (request) => detail(request),
   );
 
   app.put(
     '/documents/:id',
     {
+      config: { ifMatch: true },
       schema: {
         tags,
         summary: 'Update a document',
         description:
-          'Partial update: rename, move (`folder_id` null: top level) or replace `tags` (names, created on first use). Needs `edit` permission on the document.',
+          'Partial update: rename, move (`folder_id` null: top level) or replace `tags` (names, created on first use). Needs `edit` permission on the document. With `If-Match` (the ETag of GET), a document changed since is 412 `precondition_failed`.',
         params: IdParams,
         body: UpdateDocumentBody,
         response: { 200: DocumentDetail, ...standardErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { filename, folder_id, tags: tagNames } = request.body;
-      const d = await documents.update(authOf(request), request.params.id, { filename, folderId: folder_id, tags: tagNames });
+      const auth = authOf(request);
+      const d = await ifMatchUpdate(request, reply, `${auth.tenant.id}:document:${request.params.id}`, () => detail(request), () =>
+        documents.update(auth, request.params.id, { filename, folderId: folder_id, tags: tagNames }),
+      );
       return presentDocumentDetail(d.document, d.tags, apiBaseOf(request, s.publicBaseUrl));
     },
   );

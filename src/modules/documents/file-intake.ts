@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { type AppError, errors } from '../../lib/errors.ts';
 import { type BlobStore, BlobTooLargeError } from '../../providers/blobs/blob-store.ts';
-import { ContentMismatchError, ContentSniffer, EmptyFileError } from '../../providers/files/content-sniffer.ts';
-import { ACCEPTED_EXTENSIONS, type FileTypeRule, fileTypeRuleFor } from '../../providers/files/file-types.ts';
+import { ContentMismatchError, ContentSniffer, checkSample, EmptyFileError, SAMPLE_BYTES } from '../../providers/files/content-sniffer.ts';
+import { ACCEPTED_EXTENSIONS, type FileTypeRule, fileTypeRuleFor, MAX_UPLOAD_BYTES } from '../../providers/files/file-types.ts';
 import { sanitizeFilename } from '../../providers/files/filenames.ts';
 
 /** A file stored in the blob store, not yet recorded in the database. */
@@ -103,4 +104,94 @@ async function drain(file: Readable): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/**
+ * Whether a part's own file name can type the file. A `Blob` appended to a browser `FormData`
+ * arrives named `blob`, a generated client's may have no name at all: such a part takes the
+ * upload's `filename` field instead. A name with an extension, accepted or not, speaks for itself.
+ */
+export function hasUsableName(partFilename: string): boolean {
+  const name = sanitizeFilename(partFilename);
+  return name !== '' && /\.[^.]+$/.test(name);
+}
+
+/** A file stored before its type is known: its part had no usable name, and a later field names it. */
+export interface UntypedUpload {
+  key: string;
+  size: number;
+  sha256: string;
+  /** The leading bytes, to check against the type the name gives (as ContentSniffer would have). */
+  sample: Buffer;
+}
+
+/**
+ * Streams a file whose type is not known yet into the blob store, within the largest type limit
+ * (or the remaining quota) and keeping its first bytes; `typeUntypedUpload` then checks it against
+ * the name the upload's `filename` field gives, once every part has arrived.
+ */
+export async function intakeUntyped(
+  blobs: BlobStore,
+  part: { file: Readable & { truncated?: boolean } },
+  options: { key: string; quotaBytes: number | null; quotaError: () => AppError },
+): Promise<UntypedUpload> {
+  const quotaBound = options.quotaBytes !== null && options.quotaBytes < MAX_UPLOAD_BYTES;
+  const maxBytes = quotaBound ? options.quotaBytes! : MAX_UPLOAD_BYTES;
+  if (maxBytes <= 0) throw options.quotaError();
+  const tap = new SampleTap(SAMPLE_BYTES);
+  const forwardError = (error: Error) => tap.destroy(error);
+  part.file.once('error', forwardError);
+  part.file.pipe(tap);
+  try {
+    const stored = await blobs.put(options.key, tap, { maxBytes, contentType: 'application/octet-stream' });
+    if (part.file.truncated || stored.size === 0) {
+      await blobs.delete(options.key);
+      throw stored.size === 0 ? errors.field('file', 'is empty') : tooLargeOverall();
+    }
+    return { key: options.key, size: stored.size, sha256: stored.sha256, sample: tap.sample() };
+  } catch (error) {
+    if (part.file.destroyed && part.file.errored) throw part.file.errored;
+    if (error instanceof BlobTooLargeError) throw quotaBound ? options.quotaError() : tooLargeOverall();
+    throw error;
+  } finally {
+    part.file.off('error', forwardError);
+  }
+}
+
+/** Types a file stored by `intakeUntyped` by `filename`: extension, size limit and content, as an upload checks them. */
+export async function typeUntypedUpload(file: UntypedUpload, filename: string): Promise<StoredUpload> {
+  const rule = fileTypeRuleFor(filename);
+  if (!rule) {
+    throw errors.invalidFileType(`Files of this type are not accepted; accepted extensions: ${ACCEPTED_EXTENSIONS.join(', ')}`, { filename, field: 'filename' });
+  }
+  if (file.size > rule.maxBytes) throw tooLarge(rule, filename);
+  const mismatch = await checkSample(rule, file.sample);
+  if (mismatch) throw errors.invalidFileType(mismatch.message, { filename, field: 'filename', detected: mismatch.detected });
+  return { key: file.key, filename, rule, size: file.size, sha256: file.sha256 };
+}
+
+function tooLargeOverall(): AppError {
+  return errors.fileTooLarge(`The file is larger than ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB, the largest upload accepted`, { max_bytes: MAX_UPLOAD_BYTES });
+}
+
+/** A pass-through that keeps a copy of the first `limit` bytes. */
+class SampleTap extends Transform {
+  readonly #limit: number;
+  readonly #kept: Buffer[] = [];
+  #size = 0;
+  constructor(limit: number) {
+    super({ highWaterMark: 1024 * 1024 });
+    this.#limit = limit;
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (this.#size < this.#limit) {
+      const part = chunk.subarray(0, this.#limit - this.#size);
+      this.#kept.push(Buffer.from(part));
+      this.#size += part.length;
+    }
+    callback(null, chunk);
+  }
+  sample(): Buffer {
+    return Buffer.concat(this.#kept);
+  }
 }

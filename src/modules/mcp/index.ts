@@ -1,10 +1,10 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { getOrCreateServerSecret } from '../../db/server-secrets.ts';
-import { authOf } from '../../http/fastify-types.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
 import { defineModule } from '../../platform/module.ts';
 import { outboundHttpFromConfig } from '../../providers/outbound/outbound-from-config.ts';
 import { checkUrlTarget, withResponseLimit } from '../../providers/outbound/outbound-http.ts';
+import { mcpEndpoint } from './mcp-endpoint.ts';
 import { McpClient } from './servers/mcp-client.ts';
 import { McpServersRepository } from './servers/mcp-servers.repository.ts';
 import { mcpServerRoutes } from './servers/mcp-servers.routes.ts';
@@ -23,13 +23,6 @@ declare module '../../platform/module.ts' {
 const HEADERS_KEY = 'mcp_server_headers';
 /** Largest answer read from a registered MCP server (a tool list or a tool result): 8 MiB. */
 export const MCP_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
-
-/** The MCP SDK and its schemas (~30 MB) load on the first agent request, not in every process at start. */
-let sdk: Promise<[typeof import('./mcp-server.ts'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | null = null;
-function loadSdk() {
-  sdk ??= Promise.all([import('./mcp-server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]);
-  return sdk;
-}
 
 /**
  * Documents for AI agents: an MCP server at `/mcp` (Streamable HTTP, stateless: every request
@@ -60,35 +53,7 @@ export const mcpModule = defineModule({
       routes: (app) => mcpServerRoutes(app, { servers: registry }),
       sandboxCleanup: (trx, tenantId) => servers.deleteForTenant(trx, tenantId),
       close: () => http.close(),
-      rootRoutes(app) {
-        app.route({
-          method: ['POST', 'GET', 'DELETE'],
-          url: '/mcp',
-          config: { auth: 'tenant', rateLimit: 'general' },
-          schema: {
-            tags: ['mcp'],
-            summary: 'Model Context Protocol endpoint for AI agents',
-            description:
-              'Streamable HTTP transport (JSON answers). Tools: `search`, `list_documents`, `get_document`, `get_content`, `ask`; resources `document://{id}`. Sees exactly what the caller may see; `ask` costs 1 AI credit.',
-          },
-          handler: async (request, reply) => {
-            const auth = authOf(request);
-            const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
-            const origin = config.http.publicBaseUrl ?? `${request.protocol}://${request.host}`;
-            const server = createMcpServer(auth, { documents, chat, search, apiBase: `${origin}${request.sandbox ? '/sandbox' : ''}/api/v1` });
-            // Stateless: no session id, JSON answers instead of an event stream.
-            const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-            reply.raw.on('close', () => {
-              void transport.close();
-              void server.close();
-            });
-            reply.hijack();
-            for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string);
-            await server.connect(transport);
-            await transport.handleRequest(request.raw, reply.raw, request.body);
-          },
-        });
-      },
+      rootRoutes: (app) => mcpEndpoint(app, { tools: { documents, chat, search }, publicBaseUrl: config.http.publicBaseUrl ?? null }),
     };
   },
 });

@@ -1,7 +1,8 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AuthContext } from '../../domain/auth-context.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, errors } from '../../lib/errors.ts';
 import { type ChatService, presentCitation } from '../chat/index.ts';
 import { type DocumentsService, presentDocumentDetail } from '../documents/index.ts';
 
@@ -18,18 +19,41 @@ export interface McpTools {
 /** The session name the `ask` tool keeps its conversation under, per document and caller. */
 export const MCP_SESSION_NAME = 'AI agent (MCP)';
 
-type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
+/** MCP's "resource not found" (specification, Resources > Error handling). */
+export const RESOURCE_NOT_FOUND = -32002;
 
-/** Runs a tool body as the caller; the API's errors become tool errors the agent can read, not protocol failures. */
-async function asTool(body: () => Promise<unknown>): Promise<ToolResult> {
+type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+/**
+ * Runs a tool body as the caller: the value comes back as `structuredContent` (checked against the
+ * tool's `outputSchema`) and, for clients that read only text, as JSON text. The API's errors become
+ * tool errors the agent can read, not protocol failures.
+ */
+async function asTool(body: () => Promise<Record<string, unknown>>): Promise<ToolResult> {
   try {
     const value = await body();
-    return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] };
+    return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
   } catch (error) {
     if (error instanceof AppError) return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
     throw error;
   }
 }
+
+/**
+ * A tool's arguments as a strict object: an argument the tool does not take is refused, naming the
+ * ones it does, instead of being dropped (a misspelt filter silently listing everything).
+ */
+function strictArguments<T extends z.ZodRawShape>(shape: T) {
+  const valid = Object.keys(shape).join(', ') || '(none)';
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown argument ${issue.keys.map((k) => `"${k}"`).join(', ')}; valid arguments: ${valid}` : undefined),
+  });
+}
+
+const DocumentSummary = z.object({ id: z.string(), filename: z.string(), status: z.string(), ai_summary: z.string().nullable() });
+/** What `GET /search` answers; results are documented there, so they pass through as they are. */
+const SearchAnswer = { results: z.array(z.looseObject({ score: z.number() })), mode: z.string(), query: z.string(), total: z.number().int() };
+const Citation = z.looseObject({ document_id: z.string(), text: z.string() });
 
 /**
  * An MCP server for one request's caller: tools to search, read and ask about documents, and each
@@ -47,10 +71,15 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
       {
         title: 'Search documents',
         description: 'Finds documents by keyword (mode "text"), meaning ("semantic") or either by query length ("auto"). Semantic search costs 0.5 AI credits.',
-        inputSchema: { query: z.string().min(1), mode: z.enum(['text', 'semantic', 'auto']).optional(), limit: z.number().int().min(1).max(100).optional() },
+        inputSchema: strictArguments({
+          query: z.string().min(1),
+          mode: z.enum(['text', 'semantic', 'auto']).optional(),
+          limit: z.number().int().min(1).max(100).optional(),
+        }),
+        outputSchema: SearchAnswer,
         annotations: { readOnlyHint: true },
       },
-      ({ query, mode, limit }) => asTool(() => search(auth, { q: query, mode, limit })),
+      ({ query, mode, limit }) => asTool(async () => (await search(auth, { q: query, mode, limit })) as Record<string, unknown>),
     );
   }
 
@@ -59,7 +88,8 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
     {
       title: 'List documents',
       description: 'The newest documents the caller may see, optionally those whose name contains `name`.',
-      inputSchema: { name: z.string().optional(), limit: z.number().int().min(1).max(100).optional() },
+      inputSchema: strictArguments({ name: z.string().optional(), limit: z.number().int().min(1).max(100).optional() }),
+      outputSchema: { total: z.number().int(), documents: z.array(DocumentSummary) },
       annotations: { readOnlyHint: true },
     },
     ({ name, limit }) =>
@@ -74,13 +104,14 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
     {
       title: 'Get a document',
       description: 'A document with its summary, tags, entities and metadata.',
-      inputSchema: { document_id: z.string().min(1) },
+      inputSchema: strictArguments({ document_id: z.string().min(1) }),
+      outputSchema: z.looseObject({ id: z.string(), filename: z.string(), status: z.string(), ai_status: z.string() }),
       annotations: { readOnlyHint: true },
     },
     ({ document_id }) =>
       asTool(async () => {
         const d = await documents.get(auth, document_id);
-        return presentDocumentDetail(d.document, d.tags, tools.apiBase);
+        return presentDocumentDetail(d.document, d.tags, tools.apiBase) as unknown as Record<string, unknown>;
       }),
   );
 
@@ -89,7 +120,8 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
     {
       title: 'Read a document',
       description: 'The extracted text of a document; `page` (1-based) reads one page of documents that have pages.',
-      inputSchema: { document_id: z.string().min(1), page: z.number().int().min(1).optional() },
+      inputSchema: strictArguments({ document_id: z.string().min(1), page: z.number().int().min(1).optional() }),
+      outputSchema: { content: z.string(), pages: z.number().int().nullable(), page: z.number().int().optional() },
       annotations: { readOnlyHint: true },
     },
     ({ document_id, page }) =>
@@ -104,7 +136,8 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
     {
       title: 'Ask about a document',
       description: `Answers a question from the document's passages, with citations. Costs 1 AI credit. The conversation is kept in the chat session "${MCP_SESSION_NAME}".`,
-      inputSchema: { document_id: z.string().min(1), question: z.string().min(1).max(4000) },
+      inputSchema: strictArguments({ document_id: z.string().min(1), question: z.string().min(1).max(4000) }),
+      outputSchema: { answer: z.string(), citations: z.array(Citation) },
     },
     ({ document_id, question }) =>
       asTool(async () => {
@@ -113,6 +146,19 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
       }),
   );
 
+  const readDocument = async (href: string) => {
+    const uri = URL.parse(href);
+    const id = uri?.protocol === 'document:' ? decodeURIComponent(uri.host + uri.pathname).replace(/^\/+/, '') : '';
+    try {
+      if (!id) throw errors.notFound('resource');
+      const c = await documents.content(auth, id);
+      return { contents: [{ uri: href, mimeType: 'text/plain', text: c.content }] };
+    } catch (error) {
+      // Missing, another tenant's and not shared look the same, as in the REST API.
+      if (error instanceof AppError && error.status === 404) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${href}`, { uri: href });
+      throw error;
+    }
+  };
   server.registerResource(
     'document',
     new ResourceTemplate('document://{id}', {
@@ -122,11 +168,9 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
       },
     }),
     { title: 'Document text', description: 'The extracted text of a document the caller may read.', mimeType: 'text/plain' },
-    async (uri, variables) => {
-      const id = String(variables['id']);
-      const c = await documents.content(auth, id);
-      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: c.content }] };
-    },
+    (uri) => readDocument(uri.href),
   );
+  // Every read goes through readDocument, so a URI no template matches is -32002 too (the SDK says -32602).
+  server.server.setRequestHandler(ReadResourceRequestSchema, (request) => readDocument(request.params.uri));
   return server;
 }

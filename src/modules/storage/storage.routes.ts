@@ -113,6 +113,7 @@ export function storageRoutes(app: App, s: { config: StorageConfigService; migra
       schema: {
         tags,
         summary: "The tenant's migrations, newest first",
+        description: 'Every storage migration the tenant had, with its counts and outcome, and how many there are.',
         params: TenantIdParams,
         response: { 200: MigrationHistory, ...standardErrors },
       },

@@ -6,7 +6,7 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { signWebhookBody, WEBHOOK_HEADERS } from '../../lib/webhook-signature.ts';
+import { STANDARD_WEBHOOK_HEADERS, signStandardWebhook, signWebhookBody, WEBHOOK_HEADERS } from '../../lib/webhook-signature.ts';
 import { OutboundError, type OutboundHttp } from '../../providers/outbound/outbound-http.ts';
 import { BatchedCalls } from './batched-calls.ts';
 import { type AttemptOutcome, type DeliveriesRepository, type Delivery, type DeliveryToSend, pendingDelivery } from './deliveries.repository.ts';
@@ -157,13 +157,18 @@ export class DeliveryRunner {
     const body = JSON.stringify(eventEnvelope({ id: delivery.eventId, name: delivery.event, at: delivery.eventAt, data }));
     const secret = await secrets.open(webhook.secret);
     const sentAt = clock.now();
+    const seconds = Math.floor(sentAt / 1000);
     const headers = {
       'content-type': 'application/json',
       [WEBHOOK_HEADERS.signature]: signWebhookBody(secret, body),
       [WEBHOOK_HEADERS.eventId]: delivery.eventId,
       [WEBHOOK_HEADERS.event]: delivery.event,
       [WEBHOOK_HEADERS.delivery]: delivery.id,
-      [WEBHOOK_HEADERS.timestamp]: String(Math.floor(sentAt / 1000)),
+      [WEBHOOK_HEADERS.timestamp]: String(seconds),
+      // Standard Webhooks: the event id (the same on every retry) and this attempt's time, signed with the body.
+      [STANDARD_WEBHOOK_HEADERS.id]: delivery.eventId,
+      [STANDARD_WEBHOOK_HEADERS.timestamp]: String(seconds),
+      [STANDARD_WEBHOOK_HEADERS.signature]: signStandardWebhook(secret, delivery.eventId, seconds, body),
     };
     const started = performance.now();
     try {

@@ -12,7 +12,10 @@ export function loadSecretBoxKey(db: Executor, now: number): Promise<Buffer> {
   return getOrCreateServerSecret(db, KEY_NAME, now);
 }
 
-/** A new signing secret, `whsec_` and 32 random bytes (docs/api-decisions.md §8). */
+/**
+ * A new signing secret, `whsec_` and 24 random bytes in standard base64 (docs/api-decisions.md §8):
+ * the form the Standard Webhooks libraries take as is (they key with the decoded bytes).
+ */
 export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return `whsec_${randomBytes(24).toString('base64')}`;
 }

@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import { IdParams, MessageBody, Paged, pageWindow, standardErrors } from '../../http/common-schemas.ts';
+import { ifMatchUpdate } from '../../http/conditional-requests.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { emptyBodyAsObject } from '../../http/validation.ts';
 import { WHO } from './access-descriptions.ts';
@@ -44,6 +46,11 @@ const errors409 = { ...standardErrors, 409: standardErrors[404] };
 /** Spec: Endpoints > Workflows; docs/api-decisions.md §10. */
 export function workflowRoutes(app: App, s: { workflows: WorkflowsService; executions: ExecutionsService }): void {
   const { workflows, executions } = s;
+  // The workflow as GET answers it: PUT's If-Match is checked against this representation's ETag.
+  const detail = async (request: FastifyRequest<{ Params: { id: string } }>) => {
+    const { workflow, statistics } = await workflows.get(authOf(request), request.params.id);
+    return presentWorkflow(workflow, statistics);
+  };
 
   app.get(
     '/dag/workflows',
@@ -64,26 +71,29 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
   app.get(
     '/dag/workflows/:id',
     { config: crud, schema: { tags, summary: 'Get a workflow with statistics', description: WHO.readWorkflow, params: IdParams, response: { 200: WorkflowBody, ...standardErrors } } },
-    async (request) => {
-      const { workflow, statistics } = await workflows.get(authOf(request), request.params.id);
-      return presentWorkflow(workflow, statistics);
-    },
+    (request) => detail(request),
   );
 
   app.put(
     '/dag/workflows/:id',
     {
-      config: crud,
+      config: { ...crud, ifMatch: true },
       schema: {
         tags,
         summary: 'Update a workflow',
-        description: `A change of \`nodes\`, \`trigger\` or \`error_handling\` makes a new \`version\`. \`status: active\` validates first (400 \`INVALID_WORKFLOW\`). ${WHO.changeWorkflow}`,
+        description: `A change of \`nodes\`, \`trigger\` or \`error_handling\` makes a new \`version\`. \`status: active\` validates first (400 \`INVALID_WORKFLOW\`). With \`If-Match\` (the ETag of GET), a workflow changed since is 412 \`precondition_failed\`. ${WHO.changeWorkflow}`,
         params: IdParams,
         body: UpdateWorkflowBody,
         response: { 200: WorkflowBody, ...errors409 },
       },
     },
-    async (request) => presentWorkflow(await workflows.update(authOf(request), request.params.id, request.body)),
+    async (request, reply) => {
+      const auth = authOf(request);
+      const updated = await ifMatchUpdate(request, reply, `${auth.tenant.id}:workflow:${request.params.id}`, () => detail(request), () =>
+        workflows.update(auth, request.params.id, request.body),
+      );
+      return presentWorkflow(updated);
+    },
   );
 
   app.delete(

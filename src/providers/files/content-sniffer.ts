@@ -3,7 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { FileTypeRule } from './file-types.ts';
 
 /** How many leading bytes are inspected (file-type reads at most a few KB of headers). */
-const SAMPLE_BYTES = 16 * 1024;
+export const SAMPLE_BYTES = 16 * 1024;
 
 /** The bytes do not look like the type their extension claims. */
 export class ContentMismatchError extends Error {

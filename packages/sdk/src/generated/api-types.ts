@@ -552,10 +552,6 @@ export interface Operations {
       message: string;
     };
   };
-  /** Model Context Protocol endpoint for AI agents */
-  deleteMcp: {
-    response: unknown;
-  };
   /** Delete an MCP server */
   deleteMcpServer: {
     path: {
@@ -1111,10 +1107,6 @@ export interface Operations {
         [key: string]: string;
       };
     };
-  };
-  /** Model Context Protocol endpoint for AI agents */
-  getMcp: {
-    response: unknown;
   };
   /** Get an MCP server */
   getMcpServer: {
@@ -2209,6 +2201,9 @@ export interface Operations {
   };
   /** Model Context Protocol endpoint for AI agents */
   postMcp: {
+    body: {
+      [key: string]: unknown;
+    };
     response: unknown;
   };
   /** Start scanning */
@@ -3209,7 +3204,6 @@ export const OPERATIONS = {
   deleteDocument: { method: 'DELETE', path: '/api/v1/documents/{id}', idempotencyKey: true, answers: 'json' },
   deleteDocumentShare: { method: 'DELETE', path: '/api/v1/documents/{id}/shares/{share_id}', idempotencyKey: true, answers: 'json' },
   deleteFolder: { method: 'DELETE', path: '/api/v1/folders/{id}', idempotencyKey: true, answers: 'json' },
-  deleteMcp: { method: 'DELETE', path: '/mcp', idempotencyKey: true, answers: 'stream' },
   deleteMcpServer: { method: 'DELETE', path: '/api/v1/mcp/servers/{id}', idempotencyKey: true, answers: 'json' },
   deleteMigrationsProject: { method: 'DELETE', path: '/api/v1/migrations/projects/{id}', idempotencyKey: true, answers: 'json' },
   deleteTag: { method: 'DELETE', path: '/api/v1/tags/{id}', idempotencyKey: true, answers: 'json' },
@@ -3238,7 +3232,6 @@ export const OPERATIONS = {
   getFolder: { method: 'GET', path: '/api/v1/folders/{id}', idempotencyKey: false, answers: 'json' },
   getHealth: { method: 'GET', path: '/health', idempotencyKey: false, answers: 'json' },
   getHealthz: { method: 'GET', path: '/healthz', idempotencyKey: false, answers: 'json' },
-  getMcp: { method: 'GET', path: '/mcp', idempotencyKey: false, answers: 'stream' },
   getMcpServer: { method: 'GET', path: '/api/v1/mcp/servers/{id}', idempotencyKey: false, answers: 'json' },
   getMigrationsProject: { method: 'GET', path: '/api/v1/migrations/projects/{id}', idempotencyKey: false, answers: 'json' },
   getMigrationsProjectProgress: { method: 'GET', path: '/api/v1/migrations/projects/{id}/progress', idempotencyKey: false, answers: 'json' },

@@ -1,5 +1,7 @@
+import type { FastifyRequest } from 'fastify';
 import type { FoldersService } from './folders.service.ts';
 import { IdParams, MessageBody, standardErrors } from '../../../http/common-schemas.ts';
+import { ifMatchUpdate } from '../../../http/conditional-requests.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
 import { parseBooleanField } from '../upload-fields.ts';
 import { presentFolder } from './folders.presenter.ts';
@@ -30,8 +32,23 @@ export function folderRoutes(app: App, s: { folders: FoldersService }): void {
     },
   );
 
-  app.get('/folders/:id', { schema: { tags, summary: 'Get a folder', params: IdParams, response: { 200: FolderView, ...standardErrors } } }, async (request) =>
-    presentFolder(await folders.get(authOf(request), request.params.id), { withUpdatedAt: true }),
+  // The folder as GET answers it: PUT's If-Match is checked against this representation's ETag.
+  const detail = async (request: FastifyRequest<{ Params: { id: string } }>) =>
+    presentFolder(await folders.get(authOf(request), request.params.id), { withUpdatedAt: true });
+
+  app.get(
+    '/folders/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get a folder',
+        description:
+          'A folder with its `document_count` (documents directly inside) and `updated_at`. Answers an `ETag` and `Last-Modified`; `If-None-Match` with the current ETag is 304.',
+        params: IdParams,
+        response: { 200: FolderView, ...standardErrors },
+      },
+    },
+    (request) => detail(request),
   );
 
   app.post(
@@ -56,19 +73,23 @@ export function folderRoutes(app: App, s: { folders: FoldersService }): void {
   app.put(
     '/folders/:id',
     {
+      config: { ifMatch: true },
       schema: {
         tags,
         summary: 'Update or move a folder',
         description:
-          'Partial update; `parent_id` moves the folder (null: top level). A move into its own subtree is 400 `validation_error`; a sibling with the same name is 409 `conflict`. Only the user who created the folder, owners, admins and API keys (403 `forbidden`; viewers never); moving it under any folder is allowed to them.',
+          'Partial update; `parent_id` moves the folder (null: top level). A move into its own subtree is 400 `validation_error`; a sibling with the same name is 409 `conflict`. Only the user who created the folder, owners, admins and API keys (403 `forbidden`; viewers never); moving it under any folder is allowed to them. With `If-Match` (the ETag of GET), a folder changed since is 412 `precondition_failed`.',
         params: IdParams,
         body: UpdateFolderBody,
         response: { 200: FolderView, ...standardErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { name, color, icon, parent_id } = request.body;
-      const folder = await folders.update(authOf(request), request.params.id, { name, color, icon, parentId: parent_id });
+      const auth = authOf(request);
+      const folder = await ifMatchUpdate(request, reply, `${auth.tenant.id}:folder:${request.params.id}`, () => detail(request), () =>
+        folders.update(auth, request.params.id, { name, color, icon, parentId: parent_id }),
+      );
       return presentFolder(folder, { withUpdatedAt: true });
     },
   );

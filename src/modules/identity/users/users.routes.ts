@@ -43,8 +43,18 @@ export function userRoutes(app: App, s: { users: UsersService }): void {
     },
   );
 
-  app.get('/users/:id', { schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: UserView, ...standardErrors } } }, async (request) =>
-    presentEntry(await users.entry(authOf(request), request.params.id)),
+  app.get(
+    '/users/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get a user',
+        description: 'A user of the tenant with their `role` and custom `roles`. Answers an `ETag`; `If-None-Match` with the current one is 304.',
+        params: IdParams,
+        response: { 200: UserView, ...standardErrors },
+      },
+    },
+    async (request) => presentEntry(await users.entry(authOf(request), request.params.id)),
   );
 
   app.patch(

@@ -58,6 +58,7 @@ export function workspaceRoutes(app: App, s: { workspaces: WorkspacesService }):
       schema: {
         tags,
         summary: 'Get a workspace with its members',
+        description: 'A workspace and the users in it (documents and folders can be shared with it). Answers an `ETag`; `If-None-Match` with the current one is 304.',
         params: IdParams,
         response: { 200: WorkspaceDetail, ...standardErrors },
       },

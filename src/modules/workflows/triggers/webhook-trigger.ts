@@ -3,7 +3,7 @@ import type { Database } from '../../../db/database.ts';
 import { AppError, errors } from '../../../lib/errors.ts';
 import { SandboxEvaluationError } from '../../../lib/sandbox/sandbox-pool.ts';
 import type { ExpressionEvaluator } from '../engine/expression-evaluator.ts';
-import { verifyWebhookSignature, WEBHOOK_HEADERS } from '../../../lib/webhook-signature.ts';
+import { verifyBodySignature, WEBHOOK_HEADERS } from '../../../lib/webhook-signature.ts';
 import type { ExecutionsService } from '../executions.service.ts';
 import type { Execution, WorkflowsRepository } from '../workflows.repository.ts';
 import { workflowNotFound } from '../workflow-definition.ts';
@@ -41,7 +41,7 @@ export class WebhookTrigger {
     const trigger = workflow?.trigger;
     if (workflow?.status !== 'active' || trigger?.type !== 'webhook') throw workflowNotFound();
     const secret = String(trigger.conditions?.secret ?? '');
-    if (!secret || !verifyWebhookSignature({ secret, rawBody: request.rawBody, signatureHeader: request.signature })) {
+    if (!secret || typeof request.signature !== 'string' || !verifyBodySignature(secret, request.rawBody, request.signature)) {
       throw new AppError(401, 'unauthorized', `Missing or invalid ${WEBHOOK_HEADERS.signature}`);
     }
     let body: unknown;
