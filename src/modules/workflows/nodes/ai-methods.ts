@@ -1,5 +1,6 @@
 import { Re2RegExp } from '../../../lib/sandbox/re2-regexp.ts';
 import type { ModuleServices } from '../../../platform/module.ts';
+import { contentStems } from '../../../providers/ai/text.ts';
 
 type Ai = ModuleServices['ai'];
 type Entities = Awaited<ReturnType<Ai['extractEntities']>>;
@@ -20,7 +21,12 @@ interface Passage {
  * ranked by cosine similarity (word overlap when there are no vectors).
  */
 
-/** `{category, confidence, scores}`: softmax over the cosine similarity of the text to each category's name and description. */
+/**
+ * `{category, confidence, scores}`: softmax over each category's similarity to the text — half the
+ * cosine of their vectors, half the share of the category's words (name and description) the text
+ * holds. Vectors alone let a long text's general vocabulary outweigh the one word that names it
+ * (an invoice that says "invoice" three times read as closer to "legal agreement terms").
+ */
 export async function classify(who: string, ai: Ai, text: string, categories: unknown, signal?: AbortSignal) {
   const list = (Array.isArray(categories) ? categories : []).map((c) =>
     typeof c === 'string' ? { name: c, description: c } : { name: String((c as { name?: unknown }).name), description: `${(c as { name?: unknown }).name} ${(c as { description?: unknown }).description ?? ''}` },
@@ -28,12 +34,22 @@ export async function classify(who: string, ai: Ai, text: string, categories: un
   if (list.length === 0) throw new Error(`${who}: categories must be a non-empty list`);
   const vectors = await ai.embed([text.slice(0, 20_000), ...list.map((c) => c.description)], { purpose: 'document', signal });
   const [doc, ...cats] = vectors;
-  const similarity = cats.map((v) => cosine(doc!, v));
+  const textStems = new Set(contentStems(text.slice(0, 20_000)));
+  const similarity = cats.map((v, i) => 0.5 * cosine(doc!, v) + 0.5 * coverage(list[i]!.description, textStems));
   const exp = similarity.map((s) => Math.exp(s * 10));
   const sum = exp.reduce((a, b) => a + b, 0);
   const scores = Object.fromEntries(list.map((c, i) => [c.name, round(exp[i]! / sum)]));
   const best = list.reduce((a, c) => (scores[c.name]! > scores[a.name]! ? c : a), list[0]!);
   return { category: best.name, confidence: scores[best.name]!, scores };
+}
+
+/** The share of a category's distinct content words that the text holds. */
+function coverage(description: string, textStems: Set<string>): number {
+  const stems = new Set(contentStems(description));
+  if (stems.size === 0) return 0;
+  let held = 0;
+  for (const s of stems) if (textStems.has(s)) held++;
+  return held / stems.size;
 }
 
 /** `{field: value}` for `{field: type}` (string, number, date, boolean, array): labelled values first, then entities; types coerced, missing = null. */
