@@ -132,6 +132,19 @@ describe('choosing the segment', () => {
     assert.doesNotMatch(answer, /Dock Road/);
   });
 
+  it('a signature block reads under the party named above it ("Who signed for Okafor?")', async () => {
+    const text = [
+      '13. Entire Agreement. This Agreement may be amended only in writing signed by both Parties.',
+      'BRIGHTLINE ROBOTICS, INC.',
+      'By: Rebecca Holm',
+      'Title: Chief Executive Officer',
+      'OKAFOR MECHATRONICS LTD.',
+      'By: David Mensah',
+      'Title: Managing Director',
+    ].join('\n');
+    assert.match(await ask('Who signed for Okafor?', text), /David Mensah/);
+  });
+
   it('the question\u2019s words side by side ("notice period") pick the sentence that says it', async () => {
     const text =
       'Probation: the first six months are a probationary period, during which either party may end the employment with one week\u2019s notice. After probation, the notice period is one month on either side.';

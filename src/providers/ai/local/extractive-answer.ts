@@ -167,15 +167,18 @@ function collectCandidates(passages: Passage[], analysis: QuestionAnalysis, name
         : { sure: notAsked(found.places, asked, false), likely: notAsked(found.organizations, asked, true) }
       : NO_NAMES;
     let heading = new Set<string>();
-    // "Nightly limits for a standard room:" says what the list items under it are.
+    // A lead-in says what the short lines under it are: "Nightly limits for a standard room:" over
+    // its list items, "For Fernhill Software Limited:" or "HANAMURA MECHATRONICS CO., LTD." over
+    // the By:/Name:/Title: lines of a signature block.
     let leadIn: Set<string> | null = null;
     segmentText(passage.text).forEach((segment, order) => {
       const stems = segmentStems(segment);
-      const listed = segment.kind === 'list_item' || segment.kind === 'table_row';
-      if (!listed) leadIn = null;
+      const opener = segment.kind !== 'heading' && isLeadIn(segment.text);
+      const follower = FOLLOWER_KINDS.has(segment.kind) && !opener;
+      if (!follower) leadIn = null;
       const context = segment.kind === 'heading' ? new Set<string>() : leadIn ? new Set([...heading, ...leadIn]) : heading;
       if (segment.kind === 'heading') heading = stems;
-      else if (!listed && /:$/.test(segment.text)) leadIn = stems;
+      else if (opener) leadIn = stems;
       // Passages overlap: the same sentence seen twice counts once, in the better-ranked passage.
       if (seen.has(segment.text)) return;
       seen.add(segment.text);
@@ -190,6 +193,15 @@ function collectCandidates(passages: Passage[], analysis: QuestionAnalysis, name
 }
 
 const NO_NAMES = { sure: [], likely: [] };
+
+/** Short units that read under the lead-in above them. */
+const FOLLOWER_KINDS = new Set<Segment['kind']>(['list_item', 'table_row', 'field', 'signature', 'line']);
+
+/** A lead-in: ends with a colon, or a short line in capitals (a party's name over its signature block). */
+function isLeadIn(text: string): boolean {
+  if (/:$/.test(text)) return true;
+  return !/\p{Ll}/u.test(text) && /\p{Lu}/u.test(text) && text.split(/\s+/).length <= 8;
+}
 
 /**
  * The names the question does not give itself: an organisation half of whose words the question
