@@ -95,7 +95,8 @@ for (const group of RELATED_GROUPS) {
 }
 
 /** Reads a question: its answer type and words, a short follow-up borrowing the previous question's. */
-export function analyzeQuestion(question: string, history: ChatTurn[] = []): QuestionAnalysis {
+export function analyzeQuestion(asked: string, history: ChatTurn[] = []): QuestionAnalysis {
+  const question = asked.replace(SO_FAR, 'to date');
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -113,6 +114,9 @@ export function analyzeQuestion(question: string, history: ChatTurn[] = []): Que
   const deadline = /\bby when\b|\buntil when\b|\bby what date\b|\bdeadline\b|\bdue\b|\bno later than\b|\blatest\b|\bmust\b.*\bby\b/i.test(question);
   return { type, deadline, terms };
 }
+
+/** "So far", "until now": documents write "to date" ("Spending to date is …"). */
+const SO_FAR = /\b(?:so far|thus far|until now|up to now|as of now)\b/gi;
 
 /** Whether a stem of the question says what it asks (not "document", "how long", "wie"). */
 const isAsked = (s: string) => !META.has(s) && !CUE_WORDS.has(s) && !FOREIGN_FUNCTION_WORDS.has(s);
@@ -163,7 +167,7 @@ export function termCoverage(terms: Map<string, number>, stems: ReadonlySet<stri
   let held = 0;
   for (const [term, weight] of terms) {
     total += weight;
-    held += weight * Math.max(termMatch(term, stems), context?.has(term) ? 0.5 : 0);
+    held += weight * Math.max(termMatch(term, stems), context ? 0.5 * termMatch(term, context) : 0);
   }
   return total > 0 ? held / total : 0;
 }

@@ -6,7 +6,7 @@ import { chunkText } from '../../../src/providers/ai/chunking.ts';
 import { findDurations } from '../../../src/providers/ai/local/durations.ts';
 import { NOT_FOUND_ANSWER } from '../../../src/providers/ai/local/extractive-answer.ts';
 import { LocalAiProvider } from '../../../src/providers/ai/local/local-provider.ts';
-import { analyzeQuestion, classifyQuestion, factEvidence, termMatch } from '../../../src/providers/ai/question.ts';
+import { analyzeQuestion, classifyQuestion, factEvidence, termCoverage, termMatch } from '../../../src/providers/ai/question.ts';
 import { segmentText } from '../../../src/providers/ai/segmentation.ts';
 
 // One case per class of chat failure found on the tune documents of the corpus (issue 34 item 3),
@@ -69,6 +69,11 @@ describe('kinds of fact and words', () => {
     assert.equal(termMatch('spent', new Set(['spend'])), 0.6);
   });
 
+  it('a word of the heading or lead-in above counts half, in any of its forms ("night" in "Nightly limits:")', () => {
+    assert.equal(termCoverage(new Map([['night', 1]]), new Set(['london']), new Set(['nightli', 'limit'])), 0.4);
+    assert.equal(termCoverage(new Map([['limit', 1]]), new Set(['london']), new Set(['nightli', 'limit'])), 0.5);
+  });
+
   it('"once a month" is a frequency, not a duration', () => {
     assert.deepEqual(
       findDurations('Maintenance once a month, twice a year an audit, for a term of three (3) years.').map((d) => d.text),
@@ -122,6 +127,18 @@ describe('choosing the segment', () => {
     assert.match(await ask('Who is the buyer on the purchase order?', po), /Laura Kowal/);
   });
 
+  it('figures in a label are values, not what it names ("VAT @ 15%:" answers "the VAT")', async () => {
+    const text = ['Subtotal: R 5 000,00', 'Total excl. VAT: R 5 000,00', 'VAT @ 15%: R 750,00', 'TOTAL INCL. VAT: R 5 750,00'].join('\n');
+    assert.match(await ask('What was the VAT on the receipt?', text), /R 750,00/);
+  });
+
+  it('"so far" asks what documents write "to date"', async () => {
+    const text =
+      'The board approved a total project budget of $2.4 million in March, including the licence fees. Spending to date is $1,310,000, and the remaining contingency is $90,000. Training runs in May.';
+    assert.equal(analyzeQuestion('How much has the project spent so far?').type, 'amount');
+    assert.match(await ask('How much has the project spent so far?', text), /\$1,310,000/);
+  });
+
   it('a name the question gives is its subject, not its answer', async () => {
     const text = [
       'Harwick Tea Importers Ltd, 18 Dock Road, London E1 2AB.',
@@ -154,10 +171,10 @@ describe('choosing the segment', () => {
   it('list items under a lead-in ("Nightly limits:") read with it', async () => {
     const text = [
       '3. Accommodation',
-      '3.1 Nightly hotel limits for a standard room, including breakfast:',
+      '3.1 Nightly limits for a standard room, including breakfast:',
       '- Edinburgh: \u00a3150',
       '- Leeds: \u00a3120',
-      '3.2 Staying with friends may be claimed at a flat rate of \u00a330 per night instead of a hotel.',
+      '3.2 Staying with friends instead of a hotel may be claimed at a flat rate of \u00a330 per night.',
     ].join('\n');
     assert.match(await ask('What is the hotel limit per night in Leeds?', text), /\u00a3120/);
   });

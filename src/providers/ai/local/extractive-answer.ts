@@ -123,7 +123,8 @@ function labelOf(segment: Segment): string | null {
 export function labelMatch(segment: Segment, analysis: QuestionAnalysis): number {
   const label = labelOf(segment);
   if (!label) return 0;
-  const stems = contentStems(label);
+  // Figures in a label ("VAT @ 15%") are values, not what it names.
+  const stems = contentStems(label).filter((s) => !/\d/.test(s));
   if (/\b(?:No|Nr|Num)\b\.?|#/.test(label)) stems.push('number');
   if (stems.length === 0) return 0;
   const typeWords = new Set(TYPE_LABEL_WORDS[analysis.type] ?? []);
