@@ -1,6 +1,5 @@
 import { dot } from '../../lib/vectors.ts';
-import { factEvidence, type QuestionAnalysis, segmentStems, termCoverage, weightByRarity } from '../../providers/ai/question.ts';
-import { segmentText } from '../../providers/ai/segmentation.ts';
+import { factEvidence, passageStems, type QuestionAnalysis, termCoverage, weightByRarity } from '../../providers/ai/question.ts';
 
 /** A passage and how well it answers the question, in [0, 1]. */
 export interface RankedPassage {
@@ -15,7 +14,7 @@ export interface RankedPassage {
  * blended with the share of the question's words the passage holds (stems and related words,
  * weighted by rarity: exact names and numbers, which hashed or small embeddings blur), and whether
  * it holds a fact of the kind asked (a date for "when", money for "how much"). A passage's words
- * include what its segments say without writing them (the same reading as the answerer's): a
+ * include what its segments say without writing them (`passageStems`, the answerer's reading): a
  * letter's closing answers "who signed", "No. 4711" a "number". Passages below
  * `minScore` are left out.
  */
@@ -39,11 +38,4 @@ export function rankPassages(
     .filter((p) => p.score >= options.minScore)
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, options.top);
-}
-
-/** The stems of a passage's segments, implied words included (`segmentStems`). */
-function passageStems(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const segment of segmentText(text)) for (const s of segmentStems(segment)) out.add(s);
-  return out;
 }

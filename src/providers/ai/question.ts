@@ -2,7 +2,7 @@ import type { ChatTurn } from './ai-provider.ts';
 import { findAmounts } from './local/amounts.ts';
 import { findDates } from './local/dates.ts';
 import { findDurations } from './local/durations.ts';
-import type { Segment } from './segmentation.ts';
+import { type Segment, segmentText } from './segmentation.ts';
 import { contentStems, stem } from './text.ts';
 
 // What a question asks for, read the same way by passage ranking (modules/chat) and by the local
@@ -230,12 +230,35 @@ const IMPLIED_WORDS: Record<string, string[]> = {
   subject: ['subject', 'topic', 'about', 'email', 'mail'],
 };
 
+/** "No. 4711", "#4711", "Invoice 2025-117", "PO-44817": a reference number. */
+const REFERENCE_NUMBER = /\b(?:No|Nr|Num)\.?\s*[\d#A-Z]|#\s?\d|\b(?:[A-Z]{1,5}[-/]?\d{3,}|\d{2,}[-/]\d{2,})\b/;
+
 /** A segment's stems, with what its kind or label says without writing it ("No. 4711" is a number). */
 export function segmentStems(segment: Segment): Set<string> {
   const stems = new Set(contentStems(segment.text));
-  // "No. 4711", "#4711", "Invoice 2025-117", "PO-44817": a reference number.
-  if (/\b(?:No|Nr|Num)\.?\s*[\d#A-Z]|#\s?\d|\b(?:[A-Z]{1,5}[-/]?\d{3,}|\d{2,}[-/]\d{2,})\b/.test(segment.text)) stems.add('number');
-  const implied = segment.kind === 'signature' ? IMPLIED_WORDS.signature : segment.kind === 'header_field' || segment.kind === 'field' ? IMPLIED_WORDS[(segment.label ?? '').toLowerCase()] : undefined;
-  for (const word of implied ?? []) stems.add(word);
+  if (REFERENCE_NUMBER.test(segment.text)) stems.add('number');
+  for (const word of impliedWords(segment)) stems.add(word);
+  return stems;
+}
+
+function impliedWords(segment: Segment): string[] {
+  if (segment.kind === 'signature') return IMPLIED_WORDS.signature!;
+  if (segment.kind === 'header_field' || segment.kind === 'field') return IMPLIED_WORDS[(segment.label ?? '').toLowerCase()] ?? [];
+  return [];
+}
+
+/** A line that may be a signature's closing or a labelled line whose label implies words (only those texts are segmented). */
+const MAY_IMPLY = /^[ \t>]*(?:(?:from|to|date|sent|subject|by)\s*:|(?:sincerely|yours|kind|best|warm|regards|cheers|thanks|thank you|many thanks|respectfully|with best|mit freundlichen))/im;
+
+/**
+ * A passage's stems read as the answerer reads its segments (`segmentStems`), for retrieval: its
+ * words, "number" for a reference number, and what its signatures and labelled lines imply. Only
+ * a passage that may hold such a line is segmented (segmenting every passage of a long document
+ * for every question costs several times the rest of the ranking).
+ */
+export function passageStems(text: string): Set<string> {
+  const stems = new Set(contentStems(text));
+  if (REFERENCE_NUMBER.test(text)) stems.add('number');
+  if (MAY_IMPLY.test(text)) for (const segment of segmentText(text)) for (const word of impliedWords(segment)) stems.add(word);
   return stems;
 }
