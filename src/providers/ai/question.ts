@@ -26,7 +26,7 @@ const TYPE_CUES: [AnswerType, RegExp][] = [
   ['duration', /\bhow long\b|\bhow many (?:business |working |calendar )?(?:days|weeks|months|years|hours)\b|\bhow much (?:notice|time)\b|\bnotice period\b|\bwithin (?:what|how)\b|\bhow soon\b|\bduration\b|\blead time\b/],
   ['date', /\bwhen\b|\bwann\b|\bbis wann\b|\ban welchem tag\b|\bwhat (?:date|day|year)\b|\bwhich (?:date|day|year)\b|\bby what date\b|\bdeadline\b|\bdue date\b|\bdate of\b|\bexpiry date\b|\bstart date\b|\bend date\b|\bon what (?:date|day)\b/],
   // "VAT rate", "interest rate", "what percentage": a share, not money ("room rate" stays money).
-  ['percent', /\b(?:vat|tax|gst|interest|discount|commission|growth|inflation|occupancy|vacancy|withholding|margin|tax)\s+rate\b|\bpercentage\b|\bwhat percent\b|\bhow many per ?cent\b|\bwelcher prozentsatz\b/],
+  ['percent', /\b(?:vat|tax|gst|interest|discount|commission|growth|inflation|occupancy|vacancy|withholding|margin)\s+rate\b|\bpercentage\b|\bwhat percent\b|\bhow many per ?cent\b|\bwelcher prozentsatz\b/],
   ['amount', /\bhow much\b|\btotal\b|\bvat\b|\btax(?:es)?\b|\bgst\b|\blimits?\b|\ballowance\b|\bcap\b|\bspent\b|\bspend(?:ing)?\b|\bwie (?:hoch|viel)\b|\bbetrag\b|\bsumme\b|\bkosten\b|\bpreis\b|\bfees?\b|\bprices?\b|\bcosts?\b|\brates?\b|\bamount\b|\bsalary\b|\brent\b|\bbudget\b|\bdeposit\b|\bbalance\b|\bcharged?\b|\bpremium\b|\bvalue of\b|\binvoiced?\b.*\bfor\b|\bretainer\b|\bwage\b|\bowed?\b/],
   ['party', /\bwho\b|\bwer\b|\bwem\b|\bwhom\b|\bwhose\b|\b(?:which|what) (?:company|companies|organi[sz]ation|firm|supplier|vendor|customer|client|person|party|bank|insurer|contractor|agency|employer|landlord|tenant|buyer|seller|carrier|auditor)\b|\bname of\b/],
   ['place', /\bwhere\b|\bwo\b|\b(?:which|what) (?:city|country|town|address|location|venue|place|region|office|site|warehouse)\b/],
@@ -80,7 +80,6 @@ const RELATED_GROUPS = [
   'run runs continue continues last lasts term duration',
   'study studied education university college school degree bachelor master graduate graduated',
   'approve approved approval authorise authorised authorize authorized',
-  'hold held venue location',
   'number no ref reference',
   'now new revised updated current latest',
 ];

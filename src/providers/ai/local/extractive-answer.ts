@@ -26,7 +26,7 @@ const MIN_FOCUS_WORDS = 12;
 /** How much a kind of segment is worth as an answer: a heading names a topic but answers nothing. */
 const KIND_WEIGHT: Partial<Record<Segment['kind'], number>> = { heading: 0.4, signature: 0.6, header_field: 0.9 };
 
-export interface Candidate {
+interface Candidate {
   passage: number;
   segment: Segment;
   /** Index of the segment in its passage. */
@@ -77,7 +77,7 @@ export function extractiveAnswer(question: string, passages: Passage[], history:
 }
 
 /** Every segment of the passages as a possible answer, best first. */
-export function scoreCandidates(analysis: QuestionAnalysis, passages: Passage[], names?: NameFinder): { candidates: Candidate[]; terms: Map<string, number> } {
+function scoreCandidates(analysis: QuestionAnalysis, passages: Passage[], names?: NameFinder): { candidates: Candidate[]; terms: Map<string, number> } {
   const candidates = collectCandidates(passages, analysis, names);
   const terms = weightByRarity(analysis.terms, candidates.map((c) => c.stems));
   const order = [...analysis.terms.keys()];
@@ -120,7 +120,7 @@ function labelOf(segment: Segment): string | null {
  * The share (0..1) of a segment's label words that name what the question asks: its words, or the
  * noun of the asked kind ("Due Date" for when). 0 unless one of them is the question's own.
  */
-export function labelMatch(segment: Segment, analysis: QuestionAnalysis): number {
+function labelMatch(segment: Segment, analysis: QuestionAnalysis): number {
   const label = labelOf(segment);
   if (!label) return 0;
   // Figures in a label ("VAT @ 15%") are values, not what it names.
