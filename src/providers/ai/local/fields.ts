@@ -74,6 +74,9 @@ export function findFieldValues(text: string): FieldFindings {
     if (!m) continue;
     const kind = kindOfLabel(m[1]!);
     if (!kind) continue;
+    // "Foreign Trade University, Hà Nội": a name before a comma is a name, not a label.
+    const commaForm = !lines[i]!.text.slice(0, m[1]!.length + 4).includes(':');
+    if (commaForm && /^\s*\p{Lu}\S*\s+\p{Lu}/u.test(m[1]!)) continue;
     let value = m[2]!;
     let valueStart = lines[i]!.start + lines[i]!.text.length - value.length;
     if (value.trim() === '' && lines[i + 1] && lines[i + 1]!.text.trim() !== '') {
@@ -97,6 +100,8 @@ function kindOfLabel(label: string): TypedValue['kind'] | null {
   for (let i = wordsOfLabel.length - 1; i >= 0; i--) {
     const w = wordsOfLabel[i]!;
     if (w === 'name' || PERSON_FIELD_WORDS.has(w) || ROLE_WORDS.has(w)) return 'person';
+    // "Collected by:", "Issued by:": someone did it (an organisation's name fails the person checks later).
+    if (w === 'by' && i === wordsOfLabel.length - 1 && wordsOfLabel.length >= 2) return 'person';
     if (ORG_FIELD_WORDS.has(w)) return 'organization';
   }
   return null;
