@@ -97,6 +97,8 @@ export function findFieldValues(text: string): FieldFindings {
 function kindOfLabel(label: string): TypedValue['kind'] | null {
   const wordsOfLabel = label.toLowerCase().split(/[^\p{L}-]+/u).filter(Boolean);
   if (wordsOfLabel.length === 0 || wordsOfLabel.length > 4) return null;
+  // "Head office:", "Branch address:": a place follows, whatever the words before say.
+  if (/^(?:office|address|location|branch|site|venue|premises)$/.test(wordsOfLabel[wordsOfLabel.length - 1]!)) return null;
   for (let i = wordsOfLabel.length - 1; i >= 0; i--) {
     const w = wordsOfLabel[i]!;
     if (w === 'name' || PERSON_FIELD_WORDS.has(w) || ROLE_WORDS.has(w)) return 'person';

@@ -14,7 +14,16 @@ import { GENERIC_CAPITALISED, ROLE_WORDS, STRONG_ORG_HEADS, WEAK_ORG_HEADS } fro
 const require = createRequire(import.meta.url);
 
 /** Lower-case, without diacritics ("zürich" → "zurich"): how names are looked up. */
-export const foldName = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[’]/g, "'");
+export const foldName = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[’]/g, "'")
+    // Letters that carry their stroke in the letter itself, not in a combining mark ("Đà Nẵng" → "da nang").
+    .replace(/[đð]/g, 'd')
+    .replace(/ø/g, 'o')
+    .replace(/ł/g, 'l');
 
 interface Country {
   code: string;

@@ -125,7 +125,7 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
 }
 
 /** Several capitalised words that together name a place the lexicon or the city gazetteer knows. */
-function placeOfWords(tokens: NameToken[]): boolean {
+export function placeOfWords(tokens: NameToken[]): boolean {
   if (tokens.length < 2 || tokens.some((t) => !t.capitalised)) return false;
   const key = tokens.map(bare).join(' ');
   return isKnownPlace(key) || findCity(key) !== null;
@@ -411,11 +411,13 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
   if (out.length > 0) return out;
   // "a new library in Eastfield", "farmers in Dak Lak and Gia Lai": an unknown name after "in" or "near".
   if (tokens.length <= 3 && /\b(?:in|near)\s+$|\b(?:in|near)\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:and|or)\s+$/u.test(span.before)) {
-    const unknown = tokens.every(
-      (t) => t.capitalised && !t.acronym && !isCommon(bare(t), ctx) && !(tokens.length === 1 && isFirstName(bare(t))) && !isKnownCompanyWord(bare(t)) &&
+    const unknown = !SUBJECT_BEFORE_IN.test(span.before) && tokens.every(
+      (t) => t.text.length >= 3 && t.capitalised && !t.acronym && !isCommon(bare(t), ctx) && !(tokens.length === 1 && isFirstName(bare(t))) && !isKnownCompanyWord(bare(t)) &&
         !lexiconTags(bare(t)).includes('Demonym') && !NOT_A_NAME_SUFFIX.test(bare(t)),
     );
-    if (unknown && !/^\s*(?:\d|['’]s\b)/.test(span.after)) return [{ kind: 'place', tokens, strength: 0.8 }];
+    // One word needs a place's end: a clause's end or another name ("in Eastfield, replacing"; not "in Fortran and explains").
+    const ends = tokens.length > 1 || /^\s*(?:[,.;:)]|$)|^\s+(?:and|or)\s+\p{Lu}\p{Ll}/u.test(span.after);
+    if (unknown && ends && !/^\s*(?:\d|['’]s\b)/.test(span.after)) return [{ kind: 'place', tokens, strength: 0.8 }];
   }
   return out;
 }
@@ -425,12 +427,19 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
  * ("Charlotte", "Reading") need a place's context: "in"/"at"/"near"/"from" before, ", <region>" or a
  * postcode after, a postcode before ("68199 Mannheim"), or another place in a list ("Columbus and Charlotte").
  */
+const LARGE_CITY = 500_000;
+/** "experience in Python", "fluent in Portuguese": after these words "in" names a subject, not a place. */
+const SUBJECT_BEFORE_IN = /\b(?:experience|experienced|skilled|skills|proficient|proficiency|fluent|fluency|trained|training|certified|certification|degree|diploma|courses?|interest|interested|expert|expertise|written|built|coded|listed|set out|described|specified|shown|stated|defined)\s+in\s+$/i;
+
 function cityInContext(key: string, tokens: NameToken[], span: NameSpan, ctx: DocumentContext): boolean {
-  if (findCity(key) === null || tokens.some((t) => t.acronym)) return false;
-  const ambiguous = tokens.length === 1 && (isFirstName(key) || isLastName(key) || isCommon(key, ctx) || NOT_A_NAME_SUFFIX.test(key));
+  const city = findCity(key);
+  if (city === null || tokens.some((t) => t.acronym)) return false;
+  // A one-word town of a few thousand people shares its name with many things ("Mango", "Python").
+  const ambiguous = tokens.length === 1 && (city.population < LARGE_CITY || isFirstName(key) || isLastName(key) || isCommon(key, ctx) || NOT_A_NAME_SUFFIX.test(key));
   if (!ambiguous) return true;
   return (
     /\b(?:in|at|near|from|to|via|outside)\s+$/i.test(span.before) ||
+    (/,\s*$/.test(span.before) && /^\s*$/.test(span.after)) ||
     /\b\d{4,6}\s+$/.test(span.before) ||
     /^\s*(?:,\s*\p{Lu}|\s\d{3,6}\b|\s+(?:and|or)\s+\p{Lu})/u.test(span.after) ||
     /\p{Lu}[\p{L}'’-]*\s+(?:and|or)\s+$/u.test(span.before)
