@@ -57,6 +57,12 @@ describe('local entities: organisations', () => {
     assert.deepEqual(extractEntitiesLocal('Foreign Languages University, Đà Nẵng - Bachelor of Arts, 2014').organizations, ['Foreign Languages University']);
   });
 
+  it('reads a distinctive name before a telecoms head as an organisation, not a person', () => {
+    const e = extractEntitiesLocal('Thanks for contacting Halcyon Broadband support. How can I help?');
+    assert.deepEqual(e.organizations, ['Halcyon Broadband']);
+    assert.deepEqual(e.people, []);
+  });
+
   it('reads the payees of statement lines, ending at the town, the reference or the legal form', () => {
     const text = [
       '03 Mar | Card payment GREENGROCER STORES 2417 GLASGOW | 63.87 |  | 2,211.99',

@@ -25,7 +25,7 @@ export const WEAK_ORG_HEADS = set(`services systems solutions software technolog
   renewables textiles apparel publishing publishers records pictures films broadcasting radio television
   telecommunications interactive innovations dynamics electronics instruments manufacturing supply supplies
   consultancy outfitters bakery brewery vineyards architects engineers accountants lawyers attorneys surveyors
-  forwarders carriers couriers`);
+  forwarders carriers couriers broadband telecoms wireless fibre fiber`);
 
 /** Heads that may open a name followed by "of" ("University of Leeds", "Bank of Ireland"). */
 export const OF_ORG_HEADS = set(`university bank ministry department institute college academy museum school church federation
