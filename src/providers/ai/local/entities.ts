@@ -34,7 +34,7 @@ interface Mention {
   strength: number;
 }
 
-/** "TRANSPORT FOR LONDON" → "Transport for London": a payee written in capitals, in the case of a name. */
+/** "TRANSIT FOR LEEDS" → "Transit for Leeds": a payee written in capitals, in the case of a name. */
 function payeeMention(payee: Payee): Mention {
   const words = payee.name.split(/\s+/);
   const name = words

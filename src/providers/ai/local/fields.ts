@@ -74,7 +74,7 @@ export function findFieldValues(text: string): FieldFindings {
     if (!m) continue;
     const kind = kindOfLabel(m[1]!);
     if (!kind) continue;
-    // "Foreign Trade University, Hà Nội": a name before a comma is a name, not a label.
+    // "Coastal Marine University, Đà Nẵng": a name before a comma is a name, not a label.
     const commaForm = !lines[i]!.text.slice(0, m[1]!.length + 4).includes(':');
     if (commaForm && /^\s*\p{Lu}\S*\s+\p{Lu}/u.test(m[1]!)) continue;
     let value = m[2]!;

@@ -89,7 +89,7 @@ function cityByName(): Map<string, City> {
 /** A city of the gazetteer ("Nairobi" → KE), or null. Small towns named like words are left to context. */
 export function findCity(name: string): City | null {
   const folded = foldName(name);
-  // "Hà Nội", "Đà Nẵng": Vietnamese names are written in syllables that the gazetteer joins ("Hanoi").
+  // "Hải Phòng": Vietnamese names are written in syllables that the gazetteer may join ("Haiphong").
   return cityByName().get(folded) ?? (folded.includes(' ') && folded.length <= 16 ? (cityByName().get(folded.replace(/ /g, '')) ?? null) : null);
 }
 

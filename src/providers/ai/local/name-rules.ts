@@ -97,7 +97,7 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
   const tokens = span.tokens.slice();
   while (tokens.length > 1 && isOnlyVerb(tokens[0]!.lower) && !isFirstName(tokens[0]!.lower)) tokens.shift();
   // "Harbour Properties DAC": a name closed by a legal form is the company's whole name.
-  // "Foreign Trade University", "National Grid Authority": so is one closed by a strong organisation head.
+  // "Coastal Marine University", "Regional Water Authority": so is one closed by a strong organisation head.
   const closing = tokens.length >= 2 ? bare(tokens[tokens.length - 1]!) : '';
   const legalName = tokens.length >= 2 && (LEGAL_SUFFIXES.has(closing) || (STRONG_ORG_HEADS.has(closing) && tokens.every((t) => t.capitalised)));
   if ((span.sentenceStart || tokens[0]?.lower === 'the') && !(legalName && tokens[0]!.lower !== 'the' && !STOP_WORDS.has(tokens[0]!.lower) && !isOnlyVerb(tokens[0]!.lower))) {
@@ -107,7 +107,7 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
       const keep =
         isFirstName(t.lower) ||
         isKnownPlace(t.lower) ||
-        // "New York", "Ho Chi Minh City": a place of several words starting with an ordinary one.
+        // "Kuala Lumpur", "San José": a place of several words starting with an ordinary one.
         placeOfWords(tokens.slice(0, 2)) ||
         placeOfWords(tokens.slice(0, 3)) ||
         placeOfWords(tokens.slice(0, 4)) ||
@@ -137,10 +137,10 @@ function nameLike(t: NameToken, ctx: DocumentContext, allowCommon: boolean, cued
   if (!t.capitalised || t.acronym || /\d|&/.test(t.text) || t.text.length < 2) return false;
   const b = bare(t);
   if (isHead(t) || STREET_WORDS.has(b) || ROLE_WORDS.has(b) || GENERIC_CAPITALISED.has(b) || LEGAL_SUFFIXES.has(b)) return false;
-  // "Oliver Pennington": after a given name a town's name may be a family name (a country's may not).
+  // "Edith Lancaster": after a given name a town's name may be a family name (a country's may not).
   if (isKnownPlace(b) && !isFirstName(b) && !isLastName(b) && !(allowCommon && findCountry(b) === null && !isCountry(b))) return false;
   if (allowCommon || isFirstName(b) || isLastName(b)) return true;
-  // With a cue (a role after it, a field label), "Cathal" or "Kunal" may end like an English noun.
+  // With a cue (a role after it, a field label), "Bilal" or "Kamal" may end like an English noun.
   return !isCommon(b, ctx) && (cued || !NOT_A_NAME_SUFFIX.test(b));
 }
 
@@ -295,23 +295,23 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
 
   if ((span.honorific || dear) && tokens.every((t) => nameLike(t, ctx, true))) return person(3);
   if (count < 2) return null;
-  // "in Gia Lai": a given name after "in" is a place's first word unless a family name the lexicon knows follows.
+  // "in Kon Tum": a given name after "in" is a place's first word unless a family name the lexicon knows follows.
   const placeFirst = placeContext(span.before) && !isLastName(lowers[lowers.length - 1]!);
   if (isFirstName(lowers[0]!) && !placeFirst && tokens.slice(1).every((t) => nameLike(t, ctx, true))) return person(2);
   if (count <= 3 && isLastName(lowers[lowers.length - 1]!) && tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) {
     return person(2);
   }
-  // "Ito Naomi", "Tanaka Hiroshi": a family name first, then a given name (East Asian and Hungarian order).
+  // "Suzuki Ren", "Nagy Eszter": a family name first, then a given name (East Asian and Hungarian order).
   if (count === 2 && isLastName(lowers[0]!) && isFirstName(lowers[1]!) && !isKnownPlace(phraseOf(lowers))) return person(2);
   if (count > 3) return null;
-  // "Hà Nội", "Kwai Chung": a place the gazetteer knows is not read as a person on weaker cues.
+  // "Hải Phòng", "Sha Tin": a place the gazetteer knows is not read as a person on weaker cues.
   if (placeOfWords(tokens)) return null;
-  // "Cathal Byrne, Director", "Vikram Malhotra, National Sales Head": a role after a name is cue enough for unusual words.
+  // "Bilal Qureshi, Director", "Ananya Rao, Regional Sales Head": a role after a name is cue enough for unusual words.
   if (roleAfter(span.after) && tokens.every((t) => nameLike(t, ctx, false, true) || NAME_PARTICLES.has(t.text)) && !placeContext(span.before)) {
     return person(1.2);
   }
   if (!tokens.every((t) => nameLike(t, ctx, false) || NAME_PARTICLES.has(t.text))) return null;
-  // "farmers in Gia Lai", "at the Bình Dương centre": after "in", "at" or "near" an unknown name is a place, not a person.
+  // "growers in Kon Tum", "at the Long An depot": after "in", "at" or "near" an unknown name is a place, not a person.
   if (placeContext(span.before)) return null;
 
   // "your client, Siobhán O'Connell, wishes": words shaped only as names are, mid-sentence.
@@ -346,7 +346,7 @@ const CONNECTORSISH = new Set(['of', 'and', '&', 'for', 'the']);
 const phraseOf = (lowers: string[]) => lowers.join(' ');
 
 /**
- * A job title after a name: ", Director", " (Head of Trading)", " - National Sales Head": up to
+ * A job title after a name: ", Director", " (Head of Treasury)", " - Regional Sales Head": up to
  * five capitalised words (with "of", "and", "&") of which one is a role word.
  */
 function roleAfter(after: string): boolean {
@@ -356,7 +356,7 @@ function roleAfter(after: string): boolean {
   return words.some((w) => ROLE_WORDS.has(w));
 }
 
-/** Text before a name that makes it a place: "in", "near", "at", also after a first place ("in Dak Lak and"). */
+/** Text before a name that makes it a place: "in", "near", "at", also after a first place ("in Kon Tum and"). */
 function placeContext(before: string): boolean {
   return /\b(?:in|near|at)\s+(?:the\s+)?$/i.test(before) || /\b(?:in|near)\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:and|or)\s+$/u.test(before);
 }
@@ -409,13 +409,13 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
     } else i++;
   }
   if (out.length > 0) return out;
-  // "a new library in Eastfield", "farmers in Dak Lak and Gia Lai": an unknown name after "in" or "near".
+  // "a new depot in Ravensmoor", "growers in Kon Tum and Lâm Đồng": an unknown name after "in" or "near".
   if (tokens.length <= 3 && /\b(?:in|near)\s+$|\b(?:in|near)\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:and|or)\s+$/u.test(span.before)) {
     const unknown = !SUBJECT_BEFORE_IN.test(span.before) && tokens.every(
       (t) => t.text.length >= 3 && t.capitalised && !t.acronym && !isCommon(bare(t), ctx) && !(tokens.length === 1 && isFirstName(bare(t))) && !isKnownCompanyWord(bare(t)) &&
         !lexiconTags(bare(t)).includes('Demonym') && !NOT_A_NAME_SUFFIX.test(bare(t)),
     );
-    // One word needs a place's end: a clause's end or another name ("in Eastfield, replacing"; not "in Fortran and explains").
+    // One word needs a place's end: a clause's end or another name ("in Ravensmoor, replacing"; not "in Fortran and explains").
     const ends = tokens.length > 1 || /^\s*(?:[,.;:)]|$)|^\s+(?:and|or)\s+\p{Lu}\p{Ll}/u.test(span.after);
     if (unknown && ends && !/^\s*(?:\d|['’]s\b)/.test(span.after)) return [{ kind: 'place', tokens, strength: 0.8 }];
   }
@@ -424,17 +424,17 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
 
 /**
  * A city of the gazetteer, as the whole span. Names that are also people's names or ordinary words
- * ("Charlotte", "Reading") need a place's context: "in"/"at"/"near"/"from" before, ", <region>" or a
- * postcode after, a postcode before ("68199 Mannheim"), or another place in a list ("Columbus and Charlotte").
+ * ("Florence", "Reading") need a place's context: "in"/"at"/"near"/"from" before, ", <region>" or a
+ * postcode after, a postcode before ("38440 Wolfsburg"), or another place in a list ("Leeds and Bristol").
  */
 const LARGE_CITY = 500_000;
-/** "experience in Python", "fluent in Portuguese": after these words "in" names a subject, not a place. */
+/** "experience in Fortran", "fluent in Portuguese": after these words "in" names a subject, not a place. */
 const SUBJECT_BEFORE_IN = /\b(?:experience|experienced|skilled|skills|proficient|proficiency|fluent|fluency|trained|training|certified|certification|degree|diploma|courses?|interest|interested|expert|expertise|written|built|coded|listed|set out|described|specified|shown|stated|defined)\s+in\s+$/i;
 
 function cityInContext(key: string, tokens: NameToken[], span: NameSpan, ctx: DocumentContext): boolean {
   const city = findCity(key);
   if (city === null || tokens.some((t) => t.acronym)) return false;
-  // A one-word town of a few thousand people shares its name with many things ("Mango", "Python").
+  // A one-word town of a few thousand people shares its name with many things (a fruit, a programming language).
   const ambiguous = tokens.length === 1 && (city.population < LARGE_CITY || isFirstName(key) || isLastName(key) || isCommon(key, ctx) || NOT_A_NAME_SUFFIX.test(key));
   if (!ambiguous) return true;
   return (

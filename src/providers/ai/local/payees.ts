@@ -2,7 +2,7 @@ import { findCity, findCountry } from './gazetteer.ts';
 import { LEGAL_SUFFIXES, STRONG_ORG_HEADS } from './name-words.ts';
 
 // Who was paid on a bank or mobile-money statement: the merchant written after the kind of
-// transaction ("Card payment TESCO STORES 2417 GLASGOW", "Pay Bill to 888880 - KENYA POWER Acc. 5401…").
+// transaction ("Card payment GREENGROCER STORES 2417 PERTH", "Pay Bill to 123456 - LAKESIDE WATER Acc. 7701…").
 // Those lines are in capitals, so the capitalisation rules alone cannot tell a name from its town or reference.
 
 /** Where a payee's name is in the text. */
@@ -14,7 +14,7 @@ export interface Payee {
 
 const KIND =
   /\b(?:card payment|card refund|card purchase|contactless(?: payment)?|pos purchase|direct debit|standing order|bill payment|salary|pay bill to|merchant payment to|buy goods (?:from|to)|withdrawal at agent till|payment to|transfer to|transfer from)\s+(?:(?:to|from)\s+)?(?:\d+\s*[-–]\s*)?/gi;
-/** The name: capitals, with "&", "'", "." and "-" inside, and "for"/"of" between words ("TRANSPORT FOR LONDON"). */
+/** The name: capitals, with "&", "'", "." and "-" inside, and "for"/"of" between words ("TRANSIT FOR LEEDS"). */
 const NAME = /^[A-Z][A-Z&'.-]*(?![a-z])(?:\s+(?:[A-Z][A-Z&'.-]*(?![a-z])|FOR|OF|AND))*/;
 
 /** Payees of transaction lines, each ending before a number, a reference ("Acc.", "Ref") or the town of the shop. */
@@ -24,19 +24,19 @@ export function findPayees(text: string): Payee[] {
     const start = kind.index + kind[0].length;
     const name = NAME.exec(text.slice(start, start + 80))?.[0];
     if (!name) continue;
-    // "NETFLIX.COM": the shop's web address names it.
+    // "STREAMBOX.COM": the shop's web address names it.
     const words = name.replace(/\.(?:COM|NET|ORG|CO\.UK)\b.*$/, '').split(/\s+/);
-    // "A CAMPBELL RENT": an initial opens a person's name, not a company's.
+    // "B MACDONALD RENT": an initial opens a person's name, not a company's.
     if (/^[A-Z]\.?$/.test(words[0]!)) continue;
     let keep = 0;
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!.replace(/\.$/, '').toLowerCase();
       if (/^(?:acc|a\/c|ref|reference|no|till|pay|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|jan|feb)$/.test(w)) break;
-      // "… SCOTRAIL GLASGOW QUEEN ST": the town of the shop ends the name, unless joined by "for"/"of".
+      // "… HIGHLAND RAIL PERTH STATION": the town of the shop ends the name, unless joined by "for"/"of".
       const joined = i > 0 && /^(?:for|of)$/i.test(words[i - 1]!);
       if (i > 0 && !joined && (findCity(w) !== null || findCountry(w) !== null)) break;
       keep = i + 1;
-      // "… SERVICES LTD MAR PAY", "GLASGOW CITY COUNCIL CTAX": a legal form or a head closes the name.
+      // "… FERRIES LTD MAR PAY", "DUNMORE DISTRICT COUNCIL CTAX": a legal form or a head closes the name.
       if (LEGAL_SUFFIXES.has(w) || STRONG_ORG_HEADS.has(w)) break;
     }
     while (keep > 0 && /^(?:for|of|and)$/i.test(words[keep - 1]!)) keep--;
