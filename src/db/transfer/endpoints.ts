@@ -164,7 +164,9 @@ export class PostgresEndpoint implements Endpoint {
     }
     const client = await this.pool.connect();
     try {
-      await client.query('begin');
+      // A batch lost with a crash of the server is lost together with its progress row: the resume
+      // copies it again. So the copy need not wait for each commit's flush to disk.
+      await client.query('begin; set local synchronous_commit = off');
       await client.query(text, params);
       await this.putState(client, state);
       await client.query('commit');

@@ -15,6 +15,8 @@ export interface TransferOptions {
   progress?: (line: string) => void;
   now?: () => number;
   /** Called before every batch: the CLI's kill -9 tests and a stop request hook in here. */
+  /** Tables copied (and verified) at the same time, each on its own connection (default 2). */
+  parallel?: number;
   beforeBatch?: (table: string, copied: number) => void | Promise<void>;
 }
 
@@ -57,6 +59,27 @@ function duration(ms: number): string {
   if (!Number.isFinite(ms)) return '?';
   const s = Math.round(ms / 1000);
   return s >= 3600 ? `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m` : s >= 60 ? `${Math.floor(s / 60)}m${s % 60}s` : `${s}s`;
+}
+
+/** Runs `work` over the items, at most `limit` at a time, in the items' order. */
+/** The first failure stops every lane at its next item (or batch: `stopped()`), and is thrown once all have stopped. */
+async function inParallel<T>(items: readonly T[], limit: number, work: (item: T, stopped: () => boolean) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const stopped = () => failed;
+  const lane = async () => {
+    while (next < items.length && !failed) {
+      try {
+        await work(items[next++]!, stopped);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  const failure = results.find((r) => r.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /** Which tables are copied, and the target column of each source column; refuses what cannot be copied. */
@@ -128,7 +151,7 @@ async function targetChecksum(target: Endpoint, t: PlannedTable, batchSize: numb
   let sum = 0n;
   for (;;) {
     const batch = await target.readAfter(t.target, names, after, batchSize);
-    for (const row of batch) sum = addDigest(sum, rowDigest(row, t.columns));
+    for (const row of batch) sum = addDigest(sum, rowDigest(names.map((n) => row[n]), t.columns));
     rows += batch.length;
     if (batch.length < batchSize) return { rows, sum };
     const last = batch[batch.length - 1]!;
@@ -183,51 +206,70 @@ export async function transferTables(source: Endpoint, target: Endpoint, options
   let lastReport = 0;
   const convert = target.dialect === 'postgres' ? toPostgres : toSqlite;
 
-  for (const t of tables) {
+  const report = (table: string, state: TableState) => {
+    const at = now();
+    if (!state.done && at - lastReport < 1_000) return;
+    lastReport = at;
+    const rate = copiedNow / Math.max(1, at - started);
+    const left = grandTotal - copiedBefore - copiedNow;
+    progress(`${table}: ${state.rows}/${totals.get(table)} rows; all tables ${copiedBefore + copiedNow}/${grandTotal} (${Math.round(rate * 1000)} rows/s, ETA ${duration(left > 0 ? left / rate : 0)})`);
+  };
+
+  /**
+   * One table, batch after batch. The next batch is read, converted and hashed while the target
+   * writes the previous one; each batch commits with the state that follows it, so the state in
+   * the target never runs ahead of the rows there.
+   */
+  const copyTable = async (t: PlannedTable, stopped: () => boolean) => {
     const state = states.get(t.source.name)!;
-    if (state.done) continue;
     const names = t.columns.map((c) => c.name);
     let sum = BigInt(state.sum);
-    for (;;) {
-      await options.beforeBatch?.(t.source.name, state.rows);
-      const batch = await source.readAfter(t.source, names, state.lastKey, batchSize);
-      const rows: unknown[][] = [];
-      for (const row of batch) {
-        const values = t.columns.map((c) => convert(row[c.name], c.type));
-        rows.push(values);
-        sum = addDigest(sum, rowDigest(Object.fromEntries(names.map((n, i) => [n, values[i]])), t.columns));
+    let writing: Promise<void> | null = null;
+    try {
+      while (!state.done && !stopped()) {
+        await options.beforeBatch?.(t.source.name, state.rows);
+        const batch = await source.readAfter(t.source, names, state.lastKey, batchSize);
+        const rows: unknown[][] = new Array(batch.length);
+        for (let r = 0; r < batch.length; r++) {
+          const row = batch[r]!;
+          const values = t.columns.map((c) => convert(row[c.name], c.type));
+          rows[r] = values;
+          sum = addDigest(sum, rowDigest(values, t.columns));
+        }
+        const last = batch[batch.length - 1];
+        if (writing) await writing;
+        state.rows += batch.length;
+        state.sum = sum.toString();
+        state.done = batch.length < batchSize;
+        if (last) state.lastKey = t.source.primaryKey.map((k) => last[k]);
+        const snapshot = { ...state };
+        writing = target.writeBatch(t.target.name, t.columns, rows, { [`table:${t.source.name}`]: JSON.stringify(snapshot) }).then(() => {
+          copiedNow += rows.length;
+          report(t.source.name, snapshot);
+        });
       }
-      const last = batch[batch.length - 1];
-      state.rows += batch.length;
-      state.sum = sum.toString();
-      state.done = batch.length < batchSize;
-      if (last) state.lastKey = t.source.primaryKey.map((k) => last[k]);
-      await target.writeBatch(t.target.name, t.columns, rows, { [`table:${t.source.name}`]: JSON.stringify(state) });
-      copiedNow += batch.length;
-      const at = now();
-      if (state.done || at - lastReport >= 1_000) {
-        lastReport = at;
-        const rate = copiedNow / Math.max(1, at - started);
-        const left = grandTotal - copiedBefore - copiedNow;
-        progress(
-          `${t.source.name}: ${state.rows}/${totals.get(t.source.name)} rows; all tables ${copiedBefore + copiedNow}/${grandTotal}` +
-            ` (${Math.round(rate * 1000)} rows/s, ETA ${duration(left > 0 ? left / rate : 0)})`,
-        );
-      }
-      if (state.done) break;
+      await writing;
+    } finally {
+      // Stopped by a failure (here or in another lane): the batch in flight ends before we return.
+      await writing?.catch(() => {});
     }
-  }
+  };
+  await inParallel(
+    tables.filter((t) => !states.get(t.source.name)!.done),
+    options.parallel ?? 2,
+    copyTable,
+  );
 
   // Verification: the target, read back, must hold exactly what was read from the source.
-  const reports: TableReport[] = [];
-  for (const t of tables) {
+  const reports: TableReport[] = new Array(tables.length);
+  await inParallel(tables, options.parallel ?? 2, async (t) => {
     const state = states.get(t.source.name)!;
     const expectedRows = totals.get(t.source.name)!;
     const held = await targetChecksum(target, t, batchSize * 2);
     const ok = held.rows === expectedRows && held.rows === state.rows && held.sum === BigInt(state.sum);
-    reports.push({ table: t.source.name, rows: held.rows, checksum: hex(held.sum), ok });
+    reports[tables.indexOf(t)] = { table: t.source.name, rows: held.rows, checksum: hex(held.sum), ok };
     if (!ok) progress(`${t.source.name}: the target holds ${held.rows} rows (checksum ${hex(held.sum)}), the source ${expectedRows} (copied ${state.rows}, checksum ${hex(BigInt(state.sum))})`);
-  }
+  });
   const bad = reports.filter((r) => !r.ok);
   if (bad.length > 0) {
     throw new TransferRefused(`verification failed for ${bad.map((r) => r.table).join(', ')}: the target does not hold what the source does (was the source written during the transfer?)`);

@@ -91,9 +91,9 @@ const MASK = (1n << 64n) - 1n;
  * because the two dialects sort text differently (byte order vs the collation), and additive, so
  * the copied part survives an interruption as one number in the transfer state.
  */
-export function rowDigest(row: Record<string, unknown>, columns: readonly { name: string; type: string }[]): bigint {
+export function rowDigest(values: readonly unknown[], columns: readonly { type: string }[]): bigint {
   let text = '';
-  for (const c of columns) text += `${canonical(row[c.name], c.type)}\u0001`;
+  for (let i = 0; i < columns.length; i++) text += `${canonical(values[i], columns[i]!.type)}\u0001`;
   const digest = hash('sha256', text, 'buffer');
   return digest.readBigUInt64BE(0);
 }
