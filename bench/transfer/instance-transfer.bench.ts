@@ -5,7 +5,6 @@ import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
-import { DERIVED_TABLES } from '../../src/db/transfer/derived.ts';
 import { transferInstance } from '../../src/modules/transfer/instance-transfer.ts';
 import { documentRow } from '../../test/support/document-rows.ts';
 
@@ -15,7 +14,8 @@ import { documentRow } from '../../test/support/document-rows.ts';
  * triggers disabled there too, so both write the same indexes), measured in the same run.
  * BENCH_TRANSFER_DOCS documents (default 20,000), each with its text (~1.5 KB), 3 passages with a
  * 256-dimension float32 embedding, and an event. Needs the local PostgreSQL server (superuser,
- * for server-side COPY files).
+ * for server-side COPY files). BENCH_TRANSFER_ROUNDS rounds (default 3), transfer and COPY
+ * alternating, medians; the transfer's copy-and-verify phase is timed from its progress lines.
  */
 const DOCS = Number(process.env['BENCH_TRANSFER_DOCS'] ?? 20_000);
 const ADMIN = process.env['TEST_DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -27,7 +27,7 @@ function text(i: number, words: number): string {
   return s;
 }
 
-export function fill(file: string): number {
+function fill(file: string): number {
   const raw = new DatabaseSync(file);
   const now = Date.now();
   const tenant = 'bench-tenant';
@@ -75,66 +75,92 @@ async function createDb(name: string): Promise<string> {
   return u.toString();
 }
 
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+
+/** The transfer into a fresh database, timed by phase from its progress lines. */
+async function timedTransfer(dir: string, url: string) {
+  const marks: Record<string, number> = {};
+  const t0 = performance.now();
+  const reports = await transferInstance({
+    from: { dataDir: dir },
+    to: { url },
+    progress: (line) => {
+      const at = performance.now() - t0;
+      if (line.startsWith('copying ')) marks['copy'] = at;
+      else if (line.startsWith('rebuilding ')) marks['rebuild'] = at;
+    },
+  });
+  const total = performance.now() - t0;
+  if (!reports.every((r) => r.ok)) throw new Error('transfer not verified');
+  return { total, setup: marks['copy']!, copyAndVerify: marks['rebuild']! - marks['copy']!, rebuild: total - marks['rebuild']! };
+}
+
+/** A plain server-side COPY of the same rows into a freshly migrated database (foreign keys dropped, triggers off, as the transfer has them). */
+async function timedCopy(dir: string, url: string, csvDir: string, tables: string[]) {
+  const database = openDatabase({ url, dataDir: dir, pipelinedConnections: 0, preparedStatements: false });
+  try {
+    await migrateToLatest(database.db);
+    const pool = database.pgPool!;
+    const fks = (await pool.query<{ t: string; n: string }>(`select c.relname as t, k.conname as n from pg_constraint k join pg_class c on c.oid = k.conrelid where k.contype = 'f'`)).rows;
+    for (const fk of fks) await pool.query(`alter table "${fk.t}" drop constraint "${fk.n}"`);
+    for (const table of tables) await pool.query(`alter table "${table}" disable trigger user`);
+    const t = performance.now();
+    for (const table of tables) await pool.query(`copy "${table}" from '${csvDir}/${table}.csv' with (format csv)`);
+    return performance.now() - t;
+  } finally {
+    await database.destroy();
+  }
+}
+
 export async function run() {
+  const ROUNDS = Number(process.env['BENCH_TRANSFER_ROUNDS'] ?? 3);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dms-bench-transfer-'));
   const csvDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dms-bench-copy-'));
   fs.chmodSync(csvDir, 0o777);
-  const names = [`dms_bench_transfer_${process.pid}`, `dms_bench_copy_${process.pid}`];
+  const names: string[] = [];
+  const fresh = async (kind: string) => {
+    const name = `dms_bench_${kind}_${process.pid}_${names.length}`;
+    names.push(name);
+    return createDb(name);
+  };
   try {
     const source = openDatabase({ url: null, dataDir: dir });
     await migrateToLatest(source.db);
     await source.destroy();
-    let t = performance.now();
     const rows = fill(path.join(dir, 'service.db'));
-    const fillMs = performance.now() - t;
 
-    // The transfer, end to end (migrating the target, copying, verifying, rebuilding the full-text index).
-    const target = await createDb(names[0]!);
-    t = performance.now();
-    const reports = await transferInstance({ from: { dataDir: dir }, to: { url: target } });
-    const transferMs = performance.now() - t;
-    if (!reports.every((r) => r.ok)) throw new Error('transfer not verified');
-    const rss = process.memoryUsage().rss;
-
-    // Its parts that a COPY does not do: migrating an empty database, rebuilding the derived index.
-    const pool = new pg.Pool({ connectionString: target, max: 1 });
-    t = performance.now();
-    for (const statement of DERIVED_TABLES['search_documents']!.postgres) await pool.query(statement);
-    const rebuildMs = performance.now() - t;
-    const tables = (await pool.query<{ relname: string }>(`select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and relkind = 'r' and relname not in ('kysely_migration', 'kysely_migration_lock', 'service_instances', 'search_documents') and exists (select 1 from pg_class x where x.oid = c.oid and reltuples <> 0)`)).rows.map((r) => r.relname);
-    const nonEmpty: string[] = [];
-    for (const table of tables) if ((await pool.query(`select 1 from "${table}" limit 1`)).rowCount) nonEmpty.push(table);
-    for (const table of nonEmpty) await pool.query(`copy "${table}" to '${csvDir}/${table}.csv' with (format csv)`);
+    // The rows COPY loads: what the first transfer wrote, dumped to files the server reads.
+    const first = await fresh('transfer');
+    const transfers = [await timedTransfer(dir, first)];
+    const pool = new pg.Pool({ connectionString: first, max: 1 });
+    const tables: string[] = [];
+    for (const r of (await pool.query<{ relname: string }>(`select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and relkind = 'r' and relname not in ('kysely_migration', 'kysely_migration_lock', 'service_instances', 'search_documents')`)).rows) {
+      if ((await pool.query(`select 1 from "${r.relname}" limit 1`)).rowCount) tables.push(r.relname);
+    }
+    for (const table of tables) await pool.query(`copy "${table}" to '${csvDir}/${table}.csv' with (format csv)`);
     await pool.end();
 
-    const baseline = await createDb(names[1]!);
-    const db2 = openDatabase({ url: baseline, dataDir: dir, pipelinedConnections: 0, preparedStatements: false });
-    t = performance.now();
-    await migrateToLatest(db2.db);
-    const migrateMs = performance.now() - t;
-    const p2 = db2.pgPool!;
-    const fks = (await p2.query<{ t: string; n: string }>(`select c.relname as t, k.conname as n from pg_constraint k join pg_class c on c.oid = k.conrelid where k.contype = 'f'`)).rows;
-    for (const fk of fks) await p2.query(`alter table "${fk.t}" drop constraint "${fk.n}"`);
-    for (const table of nonEmpty) await p2.query(`alter table "${table}" disable trigger user`);
-    t = performance.now();
-    for (const table of nonEmpty) await p2.query(`copy "${table}" from '${csvDir}/${table}.csv' with (format csv)`);
-    const copyMs = performance.now() - t;
-    await db2.destroy();
-
-    const copyAndVerifyMs = transferMs - migrateMs - rebuildMs;
+    // Alternate the two so that the machine's load falls on both alike; medians.
+    const copies = [await timedCopy(dir, await fresh('copy'), csvDir, tables)];
+    for (let round = 1; round < ROUNDS; round++) {
+      transfers.push(await timedTransfer(dir, await fresh('transfer')));
+      copies.push(await timedCopy(dir, await fresh('copy'), csvDir, tables));
+    }
+    const copyAndVerify = median(transfers.map((t) => t.copyAndVerify));
+    const copy = median(copies);
     return {
       documents: DOCS,
       rows,
-      fill_ms: Math.round(fillMs),
-      transfer_total_ms: Math.round(transferMs),
-      of_which_migrate_ms: Math.round(migrateMs),
-      of_which_fulltext_rebuild_ms: Math.round(rebuildMs),
-      transfer_copy_and_verify_ms: Math.round(copyAndVerifyMs),
-      plain_copy_ms: Math.round(copyMs),
-      ratio_copy_vs_transfer_copy_and_verify: Number((copyMs / copyAndVerifyMs).toFixed(2)),
-      ratio_copy_vs_transfer_total: Number((copyMs / transferMs).toFixed(2)),
-      rows_per_s: Math.round(rows / (copyAndVerifyMs / 1000)),
-      rss_mb_after: Math.round(rss / 1048576),
+      rounds: ROUNDS,
+      plain_copy_ms: copies.map(Math.round),
+      transfer_copy_and_verify_ms: transfers.map((t) => Math.round(t.copyAndVerify)),
+      transfer_setup_ms: transfers.map((t) => Math.round(t.setup)),
+      transfer_fulltext_rebuild_ms: transfers.map((t) => Math.round(t.rebuild)),
+      transfer_total_ms: transfers.map((t) => Math.round(t.total)),
+      ratio_copy_vs_transfer_copy_and_verify: Number((copy / copyAndVerify).toFixed(2)),
+      ratio_copy_vs_transfer_total: Number((copy / median(transfers.map((t) => t.total))).toFixed(2)),
+      transfer_rows_per_s: Math.round(rows / (copyAndVerify / 1000)),
+      bench_process_rss_mb: Math.round(process.memoryUsage().rss / 1048576),
     };
   } finally {
     for (const name of names) await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`)).catch(() => {});

@@ -201,6 +201,7 @@ export async function transferTables(source: Endpoint, target: Endpoint, options
     states.set(t.source.name, saved ? (JSON.parse(saved) as TableState) : { lastKey: null, rows: 0, sum: '0', done: false });
   }
   const copiedBefore = [...states.values()].reduce((a, s) => a + s.rows, 0);
+  progress(`copying ${tables.length} tables, ${grandTotal} rows${copiedBefore > 0 ? ` (${copiedBefore} already copied)` : ''}`);
   let copiedNow = 0;
   const started = now();
   let lastReport = 0;
@@ -261,6 +262,7 @@ export async function transferTables(source: Endpoint, target: Endpoint, options
   );
 
   // Verification: the target, read back, must hold exactly what was read from the source.
+  progress('verifying: reading every table of the target back');
   const reports: TableReport[] = new Array(tables.length);
   await inParallel(tables, options.parallel ?? 2, async (t) => {
     const state = states.get(t.source.name)!;
@@ -275,9 +277,11 @@ export async function transferTables(source: Endpoint, target: Endpoint, options
     throw new TransferRefused(`verification failed for ${bad.map((r) => r.table).join(', ')}: the target does not hold what the source does (was the source written during the transfer?)`);
   }
 
+  progress('restoring triggers and foreign keys (validating every reference)');
   await restoreTarget(target, tables, meta);
   for (const [name, statements] of Object.entries(DERIVED_TABLES)) {
     if (!(await target.tables()).some((t) => t.name === name)) continue;
+    progress(`rebuilding ${name} from the copied rows`);
     for (const statement of statements[target.dialect as DialectName]) await target.exec(statement);
     reports.push({ table: name, rows: await target.count(name), checksum: 'rebuilt', ok: true });
   }
