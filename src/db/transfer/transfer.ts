@@ -43,7 +43,6 @@ interface Meta {
   triggers?: { name: string; sql: string }[];
   /** PostgreSQL target: tables whose user triggers are disabled for the copy. */
   disabledTriggers?: string[];
-  verified?: boolean;
 }
 
 interface PlannedTable {
@@ -103,13 +102,15 @@ function plan(sourceTables: TableInfo[], targetTables: TableInfo[]): PlannedTabl
 }
 
 /** Makes the target accept rows in any order without firing the service's triggers (idempotent: re-run on resume). */
-async function relaxTarget(target: Endpoint, tables: PlannedTable[], meta: Meta): Promise<void> {
+async function relaxTarget(target: Endpoint, tables: PlannedTable[], meta: Meta, save: () => Promise<void>): Promise<void> {
   if (target instanceof PostgresEndpoint) {
     meta.foreignKeys ??= await target.foreignKeys();
+    await save(); // saved before anything is dropped: a crash in between must not lose a definition
     for (const fk of meta.foreignKeys) await target.exec(`alter table ${q(fk.table)} drop constraint if exists ${q(fk.name)}`);
     for (const t of tables) await target.exec(`alter table ${q(t.target.name)} disable trigger user`);
   } else if (target instanceof SqliteEndpoint) {
     meta.triggers ??= target.triggers();
+    await save();
     for (const t of meta.triggers) await target.exec(`drop trigger if exists ${q(t.name)}`);
   }
 }
@@ -182,15 +183,17 @@ export async function transferTables(source: Endpoint, target: Endpoint, options
     meta = { source: options.sourceName };
     await target.writeState({ meta: JSON.stringify(meta) });
     stateRows = new Map();
+  } else if (!stateRows.has('meta')) {
+    // Stopped between creating the state table and its first row: nothing was copied yet.
+    meta = { source: options.sourceName };
   } else {
-    meta = JSON.parse(stateRows.get('meta') ?? '{}') as Meta;
+    meta = JSON.parse(stateRows.get('meta')!) as Meta;
     if (meta.source !== options.sourceName) {
       throw new TransferRefused(`the target holds an unfinished transfer from another source (${meta.source ?? 'unknown'}); use a new, empty database`);
     }
     progress(`resuming the transfer from ${meta.source}`);
   }
-  await relaxTarget(target, tables, meta);
-  await target.writeState({ meta: JSON.stringify(meta) });
+  await relaxTarget(target, tables, meta, () => target.writeState({ meta: JSON.stringify(meta) }));
 
   const totals = new Map<string, number>();
   for (const t of tables) totals.set(t.source.name, await source.count(t.source.name));
