@@ -4,7 +4,7 @@
  * Copies the database of the current configuration (DATABASE_URL, else DATA_DIR/service.db) into
  * a new, empty database, verifies it and prints a row count and checksum per table
  * (docs/deploy.md, "From one machine to many"). Run it again after an interruption: it resumes.
- * Exit codes: 0 done, 2 refused (nothing written, or a resumable state left), 1 failed.
+ * Exit codes: 0 done, 2 refused (no row copied; or a verification mismatch), 1 failed.
  */
 import { parseArgs } from 'node:util';
 import { TransferRefused } from '../src/db/transfer/transfer.ts';
