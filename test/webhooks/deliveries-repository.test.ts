@@ -46,7 +46,7 @@ describeEachDialect(
       const payload = { webhook_id: hook.id, message: 'ping "quoted"', nested: { n: 1.5, list: [null, true] } };
       const ping = await attempt(tenant, hook.id, 'pending', 1, { event: 'webhook.test', trigger: 'test', retryIndex: null, payload });
       // Recorded without its publish job: nothing is fanned out or sent.
-      const event = await recordEvent(db, { tenantId: tenant.tenantId, name: 'document.uploaded', data: { document_id: 'd1' } });
+      const event = await recordEvent(db, { tenantId: tenant.tenantId, name: 'document.uploaded', data: { document_id: 'd1', filename: 'a.txt', folder_id: null, file_type: 'text/plain', file_size: 1, status: 'pending', ai_status: 'pending' } });
       const fromEvent = await attempt(tenant, hook.id, 'pending', 2, { eventId: event.id, eventAt: event.createdAt });
       const orphan = await attempt(tenant, hook.id, 'pending', 3);
 

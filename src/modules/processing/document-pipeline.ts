@@ -18,7 +18,7 @@ import type { ChunksRepository, NewChunk } from './chunks.repository.ts';
 import type { Terms } from './learned-tag-model.ts';
 import { withDocumentType } from './learned-tag-terms.ts';
 import type { LearnedTags } from './learned-tags.service.ts';
-import { PROCESSING_JOBS } from './processing-jobs.ts';
+import { PROCESSING_JOBS } from './processing.jobs.ts';
 
 /** Texts per embedding call: large enough to amortise a remote call, small enough for its limits. */
 const EMBED_BATCH = 64;

@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import type { RunningJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import type { AiProvider } from '../../providers/ai/ai-provider.ts';
 import { createAiProvider } from '../../providers/ai/create-ai-provider.ts';
@@ -8,8 +7,8 @@ import type { Executor } from '../../db/executor.ts';
 import { ChunksRepository, type PassageText, type PassageVector, type StoredPassage } from './chunks.repository.ts';
 import { DocumentPipeline, type EnrichmentReviewer } from './document-pipeline.ts';
 import { LearnedTagsRepository } from './learned-tags.repository.ts';
-import { type LearnTagsPayload, LearnedTags } from './learned-tags.service.ts';
-import { PROCESSING_JOBS } from './processing-jobs.ts';
+import { LearnedTags } from './learned-tags.service.ts';
+import { PROCESSING_JOBS } from './processing.jobs.ts';
 import { Reembedder } from './reembed.ts';
 
 /** A document's passages as processing stored them, with vectors of the current embedding model. */
@@ -133,7 +132,7 @@ export const processingModule = defineModule({
         },
         {
           kind: PROCESSING_JOBS.learnTags,
-          handler: (job: RunningJob<LearnTagsPayload>) => learnedTags.train(job),
+          handler: (job) => learnedTags.train(job),
           maxAttempts: 5,
           // One training per tenant at a time (its unique key); two at once would only share the two cores.
           concurrency: 1,
