@@ -17,6 +17,8 @@ import type { FoldersRepository } from './folders/folders.repository.ts';
 import type { TagsRepository } from './tags/tags.repository.ts';
 import type { TagsService } from './tags/tags.service.ts';
 import { type DeleteBlobsPayload, DOCUMENT_JOBS, type DocumentJobPayload, documentBlobKey, ORPHAN_GRACE_MS } from './document-job-kinds.ts';
+import type { DocumentHooks } from './document-hooks.ts';
+import { documentTransitions } from './document-status.ts';
 import type { Document, DocumentsRepository } from './documents.repository.ts';
 import { hasUsableName, intakeFile, intakeUntyped, type StoredUpload, typeUntypedUpload, type UntypedUpload } from './file-intake.ts';
 import type { MultipartSource } from './multipart-source.ts';
@@ -64,6 +66,7 @@ interface Deps {
   tagsService: TagsService;
   batchJobs: BatchJobsRepository;
   quota: UploadQuota;
+  hooks: DocumentHooks;
 }
 
 /**
@@ -248,7 +251,7 @@ export class DocumentUploadsService {
     }
   }
 
-  /** One transaction: quota re-check, rows, tags, processing jobs and events. */
+  /** One transaction: quota re-check, rows, tags, the processing hook and events. */
   async #record(
     auth: AuthContext,
     files: StoredUpload[],
@@ -263,7 +266,7 @@ export class DocumentUploadsService {
     });
   }
 
-  /** Inside the caller's transaction: quota re-check, rows, tags, processing jobs and events. */
+  /** Inside the caller's transaction: quota re-check, rows, tags, the processing hook and events. */
   async #insert(trx: Executor, auth: AuthContext, files: StoredUpload[], fields: UploadFields, collectionId: string | null): Promise<Document[]> {
     const { clock, jobs, documents, folders, tags, tagsService, quota } = this.deps;
     const tenantId = auth.tenant.id;
@@ -277,8 +280,6 @@ export class DocumentUploadsService {
     const now = clock.now();
     const tagIds = await tagsService.resolveNames(trx, tenantId, fields.tags, now);
     const made: Document[] = [];
-    // Fair share: this upload's processing queues behind the tenant's own backlog, not other tenants'.
-    let priority = await jobs.fairSharePriority(trx, DOCUMENT_JOBS.process, tenantId);
     for (const file of files) {
       const id = file.key.slice(file.key.lastIndexOf('/') + 1);
       const filename = (files.length === 1 ? fields.filename : null) ?? file.filename;
@@ -297,8 +298,7 @@ export class DocumentUploadsService {
         storageKey: file.key,
         thumbnailKey: null,
         thumbnailType: null,
-        status: 'processing',
-        aiStatus: fields.enableAi ? 'queued' : 'skipped',
+        ...documentTransitions.queued(fields.enableAi),
         enableAi: fields.enableAi,
         aiSummary: null,
         aiTags: [],
@@ -306,17 +306,13 @@ export class DocumentUploadsService {
         aiDocumentType: null,
         aiEnrichment: null,
         metadata: {},
-        processingError: null,
         createdAt: now,
         updatedAt: now,
       };
       await documents.insert(trx, document);
       await tags.setDocumentTags(trx, tenantId, id, tagIds, now);
       const payload: DocumentJobPayload = { tenantId, documentId: id };
-      await jobs.enqueueMany(trx, [
-        { kind: DOCUMENT_JOBS.process, payload, options: { tenantId, priority: priority++ } },
-        { kind: DOCUMENT_JOBS.thumbnail, payload, options: { tenantId, priority: 1 } },
-      ]);
+      await jobs.enqueue(trx, DOCUMENT_JOBS.thumbnail, payload, { tenantId, priority: 1 });
       await this.deps.events.record(trx, {
         tenantId,
         name: 'document.uploaded',
@@ -333,6 +329,8 @@ export class DocumentUploadsService {
       });
       made.push(document);
     }
+    // Processing subscribes (its pipeline's first job, at the tenant's fair-share priority).
+    await this.deps.hooks.stored(trx, made, 'upload');
     return made;
   }
 

@@ -9,7 +9,6 @@ import { renderThumbnail } from './thumbnails.ts';
 /** The documents module's job kinds and their payloads (see DOCUMENT_JOBS). */
 declare module '../../jobs/job-types.ts' {
   interface JobPayloads {
-    'documents.process': DocumentJobPayload;
     'documents.thumbnail': DocumentJobPayload;
     'documents.delete_blob': DeleteBlobsPayload;
     'documents.collect_orphan': DocumentJobPayload;

@@ -1,14 +1,17 @@
 import { availableParallelism } from 'node:os';
+import type { RunningJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import type { AiProvider } from '../../providers/ai/ai-provider.ts';
 import { createAiProvider } from '../../providers/ai/create-ai-provider.ts';
 import { createExtractor } from '../../providers/extraction/extractor.ts';
 import type { Executor } from '../../db/executor.ts';
 import { ChunksRepository, type PassageText, type PassageVector, type StoredPassage } from './chunks.repository.ts';
+import type { DocumentJobPayload } from '../documents/index.ts';
 import { DocumentPipeline, type EnrichmentReviewer } from './document-pipeline.ts';
 import { LearnedTagsRepository } from './learned-tags.repository.ts';
 import { LearnedTags } from './learned-tags.service.ts';
-import { PROCESSING_JOBS } from './processing.jobs.ts';
+import { LEGACY_EXTRACT_JOB, PROCESSING_JOBS } from './processing.jobs.ts';
+import { startProcessing } from './start-processing.ts';
 import { Reembedder } from './reembed.ts';
 
 /** A document's passages as processing stored them, with vectors of the current embedding model. */
@@ -84,6 +87,16 @@ export const processingModule = defineModule({
       learnedTags,
     });
     const reembedder = new Reembedder({ database, jobs, chunks, ai, logger });
+    // Every document stored by an upload or sent back by a reprocess starts the pipeline, in that transaction.
+    store.onStored((trx, documents, cause) => startProcessing(jobs, trx, documents, cause));
+    const extract = {
+      handler: (job: RunningJob<DocumentJobPayload>) => pipeline.extract(job),
+      maxAttempts: 3,
+      // As many files at once as there are extraction threads: more would only queue inside the pool.
+      concurrency: threads,
+      // OCR of a long scan takes minutes; the lease is kept alive by the worker's heartbeat.
+      timeoutMs: 30 * 60_000,
+    };
     return {
       provides: {
         ai,
@@ -99,15 +112,9 @@ export const processingModule = defineModule({
         },
       },
       jobs: [
-        {
-          kind: PROCESSING_JOBS.extract,
-          handler: (job) => pipeline.extract(job),
-          maxAttempts: 3,
-          // As many files at once as there are extraction threads: more would only queue inside the pool.
-          concurrency: threads,
-          // OCR of a long scan takes minutes; the lease is kept alive by the worker's heartbeat.
-          timeoutMs: 30 * 60_000,
-        },
+        { kind: PROCESSING_JOBS.extract, ...extract },
+        // Jobs of the old kind name still waiting in a database written by an older version.
+        { kind: LEGACY_EXTRACT_JOB, ...extract },
         {
           kind: PROCESSING_JOBS.enrich,
           handler: (job) => pipeline.enrich(job),

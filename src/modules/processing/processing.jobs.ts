@@ -1,9 +1,9 @@
 import type { RecurringTick } from '../../jobs/job-types.ts';
-import { DOCUMENT_JOBS, type DocumentJobPayload } from '../documents/index.ts';
+import type { DocumentJobPayload } from '../documents/index.ts';
 
-/** The pipeline's job kinds, in order; the first is the one an upload enqueues. */
+/** The pipeline's job kinds, in order; the first is the one an upload or a reprocess enqueues (start-processing.ts). */
 export const PROCESSING_JOBS = {
-  extract: DOCUMENT_JOBS.process,
+  extract: 'processing.extract',
   enrich: 'processing.enrich',
   index: 'processing.index',
   /** Not a pipeline step: passages re-embedded after a change of embedding model (reembed.ts). */
@@ -23,9 +23,18 @@ export interface LearnTagsPayload {
   tenantId: string;
 }
 
-/** The processing module's job kinds and their payloads (the first step's kind is declared by documents). */
+/**
+ * The first step's kind before processing owned its pipeline. Jobs of it may still wait in a
+ * database written by an older version: the worker runs them as `processing.extract`.
+ */
+export const LEGACY_EXTRACT_JOB = 'documents.process';
+
+/** The processing module's job kinds and their payloads. */
 declare module '../../jobs/job-types.ts' {
   interface JobPayloads {
+    'processing.extract': DocumentJobPayload;
+    /** Legacy alias of `processing.extract` (LEGACY_EXTRACT_JOB): run, never enqueued. */
+    'documents.process': DocumentJobPayload;
     'processing.enrich': DocumentJobPayload;
     'processing.index': DocumentJobPayload;
     'processing.reembed': ReembedPayload;
