@@ -109,6 +109,11 @@ const SANDBOX_DOCUMENT_BATCH = 500;
 /**
  * The document library: folders, documents (uploads, downloads, thumbnails), tags, shares and
  * batch uploads, with the document access rules they share (docs/architecture.md).
+ *
+ * Part of its write path is database triggers on its tables (src/db/schema.sqlite.sql,
+ * src/db/schema.postgres.sql, `owner: documents`): `document_visibility_*` (who may see which
+ * document), `documents_folder_count_*` and `tenant_document_counts_*` (counters the quotas read),
+ * and `search_contents_*` (the search index, read by the search module).
  */
 export const documentsModule = defineModule({
   name: 'documents',

@@ -47,7 +47,9 @@ declare module '../../platform/module.ts' {
 /**
  * Processing: every upload's text (parsers, OCR, transcription), AI enrichment (summary, type, key
  * fields, tags extracted and learned from the tenant's tagging, entities) and passages with
- * embeddings, as durable jobs (docs/processing.md).
+ * embeddings, as durable jobs (docs/processing.md). It starts on documents' `onStored` hook
+ * (start-processing.ts). Storing passages fires the `search_chunks_*` triggers (the vector change
+ * log search follows; src/db/schema.sqlite.sql, src/db/schema.postgres.sql).
  */
 export const processingModule = defineModule({
   name: 'processing',
