@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../lib/logger.ts';
 import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
-import { AppError, errors } from '../lib/errors.ts';
+import { errors } from '../lib/errors.ts';
 import { onStateChangingRoutes } from './route-hooks.ts';
 import type { IdempotencyRecord, IdempotencyRepository } from './idempotency.repository.ts';
 import { seal, sealFor, unseal } from './idempotency-sealing.ts';
@@ -195,15 +195,8 @@ function callerOf(request: FastifyRequest): { scope: string; principal: string }
   return null;
 }
 
-function reused(): AppError {
-  return new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was used for a different request (method, path, body or caller)');
-}
-
-function inProgress(): AppError {
-  return new AppError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly', {
-    headers: { 'retry-after': '1' },
-  });
-}
+const reused = errors.idempotencyKeyReused;
+const inProgress = errors.idempotencyInProgress;
 
 function replay(reply: FastifyReply, record: IdempotencyRecord, secret: Buffer): FastifyReply {
   reply.code(record.statusCode ?? 200);
