@@ -746,6 +746,16 @@ CREATE TABLE public.server_secrets (
     created_at bigint NOT NULL
 );
 
+-- table service_instances (owner: transfer)
+CREATE TABLE public.service_instances (
+    id text NOT NULL,
+    host text NOT NULL,
+    pid integer NOT NULL,
+    role text NOT NULL,
+    started_at bigint NOT NULL,
+    heartbeat_at bigint NOT NULL
+);
+
 -- table signing_keys (owner: identity)
 CREATE TABLE public.signing_keys (
     id text NOT NULL,
@@ -1207,6 +1217,9 @@ ALTER TABLE ONLY public.search_state
 
 ALTER TABLE ONLY public.server_secrets
     ADD CONSTRAINT server_secrets_pkey PRIMARY KEY (name);
+
+ALTER TABLE ONLY public.service_instances
+    ADD CONSTRAINT service_instances_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.signing_keys
     ADD CONSTRAINT signing_keys_pkey PRIMARY KEY (id);

@@ -484,6 +484,16 @@ CREATE TABLE "server_secrets" (
   "created_at" bigint not null
 );
 
+-- table service_instances (owner: transfer)
+CREATE TABLE "service_instances" (
+  "id" text primary key,
+  "host" text not null,
+  "pid" integer not null,
+  "role" text not null,
+  "started_at" bigint not null,
+  "heartbeat_at" bigint not null
+);
+
 -- table signing_keys (owner: identity)
 CREATE TABLE "signing_keys" (
   "id" text primary key,
