@@ -1,5 +1,7 @@
 /** The extraction provider's public types (extractor.ts builds one; the thread side speaks in them). */
 
+import type { OcrEngineName, OcrPreference } from './ocr-choice.ts';
+
 /** A file to extract: local bytes and the accepted type they were stored as. */
 export interface ExtractionInput {
   /** A local file with the bytes. */
@@ -30,6 +32,8 @@ export interface ExtractedContent {
 export interface Capabilities {
   /** Text from images and scanned PDF pages (tesseract.js with the bundled English data). */
   ocr: boolean;
+  /** Which engine reads them: the system's `tesseract` when on the PATH with English data, else tesseract.js; null without OCR. */
+  ocrEngine: OcrEngineName | null;
   /** Audio tracks of videos, for transcription (ffmpeg on the PATH). */
   ffmpeg: boolean;
 }
@@ -71,4 +75,6 @@ export interface ExtractorOptions {
   maxDecodedMb?: number;
   /** Images one tesseract worker reads before it is replaced, which returns its memory; default 10. */
   ocrRecycleAfter?: number;
+  /** Which OCR engine to use (default `auto`: the system's `tesseract` when present, else tesseract.js). */
+  ocrEngine?: OcrPreference;
 }
