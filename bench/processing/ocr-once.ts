@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createExtractor } from '../../src/providers/extraction/extractor.ts';
 import type { OcrPreference } from '../../src/providers/extraction/ocr-choice.ts';
 import { textPng } from '../../test/fixtures/extraction/media.ts';
+import { cpuMs } from './cpu-time.ts';
 import { prose } from './corpus.ts';
 
 // Child side of ocr.bench.ts: prints {engine, firstMs, secondMs, words, recognised, peakRssMiB}, with
@@ -18,15 +19,6 @@ const file = path.join(dir, 'scan.png');
 await fs.writeFile(file, textPng(lines, { width: 2550, height: 3300, fontPx: 42 }));
 const extractor = createExtractor({ threads: 1, ocrEngine: (process.argv[2] ?? 'auto') as OcrPreference });
 const expected = lines.join(' ').toLowerCase().match(/[a-z0-9]+/g)!;
-/**
- * CPU seconds of this process and its waited-for children (the native tesseract processes), from
- * /proc/self/stat: on a loaded machine wall time says more about the neighbours than about OCR.
- */
-const cpuMs = async () => {
-  const fields = (await fs.readFile('/proc/self/stat', 'utf8')).split(') ')[1]!.split(' ');
-  // utime, stime, cutime, cstime are fields 14-17 (1-based); the split drops the first two.
-  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
-};
 const time = async () => {
   const t0 = performance.now();
   const c0 = await cpuMs();

@@ -1,7 +1,5 @@
 /** The extraction provider's public types (extractor.ts builds one; the thread side speaks in them). */
 
-import type { OcrEngineName, OcrPreference } from './ocr-choice.ts';
-
 /** A file to extract: local bytes and the accepted type they were stored as. */
 export interface ExtractionInput {
   /** A local file with the bytes. */
@@ -29,6 +27,12 @@ export interface ExtractedContent {
 }
 
 /** What this machine can do beyond plain extraction. */
+/** Which OCR engine reads images: the system's `tesseract` binary, or tesseract.js (WebAssembly, shipped with npm install). */
+export type OcrEngineName = 'tesseract' | 'tesseract.js';
+
+/** `auto`: the system's tesseract when it is on the PATH with English data, tesseract.js otherwise. */
+export type OcrPreference = 'auto' | OcrEngineName;
+
 export interface Capabilities {
   /** Text from images and scanned PDF pages (tesseract.js with the bundled English data). */
   ocr: boolean;

@@ -1,12 +1,9 @@
+import type { OcrEngineName, OcrPreference } from './extraction-types.ts';
 import { findTesseract, NativeTesseract, tesseractLanguages } from './native-tesseract.ts';
 import { englishLangPath, OcrEngine, type OcrRecognizer, type RecognizeOptions } from './ocr-engine.ts';
 import type { GreyImage, OcrResult } from './thread-protocol.ts';
 
-/** Which OCR engine reads images: the system's `tesseract` binary, or tesseract.js (WebAssembly, shipped with npm install). */
-export type OcrEngineName = 'tesseract' | 'tesseract.js';
-
-/** `auto`: the system's tesseract when it is on the PATH with English data, tesseract.js otherwise. */
-export type OcrPreference = 'auto' | OcrEngineName;
+export type { OcrEngineName, OcrPreference } from './extraction-types.ts';
 
 export interface ChosenOcr extends OcrRecognizer {
   /** The engine that reads (or will read) images here; `/health` shows it. */
