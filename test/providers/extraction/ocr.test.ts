@@ -8,7 +8,8 @@ import { scannedPageImage } from '../../../src/providers/extraction/formats/pdf-
 import { findTesseract } from '../../../src/providers/extraction/native-tesseract.ts';
 import type { OcrEngineName } from '../../../src/providers/extraction/ocr-choice.ts';
 import { englishLangPath, OcrEngine } from '../../../src/providers/extraction/ocr-engine.ts';
-import { textCanvas, textPng } from '../../fixtures/extraction/media.ts';
+import { GlobalFonts } from '@napi-rs/canvas';
+import { FONT_FAMILY, textCanvas, textPng } from '../../fixtures/extraction/media.ts';
 import { pdf } from '../../fixtures/extraction/pdf.ts';
 import { extractionFixture, fixtureDir, wordRecall } from './helpers.ts';
 
@@ -18,6 +19,13 @@ const PARAGRAPH = [
   'Payment is due within thirty days of receipt.',
   'Please contact accounts with any questions.',
 ];
+
+describe('OCR test images', () => {
+  it('are drawn with the font file of the repository, not a font of this machine', () => {
+    textPng(['x'], { width: 20, height: 20, fontPx: 10 });
+    assert.ok(GlobalFonts.families.some((f) => f.family === FONT_FAMILY), 'the committed test font is registered');
+  });
+});
 
 // Both engines where the system has tesseract (CI installs it), tesseract.js alone elsewhere.
 const ENGINES: OcrEngineName[] = findTesseract() ? ['tesseract.js', 'tesseract'] : ['tesseract.js'];
