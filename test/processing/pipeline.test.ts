@@ -5,6 +5,7 @@ import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, loginAs, type TestTenant } from '../support/fixtures.ts';
 import { tinyPdf, uploadOk } from '../documents/helpers.ts';
 import { waitFor } from '../jobs/helpers.ts';
+import { findTesseract } from '../../src/providers/extraction/native-tesseract.ts';
 
 const CONTRACT = [
   'Master Services Agreement.',
@@ -197,6 +198,8 @@ describeEachDialect(
       const caps = res.json().capabilities;
       assert.equal(caps.ai_provider, 'local');
       assert.equal(caps.ocr, true);
+      // The system's tesseract where it is on the PATH (CI installs it), tesseract.js otherwise.
+      assert.equal(caps.ocr_engine, findTesseract() ? 'tesseract' : 'tesseract.js');
       assert.equal(caps.transcription, false);
       assert.equal(typeof caps.video_audio, 'boolean');
     });

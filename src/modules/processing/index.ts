@@ -162,6 +162,7 @@ export const processingModule = defineModule({
         embedding_model: embeddingModel,
         reembedding: { remaining_documents: reembedder.progress.remaining, done: reembedder.progress.done },
         ocr: extractor.capabilities().ocr,
+        ocr_engine: extractor.capabilities().ocrEngine,
         video_audio: extractor.capabilities().ffmpeg,
         transcription: ai.canTranscribe,
       }),
