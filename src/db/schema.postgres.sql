@@ -2,6 +2,8 @@
 -- do not edit; run `npm run schema:dump` after adding a migration (`npm run lint` checks it).
 -- "owner" is the module whose code alone names the table in SQL (scripts/check-table-owners.ts).
 
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+
 CREATE EXTENSION IF NOT EXISTS unaccent WITH SCHEMA public;
 
 CREATE FUNCTION public.document_visibility_documents() RETURNS trigger
@@ -1349,6 +1351,8 @@ CREATE INDEX document_visibility_size_idx ON public.document_visibility USING bt
 CREATE INDEX document_visibility_updated_idx ON public.document_visibility USING btree (tenant_id, user_id, updated_at, document_id);
 
 CREATE INDEX documents_collection_idx ON public.documents USING btree (tenant_id, collection_id);
+
+CREATE INDEX documents_filename_trgm_idx ON public.documents USING gin (lower(filename) public.gin_trgm_ops);
 
 CREATE INDEX documents_folder_created_idx ON public.documents USING btree (tenant_id, folder_id, created_at, id);
 
