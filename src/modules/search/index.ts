@@ -10,6 +10,7 @@ import { searchRoutes } from './search.routes.ts';
 import { type SearchMode, SearchService } from './search.service.ts';
 import { SqliteKeywordEngine } from './sqlite-keyword.ts';
 import { TenantCache } from './tenant-cache.ts';
+import { DEFAULT_SNAPSHOT_POLICY } from './tenant-sources.ts';
 import { ScanPool } from './vector-scan-pool.ts';
 
 /** `GET /search` for other modules (the MCP server's `search` tool): the same answer, the same credits. */
@@ -28,7 +29,7 @@ declare module '../../platform/module.ts' {
  */
 export const searchModule = defineModule({
   name: 'search',
-  setup({ config, database, clock, use }) {
+  setup({ config, database, clock, logger, use }) {
     const documents = use('documentQueries');
     const passages = use('passages');
     const ai = use('ai');
@@ -45,6 +46,7 @@ export const searchModule = defineModule({
       cache: new TenantCache(repository),
       pool,
       tuning: { k1: 1.2, b: 0.75, ...config.search },
+      snapshots: { ...DEFAULT_SNAPSHOT_POLICY, onError: (error) => logger.warn({ err: error }, 'search: the keyword index snapshot was not saved') },
       wordVectors: wordVectorsNow,
       wordVectorsLoading: () => wordVectorStatus().state === 'loading',
     });

@@ -14,7 +14,7 @@ import { type Clause, parseQuery, STOP_WORDS } from './query-syntax.ts';
 import { cosineScore, keywordScore } from './scores.ts';
 import type { SearchRepository } from './search.repository.ts';
 import type { TenantCache } from './tenant-cache.ts';
-import { lexicalSource, vectorSource } from './tenant-sources.ts';
+import { lexicalSource, type SnapshotPolicy, vectorSource } from './tenant-sources.ts';
 import type { VectorSet } from './vector-set.ts';
 import type { ScanPool } from './vector-scan-pool.ts';
 
@@ -84,6 +84,8 @@ export interface SearchDeps {
   tuning: SearchTuning;
   /** The word vectors when loaded (soft matching waits for nothing: without them, keyword scoring is exact). */
   wordVectors: () => WordVectors | null;
+  /** When the keyword index is snapshotted for fast cold loads (tenant-sources.ts). */
+  snapshots: SnapshotPolicy;
   /** True while the process is still reading its word vectors: the local provider's query vectors need them, so semantic search skips vectors meanwhile. */
   wordVectorsLoading: () => boolean;
 }
@@ -100,7 +102,7 @@ export class SearchService {
   readonly deps: SearchDeps;
   constructor(deps: SearchDeps) {
     this.deps = deps;
-    this.#lexicalSource = lexicalSource(deps.repository, deps.documents);
+    this.#lexicalSource = lexicalSource(deps.repository, deps.documents, deps.snapshots);
   }
 
   /** `GET /search`: keyword, semantic, or by query length. Semantic costs 0.5 credits, charged on success. */

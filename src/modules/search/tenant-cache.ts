@@ -19,6 +19,10 @@ export interface TenantSource<T extends TenantIndex> {
   all(db: Executor, tenantId: string): Promise<string[]>;
   /** Re-reads these documents (a document now absent is removed). */
   apply(db: Executor, tenantId: string, index: T, documentIds: string[]): Promise<void>;
+  /** A persisted copy of the index to start from instead of `all` (its version says which changes it holds), or null. */
+  restore?(db: Executor, tenantId: string): Promise<T | null>;
+  /** Told after each load or refresh how many documents were read: may persist the index (in the background). */
+  refreshed?(db: Executor, tenantId: string, index: T, applied: number): void;
 }
 
 interface Entry {
@@ -78,12 +82,18 @@ export class TenantCache {
   async #refresh<T extends TenantIndex>(db: Executor, tenantId: string, source: TenantSource<T>, entry: Entry, version: number): Promise<T> {
     // A version that went backwards (the state row was recreated) cannot be followed: reload everything.
     let index = entry.index && entry.index.version <= version ? (entry.index as T) : null;
+    if (!index && source.restore) {
+      // A snapshot newer than the state row (recreated since) cannot be followed either.
+      const restored = await source.restore(db, tenantId);
+      if (restored && restored.version <= version) index = restored;
+    }
     // The version is read before the rows: a change committed meanwhile is applied now and again next time (idempotent).
     const changed = index ? await this.#repository.changedSince(db, tenantId, index.version) : await source.all(db, tenantId);
     if (!index) index = source.create();
     await source.apply(db, tenantId, index, changed);
     index.version = Math.max(index.version, version);
     entry.index = index;
+    source.refreshed?.(db, tenantId, index, changed.length);
     return index;
   }
 
