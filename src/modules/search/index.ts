@@ -23,6 +23,12 @@ declare module '../../platform/module.ts' {
   }
 }
 
+/** What the search indexes hold in this process, against SEARCH_MEMORY_MB (docs/search.md, "Memory"). */
+function searchMemory(cache: TenantCache) {
+  const { heldBytes, overBudget } = cache.usage();
+  return { budget_mb: Math.round(cache.budgetBytes / 2 ** 20), held_mb: Math.round(heldBytes / 2 ** 20), tenants_over_budget: overBudget };
+}
+
 /**
  * Search (docs/search.md): keyword (FTS5 / tsvector), semantic (exact cosine over passage vectors
  * held in memory per tenant), hybrid and enhanced search, over what the caller may see.
@@ -35,6 +41,11 @@ export const searchModule = defineModule({
     const ai = use('ai');
     const pool = new ScanPool(Math.min(2, Math.max(1, availableParallelism())));
     const repository = new SearchRepository();
+    const { memoryMb, ...tuning } = config.search;
+    const cache = new TenantCache(repository, {
+      budgetBytes: memoryMb * 2 ** 20,
+      onOverBudget: (error) => logger.warn({ tenantId: error.tenantId }, error.message),
+    });
     const service = new SearchService({
       database,
       documents,
@@ -43,9 +54,9 @@ export const searchModule = defineModule({
       credits: use('credits'),
       keyword: database.dialect === 'postgres' ? new PostgresKeywordEngine(documents) : new SqliteKeywordEngine(),
       repository,
-      cache: new TenantCache(repository),
+      cache,
       pool,
-      tuning: { k1: 1.2, b: 0.75, ...config.search },
+      tuning: { k1: 1.2, b: 0.75, ...tuning },
       snapshots: { ...DEFAULT_SNAPSHOT_POLICY, onError: (error) => logger.warn({ err: error }, 'search: the keyword index snapshot was not saved') },
       wordVectors: wordVectorsNow,
       wordVectorsLoading: () => wordVectorStatus().state === 'loading',
@@ -66,6 +77,7 @@ export const searchModule = defineModule({
         search_keyword: 'BM25 per tenant over an in-memory index (phrases checked by ' + (database.dialect === 'postgres' ? 'postgres tsvector)' : 'sqlite fts5)'),
         search_vectors: 'exact cosine, in-memory per tenant',
         word_vectors: wordVectorStatus(),
+        search_memory: searchMemory(cache),
       }),
       async close() {
         await pool.close();

@@ -25,6 +25,23 @@ export interface TenantSource<T extends TenantIndex> {
   refreshed?(db: Executor, tenantId: string, index: T, applied: number): void;
 }
 
+/**
+ * One tenant's index does not fit this process's memory budget (docs/search.md, "Memory"): thrown
+ * while loading, before more than the budget (and one batch) is held; the cache remembers it for a
+ * while so that each search does not start the load again.
+ */
+export class OverBudgetError extends Error {
+  readonly tenantId: string;
+  constructor(tenantId: string, message: string) {
+    super(message);
+    this.name = 'OverBudgetError';
+    this.tenantId = tenantId;
+  }
+}
+
+/** How long a tenant found over the budget is not loaded again (a budget raised takes effect at the next start). */
+const OVER_BUDGET_RETRY_MS = 10 * 60_000;
+
 interface Entry {
   index: TenantIndex | null;
   /** The refresh in progress, which concurrent searches of the tenant share. */
@@ -44,14 +61,35 @@ export class TenantCache {
   readonly #repository: SearchRepository;
   readonly #budget: number;
 
-  constructor(repository: SearchRepository, options: { budgetBytes?: number } = {}) {
+  readonly #overBudget = new Map<string, { error: OverBudgetError; at: number }>();
+  readonly #onOverBudget: (error: OverBudgetError) => void;
+
+  constructor(repository: SearchRepository, options: { budgetBytes?: number; onOverBudget?: (error: OverBudgetError) => void } = {}) {
     this.#repository = repository;
     this.#budget = options.budgetBytes ?? DEFAULT_BUDGET_BYTES;
+    this.#onOverBudget = options.onOverBudget ?? (() => {});
+  }
+
+  /** The memory budget in bytes, shared by every tenant's indexes: a single index may use at most this. */
+  get budgetBytes(): number {
+    return this.#budget;
+  }
+
+  /** Bytes held now, and how many indexes are refused as over the budget. */
+  usage(): { heldBytes: number; overBudget: number } {
+    let heldBytes = 0;
+    for (const e of this.#entries.values()) heldBytes += e.index?.bytes ?? 0;
+    const now = Date.now();
+    let overBudget = 0;
+    for (const f of this.#overBudget.values()) if (now - f.at < OVER_BUDGET_RETRY_MS) overBudget++;
+    return { heldBytes, overBudget };
   }
 
   /** The tenant's index of this kind, brought up to date. */
   async get<T extends TenantIndex>(db: Executor, tenantId: string, source: TenantSource<T>): Promise<T> {
     const key = `${tenantId}\u0000${source.key}`;
+    const refused = this.#overBudget.get(key);
+    if (refused && Date.now() - refused.at < OVER_BUDGET_RETRY_MS) throw refused.error;
     let entry = this.#entries.get(key);
     if (!entry) {
       entry = { index: null, refreshing: null, usedAt: 0 };
@@ -61,9 +99,19 @@ export class TenantCache {
     const version = await this.#repository.version(db, tenantId);
     if (entry.index && entry.index.version === version) return entry.index as T;
     const current = entry;
-    current.refreshing ??= this.#refresh(db, tenantId, source, current, version).finally(() => {
-      current.refreshing = null;
-    });
+    current.refreshing ??= this.#refresh(db, tenantId, source, current, version)
+      .catch((error: unknown) => {
+        if (error instanceof OverBudgetError) {
+          // Whatever was loaded goes: the tenant's index is not kept in part.
+          this.#entries.delete(key);
+          this.#overBudget.set(key, { error, at: Date.now() });
+          this.#onOverBudget(error);
+        }
+        throw error;
+      })
+      .finally(() => {
+        current.refreshing = null;
+      });
     const index = await current.refreshing;
     this.#evict(key);
     return index as T;
@@ -77,6 +125,7 @@ export class TenantCache {
   /** Drops every index (tests, shutdown). */
   clear(): void {
     this.#entries.clear();
+    this.#overBudget.clear();
   }
 
   async #refresh<T extends TenantIndex>(db: Executor, tenantId: string, source: TenantSource<T>, entry: Entry, version: number): Promise<T> {

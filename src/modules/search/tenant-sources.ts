@@ -2,18 +2,37 @@ import type { DocumentQueries } from '../documents/index.ts';
 import type { PassageStore } from '../processing/index.ts';
 import { LexicalIndex, SNAPSHOT_FORMAT } from './lexical-index.ts';
 import type { SearchRepository } from './search.repository.ts';
-import type { TenantSource } from './tenant-cache.ts';
+import { OverBudgetError, type TenantSource } from './tenant-cache.ts';
 import { VectorSet } from './vector-set.ts';
 
-/** The tenant's passage vectors of one embedding model (`<model>:<dimensions>`). */
-export function vectorSource(passages: PassageStore, model: string, dims: number): TenantSource<VectorSet> {
+/** Documents whose vectors are read at a time: bounds what a load holds beside the matrix (and how far past the budget it can go). */
+const VECTOR_LOAD_BATCH = 2_000;
+
+/**
+ * The tenant's passage vectors of one embedding model (`<model>:<dimensions>`), read in batches;
+ * a set growing past `budgetBytes` stops the load (OverBudgetError) instead of taking the process's memory.
+ */
+export function vectorSource(passages: PassageStore, model: string, dims: number, budgetBytes: number): TenantSource<VectorSet> {
   return {
     key: `vectors:${model}`,
     create: () => new VectorSet(dims),
     all: (db, tenantId) => passages.embeddedDocuments(db, tenantId, model),
     async apply(db, tenantId, set, documentIds) {
-      const vectors = await passages.vectors(db, tenantId, model, documentIds);
-      for (const id of documentIds) set.put(id, vectors.get(id) ?? []);
+      for (let i = 0; i < documentIds.length; i += VECTOR_LOAD_BATCH) {
+        const batch = documentIds.slice(i, i + VECTOR_LOAD_BATCH);
+        const vectors = await passages.vectors(db, tenantId, model, batch);
+        for (const id of batch) set.put(id, vectors.get(id) ?? []);
+        if (set.bytes > budgetBytes) {
+          throw new OverBudgetError(
+            tenantId,
+            `semantic search: the passage vectors of tenant ${tenantId} need more than this process's search memory ` +
+              `(${Math.round(budgetBytes / 2 ** 20)} MB, SEARCH_MEMORY_MB): ${set.rows.toLocaleString('en')} passages of ${dims} dimensions ` +
+              `were read from ${(i + batch.length).toLocaleString('en')} of ${documentIds.length.toLocaleString('en')} documents when it stopped. ` +
+              'Its searches rank by keywords with soft matching, without passage vectors, until SEARCH_MEMORY_MB is raised ' +
+              '(docs/search.md, "Memory and tenants past one machine").',
+          );
+        }
+      }
     },
   };
 }
