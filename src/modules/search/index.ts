@@ -69,9 +69,16 @@ export const searchModule = defineModule({
       provides: { search },
       routes: (app) => {
         searchRoutes(app, { search: service, enhanced });
-        // The API process reads the word vectors once it runs (never on the way to listening):
-        // until they are ready, keyword scoring is exact and semantic search uses no soft matching.
-        setImmediate(() => void loadWordVectors());
+        // The API process reads the word vectors once it listens (never on the way to listening: a
+        // decode on the main thread before the port is bound delayed /healthz): until they are
+        // ready, keyword scoring is exact and semantic search uses no soft matching. An app that
+        // never listens (app.inject in tests and benches) reads them shortly after it is ready.
+        app.addHook('onListen', async () => {
+          setImmediate(() => void loadWordVectors());
+        });
+        app.addHook('onReady', async () => {
+          setTimeout(() => void loadWordVectors(), 250).unref();
+        });
       },
       capabilities: () => ({
         search_keyword: 'BM25 per tenant over an in-memory index (phrases checked by ' + (database.dialect === 'postgres' ? 'postgres tsvector)' : 'sqlite fts5)'),
