@@ -32,6 +32,11 @@ function searchMemory(cache: TenantCache) {
 /**
  * Search (docs/search.md): keyword (FTS5 / tsvector), semantic (exact cosine over passage vectors
  * held in memory per tenant), hybrid and enhanced search, over what the caller may see.
+ *
+ * Its index is written by database triggers, not by this code: `search_contents_*` on
+ * document_contents and `search_chunks_*` on document_chunks keep search_documents (FTS5 /
+ * tsvector) and the vector change log in step, in the transaction of each change. Read them in
+ * src/db/schema.sqlite.sql and src/db/schema.postgres.sql (generated from the migrations).
  */
 export const searchModule = defineModule({
   name: 'search',
