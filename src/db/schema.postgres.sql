@@ -2,6 +2,8 @@
 -- do not edit; run `npm run schema:dump` after adding a migration (`npm run lint` checks it).
 -- "owner" is the module whose code alone names the table in SQL (scripts/check-table-owners.ts).
 
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+
 CREATE EXTENSION IF NOT EXISTS unaccent WITH SCHEMA public;
 
 CREATE FUNCTION public.document_visibility_documents() RETURNS trigger
@@ -733,6 +735,15 @@ CREATE TABLE public.search_documents (
     tsv tsvector NOT NULL
 );
 
+-- table search_snapshots (owner: search)
+CREATE TABLE public.search_snapshots (
+    tenant_id text NOT NULL,
+    kind text NOT NULL,
+    part integer NOT NULL,
+    version bigint NOT NULL,
+    data bytea NOT NULL
+);
+
 -- table search_state (owner: search)
 CREATE TABLE public.search_state (
     tenant_id text NOT NULL,
@@ -1212,6 +1223,9 @@ ALTER TABLE ONLY public.search_changes
 ALTER TABLE ONLY public.search_documents
     ADD CONSTRAINT search_documents_pkey PRIMARY KEY (document_id);
 
+ALTER TABLE ONLY public.search_snapshots
+    ADD CONSTRAINT search_snapshots_pk PRIMARY KEY (tenant_id, kind, part);
+
 ALTER TABLE ONLY public.search_state
     ADD CONSTRAINT search_state_pkey PRIMARY KEY (tenant_id);
 
@@ -1349,6 +1363,8 @@ CREATE INDEX document_visibility_size_idx ON public.document_visibility USING bt
 CREATE INDEX document_visibility_updated_idx ON public.document_visibility USING btree (tenant_id, user_id, updated_at, document_id);
 
 CREATE INDEX documents_collection_idx ON public.documents USING btree (tenant_id, collection_id);
+
+CREATE INDEX documents_filename_trgm_idx ON public.documents USING gin (lower(filename) public.gin_trgm_ops);
 
 CREATE INDEX documents_folder_created_idx ON public.documents USING btree (tenant_id, folder_id, created_at, id);
 

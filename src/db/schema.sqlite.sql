@@ -135,6 +135,21 @@ CREATE TABLE "document_contents" (
   "page_texts" text
 );
 
+-- table document_name_rows (owner: documents)
+CREATE TABLE document_name_rows (
+  id integer primary key autoincrement,
+  tenant_id text not null,
+  document_id text not null unique
+);
+
+-- table document_names (owner: platform)
+CREATE VIRTUAL TABLE document_names using fts5 (
+  name,
+  content='document_name_text',
+  content_rowid='id',
+  tokenize='trigram case_sensitive 0'
+);
+
 -- table document_shares (owner: documents)
 CREATE TABLE "document_shares" (
   "id" text primary key,
@@ -455,6 +470,16 @@ CREATE TABLE search_documents (
   id integer primary key autoincrement,
   tenant_id text not null,
   document_id text not null unique
+);
+
+-- table search_snapshots (owner: search)
+CREATE TABLE "search_snapshots" (
+  "tenant_id" text not null,
+  "kind" text not null,
+  "part" integer not null,
+  "version" bigint not null,
+  "data" blob not null,
+  constraint "search_snapshots_pk" primary key ("tenant_id", "kind", "part")
 );
 
 -- table search_state (owner: search)
@@ -1089,6 +1114,10 @@ CREATE INDEX "workspaces_tenant_idx" on "workspaces" ("tenant_id", "created_at")
 -- index workspaces_tenant_name_idx
 CREATE UNIQUE INDEX "workspaces_tenant_name_idx" on "workspaces" ("tenant_id", "name_key");
 
+-- view document_name_text (owner: platform)
+CREATE VIEW document_name_text as
+    select r.id as id, d.filename as name from document_name_rows r join documents d on d.id = r.document_id;
+
 -- view search_document_text (owner: platform)
 CREATE VIEW search_document_text as
     select s.id as id, c.content as body from search_documents s join document_contents c on c.document_id = s.document_id;
@@ -1106,6 +1135,24 @@ CREATE TRIGGER auth_sessions_identity_change after update of tenant_id, user_id,
 
 -- trigger auth_sessions_identity_delete on auth_sessions (owner: identity)
 CREATE TRIGGER auth_sessions_identity_delete after delete on auth_sessions begin insert into identity_changes (tag) values ('s:' || old.id); end;
+
+-- trigger document_names_delete on documents (owner: documents)
+CREATE TRIGGER document_names_delete after delete on documents begin
+    insert into document_names (document_names, rowid, name) select 'delete', id, old.filename from document_name_rows where document_id = old.id;
+    delete from document_name_rows where document_id = old.id;
+  end;
+
+-- trigger document_names_insert on documents (owner: documents)
+CREATE TRIGGER document_names_insert after insert on documents begin
+    insert into document_name_rows (tenant_id, document_id) values (new.tenant_id, new.id);
+    insert into document_names (rowid, name) values (last_insert_rowid(), new.filename);
+  end;
+
+-- trigger document_names_rename on documents (owner: documents)
+CREATE TRIGGER document_names_rename after update of filename on documents when old.filename is not new.filename begin
+    insert into document_names (document_names, rowid, name) select 'delete', id, old.filename from document_name_rows where document_id = old.id;
+    insert into document_names (rowid, name) select id, new.filename from document_name_rows where document_id = new.id;
+  end;
 
 -- trigger document_visibility_document_delete on documents (owner: documents)
 CREATE TRIGGER document_visibility_document_delete after delete on documents begin delete from document_visibility where tenant_id = old.tenant_id and document_id = old.id; end;

@@ -23,7 +23,7 @@ export interface SearchDocumentsTable {
   document_id: string;
 }
 
-/** A tenant's in-memory index of one kind as bytes, in parts (migration 20261127_2200_search_snapshots). */
+/** A tenant's in-memory index of one kind as bytes, in parts (migration 20261127_2330_search_snapshots). */
 export interface SearchSnapshotsTable {
   tenant_id: string;
   kind: string;
