@@ -735,6 +735,15 @@ CREATE TABLE public.search_documents (
     tsv tsvector NOT NULL
 );
 
+-- table search_snapshots (owner: search)
+CREATE TABLE public.search_snapshots (
+    tenant_id text NOT NULL,
+    kind text NOT NULL,
+    part integer NOT NULL,
+    version bigint NOT NULL,
+    data bytea NOT NULL
+);
+
 -- table search_state (owner: search)
 CREATE TABLE public.search_state (
     tenant_id text NOT NULL,
@@ -1213,6 +1222,9 @@ ALTER TABLE ONLY public.search_changes
 
 ALTER TABLE ONLY public.search_documents
     ADD CONSTRAINT search_documents_pkey PRIMARY KEY (document_id);
+
+ALTER TABLE ONLY public.search_snapshots
+    ADD CONSTRAINT search_snapshots_pk PRIMARY KEY (tenant_id, kind, part);
 
 ALTER TABLE ONLY public.search_state
     ADD CONSTRAINT search_state_pkey PRIMARY KEY (tenant_id);

@@ -472,6 +472,16 @@ CREATE TABLE search_documents (
   document_id text not null unique
 );
 
+-- table search_snapshots (owner: search)
+CREATE TABLE "search_snapshots" (
+  "tenant_id" text not null,
+  "kind" text not null,
+  "part" integer not null,
+  "version" bigint not null,
+  "data" blob not null,
+  constraint "search_snapshots_pk" primary key ("tenant_id", "kind", "part")
+);
+
 -- table search_state (owner: search)
 CREATE TABLE "search_state" (
   "tenant_id" text primary key,
