@@ -31,8 +31,8 @@ export function dropsDeferredToRun(): boolean {
   return databaseOwnerPid() !== process.pid;
 }
 
-export function testDatabaseName(suffix: string = Math.random().toString(36).slice(2, 10)): string {
-  return `dms_test_h${HOST}_p${databaseOwnerPid()}_${suffix}`;
+export function testDatabaseName(suffix: string = Math.random().toString(36).slice(2, 10), owner: number = databaseOwnerPid()): string {
+  return `dms_test_h${HOST}_p${owner}_${suffix}`;
 }
 
 function alive(pid: number): boolean {
