@@ -1,6 +1,5 @@
 import { dot } from '../../lib/vectors.ts';
-import { factEvidence, type QuestionAnalysis, termCoverage, weightByRarity } from '../../providers/ai/question.ts';
-import { contentStems } from '../../providers/ai/text.ts';
+import { factEvidence, passageStems, type QuestionAnalysis, termCoverage, weightByRarity } from '../../providers/ai/question.ts';
 
 /** A passage and how well it answers the question, in [0, 1]. */
 export interface RankedPassage {
@@ -14,7 +13,9 @@ export interface RankedPassage {
  * Ranks passages for a question: cosine of the embeddings (meaning, when the model captures it)
  * blended with the share of the question's words the passage holds (stems and related words,
  * weighted by rarity: exact names and numbers, which hashed or small embeddings blur), and whether
- * it holds a fact of the kind asked (a date for "when", money for "how much"). Passages below
+ * it holds a fact of the kind asked (a date for "when", money for "how much"). A passage's words
+ * include what its segments say without writing them (`passageStems`, the answerer's reading): a
+ * letter's closing answers "who signed", "No. 4711" a "number". Passages below
  * `minScore` are left out.
  */
 export function rankPassages(
@@ -23,7 +24,7 @@ export function rankPassages(
   options: { top: number; minScore: number },
 ): RankedPassage[] {
   const { analysis } = question;
-  const stems = passages.map((p) => new Set(contentStems(p.text)));
+  const stems = passages.map((p) => passageStems(p.text));
   const terms = weightByRarity(analysis.terms, stems);
   const ranked = passages.map((p, i) => {
     const lexical = analysis.terms.size > 0 ? termCoverage(terms, stems[i]!) : 0;

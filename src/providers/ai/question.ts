@@ -2,13 +2,14 @@ import type { ChatTurn } from './ai-provider.ts';
 import { findAmounts } from './local/amounts.ts';
 import { findDates } from './local/dates.ts';
 import { findDurations } from './local/durations.ts';
+import { type Segment, segmentText } from './segmentation.ts';
 import { contentStems, stem } from './text.ts';
 
 // What a question asks for, read the same way by passage ranking (modules/chat) and by the local
 // provider's extractive answer: the kind of fact it wants and its weighted words.
 
 /** The kind of fact a question asks for. */
-export type AnswerType = 'date' | 'amount' | 'party' | 'place' | 'duration' | 'number' | 'text';
+export type AnswerType = 'date' | 'amount' | 'percent' | 'party' | 'place' | 'duration' | 'number' | 'text';
 
 /** A question as the ranking and the answerer read it. */
 export interface QuestionAnalysis {
@@ -23,16 +24,32 @@ export interface QuestionAnalysis {
 // date before "term" is a duration.
 const TYPE_CUES: [AnswerType, RegExp][] = [
   ['duration', /\bhow long\b|\bhow many (?:business |working |calendar )?(?:days|weeks|months|years|hours)\b|\bhow much (?:notice|time)\b|\bnotice period\b|\bwithin (?:what|how)\b|\bhow soon\b|\bduration\b|\blead time\b/],
-  ['date', /\bwhen\b|\bwhat (?:date|day|year)\b|\bwhich (?:date|day|year)\b|\bby what date\b|\bdeadline\b|\bdue date\b|\bdate of\b|\bexpiry date\b|\bstart date\b|\bend date\b|\bon what (?:date|day)\b/],
-  ['amount', /\bhow much\b|\btotal\b|\bfees?\b|\bprices?\b|\bcosts?\b|\brates?\b|\bamount\b|\bsalary\b|\brent\b|\bbudget\b|\bdeposit\b|\bbalance\b|\bcharged?\b|\bpremium\b|\bvalue of\b|\binvoiced?\b.*\bfor\b|\bretainer\b|\bwage\b|\bowed?\b/],
-  ['party', /\bwho\b|\bwhom\b|\bwhose\b|\b(?:which|what) (?:company|companies|organi[sz]ation|firm|supplier|vendor|customer|client|person|party|bank|insurer|contractor|agency|employer|landlord|tenant|buyer|seller|carrier|auditor)\b|\bname of\b/],
-  ['place', /\bwhere\b|\b(?:which|what) (?:city|country|town|address|location|venue|place|region|office|site|warehouse)\b/],
-  ['number', /\bhow many\b|\bwhat percentage\b|\bwhat share\b|\bhow high\b/],
+  ['date', /\bwhen\b|\bwann\b|\bbis wann\b|\ban welchem tag\b|\bwhat (?:date|day|year)\b|\bwhich (?:date|day|year)\b|\bby what date\b|\bdeadline\b|\bdue date\b|\bdate of\b|\bexpiry date\b|\bstart date\b|\bend date\b|\bon what (?:date|day)\b/],
+  // "VAT rate", "interest rate", "what percentage": a share, not money ("room rate" stays money).
+  ['percent', /\b(?:vat|tax|gst|interest|discount|commission|growth|inflation|occupancy|vacancy|withholding|margin)\s+rate\b|\bpercentage\b|\bwhat percent\b|\bhow many per ?cent\b|\bwelcher prozentsatz\b/],
+  ['amount', /\bhow much\b|\btotal\b|\bvat\b|\btax(?:es)?\b|\bgst\b|\blimits?\b|\ballowance\b|\bcap\b|\bspent\b|\bspend(?:ing)?\b|\bwie (?:hoch|viel)\b|\bbetrag\b|\bsumme\b|\bkosten\b|\bpreis\b|\bfees?\b|\bprices?\b|\bcosts?\b|\brates?\b|\bamount\b|\bsalary\b|\brent\b|\bbudget\b|\bdeposit\b|\bbalance\b|\bcharged?\b|\bpremium\b|\bvalue of\b|\binvoiced?\b.*\bfor\b|\bretainer\b|\bwage\b|\bowed?\b/],
+  ['party', /\bwho\b|\bwer\b|\bwem\b|\bwhom\b|\bwhose\b|\b(?:which|what) (?:company|companies|organi[sz]ation|firm|supplier|vendor|customer|client|person|party|bank|insurer|contractor|agency|employer|landlord|tenant|buyer|seller|carrier|auditor)\b|\bname of\b/],
+  ['place', /\bwhere\b|\bwo\b|\b(?:which|what) (?:city|country|town|address|location|venue|place|region|office|site|warehouse)\b/],
+  ['number', /\bhow many\b|\bwhat share\b|\bhow high\b/],
   ['duration', /\bterm\b|\bnotice\b|\bwithin\b|\bperiod\b/],
 ];
 
 /** Words of questions that say nothing about the document's content. */
 const META = new Set(['document', 'say', 'state', 'mention', 'tell', 'according', 'file', 'text', 'does', 'exactly'].map(stem));
+
+/** Words that only say what kind of fact is asked ("how long", "how soon"): the type carries them. */
+const CUE_WORDS = new Set(['long', 'soon'].map(stem));
+const DATE_NOUNS = new Set(['date', 'day'].map(stem));
+
+/**
+ * German function and question words (the stop list is English): "Wie hoch ist der zu zahlende
+ * Betrag" asks about "zahlende Betrag", not "wie", "ist", "der".
+ */
+const FOREIGN_FUNCTION_WORDS = new Set(
+  'wie wo wer wem wen was wann welche welcher welches ist sind war wurde wird der die das den dem des ein eine einer eines einem zu zum zur und oder von vom für mit auf im in an am bei bis nach aus hoch viel'
+    .split(' ')
+    .map(stem),
+);
 
 /** Words a document uses for what a question asks in other words ("end" → "until", "expires"). */
 const RELATED_GROUPS = [
@@ -55,6 +72,16 @@ const RELATED_GROUPS = [
   'seller supplier vendor provider contractor',
   'landlord lessor',
   'tenant lessee',
+  'spend spent spending expenditure expense',
+  'overdue outstanding unpaid arrears',
+  'due total payable',
+  'yearly annual annually annum year',
+  'monthly month',
+  'run runs continue continues last lasts term duration',
+  'study studied education university college school degree bachelor master graduate graduated',
+  'approve approved approval authorise authorised authorize authorized',
+  'number no ref reference',
+  'now new revised updated current latest',
 ];
 const RELATED = new Map<string, Set<string>>();
 for (const group of RELATED_GROUPS) {
@@ -67,29 +94,40 @@ for (const group of RELATED_GROUPS) {
 }
 
 /** Reads a question: its answer type and words, a short follow-up borrowing the previous question's. */
-export function analyzeQuestion(question: string, history: ChatTurn[] = []): QuestionAnalysis {
+export function analyzeQuestion(asked: string, history: ChatTurn[] = []): QuestionAnalysis {
+  const question = asked.replace(SO_FAR, 'to date');
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
   // the other words say what it asks.
-  for (const s of contentStems(question)) if (!META.has(s)) terms.set(s, identifiers.has(s) ? 0.3 : 1);
   let type = classifyQuestion(question);
+  // "By what date", "on which day": the noun of the asked kind, said by the type.
+  const cue = type === 'date' ? DATE_NOUNS : null;
+  for (const s of contentStems(question)) if (isAsked(s) && !cue?.has(s)) terms.set(s, identifiers.has(s) ? 0.3 : 1);
   const previous = [...history].reverse().find((t) => t.role === 'user');
   if (previous && terms.size < 3) {
     // "And the weekend?" / "and when is it due?": the words (and maybe the kind) of the last question.
-    for (const s of contentStems(previous.content)) if (!terms.has(s) && !META.has(s)) terms.set(s, 0.5);
+    for (const s of contentStems(previous.content)) if (!terms.has(s) && isAsked(s)) terms.set(s, 0.5);
     if (type === 'text') type = classifyQuestion(previous.content);
   }
   const deadline = /\bby when\b|\buntil when\b|\bby what date\b|\bdeadline\b|\bdue\b|\bno later than\b|\blatest\b|\bmust\b.*\bby\b/i.test(question);
   return { type, deadline, terms };
 }
 
-// Stems of the question's capitalised words (not its first) and of its codes and numbers.
+/** "So far", "until now": documents write "to date" ("Spending to date is …"). */
+const SO_FAR = /\b(?:so far|thus far|until now|up to now|as of now)\b/gi;
+
+/** Whether a stem of the question says what it asks (not "document", "how long", "wie"). */
+const isAsked = (s: string) => !META.has(s) && !CUE_WORDS.has(s) && !FOREIGN_FUNCTION_WORDS.has(s);
+
+// Stems of the question's capitalised words (not its first) and of its codes and numbers. A short
+// acronym ("VAT", "ERP", "GST") names a topic, not the document's parties: it stays a full word.
 function identifyingStems(question: string): Set<string> {
   const out = new Set<string>();
   const tokens = question.match(/[\p{L}\p{N}][\p{L}\p{N}&'’-]*/gu) ?? [];
   tokens.forEach((token, i) => {
-    if ((i > 0 && /^\p{Lu}/u.test(token)) || /\d/.test(token)) for (const s of contentStems(token)) out.add(s);
+    const acronym = /^\p{Lu}{2,4}$/u.test(token);
+    if ((i > 0 && /^\p{Lu}/u.test(token) && !acronym) || /\d/.test(token)) for (const s of contentStems(token)) out.add(s);
   });
   return out;
 }
@@ -104,8 +142,19 @@ export function classifyQuestion(question: string): AnswerType {
 /** How well a text's stems hold one question word: 1 the word itself, 0.6 a related word, else 0. */
 export function termMatch(term: string, stems: ReadonlySet<string>): number {
   if (stems.has(term)) return 1;
+  // The stemmer leaves "acceptanc" beside "accept", "cancellation" beside "cancell": one word.
+  if (term.length >= MIN_SHARED_PREFIX && !/\d/.test(term)) for (const s of stems) if (sameWord(term, s)) return 0.8;
   for (const related of RELATED.get(term) ?? []) if (stems.has(related)) return 0.6;
   return 0;
+}
+
+/** Stems this long that begin another are its derivations ("deliver" → "delivery"); shorter ones are not ("art" → "article"). */
+const MIN_SHARED_PREFIX = 5;
+
+function sameWord(a: string, b: string): boolean {
+  if (b.length < MIN_SHARED_PREFIX || /\d/.test(b)) return false;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return long.startsWith(short) && long.length - short.length <= 6;
 }
 
 /**
@@ -117,7 +166,7 @@ export function termCoverage(terms: Map<string, number>, stems: ReadonlySet<stri
   let held = 0;
   for (const [term, weight] of terms) {
     total += weight;
-    held += weight * Math.max(termMatch(term, stems), context?.has(term) ? 0.5 : 0);
+    held += weight * Math.max(termMatch(term, stems), context ? 0.5 * termMatch(term, context) : 0);
   }
   return total > 0 ? held / total : 0;
 }
@@ -136,6 +185,9 @@ export function weightByRarity(terms: Map<string, number>, texts: ReadonlySet<st
   return out;
 }
 
+const MONTH_NAMES = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const DAY_MONTH = new RegExp(`\\b(?:(?:${MONTH_NAMES})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b(?![.,:]?\\d)|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTH_NAMES})\\b)`, 'i');
+const PERCENT = /\d\s?%|\bper ?cent\b|\bprozent\b/i;
 const MONTH_YEAR = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{4}\b|\bQ[1-4]\s+\d{4}\b/i;
 
 /**
@@ -146,10 +198,14 @@ export function factEvidence(type: AnswerType, text: string): number {
   switch (type) {
     case 'date':
       if (findDates(text).length > 0) return 1;
-      return MONTH_YEAR.test(text) ? 0.7 : 0;
+      // "May 2026", or a day and month without the year ("until October 8", "on 12 May").
+      return MONTH_YEAR.test(text) || DAY_MONTH.test(text) ? 0.7 : 0;
     case 'amount':
       if (findAmounts(text).length > 0) return 1;
-      return /\d\s?%/.test(text) ? 0.6 : 0;
+      return PERCENT.test(text) ? 0.4 : 0;
+    case 'percent':
+      if (PERCENT.test(text)) return 1;
+      return findAmounts(text).length > 0 ? 0.3 : 0;
     case 'duration':
       return findDurations(text).length > 0 ? 1 : 0;
     case 'number': {
@@ -159,4 +215,49 @@ export function factEvidence(type: AnswerType, text: string): number {
     default:
       return 0;
   }
+}
+
+/** Words that say what a signature or an e-mail header line is, as questions ask for it. */
+const IMPLIED_WORDS: Record<string, string[]> = {
+  signature: ['sign', 'signatur', 'writ', 'write', 'author', 'sender', 'letter'],
+  from: ['send', 'sent', 'sender', 'author', 'writ', 'write', 'email', 'e-mail', 'mail'],
+  to: ['recipient', 'address', 'send', 'sent', 'receiv'],
+  date: ['date', 'send', 'sent', 'email', 'mail'],
+  // "By: Hanamura Kenji" under a contract: the signatory.
+  by: ['sign', 'signatur', 'signatory'],
+  sent: ['date', 'send', 'sent', 'email', 'mail'],
+  subject: ['subject', 'topic', 'about', 'email', 'mail'],
+};
+
+/** "No. 4711", "#4711", "Invoice 2025-117", "PO-44817": a reference number. */
+const REFERENCE_NUMBER = /\b(?:No|Nr|Num)\.?\s*[\d#A-Z]|#\s?\d|\b(?:[A-Z]{1,5}[-/]?\d{3,}|\d{2,}[-/]\d{2,})\b/;
+
+/** A segment's stems, with what its kind or label says without writing it ("No. 4711" is a number). */
+export function segmentStems(segment: Segment): Set<string> {
+  const stems = new Set(contentStems(segment.text));
+  if (REFERENCE_NUMBER.test(segment.text)) stems.add('number');
+  for (const word of impliedWords(segment)) stems.add(word);
+  return stems;
+}
+
+function impliedWords(segment: Segment): string[] {
+  if (segment.kind === 'signature') return IMPLIED_WORDS.signature!;
+  if (segment.kind === 'header_field' || segment.kind === 'field') return IMPLIED_WORDS[(segment.label ?? '').toLowerCase()] ?? [];
+  return [];
+}
+
+/** A line that may be a signature's closing or a labelled line whose label implies words (only those texts are segmented). */
+const MAY_IMPLY = /^[ \t>]*(?:(?:from|to|date|sent|subject|by)\s*:|(?:sincerely|yours|kind|best|warm|regards|cheers|thanks|thank you|many thanks|respectfully|with best|mit freundlichen))/im;
+
+/**
+ * A passage's stems read as the answerer reads its segments (`segmentStems`), for retrieval: its
+ * words, "number" for a reference number, and what its signatures and labelled lines imply. Only
+ * a passage that may hold such a line is segmented (segmenting every passage of a long document
+ * for every question costs several times the rest of the ranking).
+ */
+export function passageStems(text: string): Set<string> {
+  const stems = new Set(contentStems(text));
+  if (REFERENCE_NUMBER.test(text)) stems.add('number');
+  if (MAY_IMPLY.test(text)) for (const segment of segmentText(text)) for (const word of impliedWords(segment)) stems.add(word);
+  return stems;
 }

@@ -168,7 +168,7 @@ function emailParts(content: string): { label: string; value: string } | null {
 
 // CSV-like rows: two or more adjacent lines cut into the same number (≥ 3) of cells by a delimiter.
 function markDelimitedRows(lines: TypedLine[], delimiter: ',' | ';'): void {
-  const counts = lines.map((line) => (line.type === 'text' || line.type === 'field' ? cellsBy(line.content, delimiter).length : 0));
+  const counts = lines.map((line) => (line.type === 'text' || line.type === 'field') && !readsAsProse(line.content) ? cellsBy(line.content, delimiter).length : 0);
   for (let i = 0; i < lines.length; i++) {
     const n = counts[i]!;
     if (n < 3) continue;
@@ -177,6 +177,16 @@ function markDelimitedRows(lines: TypedLine[], delimiter: ',' | ';'): void {
       lines[i]!.cells = cellsBy(lines[i]!.content, delimiter);
     }
   }
+}
+
+/**
+ * A line carried by small sentence words ("accordance with the schedule, including lubrication,
+ * adjustment of"): a wrapped sentence with commas, never a row of cells.
+ */
+function readsAsProse(content: string): boolean {
+  const tokens = content.split(/\s+/).filter(Boolean);
+  const prose = tokens.filter((t) => PROSE_WORDS.has(t.toLowerCase().replace(/[^\p{L}]/gu, ''))).length;
+  return prose >= 3 && prose / tokens.length >= 0.2;
 }
 
 // Splits at a delimiter that is not inside a number ("1,500.00", "9.750,00").

@@ -1,5 +1,5 @@
 import type { Answer, ChatTurn, Entities, Passage } from '../ai-provider.ts';
-import { type AnswerType, analyzeQuestion, factEvidence, termCoverage, weightByRarity } from '../question.ts';
+import { type AnswerType, analyzeQuestion, factEvidence, type QuestionAnalysis, segmentStems, termCoverage, termMatch, weightByRarity } from '../question.ts';
 import { type Segment, segmentText } from '../segmentation.ts';
 import { contentStems } from '../text.ts';
 
@@ -57,15 +57,7 @@ export function needsNames(question: string, history: ChatTurn[] = []): boolean 
 export function extractiveAnswer(question: string, passages: Passage[], history: ChatTurn[] = [], names?: NameFinder): ComposedAnswer {
   const analysis = analyzeQuestion(question, history);
   if (analysis.terms.size === 0) return notFound();
-  const candidates = collectCandidates(passages, analysis.type, names, analysis.deadline);
-  const terms = weightByRarity(analysis.terms, candidates.map((c) => c.stems));
-  for (const c of candidates) {
-    c.coverage = termCoverage(terms, c.stems, c.context);
-    const base = analysis.type === 'text' ? c.coverage : 0.65 * c.coverage + 0.35 * c.typed;
-    // The retrieval score only breaks ties.
-    c.score = base * c.weight + 0.01 * clamp01(passages[c.passage]!.score);
-  }
-  candidates.sort((a, b) => b.score - a.score || a.passage - b.passage || a.order - b.order);
+  const { candidates, terms } = scoreCandidates(analysis, passages, names);
   const best = candidates[0];
   if (!best || !(best.coverage >= MIN_COVERAGE || (best.typed >= 1 && best.coverage >= MIN_COVERAGE_TYPED))) return notFound();
 
@@ -84,22 +76,110 @@ export function extractiveAnswer(question: string, passages: Passage[], history:
   return { text, used: [best.passage], parts: streamPieces(text) };
 }
 
+/** Every segment of the passages as a possible answer, best first. */
+function scoreCandidates(analysis: QuestionAnalysis, passages: Passage[], names?: NameFinder): { candidates: Candidate[]; terms: Map<string, number> } {
+  const candidates = collectCandidates(passages, analysis, names);
+  const terms = weightByRarity(analysis.terms, candidates.map((c) => c.stems));
+  const order = [...analysis.terms.keys()];
+  for (const c of candidates) {
+    c.coverage = termCoverage(terms, c.stems, c.context);
+    const base = analysis.type === 'text' ? c.coverage : 0.65 * c.coverage + 0.35 * c.typed;
+    // A label that names what is asked ("Invoice No.:" for "the number of the invoice", "Approved
+    // by:" for "who approved") and the question's words in its order ("notice period") tell which
+    // of several segments with the same words answers; the retrieval score only breaks ties.
+    const bonus = LABEL_BONUS * labelMatch(c.segment, analysis) + phraseBonus(order, c.segment.text);
+    c.score = (base + bonus) * c.weight + 0.01 * clamp01(passages[c.passage]!.score);
+  }
+  candidates.sort((a, b) => b.score - a.score || a.passage - b.passage || a.order - b.order);
+  return { candidates, terms };
+}
+
+/** What a label that names the asked fact adds to a segment's score. */
+const LABEL_BONUS = 0.2;
+/** What each pair of the question's words found side by side adds, and the most it adds. */
+const PHRASE_BONUS = 0.05;
+const MAX_PHRASE_BONUS = 0.1;
+
+/** Nouns a label uses for the kind of fact asked ("Due Date", "Total", "Address"). */
+const TYPE_LABEL_WORDS: Partial<Record<AnswerType, string[]>> = {
+  date: ['date', 'day', 'dated'],
+  amount: ['amount', 'total', 'price', 'fee', 'cost', 'sum', 'value'],
+  percent: ['rate', 'percentage'],
+  party: ['name'],
+  place: ['address', 'location', 'place', 'venue'],
+  duration: ['period', 'term', 'duration'],
+};
+
+/** The label of a segment: a field's, or the "Label:" its text opens with ("Rent: EUR 186,000 ..."). */
+function labelOf(segment: Segment): string | null {
+  if (segment.label) return segment.label;
+  return /^([^:;|]{1,40}?)\s*:\s/.exec(segment.text)?.[1] ?? null;
+}
+
+/**
+ * The share (0..1) of a segment's label words that name what the question asks: its words, or the
+ * noun of the asked kind ("Due Date" for when). 0 unless one of them is the question's own.
+ */
+function labelMatch(segment: Segment, analysis: QuestionAnalysis): number {
+  const label = labelOf(segment);
+  if (!label) return 0;
+  // Figures in a label ("VAT @ 15%") are values, not what it names.
+  const stems = contentStems(label).filter((s) => !/\d/.test(s));
+  if (/\b(?:No|Nr|Num)\b\.?|#/.test(label)) stems.push('number');
+  if (stems.length === 0) return 0;
+  const typeWords = new Set(TYPE_LABEL_WORDS[analysis.type] ?? []);
+  let asked = 0;
+  let named = 0;
+  for (const s of new Set(stems)) {
+    const one = new Set([s]);
+    const match = Math.max(0, ...[...analysis.terms.keys()].map((t) => termMatch(t, one)));
+    if (match > 0) asked += match;
+    else if (typeWords.has(s)) named += 1;
+  }
+  return asked > 0 ? Math.min(1, (asked + named) / new Set(stems).size) : 0;
+}
+
+/** Pairs of the question's words (in order) that the text holds side by side, as a bonus. */
+function phraseBonus(questionStems: string[], text: string): number {
+  if (questionStems.length < 2) return 0;
+  const seq = contentStems(text);
+  const pairs = new Set(seq.slice(1).map((s, i) => `${seq[i]} ${s}`));
+  let bonus = 0;
+  for (let i = 1; i < questionStems.length; i++) if (pairs.has(`${questionStems[i - 1]} ${questionStems[i]}`)) bonus += PHRASE_BONUS;
+  return Math.min(MAX_PHRASE_BONUS, bonus);
+}
+
 function notFound(): ComposedAnswer {
   return { text: NOT_FOUND_ANSWER, used: [], parts: [NOT_FOUND_ANSWER] };
 }
 
-function collectCandidates(passages: Passage[], type: AnswerType, names: NameFinder | undefined, deadline: boolean): Candidate[] {
+function collectCandidates(passages: Passage[], analysis: QuestionAnalysis, names: NameFinder | undefined): Candidate[] {
+  const { type, deadline } = analysis;
   const seen = new Set<string>();
   const out: Candidate[] = [];
+  const asked = new Set(analysis.terms.keys());
   passages.forEach((passage, index) => {
     const found = names && (type === 'party' || type === 'place') ? names(passage.text) : null;
-    // A venue ("Millbrook Library") answers "where" too, less surely than a city.
-    const wanted = found ? (type === 'party' ? { sure: [...found.people, ...found.organizations], likely: [] } : { sure: found.places, likely: found.organizations }) : NO_NAMES;
+    // A venue ("Millbrook Library") answers "where" too, less surely than a city. A name the
+    // question itself gives ("who signed for Fernhill Software?") is what it is about, not its answer.
+    const wanted = found
+      ? type === 'party'
+        ? { sure: [...notAsked(found.people, asked, false), ...notAsked(found.organizations, asked, true)], likely: [] }
+        : { sure: notAsked(found.places, asked, false), likely: notAsked(found.organizations, asked, true) }
+      : NO_NAMES;
     let heading = new Set<string>();
+    // A lead-in says what the short lines under it are: "Nightly limits for a standard room:" over
+    // its list items, "For Fernhill Software Limited:" or "HANAMURA MECHATRONICS CO., LTD." over
+    // the By:/Name:/Title: lines of a signature block.
+    let leadIn: Set<string> | null = null;
     segmentText(passage.text).forEach((segment, order) => {
       const stems = segmentStems(segment);
-      const context = segment.kind === 'heading' ? new Set<string>() : heading;
+      const opener = segment.kind !== 'heading' && isLeadIn(segment.text);
+      const follower = FOLLOWER_KINDS.has(segment.kind) && !opener;
+      if (!follower) leadIn = null;
+      const context = segment.kind === 'heading' ? new Set<string>() : leadIn ? new Set([...heading, ...leadIn]) : heading;
       if (segment.kind === 'heading') heading = stems;
+      else if (opener) leadIn = stems;
       // Passages overlap: the same sentence seen twice counts once, in the better-ranked passage.
       if (seen.has(segment.text)) return;
       seen.add(segment.text);
@@ -114,27 +194,34 @@ function collectCandidates(passages: Passage[], type: AnswerType, names: NameFin
 }
 
 const NO_NAMES = { sure: [], likely: [] };
-const DEADLINE_CUE = /\b(?:by|until|before|no later than|on or before|due(?: on| by)?|latest|deadline)\s+(?:the\s+)?(?:\p{Lu}|\d)/u;
 
-/** Words that say what a signature or an e-mail header line is, as questions ask for it. */
-const IMPLIED_WORDS: Record<string, string[]> = {
-  signature: ['sign', 'signatur', 'writ', 'write', 'author', 'sender', 'letter'],
-  from: ['send', 'sent', 'sender', 'author', 'writ', 'write', 'email', 'e-mail', 'mail'],
-  to: ['recipient', 'address', 'send', 'sent', 'receiv'],
-  date: ['date', 'send', 'sent', 'email', 'mail'],
-  sent: ['date', 'send', 'sent', 'email', 'mail'],
-  subject: ['subject', 'topic', 'about', 'email', 'mail'],
-};
+/** Short units that read under the lead-in above them. */
+const FOLLOWER_KINDS = new Set<Segment['kind']>(['list_item', 'table_row', 'field', 'signature', 'line']);
 
-// The segment's stems, with what its kind or label says without writing it ("No. 4711" is a number).
-function segmentStems(segment: Segment): Set<string> {
-  const stems = new Set(contentStems(segment.text));
-  // "No. 4711", "#4711", "Invoice 2025-117", "PO-44817": a reference number.
-  if (/\b(?:No|Nr|Num)\.?\s*[\d#A-Z]|#\s?\d|\b(?:[A-Z]{1,5}[-/]?\d{3,}|\d{2,}[-/]\d{2,})\b/.test(segment.text)) stems.add('number');
-  const implied = segment.kind === 'signature' ? IMPLIED_WORDS.signature : segment.kind === 'header_field' ? IMPLIED_WORDS[(segment.label ?? '').toLowerCase()] : undefined;
-  for (const word of implied ?? []) stems.add(word);
-  return stems;
+/** A lead-in: ends with a colon, or a short line in capitals (a party's name over its signature block). */
+function isLeadIn(text: string): boolean {
+  if (/:$/.test(text)) return true;
+  return !/\p{Ll}/u.test(text) && /\p{Lu}/u.test(text) && text.split(/\s+/).length <= 8;
 }
+
+/**
+ * The names the question does not give itself: an organisation half of whose words the question
+ * holds ("the importer's coffee" → "… Coffee Importers Ltd") is its subject; a person only when
+ * most of the name is there (a family name may also be a company's: "Hanamura Kenji" for Hanamura).
+ */
+function notAsked(found: string[], asked: ReadonlySet<string>, organisation: boolean): string[] {
+  return found.filter((name) => {
+    const stems = contentStems(name).filter((s) => !LEGAL_FORMS.has(s));
+    if (stems.length === 0) return true;
+    const share = stems.filter((s) => [...asked].some((t) => termMatch(t, new Set([s])) >= 0.8)).length / stems.length;
+    return organisation ? share < 0.5 : share <= 0.5;
+  });
+}
+
+const LEGAL_FORMS = new Set(['ltd', 'limit', 'limited', 'inc', 'llc', 'plc', 'gmbh', 'co', 'corp', 'corporation', 'company', 'ag', 'sa', 'bv', 'kg', 'pty', 'pvt', 'dac', 'llp', 'kk']);
+const IN_NAMED_PLACE =
+  /\b(?:in|at)\s+(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Q[1-4])\b)\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)*/u;
+const DEADLINE_CUE = /\b(?:by|until|before|no later than|on or before|due(?: on| by)?|latest|deadline)\s+(?:the\s+)?(?:\p{Lu}|\d)/u;
 
 /** How surely (0..1) a segment holds a fact of the asked kind. */
 function typeEvidence(type: AnswerType, segment: Segment, wantedNames: { sure: string[]; likely: string[] }): number {
@@ -142,7 +229,11 @@ function typeEvidence(type: AnswerType, segment: Segment, wantedNames: { sure: s
   if (type === 'party' || type === 'place') {
     if (wantedNames.sure.some((name) => text.includes(name))) return 1;
     if (wantedNames.likely.some((name) => text.includes(name))) return 0.7;
-    if (type === 'place') return /\b\d+\s+\p{Lu}\p{L}+\s+(?:Street|St|Road|Rd|Avenue|Ave|Lane|Square|Way|Drive|Boulevard|Place|Straße|Strasse)\b/u.test(text) ? 0.8 : 0;
+    if (type === 'place') {
+      if (/\b\d+\s+\p{Lu}\p{L}+\s+(?:Street|St|Road|Rd|Avenue|Ave|Lane|Square|Way|Drive|Boulevard|Place|Straße|Strasse)\b/u.test(text)) return 0.8;
+      // "an industrial building in Kwai Chung": a name after "in" or "at" the extractor did not know.
+      return IN_NAMED_PLACE.test(text) ? 0.5 : 0;
+    }
     return /\p{Ll}[^.!?]*\b\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+/u.test(text) ? 0.4 : 0;
   }
   const evidence = factEvidence(type, text);
@@ -159,14 +250,16 @@ function focus(text: string, terms: Map<string, number>, type: AnswerType): stri
   if (text.split(/\s+/).length <= MAX_WORDS) return text;
   // Not at the comma of "March 3, 2026" or "1,500".
   const pieces = text.split(/(?<=[,;:])\s+(?!\d)/);
-  const worth = pieces.map((piece) => {
+  const typed = pieces.map((piece) => type !== 'text' && typeEvidence(type, { kind: 'sentence', text: piece, start: 0, end: 0, page: null }, NO_NAMES) > 0.5);
+  const worth = pieces.map((piece, i) => {
     const stems = new Set(contentStems(piece));
     let value = 0;
     for (const [term, weight] of terms) if (stems.has(term)) value += weight;
-    const typed = type !== 'text' && typeEvidence(type, { kind: 'sentence', text: piece, start: 0, end: 0, page: null }, NO_NAMES) > 0.5;
-    return value + (typed ? 2 : 0);
+    return value + (typed[i] ? 2 : 0);
   });
-  let from = worth.indexOf(Math.max(...worth));
+  // The stretch holds the asked fact: it grows from the best piece that has one, if any does.
+  const start = worth.map((w, i) => (typed[i] || !typed.includes(true) ? w : -Infinity));
+  let from = start.indexOf(Math.max(...start));
   let to = from;
   const words = (i: number, j: number) => pieces.slice(i, j + 1).join(' ').split(/\s+/).length;
   // Grow towards pieces that hold something, or while the stretch is too short to read alone.

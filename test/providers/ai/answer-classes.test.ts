@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { rankPassages } from '../../../src/modules/chat/passage-ranking.ts';
+import type { Passage } from '../../../src/providers/ai/ai-provider.ts';
+import { chunkText } from '../../../src/providers/ai/chunking.ts';
+import { findDurations } from '../../../src/providers/ai/local/durations.ts';
+import { NOT_FOUND_ANSWER } from '../../../src/providers/ai/local/extractive-answer.ts';
+import { LocalAiProvider } from '../../../src/providers/ai/local/local-provider.ts';
+import { analyzeQuestion, classifyQuestion, factEvidence, termCoverage, termMatch } from '../../../src/providers/ai/question.ts';
+import { segmentText } from '../../../src/providers/ai/segmentation.ts';
+
+// One case per class of chat failure found on the tune documents of the corpus (issue 34 item 3),
+// each on a small text written here: the question misread, the fact's kind not recognised, the
+// right passage missed, the wrong sentence of the right passage, the fact cut off.
+
+const provider = new LocalAiProvider();
+const passagesOf = (text: string): Passage[] =>
+  chunkText(text, { targetTokens: 80, overlapTokens: 10 }).map((c) => ({ documentId: 'doc', text: c.text, page: c.page, score: 0.5 }));
+const ask = async (question: string, text: string) => (await provider.answer(question, passagesOf(text))).text;
+
+describe('question typing', () => {
+  it('reads taxes, limits and spending as amounts, a rate of tax or interest as a percentage', () => {
+    assert.equal(classifyQuestion('What was the VAT on the receipt?'), 'amount');
+    assert.equal(classifyQuestion('What is the hotel limit per night?'), 'amount');
+    assert.equal(classifyQuestion('How much has the project spent so far?'), 'amount');
+    assert.equal(classifyQuestion('What VAT rate applies to the quote?'), 'percent');
+    assert.equal(classifyQuestion('What interest rate is charged on late payments?'), 'percent');
+    assert.equal(classifyQuestion('What is the room rate?'), 'amount');
+  });
+
+  it('reads German questions: wann → date, wie hoch / Betrag → amount, wer → party; their function words are not terms', () => {
+    assert.equal(classifyQuestion('Wann wurde die Rechnung gestellt?'), 'date');
+    assert.equal(classifyQuestion('Wie hoch ist der zu zahlende Betrag?'), 'amount');
+    assert.equal(classifyQuestion('Wer hat den Brief unterschrieben?'), 'party');
+    const terms = [...analyzeQuestion('Wie hoch ist der zu zahlende Betrag?').terms.keys()];
+    for (const word of ['wie', 'ist', 'der', 'zu', 'hoch']) assert.ok(!terms.includes(word), terms.join(' '));
+  });
+
+  it('drops the words that only name the kind asked ("how long", "by what date")', () => {
+    assert.ok(!analyzeQuestion('How long does the agreement run?').terms.has('long'));
+    assert.ok(!analyzeQuestion('By what date must the balance be paid?').terms.has('dat'));
+    assert.ok(analyzeQuestion('By what date must the balance be paid?').terms.has('balanc'));
+  });
+
+  it('keeps a short acronym ("VAT", "ERP") a full word, a capitalised name a weak one', () => {
+    const { terms } = analyzeQuestion('What was the VAT on the Harwick Timber receipt?');
+    assert.equal(terms.get('vat'), 1);
+    assert.equal(terms.get('harwick'), 0.3);
+  });
+});
+
+describe('kinds of fact and words', () => {
+  it('a day and month without the year is a date ("until October 8", "on 12 May"); a year alone is not', () => {
+    assert.ok(factEvidence('date', 'Free cancellation is possible until October 8.') > 0);
+    assert.ok(factEvidence('date', 'The release goes out on 12 May unless QA finds blockers.') > 0);
+    assert.equal(factEvidence('date', 'We shipped 12 pallets in 2025.'), 0);
+  });
+
+  it('a percentage answers a rate; money answers it only weakly', () => {
+    assert.equal(factEvidence('percent', 'VAT at 13.5%: EUR 20,601.00'), 1);
+    assert.ok(factEvidence('percent', 'Total: EUR 173,201.00') < 0.5);
+    assert.ok(factEvidence('amount', 'Interest at 18% per annum applies.') < 0.5);
+  });
+
+  it('one word whatever the stemmer left of it: "accept" holds "acceptance", not short stems', () => {
+    assert.equal(termMatch('accept', new Set(['acceptanc'])), 0.8);
+    assert.equal(termMatch('cancell', new Set(['cancellation'])), 0.8);
+    assert.equal(termMatch('art', new Set(['articl'])), 0);
+    assert.equal(termMatch('spent', new Set(['spend'])), 0.6);
+  });
+
+  it('a word of the heading or lead-in above counts half, in any of its forms ("night" in "Nightly limits:")', () => {
+    assert.equal(termCoverage(new Map([['night', 1]]), new Set(['london']), new Set(['nightli', 'limit'])), 0.4);
+    assert.equal(termCoverage(new Map([['limit', 1]]), new Set(['london']), new Set(['nightli', 'limit'])), 0.5);
+  });
+
+  it('"once a month" is a frequency, not a duration', () => {
+    assert.deepEqual(
+      findDurations('Maintenance once a month, twice a year an audit, for a term of three (3) years.').map((d) => d.text),
+      ['three (3) years'],
+    );
+  });
+});
+
+describe('segmentation: wrapped prose with commas', () => {
+  it('keeps a numbered clause whose wrapped lines hold commas one clause, not CSV rows', () => {
+    const text = [
+      '3.1 The Contractor shall service each pump once a month in',
+      'accordance with the maker\u2019s schedule, including cleaning, adjustment of',
+      'seals and valves, inspection of the motor, and testing of the alarms.',
+      '3.2 The Contractor shall keep a log.',
+    ].join('\n');
+    const segments = segmentText(text);
+    assert.equal(segments[0]!.kind, 'clause');
+    assert.match(segments[0]!.text, /once a month in accordance with .* testing of the alarms\.$/);
+    assert.ok(!segments.some((s) => s.kind === 'table_row'));
+  });
+
+  it('still reads lines of comma-separated cells as rows', () => {
+    const segments = segmentText('Code, Item, Qty, Price\nA-1, Bolts M8, 200, 14.00\nA-2, Nuts M8, 200, 9.50');
+    assert.ok(segments.filter((s) => s.kind === 'table_row').length >= 2);
+  });
+});
+
+describe('retrieval reads passages as the answerer does', () => {
+  it('"Who signed it?" finds the closing of a letter that never writes "sign"', () => {
+    const passages = [
+      { index: 0, page: null, text: 'Dear Mr Lund,\n\nthank you for your order of 40 chairs. They will be delivered next week.', vector: null },
+      { index: 1, page: null, text: 'We look forward to working with you.\n\nKind regards,\n\nMarta Oyelaran\nSales Director', vector: null },
+    ];
+    const ranked = rankPassages({ analysis: analyzeQuestion('Who signed it?'), vector: null }, passages, { top: 5, minScore: 0.08 });
+    assert.equal(ranked[0]?.index, 1);
+  });
+});
+
+describe('choosing the segment', () => {
+  it('a label that names what is asked wins over one that holds the same words among others', async () => {
+    const text = [
+      'Koyama Translations K.K.',
+      'Qualified Invoice Issuer Registration No.: T9011001012345',
+      'Invoice No.: KT-2507-114',
+      'Invoice date: 2025-07-31',
+    ].join('\n\n');
+    assert.match(await ask('What is the number of the Koyama invoice?', text), /KT-2507-114/);
+    const po = ['PURCHASE ORDER', 'Prices follow the purchasing agreement between Delmont Medical, Inc. and Carevia, Inc. and may not be raised without a written change order.', 'Approved by: Dr. Amina Farouk, Vice President', 'Buyer: Laura Kowal, Senior Buyer'].join('\n\n');
+    assert.match(await ask('Who approved the purchase order?', po), /Amina Farouk/);
+    assert.match(await ask('Who is the buyer on the purchase order?', po), /Laura Kowal/);
+  });
+
+  it('figures in a label are values, not what it names ("VAT @ 15%:" answers "the VAT")', async () => {
+    const text = ['Subtotal: R 5 000,00', 'Total excl. VAT: R 5 000,00', 'VAT @ 15%: R 750,00', 'TOTAL INCL. VAT: R 5 750,00'].join('\n');
+    assert.match(await ask('What was the VAT on the receipt?', text), /R 750,00/);
+  });
+
+  it('"so far" asks what documents write "to date"', async () => {
+    const text =
+      'The board approved a total project budget of $2.4 million in March, including the licence fees. Spending to date is $1,310,000, and the remaining contingency is $90,000. Training runs in May.';
+    assert.equal(analyzeQuestion('How much has the project spent so far?').type, 'amount');
+    assert.match(await ask('How much has the project spent so far?', text), /\$1,310,000/);
+  });
+
+  it('a name the question gives is its subject, not its answer', async () => {
+    const text = [
+      'Harwick Tea Importers Ltd, 18 Dock Road, London E1 2AB.',
+      'Freight rates eased in June. Our main carrier, Hapag-Lloyd, has confirmed that the longer route will continue through the summer.',
+    ].join('\n\n');
+    const answer = await ask('Which carrier ships the importer\u2019s tea?', text);
+    assert.match(answer, /Hapag-Lloyd/);
+    assert.doesNotMatch(answer, /Dock Road/);
+  });
+
+  it('a signature block reads under the party named above it ("Who signed for Okafor?")', async () => {
+    const text = [
+      '13. Entire Agreement. This Agreement may be amended only in writing signed by both Parties.',
+      'BRIGHTLINE ROBOTICS, INC.',
+      'By: Rebecca Holm',
+      'Title: Chief Executive Officer',
+      'OKAFOR MECHATRONICS LTD.',
+      'By: David Mensah',
+      'Title: Managing Director',
+    ].join('\n');
+    assert.match(await ask('Who signed for Okafor?', text), /David Mensah/);
+  });
+
+  it('the question\u2019s words side by side ("notice period") pick the sentence that says it', async () => {
+    const text =
+      'Probation: the first six months are a probationary period, during which either party may end the employment with one week\u2019s notice. After probation, the notice period is one month on either side.';
+    assert.match(await ask('What is the notice period?', text), /one month/);
+  });
+
+  it('list items under a lead-in ("Nightly limits:") read with it', async () => {
+    const text = [
+      '3. Accommodation',
+      '3.1 Nightly limits for a standard room, including breakfast:',
+      '- Edinburgh: \u00a3150',
+      '- Leeds: \u00a3120',
+      '3.2 Staying with friends instead of a hotel may be claimed at a flat rate of \u00a330 per night.',
+    ].join('\n');
+    assert.match(await ask('What is the hotel limit per night in Leeds?', text), /\u00a3120/);
+  });
+
+  it('a year-less date answers "when" ("until October 8")', async () => {
+    const text =
+      'Thank you for booking with Hotel Seeblick. We confirm your stay from Thursday, 15 October 2026 to Sunday, 18 October 2026. Free cancellation is possible until October 8; after that date the first night will be charged.';
+    assert.match(await ask('Until when can the booking be cancelled free of charge?', text), /October 8/);
+  });
+
+  it('a long sentence is cut around the fact, not around the question\u2019s other words', async () => {
+    const text =
+      'Our client supplied stage equipment for three events. The invoices remain unpaid. Your manager acknowledged the debt in March. Interest continues to accrue daily. ' +
+      'Unless the total is paid within 14 days of the date of this letter, that is by 17/04/2025, or you contact us within that time with a realistic proposal for payment, we are instructed to issue proceedings in the County Court without further notice and to claim our costs.';
+    assert.match(await ask('By when must the debtor pay to avoid court proceedings?', text), /17\/04\/2025/);
+  });
+
+  it('still says "not in the document" when nothing scores, even where facts of the asked kind abound', async () => {
+    const text = 'Invoice date: 2025-07-31\n\nTotal due: EUR 2,660.00\n\nPayment within 14 days.';
+    assert.equal(await ask('When was the rocket launched to the moon?', text), NOT_FOUND_ANSWER);
+  });
+});
