@@ -62,3 +62,24 @@ export async function startWorker(
 export function newQueue(database: Database): JobQueue<AnyJobPayloads> {
   return new JobQueue<AnyJobPayloads>({ database });
 }
+
+/**
+ * Waits until the queue has nothing to do now: no job running and none available whose time has
+ * come (retries and timers scheduled later are left). Tests that assert something did NOT happen
+ * wait for this instead of a fixed sleep: once it holds, whatever was going to happen has.
+ */
+export async function jobsSettled(database: Database, timeoutMs = 15_000): Promise<void> {
+  await waitFor(
+    async () => {
+      const busy = await database.db
+        .selectFrom('jobs')
+        .select('id')
+        .where((eb) => eb.or([eb('state', '=', 'running'), eb.and([eb('state', '=', 'available'), eb('run_at', '<=', Date.now())])]))
+        .limit(1)
+        .executeTakeFirst();
+      return busy === undefined;
+    },
+    'the job queue to settle',
+    timeoutMs,
+  );
+}

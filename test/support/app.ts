@@ -43,7 +43,7 @@ export interface TestAppOptions {
 
 /** A real app on a fresh store of the dialect: migrated database, temp data folder, no listening. */
 export async function startTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
-  const store = await createTestStore(dialect);
+  const store = await createTestStore(dialect, { migrated: true });
   const config = loadConfig({
     DATA_DIR: store.dataDir,
     ...(store.url ? { DATABASE_URL: store.url } : {}),

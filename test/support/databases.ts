@@ -4,6 +4,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { type Database, type DialectName, openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
+import { copyMigratedSqlite, createMigratedPgDatabase } from './database-templates.ts';
+import { dropsDeferredToRun, testDatabaseName } from './test-databases-cleanup.ts';
 
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -44,22 +46,37 @@ export interface TestStore {
   drop(): Promise<void>;
 }
 
-/** Creates an empty store of the given dialect: a new temp folder, and on PostgreSQL a new database. */
-export async function createTestStore(dialect: DialectName): Promise<TestStore> {
+export interface TestStoreOptions {
+  /**
+   * Start from the migrated schema (a copy of a template migrated once, see database-templates.ts)
+   * instead of an empty database. Default false: tests of migrations and of processes that migrate
+   * by themselves get an empty one.
+   */
+  migrated?: boolean;
+}
+
+/** Creates a store of the given dialect: a new temp folder, and on PostgreSQL a new database. */
+export async function createTestStore(dialect: DialectName, options: TestStoreOptions = {}): Promise<TestStore> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dms-test-'));
   let url: string | null = null;
   let dbName: string | null = null;
   const adminUrl = await postgresAdminUrl();
   if (dialect === 'postgres') {
     if (!adminUrl) throw new Error('PostgreSQL is not available');
-    dbName = `dms_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
+    dbName = testDatabaseName();
+    if (options.migrated) {
+      await createMigratedPgDatabase(adminUrl, dbName, testDatabaseName(`tmpl_${Math.random().toString(36).slice(2, 10)}`));
+    } else {
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${dbName}`);
+      await admin.end();
+    }
     const u = new URL(adminUrl);
     u.pathname = `/${dbName}`;
     url = u.toString();
+  } else if (options.migrated) {
+    await copyMigratedSqlite(dataDir);
   }
   return {
     dialect,
@@ -67,7 +84,8 @@ export async function createTestStore(dialect: DialectName): Promise<TestStore> 
     dataDir,
     async drop() {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (dbName && adminUrl) {
+      // Under `npm test` the runner drops the run's databases together at its end (see test-databases-cleanup.ts).
+      if (dbName && adminUrl && !dropsDeferredToRun()) {
         const admin = new pg.Client({ connectionString: adminUrl });
         await admin.connect();
         await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
@@ -79,7 +97,7 @@ export async function createTestStore(dialect: DialectName): Promise<TestStore> 
 
 /** Opens and migrates a fresh database of the dialect, for tests below the HTTP layer. */
 export async function openTestDatabase(dialect: DialectName): Promise<{ database: Database; store: TestStore; close(): Promise<void> }> {
-  const store = await createTestStore(dialect);
+  const store = await createTestStore(dialect, { migrated: true });
   const database = openDatabase({ url: store.url, dataDir: store.dataDir });
   await migrateToLatest(database.db);
   return {

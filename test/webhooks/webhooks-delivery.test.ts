@@ -5,7 +5,7 @@ import { PUBLISH_EVENT_JOB } from '../../src/events/event-log.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { DELIVER_JOB, FAILING_ENDPOINT_PRIORITY } from '../../src/modules/webhooks/delivery-jobs.ts';
 import { uploadOk } from '../documents/helpers.ts';
-import { waitFor } from '../jobs/helpers.ts';
+import { jobsSettled, waitFor } from '../jobs/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant } from '../support/fixtures.ts';
 import { httpsReceiverUnavailable, startHttpsReceiver } from '../support/https-receiver.ts';
@@ -103,7 +103,7 @@ describeEachDialect(
       const late = await createWebhook(t, tenant, `${receiver.url}${latePath}`, ['dag.execution.completed']);
       const delivered = await waitForRequests(receiver, path, 2);
       assert.equal(header(delivered[1]!, 'x-service-event-id'), older.id, 'the older webhook gets it');
-      await sleep(200);
+      await jobsSettled(t.container.database);
       assert.equal(requestsTo(receiver, latePath).length, 0);
       assert.equal((await deliveries(t, tenant, late.id)).length, 0);
     });
@@ -158,7 +158,7 @@ describeEachDialect(
       assert.equal(header(all[3]!, 'x-service-event-id'), [...eventIds][0]);
       assert.equal(header(all[3]!, 'x-service-delivery'), redelivery.id);
       await waitFor(async () => (await deliveries(t, tenant, hook.id))[0]?.status === 'success', 'the redelivery logged');
-      await sleep(400);
+      await jobsSettled(t.container.database);
       assert.equal(requestsTo(receiver, path).length, 4, 'the cancelled attempt 4 was never sent');
     });
 
@@ -174,7 +174,7 @@ describeEachDialect(
       await uploadOk(t, tenant.headers);
       // Both webhooks are handled by the same fan-out run: once the active one has its delivery, the paused one was passed over.
       await waitForRequests(receiver, activePath, 1);
-      await sleep(300);
+      await jobsSettled(t.container.database);
       assert.equal(requestsTo(receiver, pausedPath).length, 0);
       assert.equal((await deliveries(t, tenant, paused.id)).length, 0, 'events while paused are not queued');
 
@@ -182,7 +182,7 @@ describeEachDialect(
       const newer = await uploadOk(t, tenant.headers);
       const [request] = await waitForRequests(receiver, pausedPath, 1);
       assert.equal(JSON.parse(request!.body.toString('utf8')).data.document_id, newer);
-      await sleep(300);
+      await jobsSettled(t.container.database);
       assert.equal(requestsTo(receiver, pausedPath).length, 1, 'no backlog of the paused period');
     });
 
@@ -226,7 +226,7 @@ describeEachDialect(
       await waitFor(async () => (await jobs.get(again.id))?.state === 'completed', 'the duplicate job ran');
       await waitFor(async () => (await jobs.get(legacy.id))?.state === 'completed', 'the duplicate job of the older form ran');
       await waitFor(async () => (await jobs.get(republish.id))?.state === 'completed', 'the event published again');
-      await sleep(300);
+      await jobsSettled(t.container.database);
       assert.equal(requestsTo(receiver, path).length, 1);
       assert.equal((await deliveries(t, tenant, hook.id)).length, 1);
     });
@@ -328,7 +328,7 @@ describeEachDialect(
       const [request] = await waitForRequests(receiver, path, 1);
       assert.equal(header(request!, 'x-service-delivery'), earlierId);
       await waitFor(async () => (await deliveries(t, tenant, hook.id))[0]?.status === 'success', 'the attempt logged');
-      await sleep(300);
+      await jobsSettled(t.container.database);
       assert.equal(requestsTo(receiver, path).length, 1);
       assert.equal((await deliveries(t, tenant, hook.id)).length, 1, 'no second attempt 1');
     });
@@ -385,7 +385,7 @@ describeEachDialect(
 
       // Disabled: new events are not delivered.
       await uploadOk(t, tenant.headers);
-      await sleep(500);
+      await jobsSettled(t.container.database);
       assert.equal(requestsTo(receiver, path).length, sent);
 
       receiver.route(path, { status: 200 });

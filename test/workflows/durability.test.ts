@@ -13,7 +13,7 @@ const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../s
 const LEASE_MS = 1_500;
 
 /** A worker process (`node src/main.ts worker`) on the test's database. */
-function spawnWorker(t: TestApp): { child: ChildProcess; exited: Promise<unknown>; output: () => string } {
+function spawnWorker(t: TestApp, leaseMs = LEASE_MS): { child: ChildProcess; exited: Promise<unknown>; output: () => string } {
   let out = '';
   const child = spawn(process.execPath, [MAIN, 'worker'], {
     env: {
@@ -21,7 +21,7 @@ function spawnWorker(t: TestApp): { child: ChildProcess; exited: Promise<unknown
       DATA_DIR: t.store.dataDir,
       ...(t.store.url ? { DATABASE_URL: t.store.url } : {}),
       ADMIN_API_KEY: ADMIN_KEY,
-      JOB_LEASE_MS: String(LEASE_MS),
+      JOB_LEASE_MS: String(leaseMs),
       WORKER_POLL_INTERVAL_MS: '50',
       ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
       LOG_LEVEL: 'warn',
@@ -177,7 +177,10 @@ describeEachDialect(
     it('two worker processes never run the same node run', async () => {
       const nodes = [call('a', '/fast'), call('b', '/fast', ['a']), call('c', '/fast', ['a']), call('d', '/fast', ['b', 'c']), call('e', '/fast', ['d'])];
       const id = await api.create({ name: 'Concurrent', nodes }, true);
-      const workers = [spawnWorker(ctx()), spawnWorker(ctx())];
+      // A long lease: the claim is that two live workers never take the same run. With the short
+      // lease of the crash tests, a worker starved of CPU for 1.5 s on a loaded machine lost its
+      // lease, and the other then ran the node again as it should (at least once, after a crash).
+      const workers = [spawnWorker(ctx(), 60_000), spawnWorker(ctx(), 60_000)];
       children.push(...workers);
       const ids = [];
       for (let i = 0; i < 20; i++) ids.push(await api.run(id));

@@ -14,12 +14,27 @@ import { workflowApi } from './helpers.ts';
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 const SECRET = 'hook-secret-0123456789';
 
-function spawnWorker(t: TestApp): { child: ChildProcess; exited: Promise<unknown> } {
+function spawnWorker(t: TestApp): { child: ChildProcess; exited: Promise<unknown>; ready: Promise<void> } {
   const child = spawn(process.execPath, [MAIN, 'worker'], {
-    env: { ...process.env, DATA_DIR: t.store.dataDir, ...(t.store.url ? { DATABASE_URL: t.store.url } : {}), ADMIN_API_KEY: ADMIN_KEY, WORKER_POLL_INTERVAL_MS: '50', JOB_LEASE_MS: '2000', LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
+    env: { ...process.env, DATA_DIR: t.store.dataDir, ...(t.store.url ? { DATABASE_URL: t.store.url } : {}), ADMIN_API_KEY: ADMIN_KEY, WORKER_POLL_INTERVAL_MS: '50', JOB_LEASE_MS: '2000', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
-  return { child, exited: once(child, 'exit') };
+  // Its log line once it polls the queue: tests time what the worker does from then, not how long a loaded machine takes to start it.
+  const ready = new Promise<void>((resolve, reject) => {
+    let out: string | null = '';
+    // Read to the end (a full pipe would stop the worker), keeping only what comes before the line.
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (out === null) return;
+      out += chunk;
+      if (out.includes('job worker started')) {
+        out = null;
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the worker exited (${code}) before it started`)));
+  });
+  ready.catch(() => {}); // a test that kills it before it is ready does not wait on this
+  return { child, exited: once(child, 'exit'), ready };
 }
 
 async function scheduledRuns(t: TestApp, workflowId: string): Promise<number[]> {
@@ -79,6 +94,7 @@ describeEachDialect('workflow triggers', (ctx) => {
     const workers = [spawnWorker(ctx()), spawnWorker(ctx())];
     children.push(...workers);
     try {
+      await Promise.all(workers.map((w) => w.ready));
       await waitFor(async () => (await scheduledRuns(ctx(), id)).length >= 6, 'six ticks', 30_000);
       assert.equal((await api.call('PUT', `/dag/workflows/${id}`, { status: 'paused' })).statusCode, 200);
       await new Promise((r) => setTimeout(r, 1_500));
