@@ -30,6 +30,18 @@ async function main(command: string): Promise<void> {
     return;
   }
 
+  // Signals are taken from here on: one that arrives while the process is still starting (an
+  // orchestrator stopping a pod that just came up) is held and acted on once start-up is done,
+  // instead of killing the process half-started with the default action.
+  let shutdown: ((signal: string) => Promise<void>) | null = null;
+  let heldSignal: string | null = null;
+  const onSignal = (signal: string) => {
+    if (shutdown) void shutdown(signal);
+    else heldSignal ??= signal;
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
   const worker = command === 'worker' || config.worker.inProcess ? container.createWorker() : null;
   const app = command === 'serve' ? await buildApp(container, { logger }) : null;
   let sandboxServer: http.Server | null = null;
@@ -56,7 +68,7 @@ async function main(command: string): Promise<void> {
   logger.info({ command, worker: worker !== null }, 'started');
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
@@ -73,8 +85,7 @@ async function main(command: string): Promise<void> {
     await container.close();
     logger.info('stopped');
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  if (heldSignal) void shutdown(heldSignal);
 }
 
 main(process.argv[2] ?? 'serve').catch((error: unknown) => {

@@ -24,4 +24,20 @@ export const DERIVED_TABLES: Readonly<Record<string, Record<DialectName, readonl
            from document_contents`,
     ],
   },
+  // SQLite's trigram index over filenames (the rowid map of an FTS5 table); PostgreSQL indexes the
+  // column itself (pg_trgm), so there is nothing to rebuild there. Statements as in 20261127_2100_document_name_index.ts.
+  document_name_rows: {
+    sqlite: [
+      'delete from document_name_rows',
+      'insert into document_name_rows (tenant_id, document_id) select tenant_id, id from documents order by tenant_id, id',
+      "insert into document_names (document_names) values ('rebuild')",
+    ],
+    postgres: [],
+  },
+  // Saved keyword indexes are a cache of the tenant's texts; a search after the transfer builds and
+  // saves a fresh one, so none is carried over (their versions count the source's changes).
+  search_snapshots: {
+    sqlite: ['delete from search_snapshots'],
+    postgres: ['delete from search_snapshots'],
+  },
 };

@@ -16,6 +16,8 @@ export interface ChosenOcr extends OcrRecognizer {
  * data is checked once in the background (as ffmpeg is), and the first image waits for that check.
  * A binary that fails it leaves tesseract.js in charge.
  */
+const NATIVE_BACKSTOP_MS = 60_000;
+
 export function chooseOcr(options: { prefer?: OcrPreference; recycleAfter?: number | undefined; pageTimeoutMs?: number } = {}): ChosenOcr | null {
   const prefer = options.prefer ?? 'auto';
   const binary = prefer === 'tesseract.js' ? null : findTesseract();
@@ -23,7 +25,10 @@ export function chooseOcr(options: { prefer?: OcrPreference; recycleAfter?: numb
   const wasm = langPath ? new OcrEngine({ langPath, recycleAfter: options.recycleAfter }) : null;
   if (!binary) return wasm ? withName(wasm, 'tesseract.js') : null;
 
-  const native = new NativeTesseract({ binary, ...(options.pageTimeoutMs ? { timeoutMs: options.pageTimeoutMs * 2 } : {}) });
+  // The file's deadline (the thread pool's timer, which aborts the page) decides when OCR has taken
+  // too long; the process's own limit is only a backstop against a tesseract that ignores the abort,
+  // so it never undercuts that deadline with an error of its own.
+  const native = new NativeTesseract({ binary, timeoutMs: Math.max((options.pageTimeoutMs ?? 0) * 2, NATIVE_BACKSTOP_MS) });
   let nativeRuns: boolean | null = null;
   const checked = tesseractLanguages(binary).then((languages) => (nativeRuns = languages.includes('eng')));
   const current = (): OcrRecognizer | null => (nativeRuns === false ? wasm : native);
