@@ -271,3 +271,33 @@ describe('other languages and document names (round 2)', () => {
     assert.match(await ask('Which law governs the agreement with Ferro Labs?', text), /England and Wales/);
   });
 });
+
+describe('signature blocks (round 2)', () => {
+  it('the names under "For <party>:" are that party\u2019s signatories, not headings', async () => {
+    const text = [
+      '19. This Lease is governed by the laws of Ireland.',
+      'SIGNED AND DELIVERED AS A DEED',
+      'For Quayside Estates DAC:',
+      'Niamh Gallagher, Director',
+      '',
+      'For Brightwater Analytics Limited:',
+      'Ruairí Doyle, Chief Executive Officer',
+    ].join('\n');
+    assert.equal(segmentText(text).find((s) => s.text.startsWith('Ruairí'))?.kind, 'signature');
+    assert.match(await ask('Who signed the lease for Brightwater Analytics?', text), /Ruairí Doyle/);
+  });
+
+  it('"By: <name>" is a signatory by its place, also a name the extractor does not know', async () => {
+    const text = [
+      '12. Counterparts. This Agreement may be signed in counterparts.',
+      'NORTHWIND SYSTEMS, INC.',
+      'By: Margaret Oyelowo',
+      'Title: President',
+      'TAKEMURA SEIKI CO., LTD.',
+      'By: Takemura Ryo',
+      'Title: President',
+    ].join('\n');
+    assert.match(await ask('Who signed for Takemura?', text), /Takemura Ryo/);
+  });
+});
+

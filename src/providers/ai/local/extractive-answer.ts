@@ -246,11 +246,17 @@ function saysRole(role: DateRole, segment: Segment): boolean {
   return ROLE_CUES[role].some((cue) => cue.test(text));
 }
 
+/** Labels whose value is a person's name, and the shape of such a name (two to four capitalised words). */
+const NAME_LABEL = /^(?:by|name|signed by|signatory|signed)$/i;
+const PERSON_SHAPE = /^\p{Lu}[\p{L}'’.-]+(?:\s+\p{Lu}[\p{L}'’.-]+){1,3}$/u;
+
 /** How surely (0..1) a segment holds a fact of the asked kind. */
 function typeEvidence(type: AnswerType, segment: Segment, wantedNames: { sure: string[]; likely: string[] }): number {
   const text = segment.text;
   if (type === 'party' || type === 'place') {
     if (wantedNames.sure.some((name) => text.includes(name))) return 1;
+    // "By: Hanamura Kenji" under a signature block: a name by its place, known to the extractor or not.
+    if (type === 'party' && NAME_LABEL.test(segment.label ?? '') && PERSON_SHAPE.test(segment.value ?? '')) return 1;
     if (wantedNames.likely.some((name) => text.includes(name))) return 0.7;
     if (type === 'place') {
       if (/\b\d+\s+\p{Lu}\p{L}+\s+(?:Street|St|Road|Rd|Avenue|Ave|Lane|Square|Way|Drive|Boulevard|Place|Straße|Strasse)\b/u.test(text)) return 0.8;
