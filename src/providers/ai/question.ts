@@ -36,6 +36,8 @@ const TYPE_CUES: [AnswerType, RegExp][] = [
   // "VAT rate", "interest rate", "what percentage": a share, not money ("room rate" stays money).
   ['percent', /\b(?:vat|tax|gst|interest|discount|commission|growth|inflation|occupancy|vacancy|withholding|margin)\s+rate\b|\bpercentage\b|\bwhat percent\b|\bhow many per ?cent\b|\bwelcher prozentsatz\b/],
   ['amount', /\bhow much\b|\btotal\b|\bvat\b|\btax(?:es)?\b|\bgst\b|\blimits?\b|\ballowance\b|\bcap\b|\bspent\b|\bspend(?:ing)?\b|\bwie (?:hoch|viel)\b|\bbetrag\b|\bsumme\b|\bkosten\b|\bpreis\b|\bfees?\b|\bprices?\b|\bcosts?\b|\brates?\b|\bamount\b|\bsalary\b|\brent\b|\bbudget\b|\bdeposit\b|\bbalance\b|\bcharged?\b|\bpremium\b|\bvalue of\b|\binvoiced?\b.*\bfor\b|\bretainer\b|\bwage\b|\bowed?\b/],
+  // "Where did the price / index end (close) in May?": a level, not a place.
+  ['amount', /\bwhere (?:did|does|do|will|is|are)\b.{0,40}\b(?:price|prices|index|shares?|stocks?|futures|yields?|currency|exchange rate)\b.{0,20}\b(?:end|close|closed|finish|settle|settled|stand|trade|level)\b/],
   // "Which law governs …", "which courts": the governing-law clause.
   ['law', /\b(?:which|what) (?:law|laws|jurisdiction|courts?)\b|\bgoverning law\b|\bgoverns?\b|\bgoverned\b|\bwelches recht\b/],
   ['party', /\bwho\b|\bwer\b|\bwem\b|\bwhom\b|\bwhose\b|\b(?:which|what) (?:company|companies|organi[sz]ation|firm|supplier|vendor|customer|client|person|party|bank|insurer|contractor|agency|employer|landlord|tenant|buyer|seller|carrier|auditor)\b|\bname of\b/],
@@ -162,6 +164,8 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   const cue = type === 'date' ? DATE_NOUNS : null;
   const naming = documentNaming(question);
   for (const s of contentStems(question)) if (isAsked(s) && !cue?.has(s)) terms.set(s, identifiers.has(s) || naming.has(s) ? NAMING_WEIGHT : 1);
+  // The stop list drops "may": "in May" names a month the answer should be in.
+  if (MAY_ASKED.test(question)) terms.set(MONTH_MAY, NAMING_WEIGHT);
   const previous = [...history].reverse().find((t) => t.role === 'user');
   if (previous && terms.size < 3) {
     // "And the weekend?" / "and when is it due?": the words (and maybe the kind) of the last question.
@@ -179,6 +183,11 @@ const ROLE_QUESTIONS: [DateRole, RegExp][] = [
   ['end', /\b(?:end|ends|ending|expire|expires|expiry|expiration|terminate|terminates|finish|finishes|conclude|concludes|run out|runs out)\b/i],
   ['start', /\b(?:start|starts|begin|begins|commence|commences|take effect|takes effect|effective)\b/i],
 ];
+
+/** The month May, which the stop list drops as a word: asked "in May", written "30 May" or "May 2025". */
+const MAY_ASKED = /\b(?:in|of|for|during|since|until|by|end of|early|late|mid) May\b/;
+const MAY_WRITTEN = /\b\d{1,2}(?:st|nd|rd|th)?\s+May\b|\bMay\s+\d/;
+const MONTH_MAY = 'may';
 
 /** "So far", "until now": documents write "to date" ("Spending to date is …"). */
 const SO_FAR = /\b(?:so far|thus far|until now|up to now|as of now)\b/gi;
@@ -309,6 +318,7 @@ const REFERENCE_NUMBER = /\b(?:No|Nr|Num)\.?\s*[\d#A-Z]|#\s?\d|\b(?:[A-Z]{1,5}[-
 /** A segment's stems, with what its kind or label says without writing it ("No. 4711" is a number). */
 export function segmentStems(segment: Segment): Set<string> {
   const stems = new Set(contentStems(segment.text));
+  if (MAY_WRITTEN.test(segment.text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(segment.text)) stems.add('number');
   for (const word of impliedWords(segment)) stems.add(word);
   return stems;
@@ -331,6 +341,7 @@ const MAY_IMPLY = /^[ \t>]*(?:(?:from|to|date|sent|subject|by)\s*:|(?:sincerely|
  */
 export function passageStems(text: string): Set<string> {
   const stems = new Set(contentStems(text));
+  if (MAY_WRITTEN.test(text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(text)) stems.add('number');
   if (MAY_IMPLY.test(text)) for (const segment of segmentText(text)) for (const word of impliedWords(segment)) stems.add(word);
   return stems;

@@ -26,6 +26,10 @@ describe('question typing', () => {
     assert.equal(classifyQuestion('What VAT rate applies to the quote?'), 'percent');
     assert.equal(classifyQuestion('What interest rate is charged on late payments?'), 'percent');
     assert.equal(classifyQuestion('What is the room rate?'), 'amount');
+    assert.equal(classifyQuestion('Where did the copper price close in March?'), 'amount');
+    assert.equal(classifyQuestion('Where did the board meeting end?'), 'place');
+    assert.ok(analyzeQuestion('Where did the copper price close in May?').terms.has('may'));
+    assert.ok(!analyzeQuestion('May I see the contract?').terms.has('may'));
   });
 
   it('reads German questions: wann → date, wie hoch / Betrag → amount, wer → party; their function words are not terms', () => {
@@ -298,6 +302,14 @@ describe('signature blocks (round 2)', () => {
       'Title: President',
     ].join('\n');
     assert.match(await ask('Who signed for Takemura?', text), /Takemura Ryo/);
+  });
+});
+
+describe('a month asked (round 2)', () => {
+  it('"in May" is a word of the question, as "30 May" is of the text (the stop list drops "may")', async () => {
+    const text =
+      'Copper fell from USD 9,800 per tonne on 2 May to USD 9,410 on 30 May. We expect copper to trade between USD 9,200 and USD 9,600 in June.';
+    assert.match(await ask('Where did the copper price close in May?', text), /9,410/);
   });
 });
 
