@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { type Database, type DialectName, openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { JobQueue } from '../src/jobs/job-queue.ts';
+import type { AnyJobPayloads } from '../src/jobs/job-types.ts';
 import { Worker } from '../src/jobs/worker.ts';
 import { availableDialects, createTestStore } from '../test/support/databases.ts';
 
@@ -79,7 +80,7 @@ async function benchDialect(
 
 async function drain(database: Database, o: { jobs: number; concurrency: number; pollIntervalMs: number }) {
   const kind = 'bench.noop';
-  const queue = new JobQueue({ database });
+  const queue = new JobQueue<AnyJobPayloads>({ database });
   await database.db.transaction().execute((trx) =>
     queue.enqueueMany(trx, Array.from({ length: o.jobs }, (_, i) => ({ kind, payload: { i } }))),
   );
@@ -88,7 +89,7 @@ async function drain(database: Database, o: { jobs: number; concurrency: number;
   const finished = new Promise<void>((resolve) => (finish = resolve));
   const worker = new Worker({
     database,
-    queue: new JobQueue({ database }),
+    queue: new JobQueue<AnyJobPayloads>({ database }),
     definitions: [{ kind, handler: async () => {} }],
     concurrency: o.concurrency,
     pollIntervalMs: o.pollIntervalMs,
@@ -114,8 +115,8 @@ async function latency(
   o: { samples: number; concurrency: number; pollIntervalMs: number },
 ): Promise<LatencyResult> {
   const kind = 'bench.latency';
-  const workerQueue = new JobQueue({ database });
-  const queue = enqueuer === database ? workerQueue : new JobQueue({ database: enqueuer });
+  const workerQueue = new JobQueue<AnyJobPayloads>({ database });
+  const queue = enqueuer === database ? workerQueue : new JobQueue<AnyJobPayloads>({ database: enqueuer });
   const delays: number[] = [];
   let started: (() => void) | null = null;
   const worker = new Worker({

@@ -13,6 +13,7 @@ import { sandboxModule } from './modules/sandbox/index.ts';
 import { searchModule } from './modules/search/index.ts';
 import { storageModule } from './modules/storage/index.ts';
 import { subscriptionModule } from './modules/subscription/index.ts';
+import { transferModule } from './modules/transfer/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
 import { workflowsModule } from './modules/workflows/index.ts';
 import type { ModuleDefinition } from './platform/module.ts';
@@ -39,4 +40,5 @@ export const MODULES: readonly ModuleDefinition[] = [
   importsModule,
   consoleModule,
   storageModule,
+  transferModule,
 ];

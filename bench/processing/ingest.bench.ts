@@ -63,7 +63,7 @@ export async function run(): Promise<Record<string, unknown>> {
     // Where the time goes: mean run time of each pipeline step, from the worker's histogram.
     const metrics = await (await fetch(`${server.base}/metrics`)).text();
     const stages: Record<string, { runs: number; meanMs: number }> = {};
-    for (const kind of ['documents.process', 'processing.enrich', 'processing.index', 'documents.thumbnail']) {
+    for (const kind of ['processing.extract', 'processing.enrich', 'processing.index', 'documents.thumbnail']) {
       const sum = Number(new RegExp(`job_run_duration_seconds_sum\\{kind="${kind}",outcome="completed"\\} ([0-9.e+-]+)`).exec(metrics)?.[1] ?? 0);
       const count = Number(new RegExp(`job_run_duration_seconds_count\\{kind="${kind}",outcome="completed"\\} ([0-9]+)`).exec(metrics)?.[1] ?? 0);
       stages[kind] = { runs: count, meanMs: count ? Math.round((sum / count) * 1000) : 0 };

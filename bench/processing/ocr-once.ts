@@ -2,10 +2,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createExtractor } from '../../src/providers/extraction/extractor.ts';
+import type { OcrPreference } from '../../src/providers/extraction/ocr-choice.ts';
 import { textPng } from '../../test/fixtures/extraction/media.ts';
+import { cpuMs } from './cpu-time.ts';
 import { prose } from './corpus.ts';
 
-// Child side of ocr.bench.ts: prints {firstMs, secondMs, words, recognised, peakRssMiB}.
+// Child side of ocr.bench.ts: prints {engine, firstMs, secondMs, words, recognised, peakRssMiB}, with
+// the OCR engine of argv[2] (`tesseract` or `tesseract.js`; default: what the service would choose).
 const lines = prose(7, 300)
   .join(' ')
   .match(/.{1,70}(\s|$)/g)!
@@ -14,12 +17,13 @@ const lines = prose(7, 300)
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ocr-bench-'));
 const file = path.join(dir, 'scan.png');
 await fs.writeFile(file, textPng(lines, { width: 2550, height: 3300, fontPx: 42 }));
-const extractor = createExtractor({ threads: 1 });
+const extractor = createExtractor({ threads: 1, ocrEngine: (process.argv[2] ?? 'auto') as OcrPreference });
 const expected = lines.join(' ').toLowerCase().match(/[a-z0-9]+/g)!;
 const time = async () => {
   const t0 = performance.now();
+  const c0 = await cpuMs();
   const out = await extractor.extract({ path: file, extension: 'png', mediaType: 'image/png' });
-  return { ms: performance.now() - t0, text: out.text };
+  return { ms: performance.now() - t0, cpuMs: (await cpuMs()) - c0, text: out.text };
 };
 const first = await time();
 const second = await time();
@@ -30,5 +34,5 @@ const hwm = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
 await extractor.close();
 await fs.rm(dir, { recursive: true, force: true });
 process.stdout.write(
-  JSON.stringify({ firstMs: Math.round(first.ms), secondMs: Math.round(second.ms), words: expected.length, wordAccuracy: Number((recognised / expected.length).toFixed(3)), peakRssMiB: Math.round(hwm) }),
+  JSON.stringify({ engine: extractor.capabilities().ocrEngine, firstMs: Math.round(first.ms), secondMs: Math.round(second.ms), firstCpuMs: first.cpuMs, secondCpuMs: second.cpuMs, loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))), words: expected.length, wordAccuracy: Number((recognised / expected.length).toFixed(3)), peakRssMiB: Math.round(hwm) }),
 );

@@ -91,6 +91,8 @@ export interface Config {
     readonly semanticFloor: number;
     /** The coordination factor (share of the query's words held) on the soft keyword score too, not only the exact one. */
     readonly softCoordination: boolean;
+    /** Memory for the in-memory search indexes of all tenants in one process (MB); one tenant's vectors past it are not loaded. */
+    readonly memoryMb: number;
   };
   readonly processing: {
     /** Extraction threads (parsing, OCR); null = one per core but one, at most 4. */
@@ -415,6 +417,7 @@ export function loadConfig(env: Env = process.env): Config {
       vectorWeight: r.number('SEARCH_VECTOR_WEIGHT', 0.8, { min: 0, max: 1 }),
       semanticFloor: r.number('SEARCH_SEMANTIC_FLOOR', 0.2, { min: 0, max: 1 }),
       softCoordination: r.bool('SEARCH_SOFT_COORDINATION', false),
+      memoryMb: r.int('SEARCH_MEMORY_MB', 2048, { min: 16, max: 1_048_576 }),
     },
     processing: {
       threads: r.optionalInt('PROCESSING_THREADS', { min: 1, max: 64 }),

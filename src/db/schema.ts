@@ -204,6 +204,16 @@ export interface DocumentTagsTable {
   created_at: number;
 }
 
+/**
+ * SQLite only (migration 20261127_2100_document_name_index): each document's row in the filename
+ * trigram index, `id` being its rowid in the FTS5 table `document_names`. Written by triggers.
+ */
+export interface DocumentNameRowsTable {
+  id: number;
+  tenant_id: string;
+  document_id: string;
+}
+
 export interface DocumentSharesTable {
   id: string;
   tenant_id: string;
@@ -246,6 +256,7 @@ export interface DB {
   tags: TagsTable; // owner: documents
   document_tags: DocumentTagsTable; // owner: documents
   document_shares: DocumentSharesTable; // owner: documents
+  document_name_rows: DocumentNameRowsTable; // owner: documents
   batch_jobs: BatchJobsTable; // owner: documents
   server_secrets: ServerSecretsTable; // owner: src/db
   signing_keys: SigningKeysTable; // owner: identity

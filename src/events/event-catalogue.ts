@@ -1,31 +1,69 @@
-/** Every event name of the spec's Events table (docs/api-decisions.md §8). */
-export const EVENT_NAMES = [
-  'document.uploaded',
-  'document.processed',
-  'document.failed',
-  'chat.session.created',
-  'chat.message.created',
-  'dag.execution.started',
-  'dag.execution.completed',
-  'dag.execution.failed',
-  'dag.execution.paused',
-  'dag.task.created',
-  'dag.task.completed',
-  'dag.task.escalated',
+/**
+ * The `data` of each domain event, by name. Each module declares the events it emits, with their
+ * data, in its `<module>.events.ts` by declaration merging (as it declares its services and job
+ * kinds), so `events.record(trx, { name, data })`, every subscriber and the webhook payload are
+ * checked against that one declaration:
+ *
+ * ```ts
+ * declare module '../../events/event-catalogue.ts' {
+ *   interface EventDataMap { 'chat.session.created': { session_id: string; ... } }
+ * }
+ * ```
+ *
+ * The spec fixes `document.processed` and `dag.execution.completed` exactly; the rest are this
+ * service's choice (docs/webhooks.md). Receivers read `data` tolerantly: fields may be added,
+ * never renamed or removed.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from each module's events file.
+export interface EventDataMap {}
+
+/** A declared domain event name. */
+export type EventName = keyof EventDataMap & string;
+
+/**
+ * Every event a webhook can subscribe to, in the order the API lists them (docs/api-decisions.md
+ * §8). Typed by the declarations: an event declared by a module but missing here, or listed here
+ * but declared nowhere, fails the typecheck, so this list and the data types cannot drift apart.
+ */
+const CATALOGUE: { readonly [N in EventName]: { readonly emittedBy: string } } = {
+  'document.uploaded': { emittedBy: 'documents' },
+  'document.processed': { emittedBy: 'processing' },
+  'document.failed': { emittedBy: 'processing' },
+  'chat.session.created': { emittedBy: 'chat' },
+  'chat.message.created': { emittedBy: 'chat' },
+  'dag.execution.started': { emittedBy: 'workflows' },
+  'dag.execution.completed': { emittedBy: 'workflows' },
+  'dag.execution.failed': { emittedBy: 'workflows' },
+  'dag.execution.paused': { emittedBy: 'workflows' },
+  'dag.task.created': { emittedBy: 'workflows' },
+  'dag.task.completed': { emittedBy: 'workflows' },
+  'dag.task.escalated': { emittedBy: 'workflows' },
   // Not in the spec's table: the subscription issue's audit event (docs/subscription.md).
-  'subscription.tier_changed',
+  'subscription.tier_changed': { emittedBy: 'subscription' },
   // Not in the spec's table: a document's filename, folder or tags changed (the workflows'
   // document_update trigger, contract §10).
-  'document.updated',
-] as const;
+  'document.updated': { emittedBy: 'documents' },
+};
 
-export type EventName = (typeof EVENT_NAMES)[number];
+/** Every event name, in the catalogue's order. */
+export const EVENT_NAMES: readonly EventName[] = Object.freeze(Object.keys(CATALOGUE) as EventName[]);
+
+/** The module that declares and emits an event (docs, the OpenAPI description). */
+export function eventEmitter(name: EventName): string {
+  return CATALOGUE[name].emittedBy;
+}
 
 /**
  * The webhook ping (`POST /webhooks/{id}/test`): delivered like an event, in the general form, but
  * never recorded as a domain event and not subscribable in a webhook's `events` list.
  */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/** The test ping's data. */
+export interface WebhookTestData {
+  webhook_id: string;
+  message: string;
+}
 
 /** What a webhook delivery can carry: a domain event or the test ping. */
 export type DeliverableEventName = EventName | typeof WEBHOOK_TEST_EVENT;
@@ -36,52 +74,8 @@ export function isEventName(name: string): name is EventName {
   return known.has(name);
 }
 
-/**
- * The `data` of each event. The spec fixes `document.processed` and `dag.execution.completed`
- * exactly; the rest are this service's choice (docs/webhooks.md). Receivers read `data`
- * tolerantly: fields may be added, never renamed or removed. Modules not built yet (workflows)
- * emit these shapes the day they land.
- */
-export interface EventDataMap {
-  'document.uploaded': {
-    document_id: string;
-    filename: string;
-    folder_id: string | null;
-    file_type: string;
-    file_size: number;
-    status: string;
-    ai_status: string;
-  };
-  /** Spec: exactly `document_id`, `status`, `ai_summary`, `ai_tags`. */
-  'document.processed': { document_id: string; status: string; ai_summary: string | null; ai_tags: string[] };
-  'document.failed': { document_id: string; status: string; ai_status: string; error: { stage: string; message: string } | null };
-  /** `fields`: which of `filename`, `folder_id`, `tags` changed. */
-  'document.updated': { document_id: string; fields: string[]; filename: string; folder_id: string | null };
-  'chat.session.created': { session_id: string; document_id: string; name: string | null; user_id: string | null };
-  'chat.message.created': { message_id: string; session_id: string; document_id: string; role: string };
-  'dag.execution.started': { execution_id: string; workflow_id: string; workflow_name: string; status: 'running'; trigger_type: string };
-  /** Spec: exactly these; `duration_seconds` an integer, `final_output` any JSON. */
-  'dag.execution.completed': {
-    execution_id: string;
-    workflow_id: string;
-    workflow_name: string;
-    status: string;
-    duration_seconds: number;
-    final_output: unknown;
-  };
-  'dag.execution.failed': { execution_id: string; workflow_id: string; workflow_name: string; status: 'failed'; error: string; failed_node_id: string | null };
-  'dag.execution.paused': { execution_id: string; workflow_id: string; workflow_name: string; status: 'paused'; paused_reason: string | null };
-  // A task of another source (an import agent's proposal) has no execution: null ids, and names its `source`.
-  'dag.task.created': { task_id: string; execution_id: string | null; workflow_id: string | null; source?: string; title: string; assignee_type: string; assignee_value: string; due_at: string | null };
-  'dag.task.completed': { task_id: string; execution_id: string | null; workflow_id: string | null; source?: string; decision: string | null; completed_by: string | null };
-  'dag.task.escalated': { task_id: string; execution_id: string | null; workflow_id: string | null; source?: string; escalated_to: string | null };
-  /** `reason`: `checkout`, `admin` or `provider_event`; `changed_by`: a user id, `administrator` or the provider's name. */
-  'subscription.tier_changed': { from_tier: string; to_tier: string; reason: string; changed_by: string | null; reference: string | null };
-  'webhook.test': { webhook_id: string; message: string };
-}
-
-/** The data type of one event, for emitters: `events.record(trx, { name, data: {...} satisfies EventData<'document.failed'> })`. */
-export type EventData<N extends DeliverableEventName> = EventDataMap[N];
+/** The data type of one event (or of the test ping): what its webhook delivery carries in `data`. */
+export type EventData<N extends DeliverableEventName> = N extends EventName ? EventDataMap[N] : WebhookTestData;
 
 /**
  * The spec's two envelope forms: `document.*`, `chat.*` (and the test ping) use the general form

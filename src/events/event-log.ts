@@ -4,10 +4,21 @@ import type { JobQueue } from '../jobs/job-queue.ts';
 import type { JobDefinition } from '../jobs/job-types.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { EventName } from './event-catalogue.ts';
-import { type RecordedEvent, recordEvent } from './record-event.ts';
+import { type NewEvent, type RecordedEvent, recordEvent } from './record-event.ts';
 
 /** The job that hands one recorded event to every subscriber (webhook fan-out, workflow triggers). */
 export const PUBLISH_EVENT_JOB = 'events.publish';
+
+/** Which recorded event a publish job hands out. */
+export interface PublishEventPayload {
+  eventId: string;
+}
+
+declare module '../jobs/job-types.ts' {
+  interface JobPayloads {
+    'events.publish': PublishEventPayload;
+  }
+}
 
 /** Reacts to an event after its transaction committed. Runs at least once per event: it must be idempotent. */
 export type EventSubscriber = (event: RecordedEvent) => Promise<void>;
@@ -32,8 +43,9 @@ export class EventLog {
     this.#subscribers = subscribers;
   }
 
-  async record(executor: Executor, event: { tenantId: string; name: EventName; data: Record<string, unknown>; at?: number }): Promise<RecordedEvent> {
-    const recorded = await recordEvent(executor, { ...event, at: event.at ?? this.#clock.now() });
+  /** Records `name` with its declared data (`<module>.events.ts`); the compiler checks the pair. */
+  async record<N extends EventName>(executor: Executor, event: NewEvent<N>): Promise<RecordedEvent<N>> {
+    const recorded = await recordEvent<N>(executor, { ...event, at: event.at ?? this.#clock.now() });
     if (this.#subscribers.length > 0) {
       await this.#jobs.enqueue(executor, PUBLISH_EVENT_JOB, { eventId: recorded.id }, { tenantId: recorded.tenantId });
     }
@@ -46,7 +58,7 @@ export class EventLog {
   }
 
   /** The worker side: loads the event and runs every subscriber (a failing one retries the job; subscribers are idempotent). */
-  publishJob(database: Database): JobDefinition<{ eventId: string }> {
+  publishJob(database: Database): JobDefinition<PublishEventPayload> {
     return {
       kind: PUBLISH_EVENT_JOB,
       maxAttempts: 10,
@@ -54,13 +66,14 @@ export class EventLog {
       handler: async (job) => {
         const row = await database.db.selectFrom('events').selectAll().where('id', '=', job.payload.eventId).executeTakeFirst();
         if (!row) return; // removed with its tenant's sandbox data
-        const event: RecordedEvent = {
+        // The row was written by `record`, from a declared name and its data.
+        const event = {
           id: row.id,
           tenantId: row.tenant_id,
-          name: row.name as EventName,
-          data: JSON.parse(row.data) as Record<string, unknown>,
+          name: row.name,
+          data: JSON.parse(row.data),
           createdAt: Number(row.created_at),
-        };
+        } as RecordedEvent;
         for (const subscriber of this.#subscribers) await subscriber(event);
       },
     };

@@ -1,30 +1,29 @@
 import { prefixedId } from '../lib/ids.ts';
 import type { Executor } from '../db/executor.ts';
-import type { EventName } from './event-catalogue.ts';
+import type { EventDataMap, EventName } from './event-catalogue.ts';
 
-export interface RecordedEvent {
-  id: string;
-  tenantId: string;
-  name: EventName;
-  data: Record<string, unknown>;
-  createdAt: number;
-}
+/** A recorded event: its `name` narrows `data` to that event's declared type. */
+export type RecordedEvent<N extends EventName = EventName> = {
+  [K in N]: { id: string; tenantId: string; name: K; data: EventDataMap[K]; createdAt: number };
+}[N];
+
+/** An event to record: a declared name with that event's data. */
+export type NewEvent<N extends EventName = EventName> = {
+  [K in N]: { tenantId: string; name: K; data: EventDataMap[K]; at?: number };
+}[N];
 
 /**
  * Records a domain event as a row, inside the caller's transaction, so an event exists exactly
  * when the change that caused it was committed. Webhook delivery and workflow triggers read these rows.
  */
-export async function recordEvent(
-  executor: Executor,
-  event: { tenantId: string; name: EventName; data: Record<string, unknown>; at?: number },
-): Promise<RecordedEvent> {
-  const recorded: RecordedEvent = {
+export async function recordEvent<N extends EventName>(executor: Executor, event: NewEvent<N>): Promise<RecordedEvent<N>> {
+  const recorded = {
     id: prefixedId('evt'),
     tenantId: event.tenantId,
     name: event.name,
     data: event.data,
     createdAt: event.at ?? Date.now(),
-  };
+  } as RecordedEvent<N>;
   await executor
     .insertInto('events')
     .values({

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { AppError } from '../lib/errors.ts';
+import { errors } from '../lib/errors.ts';
 
 /*
  * Conditional requests on JSON resources (RFC 9110 §13), docs/api-decisions.md §15:
@@ -123,9 +123,7 @@ export async function ifMatchUpdate<T>(
     if (header !== undefined) {
       const etag = representationTag(await current());
       if (header.trim() !== '*' && !header.split(',').some((t) => t.trim() === etag)) {
-        throw new AppError(412, 'precondition_failed', 'The resource has changed since it was read: If-Match does not name its current ETag', {
-          details: { etag },
-        });
+        throw errors.preconditionFailed(etag);
       }
     }
     const result = await update();

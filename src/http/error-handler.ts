@@ -69,9 +69,9 @@ function fromFrameworkError(error: FastifyError): AppError | null {
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(415, 'unsupported_media_type', 'This endpoint does not accept that Content-Type');
+      return errors.unsupportedMediaType();
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError(413, 'payload_too_large', 'The request body is too large');
+      return errors.payloadTooLarge();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError(400, 'validation_error', 'The JSON body is empty', {
         details: { errors: [{ field: 'body', message: 'must not be empty' }] },
@@ -83,10 +83,10 @@ function fromFrameworkError(error: FastifyError): AppError | null {
     return new AppError(400, 'validation_error', message, { details: { errors: [{ field: 'body', message }] } });
   }
   if (status === 404) return new AppError(404, 'not_found', 'Not found');
-  if (status === 413) return new AppError(413, 'payload_too_large', 'The request body is too large');
-  if (status === 415) return new AppError(415, 'unsupported_media_type', 'This endpoint does not accept that Content-Type');
-  if (status === 429) return new AppError(429, 'rate_limit_exceeded', error.message);
-  if (status > 400 && status < 500) return new AppError(status, 'bad_request', error.message);
+  if (status === 413) return errors.payloadTooLarge();
+  if (status === 415) return errors.unsupportedMediaType();
+  if (status === 429) return errors.rateLimited(error.message);
+  if (status > 400 && status < 500) return errors.badRequest(status, error.message);
   return null;
 }
 

@@ -4,10 +4,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../lib/logger.ts';
 import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
-import { AppError, errors } from '../lib/errors.ts';
+import { errors } from '../lib/errors.ts';
 import { onStateChangingRoutes } from './route-hooks.ts';
 import type { IdempotencyRecord, IdempotencyRepository } from './idempotency.repository.ts';
 import { seal, sealFor, unseal } from './idempotency-sealing.ts';
+import { MultipartFingerprintCollector } from '../lib/multipart-fingerprint.ts';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -52,24 +53,6 @@ export async function settleStreamedRequest(request: FastifyRequest, answer: Str
   await settle?.(answer);
 }
 
-/** A multipart body as the fingerprint sees it: text fields by name (values in order) and files by content hash. */
-export interface MultipartFingerprintInput {
-  fields: Record<string, string[]>;
-  files: { field: string; filename: string; sha256: string }[];
-}
-
-/**
- * The fingerprint of a multipart body: SHA-256 over the fields (sorted by name, values in arrival
- * order) and the files (in arrival order: field name, file name, SHA-256 of the content).
- */
-export function multipartFingerprint(input: MultipartFingerprintInput): string {
-  const fields = Object.keys(input.fields)
-    .sort()
-    .map((name) => [name, input.fields[name]!]);
-  const files = input.files.map((f) => [f.field, f.filename, f.sha256]);
-  return sha256(JSON.stringify({ multipart: { fields, files } }));
-}
-
 /** The fingerprint of a JSON (or empty) body: SHA-256 of its canonical form (keys sorted). */
 export function jsonFingerprint(body: unknown): string {
   return sha256(JSON.stringify({ json: canonical(body ?? null) }));
@@ -83,25 +66,6 @@ export function jsonFingerprint(body: unknown): string {
 export function setRequestFingerprint(request: FastifyRequest, fingerprint: string): void {
   const state = states.get(request);
   if (state?.owner) state.fingerprint = fingerprint;
-}
-
-/**
- * Helper for upload handlers: collect parts as they stream by, then `setRequestFingerprint(request, collector.digest())`.
- * Field values are taken as the handler sees them (JSON parts as their JSON text).
- */
-export class MultipartFingerprintCollector {
-  private readonly input: MultipartFingerprintInput = { fields: {}, files: [] };
-  field(name: string, value: string): void {
-    const values = this.input.fields[name] ?? [];
-    values.push(value);
-    this.input.fields[name] = values;
-  }
-  file(field: string, filename: string, sha256Hex: string): void {
-    this.input.files.push({ field, filename, sha256: sha256Hex });
-  }
-  digest(): string {
-    return multipartFingerprint(this.input);
-  }
 }
 
 export interface IdempotencyDeps {
@@ -231,15 +195,8 @@ function callerOf(request: FastifyRequest): { scope: string; principal: string }
   return null;
 }
 
-function reused(): AppError {
-  return new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was used for a different request (method, path, body or caller)');
-}
-
-function inProgress(): AppError {
-  return new AppError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly', {
-    headers: { 'retry-after': '1' },
-  });
-}
+const reused = errors.idempotencyKeyReused;
+const inProgress = errors.idempotencyInProgress;
 
 function replay(reply: FastifyReply, record: IdempotencyRecord, secret: Buffer): FastifyReply {
   reply.code(record.statusCode ?? 200);

@@ -2,7 +2,7 @@ import type { Database } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
 import { type Clock, systemClock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
-import type { EnqueueOptions, JobDefinition, JobRecord, JobState } from './job-types.ts';
+import type { EnqueueOptions, JobDefinition, JobPayloads, JobRecord, JobState } from './job-types.ts';
 import type { Executor } from '../db/executor.ts';
 import {
   cancelJob,
@@ -26,8 +26,14 @@ export interface JobQueueOptions {
   definitions?: readonly JobDefinition[];
 }
 
-/** One job to enqueue with `enqueueMany`. */
-export interface NewJob {
+/** The kinds of a job map (`JobPayloads` unless a test brings its own). */
+type KindOf<Jobs> = keyof Jobs & string;
+
+/** One job to enqueue with `enqueueMany`: a declared kind with that kind's payload. */
+export type NewJob<Jobs = JobPayloads> = { [K in KindOf<Jobs>]: { kind: K; payload: Jobs[K]; options?: EnqueueOptions } }[KindOf<Jobs>];
+
+/** A job as the queue stores it, whatever its kind. */
+interface AnyNewJob {
   kind: string;
   payload: unknown;
   options?: EnqueueOptions;
@@ -45,7 +51,7 @@ const CHUNK = 500;
  * The durable job queue's producer side: enqueue inside the caller's transaction (a rolled-back
  * transaction never yields a job), inspect, cancel, count and prune. Workers run the jobs.
  */
-export class JobQueue {
+export class JobQueue<Jobs = JobPayloads> {
   private readonly database: Database;
   private readonly clock: Clock;
   private readonly maxAttemptsByKind = new Map<string, number>();
@@ -65,15 +71,15 @@ export class JobQueue {
   }
 
   /** Adds a job in the caller's executor (use the transaction of the change that causes it). */
-  async enqueue(executor: Executor, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<EnqueueResult> {
-    const [result] = await this.enqueueMany(executor, [{ kind, payload, options }]);
+  async enqueue<K extends KindOf<Jobs>>(executor: Executor, kind: K, payload: Jobs[K], options: EnqueueOptions = {}): Promise<EnqueueResult> {
+    const [result] = await this.enqueueMany(executor, [{ kind, payload, options } as NewJob<Jobs>]);
     return result!;
   }
 
   /** Adds many jobs in a few multi-row statements; results are in input order. */
-  async enqueueMany(executor: Executor, jobs: readonly NewJob[]): Promise<EnqueueResult[]> {
+  async enqueueMany(executor: Executor, jobs: readonly NewJob<Jobs>[]): Promise<EnqueueResult[]> {
     const now = this.clock.now();
-    const rows = jobs.map((job) => this.row(job, now));
+    const rows = (jobs as readonly AnyNewJob[]).map((job) => this.row(job, now));
     const results: EnqueueResult[] = [];
     for (let start = 0; start < rows.length; start += CHUNK) {
       results.push(...(await this.insertChunk(executor, rows.slice(start, start + CHUNK))));
@@ -122,7 +128,7 @@ export class JobQueue {
     return results as EnqueueResult[];
   }
 
-  private row(job: NewJob, now: number): NewJobRow & JobsTable {
+  private row(job: AnyNewJob, now: number): NewJobRow & JobsTable {
     const o = job.options ?? {};
     if (!job.kind) throw new TypeError('enqueue: kind is required');
     const maxAttempts = o.maxAttempts ?? this.maxAttemptsByKind.get(job.kind) ?? DEFAULT_MAX_ATTEMPTS;
@@ -169,16 +175,16 @@ export class JobQueue {
     return cancelJob(executor, { id, now: this.clock.now() });
   }
 
-  /** Job counts by kind and state, for the Prometheus gauge. */
   /**
    * The priority that gives a tenant's next job of `kind` its fair share: the number of its jobs
    * already waiting. Claims run lowest priority first, so a tenant with one upload is served next
    * even behind another tenant's 10,000-file batch (round-robin by depth rather than first come).
    */
-  async fairSharePriority(executor: Executor, kind: string, tenantId: string): Promise<number> {
+  async fairSharePriority(executor: Executor, kind: KindOf<Jobs>, tenantId: string): Promise<number> {
     return countWaiting(executor, kind, tenantId);
   }
 
+  /** Job counts by kind and state, for the Prometheus gauge. */
   async countsByKindAndState(): Promise<{ kind: string; state: string; count: number }[]> {
     return countJobs(this.database.db);
   }

@@ -1,5 +1,34 @@
 import type { Executor } from '../db/executor.ts';
 
+/**
+ * Every job kind of the service and its payload: `kind -> payload`. Each module adds its own kinds
+ * from its `<module>.jobs.ts` by declaration merging (as it adds its services to `ModuleServices`),
+ * so `enqueue(trx, 'processing.extract', payload)` and the handler of that kind are checked against
+ * one declaration and "go to definition" on a kind lands on it:
+ *
+ * ```ts
+ * declare module '../../jobs/job-types.ts' {
+ *   interface JobPayloads { 'documents.thumbnail': DocumentJobPayload }
+ * }
+ * ```
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from each module's jobs file.
+export interface JobPayloads {}
+
+/** A job map of any kinds and payloads: for a queue that tests the queue itself, not a module's work. */
+export type AnyJobPayloads = Record<string, unknown>;
+
+/** A declared job kind. */
+export type JobKind = keyof JobPayloads & string;
+
+/** The payload of a recurring job's run: which tick it is (recurring.ts). */
+export interface RecurringTick {
+  tick: number;
+}
+
+/** The kinds declared with a `RecurringTick` payload: the only ones a recurring job may use. */
+export type RecurringKind = { [K in JobKind]: JobPayloads[K] extends RecurringTick ? K : never }[JobKind];
+
 export const JOB_STATES = ['available', 'running', 'completed', 'dead', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
@@ -58,6 +87,17 @@ export interface JobDefinition<P = any> {
    * twice in a row; it is not run again), so its module can record the failure where users see it.
    */
   onProcessDied?: (executor: Executor, job: DiedJob<P>) => Promise<void>;
+}
+
+/** The definition of one declared kind: its handler receives that kind's payload, no cast. */
+export type JobDefinitionOf<K extends JobKind> = JobDefinition<JobPayloads[K]> & { kind: K };
+
+/** Any declared kind's definition (a module's catalogue): the handler is typed by its `kind`. */
+export type DeclaredJobDefinition = { [K in JobKind]: JobDefinitionOf<K> }[JobKind];
+
+/** A definition of one declared kind, with its handler typed from `kind` (an identity function). */
+export function defineJob<K extends JobKind>(definition: JobDefinitionOf<K>): JobDefinitionOf<K> {
+  return definition;
 }
 
 /** A job failed with `process_died`, as `onProcessDied` sees it. */

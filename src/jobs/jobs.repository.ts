@@ -43,8 +43,8 @@ export async function notifyKinds(executor: Executor, kinds: Iterable<string>): 
   for (const kind of new Set(kinds)) await sql`select pg_notify('jobs', ${kind})`.execute(executor);
 }
 
-export async function findJob(executor: Executor, id: string): Promise<JobRow | undefined> {
-  return executor.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findJob(executor: Executor, id: string): Promise<JobRow | null> {
+  return (await executor.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
 export interface ClaimParams {

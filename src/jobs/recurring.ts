@@ -1,13 +1,14 @@
 import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { JobQueue } from './job-queue.ts';
-import type { JobDefinition, RunningJob } from './job-types.ts';
+import type { JobDefinition, RecurringKind, RecurringTick, RunningJob } from './job-types.ts';
 
 /** A job that runs every `everyMs`, once per tick across all workers and processes. */
 export interface RecurringJob {
-  kind: string;
+  /** A kind declared with a `RecurringTick` payload in its module's jobs file. */
+  kind: RecurringKind;
   everyMs: number;
-  run: (job: RunningJob<{ tick: number }>) => Promise<void>;
+  run: (job: RunningJob<RecurringTick>) => Promise<void>;
   maxAttempts?: number;
   timeoutMs?: number;
 }
@@ -29,7 +30,7 @@ async function scheduleTick(queue: JobQueue, database: Database, job: RecurringJ
 export function recurringDefinition(
   deps: { queue: JobQueue; database: Database; clock: Clock },
   job: RecurringJob,
-): JobDefinition<{ tick: number }> {
+): JobDefinition<RecurringTick> {
   return {
     kind: job.kind,
     maxAttempts: job.maxAttempts ?? 3,

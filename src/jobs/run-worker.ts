@@ -2,14 +2,14 @@ import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { JobQueue } from './job-queue.ts';
 import type { JobDefinition, JobOutcome } from './job-types.ts';
-import { Worker } from './worker.ts';
+import { Worker, type WorkerOptions } from './worker.ts';
 import type { Logger } from '../lib/logger.ts';
 
 export interface RunWorkerOptions {
   database: Database;
   definitions: readonly JobDefinition[];
   /** Shares the process's queue (so in-process enqueues wake this worker); one is made if absent. */
-  queue?: JobQueue;
+  queue?: WorkerOptions['queue'];
   concurrency: number;
   pollIntervalMs: number;
   leaseMs: number;

@@ -6,6 +6,9 @@ import type { Database } from '../db/database.ts';
 import { type Clock, systemClock } from '../lib/clock.ts';
 import { backoffDelay } from './backoff.ts';
 import type { JobQueue } from './job-queue.ts';
+
+/** What a worker uses of the queue: none of it depends on the kinds, so any queue's will do. */
+type WorkerQueue = Pick<JobQueue, 'register' | 'onEnqueue' | 'prune'>;
 import { type JobDefinition, JobLostError, type JobOutcome, PermanentJobError, type RunningJob } from './job-types.ts';
 import {
   claimJobs,
@@ -24,7 +27,7 @@ import { type Logger, silentLogger } from '../lib/logger.ts';
 
 export interface WorkerOptions {
   database: Database;
-  queue: JobQueue;
+  queue: WorkerQueue;
   /** The catalogue: only these kinds are claimed. */
   definitions: readonly JobDefinition[];
   clock?: Clock;
@@ -88,7 +91,7 @@ export const DEFAULT_RETENTION_MS = 7 * 24 * 3_600_000;
 export class Worker {
   readonly id: string;
   private readonly database: Database;
-  private readonly queue: JobQueue;
+  private readonly queue: WorkerQueue;
   private readonly definitions: Map<string, JobDefinition>;
   private readonly clock: Clock;
   private readonly logger: Logger;

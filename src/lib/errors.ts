@@ -83,6 +83,34 @@ export const errors = {
   badGateway: (message: string, details?: Record<string, unknown>) => new AppError(502, 'bad_gateway', message, { details }),
   /** A server the tenant registered (an MCP server) did not answer within the time allowed. */
   gatewayTimeout: (message: string, details?: Record<string, unknown>) => new AppError(504, 'gateway_timeout', message, { details }),
+  workflowNotFound: () => new AppError(404, 'workflow_not_found', 'Workflow not found'),
+  executionNotFound: () => new AppError(404, 'execution_not_found', 'Execution not found'),
+  taskNotFound: () => new AppError(404, 'task_not_found', 'Task not found'),
+  /** Chat: the document has no finished text to answer from (docs/api-decisions.md §7). */
+  documentNotReady: (message: string, details: Record<string, unknown>) => new AppError(409, 'document_not_ready', message, { details }),
+  /** Not enough AI credits left this month. */
+  insufficientCredits: (message: string, details: Record<string, unknown>) => new AppError(402, 'insufficient_credits', message, { details }),
+  /** A folder deleted without force still holds something. */
+  folderNotEmpty: (folderId: string) =>
+    new AppError(400, 'folder_not_empty', 'The folder is not empty; delete with force=true to remove it with its contents', {
+      details: { resource_type: 'folder', resource_id: folderId },
+    }),
+  /** 429 with the rate-limit headers (request limits, sign-in failures). */
+  rateLimited: (message: string, options: { details?: Record<string, unknown>; headers?: Record<string, string> } = {}) =>
+    new AppError(429, 'rate_limit_exceeded', message, options),
+  payloadTooLarge: () => new AppError(413, 'payload_too_large', 'The request body is too large'),
+  unsupportedMediaType: () => new AppError(415, 'unsupported_media_type', 'This endpoint does not accept that Content-Type'),
+  /** If-Match names an ETag the resource no longer has. */
+  preconditionFailed: (etag: string) =>
+    new AppError(412, 'precondition_failed', 'The resource has changed since it was read: If-Match does not name its current ETag', { details: { etag } }),
+  idempotencyKeyReused: () =>
+    new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was used for a different request (method, path, body or caller)'),
+  idempotencyInProgress: () =>
+    new AppError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly', {
+      headers: { 'retry-after': '1' },
+    }),
+  /** A 4xx the framework raised that no other code names. */
+  badRequest: (status: number, message: string) => new AppError(status, 'bad_request', message),
 };
 
 function capitalise(s: string): string {

@@ -6,7 +6,7 @@ import type { App } from '../http/fastify-types.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { RateLimitStore } from '../http/rate-limit-store.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
-import type { JobDefinition } from '../jobs/job-types.ts';
+import type { DeclaredJobDefinition } from '../jobs/job-types.ts';
 import type { RecurringJob } from '../jobs/recurring.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
@@ -61,8 +61,8 @@ export interface ModuleParts {
   routes?: (app: App) => void | Promise<void>;
   /** Routes outside `/api/v1` (health probes, metrics). */
   rootRoutes?: (app: App) => void | Promise<void>;
-  /** Job kinds this module's worker side runs (`<module>.<verb>`). */
-  jobs?: readonly JobDefinition[];
+  /** Job kinds this module's worker side runs (`<module>.<verb>`), each declared in its `<module>.jobs.ts`. */
+  jobs?: readonly DeclaredJobDefinition[];
   /** Jobs run on a fixed period, once per tick across every process. */
   recurring?: readonly RecurringJob[];
   /** Reacts to every recorded event after its transaction committed (at least once: be idempotent). */

@@ -46,6 +46,65 @@ describeEachDialect(
       assert.equal(JSON.parse(who.stdout).mode, 'api_key');
     });
 
+    it('whoami names the tenant, the key (by its public prefix only) and the role', async () => {
+      const who = await cli(['whoami'], home.env);
+      assert.equal(who.code, 0, who.stderr);
+      assert.ok(who.stdout.includes(`API key ${tenant.apiKey.slice(0, 16)}…`), who.stdout);
+      assert.ok(!who.stdout.includes(tenant.apiKey), 'the secret is never printed');
+      assert.match(who.stdout, /role: \w+/);
+      assert.ok(who.stdout.includes(`tenant: `) && who.stdout.includes(`(${tenant.subdomain}, enterprise)`), who.stdout);
+      assert.ok(who.stdout.includes(`url: ${base}`), who.stdout);
+      const asJson = JSON.parse((await cli(['whoami', '--json'], home.env)).stdout);
+      assert.deepEqual([asJson.tenant.subdomain, asJson.user, asJson.api_key], [tenant.subdomain, null, `${tenant.apiKey.slice(0, 16)}…`]);
+      // Another tenant's key answers for that tenant.
+      const other = await createTenant(ctx());
+      const theirs = await cli(['whoami', '--json'], { ...home.env, DOCUVAULT_API_KEY: other.apiKey });
+      assert.equal(JSON.parse(theirs.stdout).tenant.subdomain, other.subdomain);
+    });
+
+    it('says so while it waits out a rate limit (429 Retry-After), then carries on', async () => {
+      const proxy = await faultProxy(base);
+      try {
+        const body = JSON.stringify({ error: 'rate_limit_exceeded', code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' });
+        proxy.failNext(/\/auth\/me/, { status: 429, headers: { 'retry-after': '1' }, body });
+        const who = await cli(['whoami'], { ...home.env, DOCUVAULT_URL: proxy.url });
+        assert.equal(who.code, 0, who.stderr);
+        assert.match(who.stderr, /rate limited by the service; waiting 1 s before retrying/);
+        assert.match(who.stdout, /role: /);
+        const calm = await cli(['whoami'], { ...home.env, DOCUVAULT_URL: proxy.url });
+        assert.equal(calm.stderr, '', 'no notice without a 429');
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('help lists only task actions that exist; an unknown one is a usage error', async () => {
+      const help = await cli(['help'], home.env);
+      assert.match(help.stdout, /tasks \[list \| approve <id> \| reject <id>\]/);
+      assert.doesNotMatch(help.stdout, /claim/);
+      const claim = await cli(['tasks', 'claim', 'some-task'], home.env);
+      assert.equal(claim.code, 2);
+      assert.match(claim.stderr, /unknown tasks action "claim"/);
+    });
+
+    it('creates folders with the case given ("Board Papers" stays so) and finds them again in any case', async () => {
+      const tree = join(home.dir, 'Minutes 2025');
+      await writeTree(tree, { 'March Meeting.txt': 'The board met in March.' });
+      const first = await cli(['upload', tree, '--to', '/Board Papers', '--json', '--no-ai'], home.env);
+      assert.equal(first.code, 0, first.stderr);
+      const names = async () => (await sdk.call('listFolders', { query: { include_document_count: 'false' } })).folders.map((f) => f.name);
+      assert.ok((await names()).includes('Board Papers'), (await names()).join(', '));
+      assert.ok((await names()).includes('Minutes 2025'), (await names()).join(', '));
+      assert.equal((await names()).filter((n) => n.toLowerCase() === 'board papers').length, 1);
+      // Another spelling of the same path reuses the folder rather than making a second one.
+      const again = await cli(['upload', join(home.dir, 'Minutes 2025', 'March Meeting.txt'), '--to', '/board papers/minutes 2025', '--json', '--no-ai'], home.env);
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(JSON.parse(again.stdout).skipped, 1);
+      assert.equal((await names()).filter((n) => n.toLowerCase() === 'board papers').length, 1);
+      const ls = JSON.parse((await cli(['ls', '/BOARD PAPERS', '--json'], home.env)).stdout);
+      assert.deepEqual(ls.folders.map((f: { name: string }) => f.name), ['Minutes 2025']);
+    });
+
     it('uploads a folder tree mirrored as folders, and a re-run sends nothing', async () => {
       const tree = join(home.dir, 'tree');
       await writeTree(tree, { 'policy.txt': POLICY, 'reports/2025/q1.txt': 'Quarter one revenue grew.', 'reports/invoice.pdf': tinyPdf('Invoice 7'), '.hidden': 'x' });
@@ -123,7 +182,11 @@ describeEachDialect(
 
       const found = JSON.parse((await cli(['search', 'hotel', '--mode', 'text', '--json'], home.env)).stdout);
       assert.equal(found.results[0].document.id, doc.id);
-      assert.match((await cli(['search', 'hotel', '--mode', 'text'], home.env)).stdout, /policy\.txt/);
+      const human = (await cli(['search', 'hotel', '--mode', 'text'], home.env)).stdout;
+      assert.match(human, /policy\.txt/);
+      assert.match(human, /Hotel stays/);
+      assert.doesNotMatch(human, /<\/?mark>/, 'piped output shows no tags');
+      assert.ok(!human.includes('\u001b['), 'nor terminal escapes');
       assert.equal((await cli(['search', 'x', '--mode', 'fuzzy'], home.env)).code, 2);
 
       const answer = await cli(['ask', doc.id, 'How much is a hotel night in Paris?'], home.env);

@@ -53,6 +53,16 @@ describeEachDialect(
       assertError(await get('/documents?page=0'), 400, 'validation_error');
     });
 
+    it('pages with page_size as every paged list does (limit stays an alias; page_size wins)', async () => {
+      const p1 = await get('/documents?page_size=2');
+      assert.deepEqual(ids(p1), [docs.d, docs.c]);
+      assert.deepEqual([p1.json().page_size, p1.json().total_pages, p1.json().total], [2, 2, 4]);
+      assert.deepEqual(ids(await get('/documents?page_size=2&page=2')), [docs.a, docs.b]);
+      assert.deepEqual(ids(await get('/documents?limit=1&page_size=3')), [docs.d, docs.c, docs.a]);
+      assertError(await get('/documents?page_size=101'), 400, 'validation_error');
+      assertError(await get('/documents?page_size=0'), 400, 'validation_error');
+    });
+
     it('sorts by name (case-insensitively: Delta between beta and gamma), created_at, updated_at and size in either order', async () => {
       assert.deepEqual(ids(await get('/documents?sort=name&order=asc')), [docs.a, docs.b, docs.d, docs.c]);
       assert.deepEqual(ids(await get('/documents?sort=name&order=desc')), [docs.c, docs.d, docs.b, docs.a]);

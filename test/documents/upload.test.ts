@@ -35,7 +35,7 @@ describeEachBlobStore('document upload', (ctx) => {
     assert.equal(row.file_type, 'text/plain');
     assert.ok(ctx().documentKeys().some((k) => k.endsWith(`documents/${body.id}`)));
     const jobs = await db.selectFrom('jobs').select('kind').where('payload', 'like', `%${body.id}%`).execute();
-    assert.ok(jobs.some((j) => j.kind === 'documents.process'));
+    assert.ok(jobs.some((j) => j.kind === 'processing.extract'));
     const events = await db.selectFrom('events').selectAll().where('tenant_id', '=', tenant.tenantId).where('name', '=', 'document.uploaded').execute();
     assert.ok(events.some((e) => JSON.parse(e.data).document_id === body.id));
   });

@@ -5,6 +5,8 @@ import { recordEvent } from '../../src/events/record-event.ts';
 import { DIALECTS } from '../support/app.ts';
 import { openTestDatabase } from '../support/databases.ts';
 
+const UPLOADED = { document_id: 'd1', filename: 'a.txt', folder_id: null, file_type: 'text/plain', file_size: 1, status: 'pending', ai_status: 'pending' };
+
 describe('event catalogue', () => {
   it('holds every event name of the spec', () => {
     for (const name of [
@@ -40,11 +42,11 @@ for (const dialect of DIALECTS) {
           .execute();
         const committed = await database.db
           .transaction()
-          .execute((trx) => recordEvent(trx, { tenantId: 't1', name: 'document.uploaded', data: { document_id: 'd1' } }));
+          .execute((trx) => recordEvent(trx, { tenantId: 't1', name: 'document.uploaded', data: UPLOADED }));
         assert.match(committed.id, /^evt_[A-Za-z0-9_-]{22}$/);
         await assert.rejects(
           database.db.transaction().execute(async (trx) => {
-            await recordEvent(trx, { tenantId: 't1', name: 'document.failed', data: {} });
+            await recordEvent(trx, { tenantId: 't1', name: 'document.failed', data: { document_id: 'd2', status: 'failed', ai_status: 'failed', error: null } });
             throw new Error('roll back');
           }),
         );
@@ -52,7 +54,7 @@ for (const dialect of DIALECTS) {
         assert.equal(rows.length, 1);
         assert.equal(rows[0]!.id, committed.id);
         assert.equal(rows[0]!.name, 'document.uploaded');
-        assert.deepEqual(JSON.parse(rows[0]!.data), { document_id: 'd1' });
+        assert.deepEqual(JSON.parse(rows[0]!.data), UPLOADED);
       } finally {
         await close();
       }

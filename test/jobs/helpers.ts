@@ -1,6 +1,6 @@
 import type { Database } from '../../src/db/database.ts';
 import { JobQueue } from '../../src/jobs/job-queue.ts';
-import type { JobDefinition, JobRecord } from '../../src/jobs/job-types.ts';
+import type { AnyJobPayloads, JobDefinition, JobRecord } from '../../src/jobs/job-types.ts';
 import { Worker, type WorkerOptions } from '../../src/jobs/worker.ts';
 
 let counter = 0;
@@ -27,7 +27,7 @@ export async function waitFor<T>(
 }
 
 /** Waits until the job reaches one of the states and returns it. */
-export function waitForState(queue: JobQueue, id: string, states: JobRecord['state'][], timeoutMs = 10_000): Promise<JobRecord> {
+export function waitForState(queue: Pick<JobQueue, 'get'>, id: string, states: JobRecord['state'][], timeoutMs = 10_000): Promise<JobRecord> {
   return waitFor(
     async () => {
       const job = await queue.get(id);
@@ -41,7 +41,7 @@ export function waitForState(queue: JobQueue, id: string, states: JobRecord['sta
 /** A started worker with test-friendly defaults (fast polling, short lease). */
 export async function startWorker(
   database: Database,
-  queue: JobQueue,
+  queue: WorkerOptions['queue'],
   definitions: JobDefinition[],
   options: Partial<WorkerOptions> = {},
 ): Promise<Worker> {
@@ -58,6 +58,7 @@ export async function startWorker(
   return worker;
 }
 
-export function newQueue(database: Database): JobQueue {
-  return new JobQueue({ database });
+/** A queue of any kinds: the queue's own tests make up their kinds (`uniqueKind`). */
+export function newQueue(database: Database): JobQueue<AnyJobPayloads> {
+  return new JobQueue<AnyJobPayloads>({ database });
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { backoffDelay } from '../../src/jobs/backoff.ts';
 import { JobQueue } from '../../src/jobs/job-queue.ts';
+import type { AnyJobPayloads } from '../../src/jobs/job-types.ts';
 import { availableDialects, openTestDatabase } from '../support/databases.ts';
 import { newQueue, startWorker, uniqueKind, waitForState } from './helpers.ts';
 
@@ -19,7 +20,7 @@ describe('backoffDelay', () => {
 for (const dialect of await availableDialects()) {
   describe(`JobQueue on ${dialect}`, () => {
     let t: Awaited<ReturnType<typeof openTestDatabase>>;
-    let queue: JobQueue;
+    let queue: JobQueue<AnyJobPayloads>;
     before(async () => {
       t = await openTestDatabase(dialect);
       queue = newQueue(t.database);
@@ -42,7 +43,7 @@ for (const dialect of await availableDialects()) {
 
     it('takes maxAttempts from the registered definition unless the enqueue overrides it', async () => {
       const kind = uniqueKind('defaults');
-      const q = new JobQueue({ database: t.database, definitions: [{ kind, handler: async () => {}, maxAttempts: 9 }] });
+      const q = new JobQueue<AnyJobPayloads>({ database: t.database, definitions: [{ kind, handler: async () => {}, maxAttempts: 9 }] });
       assert.equal((await q.get((await q.enqueue(t.database.db, kind, null)).id))?.maxAttempts, 9);
       assert.equal((await q.get((await q.enqueue(t.database.db, kind, null, { maxAttempts: 2 })).id))?.maxAttempts, 2);
     });
@@ -125,7 +126,7 @@ for (const dialect of await availableDialects()) {
         { kind, state: 'cancelled', count: 1 },
       ]);
       assert.equal(await queue.prune(60_000), 0, 'too recent to prune');
-      const later = new JobQueue({ database: t.database, clock: { now: () => Date.now() + 120_000 } });
+      const later = new JobQueue<AnyJobPayloads>({ database: t.database, clock: { now: () => Date.now() + 120_000 } });
       assert.ok((await later.prune(60_000)) >= 1);
       assert.equal(await queue.get(a.id), null);
       assert.deepEqual(

@@ -8,10 +8,17 @@ import { MODULES } from '../../src/modules.ts';
 import { createTestStore } from '../support/databases.ts';
 import { waitFor } from './helpers.ts';
 
+// The probe module declares its kind as every module does.
+declare module '../../src/jobs/job-types.ts' {
+  interface JobPayloads {
+    'probe.run': { n: string };
+  }
+}
+
 const ran: string[] = [];
 const probeModule = defineModule({
   name: 'probe',
-  setup: () => ({ jobs: [{ kind: 'probe.run', handler: async (job) => void ran.push((job.payload as { n: string }).n) }] }),
+  setup: () => ({ jobs: [{ kind: 'probe.run', handler: async (job) => void ran.push(job.payload.n) }] }),
 });
 
 it('on SQLite a worker wakes for a job another connection enqueued, without waiting for its poll', async () => {

@@ -7,6 +7,7 @@ import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { JobQueue } from '../../src/jobs/job-queue.ts';
+import type { AnyJobPayloads } from '../../src/jobs/job-types.ts';
 import { availableDialects, openTestDatabase } from '../support/databases.ts';
 import { newQueue, startWorker, uniqueKind, waitFor, waitForState } from './helpers.ts';
 
@@ -38,7 +39,7 @@ async function spawnWorker(store: { url: string | null; dataDir: string }, env: 
 for (const dialect of await availableDialects()) {
   describe(`worker processes on ${dialect}`, () => {
     let t: Awaited<ReturnType<typeof openTestDatabase>>;
-    let queue: JobQueue;
+    let queue: JobQueue<AnyJobPayloads>;
     const children: Child[] = [];
     before(async () => {
       t = await openTestDatabase(dialect);

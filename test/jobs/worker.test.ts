@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { JobQueue } from '../../src/jobs/job-queue.ts';
-import { JobLostError, type JobOutcome, PermanentJobError } from '../../src/jobs/job-types.ts';
+import { type AnyJobPayloads, JobLostError, type JobOutcome, PermanentJobError } from '../../src/jobs/job-types.ts';
 import { runWorker } from '../../src/jobs/run-worker.ts';
 import { availableDialects, openTestDatabase } from '../support/databases.ts';
 import { newQueue, startWorker, uniqueKind, waitFor, waitForState } from './helpers.ts';
@@ -9,7 +9,7 @@ import { newQueue, startWorker, uniqueKind, waitFor, waitForState } from './help
 for (const dialect of await availableDialects()) {
   describe(`Worker on ${dialect}`, () => {
     let t: Awaited<ReturnType<typeof openTestDatabase>>;
-    let queue: JobQueue;
+    let queue: JobQueue<AnyJobPayloads>;
     before(async () => {
       t = await openTestDatabase(dialect);
       queue = newQueue(t.database);

@@ -8,6 +8,13 @@ import { describeEachDialect } from '../support/app.ts';
 import { createTenant } from '../support/fixtures.ts';
 import { waitFor } from '../jobs/helpers.ts';
 
+// The toy module declares its job kind as every module does (in its `toy.jobs.ts`).
+declare module '../../src/jobs/job-types.ts' {
+  interface JobPayloads {
+    'toy.announce': { tenantId: string; name: string };
+  }
+}
+
 /**
  * A module is its folder and one line in the module list: this one has a route, a job and an
  * event, uses another module's published service, and is added to the list by the test alone.
@@ -33,14 +40,15 @@ const toyModule = defineModule({
       },
       // Subscribers see every event once its transaction committed.
       onEvent: async (event) => {
-        if (event.data['toy']) published.push(event.data['toy'] as string);
+        if (event.name === 'document.uploaded' && event.data.document_id === 'toy') published.push(event.data.filename);
       },
       jobs: [
         {
           kind: 'toy.announce',
           handler: async (job) => {
-            const { tenantId, name } = job.payload as { tenantId: string; name: string };
-            await events.record(database.db, { tenantId, name: 'document.uploaded', data: { toy: name } });
+            const { tenantId, name } = job.payload;
+            const data = { document_id: 'toy', filename: name, folder_id: null, file_type: 'text/plain', file_size: 0, status: 'completed', ai_status: 'skipped' };
+            await events.record(database.db, { tenantId, name: 'document.uploaded', data });
           },
         },
       ],
@@ -62,7 +70,7 @@ describeEachDialect(
         t.container.database.db.selectFrom('events').selectAll().where('tenant_id', '=', tenant.tenantId).where('data', 'like', '%kite%').executeTakeFirst(),
         'the toy event',
       );
-      assert.equal(JSON.parse(event.data).toy, 'kite');
+      assert.equal(JSON.parse(event.data).filename, 'kite');
       await waitFor(() => published.includes('kite'), 'the event published to the subscriber');
       // Tenant isolation comes from the platform: another tenant's key reaches the route as itself.
       const other = await createTenant(t);

@@ -46,7 +46,7 @@ import {
 const ADMIN_KEY = `mp-admin-${randomBytes(12).toString('hex')}`;
 const BUCKET = 'multi-process';
 const LEASE_MS = 3_000;
-const PIPELINE = ['documents.process', 'processing.enrich', 'processing.index'] as const;
+const PIPELINE = ['processing.extract', 'processing.enrich', 'processing.index'] as const;
 /** Uploads at full pace; past this only a trickle until both kills happened (processing must finish in the test's budget). */
 const MAX_UPLOADS = 140;
 
@@ -293,7 +293,7 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
       for (const job of orphaned.rows as { id: string; kind: string; payload: string }[]) {
         const documentId = (JSON.parse(job.payload) as { documentId?: string }).documentId;
         if (!documentId) continue;
-        const next = job.kind === 'documents.process' ? ['processing.enrich', 'processing.index'] : job.kind === 'processing.enrich' ? ['processing.index'] : [];
+        const next = job.kind === 'processing.extract' ? ['processing.enrich', 'processing.index'] : job.kind === 'processing.enrich' ? ['processing.index'] : [];
         const done =
           job.kind === 'processing.index'
             ? await db.query(`select 1 from events where name = 'document.processed' and data like $1`, [`%${documentId}%`])

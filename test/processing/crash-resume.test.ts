@@ -46,7 +46,7 @@ describeEachDialect('processing survives a killed worker', (ctx) => {
     const db = t.container.database.db;
     try {
       await waitFor(
-        async () => (await db.selectFrom('jobs').select('state').where('kind', '=', 'documents.process').where('state', '=', 'running').executeTakeFirst()) ?? false,
+        async () => (await db.selectFrom('jobs').select('state').where('kind', '=', 'processing.extract').where('state', '=', 'running').executeTakeFirst()) ?? false,
         `the child worker to claim the extraction (${out})`,
         20_000,
       );
@@ -76,7 +76,7 @@ describeEachDialect('processing survives a killed worker', (ctx) => {
       assert.equal(processed.filter((e) => JSON.parse(e.data).document_id === id).length, 1);
       const chunkRows = await db.selectFrom('document_chunks').select('chunk_index').where('document_id', '=', id).execute();
       assert.equal(new Set(chunkRows.map((c) => c.chunk_index)).size, chunkRows.length);
-      const job = await db.selectFrom('jobs').select(['state', 'attempts']).where('kind', '=', 'documents.process').executeTakeFirstOrThrow();
+      const job = await db.selectFrom('jobs').select(['state', 'attempts']).where('kind', '=', 'processing.extract').executeTakeFirstOrThrow();
       assert.equal(job.state, 'completed');
       assert.equal(Number(job.attempts), 2, 'one run died with the worker, the second finished');
     } finally {

@@ -66,7 +66,7 @@ for (const dialect of DIALECTS) {
         const pending = await database.db
           .selectFrom('jobs')
           .select('id')
-          .where('kind', 'in', ['documents.process', 'documents.thumbnail', 'processing.enrich', 'processing.index'])
+          .where('kind', 'in', ['processing.extract', 'documents.thumbnail', 'processing.enrich', 'processing.index'])
           .where('state', 'in', ['available', 'running'])
           .execute();
         if (doc.status !== 'processing' && pending.length === 0) return doc;

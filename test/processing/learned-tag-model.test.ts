@@ -64,6 +64,24 @@ describe('learned-tag model', () => {
     assert.equal(proposeTags(warm, documentTerms(invoice(30), 'invoice'), 0.5)[0]?.name, 'finance');
   });
 
+  it('keeps a centroid per tag beside its weights, and calibrates on both', async () => {
+    const model = (await trainTagModel(examples({ finance: 5, hr: 5, notes: 4 })))!;
+    for (const tag of model.tags) {
+      assert.ok(tag.centroid && tag.centroid.length > 0 && tag.centroid.length <= 300, tag.name);
+      const norm = Math.sqrt(tag.centroid.reduce((n, [, w]) => n + w * w, 0));
+      assert.ok(Math.abs(norm - 1) < 0.01, `${tag.name}: unit length, ${norm}`);
+    }
+    assert.equal(model.calibration.length, 5);
+  });
+
+  it('still proposes from a model stored before centroids (three calibration numbers, no centroid)', async () => {
+    const model = (await trainTagModel(examples({ finance: 5, hr: 5, notes: 4 })))!;
+    const old = { ...model, calibration: model.calibration.slice(0, 3) as [number, number, number], tags: model.tags.map(({ centroid: _, ...t }) => t) };
+    const proposals = proposeTags(old, documentTerms(invoice(20), 'invoice'), 0);
+    assert.equal(proposals[0]!.name, 'finance');
+    assert.ok(proposals.every((p) => p.confidence >= 0 && p.confidence <= 1));
+  });
+
   it('stops when its job is aborted', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -5,6 +5,7 @@ import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, loginAs, type TestTenant } from '../support/fixtures.ts';
 import { tinyPdf, uploadOk } from '../documents/helpers.ts';
 import { waitFor } from '../jobs/helpers.ts';
+import { findTesseract } from '../../src/providers/extraction/native-tesseract.ts';
 
 const CONTRACT = [
   'Master Services Agreement.',
@@ -137,6 +138,9 @@ describeEachDialect(
       await settled(id);
       const res = await post(`/documents/${id}/reprocess`);
       assert.equal(res.statusCode, 202, res.body);
+      // The same start as an upload's: processing's first job, keyed so a waiting reprocess is not doubled.
+      const started = await ctx().container.database.db.selectFrom('jobs').select('kind').where('unique_key', '=', `reprocess:${id}`).executeTakeFirst();
+      assert.equal(started?.kind, 'processing.extract');
       assert.equal(res.json().status, 'processing');
       assert.equal(res.json().ai_status, 'queued');
       const doc = await settled(id);
@@ -147,6 +151,21 @@ describeEachDialect(
       const viewer = await loginAs(ctx(), tenant, 'viewer');
       assertError(await post(`/documents/${id}/reprocess`, viewer.headers), 404, 'not_found');
       assertError(await post('/documents/doc_missing/reprocess'), 404, 'not_found');
+    });
+
+    it('runs jobs of the old kind name (documents.process) still queued by an older version', async () => {
+      const id = await uploadOk(ctx(), tenant.headers, { filename: 'legacy.txt', content: Buffer.from(CONTRACT) });
+      await settled(id);
+      const { database, jobs } = ctx().container;
+      // As an older version left it: the document waiting, its extraction queued under the old name.
+      await database.db.transaction().execute(async (trx) => {
+        await trx.updateTable('documents').set({ status: 'processing', ai_status: 'queued', ai_summary: null }).where('id', '=', id).execute();
+        await jobs.enqueue(trx, 'documents.process', { tenantId: tenant.tenantId, documentId: id }, { tenantId: tenant.tenantId });
+      });
+      const doc = await settled(id);
+      assert.equal(doc.status, 'completed');
+      assert.equal(doc.ai_status, 'completed');
+      assert.ok(doc.ai_summary.length > 20, 'the whole pipeline ran again from the old kind');
     });
 
     it('apply-ai-tags turns AI tags into tags once', async () => {
@@ -179,6 +198,8 @@ describeEachDialect(
       const caps = res.json().capabilities;
       assert.equal(caps.ai_provider, 'local');
       assert.equal(caps.ocr, true);
+      // The system's tesseract where it is on the PATH (CI installs it), tesseract.js otherwise.
+      assert.equal(caps.ocr_engine, findTesseract() ? 'tesseract' : 'tesseract.js');
       assert.equal(caps.transcription, false);
       assert.equal(typeof caps.video_audio, 'boolean');
     });
@@ -197,7 +218,7 @@ describeEachDialect('processing fair share', (ctx) => {
     const jobs = await ctx()
       .container.database.db.selectFrom('jobs')
       .select(['tenant_id', 'priority', 'payload'])
-      .where('kind', '=', 'documents.process')
+      .where('kind', '=', 'processing.extract')
       .where('state', '=', 'available')
       .execute();
     const busyPriorities = jobs.filter((j) => j.tenant_id === busy.tenantId).map((j) => Number(j.priority));

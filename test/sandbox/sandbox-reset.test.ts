@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { RunningJob } from '../../src/jobs/job-types.ts';
-import { seedRecurring } from '../../src/jobs/recurring.ts';
+import type { RecurringTick, RunningJob } from '../../src/jobs/job-types.ts';
+import { type RecurringJob, seedRecurring } from '../../src/jobs/recurring.ts';
 import { SANDBOX_RETENTION_MS } from '../../src/modules/sandbox/sandbox-reset.ts';
 import { uploadOk } from '../documents/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant } from '../support/fixtures.ts';
+
+// A recurring kind of the test's own.
+declare module '../../src/jobs/job-types.ts' {
+  interface JobPayloads {
+    'test.recurring': RecurringTick;
+  }
+}
 
 let now = Date.now();
 const clock = { now: () => now };
@@ -67,7 +74,7 @@ describeEachDialect(
 
     it('seeding from several processes yields one job per tick', async () => {
       const t = ctx();
-      const definitions = [{ kind: 'test.recurring', everyMs: 60_000, run: async () => {} }];
+      const definitions: RecurringJob[] = [{ kind: 'test.recurring', everyMs: 60_000, run: async () => {} }];
       // Two processes starting a second apart within one minute (not across a minute boundary,
       // where they rightly seed two different ticks).
       const at = Math.floor(now / 60_000) * 60_000 + 10_000;

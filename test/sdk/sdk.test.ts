@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { it } from 'node:test';
-import { AuthenticationError, DocuVault, DocuVaultError, NotFoundError, PermissionError, RateLimitError, ValidationError } from '../../packages/sdk/src/index.ts';
+import { AuthenticationError, DocuVault, DocuVaultError, NotFoundError, PermissionError, RateLimitError, type RetryNotice, ValidationError } from '../../packages/sdk/src/index.ts';
 import { tinyPdf } from '../documents/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
@@ -179,11 +179,17 @@ describeEachDialect(
     it('retries 429 and 503 after Retry-After with the same Idempotency-Key, and gives up on long waits', async () => {
       const proxy = await faultProxy(base);
       try {
-        const viaProxy = new DocuVault({ baseUrl: proxy.url, apiKey: tenant.apiKey, retry: { baseDelayMs: 1 } });
+        const notices: RetryNotice[] = [];
+        const viaProxy = new DocuVault({ baseUrl: proxy.url, apiKey: tenant.apiKey, retry: { baseDelayMs: 1, onRetry: (n) => notices.push(n) } });
         proxy.failNext(/\/folders$/, { status: 429, headers: { 'retry-after': '0' }, body: JSON.stringify({ error: 'rate_limit_exceeded', code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' }) });
         proxy.failNext(/\/folders$/, { status: 503, headers: { 'retry-after': '0' } });
         const folder = await viaProxy.call('createFolder', { body: { name: 'Retried' } });
         assert.equal(folder.name, 'Retried');
+        // Each wait is announced before it starts (a CLI tells its user it is waiting out a 429).
+        assert.deepEqual(notices, [
+          { status: 429, waitMs: 0, retry: 1 },
+          { status: 503, waitMs: 0, retry: 2 },
+        ]);
         const posts = proxy.seen.filter((r) => r.method === 'POST' && r.url.endsWith('/folders'));
         assert.equal(posts.length, 3);
         const keys = new Set(posts.map((r) => r.headers['idempotency-key']));

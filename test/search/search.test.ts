@@ -28,6 +28,11 @@ describeEachDialect(
       assert.deepEqual(ids(await text('"quarterly audit"')), [doc.invoice]);
       assert.deepEqual(ids(await text('"audit quarterly"')), []);
       assert.deepEqual(ids(await text('consult*')), [doc.invoice]);
+      // `keyword` is accepted as the same mode, and the answer says which mode ran.
+      const keyword = await search(ctx(), tenant.headers, { q: 'invoices', mode: 'keyword' });
+      assert.deepEqual([keyword.mode, ids(keyword)], ['text', [doc.invoice]]);
+      const otherTenant = await createTenant(ctx());
+      assert.deepEqual(ids(await search(ctx(), otherTenant.headers, { q: 'invoices', mode: 'keyword' })), [], 'another tenant finds none of these');
       assert.deepEqual(ids(await text('zurich')), [doc.invoice], 'Zürich is found without its umlaut');
       assert.deepEqual(ids(await text('CAFÉ')), [doc.hiking]);
       assert.deepEqual(ids(await text('the employment')), [doc.contract], 'stop words do not have to match');

@@ -9,6 +9,13 @@ import { waitFor } from '../jobs/helpers.ts';
 import { ADMIN_KEY, describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, lastMailTo, loginAs } from '../support/fixtures.ts';
 
+// The calling-out module declares its kind as every module does.
+declare module '../../src/jobs/job-types.ts' {
+  interface JobPayloads {
+    'calling-out.fetch': { url: string };
+  }
+}
+
 describe('redactSecrets', () => {
   it('drops credential values from query strings, JSON fields, URLs, Authorization values and the service’s token formats', () => {
     const cases: [string, string][] = [
@@ -52,7 +59,7 @@ const callingOut = defineModule({
         {
           kind: 'calling-out.fetch',
           handler: async (job) => {
-            const { url } = job.payload as { url: string };
+            const { url } = job.payload;
             try {
               await http.request({ url, timeoutMs: 2_000 });
             } catch (error) {

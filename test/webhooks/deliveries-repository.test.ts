@@ -46,7 +46,8 @@ describeEachDialect(
       const payload = { webhook_id: hook.id, message: 'ping "quoted"', nested: { n: 1.5, list: [null, true] } };
       const ping = await attempt(tenant, hook.id, 'pending', 1, { event: 'webhook.test', trigger: 'test', retryIndex: null, payload });
       // Recorded without its publish job: nothing is fanned out or sent.
-      const event = await recordEvent(db, { tenantId: tenant.tenantId, name: 'document.uploaded', data: { document_id: 'd1' } });
+      const uploaded = { document_id: 'd1', filename: 'a.txt', folder_id: null, file_type: 'text/plain', file_size: 1, status: 'pending', ai_status: 'pending' };
+      const event = await recordEvent(db, { tenantId: tenant.tenantId, name: 'document.uploaded', data: uploaded });
       const fromEvent = await attempt(tenant, hook.id, 'pending', 2, { eventId: event.id, eventAt: event.createdAt });
       const orphan = await attempt(tenant, hook.id, 'pending', 3);
 
@@ -59,7 +60,7 @@ describeEachDialect(
       const byId = new Map(found.map((f) => [f.delivery.id, f]));
       assert.equal(found.length, 3, 'missing ids are left out');
       assert.deepEqual(byId.get(ping)?.data, payload, 'a test ping carries its own data');
-      assert.deepEqual(byId.get(fromEvent)?.data, { document_id: 'd1' }, 'others carry their event’s');
+      assert.deepEqual(byId.get(fromEvent)?.data, uploaded, 'others carry their event’s');
       assert.equal(byId.get(orphan)?.data, null, 'the event is gone');
       assert.deepEqual(byId.get(ping)?.webhook, {
         url: 'https://hooks.example.com/a',

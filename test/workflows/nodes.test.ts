@@ -27,7 +27,7 @@ describeEachDialect(
       const due = Date.parse(done.final_output.scheduled_for);
       assert.equal(new Date(due).getUTCSeconds() % 2, 0);
       assert.ok(due > started - 1000 && Date.parse(done.node_results.tick.completed_at) >= due, JSON.stringify(done));
-      const bad = await api.create({ name: 'Bad cron', nodes: [{ id: 'tick', type: 'schedule', config: { cron_expression: 'every day', timezone: 'Mars/Olympus' } }] });
+      const bad = await api.create({ name: 'Bad cron', status: 'draft', nodes: [{ id: 'tick', type: 'schedule', config: { cron_expression: 'every day', timezone: 'Mars/Olympus' } }] });
       const validation = (await api.call('POST', `/dag/workflows/${bad}/validate`)).json();
       assert.equal(validation.valid, false);
       assert.ok(validation.errors.some((e: string) => e.startsWith('Node "tick" cron_expression is not valid')), validation.errors);
@@ -110,8 +110,8 @@ describeEachDialect(
 
     it('Team: at most 50 workflows, then 403 TIER_LIMIT_EXCEEDED with the limit', async () => {
       const team = await createTenant(ctx(), { tier: 'team' });
-      for (let i = 0; i < 50; i++) assert.equal((await api.call('POST', '/dag/workflows', { name: `w${i}` }, team.headers)).statusCode, 201);
-      const refused = assertError(await api.call('POST', '/dag/workflows', { name: 'w50' }, team.headers), 403, 'tier_limit_exceeded');
+      for (let i = 0; i < 50; i++) assert.equal((await api.call('POST', '/dag/workflows', { name: `w${i}`, status: 'draft' }, team.headers)).statusCode, 201);
+      const refused = assertError(await api.call('POST', '/dag/workflows', { name: 'w50', status: 'draft' }, team.headers), 403, 'tier_limit_exceeded');
       assert.deepEqual(refused.details, { current_tier: 'team', limit: 50 });
     });
 

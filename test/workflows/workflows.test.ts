@@ -60,8 +60,51 @@ describeEachDialect(
       }
     });
 
+    it('refuses an invalid workflow at create and update with every error, unless saved as an explicit draft', async () => {
+      const broken = {
+        name: 'Broken',
+        nodes: [
+          { id: 'a', type: 'condition', config: {}, depends_on: ['b'] },
+          { id: 'b', type: 'transform', config: { expression: '1' }, depends_on: ['a'] },
+          { id: 'c', type: 'no_such_type' },
+        ],
+      };
+      const refused = assertError(await call('POST', '/dag/workflows', broken), 400, 'invalid_workflow');
+      const listed: string[] = refused.details.errors;
+      assert.ok(listed.includes('Node "a" (condition) is missing config "expression"'), listed.join('\n'));
+      assert.ok(listed.some((e) => /Circular dependency: (a -> b -> a|b -> a -> b)/.test(e)), listed.join('\n'));
+      assert.ok(listed.includes('Node "c" has unknown type "no_such_type"'), listed.join('\n'));
+      assert.equal((await call('GET', '/dag/workflows')).json().data.filter((w: { name: string }) => w.name === 'Broken').length, 0, 'nothing stored');
+      assertError(await call('POST', '/dag/workflows', { name: 'Empty' }), 400, 'invalid_workflow');
+
+      // The same answer as the validate endpoint gives for the saved draft.
+      const draft = await call('POST', '/dag/workflows', { ...broken, status: 'draft' });
+      assert.equal(draft.statusCode, 201, draft.body);
+      assert.equal(draft.json().status, 'draft');
+      const validation = (await call('POST', `/dag/workflows/${draft.json().id}/validate`)).json();
+      assert.deepEqual(validation.errors, listed);
+      assertError(await call('POST', '/dag/workflows', { ...broken, status: 'active' }), 400, 'validation_error');
+
+      const valid = await create({ name: 'Valid', nodes: [{ id: 'a', type: 'condition', config: { expression: 'true' } }] });
+      assert.equal((await call('GET', `/dag/workflows/${valid}`)).json().status, 'draft', 'created as a draft all the same');
+      const change = assertError(await call('PUT', `/dag/workflows/${valid}`, { nodes: broken.nodes }), 400, 'invalid_workflow');
+      assert.deepEqual(change.details.errors, listed);
+      assert.equal((await call('GET', `/dag/workflows/${valid}`)).json().version, 1, 'the refused change stored nothing');
+      const kept = await call('PUT', `/dag/workflows/${valid}`, { nodes: broken.nodes, status: 'draft' });
+      assert.equal(kept.statusCode, 200, kept.body);
+      assert.equal(kept.json().version, 2);
+      assert.equal((await call('PUT', `/dag/workflows/${valid}`, { name: 'Renamed draft' })).statusCode, 200, 'a rename does not revalidate');
+      // Another tenant's draft is not reachable to update.
+      const other = await createTenant(ctx(), { tier: 'team' });
+      assertError(await call('PUT', `/dag/workflows/${valid}`, { nodes: broken.nodes, status: 'draft' }, other.headers), 404, 'workflow_not_found');
+    });
+
     it('creates, lists, versions, validates and moves through the lifecycle', async () => {
-      const id = await create({ name: 'Broken', nodes: [{ id: 'a', type: 'condition', config: {}, depends_on: ['b'] }, { id: 'b', type: 'transform', config: { expression: '1' }, depends_on: ['a'] }] });
+      const id = await create({
+        name: 'Broken',
+        status: 'draft',
+        nodes: [{ id: 'a', type: 'condition', config: {}, depends_on: ['b'] }, { id: 'b', type: 'transform', config: { expression: '1' }, depends_on: ['a'] }],
+      });
       const validation = (await call('POST', `/dag/workflows/${id}/validate`)).json();
       assert.equal(validation.valid, false);
       assert.ok(validation.errors.includes('Node "a" (condition) is missing config "expression"'), validation.errors);
@@ -210,6 +253,10 @@ describeEachDialect(
       await new Promise((r) => setTimeout(r, 1_300));
       const after = (await call('GET', `/dag/executions/${second}`)).json();
       assert.equal(after.status, 'cancelled');
+      assert.deepEqual([after.cancelled_at, after.reason], [cancelled.json().cancelled_at, 'not needed']);
+      const listedRun = (await call('GET', `/dag/executions?workflow_id=${id}&status=cancelled`)).json().data[0];
+      assert.deepEqual([listedRun.id, listedRun.cancelled_at, listedRun.reason], [second, cancelled.json().cancelled_at, 'not needed']);
+      assert.equal('cancelled_at' in done, false, 'only a cancelled execution carries cancelled_at');
       assert.equal(after.node_results.after, undefined, 'nothing ran after the cancel');
       assertError(await call('POST', `/dag/executions/${second}/pause`), 409, 'execution_not_pausable');
     });

@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DocuVault, type UserTokens } from '@docuvault/sdk';
+import { DocuVault, type RetryNotice, type UserTokens } from '@docuvault/sdk';
 import { type Io, UsageError } from './io.ts';
 
 /** What `docuvault login` saves: where the service is and the credential. */
@@ -45,9 +45,23 @@ export async function removeConfig(env: NodeJS.ProcessEnv): Promise<void> {
 export async function clientFor(io: Io): Promise<DocuVault> {
   const saved = await readConfig(io.env);
   const baseUrl = io.env.DOCUVAULT_URL || saved?.baseUrl;
-  const apiKey = io.env.DOCUVAULT_API_KEY || saved?.apiKey;
+  const apiKey = apiKeyOf(io.env, saved);
   if (!baseUrl || (!apiKey && !saved?.tokens)) throw new UsageError('not logged in: run `docuvault login` (or set DOCUVAULT_URL and DOCUVAULT_API_KEY)');
   const sandbox = saved?.sandbox ?? false;
-  if (apiKey) return new DocuVault({ baseUrl, apiKey, sandbox });
-  return new DocuVault({ baseUrl, sandbox, ...(saved?.tokens ? { tokens: saved.tokens } : {}), onTokens: (tokens) => writeConfig(io.env, { baseUrl, tokens, sandbox }) });
+  const retry = { onRetry: rateLimitNotice(io) };
+  if (apiKey) return new DocuVault({ baseUrl, apiKey, sandbox, retry });
+  return new DocuVault({ baseUrl, sandbox, retry, ...(saved?.tokens ? { tokens: saved.tokens } : {}), onTokens: (tokens) => writeConfig(io.env, { baseUrl, tokens, sandbox }) });
+}
+
+/** The API key a command uses: DOCUVAULT_API_KEY, else the saved one; undefined for a user login. */
+export function apiKeyOf(env: NodeJS.ProcessEnv, saved: SavedConfig | null): string | undefined {
+  return env.DOCUVAULT_API_KEY || saved?.apiKey;
+}
+
+// The SDK waits out a 429 by itself; without a word the command would just look hung for that long.
+function rateLimitNotice(io: Io): (retry: RetryNotice) => void {
+  return ({ status, waitMs }) => {
+    if (status !== 429) return;
+    io.stderr.write(`docuvault: rate limited by the service; waiting ${Math.ceil(waitMs / 1000)} s before retrying\n`);
+  };
 }

@@ -45,22 +45,24 @@ export class FolderPaths {
 
   /** The id of the folder at `path`, created (with its parents) when missing; null for the top level. */
   async ensure(path: string): Promise<string | null> {
-    const key = normalise(path);
+    const tidy = tidyPath(path);
+    const key = normalise(tidy);
     if (key === '') return null;
     const known = this.#byPath.get(key);
     if (known) return known;
     let pending = this.#pending.get(key);
     if (!pending) {
-      pending = this.#create(key);
+      pending = this.#create(tidy, key);
       this.#pending.set(key, pending);
     }
     return pending;
   }
 
-  async #create(key: string): Promise<string> {
-    const cut = key.lastIndexOf('/');
-    const parentId = await this.ensure(key.slice(0, cut));
-    const name = key.slice(cut + 1);
+  // `path` keeps the caller's spelling ("Board Papers" is created as such); `key` only finds it.
+  async #create(path: string, key: string): Promise<string> {
+    const cut = path.lastIndexOf('/');
+    const parentId = await this.ensure(path.slice(0, cut));
+    const name = path.slice(cut + 1);
     try {
       const folder = await this.#client.call('createFolder', { body: { name, parent_id: parentId } });
       this.#byPath.set(key, folder.id);
@@ -75,8 +77,13 @@ export class FolderPaths {
   }
 }
 
-// Folder names compare case-insensitively on the service; "/A//b/" and "/a/b" are one path.
-function normalise(path: string): string {
+/** "/A//b/" -> "/A/b": one slash between names, none at the end, the names' case kept; '' for the top level. */
+function tidyPath(path: string): string {
   const parts = path.split('/').filter(Boolean);
-  return parts.length ? `/${parts.join('/')}`.toLowerCase() : '';
+  return parts.length ? `/${parts.join('/')}` : '';
+}
+
+// Folder names compare case-insensitively on the service, so lookups do too ("/A//b/" and "/a/b" are one path).
+function normalise(path: string): string {
+  return tidyPath(path).toLowerCase();
 }

@@ -24,7 +24,7 @@ export function table(rows: string[][]): string {
   return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
 }
 
-/** 1536 -> "1.5 KB". */
+/** 1536 -> "1.5 KB"; 714.28 -> "714 B". */
 export function bytes(n: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   let value = n;
@@ -33,5 +33,6 @@ export function bytes(n: number): string {
     value /= 1024;
     unit++;
   }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+  // Whole bytes, one decimal above: a rate of 714.2857 B/s reads as "714 B".
+  return `${unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }

@@ -25,9 +25,9 @@ const USAGE = `usage: docuvault <command> [options]   (add --json to any command
   logout | whoami
   upload <paths...> [--to /Folder/Path] [--concurrency N] [--no-ai] [--tags a,b] [--no-progress]
   ls [/Folder/Path | folder-id]    get <document-id>    download <document-id> [-o FILE]
-  search <query> [--mode auto|text|semantic|hybrid] [--limit N]
+  search <query> [--mode auto|text|keyword|semantic|hybrid] [--limit N]
   ask <document-id> <question>     (streams the answer, then its citations)
-  tasks [list | approve <id> | reject <id> | claim <id>] [--comment TEXT]
+  tasks [list | approve <id> | reject <id>] [--comment TEXT]
   webhooks [list | deliveries <id> | redeliver <id> <delivery-id> | test <id>]
 
 environment: DOCUVAULT_URL, DOCUVAULT_API_KEY override the saved login; DOCUVAULT_CONFIG names the config file`;

@@ -19,6 +19,6 @@ export {
 export { type ErrorBody, OPERATIONS, type Operations } from './generated/api-types.ts';
 export type * from './operation-types.ts';
 export { readServerSentEvents, type ServerSentEvent } from './sse.ts';
-export type { RetryOptions } from './transport.ts';
+export type { RetryNotice, RetryOptions } from './transport.ts';
 export type { UploadProgress, UploadSource } from './uploads.ts';
 export { type VerifyWebhookOptions, verifyWebhookSignature } from './webhooks.ts';

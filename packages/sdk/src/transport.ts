@@ -9,6 +9,15 @@ export interface RetryOptions {
   maxWaitMs?: number;
   /** First backoff without Retry-After, doubled each time with jitter (default 250 ms). */
   baseDelayMs?: number;
+  /** Told before each wait for a retry (a command line can say it is waiting out a 429). */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** A retry about to be waited for: the status that caused it (null after a network failure), how long, which retry. */
+export interface RetryNotice {
+  status: number | null;
+  waitMs: number;
+  retry: number;
 }
 
 /** One HTTP exchange; `body` is a factory so that a retry can send it again. */
@@ -39,13 +48,15 @@ export function isIdempotentMethod(method: string): boolean {
 export class Transport {
   readonly #auth: AuthState;
   readonly #fetch: typeof fetch;
-  readonly #retry: Required<RetryOptions>;
+  readonly #retry: Required<Omit<RetryOptions, 'onRetry'>>;
+  readonly #onRetry: ((notice: RetryNotice) => void) | undefined;
   readonly #userAgent: string;
 
   constructor(auth: AuthState, fetchFn: typeof fetch, retry: RetryOptions, userAgent: string) {
     this.#auth = auth;
     this.#fetch = fetchFn;
     this.#retry = { maxRetries: retry.maxRetries ?? 3, maxWaitMs: retry.maxWaitMs ?? 60_000, baseDelayMs: retry.baseDelayMs ?? 250 };
+    this.#onRetry = retry.onRetry;
     this.#userAgent = userAgent;
   }
 
@@ -58,7 +69,7 @@ export class Transport {
         res = await this.#once(req);
       } catch (error) {
         if (req.signal?.aborted || !req.retryable || attempt >= this.#retry.maxRetries) throw error;
-        await sleep(this.#backoff(attempt), req.signal);
+        await this.#wait(null, this.#backoff(attempt), attempt, req.signal);
         continue;
       }
       if (res.ok) return res;
@@ -72,8 +83,13 @@ export class Transport {
       const wait = this.#retryWait(res, req, attempt);
       if (wait === null) throw await errorFromResponse(res);
       await res.body?.cancel();
-      await sleep(wait, req.signal);
+      await this.#wait(res.status, wait, attempt, req.signal);
     }
+  }
+
+  #wait(status: number | null, waitMs: number, attempt: number, signal: AbortSignal | undefined): Promise<void> {
+    this.#onRetry?.({ status, waitMs, retry: attempt + 1 });
+    return sleep(waitMs, signal);
   }
 
   #once(req: OutgoingRequest): Promise<Response> {

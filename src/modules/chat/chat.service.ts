@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import type { EventLog } from '../../events/event-log.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, errors } from '../../lib/errors.ts';
+import { type AppError, errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { AiProvider, ChatTurn } from '../../providers/ai/ai-provider.ts';
 import { analyzeQuestion } from '../../providers/ai/question.ts';
@@ -218,7 +218,7 @@ function documentNotReady(documentId: string, status: string): AppError {
     status === 'failed'
       ? 'The document could not be processed, so there is no text to answer from; reprocess it first'
       : 'The document is still being processed; ask again when its status is completed';
-  return new AppError(409, 'document_not_ready', message, { details: { document_id: documentId, status } });
+  return errors.documentNotReady(message, { document_id: documentId, status });
 }
 
 /** Users see their own sessions; API keys act for the whole tenant. */

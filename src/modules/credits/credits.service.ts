@@ -4,7 +4,7 @@ import { lockTenant } from '../../db/locks.ts';
 import type { Tenant } from '../../domain/tenant.ts';
 import { TIER_LIMITS } from '../../domain/tiers.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError } from '../../lib/errors.ts';
+import { type AppError, errors } from '../../lib/errors.ts';
 import { prefixedId } from '../../lib/ids.ts';
 import type { CreditsRepository } from './credits.repository.ts';
 
@@ -100,7 +100,5 @@ export class CreditsService {
 }
 
 function insufficient(needed: number, remaining: number): AppError {
-  return new AppError(402, 'insufficient_credits', `This needs ${needed} AI credits and ${remaining} are left this month`, {
-    details: { needed, remaining },
-  });
+  return errors.insufficientCredits(`This needs ${needed} AI credits and ${remaining} are left this month`, { needed, remaining });
 }

@@ -1,7 +1,5 @@
 /** Job kinds of the documents module (`<module>.<verb>`) and their payloads. */
 export const DOCUMENT_JOBS = {
-  /** Extract what can be extracted, then mark the document processed. */
-  process: 'documents.process',
   /** Render the thumbnail and store it beside the file. */
   thumbnail: 'documents.thumbnail',
   /** Remove blobs of deleted documents (enqueued in the deleting transaction). */

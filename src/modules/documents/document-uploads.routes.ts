@@ -3,23 +3,17 @@ import type { FastifyRequest } from 'fastify';
 import type { DocumentUploadsService } from './document-uploads.service.ts';
 import { ErrorBody, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
-import { multipartFingerprint, setRequestFingerprint } from '../../http/idempotency.ts';
-import { MAX_BATCH_FILES, type UploadDigest } from './document-uploads.service.ts';
+import { setRequestFingerprint } from '../../http/idempotency.ts';
+import { MAX_BATCH_FILES } from './document-uploads.service.ts';
 import { presentBatchUpload, presentUpload } from './documents.presenter.ts';
 import { BatchUploadMultipartBody, BatchUploadResponse, UploadMultipartBody, UploadResponse } from './documents.schemas.ts';
 import { closeUnreadUploads, multipartLimits, multipartSourceOf } from './multipart-source.ts';
 
 const uploadErrors = { ...standardErrors, 413: ErrorBody, 415: ErrorBody };
 
-/** Idempotency-Key support: the body was streamed here, so its fingerprint is declared from what passed. */
-function fingerprint(request: FastifyRequest, digest: UploadDigest): void {
-  setRequestFingerprint(
-    request,
-    multipartFingerprint({
-      fields: Object.fromEntries(digest.fields),
-      files: digest.files.map((f) => ({ field: f.fieldname, filename: f.filename, sha256: f.sha256 })),
-    }),
-  );
+/** Idempotency-Key support: the body was streamed by the service, so it declares the fingerprint of what passed. */
+function fingerprint(request: FastifyRequest): (fingerprint: string) => void {
+  return (value) => setRequestFingerprint(request, value);
 }
 
 /** Spec: POST /documents/upload and /documents/upload-batch (multipart, streamed). */
@@ -47,7 +41,7 @@ export async function documentUploadRoutes(app: App, s: { uploads: DocumentUploa
         },
       },
       async (request, reply) => {
-        const document = await uploads.upload(authOf(request), multipartSourceOf(request, 2), (digest) => fingerprint(request, digest));
+        const document = await uploads.upload(authOf(request), multipartSourceOf(request, 2), fingerprint(request));
         return reply.status(201).send(presentUpload(document));
       },
     );
@@ -68,9 +62,7 @@ export async function documentUploadRoutes(app: App, s: { uploads: DocumentUploa
         },
       },
       async (request, reply) => {
-        const result = await uploads.uploadBatch(authOf(request), multipartSourceOf(request, MAX_BATCH_FILES + 1), (digest) =>
-          fingerprint(request, digest),
-        );
+        const result = await uploads.uploadBatch(authOf(request), multipartSourceOf(request, MAX_BATCH_FILES + 1), fingerprint(request));
         return reply.status(201).send(presentBatchUpload(result));
       },
     );

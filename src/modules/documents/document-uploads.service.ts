@@ -8,6 +8,7 @@ import type { Executor } from '../../db/executor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
+import { MultipartFingerprintCollector } from '../../lib/multipart-fingerprint.ts';
 import { nameTypeProblem } from '../../providers/files/file-types.ts';
 import { sanitizeFilename } from '../../providers/files/filenames.ts';
 import { assertMayCreate } from './access/document-access.ts';
@@ -17,9 +18,11 @@ import type { FoldersRepository } from './folders/folders.repository.ts';
 import type { TagsRepository } from './tags/tags.repository.ts';
 import type { TagsService } from './tags/tags.service.ts';
 import { type DeleteBlobsPayload, DOCUMENT_JOBS, type DocumentJobPayload, documentBlobKey, ORPHAN_GRACE_MS } from './document-job-kinds.ts';
+import type { DocumentHooks } from './document-hooks.ts';
+import { documentTransitions } from './document-status.ts';
 import type { Document, DocumentsRepository } from './documents.repository.ts';
 import { hasUsableName, intakeFile, intakeUntyped, type StoredUpload, typeUntypedUpload, type UntypedUpload } from './file-intake.ts';
-import type { MultipartSource } from './multipart-source.ts';
+import type { MultipartSource, UploadPart } from './multipart-source.ts';
 import { FieldBag, parseUploadFields, type UploadFields } from './upload-fields.ts';
 import type { UploadQuota } from './upload-quota.ts';
 
@@ -35,6 +38,10 @@ export const MAX_BATCH_FILES = 10;
 /** Room for multipart boundaries and fields when judging a declared body size against the quota. */
 const MULTIPART_OVERHEAD_ALLOWANCE = 64 * 1024;
 
+/** The file fields each upload accepts, and what a part of another name is told. */
+const SINGLE_FILE_FIELDS = { fields: ['file'], hint: 'is not a known field; send the file as `file`' } as const;
+const BATCH_FILE_FIELDS = { fields: ['files', 'files[]'], hint: 'is not a known field; send files as `files[]` or `files`' } as const;
+
 /** What an imported file became: a new document, or nothing because the tenant already holds its content. */
 export type ImportOutcome = { document: Document; duplicateOf: null } | { document: null; duplicateOf: string };
 
@@ -46,10 +53,17 @@ export interface BatchUpload {
   rejected: Rejection[];
 }
 
-/** What was streamed, for request fingerprints (idempotency): the fields and each file's hash. */
-export interface UploadDigest {
-  fields: [string, string[]][];
-  files: { fieldname: string; filename: string; sha256: string; size: number }[];
+/** A file stored for a new document: the id it was stored under travels with it. */
+type DocumentFile = StoredUpload & { documentId: string };
+
+/** A file part of an upload, as the one loop over parts hands it on. */
+type FilePart = Extract<UploadPart, { type: 'file' }>;
+
+/** The fields of an upload's body, read by the one loop over its parts (`#readParts`). */
+interface ReadParts {
+  bag: FieldBag;
+  /** The request fingerprint (idempotency), the same function a repeat under its key is compared with. */
+  fingerprint: MultipartFingerprintCollector;
 }
 
 interface Deps {
@@ -64,6 +78,7 @@ interface Deps {
   tagsService: TagsService;
   batchJobs: BatchJobsRepository;
   quota: UploadQuota;
+  hooks: DocumentHooks;
 }
 
 /**
@@ -78,32 +93,24 @@ export class DocumentUploadsService {
     this.deps = deps;
   }
 
-  async upload(auth: AuthContext, source: MultipartSource, onDigest?: (d: UploadDigest) => void): Promise<Document> {
+  async upload(auth: AuthContext, source: MultipartSource, onFingerprint?: (fingerprint: string) => void): Promise<Document> {
     assertMayCreate(auth);
     const { quota, blobs } = this.deps;
     const declaredFile = source.contentLength === null ? 0 : Math.max(0, source.contentLength - MULTIPART_OVERHEAD_ALLOWANCE);
     const room = await quota.assertRoom(auth, declaredFile);
-    const bag = new FieldBag();
-    const stored: StoredUpload[] = [];
+    const stored: DocumentFile[] = [];
     // A part without a usable name (a Blob) waits here, stored, for the `filename` field to type it.
-    let untyped: { upload: UntypedUpload; partFilename: string } | null = null;
-    const digest: UploadDigest = { fields: [], files: [] };
+    // (Assigned inside the part callback, which the compiler's narrowing does not follow.)
+    let untyped = null as { upload: UntypedUpload; partFilename: string; documentId: string } | null;
     try {
-      for await (const part of source.parts()) {
-        if (part.type === 'field') {
-          bag.add(part.fieldname, part.value);
-          continue;
-        }
-        if (part.fieldname !== 'file') throw errors.field(part.fieldname, 'is not a known field; send the file as `file`');
+      const { bag, fingerprint } = await this.#readParts(source, SINGLE_FILE_FIELDS, async (part, bag) => {
         if (stored.length > 0 || untyped) throw errors.field('file', 'only one file per upload; use upload-batch for several');
-        const id = await this.#reserve(auth, this.deps.clock.now());
-        const key = documentBlobKey(auth.tenant.id, id);
+        const { documentId, key } = await this.#reserve(auth, this.deps.clock.now());
         const named = hasUsableName(part.filename) ? part.filename : bag.one('filename')?.trim() || null;
         if (named === null) {
           const upload = await intakeUntyped(blobs, part, { key, quotaBytes: room.bytes, quotaError: () => quota.storageFull(auth) });
-          untyped = { upload, partFilename: part.filename };
-          digest.files.push({ fieldname: part.fieldname, filename: part.filename, sha256: upload.sha256, size: upload.size });
-          continue;
+          untyped = { upload, partFilename: part.filename, documentId };
+          return upload.sha256;
         }
         const result = await intakeFile(blobs, { filename: named, file: part.file }, {
           key,
@@ -112,15 +119,17 @@ export class DocumentUploadsService {
           drainRefused: false,
         });
         if (!result.ok) throw result.error;
-        stored.push(result.file);
-        digest.files.push({ fieldname: part.fieldname, filename: part.filename, sha256: result.file.sha256, size: result.file.size });
-      }
+        stored.push({ ...result.file, documentId });
+        return result.file.sha256;
+      });
       if (stored.length === 0 && !untyped) throw errors.field('file', 'is required');
       const fields = parseUploadFields(bag, { allowFilename: true });
-      digest.fields = bag.entries();
-      onDigest?.(digest);
+      onFingerprint?.(fingerprint.digest());
       // Typed by the field, or refused as any unnamed file is; either way it is discarded on failure below.
-      if (untyped) stored.push(await typeUntypedUpload(untyped.upload, fields.filename ?? refuseUnnamed(untyped.partFilename)));
+      if (untyped) {
+        const typed = await typeUntypedUpload(untyped.upload, fields.filename ?? refuseUnnamed(untyped.partFilename));
+        stored.push({ ...typed, documentId: untyped.documentId });
+      }
       const file = stored[0]!;
       const nameProblem = fields.filename === null ? null : nameTypeProblem(fields.filename, file.rule.mediaType);
       // docs/api-decisions.md §9: a file named as a type its bytes are not is 415, whichever field names it.
@@ -133,51 +142,40 @@ export class DocumentUploadsService {
     }
   }
 
-  async uploadBatch(auth: AuthContext, source: MultipartSource, onDigest?: (d: UploadDigest) => void): Promise<BatchUpload> {
+  async uploadBatch(auth: AuthContext, source: MultipartSource, onFingerprint?: (fingerprint: string) => void): Promise<BatchUpload> {
     assertMayCreate(auth);
     const { quota, blobs, batchJobs, clock } = this.deps;
     let room = await quota.assertRoom(auth, 0);
-    const bag = new FieldBag();
-    const stored: StoredUpload[] = [];
+    const stored: DocumentFile[] = [];
     const rejected: { rejection: Rejection; error: AppError }[] = [];
-    const digest: UploadDigest = { fields: [], files: [] };
     let files = 0;
     try {
-      for await (const part of source.parts()) {
-        if (part.type === 'field') {
-          bag.add(part.fieldname, part.value);
-          continue;
-        }
-        if (part.fieldname !== 'files' && part.fieldname !== 'files[]') {
-          throw errors.field(part.fieldname, 'is not a known field; send files as `files[]` or `files`');
-        }
+      const { bag, fingerprint } = await this.#readParts(source, BATCH_FILE_FIELDS, async (part) => {
         files += 1;
         if (files > MAX_BATCH_FILES) throw errors.field('files', `a batch holds at most ${MAX_BATCH_FILES} files`);
-        const id = await this.#reserve(auth, clock.now());
+        const { documentId, key } = await this.#reserve(auth, clock.now());
         const sandboxFull = room.documents !== null && room.documents <= 0;
         const result = await intakeFile(blobs, part, {
-          key: documentBlobKey(auth.tenant.id, id),
+          key,
           quotaBytes: sandboxFull ? 0 : room.bytes,
           quotaError: () => (sandboxFull ? quota.sandboxFull(auth) : quota.storageFull(auth)),
           drainRefused: true,
         });
-        if (result.ok) {
-          stored.push(result.file);
-          room = {
-            bytes: room.bytes === null ? null : room.bytes - result.file.size,
-            documents: room.documents === null ? null : room.documents - 1,
-          };
-          digest.files.push({ fieldname: part.fieldname, filename: part.filename, sha256: result.file.sha256, size: result.file.size });
-        } else {
+        if (!result.ok) {
           const e = result.error;
           rejected.push({ rejection: { filename: result.filename, error: e.error, code: e.code, message: e.message }, error: e });
-          digest.files.push({ fieldname: part.fieldname, filename: part.filename, sha256: result.sha256 ?? '', size: 0 });
+          return result.sha256 ?? '';
         }
-      }
+        stored.push({ ...result.file, documentId });
+        room = {
+          bytes: room.bytes === null ? null : room.bytes - result.file.size,
+          documents: room.documents === null ? null : room.documents - 1,
+        };
+        return result.file.sha256;
+      });
       if (files === 0) throw errors.field('files', 'at least one file is required');
       const fields = parseUploadFields(bag, { allowFilename: false });
-      digest.fields = bag.entries();
-      onDigest?.(digest);
+      onFingerprint?.(fingerprint.digest());
       const rejections = rejected.map((r) => r.rejection);
       if (stored.length === 0) {
         const first = rejected[0]!.error;
@@ -217,9 +215,9 @@ export class DocumentUploadsService {
   ): Promise<ImportOutcome> {
     const { quota, blobs, database, documents } = this.deps;
     const room = await quota.assertRoom(auth, 0);
-    const id = await this.#reserve(auth, this.deps.clock.now());
+    const { documentId, key } = await this.#reserve(auth, this.deps.clock.now());
     const result = await intakeFile(blobs, { filename: file.filename, file: file.stream }, {
-      key: documentBlobKey(auth.tenant.id, id),
+      key,
       quotaBytes: room.bytes,
       quotaError: () => quota.storageFull(auth),
       drainRefused: false,
@@ -236,7 +234,7 @@ export class DocumentUploadsService {
         const existing = options.skipDuplicates ? await documents.findIdBySha256(trx, auth.tenant.id, result.file.sha256) : null;
         const done: ImportOutcome = existing
           ? { document: null, duplicateOf: existing }
-          : { document: (await this.#insert(trx, auth, [result.file], fields, null))[0]!, duplicateOf: null };
+          : { document: (await this.#insert(trx, auth, [{ ...result.file, documentId }], fields, null))[0]!, duplicateOf: null };
         await options.commit(trx, done);
         return done;
       });
@@ -248,10 +246,10 @@ export class DocumentUploadsService {
     }
   }
 
-  /** One transaction: quota re-check, rows, tags, processing jobs and events. */
+  /** One transaction: quota re-check, rows, tags, the processing hook and events. */
   async #record(
     auth: AuthContext,
-    files: StoredUpload[],
+    files: DocumentFile[],
     fields: UploadFields,
     collectionId: string | null,
     extra?: (trx: Executor) => Promise<void>,
@@ -263,8 +261,8 @@ export class DocumentUploadsService {
     });
   }
 
-  /** Inside the caller's transaction: quota re-check, rows, tags, processing jobs and events. */
-  async #insert(trx: Executor, auth: AuthContext, files: StoredUpload[], fields: UploadFields, collectionId: string | null): Promise<Document[]> {
+  /** Inside the caller's transaction: quota re-check, rows, tags, the processing hook and events. */
+  async #insert(trx: Executor, auth: AuthContext, files: DocumentFile[], fields: UploadFields, collectionId: string | null): Promise<Document[]> {
     const { clock, jobs, documents, folders, tags, tagsService, quota } = this.deps;
     const tenantId = auth.tenant.id;
     if (fields.folderId !== null && !(await folders.exists(trx, tenantId, fields.folderId))) throw errors.notFound('folder', fields.folderId);
@@ -277,10 +275,8 @@ export class DocumentUploadsService {
     const now = clock.now();
     const tagIds = await tagsService.resolveNames(trx, tenantId, fields.tags, now);
     const made: Document[] = [];
-    // Fair share: this upload's processing queues behind the tenant's own backlog, not other tenants'.
-    let priority = await jobs.fairSharePriority(trx, DOCUMENT_JOBS.process, tenantId);
     for (const file of files) {
-      const id = file.key.slice(file.key.lastIndexOf('/') + 1);
+      const id = file.documentId;
       const filename = (files.length === 1 ? fields.filename : null) ?? file.filename;
       const document: Document = {
         id,
@@ -297,8 +293,7 @@ export class DocumentUploadsService {
         storageKey: file.key,
         thumbnailKey: null,
         thumbnailType: null,
-        status: 'processing',
-        aiStatus: fields.enableAi ? 'queued' : 'skipped',
+        ...documentTransitions.queued(fields.enableAi),
         enableAi: fields.enableAi,
         aiSummary: null,
         aiTags: [],
@@ -306,17 +301,13 @@ export class DocumentUploadsService {
         aiDocumentType: null,
         aiEnrichment: null,
         metadata: {},
-        processingError: null,
         createdAt: now,
         updatedAt: now,
       };
       await documents.insert(trx, document);
       await tags.setDocumentTags(trx, tenantId, id, tagIds, now);
       const payload: DocumentJobPayload = { tenantId, documentId: id };
-      await jobs.enqueueMany(trx, [
-        { kind: DOCUMENT_JOBS.process, payload, options: { tenantId, priority: priority++ } },
-        { kind: DOCUMENT_JOBS.thumbnail, payload, options: { tenantId, priority: 1 } },
-      ]);
+      await jobs.enqueue(trx, DOCUMENT_JOBS.thumbnail, payload, { tenantId, priority: 1 });
       await this.deps.events.record(trx, {
         tenantId,
         name: 'document.uploaded',
@@ -333,6 +324,8 @@ export class DocumentUploadsService {
       });
       made.push(document);
     }
+    // Processing subscribes (its pipeline's first job, at the tenant's fair-share priority).
+    await this.deps.hooks.stored(trx, made, 'upload');
     return made;
   }
 
@@ -340,14 +333,38 @@ export class DocumentUploadsService {
    * A new document id, with its orphan guard committed before any byte is stored: if this process
    * dies between storing the file and committing its row, the guard removes the bytes later.
    */
-  async #reserve(auth: AuthContext, now: number): Promise<string> {
-    const id = newId(now);
-    const payload: DocumentJobPayload = { tenantId: auth.tenant.id, documentId: id };
+  async #reserve(auth: AuthContext, now: number): Promise<{ documentId: string; key: string }> {
+    const documentId = newId(now);
+    const payload: DocumentJobPayload = { tenantId: auth.tenant.id, documentId };
     await this.deps.jobs.enqueue(this.deps.database.db, DOCUMENT_JOBS.collectOrphan, payload, {
       tenantId: auth.tenant.id,
       runAt: now + ORPHAN_GRACE_MS,
     });
-    return id;
+    return { documentId, key: documentBlobKey(auth.tenant.id, documentId) };
+  }
+
+  /**
+   * The one loop over an upload's parts (single and batch): text fields into the bag, each file
+   * part of an accepted field to `onFile`, which stores (or refuses) it and returns the SHA-256
+   * of its content; both feed the request fingerprint as they pass.
+   */
+  async #readParts(
+    source: MultipartSource,
+    accept: { fields: readonly string[]; hint: string },
+    onFile: (part: FilePart, bag: FieldBag) => Promise<string>,
+  ): Promise<ReadParts> {
+    const bag = new FieldBag();
+    const fingerprint = new MultipartFingerprintCollector();
+    for await (const part of source.parts()) {
+      if (part.type === 'field') {
+        bag.add(part.fieldname, part.value);
+        fingerprint.field(part.fieldname, part.value);
+        continue;
+      }
+      if (!accept.fields.includes(part.fieldname)) throw errors.field(part.fieldname, accept.hint);
+      fingerprint.file(part.fieldname, part.filename, await onFile(part, bag));
+    }
+    return { bag, fingerprint };
   }
 
   /** Removes bytes stored for an upload that did not commit. */

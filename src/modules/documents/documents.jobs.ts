@@ -1,10 +1,19 @@
 import { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
-import type { JobDefinition } from '../../jobs/job-types.ts';
+import type { DeclaredJobDefinition } from '../../jobs/job-types.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { DOCUMENT_JOBS, type DeleteBlobsPayload, type DocumentJobPayload, documentBlobKey, thumbnailBlobKey } from './document-job-kinds.ts';
 import type { DocumentsRepository } from './documents.repository.ts';
 import { renderThumbnail } from './thumbnails.ts';
+
+/** The documents module's job kinds and their payloads (see DOCUMENT_JOBS). */
+declare module '../../jobs/job-types.ts' {
+  interface JobPayloads {
+    'documents.thumbnail': DocumentJobPayload;
+    'documents.delete_blob': DeleteBlobsPayload;
+    'documents.collect_orphan': DocumentJobPayload;
+  }
+}
 
 interface Deps {
   database: Database;
@@ -33,11 +42,11 @@ export async function collectOrphan(deps: Deps, payload: DocumentJobPayload): Pr
 }
 
 /** The documents module's job catalogue. */
-export function documentJobDefinitions(deps: Deps): JobDefinition[] {
+export function documentJobDefinitions(deps: Deps): DeclaredJobDefinition[] {
   return [
     {
       kind: DOCUMENT_JOBS.thumbnail,
-      handler: (job) => storeThumbnail(deps, job.payload as DocumentJobPayload),
+      handler: (job) => storeThumbnail(deps, job.payload),
       maxAttempts: 3,
       concurrency: 2,
       timeoutMs: 2 * 60_000,
@@ -45,14 +54,14 @@ export function documentJobDefinitions(deps: Deps): JobDefinition[] {
     {
       kind: DOCUMENT_JOBS.deleteBlobs,
       handler: async (job) => {
-        for (const key of (job.payload as DeleteBlobsPayload).keys) await deps.blobs.delete(key);
+        for (const key of job.payload.keys) await deps.blobs.delete(key);
       },
       maxAttempts: 10,
       backoff: { baseMs: 5_000, maxMs: 3_600_000 },
     },
     {
       kind: DOCUMENT_JOBS.collectOrphan,
-      handler: (job) => collectOrphan(deps, job.payload as DocumentJobPayload),
+      handler: (job) => collectOrphan(deps, job.payload),
       maxAttempts: 10,
       backoff: { baseMs: 5_000, maxMs: 3_600_000 },
     },

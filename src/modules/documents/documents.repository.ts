@@ -4,6 +4,7 @@ import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
 import type { Executor } from '../../db/executor.ts';
 import { parseJson } from '../../lib/json.ts';
 import { type VisibilityScope, visibilityRows } from './access/access.repository.ts';
+import { nameContains } from './name-filter.ts';
 
 /** Named things AI enrichment found; the API shows these three kinds (the column keeps any others, e.g. amounts). */
 export interface DocumentEntities {
@@ -188,11 +189,6 @@ export interface DocumentPage {
 /** The columns of `document_visibility` that copy each sort's column (same order as the documents indexes). */
 const VISIBILITY_SORTS = { name: 'name_key', created_at: 'created_at', updated_at: 'updated_at', size: 'file_size' } as const;
 
-/** Escapes LIKE wildcards so a search for `50%` matches the text `50%`. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** SQL for documents; every query takes the tenant. */
 export class DocumentsRepository {
   async insert(db: Executor, document: Document): Promise<void> {
@@ -221,8 +217,8 @@ export class DocumentsRepository {
     if (f.folderId !== undefined) q = q.where('documents.folder_id', f.folderId === null ? 'is' : '=', f.folderId);
     if (f.tagId !== undefined) q = q.where(taggedWith(tenantId, f.tagId, sql.ref('documents.id')));
     if (f.search) {
-      const pattern = likePattern(f.search);
-      q = q.where(sql<SqlBool>`lower(documents.filename) like ${pattern} escape '\\'`);
+      const at = { documentId: sql<string>`documents.id`, lowerName: sql<string>`lower(documents.filename)`, indexedOnPostgres: true };
+      q = q.where(nameContains(db, tenantId, f.search, at));
     }
     if (f.mediaType !== undefined) q = q.where('documents.file_type', '=', f.mediaType);
     if (f.extension !== undefined) q = q.where('documents.extension', '=', f.extension);
@@ -241,8 +237,8 @@ export class DocumentsRepository {
     if (f.folderId !== undefined) q = q.where('v.folder_id', f.folderId === null ? 'is' : '=', f.folderId);
     if (f.tagId !== undefined) q = q.where(taggedWith(tenantId, f.tagId, sql.ref('v.document_id')));
     if (f.search) {
-      const pattern = likePattern(f.search);
-      q = q.where(sql<SqlBool>`v.name_key like ${pattern} escape '\\'`);
+      const at = { documentId: sql<string>`v.document_id`, lowerName: sql<string>`v.name_key`, indexedOnPostgres: false };
+      q = q.where(nameContains(db, tenantId, f.search, at));
     }
     if (f.mediaType !== undefined || f.extension !== undefined) {
       const { mediaType, extension } = f;

@@ -39,7 +39,7 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
         tags,
         summary: 'List documents',
         description:
-          'Only documents the caller may see. Paged envelope `{data, total, page, page_size, total_pages}`; `limit` (alias `page_size`) defaults to 20, at most 100.',
+          'Only documents the caller may see. Paged envelope `{data, total, page, page_size, total_pages}`; page size `page_size` (or its alias `limit`; `page_size` wins when both are given) defaults to 20, at most 100.',
         querystring: DocumentListQuery,
         response: { 200: DocumentList, ...standardErrors },
       },
@@ -47,7 +47,8 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
     async (request) => {
       const q = request.query;
       const auth = authOf(request);
-      const limit = q.limit ?? q.page_size ?? 20;
+      // `limit` carries its schema default, so the explicit `page_size` must win over it.
+      const limit = q.page_size ?? q.limit ?? 20;
       const page = q.page ?? 1;
       const { items, total } = await documents.list(auth, {
         page,

@@ -138,8 +138,8 @@ export const DocumentList = Type.Object({
 export const DocumentListQuery = Type.Object(
   {
     page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-    page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Alias of `limit`.' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size (the spec\'s name); `page_size` is the same and wins when both are given.' })),
+    page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Page size, as in every other paged list; the same as `limit`.' })),
     folder_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'A folder id, or `root` for the top level.' })),
     tag_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive filename substring.' })),

@@ -15,8 +15,9 @@ import type { FoldersRepository } from './folders/folders.repository.ts';
 import type { TagsRepository } from './tags/tags.repository.ts';
 import { normaliseTagNames, type TagsService } from './tags/tags.service.ts';
 import { readTextContent } from './document-content.ts';
-import { DOCUMENT_JOBS, type DocumentJobPayload } from './document-job-kinds.ts';
+import type { DocumentHooks } from './document-hooks.ts';
 import { removeDocuments } from './document-removal.ts';
+import { documentTransitions } from './document-status.ts';
 import type { Document, DocumentListFilter, DocumentPatch, DocumentSort, DocumentsRepository } from './documents.repository.ts';
 
 export interface DocumentWithTags {
@@ -60,6 +61,7 @@ export class DocumentsService {
     folders: FoldersRepository;
     tags: TagsRepository;
     tagsService: TagsService;
+    hooks: DocumentHooks;
   };
   constructor(deps: DocumentsService['deps']) {
     this.deps = deps;
@@ -163,23 +165,14 @@ export class DocumentsService {
    * `queued` (or `skipped` when it was uploaded without AI). A reprocess already waiting is not doubled.
    */
   async reprocess(auth: AuthContext, id: string): Promise<Document> {
-    const { database, clock, documents, jobs } = this.deps;
+    const { database, clock, documents, hooks } = this.deps;
     return database.db.transaction().execute(async (trx) => {
       const { document } = await authorizeDocument(trx, auth, id, 'update');
-      const patch = {
-        status: 'processing',
-        aiStatus: document.enableAi ? 'queued' : 'skipped',
-        processingError: null,
-        updatedAt: clock.now(),
-      } satisfies DocumentPatch;
+      const patch = { ...documentTransitions.queued(document.enableAi), updatedAt: clock.now() } satisfies DocumentPatch;
       await documents.update(trx, auth.tenant.id, id, patch);
-      const priority = await jobs.fairSharePriority(trx, DOCUMENT_JOBS.process, auth.tenant.id);
-      await jobs.enqueue(trx, DOCUMENT_JOBS.process, { tenantId: auth.tenant.id, documentId: id } satisfies DocumentJobPayload, {
-        tenantId: auth.tenant.id,
-        priority,
-        uniqueKey: `reprocess:${id}`,
-      });
-      return { ...document, ...patch };
+      const queued = { ...document, ...patch };
+      await hooks.stored(trx, [queued], 'reprocess');
+      return queued;
     });
   }
 

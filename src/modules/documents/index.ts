@@ -9,6 +9,7 @@ import { batchJobRoutes } from './batch-jobs/batch-jobs.routes.ts';
 import { BatchJobsService } from './batch-jobs/batch-jobs.service.ts';
 import { documentFileRoutes } from './document-files.routes.ts';
 import { DocumentQueries } from './document-queries.ts';
+import { DocumentHooks, type StoredListener } from './document-hooks.ts';
 import { removeDocuments } from './document-removal.ts';
 import { documentUploadRoutes } from './document-uploads.routes.ts';
 import { DocumentUploadsService } from './document-uploads.service.ts';
@@ -40,6 +41,8 @@ export interface DocumentPipelineStore {
   tagsOf(db: Executor, tenantId: string, documentIds: string[]): Promise<Map<string, string[]>>;
   /** Tags on at least `minDocuments` documents, with their most recently tagged documents (at most `perTag`): learned tags' training set. */
   taggedDocuments(db: Executor, tenantId: string, minDocuments: number, perTag: number): Promise<{ tag: string; documentIds: string[] }[]>;
+  /** Subscribes to documents stored by an upload or sent back by a reprocess, in their transaction (document-hooks.ts). */
+  onStored(listener: StoredListener): void;
 }
 
 /** Who may see and change which document: for modules that act on one document (chat) or on tasks about one (AI review). */
@@ -67,6 +70,8 @@ export interface FolderPaths {
 }
 
 export { DOCUMENT_JOBS, type DocumentJobPayload } from './document-job-kinds.ts';
+export type { StoredCause, StoredListener } from './document-hooks.ts';
+export { documentTransitions } from './document-status.ts';
 export type { DocumentCondition, DocumentFilters, DocumentQueries, DocumentSummary } from './document-queries.ts';
 export { isUnfiltered } from './document-queries.ts';
 export type { DocumentUploadsService, ImportOutcome } from './document-uploads.service.ts';
@@ -104,6 +109,11 @@ const SANDBOX_DOCUMENT_BATCH = 500;
 /**
  * The document library: folders, documents (uploads, downloads, thumbnails), tags, shares and
  * batch uploads, with the document access rules they share (docs/architecture.md).
+ *
+ * Part of its write path is database triggers on its tables (src/db/schema.sqlite.sql,
+ * src/db/schema.postgres.sql, `owner: documents`): `document_visibility_*` (who may see which
+ * document), `documents_folder_count_*` and `tenant_document_counts_*` (counters the quotas read),
+ * and `search_contents_*` (the search index, read by the search module).
  */
 export const documentsModule = defineModule({
   name: 'documents',
@@ -117,8 +127,9 @@ export const documentsModule = defineModule({
     };
     const tags = new TagsService({ database, clock, tags: repositories.tags });
     const quota = new UploadQuota({ database, documents: repositories.documents });
-    const documents = new DocumentsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags });
-    const uploads = new DocumentUploadsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, quota });
+    const hooks = new DocumentHooks();
+    const documents = new DocumentsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, hooks });
+    const uploads = new DocumentUploadsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, quota, hooks });
     const folders = new FoldersService({ database, clock, jobs, folders: repositories.folders, documents: repositories.documents });
     const shares = new SharesService({ database, clock, shares: repositories.shares, members: use('members') });
     const batchJobs = new BatchJobsService({ database, batchJobs: repositories.batchJobs });
@@ -148,6 +159,7 @@ export const documentsModule = defineModule({
           tagNames: (db, tenantId, limit) => repositories.tags.namesByUse(db, tenantId, limit),
           tagsOf: (db, tenantId, documentIds) => repositories.tags.namesByDocument(db, tenantId, documentIds),
           taggedDocuments: (db, tenantId, minDocuments, perTag) => repositories.tags.taggedDocuments(db, tenantId, minDocuments, perTag),
+          onStored: (listener) => hooks.onStored(listener),
         },
       },
       async routes(app) {

@@ -36,11 +36,6 @@ export class FieldBag {
   names(): string[] {
     return [...this.#values.keys()];
   }
-
-  /** Every field in a stable order, for request fingerprints. */
-  entries(): [string, string[]][] {
-    return [...this.#values.entries()].sort(([a], [b]) => a.localeCompare(b));
-  }
 }
 
 /** docs/api-decisions.md §9: booleans accept true/false/1/0. */

@@ -59,6 +59,11 @@ declare module '../../platform/module.ts' {
 /**
  * Identity and access: tenants and their administration, sign-in and tokens, users and roles,
  * API keys and workspaces (docs/identity-and-access.md); its mail goes through the mail module.
+ *
+ * Database triggers of its tables (src/db/schema.sqlite.sql, src/db/schema.postgres.sql,
+ * `owner: identity`): `*_identity_change` / `*_identity_delete` log credential changes to
+ * identity_changes (which evicts cached credentials in every process), and
+ * `document_visibility_member_*` / `document_visibility_user*` keep documents' visibility rows in step.
  */
 export const identityModule = defineModule({
   name: 'identity',

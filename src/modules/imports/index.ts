@@ -1,14 +1,14 @@
-import type { JobDefinition } from '../../jobs/job-types.ts';
+import { defineJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import { outboundHttpFromConfig } from '../../providers/outbound/outbound-from-config.ts';
-import { AGENT_RUN_JOB, AGENT_TASK_SOURCE, type AgentRunPayload, AgentRunner } from './agent-runner.ts';
+import { AGENT_RUN_JOB, AGENT_TASK_SOURCE, AgentRunner } from './agent-runner.ts';
 import { AgentRunsRepository } from './agent-runs.repository.ts';
 import { AgentScheduler } from './agent-scheduler.ts';
 import { AgentsService } from './agents.service.ts';
 import { CredentialBox } from './credential-box.ts';
 import { DriveAccess } from './drive-access.ts';
 import { FolderTree } from './folder-tree.ts';
-import { IMPORT_JOBS, type LanePayload, type ScanPayload } from './import-job-kinds.ts';
+import { IMPORT_JOBS } from './import-job-kinds.ts';
 import { ImportLane } from './import-lane.ts';
 import { importRoutes } from './imports.routes.ts';
 import { ItemsRepository } from './items.repository.ts';
@@ -92,8 +92,8 @@ export const importsModule = defineModule({
       retryDelaysMs: config.imports.retryDelaysMs,
       importEnded: (trx, tenantId, projectId) => scheduler.importEnded(trx, tenantId, projectId),
     });
-    const scanJob: JobDefinition<ScanPayload> = { kind: IMPORT_JOBS.scan, handler: (job) => scanner.run(job), maxAttempts: 5, timeoutMs: SCAN_TIMEOUT_MS };
-    const laneJob: JobDefinition<LanePayload> = {
+    const scanJob = defineJob({ kind: IMPORT_JOBS.scan, handler: (job) => scanner.run(job), maxAttempts: 5, timeoutMs: SCAN_TIMEOUT_MS });
+    const laneJob = defineJob({
       kind: IMPORT_JOBS.lane,
       handler: (job) => lane.run(job),
       // A file's failures are retried on the file's own schedule; the job's retries are for a run
@@ -102,8 +102,8 @@ export const importsModule = defineModule({
       backoff: { baseMs: 1_000, maxMs: 60_000 },
       concurrency: config.imports.concurrency,
       timeoutMs: LANE_TIMEOUT_MS,
-    };
-    const agentJob: JobDefinition<AgentRunPayload> = { kind: AGENT_RUN_JOB, handler: (job) => runner.run(job), maxAttempts: 5, timeoutMs: AGENT_TIMEOUT_MS };
+    });
+    const agentJob = defineJob({ kind: AGENT_RUN_JOB, handler: (job) => runner.run(job), maxAttempts: 5, timeoutMs: AGENT_TIMEOUT_MS });
     return {
       provides: { importProjects: service },
       routes(app) {

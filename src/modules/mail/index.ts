@@ -1,9 +1,9 @@
 import { Counter, type Registry } from 'prom-client';
-import type { JobDefinition } from '../../jobs/job-types.ts';
+import { defineJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import { createMailTransport } from '../../providers/mail/create-mail-transport.ts';
 import { MailOutboxRepository } from './mail-outbox.repository.ts';
-import { MAIL_SEND_JOB, type MailMetrics, MailSender, type SendMailPayload } from './mail-sender.ts';
+import { MAIL_SEND_JOB, type MailMetrics, MailSender } from './mail-sender.ts';
 import { mailRoutes } from './mail.routes.ts';
 import { MailService } from './mail.service.ts';
 import { MailLinks } from './templates/links.ts';
@@ -45,7 +45,7 @@ export const mailModule = defineModule({
       retryDelaysMs: config.mail.retryDelaysMs,
       metrics: mailMetrics(metrics.registry, transport.kind),
     });
-    const send: JobDefinition<SendMailPayload> = {
+    const send = defineJob({
       kind: MAIL_SEND_JOB,
       handler: (job) => sender.run(job),
       // Failed tries are retried on MAIL_RETRY_DELAYS as new jobs; these retries are for database trouble.
@@ -53,7 +53,7 @@ export const mailModule = defineModule({
       backoff: { baseMs: 1_000, maxMs: 60_000 },
       concurrency: config.mail.smtpMaxConnections,
       timeoutMs: 120_000,
-    };
+    });
     return {
       provides: { mail, mailOutbox: outbox },
       routes: (app) => mailRoutes(app, { mail }),

@@ -1,13 +1,13 @@
 import type { Database } from '../../db/database.ts';
-import type { JobQueue } from '../../jobs/job-queue.ts';
-import type { RunningJob } from '../../jobs/job-types.ts';
+import type { JobQueue, NewJob } from '../../jobs/job-queue.ts';
+import type { JobKind, JobPayloads, RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { MailDeliveryError, type MailTransport, type SentMail } from '../../providers/mail/mail-transport.ts';
 import type { MailOutboxRepository, OutboxMail, TryOutcome } from './mail-outbox.repository.ts';
 
 /** The job that makes one try of one mail. */
-export const MAIL_SEND_JOB = 'mail.send';
+export const MAIL_SEND_JOB = 'mail.send' satisfies JobKind;
 
 /** `attempt`: which try this job is (1 for the first); a job for a try the mail is past does nothing. */
 export interface SendMailPayload {
@@ -38,8 +38,8 @@ interface Deps {
 const RETRY_JITTER = 0.1;
 
 /** One job of the kind, for the outbox write that makes or retries a mail (same transaction). */
-export function sendJob(mailId: string, attempt: number, runAt: number, tenantId: string | null) {
-  return { kind: MAIL_SEND_JOB, payload: { mailId, attempt } satisfies SendMailPayload, options: { runAt, tenantId, uniqueKey: `mail:${mailId}:${attempt}` } };
+export function sendJob(mailId: string, attempt: number, runAt: number, tenantId: string | null): NewJob<Pick<JobPayloads, typeof MAIL_SEND_JOB>> {
+  return { kind: MAIL_SEND_JOB, payload: { mailId, attempt }, options: { runAt, tenantId, uniqueKey: `mail:${mailId}:${attempt}` } };
 }
 
 /**
@@ -70,7 +70,7 @@ export class MailSender {
       if (!(await outbox.recordTry(trx, mailId, attempt - 1, outcome))) return;
       if (outcome.status === 'retrying') {
         const next = sendJob(mailId, attempt + 1, outcome.nextAttemptAt, mail.tenantId);
-        await this.#deps.jobs.enqueue(trx, next.kind, next.payload, next.options);
+        await this.#deps.jobs.enqueueMany(trx, [next]);
       }
       await job.completeIn(trx);
     });

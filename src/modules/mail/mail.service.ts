@@ -83,8 +83,7 @@ export class MailService {
       createdAt: request.at,
     });
     if (status === 'pending') {
-      const job = sendJob(id, 1, request.at, request.tenantId);
-      await jobs.enqueue(db, job.kind, job.payload, job.options);
+      await jobs.enqueueMany(db, [sendJob(id, 1, request.at, request.tenantId)]);
     }
     return { id, status };
   }
@@ -104,8 +103,7 @@ export class MailService {
       if (!(await outbox.requeue(trx, id, at))) {
         throw errors.conflict(`Only failed or dead mail can be retried; this one is ${found.status}`, { status: found.status });
       }
-      const job = sendJob(id, 1, at, found.tenantId);
-      await jobs.enqueue(trx, job.kind, job.payload, job.options);
+      await jobs.enqueueMany(trx, [sendJob(id, 1, at, found.tenantId)]);
       return outbox.find(trx, id);
     });
     return mail!;

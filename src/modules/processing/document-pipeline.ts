@@ -13,12 +13,12 @@ import { chunkText } from '../../providers/ai/chunking.ts';
 import { withBlobAsFile } from '../../providers/blobs/blob-as-file.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { type ExtractedContent, ExtractionError, type Extractor } from '../../providers/extraction/extractor.ts';
-import type { AiEnrichment, Document, DocumentJobPayload, DocumentPipelineStore, ProcessingError } from '../documents/index.ts';
+import { type AiEnrichment, type Document, type DocumentJobPayload, type DocumentPipelineStore, documentTransitions, type ProcessingError } from '../documents/index.ts';
 import type { ChunksRepository, NewChunk } from './chunks.repository.ts';
 import type { Terms } from './learned-tag-model.ts';
 import { withDocumentType } from './learned-tag-terms.ts';
 import type { LearnedTags } from './learned-tags.service.ts';
-import { PROCESSING_JOBS } from './processing-jobs.ts';
+import { PROCESSING_JOBS } from './processing.jobs.ts';
 
 /** Texts per embedding call: large enough to amortise a remote call, small enough for its limits. */
 const EMBED_BATCH = 64;
@@ -72,7 +72,7 @@ class StageFailure extends Error {
 /**
  * The processing of one document, as three durable jobs, each retried alone:
  *
- * 1. **extract** (`documents.process`): the file's text (OCR, transcription) and metadata;
+ * 1. **extract** (`processing.extract`): the file's text (OCR, transcription) and metadata;
  * 2. **enrich** (`processing.enrich`, AI on): summary, type, key fields, tags (extracted and learned)
  *    and entities, passed through the reviewer (the AI review queue) when one is set;
  * 3. **index** (`processing.index`): passages and their embeddings, then `completed` and the
@@ -114,9 +114,8 @@ export class DocumentPipeline {
         await store.saveContent(trx, { tenantId: doc.tenantId, documentId: doc.id, text: content.text, pages: content.pages, at: now });
         await store.update(trx, doc.tenantId, doc.id, {
           metadata: { ...doc.metadata, ...content.metadata },
-          aiStatus: wantsAi ? 'processing' : 'skipped',
           // Why AI was skipped, when the reason is worth telling (media nobody could transcribe).
-          processingError: note ? { stage: 'transcription', message: note } : null,
+          ...documentTransitions.extracted(wantsAi, note ? { stage: 'transcription', message: note } : null),
           updatedAt: now,
         });
         const next = wantsAi ? PROCESSING_JOBS.enrich : PROCESSING_JOBS.index;
@@ -151,7 +150,7 @@ export class DocumentPipeline {
         await learnedTags.enriched(trx, doc.tenantId, doc.id, terms, { tagged: enriched.tagged });
         await store.update(trx, doc.tenantId, doc.id, { ...enrichmentPatch(enriched.enrichment, shown), updatedAt: now });
       } else {
-        await store.update(trx, doc.tenantId, doc.id, { aiStatus: 'failed', processingError: { stage: 'enrichment', message: failure }, updatedAt: now });
+        await store.update(trx, doc.tenantId, doc.id, { ...documentTransitions.enrichmentFailed({ stage: 'enrichment', message: failure }), updatedAt: now });
       }
       // The text is indexed either way: a document whose AI failed is still found by keyword.
       await jobs.enqueue(trx, PROCESSING_JOBS.index, job.payload, { tenantId: doc.tenantId, priority: job.priority });
@@ -200,9 +199,10 @@ export class DocumentPipeline {
       const current = await store.find(trx, doc.tenantId, doc.id);
       if (!current) return;
       await chunks.replace(trx, doc.tenantId, doc.id, rows, `${ai.embeddingModel}:${ai.embeddingDimensions}`, now);
-      const aiStatus = failure ? 'failed' : current.aiStatus === 'processing' ? 'completed' : current.aiStatus;
-      const error: ProcessingError | null = failure ? { stage: 'embedding', message: failure } : current.processingError;
-      await store.update(trx, doc.tenantId, doc.id, { status: 'completed', aiStatus, processingError: error, updatedAt: now });
+      const embeddingError: ProcessingError | null = failure ? { stage: 'embedding', message: failure } : null;
+      const indexed = documentTransitions.indexed(current, embeddingError);
+      await store.update(trx, doc.tenantId, doc.id, { ...indexed, updatedAt: now });
+      const { aiStatus, processingError: error } = indexed;
       if (aiStatus === 'failed') {
         await events.record(trx, { tenantId: doc.tenantId, name: 'document.failed', at: now, data: { document_id: doc.id, status: 'completed', ai_status: aiStatus, error } });
       } else {
@@ -280,9 +280,10 @@ export class DocumentPipeline {
       await job.completeIn(trx);
       const current = await store.find(trx, doc.tenantId, doc.id);
       if (!current) return;
-      const aiStatus = current.aiStatus === 'skipped' ? 'skipped' : 'failed';
       const error = { stage, message };
-      await store.update(trx, doc.tenantId, doc.id, { status: 'failed', aiStatus, processingError: error, updatedAt: now });
+      const failed = documentTransitions.failed(current, error);
+      await store.update(trx, doc.tenantId, doc.id, { ...failed, updatedAt: now });
+      const { aiStatus } = failed;
       await events.record(trx, { tenantId: doc.tenantId, name: 'document.failed', at: now, data: { document_id: doc.id, status: 'failed', ai_status: aiStatus, error } });
     });
   }

@@ -6,10 +6,12 @@ import { createAiProvider } from '../../providers/ai/create-ai-provider.ts';
 import { createExtractor } from '../../providers/extraction/extractor.ts';
 import type { Executor } from '../../db/executor.ts';
 import { ChunksRepository, type PassageText, type PassageVector, type StoredPassage } from './chunks.repository.ts';
+import type { DocumentJobPayload } from '../documents/index.ts';
 import { DocumentPipeline, type EnrichmentReviewer } from './document-pipeline.ts';
 import { LearnedTagsRepository } from './learned-tags.repository.ts';
-import { type LearnTagsPayload, LearnedTags } from './learned-tags.service.ts';
-import { PROCESSING_JOBS } from './processing-jobs.ts';
+import { LearnedTags } from './learned-tags.service.ts';
+import { LEGACY_EXTRACT_JOB, PROCESSING_JOBS } from './processing.jobs.ts';
+import { startProcessing } from './start-processing.ts';
 import { Reembedder } from './reembed.ts';
 
 /** A document's passages as processing stored them, with vectors of the current embedding model. */
@@ -45,7 +47,9 @@ declare module '../../platform/module.ts' {
 /**
  * Processing: every upload's text (parsers, OCR, transcription), AI enrichment (summary, type, key
  * fields, tags extracted and learned from the tenant's tagging, entities) and passages with
- * embeddings, as durable jobs (docs/processing.md).
+ * embeddings, as durable jobs (docs/processing.md). It starts on documents' `onStored` hook
+ * (start-processing.ts). Storing passages fires the `search_chunks_*` triggers (the vector change
+ * log search follows; src/db/schema.sqlite.sql, src/db/schema.postgres.sql).
  */
 export const processingModule = defineModule({
   name: 'processing',
@@ -85,6 +89,16 @@ export const processingModule = defineModule({
       learnedTags,
     });
     const reembedder = new Reembedder({ database, jobs, chunks, ai, logger });
+    // Every document stored by an upload or sent back by a reprocess starts the pipeline, in that transaction.
+    store.onStored((trx, documents, cause) => startProcessing(jobs, trx, documents, cause));
+    const extract = {
+      handler: (job: RunningJob<DocumentJobPayload>) => pipeline.extract(job),
+      maxAttempts: 3,
+      // As many files at once as there are extraction threads: more would only queue inside the pool.
+      concurrency: threads,
+      // OCR of a long scan takes minutes; the lease is kept alive by the worker's heartbeat.
+      timeoutMs: 30 * 60_000,
+    };
     return {
       provides: {
         ai,
@@ -100,15 +114,9 @@ export const processingModule = defineModule({
         },
       },
       jobs: [
-        {
-          kind: PROCESSING_JOBS.extract,
-          handler: (job) => pipeline.extract(job),
-          maxAttempts: 3,
-          // As many files at once as there are extraction threads: more would only queue inside the pool.
-          concurrency: threads,
-          // OCR of a long scan takes minutes; the lease is kept alive by the worker's heartbeat.
-          timeoutMs: 30 * 60_000,
-        },
+        { kind: PROCESSING_JOBS.extract, ...extract },
+        // Jobs of the old kind name still waiting in a database written by an older version.
+        { kind: LEGACY_EXTRACT_JOB, ...extract },
         {
           kind: PROCESSING_JOBS.enrich,
           handler: (job) => pipeline.enrich(job),
@@ -133,7 +141,7 @@ export const processingModule = defineModule({
         },
         {
           kind: PROCESSING_JOBS.learnTags,
-          handler: (job: RunningJob<LearnTagsPayload>) => learnedTags.train(job),
+          handler: (job) => learnedTags.train(job),
           maxAttempts: 5,
           // One training per tenant at a time (its unique key); two at once would only share the two cores.
           concurrency: 1,
@@ -154,6 +162,7 @@ export const processingModule = defineModule({
         embedding_model: embeddingModel,
         reembedding: { remaining_documents: reembedder.progress.remaining, done: reembedder.progress.done },
         ocr: extractor.capabilities().ocr,
+        ocr_engine: extractor.capabilities().ocrEngine,
         video_audio: extractor.capabilities().ffmpeg,
         transcription: ai.canTranscribe,
       }),

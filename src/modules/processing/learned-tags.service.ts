@@ -8,11 +8,7 @@ import type { DocumentPipelineStore } from '../documents/index.ts';
 import { type LearnedTagModel, MIN_TAGGED_DOCUMENTS, proposeTags, type TaggedExample, type Terms, trainTagModel } from './learned-tag-model.ts';
 import { documentTerms, withDocumentType } from './learned-tag-terms.ts';
 import type { LearnedTagsRepository } from './learned-tags.repository.ts';
-import { PROCESSING_JOBS } from './processing-jobs.ts';
-
-export interface LearnTagsPayload {
-  tenantId: string;
-}
+import { type LearnTagsPayload, PROCESSING_JOBS } from './processing.jobs.ts';
 
 /** A learned tag is proposed from this calibrated confidence on: more likely right than not. */
 export const LEARNED_TAG_MIN_CONFIDENCE = 0.5;

@@ -4,7 +4,7 @@ import type { RunningJob } from '../../jobs/job-types.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { AiProvider } from '../../providers/ai/ai-provider.ts';
 import type { ChunksRepository } from './chunks.repository.ts';
-import { PROCESSING_JOBS } from './processing-jobs.ts';
+import { PROCESSING_JOBS, type ReembedPayload } from './processing.jobs.ts';
 
 /** Documents re-embedded per job: each batch commits on its own, so search sees them move over as it goes. */
 const BATCH_DOCUMENTS = 100;
@@ -49,7 +49,7 @@ export class Reembedder {
   }
 
   /** One batch: re-embeds up to BATCH_DOCUMENTS documents, then hands over to the next turn when more are left. */
-  async batch(job: RunningJob<{ model: string; turn: number }>): Promise<void> {
+  async batch(job: RunningJob<ReembedPayload>): Promise<void> {
     const { database, chunks, jobs, ai, logger } = this.#deps;
     // A job queued by a process running another model is not ours to do: this model's check starts its own.
     if (job.payload.model !== this.#model) {

@@ -81,7 +81,9 @@ export class EnhancedSearch {
 
   // Documents near the top hits (by the mean of their passage vectors), not already in the results.
   async #similar(auth: AuthContext, results: SearchHit[], filters: DocumentFilters, minScore: number, q: string): Promise<SearchHit[]> {
-    const set = await this.#search.vectorSet(auth);
+    const set = await this.#search.vectorSetOrNull(auth);
+    // Over the memory budget (docs/search.md, "Memory"): no vectors, no similar documents.
+    if (!set) return [];
     const seen = new Set(results.map((r) => r.document.id));
     const ranked: { id: string; score: number; chunkIndex?: number; textFound: boolean; similarTo: string }[] = [];
     for (const hit of results.slice(0, SIMILAR_SOURCES)) {

@@ -14,6 +14,14 @@ import { TermDictionary } from './search-terms.ts';
 /** Term frequencies are capped here (a Uint16 per posting). */
 const MAX_TF = 65_535;
 
+/**
+ * The layout of `serialize()`; bump it when the layout or the terms change (tokens, stop words,
+ * stemming: search-terms.ts): a snapshot of another format is ignored and the index rebuilt from the texts.
+ */
+export const SNAPSHOT_FORMAT = 1;
+const SNAPSHOT_MAGIC = 0x584c5644; // "DVLX"
+const HEADER_BYTES = 40;
+
 /** One term of a query concept and how much an occurrence counts (1 exact, below 1 a neighbour). */
 export interface WeightedTerm {
   id: number;
@@ -206,7 +214,9 @@ export class LexicalIndex {
       }
     }
     const all = concepts.length >= 32 ? 0xffffffff : (1 << concepts.length) - 1;
-    const hits: LexicalHit[] = [];
+    // The best `limit` by (score desc, slot asc), kept in a bounded heap: common words match most
+    // of the tenant's documents, and making and sorting a hit for each of them was most of a query's time.
+    const top = new TopK(options.limit);
     for (const slot of any) {
       const keep =
         this.#slotDoc[slot] !== null &&
@@ -215,14 +225,17 @@ export class LexicalIndex {
         (options.join === 'any' || s.exact[slot]! >>> 0 === all >>> 0);
       if (keep) {
         const coverage = idfTotal > 0 ? s.score[slot]! / idfTotal : 0;
-        hits.push({
-          slot,
-          score: options.coordination && idfTotal > 0 ? (coverage * s.covered[slot]!) / idfTotal : coverage,
-          bm25: s.bm25[slot]!,
-          keyword: exactIdfTotal > 0 ? (s.exactScore[slot]! * s.exactCovered[slot]!) / (exactIdfTotal * exactIdfTotal) : 0,
-          exactConcepts: popcount(s.exact[slot]!),
-          concepts: popcount(s.matched[slot]!),
-        });
+        const score = options.coordination && idfTotal > 0 ? (coverage * s.covered[slot]!) / idfTotal : coverage;
+        if (top.admits(score, slot)) {
+          top.add({
+            slot,
+            score,
+            bm25: s.bm25[slot]!,
+            keyword: exactIdfTotal > 0 ? (s.exactScore[slot]! * s.exactCovered[slot]!) / (exactIdfTotal * exactIdfTotal) : 0,
+            exactConcepts: popcount(s.exact[slot]!),
+            concepts: popcount(s.matched[slot]!),
+          });
+        }
       }
       s.score[slot] = 0;
       s.covered[slot] = 0;
@@ -232,8 +245,7 @@ export class LexicalIndex {
       s.exact[slot] = 0;
       s.matched[slot] = 0;
     }
-    hits.sort((x, y) => y.score - x.score || x.slot - y.slot);
-    return hits.slice(0, options.limit);
+    return top.sorted();
   }
 
   // Per-slot scratch arrays, kept between queries (scoring is synchronous: one query at a time per
@@ -319,6 +331,108 @@ export class LexicalIndex {
     }
   }
 
+  /**
+   * The index as bytes (docs/search.md, "Cold start"): its version, the term table, the live
+   * documents (renumbered in slot order), their lengths and every posting list, so that a process
+   * can load a tenant's index by copying arrays instead of reading and tokenising every text.
+   */
+  serialize(): Uint8Array {
+    const encoder = new TextEncoder();
+    const newSlot = new Int32Array(this.#slotDoc.length).fill(-1);
+    const ids: string[] = [];
+    for (let slot = 0; slot < this.#slotDoc.length; slot++) {
+      const id = this.#slotDoc[slot];
+      if (id === null || id === undefined) continue;
+      newSlot[slot] = ids.length;
+      ids.push(id);
+    }
+    const termCount = this.dictionary.terms.length;
+    const postLen = new Int32Array(termCount);
+    let total = 0;
+    for (let term = 0; term < termCount; term++) {
+      const docs = this.#postDocs[term];
+      let live = 0;
+      for (let i = 0; i < (this.#postLen[term] ?? 0); i++) if (newSlot[docs![i]!]! >= 0) live++;
+      postLen[term] = live;
+      total += live;
+    }
+    const termBytes = encoder.encode(this.dictionary.terms.join('\n'));
+    const idBytes = encoder.encode(ids.join('\n'));
+    const layout = snapshotLayout(termBytes.length, idBytes.length, ids.length, termCount, total);
+    const out = new Uint8Array(layout.size);
+    const header = new DataView(out.buffer);
+    header.setUint32(0, SNAPSHOT_MAGIC, true);
+    header.setUint32(4, SNAPSHOT_FORMAT, true);
+    header.setFloat64(8, this.version, true);
+    header.setUint32(16, termCount, true);
+    header.setUint32(20, ids.length, true);
+    header.setUint32(24, total, true);
+    header.setUint32(28, termBytes.length, true);
+    header.setUint32(32, idBytes.length, true);
+    out.set(termBytes, layout.terms);
+    out.set(idBytes, layout.ids);
+    const docLen = new Int32Array(out.buffer, layout.docLen, ids.length);
+    for (let slot = 0; slot < this.#slotDoc.length; slot++) if (newSlot[slot]! >= 0) docLen[newSlot[slot]!] = this.#docLen[slot]!;
+    new Int32Array(out.buffer, layout.postLen, termCount).set(postLen);
+    const docs = new Int32Array(out.buffer, layout.docs, total);
+    const tfs = new Uint16Array(out.buffer, layout.tfs, total);
+    let w = 0;
+    for (let term = 0; term < termCount; term++) {
+      const list = this.#postDocs[term];
+      const tf = this.#postTf[term];
+      for (let i = 0; i < (this.#postLen[term] ?? 0); i++) {
+        const slot = newSlot[list![i]!]!;
+        if (slot < 0) continue;
+        docs[w] = slot;
+        tfs[w] = tf![i]!;
+        w++;
+      }
+    }
+    return out;
+  }
+
+  /** An index from `serialize()`'s bytes; null when they are of another format (or not a snapshot). */
+  static restore(bytes: Uint8Array): LexicalIndex | null {
+    if (bytes.length < HEADER_BYTES) return null;
+    // Typed views need aligned offsets: a buffer handed over by a driver may be a slice of a pool.
+    const own = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+    const header = new DataView(own.buffer, own.byteOffset, own.byteLength);
+    if (header.getUint32(0, true) !== SNAPSHOT_MAGIC || header.getUint32(4, true) !== SNAPSHOT_FORMAT) return null;
+    const termCount = header.getUint32(16, true);
+    const docCount = header.getUint32(20, true);
+    const total = header.getUint32(24, true);
+    const layout = snapshotLayout(header.getUint32(28, true), header.getUint32(32, true), docCount, termCount, total);
+    if (layout.size !== own.byteLength) return null;
+    const decoder = new TextDecoder();
+    const base = own.byteOffset;
+    const terms = termCount === 0 ? [] : decoder.decode(own.subarray(layout.terms, layout.terms + header.getUint32(28, true))).split('\n');
+    const ids = docCount === 0 ? [] : decoder.decode(own.subarray(layout.ids, layout.ids + header.getUint32(32, true))).split('\n');
+    if (terms.length !== termCount || ids.length !== docCount) return null;
+    const index = new LexicalIndex();
+    for (const term of terms) index.dictionary.idOf(term);
+    index.version = header.getFloat64(8, true);
+    index.#slotDoc = ids;
+    for (let slot = 0; slot < ids.length; slot++) index.#slotOf.set(ids[slot]!, slot);
+    index.#docLen = new Int32Array(Math.max(64, docCount * 2));
+    index.#docLen.set(new Int32Array(own.buffer, base + layout.docLen, docCount));
+    for (let slot = 0; slot < docCount; slot++) index.#totalLength += index.#docLen[slot]!;
+    index.#live = docCount;
+    const postLen = new Int32Array(own.buffer, base + layout.postLen, termCount);
+    const docs = new Int32Array(own.buffer, base + layout.docs, total);
+    const tfs = new Uint16Array(own.buffer, base + layout.tfs, total);
+    // Each term's list is a view of the snapshot's arrays (no copy); appending to one copies it out (#append).
+    let at = 0;
+    for (let term = 0; term < termCount; term++) {
+      const n = postLen[term]!;
+      index.#postDocs[term] = docs.subarray(at, at + n);
+      index.#postTf[term] = tfs.subarray(at, at + n);
+      index.#postLen[term] = n;
+      at += n;
+    }
+    index.#postings = total;
+    return index;
+  }
+
   #append(term: number, slot: number, tf: number): void {
     let docs = this.#postDocs[term];
     let length = this.#postLen[term] ?? 0;
@@ -328,9 +442,9 @@ export class LexicalIndex {
       this.#postTf[term] = new Uint16Array(4);
       length = 0;
     } else if (length === docs.length) {
-      const grownDocs = new Int32Array(length * 2);
+      const grownDocs = new Int32Array(Math.max(4, length * 2));
       grownDocs.set(docs);
-      const grownTf = new Uint16Array(length * 2);
+      const grownTf = new Uint16Array(Math.max(4, length * 2));
       grownTf.set(this.#postTf[term]!);
       docs = grownDocs;
       this.#postDocs[term] = grownDocs;
@@ -376,6 +490,73 @@ export class LexicalIndex {
     this.#dead = 0;
     this.#postings = postings;
   }
+}
+
+/** Byte offsets of a snapshot's parts (each typed array 8-byte aligned). */
+function snapshotLayout(termBytes: number, idBytes: number, docs: number, terms: number, postings: number) {
+  const align = (n: number) => (n + 7) & ~7;
+  const termsAt = HEADER_BYTES;
+  const ids = align(termsAt + termBytes);
+  const docLen = align(ids + idBytes);
+  const postLen = align(docLen + docs * 4);
+  const docsAt = align(postLen + terms * 4);
+  const tfs = align(docsAt + postings * 4);
+  return { terms: termsAt, ids, docLen, postLen, docs: docsAt, tfs, size: align(tfs + postings * 2) };
+}
+
+/**
+ * The best `k` hits by score (higher first), ties by slot (lower first): a min-heap on that order,
+ * so a candidate costs one comparison with the worst kept unless it enters.
+ */
+class TopK {
+  readonly #k: number;
+  readonly #heap: LexicalHit[] = [];
+  constructor(k: number) {
+    this.#k = Math.max(0, k);
+  }
+
+  /** Whether a hit of this score and slot would be kept. */
+  admits(score: number, slot: number): boolean {
+    if (this.#heap.length < this.#k) return true;
+    if (this.#k === 0) return false;
+    return better(score, slot, this.#heap[0]!);
+  }
+
+  add(hit: LexicalHit): void {
+    const heap = this.#heap;
+    if (heap.length < this.#k) {
+      heap.push(hit);
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!better(heap[parent]!.score, heap[parent]!.slot, heap[i]!)) break;
+        [heap[parent], heap[i]] = [heap[i]!, heap[parent]!];
+        i = parent;
+      }
+      return;
+    }
+    heap[0] = hit;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let worst = i;
+      if (l < heap.length && better(heap[worst]!.score, heap[worst]!.slot, heap[l]!)) worst = l;
+      if (r < heap.length && better(heap[worst]!.score, heap[worst]!.slot, heap[r]!)) worst = r;
+      if (worst === i) break;
+      [heap[worst], heap[i]] = [heap[i]!, heap[worst]!];
+      i = worst;
+    }
+  }
+
+  sorted(): LexicalHit[] {
+    return this.#heap.sort((x, y) => y.score - x.score || x.slot - y.slot);
+  }
+}
+
+/** Whether (score, slot) ranks before `hit`. */
+function better(score: number, slot: number, hit: LexicalHit): boolean {
+  return score > hit.score || (score === hit.score && slot < hit.slot);
 }
 
 function popcount(x: number): number {

@@ -32,7 +32,8 @@ export function searchRoutes(app: App, s: { search: SearchService; enhanced: Enh
       );
       const answer = await s.search.search(authOf(request), {
         q: query.q ?? '',
-        mode: query.mode ?? 'auto',
+        // `keyword` is what people call text search (the spec's own words); it is that mode.
+        mode: query.mode === 'keyword' ? 'text' : (query.mode ?? 'auto'),
         filters,
         limit: query.limit ?? 20,
         minScore: query.min_score ?? 0,

@@ -16,9 +16,10 @@ export const SearchQuery = Type.Object(
       }),
     ),
     mode: Type.Optional(
-      Type.Union([Type.Literal('semantic'), Type.Literal('text'), Type.Literal('auto')], {
+      Type.Union([Type.Literal('semantic'), Type.Literal('text'), Type.Literal('auto'), Type.Literal('keyword')], {
         default: 'auto',
-        description: '`auto`: keyword search for queries under 10 characters, semantic otherwise. Semantic costs 0.5 AI credits.',
+        description:
+          '`auto`: keyword search for queries under 10 characters, semantic otherwise. `keyword` is another name for `text` (the response says `text`). Semantic costs 0.5 AI credits.',
       }),
     ),
     folder_id: Type.Optional(Type.String({ maxLength: 128, description: 'Only documents directly in this folder.' })),

@@ -13,8 +13,8 @@ import { conceptsOf, type SoftMatching } from './lexical-query.ts';
 import { type Clause, parseQuery, STOP_WORDS } from './query-syntax.ts';
 import { cosineScore, keywordScore } from './scores.ts';
 import type { SearchRepository } from './search.repository.ts';
-import type { TenantCache } from './tenant-cache.ts';
-import { lexicalSource, vectorSource } from './tenant-sources.ts';
+import { OverBudgetError, type TenantCache } from './tenant-cache.ts';
+import { lexicalSource, type SnapshotPolicy, vectorSource } from './tenant-sources.ts';
 import type { VectorSet } from './vector-set.ts';
 import type { ScanPool } from './vector-scan-pool.ts';
 
@@ -84,6 +84,8 @@ export interface SearchDeps {
   tuning: SearchTuning;
   /** The word vectors when loaded (soft matching waits for nothing: without them, keyword scoring is exact). */
   wordVectors: () => WordVectors | null;
+  /** When the keyword index is snapshotted for fast cold loads (tenant-sources.ts). */
+  snapshots: SnapshotPolicy;
   /** True while the process is still reading its word vectors: the local provider's query vectors need them, so semantic search skips vectors meanwhile. */
   wordVectorsLoading: () => boolean;
 }
@@ -100,7 +102,7 @@ export class SearchService {
   readonly deps: SearchDeps;
   constructor(deps: SearchDeps) {
     this.deps = deps;
-    this.#lexicalSource = lexicalSource(deps.repository, deps.documents);
+    this.#lexicalSource = lexicalSource(deps.repository, deps.documents, deps.snapshots);
   }
 
   /** `GET /search`: keyword, semantic, or by query length. Semantic costs 0.5 credits, charged on success. */
@@ -202,7 +204,9 @@ export class SearchService {
   ): Promise<{ id: string; score: number; chunkIndex?: number; textFound: boolean }[]> {
     const { tuning } = this.deps;
     const clauses = parseQuery(q);
-    const vector = await this.queryVector(q);
+    let vector = await this.queryVector(q);
+    // A tenant whose vectors do not fit this process's memory is ranked without them (the keyword part is then the whole score).
+    if (vector && !(await this.vectorSetOrNull(auth))) vector = null;
     const scan = vector && !only ? await this.startNearest(auth, vector, filters, depth) : null;
     const lexical = new Map<string, LexicalHit>();
     if (clauses.length > 0) {
@@ -230,8 +234,8 @@ export class SearchService {
   ): Promise<{ id: string; score: number; chunkIndex?: number; textFound: boolean }[]> {
     const cosines = new Map(nearest);
     const ids = new Set([...lexical.keys(), ...nearest.keys(), ...(only ?? [])]);
-    if (vector) {
-      const set = await this.vectorSet(auth);
+    const set = vector ? await this.vectorSetOrNull(auth) : null;
+    if (vector && set) {
       for (const id of ids) {
         if (cosines.has(id)) continue;
         const best = set.bestCosine(id, vector);
@@ -308,7 +312,8 @@ export class SearchService {
     exclude?: Set<string>,
   ): Promise<{ result: Promise<Map<string, ArmHit>> }> {
     const { database, documents, pool } = this.deps;
-    const set = await this.vectorSet(auth);
+    const set = await this.vectorSetOrNull(auth);
+    if (!set) return { result: Promise.resolve(new Map()) };
     // Everything the caller may see (tenant admins, no filters) needs no mask; otherwise the allowed set is read first.
     const everything = isUnfiltered(filters) && !exclude && documents.seesAll(auth);
     const allowed = everything ? null : await documents.ids(database.db, auth, filters);
@@ -330,8 +335,18 @@ export class SearchService {
   async vectorSet(auth: AuthContext): Promise<VectorSet> {
     const { database, cache, ai, passages } = this.deps;
     const model = `${ai.embeddingModel}:${ai.embeddingDimensions}`;
-    if (this.#vectorSource?.key !== `vectors:${model}`) this.#vectorSource = vectorSource(passages, model, ai.embeddingDimensions);
+    if (this.#vectorSource?.key !== `vectors:${model}`) this.#vectorSource = vectorSource(passages, model, ai.embeddingDimensions, cache.budgetBytes);
     return cache.get(database.db, auth.tenant.id, this.#vectorSource);
+  }
+
+  /** `vectorSet`, or null when the tenant's vectors do not fit this process's memory budget (logged by the cache). */
+  async vectorSetOrNull(auth: AuthContext): Promise<VectorSet | null> {
+    try {
+      return await this.vectorSet(auth);
+    } catch (error) {
+      if (error instanceof OverBudgetError) return null;
+      throw error;
+    }
   }
   #vectorSource: ReturnType<typeof vectorSource> | undefined;
 

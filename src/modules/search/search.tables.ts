@@ -23,10 +23,20 @@ export interface SearchDocumentsTable {
   document_id: string;
 }
 
+/** A tenant's in-memory index of one kind as bytes, in parts (migration 20261127_2330_search_snapshots). */
+export interface SearchSnapshotsTable {
+  tenant_id: string;
+  kind: string;
+  part: number;
+  version: number;
+  data: Uint8Array;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
     search_state: SearchStateTable;
     search_changes: SearchChangesTable;
     search_documents: SearchDocumentsTable;
+    search_snapshots: SearchSnapshotsTable;
   }
 }

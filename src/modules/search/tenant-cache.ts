@@ -19,7 +19,28 @@ export interface TenantSource<T extends TenantIndex> {
   all(db: Executor, tenantId: string): Promise<string[]>;
   /** Re-reads these documents (a document now absent is removed). */
   apply(db: Executor, tenantId: string, index: T, documentIds: string[]): Promise<void>;
+  /** A persisted copy of the index to start from instead of `all` (its version says which changes it holds), or null. */
+  restore?(db: Executor, tenantId: string): Promise<T | null>;
+  /** Told after each load or refresh how many documents were read: may persist the index (in the background). */
+  refreshed?(db: Executor, tenantId: string, index: T, applied: number): void;
 }
+
+/**
+ * One tenant's index does not fit this process's memory budget (docs/search.md, "Memory"): thrown
+ * while loading, before more than the budget (and one batch) is held; the cache remembers it for a
+ * while so that each search does not start the load again.
+ */
+export class OverBudgetError extends Error {
+  readonly tenantId: string;
+  constructor(tenantId: string, message: string) {
+    super(message);
+    this.name = 'OverBudgetError';
+    this.tenantId = tenantId;
+  }
+}
+
+/** How long a tenant found over the budget is not loaded again (a budget raised takes effect at the next start). */
+const OVER_BUDGET_RETRY_MS = 10 * 60_000;
 
 interface Entry {
   index: TenantIndex | null;
@@ -40,14 +61,35 @@ export class TenantCache {
   readonly #repository: SearchRepository;
   readonly #budget: number;
 
-  constructor(repository: SearchRepository, options: { budgetBytes?: number } = {}) {
+  readonly #overBudget = new Map<string, { error: OverBudgetError; at: number }>();
+  readonly #onOverBudget: (error: OverBudgetError) => void;
+
+  constructor(repository: SearchRepository, options: { budgetBytes?: number; onOverBudget?: (error: OverBudgetError) => void } = {}) {
     this.#repository = repository;
     this.#budget = options.budgetBytes ?? DEFAULT_BUDGET_BYTES;
+    this.#onOverBudget = options.onOverBudget ?? (() => {});
+  }
+
+  /** The memory budget in bytes, shared by every tenant's indexes: a single index may use at most this. */
+  get budgetBytes(): number {
+    return this.#budget;
+  }
+
+  /** Bytes held now, and how many indexes are refused as over the budget. */
+  usage(): { heldBytes: number; overBudget: number } {
+    let heldBytes = 0;
+    for (const e of this.#entries.values()) heldBytes += e.index?.bytes ?? 0;
+    const now = Date.now();
+    let overBudget = 0;
+    for (const f of this.#overBudget.values()) if (now - f.at < OVER_BUDGET_RETRY_MS) overBudget++;
+    return { heldBytes, overBudget };
   }
 
   /** The tenant's index of this kind, brought up to date. */
   async get<T extends TenantIndex>(db: Executor, tenantId: string, source: TenantSource<T>): Promise<T> {
     const key = `${tenantId}\u0000${source.key}`;
+    const refused = this.#overBudget.get(key);
+    if (refused && Date.now() - refused.at < OVER_BUDGET_RETRY_MS) throw refused.error;
     let entry = this.#entries.get(key);
     if (!entry) {
       entry = { index: null, refreshing: null, usedAt: 0 };
@@ -57,9 +99,19 @@ export class TenantCache {
     const version = await this.#repository.version(db, tenantId);
     if (entry.index && entry.index.version === version) return entry.index as T;
     const current = entry;
-    current.refreshing ??= this.#refresh(db, tenantId, source, current, version).finally(() => {
-      current.refreshing = null;
-    });
+    current.refreshing ??= this.#refresh(db, tenantId, source, current, version)
+      .catch((error: unknown) => {
+        if (error instanceof OverBudgetError) {
+          // Whatever was loaded goes: the tenant's index is not kept in part.
+          this.#entries.delete(key);
+          this.#overBudget.set(key, { error, at: Date.now() });
+          this.#onOverBudget(error);
+        }
+        throw error;
+      })
+      .finally(() => {
+        current.refreshing = null;
+      });
     const index = await current.refreshing;
     this.#evict(key);
     return index as T;
@@ -73,17 +125,24 @@ export class TenantCache {
   /** Drops every index (tests, shutdown). */
   clear(): void {
     this.#entries.clear();
+    this.#overBudget.clear();
   }
 
   async #refresh<T extends TenantIndex>(db: Executor, tenantId: string, source: TenantSource<T>, entry: Entry, version: number): Promise<T> {
     // A version that went backwards (the state row was recreated) cannot be followed: reload everything.
     let index = entry.index && entry.index.version <= version ? (entry.index as T) : null;
+    if (!index && source.restore) {
+      // A snapshot newer than the state row (recreated since) cannot be followed either.
+      const restored = await source.restore(db, tenantId);
+      if (restored && restored.version <= version) index = restored;
+    }
     // The version is read before the rows: a change committed meanwhile is applied now and again next time (idempotent).
     const changed = index ? await this.#repository.changedSince(db, tenantId, index.version) : await source.all(db, tenantId);
     if (!index) index = source.create();
     await source.apply(db, tenantId, index, changed);
     index.version = Math.max(index.version, version);
     entry.index = index;
+    source.refreshed?.(db, tenantId, index, changed.length);
     return index;
   }
 

@@ -42,6 +42,11 @@ export class VectorSet {
     return this.#slotOf.size;
   }
 
+  /** Rows held (removed ones included until the next compaction). */
+  get rows(): number {
+    return this.#rows;
+  }
+
   get bytes(): number {
     return this.#matrix.byteLength + (this.#codes?.memory.buffer.byteLength ?? 0);
   }

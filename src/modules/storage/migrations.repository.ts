@@ -108,9 +108,9 @@ export class MigrationsRepository {
     await db.insertInto('storage_migrations').values(columnsOf(COLUMNS, migration) as Insertable<StorageMigrationsTable>).execute();
   }
 
-  async findById(db: Executor, id: string): Promise<StorageMigration | undefined> {
+  async findById(db: Executor, id: string): Promise<StorageMigration | null> {
     const row = await db.selectFrom('storage_migrations').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && toStorageMigration(row);
+    return row ? toStorageMigration(row) : null;
   }
 
   async latestForTenant(db: Executor, tenantId: string): Promise<StorageMigration | undefined> {

@@ -1,10 +1,18 @@
-import type { JobDefinition } from '../../jobs/job-types.ts';
+import type { DeclaredJobDefinition } from '../../jobs/job-types.ts';
 import { runMigrationStep } from './migration-runner.ts';
 import { type MigrationJobPayload, STORAGE_JOBS, type StorageDeps } from './runner-deps.ts';
 import { purgeSource } from './source-purge.ts';
 
+/** The storage module's job kinds and their payloads (see STORAGE_JOBS). */
+declare module '../../jobs/job-types.ts' {
+  interface JobPayloads {
+    'storage.migrate': MigrationJobPayload;
+    'storage.purge_source': MigrationJobPayload;
+  }
+}
+
 /** The durable jobs of a migration run (docs/storage.md). */
-export function storageJobs(deps: StorageDeps): JobDefinition<MigrationJobPayload>[] {
+export function storageJobs(deps: StorageDeps): DeclaredJobDefinition[] {
   return [
     {
       kind: STORAGE_JOBS.migrate,

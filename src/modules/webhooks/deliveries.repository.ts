@@ -1,13 +1,14 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
+import type { DeliverableEventName, EventData } from '../../events/event-catalogue.ts';
 import { eventDataOf } from '../../events/event-data.ts';
 import { newId } from '../../lib/ids.ts';
 import { parseJson } from '../../lib/json.ts';
 import type { WebhookTarget } from './webhooks.repository.ts';
 import type { DeliveryStatus, DeliveryTrigger, WebhookDeliveriesTable } from './webhooks.tables.ts';
 
-/** The data of an event, as its envelope carries it. */
-export type EventPayload = Record<string, unknown>;
+/** The data of an event, as its envelope carries it: one of the declared events' data (or the test ping's). */
+export type EventPayload = EventData<DeliverableEventName>;
 
 /** One delivery attempt as services see it. */
 export interface Delivery {

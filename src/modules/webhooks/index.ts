@@ -1,10 +1,10 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { JobDefinition } from '../../jobs/job-types.ts';
+import { defineJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import { outboundHttpFromConfig } from '../../providers/outbound/outbound-from-config.ts';
 import { checkUrlTarget } from '../../providers/outbound/outbound-http.ts';
 import { DeliveriesRepository } from './deliveries.repository.ts';
-import { DELIVER_JOB, type DeliverPayload } from './delivery-jobs.ts';
+import { DELIVER_JOB } from './delivery-jobs.ts';
 import { type DeliveryMetrics, DeliveryRunner } from './delivery-runner.ts';
 import { EndpointLimiter } from './endpoint-limiter.ts';
 import { webhookFanOut } from './fan-out.ts';
@@ -55,7 +55,7 @@ export const webhooksModule = defineModule({
       settings: config.webhooks,
       metrics: deliveryMetrics(metrics.registry),
     });
-    const deliver: JobDefinition<DeliverPayload> = {
+    const deliver = defineJob({
       kind: DELIVER_JOB,
       handler: (job) => runner.run(job),
       // Retries of the job itself are for database trouble; failed HTTP attempts are retried on
@@ -63,7 +63,7 @@ export const webhooksModule = defineModule({
       maxAttempts: 5,
       backoff: { baseMs: 1_000, maxMs: 60_000 },
       timeoutMs: 30_000,
-    };
+    });
     return {
       provides: { webhooks: service },
       routes(app) {

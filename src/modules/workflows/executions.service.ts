@@ -6,7 +6,7 @@ import { requireCreate } from '../../domain/roles.ts';
 import { requireFeature } from '../../domain/tier-gate.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, errors } from '../../lib/errors.ts';
+import { errors } from '../../lib/errors.ts';
 import type { WorkflowNode } from './engine/types.ts';
 import { validateWorkflow } from './engine/validate.ts';
 import { type ExecutionEngine, TASK_HOLD_PREFIX } from './execution-engine.ts';
@@ -15,7 +15,7 @@ import { ownerFilter, reaches } from './ownership.ts';
 import type { Execution, NodeRun, Workflow } from './workflows.repository.ts';
 import { definitionOf, workflowNotFound } from './workflow-definition.ts';
 
-export const executionNotFound = () => new AppError(404, 'execution_not_found', 'Execution not found');
+export const executionNotFound = errors.executionNotFound;
 
 /**
  * The execution use cases of the API: execute, list, get, pause, resume, cancel. Each is one

@@ -1,9 +1,7 @@
-import type { Executor } from '../../db/executor.ts';
-import type { DiedJob, RunningJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import { outboundHttpFromConfig } from '../../providers/outbound/outbound-from-config.ts';
 import { ActingPrincipals } from './acting-principal.ts';
-import { ExecutionEngine, RUN_NODE_JOB, type RunNodePayload } from './execution-engine.ts';
+import { ExecutionEngine, RUN_NODE_JOB } from './execution-engine.ts';
 import { ExecutionsService } from './executions.service.ts';
 import { ExpressionEvaluator } from './engine/expression-evaluator.ts';
 import { controlHandlers, httpRequestHandler, type NodeHandler } from './node-handlers.ts';
@@ -17,9 +15,9 @@ import { scheduleHandler } from './nodes/schedule-node.ts';
 import { schemaChecker } from './nodes/schema-check.ts';
 import { TasksRepository } from './tasks.repository.ts';
 import { taskRoutes } from './tasks.routes.ts';
-import { TASK_TIMER_JOB, type TaskTimerPayload, TasksService } from './tasks.service.ts';
+import { TASK_TIMER_JOB, TasksService } from './tasks.service.ts';
 import { DocumentTrigger } from './triggers/document-trigger.ts';
-import { SCHEDULE_TICK_JOB, ScheduleTrigger, type ScheduleTickPayload } from './triggers/schedule-trigger.ts';
+import { SCHEDULE_TICK_JOB, ScheduleTrigger } from './triggers/schedule-trigger.ts';
 import { WebhookTrigger } from './triggers/webhook-trigger.ts';
 import { webhookTriggerRoutes } from './triggers/webhook-trigger.routes.ts';
 import { WorkflowsRepository } from './workflows.repository.ts';
@@ -97,11 +95,11 @@ export const workflowsModule = defineModule({
         {
           kind: RUN_NODE_JOB,
           ...RETRIED,
-          handler: (job: RunningJob<RunNodePayload>) => runner.run(job),
-          onProcessDied: (trx: Executor, job: DiedJob<RunNodePayload>) => runner.processDied(trx, job),
+          handler: (job) => runner.run(job),
+          onProcessDied: (trx, job) => runner.processDied(trx, job),
         },
-        { kind: TASK_TIMER_JOB, ...RETRIED, handler: (job: RunningJob<TaskTimerPayload>) => tasks.fire(job) },
-        { kind: SCHEDULE_TICK_JOB, ...RETRIED, handler: (job: RunningJob<ScheduleTickPayload>) => schedule.tick(job) },
+        { kind: TASK_TIMER_JOB, ...RETRIED, handler: (job) => tasks.fire(job) },
+        { kind: SCHEDULE_TICK_JOB, ...RETRIED, handler: (job) => schedule.tick(job) },
       ],
       onEvent: (event) => uploads.onEvent(event),
       sandboxCleanup: (trx, tenantId) => repo.deleteTenant(trx, tenantId),

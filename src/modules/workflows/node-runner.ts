@@ -297,7 +297,7 @@ function gated({ node, run }: Snapshot): boolean {
   return node.run_if !== undefined && run.status === 'queued' && run.attempt === 1;
 }
 
-function runnable(execution: Execution | undefined, run: NodeRun | undefined, job: RunningJob<RunNodePayload>): boolean {
+function runnable(execution: Execution | undefined, run: NodeRun | null, job: RunningJob<RunNodePayload>): boolean {
   if (execution?.status !== 'running' || !run) return false;
   return run.status === 'queued' || (run.status === 'running' && run.runnerJobId === job.id);
 }

@@ -154,9 +154,9 @@ export class TasksRepository {
     await db.insertInto('workflow_tasks').values(columnsOf(TASK_COLUMNS, task) as Insertable<WorkflowTasksTable>).execute();
   }
 
-  async find(db: Executor, tenantId: string, id: string): Promise<Task | undefined> {
+  async find(db: Executor, tenantId: string, id: string): Promise<Task | null> {
     const row = await db.selectFrom('workflow_tasks').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-    return row && toTask(row);
+    return row ? toTask(row) : null;
   }
 
   /** Moves a pending task on; false when it was no longer pending (another completion won). */

@@ -8,7 +8,7 @@ import type { EventLog } from '../../events/event-log.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, errors } from '../../lib/errors.ts';
+import { errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type ExecutionEngine, type MailOutbox, TASK_HOLD_PREFIX } from './execution-engine.ts';
 import type { ModuleServices } from '../../platform/module.ts';
@@ -78,7 +78,7 @@ type OwnerField = 'executionId' | 'workflowId' | 'workflowName' | 'nodeId' | 'ru
 
 type Members = Pick<ModuleServices['members'], 'membership' | 'activeEmails'>;
 
-export const taskNotFound = () => new AppError(404, 'task_not_found', 'Task not found');
+export const taskNotFound = errors.taskNotFound;
 
 /**
  * Human tasks (contract §10): created by human nodes, escalated and expired by durable timers,
@@ -220,8 +220,8 @@ export class TasksService {
     if (access) return access.reaches(db, auth, task);
     const me = await this.#me(db, auth);
     if (me && isAssignee(me, task)) return true;
-    const execution = task.executionId ? await this.#engine.repo.findExecution(db, auth.tenant.id, task.executionId) : undefined;
-    return execution !== undefined && isPrincipal(auth, execution.principal);
+    const execution = task.executionId ? await this.#engine.repo.findExecution(db, auth.tenant.id, task.executionId) : null;
+    return execution !== null && isPrincipal(auth, execution.principal);
   }
 
   /** The caller as an assignee (their roles and workspaces); null for API keys. */

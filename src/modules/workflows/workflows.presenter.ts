@@ -67,6 +67,8 @@ export function presentExecutionSummary(e: Execution) {
     finished_at: iso(e.finishedAt),
     error: e.error,
     failed_node_id: e.failedNodeId,
+    // A cancelled execution says when and why, as the cancel call answered.
+    ...(e.status === 'cancelled' ? { cancelled_at: iso(e.finishedAt), reason: e.cancelReason } : {}),
   };
 }
 

@@ -218,15 +218,15 @@ export class WorkflowsRepository {
     this.dialect = dialect;
   }
 
-  async findWorkflow(db: Executor, tenantId: string, id: string): Promise<Workflow | undefined> {
+  async findWorkflow(db: Executor, tenantId: string, id: string): Promise<Workflow | null> {
     const row = await db.selectFrom('workflows').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-    return row && toWorkflow(row);
+    return row ? toWorkflow(row) : null;
   }
 
   /** By id alone: only for the public webhook hook, whose signature then proves the caller. */
-  async findWorkflowAnyTenant(db: Executor, id: string): Promise<Workflow | undefined> {
+  async findWorkflowAnyTenant(db: Executor, id: string): Promise<Workflow | null> {
     const row = await db.selectFrom('workflows').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && toWorkflow(row);
+    return row ? toWorkflow(row) : null;
   }
 
   async countWorkflows(db: Executor, tenantId: string): Promise<number> {
@@ -303,9 +303,9 @@ export class WorkflowsRepository {
 
   // Executions
 
-  async findExecution(db: Executor, tenantId: string, id: string): Promise<Execution | undefined> {
+  async findExecution(db: Executor, tenantId: string, id: string): Promise<Execution | null> {
     const row = await db.selectFrom('workflow_executions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-    return row && toExecution(row);
+    return row ? toExecution(row) : null;
   }
 
   /** Reads the execution and, on PostgreSQL, locks it until commit: its transitions run one at a time. */
@@ -350,9 +350,9 @@ export class WorkflowsRepository {
     return rows.map(toNodeRun);
   }
 
-  async findNodeRun(db: Executor, tenantId: string, id: string): Promise<NodeRun | undefined> {
+  async findNodeRun(db: Executor, tenantId: string, id: string): Promise<NodeRun | null> {
     const row = await db.selectFrom('workflow_node_runs').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-    return row && toNodeRun(row);
+    return row ? toNodeRun(row) : null;
   }
 
   async insertNodeRuns(db: Executor, runs: NodeRun[]): Promise<void> {

@@ -64,7 +64,7 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
 
   app.post(
     '/dag/workflows',
-    { config: crud, schema: { tags, summary: 'Create a workflow (draft)', description: WHO.createWorkflow, body: CreateWorkflowBody, response: { 201: CreatedWorkflow, ...standardErrors } } },
+    { config: crud, schema: { tags, summary: 'Create a workflow (draft)', description: `The definition is validated first: an invalid one is 400 \`INVALID_WORKFLOW\` with every error in \`details.errors\` (as \`POST …/validate\` lists them), unless the body says \`status: draft\`, which saves an unfinished draft as it is. ${WHO.createWorkflow}`, body: CreateWorkflowBody, response: { 201: CreatedWorkflow, ...standardErrors } } },
     async (request, reply) => reply.status(201).send(presentCreatedWorkflow(await workflows.create(authOf(request), request.body))),
   );
 
@@ -81,7 +81,7 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
       schema: {
         tags,
         summary: 'Update a workflow',
-        description: `A change of \`nodes\`, \`trigger\` or \`error_handling\` makes a new \`version\`. \`status: active\` validates first (400 \`INVALID_WORKFLOW\`). With \`If-Match\` (the ETag of GET), a workflow changed since is 412 \`precondition_failed\`. ${WHO.changeWorkflow}`,
+        description: `A change of \`nodes\`, \`trigger\` or \`error_handling\` makes a new \`version\` and is validated (400 \`INVALID_WORKFLOW\` with every error) unless the body says \`status: draft\`; \`status: active\` always validates first. With \`If-Match\` (the ETag of GET), a workflow changed since is 412 \`precondition_failed\`. ${WHO.changeWorkflow}`,
         params: IdParams,
         body: UpdateWorkflowBody,
         response: { 200: WorkflowBody, ...errors409 },

@@ -36,6 +36,8 @@ export const CreateWorkflowBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
     description: Type.Optional(Type.String({ maxLength: 10_000 })),
+    // Additive to the spec: `draft` saves an unfinished definition unvalidated; without it the body must validate.
+    status: Type.Optional(Type.Literal('draft', { description: 'Save without validating (an unfinished draft). Without it, an invalid workflow is 400 `INVALID_WORKFLOW`.' })),
     trigger: Type.Optional(Trigger),
     nodes: Type.Optional(Type.Array(WorkflowNodeSchema, { maxItems: 10_000 })),
     error_handling: Type.Optional(ErrorHandling),
@@ -127,6 +129,8 @@ export const ExecutionBody = Type.Object({
   finished_at: Nullable(Timestamp),
   error: Nullable(Type.String()),
   failed_node_id: Nullable(Type.String()),
+  cancelled_at: Type.Optional(Nullable(Timestamp)),
+  reason: Type.Optional(Nullable(Type.String({ description: 'Only on a cancelled execution: the reason given to cancel, if any.' }))),
   current_node: Type.Optional(Nullable(Type.String())),
   nodes_completed: Type.Optional(Type.Array(Type.String())),
   nodes_pending: Type.Optional(Type.Array(Type.String())),

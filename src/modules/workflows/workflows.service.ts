@@ -23,6 +23,7 @@ const LIMITS: Record<string, { workflows: number; nodes: number } | null> = {
 export interface WorkflowInput {
   name?: string;
   description?: string;
+  /** On create only `draft` is accepted: it saves the definition without validating it. */
   status?: 'draft' | 'active' | 'paused';
   trigger?: WorkflowDefinition['trigger'];
   nodes?: WorkflowNode[];
@@ -58,6 +59,10 @@ export class WorkflowsService {
     const tenantId = auth.tenant.id;
     const limits = LIMITS[auth.tenant.tier] ?? null;
     checkNodeLimit(auth, limits, input.nodes ?? []);
+    const trigger = input.trigger ?? { type: 'manual' };
+    const nodes = input.nodes ?? [];
+    // Only an explicit `status: draft` keeps an unfinished definition; anything else must be runnable.
+    if (input.status !== 'draft') requireValid({ trigger, nodes });
     const now = this.#clock.now();
     return this.#database.db.transaction().execute(async (trx) => {
       if (limits && (await this.#repo.countWorkflows(trx, tenantId)) >= limits.workflows) {
@@ -70,8 +75,8 @@ export class WorkflowsService {
         description: input.description ?? '',
         status: 'draft',
         version: 1,
-        trigger: input.trigger ?? { type: 'manual' },
-        nodes: input.nodes ?? [],
+        trigger,
+        nodes,
         errorHandling: input.error_handling ?? { on_failure: 'fail' },
         lastExecutionAt: null,
         nextRunAt: null,
@@ -140,18 +145,14 @@ export class WorkflowsService {
       const changed = patch.nodes !== undefined || patch.trigger !== undefined || patch.errorHandling !== undefined;
       if (changed) patch.version = current.version + 1;
       const definition = definitionOf({ ...current, ...patch });
+      const activating = input.status === 'active' && current.status !== 'active';
+      // A changed definition must validate unless the caller explicitly keeps (or makes) it a draft.
+      if (activating || (changed && input.status !== 'draft')) requireValid(definition);
       if (input.status !== undefined && input.status !== current.status) {
-        if (input.status === 'active') {
-          const result = validateWorkflow(definition);
-          if (result.errors.length > 0) throw errors.invalidWorkflow(result.errors, result.warnings);
-        } else if (input.status === 'paused' && current.status !== 'active') {
+        if (input.status === 'paused' && current.status !== 'active') {
           throw errors.conflict(`A ${current.status} workflow cannot be paused; only an active one`);
         }
         patch.status = input.status;
-      } else if (changed && current.status === 'active') {
-        // An active workflow stays runnable: its new version must validate too.
-        const result = validateWorkflow(definition);
-        if (result.errors.length > 0) throw errors.invalidWorkflow(result.errors, result.warnings);
       }
       const next: Workflow = { ...current, ...patch };
       await this.#repo.updateWorkflow(trx, tenantId, id, patch);
@@ -194,6 +195,12 @@ export class WorkflowsService {
     const workflow = await this.#find(this.#database.db, auth, id);
     return validateWorkflow(definitionOf(workflow));
   }
+}
+
+/** 400 `INVALID_WORKFLOW` with every error (and the warnings), as `POST …/validate` reports them. */
+function requireValid(definition: Pick<WorkflowDefinition, 'nodes' | 'trigger'>): void {
+  const result = validateWorkflow(definition);
+  if (result.errors.length > 0) throw errors.invalidWorkflow(result.errors, result.warnings);
 }
 
 function checkNodeLimit(auth: AuthContext, limits: { nodes: number } | null, nodes: readonly unknown[]): void {

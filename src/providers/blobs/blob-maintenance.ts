@@ -1,6 +1,14 @@
+import type { RecurringTick } from '../../jobs/job-types.ts';
 import type { RecurringJob } from '../../jobs/recurring.ts';
 import type { BlobStore } from './blob-store.ts';
 import { LocalBlobStore } from './local-blob-store.ts';
+
+/** The local store's recurring clean-up. */
+declare module '../../jobs/job-types.ts' {
+  interface JobPayloads {
+    'blobs.sweep_temp': RecurringTick;
+  }
+}
 
 /** Temp files older than this can only be left by a process that died mid-upload. */
 const ABANDONED_AFTER_MS = 6 * 60 * 60 * 1000;

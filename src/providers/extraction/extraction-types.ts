@@ -27,9 +27,17 @@ export interface ExtractedContent {
 }
 
 /** What this machine can do beyond plain extraction. */
+/** Which OCR engine reads images: the system's `tesseract` binary, or tesseract.js (WebAssembly, shipped with npm install). */
+export type OcrEngineName = 'tesseract' | 'tesseract.js';
+
+/** `auto`: the system's tesseract when it is on the PATH with English data, tesseract.js otherwise. */
+export type OcrPreference = 'auto' | OcrEngineName;
+
 export interface Capabilities {
   /** Text from images and scanned PDF pages (tesseract.js with the bundled English data). */
   ocr: boolean;
+  /** Which engine reads them: the system's `tesseract` when on the PATH with English data, else tesseract.js; null without OCR. */
+  ocrEngine: OcrEngineName | null;
   /** Audio tracks of videos, for transcription (ffmpeg on the PATH). */
   ffmpeg: boolean;
 }
@@ -71,4 +79,6 @@ export interface ExtractorOptions {
   maxDecodedMb?: number;
   /** Images one tesseract worker reads before it is replaced, which returns its memory; default 10. */
   ocrRecycleAfter?: number;
+  /** Which OCR engine to use (default `auto`: the system's `tesseract` when present, else tesseract.js). */
+  ocrEngine?: OcrPreference;
 }

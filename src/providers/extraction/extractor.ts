@@ -5,7 +5,7 @@ import { bufferLimitFor, DEFAULT_MAX_DECODED_MB } from './decode-budget.ts';
 import { ExtractionError, formatLabel } from './extraction-error.ts';
 import type { Extractor, ExtractorOptions } from './extraction-types.ts';
 import { extractAudioTrack, ffmpegWorks, findFfmpeg } from './ffmpeg.ts';
-import { englishLangPath, OcrEngine } from './ocr-engine.ts';
+import { chooseOcr } from './ocr-choice.ts';
 import { ThreadPool } from './thread-pool.ts';
 
 export { DEFAULT_MAX_DECODED_MB } from './decode-budget.ts';
@@ -19,12 +19,12 @@ const MB = 1024 * 1024;
 export function createExtractor(options: ExtractorOptions = {}): Extractor {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const maxDecodedMb = options.maxDecodedMb ?? DEFAULT_MAX_DECODED_MB;
-  const langPath = englishLangPath();
-  const ocr = langPath ? new OcrEngine({ langPath, recycleAfter: options.ocrRecycleAfter }) : null;
+  const ocrPageTimeoutMs = options.ocrPageTimeoutMs ?? 30_000;
+  const ocr = chooseOcr({ prefer: options.ocrEngine ?? 'auto', recycleAfter: options.ocrRecycleAfter, pageTimeoutMs: ocrPageTimeoutMs });
   const pool = new ThreadPool({
     threads: options.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
     timeoutMs,
-    ocrPageTimeoutMs: options.ocrPageTimeoutMs ?? 30_000,
+    ocrPageTimeoutMs,
     maxTimeoutMs: options.maxTimeoutMs ?? 20 * 60_000,
     memoryMb: options.memoryMb ?? 512,
     maxDecodedBytes: maxDecodedMb * MB,
@@ -65,7 +65,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
     },
 
     capabilities() {
-      return { ocr: ocr !== null, ffmpeg: ffmpegPath !== null && ffmpegRuns !== false };
+      return { ocr: ocr !== null, ocrEngine: ocr?.engine() ?? null, ffmpeg: ffmpegPath !== null && ffmpegRuns !== false };
     },
 
     async close() {

@@ -1,27 +1,14 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { findOnPath } from './binary-on-path.ts';
 import { ExtractionError, formatLabel } from './extraction-error.ts';
 
 /** Where `ffmpeg` is on the PATH, or null: a file lookup, so it can answer synchronously. */
 export function findFfmpeg(path = process.env.PATH ?? ''): string | null {
-  const names = process.platform === 'win32' ? ['ffmpeg.exe'] : ['ffmpeg'];
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    for (const name of names) {
-      const candidate = join(dir, name);
-      try {
-        accessSync(candidate, constants.X_OK);
-        return candidate;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return null;
+  return findOnPath('ffmpeg', path);
 }
 
 /** Whether the binary runs: `ffmpeg -version` exits 0 within a few seconds. */

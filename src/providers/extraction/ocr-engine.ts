@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import type { Worker as Thread } from 'node:worker_threads';
 import type Tesseract from 'tesseract.js';
 import { freeNow } from './free-now.ts';
+import { pgm } from './pgm.ts';
 import type { GreyImage, OcrResult } from './thread-protocol.ts';
 
 /** The tesseract worker (about 100-250 MiB while it works) exits after this long without work. */
@@ -55,11 +56,17 @@ export function englishLangPath(): string | null {
   }
 }
 
+/** What reads the text of an image: tesseract.js (below) or the system's tesseract (native-tesseract.ts). */
+export interface OcrRecognizer {
+  recognize(image: GreyImage, options?: RecognizeOptions): Promise<OcrResult>;
+  close(): Promise<void>;
+}
+
 /**
  * OCR with one tesseract.js worker for the whole process (it runs in its own thread), started on
  * first use and ended when idle. Images are recognised one at a time, in the order asked.
  */
-export class OcrEngine {
+export class OcrEngine implements OcrRecognizer {
   readonly #langPath: string;
   readonly #idleMs: number;
   readonly #recycleAfter: number;
@@ -243,13 +250,4 @@ function withThreadExit<T>(create: () => T): { value: T; exited: Promise<void> }
   const started = thread as Thread | null;
   const exited = started ? new Promise<void>((resolve) => started.once('exit', () => resolve())) : Promise.resolve();
   return { value, exited };
-}
-
-/** A binary PGM (P5), the cheapest image format for tesseract's reader to decode, in an ArrayBuffer of its own. */
-function pgm(image: GreyImage): Uint8Array<ArrayBuffer> {
-  const header = Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'latin1');
-  const out = new Uint8Array(header.length + image.data.length);
-  out.set(header);
-  out.set(image.data, header.length);
-  return out;
 }

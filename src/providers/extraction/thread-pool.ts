@@ -7,7 +7,7 @@ import { ExtractionError, formatLabel, isExtractionErrorCode } from './extractio
 import type { ExtractedContent } from './extraction-types.ts';
 import { freeNow } from './free-now.ts';
 import { watchThreadMemory } from './memory-watch.ts';
-import type { OcrEngine } from './ocr-engine.ts';
+import type { OcrRecognizer } from './ocr-engine.ts';
 import type { ExtractJob, FromThread, GreyImage, OcrAnswer } from './thread-protocol.ts';
 
 /** A thread (pdf.js, exceljs, sharp... loaded: 50-150 MiB) exits after this long without work. */
@@ -26,7 +26,7 @@ export interface PoolOptions {
   bufferLimitBytes: number;
   idleMs?: number;
   /** Who answers the threads' OCR requests; null when OCR is not available. */
-  ocr: OcrEngine | null;
+  ocr: OcrRecognizer | null;
 }
 
 export interface PoolJob {

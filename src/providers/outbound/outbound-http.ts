@@ -5,7 +5,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher, fetch as undiciFetch } from 'undici';
 import { isBlockedAddress, unbracket } from './blocked-addresses.ts';
-import { refusalForHost } from './guarded-connect.ts';
+import { PRIVATE_TARGETS_HINT, refusalForHost } from './guarded-connect.ts';
 import { createGuardedNodeAgents } from './guarded-node-agents.ts';
 import { OutboundError, toOutboundError } from './outbound-error.ts';
 
@@ -239,7 +239,7 @@ export async function checkUrlTarget(
 
   const addresses = await resolveAll(host, opts.lookup ?? (dns.lookup as LookupFunction), opts.lookupTimeoutMs ?? 2000);
   const bad = addresses?.find(isBlockedAddress);
-  return bad ? { ok: false, reason: `Host ${host} resolves to a private or reserved address (${bad})` } : { ok: true };
+  return bad ? { ok: false, reason: `Host ${host} resolves to a private or reserved address (${bad}); ${PRIVATE_TARGETS_HINT}` } : { ok: true };
 }
 
 /** Every address of a name, or null when it does not resolve in time. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileTypeRuleFor } from '../../../src/providers/files/file-types.ts';
 import { after, before } from 'node:test';
-import { createExtractor, type ExtractionInput, ExtractionError, type Extractor } from '../../../src/providers/extraction/extractor.ts';
+import { createExtractor, type ExtractionInput, ExtractionError, type Extractor, type ExtractorOptions } from '../../../src/providers/extraction/extractor.ts';
 
 /** A temp directory for one test file's fixtures, removed by `cleanup`. */
 export async function fixtureDir(): Promise<{ write(name: string, bytes: Buffer | string): Promise<ExtractionInput>; cleanup(): Promise<void> }> {
@@ -55,11 +55,11 @@ export function noise(length: number, seed = 1): Buffer {
  * One extractor (one thread) and one fixture directory for the calling `describe`, made before its
  * tests and closed after them. Read `extractor` and `files` inside tests (they exist from `before` on).
  */
-export function extractionFixture(): { readonly extractor: Extractor; readonly files: Awaited<ReturnType<typeof fixtureDir>> } {
+export function extractionFixture(options: ExtractorOptions = {}): { readonly extractor: Extractor; readonly files: Awaited<ReturnType<typeof fixtureDir>> } {
   let extractor: Extractor | null = null;
   let files: Awaited<ReturnType<typeof fixtureDir>> | null = null;
   before(async () => {
-    extractor = createExtractor({ threads: 1 });
+    extractor = createExtractor({ threads: 1, ...options });
     files = await fixtureDir();
   });
   after(async () => {

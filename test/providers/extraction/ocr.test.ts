@@ -5,8 +5,11 @@ import sharp from 'sharp';
 import { getDocumentProxy } from 'unpdf';
 import { createExtractor } from '../../../src/providers/extraction/extractor.ts';
 import { scannedPageImage } from '../../../src/providers/extraction/formats/pdf-scan.ts';
+import { findTesseract } from '../../../src/providers/extraction/native-tesseract.ts';
+import type { OcrEngineName } from '../../../src/providers/extraction/ocr-choice.ts';
 import { englishLangPath, OcrEngine } from '../../../src/providers/extraction/ocr-engine.ts';
-import { textCanvas, textPng } from '../../fixtures/extraction/media.ts';
+import { GlobalFonts } from '@napi-rs/canvas';
+import { FONT_FAMILY, textCanvas, textPng } from '../../fixtures/extraction/media.ts';
 import { pdf } from '../../fixtures/extraction/pdf.ts';
 import { extractionFixture, fixtureDir, wordRecall } from './helpers.ts';
 
@@ -17,11 +20,22 @@ const PARAGRAPH = [
   'Please contact accounts with any questions.',
 ];
 
-describe('OCR', () => {
-  const t = extractionFixture();
+describe('OCR test images', () => {
+  it('are drawn with the font file of the repository, not a font of this machine', () => {
+    textPng(['x'], { width: 20, height: 20, fontPx: 10 });
+    assert.ok(GlobalFonts.families.some((f) => f.family === FONT_FAMILY), 'the committed test font is registered');
+  });
+});
 
-  it('reports OCR as available (the English data ships with npm install)', () => {
+// Both engines where the system has tesseract (CI installs it), tesseract.js alone elsewhere.
+const ENGINES: OcrEngineName[] = findTesseract() ? ['tesseract.js', 'tesseract'] : ['tesseract.js'];
+
+for (const engine of ENGINES) describe(`OCR with ${engine}`, () => {
+  const t = extractionFixture({ ocrEngine: engine });
+
+  it('reports OCR as available, and which engine reads (the English data ships with npm install)', async () => {
     assert.equal(t.extractor.capabilities().ocr, true);
+    assert.equal(t.extractor.capabilities().ocrEngine, engine);
   });
 
   it('reads a PNG of text: at least 90% of the words, with size metadata', async () => {
@@ -75,7 +89,7 @@ describe('OCR', () => {
 
   it('skips the scanned pages whose OCR no longer fits in the file\'s maximum time, and keeps the text layers', async () => {
     // Each OCR'd page must be given 60 s, but the file may take 5 s in all: no page is started.
-    const limited = createExtractor({ threads: 1, timeoutMs: 5_000, ocrPageTimeoutMs: 60_000, maxTimeoutMs: 5_000 });
+    const limited = createExtractor({ threads: 1, timeoutMs: 5_000, ocrPageTimeoutMs: 60_000, maxTimeoutMs: 5_000, ocrEngine: engine });
     try {
       const scan = textCanvas(PARAGRAPH, { width: 1275, height: 1650, fontPx: 26, margin: 150 });
       const content = await limited.extract(await t.files.write('limited.pdf', pdf([{ lines: ['Cover page text'] }, { image: scan }, { image: scan }])));

@@ -1,7 +1,7 @@
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { DocuVault } from '@docuvault/sdk';
-import { clientFor, configPath, removeConfig, writeConfig } from '../config.ts';
+import { apiKeyOf, clientFor, configPath, readConfig, removeConfig, writeConfig } from '../config.ts';
 import { EXIT, type Io, output, UsageError } from '../io.ts';
 
 // The password comes from stdin or DOCUVAULT_PASSWORD, never from the command line (shell history, ps).
@@ -48,13 +48,25 @@ async function logout(args: string[], io: Io): Promise<number> {
 async function whoami(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
   const client = await clientFor(io);
+  const me = await client.call('getAuthMe');
+  const tenant = `${me.tenant.name} (${me.tenant.subdomain}, ${me.tenant.tier})`;
   if (!client.tokens) {
-    output(io, values.json ?? false, { base_url: client.baseUrl, mode: 'api_key' }, () => `${client.baseUrl} (API key)`);
+    // The service does not name the key back; its prefix identifies it without printing the secret.
+    const key = keyPrefix(apiKeyOf(io.env, await readConfig(io.env)) ?? '');
+    output(io, values.json ?? false, { base_url: client.baseUrl, mode: 'api_key', api_key: key, ...me }, () =>
+      [`API key ${key}`, `role: ${me.auth.role}${me.auth.sandbox ? ' (sandbox)' : ''}`, `tenant: ${tenant}`, `url: ${client.baseUrl}`].join('\n'),
+    );
     return EXIT.ok;
   }
-  const me = (await client.call('getAuthMe')) as { user?: { email?: string; role?: string }; tenant?: { subdomain?: string } };
-  output(io, values.json ?? false, me, () => `${me.user?.email} (${me.user?.role}) on ${me.tenant?.subdomain} at ${client.baseUrl}`);
+  output(io, values.json ?? false, { base_url: client.baseUrl, mode: 'user', ...me }, () =>
+    [`user: ${me.user?.email ?? 'unknown'}`, `role: ${me.auth.role}${me.auth.sandbox ? ' (sandbox)' : ''}`, `tenant: ${tenant}`, `url: ${client.baseUrl}`].join('\n'),
+  );
   return EXIT.ok;
+}
+
+/** `ak_live_AbCdEfGh…`: the public prefix the key list shows, never the secret part. */
+function keyPrefix(key: string): string {
+  return `${key.slice(0, 16)}…`;
 }
 
 export const loginCommands = { login, logout, whoami };

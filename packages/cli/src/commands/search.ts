@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { clientFor } from '../config.ts';
+import { terminalHighlight } from '../highlight.ts';
 import { EXIT, type Io, output, UsageError } from '../io.ts';
 
-const MODES = ['auto', 'text', 'semantic', 'hybrid'] as const;
+const MODES = ['auto', 'text', 'keyword', 'semantic', 'hybrid'] as const;
 
 /** search <query>: ranked hits with their highlights. */
 async function search(args: string[], io: Io): Promise<number> {
@@ -20,7 +21,7 @@ async function search(args: string[], io: Io): Promise<number> {
   output(io, values.json ?? false, answer, () =>
     answer.results.length === 0
       ? `no results (${answer.mode})`
-      : answer.results.map((r) => `${r.score.toFixed(2)}  ${r.document.filename}  [${r.document.id}]\n      ${r.highlight.replace(/\s+/g, ' ')}`).join('\n'),
+      : answer.results.map((r) => `${r.score.toFixed(2)}  ${r.document.filename}  [${r.document.id}]\n      ${terminalHighlight(r.highlight, io.stdout.isTTY === true && !io.env.NO_COLOR)}`).join('\n'),
   );
   return EXIT.ok;
 }

@@ -222,6 +222,7 @@ export interface Operations {
     body: {
       name: string;
       description?: string;
+      status?: "draft";
       trigger?: {
         type: string;
         conditions?: {
@@ -898,6 +899,8 @@ export interface Operations {
       finished_at: string | null;
       error: string | null;
       failed_node_id: string | null;
+      cancelled_at?: string | null;
+      reason?: string | null;
       current_node?: string | null;
       nodes_completed?: string[];
       nodes_pending?: string[];
@@ -1492,6 +1495,8 @@ export interface Operations {
         finished_at: string | null;
         error: string | null;
         failed_node_id: string | null;
+        cancelled_at?: string | null;
+        reason?: string | null;
         current_node?: string | null;
         nodes_completed?: string[];
         nodes_pending?: string[];
@@ -2612,7 +2617,7 @@ export interface Operations {
   search: {
     query: {
       q?: string;
-      mode?: "semantic" | "text" | "auto";
+      mode?: "semantic" | "text" | "auto" | "keyword";
       folder_id?: string;
       tag_id?: string;
       file_type?: string;

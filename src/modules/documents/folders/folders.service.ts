@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../db/db-errors.ts';
-import { AppError, errors } from '../../../lib/errors.ts';
+import { type AppError, errors } from '../../../lib/errors.ts';
 import { acceptName } from '../../../lib/names.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
 import type { Clock } from '../../../lib/clock.ts';
@@ -134,10 +134,7 @@ export class FoldersService {
 
   /** Without force only an empty folder goes (400 folder_not_empty); with force the whole subtree and its documents. */
   async delete(auth: AuthContext, id: string, force: boolean): Promise<void> {
-    const notEmpty = () =>
-      new AppError(400, 'folder_not_empty', 'The folder is not empty; delete with force=true to remove it with its contents', {
-        details: { resource_type: 'folder', resource_id: id },
-      });
+    const notEmpty = () => errors.folderNotEmpty(id);
     try {
       await this.#deleteInTransaction(auth, id, force, notEmpty);
     } catch (error) {

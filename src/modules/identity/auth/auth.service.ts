@@ -1,5 +1,5 @@
 import type { Database } from '../../../db/database.ts';
-import { AppError, errors } from '../../../lib/errors.ts';
+import { type AppError, errors } from '../../../lib/errors.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { newId } from '../../../lib/ids.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../lib/passwords.ts';
@@ -331,7 +331,7 @@ export function liveTenantId(auth: AuthContext): string {
 
 function requireSession(auth: AuthContext): string {
   if (auth.via !== 'user_token' || !auth.sessionId || !auth.userId) {
-    throw new AppError(403, 'forbidden', 'This endpoint needs a user token (it acts on a login session), not an API key');
+    throw errors.forbidden('This endpoint needs a user token (it acts on a login session), not an API key');
   }
   return auth.sessionId;
 }

@@ -3,7 +3,7 @@ import type { Metrics } from '../../../http/metrics.ts';
 import type { LockoutRule, RateLimitStore } from '../../../http/rate-limit-store.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { clientNetwork } from '../../../lib/client-network.ts';
-import { AppError, errors } from '../../../lib/errors.ts';
+import { type AppError, errors } from '../../../lib/errors.ts';
 import type { Logger } from '../../../lib/logger.ts';
 
 /** The routes that check a credential someone could be guessing. */
@@ -126,7 +126,7 @@ export class SignInLimits {
     const resetAt = this.#deps.clock.now() + retryAfter * 1000;
     const limit = this.#rules[scope].limit;
     const who = scope === 'account' ? 'this account' : 'your network address';
-    return new AppError(429, 'rate_limit_exceeded', `Too many failed sign-in attempts for ${who}; retry in ${retryAfter} s`, {
+    return errors.rateLimited(`Too many failed sign-in attempts for ${who}; retry in ${retryAfter} s`, {
       details: { limit, remaining: 0, reset_at: new Date(resetAt).toISOString(), scope: `sign_in_${scope}` },
       headers: {
         'retry-after': String(retryAfter),

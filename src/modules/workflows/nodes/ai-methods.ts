@@ -1,9 +1,16 @@
 import { Re2RegExp } from '../../../lib/sandbox/re2-regexp.ts';
 import type { ModuleServices } from '../../../platform/module.ts';
+import { type FieldValue, formatMoney, type Scored } from '../../../providers/ai/ai-provider.ts';
 import { contentStems } from '../../../providers/ai/text.ts';
 
 type Ai = ModuleServices['ai'];
 type Entities = Awaited<ReturnType<Ai['extractEntities']>>;
+
+/** What the provider found in a document: its entities and, when it enriched it, its key fields ("total", "due_date", …). */
+export interface Found {
+  entities: Entities;
+  fields?: Record<string, Scored<FieldValue>>;
+}
 
 /** Validates a value against a JSON Schema: the error text, or null when it conforms. */
 export type SchemaCheck = (schema: object, value: unknown) => string | null;
@@ -52,12 +59,15 @@ function coverage(description: string, textStems: Set<string>): number {
   return held / stems.size;
 }
 
-/** `{field: value}` for `{field: type}` (string, number, date, boolean, array): labelled values first, then entities; types coerced, missing = null. */
-export function coerceExtraction(who: string, schema: Record<string, unknown>, text: string, entities: Entities | null): Record<string, unknown> {
+/**
+ * `{field: value}` for `{field: type}` (string, number, date, boolean, array): labelled values first,
+ * then the provider's key fields and entities; types coerced, missing = null.
+ */
+export function coerceExtraction(who: string, schema: Record<string, unknown>, text: string, found: Found | null): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const [field, typeName] of Object.entries(schema)) {
     const type = String(typeof typeName === 'object' && typeName !== null ? ((typeName as { type?: unknown }).type ?? 'string') : typeName).toLowerCase();
-    const raw = labelled(text, field) ?? fromEntities(field, type, entities);
+    const raw = labelled(text, field) ?? fromFound(field, type, found);
     data[field] = raw === null ? null : coerce(who, field, type, raw);
   }
   return data;
@@ -86,9 +96,22 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function fromEntities(field: string, type: string, entities: Entities | null): string | null {
-  if (!entities) return null;
+/** A key field as text: money as "USD 1,250.00", a duration as written, a list of names joined. */
+function fieldText(value: FieldValue): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.join('; ');
+  return 'currency' in value ? formatMoney(value) : value.text;
+}
+
+function fromFound(field: string, type: string, found: Found | null): string | null {
+  if (!found) return null;
+  const { entities, fields = {} } = found;
   const f = field.toLowerCase();
+  // A key field of the same name ("due_date", "invoice_number", "vendor") is what the provider read for it.
+  const own = fields[f.replace(/[\s-]+/g, '_')];
+  if (own) return fieldText(own.value);
+  // The document's total, not its first amount (often a line item, a deposit or a fee).
+  if (/amount|total|sum/.test(f) && fields.total) return fieldText(fields.total.value);
   if (type === 'date' || /date|due|issued/.test(f)) return entities.dates[0] ?? null;
   if (/amount|total|price|sum|cost/.test(f)) return entities.amounts[0] ?? null;
   if (/vendor|company|organi[sz]ation|supplier|customer/.test(f)) return entities.organizations[0] ?? null;

@@ -2,6 +2,7 @@ import type { Database } from '../../../db/database.ts';
 import type { AuthContext } from '../../../domain/auth-context.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { ModuleServices } from '../../../platform/module.ts';
+import { plainEntities } from '../../../providers/ai/ai-provider.ts';
 import type { NodeHandler, NodeInput } from '../node-handlers.ts';
 import { classify, coerceExtraction, rankByVector, type SchemaCheck } from './ai-methods.ts';
 
@@ -61,9 +62,11 @@ export function documentAi(deps: Pick<AiNodeDeps, 'database' | 'ai' | 'documents
     },
     classify: (text, categories, o) => classify(o.who, deps.ai, text, categories, o.signal),
     async extract(text, schema, o) {
-      const entities = await deps.ai.extractEntities(text, { signal: o.signal });
       if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new Error(`${o.who}: extraction_schema must map field names to types`);
-      return { data: coerceExtraction(o.who, schema as Record<string, unknown>, text, entities) as Record<string, unknown> };
+      // The enrichment, not the bare entities: its key fields ("total", "due_date") answer fields of those names.
+      const enrichment = await deps.ai.enrich(text, { signal: o.signal });
+      const found = { entities: plainEntities(enrichment.entities), fields: enrichment.fields };
+      return { data: coerceExtraction(o.who, schema as Record<string, unknown>, text, found) as Record<string, unknown> };
     },
     tags: (text, o) => deps.ai.extractTags(text, { signal: o.signal }),
   };

@@ -79,7 +79,7 @@ export class DocumentTrigger {
 
   /** Starts every active workflow of `type` whose conditions the event's document meets, once per key. */
   async #fire(
-    event: RecordedEvent,
+    event: RecordedEvent<'document.processed' | 'document.updated'>,
     type: 'document_upload' | 'document_update',
     triggerData: (facts: UploadFacts) => { data: Record<string, unknown>; keyOf: (workflowId: string) => string },
     matches: (conditions: Record<string, unknown>, facts: UploadFacts) => boolean,
@@ -87,7 +87,7 @@ export class DocumentTrigger {
     const db = this.#database.db;
     const workflows = (await this.#repo.activeWorkflows(db, event.tenantId)).filter((w) => w.trigger.type === type);
     if (workflows.length === 0) return;
-    const doc = await this.#documents.find(db, event.tenantId, String(event.data.document_id));
+    const doc = await this.#documents.find(db, event.tenantId, event.data.document_id);
     if (!doc) return;
     const facts: UploadFacts = {
       document_id: doc.id,

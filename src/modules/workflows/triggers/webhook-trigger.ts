@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.ts';
-import { AppError, errors } from '../../../lib/errors.ts';
+import { errors } from '../../../lib/errors.ts';
 import { SandboxEvaluationError } from '../../../lib/sandbox/sandbox-pool.ts';
 import type { ExpressionEvaluator } from '../engine/expression-evaluator.ts';
 import { verifyBodySignature, WEBHOOK_HEADERS } from '../../../lib/webhook-signature.ts';
@@ -42,7 +42,7 @@ export class WebhookTrigger {
     if (workflow?.status !== 'active' || trigger?.type !== 'webhook') throw workflowNotFound();
     const secret = String(trigger.conditions?.secret ?? '');
     if (!secret || typeof request.signature !== 'string' || !verifyBodySignature(secret, request.rawBody, request.signature)) {
-      throw new AppError(401, 'unauthorized', `Missing or invalid ${WEBHOOK_HEADERS.signature}`);
+      throw errors.unauthorized(`Missing or invalid ${WEBHOOK_HEADERS.signature}`);
     }
     let body: unknown;
     try {

@@ -4,10 +4,12 @@ import { type AmountMention, findAmounts } from './amounts.ts';
 import { type DateMention, findDates } from './dates.ts';
 import { detectLocale, type Locale } from './locale.ts';
 import { findFieldValues } from './fields.ts';
+import { findPayees, type Payee } from './payees.ts';
 import { findNameSpans, type NameToken } from './name-spans.ts';
 import {
   type DocumentContext,
   looksLikeAffiliation,
+  placeOfWords,
   plausibleOrganization,
   plausiblePerson,
   type Recognised,
@@ -28,7 +30,18 @@ interface Mention {
   key: string;
   tokens: string[];
   start: number;
+  end: number;
   strength: number;
+}
+
+/** "TRANSIT FOR LEEDS" → "Transit for Leeds": a payee written in capitals, in the case of a name. */
+function payeeMention(payee: Payee): Mention {
+  const words = payee.name.split(/\s+/);
+  const name = words
+    .map((w, i) => (i > 0 && /^(?:for|of|and)$/i.test(w) ? w.toLowerCase() : w.toLowerCase().replace(/(^|[-'’&])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase())))
+    .join(' ');
+  const tokens = name.toLowerCase().split(/[^\p{L}\p{N}&]+/u).filter(Boolean);
+  return { kind: 'organization', name, key: tokens.join(' '), tokens, start: payee.start, end: payee.end, strength: 2.5 };
 }
 
 /** People, organisations, places, dates and amounts of a text, each unique in order of first appearance. */
@@ -63,11 +76,21 @@ export function extractEntityDetails(
     const span = spans.find((s) => s.start >= value.start && s.start < end);
     if (!span) continue;
     const tokens = trimSpan(span, ctx).filter((t) => t.end <= end);
-    if (value.kind === 'person' && plausiblePerson(tokens, ctx)) mentions.push(toMention(text, 'person', tokens, 2.5));
+    // "Witness: Faith Achieng Okello": a label says a person follows, so a first word that is also an ordinary one stays.
+    const whole = span.tokens.filter((t) => t.end <= end);
+    const person = [whole, tokens].find((ts) => ts.length > 0 && plausiblePerson(ts, ctx));
+    if (value.kind === 'person' && person && !placeOfWords(person)) mentions.push(toMention(text, 'person', person, 2.5));
     if (value.kind === 'organization' && plausibleOrganization(tokens, ctx)) mentions.push(toMention(text, 'organization', tokens, 2.5));
   }
 
-  const merged = merge(mentions);
+  // A statement's payee is one name: what the capitalisation rules made of its line (the line's
+  // first word joined to it, its town as a place) gives way to it.
+  const payees = findPayees(text);
+  const straddles = (m: Mention) => payees.some((p) => m.end > p.start && m.start < p.end);
+  const kept = payees.length > 0 ? mentions.filter((m) => !straddles(m)) : mentions;
+  for (const payee of payees) kept.push(payeeMention(payee));
+
+  const merged = merge(kept);
   return {
     people: merged.person,
     organizations: merged.organization,
@@ -135,7 +158,7 @@ function toMention(text: string, kind: Kind, tokens: NameToken[], strength: numb
   if (kind === 'organization' && ABBREVIATED_SUFFIX.has(last.lower) && text[last.end] === '.') parts.push('.');
   const name = parts.join('').replace(/['’]s$/, '');
   const keyTokens = name.toLowerCase().replace(/['’]s\b/g, '').split(/[^\p{L}\p{N}&]+/u).filter(Boolean);
-  return { kind, name, key: keyTokens.join(' '), tokens: keyTokens, start: tokens[0]!.start, strength };
+  return { kind, name, key: keyTokens.join(' '), tokens: keyTokens, start: tokens[0]!.start, end: last.end, strength };
 }
 
 // One entry per entity: the same name seen as two kinds takes the stronger evidence; short forms

@@ -74,6 +74,9 @@ export function findFieldValues(text: string): FieldFindings {
     if (!m) continue;
     const kind = kindOfLabel(m[1]!);
     if (!kind) continue;
+    // "Coastal Marine University, Đà Nẵng": a name before a comma is a name, not a label.
+    const commaForm = !lines[i]!.text.slice(0, m[1]!.length + 4).includes(':');
+    if (commaForm && /^\s*\p{Lu}\S*\s+\p{Lu}/u.test(m[1]!)) continue;
     let value = m[2]!;
     let valueStart = lines[i]!.start + lines[i]!.text.length - value.length;
     if (value.trim() === '' && lines[i + 1] && lines[i + 1]!.text.trim() !== '') {
@@ -94,9 +97,13 @@ export function findFieldValues(text: string): FieldFindings {
 function kindOfLabel(label: string): TypedValue['kind'] | null {
   const wordsOfLabel = label.toLowerCase().split(/[^\p{L}-]+/u).filter(Boolean);
   if (wordsOfLabel.length === 0 || wordsOfLabel.length > 4) return null;
+  // "Head office:", "Branch address:": a place follows, whatever the words before say.
+  if (/^(?:office|address|location|branch|site|venue|premises)$/.test(wordsOfLabel[wordsOfLabel.length - 1]!)) return null;
   for (let i = wordsOfLabel.length - 1; i >= 0; i--) {
     const w = wordsOfLabel[i]!;
     if (w === 'name' || PERSON_FIELD_WORDS.has(w) || ROLE_WORDS.has(w)) return 'person';
+    // "Collected by:", "Issued by:": someone did it (an organisation's name fails the person checks later).
+    if (w === 'by' && i === wordsOfLabel.length - 1 && wordsOfLabel.length >= 2) return 'person';
     if (ORG_FIELD_WORDS.has(w)) return 'organization';
   }
   return null;

@@ -14,7 +14,16 @@ import { GENERIC_CAPITALISED, ROLE_WORDS, STRONG_ORG_HEADS, WEAK_ORG_HEADS } fro
 const require = createRequire(import.meta.url);
 
 /** Lower-case, without diacritics ("zürich" → "zurich"): how names are looked up. */
-export const foldName = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[’]/g, "'");
+export const foldName = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[’]/g, "'")
+    // Letters that carry their stroke in the letter itself, not in a combining mark ("Đà Nẵng" → "da nang").
+    .replace(/[đð]/g, 'd')
+    .replace(/ø/g, 'o')
+    .replace(/ł/g, 'l');
 
 interface Country {
   code: string;
@@ -79,7 +88,9 @@ function cityByName(): Map<string, City> {
 
 /** A city of the gazetteer ("Nairobi" → KE), or null. Small towns named like words are left to context. */
 export function findCity(name: string): City | null {
-  return cityByName().get(foldName(name)) ?? null;
+  const folded = foldName(name);
+  // "Hải Phòng": Vietnamese names are written in syllables that the gazetteer may join ("Haiphong").
+  return cityByName().get(folded) ?? (folded.includes(' ') && folded.length <= 16 ? (cityByName().get(folded.replace(/ /g, '')) ?? null) : null);
 }
 
 let companyIndex: Set<string> | null = null;

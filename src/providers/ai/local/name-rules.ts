@@ -58,6 +58,8 @@ const HEAD_FIRST = new Set(['hotel', 'restaurant', 'café', 'cafe', 'club', 'mus
 const AS_FIRM = /^\s+(?:(?:is|are|was|were|will be)\s+)?(?:(?:acting|appointed|retained|engaged)\s+)?as\s+(?:the\s+|its\s+|our\s+|their\s+|a\s+|an\s+)?(?:[\p{Ll}-]+\s+)?(?:auditors?|bankers?|lenders?|insurers?|underwriters?|registrars?|bookrunners?|custodians?)\b/iu;
 
 const MONTH_OR_DAY = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)/;
+/** Abbreviated months and weekdays as written ("Sept", "Thurs"): a short word only counts as one when it is one of these. */
+const SHORT_MONTH_OR_DAY = new Set('jan feb mar apr may jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun'.split(' '));
 const NOT_A_NAME_SUFFIX = /(?:able|ible|tion|sion|ment|ness|ity|ing|ance|ence|ship|ive|ous|ful|less|ism|ogy|ics|ware|ary|ory|al)$/;
 
 /** An ordinary word: a stop word, a generic capitalised term, a word the lexicon or the document uses in lower case. */
@@ -69,7 +71,7 @@ export function isCommon(lower: string, ctx: DocumentContext): boolean {
     ROLE_WORDS.has(bare) ||
     ctx.lowercaseWords.has(bare) ||
     isCommonWord(bare) ||
-    (MONTH_OR_DAY.test(bare) && (lexiconTags(bare).includes('Month') || lexiconTags(bare).includes('WeekDay') || bare.length <= 4))
+    (MONTH_OR_DAY.test(bare) && (lexiconTags(bare).includes('Month') || lexiconTags(bare).includes('WeekDay') || SHORT_MONTH_OR_DAY.has(bare)))
   );
 }
 
@@ -95,7 +97,9 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
   const tokens = span.tokens.slice();
   while (tokens.length > 1 && isOnlyVerb(tokens[0]!.lower) && !isFirstName(tokens[0]!.lower)) tokens.shift();
   // "Harbour Properties DAC": a name closed by a legal form is the company's whole name.
-  const legalName = tokens.length >= 2 && LEGAL_SUFFIXES.has(bare(tokens[tokens.length - 1]!));
+  // "Coastal Marine University", "Regional Water Authority": so is one closed by a strong organisation head.
+  const closing = tokens.length >= 2 ? bare(tokens[tokens.length - 1]!) : '';
+  const legalName = tokens.length >= 2 && (LEGAL_SUFFIXES.has(closing) || (STRONG_ORG_HEADS.has(closing) && tokens.every((t) => t.capitalised)));
   if ((span.sentenceStart || tokens[0]?.lower === 'the') && !(legalName && tokens[0]!.lower !== 'the' && !STOP_WORDS.has(tokens[0]!.lower) && !isOnlyVerb(tokens[0]!.lower))) {
     while (tokens.length > 0) {
       const t = tokens[0]!;
@@ -103,6 +107,10 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
       const keep =
         isFirstName(t.lower) ||
         isKnownPlace(t.lower) ||
+        // "Kuala Lumpur", "San José": a place of several words starting with an ordinary one.
+        placeOfWords(tokens.slice(0, 2)) ||
+        placeOfWords(tokens.slice(0, 3)) ||
+        placeOfWords(tokens.slice(0, 4)) ||
         isKnownOrganization(t.lower) ||
         (isKnownCompanyWord(bare(t)) && !ctx.lowercaseWords.has(bare(t))) ||
         (PARTICLES.has(t.lower) && next !== undefined) ||
@@ -116,15 +124,24 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
   return tokens;
 }
 
+/** Several capitalised words that together name a place the lexicon or the city gazetteer knows. */
+export function placeOfWords(tokens: NameToken[]): boolean {
+  if (tokens.length < 2 || tokens.some((t) => !t.capitalised)) return false;
+  const key = tokens.map(bare).join(' ');
+  return isKnownPlace(key) || findCity(key) !== null;
+}
+
 /** A word that can be part of a person's name. */
-function nameLike(t: NameToken, ctx: DocumentContext, allowCommon: boolean): boolean {
+function nameLike(t: NameToken, ctx: DocumentContext, allowCommon: boolean, cued = false): boolean {
   if (PARTICLES.has(t.text) || NAME_PARTICLES.has(t.text)) return true;
   if (!t.capitalised || t.acronym || /\d|&/.test(t.text) || t.text.length < 2) return false;
   const b = bare(t);
   if (isHead(t) || STREET_WORDS.has(b) || ROLE_WORDS.has(b) || GENERIC_CAPITALISED.has(b) || LEGAL_SUFFIXES.has(b)) return false;
-  if (isKnownPlace(b) && !isFirstName(b) && !isLastName(b)) return false;
+  // "Edith Lancaster": after a given name a town's name may be a family name (a country's may not).
+  if (isKnownPlace(b) && !isFirstName(b) && !isLastName(b) && !(allowCommon && findCountry(b) === null && !isCountry(b))) return false;
   if (allowCommon || isFirstName(b) || isLastName(b)) return true;
-  return !isCommon(b, ctx) && !NOT_A_NAME_SUFFIX.test(b);
+  // With a cue (a role after it, a field label), "Bilal" or "Kamal" may end like an English noun.
+  return !isCommon(b, ctx) && (cued || !NOT_A_NAME_SUFFIX.test(b));
 }
 
 /** Recognises a trimmed span as a person, organisation or place; null when no rule is sure. */
@@ -278,11 +295,24 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
 
   if ((span.honorific || dear) && tokens.every((t) => nameLike(t, ctx, true))) return person(3);
   if (count < 2) return null;
-  if (isFirstName(lowers[0]!) && tokens.slice(1).every((t) => nameLike(t, ctx, true))) return person(2);
+  // "in Kon Tum": a given name after "in" is a place's first word unless a family name the lexicon knows follows.
+  const placeFirst = placeContext(span.before) && !isLastName(lowers[lowers.length - 1]!);
+  if (isFirstName(lowers[0]!) && !placeFirst && tokens.slice(1).every((t) => nameLike(t, ctx, true))) return person(2);
   if (count <= 3 && isLastName(lowers[lowers.length - 1]!) && tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) {
     return person(2);
   }
-  if (count > 3 || !tokens.every((t) => nameLike(t, ctx, false) || NAME_PARTICLES.has(t.text))) return null;
+  // "Suzuki Ren", "Nagy Eszter": a family name first, then a given name (East Asian and Hungarian order).
+  if (count === 2 && isLastName(lowers[0]!) && isFirstName(lowers[1]!) && !isKnownPlace(phraseOf(lowers))) return person(2);
+  if (count > 3) return null;
+  // "Hải Phòng", "Sha Tin": a place the gazetteer knows is not read as a person on weaker cues.
+  if (placeOfWords(tokens)) return null;
+  // "Bilal Qureshi, Director", "Ananya Rao, Regional Sales Head": a role after a name is cue enough for unusual words.
+  if (roleAfter(span.after) && tokens.every((t) => nameLike(t, ctx, false, true) || NAME_PARTICLES.has(t.text)) && !placeContext(span.before)) {
+    return person(1.2);
+  }
+  if (!tokens.every((t) => nameLike(t, ctx, false) || NAME_PARTICLES.has(t.text))) return null;
+  // "growers in Kon Tum", "at the Long An depot": after "in", "at" or "near" an unknown name is a place, not a person.
+  if (placeContext(span.before)) return null;
 
   // "your client, Siobhán O'Connell, wishes": words shaped only as names are, mid-sentence.
   if (!span.sentenceStart && count <= 3 && tokens.some((t) => NAME_SHAPE.test(t.text)) && tokens.every((t) => nameLike(t, ctx, false))) return person(1.5);
@@ -296,12 +326,12 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
     return person(1.2);
   }
   // Unknown names need a cue: a role after them, a verb of saying, a speaker label, a signature.
-  const role = /^\s*(?:,|\(|-|–|—)\s*(?:the\s+|our\s+|a\s+)?([\p{L}-]+)/u.exec(span.after)?.[1]?.toLowerCase();
+  const role = roleAfter(span.after);
   const said = /^\s*,?\s*([\p{L}]+)/u.exec(span.after)?.[1]?.toLowerCase();
   const saidBefore = /([\p{L}]+),?\s*$/u.exec(span.before)?.[1]?.toLowerCase();
   const key = tokens.map((t) => t.lower).join(' ');
   if (
-    (role && ROLE_WORDS.has(role)) ||
+    role ||
     (said && SPEECH_VERBS.has(said)) ||
     (saidBefore && (SPEECH_VERBS.has(saidBefore) || saidBefore === 'by')) ||
     ((ctx.speakers.get(key) ?? 0) >= 2 && /^\s*:/.test(span.after)) ||
@@ -313,6 +343,23 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
 }
 
 const CONNECTORSISH = new Set(['of', 'and', '&', 'for', 'the']);
+const phraseOf = (lowers: string[]) => lowers.join(' ');
+
+/**
+ * A job title after a name: ", Director", " (Head of Treasury)", " - Regional Sales Head": up to
+ * five capitalised words (with "of", "and", "&") of which one is a role word.
+ */
+function roleAfter(after: string): boolean {
+  const m = /^\s*(?:,|\(|-|–|—)\s*(?:the\s+|our\s+|a\s+)?((?:[\p{L}&-]+)(?:\s+(?:[\p{Lu}&][\p{L}&-]*|of|and|for)){0,4})/u.exec(after);
+  if (!m) return false;
+  const words = m[1]!.toLowerCase().split(/\s+/);
+  return words.some((w) => ROLE_WORDS.has(w));
+}
+
+/** Text before a name that makes it a place: "in", "near", "at", also after a first place ("in Kon Tum and"). */
+function placeContext(before: string): boolean {
+  return /\b(?:in|near|at)\s+(?:the\s+)?$/i.test(before) || /\b(?:in|near)\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:and|or)\s+$/u.test(before);
+}
 /** Capitalised particles of Irish, Scottish and Arabic names ("Tomás Ó Briain", "Áine Ní Bhriain"). */
 const NAME_PARTICLES = new Set(['Ó', 'Ní', 'Nic', 'Uí', 'Mac', 'Mc', 'Bin', 'Binti', 'Ibn', 'Al', 'El', 'Abu']);
 /** Shapes only names have: an Irish or Scottish prefix, letters of non-English alphabets. */
@@ -339,11 +386,12 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
   const out: Recognised[] = [];
   for (let i = 0; i < tokens.length; ) {
     let matched = 0;
-    for (let size = Math.min(3, tokens.length - i); size >= 1 && matched === 0; size--) {
+    for (let size = Math.min(4, tokens.length - i); size >= 1 && matched === 0; size--) {
       const slice = tokens.slice(i, i + size);
       if (slice.some((t) => !t.capitalised || t.acronym)) continue;
       const key = slice.map(bare).join(' ');
       if (isKnownPlace(key) && !(size === 1 && isFirstName(key) && tokens.length > 1)) matched = size;
+      else if (size === tokens.length && cityInContext(key, slice, span, ctx)) matched = size;
       else if (size >= 2 && COMPASS.has(bare(slice[0]!)) && isKnownPlace(slice.slice(1).map(bare).join(' '))) matched = size;
       else if (size >= 2 && PLACE_WORDS.has(bare(slice[size - 1]!)) && !STREET_WORDS.has(bare(slice[size - 1]!))) matched = size;
     }
@@ -351,7 +399,8 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
       // "Maersk Kowloon" (a ship), "Kowloon Dairy": a place inside a longer name is not the place.
       const others = [...tokens.slice(0, i), ...tokens.slice(i + matched)];
       if (others.some((t) => t.capitalised && !t.acronym && t.lower !== '&' && !isCommon(bare(t), ctx) && !COMPASS.has(bare(t)) && !isKnownPlace(bare(t)))) {
-        return [];
+        out.length = 0;
+        break;
       }
       const next = tokens[i + matched];
       // "Hartford Arts Council" was already an organisation; a place followed by more capitals is not a place.
@@ -359,5 +408,40 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
       i += matched;
     } else i++;
   }
+  if (out.length > 0) return out;
+  // "a new depot in Ravensmoor", "growers in Kon Tum and Lâm Đồng": an unknown name after "in" or "near".
+  if (tokens.length <= 3 && /\b(?:in|near)\s+$|\b(?:in|near)\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:and|or)\s+$/u.test(span.before)) {
+    const unknown = !SUBJECT_BEFORE_IN.test(span.before) && tokens.every(
+      (t) => t.text.length >= 3 && t.capitalised && !t.acronym && !isCommon(bare(t), ctx) && !(tokens.length === 1 && isFirstName(bare(t))) && !isKnownCompanyWord(bare(t)) &&
+        !lexiconTags(bare(t)).includes('Demonym') && !NOT_A_NAME_SUFFIX.test(bare(t)),
+    );
+    // One word needs a place's end: a clause's end or another name ("in Ravensmoor, replacing"; not "in Fortran and explains").
+    const ends = tokens.length > 1 || /^\s*(?:[,.;:)]|$)|^\s+(?:and|or)\s+\p{Lu}\p{Ll}/u.test(span.after);
+    if (unknown && ends && !/^\s*(?:\d|['’]s\b)/.test(span.after)) return [{ kind: 'place', tokens, strength: 0.8 }];
+  }
   return out;
+}
+
+/**
+ * A city of the gazetteer, as the whole span. Names that are also people's names or ordinary words
+ * ("Florence", "Reading") need a place's context: "in"/"at"/"near"/"from" before, ", <region>" or a
+ * postcode after, a postcode before ("38440 Wolfsburg"), or another place in a list ("Leeds and Bristol").
+ */
+const LARGE_CITY = 500_000;
+/** "experience in Fortran", "fluent in Portuguese": after these words "in" names a subject, not a place. */
+const SUBJECT_BEFORE_IN = /\b(?:experience|experienced|skilled|skills|proficient|proficiency|fluent|fluency|trained|training|certified|certification|degree|diploma|courses?|interest|interested|expert|expertise|written|built|coded|listed|set out|described|specified|shown|stated|defined)\s+in\s+$/i;
+
+function cityInContext(key: string, tokens: NameToken[], span: NameSpan, ctx: DocumentContext): boolean {
+  const city = findCity(key);
+  if (city === null || tokens.some((t) => t.acronym)) return false;
+  // A one-word town of a few thousand people shares its name with many things (a fruit, a programming language).
+  const ambiguous = tokens.length === 1 && (city.population < LARGE_CITY || isFirstName(key) || isLastName(key) || isCommon(key, ctx) || NOT_A_NAME_SUFFIX.test(key));
+  if (!ambiguous) return true;
+  return (
+    /\b(?:in|at|near|from|to|via|outside)\s+$/i.test(span.before) ||
+    (/,\s*$/.test(span.before) && /^\s*$/.test(span.after)) ||
+    /\b\d{4,6}\s+$/.test(span.before) ||
+    /^\s*(?:,\s*\p{Lu}|\s\d{3,6}\b|\s+(?:and|or)\s+\p{Lu})/u.test(span.after) ||
+    /\p{Lu}[\p{L}'’-]*\s+(?:and|or)\s+$/u.test(span.before)
+  );
 }

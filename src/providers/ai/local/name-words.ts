@@ -25,7 +25,7 @@ export const WEAK_ORG_HEADS = set(`services systems solutions software technolog
   renewables textiles apparel publishing publishers records pictures films broadcasting radio television
   telecommunications interactive innovations dynamics electronics instruments manufacturing supply supplies
   consultancy outfitters bakery brewery vineyards architects engineers accountants lawyers attorneys surveyors
-  forwarders carriers couriers`);
+  forwarders carriers couriers broadband telecoms wireless fibre fiber`);
 
 /** Heads that may open a name followed by "of" ("University of Leeds", "Bank of Ireland"). */
 export const OF_ORG_HEADS = set(`university bank ministry department institute college academy museum school church federation
@@ -33,7 +33,8 @@ export const OF_ORG_HEADS = set(`university bank ministry department institute c
 
 /** Titles written before a name. */
 export const HONORIFICS = set(`mr mrs ms miss mx dr prof professor sir dame rev reverend hon judge justice senator
-  rep mayor governor president minister lord lady herr frau mme mlle`);
+  rep mayor governor president minister lord lady herr herrn frau mme mlle monsieur madame señor señora sra srta
+  signor signora dott shri sri smt ông bà`);
 
 /** Lower-case name particles ("van der Berg", "da Silva"). */
 export const PARTICLES = set(`van der den de von da di du la le del della dos das bin al el ter ten`);
@@ -47,13 +48,16 @@ export const ROLE_WORDS = set(`ceo cfo coo cto cio cmo cpo cso vp svp evp presid
   cofounder partner counsel analyst consultant assistant coordinator accountant administrator associate trustee member
   editor author spokesperson spokesman spokeswoman representative owner principal professor lecturer researcher scientist
   architect designer developer specialist advisor adviser executive chief senior clerk controller auditor attorney lawyer
-  solicitor barrister recruiter producer host reporter correspondent officer minister governor mayor senator`);
+  solicitor barrister recruiter producer host reporter correspondent officer minister governor mayor senator advocate
+  notary paralegal intern nurse physician surgeon teacher trainee apprentice planner technician inspector surveyor
+  agent broker underwriter actuary economist pharmacist examiner adjuster`);
 
 /** Field labels whose value is a person ("From: …", "Prepared by: …"). */
 export const PERSON_FIELD_WORDS = set(`from author prepared signed approved reviewed presented written contact attn
   attention owner chair chaired present apologies attendees attendance minuted speaker interviewer interviewee host guest
   assignee reporter requester recipient employee candidate applicant patient tenant landlord cashier served
-  signatory witness agent advisor adviser consultant representative salesperson clerk engineer technician`);
+  signatory witness agent advisor adviser consultant representative salesperson clerk engineer technician server cc
+  bcc presence witnessed collected received checked inspected verified certified`);
 
 /** Field labels whose value is an organisation ("Bill to: …", "Vendor: …"). */
 export const ORG_FIELD_WORDS = set(`bill ship sold vendor supplier customer client company employer bank payee payer
@@ -74,7 +78,7 @@ export const GENERIC_CAPITALISED = set(`customer supplier client vendor buyer se
   press release for immediate sales time storage goods cost costs credit debit ordinary protocol disclosure discloser
   purchaser marketing finance procurement operations legal compliance accounts payroll support claims department
   west east north south central upper lower cc com fee fees total balance ceo cfo coo vp hr it pr qa ux ui ai ml api sdk faq eta tbd tbc nb ps pdf csv sla nda msa
-  sow rfp kpi roi crm erp saas mvp ga am pm dc hq`);
+  sow rfp kpi roi crm erp saas mvp ga am pm dc hq sirs madam colleagues`);
 
 /** Words that end street and building names, which are addresses rather than places. */
 export const STREET_WORDS = set(`street st road rd avenue ave boulevard blvd lane ln drive dr way court ct place pl square

@@ -1,0 +1,228 @@
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import type pg from 'pg';
+import type { DialectName } from '../database.ts';
+import { type ColumnInfo, postgresTables, quoteIdent as q, sqliteTables, type TableInfo } from './catalog.ts';
+
+/** Where the transfer keeps its progress, in the target, until the end (then dropped). */
+export const STATE_TABLE = 'dms_transfer_state';
+
+export type Row = Record<string, unknown>;
+
+/** One side of a transfer: what the copy needs from a database, whichever its dialect. */
+export interface Endpoint {
+  readonly dialect: DialectName;
+  tables(): Promise<TableInfo[]>;
+  count(table: string): Promise<number>;
+  /** Up to `limit` rows after `after` (a primary-key tuple; null: from the start), in key order. */
+  readAfter(table: TableInfo, columns: readonly string[], after: readonly unknown[] | null, limit: number): Promise<Row[]>;
+  /** Inserts the rows (already converted for this dialect) and records `state` in the same transaction. */
+  writeBatch(table: string, columns: readonly ColumnInfo[], rows: readonly unknown[][], state: Record<string, string>): Promise<void>;
+  readState(): Promise<Map<string, string> | null>;
+  createState(): Promise<void>;
+  writeState(entries: Record<string, string>): Promise<void>;
+  dropState(): Promise<void>;
+  exec(statement: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const keyPredicate = (pk: readonly string[], placeholders: readonly string[]) => `(${pk.map(q).join(', ')}) > (${placeholders.join(', ')})`;
+
+/** SQLite through node:sqlite directly: the fastest path, with statements prepared once per table. */
+export class SqliteEndpoint implements Endpoint {
+  readonly dialect = 'sqlite' as const;
+  private readonly raw: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+
+  constructor(file: string, options: { readOnly: boolean }) {
+    this.raw = new DatabaseSync(file, { readOnly: options.readOnly, timeout: 5_000 });
+    // The copy writes rows whose references may come later (self-references) and re-creates the
+    // trigger-made rows itself; checked as a whole at the end (pragma foreign_key_check).
+    if (!options.readOnly) this.raw.exec('pragma foreign_keys = off; pragma synchronous = normal');
+  }
+
+  private prepare(text: string): StatementSync {
+    let s = this.statements.get(text);
+    if (!s) {
+      s = this.raw.prepare(text);
+      this.statements.set(text, s);
+    }
+    return s;
+  }
+
+  async tables() {
+    return sqliteTables(this.raw);
+  }
+
+  async count(table: string) {
+    return Number((this.prepare(`select count(*) as n from ${q(table)}`).get() as { n: number }).n);
+  }
+
+  async readAfter(table: TableInfo, columns: readonly string[], after: readonly unknown[] | null, limit: number) {
+    const where = after ? `where ${keyPredicate(table.primaryKey, table.primaryKey.map(() => '?'))}` : '';
+    const text = `select ${columns.map(q).join(', ')} from ${q(table.name)} ${where} order by ${table.primaryKey.map(q).join(', ')} limit ${limit}`;
+    return this.prepare(text).all(...((after ?? []) as SQLInputValue[])) as Row[];
+  }
+
+  async writeBatch(table: string, columns: readonly ColumnInfo[], rows: readonly unknown[][], state: Record<string, string>) {
+    const insert = this.prepare(`insert into ${q(table)} (${columns.map((c) => q(c.name)).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+    this.raw.exec('begin immediate');
+    try {
+      for (const row of rows) insert.run(...(row as SQLInputValue[]));
+      this.putState(state);
+      this.raw.exec('commit');
+    } catch (error) {
+      this.raw.exec('rollback');
+      throw error;
+    }
+  }
+
+  private putState(entries: Record<string, string>) {
+    const put = this.prepare(`insert into ${STATE_TABLE} (name, value) values (?, ?) on conflict (name) do update set value = excluded.value`);
+    for (const [name, value] of Object.entries(entries)) put.run(name, value);
+  }
+
+  async readState() {
+    const exists = this.raw.prepare(`select 1 from sqlite_master where type = 'table' and name = ?`).get(STATE_TABLE);
+    if (!exists) return null;
+    const rows = this.raw.prepare(`select name, value from ${STATE_TABLE}`).all() as { name: string; value: string }[];
+    return new Map(rows.map((r) => [r.name, r.value]));
+  }
+
+  async createState() {
+    this.raw.exec(`create table ${STATE_TABLE} (name text primary key, value text not null)`);
+  }
+
+  async writeState(entries: Record<string, string>) {
+    this.putState(entries);
+  }
+
+  async dropState() {
+    this.statements.clear();
+    this.raw.exec(`drop table if exists ${STATE_TABLE}`);
+  }
+
+  async exec(statement: string) {
+    this.statements.clear();
+    this.raw.exec(statement);
+  }
+
+  /** Rows breaking a foreign key (the check the copy postponed). */
+  foreignKeyViolations(): { table: string; parent: string }[] {
+    return this.raw.prepare('pragma foreign_key_check').all() as { table: string; parent: string }[];
+  }
+
+  /** name and CREATE statement of every trigger. */
+  triggers(): { name: string; sql: string }[] {
+    return this.raw.prepare(`select name, sql from sqlite_master where type = 'trigger' order by name`).all() as { name: string; sql: string }[];
+  }
+
+  async close() {
+    this.statements.clear();
+    this.raw.close();
+  }
+}
+
+/** Arrays of a column type as a parameter cast (`$1::bigint[]`); array columns themselves cannot be unnested. */
+const arrayCast = (type: string) => `${type}[]`;
+
+/** PostgreSQL through node-postgres: batches as one INSERT ... SELECT FROM unnest(arrays), a parameter per column. */
+export class PostgresEndpoint implements Endpoint {
+  readonly dialect = 'postgres' as const;
+  private readonly pool: pg.Pool;
+  constructor(pool: pg.Pool) {
+    this.pool = pool;
+  }
+
+  async tables() {
+    return postgresTables(this.pool);
+  }
+
+  async count(table: string) {
+    const { rows } = await this.pool.query<{ n: string }>(`select count(*) as n from ${q(table)}`);
+    return Number(rows[0]!.n);
+  }
+
+  async readAfter(table: TableInfo, columns: readonly string[], after: readonly unknown[] | null, limit: number) {
+    const where = after ? `where ${keyPredicate(table.primaryKey, table.primaryKey.map((_, i) => `$${i + 1}`))}` : '';
+    const text = `select ${columns.map(q).join(', ')} from ${q(table.name)} ${where} order by ${table.primaryKey.map(q).join(', ')} limit ${limit}`;
+    const { rows } = await this.pool.query<Row>(text, after ? [...after] : []);
+    return rows;
+  }
+
+  async writeBatch(table: string, columns: readonly ColumnInfo[], rows: readonly unknown[][], state: Record<string, string>) {
+    const override = columns.some((c) => c.identityAlways) ? ' overriding system value' : '';
+    const names = columns.map((c) => q(c.name)).join(', ');
+    let text: string;
+    let params: unknown[];
+    if (columns.some((c) => c.type.endsWith('[]'))) {
+      // unnest would flatten an array column: plain multi-row VALUES for such a table.
+      params = rows.flat();
+      text = `insert into ${q(table)} (${names})${override} values ${rows.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ')}`;
+    } else {
+      params = columns.map((_, c) => rows.map((row) => row[c]));
+      text = `insert into ${q(table)} (${names})${override} select * from unnest(${columns.map((c, i) => `$${i + 1}::${arrayCast(c.type)}`).join(', ')})`;
+    }
+    const client = await this.pool.connect();
+    try {
+      // A batch lost with a crash of the server is lost together with its progress row: the resume
+      // copies it again. So the copy need not wait for each commit's flush to disk.
+      await client.query('begin; set local synchronous_commit = off');
+      await client.query(text, params);
+      await this.putState(client, state);
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async putState(client: pg.ClientBase | pg.Pool, entries: Record<string, string>) {
+    const names = Object.keys(entries);
+    if (names.length === 0) return;
+    await client.query(
+      `insert into ${STATE_TABLE} (name, value) select * from unnest($1::text[], $2::text[]) on conflict (name) do update set value = excluded.value`,
+      [names, names.map((n) => entries[n])],
+    );
+  }
+
+  async readState() {
+    const { rows: exists } = await this.pool.query(`select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and c.relname = $1`, [STATE_TABLE]);
+    if (exists.length === 0) return null;
+    const { rows } = await this.pool.query<{ name: string; value: string }>(`select name, value from ${STATE_TABLE}`);
+    return new Map(rows.map((r) => [r.name, r.value]));
+  }
+
+  async createState() {
+    await this.pool.query(`create table ${STATE_TABLE} (name text primary key, value text not null)`);
+  }
+
+  async writeState(entries: Record<string, string>) {
+    await this.putState(this.pool, entries);
+  }
+
+  async dropState() {
+    await this.pool.query(`drop table if exists ${STATE_TABLE}`);
+  }
+
+  async exec(statement: string) {
+    await this.pool.query(statement);
+  }
+
+  async query<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.pool.query<T>(text, params)).rows;
+  }
+
+  /** Foreign-key constraints of the schema, with the definition that re-creates each. */
+  async foreignKeys(): Promise<{ table: string; name: string; definition: string }[]> {
+    return this.query(`
+      select c.relname as table, k.conname as name, pg_get_constraintdef(k.oid) as definition
+        from pg_constraint k
+        join pg_class c on c.oid = k.conrelid
+        join pg_namespace n on n.oid = c.relnamespace and n.nspname = current_schema()
+       where k.contype = 'f' order by c.relname, k.conname`);
+  }
+
+  async close() {}
+}

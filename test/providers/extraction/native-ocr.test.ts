@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { findTesseract, NativeTesseract, parseTesseractOutput } from '../../../src/providers/extraction/native-tesseract.ts';
+import { chooseOcr } from '../../../src/providers/extraction/ocr-choice.ts';
+import { textPng } from '../../fixtures/extraction/media.ts';
+import { wordRecall } from './helpers.ts';
+
+const LINES = ['Shipment 8812 left the Rotterdam depot on Monday', 'and reached the customer two days later.'];
+
+async function greyImage() {
+  const { data, info } = await sharp(textPng(LINES, { width: 1400, height: 260, fontPx: 32 }))
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data) };
+}
+
+/** Whether a process with this pid is still there. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('tesseract output', () => {
+  it('takes the text as written and the mean confidence of the words (level 5 rows), rounded', () => {
+    const header = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
+    const tsv = [header, '1\t1\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t', '5\t1\t1\t1\t1\t1\t0\t0\t10\t10\t90.5\tHello', '5\t1\t1\t1\t1\t2\t0\t0\t10\t10\t80\tworld', '5\t1\t1\t1\t1\t3\t0\t0\t10\t10\t-1\t'].join('\n');
+    assert.deepEqual(parseTesseractOutput('Hello world\n', tsv), { text: 'Hello world\n', confidence: 85 });
+    assert.deepEqual(parseTesseractOutput('', header), { text: '', confidence: 0 });
+  });
+});
+
+describe('choosing the OCR engine', () => {
+  let dir: string;
+  const path = process.env.PATH;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'docuvault-fake-tesseract-'));
+  });
+  after(async () => {
+    process.env.PATH = path;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A `tesseract` on the PATH that is a shell script (`body`), first in the PATH. */
+  async function fakeTesseract(body: string) {
+    await writeFile(join(dir, 'tesseract'), `#!/bin/sh\n${body}\n`);
+    await chmod(join(dir, 'tesseract'), 0o755);
+    process.env.PATH = `${dir}${delimiter}${path}`;
+  }
+
+  it('uses tesseract.js when the binary has no English data', async () => {
+    await fakeTesseract('echo "List of available languages (1):"; echo osd');
+    const ocr = chooseOcr();
+    try {
+      assert.equal(ocr?.engine(), 'tesseract');
+      const result = await ocr!.recognize(await greyImage());
+      assert.equal(ocr?.engine(), 'tesseract.js');
+      assert.ok(wordRecall(LINES.join(' '), result.text) >= 0.9, result.text);
+    } finally {
+      await ocr?.close();
+    }
+  });
+
+  it('uses tesseract.js when asked, whatever is on the PATH', async () => {
+    await fakeTesseract('echo eng');
+    const ocr = chooseOcr({ prefer: 'tesseract.js' });
+    assert.equal(ocr?.engine(), 'tesseract.js');
+    await ocr?.close();
+  });
+
+  it('without a binary, `tesseract` alone means no OCR', async () => {
+    process.env.PATH = '/nonexistent';
+    assert.equal(findTesseract(), null);
+    assert.equal(chooseOcr({ prefer: 'tesseract' }), null);
+    process.env.PATH = path;
+  });
+
+  it('kills a recognition that is aborted, or outlives its time', async () => {
+    await fakeTesseract(`echo $$ > "${join(dir, 'pid')}"; exec sleep 60`);
+    const binary = join(dir, 'tesseract');
+    const readPid = async () => Number((await readFile(join(dir, 'pid'), 'utf8')).trim());
+
+    const engine = new NativeTesseract({ binary });
+    const control = new AbortController();
+    const image = await greyImage();
+    let aborted: Error | undefined;
+    engine.recognize(image, { signal: control.signal }).catch((e: Error) => (aborted = e));
+    await waitFor(async () => (await readPid().catch(() => 0)) > 0);
+    const pid = await readPid();
+    assert.ok(alive(pid));
+    control.abort();
+    await waitFor(() => aborted !== undefined && !alive(pid));
+    assert.match(aborted!.message, /aborted/);
+    await engine.close();
+
+    await rm(join(dir, 'pid'));
+    const slow = new NativeTesseract({ binary, timeoutMs: 300 });
+    await assert.rejects(slow.recognize(await greyImage()), /took longer than/);
+    await waitFor(async () => !alive(await readPid()));
+    await slow.close();
+  });
+
+  it('kills a recognition that holds more memory than allowed', async () => {
+    // A process of more than 1 MB resident: the shell running sleep is ~1-3 MB, so allow none.
+    await fakeTesseract('exec sleep 60');
+    const engine = new NativeTesseract({ binary: join(dir, 'tesseract'), memoryMb: 0 });
+    await assert.rejects(engine.recognize(await greyImage()), /more than 0 MB/);
+    await engine.close();
+  });
+});
+
+describe('the system tesseract', { skip: findTesseract() ? false : 'no tesseract on the PATH' }, () => {
+  it('reads an image with the same answer shape as tesseract.js', async () => {
+    const engine = new NativeTesseract({ binary: findTesseract()! });
+    try {
+      const result = await engine.recognize(await greyImage());
+      assert.ok(wordRecall(LINES.join(' '), result.text) >= 0.9, result.text);
+      assert.ok(result.confidence > 50 && result.confidence <= 100, String(result.confidence));
+      assert.ok(!result.text.includes('\f'), 'no page separator');
+      assert.deepEqual(Object.keys(result).sort(), ['confidence', 'text']);
+      assert.equal(engine.processesStarted, 1);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('is what auto chooses', async () => {
+    const ocr = chooseOcr();
+    try {
+      await ocr!.recognize(await greyImage());
+      assert.equal(ocr!.engine(), 'tesseract');
+    } finally {
+      await ocr?.close();
+    }
+  });
+});
+
+async function waitFor(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  assert.fail('the condition did not hold within 5 s');
+}
