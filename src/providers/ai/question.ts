@@ -54,7 +54,7 @@ const CUE_WORDS = new Set(['long', 'soon'].map(stem));
 const DATE_NOUNS = new Set(['date', 'day'].map(stem));
 
 /**
- * Words that name a kind of document ("the nondisclosure agreement with Hanamura"): like its
+ * Words that name a kind of document ("the services agreement with Corvid"): like its
  * parties' names they say which document is asked about (the whole of it uses them), not what.
  */
 const DOCUMENT_NOUNS = new Set(

@@ -84,7 +84,7 @@ export function typeLines(lines: Line[]): TypedLine[] {
   return typed;
 }
 
-/** "For Harbour Properties DAC:", "Signed for and on behalf of the Landlord:": whose signatures follow. */
+/** "For Quayside Estates DAC:", "Signed for and on behalf of the Landlord:": whose signatures follow. */
 const PARTY_LEAD_IN = /^(?:[Ss]igned\s+)?(?:[Ff]or\s+and\s+)?(?:[Ff]or|[Oo]n behalf of)\s+(?:the\s+)?\p{Lu}[^:]{0,80}:$/u;
 
 function typeAlone(line: Line): LineType {
@@ -244,7 +244,7 @@ function markEmailHeaders(lines: TypedLine[]): void {
 
 // A letter closing ("Kind regards,") and the short lines after it (name, title, company), a
 // "--" signature delimiter and what follows it, or the names and titles under a party's lead-in in
-// a contract's signature block ("For Fernhill Software Limited:"), which stays a lead-in.
+// a contract's signature block ("For Brightwater Analytics Limited:"), which stays a lead-in.
 function markSignatures(lines: TypedLine[]): void {
   for (let i = 0; i < lines.length; i++) {
     const partyLeadIn = PARTY_LEAD_IN.test(lines[i]!.content);

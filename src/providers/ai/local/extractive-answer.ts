@@ -255,7 +255,7 @@ function typeEvidence(type: AnswerType, segment: Segment, wantedNames: { sure: s
   const text = segment.text;
   if (type === 'party' || type === 'place') {
     if (wantedNames.sure.some((name) => text.includes(name))) return 1;
-    // "By: Hanamura Kenji" under a signature block: a name by its place, known to the extractor or not.
+    // "By: Takemura Ryo" under a signature block: a name by its place, known to the extractor or not.
     if (type === 'party' && NAME_LABEL.test(segment.label ?? '') && PERSON_SHAPE.test(segment.value ?? '')) return 1;
     if (wantedNames.likely.some((name) => text.includes(name))) return 0.7;
     if (type === 'place') {
