@@ -8,14 +8,22 @@ import { contentStems, stem } from './text.ts';
 // What a question asks for, read the same way by passage ranking (modules/chat) and by the local
 // provider's extractive answer: the kind of fact it wants and its weighted words.
 
+/** What a date question asks the date of (`QuestionAnalysis.role`). */
+export type DateRole = 'deadline' | 'revised' | 'end' | 'start';
+
 /** The kind of fact a question asks for. */
-export type AnswerType = 'date' | 'amount' | 'percent' | 'party' | 'place' | 'duration' | 'number' | 'text';
+export type AnswerType = 'date' | 'amount' | 'percent' | 'party' | 'place' | 'duration' | 'number' | 'law' | 'text';
 
 /** A question as the ranking and the answerer read it. */
 export interface QuestionAnalysis {
   type: AnswerType;
   /** "By when", "until when", "deadline": the date wanted is a limit ("by 14 March", "no later than"). */
   deadline: boolean;
+  /**
+   * Which date of several a date question wants: a limit (`deadline`), the end of a term ("when
+   * does it end / expire"), its start, or the date as changed ("now", "new", "rescheduled").
+   */
+  role: DateRole | null;
   /** Stemmed content words and their weights (a follow-up's borrowed words weigh less). */
   terms: Map<string, number>;
 }
@@ -28,6 +36,10 @@ const TYPE_CUES: [AnswerType, RegExp][] = [
   // "VAT rate", "interest rate", "what percentage": a share, not money ("room rate" stays money).
   ['percent', /\b(?:vat|tax|gst|interest|discount|commission|growth|inflation|occupancy|vacancy|withholding|margin)\s+rate\b|\bpercentage\b|\bwhat percent\b|\bhow many per ?cent\b|\bwelcher prozentsatz\b/],
   ['amount', /\bhow much\b|\btotal\b|\bvat\b|\btax(?:es)?\b|\bgst\b|\blimits?\b|\ballowance\b|\bcap\b|\bspent\b|\bspend(?:ing)?\b|\bwie (?:hoch|viel)\b|\bbetrag\b|\bsumme\b|\bkosten\b|\bpreis\b|\bfees?\b|\bprices?\b|\bcosts?\b|\brates?\b|\bamount\b|\bsalary\b|\brent\b|\bbudget\b|\bdeposit\b|\bbalance\b|\bcharged?\b|\bpremium\b|\bvalue of\b|\binvoiced?\b.*\bfor\b|\bretainer\b|\bwage\b|\bowed?\b/],
+  // "Where did the price / index end (close) in May?": a level, not a place.
+  ['amount', /\bwhere (?:did|does|do|will|is|are)\b.{0,40}\b(?:price|prices|index|shares?|stocks?|futures|yields?|currency|exchange rate)\b.{0,20}\b(?:end|close|closed|finish|settle|settled|stand|trade|level)\b/],
+  // "Which law governs …", "which courts": the governing-law clause.
+  ['law', /\b(?:which|what) (?:law|laws|jurisdiction|courts?)\b|\bgoverning law\b|\bgoverns?\b|\bgoverned\b|\bwelches recht\b/],
   ['party', /\bwho\b|\bwer\b|\bwem\b|\bwhom\b|\bwhose\b|\b(?:which|what) (?:company|companies|organi[sz]ation|firm|supplier|vendor|customer|client|person|party|bank|insurer|contractor|agency|employer|landlord|tenant|buyer|seller|carrier|auditor)\b|\bname of\b/],
   ['place', /\bwhere\b|\bwo\b|\b(?:which|what) (?:city|country|town|address|location|venue|place|region|office|site|warehouse)\b/],
   ['number', /\bhow many\b|\bwhat share\b|\bhow high\b/],
@@ -40,6 +52,38 @@ const META = new Set(['document', 'say', 'state', 'mention', 'tell', 'according'
 /** Words that only say what kind of fact is asked ("how long", "how soon"): the type carries them. */
 const CUE_WORDS = new Set(['long', 'soon'].map(stem));
 const DATE_NOUNS = new Set(['date', 'day'].map(stem));
+
+/**
+ * Words that name a kind of document ("the services agreement with Corvid"): like its
+ * parties' names they say which document is asked about (the whole of it uses them), not what.
+ */
+const DOCUMENT_NOUNS = new Set(
+  'agreement contract lease nda nondisclosure invoice receipt letter memo memorandum report email e-mail quote quotation minutes cv resume rechnung vertrag'.split(' ').map(stem),
+);
+/** The weight of a word that names the document rather than the asked fact. */
+const NAMING_WEIGHT = 0.3;
+
+/**
+ * Stems of the question's words that name its document: a document noun ending its phrase ("the
+ * lease with …", "the renewal quote?"), and one before such a noun ("nondisclosure agreement").
+ * Not one that says something of another noun ("the leased premises").
+ */
+function documentNaming(question: string): Set<string> {
+  const out = new Set<string>();
+  const tokens = question.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*|[^\s\p{L}\p{N}]/gu) ?? [];
+  let nextNames = false;
+  let nextIsContent = false;
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const stems = contentStems(tokens[i]!);
+    const noun = stems.length === 1 && DOCUMENT_NOUNS.has(stems[0]!);
+    // "nondisclosure" before "agreement" names the kind of document as well.
+    const names: boolean = noun && (!nextIsContent || nextNames);
+    if (names) for (const s of stems) out.add(s);
+    nextNames = names;
+    nextIsContent = stems.length > 0;
+  }
+  return out;
+}
 
 /**
  * German function and question words (the stop list is English): "Wie hoch ist der zu zahlende
@@ -82,6 +126,21 @@ const RELATED_GROUPS = [
   'approve approved approval authorise authorised authorize authorized',
   'number no ref reference',
   'now new revised updated current latest',
+  'govern governed governing jurisdiction',
+  // A question in English about a German document (and back): the words of invoices and contracts.
+  'pay payment zahlung zahlen zahlbar zahlbetrag',
+  'discount skonto rabatt',
+  'invoice rechnung',
+  'total gesamt gesamtbetrag summe betrag',
+  'deliver delivery lieferung liefertermin lieferdatum',
+  'due fällig',
+  'contract agreement vertrag',
+  'notice kündigung kündigungsfrist',
+  'rent miete',
+  'tenant mieter',
+  'landlord vermieter',
+  'salary gehalt',
+  'order auftrag bestellung',
 ];
 const RELATED = new Map<string, Set<string>>();
 for (const group of RELATED_GROUPS) {
@@ -103,16 +162,32 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   let type = classifyQuestion(question);
   // "By what date", "on which day": the noun of the asked kind, said by the type.
   const cue = type === 'date' ? DATE_NOUNS : null;
-  for (const s of contentStems(question)) if (isAsked(s) && !cue?.has(s)) terms.set(s, identifiers.has(s) ? 0.3 : 1);
+  const naming = documentNaming(question);
+  for (const s of contentStems(question)) if (isAsked(s) && !cue?.has(s)) terms.set(s, identifiers.has(s) || naming.has(s) ? NAMING_WEIGHT : 1);
+  // The stop list drops "may": "in May" names a month the answer should be in.
+  if (MAY_ASKED.test(question)) terms.set(MONTH_MAY, NAMING_WEIGHT);
   const previous = [...history].reverse().find((t) => t.role === 'user');
   if (previous && terms.size < 3) {
     // "And the weekend?" / "and when is it due?": the words (and maybe the kind) of the last question.
     for (const s of contentStems(previous.content)) if (!terms.has(s) && isAsked(s)) terms.set(s, 0.5);
     if (type === 'text') type = classifyQuestion(previous.content);
   }
-  const deadline = /\bby when\b|\buntil when\b|\bby what date\b|\bdeadline\b|\bdue\b|\bno later than\b|\blatest\b|\bmust\b.*\bby\b/i.test(question);
-  return { type, deadline, terms };
+  const deadline = /\bby when\b|\buntil when\b|\bby what date\b|\bdeadline\b|\bdue\b|\bno later than\b|\blatest\b|\bmust\b.*\bby\b|\bbis wann\b/i.test(question);
+  const role = type !== 'date' ? null : deadline ? 'deadline' : (ROLE_QUESTIONS.find(([, cue]) => cue.test(question))?.[0] ?? null);
+  return { type, deadline, role, terms };
 }
+
+/** First match wins: "when will it now end" asks the changed date. */
+const ROLE_QUESTIONS: [DateRole, RegExp][] = [
+  ['revised', /\b(?:now|new|revised|updated|rescheduled|postponed|moved)\b/i],
+  ['end', /\b(?:end|ends|ending|expire|expires|expiry|expiration|terminate|terminates|finish|finishes|conclude|concludes|run out|runs out)\b/i],
+  ['start', /\b(?:start|starts|begin|begins|commence|commences|take effect|takes effect|effective)\b/i],
+];
+
+/** The month May, which the stop list drops as a word: asked "in May", written "30 May" or "May 2025". */
+const MAY_ASKED = /\b(?:in|of|for|during|since|until|by|end of|early|late|mid) May\b/;
+const MAY_WRITTEN = /\b\d{1,2}(?:st|nd|rd|th)?\s+May\b|\bMay\s+\d/;
+const MONTH_MAY = 'may';
 
 /** "So far", "until now": documents write "to date" ("Spending to date is …"). */
 const SO_FAR = /\b(?:so far|thus far|until now|up to now|as of now)\b/gi;
@@ -212,10 +287,18 @@ export function factEvidence(type: AnswerType, text: string): number {
       const withoutDates = findDates(text).reduceRight((t, d) => t.slice(0, d.start) + t.slice(d.end), text);
       return /\d/.test(withoutDates) ? 1 : 0;
     }
+    case 'law':
+      // "Governed by the laws of England" says it (a "Governing Law." heading names no law);
+      // "organised under the laws of Japan" (a party's) less.
+      if (GOVERNING_LAW.test(text)) return 1;
+      return LAWS_OF.test(text) ? 0.4 : 0;
     default:
       return 0;
   }
 }
+
+const GOVERNING_LAW = /\b(?:governed by|governing law|construed in accordance with|subject to the (?:exclusive )?jurisdiction|exclusive jurisdiction|gerichtsstand|unterliegt dem)\b[^.;]*?\p{Lu}/iu;
+const LAWS_OF = /\blaws? of (?:the )?\p{Lu}/u;
 
 /** Words that say what a signature or an e-mail header line is, as questions ask for it. */
 const IMPLIED_WORDS: Record<string, string[]> = {
@@ -235,6 +318,7 @@ const REFERENCE_NUMBER = /\b(?:No|Nr|Num)\.?\s*[\d#A-Z]|#\s?\d|\b(?:[A-Z]{1,5}[-
 /** A segment's stems, with what its kind or label says without writing it ("No. 4711" is a number). */
 export function segmentStems(segment: Segment): Set<string> {
   const stems = new Set(contentStems(segment.text));
+  if (MAY_WRITTEN.test(segment.text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(segment.text)) stems.add('number');
   for (const word of impliedWords(segment)) stems.add(word);
   return stems;
@@ -257,6 +341,7 @@ const MAY_IMPLY = /^[ \t>]*(?:(?:from|to|date|sent|subject|by)\s*:|(?:sincerely|
  */
 export function passageStems(text: string): Set<string> {
   const stems = new Set(contentStems(text));
+  if (MAY_WRITTEN.test(text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(text)) stems.add('number');
   if (MAY_IMPLY.test(text)) for (const segment of segmentText(text)) for (const word of impliedWords(segment)) stems.add(word);
   return stems;

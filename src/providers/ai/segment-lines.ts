@@ -84,6 +84,9 @@ export function typeLines(lines: Line[]): TypedLine[] {
   return typed;
 }
 
+/** "For Quayside Estates DAC:", "Signed for and on behalf of the Landlord:": whose signatures follow. */
+const PARTY_LEAD_IN = /^(?:[Ss]igned\s+)?(?:[Ff]or\s+and\s+)?(?:[Ff]or|[Oo]n behalf of)\s+(?:the\s+)?\p{Lu}[^:]{0,80}:$/u;
+
 function typeAlone(line: Line): LineType {
   const c = line.content;
   if (c === '') return 'blank';
@@ -239,13 +242,15 @@ function markEmailHeaders(lines: TypedLine[]): void {
   }
 }
 
-// A letter closing ("Kind regards,") and the short lines after it (name, title, company), or a
-// "--" signature delimiter and what follows it.
+// A letter closing ("Kind regards,") and the short lines after it (name, title, company), a
+// "--" signature delimiter and what follows it, or the names and titles under a party's lead-in in
+// a contract's signature block ("For Brightwater Analytics Limited:"), which stays a lead-in.
 function markSignatures(lines: TypedLine[]): void {
   for (let i = 0; i < lines.length; i++) {
-    const opener = lines[i]!.type === 'signature' || lines[i]!.content === '--';
+    const partyLeadIn = PARTY_LEAD_IN.test(lines[i]!.content);
+    const opener = lines[i]!.type === 'signature' || lines[i]!.content === '--' || partyLeadIn;
     if (!opener) continue;
-    lines[i]!.type = lines[i]!.content === '--' ? 'rule' : 'signature';
+    if (!partyLeadIn) lines[i]!.type = lines[i]!.content === '--' ? 'rule' : 'signature';
     let taken = 0;
     let blanks = 0;
     for (let j = i + 1; j < lines.length && taken < 5; j++) {

@@ -26,6 +26,10 @@ describe('question typing', () => {
     assert.equal(classifyQuestion('What VAT rate applies to the quote?'), 'percent');
     assert.equal(classifyQuestion('What interest rate is charged on late payments?'), 'percent');
     assert.equal(classifyQuestion('What is the room rate?'), 'amount');
+    assert.equal(classifyQuestion('Where did the copper price close in March?'), 'amount');
+    assert.equal(classifyQuestion('Where did the board meeting end?'), 'place');
+    assert.ok(analyzeQuestion('Where did the copper price close in May?').terms.has('may'));
+    assert.ok(!analyzeQuestion('May I see the contract?').terms.has('may'));
   });
 
   it('reads German questions: wann → date, wie hoch / Betrag → amount, wer → party; their function words are not terms', () => {
@@ -197,3 +201,115 @@ describe('choosing the segment', () => {
     assert.equal(await ask('When was the rocket launched to the moon?', text), NOT_FOUND_ANSWER);
   });
 });
+
+describe('which date of several (round 2)', () => {
+  it('reads the role a date question asks: a limit, the end, the start, the date as changed', () => {
+    assert.equal(analyzeQuestion('By what date must the fee be paid?').role, 'deadline');
+    assert.equal(analyzeQuestion('When does the licence expire?').role, 'end');
+    assert.equal(analyzeQuestion('When does the service start?').role, 'start');
+    assert.equal(analyzeQuestion('When will the parts now be shipped?').role, 'revised');
+    assert.equal(analyzeQuestion('When was the letter written?').role, null);
+    assert.equal(analyzeQuestion('How much does the licence cost until it expires?').role, null);
+  });
+
+  it('"when does it end?" → the date the term ends on, not the date the contract was made', async () => {
+    const text = [
+      'This Licence Agreement (the "Agreement") is made on June 9, 2025 by and between Ostrava Maps s.r.o. and Pelican Freight Ltd.',
+      'The Agreement continues until June 8, 2028 unless either party ends it earlier under clause 11.',
+    ].join('\n\n');
+    assert.match(await ask('When does the agreement between Ostrava Maps and Pelican Freight end?', text), /June 8, 2028/);
+  });
+
+  it('an option to end ("may end this lease on …") is not the end of the term', async () => {
+    const text = [
+      '1. Term: five (5) years commencing on 1st May 2024 and ending on 30th April 2029.',
+      '2. Break clause: the Tenant may end this Lease on 30th April 2027 by giving the Landlord six months\u2019 written notice.',
+    ].join('\n');
+    assert.match(await ask('When does the lease with Morrow Estates end?', text), /30th April 2029/);
+  });
+
+  it('"by what date" → the date given as a limit, not a period named beside the same words', async () => {
+    const text =
+      'Your account shows an overdue balance of $88.10 for gas supplied from March 1, 2026 through April 30, 2026. Please pay the balance, or call us to agree a payment plan, by June 15, 2026.';
+    assert.match(await ask('By what date must the overdue balance be paid?', text), /June 15, 2026/);
+  });
+
+  it('"now" → the new date, not the one first promised', async () => {
+    const text =
+      'We regret that the valve kits we promised to ship from Antwerp on March 4 are delayed by a supplier fault. The new shipping date is March 21, 2026.';
+    assert.match(await ask('When will the valve kits now be shipped?', text), /March 21, 2026/);
+  });
+
+  it('a label naming the asked thing and the kind ("Requested Shipping Date:") beats a name line with the question\u2019s words', async () => {
+    const text = ['Northgate Dental Products, Inc.', 'Order date: 02/10/2026', 'Requested Shipping Date: 03/02/2026'].join('\n');
+    assert.match(await ask('When must the dental products be shipped?', text), /03\/02\/2026/);
+  });
+});
+
+describe('other languages and document names (round 2)', () => {
+  it('an English question finds its German words ("early payment discount" → "Zahlung bis … Skonto")', async () => {
+    const text = ['Rechnungsdatum: 03.02.2026', 'Zahlbar innerhalb von 30 Tagen.', 'Bei Zahlung bis zum 10.02.2026 gewähren wir 3 % Skonto.'].join('\n');
+    assert.match(await ask('By when must we pay to get the discount?', text), /10\.02\.2026/);
+  });
+
+  it('a document noun ending its phrase names the document ("the services agreement with X"), one before another noun does not ("the leased premises")', () => {
+    const { terms } = analyzeQuestion('Which law governs the services agreement with Corvid?');
+    assert.equal(terms.get('law'), 1);
+    assert.equal(terms.get('agreement'), 0.3);
+    assert.equal(analyzeQuestion('Where are the leased premises?').terms.get('leas'), 1);
+  });
+
+  it('"which law governs" asks for the governing law; a heading naming no law is no answer', () => {
+    assert.equal(classifyQuestion('Which law governs the contract?'), 'law');
+    assert.equal(classifyQuestion('Which courts have jurisdiction?'), 'law');
+    assert.equal(factEvidence('law', 'This Agreement is governed by the laws of the State of Delaware.'), 1);
+    assert.equal(factEvidence('law', 'Governing Law.'), 0);
+    assert.ok(factEvidence('law', 'Corvid Data Ltd, a company organised under the laws of Scotland') < 0.5);
+  });
+
+  it('"which law governs" → the governing-law clause, not the opening that names the parties\u2019 laws', async () => {
+    const text = [
+      'This Services Agreement (this "Agreement") is made between Corvid Data Ltd, a company organised under the laws of Scotland, and Ferro Labs GmbH.',
+      '14. Governing Law. This Agreement is governed by the laws of England and Wales.',
+    ].join('\n\n');
+    assert.match(await ask('Which law governs the agreement with Ferro Labs?', text), /England and Wales/);
+  });
+});
+
+describe('signature blocks (round 2)', () => {
+  it('the names under "For <party>:" are that party\u2019s signatories, not headings', async () => {
+    const text = [
+      '19. This Lease is governed by the laws of Ireland.',
+      'SIGNED AND DELIVERED AS A DEED',
+      'For Quayside Estates DAC:',
+      'Niamh Gallagher, Director',
+      '',
+      'For Brightwater Analytics Limited:',
+      'Ruairí Doyle, Chief Executive Officer',
+    ].join('\n');
+    assert.equal(segmentText(text).find((s) => s.text.startsWith('Ruairí'))?.kind, 'signature');
+    assert.match(await ask('Who signed the lease for Brightwater Analytics?', text), /Ruairí Doyle/);
+  });
+
+  it('"By: <name>" is a signatory by its place, also a name the extractor does not know', async () => {
+    const text = [
+      '12. Counterparts. This Agreement may be signed in counterparts.',
+      'NORTHWIND SYSTEMS, INC.',
+      'By: Margaret Oyelowo',
+      'Title: President',
+      'TAKEMURA SEIKI CO., LTD.',
+      'By: Takemura Ryo',
+      'Title: President',
+    ].join('\n');
+    assert.match(await ask('Who signed for Takemura?', text), /Takemura Ryo/);
+  });
+});
+
+describe('a month asked (round 2)', () => {
+  it('"in May" is a word of the question, as "30 May" is of the text (the stop list drops "may")', async () => {
+    const text =
+      'Copper fell from USD 9,800 per tonne on 2 May to USD 9,410 on 30 May. We expect copper to trade between USD 9,200 and USD 9,600 in June.';
+    assert.match(await ask('Where did the copper price close in May?', text), /9,410/);
+  });
+});
+

@@ -51,7 +51,8 @@ describe('question types', () => {
     assert.equal(classifyQuestion('Within how many days is payment due?'), 'duration');
     assert.equal(classifyQuestion('How many hours of consulting were billed?'), 'duration');
     assert.equal(classifyQuestion('How many boxes were ordered?'), 'number');
-    assert.equal(classifyQuestion('What is the governing law?'), 'text');
+    assert.equal(classifyQuestion('What is the governing law?'), 'law');
+    assert.equal(classifyQuestion('What is the purpose of the agreement?'), 'text');
   });
 });
 

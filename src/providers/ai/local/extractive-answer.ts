@@ -1,7 +1,7 @@
 import type { Answer, ChatTurn, Entities, Passage } from '../ai-provider.ts';
-import { type AnswerType, analyzeQuestion, factEvidence, type QuestionAnalysis, segmentStems, termCoverage, termMatch, weightByRarity } from '../question.ts';
+import { type AnswerType, analyzeQuestion, type DateRole, factEvidence, type QuestionAnalysis, segmentStems, termCoverage, termMatch, weightByRarity } from '../question.ts';
 import { type Segment, segmentText } from '../segmentation.ts';
-import { contentStems } from '../text.ts';
+import { contentStems, stem } from '../text.ts';
 
 /** What the local provider says when the passages do not answer the question. */
 export const NOT_FOUND_ANSWER = 'I could not find this in the document.';
@@ -100,7 +100,7 @@ const LABEL_BONUS = 0.2;
 const PHRASE_BONUS = 0.05;
 const MAX_PHRASE_BONUS = 0.1;
 
-/** Nouns a label uses for the kind of fact asked ("Due Date", "Total", "Address"). */
+/** Nouns a label uses for the kind of fact asked ("Due Date", "Total", "Address"), as stems. */
 const TYPE_LABEL_WORDS: Partial<Record<AnswerType, string[]>> = {
   date: ['date', 'day', 'dated'],
   amount: ['amount', 'total', 'price', 'fee', 'cost', 'sum', 'value'],
@@ -108,6 +108,7 @@ const TYPE_LABEL_WORDS: Partial<Record<AnswerType, string[]>> = {
   party: ['name'],
   place: ['address', 'location', 'place', 'venue'],
   duration: ['period', 'term', 'duration'],
+  law: ['law', 'jurisdiction'],
 };
 
 /** The label of a segment: a field's, or the "Label:" its text opens with ("Rent: EUR 186,000 ..."). */
@@ -127,7 +128,7 @@ function labelMatch(segment: Segment, analysis: QuestionAnalysis): number {
   const stems = contentStems(label).filter((s) => !/\d/.test(s));
   if (/\b(?:No|Nr|Num)\b\.?|#/.test(label)) stems.push('number');
   if (stems.length === 0) return 0;
-  const typeWords = new Set(TYPE_LABEL_WORDS[analysis.type] ?? []);
+  const typeWords = new Set((TYPE_LABEL_WORDS[analysis.type] ?? []).map(stem));
   let asked = 0;
   let named = 0;
   for (const s of new Set(stems)) {
@@ -154,7 +155,7 @@ function notFound(): ComposedAnswer {
 }
 
 function collectCandidates(passages: Passage[], analysis: QuestionAnalysis, names: NameFinder | undefined): Candidate[] {
-  const { type, deadline } = analysis;
+  const { type, role } = analysis;
   const seen = new Set<string>();
   const out: Candidate[] = [];
   const asked = new Set(analysis.terms.keys());
@@ -185,8 +186,9 @@ function collectCandidates(passages: Passage[], analysis: QuestionAnalysis, name
       seen.add(segment.text);
       const weight = segment.kind === 'signature' && type === 'party' ? 1 : (KIND_WEIGHT[segment.kind] ?? 1);
       let typed = typeEvidence(type, segment, wanted);
-      // "By when must it be paid?": a date given as a limit ("by 14 March 2026", "no later than").
-      if (deadline && type === 'date' && typed > 0 && DEADLINE_CUE.test(segment.text)) typed += 0.5;
+      // "By when must it be paid?" wants the date given as a limit ("by 14 March 2026"), "when does
+      // it end?" the one the term ends on: a date said in that role counts more, another less.
+      if (role && typed > 0) typed = saysRole(role, segment) ? typed + 0.5 : typed * OTHER_ROLE * (role === 'revised' && SUPERSEDED.test(segment.text) ? OTHER_ROLE : 1);
       out.push({ passage: index, segment, order, stems, context, typed, weight, coverage: 0, score: 0 });
     });
   });
@@ -221,13 +223,40 @@ function notAsked(found: string[], asked: ReadonlySet<string>, organisation: boo
 const LEGAL_FORMS = new Set(['ltd', 'limit', 'limited', 'inc', 'llc', 'plc', 'gmbh', 'co', 'corp', 'corporation', 'company', 'ag', 'sa', 'bv', 'kg', 'pty', 'pvt', 'dac', 'llp', 'kk']);
 const IN_NAMED_PLACE =
   /\b(?:in|at)\s+(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Q[1-4])\b)\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)*/u;
-const DEADLINE_CUE = /\b(?:by|until|before|no later than|on or before|due(?: on| by)?|latest|deadline)\s+(?:the\s+)?(?:\p{Lu}|\d)/u;
+/** What a date in another role than the asked one is worth (the contract's date for "when does it end?"). */
+const OTHER_ROLE = 0.6;
+/** Before a date: the word that gives it its role. */
+const BEFORE_DATE = String.raw`\s+(?:on\s+)?(?:the\s+)?(?:\p{Lu}|\d)`;
+/** A label of that role ("Due date:", "Expiry:"). */
+const ROLE_LABEL = (words: string) => new RegExp(String.raw`\b(?:${words})\b[^.:]{0,25}:\s*\S`, 'iu');
+const ROLE_CUES: Record<DateRole, RegExp[]> = {
+  deadline: [new RegExp(String.raw`\b(?:by|until|before|no later than|on or before|due(?: on| by)?|latest|deadline|bis(?: zum)?)${BEFORE_DATE}`, 'u'), ROLE_LABEL('due|deadline|payable|fällig')],
+  end: [new RegExp(String.raw`\b(?:until|till|through|ending|ends?|expir\w*|terminat\w*|conclud\w*)${BEFORE_DATE}`, 'u'), ROLE_LABEL('end|expiry|expiration|until')],
+  start: [new RegExp(String.raw`\b(?:commenc\w*|start\w*|begin\w*|effective|as of|from)${BEFORE_DATE}`, 'u'), ROLE_LABEL('start|commencement|effective')],
+  revised: [/\b(?:new|revised|updated|rescheduled|postponed|moved|now|instead)\b/i],
+};
+/** "The parts we promised to ship on May 4": the date a change replaced, for "when will it now …". */
+const SUPERSEDED = /\b(?:promised|originally|previously|initially|first planned|was (?:planned|scheduled|due))\b/i;
+/** "The Tenant may end this Lease on …": an option to end, not the end. */
+const OPTION = /\b(?:may|can|could|might|option to|right to)\s+(?:\S+\s+){0,2}?(?:end|terminate|cancel)\b[^.;]*/giu;
+
+/** Whether a segment gives its date in the asked role. */
+function saysRole(role: DateRole, segment: Segment): boolean {
+  const text = `${segment.label ? `${segment.label}: ` : ''}${segment.text}`.replace(OPTION, '');
+  return ROLE_CUES[role].some((cue) => cue.test(text));
+}
+
+/** Labels whose value is a person's name, and the shape of such a name (two to four capitalised words). */
+const NAME_LABEL = /^(?:by|name|signed by|signatory|signed)$/i;
+const PERSON_SHAPE = /^\p{Lu}[\p{L}'’.-]+(?:\s+\p{Lu}[\p{L}'’.-]+){1,3}$/u;
 
 /** How surely (0..1) a segment holds a fact of the asked kind. */
 function typeEvidence(type: AnswerType, segment: Segment, wantedNames: { sure: string[]; likely: string[] }): number {
   const text = segment.text;
   if (type === 'party' || type === 'place') {
     if (wantedNames.sure.some((name) => text.includes(name))) return 1;
+    // "By: Takemura Ryo" under a signature block: a name by its place, known to the extractor or not.
+    if (type === 'party' && NAME_LABEL.test(segment.label ?? '') && PERSON_SHAPE.test(segment.value ?? '')) return 1;
     if (wantedNames.likely.some((name) => text.includes(name))) return 0.7;
     if (type === 'place') {
       if (/\b\d+\s+\p{Lu}\p{L}+\s+(?:Street|St|Road|Rd|Avenue|Ave|Lane|Square|Way|Drive|Boulevard|Place|Straße|Strasse)\b/u.test(text)) return 0.8;
