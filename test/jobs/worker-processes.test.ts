@@ -53,7 +53,9 @@ for (const dialect of await availableDialects()) {
 
     it('runs a job again after its lease when the process running it is killed', async () => {
       const kind = uniqueKind('crash');
-      const child = await spawnWorker(t.store, { JOBS_KIND: kind, JOBS_MODE: 'hang', JOBS_LEASE_MS: '1000' });
+      // A lease long enough that a child starved of CPU on a loaded machine still renews it in time
+      // (with 1 s, a starved child lost its own lease and ran the job a second time before the kill).
+      const child = await spawnWorker(t.store, { JOBS_KIND: kind, JOBS_MODE: 'hang', JOBS_LEASE_MS: '3000' });
       children.push(child);
       const { id } = await queue.enqueue(t.database.db, kind, { survive: true });
       const running = await waitForState(queue, id, ['running']);

@@ -42,19 +42,33 @@ describe('video audio tracks through ffmpeg', () => {
     await files.cleanup();
   });
 
-  /** An extractor that finds only `script` as ffmpeg (none when null). */
-  async function withFfmpeg(script: string | null): Promise<Extractor> {
+  /**
+   * A folder holding `script` as ffmpeg (nothing when null). Every fake is written before any
+   * extractor exists: an extractor checks its ffmpeg in a child process, and a child forked while
+   * another script is still open for writing holds that file open too, so running that script then
+   * fails with ETXTBSY ("text file busy") — a failure of the test, not of the code under test.
+   */
+  async function fakeFfmpeg(script: string | null): Promise<string> {
     const dir = await mkdtemp(join(bin, 'path-'));
     if (script !== null) {
       await writeFile(join(dir, 'ffmpeg'), script);
       await chmod(join(dir, 'ffmpeg'), 0o755);
     }
+    return dir;
+  }
+
+  /** An extractor that finds only the ffmpeg of `dir`. */
+  function extractorWith(dir: string): Extractor {
     process.env.PATH = dir;
     try {
       return createExtractor({ threads: 1, timeoutMs: 2_000 });
     } finally {
       process.env.PATH = originalPath;
     }
+  }
+
+  async function withFfmpeg(script: string | null): Promise<Extractor> {
+    return extractorWith(await fakeFfmpeg(script));
   }
 
   it('reports no ffmpeg and answers null when it is not on the PATH', async () => {
@@ -88,9 +102,12 @@ describe('video audio tracks through ffmpeg', () => {
   });
 
   it('a video without audio, a failing ffmpeg and a hung ffmpeg give clear errors and leave no temp file', async () => {
-    const noAudio = await withFfmpeg(`#!/bin/sh\n[ "$1" = "-version" ] && exit 0\necho "Output file #0 does not contain any stream" >&2\nexit 1\n`);
-    const broken = await withFfmpeg(`#!/bin/sh\n[ "$1" = "-version" ] && exit 0\necho "moov atom not found" >&2\nexit 1\n`);
-    const hung = await withFfmpeg(`#!/bin/sh\n[ "$1" = "-version" ] && exit 0\nexec sleep 30\n`);
+    const dirs = [
+      await fakeFfmpeg(`#!/bin/sh\n[ "$1" = "-version" ] && exit 0\necho "Output file #0 does not contain any stream" >&2\nexit 1\n`),
+      await fakeFfmpeg(`#!/bin/sh\n[ "$1" = "-version" ] && exit 0\necho "moov atom not found" >&2\nexit 1\n`),
+      await fakeFfmpeg(`#!/bin/sh\n[ "$1" = "-version" ] && exit 0\nexec sleep 30\n`),
+    ];
+    const [noAudio, broken, hung] = dirs.map(extractorWith) as [Extractor, Extractor, Extractor];
     try {
       const input = await files.write('clip.mp4', 'video bytes');
       await rejectsWith(noAudio.audioTrack(input), 'unsupported', /the MP4 file has no audio track/);
