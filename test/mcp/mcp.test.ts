@@ -67,6 +67,10 @@ describeEachDialect(
         found.results.map((r: { document: { id: string } }) => r.document.id),
         [documentId],
       );
+      // `keyword` is accepted as another name for `text`, as on the REST API.
+      const byKeyword = JSON.parse(text(await client.callTool({ name: 'search', arguments: { query: 'staging cluster', mode: 'keyword' } })));
+      assert.equal(byKeyword.mode, 'text');
+      assert.deepEqual(byKeyword.results, found.results);
       const rest = (await ctx().app.inject({ url: '/api/v1/search?q=staging%20cluster&mode=text', headers: tenant.headers })).json();
       assert.deepEqual(Object.keys(found).sort(), Object.keys(rest).sort());
       const other = await createTenant(ctx());

@@ -70,16 +70,18 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
       'search',
       {
         title: 'Search documents',
-        description: 'Finds documents by keyword (mode "text"), meaning ("semantic") or either by query length ("auto"). Semantic search costs 0.5 AI credits.',
+        description: 'Finds documents by keyword (mode "text", or "keyword" as another name for it), meaning ("semantic") or either by query length ("auto"). Semantic search costs 0.5 AI credits.',
         inputSchema: strictArguments({
           query: z.string().min(1),
-          mode: z.enum(['text', 'semantic', 'auto']).optional(),
+          mode: z.enum(['text', 'keyword', 'semantic', 'auto']).optional(),
           limit: z.number().int().min(1).max(100).optional(),
         }),
         outputSchema: SearchAnswer,
         annotations: { readOnlyHint: true },
       },
-      ({ query, mode, limit }) => asTool(async () => (await search(auth, { q: query, mode, limit })) as Record<string, unknown>),
+      ({ query, mode, limit }) =>
+        // `keyword` is the REST API's other name for `text`: agents may use either.
+        asTool(async () => (await search(auth, { q: query, mode: mode === 'keyword' ? 'text' : mode, limit })) as Record<string, unknown>),
     );
   }
 
