@@ -5,22 +5,7 @@ import type { TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/app.ts';
 import { assertError, createTenant } from '../support/fixtures.ts';
 import { startTwoApps } from './shared-store.ts';
-
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-
-async function redisAvailable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
+import { REDIS_URL, redisAvailable } from '../support/redis.ts';
 
 const available = await redisAvailable();
 

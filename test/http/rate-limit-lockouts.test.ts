@@ -1,23 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Redis } from 'ioredis';
 import { type LockoutRule, MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../../src/http/rate-limit-store.ts';
-
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-
-async function redisAvailable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
+import { REDIS_URL, redisAvailable } from '../support/redis.ts';
 
 const rule: LockoutRule = { limit: 3, windowMs: 60_000, lockMs: 10_000, maxLockMs: 25_000, memoryMs: 120_000 };
 

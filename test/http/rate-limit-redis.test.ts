@@ -8,24 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { RedisRateLimitStore } from '../../src/http/rate-limit-store.ts';
+import { REDIS_URL, redisAvailable } from '../support/redis.ts';
 
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 const ADMIN = 'redis-test-admin-key-0123456789';
-
-async function redisAvailable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

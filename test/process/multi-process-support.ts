@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { REDIS_URL, redisAvailable } from '../support/redis.ts';
+export { REDIS_URL, redisAvailable };
 
 /**
  * Helpers of test/process/multi-process.test.ts (and bench/multi-process.bench.ts): the service as
@@ -15,22 +17,6 @@ import { Redis } from 'ioredis';
 
 /** The entry the processes run: the sources, or the production bundle with `TEST_SERVICE_MAIN=dist/main.js`. */
 export const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..', process.env['TEST_SERVICE_MAIN'] ?? 'src/main.ts');
-export const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-
-export async function redisAvailable(url = REDIS_URL): Promise<boolean> {
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
 /** Removes the rate-limit counters a run left under its prefix. */
 export async function dropRedisPrefix(prefix: string, url = REDIS_URL): Promise<void> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
