@@ -1,5 +1,5 @@
 import { STOP_WORDS } from '../text.ts';
-import { findCity, findCountry, findRegion, isKnownCompanyWord } from './gazetteer.ts';
+import { findCity, findCountry, findRegion, foldName, isKnownCompanyWord } from './gazetteer.ts';
 import {
   isCommonWord,
   isCountry,
@@ -191,6 +191,8 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     const headBefore = lastOf > 0 && isHead(tokens[lastOf - 1]!) && OF_ORG_HEADS.has(bare(tokens[lastOf - 1]!));
     return [{ kind: 'organization', tokens: tail.length >= 2 && !headBefore ? tail : tokens, strength: 4 }];
   }
+  // "Công ty TNHH Nội Thất Sông Đà", "Công ty Cổ phần …": Vietnamese for "company" opens the name.
+  if (tokens.length >= 3 && foldName(`${tokens[0]!.text} ${tokens[1]!.text}`) === 'cong ty') return [{ kind: 'organization', tokens, strength: 3 }];
   // "Mason Hayes & Curran", "Aluko & Oyebode": names joined by an ampersand are a firm's.
   const amp = tokens.findIndex((t) => t.text === '&');
   if (amp > 0 && amp < tokens.length - 1 && tokens.length <= 6 && !tokens.some((t) => ROLE_WORDS.has(bare(t)))) {
