@@ -62,7 +62,7 @@ export function isLegalSuffix(t: NameToken): boolean {
 const ORG_KIND_NOUNS = new Set(
   `agency company firm supplier suppliers vendor contractor auditor auditors bank lender insurer insurers consultancy
   consultants publisher retailer manufacturer distributor startup charity nonprofit broker brokers carrier partner
-  subsidiary regulator`.split(/\s+/),
+  subsidiary regulator forwarder forwarders haulier hauliers integrator wholesaler`.split(/\s+/),
 );
 
 /** Kinds of business written before their name. */
@@ -301,6 +301,8 @@ function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boole
   const headPart = ofAt > 0 ? tokens.slice(0, ofAt) : tokens;
   if (ofAt > 0 && headPart.length === 1) return OF_ORG_HEADS.has(bare(headPart[0]!)) && tokens.length > ofAt + 1;
   if (headPart.length < 2) return false;
+  // "Kreissparkasse Heilbronn", "Stadtwerke Bochum": a compound organisation word and the name it is known by.
+  if (headPart.every((t) => t.capitalised && !t.acronym) && headPart.some((t) => COMPOUND_HEAD.test(bare(t)))) return true;
   let head = bare(headPart[headPart.length - 1]!);
   // "Arts Council England", "Health Canada": an organisation named with its country or region.
   const placeHead = !isHead(headPart[headPart.length - 1]!) && (findCity(head) !== null || findRegion(head) !== null);
@@ -466,7 +468,7 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
       const key = slice.map(bare).join(' ');
       if (isKnownPlace(key) && !(size === 1 && isFirstName(key) && tokens.length > 1)) matched = size;
       else if (size === tokens.length && cityInContext(key, slice, span, ctx)) matched = size;
-      else if (size === tokens.length && (findCountry(key) !== null || (findRegion(key) !== null && (size > 1 || !isCommon(key, ctx))))) matched = size;
+      else if (size === tokens.length && (size > 1 || !(isCommon(key, ctx) || isFirstName(key) || isLastName(key))) && (findCountry(key) !== null || findRegion(key) !== null)) matched = size;
       else if (size >= 2 && COMPASS.has(bare(slice[0]!)) && isKnownPlace(slice.slice(1).map(bare).join(' '))) matched = size;
       else if (size >= 2 && PLACE_WORDS.has(bare(slice[size - 1]!)) && !STREET_WORDS.has(bare(slice[size - 1]!))) matched = size;
     }

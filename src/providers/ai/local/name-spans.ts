@@ -162,6 +162,8 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   const inPlaceName = tokens.slice(Math.max(0, j - 3), j).some((t) => PLACE_FIRST.has(t.lower));
   if (HONORIFICS.has(token.lower) && tokens[j + 1]?.capitalised && prev.lower !== 'vice' && !inPlaceName) return false;
   if (token.capitalised) return true;
+  // "Công ty TNHH …": Vietnamese "company", written with a small second word, opens a company's name.
+  if (token.lower === 'ty' && prev.lower === 'công' && tokens[j + 1]?.capitalised) return true;
   // "Allianz plc", "Acme gmbh": a legal form written in lower case still closes the name.
   if (legal && plainGap && prev.capitalised && LOWER_CASE_LEGAL.has(token.lower.replace(/\./g, ''))) return true;
   if (CONNECTORS.has(token.lower) || PARTICLES.has(token.lower)) {
