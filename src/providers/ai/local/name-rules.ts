@@ -55,7 +55,7 @@ export interface DocumentContext {
 /** A legal form closing a name: "Ltd", "GmbH"; "AS" and "CC" only in capitals. */
 export function isLegalSuffix(t: NameToken): boolean {
   const b = bare(t);
-  return LEGAL_SUFFIXES.has(b) || (CAPITALS_LEGAL_SUFFIXES.has(b) && /^\p{Lu}[\p{Lu}.\/]*$/u.test(t.text) && t.acronym);
+  return LEGAL_SUFFIXES.has(b) || (CAPITALS_LEGAL_SUFFIXES.has(b) && /^\p{Lu}[\p{Lu}./]*$/u.test(t.text) && t.acronym);
 }
 
 /** Nouns for kinds of organisation, followed by a name in apposition ("the auditors, Baker Tilly"). */
