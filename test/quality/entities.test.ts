@@ -11,10 +11,10 @@ import { loadSplits, type SplitName } from '../fixtures/entities/splits.ts';
 
 // [precision, recall] recorded per split and type, less 0.02 of slack.
 const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
-  tune: { people: [0.96, 0.94], organizations: [0.88, 0.8], places: [0.93, 0.92], dates: [0.98, 0.97], amounts: [0.94, 0.92] },
+  tune: { people: [0.96, 0.94], organizations: [0.88, 0.81], places: [0.93, 0.92], dates: [0.98, 0.97], amounts: [0.94, 0.92] },
   holdout: { people: [0.83, 0.78], organizations: [0.63, 0.71], places: [0.87, 0.81], dates: [0.97, 0.95], amounts: [0.98, 0.88] },
   'new-dev': { people: [0.92, 0.95], organizations: [0.87, 0.89], places: [0.91, 0.85], dates: [0.98, 0.98], amounts: [0.87, 0.91] },
-  'new-holdout': { people: [0.91, 0.84], organizations: [0.82, 0.67], places: [0.87, 0.8], dates: [0.98, 0.9], amounts: [0.95, 0.85] },
+  'new-holdout': { people: [0.91, 0.84], organizations: [0.83, 0.68], places: [0.87, 0.8], dates: [0.98, 0.9], amounts: [0.95, 0.85] },
 };
 
 describe('entity extraction quality (local provider)', () => {

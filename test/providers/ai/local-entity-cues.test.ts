@@ -15,6 +15,17 @@ describe('local entities: cues of layout', () => {
     assert.deepEqual(e.organizations, ['Harrowgate Turbines Limited']);
   });
 
+  it('takes the name under a signature\'s job title as the signer\'s organisation', () => {
+    const e = extractEntitiesLocal('Best regards,\n\nTamsin Okoro\nSales Director\nBluefinch Ceramics\n+44 20 7946 0000');
+    assert.deepEqual(e.people, ['Tamsin Okoro']);
+    assert.deepEqual(e.organizations, ['Bluefinch Ceramics']);
+  });
+
+  it('reads "Ernst & Young"-like firms with one ordinary word, not "Health & Safety"', () => {
+    assert.deepEqual(extractEntitiesLocal('Audited by Quillon & Young last year.').organizations, ['Quillon & Young']);
+    assert.deepEqual(extractEntitiesLocal('The Health & Safety team met.').organizations, []);
+  });
+
   it('takes a name before an e-mail address in angle brackets as a person', () => {
     const e = extractEntitiesLocal('From: Ruairí Mac Lochlainn <ruairi@example.test>\nTo: team@example.test');
     assert.deepEqual(e.people, ['Ruairí Mac Lochlainn']);

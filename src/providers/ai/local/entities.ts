@@ -4,6 +4,7 @@ import { type AmountMention, findAmounts } from './amounts.ts';
 import { type DateMention, findDates } from './dates.ts';
 import { detectLocale, type Locale } from './locale.ts';
 import { findFieldValues } from './fields.ts';
+import { isFirstName } from './lexicon.ts';
 import { findPayees, type Payee } from './payees.ts';
 import { findNameSpans, type NameSpan, type NameToken } from './name-spans.ts';
 import {
@@ -70,7 +71,7 @@ export function extractEntityDetails(
     }
   }
 
-  mentions.push(...listMentions(text, spans, mentions, ctx));
+  mentions.push(...listMentions(text, spans, mentions, ctx), ...signatureOrganizations(text, spans, mentions, ctx));
 
   const fields = findFieldValues(text);
   for (const value of fields.values) {
@@ -172,6 +173,23 @@ function isRoleLine(line: string): boolean {
   if (!/^\p{Lu}/u.test(trimmed) || /[:@\d]/.test(trimmed.split('|')[0]!)) return false;
   const wordsOfLine = trimmed.split(/[|,]/)[0]!.trim().split(/\s+/);
   return wordsOfLine.length <= 6 && wordsOfLine.some((w) => ROLE_WORDS.has(w.toLowerCase()));
+}
+
+/**
+ * The line under a signature's job title: "Nguyễn Thị Hồng Nhung" / "Export Director" / "Song Da
+ * Furniture". A name alone there, not already typed on firm evidence, is the signer's organisation.
+ */
+function signatureOrganizations(text: string, spans: NameSpan[], mentions: Mention[], ctx: DocumentContext): Mention[] {
+  const out: Mention[] = [];
+  for (const span of spans) {
+    if (!ctx.aboveRoleLines.has(span.line - 2) || span.after.trim() !== '' || span.before.trim() !== '') continue;
+    if (mentions.some((m) => m.start >= span.start && m.end <= span.end && m.strength >= 2)) continue;
+    const tokens = trimSpan(span, ctx);
+    if (tokens.length > 0 && tokens.length <= 5 && plausibleOrganization(tokens, ctx) && !placeOfWords(tokens) && !isFirstName(tokens[0]!.lower)) {
+      out.push(toMention(text, 'organization', tokens, 1.6));
+    }
+  }
+  return out;
 }
 
 const LIST_ITEM = /^(\s*(?:[-*•·▪◦–]|\(?[a-z0-9]{1,2}[.)])\s+)(.*?)\s*$/u;

@@ -197,8 +197,10 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   const amp = tokens.findIndex((t) => t.text === '&');
   if (amp > 0 && amp < tokens.length - 1 && tokens.length <= 6 && !tokens.some((t) => ROLE_WORDS.has(bare(t)))) {
     const sides = [tokens.slice(0, amp), tokens.slice(amp + 1)];
-    const named = (ts: NameToken[]) => ts.every((t) => t.capitalised || CONNECTORSISH.has(t.lower)) && ts.some((t) => t.capitalised && (!isCommon(bare(t), ctx) || isHead(t) || t.acronym));
-    if (sides.every(named)) return [{ kind: 'organization', tokens, strength: 2.5 }];
+    const words = (ts: NameToken[]) => ts.every((t) => t.capitalised || CONNECTORSISH.has(t.lower)) && !ts.some((t) => GENERIC_CAPITALISED.has(bare(t)));
+    const named = (ts: NameToken[]) => ts.some((t) => t.capitalised && !isHead(t) && (!isCommon(bare(t), ctx) || t.acronym));
+    // "Ernst & Young": one distinctive side is enough; "Research & Development", "Health & Safety" have none.
+    if (sides.every(words) && sides.some(named)) return [{ kind: 'organization', tokens, strength: 2.5 }];
   }
   // "Hotel Alpenrose", "Café Central", "Grupo Ferrovial": a kind of business followed by its name.
   if (tokens.length >= 2 && tokens.length <= 3 && HEAD_FIRST.has(bare(tokens[0]!))) {
