@@ -3,6 +3,7 @@ import type { App } from '../http/fastify-types.ts';
 import type { JobDefinition } from '../jobs/job-types.ts';
 import type { RecurringJob } from '../jobs/recurring.ts';
 import type { ModuleContext, ModuleDefinition, ModuleParts, ModuleServices, Platform, SandboxCleanup } from './module.ts';
+import { keepTestSeams, type TestSeams } from './test-seams.ts';
 
 /** The modules of one process, set up in order: their services, routes, jobs and clean-ups together. */
 export interface AssembledModules {
@@ -24,6 +25,7 @@ export interface AssembledModules {
  */
 export async function assembleModules(platform: Platform, definitions: readonly ModuleDefinition[]): Promise<AssembledModules> {
   const services: Partial<ModuleServices> = {};
+  const testSeams: Partial<TestSeams> = {};
   const parts: { name: string; parts: ModuleParts }[] = [];
   const seen = new Set<string>();
   let cleanups: SandboxCleanup[] = [];
@@ -50,12 +52,16 @@ export async function assembleModules(platform: Platform, definitions: readonly 
       if (name in services) throw new Error(`module "${definition.name}" provides "${name}", already provided by another module`);
       (services as Record<string, unknown>)[name] = service;
     }
+    for (const [name, seam] of Object.entries(made.testSeams ?? {})) {
+      if (name in testSeams) throw new Error(`module "${definition.name}" hands "${name}" to tests, already handed by another module`);
+      (testSeams as Record<string, unknown>)[name] = seam;
+    }
     parts.push({ name: definition.name, parts: made });
   }
   // Dependents are listed after what they use, so their data goes first (foreign keys point down the list).
   cleanups = parts.flatMap((p) => (p.parts.sandboxCleanup ? [p.parts.sandboxCleanup] : [])).reverse();
 
-  return {
+  const assembled: AssembledModules = {
     names: parts.map((p) => p.name),
     use: (name) => use(name, 'composition root'),
     async registerRoutes(api) {
@@ -72,4 +78,6 @@ export async function assembleModules(platform: Platform, definitions: readonly 
       for (const { parts: p } of [...parts].reverse()) await p.close?.();
     },
   };
+  keepTestSeams(assembled, testSeams);
+  return assembled;
 }

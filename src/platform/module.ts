@@ -11,6 +11,7 @@ import type { RecurringJob } from '../jobs/recurring.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { BlobStore } from '../providers/blobs/blob-store.ts';
+import type { TestSeams } from './test-seams.ts';
 
 /** The shared infrastructure every module is built on, made once by the composition root. */
 export interface Platform {
@@ -57,6 +58,8 @@ export type SandboxCleanup = (trx: Executor, tenantId: string) => Promise<void>;
 export interface ModuleParts {
   /** Services for other modules (`use(name)`), and for the composition root. */
   provides?: Partial<ModuleServices>;
+  /** Services for tests only (src/platform/test-seams.ts): not published, no module can `use()` them. */
+  testSeams?: Partial<TestSeams>;
   /** Routes under `/api/v1` (and the sandbox prefix). Each route declares its auth and rate-limit class in `config`. */
   routes?: (app: App) => void | Promise<void>;
   /** Routes outside `/api/v1` (health probes, metrics). */
