@@ -1,3 +1,4 @@
+import type { EventSchemas } from '../events/event-catalogue.ts';
 import type { EventSubscriber } from '../events/event-log.ts';
 import type { App } from '../http/fastify-types.ts';
 import type { JobDefinition } from '../jobs/job-types.ts';
@@ -16,6 +17,8 @@ export interface AssembledModules {
   readonly recurring: readonly RecurringJob[];
   readonly sandboxCleanups: readonly SandboxCleanup[];
   readonly eventSubscribers: readonly EventSubscriber[];
+  /** Every module's event data schemas, by event name. */
+  readonly eventSchemas: EventSchemas;
   close(): Promise<void>;
 }
 
@@ -26,6 +29,7 @@ export interface AssembledModules {
 export async function assembleModules(platform: Platform, definitions: readonly ModuleDefinition[]): Promise<AssembledModules> {
   const services: Partial<ModuleServices> = {};
   const testSeams: Partial<TestSeams> = {};
+  const eventSchemas: Record<string, unknown> = {};
   const parts: { name: string; parts: ModuleParts }[] = [];
   const seen = new Set<string>();
   let cleanups: SandboxCleanup[] = [];
@@ -52,6 +56,10 @@ export async function assembleModules(platform: Platform, definitions: readonly 
       if (name in services) throw new Error(`module "${definition.name}" provides "${name}", already provided by another module`);
       (services as Record<string, unknown>)[name] = service;
     }
+    for (const [name, schema] of Object.entries(made.eventSchemas ?? {})) {
+      if (name in eventSchemas) throw new Error(`module "${definition.name}" declares event "${name}", already declared by another module`);
+      eventSchemas[name] = schema;
+    }
     for (const [name, seam] of Object.entries(made.testSeams ?? {})) {
       if (name in testSeams) throw new Error(`module "${definition.name}" hands "${name}" to tests, already handed by another module`);
       (testSeams as Record<string, unknown>)[name] = seam;
@@ -74,6 +82,7 @@ export async function assembleModules(platform: Platform, definitions: readonly 
     recurring: parts.flatMap((p) => p.parts.recurring ?? []),
     sandboxCleanups: cleanups,
     eventSubscribers: parts.flatMap((p) => (p.parts.onEvent ? [p.parts.onEvent] : [])),
+    eventSchemas: eventSchemas as EventSchemas,
     async close() {
       for (const { parts: p } of [...parts].reverse()) await p.close?.();
     },

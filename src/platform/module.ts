@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/database.ts';
 import type { Executor } from '../db/executor.ts';
+import type { EventSchemas } from '../events/event-catalogue.ts';
 import type { EventLog, EventSubscriber } from '../events/event-log.ts';
 import type { App } from '../http/fastify-types.ts';
 import type { Metrics } from '../http/metrics.ts';
@@ -68,6 +69,8 @@ export interface ModuleParts {
   jobs?: readonly DeclaredJobDefinition[];
   /** Jobs run on a fixed period, once per tick across every process. */
   recurring?: readonly RecurringJob[];
+  /** The data schemas of the events this module emits (its `<module>.events.ts`): the OpenAPI document's webhook payloads. */
+  eventSchemas?: EventSchemas;
   /** Reacts to every recorded event after its transaction committed (at least once: be idempotent). */
   onEvent?: EventSubscriber;
   /** Removes this module's tenant data when a sandbox is reset. */

@@ -23,6 +23,7 @@ import { webhookTriggerRoutes } from './triggers/webhook-trigger.routes.ts';
 import { WorkflowsRepository } from './workflows.repository.ts';
 import { workflowRoutes } from './workflows.routes.ts';
 import { WorkflowsService } from './workflows.service.ts';
+import { WORKFLOW_EVENTS } from './workflows.events.ts';
 
 export type { ExecutionsService } from './executions.service.ts';
 export type { NodeHandler } from './node-handlers.ts';
@@ -85,6 +86,7 @@ export const workflowsModule = defineModule({
     const uploads = new DocumentTrigger({ database, workflows: repo, documents: use('documentPipeline'), folders: use('folderPaths'), executions, principals, access: use('documentAccess'), logger });
     const hooks = new WebhookTrigger({ database, workflows: repo, executions, expressions });
     return {
+      eventSchemas: WORKFLOW_EVENTS,
       provides: { workflows, workflowExecutions: executions, humanTasks: tasks, documentAi: documentAi(library) },
       async routes(app) {
         workflowRoutes(app, { workflows, executions });
