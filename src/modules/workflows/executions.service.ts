@@ -141,7 +141,7 @@ export class ExecutionsService {
 
   /** Gives every run the pause left behind a job again: the failed node (retried), queued runs, and timers that fired while paused. */
   async #restart(trx: Executor, next: Execution, before: Execution, run: NodeRun, now: number): Promise<void> {
-        if (run.status === 'failed' && before.pausedReason === 'node_failed' && run.nodeId === before.failedNodeId) {
+    if (run.status === 'failed' && before.pausedReason === 'node_failed' && run.nodeId === before.failedNodeId) {
       await this.#workflows.updateNodeRun(trx, run.tenantId, run.id, { status: 'queued', error: null, completedAt: null, runnerJobId: null, updatedAt: now });
       await this.#engine.enqueueRun(trx, next, run.id, run.attempt, now);
     } else if (run.status === 'queued') {

@@ -102,7 +102,7 @@ export class NodeRunner {
    */
   async #begin(job: RunningJob<RunNodePayload>): Promise<Snapshot | null> {
     const { tenantId, executionId, runId } = job.payload;
-        return this.#database.db.transaction().execute(async (trx) => {
+    return this.#database.db.transaction().execute(async (trx) => {
       const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
       const run = await this.#workflows.findNodeRun(trx, tenantId, runId);
       if (!runnable(execution, run, job)) return null;
@@ -142,7 +142,7 @@ export class NodeRunner {
   async processDied(trx: Executor, job: DiedJob<RunNodePayload>): Promise<void> {
     const { tenantId, executionId, runId } = job.payload ?? ({} as Partial<RunNodePayload>);
     if (!tenantId || !executionId || !runId) return;
-        const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
+    const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
     const run = await this.#workflows.findNodeRun(trx, tenantId, runId);
     if (!execution || !run || (execution.status !== 'running' && execution.status !== 'paused')) return;
     if (run.status !== 'queued' && !(run.status === 'running' && run.runnerJobId === job.id)) return;
@@ -182,7 +182,7 @@ export class NodeRunner {
    */
   async #commit(job: RunningJob<RunNodePayload>, snapshot: Snapshot, decision: Decision): Promise<void> {
     const { tenantId, executionId, runId } = job.payload;
-        const { node } = snapshot;
+    const { node } = snapshot;
     await this.#database.db.transaction().execute(async (trx) => {
       const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
       const run = await this.#workflows.findNodeRun(trx, tenantId, runId);
@@ -202,7 +202,7 @@ export class NodeRunner {
   /** Marks the run `running` for this job (a node with I/O whose `run_if` held); null when it is no longer this job's. */
   async #claim(job: RunningJob<RunNodePayload>): Promise<Snapshot | null> {
     const { tenantId, executionId, runId } = job.payload;
-        return this.#database.db.transaction().execute(async (trx) => {
+    return this.#database.db.transaction().execute(async (trx) => {
       const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
       const run = await this.#workflows.findNodeRun(trx, tenantId, runId);
       if (!runnable(execution, run, job)) return null;
@@ -263,7 +263,7 @@ export class NodeRunner {
 
   async #record(job: RunningJob<RunNodePayload>, node: WorkflowNode, outcome: NodeOutcome | undefined, failure: string | undefined): Promise<void> {
     const { tenantId, executionId, runId } = job.payload;
-        await this.#database.db.transaction().execute(async (trx) => {
+    await this.#database.db.transaction().execute(async (trx) => {
       const current = await this.#workflows.lockExecution(trx, tenantId, executionId);
       const again = await this.#workflows.findNodeRun(trx, tenantId, runId);
       if (!current || !again || again.status !== 'running' || again.runnerJobId !== job.id) return; // cancelled or ended meanwhile

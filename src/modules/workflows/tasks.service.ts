@@ -345,7 +345,7 @@ export class TasksService {
 
   /** The node run this task holds, when the execution is still going. */
   async #heldRun(trx: Executor, task: Task) {
-        if (!task.executionId || !task.runId) return null;
+    if (!task.executionId || !task.runId) return null;
     const execution = await this.#workflows.findExecution(trx, task.tenantId, task.executionId);
     const run = await this.#workflows.findNodeRun(trx, task.tenantId, task.runId);
     if (!execution || !run || run.status !== 'running' || run.runnerJobId !== `${TASK_HOLD_PREFIX}${task.id}`) return null;
