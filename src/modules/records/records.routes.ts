@@ -10,8 +10,8 @@ const ADMINS = 'Owners, admins and API keys (403 `forbidden` for members and vie
 
 /** docs/records.md: legal holds and retention rules. */
 export function recordsRoutes(app: App, s: { holds: LegalHoldsService; rules: RetentionRulesService }): void {
-  const holdTags = ['legal holds'];
-  const ruleTags = ['retention rules'];
+  const holdTags = ['legal-holds'];
+  const ruleTags = ['retention-rules'];
 
   app.post(
     '/legal-holds',
