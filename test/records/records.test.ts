@@ -124,6 +124,12 @@ describeEachDialect(
       assertHeld(await call('DELETE', `/folders/${top}?force=true`, tenant.headers), h.id, 'Dispute B');
       assertHeld(await call('DELETE', `/folders/${sub}?force=true`, tenant.headers), h.id, 'Dispute B');
       assert.ok(await exists(later));
+      // Moving out from under the held folder would escape the hold: refused; moving within the tree is not.
+      const patch = (url: string, payload: object) => ctx().app.inject({ method: 'PUT', url: `/api/v1${url}`, headers: tenant.headers, payload });
+      assertHeld(await patch(`/documents/${later}`, { folder_id: null }), h.id, 'Dispute B');
+      assertHeld(await patch(`/folders/${sub}`, { parent_id: null }), h.id, 'Dispute B');
+      assert.equal((await patch(`/documents/${later}`, { folder_id: top })).statusCode, 200);
+      assert.equal((await patch(`/documents/${later}`, { folder_id: sub })).statusCode, 200);
       // A hold on something inside the tree refuses the force delete of a folder above it.
       const outer = await folder('Outer');
       const inner = await doc(outer);

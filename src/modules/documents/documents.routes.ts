@@ -96,7 +96,7 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
         tags,
         summary: 'Update a document',
         description:
-          'Partial update: rename, move (`folder_id` null: top level) or replace `tags` (names, created on first use). Needs `edit` permission on the document. With `If-Match` (the ETag of GET), a document changed since is 412 `precondition_failed`.',
+          'Partial update: rename, move (`folder_id` null: top level) or replace `tags` (names, created on first use). Needs `edit` permission on the document. With `If-Match` (the ETag of GET), a document changed since is 412 `precondition_failed`. Moving it out from under a folder an active legal hold names is 409 `legal_hold`.',
         params: IdParams,
         body: UpdateDocumentBody,
         response: { 200: DocumentDetail, ...standardErrors },

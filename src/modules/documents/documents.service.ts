@@ -112,6 +112,7 @@ export class DocumentsService {
       const nameProblem = newName === undefined ? null : nameTypeProblem(newName, document.fileType);
       if (nameProblem) throw errors.field('filename', nameProblem);
       if (patch.folderId && !(await folders.exists(trx, tenantId, patch.folderId))) throw errors.notFound('folder', patch.folderId);
+      if (patch.folderId !== undefined && patch.folderId !== document.folderId) await this.deps.guard.assertMovable(trx, tenantId, { documentId: id }, patch.folderId);
       const now = clock.now();
       const changed: string[] = [];
       if (tagNames !== undefined) {

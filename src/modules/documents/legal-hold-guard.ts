@@ -51,6 +51,35 @@ export class LegalHoldGuard {
     });
   }
 
+  /**
+   * Throws 409 `legal_hold` when moving a document (or a folder, with what is below it) to
+   * `toFolderId` (null: the top level) would take it out of a hold that covers it through a folder
+   * above it: a move must not be a way around a hold.
+   */
+  async assertMovable(db: Executor, tenantId: string, moved: { documentId: string } | { folderId: string }, toFolderId: string | null): Promise<void> {
+    if (this.#checkers.length === 0) return;
+    // What covers it now through folders above it (a hold naming the document or folder itself moves with it).
+    let above: string[];
+    if ('documentId' in moved) {
+      const folder = (await foldersOfDocuments(db, tenantId, [moved.documentId])).get(moved.documentId);
+      above = folder ? ((await ancestorChains(db, tenantId, [folder])).get(folder) ?? []) : [];
+    } else {
+      above = ((await ancestorChains(db, tenantId, [moved.folderId])).get(moved.folderId) ?? []).slice(1);
+    }
+    if (above.length === 0) return;
+    const after = new Set(toFolderId ? ((await ancestorChains(db, tenantId, [toFolderId])).get(toFolderId) ?? []) : []);
+    const lost = above.filter((f) => !after.has(f));
+    if (lost.length === 0) return;
+    const matches = await this.#matching(db, tenantId, [], lost);
+    if (matches.length === 0) return;
+    const first = matches[0]!;
+    throw errors.legalHold(`This is under the legal hold "${first.holdName}" through a folder above it and cannot be moved out of that folder until the hold is released`, {
+      hold_id: first.holdId,
+      hold_name: first.holdName,
+      holds: [...new Map(matches.map((m) => [m.holdId, { id: m.holdId, name: m.holdName }])).values()],
+    });
+  }
+
   /** Of these documents, the ones an active hold covers (directly or through a folder above them), with one covering hold each. */
   async heldDocuments(db: Executor, tenantId: string, documentIds: readonly string[]): Promise<Map<string, HoldMatch>> {
     const held = new Map<string, HoldMatch>();

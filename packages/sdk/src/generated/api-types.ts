@@ -2424,31 +2424,6 @@ export interface Operations {
       updated_at: string;
     };
   };
-  /** Run a retention rule now */
-  postRetentionRuleRun: {
-    path: {
-      id: string;
-    };
-    response: {
-      id: string;
-      folder_id: string;
-      keep_days: number;
-      basis: "created" | "last_version";
-      action: "delete" | "review";
-      created_by: string | null;
-      created_at: string;
-      last_run: {
-        status: "idle" | "running" | "completed" | "failed";
-        started_at: string | null;
-        finished_at: string | null;
-        examined: number;
-        deleted: number;
-        review_requested: number;
-        held: number;
-        error: string | null;
-      };
-    };
-  };
   /** Enhanced search with query understanding (Pro tier and above) */
   postSearchEnhanced: {
     body: {
@@ -2806,6 +2781,31 @@ export interface Operations {
       last_used_at: string | null;
       key: string;
       previous_key_expires_at: string;
+    };
+  };
+  /** Run a retention rule now */
+  runRetentionRule: {
+    path: {
+      id: string;
+    };
+    response: {
+      id: string;
+      folder_id: string;
+      keep_days: number;
+      basis: "created" | "last_version";
+      action: "delete" | "review";
+      created_by: string | null;
+      created_at: string;
+      last_run: {
+        status: "idle" | "running" | "completed" | "failed";
+        started_at: string | null;
+        finished_at: string | null;
+        examined: number;
+        deleted: number;
+        review_requested: number;
+        held: number;
+        error: string | null;
+      };
     };
   };
   /** Search documents by keyword or meaning */
@@ -3487,7 +3487,6 @@ export const OPERATIONS = {
   postDagWorkflowValidate: { method: 'POST', path: '/api/v1/dag/workflows/{id}/validate', idempotencyKey: true, answers: 'json' },
   postMcp: { method: 'POST', path: '/mcp', idempotencyKey: true, answers: 'stream' },
   postMigrationsProjectScan: { method: 'POST', path: '/api/v1/migrations/projects/{id}/scan', idempotencyKey: true, answers: 'json' },
-  postRetentionRuleRun: { method: 'POST', path: '/api/v1/retention-rules/{id}/run', idempotencyKey: true, answers: 'json' },
   postSearchEnhanced: { method: 'POST', path: '/api/v1/search/enhanced', idempotencyKey: true, answers: 'json' },
   postSearchHybrid: { method: 'POST', path: '/api/v1/search/hybrid', idempotencyKey: true, answers: 'json' },
   postSubscriptionCheckout: { method: 'POST', path: '/api/v1/subscription/checkout', idempotencyKey: true, answers: 'json' },
@@ -3501,6 +3500,7 @@ export const OPERATIONS = {
   retryAdminMail: { method: 'POST', path: '/api/v1/admin/mail/{mail_id}/retry', idempotencyKey: true, answers: 'json' },
   retryAdminStorageMigration: { method: 'POST', path: '/api/v1/admin/storage/migrations/{migration_id}/retry', idempotencyKey: true, answers: 'json' },
   rotateApiKey: { method: 'POST', path: '/api/v1/api-keys/{id}/rotate', idempotencyKey: true, answers: 'json' },
+  runRetentionRule: { method: 'POST', path: '/api/v1/retention-rules/{id}/run', idempotencyKey: true, answers: 'json' },
   search: { method: 'GET', path: '/api/v1/search', idempotencyKey: false, answers: 'json' },
   shareDocument: { method: 'POST', path: '/api/v1/documents/{id}/share', idempotencyKey: true, answers: 'json' },
   startMigrationsProject: { method: 'POST', path: '/api/v1/migrations/projects/{id}/start', idempotencyKey: true, answers: 'json' },

@@ -78,7 +78,7 @@ export function folderRoutes(app: App, s: { folders: FoldersService }): void {
         tags,
         summary: 'Update or move a folder',
         description:
-          'Partial update; `parent_id` moves the folder (null: top level). A move into its own subtree is 400 `validation_error`; a sibling with the same name is 409 `conflict`. Only the user who created the folder, owners, admins and API keys (403 `forbidden`; viewers never); moving it under any folder is allowed to them. With `If-Match` (the ETag of GET), a folder changed since is 412 `precondition_failed`.',
+          'Partial update; `parent_id` moves the folder (null: top level). A move into its own subtree is 400 `validation_error`; a sibling with the same name is 409 `conflict`. Only the user who created the folder, owners, admins and API keys (403 `forbidden`; viewers never); moving it under any folder is allowed to them. With `If-Match` (the ETag of GET), a folder changed since is 412 `precondition_failed`. Moving it out from under a folder an active legal hold names is 409 `legal_hold`.',
         params: IdParams,
         body: UpdateFolderBody,
         response: { 200: FolderView, ...standardErrors },

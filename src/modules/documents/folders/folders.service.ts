@@ -125,6 +125,7 @@ export class FoldersService {
           const subtree = await folders.subtreeIds(trx, tenantId, id);
           if (subtree.includes(patch.parentId)) throw errors.field('parent_id', 'a folder cannot be moved into itself or its own subfolders');
         }
+        if (patch.parentId !== undefined && patch.parentId !== current.parentId) await this.deps.guard.assertMovable(trx, tenantId, { folderId: id }, patch.parentId);
         const finalName = name ?? current.name;
         if (await folders.siblingNamed(trx, tenantId, parentId, finalName, id)) throw this.#nameTaken(finalName);
         await folders.update(trx, tenantId, id, { name, color: patch.color, icon: patch.icon, parentId: patch.parentId, updatedAt: clock.now() });
