@@ -7,7 +7,7 @@ import { recordsRoutes } from './records.routes.ts';
 import { RetentionRulesRepository } from './retention-rules.repository.ts';
 import { RETENTION_REVIEW_SOURCE, RetentionRulesService } from './retention-rules.service.ts';
 import { RetentionRunner } from './retention-runner.ts';
-import './records.events.ts';
+import { RECORDS_EVENTS } from './records.events.ts';
 
 export type { LegalHoldsService } from './legal-holds.service.ts';
 export type { RetentionRulesService } from './retention-rules.service.ts';
@@ -41,6 +41,7 @@ export const recordsModule = defineModule({
     tasks.registerSource(RETENTION_REVIEW_SOURCE, runner);
     return {
       provides: { legalHolds: holds, retentionRules: rules },
+      eventSchemas: RECORDS_EVENTS,
       routes(app) {
         recordsRoutes(app, { holds, rules });
       },
