@@ -43,6 +43,9 @@ const CATALOGUE: { readonly [N in EventName]: { readonly emittedBy: string } } =
   // Not in the spec's table: a document's filename, folder or tags changed (the workflows'
   // document_update trigger, contract §10).
   'document.updated': { emittedBy: 'documents' },
+  // Not in the spec's table: document versions (docs/versions.md).
+  'document.version_created': { emittedBy: 'documents' },
+  'document.version_restored': { emittedBy: 'documents' },
 };
 
 /** Every event name, in the catalogue's order. */
