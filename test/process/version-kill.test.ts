@@ -41,7 +41,7 @@ describe('kill -9 of the API during a version upload (SQLite, embedded)', () => 
     const created = await fetch(`${api.base}/api/v1/admin/tenants`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Kill', subdomain: 'kill', tier: 'enterprise' }),
+      body: JSON.stringify({ name: 'Kill', subdomain: 'kill', tier: 'enterprise', owner: { email: 'owner@kill.test', password: 'a long password 1', name: 'Owner' } }),
     });
     assert.equal(created.status, 201, await created.clone().text());
     const tenant = (await created.json()) as Json;
@@ -51,7 +51,8 @@ describe('kill -9 of the API during a version upload (SQLite, embedded)', () => 
     form.append('file', new Blob([V1]), 'handbook.txt');
     const uploaded = (await (await fetch(`${api.base}/api/v1/documents/upload`, { method: 'POST', headers, body: form })).json()) as Json;
     const id = uploaded.id as string;
-    const blobRoot = path.join(dataDir, 'blobs', 'tenants', tenantId);
+    // The document files of the tenant (its thumbnail may be rendered meanwhile, elsewhere).
+    const blobRoot = path.join(dataDir, 'blobs', 'tenants', tenantId, 'documents');
     const filesBefore = filesUnder(blobRoot);
 
     // Half of a 4 MB version is sent, then the process is killed while it is streaming it.
