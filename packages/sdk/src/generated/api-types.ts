@@ -37,6 +37,7 @@ export interface Operations {
       content: string;
       citations: {
         document_id: string;
+        version?: number;
         text: string;
         page?: number;
         score: number;
@@ -694,6 +695,14 @@ export interface Operations {
   downloadDocument: {
     path: {
       id: string;
+    };
+    response: unknown;
+  };
+  /** Download one version of a document */
+  downloadDocumentVersion: {
+    path: {
+      id: string;
+      number: string;
     };
     response: unknown;
   };
@@ -1555,6 +1564,7 @@ export interface Operations {
         content: string;
         citations?: {
           document_id: string;
+          version?: number;
           text: string;
           page?: number;
           score: number;
@@ -1706,6 +1716,27 @@ export interface Operations {
         created_at: string;
         user_name?: string;
         workspace_name?: string;
+      }[];
+    };
+  };
+  /** List a document's versions */
+  listDocumentVersions: {
+    path: {
+      id: string;
+    };
+    response: {
+      document_id: string;
+      current_version: number;
+      versions: {
+        document_id: string;
+        number: number;
+        current: boolean;
+        filename: string;
+        file_type: string;
+        file_size: number;
+        sha256: string;
+        created_at: string;
+        created_by: string | null;
       }[];
     };
   };
@@ -2652,6 +2683,25 @@ export interface Operations {
       message: string;
     };
   };
+  /** Make an earlier version current again */
+  restoreDocumentVersion: {
+    path: {
+      id: string;
+      number: string;
+    };
+    response: {
+      document_id: string;
+      number: number;
+      current: boolean;
+      filename: string;
+      file_type: string;
+      file_size: number;
+      sha256: string;
+      created_at: string;
+      created_by: string | null;
+      restored: boolean;
+    };
+  };
   /** Resume a paused execution */
   resumeDagExecution: {
     path: {
@@ -3335,6 +3385,7 @@ export interface Operations {
   uploadDocument: {
     multipart: {
       file: Blob;
+      on_duplicate?: "store" | "skip";
       folder_id?: string;
       enable_ai?: boolean;
       tags?: string[];
@@ -3346,12 +3397,14 @@ export interface Operations {
       status: string;
       ai_status: string;
       created_at: string;
+      duplicate_of?: string;
     };
   };
   /** Upload a batch of up to 10 documents */
   uploadDocumentBatch: {
     multipart: {
       "files[]": Blob[];
+      on_duplicate?: "store" | "skip";
       folder_id?: string;
       enable_ai?: boolean;
       tags?: string[];
@@ -3364,6 +3417,7 @@ export interface Operations {
         filename: string;
         status: string;
         ai_status: string;
+        duplicate_of?: string;
       }[];
       rejected: {
         filename: string;
@@ -3371,6 +3425,34 @@ export interface Operations {
         code: string;
         message: string;
       }[];
+      skipped?: {
+        filename: string;
+        duplicate_of: string;
+      }[];
+    };
+  };
+  /** Upload a new version of a document */
+  uploadDocumentVersion: {
+    path: {
+      id: string;
+    };
+    multipart: {
+      file: Blob;
+      filename?: string;
+    };
+    response: {
+      document_id: string;
+      number: number;
+      current: boolean;
+      filename: string;
+      file_type: string;
+      file_size: number;
+      sha256: string;
+      created_at: string;
+      created_by: string | null;
+      created: boolean;
+      status: string;
+      ai_status: string;
     };
   };
 }
@@ -3416,6 +3498,7 @@ export const OPERATIONS = {
   deleteWorkspace: { method: 'DELETE', path: '/api/v1/workspaces/{id}', idempotencyKey: true, answers: 'json' },
   deleteWorkspaceMember: { method: 'DELETE', path: '/api/v1/workspaces/{id}/members/{user_id}', idempotencyKey: true, answers: 'json' },
   downloadDocument: { method: 'GET', path: '/api/v1/documents/{id}/download', idempotencyKey: false, answers: 'binary' },
+  downloadDocumentVersion: { method: 'GET', path: '/api/v1/documents/{id}/versions/{number}/download', idempotencyKey: false, answers: 'binary' },
   forgotAuthPassword: { method: 'POST', path: '/api/v1/auth/password/forgot', idempotencyKey: false, answers: 'json' },
   getAdminMail: { method: 'GET', path: '/api/v1/admin/mail', idempotencyKey: false, answers: 'json' },
   getAdminStorageConfig: { method: 'GET', path: '/api/v1/admin/storage/config/{tenant_id}', idempotencyKey: false, answers: 'json' },
@@ -3459,6 +3542,7 @@ export const OPERATIONS = {
   listDagTasks: { method: 'GET', path: '/api/v1/dag/tasks', idempotencyKey: false, answers: 'json' },
   listDagWorkflows: { method: 'GET', path: '/api/v1/dag/workflows', idempotencyKey: false, answers: 'json' },
   listDocumentShares: { method: 'GET', path: '/api/v1/documents/{id}/shares', idempotencyKey: false, answers: 'json' },
+  listDocumentVersions: { method: 'GET', path: '/api/v1/documents/{id}/versions', idempotencyKey: false, answers: 'json' },
   listDocuments: { method: 'GET', path: '/api/v1/documents', idempotencyKey: false, answers: 'json' },
   listFolders: { method: 'GET', path: '/api/v1/folders', idempotencyKey: false, answers: 'json' },
   listLegalHolds: { method: 'GET', path: '/api/v1/legal-holds', idempotencyKey: false, answers: 'json' },
@@ -3495,6 +3579,7 @@ export const OPERATIONS = {
   registerAuth: { method: 'POST', path: '/api/v1/auth/register', idempotencyKey: false, answers: 'json' },
   reprocessDocument: { method: 'POST', path: '/api/v1/documents/{id}/reprocess', idempotencyKey: true, answers: 'json' },
   resetAuthPassword: { method: 'POST', path: '/api/v1/auth/password/reset', idempotencyKey: false, answers: 'json' },
+  restoreDocumentVersion: { method: 'POST', path: '/api/v1/documents/{id}/versions/{number}/restore', idempotencyKey: true, answers: 'json' },
   resumeDagExecution: { method: 'POST', path: '/api/v1/dag/executions/{id}/resume', idempotencyKey: true, answers: 'json' },
   resumeMigrationsProject: { method: 'POST', path: '/api/v1/migrations/projects/{id}/resume', idempotencyKey: true, answers: 'json' },
   retryAdminMail: { method: 'POST', path: '/api/v1/admin/mail/{mail_id}/retry', idempotencyKey: true, answers: 'json' },
@@ -3518,6 +3603,7 @@ export const OPERATIONS = {
   updateWorkspace: { method: 'PUT', path: '/api/v1/workspaces/{id}', idempotencyKey: true, answers: 'json' },
   uploadDocument: { method: 'POST', path: '/api/v1/documents/upload', idempotencyKey: true, answers: 'json' },
   uploadDocumentBatch: { method: 'POST', path: '/api/v1/documents/upload-batch', idempotencyKey: true, answers: 'json' },
+  uploadDocumentVersion: { method: 'POST', path: '/api/v1/documents/{id}/versions', idempotencyKey: true, answers: 'json' },
 } as const;
 
 /** The body of each webhook delivery, by event name (docs/webhooks.md; verify it with verifyWebhookSignature). */
@@ -3762,6 +3848,37 @@ export interface WebhookEvents {
       deleted: number;
       review_requested: number;
       held: number;
+    };
+  };
+  /** The document.version_created event */
+  "document.version_created": {
+    id: string;
+    type: "document.version_created";
+    timestamp: string;
+    data: {
+      document_id: string;
+      version: number;
+      filename: string;
+      file_type: string;
+      file_size: number;
+      sha256: string;
+      created_by: string | null;
+    };
+  };
+  /** The document.version_restored event */
+  "document.version_restored": {
+    id: string;
+    type: "document.version_restored";
+    timestamp: string;
+    data: {
+      document_id: string;
+      version: number;
+      filename: string;
+      file_type: string;
+      file_size: number;
+      sha256: string;
+      created_by: string | null;
+      previous_version: number;
     };
   };
   /** The test ping (POST /webhooks/{id}/test) */
