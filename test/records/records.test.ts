@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { uploadOk } from '../documents/helpers.ts';
+import { multipart, uploadOk } from '../documents/helpers.ts';
 import { waitFor } from '../jobs/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, type LoggedInUser, loginAs, type TestTenant } from '../support/fixtures.ts';
@@ -202,6 +202,26 @@ describeEachDialect(
       assert.equal(events.filter((e) => e.name === 'retention.document_deleted').length, 2);
       assert.ok(events.some((e) => e.name === 'retention.run_completed'));
       await made('DELETE', `/legal-holds/${h.id}`);
+      await made('DELETE', `/retention-rules/${rule.id}`);
+    });
+
+    it('a last_version rule counts from the newest version: a document given a new version is not due', async () => {
+      const f = await folder('Versioned');
+      const stale = await doc(f);
+      const revised = await doc(f);
+      const rule = await made('POST', '/retention-rules', { folder_id: f, keep_days: 10, basis: 'last_version', action: 'delete' });
+      offset += 11 * DAY_MS;
+      const body = multipart([{ name: 'file', filename: 'revised.txt', content: Buffer.from(`Revised contract ${Math.random()}`) }]);
+      const version = await ctx().app.inject({ method: 'POST', url: `/api/v1/documents/${revised}/versions`, payload: body.payload, headers: { ...tenant.headers, ...body.headers } });
+      assert.equal(version.statusCode, 201, version.body);
+      await made('POST', `/retention-rules/${rule.id}/run`);
+      const run = await waitFor(async () => {
+        const r = await made('GET', `/retention-rules/${rule.id}`);
+        return r.last_run.status === 'completed' ? r : undefined;
+      }, 'the run', 30_000);
+      assert.deepEqual([run.last_run.examined, run.last_run.deleted], [1, 1]);
+      assert.equal(await exists(stale), false);
+      assert.ok(await exists(revised), 'the new version restarted its time');
       await made('DELETE', `/retention-rules/${rule.id}`);
     });
 
