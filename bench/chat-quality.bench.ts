@@ -9,10 +9,18 @@
  *   not found: answers saying the document does not hold it.
  * Figures per split of the document; misses are printed for `tune` only (holdout documents are
  * measured, never looked at: test/fixtures/corpus/README.md).
+ * Then the second hold-out set (test/fixtures/chat-holdout): other kinds of documents, questions as
+ * users phrase them (yes/no, lists, across two documents) and questions the document does not answer,
+ * where the right answer is the not-found answer. Its `dev` documents' misses are printed, its
+ * `holdout` ones are measured only:
+ *   fact:     the answer holds a gold string (all of them for lists), or says not found when it should;
+ *   answered: fact over the questions the document answers; abstained: share of the others said not found;
+ *   wrong not found: share of answerable questions answered "not found".
  * Run: npm run bench chat-quality
  */
 import { fileURLToPath } from 'node:url';
 import { NOT_FOUND_ANSWER } from '../src/providers/ai/local/extractive-answer.ts';
+import { type ChatHoldout, type HoldoutQuestion, loadChatHoldout } from '../test/fixtures/chat-holdout/chat-holdout.ts';
 import { type Corpus, squash } from '../test/fixtures/corpus/corpus.ts';
 import { loadCorpus, renderCorpusDocument } from '../test/fixtures/corpus/render.ts';
 import { uploadOk } from '../test/documents/helpers.ts';
@@ -64,7 +72,41 @@ function figures(outcomes: Outcome[]): Figures {
   };
 }
 
-export async function run(corpus: Corpus = loadCorpus()) {
+interface HoldoutOutcome {
+  split: string;
+  kind: string;
+  question: string;
+  absent: boolean;
+  fact: boolean;
+  document: boolean;
+  words: number;
+  notFound: boolean;
+  answer: string;
+}
+
+/** Whether an answer holds the gold of a hold-out question (see the header). */
+function holdsGold(q: HoldoutQuestion, answer: string, notFound: boolean): boolean {
+  if (q.absent) return notFound;
+  const held = (g: string) => lower(answer).includes(lower(g));
+  return q.all ? q.gold.every(held) : q.gold.some(held);
+}
+
+function holdoutFigures(outcomes: HoldoutOutcome[]) {
+  const share = (rows: HoldoutOutcome[], f: (o: HoldoutOutcome) => boolean) => Number((rows.filter(f).length / Math.max(1, rows.length)).toFixed(3));
+  const answerable = outcomes.filter((o) => !o.absent);
+  const absent = outcomes.filter((o) => o.absent);
+  return {
+    questions: outcomes.length,
+    fact: share(outcomes, (o) => o.fact),
+    answered: share(answerable, (o) => o.fact),
+    document: share(answerable, (o) => o.document),
+    avgWords: Number((answerable.reduce((a, o) => a + o.words, 0) / Math.max(1, answerable.length)).toFixed(1)),
+    abstained: share(absent, (o) => o.notFound),
+    wrongNotFound: share(answerable, (o) => o.notFound),
+  };
+}
+
+export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = loadChatHoldout()) {
   const t = await startTestApp('sqlite', { worker: true });
   try {
     const created = await t.admin({
@@ -80,14 +122,21 @@ export async function run(corpus: Corpus = loadCorpus()) {
       const rendered = await renderCorpusDocument(doc);
       uploaded.set(doc.id, await uploadOk(t, headers, { filename: rendered.filename, content: rendered.bytes }));
     }
+    for (const doc of second.documents) {
+      const rendered = await renderCorpusDocument(doc, doc.text);
+      uploaded.set(`second:${doc.id}`, await uploadOk(t, headers, { filename: rendered.filename, content: rendered.bytes }));
+    }
     for (const id of uploaded.values()) await waitProcessed(t, id);
+    const ask = async (documentId: string, question: string) => {
+      const session = (await t.app.inject({ method: 'POST', url: '/api/v1/chat/sessions', headers, payload: { document_id: documentId, name: 'bench' } })).json() as { id: string };
+      const res = await t.app.inject({ method: 'POST', url: `/api/v1/chat/sessions/${session.id}/ask`, headers, payload: { message: question } });
+      return res.json() as { content: string; citations: { document_id: string; text: string }[] };
+    };
 
     const outcomes: Outcome[] = [];
     for (const q of corpus.questions) {
       const documentId = uploaded.get(q.document)!;
-      const session = (await t.app.inject({ method: 'POST', url: '/api/v1/chat/sessions', headers, payload: { document_id: documentId, name: 'bench' } })).json() as { id: string };
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/chat/sessions/${session.id}/ask`, headers, payload: { message: q.question } });
-      const answer = res.json() as { content: string; citations: { document_id: string; text: string }[] };
+      const answer = await ask(documentId, q.question);
       outcomes.push({
         split: documents.find((d) => d.id === q.document)!.split,
         kind: q.kind,
@@ -101,9 +150,30 @@ export async function run(corpus: Corpus = loadCorpus()) {
       });
     }
 
+    const secondOutcomes: HoldoutOutcome[] = [];
+    for (const q of second.questions) {
+      const documentId = uploaded.get(`second:${q.document}`)!;
+      const answer = await ask(documentId, q.question);
+      const notFound = answer.content === NOT_FOUND_ANSWER;
+      secondOutcomes.push({
+        split: second.documents.find((d) => d.id === q.document)!.split,
+        kind: q.kind,
+        question: q.question,
+        absent: q.absent === true,
+        fact: holdsGold(q, answer.content, notFound),
+        document: answer.citations[0]?.document_id === documentId,
+        words: answer.content.split(/\s+/).filter(Boolean).length,
+        notFound,
+        answer: answer.content,
+      });
+    }
+
     const tune = outcomes.filter((o) => o.split === 'tune');
     const byKind = Object.fromEntries([...new Set(tune.map((o) => o.kind))].sort().map((kind) => [kind, figures(tune.filter((o) => o.kind === kind))]));
     for (const miss of tune.filter((o) => !o.fact)) process.stderr.write(`tune miss [${miss.kind}] ${miss.question}\n    → ${miss.answer}\n`);
+    const dev = secondOutcomes.filter((o) => o.split === 'dev');
+    for (const miss of dev.filter((o) => !o.fact)) process.stderr.write(`dev miss [${miss.kind}] ${miss.question}\n    → ${miss.answer}\n`);
+    const secondHoldout = secondOutcomes.filter((o) => o.split === 'holdout');
     return {
       provider: 'local',
       documents: documents.length,
@@ -111,10 +181,24 @@ export async function run(corpus: Corpus = loadCorpus()) {
       holdout: figures(outcomes.filter((o) => o.split === 'holdout')),
       all: figures(outcomes),
       tuneByKind: byKind,
+      second: {
+        documents: second.documents.length,
+        dev: holdoutFigures(dev),
+        holdout: holdoutFigures(secondHoldout),
+        all: holdoutFigures(secondOutcomes),
+        holdoutByKind: Object.fromEntries(
+          [...new Set(secondHoldout.map((o) => o.kind))].sort().map((kind) => [kind, holdoutFigures(secondHoldout.filter((o) => o.kind === kind)).fact]),
+        ),
+      },
     };
   } finally {
     await t.close();
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(JSON.stringify(await run(), null, 2));
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // CHAT_BENCH_SECOND_ONLY=1: only the second hold-out set (a quicker run while working on it).
+  const only = process.env['CHAT_BENCH_SECOND_ONLY'] === '1';
+  const corpus = loadCorpus();
+  console.log(JSON.stringify(await run(only ? { ...corpus, documents: [], questions: [] } : corpus), null, 2));
+}

@@ -10,7 +10,7 @@ import type { CreditsService } from '../credits/index.ts';
 import type { DocumentAccess, DocumentVersionNumbers } from '../documents/index.ts';
 import type { PassageStore } from '../processing/index.ts';
 import type { ChatMessage, ChatRepository, ChatSession, Citation } from './chat.repository.ts';
-import { rankPassages } from './passage-ranking.ts';
+import { CHAT_MIN_PASSAGE_SCORE, CHAT_TOP_PASSAGES, rankPassages } from './passage-ranking.ts';
 
 /** A question that passed the checks of `ask`, ready to be answered. */
 export interface PreparedQuestion {
@@ -22,10 +22,6 @@ export interface PreparedQuestion {
   answerId: string;
 }
 
-/** Passages handed to the model; enough to answer, few enough to stay on topic. */
-const TOP_PASSAGES = 5;
-/** Below this a passage shares too little with the question to count as evidence. */
-const MIN_PASSAGE_SCORE = 0.08;
 /** Earlier turns the model sees. */
 const HISTORY_MESSAGES = 10;
 
@@ -177,7 +173,7 @@ export class ChatService {
     }));
     const [vector] = stored.some((p) => p.vector) ? await ai.embed([question], { purpose: 'query', signal: options.signal }) : [null];
     const analysis = analyzeQuestion(question, history);
-    const best = rankPassages({ analysis, vector: vector ?? null }, stored, { top: TOP_PASSAGES, minScore: MIN_PASSAGE_SCORE });
+    const best = rankPassages({ analysis, vector: vector ?? null }, stored, { top: CHAT_TOP_PASSAGES, minScore: CHAT_MIN_PASSAGE_SCORE });
     const answer = await ai.answer(
       question,
       best.map((p) => ({ documentId: session.documentId, text: p.text, page: p.page, score: p.score })),

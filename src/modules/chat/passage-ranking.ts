@@ -1,6 +1,11 @@
 import { dot } from '../../lib/vectors.ts';
 import { factEvidence, passageStems, type QuestionAnalysis, termCoverage, weightByRarity } from '../../providers/ai/question.ts';
 
+/** Passages handed to the model; enough to answer, few enough to stay on topic. */
+export const CHAT_TOP_PASSAGES = 5;
+/** Below this a passage shares too little with the question to count as evidence. */
+export const CHAT_MIN_PASSAGE_SCORE = 0.08;
+
 /** A passage and how well it answers the question, in [0, 1]. */
 export interface RankedPassage {
   index: number;

@@ -12,7 +12,7 @@ import { contentStems, stem } from './text.ts';
 export type DateRole = 'deadline' | 'revised' | 'end' | 'start';
 
 /** The kind of fact a question asks for. */
-export type AnswerType = 'date' | 'amount' | 'percent' | 'party' | 'place' | 'duration' | 'number' | 'law' | 'text';
+export type AnswerType = 'date' | 'amount' | 'percent' | 'party' | 'place' | 'duration' | 'frequency' | 'number' | 'law' | 'text';
 
 /** A question as the ranking and the answerer read it. */
 export interface QuestionAnalysis {
@@ -26,11 +26,27 @@ export interface QuestionAnalysis {
   role: DateRole | null;
   /** Stemmed content words and their weights (a follow-up's borrowed words weigh less). */
   terms: Map<string, number>;
+  /**
+   * Stems of the question's words used as nouns ("the cancellation fee", "a company car"): what it
+   * asks about, which a document that answers it names. Its verbs ("apply", "dispute", "stored")
+   * are paraphrased freely and say less whether the document holds the answer.
+   */
+  nouns: Set<string>;
 }
 
 // First match wins: "how much notice" is a duration before "how much" is an amount, "when" is a
 // date before "term" is a duration.
 const TYPE_CUES: [AnswerType, RegExp][] = [
+  // "How often is rent paid?": a frequency ("quarterly", "every second Friday", "once a year").
+  ['frequency', /\bhow (?:often|frequently)\b|\bhow many times\b|\bat what (?:interval|frequency)\b/],
+  // "By how much can the price rise?": the change, a percentage or a sum.
+  ['percent', /\bby how much\b/],
+  // "How fast / how quickly must they respond?": a span of time.
+  ['duration', /\bhow (?:fast|quickly|promptly)\b/],
+  // "What's my last day?", "the first day of work": a date.
+  ['date', /\b(?:last|first|final|closing|opening|start(?:ing)?|end(?:ing)?) (?:working )?(?:day|date)\b/],
+  // "How heavy", "how big", "what size": a figure with a unit.
+  ['number', /\bhow (?:heavy|big|large|tall|wide|far|deep)\b|\bwhat (?:size|weight|area|volume|capacity|distance)\b/],
   ['duration', /\bhow long\b|\bhow many (?:business |working |calendar )?(?:days|weeks|months|years|hours)\b|\bhow much (?:notice|time)\b|\bnotice period\b|\bwithin (?:what|how)\b|\bhow soon\b|\bduration\b|\blead time\b/],
   ['date', /\bwhen\b|\bwann\b|\bbis wann\b|\ban welchem tag\b|\bwhat (?:date|day|year)\b|\bwhich (?:date|day|year)\b|\bby what date\b|\bdeadline\b|\bdue date\b|\bdate of\b|\bexpiry date\b|\bstart date\b|\bend date\b|\bon what (?:date|day)\b/],
   // "VAT rate", "interest rate", "what percentage": a share, not money ("room rate" stays money).
@@ -47,10 +63,10 @@ const TYPE_CUES: [AnswerType, RegExp][] = [
 ];
 
 /** Words of questions that say nothing about the document's content. */
-const META = new Set(['document', 'say', 'state', 'mention', 'tell', 'according', 'file', 'text', 'does', 'exactly'].map(stem));
+const META = new Set(['document', 'say', 'state', 'mention', 'tell', 'according', 'file', 'text', 'does', 'exactly', 'everything', 'anything', 'something', 'actually'].map(stem));
 
 /** Words that only say what kind of fact is asked ("how long", "how soon"): the type carries them. */
-const CUE_WORDS = new Set(['long', 'soon'].map(stem));
+const CUE_WORDS = new Set(['long', 'soon', 'fast', 'quickly', 'promptly', 'often', 'frequently', 'heavy', 'big', 'large'].map(stem));
 const DATE_NOUNS = new Set(['date', 'day'].map(stem));
 
 /**
@@ -127,6 +143,24 @@ const RELATED_GROUPS = [
   'number no ref reference',
   'now new revised updated current latest',
   'govern governed governing jurisdiction',
+  // Everyday words for what contracts, bills and notices write more formally.
+  'repay repaid repayment repayable',
+  'uptime availability available',
+  'down unavailable outage offline',
+  'raise increase rise',
+  'heavy weight weigh weighs',
+  'send sender sending shipper consignor dispatch',
+  'cover covered insurance insured',
+  'quit leave resign resignation',
+  'fire dismiss dismissal',
+  'allowed permitted permit allow',
+  'banned prohibited forbidden',
+  'refund refunded refundable repay',
+  'bonus incentive',
+  'money funds sum',
+  'finish complete completion',
+  'job role position',
+  'boss manager supervisor',
   // A question in English about a German document (and back): the words of invoices and contracts.
   'pay payment zahlung zahlen zahlbar zahlbetrag',
   'discount skonto rabatt',
@@ -154,7 +188,7 @@ for (const group of RELATED_GROUPS) {
 
 /** Reads a question: its answer type and words, a short follow-up borrowing the previous question's. */
 export function analyzeQuestion(asked: string, history: ChatTurn[] = []): QuestionAnalysis {
-  const question = asked.replace(SO_FAR, 'to date');
+  const question = asked.replace(SO_FAR, 'to date').replace(PAY_BACK, 'repay').replace(RUN_OUT, 'end').replace(CREDIT_LINE, 'credit facility');
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -164,6 +198,8 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   const cue = type === 'date' ? DATE_NOUNS : null;
   const naming = documentNaming(question);
   for (const s of contentStems(question)) if (isAsked(s) && !cue?.has(s)) terms.set(s, identifiers.has(s) || naming.has(s) ? NAMING_WEIGHT : 1);
+  // "How heavy": the document gives a weight ("Gross weight: 18,420 kg"); the cue word says which.
+  for (const [cue, noun] of DIMENSIONS) if (cue.test(question) && !terms.has(stem(noun))) terms.set(stem(noun), 1);
   // The stop list drops "may": "in May" names a month the answer should be in.
   if (MAY_ASKED.test(question)) terms.set(MONTH_MAY, NAMING_WEIGHT);
   const previous = [...history].reverse().find((t) => t.role === 'user');
@@ -174,7 +210,51 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   }
   const deadline = /\bby when\b|\buntil when\b|\bby what date\b|\bdeadline\b|\bdue\b|\bno later than\b|\blatest\b|\bmust\b.*\bby\b|\bbis wann\b/i.test(question);
   const role = type !== 'date' ? null : deadline ? 'deadline' : (ROLE_QUESTIONS.find(([, cue]) => cue.test(question))?.[0] ?? null);
-  return { type, deadline, role, terms };
+  return { type, deadline, role, terms, nouns: nounStems(question) };
+}
+
+/** Words after which the next words are a noun phrase. */
+const DETERMINERS = new Set(
+  'the a an any my our your their its his her this that these those there of for on about with without per each every some no'.split(' '),
+);
+const PREPOSITIONS = new Set('in on at to by from into since until after before during against under over'.split(' '));
+const AUXILIARIES = /\b(?:do|does|did|will|would|can|could|must|should|shall|may)\b/i;
+
+/**
+ * Stems of the words of a question in noun position: after a determiner, a possessive or a
+ * preposition, with the words that follow them in the same phrase ("the late payment interest
+ * rate"). Not words ending in -ed or -ing (participles: "stored", "guaranteeing"), and not the
+ * last word of a phrase that follows an auxiliary: "does the new rent apply" ends on its verb.
+ */
+export function nounStems(question: string): Set<string> {
+  const out = new Set<string>();
+  const tokens = (question.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*|[^\s\p{L}\p{N}]/gu) ?? []).map((t) => t.toLowerCase());
+  let inPhrase = false;
+  let afterAuxiliary = false;
+  tokens.forEach((token, i) => {
+    if (!/^[\p{L}\p{N}]/u.test(token)) {
+      inPhrase = false;
+      return;
+    }
+    if (DETERMINERS.has(token) || /['’]s$/.test(token)) {
+      inPhrase = true;
+      if (/['’]s$/.test(token)) for (const s of contentStems(token)) out.add(s);
+      return;
+    }
+    if (AUXILIARIES.test(token)) {
+      afterAuxiliary = true;
+      inPhrase = false;
+      return;
+    }
+    const stems = contentStems(token);
+    // "the new rent": a word the stop list drops stays inside the phrase.
+    if (stems.length === 0) return;
+    const next = tokens[i + 1];
+    const last = next === undefined || !/^[\p{L}\p{N}]/u.test(next) || PREPOSITIONS.has(next) || DETERMINERS.has(next);
+    if (!inPhrase || /(?:ed|ing)$/.test(token) || (last && afterAuxiliary)) return;
+    for (const s of stems) out.add(s);
+  });
+  return out;
 }
 
 /** First match wins: "when will it now end" asks the changed date. */
@@ -188,6 +268,20 @@ const ROLE_QUESTIONS: [DateRole, RegExp][] = [
 const MAY_ASKED = /\b(?:in|of|for|during|since|until|by|end of|early|late|mid) May\b/;
 const MAY_WRITTEN = /\b\d{1,2}(?:st|nd|rd|th)?\s+May\b|\bMay\s+\d/;
 const MONTH_MAY = 'may';
+
+/** Phrasal verbs documents write as one word: "pay (it) back" → repay, "run out" → end. */
+const PAY_BACK = /\bpa(?:y|id)\s+(?:(?:it|them|this|that|everything|all|the \w+)\s+)?back\b/gi;
+const RUN_OUT = /\b(?:runs?|ran) out\b/gi;
+/** "Credit line", "line of credit": what a bank's letter calls a credit facility. */
+const CREDIT_LINE = /\bcredit line\b|\bline of credit\b/gi;
+
+/** What a "how heavy / big / far …" question asks the measure of. */
+const DIMENSIONS: [RegExp, string][] = [
+  [/\bhow heavy\b/i, 'weight'],
+  [/\bhow (?:big|large)\b/i, 'size'],
+  [/\bhow far\b/i, 'distance'],
+  [/\bhow tall\b/i, 'height'],
+];
 
 /** "So far", "until now": documents write "to date" ("Spending to date is …"). */
 const SO_FAR = /\b(?:so far|thus far|until now|up to now|as of now)\b/gi;
@@ -207,8 +301,21 @@ function identifyingStems(question: string): Set<string> {
   return out;
 }
 
+/**
+ * A question answered yes or no ("Is the deposit refundable?", "Can we sublet part?", "Do I pay tax
+ * on it?"): it opens with an auxiliary verb. Its answer is the sentence that decides it, whatever
+ * kind of fact the sentence holds, so its words ("tax", "term", "fee") do not make it a money or
+ * duration question. One that also asks a wh- question ("Is there a fee, and how much?") is not one.
+ */
+const YES_NO = /^\s*(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had|must|should|may|shall|am|isn't|aren't|doesn't|don't|won't|can't)\b(?![^?]*\b(?:how|what|when|where|who|which)\b)/i;
+
+export function isYesNo(question: string): boolean {
+  return YES_NO.test(question);
+}
+
 /** The kind of fact a question asks for ('text' when it asks for no particular kind). */
 export function classifyQuestion(question: string): AnswerType {
+  if (isYesNo(question)) return 'text';
   const q = question.toLowerCase();
   for (const [type, cue] of TYPE_CUES) if (cue.test(q)) return type;
   return 'text';
@@ -229,7 +336,11 @@ const MIN_SHARED_PREFIX = 5;
 function sameWord(a: string, b: string): boolean {
   if (b.length < MIN_SHARED_PREFIX || /\d/.test(b)) return false;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return long.startsWith(short) && long.length - short.length <= 6;
+  if (long.startsWith(short) && long.length - short.length <= 6) return true;
+  // "respond" / "response", "guarantee" / "guarantor": one word whose ending the stemmer left apart.
+  let shared = 0;
+  while (shared < short.length && short[shared] === long[shared]) shared++;
+  return shared >= 6 && shared >= 0.8 * short.length;
 }
 
 /**
@@ -263,6 +374,9 @@ export function weightByRarity(terms: Map<string, number>, texts: ReadonlySet<st
 const MONTH_NAMES = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const DAY_MONTH = new RegExp(`\\b(?:(?:${MONTH_NAMES})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b(?![.,:]?\\d)|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTH_NAMES})\\b)`, 'i');
 const PERCENT = /\d\s?%|\bper ?cent\b|\bprozent\b/i;
+/** How often: "quarterly", "every second Friday", "once in any twelve-month period", "each month". */
+const FREQUENCY =
+  /\b(?:daily|weekly|fortnightly|monthly|quarterly|annually|yearly|biannually|hourly|every|each|once|twice|three times|per (?:day|week|month|quarter|year|annum)|a (?:day|week|month|quarter|year))\b/i;
 const MONTH_YEAR = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{4}\b|\bQ[1-4]\s+\d{4}\b/i;
 
 /**
@@ -283,6 +397,8 @@ export function factEvidence(type: AnswerType, text: string): number {
       return findAmounts(text).length > 0 ? 0.3 : 0;
     case 'duration':
       return findDurations(text).length > 0 ? 1 : 0;
+    case 'frequency':
+      return FREQUENCY.test(text) ? 1 : 0;
     case 'number': {
       const withoutDates = findDates(text).reduceRight((t, d) => t.slice(0, d.start) + t.slice(d.end), text);
       return /\d/.test(withoutDates) ? 1 : 0;

@@ -156,8 +156,24 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
         emit({ kind: 'table_row', text: rowText, start: line.contentStart, end: line.end, cells, ...(labelled ? { header: header! } : {}) });
         break;
       }
-      case 'header_field':
       case 'field':
+        // "Endorsements: the fryer must be fitted with an automatic fire suppression" wrapped
+        // mid-sentence in a PDF: the sentence goes on below, so it is prose, not a one-line field.
+        if (wrapsOn(line, lines[i + 1])) {
+          flush();
+          block = { kind: 'prose', lines: [line] };
+          break;
+        }
+        flush();
+        emit({
+          kind: line.type,
+          text: readable(text, line.contentStart, line.end),
+          start: line.contentStart,
+          end: line.end,
+          ...(line.label !== undefined ? { label: line.label, value: line.value ?? '' } : {}),
+        });
+        break;
+      case 'header_field':
         flush();
         emit({
           kind: line.type,
@@ -211,6 +227,12 @@ function wrapsInto(previous: TypedLine, line: TypedLine): boolean {
   if (endsUnit(previous.content) || previous.content.length < WRAP_MIN) return false;
   if (line.type === 'field' || line.type === 'signature') return true;
   return line.type === 'table_row' && (line.cells?.length ?? 0) <= 1;
+}
+
+/** A long line left open whose next line starts in lower case: one sentence wrapped. */
+function wrapsOn(line: TypedLine, next: TypedLine | undefined): boolean {
+  if (next?.type !== 'text' || endsUnit(line.content) || line.content.length < WRAP_MIN) return false;
+  return /^\p{Ll}/u.test(next.content);
 }
 
 // A sentence that ends on a line ends its unit; so does a lead-in ending with a colon.
@@ -292,9 +314,23 @@ function emitBlock(text: string, block: Block, emit: Emit): void {
     return;
   }
   const kind = block.kind === 'prose' ? 'sentence' : block.kind === 'list_item' || wordCount(text, bodyStart, last.end) < 8 ? 'list_item' : 'clause';
+  // "7. Security. The facility is secured by …": a run-in title is the label of the sentence it
+  // opens, not a sentence of its own.
+  const title = block.kind === 'clause' && sentences.length > 1 ? runInTitle(sentences[0]!.text) : null;
   sentences.forEach((s, k) => {
-    emit({ kind, text: readable(text, s.start, s.end), start: k === 0 ? first.contentStart : s.start, end: s.end, ...extra });
+    if (title !== null && k === 0) return;
+    const opensBlock = k === 0 || (title !== null && k === 1);
+    const from = title !== null && k === 1 ? sentences[0]!.start : s.start;
+    emit({ kind, text: readable(text, from, s.end), start: opensBlock ? first.contentStart : s.start, end: s.end, ...extra, ...(title !== null && k === 1 ? { label: title } : {}) });
   });
+}
+
+/** The title of a clause that opens with one ("Security.", "Personal data breaches."), without its period; else null. */
+function runInTitle(sentence: string): string | null {
+  const m = /^(\p{Lu}[\p{L}'’-]*(?:[ \t]+[\p{L}'’-]+){0,4})\.$/u.exec(sentence.trim());
+  if (!m) return null;
+  // A short sentence with a verb ("Time is of the essence.") is no title.
+  return /\b(?:is|are|was|were|be|has|have|had|shall|will|may|must|can|does|do|applies|apply)\b/i.test(m[1]!) ? null : m[1]!;
 }
 
 function headingLike(content: string): boolean {

@@ -14,10 +14,14 @@ export interface ComposedAnswer extends Answer {
   parts: string[];
 }
 
-/** Below this share of the question's words, a segment does not answer it. */
-const MIN_COVERAGE = 0.25;
+/**
+ * Below this share of the question's words, a segment does not answer it. Low: questions say in
+ * their own words what documents write otherwise ("promise" for "shall make available"); whether
+ * the documents speak of what is asked at all is the question's nouns' test (`unsupported`).
+ */
+const MIN_COVERAGE = 0.15;
 /** A segment holding a fact of the asked kind answers with a little less of the question's words. */
-const MIN_COVERAGE_TYPED = 0.12;
+const MIN_COVERAGE_TYPED = 0.08;
 /** Longer answers are cut to the part around the fact. */
 const MAX_WORDS = 40;
 /** A cut answer keeps at least this many words, so it reads as a sentence. */
@@ -58,9 +62,12 @@ export function extractiveAnswer(question: string, passages: Passage[], history:
   const analysis = analyzeQuestion(question, history);
   if (analysis.terms.size === 0) return notFound();
   const { candidates, terms } = scoreCandidates(analysis, passages, names);
-  const best = candidates[0];
+  const best = typedFirst(analysis, candidates);
   if (!best || !(best.coverage >= MIN_COVERAGE || (best.typed >= 1 && best.coverage >= MIN_COVERAGE_TYPED))) return notFound();
+  if (unsupported(analysis, candidates, terms)) return notFound();
 
+  const list = listAnswer(question, best, candidates);
+  if (list.length > 0) return quoted(passages, best, list.map((c) => c.segment.text).join(' '));
   const chosen = [best];
   // "Total due:" with its value on the next line, or a lead-in whose fact follows it.
   const next = candidates.find((c) => c.passage === best.passage && c.order === best.order + 1);
@@ -69,11 +76,87 @@ export function extractiveAnswer(question: string, passages: Passage[], history:
   // A name in a signature reads better with the title line under it.
   else if (next && best.segment.kind === 'signature' && next.segment.kind === 'signature' && best.typed > 0) chosen.push(next);
 
-  const passage = passages[best.passage]!;
   const quote = chosen.map((c) => focus(c.segment.text, terms, analysis.type)).join(chosen[1]?.segment.kind === 'signature' ? ', ' : ' ');
+  return quoted(passages, best, quote);
+}
+
+/** How close to the best score a segment holding the asked kind of fact must come to be preferred to one without. */
+const TYPED_PREFERENCE = 0.85;
+
+/**
+ * The best candidate, except that a question asking for a kind of fact (an amount, a date) is not
+ * answered by a line that only repeats its words ("Rent review - Unit 3" for "what was the rent")
+ * when a segment nearly as good holds a fact of that kind.
+ */
+function typedFirst(analysis: QuestionAnalysis, candidates: Candidate[]): Candidate | undefined {
+  const best = candidates[0];
+  if (!best || analysis.type === 'text' || best.typed > 0 || /:$/.test(best.segment.text)) return best;
+  const typed = candidates.find((c) => c.typed > 0 && c.coverage >= MIN_COVERAGE_TYPED);
+  return typed && typed.score >= TYPED_PREFERENCE * best.score ? typed : best;
+}
+
+/** The answer quoting `quote` from the best candidate's passage, with its [n] marker and page. */
+function quoted(passages: Passage[], best: Candidate, quote: string): ComposedAnswer {
+  const passage = passages[best.passage]!;
   const page = passage.page != null ? ` (page ${passage.page})` : '';
   const text = `"${quote}" [${best.passage + 1}]${page}`;
   return { text, used: [best.passage], parts: streamPieces(text) };
+}
+
+/**
+ * Share of the question's (rarity-weighted) weight, in words that say what it asks, at which the
+ * passages do not hold enough of it: words found nowhere in them, neither as written, nor as a
+ * form of the same word, nor as a related word ("the cancellation fee" of an order form that never
+ * mentions cancelling; "who guarantees" a loan no one guarantees).
+ */
+const UNSUPPORTED_SHARE = 0.5;
+
+/** Whether the question's main words are missing from every passage: the documents do not answer it. */
+function unsupported(analysis: QuestionAnalysis, candidates: Candidate[], terms: Map<string, number>): boolean {
+  // A noun naming the kind of fact asked ("the premises" of "where", "the amount") is answered by the fact.
+  const kindNouns = new Set([...(TYPE_LABEL_WORDS[analysis.type] ?? []), ...(KIND_NOUNS[analysis.type] ?? [])].map(stem));
+  let total = 0;
+  let missing = 0;
+  for (const [term, weight] of terms) {
+    total += weight;
+    // Words naming the document (its parties, its kind) count in the total but are not required.
+    if ((analysis.terms.get(term) ?? 0) < 1 || !analysis.nouns.has(term) || kindNouns.has(term)) continue;
+    if (!candidates.some((c) => termMatch(term, c.stems) > 0 || termMatch(term, c.context) > 0)) missing += weight;
+  }
+  return total > 0 && missing / total >= UNSUPPORTED_SHARE;
+}
+
+/** "What are the deliverables?", "which sub-processors", "list the …": a question wanting all of a list. */
+const LIST_QUESTION = /\b(?:what|which) (?:are|were)\b|\blist\b|\bwhich \p{L}+s\b|\bwhat \p{L}+s (?:are|do|does|did|will|have)\b|\ball the\b/iu;
+/** The most words a list answer quotes. */
+const MAX_LIST_WORDS = 70;
+
+/**
+ * The segments a list answer quotes, in order: a lead-in that ends with a colon ("Quantara will
+ * deliver the following:") and the list items under it, or, for a question asking for all of a
+ * list, the items beside the best one. Empty when the answer is not a list.
+ */
+function listAnswer(question: string, best: Candidate, candidates: Candidate[]): Candidate[] {
+  const byOrder = new Map(candidates.filter((c) => c.passage === best.passage).map((c) => [c.order, c]));
+  // A heading ("2. Deliverables") over the lead-in or the list: the list under it.
+  const under = best.segment.kind === 'heading' ? byOrder.get(best.order + 1) : undefined;
+  const top = under && (/:$/.test(under.segment.text) || under.segment.kind === 'list_item') ? under : best;
+  const leadIn = /:$/.test(top.segment.text);
+  if (!leadIn && !(top.segment.kind === 'list_item' && (top !== best || LIST_QUESTION.test(question)))) return [];
+  let first = top.order;
+  if (!leadIn) while (byOrder.get(first - 1)?.segment.kind === 'list_item') first--;
+  const items: Candidate[] = [];
+  let words = leadIn ? top.segment.text.split(/\s+/).length : 0;
+  for (let order = leadIn ? top.order + 1 : first; ; order++) {
+    const item = byOrder.get(order);
+    if (item?.segment.kind !== 'list_item') break;
+    words += item.segment.text.split(/\s+/).length;
+    if (words > MAX_LIST_WORDS) break;
+    items.push(item);
+  }
+  // Fewer than two items is no list.
+  if (items.length < 2 || (!leadIn && !items.includes(top))) return [];
+  return leadIn ? [top, ...items] : items;
 }
 
 /** Every segment of the passages as a possible answer, best first. */
@@ -94,6 +177,15 @@ function scoreCandidates(analysis: QuestionAnalysis, passages: Passage[], names?
   return { candidates, terms };
 }
 
+/** Other nouns that name the kind of fact asked, not a subject the document must name. */
+const KIND_NOUNS: Partial<Record<AnswerType, string[]>> = {
+  place: ['premises', 'site', 'where', 'city', 'country', 'office'],
+  date: ['time', 'when'],
+  party: ['person', 'company', 'who'],
+  amount: ['money', 'figure'],
+  duration: ['time', 'long'],
+};
+
 /** What a label that names the asked fact adds to a segment's score. */
 const LABEL_BONUS = 0.2;
 /** What each pair of the question's words found side by side adds, and the most it adds. */
@@ -108,6 +200,7 @@ const TYPE_LABEL_WORDS: Partial<Record<AnswerType, string[]>> = {
   party: ['name'],
   place: ['address', 'location', 'place', 'venue'],
   duration: ['period', 'term', 'duration'],
+  frequency: ['frequency', 'interval'],
   law: ['law', 'jurisdiction'],
 };
 

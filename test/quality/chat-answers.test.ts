@@ -1,0 +1,118 @@
+/**
+ * Chat answers of the local provider on the labelled corpus and the second chat hold-out set, per
+ * split, as floors that guard against regression (docs/benchmarks.md, "Chat answers", has the
+ * figures of the full bench, which uploads through the API; this runs the same answer pipeline
+ * in-process: each document rendered, extracted by the real extractor, chunked as processing
+ * chunks it, passages embedded and ranked as chat ranks them, answered by the local provider).
+ * No timing: it fails only when answers get worse.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { CHAT_MIN_PASSAGE_SCORE, CHAT_TOP_PASSAGES, rankPassages } from '../../src/modules/chat/passage-ranking.ts';
+import { chunkText } from '../../src/providers/ai/chunking.ts';
+import { NOT_FOUND_ANSWER } from '../../src/providers/ai/local/extractive-answer.ts';
+import { LocalAiProvider } from '../../src/providers/ai/local/local-provider.ts';
+import { analyzeQuestion } from '../../src/providers/ai/question.ts';
+import { createExtractor } from '../../src/providers/extraction/extractor.ts';
+import { loadChatHoldout } from '../fixtures/chat-holdout/chat-holdout.ts';
+import { loadCorpus, squash } from '../fixtures/corpus/corpus.ts';
+import { renderCorpusDocument } from '../fixtures/corpus/render.ts';
+
+/**
+ * Floors per split: the figures measured when they were set (2026-11-28) less about one question's
+ * worth, so a change that loses answers fails and noise (none: the pipeline is deterministic) cannot.
+ */
+const FLOORS = {
+  corpusTune: 0.9,
+  corpusHoldout: 0.76,
+  secondDev: 0.82,
+  secondHoldout: 0.6,
+  /** Questions the document does not answer, answered "not found". */
+  abstained: 0.75,
+  /** Answerable questions answered "not found". */
+  maxWrongNotFound: 0.15,
+};
+
+interface Item {
+  document: string;
+  format: string;
+  text: string;
+  split: string;
+}
+
+const lower = (s: string) => squash(s).toLowerCase();
+
+describe('chat answers (local provider, corpus and second hold-out set)', () => {
+  it('hold the asked fact at least as often as recorded, per split', async () => {
+    const corpus = loadCorpus();
+    const second = loadChatHoldout();
+    const items: Item[] = [
+      ...corpus.documents.filter((d) => corpus.questions.some((q) => q.document === d.id)).map((d) => ({ document: d.id, format: d.format, text: d.text, split: `corpus-${d.split}` })),
+      ...second.documents.map((d) => ({ document: `second:${d.id}`, format: d.format, text: d.text, split: `second-${d.split}` })),
+    ];
+    const provider = new LocalAiProvider();
+    const extractor = createExtractor({ threads: 1 });
+    const dir = await mkdtemp(path.join(tmpdir(), 'chat-answers-'));
+    const passages = new Map<string, { index: number; page: number | null; text: string; vector: Float32Array | null }[]>();
+    try {
+      for (const item of items) {
+        const id = item.document.replace(/^second:/, '');
+        const rendered = await renderCorpusDocument({ id, source: '', format: item.format as 'txt' }, item.text);
+        const file = path.join(dir, rendered.filename);
+        await writeFile(file, rendered.bytes);
+        const content = await extractor.extract({ path: file, extension: item.format, mediaType: rendered.mimeType });
+        const chunks = chunkText(content.text, { pages: content.pages });
+        const vectors = await provider.embed(chunks.map((c) => c.text));
+        passages.set(item.document, chunks.map((c, index) => ({ index, page: c.page ?? null, text: c.text, vector: vectors[index] ?? null })));
+      }
+    } finally {
+      await extractor.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+
+    const answer = async (document: string, question: string) => {
+      const [vector] = await provider.embed([question]);
+      const best = rankPassages({ analysis: analyzeQuestion(question), vector: vector ?? null }, passages.get(document)!, {
+        top: CHAT_TOP_PASSAGES,
+        minScore: CHAT_MIN_PASSAGE_SCORE,
+      });
+      return (await provider.answer(question, best.map((p) => ({ documentId: document, text: p.text, page: p.page, score: p.score })))).text;
+    };
+    const outcomes: { split: string; fact: boolean; absent: boolean; notFound: boolean }[] = [];
+    const splitOf = new Map(items.map((i) => [i.document, i.split]));
+    for (const q of corpus.questions) {
+      const text = await answer(q.document, q.question);
+      outcomes.push({ split: splitOf.get(q.document)!, fact: q.gold.some((g) => lower(text).includes(lower(g))), absent: false, notFound: text === NOT_FOUND_ANSWER });
+    }
+    for (const q of second.questions) {
+      const document = `second:${q.document}`;
+      const text = await answer(document, q.question);
+      const notFound = text === NOT_FOUND_ANSWER;
+      const held = (g: string) => lower(text).includes(lower(g));
+      const fact = q.absent ? notFound : q.all ? q.gold.every(held) : q.gold.some(held);
+      outcomes.push({ split: splitOf.get(document)!, fact, absent: q.absent === true, notFound });
+    }
+
+    const share = (rows: typeof outcomes, f: (o: (typeof outcomes)[number]) => boolean) => rows.filter(f).length / Math.max(1, rows.length);
+    const factOf = (split: string) => share(outcomes.filter((o) => o.split === split), (o) => o.fact);
+    const secondRows = outcomes.filter((o) => o.split.startsWith('second-'));
+    const figures = {
+      corpusTune: factOf('corpus-tune'),
+      corpusHoldout: factOf('corpus-holdout'),
+      secondDev: factOf('second-dev'),
+      secondHoldout: factOf('second-holdout'),
+      abstained: share(secondRows.filter((o) => o.absent), (o) => o.notFound),
+      wrongNotFound: share(outcomes.filter((o) => !o.absent), (o) => o.notFound),
+    };
+    process.stderr.write(`chat answers: ${JSON.stringify(figures)}\n`);
+    assert.ok(figures.corpusTune >= FLOORS.corpusTune, `corpus tune ${figures.corpusTune}`);
+    assert.ok(figures.corpusHoldout >= FLOORS.corpusHoldout, `corpus holdout ${figures.corpusHoldout}`);
+    assert.ok(figures.secondDev >= FLOORS.secondDev, `second set dev ${figures.secondDev}`);
+    assert.ok(figures.secondHoldout >= FLOORS.secondHoldout, `second set holdout ${figures.secondHoldout}`);
+    assert.ok(figures.abstained >= FLOORS.abstained, `abstained ${figures.abstained}`);
+    assert.ok(figures.wrongNotFound <= FLOORS.maxWrongNotFound, `wrong "not found" ${figures.wrongNotFound}`);
+  });
+});
