@@ -77,6 +77,7 @@ export async function run() {
     const keys = (await sql<{ storage_key: string }>`select storage_key from documents where tenant_id = ${tenant}`.execute(db)).rows.map((r) => r.storage_key);
     const totalBytes = DOCS * DOC_BYTES;
 
+    const idleRssMb = Math.round(process.memoryUsage.rss() / 2 ** 20);
     const baseline: number[] = [];
     const exports: number[] = [];
     const imports: number[] = [];
@@ -115,6 +116,7 @@ export async function run() {
       export_ratio: Math.round((b / median(exports)) * 100) / 100,
       import_ms: Math.round(median(imports)),
       import_ratio: Math.round((b / median(imports)) * 100) / 100,
+      idle_rss_mb: idleRssMb,
       export_peak_rss_mb: exportRss,
       import_peak_rss_mb: importRss,
       load_average: os.loadavg().map((l) => Math.round(l * 10) / 10),
