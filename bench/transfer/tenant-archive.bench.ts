@@ -7,8 +7,8 @@ import { sql } from 'kysely';
 import { loadConfig } from '../../src/config/config.ts';
 import { createContainer } from '../../src/container.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
-import { writeTenantArchive } from '../../src/modules/transfer/tenant-archive/archive-writer.ts';
 import { importTenantArchive } from '../../src/modules/transfer/tenant-archive/archive-reader.ts';
+import { writeTenantArchive } from '../../src/modules/transfer/tenant-archive/archive-writer.ts';
 import { documentRow } from '../../test/support/document-rows.ts';
 import { median } from '../support.ts';
 

@@ -2,15 +2,15 @@ import type { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ErrorBody, standardErrors } from '../../../http/common-schemas.ts';
-import { authOf, type App } from '../../../http/fastify-types.ts';
-import { decideRange, ifRangeAllows, noneMatch } from '../../../http/http-range.ts';
 import { TIERS, type Tier } from '../../../domain/tiers.ts';
+import { ErrorBody, standardErrors } from '../../../http/common-schemas.ts';
+import { type App, authOf } from '../../../http/fastify-types.ts';
+import { decideRange, ifRangeAllows, noneMatch } from '../../../http/http-range.ts';
 import { errors } from '../../../lib/errors.ts';
 import { presentExport } from './exports.presenter.ts';
+import type { TenantExport } from './exports.repository.ts';
 import { AdminExportParams, ExportParams, ExportView, ImportMultipartBody, ImportReportView, TenantIdParams } from './exports.schemas.ts';
 import type { ExportsService } from './exports.service.ts';
-import type { TenantExport } from './exports.repository.ts';
 
 const BinarySchema = { type: 'string', format: 'binary' };
 const archiveBytes = (description: string, extraHeaders: Record<string, unknown> = {}) =>

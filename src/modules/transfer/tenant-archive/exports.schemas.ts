@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { Nullable, Timestamp } from '../../../http/common-schemas.ts';
 import { TIERS } from '../../../domain/tiers.ts';
+import { Nullable, Timestamp } from '../../../http/common-schemas.ts';
 
 export const ExportView = Type.Object(
   {
