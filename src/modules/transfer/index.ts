@@ -2,7 +2,7 @@ import { defineModule } from '../../platform/module.ts';
 import { keepInstanceLease } from './instance-lease.ts';
 import { exportRoutes } from './tenant-archive/exports.routes.ts';
 import { EXPORT_JOB, ExportsService } from './tenant-archive/exports.service.ts';
-import './transfer.events.ts';
+import { TRANSFER_EVENTS } from './transfer.events.ts';
 import './transfer.jobs.ts';
 
 declare module '../../platform/module.ts' {
@@ -28,6 +28,7 @@ export const transferModule = defineModule({
     const exports = new ExportsService({ config, database, clock, logger, blobs, jobs, events, tenants: use('tenantDirectory') });
     return {
       provides: { tenantExports: exports },
+      eventSchemas: TRANSFER_EVENTS,
       routes: (app) => exportRoutes(app, { exports }),
       jobs: [{ kind: EXPORT_JOB, handler: (job) => exports.run(job), maxAttempts: 3, backoff: { baseMs: 5_000, maxMs: 60_000 }, concurrency: 1, timeoutMs: 6 * 60 * 60_000 }],
       recurring: [{ kind: 'transfer.expire_exports', everyMs: 5 * 60_000, run: async () => void (await exports.expire()) }],
