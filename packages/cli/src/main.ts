@@ -1,6 +1,7 @@
 import { DocuVaultError } from '@docuvault/sdk';
 import { browseCommands } from './commands/browse.ts';
 import { loginCommands } from './commands/login.ts';
+import { holdsCommand, retentionCommand } from './commands/records.ts';
 import { searchCommands } from './commands/search.ts';
 import { tasksCommand } from './commands/tasks.ts';
 import { uploadCommand } from './commands/upload.ts';
@@ -17,6 +18,8 @@ const COMMANDS: Record<string, Command> = {
   upload: uploadCommand,
   tasks: tasksCommand,
   webhooks: webhooksCommand,
+  holds: holdsCommand,
+  retention: retentionCommand,
 };
 
 const USAGE = `usage: docuvault <command> [options]   (add --json to any command for machine-readable output)
@@ -29,6 +32,8 @@ const USAGE = `usage: docuvault <command> [options]   (add --json to any command
   ask <document-id> <question>     (streams the answer, then its citations)
   tasks [list | approve <id> | reject <id>] [--comment TEXT]
   webhooks [list | deliveries <id> | redeliver <id> <delivery-id> | test <id>]
+  holds [list [--status active|released] | show <id> | place <name> --documents a,b --folders c,d | release <id>]
+  retention [list | show <id> | add <folder-id> --keep-days N [--basis created|last_version] [--action delete|review] | run <id> | remove <id>]
 
 environment: DOCUVAULT_URL, DOCUVAULT_API_KEY override the saved login; DOCUVAULT_CONFIG names the config file`;
 
