@@ -6,6 +6,19 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 
 CREATE EXTENSION IF NOT EXISTS unaccent WITH SCHEMA public;
 
+CREATE FUNCTION public.document_versions_bytes() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      begin
+        if tg_op in ('DELETE', 'UPDATE') and old.is_current = 0 then
+          update tenant_document_counts set bytes = bytes - old.file_size where tenant_id = old.tenant_id;
+        end if;
+        if tg_op in ('INSERT', 'UPDATE') and new.is_current = 0 then
+          update tenant_document_counts set bytes = bytes + new.file_size where tenant_id = new.tenant_id;
+        end if;
+        return null;
+      end $$;
+
 CREATE FUNCTION public.document_visibility_documents() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -429,6 +442,23 @@ CREATE TABLE public.document_tags (
     tenant_id text NOT NULL,
     document_id text NOT NULL,
     tag_id text NOT NULL,
+    created_at bigint NOT NULL
+);
+
+-- table document_versions (owner: documents)
+CREATE TABLE public.document_versions (
+    id text NOT NULL,
+    tenant_id text NOT NULL,
+    document_id text NOT NULL,
+    number integer NOT NULL,
+    storage_key text NOT NULL,
+    filename text NOT NULL,
+    extension text NOT NULL,
+    file_type text NOT NULL,
+    file_size bigint NOT NULL,
+    sha256 text NOT NULL,
+    is_current integer DEFAULT 0 NOT NULL,
+    created_by text,
     created_at bigint NOT NULL
 );
 
@@ -1216,6 +1246,9 @@ ALTER TABLE ONLY public.document_shares
 ALTER TABLE ONLY public.document_tags
     ADD CONSTRAINT document_tags_pk PRIMARY KEY (document_id, tag_id);
 
+ALTER TABLE ONLY public.document_versions
+    ADD CONSTRAINT document_versions_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.document_visibility
     ADD CONSTRAINT document_visibility_pk PRIMARY KEY (tenant_id, document_id, user_id);
 
@@ -1432,6 +1465,8 @@ CREATE INDEX document_shares_workspace_idx ON public.document_shares USING btree
 
 CREATE INDEX document_tags_tag_idx ON public.document_tags USING btree (tenant_id, tag_id, document_id);
 
+CREATE UNIQUE INDEX document_versions_number_idx ON public.document_versions USING btree (tenant_id, document_id, number);
+
 CREATE INDEX document_visibility_created_idx ON public.document_visibility USING btree (tenant_id, user_id, created_at, document_id, shares);
 
 CREATE INDEX document_visibility_folder_created_idx ON public.document_visibility USING btree (tenant_id, user_id, folder_id, created_at, document_id, shares);
@@ -1602,6 +1637,9 @@ CREATE TRIGGER auth_sessions_identity_change AFTER UPDATE OF tenant_id, user_id,
 -- trigger auth_sessions_identity_delete on auth_sessions (owner: identity)
 CREATE TRIGGER auth_sessions_identity_delete AFTER DELETE ON public.auth_sessions FOR EACH ROW EXECUTE FUNCTION public.identity_changes_notify('s');
 
+-- trigger document_versions_bytes on document_versions (owner: documents)
+CREATE TRIGGER document_versions_bytes AFTER INSERT OR DELETE OR UPDATE OF is_current, file_size ON public.document_versions FOR EACH ROW EXECUTE FUNCTION public.document_versions_bytes();
+
 -- trigger document_visibility_document_update on documents (owner: documents)
 CREATE TRIGGER document_visibility_document_update AFTER UPDATE OF owner_id, folder_id, filename, file_size, created_at, updated_at ON public.documents FOR EACH ROW EXECUTE FUNCTION public.document_visibility_documents();
 
@@ -1706,6 +1744,15 @@ ALTER TABLE ONLY public.document_tags
 
 ALTER TABLE ONLY public.document_tags
     ADD CONSTRAINT document_tags_tag_id_fkey FOREIGN KEY (tag_id) REFERENCES public.tags(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.document_versions
+    ADD CONSTRAINT document_versions_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.users(id) ON DELETE SET NULL;
+
+ALTER TABLE ONLY public.document_versions
+    ADD CONSTRAINT document_versions_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.document_versions
+    ADD CONSTRAINT document_versions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.documents
     ADD CONSTRAINT documents_folder_id_fkey FOREIGN KEY (folder_id) REFERENCES public.folders(id);

@@ -171,6 +171,23 @@ CREATE TABLE "document_tags" (
   constraint "document_tags_pk" primary key ("document_id", "tag_id")
 );
 
+-- table document_versions (owner: documents)
+CREATE TABLE "document_versions" (
+  "id" text primary key,
+  "tenant_id" text not null references "tenants" ("id") on delete cascade,
+  "document_id" text not null references "documents" ("id") on delete cascade,
+  "number" integer not null,
+  "storage_key" text not null,
+  "filename" text not null,
+  "extension" text not null,
+  "file_type" text not null,
+  "file_size" bigint not null,
+  "sha256" text not null,
+  "is_current" integer default 0 not null,
+  "created_by" text references "users" ("id") on delete set null,
+  "created_at" bigint not null
+);
+
 -- table document_visibility (owner: documents)
 CREATE TABLE "document_visibility" (
   "tenant_id" text not null,
@@ -983,6 +1000,9 @@ CREATE INDEX "document_shares_workspace_idx" on "document_shares" ("tenant_id", 
 -- index document_tags_tag_idx
 CREATE INDEX "document_tags_tag_idx" on "document_tags" ("tenant_id", "tag_id", "document_id");
 
+-- index document_versions_number_idx
+CREATE UNIQUE INDEX "document_versions_number_idx" on "document_versions" ("tenant_id", "document_id", "number");
+
 -- index document_visibility_created_idx
 CREATE INDEX "document_visibility_created_idx" on "document_visibility" ("tenant_id", "user_id", "created_at", "document_id", "shares");
 
@@ -1250,6 +1270,23 @@ CREATE TRIGGER document_names_rename after update of filename on documents when 
     insert into document_names (document_names, rowid, name) select 'delete', id, old.filename from document_name_rows where document_id = old.id;
     insert into document_names (rowid, name) select id, new.filename from document_name_rows where document_id = new.id;
   end;
+
+-- trigger document_versions_bytes_delete on document_versions (owner: documents)
+CREATE TRIGGER document_versions_bytes_delete after delete on document_versions when old.is_current = 0
+      begin update tenant_document_counts set bytes = bytes - old.file_size where tenant_id = old.tenant_id; end;
+
+-- trigger document_versions_bytes_insert on document_versions (owner: documents)
+CREATE TRIGGER document_versions_bytes_insert after insert on document_versions when new.is_current = 0
+      begin update tenant_document_counts set bytes = bytes + new.file_size where tenant_id = new.tenant_id; end;
+
+-- trigger document_versions_bytes_update on document_versions (owner: documents)
+CREATE TRIGGER document_versions_bytes_update after update of is_current, file_size on document_versions
+      begin
+        update tenant_document_counts set bytes = bytes
+          - (case when old.is_current = 0 then old.file_size else 0 end)
+          + (case when new.is_current = 0 then new.file_size else 0 end)
+        where tenant_id = new.tenant_id;
+      end;
 
 -- trigger document_visibility_document_delete on documents (owner: documents)
 CREATE TRIGGER document_visibility_document_delete after delete on documents begin delete from document_visibility where tenant_id = old.tenant_id and document_id = old.id; end;

@@ -61,6 +61,9 @@ const CATALOGUE: { readonly [N in EventName]: { readonly emittedBy: string } } =
   'retention.document_deleted': { emittedBy: 'records' },
   'retention.review_requested': { emittedBy: 'records' },
   'retention.run_completed': { emittedBy: 'records' },
+  // Not in the spec's table: document versions (docs/versions.md).
+  'document.version_created': { emittedBy: 'documents' },
+  'document.version_restored': { emittedBy: 'documents' },
 };
 
 /** Every event name, in the catalogue's order. */

@@ -396,7 +396,7 @@ describe('OpenAPI document: every route, completely described', () => {
     const single = doc.paths['/api/v1/documents/upload'].post;
     const singleSchema = single.requestBody?.content?.['multipart/form-data']?.schema;
     assert.ok(singleSchema, 'POST /documents/upload has a multipart/form-data body');
-    assert.deepEqual(Object.keys(singleSchema.properties).sort(), ['enable_ai', 'file', 'filename', 'folder_id', 'tags']);
+    assert.deepEqual(Object.keys(singleSchema.properties).sort(), ['enable_ai', 'file', 'filename', 'folder_id', 'on_duplicate', 'tags']);
     assert.equal(singleSchema.properties.file.format, 'binary');
     assert.deepEqual(singleSchema.required, ['file']);
     assert.equal(single.operationId, 'uploadDocument');
@@ -404,9 +404,16 @@ describe('OpenAPI document: every route, completely described', () => {
     const batch = doc.paths['/api/v1/documents/upload-batch'].post;
     const batchSchema = batch.requestBody?.content?.['multipart/form-data']?.schema;
     assert.ok(batchSchema, 'POST /documents/upload-batch has a multipart/form-data body');
-    assert.deepEqual(Object.keys(batchSchema.properties).sort(), ['enable_ai', 'files[]', 'folder_id', 'tags']);
+    assert.deepEqual(Object.keys(batchSchema.properties).sort(), ['enable_ai', 'files[]', 'folder_id', 'on_duplicate', 'tags']);
     assert.equal(batchSchema.properties['files[]'].items.format, 'binary');
     assert.equal(batchSchema.properties['files[]'].maxItems, 10);
+
+    const version = doc.paths['/api/v1/documents/{id}/versions'].post;
+    const versionSchema = version.requestBody?.content?.['multipart/form-data']?.schema;
+    assert.ok(versionSchema, 'POST /documents/{id}/versions has a multipart/form-data body');
+    assert.deepEqual(Object.keys(versionSchema.properties).sort(), ['file', 'filename']);
+    assert.equal(versionSchema.properties.file.format, 'binary');
+    assert.equal(version.operationId, 'uploadDocumentVersion');
   });
 
   it('passes the rules of redocly lint --extends recommended (checked here)', () => {

@@ -197,6 +197,25 @@ describeEachDialect(
       'POST /api/v1/documents/{id}/reprocess': { request: async () => ({ url: `/api/v1/documents/${await fresh.processedDocument()}/reprocess` }), expect: by(ok, hidden()) },
       'POST /api/v1/documents/{id}/apply-ai-tags': { request: async () => ({ url: `/api/v1/documents/${await fresh.processedDocument()}/apply-ai-tags` }), expect: by(ok, hidden()) },
       'GET /api/v1/documents/{id}/download': { request: same(`/api/v1/documents/${fx.document}/download`), expect: by(ok, hidden()) },
+      // Versions (docs/versions.md): reading them takes read access, adding or restoring one edit access.
+      'GET /api/v1/documents/{id}/versions': { request: same(`/api/v1/documents/${fx.document}/versions`), expect: by(ok, hidden()) },
+      'GET /api/v1/documents/{id}/versions/{number}/download': { request: same(`/api/v1/documents/${fx.document}/versions/1/download`), expect: by(ok, hidden()) },
+      'POST /api/v1/documents/{id}/versions': {
+        request: async () => {
+          const body = multipart([{ name: 'file', filename: 'next.txt', content: Buffer.from(`Next version ${Math.random()}`) }]);
+          return { url: `/api/v1/documents/${await fresh.document()}/versions`, payload: body.payload, headers: body.headers };
+        },
+        expect: by(ok, hidden()),
+      },
+      'POST /api/v1/documents/{id}/versions/{number}/restore': {
+        request: async () => {
+          const id = await fresh.document();
+          const body = multipart([{ name: 'file', filename: 'next.txt', content: Buffer.from(`Second version ${Math.random()}`) }]);
+          await made('POST', `/api/v1/documents/${id}/versions`, { ...alice.headers, ...body.headers }, body.payload);
+          return { url: `/api/v1/documents/${id}/versions/1/restore` };
+        },
+        expect: by(ok, hidden()),
+      },
       'GET /api/v1/documents/{id}/thumbnail': { request: same(`/api/v1/documents/${fx.document}/thumbnail`), expect: by(ok, hidden()) },
       'POST /api/v1/documents/{id}/share': { request: same(`/api/v1/documents/${fx.document}/share`, { user_id: bob.userId, permission: 'view' }), expect: by(ok, hidden()) },
       'GET /api/v1/documents/{id}/shares': { request: same(`/api/v1/documents/${fx.document}/shares`), expect: by(ok, hidden()) },

@@ -5,6 +5,7 @@ import { holdsCommand, retentionCommand } from './commands/records.ts';
 import { searchCommands } from './commands/search.ts';
 import { tasksCommand } from './commands/tasks.ts';
 import { uploadCommand } from './commands/upload.ts';
+import { versionsCommand } from './commands/versions.ts';
 import { webhooksCommand } from './commands/webhooks.ts';
 import { EXIT, type Io, UsageError } from './io.ts';
 
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   ...searchCommands,
   upload: uploadCommand,
   tasks: tasksCommand,
+  versions: versionsCommand,
   webhooks: webhooksCommand,
   holds: holdsCommand,
   retention: retentionCommand,
@@ -28,6 +30,8 @@ const USAGE = `usage: docuvault <command> [options]   (add --json to any command
   logout | whoami
   upload <paths...> [--to /Folder/Path] [--concurrency N] [--no-ai] [--tags a,b] [--no-progress]
   ls [/Folder/Path | folder-id]    get <document-id>    download <document-id> [-o FILE]
+  versions <document-id>           versions upload <document-id> <path> [--filename NAME]
+  versions download <document-id> <n> [-o FILE]    versions restore <document-id> <n>
   search <query> [--mode auto|text|keyword|semantic|hybrid] [--limit N]
   ask <document-id> <question>     (streams the answer, then its citations)
   tasks [list | approve <id> | reject <id>] [--comment TEXT]

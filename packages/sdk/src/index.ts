@@ -4,7 +4,7 @@
 export type { Credentials, UserTokens } from './auth.ts';
 export type { ChatStreamEvent } from './chat-api.ts';
 export { type ClientOptions, DocuVault, type RawRequest } from './client.ts';
-export type { UploadOptions } from './documents-api.ts';
+export type { UploadOptions, VersionUploadOptions } from './documents-api.ts';
 export {
   AuthenticationError,
   ConflictError,

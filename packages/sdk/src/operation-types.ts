@@ -49,3 +49,7 @@ export type ChatAnswer = Operations['askChatSession']['response'];
 export type UploadResponse = Operations['uploadDocument']['response'];
 export type BatchUploadResponse = Operations['uploadDocumentBatch']['response'];
 export type Webhook = Operations['getWebhook']['response'];
+export type DocumentVersion = Operations['listDocumentVersions']['response']['versions'][number];
+export type DocumentVersionList = Operations['listDocumentVersions']['response'];
+export type VersionUploadResponse = Operations['uploadDocumentVersion']['response'];
+export type VersionRestoreResponse = Operations['restoreDocumentVersion']['response'];

@@ -19,6 +19,8 @@ export interface ChatSession {
 /** A passage an answer rests on. */
 export interface Citation {
   documentId: string;
+  /** The document version the passage was quoted from (absent on answers stored before versions). */
+  version?: number;
   text: string;
   /** 1-based, for documents that have pages. */
   page?: number;
@@ -40,6 +42,7 @@ export interface ChatMessage {
 /** A citation as the `citations` column stores it (the API's shape, which older rows already have). */
 interface StoredCitation {
   document_id: string;
+  version?: number;
   text: string;
   page?: number;
   score: number;
@@ -70,6 +73,7 @@ export function toChatMessage(row: Selectable<ChatMessagesTable>): ChatMessage {
         ? null
         : parseJson<StoredCitation[]>(row.citations, []).map((c) => ({
             documentId: c.document_id,
+            ...(c.version !== undefined ? { version: c.version } : {}),
             text: c.text,
             ...(c.page !== undefined ? { page: c.page } : {}),
             score: c.score,
@@ -79,7 +83,10 @@ export function toChatMessage(row: Selectable<ChatMessagesTable>): ChatMessage {
 }
 
 function storedCitations(citations: Citation[]): string {
-  const stored: StoredCitation[] = citations.map((c) => ({ document_id: c.documentId, text: c.text, ...(c.page !== undefined ? { page: c.page } : {}), score: c.score }));
+  const stored: StoredCitation[] = citations.map((c) => ({
+    document_id: c.documentId,
+    ...(c.version !== undefined ? { version: c.version } : {}),
+    text: c.text, ...(c.page !== undefined ? { page: c.page } : {}), score: c.score }));
   return JSON.stringify(stored);
 }
 

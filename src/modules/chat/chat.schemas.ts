@@ -25,6 +25,7 @@ export const ChatSessionListQuery = Type.Object(
 
 export const Citation = Type.Object({
   document_id: Type.String(),
+  version: Type.Optional(Type.Integer({ minimum: 1, description: 'The version of the document the passage quotes (docs/versions.md); absent on answers given before versions existed.' })),
   text: Type.String({ description: 'The passage the answer draws on.' }),
   page: Type.Optional(Type.Integer({ description: 'Its page, slide or sheet, where the document has pages.' })),
   score: Type.Number({ minimum: 0, maximum: 1 }),

@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.ts';
 import type { AiProvider, ChatTurn } from '../../providers/ai/ai-provider.ts';
 import { analyzeQuestion } from '../../providers/ai/question.ts';
 import type { CreditsService } from '../credits/index.ts';
-import type { DocumentAccess } from '../documents/index.ts';
+import type { DocumentAccess, DocumentVersionNumbers } from '../documents/index.ts';
 import type { PassageStore } from '../processing/index.ts';
 import type { ChatMessage, ChatRepository, ChatSession, Citation } from './chat.repository.ts';
 import { rankPassages } from './passage-ranking.ts';
@@ -35,6 +35,8 @@ interface Deps {
   events: EventLog;
   chat: ChatRepository;
   access: DocumentAccess;
+  /** Which version of the document the passages quote (citations name it). */
+  versions: DocumentVersionNumbers;
   passages: PassageStore;
   credits: CreditsService;
   ai: AiProvider;
@@ -162,9 +164,11 @@ export class ChatService {
 
   /** Retrieves, answers and stores a prepared question (see `ask`). */
   async answer(prepared: PreparedQuestion, options: { onDelta?: (text: string) => void; signal?: AbortSignal } = {}): Promise<ChatMessage> {
-    const { database, clock, chat, passages, credits, ai, events } = this.#deps;
+    const { database, clock, chat, passages, credits, ai, events, versions } = this.#deps;
     const { auth, session, question } = prepared;
     const sessionId = session.id;
+    // A document answers only once processed (prepareAsk), so its passages are of its current version.
+    const version = (await versions.currentNumbers(database.db, auth.tenant.id, [session.documentId])).get(session.documentId) ?? 1;
 
     const stored = await passages.forDocument(database.db, auth.tenant.id, session.documentId);
     const history: ChatTurn[] = (await chat.recentMessages(database.db, auth.tenant.id, sessionId, HISTORY_MESSAGES)).map((m) => ({
@@ -183,7 +187,7 @@ export class ChatService {
     const citations: Citation[] = answer.used
       .map((i) => best[i])
       .filter((p) => p !== undefined)
-      .map((p) => ({ documentId: session.documentId, text: p.text, ...(p.page !== null ? { page: p.page } : {}), score: round(p.score) }));
+      .map((p) => ({ documentId: session.documentId, version, text: p.text, ...(p.page !== null ? { page: p.page } : {}), score: round(p.score) }));
 
     const now = clock.now();
     const asked: ChatMessage = { id: prepared.questionId, tenantId: auth.tenant.id, sessionId, role: 'user', content: question, citations: null, createdAt: now };

@@ -25,6 +25,7 @@ export const chatModule = defineModule({
       events,
       chat: new ChatRepository(),
       access: use('documentAccess'),
+      versions: use('documentVersions'),
       passages: use('passages'),
       credits: use('credits'),
       ai: use('ai'),

@@ -9,19 +9,19 @@ import { typeIconSvg } from './thumbnails.ts';
 
 const BinarySchema = { type: 'string', format: 'binary' };
 /** An answer of bytes in any of `mediaTypes`, as the OpenAPI document shows it (nothing is serialised). */
-const bytesIn = (description: string, mediaTypes: string[], headers?: Record<string, unknown>) =>
+export const bytesIn = (description: string, mediaTypes: string[], headers?: Record<string, unknown>) =>
   Type.Unsafe<Readable | Buffer | string>({
     description,
     ...(headers ? { headers } : {}),
     content: Object.fromEntries(mediaTypes.map((t) => [t, { schema: BinarySchema }])),
   });
-const NotModified = Type.Unsafe<undefined>({ description: 'Not modified: the If-None-Match ETag is current.' });
-const RangeNotSatisfiable = Type.Unsafe<Record<string, unknown>>({
+export const NotModified = Type.Unsafe<undefined>({ description: 'Not modified: the If-None-Match ETag is current.' });
+export const RangeNotSatisfiable = Type.Unsafe<Record<string, unknown>>({
   description: 'Range not satisfiable (`range_not_satisfiable`): the range starts past the end; `Content-Range: bytes */<size>` gives the size.',
   headers: { 'Content-Range': { type: 'string', description: '`bytes */<size>`' } },
   content: { 'application/json': { schema: ErrorBody } },
 });
-const fileHeaders = {
+export const fileHeaders = {
   ETag: { type: 'string', description: 'The quoted hex SHA-256 of the file.' },
   'Accept-Ranges': { type: 'string', description: '`bytes`' },
   'Content-Disposition': { type: 'string', description: 'attachment, with the file name (RFC 6266, `filename*`).' },

@@ -2,6 +2,9 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Executor } from '../../db/executor.ts';
 import { DOCUMENT_JOBS, type DeleteBlobsPayload, thumbnailBlobKey } from './document-job-kinds.ts';
 import type { DocumentsRepository, StoredBlob } from './documents.repository.ts';
+import { DocumentVersionsRepository } from './document-versions.repository.ts';
+
+const versions = new DocumentVersionsRepository();
 
 const KEYS_PER_JOB = 200;
 
@@ -17,12 +20,18 @@ export async function removeDocuments(
   docs: StoredBlob[],
 ): Promise<void> {
   if (docs.length === 0) return;
+  // Their earlier versions' bytes go too (the rows go by cascade).
+  const versionKeys = await versions.otherKeys(
+    trx,
+    tenantId,
+    docs.map((d) => d.id),
+  );
   await deps.documents.deleteMany(
     trx,
     tenantId,
     docs.map((d) => d.id),
   );
-  const keys = docs.flatMap((d) => [d.storageKey, thumbnailBlobKey(tenantId, d.id)]);
+  const keys = [...docs.flatMap((d) => [d.storageKey, thumbnailBlobKey(tenantId, d.id)]), ...versionKeys];
   for (let i = 0; i < keys.length; i += KEYS_PER_JOB) {
     const payload: DeleteBlobsPayload = { keys: keys.slice(i, i + KEYS_PER_JOB) };
     await deps.jobs.enqueue(trx, DOCUMENT_JOBS.deleteBlobs, payload, { tenantId });

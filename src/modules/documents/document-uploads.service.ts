@@ -11,7 +11,7 @@ import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { MultipartFingerprintCollector } from '../../lib/multipart-fingerprint.ts';
 import { nameTypeProblem } from '../../providers/files/file-types.ts';
 import { sanitizeFilename } from '../../providers/files/filenames.ts';
-import { assertMayCreate } from './access/document-access.ts';
+import { assertMayCreate, permissionOn } from './access/document-access.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import type { BatchJobsRepository, Rejection } from './batch-jobs/batch-jobs.repository.ts';
 import type { FoldersRepository } from './folders/folders.repository.ts';
@@ -23,7 +23,7 @@ import { documentTransitions } from './document-status.ts';
 import type { Document, DocumentsRepository } from './documents.repository.ts';
 import { hasUsableName, intakeFile, intakeUntyped, type StoredUpload, typeUntypedUpload, type UntypedUpload } from './file-intake.ts';
 import type { MultipartSource, UploadPart } from './multipart-source.ts';
-import { FieldBag, parseUploadFields, type UploadFields } from './upload-fields.ts';
+import { FieldBag, type OnDuplicate, parseUploadFields, type UploadFields } from './upload-fields.ts';
 import type { UploadQuota } from './upload-quota.ts';
 
 /** A file part with no usable name and no `filename` field: 400 without any name, 415 for a name without a type. */
@@ -51,10 +51,33 @@ export interface BatchUpload {
   batchJobId: string;
   documents: Document[];
   rejected: Rejection[];
+  /** Each made document identical to one the caller can see: its id → that document's id. */
+  duplicateOf: Map<string, string>;
+  /** With `on_duplicate=skip`: the files not stored, each with the document it duplicates; null when not asked. */
+  skipped: { filename: string; duplicateOf: string }[] | null;
 }
 
+/** A single upload: the document made (`created`), or with `on_duplicate=skip` the existing one it duplicates. */
+export interface SingleUpload {
+  document: Document;
+  created: boolean;
+  /** A document the caller can see with the same content (SHA-256), if any. */
+  duplicateOf: string | null;
+}
+
+/** What recording stored files did (`#record`). */
+interface Recorded {
+  documents: Document[];
+  duplicateOf: Map<string, string>;
+  /** Files not stored (`on_duplicate=skip`), with the document they duplicate. */
+  skipped: { file: DocumentFile; existing: { id: string; document: Document | null } }[];
+}
+
+/** How many documents with one SHA-256 are looked at to find one the caller can see. */
+const DUPLICATE_CANDIDATES = 50;
+
 /** A file stored for a new document: the id it was stored under travels with it. */
-type DocumentFile = StoredUpload & { documentId: string };
+export type DocumentFile = StoredUpload & { documentId: string };
 
 /** A file part of an upload, as the one loop over parts hands it on. */
 type FilePart = Extract<UploadPart, { type: 'file' }>;
@@ -93,11 +116,47 @@ export class DocumentUploadsService {
     this.deps = deps;
   }
 
-  async upload(auth: AuthContext, source: MultipartSource, onFingerprint?: (fingerprint: string) => void): Promise<Document> {
+  /** `options.onDuplicate`: the query parameter; an `on_duplicate` field overrides it. */
+  async upload(
+    auth: AuthContext,
+    source: MultipartSource,
+    onFingerprint?: (fingerprint: string) => void,
+    options: { onDuplicate?: OnDuplicate } = {},
+  ): Promise<SingleUpload> {
     assertMayCreate(auth);
+    return this.receiveOne<SingleUpload>(auth, source, onFingerprint, {
+      newDocument: true,
+      reserve: () => this.#reserve(auth, this.deps.clock.now()),
+      commit: async (file, fields) => {
+        const recorded = await this.#record(auth, [file], { ...fields, onDuplicate: fields.onDuplicate ?? options.onDuplicate ?? null }, null);
+        const made = recorded.documents[0];
+        if (made) return { value: { document: made, created: true, duplicateOf: recorded.duplicateOf.get(made.id) ?? null } };
+        const existing = recorded.skipped[0]!.existing.document!;
+        return { value: { document: existing, created: false, duplicateOf: existing.id }, discard: true };
+      },
+    });
+  }
+
+  /**
+   * The intake of a one-file upload (a document, or a new version of one): quota room, the one
+   * loop over parts, the file streamed under the id `target.reserve` guards, a part without a
+   * usable name typed by the `filename` field, the fingerprint declared; then `target.commit`
+   * records it. Whatever fails, or a commit that answers `discard`, removes the stored bytes.
+   */
+  async receiveOne<T>(
+    auth: AuthContext,
+    source: MultipartSource,
+    onFingerprint: ((fingerprint: string) => void) | undefined,
+    target: {
+      /** Whether the file becomes a new document (the sandbox's document limit applies). */
+      newDocument: boolean;
+      reserve: () => Promise<{ documentId: string; key: string }>;
+      commit: (file: DocumentFile, fields: UploadFields, bag: FieldBag) => Promise<{ value: T; discard?: boolean }>;
+    },
+  ): Promise<T> {
     const { quota, blobs } = this.deps;
     const declaredFile = source.contentLength === null ? 0 : Math.max(0, source.contentLength - MULTIPART_OVERHEAD_ALLOWANCE);
-    const room = await quota.assertRoom(auth, declaredFile);
+    const room = target.newDocument ? await quota.assertRoom(auth, declaredFile) : await quota.assertBytes(auth, declaredFile);
     const stored: DocumentFile[] = [];
     // A part without a usable name (a Blob) waits here, stored, for the `filename` field to type it.
     // (Assigned inside the part callback, which the compiler's narrowing does not follow.)
@@ -105,7 +164,7 @@ export class DocumentUploadsService {
     try {
       const { bag, fingerprint } = await this.#readParts(source, SINGLE_FILE_FIELDS, async (part, bag) => {
         if (stored.length > 0 || untyped) throw errors.field('file', 'only one file per upload; use upload-batch for several');
-        const { documentId, key } = await this.#reserve(auth, this.deps.clock.now());
+        const { documentId, key } = await target.reserve();
         const named = hasUsableName(part.filename) ? part.filename : bag.one('filename')?.trim() || null;
         if (named === null) {
           const upload = await intakeUntyped(blobs, part, { key, quotaBytes: room.bytes, quotaError: () => quota.storageFull(auth) });
@@ -134,15 +193,21 @@ export class DocumentUploadsService {
       const nameProblem = fields.filename === null ? null : nameTypeProblem(fields.filename, file.rule.mediaType);
       // docs/api-decisions.md §9: a file named as a type its bytes are not is 415, whichever field names it.
       if (nameProblem) throw errors.invalidFileType(`filename ${nameProblem}`, { filename: fields.filename, field: 'filename' });
-      const [document] = await this.#record(auth, [file], fields, null);
-      return document!;
+      const committed = await target.commit(file, fields, bag);
+      if (committed.discard) await this.#discard([file]);
+      return committed.value;
     } catch (error) {
       await this.#discard(untyped && !stored.some((f) => f.key === untyped?.upload.key) ? [...stored, untyped.upload] : stored);
       throw error;
     }
   }
 
-  async uploadBatch(auth: AuthContext, source: MultipartSource, onFingerprint?: (fingerprint: string) => void): Promise<BatchUpload> {
+  async uploadBatch(
+    auth: AuthContext,
+    source: MultipartSource,
+    onFingerprint?: (fingerprint: string) => void,
+    options: { onDuplicate?: OnDuplicate } = {},
+  ): Promise<BatchUpload> {
     assertMayCreate(auth);
     const { quota, blobs, batchJobs, clock } = this.deps;
     let room = await quota.assertRoom(auth, 0);
@@ -174,7 +239,8 @@ export class DocumentUploadsService {
         return result.file.sha256;
       });
       if (files === 0) throw errors.field('files', 'at least one file is required');
-      const fields = parseUploadFields(bag, { allowFilename: false });
+      const parsed = parseUploadFields(bag, { allowFilename: false });
+      const fields = { ...parsed, onDuplicate: parsed.onDuplicate ?? options.onDuplicate ?? null };
       onFingerprint?.(fingerprint.digest());
       const rejections = rejected.map((r) => r.rejection);
       if (stored.length === 0) {
@@ -183,7 +249,7 @@ export class DocumentUploadsService {
       }
       const collectionId = newId(clock.now());
       const batchJobId = newId(clock.now());
-      const documents = await this.#record(auth, stored, fields, collectionId, async (trx) => {
+      const recorded = await this.#record(auth, stored, fields, collectionId, async (trx) => {
         await batchJobs.insert(trx, {
           id: batchJobId,
           tenantId: auth.tenant.id,
@@ -194,7 +260,16 @@ export class DocumentUploadsService {
           createdAt: clock.now(),
         });
       });
-      return { collectionId, batchJobId, documents, rejected: rejections };
+      // Files skipped as duplicates were not recorded: their bytes go.
+      await this.#discard(recorded.skipped.map((s) => s.file));
+      return {
+        collectionId,
+        batchJobId,
+        documents: recorded.documents,
+        rejected: rejections,
+        duplicateOf: recorded.duplicateOf,
+        skipped: fields.onDuplicate === 'skip' ? recorded.skipped.map((s) => ({ filename: s.file.filename, duplicateOf: s.existing.id })) : null,
+      };
     } catch (error) {
       await this.#discard(stored);
       throw error;
@@ -226,7 +301,7 @@ export class DocumentUploadsService {
       file.stream.destroy();
       throw result.error;
     }
-    const fields: UploadFields = { folderId: options.folderId, enableAi: options.enableAi, tags: [], filename: null };
+    const fields: UploadFields = { folderId: options.folderId, enableAi: options.enableAi, tags: [], filename: null, onDuplicate: null };
     try {
       const outcome = await database.db.transaction().execute(async (trx): Promise<ImportOutcome> => {
         // The tenant lock (PostgreSQL) makes two imports of the same content in parallel see each other.
@@ -246,19 +321,48 @@ export class DocumentUploadsService {
     }
   }
 
-  /** One transaction: quota re-check, rows, tags, the processing hook and events. */
+  /**
+   * One transaction: duplicates found, quota re-check, rows, tags, the processing hook and events.
+   * A file identical (SHA-256) to a document the caller can see, or to an earlier file of the same
+   * request, is named with that document (`duplicateOf`); with `on_duplicate=skip` it is not stored.
+   */
   async #record(
     auth: AuthContext,
     files: DocumentFile[],
     fields: UploadFields,
     collectionId: string | null,
     extra?: (trx: Executor) => Promise<void>,
-  ): Promise<Document[]> {
-    return this.deps.database.db.transaction().execute(async (trx) => {
-      const documents = await this.#insert(trx, auth, files, fields, collectionId);
+  ): Promise<Recorded> {
+    const { database } = this.deps;
+    return database.db.transaction().execute(async (trx) => {
+      const skip = fields.onDuplicate === 'skip';
+      // The tenant lock (PostgreSQL) makes two identical uploads that skip duplicates see each other.
+      if (skip) await lockTenant(trx, database.dialect, auth.tenant.id);
+      const duplicateOf = new Map<string, string>();
+      const skipped: Recorded['skipped'] = [];
+      const kept: DocumentFile[] = [];
+      for (const file of files) {
+        const earlier = kept.find((k) => k.sha256 === file.sha256);
+        const existing = earlier ? null : await this.#visibleDuplicate(trx, auth, file.sha256);
+        const of = earlier ? { id: earlier.documentId, document: null } : existing ? { id: existing.id, document: existing } : null;
+        if (of && skip) {
+          skipped.push({ file, existing: of });
+          continue;
+        }
+        if (of) duplicateOf.set(file.documentId, of.id);
+        kept.push(file);
+      }
+      const documents = await this.#insert(trx, auth, kept, fields, collectionId);
       await extra?.(trx);
-      return documents;
+      return { documents, duplicateOf, skipped };
     });
+  }
+
+  /** The oldest document of the tenant with this content that the caller can see, if any. */
+  async #visibleDuplicate(trx: Executor, auth: AuthContext, sha256: string): Promise<Document | null> {
+    const candidates = await this.deps.documents.findBySha256(trx, auth.tenant.id, sha256, DUPLICATE_CANDIDATES);
+    for (const candidate of candidates) if ((await permissionOn(trx, auth, candidate)) !== null) return candidate;
+    return null;
   }
 
   /** Inside the caller's transaction: quota re-check, rows, tags, the processing hook and events. */
@@ -327,6 +431,11 @@ export class DocumentUploadsService {
     // Processing subscribes (its pipeline's first job, at the tenant's fair-share priority).
     await this.deps.hooks.stored(trx, made, 'upload');
     return made;
+  }
+
+  /** An id to store one file under (a document's or a version's), its orphan guard committed first (see `#reserve`). */
+  reserveFile(auth: AuthContext): Promise<{ documentId: string; key: string }> {
+    return this.#reserve(auth, this.deps.clock.now());
   }
 
   /**

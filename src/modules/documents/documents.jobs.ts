@@ -4,6 +4,9 @@ import type { DeclaredJobDefinition } from '../../jobs/job-types.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { DOCUMENT_JOBS, type DeleteBlobsPayload, type DocumentJobPayload, documentBlobKey, thumbnailBlobKey } from './document-job-kinds.ts';
 import type { DocumentsRepository } from './documents.repository.ts';
+import { DocumentVersionsRepository } from './document-versions.repository.ts';
+
+const versions = new DocumentVersionsRepository();
 import { renderThumbnail } from './thumbnails.ts';
 
 /** The documents module's job kinds and their payloads (see DOCUMENT_JOBS). */
@@ -36,7 +39,8 @@ export async function storeThumbnail(deps: Deps, payload: DocumentJobPayload): P
 /** Deletes an upload's bytes when no document row references them (see DOCUMENT_JOBS.collectOrphan). */
 export async function collectOrphan(deps: Deps, payload: DocumentJobPayload): Promise<void> {
   const row = await deps.documents.findById(deps.database.db, payload.tenantId, payload.documentId);
-  if (row) return;
+  // A version upload stores its bytes under the version's id (docs/versions.md).
+  if (row || (await versions.exists(deps.database.db, payload.tenantId, payload.documentId))) return;
   await deps.blobs.delete(documentBlobKey(payload.tenantId, payload.documentId));
   await deps.blobs.delete(thumbnailBlobKey(payload.tenantId, payload.documentId));
 }

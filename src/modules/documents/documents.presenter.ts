@@ -1,5 +1,5 @@
 import { iso } from '../../lib/clock.ts';
-import type { BatchUpload } from './document-uploads.service.ts';
+import type { BatchUpload, SingleUpload } from './document-uploads.service.ts';
 import type { Document } from './documents.repository.ts';
 
 /**
@@ -78,13 +78,22 @@ export function presentUpload(d: Document) {
   return { id: d.id, filename: d.filename, status: d.status, ai_status: d.aiStatus, created_at: iso(d.createdAt) };
 }
 
-/** The answer to a batch upload: the documents made and the files refused. */
+/** The answer to a single upload: `duplicate_of` when a document the caller can see has the same content. */
+export function presentSingleUpload(u: SingleUpload) {
+  return { ...presentUpload(u.document), ...(u.duplicateOf !== null ? { duplicate_of: u.duplicateOf } : {}) };
+}
+
+/** The answer to a batch upload: the documents made and the files refused (and skipped, with `on_duplicate=skip`). */
 export function presentBatchUpload(b: BatchUpload) {
   return {
     collection_id: b.collectionId,
     batch_job_id: b.batchJobId,
-    documents: b.documents.map((d) => ({ id: d.id, filename: d.filename, status: d.status, ai_status: d.aiStatus })),
+    documents: b.documents.map((d) => {
+      const duplicate = b.duplicateOf.get(d.id);
+      return { id: d.id, filename: d.filename, status: d.status, ai_status: d.aiStatus, ...(duplicate ? { duplicate_of: duplicate } : {}) };
+    }),
     rejected: b.rejected,
+    ...(b.skipped ? { skipped: b.skipped.map((s) => ({ filename: s.filename, duplicate_of: s.duplicateOf })) } : {}),
   };
 }
 

@@ -208,6 +208,12 @@ export class DocumentsRepository {
     return row?.id ?? null;
   }
 
+  /** The tenant's documents with exactly this content, oldest first (at most `limit`): an upload's duplicates. */
+  async findBySha256(db: Executor, tenantId: string, sha256: string, limit: number): Promise<Document[]> {
+    const rows = await db.selectFrom('documents').selectAll().where('tenant_id', '=', tenantId).where('sha256', '=', sha256).orderBy('created_at').orderBy('id').limit(limit).execute();
+    return rows.map(toDocument);
+  }
+
   async update(db: Executor, tenantId: string, id: string, patch: DocumentPatch): Promise<void> {
     await db.updateTable('documents').set(columnsOf(COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }

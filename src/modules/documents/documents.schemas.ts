@@ -168,12 +168,17 @@ export const UpdateDocumentBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
+const DuplicateOf = Type.Optional(
+  Type.String({ description: 'A document you can see with the same content (SHA-256): the oldest. Absent when there is none.' }),
+);
+
 export const UploadResponse = Type.Object({
   id: Type.String(),
   filename: Type.String(),
   status: Type.String(),
   ai_status: Type.String(),
   created_at: Timestamp,
+  duplicate_of: DuplicateOf,
 });
 
 export const Rejection = Type.Object({ filename: Type.String(), error: Type.String(), code: Type.String(), message: Type.String() });
@@ -181,8 +186,13 @@ export const Rejection = Type.Object({ filename: Type.String(), error: Type.Stri
 export const BatchUploadResponse = Type.Object({
   collection_id: Type.String(),
   batch_job_id: Type.String(),
-  documents: Type.Array(Type.Object({ id: Type.String(), filename: Type.String(), status: Type.String(), ai_status: Type.String() })),
+  documents: Type.Array(Type.Object({ id: Type.String(), filename: Type.String(), status: Type.String(), ai_status: Type.String(), duplicate_of: DuplicateOf })),
   rejected: Type.Array(Rejection),
+  skipped: Type.Optional(
+    Type.Array(Type.Object({ filename: Type.String(), duplicate_of: Type.String() }), {
+      description: 'With `on_duplicate=skip`: the files not stored because a document you can see has the same content.',
+    }),
+  ),
 });
 
 export const DocumentContent = Type.Object({
@@ -213,6 +223,11 @@ const FilePart = (description: string) => Type.String({ format: 'binary', conten
 
 /** The fields both upload operations take besides their files (upload-fields.ts). */
 const uploadFields = {
+  on_duplicate: Type.Optional(
+    Type.Union([Type.Literal('store'), Type.Literal('skip')], {
+      description: 'What to do with a file identical to a document you can see: `store` (default, answered with `duplicate_of`) or `skip` (nothing stored, the existing document answered with 200).',
+    }),
+  ),
   // Empty examples: the docs UI pre-fills fields with their example, and an empty field is not sent.
   folder_id: Type.Optional(Type.String({ maxLength: 128, examples: [''], description: 'The folder to put the document in; omitted or empty: the top level.' })),
   enable_ai: Type.Optional(

@@ -12,6 +12,9 @@ import { DocumentQueries } from './document-queries.ts';
 import { DocumentHooks, type StoredListener } from './document-hooks.ts';
 import { removeDocuments } from './document-removal.ts';
 import { documentUploadRoutes } from './document-uploads.routes.ts';
+import { DocumentVersionsRepository } from './document-versions.repository.ts';
+import { documentVersionRoutes } from './document-versions.routes.ts';
+import { DocumentVersionsService } from './document-versions.service.ts';
 import { DocumentUploadsService } from './document-uploads.service.ts';
 import { documentJobDefinitions } from './documents.jobs.ts';
 import { type Document, type DocumentPatch, DocumentsRepository, type StoredContent } from './documents.repository.ts';
@@ -66,6 +69,12 @@ export interface DocumentFiles {
   setProvider(db: Executor, tenantId: string, provider: string, which: StoredFileSelection): Promise<void>;
 }
 
+/** Which version of a document is current, for modules that name it (chat citations). */
+export interface DocumentVersionNumbers {
+  /** The current version's number of each document (1 for a document never given a new version). */
+  currentNumbers(db: Executor, tenantId: string, documentIds: readonly string[]): Promise<Map<string, number>>;
+}
+
 /** Folder paths by id, for modules that show or match a document's location (workflow triggers). */
 export interface FolderPaths {
   /** `/Invoices/2025`; `/` for the top level. */
@@ -102,6 +111,7 @@ declare module '../../platform/module.ts' {
     shares: SharesService;
     batchJobs: BatchJobsService;
     documentFiles: DocumentFiles;
+    documentVersions: DocumentVersionNumbers;
     folderPaths: FolderPaths;
     /** The check every deletion path makes (documents, folders, versions, stored copies): 409 `legal_hold` under an active hold. */
     legalHoldGuard: LegalHoldGuard;
@@ -143,6 +153,8 @@ export const documentsModule = defineModule({
     const folders = new FoldersService({ database, clock, jobs, folders: repositories.folders, documents: repositories.documents, guard });
     const shares = new SharesService({ database, clock, shares: repositories.shares, members: use('members') });
     const batchJobs = new BatchJobsService({ database, batchJobs: repositories.batchJobs });
+    const versionRows = new DocumentVersionsRepository();
+    const versions = new DocumentVersionsService({ database, clock, jobs, blobs, events, documents: repositories.documents, versions: versionRows, uploads, quota, hooks });
     const storageUsage = { usage: (tenantId: string) => repositories.documents.usage(database.db, tenantId) };
     use('tenants').addUsage(async (tenantId) => {
       const stored = await storageUsage.usage(tenantId);
@@ -161,6 +173,12 @@ export const documentsModule = defineModule({
         documentFiles: new StoredFilesRepository(),
         legalHoldGuard: guard,
         retentionLibrary: new RetentionLibrary({ documents: repositories.documents, jobs, guard }),
+        documentVersions: {
+          async currentNumbers(db, tenantId, documentIds) {
+            const found = await versionRows.currentNumbers(db, tenantId, documentIds);
+            return new Map(documentIds.map((id) => [id, found.get(id) ?? 1]));
+          },
+        },
         folderPaths: { pathOf: (db, tenantId, folderId) => repositories.folders.pathOf(db, tenantId, folderId) },
         documentAccess: { authorize: authorizeDocument, mayEdit: mayEditDocument, editableCondition: editableDocument },
         documentQueries: new DocumentQueries(database.dialect),
@@ -179,6 +197,7 @@ export const documentsModule = defineModule({
         folderRoutes(app, { folders });
         documentRoutes(app, { documents, publicBaseUrl: config.http.publicBaseUrl });
         await documentUploadRoutes(app, { uploads });
+        await documentVersionRoutes(app, { versions });
         documentFileRoutes(app, { documents });
         shareRoutes(app, { shares });
         tagRoutes(app, { tags });

@@ -1,3 +1,5 @@
+import type { AliasableExpression, ExpressionBuilder } from 'kysely';
+import type { DB } from '../../db/schema.ts';
 import type { Executor } from '../../db/executor.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { removeDocuments } from './document-removal.ts';
@@ -33,8 +35,8 @@ export class RetentionLibrary {
 
   /**
    * Documents in the folder or any folder below it whose basis time is before `before`, after
-   * `afterId` in id order (the next page). `last_version` counts from the current version's time;
-   * until documents have versions that is their upload.
+   * `afterId` in id order (the next page). `last_version` counts from the newest version's upload
+   * (a document with one version has no version rows: its upload).
    */
   async due(db: Executor, tenantId: string, folderId: string, q: { basis: RetentionBasis; before: number; afterId: string; limit: number }): Promise<RetentionCandidate[]> {
     const rows = await db
@@ -55,14 +57,15 @@ export class RetentionLibrary {
       )
       .selectFrom('documents')
       .innerJoin('subtree', 'subtree.id', 'documents.folder_id')
-      .select(['documents.id', 'documents.filename', 'documents.folder_id', 'documents.owner_id', 'documents.created_at'])
+      .select(['documents.id', 'documents.filename', 'documents.folder_id', 'documents.owner_id'])
+      .select((eb) => basisTime(eb, q.basis).as('since'))
       .where('documents.tenant_id', '=', tenantId)
-      .where('documents.created_at', '<', q.before)
+      .where((eb) => eb(basisTime(eb, q.basis), '<', q.before))
       .where('documents.id', '>', q.afterId)
       .orderBy('documents.id')
       .limit(q.limit)
       .execute();
-    return rows.map((r) => ({ id: r.id, filename: r.filename, folderId: r.folder_id, ownerId: r.owner_id, since: Number(r.created_at) }));
+    return rows.map((r) => ({ id: r.id, filename: r.filename, folderId: r.folder_id, ownerId: r.owner_id, since: Number(r.since) }));
   }
 
   /** Whether the document is still there, and its basis time (a review decided later re-checks it). */
@@ -78,4 +81,11 @@ export class RetentionLibrary {
     const rows = await trx.selectFrom('documents').select(['id', 'storage_key']).where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
     await removeDocuments(trx, this.#deps, tenantId, rows.map((r) => ({ id: r.id, storageKey: r.storage_key })));
   }
+}
+
+/** The time a rule's basis counts from: the upload, or the newest version's upload (docs/versions.md). */
+function basisTime(eb: ExpressionBuilder<DB, 'documents'>, basis: RetentionBasis): AliasableExpression<number> {
+  if (basis === 'created') return eb.ref('documents.created_at');
+  const newest = eb.selectFrom('document_versions').select((v) => v.fn.max('document_versions.created_at').as('at')).whereRef('document_versions.document_id', '=', 'documents.id');
+  return eb.fn.coalesce(newest, eb.ref('documents.created_at')) as AliasableExpression<number>;
 }

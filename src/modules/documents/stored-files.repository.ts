@@ -1,12 +1,14 @@
 import { type Expression, expressionBuilder } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import type { DB } from '../../db/schema.ts';
+import { storedVersionFiles } from './document-versions.repository.ts';
 
 /**
  * Query fragment for the storage module's inventory: the tenant's documents as stored files, one
  * row each (`document_id`, `tenant_id`, `storage_key`, `thumbnail_key`, `size`, `sha256`). The
  * caller selects from it as a derived table (`selectFrom(storedFiles(t).as('d'))`), which both
- * dialects flatten into one scan of the documents index.
+ * dialects flatten into one scan of the documents index. The earlier versions of versioned
+ * documents follow as rows of their own, under their version ids (docs/versions.md).
  */
 export function storedFiles(tenantId: string) {
   return expressionBuilder<DB, never>()
@@ -19,7 +21,8 @@ export function storedFiles(tenantId: string) {
       'documents.file_size as size',
       'documents.sha256',
     ])
-    .where('documents.tenant_id', '=', tenantId);
+    .where('documents.tenant_id', '=', tenantId)
+    .unionAll(storedVersionFiles(tenantId));
 }
 
 /**
@@ -31,9 +34,12 @@ export type StoredFileSelection = 'all' | 'unset' | readonly string[] | Expressi
 
 /** SQL of the documents' storage placement (`documents.storage_provider`), written by storage migrations. */
 export class StoredFilesRepository {
+  /** Whether the tenant still has the document, or the version whose id an inventory row carries. */
   async exists(db: Executor, tenantId: string, documentId: string): Promise<boolean> {
     const row = await db.selectFrom('documents').select('id').where('tenant_id', '=', tenantId).where('id', '=', documentId).executeTakeFirst();
-    return row !== undefined;
+    if (row !== undefined) return true;
+    const version = await db.selectFrom('document_versions').select('id').where('tenant_id', '=', tenantId).where('id', '=', documentId).executeTakeFirst();
+    return version !== undefined;
   }
 
   /** Records that `provider` holds the bytes of the selected documents. */

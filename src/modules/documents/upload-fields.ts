@@ -9,9 +9,15 @@ export interface UploadFields {
   tags: string[];
   /** A custom name for the (single) uploaded file. */
   filename: string | null;
+  /** `on_duplicate`: what to do with a file identical to a document the caller can see (null: not sent, i.e. `store`). */
+  onDuplicate: OnDuplicate | null;
 }
 
-const KNOWN = new Set(['folder_id', 'enable_ai', 'tags', 'tags[]', 'filename']);
+/** `store` (default): store it anyway and name the duplicate (`duplicate_of`); `skip`: answer the existing document, store nothing. */
+export const ON_DUPLICATE = ['store', 'skip'] as const;
+export type OnDuplicate = (typeof ON_DUPLICATE)[number];
+
+const KNOWN = new Set(['folder_id', 'enable_ai', 'tags', 'tags[]', 'filename', 'on_duplicate']);
 
 /** Collects text parts by name, in arrival order (a name may repeat). */
 export class FieldBag {
@@ -80,10 +86,13 @@ export function parseUploadFields(bag: FieldBag, options: { allowFilename: boole
     filename = sanitizeFilename(rawName);
     if (!filename) throw errors.field('filename', 'has no usable characters');
   }
+  const onDuplicate = bag.one('on_duplicate')?.trim().toLowerCase() || null;
+  if (onDuplicate !== null && !(ON_DUPLICATE as readonly string[]).includes(onDuplicate)) throw errors.field('on_duplicate', `must be one of: ${ON_DUPLICATE.join(', ')}`);
   return {
     folderId,
     enableAi: parseBooleanField('enable_ai', bag.one('enable_ai'), true),
     tags: parseTagsField([...bag.all('tags'), ...bag.all('tags[]')]),
     filename,
+    onDuplicate: onDuplicate as OnDuplicate | null,
   };
 }

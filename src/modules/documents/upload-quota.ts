@@ -40,6 +40,13 @@ export class UploadQuota {
     return room;
   }
 
+  /** Refuses when not `minBytes` (at least one) more fit: a new version of a document, which adds no document. */
+  async assertBytes(auth: AuthContext, minBytes: number): Promise<Headroom> {
+    const room = await this.headroom(this.deps.database.db, auth);
+    if (room.bytes !== null && room.bytes < Math.max(1, minBytes)) throw this.storageFull(auth);
+    return room;
+  }
+
   /**
    * Inside the storing transaction: do `bytes` more in `count` documents fit? On PostgreSQL the
    * tenant row is locked first, so concurrent uploads of one tenant cannot both take the last room.

@@ -1,12 +1,13 @@
 import { Type } from 'typebox';
 import { Nullable, PageQuery, Timestamp } from '../../http/common-schemas.ts';
+import { EVENT_NAMES } from '../../events/event-catalogue.ts';
 import { DELIVERY_STATUSES } from './webhooks.tables.ts';
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An HTTPS URL (400 `INVALID_URL` otherwise) on a public address.' });
 const Events = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
   minItems: 1,
   maxItems: 50,
-  description: 'Event names of the spec\'s Events table (400 `INVALID_EVENT` for any other); duplicates are dropped.',
+  description: `Event names (400 \`INVALID_EVENT\` for any other): ${EVENT_NAMES.map((n) => `\`${n}\``).join(', ')} (docs/webhooks.md); duplicates are dropped.`,
 });
 
 export const WebhookView = Type.Object({

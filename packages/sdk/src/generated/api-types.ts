@@ -37,6 +37,7 @@ export interface Operations {
       content: string;
       citations: {
         document_id: string;
+        version?: number;
         text: string;
         page?: number;
         score: number;
@@ -690,14 +691,6 @@ export interface Operations {
       message: string;
     };
   };
-  /** Download a tenant export’s archive */
-  downloadAdminTenantExport: {
-    path: {
-      tenant_id: string;
-      export_id: string;
-    };
-    response: unknown;
-  };
   /** Download a document's original file */
   downloadDocument: {
     path: {
@@ -705,61 +698,13 @@ export interface Operations {
     };
     response: unknown;
   };
-  /** Download an export’s archive */
-  downloadExport: {
+  /** Download one version of a document */
+  downloadDocumentVersion: {
     path: {
       id: string;
+      number: string;
     };
     response: unknown;
-  };
-  /** Export a tenant */
-  exportAdminTenant: {
-    path: {
-      tenant_id: string;
-    };
-    response: {
-      id: string;
-      tenant_id: string;
-      status: "queued" | "running" | "completed" | "failed" | "expired";
-      phase: string;
-      progress: {
-        entries_total: number;
-        entries_done: number;
-        bytes_total: number;
-        bytes_done: number;
-        percent: number;
-      };
-      size: number | null;
-      sha256: string | null;
-      download_url: string | null;
-      expires_at: string | null;
-      error: string | null;
-      created_at: string;
-      finished_at: string | null;
-    };
-  };
-  /** Export this tenant */
-  exportTenant: {
-    response: {
-      id: string;
-      tenant_id: string;
-      status: "queued" | "running" | "completed" | "failed" | "expired";
-      phase: string;
-      progress: {
-        entries_total: number;
-        entries_done: number;
-        bytes_total: number;
-        bytes_done: number;
-        percent: number;
-      };
-      size: number | null;
-      sha256: string | null;
-      download_url: string | null;
-      expires_at: string | null;
-      error: string | null;
-      created_at: string;
-      finished_at: string | null;
-    };
   };
   /** Request a password reset */
   forgotAuthPassword: {
@@ -933,33 +878,6 @@ export interface Operations {
       usage: {
         [key: string]: number;
       };
-    };
-  };
-  /** A tenant export’s progress */
-  getAdminTenantExport: {
-    path: {
-      tenant_id: string;
-      export_id: string;
-    };
-    response: {
-      id: string;
-      tenant_id: string;
-      status: "queued" | "running" | "completed" | "failed" | "expired";
-      phase: string;
-      progress: {
-        entries_total: number;
-        entries_done: number;
-        bytes_total: number;
-        bytes_done: number;
-        percent: number;
-      };
-      size: number | null;
-      sha256: string | null;
-      download_url: string | null;
-      expires_at: string | null;
-      error: string | null;
-      created_at: string;
-      finished_at: string | null;
     };
   };
   /** Get a fresh CSRF token */
@@ -1240,32 +1158,6 @@ export interface Operations {
       id: string;
     };
     response: unknown;
-  };
-  /** An export’s progress */
-  getExport: {
-    path: {
-      id: string;
-    };
-    response: {
-      id: string;
-      tenant_id: string;
-      status: "queued" | "running" | "completed" | "failed" | "expired";
-      phase: string;
-      progress: {
-        entries_total: number;
-        entries_done: number;
-        bytes_total: number;
-        bytes_done: number;
-        percent: number;
-      };
-      size: number | null;
-      sha256: string | null;
-      download_url: string | null;
-      expires_at: string | null;
-      error: string | null;
-      created_at: string;
-      finished_at: string | null;
-    };
   };
   /** Get a folder */
   getFolder: {
@@ -1559,34 +1451,6 @@ export interface Operations {
       }[];
     };
   };
-  /** Import a tenant from an export archive */
-  importAdminTenants: {
-    multipart: {
-      subdomain?: string;
-      name?: string;
-      tier?: "free" | "starter" | "pro" | "team" | "enterprise";
-      archive: Blob;
-    };
-    response: {
-      tenant: {
-        id: string;
-        name: string;
-        subdomain: string;
-        tier: string;
-      };
-      imported: {
-        [key: string]: number;
-      };
-      not_imported: {
-        [key: string]: string;
-      };
-      remapped: {
-        [key: string]: number;
-      };
-      passwords: "kept" | "reset";
-      warnings: string[];
-    };
-  };
   /** List tenants */
   listAdminTenants: {
     query: {
@@ -1700,6 +1564,7 @@ export interface Operations {
         content: string;
         citations?: {
           document_id: string;
+          version?: number;
           text: string;
           page?: number;
           score: number;
@@ -1851,6 +1716,27 @@ export interface Operations {
         created_at: string;
         user_name?: string;
         workspace_name?: string;
+      }[];
+    };
+  };
+  /** List a document's versions */
+  listDocumentVersions: {
+    path: {
+      id: string;
+    };
+    response: {
+      document_id: string;
+      current_version: number;
+      versions: {
+        document_id: string;
+        number: number;
+        current: boolean;
+        filename: string;
+        file_type: string;
+        file_size: number;
+        sha256: string;
+        created_at: string;
+        created_by: string | null;
       }[];
     };
   };
@@ -2797,6 +2683,25 @@ export interface Operations {
       message: string;
     };
   };
+  /** Make an earlier version current again */
+  restoreDocumentVersion: {
+    path: {
+      id: string;
+      number: string;
+    };
+    response: {
+      document_id: string;
+      number: number;
+      current: boolean;
+      filename: string;
+      file_type: string;
+      file_size: number;
+      sha256: string;
+      created_at: string;
+      created_by: string | null;
+      restored: boolean;
+    };
+  };
   /** Resume a paused execution */
   resumeDagExecution: {
     path: {
@@ -3480,6 +3385,7 @@ export interface Operations {
   uploadDocument: {
     multipart: {
       file: Blob;
+      on_duplicate?: "store" | "skip";
       folder_id?: string;
       enable_ai?: boolean;
       tags?: string[];
@@ -3491,12 +3397,14 @@ export interface Operations {
       status: string;
       ai_status: string;
       created_at: string;
+      duplicate_of?: string;
     };
   };
   /** Upload a batch of up to 10 documents */
   uploadDocumentBatch: {
     multipart: {
       "files[]": Blob[];
+      on_duplicate?: "store" | "skip";
       folder_id?: string;
       enable_ai?: boolean;
       tags?: string[];
@@ -3509,6 +3417,7 @@ export interface Operations {
         filename: string;
         status: string;
         ai_status: string;
+        duplicate_of?: string;
       }[];
       rejected: {
         filename: string;
@@ -3516,6 +3425,34 @@ export interface Operations {
         code: string;
         message: string;
       }[];
+      skipped?: {
+        filename: string;
+        duplicate_of: string;
+      }[];
+    };
+  };
+  /** Upload a new version of a document */
+  uploadDocumentVersion: {
+    path: {
+      id: string;
+    };
+    multipart: {
+      file: Blob;
+      filename?: string;
+    };
+    response: {
+      document_id: string;
+      number: number;
+      current: boolean;
+      filename: string;
+      file_type: string;
+      file_size: number;
+      sha256: string;
+      created_at: string;
+      created_by: string | null;
+      created: boolean;
+      status: string;
+      ai_status: string;
     };
   };
 }
@@ -3560,11 +3497,8 @@ export const OPERATIONS = {
   deleteWebhook: { method: 'DELETE', path: '/api/v1/webhooks/{id}', idempotencyKey: true, answers: 'json' },
   deleteWorkspace: { method: 'DELETE', path: '/api/v1/workspaces/{id}', idempotencyKey: true, answers: 'json' },
   deleteWorkspaceMember: { method: 'DELETE', path: '/api/v1/workspaces/{id}/members/{user_id}', idempotencyKey: true, answers: 'json' },
-  downloadAdminTenantExport: { method: 'GET', path: '/api/v1/admin/tenants/{tenant_id}/exports/{export_id}/download', idempotencyKey: false, answers: 'binary' },
   downloadDocument: { method: 'GET', path: '/api/v1/documents/{id}/download', idempotencyKey: false, answers: 'binary' },
-  downloadExport: { method: 'GET', path: '/api/v1/exports/{id}/download', idempotencyKey: false, answers: 'binary' },
-  exportAdminTenant: { method: 'POST', path: '/api/v1/admin/tenants/{tenant_id}/export', idempotencyKey: true, answers: 'json' },
-  exportTenant: { method: 'POST', path: '/api/v1/tenant/export', idempotencyKey: true, answers: 'json' },
+  downloadDocumentVersion: { method: 'GET', path: '/api/v1/documents/{id}/versions/{number}/download', idempotencyKey: false, answers: 'binary' },
   forgotAuthPassword: { method: 'POST', path: '/api/v1/auth/password/forgot', idempotencyKey: false, answers: 'json' },
   getAdminMail: { method: 'GET', path: '/api/v1/admin/mail', idempotencyKey: false, answers: 'json' },
   getAdminStorageConfig: { method: 'GET', path: '/api/v1/admin/storage/config/{tenant_id}', idempotencyKey: false, answers: 'json' },
@@ -3572,7 +3506,6 @@ export const OPERATIONS = {
   getAdminStorageMigrationFailed: { method: 'GET', path: '/api/v1/admin/storage/migrations/{migration_id}/failed', idempotencyKey: false, answers: 'json' },
   getAdminStorageMigrationHistory: { method: 'GET', path: '/api/v1/admin/storage/migrations/{tenant_id}/history', idempotencyKey: false, answers: 'json' },
   getAdminTenant: { method: 'GET', path: '/api/v1/admin/tenants/{tenant_id}', idempotencyKey: false, answers: 'json' },
-  getAdminTenantExport: { method: 'GET', path: '/api/v1/admin/tenants/{tenant_id}/exports/{export_id}', idempotencyKey: false, answers: 'json' },
   getAuthCsrf: { method: 'GET', path: '/api/v1/auth/csrf', idempotencyKey: false, answers: 'json' },
   getAuthMe: { method: 'GET', path: '/api/v1/auth/me', idempotencyKey: false, answers: 'json' },
   getBatchJob: { method: 'GET', path: '/api/v1/batch-jobs/{id}', idempotencyKey: false, answers: 'json' },
@@ -3583,7 +3516,6 @@ export const OPERATIONS = {
   getDocument: { method: 'GET', path: '/api/v1/documents/{id}', idempotencyKey: false, answers: 'json' },
   getDocumentContent: { method: 'GET', path: '/api/v1/documents/{id}/content', idempotencyKey: false, answers: 'json' },
   getDocumentThumbnail: { method: 'GET', path: '/api/v1/documents/{id}/thumbnail', idempotencyKey: false, answers: 'binary' },
-  getExport: { method: 'GET', path: '/api/v1/exports/{id}', idempotencyKey: false, answers: 'json' },
   getFolder: { method: 'GET', path: '/api/v1/folders/{id}', idempotencyKey: false, answers: 'json' },
   getHealth: { method: 'GET', path: '/health', idempotencyKey: false, answers: 'json' },
   getHealthz: { method: 'GET', path: '/healthz', idempotencyKey: false, answers: 'json' },
@@ -3600,7 +3532,6 @@ export const OPERATIONS = {
   getUser: { method: 'GET', path: '/api/v1/users/{id}', idempotencyKey: false, answers: 'json' },
   getWebhook: { method: 'GET', path: '/api/v1/webhooks/{id}', idempotencyKey: false, answers: 'json' },
   getWorkspace: { method: 'GET', path: '/api/v1/workspaces/{id}', idempotencyKey: false, answers: 'json' },
-  importAdminTenants: { method: 'POST', path: '/api/v1/admin/tenants/import', idempotencyKey: true, answers: 'json' },
   listAdminTenants: { method: 'GET', path: '/api/v1/admin/tenants', idempotencyKey: false, answers: 'json' },
   listApiKeys: { method: 'GET', path: '/api/v1/api-keys', idempotencyKey: false, answers: 'json' },
   listAuthSessions: { method: 'GET', path: '/api/v1/auth/sessions', idempotencyKey: false, answers: 'json' },
@@ -3611,6 +3542,7 @@ export const OPERATIONS = {
   listDagTasks: { method: 'GET', path: '/api/v1/dag/tasks', idempotencyKey: false, answers: 'json' },
   listDagWorkflows: { method: 'GET', path: '/api/v1/dag/workflows', idempotencyKey: false, answers: 'json' },
   listDocumentShares: { method: 'GET', path: '/api/v1/documents/{id}/shares', idempotencyKey: false, answers: 'json' },
+  listDocumentVersions: { method: 'GET', path: '/api/v1/documents/{id}/versions', idempotencyKey: false, answers: 'json' },
   listDocuments: { method: 'GET', path: '/api/v1/documents', idempotencyKey: false, answers: 'json' },
   listFolders: { method: 'GET', path: '/api/v1/folders', idempotencyKey: false, answers: 'json' },
   listLegalHolds: { method: 'GET', path: '/api/v1/legal-holds', idempotencyKey: false, answers: 'json' },
@@ -3647,6 +3579,7 @@ export const OPERATIONS = {
   registerAuth: { method: 'POST', path: '/api/v1/auth/register', idempotencyKey: false, answers: 'json' },
   reprocessDocument: { method: 'POST', path: '/api/v1/documents/{id}/reprocess', idempotencyKey: true, answers: 'json' },
   resetAuthPassword: { method: 'POST', path: '/api/v1/auth/password/reset', idempotencyKey: false, answers: 'json' },
+  restoreDocumentVersion: { method: 'POST', path: '/api/v1/documents/{id}/versions/{number}/restore', idempotencyKey: true, answers: 'json' },
   resumeDagExecution: { method: 'POST', path: '/api/v1/dag/executions/{id}/resume', idempotencyKey: true, answers: 'json' },
   resumeMigrationsProject: { method: 'POST', path: '/api/v1/migrations/projects/{id}/resume', idempotencyKey: true, answers: 'json' },
   retryAdminMail: { method: 'POST', path: '/api/v1/admin/mail/{mail_id}/retry', idempotencyKey: true, answers: 'json' },
@@ -3670,6 +3603,7 @@ export const OPERATIONS = {
   updateWorkspace: { method: 'PUT', path: '/api/v1/workspaces/{id}', idempotencyKey: true, answers: 'json' },
   uploadDocument: { method: 'POST', path: '/api/v1/documents/upload', idempotencyKey: true, answers: 'json' },
   uploadDocumentBatch: { method: 'POST', path: '/api/v1/documents/upload-batch', idempotencyKey: true, answers: 'json' },
+  uploadDocumentVersion: { method: 'POST', path: '/api/v1/documents/{id}/versions', idempotencyKey: true, answers: 'json' },
 } as const;
 
 /** The body of each webhook delivery, by event name (docs/webhooks.md; verify it with verifyWebhookSignature). */
@@ -3855,20 +3789,6 @@ export interface WebhookEvents {
       folder_id: string | null;
     };
   };
-  /** The tenant.export.completed event */
-  "tenant.export.completed": {
-    id: string;
-    type: "tenant.export.completed";
-    timestamp: string;
-    data: {
-      export_id: string;
-      status: "completed" | "failed";
-      size: number | null;
-      sha256: string | null;
-      expires_at: string | null;
-      error: string | null;
-    };
-  };
   /** The legal_hold.created event */
   "legal_hold.created": {
     id: string;
@@ -3928,6 +3848,37 @@ export interface WebhookEvents {
       deleted: number;
       review_requested: number;
       held: number;
+    };
+  };
+  /** The document.version_created event */
+  "document.version_created": {
+    id: string;
+    type: "document.version_created";
+    timestamp: string;
+    data: {
+      document_id: string;
+      version: number;
+      filename: string;
+      file_type: string;
+      file_size: number;
+      sha256: string;
+      created_by: string | null;
+    };
+  };
+  /** The document.version_restored event */
+  "document.version_restored": {
+    id: string;
+    type: "document.version_restored";
+    timestamp: string;
+    data: {
+      document_id: string;
+      version: number;
+      filename: string;
+      file_type: string;
+      file_size: number;
+      sha256: string;
+      created_by: string | null;
+      previous_version: number;
     };
   };
   /** The test ping (POST /webhooks/{id}/test) */
