@@ -196,6 +196,11 @@ export interface Config {
     /** Who is told a migration finished when the request names no `initiated_by_email`. */
     readonly notifyEmail: string | null;
   };
+  /** Tenant exports (docs/tenant-export.md). */
+  readonly tenantExports: {
+    /** How long a finished export can be downloaded (`EXPORT_RETENTION_HOURS`, default 72), in ms. */
+    readonly retentionMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -514,6 +519,10 @@ export function loadConfig(env: Env = process.env): Config {
       copyConcurrency: r.int('STORAGE_MIGRATION_CONCURRENCY', 4, { min: 1, max: 64 }),
       encryptionKeys: parseKeyList(r, 'STORAGE_ENCRYPTION_KEYS'),
       notifyEmail: r.string('STORAGE_NOTIFY_EMAIL', null),
+    },
+    tenantExports: {
+      // Fractions allowed (tests use a few seconds).
+      retentionMs: Math.round(r.number('EXPORT_RETENTION_HOURS', 72, { min: 0.0001, max: 24 * 365 }) * 3_600_000),
     },
   };
 

@@ -960,6 +960,27 @@ CREATE TABLE public.tenant_document_counts (
     bytes bigint NOT NULL
 );
 
+-- table tenant_exports (owner: transfer)
+CREATE TABLE public.tenant_exports (
+    id text NOT NULL,
+    tenant_id text NOT NULL,
+    requested_by text NOT NULL,
+    status text NOT NULL,
+    phase text NOT NULL,
+    entries_total integer DEFAULT 0 NOT NULL,
+    entries_done integer DEFAULT 0 NOT NULL,
+    bytes_total bigint DEFAULT 0 NOT NULL,
+    bytes_done bigint DEFAULT 0 NOT NULL,
+    blob_key text,
+    size bigint,
+    sha256 text,
+    error text,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    finished_at bigint,
+    expires_at bigint
+);
+
 -- table tenant_storage (owner: storage)
 CREATE TABLE public.tenant_storage (
     tenant_id text NOT NULL,
@@ -1360,6 +1381,9 @@ ALTER TABLE ONLY public.tenant_cors_origins
 ALTER TABLE ONLY public.tenant_document_counts
     ADD CONSTRAINT tenant_document_counts_pkey PRIMARY KEY (tenant_id);
 
+ALTER TABLE ONLY public.tenant_exports
+    ADD CONSTRAINT tenant_exports_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.tenant_storage
     ADD CONSTRAINT tenant_storage_pkey PRIMARY KEY (tenant_id);
 
@@ -1558,6 +1582,10 @@ CREATE INDEX subscriptions_cancel_idx ON public.subscriptions USING btree (cance
 CREATE INDEX subscriptions_provider_idx ON public.subscriptions USING btree (provider_subscription_id);
 
 CREATE INDEX tenant_cors_origins_tenant_idx ON public.tenant_cors_origins USING btree (tenant_id);
+
+CREATE INDEX tenant_exports_expiry_idx ON public.tenant_exports USING btree (expires_at);
+
+CREATE INDEX tenant_exports_tenant_idx ON public.tenant_exports USING btree (tenant_id, created_at);
 
 CREATE INDEX tenants_sandbox_of_idx ON public.tenants USING btree (sandbox_of);
 
@@ -1839,6 +1867,9 @@ ALTER TABLE ONLY public.tenant_cors_origins
 
 ALTER TABLE ONLY public.tenant_document_counts
     ADD CONSTRAINT tenant_document_counts_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.tenant_exports
+    ADD CONSTRAINT tenant_exports_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.tenant_storage
     ADD CONSTRAINT tenant_storage_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;

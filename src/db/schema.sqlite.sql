@@ -704,6 +704,27 @@ CREATE TABLE "tenant_document_counts" (
   "bytes" bigint not null
 );
 
+-- table tenant_exports (owner: transfer)
+CREATE TABLE "tenant_exports" (
+  "id" text primary key,
+  "tenant_id" text not null references "tenants" ("id") on delete cascade,
+  "requested_by" text not null,
+  "status" text not null,
+  "phase" text not null,
+  "entries_total" integer default 0 not null,
+  "entries_done" integer default 0 not null,
+  "bytes_total" bigint default 0 not null,
+  "bytes_done" bigint default 0 not null,
+  "blob_key" text,
+  "size" bigint,
+  "sha256" text,
+  "error" text,
+  "created_at" bigint not null,
+  "updated_at" bigint not null,
+  "finished_at" bigint,
+  "expires_at" bigint
+);
+
 -- table tenant_storage (owner: storage)
 CREATE TABLE "tenant_storage" (
   "tenant_id" text primary key references "tenants" ("id") on delete cascade,
@@ -1146,6 +1167,12 @@ CREATE INDEX "subscriptions_provider_idx" on "subscriptions" ("provider_subscrip
 
 -- index tenant_cors_origins_tenant_idx
 CREATE INDEX "tenant_cors_origins_tenant_idx" on "tenant_cors_origins" ("tenant_id");
+
+-- index tenant_exports_expiry_idx
+CREATE INDEX "tenant_exports_expiry_idx" on "tenant_exports" ("expires_at");
+
+-- index tenant_exports_tenant_idx
+CREATE INDEX "tenant_exports_tenant_idx" on "tenant_exports" ("tenant_id", "created_at");
 
 -- index tenants_sandbox_of_idx
 CREATE INDEX "tenants_sandbox_of_idx" on "tenants" ("sandbox_of");

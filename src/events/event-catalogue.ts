@@ -53,6 +53,8 @@ const CATALOGUE: { readonly [N in EventName]: { readonly emittedBy: string } } =
   // Not in the spec's table: a document's filename, folder or tags changed (the workflows'
   // document_update trigger, contract §10).
   'document.updated': { emittedBy: 'documents' },
+  // Not in the spec's table: a tenant export finished (issue 35, docs/tenant-export.md).
+  'tenant.export.completed': { emittedBy: 'transfer' },
   // Not in the spec's table: legal holds and retention rules (issue 32, docs/records.md).
   'legal_hold.created': { emittedBy: 'records' },
   'legal_hold.released': { emittedBy: 'records' },

@@ -113,6 +113,8 @@ export const errors = {
     }),
   /** A 4xx the framework raised that no other code names. */
   badRequest: (status: number, message: string) => new AppError(status, 'bad_request', message),
+  /** A tenant archive that cannot be imported (docs/tenant-export.md): the first bad entry is named. */
+  archiveDamaged: (entry: string, reason: string) => new AppError(422, 'archive_damaged', `The archive is damaged: ${entry} ${reason}`, { details: { entry, reason } }),
 };
 
 function capitalise(s: string): string {

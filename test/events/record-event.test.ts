@@ -25,7 +25,7 @@ describe('event catalogue', () => {
     ]) {
       assert.ok(isEventName(name), name);
     }
-    assert.equal(EVENT_NAMES.length, 21); // the spec's 12, subscription.tier_changed, document.updated, the two version events and the records module's 5
+    assert.equal(EVENT_NAMES.length, 22); // the spec's 12, subscription.tier_changed, document.updated, the two version events, the records module's 5 and tenant.export.completed
     assert.equal(isEventName('document.exploded'), false);
   });
 });

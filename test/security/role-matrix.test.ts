@@ -141,6 +141,7 @@ describeEachDialect(
       fx.execution = await fresh.execution();
       fx.task = await fresh.task();
       fx.project = await fresh.project();
+      fx.export = (await made('POST', '/api/v1/tenant/export', users.owner.headers)).id;
       fx.hold = await fresh.hold();
       fx.rule = await fresh.rule();
       fx.checkout = (await made('POST', '/api/v1/subscription/checkout', tenant.headers, { tier: 'team', success_url: 'https://example.com/ok', cancel_url: 'https://example.com/no' })).checkout_id;
@@ -295,6 +296,9 @@ describeEachDialect(
       'GET /api/v1/migrations/projects/{id}/agents': { request: same(`/api/v1/migrations/projects/${fx.project}/agents`), expect: by(ok, refused()) },
       'GET /api/v1/migrations/projects/{id}/agent-runs': { request: same(`/api/v1/migrations/projects/${fx.project}/agent-runs`), expect: by(ok, refused()) },
 
+      // Tenant exports (docs/tenant-export.md): the owner only; the download is 409 until the archive is written.
+      'GET /api/v1/exports/{id}': { request: same(`/api/v1/exports/${fx.export}`), expect: { ...everyone(refused()), owner: ok } },
+      'GET /api/v1/exports/{id}/download': { request: same(`/api/v1/exports/${fx.export}/download`), expect: { ...everyone(refused()), owner: reached } },
       // Records (docs/records.md): legal holds and retention rules are for owners, admins and API keys.
       'POST /api/v1/legal-holds': { request: async () => ({ url: '/api/v1/legal-holds', payload: { name: 'Dispute', folder_ids: [await fresh.folder()], document_ids: [fx.document] } }), expect: by(ok, refused()) },
       'GET /api/v1/legal-holds/{id}': { request: same(`/api/v1/legal-holds/${fx.hold}`), expect: by(ok, refused()) },
@@ -319,6 +323,9 @@ describeEachDialect(
           'POST /api/v1/admin/storage/migrations/{migration_id}/retry',
           'POST /api/v1/admin/storage/migrations/{migration_id}/cancel',
           'POST /api/v1/admin/mail/{mail_id}/retry',
+          'POST /api/v1/admin/tenants/{tenant_id}/export',
+          'GET /api/v1/admin/tenants/{tenant_id}/exports/{export_id}',
+          'GET /api/v1/admin/tenants/{tenant_id}/exports/{export_id}/download',
         ].map((route) => [
           route,
           { request: same(route.split(' ')[1]!.replace(/\{[a-z_]+\}/g, tenant.tenantId), route.startsWith('GET') ? undefined : {}), expect: everyone(unauthorized) },

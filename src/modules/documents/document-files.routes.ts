@@ -4,7 +4,7 @@ import type { DocumentsService } from './documents.service.ts';
 import { ErrorBody, IdParams, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { contentDisposition } from '../../providers/files/filenames.ts';
-import { decideRange, ifRangeAllows, noneMatch } from './http-range.ts';
+import { decideRange, ifRangeAllows, noneMatch } from '../../http/http-range.ts';
 import { typeIconSvg } from './thumbnails.ts';
 
 const BinarySchema = { type: 'string', format: 'binary' };

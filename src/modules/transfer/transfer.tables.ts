@@ -13,8 +13,34 @@ export interface ServiceInstancesTable {
   heartbeat_at: number;
 }
 
+
+/** A tenant export (docs/tenant-export.md): made by the `transfer.export_tenant` job, kept until `expires_at`. */
+export interface TenantExportsTable {
+  id: string;
+  tenant_id: string;
+  /** `administrator`, or the user id of the owner who asked. */
+  requested_by: string;
+  /** `queued`, `running`, `completed`, `failed`, `expired`. */
+  status: string;
+  /** What the job is doing: `queued`, `rows`, `files`, `done`. */
+  phase: string;
+  entries_total: number;
+  entries_done: number;
+  bytes_total: number;
+  bytes_done: number;
+  blob_key: string | null;
+  size: number | null;
+  sha256: string | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+  expires_at: number | null;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
     service_instances: ServiceInstancesTable;
+    tenant_exports: TenantExportsTable;
   }
 }

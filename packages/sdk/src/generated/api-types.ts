@@ -691,6 +691,14 @@ export interface Operations {
       message: string;
     };
   };
+  /** Download a tenant export’s archive */
+  downloadAdminTenantExport: {
+    path: {
+      tenant_id: string;
+      export_id: string;
+    };
+    response: unknown;
+  };
   /** Download a document's original file */
   downloadDocument: {
     path: {
@@ -705,6 +713,62 @@ export interface Operations {
       number: string;
     };
     response: unknown;
+  };
+  /** Download an export’s archive */
+  downloadExport: {
+    path: {
+      id: string;
+    };
+    response: unknown;
+  };
+  /** Export a tenant */
+  exportAdminTenant: {
+    path: {
+      tenant_id: string;
+    };
+    response: {
+      id: string;
+      tenant_id: string;
+      status: "queued" | "running" | "completed" | "failed" | "expired";
+      phase: string;
+      progress: {
+        entries_total: number;
+        entries_done: number;
+        bytes_total: number;
+        bytes_done: number;
+        percent: number;
+      };
+      size: number | null;
+      sha256: string | null;
+      download_url: string | null;
+      expires_at: string | null;
+      error: string | null;
+      created_at: string;
+      finished_at: string | null;
+    };
+  };
+  /** Export this tenant */
+  exportTenant: {
+    response: {
+      id: string;
+      tenant_id: string;
+      status: "queued" | "running" | "completed" | "failed" | "expired";
+      phase: string;
+      progress: {
+        entries_total: number;
+        entries_done: number;
+        bytes_total: number;
+        bytes_done: number;
+        percent: number;
+      };
+      size: number | null;
+      sha256: string | null;
+      download_url: string | null;
+      expires_at: string | null;
+      error: string | null;
+      created_at: string;
+      finished_at: string | null;
+    };
   };
   /** Request a password reset */
   forgotAuthPassword: {
@@ -878,6 +942,33 @@ export interface Operations {
       usage: {
         [key: string]: number;
       };
+    };
+  };
+  /** A tenant export’s progress */
+  getAdminTenantExport: {
+    path: {
+      tenant_id: string;
+      export_id: string;
+    };
+    response: {
+      id: string;
+      tenant_id: string;
+      status: "queued" | "running" | "completed" | "failed" | "expired";
+      phase: string;
+      progress: {
+        entries_total: number;
+        entries_done: number;
+        bytes_total: number;
+        bytes_done: number;
+        percent: number;
+      };
+      size: number | null;
+      sha256: string | null;
+      download_url: string | null;
+      expires_at: string | null;
+      error: string | null;
+      created_at: string;
+      finished_at: string | null;
     };
   };
   /** Get a fresh CSRF token */
@@ -1158,6 +1249,32 @@ export interface Operations {
       id: string;
     };
     response: unknown;
+  };
+  /** An export’s progress */
+  getExport: {
+    path: {
+      id: string;
+    };
+    response: {
+      id: string;
+      tenant_id: string;
+      status: "queued" | "running" | "completed" | "failed" | "expired";
+      phase: string;
+      progress: {
+        entries_total: number;
+        entries_done: number;
+        bytes_total: number;
+        bytes_done: number;
+        percent: number;
+      };
+      size: number | null;
+      sha256: string | null;
+      download_url: string | null;
+      expires_at: string | null;
+      error: string | null;
+      created_at: string;
+      finished_at: string | null;
+    };
   };
   /** Get a folder */
   getFolder: {
@@ -1449,6 +1566,34 @@ export interface Operations {
         role: string;
         added_at: string;
       }[];
+    };
+  };
+  /** Import a tenant from an export archive */
+  importAdminTenants: {
+    multipart: {
+      subdomain?: string;
+      name?: string;
+      tier?: "free" | "starter" | "pro" | "team" | "enterprise";
+      archive: Blob;
+    };
+    response: {
+      tenant: {
+        id: string;
+        name: string;
+        subdomain: string;
+        tier: string;
+      };
+      imported: {
+        [key: string]: number;
+      };
+      not_imported: {
+        [key: string]: string;
+      };
+      remapped: {
+        [key: string]: number;
+      };
+      passwords: "kept" | "reset";
+      warnings: string[];
     };
   };
   /** List tenants */
@@ -3497,8 +3642,12 @@ export const OPERATIONS = {
   deleteWebhook: { method: 'DELETE', path: '/api/v1/webhooks/{id}', idempotencyKey: true, answers: 'json' },
   deleteWorkspace: { method: 'DELETE', path: '/api/v1/workspaces/{id}', idempotencyKey: true, answers: 'json' },
   deleteWorkspaceMember: { method: 'DELETE', path: '/api/v1/workspaces/{id}/members/{user_id}', idempotencyKey: true, answers: 'json' },
+  downloadAdminTenantExport: { method: 'GET', path: '/api/v1/admin/tenants/{tenant_id}/exports/{export_id}/download', idempotencyKey: false, answers: 'binary' },
   downloadDocument: { method: 'GET', path: '/api/v1/documents/{id}/download', idempotencyKey: false, answers: 'binary' },
   downloadDocumentVersion: { method: 'GET', path: '/api/v1/documents/{id}/versions/{number}/download', idempotencyKey: false, answers: 'binary' },
+  downloadExport: { method: 'GET', path: '/api/v1/exports/{id}/download', idempotencyKey: false, answers: 'binary' },
+  exportAdminTenant: { method: 'POST', path: '/api/v1/admin/tenants/{tenant_id}/export', idempotencyKey: true, answers: 'json' },
+  exportTenant: { method: 'POST', path: '/api/v1/tenant/export', idempotencyKey: true, answers: 'json' },
   forgotAuthPassword: { method: 'POST', path: '/api/v1/auth/password/forgot', idempotencyKey: false, answers: 'json' },
   getAdminMail: { method: 'GET', path: '/api/v1/admin/mail', idempotencyKey: false, answers: 'json' },
   getAdminStorageConfig: { method: 'GET', path: '/api/v1/admin/storage/config/{tenant_id}', idempotencyKey: false, answers: 'json' },
@@ -3506,6 +3655,7 @@ export const OPERATIONS = {
   getAdminStorageMigrationFailed: { method: 'GET', path: '/api/v1/admin/storage/migrations/{migration_id}/failed', idempotencyKey: false, answers: 'json' },
   getAdminStorageMigrationHistory: { method: 'GET', path: '/api/v1/admin/storage/migrations/{tenant_id}/history', idempotencyKey: false, answers: 'json' },
   getAdminTenant: { method: 'GET', path: '/api/v1/admin/tenants/{tenant_id}', idempotencyKey: false, answers: 'json' },
+  getAdminTenantExport: { method: 'GET', path: '/api/v1/admin/tenants/{tenant_id}/exports/{export_id}', idempotencyKey: false, answers: 'json' },
   getAuthCsrf: { method: 'GET', path: '/api/v1/auth/csrf', idempotencyKey: false, answers: 'json' },
   getAuthMe: { method: 'GET', path: '/api/v1/auth/me', idempotencyKey: false, answers: 'json' },
   getBatchJob: { method: 'GET', path: '/api/v1/batch-jobs/{id}', idempotencyKey: false, answers: 'json' },
@@ -3516,6 +3666,7 @@ export const OPERATIONS = {
   getDocument: { method: 'GET', path: '/api/v1/documents/{id}', idempotencyKey: false, answers: 'json' },
   getDocumentContent: { method: 'GET', path: '/api/v1/documents/{id}/content', idempotencyKey: false, answers: 'json' },
   getDocumentThumbnail: { method: 'GET', path: '/api/v1/documents/{id}/thumbnail', idempotencyKey: false, answers: 'binary' },
+  getExport: { method: 'GET', path: '/api/v1/exports/{id}', idempotencyKey: false, answers: 'json' },
   getFolder: { method: 'GET', path: '/api/v1/folders/{id}', idempotencyKey: false, answers: 'json' },
   getHealth: { method: 'GET', path: '/health', idempotencyKey: false, answers: 'json' },
   getHealthz: { method: 'GET', path: '/healthz', idempotencyKey: false, answers: 'json' },
@@ -3532,6 +3683,7 @@ export const OPERATIONS = {
   getUser: { method: 'GET', path: '/api/v1/users/{id}', idempotencyKey: false, answers: 'json' },
   getWebhook: { method: 'GET', path: '/api/v1/webhooks/{id}', idempotencyKey: false, answers: 'json' },
   getWorkspace: { method: 'GET', path: '/api/v1/workspaces/{id}', idempotencyKey: false, answers: 'json' },
+  importAdminTenants: { method: 'POST', path: '/api/v1/admin/tenants/import', idempotencyKey: true, answers: 'json' },
   listAdminTenants: { method: 'GET', path: '/api/v1/admin/tenants', idempotencyKey: false, answers: 'json' },
   listApiKeys: { method: 'GET', path: '/api/v1/api-keys', idempotencyKey: false, answers: 'json' },
   listAuthSessions: { method: 'GET', path: '/api/v1/auth/sessions', idempotencyKey: false, answers: 'json' },
@@ -3787,6 +3939,20 @@ export interface WebhookEvents {
       fields: string[];
       filename: string;
       folder_id: string | null;
+    };
+  };
+  /** The tenant.export.completed event */
+  "tenant.export.completed": {
+    id: string;
+    type: "tenant.export.completed";
+    timestamp: string;
+    data: {
+      export_id: string;
+      status: "completed" | "failed";
+      size: number | null;
+      sha256: string | null;
+      expires_at: string | null;
+      error: string | null;
     };
   };
   /** The legal_hold.created event */

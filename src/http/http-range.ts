@@ -1,4 +1,4 @@
-/** HTTP range and validator handling for downloads (RFC 9110 §13, §14). */
+/** HTTP range and validator handling for downloads (RFC 9110 §13, §14): document files and tenant exports. */
 
 export type RangeDecision = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 

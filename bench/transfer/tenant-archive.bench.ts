@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SQLInputValue } from 'node:sqlite';
+import { sql } from 'kysely';
+import { loadConfig } from '../../src/config/config.ts';
+import { createContainer } from '../../src/container.ts';
+import { migrateToLatest } from '../../src/db/migrator.ts';
+import { importTenantArchive } from '../../src/modules/transfer/tenant-archive/archive-reader.ts';
+import { writeTenantArchive } from '../../src/modules/transfer/tenant-archive/archive-writer.ts';
+import { documentRow } from '../../test/support/document-rows.ts';
+import { median } from '../support.ts';
+
+/*
+ * Issue 35's figure for tenant export and import: a tenant of BENCH_ARCHIVE_DOCS documents
+ * (default 1,000) of BENCH_ARCHIVE_DOC_KB each (default 500 KB: 500 MB in all; each with its text
+ * and 3 passages with a 256-dimension embedding), on SQLite and the local blob folder. Timed, in
+ * the same run, BENCH_ARCHIVE_ROUNDS rounds (default 3), medians:
+ *   - the baseline: a plain copy of the same bytes (every document's blob read and written to a
+ *     new key of the same store, one after another: what any export or import must at least do);
+ *   - the export: writeTenantArchive (rows to NDJSON, then the tar streamed into the blob store);
+ *   - the import: importTenantArchive from the archive file (checked, files stored, rows in one
+ *     transaction, ids remapped since the source tenant still exists).
+ * The ratio is baseline time / measured time (1.0 = as fast as the plain copy). RSS is sampled
+ * every 50 ms during each phase (the bench process: service and data in one process).
+ */
+const DOCS = Number(process.env['BENCH_ARCHIVE_DOCS'] ?? 1_000);
+const DOC_BYTES = Number(process.env['BENCH_ARCHIVE_DOC_KB'] ?? 500) * 1024;
+const ROUNDS = Number(process.env['BENCH_ARCHIVE_ROUNDS'] ?? 3);
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; peakRssMb: number; value: T }> {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 50);
+  const start = performance.now();
+  try {
+    const value = await work();
+    return { ms: performance.now() - start, peakRssMb: Math.round(Math.max(peak, process.memoryUsage.rss()) / 2 ** 20), value };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export async function run() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-archive-'));
+  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_API_KEY: 'bench-admin-key-0123456789', LOG_LEVEL: 'silent' });
+  const container = await createContainer(config);
+  await migrateToLatest(container.database.db);
+  const { database, blobs } = container;
+  const db = database.db;
+  try {
+    const tenant = 'bench-archive-tenant';
+    const now = Date.now();
+    await sql`insert into tenants (id, name, subdomain, tier, status, cors_origins, created_at, updated_at) values (${tenant}, 'Bench', 'bench', 'enterprise', 'active', '[]', ${now}, ${now})`.execute(db);
+    const embedding = new Float32Array(256);
+    const body = randomBytes(DOC_BYTES);
+    for (let i = 0; i < DOCS; i++) {
+      const id = `0190a000-0000-7000-8000-${String(i).padStart(12, '0')}`;
+      // Each file differs (its first bytes), as real files do.
+      body.writeUInt32BE(i, 0);
+      const key = `tenants/${tenant}/documents/${id}`;
+      const stored = await blobs.put(key, (async function* () {
+        yield body;
+      })() as unknown as import('node:stream').Readable);
+      const row = { ...documentRow(tenant, id, { created_at: now + i, updated_at: now + i }), storage_key: key, file_size: stored.size, sha256: stored.sha256 };
+      const columns = Object.keys(row);
+      await sql`insert into documents (${sql.join(columns.map((c) => sql.ref(c)))}) values (${sql.join(Object.values(row) as SQLInputValue[])})`.execute(db);
+      const text = `document ${i} invoice contract payment `.repeat(40);
+      await sql`insert into document_contents (document_id, tenant_id, content, pages, created_at) values (${id}, ${tenant}, ${text}, 1, ${now})`.execute(db);
+      for (let c = 0; c < 3; c++) {
+        for (let d = 0; d < embedding.length; d++) embedding[d] = Math.sin(i * 31 + c * 7 + d);
+        await sql`insert into document_chunks (document_id, chunk_index, tenant_id, page, text, embedding, embedding_model, created_at) values (${id}, ${c}, ${tenant}, 1, ${text.slice(0, 400)}, ${Buffer.from(embedding.buffer.slice(0))}, 'local-hash-256', ${now})`.execute(db);
+      }
+    }
+    const keys = (await sql<{ storage_key: string }>`select storage_key from documents where tenant_id = ${tenant}`.execute(db)).rows.map((r) => r.storage_key);
+    const totalBytes = DOCS * DOC_BYTES;
+
+    const idleRssMb = Math.round(process.memoryUsage.rss() / 2 ** 20);
+    const baseline: number[] = [];
+    const exports: number[] = [];
+    const imports: number[] = [];
+    let exportRss = 0;
+    let importRss = 0;
+    let archiveBytes = 0;
+    const deps = { database, blobs, now: () => Date.now() };
+    for (let round = 0; round < ROUNDS; round++) {
+      const copy = await timed(async () => {
+        for (const key of keys) await blobs.put(`bench-copy/${round}/${key}`, await blobs.get(key));
+      });
+      baseline.push(copy.ms);
+      for (const key of keys) await blobs.delete(`bench-copy/${round}/${key}`);
+
+      const archiveKey = `bench-archives/${round}.tar`;
+      const exported = await timed(() => writeTenantArchive(deps, tenant, archiveKey, async () => {}));
+      exports.push(exported.ms);
+      exportRss = Math.max(exportRss, exported.peakRssMb);
+      archiveBytes = exported.value.size;
+
+      const imported = await timed(async () => importTenantArchive(deps, await blobs.get(archiveKey), { subdomain: `bench-copy-${round}` }));
+      imports.push(imported.ms);
+      importRss = Math.max(importRss, imported.peakRssMb);
+      if (imported.value.imported.files !== DOCS) throw new Error(`imported ${imported.value.imported.files} files of ${DOCS}`);
+      await blobs.delete(archiveKey);
+    }
+    const b = median(baseline);
+    return {
+      documents: DOCS,
+      file_bytes: totalBytes,
+      archive_bytes: archiveBytes,
+      rounds: ROUNDS,
+      baseline_copy_ms: Math.round(b),
+      baseline_mb_per_s: Math.round(totalBytes / 2 ** 20 / (b / 1000)),
+      export_ms: Math.round(median(exports)),
+      export_ratio: Math.round((b / median(exports)) * 100) / 100,
+      import_ms: Math.round(median(imports)),
+      import_ratio: Math.round((b / median(imports)) * 100) / 100,
+      idle_rss_mb: idleRssMb,
+      export_peak_rss_mb: exportRss,
+      import_peak_rss_mb: importRss,
+      load_average: os.loadavg().map((l) => Math.round(l * 10) / 10),
+    };
+  } finally {
+    await container.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,339 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { PassThrough, type Readable } from 'node:stream';
+import * as tar from 'tar-stream';
+import type { Database } from '../../../db/database.ts';
+import { getOrCreateServerSecret } from '../../../db/server-secrets.ts';
+import { ARCHIVE_RESOURCES, type ArchiveResource, idColumn } from '../../../db/tenant-archive/resources.ts';
+import { decodeValue, insertRows, insertTenant, tableColumns, takenIds, tenantTaken } from '../../../db/tenant-archive/rows.ts';
+import { TIER_LIMITS, TIERS, type Tier } from '../../../domain/tiers.ts';
+import { AppError, errors } from '../../../lib/errors.ts';
+import { newId } from '../../../lib/ids.ts';
+import type { BlobStore } from '../../../providers/blobs/blob-store.ts';
+import { fileEntry, type Manifest, type ManifestEntry, manifestProblem, manifestSignedBy, rowsEntry, SIGNING_SECRET_NAME, thumbnailEntry } from './archive-format.ts';
+
+export interface ImportOptions {
+  /** The new tenant's subdomain (default: the archive's); 409 when taken. */
+  subdomain?: string | undefined;
+  name?: string | undefined;
+  /** The new tenant's tier (default: the archive's); its storage must hold the archive's files. */
+  tier?: Tier | undefined;
+}
+
+export interface ImportReport {
+  tenant: { id: string; name: string; subdomain: string; tier: string };
+  /** Rows per resource, and `files` / `thumbnails` stored. */
+  imported: Record<string, number>;
+  /** What the archive did not carry or this service did not take, and why. */
+  not_imported: Record<string, string>;
+  /** Ids already used on this service, given new ones (references follow), per resource. */
+  remapped: Record<string, number>;
+  /** `kept` when the archive was signed by this service; otherwise every user must reset their password. */
+  passwords: 'kept' | 'reset';
+  warnings: string[];
+}
+
+const UUID_IN_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+
+const damaged = (entry: string, reason: string) => errors.archiveDamaged(entry, reason);
+
+/** Reads a stream to its end into one buffer, refusing more than `limit` bytes. */
+async function readSmall(stream: AsyncIterable<Buffer>, limit: number, entry: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > limit) throw damaged(entry, `larger than ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Lines of a staged NDJSON file, parsed. */
+async function* ndjson(file: string): AsyncGenerator<Record<string, unknown>> {
+  const lines = readline.createInterface({ input: fs.createReadStream(file, { highWaterMark: 256 * 1024 }), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as Record<string, unknown>;
+}
+
+/** Folders with every parent before its children (a parent missing from the archive becomes the root). */
+function parentsFirst(rows: Record<string, unknown>[], column: string): Record<string, unknown>[] {
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  const done = new Set<string>();
+  const out: Record<string, unknown>[] = [];
+  const visit = (r: Record<string, unknown>, depth: number) => {
+    const id = String(r.id);
+    if (done.has(id) || depth > 10_000) return;
+    const parent = r[column] === null || r[column] === undefined ? null : byId.get(String(r[column]));
+    if (parent) visit(parent, depth + 1);
+    else r[column] = null;
+    done.add(id);
+    out.push(r);
+  };
+  for (const r of rows) visit(r, 0);
+  return out;
+}
+
+/**
+ * Imports a tenant archive (archive-format.ts) as a new tenant, in two steps so that a damaged
+ * archive leaves nothing behind:
+ *
+ * 1. **Read and check** the stream once: the manifest first (format, the subdomain free, the
+ *    tier's storage holds the files: refused before any file is read), then every entry in the
+ *    manifest's order, hashed as it passes: rows are staged in a temporary folder, files go
+ *    straight to their final keys in the blob store (no second copy). The first entry whose
+ *    checksum or size differs, that is missing, or that the stream cuts short, refuses the import
+ *    naming it; the files already stored are deleted.
+ * 2. **Write** every row in one transaction (tenant, twin, then ARCHIVE_RESOURCES in order): ids
+ *    already used on this service are replaced by new ones, and every occurrence of a replaced id
+ *    in any text of the archive (foreign keys, JSON documents such as workflow definitions) with
+ *    it, so references stay consistent. A failure rolls everything back and deletes the files.
+ */
+export async function importTenantArchive(deps: { database: Database; blobs: BlobStore; now: () => number }, archive: Readable, options: ImportOptions): Promise<ImportReport> {
+  const { database, blobs } = deps;
+  const db = database.db;
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tenant-import-'));
+  const storedKeys: string[] = [];
+  const remap = new Map<string, string>();
+  const staged = new Map<string, string>();
+  const warnings: string[] = [];
+  let manifest: Manifest | null = null;
+  let tenantId = '';
+  let tier: Tier = 'free';
+  let subdomain = '';
+  let current = 'manifest.json';
+  let committed = false;
+  try {
+    const extract = tar.extract();
+    archive.on('error', (error) => extract.destroy(error));
+    archive.pipe(extract as unknown as NodeJS.WritableStream);
+    let expected: ManifestEntry[] = [];
+    let next = 0;
+    const ids = new Map<string, string>(); // document id in the archive -> id here, once documents.ndjson is read
+    try {
+      for await (const entry of extract) {
+        const name = entry.header.name;
+        if (manifest === null) {
+          if (name !== 'manifest.json') throw damaged(name, 'the archive must start with manifest.json');
+          const text = (await readSmall(entry as unknown as AsyncIterable<Buffer>, MAX_MANIFEST_BYTES, name)).toString('utf8');
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            throw damaged(name, 'is not valid JSON');
+          }
+          const problem = manifestProblem(parsed);
+          if (problem) throw damaged(name, problem);
+          manifest = parsed as Manifest;
+          expected = manifest.entries;
+          // Decided before a file is read: the subdomain, the tier and its storage.
+          subdomain = options.subdomain ?? manifest.tenant.subdomain;
+          if (await tenantTaken(db, 'subdomain', subdomain)) throw errors.conflict(`The subdomain "${subdomain}" is already taken: import under another one (field subdomain)`, { field: 'subdomain' });
+          const wanted = options.tier ?? manifest.tenant.tier;
+          if (!(TIERS as readonly string[]).includes(wanted)) throw errors.field('tier', `must be one of: ${TIERS.join(', ')}`);
+          tier = wanted as Tier;
+          const limit = TIER_LIMITS[tier].storageBytes;
+          if (limit !== null && manifest.totals.file_bytes > limit) {
+            throw errors.tierLimit(`The archive holds ${manifest.totals.file_bytes} bytes of files, more than the ${limit} bytes of storage of the ${tier} tier`, {
+              tier,
+              limit_bytes: limit,
+              archive_bytes: manifest.totals.file_bytes,
+            });
+          }
+          tenantId = (await tenantTaken(db, 'id', manifest.tenant.id)) ? newId(deps.now()) : manifest.tenant.id;
+          if (tenantId !== manifest.tenant.id) remap.set(manifest.tenant.id, tenantId);
+          current = expected[0]?.name ?? 'manifest.json';
+          continue;
+        }
+        const want = expected[next];
+        current = want?.name ?? name;
+        if (!want) throw damaged(name, 'is not listed in the manifest');
+        if (name !== want.name) throw damaged(want.name, `missing: found ${name} in its place`);
+        next++;
+        const hash = createHash('sha256');
+        let size = 0;
+        const counted = new PassThrough({ highWaterMark: 256 * 1024 });
+        (entry as unknown as Readable).on('error', (e: Error) => counted.destroy(e));
+        void (async () => {
+          try {
+            for await (const chunk of entry as unknown as AsyncIterable<Buffer>) {
+              hash.update(chunk);
+              size += chunk.length;
+              if (!counted.write(chunk)) await once(counted, 'drain');
+            }
+            counted.end();
+          } catch (error) {
+            counted.destroy(error as Error);
+          }
+        })();
+        const check = () => {
+          const sha256 = hash.digest('hex');
+          if (size !== want.size) throw damaged(want.name, `is ${size} bytes, the manifest says ${want.size} (truncated or altered)`);
+          if (sha256 !== want.sha256) throw damaged(want.name, `checksum mismatch: sha256 ${sha256}, the manifest says ${want.sha256}`);
+        };
+        if (name.startsWith('files/') || name.startsWith('thumbnails/')) {
+          const archived = name.slice(name.indexOf('/') + 1);
+          const documentId = ids.get(archived);
+          if (!documentId) throw damaged(name, 'belongs to no document of documents.ndjson');
+          const key = name.startsWith('files/') ? `tenants/${tenantId}/documents/${documentId}` : `tenants/${tenantId}/thumbnails/${documentId}`;
+          storedKeys.push(key);
+          try {
+            await blobs.put(key, counted);
+          } catch (error) {
+            if (size !== want.size || hash.copy().digest('hex') !== want.sha256) throw damaged(want.name, `the archive ends inside it (truncated): ${(error as Error).message}`);
+            throw error;
+          }
+          check();
+          staged.set(name, key);
+        } else {
+          const file = path.join(dir, name.replaceAll('/', '_'));
+          const out = fs.createWriteStream(file);
+          for await (const chunk of counted) if (!out.write(chunk)) await once(out, 'drain');
+          out.end();
+          await once(out, 'finish');
+          check();
+          staged.set(name, file);
+          if (name === rowsEntry('documents')) {
+            // Files come after documents.ndjson: their keys need the documents' ids here.
+            await decideIds(file, 'documents');
+            for await (const row of ndjson(file)) ids.set(String(row.id), remap.get(String(row.id)) ?? String(row.id));
+          } else {
+            const resource = ARCHIVE_RESOURCES.find((r) => rowsEntry(r.table) === name);
+            if (resource && idColumn(resource)) await decideIds(file, resource.table);
+          }
+        }
+      }
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      // tar-stream: "Unexpected end of data", an invalid header...: the stream is cut or not a tar.
+      throw damaged(manifest === null ? 'manifest.json' : current, `the archive is damaged or truncated here (${(error as Error).message})`);
+    }
+    if (manifest === null) throw damaged('manifest.json', 'the archive is empty');
+    if (next < expected.length) throw damaged(expected[next]!.name, 'missing: the archive ends before it (truncated)');
+
+    const report = await writeRows(manifest);
+    committed = true;
+    return report;
+  } finally {
+    if (!committed) await Promise.allSettled(storedKeys.map((k) => blobs.delete(k)));
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+
+  /** Ids of `table` taken on this service get new ones (the map is shared by every table: ids are UUIDv7, unique across tables). */
+  async function decideIds(file: string, table: string): Promise<void> {
+    let batch: string[] = [];
+    const flush = async () => {
+      for (const id of await takenIds(db, table, batch)) remap.set(id, newId(deps.now()));
+      batch = [];
+    };
+    for await (const row of ndjson(file)) {
+      batch.push(String(row.id));
+      if (batch.length >= 500) await flush();
+    }
+    await flush();
+  }
+
+  async function writeRows(m: Manifest): Promise<ImportReport> {
+    const signed = manifestSignedBy(m, await getOrCreateServerSecret(db, SIGNING_SECRET_NAME, deps.now()));
+    const rewrite = (value: unknown): unknown => (typeof value === 'string' && remap.size > 0 ? value.replace(UUID_IN_TEXT, (id) => remap.get(id.toLowerCase()) ?? id) : value);
+    const tenantJson = JSON.parse(await fs.promises.readFile(staged.get('tenant.json')!, 'utf8')) as Record<string, unknown>;
+    const imported: Record<string, number> = {};
+    const remapped: Record<string, number> = {};
+    const now = deps.now();
+    const tenant = { id: tenantId, name: options.name ?? String(tenantJson.name ?? m.tenant.name), subdomain, tier };
+    await db.transaction().execute(async (trx) => {
+      await insertTenant(trx, {
+        id: tenantId,
+        twinId: newId(now),
+        name: tenant.name,
+        subdomain,
+        tier,
+        corsOrigins: typeof tenantJson.cors_origins === 'string' ? tenantJson.cors_origins : '[]',
+        settings: typeof tenantJson.settings === 'string' ? tenantJson.settings : '{}',
+        now,
+      });
+      for (const resource of ARCHIVE_RESOURCES) {
+        const file = staged.get(rowsEntry(resource.table));
+        if (!file) {
+          warnings.push(`${rowsEntry(resource.table)} is not in the archive (an older format): nothing of ${resource.table} imported`);
+          continue;
+        }
+        const known = await tableColumns(trx, database.dialect, resource.table);
+        const dropped = new Set<string>();
+        let columns: string[] | null = null;
+        let pending: unknown[][] = [];
+        let count = 0;
+        let moved = 0;
+        const put = async (row: Record<string, unknown>) => {
+          const values = shape(resource, row, signed);
+          if (columns === null) {
+            columns = Object.keys(values).filter((c) => known.has(c));
+            for (const c of Object.keys(values)) if (!known.has(c)) dropped.add(c);
+          }
+          if (resource.key.length === 1 && resource.key[0] === 'id' && remap.has(String(row.id))) moved++;
+          pending.push(columns.map((c) => (c === 'tenant_id' ? tenantId : rewrite(decodeValue(values[c])))));
+          count++;
+          if (pending.length >= 500) {
+            await insertRows(trx, resource.table, columns, pending);
+            pending = [];
+          }
+        };
+        if (resource.selfReference) {
+          const all: Record<string, unknown>[] = [];
+          for await (const row of ndjson(file)) all.push(row);
+          for (const row of parentsFirst(all, resource.selfReference)) await put(row);
+        } else {
+          for await (const row of ndjson(file)) await put(row);
+        }
+        if (columns !== null) await insertRows(trx, resource.table, columns, pending);
+        if (dropped.size > 0) warnings.push(`${resource.table}: column(s) ${[...dropped].join(', ')} unknown to this service, not imported`);
+        imported[resource.table] = count;
+        if (moved > 0) remapped[resource.table] = moved;
+      }
+    });
+    imported.files = [...staged.keys()].filter((k) => k.startsWith('files/')).length;
+    imported.thumbnails = [...staged.keys()].filter((k) => k.startsWith('thumbnails/')).length;
+    const usersToReset = signed ? 0 : imported.users ?? 0;
+    const notImported: Record<string, string> = { ...m.not_portable };
+    if (m.api_keys.length > 0) notImported.api_keys = `${m.api_keys.length} API key(s) not portable (${m.api_keys.map((k) => `${k.name} ${k.prefix}…`).join(', ')}): create new keys`;
+    if (usersToReset > 0) notImported.passwords = `the archive was not made by this service: ${usersToReset} user(s) must reset their password (POST /api/v1/auth/forgot-password)`;
+    return { tenant, imported, not_imported: notImported, remapped, passwords: signed ? 'kept' : 'reset', warnings };
+  }
+
+  /** A row of the archive as it goes in here: blob keys of the new tenant, secrets gone, what the service derives left to it. */
+  function shape(resource: ArchiveResource, row: Record<string, unknown>, signed: boolean): Record<string, unknown> {
+    const out: Record<string, unknown> = { ...row };
+    for (const c of resource.derived ?? []) delete out[c];
+    switch (resource.table) {
+      case 'documents': {
+        const id = remap.get(String(row.id)) ?? String(row.id);
+        out.storage_key = `tenants/${tenantId}/documents/${id}`;
+        out.thumbnail_key = staged.has(thumbnailEntry(String(row.id))) ? `tenants/${tenantId}/thumbnails/${id}` : null;
+        if (!staged.has(fileEntry(String(row.id)))) throw damaged(fileEntry(String(row.id)), 'missing: documents.ndjson lists the document but the archive has no file for it');
+        break;
+      }
+      case 'folders':
+        out.document_count = 0; // the documents' insert trigger counts them again
+        break;
+      case 'users':
+        if (!signed) out.password_hash = null;
+        break;
+      case 'webhooks':
+        out.secret = '';
+        out.status = 'paused';
+        out.status_reason = 'imported: the signing secret is not portable; set a new secret before resuming';
+        out.consecutive_failures = 0;
+        out.failing_since = null;
+        out.circuit_open_until = null;
+        break;
+      case 'mcp_servers':
+        out.headers_sealed = null;
+        break;
+    }
+    return out;
+  }
+}

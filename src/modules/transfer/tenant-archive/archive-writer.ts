@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import * as tar from 'tar-stream';
+import type { Database } from '../../../db/database.ts';
+import { getOrCreateServerSecret } from '../../../db/server-secrets.ts';
+import { ARCHIVE_RESOURCES, NOT_PORTABLE } from '../../../db/tenant-archive/resources.ts';
+import { apiKeysOf, encodeValue, latestMigration, tenantArchiveFiles, tenantRow, tenantRows } from '../../../db/tenant-archive/rows.ts';
+import type { BlobStore, StoredBlob } from '../../../providers/blobs/blob-store.ts';
+import { ARCHIVE_FORMAT, ARCHIVE_VERSION, fileEntry, type Manifest, type ManifestEntry, rowsEntry, SIGNING_SECRET_NAME, signManifest, thumbnailEntry } from './archive-format.ts';
+
+export interface ExportProgress {
+  entriesTotal: number;
+  entriesDone: number;
+  bytesTotal: number;
+  bytesDone: number;
+  phase: 'rows' | 'files';
+}
+
+interface StagedEntry extends ManifestEntry {
+  /** Where the bytes come from while packing. */
+  source: { file: string } | { blob: string } | { bytes: Buffer };
+}
+
+/** Writes `chunks` into a tar entry, honouring back-pressure, and checks the bytes against the manifest's line. */
+async function writeEntry(pack: tar.Pack, entry: StagedEntry, source: AsyncIterable<Buffer | Uint8Array>, onBytes: (n: number) => void): Promise<void> {
+  const done = new Promise<void>((resolve, reject) => {
+    const sink = pack.entry({ name: entry.name, size: entry.size, mode: 0o644, mtime: new Date(0) }, (error) => (error ? reject(error) : resolve()));
+    void (async () => {
+      const hash = createHash('sha256');
+      let size = 0;
+      try {
+        for await (const chunk of source) {
+          hash.update(chunk);
+          size += chunk.byteLength;
+          onBytes(chunk.byteLength);
+          if (!sink.write(chunk)) await once(sink as unknown as NodeJS.EventEmitter, 'drain');
+        }
+        const sha256 = hash.digest('hex');
+        if (size !== entry.size || sha256 !== entry.sha256) {
+          throw new Error(`${entry.name} changed while it was exported (stored ${size} bytes, sha256 ${sha256}; expected ${entry.size}, ${entry.sha256})`);
+        }
+        sink.end(Buffer.alloc(0));
+      } catch (error) {
+        sink.destroy(error as Error);
+        reject(error);
+      }
+    })();
+  });
+  await done;
+}
+
+/**
+ * Writes a tenant's archive (archive-format.ts) into the blob store under `key`: the rows first
+ * into NDJSON files in a temporary folder (each hashed as it is written, so the manifest can come
+ * first), then one tar streamed to the store. Memory holds a batch of rows and the list of
+ * documents' file keys, never a file.
+ */
+export async function writeTenantArchive(
+  deps: { database: Database; blobs: BlobStore; now: () => number },
+  tenantId: string,
+  key: string,
+  progress: (p: ExportProgress) => Promise<void>,
+): Promise<StoredBlob & { manifest: Manifest }> {
+  const { database, blobs } = deps;
+  const db = database.db;
+  const tenant = await tenantRow(db, tenantId);
+  if (!tenant) throw new Error(`tenant ${tenantId} does not exist`);
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tenant-export-'));
+  try {
+    const staged: StagedEntry[] = [];
+    const tenantJson = Buffer.from(
+      `${JSON.stringify({ id: tenant.id, name: tenant.name, subdomain: tenant.subdomain, tier: tenant.tier, status: tenant.status, cors_origins: tenant.cors_origins, settings: tenant.settings, created_at: tenant.created_at })}\n`,
+    );
+    staged.push({ name: 'tenant.json', size: tenantJson.length, sha256: createHash('sha256').update(tenantJson).digest('hex'), source: { bytes: tenantJson } });
+
+    for (const resource of ARCHIVE_RESOURCES) {
+      const file = path.join(dir, rowsEntry(resource.table));
+      const out = fs.createWriteStream(file);
+      const hash = createHash('sha256');
+      let size = 0;
+      let rows = 0;
+      const omit = new Set(resource.omit ?? []);
+      for await (const batch of tenantRows(db, resource, tenantId)) {
+        let text = '';
+        for (const row of batch) {
+          const line: Record<string, unknown> = {};
+          for (const [column, value] of Object.entries(row)) if (!omit.has(column)) line[column] = encodeValue(value);
+          text += `${JSON.stringify(line)}\n`;
+        }
+        const bytes = Buffer.from(text);
+        hash.update(bytes);
+        size += bytes.length;
+        rows += batch.length;
+        if (!out.write(bytes)) await once(out, 'drain');
+      }
+      out.end();
+      await once(out, 'finish');
+      staged.push({ name: rowsEntry(resource.table), size, sha256: hash.digest('hex'), rows, source: { file } });
+      await progress({ phase: 'rows', entriesTotal: ARCHIVE_RESOURCES.length + 1, entriesDone: staged.length, bytesTotal: 0, bytesDone: 0 });
+    }
+
+    const files = await tenantArchiveFiles(db, tenantId);
+    for (const f of files) staged.push({ name: fileEntry(f.id), size: f.fileSize, sha256: f.sha256, source: { blob: f.storageKey } });
+    for (const f of files) {
+      if (!f.thumbnailKey) continue;
+      // Thumbnails are small and their hash is not recorded: read once to hash.
+      const chunks: Buffer[] = [];
+      try {
+        for await (const chunk of await blobs.get(f.thumbnailKey)) chunks.push(Buffer.from(chunk as Uint8Array));
+      } catch {
+        continue; // not rendered after all: the importing service renders it again
+      }
+      const bytes = Buffer.concat(chunks);
+      staged.push({ name: thumbnailEntry(f.id), size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), source: { bytes } });
+    }
+
+    const fileBytes = files.reduce((sum, f) => sum + f.fileSize, 0);
+    const manifest: Manifest = {
+      format: ARCHIVE_FORMAT,
+      version: ARCHIVE_VERSION,
+      created_at: new Date(deps.now()).toISOString(),
+      schema: await latestMigration(db),
+      tenant: { id: String(tenant.id), name: String(tenant.name), subdomain: String(tenant.subdomain), tier: String(tenant.tier) },
+      totals: { documents: files.length, file_bytes: fileBytes, entries: staged.length + 1 },
+      entries: staged.map(({ source: _source, ...e }) => e),
+      not_portable: { ...NOT_PORTABLE },
+      api_keys: await apiKeysOf(db, tenantId),
+      signature: '',
+    };
+    manifest.signature = signManifest(manifest, await getOrCreateServerSecret(db, SIGNING_SECRET_NAME, deps.now()));
+    const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`);
+
+    const pack = tar.pack();
+    const bytesTotal = manifestBytes.length + staged.reduce((s, e) => s + e.size, 0);
+    let bytesDone = 0;
+    let entriesDone = 0;
+    let lastReport = 0;
+    const report = async (force = false) => {
+      const t = Date.now();
+      if (!force && t - lastReport < 1_000) return;
+      lastReport = t;
+      await progress({ phase: 'files', entriesTotal: staged.length + 1, entriesDone, bytesTotal, bytesDone });
+    };
+    const producer = (async () => {
+      const manifestEntry: StagedEntry = { name: 'manifest.json', size: manifestBytes.length, sha256: createHash('sha256').update(manifestBytes).digest('hex'), source: { bytes: manifestBytes } };
+      for (const entry of [manifestEntry, ...staged]) {
+        const src = entry.source;
+        const source: AsyncIterable<Buffer | Uint8Array> =
+          'bytes' in src ? (async function* () { yield src.bytes; })() : 'file' in src ? fs.createReadStream(src.file, { highWaterMark: 256 * 1024 }) : ((await blobs.get(src.blob)) as AsyncIterable<Buffer>);
+        await writeEntry(pack, entry, source, (n) => {
+          bytesDone += n;
+        });
+        entriesDone++;
+        await report();
+      }
+      pack.finalize();
+    })().catch((error: unknown) => {
+      pack.destroy(error as Error);
+      throw error;
+    });
+    const [stored] = await Promise.all([blobs.put(key, Readable.from(pack as unknown as AsyncIterable<Buffer>), { contentType: 'application/x-tar' }), producer]);
+    await report(true);
+    return { ...stored, manifest };
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
