@@ -27,6 +27,7 @@ export const chatModule = defineModule({
       passages: use('passages'),
       credits: use('credits'),
       ai: use('ai'),
+      audit: use('audit'),
     });
     return {
       provides: { chat },
