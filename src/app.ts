@@ -12,6 +12,7 @@ import { API_PREFIX, type App } from './http/fastify-types.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { installOpenApiRegistry, openApiSwaggerOptions } from './http/openapi.ts';
 import { OPENAPI_INFO, OPENAPI_SERVERS, OPERATION_EXAMPLES } from './http/openapi-content.ts';
+import { webhookDocumentation } from './http/openapi-webhooks.ts';
 import { installRequestMetrics } from './http/metrics.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { installJsonBodyParser, installValidation } from './http/validation.ts';
@@ -81,7 +82,9 @@ export async function buildApp(container: Container, options: { logger?: false |
   installConditionalGets(app);
 
   // The OpenAPI document (src/http/openapi.ts completes it for every route; docs/api.md is the guide).
-  await app.register(swagger, openApiSwaggerOptions(openApiRoutes, { info: OPENAPI_INFO, servers: OPENAPI_SERVERS, examples: OPERATION_EXAMPLES }));
+  // Its `webhooks` describe each event's delivery, from the modules' event schemas (src/http/openapi-webhooks.ts).
+  const webhooks = webhookDocumentation(container.modules.eventSchemas);
+  await app.register(swagger, openApiSwaggerOptions(openApiRoutes, { info: OPENAPI_INFO, servers: OPENAPI_SERVERS, examples: OPERATION_EXAMPLES, webhooks }));
   installSwaggerUiOnDemand(app, '/docs', { uiConfig: { displayOperationId: true, deepLinking: true, tryItOutEnabled: true } });
   app.get(
     `${API_PREFIX}/openapi.json`,

@@ -25,9 +25,10 @@ export interface SourceFile {
 }
 
 /**
- * The owner of every table: src/db/schema.ts's tables by their `// owner:` comment (a module or a
- * layer `ownerExists` knows), a module's `*.tables.ts` tables by that module. `problems` lists
- * a table without an owner, an unknown owner and a table claimed twice.
+ * The owner of every table: src/db/schema.ts's tables by their `// owner:` comment (a layer such
+ * as `src/jobs` that `ownerExists` knows), a module's `*.tables.ts` tables by that module.
+ * `problems` lists a table without an owner, an unknown owner, a table claimed twice, and a
+ * module's table declared in src/db/schema.ts (each module declares what it owns, in the module).
  */
 export function tableOwners(schema: SourceFile, moduleTables: SourceFile[], ownerExists: (owner: string) => boolean): { owners: TableOwners; problems: string[] } {
   const owners = new Map<string, string>();
@@ -40,7 +41,10 @@ export function tableOwners(schema: SourceFile, moduleTables: SourceFile[], owne
   for (const { table, owner } of dbEntries(schema.source)) {
     if (owner === undefined) problems.push(`${schema.file}: table '${table}' has no '// owner: <module or layer>' comment`);
     else if (!ownerExists(owner)) problems.push(`${schema.file}: table '${table}': unknown owner '${owner}'`);
-    else claim(table, owner, schema.file);
+    else {
+      if (!owner.startsWith('src/')) problems.push(`${schema.file}: table '${table}' belongs to ${owner}: declare it in src/modules/${owner}/<name>.tables.ts`);
+      claim(table, owner, schema.file);
+    }
   }
   for (const { file, source } of moduleTables) {
     const module = moduleOf(file);

@@ -1,3 +1,5 @@
+import { type Static, type TSchema, Type } from 'typebox';
+
 /**
  * The `data` of each domain event, by name. Each module declares the events it emits, with their
  * data, in its `<module>.events.ts` by declaration merging (as it declares its services and job
@@ -19,6 +21,14 @@ export interface EventDataMap {}
 
 /** A declared domain event name. */
 export type EventName = keyof EventDataMap & string;
+
+/**
+ * The data schema of each event a module emits (TypeBox, i.e. JSON Schema), by name: its
+ * `<module>.events.ts` declares the schema once and derives the `EventDataMap` entry from it
+ * (`Static<typeof Schema>`); the module hands them to the platform (`eventSchemas` of its setup),
+ * and the OpenAPI document's `webhooks` (and so the SDK's `WebhookEvents`) are built from them.
+ */
+export type EventSchemas = { readonly [N in EventName]?: TSchema };
 
 /**
  * Every event a webhook can subscribe to, in the order the API lists them (docs/api-decisions.md
@@ -59,11 +69,11 @@ export function eventEmitter(name: EventName): string {
  */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
+/** The test ping's data schema (the OpenAPI document's `webhook.test` payload). */
+export const WEBHOOK_TEST_DATA = Type.Object({ webhook_id: Type.String(), message: Type.String() });
+
 /** The test ping's data. */
-export interface WebhookTestData {
-  webhook_id: string;
-  message: string;
-}
+export type WebhookTestData = Static<typeof WEBHOOK_TEST_DATA>;
 
 /** What a webhook delivery can carry: a domain event or the test ping. */
 export type DeliverableEventName = EventName | typeof WEBHOOK_TEST_EVENT;

@@ -329,6 +329,8 @@ export interface OpenApiOptions {
   servers: { url: string; description: string }[];
   /** Examples of answers, by operationId then status (checked by the completeness test). */
   examples?: OperationExamples;
+  /** The document's `webhooks` and the component schemas they use (src/http/openapi-webhooks.ts). */
+  webhooks?: { webhooks: Json; schemas: Json };
 }
 
 /** Completes the document @fastify/swagger generated (see the comment at the top of this file). */
@@ -448,6 +450,7 @@ export function completeDocument(doc: Json, registry: OpenApiRegistry, options: 
   const { schemas: generated, ...components } = (isObject(doc['components']) ? doc['components'] : {}) as Json;
   const schemas: Json = { ...(isObject(generated) ? generated : {}) };
   if (used.responses.size > 0) schemas['Error'] = { ...ERROR_SCHEMA, examples: [ERROR_RESPONSES[0]!.example] };
+  Object.assign(schemas, options.webhooks?.schemas);
   doc['components'] = {
     ...components,
     securitySchemes: OPENAPI_SECURITY_SCHEMES,
@@ -464,6 +467,7 @@ export function completeDocument(doc: Json, registry: OpenApiRegistry, options: 
   doc['info'] = options.info;
   doc['servers'] = options.servers;
   doc['security'] = SECURITY.tenant;
+  if (options.webhooks && Object.keys(options.webhooks.webhooks).length > 0) doc['webhooks'] = options.webhooks.webhooks;
   return doc;
 }
 

@@ -1,8 +1,10 @@
+import type { EventSchemas } from '../events/event-catalogue.ts';
 import type { EventSubscriber } from '../events/event-log.ts';
 import type { App } from '../http/fastify-types.ts';
 import type { JobDefinition } from '../jobs/job-types.ts';
 import type { RecurringJob } from '../jobs/recurring.ts';
 import type { ModuleContext, ModuleDefinition, ModuleParts, ModuleServices, Platform, SandboxCleanup } from './module.ts';
+import { keepTestSeams, type TestSeams } from './test-seams.ts';
 
 /** The modules of one process, set up in order: their services, routes, jobs and clean-ups together. */
 export interface AssembledModules {
@@ -15,6 +17,8 @@ export interface AssembledModules {
   readonly recurring: readonly RecurringJob[];
   readonly sandboxCleanups: readonly SandboxCleanup[];
   readonly eventSubscribers: readonly EventSubscriber[];
+  /** Every module's event data schemas, by event name. */
+  readonly eventSchemas: EventSchemas;
   close(): Promise<void>;
 }
 
@@ -24,6 +28,8 @@ export interface AssembledModules {
  */
 export async function assembleModules(platform: Platform, definitions: readonly ModuleDefinition[]): Promise<AssembledModules> {
   const services: Partial<ModuleServices> = {};
+  const testSeams: Partial<TestSeams> = {};
+  const eventSchemas: Record<string, unknown> = {};
   const parts: { name: string; parts: ModuleParts }[] = [];
   const seen = new Set<string>();
   let cleanups: SandboxCleanup[] = [];
@@ -50,12 +56,20 @@ export async function assembleModules(platform: Platform, definitions: readonly 
       if (name in services) throw new Error(`module "${definition.name}" provides "${name}", already provided by another module`);
       (services as Record<string, unknown>)[name] = service;
     }
+    for (const [name, schema] of Object.entries(made.eventSchemas ?? {})) {
+      if (name in eventSchemas) throw new Error(`module "${definition.name}" declares event "${name}", already declared by another module`);
+      eventSchemas[name] = schema;
+    }
+    for (const [name, seam] of Object.entries(made.testSeams ?? {})) {
+      if (name in testSeams) throw new Error(`module "${definition.name}" hands "${name}" to tests, already handed by another module`);
+      (testSeams as Record<string, unknown>)[name] = seam;
+    }
     parts.push({ name: definition.name, parts: made });
   }
   // Dependents are listed after what they use, so their data goes first (foreign keys point down the list).
   cleanups = parts.flatMap((p) => (p.parts.sandboxCleanup ? [p.parts.sandboxCleanup] : [])).reverse();
 
-  return {
+  const assembled: AssembledModules = {
     names: parts.map((p) => p.name),
     use: (name) => use(name, 'composition root'),
     async registerRoutes(api) {
@@ -68,8 +82,11 @@ export async function assembleModules(platform: Platform, definitions: readonly 
     recurring: parts.flatMap((p) => p.parts.recurring ?? []),
     sandboxCleanups: cleanups,
     eventSubscribers: parts.flatMap((p) => (p.parts.onEvent ? [p.parts.onEvent] : [])),
+    eventSchemas: eventSchemas as EventSchemas,
     async close() {
       for (const { parts: p } of [...parts].reverse()) await p.close?.();
     },
   };
+  keepTestSeams(assembled, testSeams);
+  return assembled;
 }

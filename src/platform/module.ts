@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/database.ts';
 import type { Executor } from '../db/executor.ts';
+import type { EventSchemas } from '../events/event-catalogue.ts';
 import type { EventLog, EventSubscriber } from '../events/event-log.ts';
 import type { App } from '../http/fastify-types.ts';
 import type { Metrics } from '../http/metrics.ts';
@@ -11,6 +12,7 @@ import type { RecurringJob } from '../jobs/recurring.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { BlobStore } from '../providers/blobs/blob-store.ts';
+import type { TestSeams } from './test-seams.ts';
 
 /** The shared infrastructure every module is built on, made once by the composition root. */
 export interface Platform {
@@ -57,6 +59,8 @@ export type SandboxCleanup = (trx: Executor, tenantId: string) => Promise<void>;
 export interface ModuleParts {
   /** Services for other modules (`use(name)`), and for the composition root. */
   provides?: Partial<ModuleServices>;
+  /** Services for tests only (src/platform/test-seams.ts): not published, no module can `use()` them. */
+  testSeams?: Partial<TestSeams>;
   /** Routes under `/api/v1` (and the sandbox prefix). Each route declares its auth and rate-limit class in `config`. */
   routes?: (app: App) => void | Promise<void>;
   /** Routes outside `/api/v1` (health probes, metrics). */
@@ -65,6 +69,8 @@ export interface ModuleParts {
   jobs?: readonly DeclaredJobDefinition[];
   /** Jobs run on a fixed period, once per tick across every process. */
   recurring?: readonly RecurringJob[];
+  /** The data schemas of the events this module emits (its `<module>.events.ts`): the OpenAPI document's webhook payloads. */
+  eventSchemas?: EventSchemas;
   /** Reacts to every recorded event after its transaction committed (at least once: be idempotent). */
   onEvent?: EventSubscriber;
   /** Removes this module's tenant data when a sandbox is reset. */

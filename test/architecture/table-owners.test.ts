@@ -83,9 +83,10 @@ describe('tableOwners', () => {
     assert.deepEqual(Object.fromEntries(owners), { tenants: 'identity', jobs: 'src/jobs', workflows: 'workflows' });
   });
 
-  it('reports a table without an owner, an unknown owner and a table claimed twice', () => {
+  it("reports a module's table declared in the schema, a table without an owner, an unknown owner and a table claimed twice", () => {
     const { problems } = tableOwners(schema, moduleTables, (o) => known.has(o));
     assert.deepEqual(problems, [
+      "src/db/schema.ts: table 'tenants' belongs to identity: declare it in src/modules/identity/<name>.tables.ts",
       "src/db/schema.ts: table 'folders' has no '// owner: <module or layer>' comment",
       "src/db/schema.ts: table 'ghosts': unknown owner 'nowhere'",
       "src/modules/search/search.tables.ts: table 'tenants' is claimed by identity and search",

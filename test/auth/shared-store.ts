@@ -6,6 +6,7 @@ import type { DialectName } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
 import { ADMIN_KEY, type TestApp } from '../support/app.ts';
 import { createTestStore } from '../support/databases.ts';
+import { testSeam } from '../support/test-seams.ts';
 
 /**
  * Two API "processes" on one store: two containers (each its own database pool or SQLite
@@ -54,7 +55,7 @@ export async function startTwoApps(dialect: DialectName, env: Record<string, str
 }
 
 export function cacheStats(t: TestApp) {
-  return t.container.modules.use('credentialCache').stats();
+  return testSeam(t.container, 'credentialCache').stats();
 }
 
 /** Waits (up to 3 s) until the process's change feed is live, so its cache is in use. */

@@ -3,13 +3,14 @@ import { it } from 'node:test';
 import { billingPeriod } from '../../src/modules/credits/credits.service.ts';
 import { describeEachDialect, type TestApp } from '../support/app.ts';
 import { assertError, createTenant, lastMailTo, loginAs, type TestTenant } from '../support/fixtures.ts';
+import { testSeam } from '../support/test-seams.ts';
 
 // Who gets which mail: tier changes and AI-credit thresholds go to owners and admins; users turn
 // notification mail off in their profile (security mail still comes); an e-mail change is told
 // to both addresses. No worker: the outbox rows are what is checked.
 
 async function mailsTo(t: TestApp, tenant: TestTenant, to: string) {
-  return t.container.modules.use('mailOutbox').listTo(t.container.database.db, tenant.tenantId, to);
+  return testSeam(t.container, 'mailOutbox').listTo(t.container.database.db, tenant.tenantId, to);
 }
 
 describeEachDialect('notification mail', (ctx) => {

@@ -3,6 +3,7 @@ import { it } from 'node:test';
 import { createTenant } from '../support/fixtures.ts';
 import { SMTP_USER } from '../support/smtp-server.ts';
 import { adminMailTo, consoleLink, describeWithSmtp, passwordLink } from './helpers.ts';
+import { testSeam } from '../support/test-seams.ts';
 
 // Issue 30: mail reaches a real SMTP server (smtp-server, started here) over STARTTLS with a
 // self-signed certificate trusted through OUTBOUND_EXTRA_CA_FILE, authenticated, and what it
@@ -61,7 +62,7 @@ describeWithSmtp('mail over SMTP', (ctx) => {
     const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'x-tenant-subdomain': tenant.subdomain }, payload: { email: tenant.ownerEmail, password: 'a brand new one 2' } });
     assert.equal(login.statusCode, 200, login.body);
     // Sent security mail keeps no body in the outbox: the token was single-use, and now it is gone from the database too.
-    const [row] = await t.container.modules.use('mailOutbox').listTo(t.container.database.db, tenant.tenantId, tenant.ownerEmail);
+    const [row] = await testSeam(t.container, 'mailOutbox').listTo(t.container.database.db, tenant.tenantId, tenant.ownerEmail);
     assert.equal(row?.status, 'sent');
     assert.equal(row?.body, '');
     assert.equal(row?.html, null);

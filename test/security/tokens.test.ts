@@ -6,6 +6,7 @@ import { generateApiKey, hashApiKey, sameHash } from '../../src/modules/identity
 import { AUDIENCE, ISSUER } from '../../src/modules/identity/auth/tokens.ts';
 import { ADMIN_KEY, describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, loginAs } from '../support/fixtures.ts';
+import { testSeam } from '../support/test-seams.ts';
 
 function b64(obj: unknown): string {
   return Buffer.from(JSON.stringify(obj)).toString('base64url');
@@ -46,7 +47,7 @@ describeEachDialect('security: credentials', (ctx) => {
     assertError(await me({ ...sub, authorization: `Bearer ${await forge(randomBytes(32), header.kid)}` }), 401, 'unauthorized');
     assertError(await me({ ...sub, authorization: `Bearer ${await forge(randomBytes(32), 'key_unknown')}` }), 401, 'unauthorized');
     // Signed with the real key but expired.
-    const real = await ctx().container.modules.use('signingKeys').verificationKey(header.kid);
+    const real = await testSeam(ctx().container, 'signingKeys').verificationKey(header.kid);
     assert.ok(real);
     const expired = await new SignJWT({ tid: claims.tid, sid: claims.sid, role: claims.role })
       .setProtectedHeader({ alg: 'HS256', kid: header.kid })
@@ -75,7 +76,7 @@ describeEachDialect('security: credentials', (ctx) => {
   it('a rotated signing key keeps verifying earlier tokens while new ones use the new kid', async () => {
     const t = await createTenant(ctx());
     const before = await loginAs(ctx(), t, 'member');
-    await ctx().container.modules.use('signingKeys').rotate();
+    await testSeam(ctx().container, 'signingKeys').rotate();
     const after = await loginAs(ctx(), t, 'member');
     const kid = (tok: string) => JSON.parse(Buffer.from(tok.split('.')[0]!, 'base64url').toString()).kid;
     assert.notEqual(kid(before.accessToken), kid(after.accessToken));

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { DocumentsTable } from '../../src/db/schema.ts';
+import type { DocumentsTable } from '../../src/modules/documents/documents.tables.ts';
 
 /**
  * A complete `documents` row for tests and benchmarks that insert rows directly (quotas, lists of

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TestApp } from './app.ts';
+import { testSeam } from './test-seams.ts';
 
 let counter = 0;
 
@@ -130,6 +131,6 @@ export async function loginAs(t: TestApp, tenant: TestTenant, role: TestRole, op
 
 /** The newest message of the mail outbox sent to an address (password resets, invitations). */
 export async function lastMailTo(t: TestApp, tenant: TestTenant, to: string) {
-  const rows = await t.container.modules.use('mailOutbox').listTo(t.container.database.db, tenant.tenantId, to);
+  const rows = await testSeam(t.container, 'mailOutbox').listTo(t.container.database.db, tenant.tenantId, to);
   return rows[0] ?? null;
 }

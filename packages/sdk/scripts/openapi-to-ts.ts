@@ -29,7 +29,34 @@ export function renderOperationTypes(doc: Json): string {
     lines.push(`  ${op.id}: { method: '${op.method.toUpperCase()}', path: '${op.path}', idempotencyKey: ${op.idempotencyKey}, answers: '${op.answers}' },`);
   }
   lines.push('} as const;', '');
+  lines.push(...renderWebhookEvents(doc));
   return lines.join('\n');
+}
+
+/**
+ * The document's `webhooks` (OpenAPI 3.1): the body of each event's delivery, by event name. The
+ * service builds them from the same schemas its event types come from (its `<module>.events.ts`).
+ */
+function renderWebhookEvents(doc: Json): string[] {
+  const hooks = Object.entries((doc.webhooks ?? {}) as Record<string, Json>);
+  if (hooks.length === 0) return [];
+  const lines = ["/** The body of each webhook delivery, by event name (docs/webhooks.md; verify it with verifyWebhookSignature). */", 'export interface WebhookEvents {'];
+  for (const [name, item] of hooks) {
+    const op = (item.post ?? {}) as Json;
+    const content = (((op.requestBody as Json | undefined)?.content ?? {}) as Record<string, Json>)['application/json'];
+    lines.push(`  /** ${String(op.summary ?? name).replace(/\*\//g, '*\\/')} */`, `  ${key(name)}: ${tsType(content?.schema as Schema | undefined, doc, '  ')};`);
+  }
+  lines.push(
+    '}',
+    '',
+    '/** An event a webhook delivery can carry. */',
+    'export type WebhookEventName = keyof WebhookEvents;',
+    '',
+    "/** The `data` of an event's delivery. */",
+    "export type WebhookEventData<N extends WebhookEventName> = WebhookEvents[N]['data'];",
+    '',
+  );
+  return lines;
 }
 
 interface Operation {

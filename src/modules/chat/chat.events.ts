@@ -1,7 +1,35 @@
-/** The events the chat module emits, with their data. */
+import { type Static, Type } from 'typebox';
+import { Nullable } from '../../http/common-schemas.ts';
+import type { EventSchemas } from '../../events/event-catalogue.ts';
+
+/*
+ * The events the chat module emits: each one's data schema is the single declaration its type, its
+ * webhook payload in the OpenAPI document and the SDK's `WebhookEvents` come from.
+ */
+
+const ChatSessionCreated = Type.Object({
+  session_id: Type.String(),
+  document_id: Type.String(),
+  name: Nullable(Type.String()),
+  user_id: Nullable(Type.String()),
+});
+
+const ChatMessageCreated = Type.Object({
+  message_id: Type.String(),
+  session_id: Type.String(),
+  document_id: Type.String(),
+  role: Type.String(),
+});
+
+/** The module's event schemas, by name (handed to the platform by its index.ts). */
+export const CHAT_EVENTS = {
+  'chat.session.created': ChatSessionCreated,
+  'chat.message.created': ChatMessageCreated,
+} satisfies EventSchemas;
+
 declare module '../../events/event-catalogue.ts' {
   interface EventDataMap {
-    'chat.session.created': { session_id: string; document_id: string; name: string | null; user_id: string | null };
-    'chat.message.created': { message_id: string; session_id: string; document_id: string; role: string };
+    'chat.session.created': Static<typeof ChatSessionCreated>;
+    'chat.message.created': Static<typeof ChatMessageCreated>;
   }
 }

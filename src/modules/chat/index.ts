@@ -2,6 +2,7 @@ import { defineModule } from '../../platform/module.ts';
 import { ChatRepository } from './chat.repository.ts';
 import { chatRoutes } from './chat.routes.ts';
 import { ChatService } from './chat.service.ts';
+import { CHAT_EVENTS } from './chat.events.ts';
 
 export { presentCitation } from './chat.presenter.ts';
 export type { ChatMessage, Citation } from './chat.repository.ts';
@@ -30,6 +31,7 @@ export const chatModule = defineModule({
       audit: use('audit'),
     });
     return {
+      eventSchemas: CHAT_EVENTS,
       provides: { chat },
       routes: (app) => chatRoutes(app, { chat, logger }),
       async sandboxCleanup(trx, tenantId) {

@@ -1,5 +1,6 @@
 import { type Insertable, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import type { DB, DocumentsTable } from '../../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
+import type { DocumentsTable } from './documents.tables.ts';
 import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
 import type { Executor } from '../../db/executor.ts';
 import { parseJson } from '../../lib/json.ts';

@@ -28,6 +28,7 @@ import { TagsRepository } from './tags/tags.repository.ts';
 import { tagRoutes } from './tags/tags.routes.ts';
 import { TagsService } from './tags/tags.service.ts';
 import { UploadQuota } from './upload-quota.ts';
+import { DOCUMENT_EVENTS } from './documents.events.ts';
 
 /** The document pipeline's view of the library: the documents it advances and the text it stores. */
 export interface DocumentPipelineStore {
@@ -144,6 +145,7 @@ export const documentsModule = defineModule({
       return { documents: stored.documents, storage_bytes: stored.bytes };
     });
     return {
+      eventSchemas: DOCUMENT_EVENTS,
       provides: {
         documents,
         uploads,

@@ -49,9 +49,14 @@ declare module '../../platform/module.ts' {
     workspaces: WorkspacesService;
     /** Who a tenant's people are (existence, roles and workspaces, e-mail addresses), for sharing and assigning work. */
     members: MemberDirectory;
-    /** Token signing keys, for rotation tooling and tests. */
+  }
+}
+
+declare module '../../platform/test-seams.ts' {
+  interface TestSeams {
+    /** Token signing keys (tests rotate them and forge tokens with them). */
     signingKeys: SigningKeys;
-    /** The per-process credential cache's counters (docs/identity-and-access.md), for tests and diagnostics. */
+    /** The per-process credential cache's counters (docs/identity-and-access.md). */
     credentialCache: { stats(): { entries: number; hits: number; misses: number; live: boolean } };
   }
 }
@@ -138,6 +143,8 @@ export const identityModule = defineModule({
         apiKeys: apiKeysService,
         workspaces: workspacesService,
         members: new MemberDirectory({ users, workspaces }),
+      },
+      testSeams: {
         signingKeys,
         credentialCache: { stats: () => identityCache.credentials.stats() },
       },

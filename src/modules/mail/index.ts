@@ -16,7 +16,12 @@ declare module '../../platform/module.ts' {
   interface ModuleServices {
     /** Writes mail in the caller's transaction (`enqueue`); the outbox is then sent by `mail.send` jobs. */
     mail: MailService;
-    /** The outbox's rows, for tests and support tooling (`listTo`). */
+  }
+}
+
+declare module '../../platform/test-seams.ts' {
+  interface TestSeams {
+    /** The outbox's rows (`listTo`): what mail a test's actions wrote. */
     mailOutbox: MailOutboxRepository;
   }
 }
@@ -55,7 +60,8 @@ export const mailModule = defineModule({
       timeoutMs: 120_000,
     });
     return {
-      provides: { mail, mailOutbox: outbox },
+      provides: { mail },
+      testSeams: { mailOutbox: outbox },
       routes: (app) => mailRoutes(app, { mail }),
       jobs: [send],
       capabilities: () => ({ mail: transport.describe() }),

@@ -1,5 +1,7 @@
+import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import { bytesToVector, vectorToBytes } from '../../lib/vectors.ts';
+import type { DocumentChunksTable } from './processing.tables.ts';
 
 /** A passage ready to store: its text, page, and its embedding when AI is on. */
 export interface NewChunk {
@@ -40,7 +42,7 @@ export class ChunksRepository {
   /** Replaces every passage of a document (a re-run never mixes old and new passages). */
   async replace(db: Executor, tenantId: string, documentId: string, chunks: NewChunk[], embeddingModel: string | null, at: number): Promise<void> {
     await db.deleteFrom('document_chunks').where('tenant_id', '=', tenantId).where('document_id', '=', documentId).execute();
-    const rows = chunks.map((c) => ({
+    const rows = chunks.map((c): Insertable<DocumentChunksTable> => ({
       document_id: documentId,
       chunk_index: c.index,
       tenant_id: tenantId,

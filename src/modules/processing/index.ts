@@ -13,6 +13,7 @@ import { LearnedTags } from './learned-tags.service.ts';
 import { LEGACY_EXTRACT_JOB, PROCESSING_JOBS } from './processing.jobs.ts';
 import { startProcessing } from './start-processing.ts';
 import { Reembedder } from './reembed.ts';
+import { PROCESSING_EVENTS } from './processing.events.ts';
 
 /** A document's passages as processing stored them, with vectors of the current embedding model. */
 export interface PassageStore {
@@ -100,6 +101,7 @@ export const processingModule = defineModule({
       timeoutMs: 30 * 60_000,
     };
     return {
+      eventSchemas: PROCESSING_EVENTS,
       provides: {
         ai,
         passages: {

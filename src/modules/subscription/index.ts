@@ -6,6 +6,7 @@ import { SubscriptionRepository } from './subscription.repository.ts';
 import { subscriptionRoutes } from './subscription.routes.ts';
 import { SubscriptionService } from './subscription.service.ts';
 import { recordTierChange } from './tier-history.ts';
+import { SUBSCRIPTION_EVENTS } from './subscription.events.ts';
 
 /** How often cancelled subscriptions whose period ended are moved to Free. */
 const CANCELLATION_SWEEP_MS = 60_000;
@@ -45,6 +46,7 @@ export const subscriptionModule = defineModule({
       liveTenantExists: async (id) => (await directory.findById(id))?.sandboxOf === null,
     });
     return {
+      eventSchemas: SUBSCRIPTION_EVENTS,
       async routes(app) {
         subscriptionRoutes(app, { subscription, ledger, publicBaseUrl: config.http.publicBaseUrl });
         if (stripe) await stripeWebhookRoutes(app, { stripe: stripe.client, ledger, settings: config.billing.stripe });

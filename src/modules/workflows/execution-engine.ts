@@ -64,10 +64,6 @@ export class ExecutionEngine {
     this.#mail = deps.mail;
   }
 
-  get repo(): WorkflowsRepository {
-    return this.#repo;
-  }
-
   /** Inserts the execution and its first runs; null when `triggerKey` already started one. */
   async start(trx: Executor, input: StartInput): Promise<Execution | null> {
     const { workflow } = input;

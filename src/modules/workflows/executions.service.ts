@@ -12,10 +12,16 @@ import { validateWorkflow } from './engine/validate.ts';
 import { type ExecutionEngine, TASK_HOLD_PREFIX } from './execution-engine.ts';
 import type { ExecutionPriority } from './execution-priority.ts';
 import { ownerFilter, reaches } from './ownership.ts';
-import type { Execution, NodeRun, Workflow } from './workflows.repository.ts';
+import type { Execution, NodeRun, Workflow, WorkflowsRepository } from './workflows.repository.ts';
 import { definitionOf, workflowNotFound } from './workflow-definition.ts';
 
 export const executionNotFound = errors.executionNotFound;
+
+/** The part of the workflows repository the execution use cases need. */
+export type ExecutionRows = Pick<
+  WorkflowsRepository,
+  'findWorkflow' | 'findExecution' | 'listExecutions' | 'lockExecution' | 'log' | 'nodeRuns' | 'updateExecution' | 'updateNodeRun'
+>;
 
 /**
  * The execution use cases of the API: execute, list, get, pause, resume, cancel. Each is one
@@ -25,12 +31,21 @@ export class ExecutionsService {
   readonly #database: Database;
   readonly #clock: Clock;
   readonly #engine: ExecutionEngine;
+  readonly #workflows: ExecutionRows;
   readonly #jobs: JobQueue;
 
-  constructor(deps: { database: Database; clock: Clock; engine: ExecutionEngine; jobs: JobQueue }) {
+  constructor(deps: {
+    database: Database;
+    clock: Clock;
+    engine: ExecutionEngine;
+    /** The rows it reads and changes: workflows, executions, node runs, the execution log. */
+    workflows: ExecutionRows;
+    jobs: JobQueue;
+  }) {
     this.#database = deps.database;
     this.#clock = deps.clock;
     this.#engine = deps.engine;
+    this.#workflows = deps.workflows;
     this.#jobs = deps.jobs;
   }
 
@@ -42,7 +57,7 @@ export class ExecutionsService {
     requireFeature(auth, 'workflows');
     requireCreate(auth, 'workflow executions');
     return this.#database.db.transaction().execute(async (trx) => {
-      const workflow = await this.#engine.repo.findWorkflow(trx, auth.tenant.id, workflowId);
+      const workflow = await this.#workflows.findWorkflow(trx, auth.tenant.id, workflowId);
       if (!workflow || !reaches(auth, workflow.owner)) throw workflowNotFound();
       if (workflow.status === 'paused') throw errors.conflict('The workflow is paused; activate it (or move it to draft) to execute it');
       checkRunnable(workflow);
@@ -72,7 +87,7 @@ export class ExecutionsService {
    * 404 when it is gone, 409 when it is not active; null when `triggerKey` already started one.
    */
   async startById(trx: Executor, tenantId: string, workflowId: string, start: { triggerType: string; triggerData: Record<string, unknown>; triggerKey: string }): Promise<Execution | null> {
-    const workflow = await this.#engine.repo.findWorkflow(trx, tenantId, workflowId);
+    const workflow = await this.#workflows.findWorkflow(trx, tenantId, workflowId);
     if (!workflow) throw workflowNotFound();
     if (workflow.status !== 'active') throw errors.conflict(`Workflow "${workflow.name}" is ${workflow.status}; only an active workflow is started`, { status: workflow.status });
     return this.startFromTrigger(trx, workflow, start.triggerType, start.triggerData, start.triggerKey);
@@ -83,15 +98,15 @@ export class ExecutionsService {
     requireFeature(auth, 'workflows');
     const principal = ownerFilter(auth);
     if (principal === null) return { rows: [], total: 0 };
-    return this.#engine.repo.listExecutions(this.#database.db, auth.tenant.id, { ...o, ...(principal !== undefined ? { principal } : {}) });
+    return this.#workflows.listExecutions(this.#database.db, auth.tenant.id, { ...o, ...(principal !== undefined ? { principal } : {}) });
   }
 
   async get(auth: AuthContext, id: string): Promise<{ execution: Execution; runs: NodeRun[]; nodes: WorkflowNode[] }> {
     requireFeature(auth, 'workflows');
     const db = this.#database.db;
-    const execution = await this.#engine.repo.findExecution(db, auth.tenant.id, id);
+    const execution = await this.#workflows.findExecution(db, auth.tenant.id, id);
     if (!execution || !reaches(auth, execution.principal)) throw executionNotFound();
-    const runs = await this.#engine.repo.nodeRuns(db, auth.tenant.id, id);
+    const runs = await this.#workflows.nodeRuns(db, auth.tenant.id, id);
     const definition = await this.#engine.definition(db, execution);
     return { execution, runs, nodes: definition.nodes };
   }
@@ -102,7 +117,7 @@ export class ExecutionsService {
       if (execution.status !== 'running') throw errors.executionNotPausable(`The execution is ${execution.status}; only a running execution can be paused`);
       const paused = { status: 'paused' as const, pausedReason: 'manual', pausedAt: now, updatedAt: now };
       const next = { ...execution, ...paused };
-      await this.#engine.repo.updateExecution(trx, execution.tenantId, id, paused);
+      await this.#workflows.updateExecution(trx, execution.tenantId, id, paused);
       await this.#engine.recordPaused(trx, next, now);
       return next;
     });
@@ -116,9 +131,9 @@ export class ExecutionsService {
       }
       const resumed: Partial<Execution> = { status: 'running', pausedReason: null, pausedAt: null, updatedAt: now, ...(modifiedData ? { triggerData: { ...execution.triggerData, ...modifiedData } } : {}) };
       const next: Execution = { ...execution, ...resumed };
-      await this.#engine.repo.updateExecution(trx, execution.tenantId, id, resumed);
-      await this.#engine.repo.log(trx, execution.tenantId, id, 'resumed', execution.pausedReason ?? '', now);
-      for (const run of await this.#engine.repo.nodeRuns(trx, execution.tenantId, id)) await this.#restart(trx, next, execution, run, now);
+      await this.#workflows.updateExecution(trx, execution.tenantId, id, resumed);
+      await this.#workflows.log(trx, execution.tenantId, id, 'resumed', execution.pausedReason ?? '', now);
+      for (const run of await this.#workflows.nodeRuns(trx, execution.tenantId, id)) await this.#restart(trx, next, execution, run, now);
       await this.#engine.advance(trx, next, await this.#engine.definition(trx, next), now);
       return next;
     });
@@ -126,9 +141,8 @@ export class ExecutionsService {
 
   /** Gives every run the pause left behind a job again: the failed node (retried), queued runs, and timers that fired while paused. */
   async #restart(trx: Executor, next: Execution, before: Execution, run: NodeRun, now: number): Promise<void> {
-    const repo = this.#engine.repo;
     if (run.status === 'failed' && before.pausedReason === 'node_failed' && run.nodeId === before.failedNodeId) {
-      await repo.updateNodeRun(trx, run.tenantId, run.id, { status: 'queued', error: null, completedAt: null, runnerJobId: null, updatedAt: now });
+      await this.#workflows.updateNodeRun(trx, run.tenantId, run.id, { status: 'queued', error: null, completedAt: null, runnerJobId: null, updatedAt: now });
       await this.#engine.enqueueRun(trx, next, run.id, run.attempt, now);
     } else if (run.status === 'queued') {
       await this.#engine.enqueueRun(trx, next, run.id, run.attempt, now);
@@ -137,7 +151,7 @@ export class ExecutionsService {
       const holder = run.runnerJobId ? await this.#jobs.get(run.runnerJobId, trx) : null;
       if (holder && (holder.state === 'available' || holder.state === 'running')) return;
       const job = await this.#engine.enqueueRun(trx, next, run.id, run.attempt, now);
-      await repo.updateNodeRun(trx, run.tenantId, run.id, { runnerJobId: job, updatedAt: now });
+      await this.#workflows.updateNodeRun(trx, run.tenantId, run.id, { runnerJobId: job, updatedAt: now });
     }
   }
 
@@ -146,9 +160,9 @@ export class ExecutionsService {
     return this.#control(auth, id, async (trx, execution, now) => {
       if (execution.status !== 'running' && execution.status !== 'paused') throw errors.executionNotResumable(`The execution is already ${execution.status}`);
       const cancelled = { status: 'cancelled' as const, cancelReason: reason ?? null, finishedAt: now, updatedAt: now };
-      await this.#engine.repo.updateExecution(trx, execution.tenantId, id, cancelled);
+      await this.#workflows.updateExecution(trx, execution.tenantId, id, cancelled);
       await this.#engine.closeOpenRuns(trx, execution, 'cancelled', 'execution cancelled', now);
-      await this.#engine.repo.log(trx, execution.tenantId, id, 'cancelled', reason ?? '', now);
+      await this.#workflows.log(trx, execution.tenantId, id, 'cancelled', reason ?? '', now);
       return { ...execution, ...cancelled };
     });
   }
@@ -157,7 +171,7 @@ export class ExecutionsService {
     requireFeature(auth, 'workflows');
     requireCreate(auth, 'workflow executions');
     return this.#database.db.transaction().execute(async (trx) => {
-      const execution = await this.#engine.repo.lockExecution(trx, auth.tenant.id, id);
+      const execution = await this.#workflows.lockExecution(trx, auth.tenant.id, id);
       if (!execution || !reaches(auth, execution.principal)) throw executionNotFound();
       return change(trx, execution, this.#clock.now());
     });

@@ -23,6 +23,7 @@ import { webhookTriggerRoutes } from './triggers/webhook-trigger.routes.ts';
 import { WorkflowsRepository } from './workflows.repository.ts';
 import { workflowRoutes } from './workflows.routes.ts';
 import { WorkflowsService } from './workflows.service.ts';
+import { WORKFLOW_EVENTS } from './workflows.events.ts';
 
 export type { ExecutionsService } from './executions.service.ts';
 export type { NodeHandler } from './node-handlers.ts';
@@ -61,7 +62,7 @@ export const workflowsModule = defineModule({
     const expressions = new ExpressionEvaluator(config.expressions);
     const http = outboundHttpFromConfig(config);
     const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
-    const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, jobs, events, mail, members: use('members') });
+    const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, workflows: repo, jobs, events, mail, members: use('members') });
     const human = humanHandler(tasks);
     const principals = new ActingPrincipals({ tenants: use('tenantDirectory'), members: use('members') });
     const library = { database, ai: use('ai'), documents: use('documentPipeline'), access: use('documentAccess') };
@@ -77,14 +78,15 @@ export const workflowsModule = defineModule({
       ...aiHandlers({ ...library, passages: use('passages'), checkSchema: schemaChecker() }),
     };
     handlers.loop = loopHandler({ ...handlers });
-    const runner = new NodeRunner({ database, clock, engine, handlers, expressions, principals });
+    const runner = new NodeRunner({ database, clock, engine, workflows: repo, handlers, expressions, principals });
     const schedule = new ScheduleTrigger({ database, clock, workflows: repo, jobs });
     const workflows = new WorkflowsService({ database, clock, workflows: repo, schedule });
-    const executions = new ExecutionsService({ database, clock, engine, jobs });
+    const executions = new ExecutionsService({ database, clock, engine, workflows: repo, jobs });
     schedule.bind(executions);
     const uploads = new DocumentTrigger({ database, workflows: repo, documents: use('documentPipeline'), folders: use('folderPaths'), executions, principals, access: use('documentAccess'), logger });
     const hooks = new WebhookTrigger({ database, workflows: repo, executions, expressions });
     return {
+      eventSchemas: WORKFLOW_EVENTS,
       provides: { workflows, workflowExecutions: executions, humanTasks: tasks, documentAi: documentAi(library) },
       async routes(app) {
         workflowRoutes(app, { workflows, executions });

@@ -8,7 +8,10 @@ import type { ExpressionEvaluator } from './engine/expression-evaluator.ts';
 import type { WorkflowNode } from './engine/types.ts';
 import { type ExecutionEngine, type RunNodePayload, scopeOf } from './execution-engine.ts';
 import { type NodeHandler, type NodeOutcome, nodeFailure, resolveConfig } from './node-handlers.ts';
-import type { Execution, NodeRun } from './workflows.repository.ts';
+import type { Execution, NodeRun, WorkflowsRepository } from './workflows.repository.ts';
+
+/** The part of the workflows repository the runner needs: it locks the execution, reads and marks node runs. */
+export type RunRows = Pick<WorkflowsRepository, 'findNodeRun' | 'lockExecution' | 'nodeRuns' | 'updateNodeRun'>;
 
 /**
  * Control nodes that evaluate user expressions (in the sandbox) and touch nothing else: they run
@@ -51,6 +54,7 @@ export class NodeRunner {
   readonly #database: Database;
   readonly #clock: Clock;
   readonly #engine: ExecutionEngine;
+  readonly #workflows: RunRows;
   readonly #handlers: Record<string, NodeHandler>;
   readonly #expressions: ExpressionEvaluator;
   readonly #principals: ActingPrincipals;
@@ -59,6 +63,8 @@ export class NodeRunner {
     database: Database;
     clock: Clock;
     engine: ExecutionEngine;
+    /** The execution and node-run rows it locks, reads and marks. */
+    workflows: RunRows;
     handlers: Record<string, NodeHandler>;
     expressions: ExpressionEvaluator;
     principals: ActingPrincipals;
@@ -66,6 +72,7 @@ export class NodeRunner {
     this.#database = deps.database;
     this.#clock = deps.clock;
     this.#engine = deps.engine;
+    this.#workflows = deps.workflows;
     this.#handlers = deps.handlers;
     this.#expressions = deps.expressions;
     this.#principals = deps.principals;
@@ -95,15 +102,14 @@ export class NodeRunner {
    */
   async #begin(job: RunningJob<RunNodePayload>): Promise<Snapshot | null> {
     const { tenantId, executionId, runId } = job.payload;
-    const repo = this.#engine.repo;
     return this.#database.db.transaction().execute(async (trx) => {
-      const execution = await repo.lockExecution(trx, tenantId, executionId);
-      const run = await repo.findNodeRun(trx, tenantId, runId);
+      const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
+      const run = await this.#workflows.findNodeRun(trx, tenantId, runId);
       if (!runnable(execution, run, job)) return null;
       const definition = await this.#engine.definition(trx, execution!);
       const node = definition.nodes.find((n) => n.id === run!.nodeId);
       if (!node) return null;
-      const runs = await repo.nodeRuns(trx, tenantId, executionId);
+      const runs = await this.#workflows.nodeRuns(trx, tenantId, executionId);
       const snapshot: Snapshot = { execution: execution!, run: run!, runs, node, claimed: false };
       if (gated(snapshot) || EXPRESSION_TYPES.has(node.type)) return snapshot;
       const now = this.#clock.now();
@@ -117,7 +123,7 @@ export class NodeRunner {
         else await this.#engine.recordOutcome(trx, execution!, running, node, outcome, definition, known);
         return null;
       }
-      await repo.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
+      await this.#workflows.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
       return { execution: execution!, run: running, runs: known, node, claimed: true };
     });
   }
@@ -136,9 +142,8 @@ export class NodeRunner {
   async processDied(trx: Executor, job: DiedJob<RunNodePayload>): Promise<void> {
     const { tenantId, executionId, runId } = job.payload ?? ({} as Partial<RunNodePayload>);
     if (!tenantId || !executionId || !runId) return;
-    const repo = this.#engine.repo;
-    const execution = await repo.lockExecution(trx, tenantId, executionId);
-    const run = await repo.findNodeRun(trx, tenantId, runId);
+    const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
+    const run = await this.#workflows.findNodeRun(trx, tenantId, runId);
     if (!execution || !run || (execution.status !== 'running' && execution.status !== 'paused')) return;
     if (run.status !== 'queued' && !(run.status === 'running' && run.runnerJobId === job.id)) return;
     const definition = await this.#engine.definition(trx, execution);
@@ -177,11 +182,10 @@ export class NodeRunner {
    */
   async #commit(job: RunningJob<RunNodePayload>, snapshot: Snapshot, decision: Decision): Promise<void> {
     const { tenantId, executionId, runId } = job.payload;
-    const repo = this.#engine.repo;
     const { node } = snapshot;
     await this.#database.db.transaction().execute(async (trx) => {
-      const execution = await repo.lockExecution(trx, tenantId, executionId);
-      const run = await repo.findNodeRun(trx, tenantId, runId);
+      const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
+      const run = await this.#workflows.findNodeRun(trx, tenantId, runId);
       if (!runnable(execution, run, job) || run!.attempt !== snapshot.run.attempt) return;
       const definition = await this.#engine.definition(trx, execution!);
       const now = this.#clock.now();
@@ -198,18 +202,17 @@ export class NodeRunner {
   /** Marks the run `running` for this job (a node with I/O whose `run_if` held); null when it is no longer this job's. */
   async #claim(job: RunningJob<RunNodePayload>): Promise<Snapshot | null> {
     const { tenantId, executionId, runId } = job.payload;
-    const repo = this.#engine.repo;
     return this.#database.db.transaction().execute(async (trx) => {
-      const execution = await repo.lockExecution(trx, tenantId, executionId);
-      const run = await repo.findNodeRun(trx, tenantId, runId);
+      const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
+      const run = await this.#workflows.findNodeRun(trx, tenantId, runId);
       if (!runnable(execution, run, job)) return null;
       const definition = await this.#engine.definition(trx, execution!);
       const node = definition.nodes.find((n) => n.id === run!.nodeId);
       if (!node) return null;
       const now = this.#clock.now();
       const running = { ...run!, status: 'running' as const, startedAt: run!.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
-      await repo.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
-      const runs = (await repo.nodeRuns(trx, tenantId, executionId)).map((r) => (r.id === runId ? running : r));
+      await this.#workflows.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
+      const runs = (await this.#workflows.nodeRuns(trx, tenantId, executionId)).map((r) => (r.id === runId ? running : r));
       return { execution: execution!, run: running, runs, node, claimed: true };
     });
   }
@@ -260,10 +263,9 @@ export class NodeRunner {
 
   async #record(job: RunningJob<RunNodePayload>, node: WorkflowNode, outcome: NodeOutcome | undefined, failure: string | undefined): Promise<void> {
     const { tenantId, executionId, runId } = job.payload;
-    const repo = this.#engine.repo;
     await this.#database.db.transaction().execute(async (trx) => {
-      const current = await repo.lockExecution(trx, tenantId, executionId);
-      const again = await repo.findNodeRun(trx, tenantId, runId);
+      const current = await this.#workflows.lockExecution(trx, tenantId, executionId);
+      const again = await this.#workflows.findNodeRun(trx, tenantId, runId);
       if (!current || !again || again.status !== 'running' || again.runnerJobId !== job.id) return; // cancelled or ended meanwhile
       // The result and the job's end commit together; a run that lost its job rolls back here.
       await job.completeIn(trx);
@@ -275,7 +277,7 @@ export class NodeRunner {
       if (outcome.kind === 'wait') {
         // A durable timer: the same run, continued by a job due at `until`, which now holds it.
         const timerJob = await this.#engine.enqueueRun(trx, current, runId, again.attempt, outcome.until);
-        await repo.updateNodeRun(trx, tenantId, runId, { runnerJobId: timerJob, updatedAt: this.#clock.now() });
+        await this.#workflows.updateNodeRun(trx, tenantId, runId, { runnerJobId: timerJob, updatedAt: this.#clock.now() });
         return;
       }
       if (outcome.kind === 'checkpoint') {

@@ -14,6 +14,10 @@ import { type ExecutionEngine, type MailOutbox, TASK_HOLD_PREFIX } from './execu
 import type { ModuleServices } from '../../platform/module.ts';
 import type { RunContext } from './node-handlers.ts';
 import type { Assignee, Task, TaskFilter, TaskRefCondition, TasksRepository } from './tasks.repository.ts';
+import type { WorkflowsRepository } from './workflows.repository.ts';
+
+/** The part of the workflows repository a task needs: the execution and node run it holds. */
+export type HeldRuns = Pick<WorkflowsRepository, 'findExecution' | 'findNodeRun' | 'lockExecution'>;
 
 /** The job that escalates or expires a task at its time. */
 export const TASK_TIMER_JOB = 'workflows.task_timer';
@@ -90,6 +94,7 @@ export class TasksService {
   readonly #clock: Clock;
   readonly #repo: TasksRepository;
   readonly #engine: ExecutionEngine;
+  readonly #workflows: HeldRuns;
   readonly #jobs: JobQueue;
   readonly #events: EventLog;
   readonly #mail: MailOutbox;
@@ -101,6 +106,8 @@ export class TasksService {
     clock: Clock;
     tasks: TasksRepository;
     engine: ExecutionEngine;
+    /** The executions and node runs a task holds. */
+    workflows: HeldRuns;
     jobs: JobQueue;
     events: EventLog;
     mail: MailOutbox;
@@ -111,6 +118,7 @@ export class TasksService {
     this.#clock = deps.clock;
     this.#repo = deps.tasks;
     this.#engine = deps.engine;
+    this.#workflows = deps.workflows;
     this.#jobs = deps.jobs;
     this.#events = deps.events;
     this.#mail = deps.mail;
@@ -220,7 +228,7 @@ export class TasksService {
     if (access) return access.reaches(db, auth, task);
     const me = await this.#me(db, auth);
     if (me && isAssignee(me, task)) return true;
-    const execution = task.executionId ? await this.#engine.repo.findExecution(db, auth.tenant.id, task.executionId) : null;
+    const execution = task.executionId ? await this.#workflows.findExecution(db, auth.tenant.id, task.executionId) : null;
     return execution !== null && isPrincipal(auth, execution.principal);
   }
 
@@ -237,7 +245,7 @@ export class TasksService {
       const first = await this.#repo.find(trx, tenantId, id);
       if (!first) throw taskNotFound();
       // Lock the execution first (as every transition does), then read the task again under it.
-      const execution = first.executionId ? await this.#engine.repo.lockExecution(trx, tenantId, first.executionId) : null;
+      const execution = first.executionId ? await this.#workflows.lockExecution(trx, tenantId, first.executionId) : null;
       const task = (await this.#repo.find(trx, tenantId, id))!;
       await this.#checkCompletable(trx, auth, task, input);
       const now = this.#clock.now();
@@ -254,7 +262,7 @@ export class TasksService {
       const output = { decision: input.decision, comments: input.comments ?? null, data, decided_by: decidedBy, decided_at: new Date(now).toISOString(), decision_source: 'human' as const };
       await this.#settle(trx, done, output);
       if (!task.executionId) return { task: done, executionStatus: null };
-      const after = await this.#engine.repo.findExecution(trx, tenantId, task.executionId);
+      const after = await this.#workflows.findExecution(trx, tenantId, task.executionId);
       return { task: done, executionStatus: after?.status ?? execution?.status ?? 'unknown' };
     });
   }
@@ -285,7 +293,7 @@ export class TasksService {
     await this.#database.db.transaction().execute(async (trx) => {
       const first = await this.#repo.find(trx, tenantId, taskId);
       if (!first) return;
-      if (first.executionId) await this.#engine.repo.lockExecution(trx, tenantId, first.executionId);
+      if (first.executionId) await this.#workflows.lockExecution(trx, tenantId, first.executionId);
       const task = (await this.#repo.find(trx, tenantId, taskId))!;
       await job.completeIn(trx);
       if (task.status !== 'pending') return;
@@ -337,10 +345,9 @@ export class TasksService {
 
   /** The node run this task holds, when the execution is still going. */
   async #heldRun(trx: Executor, task: Task) {
-    const repo = this.#engine.repo;
     if (!task.executionId || !task.runId) return null;
-    const execution = await repo.findExecution(trx, task.tenantId, task.executionId);
-    const run = await repo.findNodeRun(trx, task.tenantId, task.runId);
+    const execution = await this.#workflows.findExecution(trx, task.tenantId, task.executionId);
+    const run = await this.#workflows.findNodeRun(trx, task.tenantId, task.runId);
     if (!execution || !run || run.status !== 'running' || run.runnerJobId !== `${TASK_HOLD_PREFIX}${task.id}`) return null;
     if (execution.status !== 'running' && execution.status !== 'paused') return null;
     const definition = await this.#engine.definition(trx, execution);

@@ -3315,3 +3315,204 @@ export const OPERATIONS = {
   uploadDocument: { method: 'POST', path: '/api/v1/documents/upload', idempotencyKey: true, answers: 'json' },
   uploadDocumentBatch: { method: 'POST', path: '/api/v1/documents/upload-batch', idempotencyKey: true, answers: 'json' },
 } as const;
+
+/** The body of each webhook delivery, by event name (docs/webhooks.md; verify it with verifyWebhookSignature). */
+export interface WebhookEvents {
+  /** The document.uploaded event */
+  "document.uploaded": {
+    id: string;
+    type: "document.uploaded";
+    timestamp: string;
+    data: {
+      document_id: string;
+      filename: string;
+      folder_id: string | null;
+      file_type: string;
+      file_size: number;
+      status: string;
+      ai_status: string;
+    };
+  };
+  /** The document.processed event */
+  "document.processed": {
+    id: string;
+    type: "document.processed";
+    timestamp: string;
+    data: {
+      document_id: string;
+      status: string;
+      ai_summary: string | null;
+      ai_tags: string[];
+    };
+  };
+  /** The document.failed event */
+  "document.failed": {
+    id: string;
+    type: "document.failed";
+    timestamp: string;
+    data: {
+      document_id: string;
+      status: string;
+      ai_status: string;
+      error: {
+        stage: string;
+        message: string;
+      } | null;
+    };
+  };
+  /** The chat.session.created event */
+  "chat.session.created": {
+    id: string;
+    type: "chat.session.created";
+    timestamp: string;
+    data: {
+      session_id: string;
+      document_id: string;
+      name: string | null;
+      user_id: string | null;
+    };
+  };
+  /** The chat.message.created event */
+  "chat.message.created": {
+    id: string;
+    type: "chat.message.created";
+    timestamp: string;
+    data: {
+      message_id: string;
+      session_id: string;
+      document_id: string;
+      role: string;
+    };
+  };
+  /** The dag.execution.started event */
+  "dag.execution.started": {
+    event: "dag.execution.started";
+    timestamp: string;
+    data: {
+      execution_id: string;
+      workflow_id: string;
+      workflow_name: string;
+      status: "running";
+      trigger_type: string;
+    };
+  };
+  /** The dag.execution.completed event */
+  "dag.execution.completed": {
+    event: "dag.execution.completed";
+    timestamp: string;
+    data: {
+      execution_id: string;
+      workflow_id: string;
+      workflow_name: string;
+      status: string;
+      duration_seconds: number;
+      final_output: unknown;
+    };
+  };
+  /** The dag.execution.failed event */
+  "dag.execution.failed": {
+    event: "dag.execution.failed";
+    timestamp: string;
+    data: {
+      execution_id: string;
+      workflow_id: string;
+      workflow_name: string;
+      status: "failed";
+      error: string;
+      failed_node_id: string | null;
+    };
+  };
+  /** The dag.execution.paused event */
+  "dag.execution.paused": {
+    event: "dag.execution.paused";
+    timestamp: string;
+    data: {
+      execution_id: string;
+      workflow_id: string;
+      workflow_name: string;
+      status: "paused";
+      paused_reason: string | null;
+    };
+  };
+  /** The dag.task.created event */
+  "dag.task.created": {
+    event: "dag.task.created";
+    timestamp: string;
+    data: {
+      task_id: string;
+      execution_id: string | null;
+      workflow_id: string | null;
+      source?: string;
+      title: string;
+      assignee_type: string;
+      assignee_value: string;
+      due_at: string | null;
+    };
+  };
+  /** The dag.task.completed event */
+  "dag.task.completed": {
+    event: "dag.task.completed";
+    timestamp: string;
+    data: {
+      task_id: string;
+      execution_id: string | null;
+      workflow_id: string | null;
+      source?: string;
+      decision: string | null;
+      completed_by: string | null;
+    };
+  };
+  /** The dag.task.escalated event */
+  "dag.task.escalated": {
+    event: "dag.task.escalated";
+    timestamp: string;
+    data: {
+      task_id: string;
+      execution_id: string | null;
+      workflow_id: string | null;
+      source?: string;
+      escalated_to: string | null;
+    };
+  };
+  /** The subscription.tier_changed event */
+  "subscription.tier_changed": {
+    id: string;
+    type: "subscription.tier_changed";
+    timestamp: string;
+    data: {
+      from_tier: string;
+      to_tier: string;
+      reason: string;
+      changed_by: string | null;
+      reference: string | null;
+    };
+  };
+  /** The document.updated event */
+  "document.updated": {
+    id: string;
+    type: "document.updated";
+    timestamp: string;
+    data: {
+      document_id: string;
+      fields: string[];
+      filename: string;
+      folder_id: string | null;
+    };
+  };
+  /** The test ping (POST /webhooks/{id}/test) */
+  "webhook.test": {
+    id: string;
+    type: "webhook.test";
+    timestamp: string;
+    data: {
+      webhook_id: string;
+      message: string;
+    };
+  };
+}
+
+/** An event a webhook delivery can carry. */
+export type WebhookEventName = keyof WebhookEvents;
+
+/** The `data` of an event's delivery. */
+export type WebhookEventData<N extends WebhookEventName> = WebhookEvents[N]['data'];

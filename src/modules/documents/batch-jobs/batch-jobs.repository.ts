@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { BatchJobsTable } from '../../../db/schema.ts';
+import type { BatchJobsTable } from '../documents.tables.ts';
 import type { Executor } from '../../../db/executor.ts';
 import { parseJson } from '../../../lib/json.ts';
 

@@ -1,5 +1,5 @@
 import type { Selectable, Updateable } from 'kysely';
-import type { FoldersTable } from '../../../db/schema.ts';
+import type { FoldersTable } from '../documents.tables.ts';
 import type { Executor } from '../../../db/executor.ts';
 import { nameKey } from '../../../lib/names.ts';
 import { type VisibilityScope, visibilityRows } from '../access/access.repository.ts';

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { DocumentSharesTable } from '../../../db/schema.ts';
+import type { DocumentSharesTable } from '../documents.tables.ts';
 import type { Executor } from '../../../db/executor.ts';
 import { userNameOf, workspaceNameOf } from '../../identity/index.ts';
 

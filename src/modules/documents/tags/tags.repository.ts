@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { TagsTable } from '../../../db/schema.ts';
+import type { TagsTable } from '../documents.tables.ts';
 import type { Executor } from '../../../db/executor.ts';
 
 /** A tag as services see it. */

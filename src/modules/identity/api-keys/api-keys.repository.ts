@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { Executor } from '../../../db/executor.ts';
-import type { ApiKeysTable } from '../../../db/schema.ts';
+import type { ApiKeysTable } from '../identity.tables.ts';
 import type { Tenant } from '../../../domain/tenant.ts';
 import { toTenant } from '../tenants/tenants.repository.ts';
 import type { ApiKeyEnvironment } from './api-key-secrets.ts';

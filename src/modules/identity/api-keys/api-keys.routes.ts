@@ -2,7 +2,8 @@ import type { ApiKeysService } from './api-keys.service.ts';
 import { IdParams, MessageBody, pageWindow, standardErrors } from '../../../http/common-schemas.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
 import { iso } from '../../../lib/clock.ts';
-import { ApiKeyList, ApiKeyListQuery, CreateApiKeyBody, CreatedApiKey, presentApiKey, RotateApiKeyBody, RotatedApiKey } from './api-keys.schemas.ts';
+import { ApiKeyList, ApiKeyListQuery, CreateApiKeyBody, CreatedApiKey, RotateApiKeyBody, RotatedApiKey } from './api-keys.schemas.ts';
+import { presentApiKey } from './api-keys.presenter.ts';
 
 /** docs/api-decisions.md §3, endpoints 11–14: API keys (rate-limit type Authentication). */
 export function apiKeyRoutes(app: App, s: { apiKeys: ApiKeysService }): void {

@@ -1,7 +1,5 @@
 import { Type } from 'typebox';
 import { Nullable, Paged, PageQuery, Timestamp } from '../../../http/common-schemas.ts';
-import { iso } from '../../../lib/clock.ts';
-import type { ApiKey } from './api-keys.repository.ts';
 
 export const ApiKeyView = Type.Object({
   id: Type.String(),
@@ -11,10 +9,6 @@ export const ApiKeyView = Type.Object({
   created_at: Timestamp,
   last_used_at: Nullable(Timestamp),
 });
-
-export function presentApiKey(k: ApiKey) {
-  return { id: k.id, name: k.name, prefix: k.prefix, environment: k.environment, created_at: iso(k.createdAt), last_used_at: iso(k.lastUsedAt) };
-}
 
 export const CreatedApiKey = Type.Object({
   ...ApiKeyView.properties,

@@ -2,15 +2,14 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthService } from './auth.service.ts';
 import { IdParams, MessageBody, pageWindow, standardErrors } from '../../../http/common-schemas.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
-import { presentUser } from '../users/users.schemas.ts';
+import { presentUser } from '../users/users.presenter.ts';
+import { presentSession, presentTokens } from './auth.presenter.ts';
 import {
   ChangePasswordBody,
   CsrfAnswer,
   ForgotPasswordBody,
   LoginBody,
   MeAnswer,
-  presentSession,
-  presentTokens,
   RefreshBody,
   RegisterBody,
   ResetPasswordBody,

@@ -1,10 +1,7 @@
 import { Type } from 'typebox';
 import { Paged, PageQuery, Timestamp, Nullable } from '../../../http/common-schemas.ts';
-import { iso } from '../../../lib/clock.ts';
 import { Password, Subdomain, TenantName } from '../tenants/tenants.schemas.ts';
-import { Email, PersonName, presentUser, UserView } from '../users/users.schemas.ts';
-import type { IssuedTokens } from './auth.service.ts';
-import type { Session } from './sessions.repository.ts';
+import { Email, PersonName, UserView } from '../users/users.schemas.ts';
 
 export const TenantHeader = Type.Object(
   { 'x-tenant-subdomain': Type.String({ minLength: 1, maxLength: 200, description: 'The tenant to sign in to.' }) },
@@ -24,20 +21,6 @@ export const TokenAnswer = Type.Object({
   user: UserView,
   tenant: TenantSummary,
 });
-
-export function presentTokens(t: IssuedTokens) {
-  return {
-    access_token: t.accessToken,
-    refresh_token: t.refreshToken,
-    csrf_token: t.csrfToken,
-    token_type: 'Bearer' as const,
-    expires_in: t.expiresIn,
-    refresh_expires_in: t.refreshExpiresIn,
-    session_id: t.sessionId,
-    user: presentUser(t.user),
-    tenant: { id: t.tenant.id, name: t.tenant.name, subdomain: t.tenant.subdomain, tier: t.tenant.tier },
-  };
-}
 
 export const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
 
@@ -74,18 +57,6 @@ export const SessionView = Type.Object({
   last_used_at: Timestamp,
   expires_at: Timestamp,
 });
-
-export function presentSession(s: Session, currentId: string | null) {
-  return {
-    id: s.id,
-    current: s.id === currentId,
-    user_agent: s.userAgent,
-    ip: s.ip,
-    created_at: iso(s.createdAt),
-    last_used_at: iso(s.lastUsedAt),
-    expires_at: iso(s.expiresAt),
-  };
-}
 
 export const SessionListQuery = Type.Object(PageQuery, { additionalProperties: false });
 export const SessionList = Paged(SessionView);

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { AuthSessionsTable } from '../../../db/schema.ts';
+import type { AuthSessionsTable } from '../identity.tables.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { Executor } from '../../../db/executor.ts';
 import type { BuiltInRole } from '../../../domain/auth-context.ts';

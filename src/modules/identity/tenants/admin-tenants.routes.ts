@@ -1,8 +1,7 @@
 import type { TenantsService } from './tenants.service.ts';
 import { pageWindow, standardErrors } from '../../../http/common-schemas.ts';
 import type { App } from '../../../http/fastify-types.ts';
-import { iso } from '../../../lib/clock.ts';
-import type { Tenant } from '../../../domain/tenant.ts';
+import { presentCreatedTenant, presentTenant } from './tenants.presenter.ts';
 import {
   CreatedTenantView,
   CreateTenantBody,
@@ -13,19 +12,6 @@ import {
   TenantWithUsage,
   UpdateTenantBody,
 } from './tenants.schemas.ts';
-
-export function presentTenant(t: Tenant) {
-  return {
-    id: t.id,
-    name: t.name,
-    subdomain: t.subdomain,
-    tier: t.tier,
-    status: t.status,
-    cors_origins: t.corsOrigins,
-    created_at: iso(t.createdAt),
-    updated_at: iso(t.updatedAt),
-  };
-}
 
 /** docs/api-decisions.md §2: tenant administration with the administrator key. */
 export function adminTenantRoutes(app: App, s: { tenants: TenantsService }): void {
@@ -47,13 +33,7 @@ export function adminTenantRoutes(app: App, s: { tenants: TenantsService }): voi
     },
     async (request, reply) => {
       const created = await s.tenants.create({ ...request.body, tier: request.body.tier ?? 'free' });
-      const { tenant, owner } = created;
-      return reply.status(201).send({
-        tenant: { id: tenant.id, name: tenant.name, subdomain: tenant.subdomain, tier: tenant.tier, created_at: iso(tenant.createdAt) },
-        owner: { id: owner.id, email: owner.email, name: owner.name, role: owner.role },
-        api_key: created.apiKey!,
-        test_api_key: created.testApiKey!,
-      });
+      return reply.status(201).send(presentCreatedTenant(created));
     },
   );
 

@@ -1,12 +1,8 @@
 import { standardErrors } from '../../../http/common-schemas.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
-import type { TenantSettings } from '../../../domain/tenant.ts';
+import { presentSettings } from './tenants.presenter.ts';
 import { TenantSettingsView, UpdateTenantSettingsBody } from './tenants.schemas.ts';
 import type { TenantsService } from './tenants.service.ts';
-
-function presentSettings(s: TenantSettings) {
-  return { ai_review_threshold: s.aiReviewThreshold };
-}
 
 /** docs/api-decisions.md §2: the caller's tenant's settings. */
 export function tenantSettingsRoutes(app: App, s: { tenants: TenantsService }): void {

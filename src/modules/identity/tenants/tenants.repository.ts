@@ -1,6 +1,6 @@
 import { normaliseOrigin, type Tenant, type TenantSettings } from '../../../domain/tenant.ts';
 import type { Selectable, Updateable } from 'kysely';
-import type { TenantsTable } from '../../../db/schema.ts';
+import type { TenantsTable } from '../identity.tables.ts';
 import type { Executor } from '../../../db/executor.ts';
 import { parseJson } from '../../../lib/json.ts';
 import type { TenantStatus, Tier } from '../../../domain/tiers.ts';

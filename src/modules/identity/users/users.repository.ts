@@ -1,6 +1,7 @@
 import type { BuiltInRole } from '../../../domain/auth-context.ts';
 import { expressionBuilder, type Selectable, sql, type Updateable } from 'kysely';
-import type { DB, UsersTable } from '../../../db/schema.ts';
+import type { DB } from '../../../db/schema.ts';
+import type { UsersTable } from '../identity.tables.ts';
 import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { Executor } from '../../../db/executor.ts';
 import { parseJson } from '../../../lib/json.ts';

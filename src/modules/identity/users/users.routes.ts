@@ -1,7 +1,8 @@
 import type { UsersService } from './users.service.ts';
 import { IdParams, MessageBody, pageWindow, standardErrors } from '../../../http/common-schemas.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
-import { InviteUserBody, presentEntry, UpdateUserBody, UserList, UserListQuery, UserView } from './users.schemas.ts';
+import { presentEntry } from './users.presenter.ts';
+import { InviteUserBody, UpdateUserBody, UserList, UserListQuery, UserView } from './users.schemas.ts';
 
 /** docs/api-decisions.md §3: users of the tenant. */
 export function userRoutes(app: App, s: { users: UsersService }): void {

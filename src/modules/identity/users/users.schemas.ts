@@ -1,10 +1,8 @@
 import { Type } from 'typebox';
 import { Nullable, Paged, PageQuery, Timestamp } from '../../../http/common-schemas.ts';
-import { iso } from '../../../lib/clock.ts';
 import { Password } from '../tenants/tenants.schemas.ts';
-import type { User } from './users.repository.ts';
 import { BUILT_IN_ROLES } from '../../../domain/auth-context.ts';
-import { type InvitationState, USER_STATUSES } from './users.service.ts';
+import { USER_STATUSES } from './users.service.ts';
 
 export const RoleName = Type.Union(BUILT_IN_ROLES.map((r) => Type.Literal(r)), { description: 'Built-in role.' });
 export const CustomRoles = Type.Array(
@@ -36,29 +34,6 @@ export const UserView = Type.Object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
-
-export function presentUser(u: User, invitation: InvitationState | null = null) {
-  return {
-    id: u.id,
-    email: u.email,
-    name: u.name,
-    role: u.role,
-    roles: u.roles,
-    status: u.status,
-    notification_mail: u.notificationMail,
-    invitation:
-      u.passwordSet || !invitation
-        ? null
-        : { status: invitation.status, last_error: invitation.lastError, created_at: iso(invitation.createdAt), sent_at: iso(invitation.sentAt) },
-    created_at: iso(u.createdAt),
-    updated_at: iso(u.updatedAt),
-  };
-}
-
-/** A user of a listing or an answer of the users API, with their invitation's state. */
-export function presentEntry(entry: { user: User; invitation: InvitationState | null }) {
-  return presentUser(entry.user, entry.invitation);
-}
 
 export const InviteUserBody = Type.Object(
   {

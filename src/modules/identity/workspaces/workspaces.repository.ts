@@ -1,5 +1,6 @@
 import { expressionBuilder, type Selectable, sql, type Updateable } from 'kysely';
-import type { DB, WorkspacesTable } from '../../../db/schema.ts';
+import type { DB } from '../../../db/schema.ts';
+import type { WorkspacesTable } from '../identity.tables.ts';
 import type { Executor } from '../../../db/executor.ts';
 
 export interface Workspace {

@@ -6,14 +6,13 @@ import {
   CreateWorkspaceBody,
   MemberList,
   MemberParams,
-  presentMember,
-  presentWorkspace,
   UpdateWorkspaceBody,
   WorkspaceDetail,
   WorkspaceList,
   WorkspaceListQuery,
   WorkspaceView,
 } from './workspaces.schemas.ts';
+import { presentMember, presentWorkspace } from './workspaces.presenter.ts';
 
 /** docs/api-decisions.md §3: workspaces and their members. */
 export function workspaceRoutes(app: App, s: { workspaces: WorkspacesService }): void {

@@ -1,7 +1,5 @@
 import { Type } from 'typebox';
 import { Nullable, Paged, PageQuery, Timestamp } from '../../../http/common-schemas.ts';
-import { iso } from '../../../lib/clock.ts';
-import type { Workspace, WorkspaceMember } from './workspaces.repository.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 const Description = Nullable(Type.String({ maxLength: 2000 }));
@@ -26,22 +24,6 @@ export const MemberView = Type.Object({
 
 export const WorkspaceDetail = Type.Object({ ...WorkspaceView.properties, members: Type.Array(MemberView) });
 export const MemberList = Type.Object({ workspace_id: Type.String(), members: Type.Array(MemberView) });
-
-export function presentMember(m: WorkspaceMember) {
-  return { user_id: m.userId, name: m.name, email: m.email, role: m.role, added_at: iso(m.addedAt) };
-}
-
-export function presentWorkspace(w: Workspace, memberCount: number) {
-  return {
-    id: w.id,
-    name: w.name,
-    description: w.description,
-    created_by: w.createdBy,
-    member_count: memberCount,
-    created_at: iso(w.createdAt),
-    updated_at: iso(w.updatedAt),
-  };
-}
 
 export const CreateWorkspaceBody = Type.Object({ name: Name, description: Type.Optional(Description) }, { additionalProperties: false });
 export const UpdateWorkspaceBody = Type.Object(
