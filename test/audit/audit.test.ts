@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { eventually, upload, uploadOk } from '../documents/helpers.ts';
+import { DocuVault } from '../../packages/sdk/src/index.ts';
+import { cli, cliHome } from '../cli/helpers.ts';
+import { origin } from '../sdk/helpers.ts';
 import { describeEachDialect, type TestApp } from '../support/app.ts';
 import { assertError, createTenant, type LoggedInUser, loginAs, type TestTenant } from '../support/fixtures.ts';
 
@@ -225,6 +228,26 @@ describeEachDialect(
       await call('GET', `/api/v1/documents/${doc}/content`, { ...tenant.headers, 'user-agent': '=HYPERLINK("http://evil")' });
       const csv = await call('GET', `/api/v1/audit/export?format=csv&document_id=${doc}&action=document.content`, tenant.headers);
       assert.ok(csv.body.includes(`"'=HYPERLINK(""http://evil"")"`), csv.body);
+    });
+
+    it('SDK and CLI: the audit trail of a document, listed and exported', async () => {
+      const base = await origin(t);
+      const client = new DocuVault({ baseUrl: base, apiKey: tenant.apiKey });
+      const page = await client.audit.ofDocument(doc, { action: 'document.download' });
+      assert.equal(page.total, 1);
+      assert.equal(page.data[0]!.target_id, doc);
+      const exported = [];
+      for await (const r of client.audit.export({ document_id: doc })) exported.push(r);
+      assert.ok(exported.length >= 5 && exported.every((r) => r.target_id === doc));
+      const home = await cliHome();
+      const env = { ...home.env, DOCUVAULT_URL: base, DOCUVAULT_API_KEY: tenant.apiKey };
+      const listed = await cli(['audit', '--document', doc, '--json'], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.equal(JSON.parse(listed.stdout).data[0].target_id, doc);
+      const csv = await cli(['audit', '--document', doc, '--action', 'document.download', '--export', 'csv'], env);
+      assert.equal(csv.code, 0, csv.stderr);
+      assert.equal(csv.stdout.trimEnd().split('\r\n').length, 2);
+      assert.equal((await cli(['audit', '--export', 'xml'], env)).code, 2);
     });
 
     it('is append-only: no route changes or deletes a record', async () => {

@@ -1,4 +1,5 @@
 import { DocuVaultError } from '@docuvault/sdk';
+import { auditCommand } from './commands/audit.ts';
 import { browseCommands } from './commands/browse.ts';
 import { loginCommands } from './commands/login.ts';
 import { searchCommands } from './commands/search.ts';
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   upload: uploadCommand,
   tasks: tasksCommand,
   webhooks: webhooksCommand,
+  audit: auditCommand,
 };
 
 const USAGE = `usage: docuvault <command> [options]   (add --json to any command for machine-readable output)
@@ -29,6 +31,7 @@ const USAGE = `usage: docuvault <command> [options]   (add --json to any command
   ask <document-id> <question>     (streams the answer, then its citations)
   tasks [list | approve <id> | reject <id>] [--comment TEXT]
   webhooks [list | deliveries <id> | redeliver <id> <delivery-id> | test <id>]
+  audit [--document ID] [--actor ID] [--action NAME] [--from ISO] [--to ISO] [--page N] [--export ndjson|csv]
 
 environment: DOCUVAULT_URL, DOCUVAULT_API_KEY override the saved login; DOCUVAULT_CONFIG names the config file`;
 

@@ -624,6 +624,18 @@ export interface Operations {
     };
     response: unknown;
   };
+  /** Export audit records */
+  exportAudit: {
+    query: {
+      actor?: string;
+      document_id?: string;
+      action?: string;
+      from?: string;
+      to?: string;
+      format?: "ndjson" | "csv";
+    };
+    response: unknown;
+  };
   /** Request a password reset */
   forgotAuthPassword: {
     body: {
@@ -796,6 +808,41 @@ export interface Operations {
       usage: {
         [key: string]: number;
       };
+    };
+  };
+  /** List audit records */
+  getAudit: {
+    query: {
+      actor?: string;
+      document_id?: string;
+      action?: string;
+      from?: string;
+      to?: string;
+      page?: number;
+      page_size?: number;
+    };
+    response: {
+      data: {
+        id: string;
+        at: string;
+        actor_type: string;
+        actor_id: string | null;
+        action: string;
+        target_type: string | null;
+        target_id: string | null;
+        outcome: string;
+        status: number | null;
+        ip: string | null;
+        user_agent: string | null;
+        request_id: string | null;
+        details: {
+          [key: string]: unknown;
+        } | null;
+      }[];
+      total: number;
+      page: number;
+      page_size: number;
+      total_capped: boolean;
     };
   };
   /** Get a fresh CSRF token */
@@ -3217,6 +3264,7 @@ export const OPERATIONS = {
   deleteWorkspace: { method: 'DELETE', path: '/api/v1/workspaces/{id}', idempotencyKey: true, answers: 'json' },
   deleteWorkspaceMember: { method: 'DELETE', path: '/api/v1/workspaces/{id}/members/{user_id}', idempotencyKey: true, answers: 'json' },
   downloadDocument: { method: 'GET', path: '/api/v1/documents/{id}/download', idempotencyKey: false, answers: 'binary' },
+  exportAudit: { method: 'GET', path: '/api/v1/audit/export', idempotencyKey: false, answers: 'binary' },
   forgotAuthPassword: { method: 'POST', path: '/api/v1/auth/password/forgot', idempotencyKey: false, answers: 'json' },
   getAdminMail: { method: 'GET', path: '/api/v1/admin/mail', idempotencyKey: false, answers: 'json' },
   getAdminStorageConfig: { method: 'GET', path: '/api/v1/admin/storage/config/{tenant_id}', idempotencyKey: false, answers: 'json' },
@@ -3224,6 +3272,7 @@ export const OPERATIONS = {
   getAdminStorageMigrationFailed: { method: 'GET', path: '/api/v1/admin/storage/migrations/{migration_id}/failed', idempotencyKey: false, answers: 'json' },
   getAdminStorageMigrationHistory: { method: 'GET', path: '/api/v1/admin/storage/migrations/{tenant_id}/history', idempotencyKey: false, answers: 'json' },
   getAdminTenant: { method: 'GET', path: '/api/v1/admin/tenants/{tenant_id}', idempotencyKey: false, answers: 'json' },
+  getAudit: { method: 'GET', path: '/api/v1/audit', idempotencyKey: false, answers: 'json' },
   getAuthCsrf: { method: 'GET', path: '/api/v1/auth/csrf', idempotencyKey: false, answers: 'json' },
   getAuthMe: { method: 'GET', path: '/api/v1/auth/me', idempotencyKey: false, answers: 'json' },
   getBatchJob: { method: 'GET', path: '/api/v1/batch-jobs/{id}', idempotencyKey: false, answers: 'json' },
