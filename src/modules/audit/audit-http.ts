@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AuditActionSpec, ROUTE_ACTIONS, type RouteAudit, resolveSpec } from './audit-actions.ts';
+import { type AuditActionSpec, ROUTE_ACTIONS, ROUTES_DECLARING_AUDIT, type RouteAudit, resolveSpec } from './audit-actions.ts';
 import { type AuditActor, type AuditEntry, type AuditScope, type AuditTrail, actorOf, type RequestOrigin } from './audit-trail.ts';
 
 declare module 'fastify' {
@@ -118,6 +118,11 @@ export function installAuditHooks(app: FastifyInstance, deps: AuditHttpDeps): vo
   };
 
   app.decorateRequest('auditScope', null);
+  // Routes registered from now on (every module's /api/v1 routes) that declare their action themselves.
+  app.addHook('onRoute', (route) => {
+    if (!(route.config as { audit?: unknown } | undefined)?.audit) return;
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) ROUTES_DECLARING_AUDIT.add(`${method} ${route.url}`);
+  });
 
   app.addHook('onRequest', (request, _reply, done) => {
     const info = infoOf(request);
