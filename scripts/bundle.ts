@@ -26,6 +26,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Plugin } from 'esbuild';
+import { buildConsoleIfStale } from './build-console.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SRC = path.join(ROOT, 'src');
@@ -130,4 +131,6 @@ if (import.meta.main) {
   const { values } = parseArgs({ options: { 'if-stale': { type: 'boolean' }, outdir: { type: 'string' } } });
   const outdir = path.resolve(values.outdir ?? path.join(ROOT, 'dist'));
   await (values['if-stale'] ? bundleIfStale(outdir) : bundle(outdir));
+  // The web console's browser bundle (its own output folder, survives the image's prune).
+  await buildConsoleIfStale();
 }

@@ -48,7 +48,9 @@ export function unnamedControls(page: Page): Promise<string[]> {
           el.getAttribute('title') ||
           ((el as HTMLInputElement).labels?.length ?? 0) > 0 ||
           (el.tagName !== 'INPUT' && el.textContent?.trim()) ||
-          el.getAttribute('alt'),
+          el.getAttribute('alt') ||
+          // alt="" marks an image as decoration (a thumbnail inside a named link, say): nothing to name.
+          (el.tagName === 'IMG' && el.getAttribute('alt') === ''),
       );
     const controls = [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, img, iframe')];
     return controls.filter((el) => el.getClientRects().length > 0 && !named(el)).map((el) => el.outerHTML.slice(0, 120));
@@ -67,4 +69,23 @@ export function layoutShift(page: Page): Promise<number> {
         setTimeout(() => resolve(total), 100);
       }),
   );
+}
+
+/** axe-core's serious and critical violations on the page as it is now (WCAG 2 A/AA rules), one line each. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    const { createRequire } = await import('node:module');
+    await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  }
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const { violations } = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
+}
+
+/** The new console's session (sessionStorage), set before the page's scripts run. */
+export async function withNextSession(page: Page, user: { accessToken: string; refreshToken: string; csrfToken: string }, tenant: string): Promise<void> {
+  const session = { tokens: { accessToken: user.accessToken, refreshToken: user.refreshToken, csrfToken: user.csrfToken, expiresAt: Date.now() + 10 * 60_000, tenant } };
+  await page.addInitScript((value) => sessionStorage.setItem('docuvault.console.session', value), JSON.stringify(session));
 }

@@ -4,8 +4,9 @@ import { type AmountMention, findAmounts } from './amounts.ts';
 import { type DateMention, findDates } from './dates.ts';
 import { detectLocale, type Locale } from './locale.ts';
 import { findFieldValues } from './fields.ts';
+import { isFirstName } from './lexicon.ts';
 import { findPayees, type Payee } from './payees.ts';
-import { findNameSpans, type NameToken } from './name-spans.ts';
+import { findNameSpans, type NameSpan, type NameToken } from './name-spans.ts';
 import {
   type DocumentContext,
   looksLikeAffiliation,
@@ -16,7 +17,7 @@ import {
   recognise,
   trimSpan,
 } from './name-rules.ts';
-import { CLOSINGS, LEGAL_SUFFIXES, STREET_WORDS } from './name-words.ts';
+import { CLOSINGS, LEGAL_SUFFIXES, ROLE_WORDS, STREET_WORDS } from './name-words.ts';
 
 // Rule-based entity extraction: candidate names from capitalisation, typed by compromise's
 // lexicon (given names, family names, places, well-known organisations), organisation suffixes
@@ -69,6 +70,8 @@ export function extractEntityDetails(
       if (next && looksLikeAffiliation(next, next.tokens, ctx)) mentions.push(toMention(text, 'organization', next.tokens, 1.5));
     }
   }
+
+  mentions.push(...listMentions(text, spans, mentions, ctx), ...signatureOrganizations(text, spans, mentions, ctx));
 
   const fields = findFieldValues(text);
   for (const value of fields.values) {
@@ -143,7 +146,92 @@ function documentContext(text: string): DocumentContext {
     if (CLOSINGS.test(previous.trim())) signatureLines.add(index);
     previous = line;
   });
-  return { lowercaseWords, speakers, signatureLines };
+  // Lines as the span finder numbers them: a short line above a job title, and a heading above a role or contact line.
+  const lines = text.split('\n');
+  const nextFilled = (i: number) => {
+    for (let j = i + 1; j < lines.length; j++) if (lines[j]!.trim() !== '') return j;
+    return -1;
+  };
+  const aboveRoleLines = new Set<number>();
+  lines.forEach((line, i) => {
+    const next = nextFilled(i);
+    if (line.trim() === '' || next < 0 || next > i + 1 || line.trim().split(/\s+/).length > 5) return;
+    if (isRoleLine(lines[next]!)) aboveRoleLines.add(i);
+  });
+  let headingLine: number | null = null;
+  const first = lines.findIndex((l) => l.trim() !== '');
+  const second = first >= 0 ? nextFilled(first) : -1;
+  if (second > 0 && lines[first]!.trim().split(/\s+/).length <= 4 && (isRoleLine(lines[second]!.split(/[·|]/)[0]!) || /@|\+\d{2}[\d ()-]{6,}|\s[·|]\s/.test(lines[second]!))) {
+    headingLine = first;
+  }
+  return { lowercaseWords, speakers, signatureLines, aboveRoleLines, headingLine };
+}
+
+/** "Export Director", "Chief Financial Officer | Clarabeg …", "Head of Human Resources": a line that is a job title. */
+function isRoleLine(line: string): boolean {
+  const trimmed = line.trim();
+  if (!/^\p{Lu}/u.test(trimmed) || /[:@\d]/.test(trimmed.split('|')[0]!)) return false;
+  const wordsOfLine = trimmed.split(/[|,]/)[0]!.trim().split(/\s+/);
+  return wordsOfLine.length <= 6 && wordsOfLine.some((w) => ROLE_WORDS.has(w.toLowerCase()));
+}
+
+/**
+ * The line under a signature's job title: "Nguyễn Thị Hồng Nhung" / "Export Director" / "Song Da
+ * Furniture". A name alone there, not already typed on firm evidence, is the signer's organisation.
+ */
+function signatureOrganizations(text: string, spans: NameSpan[], mentions: Mention[], ctx: DocumentContext): Mention[] {
+  const out: Mention[] = [];
+  for (const span of spans) {
+    if (!ctx.aboveRoleLines.has(span.line - 2) || span.after.trim() !== '' || span.before.trim() !== '') continue;
+    if (mentions.some((m) => m.start >= span.start && m.end <= span.end && m.strength >= 2)) continue;
+    const tokens = trimSpan(span, ctx);
+    if (tokens.length > 0 && tokens.length <= 5 && plausibleOrganization(tokens, ctx) && !placeOfWords(tokens) && !isFirstName(tokens[0]!.lower)) {
+      out.push(toMention(text, 'organization', tokens, 1.6));
+    }
+  }
+  return out;
+}
+
+const LIST_ITEM = /^(\s*(?:[-*•·▪◦–]|\(?[a-z0-9]{1,2}[.)])\s+)(.*?)\s*$/u;
+
+/**
+ * Names listed one to an item ("Quotations were received from: a) Kalmar Hong Kong Limited
+ * b) Liebherr Container Cranes c) Konecranes"): a list whose items are only names, one of them an
+ * organisation on firm evidence and none a person, is a list of organisations; one whose items
+ * include two people and no organisation, a list of people.
+ */
+function listMentions(text: string, spans: NameSpan[], mentions: Mention[], ctx: DocumentContext): Mention[] {
+  const out: Mention[] = [];
+  const groups: NameSpan[][] = [];
+  let current: NameSpan[] = [];
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const m = LIST_ITEM.exec(line);
+    // The item's text without a note after it: "Twiga Foods", "Owen Jarvis (Chair)".
+    const content = m ? m[2]!.replace(/\s*(?:\(.*\)|[—–]\s.*|\s-\s.*)$/u, '').trim() : '';
+    const start = m ? offset + m[1]!.length : -1;
+    const span = content ? spans.find((s) => s.start === start && s.end === start + content.length) : undefined;
+    if (span) current.push(span);
+    else {
+      if (current.length >= 2) groups.push(current);
+      current = [];
+    }
+    offset += line.length + 1;
+  }
+  if (current.length >= 2) groups.push(current);
+  for (const group of groups) {
+    const kinds = group.map((span) => mentions.filter((m) => m.start >= span.start && m.end <= span.end));
+    const firm = (k: Mention[], kind: Kind, strength: number) => k.some((m) => m.kind === kind && m.strength >= strength);
+    const orgs = kinds.filter((k) => firm(k, 'organization', 2.5)).length;
+    const people = kinds.filter((k) => firm(k, 'person', 1.5)).length;
+    group.forEach((span, i) => {
+      if (kinds[i]!.some((m) => m.strength >= 2)) return;
+      const tokens = trimSpan(span, ctx);
+      if (orgs >= 1 && people === 0 && plausibleOrganization(tokens, ctx) && !placeOfWords(tokens)) out.push(toMention(text, 'organization', tokens, 1.6));
+      else if (people >= 2 && orgs === 0 && plausiblePerson(tokens, ctx)) out.push(toMention(text, 'person', tokens, 1.6));
+    });
+  }
+  return out;
 }
 
 const ABBREVIATED_SUFFIX = new Set(['inc', 'ltd', 'co', 'corp', 'jr', 'sr']);

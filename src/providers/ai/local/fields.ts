@@ -102,8 +102,9 @@ function kindOfLabel(label: string): TypedValue['kind'] | null {
   for (let i = wordsOfLabel.length - 1; i >= 0; i--) {
     const w = wordsOfLabel[i]!;
     if (w === 'name' || PERSON_FIELD_WORDS.has(w) || ROLE_WORDS.has(w)) return 'person';
-    // "Collected by:", "Issued by:": someone did it (an organisation's name fails the person checks later).
-    if (w === 'by' && i === wordsOfLabel.length - 1 && wordsOfLabel.length >= 2) return 'person';
+    // "Collected by:", "Issued by:", "By:": someone did it (an organisation's name fails the person checks later).
+    // "By: Chidi Okafor" in a signature block: the signatory.
+    if (w === 'by' && i === wordsOfLabel.length - 1) return 'person';
     if (ORG_FIELD_WORDS.has(w)) return 'organization';
   }
   return null;

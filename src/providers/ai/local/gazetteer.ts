@@ -8,14 +8,18 @@ import { GENERIC_CAPITALISED, ROLE_WORDS, STRONG_ORG_HEADS, WEAK_ORG_HEADS } fro
 // Maintained lists of names the rules consult, from packages that ship them (MIT, all three):
 // - countries-list: the world's countries (ISO 3166-1), their aliases, currencies and capitals;
 // - city-timezones: ~7,300 cities with their country (the larger ones of every country);
-// - @cspell/dict-companies: ~2,300 words of well-known company names (cspell's dictionary).
+// - @cspell/dict-companies: ~2,300 words of well-known company names (cspell's dictionary);
+// - country-region-data: ~4,400 first-level regions of every country (states, provinces,
+//   counties, regions: "Maharashtra", "Nuevo León", "Western Cape", "Bình Dương").
 // Loaded on first use and kept as small maps: a few hundred kilobytes of strings.
 
 const require = createRequire(import.meta.url);
 
 /** Lower-case, without diacritics ("zürich" → "zurich"): how names are looked up. */
-export const foldName = (name: string) =>
-  name
+export const foldName = (name: string) => {
+  const cached = folded.get(name);
+  if (cached !== undefined) return cached;
+  const out = name
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
@@ -24,6 +28,12 @@ export const foldName = (name: string) =>
     .replace(/[đð]/g, 'd')
     .replace(/ø/g, 'o')
     .replace(/ł/g, 'l');
+  // Names repeat across a document and between documents: a bounded memo of the folded forms.
+  if (folded.size >= 20_000) folded.clear();
+  folded.set(name, out);
+  return out;
+};
+const folded = new Map<string, string>();
 
 interface Country {
   code: string;
@@ -91,6 +101,40 @@ export function findCity(name: string): City | null {
   const folded = foldName(name);
   // "Hải Phòng": Vietnamese names are written in syllables that the gazetteer may join ("Haiphong").
   return cityByName().get(folded) ?? (folded.includes(' ') && folded.length <= 16 ? (cityByName().get(folded.replace(/ /g, '')) ?? null) : null);
+}
+
+interface Region {
+  country: string;
+}
+
+let regionIndex: Map<string, Region> | null = null;
+/** First-level regions by folded name ("maharashtra", "nuevo leon", "binh duong"). */
+function regionByName(): Map<string, Region> {
+  if (regionIndex) return regionIndex;
+  regionIndex = new Map();
+  const file = require.resolve('country-region-data/data.json');
+  const rows = JSON.parse(fs.readFileSync(file, 'utf8')) as { countryShortCode: string; regions: { name: string }[] }[];
+  for (const row of rows) {
+    for (const region of row.regions) {
+      // "Hessen (Hesse)", "Dublin City": the name itself, and the name in brackets.
+      for (const name of region.name.split(/\s*[()]\s*/).filter((n) => n.length > 2)) {
+        const folded = foldName(name);
+        if (!regionIndex.has(folded)) regionIndex.set(folded, { country: row.countryShortCode });
+      }
+    }
+  }
+  return regionIndex;
+}
+
+/** A first-level region of a country ("Tamil Nadu" → IN), or null. Regions named like words ("Central") are the caller's to weigh. */
+export function findRegion(name: string): Region | null {
+  const folded = foldName(name);
+  return regionByName().get(folded) ?? (folded.includes(' ') && folded.length <= 16 ? (regionByName().get(folded.replace(/ /g, '')) ?? null) : null);
+}
+
+/** A country, region or city the gazetteers know by this whole name. */
+export function isGazetteerPlace(name: string): boolean {
+  return findCountry(name) !== null || findRegion(name) !== null || findCity(name) !== null;
 }
 
 let companyIndex: Set<string> | null = null;

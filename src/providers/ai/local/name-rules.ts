@@ -1,5 +1,5 @@
 import { STOP_WORDS } from '../text.ts';
-import { findCity, findCountry, isKnownCompanyWord } from './gazetteer.ts';
+import { findCity, findCountry, findRegion, foldName, isKnownCompanyWord } from './gazetteer.ts';
 import {
   isCommonWord,
   isCountry,
@@ -13,15 +13,18 @@ import {
 } from './lexicon.ts';
 import type { NameSpan, NameToken } from './name-spans.ts';
 import {
+  CAPITALS_LEGAL_SUFFIXES,
   COMPASS,
   GENERIC_CAPITALISED,
   LEGAL_SUFFIXES,
   OF_ORG_HEADS,
   ORG_CONTEXT_BEFORE,
   PARTICLES,
+  PLACE_FIRST,
   REGION_ABBREVIATIONS,
   ROLE_WORDS,
   SPEECH_VERBS,
+  STREET_FIRST,
   STREET_WORDS,
   STRONG_ORG_HEADS,
   WEAK_ORG_HEADS,
@@ -43,17 +46,28 @@ export interface DocumentContext {
   speakers: ReadonlyMap<string, number>;
   /** Line numbers whose previous non-empty line is a letter closing ("Sincerely,"). */
   signatureLines: ReadonlySet<number>;
+  /** Line numbers of short lines whose next non-empty line is a job title ("Export Director"): a signature or a heading's name. */
+  aboveRoleLines: ReadonlySet<number>;
+  /** The number of the first non-empty line when the line after it reads as a person's (a role, an e-mail address, a phone number): a CV's or letter's heading. */
+  headingLine: number | null;
+}
+
+/** A legal form closing a name: "Ltd", "GmbH"; "AS" and "CC" only in capitals. */
+export function isLegalSuffix(t: NameToken): boolean {
+  const b = bare(t);
+  return LEGAL_SUFFIXES.has(b) || (CAPITALS_LEGAL_SUFFIXES.has(b) && /^\p{Lu}[\p{Lu}./]*$/u.test(t.text) && t.acronym);
 }
 
 /** Nouns for kinds of organisation, followed by a name in apposition ("the auditors, Baker Tilly"). */
 const ORG_KIND_NOUNS = new Set(
   `agency company firm supplier suppliers vendor contractor auditor auditors bank lender insurer insurers consultancy
   consultants publisher retailer manufacturer distributor startup charity nonprofit broker brokers carrier partner
-  subsidiary regulator`.split(/\s+/),
+  subsidiary regulator forwarder forwarders haulier hauliers integrator wholesaler`.split(/\s+/),
 );
 
 /** Kinds of business written before their name. */
-const HEAD_FIRST = new Set(['hotel', 'restaurant', 'café', 'cafe', 'club', 'museum', 'gallery', 'theatre', 'theater', 'clinic', 'studio']);
+const HEAD_FIRST = new Set(['hotel', 'restaurant', 'café', 'cafe', 'club', 'museum', 'gallery', 'theatre', 'theater', 'clinic', 'studio',
+  'grupo', 'groupe', 'gruppo', 'banco', 'banca', 'banque', 'compañía', 'companhia', 'sociedad', 'sociedade', 'fundación', 'fundação', 'instituto', 'inmobiliaria', 'constructora', 'hotels']);
 /** "… as auditors", "… as its bankers": roles only a firm takes. */
 const AS_FIRM = /^\s+(?:(?:is|are|was|were|will be)\s+)?(?:(?:acting|appointed|retained|engaged)\s+)?as\s+(?:the\s+|its\s+|our\s+|their\s+|a\s+|an\s+)?(?:[\p{Ll}-]+\s+)?(?:auditors?|bankers?|lenders?|insurers?|underwriters?|registrars?|bookrunners?|custodians?)\b/iu;
 
@@ -81,7 +95,9 @@ const NOT_HEADS = new Set(`enterprise data design development mobile office post
   marketing comprehensive containers machines pizza coffee cafe restaurant hotel boys girls crew collective faction
   workers reserve investors international subsidiary`.split(/\s+/));
 const isOrgWord = (word: string) => ORG_WORDS.has(word) && !NOT_HEADS.has(word);
-const isHead = (t: NameToken) => STRONG_ORG_HEADS.has(bare(t)) || WEAK_ORG_HEADS.has(bare(t)) || isOrgWord(bare(t));
+/** German compounds closed by an organisation's word ("Volksbank", "Kreissparkasse", "Stadtwerke"). */
+const COMPOUND_HEAD = /^\p{L}{3,}(?:bank|sparkasse|kasse|versicherung|werke|gesellschaft|stiftung|verband|genossenschaft)$/u;
+const isHead = (t: NameToken) => STRONG_ORG_HEADS.has(bare(t)) || WEAK_ORG_HEADS.has(bare(t)) || isOrgWord(bare(t)) || (t.capitalised && COMPOUND_HEAD.test(bare(t)));
 const VERB_TAGS = new Set(['Infinitive', 'PresentTense', 'PastTense', 'Gerund', 'PhrasalVerb', 'Modal', 'Copula']);
 const isOnlyVerb = (lower: string) => {
   const tags = lexiconTags(lower);
@@ -112,6 +128,8 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
         placeOfWords(tokens.slice(0, 3)) ||
         placeOfWords(tokens.slice(0, 4)) ||
         isKnownOrganization(t.lower) ||
+        // "Bank of Ireland", "University of Leeds" at a sentence's start: the head is the name's.
+        (OF_ORG_HEADS.has(bare(t)) && next?.lower === 'of' && tokens[2]?.capitalised === true) ||
         (isKnownCompanyWord(bare(t)) && !ctx.lowercaseWords.has(bare(t))) ||
         (PARTICLES.has(t.lower) && next !== undefined) ||
         // "Slack Technologies": without the first word only a head would be left.
@@ -157,7 +175,12 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (tokens.length === 1 && last.acronym && /\(\s*$/.test(before) && /^\s*:\s*[A-Z][A-Z.]{0,5}\s*\)/.test(after)) {
     return [{ kind: 'organization', tokens, strength: 3 }];
   }
-  if (tokens.length >= 2 && LEGAL_SUFFIXES.has(bare(last))) {
+  // "Quận Hai Bà Trưng", "Tỉnh Bình Dương": a district's or province's word, then its name.
+  if (tokens.length >= 2 && PLACE_FIRST.has(bare(tokens[0]!))) return [{ kind: 'place', tokens: tokens.slice(1), strength: 2.5 }];
+  // "Calle Colón", "Phố Huế", "Karl Johans gate": a street, not a name.
+  if (STREET_FIRST.has(bare(tokens[0]!)) && tokens.length >= 2) return [];
+  if (/^\s+(?:gate|gata|vei|veien|vej|gade|straat|laan|weg|straße|strasse|street|road|avenue)\b/u.test(after)) return [];
+  if (tokens.length >= 2 && isLegalSuffix(last)) {
     // "Accepted for Fernhill Software Limited", "Signed by Acme Ltd": the company follows the verb.
     if (tokens.length >= 4 && /ed$/.test(tokens[0]!.lower) && (tokens[1]!.lower === 'for' || tokens[1]!.lower === 'by')) {
       return recognise({ ...span, tokens: tokens.slice(2) }, tokens.slice(2), ctx);
@@ -168,7 +191,18 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     const headBefore = lastOf > 0 && isHead(tokens[lastOf - 1]!) && OF_ORG_HEADS.has(bare(tokens[lastOf - 1]!));
     return [{ kind: 'organization', tokens: tail.length >= 2 && !headBefore ? tail : tokens, strength: 4 }];
   }
-  // "Hotel Alpenrose", "Café Central": a kind of business followed by its name.
+  // "Công ty TNHH Nội Thất Sông Đà", "Công ty Cổ phần …": Vietnamese for "company" opens the name.
+  if (tokens.length >= 3 && foldName(`${tokens[0]!.text} ${tokens[1]!.text}`) === 'cong ty') return [{ kind: 'organization', tokens, strength: 3 }];
+  // "Mason Hayes & Curran", "Aluko & Oyebode": names joined by an ampersand are a firm's.
+  const amp = tokens.findIndex((t) => t.text === '&');
+  if (amp > 0 && amp < tokens.length - 1 && tokens.length <= 6 && !tokens.some((t) => ROLE_WORDS.has(bare(t)))) {
+    const sides = [tokens.slice(0, amp), tokens.slice(amp + 1)];
+    const words = (ts: NameToken[]) => ts.every((t) => t.capitalised || CONNECTORSISH.has(t.lower)) && !ts.some((t) => GENERIC_CAPITALISED.has(bare(t)));
+    const named = (ts: NameToken[]) => ts.some((t) => t.capitalised && !isHead(t) && (!isCommon(bare(t), ctx) || t.acronym));
+    // "Ernst & Young": one distinctive side is enough; "Research & Development", "Health & Safety" have none.
+    if (sides.every(words) && sides.some(named)) return [{ kind: 'organization', tokens, strength: 2.5 }];
+  }
+  // "Hotel Alpenrose", "Café Central", "Grupo Ferrovial": a kind of business followed by its name.
   if (tokens.length >= 2 && tokens.length <= 3 && HEAD_FIRST.has(bare(tokens[0]!))) {
     if (tokens.slice(1).every((t) => t.capitalised && !isCommon(bare(t), ctx) && !STREET_WORDS.has(bare(t)))) {
       return [{ kind: 'organization', tokens, strength: 3 }];
@@ -181,7 +215,9 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   // company's word makes the name a company's, with what qualifies it (a region, an acronym, a head).
   const known = tokens.findIndex((t) => t.capitalised && (t.acronym || bare(t).length >= 4) && isKnownCompanyWord(bare(t)) && !ctx.lowercaseWords.has(bare(t)));
   const placeAsWhole = isKnownPlace(phrase) || findCountry(phrase) !== null || findCity(phrase) !== null;
-  if (known >= 0 && !placeAsWhole && !STREET_WORDS.has(bare(last)) && tokens.length <= 5 && tokens.every((t, i) => i === known || qualifiesCompany(t, ctx))) {
+  // "Nguyễn Thị Hồng Nhung": a person's name whose syllable a company also uses is still a person's.
+  const personShaped = tokens.filter((t) => NAME_SHAPE.test(t.text)).length >= 2 || span.honorific !== null;
+  if (known >= 0 && !placeAsWhole && !personShaped && !STREET_WORDS.has(bare(last)) && tokens.length <= 5 && tokens.every((t, i) => i === known || qualifiesCompany(t, ctx))) {
     return [{ kind: 'organization', tokens, strength: 3 }];
   }
 
@@ -199,6 +235,10 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   }
   if (looksLikeOrganization(tokens, ctx)) return [{ kind: 'organization', tokens, strength: 3 }];
 
+  // "Việt Nam", "Hà Nội", "Tamil Nadu": a country, region or large city the gazetteers know, unless a title or greeting names a person.
+  const gazetteer = gazetteerPlace(span, tokens, ctx);
+  if (gazetteer) return [gazetteer];
+
   const person = recognisePerson(span, tokens, ctx);
   if (person) return [person];
 
@@ -206,7 +246,7 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (places.length > 0) return places;
 
   // "the marketing agency, Bright Orchard Creative": a name in apposition to a kind of organisation.
-  const kind = /\b(?:the|our|their|its|your|his|her|a|an)\s+(?:[\p{Ll}-]+\s+)?([\p{L}]+),\s*$/iu.exec(before)?.[1]?.toLowerCase();
+  const kind = /\b(?:the|our|their|its|your|his|her|a|an)\s+(?:[\p{Ll}-]+\s+)?([\p{L}]+),?\s+$|\b(?:the|our|their|its|your|his|her|a|an)\s+(?:[\p{Ll}-]+\s+)?([\p{L}]+),$/iu.exec(before)?.slice(1).find(Boolean)?.toLowerCase();
   const named = tokens.every((t) => t.capitalised && !t.acronym);
   if (kind && ORG_KIND_NOUNS.has(kind) && tokens.length <= 4 && named && !isFirstName(bare(tokens[0]!))) {
     return [{ kind: 'organization', tokens, strength: 1.5 }];
@@ -221,9 +261,31 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
         !NOT_A_NAME_SUFFIX.test(bare(t)) && !lexiconTags(bare(t)).includes('Demonym'),
     );
     // "at Unit 4", "on Plot 12": a numbered part of a place, not a company.
-    if (distinctive && !/^\s*(?:no\.?\s*)?\d/i.test(after)) return [{ kind: 'organization', tokens, strength: 1 }];
+    // Not after "at" or "from": there an unknown name is as often a place ("diverted from Yantian", "at Kwai Chung").
+    const placeLikely = previousWord === 'at' || previousWord === 'from';
+    if (distinctive && !placeLikely && !/^\s*(?:no\.?\s*)?\d/i.test(after)) return [{ kind: 'organization', tokens, strength: 1 }];
   }
   return [];
+}
+
+/**
+ * A whole span the gazetteers know as a country, a first-level region or a city of 500,000 people or
+ * more. Names that are also given or family names or ordinary words ("Georgia", "Victoria", "Delta")
+ * need a place's context; a title or greeting before the span makes it a person.
+ */
+function gazetteerPlace(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised | null {
+  if (span.honorific || /\b(?:dear|hi|hello|hey)\s*$/i.test(span.before) || tokens.length > 4) return null;
+  if (tokens.some((t) => !t.capitalised || t.acronym || ROLE_WORDS.has(bare(t)) || STREET_WORDS.has(bare(t)) || isHead(t))) return null;
+  const lowers = tokens.map(bare);
+  const phrase = lowers.join(' ');
+  const named = lowers.some((w) => isFirstName(w) || isLastName(w)) || isCommon(phrase, ctx) || (tokens.length === 1 && NOT_A_NAME_SUFFIX.test(phrase));
+  const context = placeContext(span.before) || /\b(?:from|via|across|throughout)\s+$/i.test(span.before);
+  const place = (strength: number): Recognised => ({ kind: 'place', tokens, strength });
+  if (findCountry(phrase) !== null && (!named || context)) return place(2.5);
+  if (findRegion(phrase) !== null && (!named || context) && (tokens.length > 1 || context || !isCommon(phrase, ctx))) return place(2);
+  const city = findCity(phrase);
+  if (city !== null && city.population >= LARGE_CITY && (!named || context)) return place(2);
+  return null;
 }
 
 /** A word that may stand beside a company's name in its full name: an acronym, a place, a head, a legal form. */
@@ -241,9 +303,12 @@ function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boole
   const headPart = ofAt > 0 ? tokens.slice(0, ofAt) : tokens;
   if (ofAt > 0 && headPart.length === 1) return OF_ORG_HEADS.has(bare(headPart[0]!)) && tokens.length > ofAt + 1;
   if (headPart.length < 2) return false;
+  // "Kreissparkasse Heilbronn", "Stadtwerke Bochum": a compound organisation word and the name it is known by.
+  if (headPart.every((t) => t.capitalised && !t.acronym) && headPart.some((t) => COMPOUND_HEAD.test(bare(t)))) return true;
   let head = bare(headPart[headPart.length - 1]!);
   // "Arts Council England", "Health Canada": an organisation named with its country or region.
-  if (headPart.length >= 2 && (isCountry(head) || lexiconTags(head).includes('Region'))) {
+  const placeHead = !isHead(headPart[headPart.length - 1]!) && (findCity(head) !== null || findRegion(head) !== null);
+  if (headPart.length >= 2 && (isCountry(head) || lexiconTags(head).includes('Region') || placeHead)) {
     const before = headPart[headPart.length - 2]!;
     if (isHead(before)) return true;
     head = bare(before);
@@ -287,18 +352,27 @@ export function plausibleOrganization(tokens: NameToken[], ctx: DocumentContext)
 
 function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised | null {
   const lowers = tokens.map(bare);
-  const count = tokens.filter((t) => !PARTICLES.has(t.text)).length;
+  const count = tokens.filter((t) => !PARTICLES.has(t.text) && !NAME_PARTICLES.has(t.text)).length;
   if (count === 0 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower))) return null;
   const person = (strength: number): Recognised => ({ kind: 'person', tokens, strength });
   // "Dear Mr. Alvarez", "Hi Declan,": a greeting names the reader.
   const dear = /\b(?:dear|hi|hello|hey)\s*$/i.test(span.before) || GREETINGS.has(span.tokens[0]?.lower ?? '');
 
   if ((span.honorific || dear) && tokens.every((t) => nameLike(t, ctx, true))) return person(3);
+  // "Pádraig Ó Conghaile <poconghaile@…>": a name before an e-mail address in angle brackets.
+  if (/^\s*<[^>\s]+@[^>\s]+>/.test(span.after) && tokens.every((t) => nameLike(t, ctx, true, true))) return person(2.5);
+  // A name alone on its line above a job title ("Nguyễn Thị Hồng Nhung" / "Export Director"), or a
+  // CV's or letter's heading above a role or contact line.
+  const aloneOnLine = span.after.trim() === '' && /^[\s\-*•·>]*$/.test(span.before);
+  const cuedLine = ctx.aboveRoleLines.has(span.line) || ctx.headingLine === span.line;
+  if (aloneOnLine && cuedLine && count >= 2 && tokens.every((t) => nameLike(t, ctx, false, true) || NAME_PARTICLES.has(t.text)) && !placeOfWords(tokens)) {
+    return person(2);
+  }
   if (count < 2) return null;
   // "in Kon Tum": a given name after "in" is a place's first word unless a family name the lexicon knows follows.
   const placeFirst = placeContext(span.before) && !isLastName(lowers[lowers.length - 1]!);
   if (isFirstName(lowers[0]!) && !placeFirst && tokens.slice(1).every((t) => nameLike(t, ctx, true))) return person(2);
-  if (count <= 3 && isLastName(lowers[lowers.length - 1]!) && tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) {
+  if (count <= 3 && isLastName(lowers[lowers.length - 1]!) && !(placeContext(span.before) && !isFirstName(lowers[0]!)) && tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) {
     return person(2);
   }
   // "Suzuki Ren", "Nagy Eszter": a family name first, then a given name (East Asian and Hungarian order).
@@ -316,6 +390,9 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
 
   // "your client, Siobhán O'Connell, wishes": words shaped only as names are, mid-sentence.
   if (!span.sentenceStart && count <= 3 && tokens.some((t) => NAME_SHAPE.test(t.text)) && tokens.every((t) => nameLike(t, ctx, false))) return person(1.5);
+  // "Eoghan Mac Giolla Phádraig expects …": at a sentence's start, a particle or two name-shaped words are cue enough.
+  const shaped = tokens.filter((t) => NAME_SHAPE.test(t.text) || NAME_PARTICLES.has(t.text)).length;
+  if (span.sentenceStart && shaped >= 2 && count >= 2 && tokens.every((t) => nameLike(t, ctx, false) || NAME_PARTICLES.has(t.text)) && /^\s+\p{Ll}/u.test(span.after)) return person(1.5);
   // Two or three words no lexicon, gazetteer or document knows otherwise, mid-sentence and not
   // after "in"/"at" (a place): "contact Karthik Subramanian", "go to Priya Chandrasekaran".
   if (
@@ -377,9 +454,10 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
   }
   // "Duluth, MN", "Phoenix, Arizona", "Monterrey, Mexico": a town before its region or country.
   const region = /^\s*,\s*(\p{Lu}\p{L}*)(\.)?(?:\s+(\p{Lu}\p{L}*))?/u.exec(span.after);
-  if (region && tokens.length <= 3 && tokens.every((t) => t.capitalised && !t.acronym)) {
+  if (region && tokens.length <= 3 && tokens.every((t) => t.capitalised && !t.acronym && !ROLE_WORDS.has(bare(t)))) {
     const candidates = [region[1]!, ...(region[3] && !region[2] ? [`${region[1]} ${region[3]}`] : [])];
-    const known = candidates.some((r) => REGION_ABBREVIATIONS.has(r) || (isKnownPlace(r.toLowerCase()) && !isFirstName(lowers[0]!)));
+    const gazetteer = (r: string) => findCountry(r) !== null || findRegion(r) !== null || (findCity(r)?.population ?? 0) >= LARGE_CITY;
+    const known = candidates.some((r) => REGION_ABBREVIATIONS.has(r) || ((isKnownPlace(r.toLowerCase()) || gazetteer(r)) && !isFirstName(lowers[0]!)));
     if (known) return [{ kind: 'place', tokens, strength: 2 }];
   }
   // Known places inside the span, longest first ("State of New York" → "New York").
@@ -392,6 +470,7 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
       const key = slice.map(bare).join(' ');
       if (isKnownPlace(key) && !(size === 1 && isFirstName(key) && tokens.length > 1)) matched = size;
       else if (size === tokens.length && cityInContext(key, slice, span, ctx)) matched = size;
+      else if (size === tokens.length && (size > 1 || !(isCommon(key, ctx) || isFirstName(key) || isLastName(key))) && (findCountry(key) !== null || findRegion(key) !== null)) matched = size;
       else if (size >= 2 && COMPASS.has(bare(slice[0]!)) && isKnownPlace(slice.slice(1).map(bare).join(' '))) matched = size;
       else if (size >= 2 && PLACE_WORDS.has(bare(slice[size - 1]!)) && !STREET_WORDS.has(bare(slice[size - 1]!))) matched = size;
     }
@@ -416,7 +495,13 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
         !lexiconTags(bare(t)).includes('Demonym') && !NOT_A_NAME_SUFFIX.test(bare(t)),
     );
     // One word needs a place's end: a clause's end or another name ("in Ravensmoor, replacing"; not "in Fortran and explains").
-    const ends = tokens.length > 1 || /^\s*(?:[,.;:)]|$)|^\s+(?:and|or)\s+\p{Lu}\p{Ll}/u.test(span.after);
+    // … or a date after it ("in Changamwe on 3 June"), or a known place before it in the list ("in Alicante and Castellón").
+    const listedAfterPlace = /\b(?:in|near)\s+((?:\p{Lu}[\p{L}'’-]*\s+){1,3})(?:and|or)\s+$/u.exec(span.before)?.[1]?.trim();
+    const ends =
+      tokens.length > 1 ||
+      /^\s*(?:[,.;:)]|$)|^\s+(?:and|or)\s+\p{Lu}\p{Ll}/u.test(span.after) ||
+      /^\s+(?:on|since|until|from)\s+(?:the\s+)?\d/u.test(span.after) ||
+      (listedAfterPlace !== undefined && (isKnownPlace(listedAfterPlace.toLowerCase()) || findCity(listedAfterPlace) !== null || findRegion(listedAfterPlace) !== null));
     if (unknown && ends && !/^\s*(?:\d|['’]s\b)/.test(span.after)) return [{ kind: 'place', tokens, strength: 0.8 }];
   }
   return out;

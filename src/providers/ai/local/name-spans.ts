@@ -1,4 +1,4 @@
-import { CONNECTORS, HONORIFICS, LEGAL_SUFFIXES, PARTICLES } from './name-words.ts';
+import { CONNECTORS, HONORIFICS, LEGAL_SUFFIXES, PARTICLES, PLACE_FIRST } from './name-words.ts';
 
 // Candidate names: runs of capitalised words on one line ("Harbor & Finch Logistics, Inc.",
 // "Joost van der Berg", "Royal National Institute of Blind People"), with what surrounds them.
@@ -158,8 +158,12 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
     return false;
   }
   // A title inside a run starts a new name ("Dear Mr Smith").
-  if (HONORIFICS.has(token.lower) && tokens[j + 1]?.capitalised && prev.lower !== 'vice') return false;
+  // … not inside a Vietnamese place name ("Quận Hai Bà Trưng").
+  const inPlaceName = tokens.slice(Math.max(0, j - 3), j).some((t) => PLACE_FIRST.has(t.lower));
+  if (HONORIFICS.has(token.lower) && tokens[j + 1]?.capitalised && prev.lower !== 'vice' && !inPlaceName) return false;
   if (token.capitalised) return true;
+  // "Công ty TNHH …": Vietnamese "company", written with a small second word, opens a company's name.
+  if (token.lower === 'ty' && prev.lower === 'công' && tokens[j + 1]?.capitalised) return true;
   // "Allianz plc", "Acme gmbh": a legal form written in lower case still closes the name.
   if (legal && plainGap && prev.capitalised && LOWER_CASE_LEGAL.has(token.lower.replace(/\./g, ''))) return true;
   if (CONNECTORS.has(token.lower) || PARTICLES.has(token.lower)) {

@@ -7,13 +7,16 @@ const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 export const LEGAL_SUFFIXES = set(`inc incorporated ltd limited llc llp lp plc gmbh ag sa sas sarl bv nv pty co corp
   corporation kg kgaa ab asa oy oyj spa srl kk pte pvt ulc pllc gbr ohg ug se sl sro dac ltda jsc sdn bhd tbk`);
 
+/** Legal forms that are also ordinary words or abbreviations ("as", "cc", "CV"): a form only when written in capitals ("Nordvik AS", "Ubuntu Freight CC"). */
+export const CAPITALS_LEGAL_SUFFIXES = set(`as aps cv npc cc`);
+
 /** Heads that make a capitalised sequence an organisation on their own ("Pacific Coast Bank"). */
 export const STRONG_ORG_HEADS = set(`bank banks university college institute institution foundation association society council
   ministry department agency authority commission hospital clinic library museum school academy federation union trust
   fund corporation company group holdings partners partnership consultancy consultants utilities laboratories laboratory
   labs industries enterprises technologies airlines airways motors pharmaceuticals insurance bureau church orchestra police
   government tribunal court parliament organisation organization brothers associates solicitors chambers cooperative
-  co-operative exchange charity`);
+  co-operative exchange charity sparkasse`);
 
 /** Heads that need a distinctive word before them ("Greystone Property Management", not "Risk Management"). */
 export const WEAK_ORG_HEADS = set(`services systems solutions software technology analytics logistics management consulting design
@@ -57,7 +60,9 @@ export const PERSON_FIELD_WORDS = set(`from author prepared signed approved revi
   attention owner chair chaired present apologies attendees attendance minuted speaker interviewer interviewee host guest
   assignee reporter requester recipient employee candidate applicant patient tenant landlord cashier served
   signatory witness agent advisor adviser consultant representative salesperson clerk engineer technician server cc
-  bcc presence witnessed collected received checked inspected verified certified`);
+  bcc presence witnessed collected received checked inspected verified certified guarantor interpreter referee
+  referees geschäftsführer geschäftsführerin geschäftsführung ansprechpartner ansprechpartnerin vorstand gerente
+  contacto atención attenzione fao`);
 
 /** Field labels whose value is an organisation ("Bill to: …", "Vendor: …"). */
 export const ORG_FIELD_WORDS = set(`bill ship sold vendor supplier customer client company employer bank payee payer
@@ -78,12 +83,20 @@ export const GENERIC_CAPITALISED = set(`customer supplier client vendor buyer se
   press release for immediate sales time storage goods cost costs credit debit ordinary protocol disclosure discloser
   purchaser marketing finance procurement operations legal compliance accounts payroll support claims department
   west east north south central upper lower cc com fee fees total balance ceo cfo coo vp hr it pr qa ux ui ai ml api sdk faq eta tbd tbc nb ps pdf csv sla nda msa
-  sow rfp kpi roi crm erp saas mvp ga am pm dc hq sirs madam colleagues`);
+  sow rfp kpi roi crm erp saas mvp ga am pm dc hq sirs madam colleagues facilities infrastructure quality treasury
+  purchasing administration admin`);
 
 /** Words that end street and building names, which are addresses rather than places. */
 export const STREET_WORDS = set(`street st road rd avenue ave boulevard blvd lane ln drive dr way court ct place pl square
   sq row terrace crescent close mews parkway pkwy highway hwy alley walk gardens gate quay wharf building house tower
-  floor suite plaza strasse straße gasse weg platz gracht rue via calle`);
+  floor suite plaza strasse straße gasse weg platz gracht rue via calle gate gata vei veien vej gade straat laan`);
+
+/** Words that open street names in other languages ("Calle Colón", "Phố Huế", "Rua Augusta"): an address, not a name. */
+export const STREET_FIRST = set(`calle avenida av rua rue via viale corso phố đường carrer camino paseo plaza piazza
+  boulevard jalan lorong soi`);
+
+/** Words that open the name of a district or province ("Quận Hai Bà Trưng", "Tỉnh Bình Dương"): the rest is a place. */
+export const PLACE_FIRST = set(`quận huyện phường tỉnh xã`);
 
 /** US state and Canadian province abbreviations as used in addresses ("Duluth, MN"). */
 export const REGION_ABBREVIATIONS = set(`AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE
@@ -101,4 +114,4 @@ export const SPEECH_VERBS = set(`said says told added explained noted wrote aske
 export const ORG_CONTEXT_BEFORE = set(`between from with through via by at joined join acquire acquired acquiring`);
 
 /** Closing lines of letters and e-mails: the next name-only line is the signer. */
-export const CLOSINGS = /^(?:sincerely|yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|regards|best wishes|best|cheers|thanks|thank you|many thanks|respectfully)[,.!]?$/i;
+export const CLOSINGS = /^(?:.*\/\s*)?(?:sincerely|yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|regards|best wishes|best|cheers|thanks|thank you|many thanks|respectfully|mit freundlichen grüßen|mit freundlichen grüssen|freundliche grüsse|freundliche grüße|atentamente|saludos cordiales|cordialement|met vriendelijke groet|trân trọng|distinti saluti|z poważaniem|med vänliga hälsningar|med venlig hilsen|atenciosamente)[,.!]?$/iu;

@@ -1,0 +1,47 @@
+/*
+ * Entity extraction of the local provider per split (issue 27): the labelled corpus's `tune` and
+ * `holdout` (test/fixtures/corpus) and the entity corpus's `dev` and `holdout`
+ * (test/fixtures/entities, "new-dev" and "new-holdout"). Precision and recall per type,
+ * micro-averaged, counted as bench/quality.bench.ts counts them. Per-document errors are printed
+ * (ENTITY_ERRORS=1) for `tune` and `new-dev` only: the holdout splits are measured, never read.
+ * Also the time to extract the entities of a five-page text (~2,500 words), median of 20 runs.
+ * Run: npm run bench entities-quality
+ */
+import { fileURLToPath } from 'node:url';
+import { extractEntityDetails } from '../src/providers/ai/local/entities.ts';
+import { ENTITY_TYPES, scoreEntities, type TypeScore } from '../test/fixtures/entities/score.ts';
+import { loadSplits, SPLITS, type SplitName } from '../test/fixtures/entities/splits.ts';
+import { median } from './support.ts';
+
+export async function run(): Promise<{ splits: Record<SplitName, { documents: number; scores: Record<string, TypeScore> }>; fivePageMs: number }> {
+  const splits = loadSplits();
+  const out = {} as Record<SplitName, { documents: number; scores: Record<string, TypeScore> }>;
+  const lines: string[] = [];
+  for (const split of SPLITS) {
+    const { scores, errors } = scoreEntities(splits[split]);
+    out[split] = { documents: splits[split].length, scores };
+    lines.push(`\n${split} (${splits[split].length} documents)`);
+    for (const t of ENTITY_TYPES) {
+      const s = scores[t];
+      lines.push(`  ${t.padEnd(14)} P ${s.precision.toFixed(2)}  R ${s.recall.toFixed(2)}   tp ${s.tp} fp ${s.fp} fn ${s.fn}`);
+    }
+    if (process.env['ENTITY_ERRORS'] && (split === 'tune' || split === 'new-dev')) {
+      for (const e of errors) if (Object.keys(e.errors).length > 0) lines.push(`  ${e.id}: ${JSON.stringify(e.errors)}`);
+    }
+  }
+  const corpus = splits.tune;
+  let text = '';
+  for (let i = 0; text.split(/\s+/).length < 2500; i++) text += `${corpus[i % corpus.length]!.text}\n\n`;
+  const timings: number[] = [];
+  for (let run = 0; run < 25; run++) {
+    const started = performance.now();
+    extractEntityDetails(`${text}\n${run}`, { referenceDate: new Date('2025-06-01T12:00:00Z') });
+    if (run >= 5) timings.push(performance.now() - started);
+  }
+  const fivePageMs = Math.round(median(timings) * 10) / 10;
+  lines.push(`\nfive-page text, entities: median ${fivePageMs} ms`);
+  process.stderr.write(`${lines.join('\n')}\n`);
+  return { splits: out, fivePageMs };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await run();

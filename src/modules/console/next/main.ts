@@ -1,0 +1,192 @@
+// The console's shell: sign-in, navigation by role, dark mode, the router. Each view is its own
+// chunk, loaded when first shown (esbuild code splitting).
+import { type ComponentChildren, type ComponentType, render } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { t } from './i18n.ts';
+import { client, loadSession, saveSession, signIn } from './sdk.ts';
+import { ErrorLine, h, type Me, parseRoute, type Route, type ViewProps } from './ui.ts';
+
+
+type ViewModule = { default: ComponentType<ViewProps> };
+const VIEWS: Record<string, () => Promise<ViewModule>> = {
+  documents: () => import('./routes/documents.ts'),
+  document: () => import('./routes/document.ts'),
+  search: () => import('./routes/search.ts'),
+  keys: () => import('./routes/keys.ts'),
+};
+
+/** Who may see which section: nobody is shown a page they cannot use. */
+const NAV: { name: string; label: () => string; roles?: string[] }[] = [
+  { name: 'documents', label: () => t('nav.documents') },
+  { name: 'search', label: () => t('nav.search') },
+  { name: 'keys', label: () => t('nav.keys'), roles: ['owner', 'admin', 'api_key'] },
+];
+
+export function allowed(name: string, me: Me): boolean {
+  const item = NAV.find((n) => n.name === name);
+  return !item?.roles || item.roles.includes(me.role);
+}
+
+function useHash(): Route {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const on = () => setHash(location.hash);
+    window.addEventListener('hashchange', on);
+    return () => window.removeEventListener('hashchange', on);
+  }, []);
+  return parseRoute(hash);
+}
+
+const THEME_KEY = 'docuvault.console.theme';
+function useTheme(): [boolean, () => void] {
+  const [dark, setDark] = useState(() => (localStorage.getItem(THEME_KEY) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')) === 'dark');
+  useEffect(() => {
+    document.documentElement.dataset['theme'] = dark ? 'dark' : 'light';
+  }, [dark]);
+  return [
+    dark,
+    () => {
+      localStorage.setItem(THEME_KEY, dark ? 'light' : 'dark');
+      setDark(!dark);
+    },
+  ];
+}
+
+function SignIn({ onDone }: { onDone: () => void }) {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event, mode: 'user' | 'key') => {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    setBusy(true);
+    setError(null);
+    try {
+      if (mode === 'key') {
+        saveSession({ apiKey: String(data.get('apiKey')) });
+        await client().call('getAuthMe');
+      } else await signIn(String(data.get('tenant')), String(data.get('email')), String(data.get('password')));
+      onDone();
+    } catch (e) {
+      saveSession(null);
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const field = (label: string, name: string, type: string, autocomplete: string) =>
+    h('label', { class: 'field' }, h('span', {}, label), h('input', { name, type, required: true, autocomplete }));
+  return h(
+    'div',
+    { class: 'signin' },
+    h(
+      'form',
+      { class: 'card', 'aria-labelledby': 'signin-title', onSubmit: (e: Event) => submit(e, 'user') },
+      h('h1', { id: 'signin-title' }, t('signin.title')),
+      field(t('signin.tenant'), 'tenant', 'text', 'organization'),
+      field(t('signin.email'), 'email', 'email', 'username'),
+      field(t('signin.password'), 'password', 'password', 'current-password'),
+      h(ErrorLine, { error }),
+      h('button', { type: 'submit', class: 'primary', disabled: busy }, t('signin.submit')),
+    ),
+    h(
+      'form',
+      { class: 'card', 'aria-labelledby': 'key-title', onSubmit: (e: Event) => submit(e, 'key') },
+      h('h2', { id: 'key-title' }, t('signin.key.title')),
+      field(t('signin.key'), 'apiKey', 'password', 'off'),
+      h('button', { type: 'submit', disabled: busy }, t('signin.key.submit')),
+    ),
+  );
+}
+
+function View({ route, me }: ViewProps) {
+  const [view, setView] = useState<{ name: string; Component: ComponentType<ViewProps> } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const name = VIEWS[route.name] && allowed(route.name, me) ? route.name : '';
+  useEffect(() => {
+    if (!name) return;
+    let live = true;
+    setError(null);
+    VIEWS[name]!()
+      .then((m) => live && setView({ name, Component: m.default }))
+      .catch((e) => live && setError(e));
+    return () => {
+      live = false;
+    };
+  }, [name]);
+  if (!name) return h('p', {}, t('notFound'));
+  if (error) return h(ErrorLine, { error });
+  if (!view || view.name !== name) return h('p', { class: 'muted', role: 'status' }, t('loading'));
+  return h(view.Component, { route, me });
+}
+
+function App() {
+  const route = useHash();
+  const [dark, toggleTheme] = useTheme();
+  const [me, setMe] = useState<Me | null>(null);
+  const [signedIn, setSignedIn] = useState(() => loadSession() !== null);
+  const [error, setError] = useState<unknown>(null);
+  const main = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!signedIn) return;
+    client()
+      .call('getAuthMe')
+      .then((a) => setMe({ role: a.auth.via === 'api_key' ? 'api_key' : a.auth.role, name: a.user?.name ?? a.tenant.name, tenant: a.tenant.name, tier: a.tenant.tier }))
+      .catch((e) => {
+        if ((e as { status?: number }).status === 401) {
+          saveSession(null);
+          setSignedIn(false);
+        } else setError(e);
+      });
+  }, [signedIn]);
+  // A new view: focus moves to it (keyboard and screen-reader users start there), scrolled to the top.
+  const key = `${route.name}/${route.arg}`;
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    main.current?.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  }, [key]);
+  const signOut = () => {
+    void client()
+      .logout()
+      .catch(() => undefined);
+    saveSession(null);
+    setMe(null);
+    setSignedIn(false);
+  };
+  const header = h(
+    'header',
+    { class: 'top' },
+    h('a', { class: 'brand', href: '#/documents' }, t('app.name')),
+    signedIn && me
+      ? h(
+          'nav',
+          { 'aria-label': t('nav.label') },
+          NAV.filter((n) => allowed(n.name, me)).map((n) => h('a', { key: n.name, class: 'nav-link', href: `#/${n.name}`, 'aria-current': route.name === n.name || (n.name === 'documents' && route.name === 'document') ? 'page' : undefined }, n.label())),
+        )
+      : h('span', { class: 'spacer' }),
+    h('button', { type: 'button', class: 'ghost', 'aria-pressed': dark ? 'true' : 'false', onClick: toggleTheme }, t('theme.toggle')),
+    signedIn ? h('button', { type: 'button', class: 'ghost', onClick: signOut }, t('signout')) : null,
+  );
+  let body: ComponentChildren;
+  if (!signedIn) body = h(SignIn, { onDone: () => setSignedIn(true) });
+  else if (error) body = h(ErrorLine, { error });
+  else if (!me) body = h('p', { class: 'muted', role: 'status' }, t('loading'));
+  else body = h(View, { route, me });
+  const skip = (e: Event) => {
+    e.preventDefault();
+    main.current?.focus();
+  };
+  return h(
+    'div',
+    { class: 'shell' },
+    h('a', { class: 'skip', href: '#main', onClick: skip }, t('app.skip')),
+    header,
+    h('main', { id: 'main', tabIndex: -1, ref: main }, body),
+  );
+}
+
+render(h(App, null), document.getElementById('app') as HTMLElement);

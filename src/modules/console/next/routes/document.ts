@@ -1,0 +1,492 @@
+// One document: its preview (PDF pages through pdf.js, images, text, audio and video), details,
+// editable tags, entities by type, shares, the extracted text with find-in-text, the actions
+// (download, rename, move, reprocess, delete), processing followed live, and chat beside it whose
+// citations turn the preview to the cited page.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { formatBytes, formatDate, stateWord, t } from '../i18n.ts';
+import { client } from '../sdk.ts';
+import { type Doc, ErrorLine, type Folder, h, href, type ViewProps } from '../ui.ts';
+import { StateBadge } from './documents.ts';
+
+const busy = (d: Doc) => d.status === 'processing' || d.status === 'pending' || ['queued', 'processing', 'pending'].includes(d.ai_status);
+
+export default function DocumentPage({ route, me }: ViewProps) {
+  const id = route.arg;
+  const [doc, setDoc] = useState<Doc | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [page, setPage] = useState(Number(route.params.get('page') ?? 1) || 1);
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = () =>
+      client()
+        .call('getDocument', { path: { id } })
+        .then((d) => {
+          if (!live) return;
+          setDoc(d);
+          if (busy(d)) timer = setTimeout(tick, 1000);
+        })
+        .catch((e) => live && setError(e));
+    void tick();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [id, version]);
+  if (error) return h(ErrorLine, { error });
+  if (!doc) return h('p', { class: 'muted', role: 'status' }, t('loading'));
+  const reload = () => setVersion((v) => v + 1);
+  return h(
+    'article',
+    { 'aria-labelledby': 'doc-title' },
+    h(
+      'div',
+      { class: 'doc-head' },
+      h('div', {}, h('a', { href: href('documents', doc.folder_id ?? '') }, `← ${t('doc.back')}`), h('h1', { id: 'doc-title' }, doc.filename)),
+      h('div', { role: 'status', 'aria-live': 'polite' }, h(StateBadge, { status: doc.status, ai: doc.ai_status })),
+    ),
+    h(Actions, { doc, canEdit: me.role !== 'viewer', onChange: (d) => (d ? setDoc(d) : reload()) }),
+    h(
+      'div',
+      { class: 'doc-page' },
+      h('div', { class: 'side' }, h(Preview, { doc, page, setPage }), h(TextContent, { doc })),
+      h(
+        'div',
+        { class: 'side' },
+        h(Chat, { doc, openPage: setPage }),
+        h(Details, { doc }),
+        h(Tags, { doc, onChange: setDoc }),
+        h(Entities, { doc }),
+        h(Shares, { id: doc.id }),
+      ),
+    ),
+  );
+}
+
+function Actions({ doc, canEdit, onChange }: { doc: Doc; canEdit: boolean; onChange: (d: Doc | null) => void }) {
+  const [mode, setMode] = useState<'' | 'rename' | 'move'>('');
+  const [error, setError] = useState<unknown>(null);
+  const [folders, setFolders] = useState<Folder[]>([]);
+  const act = (work: Promise<unknown>) => {
+    setError(null);
+    return work.catch((e) => {
+      setError(e);
+      throw e;
+    });
+  };
+  const download = async () => {
+    const res = await act(client().documents.download(doc.id)) as Response;
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = doc.filename;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+  const save = (e: Event) => {
+    e.preventDefault();
+    const data = new FormData(e.target as HTMLFormElement);
+    const body = mode === 'rename' ? { filename: String(data.get('filename')) } : { folder_id: String(data.get('folder')) || null };
+    void act(client().call('updateDocument', { path: { id: doc.id }, body })).then(() => {
+      setMode('');
+      onChange(null);
+    });
+  };
+  useEffect(() => {
+    if (mode === 'move') void client().call('listFolders').then((a) => setFolders(a.folders), setError);
+  }, [mode]);
+  const remove = () => {
+    if (!confirm(t('doc.confirmDelete', { name: doc.filename }))) return;
+    void act(client().call('deleteDocument', { path: { id: doc.id } })).then(() => {
+      location.hash = href('documents', doc.folder_id ?? '');
+    });
+  };
+  return h(
+    'div',
+    { class: 'card', style: { marginBottom: 'var(--space)' } },
+    h(
+      'div',
+      { class: 'actions', role: 'group', 'aria-label': t('doc.details') },
+      h('button', { type: 'button', class: 'primary', onClick: () => void download().catch(() => undefined) }, t('doc.download')),
+      canEdit ? h('button', { type: 'button', 'aria-expanded': mode === 'rename' ? 'true' : 'false', onClick: () => setMode(mode === 'rename' ? '' : 'rename') }, t('doc.rename')) : null,
+      canEdit ? h('button', { type: 'button', 'aria-expanded': mode === 'move' ? 'true' : 'false', onClick: () => setMode(mode === 'move' ? '' : 'move') }, t('doc.move')) : null,
+      canEdit ? h('button', { type: 'button', disabled: busy(doc), onClick: () => void act(client().call('reprocessDocument', { path: { id: doc.id } })).then(() => onChange(null), () => undefined) }, t('doc.reprocess')) : null,
+      canEdit ? h('button', { type: 'button', class: 'danger', onClick: remove }, t('doc.delete')) : null,
+    ),
+    mode === 'rename'
+      ? h('form', { class: 'inline', onSubmit: save, style: { marginTop: '0.5rem' } }, h('label', { class: 'field inline' }, h('span', {}, t('doc.newName')), h('input', { name: 'filename', required: true, value: doc.filename })), h('button', { type: 'submit' }, t('doc.save')), h('button', { type: 'button', class: 'ghost', onClick: () => setMode('') }, t('doc.cancel')))
+      : null,
+    mode === 'move'
+      ? h(
+          'form',
+          { class: 'inline', onSubmit: save, style: { marginTop: '0.5rem' } },
+          h('label', { class: 'field inline' }, h('span', {}, t('doc.moveTo')), h('select', { name: 'folder', value: doc.folder_id ?? '' }, h('option', { value: '' }, t('docs.top')), folders.map((f) => h('option', { key: f.id, value: f.id }, f.name)))),
+          h('button', { type: 'submit' }, t('doc.save')),
+          h('button', { type: 'button', class: 'ghost', onClick: () => setMode('') }, t('doc.cancel')),
+        )
+      : null,
+    h(ErrorLine, { error }),
+  );
+}
+
+/** The original, drawn by type: PDF pages (pdf.js), images, text, audio and video; else a note. */
+function Preview({ doc, page, setPage }: { doc: Doc; page: number; setPage: (n: number) => void }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const [bytes, setBytes] = useState<ArrayBuffer | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const type = doc.file_type;
+  const kind = type === 'application/pdf' ? 'pdf' : type.startsWith('image/') ? 'image' : type.startsWith('audio/') ? 'audio' : type.startsWith('video/') ? 'video' : type.startsWith('text/') ? 'text' : 'none';
+  useEffect(() => {
+    if (kind === 'none' || kind === 'text') return;
+    let live = true;
+    let made: string | null = null;
+    client()
+      .documents.download(doc.id)
+      .then(async (res) => {
+        if (kind === 'pdf') {
+          const data = await res.arrayBuffer();
+          if (live) setBytes(data);
+        } else {
+          made = URL.createObjectURL(await res.blob());
+          if (live) setUrl(made);
+        }
+      })
+      .catch((e) => live && setError(e));
+    return () => {
+      live = false;
+      if (made) URL.revokeObjectURL(made);
+    };
+  }, [doc.id, kind]);
+  const body =
+    kind === 'pdf'
+      ? bytes
+        ? h(PdfPages, { data: bytes, name: doc.filename, page, setPage })
+        : h('p', { class: 'muted', role: 'status' }, t('loading'))
+      : kind === 'image'
+        ? url && h('img', { src: url, alt: t('doc.previewOf', { name: doc.filename }) })
+        : kind === 'audio'
+          ? url && h('audio', { src: url, controls: true, 'aria-label': t('doc.previewOf', { name: doc.filename }) })
+          : kind === 'video'
+            ? url && h('video', { src: url, controls: true, 'aria-label': t('doc.previewOf', { name: doc.filename }) })
+            : h('p', { class: 'muted' }, t('doc.noPreview'));
+  // A text file's preview is its text, shown with find-in-text below.
+  if (kind === 'text') return null;
+  return h('section', { class: 'card preview', 'aria-labelledby': 'preview-title' }, h('h2', { id: 'preview-title', class: 'card-title' }, t('doc.preview')), h(ErrorLine, { error }), body);
+}
+
+function PdfPages({ data, name, page, setPage }: { data: ArrayBuffer; name: string; page: number; setPage: (n: number) => void }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [pdf, setPdf] = useState<import('pdfjs-dist').PDFDocumentProxy | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const lib = useMemo(() => import('../pdf.ts'), []);
+  useEffect(() => {
+    let live = true;
+    void lib.then((m) => m.openPdf(data.slice(0))).then((p) => live && setPdf(p), (e) => live && setError(e));
+    return () => {
+      live = false;
+    };
+  }, [data]);
+  const total = pdf?.numPages ?? 0;
+  const shown = Math.min(Math.max(page, 1), Math.max(total, 1));
+  useEffect(() => {
+    if (!pdf || !canvas.current) return;
+    const width = Math.min(canvas.current.parentElement?.clientWidth ?? 700, 900);
+    void lib.then((m) => m.drawPage(pdf, shown, canvas.current as HTMLCanvasElement, width)).catch(setError);
+  }, [pdf, shown]);
+  if (error) return h(ErrorLine, { error });
+  return h(
+    'div',
+    {},
+    h('canvas', { ref: canvas, role: 'img', 'aria-label': `${t('doc.previewOf', { name })}: ${t('doc.page', { n: shown, total })}` }),
+    total > 0
+      ? h(
+          'div',
+          { class: 'pager' },
+          h('button', { type: 'button', disabled: shown <= 1, onClick: () => setPage(shown - 1) }, t('doc.prevPage')),
+          h('span', { role: 'status' }, t('doc.page', { n: shown, total })),
+          h('button', { type: 'button', disabled: shown >= total, onClick: () => setPage(shown + 1) }, t('doc.nextPage')),
+        )
+      : null,
+  );
+}
+
+function Details({ doc }: { doc: Doc }) {
+  const percent = (c: number | null, confirmed?: boolean) => (confirmed ? ' ✓' : c === null ? '' : ` (${Math.round(c * 100)} %)`);
+  const shown = (v: Doc['ai_fields'][string]['value']): string =>
+    typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : 'currency' in v ? `${v.currency} ${v.value.toLocaleString()}${v.period ? ` / ${v.period}` : ''}` : v.text;
+  const fields = Object.entries(doc.ai_fields ?? {});
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'details-title' },
+    h('h2', { id: 'details-title', class: 'card-title' }, t('doc.details')),
+    h('p', { class: 'muted' }, t('doc.meta', { size: formatBytes(doc.file_size), type: doc.file_type, date: formatDate(doc.created_at) })),
+    doc.ai_summary ? h('div', {}, h('h3', {}, t('doc.summary')), h('p', {}, doc.ai_summary)) : null,
+    doc.ai_document_type ? h('p', {}, h('strong', {}, `${t('doc.type')}: `), stateWord(doc.ai_document_type.value), percent(doc.ai_document_type.confidence, doc.ai_document_type.confirmed)) : null,
+    fields.length
+      ? h(
+          'table',
+          { class: 'fields', 'aria-label': t('doc.fields') },
+          h(
+            'tbody',
+            {},
+            fields.map(([name, f]) => h('tr', { key: name }, h('th', { scope: 'row' }, name.replace(/_/g, ' ')), h('td', {}, shown(f.value), percent(f.confidence, f.confirmed)))),
+          ),
+        )
+      : null,
+  );
+}
+
+function Tags({ doc, onChange }: { doc: Doc; onChange: (d: Doc) => void }) {
+  const [error, setError] = useState<unknown>(null);
+  const [value, setValue] = useState('');
+  const save = (tags: string[]) => {
+    setError(null);
+    client()
+      .call('updateDocument', { path: { id: doc.id }, body: { tags } })
+      .then(() => client().call('getDocument', { path: { id: doc.id } }))
+      .then(onChange, setError);
+  };
+  const suggested = doc.ai_tags.filter((tag) => !doc.tags.includes(tag));
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'tags-title' },
+    h('h2', { id: 'tags-title', class: 'card-title' }, t('doc.tags')),
+    h(
+      'ul',
+      { class: 'chips' },
+      doc.tags.map((tag) =>
+        h('li', { key: tag, class: 'chip' }, tag, h('button', { type: 'button', 'aria-label': t('doc.tagRemove', { tag }), onClick: () => save(doc.tags.filter((x) => x !== tag)) }, '×')),
+      ),
+    ),
+    h(
+      'form',
+      {
+        class: 'inline',
+        onSubmit: (e: Event) => {
+          e.preventDefault();
+          const tag = value.trim();
+          if (tag && !doc.tags.includes(tag)) save([...doc.tags, tag]);
+          setValue('');
+        },
+      },
+      h('input', { value, 'aria-label': t('doc.tagAdd'), placeholder: t('doc.tagAdd'), onInput: (e: Event) => setValue((e.target as HTMLInputElement).value) }),
+      h('button', { type: 'submit' }, '+'),
+    ),
+    suggested.length
+      ? h(
+          'div',
+          {},
+          h('h3', {}, t('doc.aiTags')),
+          h('ul', { class: 'chips' }, suggested.map((tag) => h('li', { key: tag, class: 'chip suggested' }, tag))),
+          h(
+            'button',
+            {
+              type: 'button',
+              onClick: () =>
+                client()
+                  .call('applyDocumentAiTags', { path: { id: doc.id } })
+                  .then(() => client().call('getDocument', { path: { id: doc.id } }))
+                  .then(onChange, setError),
+            },
+            t('doc.applyAi'),
+          ),
+        )
+      : null,
+    h(ErrorLine, { error }),
+  );
+}
+
+function Entities({ doc }: { doc: Doc }) {
+  const e = doc.entities;
+  if (!e) return null;
+  const groups: [string, string[]][] = [
+    [t('doc.entity.people'), e.people],
+    [t('doc.entity.organizations'), e.organizations],
+    [t('doc.entity.locations'), e.locations],
+    [t('doc.entity.dates'), e.dates],
+    [t('doc.entity.amounts'), e.amounts.map((a) => a.text)],
+  ];
+  const present = groups.filter(([, values]) => values.length > 0);
+  if (present.length === 0) return null;
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'entities-title' },
+    h('h2', { id: 'entities-title', class: 'card-title' }, t('doc.entities')),
+    h('dl', { class: 'entities' }, present.flatMap(([label, values]) => [h('dt', { key: `t-${label}` }, label), h('dd', { key: `d-${label}` }, values.join(', '))])),
+  );
+}
+
+/** Who the document is shared with: add a person with a permission, remove a share. */
+function Shares({ id }: { id: string }) {
+  const [shares, setShares] = useState<import('../sdk.ts').OperationResponse<'listDocumentShares'>['shares'] | null>(null);
+  const [users, setUsers] = useState<import('../sdk.ts').OperationResponse<'listUsers'>['data']>([]);
+  const [error, setError] = useState<unknown>(null);
+  const load = () => void client().call('listDocumentShares', { path: { id } }).then((a) => setShares(a.shares), setError);
+  useEffect(load, [id]);
+  // People are listed to those who may see them; others can still remove shares.
+  useEffect(() => void client().call('listUsers', { query: { page_size: 100 } }).then((a) => setUsers(a.data), () => undefined), []);
+  const add = (e: Event) => {
+    e.preventDefault();
+    const data = new FormData(e.target as HTMLFormElement);
+    const permission = String(data.get('permission')) as 'view' | 'edit' | 'admin';
+    setError(null);
+    client()
+      .call('shareDocument', { path: { id }, body: { user_id: String(data.get('user')), permission } })
+      .then(load, setError);
+  };
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'shares-title' },
+    h('h2', { id: 'shares-title', class: 'card-title' }, t('doc.shares')),
+    shares && shares.length === 0 ? h('p', { class: 'muted' }, t('doc.noShares')) : null,
+    h(
+      'ul',
+      { class: 'list' },
+      (shares ?? []).map((s) => {
+        const who = s.user_name ?? s.workspace_name ?? s.user_id ?? s.workspace_id ?? '';
+        return h(
+          'li',
+          { key: s.share_id },
+          h('span', {}, `${who}: ${t(`share.${s.permission}` as 'share.view')}`),
+          h('button', { type: 'button', class: 'small', 'aria-label': t('doc.shareRemove', { who }), onClick: () => void client().call('deleteDocumentShare', { path: { id, share_id: s.share_id } }).then(load, setError) }, '×'),
+        );
+      }),
+    ),
+    users.length
+      ? h(
+          'form',
+          { class: 'inline', onSubmit: add, style: { marginTop: '0.5rem' } },
+          h('label', { for: 'share-user' }, t('share.with')),
+          h('select', { id: 'share-user', name: 'user', required: true }, users.map((u) => h('option', { key: u.id, value: u.id }, `${u.name} <${u.email}>`))),
+          h('label', { for: 'share-permission' }, t('share.as')),
+          h('select', { id: 'share-permission', name: 'permission' }, (['view', 'edit', 'admin'] as const).map((p) => h('option', { key: p, value: p }, t(`share.${p}`)))),
+          h('button', { type: 'submit' }, t('share.submit')),
+        )
+      : null,
+    h(ErrorLine, { error }),
+  );
+}
+
+/** The extracted text, with find-in-text: every match marked, the count said. */
+function TextContent({ doc }: { doc: Doc }) {
+  const [text, setText] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    if (doc.status !== 'completed') return;
+    client()
+      .call('getDocumentContent', { path: { id: doc.id } })
+      .then((a) => setText(a.content), setError);
+  }, [doc.id, doc.status]);
+  if (doc.status !== 'completed') return null;
+  const parts: ComponentChildren[] = [];
+  let matches = 0;
+  const shown = (text ?? '').slice(0, 100_000);
+  if (query.trim().length > 1) {
+    const lower = shown.toLowerCase();
+    const needle = query.trim().toLowerCase();
+    let at = 0;
+    for (let i = lower.indexOf(needle); i >= 0 && matches < 1000; i = lower.indexOf(needle, i + needle.length)) {
+      parts.push(shown.slice(at, i), h('mark', { key: i }, shown.slice(i, i + needle.length)));
+      at = i + needle.length;
+      matches++;
+    }
+    parts.push(shown.slice(at));
+  } else parts.push(shown);
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'text-title' },
+    h('h2', { id: 'text-title', class: 'card-title' }, t('doc.text')),
+    h(
+      'div',
+      { class: 'row' },
+      h('input', { type: 'search', value: query, 'aria-label': t('doc.findInText'), placeholder: t('doc.findInText'), onInput: (e: Event) => setQuery((e.target as HTMLInputElement).value) }),
+      query.trim().length > 1 ? h('span', { role: 'status' }, t('doc.matches', { n: matches })) : null,
+    ),
+    h(ErrorLine, { error }),
+    text === null ? null : h('div', { class: 'text-content', tabIndex: 0, role: 'region', 'aria-label': t('doc.text') }, parts),
+  );
+}
+
+interface Turn {
+  question: string;
+  answer: string;
+  citations: { page?: number | null; text: string; document_id: string }[];
+  error?: unknown;
+}
+
+/** Chat beside the document: the answer streamed as it is written; a citation turns the preview to its page. */
+function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number) => void }) {
+  const ready = doc.status === 'completed';
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [question, setQuestion] = useState('');
+  const [asking, setAsking] = useState(false);
+  const session = useRef<string | null>(null);
+  const ask = async (e: Event) => {
+    e.preventDefault();
+    const q = question.trim();
+    if (!q) return;
+    setQuestion('');
+    setAsking(true);
+    const turn: Turn = { question: q, answer: '', citations: [] };
+    setTurns((old) => [...old, turn]);
+    const update = () => setTurns((old) => [...old.slice(0, -1), { ...turn }]);
+    try {
+      session.current ??= (await client().chat.createSession(doc.id, q.slice(0, 100))).id;
+      for await (const event of client().chat.stream(session.current, q)) {
+        if (event.type === 'delta') turn.answer += event.content;
+        else turn.citations = event.message.citations as Turn['citations'];
+        update();
+      }
+    } catch (error) {
+      turn.error = error;
+      update();
+    } finally {
+      setAsking(false);
+    }
+  };
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'chat-title' },
+    h('h2', { id: 'chat-title', class: 'card-title' }, t('chat.title')),
+    h(
+      'div',
+      { class: 'chat-log', 'aria-live': 'polite' },
+      turns.map((turn, i) =>
+        h(
+          'div',
+          { key: i },
+          h('p', { class: 'chat-q' }, h('span', { class: 'visually-hidden' }, `${t('chat.you')}: `), turn.question),
+          turn.answer ? h('p', { class: 'chat-a' }, turn.answer) : null,
+          turn.citations.length
+            ? h(
+                'ol',
+                { class: 'citations', 'aria-label': t('chat.sources') },
+                turn.citations.map((c, n) =>
+                  h(
+                    'li',
+                    { key: n },
+                    c.page
+                      ? h('button', { type: 'button', class: 'small', onClick: () => openPage(c.page as number) }, t('chat.source', { n: n + 1, page: c.page }))
+                      : h('span', {}, t('chat.sourceNoPage', { n: n + 1 })),
+                    ' ',
+                    h('span', { class: 'muted' }, c.text.slice(0, 160)),
+                  ),
+                ),
+              )
+            : null,
+          h(ErrorLine, { error: turn.error }),
+        ),
+      ),
+    ),
+    h(
+      'form',
+      { class: 'inline', onSubmit: ask },
+      h('input', { value: question, required: true, disabled: !ready || asking, 'aria-label': t('chat.question'), placeholder: t('chat.question'), 'aria-describedby': ready ? undefined : 'chat-wait', onInput: (e: Event) => setQuestion((e.target as HTMLInputElement).value) }),
+      h('button', { type: 'submit', class: 'primary', disabled: !ready || asking }, t('chat.ask')),
+    ),
+    ready ? null : h('p', { id: 'chat-wait', class: 'muted' }, t('chat.wait')),
+  );
+}
