@@ -9,6 +9,7 @@ import { importsModule } from './modules/imports/index.ts';
 import { mailModule } from './modules/mail/index.ts';
 import { mcpModule } from './modules/mcp/index.ts';
 import { processingModule } from './modules/processing/index.ts';
+import { recordsModule } from './modules/records/index.ts';
 import { reviewModule } from './modules/review/index.ts';
 import { sandboxModule } from './modules/sandbox/index.ts';
 import { searchModule } from './modules/search/index.ts';
@@ -38,6 +39,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   webhooksModule,
   workflowsModule,
   reviewModule,
+  recordsModule,
   subscriptionModule,
   importsModule,
   consoleModule,

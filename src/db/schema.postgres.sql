@@ -680,6 +680,26 @@ CREATE TABLE public.learned_tag_terms (
     updated_at bigint NOT NULL
 );
 
+-- table legal_hold_items (owner: records)
+CREATE TABLE public.legal_hold_items (
+    hold_id text NOT NULL,
+    tenant_id text NOT NULL,
+    target_type text NOT NULL,
+    target_id text NOT NULL
+);
+
+-- table legal_holds (owner: records)
+CREATE TABLE public.legal_holds (
+    id text NOT NULL,
+    tenant_id text NOT NULL,
+    name text NOT NULL,
+    status text NOT NULL,
+    created_by text,
+    created_at bigint NOT NULL,
+    released_by text,
+    released_at bigint
+);
+
 -- table mail_outbox (owner: mail)
 CREATE TABLE public.mail_outbox (
     id text NOT NULL,
@@ -743,6 +763,36 @@ CREATE TABLE public.refresh_tokens (
     created_at bigint NOT NULL,
     expires_at bigint NOT NULL,
     spent_at bigint
+);
+
+-- table retention_reviews (owner: records)
+CREATE TABLE public.retention_reviews (
+    rule_id text NOT NULL,
+    document_id text NOT NULL,
+    tenant_id text NOT NULL,
+    task_id text NOT NULL,
+    status text NOT NULL,
+    created_at bigint NOT NULL
+);
+
+-- table retention_rules (owner: records)
+CREATE TABLE public.retention_rules (
+    id text NOT NULL,
+    tenant_id text NOT NULL,
+    folder_id text NOT NULL,
+    keep_days integer NOT NULL,
+    basis text NOT NULL,
+    action text NOT NULL,
+    created_by text,
+    created_at bigint NOT NULL,
+    run_status text DEFAULT 'idle'::text NOT NULL,
+    run_started_at bigint,
+    run_finished_at bigint,
+    run_examined integer DEFAULT 0 NOT NULL,
+    run_deleted integer DEFAULT 0 NOT NULL,
+    run_review_requested integer DEFAULT 0 NOT NULL,
+    run_held integer DEFAULT 0 NOT NULL,
+    run_error text
 );
 
 -- table search_changes (owner: search)
@@ -1223,6 +1273,12 @@ ALTER TABLE ONLY public.learned_tag_models
 ALTER TABLE ONLY public.learned_tag_terms
     ADD CONSTRAINT learned_tag_terms_pkey PRIMARY KEY (document_id);
 
+ALTER TABLE ONLY public.legal_hold_items
+    ADD CONSTRAINT legal_hold_items_pk PRIMARY KEY (hold_id, target_type, target_id);
+
+ALTER TABLE ONLY public.legal_holds
+    ADD CONSTRAINT legal_holds_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.mail_outbox
     ADD CONSTRAINT mail_outbox_pkey PRIMARY KEY (id);
 
@@ -1246,6 +1302,12 @@ ALTER TABLE ONLY public.refresh_tokens
 
 ALTER TABLE ONLY public.refresh_tokens
     ADD CONSTRAINT refresh_tokens_token_hash_key UNIQUE (token_hash);
+
+ALTER TABLE ONLY public.retention_reviews
+    ADD CONSTRAINT retention_reviews_pk PRIMARY KEY (rule_id, document_id);
+
+ALTER TABLE ONLY public.retention_rules
+    ADD CONSTRAINT retention_rules_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.search_changes
     ADD CONSTRAINT search_changes_pk PRIMARY KEY (tenant_id, document_id);
@@ -1454,6 +1516,10 @@ CREATE UNIQUE INDEX jobs_unique_key_idx ON public.jobs USING btree (unique_key) 
 
 CREATE INDEX learned_tag_terms_tenant_idx ON public.learned_tag_terms USING btree (tenant_id, updated_at);
 
+CREATE INDEX legal_hold_items_target_idx ON public.legal_hold_items USING btree (tenant_id, target_id);
+
+CREATE INDEX legal_holds_tenant_idx ON public.legal_holds USING btree (tenant_id, id);
+
 CREATE INDEX mail_outbox_status_idx ON public.mail_outbox USING btree (status, created_at);
 
 CREATE INDEX mail_outbox_tenant_idx ON public.mail_outbox USING btree (tenant_id, created_at);
@@ -1465,6 +1531,14 @@ CREATE INDEX mcp_servers_tenant_idx ON public.mcp_servers USING btree (tenant_id
 CREATE INDEX password_reset_tokens_user_idx ON public.password_reset_tokens USING btree (tenant_id, user_id);
 
 CREATE INDEX refresh_tokens_session_idx ON public.refresh_tokens USING btree (tenant_id, session_id);
+
+CREATE INDEX retention_reviews_document_idx ON public.retention_reviews USING btree (document_id);
+
+CREATE INDEX retention_reviews_tenant_idx ON public.retention_reviews USING btree (tenant_id, task_id);
+
+CREATE INDEX retention_rules_folder_idx ON public.retention_rules USING btree (folder_id);
+
+CREATE INDEX retention_rules_tenant_idx ON public.retention_rules USING btree (tenant_id, id);
 
 CREATE INDEX search_changes_version_idx ON public.search_changes USING btree (tenant_id, version);
 
@@ -1691,6 +1765,12 @@ ALTER TABLE ONLY public.import_projects
 ALTER TABLE ONLY public.learned_tag_terms
     ADD CONSTRAINT learned_tag_terms_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.legal_hold_items
+    ADD CONSTRAINT legal_hold_items_hold_id_fkey FOREIGN KEY (hold_id) REFERENCES public.legal_holds(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.legal_holds
+    ADD CONSTRAINT legal_holds_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.mail_outbox
     ADD CONSTRAINT mail_outbox_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
@@ -1711,6 +1791,18 @@ ALTER TABLE ONLY public.refresh_tokens
 
 ALTER TABLE ONLY public.refresh_tokens
     ADD CONSTRAINT refresh_tokens_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.retention_reviews
+    ADD CONSTRAINT retention_reviews_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.retention_reviews
+    ADD CONSTRAINT retention_reviews_rule_id_fkey FOREIGN KEY (rule_id) REFERENCES public.retention_rules(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.retention_rules
+    ADD CONSTRAINT retention_rules_folder_id_fkey FOREIGN KEY (folder_id) REFERENCES public.folders(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.retention_rules
+    ADD CONSTRAINT retention_rules_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.search_documents
     ADD CONSTRAINT search_documents_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;

@@ -415,6 +415,27 @@ CREATE TABLE "learned_tag_terms" (
   "updated_at" bigint not null
 );
 
+-- table legal_hold_items (owner: records)
+CREATE TABLE "legal_hold_items" (
+  "hold_id" text not null references "legal_holds" ("id") on delete cascade,
+  "tenant_id" text not null,
+  "target_type" text not null,
+  "target_id" text not null,
+  constraint "legal_hold_items_pk" primary key ("hold_id", "target_type", "target_id")
+);
+
+-- table legal_holds (owner: records)
+CREATE TABLE "legal_holds" (
+  "id" text primary key,
+  "tenant_id" text not null references "tenants" ("id") on delete cascade,
+  "name" text not null,
+  "status" text not null,
+  "created_by" text,
+  "created_at" bigint not null,
+  "released_by" text,
+  "released_at" bigint
+);
+
 -- table mail_outbox (owner: mail)
 CREATE TABLE "mail_outbox" (
   "id" text primary key,
@@ -479,6 +500,37 @@ CREATE TABLE "refresh_tokens" (
   "created_at" bigint not null,
   "expires_at" bigint not null,
   "spent_at" bigint
+);
+
+-- table retention_reviews (owner: records)
+CREATE TABLE "retention_reviews" (
+  "rule_id" text not null references "retention_rules" ("id") on delete cascade,
+  "document_id" text not null references "documents" ("id") on delete cascade,
+  "tenant_id" text not null,
+  "task_id" text not null,
+  "status" text not null,
+  "created_at" bigint not null,
+  constraint "retention_reviews_pk" primary key ("rule_id", "document_id")
+);
+
+-- table retention_rules (owner: records)
+CREATE TABLE "retention_rules" (
+  "id" text primary key,
+  "tenant_id" text not null references "tenants" ("id") on delete cascade,
+  "folder_id" text not null references "folders" ("id") on delete cascade,
+  "keep_days" integer not null,
+  "basis" text not null,
+  "action" text not null,
+  "created_by" text,
+  "created_at" bigint not null,
+  "run_status" text default 'idle' not null,
+  "run_started_at" bigint,
+  "run_finished_at" bigint,
+  "run_examined" integer default 0 not null,
+  "run_deleted" integer default 0 not null,
+  "run_review_requested" integer default 0 not null,
+  "run_held" integer default 0 not null,
+  "run_error" text
 );
 
 -- table search_changes (owner: search)
@@ -1048,6 +1100,12 @@ CREATE UNIQUE INDEX "jobs_unique_key_idx" on "jobs" ("unique_key") where unique_
 -- index learned_tag_terms_tenant_idx
 CREATE INDEX "learned_tag_terms_tenant_idx" on "learned_tag_terms" ("tenant_id", "updated_at");
 
+-- index legal_hold_items_target_idx
+CREATE INDEX "legal_hold_items_target_idx" on "legal_hold_items" ("tenant_id", "target_id");
+
+-- index legal_holds_tenant_idx
+CREATE INDEX "legal_holds_tenant_idx" on "legal_holds" ("tenant_id", "id");
+
 -- index mail_outbox_status_idx
 CREATE INDEX "mail_outbox_status_idx" on "mail_outbox" ("status", "created_at");
 
@@ -1065,6 +1123,18 @@ CREATE INDEX "password_reset_tokens_user_idx" on "password_reset_tokens" ("tenan
 
 -- index refresh_tokens_session_idx
 CREATE INDEX "refresh_tokens_session_idx" on "refresh_tokens" ("tenant_id", "session_id");
+
+-- index retention_reviews_document_idx
+CREATE INDEX "retention_reviews_document_idx" on "retention_reviews" ("document_id");
+
+-- index retention_reviews_tenant_idx
+CREATE INDEX "retention_reviews_tenant_idx" on "retention_reviews" ("tenant_id", "task_id");
+
+-- index retention_rules_folder_idx
+CREATE INDEX "retention_rules_folder_idx" on "retention_rules" ("folder_id");
+
+-- index retention_rules_tenant_idx
+CREATE INDEX "retention_rules_tenant_idx" on "retention_rules" ("tenant_id", "id");
 
 -- index search_changes_version_idx
 CREATE INDEX "search_changes_version_idx" on "search_changes" ("tenant_id", "version");

@@ -53,6 +53,12 @@ const CATALOGUE: { readonly [N in EventName]: { readonly emittedBy: string } } =
   // Not in the spec's table: a document's filename, folder or tags changed (the workflows'
   // document_update trigger, contract §10).
   'document.updated': { emittedBy: 'documents' },
+  // Not in the spec's table: legal holds and retention rules (issue 32, docs/records.md).
+  'legal_hold.created': { emittedBy: 'records' },
+  'legal_hold.released': { emittedBy: 'records' },
+  'retention.document_deleted': { emittedBy: 'records' },
+  'retention.review_requested': { emittedBy: 'records' },
+  'retention.run_completed': { emittedBy: 'records' },
 };
 
 /** Every event name, in the catalogue's order. */

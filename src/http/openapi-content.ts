@@ -45,6 +45,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'api-keys': 'API keys of the tenant (`ak_live_` and `ak_test_`): the full key is shown once, when created or rotated.',
   users: 'The tenant’s users and their roles (`owner`, `admin`, `member`, `viewer`, plus custom role names).',
   workspaces: 'Groups of users that documents and folders can be shared with.',
+  'legal-holds': 'Legal holds (owners and admins): while active, nothing a hold covers may be deleted: 409 `legal_hold` naming the hold. A folder hold covers everything below it, also what is added later (docs/records.md).',
+  'retention-rules': 'Retention rules (owners and admins): documents of a folder tree are deleted, or sent to the task inbox for review, `keep_days` after their upload or current version; run in the worker (docs/records.md).',
   tenant: 'The caller’s tenant’s settings, such as the confidence below which AI results go to review (`ai_review_threshold`).',
   folders: 'Nested folders. Names are unique among siblings (case-insensitive).',
   documents:

@@ -172,6 +172,7 @@ const ACTION_VERBS = new Set([
   'retry',
   'revoke',
   'rotate',
+  'run',
   'search',
   'send',
   'share',

@@ -88,6 +88,8 @@ export const errors = {
   taskNotFound: () => new AppError(404, 'task_not_found', 'Task not found'),
   /** Chat: the document has no finished text to answer from (docs/api-decisions.md §7). */
   documentNotReady: (message: string, details: Record<string, unknown>) => new AppError(409, 'document_not_ready', message, { details }),
+  /** A deletion (document, folder, version, stored copy) of something an active legal hold covers (docs/records.md); `details` name the hold. */
+  legalHold: (message: string, details: Record<string, unknown>) => new AppError(409, 'legal_hold', message, { details }),
   /** Not enough AI credits left this month. */
   insufficientCredits: (message: string, details: Record<string, unknown>) => new AppError(402, 'insufficient_credits', message, { details }),
   /** A folder deleted without force still holds something. */

@@ -25,7 +25,7 @@ describe('event catalogue', () => {
     ]) {
       assert.ok(isEventName(name), name);
     }
-    assert.equal(EVENT_NAMES.length, 14); // the spec's 12, subscription.tier_changed and document.updated
+    assert.equal(EVENT_NAMES.length, 19); // the spec's 12, subscription.tier_changed, document.updated and the records module's 5
     assert.equal(isEventName('document.exploded'), false);
   });
 });

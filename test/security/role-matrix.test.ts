@@ -111,6 +111,8 @@ describeEachDialect(
         return waitFor(async () => (await db().selectFrom('workflow_tasks').select('id').where('execution_id', '=', execution).executeTakeFirst())?.id, 'the task', 20_000);
       },
       chatSession: async () => (await made('POST', '/api/v1/chat/sessions', alice.headers, { document_id: fx.document, name: `Alice asks ${Math.random()}` })).id as string,
+      hold: async () => (await made('POST', '/api/v1/legal-holds', tenant.headers, { name: `Hold ${Math.random()}`, folder_ids: [await fresh.folder()] })).id as string,
+      rule: async () => (await made('POST', '/api/v1/retention-rules', tenant.headers, { folder_id: await fresh.folder(), keep_days: 3650, basis: 'created', action: 'review' })).id as string,
       project: async () => (await made('POST', '/api/v1/migrations/projects', tenant.headers, { name: `Import ${Math.random()}`, source_type: 'google_drive', config: { folder_ids: ['drive-1'] } })).id as string,
     };
     const WAITING = { name: 'Waits', nodes: [{ id: 'wait', type: 'delay', timeout_seconds: 5, config: { seconds: 3600 } }] };
@@ -139,6 +141,8 @@ describeEachDialect(
       fx.execution = await fresh.execution();
       fx.task = await fresh.task();
       fx.project = await fresh.project();
+      fx.hold = await fresh.hold();
+      fx.rule = await fresh.rule();
       fx.checkout = (await made('POST', '/api/v1/subscription/checkout', tenant.headers, { tier: 'team', success_url: 'https://example.com/ok', cancel_url: 'https://example.com/no' })).checkout_id;
     });
 
@@ -271,6 +275,15 @@ describeEachDialect(
       },
       'GET /api/v1/migrations/projects/{id}/agents': { request: same(`/api/v1/migrations/projects/${fx.project}/agents`), expect: by(ok, refused()) },
       'GET /api/v1/migrations/projects/{id}/agent-runs': { request: same(`/api/v1/migrations/projects/${fx.project}/agent-runs`), expect: by(ok, refused()) },
+
+      // Records (docs/records.md): legal holds and retention rules are for owners, admins and API keys.
+      'POST /api/v1/legal-holds': { request: async () => ({ url: '/api/v1/legal-holds', payload: { name: 'Dispute', folder_ids: [await fresh.folder()], document_ids: [fx.document] } }), expect: by(ok, refused()) },
+      'GET /api/v1/legal-holds/{id}': { request: same(`/api/v1/legal-holds/${fx.hold}`), expect: by(ok, refused()) },
+      'DELETE /api/v1/legal-holds/{id}': { request: async () => ({ url: `/api/v1/legal-holds/${await fresh.hold()}` }), expect: by(ok, refused()) },
+      'POST /api/v1/retention-rules': { request: async () => ({ url: '/api/v1/retention-rules', payload: { folder_id: await fresh.folder(), keep_days: 3650, basis: 'created', action: 'delete' } }), expect: by(ok, refused()) },
+      'GET /api/v1/retention-rules/{id}': { request: same(`/api/v1/retention-rules/${fx.rule}`), expect: by(ok, refused()) },
+      'POST /api/v1/retention-rules/{id}/run': { request: same(`/api/v1/retention-rules/${fx.rule}/run`), expect: by(ok, refused()) },
+      'DELETE /api/v1/retention-rules/{id}': { request: async () => ({ url: `/api/v1/retention-rules/${await fresh.rule()}` }), expect: by(ok, refused()) },
 
       // The operator's endpoints take the administrator key only: a tenant's credentials are 401.
       ...Object.fromEntries(

@@ -2,6 +2,7 @@ import { DocuVaultError } from '@docuvault/sdk';
 import { auditCommand } from './commands/audit.ts';
 import { browseCommands } from './commands/browse.ts';
 import { loginCommands } from './commands/login.ts';
+import { holdsCommand, retentionCommand } from './commands/records.ts';
 import { searchCommands } from './commands/search.ts';
 import { tasksCommand } from './commands/tasks.ts';
 import { uploadCommand } from './commands/upload.ts';
@@ -19,6 +20,8 @@ const COMMANDS: Record<string, Command> = {
   tasks: tasksCommand,
   webhooks: webhooksCommand,
   audit: auditCommand,
+  holds: holdsCommand,
+  retention: retentionCommand,
 };
 
 const USAGE = `usage: docuvault <command> [options]   (add --json to any command for machine-readable output)
@@ -32,6 +35,8 @@ const USAGE = `usage: docuvault <command> [options]   (add --json to any command
   tasks [list | approve <id> | reject <id>] [--comment TEXT]
   webhooks [list | deliveries <id> | redeliver <id> <delivery-id> | test <id>]
   audit [--document ID] [--actor ID] [--action NAME] [--from ISO] [--to ISO] [--page N] [--export ndjson|csv]
+  holds [list [--status active|released] | show <id> | place <name> --documents a,b --folders c,d | release <id>]
+  retention [list | show <id> | add <folder-id> --keep-days N [--basis created|last_version] [--action delete|review] | run <id> | remove <id>]
 
 environment: DOCUVAULT_URL, DOCUVAULT_API_KEY override the saved login; DOCUVAULT_CONFIG names the config file`;
 

@@ -3,6 +3,7 @@ import type { ApiCaller } from './api-caller.ts';
 import { AuthState, type Credentials, type UserTokens, tokensFrom } from './auth.ts';
 import { DocumentsApi } from './documents-api.ts';
 import { ChatApi } from './chat-api.ts';
+import { RecordsApi } from './records-api.ts';
 import { OPERATIONS } from './generated/api-types.ts';
 import type { CallOptions, InputArgs, ItemOf, JsonOperationId, OperationId, OperationInput, OperationResponse, PagedOperationId } from './operation-types.ts';
 import { fillPath, queryString } from './paths.ts';
@@ -39,6 +40,8 @@ export class DocuVault implements ApiCaller {
   readonly documents: DocumentsApi;
   readonly chat: ChatApi;
   readonly audit: AuditApi;
+  /** Legal holds and retention rules. */
+  readonly records: RecordsApi;
   readonly #auth: AuthState;
   readonly #transport: Transport;
 
@@ -50,6 +53,7 @@ export class DocuVault implements ApiCaller {
     this.documents = new DocumentsApi(this, this.#transport);
     this.chat = new ChatApi(this);
     this.audit = new AuditApi(this);
+    this.records = new RecordsApi(this);
   }
 
   /** Signs a user in and answers a client holding their tokens. */
@@ -68,7 +72,7 @@ export class DocuVault implements ApiCaller {
 
   /** Calls one operation by its operationId and answers its typed JSON. */
   async call<K extends JsonOperationId>(op: K, ...args: InputArgs<K>): Promise<OperationResponse<K>> {
-    const res = await this.send(op, (args[0] ?? {}) as OperationInput<K>);
+    const res = await this.send(op, ((args as unknown[])[0] ?? {}) as never);
     const text = await res.text();
     return (text ? JSON.parse(text) : undefined) as OperationResponse<K>;
   }
@@ -79,7 +83,7 @@ export class DocuVault implements ApiCaller {
    * a change made since.
    */
   async callWithETag<K extends JsonOperationId>(op: K, ...args: InputArgs<K>): Promise<{ value: OperationResponse<K>; etag: string | null }> {
-    const res = await this.send(op, (args[0] ?? {}) as OperationInput<K>);
+    const res = await this.send(op, ((args as unknown[])[0] ?? {}) as never);
     const text = await res.text();
     return { value: (text ? JSON.parse(text) : undefined) as OperationResponse<K>, etag: res.headers.get('etag') };
   }

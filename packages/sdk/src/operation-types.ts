@@ -21,8 +21,13 @@ type PathPart<O> = O extends { path: infer P } ? { path: P } : { path?: undefine
 type QueryPart<O> = O extends { query: infer Q } ? { query?: Q } : { query?: undefined };
 type BodyPart<O> = O extends { body: infer B } ? { body: B } : O extends { body?: infer B } ? { body?: B } : { body?: undefined };
 
+// One conditional over the operation, distributing once: for a union of operations this is the
+// union of their inputs. Three separate conditionals would each distribute and their intersection
+// multiply (paths × queries × bodies), passing the compiler's union limit as operations are added (TS2590).
+type InputOf<O> = O extends unknown ? PathPart<O> & QueryPart<O> & BodyPart<O> : never;
+
 /** What `call(op, input)` takes for an operation. */
-export type OperationInput<K extends OperationId> = PathPart<Operations[K]> & QueryPart<Operations[K]> & BodyPart<Operations[K]> & CallOptions;
+export type OperationInput<K extends OperationId> = InputOf<Operations[K]> & CallOptions;
 
 /** The input argument: optional when nothing in it is required. */
 export type InputArgs<K extends OperationId> = Record<string, never> extends Omit<OperationInput<K>, keyof CallOptions> ? [input?: OperationInput<K>] : [input: OperationInput<K>];

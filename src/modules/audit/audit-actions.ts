@@ -91,6 +91,11 @@ export const ACTIONS = {
   'tenant.create': { action: 'tenant.create', kind: 'admin', target: 'tenant', from: 'response:tenant.id', tenantFrom: 'response:tenant.id' },
   'tenant.update': spec('tenant.update', 'admin', 'tenant', 'tenant_id'),
   'audit.export': spec('audit.export', 'admin'),
+  'legal_hold.create': spec('legal_hold.create', 'admin', 'legal_hold', 'response'),
+  'legal_hold.release': spec('legal_hold.release', 'admin', 'legal_hold'),
+  'retention_rule.create': spec('retention_rule.create', 'admin', 'retention_rule', 'response'),
+  'retention_rule.run': spec('retention_rule.run', 'admin', 'retention_rule'),
+  'retention_rule.delete': spec('retention_rule.delete', 'admin', 'retention_rule'),
   // A request refused on an existing object (403, or 404 for a document the caller may not see).
   'access.denied': spec('access.denied', 'read'),
 } as const satisfies Record<string, AuditActionSpec>;
@@ -142,6 +147,11 @@ export const ROUTE_ACTIONS: Readonly<Record<string, AuditActionName>> = {
   'POST /api/v1/admin/tenants': 'tenant.create',
   'PATCH /api/v1/admin/tenants/:tenant_id': 'tenant.update',
   'GET /api/v1/audit/export': 'audit.export',
+  'POST /api/v1/legal-holds': 'legal_hold.create',
+  'DELETE /api/v1/legal-holds/:id': 'legal_hold.release',
+  'POST /api/v1/retention-rules': 'retention_rule.create',
+  'POST /api/v1/retention-rules/:id/run': 'retention_rule.run',
+  'DELETE /api/v1/retention-rules/:id': 'retention_rule.delete',
 };
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { DocumentsService } from './documents.service.ts';
-import { IdParams, MessageBody, standardErrors } from '../../http/common-schemas.ts';
+import { ErrorBody, IdParams, MessageBody, standardErrors } from '../../http/common-schemas.ts';
 import { ifMatchUpdate } from '../../http/conditional-requests.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { presentDocumentDetail, presentDocumentListItem, presentReprocess } from './documents.presenter.ts';
@@ -96,7 +96,7 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
         tags,
         summary: 'Update a document',
         description:
-          'Partial update: rename, move (`folder_id` null: top level) or replace `tags` (names, created on first use). Needs `edit` permission on the document. With `If-Match` (the ETag of GET), a document changed since is 412 `precondition_failed`.',
+          'Partial update: rename, move (`folder_id` null: top level) or replace `tags` (names, created on first use). Needs `edit` permission on the document. With `If-Match` (the ETag of GET), a document changed since is 412 `precondition_failed`. Moving it out from under a folder an active legal hold names is 409 `legal_hold`.',
         params: IdParams,
         body: UpdateDocumentBody,
         response: { 200: DocumentDetail, ...standardErrors },
@@ -118,9 +118,9 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
       schema: {
         tags,
         summary: 'Delete a document',
-        description: 'Permanent: the stored file is removed too. Needs `admin` permission on the document.',
+        description: 'Permanent: the stored file is removed too. Needs `admin` permission on the document. 409 `legal_hold` while a legal hold covers it (`details.hold_id`, `details.hold_name`).',
         params: IdParams,
-        response: { 200: MessageBody, ...standardErrors },
+        response: { 200: MessageBody, 409: ErrorBody, ...standardErrors },
       },
     },
     async (request) => {

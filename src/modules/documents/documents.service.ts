@@ -16,6 +16,7 @@ import type { TagsRepository } from './tags/tags.repository.ts';
 import { normaliseTagNames, type TagsService } from './tags/tags.service.ts';
 import { readTextContent } from './document-content.ts';
 import type { DocumentHooks } from './document-hooks.ts';
+import type { LegalHoldGuard } from './legal-hold-guard.ts';
 import { removeDocuments } from './document-removal.ts';
 import { documentTransitions } from './document-status.ts';
 import type { Document, DocumentListFilter, DocumentPatch, DocumentSort, DocumentsRepository } from './documents.repository.ts';
@@ -62,6 +63,7 @@ export class DocumentsService {
     tags: TagsRepository;
     tagsService: TagsService;
     hooks: DocumentHooks;
+    guard: LegalHoldGuard;
   };
   constructor(deps: DocumentsService['deps']) {
     this.deps = deps;
@@ -110,6 +112,7 @@ export class DocumentsService {
       const nameProblem = newName === undefined ? null : nameTypeProblem(newName, document.fileType);
       if (nameProblem) throw errors.field('filename', nameProblem);
       if (patch.folderId && !(await folders.exists(trx, tenantId, patch.folderId))) throw errors.notFound('folder', patch.folderId);
+      if (patch.folderId !== undefined && patch.folderId !== document.folderId) await this.deps.guard.assertMovable(trx, tenantId, { documentId: id }, patch.folderId);
       const now = clock.now();
       const changed: string[] = [];
       if (tagNames !== undefined) {
@@ -137,6 +140,7 @@ export class DocumentsService {
     const { database, documents, jobs } = this.deps;
     await database.db.transaction().execute(async (trx) => {
       const { document } = await authorizeDocument(trx, auth, id, 'delete');
+      await this.deps.guard.assertDeletable(trx, auth.tenant.id, { documentIds: [id] });
       await removeDocuments(trx, { documents, jobs }, auth.tenant.id, [document]);
     });
   }

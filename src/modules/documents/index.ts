@@ -20,6 +20,8 @@ import { DocumentsService } from './documents.service.ts';
 import { FoldersRepository } from './folders/folders.repository.ts';
 import { folderRoutes } from './folders/folders.routes.ts';
 import { FoldersService } from './folders/folders.service.ts';
+import { LegalHoldGuard } from './legal-hold-guard.ts';
+import { RetentionLibrary } from './retention-library.ts';
 import { SharesRepository } from './shares/shares.repository.ts';
 import { shareRoutes } from './shares/shares.routes.ts';
 import { SharesService } from './shares/shares.service.ts';
@@ -80,6 +82,8 @@ export { presentDocumentDetail } from './documents.presenter.ts';
 export type { AiEnrichment, AiFieldValue, Document, DocumentEntities, DocumentPatch, ProcessingError, StoredContent } from './documents.repository.ts';
 export type { DocumentsService } from './documents.service.ts';
 export type { FoldersService } from './folders/folders.service.ts';
+export type { DeletionScope, HoldChecker, HoldMatch, LegalHoldGuard } from './legal-hold-guard.ts';
+export type { RetentionBasis, RetentionCandidate, RetentionLibrary } from './retention-library.ts';
 export { normaliseTagNames } from './tags/tags.service.ts';
 export type { StoredFileSelection };
 // A query fragment for the storage inventory's one-statement insert (see stored-files.repository.ts).
@@ -99,6 +103,10 @@ declare module '../../platform/module.ts' {
     batchJobs: BatchJobsService;
     documentFiles: DocumentFiles;
     folderPaths: FolderPaths;
+    /** The check every deletion path makes (documents, folders, versions, stored copies): 409 `legal_hold` under an active hold. */
+    legalHoldGuard: LegalHoldGuard;
+    /** Documents a retention rule has come due for, and their removal by the rule. */
+    retentionLibrary: RetentionLibrary;
     /** A tenant's stored documents and bytes, from the counters the storage quota enforces (subscription status). */
     storageUsage: { usage(tenantId: string): Promise<{ documents: number; bytes: number }> };
   }
@@ -134,9 +142,10 @@ export const documentsModule = defineModule({
     hooks.onStored(async (trx, stored, cause) => {
       if (cause === 'upload') for (const d of stored) await audit.recordIn(trx, { tenantId: d.tenantId, action: 'document.upload', targetId: d.id });
     });
-    const documents = new DocumentsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, hooks });
+    const guard = new LegalHoldGuard();
+    const documents = new DocumentsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, hooks, guard });
     const uploads = new DocumentUploadsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, quota, hooks });
-    const folders = new FoldersService({ database, clock, jobs, folders: repositories.folders, documents: repositories.documents });
+    const folders = new FoldersService({ database, clock, jobs, folders: repositories.folders, documents: repositories.documents, guard });
     const shares = new SharesService({ database, clock, shares: repositories.shares, members: use('members') });
     const batchJobs = new BatchJobsService({ database, batchJobs: repositories.batchJobs });
     const storageUsage = { usage: (tenantId: string) => repositories.documents.usage(database.db, tenantId) };
@@ -155,6 +164,8 @@ export const documentsModule = defineModule({
         batchJobs,
         storageUsage,
         documentFiles: new StoredFilesRepository(),
+        legalHoldGuard: guard,
+        retentionLibrary: new RetentionLibrary({ documents: repositories.documents, jobs, guard }),
         folderPaths: { pathOf: (db, tenantId, folderId) => repositories.folders.pathOf(db, tenantId, folderId) },
         documentAccess: { authorize: authorizeDocument, mayEdit: mayEditDocument, editableCondition: editableDocument },
         documentQueries: new DocumentQueries(database.dialect),

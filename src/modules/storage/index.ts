@@ -51,6 +51,7 @@ export const storageModule = defineModule({
       stores,
       mail: use('mail'),
       documents: use('documentFiles'),
+      holds: use('legalHoldGuard'),
     };
     const storageConfig = new StorageConfigService({
       database,

@@ -35,4 +35,6 @@ export interface StorageDeps {
   mail: Pick<ModuleServices['mail'], 'enqueue'>;
   /** The documents module's stored files: whether a document still exists, which provider holds its bytes. */
   documents: ModuleServices['documentFiles'];
+  /** Documents a legal hold covers keep their source copies (docs/records.md). */
+  holds: Pick<ModuleServices['legalHoldGuard'], 'heldDocuments'>;
 }

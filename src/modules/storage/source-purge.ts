@@ -23,16 +23,28 @@ export async function purgeSource(deps: StorageDeps, job: RunningJob<MigrationJo
   // The source may be deleted from unless the tenant uses it again (moved back, or moving now).
   const purgeable = !!placement && !running && placement.current !== source && placement.write !== source;
   let rescued = 0;
+  let held = 0;
   if (purgeable) {
     const store = await deps.stores.storeFor(m.tenantId, source);
     rescued = await rescueStragglers(deps, m, store, await deps.stores.storeFor(m.tenantId, m.targetProvider));
     let after = '';
     for (;;) {
       const page = await deps.files.page(db, m.tenantId, m.id, 'copied', after, PURGE_PAGE);
-      await eachLimited(page, deps.config.copyConcurrency * 4, async (f) => {
-        await store.delete(f.storageKey);
-        if (f.thumbnailKey) await store.delete(f.thumbnailKey);
-      });
+      // A legal hold blocks the purge of what it covers: those source copies stay (and the source stays readable).
+      const onHold = await deps.holds.heldDocuments(
+        db,
+        m.tenantId,
+        page.map((f) => f.documentId),
+      );
+      held += onHold.size;
+      await eachLimited(
+        page.filter((f) => !onHold.has(f.documentId)),
+        deps.config.copyConcurrency * 4,
+        async (f) => {
+          await store.delete(f.storageKey);
+          if (f.thumbnailKey) await store.delete(f.thumbnailKey);
+        },
+      );
       if (page.length < PURGE_PAGE) break;
       after = page.at(-1)!.documentId;
     }
@@ -40,11 +52,11 @@ export async function purgeSource(deps: StorageDeps, job: RunningJob<MigrationJo
   const now = deps.clock.now();
   await db.transaction().execute(async (trx) => {
     if (purgeable && placement) {
-      const keepSource = (await deps.files.countFailed(trx, m.tenantId, m.id)) > 0;
+      const keepSource = held > 0 || (await deps.files.countFailed(trx, m.tenantId, m.id)) > 0;
       await deps.tenantStorage.save(trx, m.tenantId, afterPurge(placement, source, keepSource), now);
     }
     await deps.migrations.update(trx, m.id, { purgedAt: now }, now);
-    await deps.migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: purgeable ? 'source_purged' : 'source_purge_skipped', detail: { source, stragglers_copied: rescued }, at: now });
+    await deps.migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: purgeable ? 'source_purged' : 'source_purge_skipped', detail: { source, stragglers_copied: rescued, ...(held > 0 ? { kept_under_legal_hold: held } : {}) }, at: now });
     await job.completeIn(trx);
   });
 }

@@ -277,6 +277,25 @@ export interface Operations {
       updated_at?: string;
     };
   };
+  /** Place a legal hold */
+  createLegalHold: {
+    body: {
+      name: string;
+      document_ids?: string[];
+      folder_ids?: string[];
+    };
+    response: {
+      id: string;
+      name: string;
+      status: "active" | "released";
+      document_ids: string[];
+      folder_ids: string[];
+      created_by: string | null;
+      created_at: string;
+      released_by: string | null;
+      released_at: string | null;
+    };
+  };
   /** Register an MCP server */
   createMcpServer: {
     body: {
@@ -391,6 +410,34 @@ export interface Operations {
       };
       auto_approve: boolean;
       created_at: string;
+    };
+  };
+  /** Create a retention rule */
+  createRetentionRule: {
+    body: {
+      folder_id: string;
+      keep_days: number;
+      basis: "created" | "last_version";
+      action: "delete" | "review";
+    };
+    response: {
+      id: string;
+      folder_id: string;
+      keep_days: number;
+      basis: "created" | "last_version";
+      action: "delete" | "review";
+      created_by: string | null;
+      created_at: string;
+      last_run: {
+        status: "idle" | "running" | "completed" | "failed";
+        started_at: string | null;
+        finished_at: string | null;
+        examined: number;
+        deleted: number;
+        review_requested: number;
+        held: number;
+        error: string | null;
+      };
     };
   };
   /** Create a tag */
@@ -553,6 +600,23 @@ export interface Operations {
       message: string;
     };
   };
+  /** Release a legal hold */
+  deleteLegalHold: {
+    path: {
+      id: string;
+    };
+    response: {
+      id: string;
+      name: string;
+      status: "active" | "released";
+      document_ids: string[];
+      folder_ids: string[];
+      created_by: string | null;
+      created_at: string;
+      released_by: string | null;
+      released_at: string | null;
+    };
+  };
   /** Delete an MCP server */
   deleteMcpServer: {
     path: {
@@ -564,6 +628,15 @@ export interface Operations {
   };
   /** Delete an import project */
   deleteMigrationsProject: {
+    path: {
+      id: string;
+    };
+    response: {
+      message: string;
+    };
+  };
+  /** Delete a retention rule */
+  deleteRetentionRule: {
     path: {
       id: string;
     };
@@ -1158,6 +1231,23 @@ export interface Operations {
       };
     };
   };
+  /** Get a legal hold */
+  getLegalHold: {
+    path: {
+      id: string;
+    };
+    response: {
+      id: string;
+      name: string;
+      status: "active" | "released";
+      document_ids: string[];
+      folder_ids: string[];
+      created_by: string | null;
+      created_at: string;
+      released_by: string | null;
+      released_at: string | null;
+    };
+  };
   /** Get an MCP server */
   getMcpServer: {
     path: {
@@ -1249,6 +1339,31 @@ export interface Operations {
       status: string;
       checks?: {
         [key: string]: string;
+      };
+    };
+  };
+  /** Get a retention rule */
+  getRetentionRule: {
+    path: {
+      id: string;
+    };
+    response: {
+      id: string;
+      folder_id: string;
+      keep_days: number;
+      basis: "created" | "last_version";
+      action: "delete" | "review";
+      created_by: string | null;
+      created_at: string;
+      last_run: {
+        status: "idle" | "running" | "completed" | "failed";
+        started_at: string | null;
+        finished_at: string | null;
+        examined: number;
+        deleted: number;
+        review_requested: number;
+        held: number;
+        error: string | null;
       };
     };
   };
@@ -1734,6 +1849,30 @@ export interface Operations {
       }[];
     };
   };
+  /** List legal holds */
+  listLegalHolds: {
+    query: {
+      page?: number;
+      page_size?: number;
+      status?: "active" | "released";
+    };
+    response: {
+      data: {
+        id: string;
+        name: string;
+        status: "active" | "released";
+        document_ids: string[];
+        folder_ids: string[];
+        created_by: string | null;
+        created_at: string;
+        released_by: string | null;
+        released_at: string | null;
+      }[];
+      total: number;
+      page: number;
+      page_size: number;
+    };
+  };
   /** The tenant's mail settings */
   listMailSettings: {
     response: {
@@ -1918,6 +2057,37 @@ export interface Operations {
         completed_at: string | null;
         created_at: string;
         updated_at: string;
+      }[];
+      total: number;
+      page: number;
+      page_size: number;
+    };
+  };
+  /** List retention rules */
+  listRetentionRules: {
+    query: {
+      page?: number;
+      page_size?: number;
+    };
+    response: {
+      data: {
+        id: string;
+        folder_id: string;
+        keep_days: number;
+        basis: "created" | "last_version";
+        action: "delete" | "review";
+        created_by: string | null;
+        created_at: string;
+        last_run: {
+          status: "idle" | "running" | "completed" | "failed";
+          started_at: string | null;
+          finished_at: string | null;
+          examined: number;
+          deleted: number;
+          review_requested: number;
+          held: number;
+          error: string | null;
+        };
       }[];
       total: number;
       page: number;
@@ -2660,6 +2830,31 @@ export interface Operations {
       previous_key_expires_at: string;
     };
   };
+  /** Run a retention rule now */
+  runRetentionRule: {
+    path: {
+      id: string;
+    };
+    response: {
+      id: string;
+      folder_id: string;
+      keep_days: number;
+      basis: "created" | "last_version";
+      action: "delete" | "review";
+      created_by: string | null;
+      created_at: string;
+      last_run: {
+        status: "idle" | "running" | "completed" | "failed";
+        started_at: string | null;
+        finished_at: string | null;
+        examined: number;
+        deleted: number;
+        review_requested: number;
+        held: number;
+        error: string | null;
+      };
+    };
+  };
   /** Search documents by keyword or meaning */
   search: {
     query: {
@@ -3241,9 +3436,11 @@ export const OPERATIONS = {
   createDagHook: { method: 'POST', path: '/api/v1/dag/hooks/{id}', idempotencyKey: false, answers: 'json' },
   createDagWorkflow: { method: 'POST', path: '/api/v1/dag/workflows', idempotencyKey: true, answers: 'json' },
   createFolder: { method: 'POST', path: '/api/v1/folders', idempotencyKey: true, answers: 'json' },
+  createLegalHold: { method: 'POST', path: '/api/v1/legal-holds', idempotencyKey: true, answers: 'json' },
   createMcpServer: { method: 'POST', path: '/api/v1/mcp/servers', idempotencyKey: true, answers: 'json' },
   createMigrationsProject: { method: 'POST', path: '/api/v1/migrations/projects', idempotencyKey: true, answers: 'json' },
   createMigrationsProjectAgent: { method: 'POST', path: '/api/v1/migrations/projects/{id}/agents', idempotencyKey: true, answers: 'json' },
+  createRetentionRule: { method: 'POST', path: '/api/v1/retention-rules', idempotencyKey: true, answers: 'json' },
   createTag: { method: 'POST', path: '/api/v1/tags', idempotencyKey: true, answers: 'json' },
   createUser: { method: 'POST', path: '/api/v1/users', idempotencyKey: true, answers: 'json' },
   createWebhook: { method: 'POST', path: '/api/v1/webhooks', idempotencyKey: true, answers: 'json' },
@@ -3256,8 +3453,10 @@ export const OPERATIONS = {
   deleteDocument: { method: 'DELETE', path: '/api/v1/documents/{id}', idempotencyKey: true, answers: 'json' },
   deleteDocumentShare: { method: 'DELETE', path: '/api/v1/documents/{id}/shares/{share_id}', idempotencyKey: true, answers: 'json' },
   deleteFolder: { method: 'DELETE', path: '/api/v1/folders/{id}', idempotencyKey: true, answers: 'json' },
+  deleteLegalHold: { method: 'DELETE', path: '/api/v1/legal-holds/{id}', idempotencyKey: true, answers: 'json' },
   deleteMcpServer: { method: 'DELETE', path: '/api/v1/mcp/servers/{id}', idempotencyKey: true, answers: 'json' },
   deleteMigrationsProject: { method: 'DELETE', path: '/api/v1/migrations/projects/{id}', idempotencyKey: true, answers: 'json' },
+  deleteRetentionRule: { method: 'DELETE', path: '/api/v1/retention-rules/{id}', idempotencyKey: true, answers: 'json' },
   deleteTag: { method: 'DELETE', path: '/api/v1/tags/{id}', idempotencyKey: true, answers: 'json' },
   deleteUser: { method: 'DELETE', path: '/api/v1/users/{id}', idempotencyKey: true, answers: 'json' },
   deleteWebhook: { method: 'DELETE', path: '/api/v1/webhooks/{id}', idempotencyKey: true, answers: 'json' },
@@ -3286,11 +3485,13 @@ export const OPERATIONS = {
   getFolder: { method: 'GET', path: '/api/v1/folders/{id}', idempotencyKey: false, answers: 'json' },
   getHealth: { method: 'GET', path: '/health', idempotencyKey: false, answers: 'json' },
   getHealthz: { method: 'GET', path: '/healthz', idempotencyKey: false, answers: 'json' },
+  getLegalHold: { method: 'GET', path: '/api/v1/legal-holds/{id}', idempotencyKey: false, answers: 'json' },
   getMcpServer: { method: 'GET', path: '/api/v1/mcp/servers/{id}', idempotencyKey: false, answers: 'json' },
   getMigrationsProject: { method: 'GET', path: '/api/v1/migrations/projects/{id}', idempotencyKey: false, answers: 'json' },
   getMigrationsProjectProgress: { method: 'GET', path: '/api/v1/migrations/projects/{id}/progress', idempotencyKey: false, answers: 'json' },
   getOpenApiDocument: { method: 'GET', path: '/api/v1/openapi.json', idempotencyKey: false, answers: 'json' },
   getReadyz: { method: 'GET', path: '/readyz', idempotencyKey: false, answers: 'json' },
+  getRetentionRule: { method: 'GET', path: '/api/v1/retention-rules/{id}', idempotencyKey: false, answers: 'json' },
   getSubscriptionCheckout: { method: 'GET', path: '/api/v1/subscription/checkouts/{checkout_id}', idempotencyKey: false, answers: 'json' },
   getSubscriptionHistory: { method: 'GET', path: '/api/v1/subscription/history', idempotencyKey: false, answers: 'json' },
   getSubscriptionStatus: { method: 'GET', path: '/api/v1/subscription/status', idempotencyKey: false, answers: 'json' },
@@ -3309,6 +3510,7 @@ export const OPERATIONS = {
   listDocumentShares: { method: 'GET', path: '/api/v1/documents/{id}/shares', idempotencyKey: false, answers: 'json' },
   listDocuments: { method: 'GET', path: '/api/v1/documents', idempotencyKey: false, answers: 'json' },
   listFolders: { method: 'GET', path: '/api/v1/folders', idempotencyKey: false, answers: 'json' },
+  listLegalHolds: { method: 'GET', path: '/api/v1/legal-holds', idempotencyKey: false, answers: 'json' },
   listMailSettings: { method: 'GET', path: '/api/v1/mail/settings', idempotencyKey: false, answers: 'json' },
   listMcpServerTools: { method: 'GET', path: '/api/v1/mcp/servers/{id}/tools', idempotencyKey: false, answers: 'json' },
   listMcpServers: { method: 'GET', path: '/api/v1/mcp/servers', idempotencyKey: false, answers: 'json' },
@@ -3316,6 +3518,7 @@ export const OPERATIONS = {
   listMigrationsProjectAgents: { method: 'GET', path: '/api/v1/migrations/projects/{id}/agents', idempotencyKey: false, answers: 'json' },
   listMigrationsProjectItems: { method: 'GET', path: '/api/v1/migrations/projects/{id}/items', idempotencyKey: false, answers: 'json' },
   listMigrationsProjects: { method: 'GET', path: '/api/v1/migrations/projects', idempotencyKey: false, answers: 'json' },
+  listRetentionRules: { method: 'GET', path: '/api/v1/retention-rules', idempotencyKey: false, answers: 'json' },
   listTags: { method: 'GET', path: '/api/v1/tags', idempotencyKey: false, answers: 'json' },
   listTenantSettings: { method: 'GET', path: '/api/v1/tenant/settings', idempotencyKey: false, answers: 'json' },
   listUsers: { method: 'GET', path: '/api/v1/users', idempotencyKey: false, answers: 'json' },
@@ -3346,6 +3549,7 @@ export const OPERATIONS = {
   retryAdminMail: { method: 'POST', path: '/api/v1/admin/mail/{mail_id}/retry', idempotencyKey: true, answers: 'json' },
   retryAdminStorageMigration: { method: 'POST', path: '/api/v1/admin/storage/migrations/{migration_id}/retry', idempotencyKey: true, answers: 'json' },
   rotateApiKey: { method: 'POST', path: '/api/v1/api-keys/{id}/rotate', idempotencyKey: true, answers: 'json' },
+  runRetentionRule: { method: 'POST', path: '/api/v1/retention-rules/{id}/run', idempotencyKey: true, answers: 'json' },
   search: { method: 'GET', path: '/api/v1/search', idempotencyKey: false, answers: 'json' },
   shareDocument: { method: 'POST', path: '/api/v1/documents/{id}/share', idempotencyKey: true, answers: 'json' },
   startMigrationsProject: { method: 'POST', path: '/api/v1/migrations/projects/{id}/start', idempotencyKey: true, answers: 'json' },
@@ -3546,6 +3750,67 @@ export interface WebhookEvents {
       fields: string[];
       filename: string;
       folder_id: string | null;
+    };
+  };
+  /** The legal_hold.created event */
+  "legal_hold.created": {
+    id: string;
+    type: "legal_hold.created";
+    timestamp: string;
+    data: {
+      hold_id: string;
+      name: string;
+      document_ids: string[];
+      folder_ids: string[];
+    };
+  };
+  /** The legal_hold.released event */
+  "legal_hold.released": {
+    id: string;
+    type: "legal_hold.released";
+    timestamp: string;
+    data: {
+      hold_id: string;
+      name: string;
+    };
+  };
+  /** The retention.document_deleted event */
+  "retention.document_deleted": {
+    id: string;
+    type: "retention.document_deleted";
+    timestamp: string;
+    data: {
+      rule_id: string;
+      document_id: string;
+      filename: string;
+      folder_id: string | null;
+    };
+  };
+  /** The retention.review_requested event */
+  "retention.review_requested": {
+    id: string;
+    type: "retention.review_requested";
+    timestamp: string;
+    data: {
+      rule_id: string;
+      document_id: string;
+      filename: string;
+      task_id: string;
+    };
+  };
+  /** The retention.run_completed event */
+  "retention.run_completed": {
+    id: string;
+    type: "retention.run_completed";
+    timestamp: string;
+    data: {
+      rule_id: string;
+      folder_id: string;
+      action: string;
+      examined: number;
+      deleted: number;
+      review_requested: number;
+      held: number;
     };
   };
   /** The test ping (POST /webhooks/{id}/test) */

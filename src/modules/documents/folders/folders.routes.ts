@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FoldersService } from './folders.service.ts';
-import { IdParams, MessageBody, standardErrors } from '../../../http/common-schemas.ts';
+import { ErrorBody, IdParams, MessageBody, standardErrors } from '../../../http/common-schemas.ts';
 import { ifMatchUpdate } from '../../../http/conditional-requests.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
 import { parseBooleanField } from '../upload-fields.ts';
@@ -78,7 +78,7 @@ export function folderRoutes(app: App, s: { folders: FoldersService }): void {
         tags,
         summary: 'Update or move a folder',
         description:
-          'Partial update; `parent_id` moves the folder (null: top level). A move into its own subtree is 400 `validation_error`; a sibling with the same name is 409 `conflict`. Only the user who created the folder, owners, admins and API keys (403 `forbidden`; viewers never); moving it under any folder is allowed to them. With `If-Match` (the ETag of GET), a folder changed since is 412 `precondition_failed`.',
+          'Partial update; `parent_id` moves the folder (null: top level). A move into its own subtree is 400 `validation_error`; a sibling with the same name is 409 `conflict`. Only the user who created the folder, owners, admins and API keys (403 `forbidden`; viewers never); moving it under any folder is allowed to them. With `If-Match` (the ETag of GET), a folder changed since is 412 `precondition_failed`. Moving it out from under a folder an active legal hold names is 409 `legal_hold`.',
         params: IdParams,
         body: UpdateFolderBody,
         response: { 200: FolderView, ...standardErrors },
@@ -101,10 +101,10 @@ export function folderRoutes(app: App, s: { folders: FoldersService }): void {
         tags,
         summary: 'Delete a folder',
         description:
-          '400 `folder_not_empty` unless the folder is empty or `force=true`. Only the user who created the folder, owners, admins and API keys (403 `forbidden`); `force=true` deletes the subtree with its documents and is for owners and admins only.',
+          '400 `folder_not_empty` unless the folder is empty or `force=true`. Only the user who created the folder, owners, admins and API keys (403 `forbidden`); `force=true` deletes the subtree with its documents and is for owners and admins only. 409 `legal_hold` while a legal hold covers the folder or anything it would delete (`details.hold_id`, `details.hold_name`).',
         params: IdParams,
         querystring: DeleteFolderQuery,
-        response: { 200: MessageBody, ...standardErrors },
+        response: { 200: MessageBody, 409: ErrorBody, ...standardErrors },
       },
     },
     async (request) => {

@@ -10,6 +10,7 @@ import { assertMayCreate, assertTenantAdmin } from '../access/document-access.ts
 import type { AuthContext } from '../../../domain/auth-context.ts';
 import { removeDocuments } from '../document-removal.ts';
 import type { DocumentsRepository } from '../documents.repository.ts';
+import type { LegalHoldGuard } from '../legal-hold-guard.ts';
 import { assertMayChangeFolder, assertMayFileInto } from './folder-access.ts';
 import type { Folder, FoldersRepository, ParentFilter } from './folders.repository.ts';
 
@@ -28,7 +29,7 @@ function checkName(name: string): string {
 
 /** Folder use cases: nested folders with unique sibling names, moves, and (force) deletion. */
 export class FoldersService {
-  private readonly deps: { database: Database; clock: Clock; jobs: JobQueue; folders: FoldersRepository; documents: DocumentsRepository };
+  private readonly deps: { database: Database; clock: Clock; jobs: JobQueue; folders: FoldersRepository; documents: DocumentsRepository; guard: LegalHoldGuard };
   constructor(deps: FoldersService['deps']) {
     this.deps = deps;
   }
@@ -124,6 +125,7 @@ export class FoldersService {
           const subtree = await folders.subtreeIds(trx, tenantId, id);
           if (subtree.includes(patch.parentId)) throw errors.field('parent_id', 'a folder cannot be moved into itself or its own subfolders');
         }
+        if (patch.parentId !== undefined && patch.parentId !== current.parentId) await this.deps.guard.assertMovable(trx, tenantId, { folderId: id }, patch.parentId);
         const finalName = name ?? current.name;
         if (await folders.siblingNamed(trx, tenantId, parentId, finalName, id)) throw this.#nameTaken(finalName);
         await folders.update(trx, tenantId, id, { name, color: patch.color, icon: patch.icon, parentId: patch.parentId, updatedAt: clock.now() });
@@ -157,11 +159,13 @@ export class FoldersService {
         if ((await folders.hasChildren(trx, tenantId, id)) || (await documents.countInFolder(trx, tenantId, id)) > 0) {
           throw notEmpty();
         }
+        await this.deps.guard.assertDeletable(trx, tenantId, { folderIds: [id] });
         await folders.deleteMany(trx, tenantId, [id]);
         return;
       }
       const subtree = await folders.subtreeIds(trx, tenantId, id);
       const docs = await documents.inFolders(trx, tenantId, subtree);
+      await this.deps.guard.assertDeletable(trx, tenantId, { folderIds: subtree, documentIds: docs.map((d) => d.id) });
       await removeDocuments(trx, { documents, jobs }, tenantId, docs);
       await folders.deleteMany(trx, tenantId, subtree);
     });
