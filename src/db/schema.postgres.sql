@@ -1475,11 +1475,13 @@ CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id, crea
 
 CREATE INDEX audit_records_tenant_action_at ON public.audit_records USING btree (tenant_id, action, at, id);
 
+CREATE INDEX audit_records_tenant_actor_action_at ON public.audit_records USING btree (tenant_id, actor_id, action, at, id);
+
 CREATE INDEX audit_records_tenant_actor_at ON public.audit_records USING btree (tenant_id, actor_id, at, id);
 
 CREATE INDEX audit_records_tenant_at ON public.audit_records USING btree (tenant_id, at, id);
 
-CREATE INDEX audit_records_tenant_target_at ON public.audit_records USING btree (tenant_id, target_id, at, id);
+CREATE INDEX audit_records_tenant_target_type_at ON public.audit_records USING btree (tenant_id, target_id, target_type, at, id);
 
 CREATE INDEX auth_sessions_user_idx ON public.auth_sessions USING btree (tenant_id, user_id, created_at);
 

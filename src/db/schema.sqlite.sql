@@ -994,14 +994,17 @@ CREATE INDEX "api_keys_tenant_idx" on "api_keys" ("tenant_id", "created_at");
 -- index audit_records_tenant_action_at
 CREATE INDEX "audit_records_tenant_action_at" on "audit_records" ("tenant_id", "action", "at", "id");
 
+-- index audit_records_tenant_actor_action_at
+CREATE INDEX "audit_records_tenant_actor_action_at" on "audit_records" ("tenant_id", "actor_id", "action", "at", "id");
+
 -- index audit_records_tenant_actor_at
 CREATE INDEX "audit_records_tenant_actor_at" on "audit_records" ("tenant_id", "actor_id", "at", "id");
 
 -- index audit_records_tenant_at
 CREATE INDEX "audit_records_tenant_at" on "audit_records" ("tenant_id", "at", "id");
 
--- index audit_records_tenant_target_at
-CREATE INDEX "audit_records_tenant_target_at" on "audit_records" ("tenant_id", "target_id", "at", "id");
+-- index audit_records_tenant_target_type_at
+CREATE INDEX "audit_records_tenant_target_type_at" on "audit_records" ("tenant_id", "target_id", "target_type", "at", "id");
 
 -- index auth_sessions_user_idx
 CREATE INDEX "auth_sessions_user_idx" on "auth_sessions" ("tenant_id", "user_id", "created_at");
