@@ -40,7 +40,9 @@ interface Side {
 }
 
 async function side(dialect: DialectName, modules?: readonly ModuleDefinition[]): Promise<Side> {
-  const t = await startTestApp(dialect, modules ? { modules } : {});
+  // No rate limit on either side: the A/B measures the trail, not the enterprise tier's per-minute cap.
+  const env = { RATE_LIMIT_ENABLED: 'false' };
+  const t = await startTestApp(dialect, modules ? { modules, env } : { env });
   const tenant = await createTenant(t, { tier: 'enterprise' });
   const res = await uploadOnce(t, tenant, 0);
   return { t, tenant, doc: res };
