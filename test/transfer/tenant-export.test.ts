@@ -239,6 +239,13 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(afterImport.versions, before.versions);
       assert.equal(Object.values(before.versions).filter((v: Json) => v.versions.length === 3 && v.current_version === 2).length, 1);
       assert.deepEqual(await usage(b, report.tenant.id), await usage(a, tenant.tenantId));
+      // The imported versions are the service's own: the next upload is version 4, every version still downloads.
+      const versioned = (await b.app.inject({ method: 'GET', url: '/api/v1/documents?page_size=100', headers: ownerB.headers })).json().data.find((d: Json) => d.filename === 'contract-2.txt');
+      const v4 = multipart([{ name: 'file', filename: 'contract-2-v4.txt', content: Buffer.from('Contract number 2, version 4\n'), contentType: 'text/plain' }]);
+      const added = await b.app.inject({ method: 'POST', url: `/api/v1/documents/${versioned.id}/versions`, payload: v4.payload, headers: { ...ownerB.headers, ...v4.headers } });
+      assert.equal(added.statusCode, 201, added.body);
+      assert.equal(added.json().number, 4);
+      for (const n of [1, 2, 3, 4]) assert.equal((await b.app.inject({ method: 'GET', url: `/api/v1/documents/${versioned.id}/versions/${n}/download`, headers: ownerB.headers })).statusCode, 200);
       const hooks = (await b.app.inject({ method: 'GET', url: '/api/v1/webhooks', headers: ownerB.headers })).json().webhooks;
       assert.equal(hooks[0].status, 'paused');
     });
