@@ -1,3 +1,4 @@
+import { auditModule } from './modules/audit/index.ts';
 import { chatModule } from './modules/chat/index.ts';
 import { consoleModule } from './modules/console/index.ts';
 import { creditsModule } from './modules/credits/index.ts';
@@ -27,6 +28,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   healthModule,
   mailModule,
   identityModule,
+  auditModule,
   documentsModule,
   creditsModule,
   processingModule,

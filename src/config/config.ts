@@ -178,6 +178,15 @@ export interface Config {
     /** Delay before each retry of a mail the relay did not take, in ms (MAIL_RETRY_DELAYS, in seconds); after the last, the mail is dead. */
     readonly retryDelaysMs: readonly number[];
   };
+  /** The audit trail (docs/audit.md). */
+  readonly audit: {
+    /** How long a deleted tenant's records are kept before the purge removes them, in ms (AUDIT_RETENTION_DAYS). */
+    readonly retentionMs: number;
+    /** Reads are batched: written when this many wait (AUDIT_BATCH_SIZE)... */
+    readonly batchSize: number;
+    /** ...or this long after the first (AUDIT_FLUSH_MS). */
+    readonly flushMs: number;
+  };
   /** Per-tenant storage providers and migrations between them (docs/storage.md). */
   readonly storage: {
     /** `s3://bucket/prefix/{tenant_id}?endpoint=...` or `file:///dir/{tenant_id}`; null: no dedicated provider. */
@@ -507,6 +516,11 @@ export function loadConfig(env: Env = process.env): Config {
           .map((seconds) => Math.round(seconds * 1000)),
       };
     })(),
+    audit: {
+      retentionMs: Math.round(r.number('AUDIT_RETENTION_DAYS', 365, { min: 0, max: 36_500 }) * 86_400_000),
+      batchSize: r.int('AUDIT_BATCH_SIZE', 500, { min: 1, max: 10_000 }),
+      flushMs: r.int('AUDIT_FLUSH_MS', 1000, { min: 10, max: 60_000 }),
+    },
     storage: {
       dedicatedUrl: r.url('DEDICATED_STORAGE_URL', ['s3:', 'file:']),
       dedicatedAccessKeyId: r.string('DEDICATED_STORAGE_ACCESS_KEY_ID', null),

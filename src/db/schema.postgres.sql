@@ -320,6 +320,30 @@ CREATE TABLE public.api_keys (
     previous_expires_at bigint
 );
 
+-- table audit_records (owner: audit)
+CREATE TABLE public.audit_records (
+    id text NOT NULL,
+    tenant_id text NOT NULL,
+    at bigint NOT NULL,
+    actor_type text NOT NULL,
+    actor_id text,
+    action text NOT NULL,
+    target_type text,
+    target_id text,
+    outcome text NOT NULL,
+    status integer,
+    ip text,
+    user_agent text,
+    request_id text,
+    details text
+);
+
+-- table audit_tenant_deletions (owner: audit)
+CREATE TABLE public.audit_tenant_deletions (
+    tenant_id text NOT NULL,
+    deleted_at bigint NOT NULL
+);
+
 -- table auth_sessions (owner: identity)
 CREATE TABLE public.auth_sessions (
     id text NOT NULL,
@@ -1213,6 +1237,12 @@ ALTER TABLE ONLY public.ai_credit_charges
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.audit_records
+    ADD CONSTRAINT audit_records_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.audit_tenant_deletions
+    ADD CONSTRAINT audit_tenant_deletions_pkey PRIMARY KEY (tenant_id);
+
 ALTER TABLE ONLY public.auth_sessions
     ADD CONSTRAINT auth_sessions_pkey PRIMARY KEY (id);
 
@@ -1442,6 +1472,14 @@ CREATE INDEX api_keys_prefix_idx ON public.api_keys USING btree (prefix);
 CREATE INDEX api_keys_previous_prefix_idx ON public.api_keys USING btree (previous_prefix);
 
 CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id, created_at);
+
+CREATE INDEX audit_records_tenant_action_at ON public.audit_records USING btree (tenant_id, action, at, id);
+
+CREATE INDEX audit_records_tenant_actor_at ON public.audit_records USING btree (tenant_id, actor_id, at, id);
+
+CREATE INDEX audit_records_tenant_at ON public.audit_records USING btree (tenant_id, at, id);
+
+CREATE INDEX audit_records_tenant_target_at ON public.audit_records USING btree (tenant_id, target_id, at, id);
 
 CREATE INDEX auth_sessions_user_idx ON public.auth_sessions USING btree (tenant_id, user_id, created_at);
 

@@ -29,6 +29,30 @@ CREATE TABLE "api_keys" (
   "previous_expires_at" bigint
 );
 
+-- table audit_records (owner: audit)
+CREATE TABLE "audit_records" (
+  "id" text primary key,
+  "tenant_id" text not null,
+  "at" bigint not null,
+  "actor_type" text not null,
+  "actor_id" text,
+  "action" text not null,
+  "target_type" text,
+  "target_id" text,
+  "outcome" text not null,
+  "status" integer,
+  "ip" text,
+  "user_agent" text,
+  "request_id" text,
+  "details" text
+);
+
+-- table audit_tenant_deletions (owner: audit)
+CREATE TABLE "audit_tenant_deletions" (
+  "tenant_id" text primary key,
+  "deleted_at" bigint not null
+);
+
 -- table auth_sessions (owner: identity)
 CREATE TABLE "auth_sessions" (
   "id" text primary key,
@@ -966,6 +990,18 @@ CREATE INDEX "api_keys_previous_prefix_idx" on "api_keys" ("previous_prefix");
 
 -- index api_keys_tenant_idx
 CREATE INDEX "api_keys_tenant_idx" on "api_keys" ("tenant_id", "created_at");
+
+-- index audit_records_tenant_action_at
+CREATE INDEX "audit_records_tenant_action_at" on "audit_records" ("tenant_id", "action", "at", "id");
+
+-- index audit_records_tenant_actor_at
+CREATE INDEX "audit_records_tenant_actor_at" on "audit_records" ("tenant_id", "actor_id", "at", "id");
+
+-- index audit_records_tenant_at
+CREATE INDEX "audit_records_tenant_at" on "audit_records" ("tenant_id", "at", "id");
+
+-- index audit_records_tenant_target_at
+CREATE INDEX "audit_records_tenant_target_at" on "audit_records" ("tenant_id", "target_id", "at", "id");
 
 -- index auth_sessions_user_idx
 CREATE INDEX "auth_sessions_user_idx" on "auth_sessions" ("tenant_id", "user_id", "created_at");

@@ -1,4 +1,5 @@
 import { DocuVaultError } from '@docuvault/sdk';
+import { auditCommand } from './commands/audit.ts';
 import { browseCommands } from './commands/browse.ts';
 import { loginCommands } from './commands/login.ts';
 import { holdsCommand, retentionCommand } from './commands/records.ts';
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   tasks: tasksCommand,
   versions: versionsCommand,
   webhooks: webhooksCommand,
+  audit: auditCommand,
   holds: holdsCommand,
   retention: retentionCommand,
 };
@@ -36,6 +38,7 @@ const USAGE = `usage: docuvault <command> [options]   (add --json to any command
   ask <document-id> <question>     (streams the answer, then its citations)
   tasks [list | approve <id> | reject <id>] [--comment TEXT]
   webhooks [list | deliveries <id> | redeliver <id> <delivery-id> | test <id>]
+  audit [--document ID] [--actor ID] [--action NAME] [--from ISO] [--to ISO] [--page N] [--export ndjson|csv]
   holds [list [--status active|released] | show <id> | place <name> --documents a,b --folders c,d | release <id>]
   retention [list | show <id> | add <folder-id> --keep-days N [--basis created|last_version] [--action delete|review] | run <id> | remove <id>]
 

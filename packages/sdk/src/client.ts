@@ -1,3 +1,4 @@
+import { AuditApi } from './audit-api.ts';
 import type { ApiCaller } from './api-caller.ts';
 import { AuthState, type Credentials, type UserTokens, tokensFrom } from './auth.ts';
 import { DocumentsApi } from './documents-api.ts';
@@ -38,6 +39,7 @@ export class DocuVault implements ApiCaller {
   readonly baseUrl: string;
   readonly documents: DocumentsApi;
   readonly chat: ChatApi;
+  readonly audit: AuditApi;
   /** Legal holds and retention rules. */
   readonly records: RecordsApi;
   readonly #auth: AuthState;
@@ -50,6 +52,7 @@ export class DocuVault implements ApiCaller {
     this.#transport = new Transport(this.#auth, fetchFn, options.retry ?? {}, options.userAgent ?? 'docuvault-sdk/0.1.0');
     this.documents = new DocumentsApi(this, this.#transport);
     this.chat = new ChatApi(this);
+    this.audit = new AuditApi(this);
     this.records = new RecordsApi(this);
   }
 

@@ -22,3 +22,4 @@ export { readServerSentEvents, type ServerSentEvent } from './sse.ts';
 export type { RetryNotice, RetryOptions } from './transport.ts';
 export type { UploadProgress, UploadSource } from './uploads.ts';
 export { type VerifyWebhookOptions, verifyWebhookSignature } from './webhooks.ts';
+export { AuditApi, type AuditPage, type AuditQuery, type AuditRecord } from './audit-api.ts';

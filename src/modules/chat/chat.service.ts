@@ -6,6 +6,7 @@ import { type AppError, errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { AiProvider, ChatTurn } from '../../providers/ai/ai-provider.ts';
 import { analyzeQuestion } from '../../providers/ai/question.ts';
+import type { AuditTrail } from '../audit/index.ts';
 import type { CreditsService } from '../credits/index.ts';
 import type { DocumentAccess, DocumentVersionNumbers } from '../documents/index.ts';
 import type { PassageStore } from '../processing/index.ts';
@@ -36,6 +37,8 @@ interface Deps {
   passages: PassageStore;
   credits: CreditsService;
   ai: AiProvider;
+  /** Records the document's passages an answer cites as a read (docs/audit.md). */
+  audit: AuditTrail;
 }
 
 /**
@@ -208,6 +211,9 @@ export class ChatService {
         });
       }
     });
+    if (citations.length > 0) {
+      this.#deps.audit.read(auth, 'document.cited', { type: 'document', id: session.documentId }, { message_id: answered.id, citations: citations.length });
+    }
     return answered;
   }
 }

@@ -29,6 +29,7 @@ export const chatModule = defineModule({
       passages: use('passages'),
       credits: use('credits'),
       ai: use('ai'),
+      audit: use('audit'),
     });
     return {
       eventSchemas: CHAT_EVENTS,

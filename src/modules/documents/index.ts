@@ -147,6 +147,11 @@ export const documentsModule = defineModule({
     const tags = new TagsService({ database, clock, tags: repositories.tags });
     const quota = new UploadQuota({ database, documents: repositories.documents });
     const hooks = new DocumentHooks();
+    // The audit trail records each upload in the transaction that stores it (docs/audit.md).
+    const audit = use('audit');
+    hooks.onStored(async (trx, stored, cause) => {
+      if (cause === 'upload') for (const d of stored) await audit.recordIn(trx, { tenantId: d.tenantId, action: 'document.upload', targetId: d.id });
+    });
     const guard = new LegalHoldGuard();
     const documents = new DocumentsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, hooks, guard });
     const uploads = new DocumentUploadsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, quota, hooks });

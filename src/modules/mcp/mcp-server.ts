@@ -3,6 +3,7 @@ import { McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/t
 import { z } from 'zod';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { AppError, errors } from '../../lib/errors.ts';
+import type { AuditTrail } from '../audit/index.ts';
 import { type ChatService, presentCitation } from '../chat/index.ts';
 import { type DocumentsService, presentDocumentDetail } from '../documents/index.ts';
 
@@ -10,6 +11,8 @@ import { type DocumentsService, presentDocumentDetail } from '../documents/index
 export interface McpTools {
   documents: DocumentsService;
   chat: ChatService;
+  /** Records each read of a document's text (docs/audit.md). */
+  audit: AuditTrail;
   /** Keyword, semantic or hybrid search as `GET /search` answers it; absent until a search module is listed. */
   search?: (auth: AuthContext, query: { q: string; mode?: 'text' | 'semantic' | 'auto'; limit?: number }) => Promise<unknown>;
   /** Base of the URLs documents carry (thumbnails, downloads). */
@@ -129,6 +132,7 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
     ({ document_id, page }) =>
       asTool(async () => {
         const c = await documents.content(auth, document_id, page);
+        tools.audit.read(auth, 'document.mcp_read', { type: 'document', id: document_id }, { via: 'get_content' });
         return { content: c.content, pages: c.pages, ...(c.page ? { page: c.page } : {}) };
       }),
   );
@@ -154,6 +158,7 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
     try {
       if (!id) throw errors.notFound('resource');
       const c = await documents.content(auth, id);
+      tools.audit.read(auth, 'document.mcp_read', { type: 'document', id }, { via: 'resource' });
       return { contents: [{ uri: href, mimeType: 'text/plain', text: c.content }] };
     } catch (error) {
       // Missing, another tenant's and not shared look the same, as in the REST API.

@@ -747,6 +747,18 @@ export interface Operations {
       finished_at: string | null;
     };
   };
+  /** Export audit records */
+  exportAudit: {
+    query: {
+      actor?: string;
+      document_id?: string;
+      action?: string;
+      from?: string;
+      to?: string;
+      format?: "ndjson" | "csv";
+    };
+    response: unknown;
+  };
   /** Export this tenant */
   exportTenant: {
     response: {
@@ -969,6 +981,41 @@ export interface Operations {
       error: string | null;
       created_at: string;
       finished_at: string | null;
+    };
+  };
+  /** List audit records */
+  getAudit: {
+    query: {
+      actor?: string;
+      document_id?: string;
+      action?: string;
+      from?: string;
+      to?: string;
+      page?: number;
+      page_size?: number;
+    };
+    response: {
+      data: {
+        id: string;
+        at: string;
+        actor_type: string;
+        actor_id: string | null;
+        action: string;
+        target_type: string | null;
+        target_id: string | null;
+        outcome: string;
+        status: number | null;
+        ip: string | null;
+        user_agent: string | null;
+        request_id: string | null;
+        details: {
+          [key: string]: unknown;
+        } | null;
+      }[];
+      total: number;
+      page: number;
+      page_size: number;
+      total_capped: boolean;
     };
   };
   /** Get a fresh CSRF token */
@@ -2703,6 +2750,25 @@ export interface Operations {
       completed_at?: string | null;
     };
   };
+  /** Set a new signing secret */
+  postWebhookSecret: {
+    path: {
+      id: string;
+    };
+    body: {
+      secret?: string;
+    };
+    response: {
+      id: string;
+      url: string;
+      events: string[];
+      status: "active" | "paused" | "disabled";
+      status_reason: string | null;
+      created_at: string;
+      updated_at: string;
+      secret: string;
+    };
+  };
   /** Redeliver an event */
   redeliverWebhookDelivery: {
     path: {
@@ -3647,6 +3713,7 @@ export const OPERATIONS = {
   downloadDocumentVersion: { method: 'GET', path: '/api/v1/documents/{id}/versions/{number}/download', idempotencyKey: false, answers: 'binary' },
   downloadExport: { method: 'GET', path: '/api/v1/exports/{id}/download', idempotencyKey: false, answers: 'binary' },
   exportAdminTenant: { method: 'POST', path: '/api/v1/admin/tenants/{tenant_id}/export', idempotencyKey: true, answers: 'json' },
+  exportAudit: { method: 'GET', path: '/api/v1/audit/export', idempotencyKey: false, answers: 'binary' },
   exportTenant: { method: 'POST', path: '/api/v1/tenant/export', idempotencyKey: true, answers: 'json' },
   forgotAuthPassword: { method: 'POST', path: '/api/v1/auth/password/forgot', idempotencyKey: false, answers: 'json' },
   getAdminMail: { method: 'GET', path: '/api/v1/admin/mail', idempotencyKey: false, answers: 'json' },
@@ -3656,6 +3723,7 @@ export const OPERATIONS = {
   getAdminStorageMigrationHistory: { method: 'GET', path: '/api/v1/admin/storage/migrations/{tenant_id}/history', idempotencyKey: false, answers: 'json' },
   getAdminTenant: { method: 'GET', path: '/api/v1/admin/tenants/{tenant_id}', idempotencyKey: false, answers: 'json' },
   getAdminTenantExport: { method: 'GET', path: '/api/v1/admin/tenants/{tenant_id}/exports/{export_id}', idempotencyKey: false, answers: 'json' },
+  getAudit: { method: 'GET', path: '/api/v1/audit', idempotencyKey: false, answers: 'json' },
   getAuthCsrf: { method: 'GET', path: '/api/v1/auth/csrf', idempotencyKey: false, answers: 'json' },
   getAuthMe: { method: 'GET', path: '/api/v1/auth/me', idempotencyKey: false, answers: 'json' },
   getBatchJob: { method: 'GET', path: '/api/v1/batch-jobs/{id}', idempotencyKey: false, answers: 'json' },
@@ -3726,6 +3794,7 @@ export const OPERATIONS = {
   postSearchEnhanced: { method: 'POST', path: '/api/v1/search/enhanced', idempotencyKey: true, answers: 'json' },
   postSearchHybrid: { method: 'POST', path: '/api/v1/search/hybrid', idempotencyKey: true, answers: 'json' },
   postSubscriptionCheckout: { method: 'POST', path: '/api/v1/subscription/checkout', idempotencyKey: true, answers: 'json' },
+  postWebhookSecret: { method: 'POST', path: '/api/v1/webhooks/{id}/secret', idempotencyKey: true, answers: 'json' },
   redeliverWebhookDelivery: { method: 'POST', path: '/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', idempotencyKey: true, answers: 'json' },
   refreshAuth: { method: 'POST', path: '/api/v1/auth/refresh', idempotencyKey: false, answers: 'json' },
   registerAuth: { method: 'POST', path: '/api/v1/auth/register', idempotencyKey: false, answers: 'json' },

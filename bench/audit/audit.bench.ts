@@ -1,0 +1,195 @@
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import type { DialectName } from '../../src/db/database.ts';
+import { MODULES } from '../../src/modules.ts';
+import { type AuditTrail, auditModule } from '../../src/modules/audit/index.ts';
+import { defineModule, type ModuleDefinition } from '../../src/platform/module.ts';
+import { multipart } from '../../test/documents/helpers.ts';
+import { DIALECTS, startTestApp, type TestApp } from '../../test/support/app.ts';
+import { createTenant, type TestTenant } from '../../test/support/fixtures.ts';
+import { median, percentile } from '../support.ts';
+
+// Issue 32, the audit trail's figures (docs/audit.md, docs/benchmarks.md):
+//
+// 1. Overhead, A/B in one run: two apps on the same dialect side by side, one with the audit
+//    module, one with a stub that records nothing and installs no hook. Rounds alternate A and B
+//    (the machine is shared: compare the medians of per-round ratios). Authenticated GETs: the
+//    metadata of a document (not audited: only the hook's route lookup) and its content (an
+//    audited read, batched); uploads (recorded in the upload's transaction).
+// 2. `GET /audit` over a tenant of AUDIT_BENCH_ROWS records (default 1,000,000), generated in SQL
+//    (recursive CTE on SQLite, generate_series on PostgreSQL): p50/p99 of each filter, `total` included.
+//
+//   AUDIT_BENCH_ROWS=10000000 AUDIT_BENCH_ROUNDS=9 node bench/audit/audit.bench.ts
+
+const ms = (n: number) => Number(n.toFixed(2));
+
+/** The same services, no hook and nothing recorded: the B side of the A/B. */
+const noAudit = defineModule({
+  name: 'audit',
+  setup: () => {
+    const trail = { recordIn: async () => {}, record: async () => {}, read: () => {}, buffer: () => {}, flush: async () => {}, close: async () => {} };
+    return { provides: { audit: trail as unknown as AuditTrail, auditLog: {} as never } };
+  },
+});
+const WITHOUT_AUDIT: ModuleDefinition[] = MODULES.map((m) => (m === auditModule ? noAudit : m));
+
+interface Side {
+  t: TestApp;
+  tenant: TestTenant;
+  doc: string;
+}
+
+async function side(dialect: DialectName, modules?: readonly ModuleDefinition[]): Promise<Side> {
+  const t = await startTestApp(dialect, modules ? { modules } : {});
+  const tenant = await createTenant(t, { tier: 'enterprise' });
+  const res = await uploadOnce(t, tenant, 0);
+  return { t, tenant, doc: res };
+}
+
+async function uploadOnce(t: TestApp, tenant: TestTenant, i: number): Promise<string> {
+  const body = multipart([{ name: 'file', filename: `note-${i}.txt`, content: Buffer.from(`A short note number ${i}, for the upload benchmark.\n`.repeat(20)) }]);
+  const res = await t.app.inject({ method: 'POST', url: '/api/v1/documents/upload', payload: body.payload, headers: { ...tenant.headers, ...body.headers } });
+  if (res.statusCode !== 201) throw new Error(`upload: ${res.statusCode} ${res.body}`);
+  return res.json().id as string;
+}
+
+/** Requests per second of `n` calls of `one`, `concurrency` at a time. */
+async function throughput(n: number, concurrency: number, one: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await one(next++);
+    }),
+  );
+  return n / ((performance.now() - started) / 1000);
+}
+
+async function overhead(dialect: DialectName, rounds: number) {
+  const a = await side(dialect);
+  const b = await side(dialect, WITHOUT_AUDIT);
+  try {
+    const get = (s: Side, url: string) => async () => {
+      const res = await s.t.app.inject({ method: 'GET', url, headers: s.tenant.headers });
+      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+    };
+    const cases = {
+      'GET /documents/{id}': { n: 2_000, run: (s: Side) => get(s, `/api/v1/documents/${s.doc}`) },
+      'GET /documents/{id}/content': { n: 2_000, run: (s: Side) => get(s, `/api/v1/documents/${s.doc}/content`) },
+      'POST /documents/upload': { n: 150, run: (s: Side) => (i: number) => uploadOnce(s.t, s.tenant, i).then(() => {}) },
+    };
+    const out: Record<string, unknown> = {};
+    for (const [name, c] of Object.entries(cases)) {
+      // Warm both (route serialisers, prepared statements).
+      await throughput(Math.ceil(c.n / 10), 8, c.run(a));
+      await throughput(Math.ceil(c.n / 10), 8, c.run(b));
+      const ratios: number[] = [];
+      const withAudit: number[] = [];
+      const without: number[] = [];
+      for (let r = 0; r < rounds; r++) {
+        // Alternate which side goes first, so a load swing does not favour one.
+        const first = r % 2 === 0;
+        const x = first ? await throughput(c.n, 8, c.run(a)) : 0;
+        const y = await throughput(c.n, 8, c.run(b));
+        const xa = first ? x : await throughput(c.n, 8, c.run(a));
+        withAudit.push(xa);
+        without.push(y);
+        ratios.push(xa / y);
+      }
+      out[name] = {
+        with_audit_rps: ms(median(withAudit)),
+        without_audit_rps: ms(median(without)),
+        median_ratio: ms(median(ratios)),
+        cost_percent: ms((1 - median(ratios)) * 100),
+        ratios: ratios.map(ms),
+      };
+    }
+    return out;
+  } finally {
+    await a.t.close();
+    await b.t.close();
+  }
+}
+
+const ACTIONS = ['document.download', 'document.content', 'document.update', 'document.upload', 'document.share', 'access.denied', 'document.delete', 'api_key.create', 'user.update', 'folder.create'];
+
+/** `rows` records of one tenant over the last year: 50 actors, 10,000 documents, 10 actions. */
+async function generate(t: TestApp, tenantId: string, rows: number): Promise<number> {
+  const db = t.container.database.db;
+  const start = Date.now() - 365 * 86_400_000;
+  const step = Math.max(1, Math.floor((365 * 86_400_000) / rows));
+  const started = performance.now();
+  const chunk = 1_000_000;
+  for (let from = 0; from < rows; from += chunk) {
+    const to = Math.min(rows, from + chunk) - 1;
+    if (t.dialect === 'postgres') {
+      await sql`
+        insert into audit_records (id, tenant_id, at, actor_type, actor_id, action, target_type, target_id, outcome, status, ip, user_agent, request_id, details)
+        select lpad(i::text, 10, '0') || '-bench', ${tenantId}, ${start}::bigint + i::bigint * ${step}, 'user', 'user-' || (i % 50),
+               (${sql.raw(`array[${ACTIONS.map((a) => `'${a}'`).join(',')}]`)})[i % 10 + 1], 'document', 'doc-' || (i % 10000),
+               'success', 200, '10.0.0.1', 'bench/1.0', null, null
+        from generate_series(${from}::bigint, ${to}::bigint) as g(i)`.execute(db);
+    } else {
+      await sql`
+        with recursive n(i) as (select ${from} union all select i + 1 from n where i < ${to})
+        insert into audit_records (id, tenant_id, at, actor_type, actor_id, action, target_type, target_id, outcome, status, ip, user_agent, request_id, details)
+        select printf('%010d-bench', i), ${tenantId}, ${start} + i * ${step}, 'user', 'user-' || (i % 50),
+               case i % 10 ${sql.raw(ACTIONS.map((a, k) => `when ${k} then '${a}'`).join(' '))} end, 'document', 'doc-' || (i % 10000),
+               'success', 200, '10.0.0.1', 'bench/1.0', null, null
+        from n`.execute(db);
+    }
+  }
+  if (t.dialect === 'postgres') await sql`analyze audit_records`.execute(db);
+  else await sql`analyze`.execute(db);
+  return (performance.now() - started) / 1000;
+}
+
+async function listing(dialect: DialectName, rows: number, repeats: number) {
+  const t = await startTestApp(dialect);
+  try {
+    const tenant = await createTenant(t, { tier: 'enterprise' });
+    const seconds = await generate(t, tenant.tenantId, rows);
+    const mid = new Date(Date.now() - 180 * 86_400_000).toISOString();
+    const week = new Date(Date.now() - 187 * 86_400_000).toISOString();
+    const cases: Record<string, string> = {
+      newest: '',
+      'page 50': '?page=50&page_size=100',
+      actor: '?actor=user-7',
+      document: '?document_id=doc-4242',
+      action: '?action=document.share',
+      'from/to (one week)': `?from=${encodeURIComponent(week)}&to=${encodeURIComponent(mid)}`,
+      'actor + action': '?actor=user-7&action=document.download',
+      'document + from': `?document_id=doc-4242&from=${encodeURIComponent(mid)}`,
+    };
+    const out: Record<string, unknown> = { rows, generated_in_s: ms(seconds) };
+    for (const [name, query] of Object.entries(cases)) {
+      const times: number[] = [];
+      for (let i = 0; i < repeats + 3; i++) {
+        const started = performance.now();
+        const res = await t.app.inject({ method: 'GET', url: `/api/v1/audit${query}`, headers: tenant.headers });
+        const took = performance.now() - started;
+        if (res.statusCode !== 200) throw new Error(`${name}: ${res.statusCode} ${res.body}`);
+        if (i >= 3) times.push(took);
+      }
+      out[name] = { p50_ms: ms(percentile(times, 50)), p99_ms: ms(percentile(times, 99)) };
+    }
+    return out;
+  } finally {
+    await t.close();
+  }
+}
+
+export async function run() {
+  const rounds = Number(process.env['AUDIT_BENCH_ROUNDS'] ?? 7);
+  const rows = Number(process.env['AUDIT_BENCH_ROWS'] ?? 1_000_000);
+  const repeats = Number(process.env['AUDIT_BENCH_REPEATS'] ?? 100);
+  const parts = (process.env['AUDIT_BENCH_PARTS'] ?? 'overhead,listing').split(',');
+  const result: Record<string, unknown> = {};
+  for (const dialect of DIALECTS) {
+    if (parts.includes('overhead')) result[`overhead_${dialect}`] = await overhead(dialect, rounds);
+    if (parts.includes('listing')) result[`listing_${dialect}`] = await listing(dialect, rows, repeats);
+  }
+  return result;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(JSON.stringify(await run(), null, 2));

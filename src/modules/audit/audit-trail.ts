@@ -1,0 +1,232 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Executor } from '../../db/executor.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { ACTIONS, type AuditActionName, type AuditActionSpec } from './audit-actions.ts';
+import type { AuditRepository, NewAuditRecord } from './audit.repository.ts';
+
+export type AuditOutcome = 'success' | 'denied' | 'failed';
+
+/** Who acted. */
+export interface AuditActor {
+  type: 'user' | 'api_key' | 'platform_admin' | 'system';
+  id: string | null;
+}
+
+/** Where a request came from, and which. */
+export interface RequestOrigin {
+  ip: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+}
+
+/**
+ * The audit scope of one API request, entered by the hook of audit-http.ts before the handler
+ * runs, so code deep in a service can record against the request without it being passed down.
+ */
+export interface AuditScope {
+  auth: AuthContext | null;
+  origin: RequestOrigin;
+  /** The route's declared action, if any. */
+  spec: AuditActionSpec | null;
+  /** Set when the route's act was recorded inside its transaction (`recordIn`): the hook then writes nothing on success. */
+  recordedInTransaction: boolean;
+}
+
+/** One act to record, as services and hooks describe it. */
+export interface AuditEntry {
+  tenantId: string;
+  actor: AuditActor;
+  action: string;
+  targetType?: string | null;
+  targetId?: string | null;
+  outcome: AuditOutcome;
+  status?: number | null;
+  origin?: RequestOrigin | null;
+  details?: Record<string, unknown> | null;
+  at?: number;
+}
+
+export const NO_ORIGIN: RequestOrigin = { ip: null, userAgent: null, requestId: null };
+
+/** The actor of an authenticated caller. */
+export function actorOf(auth: Pick<AuthContext, 'userId' | 'apiKeyId'>): AuditActor {
+  if (auth.userId !== null) return { type: 'user', id: auth.userId };
+  if (auth.apiKeyId !== null) return { type: 'api_key', id: auth.apiKeyId };
+  return { type: 'system', id: null };
+}
+
+export interface AuditTrailOptions {
+  repository: AuditRepository;
+  /** Where buffered reads are flushed to (the database, not a transaction). */
+  db: () => Executor;
+  clock: Clock;
+  logger: Logger;
+  /** Flush when this many reads are buffered. */
+  bufferSize: number;
+  /** ...or this long after the first buffered one. */
+  flushMs: number;
+}
+
+/** Buffered records kept while the database refuses them, at most (older ones are dropped and logged). */
+const MAX_PENDING = 50_000;
+
+/**
+ * The audit trail's writer, published as `audit` to the modules (docs/audit.md):
+ *
+ * - `recordIn(trx, ...)`: the current request's act, inside the caller's transaction (commits or
+ *   rolls back with the change). One line in a transactional service:
+ *   `await audit.recordIn(trx, { targetId: version.documentId, details: { version: n } })`.
+ * - `record(executor, entry)`: any act, written at once with `executor`.
+ * - `read(auth, action, target)`: a read of content, buffered and flushed in batches.
+ */
+export class AuditTrail {
+  readonly #opts: AuditTrailOptions;
+  readonly #scope = new AsyncLocalStorage<AuditScope>();
+  #buffer: NewAuditRecord[] = [];
+  #timer: NodeJS.Timeout | null = null;
+  #flushing: Promise<void> | null = null;
+
+  constructor(opts: AuditTrailOptions) {
+    this.#opts = opts;
+  }
+
+  /** Runs `fn` (the rest of a request) inside `scope`. */
+  enter(scope: AuditScope, fn: () => void): void {
+    this.#scope.run(scope, fn);
+  }
+
+  /** The current request's scope, if the code runs inside one. */
+  scope(): AuditScope | undefined {
+    return this.#scope.getStore();
+  }
+
+  /** The database records are written to outside a transaction. */
+  database(): Executor {
+    return this.#opts.db();
+  }
+
+  /** Turns an entry into a row. */
+  row(entry: AuditEntry): NewAuditRecord {
+    const at = entry.at ?? this.#opts.clock.now();
+    const origin = entry.origin ?? NO_ORIGIN;
+    return {
+      id: newId(at),
+      tenant_id: entry.tenantId,
+      at,
+      actor_type: entry.actor.type,
+      actor_id: entry.actor.id,
+      action: entry.action,
+      target_type: entry.targetType ?? null,
+      target_id: entry.targetId ?? null,
+      outcome: entry.outcome,
+      status: entry.status ?? null,
+      ip: origin.ip,
+      user_agent: origin.userAgent,
+      request_id: origin.requestId,
+      details: entry.details ? JSON.stringify(entry.details) : null,
+    };
+  }
+
+  /** Writes one record now, with `executor` (the database, or the caller's transaction). */
+  async record(executor: Executor, entry: AuditEntry): Promise<void> {
+    await this.#opts.repository.insert(executor, [this.row(entry)]);
+  }
+
+  /**
+   * Records the current request's declared act inside the caller's transaction, so the record
+   * exists exactly when the change does. The route's hook then records only a failure. Outside a
+   * request (a job), or with `action` given, records that action as the system or the scope's caller.
+   */
+  async recordIn(
+    trx: Executor,
+    entry: { tenantId?: string; action?: AuditActionName | string; targetType?: string; targetId?: string | null; details?: Record<string, unknown> } = {},
+  ): Promise<void> {
+    const scope = this.scope();
+    const spec = entry.action ? (ACTIONS[entry.action as AuditActionName] ?? null) : (scope?.spec ?? null);
+    const action = entry.action ?? spec?.action;
+    const tenantId = entry.tenantId ?? scope?.auth?.tenant.id;
+    if (!action || !tenantId) return;
+    await this.record(trx, {
+      tenantId,
+      actor: scope?.auth ? actorOf(scope.auth) : { type: 'system', id: null },
+      action,
+      targetType: entry.targetType ?? spec?.target ?? null,
+      targetId: entry.targetId ?? null,
+      outcome: 'success',
+      status: null,
+      origin: scope?.origin ?? null,
+      details: entry.details ?? null,
+    });
+    // Only the route's own act replaces the hook's record; other acts recorded on the way do not.
+    if (scope && (!entry.action || entry.action === scope.spec?.action)) scope.recordedInTransaction = true;
+  }
+
+  /** Records a read of content (buffered): chat citations and MCP reads call this with the caller's context. */
+  read(auth: AuthContext, action: AuditActionName | string, target: { type: string; id: string }, details?: Record<string, unknown>): void {
+    this.buffer(
+      this.row({
+        tenantId: auth.tenant.id,
+        actor: actorOf(auth),
+        action,
+        targetType: target.type,
+        targetId: target.id,
+        outcome: 'success',
+        origin: this.scope()?.origin ?? null,
+        details: details ?? null,
+      }),
+    );
+  }
+
+  /** Adds a record to the batch; the batch is written when full or `flushMs` after its first record. */
+  buffer(row: NewAuditRecord): void {
+    this.#buffer.push(row);
+    if (this.#buffer.length >= this.#opts.bufferSize) {
+      void this.flush();
+    } else if (this.#timer === null) {
+      this.#timer = setTimeout(() => void this.flush(), this.#opts.flushMs);
+      this.#timer.unref();
+    }
+  }
+
+  /** How many records wait in the batch. */
+  pending(): number {
+    return this.#buffer.length;
+  }
+
+  /** Writes the batch now (one multi-row insert per chunk); a failure keeps it for the next flush. */
+  async flush(): Promise<void> {
+    if (this.#timer !== null) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    // One flush at a time: a second caller waits for the running one, then writes what came since.
+    while (this.#flushing) await this.#flushing;
+    if (this.#buffer.length === 0) return;
+    const rows = this.#buffer;
+    this.#buffer = [];
+    this.#flushing = this.#opts.repository
+      .insert(this.#opts.db(), rows)
+      .catch((error: unknown) => {
+        const kept = [...rows, ...this.#buffer];
+        const dropped = Math.max(0, kept.length - MAX_PENDING);
+        this.#buffer = kept.slice(dropped);
+        this.#opts.logger.error({ err: error, records: rows.length, dropped }, 'audit: could not write buffered records; kept for the next flush');
+        if (this.#timer === null) {
+          this.#timer = setTimeout(() => void this.flush(), this.#opts.flushMs);
+          this.#timer.unref();
+        }
+      })
+      .finally(() => {
+        this.#flushing = null;
+      });
+    await this.#flushing;
+  }
+
+  /** At shutdown: writes what is buffered. */
+  async close(): Promise<void> {
+    await this.flush();
+  }
+}

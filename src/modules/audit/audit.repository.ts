@@ -1,0 +1,149 @@
+import { type Insertable, type SelectQueryBuilder, sql } from 'kysely';
+import type { Executor } from '../../db/executor.ts';
+import type { DB } from '../../db/schema.ts';
+import type { AuditRecordsTable } from './audit.tables.ts';
+
+export type NewAuditRecord = Insertable<AuditRecordsTable>;
+
+/** One recorded act, as the module works on it. */
+export interface AuditRecord {
+  id: string;
+  tenantId: string;
+  at: number;
+  actorType: string;
+  actorId: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  outcome: string;
+  status: number | null;
+  ip: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+  details: Record<string, unknown> | null;
+}
+
+export interface AuditFilter {
+  actorId?: string;
+  documentId?: string;
+  action?: string;
+  /** Inclusive lower bound, epoch ms. */
+  from?: number;
+  /** Exclusive upper bound, epoch ms. */
+  to?: number;
+}
+
+/** Where an export continues: after this record, in the listing's order (newest first). */
+export interface AuditCursor {
+  at: number;
+  id: string;
+}
+
+export function toAuditRecord(row: AuditRecordsTable): AuditRecord {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    at: Number(row.at),
+    actorType: row.actor_type,
+    actorId: row.actor_id,
+    action: row.action,
+    targetType: row.target_type,
+    targetId: row.target_id,
+    outcome: row.outcome,
+    status: row.status === null ? null : Number(row.status),
+    ip: row.ip,
+    userAgent: row.user_agent,
+    requestId: row.request_id,
+    details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
+  };
+}
+
+/** Rows per insert statement (14 columns: well under either dialect's bound-parameter limit). */
+const INSERT_CHUNK = 500;
+
+type AuditQuery = SelectQueryBuilder<DB, 'audit_records', object>;
+
+/**
+ * The trail's queries. There is no update and no delete of a single record: rows leave only with
+ * their tenant, by the retention purge (`purgeTenant`).
+ */
+export class AuditRepository {
+  async insert(db: Executor, rows: readonly NewAuditRecord[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await db.insertInto('audit_records').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+    }
+  }
+
+  #filtered(db: Executor, tenantId: string, filter: AuditFilter): AuditQuery {
+    let q = db.selectFrom('audit_records').where('tenant_id', '=', tenantId);
+    if (filter.actorId !== undefined) q = q.where('actor_id', '=', filter.actorId);
+    if (filter.documentId !== undefined) q = q.where('target_id', '=', filter.documentId).where('target_type', '=', 'document');
+    if (filter.action !== undefined) q = q.where('action', '=', filter.action);
+    if (filter.from !== undefined) q = q.where('at', '>=', filter.from);
+    if (filter.to !== undefined) q = q.where('at', '<', filter.to);
+    return q;
+  }
+
+  /** A page, newest first. */
+  async list(db: Executor, tenantId: string, filter: AuditFilter, limit: number, offset: number): Promise<AuditRecord[]> {
+    const rows = await this.#filtered(db, tenantId, filter).selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    return rows.map(toAuditRecord);
+  }
+
+  /** How many records match, counted up to `cap` (a count over millions of rows would cost more than the page). */
+  async countUpTo(db: Executor, tenantId: string, filter: AuditFilter, cap: number): Promise<number> {
+    const inner = this.#filtered(db, tenantId, filter).select(sql<number>`1`.as('one')).limit(cap);
+    const row = await db
+      .selectFrom(inner.as('capped'))
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The next `limit` records after `cursor` (newest first): the export's keyset walk. */
+  async after(db: Executor, tenantId: string, filter: AuditFilter, cursor: AuditCursor | null, limit: number): Promise<AuditRecord[]> {
+    let q = this.#filtered(db, tenantId, filter);
+    if (cursor) {
+      q = q.where((eb) => eb.or([eb('at', '<', cursor.at), eb.and([eb('at', '=', cursor.at), eb('id', '<', cursor.id)])]));
+    }
+    const rows = await q.selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(toAuditRecord);
+  }
+
+  /** Every tenant that has records (a loose index scan over `audit_records_tenant_at`: one probe per tenant). */
+  async tenantsWithRecords(db: Executor): Promise<string[]> {
+    const result = await sql<{ tenant_id: string | null }>`
+      with recursive t(tenant_id) as (
+        select min(tenant_id) from audit_records
+        union all
+        select (select min(a.tenant_id) from audit_records a where a.tenant_id > t.tenant_id) from t where t.tenant_id is not null
+      )
+      select tenant_id from t where tenant_id is not null`.execute(db);
+    return result.rows.map((r) => r.tenant_id as string);
+  }
+
+  async deletedTenants(db: Executor): Promise<{ tenantId: string; deletedAt: number }[]> {
+    const rows = await db.selectFrom('audit_tenant_deletions').selectAll().execute();
+    return rows.map((r) => ({ tenantId: r.tenant_id, deletedAt: Number(r.deleted_at) }));
+  }
+
+  /** Notes a tenant's deletion (the first note wins: the retention runs from the deletion). */
+  async noteTenantDeleted(db: Executor, tenantId: string, at: number): Promise<void> {
+    await db
+      .insertInto('audit_tenant_deletions')
+      .values({ tenant_id: tenantId, deleted_at: at })
+      .onConflict((oc) => oc.column('tenant_id').doNothing())
+      .execute();
+  }
+
+  /** Deletes up to `batch` records of a deleted tenant; answers how many went. */
+  async purgeTenant(db: Executor, tenantId: string, batch: number): Promise<number> {
+    const ids = db.selectFrom('audit_records').select('id').where('tenant_id', '=', tenantId).limit(batch);
+    const result = await db.deleteFrom('audit_records').where('id', 'in', ids).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async forgetTenantDeletion(db: Executor, tenantId: string): Promise<void> {
+    await db.deleteFrom('audit_tenant_deletions').where('tenant_id', '=', tenantId).execute();
+  }
+}
