@@ -246,6 +246,7 @@ describeEachDialect(
       'GET /api/v1/webhooks/{id}/deliveries': { request: same(`/api/v1/webhooks/${fx.webhook}/deliveries`), expect: by(ok, refused()) },
       'POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver': { request: same(`/api/v1/webhooks/${fx.webhook}/deliveries/${fx.delivery}/redeliver`), expect: by(ok, refused()) },
       'POST /api/v1/webhooks/{id}/test': { request: same(`/api/v1/webhooks/${fx.webhook}/test`), expect: by(ok, refused()) },
+      'POST /api/v1/webhooks/{id}/secret': { request: async () => ({ url: `/api/v1/webhooks/${await fresh.webhook()}/secret`, payload: {} }), expect: by(ok, refused()) },
 
       // Workflows (docs/workflows.md "Who may do what"): alice's are hers and the administrators'; viewers are refused every change first (403).
       'GET /api/v1/dag/workflows/{id}': { request: same(`/api/v1/dag/workflows/${fx.workflow}`), expect: by(ok, hidden('workflow_not_found')) },

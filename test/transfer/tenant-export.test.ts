@@ -34,6 +34,14 @@ async function fill(t: TestApp, tenant: TestTenant) {
       }),
     );
   }
+  // The third document gets versions 2 and 3, then version 2 is restored: version 1's bytes stay
+  // under the document's own key, the current file is version 2's, and version 3 is an earlier one.
+  for (const n of [2, 3]) {
+    const body = multipart([{ name: 'file', filename: `contract-2-v${n}.txt`, content: Buffer.from(`Contract number 2, version ${n}: the lessee pays rent ${'quarterly '.repeat(20 * n)}\n`), contentType: 'text/plain' }]);
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/documents/${docs[2]}/versions`, payload: body.payload, headers: { ...h, ...body.headers } });
+    assert.equal(res.statusCode, 201, res.body);
+  }
+  await call('POST', `/documents/${docs[2]}/versions/2/restore`);
   await call('POST', `/documents/${docs[0]}/share`, { user_id: member.userId, permission: 'view' });
   await call('POST', `/documents/${docs[1]}/share`, { workspace_id: ws.id, permission: 'edit' });
   const db = t.container.database.db;
@@ -75,7 +83,20 @@ async function snapshot(t: TestApp, headers: Record<string, string>) {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/documents/${d.id}/download`, headers });
     contents[d.filename] = createHash('sha256').update(res.rawPayload).digest('hex');
   }
+  // Every document's versions (ids and users' ids aside) and each version's downloaded bytes.
+  const versions: Record<string, Json> = {};
+  for (const d of documents) {
+    const list = await get(`/documents/${d.id}/versions`);
+    const bytes: string[] = [];
+    for (const v of list.versions) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/documents/${d.id}/versions/${v.number}/download`, headers });
+      assert.equal(res.statusCode, 200, res.body);
+      bytes.push(createHash('sha256').update(res.rawPayload).digest('hex'));
+    }
+    versions[d.filename] = { ...strip(list), versions: strip(list.versions).map((v: Json) => ({ ...v, created_by: v.created_by !== null })), bytes };
+  }
   return {
+    versions,
     folders: sortBy(strip((await get('/folders')).folders), 'name'),
     tags: strip((await get('/tags')).data),
     documents: sortBy(strip(documents), 'filename'),
@@ -124,6 +145,12 @@ async function rewrite(archive: Buffer, change: (name: string, bytes: Buffer) =>
   pack.finalize();
   await collected;
   return Buffer.concat(chunks);
+}
+
+/** The tenant's storage usage as the database's triggers keep it (documents, bytes: every version's). */
+async function usage(t: TestApp, tenantId: string) {
+  const row = await t.container.database.db.selectFrom('tenant_document_counts').select(['documents', 'bytes']).where('tenant_id', '=', tenantId).executeTakeFirst();
+  return { documents: Number(row?.documents ?? 0), bytes: Number(row?.bytes ?? 0) };
 }
 
 async function tenantCount(t: TestApp): Promise<number> {
@@ -182,6 +209,8 @@ for (const dialect of DIALECTS) {
       assert.equal(report.passwords, 'reset', 'another service cannot vouch for the hashes');
       assert.equal(report.imported.documents, 3);
       assert.equal(report.imported.files, 3);
+      assert.equal(report.imported.document_versions, 3);
+      assert.equal(report.imported.version_files, 2, 'the current version travels once, as the document’s file');
       assert.equal(report.imported.folders, 2);
       assert.ok(report.imported.users >= 2);
       assert.equal(report.imported.webhooks, 1);
@@ -207,6 +236,16 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(afterImport.workspaces, before.workspaces);
       assert.deepEqual(afterImport.workflows, before.workflows);
       assert.deepEqual(afterImport.search, before.search);
+      assert.deepEqual(afterImport.versions, before.versions);
+      assert.equal(Object.values(before.versions).filter((v: Json) => v.versions.length === 3 && v.current_version === 2).length, 1);
+      assert.deepEqual(await usage(b, report.tenant.id), await usage(a, tenant.tenantId));
+      // The imported versions are the service's own: the next upload is version 4, every version still downloads.
+      const versioned = (await b.app.inject({ method: 'GET', url: '/api/v1/documents?page_size=100', headers: ownerB.headers })).json().data.find((d: Json) => d.filename === 'contract-2.txt');
+      const v4 = multipart([{ name: 'file', filename: 'contract-2-v4.txt', content: Buffer.from('Contract number 2, version 4\n'), contentType: 'text/plain' }]);
+      const added = await b.app.inject({ method: 'POST', url: `/api/v1/documents/${versioned.id}/versions`, payload: v4.payload, headers: { ...ownerB.headers, ...v4.headers } });
+      assert.equal(added.statusCode, 201, added.body);
+      assert.equal(added.json().number, 4);
+      for (const n of [1, 2, 3, 4]) assert.equal((await b.app.inject({ method: 'GET', url: `/api/v1/documents/${versioned.id}/versions/${n}/download`, headers: ownerB.headers })).statusCode, 200);
       const hooks = (await b.app.inject({ method: 'GET', url: '/api/v1/webhooks', headers: ownerB.headers })).json().webhooks;
       assert.equal(hooks[0].status, 'paused');
     });
@@ -226,6 +265,14 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(copied.documents, original.documents);
       assert.deepEqual(copied.folders, original.folders);
       assert.deepEqual(copied.contents, original.contents);
+      assert.deepEqual(copied.versions, original.versions);
+      assert.equal(report.remapped.document_versions, 3);
+      assert.deepEqual(await usage(a, report.tenant.id), await usage(a, tenant.tenantId));
+      // Each version's bytes are the copy's own: under the new tenant's prefix, not shared with the original.
+      const keys = await a.container.database.db.selectFrom('document_versions').select('storage_key').where('tenant_id', '=', report.tenant.id).execute();
+      assert.equal(keys.length, 3);
+      assert.equal(new Set(keys.map((k) => k.storage_key)).size, 3);
+      for (const k of keys) assert.ok(k.storage_key.startsWith(`tenants/${report.tenant.id}/documents/`), k.storage_key);
       // The copy's documents are its own: the original tenant cannot read them.
       const copyDocs = (await a.app.inject({ method: 'GET', url: '/api/v1/documents', headers: ownerCopy.headers })).json().data;
       for (const d of copyDocs) assertError(await a.app.inject({ method: 'GET', url: `/api/v1/documents/${d.id}`, headers: ownerA.headers }), 404, 'not_found');
@@ -255,6 +302,21 @@ for (const dialect of DIALECTS) {
       const cut = await b.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(truncated, { subdomain: 'damaged-two' })) });
       const cutBody = assertError(cut, 422, 'archive_damaged');
       assert.ok(cutBody.details.entry);
+
+      // A damaged or missing earlier version is refused like a file.
+      const versionBad = await rewrite(archive, (name, bytes) => {
+        if (!name.startsWith('versions/')) return bytes;
+        const copy = Buffer.from(bytes);
+        copy[0] = copy[0]! ^ 0xff;
+        return copy;
+      });
+      const vRes = await b.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(versionBad, { subdomain: 'damaged-version' })) });
+      const vBody = assertError(vRes, 422, 'archive_damaged');
+      assert.match(vBody.details.entry, /^versions\//);
+      assert.match(vBody.message, /checksum mismatch/);
+      const versionGone = await rewrite(archive, (name, bytes) => (name.startsWith('versions/') ? null : bytes));
+      const goneBody = assertError(await b.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(versionGone, { subdomain: 'damaged-version-gone' })) }), 422, 'archive_damaged');
+      assert.match(goneBody.details.entry, /^versions\//);
 
       const rowsBad = await rewrite(archive, (name, bytes) => (name === 'users.ndjson' ? Buffer.concat([bytes, Buffer.from('{"id":"x"}\n')]) : bytes));
       const rowsRes = await b.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(rowsBad, { subdomain: 'damaged-three' })) });

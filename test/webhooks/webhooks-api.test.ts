@@ -106,6 +106,38 @@ describeEachDialect(
       assertError(await t.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${id}`, headers: tenant.headers }), 404, 'not_found');
     });
 
+    it('sets a new secret (shown once); a webhook without one (imported) is not resumed until one is set', async () => {
+      const t = ctx();
+      const tenant = await createTenant(t);
+      const other = await createTenant(t);
+      const { id } = await createWebhook(t, tenant, HOOK, ['document.uploaded']);
+      const rotate = (payload: object, headers = tenant.headers) => t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/secret`, headers, payload });
+      const put = (payload: object) => t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${id}`, headers: tenant.headers, payload });
+      const sealed = async () => (await t.container.database.db.selectFrom('webhooks').select('secret').where('id', '=', id).executeTakeFirstOrThrow()).secret;
+      const first = await sealed();
+      const given = await rotate({ secret: 'whsec_a-new-secret-of-some-length' });
+      assert.equal(given.statusCode, 200, given.body);
+      assert.equal(given.json().secret, 'whsec_a-new-secret-of-some-length');
+      const second = await sealed();
+      assert.notEqual(second, first);
+      assert.ok(!second.includes('a-new-secret'), 'stored sealed, not in clear');
+      const generated = (await rotate({})).json();
+      assert.match(generated.secret, /^whsec_/);
+      assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: tenant.headers })).json().secret, undefined);
+      assertError(await rotate({ secret: 'short' }), 400, 'validation_error');
+      assertError(await rotate({ nope: 1 }), 400, 'validation_error');
+      assertError(await rotate({}, other.headers), 404, 'not_found');
+      const member = await loginAs(t, tenant, 'member');
+      assertError(await rotate({}, member.headers), 403, 'forbidden');
+      // As a tenant import leaves it: paused, no secret.
+      await t.container.database.db.updateTable('webhooks').set({ secret: '', status: 'paused' }).where('id', '=', id).execute();
+      assertError(await put({ status: 'active' }), 400, 'validation_error');
+      assert.equal((await rotate({})).statusCode, 200);
+      const resumed = await put({ status: 'active' });
+      assert.equal(resumed.statusCode, 200, resumed.body);
+      assert.equal(resumed.json().status, 'active');
+    });
+
     it('answers webhooks and attempts byte for byte: fields in order, ISO dates, nulls kept, no secret', async () => {
       const t = ctx();
       const db = t.container.database.db;

@@ -36,8 +36,10 @@ export const ARCHIVE_RESOURCES: readonly ArchiveResource[] = [
   { table: 'folders', key: ['id'], selfReference: 'parent_id', derived: ['document_count'] },
   { table: 'tags', key: ['id'] },
   { table: 'documents', key: ['id'], derived: ['storage_key', 'thumbnail_key', 'storage_provider'] },
-  // Slot for document versions (another change adds them): `document_versions.ndjson` and their
-  // files under `versions/<version id>` go here, after documents.
+  // Every version of a document that has more than one (docs/versions.md). The current version's
+  // bytes are the document's own (`files/<document id>`); every other version's travel under
+  // `versions/<version id>`. Its blob key is rebuilt on import; the triggers count the bytes again.
+  { table: 'document_versions', key: ['id'], derived: ['storage_key'] },
   { table: 'document_contents', key: ['document_id'] },
   { table: 'document_chunks', key: ['document_id', 'chunk_index'] },
   { table: 'document_tags', key: ['document_id', 'tag_id'] },
@@ -72,7 +74,7 @@ export const NOT_PORTABLE: Readonly<Record<string, string>> = {
   import_projects: 'Google Drive import projects hold credentials of this service',
   webhook_deliveries: 'delivery attempts are this service’s history with the receivers',
   subscriptions: 'billing (subscription, checkouts, tier history, AI credit charges) stays with the service that bills',
-  events: 'the event log and the job queue are this service’s',
+  events: 'the event log and the job queue are this service’s (with them, who added or restored which document version when: the versions themselves are carried)',
 };
 
 /** The ids of a tenant's rows: every `id` column of the archive's tables (UUIDv7), remapped when taken. */

@@ -115,6 +115,26 @@ export async function tenantArchiveFiles(db: Executor, tenantId: string): Promis
   return rows.map((r) => ({ id: r.id, fileSize: Number(r.file_size), sha256: r.sha256, storageKey: r.storage_key, thumbnailKey: r.thumbnail_key }));
 }
 
+/** An earlier version's bytes as an export needs them (docs/versions.md). */
+export interface ArchiveVersionFile {
+  id: string;
+  fileSize: number;
+  sha256: string;
+  storageKey: string;
+}
+
+/**
+ * The tenant's document versions whose bytes are not the document's own (every version but the
+ * current one, whose key is the document's `storage_key` and travels under `files/`), in id order.
+ */
+export async function tenantArchiveVersionFiles(db: Executor, tenantId: string): Promise<ArchiveVersionFile[]> {
+  const { rows } = await sql<{ id: string; file_size: number; sha256: string; storage_key: string }>`
+    select v.id, v.file_size, v.sha256, v.storage_key from ${sql.table('document_versions')} v
+    join ${sql.table('documents')} d on d.id = v.document_id and d.tenant_id = v.tenant_id
+    where v.tenant_id = ${tenantId} and v.storage_key <> d.storage_key order by v.id`.execute(db);
+  return rows.map((r) => ({ id: r.id, fileSize: Number(r.file_size), sha256: r.sha256, storageKey: r.storage_key }));
+}
+
 /** The tenant's API keys by name and prefix (listed as not portable; the secret is never read). */
 export async function apiKeysOf(db: Executor, tenantId: string): Promise<{ name: string; prefix: string; environment: string }[]> {
   const { rows } = await sql<{ name: string; prefix: string; environment: string }>`

@@ -25,7 +25,7 @@ export interface Webhook {
 }
 
 /** What an update may change. */
-export type WebhookPatch = Partial<Omit<Webhook, 'id' | 'tenantId' | 'secret' | 'createdAt'>>;
+export type WebhookPatch = Partial<Omit<Webhook, 'id' | 'tenantId' | 'createdAt'>>;
 
 /** Where and how to send to a webhook, and its health: what an attempt needs of it. */
 export type WebhookTarget = Pick<Webhook, 'url' | 'secret' | 'status' | 'consecutiveFailures' | 'failingSince' | 'circuitOpenUntil'>;

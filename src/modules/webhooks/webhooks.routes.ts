@@ -9,6 +9,7 @@ import {
   DeliveryListQuery,
   DeliveryParams,
   DeliveryView,
+  RotateSecretBody,
   UpdateWebhookBody,
   WebhookList,
   WebhookView,
@@ -83,6 +84,25 @@ export function webhookRoutes(app: App, s: { webhooks: WebhooksService }): void 
       const { url, events, status } = request.body;
       const input = { url, events, status: status as 'active' | 'paused' | undefined };
       return presentWebhook(await webhooks.update(authOf(request), request.params.id, input));
+    },
+  );
+
+  app.post(
+    '/webhooks/:id/secret',
+    {
+      schema: {
+        tags,
+        summary: 'Set a new signing secret',
+        description: `Rotation: deliveries from now on are signed with the new secret (given, or generated \`whsec_...\`), which appears in this answer only. A webhook imported from a tenant export arrives paused without a secret and cannot be resumed until one is set here. ${ADMINS}`,
+        params: IdParams,
+        body: RotateSecretBody,
+        response: { 200: CreatedWebhookView, ...standardErrors },
+      },
+      config: { audit: { action: 'webhook.secret_rotate', kind: 'admin', target: 'webhook' } },
+    },
+    async (request) => {
+      const { webhook, secret } = await webhooks.setSecret(authOf(request), request.params.id, request.body.secret);
+      return presentCreatedWebhook(webhook, secret);
     },
   );
 

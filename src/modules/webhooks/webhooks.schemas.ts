@@ -25,6 +25,15 @@ export const CreatedWebhookView = Type.Object({
   secret: Type.String({ description: 'The signing secret. Shown in this answer only.' }),
 });
 
+export const RotateSecretBody = Type.Object(
+  {
+    secret: Type.Optional(
+      Type.String({ minLength: 16, maxLength: 256, description: 'The new signing secret (16 to 256 characters); generated (`whsec_...`) when omitted.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const WebhookList = Type.Object({
   webhooks: Type.Array(WebhookView),
   total: Type.Integer(),

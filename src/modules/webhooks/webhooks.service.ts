@@ -89,13 +89,21 @@ export class WebhooksService {
    * attempts not yet sent, so resuming starts from new events with no backlog. Setting `active`
    * (also on a webhook the service disabled) or changing the URL starts its health afresh.
    */
-  async update(auth: AuthContext, id: string, input: { url?: string | undefined; events?: string[] | undefined; status?: 'active' | 'paused' | undefined }): Promise<Webhook> {
+  async update(
+    auth: AuthContext,
+    id: string,
+    input: { url?: string | undefined; events?: string[] | undefined; status?: 'active' | 'paused' | undefined },
+  ): Promise<Webhook> {
     authorise(auth);
     const { database, clock, webhooks, deliveries } = this.deps;
     const events = input.events === undefined ? undefined : checkSubscribedEvents(input.events);
     if (input.url !== undefined) await this.checkUrl(input.url);
     return database.db.transaction().execute(async (trx) => {
       const current = await this.find(trx, auth.tenant.id, id);
+      // An imported webhook arrives without its secret (not portable): it cannot sign, so it stays paused until given one.
+      if (input.status === 'active' && current.secret === '') {
+        throw errors.field('status', 'this webhook has no signing secret (imported from a tenant export): set one with POST /api/v1/webhooks/{id}/secret first');
+      }
       const patch: WebhookPatch = { updatedAt: clock.now() };
       if (input.url !== undefined) patch.url = input.url;
       if (events !== undefined) patch.events = events;
@@ -106,6 +114,20 @@ export class WebhooksService {
       if (input.status === 'paused' && current.status !== 'paused') await deliveries.cancelPending(trx, auth.tenant.id, id, 'webhook paused');
       return this.find(trx, auth.tenant.id, id);
     });
+  }
+
+  /** A new signing secret (given or generated), in this answer only; later deliveries are signed with it. */
+  async setSecret(auth: AuthContext, id: string, given: string | undefined): Promise<{ webhook: Webhook; secret: string }> {
+    authorise(auth);
+    const { database, clock, webhooks, secrets } = this.deps;
+    const secret = given ?? generateWebhookSecret();
+    const sealed = await secrets.seal(secret);
+    const webhook = await database.db.transaction().execute(async (trx) => {
+      await this.find(trx, auth.tenant.id, id);
+      await webhooks.update(trx, auth.tenant.id, id, { secret: sealed, updatedAt: clock.now() });
+      return this.find(trx, auth.tenant.id, id);
+    });
+    return { webhook, secret };
   }
 
   /** Deletes the webhook and its delivery log; attempts not yet sent are dropped. */

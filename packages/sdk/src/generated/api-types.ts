@@ -2750,6 +2750,25 @@ export interface Operations {
       completed_at?: string | null;
     };
   };
+  /** Set a new signing secret */
+  postWebhookSecret: {
+    path: {
+      id: string;
+    };
+    body: {
+      secret?: string;
+    };
+    response: {
+      id: string;
+      url: string;
+      events: string[];
+      status: "active" | "paused" | "disabled";
+      status_reason: string | null;
+      created_at: string;
+      updated_at: string;
+      secret: string;
+    };
+  };
   /** Redeliver an event */
   redeliverWebhookDelivery: {
     path: {
@@ -3775,6 +3794,7 @@ export const OPERATIONS = {
   postSearchEnhanced: { method: 'POST', path: '/api/v1/search/enhanced', idempotencyKey: true, answers: 'json' },
   postSearchHybrid: { method: 'POST', path: '/api/v1/search/hybrid', idempotencyKey: true, answers: 'json' },
   postSubscriptionCheckout: { method: 'POST', path: '/api/v1/subscription/checkout', idempotencyKey: true, answers: 'json' },
+  postWebhookSecret: { method: 'POST', path: '/api/v1/webhooks/{id}/secret', idempotencyKey: true, answers: 'json' },
   redeliverWebhookDelivery: { method: 'POST', path: '/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', idempotencyKey: true, answers: 'json' },
   refreshAuth: { method: 'POST', path: '/api/v1/auth/refresh', idempotencyKey: false, answers: 'json' },
   registerAuth: { method: 'POST', path: '/api/v1/auth/register', idempotencyKey: false, answers: 'json' },

@@ -7,7 +7,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  *   manifest.json              format, the source, totals and one line per entry (size, sha256)
  *   tenant.json                the tenant (name, subdomain, tier, settings, CORS origins)
  *   <table>.ndjson             one per resource of ARCHIVE_RESOURCES, a row per line
- *   files/<document id>        each document's original bytes
+ *   files/<document id>        each document's original bytes (its current version)
+ *   versions/<version id>      every earlier (not current) version's bytes
  *   thumbnails/<document id>   rendered thumbnails, when there is one
  *
  * The manifest comes first so an import knows every entry's checksum, and the bytes it will
@@ -31,7 +32,8 @@ export interface Manifest {
   /** The schema the rows follow (the newest migration of the exporting service). */
   schema: string;
   tenant: { id: string; name: string; subdomain: string; tier: string };
-  totals: { documents: number; file_bytes: number; entries: number };
+  /** `file_bytes`: every stored byte, documents' and earlier versions' (what the tier's storage must hold). */
+  totals: { documents: number; file_bytes: number; entries: number; versions?: number };
   entries: ManifestEntry[];
   /** What the archive does not carry, and why (resources.ts NOT_PORTABLE). */
   not_portable: Record<string, string>;
@@ -64,6 +66,7 @@ export function manifestSignedBy(manifest: Manifest, secret: Buffer): boolean {
 export const SIGNING_SECRET_NAME = 'tenant_archive_signing';
 
 export const fileEntry = (documentId: string) => `files/${documentId}`;
+export const versionEntry = (versionId: string) => `versions/${versionId}`;
 export const thumbnailEntry = (documentId: string) => `thumbnails/${documentId}`;
 export const rowsEntry = (table: string) => `${table}.ndjson`;
 

@@ -14,7 +14,7 @@ import { TIER_LIMITS, TIERS, type Tier } from '../../../domain/tiers.ts';
 import { AppError, errors } from '../../../lib/errors.ts';
 import { newId } from '../../../lib/ids.ts';
 import type { BlobStore } from '../../../providers/blobs/blob-store.ts';
-import { fileEntry, type Manifest, type ManifestEntry, manifestProblem, manifestSignedBy, rowsEntry, SIGNING_SECRET_NAME, thumbnailEntry } from './archive-format.ts';
+import { fileEntry, type Manifest, type ManifestEntry, manifestProblem, manifestSignedBy, rowsEntry, SIGNING_SECRET_NAME, thumbnailEntry, versionEntry } from './archive-format.ts';
 
 export interface ImportOptions {
   /** The new tenant's subdomain (default: the archive's); 409 when taken. */
@@ -101,6 +101,13 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
   const remap = new Map<string, string>();
   const staged = new Map<string, string>();
   const warnings: string[] = [];
+  const ids = new Map<string, string>(); // document id in the archive -> id here, once documents.ndjson is read
+  /** Document id in the archive -> its `storage_key` on the exporting service (which version row is the current file). */
+  const sourceKeys = new Map<string, string>();
+  /** Document id in the archive -> the blob key here of its current file (`files/<id>`), when it has versions. */
+  const currentKeys = new Map<string, string>();
+  /** Version id in the archive -> the blob key here of its bytes (`versions/<id>`), for every version but the current one. */
+  const versionKeys = new Map<string, string>();
   let manifest: Manifest | null = null;
   let tenantId = '';
   let tier: Tier = 'free';
@@ -113,7 +120,6 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
     archive.pipe(extract as unknown as NodeJS.WritableStream);
     let expected: ManifestEntry[] = [];
     let next = 0;
-    const ids = new Map<string, string>(); // document id in the archive -> id here, once documents.ndjson is read
     try {
       for await (const entry of extract) {
         const name = entry.header.name;
@@ -175,11 +181,18 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
           if (size !== want.size) throw damaged(want.name, `is ${size} bytes, the manifest says ${want.size} (truncated or altered)`);
           if (sha256 !== want.sha256) throw damaged(want.name, `checksum mismatch: sha256 ${sha256}, the manifest says ${want.sha256}`);
         };
-        if (name.startsWith('files/') || name.startsWith('thumbnails/')) {
+        if (name.startsWith('files/') || name.startsWith('thumbnails/') || name.startsWith('versions/')) {
           const archived = name.slice(name.indexOf('/') + 1);
-          const documentId = ids.get(archived);
-          if (!documentId) throw damaged(name, 'belongs to no document of documents.ndjson');
-          const key = name.startsWith('files/') ? `tenants/${tenantId}/documents/${documentId}` : `tenants/${tenantId}/thumbnails/${documentId}`;
+          let key: string;
+          if (name.startsWith('versions/')) {
+            const versionKey = versionKeys.get(archived);
+            if (!versionKey) throw damaged(name, 'belongs to no earlier version of document_versions.ndjson');
+            key = versionKey;
+          } else {
+            const documentId = ids.get(archived);
+            if (!documentId) throw damaged(name, 'belongs to no document of documents.ndjson');
+            key = name.startsWith('files/') ? (currentKeys.get(archived) ?? blobKey(documentId)) : `tenants/${tenantId}/thumbnails/${documentId}`;
+          }
           storedKeys.push(key);
           try {
             await blobs.put(key, counted);
@@ -200,7 +213,14 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
           if (name === rowsEntry('documents')) {
             // Files come after documents.ndjson: their keys need the documents' ids here.
             await decideIds(file, 'documents');
-            for await (const row of ndjson(file)) ids.set(String(row.id), remap.get(String(row.id)) ?? String(row.id));
+            for await (const row of ndjson(file)) {
+              ids.set(String(row.id), remap.get(String(row.id)) ?? String(row.id));
+              if (typeof row.storage_key === 'string') sourceKeys.set(String(row.id), row.storage_key);
+            }
+          } else if (name === rowsEntry('document_versions')) {
+            // Versions come before the files: each version's key here is decided now.
+            await decideIds(file, 'document_versions');
+            await placeVersions(file);
           } else {
             const resource = ARCHIVE_RESOURCES.find((r) => rowsEntry(r.table) === name);
             if (resource && idColumn(resource)) await decideIds(file, resource.table);
@@ -221,6 +241,31 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
   } finally {
     if (!committed) await Promise.allSettled(storedKeys.map((k) => blobs.delete(k)));
     await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+
+  /** Where a blob of this tenant lives: the service's document key (src/modules/documents/document-job-kinds.ts documentBlobKey). */
+  function blobKey(id: string): string {
+    return `tenants/${tenantId}/documents/${id}`;
+  }
+
+  /**
+   * Decides the blob key of every version, as the versions service names them: version 1 keeps
+   * the document's key (its bytes were the document's before a second version came), every later
+   * version the key of its own id — both with the ids here. The version whose key was the
+   * document's `storage_key` is the current file (`files/<document id>`); every other one must
+   * come as `versions/<version id>`.
+   */
+  async function placeVersions(file: string): Promise<void> {
+    for await (const row of ndjson(file)) {
+      const id = String(row.id);
+      const documentId = String(row.document_id);
+      const newDocumentId = ids.get(documentId);
+      if (!newDocumentId) throw damaged(rowsEntry('document_versions'), `version ${id} belongs to no document of documents.ndjson`);
+      const sourceKey = typeof row.storage_key === 'string' ? row.storage_key : '';
+      const key = sourceKey.endsWith(`/${documentId}`) ? blobKey(newDocumentId) : blobKey(remap.get(id) ?? id);
+      if (sourceKey !== '' && sourceKey === sourceKeys.get(documentId)) currentKeys.set(documentId, key);
+      else versionKeys.set(id, key);
+    }
   }
 
   /** Ids of `table` taken on this service get new ones (the map is shared by every table: ids are UUIDv7, unique across tables). */
@@ -297,6 +342,7 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
     });
     imported.files = [...staged.keys()].filter((k) => k.startsWith('files/')).length;
     imported.thumbnails = [...staged.keys()].filter((k) => k.startsWith('thumbnails/')).length;
+    imported.version_files = [...staged.keys()].filter((k) => k.startsWith('versions/')).length;
     const usersToReset = signed ? 0 : imported.users ?? 0;
     const notImported: Record<string, string> = { ...m.not_portable };
     if (m.api_keys.length > 0) notImported.api_keys = `${m.api_keys.length} API key(s) not portable (${m.api_keys.map((k) => `${k.name} ${k.prefix}…`).join(', ')}): create new keys`;
@@ -311,9 +357,19 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
     switch (resource.table) {
       case 'documents': {
         const id = remap.get(String(row.id)) ?? String(row.id);
-        out.storage_key = `tenants/${tenantId}/documents/${id}`;
+        out.storage_key = currentKeys.get(String(row.id)) ?? blobKey(id);
         out.thumbnail_key = staged.has(thumbnailEntry(String(row.id))) ? `tenants/${tenantId}/thumbnails/${id}` : null;
         if (!staged.has(fileEntry(String(row.id)))) throw damaged(fileEntry(String(row.id)), 'missing: documents.ndjson lists the document but the archive has no file for it');
+        break;
+      }
+      case 'document_versions': {
+        const current = currentKeys.get(String(row.document_id));
+        const own = versionKeys.get(String(row.id));
+        if (own) {
+          if (!staged.has(versionEntry(String(row.id)))) throw damaged(versionEntry(String(row.id)), 'missing: document_versions.ndjson lists the version but the archive has no file for it');
+          out.storage_key = own;
+        } else if (current) out.storage_key = current;
+        else throw damaged(rowsEntry('document_versions'), `version ${String(row.id)} has no file`);
         break;
       }
       case 'folders':

@@ -8,9 +8,9 @@ import * as tar from 'tar-stream';
 import type { Database } from '../../../db/database.ts';
 import { getOrCreateServerSecret } from '../../../db/server-secrets.ts';
 import { ARCHIVE_RESOURCES, NOT_PORTABLE } from '../../../db/tenant-archive/resources.ts';
-import { apiKeysOf, encodeValue, latestMigration, tenantArchiveFiles, tenantRow, tenantRows } from '../../../db/tenant-archive/rows.ts';
+import { apiKeysOf, encodeValue, latestMigration, tenantArchiveFiles, tenantArchiveVersionFiles, tenantRow, tenantRows } from '../../../db/tenant-archive/rows.ts';
 import type { BlobStore, StoredBlob } from '../../../providers/blobs/blob-store.ts';
-import { ARCHIVE_FORMAT, ARCHIVE_VERSION, fileEntry, type Manifest, type ManifestEntry, rowsEntry, SIGNING_SECRET_NAME, signManifest, thumbnailEntry } from './archive-format.ts';
+import { ARCHIVE_FORMAT, ARCHIVE_VERSION, fileEntry, type Manifest, type ManifestEntry, rowsEntry, SIGNING_SECRET_NAME, signManifest, thumbnailEntry, versionEntry } from './archive-format.ts';
 
 export interface ExportProgress {
   entriesTotal: number;
@@ -105,6 +105,9 @@ export async function writeTenantArchive(
 
     const files = await tenantArchiveFiles(db, tenantId);
     for (const f of files) staged.push({ name: fileEntry(f.id), size: f.fileSize, sha256: f.sha256, source: { blob: f.storageKey } });
+    // Earlier versions: the current one is the document's file above, never stored twice.
+    const versions = await tenantArchiveVersionFiles(db, tenantId);
+    for (const v of versions) staged.push({ name: versionEntry(v.id), size: v.fileSize, sha256: v.sha256, source: { blob: v.storageKey } });
     for (const f of files) {
       if (!f.thumbnailKey) continue;
       // Thumbnails are small and their hash is not recorded: read once to hash.
@@ -118,14 +121,14 @@ export async function writeTenantArchive(
       staged.push({ name: thumbnailEntry(f.id), size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), source: { bytes } });
     }
 
-    const fileBytes = files.reduce((sum, f) => sum + f.fileSize, 0);
+    const fileBytes = files.reduce((sum, f) => sum + f.fileSize, 0) + versions.reduce((sum, v) => sum + v.fileSize, 0);
     const manifest: Manifest = {
       format: ARCHIVE_FORMAT,
       version: ARCHIVE_VERSION,
       created_at: new Date(deps.now()).toISOString(),
       schema: await latestMigration(db),
       tenant: { id: String(tenant.id), name: String(tenant.name), subdomain: String(tenant.subdomain), tier: String(tenant.tier) },
-      totals: { documents: files.length, file_bytes: fileBytes, entries: staged.length + 1 },
+      totals: { documents: files.length, file_bytes: fileBytes, entries: staged.length + 1, versions: versions.length },
       entries: staged.map(({ source: _source, ...e }) => e),
       not_portable: { ...NOT_PORTABLE },
       api_keys: await apiKeysOf(db, tenantId),
