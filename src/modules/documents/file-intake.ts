@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { Transform, type TransformCallback } from 'node:stream';
+import { finished as onFinished, Transform, type TransformCallback } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { type AppError, errors } from '../../lib/errors.ts';
 import { type BlobStore, BlobTooLargeError } from '../../providers/blobs/blob-store.ts';
@@ -65,8 +65,7 @@ export async function intakeFile(
   // error as an uncaught exception; the store still sees it, as the stream's stored error.
   sniffer.on('error', () => {});
   // pipe() does not forward errors: a broken request must fail the store, which then keeps nothing.
-  const forwardError = (error: Error) => sniffer.destroy(error);
-  part.file.once('error', forwardError);
+  const stopForwarding = forwardFailure(part.file, sniffer);
   part.file.pipe(sniffer);
   try {
     const stored = await blobs.put(options.key, sniffer, { maxBytes, contentType: rule.mediaType });
@@ -82,9 +81,22 @@ export async function intakeFile(
     if (error instanceof EmptyFileError) return refuse(errors.field('file', `${filename} is empty`));
     throw error;
   } finally {
-    part.file.off('error', forwardError);
+    stopForwarding();
     part.file.off('data', hashChunk);
   }
+}
+
+/**
+ * Fails `target` when the part fails: an error, or a close before its end (the client went away).
+ * `stream.finished` also reports a part that failed before this was attached -- a client that left
+ * while the upload awaited its orphan guard (a database round trip) destroyed the part then, and an
+ * `'error'` listener added afterwards never fires: the store would wait on the pipe forever, the
+ * handler never answer and the request's Idempotency-Key stay claimed until its lock lapsed.
+ */
+function forwardFailure(source: Readable, target: Transform): () => void {
+  return onFinished(source, { writable: false }, (error) => {
+    if (error) target.destroy(error);
+  });
 }
 
 function tooLarge(rule: FileTypeRule, filename: string): AppError {
@@ -139,8 +151,7 @@ export async function intakeUntyped(
   const maxBytes = quotaBound ? options.quotaBytes! : MAX_UPLOAD_BYTES;
   if (maxBytes <= 0) throw options.quotaError();
   const tap = new SampleTap(SAMPLE_BYTES);
-  const forwardError = (error: Error) => tap.destroy(error);
-  part.file.once('error', forwardError);
+  const stopForwarding = forwardFailure(part.file, tap);
   part.file.pipe(tap);
   try {
     const stored = await blobs.put(options.key, tap, { maxBytes, contentType: 'application/octet-stream' });
@@ -154,7 +165,7 @@ export async function intakeUntyped(
     if (error instanceof BlobTooLargeError) throw quotaBound ? options.quotaError() : tooLargeOverall();
     throw error;
   } finally {
-    part.file.off('error', forwardError);
+    stopForwarding();
   }
 }
 
