@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createExtractor } from '../../../src/providers/extraction/extractor.ts';
 import { doc, ppt, xls } from '../../fixtures/extraction/legacy.ts';
-import { docx, pptx, xlsx } from '../../fixtures/extraction/office.ts';
+import { docx, pptx, withWorkbookPartLast, xlsx } from '../../fixtures/extraction/office.ts';
 import { pdf } from '../../fixtures/extraction/pdf.ts';
 import { extractionFixture, fixtureDir } from './helpers.ts';
 
@@ -95,6 +95,16 @@ describe('extraction of documents', () => {
     assert.equal(content.metadata.sheets, 'Income, Notes');
     assert.equal(content.metadata.author, 'Finance Team');
     assert.equal(content.metadata.title, 'Budget 2024');
+  });
+
+  it('XLSX whose workbook part comes after its worksheets in the zip: read whole, the same text', async () => {
+    const bytes = await xlsx({ Income: [['Month', 'Amount'], ['January', 1200.5]], Notes: [['Paid']] }, { author: 'Finance Team' });
+    const streamed = await t.extractor.extract(await t.files.write('in-order.xlsx', bytes));
+    const reordered = await t.extractor.extract(await t.files.write('workbook-last.xlsx', await withWorkbookPartLast(bytes)));
+    assert.deepEqual(reordered.pages, ['Sheet: Income\nMonth\tAmount\nJanuary\t1200.5', 'Sheet: Notes\nPaid']);
+    assert.deepEqual(reordered.pages, streamed.pages);
+    assert.equal(reordered.metadata.sheets, 'Income, Notes');
+    assert.equal(reordered.metadata.author, 'Finance Team');
   });
 
   it('XLS (best effort): sheet names, shared strings and numbers from the BIFF records', async () => {

@@ -3,7 +3,7 @@ import type { FormatReader } from './context.ts';
 import { compactMetadata } from './context.ts';
 import { officeProperties } from './ooxml.ts';
 import { normaliseText, TextBuilder } from './text-utils.ts';
-import { guardZip, readZipEntry } from './zip-guard.ts';
+import { guardZip, readZipEntry, type ZipEntry } from './zip-guard.ts';
 
 /**
  * XLSX, streamed with exceljs's WorkbookReader (the workbook is never loaded whole): each sheet as
@@ -16,22 +16,15 @@ export const readXlsx: FormatReader = async ({ path, extension, maxDecodedBytes 
   const out = new TextBuilder();
   const pages: string[] = [];
   const sheets: string[] = [];
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
-    sharedStrings: 'cache',
-    // Styles tell which numbers are dates.
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    worksheets: 'emit',
-    entries: 'ignore',
-  });
+  const book = workbookSheets(path, entries);
   try {
-    reading: for await (const sheet of reader) {
-      const name = (sheet as unknown as { name?: string }).name ?? `Sheet${sheets.length + 1}`;
+    reading: for await (const sheet of book.sheets) {
+      const name = sheet.name ?? `Sheet${sheets.length + 1}`;
       sheets.push(name);
       const header = `Sheet: ${name}\n`;
       const page: string[] = [header];
       if (!out.add(header)) break;
-      for await (const row of sheet) {
+      for await (const row of sheet.rows) {
         const line = `${rowText(row.values)}\n`;
         page.push(line);
         if (!out.add(line)) {
@@ -43,8 +36,7 @@ export const readXlsx: FormatReader = async ({ path, extension, maxDecodedBytes 
       out.add('\n');
     }
   } finally {
-    // Stopping early leaves the zip stream open: close the file.
-    (reader as unknown as { stream?: { destroy?(): void } }).stream?.destroy?.();
+    book.close();
   }
   const read = async (name: string) => {
     const entry = entries.find((e) => e.name === name);
@@ -52,7 +44,7 @@ export const readXlsx: FormatReader = async ({ path, extension, maxDecodedBytes 
   };
   const props = await officeProperties(read);
   // Every sheet's name from the workbook part, also those not reached before the text was full.
-  const listed = ((reader as unknown as { model?: { sheets?: { name?: string }[] } }).model?.sheets ?? []).map((s) => s.name ?? '').filter(Boolean);
+  const listed = book.listed();
   return {
     text: normaliseText(out.toString()),
     pages,
@@ -68,6 +60,60 @@ export const readXlsx: FormatReader = async ({ path, extension, maxDecodedBytes 
     media: null,
   };
 };
+
+type Row = { values: ExcelJS.CellValue[] | Record<string, ExcelJS.CellValue> };
+interface Sheets {
+  sheets: AsyncIterable<{ name: string | undefined; rows: AsyncIterable<Row> | Iterable<Row> }>;
+  /** Every sheet's name from the workbook part, also those not reached before the text was full. */
+  listed(): string[];
+  close(): void;
+}
+
+/**
+ * The workbook's sheets, streamed with exceljs's WorkbookReader when the zip allows it. That reader
+ * parses a worksheet as soon as shared strings and the workbook's relations are known, and fails
+ * ("reading 'sheets'") when the workbook part itself comes later in the zip — an order some writers
+ * produce. Such files are read whole instead (their parts are already bounded by the zip guard).
+ */
+function workbookSheets(path: string, entries: readonly ZipEntry[]): Sheets {
+  const at = (test: (name: string) => boolean) => entries.findIndex((e) => test(e.name));
+  const workbookAt = at((n) => n === 'xl/workbook.xml');
+  const firstSheetAt = at((n) => /^xl\/worksheets\/[^/]+\.xml$/.test(n));
+  if (firstSheetAt !== -1 && workbookAt > firstSheetAt) return loadedSheets(path);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+    sharedStrings: 'cache',
+    // Styles tell which numbers are dates.
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
+  return {
+    sheets: (async function* () {
+      for await (const sheet of reader) yield { name: (sheet as unknown as { name?: string }).name, rows: sheet as AsyncIterable<Row> };
+    })(),
+    listed: () => ((reader as unknown as { model?: { sheets?: { name?: string }[] } }).model?.sheets ?? []).map((s) => s.name ?? '').filter(Boolean),
+    // Stopping early leaves the zip stream open: close the file.
+    close: () => (reader as unknown as { stream?: { destroy?(): void } }).stream?.destroy?.(),
+  };
+}
+
+function loadedSheets(path: string): Sheets {
+  const book = new ExcelJS.Workbook();
+  const loaded = book.xlsx.readFile(path);
+  return {
+    sheets: (async function* () {
+      await loaded;
+      for (const ws of book.worksheets) {
+        const rows: Row[] = [];
+        ws.eachRow((row) => rows.push({ values: row.values }));
+        yield { name: ws.name, rows };
+      }
+    })(),
+    listed: () => book.worksheets.map((ws) => ws.name),
+    close: () => {},
+  };
+}
 
 /** A row's cells (exceljs: 1-based, sparse) separated by tabs, without trailing empty cells. */
 function rowText(values: ExcelJS.CellValue[] | Record<string, ExcelJS.CellValue>): string {
