@@ -48,7 +48,8 @@ export async function extractAudioTrack(binary: string, input: string, extension
       const onAbort = () => stop(new ExtractionError('aborted', `extracting the audio of the ${label} file was aborted`));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       child.on('error', (error) => stop(new ExtractionError('crashed', `ffmpeg could not be started: ${error.message}`, { cause: error })));
-      child.on('exit', (code) => {
+      // 'close', not 'exit': ffmpeg's last stderr lines (which say why it failed) can arrive after it exited.
+      child.on('close', (code) => {
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
         if (code === 0) return resolve();

@@ -168,7 +168,8 @@ export class NativeTesseract implements OcrRecognizer {
         child.on('error', (error) => stop(new Error(`tesseract could not be started: ${error.message}`, { cause: error })));
         // A process killed before it read its input closes the pipe: not an error of its own.
         child.stdin.on('error', () => {});
-        child.on('exit', (code, sig) => {
+        // 'close', not 'exit': the last stderr lines (why it failed) can arrive after the process exited.
+        child.on('close', (code, sig) => {
           if (settled) return;
           settled = true;
           cleanup();
