@@ -204,6 +204,16 @@ describeEachDialect(
         });
         assert.equal((await viaProxy.call('createFolder', { body: { name: 'Raced' } })).name, 'Raced');
 
+        // A budget for earlier attempts still running (a CLI re-run after a kill) waits beyond maxRetries.
+        const inFlight = { status: 409, headers: { 'retry-after': '0' }, body: JSON.stringify({ error: 'idempotency_in_progress', code: 'IDEMPOTENCY_IN_PROGRESS', message: 'retry shortly' }) };
+        const patient = new DocuVault({ baseUrl: proxy.url, apiKey: tenant.apiKey, retry: { maxRetries: 0, inProgressWaitMs: 2_000 } });
+        for (let i = 0; i < 3; i++) proxy.failNext(/\/folders$/, inFlight);
+        assert.equal((await patient.call('createFolder', { body: { name: 'Waited' } })).name, 'Waited');
+        const impatient = new DocuVault({ baseUrl: proxy.url, apiKey: tenant.apiKey, retry: { maxRetries: 0 } });
+        proxy.failNext(/\/folders$/, inFlight);
+        const refused = await impatient.call('createFolder', { body: { name: 'Not waited' } }).catch((e: unknown) => e);
+        assert.ok(refused instanceof DocuVaultError && refused.status === 409);
+
         // An upload from a path is repeatable, so it is retried too; a one-shot stream is not retried on 503.
         proxy.failNext(/\/upload$/, { status: 503 });
         const uploaded = await viaProxy.documents.upload(new Blob([POLICY]), { filename: 'again.txt' });

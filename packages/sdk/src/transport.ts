@@ -9,6 +9,12 @@ export interface RetryOptions {
   maxWaitMs?: number;
   /** First backoff without Retry-After, doubled each time with jitter (default 250 ms). */
   baseDelayMs?: number;
+  /**
+   * How long in all a request carrying an Idempotency-Key waits out 409 `idempotency_in_progress`
+   * (an earlier attempt with the same key, e.g. from a killed process, still running on the
+   * service), beside `maxRetries` (default 0: those 409s count as ordinary retries).
+   */
+  inProgressWaitMs?: number;
   /** Told before each wait for a retry (a command line can say it is waiting out a 429). */
   onRetry?: (notice: RetryNotice) => void;
 }
@@ -55,13 +61,19 @@ export class Transport {
   constructor(auth: AuthState, fetchFn: typeof fetch, retry: RetryOptions, userAgent: string) {
     this.#auth = auth;
     this.#fetch = fetchFn;
-    this.#retry = { maxRetries: retry.maxRetries ?? 3, maxWaitMs: retry.maxWaitMs ?? 60_000, baseDelayMs: retry.baseDelayMs ?? 250 };
+    this.#retry = {
+      maxRetries: retry.maxRetries ?? 3,
+      maxWaitMs: retry.maxWaitMs ?? 60_000,
+      baseDelayMs: retry.baseDelayMs ?? 250,
+      inProgressWaitMs: retry.inProgressWaitMs ?? 0,
+    };
     this.#onRetry = retry.onRetry;
     this.#userAgent = userAgent;
   }
 
   async send(req: OutgoingRequest): Promise<Response> {
     let refreshed = false;
+    let inProgressWaited = 0;
     for (let attempt = 0; ; attempt++) {
       await this.#auth.ensureFresh();
       let res: Response;
@@ -77,6 +89,16 @@ export class Transport {
         refreshed = true;
         await res.body?.cancel();
         await this.#auth.refresh();
+        attempt--;
+        continue;
+      }
+      const earlierAttempt = res.status === 409 && req.retryable && res.headers.has('retry-after');
+      if (earlierAttempt && inProgressWaited < this.#retry.inProgressWaitMs) {
+        // At least 100 ms a round, so a Retry-After of 0 cannot spin past the budget.
+        const waitMs = Math.min(Math.max(100, (retryAfterSeconds(res.headers.get('retry-after')) ?? 1) * 1000), this.#retry.inProgressWaitMs - inProgressWaited);
+        inProgressWaited += waitMs;
+        await res.body?.cancel();
+        await this.#wait(res.status, waitMs, attempt, req.signal);
         attempt--;
         continue;
       }
