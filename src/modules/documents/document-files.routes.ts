@@ -3,8 +3,7 @@ import { Type } from 'typebox';
 import type { DocumentsService } from './documents.service.ts';
 import { ErrorBody, IdParams, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
-import { contentDisposition } from '../../providers/files/filenames.ts';
-import { decideRange, ifRangeAllows, noneMatch } from '../../http/http-range.ts';
+import { sendStoredFile } from './file-response.ts';
 import { typeIconSvg } from './thumbnails.ts';
 
 const BinarySchema = { type: 'string', format: 'binary' };
@@ -27,9 +26,6 @@ export const fileHeaders = {
   'Content-Disposition': { type: 'string', description: 'attachment, with the file name (RFC 6266, `filename*`).' },
 };
 
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(',') : value;
-}
 
 /** Spec + docs/api-decisions.md §6: downloads with validators and ranges; thumbnails. */
 export function documentFileRoutes(app: App, s: { documents: DocumentsService }): void {
@@ -58,36 +54,7 @@ export function documentFileRoutes(app: App, s: { documents: DocumentsService })
     },
     async (request, reply) => {
       const document = await documents.authorizeRead(authOf(request), request.params.id);
-      const size = document.fileSize;
-      const etag = `"${document.sha256}"`;
-      reply.headers({
-        etag,
-        'accept-ranges': 'bytes',
-        'x-content-type-options': 'nosniff',
-        'cache-control': 'private, no-cache',
-        'content-disposition': contentDisposition(document.filename),
-      });
-      if (noneMatch(headerText(request.headers['if-none-match']), etag)) return reply.status(304).send(undefined);
-      const header = ifRangeAllows(headerText(request.headers['if-range']), etag) ? request.headers.range : undefined;
-      const range = decideRange(header, size);
-      if (range.kind === 'unsatisfiable') {
-        return reply.status(416).header('content-range', `bytes */${size}`).type('application/json; charset=utf-8').send({
-          error: 'range_not_satisfiable',
-          code: 'RANGE_NOT_SATISFIABLE',
-          message: `The range is outside the ${size} bytes of the file`,
-        });
-      }
-      // Text is stored only when it is valid UTF-8 (file-types.ts), so the charset is known: say it.
-      reply.type(document.fileType.startsWith('text/') ? `${document.fileType}; charset=utf-8` : document.fileType);
-      if (range.kind === 'partial') {
-        const stream = await documents.openBlob(document.storageKey, { start: range.start, end: range.end });
-        return reply
-          .status(206)
-          .headers({ 'content-range': `bytes ${range.start}-${range.end}/${size}`, 'content-length': range.end - range.start + 1 })
-          .send(stream);
-      }
-      const stream = await documents.openBlob(document.storageKey);
-      return reply.header('content-length', size).send(stream);
+      return sendStoredFile(request, reply, document, (range) => documents.openBlob(document.storageKey, range));
     },
   );
 
