@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { DocumentsService } from './documents.service.ts';
 import { ErrorBody, IdParams, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
-import { sendStoredFile } from './file-response.ts';
+import { sendStoredFile } from '../../http/file-response.ts';
 import { typeIconSvg } from './thumbnails.ts';
 
 const BinarySchema = { type: 'string', format: 'binary' };

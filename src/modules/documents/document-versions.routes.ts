@@ -6,7 +6,7 @@ import { bytesIn, fileHeaders, NotModified, RangeNotSatisfiable } from './docume
 import { presentVersion, presentVersionList, presentVersionUpload } from './document-versions.presenter.ts';
 import { DocumentVersionList, VersionMultipartBody, VersionParams, VersionRestoreAnswer, VersionUploadAnswer } from './document-versions.schemas.ts';
 import type { DocumentVersionsService } from './document-versions.service.ts';
-import { sendStoredFile } from './file-response.ts';
+import { sendStoredFile } from '../../http/file-response.ts';
 import { closeUnreadUploads, multipartLimits, multipartSourceOf } from './multipart-source.ts';
 
 /** Document versions (docs/versions.md): upload a new version, list, download one, restore one. */

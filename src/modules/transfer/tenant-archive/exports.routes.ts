@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { TIERS, type Tier } from '../../../domain/tiers.ts';
 import { ErrorBody, standardErrors } from '../../../http/common-schemas.ts';
 import { type App, authOf } from '../../../http/fastify-types.ts';
-import { decideRange, ifRangeAllows, noneMatch } from '../../../http/http-range.ts';
+import { sendStoredFile } from '../../../http/file-response.ts';
 import { errors } from '../../../lib/errors.ts';
 import { presentExport } from './exports.presenter.ts';
 import type { TenantExport } from './exports.repository.ts';
@@ -32,34 +32,11 @@ const downloadResponses = {
   ...standardErrors,
 };
 
-const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(',') : value);
-
-/** Serves a completed export's archive with validators and one range (src/http/http-range.ts, as document downloads). */
-async function sendArchive(request: FastifyRequest, reply: FastifyReply, s: ExportsService, e: TenantExport) {
+/** Serves a completed export's archive with validators and one range, as document downloads are served. */
+function sendArchive(request: FastifyRequest, reply: FastifyReply, s: ExportsService, e: TenantExport) {
   const { key, size, sha256 } = s.downloadable(e);
-  const etag = `"${sha256}"`;
-  reply.headers({
-    etag,
-    'accept-ranges': 'bytes',
-    'cache-control': 'private, no-cache',
-    'x-content-type-options': 'nosniff',
-    'content-disposition': `attachment; filename="tenant-export-${e.id}.tar"`,
-  });
-  if (noneMatch(headerText(request.headers['if-none-match']), etag)) return reply.status(304).send(undefined);
-  const range = decideRange(ifRangeAllows(headerText(request.headers['if-range']), etag) ? request.headers.range : undefined, size);
-  if (range.kind === 'unsatisfiable') {
-    return reply.status(416).header('content-range', `bytes */${size}`).type('application/json; charset=utf-8').send({
-      error: 'range_not_satisfiable',
-      code: 'RANGE_NOT_SATISFIABLE',
-      message: `The range is outside the ${size} bytes of the archive`,
-    });
-  }
-  reply.type('application/x-tar');
-  if (range.kind === 'partial') {
-    const stream = await s.open(key, { start: range.start, end: range.end });
-    return reply.status(206).headers({ 'content-range': `bytes ${range.start}-${range.end}/${size}`, 'content-length': range.end - range.start + 1 }).send(stream);
-  }
-  return reply.header('content-length', size).send(await s.open(key));
+  const archive = { filename: `tenant-export-${e.id}.tar`, fileType: 'application/x-tar', fileSize: size, sha256 };
+  return sendStoredFile(request, reply, archive, (range) => s.open(key, range));
 }
 
 /** Issue 35: tenant exports (owner and administrator) and imports (administrator), docs/tenant-export.md. */

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ByteRange } from '../../providers/blobs/blob-store.ts';
-import { contentDisposition } from '../../providers/files/filenames.ts';
-import { decideRange, ifRangeAllows, noneMatch } from '../../http/http-range.ts';
+import type { ByteRange } from '../providers/blobs/blob-store.ts';
+import { contentDisposition } from '../providers/files/filenames.ts';
+import { decideRange, ifRangeAllows, noneMatch } from './http-range.ts';
 
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(',') : value;
