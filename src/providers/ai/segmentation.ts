@@ -128,6 +128,15 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
     if (block) emitBlock(text, block, emit);
     block = null;
   };
+  // A "Label: value" line, of the body or of a header block, as one segment of its own.
+  const emitField = (line: TypedLine, kind: 'field' | 'header_field') =>
+    emit({
+      kind,
+      text: readable(text, line.contentStart, line.end),
+      start: line.contentStart,
+      end: line.end,
+      ...(line.label !== undefined ? { label: line.label, value: line.value ?? '' } : {}),
+    });
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     // A sentence wrapped mid-way goes on, whatever its next line looks like alone ("Premises: …", "2 …").
@@ -165,23 +174,11 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
           break;
         }
         flush();
-        emit({
-          kind: line.type,
-          text: readable(text, line.contentStart, line.end),
-          start: line.contentStart,
-          end: line.end,
-          ...(line.label !== undefined ? { label: line.label, value: line.value ?? '' } : {}),
-        });
+        emitField(line, 'field');
         break;
       case 'header_field':
         flush();
-        emit({
-          kind: line.type,
-          text: readable(text, line.contentStart, line.end),
-          start: line.contentStart,
-          end: line.end,
-          ...(line.label !== undefined ? { label: line.label, value: line.value ?? '' } : {}),
-        });
+        emitField(line, 'header_field');
         break;
       case 'signature':
         flush();
