@@ -360,7 +360,8 @@ describeEachDialect(
     it('has a dark mode and fits 360 px without sideways scrolling, every page passing axe-core', { skip: NO_CHROMIUM }, async () => {
       await page.goto(`${base}/console/next/#/documents`);
       await page.getByRole('button', { name: 'Dark mode' }).click();
-      assert.equal(await page.evaluate(() => document.documentElement.dataset['theme']), 'dark');
+      // The theme is applied by an effect after the re-render: wait for it rather than read at once.
+      await page.waitForFunction(() => document.documentElement.dataset['theme'] === 'dark');
       await page.getByRole('link', { name: 'travel-policy.txt' }).waitFor();
       await checkPage();
       await shot('documents-dark');

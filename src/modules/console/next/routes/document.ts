@@ -116,13 +116,13 @@ function Actions({ doc, canEdit, onChange }: { doc: Doc; canEdit: boolean; onCha
       canEdit ? h('button', { type: 'button', class: 'danger', onClick: remove }, t('doc.delete')) : null,
     ),
     mode === 'rename'
-      ? h('form', { class: 'inline', onSubmit: save, style: { marginTop: '0.5rem' } }, h('label', { class: 'field inline' }, h('span', {}, t('doc.newName')), h('input', { name: 'filename', required: true, value: doc.filename })), h('button', { type: 'submit' }, t('doc.save')), h('button', { type: 'button', class: 'ghost', onClick: () => setMode('') }, t('doc.cancel')))
+      ? h('form', { class: 'inline', onSubmit: save, style: { marginTop: '0.5rem' } }, h('label', { class: 'field inline' }, h('span', {}, t('doc.newName')), h('input', { name: 'filename', required: true, defaultValue: doc.filename })), h('button', { type: 'submit' }, t('doc.save')), h('button', { type: 'button', class: 'ghost', onClick: () => setMode('') }, t('doc.cancel')))
       : null,
     mode === 'move'
       ? h(
           'form',
           { class: 'inline', onSubmit: save, style: { marginTop: '0.5rem' } },
-          h('label', { class: 'field inline' }, h('span', {}, t('doc.moveTo')), h('select', { name: 'folder', value: doc.folder_id ?? '' }, h('option', { value: '' }, t('docs.top')), folders.map((f) => h('option', { key: f.id, value: f.id }, f.name)))),
+          h('label', { class: 'field inline' }, h('span', {}, t('doc.moveTo')), h('select', { name: 'folder' }, h('option', { value: '', selected: !doc.folder_id }, t('docs.top')), folders.map((f) => h('option', { key: f.id, value: f.id, selected: f.id === doc.folder_id }, f.name)))),
           h('button', { type: 'submit' }, t('doc.save')),
           h('button', { type: 'button', class: 'ghost', onClick: () => setMode('') }, t('doc.cancel')),
         )

@@ -63,13 +63,15 @@ export default function Search({ route }: ViewProps) {
     h('h1', {}, t('nav.search')),
     h(
       'form',
+      // Uncontrolled fields (defaultValue, selected options), remounted when the address changes: a
+      // re-render while the user is choosing (the folder list arriving) must not undo the choice.
       { class: 'card search-form', role: 'search', onSubmit: go, key: route.params.toString() },
-      h('label', { class: 'field grow' }, h('span', {}, t('search.label')), h('input', { name: 'q', type: 'search', value: q, required: true })),
-      h('label', { class: 'field' }, h('span', {}, t('search.mode')), h('select', { name: 'mode', value: mode }, MODES.map((m) => h('option', { key: m, value: m }, modeName(m))))),
-      h('label', { class: 'field' }, h('span', {}, t('search.folder')), h('select', { name: 'folder', value: folder }, h('option', { value: '' }, t('search.anyFolder')), folders.map((f) => h('option', { key: f.id, value: f.id }, f.name)))),
-      h('label', { class: 'field' }, h('span', {}, t('docs.type')), h('input', { name: 'type', value: type, placeholder: 'application/pdf', size: 12 })),
-      h('label', { class: 'field' }, h('span', {}, t('docs.from')), h('input', { name: 'from', type: 'date', value: from })),
-      h('label', { class: 'field' }, h('span', {}, t('docs.to')), h('input', { name: 'to', type: 'date', value: to })),
+      h('label', { class: 'field grow' }, h('span', {}, t('search.label')), h('input', { name: 'q', type: 'search', defaultValue: q, required: true })),
+      h('label', { class: 'field' }, h('span', {}, t('search.mode')), h('select', { name: 'mode' }, MODES.map((m) => h('option', { key: m, value: m, selected: m === mode }, modeName(m))))),
+      h('label', { class: 'field' }, h('span', {}, t('search.folder')), h('select', { name: 'folder' }, h('option', { value: '', selected: !folder }, t('search.anyFolder')), folders.map((f) => h('option', { key: f.id, value: f.id, selected: f.id === folder }, f.name)))),
+      h('label', { class: 'field' }, h('span', {}, t('docs.type')), h('input', { name: 'type', defaultValue: type, placeholder: 'application/pdf', size: 12 })),
+      h('label', { class: 'field' }, h('span', {}, t('docs.from')), h('input', { name: 'from', type: 'date', defaultValue: from })),
+      h('label', { class: 'field' }, h('span', {}, t('docs.to')), h('input', { name: 'to', type: 'date', defaultValue: to })),
       h('div', { class: 'field' }, h('button', { type: 'submit', class: 'primary' }, t('search.submit'))),
     ),
     h(ErrorLine, { error }),
