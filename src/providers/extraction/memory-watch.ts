@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 
 /** How often a working thread's memory is sampled. */
-export const MEMORY_WATCH_INTERVAL_MS = 50;
+export const MEMORY_WATCH_INTERVAL_MS = 20;
 
 /**
  * Watches the memory a parsing thread holds outside its V8 heap while it works, and calls
