@@ -49,7 +49,10 @@ interface Figures {
 }
 
 const lower = (s: string) => squash(s).toLowerCase();
-const wordsOf = (s: string) => lower(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const wordsOf = (s: string) =>
+  lower(s)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 /** Whether a cited chunk holds the gold passage: whole, or 80% of its words (a chunk boundary may cut it). */
 function holdsPassage(cited: string, passage: string): boolean {
@@ -92,7 +95,8 @@ function holdsGold(q: HoldoutQuestion, answer: string, notFound: boolean): boole
 }
 
 function holdoutFigures(outcomes: HoldoutOutcome[]) {
-  const share = (rows: HoldoutOutcome[], f: (o: HoldoutOutcome) => boolean) => Number((rows.filter(f).length / Math.max(1, rows.length)).toFixed(3));
+  const share = (rows: HoldoutOutcome[], f: (o: HoldoutOutcome) => boolean) =>
+    Number((rows.filter(f).length / Math.max(1, rows.length)).toFixed(3));
   const answerable = outcomes.filter((o) => !o.absent);
   const absent = outcomes.filter((o) => o.absent);
   return {
@@ -112,7 +116,12 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
     const created = await t.admin({
       method: 'POST',
       url: '/api/v1/admin/tenants',
-      payload: { name: 'Chat quality', subdomain: 'chat-quality', tier: 'enterprise', owner: { email: 'q@example.com', password: 'bench password 1', name: 'Q' } },
+      payload: {
+        name: 'Chat quality',
+        subdomain: 'chat-quality',
+        tier: 'enterprise',
+        owner: { email: 'q@example.com', password: 'bench password 1', name: 'Q' },
+      },
     });
     const headers = { 'x-api-key': (created.json() as { api_key: string }).api_key };
     const asked = new Set(corpus.questions.map((q) => q.document));
@@ -124,12 +133,27 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
     }
     for (const doc of second.documents) {
       const rendered = await renderCorpusDocument(doc, doc.text);
-      uploaded.set(`second:${doc.id}`, await uploadOk(t, headers, { filename: rendered.filename, content: rendered.bytes }));
+      uploaded.set(
+        `second:${doc.id}`,
+        await uploadOk(t, headers, { filename: rendered.filename, content: rendered.bytes }),
+      );
     }
     for (const id of uploaded.values()) await waitProcessed(t, id);
     const ask = async (documentId: string, question: string) => {
-      const session = (await t.app.inject({ method: 'POST', url: '/api/v1/chat/sessions', headers, payload: { document_id: documentId, name: 'bench' } })).json() as { id: string };
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/chat/sessions/${session.id}/ask`, headers, payload: { message: question } });
+      const session = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/chat/sessions',
+          headers,
+          payload: { document_id: documentId, name: 'bench' },
+        })
+      ).json() as { id: string };
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/chat/sessions/${session.id}/ask`,
+        headers,
+        payload: { message: question },
+      });
       return res.json() as { content: string; citations: { document_id: string; text: string }[] };
     };
 
@@ -169,10 +193,14 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
     }
 
     const tune = outcomes.filter((o) => o.split === 'tune');
-    const byKind = Object.fromEntries([...new Set(tune.map((o) => o.kind))].sort().map((kind) => [kind, figures(tune.filter((o) => o.kind === kind))]));
-    for (const miss of tune.filter((o) => !o.fact)) process.stderr.write(`tune miss [${miss.kind}] ${miss.question}\n    → ${miss.answer}\n`);
+    const byKind = Object.fromEntries(
+      [...new Set(tune.map((o) => o.kind))].sort().map((kind) => [kind, figures(tune.filter((o) => o.kind === kind))]),
+    );
+    for (const miss of tune.filter((o) => !o.fact))
+      process.stderr.write(`tune miss [${miss.kind}] ${miss.question}\n    → ${miss.answer}\n`);
     const dev = secondOutcomes.filter((o) => o.split === 'dev');
-    for (const miss of dev.filter((o) => !o.fact)) process.stderr.write(`dev miss [${miss.kind}] ${miss.question}\n    → ${miss.answer}\n`);
+    for (const miss of dev.filter((o) => !o.fact))
+      process.stderr.write(`dev miss [${miss.kind}] ${miss.question}\n    → ${miss.answer}\n`);
     const secondHoldout = secondOutcomes.filter((o) => o.split === 'holdout');
     return {
       provider: 'local',
@@ -187,7 +215,9 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
         holdout: holdoutFigures(secondHoldout),
         all: holdoutFigures(secondOutcomes),
         holdoutByKind: Object.fromEntries(
-          [...new Set(secondHoldout.map((o) => o.kind))].sort().map((kind) => [kind, holdoutFigures(secondHoldout.filter((o) => o.kind === kind)).fact]),
+          [...new Set(secondHoldout.map((o) => o.kind))]
+            .sort()
+            .map((kind) => [kind, holdoutFigures(secondHoldout.filter((o) => o.kind === kind)).fact]),
         ),
       },
     };

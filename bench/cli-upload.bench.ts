@@ -10,22 +10,36 @@ const FILES = 1000;
 const CONCURRENCY = 8;
 
 /** Runs the CLI to its end; answers the wall time and its --json summary, throwing on a failure. */
-function cli(args: string[], env: Record<string, string>): Promise<{ ms: number; summary: { uploaded: number; skipped: number } }> {
+function cli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ ms: number; summary: { uploaded: number; skipped: number } }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (d) => (stdout += String(d)));
   child.stderr?.on('data', (d) => (stderr += String(d)));
   return new Promise((resolve, reject) =>
-    child.on('close', (code) => (code === 0 ? resolve({ ms: performance.now() - started, summary: JSON.parse(stdout) }) : reject(new Error(`cli ${code}: ${stderr}`)))),
+    child.on('close', (code) =>
+      code === 0
+        ? resolve({ ms: performance.now() - started, summary: JSON.parse(stdout) })
+        : reject(new Error(`cli ${code}: ${stderr}`)),
+    ),
   );
 }
 
 /** The baseline: the same files, POSTed by a plain concurrent fetch loop into one folder. */
 async function fetchLoop(url: string, apiKey: string, dir: string, names: string[]): Promise<number> {
   const started = performance.now();
-  const folder = await fetch(`${url}/api/v1/folders`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'baseline' }) });
+  const folder = await fetch(`${url}/api/v1/folders`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'baseline' }),
+  });
   const folderId = ((await folder.json()) as { id: string }).id;
   let next = 0;
   const lane = async () => {
@@ -35,7 +49,11 @@ async function fetchLoop(url: string, apiKey: string, dir: string, names: string
       form.append('folder_id', folderId);
       form.append('enable_ai', 'false');
       form.append('file', new Blob([fs.readFileSync(path.join(dir, name))]), name);
-      const res = await fetch(`${url}/api/v1/documents/upload`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form });
+      const res = await fetch(`${url}/api/v1/documents/upload`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey },
+        body: form,
+      });
       if (res.status !== 201) throw new Error(`upload ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
     }
@@ -57,9 +75,24 @@ export async function run() {
     const dir = path.join(work, 'notes');
     fs.mkdirSync(dir);
     const names = Array.from({ length: FILES }, (_, i) => `note-${String(i).padStart(4, '0')}.txt`);
-    for (const [i, name] of names.entries()) fs.writeFileSync(path.join(dir, name), `Note ${i}: ${'small text '.repeat(20)}`);
-    const env = { DOCUVAULT_CONFIG: path.join(work, 'config.json'), DOCUVAULT_URL: service.url, DOCUVAULT_API_KEY: service.apiKey };
-    const args = ['upload', dir, '--to', '/cli', '--concurrency', String(CONCURRENCY), '--no-ai', '--no-progress', '--json'];
+    for (const [i, name] of names.entries())
+      fs.writeFileSync(path.join(dir, name), `Note ${i}: ${'small text '.repeat(20)}`);
+    const env = {
+      DOCUVAULT_CONFIG: path.join(work, 'config.json'),
+      DOCUVAULT_URL: service.url,
+      DOCUVAULT_API_KEY: service.apiKey,
+    };
+    const args = [
+      'upload',
+      dir,
+      '--to',
+      '/cli',
+      '--concurrency',
+      String(CONCURRENCY),
+      '--no-ai',
+      '--no-progress',
+      '--json',
+    ];
     const baselineMs = await fetchLoop(service.url, service.apiKey, dir, names);
     const first = await cli(args, env);
     const rerun = await cli(args, env);

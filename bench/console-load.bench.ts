@@ -23,7 +23,12 @@ export async function run() {
       body: JSON.stringify({ email: service.owner.email, password: service.owner.password }),
     });
     const t = (await login.json()) as { access_token: string; refresh_token: string; csrf_token: string };
-    const session = JSON.stringify({ tenant: service.subdomain, access: t.access_token, refresh: t.refresh_token, csrf: t.csrf_token });
+    const session = JSON.stringify({
+      tenant: service.subdomain,
+      access: t.access_token,
+      refresh: t.refresh_token,
+      csrf: t.csrf_token,
+    });
     const loads: number[] = [];
     for (let i = 0; i < 11; i++) {
       const context = await browser.newContext();
@@ -31,7 +36,9 @@ export async function run() {
       await page.addInitScript((value) => sessionStorage.setItem('docuvault.session', value), session);
       await page.goto(`${service.url}/console/#/documents`);
       await page.getByRole('table', { name: 'Documents' }).waitFor();
-      loads.push(await page.evaluate(() => performance.getEntriesByName('console:interactive')[0]?.startTime ?? Number.NaN));
+      loads.push(
+        await page.evaluate(() => performance.getEntriesByName('console:interactive')[0]?.startTime ?? Number.NaN),
+      );
       await context.close();
     }
     let raw = 0;
@@ -41,7 +48,14 @@ export async function run() {
       raw += Buffer.byteLength(body);
       gzipped += gzipSync(body).length;
     }
-    return { js_bytes: raw, js_gzip_bytes: gzipped, first_load_ms: Math.round(loads[0] as number), interactive_median_ms: Math.round(median(loads.slice(1))), interactive_max_ms: Math.round(Math.max(...loads.slice(1))), loads: loads.length - 1 };
+    return {
+      js_bytes: raw,
+      js_gzip_bytes: gzipped,
+      first_load_ms: Math.round(loads[0] as number),
+      interactive_median_ms: Math.round(median(loads.slice(1))),
+      interactive_max_ms: Math.round(Math.max(...loads.slice(1))),
+      loads: loads.length - 1,
+    };
   } finally {
     await browser.close();
     await stop(service.child);

@@ -13,7 +13,10 @@ import { ENTITY_TYPES, scoreEntities, type TypeScore } from '../test/fixtures/en
 import { loadSplits, SPLITS, type SplitName } from '../test/fixtures/entities/splits.ts';
 import { median } from './support.ts';
 
-export async function run(): Promise<{ splits: Record<SplitName, { documents: number; scores: Record<string, TypeScore> }>; fivePageMs: number }> {
+export async function run(): Promise<{
+  splits: Record<SplitName, { documents: number; scores: Record<string, TypeScore> }>;
+  fivePageMs: number;
+}> {
   const splits = loadSplits();
   const out = {} as Record<SplitName, { documents: number; scores: Record<string, TypeScore> }>;
   const lines: string[] = [];
@@ -23,10 +26,13 @@ export async function run(): Promise<{ splits: Record<SplitName, { documents: nu
     lines.push(`\n${split} (${splits[split].length} documents)`);
     for (const t of ENTITY_TYPES) {
       const s = scores[t];
-      lines.push(`  ${t.padEnd(14)} P ${s.precision.toFixed(2)}  R ${s.recall.toFixed(2)}   tp ${s.tp} fp ${s.fp} fn ${s.fn}`);
+      lines.push(
+        `  ${t.padEnd(14)} P ${s.precision.toFixed(2)}  R ${s.recall.toFixed(2)}   tp ${s.tp} fp ${s.fp} fn ${s.fn}`,
+      );
     }
     if (process.env['ENTITY_ERRORS'] && (split === 'tune' || split === 'new-dev')) {
-      for (const e of errors) if (Object.keys(e.errors).length > 0) lines.push(`  ${e.id}: ${JSON.stringify(e.errors)}`);
+      for (const e of errors)
+        if (Object.keys(e.errors).length > 0) lines.push(`  ${e.id}: ${JSON.stringify(e.errors)}`);
     }
   }
   const corpus = splits.tune;

@@ -40,7 +40,9 @@ async function warmMedian(cache: string, main?: string): Promise<{ cold: number;
 }
 
 function bareNodeRss(): number {
-  const out = execFileSync(process.execPath, ['-e', 'setTimeout(() => console.log(process.memoryUsage().rss), 200)'], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['-e', 'setTimeout(() => console.log(process.memoryUsage().rss), 200)'], {
+    encoding: 'utf8',
+  });
   return Number(out.trim()) / MiB;
 }
 

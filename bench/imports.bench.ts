@@ -44,7 +44,15 @@ export interface ImportsBenchResult {
   lanes: number;
   files: number;
   fileKiB: number;
-  scan: { folders: number; files: number; seconds: number; filesPerSecond: number; listRequests: number; targetSeconds: 60; met: boolean };
+  scan: {
+    folders: number;
+    files: number;
+    seconds: number;
+    filesPerSecond: number;
+    listRequests: number;
+    targetSeconds: 60;
+    met: boolean;
+  };
   /** The same files straight into the blob store, `lanes` at a time. */
   raw: Pace;
   /** The import with only the importer's jobs running (processing left queued). */
@@ -78,13 +86,24 @@ function scanTree(drive: DriveTestServer, files: number): { rootId: string; fold
   }
   const small = Buffer.from('x');
   for (let i = 0; i < files; i++) {
-    drive.add({ id: `bench-scan-file-${i}`, name: `report-${i}.pdf`, mimeType: 'application/pdf', parents: [folders[i % folders.length]!], content: small });
+    drive.add({
+      id: `bench-scan-file-${i}`,
+      name: `report-${i}.pdf`,
+      mimeType: 'application/pdf',
+      parents: [folders[i % folders.length]!],
+      content: small,
+    });
   }
   return { rootId, folders: folders.length };
 }
 
 /** `count` distinct text files of `bytes` each in one folder (distinct from every other tree's too). */
-function importTree(drive: DriveTestServer, tag: string, count: number, bytes: number): { rootId: string; contents: Buffer[] } {
+function importTree(
+  drive: DriveTestServer,
+  tag: string,
+  count: number,
+  bytes: number,
+): { rootId: string; contents: Buffer[] } {
   const rootId = `bench-import-${tag}`;
   drive.add({ id: rootId, name: 'Import root', mimeType: FOLDER, parents: ['my-drive'] });
   const contents: Buffer[] = [];
@@ -92,16 +111,31 @@ function importTree(drive: DriveTestServer, tag: string, count: number, bytes: n
     const line = `File ${i} of the import benchmark (${tag}). Quarterly figures, minutes and notes.\n`;
     const content = Buffer.from(line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes));
     contents.push(content);
-    drive.add({ id: `${rootId}-file-${i}`, name: `notes-${i}.txt`, mimeType: 'text/plain', parents: [rootId], content });
+    drive.add({
+      id: `${rootId}-file-${i}`,
+      name: `notes-${i}.txt`,
+      mimeType: 'text/plain',
+      parents: [rootId],
+      content,
+    });
   }
   return { rootId, contents };
 }
 
 /** Polls the project row itself every 100 ms (cheaper than the API's view with its counts, which would load the run). */
-async function waitStatus(t: TestApp, projectId: string, statuses: string[], headers: Record<string, string>): Promise<Json> {
+async function waitStatus(
+  t: TestApp,
+  projectId: string,
+  statuses: string[],
+  headers: Record<string, string>,
+): Promise<Json> {
   const db = t.container.database.db;
   for (;;) {
-    const row = await db.selectFrom('import_projects').select('status').where('id', '=', projectId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('import_projects')
+      .select('status')
+      .where('id', '=', projectId)
+      .executeTakeFirstOrThrow();
     if (statuses.includes(row.status)) return (await t.app.inject({ url: `${BASE}/${projectId}`, headers })).json();
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -126,7 +160,8 @@ async function rawWrites(t: TestApp, contents: Buffer[], lanes: number): Promise
   const started = performance.now();
   let next = 0;
   const lane = async () => {
-    for (let i = next++; i < contents.length; i = next++) await t.container.blobs.put(`bench/raw/${i}`, Readable.from([contents[i]!]));
+    for (let i = next++; i < contents.length; i = next++)
+      await t.container.blobs.put(`bench/raw/${i}`, Readable.from([contents[i]!]));
   };
   await Promise.all(Array.from({ length: lanes }, lane));
   const took = seconds(started);
@@ -147,8 +182,19 @@ function importerOnlyWorker(t: TestApp, lanes: number): Worker {
 }
 
 /** Scans and imports a tree, timing `start` → terminal; returns seconds and the project. */
-async function importRun(t: TestApp, drive: DriveTestServer, headers: Record<string, string>, rootId: string, name: string) {
-  const project = await createProject(t, headers, { folder_ids: [rootId], credentials: credentials(drive), enable_ai: false }, name);
+async function importRun(
+  t: TestApp,
+  drive: DriveTestServer,
+  headers: Record<string, string>,
+  rootId: string,
+  name: string,
+) {
+  const project = await createProject(
+    t,
+    headers,
+    { folder_ids: [rootId], credentials: credentials(drive), enable_ai: false },
+    name,
+  );
   await action(t, headers, project.id, 'scan');
   await waitStatus(t, project.id, ['ready', 'failed'], headers);
   const started = performance.now();
@@ -157,23 +203,34 @@ async function importRun(t: TestApp, drive: DriveTestServer, headers: Record<str
   return { seconds: seconds(started), started, done };
 }
 
-async function runDialect(dialect: DialectName, options: Required<Omit<ImportsBenchOptions, 'dialect'>>): Promise<ImportsBenchResult> {
+async function runDialect(
+  dialect: DialectName,
+  options: Required<Omit<ImportsBenchOptions, 'dialect'>>,
+): Promise<ImportsBenchResult> {
   const { log } = options;
   const drive = await startDriveServer();
   const lanes = 4;
-  const t = await startTestApp(dialect, { env: { ...driveEnv(drive), IMPORT_CONCURRENCY: String(lanes), IMPORT_RETRY_DELAYS: '5,30,120' } });
+  const t = await startTestApp(dialect, {
+    env: { ...driveEnv(drive), IMPORT_CONCURRENCY: String(lanes), IMPORT_RETRY_DELAYS: '5,30,120' },
+  });
   let worker = importerOnlyWorker(t, lanes);
   await worker.start();
   try {
     const tenant = await createTenant(t);
     const tree = scanTree(drive, options.scanFiles);
-    const scanProject = await createProject(t, tenant.headers, { folder_ids: [tree.rootId], credentials: credentials(drive), enable_ai: false }, 'Scan bench');
+    const scanProject = await createProject(
+      t,
+      tenant.headers,
+      { folder_ids: [tree.rootId], credentials: credentials(drive), enable_ai: false },
+      'Scan bench',
+    );
     const logBefore = drive.log.length;
     const scanStarted = performance.now();
     await action(t, tenant.headers, scanProject.id, 'scan');
     const scanned = await waitStatus(t, scanProject.id, ['ready', 'failed'], tenant.headers);
     const scanSeconds = seconds(scanStarted);
-    if (scanned.status !== 'ready' || scanned.total_items !== options.scanFiles) throw new Error(`scan ended ${scanned.status} with ${scanned.total_items} items: ${scanned.error}`);
+    if (scanned.status !== 'ready' || scanned.total_items !== options.scanFiles)
+      throw new Error(`scan ended ${scanned.status} with ${scanned.total_items} items: ${scanned.error}`);
     const listRequests = drive.log.slice(logBefore).filter((r) => r.url.startsWith('/drive/v3/files?')).length;
     log(`${dialect}: scan of ${options.scanFiles} files in ${tree.folders} folders: ${round(scanSeconds)} s`);
 
@@ -181,7 +238,8 @@ async function runDialect(dialect: DialectName, options: Required<Omit<ImportsBe
     const totalMiB = (options.files * bytes) / MiB;
     const alone = importTree(drive, 'alone', options.files, bytes);
     const a = await importRun(t, drive, tenant.headers, alone.rootId, 'Importer alone');
-    if (a.done.processed_items !== options.files) throw new Error(`import ended ${a.done.status} with ${a.done.processed_items} imported`);
+    if (a.done.processed_items !== options.files)
+      throw new Error(`import ended ${a.done.status} with ${a.done.processed_items} imported`);
     log(`${dialect}: importer alone, ${options.files} × ${options.kib} KiB: ${round(a.seconds)} s`);
 
     // The processing backlog the first run left, with a full worker: processing's own pace.
@@ -195,16 +253,23 @@ async function runDialect(dialect: DialectName, options: Required<Omit<ImportsBe
 
     const both = importTree(drive, 'with-processing', options.files, bytes);
     const b = await importRun(t, drive, tenant.headers, both.rootId, 'Import with processing');
-    if (b.done.processed_items !== options.files) throw new Error(`import ended ${b.done.status} with ${b.done.processed_items} imported`);
+    if (b.done.processed_items !== options.files)
+      throw new Error(`import ended ${b.done.status} with ${b.done.processed_items} imported`);
     await waitProcessed(t, tenant.tenantId, 2 * options.files);
     const processedSeconds = seconds(b.started);
-    log(`${dialect}: import with processing running: ${round(b.seconds)} s (all processed after ${round(processedSeconds)} s)`);
+    log(
+      `${dialect}: import with processing running: ${round(b.seconds)} s (all processed after ${round(processedSeconds)} s)`,
+    );
 
     const rawSeconds = await rawWrites(t, alone.contents, lanes);
     log(`${dialect}: raw blob writes of the same files: ${round(rawSeconds, 3)} s`);
     const progress = (await t.app.inject({ url: `${BASE}/${b.done.id}/progress`, headers: tenant.headers })).json();
     if (progress.migrated_bytes !== options.files * bytes) throw new Error(`migrated ${progress.migrated_bytes} bytes`);
-    const pace = (s: number) => ({ seconds: round(s), filesPerSecond: round(options.files / s, 1), mibPerSecond: round(totalMiB / s) });
+    const pace = (s: number) => ({
+      seconds: round(s),
+      filesPerSecond: round(options.files / s, 1),
+      mibPerSecond: round(totalMiB / s),
+    });
     return {
       dialect,
       lanes,
@@ -248,7 +313,12 @@ export async function run(options: ImportsBenchOptions = {}): Promise<ImportsBen
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { files: { type: 'string' }, kib: { type: 'string' }, 'scan-files': { type: 'string' }, dialect: { type: 'string' } },
+    options: {
+      files: { type: 'string' },
+      kib: { type: 'string' },
+      'scan-files': { type: 'string' },
+      dialect: { type: 'string' },
+    },
   });
   const result = await run({
     ...(values.files ? { files: Number(values.files) } : {}),

@@ -70,7 +70,14 @@ async function benchDialect(
     const throughput = await drain(database, o);
     const latencyInProcess = await latency(database, database, o);
     const latencyOtherConnection = await latency(database, other, o);
-    return { dialect, concurrency: o.concurrency, pollIntervalMs: o.pollIntervalMs, throughput, latencyInProcess, latencyOtherConnection };
+    return {
+      dialect,
+      concurrency: o.concurrency,
+      pollIntervalMs: o.pollIntervalMs,
+      throughput,
+      latencyInProcess,
+      latencyOtherConnection,
+    };
   } finally {
     await other.destroy();
     await database.destroy();
@@ -82,7 +89,10 @@ async function drain(database: Database, o: { jobs: number; concurrency: number;
   const kind = 'bench.noop';
   const queue = new JobQueue<AnyJobPayloads>({ database });
   await database.db.transaction().execute((trx) =>
-    queue.enqueueMany(trx, Array.from({ length: o.jobs }, (_, i) => ({ kind, payload: { i } }))),
+    queue.enqueueMany(
+      trx,
+      Array.from({ length: o.jobs }, (_, i) => ({ kind, payload: { i } })),
+    ),
   );
   let done = 0;
   let finish!: () => void;

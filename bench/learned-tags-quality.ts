@@ -9,7 +9,12 @@
  * Only totals are printed for holdout, never a document.
  */
 import type { AiProvider } from '../src/providers/ai/ai-provider.ts';
-import { type LearnedTag, proposeTags, type TaggedExample, trainTagModel } from '../src/modules/processing/learned-tag-model.ts';
+import {
+  type LearnedTag,
+  proposeTags,
+  type TaggedExample,
+  trainTagModel,
+} from '../src/modules/processing/learned-tag-model.ts';
 import { documentTerms } from '../src/modules/processing/learned-tag-terms.ts';
 import { LEARNED_TAG_MIN_CONFIDENCE } from '../src/modules/processing/learned-tags.service.ts';
 import type { CorpusDocument } from '../test/fixtures/corpus/corpus.ts';
@@ -67,15 +72,32 @@ function measure(scored: Scored[], labels: number, documents: number): LearnedTa
   const curve = THRESHOLDS.map((threshold) => {
     const kept = scored.filter((s) => s.confidence >= threshold);
     const hits = kept.filter((s) => s.right).length;
-    return { threshold, precision: round(kept.length ? hits / kept.length : 1), recall: round(hits / labels), proposed: kept.length };
+    return {
+      threshold,
+      precision: round(kept.length ? hits / kept.length : 1),
+      recall: round(hits / labels),
+      proposed: kept.length,
+    };
   });
   const bands = [0.2, 0.4, 0.6, 0.8, 1.01];
   const calibration = bands.slice(0, -1).map((low, i) => {
     const inBand = scored.filter((s) => s.confidence >= low && s.confidence < bands[i + 1]!);
     const mean = inBand.reduce((sum, s) => sum + s.confidence, 0) / (inBand.length || 1);
-    return { band: `${low.toFixed(1)}–${Math.min(1, bands[i + 1]!).toFixed(1)}`, proposals: inBand.length, meanConfidence: round(mean), precision: round(inBand.filter((s) => s.right).length / (inBand.length || 1)) };
+    return {
+      band: `${low.toFixed(1)}–${Math.min(1, bands[i + 1]!).toFixed(1)}`,
+      proposals: inBand.length,
+      meanConfidence: round(mean),
+      precision: round(inBand.filter((s) => s.right).length / (inBand.length || 1)),
+    };
   });
-  return { documents, labels, curve, averagePrecision: round(ap / labels), precisionAtRecall60: round(best), calibration };
+  return {
+    documents,
+    labels,
+    curve,
+    averagePrecision: round(ap / labels),
+    precisionAtRecall60: round(best),
+    calibration,
+  };
 }
 
 function score(proposals: LearnedTag[], tags: readonly string[]): Scored[] {
@@ -113,8 +135,14 @@ export async function learnedTagQuality(provider: AiProvider, documents: CorpusD
   ]);
   for (const doc of documents) {
     // The document type the pipeline would give it: the provider's, as enrichment does.
-    const { documentType } = await provider.enrich(doc.text, { referenceDate: new Date(`${doc.referenceDate}T12:00:00Z`) });
-    examples.get(doc.split)!.push({ terms: documentTerms(doc.text, documentType.value), tags: [...doc.filingTags], type: documentType.value });
+    const { documentType } = await provider.enrich(doc.text, {
+      referenceDate: new Date(`${doc.referenceDate}T12:00:00Z`),
+    });
+    examples.get(doc.split)!.push({
+      terms: documentTerms(doc.text, documentType.value),
+      tags: [...doc.filingTags],
+      type: documentType.value,
+    });
   }
   const tune = examples.get('tune')!;
   const holdout = examples.get('holdout')!;
@@ -152,11 +180,22 @@ function print(r: LearnedTagQuality): void {
     ['tune, leave-one-out', r.tuneLeaveOneOut],
     ['holdout', r.holdout],
   ] as const) {
-    out.push(`  ${name} (${split.documents} documents, ${split.labels} labels): AP ${split.averagePrecision}, best precision at recall >= 0.6: ${split.precisionAtRecall60}`);
-    for (const p of split.curve) out.push(`    confidence >= ${p.threshold.toFixed(1)}: precision ${p.precision.toFixed(2)}, recall ${p.recall.toFixed(2)} (${p.proposed} proposed)`);
-    out.push(`    calibration: ${split.calibration.map((c) => `${c.band} n=${c.proposals} mean ${c.meanConfidence} right ${c.precision}`).join('; ')}`);
+    out.push(
+      `  ${name} (${split.documents} documents, ${split.labels} labels): AP ${split.averagePrecision}, best precision at recall >= 0.6: ${split.precisionAtRecall60}`,
+    );
+    for (const p of split.curve)
+      out.push(
+        `    confidence >= ${p.threshold.toFixed(1)}: precision ${p.precision.toFixed(2)}, recall ${p.recall.toFixed(2)} (${p.proposed} proposed)`,
+      );
+    out.push(
+      `    calibration: ${split.calibration.map((c) => `${c.band} n=${c.proposals} mean ${c.meanConfidence} right ${c.precision}`).join('; ')}`,
+    );
   }
-  out.push(`  baseline (document type alone) on holdout: precision ${r.baselineTypeOnly.precision}, recall ${r.baselineTypeOnly.recall}`);
-  out.push(`  model: ${r.model.tags} tags, ${r.model.terms} terms, ${r.model.bytes} bytes, trained in ${r.model.trainMs} ms`);
+  out.push(
+    `  baseline (document type alone) on holdout: precision ${r.baselineTypeOnly.precision}, recall ${r.baselineTypeOnly.recall}`,
+  );
+  out.push(
+    `  model: ${r.model.tags} tags, ${r.model.terms} terms, ${r.model.bytes} bytes, trained in ${r.model.trainMs} ms`,
+  );
   process.stderr.write(`${out.join('\n')}\n`);
 }

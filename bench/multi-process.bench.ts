@@ -75,7 +75,15 @@ interface SplitLoadResult {
 async function loadChild(spec: LoadSpec): Promise<void> {
   const half = Math.max(1, Math.floor(spec.connections / 2));
   const results = await Promise.all(
-    spec.urls.map((url) => generateLoad({ url, connections: half, seconds: spec.seconds, warmupSeconds: WARMUP_SECONDS, headers: spec.headers })),
+    spec.urls.map((url) =>
+      generateLoad({
+        url,
+        connections: half,
+        seconds: spec.seconds,
+        warmupSeconds: WARMUP_SECONDS,
+        headers: spec.headers,
+      }),
+    ),
   );
   const statuses: Record<string, number> = {};
   for (const r of results) for (const [s, n] of Object.entries(r.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
@@ -124,7 +132,10 @@ function sampleCpu(parties: Party[]): Map<string, Map<number, number>> {
   return sample;
 }
 
-function cpuDelta(before: Map<string, Map<number, number>>, after: Map<string, Map<number, number>>): Record<string, number> {
+function cpuDelta(
+  before: Map<string, Map<number, number>>,
+  after: Map<string, Map<number, number>>,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [name, end] of after) {
     const start = before.get(name) ?? new Map();
@@ -157,7 +168,15 @@ export interface MultiProcessBenchResult {
   /** Medians over the rounds. */
   targets: Record<
     string,
-    { rps: number; p50Ms: number; p99Ms: number; cores: Record<string, number>; cpuMicrosPerRequest: Record<string, number>; statuses: Record<string, number>; errors: number }
+    {
+      rps: number;
+      p50Ms: number;
+      p99Ms: number;
+      cores: Record<string, number>;
+      cpuMicrosPerRequest: Record<string, number>;
+      statuses: Record<string, number>;
+      errors: number;
+    }
   >;
   /**
    * PostgreSQL transactions committed in the bench database over its whole life (read after the
@@ -187,7 +206,12 @@ export async function run(): Promise<MultiProcessBenchResult | { skipped: string
     store = await createTestStore('postgres');
     dirs.push(store.dataDir);
     s3 = await startS3Server();
-    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'b', secretAccessKey: 'b' } });
+    const client = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'b', secretAccessKey: 'b' },
+    });
     await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
     client.destroy();
     const env = (extra: Record<string, string>): Record<string, string> => {
@@ -234,7 +258,12 @@ export async function run(): Promise<MultiProcessBenchResult | { skipped: string
     const created = await fetch(`${api1.base}/api/v1/admin/tenants`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench', subdomain, tier: 'enterprise', owner: { email: `bench@${subdomain}.example.com`, password: 'bench password 123', name: 'Bench' } }),
+      body: JSON.stringify({
+        name: 'Bench',
+        subdomain,
+        tier: 'enterprise',
+        owner: { email: `bench@${subdomain}.example.com`, password: 'bench password 123', name: 'Bench' },
+      }),
     });
     const tenant = (await created.json()) as { api_key: string; owner: { id: string } };
     if (created.status !== 201) throw new Error(`tenant: ${created.status} ${JSON.stringify(tenant)}`);
@@ -249,7 +278,10 @@ export async function run(): Promise<MultiProcessBenchResult | { skipped: string
     const helloUrls: string[] = [];
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
-      const child = spawn(process.execPath, [path.join(here, 'fixtures/hello-fastify.ts')], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+      const child = spawn(process.execPath, [path.join(here, 'fixtures/hello-fastify.ts')], {
+        env: { ...process.env, PORT: String(port) },
+        stdio: 'ignore',
+      });
       children.push(child);
       hellos.push(child);
       const url = `http://127.0.0.1:${port}/`;
@@ -267,14 +299,43 @@ export async function run(): Promise<MultiProcessBenchResult | { skipped: string
     stats = new pg.Client({ connectionString: adminUrl });
     await stats.connect();
     const dbName = new URL(store.url!).pathname.slice(1);
-    const ourBackends = async () => (await stats!.query('select pid from pg_stat_activity where datname = $1', [dbName])).rows.map((r) => Number(r.pid));
+    const ourBackends = async () =>
+      (await stats!.query('select pid from pg_stat_activity where datname = $1', [dbName])).rows.map((r) =>
+        Number(r.pid),
+      );
     let backendPids: number[] = [];
 
     const targets: { name: string; spec: LoadSpec; servers: number[] }[] = [
-      { name: 'hello×1', spec: { urls: [helloUrls[0]!, helloUrls[0]!], headers: {}, connections: CONNECTIONS, seconds: SECONDS }, servers: [hellos[0]!.pid!] },
-      { name: 'hello×2', spec: { urls: [helloUrls[0]!, helloUrls[1]!], headers: {}, connections: CONNECTIONS, seconds: SECONDS }, servers: hellos.map((h) => h.pid!) },
-      { name: 'service×1', spec: { urls: [`${api1.base}${pathOf}`, `${api1.base}${pathOf}`], headers, connections: CONNECTIONS, seconds: SECONDS }, servers: [api1.pid] },
-      { name: 'service×2', spec: { urls: [`${api1.base}${pathOf}`, `${api2.base}${pathOf}`], headers, connections: CONNECTIONS, seconds: SECONDS }, servers: [api1.pid, api2.pid] },
+      {
+        name: 'hello×1',
+        spec: { urls: [helloUrls[0]!, helloUrls[0]!], headers: {}, connections: CONNECTIONS, seconds: SECONDS },
+        servers: [hellos[0]!.pid!],
+      },
+      {
+        name: 'hello×2',
+        spec: { urls: [helloUrls[0]!, helloUrls[1]!], headers: {}, connections: CONNECTIONS, seconds: SECONDS },
+        servers: hellos.map((h) => h.pid!),
+      },
+      {
+        name: 'service×1',
+        spec: {
+          urls: [`${api1.base}${pathOf}`, `${api1.base}${pathOf}`],
+          headers,
+          connections: CONNECTIONS,
+          seconds: SECONDS,
+        },
+        servers: [api1.pid],
+      },
+      {
+        name: 'service×2',
+        spec: {
+          urls: [`${api1.base}${pathOf}`, `${api2.base}${pathOf}`],
+          headers,
+          connections: CONNECTIONS,
+          seconds: SECONDS,
+        },
+        servers: [api1.pid, api2.pid],
+      },
     ];
     const redisPids = pidsNamed(/^redis-server/);
     const postgresPids = () => pidsNamed(/^postgres(:|\s)|\/bin\/postgres\s/);
@@ -292,12 +353,18 @@ export async function run(): Promise<MultiProcessBenchResult | { skipped: string
         const cpu0 = sampleCpu(parties);
         const m0 = machineTicks();
         const t0 = performance.now();
-        const child = spawn(process.execPath, [SELF, '--load', JSON.stringify(target.spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const child = spawn(process.execPath, [SELF, '--load', JSON.stringify(target.spec)], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
         children.push(child);
         const result = await new Promise<SplitLoadResult>((resolve, reject) => {
           let out = '';
           child.stdout!.on('data', (d) => (out += d));
-          child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as SplitLoadResult) : reject(new Error(`load generator exited ${code}`))));
+          child.on('exit', (code) =>
+            code === 0
+              ? resolve(JSON.parse(out) as SplitLoadResult)
+              : reject(new Error(`load generator exited ${code}`)),
+          );
         });
         const wall = (performance.now() - t0) / 1000;
         backendPids = [...new Set([...backendPids, ...(await ourBackends())])];
@@ -335,7 +402,8 @@ export async function run(): Promise<MultiProcessBenchResult | { skipped: string
     let requests = 0;
     for (const api of [api1, api2]) {
       const text = await (await fetch(`${api.base}/metrics`)).text();
-      for (const line of text.split('\n')) if (line.startsWith('http_requests_total{')) requests += Number(line.slice(line.lastIndexOf(' ') + 1));
+      for (const line of text.split('\n'))
+        if (line.startsWith('http_requests_total{')) requests += Number(line.slice(line.lastIndexOf(' ') + 1));
     }
     await Promise.all([api1, api2].map((api) => stopService(api)));
     let transactions = 0;
@@ -343,7 +411,10 @@ export async function run(): Promise<MultiProcessBenchResult | { skipped: string
       await new Promise((r) => setTimeout(r, 250));
       await stats.query('select pg_stat_clear_snapshot()');
       const left = await stats.query('select count(*)::int as n from pg_stat_activity where datname = $1', [dbName]);
-      transactions = Number((await stats.query('select xact_commit::bigint as n from pg_stat_database where datname = $1', [dbName])).rows[0]?.n ?? 0);
+      transactions = Number(
+        (await stats.query('select xact_commit::bigint as n from pg_stat_database where datname = $1', [dbName]))
+          .rows[0]?.n ?? 0,
+      );
       if (left.rows[0].n === 0) break;
     }
 
@@ -357,15 +428,19 @@ export async function run(): Promise<MultiProcessBenchResult | { skipped: string
         p50Ms: median(runs.map((r) => r.p50Ms)),
         p99Ms: median(runs.map((r) => r.p99Ms)),
         cores: Object.fromEntries(coreNames.map((c) => [c, median(runs.map((r) => r.cores[c]!))])),
-        cpuMicrosPerRequest: Object.fromEntries(Object.keys(runs[0]!.cpuMicrosPerRequest).map((c) => [c, median(runs.map((r) => r.cpuMicrosPerRequest[c]!))])),
+        cpuMicrosPerRequest: Object.fromEntries(
+          Object.keys(runs[0]!.cpuMicrosPerRequest).map((c) => [c, median(runs.map((r) => r.cpuMicrosPerRequest[c]!))]),
+        ),
         statuses,
         errors: runs.reduce((n, r) => n + r.errors, 0),
       };
     }
-    const per = (a: string, b: string) => measured.get(a)!.map((r, i) => Math.round((r.rps / measured.get(b)![i]!.rps) * 100) / 100);
+    const per = (a: string, b: string) =>
+      measured.get(a)!.map((r, i) => Math.round((r.rps / measured.get(b)![i]!.rps) * 100) / 100);
     let pgStatStatements = 'not loaded (shared_preload_libraries does not include pg_stat_statements)';
     const preload = await stats.query(`select setting from pg_settings where name = 'shared_preload_libraries'`);
-    if (String(preload.rows[0]?.setting ?? '').includes('pg_stat_statements')) pgStatStatements = 'loaded (not read by this benchmark)';
+    if (String(preload.rows[0]?.setting ?? '').includes('pg_stat_statements'))
+      pgStatStatements = 'loaded (not read by this benchmark)';
     return {
       connections: CONNECTIONS,
       secondsPerRound: SECONDS,
@@ -375,7 +450,11 @@ export async function run(): Promise<MultiProcessBenchResult | { skipped: string
       loadAverage: [loadBefore, os.loadavg()[0]!],
       idleRssMiB: idleRss,
       targets: summary,
-      pg: { transactions, requests, transactionsPerRequest: requests > 0 ? Math.round((transactions / requests) * 100) / 100 : 0 },
+      pg: {
+        transactions,
+        requests,
+        transactionsPerRequest: requests > 0 ? Math.round((transactions / requests) * 100) / 100 : 0,
+      },
       ratios: {
         service2vs1: per('service×2', 'service×1'),
         hello2vs1: per('hello×2', 'hello×1'),

@@ -22,7 +22,13 @@ import { formatMoney } from '../src/providers/ai/ai-provider.ts';
 import { chunkText } from '../src/providers/ai/chunking.ts';
 import { createAiProvider } from '../src/providers/ai/create-ai-provider.ts';
 import { contentStems, stem } from '../src/providers/ai/text.ts';
-import { type CorpusDocument, FIELD_KINDS, type FieldValue as LabelValue, loadCorpus, type Split } from '../test/fixtures/corpus/corpus.ts';
+import {
+  type CorpusDocument,
+  FIELD_KINDS,
+  type FieldValue as LabelValue,
+  loadCorpus,
+  type Split,
+} from '../test/fixtures/corpus/corpus.ts';
 import { type LearnedTagQuality, learnedTagQuality } from './learned-tags-quality.ts';
 import { median, percentile } from './support.ts';
 
@@ -43,7 +49,14 @@ export interface SplitResult {
   tags: { total: number; topical: number; properNames: number; documentsWithTopicalTag: number };
   summaries: { namingTypeAndFigure: number };
   /** Per-document errors: tune only. */
-  errors?: { id: string; type?: string; entities: Record<string, { missed: string[]; spurious: string[] }>; fields: string[]; tags: string[]; summary: string }[];
+  errors?: {
+    id: string;
+    type?: string;
+    entities: Record<string, { missed: string[]; spurious: string[] }>;
+    fields: string[];
+    tags: string[];
+    summary: string;
+  }[];
 }
 
 export interface QualityBenchResult {
@@ -54,7 +67,12 @@ export interface QualityBenchResult {
 }
 
 const normaliseName = (value: string) =>
-  value.toLowerCase().replace(/[.,()"“”]/g, '').replace(/^the\s+/, '').replace(/\s+/g, ' ').trim();
+  value
+    .toLowerCase()
+    .replace(/[.,()"“”]/g, '')
+    .replace(/^the\s+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 const moneyKey = (value: number, currency: string) => `${currency} ${value.toFixed(2)}`;
 
 function entityKeys(doc: CorpusDocument): Record<EntityType, Set<string>> {
@@ -79,20 +97,34 @@ function predictedKeys(en: Enrichment): Record<EntityType, Set<string>> {
   };
 }
 
-const words = (text: string) => new Set(normaliseName(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1));
+const words = (text: string) =>
+  new Set(
+    normaliseName(text)
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 1),
+  );
 
 /** Whether a field the provider gave matches the label, by the field's kind. */
 export function fieldMatches(name: string, label: LabelValue, got: FieldValue | undefined): boolean {
   if (got === undefined) return false;
   const kind = FIELD_KINDS[name];
-  const asText = (v: LabelValue | FieldValue): string => (typeof v === 'string' ? v : Array.isArray(v) ? v.join('; ') : 'text' in v ? v.text : String(v.value));
-  const money = (v: LabelValue | FieldValue) => (typeof v === 'object' && !Array.isArray(v) && 'currency' in v ? v : null);
+  const asText = (v: LabelValue | FieldValue): string =>
+    typeof v === 'string' ? v : Array.isArray(v) ? v.join('; ') : 'text' in v ? v.text : String(v.value);
+  const money = (v: LabelValue | FieldValue) =>
+    typeof v === 'object' && !Array.isArray(v) && 'currency' in v ? v : null;
   if (kind === 'date') return got === label;
   if (kind === 'money') {
     const [a, b] = [money(label), money(got)];
     return a !== null && b !== null && a.currency === b.currency && Math.abs(a.value - b.value) < 0.005;
   }
-  if (kind === 'duration') return typeof got === 'object' && !Array.isArray(got) && typeof label === 'object' && !Array.isArray(label) && got.value === label.value;
+  if (kind === 'duration')
+    return (
+      typeof got === 'object' &&
+      !Array.isArray(got) &&
+      typeof label === 'object' &&
+      !Array.isArray(label) &&
+      got.value === label.value
+    );
   if (kind === 'names') {
     const want = (Array.isArray(label) ? label : [asText(label)]).map(normaliseName);
     const have = (Array.isArray(got) ? got : [asText(got)]).map(normaliseName);
@@ -108,21 +140,40 @@ export function fieldMatches(name: string, label: LabelValue, got: FieldValue | 
 }
 
 const TYPE_WORDS: Record<string, RegExp> = {
-  invoice: /\binvoice/i, receipt: /\breceipt/i, purchase_order: /\bpurchase order|\border\b/i, quote: /\bquot|\bestimate/i,
-  contract: /\bcontract|\bagreement/i, lease: /\blease|\btenancy/i, nda: /\bnon-disclosure|\bconfidentiality|\bnda\b/i,
-  employment_letter: /\b(?:employment|job)\s+offer|\boffer of employment|\boffer letter|\bappointment/i, policy: /\bpolicy|\bprocedure/i,
-  minutes: /\bminutes/i, memo: /\bmemo/i, report: /\breport|\breview|\baudit|\bassessment/i, letter: /\bletter/i, email: /\be-?mail/i,
-  cv: /\bcv\b|\bcurriculum vitae|\br[ée]sum[ée]/i, statement: /\bstatement/i,
+  invoice: /\binvoice/i,
+  receipt: /\breceipt/i,
+  purchase_order: /\bpurchase order|\border\b/i,
+  quote: /\bquot|\bestimate/i,
+  contract: /\bcontract|\bagreement/i,
+  lease: /\blease|\btenancy/i,
+  nda: /\bnon-disclosure|\bconfidentiality|\bnda\b/i,
+  employment_letter: /\b(?:employment|job)\s+offer|\boffer of employment|\boffer letter|\bappointment/i,
+  policy: /\bpolicy|\bprocedure/i,
+  minutes: /\bminutes/i,
+  memo: /\bmemo/i,
+  report: /\breport|\breview|\baudit|\bassessment/i,
+  letter: /\bletter/i,
+  email: /\be-?mail/i,
+  cv: /\bcv\b|\bcurriculum vitae|\br[ée]sum[ée]/i,
+  statement: /\bstatement/i,
 };
 const MAIN_MONEY = ['total', 'rent', 'salary', 'value', 'closing_balance'];
-const MAIN_DATE = ['due_date', 'delivery_date', 'effective_date', 'start_date', 'meeting_date', 'issue_date', 'period_end'];
+const MAIN_DATE = [
+  'due_date',
+  'delivery_date',
+  'effective_date',
+  'start_date',
+  'meeting_date',
+  'issue_date',
+  'period_end',
+];
 
 function namesTypeAndFigure(doc: CorpusDocument, summary: string): boolean {
   if (doc.type === 'other') return true;
   if (!TYPE_WORDS[doc.type]!.test(summary)) return false;
-  const money = MAIN_MONEY.map((f) => doc.fields[f]).find((v) => v && typeof v === 'object' && !Array.isArray(v) && 'currency' in v) as
-    | { value: number; currency: string }
-    | undefined;
+  const money = MAIN_MONEY.map((f) => doc.fields[f]).find(
+    (v) => v && typeof v === 'object' && !Array.isArray(v) && 'currency' in v,
+  ) as { value: number; currency: string } | undefined;
   if (money) {
     const plain = formatMoney({ value: Number(money.value), currency: money.currency }).split(' ')[1]!;
     const whole = plain.replace(/\.00$/, '');
@@ -137,7 +188,11 @@ function namesTypeAndFigure(doc: CorpusDocument, summary: string): boolean {
 async function enrichmentOf(provider: AiProvider, text: string, referenceDate: Date): Promise<Enrichment> {
   if (typeof provider.enrich === 'function') return provider.enrich(text, { referenceDate });
   const legacy = provider as Pick<AiProvider, 'summarize' | 'extractTags' | 'extractEntities'>;
-  const [summary, tags, e] = await Promise.all([legacy.summarize(text), legacy.extractTags(text), legacy.extractEntities(text, { referenceDate })]);
+  const [summary, tags, e] = await Promise.all([
+    legacy.summarize(text),
+    legacy.extractTags(text),
+    legacy.extractEntities(text, { referenceDate }),
+  ]);
   const named = (names: string[]) => names.map((name) => ({ name, confidence: 1 }));
   return {
     summary: { value: summary, confidence: 1 },
@@ -149,7 +204,12 @@ async function enrichmentOf(provider: AiProvider, text: string, referenceDate: D
       organizations: named(e.organizations),
       locations: named(e.places),
       dates: e.dates.map((value) => ({ value, text: value, confidence: 1 })),
-      amounts: e.amounts.map((a) => ({ value: Number(a.split(' ')[1]!.replace(/,/g, '')), currency: a.split(' ')[0]!, text: a, confidence: 1 })),
+      amounts: e.amounts.map((a) => ({
+        value: Number(a.split(' ')[1]!.replace(/,/g, '')),
+        currency: a.split(' ')[0]!,
+        text: a,
+        confidence: 1,
+      })),
     },
   };
 }
@@ -168,7 +228,13 @@ async function evaluate(provider: AiProvider, documents: CorpusDocument[], split
     const en = await enrichmentOf(provider, doc.text, new Date(`${doc.referenceDate}T12:00:00Z`));
     const expected = entityKeys(doc);
     const got = predictedKeys(en);
-    const docErrors: NonNullable<SplitResult['errors']>[number] = { id: doc.id, entities: {}, fields: [], tags: [], summary: '' };
+    const docErrors: NonNullable<SplitResult['errors']>[number] = {
+      id: doc.id,
+      entities: {},
+      fields: [],
+      tags: [],
+      summary: '',
+    };
     for (const type of TYPES) {
       const hits = [...got[type]].filter((g) => expected[type].has(g)).length;
       counts[type].tp += hits;
@@ -196,7 +262,9 @@ async function evaluate(provider: AiProvider, documents: CorpusDocument[], split
 
     const labelStems = new Set([...doc.tags, doc.gist].flatMap((t) => contentStems(t)));
     const nameWords = new Set(
-      [...doc.entities.people, ...doc.entities.organizations, ...doc.entities.places].flatMap((m) => normaliseName(m.value).split(/\s+/)),
+      [...doc.entities.people, ...doc.entities.organizations, ...doc.entities.places].flatMap((m) =>
+        normaliseName(m.value).split(/\s+/),
+      ),
     );
     let topicalHere = 0;
     for (const tag of en.tags) {
@@ -220,10 +288,22 @@ async function evaluate(provider: AiProvider, documents: CorpusDocument[], split
   return {
     documents: n,
     entities: Object.fromEntries(
-      TYPES.map((t) => [t, { precision: share(counts[t].tp, counts[t].tp + counts[t].fp), recall: share(counts[t].tp, counts[t].tp + counts[t].fn), ...counts[t] }]),
+      TYPES.map((t) => [
+        t,
+        {
+          precision: share(counts[t].tp, counts[t].tp + counts[t].fp),
+          recall: share(counts[t].tp, counts[t].tp + counts[t].fn),
+          ...counts[t],
+        },
+      ]),
     ) as SplitResult['entities'],
     typeAccuracy: share(typeRight, n),
-    fields: { recall: share(foundFields, labelledFields), precision: share(rightGiven, givenFields), labelled: labelledFields, given: givenFields },
+    fields: {
+      recall: share(foundFields, labelledFields),
+      precision: share(rightGiven, givenFields),
+      labelled: labelledFields,
+      given: givenFields,
+    },
     tags: {
       total: tags.total,
       topical: share(tags.topical, tags.total),
@@ -236,7 +316,11 @@ async function evaluate(provider: AiProvider, documents: CorpusDocument[], split
 }
 
 // A five-page document (~500 words a page) made of corpus texts, processed as the pipeline would.
-async function speed(provider: AiProvider, documents: CorpusDocument[], runs: number): Promise<QualityBenchResult['speed']> {
+async function speed(
+  provider: AiProvider,
+  documents: CorpusDocument[],
+  runs: number,
+): Promise<QualityBenchResult['speed']> {
   let text = '';
   for (let i = 0; text.split(/\s+/).length < 2500; i++) text += `${documents[i % documents.length]!.text}\n\n`;
   const timings: number[] = [];
@@ -250,7 +334,14 @@ async function speed(provider: AiProvider, documents: CorpusDocument[], runs: nu
     chunks = pieces.length;
     if (run >= 3) timings.push(performance.now() - started);
   }
-  return { words: text.split(/\s+/).length, chars: text.length, chunks, runs, medianMs: round(median(timings)), p95Ms: round(percentile(timings, 95)) };
+  return {
+    words: text.split(/\s+/).length,
+    chars: text.length,
+    chunks,
+    runs,
+    medianMs: round(median(timings)),
+    p95Ms: round(percentile(timings, 95)),
+  };
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;
@@ -259,11 +350,17 @@ function print(title: string, r: SplitResult): void {
   const out: string[] = [`\n${title} (${r.documents} documents)`, `  ${'entity type'.padEnd(16)} precision  recall`];
   for (const t of TYPES) {
     const s = r.entities[t];
-    out.push(`  ${t.padEnd(16)} ${s.precision.toFixed(2).padStart(9)} ${s.recall.toFixed(2).padStart(7)}   tp ${s.tp} fp ${s.fp} fn ${s.fn}`);
+    out.push(
+      `  ${t.padEnd(16)} ${s.precision.toFixed(2).padStart(9)} ${s.recall.toFixed(2).padStart(7)}   tp ${s.tp} fp ${s.fp} fn ${s.fn}`,
+    );
   }
   out.push(`  document type accuracy ${r.typeAccuracy.toFixed(2)}`);
-  out.push(`  fields: ${r.fields.recall.toFixed(2)} of ${r.fields.labelled} labelled found right; ${r.fields.precision.toFixed(2)} of ${r.fields.given} given right`);
-  out.push(`  tags: ${r.tags.total}, topical ${r.tags.topical.toFixed(2)}, proper names ${r.tags.properNames.toFixed(2)}, documents with a topical tag ${r.tags.documentsWithTopicalTag.toFixed(2)}`);
+  out.push(
+    `  fields: ${r.fields.recall.toFixed(2)} of ${r.fields.labelled} labelled found right; ${r.fields.precision.toFixed(2)} of ${r.fields.given} given right`,
+  );
+  out.push(
+    `  tags: ${r.tags.total}, topical ${r.tags.topical.toFixed(2)}, proper names ${r.tags.properNames.toFixed(2)}, documents with a topical tag ${r.tags.documentsWithTopicalTag.toFixed(2)}`,
+  );
   out.push(`  summaries naming type and main figure ${r.summaries.namingTypeAndFigure.toFixed(2)}`);
   process.stderr.write(`${out.join('\n')}\n`);
   if (process.env['QUALITY_ERRORS'] && r.errors) process.stderr.write(`${JSON.stringify(r.errors, null, 1)}\n`);
@@ -283,7 +380,9 @@ export async function run(): Promise<QualityBenchResult & { learnedTags: Learned
   print('Tune', result.tune);
   print('Holdout (measured only)', result.holdout);
   const s = result.speed;
-  process.stderr.write(`\nFive-page document (${s.words} words, ${s.chunks} chunks): median ${s.medianMs} ms, p95 ${s.p95Ms} ms\n\n`);
+  process.stderr.write(
+    `\nFive-page document (${s.words} words, ${s.chunks} chunks): median ${s.medianMs} ms, p95 ${s.p95Ms} ms\n\n`,
+  );
   // The per-document errors of tune are printed with QUALITY_ERRORS=1, not in the JSON result.
   delete result.tune.errors;
   return { ...result, learnedTags: await learnedTagQuality(provider, documents) };

@@ -5,7 +5,10 @@
  * words — the hard case for keyword top-k — come up as often as they would in real queries).
  */
 
-export const STOP = 'the of and to a in is that for it as was with be by on not he i this are or his from at which but have an they you were her she there one all we their has been if more when will would who so no'.split(' ');
+export const STOP =
+  'the of and to a in is that for it as was with be by on not he i this are or his from at which but have an they you were her she there one all we their has been if more when will would who so no'.split(
+    ' ',
+  );
 
 /** A small seeded generator (xorshift32), so every run sees the same corpus. */
 export function rng(seed: number): () => number {
@@ -20,7 +23,33 @@ export function rng(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'pel', 'dri', 'sun', 'bar', 'kel', 'mon', 'ta', 'ri', 'zen', 'qua', 'fi', 'gor', 'lun', 'sel', 'tor', 'vin', 'ash', 'el', 'or'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'tas',
+  'vo',
+  'pel',
+  'dri',
+  'sun',
+  'bar',
+  'kel',
+  'mon',
+  'ta',
+  'ri',
+  'zen',
+  'qua',
+  'fi',
+  'gor',
+  'lun',
+  'sel',
+  'tor',
+  'vin',
+  'ash',
+  'el',
+  'or',
+];
 
 export function vocabulary(size: number, random: () => number): string[] {
   const seen = new Set<string>(STOP);

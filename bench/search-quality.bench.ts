@@ -62,26 +62,53 @@ export function labelledSet(): LabelledSet {
   const queries: LabelledSet['queries'] = [];
   const corpusQueries = (file: string, kind: string) => {
     const raw = readJson(path.join(FIXTURES, 'corpus', file));
-    for (const q of (raw['queries'] ?? []) as { q?: string; query?: string; relevant?: string[]; document?: string; split?: string }[]) {
+    for (const q of (raw['queries'] ?? []) as {
+      q?: string;
+      query?: string;
+      relevant?: string[];
+      document?: string;
+      split?: string;
+    }[]) {
       const relevant = q.relevant ?? (q.document ? [q.document] : []);
-      queries.push({ q: q.q ?? q.query ?? '', kind, relevant, split: q.split ?? splitOf.get(relevant[0]!) ?? 'tune', group: 'corpus' });
+      queries.push({
+        q: q.q ?? q.query ?? '',
+        kind,
+        relevant,
+        split: q.split ?? splitOf.get(relevant[0]!) ?? 'tune',
+        group: 'corpus',
+      });
     }
   };
   corpusQueries('keyword-queries.json', 'keyword');
-  if (fs.existsSync(path.join(FIXTURES, 'corpus/paraphrase-queries.json'))) corpusQueries('paraphrase-queries.json', 'paraphrase');
+  if (fs.existsSync(path.join(FIXTURES, 'corpus/paraphrase-queries.json')))
+    corpusQueries('paraphrase-queries.json', 'paraphrase');
   else {
-    const set = readJson(path.join(FIXTURES, 'search/paraphrase-set.json')) as { documents: { id: string; file: string }[]; queries: { q: string; kind: string; relevant: string[] }[] };
+    const set = readJson(path.join(FIXTURES, 'search/paraphrase-set.json')) as {
+      documents: { id: string; file: string }[];
+      queries: { q: string; kind: string; relevant: string[] }[];
+    };
     // Origins read "test/fixtures/quality/x.txt", sometimes with a note after the path.
     const byOrigin = new Map(manifest.filter((d) => d.origin).map((d) => [d.origin!.split(' ')[0]!, d.id]));
     const corpusId = new Map(set.documents.map((d) => [d.id, byOrigin.get(`test/fixtures/${d.file}`)]));
     for (const q of set.queries) {
       const relevant = q.relevant.map((r) => corpusId.get(r)).filter((r): r is string => r !== undefined);
-      if (q.kind === 'paraphrase' && relevant.length > 0) queries.push({ q: q.q, kind: q.kind, relevant, split: splitOf.get(relevant[0]!)!, group: 'corpus' });
+      if (q.kind === 'paraphrase' && relevant.length > 0)
+        queries.push({ q: q.q, kind: q.kind, relevant, split: splitOf.get(relevant[0]!)!, group: 'corpus' });
     }
   }
-  const retrieval = readJson(path.join(FIXTURES, 'search/retrieval-set.json')) as { documents: { id: string; text: string }[]; queries: { q: string; kind: string; relevant: string[] }[] };
-  for (const d of retrieval.documents) documents.push({ id: d.id, split: 'tune', group: 'retrieval', upload: async () => ({ filename: `${d.id}.txt`, bytes: Buffer.from(d.text) }) });
-  for (const q of retrieval.queries) queries.push({ q: q.q, kind: q.kind, relevant: q.relevant, split: 'tune', group: 'retrieval' });
+  const retrieval = readJson(path.join(FIXTURES, 'search/retrieval-set.json')) as {
+    documents: { id: string; text: string }[];
+    queries: { q: string; kind: string; relevant: string[] }[];
+  };
+  for (const d of retrieval.documents)
+    documents.push({
+      id: d.id,
+      split: 'tune',
+      group: 'retrieval',
+      upload: async () => ({ filename: `${d.id}.txt`, bytes: Buffer.from(d.text) }),
+    });
+  for (const q of retrieval.queries)
+    queries.push({ q: q.q, kind: q.kind, relevant: q.relevant, split: 'tune', group: 'retrieval' });
   return { documents, queries };
 }
 
@@ -95,11 +122,20 @@ interface Figures {
 }
 
 /** Uploads the set into a new tenant and waits for processing; returns the tenant's key and the id map. */
-async function load(t: TestApp, set: LabelledSet, group: string): Promise<{ headers: Record<string, string>; tenantId: string; labelOf: Map<string, string> }> {
+async function load(
+  t: TestApp,
+  set: LabelledSet,
+  group: string,
+): Promise<{ headers: Record<string, string>; tenantId: string; labelOf: Map<string, string> }> {
   const created = await t.admin({
     method: 'POST',
     url: '/api/v1/admin/tenants',
-    payload: { name: `Quality ${group}`, subdomain: `search-quality-${group}`, tier: 'enterprise', owner: { email: `${group}@example.com`, password: 'bench password 1', name: 'Q' } },
+    payload: {
+      name: `Quality ${group}`,
+      subdomain: `search-quality-${group}`,
+      tier: 'enterprise',
+      owner: { email: `${group}@example.com`, password: 'bench password 1', name: 'Q' },
+    },
   });
   const body = created.json() as { api_key: string; tenant: { id: string } };
   const headers = { 'x-api-key': body.api_key };
@@ -112,7 +148,11 @@ async function load(t: TestApp, set: LabelledSet, group: string): Promise<{ head
   for (const id of labelOf.keys()) {
     await waitFor(
       async () => {
-        const doc = await t.container.database.db.selectFrom('documents').select(['status', 'ai_status']).where('id', '=', id).executeTakeFirst();
+        const doc = await t.container.database.db
+          .selectFrom('documents')
+          .select(['status', 'ai_status'])
+          .where('id', '=', id)
+          .executeTakeFirst();
         return doc?.status === 'completed' && !['queued', 'processing'].includes(doc.ai_status);
       },
       `document ${id} processed`,
@@ -142,8 +182,16 @@ async function ranked(t: Target, tenant: Tenant, mode: Mode, q: string): Promise
   } else {
     const res =
       mode === 'hybrid'
-        ? await t.app.inject({ method: 'POST', url: '/api/v1/search/hybrid', headers: tenant.headers, payload: { query: q, limit: 10 } })
-        : await t.app.inject({ url: `/api/v1/search?mode=${mode}&limit=10&q=${encodeURIComponent(q)}`, headers: tenant.headers });
+        ? await t.app.inject({
+            method: 'POST',
+            url: '/api/v1/search/hybrid',
+            headers: tenant.headers,
+            payload: { query: q, limit: 10 },
+          })
+        : await t.app.inject({
+            url: `/api/v1/search?mode=${mode}&limit=10&q=${encodeURIComponent(q)}`,
+            headers: tenant.headers,
+          });
     if (res.statusCode !== 200) throw new Error(`${mode} "${q}": ${res.statusCode} ${res.body}`);
     ids = (res.json() as { results: { document: { id: string } }[] }).results.map((r) => r.document.id);
   }
@@ -168,7 +216,8 @@ function figures(rankings: { ranked: string[]; relevant: string[] }[]): Figures 
 /** Every mode's figures per split and kind, and the queries each mode missed (not in its top 3). */
 async function evaluate(t: Target, set: LabelledSet, tenants: Map<string, Tenant>, splits: string[]) {
   // Soft matching waits for nothing: let the word vectors finish loading first.
-  for (let i = 0; i < 600 && !JSON.stringify((await t.app.inject({ url: '/health' })).json()).includes('"ready"'); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 600 && !JSON.stringify((await t.app.inject({ url: '/health' })).json()).includes('"ready"'); i++)
+    await new Promise((r) => setTimeout(r, 50));
   const table: Record<string, Record<string, Record<Mode, Figures>>> = {};
   const misses: Record<string, string[]> = {};
   for (const split of splits) {
@@ -196,8 +245,18 @@ async function evaluate(t: Target, set: LabelledSet, tenants: Map<string, Tenant
 }
 
 /** Runs `work` against a second app over the same store, configured with `env` (a grid point: search settings only). */
-async function withSettings<T>(t: TestApp, env: Record<string, string>, work: (target: Target) => Promise<T>): Promise<T> {
-  const config = loadConfig({ DATA_DIR: t.store.dataDir, ...(t.store.url ? { DATABASE_URL: t.store.url } : {}), ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'silent', ...env });
+async function withSettings<T>(
+  t: TestApp,
+  env: Record<string, string>,
+  work: (target: Target) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig({
+    DATA_DIR: t.store.dataDir,
+    ...(t.store.url ? { DATABASE_URL: t.store.url } : {}),
+    ADMIN_API_KEY: ADMIN_KEY,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
   const container = await createContainer(config);
   const app = await buildApp(container, { logger: false });
   await app.ready();
@@ -232,15 +291,33 @@ export async function run() {
         const { table } = await withSettings(t, env, (target) => evaluate(target, set, tenants, ['tune']));
         const para = table['tune']?.['paraphrase'];
         const key = table['tune']?.['keyword'];
-        results.push({ env, paraphrase: { semantic: para?.semantic, hybrid: para?.hybrid }, keywordTop1: { text: key?.text.top1, semantic: key?.semantic.top1, hybrid: key?.hybrid.top1 } });
+        results.push({
+          env,
+          paraphrase: { semantic: para?.semantic, hybrid: para?.hybrid },
+          keywordTop1: { text: key?.text.top1, semantic: key?.semantic.top1, hybrid: key?.hybrid.top1 },
+        });
         process.stderr.write(`${JSON.stringify(results.at(-1))}\n`);
       }
-      results.sort((a, b) => (b.paraphrase.semantic?.recallAt3 ?? 0) + (b.paraphrase.hybrid?.recallAt3 ?? 0) - (a.paraphrase.semantic?.recallAt3 ?? 0) - (a.paraphrase.hybrid?.recallAt3 ?? 0));
+      results.sort(
+        (a, b) =>
+          (b.paraphrase.semantic?.recallAt3 ?? 0) +
+          (b.paraphrase.hybrid?.recallAt3 ?? 0) -
+          (a.paraphrase.semantic?.recallAt3 ?? 0) -
+          (a.paraphrase.hybrid?.recallAt3 ?? 0),
+      );
       return { grid: results };
     }
-    const splits = [...new Set(set.queries.map((q) => q.split))].sort((a, b) => (a === 'tune' ? -1 : b === 'tune' ? 1 : a.localeCompare(b)));
+    const splits = [...new Set(set.queries.map((q) => q.split))].sort((a, b) =>
+      a === 'tune' ? -1 : b === 'tune' ? 1 : a.localeCompare(b),
+    );
     const { table, misses } = await evaluate({ app: t.app, db: t.container.database.db }, set, tenants, splits);
-    return { documents: set.documents.length, queries: set.queries.length, provider: 'local', table, ...(process.env['SEARCH_QUALITY_MISSES'] ? { misses } : {}) };
+    return {
+      documents: set.documents.length,
+      queries: set.queries.length,
+      provider: 'local',
+      table,
+      ...(process.env['SEARCH_QUALITY_MISSES'] ? { misses } : {}),
+    };
   } finally {
     await t.close();
   }

@@ -25,7 +25,17 @@ async function once(main: string, cache: string, env: Record<string, string>) {
   const started = performance.now();
   const { child, ms } = await startAndWait(
     [main, 'serve'],
-    { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_API_KEY: 'bench-admin-key-0123456789', NODE_OPTIONS: '--max-semi-space-size=4', MALLOC_ARENA_MAX: '2', NODE_COMPILE_CACHE: cache, ...env },
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ADMIN_API_KEY: 'bench-admin-key-0123456789',
+      NODE_OPTIONS: '--max-semi-space-size=4',
+      MALLOC_ARENA_MAX: '2',
+      NODE_COMPILE_CACHE: cache,
+      ...env,
+    },
     `${base}/healthz`,
     30_000,
   );
@@ -33,7 +43,8 @@ async function once(main: string, cache: string, env: Record<string, string>) {
     let state = '';
     let readyMs: number | null = null;
     while (performance.now() - started < 30_000) {
-      state = ((await (await fetch(`${base}/health`)).json()) as { capabilities: { word_vectors: { state: string } } }).capabilities.word_vectors.state;
+      state = ((await (await fetch(`${base}/health`)).json()) as { capabilities: { word_vectors: { state: string } } })
+        .capabilities.word_vectors.state;
       if (state !== 'loading') {
         readyMs = performance.now() - started;
         break;
@@ -75,7 +86,10 @@ export async function run() {
       states: withVectors.map((r) => r.vectorsState),
       rssMiB: round1(median(withVectors.map((r) => r.rssMiB))),
     },
-    withoutVectors: { healthzMs: round1(median(without.map((r) => r.healthzMs))), rssMiB: round1(median(without.map((r) => r.rssMiB))) },
+    withoutVectors: {
+      healthzMs: round1(median(without.map((r) => r.healthzMs))),
+      rssMiB: round1(median(without.map((r) => r.rssMiB))),
+    },
     vectorsIdleRssMiB: { median: round1(median(costs)), rounds: costs.map(round1) },
     targets: { healthzMs: 1500, vectorsIdleRssMiB: 60 },
   };

@@ -70,7 +70,8 @@ async function seed(t: TestApp, tenantId: string, documents: number): Promise<Se
   const base = Date.UTC(2025, 0, 1);
   for (let from = 0; from < documents; from += batch) {
     const texts: { id: string; text: string }[] = [];
-    for (let i = from; i < Math.min(documents, from + batch); i++) texts.push({ id: `doc_${String(i).padStart(7, '0')}`, text: c.document() });
+    for (let i = from; i < Math.min(documents, from + batch); i++)
+      texts.push({ id: `doc_${String(i).padStart(7, '0')}`, text: c.document() });
     for (const [i, d] of texts.entries()) {
       for (const w of wordsOf(d.text)) documentFrequency.set(w, (documentFrequency.get(w) ?? 0) + 1);
       if ((from + i) % SAMPLE_EVERY === 0) samples.push(d);
@@ -78,11 +79,24 @@ async function seed(t: TestApp, tenantId: string, documents: number): Promise<Se
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto('documents')
-        .values(texts.map((d, i) => documentRow(tenantId, d.id, { created_at: base + (from + i) * 60_000, updated_at: base })))
+        .values(
+          texts.map((d, i) =>
+            documentRow(tenantId, d.id, { created_at: base + (from + i) * 60_000, updated_at: base }),
+          ),
+        )
         .execute();
       await trx
         .insertInto('document_contents')
-        .values(texts.map((d) => ({ document_id: d.id, tenant_id: tenantId, content: d.text, pages: null, page_texts: null, created_at: base })))
+        .values(
+          texts.map((d) => ({
+            document_id: d.id,
+            tenant_id: tenantId,
+            content: d.text,
+            pages: null,
+            page_texts: null,
+            created_at: base,
+          })),
+        )
         .execute();
       const rows = [];
       for (const d of texts) {
@@ -105,7 +119,11 @@ async function seed(t: TestApp, tenantId: string, documents: number): Promise<Se
         }
       }
       passages += rows.length;
-      for (let i = 0; i < rows.length; i += 400) await trx.insertInto('document_chunks').values(rows.slice(i, i + 400)).execute();
+      for (let i = 0; i < rows.length; i += 400)
+        await trx
+          .insertInto('document_chunks')
+          .values(rows.slice(i, i + 400))
+          .execute();
     });
   }
   return { seconds: Number(((performance.now() - started) / 1000).toFixed(1)), passages, samples, documentFrequency };
@@ -119,12 +137,18 @@ async function rareWordsFirst(seeded: Seeded, search: (q: string) => Promise<str
   let first = 0;
   for (const sample of seeded.samples) {
     const rare = [...wordsOf(sample.text)]
-      .sort((a, b) => (seeded.documentFrequency.get(a) ?? 0) - (seeded.documentFrequency.get(b) ?? 0) || (a < b ? -1 : 1))
+      .sort(
+        (a, b) => (seeded.documentFrequency.get(a) ?? 0) - (seeded.documentFrequency.get(b) ?? 0) || (a < b ? -1 : 1),
+      )
       .slice(0, 2);
     const ids = await search(rare.join(' '));
     if (ids[0] === sample.id) first++;
   }
-  return { queries: seeded.samples.length, foundFirst: Number((first / Math.max(1, seeded.samples.length)).toFixed(3)), target: 0.95 };
+  return {
+    queries: seeded.samples.length,
+    foundFirst: Number((first / Math.max(1, seeded.samples.length)).toFixed(3)),
+    target: 0.95,
+  };
 }
 
 /** Memory of this process (after a collection when the bench runs with --expose-gc). */
@@ -135,15 +159,26 @@ function memory() {
 }
 
 function memoryDelta(before: ReturnType<typeof memory>, after: ReturnType<typeof memory>) {
-  return { rssMB: Math.round((after.rss - before.rss) / 2 ** 20), heapAndBuffersMB: Math.round((after.heap - before.heap) / 2 ** 20) };
+  return {
+    rssMB: Math.round((after.rss - before.rss) / 2 ** 20),
+    heapAndBuffersMB: Math.round((after.heap - before.heap) / 2 ** 20),
+  };
 }
 
 /** Waits for the tenant's keyword snapshot (written in the background after a load); its size in MB, or null. */
 async function waitForSnapshot(t: TestApp, tenantId: string) {
   const started = performance.now();
   for (let i = 0; i < 1200; i++) {
-    const rows = await t.container.database.db.selectFrom('search_snapshots').select(['data']).where('tenant_id', '=', tenantId).execute();
-    if (rows.length > 0) return { mb: Number((rows.reduce((n, r) => n + r.data.length, 0) / 2 ** 20).toFixed(1)), waitedMs: Math.round(performance.now() - started) };
+    const rows = await t.container.database.db
+      .selectFrom('search_snapshots')
+      .select(['data'])
+      .where('tenant_id', '=', tenantId)
+      .execute();
+    if (rows.length > 0)
+      return {
+        mb: Number((rows.reduce((n, r) => n + r.data.length, 0) / 2 ** 20).toFixed(1)),
+        waitedMs: Math.round(performance.now() - started),
+      };
     await new Promise((r) => setTimeout(r, 100));
   }
   return null;
@@ -203,7 +238,10 @@ async function pgUrl(database: string): Promise<string> {
  * cache) and copied for each run, so runs start from the same data and a run's writes (credits,
  * caches) never reach the cache.
  */
-async function seededApp(dialect: DialectName, documents: number): Promise<{ start: () => Promise<TestApp>; meta: SeedMeta; cleanup: () => Promise<void> }> {
+async function seededApp(
+  dialect: DialectName,
+  documents: number,
+): Promise<{ start: () => Promise<TestApp>; meta: SeedMeta; cleanup: () => Promise<void> }> {
   const metaFile = path.join(CACHE_DIR, `${dialect}-${documents}.json`);
   const sqliteDir = path.join(CACHE_DIR, `sqlite-${documents}`);
   const template = `dv_search_bench_${documents}`;
@@ -227,13 +265,23 @@ async function seededApp(dialect: DialectName, documents: number): Promise<{ sta
       const created = await t.admin({
         method: 'POST',
         url: '/api/v1/admin/tenants',
-        payload: { name: 'Bench', subdomain: `search-bench-${dialect}`, tier: 'enterprise', owner: { email: 's@example.com', password: 'bench password 1', name: 'S' } },
+        payload: {
+          name: 'Bench',
+          subdomain: `search-bench-${dialect}`,
+          tier: 'enterprise',
+          owner: { email: 's@example.com', password: 'bench password 1', name: 'S' },
+        },
       });
       const { tenant, api_key } = created.json() as { tenant: { id: string }; api_key: string };
       const seeded = await seed(t, tenant.id, documents);
       if (dialect === 'postgres') await t.container.database.pgPool!.query('VACUUM ANALYZE');
       else await sql`ANALYZE`.execute(t.container.database.db);
-      const meta: SeedMeta = { tenantId: tenant.id, apiKey: api_key, passages: seeded.passages, seedSeconds: seeded.seconds };
+      const meta: SeedMeta = {
+        tenantId: tenant.id,
+        apiKey: api_key,
+        passages: seeded.passages,
+        seedSeconds: seeded.seconds,
+      };
       fs.writeFileSync(metaFile, JSON.stringify(meta));
     } finally {
       await t.close();
@@ -242,8 +290,13 @@ async function seededApp(dialect: DialectName, documents: number): Promise<{ sta
   const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8')) as SeedMeta;
   if (dialect === 'sqlite') {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'dv-search-bench-'));
-    for (const f of fs.readdirSync(sqliteDir)) if (f.startsWith('service.db')) fs.copyFileSync(path.join(sqliteDir, f), path.join(work, f));
-    return { start: () => startTestApp(dialect, { env: { DATA_DIR: work } }), meta, cleanup: async () => fs.rmSync(work, { recursive: true, force: true }) };
+    for (const f of fs.readdirSync(sqliteDir))
+      if (f.startsWith('service.db')) fs.copyFileSync(path.join(sqliteDir, f), path.join(work, f));
+    return {
+      start: () => startTestApp(dialect, { env: { DATA_DIR: work } }),
+      meta,
+      cleanup: async () => fs.rmSync(work, { recursive: true, force: true }),
+    };
   }
   const copy = `dv_search_bench_run_${process.pid}`;
   await pgAdmin(async (c) => {
@@ -251,7 +304,11 @@ async function seededApp(dialect: DialectName, documents: number): Promise<{ sta
     await c.query(`CREATE DATABASE ${copy} TEMPLATE ${template}`);
   });
   const url = await pgUrl(copy);
-  return { start: () => startTestApp(dialect, { env: { DATABASE_URL: url } }), meta, cleanup: () => pgAdmin(async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`))) };
+  return {
+    start: () => startTestApp(dialect, { env: { DATABASE_URL: url } }),
+    meta,
+    cleanup: () => pgAdmin(async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`))),
+  };
 }
 
 async function runDialect(dialect: DialectName, documents: number, queryCount: number) {
@@ -273,7 +330,11 @@ async function runDialect(dialect: DialectName, documents: number, queryCount: n
 
     const naiveSql =
       dialect === 'sqlite'
-        ? (q: string) => sql`select rowid, bm25(search_text) as r from search_text where search_text match ${q.split(' ').map((w) => `"${w}"`).join(' ')} order by r limit 20`
+        ? (q: string) =>
+            sql`select rowid, bm25(search_text) as r from search_text where search_text match ${q
+              .split(' ')
+              .map((w) => `"${w}"`)
+              .join(' ')} order by r limit 20`
         : (q: string) =>
             sql`select document_id, ts_rank_cd(tsv, query) as r from search_documents, plainto_tsquery('docuvault_search', ${q}) query where tsv @@ query order by r desc limit 20`;
     const naive = await timeAll(queries, 20, async (q) => {
@@ -298,7 +359,12 @@ async function runDialect(dialect: DialectName, documents: number, queryCount: n
     const keywordRestartLoadMs = await timed(`/api/v1/search?mode=text&q=${encodeURIComponent(queries[1]!)}`);
     const keyword = await timeAll(queries, 20, (q) => get(`/api/v1/search?mode=text&q=${encodeURIComponent(q)}`));
     // Soft matching and the local query vectors wait for the word vectors (read in the background at start).
-    for (let i = 0; i < 200 && (await t.app.inject({ url: '/health' })).json().capabilities.word_vectors.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 50));
+    for (
+      let i = 0;
+      i < 200 && (await t.app.inject({ url: '/health' })).json().capabilities.word_vectors.state !== 'ready';
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 50));
 
     const coldStart = performance.now();
     await get(`/api/v1/search?mode=semantic&q=${encodeURIComponent(queries[0]!)}`);
@@ -342,7 +408,8 @@ export async function run() {
   const queries = Number(process.env['SEARCH_BENCH_QUERIES'] ?? 300);
   const dialects = (process.env['SEARCH_BENCH_DIALECTS'] ?? 'sqlite').split(',') as DialectName[];
   const results = [];
-  for (const dialect of dialects) results.push(await runDialect(dialect, dialect === 'postgres' ? pgDocuments : documents, queries));
+  for (const dialect of dialects)
+    results.push(await runDialect(dialect, dialect === 'postgres' ? pgDocuments : documents, queries));
   return results;
 }
 

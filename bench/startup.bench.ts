@@ -33,7 +33,10 @@ export async function run(rounds = 5) {
   const bundled: number[] = [];
   const baseline: number[] = [];
   const outdir = path.join(ROOT, '.test-data', `bench-bundle-${process.pid}`);
-  const caches = [fs.mkdtempSync(path.join(os.tmpdir(), 'compile-cache-')), fs.mkdtempSync(path.join(os.tmpdir(), 'compile-cache-'))] as const;
+  const caches = [
+    fs.mkdtempSync(path.join(os.tmpdir(), 'compile-cache-')),
+    fs.mkdtempSync(path.join(os.tmpdir(), 'compile-cache-')),
+  ] as const;
   await bundle(outdir);
   const source = path.join(ROOT, 'src/main.ts');
   const main = path.join(outdir, 'main.js');

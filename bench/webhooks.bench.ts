@@ -127,7 +127,11 @@ export async function run(options: WebhooksBenchOptions = {}): Promise<WebhooksB
   return results;
 }
 
-async function benchDialect(dialect: DialectName, receiver: Receiver, o: Required<Omit<WebhooksBenchOptions, 'log' | 'dialect'>>): Promise<WebhooksBenchResult> {
+async function benchDialect(
+  dialect: DialectName,
+  receiver: Receiver,
+  o: Required<Omit<WebhooksBenchOptions, 'log' | 'dialect'>>,
+): Promise<WebhooksBenchResult> {
   const receiverCeiling = await hammer(receiver, o.hammerSeconds);
   const result: WebhooksBenchResult = { dialect, receiverCeiling };
   const env = {
@@ -160,19 +164,30 @@ async function benchDialect(dialect: DialectName, receiver: Receiver, o: Require
 async function transactionCount(t: TestApp): Promise<number | null> {
   if (t.dialect !== 'postgres') return null;
   const { rows } = await sql<{ n: string }>`
-    select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`.execute(t.container.database.db);
+    select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`.execute(
+    t.container.database.db,
+  );
   return Number(rows[0]!.n);
 }
 
 /** A worker process killed with SIGKILL in the middle of a burst, then started again. */
-async function killedWorker(t: TestApp, receiver: Receiver, events: number, env: Record<string, string>): Promise<WebhooksBenchResult['crash']> {
+async function killedWorker(
+  t: TestApp,
+  receiver: Receiver,
+  events: number,
+  env: Record<string, string>,
+): Promise<WebhooksBenchResult['crash']> {
   const tenant = await createTenant(t, { tier: 'enterprise' });
   const paths = [`/crash-${t.dialect}-a`, `/crash-${t.dialect}-b`];
   for (const p of paths) await createWebhook(t, tenant, `${receiver.url}${p}`, ['document.uploaded']);
   for (let i = 0; i < events; i += 500) {
     await t.container.database.db.transaction().execute(async (trx) => {
       for (let j = i; j < Math.min(events, i + 500); j++) {
-        await t.container.events.record(trx, { tenantId: tenant.tenantId, name: 'document.uploaded', data: eventData(j) });
+        await t.container.events.record(trx, {
+          tenantId: tenant.tenantId,
+          name: 'document.uploaded',
+          data: eventData(j),
+        });
       }
     });
   }
@@ -218,13 +233,29 @@ async function killedWorker(t: TestApp, receiver: Receiver, events: number, env:
 }
 
 function startWorkerProcess(env: Record<string, string>): ChildProcess {
-  return fork(path.join(here, '..', 'src', 'main.ts'), ['worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return fork(path.join(here, '..', 'src', 'main.ts'), ['worker'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
 }
 
 /** The receiver's own ceiling: as many delivery-shaped requests as it answers, straight from a client. */
 async function hammer(receiver: Receiver, seconds: number) {
   const agent = new Agent({ connect: { ca: receiver.caPem }, connections: 8 });
-  const body = JSON.stringify({ id: 'evt_bench', type: 'document.uploaded', timestamp: new Date().toISOString(), data: { document_id: '0b6f7c1e-3a52-4d8e-9a41-7f2c5d9e8b10', filename: 'bench.txt', folder_id: null, file_type: 'txt', file_size: 12, status: 'processing', ai_status: 'queued' } });
+  const body = JSON.stringify({
+    id: 'evt_bench',
+    type: 'document.uploaded',
+    timestamp: new Date().toISOString(),
+    data: {
+      document_id: '0b6f7c1e-3a52-4d8e-9a41-7f2c5d9e8b10',
+      filename: 'bench.txt',
+      folder_id: null,
+      file_type: 'txt',
+      file_size: 12,
+      status: 'processing',
+      ai_status: 'queued',
+    },
+  });
   const headers = { 'content-type': 'application/json', 'x-service-signature': signWebhookBody('whsec_bench', body) };
   let done = 0;
   const started = performance.now();
@@ -252,7 +283,11 @@ async function burst(t: TestApp, receiver: Receiver, o: { events: number; webhoo
   for (let i = 0; i < o.events; i += 100) {
     await t.container.database.db.transaction().execute(async (trx) => {
       for (let j = i; j < Math.min(o.events, i + 100); j++) {
-        await t.container.events.record(trx, { tenantId: tenant.tenantId, name: 'document.uploaded', data: eventData(j) });
+        await t.container.events.record(trx, {
+          tenantId: tenant.tenantId,
+          name: 'document.uploaded',
+          data: eventData(j),
+        });
       }
     });
   }
@@ -309,7 +344,15 @@ async function deadNeighbour(t: TestApp, receiver: Receiver, o: { isolationSecon
     await t.container.events.record(t.container.database.db, {
       tenantId: tenant.tenantId,
       name: 'dag.task.created',
-      data: { task_id: `task_${i}`, execution_id: 'exe_bench', workflow_id: 'wf_bench', title: 'Approve', assignee_type: 'role', assignee_value: 'finance', due_at: null },
+      data: {
+        task_id: `task_${i}`,
+        execution_id: 'exe_bench',
+        workflow_id: 'wf_bench',
+        title: 'Approve',
+        assignee_type: 'role',
+        assignee_value: 'finance',
+        due_at: null,
+      },
     });
   }
   const healthy = await waitUntil(async () => {
@@ -339,17 +382,32 @@ async function deadNeighbour(t: TestApp, receiver: Receiver, o: { isolationSecon
       requestsReceived: (await receiver.stats('/hang')).count - before,
       attemptsFailed: byStatus['failed'] ?? 0,
       stillPending: byStatus['pending'] ?? 0,
-      cancelledOrOther: Object.entries(byStatus).filter(([s]) => !['failed', 'pending'].includes(s)).reduce((n, [, c]) => n + c, 0),
+      cancelledOrOther: Object.entries(byStatus)
+        .filter(([s]) => !['failed', 'pending'].includes(s))
+        .reduce((n, [, c]) => n + c, 0),
     },
   };
 }
 
 function eventData(i: number) {
-  return { document_id: `doc_${i}`, filename: `bench-${i}.txt`, folder_id: null, file_type: 'txt', file_size: 12, status: 'processing', ai_status: 'queued' };
+  return {
+    document_id: `doc_${i}`,
+    filename: `bench-${i}.txt`,
+    folder_id: null,
+    file_type: 'txt',
+    file_size: 12,
+    status: 'processing',
+    ai_status: 'queued',
+  };
 }
 
 async function createWebhook(t: TestApp, tenant: TestTenant, url: string, events: string[]): Promise<{ id: string }> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: tenant.headers, payload: { url, events } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    headers: tenant.headers,
+    payload: { url, events },
+  });
   if (res.statusCode !== 201) throw new Error(`webhook create failed: ${res.body}`);
   return res.json();
 }
@@ -365,7 +423,9 @@ async function waitUntil<T>(check: () => Promise<T | undefined>, timeoutMs: numb
 }
 
 function startReceiver(): Promise<Receiver> {
-  const child: ChildProcess = fork(path.join(here, 'webhooks', 'receiver.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(path.join(here, 'webhooks', 'receiver.ts'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const waiting = new Map<string, (s: PathStats) => void>();
   child.on('message', (message: PathStats & { ready?: boolean }) => {
     if (message.path !== undefined) {
@@ -402,7 +462,14 @@ function round(n: number): number {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { events: { type: 'string' }, seconds: { type: 'string' }, dialect: { type: 'string' }, hammer: { type: 'string' }, crash: { type: 'string' }, phases: { type: 'string' } },
+    options: {
+      events: { type: 'string' },
+      seconds: { type: 'string' },
+      dialect: { type: 'string' },
+      hammer: { type: 'string' },
+      crash: { type: 'string' },
+      phases: { type: 'string' },
+    },
   });
   const results = await run({
     ...(values.phases ? { phases: values.phases.split(',') as Phase[] } : {}),

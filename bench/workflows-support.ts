@@ -9,18 +9,44 @@ export async function enterpriseTenant(t: TestApp, name: string): Promise<{ auth
   const res = await t.admin({
     method: 'POST',
     url: '/api/v1/admin/tenants',
-    payload: { name, subdomain: `${name.toLowerCase()}${Date.now()}`, tier: 'enterprise', owner: { email: `owner@${name.toLowerCase()}.example.com`, password: 'correct horse battery staple', name: 'Owner' } },
+    payload: {
+      name,
+      subdomain: `${name.toLowerCase()}${Date.now()}`,
+      tier: 'enterprise',
+      owner: {
+        email: `owner@${name.toLowerCase()}.example.com`,
+        password: 'correct horse battery staple',
+        name: 'Owner',
+      },
+    },
   });
   const body = res.json();
   const tenant = await t.container.modules.use('tenantDirectory').findById(body.tenant.id);
-  return { auth: { tenant: tenant!, userId: null, role: 'admin', roles: [], via: 'api_key', apiKeyId: 'bench', sessionId: null, sandbox: false }, apiKey: body.api_key };
+  return {
+    auth: {
+      tenant: tenant!,
+      userId: null,
+      role: 'admin',
+      roles: [],
+      via: 'api_key',
+      apiKeyId: 'bench',
+      sessionId: null,
+      sandbox: false,
+    },
+    apiKey: body.api_key,
+  };
 }
 
 /** Waits until no job is due (event fan-out and the like have caught up), so an idle measurement is idle. */
 export async function drained(t: TestApp): Promise<void> {
   const db = t.container.database.db;
   for (;;) {
-    const due = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('state', 'in', ['available', 'running']).where('run_at', '<=', Date.now()).executeTakeFirstOrThrow();
+    const due = await db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('state', 'in', ['available', 'running'])
+      .where('run_at', '<=', Date.now())
+      .executeTakeFirstOrThrow();
     if (Number(due.n) === 0) return;
     await new Promise((r) => setTimeout(r, 200));
   }

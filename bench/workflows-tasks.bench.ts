@@ -55,20 +55,53 @@ async function benchDialect(dialect: DialectName, tasks: number): Promise<TasksB
     const service = t.container.modules.use('workflowExecutions');
     const node = (i: number, hours: number, escalate: number) => {
       const kind = i % 3;
-      const assignee = kind === 0 ? { assignee_type: 'user', assignee_value: users[i % USERS]! } : kind === 1 ? { assignee_type: 'role', assignee_value: `role${i % ROLES}` } : { assignee_type: 'workspace', assignee_value: workspaces[i % WORKSPACES]! };
-      return { id: `a${i}`, type: 'human_approval', timeout_hours: hours, config: { ...assignee, title: `Task ${i}`, escalate_after_hours: escalate } };
+      const assignee =
+        kind === 0
+          ? { assignee_type: 'user', assignee_value: users[i % USERS]! }
+          : kind === 1
+            ? { assignee_type: 'role', assignee_value: `role${i % ROLES}` }
+            : { assignee_type: 'workspace', assignee_value: workspaces[i % WORKSPACES]! };
+      return {
+        id: `a${i}`,
+        type: 'human_approval',
+        timeout_hours: hours,
+        config: { ...assignee, title: `Task ${i}`, escalate_after_hours: escalate },
+      };
     };
-    const bulk = (await workflows.create(auth, { name: 'Many tasks', nodes: Array.from({ length: PER_EXECUTION }, (_, i) => node(i, 2, 1)) })).id;
+    const bulk = (
+      await workflows.create(auth, {
+        name: 'Many tasks',
+        nodes: Array.from({ length: PER_EXECUTION }, (_, i) => node(i, 2, 1)),
+      })
+    ).id;
     const worker = t.container.createWorker();
     await worker.start();
     try {
       const started = performance.now();
       for (let e = 0; e < tasks / PER_EXECUTION; e++) await service.execute(auth, bulk, { triggerData: {} });
       const db = t.container.database.db;
-      const count = async () => Number((await db.selectFrom('workflow_tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
+      const count = async () =>
+        Number(
+          (
+            await db
+              .selectFrom('workflow_tasks')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('status', '=', 'pending')
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       while ((await count()) < tasks) await new Promise((r) => setTimeout(r, 200));
       const createSeconds = (performance.now() - started) / 1000;
-      const timerJobs = Number((await db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('kind', '=', 'workflows.task_timer').where('state', '=', 'available').executeTakeFirstOrThrow()).n);
+      const timerJobs = Number(
+        (
+          await db
+            .selectFrom('jobs')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('kind', '=', 'workflows.task_timer')
+            .where('state', '=', 'available')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
       const headers = { 'x-api-key': apiKey };
       const list: number[] = [];
@@ -76,7 +109,10 @@ async function benchDialect(dialect: DialectName, tasks: number): Promise<TasksB
       const baseline: number[] = [];
       for (let i = 0; i < 200; i++) {
         let t0 = performance.now();
-        const res = await t.app.inject({ url: `/api/v1/dag/tasks?assignee=${users[i % USERS]}&status=pending&page_size=20`, headers });
+        const res = await t.app.inject({
+          url: `/api/v1/dag/tasks?assignee=${users[i % USERS]}&status=pending&page_size=20`,
+          headers,
+        });
         list.push(performance.now() - t0);
         listed += res.json().total;
         t0 = performance.now();
@@ -91,7 +127,12 @@ async function benchDialect(dialect: DialectName, tasks: number): Promise<TasksB
       const sampled: string[] = [];
       for (let i = 0; i < SAMPLED; i++) sampled.push((await service.execute(auth, sampleFlow, { triggerData: {} })).id);
       const escalated = async () =>
-        db.selectFrom('workflow_tasks').select(['escalated_at', 'escalation_at']).where('execution_id', 'in', sampled).where('escalated_at', 'is not', null).execute();
+        db
+          .selectFrom('workflow_tasks')
+          .select(['escalated_at', 'escalation_at'])
+          .where('execution_id', 'in', sampled)
+          .where('escalated_at', 'is not', null)
+          .execute();
       let rows = await escalated();
       while (rows.length < SAMPLED) {
         await new Promise((r) => setTimeout(r, 200));
@@ -117,27 +158,41 @@ async function benchDialect(dialect: DialectName, tasks: number): Promise<TasksB
 }
 
 /** An Enterprise tenant with 100 users (each with one of 10 custom roles) in 10 workspaces. */
-async function setUp(t: TestApp): Promise<{ auth: AuthContext; apiKey: string; users: string[]; workspaces: string[] }> {
+async function setUp(
+  t: TestApp,
+): Promise<{ auth: AuthContext; apiKey: string; users: string[]; workspaces: string[] }> {
   const { auth, apiKey } = await enterpriseTenant(t, 'Tasks');
   const headers = { 'x-api-key': apiKey };
   const workspaces: string[] = [];
-  for (let w = 0; w < WORKSPACES; w++) workspaces.push((await t.app.inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: `ws${w}` } })).json().id);
+  for (let w = 0; w < WORKSPACES; w++)
+    workspaces.push(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: `ws${w}` } })).json()
+        .id,
+    );
   const users: string[] = [];
   for (let u = 0; u < USERS; u++) {
     const user = await t.app.inject({
       method: 'POST',
       url: '/api/v1/users',
       headers,
-      payload: { email: `u${u}@tasks.example.com`, name: `User ${u}`, role: 'member', roles: [`role${u % ROLES}`], password: 'a long test password' },
+      payload: {
+        email: `u${u}@tasks.example.com`,
+        name: `User ${u}`,
+        role: 'member',
+        roles: [`role${u % ROLES}`],
+        password: 'a long test password',
+      },
     });
     users.push(user.json().id);
-    await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${workspaces[u % WORKSPACES]}/members`, headers, payload: { user_id: user.json().id } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${workspaces[u % WORKSPACES]}/members`,
+      headers,
+      payload: { user_id: user.json().id },
+    });
   }
   return { auth, apiKey, users, workspaces };
 }
-
-
-
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { tasks: { type: 'string' } } });

@@ -32,10 +32,27 @@ const CONTROL_ONLY = {
   name: 'Control only',
   nodes: [
     { id: 'check', type: 'condition', config: { expression: 'trigger.amount > 1000' } },
-    { id: 'big', type: 'set_variable', depends_on: ['check'], run_if: 'nodes.check.output.result', config: { name: 'route', value: 'big' } },
-    { id: 'small', type: 'set_variable', depends_on: ['check'], run_if: '!nodes.check.output.result', config: { name: 'route', value: 'small' } },
+    {
+      id: 'big',
+      type: 'set_variable',
+      depends_on: ['check'],
+      run_if: 'nodes.check.output.result',
+      config: { name: 'route', value: 'big' },
+    },
+    {
+      id: 'small',
+      type: 'set_variable',
+      depends_on: ['check'],
+      run_if: '!nodes.check.output.result',
+      config: { name: 'route', value: 'small' },
+    },
     { id: 'merge', type: 'join', depends_on: ['big', 'small'] },
-    { id: 'summary', type: 'transform', depends_on: ['merge'], config: { expression: '{"amount": $trigger.amount, "route": $vars.route}' } },
+    {
+      id: 'summary',
+      type: 'transform',
+      depends_on: ['merge'],
+      config: { expression: '{"amount": $trigger.amount, "route": $vars.route}' },
+    },
   ],
 };
 
@@ -50,10 +67,17 @@ export interface WorkflowsBenchResult {
   stepLatencyIdleMs: { p50: number; p99: number; max: number };
   stepLatencyLoadedMs: { p50: number; p99: number; max: number; executionsPerSecond: number };
   stepLatencyBurstMs: { p50: number; p99: number; max: number };
-  timers: { pending: number; idleCpuPercent: number; emptyQueueCpuPercent: number; lateMs: { p50: number; p99: number; max: number } };
+  timers: {
+    pending: number;
+    idleCpuPercent: number;
+    emptyQueueCpuPercent: number;
+    lateMs: { p50: number; p99: number; max: number };
+  };
 }
 
-export async function run(options: { executions?: number; timers?: number; log?: (line: string) => void } = {}): Promise<WorkflowsBenchResult[]> {
+export async function run(
+  options: { executions?: number; timers?: number; log?: (line: string) => void } = {},
+): Promise<WorkflowsBenchResult[]> {
   const results: WorkflowsBenchResult[] = [];
   for (const dialect of await availableDialects()) {
     const result = await benchDialect(dialect, options.executions ?? 1_000, options.timers ?? 10_000);
@@ -64,7 +88,9 @@ export async function run(options: { executions?: number; timers?: number; log?:
 }
 
 async function benchDialect(dialect: DialectName, executions: number, timers: number): Promise<WorkflowsBenchResult> {
-  const t = await startTestApp(dialect, { env: { WORKER_POLL_INTERVAL_MS: '200', WORKER_CONCURRENCY: '8', LOG_LEVEL: 'silent' } });
+  const t = await startTestApp(dialect, {
+    env: { WORKER_POLL_INTERVAL_MS: '200', WORKER_CONCURRENCY: '8', LOG_LEVEL: 'silent' },
+  });
   try {
     const { auth } = await enterpriseTenant(t, 'Bench');
     const baseline = await noopBaseline(t, 10_000);
@@ -86,7 +112,8 @@ async function benchDialect(dialect: DialectName, executions: number, timers: nu
       }
       const started = performance.now();
       const ids: string[] = [];
-      for (let i = 0; i < executions; i++) ids.push((await service.execute(auth, workflowId, { triggerData: { amount: i } })).id);
+      for (let i = 0; i < executions; i++)
+        ids.push((await service.execute(auth, workflowId, { triggerData: { amount: i } })).id);
       await settled(t, ids);
       loaded = { seconds: (performance.now() - started) / 1000, latency: await stepLatencies(t, ids) };
       paced = await pacedLatency(t, auth, workflowId, Math.max(1, Math.floor(executions / loaded.seconds / 2)));
@@ -113,13 +140,15 @@ async function benchDialect(dialect: DialectName, executions: number, timers: nu
   }
 }
 
-
 /** The raw queue: N no-op jobs enqueued in bulk, drained by a worker with the same settings. */
 async function noopBaseline(t: TestApp, n: number): Promise<number> {
   const { database } = t.container;
   // A queue of its own kind: the baseline is the queue, not a module's job.
   const jobs = new JobQueue<AnyJobPayloads>({ database });
-  await jobs.enqueueMany(database.db, Array.from({ length: n }, (_, i) => ({ kind: 'bench.noop', payload: { i } })));
+  await jobs.enqueueMany(
+    database.db,
+    Array.from({ length: n }, (_, i) => ({ kind: 'bench.noop', payload: { i } })),
+  );
   let done = 0;
   let finish: () => void = () => {};
   const all = new Promise<void>((resolve) => (finish = resolve));
@@ -154,7 +183,12 @@ async function settled(t: TestApp, ids: string[]): Promise<void> {
   for (;;) {
     let open = 0;
     for (let i = 0; i < ids.length; i += 500) {
-      const row = await db.selectFrom('workflow_executions').select((eb) => eb.fn.countAll<number>().as('n')).where('id', 'in', ids.slice(i, i + 500)).where('status', '=', 'running').executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('workflow_executions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('id', 'in', ids.slice(i, i + 500))
+        .where('status', '=', 'running')
+        .executeTakeFirstOrThrow();
       open += Number(row.n);
     }
     if (open === 0) return;
@@ -163,7 +197,12 @@ async function settled(t: TestApp, ids: string[]): Promise<void> {
 }
 
 /** Starts `rate` executions a second for 5 s (on a fixed schedule), then reads their step latencies. */
-async function pacedLatency(t: TestApp, auth: AuthContext, workflowId: string, rate: number): Promise<{ rate: number; latency: number[] }> {
+async function pacedLatency(
+  t: TestApp,
+  auth: AuthContext,
+  workflowId: string,
+  rate: number,
+): Promise<{ rate: number; latency: number[] }> {
   const service = t.container.modules.use('workflowExecutions');
   const ids: string[] = [];
   const started = performance.now();
@@ -181,7 +220,11 @@ async function stepLatencies(t: TestApp, ids: string[]): Promise<number[]> {
   const deps = new Map(CONTROL_ONLY.nodes.map((n) => [n.id, n.depends_on ?? []]));
   const out: number[] = [];
   for (let i = 0; i < ids.length; i += 500) {
-    const runs = await t.container.database.db.selectFrom('workflow_node_runs').select(['execution_id', 'node_id', 'started_at', 'completed_at']).where('execution_id', 'in', ids.slice(i, i + 500)).execute();
+    const runs = await t.container.database.db
+      .selectFrom('workflow_node_runs')
+      .select(['execution_id', 'node_id', 'started_at', 'completed_at'])
+      .where('execution_id', 'in', ids.slice(i, i + 500))
+      .execute();
     const byExecution = Map.groupBy(runs, (r) => r.execution_id);
     for (const list of byExecution.values()) {
       const byNode = new Map(list.map((r) => [r.node_id, r]));
@@ -203,7 +246,12 @@ async function timerBench(t: TestApp, auth: AuthContext, total: number) {
   const count = Math.ceil(total / perExecution);
   const delay = (id: string) => ({ id, type: 'delay', timeout_seconds: 7_200, config: { until: '{{trigger.due}}' } });
   const workflows = t.container.modules.use('workflows');
-  const pendingId = (await workflows.create(auth, { name: 'Pending timers', nodes: Array.from({ length: perExecution }, (_, i) => delay(`wait${i}`)) })).id;
+  const pendingId = (
+    await workflows.create(auth, {
+      name: 'Pending timers',
+      nodes: Array.from({ length: perExecution }, (_, i) => delay(`wait${i}`)),
+    })
+  ).id;
   const sampleId = (await workflows.create(auth, { name: 'Sampled timer', nodes: [delay('wait0')] })).id;
   const service = t.container.modules.use('workflowExecutions');
   const db = t.container.database.db;
@@ -212,16 +260,31 @@ async function timerBench(t: TestApp, auth: AuthContext, total: number) {
   await worker.start();
   try {
     const far = new Date(Date.now() + 3_600_000).toISOString();
-    for (let e = 0; e < count; e++) ids.push((await service.execute(auth, pendingId, { triggerData: { due: far } })).id);
+    for (let e = 0; e < count; e++)
+      ids.push((await service.execute(auth, pendingId, { triggerData: { due: far } })).id);
     const armed = async () =>
-      Number((await db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('kind', '=', 'workflows.run_node').where('state', '=', 'available').where('run_at', '>', Date.now() + 60_000).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom('jobs')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('kind', '=', 'workflows.run_node')
+            .where('state', '=', 'available')
+            .where('run_at', '>', Date.now() + 60_000)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     while ((await armed()) < count * perExecution) await new Promise((r) => setTimeout(r, 200));
     const pending = await armed();
     await drained(t);
     const idleCpuPercent = await cpuPercentOver(5_000);
 
     const sampled: string[] = [];
-    for (let i = 0; i < SAMPLED; i++) sampled.push((await service.execute(auth, sampleId, { triggerData: { due: new Date(Date.now() + 3_000).toISOString() } })).id);
+    for (let i = 0; i < SAMPLED; i++)
+      sampled.push(
+        (await service.execute(auth, sampleId, { triggerData: { due: new Date(Date.now() + 3_000).toISOString() } }))
+          .id,
+      );
     await settled(t, sampled);
     const rows = await db
       .selectFrom('workflow_node_runs as r')
@@ -236,9 +299,6 @@ async function timerBench(t: TestApp, auth: AuthContext, total: number) {
     await worker.stop(10_000);
   }
 }
-
-
-
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { executions: { type: 'string' }, timers: { type: 'string' } } });

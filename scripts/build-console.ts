@@ -27,7 +27,8 @@ function nodeBuiltinsEmpty(): Plugin {
     setup(b) {
       b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'node-empty' }));
       b.onLoad({ filter: /.*/, namespace: 'node-empty' }, () => ({
-        contents: 'export const openAsBlob = undefined, basename = undefined, Readable = undefined, createWriteStream = undefined, pipeline = undefined; export default {};',
+        contents:
+          'export const openAsBlob = undefined, basename = undefined, Readable = undefined, createWriteStream = undefined, pipeline = undefined; export default {};',
         loader: 'js',
       }));
     },
@@ -73,9 +74,17 @@ export async function buildConsole(outdir = CONSOLE_OUT): Promise<void> {
     plugins: [nodeBuiltinsEmpty()],
     logLevel: 'warning',
   });
-  fs.copyFileSync(path.join(ROOT, 'node_modules/pdfjs-dist/build/pdf.worker.min.mjs'), path.join(staging, 'pdf.worker.min.mjs'));
+  fs.copyFileSync(
+    path.join(ROOT, 'node_modules/pdfjs-dist/build/pdf.worker.min.mjs'),
+    path.join(staging, 'pdf.worker.min.mjs'),
+  );
   const outputs = Object.entries(result.metafile.outputs);
-  const entry = (name: string) => path.basename(outputs.find(([file, o]) => o.entryPoint && path.basename(file).startsWith(`${name}-`) && !file.endsWith('.map'))?.[0] ?? '');
+  const entry = (name: string) =>
+    path.basename(
+      outputs.find(
+        ([file, o]) => o.entryPoint && path.basename(file).startsWith(`${name}-`) && !file.endsWith('.map'),
+      )?.[0] ?? '',
+    );
   const files = [...fs.readdirSync(staging)];
   const manifest = { main: entry('main'), style: entry('style'), files };
   fs.writeFileSync(path.join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2));
@@ -84,7 +93,8 @@ export async function buildConsole(outdir = CONSOLE_OUT): Promise<void> {
     fs.renameSync(staging, outdir);
   } catch (error) {
     fs.rmSync(staging, { recursive: true, force: true });
-    if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY' && (error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY' && (error as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw error;
   }
 }
 
@@ -96,6 +106,12 @@ if (import.meta.main) {
   const { values } = parseArgs({ options: { 'if-stale': { type: 'boolean' } } });
   // `npm ci` in the image runs before the sources are copied in: scripts/bundle.ts builds it there.
   if (!fs.existsSync(CONSOLE_SOURCES)) console.log('build-console: no console sources here yet; skipped');
-  else if (!(await import('esbuild').then(() => true, () => false))) console.log('build-console: esbuild is not installed (production-only install); skipped');
+  else if (
+    !(await import('esbuild').then(
+      () => true,
+      () => false,
+    ))
+  )
+    console.log('build-console: esbuild is not installed (production-only install); skipped');
   else await (values['if-stale'] ? buildConsoleIfStale() : buildConsole());
 }

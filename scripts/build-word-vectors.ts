@@ -9,9 +9,16 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { buildWordVectorFile, defaultWordVectorFile, packageJsonPath, SOURCE_PACKAGE } from '../src/providers/ai/local/word-vectors.ts';
+import {
+  buildWordVectorFile,
+  defaultWordVectorFile,
+  packageJsonPath,
+  SOURCE_PACKAGE,
+} from '../src/providers/ai/local/word-vectors.ts';
 
-const { values } = parseArgs({ options: { 'if-missing': { type: 'boolean', default: false }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { 'if-missing': { type: 'boolean', default: false }, out: { type: 'string' } },
+});
 const target = values.out ?? defaultWordVectorFile();
 if (values['if-missing'] && fs.existsSync(target)) process.exit(0);
 const source = packageJsonPath();
@@ -21,4 +28,6 @@ if (!source) {
 }
 const started = performance.now();
 const built = await buildWordVectorFile(source, target);
-console.warn(`word vectors: ${built.words} words, ${(built.bytes / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s → ${target}`);
+console.warn(
+  `word vectors: ${built.words} words, ${(built.bytes / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s → ${target}`,
+);

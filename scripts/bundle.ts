@@ -67,7 +67,10 @@ function sourceLocations(outdir: string): Plugin {
         const text = fs.readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta.url')) return undefined;
         const relative = path.relative(outdir, args.path).split(path.sep).join('/');
-        return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(relative)}, import.meta.url).href`), loader: 'ts' };
+        return {
+          contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(relative)}, import.meta.url).href`),
+          loader: 'ts',
+        };
       });
     },
   };
@@ -107,7 +110,9 @@ export async function bundle(outdir: string): Promise<void> {
     legalComments: 'none',
     external: EXTERNAL,
     // CommonJS packages inside the bundle call require() for Node's modules.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
     // Relative to the final folder: the staging folder is renamed into place.
     plugins: [sourceLocations(outdir)],
     logLevel: 'warning',
@@ -118,7 +123,8 @@ export async function bundle(outdir: string): Promise<void> {
   } catch (error) {
     // Another process built the same sources at the same time and swapped its folder in first.
     fs.rmSync(staging, { recursive: true, force: true });
-    if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY' && (error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY' && (error as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw error;
   }
 }
 

@@ -6,13 +6,24 @@
  * Migrations are not scanned: they are the schema. `npm run lint` runs this.
  */
 import { existsSync, globSync, readFileSync } from 'node:fs';
-import { describe, foreignReferences, moduleOf, type SourceFile, tableOwners, type Violation } from './table-owners/owners.ts';
+import {
+  describe,
+  foreignReferences,
+  moduleOf,
+  type SourceFile,
+  tableOwners,
+  type Violation,
+} from './table-owners/owners.ts';
 import { tableReferences } from './table-owners/table-references.ts';
 
 const read = (file: string): SourceFile => ({ file, source: readFileSync(file, 'utf8') });
 const ownerExists = (owner: string) => existsSync(owner.startsWith('src/') ? owner : `src/modules/${owner}`);
 
-const { owners, problems } = tableOwners(read('src/db/schema.ts'), globSync('src/modules/**/*.tables.ts').sort().map(read), ownerExists);
+const { owners, problems } = tableOwners(
+  read('src/db/schema.ts'),
+  globSync('src/modules/**/*.tables.ts').sort().map(read),
+  ownerExists,
+);
 
 const violations: Violation[] = [];
 for (const { file, source } of globSync('src/modules/**/*.ts').sort().map(read)) {

@@ -13,8 +13,12 @@ const sources = globSync('src/**/*.ts')
 const problems = templateProblems(sources, catalogueCodes(readFileSync('src/lib/errors.ts', 'utf8')));
 
 if (problems.length > 0) {
-  console.error(`template: ${problems.length} problem(s)\n${problems.map((p) => `  ${p.file}:${p.line}: ${p.message}`).join('\n')}`);
+  console.error(
+    `template: ${problems.length} problem(s)\n${problems.map((p) => `  ${p.file}:${p.line}: ${p.message}`).join('\n')}`,
+  );
   process.exitCode = 1;
 } else {
-  console.log(`template: ${sources.length} files; job kinds and events declared in their module's files, error codes in the catalogue, finders answer null, presenters in presenter files`);
+  console.log(
+    `template: ${sources.length} files; job kinds and events declared in their module's files, error codes in the catalogue, finders answer null, presenters in presenter files`,
+  );
 }

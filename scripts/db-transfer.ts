@@ -17,7 +17,9 @@ if (!values.to) {
   process.exit(2);
 }
 const location = (value: string): Location => (/^postgres(ql)?:\/\//.test(value) ? { url: value } : { dataDir: value });
-const from: Location = process.env['DATABASE_URL'] ? { url: process.env['DATABASE_URL'] } : { dataDir: process.env['DATA_DIR'] || './data' };
+const from: Location = process.env['DATABASE_URL']
+  ? { url: process.env['DATABASE_URL'] }
+  : { dataDir: process.env['DATA_DIR'] || './data' };
 const batchSize = values['batch-size'] ? Number(values['batch-size']) : undefined;
 if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) {
   process.stderr.write('--batch-size must be a positive integer\n');
@@ -26,15 +28,24 @@ if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) 
 
 const started = Date.now();
 try {
-  const reports = await transferInstance({ from, to: location(values.to), ...(batchSize ? { batchSize } : {}), progress: (line) => process.stderr.write(`${line}\n`) });
+  const reports = await transferInstance({
+    from,
+    to: location(values.to),
+    ...(batchSize ? { batchSize } : {}),
+    progress: (line) => process.stderr.write(`${line}\n`),
+  });
   process.stdout.write(`${formatReport(reports)}\n`);
   const rows = reports.reduce((a, r) => a + (r.checksum === 'rebuilt' ? 0 : r.rows), 0);
-  process.stderr.write(`transfer complete and verified: ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `transfer complete and verified: ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
 } catch (error) {
   if (error instanceof TransferRefused) {
     process.stderr.write(`db:transfer refused: ${redactSecrets(error.message)}\n`);
     process.exit(2);
   }
-  process.stderr.write(`db:transfer failed: ${redactSecrets(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
+  process.stderr.write(
+    `db:transfer failed: ${redactSecrets(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+  );
   process.exit(1);
 }

@@ -31,7 +31,11 @@ const HEADER = (dialect: string) =>
 const MIGRATION_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
 
 const read = (file: string) => ({ file, source: readFileSync(file, 'utf8') });
-const { owners } = tableOwners(read('src/db/schema.ts'), globSync('src/modules/**/*.tables.ts').sort().map(read), () => true);
+const { owners } = tableOwners(
+  read('src/db/schema.ts'),
+  globSync('src/modules/**/*.tables.ts').sort().map(read),
+  () => true,
+);
 const ownerOf = (table: string) => owners.get(table) ?? 'platform';
 
 /** One CREATE TABLE column (or constraint) a line, so a reader can scan it. */
@@ -62,11 +66,15 @@ async function sqliteSchema(): Promise<string> {
     await migrateToLatest(database.db);
     // FTS5 keeps its data in shadow tables it creates itself: the virtual table is the schema.
     const shadow = new Set(
-      (await sql<{ name: string; type: string }>`pragma table_list`.execute(database.db)).rows.filter((r) => r.type === 'shadow').map((r) => r.name),
+      (await sql<{ name: string; type: string }>`pragma table_list`.execute(database.db)).rows
+        .filter((r) => r.type === 'shadow')
+        .map((r) => r.name),
     );
     const rows = (
       await sql<{ type: string; name: string; tbl_name: string; sql: string }>`
-        select type, name, tbl_name, sql from sqlite_master where sql is not null and name not like 'sqlite_%'`.execute(database.db)
+        select type, name, tbl_name, sql from sqlite_master where sql is not null and name not like 'sqlite_%'`.execute(
+        database.db,
+      )
     ).rows.filter((r) => !shadow.has(r.name) && !MIGRATION_TABLES.has(r.tbl_name));
     const order = ['table', 'index', 'view', 'trigger'];
     rows.sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type) || a.name.localeCompare(b.name));
@@ -84,7 +92,10 @@ async function sqliteSchema(): Promise<string> {
 
 /** The PostgreSQL server to create a scratch database on, or null when none answers. */
 async function postgresAdminUrl(): Promise<string | null> {
-  const url = process.env['SCHEMA_DATABASE_URL'] || process.env['TEST_DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const url =
+    process.env['SCHEMA_DATABASE_URL'] ||
+    process.env['TEST_DATABASE_URL'] ||
+    'postgres://postgres@127.0.0.1:5432/postgres';
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
   try {
     await client.connect();
@@ -100,7 +111,10 @@ function cleanDump(dump: string): string {
   const kept = dump
     .split('\n')
     .filter((line) => !line.startsWith('--') && !/^SET |^SELECT pg_catalog\.set_config|^\\(un)?restrict /.test(line));
-  return kept.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return kept
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** Each table's and trigger's statement marked with its owner, as the SQLite file does. */
@@ -130,7 +144,15 @@ async function postgresSchema(adminUrl: string): Promise<string> {
     await database.destroy();
     const dump = execFileSync(
       'pg_dump',
-      ['--schema-only', '--no-owner', '--no-privileges', '--no-comments', '--exclude-table=kysely_migration*', '--dbname', url.toString()],
+      [
+        '--schema-only',
+        '--no-owner',
+        '--no-privileges',
+        '--no-comments',
+        '--exclude-table=kysely_migration*',
+        '--dbname',
+        url.toString(),
+      ],
       { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
     );
     return `${HEADER('PostgreSQL')}\n${markOwners(cleanDump(dump))}\n`;
@@ -156,7 +178,9 @@ const adminUrl = await postgresAdminUrl();
 if (adminUrl) await emit(FILES.postgres, await postgresSchema(adminUrl));
 else console.log(`schema: no PostgreSQL server answers; ${FILES.postgres} not ${values.check ? 'checked' : 'written'}`);
 if (stale.length > 0) {
-  console.error(`schema: ${stale.join(', ')} differ(s) from what the migrations build; run \`node scripts/dump-schema.ts\` and commit the result`);
+  console.error(
+    `schema: ${stale.join(', ')} differ(s) from what the migrations build; run \`node scripts/dump-schema.ts\` and commit the result`,
+  );
   process.exitCode = 1;
 } else if (values.check) {
   console.log(`schema: ${adminUrl ? 'both dialects' : 'SQLite'} match the migrations`);

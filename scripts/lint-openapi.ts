@@ -26,7 +26,9 @@ const { oas } = spectralRulesets;
 /** The served document of a service on a throwaway embedded store. */
 export async function servedOpenApiDocument(): Promise<Json> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'dms-openapi-'));
-  const container = await createContainer(loadConfig({ DATA_DIR: dataDir, ADMIN_API_KEY: 'openapi-lint-admin-key', LOG_LEVEL: 'silent' }));
+  const container = await createContainer(
+    loadConfig({ DATA_DIR: dataDir, ADMIN_API_KEY: 'openapi-lint-admin-key', LOG_LEVEL: 'silent' }),
+  );
   try {
     await migrateToLatest(container.database.db);
     const app = await buildApp(container, { logger: false });
@@ -49,7 +51,9 @@ export async function spectralFindings(doc: Json): Promise<string[]> {
   spectral.setRuleset({ extends: [oas as never] });
   const results = await spectral.run(new Document(JSON.stringify(doc), JsonParser, 'openapi.json'));
   const severity = ['error', 'warning', 'info', 'hint'];
-  return results.map((r) => `spectral ${r.code} (${severity[r.severity] ?? r.severity}): ${r.message} at /${r.path.join('/')}`);
+  return results.map(
+    (r) => `spectral ${r.code} (${severity[r.severity] ?? r.severity}): ${r.message} at /${r.path.join('/')}`,
+  );
 }
 
 /** redocly `recommended`, as `redocly lint` runs it. */
@@ -63,7 +67,10 @@ if (import.meta.main) {
   const doc = await servedOpenApiDocument();
   const findings = [...(await spectralFindings(doc)), ...(await redoclyFindings(doc))];
   const methods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-  const operations = Object.values(doc['paths'] as Record<string, Json>).reduce((n, item) => n + Object.keys(item).filter((m) => methods.has(m)).length, 0);
+  const operations = Object.values(doc['paths'] as Record<string, Json>).reduce(
+    (n, item) => n + Object.keys(item).filter((m) => methods.has(m)).length,
+    0,
+  );
   if (findings.length > 0) {
     console.error(`openapi: ${findings.length} finding(s)\n${findings.map((f) => `  ${f}`).join('\n')}`);
     process.exitCode = 1;

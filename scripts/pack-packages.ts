@@ -63,16 +63,23 @@ function pack(dir: string, out: string): string {
   const compiled = (file: string) => `./${path.posix.join('dist', file.replace(/^\.\//, '').replace(/\.ts$/, '.js'))}`;
   if (typeof manifest.exports === 'object' && manifest.exports) {
     published.exports = Object.fromEntries(
-      Object.entries(manifest.exports as Record<string, string>).map(([key, file]) => [key, { types: compiled(file).replace(/\.js$/, '.d.ts'), default: compiled(file) }]),
+      Object.entries(manifest.exports as Record<string, string>).map(([key, file]) => [
+        key,
+        { types: compiled(file).replace(/\.js$/, '.d.ts'), default: compiled(file) },
+      ]),
     );
   }
-  if (manifest.bin) published.bin = Object.fromEntries(Object.entries(manifest.bin).map(([name, file]) => [name, compiled(file)]));
+  if (manifest.bin)
+    published.bin = Object.fromEntries(Object.entries(manifest.bin).map(([name, file]) => [name, compiled(file)]));
   published.files = ['dist'];
   fs.writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
   for (const extra of ['README.md', 'LICENSE']) {
     if (fs.existsSync(path.join(source, extra))) fs.copyFileSync(path.join(source, extra), path.join(stage, extra));
   }
-  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', out], { cwd: stage, encoding: 'utf8' }).trim().split('\n').pop()!;
+  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', out], { cwd: stage, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop()!;
   return path.join(out, name);
 }
 

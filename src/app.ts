@@ -26,14 +26,20 @@ const REQUEST_ID_RE = /^[\w.:-]{1,128}$/;
 type SandboxAware = IncomingMessage & { sandbox?: boolean };
 
 /** TRUST_PROXY as Fastify takes it: a hop count becomes "the first n hops" (what Fastify does with a number, untyped). */
-function trustProxyOption(value: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+function trustProxyOption(
+  value: boolean | number | string,
+): boolean | string | ((address: string, hop: number) => boolean) {
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
 /** Builds the HTTP application on a container; it does not listen (main.ts does, tests inject). */
-export async function buildApp(container: Container, options: { logger?: false | FastifyBaseLogger } = {}): Promise<App> {
+export async function buildApp(
+  container: Container,
+  options: { logger?: false | FastifyBaseLogger } = {},
+): Promise<App> {
   // The process's logger (src/lib/logger.ts: every line redacted), or none.
-  const logger = options.logger === false ? null : (options.logger ?? createLogger({ level: container.config.logLevel }));
+  const logger =
+    options.logger === false ? null : (options.logger ?? createLogger({ level: container.config.logLevel }));
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     bodyLimit: container.config.http.bodyLimitBytes,
@@ -84,8 +90,18 @@ export async function buildApp(container: Container, options: { logger?: false |
   // The OpenAPI document (src/http/openapi.ts completes it for every route; docs/api.md is the guide).
   // Its `webhooks` describe each event's delivery, from the modules' event schemas (src/http/openapi-webhooks.ts).
   const webhooks = webhookDocumentation(container.modules.eventSchemas);
-  await app.register(swagger, openApiSwaggerOptions(openApiRoutes, { info: OPENAPI_INFO, servers: OPENAPI_SERVERS, examples: OPERATION_EXAMPLES, webhooks }));
-  installSwaggerUiOnDemand(app, '/docs', { uiConfig: { displayOperationId: true, deepLinking: true, tryItOutEnabled: true } });
+  await app.register(
+    swagger,
+    openApiSwaggerOptions(openApiRoutes, {
+      info: OPENAPI_INFO,
+      servers: OPENAPI_SERVERS,
+      examples: OPERATION_EXAMPLES,
+      webhooks,
+    }),
+  );
+  installSwaggerUiOnDemand(app, '/docs', {
+    uiConfig: { displayOperationId: true, deepLinking: true, tryItOutEnabled: true },
+  });
   app.get(
     `${API_PREFIX}/openapi.json`,
     {
@@ -95,7 +111,9 @@ export async function buildApp(container: Container, options: { logger?: false |
         operationId: 'getOpenApiDocument',
         summary: 'Get this OpenAPI 3.1 document',
         description: 'The document `/docs` renders. Public and not rate limited.',
-        response: { 200: { type: 'object', additionalProperties: true, description: 'The OpenAPI 3.1 document of this API.' } },
+        response: {
+          200: { type: 'object', additionalProperties: true, description: 'The OpenAPI 3.1 document of this API.' },
+        },
       },
     },
     async () => app.swagger() as unknown as Record<string, unknown>,

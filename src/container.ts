@@ -70,14 +70,23 @@ export interface ContainerOptions {
 export async function createContainer(config: Config, options: ContainerOptions = {}): Promise<Container> {
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
-  const database = openDatabase({ url: config.database.url, dataDir: config.dataDir, preparedStatements: config.database.preparedStatements });
+  const database = openDatabase({
+    url: config.database.url,
+    dataDir: config.dataDir,
+    preparedStatements: config.database.preparedStatements,
+  });
   const jobs = new JobQueue({ database, clock });
   const metrics = createMetrics(() => jobs.countsByKindAndState());
   // Each tenant's blobs go to its storage provider (the storage module installs the routing).
   const blobs = new TenantRoutingBlobStore(await blobStoreFromConfig(config));
   const events = new EventLog({ jobs, clock });
-  const rateLimitStore = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore(() => clock.now());
-  const modules = await assembleModules({ config, database, clock, logger, metrics, blobs, jobs, events, rateLimitStore }, options.modules ?? MODULES);
+  const rateLimitStore = config.redisUrl
+    ? new RedisRateLimitStore(config.redisUrl)
+    : new MemoryRateLimitStore(() => clock.now());
+  const modules = await assembleModules(
+    { config, database, clock, logger, metrics, blobs, jobs, events, rateLimitStore },
+    options.modules ?? MODULES,
+  );
   events.setSubscribers(modules.eventSubscribers);
 
   const tenantDirectory = modules.use('tenantDirectory');

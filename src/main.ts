@@ -59,7 +59,10 @@ async function main(command: string): Promise<void> {
     }
   }
   // A worker process has no API: its metrics get a port of their own (serve's are on /metrics).
-  const metricsServer = !app && config.worker.metricsPort ? await serveMetrics(container.metrics.registry, { port: config.worker.metricsPort, host: config.http.host }) : null;
+  const metricsServer =
+    !app && config.worker.metricsPort
+      ? await serveMetrics(container.metrics.registry, { port: config.worker.metricsPort, host: config.http.host })
+      : null;
   if (metricsServer) logger.info({ port: config.worker.metricsPort }, 'worker metrics listening');
   if (worker) {
     await worker.start();

@@ -27,7 +27,14 @@ const ms = (n: number) => Number(n.toFixed(2));
 const noAudit = defineModule({
   name: 'audit',
   setup: () => {
-    const trail = { recordIn: async () => {}, record: async () => {}, read: () => {}, buffer: () => {}, flush: async () => {}, close: async () => {} };
+    const trail = {
+      recordIn: async () => {},
+      record: async () => {},
+      read: () => {},
+      buffer: () => {},
+      flush: async () => {},
+      close: async () => {},
+    };
     return { provides: { audit: trail as unknown as AuditTrail, auditLog: {} as never } };
   },
 });
@@ -49,8 +56,19 @@ async function side(dialect: DialectName, modules?: readonly ModuleDefinition[])
 }
 
 async function uploadOnce(t: TestApp, tenant: TestTenant, i: number): Promise<string> {
-  const body = multipart([{ name: 'file', filename: `note-${i}.txt`, content: Buffer.from(`A short note number ${i}, for the upload benchmark.\n`.repeat(20)) }]);
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/documents/upload', payload: body.payload, headers: { ...tenant.headers, ...body.headers } });
+  const body = multipart([
+    {
+      name: 'file',
+      filename: `note-${i}.txt`,
+      content: Buffer.from(`A short note number ${i}, for the upload benchmark.\n`.repeat(20)),
+    },
+  ]);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/documents/upload',
+    payload: body.payload,
+    headers: { ...tenant.headers, ...body.headers },
+  });
   if (res.statusCode !== 201) throw new Error(`upload: ${res.statusCode} ${res.body}`);
   return res.json().id as string;
 }
@@ -80,8 +98,14 @@ async function overhead(dialect: DialectName, rounds: number) {
     };
     const cases = {
       'GET /documents/{id}': { n: Math.ceil(2_000 * SCALE), run: (s: Side) => get(s, `/api/v1/documents/${s.doc}`) },
-      'GET /documents/{id}/content': { n: Math.ceil(2_000 * SCALE), run: (s: Side) => get(s, `/api/v1/documents/${s.doc}/content`) },
-      'POST /documents/upload': { n: Math.ceil(150 * SCALE), run: (s: Side) => (i: number) => uploadOnce(s.t, s.tenant, i).then(() => {}) },
+      'GET /documents/{id}/content': {
+        n: Math.ceil(2_000 * SCALE),
+        run: (s: Side) => get(s, `/api/v1/documents/${s.doc}/content`),
+      },
+      'POST /documents/upload': {
+        n: Math.ceil(150 * SCALE),
+        run: (s: Side) => (i: number) => uploadOnce(s.t, s.tenant, i).then(() => {}),
+      },
     };
     const out: Record<string, unknown> = {};
     for (const [name, c] of Object.entries(cases)) {
@@ -116,7 +140,18 @@ async function overhead(dialect: DialectName, rounds: number) {
   }
 }
 
-const ACTIONS = ['document.download', 'document.content', 'document.update', 'document.upload', 'document.share', 'access.denied', 'document.delete', 'api_key.create', 'user.update', 'folder.create'];
+const ACTIONS = [
+  'document.download',
+  'document.content',
+  'document.update',
+  'document.upload',
+  'document.share',
+  'access.denied',
+  'document.delete',
+  'api_key.create',
+  'user.update',
+  'folder.create',
+];
 
 /** `rows` records of one tenant over the last year: 50 actors, 10,000 documents, 10 actions. */
 async function generate(t: TestApp, tenantId: string, rows: number): Promise<number> {

@@ -94,9 +94,13 @@ interface Target {
 function measure(target: Target, pgClient: pg.Client | null): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const { url, headers } = target.endpoint;
-    const child = spawn(process.execPath, [path.join(here, 'load-generator.ts'), url, String(CONNECTIONS), String(SECONDS), JSON.stringify(headers)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(here, 'load-generator.ts'), url, String(CONNECTIONS), String(SECONDS), JSON.stringify(headers)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     // After the 1 s warm-up: the pids serving now, and their CPU so far.
@@ -109,7 +113,11 @@ function measure(target: Target, pgClient: pg.Client | null): Promise<Measured> 
       }, 1_300);
     });
     child.on('exit', (code) => {
-      const end = { at: performance.now(), server: cpuSnapshot([target.serverPid]), db: first ? cpuSnapshot(first.dbPids) : new Map() };
+      const end = {
+        at: performance.now(),
+        server: cpuSnapshot([target.serverPid]),
+        db: first ? cpuSnapshot(first.dbPids) : new Map(),
+      };
       if (code !== 0) return reject(new Error(`load generator exited ${code}`));
       void sampling.then(() => {
         const result = JSON.parse(out) as LoadResult;
@@ -126,11 +134,17 @@ function measure(target: Target, pgClient: pg.Client | null): Promise<Measured> 
 }
 
 /** Starts a checkout's bench/auth/serve-app.ts and reads the endpoints it prints (API key; user token). */
-async function startApp(checkout: string, env: Record<string, string>): Promise<{ child: ChildProcess; apiKey: Endpoint; userToken: Endpoint | null }> {
+async function startApp(
+  checkout: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; apiKey: Endpoint; userToken: Endpoint | null }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...(process.env['APP_NODE_OPTS']?.split(' ').filter(Boolean) ?? []), path.join(checkout, 'bench/auth/serve-app.ts')],
+    [
+      ...(process.env['APP_NODE_OPTS']?.split(' ').filter(Boolean) ?? []),
+      path.join(checkout, 'bench/auth/serve-app.ts'),
+    ],
     { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const line = await new Promise<string>((resolve, reject) => {
@@ -165,7 +179,8 @@ function summarise(results: Measured[], hello: Measured[], position: number, per
   const round2 = (n: number) => Math.round(n * 100) / 100;
   const ratios = results.map((r, i) => Math.round((r.rps / helloAt(hello, i, position, perRound)) * 1000) / 1000);
   const statuses: Record<string, number> = {};
-  for (const r of results) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  for (const r of results)
+    for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
   const medianOf = (values: (number | null)[]) => {
     const known = values.filter((v): v is number => v !== null);
     return known.length > 0 ? median(known) : null;
@@ -200,8 +215,19 @@ export async function run(): Promise<AuthBenchResult> {
     dataDirs.push(dataDir);
     const sqliteApp = await startApp(checkout, { DATA_DIR: dataDir, DATABASE_URL: '' });
     children.push(sqliteApp.child);
-    targets.push({ name: `${prefix}sqlite`, endpoint: sqliteApp.apiKey, serverPid: sqliteApp.child.pid!, database: null });
-    if (USER_TOKEN && sqliteApp.userToken) targets.push({ name: `${prefix}sqliteUserToken`, endpoint: sqliteApp.userToken, serverPid: sqliteApp.child.pid!, database: null });
+    targets.push({
+      name: `${prefix}sqlite`,
+      endpoint: sqliteApp.apiKey,
+      serverPid: sqliteApp.child.pid!,
+      database: null,
+    });
+    if (USER_TOKEN && sqliteApp.userToken)
+      targets.push({
+        name: `${prefix}sqliteUserToken`,
+        endpoint: sqliteApp.userToken,
+        serverPid: sqliteApp.child.pid!,
+        database: null,
+      });
     if (!adminUrl) return;
     const store = await createTestStore('postgres');
     stores.push(store);
@@ -209,18 +235,35 @@ export async function run(): Promise<AuthBenchResult> {
     const pgApp = await startApp(checkout, { DATA_DIR: store.dataDir, DATABASE_URL: store.url! });
     children.push(pgApp.child);
     targets.push({ name: `${prefix}postgres`, endpoint: pgApp.apiKey, serverPid: pgApp.child.pid!, database });
-    if (USER_TOKEN && pgApp.userToken) targets.push({ name: `${prefix}postgresUserToken`, endpoint: pgApp.userToken, serverPid: pgApp.child.pid!, database });
+    if (USER_TOKEN && pgApp.userToken)
+      targets.push({
+        name: `${prefix}postgresUserToken`,
+        endpoint: pgApp.userToken,
+        serverPid: pgApp.child.pid!,
+        database,
+      });
   };
 
   try {
     const helloPort = await freePort();
-    const hello = await startAndWait([path.join(here, '../fixtures/hello-fastify.ts')], { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/`);
+    const hello = await startAndWait(
+      [path.join(here, '../fixtures/hello-fastify.ts')],
+      { PORT: String(helloPort) },
+      `http://127.0.0.1:${helloPort}/`,
+    );
     children.push(hello.child);
-    targets.push({ name: 'helloWorld', endpoint: { url: `http://127.0.0.1:${helloPort}/`, headers: {} }, serverPid: hello.child.pid!, database: null });
+    targets.push({
+      name: 'helloWorld',
+      endpoint: { url: `http://127.0.0.1:${helloPort}/`, headers: {} },
+      serverPid: hello.child.pid!,
+      database: null,
+    });
     await serve(path.join(here, '../..'), '');
     if (COMPARE_WITH) await serve(path.resolve(COMPARE_WITH), 'compare.');
 
-    const measuredTargets = targets.filter((t) => t.name === 'helloWorld' || !ONLY || ONLY.has(t.name.replace(/^compare\./, '')));
+    const measuredTargets = targets.filter(
+      (t) => t.name === 'helloWorld' || !ONLY || ONLY.has(t.name.replace(/^compare\./, '')),
+    );
     const measured = new Map<string, Measured[]>(measuredTargets.map((t) => [t.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of measuredTargets) {
@@ -237,15 +280,23 @@ export async function run(): Promise<AuthBenchResult> {
     const summaries = Object.fromEntries(
       [...measured].map(([name, results]) => [
         name,
-        summarise(results, [...helloRuns, closing], measuredTargets.findIndex((t) => t.name === name), measuredTargets.length),
+        summarise(
+          results,
+          [...helloRuns, closing],
+          measuredTargets.findIndex((t) => t.name === name),
+          measuredTargets.length,
+        ),
       ]),
     ) as Record<string, TargetSummary>;
     const pick = (prefix: string): Summaries =>
       Object.fromEntries(
-        (['sqlite', 'postgres', 'sqliteUserToken', 'postgresUserToken'] as const).flatMap((k) => (summaries[prefix + k] ? [[k, summaries[prefix + k]]] : [])),
+        (['sqlite', 'postgres', 'sqliteUserToken', 'postgresUserToken'] as const).flatMap((k) =>
+          summaries[prefix + k] ? [[k, summaries[prefix + k]]] : [],
+        ),
       );
     const mine = pick('');
-    const meets = (s: TargetSummary | undefined, ratio: number) => (s ? s.ratioVsHello >= ratio && s.p99Ms < GOALS.p99Ms : null);
+    const meets = (s: TargetSummary | undefined, ratio: number) =>
+      s ? s.ratioVsHello >= ratio && s.p99Ms < GOALS.p99Ms : null;
     return {
       connections: CONNECTIONS,
       secondsPerRound: SECONDS,
@@ -255,7 +306,10 @@ export async function run(): Promise<AuthBenchResult> {
       helloWorld: summaries['helloWorld']!,
       ...mine,
       ...(COMPARE_WITH ? { compare: { checkout: path.resolve(COMPARE_WITH), ...pick('compare.') } } : {}),
-      goals: { ...GOALS, met: { sqlite: meets(mine.sqlite, GOALS.sqliteRatio), postgres: meets(mine.postgres, GOALS.postgresRatio) } },
+      goals: {
+        ...GOALS,
+        met: { sqlite: meets(mine.sqlite, GOALS.sqliteRatio), postgres: meets(mine.postgres, GOALS.postgresRatio) },
+      },
     };
   } finally {
     for (const child of children) await stop(child);

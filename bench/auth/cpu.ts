@@ -34,7 +34,10 @@ export function cpuMs(pid: number): number | null {
 
 /** The backend processes serving one PostgreSQL database (same machine only). */
 export async function backendPids(client: pg.Client, database: string): Promise<number[]> {
-  const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
+  const { rows } = await client.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+    [database],
+  );
   return rows.map((r) => r.pid);
 }
 

@@ -40,7 +40,14 @@ export async function generateLoad(options: {
     new Promise<void>((resolve) => {
       const started = performance.now();
       const req = http.request(
-        { agent, host: target.hostname, port: target.port, path: target.pathname + target.search, method: 'GET', headers: options.headers },
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname + target.search,
+          method: 'GET',
+          headers: options.headers,
+        },
         (res) => {
           res.resume();
           res.on('end', () => {
@@ -73,7 +80,8 @@ export async function generateLoad(options: {
   await Promise.all(workers);
   agent.destroy();
   const sorted = latencies.sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+  const at = (p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
   const round = (n: number) => Math.round(n * 100) / 100;
   return {
     requests: sorted.length,

@@ -12,7 +12,9 @@ import { TIER_LIMITS } from '../../src/domain/tiers.ts';
  */
 const HIGH = 1_000_000_000;
 TIER_LIMITS.enterprise.requestsPerMinute = HIGH;
-for (const type of Object.keys(TIER_LIMITS.enterprise.endpointTypes) as (keyof typeof TIER_LIMITS.enterprise.endpointTypes)[]) {
+for (const type of Object.keys(
+  TIER_LIMITS.enterprise.endpointTypes,
+) as (keyof typeof TIER_LIMITS.enterprise.endpointTypes)[]) {
   TIER_LIMITS.enterprise.endpointTypes[type] = HIGH;
 }
 
@@ -27,7 +29,12 @@ const created = await app.inject({
   method: 'POST',
   url: '/api/v1/admin/tenants',
   headers: { authorization: `Bearer ${adminKey}` },
-  payload: { name: 'Bench', subdomain: `bench-${process.pid}`, tier: 'enterprise', owner: { email: 'bench@example.com', password: 'bench password', name: 'Bench' } },
+  payload: {
+    name: 'Bench',
+    subdomain: `bench-${process.pid}`,
+    tier: 'enterprise',
+    owner: { email: 'bench@example.com', password: 'bench password', name: 'Bench' },
+  },
 });
 const tenant = created.json() as { api_key: string; owner: { id: string }; tenant: { subdomain: string } };
 // The same GET with a user token (bearer access token + X-Tenant-Subdomain) of the owner.
@@ -43,9 +50,15 @@ process.stdout.write(
   `${JSON.stringify({
     url,
     headers: { 'x-api-key': tenant.api_key },
-    userToken: { url, headers: { authorization: `Bearer ${tokens.access_token}`, 'x-tenant-subdomain': tenant.tenant.subdomain } },
+    userToken: {
+      url,
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'x-tenant-subdomain': tenant.tenant.subdomain },
+    },
   })}\n`,
 );
 process.on('SIGTERM', () => {
-  void app.close().then(() => container.close()).then(() => process.exit(0));
+  void app
+    .close()
+    .then(() => container.close())
+    .then(() => process.exit(0));
 });

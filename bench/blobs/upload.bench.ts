@@ -58,7 +58,9 @@ const median = (values: number[]) => {
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 
 /** Runs the benchmark and returns the figures (also printed when run directly). */
-export async function run(options: { sizeMiB?: number; rounds?: number; chunkKiB?: number; s3?: boolean } = {}): Promise<UploadBenchResult> {
+export async function run(
+  options: { sizeMiB?: number; rounds?: number; chunkKiB?: number; s3?: boolean } = {},
+): Promise<UploadBenchResult> {
   const sizeMiB = options.sizeMiB ?? Number(process.env['BLOB_BENCH_MB'] ?? 500);
   const rounds = options.rounds ?? Number(process.env['BLOB_BENCH_ROUNDS'] ?? 5);
   const chunkKiB = options.chunkKiB ?? Number(process.env['BLOB_BENCH_CHUNK_KB'] ?? 64);

@@ -11,7 +11,12 @@ export async function startService() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dms-bench-console-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const { child } = await startAndWait([path.join(ROOT, 'src/main.ts'), 'serve'], { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_API_KEY: ADMIN }, `${url}/healthz`, 30_000);
+  const { child } = await startAndWait(
+    [path.join(ROOT, 'src/main.ts'), 'serve'],
+    { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_API_KEY: ADMIN },
+    `${url}/healthz`,
+    30_000,
+  );
   const subdomain = `bench${Date.now().toString(36)}`;
   const owner = { email: `owner@${subdomain}.test`, password: 'correct horse battery staple', name: 'Owner' };
   const res = await fetch(`${url}/api/v1/admin/tenants`, {

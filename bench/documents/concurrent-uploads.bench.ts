@@ -16,10 +16,19 @@ const MiB = 1024 * 1024;
 const CLIENTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'upload-clients.ts');
 
 /** Runs the uploads in a child process (see upload-clients.ts). */
-function uploadFromChild(base: string, apiKey: string, count: number, bytes: number): Promise<{ status: number; ms: number; id: string | null }[]> {
+function uploadFromChild(
+  base: string,
+  apiKey: string,
+  count: number,
+  bytes: number,
+): Promise<{ status: number; ms: number; id: string | null }[]> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CLIENTS, base, apiKey, String(count), String(bytes)], { maxBuffer: 1024 * 1024 }, (error, stdout) =>
-      error ? reject(error) : resolve(JSON.parse(stdout) as { status: number; ms: number; id: string | null }[]),
+    execFile(
+      process.execPath,
+      [CLIENTS, base, apiKey, String(count), String(bytes)],
+      { maxBuffer: 1024 * 1024 },
+      (error, stdout) =>
+        error ? reject(error) : resolve(JSON.parse(stdout) as { status: number; ms: number; id: string | null }[]),
     );
   });
 }
@@ -34,7 +43,11 @@ async function settled(server: BenchServer, id: string, agent: http.Agent): Prom
   return thumbnail.cacheControl !== 'no-store';
 }
 
-function fetchVia(url: string, headers: Record<string, string>, agent: http.Agent): Promise<{ body: string; cacheControl: string | undefined }> {
+function fetchVia(
+  url: string,
+  headers: Record<string, string>,
+  agent: http.Agent,
+): Promise<{ body: string; cacheControl: string | undefined }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { agent, headers }, (res) => {
@@ -42,7 +55,9 @@ function fetchVia(url: string, headers: Record<string, string>, agent: http.Agen
         res.setEncoding('utf8');
         res.on('data', (d) => (body += d));
         res.on('end', () =>
-          res.statusCode === 200 ? resolve({ body, cacheControl: res.headers['cache-control'] }) : reject(new Error(`GET ${url}: ${res.statusCode}`)),
+          res.statusCode === 200
+            ? resolve({ body, cacheControl: res.headers['cache-control'] })
+            : reject(new Error(`GET ${url}: ${res.statusCode}`)),
         );
       })
       .on('error', reject);
@@ -67,11 +82,15 @@ export interface ConcurrentUploadsResult {
   processedPeakRssMiB: number | null;
 }
 
-export async function run(options: { uploads?: number; uploadMiB?: number; readers?: number } = {}): Promise<ConcurrentUploadsResult> {
+export async function run(
+  options: { uploads?: number; uploadMiB?: number; readers?: number } = {},
+): Promise<ConcurrentUploadsResult> {
   const uploads = options.uploads ?? Number(process.env['DOC_BENCH_UPLOADS'] ?? 20);
   const uploadMiB = options.uploadMiB ?? Number(process.env['DOC_BENCH_UPLOAD_MB'] ?? 5);
   const readers = options.readers ?? Number(process.env['DOC_BENCH_READERS'] ?? 4);
-  const server = await startServer(process.env['DOC_BENCH_SERVER_ENV'] ? JSON.parse(process.env['DOC_BENCH_SERVER_ENV']) : {});
+  const server = await startServer(
+    process.env['DOC_BENCH_SERVER_ENV'] ? JSON.parse(process.env['DOC_BENCH_SERVER_ENV']) : {},
+  );
   const agent = new http.Agent({ keepAlive: true, maxSockets: uploads + readers });
   try {
     const first = await streamUpload(server, 64 * 1024, 'probe.pdf', agent);
@@ -81,10 +100,18 @@ export async function run(options: { uploads?: number; uploadMiB?: number; reade
       new Promise<number>((resolve, reject) => {
         const started = performance.now();
         http
-          .get(`${server.base}/api/v1/documents/${probeId}`, { agent, headers: { 'x-api-key': server.apiKey } }, (res) => {
-            res.resume();
-            res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`GET ${res.statusCode}`))));
-          })
+          .get(
+            `${server.base}/api/v1/documents/${probeId}`,
+            { agent, headers: { 'x-api-key': server.apiKey } },
+            (res) => {
+              res.resume();
+              res.on('end', () =>
+                res.statusCode === 200
+                  ? resolve(performance.now() - started)
+                  : reject(new Error(`GET ${res.statusCode}`)),
+              );
+            },
+          )
           .on('error', reject);
       });
     // Warm the read path.

@@ -45,7 +45,12 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number) {
       const values = [];
       for (let i = start; i < Math.min(rows, start + 500); i++) {
         values.push(
-          documentRow(tenant.tenantId, `doc-${i}`, { folder_id: folderIds[(i * 7919) % folderIds.length]!, file_size: 100, created_at: now + i, updated_at: now + i }),
+          documentRow(tenant.tenantId, `doc-${i}`, {
+            folder_id: folderIds[(i * 7919) % folderIds.length]!,
+            file_size: 100,
+            created_at: now + i,
+            updated_at: now + i,
+          }),
         );
       }
       await db.insertInto('documents').values(values).execute();
@@ -63,9 +68,19 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number) {
       `/api/v1/folders/${deep}`,
     ]) {
       const times = await timeRequests(t, url, tenant.headers, repeats);
-      cases.push({ url, p50Ms: Number(percentile(times, 50).toFixed(2)), p99Ms: Number(percentile(times, 99).toFixed(2)) });
+      cases.push({
+        url,
+        p50Ms: Number(percentile(times, 50).toFixed(2)),
+        p99Ms: Number(percentile(times, 99).toFixed(2)),
+      });
     }
-    return { dialect, folders: folderIds.length, documents: rows, worstP99Ms: Math.max(...cases.map((c) => c.p99Ms)), cases };
+    return {
+      dialect,
+      folders: folderIds.length,
+      documents: rows,
+      worstP99Ms: Math.max(...cases.map((c) => c.p99Ms)),
+      cases,
+    };
   } finally {
     await t.close();
   }

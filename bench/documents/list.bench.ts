@@ -33,7 +33,11 @@ export interface ListBenchResult {
   cases: ListBenchCase[];
 }
 
-export async function seed(t: TestApp, tenantId: string, rows: number): Promise<{ hotFolder: string; hotRows: number }> {
+export async function seed(
+  t: TestApp,
+  tenantId: string,
+  rows: number,
+): Promise<{ hotFolder: string; hotRows: number }> {
   const db = t.container.database.db;
   const now = Date.now();
   const folderIds = Array.from({ length: FOLDERS }, (_, i) => `bench-folder-${i}`);
@@ -65,7 +69,8 @@ export async function seed(t: TestApp, tenantId: string, rows: number): Promise<
     const values = [];
     for (let i = start; i < Math.min(rows, start + batch); i++) {
       const r = random();
-      const folder = r < HOT_FOLDER_SHARE ? folderIds[0]! : r < 0.95 ? folderIds[1 + Math.floor(random() * (FOLDERS - 1))]! : null;
+      const folder =
+        r < HOT_FOLDER_SHARE ? folderIds[0]! : r < 0.95 ? folderIds[1 + Math.floor(random() * (FOLDERS - 1))]! : null;
       if (folder === folderIds[0]) hotRows++;
       const created = now - (rows - i) * 60_000;
       const id = `doc-${String(i).padStart(7, '0')}`;
@@ -79,7 +84,8 @@ export async function seed(t: TestApp, tenantId: string, rows: number): Promise<
           file_size: Math.floor(random() * 50_000_000),
           ai_status: 'completed',
           enable_ai: 1,
-          ai_summary: 'A summary of moderate length, as the AI pipeline would write it for a typical business document.',
+          ai_summary:
+            'A summary of moderate length, as the AI pipeline would write it for a typical business document.',
           ai_tags: '["finance","report"]',
           entities: '{"people":["Ada Lovelace"],"organizations":["Acme Ltd"],"dates":["2025-01-31"]}',
           metadata: '{"pages":3}',
@@ -93,7 +99,12 @@ export async function seed(t: TestApp, tenantId: string, rows: number): Promise<
   return { hotFolder: folderIds[0]!, hotRows };
 }
 
-export async function timeRequests(t: TestApp, url: string, headers: Record<string, string>, repeats: number): Promise<number[]> {
+export async function timeRequests(
+  t: TestApp,
+  url: string,
+  headers: Record<string, string>,
+  repeats: number,
+): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < repeats + 3; i++) {
     const started = performance.now();
@@ -111,7 +122,12 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number): 
     const created = await t.admin({
       method: 'POST',
       url: '/api/v1/admin/tenants',
-      payload: { name: 'Bench', subdomain: `list-bench-${dialect}`, tier: 'enterprise', owner: { email: 'b@example.com', password: 'bench password 1', name: 'B' } },
+      payload: {
+        name: 'Bench',
+        subdomain: `list-bench-${dialect}`,
+        tier: 'enterprise',
+        owner: { email: 'b@example.com', password: 'bench password 1', name: 'B' },
+      },
     });
     const { tenant, api_key } = created.json() as { tenant: { id: string }; api_key: string };
     const started = performance.now();
@@ -124,8 +140,19 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number): 
     for (const sort of SORTS) {
       for (const order of ['desc', 'asc']) {
         for (const page of [1, 500]) {
-          const times = await timeRequests(t, `/api/v1/documents?folder_id=${hotFolder}&sort=${sort}&order=${order}&page=${page}&limit=20`, headers, repeats);
-          cases.push({ sort, order, page, p50Ms: Number(percentile(times, 50).toFixed(2)), p99Ms: Number(percentile(times, 99).toFixed(2)) });
+          const times = await timeRequests(
+            t,
+            `/api/v1/documents?folder_id=${hotFolder}&sort=${sort}&order=${order}&page=${page}&limit=20`,
+            headers,
+            repeats,
+          );
+          cases.push({
+            sort,
+            order,
+            page,
+            p50Ms: Number(percentile(times, 50).toFixed(2)),
+            p99Ms: Number(percentile(times, 99).toFixed(2)),
+          });
         }
       }
     }

@@ -45,9 +45,17 @@ async function legacyListAndCount(db: Kysely<DB>, tenantId: string, userId: stri
       .where(
         'document_shares.workspace_id',
         'in',
-        eb.selectFrom('workspace_members').select('workspace_members.workspace_id').where('workspace_members.tenant_id', '=', tenantId).where('workspace_members.user_id', '=', userId),
+        eb
+          .selectFrom('workspace_members')
+          .select('workspace_members.workspace_id')
+          .where('workspace_members.tenant_id', '=', tenantId)
+          .where('workspace_members.user_id', '=', userId),
       );
-    const owned = eb.selectFrom('documents as owned').select('owned.id as id').where('owned.tenant_id', '=', tenantId).where('owned.owner_id', '=', userId);
+    const owned = eb
+      .selectFrom('documents as owned')
+      .select('owned.id as id')
+      .where('owned.tenant_id', '=', tenantId)
+      .where('owned.owner_id', '=', userId);
     return eb('documents.id', 'in', owned.unionAll(sharedWithUser).unionAll(sharedWithWorkspaces));
   };
   let q = db.selectFrom('documents').where('documents.tenant_id', '=', tenantId);
@@ -55,13 +63,25 @@ async function legacyListAndCount(db: Kysely<DB>, tenantId: string, userId: stri
   q = q.where(visible);
   const sortKey = c.sort === 'filename' ? sql`lower(documents.filename)` : sql.ref('documents.created_at');
   const [rows, count] = await Promise.all([
-    q.selectAll('documents').orderBy(sortKey, c.order).orderBy('documents.id', c.order).limit(20).offset(c.offset).execute(),
+    q
+      .selectAll('documents')
+      .orderBy(sortKey, c.order)
+      .orderBy('documents.id', c.order)
+      .limit(20)
+      .offset(c.offset)
+      .execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return rows.length + Number(count.n);
 }
 
-async function timeLegacy(db: Kysely<DB>, tenantId: string, userId: string, c: LegacyCase, repeats: number): Promise<number[]> {
+async function timeLegacy(
+  db: Kysely<DB>,
+  tenantId: string,
+  userId: string,
+  c: LegacyCase,
+  repeats: number,
+): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < repeats + 3; i++) {
     const started = performance.now();
@@ -81,21 +101,50 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number, s
     const member = await loginAs(t, tenant, 'member');
     const viewer = await loginAs(t, tenant, 'viewer');
     const db = t.container.database.db;
-    const pick = (n: number, offset: number) => Array.from({ length: n }, (_, i) => `doc-${String((offset + i * 997) % rows).padStart(7, '0')}`);
+    const pick = (n: number, offset: number) =>
+      Array.from({ length: n }, (_, i) => `doc-${String((offset + i * 997) % rows).padStart(7, '0')}`);
     await db.updateTable('documents').set({ owner_id: member.userId }).where('id', 'in', pick(OWNED, 11)).execute();
-    const ws = await t.app.inject({ method: 'POST', url: '/api/v1/workspaces', headers: tenant.headers, payload: { name: 'Bench team' } });
+    const ws = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      headers: tenant.headers,
+      payload: { name: 'Bench team' },
+    });
     const workspaceId = ws.json().id as string;
     for (const u of [member, viewer]) {
-      await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, headers: tenant.headers, payload: { user_id: u.userId } });
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/workspaces/${workspaceId}/members`,
+        headers: tenant.headers,
+        payload: { user_id: u.userId },
+      });
     }
     const now = Date.now();
     const shares = [
-      ...pick(SHARED, 23).map((id, i) => ({ id: `share-u-${i}`, document_id: id, user_id: member.userId, workspace_id: null })),
-      ...pick(WORKSPACE_SHARED, 37).map((id, i) => ({ id: `share-w-${i}`, document_id: id, user_id: null, workspace_id: workspaceId })),
+      ...pick(SHARED, 23).map((id, i) => ({
+        id: `share-u-${i}`,
+        document_id: id,
+        user_id: member.userId,
+        workspace_id: null,
+      })),
+      ...pick(WORKSPACE_SHARED, 37).map((id, i) => ({
+        id: `share-w-${i}`,
+        document_id: id,
+        user_id: null,
+        workspace_id: workspaceId,
+      })),
     ];
     await db
       .insertInto('document_shares')
-      .values(shares.map((s) => ({ ...s, tenant_id: tenant.tenantId, permission: 'view', created_by: null, created_at: now })))
+      .values(
+        shares.map((s) => ({
+          ...s,
+          tenant_id: tenant.tenantId,
+          permission: 'view',
+          created_by: null,
+          created_at: now,
+        })),
+      )
       .execute();
     let wideShareSeconds: number | undefined;
     if (scenario === 'wide') {
@@ -109,11 +158,22 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number, s
     if (dialect === 'postgres') await t.container.database.pgPool!.query('VACUUM ANALYZE');
     else await sql`ANALYZE`.execute(db);
 
-    const cases: { who: string; url: string; total: number; p50Ms: number; p99Ms: number; legacyP50Ms?: number; legacyP99Ms?: number }[] = [];
+    const cases: {
+      who: string;
+      url: string;
+      total: number;
+      p50Ms: number;
+      p99Ms: number;
+      legacyP50Ms?: number;
+      legacyP99Ms?: number;
+    }[] = [];
     const urls: [string, LegacyCase | null][] = [
       ['/api/v1/documents?page=1&limit=20', { sort: 'created_at', order: 'desc', offset: 0 }],
       ['/api/v1/documents?page=2&limit=20&sort=name&order=asc', { sort: 'filename', order: 'asc', offset: 20 }],
-      [`/api/v1/documents?folder_id=${hotFolder}&page=1&limit=20`, { folderId: hotFolder, sort: 'created_at', order: 'desc', offset: 0 }],
+      [
+        `/api/v1/documents?folder_id=${hotFolder}&page=1&limit=20`,
+        { folderId: hotFolder, sort: 'created_at', order: 'desc', offset: 0 },
+      ],
       [`/api/v1/documents?folder_id=${hotFolder}&page=3&limit=20&sort=name&order=desc`, null],
       ['/api/v1/documents?page=1&limit=20&sort=updated_at&order=desc', null],
       ['/api/v1/documents?page=1&limit=20&sort=size&order=asc', null],
@@ -123,7 +183,13 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number, s
     for (const [url, legacy] of urls) {
       const check = await t.app.inject({ url, headers: member.headers });
       const times = await timeRequests(t, url, member.headers, repeats);
-      const row: (typeof cases)[number] = { who: 'member', url, total: check.json().total, p50Ms: ms(percentile(times, 50)), p99Ms: ms(percentile(times, 99)) };
+      const row: (typeof cases)[number] = {
+        who: 'member',
+        url,
+        total: check.json().total,
+        p50Ms: ms(percentile(times, 50)),
+        p99Ms: ms(percentile(times, 99)),
+      };
       if (legacy) {
         const before = await timeLegacy(db, tenant.tenantId, member.userId, legacy, repeats);
         row.legacyP50Ms = ms(percentile(before, 50));
@@ -135,12 +201,23 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number, s
     for (const url of ['/api/v1/documents?page=1&limit=20', '/api/v1/documents?page=2&limit=20&sort=name&order=asc']) {
       const check = await t.app.inject({ url, headers: viewer.headers });
       const times = await timeRequests(t, url, viewer.headers, repeats);
-      cases.push({ who: 'viewer', url, total: check.json().total, p50Ms: ms(percentile(times, 50)), p99Ms: ms(percentile(times, 99)) });
+      cases.push({
+        who: 'viewer',
+        url,
+        total: check.json().total,
+        p50Ms: ms(percentile(times, 50)),
+        p99Ms: ms(percentile(times, 99)),
+      });
     }
     // The write side: adding a member to the workspace copies one visibility row per document shared with it.
     const third = await loginAs(t, tenant, 'member', { email: 'third@example.com' });
     const started = performance.now();
-    const added = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, headers: tenant.headers, payload: { user_id: third.userId } });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${workspaceId}/members`,
+      headers: tenant.headers,
+      payload: { user_id: third.userId },
+    });
     const addMemberMs = ms(performance.now() - started);
     if (added.statusCode !== 201) throw new Error(`add member: ${added.statusCode} ${added.body}`);
     return {

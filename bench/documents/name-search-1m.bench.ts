@@ -46,7 +46,17 @@ async function seed(database: Database, rows: number): Promise<number> {
   ] as const) {
     await db
       .insertInto('tenants')
-      .values({ id: tenantId, name: tenantId, subdomain: tenantId, tier: 'enterprise', status: 'active', cors_origins: '[]', sandbox_of: null, created_at: now, updated_at: now })
+      .values({
+        id: tenantId,
+        name: tenantId,
+        subdomain: tenantId,
+        tier: 'enterprise',
+        status: 'active',
+        cors_origins: '[]',
+        sandbox_of: null,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     let seedValue = 7;
     const random = () => {
@@ -83,7 +93,8 @@ async function scanListAndCount(db: Kysely<DB>, dialect: DialectName, search: st
   const pattern = likePattern(search);
   const where = sql<SqlBool>`lower(documents.filename) like ${pattern} escape '\\'`;
   // On PostgreSQL `lower(filename) || ''` keeps the planner off the new index, as before it existed.
-  const scanWhere = dialect === 'postgres' ? sql<SqlBool>`(lower(documents.filename) || '') like ${pattern} escape '\\'` : where;
+  const scanWhere =
+    dialect === 'postgres' ? sql<SqlBool>`(lower(documents.filename) || '') like ${pattern} escape '\\'` : where;
   await db
     .selectFrom('documents')
     .selectAll()
@@ -125,7 +136,9 @@ async function open(dialect: DialectName): Promise<Database> {
   const server = await postgresAdminUrl();
   if (!server) throw new Error('no PostgreSQL server answers');
   const admin = openDatabase({ url: server, dataDir: tmpdir(), pipelinedConnections: 0 });
-  const exists = await sql<{ n: number }>`select count(*)::int as n from pg_database where datname = 'docuvault_bench_names'`.execute(admin.db);
+  const exists = await sql<{
+    n: number;
+  }>`select count(*)::int as n from pg_database where datname = 'docuvault_bench_names'`.execute(admin.db);
   if (exists.rows[0]!.n === 0) await sql`create database docuvault_bench_names`.execute(admin.db);
   await admin.destroy();
   const url = new URL(server);
@@ -137,9 +150,16 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number) {
   const database = await open(dialect);
   try {
     await migrateToLatest(database.db);
-    const have = await database.db.selectFrom('documents').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', TENANT).executeTakeFirstOrThrow();
+    const have = await database.db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', TENANT)
+      .executeTakeFirstOrThrow();
     const seedSeconds = Number(have.n) === rows ? 'cached' : Number(have.n) === 0 ? await seed(database, rows) : null;
-    if (seedSeconds === null) throw new Error(`the cached ${dialect} corpus has ${have.n} documents, not ${rows}: drop it (${dialect === 'sqlite' ? join(tmpdir(), 'docuvault-bench-names') : 'database docuvault_bench_names'})`);
+    if (seedSeconds === null)
+      throw new Error(
+        `the cached ${dialect} corpus has ${have.n} documents, not ${rows}: drop it (${dialect === 'sqlite' ? join(tmpdir(), 'docuvault-bench-names') : 'database docuvault_bench_names'})`,
+      );
     const repository = new DocumentsRepository();
     const cases = [];
     for (const search of SEARCHES) {
@@ -150,7 +170,8 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number) {
       });
       const matches = await repository.count(database.db, TENANT, filter);
       const scanMatches = await scanListAndCount(database.db, dialect, search);
-      if (scanMatches !== matches) throw new Error(`${dialect} '${search}': ${matches} matches with the index, ${scanMatches} by the scan`);
+      if (scanMatches !== matches)
+        throw new Error(`${dialect} '${search}': ${matches} matches with the index, ${scanMatches} by the scan`);
       const scan = await time(repeats, () => scanListAndCount(database.db, dialect, search));
       cases.push({
         search,
@@ -170,7 +191,8 @@ async function runDialect(dialect: DialectName, rows: number, repeats: number) {
 export async function run(options: { rows?: number; repeats?: number; dialects?: DialectName[] } = {}) {
   const rows = options.rows ?? Number(process.env['NAME_BENCH_ROWS'] ?? 1_000_000);
   const repeats = options.repeats ?? Number(process.env['NAME_BENCH_REPEATS'] ?? 30);
-  const dialects = options.dialects ?? ((process.env['NAME_BENCH_DIALECTS'] ?? 'sqlite,postgres').split(',') as DialectName[]);
+  const dialects =
+    options.dialects ?? ((process.env['NAME_BENCH_DIALECTS'] ?? 'sqlite,postgres').split(',') as DialectName[]);
   const out = [];
   for (const dialect of dialects) out.push(await runDialect(dialect, rows, repeats));
   return out;

@@ -33,7 +33,20 @@ export async function run(options: { rows?: number; repeats?: number } = {}) {
     const folderIds = Array.from({ length: FOLDERS }, (_, i) => `f-${i}`);
     await db
       .insertInto('folders')
-      .values(folderIds.map((id, i) => ({ id, tenant_id: tenantId, parent_id: null, name: `F${i}`, name_key: `f${i}`, color: '#6B7280', icon: 'folder', created_by: null, created_at: now, updated_at: now })))
+      .values(
+        folderIds.map((id, i) => ({
+          id,
+          tenant_id: tenantId,
+          parent_id: null,
+          name: `F${i}`,
+          name_key: `f${i}`,
+          color: '#6B7280',
+          icon: 'folder',
+          created_by: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
       .execute();
 
     const started = performance.now();
@@ -68,9 +81,19 @@ export async function run(options: { rows?: number; repeats?: number } = {}) {
 
     // A member who sees 62,000 of them through one workspace share each.
     const member = await loginAs(t, tenant, 'member');
-    const ws = await t.app.inject({ method: 'POST', url: '/api/v1/workspaces', headers: tenant.headers, payload: { name: 'Wide' } });
+    const ws = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      headers: tenant.headers,
+      payload: { name: 'Wide' },
+    });
     const workspaceId = ws.json().id as string;
-    await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, headers: tenant.headers, payload: { user_id: member.userId } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${workspaceId}/members`,
+      headers: tenant.headers,
+      payload: { user_id: member.userId },
+    });
     const shareStarted = performance.now();
     await sql`insert into document_shares (id, tenant_id, document_id, user_id, workspace_id, permission, created_by, created_at)
       select 'wide-' || id, tenant_id, id, null, ${workspaceId}, 'view', null, ${now} from documents
@@ -101,7 +124,13 @@ export async function run(options: { rows?: number; repeats?: number } = {}) {
       for (const url of urls) {
         const check = await t.app.inject({ url, headers });
         const times = await timeRequests(t, url, headers, repeats);
-        cases.push({ who, url, total: check.json().total, p50Ms: ms(percentile(times, 50)), p99Ms: ms(percentile(times, 99)) });
+        cases.push({
+          who,
+          url,
+          total: check.json().total,
+          p50Ms: ms(percentile(times, 50)),
+          p99Ms: ms(percentile(times, 99)),
+        });
       }
     }
 
@@ -115,7 +144,9 @@ export async function run(options: { rows?: number; repeats?: number } = {}) {
     });
     const repository = new DocumentsRepository();
     const plans: Record<string, string[]> = {};
-    const auth = { tenant: { id: tenantId }, userId: member.userId, role: 'member' } as Parameters<typeof visibilityScope>[0];
+    const auth = { tenant: { id: tenantId }, userId: member.userId, role: 'member' } as Parameters<
+      typeof visibilityScope
+    >[0];
     for (const [name, scope, sort, folderId] of [
       ['owner created_at', null, 'created_at', undefined],
       ['owner name', null, 'name', undefined],
@@ -129,12 +160,21 @@ export async function run(options: { rows?: number; repeats?: number } = {}) {
       ['member search', visibilityScope(auth), 'created_at', 'search'],
     ] as const) {
       const filter =
-        folderId === 'search' ? { scope, search: 'report-1' } : { scope, ...(folderId !== undefined ? { folderId } : {}) };
+        folderId === 'search'
+          ? { scope, search: 'report-1' }
+          : { scope, ...(folderId !== undefined ? { folderId } : {}) };
       captured.length = 0;
-      await repository.list(logged, tenantId, filter, { sort: sort as DocumentSort, order: 'desc', limit: 20, offset: 0 });
+      await repository.list(logged, tenantId, filter, {
+        sort: sort as DocumentSort,
+        order: 'desc',
+        limit: 20,
+        offset: 0,
+      });
       await repository.count(logged, tenantId, filter);
       for (const [i, q] of [...captured].entries()) {
-        const plan = await logged.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]));
+        const plan = await logged.executeQuery<{ detail: string }>(
+          CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]),
+        );
         plans[`${name} ${i === 0 ? 'list' : 'count'}`] = plan.rows.map((r) => r.detail);
       }
     }

@@ -15,7 +15,9 @@ import { freePort, startAndWait, stop } from '../support.ts';
 
 const ADMIN_KEY = 'bench-admin-key-0123456789';
 // BENCH_MAIN runs another entry instead, e.g. the production bundle: BENCH_MAIN=dist/main.js.
-const MAIN = path.resolve(process.env['BENCH_MAIN'] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts'));
+const MAIN = path.resolve(
+  process.env['BENCH_MAIN'] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts'),
+);
 
 export interface BenchServer {
   child: ChildProcess;
@@ -85,7 +87,9 @@ export async function streamUpload(
   agent?: http.Agent,
 ): Promise<{ status: number; body: string; ms: number }> {
   const boundary = `bench${Math.random().toString(36).slice(2)}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const url = new URL('/api/v1/documents/upload', server.base);
   const started = performance.now();

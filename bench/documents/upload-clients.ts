@@ -10,7 +10,11 @@ if (!base || !apiKey || !count || !bytes) throw new Error('usage: upload-clients
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number(count) });
 const results = await Promise.all(
   Array.from({ length: Number(count) }, (_, i) =>
-    streamUpload({ base, apiKey }, Number(bytes), `concurrent-${i}.pdf`, agent).catch((error: Error) => ({ status: 0, body: error.message, ms: 0 })),
+    streamUpload({ base, apiKey }, Number(bytes), `concurrent-${i}.pdf`, agent).catch((error: Error) => ({
+      status: 0,
+      body: error.message,
+      ms: 0,
+    })),
   ),
 );
 agent.destroy();
@@ -21,4 +25,6 @@ const idOf = (body: string) => {
     return null;
   }
 };
-process.stdout.write(JSON.stringify(results.map((r) => ({ status: r.status, ms: r.ms, id: r.status === 201 ? idOf(r.body) : null }))));
+process.stdout.write(
+  JSON.stringify(results.map((r) => ({ status: r.status, ms: r.ms, id: r.status === 201 ? idOf(r.body) : null }))),
+);

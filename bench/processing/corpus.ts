@@ -46,7 +46,9 @@ export async function corpusFile(i: number, pages = 5): Promise<CorpusFile> {
   const kind = i % 3;
   if (kind === 0) {
     const perPage = Math.ceil(sentences.length / pages);
-    const pageLines = Array.from({ length: pages }, (_, p) => ({ lines: sentences.slice(p * perPage, (p + 1) * perPage) }));
+    const pageLines = Array.from({ length: pages }, (_, p) => ({
+      lines: sentences.slice(p * perPage, (p + 1) * perPage),
+    }));
     return { filename: `report-${i}.pdf`, bytes: pdf(pageLines, { author: 'Bench', title: `Report ${i}` }) };
   }
   if (kind === 1) return { filename: `memo-${i}.docx`, bytes: await docx(sentences) };

@@ -51,7 +51,9 @@ export async function run(): Promise<Record<string, unknown>> {
     for (;;) {
       const res = await fetch(`${server.base}/api/v1/documents?limit=100&page=1&sort=created_at`, { headers });
       const body = (await res.json()) as { data: { id: string; status: string; ai_status: string }[]; total: number };
-      const pending = body.data.filter((d) => d.status === 'processing' || d.ai_status === 'queued' || d.ai_status === 'processing');
+      const pending = body.data.filter(
+        (d) => d.status === 'processing' || d.ai_status === 'queued' || d.ai_status === 'processing',
+      );
       if (pending.length === 0 && body.total >= total + 1) break;
       if (performance.now() - started > 600_000) throw new Error('ingest did not finish in 10 minutes');
       await new Promise((r) => setTimeout(r, 100));
@@ -64,12 +66,22 @@ export async function run(): Promise<Record<string, unknown>> {
     const metrics = await (await fetch(`${server.base}/metrics`)).text();
     const stages: Record<string, { runs: number; meanMs: number }> = {};
     for (const kind of ['processing.extract', 'processing.enrich', 'processing.index', 'documents.thumbnail']) {
-      const sum = Number(new RegExp(`job_run_duration_seconds_sum\\{kind="${kind}",outcome="completed"\\} ([0-9.e+-]+)`).exec(metrics)?.[1] ?? 0);
-      const count = Number(new RegExp(`job_run_duration_seconds_count\\{kind="${kind}",outcome="completed"\\} ([0-9]+)`).exec(metrics)?.[1] ?? 0);
+      const sum = Number(
+        new RegExp(`job_run_duration_seconds_sum\\{kind="${kind}",outcome="completed"\\} ([0-9.e+-]+)`).exec(
+          metrics,
+        )?.[1] ?? 0,
+      );
+      const count = Number(
+        new RegExp(`job_run_duration_seconds_count\\{kind="${kind}",outcome="completed"\\} ([0-9]+)`).exec(
+          metrics,
+        )?.[1] ?? 0,
+      );
       stages[kind] = { runs: count, meanMs: count ? Math.round((sum / count) * 1000) : 0 };
     }
     const db = new DatabaseSync(path.join(server.dataDir, 'service.db'), { readOnly: true });
-    const failed = Number((db.prepare(`select count(*) as n from documents where status = 'failed'`).get() as { n: number }).n);
+    const failed = Number(
+      (db.prepare(`select count(*) as n from documents where status = 'failed'`).get() as { n: number }).n,
+    );
     db.close();
     return {
       documents: total,

@@ -18,7 +18,10 @@ const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ocr-bench-'));
 const file = path.join(dir, 'scan.png');
 await fs.writeFile(file, textPng(lines, { width: 2550, height: 3300, fontPx: 42 }));
 const extractor = createExtractor({ threads: 1, ocrEngine: (process.argv[2] ?? 'auto') as OcrPreference });
-const expected = lines.join(' ').toLowerCase().match(/[a-z0-9]+/g)!;
+const expected = lines
+  .join(' ')
+  .toLowerCase()
+  .match(/[a-z0-9]+/g)!;
 const time = async () => {
   const t0 = performance.now();
   const c0 = await cpuMs();
@@ -34,5 +37,15 @@ const hwm = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
 await extractor.close();
 await fs.rm(dir, { recursive: true, force: true });
 process.stdout.write(
-  JSON.stringify({ engine: extractor.capabilities().ocrEngine, firstMs: Math.round(first.ms), secondMs: Math.round(second.ms), firstCpuMs: first.cpuMs, secondCpuMs: second.cpuMs, loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))), words: expected.length, wordAccuracy: Number((recognised / expected.length).toFixed(3)), peakRssMiB: Math.round(hwm) }),
+  JSON.stringify({
+    engine: extractor.capabilities().ocrEngine,
+    firstMs: Math.round(first.ms),
+    secondMs: Math.round(second.ms),
+    firstCpuMs: first.cpuMs,
+    secondCpuMs: second.cpuMs,
+    loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))),
+    words: expected.length,
+    wordAccuracy: Number((recognised / expected.length).toFixed(3)),
+    peakRssMiB: Math.round(hwm),
+  }),
 );

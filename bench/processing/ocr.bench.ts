@@ -15,7 +15,9 @@ const ONCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ocr-once.t
 function once(engine: string): Promise<{ engine: string; firstMs: number; secondMs: number; secondCpuMs: number }> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [ONCE, engine], { maxBuffer: 1024 * 1024, timeout: 120_000 }, (error, stdout) =>
-      error ? reject(error) : resolve(JSON.parse(stdout) as { engine: string; firstMs: number; secondMs: number; secondCpuMs: number }),
+      error
+        ? reject(error)
+        : resolve(JSON.parse(stdout) as { engine: string; firstMs: number; secondMs: number; secondCpuMs: number }),
     );
   });
 }

@@ -38,7 +38,10 @@ const cpuStarted = await cpuMs();
 const out = await extractor.extract({ path: file, extension: 'pdf', mediaType: 'application/pdf' });
 const ms = performance.now() - started;
 const cpu = (await cpuMs()) - cpuStarted;
-const expected = lines.join(' ').toLowerCase().match(/[a-z0-9]+/g)!;
+const expected = lines
+  .join(' ')
+  .toLowerCase()
+  .match(/[a-z0-9]+/g)!;
 const got = new Set(out.text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
 const status = await fs.readFile('/proc/self/status', 'utf8');
 const hwm = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;

@@ -41,7 +41,14 @@ export async function run() {
   const t = await startTestApp('sqlite', { env });
   // Started as `npm run worker` starts it (package.json), young generation capped.
   const worker = spawn(process.execPath, ['--max-semi-space-size=4', path.join(here, '../../src/main.ts'), 'worker'], {
-    env: { ...process.env, ...env, DATA_DIR: t.store.dataDir, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: process.env['STORAGE_BENCH_LOG'] ?? 'warn', WORKER_POLL_INTERVAL_MS: '50' },
+    env: {
+      ...process.env,
+      ...env,
+      DATA_DIR: t.store.dataDir,
+      ADMIN_API_KEY: ADMIN_KEY,
+      LOG_LEVEL: process.env['STORAGE_BENCH_LOG'] ?? 'warn',
+      WORKER_POLL_INTERVAL_MS: '50',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {
@@ -56,7 +63,15 @@ export async function run() {
     const busyDocs = await seedFiles(t, busy, fileCount, avgBytes);
     const totalBytes = tenants[0]!.docs.reduce((n, d) => n + d.size, 0);
     const shared = t.container.modules.use('storageProviders').shared;
-    const baselineStore = await createBlobStore({ driver: 's3', endpoint: s3.endpoint, bucket: 'baseline', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true });
+    const baselineStore = await createBlobStore({
+      driver: 's3',
+      endpoint: s3.endpoint,
+      bucket: 'baseline',
+      region: 'us-east-1',
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      forcePathStyle: true,
+    });
     // A plain copy before and after each migration (the source copies stay during the retention
     // period), so drift of a shared machine shows and averages out.
     const copies = [await measure(() => plainCopy(shared, baselineStore, tenants[0]!.docs, concurrency))];
@@ -67,11 +82,18 @@ export async function run() {
     }
     const workerPeakRss = await peakRssOf(worker.pid!);
     const ratios = migrations.map((m, r) => (copies[r]!.seconds + copies[r + 1]!.seconds) / 2 / m.seconds);
-    const baseline = { seconds: median(copies.map((c) => c.seconds)), peakRss: Math.max(...copies.map((c) => c.peakRss)) };
+    const baseline = {
+      seconds: median(copies.map((c) => c.seconds)),
+      peakRss: Math.max(...copies.map((c) => c.peakRss)),
+    };
     const migration = { seconds: median(migrations.map((m) => m.seconds)) };
     // Latency under a second migration (another tenant's identical files), measured apart from throughput.
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const downloads = startDownloads(address, busy, busyDocs.filter((d) => d.size === MiB).map((d) => d.id));
+    const downloads = startDownloads(
+      address,
+      busy,
+      busyDocs.filter((d) => d.size === MiB).map((d) => d.id),
+    );
     const busyMigration = await measure(() => migrateAndWait(t, busy));
     const latencies = await downloads.stop();
     const mibs = (seconds: number) => Math.round(totalBytes / MiB / seconds);
@@ -80,12 +102,31 @@ export async function run() {
       totalMiB: Math.round(totalBytes / MiB),
       concurrency,
       rounds,
-      plainCopy: { medianSeconds: round(baseline.seconds), seconds: copies.map((c) => round(c.seconds)), MiBs: mibs(baseline.seconds), peakRssMiB: Math.round(baseline.peakRss / MiB) },
+      plainCopy: {
+        medianSeconds: round(baseline.seconds),
+        seconds: copies.map((c) => round(c.seconds)),
+        MiBs: mibs(baseline.seconds),
+        peakRssMiB: Math.round(baseline.peakRss / MiB),
+      },
       workerIdleRssMiB: Math.round(workerIdleRss / MiB),
-      migration: { medianSeconds: round(migration.seconds), seconds: migrations.map((m) => round(m.seconds)), MiBs: mibs(migration.seconds), workerPeakRssMiB: Math.round(workerPeakRss / MiB) },
+      migration: {
+        medianSeconds: round(migration.seconds),
+        seconds: migrations.map((m) => round(m.seconds)),
+        MiBs: mibs(migration.seconds),
+        workerPeakRssMiB: Math.round(workerPeakRss / MiB),
+      },
       throughputRatio: { median: round(median(ratios)), rounds: ratios.map(round) },
-      migrationUnderDownloads: { seconds: round(busyMigration.seconds), workerPeakRssMiB: Math.round((await peakRssOf(worker.pid!)) / MiB), apiPeakRssMiB: Math.round(busyMigration.peakRss / MiB) },
-      downloadsDuringMigration: { count: latencies.length, p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)), errors: downloads.errors() },
+      migrationUnderDownloads: {
+        seconds: round(busyMigration.seconds),
+        workerPeakRssMiB: Math.round((await peakRssOf(worker.pid!)) / MiB),
+        apiPeakRssMiB: Math.round(busyMigration.peakRss / MiB),
+      },
+      downloadsDuringMigration: {
+        count: latencies.length,
+        p50Ms: round(percentile(latencies, 50)),
+        p99Ms: round(percentile(latencies, 99)),
+        errors: downloads.errors(),
+      },
     };
   } finally {
     await stop(worker);
@@ -119,7 +160,10 @@ async function seedFiles(t: TestApp, tenant: TestTenant, count: number, avgBytes
     await fsp.writeFile(path.join(root, key), bytes);
     docs.push({ id, key, size });
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    await t.container.database.db.insertInto('documents').values(documentRow(tenant.tenantId, id, { file_size: size, sha256, storage_key: key })).execute();
+    await t.container.database.db
+      .insertInto('documents')
+      .values(documentRow(tenant.tenantId, id, { file_size: size, sha256, storage_key: key }))
+      .execute();
   }
   return docs;
 }
@@ -137,7 +181,11 @@ async function plainCopy(from: BlobStore, to: BlobStore, docs: SeededDoc[], conc
 }
 
 async function migrateAndWait(t: TestApp, tenant: TestTenant): Promise<void> {
-  const res = await t.admin({ method: 'POST', url: `/api/v1/admin/storage/config/${tenant.tenantId}/migrate`, payload: { target_provider: 'dedicated' } });
+  const res = await t.admin({
+    method: 'POST',
+    url: `/api/v1/admin/storage/config/${tenant.tenantId}/migrate`,
+    payload: { target_provider: 'dedicated' },
+  });
   if (res.statusCode !== 202) throw new Error(`migrate: ${res.statusCode} ${res.body}`);
   for (;;) {
     const view = (await t.admin({ method: 'GET', url: `/api/v1/admin/storage/migrations/${tenant.tenantId}` })).json();
@@ -203,7 +251,9 @@ function round(n: number): number {
 }
 
 function startS3Child(buckets: string[]): Promise<{ child: ChildProcess; endpoint: string }> {
-  const child = spawn(process.execPath, [path.join(here, 's3-child.ts'), ...buckets], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(here, 's3-child.ts'), ...buckets], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d) => {

@@ -19,7 +19,10 @@ import { documentRow } from '../../test/support/document-rows.ts';
  */
 const DOCS = Number(process.env['BENCH_TRANSFER_DOCS'] ?? 20_000);
 const ADMIN = process.env['TEST_DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/postgres';
-const WORDS = 'invoice contract payment quarterly audit hiking summit recipe chocolate salary notice clause employee account report budget travel meeting'.split(' ');
+const WORDS =
+  'invoice contract payment quarterly audit hiking summit recipe chocolate salary notice clause employee account report budget travel meeting'.split(
+    ' ',
+  );
 
 function text(i: number, words: number): string {
   let s = '';
@@ -31,29 +34,57 @@ function fill(file: string): number {
   const raw = new DatabaseSync(file);
   const now = Date.now();
   const tenant = 'bench-tenant';
-  raw.prepare(`insert into tenants (id, name, subdomain, tier, status, cors_origins, created_at, updated_at) values (?, 'Bench', 'bench', 'team', 'active', '[]', ?, ?)`).run(tenant, now, now);
+  raw
+    .prepare(
+      `insert into tenants (id, name, subdomain, tier, status, cors_origins, created_at, updated_at) values (?, 'Bench', 'bench', 'team', 'active', '[]', ?, ?)`,
+    )
+    .run(tenant, now, now);
   const row = documentRow(tenant, 'x');
   const columns = Object.keys(row);
-  const insertDoc = raw.prepare(`insert into documents (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
-  const insertContent = raw.prepare('insert into document_contents (document_id, tenant_id, content, pages, created_at) values (?, ?, ?, 1, ?)');
-  const insertChunk = raw.prepare('insert into document_chunks (document_id, chunk_index, tenant_id, page, text, embedding, embedding_model, created_at) values (?, ?, ?, 1, ?, ?, ?, ?)');
-  const insertEvent = raw.prepare(`insert into events (id, tenant_id, name, data, created_at) values (?, ?, 'document.uploaded', ?, ?)`);
+  const insertDoc = raw.prepare(
+    `insert into documents (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+  );
+  const insertContent = raw.prepare(
+    'insert into document_contents (document_id, tenant_id, content, pages, created_at) values (?, ?, ?, 1, ?)',
+  );
+  const insertChunk = raw.prepare(
+    'insert into document_chunks (document_id, chunk_index, tenant_id, page, text, embedding, embedding_model, created_at) values (?, ?, ?, 1, ?, ?, ?, ?)',
+  );
+  const insertEvent = raw.prepare(
+    `insert into events (id, tenant_id, name, data, created_at) values (?, ?, 'document.uploaded', ?, ?)`,
+  );
   const embedding = new Float32Array(256);
   raw.exec('begin');
   for (let i = 0; i < DOCS; i++) {
     const id = `doc-${String(i).padStart(7, '0')}`;
-    insertDoc.run(...(Object.values(documentRow(tenant, id, { created_at: now + i, updated_at: now + i })) as SQLInputValue[]));
+    insertDoc.run(
+      ...(Object.values(documentRow(tenant, id, { created_at: now + i, updated_at: now + i })) as SQLInputValue[]),
+    );
     const body = text(i, 200);
     insertContent.run(id, tenant, body, now + i);
     for (let c = 0; c < 3; c++) {
       for (let d = 0; d < embedding.length; d++) embedding[d] = Math.sin(i * 31 + c * 7 + d);
-      insertChunk.run(id, c, tenant, body.slice(c * 400, c * 400 + 400), new Uint8Array(embedding.buffer.slice(0)), 'local-hash-256', now + i);
+      insertChunk.run(
+        id,
+        c,
+        tenant,
+        body.slice(c * 400, c * 400 + 400),
+        new Uint8Array(embedding.buffer.slice(0)),
+        'local-hash-256',
+        now + i,
+      );
     }
     insertEvent.run(`evt-${i}`, tenant, JSON.stringify({ document_id: id, filename: `${id}.txt` }), now + i);
     if (i % 5_000 === 4_999) raw.exec('commit; begin');
   }
   raw.exec('commit');
-  const rows = (raw.prepare(`select (select count(*) from documents) + (select count(*) from document_contents) + (select count(*) from document_chunks) + (select count(*) from events) + 1 as n`).get() as { n: number }).n;
+  const rows = (
+    raw
+      .prepare(
+        `select (select count(*) from documents) + (select count(*) from document_contents) + (select count(*) from document_chunks) + (select count(*) from events) + 1 as n`,
+      )
+      .get() as { n: number }
+  ).n;
   raw.close();
   return rows;
 }
@@ -69,7 +100,9 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 async function createDb(name: string): Promise<string> {
-  await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`).then(() => c.query(`create database ${name}`)));
+  await withAdmin((c) =>
+    c.query(`drop database if exists ${name} with (force)`).then(() => c.query(`create database ${name}`)),
+  );
   const u = new URL(ADMIN);
   u.pathname = `/${name}`;
   return u.toString();
@@ -92,7 +125,12 @@ async function timedTransfer(dir: string, url: string) {
   });
   const total = performance.now() - t0;
   if (!reports.every((r) => r.ok)) throw new Error('transfer not verified');
-  return { total, setup: marks['copy']!, copyAndVerify: marks['rebuild']! - marks['copy']!, rebuild: total - marks['rebuild']! };
+  return {
+    total,
+    setup: marks['copy']!,
+    copyAndVerify: marks['rebuild']! - marks['copy']!,
+    rebuild: total - marks['rebuild']!,
+  };
 }
 
 /** A plain server-side COPY of the same rows into a freshly migrated database (foreign keys dropped, triggers off, as the transfer has them). */
@@ -101,7 +139,11 @@ async function timedCopy(dir: string, url: string, csvDir: string, tables: strin
   try {
     await migrateToLatest(database.db);
     const pool = database.pgPool!;
-    const fks = (await pool.query<{ t: string; n: string }>(`select c.relname as t, k.conname as n from pg_constraint k join pg_class c on c.oid = k.conrelid where k.contype = 'f'`)).rows;
+    const fks = (
+      await pool.query<{ t: string; n: string }>(
+        `select c.relname as t, k.conname as n from pg_constraint k join pg_class c on c.oid = k.conrelid where k.contype = 'f'`,
+      )
+    ).rows;
     for (const fk of fks) await pool.query(`alter table "${fk.t}" drop constraint "${fk.n}"`);
     for (const table of tables) await pool.query(`alter table "${table}" disable trigger user`);
     const t = performance.now();
@@ -134,7 +176,11 @@ export async function run() {
     const transfers = [await timedTransfer(dir, first)];
     const pool = new pg.Pool({ connectionString: first, max: 1 });
     const tables: string[] = [];
-    for (const r of (await pool.query<{ relname: string }>(`select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and relkind = 'r' and relname not in ('kysely_migration', 'kysely_migration_lock', 'service_instances', 'search_documents')`)).rows) {
+    for (const r of (
+      await pool.query<{ relname: string }>(
+        `select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and relkind = 'r' and relname not in ('kysely_migration', 'kysely_migration_lock', 'service_instances', 'search_documents')`,
+      )
+    ).rows) {
       if ((await pool.query(`select 1 from "${r.relname}" limit 1`)).rowCount) tables.push(r.relname);
     }
     for (const table of tables) await pool.query(`copy "${table}" to '${csvDir}/${table}.csv' with (format csv)`);
@@ -163,7 +209,8 @@ export async function run() {
       bench_process_rss_mb: Math.round(process.memoryUsage().rss / 1048576),
     };
   } finally {
-    for (const name of names) await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`)).catch(() => {});
+    for (const name of names)
+      await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`)).catch(() => {});
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(csvDir, { recursive: true, force: true });
   }

@@ -37,7 +37,11 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; peakRssMb
   const start = performance.now();
   try {
     const value = await work();
-    return { ms: performance.now() - start, peakRssMb: Math.round(Math.max(peak, process.memoryUsage.rss()) / 2 ** 20), value };
+    return {
+      ms: performance.now() - start,
+      peakRssMb: Math.round(Math.max(peak, process.memoryUsage.rss()) / 2 ** 20),
+      value,
+    };
   } finally {
     clearInterval(timer);
   }
@@ -53,7 +57,9 @@ export async function run() {
   try {
     const tenant = 'bench-archive-tenant';
     const now = Date.now();
-    await sql`insert into tenants (id, name, subdomain, tier, status, cors_origins, created_at, updated_at) values (${tenant}, 'Bench', 'bench', 'enterprise', 'active', '[]', ${now}, ${now})`.execute(db);
+    await sql`insert into tenants (id, name, subdomain, tier, status, cors_origins, created_at, updated_at) values (${tenant}, 'Bench', 'bench', 'enterprise', 'active', '[]', ${now}, ${now})`.execute(
+      db,
+    );
     const embedding = new Float32Array(256);
     const body = randomBytes(DOC_BYTES);
     for (let i = 0; i < DOCS; i++) {
@@ -61,20 +67,36 @@ export async function run() {
       // Each file differs (its first bytes), as real files do.
       body.writeUInt32BE(i, 0);
       const key = `tenants/${tenant}/documents/${id}`;
-      const stored = await blobs.put(key, (async function* () {
-        yield body;
-      })() as unknown as import('node:stream').Readable);
-      const row = { ...documentRow(tenant, id, { created_at: now + i, updated_at: now + i }), storage_key: key, file_size: stored.size, sha256: stored.sha256 };
+      const stored = await blobs.put(
+        key,
+        (async function* () {
+          yield body;
+        })() as unknown as import('node:stream').Readable,
+      );
+      const row = {
+        ...documentRow(tenant, id, { created_at: now + i, updated_at: now + i }),
+        storage_key: key,
+        file_size: stored.size,
+        sha256: stored.sha256,
+      };
       const columns = Object.keys(row);
-      await sql`insert into documents (${sql.join(columns.map((c) => sql.ref(c)))}) values (${sql.join(Object.values(row) as SQLInputValue[])})`.execute(db);
+      await sql`insert into documents (${sql.join(columns.map((c) => sql.ref(c)))}) values (${sql.join(Object.values(row) as SQLInputValue[])})`.execute(
+        db,
+      );
       const text = `document ${i} invoice contract payment `.repeat(40);
-      await sql`insert into document_contents (document_id, tenant_id, content, pages, created_at) values (${id}, ${tenant}, ${text}, 1, ${now})`.execute(db);
+      await sql`insert into document_contents (document_id, tenant_id, content, pages, created_at) values (${id}, ${tenant}, ${text}, 1, ${now})`.execute(
+        db,
+      );
       for (let c = 0; c < 3; c++) {
         for (let d = 0; d < embedding.length; d++) embedding[d] = Math.sin(i * 31 + c * 7 + d);
-        await sql`insert into document_chunks (document_id, chunk_index, tenant_id, page, text, embedding, embedding_model, created_at) values (${id}, ${c}, ${tenant}, 1, ${text.slice(0, 400)}, ${Buffer.from(embedding.buffer.slice(0))}, 'local-hash-256', ${now})`.execute(db);
+        await sql`insert into document_chunks (document_id, chunk_index, tenant_id, page, text, embedding, embedding_model, created_at) values (${id}, ${c}, ${tenant}, 1, ${text.slice(0, 400)}, ${Buffer.from(embedding.buffer.slice(0))}, 'local-hash-256', ${now})`.execute(
+          db,
+        );
       }
     }
-    const keys = (await sql<{ storage_key: string }>`select storage_key from documents where tenant_id = ${tenant}`.execute(db)).rows.map((r) => r.storage_key);
+    const keys = (
+      await sql<{ storage_key: string }>`select storage_key from documents where tenant_id = ${tenant}`.execute(db)
+    ).rows.map((r) => r.storage_key);
     const totalBytes = DOCS * DOC_BYTES;
 
     const idleRssMb = Math.round(process.memoryUsage.rss() / 2 ** 20);
@@ -98,10 +120,13 @@ export async function run() {
       exportRss = Math.max(exportRss, exported.peakRssMb);
       archiveBytes = exported.value.size;
 
-      const imported = await timed(async () => importTenantArchive(deps, await blobs.get(archiveKey), { subdomain: `bench-copy-${round}` }));
+      const imported = await timed(async () =>
+        importTenantArchive(deps, await blobs.get(archiveKey), { subdomain: `bench-copy-${round}` }),
+      );
       imports.push(imported.ms);
       importRss = Math.max(importRss, imported.peakRssMb);
-      if (imported.value.imported.files !== DOCS) throw new Error(`imported ${imported.value.imported.files} files of ${DOCS}`);
+      if (imported.value.imported.files !== DOCS)
+        throw new Error(`imported ${imported.value.imported.files} files of ${DOCS}`);
       await blobs.delete(archiveKey);
     }
     const b = median(baseline);

@@ -18,9 +18,25 @@ const certFile = path.join(dir, 'cert.pem');
 execFileSync(
   'openssl',
   [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=bench-receiver',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-addext', 'basicConstraints=critical,CA:TRUE',
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    keyFile,
+    '-out',
+    certFile,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=bench-receiver',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
   ],
   { stdio: 'ignore' },
 );
@@ -33,33 +49,36 @@ interface PathStats {
 }
 let stats = new Map<string, PathStats>();
 
-const server = https.createServer({ cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile), keepAliveTimeout: 30_000 }, (req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    const arrived = performance.timeOrigin + performance.now();
-    const url = req.url ?? '/';
-    let s = stats.get(url);
-    if (!s) {
-      s = { count: 0, latenciesMs: [], eventIds: new Map(), lastArrival: 0 };
-      stats.set(url, s);
-    }
-    s.count++;
-    s.lastArrival = arrived;
-    if (url === '/hang') return;
-    const eventId = req.headers['x-service-event-id'];
-    if (typeof eventId === 'string') {
-      s.eventIds.set(eventId, (s.eventIds.get(eventId) ?? 0) + 1);
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp?: string };
-        if (body.timestamp) s.latenciesMs.push(arrived - Date.parse(body.timestamp));
-      } catch {
-        // not a delivery (the direct hammering sends the same shape, so this is rare)
+const server = https.createServer(
+  { cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile), keepAliveTimeout: 30_000 },
+  (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const arrived = performance.timeOrigin + performance.now();
+      const url = req.url ?? '/';
+      let s = stats.get(url);
+      if (!s) {
+        s = { count: 0, latenciesMs: [], eventIds: new Map(), lastArrival: 0 };
+        stats.set(url, s);
       }
-    }
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-  });
-});
+      s.count++;
+      s.lastArrival = arrived;
+      if (url === '/hang') return;
+      const eventId = req.headers['x-service-event-id'];
+      if (typeof eventId === 'string') {
+        s.eventIds.set(eventId, (s.eventIds.get(eventId) ?? 0) + 1);
+        try {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp?: string };
+          if (body.timestamp) s.latenciesMs.push(arrived - Date.parse(body.timestamp));
+        } catch {
+          // not a delivery (the direct hammering sends the same shape, so this is rare)
+        }
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  },
+);
 server.listen(0, '127.0.0.1', () => {
   process.send?.({ ready: true, port: (server.address() as AddressInfo).port, caFile: certFile });
 });
@@ -71,7 +90,14 @@ process.on('message', (message: { stats?: string; reset?: boolean; exit?: boolea
   } else if (message.stats !== undefined) {
     const s = stats.get(message.stats);
     const duplicates = s ? [...s.eventIds.values()].filter((n) => n > 1).length : 0;
-    process.send?.({ path: message.stats, count: s?.count ?? 0, distinctEvents: s?.eventIds.size ?? 0, duplicates, lastArrival: s?.lastArrival ?? 0, latenciesMs: s?.latenciesMs ?? [] });
+    process.send?.({
+      path: message.stats,
+      count: s?.count ?? 0,
+      distinctEvents: s?.eventIds.size ?? 0,
+      duplicates,
+      lastArrival: s?.lastArrival ?? 0,
+      latenciesMs: s?.latenciesMs ?? [],
+    });
   } else if (message.exit) {
     server.closeAllConnections();
     server.close();

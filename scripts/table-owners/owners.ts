@@ -30,19 +30,28 @@ export interface SourceFile {
  * `problems` lists a table without an owner, an unknown owner, a table claimed twice, and a
  * module's table declared in src/db/schema.ts (each module declares what it owns, in the module).
  */
-export function tableOwners(schema: SourceFile, moduleTables: SourceFile[], ownerExists: (owner: string) => boolean): { owners: TableOwners; problems: string[] } {
+export function tableOwners(
+  schema: SourceFile,
+  moduleTables: SourceFile[],
+  ownerExists: (owner: string) => boolean,
+): { owners: TableOwners; problems: string[] } {
   const owners = new Map<string, string>();
   const problems: string[] = [];
   const claim = (table: string, owner: string, file: string) => {
     const earlier = owners.get(table);
-    if (earlier !== undefined && earlier !== owner) problems.push(`${file}: table '${table}' is claimed by ${earlier} and ${owner}`);
+    if (earlier !== undefined && earlier !== owner)
+      problems.push(`${file}: table '${table}' is claimed by ${earlier} and ${owner}`);
     else owners.set(table, owner);
   };
   for (const { table, owner } of dbEntries(schema.source)) {
-    if (owner === undefined) problems.push(`${schema.file}: table '${table}' has no '// owner: <module or layer>' comment`);
+    if (owner === undefined)
+      problems.push(`${schema.file}: table '${table}' has no '// owner: <module or layer>' comment`);
     else if (!ownerExists(owner)) problems.push(`${schema.file}: table '${table}': unknown owner '${owner}'`);
     else {
-      if (!owner.startsWith('src/')) problems.push(`${schema.file}: table '${table}' belongs to ${owner}: declare it in src/modules/${owner}/<name>.tables.ts`);
+      if (!owner.startsWith('src/'))
+        problems.push(
+          `${schema.file}: table '${table}' belongs to ${owner}: declare it in src/modules/${owner}/<name>.tables.ts`,
+        );
       claim(table, owner, schema.file);
     }
   }
@@ -62,7 +71,12 @@ export interface Violation {
 }
 
 /** The references in a module's file to tables another module or a layer owns. */
-export function foreignReferences(file: string, module: string, references: TableReference[], owners: TableOwners): Violation[] {
+export function foreignReferences(
+  file: string,
+  module: string,
+  references: TableReference[],
+  owners: TableOwners,
+): Violation[] {
   const violations: Violation[] = [];
   for (const { table, line } of references) {
     const owner = owners.get(table);
@@ -77,6 +91,8 @@ export function moduleOf(file: string): string | undefined {
 }
 
 export function describe(violation: Violation): string {
-  const entry = violation.owner.startsWith('src/') ? `the ${violation.owner} API` : `src/modules/${violation.owner}/index.ts`;
+  const entry = violation.owner.startsWith('src/')
+    ? `the ${violation.owner} API`
+    : `src/modules/${violation.owner}/index.ts`;
   return `${violation.file}:${violation.line}  table '${violation.table}' belongs to ${violation.owner}: go through ${entry}`;
 }

@@ -48,21 +48,37 @@ export function templateProblems(sources: readonly SourceFile[], codes: Readonly
     ] as const) {
       for (const match of source.matchAll(new RegExp(`interface ${name}\\b`, 'g'))) {
         if (module === null || file === `src/modules/${module}/${module}.${suffix}.ts`) continue;
-        problems.push({ file, line: lineOf(source, match.index), message: `${name} is declared in src/modules/${module}/${module}.${suffix}.ts only` });
+        problems.push({
+          file,
+          line: lineOf(source, match.index),
+          message: `${name} is declared in src/modules/${module}/${module}.${suffix}.ts only`,
+        });
       }
     }
     if (file !== 'src/lib/errors.ts') {
       for (const match of source.matchAll(APP_ERROR)) {
         if (codes.has(match[1]!)) continue;
-        problems.push({ file, line: lineOf(source, match.index), message: `error code '${match[1]}' is not made by src/lib/errors.ts: add a factory there` });
+        problems.push({
+          file,
+          line: lineOf(source, match.index),
+          message: `error code '${match[1]}' is not made by src/lib/errors.ts: add a factory there`,
+        });
       }
     }
     for (const match of source.matchAll(/\b(?:async\s+)?((?:find|get)\w*)\([^)]*\):\s*Promise<[^>]*\|\s*undefined>/g)) {
-      problems.push({ file, line: lineOf(source, match.index), message: `finder ${match[1]} answers "not found" with undefined; use null` });
+      problems.push({
+        file,
+        line: lineOf(source, match.index),
+        message: `finder ${match[1]} answers "not found" with undefined; use null`,
+      });
     }
     if (module !== null && !file.endsWith('.presenter.ts')) {
       for (const match of source.matchAll(/^(?:export\s+)?function\s+(present[A-Z]\w*)/gm)) {
-        problems.push({ file, line: lineOf(source, match.index), message: `presenter ${match[1]} belongs in a *.presenter.ts file beside it` });
+        problems.push({
+          file,
+          line: lineOf(source, match.index),
+          message: `presenter ${match[1]} belongs in a *.presenter.ts file beside it`,
+        });
       }
     }
   }

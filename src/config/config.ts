@@ -146,7 +146,12 @@ export interface Config {
       /** Stripe's API base (STRIPE_API_BASE), default https://api.stripe.com; tests point it at a local server. */
       readonly apiBase: string | null;
       /** Price id of each paid tier (STRIPE_PRICE_STARTER, _PRO, _TEAM, _ENTERPRISE); a tier without one cannot be bought through Stripe. */
-      readonly prices: { readonly starter: string | null; readonly pro: string | null; readonly team: string | null; readonly enterprise: string | null };
+      readonly prices: {
+        readonly starter: string | null;
+        readonly pro: string | null;
+        readonly team: string | null;
+        readonly enterprise: string | null;
+      };
     };
   };
   readonly mcp: {
@@ -266,13 +271,23 @@ class EnvReader {
   }
 
   /** Comma-separated decimal numbers (fractions allowed), each within [min, max]; at least one. */
-  numberList(name: string, fallback: readonly number[], { min = 0, max = Number.MAX_SAFE_INTEGER, maxItems = 100 } = {}): number[] {
+  numberList(
+    name: string,
+    fallback: readonly number[],
+    { min = 0, max = Number.MAX_SAFE_INTEGER, maxItems = 100 } = {},
+  ): number[] {
     const value = this.raw(name);
     if (value === undefined) return [...fallback];
     const items = value.split(',').map((v) => v.trim());
     const numbers = items.map(Number);
-    if (items.length > maxItems || items.some((v) => v === '') || numbers.some((n) => !Number.isFinite(n) || n < min || n > max)) {
-      this.problems.push(`${name} must be 1 to ${maxItems} comma-separated numbers between ${min} and ${max} (got "${value}")`);
+    if (
+      items.length > maxItems ||
+      items.some((v) => v === '') ||
+      numbers.some((n) => !Number.isFinite(n) || n < min || n > max)
+    ) {
+      this.problems.push(
+        `${name} must be 1 to ${maxItems} comma-separated numbers between ${min} and ${max} (got "${value}")`,
+      );
       return [...fallback];
     }
     return numbers;
@@ -385,7 +400,10 @@ export function loadConfig(env: Env = process.env): Config {
       trustProxy: parseTrustProxy(r.string('TRUST_PROXY', null)),
     },
     dataDir: path.resolve(r.string('DATA_DIR', './data')),
-    database: { url: r.url('DATABASE_URL', ['postgres:', 'postgresql:']), preparedStatements: r.bool('DATABASE_PREPARED_STATEMENTS', true) },
+    database: {
+      url: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
+      preparedStatements: r.bool('DATABASE_PREPARED_STATEMENTS', true),
+    },
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
     adminApiKey: r.string('ADMIN_API_KEY', null),
     allowPrivateNetworkTargets: r.bool('ALLOW_PRIVATE_NETWORK_TARGETS', false),
@@ -459,9 +477,15 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: {
       // docs/api-decisions.md §8: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; fractions allowed (tests use 0.2).
       retryDelaysMs: r
-        .numberList('WEBHOOK_RETRY_DELAYS', [5, 300, 1800, 7200, 18000, 36000, 36000], { min: 0, max: 7 * 86_400, maxItems: 20 })
+        .numberList('WEBHOOK_RETRY_DELAYS', [5, 300, 1800, 7200, 18000, 36000, 36000], {
+          min: 0,
+          max: 7 * 86_400,
+          maxItems: 20,
+        })
         .map((seconds) => Math.round(seconds * 1000)),
-      disableAfterMs: Math.round(r.number('WEBHOOK_DISABLE_AFTER_HOURS', 72, { min: 0.0001, max: 24 * 365 }) * 3_600_000),
+      disableAfterMs: Math.round(
+        r.number('WEBHOOK_DISABLE_AFTER_HOURS', 72, { min: 0.0001, max: 24 * 365 }) * 3_600_000,
+      ),
       maxConcurrencyPerEndpoint: r.int('WEBHOOK_MAX_CONCURRENCY_PER_ENDPOINT', 4, { min: 1, max: 64 }),
     },
     billing: {
@@ -483,24 +507,33 @@ export function loadConfig(env: Env = process.env): Config {
       callTimeoutMs: r.int('MCP_CALL_TIMEOUT_MS', 30_000, { min: 100, max: 600_000 }),
     },
     imports: {
-      driveApiUrl: (r.url('GOOGLE_DRIVE_API_URL', ['http:', 'https:']) ?? 'https://www.googleapis.com/').replace(/\/*$/, '/'),
+      driveApiUrl: (r.url('GOOGLE_DRIVE_API_URL', ['http:', 'https:']) ?? 'https://www.googleapis.com/').replace(
+        /\/*$/,
+        '/',
+      ),
       oauthTokenUrl: r.url('GOOGLE_OAUTH_TOKEN_URL', ['http:', 'https:']) ?? 'https://oauth2.googleapis.com/token',
       // Issue 17: 3 retries at 5 s, 30 s and 2 min by default; fractions allowed (tests use 0.05).
-      retryDelaysMs: r.numberList('IMPORT_RETRY_DELAYS', [5, 30, 120], { min: 0, max: 86_400, maxItems: 10 }).map((s) => Math.round(s * 1000)),
+      retryDelaysMs: r
+        .numberList('IMPORT_RETRY_DELAYS', [5, 30, 120], { min: 0, max: 86_400, maxItems: 10 })
+        .map((s) => Math.round(s * 1000)),
       concurrency: r.int('IMPORT_CONCURRENCY', 4, { min: 1, max: 64 }),
     },
     outbound: {
       extraCaFile: (() => {
         const file = r.string('OUTBOUND_EXTRA_CA_FILE', null);
         if (file === null) return null;
-        if (!fs.existsSync(file)) r.problems.push(`OUTBOUND_EXTRA_CA_FILE names a file that does not exist ("${file}")`);
+        if (!fs.existsSync(file))
+          r.problems.push(`OUTBOUND_EXTRA_CA_FILE names a file that does not exist ("${file}")`);
         return path.resolve(file);
       })(),
     },
     mail: (() => {
       const smtpUrl = r.url('SMTP_URL', ['smtp:', 'smtps:']);
       const fromValue = r.string('MAIL_FROM', null);
-      if (smtpUrl !== null && fromValue === null) r.problems.push('SMTP_URL needs MAIL_FROM (the sender address the relay accepts, e.g. "Acme Docs <docs@acme.example>")');
+      if (smtpUrl !== null && fromValue === null)
+        r.problems.push(
+          'SMTP_URL needs MAIL_FROM (the sender address the relay accepts, e.g. "Acme Docs <docs@acme.example>")',
+        );
       // Default sender: noreply@ the public host when it is a domain name, else a reserved name.
       const host = publicBaseUrl ? new URL(publicBaseUrl).hostname : '';
       const domain = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(host) ? host : 'docuvault.localhost';
@@ -512,7 +545,11 @@ export function loadConfig(env: Env = process.env): Config {
         from: from ?? { name: null, address: 'noreply@docuvault.localhost' },
         // 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h: about 16 hours of trying; fractions allowed (tests use 0.2).
         retryDelaysMs: r
-          .numberList('MAIL_RETRY_DELAYS', [30, 120, 600, 1800, 3600, 7200, 14_400, 28_800], { min: 0, max: 7 * 86_400, maxItems: 20 })
+          .numberList('MAIL_RETRY_DELAYS', [30, 120, 600, 1800, 3600, 7200, 14_400, 28_800], {
+            min: 0,
+            max: 7 * 86_400,
+            maxItems: 20,
+          })
           .map((seconds) => Math.round(seconds * 1000)),
       };
     })(),
@@ -540,11 +577,15 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
 
-  if (config.auth.secret !== null && config.auth.secret.length < 32) r.problems.push('AUTH_SECRET must be at least 32 characters');
+  if (config.auth.secret !== null && config.auth.secret.length < 32)
+    r.problems.push('AUTH_SECRET must be at least 32 characters');
   if (config.ai.provider === 'openai' && config.ai.openai.baseUrl === null && config.ai.openai.apiKey === null) {
     r.problems.push('AI_PROVIDER=openai needs OPENAI_API_KEY (OpenAI itself) or OPENAI_BASE_URL (a compatible server)');
   }
-  if (config.billing.provider === 'stripe' && (config.billing.stripe.apiKey === null || config.billing.stripe.webhookSecret === null)) {
+  if (
+    config.billing.provider === 'stripe' &&
+    (config.billing.stripe.apiKey === null || config.billing.stripe.webhookSecret === null)
+  ) {
     r.problems.push('BILLING_PROVIDER=stripe needs STRIPE_API_KEY and STRIPE_WEBHOOK_SECRET');
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);

@@ -3,10 +3,14 @@ import type { Updateable } from 'kysely';
 type Column<Table> = keyof Updateable<Table> & string;
 
 /** The columns of `Table` that can hold a value of type `V` as it is. */
-type ColumnsTaking<V, Table> = { [C in Column<Table>]-?: [V] extends [Updateable<Table>[C]] ? C : never }[Column<Table>];
+type ColumnsTaking<V, Table> = {
+  [C in Column<Table>]-?: [V] extends [Updateable<Table>[C]] ? C : never;
+}[Column<Table>];
 
 /** A column, and how a value is stored in it (JSON text, a 0/1 flag...). */
-type EncodedColumn<V, Table> = { [C in Column<Table>]-?: readonly [C, (value: V) => Updateable<Table>[C]] }[Column<Table>];
+type EncodedColumn<V, Table> = {
+  [C in Column<Table>]-?: readonly [C, (value: V) => Updateable<Table>[C]];
+}[Column<Table>];
 
 /**
  * How each field of a domain object is stored (the inverse of the repository's `toX(row)`): its

@@ -7,7 +7,9 @@ import { preparedStatementName, registerPreparedStatement } from './prepared-sta
 function selectsAll(node: RootOperationNode): boolean {
   if (node.kind !== 'SelectQueryNode') return false;
   return (node.selections ?? []).some(
-    ({ selection }) => selection.kind === 'SelectAllNode' || (selection.kind === 'ReferenceNode' && selection.column.kind === 'SelectAllNode'),
+    ({ selection }) =>
+      selection.kind === 'SelectAllNode' ||
+      (selection.kind === 'ReferenceNode' && selection.column.kind === 'SelectAllNode'),
   );
 }
 
@@ -25,9 +27,12 @@ export function compiledOnce<P extends unknown[], R>(build: (db: Executor, ...pa
   return async (db: Executor, ...params: P): Promise<R[]> => {
     if (!compiled) {
       // Placeholders that can never be real values, to find each parameter's position.
-      const marks = params.map((p, i) => (typeof p === 'number' ? -7_777_777_000.25 - i : `\u0000compiled-once-${i}`)) as P;
+      const marks = params.map((p, i) =>
+        typeof p === 'number' ? -7_777_777_000.25 - i : `\u0000compiled-once-${i}`,
+      ) as P;
       const built = build(db, ...marks).compile();
-      if (selectsAll(built.query)) throw new Error(`compiledOnce: name the columns instead of selecting *: ${built.sql}`);
+      if (selectsAll(built.query))
+        throw new Error(`compiledOnce: name the columns instead of selecting *: ${built.sql}`);
       compiled = built;
       placeholders.push(...marks);
       registerPreparedStatement(compiled.sql);

@@ -21,7 +21,9 @@ interface SystemErrorLike {
 /** `host:port` of a socket error (each address tried, for `localhost` answering on ::1 and 127.0.0.1). */
 function endpoints(error: SystemErrorLike): string {
   const all = Array.isArray(error.errors) ? (error.errors as SystemErrorLike[]) : [error];
-  const seen = all.filter((e) => e.address !== undefined).map((e) => (String(e.address).includes(':') ? `[${e.address}]:${e.port}` : `${e.address}:${e.port}`));
+  const seen = all
+    .filter((e) => e.address !== undefined)
+    .map((e) => (String(e.address).includes(':') ? `[${e.address}]:${e.port}` : `${e.address}:${e.port}`));
   return seen.length > 0 ? [...new Set(seen)].join(', ') : 'the database server';
 }
 

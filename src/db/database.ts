@@ -74,9 +74,18 @@ export function openDatabase(options: DatabaseOptions): Database {
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     // The pipeline sends named statements: it goes with them (off behind a pooler that cannot keep them).
     const pipelined = options.preparedStatements === false ? 0 : (options.pipelinedConnections ?? 2);
-    const pipeline = pipelined > 0 ? new PgPipeline(driver.Client, { connectionString: options.url, application_name: 'dms-hot-reads' }, pipelined) : null;
+    const pipeline =
+      pipelined > 0
+        ? new PgPipeline(driver.Client, { connectionString: options.url, application_name: 'dms-hot-reads' }, pipelined)
+        : null;
     if (pipeline) usePipeline(db, pipeline);
-    return { db, dialect: 'postgres', pgPool: pool, file: null, destroy: () => Promise.all([db.destroy(), pipeline?.close()]).then(() => {}) };
+    return {
+      db,
+      dialect: 'postgres',
+      pgPool: pool,
+      file: null,
+      destroy: () => Promise.all([db.destroy(), pipeline?.close()]).then(() => {}),
+    };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const file = path.join(options.dataDir, 'service.db');

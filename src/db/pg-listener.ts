@@ -74,7 +74,8 @@ export class PgListener {
       client = await this.options.pool.connect();
       const owned = client;
       client.on('notification', (message) => {
-        if (message.channel === this.options.channel && this.client === owned) this.options.onNotify(message.payload ?? '');
+        if (message.channel === this.options.channel && this.client === owned)
+          this.options.onNotify(message.payload ?? '');
       });
       client.on('error', (error) => this.lost(owned, error));
       await client.query(`LISTEN "${this.options.channel}"`);
@@ -94,7 +95,10 @@ export class PgListener {
   private ping(): void {
     const client = this.client;
     if (!client) return;
-    const timer = setTimeout(() => this.lost(client, new Error(`no answer to a ping within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => this.lost(client, new Error(`no answer to a ping within ${PING_TIMEOUT_MS} ms`)),
+      PING_TIMEOUT_MS,
+    );
     client.query('SELECT 1').then(
       () => clearTimeout(timer),
       (error: Error) => {
@@ -116,7 +120,10 @@ export class PgListener {
     if (this.stopped || this.retryTimer) return;
     this.failures++;
     const delay = Math.min(30_000, 250 * 2 ** Math.min(this.failures, 7));
-    this.options.logger.warn({ err: error, retryInMs: delay }, `${this.options.what}: listening connection lost; reconnecting`);
+    this.options.logger.warn(
+      { err: error, retryInMs: delay },
+      `${this.options.what}: listening connection lost; reconnecting`,
+    );
     this.retryTimer = setTimeout(() => void this.connect(), delay);
   }
 }

@@ -67,7 +67,10 @@ export class PgPipeline {
     this.#next = (this.#next + 1) % this.#slots.length;
     const existing = this.#slots[at];
     if (existing) return existing;
-    const slot = { client: new this.#Client({ ...this.#options, pipeline: true } as pg.ClientConfig) as Client, pending: 0 };
+    const slot = {
+      client: new this.#Client({ ...this.#options, pipeline: true } as pg.ClientConfig) as Client,
+      pending: 0,
+    };
     const drop = () => {
       if (this.#slots[at] === slot) this.#slots[at] = null;
     };

@@ -24,9 +24,12 @@ export function hasFeature(auth: Pick<AuthContext, 'tenant'>, feature: Feature):
 export function requireFeature(auth: Pick<AuthContext, 'tenant'>, feature: Feature): void {
   if (hasFeature(auth, feature)) return;
   const required = lowestTierWith(feature);
-  throw errors.tierLimit(`${FEATURE_NAMES[feature]} require the ${required} tier or above (current tier: ${auth.tenant.tier})`, {
-    current_tier: auth.tenant.tier,
-    required_tier: required,
-    feature,
-  });
+  throw errors.tierLimit(
+    `${FEATURE_NAMES[feature]} require the ${required} tier or above (current tier: ${auth.tenant.tier})`,
+    {
+      current_tier: auth.tenant.tier,
+      required_tier: required,
+      feature,
+    },
+  );
 }

@@ -19,10 +19,22 @@ interface TierLimits {
   features: { workflows: boolean; importProjects: boolean; enhancedSearch: boolean; videoTranscription: boolean };
 }
 
-export const ENDPOINT_TYPES = ['authentication', 'document_upload', 'ai_processing', 'chat', 'search', 'general'] as const;
+export const ENDPOINT_TYPES = [
+  'authentication',
+  'document_upload',
+  'ai_processing',
+  'chat',
+  'search',
+  'general',
+] as const;
 export type EndpointType = (typeof ENDPOINT_TYPES)[number];
 
-export const WORKFLOW_CATEGORIES = ['workflow_crud', 'workflow_execute', 'execution_status', 'task_operations'] as const;
+export const WORKFLOW_CATEGORIES = [
+  'workflow_crud',
+  'workflow_execute',
+  'execution_status',
+  'task_operations',
+] as const;
 export type WorkflowCategory = (typeof WORKFLOW_CATEGORIES)[number];
 
 const noWorkflows = { workflow_crud: null, workflow_execute: null, execution_status: null, task_operations: null };
@@ -54,7 +66,14 @@ export const TIER_LIMITS: Record<Tier, TierLimits> = {
   },
   team: {
     requestsPerMinute: 300,
-    endpointTypes: { authentication: 150, document_upload: 50, ai_processing: 50, chat: 100, search: 200, general: 300 },
+    endpointTypes: {
+      authentication: 150,
+      document_upload: 50,
+      ai_processing: 50,
+      chat: 100,
+      search: 200,
+      general: 300,
+    },
     workflowCategories: { workflow_crud: 60, workflow_execute: 30, execution_status: 120, task_operations: 60 },
     storageBytes: 1024 * GB,
     aiCreditsPerMonth: 50_000,
@@ -62,7 +81,14 @@ export const TIER_LIMITS: Record<Tier, TierLimits> = {
   },
   enterprise: {
     requestsPerMinute: null,
-    endpointTypes: { authentication: null, document_upload: null, ai_processing: null, chat: null, search: null, general: null },
+    endpointTypes: {
+      authentication: null,
+      document_upload: null,
+      ai_processing: null,
+      chat: null,
+      search: null,
+      general: null,
+    },
     workflowCategories: { workflow_crud: 300, workflow_execute: 150, execution_status: 600, task_operations: 300 },
     storageBytes: null,
     aiCreditsPerMonth: null,

@@ -64,7 +64,11 @@ export class EventLog {
       maxAttempts: 10,
       backoff: { baseMs: 1_000, maxMs: 600_000 },
       handler: async (job) => {
-        const row = await database.db.selectFrom('events').selectAll().where('id', '=', job.payload.eventId).executeTakeFirst();
+        const row = await database.db
+          .selectFrom('events')
+          .selectAll()
+          .where('id', '=', job.payload.eventId)
+          .executeTakeFirst();
         if (!row) return; // removed with its tenant's sandbox data
         // The row was written by `record`, from a declared name and its data.
         const event = {

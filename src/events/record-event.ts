@@ -16,7 +16,10 @@ export type NewEvent<N extends EventName = EventName> = {
  * Records a domain event as a row, inside the caller's transaction, so an event exists exactly
  * when the change that caused it was committed. Webhook delivery and workflow triggers read these rows.
  */
-export async function recordEvent<N extends EventName>(executor: Executor, event: NewEvent<N>): Promise<RecordedEvent<N>> {
+export async function recordEvent<N extends EventName>(
+  executor: Executor,
+  event: NewEvent<N>,
+): Promise<RecordedEvent<N>> {
   const recorded = {
     id: prefixedId('evt'),
     tenantId: event.tenantId,

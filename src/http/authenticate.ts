@@ -42,7 +42,8 @@ export function installAuthentication(app: FastifyInstance, auth: Authenticators
     if (mode === 'public') return;
     const bearer = bearerToken(request);
     if (mode === 'admin') {
-      if (!bearer || !isAdminKey(bearer, auth.adminApiKey)) throw errors.unauthorized('The administrator API key is required');
+      if (!bearer || !isAdminKey(bearer, auth.adminApiKey))
+        throw errors.unauthorized('The administrator API key is required');
       return;
     }
     const apiKey = request.headers['x-api-key'];
@@ -51,15 +52,19 @@ export function installAuthentication(app: FastifyInstance, auth: Authenticators
       return;
     }
     if (bearer) {
-      if (isAdminKey(bearer, auth.adminApiKey)) throw errors.unauthorized('The administrator key is not a tenant credential');
+      if (isAdminKey(bearer, auth.adminApiKey))
+        throw errors.unauthorized('The administrator key is not a tenant credential');
       // A common slip: an API key where a user token goes. Say where it belongs instead of "invalid token".
-      if (/^ak_(live|test)_/.test(bearer)) throw errors.unauthorized('API keys are sent in the X-API-Key header, not as Authorization: Bearer');
+      if (/^ak_(live|test)_/.test(bearer))
+        throw errors.unauthorized('API keys are sent in the X-API-Key header, not as Authorization: Bearer');
       // docs/api-decisions.md §5: only ak_test_ keys are accepted in the sandbox.
       if (request.sandbox) throw errors.unauthorized('The sandbox accepts only test API keys (ak_test_) in X-API-Key');
       request.auth = await auth.userToken(request, bearer);
       return;
     }
-    throw errors.unauthorized('Send an X-API-Key header or Authorization: Bearer <access token> with X-Tenant-Subdomain');
+    throw errors.unauthorized(
+      'Send an X-API-Key header or Authorization: Bearer <access token> with X-Tenant-Subdomain',
+    );
   });
 }
 

@@ -11,7 +11,10 @@ export const ErrorBody = Type.Object(
   { description: 'Every error answer: `code` is `error` in upper case.' },
 );
 
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false });
+export const IdParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
 
 export const MessageBody = Type.Object({ message: Type.String() });
 
@@ -23,10 +26,20 @@ export const PageQuery = {
 
 /** The paged envelope `{data, total, page, page_size}`. */
 export function Paged<T extends TSchema>(item: T) {
-  return Type.Object({ data: Type.Array(item), total: Type.Integer(), page: Type.Integer(), page_size: Type.Integer() });
+  return Type.Object({
+    data: Type.Array(item),
+    total: Type.Integer(),
+    page: Type.Integer(),
+    page_size: Type.Integer(),
+  });
 }
 
-export function pageWindow(query: { page?: number; page_size?: number }): { page: number; pageSize: number; limit: number; offset: number } {
+export function pageWindow(query: { page?: number; page_size?: number }): {
+  page: number;
+  pageSize: number;
+  limit: number;
+  offset: number;
+} {
   const page = query.page ?? 1;
   const pageSize = query.page_size ?? 20;
   return { page, pageSize, limit: pageSize, offset: (page - 1) * pageSize };

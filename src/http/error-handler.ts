@@ -28,7 +28,8 @@ function messageOf(issue: AjvIssue, allowed: Map<string, unknown[]>): string {
   if (issue.keyword === 'additionalProperties') return 'is not a known field';
   if (issue.keyword === 'required') return 'is required';
   if (issue.keyword === 'minProperties' && issue.params?.['limit'] === 1) return 'must contain at least one field';
-  if (issue.keyword === 'type' && !issue.instancePath && issue.params?.['type'] === 'object') return 'must be a JSON object';
+  if (issue.keyword === 'type' && !issue.instancePath && issue.params?.['type'] === 'object')
+    return 'must be a JSON object';
   // A union of literals (tier, role, status...) fails once per literal: name the values it accepts.
   const values = issue.keyword === 'const' ? allowed.get(issue.instancePath ?? '') : undefined;
   if (values) return `must be one of: ${values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
@@ -63,9 +64,14 @@ export function validationFieldErrors(error: FastifyError): FieldError[] {
 function fromFrameworkError(error: FastifyError): AppError | null {
   if (error.validation) {
     const fieldErrors = validationFieldErrors(error);
-    return new AppError(400, 'validation_error', `Invalid request: ${fieldErrors.map((e) => `${e.field} ${e.message}`).join('; ')}`, {
-      details: { errors: fieldErrors },
-    });
+    return new AppError(
+      400,
+      'validation_error',
+      `Invalid request: ${fieldErrors.map((e) => `${e.field} ${e.message}`).join('; ')}`,
+      {
+        details: { errors: fieldErrors },
+      },
+    );
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -79,7 +85,8 @@ function fromFrameworkError(error: FastifyError): AppError | null {
   }
   const status = error.statusCode ?? 500;
   if (status === 400) {
-    const message = error instanceof SyntaxError || /JSON/i.test(error.message) ? 'The body is not valid JSON' : error.message;
+    const message =
+      error instanceof SyntaxError || /JSON/i.test(error.message) ? 'The body is not valid JSON' : error.message;
     return new AppError(400, 'validation_error', message, { details: { errors: [{ field: 'body', message }] } });
   }
   if (status === 404) return new AppError(404, 'not_found', 'Not found');
@@ -105,7 +112,13 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (appError && appError.status < 500) return sendAppError(reply, appError);
     if (!appError && isDependencyUnavailable(error)) {
       request.log.warn({ err: error }, 'a dependency is unavailable');
-      return sendAppError(reply, errors.unavailable('A service this request needs is unavailable for the moment; retry shortly', DEPENDENCY_RETRY_AFTER_SECONDS));
+      return sendAppError(
+        reply,
+        errors.unavailable(
+          'A service this request needs is unavailable for the moment; retry shortly',
+          DEPENDENCY_RETRY_AFTER_SECONDS,
+        ),
+      );
     }
     // Unexpected: log the whole cause chain, answer nothing of it.
     request.log.error({ err: error }, 'request failed');

@@ -32,11 +32,15 @@ export async function sendStoredFile(
   const header = ifRangeAllows(headerText(request.headers['if-range']), etag) ? request.headers.range : undefined;
   const range = decideRange(header, size);
   if (range.kind === 'unsatisfiable') {
-    return reply.status(416).header('content-range', `bytes */${size}`).type('application/json; charset=utf-8').send({
-      error: 'range_not_satisfiable',
-      code: 'RANGE_NOT_SATISFIABLE',
-      message: `The range is outside the ${size} bytes of the file`,
-    });
+    return reply
+      .status(416)
+      .header('content-range', `bytes */${size}`)
+      .type('application/json; charset=utf-8')
+      .send({
+        error: 'range_not_satisfiable',
+        code: 'RANGE_NOT_SATISFIABLE',
+        message: `The range is outside the ${size} bytes of the file`,
+      });
   }
   // Text is stored only when it is valid UTF-8 (file-types.ts), so the charset is known: say it.
   reply.type(file.fileType.startsWith('text/') ? `${file.fileType}; charset=utf-8` : file.fileType);
@@ -44,7 +48,10 @@ export async function sendStoredFile(
     const stream = await open({ start: range.start, end: range.end });
     return reply
       .status(206)
-      .headers({ 'content-range': `bytes ${range.start}-${range.end}/${size}`, 'content-length': range.end - range.start + 1 })
+      .headers({
+        'content-range': `bytes ${range.start}-${range.end}/${size}`,
+        'content-length': range.end - range.start + 1,
+      })
       .send(stream);
   }
   return reply.header('content-length', size).send(await open());

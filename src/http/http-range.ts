@@ -1,6 +1,9 @@
 /** HTTP range and validator handling for downloads (RFC 9110 §13, §14): document files and tenant exports. */
 
-export type RangeDecision = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
+export type RangeDecision =
+  | { kind: 'full' }
+  | { kind: 'partial'; start: number; end: number }
+  | { kind: 'unsatisfiable' };
 
 /**
  * Decides how to answer a `Range` header for a representation of `size` bytes. One range is

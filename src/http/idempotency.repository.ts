@@ -22,7 +22,17 @@ export class IdempotencyRepository {
   /** Claims a key for a first request; false when a record exists. */
   async claim(
     db: Executor,
-    r: { scope: string; key: string; principal: string; method: string; path: string; fingerprint: string | null; now: number; lockMs: number; ttlMs: number },
+    r: {
+      scope: string;
+      key: string;
+      principal: string;
+      method: string;
+      path: string;
+      fingerprint: string | null;
+      now: number;
+      lockMs: number;
+      ttlMs: number;
+    },
   ): Promise<boolean> {
     const result = await db
       .insertInto('idempotency_records')
@@ -47,7 +57,12 @@ export class IdempotencyRepository {
   }
 
   async find(db: Executor, scope: string, key: string): Promise<IdempotencyRecord | null> {
-    const row = await db.selectFrom('idempotency_records').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
+    const row = await db
+      .selectFrom('idempotency_records')
+      .selectAll()
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .executeTakeFirst();
     if (!row) return null;
     return {
       scope: row.scope,
@@ -97,7 +112,9 @@ export class IdempotencyRepository {
       .deleteFrom('idempotency_records')
       .where('scope', '=', scope)
       .where('key', '=', key)
-      .where((eb) => eb.or([eb('expires_at', '<=', now), eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', now)])]))
+      .where((eb) =>
+        eb.or([eb('expires_at', '<=', now), eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', now)])]),
+      )
       .execute();
   }
 

@@ -17,7 +17,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const LOCK_MS = 10 * 60 * 1000;
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 /** Response headers never stored: per-response, per-connection or recomputed on replay. */
-const UNSTORED_HEADERS = /^(x-ratelimit-|retry-after$|x-request-id$|date$|connection$|keep-alive$|content-length$|transfer-encoding$|access-control-|vary$|set-cookie$|idempotent-replayed$)/;
+const UNSTORED_HEADERS =
+  /^(x-ratelimit-|retry-after$|x-request-id$|date$|connection$|keep-alive$|content-length$|transfer-encoding$|access-control-|vary$|set-cookie$|idempotent-replayed$)/;
 
 interface State {
   /** The caller's tenant id, or `admin`. */
@@ -99,7 +100,9 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     const now = clock.now();
     if (now >= nextPurge) {
       nextPurge = now + PURGE_INTERVAL_MS;
-      repository.purgeExpired(database.db, now).catch((error: unknown) => logger.warn({ err: error }, 'idempotency purge failed'));
+      repository
+        .purgeExpired(database.db, now)
+        .catch((error: unknown) => logger.warn({ err: error }, 'idempotency purge failed'));
     }
     const multipart = isMultipart(request);
     const fingerprint = multipart ? null : jsonFingerprint(request.body);
@@ -144,7 +147,8 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
         await repository.removeStale(database.db, claim.scope, claim.key, now);
         continue;
       }
-      if (record.principal !== claim.principal || record.method !== claim.method || record.path !== claim.path) throw reused();
+      if (record.principal !== claim.principal || record.method !== claim.method || record.path !== claim.path)
+        throw reused();
       if (record.state === 'running') {
         if (fingerprint !== null && record.fingerprint !== null && record.fingerprint !== fingerprint) throw reused();
         throw inProgress();
@@ -231,8 +235,11 @@ function storable(headers: Record<string, unknown>): Record<string, string> {
 
 type MultipartRequest = FastifyRequest & {
   isMultipart?: () => boolean;
-  parts?: (options?: { limits?: Record<string, number> }) => AsyncIterable<
-    { type: 'file'; fieldname: string; filename?: string; file: Readable } | { type: 'field'; fieldname: string; value: unknown }
+  parts?: (options?: {
+    limits?: Record<string, number>;
+  }) => AsyncIterable<
+    | { type: 'file'; fieldname: string; filename?: string; file: Readable }
+    | { type: 'field'; fieldname: string; value: unknown }
   >;
 };
 
@@ -245,7 +252,13 @@ function isMultipart(request: FastifyRequest): boolean {
 async function fingerprintMultipartBody(request: FastifyRequest): Promise<string> {
   const collector = new MultipartFingerprintCollector();
   // Hashing stores nothing, so the parser's own ceilings (made for storing) need not apply here.
-  const limits = { fileSize: Number.MAX_SAFE_INTEGER, files: 10_000, fields: 10_000, parts: 20_000, fieldSize: 16 * 1024 * 1024 };
+  const limits = {
+    fileSize: Number.MAX_SAFE_INTEGER,
+    files: 10_000,
+    fields: 10_000,
+    parts: 20_000,
+    fieldSize: 16 * 1024 * 1024,
+  };
   for await (const part of (request as MultipartRequest).parts!({ limits })) {
     if (part.type === 'file') {
       const hash = createHash('sha256');

@@ -18,7 +18,9 @@ export interface Metrics {
   readonly credentialLockouts: Counter<'scope'>;
 }
 
-export function createMetrics(collectJobCounts: () => Promise<{ kind: string; state: string; count: number }[]>): Metrics {
+export function createMetrics(
+  collectJobCounts: () => Promise<{ kind: string; state: string; count: number }[]>,
+): Metrics {
   const registry = new Registry();
   // prom-client's process and Node.js metrics: resident memory, heap by space, event-loop lag,
   // handles, GC, CPU, open files. What a spike in a parsing thread or a blocked loop looks like.
@@ -77,7 +79,17 @@ export function createMetrics(collectJobCounts: () => Promise<{ kind: string; st
     labelNames: ['scope'] as const,
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, jobs, jobRuns, jobRunSeconds, rateLimitStoreErrors, credentialChecks, credentialLockouts };
+  return {
+    registry,
+    httpRequests,
+    httpDuration,
+    jobs,
+    jobRuns,
+    jobRunSeconds,
+    rateLimitStoreErrors,
+    credentialChecks,
+    credentialLockouts,
+  };
 }
 
 /** Times every request and labels it with its route pattern (not the raw URL, to bound cardinality). */
@@ -111,8 +123,14 @@ export async function serveMetrics(registry: Registry, options: { port: number; 
       return;
     }
     registry.metrics().then(
-      (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(request.method === 'HEAD' ? undefined : text),
-      (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
+      (text) =>
+        response
+          .writeHead(200, { 'content-type': registry.contentType })
+          .end(request.method === 'HEAD' ? undefined : text),
+      (error: unknown) =>
+        response
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(`metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
     );
   });
   await new Promise<void>((resolve, reject) => {

@@ -36,25 +36,34 @@ export const OPENAPI_INFO = {
 
 export const OPENAPI_SERVERS = [
   { url: '/', description: 'This deployment: live data, `ak_live_` keys and user tokens.' },
-  { url: '/sandbox', description: 'The sandbox of this deployment: `ak_test_` keys only, separate data cleared every 7 days, half the rate limits.' },
+  {
+    url: '/sandbox',
+    description:
+      'The sandbox of this deployment: `ak_test_` keys only, separate data cleared every 7 days, half the rate limits.',
+  },
 ];
 
 /** Tag descriptions, in the order the document lists them; a tag missing here gets a generic one. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   auth: 'Sign-in with e-mail and password, access and refresh tokens, CSRF tokens, sessions and passwords. Public calls name the tenant with `X-Tenant-Subdomain`.',
-  'api-keys': 'API keys of the tenant (`ak_live_` and `ak_test_`): the full key is shown once, when created or rotated.',
+  'api-keys':
+    'API keys of the tenant (`ak_live_` and `ak_test_`): the full key is shown once, when created or rotated.',
   users: 'The tenant’s users and their roles (`owner`, `admin`, `member`, `viewer`, plus custom role names).',
   workspaces: 'Groups of users that documents and folders can be shared with.',
-  'legal-holds': 'Legal holds (owners and admins): while active, nothing a hold covers may be deleted: 409 `legal_hold` naming the hold. A folder hold covers everything below it, also what is added later (docs/records.md).',
-  'retention-rules': 'Retention rules (owners and admins): documents of a folder tree are deleted, or sent to the task inbox for review, `keep_days` after their upload or current version; run in the worker (docs/records.md).',
-  tenant: 'The caller’s tenant’s settings, such as the confidence below which AI results go to review (`ai_review_threshold`).',
+  'legal-holds':
+    'Legal holds (owners and admins): while active, nothing a hold covers may be deleted: 409 `legal_hold` naming the hold. A folder hold covers everything below it, also what is added later (docs/records.md).',
+  'retention-rules':
+    'Retention rules (owners and admins): documents of a folder tree are deleted, or sent to the task inbox for review, `keep_days` after their upload or current version; run in the worker (docs/records.md).',
+  tenant:
+    'The caller’s tenant’s settings, such as the confidence below which AI results go to review (`ai_review_threshold`).',
   folders: 'Nested folders. Names are unique among siblings (case-insensitive).',
   documents:
     'Uploads (multipart, streamed, singly or in batches of up to 10), document metadata and AI results, extracted text, downloads with ranges, thumbnails, shares and batch jobs.',
   tags: 'Manual tags, created on first use by uploads and updates.',
   search: 'Keyword, semantic, hybrid and enhanced search over the documents the caller may see.',
   chat: 'Chat sessions about a document: answers with citations, optionally streamed as server-sent events; each question costs 1 AI credit.',
-  webhooks: 'Signed HTTPS callbacks for events (`document.processed`, `chat.message.created`, ...), with a delivery log, retries and redelivery.',
+  webhooks:
+    'Signed HTTPS callbacks for events (`document.processed`, `chat.message.created`, ...), with a delivery log, retries and redelivery.',
   mcp: 'The Model Context Protocol endpoint for AI agents, authenticated and scoped like the REST API.',
   admin: 'Administrator operations: tenants, tiers, suspension. `Authorization: Bearer <ADMIN_API_KEY>`.',
   health: 'Liveness and readiness probes: public and never rate limited.',
@@ -66,7 +75,8 @@ export const OPENAPI_SECURITY_SCHEMES = {
     type: 'apiKey',
     in: 'header',
     name: 'X-API-Key',
-    description: 'A tenant API key: `ak_live_...` on the live API, `ak_test_...` in the sandbox. Acts as a tenant administrator; needs no CSRF token.',
+    description:
+      'A tenant API key: `ak_live_...` on the live API, `ak_test_...` in the sandbox. Acts as a tenant administrator; needs no CSRF token.',
   },
   bearer: {
     type: 'http',
@@ -84,7 +94,8 @@ export const OPENAPI_SECURITY_SCHEMES = {
   adminKey: {
     type: 'http',
     scheme: 'bearer',
-    description: 'The administrator key (`ADMIN_API_KEY`, generated into `DATA_DIR/admin-api-key` on first start when unset). Never a tenant credential.',
+    description:
+      'The administrator key (`ADMIN_API_KEY`, generated into `DATA_DIR/admin-api-key` on first start when unset). Never a tenant credential.',
   },
 };
 
@@ -92,18 +103,36 @@ export const OPENAPI_SECURITY_SCHEMES = {
 export const OPENAPI_HEADERS = {
   RateLimitLimit: {
     name: 'X-RateLimit-Limit',
-    description: 'Requests allowed in the current one-minute window by the tightest counter (tier-wide or endpoint type).',
+    description:
+      'Requests allowed in the current one-minute window by the tightest counter (tier-wide or endpoint type).',
     schema: { type: 'integer', minimum: 0 },
   },
-  RateLimitRemaining: { name: 'X-RateLimit-Remaining', description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
-  RateLimitReset: { name: 'X-RateLimit-Reset', description: 'When the window ends, in Unix seconds.', schema: { type: 'integer', minimum: 0 } },
-  RetryAfter: { name: 'Retry-After', description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+  RateLimitRemaining: {
+    name: 'X-RateLimit-Remaining',
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RateLimitReset: {
+    name: 'X-RateLimit-Reset',
+    description: 'When the window ends, in Unix seconds.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RetryAfter: {
+    name: 'Retry-After',
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', minimum: 1 },
+  },
   ETag: {
     name: 'ETag',
-    description: 'The entity tag of the representation: send it back as `If-None-Match` (304 when unchanged) or, on updates that take it, `If-Match` (412 when changed since).',
+    description:
+      'The entity tag of the representation: send it back as `If-None-Match` (304 when unchanged) or, on updates that take it, `If-Match` (412 when changed since).',
     schema: { type: 'string' },
   },
-  LastModified: { name: 'Last-Modified', description: 'When the resource last changed (`updated_at`), as an HTTP date.', schema: { type: 'string' } },
+  LastModified: {
+    name: 'Last-Modified',
+    description: 'When the resource last changed (`updated_at`), as an HTTP date.',
+    schema: { type: 'string' },
+  },
 } as const;
 
 /** Request header parameters the platform reads. */
@@ -127,14 +156,16 @@ export const OPENAPI_PARAMETERS = {
     name: 'If-Match',
     in: 'header',
     required: false,
-    description: 'The `ETag` of the representation this update is based on (from GET): when the resource changed since, the answer is 412 `precondition_failed` and nothing changes. `*` matches any existing resource.',
+    description:
+      'The `ETag` of the representation this update is based on (from GET): when the resource changed since, the answer is 412 `precondition_failed` and nothing changes. `*` matches any existing resource.',
     schema: { type: 'string' },
   },
   CsrfToken: {
     name: 'X-CSRF-Token',
     in: 'header',
     required: false,
-    description: 'Required with a user token (from login, refresh or `GET /api/v1/auth/csrf`); not used with an API key. Missing or wrong: 403 `csrf_token_invalid`.',
+    description:
+      'Required with a user token (from login, refresh or `GET /api/v1/auth/csrf`); not used with an API key. Missing or wrong: 403 `csrf_token_invalid`.',
     schema: { type: 'string' },
   },
 } as const;
@@ -171,7 +202,8 @@ export const ERROR_RESPONSES: readonly {
   {
     name: 'BadRequest',
     status: '400',
-    description: 'The request is invalid: `validation_error`, with every bad field in `details.errors` (also for a body that is not valid JSON).',
+    description:
+      'The request is invalid: `validation_error`, with every bad field in `details.errors` (also for a body that is not valid JSON).',
     example: {
       error: 'validation_error',
       code: 'VALIDATION_ERROR',
@@ -182,27 +214,47 @@ export const ERROR_RESPONSES: readonly {
   {
     name: 'Unauthorized',
     status: '401',
-    description: 'No credential, or one that is wrong, expired or revoked (`unauthorized`, `invalid_api_key`). The message says what to send.',
-    example: { error: 'unauthorized', code: 'UNAUTHORIZED', message: 'Send an X-API-Key header or Authorization: Bearer <access token> with X-Tenant-Subdomain' },
+    description:
+      'No credential, or one that is wrong, expired or revoked (`unauthorized`, `invalid_api_key`). The message says what to send.',
+    example: {
+      error: 'unauthorized',
+      code: 'UNAUTHORIZED',
+      message: 'Send an X-API-Key header or Authorization: Bearer <access token> with X-Tenant-Subdomain',
+    },
   },
   {
     name: 'Forbidden',
     status: '403',
     description:
       'Authenticated but not allowed: the role (`forbidden`), the tier or a quota (`tier_limit_exceeded`, with `details.current_tier` and `required_tier` or `limit`), a suspended tenant (`tenant_suspended`), or a user-token call without a valid `X-CSRF-Token` (`csrf_token_invalid`).',
-    example: { error: 'csrf_token_invalid', code: 'CSRF_TOKEN_INVALID', message: 'A valid X-CSRF-Token header is required for this request' },
+    example: {
+      error: 'csrf_token_invalid',
+      code: 'CSRF_TOKEN_INVALID',
+      message: 'A valid X-CSRF-Token header is required for this request',
+    },
   },
   {
     name: 'NotFound',
     status: '404',
-    description: 'No such resource among those the caller may see (`not_found`); a resource of another tenant, or one not shared with the caller, answers the same.',
-    example: { error: 'not_found', code: 'NOT_FOUND', message: 'Document not found', details: { resource_type: 'document', resource_id: '019ab2f4-6c1e-7d3a-9b52-4e8f0a1c2d3e' } },
+    description:
+      'No such resource among those the caller may see (`not_found`); a resource of another tenant, or one not shared with the caller, answers the same.',
+    example: {
+      error: 'not_found',
+      code: 'NOT_FOUND',
+      message: 'Document not found',
+      details: { resource_type: 'document', resource_id: '019ab2f4-6c1e-7d3a-9b52-4e8f0a1c2d3e' },
+    },
   },
   {
     name: 'Conflict',
     status: '409',
-    description: 'The current state does not allow it (`conflict`), or a request with the same `Idempotency-Key` is still running (`idempotency_in_progress`).',
-    example: { error: 'idempotency_in_progress', code: 'IDEMPOTENCY_IN_PROGRESS', message: 'A request with this Idempotency-Key is still being processed; retry shortly' },
+    description:
+      'The current state does not allow it (`conflict`), or a request with the same `Idempotency-Key` is still running (`idempotency_in_progress`).',
+    example: {
+      error: 'idempotency_in_progress',
+      code: 'IDEMPOTENCY_IN_PROGRESS',
+      message: 'A request with this Idempotency-Key is still being processed; retry shortly',
+    },
   },
   {
     name: 'PayloadTooLarge',
@@ -213,13 +265,19 @@ export const ERROR_RESPONSES: readonly {
   {
     name: 'UnsupportedMediaType',
     status: '415',
-    description: 'A `Content-Type` this operation does not take (`unsupported_media_type`; JSON must be sent as `application/json`), or a file whose bytes are not of its claimed type (`invalid_file_type`).',
-    example: { error: 'unsupported_media_type', code: 'UNSUPPORTED_MEDIA_TYPE', message: 'This endpoint does not accept that Content-Type' },
+    description:
+      'A `Content-Type` this operation does not take (`unsupported_media_type`; JSON must be sent as `application/json`), or a file whose bytes are not of its claimed type (`invalid_file_type`).',
+    example: {
+      error: 'unsupported_media_type',
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'This endpoint does not accept that Content-Type',
+    },
   },
   {
     name: 'IdempotencyKeyReused',
     status: '422',
-    description: 'This `Idempotency-Key` was used for another request (method, path, body or caller): `idempotency_key_reused`.',
+    description:
+      'This `Idempotency-Key` was used for another request (method, path, body or caller): `idempotency_key_reused`.',
     example: {
       error: 'idempotency_key_reused',
       code: 'IDEMPOTENCY_KEY_REUSED',
@@ -229,7 +287,8 @@ export const ERROR_RESPONSES: readonly {
   {
     name: 'TooManyRequests',
     status: '429',
-    description: 'The tenant’s rate limit for this minute is spent (`rate_limit_exceeded`); retry after `Retry-After` seconds.',
+    description:
+      'The tenant’s rate limit for this minute is spent (`rate_limit_exceeded`); retry after `Retry-After` seconds.',
     headers: ['RetryAfter', 'RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset'],
     example: {
       error: 'rate_limit_exceeded',
@@ -241,7 +300,8 @@ export const ERROR_RESPONSES: readonly {
   {
     name: 'PreconditionFailed',
     status: '412',
-    description: 'The resource changed since the `If-Match` ETag was read (`precondition_failed`); `details.etag` is the current one. Read it again and retry.',
+    description:
+      'The resource changed since the `If-Match` ETag was read (`precondition_failed`); `details.etag` is the current one. Read it again and retry.',
     example: {
       error: 'precondition_failed',
       code: 'PRECONDITION_FAILED',
@@ -252,9 +312,14 @@ export const ERROR_RESPONSES: readonly {
   {
     name: 'ServiceUnavailable',
     status: '503',
-    description: 'The database or the blob store cannot be reached for the moment (`service_unavailable`); retry after `Retry-After` seconds.',
+    description:
+      'The database or the blob store cannot be reached for the moment (`service_unavailable`); retry after `Retry-After` seconds.',
     headers: ['RetryAfter'],
-    example: { error: 'service_unavailable', code: 'SERVICE_UNAVAILABLE', message: 'A service this request needs is unavailable for the moment; retry shortly' },
+    example: {
+      error: 'service_unavailable',
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'A service this request needs is unavailable for the moment; retry shortly',
+    },
   },
   {
     name: 'ClientError',
@@ -357,7 +422,13 @@ export const OPERATION_EXAMPLES: OperationExamples = {
     '201': {
       name: 'accepted',
       summary: 'Stored; processing continues in the background',
-      value: { id: documentListItem.id, filename: 'lease-2026.pdf', status: 'processing', ai_status: 'queued', created_at: '2026-11-23T09:12:44.120Z' },
+      value: {
+        id: documentListItem.id,
+        filename: 'lease-2026.pdf',
+        status: 'processing',
+        ai_status: 'queued',
+        created_at: '2026-11-23T09:12:44.120Z',
+      },
     },
   },
 };

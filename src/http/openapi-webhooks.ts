@@ -35,7 +35,10 @@ export function webhookDocumentation(eventSchemas: EventSchemas): { webhooks: Js
           `Delivered to a webhook subscribed to \`${name}\`${name === WEBHOOK_TEST_EVENT ? ' (every webhook: it cannot be subscribed to)' : ''}; ` +
           `emitted by the ${emitter} module. Signed and retried as docs/webhooks.md describes; any 2xx answer ends the delivery.`,
         tags: ['webhooks'],
-        requestBody: { required: true, content: { 'application/json': { schema: envelope(name, { $ref: `#/components/schemas/${schemaName}` }) } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: envelope(name, { $ref: `#/components/schemas/${schemaName}` }) } },
+        },
         responses: { '200': { description: 'Received (any 2xx answer).' } },
       },
     };
@@ -55,12 +58,20 @@ function envelope(name: string, data: Json): Json {
     : {
         type: 'object',
         required: ['id', 'type', 'timestamp', 'data'],
-        properties: { id: { type: 'string', description: 'The event id (also in X-Service-Event-Id).' }, type: { type: 'string', const: name }, timestamp, data },
+        properties: {
+          id: { type: 'string', description: 'The event id (also in X-Service-Event-Id).' },
+          type: { type: 'string', const: name },
+          timestamp,
+          data,
+        },
       };
 }
 
 const words = (name: string) => name.split(/[._]/).filter((w) => w.length > 0);
-const pascal = (name: string) => words(name).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+const pascal = (name: string) =>
+  words(name)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 const camel = (name: string) => {
   const p = pascal(name);
   return p[0]!.toLowerCase() + p.slice(1);

@@ -93,7 +93,11 @@ export function installOpenApiRegistry(app: FastifyInstance): OpenApiRegistry {
   const problems: string[] = [];
   const byKey = new Map<string, RegisteredRoute>();
   const owners = new Map<string, string>();
-  const registry: OpenApiRegistry = { routes, problems, find: (method, path) => byKey.get(`${method.toUpperCase()} ${path}`) };
+  const registry: OpenApiRegistry = {
+    routes,
+    problems,
+    find: (method, path) => byKey.get(`${method.toUpperCase()} ${path}`),
+  };
   registries.set(app, registry);
 
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -105,14 +109,20 @@ export function installOpenApiRegistry(app: FastifyInstance): OpenApiRegistry {
       let operationId: string | null = null;
       if (!hidden) {
         // One explicit id for a route of several methods: each method gets it with its own suffix.
-        const wanted = explicit ? (documented.length > 1 ? `${explicit}${pascal([method.toLowerCase()])}` : explicit) : deriveOperationId(method, route.url);
+        const wanted = explicit
+          ? documented.length > 1
+            ? `${explicit}${pascal([method.toLowerCase()])}`
+            : explicit
+          : deriveOperationId(method, route.url);
         operationId = wanted;
         const owner = owners.get(wanted);
         if (owner) {
           // Still unique, so the document stays valid; the completeness test fails on `problems`.
           operationId = `${wanted}${pascal([method.toLowerCase()])}`;
           while (owners.has(operationId)) operationId = `${operationId}Again`;
-          problems.push(`operationId "${wanted}" of ${method} ${route.url} is already used by ${owner}: set schema.operationId on one of them`);
+          problems.push(
+            `operationId "${wanted}" of ${method} ${route.url} is already used by ${owner}: set schema.operationId on one of them`,
+          );
         }
         owners.set(operationId, `${method} ${route.url}`);
       }
@@ -225,7 +235,13 @@ export function deriveOperationId(method: string, url: string): string {
     const next = segments[i + 1];
     nouns.push(next !== undefined && isParam(next) ? singularLast(words) : words);
   });
-  const itemVerb: Record<string, string> = { GET: 'get', PUT: 'update', PATCH: 'update', DELETE: 'delete', POST: 'create' };
+  const itemVerb: Record<string, string> = {
+    GET: 'get',
+    PUT: 'update',
+    PATCH: 'update',
+    DELETE: 'delete',
+    POST: 'create',
+  };
   if (nouns.length === 0) return `${itemVerb[m] ?? m.toLowerCase()}Root`;
   if (isParam(segments.at(-1) ?? '')) return (itemVerb[m] ?? m.toLowerCase()) + pascal(nouns.flat());
 
@@ -253,7 +269,12 @@ export function deriveOperationId(method: string, url: string): string {
 // The document
 
 type Json = Record<string, unknown>;
-type Operation = Json & { responses?: Record<string, Json>; parameters?: Json[]; tags?: string[]; operationId?: string };
+type Operation = Json & {
+  responses?: Record<string, Json>;
+  parameters?: Json[];
+  tags?: string[];
+  operationId?: string;
+};
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -283,7 +304,11 @@ function isErrorBodyResponse(response: Json): boolean {
 }
 
 function isBinary(schema: unknown): boolean {
-  return isObject(schema) && schema['type'] === 'string' && (schema['format'] === 'binary' || schema['contentMediaType'] !== undefined);
+  return (
+    isObject(schema) &&
+    schema['type'] === 'string' &&
+    (schema['format'] === 'binary' || schema['contentMediaType'] !== undefined)
+  );
 }
 
 const SECURITY: Record<RouteAuth, Record<string, string[]>[]> = {
@@ -297,7 +322,10 @@ function platformErrors(route: RegisteredRoute, op: Operation): ErrorResponseNam
   const names: ErrorResponseName[] = [];
   const hasInput = Boolean(op['requestBody']) || (op.parameters ?? []).length > 0;
   const hasPathParams = (op.parameters ?? []).some((p) => p['in'] === 'path');
-  const jsonBody = isObject(op['requestBody']) && isObject(op['requestBody']['content']) && 'application/json' in op['requestBody']['content'];
+  const jsonBody =
+    isObject(op['requestBody']) &&
+    isObject(op['requestBody']['content']) &&
+    'application/json' in op['requestBody']['content'];
   const credentialed = route.auth !== 'public';
   const idempotent = credentialed && STATE_CHANGING.has(route.method);
   if (hasInput) names.push('BadRequest');
@@ -336,7 +364,12 @@ export interface OpenApiOptions {
 
 /** Completes the document @fastify/swagger generated (see the comment at the top of this file). */
 export function completeDocument(doc: Json, registry: OpenApiRegistry, options: OpenApiOptions): Json {
-  const used = { responses: new Set<string>(), headers: new Set<string>(), parameters: new Set<string>(), tags: new Set<string>() };
+  const used = {
+    responses: new Set<string>(),
+    headers: new Set<string>(),
+    parameters: new Set<string>(),
+    tags: new Set<string>(),
+  };
   const useHeader = (name: keyof typeof OPENAPI_HEADERS) => {
     used.headers.add(name);
     return ref('headers', name);
@@ -371,10 +404,16 @@ export function completeDocument(doc: Json, registry: OpenApiRegistry, options: 
           continue;
         }
         if (!/^[23]/.test(status)) continue;
-        if (response['description'] === 'Default Response') response['description'] = SUCCESS_DESCRIPTIONS[status] ?? 'Success';
+        if (response['description'] === 'Default Response')
+          response['description'] = SUCCESS_DESCRIPTIONS[status] ?? 'Success';
         const content = response['content'];
         if (status === '204' || status === '304') delete response['content'];
-        else if (isObject(content) && Object.keys(content).length === 1 && isObject(content['application/json']) && isBinary(content['application/json']['schema'])) {
+        else if (
+          isObject(content) &&
+          Object.keys(content).length === 1 &&
+          isObject(content['application/json']) &&
+          isBinary(content['application/json']['schema'])
+        ) {
           // A file, not JSON: its own media type is in Content-Type.
           response['content'] = { 'application/octet-stream': content['application/json'] };
         }
@@ -417,7 +456,8 @@ export function completeDocument(doc: Json, registry: OpenApiRegistry, options: 
         op.parameters ??= [];
         const parameters = op.parameters;
         const named = new Set(parameters.map((p) => String(p['name']).toLowerCase()));
-        const wanted: (keyof typeof OPENAPI_PARAMETERS)[] = route.auth === 'tenant' ? ['IdempotencyKey', 'CsrfToken'] : ['IdempotencyKey'];
+        const wanted: (keyof typeof OPENAPI_PARAMETERS)[] =
+          route.auth === 'tenant' ? ['IdempotencyKey', 'CsrfToken'] : ['IdempotencyKey'];
         for (const name of wanted) {
           if (named.has(OPENAPI_PARAMETERS[name].name.toLowerCase())) continue;
           parameters.push(ref('parameters', name));
@@ -442,11 +482,20 @@ export function completeDocument(doc: Json, registry: OpenApiRegistry, options: 
     responses[shared.name] = {
       description: shared.description,
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
-      content: { 'application/json': { schema: ref('schemas', 'Error'), examples: { [shared.example.error]: { summary: shared.example.message, value: shared.example } } } },
+      content: {
+        'application/json': {
+          schema: ref('schemas', 'Error'),
+          examples: { [shared.example.error]: { summary: shared.example.message, value: shared.example } },
+        },
+      },
     };
   }
   const pick = <T extends Record<string, unknown>>(all: T, names: Set<string>) =>
-    Object.fromEntries(Object.entries(all).filter(([name]) => names.has(name)).map(([name, value]) => [name, stripName(value)]));
+    Object.fromEntries(
+      Object.entries(all)
+        .filter(([name]) => names.has(name))
+        .map(([name, value]) => [name, stripName(value)]),
+    );
 
   const { schemas: generated, ...components } = (isObject(doc['components']) ? doc['components'] : {}) as Json;
   const schemas: Json = { ...(isObject(generated) ? generated : {}) };
@@ -464,11 +513,15 @@ export function completeDocument(doc: Json, registry: OpenApiRegistry, options: 
   // Every tag used, described; the known ones in the order of TAG_DESCRIPTIONS, then the others.
   const known = Object.keys(TAG_DESCRIPTIONS).filter((t) => used.tags.has(t));
   const others = [...used.tags].filter((t) => !(t in TAG_DESCRIPTIONS)).sort();
-  doc['tags'] = [...known, ...others].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations on ${name}.` }));
+  doc['tags'] = [...known, ...others].map((name) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? `Operations on ${name}.`,
+  }));
   doc['info'] = options.info;
   doc['servers'] = options.servers;
   doc['security'] = SECURITY.tenant;
-  if (options.webhooks && Object.keys(options.webhooks.webhooks).length > 0) doc['webhooks'] = options.webhooks.webhooks;
+  if (options.webhooks && Object.keys(options.webhooks.webhooks).length > 0)
+    doc['webhooks'] = options.webhooks.webhooks;
   return doc;
 }
 
@@ -480,7 +533,10 @@ function stripName(value: unknown): unknown {
 }
 
 /** The options of @fastify/swagger: the document's frame and the two transforms completing it. */
-export function openApiSwaggerOptions(registry: OpenApiRegistry, options: OpenApiOptions): FastifyDynamicSwaggerOptions {
+export function openApiSwaggerOptions(
+  registry: OpenApiRegistry,
+  options: OpenApiOptions,
+): FastifyDynamicSwaggerOptions {
   const swaggerOptions = {
     openapi: {
       openapi: '3.1.0',
@@ -495,7 +551,8 @@ export function openApiSwaggerOptions(registry: OpenApiRegistry, options: OpenAp
       const { documentedBody, ...rest } = schema;
       return { schema: { ...rest, body: documentedBody }, url };
     },
-    transformObject: (input: { openapiObject?: unknown }) => completeDocument(input.openapiObject as Json, registry, options),
+    transformObject: (input: { openapiObject?: unknown }) =>
+      completeDocument(input.openapiObject as Json, registry, options),
   };
   // The document is plain JSON built here; @fastify/swagger's own types are narrower than its transforms need.
   return swaggerOptions as unknown as FastifyDynamicSwaggerOptions;

@@ -138,7 +138,12 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(url: string) {
     this.redis = import('ioredis').then(({ Redis: Client }) => {
       // A bounded wait: with Redis down, a request learns it within half a second, then the failure mode decides.
-      const redis = new Client(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false, commandTimeout: 500 });
+      const redis = new Client(url, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: true,
+        lazyConnect: false,
+        commandTimeout: 500,
+      });
       redis.defineCommand('rateLimitHit', { lua: HIT_SCRIPT });
       redis.defineCommand('rateLimitFail', { lua: FAIL_SCRIPT });
       // Connection errors surface on the calls; an 'error' listener keeps them from crashing the process.
@@ -159,7 +164,19 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async recordFailure(key: string, rule: LockoutRule): Promise<number> {
     const redis = await this.redis;
-    return Number(await redis.rateLimitFail(3, `${key}:f`, `${key}:s`, `${key}:l`, rule.limit, rule.windowMs, rule.lockMs, rule.maxLockMs, rule.memoryMs));
+    return Number(
+      await redis.rateLimitFail(
+        3,
+        `${key}:f`,
+        `${key}:s`,
+        `${key}:l`,
+        rule.limit,
+        rule.windowMs,
+        rule.lockMs,
+        rule.maxLockMs,
+        rule.memoryMs,
+      ),
+    );
   }
 
   async reset(key: string): Promise<void> {

@@ -60,14 +60,18 @@ export type RateLimitClass =
  */
 export function classifyRoute(
   url: string,
-  config: { auth?: RouteAuth; rateLimit?: string | false; publicRateLimit?: PublicRateLimit; limitedByFailures?: true } | undefined,
+  config:
+    | { auth?: RouteAuth; rateLimit?: string | false; publicRateLimit?: PublicRateLimit; limitedByFailures?: true }
+    | undefined,
 ): RateLimitClass {
   if (config?.publicRateLimit) return { public: config.publicRateLimit };
   const declared = config?.rateLimit;
   if (declared === false) return false;
   if (typeof declared === 'string') {
-    if ((ENDPOINT_TYPES as readonly string[]).includes(declared)) return { type: declared as EndpointType, ...(config?.limitedByFailures ? { failuresOnly: true as const } : {}) };
-    if ((WORKFLOW_CATEGORIES as readonly string[]).includes(declared)) return { workflow: declared as WorkflowCategory };
+    if ((ENDPOINT_TYPES as readonly string[]).includes(declared))
+      return { type: declared as EndpointType, ...(config?.limitedByFailures ? { failuresOnly: true as const } : {}) };
+    if ((WORKFLOW_CATEGORIES as readonly string[]).includes(declared))
+      return { workflow: declared as WorkflowCategory };
     throw new Error(`unknown rate-limit class "${declared}" on ${url}`);
   }
   return routeAuthOf(url, config) === 'tenant' ? { type: 'general' } : false;
@@ -93,7 +97,12 @@ interface Counter {
 }
 
 /** The counters a request is held to: tier-wide and its class, in the tenant's tier. */
-export function countersFor(tier: Tier, sandbox: boolean, cls: { type: EndpointType } | { workflow: WorkflowCategory }, unlimitedCeiling = 10_000): Counter[] {
+export function countersFor(
+  tier: Tier,
+  sandbox: boolean,
+  cls: { type: EndpointType } | { workflow: WorkflowCategory },
+  unlimitedCeiling = 10_000,
+): Counter[] {
   const limits = TIER_LIMITS[tier];
   const out: Counter[] = [];
   const add = (name: string, limit: number | null) => {
@@ -164,7 +173,9 @@ export function installRateLimit(app: FastifyInstance, deps: RateLimitDeps): voi
     } catch (error) {
       // Open: an unreachable store must not take the API down. Closed (auth routes by default):
       // credential guessing must not get unlimited tries while counters are down.
-      const refuse = deps.onStoreFailure === 'closed' || (deps.onStoreFailure === 'auto' && 'type' in cls && cls.type === 'authentication');
+      const refuse =
+        deps.onStoreFailure === 'closed' ||
+        (deps.onStoreFailure === 'auto' && 'type' in cls && cls.type === 'authentication');
       deps.onStoreError?.(refuse ? 'refused' : 'allowed');
       deps.logger.warn({ err: error, refused: refuse }, 'rate-limit store unavailable');
       if (refuse) throw errors.unavailable('Rate limiting is unavailable; retry shortly', 5);
@@ -189,21 +200,38 @@ export function installRateLimit(app: FastifyInstance, deps: RateLimitDeps): voi
     reply.headers(headers);
     if (exceeded >= 0) {
       const retryAfter = Math.max(1, Math.ceil((resetMs - now) / 1000));
-      throw new AppError(429, 'rate_limit_exceeded', `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} s`, {
-        details: { limit, remaining: 0, reset_at: new Date(resetMs).toISOString(), scope: counters[shown]!.name },
-        headers: { ...headers, 'retry-after': String(retryAfter) },
-      });
+      throw new AppError(
+        429,
+        'rate_limit_exceeded',
+        `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} s`,
+        {
+          details: { limit, remaining: 0, reset_at: new Date(resetMs).toISOString(), scope: counters[shown]!.name },
+          headers: { ...headers, 'retry-after': String(retryAfter) },
+        },
+      );
     }
   });
 }
 
-function scopeOf(request: FastifyRequest, cls: Exclude<RateLimitClass, false>, deps: RateLimitDeps): { key: string; counters: Counter[] } | null {
+function scopeOf(
+  request: FastifyRequest,
+  cls: Exclude<RateLimitClass, false>,
+  deps: RateLimitDeps,
+): { key: string; counters: Counter[] } | null {
   if ('public' in cls) {
-    const counters = cls.public.counters.map((c) => ({ name: c.name, limit: c.limit, ...(c.perClient ? { key: `${c.name}:${clientNetwork(request.ip)}` } : {}) }));
+    const counters = cls.public.counters.map((c) => ({
+      name: c.name,
+      limit: c.limit,
+      ...(c.perClient ? { key: `${c.name}:${clientNetwork(request.ip)}` } : {}),
+    }));
     return { key: cls.public.scope(request), counters };
   }
   const auth = request.auth;
-  if (auth) return { key: auth.tenant.id, counters: countersFor(auth.tenant.tier, auth.tenant.sandboxOf !== null, cls, deps.unlimitedTierPerMinute) };
+  if (auth)
+    return {
+      key: auth.tenant.id,
+      counters: countersFor(auth.tenant.tier, auth.tenant.sandboxOf !== null, cls, deps.unlimitedTierPerMinute),
+    };
   // Only unauthenticated auth endpoints are limited without a tenant; other public routes are not.
   if (!('type' in cls) || cls.type !== 'authentication' || cls.failuresOnly) return null;
   return { key: `ip:${clientNetwork(request.ip)}`, counters: [{ name: 'anonymous', limit: deps.anonymousPerMinute }] };

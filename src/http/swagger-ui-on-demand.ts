@@ -14,7 +14,11 @@ const HOP_HEADERS = new Set(['connection', 'content-length', 'date', 'keep-alive
  * request to a small Fastify instance built once, which serves the app's own OpenAPI document
  * (@fastify/swagger in static mode) with the UI's pages and assets.
  */
-export function installSwaggerUiOnDemand(app: App, prefix: string, options: Omit<FastifySwaggerUiOptions, 'routePrefix'>): void {
+export function installSwaggerUiOnDemand(
+  app: App,
+  prefix: string,
+  options: Omit<FastifySwaggerUiOptions, 'routePrefix'>,
+): void {
   let ui: Promise<FastifyInstance> | null = null;
   const build = async (): Promise<FastifyInstance> => {
     const { default: swaggerUi } = await import('@fastify/swagger-ui');
@@ -29,7 +33,11 @@ export function installSwaggerUiOnDemand(app: App, prefix: string, options: Omit
       ui = null;
       throw error;
     });
-    const answer = await (await ui).inject({ method: request.method as 'GET', url: request.url, headers: request.headers });
+    const answer = await (await ui).inject({
+      method: request.method as 'GET',
+      url: request.url,
+      headers: request.headers,
+    });
     for (const [name, value] of Object.entries(answer.headers)) {
       if (!HOP_HEADERS.has(name) && value !== undefined) reply.header(name, value);
     }

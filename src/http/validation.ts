@@ -26,7 +26,9 @@ function makeAjv(coerceTypes: boolean | 'array') {
 export function installValidation(app: FastifyInstance): void {
   const strict = makeAjv(false);
   const coercing = makeAjv('array');
-  app.setValidatorCompiler(({ schema, httpPart }) => compiledOnFirstUse(() => (httpPart === 'body' ? strict : coercing).compile(schema)));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    compiledOnFirstUse(() => (httpPart === 'body' ? strict : coercing).compile(schema)),
+  );
 }
 
 type Validator = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };

@@ -30,7 +30,9 @@ export interface JobQueueOptions {
 type KindOf<Jobs> = keyof Jobs & string;
 
 /** One job to enqueue with `enqueueMany`: a declared kind with that kind's payload. */
-export type NewJob<Jobs = JobPayloads> = { [K in KindOf<Jobs>]: { kind: K; payload: Jobs[K]; options?: EnqueueOptions } }[KindOf<Jobs>];
+export type NewJob<Jobs = JobPayloads> = {
+  [K in KindOf<Jobs>]: { kind: K; payload: Jobs[K]; options?: EnqueueOptions };
+}[KindOf<Jobs>];
 
 /** A job as the queue stores it, whatever its kind. */
 interface AnyNewJob {
@@ -71,7 +73,12 @@ export class JobQueue<Jobs = JobPayloads> {
   }
 
   /** Adds a job in the caller's executor (use the transaction of the change that causes it). */
-  async enqueue<K extends KindOf<Jobs>>(executor: Executor, kind: K, payload: Jobs[K], options: EnqueueOptions = {}): Promise<EnqueueResult> {
+  async enqueue<K extends KindOf<Jobs>>(
+    executor: Executor,
+    kind: K,
+    payload: Jobs[K],
+    options: EnqueueOptions = {},
+  ): Promise<EnqueueResult> {
     const [result] = await this.enqueueMany(executor, [{ kind, payload, options } as NewJob<Jobs>]);
     return result!;
   }

@@ -93,7 +93,10 @@ export async function claimJobs(executor: Executor, dialect: DialectName, p: Cla
 }
 
 /** Marks runs finished successfully; only rows this worker still holds. */
-export async function completeJobs(executor: Executor, p: { ids: string[]; workerId: string; now: number }): Promise<void> {
+export async function completeJobs(
+  executor: Executor,
+  p: { ids: string[]; workerId: string; now: number },
+): Promise<void> {
   if (p.ids.length === 0) return;
   await sql`
     update jobs set state = 'completed', finished_at = ${p.now}, locked_until = null, updated_at = ${p.now}
@@ -104,10 +107,15 @@ export async function completeJobs(executor: Executor, p: { ids: string[]; worke
  * Marks one run completed, fenced by worker and attempt like a failure; false when the run no
  * longer holds the job. Called inside a handler's transaction (RunningJob.completeIn).
  */
-export async function completeRun(executor: Executor, p: { id: string; workerId: string; attempt: number; now: number }): Promise<boolean> {
+export async function completeRun(
+  executor: Executor,
+  p: { id: string; workerId: string; attempt: number; now: number },
+): Promise<boolean> {
   const result = await sql`
     update jobs set state = 'completed', finished_at = ${p.now}, locked_until = null, updated_at = ${p.now}
-    where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(executor);
+    where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(
+    executor,
+  );
   return Number(result.numAffectedRows ?? 0) === 1;
 }
 
@@ -125,7 +133,9 @@ export async function retryJob(executor: Executor, p: FailParams & { runAt: numb
   await sql`
     update jobs set state = 'available', run_at = ${p.runAt}, last_error = ${p.error}, locked_until = null,
       lease_expiries = 0, updated_at = ${p.now}
-    where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(executor);
+    where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(
+    executor,
+  );
 }
 
 /** Keeps a failed job as dead: no more attempts. */
@@ -133,7 +143,9 @@ export async function killJob(executor: Executor, p: FailParams): Promise<void> 
   await sql`
     update jobs set state = 'dead', last_error = ${p.error}, finished_at = ${p.now}, locked_until = null,
       updated_at = ${p.now}
-    where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(executor);
+    where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(
+    executor,
+  );
 }
 
 /**
@@ -144,12 +156,17 @@ export async function killDiedJob(executor: Executor, p: FailParams): Promise<bo
   const result = await sql`
     update jobs set state = 'dead', attempts = attempts - 1, last_error = ${p.error}, finished_at = ${p.now},
       locked_until = null, updated_at = ${p.now}
-    where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(executor);
+    where id = ${p.id} and state = 'running' and locked_by = ${p.workerId} and attempts = ${p.attempt}`.execute(
+    executor,
+  );
   return Number(result.numAffectedRows ?? 0) === 1;
 }
 
 /** Hands interrupted runs back at once; the interrupted attempt does not count. */
-export async function releaseJobs(executor: Executor, p: { ids: string[]; workerId: string; now: number }): Promise<void> {
+export async function releaseJobs(
+  executor: Executor,
+  p: { ids: string[]; workerId: string; now: number },
+): Promise<void> {
   if (p.ids.length === 0) return;
   await sql`
     update jobs set state = 'available', attempts = attempts - 1, run_at = ${p.now}, locked_by = null,

@@ -23,7 +23,12 @@ function tickKey(kind: string, tick: number): string {
 }
 
 async function scheduleTick(queue: JobQueue, database: Database, job: RecurringJob, tick: number): Promise<void> {
-  await queue.enqueue(database.db, job.kind, { tick }, { runAt: tick * job.everyMs, uniqueKey: tickKey(job.kind, tick) });
+  await queue.enqueue(
+    database.db,
+    job.kind,
+    { tick },
+    { runAt: tick * job.everyMs, uniqueKey: tickKey(job.kind, tick) },
+  );
 }
 
 /** The worker-side definition: run the work, then schedule the following tick. */
@@ -45,6 +50,11 @@ export function recurringDefinition(
 }
 
 /** Makes sure the next tick of each recurring job exists (called when a worker starts). */
-export async function seedRecurring(queue: JobQueue, database: Database, jobs: readonly RecurringJob[], now: number): Promise<void> {
+export async function seedRecurring(
+  queue: JobQueue,
+  database: Database,
+  jobs: readonly RecurringJob[],
+  now: number,
+): Promise<void> {
   for (const job of jobs) await scheduleTick(queue, database, job, Math.floor(now / job.everyMs) + 1);
 }

@@ -25,7 +25,9 @@ export interface RunWorkerOptions {
  * has opened the database. Stop it with `worker.stop(shutdownTimeoutMs)` on SIGTERM.
  */
 export async function runWorker(options: RunWorkerOptions): Promise<Worker> {
-  const queue = options.queue ?? new JobQueue({ database: options.database, clock: options.clock, definitions: options.definitions });
+  const queue =
+    options.queue ??
+    new JobQueue({ database: options.database, clock: options.clock, definitions: options.definitions });
   const worker = new Worker({ ...options, queue });
   await worker.start();
   return worker;

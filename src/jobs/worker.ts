@@ -164,7 +164,10 @@ export class Worker {
       await this.listener.start();
     }
     if (this.database.file) this.watchSqliteWrites(this.database.file);
-    this.logger.info({ workerId: this.id, kinds: [...this.definitions.keys()], concurrency: this.concurrency }, 'job worker started');
+    this.logger.info(
+      { workerId: this.id, kinds: [...this.definitions.keys()], concurrency: this.concurrency },
+      'job worker started',
+    );
     this.tick();
   }
 
@@ -349,11 +352,20 @@ export class Worker {
     try {
       await this.database.db.transaction().execute(async (trx) => {
         if (!(await killDiedJob(trx, { id: row.id, workerId: this.id, attempt, error, now: this.clock.now() }))) return;
-        await def.onProcessDied?.(trx, { id: row.id, kind: row.kind, payload: parsedOrNull(row.payload), tenantId: row.tenant_id, error });
+        await def.onProcessDied?.(trx, {
+          id: row.id,
+          kind: row.kind,
+          payload: parsedOrNull(row.payload),
+          tenantId: row.tenant_id,
+          error,
+        });
       });
       this.logger.error(log, 'job failed with process_died: its process died running it each of the last times');
     } catch (writeError) {
-      this.logger.error({ ...log, err: writeError }, 'could not fail a job whose process died; it is claimed again after its lease');
+      this.logger.error(
+        { ...log, err: writeError },
+        'could not fail a job whose process died; it is claimed again after its lease',
+      );
     }
     try {
       this.onJobFinished(row.kind, 'process_died', (performance.now() - started) / 1000);
@@ -365,7 +377,13 @@ export class Worker {
 
   private startRun(row: JobRow): void {
     const def = this.definitions.get(row.kind)!;
-    const run: Run = { row, controller: new AbortController(), detached: false, startedAt: performance.now(), completedInline: false };
+    const run: Run = {
+      row,
+      controller: new AbortController(),
+      detached: false,
+      startedAt: performance.now(),
+      completedInline: false,
+    };
     this.running.set(row.id, run);
     this.runningByKind.set(row.kind, (this.runningByKind.get(row.kind) ?? 0) + 1);
     void this.execute(run, def);
@@ -393,7 +411,12 @@ export class Worker {
         priority: Number(row.priority),
         signal: controller.signal,
         completeIn: async (executor) => {
-          const held = await completeRun(executor, { id: row.id, workerId: this.id, attempt: Number(row.attempts), now: this.clock.now() });
+          const held = await completeRun(executor, {
+            id: row.id,
+            workerId: this.id,
+            attempt: Number(row.attempts),
+            now: this.clock.now(),
+          });
           if (!held) throw new JobLostError(row.id);
           run.completedInline = true;
         },
@@ -415,7 +438,10 @@ export class Worker {
     this.detach(run);
     if (failure instanceof JobLostError) {
       // Another run holds the job now (or it was cancelled): its outcome is not ours to write.
-      this.logger.warn({ jobId: row.id, kind: row.kind, workerId: this.id }, 'lost a running job before it could complete');
+      this.logger.warn(
+        { jobId: row.id, kind: row.kind, workerId: this.id },
+        'lost a running job before it could complete',
+      );
       this.finished(run, 'lost');
     } else if (run.completedInline) {
       // Written with the handler's work; a failure after that commit changes nothing.
@@ -445,7 +471,14 @@ export class Worker {
     const now = this.clock.now();
     const text = errorText(error);
     const permanent = error instanceof PermanentJobError;
-    const log = { err: error, jobId: row.id, kind: row.kind, attempt, maxAttempts: row.max_attempts, workerId: this.id };
+    const log = {
+      err: error,
+      jobId: row.id,
+      kind: row.kind,
+      attempt,
+      maxAttempts: row.max_attempts,
+      workerId: this.id,
+    };
     try {
       if (permanent || attempt >= Number(row.max_attempts)) {
         await killJob(this.database.db, { id: row.id, workerId: this.id, attempt, error: text, now });
@@ -458,7 +491,10 @@ export class Worker {
         this.finished(run, 'retried');
       }
     } catch (writeError) {
-      this.logger.error({ ...log, writeErr: writeError }, 'could not record job failure; it runs again after its lease');
+      this.logger.error(
+        { ...log, writeErr: writeError },
+        'could not record job failure; it runs again after its lease',
+      );
     }
   }
 
@@ -468,7 +504,11 @@ export class Worker {
     const batch = this.completions;
     this.completions = [];
     try {
-      await completeJobs(this.database.db, { ids: batch.map((r) => r.row.id), workerId: this.id, now: this.clock.now() });
+      await completeJobs(this.database.db, {
+        ids: batch.map((r) => r.row.id),
+        workerId: this.id,
+        now: this.clock.now(),
+      });
     } catch (error) {
       this.logger.error({ err: error, count: batch.length }, 'could not record job completions; retrying');
       this.completions.push(...batch);
@@ -494,7 +534,10 @@ export class Worker {
         if (held.has(run.row.id) || run.detached) continue;
         this.detach(run);
         run.controller.abort(new JobInterruptedError('job cancelled or its lease was taken over'));
-        this.logger.warn({ jobId: run.row.id, kind: run.row.kind, workerId: this.id }, 'lost a running job (cancelled or lease expired)');
+        this.logger.warn(
+          { jobId: run.row.id, kind: run.row.kind, workerId: this.id },
+          'lost a running job (cancelled or lease expired)',
+        );
         this.finished(run, 'lost');
       }
       if (this.running.size === 0) this.drained?.();

@@ -13,7 +13,9 @@ export function clientNetwork(ip: string): string {
   const right = tail ? tail.split(':') : [];
   // A trailing dotted IPv4 part (`64:ff9b::192.0.2.1`) is two groups wide.
   const width = (groups: string[]) => groups.length + (groups.at(-1)?.includes('.') ? 1 : 0);
-  const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - width(left) - width(right))).fill('0'), ...right] : left;
+  const groups = ip.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - width(left) - width(right))).fill('0'), ...right]
+    : left;
   return `${groups
     .slice(0, 4)
     .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))

@@ -6,7 +6,15 @@
  */
 export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;
-  const e = error as { code?: unknown; errcode?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown; $metadata?: { httpStatusCode?: unknown } };
+  const e = error as {
+    code?: unknown;
+    errcode?: unknown;
+    name?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+    $metadata?: { httpStatusCode?: unknown };
+  };
   if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || PG_UNAVAILABLE.test(e.code))) return true;
   // node:sqlite: SQLITE_BUSY after the busy timeout (another process holds the write lock).
   if (e.errcode === 5) return true;

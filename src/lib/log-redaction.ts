@@ -70,13 +70,19 @@ const RULES: Rule[] = [
   {
     // `?name=value` / `&name=value`, also percent-encoded (`%3F`, `%26`, `%3D`: a URL inside a URL).
     maybe: (line) => line.includes('=') || line.includes('%3D') || line.includes('%3d'),
-    pattern: new RegExp(`((?:[?&;]|%3F|%26)(?:${alternatives(SECRET_QUERY_PARAMETERS)})(?:=|%3D))(?:(?!%26)[^&#\\s"'\\\\<>])*`, 'gi'),
+    pattern: new RegExp(
+      `((?:[?&;]|%3F|%26)(?:${alternatives(SECRET_QUERY_PARAMETERS)})(?:=|%3D))(?:(?!%26)[^&#\\s"'\\\\<>])*`,
+      'gi',
+    ),
     replacement: `$1${REDACTED}`,
   },
   {
     // `"name":"value"` or `"name":[...]`: a field of the serialised line, at any depth.
     maybe: () => true,
-    pattern: new RegExp(`("(?:${alternatives(SECRET_FIELDS)})"\\s*:\\s*)(?:"(?:[^"\\\\]|\\\\.)*"|\\[(?:[^\\]"]|"(?:[^"\\\\]|\\\\.)*")*\\])`, 'gi'),
+    pattern: new RegExp(
+      `("(?:${alternatives(SECRET_FIELDS)})"\\s*:\\s*)(?:"(?:[^"\\\\]|\\\\.)*"|\\[(?:[^\\]"]|"(?:[^"\\\\]|\\\\.)*")*\\])`,
+      'gi',
+    ),
     replacement: `$1"${REDACTED}"`,
   },
   {

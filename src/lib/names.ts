@@ -22,7 +22,23 @@ import { errors } from './errors.ts';
 
 export const MAX_NAME_LENGTH = 255;
 
-const JOINING_SCRIPTS = ['Arabic', 'Syriac', 'Thaana', 'Nko', 'Mongolian', 'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala']
+const JOINING_SCRIPTS = [
+  'Arabic',
+  'Syriac',
+  'Thaana',
+  'Nko',
+  'Mongolian',
+  'Devanagari',
+  'Bengali',
+  'Gurmukhi',
+  'Gujarati',
+  'Oriya',
+  'Tamil',
+  'Telugu',
+  'Kannada',
+  'Malayalam',
+  'Sinhala',
+]
   .map((script) => `\\p{Script=${script}}`)
   .join('');
 const JOINING_LETTER = `[${JOINING_SCRIPTS}]`;
@@ -69,7 +85,8 @@ const CHARACTER_NAMES: Record<number, string> = {
 /** `U+202E RIGHT-TO-LEFT OVERRIDE`, for messages. */
 function describe(codePoint: number): string {
   const hex = `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
-  const name = CHARACTER_NAMES[codePoint] ?? (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f) ? '(control)' : null);
+  const name =
+    CHARACTER_NAMES[codePoint] ?? (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f) ? '(control)' : null);
   return name ? `${hex} ${name}` : hex;
 }
 

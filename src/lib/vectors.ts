@@ -8,7 +8,8 @@ export function vectorToBytes(vector: Float32Array): Uint8Array {
 
 /** The inverse of `vectorToBytes`; throws on a length that is not a whole number of floats. */
 export function bytesToVector(bytes: Uint8Array): Float32Array {
-  if (bytes.byteLength % 4 !== 0) throw new RangeError(`a stored vector has ${bytes.byteLength} bytes, not a multiple of 4`);
+  if (bytes.byteLength % 4 !== 0)
+    throw new RangeError(`a stored vector has ${bytes.byteLength} bytes, not a multiple of 4`);
   const out = new Float32Array(bytes.byteLength / 4);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);

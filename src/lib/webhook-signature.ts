@@ -46,8 +46,16 @@ export function standardWebhookKey(secret: string): Buffer {
 }
 
 /** The `webhook-signature` value: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
-export function signStandardWebhook(secret: string, id: string, timestampSeconds: number, rawBody: string | Uint8Array): string {
-  const mac = createHmac('sha256', standardWebhookKey(secret)).update(`${id}.${timestampSeconds}.`).update(rawBody).digest('base64');
+export function signStandardWebhook(
+  secret: string,
+  id: string,
+  timestampSeconds: number,
+  rawBody: string | Uint8Array,
+): string {
+  const mac = createHmac('sha256', standardWebhookKey(secret))
+    .update(`${id}.${timestampSeconds}.`)
+    .update(rawBody)
+    .digest('base64');
   return `v1,${mac}`;
 }
 
@@ -74,7 +82,9 @@ export interface VerifyWebhookOptions {
  */
 export function verifyWebhookSignature(options: VerifyWebhookOptions): boolean {
   if (!options || typeof options.secret !== 'string' || !options.headers) {
-    throw new TypeError('verifyWebhookSignature({ secret, rawBody, headers }): pass the secret, the raw body and the request headers');
+    throw new TypeError(
+      'verifyWebhookSignature({ secret, rawBody, headers }): pass the secret, the raw body and the request headers',
+    );
   }
   const read = (name: string) => headerOf(options.headers, name);
   return (
@@ -89,7 +99,11 @@ export function verifyWebhookSignature(options: VerifyWebhookOptions): boolean {
 }
 
 /** The spec's check alone: `sha256=<hex>` of the raw body (what workflow webhook triggers receive). */
-export function verifyBodySignature(secret: string, rawBody: string | Uint8Array, signatureHeader: string | undefined): boolean {
+export function verifyBodySignature(
+  secret: string,
+  rawBody: string | Uint8Array,
+  signatureHeader: string | undefined,
+): boolean {
   const header = signatureHeader?.trim();
   if (!header?.toLowerCase().startsWith(PREFIX)) return false;
   const given = header.slice(PREFIX.length);
@@ -119,7 +133,8 @@ function verifyStandardSignature(
 
 // A header sent twice is suspect: take neither.
 function headerOf(headers: HeadersLike, name: string): string | undefined {
-  if (typeof headers.get === 'function') return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+  if (typeof headers.get === 'function')
+    return (headers as { get(name: string): string | null }).get(name) ?? undefined;
   const record = headers as Record<string, string | string[] | undefined>;
   const key = name in record ? name : Object.keys(record).find((k) => k.toLowerCase() === name.toLowerCase());
   const value = key === undefined ? undefined : record[key];

@@ -3,7 +3,14 @@ import type { EventSubscriber } from '../events/event-log.ts';
 import type { App } from '../http/fastify-types.ts';
 import type { JobDefinition } from '../jobs/job-types.ts';
 import type { RecurringJob } from '../jobs/recurring.ts';
-import type { ModuleContext, ModuleDefinition, ModuleParts, ModuleServices, Platform, SandboxCleanup } from './module.ts';
+import type {
+  ModuleContext,
+  ModuleDefinition,
+  ModuleParts,
+  ModuleServices,
+  Platform,
+  SandboxCleanup,
+} from './module.ts';
 import { keepTestSeams, type TestSeams } from './test-seams.ts';
 
 /** The modules of one process, set up in order: their services, routes, jobs and clean-ups together. */
@@ -26,7 +33,10 @@ export interface AssembledModules {
  * Sets up each module in list order. A module sees the services of those before it, so the list
  * order is the dependency order; asking for a later or unknown service fails at start, naming both.
  */
-export async function assembleModules(platform: Platform, definitions: readonly ModuleDefinition[]): Promise<AssembledModules> {
+export async function assembleModules(
+  platform: Platform,
+  definitions: readonly ModuleDefinition[],
+): Promise<AssembledModules> {
   const services: Partial<ModuleServices> = {};
   const testSeams: Partial<TestSeams> = {};
   const eventSchemas: Record<string, unknown> = {};
@@ -38,7 +48,8 @@ export async function assembleModules(platform: Platform, definitions: readonly 
 
   const use = <K extends keyof ModuleServices>(name: K, by: string): ModuleServices[K] => {
     const service = services[name];
-    if (service === undefined) throw new Error(`module "${by}" uses "${String(name)}", which no module listed before it provides`);
+    if (service === undefined)
+      throw new Error(`module "${by}" uses "${String(name)}", which no module listed before it provides`);
     return service as ModuleServices[K];
   };
 
@@ -53,15 +64,18 @@ export async function assembleModules(platform: Platform, definitions: readonly 
     };
     const made = await definition.setup(context);
     for (const [name, service] of Object.entries(made.provides ?? {})) {
-      if (name in services) throw new Error(`module "${definition.name}" provides "${name}", already provided by another module`);
+      if (name in services)
+        throw new Error(`module "${definition.name}" provides "${name}", already provided by another module`);
       (services as Record<string, unknown>)[name] = service;
     }
     for (const [name, schema] of Object.entries(made.eventSchemas ?? {})) {
-      if (name in eventSchemas) throw new Error(`module "${definition.name}" declares event "${name}", already declared by another module`);
+      if (name in eventSchemas)
+        throw new Error(`module "${definition.name}" declares event "${name}", already declared by another module`);
       eventSchemas[name] = schema;
     }
     for (const [name, seam] of Object.entries(made.testSeams ?? {})) {
-      if (name in testSeams) throw new Error(`module "${definition.name}" hands "${name}" to tests, already handed by another module`);
+      if (name in testSeams)
+        throw new Error(`module "${definition.name}" hands "${name}" to tests, already handed by another module`);
       (testSeams as Record<string, unknown>)[name] = seam;
     }
     parts.push({ name: definition.name, parts: made });

@@ -1,7 +1,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the fixtures are source text whose templates the checker reads.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describe as describeViolation, foreignReferences, moduleOf, tableOwners } from '../../scripts/table-owners/owners.ts';
+import {
+  describe as describeViolation,
+  foreignReferences,
+  moduleOf,
+  tableOwners,
+} from '../../scripts/table-owners/owners.ts';
 import { tableReferences } from '../../scripts/table-owners/table-references.ts';
 
 const tables = (source: string) => tableReferences(source).map((r) => `${r.line}:${r.table}`);
@@ -18,11 +23,21 @@ describe('tableReferences', () => {
       "  await db.selectFrom(['workspaces', 'workspace_members as m']).leftJoin('api_keys', (j) => j.onTrue()).selectAll().execute();",
       '}',
     ].join('\n');
-    assert.deepEqual(tables(source), ['3:documents', '3:folders', '4:tags', '5:users', '6:document_tags', '7:workspaces', '7:workspace_members', '7:api_keys']);
+    assert.deepEqual(tables(source), [
+      '3:documents',
+      '3:folders',
+      '4:tags',
+      '5:users',
+      '6:document_tags',
+      '7:workspaces',
+      '7:workspace_members',
+      '7:api_keys',
+    ]);
   });
 
   it('finds tables in subqueries and expression builders', () => {
-    const source = "q.where((eb) => eb.exists(eb.selectFrom('document_shares').select('id')))\n  .where('id', 'in', (eb) => eb\n    .selectFrom('tags').select('id'));";
+    const source =
+      "q.where((eb) => eb.exists(eb.selectFrom('document_shares').select('id')))\n  .where('id', 'in', (eb) => eb\n    .selectFrom('tags').select('id'));";
     assert.deepEqual(tables(source), ['1:document_shares', '3:tags']);
   });
 
@@ -31,11 +46,19 @@ describe('tableReferences', () => {
       'await sql`update documents set storage_provider = ${p} where tenant_id = ${t} and id in (',
       '  select document_id from storage_migration_files f',
       '  join "folders" on true)`.execute(db);',
-      "await sql`insert into events (id) values (${id})`.execute(db);",
+      'await sql`insert into events (id) values (${id})`.execute(db);',
       "await sql.raw('DELETE FROM jobs USING tenants WHERE 1 = 0').execute(db);",
       "const t = sql.table('chat_sessions');",
     ].join('\n');
-    assert.deepEqual(tables(source), ['1:documents', '2:storage_migration_files', '3:folders', '4:events', '5:jobs', '5:tenants', '6:chat_sessions']);
+    assert.deepEqual(tables(source), [
+      '1:documents',
+      '2:storage_migration_files',
+      '3:folders',
+      '4:events',
+      '5:jobs',
+      '5:tenants',
+      '6:chat_sessions',
+    ]);
   });
 
   it('ignores prose, comments, interpolations and untagged templates', () => {
@@ -53,7 +76,7 @@ describe('tableReferences', () => {
     const source = [
       'interface Row { id: string }',
       "const rows = await db.selectFrom('users').select(['id']).execute() as Row[];",
-      "const x = sql<{ n: number }>`select count(*) as n from api_keys`;",
+      'const x = sql<{ n: number }>`select count(*) as n from api_keys`;',
       "const y = db.selectFrom('tags' as const)!.selectAll() satisfies unknown;",
     ].join('\n');
     assert.deepEqual(tables(source), ['2:users', '3:api_keys', '4:tags']);
@@ -73,8 +96,14 @@ describe('tableOwners', () => {
     ].join('\n'),
   };
   const moduleTables = [
-    { file: 'src/modules/workflows/workflows.tables.ts', source: "declare module '../../db/schema.ts' {\n  interface DB {\n    workflows: WorkflowsTable;\n  }\n}" },
-    { file: 'src/modules/search/search.tables.ts', source: 'declare module "x" { interface DB { tenants: TenantsTable; } }' },
+    {
+      file: 'src/modules/workflows/workflows.tables.ts',
+      source: "declare module '../../db/schema.ts' {\n  interface DB {\n    workflows: WorkflowsTable;\n  }\n}",
+    },
+    {
+      file: 'src/modules/search/search.tables.ts',
+      source: 'declare module "x" { interface DB { tenants: TenantsTable; } }',
+    },
   ];
   const known = new Set(['identity', 'src/jobs', 'workflows', 'search']);
 
@@ -113,8 +142,14 @@ describe('foreignReferences', () => {
       { file: 'src/modules/documents/shares/x.ts', line: 3, table: 'users', owner: 'identity' },
       { file: 'src/modules/documents/shares/x.ts', line: 4, table: 'jobs', owner: 'src/jobs' },
     ]);
-    assert.equal(describeViolation(found[0]!), "src/modules/documents/shares/x.ts:3  table 'users' belongs to identity: go through src/modules/identity/index.ts");
-    assert.equal(describeViolation(found[1]!), "src/modules/documents/shares/x.ts:4  table 'jobs' belongs to src/jobs: go through the src/jobs API");
+    assert.equal(
+      describeViolation(found[0]!),
+      "src/modules/documents/shares/x.ts:3  table 'users' belongs to identity: go through src/modules/identity/index.ts",
+    );
+    assert.equal(
+      describeViolation(found[1]!),
+      "src/modules/documents/shares/x.ts:4  table 'jobs' belongs to src/jobs: go through the src/jobs API",
+    );
   });
 
   it('knows the module of a file', () => {

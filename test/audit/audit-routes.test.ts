@@ -22,13 +22,25 @@ describe('audit: every state-changing route declares what it records', () => {
     const served: string[] = [];
     for (const [path, ops] of Object.entries<Json>(doc.paths)) {
       for (const method of Object.keys(ops)) {
-        if (['post', 'put', 'patch', 'delete'].includes(method)) served.push(`${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`);
+        if (['post', 'put', 'patch', 'delete'].includes(method))
+          served.push(`${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`);
       }
     }
-    const declared = (key: string) => Number(key in ROUTE_ACTIONS) + Number(ROUTES_DECLARING_AUDIT.has(key)) + Number(key in NOT_AUDITED);
-    assert.deepEqual(served.filter((k) => declared(k) === 0), [], 'routes that say nothing about the audit trail');
-    assert.deepEqual(served.filter((k) => declared(k) > 1), [], 'routes declared in more than one place');
-    const stale = [...Object.keys(ROUTE_ACTIONS), ...Object.keys(NOT_AUDITED)].filter((k) => !k.startsWith('GET ') && !served.includes(k));
+    const declared = (key: string) =>
+      Number(key in ROUTE_ACTIONS) + Number(ROUTES_DECLARING_AUDIT.has(key)) + Number(key in NOT_AUDITED);
+    assert.deepEqual(
+      served.filter((k) => declared(k) === 0),
+      [],
+      'routes that say nothing about the audit trail',
+    );
+    assert.deepEqual(
+      served.filter((k) => declared(k) > 1),
+      [],
+      'routes declared in more than one place',
+    );
+    const stale = [...Object.keys(ROUTE_ACTIONS), ...Object.keys(NOT_AUDITED)].filter(
+      (k) => !k.startsWith('GET ') && !served.includes(k),
+    );
     assert.deepEqual(stale, [], 'declarations of routes that do not exist');
   });
 });

@@ -25,14 +25,25 @@ describeEachDialect(
     let admin: LoggedInUser;
     let doc: string;
 
-    const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string>, payload?: unknown) =>
-      t.app.inject({ method, url, headers: { 'user-agent': 'audit-test/1.0', ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const call = (
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+      url: string,
+      headers: Record<string, string>,
+      payload?: unknown,
+    ) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { 'user-agent': 'audit-test/1.0', ...headers },
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
     const audit = async (headers: Record<string, string>, query = ''): Promise<Json> => {
       const res = await call('GET', `/api/v1/audit${query}`, headers);
       assert.equal(res.statusCode, 200, res.body);
       return res.json();
     };
-    const recordsOf = async (query: string, headers = tenant.headers): Promise<Json[]> => (await audit(headers, `?page_size=100&${query}`)).data;
+    const recordsOf = async (query: string, headers = tenant.headers): Promise<Json[]> =>
+      (await audit(headers, `?page_size=100&${query}`)).data;
 
     before(async () => {
       t = ctx();
@@ -41,7 +52,11 @@ describeEachDialect(
       alice = await loginAs(t, tenant, 'member', { email: `alice-${tenant.subdomain}@example.com` });
       bob = await loginAs(t, tenant, 'member', { email: `bob-${tenant.subdomain}@example.com` });
       admin = await loginAs(t, tenant, 'admin');
-      doc = await uploadOk(t, { ...alice.headers, 'user-agent': 'audit-test/1.0' }, { filename: 'contract.txt', content: Buffer.from('The contract of alice.') });
+      doc = await uploadOk(
+        t,
+        { ...alice.headers, 'user-agent': 'audit-test/1.0' },
+        { filename: 'contract.txt', content: Buffer.from('The contract of alice.') },
+      );
     });
 
     it('records an upload in its transaction: who, from where, which request, the new document', async () => {
@@ -59,7 +74,10 @@ describeEachDialect(
     });
 
     it('records every read of content: download and content, with the request id', async () => {
-      const res = await call('GET', `/api/v1/documents/${doc}/download`, { ...tenant.headers, 'x-request-id': 'req-download-1' });
+      const res = await call('GET', `/api/v1/documents/${doc}/download`, {
+        ...tenant.headers,
+        'x-request-id': 'req-download-1',
+      });
       assert.equal(res.statusCode, 200);
       assert.equal((await call('GET', `/api/v1/documents/${doc}/content`, alice.headers)).statusCode, 200);
       const downloads = await recordsOf(`action=document.download&document_id=${doc}`);
@@ -73,9 +91,19 @@ describeEachDialect(
     });
 
     it('records versions: a new version and a restore as changes, a version download as a read', async () => {
-      const id = await uploadOk(t, tenant.headers, { filename: 'terms.txt', content: Buffer.from(`Terms v1 ${Math.random()}`) });
-      const body = multipart([{ name: 'file', filename: 'terms.txt', content: Buffer.from(`Terms v2 ${Math.random()}`) }]);
-      const made = await t.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/versions`, payload: body.payload, headers: { ...tenant.headers, ...body.headers } });
+      const id = await uploadOk(t, tenant.headers, {
+        filename: 'terms.txt',
+        content: Buffer.from(`Terms v1 ${Math.random()}`),
+      });
+      const body = multipart([
+        { name: 'file', filename: 'terms.txt', content: Buffer.from(`Terms v2 ${Math.random()}`) },
+      ]);
+      const made = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/documents/${id}/versions`,
+        payload: body.payload,
+        headers: { ...tenant.headers, ...body.headers },
+      });
       assert.equal(made.statusCode, 201, made.body);
       assert.equal((await call('GET', `/api/v1/documents/${id}/versions/1/download`, tenant.headers)).statusCode, 200);
       assert.equal((await call('POST', `/api/v1/documents/${id}/versions/1/restore`, tenant.headers)).statusCode, 200);
@@ -83,23 +111,47 @@ describeEachDialect(
         const [record] = await recordsOf(`action=${action}&document_id=${id}`);
         assert.equal(record?.outcome, 'success', action);
       }
-      assert.equal((await recordsOf(`action=document.upload&document_id=${id}`)).length, 1, 'a version is not a second upload');
+      assert.equal(
+        (await recordsOf(`action=document.upload&document_id=${id}`)).length,
+        1,
+        'a version is not a second upload',
+      );
     });
 
     it('records each change: rename, move, tag, share, unshare, delete (fields named, never their values)', async () => {
       const mine = await uploadOk(t, alice.headers, { filename: 'draft.txt' });
       const folder = (await call('POST', '/api/v1/folders', alice.headers, { name: 'Contracts' })).json().id;
-      assert.equal((await call('PUT', `/api/v1/documents/${mine}`, alice.headers, { filename: 'final.txt' })).statusCode, 200);
-      assert.equal((await call('PUT', `/api/v1/documents/${mine}`, alice.headers, { folder_id: folder, tags: ['legal'] })).statusCode, 200);
-      const share = await call('POST', `/api/v1/documents/${mine}/share`, alice.headers, { user_id: bob.userId, permission: 'view' });
+      assert.equal(
+        (await call('PUT', `/api/v1/documents/${mine}`, alice.headers, { filename: 'final.txt' })).statusCode,
+        200,
+      );
+      assert.equal(
+        (await call('PUT', `/api/v1/documents/${mine}`, alice.headers, { folder_id: folder, tags: ['legal'] }))
+          .statusCode,
+        200,
+      );
+      const share = await call('POST', `/api/v1/documents/${mine}/share`, alice.headers, {
+        user_id: bob.userId,
+        permission: 'view',
+      });
       assert.equal(share.statusCode, 201, share.body);
       const shareId = share.json().share_id;
-      assert.equal((await call('DELETE', `/api/v1/documents/${mine}/shares/${shareId}`, alice.headers)).statusCode, 200);
+      assert.equal(
+        (await call('DELETE', `/api/v1/documents/${mine}/shares/${shareId}`, alice.headers)).statusCode,
+        200,
+      );
       assert.equal((await call('DELETE', `/api/v1/documents/${mine}`, alice.headers)).statusCode, 200);
 
       const records = await recordsOf(`document_id=${mine}`);
       const actions = records.map((r: Json) => r.action).reverse();
-      assert.deepEqual(actions, ['document.upload', 'document.update', 'document.update', 'document.share', 'document.unshare', 'document.delete']);
+      assert.deepEqual(actions, [
+        'document.upload',
+        'document.update',
+        'document.update',
+        'document.share',
+        'document.unshare',
+        'document.delete',
+      ]);
       const updates = records.filter((r: Json) => r.action === 'document.update').reverse();
       assert.deepEqual(updates[0].details.fields, ['filename']);
       assert.deepEqual(updates[1].details.fields, ['folder_id', 'tags']);
@@ -112,10 +164,21 @@ describeEachDialect(
     it('records administrative acts: API keys, users and roles, webhooks, settings', async () => {
       const key = await call('POST', '/api/v1/api-keys', admin.headers, { name: 'CI key' });
       assert.equal(key.statusCode, 201, key.body);
-      const user = await call('POST', '/api/v1/users', tenant.headers, { email: `carol-${tenant.subdomain}@example.com`, name: 'Carol', role: 'member', password: 'a long test password' });
+      const user = await call('POST', '/api/v1/users', tenant.headers, {
+        email: `carol-${tenant.subdomain}@example.com`,
+        name: 'Carol',
+        role: 'member',
+        password: 'a long test password',
+      });
       assert.equal(user.statusCode, 201, user.body);
-      assert.equal((await call('PATCH', `/api/v1/users/${user.json().id}`, admin.headers, { role: 'viewer' })).statusCode, 200);
-      const hook = await call('POST', '/api/v1/webhooks', tenant.headers, { url: 'https://127.0.0.1:9/hook', events: ['document.uploaded'] });
+      assert.equal(
+        (await call('PATCH', `/api/v1/users/${user.json().id}`, admin.headers, { role: 'viewer' })).statusCode,
+        200,
+      );
+      const hook = await call('POST', '/api/v1/webhooks', tenant.headers, {
+        url: 'https://127.0.0.1:9/hook',
+        events: ['document.uploaded'],
+      });
       assert.equal(hook.statusCode, 201, hook.body);
       assert.equal((await call('DELETE', `/api/v1/webhooks/${hook.json().id}`, tenant.headers)).statusCode, 200);
       assert.equal((await call('DELETE', `/api/v1/api-keys/${key.json().id}`, admin.headers)).statusCode, 200);
@@ -130,7 +193,16 @@ describeEachDialect(
       assert.equal((await byAction('webhook.delete')).target_id, hook.json().id);
       assert.ok(!JSON.stringify(await recordsOf('action=user.create')).includes('a long test password'));
       // The administrator key's acts on a tenant are recorded in that tenant, as the platform administrator.
-      assert.equal((await t.admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${tenant.tenantId}`, payload: { name: 'Renamed' } })).statusCode, 200);
+      assert.equal(
+        (
+          await t.admin({
+            method: 'PATCH',
+            url: `/api/v1/admin/tenants/${tenant.tenantId}`,
+            payload: { name: 'Renamed' },
+          })
+        ).statusCode,
+        200,
+      );
       const renamed = await byAction('tenant.update');
       assert.equal(renamed.actor_type, 'platform_admin');
       assert.equal(renamed.target_id, tenant.tenantId);
@@ -140,9 +212,17 @@ describeEachDialect(
     it('records refusals on existing objects: 404 for a hidden document, 403 for a forbidden act; not a missing object', async () => {
       const hidden = await call('GET', `/api/v1/documents/${doc}/download`, bob.headers);
       assertError(hidden, 404, 'not_found');
-      const forbidden = await call('DELETE', `/api/v1/tags/${(await call('POST', '/api/v1/tags', tenant.headers, { name: 'kept' })).json().id}`, bob.headers);
+      const forbidden = await call(
+        'DELETE',
+        `/api/v1/tags/${(await call('POST', '/api/v1/tags', tenant.headers, { name: 'kept' })).json().id}`,
+        bob.headers,
+      );
       assertError(forbidden, 403, 'forbidden');
-      assertError(await call('GET', '/api/v1/documents/00000000-0000-7000-8000-000000000000', bob.headers), 404, 'not_found');
+      assertError(
+        await call('GET', '/api/v1/documents/00000000-0000-7000-8000-000000000000', bob.headers),
+        404,
+        'not_found',
+      );
       let denied: Json[] = [];
       await eventually(async () => {
         denied = await recordsOf(`action=access.denied&actor=${bob.userId}`);
@@ -156,7 +236,10 @@ describeEachDialect(
       assert.equal(onDoc.details.attempted, 'document.download');
       const onTag = denied.find((r: Json) => r.status === 403);
       assert.equal(onTag.details.attempted, 'tag.delete');
-      assert.ok(!denied.some((r: Json) => r.target_id === '00000000-0000-7000-8000-000000000000'), 'a missing document is no refusal');
+      assert.ok(
+        !denied.some((r: Json) => r.target_id === '00000000-0000-7000-8000-000000000000'),
+        'a missing document is no refusal',
+      );
       // The refused read is not recorded as a read.
       assert.ok(!(await recordsOf(`action=document.download&actor=${bob.userId}`)).length);
     });
@@ -204,10 +287,22 @@ describeEachDialect(
       for (let i = 1; i < all.length; i++) assert.ok(all[i - 1].at >= all[i].at, 'newest first');
 
       const newest = all[0].at;
-      assert.equal((await audit(tenant.headers, `?document_id=${doc}&action=document.content&from=${encodeURIComponent(newest)}`)).total, 1);
-      assert.equal((await audit(tenant.headers, `?document_id=${doc}&action=document.content&to=${encodeURIComponent(newest)}`)).total, 3);
+      assert.equal(
+        (await audit(tenant.headers, `?document_id=${doc}&action=document.content&from=${encodeURIComponent(newest)}`))
+          .total,
+        1,
+      );
+      assert.equal(
+        (await audit(tenant.headers, `?document_id=${doc}&action=document.content&to=${encodeURIComponent(newest)}`))
+          .total,
+        3,
+      );
       assert.equal((await audit(tenant.headers, `?actor=${alice.userId}&action=document.content`)).total, 1);
-      assertError(await call('GET', '/api/v1/audit?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z', tenant.headers), 400, 'validation_error');
+      assertError(
+        await call('GET', '/api/v1/audit?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z', tenant.headers),
+        400,
+        'validation_error',
+      );
       assertError(await call('GET', '/api/v1/audit?from=yesterday', tenant.headers), 400, 'validation_error');
       assertError(await call('GET', '/api/v1/audit?page=101&page_size=100', tenant.headers), 400, 'validation_error');
       assertError(await call('GET', '/api/v1/audit?colour=red', tenant.headers), 400, 'validation_error');
@@ -219,28 +314,51 @@ describeEachDialect(
       assert.equal(nd.statusCode, 200, nd.body);
       assert.match(nd.headers['content-type'] as string, /^application\/x-ndjson/);
       assert.match(nd.headers['content-disposition'] as string, /attachment; filename="audit-.*\.ndjson"/);
-      const lines = nd.body.trimEnd().split('\n').map((l) => JSON.parse(l));
+      const lines = nd.body
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const listed = await audit(tenant.headers, `?document_id=${doc}&page_size=100`);
-      assert.deepEqual(lines.map((l: Json) => l.id), listed.data.map((r: Json) => r.id));
+      assert.deepEqual(
+        lines.map((l: Json) => l.id),
+        listed.data.map((r: Json) => r.id),
+      );
 
-      const csv = await call('GET', `/api/v1/audit/export?format=csv&document_id=${doc}&action=document.download`, tenant.headers);
+      const csv = await call(
+        'GET',
+        `/api/v1/audit/export?format=csv&document_id=${doc}&action=document.download`,
+        tenant.headers,
+      );
       assert.equal(csv.statusCode, 200);
       assert.match(csv.headers['content-type'] as string, /^text\/csv/);
       const rows = csv.body.trimEnd().split('\r\n');
-      assert.equal(rows[0], 'id,at,actor_type,actor_id,action,target_type,target_id,outcome,status,ip,user_agent,request_id,details');
+      assert.equal(
+        rows[0],
+        'id,at,actor_type,actor_id,action,target_type,target_id,outcome,status,ip,user_agent,request_id,details',
+      );
       assert.equal(rows.length, 2);
       assert.ok(rows[1]!.includes('document.download') && rows[1]!.includes(doc));
 
       // A member's export holds their own records only.
-      const mine = (await call('GET', '/api/v1/audit/export', alice.headers)).body.trimEnd().split('\n').map((l) => JSON.parse(l));
+      const mine = (await call('GET', '/api/v1/audit/export', alice.headers)).body
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.ok(mine.length > 0 && mine.every((r: Json) => r.actor_id === alice.userId));
       assert.ok((await recordsOf('action=audit.export')).length >= 3);
       assertError(await call('GET', '/api/v1/audit/export?format=xml', tenant.headers), 400, 'validation_error');
     });
 
     it('quotes CSV cells and defuses spreadsheet formulas a caller could plant in the user agent', async () => {
-      await call('GET', `/api/v1/documents/${doc}/content`, { ...tenant.headers, 'user-agent': '=HYPERLINK("http://evil")' });
-      const csv = await call('GET', `/api/v1/audit/export?format=csv&document_id=${doc}&action=document.content`, tenant.headers);
+      await call('GET', `/api/v1/documents/${doc}/content`, {
+        ...tenant.headers,
+        'user-agent': '=HYPERLINK("http://evil")',
+      });
+      const csv = await call(
+        'GET',
+        `/api/v1/audit/export?format=csv&document_id=${doc}&action=document.content`,
+        tenant.headers,
+      );
       assert.ok(csv.body.includes(`"'=HYPERLINK(""http://evil"")"`), csv.body);
     });
 
@@ -285,7 +403,11 @@ describeEachDialect(
       assert.equal(trail.pending(), 1, 'the read waits in the batch');
       await trail.close();
       assert.equal(trail.pending(), 0);
-      const row = await t.container.database.db.selectFrom('audit_records').select('action').where('request_id', '=', 'batched-read').executeTakeFirst();
+      const row = await t.container.database.db
+        .selectFrom('audit_records')
+        .select('action')
+        .where('request_id', '=', 'batched-read')
+        .executeTakeFirst();
       assert.equal(row?.action, 'document.content');
     });
 
@@ -296,10 +418,16 @@ describeEachDialect(
       const gone = '00000000-0000-7000-8000-00000000dead';
       const deleted = '00000000-0000-7000-8000-00000000de1e';
       for (const tenantId of [gone, deleted]) {
-        await trail.record(db, { tenantId, actor: { type: 'system', id: null }, action: 'document.delete', outcome: 'success' });
+        await trail.record(db, {
+          tenantId,
+          actor: { type: 'system', id: null },
+          action: 'document.delete',
+          outcome: 'success',
+        });
       }
       await log.tenantDeleted(deleted);
-      const count = async (tenantId: string) => (await db.selectFrom('audit_records').select('id').where('tenant_id', '=', tenantId).execute()).length;
+      const count = async (tenantId: string) =>
+        (await db.selectFrom('audit_records').select('id').where('tenant_id', '=', tenantId).execute()).length;
       const live = await count(tenant.tenantId);
 
       // Day 0: the vanished tenant is noted deleted; nothing is old enough yet.

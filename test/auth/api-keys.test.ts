@@ -11,7 +11,12 @@ describeEachDialect('API keys', (ctx) => {
 
   it('creates a key shown once, lists keys without secrets, and tracks last_used_at', async () => {
     const t = await createTenant(ctx());
-    const created = await inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'CI' } });
+    const created = await inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: t.headers,
+      payload: { name: 'CI' },
+    });
     assert.equal(created.statusCode, 201, created.body);
     const k = created.json();
     assert.match(k.key, /^ak_live_[\w-]{43}$/);
@@ -24,27 +29,45 @@ describeEachDialect('API keys', (ctx) => {
     const body = list.json();
     assert.equal(body.total, 3, 'default live, default test, CI');
     assert.ok(!list.body.includes(k.key), 'the secret never appears again');
-    for (const row of body.data) assert.deepEqual(Object.keys(row).sort(), ['created_at', 'environment', 'id', 'last_used_at', 'name', 'prefix']);
+    for (const row of body.data)
+      assert.deepEqual(Object.keys(row).sort(), ['created_at', 'environment', 'id', 'last_used_at', 'name', 'prefix']);
     const ci = body.data.find((r: { id: string }) => r.id === k.id);
     assert.ok(ci.last_used_at, 'last_used_at set after use');
-    const stored = await ctx().container.database.db.selectFrom('api_keys').select('key_hash').where('id', '=', k.id).executeTakeFirstOrThrow();
+    const stored = await ctx()
+      .container.database.db.selectFrom('api_keys')
+      .select('key_hash')
+      .where('id', '=', k.id)
+      .executeTakeFirstOrThrow();
     assert.notEqual(stored.key_hash, k.key);
   });
 
   it('revokes a key with effect on the very next request', async () => {
     const t = await createTenant(ctx());
-    const k = (await inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'temp' } })).json();
+    const k = (
+      await inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'temp' } })
+    ).json();
     assert.equal((await usersWith(k.key)).statusCode, 200);
     const del = await inject({ method: 'DELETE', url: `/api/v1/api-keys/${k.id}`, headers: t.headers });
     assert.equal(del.statusCode, 200, del.body);
     assertError(await usersWith(k.key), 401, 'invalid_api_key');
-    assertError(await inject({ method: 'DELETE', url: `/api/v1/api-keys/${k.id}`, headers: t.headers }), 404, 'not_found');
+    assertError(
+      await inject({ method: 'DELETE', url: `/api/v1/api-keys/${k.id}`, headers: t.headers }),
+      404,
+      'not_found',
+    );
   });
 
   it('rotates with a grace period: both secrets work until it ends; grace 0 stops the old one at once', async () => {
     const t = await createTenant(ctx());
-    const k = (await inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'rot' } })).json();
-    const rotated = await inject({ method: 'POST', url: `/api/v1/api-keys/${k.id}/rotate`, headers: t.headers, payload: { grace_seconds: 3600 } });
+    const k = (
+      await inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'rot' } })
+    ).json();
+    const rotated = await inject({
+      method: 'POST',
+      url: `/api/v1/api-keys/${k.id}/rotate`,
+      headers: t.headers,
+      payload: { grace_seconds: 3600 },
+    });
     assert.equal(rotated.statusCode, 200, rotated.body);
     const r = rotated.json();
     assert.equal(r.id, k.id, 'the key keeps its id');
@@ -53,7 +76,11 @@ describeEachDialect('API keys', (ctx) => {
     assert.equal((await usersWith(k.key)).statusCode, 200, 'old secret inside the grace period');
     assert.equal((await usersWith(r.key)).statusCode, 200);
     // The grace period ends: the old secret stops.
-    await ctx().container.database.db.updateTable('api_keys').set({ previous_expires_at: Date.now() - 1 }).where('id', '=', k.id).execute();
+    await ctx()
+      .container.database.db.updateTable('api_keys')
+      .set({ previous_expires_at: Date.now() - 1 })
+      .where('id', '=', k.id)
+      .execute();
     assertError(await usersWith(k.key), 401, 'invalid_api_key');
     assert.equal((await usersWith(r.key)).statusCode, 200);
 
@@ -61,7 +88,14 @@ describeEachDialect('API keys', (ctx) => {
     assertError(await usersWith(r.key), 401, 'invalid_api_key');
     assert.equal((await usersWith(r2.key)).statusCode, 200);
     // Revoking ends the key and any grace of a previous secret.
-    const r3 = (await inject({ method: 'POST', url: `/api/v1/api-keys/${k.id}/rotate`, headers: t.headers, payload: { grace_seconds: 600 } })).json();
+    const r3 = (
+      await inject({
+        method: 'POST',
+        url: `/api/v1/api-keys/${k.id}/rotate`,
+        headers: t.headers,
+        payload: { grace_seconds: 600 },
+      })
+    ).json();
     await inject({ method: 'DELETE', url: `/api/v1/api-keys/${k.id}`, headers: t.headers });
     assertError(await usersWith(r2.key), 401, 'invalid_api_key');
     assertError(await usersWith(r3.key), 401, 'invalid_api_key');
@@ -75,16 +109,35 @@ describeEachDialect('API keys', (ctx) => {
     assert.equal((await usersWith(t.testApiKey, true)).statusCode, 200);
     assertError(await usersWith(t.apiKey, true), 401, 'invalid_api_key');
 
-    const created = (await inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'sbx', environment: 'test' } })).json();
+    const created = (
+      await inject({
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        headers: t.headers,
+        payload: { name: 'sbx', environment: 'test' },
+      })
+    ).json();
     assert.match(created.key, /^ak_test_/);
-    const row = await ctx().container.database.db.selectFrom('api_keys').select('tenant_id').where('id', '=', created.id).executeTakeFirstOrThrow();
-    const twin = await ctx().container.database.db.selectFrom('tenants').select('id').where('sandbox_of', '=', t.tenantId).executeTakeFirst();
+    const row = await ctx()
+      .container.database.db.selectFrom('api_keys')
+      .select('tenant_id')
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    const twin = await ctx()
+      .container.database.db.selectFrom('tenants')
+      .select('id')
+      .where('sandbox_of', '=', t.tenantId)
+      .executeTakeFirst();
     assert.equal(row.tenant_id, twin!.id);
     const me = await inject({ method: 'GET', url: '/sandbox/api/v1/auth/me', headers: { 'x-api-key': created.key } });
     assert.equal(me.statusCode, 200, me.body);
     assert.equal(me.json().auth.sandbox, true);
     // Managing keys from the sandbox sees the same keys.
-    const fromSandbox = await inject({ method: 'GET', url: '/sandbox/api/v1/api-keys', headers: { 'x-api-key': created.key } });
+    const fromSandbox = await inject({
+      method: 'GET',
+      url: '/sandbox/api/v1/api-keys',
+      headers: { 'x-api-key': created.key },
+    });
     assert.equal(fromSandbox.json().total, 3);
   });
 
@@ -93,24 +146,49 @@ describeEachDialect('API keys', (ctx) => {
     for (const role of ['member', 'viewer'] as const) {
       const u = await loginAs(ctx(), t, role);
       assertError(await inject({ method: 'GET', url: '/api/v1/api-keys', headers: u.headers }), 403, 'forbidden');
-      assertError(await inject({ method: 'POST', url: '/api/v1/api-keys', headers: u.headers, payload: { name: 'x' } }), 403, 'forbidden');
+      assertError(
+        await inject({ method: 'POST', url: '/api/v1/api-keys', headers: u.headers, payload: { name: 'x' } }),
+        403,
+        'forbidden',
+      );
     }
     const admin = await loginAs(ctx(), t, 'admin');
-    const res = await inject({ method: 'POST', url: '/api/v1/api-keys', headers: admin.headers, payload: { name: 'by admin' } });
+    const res = await inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: admin.headers,
+      payload: { name: 'by admin' },
+    });
     assert.equal(res.statusCode, 201, res.body);
   });
 
   it('validates bodies', async () => {
     const t = await createTenant(ctx());
-    assertError(await inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: {} }), 400, 'validation_error');
     assertError(
-      await inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'x', environment: 'prod' } }),
+      await inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: {} }),
       400,
       'validation_error',
     );
-    const k = (await inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'v' } })).json();
     assertError(
-      await inject({ method: 'POST', url: `/api/v1/api-keys/${k.id}/rotate`, headers: t.headers, payload: { grace_seconds: -1 } }),
+      await inject({
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        headers: t.headers,
+        payload: { name: 'x', environment: 'prod' },
+      }),
+      400,
+      'validation_error',
+    );
+    const k = (
+      await inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'v' } })
+    ).json();
+    assertError(
+      await inject({
+        method: 'POST',
+        url: `/api/v1/api-keys/${k.id}/rotate`,
+        headers: t.headers,
+        payload: { grace_seconds: -1 },
+      }),
       400,
       'validation_error',
     );

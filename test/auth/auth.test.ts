@@ -61,8 +61,20 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
 
   it('refuses login without the tenant header (400) and for a suspended tenant (403)', async () => {
     const t = await createTenant(ctx());
-    assertError(await inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: t.ownerEmail, password: t.ownerPassword } }), 400, 'validation_error');
-    await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: { status: 'suspended' } });
+    assertError(
+      await inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: { email: t.ownerEmail, password: t.ownerPassword },
+      }),
+      400,
+      'validation_error',
+    );
+    await ctx().admin({
+      method: 'PATCH',
+      url: `/api/v1/admin/tenants/${t.tenantId}`,
+      payload: { status: 'suspended' },
+    });
     const res = await inject({
       method: 'POST',
       url: '/api/v1/auth/login',
@@ -76,8 +88,16 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
     const t = await createTenant(ctx());
     const owner = await loginAs(ctx(), t, 'owner');
     assert.equal((await inject({ method: 'GET', url: '/api/v1/auth/me', headers: owner.headers })).statusCode, 200);
-    await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: { status: 'suspended' } });
-    assertError(await inject({ method: 'GET', url: '/api/v1/auth/me', headers: owner.headers }), 403, 'tenant_suspended');
+    await ctx().admin({
+      method: 'PATCH',
+      url: `/api/v1/admin/tenants/${t.tenantId}`,
+      payload: { status: 'suspended' },
+    });
+    assertError(
+      await inject({ method: 'GET', url: '/api/v1/auth/me', headers: owner.headers }),
+      403,
+      'tenant_suspended',
+    );
   });
 
   it('registers a Free tenant with its owner, answering like login', async () => {
@@ -85,7 +105,13 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
     const res = await inject({
       method: 'POST',
       url: '/api/v1/auth/register',
-      payload: { tenant_name: 'Self Service', subdomain: sub, email: 'founder@example.com', password: 'founder password', name: 'Founder' },
+      payload: {
+        tenant_name: 'Self Service',
+        subdomain: sub,
+        email: 'founder@example.com',
+        password: 'founder password',
+        name: 'Founder',
+      },
     });
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json();
@@ -102,22 +128,49 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
     const again = await inject({
       method: 'POST',
       url: '/api/v1/auth/register',
-      payload: { tenant_name: 'Again', subdomain: sub, email: 'x@example.com', password: 'founder password', name: 'X' },
+      payload: {
+        tenant_name: 'Again',
+        subdomain: sub,
+        email: 'x@example.com',
+        password: 'founder password',
+        name: 'X',
+      },
     });
     assertError(again, 409, 'conflict');
   });
 
   it('a registration retried with its Idempotency-Key replays the first answer; another body with the key is 422', async () => {
     const sub = `idem-${Date.now().toString(36)}`;
-    const payload = { tenant_name: 'Retry Co', subdomain: sub, email: 'retry@example.com', password: 'retry password 1', name: 'Retry' };
+    const payload = {
+      tenant_name: 'Retry Co',
+      subdomain: sub,
+      email: 'retry@example.com',
+      password: 'retry password 1',
+      name: 'Retry',
+    };
     const key = `reg-${sub}`;
-    const first = await inject({ method: 'POST', url: '/api/v1/auth/register', headers: { 'idempotency-key': key }, payload });
+    const first = await inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      headers: { 'idempotency-key': key },
+      payload,
+    });
     assert.equal(first.statusCode, 201, first.body);
-    const second = await inject({ method: 'POST', url: '/api/v1/auth/register', headers: { 'idempotency-key': key }, payload });
+    const second = await inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      headers: { 'idempotency-key': key },
+      payload,
+    });
     assert.equal(second.statusCode, 201, second.body);
     assert.equal(second.headers['idempotent-replayed'], 'true');
     assert.equal(second.json().tenant.id, first.json().tenant.id);
-    const other = await inject({ method: 'POST', url: '/api/v1/auth/register', headers: { 'idempotency-key': key }, payload: { ...payload, name: 'Someone else' } });
+    const other = await inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      headers: { 'idempotency-key': key },
+      payload: { ...payload, name: 'Someone else' },
+    });
     assertError(other, 422, 'idempotency_key_reused');
     // Without the key a retry is a new registration, refused because the subdomain is taken.
     assertError(await inject({ method: 'POST', url: '/api/v1/auth/register', payload }), 409, 'conflict');
@@ -126,7 +179,11 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
   it('rotates refresh tokens; a spent token revokes the whole session family', async () => {
     const t = await createTenant(ctx());
     const u = await loginAs(ctx(), t, 'member');
-    const first = await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: u.refreshToken } });
+    const first = await inject({
+      method: 'POST',
+      url: '/api/v1/auth/refresh',
+      payload: { refresh_token: u.refreshToken },
+    });
     assert.equal(first.statusCode, 200, first.body);
     const pair = first.json();
     assert.notEqual(pair.refresh_token, u.refreshToken);
@@ -135,10 +192,22 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
     assert.equal((await inject({ method: 'GET', url: '/api/v1/auth/me', headers })).statusCode, 200);
 
     // The spent token again: refused, and the session (with the newer tokens) is revoked.
-    assertError(await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: u.refreshToken } }), 401, 'unauthorized');
-    assertError(await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: pair.refresh_token } }), 401, 'unauthorized');
+    assertError(
+      await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: u.refreshToken } }),
+      401,
+      'unauthorized',
+    );
+    assertError(
+      await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: pair.refresh_token } }),
+      401,
+      'unauthorized',
+    );
     assertError(await inject({ method: 'GET', url: '/api/v1/auth/me', headers }), 401, 'unauthorized');
-    assertError(await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: 'rt_unknown' } }), 401, 'unauthorized');
+    assertError(
+      await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: 'rt_unknown' } }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('logout revokes the session at once: its access and refresh tokens stop working', async () => {
@@ -148,7 +217,11 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
     const res = await inject({ method: 'POST', url: '/api/v1/auth/logout', headers: u.headers });
     assert.equal(res.statusCode, 200, res.body);
     assertError(await inject({ method: 'GET', url: '/api/v1/auth/me', headers: u.headers }), 401, 'unauthorized');
-    assertError(await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: u.refreshToken } }), 401, 'unauthorized');
+    assertError(
+      await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: u.refreshToken } }),
+      401,
+      'unauthorized',
+    );
     // Another session of the same user is untouched.
     assert.equal((await inject({ method: 'GET', url: '/api/v1/auth/me', headers: other.headers })).statusCode, 200);
   });
@@ -169,7 +242,11 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
     assertError(await inject({ method: 'GET', url: '/api/v1/auth/me', headers: b.headers }), 401, 'unauthorized');
     // Someone else's session is not found.
     const c = await loginAs(ctx(), t, 'viewer');
-    assertError(await inject({ method: 'DELETE', url: `/api/v1/auth/sessions/${c.sessionId}`, headers: a.headers }), 404, 'not_found');
+    assertError(
+      await inject({ method: 'DELETE', url: `/api/v1/auth/sessions/${c.sessionId}`, headers: a.headers }),
+      404,
+      'not_found',
+    );
     // Session endpoints need a user token.
     assertError(await inject({ method: 'GET', url: '/api/v1/auth/sessions', headers: t.headers }), 403, 'forbidden');
   });
@@ -182,10 +259,20 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
     assert.equal(res.statusCode, 200);
     const fresh = res.json().csrf_token;
     assert.notEqual(fresh, a.csrfToken);
-    const ok = await inject({ method: 'POST', url: '/api/v1/workspaces', headers: { ...a.headers, 'x-csrf-token': fresh }, payload: { name: 'csrf ok' } });
+    const ok = await inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      headers: { ...a.headers, 'x-csrf-token': fresh },
+      payload: { name: 'csrf ok' },
+    });
     assert.equal(ok.statusCode, 201, ok.body);
     // b's token does not work for a's session.
-    const cross = await inject({ method: 'POST', url: '/api/v1/workspaces', headers: { ...a.headers, 'x-csrf-token': b.csrfToken }, payload: { name: 'x' } });
+    const cross = await inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      headers: { ...a.headers, 'x-csrf-token': b.csrfToken },
+      payload: { name: 'x' },
+    });
     assertError(cross, 403, 'csrf_token_invalid');
   });
 
@@ -249,12 +336,23 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
     const token = tokenFromMailBody(mail.body);
     assert.ok(token);
     const rows = await ctx().container.database.db.selectFrom('password_reset_tokens').select('token_hash').execute();
-    assert.ok(rows.every((r) => r.token_hash !== token), 'stored only as a hash');
+    assert.ok(
+      rows.every((r) => r.token_hash !== token),
+      'stored only as a hash',
+    );
 
-    const reset = await inject({ method: 'POST', url: '/api/v1/auth/password/reset', payload: { token, new_password: 'reset password 123' } });
+    const reset = await inject({
+      method: 'POST',
+      url: '/api/v1/auth/password/reset',
+      payload: { token, new_password: 'reset password 123' },
+    });
     assert.equal(reset.statusCode, 200, reset.body);
     assertError(await inject({ method: 'GET', url: '/api/v1/auth/me', headers: u.headers }), 401, 'unauthorized');
-    const again = await inject({ method: 'POST', url: '/api/v1/auth/password/reset', payload: { token, new_password: 'another password 1' } });
+    const again = await inject({
+      method: 'POST',
+      url: '/api/v1/auth/password/reset',
+      payload: { token, new_password: 'another password 1' },
+    });
     assertError(again, 400, 'validation_error');
     const login = await inject({
       method: 'POST',
@@ -284,10 +382,19 @@ describeEachDialect('auth: login, tokens and sessions', (ctx) => {
     const me = await inject({ method: 'GET', url: '/sandbox/api/v1/auth/me', headers: u.headers });
     const body = assertError(me, 401, 'unauthorized');
     assert.match(body.message, /ak_test_/);
-    const write = await inject({ method: 'POST', url: '/sandbox/api/v1/workspaces', headers: u.headers, payload: { name: 'from sandbox' } });
+    const write = await inject({
+      method: 'POST',
+      url: '/sandbox/api/v1/workspaces',
+      headers: u.headers,
+      payload: { name: 'from sandbox' },
+    });
     assertError(write, 401, 'unauthorized');
     // The same token still works on the live API, and the test key in the sandbox.
     assert.equal((await inject({ method: 'GET', url: '/api/v1/auth/me', headers: u.headers })).statusCode, 200);
-    assert.equal((await inject({ method: 'GET', url: '/sandbox/api/v1/auth/me', headers: { 'x-api-key': t.testApiKey } })).statusCode, 200);
+    assert.equal(
+      (await inject({ method: 'GET', url: '/sandbox/api/v1/auth/me', headers: { 'x-api-key': t.testApiKey } }))
+        .statusCode,
+      200,
+    );
   });
 });

@@ -9,7 +9,8 @@ const clock = { at: Date.now(), now: () => clock.at };
 describeEachDialect(
   'credential cache and time',
   (ctx) => {
-    const me = (headers: Record<string, string>) => ctx().app.inject({ method: 'GET', url: '/api/v1/auth/me', headers });
+    const me = (headers: Record<string, string>) =>
+      ctx().app.inject({ method: 'GET', url: '/api/v1/auth/me', headers });
 
     it('a cached, already verified access token stops at its expiry', async () => {
       const t = await createTenant(ctx());
@@ -20,16 +21,28 @@ describeEachDialect(
       clock.at += 1_000;
       assertError(await me(u.headers), 401, 'unauthorized');
       // A fresh token of the same session works again (the session was not refused from the cache).
-      const refreshed = await ctx().app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: u.refreshToken } });
+      const refreshed = await ctx().app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/refresh',
+        payload: { refresh_token: u.refreshToken },
+      });
       assert.equal(refreshed.statusCode, 200, refreshed.body);
-      assert.equal((await me({ ...u.headers, authorization: `Bearer ${refreshed.json().access_token}` })).statusCode, 200);
+      assert.equal(
+        (await me({ ...u.headers, authorization: `Bearer ${refreshed.json().access_token}` })).statusCode,
+        200,
+      );
     });
 
     it('a cached API key keeps last_used_at coalesced to one write a minute', async () => {
       const t = await createTenant(ctx());
       const lastUsed = async () =>
-        (await ctx().container.database.db.selectFrom('api_keys').select('last_used_at').where('tenant_id', '=', t.tenantId).executeTakeFirstOrThrow())
-          .last_used_at;
+        (
+          await ctx()
+            .container.database.db.selectFrom('api_keys')
+            .select('last_used_at')
+            .where('tenant_id', '=', t.tenantId)
+            .executeTakeFirstOrThrow()
+        ).last_used_at;
       assert.equal((await me(t.headers)).statusCode, 200);
       const first = await lastUsed();
       assert.equal(first, clock.at);

@@ -13,7 +13,10 @@ import { testSeam } from '../support/test-seams.ts';
  * connection, its own credential cache and change feed) and two apps, as two processes of a
  * deployment would have. Fixtures take either as a TestApp.
  */
-export async function startTwoApps(dialect: DialectName, env: Record<string, string> = {}): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
+export async function startTwoApps(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
   const store = await createTestStore(dialect);
   const config = loadConfig({
     DATA_DIR: store.dataDir,
@@ -71,7 +74,11 @@ export async function untilLive(t: TestApp): Promise<void> {
  * Makes sure `request` is answered from the process's credential cache: once the feed is live and
  * the credential was looked up, the next request must be a cache hit. Returns that answer.
  */
-export async function warm<T extends { statusCode: number; body: string }>(t: TestApp, request: () => Promise<T>, status = 200): Promise<T> {
+export async function warm<T extends { statusCode: number; body: string }>(
+  t: TestApp,
+  request: () => Promise<T>,
+  status = 200,
+): Promise<T> {
   // The first authentication starts the process's change feed; until it is live the cache is bypassed.
   const first = await request();
   assert.equal(first.statusCode, status, first.body);

@@ -21,7 +21,8 @@ function login(t: TestApp, tenant: TestTenant, email: string, password: string, 
 }
 
 async function failLogins(t: TestApp, tenant: TestTenant, email: string, times: number, from: string) {
-  for (let i = 0; i < times; i++) assertError(await login(t, tenant, email, `wrong guess ${i}`, from), 401, 'unauthorized');
+  for (let i = 0; i < times; i++)
+    assertError(await login(t, tenant, email, `wrong guess ${i}`, from), 401, 'unauthorized');
 }
 
 describe('client networks (per-client limits)', () => {
@@ -49,7 +50,11 @@ describeEachDialect(
       assert.equal(body.details.remaining, 0);
       assert.equal(body.details.reset_at, new Date(clock.t + 900_000).toISOString());
       // The account is the normalised e-mail: another case does not make a new one.
-      assertError(await login(ctx(), t, t.ownerEmail.toUpperCase(), t.ownerPassword, '10.10.0.2'), 429, 'rate_limit_exceeded');
+      assertError(
+        await login(ctx(), t, t.ownerEmail.toUpperCase(), t.ownerPassword, '10.10.0.2'),
+        429,
+        'rate_limit_exceeded',
+      );
       // An e-mail nobody has is locked the same way (a lock says nothing about who exists).
       await failLogins(ctx(), t, 'nobody@example.com', 10, '10.20.0.1');
       assertError(await login(ctx(), t, 'nobody@example.com', 'x', '10.20.0.1'), 429, 'rate_limit_exceeded');
@@ -95,7 +100,12 @@ describeEachDialect(
     it('locks a client address after its failures over many accounts; other addresses are not affected', async () => {
       const a = await createTenant(ctx(), { tier: 'team' });
       const b = await createTenant(ctx(), { tier: 'team' });
-      for (let i = 0; i < 15; i++) assertError(await login(ctx(), i % 2 ? a : b, `user${i}@example.com`, 'guess', '198.51.100.7'), 401, 'unauthorized');
+      for (let i = 0; i < 15; i++)
+        assertError(
+          await login(ctx(), i % 2 ? a : b, `user${i}@example.com`, 'guess', '198.51.100.7'),
+          401,
+          'unauthorized',
+        );
       const locked = await login(ctx(), a, a.ownerEmail, a.ownerPassword, '198.51.100.7');
       const body = assertError(locked, 429, 'rate_limit_exceeded');
       assert.equal(body.details.scope, 'sign_in_client');
@@ -103,15 +113,29 @@ describeEachDialect(
       assert.equal(locked.headers['retry-after'], '900');
       assert.equal((await login(ctx(), a, a.ownerEmail, a.ownerPassword, '198.51.100.8')).statusCode, 200);
       // One IPv6 host holds a /64: its addresses are one client.
-      for (let i = 0; i < 15; i++) assertError(await login(ctx(), b, `v6-${i}@example.com`, 'guess', `2001:db8:7:7::${i + 1}`), 401, 'unauthorized');
-      assertError(await login(ctx(), b, b.ownerEmail, b.ownerPassword, '2001:db8:7:7::ffff'), 429, 'rate_limit_exceeded');
+      for (let i = 0; i < 15; i++)
+        assertError(
+          await login(ctx(), b, `v6-${i}@example.com`, 'guess', `2001:db8:7:7::${i + 1}`),
+          401,
+          'unauthorized',
+        );
+      assertError(
+        await login(ctx(), b, b.ownerEmail, b.ownerPassword, '2001:db8:7:7::ffff'),
+        429,
+        'rate_limit_exceeded',
+      );
       assert.equal((await login(ctx(), b, b.ownerEmail, b.ownerPassword, '2001:db8:7:8::1')).statusCode, 200);
     });
 
     it('counts invalid refresh tokens and reset tokens against the client', async () => {
       const t = await createTenant(ctx(), { tier: 'team' });
       const refresh = (from: string, token = 'rt_not-a-token') =>
-        ctx().app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: token }, remoteAddress: from });
+        ctx().app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/refresh',
+          payload: { refresh_token: token },
+          remoteAddress: from,
+        });
       for (let i = 0; i < 15; i++) assertError(await refresh('192.0.2.10'), 401, 'unauthorized');
       const user = await loginAs(ctx(), t, 'member');
       const locked = await refresh('192.0.2.10', user.refreshToken);
@@ -120,7 +144,12 @@ describeEachDialect(
       assert.equal((await refresh('192.0.2.11', user.refreshToken)).statusCode, 200);
 
       const reset = (from: string) =>
-        ctx().app.inject({ method: 'POST', url: '/api/v1/auth/password/reset', payload: { token: 'prt_guess', new_password: 'a new password 1' }, remoteAddress: from });
+        ctx().app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/password/reset',
+          payload: { token: 'prt_guess', new_password: 'a new password 1' },
+          remoteAddress: from,
+        });
       for (let i = 0; i < 15; i++) assertError(await reset('192.0.2.20'), 400, 'validation_error');
       assertError(await reset('192.0.2.20'), 429, 'rate_limit_exceeded');
       assertError(await reset('192.0.2.21'), 400, 'validation_error');
@@ -139,7 +168,11 @@ describeEachDialect(
       });
       assert.equal(forgot.statusCode, 202);
       const token = tokenFromMailBody((await lastMailTo(ctx(), t, t.ownerEmail))!.body);
-      const reset = await ctx().app.inject({ method: 'POST', url: '/api/v1/auth/password/reset', payload: { token, new_password: 'a brand new password' } });
+      const reset = await ctx().app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/password/reset',
+        payload: { token, new_password: 'a brand new password' },
+      });
       assert.equal(reset.statusCode, 200, reset.body);
       assert.equal((await login(ctx(), t, t.ownerEmail, 'a brand new password', '10.14.0.1')).statusCode, 200);
     });

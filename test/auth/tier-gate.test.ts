@@ -30,7 +30,8 @@ describe('tier gate', () => {
 
 describe('roles', () => {
   const key = { via: 'api_key', role: 'admin', userId: null } as const;
-  const user = (role: 'owner' | 'admin' | 'member' | 'viewer', userId = 'u1') => ({ via: 'user_token', role, userId }) as const;
+  const user = (role: 'owner' | 'admin' | 'member' | 'viewer', userId = 'u1') =>
+    ({ via: 'user_token', role, userId }) as const;
   it('encodes who manages what', () => {
     assert.equal(canManageUsers(key), true);
     assert.equal(canManageUsers(user('admin')), true);

@@ -115,7 +115,10 @@ for (const factory of FACTORIES) {
 
     it('round-trips every byte value and an empty blob', async () => {
       const bytes = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), randomBytes(70_000)]);
-      const stored = await store.put('tenants/t1/documents/binary', Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]));
+      const stored = await store.put(
+        'tenants/t1/documents/binary',
+        Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]),
+      );
       assert.deepEqual(stored, { size: bytes.length, sha256: await sha256Of(bytes) });
       assert.ok((await readAll(await store.get('tenants/t1/documents/binary'))).equals(bytes));
 
@@ -176,7 +179,9 @@ for (const factory of FACTORIES) {
     });
 
     it('fails with BlobTooLargeError mid multipart upload and leaves no upload behind', async () => {
-      const error = await store.put('too-large/big', generatedStream(30 * MiB), { maxBytes: 20 * MiB }).catch((e: unknown) => e);
+      const error = await store
+        .put('too-large/big', generatedStream(30 * MiB), { maxBytes: 20 * MiB })
+        .catch((e: unknown) => e);
       assert.ok(error instanceof BlobTooLargeError, String(error));
       assert.equal(error.limit, 20 * MiB);
       await assertNothingStored('too-large/big');
@@ -185,7 +190,9 @@ for (const factory of FACTORIES) {
     it('keeps a put whose bytes are the expected ones', async () => {
       const bytes = Buffer.from('known bytes');
       const sha256 = await sha256Of(bytes);
-      const stored = await store.put('expected/ok', Readable.from([bytes]), { expected: { sha256, size: bytes.length } });
+      const stored = await store.put('expected/ok', Readable.from([bytes]), {
+        expected: { sha256, size: bytes.length },
+      });
       assert.deepEqual(stored, { size: bytes.length, sha256 });
       assert.equal(await getText('expected/ok'), 'known bytes');
       await store.put('expected/no-size', text('known bytes'), { expected: { sha256 } });
@@ -195,18 +202,31 @@ for (const factory of FACTORIES) {
     it('refuses bytes other than the expected ones and stores none of them', async () => {
       const wanted = Buffer.from('the recorded bytes');
       const expected = { sha256: await sha256Of(wanted), size: wanted.length };
-      await assert.rejects(store.put('expected/other', text('other bytes, same size'.slice(0, wanted.length)), { expected }), BlobChecksumMismatchError);
+      await assert.rejects(
+        store.put('expected/other', text('other bytes, same size'.slice(0, wanted.length)), { expected }),
+        BlobChecksumMismatchError,
+      );
       await assertNothingStored('expected/other');
-      await assert.rejects(store.put('expected/short', text('the recorded'), { expected: { sha256: expected.sha256 } }), BlobChecksumMismatchError);
+      await assert.rejects(
+        store.put('expected/short', text('the recorded'), { expected: { sha256: expected.sha256 } }),
+        BlobChecksumMismatchError,
+      );
       await assertNothingStored('expected/short');
     });
 
     it('checks a multipart-sized body against the expected hash too', async () => {
       const size = 20 * MiB;
-      await assert.rejects(store.put('expected/big', generatedStream(size), { expected: { sha256: await sha256Of(Buffer.from('nope')), size } }), BlobChecksumMismatchError);
+      await assert.rejects(
+        store.put('expected/big', generatedStream(size), {
+          expected: { sha256: await sha256Of(Buffer.from('nope')), size },
+        }),
+        BlobChecksumMismatchError,
+      );
       await assertNothingStored('expected/big');
       assert.deepEqual(await h.leftovers(), []);
-      const stored = await store.put('expected/big', generatedStream(size), { expected: { sha256: generatedSha256(size), size } });
+      const stored = await store.put('expected/big', generatedStream(size), {
+        expected: { sha256: generatedSha256(size), size },
+      });
       assert.equal(stored.sha256, generatedSha256(size));
       assert.equal((await store.head('expected/big'))?.size, size);
       await store.delete('expected/big');
@@ -239,12 +259,24 @@ for (const factory of FACTORIES) {
       assert.equal(await sha256Of(await store.get('tenants/t1/documents/large')), stored.sha256);
       // A range across the 8 MiB part boundary comes back byte-exact.
       const whole = await readAll(await store.get('tenants/t1/documents/large'));
-      const part = await readAll(await store.get('tenants/t1/documents/large', { start: 8 * MiB - 10, end: 8 * MiB + 9 }));
+      const part = await readAll(
+        await store.get('tenants/t1/documents/large', { start: 8 * MiB - 10, end: 8 * MiB + 9 }),
+      );
       assert.ok(part.equals(whole.subarray(8 * MiB - 10, 8 * MiB + 10)));
     });
 
     it('rejects unsafe keys', async () => {
-      for (const key of ['', '/etc/passwd', '../escape', 'a/../../b', 'a/./b', 'a//b', 'a/', 'nul\0byte', 'back\\slash']) {
+      for (const key of [
+        '',
+        '/etc/passwd',
+        '../escape',
+        'a/../../b',
+        'a/./b',
+        'a//b',
+        'a/',
+        'nul\0byte',
+        'back\\slash',
+      ]) {
         await assert.rejects(store.put(key, text('x')), InvalidBlobKeyError, JSON.stringify(key));
         await assert.rejects(store.get(key), InvalidBlobKeyError, JSON.stringify(key));
         await assert.rejects(store.head(key), InvalidBlobKeyError, JSON.stringify(key));
@@ -270,7 +302,11 @@ describe('LocalBlobStore specifics', () => {
       assert.deepEqual(await fsp.readdir(dir), ['blobs']);
       assert.equal(await fsp.readFile(path.join(dir, 'blobs/tenants/a/documents/b'), 'utf8'), 'x');
       await store.delete('tenants/a/documents/b');
-      assert.deepEqual(await fsp.readdir(path.join(dir, 'blobs/tenants/a/documents')), [], 'delete prunes nothing else');
+      assert.deepEqual(
+        await fsp.readdir(path.join(dir, 'blobs/tenants/a/documents')),
+        [],
+        'delete prunes nothing else',
+      );
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }

@@ -45,7 +45,12 @@ describe('S3BlobStore against the test S3 server', () => {
     const common = { endpoint: server.endpoint, region: 'us-east-1', forcePathStyle: true };
     client = new S3Client({ ...common, credentials: { accessKeyId: 'k', secretAccessKey: 's' } });
     await client.send(new CreateBucketCommand({ Bucket: 'docs' }));
-    store = new S3BlobStore({ ...common, bucket: 'docs', prefix: '/env-a/', credentials: { accessKeyId: 'k', secretAccessKey: 's' } });
+    store = new S3BlobStore({
+      ...common,
+      bucket: 'docs',
+      prefix: '/env-a/',
+      credentials: { accessKeyId: 'k', secretAccessKey: 's' },
+    });
   });
   after(async () => {
     store.destroy();
@@ -56,7 +61,10 @@ describe('S3BlobStore against the test S3 server', () => {
   it('stores keys under the prefix', async () => {
     await store.put('tenants/1/documents/2', Readable.from([Buffer.from('x')]));
     const listed = await client.send(new ListObjectsV2Command({ Bucket: 'docs', Prefix: 'env-a/' }));
-    assert.deepEqual(listed.Contents?.map((o) => [o.Key, o.Size]), [['env-a/tenants/1/documents/2', 1]]);
+    assert.deepEqual(
+      listed.Contents?.map((o) => [o.Key, o.Size]),
+      [['env-a/tenants/1/documents/2', 1]],
+    );
   });
 
   it('aborts the multipart upload it started when maxBytes is passed', async () => {
@@ -82,7 +90,11 @@ describe('S3BlobStore against the test S3 server', () => {
     const payload = Buffer.from('hello chunked world');
     const frame = (chunks: Buffer[], trailer: string) =>
       Buffer.concat([
-        ...chunks.flatMap((c) => [Buffer.from(`${c.length.toString(16)};chunk-signature=abc\r\n`), c, Buffer.from('\r\n')]),
+        ...chunks.flatMap((c) => [
+          Buffer.from(`${c.length.toString(16)};chunk-signature=abc\r\n`),
+          c,
+          Buffer.from('\r\n'),
+        ]),
         Buffer.from(`0;chunk-signature=abc\r\n${trailer}\r\n`),
       ]);
     const crc = Buffer.alloc(4);
@@ -122,9 +134,17 @@ describe('S3BlobStore against the test S3 server', () => {
     const gets = count(server, 'GetObject');
     await store.put('checked', Readable.from([body]), { expected });
     assert.equal(count(server, 'GetObject'), gets, 'no read-back');
-    assert.deepEqual(await store.head('checked'), { size: body.length, sha256: expected.sha256 }, 'HEAD answers the kept whole-object SHA-256');
+    assert.deepEqual(
+      await store.head('checked'),
+      { size: body.length, sha256: expected.sha256 },
+      'HEAD answers the kept whole-object SHA-256',
+    );
     await store.put('unchecked', Readable.from([body]));
-    assert.deepEqual(await store.head('unchecked'), { size: body.length }, 'a CRC32-only object has no SHA-256 to answer');
+    assert.deepEqual(
+      await store.head('unchecked'),
+      { size: body.length },
+      'a CRC32-only object has no SHA-256 to answer',
+    );
   });
 
   it('a body corrupted on the way is refused by the server (BadDigest) and nothing is kept', async () => {
@@ -133,7 +153,11 @@ describe('S3BlobStore against the test S3 server', () => {
     await store.put('transit', Readable.from([Buffer.from('an older version')]));
     server.corruptNextBody('docs', 'env-a/transit');
     await assert.rejects(store.put('transit', Readable.from([body]), { expected }), BlobChecksumMismatchError);
-    assert.equal(await readAll(await store.get('transit')).then(String), 'an older version', 'the refused PUT replaced nothing');
+    assert.equal(
+      await readAll(await store.get('transit')).then(String),
+      'an older version',
+      'the refused PUT replaced nothing',
+    );
   });
 
   it('checks each part of a large put by its SHA-256 and refuses a corrupted part', async () => {

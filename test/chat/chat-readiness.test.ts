@@ -15,18 +15,32 @@ describeEachDialect('chat: a document that is not completed', (ctx) => {
     const tenant = await createTenant(ctx());
     const documentId = await uploadOk(ctx(), tenant.headers, { filename: 'lease.txt', content: Buffer.from(LEASE) });
     // A session may be opened at once; the question waits for the document.
-    const created = await ctx().app.inject({ method: 'POST', url: '/api/v1/chat/sessions', headers: tenant.headers, payload: { document_id: documentId, name: 'Early' } });
+    const created = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/v1/chat/sessions',
+      headers: tenant.headers,
+      payload: { document_id: documentId, name: 'Early' },
+    });
     assert.equal(created.statusCode, 201, created.body);
     const session = created.json().id;
     const ask = (headers: Record<string, string> = {}) =>
-      ctx().app.inject({ method: 'POST', url: `/api/v1/chat/sessions/${session}/ask`, headers: { ...tenant.headers, ...headers }, payload: { message: 'When does the lease end?' } });
+      ctx().app.inject({
+        method: 'POST',
+        url: `/api/v1/chat/sessions/${session}/ask`,
+        headers: { ...tenant.headers, ...headers },
+        payload: { message: 'When does the lease end?' },
+      });
 
     const body = assertError(await ask(), 409, 'document_not_ready');
     assert.deepEqual(body.details, { document_id: documentId, status: 'processing' });
     assert.match(body.message, /still being processed/);
     assertError(await ask({ accept: 'text/event-stream' }), 409, 'document_not_ready');
     assert.equal(await charges(ctx(), tenant.tenantId, 'chat_ask'), 0);
-    assert.equal((await ctx().app.inject({ url: `/api/v1/chat/sessions/${session}`, headers: tenant.headers })).json().message_count, 0);
+    assert.equal(
+      (await ctx().app.inject({ url: `/api/v1/chat/sessions/${session}`, headers: tenant.headers })).json()
+        .message_count,
+      0,
+    );
 
     const worker = ctx().container.createWorker();
     worker.start();
@@ -42,9 +56,25 @@ describeEachDialect('chat: a document that is not completed', (ctx) => {
     const tenant = await createTenant(ctx());
     const documentId = await uploadOk(ctx(), tenant.headers, { filename: 'lease.txt', content: Buffer.from(LEASE) });
     // As the pipeline leaves a file it could not read (no worker runs now, so nothing overwrites it).
-    await ctx().container.database.db.updateTable('documents').set({ status: 'failed' }).where('id', '=', documentId).execute();
-    const session = (await ctx().app.inject({ method: 'POST', url: '/api/v1/chat/sessions', headers: tenant.headers, payload: { document_id: documentId, name: 'Failed' } })).json().id;
-    const res = await ctx().app.inject({ method: 'POST', url: `/api/v1/chat/sessions/${session}/ask`, headers: tenant.headers, payload: { message: 'When does it end?' } });
+    await ctx()
+      .container.database.db.updateTable('documents')
+      .set({ status: 'failed' })
+      .where('id', '=', documentId)
+      .execute();
+    const session = (
+      await ctx().app.inject({
+        method: 'POST',
+        url: '/api/v1/chat/sessions',
+        headers: tenant.headers,
+        payload: { document_id: documentId, name: 'Failed' },
+      })
+    ).json().id;
+    const res = await ctx().app.inject({
+      method: 'POST',
+      url: `/api/v1/chat/sessions/${session}/ask`,
+      headers: tenant.headers,
+      payload: { message: 'When does it end?' },
+    });
     const body = assertError(res, 409, 'document_not_ready');
     assert.equal(body.details.status, 'failed');
     assert.equal(await charges(ctx(), tenant.tenantId, 'chat_ask'), 0);
@@ -59,12 +89,30 @@ describeEachDialect(
   (ctx) => {
     it('sends the best passages of the document, numbered, and cites the one the model used', async () => {
       const tenant = await createTenant(ctx());
-      const filler = Array.from({ length: 30 }, (_, i) => `Clause ${i + 10} covers general housekeeping matter number ${i} in plain words.`).join(' ');
-      const documentId = await uploadOk(ctx(), tenant.headers, { filename: 'lease.txt', content: Buffer.from(`${filler}\n\n${LEASE}`) });
+      const filler = Array.from(
+        { length: 30 },
+        (_, i) => `Clause ${i + 10} covers general housekeeping matter number ${i} in plain words.`,
+      ).join(' ');
+      const documentId = await uploadOk(ctx(), tenant.headers, {
+        filename: 'lease.txt',
+        content: Buffer.from(`${filler}\n\n${LEASE}`),
+      });
       await waitProcessed(ctx(), documentId);
-      const session = (await ctx().app.inject({ method: 'POST', url: '/api/v1/chat/sessions', headers: tenant.headers, payload: { document_id: documentId, name: 'Model' } })).json().id;
+      const session = (
+        await ctx().app.inject({
+          method: 'POST',
+          url: '/api/v1/chat/sessions',
+          headers: tenant.headers,
+          payload: { document_id: documentId, name: 'Model' },
+        })
+      ).json().id;
       const before = openai.requests.length;
-      const res = await ctx().app.inject({ method: 'POST', url: `/api/v1/chat/sessions/${session}/ask`, headers: tenant.headers, payload: { message: 'When does the lease end?' } });
+      const res = await ctx().app.inject({
+        method: 'POST',
+        url: `/api/v1/chat/sessions/${session}/ask`,
+        headers: tenant.headers,
+        payload: { message: 'When does the lease end?' },
+      });
       assert.equal(res.statusCode, 200, res.body);
       const chats = openai.requests.slice(before).filter((r) => r.path === '/v1/chat/completions');
       assert.equal(chats.length, 1);
@@ -84,6 +132,12 @@ describeEachDialect(
   },
   {
     worker: true,
-    env: { AI_PROVIDER: 'openai', OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: 'sk-test', OPENAI_EMBEDDING_DIMENSIONS: '64', OPENAI_MAX_RETRIES: '0' },
+    env: {
+      AI_PROVIDER: 'openai',
+      OPENAI_BASE_URL: openai.url,
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_EMBEDDING_DIMENSIONS: '64',
+      OPENAI_MAX_RETRIES: '0',
+    },
   },
 );

@@ -31,13 +31,27 @@ describeEachDialect(
   (ctx) => {
     let tenant: TestTenant;
     let documentId: string;
-    const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = tenant.headers) =>
-      ctx().app.inject({ method, url: `/api/v1${url}`, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+    const call = (
+      method: 'GET' | 'POST' | 'DELETE',
+      url: string,
+      payload?: unknown,
+      headers: Record<string, string> = tenant.headers,
+    ) =>
+      ctx().app.inject({
+        method,
+        url: `/api/v1${url}`,
+        headers,
+        ...(payload !== undefined ? { payload: payload as object } : {}),
+      });
 
     it('opens a session on a readable document only', async () => {
       tenant = await createTenant(ctx());
       documentId = await uploadOk(ctx(), tenant.headers, { filename: 'policy.txt', content: Buffer.from(POLICY) });
-      await waitFor(async () => (await call('GET', `/documents/${documentId}`)).json().status === 'completed', 'processing', 30_000);
+      await waitFor(
+        async () => (await call('GET', `/documents/${documentId}`)).json().status === 'completed',
+        'processing',
+        30_000,
+      );
 
       const res = await call('POST', '/chat/sessions', { document_id: documentId, name: 'Travel questions' });
       assert.equal(res.statusCode, 201, res.body);
@@ -50,14 +64,24 @@ describeEachDialect(
       assertError(await call('POST', '/chat/sessions', { document_id: 'doc_missing', name: 'x' }), 404, 'not_found');
       assertError(await call('POST', '/chat/sessions', { document_id: documentId }), 400, 'validation_error');
       const other = await createTenant(ctx());
-      assertError(await call('POST', '/chat/sessions', { document_id: documentId, name: 'x' }, other.headers), 404, 'not_found');
+      assertError(
+        await call('POST', '/chat/sessions', { document_id: documentId, name: 'x' }, other.headers),
+        404,
+        'not_found',
+      );
       const viewer = await loginAs(ctx(), tenant, 'viewer');
-      assertError(await call('POST', '/chat/sessions', { document_id: documentId, name: 'x' }, viewer.headers), 404, 'not_found');
+      assertError(
+        await call('POST', '/chat/sessions', { document_id: documentId, name: 'x' }, viewer.headers),
+        404,
+        'not_found',
+      );
     });
 
     it('answers from the document with citations, stores both messages, charges one credit', async () => {
       const session = (await call('POST', '/chat/sessions', { document_id: documentId, name: 'Hotels' })).json();
-      const res = await call('POST', `/chat/sessions/${session.id}/ask`, { message: 'How much is a hotel night in Paris reimbursed?' });
+      const res = await call('POST', `/chat/sessions/${session.id}/ask`, {
+        message: 'How much is a hotel night in Paris reimbursed?',
+      });
       assert.equal(res.statusCode, 200, res.body);
       const answer = res.json();
       assert.equal(answer.role, 'assistant');
@@ -88,14 +112,23 @@ describeEachDialect(
       assert.equal(Number(charges[0]!.millicredits), 1000);
       assert.equal(charges[0]!.reference, answer.id);
 
-      const events = await ctx().container.database.db.selectFrom('events').select(['name', 'data']).where('tenant_id', '=', tenant.tenantId).execute();
+      const events = await ctx()
+        .container.database.db.selectFrom('events')
+        .select(['name', 'data'])
+        .where('tenant_id', '=', tenant.tenantId)
+        .execute();
       assert.ok(events.some((e) => e.name === 'chat.session.created' && JSON.parse(e.data).session_id === session.id));
-      assert.equal(events.filter((e) => e.name === 'chat.message.created' && JSON.parse(e.data).session_id === session.id).length, 2);
+      assert.equal(
+        events.filter((e) => e.name === 'chat.message.created' && JSON.parse(e.data).session_id === session.id).length,
+        2,
+      );
     });
 
     it('says plainly when the document holds no answer, with no citations', async () => {
       const session = (await call('POST', '/chat/sessions', { document_id: documentId, name: 'Off topic' })).json();
-      const answer = (await call('POST', `/chat/sessions/${session.id}/ask`, { message: 'What is the boiling point of mercury?' })).json();
+      const answer = (
+        await call('POST', `/chat/sessions/${session.id}/ask`, { message: 'What is the boiling point of mercury?' })
+      ).json();
       assert.deepEqual(answer.citations, []);
       assert.match(answer.content, /could not find|not find|no answer|doesn.t say/i);
     });
@@ -140,18 +173,31 @@ describeEachDialect(
       const period = new Date().toISOString().slice(0, 7);
       await ctx()
         .container.database.db.insertInto('ai_credit_charges')
-        .values({ id: `crd_fill_${poor.tenantId}`, tenant_id: poor.tenantId, period, millicredits: 99_500, reason: 'semantic_search', reference: null, created_at: Date.now() })
+        .values({
+          id: `crd_fill_${poor.tenantId}`,
+          tenant_id: poor.tenantId,
+          period,
+          millicredits: 99_500,
+          reason: 'semantic_search',
+          reference: null,
+          created_at: Date.now(),
+        })
         .execute();
       const res = await call('POST', `/chat/sessions/${session.id}/ask`, { message: 'Hotel in Paris?' }, poor.headers);
       const body = assertError(res, 402, 'insufficient_credits');
       assert.deepEqual(body.details, { needed: 1, remaining: 0.5 });
-      assert.equal((await call('GET', `/chat/sessions/${session.id}`, undefined, poor.headers)).json().message_count, 0);
+      assert.equal(
+        (await call('GET', `/chat/sessions/${session.id}`, undefined, poor.headers)).json().message_count,
+        0,
+      );
     });
 
     it('sessions are listed, read and deleted by their owner only; other tenants see nothing', async () => {
       const member = await loginAs(ctx(), tenant, 'member');
       const mine = await uploadOk(ctx(), member.headers, { filename: 'mine.txt', content: Buffer.from(POLICY) });
-      const s = (await call('POST', '/chat/sessions', { document_id: mine, name: 'Member chat' }, member.headers)).json();
+      const s = (
+        await call('POST', '/chat/sessions', { document_id: mine, name: 'Member chat' }, member.headers)
+      ).json();
       const listed = (await call('GET', '/chat/sessions', undefined, member.headers)).json();
       assert.deepEqual(
         listed.data.map((x: { id: string }) => x.id),
@@ -165,7 +211,11 @@ describeEachDialect(
       const other = await createTenant(ctx());
       assertError(await call('GET', `/chat/sessions/${s.id}`, undefined, other.headers), 404, 'not_found');
       assertError(await call('GET', `/chat/sessions/${s.id}/messages`, undefined, other.headers), 404, 'not_found');
-      assertError(await call('POST', `/chat/sessions/${s.id}/ask`, { message: 'hi there' }, other.headers), 404, 'not_found');
+      assertError(
+        await call('POST', `/chat/sessions/${s.id}/ask`, { message: 'hi there' }, other.headers),
+        404,
+        'not_found',
+      );
       assertError(await call('DELETE', `/chat/sessions/${s.id}`, undefined, other.headers), 404, 'not_found');
       assert.equal((await call('GET', '/chat/sessions', undefined, other.headers)).json().total, 0);
       const del = await call('DELETE', `/chat/sessions/${s.id}`, undefined, member.headers);

@@ -10,7 +10,8 @@ import { createTenant, type TestTenant } from '../support/fixtures.ts';
 import { faultProxy, origin } from '../sdk/helpers.ts';
 import { cli, cliHome, startCli, writeTree } from './helpers.ts';
 
-const POLICY = 'Travel and Expense Policy. Hotel stays are reimbursed up to 180 euros per night in Paris and 150 euros elsewhere.';
+const POLICY =
+  'Travel and Expense Policy. Hotel stays are reimbursed up to 180 euros per night in Paris and 150 euros elsewhere.';
 
 describeEachDialect(
   'docuvault CLI',
@@ -52,10 +53,16 @@ describeEachDialect(
       assert.ok(who.stdout.includes(`API key ${tenant.apiKey.slice(0, 16)}…`), who.stdout);
       assert.ok(!who.stdout.includes(tenant.apiKey), 'the secret is never printed');
       assert.match(who.stdout, /role: \w+/);
-      assert.ok(who.stdout.includes(`tenant: `) && who.stdout.includes(`(${tenant.subdomain}, enterprise)`), who.stdout);
+      assert.ok(
+        who.stdout.includes(`tenant: `) && who.stdout.includes(`(${tenant.subdomain}, enterprise)`),
+        who.stdout,
+      );
       assert.ok(who.stdout.includes(`url: ${base}`), who.stdout);
       const asJson = JSON.parse((await cli(['whoami', '--json'], home.env)).stdout);
-      assert.deepEqual([asJson.tenant.subdomain, asJson.user, asJson.api_key], [tenant.subdomain, null, `${tenant.apiKey.slice(0, 16)}…`]);
+      assert.deepEqual(
+        [asJson.tenant.subdomain, asJson.user, asJson.api_key],
+        [tenant.subdomain, null, `${tenant.apiKey.slice(0, 16)}…`],
+      );
       // Another tenant's key answers for that tenant.
       const other = await createTenant(ctx());
       const theirs = await cli(['whoami', '--json'], { ...home.env, DOCUVAULT_API_KEY: other.apiKey });
@@ -65,7 +72,11 @@ describeEachDialect(
     it('says so while it waits out a rate limit (429 Retry-After), then carries on', async () => {
       const proxy = await faultProxy(base);
       try {
-        const body = JSON.stringify({ error: 'rate_limit_exceeded', code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' });
+        const body = JSON.stringify({
+          error: 'rate_limit_exceeded',
+          code: 'RATE_LIMIT_EXCEEDED',
+          message: 'slow down',
+        });
         proxy.failNext(/\/auth\/me/, { status: 429, headers: { 'retry-after': '1' }, body });
         const who = await cli(['whoami'], { ...home.env, DOCUVAULT_URL: proxy.url });
         assert.equal(who.code, 0, who.stderr);
@@ -92,35 +103,63 @@ describeEachDialect(
       await writeTree(tree, { 'March Meeting.txt': 'The board met in March.' });
       const first = await cli(['upload', tree, '--to', '/Board Papers', '--json', '--no-ai'], home.env);
       assert.equal(first.code, 0, first.stderr);
-      const names = async () => (await sdk.call('listFolders', { query: { include_document_count: 'false' } })).folders.map((f) => f.name);
+      const names = async () =>
+        (await sdk.call('listFolders', { query: { include_document_count: 'false' } })).folders.map((f) => f.name);
       assert.ok((await names()).includes('Board Papers'), (await names()).join(', '));
       assert.ok((await names()).includes('Minutes 2025'), (await names()).join(', '));
       assert.equal((await names()).filter((n) => n.toLowerCase() === 'board papers').length, 1);
       // Another spelling of the same path reuses the folder rather than making a second one.
-      const again = await cli(['upload', join(home.dir, 'Minutes 2025', 'March Meeting.txt'), '--to', '/board papers/minutes 2025', '--json', '--no-ai'], home.env);
+      const again = await cli(
+        [
+          'upload',
+          join(home.dir, 'Minutes 2025', 'March Meeting.txt'),
+          '--to',
+          '/board papers/minutes 2025',
+          '--json',
+          '--no-ai',
+        ],
+        home.env,
+      );
       assert.equal(again.code, 0, again.stderr);
       assert.equal(JSON.parse(again.stdout).skipped, 1);
       assert.equal((await names()).filter((n) => n.toLowerCase() === 'board papers').length, 1);
       const ls = JSON.parse((await cli(['ls', '/BOARD PAPERS', '--json'], home.env)).stdout);
-      assert.deepEqual(ls.folders.map((f: { name: string }) => f.name), ['Minutes 2025']);
+      assert.deepEqual(
+        ls.folders.map((f: { name: string }) => f.name),
+        ['Minutes 2025'],
+      );
     });
 
     it('uploads a folder tree mirrored as folders, and a re-run sends nothing', async () => {
       const tree = join(home.dir, 'tree');
-      await writeTree(tree, { 'policy.txt': POLICY, 'reports/2025/q1.txt': 'Quarter one revenue grew.', 'reports/invoice.pdf': tinyPdf('Invoice 7'), '.hidden': 'x' });
+      await writeTree(tree, {
+        'policy.txt': POLICY,
+        'reports/2025/q1.txt': 'Quarter one revenue grew.',
+        'reports/invoice.pdf': tinyPdf('Invoice 7'),
+        '.hidden': 'x',
+      });
       const first = await cli(['upload', tree, '--to', '/Archive', '--json', '--tags', 'imported'], home.env);
       assert.equal(first.code, 0, first.stderr);
       const summary = JSON.parse(first.stdout);
       assert.deepEqual([summary.uploaded, summary.skipped, summary.failed], [3, 0, 0]);
 
       const ls = JSON.parse((await cli(['ls', '/Archive/tree/reports', '--json'], home.env)).stdout);
-      assert.deepEqual(ls.folders.map((f: { name: string }) => f.name), ['2025']);
-      assert.deepEqual(ls.documents.map((d: { filename: string }) => d.filename), ['invoice.pdf']);
+      assert.deepEqual(
+        ls.folders.map((f: { name: string }) => f.name),
+        ['2025'],
+      );
+      assert.deepEqual(
+        ls.documents.map((d: { filename: string }) => d.filename),
+        ['invoice.pdf'],
+      );
       assert.deepEqual(ls.documents[0].tags, ['imported']);
 
       const proxy = await faultProxy(base);
       try {
-        const again = await cli(['upload', tree, '--to', '/Archive', '--json'], { ...home.env, DOCUVAULT_URL: proxy.url });
+        const again = await cli(['upload', tree, '--to', '/Archive', '--json'], {
+          ...home.env,
+          DOCUVAULT_URL: proxy.url,
+        });
         assert.equal(again.code, 0, again.stderr);
         assert.deepEqual(JSON.parse(again.stdout).skipped, 3);
         assert.equal(proxy.seen.filter((r) => r.url.includes('/upload')).length, 0);
@@ -132,10 +171,15 @@ describeEachDialect(
     it('resumes a killed upload without sending any file twice', async () => {
       const many = join(home.dir, 'many');
       const files: Record<string, string> = {};
-      for (let i = 0; i < 40; i++) files[`note-${String(i).padStart(2, '0')}.txt`] = `Note number ${i}: ${'words '.repeat(40)}`;
+      for (let i = 0; i < 40; i++)
+        files[`note-${String(i).padStart(2, '0')}.txt`] = `Note number ${i}: ${'words '.repeat(40)}`;
       await writeTree(many, files);
       const run = startCli(['upload', many, '--to', '/Notes', '--concurrency', '1', '--no-ai'], home.env);
-      await waitFor(async () => (await sdk.call('listDocuments', { query: { search: 'note-' } })).total >= 5, 'first uploads', 30_000);
+      await waitFor(
+        async () => (await sdk.call('listDocuments', { query: { search: 'note-' } })).total >= 5,
+        'first uploads',
+        30_000,
+      );
       run.child.kill('SIGKILL');
       await run.done;
       const arrived = (await sdk.call('listDocuments', { query: { search: 'note-', page_size: 100 } })).total;
@@ -143,7 +187,10 @@ describeEachDialect(
 
       const proxy = await faultProxy(base);
       try {
-        const rerun = await cli(['upload', many, '--to', '/Notes', '--concurrency', '4', '--no-ai', '--json'], { ...home.env, DOCUVAULT_URL: proxy.url });
+        const rerun = await cli(['upload', many, '--to', '/Notes', '--concurrency', '4', '--no-ai', '--json'], {
+          ...home.env,
+          DOCUVAULT_URL: proxy.url,
+        });
         assert.equal(rerun.code, 0, rerun.stderr || rerun.stdout);
         const summary = JSON.parse(rerun.stdout);
         assert.equal(summary.uploaded + summary.skipped, 40);
@@ -152,7 +199,9 @@ describeEachDialect(
       } finally {
         await proxy.close();
       }
-      const names = (await sdk.call('listDocuments', { query: { search: 'note-', limit: 100 } })).data.map((d) => d.filename);
+      const names = (await sdk.call('listDocuments', { query: { search: 'note-', limit: 100 } })).data.map(
+        (d) => d.filename,
+      );
       assert.equal(names.length, 40);
       assert.equal(new Set(names).size, 40);
     });
@@ -197,9 +246,14 @@ describeEachDialect(
     });
 
     it('lists webhooks, sends a test and shows the delivery log', async () => {
-      const hook = await sdk.call('createWebhook', { body: { url: 'https://127.0.0.1:9/hook', events: ['document.uploaded'] } });
+      const hook = await sdk.call('createWebhook', {
+        body: { url: 'https://127.0.0.1:9/hook', events: ['document.uploaded'] },
+      });
       const list = JSON.parse((await cli(['webhooks', '--json'], home.env)).stdout);
-      assert.deepEqual(list.map((h: { id: string }) => h.id), [hook.id]);
+      assert.deepEqual(
+        list.map((h: { id: string }) => h.id),
+        [hook.id],
+      );
       assert.equal((await cli(['webhooks', 'test', hook.id], home.env)).code, 0);
       const deliveries = JSON.parse((await cli(['webhooks', 'deliveries', hook.id, '--json'], home.env)).stdout);
       assert.ok(deliveries.data.some((d: { event: string }) => d.event === 'webhook.test'));
@@ -213,18 +267,27 @@ describeEachDialect(
       const res = await cli(['get', doc.id], { ...home.env, DOCUVAULT_API_KEY: other.apiKey });
       assert.equal(res.code, 1);
       assert.match(res.stderr, /NOT_FOUND, HTTP 404/);
-      assert.equal((await cli(['download', doc.id, '-o', '-'], { ...home.env, DOCUVAULT_API_KEY: other.apiKey })).code, 1);
+      assert.equal(
+        (await cli(['download', doc.id, '-o', '-'], { ...home.env, DOCUVAULT_API_KEY: other.apiKey })).code,
+        1,
+      );
     });
 
     it('logs a user in with the password on stdin and keeps the refreshed tokens', async () => {
       const userHome = await cliHome();
-      const res = await cli(['login', '--url', base, '--tenant', tenant.subdomain, '--email', tenant.ownerEmail, '--password-stdin'], userHome.env, `${tenant.ownerPassword}\n`);
+      const res = await cli(
+        ['login', '--url', base, '--tenant', tenant.subdomain, '--email', tenant.ownerEmail, '--password-stdin'],
+        userHome.env,
+        `${tenant.ownerPassword}\n`,
+      );
       assert.equal(res.code, 0, res.stderr);
       const file = userHome.env.DOCUVAULT_CONFIG as string;
       const config = JSON.parse(await readFile(file, 'utf8'));
       assert.ok(config.tokens.refreshToken);
       // Force the access token to look expired: the next command refreshes it and saves the new pair.
-      await writeTree(join(file, '..'), { 'config.json': JSON.stringify({ ...config, tokens: { ...config.tokens, expiresAt: 0 } }) });
+      await writeTree(join(file, '..'), {
+        'config.json': JSON.stringify({ ...config, tokens: { ...config.tokens, expiresAt: 0 } }),
+      });
       const ls = await cli(['ls', '/Archive', '--json'], userHome.env);
       assert.equal(ls.code, 0, ls.stderr);
       const after = JSON.parse(await readFile(file, 'utf8'));
@@ -237,7 +300,14 @@ describeEachDialect(
       const workflow = await sdk.request<{ id: string }>('POST', '/api/v1/dag/workflows', {
         body: {
           name: 'Needs a yes',
-          nodes: [{ id: 'ok', type: 'human_approval', timeout_hours: 1, config: { assignee_type: 'role', assignee_value: 'admin', title: 'Approve the CLI test' } }],
+          nodes: [
+            {
+              id: 'ok',
+              type: 'human_approval',
+              timeout_hours: 1,
+              config: { assignee_type: 'role', assignee_value: 'admin', title: 'Approve the CLI test' },
+            },
+          ],
         },
       });
       await sdk.request('POST', `/api/v1/dag/workflows/${workflow.id}/execute`, { body: { trigger_data: {} } });
@@ -245,7 +315,11 @@ describeEachDialect(
         async () => {
           const listed = await cli(['tasks', '--json'], home.env);
           assert.equal(listed.code, 0, listed.stderr);
-          return (JSON.parse(listed.stdout).data as { id: string; title: string }[]).find((t) => t.title === 'Approve the CLI test') ?? false;
+          return (
+            (JSON.parse(listed.stdout).data as { id: string; title: string }[]).find(
+              (t) => t.title === 'Approve the CLI test',
+            ) ?? false
+          );
         },
         'the task in the inbox',
         20_000,

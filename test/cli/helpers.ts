@@ -13,10 +13,17 @@ export interface CliResult {
 }
 
 /** Starts `docuvault <args>` as a real process, as a shell user would, with its own config file. */
-export function startCli(args: string[], env: Record<string, string>, stdin?: string): { child: ChildProcess; done: Promise<CliResult> } {
+export function startCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin?: string,
+): { child: ChildProcess; done: Promise<CliResult> } {
   // The compile cache (set by `npm test`) only saves start-up time: each of the suite's many CLI runs compiles the same modules.
   const cache = process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {};
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: env.HOME ?? tmpdir(), ...cache, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: env.HOME ?? tmpdir(), ...cache, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {

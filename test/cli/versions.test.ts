@@ -31,19 +31,43 @@ describeEachDialect(
       assert.equal(made.number, 2);
       assert.equal(made.created, true);
       // Processing starts over on the new file (a version upload answers before extraction ends).
-      await waitFor(async () => (await sdk.call('getDocument', { path: { id: doc.id } })).status === 'completed', 'version 2 processed', 60_000);
+      await waitFor(
+        async () => (await sdk.call('getDocument', { path: { id: doc.id } })).status === 'completed',
+        'version 2 processed',
+        60_000,
+      );
       await sdk.documents.waitUntilProcessed(doc.id, { timeoutMs: 60_000 });
-      const content = await t.app.inject({ method: 'GET', url: `/api/v1/documents/${doc.id}/content`, headers: tenant.headers });
+      const content = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/documents/${doc.id}/content`,
+        headers: tenant.headers,
+      });
       assert.match(content.json().content, /river garage/);
       assert.doesNotMatch(content.json().content, /north lot/);
 
       const search = async (query: string) =>
-        (await t.app.inject({ method: 'GET', url: `/api/v1/search?mode=text&q=${encodeURIComponent(query)}`, headers: tenant.headers })).json() as Json;
-      await waitFor(async () => (await search('garage')).results?.some((r: Json) => r.document.id === doc.id), 'the new text indexed', 30_000);
-      assert.ok(!(await search('north lot')).results?.some((r: Json) => r.document.id === doc.id), 'the old text is no longer found');
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/v1/search?mode=text&q=${encodeURIComponent(query)}`,
+            headers: tenant.headers,
+          })
+        ).json() as Json;
+      await waitFor(
+        async () => (await search('garage')).results?.some((r: Json) => r.document.id === doc.id),
+        'the new text indexed',
+        30_000,
+      );
+      assert.ok(
+        !(await search('north lot')).results?.some((r: Json) => r.document.id === doc.id),
+        'the old text is no longer found',
+      );
 
       const session = await sdk.call('createChatSession', { body: { document_id: doc.id, name: 'Parking' } });
-      const answer = await sdk.call('askChatSession', { path: { id: session.id }, body: { message: 'Where do staff park?' } });
+      const answer = await sdk.call('askChatSession', {
+        path: { id: session.id },
+        body: { message: 'Where do staff park?' },
+      });
       assert.ok(answer.citations.length > 0, 'the answer cites a passage');
       for (const c of answer.citations) assert.equal(c.version, 2);
       assert.match(answer.citations.map((c: Json) => c.text).join(' '), /garage/);

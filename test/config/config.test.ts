@@ -57,24 +57,35 @@ describe('loadConfig', () => {
     const set = loadConfig({ PROCESSING_MAX_DECODED_MB: '256', WORKER_METRICS_PORT: '9464' });
     assert.equal(set.processing.maxDecodedMb, 256);
     assert.equal(set.worker.metricsPort, 9464);
-    assert.throws(() => loadConfig({ PROCESSING_MAX_DECODED_MB: '4', WORKER_METRICS_PORT: '70000' }), (error: unknown) => {
-      assert.ok(error instanceof ConfigError);
-      assert.deepEqual(
-        ['PROCESSING_MAX_DECODED_MB', 'WORKER_METRICS_PORT'].map((name) => error.problems.some((p) => p.includes(name))),
-        [true, true],
-      );
-      return true;
-    });
+    assert.throws(
+      () => loadConfig({ PROCESSING_MAX_DECODED_MB: '4', WORKER_METRICS_PORT: '70000' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.deepEqual(
+          ['PROCESSING_MAX_DECODED_MB', 'WORKER_METRICS_PORT'].map((name) =>
+            error.problems.some((p) => p.includes(name)),
+          ),
+          [true, true],
+        );
+        return true;
+      },
+    );
   });
 
   it('refuses to start naming every bad variable at once', () => {
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', ALLOW_PRIVATE_NETWORK_TARGETS: 'maybe', BLOB_STORE: 's3' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        ALLOW_PRIVATE_NETWORK_TARGETS: 'maybe',
+        BLOB_STORE: 's3',
+      });
       assert.fail('expected a ConfigError');
     } catch (error) {
       assert.ok(error instanceof ConfigError);
       const text = error.problems.join('\n');
-      for (const name of ['PORT', 'DATABASE_URL', 'ALLOW_PRIVATE_NETWORK_TARGETS', 'S3_BUCKET']) assert.match(text, new RegExp(name));
+      for (const name of ['PORT', 'DATABASE_URL', 'ALLOW_PRIVATE_NETWORK_TARGETS', 'S3_BUCKET'])
+        assert.match(text, new RegExp(name));
       assert.equal(error.problems.length, 4);
     }
   });

@@ -2,8 +2,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { it } from 'node:test';
 
-type LockEntry = { version?: string; optionalDependencies?: Record<string, string>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-const lock = JSON.parse(fs.readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as { packages: Record<string, LockEntry> };
+type LockEntry = {
+  version?: string;
+  optionalDependencies?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+};
+const lock = JSON.parse(fs.readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
+  packages: Record<string, LockEntry>;
+};
 const manifest = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as LockEntry;
 
 /** Where npm would find `name` for the package at `from`: nested first, then each parent, then the top. */

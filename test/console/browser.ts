@@ -20,7 +20,9 @@ export function findChromium(): string | null {
 }
 
 export const CHROMIUM = findChromium();
-export const NO_CHROMIUM = CHROMIUM ? false : 'Chromium is not installed (Debian: apt-get install chromium); the real-browser tests need it';
+export const NO_CHROMIUM = CHROMIUM
+  ? false
+  : 'Chromium is not installed (Debian: apt-get install chromium); the real-browser tests need it';
 
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
@@ -52,8 +54,12 @@ export function unnamedControls(page: Page): Promise<string[]> {
           // alt="" marks an image as decoration (a thumbnail inside a named link, say): nothing to name.
           (el.tagName === 'IMG' && el.getAttribute('alt') === ''),
       );
-    const controls = [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, img, iframe')];
-    return controls.filter((el) => el.getClientRects().length > 0 && !named(el)).map((el) => el.outerHTML.slice(0, 120));
+    const controls = [
+      ...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, img, iframe'),
+    ];
+    return controls
+      .filter((el) => el.getClientRects().length > 0 && !named(el))
+      .map((el) => el.outerHTML.slice(0, 120));
   });
 }
 
@@ -64,7 +70,8 @@ export function layoutShift(page: Page): Promise<number> {
       new Promise<number>((resolve) => {
         let total = 0;
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) total += entry.value;
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+            if (!entry.hadRecentInput) total += entry.value;
         }).observe({ type: 'layout-shift', buffered: true });
         setTimeout(() => resolve(total), 100);
       }),
@@ -78,14 +85,48 @@ export async function axeViolations(page: Page): Promise<string[]> {
     await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
   }
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const { violations } = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            o: object,
+          ): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    const { violations } = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+      );
   });
 }
 
 /** The new console's session (sessionStorage), set before the page's scripts run. */
-export async function withNextSession(page: Page, user: { accessToken: string; refreshToken: string; csrfToken: string }, tenant: string): Promise<void> {
-  const session = { tokens: { accessToken: user.accessToken, refreshToken: user.refreshToken, csrfToken: user.csrfToken, expiresAt: Date.now() + 10 * 60_000, tenant } };
-  await page.addInitScript((value) => sessionStorage.setItem('docuvault.console.session', value), JSON.stringify(session));
+export async function withNextSession(
+  page: Page,
+  user: { accessToken: string; refreshToken: string; csrfToken: string },
+  tenant: string,
+): Promise<void> {
+  const session = {
+    tokens: {
+      accessToken: user.accessToken,
+      refreshToken: user.refreshToken,
+      csrfToken: user.csrfToken,
+      expiresAt: Date.now() + 10 * 60_000,
+      tenant,
+    },
+  };
+  await page.addInitScript(
+    (value) => sessionStorage.setItem('docuvault.console.session', value),
+    JSON.stringify(session),
+  );
 }

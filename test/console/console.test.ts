@@ -8,7 +8,9 @@ import { it } from 'node:test';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describeEachDialect } from '../support/app.ts';
 
-const SCRIPTS = readdirSync(new URL('../../src/modules/console/public/', import.meta.url)).filter((name) => name.endsWith('.ts'));
+const SCRIPTS = readdirSync(new URL('../../src/modules/console/public/', import.meta.url)).filter((name) =>
+  name.endsWith('.ts'),
+);
 
 describeEachDialect('web console', (ctx) => {
   it('/ sends people to the console, which is served without credentials', async () => {

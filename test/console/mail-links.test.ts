@@ -27,8 +27,15 @@ describeEachDialect('console: mail links, people and profile in Chromium', (ctx)
     await browser?.close();
   });
 
-  it('the invitation link lets the user choose a password and signs them in; the token leaves the address bar', { skip: NO_CHROMIUM }, async () => {
-    const invited = await ctx().app.inject({ method: 'POST', url: '/api/v1/users', headers: tenant.headers, payload: { email: 'ivy@example.com', name: 'Ivy' } });
+  it('the invitation link lets the user choose a password and signs them in; the token leaves the address bar', {
+    skip: NO_CHROMIUM,
+  }, async () => {
+    const invited = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: tenant.headers,
+      payload: { email: 'ivy@example.com', name: 'Ivy' },
+    });
     assert.equal(invited.statusCode, 201, invited.body);
     const mail = await lastMailTo(ctx(), tenant, 'ivy@example.com');
     const link = /http:\/\/127\.0\.0\.1:8080(\/console\/#\/password\?\S+)/.exec(mail?.body ?? '');
@@ -40,7 +47,12 @@ describeEachDialect('console: mail links, people and profile in Chromium', (ctx)
     await page.getByLabel('New password (at least 8 characters)').press('Enter');
     await page.getByRole('table', { name: 'Documents' }).waitFor();
     assert.equal(new URL(page.url()).hash, '#/documents');
-    const login = await ctx().app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'x-tenant-subdomain': tenant.subdomain }, payload: { email: 'ivy@example.com', password: 'ivy chose this 1' } });
+    const login = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'x-tenant-subdomain': tenant.subdomain },
+      payload: { email: 'ivy@example.com', password: 'ivy chose this 1' },
+    });
     assert.equal(login.statusCode, 200, 'the password was set');
   });
 
@@ -53,12 +65,22 @@ describeEachDialect('console: mail links, people and profile in Chromium', (ctx)
     await page.getByRole('alert').waitFor();
   });
 
-  it('People shows who is still invited and what their mail did; Profile turns notification mail off', { skip: NO_CHROMIUM }, async () => {
-    await ctx().app.inject({ method: 'POST', url: '/api/v1/users', headers: tenant.headers, payload: { email: 'jo@example.com', name: 'Jo' } });
+  it('People shows who is still invited and what their mail did; Profile turns notification mail off', {
+    skip: NO_CHROMIUM,
+  }, async () => {
+    await ctx().app.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: tenant.headers,
+      payload: { email: 'jo@example.com', name: 'Jo' },
+    });
     await page.goto(`${base}/console/#/people`);
     const people = page.getByRole('table', { name: 'People' });
     await people.waitFor();
-    assert.match(await people.getByRole('row').filter({ hasText: 'jo@example.com' }).innerText(), /invited · mail waiting to be sent/);
+    assert.match(
+      await people.getByRole('row').filter({ hasText: 'jo@example.com' }).innerText(),
+      /invited · mail waiting to be sent/,
+    );
     assert.match(await people.getByRole('row').filter({ hasText: 'ivy@example.com' }).innerText(), /active/);
 
     await page.getByRole('link', { name: 'Profile' }).click();
@@ -68,7 +90,9 @@ describeEachDialect('console: mail links, people and profile in Chromium', (ctx)
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     assert.deepEqual(await unnamedControls(page), []);
-    const users = (await ctx().app.inject({ method: 'GET', url: '/api/v1/users?page_size=100', headers: tenant.headers })).json();
+    const users = (
+      await ctx().app.inject({ method: 'GET', url: '/api/v1/users?page_size=100', headers: tenant.headers })
+    ).json();
     assert.equal(users.data.find((u: { email: string }) => u.email === 'ivy@example.com').notification_mail, false);
   });
 });

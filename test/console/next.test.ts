@@ -10,11 +10,23 @@ import { buildConsoleIfStale } from '../../scripts/build-console.ts';
 import { pdf } from '../fixtures/extraction/pdf.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, type LoggedInUser, loginAs, type TestTenant } from '../support/fixtures.ts';
-import { axeViolations, launchChromium, listen, NO_CHROMIUM, unnamedControls, withNextSession, withSession } from './browser.ts';
+import {
+  axeViolations,
+  launchChromium,
+  listen,
+  NO_CHROMIUM,
+  unnamedControls,
+  withNextSession,
+  withSession,
+} from './browser.ts';
 
 // The rebuilt console at /console/next/ (docs/console.md), driven as a user would in Chromium.
-const POLICY = 'Travel and Expense Policy. Hotel stays are reimbursed up to 180 euros per night in Paris and 150 euros elsewhere.';
-const SHOTS = process.env['UPDATE_SCREENSHOTS'] === '1' ? new URL('../../docs/screenshots/', import.meta.url).pathname : mkdtempSync(join(tmpdir(), 'console-next-shots-'));
+const POLICY =
+  'Travel and Expense Policy. Hotel stays are reimbursed up to 180 euros per night in Paris and 150 euros elsewhere.';
+const SHOTS =
+  process.env['UPDATE_SCREENSHOTS'] === '1'
+    ? new URL('../../docs/screenshots/', import.meta.url).pathname
+    : mkdtempSync(join(tmpdir(), 'console-next-shots-'));
 
 describeEachDialect(
   'rebuilt web console (/console/next/) in Chromium',
@@ -38,10 +50,19 @@ describeEachDialect(
     };
     const upload = async (files: { name: string; body: Buffer | string; type?: string }[], folderId?: string) => {
       const form = new FormData();
-      for (const f of files) form.append('files[]', new Blob([typeof f.body === 'string' ? f.body : new Uint8Array(f.body)], { type: f.type ?? 'text/plain' }), f.name);
+      for (const f of files)
+        form.append(
+          'files[]',
+          new Blob([typeof f.body === 'string' ? f.body : new Uint8Array(f.body)], { type: f.type ?? 'text/plain' }),
+          f.name,
+        );
       form.append('enable_ai', 'false');
       if (folderId) form.append('folder_id', folderId);
-      const res = await fetch(`${base}/api/v1/documents/upload-batch`, { method: 'POST', body: form, headers: { 'x-api-key': tenant.apiKey } });
+      const res = await fetch(`${base}/api/v1/documents/upload-batch`, {
+        method: 'POST',
+        body: form,
+        headers: { 'x-api-key': tenant.apiKey },
+      });
       assert.equal(res.status, 201, await res.clone().text());
       return ((await res.json()) as { documents: { id: string; filename: string }[] }).documents;
     };
@@ -63,7 +84,9 @@ describeEachDialect(
       await browser?.close();
     });
 
-    it('signs in with the keyboard; a refused password is said in words with the request id', { skip: NO_CHROMIUM }, async () => {
+    it('signs in with the keyboard; a refused password is said in words with the request id', {
+      skip: NO_CHROMIUM,
+    }, async () => {
       await page.goto(`${base}/console/next/`);
       await page.getByLabel('Workspace (subdomain)').fill(tenant.subdomain);
       await page.getByLabel('E-mail').fill(owner.email);
@@ -77,11 +100,16 @@ describeEachDialect(
       await page.getByLabel('Password', { exact: true }).fill(owner.password);
       await page.getByLabel('Password', { exact: true }).press('Enter');
       await page.getByRole('heading', { name: 'All documents' }).waitFor();
-      assert.equal(await page.getByRole('link', { name: 'Documents', exact: true }).getAttribute('aria-current'), 'page');
+      assert.equal(
+        await page.getByRole('link', { name: 'Documents', exact: true }).getAttribute('aria-current'),
+        'page',
+      );
       assert.ok(await page.getByRole('link', { name: 'API keys' }).isVisible(), 'an owner sees the API keys section');
     });
 
-    it('uploads files with progress each; a refused file says why and offers no Retry', { skip: NO_CHROMIUM }, async () => {
+    it('uploads files with progress each; a refused file says why and offers no Retry', {
+      skip: NO_CHROMIUM,
+    }, async () => {
       await page.getByLabel('Add files').setInputFiles([
         { name: 'policy.txt', mimeType: 'text/plain', buffer: Buffer.from(POLICY) },
         { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Meeting notes about the budget.') },
@@ -90,10 +118,18 @@ describeEachDialect(
       const uploads = page.getByRole('region', { name: 'Uploads' });
       await uploads.getByRole('status').filter({ hasText: '2 stored, 1 not stored, 0 in progress.' }).waitFor();
       assert.equal(await uploads.getByRole('progressbar', { name: 'Upload of policy.txt' }).getAttribute('value'), '1');
-      assert.equal(await uploads.getByRole('progressbar', { name: 'Upload of tool.exe' }).getAttribute('value'), '0', 'a refused file shows no full bar');
+      assert.equal(
+        await uploads.getByRole('progressbar', { name: 'Upload of tool.exe' }).getAttribute('value'),
+        '0',
+        'a refused file shows no full bar',
+      );
       const refused = uploads.locator('li.refused');
       assert.match(await refused.innerText(), /tool\.exe[\s\S]*not accepted[\s\S]*Request id/);
-      assert.equal(await uploads.getByRole('button', { name: 'Retry upload of tool.exe' }).count(), 0, 'no Retry where retrying cannot help');
+      assert.equal(
+        await uploads.getByRole('button', { name: 'Retry upload of tool.exe' }).count(),
+        0,
+        'no Retry where retrying cannot help',
+      );
       await page.getByRole('link', { name: 'policy.txt' }).first().waitFor();
       await checkPage();
       await shot('upload');
@@ -103,9 +139,15 @@ describeEachDialect(
       policyId = list.data[0].id;
     });
 
-    it('uploads a picked folder mirrored as folders, and a folder dropped onto a folder of the tree', { skip: NO_CHROMIUM }, async () => {
+    it('uploads a picked folder mirrored as folders, and a folder dropped onto a folder of the tree', {
+      skip: NO_CHROMIUM,
+    }, async () => {
       const root = join(await mkdtemp(join(tmpdir(), 'console-next-dir-')), 'reports');
-      await writeTree(root, { 'q1.txt': 'Quarter one revenue grew.', '2025/q2.txt': 'Quarter two was flat.', '.hidden': 'x' });
+      await writeTree(root, {
+        'q1.txt': 'Quarter one revenue grew.',
+        '2025/q2.txt': 'Quarter two was flat.',
+        '.hidden': 'x',
+      });
       await page.getByLabel('Add a folder').setInputFiles(root);
       await page.getByRole('status').filter({ hasText: '2 stored, 0 not stored, 0 in progress.' }).waitFor();
       const tree = page.getByRole('navigation', { name: 'Folders' });
@@ -113,7 +155,12 @@ describeEachDialect(
       await page.getByRole('button', { name: 'Clear finished' }).click();
       // Chromium gives file-system entries only to a real OS drag: this drop carries entries of the same shape.
       await tree.getByRole('link', { name: 'reports (1)' }).evaluate((target) => {
-        const file = (name: string, text: string) => ({ isFile: true, isDirectory: false, name, file: (ok: (f: File) => void) => ok(new File([text], name, { type: 'text/plain' })) });
+        const file = (name: string, text: string) => ({
+          isFile: true,
+          isDirectory: false,
+          name,
+          file: (ok: (f: File) => void) => ok(new File([text], name, { type: 'text/plain' })),
+        });
         const dir = (name: string, children: object[]) => ({
           isFile: false,
           isDirectory: true,
@@ -123,21 +170,34 @@ describeEachDialect(
             return { readEntries: (ok: (e: object[]) => void) => ok(pieces.shift() ?? []) };
           },
         });
-        const entry = dir('dropped', [file('a.txt', 'Dropped file A.'), dir('inner', [file('b.txt', 'Dropped file B.')]), file('.DS_Store', 'x')]);
+        const entry = dir('dropped', [
+          file('a.txt', 'Dropped file A.'),
+          dir('inner', [file('b.txt', 'Dropped file B.')]),
+          file('.DS_Store', 'x'),
+        ]);
         const drop = new DragEvent('drop', { bubbles: true, cancelable: true });
-        Object.defineProperty(drop, 'dataTransfer', { value: { items: [{ webkitGetAsEntry: () => entry }], files: [], types: ['Files'] } });
+        Object.defineProperty(drop, 'dataTransfer', {
+          value: { items: [{ webkitGetAsEntry: () => entry }], files: [], types: ['Files'] },
+        });
         target.dispatchEvent(drop);
       });
       await page.getByRole('status').filter({ hasText: '2 stored, 0 not stored, 0 in progress.' }).waitFor();
-      const { folders } = (await api('/folders')).json() as { folders: { id: string; name: string; parent_id: string | null }[] };
+      const { folders } = (await api('/folders')).json() as {
+        folders: { id: string; name: string; parent_id: string | null }[];
+      };
       const reports = folders.find((f) => f.name === 'reports' && f.parent_id === null);
       const dropped = folders.find((f) => f.name === 'dropped' && f.parent_id === reports?.id);
       const inner = folders.find((f) => f.name === 'inner' && f.parent_id === dropped?.id);
       assert.ok(inner, JSON.stringify(folders));
-      assert.deepEqual((await api(`/documents?folder_id=${inner.id}`)).json().data.map((d: { filename: string }) => d.filename), ['b.txt']);
+      assert.deepEqual(
+        (await api(`/documents?folder_id=${inner.id}`)).json().data.map((d: { filename: string }) => d.filename),
+        ['b.txt'],
+      );
     });
 
-    it('browses the tree with breadcrumbs; list or grid, sort and type kept in the address', { skip: NO_CHROMIUM }, async () => {
+    it('browses the tree with breadcrumbs; list or grid, sort and type kept in the address', {
+      skip: NO_CHROMIUM,
+    }, async () => {
       const tree = page.getByRole('navigation', { name: 'Folders' });
       await tree.getByRole('link', { name: 'reports (1)' }).click();
       await tree.getByRole('link', { name: '2025 (1)' }).click();
@@ -156,7 +216,11 @@ describeEachDialect(
       await page.locator('.tile').first().waitFor();
       await page.reload();
       await page.locator('.tile').first().waitFor();
-      assert.equal(await page.getByRole('button', { name: 'Grid' }).getAttribute('aria-pressed'), 'true', 'the view survives a reload');
+      assert.equal(
+        await page.getByRole('button', { name: 'Grid' }).getAttribute('aria-pressed'),
+        'true',
+        'the view survives a reload',
+      );
       assert.equal(await page.getByLabel('Sort by').inputValue(), 'name');
       await checkPage();
       await shot('documents-grid');
@@ -172,7 +236,9 @@ describeEachDialect(
       await bulk.getByLabel('Tag to add').fill('travel');
       await bulk.getByRole('button', { name: 'Add tag' }).click();
       await bulk.waitFor({ state: 'detached' });
-      const tagged = (await api('/documents?folder_id=root')).json().data.map((d: { filename: string; tags: string[] }) => [d.filename, d.tags]);
+      const tagged = (await api('/documents?folder_id=root'))
+        .json()
+        .data.map((d: { filename: string; tags: string[] }) => [d.filename, d.tags]);
       assert.deepEqual(tagged.sort(), [
         ['notes.txt', ['travel']],
         ['policy.txt', ['travel']],
@@ -180,12 +246,31 @@ describeEachDialect(
       await page.getByLabel('Select notes.txt').check();
       await page.getByRole('group', { name: '1 selected' }).getByRole('button', { name: 'Delete' }).click();
       await page.getByRole('link', { name: 'notes.txt' }).waitFor({ state: 'detached' });
-      assert.deepEqual((await api('/documents?folder_id=root')).json().data.map((d: { filename: string }) => d.filename), ['policy.txt']);
+      assert.deepEqual(
+        (await api('/documents?folder_id=root')).json().data.map((d: { filename: string }) => d.filename),
+        ['policy.txt'],
+      );
     });
 
-    it('draws only the rows in view of a large folder, fetching pages as it scrolls', { skip: NO_CHROMIUM }, async () => {
-      const folder = (await ctx().app.inject({ method: 'POST', url: '/api/v1/folders', headers: tenant.headers, payload: { name: 'many' } })).json();
-      const batch = (n: number) => upload(Array.from({ length: 10 }, (_, i) => ({ name: `file-${String(n * 10 + i).padStart(3, '0')}.txt`, body: `Row ${n * 10 + i}` })), folder.id);
+    it('draws only the rows in view of a large folder, fetching pages as it scrolls', {
+      skip: NO_CHROMIUM,
+    }, async () => {
+      const folder = (
+        await ctx().app.inject({
+          method: 'POST',
+          url: '/api/v1/folders',
+          headers: tenant.headers,
+          payload: { name: 'many' },
+        })
+      ).json();
+      const batch = (n: number) =>
+        upload(
+          Array.from({ length: 10 }, (_, i) => ({
+            name: `file-${String(n * 10 + i).padStart(3, '0')}.txt`,
+            body: `Row ${n * 10 + i}`,
+          })),
+          folder.id,
+        );
       for (let n = 0; n < 16; n += 4) await Promise.all([batch(n), batch(n + 1), batch(n + 2), batch(n + 3)]);
       await page.goto(`${base}/console/next/#/documents/${folder.id}?sort=name`);
       await page.getByText('160 documents').waitFor();
@@ -196,7 +281,9 @@ describeEachDialect(
       assert.equal(await page.locator('.rows > li').last().getAttribute('aria-posinset'), '160');
     });
 
-    it('shows a document: text with find-in-text, editable tags, rename, shares, and chat with sources', { skip: NO_CHROMIUM }, async () => {
+    it('shows a document: text with find-in-text, editable tags, rename, shares, and chat with sources', {
+      skip: NO_CHROMIUM,
+    }, async () => {
       const colleague = await loginAs(ctx(), tenant, 'member', { name: 'Casey Member' });
       await page.goto(`${base}/console/next/#/document/${policyId}`);
       await page.getByRole('heading', { name: 'policy.txt' }).waitFor();
@@ -218,7 +305,12 @@ describeEachDialect(
       await shares.getByLabel('as', { exact: true }).selectOption('edit');
       await shares.getByRole('button', { name: 'Share', exact: true }).click();
       await shares.getByText('Casey Member: can edit').waitFor();
-      assert.deepEqual((await api(`/documents/${policyId}/shares`)).json().shares.map((s: { user_id: string; permission: string }) => [s.user_id, s.permission]), [[colleague.userId, 'edit']]);
+      assert.deepEqual(
+        (await api(`/documents/${policyId}/shares`))
+          .json()
+          .shares.map((s: { user_id: string; permission: string }) => [s.user_id, s.permission]),
+        [[colleague.userId, 'edit']],
+      );
       await shares.getByRole('button', { name: 'Remove share with Casey Member' }).click();
       await shares.getByText('Not shared with anyone.').waitFor();
 
@@ -241,7 +333,10 @@ describeEachDialect(
       // The service is asked for real; only the state it answers is held at "processing".
       await page.route(`**/api/v1/documents/${policyId}`, async (route) => {
         const res = await route.fetch();
-        await route.fulfill({ response: res, json: { ...(await res.json()), status: 'processing', ai_status: 'queued' } });
+        await route.fulfill({
+          response: res,
+          json: { ...(await res.json()), status: 'processing', ai_status: 'queued' },
+        });
       });
       await page.reload();
       await page.getByRole('status').filter({ hasText: 'Processing' }).waitFor();
@@ -254,7 +349,16 @@ describeEachDialect(
     });
 
     it('previews PDF pages with pdf.js and turns to the page a citation names', { skip: NO_CHROMIUM }, async () => {
-      const [doc] = await upload([{ name: 'handbook.pdf', type: 'application/pdf', body: pdf([{ lines: ['Employee handbook.', 'Welcome to the company.'] }, { lines: ['Parking.', 'The parking garage closes at 22:00 every night.'] }]) }]);
+      const [doc] = await upload([
+        {
+          name: 'handbook.pdf',
+          type: 'application/pdf',
+          body: pdf([
+            { lines: ['Employee handbook.', 'Welcome to the company.'] },
+            { lines: ['Parking.', 'The parking garage closes at 22:00 every night.'] },
+          ]),
+        },
+      ]);
       const id = (doc as { id: string }).id;
       await page.goto(`${base}/console/next/#/document/${id}`);
       await page.getByRole('status').filter({ hasText: 'Page 1 of 2' }).waitFor({ timeout: 30_000 });
@@ -280,7 +384,9 @@ describeEachDialect(
       await shot('document-pdf');
     });
 
-    it('searches by Keyword with highlights, folder and date; no results suggest the other modes', { skip: NO_CHROMIUM }, async () => {
+    it('searches by Keyword with highlights, folder and date; no results suggest the other modes', {
+      skip: NO_CHROMIUM,
+    }, async () => {
       await page.getByRole('link', { name: 'Search' }).click();
       await page.getByLabel('Search documents').fill('hotel');
       await page.getByLabel('Match').selectOption({ label: 'Keyword' });
@@ -299,7 +405,9 @@ describeEachDialect(
       await page.getByRole('link', { name: 'Try searching by Both.' }).waitFor();
     });
 
-    it('creates an API key shown once, and revokes it; members are not shown the section', { skip: NO_CHROMIUM }, async () => {
+    it('creates an API key shown once, and revokes it; members are not shown the section', {
+      skip: NO_CHROMIUM,
+    }, async () => {
       await page.getByRole('link', { name: 'API keys' }).click();
       await page.getByLabel('Key name').fill('ci-robot');
       await page.getByRole('button', { name: 'Create key' }).click();
@@ -329,16 +437,26 @@ describeEachDialect(
       }
     });
 
-    it('becomes interactive signed in, fresh context each load (median of 10 reported, beside the classic console)', { skip: NO_CHROMIUM }, async (t) => {
+    it('becomes interactive signed in, fresh context each load (median of 10 reported, beside the classic console)', {
+      skip: NO_CHROMIUM,
+    }, async (t) => {
       // Interleaved with the classic console on the same service, so a loaded machine slows both alike.
       const load = async (next: boolean) => {
         const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
         try {
           const tab = await fresh.newPage();
           if (next) await withNextSession(tab, owner, tenant.subdomain);
-          else await withSession(tab, { tenant: tenant.subdomain, access: owner.accessToken, refresh: owner.refreshToken, csrf: owner.csrfToken });
+          else
+            await withSession(tab, {
+              tenant: tenant.subdomain,
+              access: owner.accessToken,
+              refresh: owner.refreshToken,
+              csrf: owner.csrfToken,
+            });
           await tab.goto(`${base}/console/${next ? 'next/' : ''}#/documents`);
-          await tab.waitForFunction(() => performance.getEntriesByName('console:interactive').length > 0, undefined, { timeout: 30_000 });
+          await tab.waitForFunction(() => performance.getEntriesByName('console:interactive').length > 0, undefined, {
+            timeout: 30_000,
+          });
           return await tab.evaluate(() => performance.getEntriesByName('console:interactive')[0]!.startTime);
         } finally {
           await fresh.close();
@@ -353,11 +471,15 @@ describeEachDialect(
         const sorted = [...list].sort((a, b) => a - b);
         return ((sorted[4] as number) + (sorted[5] as number)) / 2;
       };
-      t.diagnostic(`time to interactive (${dialect}): rebuilt median ${Math.round(median(times.next))} ms, classic median ${Math.round(median(times.classic))} ms`);
+      t.diagnostic(
+        `time to interactive (${dialect}): rebuilt median ${Math.round(median(times.next))} ms, classic median ${Math.round(median(times.classic))} ms`,
+      );
       assert.ok(median(times.next) < 10_000, 'interactive at all; the 1 s target is a figure read on a quiet machine');
     });
 
-    it('has a dark mode and fits 360 px without sideways scrolling, every page passing axe-core', { skip: NO_CHROMIUM }, async () => {
+    it('has a dark mode and fits 360 px without sideways scrolling, every page passing axe-core', {
+      skip: NO_CHROMIUM,
+    }, async () => {
       await page.goto(`${base}/console/next/#/documents`);
       await page.getByRole('button', { name: 'Dark mode' }).click();
       // The theme is applied by an effect after the re-render: wait for it rather than read at once.

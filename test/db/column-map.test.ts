@@ -30,7 +30,14 @@ const COLUMNS: ColumnMap<Thing, ThingsTable> = {
 describe('columnsOf', () => {
   it('maps a whole object to its row: plain, encoded and multi-column fields', () => {
     const row = columnsOf(COLUMNS, { id: 't1', name: 'Mixed Case', tags: ['a', 'b'], enabled: true, note: null });
-    assert.deepEqual(row, { id: 't1', name: 'Mixed Case', name_key: 'mixed case', tags: '["a","b"]', enabled: 1, note: null });
+    assert.deepEqual(row, {
+      id: 't1',
+      name: 'Mixed Case',
+      name_key: 'mixed case',
+      tags: '["a","b"]',
+      enabled: 1,
+      note: null,
+    });
   });
 
   it('leaves out fields not given or undefined, and keeps null (a patch clears a column with null)', () => {

@@ -17,7 +17,13 @@ function migrate(databaseUrl: string): { status: number | null; stderr: string }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dms-dburl-'));
   try {
     const run = spawnSync(process.execPath, [MAIN, 'migrate'], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, ADMIN_API_KEY: 'connection-test-admin-key-0123', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dataDir,
+        ADMIN_API_KEY: 'connection-test-admin-key-0123',
+        LOG_LEVEL: 'warn',
+      },
       encoding: 'utf8',
       timeout: 60_000,
     });
@@ -47,22 +53,43 @@ describe('what a wrong DATABASE_URL prints at start (issue 26 item 8)', () => {
   it('says the database is missing, or the role refused', { skip: pg ? false : 'no PostgreSQL here' }, () => {
     const missing = new URL(pg!);
     missing.pathname = `/no_such_database_${process.pid}`;
-    assert.match(migrate(missing.toString()).stderr, /fatal: cannot use the database: database missing: database "no_such_database_\d+" does not exist/);
+    assert.match(
+      migrate(missing.toString()).stderr,
+      /fatal: cannot use the database: database missing: database "no_such_database_\d+" does not exist/,
+    );
     const stranger = new URL(pg!);
     stranger.username = `no_such_role_${process.pid}`;
     stranger.password = 'x';
-    assert.match(migrate(stranger.toString()).stderr, /fatal: cannot use the database: authentication (refused|failed): .*no_such_role_\d+/);
+    assert.match(
+      migrate(stranger.toString()).stderr,
+      /fatal: cannot use the database: authentication (refused|failed): .*no_such_role_\d+/,
+    );
   });
 
   it('describes each connection-level failure, and leaves other errors alone', () => {
     const refused = Object.assign(new AggregateError([], ''), {
       code: 'ECONNREFUSED',
-      errors: [Object.assign(new Error('a'), { code: 'ECONNREFUSED', address: '::1', port: 5432 }), Object.assign(new Error('b'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 5432 })],
+      errors: [
+        Object.assign(new Error('a'), { code: 'ECONNREFUSED', address: '::1', port: 5432 }),
+        Object.assign(new Error('b'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 5432 }),
+      ],
     });
-    assert.equal(connectionFailure(refused), 'connection refused by [::1]:5432, 127.0.0.1:5432 (is PostgreSQL running there? check DATABASE_URL)');
-    assert.equal(connectionFailure(Object.assign(new Error('getaddrinfo ENOTFOUND db'), { code: 'ENOTFOUND', hostname: 'db' })), 'database host "db" not found (DNS ENOTFOUND; check DATABASE_URL)');
-    assert.equal(connectionFailure(Object.assign(new Error('password authentication failed for user "app"'), { code: '28P01' })), 'authentication failed: password authentication failed for user "app"');
-    assert.equal(connectionFailure(new Error('Connection terminated due to connection timeout')), 'no answer from the database server (Connection terminated due to connection timeout)');
+    assert.equal(
+      connectionFailure(refused),
+      'connection refused by [::1]:5432, 127.0.0.1:5432 (is PostgreSQL running there? check DATABASE_URL)',
+    );
+    assert.equal(
+      connectionFailure(Object.assign(new Error('getaddrinfo ENOTFOUND db'), { code: 'ENOTFOUND', hostname: 'db' })),
+      'database host "db" not found (DNS ENOTFOUND; check DATABASE_URL)',
+    );
+    assert.equal(
+      connectionFailure(Object.assign(new Error('password authentication failed for user "app"'), { code: '28P01' })),
+      'authentication failed: password authentication failed for user "app"',
+    );
+    assert.equal(
+      connectionFailure(new Error('Connection terminated due to connection timeout')),
+      'no answer from the database server (Connection terminated due to connection timeout)',
+    );
     assert.equal(connectionFailure(Object.assign(new Error('relation "x" does not exist'), { code: '42P01' })), null);
   });
 });

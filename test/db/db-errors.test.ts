@@ -10,14 +10,37 @@ for (const dialect of DIALECTS) {
       const { database, close } = await openTestDatabase(dialect);
       try {
         const now = Date.now();
-        const tenant = { id: 't1', name: 'T', subdomain: 't1', tier: 'free', status: 'active', cors_origins: '[]', sandbox_of: null, created_at: now, updated_at: now };
+        const tenant = {
+          id: 't1',
+          name: 'T',
+          subdomain: 't1',
+          tier: 'free',
+          status: 'active',
+          cors_origins: '[]',
+          sandbox_of: null,
+          created_at: now,
+          updated_at: now,
+        };
         await database.db.insertInto('tenants').values(tenant).execute();
-        const duplicate = await database.db.insertInto('tenants').values(tenant).execute().catch((e: unknown) => e);
+        const duplicate = await database.db
+          .insertInto('tenants')
+          .values(tenant)
+          .execute()
+          .catch((e: unknown) => e);
         assert.ok(isUniqueViolation(duplicate));
         assert.ok(!isForeignKeyViolation(duplicate));
         const orphan = await database.db
           .insertInto('workspaces')
-          .values({ id: 'w1', tenant_id: 'no-such-tenant', name: 'W', name_key: 'w', description: null, created_by: null, created_at: now, updated_at: now })
+          .values({
+            id: 'w1',
+            tenant_id: 'no-such-tenant',
+            name: 'W',
+            name_key: 'w',
+            description: null,
+            created_by: null,
+            created_at: now,
+            updated_at: now,
+          })
           .execute()
           .catch((e: unknown) => e);
         assert.ok(isForeignKeyViolation(orphan), String(orphan));

@@ -21,11 +21,14 @@ function thingQuery() {
       .where('size', '>=', minSize)
       .orderBy('id'),
   );
-  return async (db: Executor, tenantId: string, minSize: number) => (await query(db, tenantId, minSize)).map((row) => ({ ...row }));
+  return async (db: Executor, tenantId: string, minSize: number) =>
+    (await query(db, tenantId, minSize)).map((row) => ({ ...row }));
 }
 
 async function createThings(database: Database): Promise<void> {
-  await sql`create table prep_things (id text primary key, tenant_id text not null, label text not null, size bigint not null)`.execute(database.db);
+  await sql`create table prep_things (id text primary key, tenant_id text not null, label text not null, size bigint not null)`.execute(
+    database.db,
+  );
   await database.db
     .withTables<Things>()
     .insertInto('prep_things')
@@ -64,9 +67,13 @@ for (const dialect of await availableDialects()) {
     });
 
     it('refuse to select * (a prepared statement must not change its result columns)', async () => {
-      const all = compiledOnce((db: Executor, tenantId: string) => db.withTables<Things>().selectFrom('prep_things').selectAll().where('tenant_id', '=', tenantId));
+      const all = compiledOnce((db: Executor, tenantId: string) =>
+        db.withTables<Things>().selectFrom('prep_things').selectAll().where('tenant_id', '=', tenantId),
+      );
       await assert.rejects(all(database.db, 't1'), /name the columns/);
-      const aliased = compiledOnce((db: Executor, id: string) => db.withTables<Things>().selectFrom('prep_things as p').selectAll('p').where('p.id', '=', id));
+      const aliased = compiledOnce((db: Executor, id: string) =>
+        db.withTables<Things>().selectFrom('prep_things as p').selectAll('p').where('p.id', '=', id),
+      );
       await assert.rejects(aliased(database.db, 'a'), /name the columns/);
     });
   });
@@ -76,10 +83,18 @@ if ((await availableDialects()).includes('postgres')) {
   /** Statements prepared on a session, from the protocol (not SQL PREPARE). */
   type Catalog = { pg_prepared_statements: { statement: string; from_sql: boolean } };
   const preparedTextsQuery = compiledOnce((db: Executor) =>
-    db.withTables<Catalog>().selectFrom('pg_prepared_statements').select('statement').where('from_sql', '=', sql<boolean>`false`),
+    db
+      .withTables<Catalog>()
+      .selectFrom('pg_prepared_statements')
+      .select('statement')
+      .where('from_sql', '=', sql<boolean>`false`),
   );
   const poolPreparedTexts = async (database: Database) =>
-    (await sql<{ statement: string }>`select statement from pg_prepared_statements where not from_sql`.execute(database.db)).rows.map((r) => r.statement);
+    (
+      await sql<{ statement: string }>`select statement from pg_prepared_statements where not from_sql`.execute(
+        database.db,
+      )
+    ).rows.map((r) => r.statement);
 
   describe('prepared statements and the hot-read pipeline [postgres]', () => {
     let store: TestStore;
@@ -90,8 +105,17 @@ if ((await availableDialects()).includes('postgres')) {
       await store.drop();
     });
 
-    const withDatabase = async (options: { preparedStatements?: boolean; pipelinedConnections?: number }, body: (database: Database) => Promise<void>) => {
-      const database = openDatabase({ url: store.url, dataDir: store.dataDir, poolSize: 1, pipelinedConnections: 1, ...options });
+    const withDatabase = async (
+      options: { preparedStatements?: boolean; pipelinedConnections?: number },
+      body: (database: Database) => Promise<void>,
+    ) => {
+      const database = openDatabase({
+        url: store.url,
+        dataDir: store.dataDir,
+        poolSize: 1,
+        pipelinedConnections: 1,
+        ...options,
+      });
       try {
         await createThings(database);
         await body(database);
@@ -106,14 +130,23 @@ if ((await availableDialects()).includes('postgres')) {
         const things = thingQuery();
         await things(database.db, 't1', 0);
         await things(database.db, 't2', 0);
-        await database.db.withTables<Things>().selectFrom('prep_things').select('id').where('label', '=', 'small').execute();
+        await database.db
+          .withTables<Things>()
+          .selectFrom('prep_things')
+          .select('id')
+          .where('label', '=', 'small')
+          .execute();
         // Read on the one pipelined connection (a compiled-once read outside a transaction goes there).
         const texts = (await preparedTextsQuery(database.db)).map((r) => r.statement);
         assert.equal(texts.filter((t) => t.includes('"prep_things"')).length, 1, texts.join('\n'));
         assert.match(texts.find((t) => t.includes('"prep_things"'))!, /"size" >= \$2/);
         // The pool's connection prepared nothing: the ad-hoc query stayed unnamed.
         assert.deepEqual(await poolPreparedTexts(database), []);
-        const sessions = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = 'dms-hot-reads' and datname = current_database()`.execute(database.db);
+        const sessions = await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_stat_activity where application_name = 'dms-hot-reads' and datname = current_database()`.execute(
+          database.db,
+        );
         assert.equal(sessions.rows[0]!.n, 1);
       });
     });
@@ -133,7 +166,9 @@ if ((await availableDialects()).includes('postgres')) {
     it('answers many concurrent reads each with its own rows, and a failing read fails alone', async () => {
       await withDatabase({ pipelinedConnections: 2 }, async (database) => {
         const things = thingQuery();
-        const divide = compiledOnce((db: Executor, by: number) => db.selectNoFrom(sql<number>`(10 / ${by}::int)::int`.as('q')));
+        const divide = compiledOnce((db: Executor, by: number) =>
+          db.selectNoFrom(sql<number>`(10 / ${by}::int)::int`.as('q')),
+        );
         const expected = (tenant: string, min: number) =>
           [
             { id: 'a', tenant_id: 't1', label: 'small', size: 1 },
@@ -143,7 +178,11 @@ if ((await availableDialects()).includes('postgres')) {
             .filter((t) => t.tenant_id === tenant && t.size >= min)
             .map(({ id, label, size }) => ({ id, label, size }));
         const calls = Array.from({ length: 300 }, (_, i) => {
-          if (i % 50 === 7) return divide(database.db, 0).then(() => 'no error', (error: Error) => error.message);
+          if (i % 50 === 7)
+            return divide(database.db, 0).then(
+              () => 'no error',
+              (error: Error) => error.message,
+            );
           const tenant = i % 2 === 0 ? 't1' : 't2';
           const min = i % 11;
           return things(database.db, tenant, min).then((rows) => assert.deepEqual(rows, expected(tenant, min)));
@@ -160,7 +199,9 @@ if ((await availableDialects()).includes('postgres')) {
       await withDatabase({}, async (database) => {
         const things = thingQuery();
         assert.equal((await things(database.db, 't1', 0)).length, 2);
-        await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'dms-hot-reads' and datname = current_database()`.execute(database.db);
+        await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'dms-hot-reads' and datname = current_database()`.execute(
+          database.db,
+        );
         // A read caught on the dying connection fails like a pooled one would; the next ones reconnect.
         let failures = 0;
         let rows: unknown[] | null = null;
@@ -189,8 +230,11 @@ if ((await availableDialects()).includes('postgres')) {
       const { execFile } = await import('node:child_process');
       const started = performance.now();
       const out = await new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, URL: store.url! }, cwd: process.cwd(), timeout: 20_000 }, (error, stdout) =>
-          error ? reject(error) : resolve(stdout),
+        execFile(
+          process.execPath,
+          ['--input-type=module', '-e', script],
+          { env: { ...process.env, URL: store.url! }, cwd: process.cwd(), timeout: 20_000 },
+          (error, stdout) => (error ? reject(error) : resolve(stdout)),
         ),
       );
       assert.equal(out.trim(), '42');
@@ -212,7 +256,11 @@ if ((await availableDialects()).includes('postgres')) {
         const things = thingQuery();
         assert.equal((await things(database.db, 't1', 0)).length, 2);
         assert.deepEqual(await poolPreparedTexts(database), []);
-        const sessions = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = 'dms-hot-reads' and datname = current_database()`.execute(database.db);
+        const sessions = await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_stat_activity where application_name = 'dms-hot-reads' and datname = current_database()`.execute(
+          database.db,
+        );
         assert.equal(sessions.rows[0]!.n, 0);
       });
     });

@@ -13,7 +13,9 @@ const PER_PROCESS = 1_500;
 
 function runChild(dataDir: string): Promise<{ failed: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, dataDir, String(PER_PROCESS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [CHILD, dataDir, String(PER_PROCESS)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);

@@ -28,13 +28,29 @@ for (const dialect of DIALECTS) {
     });
 
     it('two migrated stores are separate databases', async () => {
-      const [a, b] = [await createTestStore(dialect, { migrated: true }), await createTestStore(dialect, { migrated: true })];
-      const [da, db] = [openDatabase({ url: a.url, dataDir: a.dataDir }), openDatabase({ url: b.url, dataDir: b.dataDir })];
+      const [a, b] = [
+        await createTestStore(dialect, { migrated: true }),
+        await createTestStore(dialect, { migrated: true }),
+      ];
+      const [da, db] = [
+        openDatabase({ url: a.url, dataDir: a.dataDir }),
+        openDatabase({ url: b.url, dataDir: b.dataDir }),
+      ];
       try {
         const now = Date.now();
         await da.db
           .insertInto('tenants')
-          .values({ id: 't1', name: 'T', subdomain: 't1', tier: 'free', status: 'active', cors_origins: '[]', sandbox_of: null, created_at: now, updated_at: now })
+          .values({
+            id: 't1',
+            name: 'T',
+            subdomain: 't1',
+            tier: 'free',
+            status: 'active',
+            cors_origins: '[]',
+            sandbox_of: null,
+            created_at: now,
+            updated_at: now,
+          })
           .execute();
         assert.equal((await db.db.selectFrom('tenants').select('id').execute()).length, 0);
       } finally {
@@ -51,7 +67,10 @@ describe('test database names', () => {
   it('name their machine and owner process; other names and other machines are not ours', () => {
     assert.equal(localOwner(testDatabaseName('abc', 4242)), 4242);
     assert.equal(localOwner('dms_test_4242_k3j2h1g0'), 4242, 'the names of earlier versions');
-    const otherMachine = testDatabaseName('abc', 4242).replace(/_h([0-9a-f]{6})_/, (_, host: string) => `_h${host === 'ffffff' ? '000000' : 'ffffff'}_`);
+    const otherMachine = testDatabaseName('abc', 4242).replace(
+      /_h([0-9a-f]{6})_/,
+      (_, host: string) => `_h${host === 'ffffff' ? '000000' : 'ffffff'}_`,
+    );
     assert.equal(localOwner(otherMachine), null, 'a server shared with another machine: its databases are left alone');
     assert.equal(localOwner('dms_template_0123456789ab'), null);
     assert.equal(localOwner('production'), null);
@@ -78,7 +97,10 @@ describe('stale test databases', { skip: adminUrl ? false : 'PostgreSQL is not a
       const dropped = await dropStaleTestDatabases(adminUrl!);
       assert.ok(dropped.includes(gone), `dropped ${dropped}`);
       assert.ok(!dropped.includes(inUse) && !dropped.includes(live));
-      const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where datname = any($1)', [[gone, inUse, live]]);
+      const { rows } = await admin.query<{ datname: string }>(
+        'select datname from pg_database where datname = any($1)',
+        [[gone, inUse, live]],
+      );
       assert.deepEqual(rows.map((r) => r.datname).sort(), [inUse, live].sort());
     } finally {
       await user.end();

@@ -10,12 +10,24 @@ import { createTenant } from '../support/fixtures.ts';
 import { uploadOk } from './helpers.ts';
 
 function job<P>(kind: string, payload: P): RunningJob<P> {
-  return { id: 'j', kind, payload, attempt: 1, maxAttempts: 3, tenantId: null, priority: 0, signal: new AbortController().signal, completeIn: async () => {} };
+  return {
+    id: 'j',
+    kind,
+    payload,
+    attempt: 1,
+    maxAttempts: 3,
+    tenantId: null,
+    priority: 0,
+    signal: new AbortController().signal,
+    completeIn: async () => {},
+  };
 }
 
 describeEachDialect('what a crash mid-upload leaves behind', (ctx) => {
   const definition = (kind: string) => {
-    const found = ctx().container.jobDefinitions().find((d) => d.kind === kind);
+    const found = ctx()
+      .container.jobDefinitions()
+      .find((d) => d.kind === kind);
     assert.ok(found, `${kind} is in the job catalogue`);
     return found;
   };
@@ -25,7 +37,11 @@ describeEachDialect('what a crash mid-upload leaves behind', (ctx) => {
     const tenant = await createTenant(t);
     const before = Date.now();
     const id = await uploadOk(t, tenant.headers);
-    const guards = await t.container.database.db.selectFrom('jobs').selectAll().where('kind', '=', 'documents.collect_orphan').execute();
+    const guards = await t.container.database.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('kind', '=', 'documents.collect_orphan')
+      .execute();
     const guard = guards.find((g) => JSON.parse(g.payload).documentId === id);
     assert.ok(guard, 'a guard exists for the uploaded document');
     assert.ok(guard.run_at >= before + 60 * 60 * 1000 - 1_000);
@@ -42,7 +58,9 @@ describeEachDialect('what a crash mid-upload leaves behind', (ctx) => {
     const documentId = '01a1f000-0000-7000-8000-00000000dead';
     const key = documentBlobKey(tenant.tenantId, documentId);
     await t.container.blobs.put(key, Readable.from([Buffer.from('stored, never committed')]));
-    await definition('documents.collect_orphan').handler(job('documents.collect_orphan', { tenantId: tenant.tenantId, documentId }));
+    await definition('documents.collect_orphan').handler(
+      job('documents.collect_orphan', { tenantId: tenant.tenantId, documentId }),
+    );
     assert.equal(await t.container.blobs.head(key), null);
   });
 

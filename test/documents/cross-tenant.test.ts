@@ -8,16 +8,27 @@ describeEachDialect('documents, folders, tags, shares and batch jobs across tena
   it('answers 404 to another tenant on every endpoint, and lists none of it', async () => {
     const a = await createTenant(ctx(), { tier: 'enterprise' });
     const b = await createTenant(ctx(), { tier: 'enterprise' });
-    const inject = (headers: Record<string, string>, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-      ctx().app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
+    const inject = (
+      headers: Record<string, string>,
+      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+      url: string,
+      payload?: object,
+    ) => ctx().app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
 
     const folder = (await inject(a.headers, 'POST', '/folders', { name: 'A only' })).json().id;
     const doc = await uploadOk(ctx(), a.headers, { fields: { folder_id: folder, tags: 'private' } });
     const tag = (await inject(a.headers, 'GET', '/tags')).json().data[0].id;
     const aMember = await loginAs(ctx(), a, 'member');
-    const shareId = (await inject(a.headers, 'POST', `/documents/${doc}/share`, { user_id: aMember.userId, permission: 'view' })).json().share_id;
+    const shareId = (
+      await inject(a.headers, 'POST', `/documents/${doc}/share`, { user_id: aMember.userId, permission: 'view' })
+    ).json().share_id;
     const batchBody = multipart([{ name: 'files[]', filename: 'b.txt', content: Buffer.from('b') }]);
-    const batch = await ctx().app.inject({ method: 'POST', url: '/api/v1/documents/upload-batch', payload: batchBody.payload, headers: { ...a.headers, ...batchBody.headers } });
+    const batch = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/v1/documents/upload-batch',
+      payload: batchBody.payload,
+      headers: { ...a.headers, ...batchBody.headers },
+    });
     const batchId = batch.json().batch_job_id;
 
     const bMember = await loginAs(ctx(), b, 'member');
@@ -48,13 +59,22 @@ describeEachDialect('documents, folders, tags, shares and batch jobs across tena
       // Moving b's own document into a's folder, or sharing b's document with a's user: also 404.
       const own = await uploadOk(ctx(), b.headers);
       assertError(await inject(headers, 'PUT', `/documents/${own}`, { folder_id: folder }), 404, 'not_found');
-      assertError(await inject(b.headers, 'POST', `/documents/${own}/share`, { user_id: aMember.userId, permission: 'view' }), 404, 'not_found');
+      assertError(
+        await inject(b.headers, 'POST', `/documents/${own}/share`, { user_id: aMember.userId, permission: 'view' }),
+        404,
+        'not_found',
+      );
       const upload = multipart([
         { name: 'folder_id', value: folder },
         { name: 'file', filename: 'x.txt', content: Buffer.from('x') },
       ]);
       assertError(
-        await ctx().app.inject({ method: 'POST', url: '/api/v1/documents/upload', payload: upload.payload, headers: { ...b.headers, ...upload.headers } }),
+        await ctx().app.inject({
+          method: 'POST',
+          url: '/api/v1/documents/upload',
+          payload: upload.payload,
+          headers: { ...b.headers, ...upload.headers },
+        }),
         404,
         'not_found',
       );

@@ -21,12 +21,31 @@ describeEachDialect(
 
     it('lists with the paged envelope, newest first by default', async () => {
       tenant = await createTenant(ctx(), { tier: 'enterprise' });
-      folderId = (await ctx().app.inject({ method: 'POST', url: '/api/v1/folders', headers: tenant.headers, payload: { name: 'F' } })).json().id;
+      folderId = (
+        await ctx().app.inject({
+          method: 'POST',
+          url: '/api/v1/folders',
+          headers: tenant.headers,
+          payload: { name: 'F' },
+        })
+      ).json().id;
       // Created one after another, so created_at orders them; sizes and names differ on purpose.
       docs.b = await uploadOk(ctx(), tenant.headers, { filename: 'beta.txt', content: Buffer.from('bb') });
-      docs.a = await uploadOk(ctx(), tenant.headers, { filename: 'alpha.pdf', content: tinyPdf('Hello PDF', { author: 'Ada Lovelace' }), fields: { folder_id: folderId, tags: 'red' } });
-      docs.c = await uploadOk(ctx(), tenant.headers, { filename: 'gamma_50%.md', content: Buffer.from('c'.repeat(5000)), fields: { folder_id: folderId } });
-      docs.d = await uploadOk(ctx(), tenant.headers, { filename: 'Delta.csv', content: Buffer.from('x,y\n'), fields: { tags: ['red', 'blue'] } });
+      docs.a = await uploadOk(ctx(), tenant.headers, {
+        filename: 'alpha.pdf',
+        content: tinyPdf('Hello PDF', { author: 'Ada Lovelace' }),
+        fields: { folder_id: folderId, tags: 'red' },
+      });
+      docs.c = await uploadOk(ctx(), tenant.headers, {
+        filename: 'gamma_50%.md',
+        content: Buffer.from('c'.repeat(5000)),
+        fields: { folder_id: folderId },
+      });
+      docs.d = await uploadOk(ctx(), tenant.headers, {
+        filename: 'Delta.csv',
+        content: Buffer.from('x,y\n'),
+        fields: { tags: ['red', 'blue'] },
+      });
       const res = await get('/documents');
       assert.equal(res.statusCode, 200);
       const body = res.json();
@@ -36,7 +55,14 @@ describeEachDialect(
       assert.equal(body.total_pages, 1);
       assert.deepEqual(ids(res), [docs.d, docs.c, docs.a, docs.b]);
       // The API-key variant carries entities.
-      assert.deepEqual(body.data[0].entities, { people: [], organizations: [], dates: [], locations: [], amounts: [], details: null });
+      assert.deepEqual(body.data[0].entities, {
+        people: [],
+        organizations: [],
+        dates: [],
+        locations: [],
+        amounts: [],
+        details: null,
+      });
       assert.equal(body.data[0].ai_document_type, null);
       assert.equal(body.data[0].storage_path, undefined);
     });
@@ -77,7 +103,12 @@ describeEachDialect(
         }, `processing of ${id}`);
       }
       // Touch b: it becomes the most recently updated.
-      await ctx().app.inject({ method: 'PUT', url: `/api/v1/documents/${docs.b}`, headers: tenant.headers, payload: { tags: ['x'] } });
+      await ctx().app.inject({
+        method: 'PUT',
+        url: `/api/v1/documents/${docs.b}`,
+        headers: tenant.headers,
+        payload: { tags: ['x'] },
+      });
       assert.equal(ids(await get('/documents?sort=updated_at&order=desc'))[0], docs.b);
       assertError(await get('/documents?sort=colour'), 400, 'validation_error');
       assertError(await get('/documents?order=up'), 400, 'validation_error');
@@ -102,7 +133,8 @@ describeEachDialect(
       for (const spelling of ['jpg', 'jpeg', '.JPG', 'image/jpeg']) {
         assert.deepEqual(ids(await get(`/documents?file_type=${spelling}`)).sort(), [jpg, jpeg].sort(), spelling);
       }
-      for (const id of [jpg, jpeg]) await ctx().app.inject({ method: 'DELETE', url: `/api/v1/documents/${id}`, headers: tenant.headers });
+      for (const id of [jpg, jpeg])
+        await ctx().app.inject({ method: 'DELETE', url: `/api/v1/documents/${id}`, headers: tenant.headers });
       const today = new Date().toISOString().slice(0, 10);
       assert.equal((await get(`/documents?date_start=${today}&date_end=${today}`)).json().total, 4);
       assert.equal((await get('/documents?date_end=2000-01-01')).json().total, 0);
@@ -115,8 +147,25 @@ describeEachDialect(
       assert.equal(res.statusCode, 200);
       const d = res.json();
       for (const field of [
-        'id', 'filename', 'original_filename', 'file_type', 'file_size', 'folder_id', 'status', 'ai_status', 'ai_summary', 'ai_tags',
-        'tags', 'created_at', 'updated_at', 'storage_path', 'thumbnail_url', 'ai_thumbnail_url', 'entities', 'metadata', 'processing_error',
+        'id',
+        'filename',
+        'original_filename',
+        'file_type',
+        'file_size',
+        'folder_id',
+        'status',
+        'ai_status',
+        'ai_summary',
+        'ai_tags',
+        'tags',
+        'created_at',
+        'updated_at',
+        'storage_path',
+        'thumbnail_url',
+        'ai_thumbnail_url',
+        'entities',
+        'metadata',
+        'processing_error',
       ]) {
         assert.ok(field in d, field);
       }
@@ -128,7 +177,11 @@ describeEachDialect(
     });
 
     it('processes: text extracted, status completed; enable_ai=false stays skipped', async () => {
-      const off = await uploadOk(ctx(), tenant.headers, { filename: 'off.txt', content: Buffer.from('no ai here'), fields: { enable_ai: 'false' } });
+      const off = await uploadOk(ctx(), tenant.headers, {
+        filename: 'off.txt',
+        content: Buffer.from('no ai here'),
+        fields: { enable_ai: 'false' },
+      });
       await eventually(async () => (await get(`/documents/${off}`)).json().status === 'completed', 'processing');
       const d = (await get(`/documents/${off}`)).json();
       assert.equal(d.ai_status, 'skipped');
@@ -140,13 +193,18 @@ describeEachDialect(
       assert.equal(pdf.content, 'Hello PDF');
       assert.equal(pdf.pages, 1);
       assert.deepEqual((await get(`/documents/${docs.a}`)).json().metadata, { pages: 1, author: 'Ada Lovelace' });
-      const events = await ctx().container.database.db.selectFrom('events').select(['name', 'data']).where('tenant_id', '=', tenant.tenantId).execute();
+      const events = await ctx()
+        .container.database.db.selectFrom('events')
+        .select(['name', 'data'])
+        .where('tenant_id', '=', tenant.tenantId)
+        .execute();
       assert.ok(events.some((e) => e.name === 'document.processed' && JSON.parse(e.data).document_id === off));
     });
 
     it('updates partially: rename, move (folder must exist), tags by name created on first use; empty body 400', async () => {
       const url = `/api/v1/documents/${docs.b}`;
-      const put = (payload: unknown) => ctx().app.inject({ method: 'PUT', url, headers: tenant.headers, payload: payload as object });
+      const put = (payload: unknown) =>
+        ctx().app.inject({ method: 'PUT', url, headers: tenant.headers, payload: payload as object });
       const res = await put({ filename: 'beta-renamed.txt', folder_id: folderId, tags: ['Green', 'red', 'green'] });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().filename, 'beta-renamed.txt');
@@ -173,18 +231,34 @@ describeEachDialect(
     });
 
     it('deletes permanently: row, tags, shares, content, and the bytes through a queued job', async () => {
-      const row = await ctx().container.database.db.selectFrom('documents').selectAll().where('id', '=', docs.d).executeTakeFirstOrThrow();
+      const row = await ctx()
+        .container.database.db.selectFrom('documents')
+        .selectAll()
+        .where('id', '=', docs.d)
+        .executeTakeFirstOrThrow();
       const before = await documentCount(ctx(), tenant.tenantId);
-      const res = await ctx().app.inject({ method: 'DELETE', url: `/api/v1/documents/${docs.d}`, headers: tenant.headers });
+      const res = await ctx().app.inject({
+        method: 'DELETE',
+        url: `/api/v1/documents/${docs.d}`,
+        headers: tenant.headers,
+      });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(typeof res.json().message, 'string');
       assert.equal(await documentCount(ctx(), tenant.tenantId), before - 1);
       assertError(await get(`/documents/${docs.d}`), 404, 'not_found');
       assertError(await get(`/documents/${docs.d}/download`), 404, 'not_found');
-      const links = await ctx().container.database.db.selectFrom('document_tags').selectAll().where('document_id', '=', docs.d).execute();
+      const links = await ctx()
+        .container.database.db.selectFrom('document_tags')
+        .selectAll()
+        .where('document_id', '=', docs.d)
+        .execute();
       assert.equal(links.length, 0);
       await eventually(async () => (await ctx().container.blobs.head(row.storage_key)) === null, 'blob deleted');
-      assertError(await ctx().app.inject({ method: 'DELETE', url: `/api/v1/documents/${docs.d}`, headers: tenant.headers }), 404, 'not_found');
+      assertError(
+        await ctx().app.inject({ method: 'DELETE', url: `/api/v1/documents/${docs.d}`, headers: tenant.headers }),
+        404,
+        'not_found',
+      );
     });
   },
   { worker: true },

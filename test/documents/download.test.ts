@@ -12,7 +12,8 @@ describeEachBlobStore('document download', (ctx) => {
   const bytes = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(9 * 1024 * 1024), Buffer.from('\n%%EOF\n')]);
   const sha = createHash('sha256').update(bytes).digest('hex');
   const t = () => ctx().t;
-  const get = (headers: Record<string, string> = {}) => t().app.inject({ url: `/api/v1/documents/${id}/download`, headers: { ...tenant.headers, ...headers } });
+  const get = (headers: Record<string, string> = {}) =>
+    t().app.inject({ url: `/api/v1/documents/${id}/download`, headers: { ...tenant.headers, ...headers } });
 
   it('answers the exact original bytes with type, disposition, ETag and nosniff', async () => {
     tenant = await createTenant(t(), { tier: 'enterprise' });
@@ -80,6 +81,10 @@ describeEachBlobStore('document download', (ctx) => {
   });
 
   it('is 404 for an unknown document', async () => {
-    assertError(await t().app.inject({ url: '/api/v1/documents/nope/download', headers: tenant.headers }), 404, 'not_found');
+    assertError(
+      await t().app.inject({ url: '/api/v1/documents/nope/download', headers: tenant.headers }),
+      404,
+      'not_found',
+    );
   });
 });

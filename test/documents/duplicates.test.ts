@@ -5,13 +5,32 @@ import { assertError, createTenant, loginAs } from '../support/fixtures.ts';
 import { documentCount, localBlobFiles, multipart, upload, uploadOk } from './helpers.ts';
 
 async function eventCount(t: TestApp, tenantId: string, name: string): Promise<number> {
-  const rows = await t.container.database.db.selectFrom('events').select('id').where('tenant_id', '=', tenantId).where('name', '=', name).execute();
+  const rows = await t.container.database.db
+    .selectFrom('events')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('name', '=', name)
+    .execute();
   return rows.length;
 }
 
-function batch(t: TestApp, headers: Record<string, string>, files: { filename: string; content: Buffer }[], fields: Record<string, string> = {}, query = '') {
-  const body = multipart([...Object.entries(fields).map(([name, value]) => ({ name, value })), ...files.map((f) => ({ name: 'files[]', ...f }))]);
-  return t.app.inject({ method: 'POST', url: `/api/v1/documents/upload-batch${query}`, payload: body.payload, headers: { ...headers, ...body.headers } });
+function batch(
+  t: TestApp,
+  headers: Record<string, string>,
+  files: { filename: string; content: Buffer }[],
+  fields: Record<string, string> = {},
+  query = '',
+) {
+  const body = multipart([
+    ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+    ...files.map((f) => ({ name: 'files[]', ...f })),
+  ]);
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/v1/documents/upload-batch${query}`,
+    payload: body.payload,
+    headers: { ...headers, ...body.headers },
+  });
 }
 
 describeEachDialect('identical uploads: duplicate_of and on_duplicate=skip', (ctx) => {
@@ -47,14 +66,31 @@ describeEachDialect('identical uploads: duplicate_of and on_duplicate=skip', (ct
     assert.equal(await eventCount(t, tenant.tenantId, 'document.uploaded'), 1);
     assert.equal(localBlobFiles(t).blobs.length, blobs, 'the skipped bytes were removed');
     // New content is stored as usual under skip.
-    const fresh = await upload(t, tenant.headers, { filename: 'new.txt', content: Buffer.from('other'), fields: { on_duplicate: 'skip' } });
+    const fresh = await upload(t, tenant.headers, {
+      filename: 'new.txt',
+      content: Buffer.from('other'),
+      fields: { on_duplicate: 'skip' },
+    });
     assert.equal(fresh.statusCode, 201);
     assert.equal(fresh.json().duplicate_of, undefined);
     // The field wins over the query parameter; a bad value is 400.
-    const stored = await upload(t, tenant.headers, { filename: 'x.txt', content: CONTENT, fields: { on_duplicate: 'store' }, url: '/api/v1/documents/upload?on_duplicate=skip' });
+    const stored = await upload(t, tenant.headers, {
+      filename: 'x.txt',
+      content: CONTENT,
+      fields: { on_duplicate: 'store' },
+      url: '/api/v1/documents/upload?on_duplicate=skip',
+    });
     assert.equal(stored.statusCode, 201);
-    assertError(await upload(t, tenant.headers, { content: CONTENT, fields: { on_duplicate: 'maybe' } }), 400, 'validation_error');
-    assertError(await upload(t, tenant.headers, { content: CONTENT, url: '/api/v1/documents/upload?on_duplicate=maybe' }), 400, 'validation_error');
+    assertError(
+      await upload(t, tenant.headers, { content: CONTENT, fields: { on_duplicate: 'maybe' } }),
+      400,
+      'validation_error',
+    );
+    assertError(
+      await upload(t, tenant.headers, { content: CONTENT, url: '/api/v1/documents/upload?on_duplicate=maybe' }),
+      400,
+      'validation_error',
+    );
   });
 
   it('only documents the caller can see count: a member is not told of another member’s private document', async () => {
@@ -63,7 +99,11 @@ describeEachDialect('identical uploads: duplicate_of and on_duplicate=skip', (ct
     const alice = await loginAs(t, tenant, 'member', { email: `alice-${tenant.subdomain}@example.com` });
     const bob = await loginAs(t, tenant, 'member', { email: `bob-${tenant.subdomain}@example.com` });
     const hers = await uploadOk(t, alice.headers, { filename: 'private.txt', content: CONTENT });
-    const his = await upload(t, bob.headers, { filename: 'mine.txt', content: CONTENT, fields: { on_duplicate: 'skip' } });
+    const his = await upload(t, bob.headers, {
+      filename: 'mine.txt',
+      content: CONTENT,
+      fields: { on_duplicate: 'skip' },
+    });
     assert.equal(his.statusCode, 201, 'stored: bob cannot see alice’s copy');
     assert.equal(his.json().duplicate_of, undefined);
     // The tenant's API key sees both: the oldest is named.
@@ -71,7 +111,11 @@ describeEachDialect('identical uploads: duplicate_of and on_duplicate=skip', (ct
     assert.equal(key.json().duplicate_of, hers);
     // Another tenant never learns of either.
     const other = await createTenant(t, { tier: 'enterprise' });
-    const theirs = await upload(t, other.headers, { filename: 'theirs.txt', content: CONTENT, fields: { on_duplicate: 'skip' } });
+    const theirs = await upload(t, other.headers, {
+      filename: 'theirs.txt',
+      content: CONTENT,
+      fields: { on_duplicate: 'skip' },
+    });
     assert.equal(theirs.statusCode, 201);
     assert.equal(theirs.json().duplicate_of, undefined);
   });
@@ -96,14 +140,25 @@ describeEachDialect('identical uploads: duplicate_of and on_duplicate=skip', (ct
 
     const before = await documentCount(t, tenant.tenantId);
     const events = await eventCount(t, tenant.tenantId, 'document.uploaded');
-    const mixed = await batch(t, tenant.headers, [
-      { filename: 'a.txt', content: CONTENT },
-      { filename: 'new.txt', content: Buffer.from('Brand new.') },
-    ], { on_duplicate: 'skip' });
+    const mixed = await batch(
+      t,
+      tenant.headers,
+      [
+        { filename: 'a.txt', content: CONTENT },
+        { filename: 'new.txt', content: Buffer.from('Brand new.') },
+      ],
+      { on_duplicate: 'skip' },
+    );
     assert.equal(mixed.statusCode, 201, mixed.body);
     assert.equal(mixed.json().documents.length, 1);
     assert.deepEqual(mixed.json().skipped, [{ filename: 'a.txt', duplicate_of: id }]);
-    const skippedAll = await batch(t, tenant.headers, [{ filename: 'a.txt', content: CONTENT }], {}, '?on_duplicate=skip');
+    const skippedAll = await batch(
+      t,
+      tenant.headers,
+      [{ filename: 'a.txt', content: CONTENT }],
+      {},
+      '?on_duplicate=skip',
+    );
     assert.equal(skippedAll.statusCode, 200, skippedAll.body);
     assert.deepEqual(skippedAll.json().documents, []);
     assert.deepEqual(skippedAll.json().skipped, [{ filename: 'a.txt', duplicate_of: id }]);

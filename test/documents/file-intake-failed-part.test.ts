@@ -30,7 +30,10 @@ describe('file intake of a part that failed before it was read', () => {
   it('intakeFile rejects with the part error', async () => {
     const file = failedPart();
     await new Promise((r) => setImmediate(r));
-    await assert.rejects(intakeFile(blobs, { filename: 'note.txt', file }, { ...options, key: 'a/one', drainRefused: false }), /closed before/);
+    await assert.rejects(
+      intakeFile(blobs, { filename: 'note.txt', file }, { ...options, key: 'a/one', drainRefused: false }),
+      /closed before/,
+    );
   });
 
   it('intakeUntyped rejects with the part error', async () => {
@@ -44,6 +47,8 @@ describe('file intake of a part that failed before it was read', () => {
     file.write('half');
     file.destroy();
     await new Promise((r) => setImmediate(r));
-    await assert.rejects(intakeFile(blobs, { filename: 'note.txt', file }, { ...options, key: 'a/three', drainRefused: false }));
+    await assert.rejects(
+      intakeFile(blobs, { filename: 'note.txt', file }, { ...options, key: 'a/three', drainRefused: false }),
+    );
   });
 });

@@ -5,7 +5,9 @@ import path from 'node:path';
 import type { TestApp } from '../support/app.ts';
 
 /** A multipart part: a field, or a file with bytes. */
-export type Part = { name: string; value: string; contentType?: string } | { name: string; filename: string; content: Buffer; contentType?: string };
+export type Part =
+  | { name: string; value: string; contentType?: string }
+  | { name: string; filename: string; content: Buffer; contentType?: string };
 
 /** Builds a multipart/form-data body for app.inject. */
 export function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
@@ -41,7 +43,9 @@ export function tinyPdf(text = 'Hello PDF', info?: { author?: string; title?: st
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ];
   if (info) {
-    const entries = [info.author ? `/Author (${info.author})` : '', info.title ? `/Title (${info.title})` : ''].join(' ');
+    const entries = [info.author ? `/Author (${info.author})` : '', info.title ? `/Title (${info.title})` : ''].join(
+      ' ',
+    );
     objects.push(`<< ${entries} >>`);
   }
   let body = '%PDF-1.7\n';
@@ -71,7 +75,11 @@ export async function upload(t: TestApp, headers: Record<string, string>, option
   for (const [name, value] of Object.entries(options.fields ?? {})) {
     for (const v of Array.isArray(value) ? value : [value]) parts.push({ name, value: v });
   }
-  parts.push({ name: 'file', filename: options.filename ?? 'notes.txt', content: options.content ?? Buffer.from('hello world\n') });
+  parts.push({
+    name: 'file',
+    filename: options.filename ?? 'notes.txt',
+    content: options.content ?? Buffer.from('hello world\n'),
+  });
   const body = multipart(parts);
   return t.app.inject({
     method: 'POST',
@@ -82,7 +90,11 @@ export async function upload(t: TestApp, headers: Record<string, string>, option
 }
 
 /** Uploads and returns the new document's id (asserting 201). */
-export async function uploadOk(t: TestApp, headers: Record<string, string>, options: UploadOptions = {}): Promise<string> {
+export async function uploadOk(
+  t: TestApp,
+  headers: Record<string, string>,
+  options: UploadOptions = {},
+): Promise<string> {
   const res = await upload(t, headers, options);
   assert.equal(res.statusCode, 201, res.body);
   return res.json().id;
@@ -116,7 +128,11 @@ export async function documentCount(t: TestApp, tenantId: string): Promise<numbe
 }
 
 /** Waits until `check` holds (bounded). */
-export async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
+export async function eventually(
+  check: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;

@@ -78,11 +78,17 @@ const page = { sort: 'name' as const, order: 'asc' as const, limit: 100, offset:
 /** The answer of the scan the index replaces. */
 async function scanned(db: Executor, tenantId: string, search: string, ownerId?: string): Promise<string[]> {
   const rows = await sql<{ id: string }>`select id from documents where tenant_id = ${tenantId}
-    and lower(filename) like ${likePattern(search)} escape '\\' ${ownerId ? sql`and owner_id = ${ownerId}` : sql``}`.execute(db);
+    and lower(filename) like ${likePattern(search)} escape '\\' ${ownerId ? sql`and owner_id = ${ownerId}` : sql``}`.execute(
+    db,
+  );
   return rows.rows.map((r) => r.id).sort();
 }
 
-async function listed(db: Executor, tenantId: string, filter: DocumentListFilter): Promise<{ ids: string[]; total: number }> {
+async function listed(
+  db: Executor,
+  tenantId: string,
+  filter: DocumentListFilter,
+): Promise<{ ids: string[]; total: number }> {
   const docs = await repository.list(db, tenantId, filter, page);
   return { ids: docs.map((d) => d.id).sort(), total: await repository.count(db, tenantId, filter) };
 }
@@ -104,7 +110,9 @@ describeEachDialect('filename filter on the trigram index', (ctx, dialect) => {
     await db
       .insertInto('documents')
       .values([
-        ...NAMES.map((filename, i) => documentRow(tenantId, `doc-a-${i}`, { filename, ...(i % 2 === 0 ? { owner_id: memberId } : {}) })),
+        ...NAMES.map((filename, i) =>
+          documentRow(tenantId, `doc-a-${i}`, { filename, ...(i % 2 === 0 ? { owner_id: memberId } : {}) }),
+        ),
         ...NAMES.map((filename, i) => documentRow(otherTenantId, `doc-b-${i}`, { filename })),
       ])
       .execute();
@@ -117,7 +125,10 @@ describeEachDialect('filename filter on the trigram index', (ctx, dialect) => {
       const member = await listed(db, tenantId, { scope: { userId: memberId, sharedOnly: false }, search });
       assert.deepEqual(member.ids, await scanned(db, tenantId, search, memberId), `member: ${search}`);
       assert.equal(member.total, member.ids.length, `member total: ${search}`);
-      assert.ok(owner.ids.every((id) => id.startsWith('doc-a-')), `tenant isolation: ${search}`);
+      assert.ok(
+        owner.ids.every((id) => id.startsWith('doc-a-')),
+        `tenant isolation: ${search}`,
+      );
     }
     // The cases the tricky characters are there for, stated outright.
     assert.deepEqual((await listed(db, tenantId, { scope: null, search: '50%' })).ids, ['doc-a-2']);
@@ -129,7 +140,10 @@ describeEachDialect('filename filter on the trigram index', (ctx, dialect) => {
 
   it('follows inserts, renames and deletes', async () => {
     const db = ctx().container.database.db;
-    await db.insertInto('documents').values(documentRow(tenantId, 'doc-new', { filename: 'Zebra minutes.txt' })).execute();
+    await db
+      .insertInto('documents')
+      .values(documentRow(tenantId, 'doc-new', { filename: 'Zebra minutes.txt' }))
+      .execute();
     assert.deepEqual((await listed(db, tenantId, { scope: null, search: 'zebra' })).ids, ['doc-new']);
     await db.updateTable('documents').set({ filename: 'Giraffe minutes.txt' }).where('id', '=', 'doc-new').execute();
     assert.deepEqual((await listed(db, tenantId, { scope: null, search: 'zebra' })).ids, []);
@@ -146,10 +160,21 @@ describeEachDialect('filename filter on the trigram index', (ctx, dialect) => {
     const t = ctx();
     const tenant = await createTenant(t);
     const db = t.container.database.db;
-    await db.insertInto('documents').values(documentRow(tenant.tenantId, 'doc-api', { filename: 'Budget draft.txt' })).execute();
-    const renamed = await t.app.inject({ method: 'PUT', url: '/api/v1/documents/doc-api', headers: tenant.headers, payload: { filename: 'Forecast final.txt' } });
+    await db
+      .insertInto('documents')
+      .values(documentRow(tenant.tenantId, 'doc-api', { filename: 'Budget draft.txt' }))
+      .execute();
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/documents/doc-api',
+      headers: tenant.headers,
+      payload: { filename: 'Forecast final.txt' },
+    });
     assert.equal(renamed.statusCode, 200, renamed.body);
-    const search = async (q: string) => (await t.app.inject({ url: `/api/v1/documents?search=${encodeURIComponent(q)}`, headers: tenant.headers })).json();
+    const search = async (q: string) =>
+      (
+        await t.app.inject({ url: `/api/v1/documents?search=${encodeURIComponent(q)}`, headers: tenant.headers })
+      ).json();
     assert.equal((await search('budget')).total, 0);
     assert.deepEqual(
       (await search('FORECAST')).data.map((d: { id: string }) => d.id),
@@ -165,19 +190,32 @@ describeEachDialect('filename filter on the trigram index', (ctx, dialect) => {
       await nameIndex.up(trx);
     });
     for (const search of ['report', 'école', '50%', 'ünï']) {
-      assert.deepEqual((await listed(db, tenantId, { scope: null, search })).ids, await scanned(db, tenantId, search), search);
+      assert.deepEqual(
+        (await listed(db, tenantId, { scope: null, search })).ids,
+        await scanned(db, tenantId, search),
+        search,
+      );
     }
   });
 
   it('serves 3 characters or more from the index', async () => {
     const db = ctx().container.database.db;
     if (dialect === 'sqlite') {
-      const plan = await sql<{ detail: string }>`explain query plan select r.document_id from document_names n join document_name_rows r on r.id = n.rowid
+      const plan = await sql<{
+        detail: string;
+      }>`explain query plan select r.document_id from document_names n join document_name_rows r on r.id = n.rowid
         where document_names match ${trigramPhrase('report')} and r.tenant_id = ${tenantId}`.execute(db);
-      assert.ok(plan.rows.some((r) => /VIRTUAL TABLE INDEX/.test(r.detail)), JSON.stringify(plan.rows));
+      assert.ok(
+        plan.rows.some((r) => /VIRTUAL TABLE INDEX/.test(r.detail)),
+        JSON.stringify(plan.rows),
+      );
     } else {
-      const index = await sql<{ n: number }>`select count(*)::int as n from pg_indexes where indexname = 'documents_filename_trgm_idx'`.execute(db);
-      const extension = await sql<{ n: number }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
+      const index = await sql<{
+        n: number;
+      }>`select count(*)::int as n from pg_indexes where indexname = 'documents_filename_trgm_idx'`.execute(db);
+      const extension = await sql<{
+        n: number;
+      }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
       assert.equal(index.rows[0]!.n, extension.rows[0]!.n, 'the index exists wherever pg_trgm does');
     }
     assert.equal(trigramServes('ab'), false);

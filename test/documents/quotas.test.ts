@@ -8,7 +8,9 @@ import { documentCount, localBlobFiles, upload } from './helpers.ts';
 
 /** Pretends the tenant already stores `bytes` in `count` documents (rows only). */
 async function fill(t: TestApp, tenantId: string, bytes: number, count = 1) {
-  const rows = Array.from({ length: count }, (_, i) => documentRow(tenantId, `fill-${tenantId}-${i}`, { file_size: i === 0 ? bytes : 0 }));
+  const rows = Array.from({ length: count }, (_, i) =>
+    documentRow(tenantId, `fill-${tenantId}-${i}`, { file_size: i === 0 ? bytes : 0 }),
+  );
   await t.container.database.db.insertInto('documents').values(rows).execute();
 }
 
@@ -38,7 +40,11 @@ describeEachDialect('upload quotas', (ctx) => {
     const small = await upload(ctx(), tenant.headers, { filename: 'small.txt', content: Buffer.alloc(4_000, 0x61) });
     assert.equal(small.statusCode, 201, small.body);
     // Full now: a 2,000-byte file no longer fits.
-    assertError(await upload(ctx(), tenant.headers, { filename: 'more.txt', content: Buffer.alloc(2_000, 0x61) }), 403, 'tier_limit_exceeded');
+    assertError(
+      await upload(ctx(), tenant.headers, { filename: 'more.txt', content: Buffer.alloc(2_000, 0x61) }),
+      403,
+      'tier_limit_exceeded',
+    );
   });
 
   it('limits the sandbox to 100 documents', async () => {

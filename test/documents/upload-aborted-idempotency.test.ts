@@ -16,7 +16,16 @@ describeEachDialect('an upload whose client goes away, retried with the same Ide
     // Half of the body, then the socket closes as a killed client's would.
     await new Promise<void>((resolve, reject) => {
       const socket = net.connect(port, '127.0.0.1', () => {
-        const head = [`POST /api/v1/documents/upload HTTP/1.1`, ...Object.entries({ ...headers, host: `127.0.0.1:${port}`, 'content-length': String(body.payload.length) }).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+        const head = [
+          `POST /api/v1/documents/upload HTTP/1.1`,
+          ...Object.entries({
+            ...headers,
+            host: `127.0.0.1:${port}`,
+            'content-length': String(body.payload.length),
+          }).map(([k, v]) => `${k}: ${v}`),
+          '',
+          '',
+        ].join('\r\n');
         socket.write(head);
         socket.write(body.payload.subarray(0, Math.floor(body.payload.length / 2)), () => {
           setTimeout(() => {
@@ -31,7 +40,11 @@ describeEachDialect('an upload whose client goes away, retried with the same Ide
     const started = Date.now();
     let answer: Response;
     for (;;) {
-      answer = await fetch(`${address}/api/v1/documents/upload`, { method: 'POST', headers, body: new Uint8Array(body.payload) });
+      answer = await fetch(`${address}/api/v1/documents/upload`, {
+        method: 'POST',
+        headers,
+        body: new Uint8Array(body.payload),
+      });
       if (answer.status !== 409 || Date.now() - started > 10_000) break;
       await new Promise((r) => setTimeout(r, 100));
     }

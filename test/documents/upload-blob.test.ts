@@ -7,13 +7,21 @@ import { documentCount, localBlobFiles, multipart, tinyPdf } from './helpers.ts'
 /** A body encoded exactly as fetch (and browsers) encode FormData: a Blob part is named "blob". */
 async function encode(form: FormData): Promise<{ payload: Buffer; headers: Record<string, string> }> {
   const response = new Response(form);
-  return { payload: Buffer.from(await response.arrayBuffer()), headers: { 'content-type': response.headers.get('content-type')! } };
+  return {
+    payload: Buffer.from(await response.arrayBuffer()),
+    headers: { 'content-type': response.headers.get('content-type')! },
+  };
 }
 
 describeEachDialect('Uploads from Blobs: a part without a usable name takes the filename field', (ctx) => {
   let tenant: TestTenant;
   const send = async (body: { payload: Buffer; headers: Record<string, string> }) =>
-    ctx().app.inject({ method: 'POST', url: '/api/v1/documents/upload', payload: body.payload, headers: { ...tenant.headers, ...body.headers } });
+    ctx().app.inject({
+      method: 'POST',
+      url: '/api/v1/documents/upload',
+      payload: body.payload,
+      headers: { ...tenant.headers, ...body.headers },
+    });
 
   it('stores a Blob sent before its filename field under that name', async () => {
     tenant = await createTenant(ctx());
@@ -41,7 +49,12 @@ describeEachDialect('Uploads from Blobs: a part without a usable name takes the 
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(res.json().filename, 'agenda.pdf');
 
-    const empty = await send(multipart([{ name: 'file', filename: '', content: Buffer.from('no name at all\n') }, { name: 'filename', value: 'unnamed.md' }]));
+    const empty = await send(
+      multipart([
+        { name: 'file', filename: '', content: Buffer.from('no name at all\n') },
+        { name: 'filename', value: 'unnamed.md' },
+      ]),
+    );
     assert.equal(empty.statusCode, 201, empty.body);
     assert.equal(empty.json().filename, 'unnamed.md');
   });
@@ -57,7 +70,10 @@ describeEachDialect('Uploads from Blobs: a part without a usable name takes the 
     assert.match(refused.json().message, /filename/);
 
     const pngAsText = new FormData();
-    pngAsText.append('file', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d])]));
+    pngAsText.append(
+      'file',
+      new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d])]),
+    );
     pngAsText.append('filename', 'looks-like.txt');
     assertError(await send(await encode(pngAsText)), 415, 'invalid_file_type');
 
@@ -75,7 +91,12 @@ describeEachDialect('Uploads from Blobs: a part without a usable name takes the 
     assertError(noPartName, 400, 'validation_error');
 
     // A part that names its own type keeps deciding: the field may rename it only within that type.
-    const named = await send(multipart([{ name: 'file', filename: 'report.pdf', content: tinyPdf('Report') }, { name: 'filename', value: 'report.txt' }]));
+    const named = await send(
+      multipart([
+        { name: 'file', filename: 'report.pdf', content: tinyPdf('Report') },
+        { name: 'filename', value: 'report.txt' },
+      ]),
+    );
     assertError(named, 415, 'invalid_file_type');
 
     assert.equal(await documentCount(ctx(), tenant.tenantId), count);

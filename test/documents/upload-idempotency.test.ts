@@ -12,7 +12,12 @@ describeEachDialect('uploads with Idempotency-Key', (ctx) => {
         { name: 'tags', value: 'x' },
         { name: field, filename: 'same.txt', content: Buffer.from(content) },
       ]);
-      return ctx().app.inject({ method: 'POST', url, payload: body.payload, headers: { ...tenant.headers, ...body.headers, 'idempotency-key': key } });
+      return ctx().app.inject({
+        method: 'POST',
+        url,
+        payload: body.payload,
+        headers: { ...tenant.headers, ...body.headers, 'idempotency-key': key },
+      });
     };
     const first = await send('one', 'k-1');
     assert.equal(first.statusCode, 201, first.body);

@@ -33,15 +33,29 @@ describeEachBlobStore('document upload', (ctx) => {
     const row = await db.selectFrom('documents').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
     assert.equal(Number(row.file_size), 12);
     assert.equal(row.file_type, 'text/plain');
-    assert.ok(ctx().documentKeys().some((k) => k.endsWith(`documents/${body.id}`)));
+    assert.ok(
+      ctx()
+        .documentKeys()
+        .some((k) => k.endsWith(`documents/${body.id}`)),
+    );
     const jobs = await db.selectFrom('jobs').select('kind').where('payload', 'like', `%${body.id}%`).execute();
     assert.ok(jobs.some((j) => j.kind === 'processing.extract'));
-    const events = await db.selectFrom('events').selectAll().where('tenant_id', '=', tenant.tenantId).where('name', '=', 'document.uploaded').execute();
+    const events = await db
+      .selectFrom('events')
+      .selectAll()
+      .where('tenant_id', '=', tenant.tenantId)
+      .where('name', '=', 'document.uploaded')
+      .execute();
     assert.ok(events.some((e) => JSON.parse(e.data).document_id === body.id));
   });
 
   it('accepts enable_ai as true/false/1/0: false gives ai_status skipped; anything else is 400 and stores nothing', async () => {
-    for (const [value, expected] of [['false', 'skipped'], ['0', 'skipped'], ['true', 'queued'], ['1', 'queued']] as const) {
+    for (const [value, expected] of [
+      ['false', 'skipped'],
+      ['0', 'skipped'],
+      ['true', 'queued'],
+      ['1', 'queued'],
+    ] as const) {
       const res = await upload(t(), tenant.headers, { fields: { enable_ai: value } });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(res.json().ai_status, expected);
@@ -64,18 +78,31 @@ describeEachBlobStore('document upload', (ctx) => {
       assert.deepEqual(doc.json().tags, ['alpha', 'beta'], JSON.stringify(fields));
     }
     const tags = await t().app.inject({ url: '/api/v1/tags', headers: tenant.headers });
-    assert.deepEqual(tags.json().data.map((x: { name: string }) => x.name), ['alpha', 'beta']);
+    assert.deepEqual(
+      tags.json().data.map((x: { name: string }) => x.name),
+      ['alpha', 'beta'],
+    );
   });
 
   it('handles fields sent after the file, and an unknown folder after the file is 404 with nothing stored', async () => {
-    const folder = await t().app.inject({ method: 'POST', url: '/api/v1/folders', headers: tenant.headers, payload: { name: 'Late' } });
+    const folder = await t().app.inject({
+      method: 'POST',
+      url: '/api/v1/folders',
+      headers: tenant.headers,
+      payload: { name: 'Late' },
+    });
     const folderId = folder.json().id;
     const after = multipart([
       { name: 'file', filename: 'late.txt', content: Buffer.from('late fields') },
       { name: 'folder_id', value: folderId },
       { name: 'filename', value: 'renamed.txt' },
     ]);
-    const res = await t().app.inject({ method: 'POST', url: '/api/v1/documents/upload', payload: after.payload, headers: { ...tenant.headers, ...after.headers } });
+    const res = await t().app.inject({
+      method: 'POST',
+      url: '/api/v1/documents/upload',
+      payload: after.payload,
+      headers: { ...tenant.headers, ...after.headers },
+    });
     assert.equal(res.statusCode, 201, res.body);
     const doc = (await t().app.inject({ url: `/api/v1/documents/${res.json().id}`, headers: tenant.headers })).json();
     assert.equal(doc.folder_id, folderId);
@@ -87,7 +114,12 @@ describeEachBlobStore('document upload', (ctx) => {
       { name: 'file', filename: 'late.txt', content: Buffer.from('late fields') },
       { name: 'folder_id', value: '01890000-0000-7000-8000-000000000000' },
     ]);
-    const res404 = await t().app.inject({ method: 'POST', url: '/api/v1/documents/upload', payload: missing.payload, headers: { ...tenant.headers, ...missing.headers } });
+    const res404 = await t().app.inject({
+      method: 'POST',
+      url: '/api/v1/documents/upload',
+      payload: missing.payload,
+      headers: { ...tenant.headers, ...missing.headers },
+    });
     assertError(res404, 404, 'not_found');
     await assertNothingStored(before);
   });
@@ -125,14 +157,29 @@ describeEachBlobStore('document upload', (ctx) => {
   it('refuses a custom filename naming the file as another type (415) and stores nothing', async () => {
     for (const custom of ['evil.exe', 'report.pdf']) {
       const before = await snapshot();
-      const res = await upload(t(), tenant.headers, { filename: 'notes.txt', content: Buffer.from('plain text'), fields: { filename: custom } });
+      const res = await upload(t(), tenant.headers, {
+        filename: 'notes.txt',
+        content: Buffer.from('plain text'),
+        fields: { filename: custom },
+      });
       assertError(res, 415, 'invalid_file_type');
       await assertNothingStored(before);
     }
     // A display name without an extension claims no type; another spelling of the same type is fine.
-    const plain = await uploadOk(t(), tenant.headers, { filename: 'notes.txt', content: Buffer.from('plain text'), fields: { filename: 'Meeting notes' } });
-    assert.equal((await t().app.inject({ url: `/api/v1/documents/${plain}`, headers: tenant.headers })).json().filename, 'Meeting notes');
-    const id = await uploadOk(t(), tenant.headers, { filename: 'photo.pdf', content: tinyPdf(), fields: { filename: 'Scan 2025.PDF' } });
+    const plain = await uploadOk(t(), tenant.headers, {
+      filename: 'notes.txt',
+      content: Buffer.from('plain text'),
+      fields: { filename: 'Meeting notes' },
+    });
+    assert.equal(
+      (await t().app.inject({ url: `/api/v1/documents/${plain}`, headers: tenant.headers })).json().filename,
+      'Meeting notes',
+    );
+    const id = await uploadOk(t(), tenant.headers, {
+      filename: 'photo.pdf',
+      content: tinyPdf(),
+      fields: { filename: 'Scan 2025.PDF' },
+    });
     const doc = (await t().app.inject({ url: `/api/v1/documents/${id}`, headers: tenant.headers })).json();
     assert.equal(doc.filename, 'Scan 2025.PDF');
     assert.equal(doc.file_type, 'application/pdf');
@@ -167,10 +214,19 @@ describeEachBlobStore('document upload', (ctx) => {
 
   it('refuses an empty file, a missing file, two files, and unknown fields with 400', async () => {
     const before = await snapshot();
-    assertError(await upload(t(), tenant.headers, { filename: 'empty.txt', content: Buffer.alloc(0) }), 400, 'validation_error');
+    assertError(
+      await upload(t(), tenant.headers, { filename: 'empty.txt', content: Buffer.alloc(0) }),
+      400,
+      'validation_error',
+    );
     const none = multipart([{ name: 'enable_ai', value: 'true' }]);
     assertError(
-      await t().app.inject({ method: 'POST', url: '/api/v1/documents/upload', payload: none.payload, headers: { ...tenant.headers, ...none.headers } }),
+      await t().app.inject({
+        method: 'POST',
+        url: '/api/v1/documents/upload',
+        payload: none.payload,
+        headers: { ...tenant.headers, ...none.headers },
+      }),
       400,
       'validation_error',
     );
@@ -179,13 +235,23 @@ describeEachBlobStore('document upload', (ctx) => {
       { name: 'file', filename: 'b.txt', content: Buffer.from('b') },
     ]);
     assertError(
-      await t().app.inject({ method: 'POST', url: '/api/v1/documents/upload', payload: two.payload, headers: { ...tenant.headers, ...two.headers } }),
+      await t().app.inject({
+        method: 'POST',
+        url: '/api/v1/documents/upload',
+        payload: two.payload,
+        headers: { ...tenant.headers, ...two.headers },
+      }),
       400,
       'validation_error',
     );
     assertError(await upload(t(), tenant.headers, { fields: { colour: 'red' } }), 400, 'validation_error');
     assertError(
-      await t().app.inject({ method: 'POST', url: '/api/v1/documents/upload', payload: { file: 'x' }, headers: tenant.headers }),
+      await t().app.inject({
+        method: 'POST',
+        url: '/api/v1/documents/upload',
+        payload: { file: 'x' },
+        headers: tenant.headers,
+      }),
       400,
       'validation_error',
     );
@@ -208,7 +274,11 @@ describeEachBlobStore('document upload', (ctx) => {
       port,
       method: 'POST',
       path: '/api/v1/documents/upload',
-      headers: { ...tenant.headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': declared },
+      headers: {
+        ...tenant.headers,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': declared,
+      },
     });
     req.on('error', () => settled());
     req.on('close', () => settled());
@@ -221,7 +291,10 @@ describeEachBlobStore('document upload', (ctx) => {
     await new Promise((r) => setTimeout(r, 200));
     req.destroy();
     await done;
-    await eventually(async () => ctx().leftovers().length === 0 && ctx().documentKeys().length === before.keys, 'cleanup after abort');
+    await eventually(
+      async () => ctx().leftovers().length === 0 && ctx().documentKeys().length === before.keys,
+      'cleanup after abort',
+    );
     assert.equal(await documentCount(t(), tenant.tenantId), before.rows);
   });
 });

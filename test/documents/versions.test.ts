@@ -16,23 +16,55 @@ type Json = any;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 function job<P>(kind: string, payload: P): RunningJob<P> {
-  return { id: 'j', kind, payload, attempt: 1, maxAttempts: 3, tenantId: null, priority: 0, signal: new AbortController().signal, completeIn: async () => {} };
+  return {
+    id: 'j',
+    kind,
+    payload,
+    attempt: 1,
+    maxAttempts: 3,
+    tenantId: null,
+    priority: 0,
+    signal: new AbortController().signal,
+    completeIn: async () => {},
+  };
 }
 
 /** POST /documents/{id}/versions with these parts (a `file` part unless `parts` are given). */
-function uploadVersion(t: TestApp, headers: Record<string, string>, id: string, file: { filename?: string; content: Buffer } | Part[], extra: Record<string, string> = {}) {
-  const parts = Array.isArray(file) ? file : [{ name: 'file', filename: file.filename ?? 'notes.txt', content: file.content }];
+function uploadVersion(
+  t: TestApp,
+  headers: Record<string, string>,
+  id: string,
+  file: { filename?: string; content: Buffer } | Part[],
+  extra: Record<string, string> = {},
+) {
+  const parts = Array.isArray(file)
+    ? file
+    : [{ name: 'file', filename: file.filename ?? 'notes.txt', content: file.content }];
   const body = multipart(parts);
-  return t.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/versions`, payload: body.payload, headers: { ...headers, ...body.headers, ...extra } });
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/v1/documents/${id}/versions`,
+    payload: body.payload,
+    headers: { ...headers, ...body.headers, ...extra },
+  });
 }
 
 async function bytesCounted(t: TestApp, tenantId: string): Promise<number> {
-  const row = await t.container.database.db.selectFrom('tenant_document_counts').select('bytes').where('tenant_id', '=', tenantId).executeTakeFirst();
+  const row = await t.container.database.db
+    .selectFrom('tenant_document_counts')
+    .select('bytes')
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
   return Number(row?.bytes ?? 0);
 }
 
 async function eventsNamed(t: TestApp, tenantId: string, name: string): Promise<Json[]> {
-  const rows = await t.container.database.db.selectFrom('events').selectAll().where('tenant_id', '=', tenantId).where('name', '=', name).execute();
+  const rows = await t.container.database.db
+    .selectFrom('events')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('name', '=', name)
+    .execute();
   return rows.map((r) => JSON.parse(String(r.data)));
 }
 
@@ -40,8 +72,10 @@ describeEachDialect('document versions', (ctx) => {
   const V1 = Buffer.from('Version one of the lease: the rent is 1000 a month.\n');
   const V2 = Buffer.from('Version two of the lease: the rent is 1200 a month, from March.\n');
   let tenant: TestTenant;
-  const get = (url: string, headers: Record<string, string> = {}) => ctx().app.inject({ method: 'GET', url, headers: { ...tenant.headers, ...headers } });
-  const post = (url: string, headers: Record<string, string> = tenant.headers) => ctx().app.inject({ method: 'POST', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    ctx().app.inject({ method: 'GET', url, headers: { ...tenant.headers, ...headers } });
+  const post = (url: string, headers: Record<string, string> = tenant.headers) =>
+    ctx().app.inject({ method: 'POST', url, headers });
 
   it('a new version becomes current, the previous one is kept, listed and downloadable with ranges and validators', async () => {
     const t = ctx();
@@ -89,9 +123,16 @@ describeEachDialect('document versions', (ctx) => {
     assert.equal(part.statusCode, 206);
     assert.equal(part.body, 'Version');
     assert.equal(part.headers['content-range'], `bytes 0-6/${V1.length}`);
-    assert.equal((await get(`/api/v1/documents/${id}/versions/1/download`, { 'if-none-match': `"${sha(V1)}"` })).statusCode, 304);
+    assert.equal(
+      (await get(`/api/v1/documents/${id}/versions/1/download`, { 'if-none-match': `"${sha(V1)}"` })).statusCode,
+      304,
+    );
     // If-Range with another version's ETag: the whole file.
-    assert.equal((await get(`/api/v1/documents/${id}/versions/1/download`, { range: 'bytes=0-6', 'if-range': `"${sha(V2)}"` })).statusCode, 200);
+    assert.equal(
+      (await get(`/api/v1/documents/${id}/versions/1/download`, { range: 'bytes=0-6', 'if-range': `"${sha(V2)}"` }))
+        .statusCode,
+      200,
+    );
     const outside = await get(`/api/v1/documents/${id}/versions/1/download`, { range: `bytes=${V1.length + 10}-` });
     assertError(outside, 416, 'range_not_satisfiable');
     assert.equal(outside.headers['content-range'], `bytes */${V1.length}`);
@@ -120,14 +161,20 @@ describeEachDialect('document versions', (ctx) => {
     const back = await uploadVersion(t, tenant.headers, id, { content: V1 });
     assert.equal(back.statusCode, 201);
     assert.equal(back.json().number, 3);
-    const events = (await eventsNamed(t, tenant.tenantId, 'document.version_created')).filter((e) => e.document_id === id);
+    const events = (await eventsNamed(t, tenant.tenantId, 'document.version_created')).filter(
+      (e) => e.document_id === id,
+    );
     assert.deepEqual(
       events.map((e) => e.version),
       [2, 3],
     );
     // The identical files left no bytes behind: three versions, three blobs (plus no temp files).
     const keys = localBlobFiles(t).blobs.filter((b) => b.startsWith(`tenants/${tenant.tenantId}/documents/`));
-    const rows = await t.container.database.db.selectFrom('document_versions').select('storage_key').where('document_id', '=', id).execute();
+    const rows = await t.container.database.db
+      .selectFrom('document_versions')
+      .select('storage_key')
+      .where('document_id', '=', id)
+      .execute();
     for (const r of rows) assert.ok(keys.includes(r.storage_key), `${r.storage_key} stored`);
     assert.equal(rows.length, 3);
   });
@@ -154,7 +201,9 @@ describeEachDialect('document versions', (ctx) => {
     assert.equal((await uploadVersion(t, tenant.headers, id, { content: V1 })).statusCode, 200);
     const next = await uploadVersion(t, tenant.headers, id, { content: Buffer.from('a third text') });
     assert.equal(next.json().number, 3);
-    const restoredEvents = (await eventsNamed(t, tenant.tenantId, 'document.version_restored')).filter((e) => e.document_id === id);
+    const restoredEvents = (await eventsNamed(t, tenant.tenantId, 'document.version_restored')).filter(
+      (e) => e.document_id === id,
+    );
     assert.deepEqual(
       restoredEvents.map((e) => [e.version, e.previous_version]),
       [[1, 2]],
@@ -194,13 +243,33 @@ describeEachDialect('document versions', (ctx) => {
     const usageBytes = JSON.stringify(usage).match(/"storage_bytes":\s*(\d+)/);
     if (usageBytes) assert.equal(Number(usageBytes[1]), V1.length + V2.length + V3.length);
 
-    const keys = (await t.container.database.db.selectFrom('document_versions').select('storage_key').where('document_id', '=', id).execute()).map((r) => r.storage_key);
+    const keys = (
+      await t.container.database.db
+        .selectFrom('document_versions')
+        .select('storage_key')
+        .where('document_id', '=', id)
+        .execute()
+    ).map((r) => r.storage_key);
     assert.equal(keys.length, 3);
     const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/documents/${id}`, headers: own.headers });
     assert.equal(del.statusCode, 200, del.body);
     assert.equal(await bytesCounted(t, own.tenantId), 0);
-    assert.equal((await t.container.database.db.selectFrom('document_versions').select('id').where('document_id', '=', id).execute()).length, 0);
-    const removals = await t.container.database.db.selectFrom('jobs').select('payload').where('kind', '=', 'documents.delete_blob').where('tenant_id', '=', own.tenantId).execute();
+    assert.equal(
+      (
+        await t.container.database.db
+          .selectFrom('document_versions')
+          .select('id')
+          .where('document_id', '=', id)
+          .execute()
+      ).length,
+      0,
+    );
+    const removals = await t.container.database.db
+      .selectFrom('jobs')
+      .select('payload')
+      .where('kind', '=', 'documents.delete_blob')
+      .where('tenant_id', '=', own.tenantId)
+      .execute();
     const queued = removals.flatMap((r) => JSON.parse(String(r.payload)).keys as string[]);
     for (const key of keys) assert.ok(queued.includes(key), `${key} is removed with the document`);
     const handler = t.container.jobDefinitions().find((d) => d.kind === 'documents.delete_blob')!;
@@ -213,7 +282,10 @@ describeEachDialect('document versions', (ctx) => {
     const own = await createTenant(t, { tier: 'free' });
     const id = await uploadOk(t, own.headers, { filename: 'q.txt', content: V1 });
     const before = localBlobFiles(t);
-    const tooBig = await uploadVersion(t, own.headers, id, { filename: 'big.md', content: Buffer.alloc(50 * 1024 * 1024 + 1, 0x61) });
+    const tooBig = await uploadVersion(t, own.headers, id, {
+      filename: 'big.md',
+      content: Buffer.alloc(50 * 1024 * 1024 + 1, 0x61),
+    });
     assert.equal(assertError(tooBig, 413, 'file_too_large').details.max_bytes, 50 * 1024 * 1024);
     assert.deepEqual(localBlobFiles(t), before, 'nothing stored');
     await t.container.database.db
@@ -222,7 +294,9 @@ describeEachDialect('document versions', (ctx) => {
       .where('tenant_id', '=', own.tenantId)
       .execute();
     assertError(await uploadVersion(t, own.headers, id, { content: V2 }), 403, 'tier_limit_exceeded');
-    const list = (await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}/versions`, headers: own.headers })).json();
+    const list = (
+      await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}/versions`, headers: own.headers })
+    ).json();
     assert.equal(list.versions.length, 1);
     assert.equal(list.versions[0].current, true);
   });
@@ -236,10 +310,26 @@ describeEachDialect('document versions', (ctx) => {
     assertError(await get(`/api/v1/documents/nope/versions`), 404, 'not_found');
     assertError(await uploadVersion(t, tenant.headers, 'nope', { content: V2 }), 404, 'not_found');
     // Not multipart at all.
-    const json = await t.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/versions`, headers: tenant.headers, payload: { file: 'x' } });
+    const json = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/documents/${id}/versions`,
+      headers: tenant.headers,
+      payload: { file: 'x' },
+    });
     assert.equal(json.statusCode >= 400 && json.statusCode < 500, true, json.body);
-    assertError(await uploadVersion(t, tenant.headers, id, [{ name: 'filename', value: 'x.txt' }]), 400, 'validation_error');
-    assertError(await uploadVersion(t, tenant.headers, id, [{ name: 'folder_id', value: 'x' }, { name: 'file', filename: 'a.txt', content: V2 }]), 400, 'validation_error');
+    assertError(
+      await uploadVersion(t, tenant.headers, id, [{ name: 'filename', value: 'x.txt' }]),
+      400,
+      'validation_error',
+    );
+    assertError(
+      await uploadVersion(t, tenant.headers, id, [
+        { name: 'folder_id', value: 'x' },
+        { name: 'file', filename: 'a.txt', content: V2 },
+      ]),
+      400,
+      'validation_error',
+    );
     assertError(
       await uploadVersion(t, tenant.headers, id, [
         { name: 'file', filename: 'a.txt', content: V2 },
@@ -248,8 +338,16 @@ describeEachDialect('document versions', (ctx) => {
       400,
       'validation_error',
     );
-    assertError(await uploadVersion(t, tenant.headers, id, { filename: 'fake.pdf', content: V2 }), 415, 'invalid_file_type');
-    assertError(await uploadVersion(t, tenant.headers, id, { filename: 'x.exe', content: V2 }), 415, 'invalid_file_type');
+    assertError(
+      await uploadVersion(t, tenant.headers, id, { filename: 'fake.pdf', content: V2 }),
+      415,
+      'invalid_file_type',
+    );
+    assertError(
+      await uploadVersion(t, tenant.headers, id, { filename: 'x.exe', content: V2 }),
+      415,
+      'invalid_file_type',
+    );
     assert.equal((await get(`/api/v1/documents/${id}/versions`)).json().versions.length, 1);
     assert.equal(await documentBlobCountOf(t, tenant.tenantId, id), 1, 'refused files left no bytes');
   });
@@ -266,23 +364,63 @@ describeEachDialect('document versions', (ctx) => {
     assert.equal(byAlice.json().created_by, alice.userId);
     // Not shared: invisible to bob and the viewer.
     assertError(await uploadVersion(t, bob.headers, id, { content: Buffer.from('bob') }), 404, 'not_found');
-    assertError(await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}/versions`, headers: bob.headers }), 404, 'not_found');
+    assertError(
+      await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}/versions`, headers: bob.headers }),
+      404,
+      'not_found',
+    );
     assertError(await uploadVersion(t, viewer.headers, id, { content: Buffer.from('viewer') }), 404, 'not_found');
     // Shared for viewing: reads, but no upload or restore (403).
     for (const who of [bob, viewer]) {
-      const share = await t.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/share`, headers: alice.headers, payload: { user_id: who.userId, permission: 'view' } });
+      const share = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/documents/${id}/share`,
+        headers: alice.headers,
+        payload: { user_id: who.userId, permission: 'view' },
+      });
       assert.equal(share.statusCode < 300, true, share.body);
-      assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}/versions`, headers: who.headers })).statusCode, 200);
-      assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}/versions/1/download`, headers: who.headers })).statusCode, 200);
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}/versions`, headers: who.headers }))
+          .statusCode,
+        200,
+      );
+      assert.equal(
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/v1/documents/${id}/versions/1/download`,
+            headers: who.headers,
+          })
+        ).statusCode,
+        200,
+      );
       assertError(await uploadVersion(t, who.headers, id, { content: Buffer.from('not allowed') }), 403, 'forbidden');
-      assertError(await t.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/versions/1/restore`, headers: who.headers }), 403, 'forbidden');
+      assertError(
+        await t.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/versions/1/restore`, headers: who.headers }),
+        403,
+        'forbidden',
+      );
     }
     // An edit share lets bob add a version.
-    await t.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/share`, headers: alice.headers, payload: { user_id: bob.userId, permission: 'edit' } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/documents/${id}/share`,
+      headers: alice.headers,
+      payload: { user_id: bob.userId, permission: 'edit' },
+    });
     assert.equal((await uploadVersion(t, bob.headers, id, { content: Buffer.from('bob edits') })).statusCode, 201);
-    assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/versions/1/restore`, headers: bob.headers })).statusCode, 200);
+    assert.equal(
+      (await t.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/versions/1/restore`, headers: bob.headers }))
+        .statusCode,
+      200,
+    );
     // The viewer's share is capped at view, whatever alice grants.
-    await t.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/share`, headers: alice.headers, payload: { user_id: viewer.userId, permission: 'edit' } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/documents/${id}/share`,
+      headers: alice.headers,
+      payload: { user_id: viewer.userId, permission: 'edit' },
+    });
     assertError(await uploadVersion(t, viewer.headers, id, { content: Buffer.from('viewer edits') }), 403, 'forbidden');
   });
 
@@ -292,9 +430,21 @@ describeEachDialect('document versions', (ctx) => {
     const id = await uploadOk(t, tenant.headers, { filename: 'mine.txt', content: V1 });
     await uploadVersion(t, tenant.headers, id, { content: V2 });
     const as = other.headers;
-    assertError(await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}/versions`, headers: as }), 404, 'not_found');
-    assertError(await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}/versions/1/download`, headers: as }), 404, 'not_found');
-    assertError(await t.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/versions/1/restore`, headers: as }), 404, 'not_found');
+    assertError(
+      await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}/versions`, headers: as }),
+      404,
+      'not_found',
+    );
+    assertError(
+      await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}/versions/1/download`, headers: as }),
+      404,
+      'not_found',
+    );
+    assertError(
+      await t.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/versions/1/restore`, headers: as }),
+      404,
+      'not_found',
+    );
     assertError(await uploadVersion(t, as, id, { content: Buffer.from('intruder') }), 404, 'not_found');
     assert.equal((await get(`/api/v1/documents/${id}/versions`)).json().current_version, 2);
   });
@@ -320,11 +470,25 @@ describeEachDialect('document versions', (ctx) => {
     const before = localBlobFiles(t).blobs.length;
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const port = Number(new URL(address).port);
-    const body = multipart([{ name: 'file', filename: 'cut.txt', content: Buffer.from('half a new version '.repeat(2000)) }]);
+    const body = multipart([
+      { name: 'file', filename: 'cut.txt', content: Buffer.from('half a new version '.repeat(2000)) },
+    ]);
     await new Promise<void>((resolve, reject) => {
       const socket = net.connect(port, '127.0.0.1', () => {
-        const headers = { ...tenant.headers, ...body.headers, host: `127.0.0.1:${port}`, 'content-length': String(body.payload.length) };
-        socket.write([`POST /api/v1/documents/${id}/versions HTTP/1.1`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n'));
+        const headers = {
+          ...tenant.headers,
+          ...body.headers,
+          host: `127.0.0.1:${port}`,
+          'content-length': String(body.payload.length),
+        };
+        socket.write(
+          [
+            `POST /api/v1/documents/${id}/versions HTTP/1.1`,
+            ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+            '',
+            '',
+          ].join('\r\n'),
+        );
         socket.write(body.payload.subarray(0, body.payload.length >> 1), () =>
           setTimeout(() => {
             socket.destroy();
@@ -334,7 +498,11 @@ describeEachDialect('document versions', (ctx) => {
       });
       socket.on('error', reject);
     });
-    await waitFor(async () => localBlobFiles(t).blobs.length === before && localBlobFiles(t).temp.length === 0, 'the cut upload removed', 10_000);
+    await waitFor(
+      async () => localBlobFiles(t).blobs.length === before && localBlobFiles(t).temp.length === 0,
+      'the cut upload removed',
+      10_000,
+    );
     const list = (await get(`/api/v1/documents/${id}/versions`)).json();
     assert.equal(list.versions.length, 1);
     assert.equal((await get(`/api/v1/documents/${id}/download`)).body, V1.toString());
@@ -346,9 +514,21 @@ describeEachDialect('document versions', (ctx) => {
     const collect = t.container.jobDefinitions().find((d) => d.kind === 'documents.collect_orphan')!;
     // A committed version: its guard keeps its bytes.
     const made = (await uploadVersion(t, tenant.headers, id, { content: V2 })).json();
-    const row = await t.container.database.db.selectFrom('document_versions').selectAll().where('document_id', '=', id).where('number', '=', made.number).executeTakeFirstOrThrow();
-    const guards = await t.container.database.db.selectFrom('jobs').select('payload').where('kind', '=', 'documents.collect_orphan').execute();
-    assert.ok(guards.some((g) => JSON.parse(String(g.payload)).documentId === row.id), 'the version upload committed its orphan guard');
+    const row = await t.container.database.db
+      .selectFrom('document_versions')
+      .selectAll()
+      .where('document_id', '=', id)
+      .where('number', '=', made.number)
+      .executeTakeFirstOrThrow();
+    const guards = await t.container.database.db
+      .selectFrom('jobs')
+      .select('payload')
+      .where('kind', '=', 'documents.collect_orphan')
+      .execute();
+    assert.ok(
+      guards.some((g) => JSON.parse(String(g.payload)).documentId === row.id),
+      'the version upload committed its orphan guard',
+    );
     await collect.handler(job('documents.collect_orphan', { tenantId: tenant.tenantId, documentId: row.id }));
     assert.ok(await t.container.blobs.head(row.storage_key), 'a committed version keeps its bytes');
     // The state a kill -9 leaves: bytes stored under a reserved version id, no row.
@@ -364,7 +544,12 @@ describeEachDialect('document versions', (ctx) => {
 /** Blob files of one document: its own key and its versions'. */
 async function documentBlobCountOf(t: TestApp, tenantId: string, id: string): Promise<number> {
   const keys = new Set([documentBlobKey(tenantId, id)]);
-  for (const r of await t.container.database.db.selectFrom('document_versions').select('storage_key').where('document_id', '=', id).execute()) keys.add(r.storage_key);
+  for (const r of await t.container.database.db
+    .selectFrom('document_versions')
+    .select('storage_key')
+    .where('document_id', '=', id)
+    .execute())
+    keys.add(r.storage_key);
   let n = 0;
   for (const key of keys) if (await t.container.blobs.head(key)) n += 1;
   return n;

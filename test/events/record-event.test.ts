@@ -5,7 +5,15 @@ import { recordEvent } from '../../src/events/record-event.ts';
 import { DIALECTS } from '../support/app.ts';
 import { openTestDatabase } from '../support/databases.ts';
 
-const UPLOADED = { document_id: 'd1', filename: 'a.txt', folder_id: null, file_type: 'text/plain', file_size: 1, status: 'pending', ai_status: 'pending' };
+const UPLOADED = {
+  document_id: 'd1',
+  filename: 'a.txt',
+  folder_id: null,
+  file_type: 'text/plain',
+  file_size: 1,
+  status: 'pending',
+  ai_status: 'pending',
+};
 
 describe('event catalogue', () => {
   it('holds every event name of the spec', () => {
@@ -38,7 +46,17 @@ for (const dialect of DIALECTS) {
         const now = Date.now();
         await database.db
           .insertInto('tenants')
-          .values({ id: 't1', name: 'T', subdomain: 't1', tier: 'free', status: 'active', cors_origins: '[]', sandbox_of: null, created_at: now, updated_at: now })
+          .values({
+            id: 't1',
+            name: 'T',
+            subdomain: 't1',
+            tier: 'free',
+            status: 'active',
+            cors_origins: '[]',
+            sandbox_of: null,
+            created_at: now,
+            updated_at: now,
+          })
           .execute();
         const committed = await database.db
           .transaction()
@@ -46,7 +64,11 @@ for (const dialect of DIALECTS) {
         assert.match(committed.id, /^evt_[A-Za-z0-9_-]{22}$/);
         await assert.rejects(
           database.db.transaction().execute(async (trx) => {
-            await recordEvent(trx, { tenantId: 't1', name: 'document.failed', data: { document_id: 'd2', status: 'failed', ai_status: 'failed', error: null } });
+            await recordEvent(trx, {
+              tenantId: 't1',
+              name: 'document.failed',
+              data: { document_id: 'd2', status: 'failed', ai_status: 'failed', error: null },
+            });
             throw new Error('roll back');
           }),
         );

@@ -10,11 +10,20 @@ describeEachDialect('folder document counts follow every write', (ctx) => {
     const tenant = await createTenant(t, { tier: 'enterprise' });
     const h = tenant.headers;
     const folder = async (name: string, parentId: string | null = null) =>
-      (await t.app.inject({ method: 'POST', url: '/api/v1/folders', headers: h, payload: { name, parent_id: parentId } })).json().id as string;
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/folders',
+          headers: h,
+          payload: { name, parent_id: parentId },
+        })
+      ).json().id as string;
     const counts = async (headers: Record<string, string>) => {
       const res = await t.app.inject({ url: '/api/v1/folders', headers });
       assert.equal(res.statusCode, 200, res.body);
-      return Object.fromEntries(res.json().folders.map((f: { name: string; document_count: number }) => [f.name, f.document_count]));
+      return Object.fromEntries(
+        res.json().folders.map((f: { name: string; document_count: number }) => [f.name, f.document_count]),
+      );
     };
     const a = await folder('A');
     const b = await folder('B');
@@ -27,15 +36,27 @@ describeEachDialect('folder document counts follow every write', (ctx) => {
       { name: 'files[]', filename: 'x.txt', content: Buffer.from('x') },
       { name: 'files[]', filename: 'y.txt', content: Buffer.from('y') },
     ]);
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/documents/upload-batch', payload: batch.payload, headers: { ...h, ...batch.headers } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/documents/upload-batch',
+      payload: batch.payload,
+      headers: { ...h, ...batch.headers },
+    });
     assert.equal(res.statusCode, 201, res.body);
     await uploadOk(t, h, { filename: 'deep.txt', fields: { folder_id: child } });
     assert.deepEqual(await counts(h), { A: 2, B: 2, Child: 1 });
 
     // Move one document from A to B, then delete one of B's.
-    assert.equal((await t.app.inject({ method: 'PUT', url: `/api/v1/documents/${d1}`, headers: h, payload: { folder_id: b } })).statusCode, 200);
+    assert.equal(
+      (await t.app.inject({ method: 'PUT', url: `/api/v1/documents/${d1}`, headers: h, payload: { folder_id: b } }))
+        .statusCode,
+      200,
+    );
     assert.deepEqual(await counts(h), { A: 1, B: 3, Child: 1 });
-    assert.equal((await t.app.inject({ method: 'DELETE', url: `/api/v1/documents/${d1}`, headers: h })).statusCode, 200);
+    assert.equal(
+      (await t.app.inject({ method: 'DELETE', url: `/api/v1/documents/${d1}`, headers: h })).statusCode,
+      200,
+    );
     assert.deepEqual(await counts(h), { A: 1, B: 2, Child: 1 });
     const single = await t.app.inject({ url: `/api/v1/folders/${b}`, headers: h });
     assert.equal(single.json().document_count, 2);

@@ -27,7 +27,14 @@ describe('deleting a folder while a document lands in it [postgres]', { skip: !D
         `insert into documents (id, tenant_id, folder_id, owner_id, collection_id, filename, original_filename, extension, file_type,
            file_size, sha256, storage_key, status, ai_status, enable_ai, created_at, updated_at)
          values ($1, $2, $3, null, null, 'late.txt', 'late.txt', 'txt', 'text/plain', 1, $4, $5, 'completed', 'skipped', 0, $6, $6)`,
-        [`late-${folderId}`, tenant.tenantId, folderId, '0'.repeat(64), `tenants/${tenant.tenantId}/documents/late-${folderId}`, now],
+        [
+          `late-${folderId}`,
+          tenant.tenantId,
+          folderId,
+          '0'.repeat(64),
+          `tenants/${tenant.tenantId}/documents/late-${folderId}`,
+          now,
+        ],
       );
       const pending = run();
       // The delete has checked (and seen no committed document) and now waits on the new row's lock.
@@ -40,14 +47,21 @@ describe('deleting a folder while a document lands in it [postgres]', { skip: !D
   }
 
   async function newFolder(name: string): Promise<string> {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/folders', headers: tenant.headers, payload: { name } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/folders',
+      headers: tenant.headers,
+      payload: { name },
+    });
     assert.equal(res.statusCode, 201, res.body);
     return res.json().id;
   }
 
   it('without force: 400 folder_not_empty, and the folder and document stay', async () => {
     const folderId = await newFolder('Racy');
-    const res = await raceInsert(folderId, () => t.app.inject({ method: 'DELETE', url: `/api/v1/folders/${folderId}`, headers: tenant.headers }));
+    const res = await raceInsert(folderId, () =>
+      t.app.inject({ method: 'DELETE', url: `/api/v1/folders/${folderId}`, headers: tenant.headers }),
+    );
     assertError(res, 400, 'folder_not_empty');
     const still = await t.app.inject({ url: `/api/v1/folders/${folderId}`, headers: tenant.headers });
     assert.equal(still.statusCode, 200);
@@ -61,7 +75,11 @@ describe('deleting a folder while a document lands in it [postgres]', { skip: !D
     );
     assertError(res, 409, 'conflict');
     assert.equal((await t.app.inject({ url: `/api/v1/folders/${folderId}`, headers: tenant.headers })).statusCode, 200);
-    const again = await t.app.inject({ method: 'DELETE', url: `/api/v1/folders/${folderId}?force=true`, headers: tenant.headers });
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/folders/${folderId}?force=true`,
+      headers: tenant.headers,
+    });
     assert.equal(again.statusCode, 200, again.body);
   });
 });

@@ -19,7 +19,17 @@ for (const dialect of await availableDialects()) {
       for (const [i, id] of tenants.entries()) {
         await t.database.db
           .insertInto('tenants')
-          .values({ id, name: `t${i}`, subdomain: `paths-${i}-${now}`, tier: 'team', status: 'active', cors_origins: '[]', sandbox_of: null, created_at: now, updated_at: now })
+          .values({
+            id,
+            name: `t${i}`,
+            subdomain: `paths-${i}-${now}`,
+            tier: 'team',
+            status: 'active',
+            cors_origins: '[]',
+            sandbox_of: null,
+            created_at: now,
+            updated_at: now,
+          })
           .execute();
       }
     });
@@ -31,7 +41,18 @@ for (const dialect of await availableDialects()) {
       for (const name of names) {
         const now = Date.now();
         id = newId(now);
-        await folders.insert(t.database.db, { id, tenantId, parentId, name, color: '#000000', icon: 'folder', createdBy: null, documentCount: 0, createdAt: now, updatedAt: now });
+        await folders.insert(t.database.db, {
+          id,
+          tenantId,
+          parentId,
+          name,
+          color: '#000000',
+          icon: 'folder',
+          createdBy: null,
+          documentCount: 0,
+          createdAt: now,
+          updatedAt: now,
+        });
         parentId = id;
       }
       return id;

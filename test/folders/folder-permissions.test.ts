@@ -14,9 +14,23 @@ describeEachDialect('folders: who may change a folder', (ctx) => {
   let alice: LoggedInUser;
   let custom: LoggedInUser;
   let viewer: LoggedInUser;
-  const call = (headers: Record<string, string>, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-    ctx().app.inject({ method, url: `/api/v1${url}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const folder = async (headers: Record<string, string>, name: string, parentId: string | null = null): Promise<string> => {
+  const call = (
+    headers: Record<string, string>,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ) =>
+    ctx().app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  const folder = async (
+    headers: Record<string, string>,
+    name: string,
+    parentId: string | null = null,
+  ): Promise<string> => {
     const res = await call(headers, 'POST', '/folders', { name, parent_id: parentId });
     assert.equal(res.statusCode, 201, res.body);
     return res.json().id;
@@ -27,7 +41,10 @@ describeEachDialect('folders: who may change a folder', (ctx) => {
     tenant = await createTenant(ctx(), { tier: 'enterprise' });
     admin = await loginAs(ctx(), tenant, 'admin');
     alice = await loginAs(ctx(), tenant, 'member', { email: `alice-${tenant.subdomain}@example.com` });
-    custom = await loginAs(ctx(), tenant, 'member', { email: `fin-${tenant.subdomain}@example.com`, roles: ['finance_manager'] });
+    custom = await loginAs(ctx(), tenant, 'member', {
+      email: `fin-${tenant.subdomain}@example.com`,
+      roles: ['finance_manager'],
+    });
     viewer = await loginAs(ctx(), tenant, 'viewer');
   });
 
@@ -38,12 +55,20 @@ describeEachDialect('folders: who may change a folder', (ctx) => {
     for (const top of [byAdmin, byKey]) {
       const before = await nameOf(top);
       for (const who of [alice, custom]) {
-        assertError(await call(who.headers, 'PUT', `/folders/${top}`, { name: 'Renamed by a member' }), 403, 'forbidden');
+        assertError(
+          await call(who.headers, 'PUT', `/folders/${top}`, { name: 'Renamed by a member' }),
+          403,
+          'forbidden',
+        );
         assertError(await call(who.headers, 'PUT', `/folders/${top}`, { color: '#000000' }), 403, 'forbidden');
         assertError(await call(who.headers, 'PUT', `/folders/${top}`, { parent_id: elsewhere }), 403, 'forbidden');
         assertError(await call(who.headers, 'DELETE', `/folders/${top}`), 403, 'forbidden');
       }
-      assertError(await call(viewer.headers, 'PUT', `/folders/${top}`, { name: 'Renamed by a viewer' }), 403, 'forbidden');
+      assertError(
+        await call(viewer.headers, 'PUT', `/folders/${top}`, { name: 'Renamed by a viewer' }),
+        403,
+        'forbidden',
+      );
       assertError(await call(viewer.headers, 'DELETE', `/folders/${top}`), 403, 'forbidden');
       assert.equal(await nameOf(top), before);
       assert.equal((await call(tenant.headers, 'GET', `/folders/${top}`)).json().parent_id, null);
@@ -62,7 +87,11 @@ describeEachDialect('folders: who may change a folder', (ctx) => {
     // Another member, even with a custom role, may not.
     assertError(await call(custom.headers, 'PUT', `/folders/${mine}`, { name: 'Taken over' }), 403, 'forbidden');
     const owner = await loginAs(ctx(), tenant, 'owner');
-    for (const [who, name] of [[admin.headers, 'By admin'], [owner.headers, 'By owner'], [tenant.headers, 'By key']] as const) {
+    for (const [who, name] of [
+      [admin.headers, 'By admin'],
+      [owner.headers, 'By owner'],
+      [tenant.headers, 'By key'],
+    ] as const) {
       const renamed = await call(who, 'PUT', `/folders/${mine}`, { name });
       assert.equal(renamed.statusCode, 200, renamed.body);
     }
@@ -76,11 +105,19 @@ describeEachDialect('folders: who may change a folder', (ctx) => {
   it('anyone but a viewer files subfolders and documents into any folder', async () => {
     const shared = await folder(admin.headers, 'Shared inbox');
     const sub = await folder(alice.headers, 'From Alice', shared);
-    await uploadOk(ctx(), custom.headers, { filename: 'note.txt', content: Buffer.from('a note'), fields: { folder_id: shared } });
+    await uploadOk(ctx(), custom.headers, {
+      filename: 'note.txt',
+      content: Buffer.from('a note'),
+      fields: { folder_id: shared },
+    });
     // Moving one's own folder under someone else's is filing into it.
     const own = await folder(custom.headers, 'Fin');
     assert.equal((await call(custom.headers, 'PUT', `/folders/${own}`, { parent_id: shared })).statusCode, 200);
-    assertError(await call(viewer.headers, 'POST', '/folders', { name: 'Viewer', parent_id: shared }), 403, 'forbidden');
+    assertError(
+      await call(viewer.headers, 'POST', '/folders', { name: 'Viewer', parent_id: shared }),
+      403,
+      'forbidden',
+    );
     assert.equal((await call(tenant.headers, 'GET', `/folders/${sub}`)).json().parent_id, shared);
   });
 });

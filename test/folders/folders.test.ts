@@ -15,7 +15,12 @@ describeEachDialect(
   (ctx) => {
     let tenant: TestTenant;
     const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-      ctx().app.inject({ method, url: `/api/v1${url}`, headers: tenant.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+      ctx().app.inject({
+        method,
+        url: `/api/v1${url}`,
+        headers: tenant.headers,
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
 
     it('creates folders with defaults, nested under a parent', async () => {
       tenant = await createTenant(ctx(), { tier: 'enterprise' });
@@ -24,14 +29,32 @@ describeEachDialect(
       assert.equal(top.color, '#6B7280');
       assert.equal(top.icon, 'folder');
       assert.equal(top.document_count, 0);
-      const sub = await createFolder(ctx(), tenant, { name: '2025', parent_id: top.id, color: '#FF0000', icon: 'calendar-2' });
+      const sub = await createFolder(ctx(), tenant, {
+        name: '2025',
+        parent_id: top.id,
+        color: '#FF0000',
+        icon: 'calendar-2',
+      });
       assert.equal(sub.parent_id, top.id);
       assert.equal(sub.color, '#FF0000');
       assert.equal(sub.icon, 'calendar-2');
       const got = await req('GET', `/folders/${sub.id}`);
       assert.equal(got.statusCode, 200);
-      assert.deepEqual(Object.keys(got.json()).sort(), ['color', 'created_at', 'document_count', 'icon', 'id', 'name', 'parent_id', 'updated_at']);
-      assertError(await req('POST', '/folders', { name: 'x', parent_id: '01890000-0000-7000-8000-000000000000' }), 404, 'not_found');
+      assert.deepEqual(Object.keys(got.json()).sort(), [
+        'color',
+        'created_at',
+        'document_count',
+        'icon',
+        'id',
+        'name',
+        'parent_id',
+        'updated_at',
+      ]);
+      assertError(
+        await req('POST', '/folders', { name: 'x', parent_id: '01890000-0000-7000-8000-000000000000' }),
+        404,
+        'not_found',
+      );
     });
 
     it('validates name, colour and icon', async () => {
@@ -74,14 +97,22 @@ describeEachDialect(
       await uploadOk(ctx(), tenant.headers, { fields: { folder_id: c.id } });
       const all = (await req('GET', '/folders')).json().folders;
       assert.deepEqual(all.map((f: { name: string }) => f.name).sort(), ['A', 'B', 'C']);
-      const byName = Object.fromEntries(all.map((f: { name: string; document_count: number; parent_id: string | null }) => [f.name, f]));
+      const byName = Object.fromEntries(
+        all.map((f: { name: string; document_count: number; parent_id: string | null }) => [f.name, f]),
+      );
       assert.equal(byName.A.document_count, 2);
       assert.equal(byName.B.document_count, 0);
       assert.equal(byName.C.document_count, 1);
       assert.equal(byName.C.parent_id, b.id);
       assert.equal(byName.A.updated_at, undefined);
-      assert.deepEqual((await req('GET', '/folders?parent_id=root')).json().folders.map((f: { id: string }) => f.id), [a.id]);
-      assert.deepEqual((await req('GET', `/folders?parent_id=${b.id}`)).json().folders.map((f: { id: string }) => f.id), [c.id]);
+      assert.deepEqual(
+        (await req('GET', '/folders?parent_id=root')).json().folders.map((f: { id: string }) => f.id),
+        [a.id],
+      );
+      assert.deepEqual(
+        (await req('GET', `/folders?parent_id=${b.id}`)).json().folders.map((f: { id: string }) => f.id),
+        [c.id],
+      );
       const noCounts = (await req('GET', '/folders?include_document_count=false')).json().folders;
       assert.ok(noCounts.every((f: object) => !('document_count' in f)));
       assert.equal((await req('GET', `/folders/${a.id}`)).json().document_count, 2);
@@ -100,7 +131,11 @@ describeEachDialect(
       assertError(await req('PUT', `/folders/${a.id}`, { parent_id: c.id }), 400, 'validation_error');
       assertError(await req('PUT', `/folders/${a.id}`, { parent_id: a.id }), 400, 'validation_error');
       assertError(await req('PUT', `/folders/${a.id}`, {}), 400, 'validation_error');
-      assertError(await req('PUT', `/folders/${a.id}`, { parent_id: '01890000-0000-7000-8000-000000000000' }), 404, 'not_found');
+      assertError(
+        await req('PUT', `/folders/${a.id}`, { parent_id: '01890000-0000-7000-8000-000000000000' }),
+        404,
+        'not_found',
+      );
       const moved = await req('PUT', `/folders/${c.id}`, { parent_id: null });
       assert.equal(moved.json().parent_id, null);
       const back = await req('PUT', `/folders/${c.id}`, { parent_id: a.id, name: 'Renamed C' });
@@ -124,7 +159,13 @@ describeEachDialect(
       assert.equal(body.code, 'FOLDER_NOT_EMPTY');
       assertError(await req('DELETE', `/folders/${leaf.id}`), 400, 'folder_not_empty');
 
-      const storageKey = (await ctx().container.database.db.selectFrom('documents').select('storage_key').where('id', '=', inLeaf).executeTakeFirstOrThrow()).storage_key;
+      const storageKey = (
+        await ctx()
+          .container.database.db.selectFrom('documents')
+          .select('storage_key')
+          .where('id', '=', inLeaf)
+          .executeTakeFirstOrThrow()
+      ).storage_key;
       const forced = await req('DELETE', `/folders/${top.id}?force=true`);
       assert.equal(forced.statusCode, 200, forced.body);
       assert.equal(typeof forced.json().message, 'string');
@@ -133,7 +174,11 @@ describeEachDialect(
       assertError(await req('GET', `/documents/${inLeaf}`), 404, 'not_found');
       assert.equal((await req('GET', `/documents/${kept}`)).statusCode, 200);
       // The bytes go through the queued deletion job.
-      const jobs = await ctx().container.database.db.selectFrom('jobs').select('payload').where('kind', '=', 'documents.delete_blob').execute();
+      const jobs = await ctx()
+        .container.database.db.selectFrom('jobs')
+        .select('payload')
+        .where('kind', '=', 'documents.delete_blob')
+        .execute();
       assert.ok(jobs.some((j) => j.payload.includes(storageKey)));
       await eventually(async () => (await ctx().container.blobs.head(storageKey)) === null, 'blob removal');
 

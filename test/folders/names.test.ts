@@ -32,7 +32,14 @@ const BAD_NAMES: [string, RegExp][] = [
 
 describe('the name rule (src/lib/names.ts)', () => {
   it('keeps the invisible characters writing needs: emoji sequences, joiners in joining scripts, flag tags', () => {
-    for (const name of ['👨\u200D👩\u200D👧', '👍🏽\u200D🔥', 'می\u200Cخواهم', 'क्\u200Dष', '🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}', 'Ünïcödé ✓']) {
+    for (const name of [
+      '👨\u200D👩\u200D👧',
+      '👍🏽\u200D🔥',
+      'می\u200Cخواهم',
+      'क्\u200Dष',
+      '🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}',
+      'Ünïcödé ✓',
+    ]) {
       assert.equal(nameProblem(normaliseName(name)), null, name);
       assert.equal(sanitiseName(name), name.normalize('NFC'), name);
     }
@@ -97,7 +104,11 @@ describeEachDialect('folder and document names (issue 26 item 7)', (ctx) => {
     tenant = await createTenant(ctx(), { tier: 'team' });
     const id = await uploadOk(ctx(), tenant.headers, { filename: 'notes.txt' });
     for (const [name] of BAD_NAMES) {
-      const body = assertError(await req('PUT', `/documents/${id}`, { filename: name.includes('.') ? name : `${name}.txt` }), 400, 'validation_error');
+      const body = assertError(
+        await req('PUT', `/documents/${id}`, { filename: name.includes('.') ? name : `${name}.txt` }),
+        400,
+        'validation_error',
+      );
       assert.equal(body.details.errors[0].field, 'filename');
     }
     assertError(await req('PUT', `/documents/${id}`, { filename: 'dir\\x.txt' }), 400, 'validation_error');
@@ -111,7 +122,9 @@ describeEachDialect('folder and document names (issue 26 item 7)', (ctx) => {
     const read = async (id: string) => (await req('GET', `/documents/${id}`)).json();
     const rlo = await read(await uploadOk(ctx(), tenant.headers, { filename: 'invoice\u202Etxt.exe.txt' }));
     assert.equal(rlo.filename, 'invoicetxt.exe.txt');
-    const zw = await read(await uploadOk(ctx(), tenant.headers, { filename: 'a.txt', fields: { filename: `${ZWSP}.txt` } }));
+    const zw = await read(
+      await uploadOk(ctx(), tenant.headers, { filename: 'a.txt', fields: { filename: `${ZWSP}.txt` } }),
+    );
     assert.equal(zw.filename, 'Secret.txt');
     const nfd = await read(await uploadOk(ctx(), tenant.headers, { filename: `${CAFE_NFD}.txt` }));
     assert.equal(nfd.filename, `${CAFE_NFC}.txt`);
@@ -120,9 +133,18 @@ describeEachDialect('folder and document names (issue 26 item 7)', (ctx) => {
 
   it('cleans the names of a batch upload, file by file', async () => {
     tenant = await createTenant(ctx(), { tier: 'team' });
-    const file = (filename: string): Part => ({ name: 'files[]', filename, content: Buffer.from(`content of ${filename}\n`) });
+    const file = (filename: string): Part => ({
+      name: 'files[]',
+      filename,
+      content: Buffer.from(`content of ${filename}\n`),
+    });
     const body = multipart([file('report\u202Efdp.txt'), file(`\u200B${CAFE_NFD}.txt`), file('\u200E..\u200F')]);
-    const res = await ctx().app.inject({ method: 'POST', url: '/api/v1/documents/upload-batch', payload: body.payload, headers: { ...tenant.headers, ...body.headers } });
+    const res = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/v1/documents/upload-batch',
+      payload: body.payload,
+      headers: { ...tenant.headers, ...body.headers },
+    });
     assert.equal(res.statusCode, 201, res.body);
     assert.deepEqual(
       res.json().documents.map((d: { filename: string }) => d.filename),
@@ -165,7 +187,12 @@ describeEachDialect('folder and document names (issue 26 item 7)', (ctx) => {
       ])
       .execute();
     await migrateFolderNameKeys(db);
-    const rows = await db.selectFrom('folders').select(['id', 'name', 'name_key']).where('tenant_id', '=', tenant.tenantId).orderBy('created_at').execute();
+    const rows = await db
+      .selectFrom('folders')
+      .select(['id', 'name', 'name_key'])
+      .where('tenant_id', '=', tenant.tenantId)
+      .orderBy('created_at')
+      .execute();
     assert.deepEqual(
       rows.map((r) => r.name),
       [CAFE_NFC, `${CAFE_NFC} (2)`, 'invoicegpj.exe', 'Secret', 'Secret (2)', 'Untitled folder'],
@@ -173,6 +200,11 @@ describeEachDialect('folder and document names (issue 26 item 7)', (ctx) => {
     assert.ok(rows.every((r) => r.name_key === nameKey(r.name)));
     // The unique index is back, on the new keys.
     assertError(await req('POST', '/folders', { name: CAFE_NFD }), 409, 'conflict');
-    await assert.rejects(db.insertInto('folders').values(row(`m7-${suffix}`, 'café', nameKey('café'), 7)).execute());
+    await assert.rejects(
+      db
+        .insertInto('folders')
+        .values(row(`m7-${suffix}`, 'café', nameKey('café'), 7))
+        .execute(),
+    );
   });
 });

@@ -8,7 +8,11 @@ import { assertError, createTenant } from '../support/fixtures.ts';
 describeEachDialect('answers to common client mistakes', (ctx) => {
   it('an API key sent as a bearer token is told to use X-API-Key', async () => {
     const t = await createTenant(ctx());
-    const res = await ctx().app.inject({ method: 'GET', url: '/api/v1/documents', headers: { authorization: `Bearer ${t.apiKey}` } });
+    const res = await ctx().app.inject({
+      method: 'GET',
+      url: '/api/v1/documents',
+      headers: { authorization: `Bearer ${t.apiKey}` },
+    });
     const body = assertError(res, 401, 'unauthorized');
     assert.match(body.message, /X-API-Key/);
   });

@@ -37,15 +37,31 @@ describeEachDialect('Conditional requests on JSON resources (ETag, If-None-Match
   });
 
   it('tags other single resources the same way, and not the lists', async () => {
-    const created = await ctx().app.inject({ method: 'POST', url: '/api/v1/folders', headers: tenant.headers, payload: { name: 'Tagged' } });
+    const created = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/v1/folders',
+      headers: tenant.headers,
+      payload: { name: 'Tagged' },
+    });
     const got = await call('GET', `/api/v1/folders/${created.json().id}`);
     assert.ok(got.headers.etag);
-    assert.equal((await call('GET', `/api/v1/folders/${created.json().id}`, { 'if-none-match': String(got.headers.etag) })).statusCode, 304);
+    assert.equal(
+      (await call('GET', `/api/v1/folders/${created.json().id}`, { 'if-none-match': String(got.headers.etag) }))
+        .statusCode,
+      304,
+    );
     const user = await call('GET', `/api/v1/users/${tenant.ownerId}`);
-    assert.equal((await call('GET', `/api/v1/users/${tenant.ownerId}`, { 'if-none-match': String(user.headers.etag) })).statusCode, 304);
+    assert.equal(
+      (await call('GET', `/api/v1/users/${tenant.ownerId}`, { 'if-none-match': String(user.headers.etag) })).statusCode,
+      304,
+    );
     // A folder's representation includes its document count: an upload into it changes the tag.
     await uploadOk(ctx(), tenant.headers, { filename: 'inside.txt', fields: { folder_id: created.json().id } });
-    assert.equal((await call('GET', `/api/v1/folders/${created.json().id}`, { 'if-none-match': String(got.headers.etag) })).statusCode, 200);
+    assert.equal(
+      (await call('GET', `/api/v1/folders/${created.json().id}`, { 'if-none-match': String(got.headers.etag) }))
+        .statusCode,
+      200,
+    );
     assert.equal((await call('GET', '/api/v1/folders')).headers.etag, undefined);
   });
 
@@ -62,10 +78,22 @@ describeEachDialect('Conditional requests on JSON resources (ETag, If-None-Match
     assert.equal(stale.json().code, 'PRECONDITION_FAILED');
     assert.equal(stale.json().details.etag, after.headers.etag);
     assert.equal((await call('GET', `/api/v1/documents/${id}`)).json().filename, 'first.txt');
-    assert.equal((await call('PUT', `/api/v1/documents/${id}`, { 'if-match': '*' }, { filename: 'third.txt' })).statusCode, 200);
+    assert.equal(
+      (await call('PUT', `/api/v1/documents/${id}`, { 'if-match': '*' }, { filename: 'third.txt' })).statusCode,
+      200,
+    );
     // Without If-Match an update is unconditional, as before.
     assert.equal((await call('PUT', `/api/v1/documents/${id}`, {}, { filename: 'fourth.txt' })).statusCode, 200);
-    assertError(await call('PUT', '/api/v1/documents/0190f0f0-0000-7000-8000-000000000000', { 'if-match': etag }, { filename: 'x.txt' }), 404, 'not_found');
+    assertError(
+      await call(
+        'PUT',
+        '/api/v1/documents/0190f0f0-0000-7000-8000-000000000000',
+        { 'if-match': etag },
+        { filename: 'x.txt' },
+      ),
+      404,
+      'not_found',
+    );
   });
 
   it('lets exactly one of two updates carrying the same If-Match through', async () => {
@@ -78,11 +106,22 @@ describeEachDialect('Conditional requests on JSON resources (ETag, If-None-Match
   });
 
   it('updates folders under If-Match', async () => {
-    const folder = (await ctx().app.inject({ method: 'POST', url: '/api/v1/folders', headers: tenant.headers, payload: { name: 'Occ' } })).json();
+    const folder = (
+      await ctx().app.inject({
+        method: 'POST',
+        url: '/api/v1/folders',
+        headers: tenant.headers,
+        payload: { name: 'Occ' },
+      })
+    ).json();
     const etag = String((await call('GET', `/api/v1/folders/${folder.id}`)).headers.etag);
     const ok = await call('PUT', `/api/v1/folders/${folder.id}`, { 'if-match': etag }, { color: '#112233' });
     assert.equal(ok.statusCode, 200, ok.body);
-    assertError(await call('PUT', `/api/v1/folders/${folder.id}`, { 'if-match': etag }, { name: 'Lost update' }), 412, 'precondition_failed');
+    assertError(
+      await call('PUT', `/api/v1/folders/${folder.id}`, { 'if-match': etag }, { name: 'Lost update' }),
+      412,
+      'precondition_failed',
+    );
     assert.equal((await call('GET', `/api/v1/folders/${folder.id}`)).json().name, 'Occ');
   });
 
@@ -92,16 +131,33 @@ describeEachDialect('Conditional requests on JSON resources (ETag, If-None-Match
       method: 'POST',
       url: '/api/v1/dag/workflows',
       headers: owner.headers,
-      payload: { name: 'Occ flow', trigger: { type: 'manual' }, nodes: [{ id: 'done', type: 'end', config: { status: 'completed' } }] },
+      payload: {
+        name: 'Occ flow',
+        trigger: { type: 'manual' },
+        nodes: [{ id: 'done', type: 'end', config: { status: 'completed' } }],
+      },
     });
     assert.equal(created.statusCode, 201, created.body);
     const url = `/api/v1/dag/workflows/${created.json().id}`;
     const got = await ctx().app.inject({ method: 'GET', url, headers: owner.headers });
     const etag = String(got.headers.etag);
-    assert.equal((await ctx().app.inject({ method: 'GET', url, headers: { ...owner.headers, 'if-none-match': etag } })).statusCode, 304);
-    const ok = await ctx().app.inject({ method: 'PUT', url, headers: { ...owner.headers, 'if-match': etag }, payload: { description: 'first' } });
+    assert.equal(
+      (await ctx().app.inject({ method: 'GET', url, headers: { ...owner.headers, 'if-none-match': etag } })).statusCode,
+      304,
+    );
+    const ok = await ctx().app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...owner.headers, 'if-match': etag },
+      payload: { description: 'first' },
+    });
     assert.equal(ok.statusCode, 200, ok.body);
-    const stale = await ctx().app.inject({ method: 'PUT', url, headers: { ...owner.headers, 'if-match': etag }, payload: { description: 'second' } });
+    const stale = await ctx().app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...owner.headers, 'if-match': etag },
+      payload: { description: 'second' },
+    });
     assertError(stale, 412, 'precondition_failed');
     assert.equal((await ctx().app.inject({ method: 'GET', url, headers: owner.headers })).json().description, 'first');
   });

@@ -25,12 +25,18 @@ describeEachDialect('CORS from a page on another origin, in Chromium', (ctx) => 
   before(async () => {
     if (NO_CHROMIUM) return;
     api = await listen(ctx());
-    site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>agent page</title>'));
+    site = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>agent page</title>'),
+    );
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     pageOrigin = `http://localhost:${(site.address() as AddressInfo).port}`;
     tenant = await createTenant(ctx());
     documentId = await uploadOk(ctx(), tenant.headers, { filename: 'ranges.txt', content: Buffer.from(CONTENT) });
-    const patched = await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${tenant.tenantId}`, payload: { cors_origins: [pageOrigin] } });
+    const patched = await ctx().admin({
+      method: 'PATCH',
+      url: `/api/v1/admin/tenants/${tenant.tenantId}`,
+      payload: { cors_origins: [pageOrigin] },
+    });
     assert.equal(patched.statusCode, 200, patched.body);
     browser = await launchChromium();
     page = await browser.newPage();
@@ -55,10 +61,19 @@ describeEachDialect('CORS from a page on another origin, in Chromium', (ctx) => 
             },
             body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
           });
-        const init = await rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } });
+        const init = await rpc(1, 'initialize', {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'page', version: '1' },
+        });
         const tools = await rpc(2, 'tools/list', {});
         const body = (await tools.json()) as { result: { tools: { name: string }[] } };
-        return { init: init.status, status: tools.status, names: body.result.tools.map((t) => t.name), requestId: tools.headers.get('x-request-id') };
+        return {
+          init: init.status,
+          status: tools.status,
+          names: body.result.tools.map((t) => t.name),
+          requestId: tools.headers.get('x-request-id'),
+        };
       },
       { api, key: tenant.apiKey },
     );
@@ -68,17 +83,28 @@ describeEachDialect('CORS from a page on another origin, in Chromium', (ctx) => 
     assert.ok(answer.requestId, 'X-Request-Id is readable');
   });
 
-  it('downloads a byte range and revalidates it, reading the range and validator headers', { skip: NO_CHROMIUM }, async () => {
+  it('downloads a byte range and revalidates it, reading the range and validator headers', {
+    skip: NO_CHROMIUM,
+  }, async () => {
     const answer = await page.evaluate(
       async ({ api, key, id }) => {
         const url = `${api}/api/v1/documents/${id}/download`;
         const part = await fetch(url, { headers: { 'x-api-key': key, range: 'bytes=0-9' }, cache: 'no-store' });
         const etag = part.headers.get('etag');
-        const rest = await fetch(url, { headers: { 'x-api-key': key, range: 'bytes=10-', 'if-range': etag ?? '' }, cache: 'no-store' });
-        const same = await fetch(url, { headers: { 'x-api-key': key, 'if-none-match': etag ?? '' }, cache: 'no-store' });
+        const rest = await fetch(url, {
+          headers: { 'x-api-key': key, range: 'bytes=10-', 'if-range': etag ?? '' },
+          cache: 'no-store',
+        });
+        const same = await fetch(url, {
+          headers: { 'x-api-key': key, 'if-none-match': etag ?? '' },
+          cache: 'no-store',
+        });
         const doc = await fetch(`${api}/api/v1/documents/${id}`, { headers: { 'x-api-key': key }, cache: 'no-store' });
         const docTag = doc.headers.get('etag');
-        const unchanged = await fetch(`${api}/api/v1/documents/${id}`, { headers: { 'x-api-key': key, 'if-none-match': docTag ?? '' }, cache: 'no-store' });
+        const unchanged = await fetch(`${api}/api/v1/documents/${id}`, {
+          headers: { 'x-api-key': key, 'if-none-match': docTag ?? '' },
+          cache: 'no-store',
+        });
         return {
           status: part.status,
           text: await part.text(),
@@ -110,21 +136,35 @@ describeEachDialect('CORS from a page on another origin, in Chromium', (ctx) => 
     assert.equal(answer.unchangedStatus, 304);
   });
 
-  it('is refused by the browser once the tenant no longer allows the page’s origin', { skip: NO_CHROMIUM }, async () => {
-    await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${tenant.tenantId}`, payload: { cors_origins: ['https://elsewhere.example.com'] } });
+  it('is refused by the browser once the tenant no longer allows the page’s origin', {
+    skip: NO_CHROMIUM,
+  }, async () => {
+    await ctx().admin({
+      method: 'PATCH',
+      url: `/api/v1/admin/tenants/${tenant.tenantId}`,
+      payload: { cors_origins: ['https://elsewhere.example.com'] },
+    });
     ctx().container.guards.cors.invalidate();
-    const outcome = await page.evaluate(async ({ api, key }) => {
-      try {
-        await fetch(`${api}/mcp`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'x-api-key': key },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-        });
-        return 'read';
-      } catch (error) {
-        return (error as Error).name;
-      }
-    }, { api, key: tenant.apiKey });
+    const outcome = await page.evaluate(
+      async ({ api, key }) => {
+        try {
+          await fetch(`${api}/mcp`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              'mcp-protocol-version': '2025-06-18',
+              'x-api-key': key,
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+          });
+          return 'read';
+        } catch (error) {
+          return (error as Error).name;
+        }
+      },
+      { api, key: tenant.apiKey },
+    );
     assert.equal(outcome, 'TypeError', 'the browser keeps the answer from the page');
   });
 });

@@ -10,7 +10,11 @@ describeEachDialect('CORS per tenant', (ctx) => {
     inject({
       method: 'OPTIONS',
       url: '/api/v1/workspaces',
-      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'x-api-key, idempotency-key, content-type' },
+      headers: {
+        origin,
+        'access-control-request-method': method,
+        'access-control-request-headers': 'x-api-key, idempotency-key, content-type',
+      },
     });
 
   it('answers preflights for configured origins with the API’s headers, and denies others', async () => {
@@ -19,14 +23,25 @@ describeEachDialect('CORS per tenant', (ctx) => {
     const denied = await preflight(origin);
     assert.equal(denied.headers['access-control-allow-origin'], undefined);
 
-    const patched = await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: { cors_origins: [origin] } });
+    const patched = await ctx().admin({
+      method: 'PATCH',
+      url: `/api/v1/admin/tenants/${t.tenantId}`,
+      payload: { cors_origins: [origin] },
+    });
     assert.equal(patched.statusCode, 200, patched.body);
     const allowed = await preflight(origin);
     assert.equal(allowed.statusCode, 204);
     assert.equal(allowed.headers['access-control-allow-origin'], origin);
     assert.match(String(allowed.headers.vary), /Origin/);
     const allowHeaders = String(allowed.headers['access-control-allow-headers']).toLowerCase();
-    for (const h of ['x-api-key', 'authorization', 'x-tenant-subdomain', 'x-csrf-token', 'idempotency-key', 'content-type']) {
+    for (const h of [
+      'x-api-key',
+      'authorization',
+      'x-tenant-subdomain',
+      'x-csrf-token',
+      'idempotency-key',
+      'content-type',
+    ]) {
       assert.ok(allowHeaders.includes(h), `${h} allowed`);
     }
     assert.match(String(allowed.headers['access-control-allow-methods']), /DELETE/);
@@ -46,13 +61,18 @@ describeEachDialect('CORS per tenant', (ctx) => {
     const a = await createTenant(ctx());
     const b = await createTenant(ctx());
     const originA = `https://a-${a.subdomain}.example.com`;
-    await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${a.tenantId}`, payload: { cors_origins: [originA] } });
+    await ctx().admin({
+      method: 'PATCH',
+      url: `/api/v1/admin/tenants/${a.tenantId}`,
+      payload: { cors_origins: [originA] },
+    });
 
     const own = await inject({ method: 'GET', url: '/api/v1/users', headers: { ...a.headers, origin: originA } });
     assert.equal(own.statusCode, 200);
     assert.equal(own.headers['access-control-allow-origin'], originA);
     const exposed = String(own.headers['access-control-expose-headers']).toLowerCase();
-    for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id', 'retry-after']) assert.ok(exposed.includes(h), h);
+    for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id', 'retry-after'])
+      assert.ok(exposed.includes(h), h);
 
     // Tenant B did not configure A's origin: its answers carry no Allow-Origin (the browser hides them).
     const foreign = await inject({ method: 'GET', url: '/api/v1/users', headers: { ...b.headers, origin: originA } });
@@ -61,7 +81,11 @@ describeEachDialect('CORS per tenant', (ctx) => {
 
     // User tokens and login name the tenant with X-Tenant-Subdomain.
     const u = await loginAs(ctx(), a, 'member');
-    const withToken = await inject({ method: 'GET', url: '/api/v1/auth/me', headers: { ...u.headers, origin: originA } });
+    const withToken = await inject({
+      method: 'GET',
+      url: '/api/v1/auth/me',
+      headers: { ...u.headers, origin: originA },
+    });
     assert.equal(withToken.headers['access-control-allow-origin'], originA);
     const loginB = await inject({
       method: 'POST',
@@ -83,22 +107,51 @@ describeEachDialect('CORS per tenant', (ctx) => {
   it('lets a page be an MCP client and make conditional and range requests, and read the answers’ headers', async () => {
     const t = await createTenant(ctx());
     const origin = `https://mcp-${t.subdomain}.example.com`;
-    await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: { cors_origins: [origin] } });
-    const wanted = ['mcp-protocol-version', 'mcp-session-id', 'if-none-match', 'if-range', 'if-match', 'last-event-id', 'range'];
+    await ctx().admin({
+      method: 'PATCH',
+      url: `/api/v1/admin/tenants/${t.tenantId}`,
+      payload: { cors_origins: [origin] },
+    });
+    const wanted = [
+      'mcp-protocol-version',
+      'mcp-session-id',
+      'if-none-match',
+      'if-range',
+      'if-match',
+      'last-event-id',
+      'range',
+    ];
     for (const url of ['/mcp', '/api/v1/documents/x/download']) {
       const res = await inject({
         method: 'OPTIONS',
         url,
-        headers: { origin, 'access-control-request-method': url === '/mcp' ? 'POST' : 'GET', 'access-control-request-headers': wanted.join(', ') },
+        headers: {
+          origin,
+          'access-control-request-method': url === '/mcp' ? 'POST' : 'GET',
+          'access-control-request-headers': wanted.join(', '),
+        },
       });
       assert.equal(res.statusCode, 204, url);
       assert.equal(res.headers['access-control-allow-origin'], origin, url);
-      const allowHeaders = String(res.headers['access-control-allow-headers']).toLowerCase().split(/\s*,\s*/);
+      const allowHeaders = String(res.headers['access-control-allow-headers'])
+        .toLowerCase()
+        .split(/\s*,\s*/);
       for (const h of wanted) assert.ok(allowHeaders.includes(h), `${h} allowed on ${url}`);
     }
     const real = await inject({ method: 'GET', url: '/api/v1/users', headers: { ...t.headers, origin } });
-    const exposed = String(real.headers['access-control-expose-headers']).toLowerCase().split(/\s*,\s*/);
-    for (const h of ['content-range', 'accept-ranges', 'etag', 'last-modified', 'retry-after', 'x-request-id', 'idempotent-replayed', 'mcp-session-id']) {
+    const exposed = String(real.headers['access-control-expose-headers'])
+      .toLowerCase()
+      .split(/\s*,\s*/);
+    for (const h of [
+      'content-range',
+      'accept-ranges',
+      'etag',
+      'last-modified',
+      'retry-after',
+      'x-request-id',
+      'idempotent-replayed',
+      'mcp-session-id',
+    ]) {
       assert.ok(exposed.includes(h), `${h} exposed`);
     }
   });
@@ -106,11 +159,23 @@ describeEachDialect('CORS per tenant', (ctx) => {
   it('stops allowing an origin once the tenant removes it or is suspended', async () => {
     const t = await createTenant(ctx());
     const origin = `https://gone-${t.subdomain}.example.com`;
-    await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: { cors_origins: [origin] } });
+    await ctx().admin({
+      method: 'PATCH',
+      url: `/api/v1/admin/tenants/${t.tenantId}`,
+      payload: { cors_origins: [origin] },
+    });
     assert.equal((await preflight(origin)).headers['access-control-allow-origin'], origin);
-    await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: { status: 'suspended' } });
+    await ctx().admin({
+      method: 'PATCH',
+      url: `/api/v1/admin/tenants/${t.tenantId}`,
+      payload: { status: 'suspended' },
+    });
     assert.equal((await preflight(origin)).headers['access-control-allow-origin'], undefined);
-    await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: { status: 'active', cors_origins: [] } });
+    await ctx().admin({
+      method: 'PATCH',
+      url: `/api/v1/admin/tenants/${t.tenantId}`,
+      payload: { status: 'active', cors_origins: [] },
+    });
     assert.equal((await preflight(origin)).headers['access-control-allow-origin'], undefined);
   });
 });

@@ -11,7 +11,11 @@ import { type S3TestServer, startS3Server } from '../support/s3-server.ts';
 
 const BUCKET = 'dependencies-down';
 
-function assertUnavailable(res: { statusCode: number; headers: Record<string, unknown>; json(): { error: string; code: string; message: string } }) {
+function assertUnavailable(res: {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  json(): { error: string; code: string; message: string };
+}) {
   assertError(res as never, 503, 'service_unavailable');
   assert.equal(res.json().code, 'SERVICE_UNAVAILABLE');
   assert.match(String(res.headers['retry-after']), /^\d+$/);
@@ -25,11 +29,23 @@ for (const dialect of DIALECTS) {
     let tenant: TestTenant;
     before(async () => {
       s3 = await startS3Server();
-      const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+      const client = new S3Client({
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      });
       await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
       client.destroy();
       t = await startTestApp(dialect, {
-        env: { BLOB_STORE: 's3', S3_ENDPOINT: s3.endpoint, S3_BUCKET: BUCKET, S3_FORCE_PATH_STYLE: 'true', S3_ACCESS_KEY_ID: 'x', S3_SECRET_ACCESS_KEY: 'y' },
+        env: {
+          BLOB_STORE: 's3',
+          S3_ENDPOINT: s3.endpoint,
+          S3_BUCKET: BUCKET,
+          S3_FORCE_PATH_STYLE: 'true',
+          S3_ACCESS_KEY_ID: 'x',
+          S3_SECRET_ACCESS_KEY: 'y',
+        },
       });
       tenant = await createTenant(t);
     });
@@ -38,14 +54,22 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 503 service_unavailable with Retry-After for uploads and downloads, and stores nothing half', async () => {
-      const id = await uploadOk(t, tenant.headers, { filename: 'before.txt', content: Buffer.from('stored while S3 answered\n') });
-      assert.equal((await t.app.inject({ url: `/api/v1/documents/${id}/download`, headers: tenant.headers })).statusCode, 200);
+      const id = await uploadOk(t, tenant.headers, {
+        filename: 'before.txt',
+        content: Buffer.from('stored while S3 answered\n'),
+      });
+      assert.equal(
+        (await t.app.inject({ url: `/api/v1/documents/${id}/download`, headers: tenant.headers })).statusCode,
+        200,
+      );
       const documentsBefore = (await t.app.inject({ url: '/api/v1/documents', headers: tenant.headers })).json().total;
 
       await s3.close();
 
       assertUnavailable(await t.app.inject({ url: `/api/v1/documents/${id}/download`, headers: tenant.headers }));
-      assertUnavailable(await upload(t, tenant.headers, { filename: 'during.txt', content: Buffer.from('S3 is down\n') }));
+      assertUnavailable(
+        await upload(t, tenant.headers, { filename: 'during.txt', content: Buffer.from('S3 is down\n') }),
+      );
       // The database still answers: reads that need no bytes work, and the refused upload left no row.
       const list = await t.app.inject({ url: '/api/v1/documents', headers: tenant.headers });
       assert.equal(list.statusCode, 200);
@@ -57,7 +81,9 @@ for (const dialect of DIALECTS) {
   });
 }
 
-describe('PostgreSQL stops answering mid-run', { skip: DIALECTS.includes('postgres') ? false : 'PostgreSQL is not available' }, () => {
+describe('PostgreSQL stops answering mid-run', {
+  skip: DIALECTS.includes('postgres') ? false : 'PostgreSQL is not available',
+}, () => {
   let t: TestApp | undefined;
   let tenant: TestTenant;
   let store: TestStore;
@@ -101,7 +127,14 @@ describe('PostgreSQL stops answering mid-run', { skip: DIALECTS.includes('postgr
       for (const s of sockets) s.destroy();
     });
     assertUnavailable(await app.app.inject({ url: '/api/v1/folders', headers: tenant.headers }));
-    assertUnavailable(await app.app.inject({ method: 'POST', url: '/api/v1/folders', headers: tenant.headers, payload: { name: 'Nowhere' } }));
+    assertUnavailable(
+      await app.app.inject({
+        method: 'POST',
+        url: '/api/v1/folders',
+        headers: tenant.headers,
+        payload: { name: 'Nowhere' },
+      }),
+    );
     assert.equal((await app.app.inject({ url: '/readyz' })).statusCode, 503);
   });
 });
@@ -112,11 +145,24 @@ describe('isDependencyUnavailable', () => {
     assert.equal(isDependencyUnavailable(refused), true);
     assert.equal(isDependencyUnavailable(new AggregateError([refused], 'connect failed')), true);
     assert.equal(isDependencyUnavailable(new Error('wrapped', { cause: refused })), true);
-    assert.equal(isDependencyUnavailable(Object.assign(new Error('the database system is shutting down'), { code: '57P01' })), true);
-    assert.equal(isDependencyUnavailable(Object.assign(new Error('SlowDown'), { name: 'SlowDown', $metadata: { httpStatusCode: 503 } })), true);
+    assert.equal(
+      isDependencyUnavailable(Object.assign(new Error('the database system is shutting down'), { code: '57P01' })),
+      true,
+    );
+    assert.equal(
+      isDependencyUnavailable(
+        Object.assign(new Error('SlowDown'), { name: 'SlowDown', $metadata: { httpStatusCode: 503 } }),
+      ),
+      true,
+    );
     assert.equal(isDependencyUnavailable(new Error('Connection terminated unexpectedly')), true);
     assert.equal(isDependencyUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' })), false);
     assert.equal(isDependencyUnavailable(new TypeError('x is not a function')), false);
-    assert.equal(isDependencyUnavailable(Object.assign(new Error('NoSuchKey'), { name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } })), false);
+    assert.equal(
+      isDependencyUnavailable(
+        Object.assign(new Error('NoSuchKey'), { name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } }),
+      ),
+      false,
+    );
   });
 });

@@ -18,7 +18,11 @@ describeEachDialect('HTTP foundation', (ctx) => {
     assert.match(String(fresh.headers['x-request-id']), /^[0-9a-f-]{36}$/);
     const echoed = await ctx().app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
     assert.equal(echoed.headers['x-request-id'], 'abc-123');
-    const unsafe = await ctx().app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id\u0001' } });
+    const unsafe = await ctx().app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'bad id\u0001' },
+    });
     assert.notEqual(unsafe.headers['x-request-id'], 'bad id\u0001');
   });
 
@@ -29,12 +33,20 @@ describeEachDialect('HTTP foundation', (ctx) => {
 
   it('refuses missing and wrong credentials with 401', async () => {
     assertError(await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/tenants' }), 401, 'unauthorized');
-    const wrong = await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/tenants', headers: { authorization: 'Bearer nope' } });
+    const wrong = await ctx().app.inject({
+      method: 'GET',
+      url: '/api/v1/admin/tenants',
+      headers: { authorization: 'Bearer nope' },
+    });
     assertError(wrong, 401, 'unauthorized');
   });
 
   it('names the failing field of a validation error', async () => {
-    const res = await ctx().admin({ method: 'POST', url: '/api/v1/admin/tenants', payload: { name: 'x', subdomain: 'Bad Sub' } });
+    const res = await ctx().admin({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      payload: { name: 'x', subdomain: 'Bad Sub' },
+    });
     const body = assertError(res, 400, 'validation_error');
     const fields = body.details.errors.map((e: { field: string }) => e.field);
     assert.ok(fields.includes('subdomain'), JSON.stringify(body));
@@ -45,7 +57,12 @@ describeEachDialect('HTTP foundation', (ctx) => {
     const res = await ctx().admin({
       method: 'POST',
       url: '/api/v1/admin/tenants',
-      payload: { name: 'x', subdomain: 'unknown-fields', owner: { email: 'a@b.co', password: 'longenough', name: 'A' }, colour: 'red' },
+      payload: {
+        name: 'x',
+        subdomain: 'unknown-fields',
+        owner: { email: 'a@b.co', password: 'longenough', name: 'A' },
+        colour: 'red',
+      },
     });
     const body = assertError(res, 400, 'validation_error');
     assert.deepEqual(body.details.errors, [{ field: 'colour', message: 'is not a known field' }]);
@@ -55,31 +72,72 @@ describeEachDialect('HTTP foundation', (ctx) => {
     const res = await ctx().admin({
       method: 'POST',
       url: '/api/v1/admin/tenants',
-      payload: { name: 'x', subdomain: 'enum-message', tier: 'gold', owner: { email: 'a@b.co', password: 'longenough', name: 'A' } },
+      payload: {
+        name: 'x',
+        subdomain: 'enum-message',
+        tier: 'gold',
+        owner: { email: 'a@b.co', password: 'longenough', name: 'A' },
+      },
     });
     const body = assertError(res, 400, 'validation_error');
-    assert.deepEqual(body.details.errors, [{ field: 'tier', message: 'must be one of: free, starter, pro, team, enterprise' }]);
+    assert.deepEqual(body.details.errors, [
+      { field: 'tier', message: 'must be one of: free, starter, pro, team, enterprise' },
+    ]);
     assert.match(body.message, /tier must be one of: free, starter, pro, team, enterprise/);
     const t = await createTenant(ctx());
     const empty = await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: {} });
-    assert.deepEqual(assertError(empty, 400, 'validation_error').details.errors, [{ field: 'body', message: 'must contain at least one field' }]);
+    assert.deepEqual(assertError(empty, 400, 'validation_error').details.errors, [
+      { field: 'body', message: 'must contain at least one field' },
+    ]);
   });
 
   it('takes an empty body sent as application/json as no body: body-less endpoints work, updates still need one', async () => {
     const t = await createTenant(ctx());
     const json = { ...t.headers, 'content-type': 'application/json' };
-    const created = await ctx().app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'Empty body' } });
+    const created = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: t.headers,
+      payload: { name: 'Empty body' },
+    });
     assert.equal(created.statusCode, 201, created.body);
     const id = created.json().id;
-    const rotated = await ctx().app.inject({ method: 'POST', url: `/api/v1/api-keys/${id}/rotate`, headers: json, body: '' });
+    const rotated = await ctx().app.inject({
+      method: 'POST',
+      url: `/api/v1/api-keys/${id}/rotate`,
+      headers: json,
+      body: '',
+    });
     assert.equal(rotated.statusCode, 200, rotated.body);
-    const revoked = await ctx().app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${id}`, headers: json, body: '' });
+    const revoked = await ctx().app.inject({
+      method: 'DELETE',
+      url: `/api/v1/api-keys/${id}`,
+      headers: json,
+      body: '',
+    });
     assert.equal(revoked.statusCode, 200, revoked.body);
-    const ws = await ctx().app.inject({ method: 'POST', url: '/api/v1/workspaces', headers: t.headers, payload: { name: 'Empty body' } });
-    const update = await ctx().app.inject({ method: 'PUT', url: `/api/v1/workspaces/${ws.json().id}`, headers: json, body: '' });
+    const ws = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      headers: t.headers,
+      payload: { name: 'Empty body' },
+    });
+    const update = await ctx().app.inject({
+      method: 'PUT',
+      url: `/api/v1/workspaces/${ws.json().id}`,
+      headers: json,
+      body: '',
+    });
     assertError(update, 400, 'validation_error');
-    const patch = await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, headers: { 'content-type': 'application/json' }, body: '' });
-    assert.deepEqual(assertError(patch, 400, 'validation_error').details.errors, [{ field: 'body', message: 'must be a JSON object' }]);
+    const patch = await ctx().admin({
+      method: 'PATCH',
+      url: `/api/v1/admin/tenants/${t.tenantId}`,
+      headers: { 'content-type': 'application/json' },
+      body: '',
+    });
+    assert.deepEqual(assertError(patch, 400, 'validation_error').details.errors, [
+      { field: 'body', message: 'must be a JSON object' },
+    ]);
   });
 
   it('does not coerce JSON body types', async () => {

@@ -38,7 +38,11 @@ describeEachDialect('stored idempotent answers keep secrets sealed', (ctx) => {
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.equal(again.json().key, secret);
 
-    const rows = await t.container.database.db.selectFrom('idempotency_records').selectAll().where('scope', '=', tenant.tenantId).execute();
+    const rows = await t.container.database.db
+      .selectFrom('idempotency_records')
+      .selectAll()
+      .where('scope', '=', tenant.tenantId)
+      .execute();
     assert.equal(rows.length, 1);
     const stored = JSON.stringify(rows[0]);
     assert.ok(!stored.includes(secret), 'the API key secret is not stored in clear');

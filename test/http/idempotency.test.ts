@@ -24,7 +24,12 @@ function gate() {
 /** The real app plus two test routes: a slow JSON one and a multipart upload that declares its fingerprint. */
 async function startAppWithTestRoutes(dialect: (typeof DIALECTS)[number]) {
   const store: TestStore = await createTestStore(dialect);
-  const config = loadConfig({ DATA_DIR: store.dataDir, ...(store.url ? { DATABASE_URL: store.url } : {}), ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    DATA_DIR: store.dataDir,
+    ...(store.url ? { DATABASE_URL: store.url } : {}),
+    ADMIN_API_KEY: ADMIN_KEY,
+    LOG_LEVEL: 'silent',
+  });
   const container: Container = await createContainer(config);
   await migrateToLatest(container.database.db);
   const app: App = await buildApp(container, { logger: false });
@@ -73,7 +78,9 @@ async function startAppWithTestRoutes(dialect: (typeof DIALECTS)[number]) {
   return { t, state };
 }
 
-function multipartBody(parts: ({ name: string; value: string } | { name: string; filename: string; content: string })[]) {
+function multipartBody(
+  parts: ({ name: string; value: string } | { name: string; filename: string; content: string })[],
+) {
   const boundary = '----idem-test-boundary';
   let body = '';
   for (const p of parts) {
@@ -91,10 +98,19 @@ function multipartBody(parts: ({ name: string; value: string } | { name: string;
 describe('multipartFingerprint', () => {
   it('is independent of field order but not of values, file order or content', () => {
     const base = { fields: { a: ['1'], b: ['2', '3'] }, files: [{ field: 'file', filename: 'x.txt', sha256: 'aa' }] };
-    assert.equal(multipartFingerprint(base), multipartFingerprint({ fields: { b: ['2', '3'], a: ['1'] }, files: base.files }));
+    assert.equal(
+      multipartFingerprint(base),
+      multipartFingerprint({ fields: { b: ['2', '3'], a: ['1'] }, files: base.files }),
+    );
     assert.notEqual(multipartFingerprint(base), multipartFingerprint({ ...base, fields: { a: ['1'], b: ['3', '2'] } }));
-    assert.notEqual(multipartFingerprint(base), multipartFingerprint({ ...base, files: [{ field: 'file', filename: 'x.txt', sha256: 'ab' }] }));
-    assert.notEqual(multipartFingerprint(base), multipartFingerprint({ ...base, files: [{ field: 'file', filename: 'y.txt', sha256: 'aa' }] }));
+    assert.notEqual(
+      multipartFingerprint(base),
+      multipartFingerprint({ ...base, files: [{ field: 'file', filename: 'x.txt', sha256: 'ab' }] }),
+    );
+    assert.notEqual(
+      multipartFingerprint(base),
+      multipartFingerprint({ ...base, files: [{ field: 'file', filename: 'y.txt', sha256: 'aa' }] }),
+    );
   });
 });
 
@@ -111,11 +127,21 @@ for (const dialect of DIALECTS) {
     it('replays the first answer for a repeat, with Idempotent-Replayed, and does the work once', async () => {
       const tenant = await createTenant(t);
       const headers = { ...tenant.headers, 'idempotency-key': 'create-ws-1' };
-      const first = await inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: 'Once', description: 'd' } });
+      const first = await inject({
+        method: 'POST',
+        url: '/api/v1/workspaces',
+        headers,
+        payload: { name: 'Once', description: 'd' },
+      });
       assert.equal(first.statusCode, 201, first.body);
       assert.equal(first.headers['idempotent-replayed'], undefined);
       // Key order in the body does not matter.
-      const again = await inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { description: 'd', name: 'Once' } });
+      const again = await inject({
+        method: 'POST',
+        url: '/api/v1/workspaces',
+        headers,
+        payload: { description: 'd', name: 'Once' },
+      });
       assert.equal(again.statusCode, 201);
       assert.equal(again.headers['idempotent-replayed'], 'true');
       assert.equal(again.body, first.body);
@@ -134,21 +160,50 @@ for (const dialect of DIALECTS) {
     it('answers 422 for the same key with another body, path, method or caller', async () => {
       const tenant = await createTenant(t);
       const headers = { ...tenant.headers, 'idempotency-key': 'k-422' };
-      assert.equal((await inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: 'First' } })).statusCode, 201);
-      assertError(await inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: 'Second' } }), 422, 'idempotency_key_reused');
-      assertError(await inject({ method: 'POST', url: '/api/v1/api-keys', headers, payload: { name: 'First' } }), 422, 'idempotency_key_reused');
-      assertError(await inject({ method: 'PUT', url: '/api/v1/workspaces', headers, payload: { name: 'First' } }), 404, 'not_found');
+      assert.equal(
+        (await inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: 'First' } })).statusCode,
+        201,
+      );
+      assertError(
+        await inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: 'Second' } }),
+        422,
+        'idempotency_key_reused',
+      );
+      assertError(
+        await inject({ method: 'POST', url: '/api/v1/api-keys', headers, payload: { name: 'First' } }),
+        422,
+        'idempotency_key_reused',
+      );
+      assertError(
+        await inject({ method: 'PUT', url: '/api/v1/workspaces', headers, payload: { name: 'First' } }),
+        404,
+        'not_found',
+      );
       const ws = (await inject({ method: 'GET', url: '/api/v1/workspaces', headers: tenant.headers })).json().data[0];
-      assertError(await inject({ method: 'DELETE', url: `/api/v1/workspaces/${ws.id}`, headers }), 422, 'idempotency_key_reused');
+      assertError(
+        await inject({ method: 'DELETE', url: `/api/v1/workspaces/${ws.id}`, headers }),
+        422,
+        'idempotency_key_reused',
+      );
       const user = await loginAs(t, tenant, 'admin');
       assertError(
-        await inject({ method: 'POST', url: '/api/v1/workspaces', headers: { ...user.headers, 'idempotency-key': 'k-422' }, payload: { name: 'First' } }),
+        await inject({
+          method: 'POST',
+          url: '/api/v1/workspaces',
+          headers: { ...user.headers, 'idempotency-key': 'k-422' },
+          payload: { name: 'First' },
+        }),
         422,
         'idempotency_key_reused',
       );
       // Keys are per tenant: another tenant may use the same key freely.
       const other = await createTenant(t);
-      const res = await inject({ method: 'POST', url: '/api/v1/workspaces', headers: { ...other.headers, 'idempotency-key': 'k-422' }, payload: { name: 'First' } });
+      const res = await inject({
+        method: 'POST',
+        url: '/api/v1/workspaces',
+        headers: { ...other.headers, 'idempotency-key': 'k-422' },
+        payload: { name: 'First' },
+      });
       assert.equal(res.statusCode, 201);
       assert.equal(res.headers['idempotent-replayed'], undefined);
     });
@@ -156,12 +211,29 @@ for (const dialect of DIALECTS) {
     it('stores nothing for a failed validation (400): the key stays free', async () => {
       const tenant = await createTenant(t);
       const headers = { ...tenant.headers, 'idempotency-key': 'k-400' };
-      assertError(await inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: '' } }), 400, 'validation_error');
-      assertError(await inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { nam: 'typo' } }), 400, 'validation_error');
+      assertError(
+        await inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: '' } }),
+        400,
+        'validation_error',
+      );
+      assertError(
+        await inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { nam: 'typo' } }),
+        400,
+        'validation_error',
+      );
       const ok = await inject({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: 'Valid' } });
       assert.equal(ok.statusCode, 201, ok.body);
       assert.equal(ok.headers['idempotent-replayed'], undefined);
-      assertError(await inject({ method: 'POST', url: '/api/v1/workspaces', headers: { ...tenant.headers, 'idempotency-key': 'bad key with spaces' }, payload: { name: 'x' } }), 400, 'validation_error');
+      assertError(
+        await inject({
+          method: 'POST',
+          url: '/api/v1/workspaces',
+          headers: { ...tenant.headers, 'idempotency-key': 'bad key with spaces' },
+          payload: { name: 'x' },
+        }),
+        400,
+        'validation_error',
+      );
     });
 
     it('answers 409 while the first request with the key is still running', async () => {
@@ -173,7 +245,11 @@ for (const dialect of DIALECTS) {
       const busy = await inject({ method: 'POST', url: '/api/v1/test-idempotency/slow', headers, payload: { a: 1 } });
       assertError(busy, 409, 'idempotency_in_progress');
       assert.equal(busy.headers['retry-after'], '1', 'a client may retry the same request shortly');
-      assertError(await inject({ method: 'POST', url: '/api/v1/test-idempotency/slow', headers, payload: { a: 2 } }), 422, 'idempotency_key_reused');
+      assertError(
+        await inject({ method: 'POST', url: '/api/v1/test-idempotency/slow', headers, payload: { a: 2 } }),
+        422,
+        'idempotency_key_reused',
+      );
       state.slowGate.open();
       const done = await first;
       assert.equal(done.statusCode, 200, done.body);
@@ -191,24 +267,52 @@ for (const dialect of DIALECTS) {
         { name: 'file', filename: 'a.txt', content: 'hello world' },
       ]);
       const before = state.uploadRuns;
-      const first = await inject({ method: 'POST', url: '/api/v1/test-idempotency/upload', headers: { ...headers, 'content-type': body.contentType }, payload: body.payload });
+      const first = await inject({
+        method: 'POST',
+        url: '/api/v1/test-idempotency/upload',
+        headers: { ...headers, 'content-type': body.contentType },
+        payload: body.payload,
+      });
       assert.equal(first.statusCode, 201, first.body);
-      const repeat = await inject({ method: 'POST', url: '/api/v1/test-idempotency/upload', headers: { ...headers, 'content-type': body.contentType }, payload: body.payload });
+      const repeat = await inject({
+        method: 'POST',
+        url: '/api/v1/test-idempotency/upload',
+        headers: { ...headers, 'content-type': body.contentType },
+        payload: body.payload,
+      });
       assert.equal(repeat.statusCode, 201);
       assert.equal(repeat.headers['idempotent-replayed'], 'true');
       assert.equal(repeat.body, first.body);
       assert.equal(state.uploadRuns, before + 1, 'the handler ran once');
       for (const changed of [
-        multipartBody([{ name: 'folder_id', value: 'f1' }, { name: 'file', filename: 'a.txt', content: 'hello world!' }]),
-        multipartBody([{ name: 'folder_id', value: 'f2' }, { name: 'file', filename: 'a.txt', content: 'hello world' }]),
-        multipartBody([{ name: 'folder_id', value: 'f1' }, { name: 'file', filename: 'b.txt', content: 'hello world' }]),
+        multipartBody([
+          { name: 'folder_id', value: 'f1' },
+          { name: 'file', filename: 'a.txt', content: 'hello world!' },
+        ]),
+        multipartBody([
+          { name: 'folder_id', value: 'f2' },
+          { name: 'file', filename: 'a.txt', content: 'hello world' },
+        ]),
+        multipartBody([
+          { name: 'folder_id', value: 'f1' },
+          { name: 'file', filename: 'b.txt', content: 'hello world' },
+        ]),
       ]) {
-        const res = await inject({ method: 'POST', url: '/api/v1/test-idempotency/upload', headers: { ...headers, 'content-type': changed.contentType }, payload: changed.payload });
+        const res = await inject({
+          method: 'POST',
+          url: '/api/v1/test-idempotency/upload',
+          headers: { ...headers, 'content-type': changed.contentType },
+          payload: changed.payload,
+        });
         assertError(res, 422, 'idempotency_key_reused');
       }
       assert.equal(state.uploadRuns, before + 1);
       // A JSON body under a multipart key is another request.
-      assertError(await inject({ method: 'POST', url: '/api/v1/test-idempotency/upload', headers, payload: { x: 1 } }), 422, 'idempotency_key_reused');
+      assertError(
+        await inject({ method: 'POST', url: '/api/v1/test-idempotency/upload', headers, payload: { x: 1 } }),
+        422,
+        'idempotency_key_reused',
+      );
     });
 
     it('answers 409 for a multipart repeat while the first upload still runs', async () => {
@@ -217,9 +321,19 @@ for (const dialect of DIALECTS) {
       const body = multipartBody([{ name: 'file', filename: 'a.txt', content: 'slow' }]);
       state.uploadGate = gate();
       const runs = state.uploadRuns;
-      const first = inject({ method: 'POST', url: '/api/v1/test-idempotency/upload', headers: { ...headers, 'content-type': body.contentType }, payload: body.payload });
+      const first = inject({
+        method: 'POST',
+        url: '/api/v1/test-idempotency/upload',
+        headers: { ...headers, 'content-type': body.contentType },
+        payload: body.payload,
+      });
       while (state.uploadRuns === runs) await new Promise((r) => setImmediate(r));
-      const during = await inject({ method: 'POST', url: '/api/v1/test-idempotency/upload', headers: { ...headers, 'content-type': body.contentType }, payload: body.payload });
+      const during = await inject({
+        method: 'POST',
+        url: '/api/v1/test-idempotency/upload',
+        headers: { ...headers, 'content-type': body.contentType },
+        payload: body.payload,
+      });
       assertError(during, 409, 'idempotency_in_progress');
       state.uploadGate.open();
       state.uploadGate = null;

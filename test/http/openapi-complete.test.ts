@@ -29,7 +29,11 @@ const HIDDEN_ON_PURPOSE: { method?: string; match: RegExp; why: string }[] = [
   { match: /^\/docs(\/|$)/, why: 'the documentation UI itself (@fastify/swagger-ui)' },
   { method: 'OPTIONS', match: /^\*$/, why: 'CORS preflight, answered for every path' },
   { method: 'GET', match: /^\/mcp$/, why: 'a stateless MCP server has no event stream: 405 (described by POST /mcp)' },
-  { method: 'DELETE', match: /^\/mcp$/, why: 'a stateless MCP server has no session to end: 405 (described by POST /mcp)' },
+  {
+    method: 'DELETE',
+    match: /^\/mcp$/,
+    why: 'a stateless MCP server has no session to end: 405 (described by POST /mcp)',
+  },
   { method: 'GET', match: /^\/metrics$/, why: 'Prometheus text for the operator (health module)' },
   { method: 'GET', match: /^\/$/, why: 'redirects a browser to the web console' },
   { method: 'GET', match: /^\/console\//, why: 'the web console’s static files (console module)' },
@@ -58,7 +62,8 @@ function completenessFailures(routes: RegisteredRoute[], doc: Json): string[] {
       failures.push(`${name}: missing from the document (registered before the swagger plugin?)`);
       continue;
     }
-    if (!op.operationId || op.operationId !== route.operationId) failures.push(`${name}: operationId ${op.operationId} (expected ${route.operationId})`);
+    if (!op.operationId || op.operationId !== route.operationId)
+      failures.push(`${name}: operationId ${op.operationId} (expected ${route.operationId})`);
     if (typeof op.summary !== 'string' || op.summary.trim() === '') failures.push(`${name}: no summary`);
     if (!Array.isArray(op.tags) || op.tags.length === 0) failures.push(`${name}: no tag`);
     if (!Object.keys(op.responses ?? {}).some((s) => s.startsWith('4'))) failures.push(`${name}: no 4xx answer`);
@@ -67,12 +72,14 @@ function completenessFailures(routes: RegisteredRoute[], doc: Json): string[] {
     else {
       const schemes = op.security.flatMap((r: Json) => Object.keys(r)).sort();
       const expected = { tenant: ['apiKey', 'bearer', 'tenantSubdomain'], admin: ['adminKey'], public: [] }[route.auth];
-      if (JSON.stringify(schemes) !== JSON.stringify(expected)) failures.push(`${name}: security ${JSON.stringify(op.security)} for a ${route.auth} route`);
+      if (JSON.stringify(schemes) !== JSON.stringify(expected))
+        failures.push(`${name}: security ${JSON.stringify(op.security)} for a ${route.auth} route`);
     }
   }
   // And nothing in the document that is not a route.
   for (const { path, method } of operationsOf(doc)) {
-    if (!routes.some((r) => r.path === path && r.method === method.toUpperCase() && !r.hidden)) failures.push(`${method.toUpperCase()} ${path}: documented but not registered`);
+    if (!routes.some((r) => r.path === path && r.method === method.toUpperCase() && !r.hidden))
+      failures.push(`${method.toUpperCase()} ${path}: documented but not registered`);
   }
   return failures;
 }
@@ -104,13 +111,19 @@ function refsOf(node: Json, at = '#', out: { ref: string; at: string }[] = []): 
 }
 
 /** Every schema object under a node (properties, items, combinators...), for schema rules. */
-function schemasUnder(schema: Json, at: string, out: { schema: Json; at: string }[] = []): { schema: Json; at: string }[] {
+function schemasUnder(
+  schema: Json,
+  at: string,
+  out: { schema: Json; at: string }[] = [],
+): { schema: Json; at: string }[] {
   if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return out;
   out.push({ schema, at });
   for (const [k, v] of Object.entries(schema.properties ?? {})) schemasUnder(v, `${at}/properties/${k}`, out);
-  for (const [k, v] of Object.entries(schema.patternProperties ?? {})) schemasUnder(v, `${at}/patternProperties/${k}`, out);
+  for (const [k, v] of Object.entries(schema.patternProperties ?? {}))
+    schemasUnder(v, `${at}/patternProperties/${k}`, out);
   if (schema.items) schemasUnder(schema.items, `${at}/items`, out);
-  if (typeof schema.additionalProperties === 'object') schemasUnder(schema.additionalProperties, `${at}/additionalProperties`, out);
+  if (typeof schema.additionalProperties === 'object')
+    schemasUnder(schema.additionalProperties, `${at}/additionalProperties`, out);
   for (const key of ['anyOf', 'oneOf', 'allOf']) {
     for (const [i, s] of (schema[key] ?? []).entries()) schemasUnder(s, `${at}/${key}/${i}`, out);
   }
@@ -120,13 +133,17 @@ function schemasUnder(schema: Json, at: string, out: { schema: Json; at: string 
 /** Every schema of the document: components, parameters, bodies, answers and headers. */
 function allSchemas(doc: Json): { schema: Json; at: string }[] {
   const out: { schema: Json; at: string }[] = [];
-  for (const [name, s] of Object.entries(doc.components?.schemas ?? {})) schemasUnder(s, `#/components/schemas/${name}`, out);
+  for (const [name, s] of Object.entries(doc.components?.schemas ?? {}))
+    schemasUnder(s, `#/components/schemas/${name}`, out);
   for (const { path, method, op } of operationsOf(doc)) {
     const at = `${method.toUpperCase()} ${path}`;
-    for (const [i, p] of (op.parameters ?? []).entries()) schemasUnder(deref(doc, p)?.schema, `${at} parameter ${i}`, out);
-    for (const [type, media] of Object.entries<Json>(op.requestBody?.content ?? {})) schemasUnder(media.schema, `${at} body ${type}`, out);
+    for (const [i, p] of (op.parameters ?? []).entries())
+      schemasUnder(deref(doc, p)?.schema, `${at} parameter ${i}`, out);
+    for (const [type, media] of Object.entries<Json>(op.requestBody?.content ?? {}))
+      schemasUnder(media.schema, `${at} body ${type}`, out);
     for (const [status, r] of Object.entries<Json>(op.responses ?? {})) {
-      for (const [type, media] of Object.entries<Json>(deref(doc, r)?.content ?? {})) schemasUnder(media.schema, `${at} ${status} ${type}`, out);
+      for (const [type, media] of Object.entries<Json>(deref(doc, r)?.content ?? {}))
+        schemasUnder(media.schema, `${at} ${status} ${type}`, out);
     }
   }
   return out;
@@ -160,7 +177,13 @@ function makeValidator(doc: Json) {
     // redocly validates examples with additionalProperties false where a schema says nothing.
     if (options.strictObjects) {
       copy = JSON.parse(JSON.stringify(copy), (_k, v) =>
-        v && typeof v === 'object' && !Array.isArray(v) && v.type === 'object' && v.properties && v.additionalProperties === undefined && !v.patternProperties
+        v &&
+        typeof v === 'object' &&
+        !Array.isArray(v) &&
+        v.type === 'object' &&
+        v.properties &&
+        v.additionalProperties === undefined &&
+        !v.patternProperties
           ? { ...v, additionalProperties: false }
           : v,
       );
@@ -175,7 +198,8 @@ function lintFindings(doc: Json): string[] {
   const problem = (rule: string, message: string) => findings.push(`${rule}: ${message}`);
 
   if (!doc.info?.license?.name) problem('info-license', 'info.license is missing');
-  if (!doc.info?.license?.url && !doc.info?.license?.identifier) problem('info-license-strict', 'info.license needs url or identifier');
+  if (!doc.info?.license?.url && !doc.info?.license?.identifier)
+    problem('info-license-strict', 'info.license needs url or identifier');
   if (!Array.isArray(doc.servers) || doc.servers.length === 0) problem('no-empty-servers', 'no servers');
   for (const server of doc.servers ?? []) {
     if (server.url !== '/' && server.url.endsWith('/')) problem('no-server-trailing-slash', server.url);
@@ -197,7 +221,8 @@ function lintFindings(doc: Json): string[] {
     const shape = path.replace(/{[^}]+}/g, '{}');
     if (normalised.has(shape)) problem('no-identical-paths', `${path} and ${normalised.get(shape)}`);
     normalised.set(shape, path);
-    for (const earlier of paths.slice(0, i)) if (ambiguous(earlier, path)) problem('no-ambiguous-paths', `${earlier} and ${path}`);
+    for (const earlier of paths.slice(0, i))
+      if (ambiguous(earlier, path)) problem('no-ambiguous-paths', `${earlier} and ${path}`);
   });
 
   const schemes = doc.components?.securitySchemes ?? {};
@@ -206,18 +231,22 @@ function lintFindings(doc: Json): string[] {
     const at = `${method.toUpperCase()} ${path}`;
     if (!op.operationId) problem('operation-operationId', at);
     else {
-      if (ids.has(op.operationId)) problem('operation-operationId-unique', `${op.operationId}: ${at} and ${ids.get(op.operationId)}`);
+      if (ids.has(op.operationId))
+        problem('operation-operationId-unique', `${op.operationId}: ${at} and ${ids.get(op.operationId)}`);
       ids.set(op.operationId, at);
-      if (!/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]*$/.test(op.operationId)) problem('operation-operationId-url-safe', op.operationId);
+      if (!/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]*$/.test(op.operationId))
+        problem('operation-operationId-url-safe', op.operationId);
     }
     if (typeof op.summary !== 'string' || op.summary.trim() === '') problem('operation-summary', at);
     const statuses = Object.keys(op.responses ?? {});
     if (!statuses.some((s) => s.startsWith('2'))) problem('operation-2xx-response', at);
     if (!statuses.some((s) => s.startsWith('4'))) problem('operation-4xx-response', at);
-    for (const s of statuses) if (!deref(doc, op.responses[s])?.description) problem('struct', `${at} ${s}: a response needs a description`);
+    for (const s of statuses)
+      if (!deref(doc, op.responses[s])?.description) problem('struct', `${at} ${s}: a response needs a description`);
     if (!Array.isArray(op.security) && !Array.isArray(doc.security)) problem('security-defined', at);
     for (const requirement of [...(op.security ?? []), ...(doc.security ?? [])]) {
-      for (const name of Object.keys(requirement)) if (!schemes[name]) problem('security-defined', `${at}: no security scheme ${name}`);
+      for (const name of Object.keys(requirement))
+        if (!schemes[name]) problem('security-defined', `${at}: no security scheme ${name}`);
     }
     for (const tag of op.tags ?? []) if (!declaredTags.has(tag)) problem('operation-tag-defined', `${at}: ${tag}`);
 
@@ -230,40 +259,54 @@ function lintFindings(doc: Json): string[] {
     }
     const templated = [...path.matchAll(/{([^}]+)}/g)].map((m) => m[1]!);
     const inPath = parameters.filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
-    for (const name of templated) if (!inPath.includes(name)) problem('path-parameters-defined', `${at}: {${name}} is not defined`);
-    for (const name of inPath) if (!templated.includes(name)) problem('path-parameters-defined', `${at}: ${name} is not in the path`);
+    for (const name of templated)
+      if (!inPath.includes(name)) problem('path-parameters-defined', `${at}: {${name}} is not defined`);
+    for (const name of inPath)
+      if (!templated.includes(name)) problem('path-parameters-defined', `${at}: ${name} is not in the path`);
   }
 
   // Every reference resolves, and every component is referenced.
   const refs = refsOf(doc);
   for (const { ref, at } of refs) {
-    if (!ref.startsWith('#/') || deref(doc, { $ref: ref }) === undefined) problem('no-unresolved-refs', `${ref} at ${at}`);
+    if (!ref.startsWith('#/') || deref(doc, { $ref: ref }) === undefined)
+      problem('no-unresolved-refs', `${ref} at ${at}`);
   }
   const referenced = new Set(refs.map((r) => r.ref));
   for (const kind of ['schemas', 'responses', 'parameters', 'headers', 'requestBodies', 'examples']) {
     for (const name of Object.keys(doc.components?.[kind] ?? {})) {
-      if (!referenced.has(`#/components/${kind}/${name}`)) problem('no-unused-components', `#/components/${kind}/${name}`);
+      if (!referenced.has(`#/components/${kind}/${name}`))
+        problem('no-unused-components', `#/components/${kind}/${name}`);
     }
   }
 
   // Schema rules.
-  const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
+  const typeOf = (v: unknown) =>
+    v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v;
   for (const { schema, at } of allSchemas(doc)) {
     if (Array.isArray(schema.required)) {
-      const props = new Set([...Object.keys(schema.properties ?? {}), ...(schema.allOf ?? []).flatMap((s: Json) => Object.keys(deref(doc, s)?.properties ?? {}))]);
-      for (const name of schema.required) if (!props.has(name)) problem('no-required-schema-properties-undefined', `${at}: ${name}`);
+      const props = new Set([
+        ...Object.keys(schema.properties ?? {}),
+        ...(schema.allOf ?? []).flatMap((s: Json) => Object.keys(deref(doc, s)?.properties ?? {})),
+      ]);
+      for (const name of schema.required)
+        if (!props.has(name)) problem('no-required-schema-properties-undefined', `${at}: ${name}`);
     }
     if (Array.isArray(schema.enum) && schema.type) {
       const types = Array.isArray(schema.type) ? schema.type : [schema.type];
       for (const v of schema.enum) {
         const t = typeOf(v);
-        if (!types.includes(t) && !(t === 'integer' && types.includes('number'))) problem('no-enum-type-mismatch', `${at}: ${JSON.stringify(v)}`);
+        if (!types.includes(t) && !(t === 'integer' && types.includes('number')))
+          problem('no-enum-type-mismatch', `${at}: ${JSON.stringify(v)}`);
       }
     }
-    if (schema.type === 'object' && schema.items !== undefined) problem('no-schema-type-mismatch', `${at}: an object with items`);
-    if (schema.type === 'array' && schema.properties !== undefined) problem('no-schema-type-mismatch', `${at}: an array with properties`);
-    if (schema.minimum !== undefined && schema.exclusiveMinimum !== undefined) problem('no-mixed-number-range-constraints', at);
-    if (schema.maximum !== undefined && schema.exclusiveMaximum !== undefined) problem('no-mixed-number-range-constraints', at);
+    if (schema.type === 'object' && schema.items !== undefined)
+      problem('no-schema-type-mismatch', `${at}: an object with items`);
+    if (schema.type === 'array' && schema.properties !== undefined)
+      problem('no-schema-type-mismatch', `${at}: an array with properties`);
+    if (schema.minimum !== undefined && schema.exclusiveMinimum !== undefined)
+      problem('no-mixed-number-range-constraints', at);
+    if (schema.maximum !== undefined && schema.exclusiveMaximum !== undefined)
+      problem('no-mixed-number-range-constraints', at);
   }
 
   // Examples are valid: media type examples, parameter examples and schema examples.
@@ -275,22 +318,26 @@ function lintFindings(doc: Json): string[] {
   const media: { at: string; m: Json }[] = [];
   for (const { path, method, op } of operationsOf(doc)) {
     const at = `${method.toUpperCase()} ${path}`;
-    for (const [type, m] of Object.entries<Json>(op.requestBody?.content ?? {})) media.push({ at: `${at} body ${type}`, m });
+    for (const [type, m] of Object.entries<Json>(op.requestBody?.content ?? {}))
+      media.push({ at: `${at} body ${type}`, m });
     for (const [status, r] of Object.entries<Json>(op.responses ?? {})) {
       if (r.$ref) continue; // the shared responses are checked once below
       for (const [type, m] of Object.entries<Json>(r.content ?? {})) media.push({ at: `${at} ${status} ${type}`, m });
     }
     for (const p of op.parameters ?? []) {
       const param = deref(doc, p) ?? {};
-      if (param.example !== undefined) checkExample(param.schema, param.example, `${at} ${param.name}`, 'no-invalid-parameter-examples');
+      if (param.example !== undefined)
+        checkExample(param.schema, param.example, `${at} ${param.name}`, 'no-invalid-parameter-examples');
     }
   }
   for (const [name, r] of Object.entries<Json>(doc.components?.responses ?? {})) {
-    for (const [type, m] of Object.entries<Json>(r.content ?? {})) media.push({ at: `#/components/responses/${name} ${type}`, m });
+    for (const [type, m] of Object.entries<Json>(r.content ?? {}))
+      media.push({ at: `#/components/responses/${name} ${type}`, m });
   }
   for (const { at, m } of media) {
     if (m.example !== undefined) checkExample(m.schema, m.example, at, 'no-invalid-media-type-examples');
-    for (const [name, e] of Object.entries<Json>(m.examples ?? {})) checkExample(m.schema, deref(doc, e)?.value, `${at} example ${name}`, 'no-invalid-media-type-examples');
+    for (const [name, e] of Object.entries<Json>(m.examples ?? {}))
+      checkExample(m.schema, deref(doc, e)?.value, `${at} example ${name}`, 'no-invalid-media-type-examples');
   }
   for (const { schema, at } of allSchemas(doc)) {
     for (const [i, e] of (Array.isArray(schema.examples) ? schema.examples : []).entries()) {
@@ -309,7 +356,11 @@ const redocly: Json = await import(REDOCLY_PACKAGE).catch(() => null);
 
 async function redoclyFindings(doc: Json): Promise<string[]> {
   const config = await redocly.createConfig({ extends: ['recommended'] });
-  const problems: Json[] = await redocly.lintFromString({ source: JSON.stringify(doc), absoluteRef: '/openapi.json', config });
+  const problems: Json[] = await redocly.lintFromString({
+    source: JSON.stringify(doc),
+    absoluteRef: '/openapi.json',
+    config,
+  });
   return problems.map((p) => `${p.ruleId} (${p.severity}): ${p.message} at ${p.location?.[0]?.pointer ?? '?'}`);
 }
 
@@ -396,7 +447,14 @@ describe('OpenAPI document: every route, completely described', () => {
     const single = doc.paths['/api/v1/documents/upload'].post;
     const singleSchema = single.requestBody?.content?.['multipart/form-data']?.schema;
     assert.ok(singleSchema, 'POST /documents/upload has a multipart/form-data body');
-    assert.deepEqual(Object.keys(singleSchema.properties).sort(), ['enable_ai', 'file', 'filename', 'folder_id', 'on_duplicate', 'tags']);
+    assert.deepEqual(Object.keys(singleSchema.properties).sort(), [
+      'enable_ai',
+      'file',
+      'filename',
+      'folder_id',
+      'on_duplicate',
+      'tags',
+    ]);
     assert.equal(singleSchema.properties.file.format, 'binary');
     assert.deepEqual(singleSchema.required, ['file']);
     assert.equal(single.operationId, 'uploadDocument');
@@ -404,7 +462,13 @@ describe('OpenAPI document: every route, completely described', () => {
     const batch = doc.paths['/api/v1/documents/upload-batch'].post;
     const batchSchema = batch.requestBody?.content?.['multipart/form-data']?.schema;
     assert.ok(batchSchema, 'POST /documents/upload-batch has a multipart/form-data body');
-    assert.deepEqual(Object.keys(batchSchema.properties).sort(), ['enable_ai', 'files[]', 'folder_id', 'on_duplicate', 'tags']);
+    assert.deepEqual(Object.keys(batchSchema.properties).sort(), [
+      'enable_ai',
+      'files[]',
+      'folder_id',
+      'on_duplicate',
+      'tags',
+    ]);
     assert.equal(batchSchema.properties['files[]'].items.format, 'binary');
     assert.equal(batchSchema.properties['files[]'].maxItems, 10);
 
@@ -420,7 +484,9 @@ describe('OpenAPI document: every route, completely described', () => {
     assert.deepEqual(lintFindings(doc), []);
   });
 
-  it('passes redocly lint --extends recommended, no errors and no warnings', { skip: redocly ? false : `${REDOCLY_PACKAGE} is not installed` }, async () => {
+  it('passes redocly lint --extends recommended, no errors and no warnings', {
+    skip: redocly ? false : `${REDOCLY_PACKAGE} is not installed`,
+  }, async () => {
     assert.deepEqual(await redoclyFindings(doc), []);
   });
 
@@ -454,7 +520,10 @@ describe('OpenAPI document: every route, completely described', () => {
         const validate = compile(schema, { strictObjects: true });
         return (value) => {
           const ok = validate(value);
-          if (!ok) assert.fail(`${method.toUpperCase()} ${path} ${status}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(value)}`);
+          if (!ok)
+            assert.fail(
+              `${method.toUpperCase()} ${path} ${status}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(value)}`,
+            );
           return ok;
         };
       };
@@ -473,7 +542,12 @@ describe('OpenAPI document: every route, completely described', () => {
         { name: 'files[]', filename: 'b.txt', content: Buffer.from('second\n') },
         { name: 'enable_ai', value: 'false' },
       ]);
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/documents/upload-batch', payload: body.payload, headers: { ...tenant.headers, ...body.headers } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/documents/upload-batch',
+        payload: body.payload,
+        headers: { ...tenant.headers, ...body.headers },
+      });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(res.json().documents.length, 2);
       validatorFor('/api/v1/documents/upload-batch', 'post', 201)(res.json());
@@ -484,7 +558,11 @@ describe('OpenAPI document: every route, completely described', () => {
       assert.equal(list.statusCode, 200, list.body);
       assert.ok(list.json().data.length > 0);
       validatorFor('/api/v1/documents', 'get', 200)(list.json());
-      const one = await t.app.inject({ method: 'GET', url: `/api/v1/documents/${documentId}`, headers: tenant.headers });
+      const one = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/documents/${documentId}`,
+        headers: tenant.headers,
+      });
       assert.equal(one.statusCode, 200, one.body);
       validatorFor('/api/v1/documents/{id}', 'get', 200)(one.json());
     });
@@ -496,7 +574,12 @@ describe('OpenAPI document: every route, completely described', () => {
       const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/documents' });
       assert.equal(anonymous.statusCode, 401);
       validatorFor('/api/v1/documents', 'get', 401)(anonymous.json());
-      const invalid = await t.app.inject({ method: 'POST', url: '/api/v1/folders', headers: tenant.headers, payload: { nom: 'x' } });
+      const invalid = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/folders',
+        headers: tenant.headers,
+        payload: { nom: 'x' },
+      });
       assert.equal(invalid.statusCode, 400);
       validatorFor('/api/v1/folders', 'post', 400)(invalid.json());
       const health = await t.app.inject({ method: 'GET', url: '/healthz' });

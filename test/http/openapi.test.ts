@@ -23,7 +23,9 @@ describe('OpenAPI document', () => {
   it('gives every operation a summary, a description and at least one tag', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
     assert.equal(res.statusCode, 200);
-    const doc = res.json() as { paths: Record<string, Record<string, { summary?: unknown; description?: unknown; tags?: unknown }>> };
+    const doc = res.json() as {
+      paths: Record<string, Record<string, { summary?: unknown; description?: unknown; tags?: unknown }>>;
+    };
     const methods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
     const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.entries(item)
@@ -31,9 +33,13 @@ describe('OpenAPI document', () => {
         .map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
     );
     assert.ok(operations.length > 0, 'the document lists operations');
-    const missing = operations.filter(({ op }) => typeof op.summary !== 'string' || op.summary.trim() === '').map((o) => o.name);
+    const missing = operations
+      .filter(({ op }) => typeof op.summary !== 'string' || op.summary.trim() === '')
+      .map((o) => o.name);
     assert.deepEqual(missing, [], 'operations without a summary');
-    const undescribed = operations.filter(({ op }) => typeof op.description !== 'string' || op.description.trim() === '').map((o) => o.name);
+    const undescribed = operations
+      .filter(({ op }) => typeof op.description !== 'string' || op.description.trim() === '')
+      .map((o) => o.name);
     assert.deepEqual(undescribed, [], 'operations without a description');
     const untagged = operations.filter(({ op }) => !Array.isArray(op.tags) || op.tags.length === 0).map((o) => o.name);
     assert.deepEqual(untagged, [], 'operations without a tag');

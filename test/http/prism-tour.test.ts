@@ -47,11 +47,21 @@ function script(tenant: TestTenant, mcpServerUrl: string): Step[] {
     { op: 'GET /api/v1/openapi.json', as: 'none', expect: 200 },
     { op: 'GET /api/v1/admin/tenants', as: 'admin', expect: 200 },
     { op: 'GET /api/v1/admin/tenants/{tenant_id}', params: { tenant_id: tenant.tenantId }, as: 'admin', expect: 200 },
-    { op: 'PATCH /api/v1/admin/tenants/{tenant_id}', params: { tenant_id: tenant.tenantId }, as: 'admin', body: { cors_origins: ['https://tour.example.com'] }, expect: 200 },
+    {
+      op: 'PATCH /api/v1/admin/tenants/{tenant_id}',
+      params: { tenant_id: tenant.tenantId },
+      as: 'admin',
+      body: { cors_origins: ['https://tour.example.com'] },
+      expect: 200,
+    },
     {
       op: 'POST /api/v1/admin/tenants',
       as: 'admin',
-      body: { name: 'Tour two', subdomain: `tour-${Date.now().toString(36)}`, owner: { email: 'two@tour.test', password: 'a long password 2', name: 'Two' } },
+      body: {
+        name: 'Tour two',
+        subdomain: `tour-${Date.now().toString(36)}`,
+        owner: { email: 'two@tour.test', password: 'a long password 2', name: 'Two' },
+      },
       expect: 201,
     },
     // Sign-in and the session's own calls.
@@ -69,35 +79,121 @@ function script(tenant: TestTenant, mcpServerUrl: string): Step[] {
     },
     { op: 'GET /api/v1/auth/me', as: 'user', expect: 200 },
     { op: 'GET /api/v1/auth/csrf', as: 'user', expect: 200 },
-    { op: 'GET /api/v1/auth/sessions', as: 'user', expect: 200, save: ({ body }, v) => (v['session'] = String(data(body)[0]?.['id'])) },
-    { op: 'POST /api/v1/auth/password/forgot', as: 'none', headers: { 'x-tenant-subdomain': tenant.subdomain }, body: { email: tenant.ownerEmail }, expect: 202 },
+    {
+      op: 'GET /api/v1/auth/sessions',
+      as: 'user',
+      expect: 200,
+      save: ({ body }, v) => (v['session'] = String(data(body)[0]?.['id'])),
+    },
+    {
+      op: 'POST /api/v1/auth/password/forgot',
+      as: 'none',
+      headers: { 'x-tenant-subdomain': tenant.subdomain },
+      body: { email: tenant.ownerEmail },
+      expect: 202,
+    },
     // API keys, users, workspaces.
     { op: 'GET /api/v1/api-keys', expect: 200 },
-    { op: 'POST /api/v1/api-keys', body: { name: 'tour', environment: 'live' }, expect: 201, save: ({ body }, v) => (v['key'] = String(body['id'])) },
-    { op: 'POST /api/v1/api-keys/{id}/rotate', params: (v) => ({ id: v['key']! }), body: { grace_seconds: 0 }, expect: 200 },
+    {
+      op: 'POST /api/v1/api-keys',
+      body: { name: 'tour', environment: 'live' },
+      expect: 201,
+      save: ({ body }, v) => (v['key'] = String(body['id'])),
+    },
+    {
+      op: 'POST /api/v1/api-keys/{id}/rotate',
+      params: (v) => ({ id: v['key']! }),
+      body: { grace_seconds: 0 },
+      expect: 200,
+    },
     { op: 'DELETE /api/v1/api-keys/{id}', params: (v) => ({ id: v['key']! }), expect: [200, 204] },
     { op: 'GET /api/v1/users', expect: 200 },
-    { op: 'POST /api/v1/users', body: { email: 'member@tour.test', name: 'Member', role: 'member', password: 'a long password 3' }, expect: 201, save: ({ body }, v) => (v['user'] = String(body['id'])) },
-    { op: 'GET /api/v1/users/{id}', params: (v) => ({ id: v['user']! }), expect: 200, save: ({ headers }, v) => (v['userTag'] = headers['etag']!) },
-    { op: 'GET /api/v1/users/{id}', params: (v) => ({ id: v['user']! }), headers: (v) => ({ 'if-none-match': v['userTag']! }), expect: 304 },
+    {
+      op: 'POST /api/v1/users',
+      body: { email: 'member@tour.test', name: 'Member', role: 'member', password: 'a long password 3' },
+      expect: 201,
+      save: ({ body }, v) => (v['user'] = String(body['id'])),
+    },
+    {
+      op: 'GET /api/v1/users/{id}',
+      params: (v) => ({ id: v['user']! }),
+      expect: 200,
+      save: ({ headers }, v) => (v['userTag'] = headers['etag']!),
+    },
+    {
+      op: 'GET /api/v1/users/{id}',
+      params: (v) => ({ id: v['user']! }),
+      headers: (v) => ({ 'if-none-match': v['userTag']! }),
+      expect: 304,
+    },
     { op: 'PATCH /api/v1/users/{id}', params: (v) => ({ id: v['user']! }), body: { name: 'Member Two' }, expect: 200 },
     { op: 'GET /api/v1/workspaces', expect: 200 },
-    { op: 'POST /api/v1/workspaces', body: { name: 'Board' }, expect: 201, save: ({ body }, v) => (v['workspace'] = String(body['id'])) },
-    { op: 'POST /api/v1/workspaces/{id}/members', params: (v) => ({ id: v['workspace']! }), body: (v: Vars) => ({ user_id: v['user'] }), expect: [200, 201] },
+    {
+      op: 'POST /api/v1/workspaces',
+      body: { name: 'Board' },
+      expect: 201,
+      save: ({ body }, v) => (v['workspace'] = String(body['id'])),
+    },
+    {
+      op: 'POST /api/v1/workspaces/{id}/members',
+      params: (v) => ({ id: v['workspace']! }),
+      body: (v: Vars) => ({ user_id: v['user'] }),
+      expect: [200, 201],
+    },
     { op: 'GET /api/v1/workspaces/{id}', params: (v) => ({ id: v['workspace']! }), expect: 200 },
-    { op: 'PUT /api/v1/workspaces/{id}', params: (v) => ({ id: v['workspace']! }), body: { name: 'Board of directors' }, expect: 200 },
-    { op: 'DELETE /api/v1/workspaces/{id}/members/{user_id}', params: (v) => ({ id: v['workspace']!, user_id: v['user']! }), expect: [200, 204] },
+    {
+      op: 'PUT /api/v1/workspaces/{id}',
+      params: (v) => ({ id: v['workspace']! }),
+      body: { name: 'Board of directors' },
+      expect: 200,
+    },
+    {
+      op: 'DELETE /api/v1/workspaces/{id}/members/{user_id}',
+      params: (v) => ({ id: v['workspace']!, user_id: v['user']! }),
+      expect: [200, 204],
+    },
     // Folders, tags, documents.
-    { op: 'POST /api/v1/folders', body: { name: 'Board papers' }, expect: 201, save: ({ body }, v) => (v['folder'] = String(body['id'])) },
+    {
+      op: 'POST /api/v1/folders',
+      body: { name: 'Board papers' },
+      expect: 201,
+      save: ({ body }, v) => (v['folder'] = String(body['id'])),
+    },
     { op: 'GET /api/v1/folders', expect: 200 },
-    { op: 'GET /api/v1/folders/{id}', params: (v) => ({ id: v['folder']! }), expect: 200, save: ({ headers }, v) => (v['folderTag'] = headers['etag']!) },
-    { op: 'PUT /api/v1/folders/{id}', params: (v) => ({ id: v['folder']! }), headers: (v) => ({ 'if-match': v['folderTag']! }), body: { color: '#112233' }, expect: 200 },
-    { op: 'PUT /api/v1/folders/{id}', params: (v) => ({ id: v['folder']! }), headers: (v) => ({ 'if-match': v['folderTag']! }), body: { color: '#445566' }, expect: 412 },
-    { op: 'POST /api/v1/tags', body: { name: 'minutes', color: '#AA3300' }, expect: 201, save: ({ body }, v) => (v['tag'] = String(body['id'])) },
+    {
+      op: 'GET /api/v1/folders/{id}',
+      params: (v) => ({ id: v['folder']! }),
+      expect: 200,
+      save: ({ headers }, v) => (v['folderTag'] = headers['etag']!),
+    },
+    {
+      op: 'PUT /api/v1/folders/{id}',
+      params: (v) => ({ id: v['folder']! }),
+      headers: (v) => ({ 'if-match': v['folderTag']! }),
+      body: { color: '#112233' },
+      expect: 200,
+    },
+    {
+      op: 'PUT /api/v1/folders/{id}',
+      params: (v) => ({ id: v['folder']! }),
+      headers: (v) => ({ 'if-match': v['folderTag']! }),
+      body: { color: '#445566' },
+      expect: 412,
+    },
+    {
+      op: 'POST /api/v1/tags',
+      body: { name: 'minutes', color: '#AA3300' },
+      expect: 201,
+      save: ({ body }, v) => (v['tag'] = String(body['id'])),
+    },
     { op: 'GET /api/v1/tags', expect: 200 },
     {
       op: 'POST /api/v1/documents/upload',
-      form: () => multipart([{ name: 'tags', value: 'minutes' }, { name: 'file', filename: 'minutes.txt', content: note, contentType: 'text/plain' }]),
+      form: () =>
+        multipart([
+          { name: 'tags', value: 'minutes' },
+          { name: 'file', filename: 'minutes.txt', content: note, contentType: 'text/plain' },
+        ]),
       expect: 201,
       save: ({ body }, v) => (v['doc'] = String(body['id'])),
     },
@@ -106,7 +202,12 @@ function script(tenant: TestTenant, mcpServerUrl: string): Step[] {
       form: () =>
         multipart([
           { name: 'files[]', filename: 'agenda.pdf', content: tinyPdf('Agenda'), contentType: 'application/pdf' },
-          { name: 'files[]', filename: 'tool.exe', content: Buffer.from('MZ'), contentType: 'application/octet-stream' },
+          {
+            name: 'files[]',
+            filename: 'tool.exe',
+            content: Buffer.from('MZ'),
+            contentType: 'application/octet-stream',
+          },
         ]),
       expect: 201,
       save: ({ body }, v) => {
@@ -117,40 +218,127 @@ function script(tenant: TestTenant, mcpServerUrl: string): Step[] {
     { op: 'GET /api/v1/batch-jobs', expect: 200 },
     { op: 'GET /api/v1/batch-jobs/{id}', params: (v) => ({ id: v['batch']! }), expect: 200 },
     { op: 'GET /api/v1/documents', query: 'page=1&page_size=10&sort=name&order=asc', expect: 200 },
-    { op: 'GET /api/v1/documents/{id}', params: (v) => ({ id: v['doc']! }), expect: 200, save: ({ headers }, v) => (v['docTag'] = headers['etag']!) },
-    { op: 'GET /api/v1/documents/{id}', params: (v) => ({ id: v['doc']! }), headers: (v) => ({ 'if-none-match': v['docTag']! }), expect: 304 },
-    { op: 'GET /api/v1/documents/{id}/download', params: (v) => ({ id: v['doc']! }), expect: 200, save: ({ headers }, v) => (v['fileTag'] = headers['etag']!) },
-    { op: 'GET /api/v1/documents/{id}/download', params: (v) => ({ id: v['doc']! }), headers: { range: 'bytes=0-9' }, expect: 206 },
-    { op: 'GET /api/v1/documents/{id}/download', params: (v) => ({ id: v['doc']! }), headers: { range: 'bytes=100000-' }, expect: 416 },
-    { op: 'GET /api/v1/documents/{id}/download', params: (v) => ({ id: v['doc']! }), headers: (v) => ({ 'if-none-match': v['fileTag']! }), expect: 304 },
+    {
+      op: 'GET /api/v1/documents/{id}',
+      params: (v) => ({ id: v['doc']! }),
+      expect: 200,
+      save: ({ headers }, v) => (v['docTag'] = headers['etag']!),
+    },
+    {
+      op: 'GET /api/v1/documents/{id}',
+      params: (v) => ({ id: v['doc']! }),
+      headers: (v) => ({ 'if-none-match': v['docTag']! }),
+      expect: 304,
+    },
+    {
+      op: 'GET /api/v1/documents/{id}/download',
+      params: (v) => ({ id: v['doc']! }),
+      expect: 200,
+      save: ({ headers }, v) => (v['fileTag'] = headers['etag']!),
+    },
+    {
+      op: 'GET /api/v1/documents/{id}/download',
+      params: (v) => ({ id: v['doc']! }),
+      headers: { range: 'bytes=0-9' },
+      expect: 206,
+    },
+    {
+      op: 'GET /api/v1/documents/{id}/download',
+      params: (v) => ({ id: v['doc']! }),
+      headers: { range: 'bytes=100000-' },
+      expect: 416,
+    },
+    {
+      op: 'GET /api/v1/documents/{id}/download',
+      params: (v) => ({ id: v['doc']! }),
+      headers: (v) => ({ 'if-none-match': v['fileTag']! }),
+      expect: 304,
+    },
     { op: 'GET /api/v1/documents/{id}/download', params: (v) => ({ id: v['pdf']! }), expect: 200 },
     // Versions: a second file for the agenda (the PDF, reprocessed and deleted later), its list, a version's download (ranges, validators) and a restore.
     {
       op: 'POST /api/v1/documents/{id}/versions',
       params: (v) => ({ id: v['pdf']! }),
-      form: () => multipart([{ name: 'file', filename: 'minutes-v2.txt', content: Buffer.from('Minutes, corrected: the budget was approved.'), contentType: 'text/plain' }]),
+      form: () =>
+        multipart([
+          {
+            name: 'file',
+            filename: 'minutes-v2.txt',
+            content: Buffer.from('Minutes, corrected: the budget was approved.'),
+            contentType: 'text/plain',
+          },
+        ]),
       expect: 201,
     },
     { op: 'GET /api/v1/documents/{id}/versions', params: (v) => ({ id: v['pdf']! }), expect: 200 },
-    { op: 'GET /api/v1/documents/{id}/versions/{number}/download', params: (v) => ({ id: v['pdf']!, number: '1' }), expect: 200, save: ({ headers }, v) => (v['versionTag'] = headers['etag']!) },
-    { op: 'GET /api/v1/documents/{id}/versions/{number}/download', params: (v) => ({ id: v['pdf']!, number: '1' }), headers: { range: 'bytes=0-9' }, expect: 206 },
-    { op: 'GET /api/v1/documents/{id}/versions/{number}/download', params: (v) => ({ id: v['pdf']!, number: '1' }), headers: (v) => ({ 'if-none-match': v['versionTag']! }), expect: 304 },
-    { op: 'GET /api/v1/documents/{id}/versions/{number}/download', params: (v) => ({ id: v['pdf']!, number: '1' }), headers: { range: 'bytes=100000-' }, expect: 416 },
-    { op: 'POST /api/v1/documents/{id}/versions/{number}/restore', params: (v) => ({ id: v['pdf']!, number: '1' }), expect: 200 },
+    {
+      op: 'GET /api/v1/documents/{id}/versions/{number}/download',
+      params: (v) => ({ id: v['pdf']!, number: '1' }),
+      expect: 200,
+      save: ({ headers }, v) => (v['versionTag'] = headers['etag']!),
+    },
+    {
+      op: 'GET /api/v1/documents/{id}/versions/{number}/download',
+      params: (v) => ({ id: v['pdf']!, number: '1' }),
+      headers: { range: 'bytes=0-9' },
+      expect: 206,
+    },
+    {
+      op: 'GET /api/v1/documents/{id}/versions/{number}/download',
+      params: (v) => ({ id: v['pdf']!, number: '1' }),
+      headers: (v) => ({ 'if-none-match': v['versionTag']! }),
+      expect: 304,
+    },
+    {
+      op: 'GET /api/v1/documents/{id}/versions/{number}/download',
+      params: (v) => ({ id: v['pdf']!, number: '1' }),
+      headers: { range: 'bytes=100000-' },
+      expect: 416,
+    },
+    {
+      op: 'POST /api/v1/documents/{id}/versions/{number}/restore',
+      params: (v) => ({ id: v['pdf']!, number: '1' }),
+      expect: 200,
+    },
     { op: 'GET /api/v1/documents/{id}/thumbnail', params: (v) => ({ id: v['doc']! }), expect: 200 },
     { op: 'GET /api/v1/documents/{id}/content', params: (v) => ({ id: v['doc']! }), expect: 200 },
-    { op: 'PUT /api/v1/documents/{id}', params: (v) => ({ id: v['doc']! }), body: (v: Vars) => ({ filename: 'board-minutes.txt', folder_id: v['folder'], tags: ['minutes', 'board'] }), expect: 200 },
-    { op: 'POST /api/v1/documents/{id}/share', params: (v) => ({ id: v['doc']! }), body: (v: Vars) => ({ user_id: v['user'], permission: 'view' }), expect: 201, save: ({ body }, v) => (v['share'] = String(body['share_id'])) },
+    {
+      op: 'PUT /api/v1/documents/{id}',
+      params: (v) => ({ id: v['doc']! }),
+      body: (v: Vars) => ({ filename: 'board-minutes.txt', folder_id: v['folder'], tags: ['minutes', 'board'] }),
+      expect: 200,
+    },
+    {
+      op: 'POST /api/v1/documents/{id}/share',
+      params: (v) => ({ id: v['doc']! }),
+      body: (v: Vars) => ({ user_id: v['user'], permission: 'view' }),
+      expect: 201,
+      save: ({ body }, v) => (v['share'] = String(body['share_id'])),
+    },
     { op: 'GET /api/v1/documents/{id}/shares', params: (v) => ({ id: v['doc']! }), expect: 200 },
-    { op: 'DELETE /api/v1/documents/{id}/shares/{share_id}', params: (v) => ({ id: v['doc']!, share_id: v['share']! }), expect: [200, 204] },
+    {
+      op: 'DELETE /api/v1/documents/{id}/shares/{share_id}',
+      params: (v) => ({ id: v['doc']!, share_id: v['share']! }),
+      expect: [200, 204],
+    },
     { op: 'POST /api/v1/documents/{id}/apply-ai-tags', params: (v) => ({ id: v['doc']! }), expect: 200 },
     { op: 'POST /api/v1/documents/{id}/reprocess', params: (v) => ({ id: v['pdf']! }), expect: 202 },
     { op: 'GET /api/v1/search', query: 'q=budget&mode=text', expect: 200 },
     { op: 'POST /api/v1/search/hybrid', body: { query: 'who approved the budget', limit: 5 }, expect: 200 },
     { op: 'POST /api/v1/search/enhanced', body: { query: 'who approved the budget' }, expect: 200 },
     // Chat.
-    { op: 'POST /api/v1/chat/sessions', body: (v: Vars) => ({ document_id: v['doc'], name: 'Tour' }), expect: 201, save: ({ body }, v) => (v['chat'] = String(body['id'])) },
-    { op: 'POST /api/v1/chat/sessions/{id}/ask', params: (v) => ({ id: v['chat']! }), body: { message: 'Who approved the budget?' }, expect: 200 },
+    {
+      op: 'POST /api/v1/chat/sessions',
+      body: (v: Vars) => ({ document_id: v['doc'], name: 'Tour' }),
+      expect: 201,
+      save: ({ body }, v) => (v['chat'] = String(body['id'])),
+    },
+    {
+      op: 'POST /api/v1/chat/sessions/{id}/ask',
+      params: (v) => ({ id: v['chat']! }),
+      body: { message: 'Who approved the budget?' },
+      expect: 200,
+    },
     { op: 'GET /api/v1/chat/sessions', expect: 200 },
     { op: 'GET /api/v1/chat/sessions/{id}', params: (v) => ({ id: v['chat']! }), expect: 200 },
     { op: 'GET /api/v1/chat/sessions/{id}/messages', params: (v) => ({ id: v['chat']! }), expect: 200 },
@@ -159,23 +347,47 @@ function script(tenant: TestTenant, mcpServerUrl: string): Step[] {
     {
       op: 'POST /mcp',
       headers: { accept: 'application/json, text/event-stream' },
-      body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'tour', version: '1' } } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'tour', version: '1' } },
+      },
       expect: 200,
     },
     // MCP servers the tenant registers (a local one speaking Streamable HTTP).
-    { op: 'POST /api/v1/mcp/servers', body: { name: 'Calculator', url: mcpServerUrl }, expect: 201, save: ({ body }, v) => (v['mcpServer'] = String(body['id'])) },
+    {
+      op: 'POST /api/v1/mcp/servers',
+      body: { name: 'Calculator', url: mcpServerUrl },
+      expect: 201,
+      save: ({ body }, v) => (v['mcpServer'] = String(body['id'])),
+    },
     { op: 'GET /api/v1/mcp/servers', expect: 200 },
     { op: 'GET /api/v1/mcp/servers/{id}', params: (v) => ({ id: v['mcpServer']! }), expect: 200 },
     { op: 'GET /api/v1/mcp/servers/{id}/tools', params: (v) => ({ id: v['mcpServer']! }), expect: 200 },
     { op: 'DELETE /api/v1/mcp/servers/{id}', params: (v) => ({ id: v['mcpServer']! }), expect: 200 },
     // Webhooks.
-    { op: 'POST /api/v1/webhooks', body: { url: 'https://127.0.0.1:9/tour', events: ['document.processed'] }, expect: 201, save: ({ body }, v) => (v['hook'] = String(body['id'])) },
+    {
+      op: 'POST /api/v1/webhooks',
+      body: { url: 'https://127.0.0.1:9/tour', events: ['document.processed'] },
+      expect: 201,
+      save: ({ body }, v) => (v['hook'] = String(body['id'])),
+    },
     { op: 'GET /api/v1/webhooks', expect: 200 },
     { op: 'GET /api/v1/webhooks/{id}', params: (v) => ({ id: v['hook']! }), expect: 200 },
     { op: 'PUT /api/v1/webhooks/{id}', params: (v) => ({ id: v['hook']! }), body: { status: 'paused' }, expect: 200 },
-    { op: 'POST /api/v1/webhooks/{id}/test', params: (v) => ({ id: v['hook']! }), expect: 202, save: ({ body }, v) => (v['delivery'] = String(body['id'])) },
+    {
+      op: 'POST /api/v1/webhooks/{id}/test',
+      params: (v) => ({ id: v['hook']! }),
+      expect: 202,
+      save: ({ body }, v) => (v['delivery'] = String(body['id'])),
+    },
     { op: 'GET /api/v1/webhooks/{id}/deliveries', params: (v) => ({ id: v['hook']! }), expect: 200 },
-    { op: 'POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', params: (v) => ({ id: v['hook']!, delivery_id: v['delivery']! }), expect: 202 },
+    {
+      op: 'POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+      params: (v) => ({ id: v['hook']!, delivery_id: v['delivery']! }),
+      expect: 202,
+    },
     { op: 'DELETE /api/v1/webhooks/{id}', params: (v) => ({ id: v['hook']! }), expect: 200 },
     // Workflows, executions, tasks.
     {
@@ -184,7 +396,11 @@ function script(tenant: TestTenant, mcpServerUrl: string): Step[] {
         name: 'Tour approval',
         trigger: { type: 'manual' },
         nodes: [
-          { id: 'approve', type: 'human_approval', config: { assignee_type: 'role', assignee_value: 'admin', title: 'Approve', timeout_hours: 24 } },
+          {
+            id: 'approve',
+            type: 'human_approval',
+            config: { assignee_type: 'role', assignee_value: 'admin', title: 'Approve', timeout_hours: 24 },
+          },
           { id: 'done', type: 'end', depends_on: ['approve'], config: { status: 'completed' } },
         ],
       },
@@ -192,41 +408,116 @@ function script(tenant: TestTenant, mcpServerUrl: string): Step[] {
       save: ({ body }, v) => (v['workflow'] = String(body['id'])),
     },
     { op: 'GET /api/v1/dag/workflows', expect: 200 },
-    { op: 'GET /api/v1/dag/workflows/{id}', params: (v) => ({ id: v['workflow']! }), expect: 200, save: ({ headers }, v) => (v['workflowTag'] = headers['etag']!) },
-    { op: 'PUT /api/v1/dag/workflows/{id}', params: (v) => ({ id: v['workflow']! }), headers: (v) => ({ 'if-match': v['workflowTag']! }), body: { description: 'Approve board papers' }, expect: 200 },
+    {
+      op: 'GET /api/v1/dag/workflows/{id}',
+      params: (v) => ({ id: v['workflow']! }),
+      expect: 200,
+      save: ({ headers }, v) => (v['workflowTag'] = headers['etag']!),
+    },
+    {
+      op: 'PUT /api/v1/dag/workflows/{id}',
+      params: (v) => ({ id: v['workflow']! }),
+      headers: (v) => ({ 'if-match': v['workflowTag']! }),
+      body: { description: 'Approve board papers' },
+      expect: 200,
+    },
     { op: 'POST /api/v1/dag/workflows/{id}/validate', params: (v) => ({ id: v['workflow']! }), expect: 200 },
-    { op: 'POST /api/v1/dag/workflows/{id}/execute', params: (v) => ({ id: v['workflow']! }), body: { trigger_data: { reason: 'tour' } }, expect: 201, save: ({ body }, v) => (v['execution'] = String(body['execution_id'])) },
+    {
+      op: 'POST /api/v1/dag/workflows/{id}/execute',
+      params: (v) => ({ id: v['workflow']! }),
+      body: { trigger_data: { reason: 'tour' } },
+      expect: 201,
+      save: ({ body }, v) => (v['execution'] = String(body['execution_id'])),
+    },
     { op: 'GET /api/v1/dag/executions', expect: 200 },
     { op: 'GET /api/v1/dag/executions/{id}', params: (v) => ({ id: v['execution']! }), expect: 200 },
     { op: 'POST /api/v1/dag/executions/{id}/pause', params: (v) => ({ id: v['execution']! }), expect: [200, 409] },
-    { op: 'POST /api/v1/dag/executions/{id}/resume', params: (v) => ({ id: v['execution']! }), body: {}, expect: [200, 409] },
+    {
+      op: 'POST /api/v1/dag/executions/{id}/resume',
+      params: (v) => ({ id: v['execution']! }),
+      body: {},
+      expect: [200, 409],
+    },
     { op: 'GET /api/v1/dag/tasks', expect: 200, save: ({ body }, v) => (v['task'] = String(data(body)[0]?.['id'])) },
     { op: 'GET /api/v1/dag/tasks/{id}', params: (v) => ({ id: v['task']! }), expect: 200 },
-    { op: 'POST /api/v1/dag/tasks/{id}/complete', params: (v) => ({ id: v['task']! }), body: { decision: 'approved', comments: 'fine' }, expect: 200 },
-    { op: 'POST /api/v1/dag/executions/{id}/cancel', params: (v) => ({ id: v['execution']! }), body: { reason: 'tour over' }, expect: [200, 409] },
+    {
+      op: 'POST /api/v1/dag/tasks/{id}/complete',
+      params: (v) => ({ id: v['task']! }),
+      body: { decision: 'approved', comments: 'fine' },
+      expect: 200,
+    },
+    {
+      op: 'POST /api/v1/dag/executions/{id}/cancel',
+      params: (v) => ({ id: v['execution']! }),
+      body: { reason: 'tour over' },
+      expect: [200, 409],
+    },
     // Subscription, imports, storage.
     { op: 'GET /api/v1/subscription/status', expect: 200 },
     { op: 'GET /api/v1/subscription/history', expect: 200 },
     {
       op: 'POST /api/v1/subscription/checkout',
-      body: { tier: 'enterprise', success_url: 'https://tour.example.com/ok', cancel_url: 'https://tour.example.com/no' },
+      body: {
+        tier: 'enterprise',
+        success_url: 'https://tour.example.com/ok',
+        cancel_url: 'https://tour.example.com/no',
+      },
       expect: 201,
       save: ({ body }, v) => (v['checkout'] = String(body['checkout_id'])),
     },
-    { op: 'GET /api/v1/subscription/checkouts/{checkout_id}', params: (v) => ({ checkout_id: v['checkout']! }), expect: 200 },
-    { op: 'POST /api/v1/admin/checkouts/{checkout_id}/complete', params: (v) => ({ checkout_id: v['checkout']! }), as: 'admin', expect: 200 },
-    { op: 'POST /api/v1/migrations/projects', body: { name: 'Drive', source_type: 'google_drive', config: { folder_ids: ['root'] } }, expect: 201, save: ({ body }, v) => (v['project'] = String(body['id'])) },
+    {
+      op: 'GET /api/v1/subscription/checkouts/{checkout_id}',
+      params: (v) => ({ checkout_id: v['checkout']! }),
+      expect: 200,
+    },
+    {
+      op: 'POST /api/v1/admin/checkouts/{checkout_id}/complete',
+      params: (v) => ({ checkout_id: v['checkout']! }),
+      as: 'admin',
+      expect: 200,
+    },
+    {
+      op: 'POST /api/v1/migrations/projects',
+      body: { name: 'Drive', source_type: 'google_drive', config: { folder_ids: ['root'] } },
+      expect: 201,
+      save: ({ body }, v) => (v['project'] = String(body['id'])),
+    },
     { op: 'GET /api/v1/migrations/projects', expect: 200 },
     { op: 'GET /api/v1/migrations/projects/{id}', params: (v) => ({ id: v['project']! }), expect: 200 },
-    { op: 'PUT /api/v1/migrations/projects/{id}', params: (v) => ({ id: v['project']! }), body: { description: 'The shared drive' }, expect: 200 },
+    {
+      op: 'PUT /api/v1/migrations/projects/{id}',
+      params: (v) => ({ id: v['project']! }),
+      body: { description: 'The shared drive' },
+      expect: 200,
+    },
     { op: 'GET /api/v1/migrations/projects/{id}/progress', params: (v) => ({ id: v['project']! }), expect: 200 },
     { op: 'GET /api/v1/migrations/projects/{id}/items', params: (v) => ({ id: v['project']! }), expect: 200 },
-    { op: 'POST /api/v1/migrations/projects/{id}/agents', params: (v) => ({ id: v['project']! }), body: { agent_type: 'ai_tag', phase: 'post-import' }, expect: 201 },
+    {
+      op: 'POST /api/v1/migrations/projects/{id}/agents',
+      params: (v) => ({ id: v['project']! }),
+      body: { agent_type: 'ai_tag', phase: 'post-import' },
+      expect: 201,
+    },
     { op: 'GET /api/v1/migrations/projects/{id}/agents', params: (v) => ({ id: v['project']! }), expect: 200 },
     { op: 'GET /api/v1/migrations/projects/{id}/agent-runs', params: (v) => ({ id: v['project']! }), expect: 200 },
-    { op: 'GET /api/v1/admin/storage/config/{tenant_id}', params: { tenant_id: tenant.tenantId }, as: 'admin', expect: 200 },
-    { op: 'GET /api/v1/admin/storage/migrations/{tenant_id}/history', params: { tenant_id: tenant.tenantId }, as: 'admin', expect: 200 },
-    { op: 'GET /api/v1/admin/storage/migrations/{tenant_id}', params: { tenant_id: tenant.tenantId }, as: 'admin', expect: 404 },
+    {
+      op: 'GET /api/v1/admin/storage/config/{tenant_id}',
+      params: { tenant_id: tenant.tenantId },
+      as: 'admin',
+      expect: 200,
+    },
+    {
+      op: 'GET /api/v1/admin/storage/migrations/{tenant_id}/history',
+      params: { tenant_id: tenant.tenantId },
+      as: 'admin',
+      expect: 200,
+    },
+    {
+      op: 'GET /api/v1/admin/storage/migrations/{tenant_id}',
+      params: { tenant_id: tenant.tenantId },
+      as: 'admin',
+      expect: 404,
+    },
     // Clean-up calls, last.
     { op: 'DELETE /api/v1/documents/{id}', params: (v) => ({ id: v['pdf']! }), expect: 200 },
     { op: 'DELETE /api/v1/folders/{id}', params: (v) => ({ id: v['folder']! }), query: 'force=true', expect: 200 },
@@ -234,13 +525,25 @@ function script(tenant: TestTenant, mcpServerUrl: string): Step[] {
     {
       op: 'POST /api/v1/auth/register',
       as: 'none',
-      body: { tenant_name: 'Tour three', subdomain: `tour3-${Date.now().toString(36)}`, email: 'three@tour.test', password: 'a long password 4', name: 'Three' },
+      body: {
+        tenant_name: 'Tour three',
+        subdomain: `tour3-${Date.now().toString(36)}`,
+        email: 'three@tour.test',
+        password: 'a long password 4',
+        name: 'Three',
+      },
       expect: 201,
     },
     { op: 'DELETE /api/v1/tags/{id}', params: (v) => ({ id: v['tag']! }), expect: [200, 204] },
     { op: 'DELETE /api/v1/users/{id}', params: (v) => ({ id: v['user']! }), expect: [200, 204] },
     { op: 'DELETE /api/v1/workspaces/{id}', params: (v) => ({ id: v['workspace']! }), expect: [200, 204] },
-    { op: 'POST /api/v1/auth/refresh', as: 'none', body: (v: Vars) => ({ refresh_token: v['refresh'] }), expect: 200, save: ({ body }, v) => (v['access'] = String(body['access_token'])) },
+    {
+      op: 'POST /api/v1/auth/refresh',
+      as: 'none',
+      body: (v: Vars) => ({ refresh_token: v['refresh'] }),
+      expect: 200,
+      save: ({ body }, v) => (v['access'] = String(body['access_token'])),
+    },
     { op: 'DELETE /api/v1/auth/sessions/{id}', params: (v) => ({ id: v['session']! }), as: 'user', expect: [200, 204] },
     { op: 'POST /api/v1/auth/logout', as: 'user', expect: [200, 204, 401] },
   ];
@@ -250,7 +553,12 @@ describeEachDialect(
   'A Prism validating proxy on a tour of every operation',
   (ctx) => {
     let base: string;
-    let doc: { paths: Record<string, Record<string, { security?: unknown[]; requestBody?: { content: Record<string, unknown> } }>> };
+    let doc: {
+      paths: Record<
+        string,
+        Record<string, { security?: unknown[]; requestBody?: { content: Record<string, unknown> } }>
+      >;
+    };
     let client: ReturnType<typeof prismClient.createClientFromOperations>;
     let tenant: TestTenant;
     const vars: Vars = {};
@@ -281,12 +589,19 @@ describeEachDialect(
 
     const credentials = (as: Credential): Record<string, string> => {
       if (as === 'admin') return { authorization: `Bearer ${ADMIN_KEY}` };
-      if (as === 'user') return { authorization: `Bearer ${vars['access']}`, 'x-tenant-subdomain': tenant.subdomain, 'x-csrf-token': vars['csrf'] ?? '' };
+      if (as === 'user')
+        return {
+          authorization: `Bearer ${vars['access']}`,
+          'x-tenant-subdomain': tenant.subdomain,
+          'x-csrf-token': vars['csrf'] ?? '',
+        };
       if (as === 'key') return { 'x-api-key': tenant.apiKey };
       return {};
     };
 
-    async function call(step: Step): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, string> }> {
+    async function call(
+      step: Step,
+    ): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, string> }> {
       const [method, template] = step.op.split(' ') as [string, string];
       const params = typeof step.params === 'function' ? step.params(vars) : (step.params ?? {});
       const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? NO_SUCH_ID));
@@ -299,10 +614,19 @@ describeEachDialect(
         ...form?.headers,
         ...(typeof step.headers === 'function' ? step.headers(vars) : step.headers),
       };
-      const res = await client.request(url, { method: method.toLowerCase(), headers, ...(form ? { body: form.payload.toString('latin1') } : body !== undefined ? { body } : {}) } as never);
-      for (const v of res.violations.output) violations.push(`${step.op} → ${res.status}: ${v.path?.join('.') ?? ''} ${v.message}`);
+      const res = await client.request(url, {
+        method: method.toLowerCase(),
+        headers,
+        ...(form ? { body: form.payload.toString('latin1') } : body !== undefined ? { body } : {}),
+      } as never);
+      for (const v of res.violations.output)
+        violations.push(`${step.op} → ${res.status}: ${v.path?.join('.') ?? ''} ${v.message}`);
       toured.add(step.op);
-      return { status: res.status, body: (res.data ?? {}) as Record<string, unknown>, headers: res.headers as Record<string, string> };
+      return {
+        status: res.status,
+        body: (res.data ?? {}) as Record<string, unknown>,
+        headers: res.headers as Record<string, string>,
+      };
     }
 
     it('finds no response violation along the main paths', async () => {
@@ -310,20 +634,37 @@ describeEachDialect(
         // The document's conditional GET needs a document that stays as it is between the two
         // reads, and its content needs the text: both wait for processing to end (under load it can
         // still be running when the tour reaches them, and each stage changes the ETag).
-        if (step.op === 'GET /api/v1/documents/{id}/content' || (step.op === 'GET /api/v1/documents/{id}' && step.save)) {
+        if (
+          step.op === 'GET /api/v1/documents/{id}/content' ||
+          (step.op === 'GET /api/v1/documents/{id}' && step.save)
+        ) {
           const db = ctx().container.database.db;
-          await waitFor(async () => (await db.selectFrom('documents').select('status').where('id', '=', vars['doc']!).executeTakeFirst())?.status === 'completed', 'processing', 30_000);
+          await waitFor(
+            async () =>
+              (await db.selectFrom('documents').select('status').where('id', '=', vars['doc']!).executeTakeFirst())
+                ?.status === 'completed',
+            'processing',
+            30_000,
+          );
         }
         const answer = await call(step);
         const expected = Array.isArray(step.expect) ? step.expect : [step.expect];
-        assert.ok(expected.includes(answer.status), `${step.op} answered ${answer.status}, expected ${expected.join(' or ')}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+        assert.ok(
+          expected.includes(answer.status),
+          `${step.op} answered ${answer.status}, expected ${expected.join(' or ')}: ${JSON.stringify(answer.body).slice(0, 300)}`,
+        );
         step.save?.(answer, vars);
       }
       assert.deepEqual(violations, []);
     });
 
     it('is a real check: it reports an answer that does not fit a (tampered) document', async () => {
-      const tampered = structuredClone(doc) as unknown as { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: unknown }> }> }>> };
+      const tampered = structuredClone(doc) as unknown as {
+        paths: Record<
+          string,
+          Record<string, { responses: Record<string, { content: Record<string, { schema: unknown }> }> }>
+        >;
+      };
       tampered.paths['/healthz']!['get']!.responses['200']!.content['application/json']!.schema = {
         type: 'object',
         required: ['status', 'uptime_weeks'],
@@ -350,7 +691,9 @@ describeEachDialect(
     it('finds no response violation on any other operation, called with ids that do not exist', async () => {
       const methods = ['get', 'put', 'post', 'delete', 'patch'];
       const remaining = Object.entries(doc.paths).flatMap(([path, item]) =>
-        methods.filter((m) => item[m] && !toured.has(`${m.toUpperCase()} ${path}`)).map((m) => ({ op: `${m.toUpperCase()} ${path}`, operation: item[m]! })),
+        methods
+          .filter((m) => item[m] && !toured.has(`${m.toUpperCase()} ${path}`))
+          .map((m) => ({ op: `${m.toUpperCase()} ${path}`, operation: item[m]! })),
       );
       assert.ok(remaining.length > 0);
       for (const { op, operation } of remaining) {
@@ -359,8 +702,14 @@ describeEachDialect(
         await call({ op, as, ...(json ? { body: {} } : {}), expect: [] });
       }
       assert.deepEqual(violations, []);
-      const all = Object.entries(doc.paths).flatMap(([path, item]) => methods.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`));
-      assert.deepEqual(all.filter((op) => !toured.has(op)), [], 'every operation of the document was called');
+      const all = Object.entries(doc.paths).flatMap(([path, item]) =>
+        methods.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`),
+      );
+      assert.deepEqual(
+        all.filter((op) => !toured.has(op)),
+        [],
+        'every operation of the document was called',
+      );
     });
   },
   { worker: true, env: { ALLOW_PRIVATE_NETWORK_TARGETS: 'true' } },

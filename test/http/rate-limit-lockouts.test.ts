@@ -1,12 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type LockoutRule, MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../../src/http/rate-limit-store.ts';
+import {
+  type LockoutRule,
+  MemoryRateLimitStore,
+  type RateLimitStore,
+  RedisRateLimitStore,
+} from '../../src/http/rate-limit-store.ts';
 import { REDIS_URL, redisAvailable } from '../support/redis.ts';
 
 const rule: LockoutRule = { limit: 3, windowMs: 60_000, lockMs: 10_000, maxLockMs: 25_000, memoryMs: 120_000 };
 
 /** The same sequence on both stores: the Lua script and the in-memory map must agree. */
-function lockoutBehaviour(name: string, make: () => { store: RateLimitStore; key: string; advance?: (ms: number) => void }, skip: string | false = false) {
+function lockoutBehaviour(
+  name: string,
+  make: () => { store: RateLimitStore; key: string; advance?: (ms: number) => void },
+  skip: string | false = false,
+) {
   describe(`failure counters and locks: ${name}`, { skip }, () => {
     it('locks at the limit, doubles each further lock up to the maximum, and forgets on reset', async () => {
       const { store, key } = make();

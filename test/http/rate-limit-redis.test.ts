@@ -39,7 +39,9 @@ async function waitHealthy(base: string, child: ChildProcess, output: () => stri
 
 const available = await redisAvailable();
 
-describe('rate limits shared through Redis by two service processes', { skip: available ? false : 'no Redis at TEST_REDIS_URL' }, () => {
+describe('rate limits shared through Redis by two service processes', {
+  skip: available ? false : 'no Redis at TEST_REDIS_URL',
+}, () => {
   const prefix = `dms-test:${process.pid}:${Date.now()}:`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dms-redis-'));
   const children: ChildProcess[] = [];
@@ -91,7 +93,12 @@ describe('rate limits shared through Redis by two service processes', { skip: av
     const created = await fetch(`${bases[0]}/api/v1/admin/tenants`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Shared', subdomain: `shared-${process.pid}`, tier: 'free', owner: { email: 'o@example.com', password: 'long password', name: 'O' } }),
+      body: JSON.stringify({
+        name: 'Shared',
+        subdomain: `shared-${process.pid}`,
+        tier: 'free',
+        owner: { email: 'o@example.com', password: 'long password', name: 'O' },
+      }),
     });
     const createdText = await created.text();
     assert.equal(created.status, 201, createdText);
@@ -116,14 +123,21 @@ describe('rate limits shared through Redis by two service processes', { skip: av
     // Since the last window change, exactly 15 were let through, from both processes alike.
     const sinceReset = okRun.length - okRun.lastIndexOf(429) - 1;
     assert.ok(sinceReset === 15 || (okRun.length > 15 && sinceReset < 15), `statuses ${statuses.join(',')}`);
-    if (okRun.length === 15) assert.deepEqual(remaining.slice(0, 15), Array.from({ length: 15 }, (_, i) => String(14 - i)));
+    if (okRun.length === 15)
+      assert.deepEqual(
+        remaining.slice(0, 15),
+        Array.from({ length: 15 }, (_, i) => String(14 - i)),
+      );
     const body = (await last.json()) as { error: string; details: { limit: number } };
     assert.equal(body.error, 'rate_limit_exceeded');
     assert.equal(body.details.limit, 15);
     assert.ok(Number(last.headers.get('retry-after')) >= 1);
     // The other process refuses too: the counter is shared.
     const other = await fetch(`${bases[statuses.length % 2]}/api/v1/users`, { headers: { 'x-api-key': api_key } });
-    assert.ok(other.status === 429 || other.headers.get('x-ratelimit-remaining') === '14', `other process: ${other.status}`);
+    assert.ok(
+      other.status === 429 || other.headers.get('x-ratelimit-remaining') === '14',
+      `other process: ${other.status}`,
+    );
   });
 
   it('one script call increments several counters with expiry', async () => {

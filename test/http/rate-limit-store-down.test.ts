@@ -50,7 +50,11 @@ describe('rate limiting with the Redis counter store down', () => {
     const closed = await startTestApp(dialect, { env: { REDIS_URL: DEAD_REDIS, RATE_LIMIT_REDIS_FAILURE: 'closed' } });
     try {
       const tenant = await createTenant(closed);
-      assertError(await closed.app.inject({ method: 'GET', url: '/api/v1/users', headers: tenant.headers }), 503, 'service_unavailable');
+      assertError(
+        await closed.app.inject({ method: 'GET', url: '/api/v1/users', headers: tenant.headers }),
+        503,
+        'service_unavailable',
+      );
     } finally {
       await closed.close();
     }

@@ -14,17 +14,27 @@ function frozenClock() {
 describe('rate limit classification (contract §5)', () => {
   it('takes the class a route declares; undeclared tenant routes are general, admin and public ones unlimited', () => {
     assert.deepEqual(classifyRoute('/api/v1/anything', { rateLimit: 'chat' }), { type: 'chat' });
-    assert.deepEqual(classifyRoute('/api/v1/dag/workflows', { rateLimit: 'workflow_execute' }), { workflow: 'workflow_execute' });
+    assert.deepEqual(classifyRoute('/api/v1/dag/workflows', { rateLimit: 'workflow_execute' }), {
+      workflow: 'workflow_execute',
+    });
     assert.equal(classifyRoute('/api/v1/anything', { rateLimit: false }), false);
     assert.deepEqual(classifyRoute('/api/v1/documents', undefined), { type: 'general' });
     assert.equal(classifyRoute('/api/v1/admin/tenants', { auth: 'admin' }), false);
     assert.equal(classifyRoute('/healthz', undefined), false);
-    assert.deepEqual(classifyRoute('/api/v1/auth/register', { auth: 'public', rateLimit: 'authentication' }), { type: 'authentication' });
-    assert.deepEqual(classifyRoute('/api/v1/auth/login', { auth: 'public', rateLimit: 'authentication', limitedByFailures: true }), {
+    assert.deepEqual(classifyRoute('/api/v1/auth/register', { auth: 'public', rateLimit: 'authentication' }), {
       type: 'authentication',
-      failuresOnly: true,
     });
-    assert.throws(() => classifyRoute('/api/v1/x', { rateLimit: 'nonsense' }), /unknown rate-limit class "nonsense" on \/api\/v1\/x/);
+    assert.deepEqual(
+      classifyRoute('/api/v1/auth/login', { auth: 'public', rateLimit: 'authentication', limitedByFailures: true }),
+      {
+        type: 'authentication',
+        failuresOnly: true,
+      },
+    );
+    assert.throws(
+      () => classifyRoute('/api/v1/x', { rateLimit: 'nonsense' }),
+      /unknown rate-limit class "nonsense" on \/api\/v1\/x/,
+    );
   });
   it('halves sandbox limits, never below 5', () => {
     assert.equal(sandboxLimit(15), 7);
@@ -56,7 +66,8 @@ describeEachDialect(
         ['GET', '/metrics', false],
         ['GET', '/api/v1/openapi.json', false],
       ];
-      for (const [method, url, expected] of cases) assert.deepEqual(rateLimitClassOf(ctx().app, method, url), expected, `${method} ${url}`);
+      for (const [method, url, expected] of cases)
+        assert.deepEqual(rateLimitClassOf(ctx().app, method, url), expected, `${method} ${url}`);
     });
 
     it('counts per tenant in one-minute windows and answers 429 with headers, details and Retry-After', async () => {
@@ -94,7 +105,11 @@ describeEachDialect(
       assert.equal(after.headers['x-ratelimit-limit'], '15');
       assert.equal(after.headers['x-ratelimit-remaining'], '1');
       await inject({ method: 'GET', url: '/api/v1/users', headers: t.headers });
-      const body = assertError(await inject({ method: 'GET', url: '/api/v1/api-keys', headers: t.headers }), 429, 'rate_limit_exceeded');
+      const body = assertError(
+        await inject({ method: 'GET', url: '/api/v1/api-keys', headers: t.headers }),
+        429,
+        'rate_limit_exceeded',
+      );
       assert.equal(body.details.limit, 15);
     });
 
@@ -108,7 +123,10 @@ describeEachDialect(
       }
       assertError(await inject({ method: 'GET', url: '/sandbox/api/v1/users', headers }), 429, 'rate_limit_exceeded');
       // The live tenant's budget is untouched.
-      assert.equal((await inject({ method: 'GET', url: '/api/v1/users', headers: t.headers })).headers['x-ratelimit-remaining'], '14');
+      assert.equal(
+        (await inject({ method: 'GET', url: '/api/v1/users', headers: t.headers })).headers['x-ratelimit-remaining'],
+        '14',
+      );
     });
 
     it('never counts unauthenticated auth requests against the tenant they name; sign-ins are not counted per minute at all', async () => {
@@ -138,23 +156,44 @@ describeEachDialect(
       assert.equal(keys.headers['x-ratelimit-remaining'], '9');
       // A password-reset request naming the tenant is counted per client (3 a minute in this suite).
       const forgot = () =>
-        inject({ method: 'POST', url: '/api/v1/auth/password/forgot', headers: { 'x-tenant-subdomain': t.subdomain }, payload: { email: t.ownerEmail }, remoteAddress: '10.2.2.3' });
+        inject({
+          method: 'POST',
+          url: '/api/v1/auth/password/forgot',
+          headers: { 'x-tenant-subdomain': t.subdomain },
+          payload: { email: t.ownerEmail },
+          remoteAddress: '10.2.2.3',
+        });
       for (let i = 0; i < 3; i++) assert.equal((await forgot()).headers['x-ratelimit-limit'], '3');
       assertError(await forgot(), 429, 'rate_limit_exceeded');
     });
 
     it('limits unauthenticated auth requests without a tenant per client IP', async () => {
       for (let i = 0; i < 3; i++) {
-        const res = await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: 'rt_nope' }, remoteAddress: '10.1.1.1' });
+        const res = await inject({
+          method: 'POST',
+          url: '/api/v1/auth/refresh',
+          payload: { refresh_token: 'rt_nope' },
+          remoteAddress: '10.1.1.1',
+        });
         assertError(res, 401, 'unauthorized');
         assert.equal(res.headers['x-ratelimit-limit'], '3');
       }
       assertError(
-        await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: 'rt_nope' }, remoteAddress: '10.1.1.1' }),
+        await inject({
+          method: 'POST',
+          url: '/api/v1/auth/refresh',
+          payload: { refresh_token: 'rt_nope' },
+          remoteAddress: '10.1.1.1',
+        }),
         429,
         'rate_limit_exceeded',
       );
-      const elsewhere = await inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token: 'rt_nope' }, remoteAddress: '10.1.1.2' });
+      const elsewhere = await inject({
+        method: 'POST',
+        url: '/api/v1/auth/refresh',
+        payload: { refresh_token: 'rt_nope' },
+        remoteAddress: '10.1.1.2',
+      });
       assertError(elsewhere, 401, 'unauthorized');
     });
 
@@ -171,7 +210,12 @@ describeEachDialect(
       const t = await createTenant(ctx(), { tier: 'starter' });
       const u = await loginAs(ctx(), t, 'member');
       const { 'x-csrf-token': _csrf, ...noCsrf } = u.headers;
-      const refused = await inject({ method: 'POST', url: '/api/v1/workspaces', headers: noCsrf, payload: { name: 'No CSRF' } });
+      const refused = await inject({
+        method: 'POST',
+        url: '/api/v1/workspaces',
+        headers: noCsrf,
+        payload: { name: 'No CSRF' },
+      });
       assertError(refused, 403, 'csrf_token_invalid');
       assert.equal(refused.headers['x-ratelimit-limit'], '30');
       // POST /users by the fixture + this refused request

@@ -21,13 +21,21 @@ export function driveEnv(drive: DriveTestServer): Record<string, string> {
 
 /** Credentials the local server accepts, refreshable. */
 export function credentials(drive: DriveTestServer) {
-  return { access_token: DRIVE_ACCESS_TOKEN, refresh_token: drive.client.refreshToken, client_id: drive.client.id, client_secret: drive.client.secret };
+  return {
+    access_token: DRIVE_ACCESS_TOKEN,
+    refresh_token: drive.client.refreshToken,
+    client_id: drive.client.id,
+    client_secret: drive.client.secret,
+  };
 }
 
 let counter = 0;
 
 /** A fresh folder tree on the server with the given files (name -> content or native type), ids unique to this call. */
-export function addTree(drive: DriveTestServer, files: { path: string; content?: string; mimeType?: string; ownedByMe?: boolean; exportSize?: number }[]) {
+export function addTree(
+  drive: DriveTestServer,
+  files: { path: string; content?: string; mimeType?: string; ownedByMe?: boolean; exportSize?: number }[],
+) {
   counter += 1;
   const prefix = `t${counter}`;
   const rootId = `${prefix}-root`;
@@ -65,8 +73,18 @@ export function addTree(drive: DriveTestServer, files: { path: string; content?:
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers.
 export type Json = any;
 
-export async function createProject(t: TestApp, headers: Record<string, string>, config: Record<string, unknown>, name = 'Drive import'): Promise<Json> {
-  const res = await t.app.inject({ method: 'POST', url: BASE, headers, payload: { name, source_type: 'google_drive', config } });
+export async function createProject(
+  t: TestApp,
+  headers: Record<string, string>,
+  config: Record<string, unknown>,
+  name = 'Drive import',
+): Promise<Json> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: BASE,
+    headers,
+    payload: { name, source_type: 'google_drive', config },
+  });
   assert.equal(res.statusCode, 201, res.body);
   return res.json();
 }
@@ -75,7 +93,13 @@ export async function action(t: TestApp, headers: Record<string, string>, id: st
   return t.app.inject({ method: 'POST', url: `${BASE}/${id}/${verb}`, headers });
 }
 
-export async function waitForStatus(t: TestApp, headers: Record<string, string>, id: string, statuses: string[], timeoutMs = 30_000): Promise<Json> {
+export async function waitForStatus(
+  t: TestApp,
+  headers: Record<string, string>,
+  id: string,
+  statuses: string[],
+  timeoutMs = 30_000,
+): Promise<Json> {
   return waitFor(
     async () => {
       const body = (await t.app.inject({ url: `${BASE}/${id}`, headers })).json();

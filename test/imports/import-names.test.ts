@@ -25,12 +25,23 @@ describeEachDialect(
       ]);
       // The two Drive folders are the project's roots: each becomes a folder under the target.
       const roots = [tree.folderIds.get('Sec\u200Bret')!, tree.folderIds.get('Cafe\u0301')!];
-      const project = await createProject(t, tenant.headers, { folder_ids: roots, credentials: credentials(drive), target_folder_id: target.id });
+      const project = await createProject(t, tenant.headers, {
+        folder_ids: roots,
+        credentials: credentials(drive),
+        target_folder_id: target.id,
+      });
       const done = await scanAndImport(t, tenant.headers, project.id);
       assert.equal(done.status, 'completed', JSON.stringify(done));
 
-      const folders = (await req('/folders')).json().folders as { id: string; name: string; parent_id: string | null }[];
-      const underTarget = folders.filter((f) => f.parent_id === target.id).map((f) => f.name).sort();
+      const folders = (await req('/folders')).json().folders as {
+        id: string;
+        name: string;
+        parent_id: string | null;
+      }[];
+      const underTarget = folders
+        .filter((f) => f.parent_id === target.id)
+        .map((f) => f.name)
+        .sort();
       assert.deepEqual(underTarget, ['Caf\u00E9', 'Secret']);
       const secret = folders.find((f) => f.parent_id === target.id && f.name === 'Secret')!;
       const docs = (await req('/documents?page_size=100')).json().data as { filename: string; folder_id: string }[];

@@ -17,7 +17,10 @@ describe('import rules', () => {
     assert.equal(d.driveApiUrl, 'https://www.googleapis.com/');
     assert.equal(d.oauthTokenUrl, 'https://oauth2.googleapis.com/token');
     assert.equal(d.concurrency, 4);
-    assert.equal(loadConfig({ GOOGLE_DRIVE_API_URL: 'http://127.0.0.1:9/x' }).imports.driveApiUrl, 'http://127.0.0.1:9/x/');
+    assert.equal(
+      loadConfig({ GOOGLE_DRIVE_API_URL: 'http://127.0.0.1:9/x' }).imports.driveApiUrl,
+      'http://127.0.0.1:9/x/',
+    );
     assert.throws(() => loadConfig({ IMPORT_RETRY_DELAYS: '5,,1' }), /IMPORT_RETRY_DELAYS/);
     assert.throws(() => loadConfig({ GOOGLE_OAUTH_TOKEN_URL: 'ftp://x' }), /GOOGLE_OAUTH_TOKEN_URL/);
   });
@@ -34,13 +37,19 @@ describe('import rules', () => {
     assert.equal(nextAttempt({ error: gone, attempts: 1, now: 0, delaysMs: delays }), null);
     const exportLimit = new DriveError('x', { status: 403, reason: 'exportSizeLimitExceeded', retryAfterMs: null });
     assert.equal(nextAttempt({ error: exportLimit, attempts: 1, now: 0, delaysMs: delays }), null);
-    assert.equal(new DriveError('x', { status: 403, reason: 'userRateLimitExceeded', retryAfterMs: null }).rateLimited, true);
+    assert.equal(
+      new DriveError('x', { status: 403, reason: 'userRateLimitExceeded', retryAfterMs: null }).rateLimited,
+      true,
+    );
     assert.equal(parseRetryAfter('7'), 7_000);
     assert.equal(parseRetryAfter(new Date(10_000).toUTCString(), 0), 10_000);
   });
 
   it('filters by type (extension, media type, wildcard), size, pattern and ownership', () => {
-    const file = (name: string, extra: Partial<{ mimeType: string; size: number | null; ownedByMe: boolean; path: string }> = {}) => ({
+    const file = (
+      name: string,
+      extra: Partial<{ mimeType: string; size: number | null; ownedByMe: boolean; path: string }> = {},
+    ) => ({
       name,
       path: extra.path ?? `Root/${name}`,
       mimeType: extra.mimeType ?? 'application/pdf',
@@ -53,14 +62,28 @@ describe('import rules', () => {
     assert.equal(only.skipReason(file('a.txt', { mimeType: 'text/plain' })), 'type_not_included');
     // A Google Doc exported as PDF (the default) counts as a PDF.
     assert.equal(only.skipReason(file('Plan', { mimeType: 'application/vnd.google-apps.document', size: null })), null);
-    const excl = new ScanFilter({ ...DEFAULT_FILTERS, exclude_types: ['application/pdf'], exclude_patterns: ['**/drafts/**'], max_file_size_bytes: 100 }, DEFAULT_EXPORT_FORMATS);
+    const excl = new ScanFilter(
+      {
+        ...DEFAULT_FILTERS,
+        exclude_types: ['application/pdf'],
+        exclude_patterns: ['**/drafts/**'],
+        max_file_size_bytes: 100,
+      },
+      DEFAULT_EXPORT_FORMATS,
+    );
     assert.equal(excl.skipReason(file('a.pdf')), 'type_excluded');
     assert.equal(excl.skipReason(file('a.txt', { mimeType: 'text/plain', size: 101 })), 'too_large');
-    assert.equal(excl.skipReason(file('a.txt', { mimeType: 'text/plain', path: 'Root/drafts/x/a.txt' })), 'excluded_pattern');
+    assert.equal(
+      excl.skipReason(file('a.txt', { mimeType: 'text/plain', path: 'Root/drafts/x/a.txt' })),
+      'excluded_pattern',
+    );
     assert.equal(excl.skipReason(file('a.txt', { mimeType: 'text/plain', ownedByMe: false })), 'shared');
     assert.equal(excl.skipReason(file('a.exe', { mimeType: 'application/x-msdownload' })), 'unsupported_type');
     const odt = new ScanFilter(DEFAULT_FILTERS, { ...DEFAULT_EXPORT_FORMATS, document: 'odt' });
-    assert.equal(odt.skipReason(file('Plan', { mimeType: 'application/vnd.google-apps.document', size: null })), 'unsupported_type');
+    assert.equal(
+      odt.skipReason(file('Plan', { mimeType: 'application/vnd.google-apps.document', size: null })),
+      'unsupported_type',
+    );
   });
 
   it('estimates completion from the pace since the start', () => {

@@ -15,7 +15,11 @@ describeEachDialect('import projects: the target folder', (ctx) => {
   let foreignFolder: string;
   const call = (headers: Record<string, string>, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
     ctx().app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const project = (targetFolderId: string | null) => ({ name: 'Drive import', source_type: 'google_drive', config: { folder_ids: ['drive-folder-1'], target_folder_id: targetFolderId } });
+  const project = (targetFolderId: string | null) => ({
+    name: 'Drive import',
+    source_type: 'google_drive',
+    config: { folder_ids: ['drive-folder-1'], target_folder_id: targetFolderId },
+  });
   const folder = async (t: TestTenant, name: string) => {
     const res = await call(t.headers, 'POST', '/api/v1/folders', { name });
     assert.equal(res.statusCode, 201, res.body);
@@ -44,7 +48,11 @@ describeEachDialect('import projects: the target folder', (ctx) => {
     assert.equal(created.statusCode, 201, created.body);
     assert.equal(created.json().config.target_folder_id, ownFolder);
     const id = created.json().id as string;
-    assertError(await call(admin.headers, 'PUT', `${BASE}/${id}`, { config: { target_folder_id: foreignFolder } }), 404, 'not_found');
+    assertError(
+      await call(admin.headers, 'PUT', `${BASE}/${id}`, { config: { target_folder_id: foreignFolder } }),
+      404,
+      'not_found',
+    );
     assert.equal((await call(admin.headers, 'GET', `${BASE}/${id}`)).json().config.target_folder_id, ownFolder);
     // Back to the top level (null) is always allowed.
     const top = await call(admin.headers, 'PUT', `${BASE}/${id}`, { config: { target_folder_id: null } });
@@ -56,9 +64,13 @@ describeEachDialect('import projects: the target folder', (ctx) => {
 
   it('members, custom roles and viewers cannot import into any folder, their own or not', async () => {
     const member = await loginAs(ctx(), tenant, 'member');
-    const custom = await loginAs(ctx(), tenant, 'member', { email: `fin-${tenant.subdomain}@example.com`, roles: ['finance_manager'] });
+    const custom = await loginAs(ctx(), tenant, 'member', {
+      email: `fin-${tenant.subdomain}@example.com`,
+      roles: ['finance_manager'],
+    });
     const viewer = await loginAs(ctx(), tenant, 'viewer');
-    const membersFolder = (await call(member.headers, 'POST', '/api/v1/folders', { name: 'Member’s' })).json().id as string;
+    const membersFolder = (await call(member.headers, 'POST', '/api/v1/folders', { name: 'Member’s' })).json()
+      .id as string;
     const before = await projectCount();
     for (const who of [member, custom, viewer]) {
       for (const target of [membersFolder, ownFolder, foreignFolder, null]) {

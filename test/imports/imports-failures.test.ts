@@ -21,7 +21,11 @@ describeEachDialect(
         { path: 'gone.txt', content: 'vanishes after the scan' },
         { path: 'Huge doc', mimeType: GOOGLE_DOC, exportSize: 11 * 1024 * 1024 },
       ]);
-      const project = await createProject(t, tenant.headers, { folder_ids: [tree.rootId], credentials: credentials(drive), enable_ai: false });
+      const project = await createProject(t, tenant.headers, {
+        folder_ids: [tree.rootId],
+        credentials: credentials(drive),
+        enable_ai: false,
+      });
       assert.equal((await action(t, tenant.headers, project.id, 'scan')).statusCode, 202);
       await waitForStatus(t, tenant.headers, project.id, ['ready']);
       drive.files.delete(tree.ids['gone.txt']!);
@@ -47,9 +51,16 @@ describeEachDialect(
       assert.equal(byName.get('gone.txt').attempts, 1, 'a vanished file is not retried');
       assert.match(byName.get('gone.txt').error, /no longer exists/);
       assert.match(byName.get('Huge doc').error, /10 MB/);
-      assert.ok(drive.log.filter((r) => r.url === '/token').length > refreshesBefore, 'the expired token was refreshed');
+      assert.ok(
+        drive.log.filter((r) => r.url === '/token').length > refreshesBefore,
+        'the expired token was refreshed',
+      );
       // The refreshed token is kept (sealed) for the next run.
-      const row = await t.container.database.db.selectFrom('import_projects').select('credentials').where('id', '=', project.id).executeTakeFirstOrThrow();
+      const row = await t.container.database.db
+        .selectFrom('import_projects')
+        .select('credentials')
+        .where('id', '=', project.id)
+        .executeTakeFirstOrThrow();
       assert.doesNotMatch(row.credentials ?? '', /ya29/);
     });
 
@@ -58,7 +69,11 @@ describeEachDialect(
       const tenant = await createTenant(t);
       const files = Array.from({ length: 6 }, (_, i) => ({ path: `file-${i}.txt`, content: `content number ${i}` }));
       const tree = addTree(drive, files);
-      const project = await createProject(t, tenant.headers, { folder_ids: [tree.rootId], credentials: credentials(drive), enable_ai: false });
+      const project = await createProject(t, tenant.headers, {
+        folder_ids: [tree.rootId],
+        credentials: credentials(drive),
+        enable_ai: false,
+      });
       assert.equal((await action(t, tenant.headers, project.id, 'scan')).statusCode, 202);
       await waitForStatus(t, tenant.headers, project.id, ['ready']);
       let release!: () => void;
@@ -73,7 +88,9 @@ describeEachDialect(
       release();
       // The lanes finish the files they held (at most one each) and stop.
       await new Promise((r) => setTimeout(r, 500));
-      const during = (await t.app.inject({ url: `/api/v1/migrations/projects/${project.id}/progress`, headers: tenant.headers })).json();
+      const during = (
+        await t.app.inject({ url: `/api/v1/migrations/projects/${project.id}/progress`, headers: tenant.headers })
+      ).json();
       assert.equal(during.status, 'paused');
       assert.ok(during.processed_items <= 2, `${during.processed_items} imported while paused`);
       assert.ok(during.pending_items >= 4);
@@ -82,8 +99,15 @@ describeEachDialect(
       assert.equal(done.processed_items, 6);
 
       // Cancel: another project, held mid-file, cancelled; what was imported stays.
-      const tree2 = addTree(drive, files.map((f) => ({ ...f, content: `${f.content} (second)` })));
-      const second = await createProject(t, tenant.headers, { folder_ids: [tree2.rootId], credentials: credentials(drive), enable_ai: false });
+      const tree2 = addTree(
+        drive,
+        files.map((f) => ({ ...f, content: `${f.content} (second)` })),
+      );
+      const second = await createProject(t, tenant.headers, {
+        folder_ids: [tree2.rootId],
+        credentials: credentials(drive),
+        enable_ai: false,
+      });
       assert.equal((await action(t, tenant.headers, second.id, 'scan')).statusCode, 202);
       await waitForStatus(t, tenant.headers, second.id, ['ready']);
       drive.hold = new Promise<void>((resolve) => (release = resolve));
@@ -93,13 +117,28 @@ describeEachDialect(
       drive.hold = null;
       release();
       await new Promise((r) => setTimeout(r, 500));
-      const after = (await t.app.inject({ url: `/api/v1/migrations/projects/${second.id}`, headers: tenant.headers })).json();
+      const after = (
+        await t.app.inject({ url: `/api/v1/migrations/projects/${second.id}`, headers: tenant.headers })
+      ).json();
       assert.equal(after.status, 'cancelled');
       assert.ok(after.processed_items < 6);
       const imported = await items(t, tenant.headers, second.id, '&status=imported');
-      for (const item of imported) assert.equal((await t.app.inject({ url: `/api/v1/documents/${item.document_id}`, headers: tenant.headers })).statusCode, 200);
+      for (const item of imported)
+        assert.equal(
+          (await t.app.inject({ url: `/api/v1/documents/${item.document_id}`, headers: tenant.headers })).statusCode,
+          200,
+        );
       assertError(await action(t, tenant.headers, second.id, 'resume'), 409, 'conflict');
-      assert.equal((await t.app.inject({ method: 'DELETE', url: `/api/v1/migrations/projects/${second.id}`, headers: tenant.headers })).statusCode, 200);
+      assert.equal(
+        (
+          await t.app.inject({
+            method: 'DELETE',
+            url: `/api/v1/migrations/projects/${second.id}`,
+            headers: tenant.headers,
+          })
+        ).statusCode,
+        200,
+      );
     });
   },
   { worker: true, env: driveEnv(drive) },

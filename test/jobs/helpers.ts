@@ -27,7 +27,12 @@ export async function waitFor<T>(
 }
 
 /** Waits until the job reaches one of the states and returns it. */
-export function waitForState(queue: Pick<JobQueue, 'get'>, id: string, states: JobRecord['state'][], timeoutMs = 10_000): Promise<JobRecord> {
+export function waitForState(
+  queue: Pick<JobQueue, 'get'>,
+  id: string,
+  states: JobRecord['state'][],
+  timeoutMs = 10_000,
+): Promise<JobRecord> {
   return waitFor(
     async () => {
       const job = await queue.get(id);
@@ -74,7 +79,9 @@ export async function jobsSettled(database: Database, timeoutMs = 15_000): Promi
       const busy = await database.db
         .selectFrom('jobs')
         .select('id')
-        .where((eb) => eb.or([eb('state', '=', 'running'), eb.and([eb('state', '=', 'available'), eb('run_at', '<=', Date.now())])]))
+        .where((eb) =>
+          eb.or([eb('state', '=', 'running'), eb.and([eb('state', '=', 'available'), eb('run_at', '<=', Date.now())])]),
+        )
         .limit(1)
         .executeTakeFirst();
       return busy === undefined;

@@ -9,11 +9,17 @@ import { newQueue, startWorker, uniqueKind, waitForState } from './helpers.ts';
 describe('backoffDelay', () => {
   it('is full jitter under an exponential cap', () => {
     const top = () => 0.999999;
-    assert.equal(backoffDelay(1, { baseMs: 100, maxMs: 10_000 }, () => 0), 0);
+    assert.equal(
+      backoffDelay(1, { baseMs: 100, maxMs: 10_000 }, () => 0),
+      0,
+    );
     assert.equal(backoffDelay(1, { baseMs: 100, maxMs: 10_000 }, top), 99);
     assert.equal(backoffDelay(3, { baseMs: 100, maxMs: 10_000 }, top), 399);
     assert.equal(backoffDelay(30, { baseMs: 100, maxMs: 10_000 }, top), 9_999);
-    assert.equal(backoffDelay(2, undefined, () => 0.5), 1_000);
+    assert.equal(
+      backoffDelay(2, undefined, () => 0.5),
+      1_000,
+    );
   });
 });
 
@@ -30,20 +36,46 @@ for (const dialect of await availableDialects()) {
     it('enqueues a job with its options and defaults', async () => {
       const kind = uniqueKind('enqueue');
       const runAt = Date.now() + 60_000;
-      const { id, duplicate } = await queue.enqueue(t.database.db, kind, { a: 1 }, { runAt, priority: 3, tenantId: 't1' });
+      const { id, duplicate } = await queue.enqueue(
+        t.database.db,
+        kind,
+        { a: 1 },
+        { runAt, priority: 3, tenantId: 't1' },
+      );
       assert.equal(duplicate, false);
       const job = await queue.get(id);
       assert.ok(job);
       assert.deepEqual(
-        { kind: job.kind, payload: job.payload, state: job.state, priority: job.priority, runAt: job.runAt, attempts: job.attempts, maxAttempts: job.maxAttempts, tenantId: job.tenantId },
-        { kind, payload: { a: 1 }, state: 'available', priority: 3, runAt, attempts: 0, maxAttempts: 5, tenantId: 't1' },
+        {
+          kind: job.kind,
+          payload: job.payload,
+          state: job.state,
+          priority: job.priority,
+          runAt: job.runAt,
+          attempts: job.attempts,
+          maxAttempts: job.maxAttempts,
+          tenantId: job.tenantId,
+        },
+        {
+          kind,
+          payload: { a: 1 },
+          state: 'available',
+          priority: 3,
+          runAt,
+          attempts: 0,
+          maxAttempts: 5,
+          tenantId: 't1',
+        },
       );
       assert.equal(await queue.get('00000000-0000-7000-8000-000000000000'), null);
     });
 
     it('takes maxAttempts from the registered definition unless the enqueue overrides it', async () => {
       const kind = uniqueKind('defaults');
-      const q = new JobQueue<AnyJobPayloads>({ database: t.database, definitions: [{ kind, handler: async () => {}, maxAttempts: 9 }] });
+      const q = new JobQueue<AnyJobPayloads>({
+        database: t.database,
+        definitions: [{ kind, handler: async () => {}, maxAttempts: 9 }],
+      });
       assert.equal((await q.get((await q.enqueue(t.database.db, kind, null)).id))?.maxAttempts, 9);
       assert.equal((await q.get((await q.enqueue(t.database.db, kind, null, { maxAttempts: 2 })).id))?.maxAttempts, 2);
     });
@@ -57,14 +89,19 @@ for (const dialect of await availableDialects()) {
       assert.equal(other.duplicate, false);
 
       const ran: { n: number }[] = [];
-      const worker = await startWorker(t.database, queue, [{ kind, handler: async (job) => void ran.push(job.payload) }]);
+      const worker = await startWorker(t.database, queue, [
+        { kind, handler: async (job) => void ran.push(job.payload) },
+      ]);
       try {
         await waitForState(queue, first.id, ['completed']);
         await waitForState(queue, other.id, ['completed']);
       } finally {
         await worker.stop();
       }
-      assert.deepEqual(ran.sort((a, b) => a.n - b.n), [{ n: 1 }, { n: 3 }]);
+      assert.deepEqual(
+        ran.sort((a, b) => a.n - b.n),
+        [{ n: 1 }, { n: 3 }],
+      );
       const third = await queue.enqueue(t.database.db, kind, { n: 4 }, { uniqueKey: `${kind}:k` });
       assert.equal(third.duplicate, false);
       assert.notEqual(third.id, first.id);
@@ -78,7 +115,10 @@ for (const dialect of await availableDialects()) {
         { kind, payload: 3, options: { uniqueKey: `${kind}:a` } },
       ]);
       assert.equal(results.length, 3);
-      assert.deepEqual(results.map((r) => r.duplicate), [false, false, true]);
+      assert.deepEqual(
+        results.map((r) => r.duplicate),
+        [false, false, true],
+      );
       assert.equal(results[2]!.id, results[0]!.id);
     });
 
@@ -93,7 +133,9 @@ for (const dialect of await availableDialects()) {
         /roll back/,
       );
       const ran: unknown[] = [];
-      const worker = await startWorker(t.database, queue, [{ kind, handler: async (job) => void ran.push(job.payload) }]);
+      const worker = await startWorker(t.database, queue, [
+        { kind, handler: async (job) => void ran.push(job.payload) },
+      ]);
       try {
         // A later job of the same kind runs; the rolled-back one (earlier in order) never existed.
         const sentinel = await queue.enqueue(t.database.db, kind, { sentinel: true });

@@ -24,7 +24,12 @@ const probeModule = defineModule({
 it('on SQLite a worker wakes for a job another connection enqueued, without waiting for its poll', async () => {
   const store = await createTestStore('sqlite');
   // A poll interval no test would wait for: only the write watcher can pick the job up in time.
-  const env = { DATA_DIR: store.dataDir, ADMIN_API_KEY: 'wake-test-admin-key', LOG_LEVEL: 'silent', WORKER_POLL_INTERVAL_MS: '60000' };
+  const env = {
+    DATA_DIR: store.dataDir,
+    ADMIN_API_KEY: 'wake-test-admin-key',
+    LOG_LEVEL: 'silent',
+    WORKER_POLL_INTERVAL_MS: '60000',
+  };
   const producer = await createContainer(loadConfig(env), { modules: [...MODULES, probeModule] });
   const consumer = await createContainer(loadConfig(env), { modules: [...MODULES, probeModule] });
   await migrateToLatest(producer.database.db);

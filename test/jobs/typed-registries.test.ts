@@ -25,17 +25,27 @@ export async function typeChecks(jobs: JobQueue, events: EventLog, trx: Executor
   defineJob({ kind: 'documents.delete_blob', handler: async (job) => void job.payload.keys.map((k) => k.length) });
   // @ts-expect-error the handler's payload is the kind's: a delete job has no documentId
   defineJob({ kind: 'documents.delete_blob', handler: async (job) => void job.payload.documentId });
-  await events.record(trx, { tenantId: 't', name: 'document.updated', data: { document_id: 'd', fields: ['tags'], filename: 'a', folder_id: null } });
+  await events.record(trx, {
+    tenantId: 't',
+    name: 'document.updated',
+    data: { document_id: 'd', fields: ['tags'], filename: 'a', folder_id: null },
+  });
   // @ts-expect-error an undeclared event
   await events.record(trx, { tenantId: 't', name: 'document.exploded', data: {} });
-  // @ts-expect-error data of another event
-  await events.record(trx, { tenantId: 't', name: 'document.updated', data: { session_id: 's', document_id: 'd', name: null, user_id: null } });
+  await events.record(trx, {
+    tenantId: 't',
+    name: 'document.updated',
+    // @ts-expect-error data of another event
+    data: { session_id: 's', document_id: 'd', name: null, user_id: null },
+  });
 }
 
 describe('typed registries', () => {
   it('every module job kind is defined once, and every catalogued event is listed once', async () => {
     const store = await createTestStore('sqlite');
-    const container = await createContainer(loadConfig({ DATA_DIR: store.dataDir, ADMIN_API_KEY: 'typed-registries-admin-key', LOG_LEVEL: 'silent' }));
+    const container = await createContainer(
+      loadConfig({ DATA_DIR: store.dataDir, ADMIN_API_KEY: 'typed-registries-admin-key', LOG_LEVEL: 'silent' }),
+    );
     try {
       const kinds = container.jobDefinitions().map((d) => d.kind);
       assert.equal(new Set(kinds).size, kinds.length, `a kind defined twice: ${kinds.join(', ')}`);

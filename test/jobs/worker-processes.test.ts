@@ -20,7 +20,10 @@ interface Child {
 }
 
 /** Starts the fixture worker in its own Node process and waits until it is polling. */
-async function spawnWorker(store: { url: string | null; dataDir: string }, env: Record<string, string>): Promise<Child> {
+async function spawnWorker(
+  store: { url: string | null; dataDir: string },
+  env: Record<string, string>,
+): Promise<Child> {
   const child = spawn(process.execPath, [FIXTURE], {
     env: { ...process.env, JOBS_DATABASE_URL: store.url ?? '', JOBS_DATA_DIR: store.dataDir, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -65,9 +68,14 @@ for (const dialect of await availableDialects()) {
       await child.exited;
 
       const payloads: unknown[] = [];
-      const worker = await startWorker(t.database, queue, [{ kind, handler: async (job) => void payloads.push([job.payload, job.attempt]) }], {
-        leaseMs: 1_000,
-      });
+      const worker = await startWorker(
+        t.database,
+        queue,
+        [{ kind, handler: async (job) => void payloads.push([job.payload, job.attempt]) }],
+        {
+          leaseMs: 1_000,
+        },
+      );
       try {
         const job = await waitForState(queue, id, ['completed']);
         assert.equal(job.attempts, 2);
@@ -99,7 +107,13 @@ for (const dialect of await availableDialects()) {
       const worker = await startWorker(
         t.database,
         queue,
-        [{ kind, handler: async (job) => void ran.push(job.payload), onProcessDied: async (_trx, job) => void died.push({ id: job.id, error: job.error, payload: job.payload }) }],
+        [
+          {
+            kind,
+            handler: async (job) => void ran.push(job.payload),
+            onProcessDied: async (_trx, job) => void died.push({ id: job.id, error: job.error, payload: job.payload }),
+          },
+        ],
         { leaseMs: 1_000 },
       );
       try {
@@ -107,7 +121,11 @@ for (const dialect of await availableDialects()) {
         assert.match(job.lastError ?? '', /^process_died: the process running this job died 2 times in a row/);
         assert.equal(job.attempts, 2, 'the claim that found it is not an attempt');
         assert.deepEqual(ran, [], 'the handler never ran a third time');
-        assert.deepEqual(died, [{ id, error: job.lastError, payload: { poison: true } }], 'onProcessDied saw it, in the same transaction');
+        assert.deepEqual(
+          died,
+          [{ id, error: job.lastError, payload: { poison: true } }],
+          'onProcessDied saw it, in the same transaction',
+        );
       } finally {
         await worker.stop();
       }
@@ -150,32 +168,49 @@ for (const dialect of await availableDialects()) {
       const kind = uniqueKind('compete');
       const logs = [path.join(t.store.dataDir, 'runs-a.jsonl'), path.join(t.store.dataDir, 'runs-b.jsonl')];
       const pair = await Promise.all(
-        logs.map((log) => spawnWorker(t.store, { JOBS_KIND: kind, JOBS_MODE: 'record', JOBS_LOG: log, JOBS_CONCURRENCY: '8' })),
+        logs.map((log) =>
+          spawnWorker(t.store, { JOBS_KIND: kind, JOBS_MODE: 'record', JOBS_LOG: log, JOBS_CONCURRENCY: '8' }),
+        ),
       );
       children.push(...pair);
       const total = 400;
       const ids: string[] = [];
       for (let i = 0; i < total; i += 50) {
-        const batch = await queue.enqueueMany(t.database.db, Array.from({ length: 50 }, (_, j) => ({ kind, payload: i + j })));
+        const batch = await queue.enqueueMany(
+          t.database.db,
+          Array.from({ length: 50 }, (_, j) => ({ kind, payload: i + j })),
+        );
         ids.push(...batch.map((r) => r.id));
       }
-      await waitFor(async () => {
-        const counts = await queue.countsByKindAndState();
-        return counts.find((c) => c.kind === kind && c.state === 'completed')?.count === total;
-      }, 'all jobs to complete', 20_000);
+      await waitFor(
+        async () => {
+          const counts = await queue.countsByKindAndState();
+          return counts.find((c) => c.kind === kind && c.state === 'completed')?.count === total;
+        },
+        'all jobs to complete',
+        20_000,
+      );
       for (const c of pair) c.process.kill('SIGTERM');
       await Promise.all(pair.map((c) => c.exited));
 
       const runs = logs.flatMap((log) =>
         fs.existsSync(log)
-          ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; worker: string })
+          ? fs
+              .readFileSync(log, 'utf8')
+              .trim()
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => JSON.parse(l) as { id: string; worker: string })
           : [],
       );
       const perJob = new Map<string, number>();
       for (const run of runs) perJob.set(run.id, (perJob.get(run.id) ?? 0) + 1);
       assert.equal(runs.length, total, 'one run per job');
       assert.deepEqual([...perJob.keys()].sort(), [...ids].sort());
-      assert.ok([...perJob.values()].every((n) => n === 1), 'no job ran twice');
+      assert.ok(
+        [...perJob.values()].every((n) => n === 1),
+        'no job ran twice',
+      );
       for (const id of ids.slice(0, 20)) assert.equal((await queue.get(id))?.attempts, 1);
       const byWorker = new Map<string, number>();
       for (const run of runs) byWorker.set(run.worker, (byWorker.get(run.worker) ?? 0) + 1);

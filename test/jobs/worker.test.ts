@@ -20,9 +20,14 @@ for (const dialect of await availableDialects()) {
       const kind = uniqueKind('run');
       const seen: unknown[] = [];
       const outcomes: [string, JobOutcome][] = [];
-      const worker = await startWorker(t.database, queue, [{ kind, handler: async (job) => void seen.push([job.payload, job.attempt, job.tenantId]) }], {
-        onJobFinished: (k, o) => outcomes.push([k, o]),
-      });
+      const worker = await startWorker(
+        t.database,
+        queue,
+        [{ kind, handler: async (job) => void seen.push([job.payload, job.attempt, job.tenantId]) }],
+        {
+          onJobFinished: (k, o) => outcomes.push([k, o]),
+        },
+      );
       try {
         const { id } = await queue.enqueue(t.database.db, kind, { hello: 'world' }, { tenantId: 'ten' });
         const job = await waitForState(queue, id, ['completed']);
@@ -42,7 +47,16 @@ for (const dialect of await availableDialects()) {
       const worker = await startWorker(
         t.database,
         queue,
-        [{ kind, maxAttempts: 3, backoff: { baseMs: 60_000, maxMs: 600_000 }, handler: async () => { throw new Error('flaky upstream'); } }],
+        [
+          {
+            kind,
+            maxAttempts: 3,
+            backoff: { baseMs: 60_000, maxMs: 600_000 },
+            handler: async () => {
+              throw new Error('flaky upstream');
+            },
+          },
+        ],
         { random: () => 0.5 },
       );
       try {
@@ -54,7 +68,10 @@ for (const dialect of await availableDialects()) {
         }, 'the first failure');
         assert.match(job.lastError ?? '', /flaky upstream/);
         // Full jitter pinned at 0.5 of min(600 s, 60 s * 2^0).
-        assert.ok(job.runAt >= before + 30_000 && job.runAt <= Date.now() + 30_000, `run_at ${job.runAt - before} ms after enqueue`);
+        assert.ok(
+          job.runAt >= before + 30_000 && job.runAt <= Date.now() + 30_000,
+          `run_at ${job.runAt - before} ms after enqueue`,
+        );
       } finally {
         await worker.stop();
       }
@@ -67,7 +84,17 @@ for (const dialect of await availableDialects()) {
       const worker = await startWorker(
         t.database,
         queue,
-        [{ kind, maxAttempts: 3, backoff: { baseMs: 5, maxMs: 20 }, handler: async (job) => { attempts.push(job.attempt); throw new Error(`boom ${job.attempt}`); } }],
+        [
+          {
+            kind,
+            maxAttempts: 3,
+            backoff: { baseMs: 5, maxMs: 20 },
+            handler: async (job) => {
+              attempts.push(job.attempt);
+              throw new Error(`boom ${job.attempt}`);
+            },
+          },
+        ],
         { onJobFinished: (_k, o) => outcomes.push(o) },
       );
       try {
@@ -87,7 +114,14 @@ for (const dialect of await availableDialects()) {
       const kind = uniqueKind('permanent');
       let runs = 0;
       const worker = await startWorker(t.database, queue, [
-        { kind, maxAttempts: 5, handler: async () => { runs++; throw new PermanentJobError('document is gone'); } },
+        {
+          kind,
+          maxAttempts: 5,
+          handler: async () => {
+            runs++;
+            throw new PermanentJobError('document is gone');
+          },
+        },
       ]);
       try {
         const { id } = await queue.enqueue(t.database.db, kind, null);
@@ -109,7 +143,12 @@ for (const dialect of await availableDialects()) {
           maxAttempts: 1,
           timeoutMs: 50,
           handler: (job) =>
-            new Promise((_, reject) => job.signal.addEventListener('abort', () => { aborted = true; reject(job.signal.reason); })),
+            new Promise((_, reject) =>
+              job.signal.addEventListener('abort', () => {
+                aborted = true;
+                reject(job.signal.reason);
+              }),
+            ),
         },
       ]);
       try {
@@ -125,9 +164,14 @@ for (const dialect of await availableDialects()) {
     it('does not start a job before its run_at', async () => {
       const kind = uniqueKind('delay');
       let startedAt = 0;
-      const worker = await startWorker(t.database, queue, [{ kind, handler: async () => {
-        startedAt = Date.now();
-      } }]);
+      const worker = await startWorker(t.database, queue, [
+        {
+          kind,
+          handler: async () => {
+            startedAt = Date.now();
+          },
+        },
+      ]);
       try {
         const runAt = Date.now() + 300;
         const { id } = await queue.enqueue(t.database.db, kind, null, { runAt });
@@ -144,7 +188,9 @@ for (const dialect of await availableDialects()) {
       const order: number[] = [];
       const ids = [];
       for (const priority of [5, 1, 3]) ids.push((await queue.enqueue(t.database.db, kind, priority, { priority })).id);
-      const worker = await startWorker(t.database, queue, [{ kind, concurrency: 1, handler: async (job) => void order.push(job.payload as number) }]);
+      const worker = await startWorker(t.database, queue, [
+        { kind, concurrency: 1, handler: async (job) => void order.push(job.payload as number) },
+      ]);
       try {
         for (const id of ids) await waitForState(queue, id, ['completed']);
       } finally {
@@ -194,13 +240,23 @@ for (const dialect of await availableDialects()) {
     it('graceful stop releases a long job, which another worker then runs at once', async () => {
       const kind = uniqueKind('release');
       let firstAborted = false;
-      const first = await startWorker(t.database, queue, [
-        {
-          kind,
-          handler: (job) =>
-            new Promise((_, reject) => job.signal.addEventListener('abort', () => { firstAborted = true; reject(job.signal.reason); })),
-        },
-      ], { leaseMs: 60_000 });
+      const first = await startWorker(
+        t.database,
+        queue,
+        [
+          {
+            kind,
+            handler: (job) =>
+              new Promise((_, reject) =>
+                job.signal.addEventListener('abort', () => {
+                  firstAborted = true;
+                  reject(job.signal.reason);
+                }),
+              ),
+          },
+        ],
+        { leaseMs: 60_000 },
+      );
       const { id } = await queue.enqueue(t.database.db, kind, null);
       await waitForState(queue, id, ['running']);
       const outcomes: JobOutcome[] = [];
@@ -247,7 +303,14 @@ for (const dialect of await availableDialects()) {
       const kind = uniqueKind('heartbeat');
       let runs = 0;
       // Runs 1.3 s on a 0.9 s lease (heartbeat every 0.3 s), with a second worker rescuing expired leases.
-      const definition = { kind, timeoutMs: 10_000, handler: async () => { runs++; await new Promise((r) => setTimeout(r, 1_300)); } };
+      const definition = {
+        kind,
+        timeoutMs: 10_000,
+        handler: async () => {
+          runs++;
+          await new Promise((r) => setTimeout(r, 1_300));
+        },
+      };
       const a = await startWorker(t.database, queue, [definition], { leaseMs: 900 });
       const b = await startWorker(t.database, queue, [definition], { leaseMs: 900 });
       try {
@@ -267,7 +330,18 @@ for (const dialect of await availableDialects()) {
       const worker = await startWorker(
         t.database,
         queue,
-        [{ kind, handler: (job) => new Promise((_, reject) => job.signal.addEventListener('abort', () => { reason = job.signal.reason; reject(reason); })) }],
+        [
+          {
+            kind,
+            handler: (job) =>
+              new Promise((_, reject) =>
+                job.signal.addEventListener('abort', () => {
+                  reason = job.signal.reason;
+                  reject(reason);
+                }),
+              ),
+          },
+        ],
         { leaseMs: 300, onJobFinished: (_k, o) => outcomes.push(o) },
       );
       try {
@@ -291,17 +365,19 @@ for (const dialect of await availableDialects()) {
       const worker = await startWorker(
         t.database,
         queue,
-        [{
-          kind,
-          handler: async (job) => {
-            await t.database.db.transaction().execute(async (trx) => {
-              followUp = (await queue.enqueue(trx, next, { from: job.id })).id;
-              await job.completeIn(trx);
-              // Inside the transaction the job is already completed: one commit carries both.
-              assert.equal((await queue.get(job.id, trx))?.state, 'completed');
-            });
+        [
+          {
+            kind,
+            handler: async (job) => {
+              await t.database.db.transaction().execute(async (trx) => {
+                followUp = (await queue.enqueue(trx, next, { from: job.id })).id;
+                await job.completeIn(trx);
+                // Inside the transaction the job is already completed: one commit carries both.
+                assert.equal((await queue.get(job.id, trx))?.state, 'completed');
+              });
+            },
           },
-        }],
+        ],
         { onJobFinished: (_k, o) => outcomes.push(o) },
       );
       try {
@@ -325,22 +401,24 @@ for (const dialect of await availableDialects()) {
       const worker = await startWorker(
         t.database,
         queue,
-        [{
-          kind,
-          handler: async (job) => {
-            // The job is taken away mid-run (as when its lease expired and another worker claimed it).
-            await queue.cancel(job.id);
-            try {
-              await t.database.db.transaction().execute(async (trx) => {
-                followUp = (await queue.enqueue(trx, next, null)).id;
-                await job.completeIn(trx);
-              });
-            } catch (error) {
-              thrown = error;
-              throw error;
-            }
+        [
+          {
+            kind,
+            handler: async (job) => {
+              // The job is taken away mid-run (as when its lease expired and another worker claimed it).
+              await queue.cancel(job.id);
+              try {
+                await t.database.db.transaction().execute(async (trx) => {
+                  followUp = (await queue.enqueue(trx, next, null)).id;
+                  await job.completeIn(trx);
+                });
+              } catch (error) {
+                thrown = error;
+                throw error;
+              }
+            },
           },
-        }],
+        ],
         { leaseMs: 60_000, onJobFinished: (_k, o) => outcomes.push(o) },
       );
       try {

@@ -50,7 +50,12 @@ export function describeWithSmtp(
 
 /** The administrator's view of the mail to an address (newest first), polled until `until` holds. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers.
-export async function adminMailTo(t: TestApp, to: string, until: (mail: any) => boolean = () => true, timeoutMs = 10_000): Promise<any> {
+export async function adminMailTo(
+  t: TestApp,
+  to: string,
+  until: (mail: any) => boolean = () => true,
+  timeoutMs = 10_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await t.admin({ method: 'GET', url: '/api/v1/admin/mail?page_size=100' });
@@ -58,7 +63,8 @@ export async function adminMailTo(t: TestApp, to: string, until: (mail: any) => 
     // biome-ignore lint/suspicious/noExplicitAny: as above.
     const mail = res.json().data.find((m: any) => m.to === to);
     if (mail && until(mail)) return mail;
-    if (Date.now() > deadline) throw new Error(`mail to ${to} not as expected within ${timeoutMs} ms: ${JSON.stringify(mail)}`);
+    if (Date.now() > deadline)
+      throw new Error(`mail to ${to} not as expected within ${timeoutMs} ms: ${JSON.stringify(mail)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

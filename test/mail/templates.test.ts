@@ -22,7 +22,15 @@ const EXAMPLES: MailData = {
   task_expiring: task,
   workflow_failed: { workflowName: 'W', executionId: 'exe_1', failedNodeId: 'n', error: 'boom' },
   workflow_notification: { subject: 'S', message: 'M' },
-  storage_migration_completed: { migrationId: 'mig_1', source: 'shared', target: 'customer', status: 'completed', migratedFiles: 3, totalFiles: 3, failedFiles: 0 },
+  storage_migration_completed: {
+    migrationId: 'mig_1',
+    source: 'shared',
+    target: 'customer',
+    status: 'completed',
+    migratedFiles: 3,
+    totalFiles: 3,
+    failedFiles: 0,
+  },
   subscription_changed: { fromTier: 'free', toTier: 'pro', reason: 'checkout' },
   usage_threshold: { percent: 80, used: 80, limit: 100, period: '2026-11' },
 };
@@ -31,26 +39,49 @@ describe('mail templates', () => {
   for (const kind of MAIL_KINDS) {
     it(`${kind}: a subject, a text and an HTML part naming the tenant, the footer of its category`, () => {
       const template = MAIL_TEMPLATES[kind] as (typeof MAIL_TEMPLATES)['invitation'];
-      const content = template.render(EXAMPLES[kind] as MailData['invitation'], { tenantName: 'Acme <Corp>', recipientName: 'Ada', links });
-      const { text, html } = renderLayout(content, { tenantName: 'Acme <Corp>', category: template.category, profileUrl: links.profile() });
+      const content = template.render(EXAMPLES[kind] as MailData['invitation'], {
+        tenantName: 'Acme <Corp>',
+        recipientName: 'Ada',
+        links,
+      });
+      const { text, html } = renderLayout(content, {
+        tenantName: 'Acme <Corp>',
+        category: template.category,
+        profileUrl: links.profile(),
+      });
       assert.ok(content.subject.length > 0);
       assert.match(text, /^Hello Ada,/);
       assert.match(text, /Acme <Corp>/);
       assert.match(html, /Acme &#60;Corp&#62;/);
       assert.doesNotMatch(html, /Acme <Corp>/, 'people’s text is escaped in HTML');
-      if (template.category === 'security') assert.match(text, /security message about your account: it is always sent/);
-      else assert.match(text, /Notification mail can be turned off in your profile: https:\/\/docs\.example\.test\/console\/#\/profile/);
+      if (template.category === 'security')
+        assert.match(text, /security message about your account: it is always sent/);
+      else
+        assert.match(
+          text,
+          /Notification mail can be turned off in your profile: https:\/\/docs\.example\.test\/console\/#\/profile/,
+        );
     });
   }
 
   it('security mail is exactly invitations, password resets and e-mail changes', () => {
-    assert.deepEqual(MAIL_KINDS.filter((k) => MAIL_TEMPLATES[k].category === 'security').sort(), ['email_changed', 'invitation', 'password_reset']);
+    assert.deepEqual(MAIL_KINDS.filter((k) => MAIL_TEMPLATES[k].category === 'security').sort(), [
+      'email_changed',
+      'invitation',
+      'password_reset',
+    ]);
   });
 
   it('links go into the console; without PUBLIC_BASE_URL, to the address the service listens on', () => {
-    assert.equal(links.password('prt_a', 'acme', 'a+b@example.com'), 'https://docs.example.test/console/#/password?token=prt_a&tenant=acme&email=a%2Bb%40example.com');
+    assert.equal(
+      links.password('prt_a', 'acme', 'a+b@example.com'),
+      'https://docs.example.test/console/#/password?token=prt_a&tenant=acme&email=a%2Bb%40example.com',
+    );
     assert.equal(links.execution('exe 1'), 'https://docs.example.test/console/#/execution/exe%201');
-    assert.equal(new MailLinks({ publicBaseUrl: null, host: '0.0.0.0', port: 9000 }).tasks(), 'http://localhost:9000/console/#/tasks');
+    assert.equal(
+      new MailLinks({ publicBaseUrl: null, host: '0.0.0.0', port: 9000 }).tasks(),
+      'http://localhost:9000/console/#/tasks',
+    );
   });
 });
 
@@ -62,14 +93,28 @@ describe('mail headers', () => {
 
   it('isMailAddress takes one plain address only', () => {
     for (const ok of ['a@example.com', 'first.last+tag@sub.example.co']) assert.equal(isMailAddress(ok), true, ok);
-    for (const bad of ['a@example.com, b@example.com', 'A <a@example.com>', 'a@example.com\r\nBcc: b@x.y', 'a@localhost', 'a b@example.com', 'a@example.com;b@example.com', '']) {
+    for (const bad of [
+      'a@example.com, b@example.com',
+      'A <a@example.com>',
+      'a@example.com\r\nBcc: b@x.y',
+      'a@localhost',
+      'a b@example.com',
+      'a@example.com;b@example.com',
+      '',
+    ]) {
       assert.equal(isMailAddress(bad), false, bad);
     }
   });
 
   it('parseMailbox reads MAIL_FROM', () => {
-    assert.deepEqual(parseMailbox('Acme Docs <docs@acme.example>'), { name: 'Acme Docs', address: 'docs@acme.example' });
-    assert.deepEqual(parseMailbox('"Acme, Inc." <docs@acme.example>'), { name: 'Acme, Inc.', address: 'docs@acme.example' });
+    assert.deepEqual(parseMailbox('Acme Docs <docs@acme.example>'), {
+      name: 'Acme Docs',
+      address: 'docs@acme.example',
+    });
+    assert.deepEqual(parseMailbox('"Acme, Inc." <docs@acme.example>'), {
+      name: 'Acme, Inc.',
+      address: 'docs@acme.example',
+    });
     assert.deepEqual(parseMailbox('docs@acme.example'), { name: null, address: 'docs@acme.example' });
     assert.equal(parseMailbox('Acme <not an address>'), null);
   });
@@ -91,7 +136,10 @@ describe('mail configuration', () => {
     assert.equal(config.mail.smtpUrl, null);
     assert.deepEqual(config.mail.from, { name: 'DocuVault', address: 'noreply@docs.acme.example' });
     assert.equal(config.mail.retryDelaysMs.length, 8);
-    assert.deepEqual(loadConfig({ PUBLIC_BASE_URL: 'http://localhost:8080' }).mail.from.address, 'noreply@docuvault.localhost');
+    assert.deepEqual(
+      loadConfig({ PUBLIC_BASE_URL: 'http://localhost:8080' }).mail.from.address,
+      'noreply@docuvault.localhost',
+    );
   });
 
   it('SMTP_URL needs MAIL_FROM; both are checked', () => {
@@ -104,7 +152,10 @@ describe('mail configuration', () => {
       }
     };
     assert.match(problems({ SMTP_URL: 'smtp://relay.example:587' }).join('\n'), /SMTP_URL needs MAIL_FROM/);
-    assert.match(problems({ SMTP_URL: 'http://relay.example', MAIL_FROM: 'a@b.example' }).join('\n'), /SMTP_URL must be a smtp: or smtps: URL/);
+    assert.match(
+      problems({ SMTP_URL: 'http://relay.example', MAIL_FROM: 'a@b.example' }).join('\n'),
+      /SMTP_URL must be a smtp: or smtps: URL/,
+    );
     assert.match(problems({ MAIL_FROM: 'nobody' }).join('\n'), /MAIL_FROM must be an address/);
     assert.match(problems({ MAIL_RETRY_DELAYS: 'soon' }).join('\n'), /MAIL_RETRY_DELAYS/);
     assert.deepEqual(problems({ SMTP_URL: 'smtps://u:p@relay.example', MAIL_FROM: 'Acme <docs@acme.example>' }), []);
@@ -116,7 +167,10 @@ describe('mail configuration', () => {
       [starttls.host, starttls.port, starttls.secure, starttls.requireTLS, starttls.auth, starttls.pool],
       ['smtp.relay.example', 2525, false, true, { user: 'apikey', pass: 's/ecret@' }, true],
     );
-    const tls = smtpOptions({ url: 'smtps://relay.example', extraCa: ['-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n'] });
+    const tls = smtpOptions({
+      url: 'smtps://relay.example',
+      extraCa: ['-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n'],
+    });
     assert.deepEqual([tls.port, tls.secure, tls.auth, tls.requireTLS], [465, true, undefined, false]);
     assert.ok(Array.isArray(tls.tls?.ca) && tls.tls.ca.length > 1, 'the extra CA is added to Node’s own store');
     assert.equal(smtpOptions({ url: 'smtp://relay.example' }).port, 587);

@@ -29,17 +29,29 @@ function tools(): McpServer {
   server.registerTool('shout', { description: 'Upper-cases text.', inputSchema: { text: z.string() } }, ({ text }) => ({
     content: [{ type: 'text', text: text.toUpperCase() }],
   }));
-  server.registerTool('refuse', { description: 'Always fails.', inputSchema: { reason: z.string() } }, ({ reason }) => ({
-    isError: true,
-    content: [{ type: 'text', text: `refused: ${reason}` }],
-  }));
-  server.registerTool('flood', { description: 'Answers `bytes` characters.', inputSchema: { bytes: z.number() } }, ({ bytes }) => ({
-    content: [{ type: 'text', text: 'x'.repeat(bytes) }],
-  }));
-  server.registerTool('slow', { description: 'Answers after `ms`.', inputSchema: { ms: z.number() } }, async ({ ms }, extra) => {
-    await sleep(ms, undefined, { signal: extra.signal }).catch(() => undefined);
-    return { content: [{ type: 'text', text: 'done' }] };
-  });
+  server.registerTool(
+    'refuse',
+    { description: 'Always fails.', inputSchema: { reason: z.string() } },
+    ({ reason }) => ({
+      isError: true,
+      content: [{ type: 'text', text: `refused: ${reason}` }],
+    }),
+  );
+  server.registerTool(
+    'flood',
+    { description: 'Answers `bytes` characters.', inputSchema: { bytes: z.number() } },
+    ({ bytes }) => ({
+      content: [{ type: 'text', text: 'x'.repeat(bytes) }],
+    }),
+  );
+  server.registerTool(
+    'slow',
+    { description: 'Answers after `ms`.', inputSchema: { ms: z.number() } },
+    async ({ ms }, extra) => {
+      await sleep(ms, undefined, { signal: extra.signal }).catch(() => undefined);
+      return { content: [{ type: 'text', text: 'done' }] };
+    },
+  );
   return server;
 }
 
@@ -48,7 +60,9 @@ function tools(): McpServer {
  * without `Authorization: Bearer <token>` get 401, like a real server guarding its tools. With
  * `tls`, it speaks HTTPS with that certificate.
  */
-export async function startLocalMcpServer(options: { token?: string; tls?: { cert: string; key: string } } = {}): Promise<LocalMcpServer> {
+export async function startLocalMcpServer(
+  options: { token?: string; tls?: { cert: string; key: string } } = {},
+): Promise<LocalMcpServer> {
   const requests: http.IncomingHttpHeaders[] = [];
   const handler: http.RequestListener = async (req, res) => {
     requests.push(req.headers);

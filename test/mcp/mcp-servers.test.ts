@@ -9,7 +9,12 @@ import { type LocalMcpServer, startLocalMcpServer } from './local-mcp-server.ts'
 
 const TOKEN = 'mcp-secret-token-4711';
 
-async function register(t: TestApp, headers: Record<string, string>, payload: Record<string, unknown>, prefix = '/api/v1') {
+async function register(
+  t: TestApp,
+  headers: Record<string, string>,
+  payload: Record<string, unknown>,
+  prefix = '/api/v1',
+) {
   return t.app.inject({ method: 'POST', url: `${prefix}/mcp/servers`, headers, payload });
 }
 
@@ -19,7 +24,8 @@ async function registered(t: TestApp, tenant: TestTenant, url: string, name = `t
   return res.json().id;
 }
 
-const callTool = (t: TestApp) => t.container.modules.use('mcpServers').callTool.bind(t.container.modules.use('mcpServers'));
+const callTool = (t: TestApp) =>
+  t.container.modules.use('mcpServers').callTool.bind(t.container.modules.use('mcpServers'));
 
 describeEachDialect(
   'MCP server registry',
@@ -37,15 +43,26 @@ describeEachDialect(
 
     it('registers a server with its headers stored encrypted and shown masked', async () => {
       const t = ctx();
-      const res = await register(t, tenant.headers, { name: 'Calculator', url: mcp.url, headers: { Authorization: `Bearer ${TOKEN}`, 'X-Team': 'ops' } });
+      const res = await register(t, tenant.headers, {
+        name: 'Calculator',
+        url: mcp.url,
+        headers: { Authorization: `Bearer ${TOKEN}`, 'X-Team': 'ops' },
+      });
       assert.equal(res.statusCode, 201, res.body);
       const body = res.json();
       assert.equal(body.name, 'Calculator');
       assert.equal(body.url, mcp.url);
       assert.deepEqual(body.headers, { Authorization: '********', 'X-Team': '********' });
       assert.ok(!res.body.includes(TOKEN));
-      const row = await t.container.database.db.selectFrom('mcp_servers').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
-      assert.ok(row.headers_sealed && !row.headers_sealed.includes(TOKEN) && !row.headers_sealed.includes('ops'), 'header values are sealed');
+      const row = await t.container.database.db
+        .selectFrom('mcp_servers')
+        .selectAll()
+        .where('id', '=', body.id)
+        .executeTakeFirstOrThrow();
+      assert.ok(
+        row.headers_sealed && !row.headers_sealed.includes(TOKEN) && !row.headers_sealed.includes('ops'),
+        'header values are sealed',
+      );
 
       const got = await t.app.inject({ url: `/api/v1/mcp/servers/${body.id}`, headers: tenant.headers });
       assert.equal(got.statusCode, 200);
@@ -67,7 +84,13 @@ describeEachDialect(
       assert.equal(res.statusCode, 200, res.body);
       const body = res.json();
       assert.equal(body.server_id, serverId);
-      assert.deepEqual(body.tools.map((tool: { name: string }) => tool.name).sort(), ['add', 'flood', 'refuse', 'shout', 'slow']);
+      assert.deepEqual(body.tools.map((tool: { name: string }) => tool.name).sort(), [
+        'add',
+        'flood',
+        'refuse',
+        'shout',
+        'slow',
+      ]);
       const add = body.tools.find((tool: { name: string }) => tool.name === 'add');
       assert.equal(add.title, 'Add two numbers');
       assert.deepEqual(Object.keys(add.input_schema.properties).sort(), ['a', 'b']);
@@ -79,22 +102,30 @@ describeEachDialect(
     it('calls tools: structuredContent, else content; a tool error names the tool', async () => {
       const t = ctx();
       assert.deepEqual(await callTool(t)(tenant.tenantId, serverId, 'add', { a: 2, b: 3 }), { sum: 5 });
-      assert.deepEqual(await callTool(t)(tenant.tenantId, serverId, 'shout', { text: 'hi' }), [{ type: 'text', text: 'HI' }]);
-      await assert.rejects(callTool(t)(tenant.tenantId, serverId, 'refuse', { reason: 'no budget' }), (error: Error) => {
-        assert.match(error.message, /"refuse"/);
-        assert.match(error.message, /refused: no budget/);
-        return true;
-      });
+      assert.deepEqual(await callTool(t)(tenant.tenantId, serverId, 'shout', { text: 'hi' }), [
+        { type: 'text', text: 'HI' },
+      ]);
+      await assert.rejects(
+        callTool(t)(tenant.tenantId, serverId, 'refuse', { reason: 'no budget' }),
+        (error: Error) => {
+          assert.match(error.message, /"refuse"/);
+          assert.match(error.message, /refused: no budget/);
+          return true;
+        },
+      );
       await assert.rejects(callTool(t)(tenant.tenantId, serverId, 'nonexistent', {}), /"nonexistent"/);
     });
 
     it('times out a slow tool, and stops when the caller aborts', async () => {
       const t = ctx();
-      await assert.rejects(callTool(t)(tenant.tenantId, serverId, 'slow', { ms: 5_000 }, { timeoutMs: 300 }), (error: unknown) => {
-        assert.ok(error instanceof AppError);
-        assert.equal(error.error, 'gateway_timeout');
-        return true;
-      });
+      await assert.rejects(
+        callTool(t)(tenant.tenantId, serverId, 'slow', { ms: 5_000 }, { timeoutMs: 300 }),
+        (error: unknown) => {
+          assert.ok(error instanceof AppError);
+          assert.equal(error.error, 'gateway_timeout');
+          return true;
+        },
+      );
       const controller = new AbortController();
       const call = callTool(t)(tenant.tenantId, serverId, 'slow', { ms: 5_000 }, { signal: controller.signal });
       setTimeout(() => controller.abort(new Error('execution cancelled')), 100);
@@ -105,7 +136,10 @@ describeEachDialect(
       const t = ctx();
       const noToken = await register(t, tenant.headers, { name: 'Without token', url: mcp.url });
       assert.equal(noToken.statusCode, 201, noToken.body);
-      const unauthorized = await t.app.inject({ url: `/api/v1/mcp/servers/${noToken.json().id}/tools`, headers: tenant.headers });
+      const unauthorized = await t.app.inject({
+        url: `/api/v1/mcp/servers/${noToken.json().id}/tools`,
+        headers: tenant.headers,
+      });
       assertError(unauthorized, 502, 'bad_gateway');
 
       const down = await startLocalMcpServer();
@@ -113,7 +147,10 @@ describeEachDialect(
       await down.close();
       const res = await t.app.inject({ url: `/api/v1/mcp/servers/${downId}/tools`, headers: tenant.headers });
       assertError(res, 502, 'bad_gateway');
-      await assert.rejects(callTool(t)(tenant.tenantId, downId, 'add', { a: 1, b: 1 }), (error: unknown) => error instanceof AppError && error.status === 502);
+      await assert.rejects(
+        callTool(t)(tenant.tenantId, downId, 'add', { a: 1, b: 1 }),
+        (error: unknown) => error instanceof AppError && error.status === 502,
+      );
     });
 
     it('reads at most MCP_MAX_RESPONSE_BYTES of an answer: a larger one is a 502, the process unharmed', async () => {
@@ -123,7 +160,11 @@ describeEachDialect(
       assert.equal((fits as { text: string }[])[0]!.text.length, 1000);
       await assert.rejects(
         callTool(t)(tenant.tenantId, id, 'flood', { bytes: MCP_MAX_RESPONSE_BYTES + 1 }),
-        (error: unknown) => error instanceof AppError && error.status === 502 && /larger than/.test(error.message) && error.details?.reason === 'response_too_large',
+        (error: unknown) =>
+          error instanceof AppError &&
+          error.status === 502 &&
+          /larger than/.test(error.message) &&
+          error.details?.reason === 'response_too_large',
       );
     });
 
@@ -135,11 +176,31 @@ describeEachDialect(
       assertError(await register(t, h, { name: '   ', url: mcp.url }), 400, 'validation_error');
       assertError(await register(t, h, { name: 'x', url: 'ftp://example.com/mcp' }), 400, 'invalid_url');
       assertError(await register(t, h, { name: 'x', url: 'not a url' }), 400, 'invalid_url');
-      assertError(await register(t, h, { name: 'x', url: mcp.url, headers: { 'Content-Type': 'text/plain' } }), 400, 'validation_error');
-      assertError(await register(t, h, { name: 'x', url: mcp.url, headers: { 'Mcp-Session-Id': 'abc' } }), 400, 'validation_error');
-      assertError(await register(t, h, { name: 'x', url: mcp.url, headers: { 'bad name': 'v' } }), 400, 'validation_error');
-      assertError(await register(t, h, { name: 'x', url: mcp.url, headers: { 'X-A': 'line\r\nX-B: smuggled' } }), 400, 'validation_error');
-      assertError(await register(t, h, { name: 'x', url: mcp.url, headers: { 'X-A': 'a', 'x-a': 'b' } }), 400, 'validation_error');
+      assertError(
+        await register(t, h, { name: 'x', url: mcp.url, headers: { 'Content-Type': 'text/plain' } }),
+        400,
+        'validation_error',
+      );
+      assertError(
+        await register(t, h, { name: 'x', url: mcp.url, headers: { 'Mcp-Session-Id': 'abc' } }),
+        400,
+        'validation_error',
+      );
+      assertError(
+        await register(t, h, { name: 'x', url: mcp.url, headers: { 'bad name': 'v' } }),
+        400,
+        'validation_error',
+      );
+      assertError(
+        await register(t, h, { name: 'x', url: mcp.url, headers: { 'X-A': 'line\r\nX-B: smuggled' } }),
+        400,
+        'validation_error',
+      );
+      assertError(
+        await register(t, h, { name: 'x', url: mcp.url, headers: { 'X-A': 'a', 'x-a': 'b' } }),
+        400,
+        'validation_error',
+      );
       const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v']));
       assertError(await register(t, h, { name: 'x', url: mcp.url, headers: many }), 400, 'validation_error');
       assertError(await register(t, h, { name: 'local TOOLS', url: mcp.url }), 409, 'conflict');
@@ -152,7 +213,11 @@ describeEachDialect(
       const list = await t.app.inject({ url: '/api/v1/mcp/servers', headers: member.headers });
       assert.equal(list.statusCode, 200);
       assert.ok(list.json().data.some((s: { id: string }) => s.id === serverId));
-      const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/mcp/servers/${serverId}`, headers: member.headers });
+      const del = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/mcp/servers/${serverId}`,
+        headers: member.headers,
+      });
       assertError(del, 403, 'forbidden');
       const admin = await loginAs(t, tenant, 'admin');
       const created = await register(t, admin.headers, { name: 'Admin tools', url: mcp.url });
@@ -162,9 +227,17 @@ describeEachDialect(
     it('is a Team feature', async () => {
       const t = ctx();
       const starter = await createTenant(t, { tier: 'starter' });
-      const res = assertError(await register(t, starter.headers, { name: 'x', url: mcp.url }), 403, 'tier_limit_exceeded');
+      const res = assertError(
+        await register(t, starter.headers, { name: 'x', url: mcp.url }),
+        403,
+        'tier_limit_exceeded',
+      );
       assert.equal(res.details.required_tier, 'team');
-      assertError(await t.app.inject({ url: '/api/v1/mcp/servers', headers: starter.headers }), 403, 'tier_limit_exceeded');
+      assertError(
+        await t.app.inject({ url: '/api/v1/mcp/servers', headers: starter.headers }),
+        403,
+        'tier_limit_exceeded',
+      );
     });
 
     it("hides another tenant's servers (404) and their tools", async () => {
@@ -179,8 +252,14 @@ describeEachDialect(
       }
       const list = await t.app.inject({ url: '/api/v1/mcp/servers', headers: other.headers });
       assert.equal(list.json().total, 0);
-      await assert.rejects(callTool(t)(other.tenantId, serverId, 'add', { a: 1, b: 2 }), (error: unknown) => error instanceof AppError && error.error === 'not_found');
-      await assert.rejects(callTool(t)(tenant.tenantId, newId(), 'add', { a: 1, b: 2 }), (error: unknown) => error instanceof AppError && error.error === 'not_found');
+      await assert.rejects(
+        callTool(t)(other.tenantId, serverId, 'add', { a: 1, b: 2 }),
+        (error: unknown) => error instanceof AppError && error.error === 'not_found',
+      );
+      await assert.rejects(
+        callTool(t)(tenant.tenantId, newId(), 'add', { a: 1, b: 2 }),
+        (error: unknown) => error instanceof AppError && error.error === 'not_found',
+      );
       // The same name is free in another tenant.
       assert.equal((await register(t, other.headers, { name: 'Local tools', url: mcp.url })).statusCode, 201);
     });
@@ -191,8 +270,15 @@ describeEachDialect(
       const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/mcp/servers/${id}`, headers: tenant.headers });
       assert.equal(del.statusCode, 200, del.body);
       assertError(await t.app.inject({ url: `/api/v1/mcp/servers/${id}`, headers: tenant.headers }), 404, 'not_found');
-      assertError(await t.app.inject({ method: 'DELETE', url: `/api/v1/mcp/servers/${id}`, headers: tenant.headers }), 404, 'not_found');
-      await assert.rejects(callTool(t)(tenant.tenantId, id, 'add', { a: 1, b: 2 }), (error: unknown) => error instanceof AppError && error.status === 404);
+      assertError(
+        await t.app.inject({ method: 'DELETE', url: `/api/v1/mcp/servers/${id}`, headers: tenant.headers }),
+        404,
+        'not_found',
+      );
+      await assert.rejects(
+        callTool(t)(tenant.tenantId, id, 'add', { a: 1, b: 2 }),
+        (error: unknown) => error instanceof AppError && error.status === 404,
+      );
     });
 
     it("keeps sandbox servers apart and clears them with the sandbox's reset", async () => {
@@ -200,15 +286,26 @@ describeEachDialect(
       const sandbox = { 'x-api-key': tenant.testApiKey };
       const res = await register(t, sandbox, { name: 'Sandbox tools', url: mcp.url }, '/sandbox/api/v1');
       assert.equal(res.statusCode, 201, res.body);
-      assertError(await t.app.inject({ url: `/api/v1/mcp/servers/${res.json().id}`, headers: tenant.headers }), 404, 'not_found');
+      assertError(
+        await t.app.inject({ url: `/api/v1/mcp/servers/${res.json().id}`, headers: tenant.headers }),
+        404,
+        'not_found',
+      );
       const db = t.container.database.db;
-      const twin = await db.selectFrom('tenants').select('id').where('sandbox_of', '=', tenant.tenantId).executeTakeFirstOrThrow();
+      const twin = await db
+        .selectFrom('tenants')
+        .select('id')
+        .where('sandbox_of', '=', tenant.tenantId)
+        .executeTakeFirstOrThrow();
       await db.transaction().execute(async (trx) => {
         for (const cleanup of t.container.modules.sandboxCleanups) await cleanup(trx, twin.id);
       });
       const after = await t.app.inject({ url: '/sandbox/api/v1/mcp/servers', headers: sandbox });
       assert.equal(after.json().total, 0);
-      assert.equal((await t.app.inject({ url: `/api/v1/mcp/servers/${serverId}`, headers: tenant.headers })).statusCode, 200);
+      assert.equal(
+        (await t.app.inject({ url: `/api/v1/mcp/servers/${serverId}`, headers: tenant.headers })).statusCode,
+        200,
+      );
     });
   },
   { env: { ALLOW_PRIVATE_NETWORK_TARGETS: 'true' } },
@@ -221,15 +318,34 @@ describeEachDialect('MCP server registry without private network targets', (ctx)
     const mcp = await startLocalMcpServer();
     try {
       assertError(await register(t, tenant.headers, { name: 'Loopback', url: mcp.url }), 400, 'invalid_url');
-      assertError(await register(t, tenant.headers, { name: 'Metadata', url: 'http://169.254.169.254/mcp' }), 400, 'invalid_url');
+      assertError(
+        await register(t, tenant.headers, { name: 'Metadata', url: 'http://169.254.169.254/mcp' }),
+        400,
+        'invalid_url',
+      );
       // A server saved while its name pointed elsewhere (DNS rebinding): the connect-time guard refuses it.
       const now = Date.now();
       const id = newId(now);
       await t.container.database.db
         .insertInto('mcp_servers')
-        .values({ id, tenant_id: tenant.tenantId, name: 'Rebound', name_key: 'rebound', url: mcp.url, headers_sealed: null, header_names: '[]', created_by: null, created_at: now, updated_at: now })
+        .values({
+          id,
+          tenant_id: tenant.tenantId,
+          name: 'Rebound',
+          name_key: 'rebound',
+          url: mcp.url,
+          headers_sealed: null,
+          header_names: '[]',
+          created_by: null,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
-      const res = assertError(await t.app.inject({ url: `/api/v1/mcp/servers/${id}/tools`, headers: tenant.headers }), 502, 'bad_gateway');
+      const res = assertError(
+        await t.app.inject({ url: `/api/v1/mcp/servers/${id}/tools`, headers: tenant.headers }),
+        502,
+        'bad_gateway',
+      );
       assert.equal(res.details.reason, 'blocked_address');
       assert.equal(mcp.requests.length, 0, 'nothing reached the server');
     } finally {

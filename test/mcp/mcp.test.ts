@@ -8,7 +8,8 @@ import { waitFor } from '../jobs/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, loginAs, type TestTenant } from '../support/fixtures.ts';
 
-const NOTE = 'Onboarding checklist. New engineers receive a laptop on day one. Access to the staging cluster is granted by Priya Raman after the security training.';
+const NOTE =
+  'Onboarding checklist. New engineers receive a laptop on day one. Access to the staging cluster is granted by Priya Raman after the security training.';
 
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
 
@@ -34,7 +35,9 @@ describeEachDialect(
       tenant = await createTenant(ctx());
       documentId = await uploadOk(ctx(), tenant.headers, { filename: 'onboarding.txt', content: Buffer.from(NOTE) });
       await waitFor(
-        async () => (await ctx().app.inject({ url: `/api/v1/documents/${documentId}`, headers: tenant.headers })).json().status === 'completed',
+        async () =>
+          (await ctx().app.inject({ url: `/api/v1/documents/${documentId}`, headers: tenant.headers })).json()
+            .status === 'completed',
         'processing',
         30_000,
       );
@@ -43,16 +46,21 @@ describeEachDialect(
     it('lists its tools and reads documents as the caller', async () => {
       const client = await connect({ 'x-api-key': tenant.apiKey });
       const names = (await client.listTools()).tools.map((t) => t.name);
-      for (const name of ['search', 'list_documents', 'get_document', 'get_content', 'ask']) assert.ok(names.includes(name), name);
+      for (const name of ['search', 'list_documents', 'get_document', 'get_content', 'ask'])
+        assert.ok(names.includes(name), name);
       const listed = JSON.parse(text(await client.callTool({ name: 'list_documents', arguments: {} })));
       assert.deepEqual(
         listed.documents.map((d: { id: string }) => d.id),
         [documentId],
       );
-      const doc = JSON.parse(text(await client.callTool({ name: 'get_document', arguments: { document_id: documentId } })));
+      const doc = JSON.parse(
+        text(await client.callTool({ name: 'get_document', arguments: { document_id: documentId } })),
+      );
       assert.equal(doc.id, documentId);
       assert.equal(doc.status, 'completed');
-      const content = JSON.parse(text(await client.callTool({ name: 'get_content', arguments: { document_id: documentId } })));
+      const content = JSON.parse(
+        text(await client.callTool({ name: 'get_content', arguments: { document_id: documentId } })),
+      );
       assert.match(content.content, /staging cluster/);
       const resources = await client.listResources();
       assert.ok(resources.resources.some((r) => r.uri === `document://${documentId}`));
@@ -62,34 +70,56 @@ describeEachDialect(
 
     it('searches what the caller may see, answering as GET /search does', async () => {
       const client = await connect({ 'x-api-key': tenant.apiKey });
-      const found = JSON.parse(text(await client.callTool({ name: 'search', arguments: { query: 'staging cluster', mode: 'text' } })));
+      const found = JSON.parse(
+        text(await client.callTool({ name: 'search', arguments: { query: 'staging cluster', mode: 'text' } })),
+      );
       assert.deepEqual(
         found.results.map((r: { document: { id: string } }) => r.document.id),
         [documentId],
       );
       // `keyword` is accepted as another name for `text`, as on the REST API.
-      const byKeyword = JSON.parse(text(await client.callTool({ name: 'search', arguments: { query: 'staging cluster', mode: 'keyword' } })));
+      const byKeyword = JSON.parse(
+        text(await client.callTool({ name: 'search', arguments: { query: 'staging cluster', mode: 'keyword' } })),
+      );
       assert.equal(byKeyword.mode, 'text');
       assert.deepEqual(byKeyword.results, found.results);
-      const rest = (await ctx().app.inject({ url: '/api/v1/search?q=staging%20cluster&mode=text', headers: tenant.headers })).json();
+      const rest = (
+        await ctx().app.inject({ url: '/api/v1/search?q=staging%20cluster&mode=text', headers: tenant.headers })
+      ).json();
       assert.deepEqual(Object.keys(found).sort(), Object.keys(rest).sort());
       const other = await createTenant(ctx());
       const theirs = await connect({ 'x-api-key': other.apiKey });
-      const none = JSON.parse(text(await theirs.callTool({ name: 'search', arguments: { query: 'staging cluster', mode: 'text' } })));
+      const none = JSON.parse(
+        text(await theirs.callTool({ name: 'search', arguments: { query: 'staging cluster', mode: 'text' } })),
+      );
       assert.deepEqual(none.results, []);
     });
 
     it('answers questions with citations and charges a credit, keeping one session', async () => {
       const client = await connect({ 'x-api-key': tenant.apiKey });
-      const first = JSON.parse(text(await client.callTool({ name: 'ask', arguments: { document_id: documentId, question: 'Who grants access to the staging cluster?' } })));
+      const first = JSON.parse(
+        text(
+          await client.callTool({
+            name: 'ask',
+            arguments: { document_id: documentId, question: 'Who grants access to the staging cluster?' },
+          }),
+        ),
+      );
       assert.match(first.answer, /Priya Raman/);
       assert.equal(first.citations[0].document_id, documentId);
-      await client.callTool({ name: 'ask', arguments: { document_id: documentId, question: 'What do new engineers receive on day one?' } });
+      await client.callTool({
+        name: 'ask',
+        arguments: { document_id: documentId, question: 'What do new engineers receive on day one?' },
+      });
       const sessions = (await ctx().app.inject({ url: '/api/v1/chat/sessions', headers: tenant.headers })).json();
       const mcp = sessions.data.filter((s: { name: string }) => s.name === 'AI agent (MCP)');
       assert.equal(mcp.length, 1);
       assert.equal(mcp[0].message_count, 4);
-      const charges = await ctx().container.database.db.selectFrom('ai_credit_charges').select('reason').where('tenant_id', '=', tenant.tenantId).execute();
+      const charges = await ctx()
+        .container.database.db.selectFrom('ai_credit_charges')
+        .select('reason')
+        .where('tenant_id', '=', tenant.tenantId)
+        .execute();
       assert.equal(charges.filter((c) => c.reason === 'chat_ask').length, 2);
     });
 
@@ -98,12 +128,18 @@ describeEachDialect(
       const theirs = await connect({ 'x-api-key': other.apiKey });
       const listed = JSON.parse(text(await theirs.callTool({ name: 'list_documents', arguments: {} })));
       assert.equal(listed.total, 0);
-      const denied = (await theirs.callTool({ name: 'get_content', arguments: { document_id: documentId } })) as TextResult;
+      const denied = (await theirs.callTool({
+        name: 'get_content',
+        arguments: { document_id: documentId },
+      })) as TextResult;
       assert.equal(denied.isError, true);
       assert.match(denied.content[0]!.text, /NOT_FOUND/);
       const viewer = await loginAs(ctx(), tenant, 'viewer');
       const asViewer = await connect(viewer.headers);
-      const hidden = (await asViewer.callTool({ name: 'get_document', arguments: { document_id: documentId } })) as TextResult;
+      const hidden = (await asViewer.callTool({
+        name: 'get_document',
+        arguments: { document_id: documentId },
+      })) as TextResult;
       assert.equal(hidden.isError, true);
     });
 
@@ -114,18 +150,29 @@ describeEachDialect(
         assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an outputSchema`);
         assert.equal(tool.inputSchema.additionalProperties, false, `${tool.name} takes only its own arguments`);
       }
-      const listed = (await client.callTool({ name: 'list_documents', arguments: { limit: 5 } })) as TextResult & { structuredContent: Record<string, unknown> };
+      const listed = (await client.callTool({ name: 'list_documents', arguments: { limit: 5 } })) as TextResult & {
+        structuredContent: Record<string, unknown>;
+      };
       assert.deepEqual(listed.structuredContent, JSON.parse(text(listed)));
       assert.equal(listed.structuredContent['total'], 1);
-      const content = (await client.callTool({ name: 'get_content', arguments: { document_id: documentId } })) as unknown as { structuredContent: { content: string } };
+      const content = (await client.callTool({
+        name: 'get_content',
+        arguments: { document_id: documentId },
+      })) as unknown as { structuredContent: { content: string } };
       assert.match(content.structuredContent.content, /staging cluster/);
-      const doc = (await client.callTool({ name: 'get_document', arguments: { document_id: documentId } })) as unknown as { structuredContent: { id: string } };
+      const doc = (await client.callTool({
+        name: 'get_document',
+        arguments: { document_id: documentId },
+      })) as unknown as { structuredContent: { id: string } };
       assert.equal(doc.structuredContent.id, documentId);
     });
 
     it('refuses unknown arguments, naming the valid ones', async () => {
       const client = await connect({ 'x-api-key': tenant.apiKey });
-      const refused = (await client.callTool({ name: 'list_documents', arguments: { query: 'nothing like this' } })) as TextResult;
+      const refused = (await client.callTool({
+        name: 'list_documents',
+        arguments: { query: 'nothing like this' },
+      })) as TextResult;
       assert.equal(refused.isError, true);
       assert.match(refused.content[0]!.text, /Unknown argument "query"; valid arguments: name, limit/);
       const wrongCase = (await client.callTool({ name: 'get_content', arguments: { documentId } })) as TextResult;
@@ -157,7 +204,12 @@ describeEachDialect(
     const post = (body: string, headers: Record<string, string> = {}) =>
       fetch(`${base}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': tenant.apiKey, ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-api-key': tenant.apiKey,
+          ...headers,
+        },
         body,
       });
     const initialize = JSON.stringify({
@@ -178,7 +230,10 @@ describeEachDialect(
 
     it('answers GET and DELETE with 405 (a stateless server has no stream and no session)', async () => {
       for (const method of ['GET', 'DELETE']) {
-        const res = await fetch(`${base}/mcp`, { method, headers: { accept: 'text/event-stream', 'x-api-key': tenant.apiKey } });
+        const res = await fetch(`${base}/mcp`, {
+          method,
+          headers: { accept: 'text/event-stream', 'x-api-key': tenant.apiKey },
+        });
         assert.equal(res.status, 405, method);
         assert.equal(res.headers.get('allow'), 'POST');
         assert.equal(((await res.json()) as { id: unknown }).id, null);
@@ -193,7 +248,11 @@ describeEachDialect(
       assert.equal(((await evil.json()) as { id: unknown }).id, null);
       const page = `https://agents-${tenant.subdomain}.example.com`;
       assert.equal((await post(initialize, { origin: page })).status, 403);
-      await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${tenant.tenantId}`, payload: { cors_origins: [page] } });
+      await ctx().admin({
+        method: 'PATCH',
+        url: `/api/v1/admin/tenants/${tenant.tenantId}`,
+        payload: { cors_origins: [page] },
+      });
       assert.equal((await post(initialize, { origin: page })).status, 200, 'an origin the tenant allows');
     });
 

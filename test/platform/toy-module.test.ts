@@ -33,7 +33,9 @@ const toyModule = defineModule({
           async (request, reply) => {
             const auth = authOf(request);
             const tenant = await tenants.get(auth.tenant.id);
-            await database.db.transaction().execute((trx) => jobs.enqueue(trx, 'toy.announce', { tenantId: tenant.id, name: request.body.name }));
+            await database.db
+              .transaction()
+              .execute((trx) => jobs.enqueue(trx, 'toy.announce', { tenantId: tenant.id, name: request.body.name }));
             return reply.status(202).send({ tenant: tenant.subdomain });
           },
         );
@@ -47,7 +49,15 @@ const toyModule = defineModule({
           kind: 'toy.announce',
           handler: async (job) => {
             const { tenantId, name } = job.payload;
-            const data = { document_id: 'toy', filename: name, folder_id: null, file_type: 'text/plain', file_size: 0, status: 'completed', ai_status: 'skipped' };
+            const data = {
+              document_id: 'toy',
+              filename: name,
+              folder_id: null,
+              file_type: 'text/plain',
+              file_size: 0,
+              status: 'completed',
+              ai_status: 'skipped',
+            };
             await events.record(database.db, { tenantId, name: 'document.uploaded', data });
           },
         },
@@ -62,19 +72,35 @@ describeEachDialect(
     it('serves its route, runs its job and records its event', async () => {
       const t = ctx();
       const tenant = await createTenant(t);
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/toys', headers: tenant.headers, payload: { name: 'kite' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/toys',
+        headers: tenant.headers,
+        payload: { name: 'kite' },
+      });
       assert.equal(res.statusCode, 202, res.body);
       assert.ok(res.headers['x-ratelimit-limit'], 'the route is rate limited by its declared class');
       assert.ok(t.container.jobDefinitions().some((d) => d.kind === 'toy.announce'));
-      const event = await waitFor(async () =>
-        t.container.database.db.selectFrom('events').selectAll().where('tenant_id', '=', tenant.tenantId).where('data', 'like', '%kite%').executeTakeFirst(),
+      const event = await waitFor(
+        async () =>
+          t.container.database.db
+            .selectFrom('events')
+            .selectAll()
+            .where('tenant_id', '=', tenant.tenantId)
+            .where('data', 'like', '%kite%')
+            .executeTakeFirst(),
         'the toy event',
       );
       assert.equal(JSON.parse(event.data).filename, 'kite');
       await waitFor(() => published.includes('kite'), 'the event published to the subscriber');
       // Tenant isolation comes from the platform: another tenant's key reaches the route as itself.
       const other = await createTenant(t);
-      const theirs = await t.app.inject({ method: 'POST', url: '/api/v1/toys', headers: other.headers, payload: { name: 'x' } });
+      const theirs = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/toys',
+        headers: other.headers,
+        payload: { name: 'x' },
+      });
       assert.equal(theirs.json().tenant, other.subdomain);
     });
   },

@@ -29,7 +29,14 @@ describe('the production bundle', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, [path.join(outdir, 'main.js'), 'serve'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        ADMIN_API_KEY: ADMIN_KEY,
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (d) => (output += String(d)));
@@ -71,14 +78,27 @@ describe('the production bundle', () => {
     const created = await fetch(`${base}/api/v1/admin/tenants`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bundle', subdomain: 'bundle', tier: 'enterprise', owner: { email: 'b@example.com', password: 'a long password', name: 'B' } }),
+      body: JSON.stringify({
+        name: 'Bundle',
+        subdomain: 'bundle',
+        tier: 'enterprise',
+        owner: { email: 'b@example.com', password: 'a long password', name: 'B' },
+      }),
     });
     assert.equal(created.status, 201, await created.clone().text());
     const apiKey = ((await created.json()) as { api_key: string }).api_key;
 
     const form = new FormData();
-    form.append('file', new Blob(['Acme Corporation agreed with Globex to deliver widgets to Berlin.'], { type: 'text/plain' }), 'memo.txt');
-    const uploaded = await fetch(`${base}/api/v1/documents/upload`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form });
+    form.append(
+      'file',
+      new Blob(['Acme Corporation agreed with Globex to deliver widgets to Berlin.'], { type: 'text/plain' }),
+      'memo.txt',
+    );
+    const uploaded = await fetch(`${base}/api/v1/documents/upload`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey },
+      body: form,
+    });
     assert.equal(uploaded.status, 201);
     const { id } = (await uploaded.json()) as { id: string };
 

@@ -16,7 +16,11 @@ export { REDIS_URL, redisAvailable };
  */
 
 /** The entry the processes run: the sources, or the production bundle with `TEST_SERVICE_MAIN=dist/main.js`. */
-export const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..', process.env['TEST_SERVICE_MAIN'] ?? 'src/main.ts');
+export const MAIN = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../..',
+  process.env['TEST_SERVICE_MAIN'] ?? 'src/main.ts',
+);
 /** Removes the rate-limit counters a run left under its prefix. */
 export async function dropRedisPrefix(prefix: string, url = REDIS_URL): Promise<void> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
@@ -42,8 +46,16 @@ export interface ServiceProcess {
 }
 
 /** Starts `node [nodeArgs] src/main.ts <command>` with exactly `env` on top of this process's environment. */
-export function spawnService(name: string, command: 'serve' | 'worker', env: Record<string, string>, nodeArgs: string[] = []): ServiceProcess {
-  const child = spawn(process.execPath, [...nodeArgs, MAIN, command], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnService(
+  name: string,
+  command: 'serve' | 'worker',
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): ServiceProcess {
+  const child = spawn(process.execPath, [...nodeArgs, MAIN, command], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const keep = (d: Buffer) => {
     out += String(d);
@@ -51,7 +63,9 @@ export function spawnService(name: string, command: 'serve' | 'worker', env: Rec
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
+  );
   return {
     name,
     command,
@@ -67,7 +81,8 @@ export function spawnService(name: string, command: 'serve' | 'worker', env: Rec
 export async function waitReady(svc: ServiceProcess, timeoutMs = 30_000, probe = '/readyz'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (svc.child.exitCode !== null || svc.child.signalCode !== null) throw new Error(`${svc.name} exited early:\n${svc.output()}`);
+    if (svc.child.exitCode !== null || svc.child.signalCode !== null)
+      throw new Error(`${svc.name} exited early:\n${svc.output()}`);
     if (svc.base) {
       try {
         const res = await fetch(`${svc.base}${probe}`);
@@ -117,13 +132,19 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
   const sockets = new Set<import('node:net').Socket>();
   const state: { hold: boolean; held: string[] } = { hold: false, held: [] };
   const server = http.createServer((req, res) => {
-    const holdThis = state.hold && req.method === 'PUT' && /\/documents\//.test(req.url ?? '') && !/[?&](partNumber|uploadId)=/.test(req.url ?? '');
+    const holdThis =
+      state.hold &&
+      req.method === 'PUT' &&
+      /\/documents\//.test(req.url ?? '') &&
+      !/[?&](partNumber|uploadId)=/.test(req.url ?? '');
     const forward = http.request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
         if (holdThis) {
           answer.resume();
-          answer.on('end', () => state.held.push(decodeURIComponent((req.url ?? '').split('?')[0]!.split('/').slice(2).join('/'))));
+          answer.on('end', () =>
+            state.held.push(decodeURIComponent((req.url ?? '').split('?')[0]!.split('/').slice(2).join('/'))),
+          );
           return; // never answered: the caller is killed while it waits
         }
         res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -172,7 +193,9 @@ export interface UploadOutcome {
 
 function multipartBody(filename: string): { boundary: string; head: Buffer; tail: Buffer } {
   const boundary = `mp${createHash('sha1').update(filename).digest('hex').slice(0, 16)}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return { boundary, head, tail };
 }
@@ -209,7 +232,11 @@ export function upload(
         method: 'POST',
         path: url.pathname,
         agent: false,
-        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + content.length + tail.length },
+        headers: {
+          ...headers,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + content.length + tail.length,
+        },
       },
       (res) => {
         let body = '';

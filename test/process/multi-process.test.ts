@@ -95,8 +95,18 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
   let heldKeys: string[] = [];
   const logins: Session[] = [];
   const crossChecks: { what: string; status: number; expected: number }[] = [];
-  let rateLimit: { statuses: number[]; vias: string[]; remaining: string[]; otherAfter: number; limitBody: unknown } | null = null;
-  let workerCrash: { inCompletionWrite: boolean; orphaned: { id: string; kind: string; payload: string }[]; effectAlreadyCommitted: string[] } | null = null;
+  let rateLimit: {
+    statuses: number[];
+    vias: string[];
+    remaining: string[];
+    otherAfter: number;
+    limitBody: unknown;
+  } | null = null;
+  let workerCrash: {
+    inCompletionWrite: boolean;
+    orphaned: { id: string; kind: string; payload: string }[];
+    effectAlreadyCommitted: string[];
+  } | null = null;
   const timings: Record<string, number> = {};
 
   const env = (extra: Record<string, string>): Record<string, string> => ({
@@ -130,7 +140,12 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
 
   async function startApi(name: string, s3Endpoint?: string): Promise<ServiceProcess> {
     const port = await freePort();
-    const svc = spawnService(name, 'serve', env({ PORT: String(port), ...(s3Endpoint ? { S3_ENDPOINT: s3Endpoint } : {}) }), ['--max-semi-space-size=4']);
+    const svc = spawnService(
+      name,
+      'serve',
+      env({ PORT: String(port), ...(s3Endpoint ? { S3_ENDPOINT: s3Endpoint } : {}) }),
+      ['--max-semi-space-size=4'],
+    );
     services.push(svc);
     return svc;
   }
@@ -144,9 +159,20 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
   const since = (t0: number) => Math.round(performance.now() - t0);
 
   async function login(base: string, subdomain: string, email: string, password: string): Promise<Session> {
-    const res = await call(base, 'POST', '/api/v1/auth/login', { 'x-tenant-subdomain': subdomain }, { email, password });
+    const res = await call(
+      base,
+      'POST',
+      '/api/v1/auth/login',
+      { 'x-tenant-subdomain': subdomain },
+      { email, password },
+    );
     assert.equal(res.status, 200, `login via ${base}: ${JSON.stringify(res.body)}`);
-    return { accessToken: res.body.access_token, refreshToken: res.body.refresh_token, csrfToken: res.body.csrf_token, via: base };
+    return {
+      accessToken: res.body.access_token,
+      refreshToken: res.body.refresh_token,
+      csrfToken: res.body.csrf_token,
+      via: base,
+    };
   }
 
   before(
@@ -157,10 +183,17 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
       await db.connect();
       // A process that dies mid-statement has that statement rolled back within 50 ms, instead of
       // the statement running to its end (see the completion-hold trigger below).
-      await db.query(`alter database ${new URL(store.url!).pathname.slice(1)} set client_connection_check_interval = '50ms'`);
+      await db.query(
+        `alter database ${new URL(store.url!).pathname.slice(1)} set client_connection_check_interval = '50ms'`,
+      );
 
       s3 = await startS3Server();
-      const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+      const client = new S3Client({
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+      });
       await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
       client.destroy();
       proxy = await startHoldingProxy(s3.endpoint);
@@ -178,12 +211,18 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
       // Tenants: one Enterprise tenant carries the load (no tier-wide limit), one Free tenant the rate limit.
       const subdomain = `mp${process.pid}${randomBytes(3).toString('hex')}`;
       const password = 'a long multi-process password';
-      const created = await call(api1.base!, 'POST', '/api/v1/admin/tenants', { authorization: `Bearer ${ADMIN_KEY}` }, {
-        name: 'Load',
-        subdomain,
-        tier: 'enterprise',
-        owner: { email: `owner@${subdomain}.example.com`, password, name: 'Owner' },
-      });
+      const created = await call(
+        api1.base!,
+        'POST',
+        '/api/v1/admin/tenants',
+        { authorization: `Bearer ${ADMIN_KEY}` },
+        {
+          name: 'Load',
+          subdomain,
+          tier: 'enterprise',
+          owner: { email: `owner@${subdomain}.example.com`, password, name: 'Owner' },
+        },
+      );
       assert.equal(created.status, 201, JSON.stringify(created.body));
       tenantId = created.body.tenant.id;
       loadHeaders = { 'x-api-key': created.body.api_key };
@@ -191,11 +230,17 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
       const freeKeys: string[] = [];
       for (const suffix of ['free', 'free2']) {
         const freeSub = `${subdomain}${suffix}`;
-        const free = await call(api2.base!, 'POST', '/api/v1/admin/tenants', { authorization: `Bearer ${ADMIN_KEY}` }, {
-          name: 'Free',
-          subdomain: freeSub,
-          owner: { email: `owner@${freeSub}.example.com`, password, name: 'Owner' },
-        });
+        const free = await call(
+          api2.base!,
+          'POST',
+          '/api/v1/admin/tenants',
+          { authorization: `Bearer ${ADMIN_KEY}` },
+          {
+            name: 'Free',
+            subdomain: freeSub,
+            owner: { email: `owner@${freeSub}.example.com`, password, name: 'Owner' },
+          },
+        );
         assert.equal(free.status, 201, JSON.stringify(free.body));
         assert.equal(free.body.tenant.tier, 'free');
         freeKeys.push(free.body.api_key);
@@ -225,7 +270,10 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
       const loops = [uploadLoop(api1), uploadLoop(api2), uploadLoop(api1), uploadLoop(api2)];
 
       // Logins mid-load on both processes; each session is used on the other process.
-      const [a, b] = await Promise.all([login(api1.base!, subdomain, email, password), login(api2.base!, subdomain, email, password)]);
+      const [a, b] = await Promise.all([
+        login(api1.base!, subdomain, email, password),
+        login(api2.base!, subdomain, email, password),
+      ]);
       logins.push(a, b);
       for (const [session, other, label] of [
         [a, api2, 'token from api-1 on api-2'],
@@ -235,7 +283,13 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
         const me = await call(other.base!, 'GET', '/api/v1/auth/me', auth);
         crossChecks.push({ what: `GET /auth/me, ${label}`, status: me.status, expected: 200 });
         // A write with the session's CSRF token: the CSRF secret is shared through the database.
-        const folder = await call(other.base!, 'POST', '/api/v1/folders', { ...auth, 'x-csrf-token': session.csrfToken }, { name: `Folder ${label}` });
+        const folder = await call(
+          other.base!,
+          'POST',
+          '/api/v1/folders',
+          { ...auth, 'x-csrf-token': session.csrfToken },
+          { name: `Folder ${label}` },
+        );
         crossChecks.push({ what: `POST /folders with CSRF, ${label}`, status: folder.status, expected: 201 });
         const docs = await call(other.base!, 'GET', '/api/v1/documents?page_size=5', auth);
         crossChecks.push({ what: `GET /documents, ${label}`, status: docs.status, expected: 200 });
@@ -245,7 +299,13 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
       for (const key of freeKeys) {
         const freeHeaders = { 'x-api-key': key };
         const window = Math.floor(Date.now() / 60_000);
-        const rl = { statuses: [] as number[], vias: [] as string[], remaining: [] as string[], otherAfter: 0, limitBody: null as unknown };
+        const rl = {
+          statuses: [] as number[],
+          vias: [] as string[],
+          remaining: [] as string[],
+          otherAfter: 0,
+          limitBody: null as unknown,
+        };
         for (let i = 0; i < 16; i++) {
           const via = i % 2 === 0 ? api1 : api2;
           const res = await call(via.base!, 'GET', '/api/v1/users', freeHeaders);
@@ -271,7 +331,9 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
         execute function mp_test_hold_completion()`);
       let inCompletionWrite = false;
       for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
-        const sleeping = await db.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep'`);
+        const sleeping = await db.query(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep'`,
+        );
         if (sleeping.rows[0].n > 0) {
           inCompletionWrite = true;
           break;
@@ -282,21 +344,33 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
       timings['workerKilledMs'] = since(tLoad);
       // Wait for PostgreSQL to drop the dead process's sessions (the held write rolls back), then look.
       for (const deadline = Date.now() + 5_000; Date.now() < deadline; ) {
-        const sleeping = await db.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep'`);
+        const sleeping = await db.query(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep'`,
+        );
         if (sleeping.rows[0].n === 0) break;
         await new Promise((r) => setTimeout(r, 20));
       }
       await db.query('drop trigger mp_test_hold_completion on jobs; drop function mp_test_hold_completion()');
-      const orphaned = await db.query(`select id, kind, payload from jobs where state = 'running' and locked_by like $1`, [`%:${worker1.pid}:%`]);
+      const orphaned = await db.query(
+        `select id, kind, payload from jobs where state = 'running' and locked_by like $1`,
+        [`%:${worker1.pid}:%`],
+      );
       // Which of them had already done their work when the process died (the dangerous case).
       const effectAlreadyCommitted: string[] = [];
       for (const job of orphaned.rows as { id: string; kind: string; payload: string }[]) {
         const documentId = (JSON.parse(job.payload) as { documentId?: string }).documentId;
         if (!documentId) continue;
-        const next = job.kind === 'processing.extract' ? ['processing.enrich', 'processing.index'] : job.kind === 'processing.enrich' ? ['processing.index'] : [];
+        const next =
+          job.kind === 'processing.extract'
+            ? ['processing.enrich', 'processing.index']
+            : job.kind === 'processing.enrich'
+              ? ['processing.index']
+              : [];
         const done =
           job.kind === 'processing.index'
-            ? await db.query(`select 1 from events where name = 'document.processed' and data like $1`, [`%${documentId}%`])
+            ? await db.query(`select 1 from events where name = 'document.processed' and data like $1`, [
+                `%${documentId}%`,
+              ])
             : await db.query(`select 1 from jobs where kind = any($1) and payload like $2`, [next, `%${documentId}%`]);
         if (done.rowCount! > 0) effectAlreadyCommitted.push(`${job.kind} ${documentId}`);
       }
@@ -308,7 +382,11 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
       let paused = 0;
       const cut = [0, 1].map((i) => {
         const content = documentText(10_000 + i);
-        return upload(api2.base!, loadHeaders, `cut-${i}.txt`, content, { pauseAfterBytes: content.length >> 1, resume: never, onPaused: () => paused++ });
+        return upload(api2.base!, loadHeaders, `cut-${i}.txt`, content, {
+          pauseAfterBytes: content.length >> 1,
+          resume: never,
+          onPaused: () => paused++,
+        });
       });
       proxy.hold = true;
       // Two whole uploads whose bytes the store keeps but whose answer it holds back (the load's
@@ -333,11 +411,22 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
 
       // Sessions issued by the dead API keep working on the survivor; a refresh there rotates them.
       const authB = { authorization: `Bearer ${b.accessToken}`, 'x-tenant-subdomain': subdomain };
-      crossChecks.push({ what: 'GET /auth/me on api-1 with a token api-2 issued before it died', status: (await call(api1.base!, 'GET', '/api/v1/auth/me', authB)).status, expected: 200 });
+      crossChecks.push({
+        what: 'GET /auth/me on api-1 with a token api-2 issued before it died',
+        status: (await call(api1.base!, 'GET', '/api/v1/auth/me', authB)).status,
+        expected: 200,
+      });
       const refreshed = await call(api1.base!, 'POST', '/api/v1/auth/refresh', {}, { refresh_token: b.refreshToken });
-      crossChecks.push({ what: 'POST /auth/refresh on api-1 of a session opened on api-2', status: refreshed.status, expected: 200 });
+      crossChecks.push({
+        what: 'POST /auth/refresh on api-1 of a session opened on api-2',
+        status: refreshed.status,
+        expected: 200,
+      });
       if (refreshed.status === 200) {
-        const me = await call(api1.base!, 'GET', '/api/v1/auth/me', { authorization: `Bearer ${refreshed.body.access_token}`, 'x-tenant-subdomain': subdomain });
+        const me = await call(api1.base!, 'GET', '/api/v1/auth/me', {
+          authorization: `Bearer ${refreshed.body.access_token}`,
+          'x-tenant-subdomain': subdomain,
+        });
         crossChecks.push({ what: 'GET /auth/me with the refreshed token', status: me.status, expected: 200 });
       }
       const late = await login(api1.base!, subdomain, email, password);
@@ -350,7 +439,10 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
           `select count(*)::int as n from jobs where state in ('available', 'running') and run_at <= $1 and kind <> 'documents.collect_orphan'`,
           [Date.now() + 1_000],
         );
-        const processing = await db.query(`select count(*)::int as n from documents where tenant_id = $1 and status = 'processing'`, [tenantId]);
+        const processing = await db.query(
+          `select count(*)::int as n from documents where tenant_id = $1 and status = 'processing'`,
+          [tenantId],
+        );
         if (pending.rows[0].n === 0 && processing.rows[0].n === 0) break;
         if (Date.now() > deadline) break; // the tests below say what is missing
         await new Promise((r) => setTimeout(r, 200));
@@ -372,34 +464,62 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function documentRows(): Promise<{ id: string; original_filename: string; sha256: string; file_size: number; storage_key: string; status: string; ai_status: string }[]> {
-    const res = await db!.query('select id, original_filename, sha256, file_size, storage_key, status, ai_status from documents where tenant_id = $1', [tenantId]);
+  async function documentRows(): Promise<
+    {
+      id: string;
+      original_filename: string;
+      sha256: string;
+      file_size: number;
+      storage_key: string;
+      status: string;
+      ai_status: string;
+    }[]
+  > {
+    const res = await db!.query(
+      'select id, original_filename, sha256, file_size, storage_key, status, ai_status from documents where tenant_id = $1',
+      [tenantId],
+    );
     return res.rows;
   }
 
   it('ran the topology as planned: both kills landed mid-load', (t) => {
     t.diagnostic(`timings ${JSON.stringify(timings)}`);
     const accepted = outcomes.filter((o) => o.status === 201);
-    t.diagnostic(`uploads: ${outcomes.length} issued, ${accepted.length} accepted (201), ${outcomes.filter((o) => o.status === 0).length} cut by the kill`);
+    t.diagnostic(
+      `uploads: ${outcomes.length} issued, ${accepted.length} accepted (201), ${outcomes.filter((o) => o.status === 0).length} cut by the kill`,
+    );
     t.diagnostic(`worker crash: ${JSON.stringify(workerCrash)}`);
     t.diagnostic(`held store answers at the API kill: ${heldKeys.length}`);
-    assert.ok(workerCrash?.inCompletionWrite, 'worker-1 was killed inside the write that records its finished pipeline jobs');
+    assert.ok(
+      workerCrash?.inCompletionWrite,
+      'worker-1 was killed inside the write that records its finished pipeline jobs',
+    );
     assert.ok(workerCrash.orphaned.length > 0, 'the killed worker left running jobs behind');
     assert.ok(heldKeys.length >= 2, 'api-2 was killed with stored bytes waiting for their document row');
     assert.ok(
       outcomes.some((o) => o.status === 201 && o.via === api2.base),
       'api-2 accepted uploads before it died',
     );
-    assert.ok(accepted.some((o) => o.endedMs < timings['workerKilledMs']!), 'uploads were accepted before the worker was killed');
     assert.ok(
-      accepted.some((o) => o.endedMs > timings['workerKilledMs']! && o.endedMs < timings['apiKilledMs']!) || timings['apiKilledMs']! - timings['workerKilledMs']! < 500,
+      accepted.some((o) => o.endedMs < timings['workerKilledMs']!),
+      'uploads were accepted before the worker was killed',
+    );
+    assert.ok(
+      accepted.some((o) => o.endedMs > timings['workerKilledMs']! && o.endedMs < timings['apiKilledMs']!) ||
+        timings['apiKilledMs']! - timings['workerKilledMs']! < 500,
       'and between the kills',
     );
-    assert.ok(accepted.some((o) => o.endedMs > timings['apiKilledMs']!), 'and after the API was killed, by the survivor');
+    assert.ok(
+      accepted.some((o) => o.endedMs > timings['apiKilledMs']!),
+      'and after the API was killed, by the survivor',
+    );
     // Anything but 201 or a dead connection is a failure of the service, not of the kill.
     const unexpected = outcomes.filter((o) => o.status !== 201 && o.status !== 0);
     assert.deepEqual(unexpected, [], 'no upload answered an error');
-    assert.ok(outcomes.filter((o) => o.status === 0).every((o) => o.via === api2.base), 'only uploads to the killed API failed');
+    assert.ok(
+      outcomes.filter((o) => o.status === 0).every((o) => o.via === api2.base),
+      'only uploads to the killed API failed',
+    );
   });
 
   it('no accepted upload is lost: each 201 has its row and downloads with the SHA-256 sent', async () => {
@@ -426,7 +546,11 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
       assert.ok(keys.has(row.storage_key), `row ${row.id} has its bytes`);
       const res = await fetch(`${api1.base}/api/v1/documents/${row.id}/download`, { headers: loadHeaders });
       const bytes = Buffer.from(await res.arrayBuffer());
-      assert.equal(createHash('sha256').update(bytes).digest('hex'), row.sha256, `row ${row.id}: bytes match the recorded hash`);
+      assert.equal(
+        createHash('sha256').update(bytes).digest('hex'),
+        row.sha256,
+        `row ${row.id}: bytes match the recorded hash`,
+      );
     }
     assert.deepEqual(s3!.pendingUploads(BUCKET), [], 'no unfinished multipart upload');
 
@@ -443,8 +567,16 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
     const documentKeys = [...keys].filter((k) => k.startsWith(`tenants/${tenantId}/documents/`));
     const orphanKeys = documentKeys.filter((k) => !rowIds.has(k.slice(k.lastIndexOf('/') + 1)));
     for (const held of heldKeys) assert.ok(orphanKeys.includes(held), `held upload ${held}: bytes stored, no row`);
-    const guards = await db!.query(`select payload, state, run_at from jobs where kind = 'documents.collect_orphan' and tenant_id = $1`, [tenantId]);
-    const guarded = new Map((guards.rows as { payload: string; state: string; run_at: number }[]).map((g) => [JSON.parse(g.payload).documentId as string, g]));
+    const guards = await db!.query(
+      `select payload, state, run_at from jobs where kind = 'documents.collect_orphan' and tenant_id = $1`,
+      [tenantId],
+    );
+    const guarded = new Map(
+      (guards.rows as { payload: string; state: string; run_at: number }[]).map((g) => [
+        JSON.parse(g.payload).documentId as string,
+        g,
+      ]),
+    );
     for (const key of orphanKeys) {
       const guard = guarded.get(key.slice(key.lastIndexOf('/') + 1));
       assert.ok(guard, `orphaned bytes ${key} have a collect_orphan job`);
@@ -457,10 +589,17 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
     const rows = await documentRows();
     assert.ok(rows.length > 0);
     const notDone = rows.filter((r) => r.status !== 'completed' || r.ai_status !== 'completed');
-    assert.deepEqual(notDone.map((r) => `${r.id} ${r.status}/${r.ai_status}`), [], 'every document completed, AI included');
+    assert.deepEqual(
+      notDone.map((r) => `${r.id} ${r.status}/${r.ai_status}`),
+      [],
+      'every document completed, AI included',
+    );
 
     // The dead worker's jobs were rescued after their lease and finished by the other worker.
-    const rescued = await db!.query(`select id, kind, state, attempts, locked_by, last_error from jobs where id = any($1)`, [workerCrash!.orphaned.map((j) => j.id)]);
+    const rescued = await db!.query(
+      `select id, kind, state, attempts, locked_by, last_error from jobs where id = any($1)`,
+      [workerCrash!.orphaned.map((j) => j.id)],
+    );
     for (const job of rescued.rows) {
       assert.equal(job.state, 'completed', `rescued ${job.kind} ${job.id}`);
       assert.ok(job.attempts >= 2, 'ran again');
@@ -471,11 +610,17 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
     assert.deepEqual(dead.rows, [], 'no job died');
 
     // Effects, counted per document: one job of each pipeline step, one of each event, no duplicated passage.
-    const jobs = await db!.query(`select kind, payload from jobs where kind = any($1) and tenant_id = $2`, [[...PIPELINE], tenantId]);
-    const events = await db!.query(`select name, data from events where tenant_id = $1 and name like 'document.%'`, [tenantId]);
-    const chunks = await db!.query(`select document_id, count(*)::int as n, count(distinct chunk_index)::int as distinct_n from document_chunks where tenant_id = $1 group by document_id`, [
+    const jobs = await db!.query(`select kind, payload from jobs where kind = any($1) and tenant_id = $2`, [
+      [...PIPELINE],
       tenantId,
     ]);
+    const events = await db!.query(`select name, data from events where tenant_id = $1 and name like 'document.%'`, [
+      tenantId,
+    ]);
+    const chunks = await db!.query(
+      `select document_id, count(*)::int as n, count(distinct chunk_index)::int as distinct_n from document_chunks where tenant_id = $1 group by document_id`,
+      [tenantId],
+    );
     const perDoc = new Map<string, Record<string, number>>(rows.map((r) => [r.id, {}]));
     const bump = (id: string, what: string) => {
       const counts = perDoc.get(id) ?? {};
@@ -484,7 +629,9 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
     };
     for (const j of jobs.rows as { kind: string; payload: string }[]) bump(JSON.parse(j.payload).documentId, j.kind);
     for (const e of events.rows as { name: string; data: string }[]) bump(JSON.parse(e.data).document_id, e.name);
-    const chunked = new Map((chunks.rows as { document_id: string; n: number; distinct_n: number }[]).map((c) => [c.document_id, c]));
+    const chunked = new Map(
+      (chunks.rows as { document_id: string; n: number; distinct_n: number }[]).map((c) => [c.document_id, c]),
+    );
     const wrong: string[] = [];
     for (const [id, counts] of perDoc) {
       for (const what of [...PIPELINE, 'document.uploaded', 'document.processed']) {
@@ -492,7 +639,8 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
       }
       if (counts['document.failed']) wrong.push(`${id}: ${counts['document.failed']} × document.failed`);
       const c = chunked.get(id);
-      if (!c || c.n === 0 || c.n !== c.distinct_n) wrong.push(`${id}: passages ${c ? `${c.n} rows, ${c.distinct_n} distinct` : 'missing'}`);
+      if (!c || c.n === 0 || c.n !== c.distinct_n)
+        wrong.push(`${id}: passages ${c ? `${c.n} rows, ${c.distinct_n} distinct` : 'missing'}`);
     }
     assert.deepEqual(
       wrong,
@@ -506,9 +654,19 @@ describe('scale-out: 2 API + 2 worker processes on PostgreSQL, Redis and S3, wit
 
   it('rate limits are shared: the 16th call of a Free tenant across both processes is refused', (t) => {
     assert.ok(rateLimit);
-    t.diagnostic(`statuses ${rateLimit.statuses.join(',')} via ${rateLimit.vias.join(',')}; remaining ${rateLimit.remaining.join(',')}`);
-    assert.deepEqual(rateLimit.statuses.slice(0, 15), Array(15).fill(200), 'the first 15 (8 on api-1, 7 on api-2) pass');
-    assert.deepEqual(rateLimit.remaining.slice(0, 15), Array.from({ length: 15 }, (_, i) => String(14 - i)), 'one counter, decremented by both processes');
+    t.diagnostic(
+      `statuses ${rateLimit.statuses.join(',')} via ${rateLimit.vias.join(',')}; remaining ${rateLimit.remaining.join(',')}`,
+    );
+    assert.deepEqual(
+      rateLimit.statuses.slice(0, 15),
+      Array(15).fill(200),
+      'the first 15 (8 on api-1, 7 on api-2) pass',
+    );
+    assert.deepEqual(
+      rateLimit.remaining.slice(0, 15),
+      Array.from({ length: 15 }, (_, i) => String(14 - i)),
+      'one counter, decremented by both processes',
+    );
     assert.equal(rateLimit.statuses[15], 429, 'the 16th, on api-2, is refused');
     assert.equal(rateLimit.otherAfter, 429, 'and so is the next, on the other process');
     assert.equal((rateLimit.limitBody as { error: string }).error, 'rate_limit_exceeded');

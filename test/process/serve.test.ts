@@ -13,7 +13,10 @@ import { waitUntilAnswering } from './multi-process-support.ts';
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 
 function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, 'serve'], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (d) => (out += String(d)));
   child.stderr?.on('data', (d) => (out += String(d)));
@@ -33,7 +36,13 @@ describe('the service process', () => {
     await bundleIfStale(path.join(root, 'dist'));
     const child = spawn('npm', ['start', '--silent'], {
       cwd: root,
-      env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), DATA_DIR: dataDir, ADMIN_API_KEY: 'npm-start-test-key' },
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'info',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        ADMIN_API_KEY: 'npm-start-test-key',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -59,7 +68,9 @@ describe('the service process', () => {
 
     const key = fs.readFileSync(path.join(dataDir, 'admin-api-key'), 'utf8').trim();
     assert.match(output(), new RegExp(key), 'the generated key is printed once');
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/admin/tenants`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/admin/tenants`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     assert.equal(res.status, 200);
     assert.ok(res.headers.get('x-request-id'));
 
@@ -87,7 +98,12 @@ describe('the service process', () => {
     const created = await fetch(`http://127.0.0.1:${port}/api/v1/admin/tenants`, {
       method: 'POST',
       headers: { authorization: 'Bearer drain-admin-key', 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Drain', subdomain: 'drain', tier: 'enterprise', owner: { email: 'd@example.com', password: 'a long password', name: 'D' } }),
+      body: JSON.stringify({
+        name: 'Drain',
+        subdomain: 'drain',
+        tier: 'enterprise',
+        owner: { email: 'd@example.com', password: 'a long password', name: 'D' },
+      }),
     });
     const apiKey = (await created.json()).api_key as string;
 

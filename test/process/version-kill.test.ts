@@ -18,7 +18,10 @@ type Json = any;
 /** Every file under `dir` (relative paths). */
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }
 
 describe('kill -9 of the API during a version upload (SQLite, embedded)', () => {
@@ -30,7 +33,13 @@ describe('kill -9 of the API during a version upload (SQLite, embedded)', () => 
   });
   const start = async (name: string) => {
     const port = await freePort();
-    const svc = spawnService(name, 'serve', { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN, LOG_LEVEL: 'warn' });
+    const svc = spawnService(name, 'serve', {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_API_KEY: ADMIN,
+      LOG_LEVEL: 'warn',
+    });
     services.push(svc);
     await waitReady(svc, 90_000);
     return svc;
@@ -41,7 +50,12 @@ describe('kill -9 of the API during a version upload (SQLite, embedded)', () => 
     const created = await fetch(`${api.base}/api/v1/admin/tenants`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Kill', subdomain: 'kill', tier: 'enterprise', owner: { email: 'owner@kill.test', password: 'a long password 1', name: 'Owner' } }),
+      body: JSON.stringify({
+        name: 'Kill',
+        subdomain: 'kill',
+        tier: 'enterprise',
+        owner: { email: 'owner@kill.test', password: 'a long password 1', name: 'Owner' },
+      }),
     });
     assert.equal(created.status, 201, await created.clone().text());
     const tenant = (await created.json()) as Json;
@@ -49,7 +63,9 @@ describe('kill -9 of the API during a version upload (SQLite, embedded)', () => 
     const tenantId = tenant.tenant.id as string;
     const form = new FormData();
     form.append('file', new Blob([V1]), 'handbook.txt');
-    const uploaded = (await (await fetch(`${api.base}/api/v1/documents/upload`, { method: 'POST', headers, body: form })).json()) as Json;
+    const uploaded = (await (
+      await fetch(`${api.base}/api/v1/documents/upload`, { method: 'POST', headers, body: form })
+    ).json()) as Json;
     const id = uploaded.id as string;
     // The document files of the tenant (its thumbnail may be rendered meanwhile, elsewhere).
     const blobRoot = path.join(dataDir, 'blobs', 'tenants', tenantId, 'documents');
@@ -58,7 +74,9 @@ describe('kill -9 of the API during a version upload (SQLite, embedded)', () => 
     // Half of a 4 MB version is sent, then the process is killed while it is streaming it.
     const content = Buffer.alloc(4 * 1024 * 1024, 0x62);
     const boundary = 'versionkillboundary';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="handbook.txt"\r\nContent-Type: text/plain\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="handbook.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+    );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const url = new URL(`/api/v1/documents/${id}/versions`, api.base!);
     const answered = new Promise<number>((resolve) => {
@@ -69,7 +87,11 @@ describe('kill -9 of the API during a version upload (SQLite, embedded)', () => 
           method: 'POST',
           path: url.pathname,
           agent: false,
-          headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + content.length + tail.length },
+          headers: {
+            ...headers,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': head.length + content.length + tail.length,
+          },
         },
         (res) => {
           res.resume();
@@ -84,7 +106,12 @@ describe('kill -9 of the API during a version upload (SQLite, embedded)', () => 
     const guardsOf = () => {
       const db = new DatabaseSync(dbFile, { readOnly: true });
       try {
-        return (db.prepare(`select payload, run_at from jobs where kind = 'documents.collect_orphan'`).all() as { payload: string; run_at: number }[])
+        return (
+          db.prepare(`select payload, run_at from jobs where kind = 'documents.collect_orphan'`).all() as {
+            payload: string;
+            run_at: number;
+          }[]
+        )
           .map((r) => ({ ...JSON.parse(r.payload), runAt: Number(r.run_at) }))
           .filter((p) => p.documentId !== id);
       } finally {
@@ -99,9 +126,20 @@ describe('kill -9 of the API during a version upload (SQLite, embedded)', () => 
 
     const db = new DatabaseSync(dbFile, { readOnly: true });
     try {
-      assert.equal((db.prepare('select count(*) as n from document_versions').get() as { n: number }).n, 0, 'no version row');
-      const row = db.prepare('select sha256, storage_key from documents where id = ?').get(id) as { sha256: string; storage_key: string };
-      assert.equal(row.sha256, createHash('sha256').update(V1).digest('hex'), 'the document is still its first version');
+      assert.equal(
+        (db.prepare('select count(*) as n from document_versions').get() as { n: number }).n,
+        0,
+        'no version row',
+      );
+      const row = db.prepare('select sha256, storage_key from documents where id = ?').get(id) as {
+        sha256: string;
+        storage_key: string;
+      };
+      assert.equal(
+        row.sha256,
+        createHash('sha256').update(V1).digest('hex'),
+        'the document is still its first version',
+      );
     } finally {
       db.close();
     }

@@ -31,7 +31,11 @@ export async function trainingDone(t: TestApp, tenantId: string): Promise<void> 
         .where('state', 'in', ['available', 'running'])
         .executeTakeFirst();
       if (pending) return false;
-      const row = await db.selectFrom('learned_tag_models').select(['changed_at', 'trained_from']).where('tenant_id', '=', tenantId).executeTakeFirst();
+      const row = await db
+        .selectFrom('learned_tag_models')
+        .select(['changed_at', 'trained_from'])
+        .where('tenant_id', '=', tenantId)
+        .executeTakeFirst();
       return row !== undefined && row.trained_from !== null && Number(row.trained_from) >= Number(row.changed_at);
     },
     `the learned tags of tenant ${tenantId} to be trained`,
@@ -41,5 +45,7 @@ export async function trainingDone(t: TestApp, tenantId: string): Promise<void> 
 
 /** The learned tags on a document's detail, by name. */
 export function learnedTagsOf(doc: Json): Map<string, number> {
-  return new Map(doc.ai_tag_details.filter((t: Json) => t.source === 'learned').map((t: Json) => [t.name, t.confidence]));
+  return new Map(
+    doc.ai_tag_details.filter((t: Json) => t.source === 'learned').map((t: Json) => [t.name, t.confidence]),
+  );
 }

@@ -39,7 +39,12 @@ describeEachDialect(
 
     it('shows type, key fields, confidences, tag details and typed entities beside the spec fields', async () => {
       tenant = await createTenant(ctx(), { tier: 'enterprise' });
-      await ctx().app.inject({ method: 'POST', url: '/api/v1/tags', headers: tenant.headers, payload: { name: 'Surgical Gloves' } });
+      await ctx().app.inject({
+        method: 'POST',
+        url: '/api/v1/tags',
+        headers: tenant.headers,
+        payload: { name: 'Surgical Gloves' },
+      });
       const id = await uploadOk(ctx(), tenant.headers, { filename: 'po.txt', content: Buffer.from(ORDER) });
       const doc = await settled(id);
       assert.equal(doc.ai_status, 'completed');
@@ -52,19 +57,34 @@ describeEachDialect(
       assert.ok(doc.ai_summary_confidence > 0 && doc.ai_summary_confidence <= 1);
       // The spec's shapes stay as they were: tag names and string lists.
       assert.ok(doc.ai_tags.every((t: unknown) => typeof t === 'string'));
-      assert.deepEqual(doc.ai_tag_details.map((t: { name: string }) => t.name), doc.ai_tags);
-      assert.ok(doc.ai_tag_details.every((t: { source: string; confidence: number }) => t.source === 'extracted' && t.confidence > 0));
+      assert.deepEqual(
+        doc.ai_tag_details.map((t: { name: string }) => t.name),
+        doc.ai_tags,
+      );
+      assert.ok(
+        doc.ai_tag_details.every(
+          (t: { source: string; confidence: number }) => t.source === 'extracted' && t.confidence > 0,
+        ),
+      );
       // The tenant's own spelling of a topic the text supports.
       assert.ok(doc.ai_tags.includes('surgical gloves'), doc.ai_tags.join(', '));
-      for (const key of ['people', 'organizations', 'dates', 'locations']) assert.ok(doc.entities[key].every((v: unknown) => typeof v === 'string'), key);
+      for (const key of ['people', 'organizations', 'dates', 'locations'])
+        assert.ok(
+          doc.entities[key].every((v: unknown) => typeof v === 'string'),
+          key,
+        );
       assert.ok(doc.entities.organizations.includes('Redwood Valley Medical Center'));
       assert.ok(doc.entities.locations.includes('Sacramento'), JSON.stringify(doc.entities.locations));
-      assert.deepEqual(doc.entities.amounts, [{ value: 32078.75, currency: 'USD', text: 'USD 32,078.75', confidence: 0.95 }]);
+      assert.deepEqual(doc.entities.amounts, [
+        { value: 32078.75, currency: 'USD', text: 'USD 32,078.75', confidence: 0.95 },
+      ]);
       assert.deepEqual(
         doc.entities.details.dates.map((d: { value: string }) => d.value),
         ['2025-03-28', '2025-04-15'],
       );
-      assert.ok(doc.entities.details.organizations.every((o: { confidence: number }) => o.confidence > 0 && o.confidence <= 1));
+      assert.ok(
+        doc.entities.details.organizations.every((o: { confidence: number }) => o.confidence > 0 && o.confidence <= 1),
+      );
 
       // Lists of the API-key variant carry the type and the entities.
       const list = (await get('/documents')).json();
@@ -76,7 +96,8 @@ describeEachDialect(
     it('documents the additions in the served OpenAPI document', async () => {
       const spec = (await ctx().app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
       const text = JSON.stringify(spec);
-      for (const field of ['ai_document_type', 'ai_fields', 'ai_tag_details', 'ai_summary_confidence', 'alternatives']) assert.ok(text.includes(`"${field}"`), field);
+      for (const field of ['ai_document_type', 'ai_fields', 'ai_tag_details', 'ai_summary_confidence', 'alternatives'])
+        assert.ok(text.includes(`"${field}"`), field);
     });
   },
   { worker: true },

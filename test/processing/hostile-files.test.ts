@@ -4,7 +4,14 @@ import { freePort } from '../../bench/support.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { tinyPdf } from '../documents/helpers.ts';
 import { pdfContentBomb } from '../fixtures/extraction/bombs.ts';
-import { call, type ServiceProcess, spawnService, stopService, upload, waitReady } from '../process/multi-process-support.ts';
+import {
+  call,
+  type ServiceProcess,
+  spawnService,
+  stopService,
+  upload,
+  waitReady,
+} from '../process/multi-process-support.ts';
 import { DIALECTS } from '../support/app.ts';
 import { createTestStore, type TestStore } from '../support/databases.ts';
 import { sampleProcessMemory } from '../support/process-memory.ts';
@@ -42,12 +49,18 @@ for (const dialect of DIALECTS) {
       );
       await waitReady(service, 60_000);
       database = openDatabase({ url: store.url, dataDir: store.dataDir });
-      const tenant = await call(service.base!, 'POST', '/api/v1/admin/tenants', { authorization: `Bearer ${ADMIN_KEY}` }, {
-        name: 'Bombs',
-        subdomain: `bombs-${dialect}`,
-        tier: 'enterprise',
-        owner: { email: 'owner@bombs.example', password: 'a long password', name: 'Owner' },
-      });
+      const tenant = await call(
+        service.base!,
+        'POST',
+        '/api/v1/admin/tenants',
+        { authorization: `Bearer ${ADMIN_KEY}` },
+        {
+          name: 'Bombs',
+          subdomain: `bombs-${dialect}`,
+          tier: 'enterprise',
+          owner: { email: 'owner@bombs.example', password: 'a long password', name: 'Owner' },
+        },
+      );
       assert.equal(tenant.status, 201, JSON.stringify(tenant.body));
       headers = { 'x-api-key': tenant.body.api_key };
     });
@@ -70,7 +83,10 @@ for (const dialect of DIALECTS) {
           .where('state', 'in', ['available', 'running'])
           .execute();
         if (doc.status !== 'processing' && pending.length === 0) return doc;
-        if (Date.now() > deadline) throw new Error(`document ${id} still ${doc.status} with ${pending.length} job(s) pending:\n${service.output()}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `document ${id} still ${doc.status} with ${pending.length} job(s) pending:\n${service.output()}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     };
@@ -97,7 +113,9 @@ for (const dialect of DIALECTS) {
         assert.equal(sent.status, 201, sent.error);
         const doc = await settled(sent.id!, 120_000);
         const { peakMiB, peaks } = memory.stop();
-        t.diagnostic(`RSS before ${Math.round(before)} MiB, peak ${Math.round(peakMiB)} MiB (${[...peaks].map(([pid, mib]) => `${pid}: ${Math.round(mib)}`).join(', ')})`);
+        t.diagnostic(
+          `RSS before ${Math.round(before)} MiB, peak ${Math.round(peakMiB)} MiB (${[...peaks].map(([pid, mib]) => `${pid}: ${Math.round(mib)}`).join(', ')})`,
+        );
 
         assert.equal(doc.status, 'failed');
         assert.equal(doc.ai_status, 'failed');
@@ -117,7 +135,10 @@ for (const dialect of DIALECTS) {
       const doc = await settled(sent.id!, 60_000);
       assert.equal(doc.status, 'completed');
       assert.equal(doc.processing_error, null);
-      assert.match((await call(service.base!, 'GET', `/api/v1/documents/${sent.id}/content`, headers)).body.content, /Invoice total due/);
+      assert.match(
+        (await call(service.base!, 'GET', `/api/v1/documents/${sent.id}/content`, headers)).body.content,
+        /Invoice total due/,
+      );
     });
   });
 }

@@ -1,12 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MIN_TAGGED_DOCUMENTS, proposeTags, type TaggedExample, trainTagModel } from '../../src/modules/processing/learned-tag-model.ts';
+import {
+  MIN_TAGGED_DOCUMENTS,
+  proposeTags,
+  type TaggedExample,
+  trainTagModel,
+} from '../../src/modules/processing/learned-tag-model.ts';
 import { documentTerms, withDocumentType } from '../../src/modules/processing/learned-tag-terms.ts';
 import { facilityNote, invoice, offerLetter } from './tagged-corpus.ts';
 
 const examples = (counts: { finance: number; hr: number; notes: number }): TaggedExample[] => [
-  ...Array.from({ length: counts.finance }, (_, i) => ({ terms: documentTerms(invoice(i), 'invoice'), tags: ['finance'] })),
-  ...Array.from({ length: counts.hr }, (_, i) => ({ terms: documentTerms(offerLetter(i), 'employment_letter'), tags: ['hr'] })),
+  ...Array.from({ length: counts.finance }, (_, i) => ({
+    terms: documentTerms(invoice(i), 'invoice'),
+    tags: ['finance'],
+  })),
+  ...Array.from({ length: counts.hr }, (_, i) => ({
+    terms: documentTerms(offerLetter(i), 'employment_letter'),
+    tags: ['hr'],
+  })),
   ...Array.from({ length: counts.notes }, (_, i) => ({ terms: documentTerms(facilityNote(i), 'memo'), tags: [] })),
 ];
 
@@ -15,13 +26,22 @@ describe('learned-tag terms', () => {
     const terms = documentTerms('The invoice INV-2041 is due: invoices are due within 30 days.', 'invoice');
     assert.equal(terms['invoic'], 2);
     assert.equal(terms['type:invoice'], 3);
-    assert.ok(!('the' in terms) && !('30' in terms) && !Object.keys(terms).some((t) => /\d/.test(t)), JSON.stringify(terms));
+    assert.ok(
+      !('the' in terms) && !('30' in terms) && !Object.keys(terms).some((t) => /\d/.test(t)),
+      JSON.stringify(terms),
+    );
   });
 
   it('replaces the document type', () => {
     const terms = withDocumentType(documentTerms('A receipt for lunch.', 'invoice'), 'receipt');
-    assert.deepEqual(Object.keys(terms).filter((t) => t.startsWith('type:')), ['type:receipt']);
-    assert.deepEqual(Object.keys(withDocumentType(terms, null)).filter((t) => t.startsWith('type:')), []);
+    assert.deepEqual(
+      Object.keys(terms).filter((t) => t.startsWith('type:')),
+      ['type:receipt'],
+    );
+    assert.deepEqual(
+      Object.keys(withDocumentType(terms, null)).filter((t) => t.startsWith('type:')),
+      [],
+    );
   });
 });
 
@@ -76,7 +96,11 @@ describe('learned-tag model', () => {
 
   it('still proposes from a model stored before centroids (three calibration numbers, no centroid)', async () => {
     const model = (await trainTagModel(examples({ finance: 5, hr: 5, notes: 4 })))!;
-    const old = { ...model, calibration: model.calibration.slice(0, 3) as [number, number, number], tags: model.tags.map(({ centroid: _, ...t }) => t) };
+    const old = {
+      ...model,
+      calibration: model.calibration.slice(0, 3) as [number, number, number],
+      tags: model.tags.map(({ centroid: _, ...t }) => t),
+    };
     const proposals = proposeTags(old, documentTerms(invoice(20), 'invoice'), 0);
     assert.equal(proposals[0]!.name, 'finance');
     assert.ok(proposals.every((p) => p.confidence >= 0 && p.confidence <= 1));

@@ -39,15 +39,23 @@ describeEachDialect(
   'processing pipeline',
   (ctx) => {
     let tenant: TestTenant;
-    const get = (url: string, headers = tenant.headers) => ctx().app.inject({ method: 'GET', url: `/api/v1${url}`, headers });
-    const post = (url: string, headers = tenant.headers) => ctx().app.inject({ method: 'POST', url: `/api/v1${url}`, headers });
+    const get = (url: string, headers = tenant.headers) =>
+      ctx().app.inject({ method: 'GET', url: `/api/v1${url}`, headers });
+    const post = (url: string, headers = tenant.headers) =>
+      ctx().app.inject({ method: 'POST', url: `/api/v1${url}`, headers });
     // Polls the row, then reads the API once: polling the API itself spent the tier's requests a
     // minute (429) whenever processing took more than a few seconds on a loaded machine.
     const settled = async (id: string, headers = tenant.headers) => {
       await waitFor(
         async () => {
-          const d = await ctx().container.database.db.selectFrom('documents').select(['status', 'ai_status']).where('id', '=', id).executeTakeFirst();
-          return d !== undefined && d.status !== 'processing' && d.ai_status !== 'processing' && d.ai_status !== 'queued';
+          const d = await ctx()
+            .container.database.db.selectFrom('documents')
+            .select(['status', 'ai_status'])
+            .where('id', '=', id)
+            .executeTakeFirst();
+          return (
+            d !== undefined && d.status !== 'processing' && d.ai_status !== 'processing' && d.ai_status !== 'queued'
+          );
         },
         `document ${id} to finish processing`,
         60_000,
@@ -65,7 +73,10 @@ describeEachDialect(
       assert.ok(doc.ai_summary.length > 20 && doc.ai_summary.length < CONTRACT.length, doc.ai_summary);
       assert.ok(doc.ai_tags.length > 0 && doc.ai_tags.every((t: string) => t === t.toLowerCase()), String(doc.ai_tags));
       assert.ok(doc.entities.people.includes('Jane Smith'), JSON.stringify(doc.entities));
-      assert.ok(doc.entities.organizations.some((o: string) => /Northwind/.test(o)), JSON.stringify(doc.entities));
+      assert.ok(
+        doc.entities.organizations.some((o: string) => /Northwind/.test(o)),
+        JSON.stringify(doc.entities),
+      );
       assert.ok(doc.entities.dates.includes('2026-03-03'), JSON.stringify(doc.entities));
 
       const chunks = await ctx()
@@ -76,7 +87,14 @@ describeEachDialect(
         .execute();
       assert.ok(chunks.length >= 1);
       // Hashed features (384) and GloVe word vectors (100), as `npm ci` installs them.
-      assert.ok(chunks.every((c) => c.embedding !== null && c.embedding.byteLength === 484 * 4 && c.embedding_model === 'local-hash-glove-v2-glove6b100d-100k-i8:484'));
+      assert.ok(
+        chunks.every(
+          (c) =>
+            c.embedding !== null &&
+            c.embedding.byteLength === 484 * 4 &&
+            c.embedding_model === 'local-hash-glove-v2-glove6b100d-100k-i8:484',
+        ),
+      );
 
       const events = await ctx()
         .container.database.db.selectFrom('events')
@@ -90,7 +108,10 @@ describeEachDialect(
     });
 
     it('extracts DOCX and PDF text, with pages readable one by one', async () => {
-      const w = await uploadOk(ctx(), tenant.headers, { filename: 'memo.docx', content: await docx(['Quarterly memo', 'Budget approved by Alice Martin.']) });
+      const w = await uploadOk(ctx(), tenant.headers, {
+        filename: 'memo.docx',
+        content: await docx(['Quarterly memo', 'Budget approved by Alice Martin.']),
+      });
       const p = await uploadOk(ctx(), tenant.headers, { filename: 'one.pdf', content: tinyPdf('Invoice total due') });
       await settled(w);
       const word = (await get(`/documents/${w}/content`)).json();
@@ -107,7 +128,11 @@ describeEachDialect(
     });
 
     it('enable_ai=false extracts text but skips AI', async () => {
-      const id = await uploadOk(ctx(), tenant.headers, { filename: 'plain.txt', content: Buffer.from(CONTRACT), fields: { enable_ai: 'false' } });
+      const id = await uploadOk(ctx(), tenant.headers, {
+        filename: 'plain.txt',
+        content: Buffer.from(CONTRACT),
+        fields: { enable_ai: 'false' },
+      });
       const doc = await settled(id);
       assert.equal(doc.status, 'completed');
       assert.equal(doc.ai_status, 'skipped');
@@ -116,11 +141,18 @@ describeEachDialect(
     });
 
     it('a corrupt file fails with its stage named and document.failed', async () => {
-      const id = await uploadOk(ctx(), tenant.headers, { filename: 'broken.docx', content: Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 7)]) });
-      const doc = await waitFor(async () => {
-        const d = (await get(`/documents/${id}`)).json();
-        return d.status === 'failed' ? d : undefined;
-      }, 'the corrupt document to fail', 30_000);
+      const id = await uploadOk(ctx(), tenant.headers, {
+        filename: 'broken.docx',
+        content: Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 7)]),
+      });
+      const doc = await waitFor(
+        async () => {
+          const d = (await get(`/documents/${id}`)).json();
+          return d.status === 'failed' ? d : undefined;
+        },
+        'the corrupt document to fail',
+        30_000,
+      );
       assert.equal(doc.ai_status, 'failed');
       assert.equal(doc.processing_error.stage, 'extraction');
       assert.ok(doc.processing_error.message.length > 0);
@@ -139,7 +171,11 @@ describeEachDialect(
       const res = await post(`/documents/${id}/reprocess`);
       assert.equal(res.statusCode, 202, res.body);
       // The same start as an upload's: processing's first job, keyed so a waiting reprocess is not doubled.
-      const started = await ctx().container.database.db.selectFrom('jobs').select('kind').where('unique_key', '=', `reprocess:${id}`).executeTakeFirst();
+      const started = await ctx()
+        .container.database.db.selectFrom('jobs')
+        .select('kind')
+        .where('unique_key', '=', `reprocess:${id}`)
+        .executeTakeFirst();
       assert.equal(started?.kind, 'processing.extract');
       assert.equal(res.json().status, 'processing');
       assert.equal(res.json().ai_status, 'queued');
@@ -159,8 +195,17 @@ describeEachDialect(
       const { database, jobs } = ctx().container;
       // As an older version left it: the document waiting, its extraction queued under the old name.
       await database.db.transaction().execute(async (trx) => {
-        await trx.updateTable('documents').set({ status: 'processing', ai_status: 'queued', ai_summary: null }).where('id', '=', id).execute();
-        await jobs.enqueue(trx, 'documents.process', { tenantId: tenant.tenantId, documentId: id }, { tenantId: tenant.tenantId });
+        await trx
+          .updateTable('documents')
+          .set({ status: 'processing', ai_status: 'queued', ai_summary: null })
+          .where('id', '=', id)
+          .execute();
+        await jobs.enqueue(
+          trx,
+          'documents.process',
+          { tenantId: tenant.tenantId, documentId: id },
+          { tenantId: tenant.tenantId },
+        );
       });
       const doc = await settled(id);
       assert.equal(doc.status, 'completed');
@@ -169,7 +214,11 @@ describeEachDialect(
     });
 
     it('apply-ai-tags turns AI tags into tags once', async () => {
-      const id = await uploadOk(ctx(), tenant.headers, { filename: 'tags.txt', content: Buffer.from(CONTRACT), fields: { tags: ['kept'] } });
+      const id = await uploadOk(ctx(), tenant.headers, {
+        filename: 'tags.txt',
+        content: Buffer.from(CONTRACT),
+        fields: { tags: ['kept'] },
+      });
       const doc = await settled(id);
       const first = await post(`/documents/${id}/apply-ai-tags`);
       assert.equal(first.statusCode, 200, first.body);
@@ -203,7 +252,6 @@ describeEachDialect(
       assert.equal(caps.transcription, false);
       assert.equal(typeof caps.video_audio, 'boolean');
     });
-
   },
   { worker: true },
 );

@@ -3,10 +3,34 @@
  * facility notes (untagged), each written from varied parts so no two are the same text.
  */
 
-const VENDORS = ['Acme Office Supplies', 'Brightline Printing', 'Cobalt Cleaning Services', 'Delta Courier Group', 'Evergreen Catering', 'Fjord Software Licensing', 'Granite Security'];
+const VENDORS = [
+  'Acme Office Supplies',
+  'Brightline Printing',
+  'Cobalt Cleaning Services',
+  'Delta Courier Group',
+  'Evergreen Catering',
+  'Fjord Software Licensing',
+  'Granite Security',
+];
 const PEOPLE = ['Maria Lopez', 'Tom Becker', 'Aisha Khan', 'Jonas Weber', 'Priya Nair', 'Lucas Martin', 'Emma Clarke'];
-const ROLES = ['Data Analyst', 'Account Manager', 'Software Engineer', 'Office Coordinator', 'Marketing Specialist', 'Payroll Officer', 'Sales Lead'];
-const ROOMS = ['meeting room 2', 'the kitchen', 'the loading bay', 'the second floor corridor', 'the reception', 'the archive room', 'the car park'];
+const ROLES = [
+  'Data Analyst',
+  'Account Manager',
+  'Software Engineer',
+  'Office Coordinator',
+  'Marketing Specialist',
+  'Payroll Officer',
+  'Sales Lead',
+];
+const ROOMS = [
+  'meeting room 2',
+  'the kitchen',
+  'the loading bay',
+  'the second floor corridor',
+  'the reception',
+  'the archive room',
+  'the car park',
+];
 
 export function invoice(i: number): string {
   const vendor = VENDORS[i % VENDORS.length]!;

@@ -42,7 +42,9 @@ describe('PdfTools document information', () => {
   it('reads the author and title of the information dictionary, and nothing when absent', async () => {
     const tools = new PdfTools({ idleMs: 50 });
     try {
-      const withInfo = await tools.extractText(new Uint8Array(tinyPdf('Report', { author: 'Ada Lovelace', title: 'Q3 Report' })));
+      const withInfo = await tools.extractText(
+        new Uint8Array(tinyPdf('Report', { author: 'Ada Lovelace', title: 'Q3 Report' })),
+      );
       assert.deepEqual(withInfo.info, { author: 'Ada Lovelace', title: 'Q3 Report' });
       assert.equal(withInfo.pages, 1);
       const without = await tools.extractText(bytes());
@@ -60,9 +62,15 @@ describe('PdfTools under the decode budget', () => {
     try {
       const bomb = join(dir, 'bomb.pdf');
       await writeFile(bomb, pdfContentBomb(256 * 1024 * 1024));
-      const [rendered, queued] = await Promise.allSettled([tools.renderFirstPageOfFile(bomb, 128), tools.extractText(bytes())]);
+      const [rendered, queued] = await Promise.allSettled([
+        tools.renderFirstPageOfFile(bomb, 128),
+        tools.extractText(bytes()),
+      ]);
       assert.equal(rendered.status, 'rejected');
-      assert.match(String((rendered as PromiseRejectedResult).reason), /the PDF file has a compressed stream \(FlateDecode\) that unpacks to more than the 8 MB allowed/);
+      assert.match(
+        String((rendered as PromiseRejectedResult).reason),
+        /the PDF file has a compressed stream \(FlateDecode\) that unpacks to more than the 8 MB allowed/,
+      );
       assert.equal(queued.status, 'fulfilled');
       assert.match((queued as PromiseFulfilledResult<{ text: string }>).value.text, /Idle thread test/);
       assert.match((await tools.extractText(bytes())).text, /Idle thread test/);

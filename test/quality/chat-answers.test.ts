@@ -50,13 +50,23 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
     const corpus = loadCorpus();
     const second = loadChatHoldout();
     const items: Item[] = [
-      ...corpus.documents.filter((d) => corpus.questions.some((q) => q.document === d.id)).map((d) => ({ document: d.id, format: d.format, text: d.text, split: `corpus-${d.split}` })),
-      ...second.documents.map((d) => ({ document: `second:${d.id}`, format: d.format, text: d.text, split: `second-${d.split}` })),
+      ...corpus.documents
+        .filter((d) => corpus.questions.some((q) => q.document === d.id))
+        .map((d) => ({ document: d.id, format: d.format, text: d.text, split: `corpus-${d.split}` })),
+      ...second.documents.map((d) => ({
+        document: `second:${d.id}`,
+        format: d.format,
+        text: d.text,
+        split: `second-${d.split}`,
+      })),
     ];
     const provider = new LocalAiProvider();
     const extractor = createExtractor({ threads: 1 });
     const dir = await mkdtemp(path.join(tmpdir(), 'chat-answers-'));
-    const passages = new Map<string, { index: number; page: number | null; text: string; vector: Float32Array | null }[]>();
+    const passages = new Map<
+      string,
+      { index: number; page: number | null; text: string; vector: Float32Array | null }[]
+    >();
     try {
       for (const item of items) {
         const id = item.document.replace(/^second:/, '');
@@ -66,7 +76,10 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
         const content = await extractor.extract({ path: file, extension: item.format, mediaType: rendered.mimeType });
         const chunks = chunkText(content.text, { pages: content.pages });
         const vectors = await provider.embed(chunks.map((c) => c.text));
-        passages.set(item.document, chunks.map((c, index) => ({ index, page: c.page ?? null, text: c.text, vector: vectors[index] ?? null })));
+        passages.set(
+          item.document,
+          chunks.map((c, index) => ({ index, page: c.page ?? null, text: c.text, vector: vectors[index] ?? null })),
+        );
       }
     } finally {
       await extractor.close();
@@ -75,17 +88,31 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
 
     const answer = async (document: string, question: string) => {
       const [vector] = await provider.embed([question]);
-      const best = rankPassages({ analysis: analyzeQuestion(question), vector: vector ?? null }, passages.get(document)!, {
-        top: CHAT_TOP_PASSAGES,
-        minScore: CHAT_MIN_PASSAGE_SCORE,
-      });
-      return (await provider.answer(question, best.map((p) => ({ documentId: document, text: p.text, page: p.page, score: p.score })))).text;
+      const best = rankPassages(
+        { analysis: analyzeQuestion(question), vector: vector ?? null },
+        passages.get(document)!,
+        {
+          top: CHAT_TOP_PASSAGES,
+          minScore: CHAT_MIN_PASSAGE_SCORE,
+        },
+      );
+      return (
+        await provider.answer(
+          question,
+          best.map((p) => ({ documentId: document, text: p.text, page: p.page, score: p.score })),
+        )
+      ).text;
     };
     const outcomes: { split: string; fact: boolean; absent: boolean; notFound: boolean }[] = [];
     const splitOf = new Map(items.map((i) => [i.document, i.split]));
     for (const q of corpus.questions) {
       const text = await answer(q.document, q.question);
-      outcomes.push({ split: splitOf.get(q.document)!, fact: q.gold.some((g) => lower(text).includes(lower(g))), absent: false, notFound: text === NOT_FOUND_ANSWER });
+      outcomes.push({
+        split: splitOf.get(q.document)!,
+        fact: q.gold.some((g) => lower(text).includes(lower(g))),
+        absent: false,
+        notFound: text === NOT_FOUND_ANSWER,
+      });
     }
     for (const q of second.questions) {
       const document = `second:${q.document}`;
@@ -96,16 +123,27 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
       outcomes.push({ split: splitOf.get(document)!, fact, absent: q.absent === true, notFound });
     }
 
-    const share = (rows: typeof outcomes, f: (o: (typeof outcomes)[number]) => boolean) => rows.filter(f).length / Math.max(1, rows.length);
-    const factOf = (split: string) => share(outcomes.filter((o) => o.split === split), (o) => o.fact);
+    const share = (rows: typeof outcomes, f: (o: (typeof outcomes)[number]) => boolean) =>
+      rows.filter(f).length / Math.max(1, rows.length);
+    const factOf = (split: string) =>
+      share(
+        outcomes.filter((o) => o.split === split),
+        (o) => o.fact,
+      );
     const secondRows = outcomes.filter((o) => o.split.startsWith('second-'));
     const figures = {
       corpusTune: factOf('corpus-tune'),
       corpusHoldout: factOf('corpus-holdout'),
       secondDev: factOf('second-dev'),
       secondHoldout: factOf('second-holdout'),
-      abstained: share(secondRows.filter((o) => o.absent), (o) => o.notFound),
-      wrongNotFound: share(outcomes.filter((o) => !o.absent), (o) => o.notFound),
+      abstained: share(
+        secondRows.filter((o) => o.absent),
+        (o) => o.notFound,
+      ),
+      wrongNotFound: share(
+        outcomes.filter((o) => !o.absent),
+        (o) => o.notFound,
+      ),
     };
     process.stderr.write(`chat answers: ${JSON.stringify(figures)}\n`);
     assert.ok(figures.corpusTune >= FLOORS.corpusTune, `corpus tune ${figures.corpusTune}`);

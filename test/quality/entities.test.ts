@@ -11,10 +11,34 @@ import { loadSplits, type SplitName } from '../fixtures/entities/splits.ts';
 
 // [precision, recall] recorded per split and type, less 0.02 of slack.
 const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
-  tune: { people: [0.96, 0.94], organizations: [0.88, 0.81], places: [0.93, 0.92], dates: [0.98, 0.97], amounts: [0.94, 0.92] },
-  holdout: { people: [0.83, 0.78], organizations: [0.63, 0.71], places: [0.87, 0.81], dates: [0.97, 0.95], amounts: [0.98, 0.88] },
-  'new-dev': { people: [0.92, 0.95], organizations: [0.87, 0.89], places: [0.91, 0.85], dates: [0.98, 0.98], amounts: [0.87, 0.91] },
-  'new-holdout': { people: [0.91, 0.84], organizations: [0.83, 0.68], places: [0.87, 0.8], dates: [0.98, 0.9], amounts: [0.95, 0.85] },
+  tune: {
+    people: [0.96, 0.94],
+    organizations: [0.88, 0.81],
+    places: [0.93, 0.92],
+    dates: [0.98, 0.97],
+    amounts: [0.94, 0.92],
+  },
+  holdout: {
+    people: [0.83, 0.78],
+    organizations: [0.63, 0.71],
+    places: [0.87, 0.81],
+    dates: [0.97, 0.95],
+    amounts: [0.98, 0.88],
+  },
+  'new-dev': {
+    people: [0.92, 0.95],
+    organizations: [0.87, 0.89],
+    places: [0.91, 0.85],
+    dates: [0.98, 0.98],
+    amounts: [0.87, 0.91],
+  },
+  'new-holdout': {
+    people: [0.91, 0.84],
+    organizations: [0.83, 0.68],
+    places: [0.87, 0.8],
+    dates: [0.98, 0.9],
+    amounts: [0.95, 0.85],
+  },
 };
 
 describe('entity extraction quality (local provider)', () => {
@@ -26,7 +50,9 @@ describe('entity extraction quality (local provider)', () => {
       const below = ENTITY_TYPES.flatMap((type) => {
         const [p, r] = FLOORS[split][type];
         const s = scores[type];
-        return s.precision < p || s.recall < r ? [`${type}: P ${s.precision} (floor ${p}), R ${s.recall} (floor ${r})`] : [];
+        return s.precision < p || s.recall < r
+          ? [`${type}: P ${s.precision} (floor ${p}), R ${s.recall} (floor ${r})`]
+          : [];
       });
       assert.deepEqual(below, []);
     });
@@ -35,6 +61,7 @@ describe('entity extraction quality (local provider)', () => {
   it('has new held-out documents labelled in every entity type', () => {
     const held = splits['new-holdout'];
     assert.ok(held.length >= 20, `${held.length} new held-out documents`);
-    for (const type of ENTITY_TYPES) assert.ok(held.reduce((n, d) => n + d.entities[type].length, 0) >= 20, `${type} labels`);
+    for (const type of ENTITY_TYPES)
+      assert.ok(held.reduce((n, d) => n + d.entities[type].length, 0) >= 20, `${type} labels`);
   });
 });

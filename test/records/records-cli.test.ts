@@ -15,8 +15,18 @@ describeEachDialect('records: SDK and CLI', (ctx) => {
     const home = await cliHome();
     const sdk = new DocuVault({ baseUrl: base, apiKey: tenant.apiKey });
     assert.equal((await cli(['login', '--url', base, '--api-key', tenant.apiKey], home.env)).code, 0);
-    const docId = await uploadOk(ctx(), tenant.headers, { filename: 'contract.txt', content: Buffer.from('The contract under dispute.') });
-    const folder = (await ctx().app.inject({ method: 'POST', url: '/api/v1/folders', headers: tenant.headers, payload: { name: 'Contracts' } })).json().id as string;
+    const docId = await uploadOk(ctx(), tenant.headers, {
+      filename: 'contract.txt',
+      content: Buffer.from('The contract under dispute.'),
+    });
+    const folder = (
+      await ctx().app.inject({
+        method: 'POST',
+        url: '/api/v1/folders',
+        headers: tenant.headers,
+        payload: { name: 'Contracts' },
+      })
+    ).json().id as string;
 
     const placed = await cli(['holds', 'place', 'Dispute C', '--documents', docId, '--json'], home.env);
     assert.equal(placed.code, 0, placed.stderr);
@@ -36,7 +46,10 @@ describeEachDialect('records: SDK and CLI', (ctx) => {
     assert.equal((await sdk.records.listHolds({ status: 'released' })).data[0]?.id, hold.id);
     await sdk.call('deleteDocument', { path: { id: docId } });
 
-    const added = await cli(['retention', 'add', folder, '--keep-days', '365', '--action', 'delete', '--json'], home.env);
+    const added = await cli(
+      ['retention', 'add', folder, '--keep-days', '365', '--action', 'delete', '--json'],
+      home.env,
+    );
     assert.equal(added.code, 0, added.stderr);
     const rule = JSON.parse(added.stdout);
     assert.deepEqual([rule.folder_id, rule.keep_days, rule.basis, rule.action], [folder, 365, 'created', 'delete']);

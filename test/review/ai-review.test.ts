@@ -31,20 +31,40 @@ describeEachDialect(
   (ctx) => {
     let tenant: TestTenant;
     const call = (method: 'GET' | 'POST' | 'PATCH', url: string, headers: Record<string, string>, payload?: unknown) =>
-      ctx().app.inject({ method, url: `/api/v1${url}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+      ctx().app.inject({
+        method,
+        url: `/api/v1${url}`,
+        headers,
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
     const setThreshold = async (who: TestTenant, value: number | null) => {
       const res = await call('PATCH', '/tenant/settings', who.headers, { ai_review_threshold: value });
       assert.equal(res.statusCode, 200, res.body);
     };
-    const uploadInvoice = async (who: TestTenant, i: number, headers: Record<string, string> = who.headers, tags: string[] = []) =>
-      settled(ctx(), await uploadOk(ctx(), headers, { filename: `invoice-${i}.txt`, content: Buffer.from(invoice(i)), fields: tags.length ? { tags } : {} }), who.headers);
+    const uploadInvoice = async (
+      who: TestTenant,
+      i: number,
+      headers: Record<string, string> = who.headers,
+      tags: string[] = [],
+    ) =>
+      settled(
+        ctx(),
+        await uploadOk(ctx(), headers, {
+          filename: `invoice-${i}.txt`,
+          content: Buffer.from(invoice(i)),
+          fields: tags.length ? { tags } : {},
+        }),
+        who.headers,
+      );
     const reprocess = async (id: string) => {
       assert.equal((await call('POST', `/documents/${id}/reprocess`, tenant.headers)).statusCode, 202);
       // The answer is `processing` at once; wait for the run to finish.
       return settled(ctx(), id, tenant.headers);
     };
-    const complete = (taskId: string, body: object, headers = tenant.headers) => call('POST', `/dag/tasks/${taskId}/complete`, headers, body);
-    const task = async (id: string, headers = tenant.headers) => (await call('GET', `/dag/tasks/${id}`, headers)).json();
+    const complete = (taskId: string, body: object, headers = tenant.headers) =>
+      call('POST', `/dag/tasks/${taskId}/complete`, headers, body);
+    const task = async (id: string, headers = tenant.headers) =>
+      (await call('GET', `/dag/tasks/${id}`, headers)).json();
 
     /** Confidences of the invoice text with no threshold, to choose thresholds that split its results. */
     let baseline: Map<string, number>;
@@ -52,7 +72,12 @@ describeEachDialect(
     before(async () => {
       tenant = await createTenant(ctx());
       baseline = confidences(await uploadInvoice(tenant, 0));
-      assert.ok(baseline.has('document_type') && [...baseline.keys()].some((k) => k.startsWith('fields.')) && [...baseline.keys()].some((k) => k.startsWith('tags.')), JSON.stringify([...baseline]));
+      assert.ok(
+        baseline.has('document_type') &&
+          [...baseline.keys()].some((k) => k.startsWith('fields.')) &&
+          [...baseline.keys()].some((k) => k.startsWith('tags.')),
+        JSON.stringify([...baseline]),
+      );
     });
 
     it('holds the results below the threshold in one review task and applies the others', async () => {
@@ -64,14 +89,19 @@ describeEachDialect(
       const applied = [...baseline].filter(([, c]) => c >= threshold).map(([name]) => name);
       assert.ok(held.length > 0 && applied.length > 0, JSON.stringify([...baseline]));
       assert.deepEqual([...doc.ai_review.pending].sort(), [...held].sort());
-      assert.deepEqual([...confidences(doc).keys()].sort(), [...applied].sort(), 'the document shows only the results at or above the threshold');
+      assert.deepEqual(
+        [...confidences(doc).keys()].sort(),
+        [...applied].sort(),
+        'the document shows only the results at or above the threshold',
+      );
 
       const t = await task(doc.ai_review.task_id);
       assert.equal(t.source, 'ai_review');
       assert.equal(t.source_ref, doc.id);
       assert.equal(t.task_type, 'review');
       assert.equal(t.status, 'pending');
-      for (const name of held.filter((n) => !n.startsWith('tags.'))) assert.ok(name in t.data, `${name} in ${JSON.stringify(t.data)}`);
+      for (const name of held.filter((n) => !n.startsWith('tags.')))
+        assert.ok(name in t.data, `${name} in ${JSON.stringify(t.data)}`);
       const heldTags = held.filter((n) => n.startsWith('tags.')).map((n) => n.slice(5));
       assert.deepEqual([...(t.data.tags ?? [])].sort(), heldTags.sort());
       assert.deepEqual([...t.editable_fields].sort(), Object.keys(t.data).sort());
@@ -110,7 +140,10 @@ describeEachDialect(
       await setThreshold(tenant, 1);
       const doc = await uploadInvoice(tenant, 2);
       const asked = (await task(doc.ai_review.task_id)).data;
-      assert.equal((await complete(doc.ai_review.task_id, { decision: 'rejected', comments: 'wrong document' })).statusCode, 200);
+      assert.equal(
+        (await complete(doc.ai_review.task_id, { decision: 'rejected', comments: 'wrong document' })).statusCode,
+        200,
+      );
       const after = (await call('GET', `/documents/${doc.id}`, tenant.headers)).json();
       assert.equal(after.ai_review, null);
       assert.equal(after.ai_document_type, null);
@@ -136,28 +169,60 @@ describeEachDialect(
       const [keptTag, ...droppedTags] = asked.tags as string[];
 
       // Bad corrections are refused and leave the task pending.
-      assertError(await complete(taskId, { decision: 'modified', modified_data: { document_type: 'spaceship' } }), 400, 'validation_error');
-      assertError(await complete(taskId, { decision: 'modified', modified_data: { [corrected]: { value: 12 } } }), 400, 'validation_error');
-      assertError(await complete(taskId, { decision: 'modified', modified_data: { tags: 'finance' } }), 400, 'validation_error');
-      assertError(await complete(taskId, { decision: 'modified', modified_data: { summary: 'x' } }), 400, 'validation_error');
+      assertError(
+        await complete(taskId, { decision: 'modified', modified_data: { document_type: 'spaceship' } }),
+        400,
+        'validation_error',
+      );
+      assertError(
+        await complete(taskId, { decision: 'modified', modified_data: { [corrected]: { value: 12 } } }),
+        400,
+        'validation_error',
+      );
+      assertError(
+        await complete(taskId, { decision: 'modified', modified_data: { tags: 'finance' } }),
+        400,
+        'validation_error',
+      );
+      assertError(
+        await complete(taskId, { decision: 'modified', modified_data: { summary: 'x' } }),
+        400,
+        'validation_error',
+      );
       assert.equal((await task(taskId)).status, 'pending');
 
       const res = await complete(taskId, {
         decision: 'modified',
-        modified_data: { document_type: 'receipt', [corrected]: { value: 99.5, currency: 'EUR' }, [dropped]: null, tags: [keptTag, 'Finance Review'] },
+        modified_data: {
+          document_type: 'receipt',
+          [corrected]: { value: 99.5, currency: 'EUR' },
+          [dropped]: null,
+          tags: [keptTag, 'Finance Review'],
+        },
       });
       assert.equal(res.statusCode, 200, res.body);
       await setThreshold(tenant, null);
-      for (const current of [(await call('GET', `/documents/${doc.id}`, tenant.headers)).json(), await reprocess(doc.id)]) {
+      for (const current of [
+        (await call('GET', `/documents/${doc.id}`, tenant.headers)).json(),
+        await reprocess(doc.id),
+      ]) {
         assert.deepEqual(current.ai_document_type, { value: 'receipt', confidence: 1, confirmed: true });
-        assert.deepEqual(current.ai_fields[corrected.slice(7)], { value: { value: 99.5, currency: 'EUR', text: 'EUR 99.5' }, confidence: 1, confirmed: true });
+        assert.deepEqual(current.ai_fields[corrected.slice(7)], {
+          value: { value: 99.5, currency: 'EUR', text: 'EUR 99.5' },
+          confidence: 1,
+          confirmed: true,
+        });
         assert.equal(current.ai_fields[dropped.slice(7)], undefined);
         assert.deepEqual([...current.tags].sort(), [keptTag, 'Finance Review'].sort());
         for (const tag of droppedTags) assert.ok(!current.ai_tags.includes(tag), `${tag} was dropped`);
       }
       assertError(await complete(taskId, { decision: 'approved' }), 409, 'task_already_completed');
       // The corrected type is what the learned tags read of the document.
-      const row = await ctx().container.database.db.selectFrom('learned_tag_terms').select('terms').where('document_id', '=', doc.id).executeTakeFirstOrThrow();
+      const row = await ctx()
+        .container.database.db.selectFrom('learned_tag_terms')
+        .select('terms')
+        .where('document_id', '=', doc.id)
+        .executeTakeFirstOrThrow();
       const typeTerms = Object.keys(JSON.parse(row.terms)).filter((t) => t.startsWith('type:'));
       assert.deepEqual(typeTerms, ['type:receipt']);
     });
@@ -178,12 +243,25 @@ describeEachDialect(
       // A library of its own: four invoices tagged `finance` by hand, five offer letters tagged `hr`;
       // a fifth invoice gets `finance` through a review.
       const learner = await createTenant(ctx());
-      const upload = async (name: string, text: string, tags: string[]) => settled(ctx(), await uploadOk(ctx(), learner.headers, { filename: name, content: Buffer.from(text), fields: tags.length ? { tags } : {} }), learner.headers);
+      const upload = async (name: string, text: string, tags: string[]) =>
+        settled(
+          ctx(),
+          await uploadOk(ctx(), learner.headers, {
+            filename: name,
+            content: Buffer.from(text),
+            fields: tags.length ? { tags } : {},
+          }),
+          learner.headers,
+        );
       for (const i of [0, 1, 2, 3]) await upload(`invoice-${i}.txt`, invoice(i), ['finance']);
       for (const i of [0, 1, 2, 3, 4]) await upload(`offer-${i}.txt`, offerLetter(i), ['hr']);
       await setThreshold(learner, 1);
       const doc = await upload('invoice-4.txt', invoice(4), []);
-      const res = await complete(doc.ai_review.task_id, { decision: 'modified', modified_data: { tags: ['finance'] } }, learner.headers);
+      const res = await complete(
+        doc.ai_review.task_id,
+        { decision: 'modified', modified_data: { tags: ['finance'] } },
+        learner.headers,
+      );
       assert.equal(res.statusCode, 200, res.body);
       await trainingDone(ctx(), learner.tenantId);
       await setThreshold(learner, null);
@@ -206,10 +284,14 @@ describeEachDialect(
         [reader, 'view'],
         [viewer, 'edit'],
       ] as const) {
-        const shared = await call('POST', `/documents/${doc.id}/share`, author.headers, { user_id: who.userId, permission });
+        const shared = await call('POST', `/documents/${doc.id}/share`, author.headers, {
+          user_id: who.userId,
+          permission,
+        });
         assert.ok(shared.statusCode === 201, shared.body);
       }
-      const listed = async (who: LoggedInUser) => (await call('GET', '/dag/tasks?status=pending', who.headers)).json().data.map((t: Json) => t.id);
+      const listed = async (who: LoggedInUser) =>
+        (await call('GET', '/dag/tasks?status=pending', who.headers)).json().data.map((t: Json) => t.id);
 
       for (const who of [author, editor, owner]) {
         assert.equal((await call('GET', `/dag/tasks/${taskId}`, who.headers)).statusCode, 200);
@@ -233,7 +315,11 @@ describeEachDialect(
     it('a tier without the task inbox keeps the threshold but applies every result', async () => {
       const downgraded = await createTenant(ctx());
       await setThreshold(downgraded, 1);
-      const res = await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${downgraded.tenantId}`, payload: { tier: 'pro' } });
+      const res = await ctx().admin({
+        method: 'PATCH',
+        url: `/api/v1/admin/tenants/${downgraded.tenantId}`,
+        payload: { tier: 'pro' },
+      });
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual((await call('GET', '/tenant/settings', downgraded.headers)).json(), { ai_review_threshold: 1 });
       const doc = await uploadInvoice(downgraded, 31);
@@ -251,4 +337,3 @@ describeEachDialect(
   },
   { worker: true },
 );
-

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AiEnrichment } from '../../src/modules/documents/index.ts';
-import { type Confirmations, confirm, NO_CONFIRMATIONS, pendingNames, planReview, readDecision, taskContent } from '../../src/modules/review/review-items.ts';
+import {
+  type Confirmations,
+  confirm,
+  NO_CONFIRMATIONS,
+  pendingNames,
+  planReview,
+  readDecision,
+  taskContent,
+} from '../../src/modules/review/review-items.ts';
 import { AppError } from '../../src/lib/errors.ts';
 
 const enrichment: AiEnrichment = {
@@ -30,7 +38,10 @@ describe('review rules', () => {
     const plan = planReview(enrichment, NO_CONFIRMATIONS, 0.8);
     assert.equal(plan.shown.documentType, null);
     assert.deepEqual(Object.keys(plan.shown.fields), ['total']);
-    assert.deepEqual(plan.shown.tags.map((t) => t.name), ['payment terms']);
+    assert.deepEqual(
+      plan.shown.tags.map((t) => t.name),
+      ['payment terms'],
+    );
     assert.deepEqual(pendingNames(plan.held!), ['document_type', 'fields.due_date', 'tags.finance']);
     assert.deepEqual(taskContent(plan.held!), {
       data: { document_type: 'invoice', 'fields.due_date': '2025-05-01', tags: ['finance'] },
@@ -48,21 +59,46 @@ describe('review rules', () => {
     assert.deepEqual(plan.shown.documentType, { value: 'receipt', confidence: 1, confirmed: true });
     assert.deepEqual(plan.shown.fields['vendor'], { value: 'Acme Ltd', confidence: 1, confirmed: true });
     assert.equal(plan.shown.fields['due_date'], undefined);
-    assert.deepEqual(plan.shown.tags.map((t) => t.name), ['finance']);
+    assert.deepEqual(
+      plan.shown.tags.map((t) => t.name),
+      ['finance'],
+    );
     assert.deepEqual(pendingNames(plan.held!), ['fields.total']);
-    assert.equal(planReview(enrichment, { ...NO_CONFIRMATIONS, documentType: { value: null } }, null).shown.documentType, null);
+    assert.equal(
+      planReview(enrichment, { ...NO_CONFIRMATIONS, documentType: { value: null } }, null).shown.documentType,
+      null,
+    );
   });
 
   it('reads approved, rejected and modified decisions', () => {
     const asked = { document_type: 'invoice', 'fields.due_date': '2025-05-01', tags: ['finance', 'vat'] };
-    assert.deepEqual(readDecision('approved', asked, asked), { documentType: 'invoice', fields: { due_date: '2025-05-01' }, acceptedTags: ['finance', 'vat'], rejectedTags: [] });
-    assert.deepEqual(readDecision('rejected', asked, asked), { documentType: null, fields: { due_date: null }, acceptedTags: [], rejectedTags: ['finance', 'vat'] });
+    assert.deepEqual(readDecision('approved', asked, asked), {
+      documentType: 'invoice',
+      fields: { due_date: '2025-05-01' },
+      acceptedTags: ['finance', 'vat'],
+      rejectedTags: [],
+    });
+    assert.deepEqual(readDecision('rejected', asked, asked), {
+      documentType: null,
+      fields: { due_date: null },
+      acceptedTags: [],
+      rejectedTags: ['finance', 'vat'],
+    });
     const given = { ...asked, document_type: 'receipt', 'fields.due_date': null, tags: ['vat', 'Tax'] };
-    assert.deepEqual(readDecision('modified', asked, given), { documentType: 'receipt', fields: { due_date: null }, acceptedTags: ['vat', 'Tax'], rejectedTags: ['finance'] });
+    assert.deepEqual(readDecision('modified', asked, given), {
+      documentType: 'receipt',
+      fields: { due_date: null },
+      acceptedTags: ['vat', 'Tax'],
+      rejectedTags: ['finance'],
+    });
   });
 
   it('refuses bad corrections with the field named', () => {
-    const asked = { document_type: 'invoice', 'fields.total': { value: 1, currency: 'USD', text: 'USD 1.00' }, tags: ['finance'] };
+    const asked = {
+      document_type: 'invoice',
+      'fields.total': { value: 1, currency: 'USD', text: 'USD 1.00' },
+      tags: ['finance'],
+    };
     const refused = (given: Record<string, unknown>, field: string) =>
       assert.throws(
         () => readDecision('modified', asked, { ...asked, ...given }),
@@ -74,12 +110,26 @@ describe('review rules', () => {
     refused({ 'fields.total': '' }, 'modified_data.fields.total');
     refused({ tags: 'finance' }, 'modified_data.tags');
     refused({ tags: ['x'.repeat(101)] }, 'modified_data.tags');
-    assert.deepEqual(readDecision('modified', asked, { ...asked, 'fields.total': { value: 'P12M', text: 'twelve months' } }).fields['total'], { value: 'P12M', text: 'twelve months' });
+    assert.deepEqual(
+      readDecision('modified', asked, { ...asked, 'fields.total': { value: 'P12M', text: 'twelve months' } }).fields[
+        'total'
+      ],
+      { value: 'P12M', text: 'twelve months' },
+    );
   });
 
   it('a later decision replaces an earlier one about the same result', () => {
-    const first = confirm(NO_CONFIRMATIONS, { documentType: 'invoice', fields: { total: 'x' }, acceptedTags: ['finance'], rejectedTags: ['vat'] });
+    const first = confirm(NO_CONFIRMATIONS, {
+      documentType: 'invoice',
+      fields: { total: 'x' },
+      acceptedTags: ['finance'],
+      rejectedTags: ['vat'],
+    });
     const second = confirm(first, { fields: {}, acceptedTags: ['VAT'], rejectedTags: ['Finance'] });
-    assert.deepEqual(second, { documentType: { value: 'invoice' }, fields: { total: 'x' }, tags: { accepted: ['VAT'], rejected: ['Finance'] } });
+    assert.deepEqual(second, {
+      documentType: { value: 'invoice' },
+      fields: { total: 'x' },
+      tags: { accepted: ['VAT'], rejected: ['Finance'] },
+    });
   });
 });

@@ -18,7 +18,17 @@ let now = Date.now();
 const clock = { now: () => now };
 
 function runningJob(tick: number): RunningJob<{ tick: number }> {
-  return { id: 'j', kind: 'sandbox.reset_due', payload: { tick }, attempt: 1, maxAttempts: 3, tenantId: null, priority: 0, signal: new AbortController().signal, completeIn: async () => {} };
+  return {
+    id: 'j',
+    kind: 'sandbox.reset_due',
+    payload: { tick },
+    attempt: 1,
+    maxAttempts: 3,
+    tenantId: null,
+    priority: 0,
+    signal: new AbortController().signal,
+    completeIn: async () => {},
+  };
 }
 
 describeEachDialect(
@@ -30,7 +40,12 @@ describeEachDialect(
       const sandbox = { 'x-api-key': tenant.testApiKey };
       const liveDoc = await uploadOk(t, tenant.headers);
       const sandboxDoc = await uploadOk(t, sandbox, { url: '/sandbox/api/v1/documents/upload' });
-      const folder = await t.app.inject({ method: 'POST', url: '/sandbox/api/v1/folders', headers: sandbox, payload: { name: 'Scratch' } });
+      const folder = await t.app.inject({
+        method: 'POST',
+        url: '/sandbox/api/v1/folders',
+        headers: sandbox,
+        payload: { name: 'Scratch' },
+      });
       assert.equal(folder.statusCode, 201, folder.body);
 
       const definition = t.container.jobDefinitions().find((d) => d.kind === 'sandbox.reset_due');
@@ -40,14 +55,22 @@ describeEachDialect(
       // Six days on: nothing is due.
       now += 6 * 24 * hour;
       await definition.handler(runningJob(Math.floor(now / hour)));
-      const stillThere = await t.app.inject({ method: 'GET', url: `/sandbox/api/v1/documents/${sandboxDoc}`, headers: sandbox });
+      const stillThere = await t.app.inject({
+        method: 'GET',
+        url: `/sandbox/api/v1/documents/${sandboxDoc}`,
+        headers: sandbox,
+      });
       assert.equal(stillThere.statusCode, 200);
 
       // Past seven days: the sandbox is cleared.
       now += 2 * 24 * hour;
       const tick = Math.floor(now / hour);
       await definition.handler(runningJob(tick));
-      const gone = await t.app.inject({ method: 'GET', url: `/sandbox/api/v1/documents/${sandboxDoc}`, headers: sandbox });
+      const gone = await t.app.inject({
+        method: 'GET',
+        url: `/sandbox/api/v1/documents/${sandboxDoc}`,
+        headers: sandbox,
+      });
       assert.equal(gone.statusCode, 404);
       const folders = await t.app.inject({ method: 'GET', url: '/sandbox/api/v1/folders', headers: sandbox });
       assert.deepEqual(folders.json().folders, []);
@@ -60,14 +83,27 @@ describeEachDialect(
 
       // The sandbox's bytes are queued for deletion, and the next hourly check is scheduled once.
       const db = t.container.database.db;
-      const deletions = await db.selectFrom('jobs').select('payload').where('kind', '=', 'documents.delete_blob').execute();
+      const deletions = await db
+        .selectFrom('jobs')
+        .select('payload')
+        .where('kind', '=', 'documents.delete_blob')
+        .execute();
       assert.ok(deletions.some((j) => j.payload.includes(sandboxDoc)));
       assert.ok(!deletions.some((j) => j.payload.includes(liveDoc)));
-      const next = await db.selectFrom('jobs').selectAll().where('kind', '=', 'sandbox.reset_due').where('state', '=', 'available').execute();
+      const next = await db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('kind', '=', 'sandbox.reset_due')
+        .where('state', '=', 'available')
+        .execute();
       assert.ok(next.some((j) => j.run_at === (tick + 1) * hour));
 
       // Cleared just now: not due again until another 7 days pass.
-      const cleared = await db.selectFrom('tenants').select('sandbox_cleared_at').where('sandbox_of', '=', tenant.tenantId).executeTakeFirstOrThrow();
+      const cleared = await db
+        .selectFrom('tenants')
+        .select('sandbox_cleared_at')
+        .where('sandbox_of', '=', tenant.tenantId)
+        .executeTakeFirstOrThrow();
       assert.equal(cleared.sandbox_cleared_at, now);
       assert.ok(SANDBOX_RETENTION_MS === 7 * 24 * hour);
     });
@@ -80,7 +116,11 @@ describeEachDialect(
       const at = Math.floor(now / 60_000) * 60_000 + 10_000;
       await seedRecurring(t.container.jobs, t.container.database, definitions, at);
       await seedRecurring(t.container.jobs, t.container.database, definitions, at + 1_000);
-      const rows = await t.container.database.db.selectFrom('jobs').selectAll().where('kind', '=', 'test.recurring').execute();
+      const rows = await t.container.database.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('kind', '=', 'test.recurring')
+        .execute();
       assert.equal(rows.length, 1);
     });
   },

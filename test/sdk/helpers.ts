@@ -40,7 +40,10 @@ export async function faultProxy(target: string) {
       const { fault } = faults.splice(index, 1)[0] as { fault: Fault };
       req.resume();
       res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
-      res.end(fault.body ?? JSON.stringify({ error: 'service_unavailable', code: 'SERVICE_UNAVAILABLE', message: 'try again' }));
+      res.end(
+        fault.body ??
+          JSON.stringify({ error: 'service_unavailable', code: 'SERVICE_UNAVAILABLE', message: 'try again' }),
+      );
       return;
     }
     const upstream = http.request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {

@@ -18,11 +18,17 @@ describeEachDialect('sdk: updates under If-Match', (ctx) => {
     const sameRead = await bob.callWithETag('getFolder', { path: { id: folder.id } });
     assert.equal(sameRead.etag, read.etag);
 
-    await bob.call('updateFolder', { path: { id: folder.id }, body: { name: 'Contracts 2026' }, ifMatch: sameRead.etag! });
-    const refused = await alice.call('updateFolder', { path: { id: folder.id }, body: { color: '#FF0000' }, ifMatch: read.etag! }).then(
-      () => null,
-      (error: unknown) => error,
-    );
+    await bob.call('updateFolder', {
+      path: { id: folder.id },
+      body: { name: 'Contracts 2026' },
+      ifMatch: sameRead.etag!,
+    });
+    const refused = await alice
+      .call('updateFolder', { path: { id: folder.id }, body: { color: '#FF0000' }, ifMatch: read.etag! })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     assert.ok(refused instanceof PreconditionFailedError);
     assert.equal(refused.status, 412);
     assert.equal(refused.code, 'PRECONDITION_FAILED');

@@ -16,13 +16,19 @@ describe('sdk and cli packages, installed from their tarballs', () => {
   let project: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dv-packages-'));
-    const { stdout } = await run(process.execPath, [join(ROOT, 'scripts/pack-packages.ts'), '--out', join(dir, 'packs')]);
+    const { stdout } = await run(process.execPath, [
+      join(ROOT, 'scripts/pack-packages.ts'),
+      '--out',
+      join(dir, 'packs'),
+    ]);
     const tarballs = stdout.trim().split('\n');
     assert.equal(tarballs.length, 2);
     project = join(dir, 'project');
     await run('mkdir', ['-p', project]);
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], { cwd: project });
+    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], {
+      cwd: project,
+    });
   });
   after(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -34,18 +40,31 @@ describe('sdk and cli packages, installed from their tarballs', () => {
     assert.equal(sdk.private, undefined);
     const cli = JSON.parse(await readFile(join(project, 'node_modules/@docuvault/cli/package.json'), 'utf8'));
     assert.equal(cli.bin.docuvault, './dist/bin/docuvault.js');
-    const { stdout } = await run('find', [join(project, 'node_modules/@docuvault'), '-name', '*.ts', '-not', '-name', '*.d.ts']);
+    const { stdout } = await run('find', [
+      join(project, 'node_modules/@docuvault'),
+      '-name',
+      '*.ts',
+      '-not',
+      '-name',
+      '*.d.ts',
+    ]);
     assert.equal(stdout.trim(), '');
   });
 
   it('import and run from node_modules', async () => {
     const imported = await run(
       process.execPath,
-      ['--input-type=module', '-e', "import { DocuVault, verifyWebhookSignature } from '@docuvault/sdk'; console.log(typeof DocuVault, typeof verifyWebhookSignature)"],
+      [
+        '--input-type=module',
+        '-e',
+        "import { DocuVault, verifyWebhookSignature } from '@docuvault/sdk'; console.log(typeof DocuVault, typeof verifyWebhookSignature)",
+      ],
       { cwd: project },
     );
     assert.equal(imported.stdout.trim(), 'function function');
-    const help = await run(process.execPath, [join(project, 'node_modules/.bin/docuvault'), '--help'], { cwd: project });
+    const help = await run(process.execPath, [join(project, 'node_modules/.bin/docuvault'), '--help'], {
+      cwd: project,
+    });
     assert.match(help.stdout, /usage: docuvault <command>/);
   });
 
@@ -64,8 +83,21 @@ export async function names(): Promise<string[]> {
     );
     await writeFile(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2024', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] }, files: ['use.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          target: 'es2024',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules/@types')],
+        },
+        files: ['use.ts'],
+      }),
     );
-    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(project, 'tsconfig.json')], { cwd: project });
+    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(project, 'tsconfig.json')], {
+      cwd: project,
+    });
   });
 });

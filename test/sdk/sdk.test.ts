@@ -4,7 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { it } from 'node:test';
-import { AuthenticationError, DocuVault, DocuVaultError, NotFoundError, PermissionError, RateLimitError, type RetryNotice, ValidationError } from '../../packages/sdk/src/index.ts';
+import {
+  AuthenticationError,
+  DocuVault,
+  DocuVaultError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  type RetryNotice,
+  ValidationError,
+} from '../../packages/sdk/src/index.ts';
 import { tinyPdf } from '../documents/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
@@ -42,15 +51,24 @@ describeEachDialect(
       const path = join(dir, 'policy.txt');
       await writeFile(path, POLICY);
       const seen: number[] = [];
-      const fromPath = await client.documents.upload(path, { tags: ['travel', 'policy'], onProgress: (p) => seen.push(p.loaded) });
+      const fromPath = await client.documents.upload(path, {
+        tags: ['travel', 'policy'],
+        onProgress: (p) => seen.push(p.loaded),
+      });
       assert.equal(fromPath.filename, 'policy.txt');
       assert.equal(seen.at(-1), Buffer.byteLength(POLICY));
 
       const pdf = tinyPdf('Invoice 42');
-      const fromBlob = await client.documents.upload(new Blob([new Uint8Array(pdf)]), { filename: 'invoice.pdf', enableAi: false });
+      const fromBlob = await client.documents.upload(new Blob([new Uint8Array(pdf)]), {
+        filename: 'invoice.pdf',
+        enableAi: false,
+      });
       assert.equal(fromBlob.filename, 'invoice.pdf');
 
-      const fromStream = await client.documents.upload({ stream: Readable.from([Buffer.from('streamed '), Buffer.from('text')]), filename: 'stream.txt' });
+      const fromStream = await client.documents.upload({
+        stream: Readable.from([Buffer.from('streamed '), Buffer.from('text')]),
+        filename: 'stream.txt',
+      });
       assert.equal(fromStream.filename, 'stream.txt');
 
       const doc = await client.documents.waitUntilProcessed(fromPath.id, { timeoutMs: 30_000 });
@@ -73,7 +91,8 @@ describeEachDialect(
 
     it('pages through a list with the iterator', async () => {
       const ids: string[] = [];
-      for await (const doc of client.paginate('listDocuments', { query: { page_size: 1, sort: 'name', order: 'asc' } })) ids.push(doc.filename);
+      for await (const doc of client.paginate('listDocuments', { query: { page_size: 1, sort: 'name', order: 'asc' } }))
+        ids.push(doc.filename);
       assert.deepEqual(ids, ['invoice.pdf', 'policy.txt', 'stream.txt']);
       const tags: string[] = [];
       for await (const tag of client.paginate('listTags', { query: { page_size: 1 } })) tags.push(tag.name);
@@ -88,10 +107,13 @@ describeEachDialect(
         new File(['not a pdf at all'], 'fake.pdf'),
       ]);
       assert.equal(answer.documents.length, 1);
-      assert.deepEqual(answer.rejected.map((r) => [r.filename, r.code]), [
-        ['fake.exe', 'INVALID_FILE_TYPE'],
-        ['fake.pdf', 'INVALID_FILE_TYPE'],
-      ]);
+      assert.deepEqual(
+        answer.rejected.map((r) => [r.filename, r.code]),
+        [
+          ['fake.exe', 'INVALID_FILE_TYPE'],
+          ['fake.pdf', 'INVALID_FILE_TYPE'],
+        ],
+      );
     });
 
     it('throws typed errors carrying the contract body and the request id', async () => {
@@ -110,7 +132,9 @@ describeEachDialect(
       const anonymous = new DocuVault({ baseUrl: base });
       const refused = await anonymous.call('listDocuments').catch((e: unknown) => e);
       assert.ok(refused instanceof AuthenticationError);
-      const badKey = await new DocuVault({ baseUrl: base, apiKey: 'ak_live_nope' }).call('listDocuments').catch((e: unknown) => e);
+      const badKey = await new DocuVault({ baseUrl: base, apiKey: 'ak_live_nope' })
+        .call('listDocuments')
+        .catch((e: unknown) => e);
       assert.ok(badKey instanceof AuthenticationError);
       assert.equal(badKey.error, 'invalid_api_key');
     });
@@ -129,7 +153,10 @@ describeEachDialect(
         () => stranger.call('deleteDocument', { path: { id: doc.id } }),
         () => stranger.chat.createSession(doc.id, 'peek'),
       ]) {
-        const error = await attempt().then(() => null, (e: unknown) => e);
+        const error = await attempt().then(
+          () => null,
+          (e: unknown) => e,
+        );
         assert.ok(error instanceof NotFoundError, String(error));
       }
       assert.equal((await stranger.call('listDocuments')).total, 0);
@@ -156,7 +183,13 @@ describeEachDialect(
 
     it('signs a user in, sends CSRF on changes, and refreshes an expired access token once', async () => {
       const saved: string[] = [];
-      const user = await DocuVault.login({ baseUrl: base, tenant: tenant.subdomain, email: tenant.ownerEmail, password: tenant.ownerPassword, onTokens: (t) => void saved.push(t.refreshToken) });
+      const user = await DocuVault.login({
+        baseUrl: base,
+        tenant: tenant.subdomain,
+        email: tenant.ownerEmail,
+        password: tenant.ownerPassword,
+        onTokens: (t) => void saved.push(t.refreshToken),
+      });
       assert.equal(saved.length, 1);
       const folder = await user.call('createFolder', { body: { name: 'From a person' } });
       assert.equal(folder.name, 'From a person');
@@ -164,7 +197,11 @@ describeEachDialect(
       // An access token taken for expired is refreshed before the request, once, by concurrent callers together.
       const tokens = user.tokens;
       assert.ok(tokens);
-      const stale = new DocuVault({ baseUrl: base, tokens: { ...tokens, expiresAt: Date.now() - 1 }, onTokens: (t) => void saved.push(t.refreshToken) });
+      const stale = new DocuVault({
+        baseUrl: base,
+        tokens: { ...tokens, expiresAt: Date.now() - 1 },
+        onTokens: (t) => void saved.push(t.refreshToken),
+      });
       await Promise.all([stale.call('listDocuments'), stale.call('listFolders'), stale.call('getAuthMe')]);
       assert.equal(saved.length, 2);
       assert.notEqual(stale.tokens?.refreshToken, tokens.refreshToken);
@@ -172,7 +209,10 @@ describeEachDialect(
 
       // A 401 (the token was revoked by logout) with a spent refresh token surfaces as an error, not a loop.
       await user.logout();
-      const after = await user.call('listDocuments').then(() => null, (e: unknown) => e);
+      const after = await user.call('listDocuments').then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(after instanceof AuthenticationError);
     });
 
@@ -180,8 +220,16 @@ describeEachDialect(
       const proxy = await faultProxy(base);
       try {
         const notices: RetryNotice[] = [];
-        const viaProxy = new DocuVault({ baseUrl: proxy.url, apiKey: tenant.apiKey, retry: { baseDelayMs: 1, onRetry: (n) => notices.push(n) } });
-        proxy.failNext(/\/folders$/, { status: 429, headers: { 'retry-after': '0' }, body: JSON.stringify({ error: 'rate_limit_exceeded', code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' }) });
+        const viaProxy = new DocuVault({
+          baseUrl: proxy.url,
+          apiKey: tenant.apiKey,
+          retry: { baseDelayMs: 1, onRetry: (n) => notices.push(n) },
+        });
+        proxy.failNext(/\/folders$/, {
+          status: 429,
+          headers: { 'retry-after': '0' },
+          body: JSON.stringify({ error: 'rate_limit_exceeded', code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' }),
+        });
         proxy.failNext(/\/folders$/, { status: 503, headers: { 'retry-after': '0' } });
         const folder = await viaProxy.call('createFolder', { body: { name: 'Retried' } });
         assert.equal(folder.name, 'Retried');
@@ -200,13 +248,29 @@ describeEachDialect(
         proxy.failNext(/\/folders$/, {
           status: 409,
           headers: { 'retry-after': '0' },
-          body: JSON.stringify({ error: 'idempotency_in_progress', code: 'IDEMPOTENCY_IN_PROGRESS', message: 'retry shortly' }),
+          body: JSON.stringify({
+            error: 'idempotency_in_progress',
+            code: 'IDEMPOTENCY_IN_PROGRESS',
+            message: 'retry shortly',
+          }),
         });
         assert.equal((await viaProxy.call('createFolder', { body: { name: 'Raced' } })).name, 'Raced');
 
         // A budget for earlier attempts still running (a CLI re-run after a kill) waits beyond maxRetries.
-        const inFlight = { status: 409, headers: { 'retry-after': '0' }, body: JSON.stringify({ error: 'idempotency_in_progress', code: 'IDEMPOTENCY_IN_PROGRESS', message: 'retry shortly' }) };
-        const patient = new DocuVault({ baseUrl: proxy.url, apiKey: tenant.apiKey, retry: { maxRetries: 0, inProgressWaitMs: 2_000 } });
+        const inFlight = {
+          status: 409,
+          headers: { 'retry-after': '0' },
+          body: JSON.stringify({
+            error: 'idempotency_in_progress',
+            code: 'IDEMPOTENCY_IN_PROGRESS',
+            message: 'retry shortly',
+          }),
+        };
+        const patient = new DocuVault({
+          baseUrl: proxy.url,
+          apiKey: tenant.apiKey,
+          retry: { maxRetries: 0, inProgressWaitMs: 2_000 },
+        });
         for (let i = 0; i < 3; i++) proxy.failNext(/\/folders$/, inFlight);
         assert.equal((await patient.call('createFolder', { body: { name: 'Waited' } })).name, 'Waited');
         const impatient = new DocuVault({ baseUrl: proxy.url, apiKey: tenant.apiKey, retry: { maxRetries: 0 } });
@@ -219,10 +283,16 @@ describeEachDialect(
         const uploaded = await viaProxy.documents.upload(new Blob([POLICY]), { filename: 'again.txt' });
         assert.equal(uploaded.filename, 'again.txt');
         proxy.failNext(/\/upload$/, { status: 503 });
-        const once = await viaProxy.documents.upload({ stream: Readable.from([Buffer.from('x')]), filename: 'once.txt' }).catch((e: unknown) => e);
+        const once = await viaProxy.documents
+          .upload({ stream: Readable.from([Buffer.from('x')]), filename: 'once.txt' })
+          .catch((e: unknown) => e);
         assert.ok(once instanceof DocuVaultError && once.status === 503);
 
-        proxy.failNext(/\/documents$/, { status: 429, headers: { 'retry-after': '3600' }, body: JSON.stringify({ error: 'rate_limit_exceeded', code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' }) });
+        proxy.failNext(/\/documents$/, {
+          status: 429,
+          headers: { 'retry-after': '3600' },
+          body: JSON.stringify({ error: 'rate_limit_exceeded', code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' }),
+        });
         const limited = await viaProxy.call('listDocuments').catch((e: unknown) => e);
         assert.ok(limited instanceof RateLimitError);
         assert.equal(limited.retryAfter, 3600);
@@ -231,19 +301,35 @@ describeEachDialect(
       }
     });
 
-    it('surfaces the service\'s own 429 with its Retry-After once retries are spent', async () => {
+    it("surfaces the service's own 429 with its Retry-After once retries are spent", async () => {
       const free = await createTenant(ctx(), { tier: 'free' });
       const limitedClient = new DocuVault({ baseUrl: base, apiKey: free.apiKey, retry: { maxWaitMs: 0 } });
       let error: unknown = null;
-      for (let i = 0; i < 40 && !error; i++) error = await limitedClient.call('listTags').then(() => null, (e: unknown) => e);
+      for (let i = 0; i < 40 && !error; i++)
+        error = await limitedClient.call('listTags').then(
+          () => null,
+          (e: unknown) => e,
+        );
       assert.ok(error instanceof RateLimitError, String(error));
       assert.equal(error.code, 'RATE_LIMIT_EXCEEDED');
       assert.ok((error.retryAfter ?? 0) > 0);
     });
 
     it('a viewer gets PermissionError when creating', async () => {
-      await client.call('createUser', { body: { email: `viewer-${tenant.subdomain}@example.com`, name: 'V', role: 'viewer', password: 'a long test password' } });
-      const viewer = await DocuVault.login({ baseUrl: base, tenant: tenant.subdomain, email: `viewer-${tenant.subdomain}@example.com`, password: 'a long test password' });
+      await client.call('createUser', {
+        body: {
+          email: `viewer-${tenant.subdomain}@example.com`,
+          name: 'V',
+          role: 'viewer',
+          password: 'a long test password',
+        },
+      });
+      const viewer = await DocuVault.login({
+        baseUrl: base,
+        tenant: tenant.subdomain,
+        email: `viewer-${tenant.subdomain}@example.com`,
+        password: 'a long test password',
+      });
       const refused = await viewer.call('createFolder', { body: { name: 'nope' } }).catch((e: unknown) => e);
       assert.ok(refused instanceof PermissionError);
       assert.equal(refused.error, 'forbidden');

@@ -12,10 +12,13 @@ before(async () => {
 });
 after(() => t.close());
 
-it('the committed SDK types equal those generated from the service\'s OpenAPI document', async () => {
+it("the committed SDK types equal those generated from the service's OpenAPI document", async () => {
   const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
   const committed = await readFile(new URL('../../packages/sdk/src/generated/api-types.ts', import.meta.url), 'utf8');
-  assert.ok(committed === renderOperationTypes(doc), 'packages/sdk/src/generated/api-types.ts is out of step with the OpenAPI document: run `node packages/sdk/scripts/generate-types.ts`');
+  assert.ok(
+    committed === renderOperationTypes(doc),
+    'packages/sdk/src/generated/api-types.ts is out of step with the OpenAPI document: run `node packages/sdk/scripts/generate-types.ts`',
+  );
 });
 
 it('every operation of the document is in the SDK, with its method and path', async () => {
@@ -25,7 +28,11 @@ it('every operation of the document is in the SDK, with its method and path', as
     for (const [method, op] of Object.entries(item)) {
       if (!op.operationId) continue;
       const known = (OPERATIONS as Record<string, { method: string; path: string }>)[op.operationId];
-      assert.deepEqual(known && { method: known.method, path: known.path }, { method: method.toUpperCase(), path }, op.operationId);
+      assert.deepEqual(
+        known && { method: known.method, path: known.path },
+        { method: method.toUpperCase(), path },
+        op.operationId,
+      );
     }
   }
 });

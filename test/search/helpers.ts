@@ -16,7 +16,13 @@ export const DOCS = {
 } as const;
 
 /** Uploads a text document and waits until processing and AI are done. */
-export async function uploadProcessed(t: TestApp, headers: Record<string, string>, filename: string, text: string, fields?: Record<string, string | string[]>): Promise<string> {
+export async function uploadProcessed(
+  t: TestApp,
+  headers: Record<string, string>,
+  filename: string,
+  text: string,
+  fields?: Record<string, string | string[]>,
+): Promise<string> {
   const id = await uploadOk(t, headers, { filename, content: Buffer.from(text), ...(fields ? { fields } : {}) });
   await waitProcessed(t, id);
   return id;
@@ -29,7 +35,11 @@ export async function uploadProcessed(t: TestApp, headers: Record<string, string
 export async function waitProcessed(t: TestApp, id: string): Promise<void> {
   await waitFor(
     async () => {
-      const doc = await t.container.database.db.selectFrom('documents').select(['status', 'ai_status']).where('id', '=', id).executeTakeFirst();
+      const doc = await t.container.database.db
+        .selectFrom('documents')
+        .select(['status', 'ai_status'])
+        .where('id', '=', id)
+        .executeTakeFirst();
       return doc?.status === 'completed' && !['queued', 'processing'].includes(doc.ai_status);
     },
     `document ${id} processed`,
@@ -41,7 +51,12 @@ export async function waitProcessed(t: TestApp, id: string): Promise<void> {
 export type Json = any;
 
 /** GET /search with query parameters; asserts 200 unless told otherwise. */
-export async function search(t: TestApp, headers: Record<string, string>, params: Record<string, string | number>, status = 200): Promise<Json> {
+export async function search(
+  t: TestApp,
+  headers: Record<string, string>,
+  params: Record<string, string | number>,
+  status = 200,
+): Promise<Json> {
   const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
   const res = await t.app.inject({ method: 'GET', url: `/api/v1/search?${qs}`, headers });
   assert.equal(res.statusCode, status, res.body);
@@ -59,12 +74,19 @@ export function ids(answer: Json): string[] {
 
 /** The tenant's AI credit charges of one reason. */
 export async function charges(t: TestApp, tenantId: string, reason?: string): Promise<number> {
-  let query = t.container.database.db.selectFrom('ai_credit_charges').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId);
+  let query = t.container.database.db
+    .selectFrom('ai_credit_charges')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', tenantId);
   if (reason) query = query.where('reason', '=', reason);
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
 
 /** Waits until the process has read its word vectors (`/health`): soft matching does not wait for them. */
 export async function waitWordVectors(t: TestApp): Promise<void> {
-  await waitFor(async () => ((await t.app.inject({ url: '/health' })).json() as Json).capabilities.word_vectors.state === 'ready', 'word vectors loaded', 30_000);
+  await waitFor(
+    async () => ((await t.app.inject({ url: '/health' })).json() as Json).capabilities.word_vectors.state === 'ready',
+    'word vectors loaded',
+    30_000,
+  );
 }

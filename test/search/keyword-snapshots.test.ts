@@ -11,8 +11,22 @@ import { DIALECTS } from '../support/app.ts';
 import { openTestDatabase } from '../support/databases.ts';
 import { documentRow } from '../support/document-rows.ts';
 
-const WORDS = ['invoice', 'payment', 'lease', 'rent', 'salary', 'audit', 'coffee', 'futures', 'report', 'contract', 'Zürich', 'q3-2026'];
-const text = (i: number) => Array.from({ length: 4 + (i % 9) }, (_, k) => WORDS[(i * 5 + k * 7) % WORDS.length]).join(' ');
+const WORDS = [
+  'invoice',
+  'payment',
+  'lease',
+  'rent',
+  'salary',
+  'audit',
+  'coffee',
+  'futures',
+  'report',
+  'contract',
+  'Zürich',
+  'q3-2026',
+];
+const text = (i: number) =>
+  Array.from({ length: 4 + (i % 9) }, (_, k) => WORDS[(i * 5 + k * 7) % WORDS.length]).join(' ');
 const QUERIES = [['invoice'], ['audit', 'coffee'], ['rent', 'futures', 'salary'], ['zurich'], ['q3']];
 
 function ranking(index: LexicalIndex, words: string[]) {
@@ -42,7 +56,8 @@ describe('keyword index snapshots (bytes)', () => {
       index.put('extra', 'brandnewterm coffee coffee');
       index.remove('d7');
     }
-    for (const q of [...QUERIES, ['brandnewterm'], ['coffee', 'brandnewterm']]) assert.deepEqual(ranking(restored, q), ranking(original, q), q.join(' '));
+    for (const q of [...QUERIES, ['brandnewterm'], ['coffee', 'brandnewterm']])
+      assert.deepEqual(ranking(restored, q), ranking(original, q), q.join(' '));
   });
 
   it('restores from an unaligned copy of the bytes, and refuses bytes of another format or size', () => {
@@ -76,7 +91,17 @@ for (const dialect of DIALECTS) {
       for (const id of ['t1', 't2']) {
         await database.db
           .insertInto('tenants')
-          .values({ id, name: id, subdomain: id, tier: 'free', status: 'active', cors_origins: '[]', sandbox_of: null, created_at: now, updated_at: now })
+          .values({
+            id,
+            name: id,
+            subdomain: id,
+            tier: 'free',
+            status: 'active',
+            cors_origins: '[]',
+            sandbox_of: null,
+            created_at: now,
+            updated_at: now,
+          })
           .execute();
       }
     });
@@ -84,9 +109,24 @@ for (const dialect of DIALECTS) {
 
     const putDocument = async (tenantId: string, id: string, content: string) => {
       await database.db.insertInto('documents').values(documentRow(tenantId, id)).execute();
-      await database.db.insertInto('document_contents').values({ document_id: id, tenant_id: tenantId, content, pages: null, page_texts: null, created_at: Date.now() }).execute();
+      await database.db
+        .insertInto('document_contents')
+        .values({
+          document_id: id,
+          tenant_id: tenantId,
+          content,
+          pages: null,
+          page_texts: null,
+          created_at: Date.now(),
+        })
+        .execute();
     };
-    const snapshotRows = (tenantId: string) => database.db.selectFrom('search_snapshots').select(['version', 'kind']).where('tenant_id', '=', tenantId).execute();
+    const snapshotRows = (tenantId: string) =>
+      database.db
+        .selectFrom('search_snapshots')
+        .select(['version', 'kind'])
+        .where('tenant_id', '=', tenantId)
+        .execute();
     const waitSnapshot = async (tenantId: string, version: number) => {
       for (let i = 0; i < 200; i++) {
         const rows = await snapshotRows(tenantId);
@@ -107,7 +147,11 @@ for (const dialect of DIALECTS) {
 
       // Changes after the snapshot: a new document, a changed text, a deleted document.
       await putDocument('t1', 't1new', 'coffee futures audit brandnewterm');
-      await database.db.updateTable('document_contents').set({ content: 'salary salary report' }).where('document_id', '=', 't1d1').execute();
+      await database.db
+        .updateTable('document_contents')
+        .set({ content: 'salary salary report' })
+        .where('document_id', '=', 't1d1')
+        .execute();
       await database.db.deleteFrom('documents').where('id', '=', 't1d2').execute();
 
       const reread: string[] = [];
@@ -124,15 +168,27 @@ for (const dialect of DIALECTS) {
       const rebuilt = await new TenantCache(repository).get(database.db, 't1', { ...source, restore: undefined });
       assert.equal(restored.documents, rebuilt.documents);
       assert.equal(restored.slotOf('t1d2'), undefined);
-      for (const q of [...QUERIES, ['brandnewterm'], ['salary', 'report'], ['coffee']]) assert.deepEqual(ranking(restored, q), ranking(rebuilt, q), q.join(' '));
+      for (const q of [...QUERIES, ['brandnewterm'], ['salary', 'report'], ['coffee']])
+        assert.deepEqual(ranking(restored, q), ranking(rebuilt, q), q.join(' '));
       const t2 = await new TenantCache(repository).get(database.db, 't2', source);
-      assert.deepEqual(ranking(t2, ['coffee']).map((r) => r[0]), ['t2d0']);
+      assert.deepEqual(
+        ranking(t2, ['coffee']).map((r) => r[0]),
+        ['t2d0'],
+      );
       assert.deepEqual(errors, []);
     });
 
     it('a snapshot newer than the tenant state (the state recreated) is not used', async () => {
       const source = lexicalSource(repository, documents, { ...policy, minDocuments: 1_000_000 });
-      const current = Number((await database.db.selectFrom('search_state').select('version').where('tenant_id', '=', 't1').executeTakeFirstOrThrow()).version);
+      const current = Number(
+        (
+          await database.db
+            .selectFrom('search_state')
+            .select('version')
+            .where('tenant_id', '=', 't1')
+            .executeTakeFirstOrThrow()
+        ).version,
+      );
       const bogus = new LexicalIndex();
       bogus.put('ghost', 'coffee');
       bogus.version = current + 1000;

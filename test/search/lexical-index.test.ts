@@ -4,7 +4,8 @@ import { type Concept, LexicalIndex } from '../../src/modules/search/lexical-ind
 import { termOf } from '../../src/modules/search/search-terms.ts';
 
 const WORDS = ['invoice', 'payment', 'lease', 'rent', 'salary', 'audit', 'coffee', 'futures', 'report', 'contract'];
-const text = (i: number) => Array.from({ length: 5 + (i % 7) }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ');
+const text = (i: number) =>
+  Array.from({ length: 5 + (i % 7) }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ');
 const options = { k1: 1.2, b: 0.75, mask: null, join: 'any' as const, limit: 10_000 };
 
 function concepts(index: LexicalIndex, words: string[], soft: Record<string, [string, number][]> = {}): Concept[] {
@@ -21,7 +22,9 @@ function concepts(index: LexicalIndex, words: string[], soft: Record<string, [st
 }
 
 const ranking = (index: LexicalIndex, words: string[], soft?: Record<string, [string, number][]>) =>
-  index.score(concepts(index, words, soft), options).map((h) => [index.documentOf(h.slot), Number(h.score.toFixed(12))]);
+  index
+    .score(concepts(index, words, soft), options)
+    .map((h) => [index.documentOf(h.slot), Number(h.score.toFixed(12))]);
 
 describe('keyword index', () => {
   it('scores the same after documents are removed and the index compacted as an index built from the rest', () => {

@@ -6,11 +6,15 @@ import { ids, type Json, post, search, uploadProcessed, waitWordVectors } from '
 
 /** Small business documents: paraphrases of one share few words with it. */
 const DOCUMENTS = {
-  coffee: 'Commodity desk weekly: the arabica futures market closed higher after frost warnings in Minas Gerais; robusta held steady.',
-  lease: 'Lease agreement: the landlord lets the second floor offices at 14 Quay Street to the tenant for five years at a monthly rent of 4,200 pounds.',
+  coffee:
+    'Commodity desk weekly: the arabica futures market closed higher after frost warnings in Minas Gerais; robusta held steady.',
+  lease:
+    'Lease agreement: the landlord lets the second floor offices at 14 Quay Street to the tenant for five years at a monthly rent of 4,200 pounds.',
   nda: 'Mutual non-disclosure agreement between Ferro Robotics and Hanami Automation before the joint development of warehouse robots; confidential information stays secret for three years.',
-  payroll: 'Payroll summary for March: salaries, overtime and pension contributions of the warehouse staff, paid on the last working day.',
-  minutes: 'Minutes of the board meeting: the directors approved the annual budget and the opening of a sales office in Lisbon.',
+  payroll:
+    'Payroll summary for March: salaries, overtime and pension contributions of the warehouse staff, paid on the last working day.',
+  minutes:
+    'Minutes of the board meeting: the directors approved the annual budget and the opening of a sales office in Lisbon.',
   recipe: 'Recipe: bake the sourdough loaf at 230 degrees for forty minutes with steam, then cool it on a rack.',
 } as const;
 
@@ -27,11 +31,13 @@ describeEachDialect(
 
     it('an exact match is found first by text, semantic, auto and hybrid alike', async () => {
       tenant = await createTenant(ctx(), { tier: 'enterprise' });
-      for (const [key, text] of Object.entries(DOCUMENTS)) doc[key as keyof typeof DOCUMENTS] = await uploadProcessed(ctx(), tenant.headers, `${key}.txt`, text);
+      for (const [key, text] of Object.entries(DOCUMENTS))
+        doc[key as keyof typeof DOCUMENTS] = await uploadProcessed(ctx(), tenant.headers, `${key}.txt`, text);
       await waitWordVectors(ctx());
       for (const q of ['arabica futures', 'Minas Gerais frost', 'sourdough', 'pension contributions']) {
         const expected = q === 'sourdough' ? doc.recipe : q === 'pension contributions' ? doc.payroll : doc.coffee;
-        for (const mode of ['text', 'semantic', 'auto']) assert.equal(ids(await search(ctx(), tenant.headers, { q, mode }))[0], expected, `${mode}: ${q}`);
+        for (const mode of ['text', 'semantic', 'auto'])
+          assert.equal(ids(await search(ctx(), tenant.headers, { q, mode }))[0], expected, `${mode}: ${q}`);
         assert.equal(ids(await hybrid(q))[0], expected, `hybrid: ${q}`);
       }
     });
@@ -46,7 +52,11 @@ describeEachDialect(
     it('a lone exact match of every query word reads at least medium, in every mode', async () => {
       const text = await search(ctx(), tenant.headers, { q: 'arabica futures', mode: 'text' });
       assert.equal(text.total, 1);
-      for (const answer of [text, await search(ctx(), tenant.headers, { q: 'arabica futures', mode: 'semantic' }), await hybrid('arabica futures')]) {
+      for (const answer of [
+        text,
+        await search(ctx(), tenant.headers, { q: 'arabica futures', mode: 'semantic' }),
+        await hybrid('arabica futures'),
+      ]) {
         assert.ok(['high', 'medium'].includes(answer.results[0].relevance), JSON.stringify(answer.results[0]));
       }
       // A document holding one of two rare words reads lower than one holding both.
@@ -62,9 +72,24 @@ describeEachDialect(
         ['directors decided on spending plans', 'minutes'],
       ];
       for (const [q, key] of cases) {
-        assert.ok(ids(await search(ctx(), tenant.headers, { q, mode: 'semantic' })).slice(0, 3).includes(doc[key]), `semantic: ${q}`);
-        assert.ok(ids(await search(ctx(), tenant.headers, { q })).slice(0, 3).includes(doc[key]), `auto: ${q}`);
-        assert.ok(ids(await hybrid(q)).slice(0, 3).includes(doc[key]), `hybrid: ${q}`);
+        assert.ok(
+          ids(await search(ctx(), tenant.headers, { q, mode: 'semantic' }))
+            .slice(0, 3)
+            .includes(doc[key]),
+          `semantic: ${q}`,
+        );
+        assert.ok(
+          ids(await search(ctx(), tenant.headers, { q }))
+            .slice(0, 3)
+            .includes(doc[key]),
+          `auto: ${q}`,
+        );
+        assert.ok(
+          ids(await hybrid(q))
+            .slice(0, 3)
+            .includes(doc[key]),
+          `hybrid: ${q}`,
+        );
       }
       // Keyword search stays literal: no word of the query is in the lease.
       assert.ok(!ids(await search(ctx(), tenant.headers, { q: 'premises to hire', mode: 'text' })).includes(doc.lease));

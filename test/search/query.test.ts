@@ -34,14 +34,26 @@ describe('search scores', () => {
     assert.equal(keywordScore(5, 5), 0.5);
     assert.equal(keywordScore(0, 5), 0);
     assert.ok(keywordScore(1e9, 5) < 1);
-    assert.deepEqual([0.95, 0.8, 0.7, 0.6, 0.5, 0.4, 0.39, 0].map(relevanceOf), ['high', 'high', 'medium', 'medium', 'low', 'low', 'very_low', 'very_low']);
+    assert.deepEqual([0.95, 0.8, 0.7, 0.6, 0.5, 0.4, 0.39, 0].map(relevanceOf), [
+      'high',
+      'high',
+      'medium',
+      'medium',
+      'low',
+      'low',
+      'very_low',
+      'very_low',
+    ]);
   });
 });
 
 describe('highlights', () => {
   it('escapes the text and keeps only <mark> as markup', () => {
     assert.equal(markupFromSentinels('a <b>&\u0001x\u0002 "q"'), 'a &lt;b&gt;&amp;<mark>x</mark> &quot;q&quot;');
-    assert.match(highlightPassage('Invoices are paid <fast> by the finance team.', 'invoice finance'), /<mark>Invoices<\/mark> are paid &lt;fast&gt; by the <mark>finance<\/mark> team\./);
+    assert.match(
+      highlightPassage('Invoices are paid <fast> by the finance team.', 'invoice finance'),
+      /<mark>Invoices<\/mark> are paid &lt;fast&gt; by the <mark>finance<\/mark> team\./,
+    );
   });
 });
 

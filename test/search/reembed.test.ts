@@ -15,8 +15,18 @@ describeEachDialect(
   (ctx) => {
     it('re-embeds passages of another model in the background, with progress, while search keeps finding the documents', async () => {
       const tenant = await createTenant(ctx());
-      const lease = await uploadProcessed(ctx(), tenant.headers, 'lease.txt', 'Lease agreement: the landlord lets the offices at 14 Quay Street to the tenant at a monthly rent of 4,200 pounds.');
-      const recipe = await uploadProcessed(ctx(), tenant.headers, 'recipe.txt', 'Recipe: bake the sourdough loaf at 230 degrees for forty minutes with steam.');
+      const lease = await uploadProcessed(
+        ctx(),
+        tenant.headers,
+        'lease.txt',
+        'Lease agreement: the landlord lets the offices at 14 Quay Street to the tenant at a monthly rent of 4,200 pounds.',
+      );
+      const recipe = await uploadProcessed(
+        ctx(),
+        tenant.headers,
+        'recipe.txt',
+        'Recipe: bake the sourdough loaf at 230 degrees for forty minutes with steam.',
+      );
       await waitWordVectors(ctx());
       const db = ctx().container.database.db;
       const health = async () => ((await ctx().app.inject({ url: '/health' })).json() as Json).capabilities;
@@ -24,7 +34,11 @@ describeEachDialect(
       assert.match(current, /^local-hash-glove-v2/);
 
       const old = 'local-hash-v1:384';
-      const chunks = await db.selectFrom('document_chunks').select(['document_id', 'chunk_index', 'text']).where('tenant_id', '=', tenant.tenantId).execute();
+      const chunks = await db
+        .selectFrom('document_chunks')
+        .select(['document_id', 'chunk_index', 'text'])
+        .where('tenant_id', '=', tenant.tenantId)
+        .execute();
       for (const c of chunks) {
         await db
           .updateTable('document_chunks')
@@ -34,13 +48,20 @@ describeEachDialect(
           .execute();
       }
       // Old vectors are never compared with the new model's query vectors, yet the documents are still found.
-      assert.deepEqual(ids(await search(ctx(), tenant.headers, { q: 'agreement to rent office space', mode: 'semantic' }))[0], lease);
+      assert.deepEqual(
+        ids(await search(ctx(), tenant.headers, { q: 'agreement to rent office space', mode: 'semantic' }))[0],
+        lease,
+      );
       assert.deepEqual(ids(await search(ctx(), tenant.headers, { q: 'sourdough', mode: 'semantic' })), [recipe]);
 
       await ctx().container.jobs.enqueue(db, 'processing.reembed', { model: current, turn: 0 });
       await waitFor(
         async () => {
-          const rows = await db.selectFrom('document_chunks').select('embedding_model').where('tenant_id', '=', tenant.tenantId).execute();
+          const rows = await db
+            .selectFrom('document_chunks')
+            .select('embedding_model')
+            .where('tenant_id', '=', tenant.tenantId)
+            .execute();
           return rows.length > 0 && rows.every((r) => r.embedding_model === current);
         },
         'passages re-embedded',
@@ -52,7 +73,11 @@ describeEachDialect(
         return p.remaining_documents === 0 ? p : undefined;
       }, 'progress counted');
       assert.ok(progress.done >= 2, JSON.stringify(progress));
-      const after = await db.selectFrom('document_chunks').select(['text', 'embedding']).where('tenant_id', '=', tenant.tenantId).execute();
+      const after = await db
+        .selectFrom('document_chunks')
+        .select(['text', 'embedding'])
+        .where('tenant_id', '=', tenant.tenantId)
+        .execute();
       assert.ok(after.every((r) => r.embedding !== null && r.embedding.byteLength === 484 * 4));
       assert.deepEqual(
         after.map((r) => r.text).sort(),

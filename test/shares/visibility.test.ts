@@ -29,7 +29,8 @@ interface VisibilityRow {
   updated_at: number;
 }
 
-const key = (r: Pick<VisibilityRow, 'tenant_id' | 'user_id' | 'document_id'>) => `${r.tenant_id}|${r.user_id}|${r.document_id}`;
+const key = (r: Pick<VisibilityRow, 'tenant_id' | 'user_id' | 'document_id'>) =>
+  `${r.tenant_id}|${r.user_id}|${r.document_id}`;
 
 /** What document_visibility must hold, from the base tables. */
 async function expectedRows(t: TestApp): Promise<Map<string, VisibilityRow>> {
@@ -62,7 +63,9 @@ async function expectedRows(t: TestApp): Promise<Map<string, VisibilityRow>> {
   for (const d of docs.values()) if (d.owner_id) reach(d.tenant_id, d.owner_id, d.id, true);
   for (const s of shares) {
     if (s.user_id) reach(s.tenant_id, s.user_id, s.document_id, false);
-    for (const m of members) if (s.workspace_id && m.workspace_id === s.workspace_id && m.tenant_id === s.tenant_id) reach(s.tenant_id, m.user_id, s.document_id, false);
+    for (const m of members)
+      if (s.workspace_id && m.workspace_id === s.workspace_id && m.tenant_id === s.tenant_id)
+        reach(s.tenant_id, m.user_id, s.document_id, false);
   }
   return out;
 }
@@ -72,7 +75,14 @@ async function actualRows(t: TestApp): Promise<Map<string, VisibilityRow>> {
   return new Map(
     rows.map((r) => [
       key(r),
-      { ...r, owned: Number(r.owned), shares: Number(r.shares), file_size: Number(r.file_size), created_at: Number(r.created_at), updated_at: Number(r.updated_at) },
+      {
+        ...r,
+        owned: Number(r.owned),
+        shares: Number(r.shares),
+        file_size: Number(r.file_size),
+        created_at: Number(r.created_at),
+        updated_at: Number(r.updated_at),
+      },
     ]),
   );
 }
@@ -81,7 +91,8 @@ async function actualRows(t: TestApp): Promise<Map<string, VisibilityRow>> {
 async function assertTableConsistent(t: TestApp): Promise<void> {
   const db = t.container.database.db;
   const [expected, actual] = await Promise.all([expectedRows(t), actualRows(t)]);
-  const sorted = (m: Map<string, VisibilityRow>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, r]) => r);
+  const sorted = (m: Map<string, VisibilityRow>) =>
+    [...m.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, r]) => r);
   assert.deepEqual(sorted(actual), sorted(expected));
 
   const perTenant = new Map<string, { documents: number; bytes: number }>();
@@ -146,7 +157,8 @@ describeEachDialect('document visibility upkeep', (ctx) => {
     m1 = await loginAs(ctx(), tenant, 'member');
     m2 = await loginAs(ctx(), tenant, 'member', { email: 'm2@example.com' });
     viewer = await loginAs(ctx(), tenant, 'viewer');
-    const upload = (h: Headers, filename: string, size: number) => uploadOk(ctx(), h, { filename, content: Buffer.from('x'.repeat(size)) });
+    const upload = (h: Headers, filename: string, size: number) =>
+      uploadOk(ctx(), h, { filename, content: Buffer.from('x'.repeat(size)) });
     docs['a'] = await upload(tenant.headers, 'Charlie.txt', 30);
     docs['b'] = await upload(tenant.headers, 'alpha.txt', 10);
     docs['c'] = await upload(tenant.headers, 'bravo.txt', 50);
@@ -178,7 +190,8 @@ describeEachDialect('document visibility upkeep', (ctx) => {
     assert.deepEqual((await list(m1, '&sort=name&order=asc')).ids, [docs['b'], docs['c'], docs['a'], docs['own']]);
     await sees(m1, [docs['a']!, docs['c']!], '&search=r');
     // The tag filter on a member's list: only what they see and what carries the tag.
-    for (const id of [docs['a']!, docs['d']!]) assert.equal((await call(tenant, 'PUT', `/documents/${id}`, { tags: ['legal'] })).statusCode, 200);
+    for (const id of [docs['a']!, docs['d']!])
+      assert.equal((await call(tenant, 'PUT', `/documents/${id}`, { tags: ['legal'] })).statusCode, 200);
     const legal = (await call(tenant, 'GET', '/tags')).json().data.find((t: { name: string }) => t.name === 'legal').id;
     await sees(m1, [docs['a']!], `&tag_id=${legal}`);
     await sees(m2, [], `&tag_id=${legal}`);
@@ -186,7 +199,9 @@ describeEachDialect('document visibility upkeep', (ctx) => {
   });
 
   it('unsharing with a user removes the document from their list; sharing again brings it back', async () => {
-    const shares = (await call(tenant, 'GET', `/documents/${docs['c']}/shares`)).json().shares as { share_id: string }[];
+    const shares = (await call(tenant, 'GET', `/documents/${docs['c']}/shares`)).json().shares as {
+      share_id: string;
+    }[];
     await unshare(docs['c']!, shares[0]!.share_id);
     await sees(m1, [docs['own']!, docs['a']!, docs['b']!]);
     assertError(await call(m1, 'GET', `/documents/${docs['c']}`), 404, 'not_found');
@@ -243,9 +258,13 @@ describeEachDialect('document visibility upkeep', (ctx) => {
     await assertTableConsistent(ctx());
   });
 
-  it('renames, moves and updates re-sort members\' lists; folder filters and folder counts follow', async () => {
+  it("renames, moves and updates re-sort members' lists; folder filters and folder counts follow", async () => {
     folder = (await call(tenant, 'POST', '/folders', { name: 'Shared stuff' })).json().id;
-    assert.equal((await call(tenant, 'PUT', `/documents/${docs['c']}`, { filename: 'aardvark.txt', folder_id: folder })).statusCode, 200);
+    assert.equal(
+      (await call(tenant, 'PUT', `/documents/${docs['c']}`, { filename: 'aardvark.txt', folder_id: folder }))
+        .statusCode,
+      200,
+    );
     assert.deepEqual((await list(m1, '&sort=name&order=asc')).ids[0], docs['c']);
     // The latest update sorts first by updated_at.
     assert.deepEqual((await list(m1, '&sort=updated_at&order=desc')).ids[0], docs['c']);
@@ -253,7 +272,11 @@ describeEachDialect('document visibility upkeep', (ctx) => {
     await sees(m2, [], `&folder_id=${folder}`);
     await sees(m1, [docs['own']!, docs['a']!, docs['b']!, docs['d']!], '&folder_id=root');
     const counts = async (u: Caller) =>
-      Object.fromEntries((await call(u, 'GET', '/folders')).json().folders.map((f: { id: string; document_count: number }) => [f.id, f.document_count]));
+      Object.fromEntries(
+        (await call(u, 'GET', '/folders'))
+          .json()
+          .folders.map((f: { id: string; document_count: number }) => [f.id, f.document_count]),
+      );
     assert.equal((await counts(m1))[folder], 1);
     assert.equal((await counts(m2))[folder], 0);
     assert.equal((await call(m1, 'GET', `/folders/${folder}`)).json().document_count, 1);
@@ -266,10 +289,15 @@ describeEachDialect('document visibility upkeep', (ctx) => {
   it('a share never gives a viewer more than view, and viewers never list what they own', async () => {
     await share(docs['a']!, { user_id: viewer.userId }, 'admin');
     await sees(viewer, [docs['a']!]);
-    const v = (method: 'GET' | 'PUT' | 'DELETE' | 'POST', url: string, body?: object) => call(viewer, method, url, body);
+    const v = (method: 'GET' | 'PUT' | 'DELETE' | 'POST', url: string, body?: object) =>
+      call(viewer, method, url, body);
     assert.equal((await v('GET', `/documents/${docs['a']}`)).statusCode, 200);
     assertError(await v('PUT', `/documents/${docs['a']}`, { filename: 'v.txt' }), 403, 'forbidden');
-    assertError(await v('POST', `/documents/${docs['a']}/share`, { user_id: m2.userId, permission: 'view' }), 403, 'forbidden');
+    assertError(
+      await v('POST', `/documents/${docs['a']}/share`, { user_id: m2.userId, permission: 'view' }),
+      403,
+      'forbidden',
+    );
     assertError(await v('GET', `/documents/${docs['a']}/shares`), 403, 'forbidden');
     assertError(await v('DELETE', `/documents/${docs['a']}`), 403, 'forbidden');
 
@@ -281,7 +309,8 @@ describeEachDialect('document visibility upkeep', (ctx) => {
     assertError(await call(asViewer, 'GET', `/documents/${docs['own']}`), 404, 'not_found');
     assertError(await call(asViewer, 'PUT', `/documents/${docs['b']}`, { filename: 'b.txt' }), 403, 'forbidden');
     assert.equal(
-      (await call(asViewer, 'GET', '/folders')).json().folders.find((f: { id: string }) => f.id === folder).document_count,
+      (await call(asViewer, 'GET', '/folders')).json().folders.find((f: { id: string }) => f.id === folder)
+        .document_count,
       2,
     );
     assert.equal((await call(tenant, 'PATCH', `/users/${m1.userId}`, { role: 'member' })).statusCode, 200);
@@ -295,11 +324,24 @@ describeEachDialect('document visibility upkeep', (ctx) => {
     stranger = await loginAs(ctx(), other, 'member');
     const theirs = await uploadOk(ctx(), other.headers, { filename: 'alpha.txt', content: Buffer.from('theirs') });
     const theirOwn = await uploadOk(ctx(), stranger.headers, { filename: 'mine.txt', content: Buffer.from('mine') });
-    const res = await ctx().app.inject({ method: 'POST', url: `/api/v1/documents/${theirs}/share`, headers: other.headers, payload: { user_id: stranger.userId, permission: 'admin' } });
+    const res = await ctx().app.inject({
+      method: 'POST',
+      url: `/api/v1/documents/${theirs}/share`,
+      headers: other.headers,
+      payload: { user_id: stranger.userId, permission: 'admin' },
+    });
     assert.equal(res.statusCode, 201, res.body);
     // Sharing across tenants is refused, in both directions.
-    assertError(await call(tenant, 'POST', `/documents/${docs['a']}/share`, { user_id: stranger.userId, permission: 'view' }), 404, 'not_found');
-    assertError(await call(other, 'POST', `/documents/${theirs}/share`, { user_id: m1.userId, permission: 'view' }), 404, 'not_found');
+    assertError(
+      await call(tenant, 'POST', `/documents/${docs['a']}/share`, { user_id: stranger.userId, permission: 'view' }),
+      404,
+      'not_found',
+    );
+    assertError(
+      await call(other, 'POST', `/documents/${theirs}/share`, { user_id: m1.userId, permission: 'view' }),
+      404,
+      'not_found',
+    );
     await sees(stranger, [theirs, theirOwn]);
     await sees(m1, [docs['own']!, docs['a']!, docs['b']!, docs['c']!, docs['d']!]);
     await sees(m1, [], '&search=mine');
@@ -308,8 +350,15 @@ describeEachDialect('document visibility upkeep', (ctx) => {
     // No row of one tenant names a user or a document of the other.
     const rows = await ctx().container.database.db.selectFrom('document_visibility').selectAll().execute();
     const strangerRows = rows.filter((r) => r.user_id === stranger.userId);
-    assert.deepEqual(strangerRows.map((r) => r.tenant_id), [other.tenantId, other.tenantId]);
-    assert.ok(rows.filter((r) => r.tenant_id === tenant.tenantId).every((r) => r.document_id !== theirs && r.document_id !== theirOwn));
+    assert.deepEqual(
+      strangerRows.map((r) => r.tenant_id),
+      [other.tenantId, other.tenantId],
+    );
+    assert.ok(
+      rows
+        .filter((r) => r.tenant_id === tenant.tenantId)
+        .every((r) => r.document_id !== theirs && r.document_id !== theirOwn),
+    );
     await assertTableConsistent(ctx());
   });
 
@@ -329,17 +378,31 @@ describeEachDialect('document visibility upkeep', (ctx) => {
     await sees(viewer, []);
     await sees(m1, [docs['b']!, docs['c']!, docs['d']!]);
     const db = ctx().container.database.db;
-    assert.equal((await db.selectFrom('document_visibility').select('user_id').where('document_id', '=', docs['a']!).execute()).length, 0);
+    assert.equal(
+      (await db.selectFrom('document_visibility').select('user_id').where('document_id', '=', docs['a']!).execute())
+        .length,
+      0,
+    );
     assert.equal((await call(tenant, 'DELETE', `/users/${m2.userId}`)).statusCode, 200);
-    assert.equal((await db.selectFrom('document_visibility').select('document_id').where('user_id', '=', m2.userId).execute()).length, 0);
+    assert.equal(
+      (await db.selectFrom('document_visibility').select('document_id').where('user_id', '=', m2.userId).execute())
+        .length,
+      0,
+    );
     await assertTableConsistent(ctx());
   });
 
   it('concurrent shares, unshares and membership changes leave the table exact (PostgreSQL runs them in parallel)', async () => {
     const ws = (await call(tenant, 'POST', '/workspaces', { name: 'Busy' })).json().id;
-    const users = [m1, viewer, await loginAs(ctx(), tenant, 'member', { email: 'm3@example.com' }), await loginAs(ctx(), tenant, 'member', { email: 'm4@example.com' })];
+    const users = [
+      m1,
+      viewer,
+      await loginAs(ctx(), tenant, 'member', { email: 'm3@example.com' }),
+      await loginAs(ctx(), tenant, 'member', { email: 'm4@example.com' }),
+    ];
     const extra = [];
-    for (let i = 0; i < 6; i++) extra.push(await uploadOk(ctx(), tenant.headers, { filename: `busy-${i}.txt`, content: Buffer.from(`b${i}`) }));
+    for (let i = 0; i < 6; i++)
+      extra.push(await uploadOk(ctx(), tenant.headers, { filename: `busy-${i}.txt`, content: Buffer.from(`b${i}`) }));
     const shareIds = await Promise.all([
       ...extra.map((d) => share(d, { workspace_id: ws })),
       ...users.map((u) => addMember(ws, u.userId).then(() => '')),
@@ -361,10 +424,7 @@ describeEachDialect('document visibility upkeep', (ctx) => {
     const before = await actualRows(ctx());
     await visibilityMigration.down(db);
     await visibilityMigration.up(db);
-    assert.deepEqual(
-      [...(await actualRows(ctx())).keys()].sort(),
-      [...before.keys()].sort(),
-    );
+    assert.deepEqual([...(await actualRows(ctx())).keys()].sort(), [...before.keys()].sort());
     await assertTableConsistent(ctx());
     // The triggers are back.
     await sql`update documents set filename = 'zz-top.txt' where id = ${docs['b']!}`.execute(db);

@@ -10,7 +10,12 @@ export const CREDENTIALS = { accessKeyId: 'AKIATESTCUSTOMER0001', secretAccessKe
 /** An S3-compatible server (the test one) with its buckets made. */
 export async function s3WithBuckets(...buckets: string[]): Promise<S3TestServer> {
   const server = await startS3Server();
-  const client = new S3Client({ endpoint: server.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: CREDENTIALS });
+  const client = new S3Client({
+    endpoint: server.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: CREDENTIALS,
+  });
   for (const bucket of buckets) await client.send(new CreateBucketCommand({ Bucket: bucket }));
   client.destroy();
   return server;
@@ -29,7 +34,12 @@ export function storageEnv(dedicated: S3TestServer, extra: Record<string, string
 }
 
 /** `PUT /admin/storage/config/{tenant}` with the customer's bucket on `server`. */
-export function putCustomer(t: TestApp, tenantId: string, server: S3TestServer, overrides: Record<string, unknown> = {}) {
+export function putCustomer(
+  t: TestApp,
+  tenantId: string,
+  server: S3TestServer,
+  overrides: Record<string, unknown> = {},
+) {
   return t.admin({
     method: 'PUT',
     url: `/api/v1/admin/storage/config/${tenantId}`,
@@ -47,7 +57,11 @@ export function putCustomer(t: TestApp, tenantId: string, server: S3TestServer, 
 }
 
 export function migrate(t: TestApp, tenantId: string, target: string, extra: Record<string, unknown> = {}) {
-  return t.admin({ method: 'POST', url: `/api/v1/admin/storage/config/${tenantId}/migrate`, payload: { target_provider: target, ...extra } });
+  return t.admin({
+    method: 'POST',
+    url: `/api/v1/admin/storage/config/${tenantId}/migrate`,
+    payload: { target_provider: target, ...extra },
+  });
 }
 
 export async function migrateOk(t: TestApp, tenantId: string, target: string, extra: Record<string, unknown> = {}) {
@@ -65,7 +79,12 @@ export async function statusView(t: TestApp, tenantId: string): Promise<any> {
 
 /** Polls the status view until the migration reaches one of `statuses`. */
 // biome-ignore lint/suspicious/noExplicitAny: the status view is JSON.
-export async function waitForStatus(t: TestApp, tenantId: string, statuses: string[], timeoutMs = 20_000): Promise<any> {
+export async function waitForStatus(
+  t: TestApp,
+  tenantId: string,
+  statuses: string[],
+  timeoutMs = 20_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const view = await statusView(t, tenantId);

@@ -74,7 +74,9 @@ describe('CredentialsBox', () => {
 
   it('reads STORAGE_ENCRYPTION_KEYS and refuses a malformed one', () => {
     const k = key();
-    assert.deepEqual(loadConfig({ STORAGE_ENCRYPTION_KEYS: `2026a:${k}` }).storage.encryptionKeys, [{ id: '2026a', key: k }]);
+    assert.deepEqual(loadConfig({ STORAGE_ENCRYPTION_KEYS: `2026a:${k}` }).storage.encryptionKeys, [
+      { id: '2026a', key: k },
+    ]);
     assert.throws(() => loadConfig({ STORAGE_ENCRYPTION_KEYS: 'k1:short' }), /STORAGE_ENCRYPTION_KEYS/);
     const defaults = loadConfig({}).storage;
     assert.deepEqual(defaults.retryDelaysMs, [60_000, 300_000, 900_000]);
@@ -84,11 +86,32 @@ describe('CredentialsBox', () => {
 });
 
 describe('blobStoreConfigFromUrl (DEDICATED_STORAGE_URL)', () => {
-  const defaults = { endpoint: null, region: 'us-east-1', accessKeyId: null, secretAccessKey: null, forcePathStyle: false };
+  const defaults = {
+    endpoint: null,
+    region: 'us-east-1',
+    accessKeyId: null,
+    secretAccessKey: null,
+    forcePathStyle: false,
+  };
   it('reads folders and buckets with the tenant filled in', async () => {
-    assert.deepEqual(blobStoreConfigFromUrl('file:///srv/docuvault/tenants/{tenant_id}', 't1', defaults), { driver: 'local', root: '/srv/docuvault/tenants/t1' });
-    const s3 = blobStoreConfigFromUrl('s3://bucket/tenants/{tenant_id}?endpoint=http%3A%2F%2Fminio%3A9000&force_path_style=true&region=eu-west-1', 't1', defaults);
-    assert.deepEqual(s3, { ...defaults, driver: 's3', bucket: 'bucket', prefix: 'tenants/t1', endpoint: 'http://minio:9000', region: 'eu-west-1', forcePathStyle: true });
+    assert.deepEqual(blobStoreConfigFromUrl('file:///srv/docuvault/tenants/{tenant_id}', 't1', defaults), {
+      driver: 'local',
+      root: '/srv/docuvault/tenants/t1',
+    });
+    const s3 = blobStoreConfigFromUrl(
+      's3://bucket/tenants/{tenant_id}?endpoint=http%3A%2F%2Fminio%3A9000&force_path_style=true&region=eu-west-1',
+      't1',
+      defaults,
+    );
+    assert.deepEqual(s3, {
+      ...defaults,
+      driver: 's3',
+      bucket: 'bucket',
+      prefix: 'tenants/t1',
+      endpoint: 'http://minio:9000',
+      region: 'eu-west-1',
+      forcePathStyle: true,
+    });
     const store = await localStore();
     await store.put('k', bytes('z'));
     assert.equal((await digestOf(await store.get('k'))).size, 1);

@@ -29,7 +29,8 @@ describeEachDialect(
       const tenant = await createTenant(t);
       const files = Array.from({ length: FILES }, (_, i) => textFile(i, 64 * 1024 + i));
       const ids: string[] = [];
-      for (const [i, content] of files.entries()) ids.push(await uploadOk(t, tenant.headers, { filename: `f${i}.txt`, content }));
+      for (const [i, content] of files.entries())
+        ids.push(await uploadOk(t, tenant.headers, { filename: `f${i}.txt`, content }));
       const record = await migrateOk(t, tenant.tenantId, 'dedicated');
 
       let out = '';
@@ -49,7 +50,11 @@ describeEachDialect(
       child.stdout?.on('data', (d) => (out += String(d)));
       child.stderr?.on('data', (d) => (out += String(d)));
       try {
-        await waitFor(async () => (await statusView(t, tenant.tenantId)).migrated_files >= 3 || false, `the child to copy some files (${out})`, 30_000);
+        await waitFor(
+          async () => (await statusView(t, tenant.tenantId)).migrated_files >= 3 || false,
+          `the child to copy some files (${out})`,
+          30_000,
+        );
       } finally {
         child.kill('SIGKILL');
       }
@@ -64,7 +69,10 @@ describeEachDialect(
         const done = await waitForStatus(t, tenant.tenantId, ['completed', 'completed_with_errors', 'failed'], 60_000);
         assert.equal(done.status, 'completed', JSON.stringify(done));
         assert.equal(done.migrated_files, FILES, 'each file counted once');
-        assert.equal(done.migrated_bytes, files.reduce((n, f) => n + f.length, 0));
+        assert.equal(
+          done.migrated_bytes,
+          files.reduce((n, f) => n + f.length, 0),
+        );
         assert.equal(done.id, record.id);
       } finally {
         await worker.stop(2_000);

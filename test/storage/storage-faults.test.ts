@@ -5,7 +5,17 @@ import { uploadOk } from '../documents/helpers.ts';
 import { describeEachDialect, type TestApp } from '../support/app.ts';
 import { assertError, createTenant, type TestTenant } from '../support/fixtures.ts';
 import { FaultyBlobStore } from './faulty-blob-store.ts';
-import { download, migrate, migrateOk, s3WithBuckets, sha256, statusView, storageEnv, textFile, waitForStatus } from './helpers.ts';
+import {
+  download,
+  migrate,
+  migrateOk,
+  s3WithBuckets,
+  sha256,
+  statusView,
+  storageEnv,
+  textFile,
+  waitForStatus,
+} from './helpers.ts';
 
 const dedicatedS3 = await s3WithBuckets('dedicated');
 after(() => dedicatedS3.close());
@@ -41,7 +51,8 @@ function faultyDedicated(t: TestApp, tenantId: string): FaultyBlobStore {
 async function uploadFiles(t: TestApp, tenant: TestTenant, count: number, seed = 0) {
   const files = Array.from({ length: count }, (_, i) => textFile(seed + i, 3000 + i));
   const ids: string[] = [];
-  for (const [i, content] of files.entries()) ids.push(await uploadOk(t, tenant.headers, { filename: `f${seed + i}.txt`, content }));
+  for (const [i, content] of files.entries())
+    ids.push(await uploadOk(t, tenant.headers, { filename: `f${seed + i}.txt`, content }));
   return { files, ids };
 }
 
@@ -63,7 +74,8 @@ describeEachDialect(
       assert.equal(done.status, 'completed', JSON.stringify(done));
       assert.equal(faulty.puts.get(docKey(tenant, ids[1]!)), 2, 'the corrupted copy was made again');
       const inner = faulty.inner;
-      for (const [i, id] of ids.entries()) assert.equal((await digestOf(await inner.get(docKey(tenant, id)))).sha256, sha256(files[i]!));
+      for (const [i, id] of ids.entries())
+        assert.equal((await digestOf(await inner.get(docKey(tenant, id)))).sha256, sha256(files[i]!));
       providers.intercept(null);
     });
 
@@ -81,7 +93,8 @@ describeEachDialect(
       // The probe, the refused copy, the copy made again, the other file.
       assert.ok((dedicatedS3.operations.get('PutObject') ?? 0) >= puts + 4, 'the refused copy was sent again');
       const target = await t.container.modules.use('storageProviders').storeFor(tenant.tenantId, 'dedicated');
-      for (const [i, id] of ids.entries()) assert.equal((await digestOf(await target.get(docKey(tenant, id)))).sha256, sha256(files[i]!));
+      for (const [i, id] of ids.entries())
+        assert.equal((await digestOf(await target.get(docKey(tenant, id)))).sha256, sha256(files[i]!));
     });
 
     it('retries a failing file on the schedule, lists it, serves it from the source, and retries it on request', async () => {
@@ -95,7 +108,9 @@ describeEachDialect(
       assert.equal(done.failed_files, 1);
       assert.equal(done.migrated_files, 2);
       assert.equal(faulty.puts.get(broken), 4, 'the first attempt and three automatic retries');
-      const failed = (await t.admin({ method: 'GET', url: `/api/v1/admin/storage/migrations/${record.id}/failed` })).json();
+      const failed = (
+        await t.admin({ method: 'GET', url: `/api/v1/admin/storage/migrations/${record.id}/failed` })
+      ).json();
       assert.equal(failed.total_failed, 1);
       assert.equal(failed.failed_files[0].file_id, ids[2]);
       assert.equal(failed.failed_files[0].file_path, broken);
@@ -103,8 +118,15 @@ describeEachDialect(
       assert.match(failed.failed_files[0].error, /injected fault/);
       assert.ok(failed.failed_files[0].last_attempt);
       // Each document row names where its bytes are: the target, except the failed file (only in the source).
-      const placed = await t.container.database.db.selectFrom('documents').select(['id', 'storage_provider']).where('tenant_id', '=', tenant.tenantId).execute();
-      assert.deepEqual(Object.fromEntries(placed.map((r) => [r.id, r.storage_provider])), Object.fromEntries(ids.map((id, i) => [id, i === 2 ? 'shared' : 'dedicated'])));
+      const placed = await t.container.database.db
+        .selectFrom('documents')
+        .select(['id', 'storage_provider'])
+        .where('tenant_id', '=', tenant.tenantId)
+        .execute();
+      assert.deepEqual(
+        Object.fromEntries(placed.map((r) => [r.id, r.storage_provider])),
+        Object.fromEntries(ids.map((id, i) => [id, i === 2 ? 'shared' : 'dedicated'])),
+      );
       // Still served, from the source.
       assert.equal(sha256(await download(t, tenant, ids[2]!)), sha256(files[2]!));
 
@@ -116,9 +138,21 @@ describeEachDialect(
       assert.equal(after.status, 'completed', JSON.stringify(after));
       assert.equal(after.migrated_files, 3);
       assert.equal(faulty.puts.get(docKey(tenant, ids[0]!)), 1, 'retry re-ran only the failed file');
-      assert.equal((await t.admin({ method: 'GET', url: `/api/v1/admin/storage/migrations/${record.id}/failed` })).json().total_failed, 0);
-      assertError(await t.admin({ method: 'POST', url: `/api/v1/admin/storage/migrations/${record.id}/retry` }), 409, 'conflict');
-      assertError(await t.admin({ method: 'POST', url: `/api/v1/admin/storage/migrations/${record.id}/cancel`, payload: {} }), 409, 'conflict');
+      assert.equal(
+        (await t.admin({ method: 'GET', url: `/api/v1/admin/storage/migrations/${record.id}/failed` })).json()
+          .total_failed,
+        0,
+      );
+      assertError(
+        await t.admin({ method: 'POST', url: `/api/v1/admin/storage/migrations/${record.id}/retry` }),
+        409,
+        'conflict',
+      );
+      assertError(
+        await t.admin({ method: 'POST', url: `/api/v1/admin/storage/migrations/${record.id}/cancel`, payload: {} }),
+        409,
+        'conflict',
+      );
       providers.intercept(null);
     });
 
@@ -129,7 +163,8 @@ describeEachDialect(
       const record = await migrateOk(t, tenant.tenantId, 'dedicated');
       assert.equal(record.total_files, 2);
       const deadline = Date.now() + 10_000;
-      while ((faulty.puts.get(docKey(tenant, ids[0]!)) ?? 0) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while ((faulty.puts.get(docKey(tenant, ids[0]!)) ?? 0) === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       const during = await uploadOk(t, tenant.headers, { filename: 'during.txt', content: textFile(300) });
       faulty.release();
       const done = await waitForStatus(t, tenant.tenantId, ['completed', 'completed_with_errors', 'failed']);
@@ -139,7 +174,11 @@ describeEachDialect(
       assert.equal(done.total_bytes, files[0]!.length + files[1]!.length + textFile(300).length);
       assert.equal(faulty.puts.get(docKey(tenant, during)), 1, 'verified where it was uploaded, not copied again');
       assert.equal(sha256(await download(t, tenant, during)), sha256(textFile(300)));
-      const stored = await t.container.database.db.selectFrom('documents').select('id').where('tenant_id', '=', tenant.tenantId).execute();
+      const stored = await t.container.database.db
+        .selectFrom('documents')
+        .select('id')
+        .where('tenant_id', '=', tenant.tenantId)
+        .execute();
       assert.equal(stored.length, 3);
       providers.intercept(null);
     });
@@ -159,7 +198,8 @@ describeEachDialect(
 
       const record = await migrateOk(t, tenant.tenantId, 'dedicated');
       const deadline = Date.now() + 10_000;
-      while ((faulty.puts.get(docKey(tenant, ids[0]!)) ?? 0) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while ((faulty.puts.get(docKey(tenant, ids[0]!)) ?? 0) === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       const running = await statusView(t, tenant.tenantId);
       assert.equal(running.status, 'in_progress');
       assert.equal(running.progress_percent, 0);
@@ -177,7 +217,11 @@ describeEachDialect(
       const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/documents/${ids[3]}`, headers: tenant.headers });
       assert.equal(del.statusCode, 200, del.body);
 
-      const cancel = await t.admin({ method: 'POST', url: `/api/v1/admin/storage/migrations/${record.id}/cancel`, payload: { reason: 'maintenance window over' } });
+      const cancel = await t.admin({
+        method: 'POST',
+        url: `/api/v1/admin/storage/migrations/${record.id}/cancel`,
+        payload: { reason: 'maintenance window over' },
+      });
       assert.equal(cancel.statusCode, 200, cancel.body);
       assert.equal(cancel.json().status, 'cancelled');
       assert.equal(cancel.json().cancel_reason, 'maintenance window over');
@@ -185,9 +229,14 @@ describeEachDialect(
       const afterCancel = await uploadOk(t, tenant.headers, { filename: 'after-cancel.txt', content: textFile(200) });
       assert.ok(await shared.head(docKey(tenant, afterCancel)), 'after a cancel new uploads go to the source');
       assert.equal(await faulty.inner.head(docKey(tenant, afterCancel)), null);
-      assert.equal(sha256(await download(t, tenant, during)), sha256(textFile(100)), 'what reached the target stays readable');
+      assert.equal(
+        sha256(await download(t, tenant, during)),
+        sha256(textFile(100)),
+        'what reached the target stays readable',
+      );
       const eventually = Date.now() + 10_000;
-      while ((await faulty.inner.head(docKey(tenant, ids[3]!))) !== null && Date.now() < eventually) await new Promise((r) => setTimeout(r, 20));
+      while ((await faulty.inner.head(docKey(tenant, ids[3]!))) !== null && Date.now() < eventually)
+        await new Promise((r) => setTimeout(r, 20));
       assert.equal(await faulty.inner.head(docKey(tenant, ids[3]!)), null, 'the deleted document is in neither store');
       assert.equal(await shared.head(docKey(tenant, ids[3]!)), null);
       assert.equal((await statusView(t, tenant.tenantId)).status, 'cancelled');
@@ -196,13 +245,24 @@ describeEachDialect(
       assert.notEqual(restart.id, record.id);
       const done = await waitForStatus(t, tenant.tenantId, ['completed', 'completed_with_errors', 'failed']);
       assert.equal(done.status, 'completed', JSON.stringify(done));
-      for (const id of [ids[0]!, ids[1]!, ids[2]!, during, afterCancel]) assert.ok(await faulty.inner.head(docKey(tenant, id)), `${id} in the target`);
-      for (const [i, id] of ids.slice(0, 3).entries()) assert.equal(sha256(await download(t, tenant, id)), sha256(files[i]!));
+      for (const id of [ids[0]!, ids[1]!, ids[2]!, during, afterCancel])
+        assert.ok(await faulty.inner.head(docKey(tenant, id)), `${id} in the target`);
+      for (const [i, id] of ids.slice(0, 3).entries())
+        assert.equal(sha256(await download(t, tenant, id)), sha256(files[i]!));
       assert.equal(sha256(await download(t, tenant, afterCancel)), sha256(textFile(200)));
-      assert.equal(sha256(await download(t, other, otherId)), sha256(textFile(500)), "the other tenant's file is untouched");
+      assert.equal(
+        sha256(await download(t, other, otherId)),
+        sha256(textFile(500)),
+        "the other tenant's file is untouched",
+      );
       assert.ok(await shared.head(docKey(other, otherId)));
-      const history = (await t.admin({ method: 'GET', url: `/api/v1/admin/storage/migrations/${tenant.tenantId}/history` })).json();
-      assert.deepEqual(history.migrations.map((m: { status: string }) => m.status), ['completed', 'cancelled']);
+      const history = (
+        await t.admin({ method: 'GET', url: `/api/v1/admin/storage/migrations/${tenant.tenantId}/history` })
+      ).json();
+      assert.deepEqual(
+        history.migrations.map((m: { status: string }) => m.status),
+        ['completed', 'cancelled'],
+      );
       providers.intercept(null);
     });
   },

@@ -15,8 +15,21 @@ let seq = 0;
 const seconds = () => Math.floor(Date.now() / 1000);
 
 /** A Stripe event as Stripe sends it: JSON body and Stripe-Signature over it. */
-function signed(type: string, object: Record<string, unknown>, created = seconds(), id = `evt_${++seq}_${Math.random().toString(36).slice(2)}`) {
-  const payload = JSON.stringify({ id, object: 'event', type, created, livemode: false, api_version: '2026-10-28.endive', data: { object } });
+function signed(
+  type: string,
+  object: Record<string, unknown>,
+  created = seconds(),
+  id = `evt_${++seq}_${Math.random().toString(36).slice(2)}`,
+) {
+  const payload = JSON.stringify({
+    id,
+    object: 'event',
+    type,
+    created,
+    livemode: false,
+    api_version: '2026-10-28.endive',
+    data: { object },
+  });
   return { id, payload, signature: signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }) };
 }
 
@@ -24,7 +37,10 @@ function deliver(t: TestApp, event: { payload: string; signature?: string }) {
   return t.app.inject({
     method: 'POST',
     url: '/api/v1/billing/stripe/webhook',
-    headers: { 'content-type': 'application/json', ...(event.signature ? { 'stripe-signature': event.signature } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(event.signature ? { 'stripe-signature': event.signature } : {}),
+    },
     payload: event.payload,
   });
 }
@@ -51,7 +67,13 @@ describeEachDialect(
     async function paidTeam(t: TestApp, tenant: TestTenant): Promise<string> {
       const started = (await checkout(t, tenant.headers, { tier: 'team', ...URLS })).json();
       const subId = `sub_${++seq}`;
-      const event = signed('checkout.session.completed', { id: `cs_${seq}`, object: 'checkout.session', customer: 'cus_1', subscription: subId, metadata: { checkout_id: started.checkout_id, tenant_id: tenant.tenantId, tier: 'team' } });
+      const event = signed('checkout.session.completed', {
+        id: `cs_${seq}`,
+        object: 'checkout.session',
+        customer: 'cus_1',
+        subscription: subId,
+        metadata: { checkout_id: started.checkout_id, tenant_id: tenant.tenantId, tier: 'team' },
+      });
       const res = await deliver(t, event);
       assert.equal(res.statusCode, 200, res.body);
       return subId;
@@ -76,17 +98,32 @@ describeEachDialect(
       await checkout(t, tenant.headers, { tier: 'pro', ...URLS });
       assert.ok(stripeServer.calls.some((c) => c.path.endsWith('/expire')));
       // Stripe's checkouts are completed by Stripe, not the administrator.
-      assertError(await t.admin({ method: 'POST', url: `/api/v1/admin/checkouts/${body.checkout_id}/complete` }), 409, 'conflict');
+      assertError(
+        await t.admin({ method: 'POST', url: `/api/v1/admin/checkouts/${body.checkout_id}/complete` }),
+        409,
+        'conflict',
+      );
     });
 
     it('refuses bad or missing signatures and changes nothing', async () => {
       const t = ctx();
       const tenant = await createTenant(t, { tier: 'free' });
       const started = (await checkout(t, tenant.headers, { tier: 'team', ...URLS })).json();
-      const event = signed('checkout.session.completed', { id: 'cs_x', object: 'checkout.session', metadata: { checkout_id: started.checkout_id } });
+      const event = signed('checkout.session.completed', {
+        id: 'cs_x',
+        object: 'checkout.session',
+        metadata: { checkout_id: started.checkout_id },
+      });
       assertError(await deliver(t, { payload: event.payload }), 400, 'validation_error');
-      assertError(await deliver(t, { payload: event.payload, signature: event.signature.replace(/v1=[0-9a-f]{4}/, 'v1=0000') }), 400, 'validation_error');
-      const forged = new Stripe('sk_test_local').webhooks.generateTestHeaderString({ payload: event.payload, secret: 'whsec_someone_else' });
+      assertError(
+        await deliver(t, { payload: event.payload, signature: event.signature.replace(/v1=[0-9a-f]{4}/, 'v1=0000') }),
+        400,
+        'validation_error',
+      );
+      const forged = new Stripe('sk_test_local').webhooks.generateTestHeaderString({
+        payload: event.payload,
+        secret: 'whsec_someone_else',
+      });
       assertError(await deliver(t, { payload: event.payload, signature: forged }), 400, 'validation_error');
       assert.equal((await status(t, tenant.headers)).tier, 'free');
       assert.equal((await history(t, tenant)).total, 0);
@@ -95,9 +132,19 @@ describeEachDialect(
     it('completes the checkout from the signed webhook at once; a replay changes nothing', async () => {
       const t = ctx();
       const tenant = await createTenant(t, { tier: 'free' });
-      assertError(await t.app.inject({ url: '/api/v1/dag/workflows', headers: tenant.headers }), 403, 'tier_limit_exceeded');
+      assertError(
+        await t.app.inject({ url: '/api/v1/dag/workflows', headers: tenant.headers }),
+        403,
+        'tier_limit_exceeded',
+      );
       const started = (await checkout(t, tenant.headers, { tier: 'team', ...URLS })).json();
-      const event = signed('checkout.session.completed', { id: 'cs_y', object: 'checkout.session', customer: 'cus_9', subscription: 'sub_replay', metadata: { checkout_id: started.checkout_id } });
+      const event = signed('checkout.session.completed', {
+        id: 'cs_y',
+        object: 'checkout.session',
+        customer: 'cus_9',
+        subscription: 'sub_replay',
+        metadata: { checkout_id: started.checkout_id },
+      });
       const first = await deliver(t, event);
       assert.equal(first.statusCode, 200, first.body);
       assert.equal(first.json().result, 'applied');
@@ -114,7 +161,16 @@ describeEachDialect(
       const t = ctx();
       const tenant = await createTenant(t, { tier: 'free' });
       const subId = await paidTeam(t, tenant);
-      const invoice = (type: string, created: number) => signed(type, { id: `in_${++seq}`, object: 'invoice', parent: { type: 'subscription_details', subscription_details: { subscription: subId } } }, created);
+      const invoice = (type: string, created: number) =>
+        signed(
+          type,
+          {
+            id: `in_${++seq}`,
+            object: 'invoice',
+            parent: { type: 'subscription_details', subscription_details: { subscription: subId } },
+          },
+          created,
+        );
       const base = seconds();
       assert.equal((await deliver(t, invoice('invoice.payment_failed', base + 20))).statusCode, 200);
       assert.equal((await status(t, tenant.headers)).status, 'past_due');
@@ -131,16 +187,32 @@ describeEachDialect(
       const tenant = await createTenant(t, { tier: 'free' });
       const subId = await paidTeam(t, tenant);
       const periodEnd = seconds() + 3600;
-      await deliver(t, signed('customer.subscription.updated', subscriptionObject(tenant, subId, { cancel_at_period_end: true, items: { data: [{ price: { id: 'price_team' }, current_period_end: periodEnd }] } })));
+      await deliver(
+        t,
+        signed(
+          'customer.subscription.updated',
+          subscriptionObject(tenant, subId, {
+            cancel_at_period_end: true,
+            items: { data: [{ price: { id: 'price_team' }, current_period_end: periodEnd }] },
+          }),
+        ),
+      );
       const cancelled = await status(t, tenant.headers);
       assert.equal(cancelled.status, 'cancelled');
       assert.equal(cancelled.tier, 'team');
       assert.equal(cancelled.cancel_at, new Date(periodEnd * 1000).toISOString());
-      await deliver(t, signed('customer.subscription.deleted', subscriptionObject(tenant, subId, { status: 'canceled' })));
+      await deliver(
+        t,
+        signed('customer.subscription.deleted', subscriptionObject(tenant, subId, { status: 'canceled' })),
+      );
       const ended = await status(t, tenant.headers);
       assert.equal(ended.tier, 'free');
       assert.equal(ended.status, 'cancelled');
-      assertError(await t.app.inject({ url: '/api/v1/dag/workflows', headers: tenant.headers }), 403, 'tier_limit_exceeded');
+      assertError(
+        await t.app.inject({ url: '/api/v1/dag/workflows', headers: tenant.headers }),
+        403,
+        'tier_limit_exceeded',
+      );
       const changes = await history(t, tenant);
       assert.equal(changes.data[0].reason, 'provider_event');
       assert.equal(changes.data[0].changed_by, 'stripe');
@@ -151,10 +223,23 @@ describeEachDialect(
       const t = ctx();
       const tenant = await createTenant(t, { tier: 'free' });
       const subId = await paidTeam(t, tenant);
-      await deliver(t, signed('customer.subscription.updated', subscriptionObject(tenant, subId, { cancel_at: seconds() - 1 })));
+      await deliver(
+        t,
+        signed('customer.subscription.updated', subscriptionObject(tenant, subId, { cancel_at: seconds() - 1 })),
+      );
       assert.equal((await status(t, tenant.headers)).tier, 'team');
       const sweep = t.container.jobDefinitions().find((d) => d.kind === 'subscription.end_cancelled')!;
-      await sweep.handler({ id: 'j', kind: sweep.kind, payload: { tick: Math.floor(Date.now() / 60_000) }, attempt: 1, maxAttempts: 3, tenantId: null, priority: 0, signal: new AbortController().signal, completeIn: async () => {} });
+      await sweep.handler({
+        id: 'j',
+        kind: sweep.kind,
+        payload: { tick: Math.floor(Date.now() / 60_000) },
+        attempt: 1,
+        maxAttempts: 3,
+        tenantId: null,
+        priority: 0,
+        signal: new AbortController().signal,
+        completeIn: async () => {},
+      });
       assert.equal((await status(t, tenant.headers)).tier, 'free');
     });
   },

@@ -83,7 +83,11 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
  * Declares `body` once per available dialect, each with its own fresh app
  * (the Kysely habit: one suite, every dialect).
  */
-export function describeEachDialect(name: string, body: (ctx: () => TestApp, dialect: DialectName) => void, options: TestAppOptions = {}): void {
+export function describeEachDialect(
+  name: string,
+  body: (ctx: () => TestApp, dialect: DialectName) => void,
+  options: TestAppOptions = {},
+): void {
   for (const dialect of DIALECTS) {
     describe(`${name} [${dialect}]`, () => {
       let ctx: TestApp | undefined;

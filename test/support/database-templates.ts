@@ -37,7 +37,8 @@ export function migrationsHash(): string {
     if (!name.endsWith('.ts')) continue;
     const file = path.join(dir, name);
     files.add(file);
-    for (const m of fs.readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) files.add(path.resolve(dir, m[1]!));
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g))
+      files.add(path.resolve(dir, m[1]!));
   }
   for (const file of [...files].sort()) {
     h.update(path.relative(SRC_DB, file)).update('\0').update(fs.readFileSync(file)).update('\0');
@@ -129,11 +130,16 @@ export async function createMigratedPgDatabase(adminUrl: string, name: string, b
  */
 export async function dropOtherPgTemplates(adminUrl: string): Promise<string[]> {
   return withAdmin(adminUrl, async (client) => {
-    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [TEMPLATE_LOCK_KEY]);
+    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
+      TEMPLATE_LOCK_KEY,
+    ]);
     if (!rows[0]?.locked) return [];
     try {
       const current = pgTemplateName();
-      const { rows: templates } = await client.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${PG_TEMPLATE_PREFIX}%`]);
+      const { rows: templates } = await client.query<{ datname: string }>(
+        'select datname from pg_database where datname like $1',
+        [`${PG_TEMPLATE_PREFIX}%`],
+      );
       const dropped: string[] = [];
       for (const { datname } of templates) {
         if (datname === current) continue;

@@ -65,7 +65,11 @@ export async function createTestStore(dialect: DialectName, options: TestStoreOp
     if (!adminUrl) throw new Error('PostgreSQL is not available');
     dbName = testDatabaseName();
     if (options.migrated) {
-      await createMigratedPgDatabase(adminUrl, dbName, testDatabaseName(`tmpl_${Math.random().toString(36).slice(2, 10)}`));
+      await createMigratedPgDatabase(
+        adminUrl,
+        dbName,
+        testDatabaseName(`tmpl_${Math.random().toString(36).slice(2, 10)}`),
+      );
     } else {
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
@@ -96,7 +100,9 @@ export async function createTestStore(dialect: DialectName, options: TestStoreOp
 }
 
 /** Opens and migrates a fresh database of the dialect, for tests below the HTTP layer. */
-export async function openTestDatabase(dialect: DialectName): Promise<{ database: Database; store: TestStore; close(): Promise<void> }> {
+export async function openTestDatabase(
+  dialect: DialectName,
+): Promise<{ database: Database; store: TestStore; close(): Promise<void> }> {
   const store = await createTestStore(dialect, { migrated: true });
   const database = openDatabase({ url: store.url, dataDir: store.dataDir });
   await migrateToLatest(database.db);

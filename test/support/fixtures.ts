@@ -84,7 +84,12 @@ export interface LoginAsOptions {
  * Signs in as a user of the tenant with the given role, creating the user first (POST /api/v1/users
  * with the tenant's API key) when needed; `owner` is the tenant's own owner unless an e-mail is given.
  */
-export async function loginAs(t: TestApp, tenant: TestTenant, role: TestRole, options: LoginAsOptions = {}): Promise<LoggedInUser> {
+export async function loginAs(
+  t: TestApp,
+  tenant: TestTenant,
+  role: TestRole,
+  options: LoginAsOptions = {},
+): Promise<LoggedInUser> {
   const useOwner = role === 'owner' && !options.email;
   const email = useOwner ? tenant.ownerEmail : (options.email ?? `${role}-${tenant.subdomain}@example.com`);
   const password = useOwner ? tenant.ownerPassword : (options.password ?? 'a long test password');
@@ -93,7 +98,13 @@ export async function loginAs(t: TestApp, tenant: TestTenant, role: TestRole, op
       method: 'POST',
       url: '/api/v1/users',
       headers: tenant.headers,
-      payload: { email, name: options.name ?? `${role} user`, role, password, ...(options.roles ? { roles: options.roles } : {}) },
+      payload: {
+        email,
+        name: options.name ?? `${role} user`,
+        role,
+        password,
+        ...(options.roles ? { roles: options.roles } : {}),
+      },
     });
     // 409: created by an earlier call; an owner can only be made by an owner, so do it as the owner.
     if (created.statusCode === 403 && role === 'owner') {
@@ -102,7 +113,13 @@ export async function loginAs(t: TestApp, tenant: TestTenant, role: TestRole, op
         method: 'POST',
         url: '/api/v1/users',
         headers: owner.headers,
-        payload: { email, name: options.name ?? 'owner user', role, password, ...(options.roles ? { roles: options.roles } : {}) },
+        payload: {
+          email,
+          name: options.name ?? 'owner user',
+          role,
+          password,
+          ...(options.roles ? { roles: options.roles } : {}),
+        },
       });
       assert.ok(again.statusCode === 201 || again.statusCode === 409, again.body);
     } else {
@@ -121,7 +138,11 @@ export async function loginAs(t: TestApp, tenant: TestTenant, role: TestRole, op
     userId: body.user.id,
     email,
     password,
-    headers: { authorization: `Bearer ${body.access_token}`, 'x-tenant-subdomain': tenant.subdomain, 'x-csrf-token': body.csrf_token },
+    headers: {
+      authorization: `Bearer ${body.access_token}`,
+      'x-tenant-subdomain': tenant.subdomain,
+      'x-csrf-token': body.csrf_token,
+    },
     accessToken: body.access_token,
     refreshToken: body.refresh_token,
     csrfToken: body.csrf_token,

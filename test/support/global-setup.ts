@@ -16,7 +16,12 @@ import {
   removeOldSqliteTemplates,
 } from './database-templates.ts';
 import { postgresAdminUrl } from './databases.ts';
-import { dropDatabasesOwnedBy, dropStaleTestDatabases, RUN_OWNER_ENV, testDatabaseName } from './test-databases-cleanup.ts';
+import {
+  dropDatabasesOwnedBy,
+  dropStaleTestDatabases,
+  RUN_OWNER_ENV,
+  testDatabaseName,
+} from './test-databases-cleanup.ts';
 
 function say(line: string): void {
   process.stderr.write(`test setup: ${line}\n`);

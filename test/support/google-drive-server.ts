@@ -100,7 +100,9 @@ export async function startDriveServer(): Promise<DriveTestServer> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    res.on('finish', () => state.log.push({ method: req.method ?? 'GET', url: `${url.pathname}${url.search}`, status: res.statusCode }));
+    res.on('finish', () =>
+      state.log.push({ method: req.method ?? 'GET', url: `${url.pathname}${url.search}`, status: res.statusCode }),
+    );
     if (req.method === 'POST' && url.pathname === '/token') return token(req, res);
     const failure = state.failures.find((f) => f.times > 0 && `${url.pathname}${url.search}`.includes(f.match));
     const auth = req.headers.authorization ?? '';
@@ -110,7 +112,11 @@ export async function startDriveServer(): Promise<DriveTestServer> {
     if (failure) {
       failure.times -= 1;
       if (failure.retryAfter !== undefined) res.setHeader('retry-after', failure.retryAfter);
-      return send(res, failure.status, apiError(failure.status, `Injected failure ${failure.status}`, failure.reason ?? 'backendError'));
+      return send(
+        res,
+        failure.status,
+        apiError(failure.status, `Injected failure ${failure.status}`, failure.reason ?? 'backendError'),
+      );
     }
     const exportMatch = /^\/drive\/v3\/files\/([^/]+)\/export$/.exec(url.pathname);
     if (exportMatch) return exportFile(decodeURIComponent(exportMatch[1]!), url, res);
@@ -126,13 +132,23 @@ export async function startDriveServer(): Promise<DriveTestServer> {
   async function token(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const form = new URLSearchParams(await readBody(req));
     const c = state.client;
-    if (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== c.refreshToken || form.get('client_id') !== c.id || form.get('client_secret') !== c.secret) {
+    if (
+      form.get('grant_type') !== 'refresh_token' ||
+      form.get('refresh_token') !== c.refreshToken ||
+      form.get('client_id') !== c.id ||
+      form.get('client_secret') !== c.secret
+    ) {
       return send(res, 400, { error: 'invalid_grant', error_description: 'Bad refresh request' });
     }
     issued += 1;
     const accessToken = `ya29.refreshed-${issued}`;
     state.validTokens.add(accessToken);
-    send(res, 200, { access_token: accessToken, expires_in: 3599, token_type: 'Bearer', scope: 'https://www.googleapis.com/auth/drive.readonly' });
+    send(res, 200, {
+      access_token: accessToken,
+      expires_in: 3599,
+      token_type: 'Bearer',
+      scope: 'https://www.googleapis.com/auth/drive.readonly',
+    });
   }
 
   function list(url: URL, res: ServerResponse): void {
@@ -145,7 +161,9 @@ export async function startDriveServer(): Promise<DriveTestServer> {
     const parentId = parent[1]!.replace(/\\(.)/g, '$1');
     const pageSize = Math.min(1000, Number(url.searchParams.get('pageSize') ?? '100'));
     const offset = Number(url.searchParams.get('pageToken') ?? '0');
-    const all = [...state.files.values()].filter((f) => f.parents.includes(parentId) && !f.trashed).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    const all = [...state.files.values()]
+      .filter((f) => f.parents.includes(parentId) && !f.trashed)
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
     const page = all.slice(offset, offset + pageSize);
     const next = offset + pageSize < all.length ? String(offset + pageSize) : undefined;
     send(res, 200, { kind: 'drive#fileList', ...(next ? { nextPageToken: next } : {}), files: page.map(metadata) });
@@ -156,7 +174,15 @@ export async function startDriveServer(): Promise<DriveTestServer> {
     if (!file || file.trashed) return send(res, 404, apiError(404, `File not found: ${id}.`, 'notFound'));
     if (url.searchParams.get('alt') !== 'media') return send(res, 200, metadata(file));
     if (file.mimeType.startsWith('application/vnd.google-apps.')) {
-      return send(res, 403, apiError(403, 'Only files with binary content can be downloaded. Use Export with Docs Editors files.', 'fileNotDownloadable'));
+      return send(
+        res,
+        403,
+        apiError(
+          403,
+          'Only files with binary content can be downloaded. Use Export with Docs Editors files.',
+          'fileNotDownloadable',
+        ),
+      );
     }
     if (state.hold) await state.hold;
     const content = file.content ?? Buffer.alloc(0);
@@ -188,7 +214,8 @@ export async function startDriveServer(): Promise<DriveTestServer> {
     if (!file.mimeType.startsWith('application/vnd.google-apps.')) {
       return send(res, 403, apiError(403, 'Export only supports Docs Editors files.', 'fileNotExportable'));
     }
-    if ((file.exportSize ?? 0) > EXPORT_LIMIT_BYTES) return send(res, 403, apiError(403, 'This file is too large to be exported.', 'exportSizeLimitExceeded'));
+    if ((file.exportSize ?? 0) > EXPORT_LIMIT_BYTES)
+      return send(res, 403, apiError(403, 'This file is too large to be exported.', 'exportSizeLimitExceeded'));
     if (state.hold) await state.hold;
     const body = await exportBytes(file, mimeType);
     res.writeHead(200, { 'content-type': mimeType, 'content-length': String(body.length) });
@@ -253,16 +280,25 @@ async function exportBytes(file: DriveFile, mimeType: string): Promise<Buffer> {
   const text = file.content?.toString('utf8') ?? file.name;
   if (mimeType === 'application/pdf') return minimalPdf(text);
   if (mimeType.startsWith('text/')) return Buffer.from(mimeType === 'text/csv' ? `name,value\n${text},1\n` : text);
-  if (mimeType === 'image/png') return Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201c2a0b3690000000049454e44ae426082', 'hex');
+  if (mimeType === 'image/png')
+    return Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201c2a0b3690000000049454e44ae426082',
+      'hex',
+    );
   const zip = new JSZip();
-  zip.file('[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>');
+  zip.file(
+    '[Content_Types].xml',
+    '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+  );
   zip.file('content.txt', text);
   return zip.generateAsync({ type: 'nodebuffer' });
 }
 
 function minimalPdf(text: string): Buffer {
   const safe = text.replace(/[()\\]/g, ' ');
-  return Buffer.from(`%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 300 100]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>endobj\n4 0 obj<</Length ${safe.length + 30}>>stream\nBT /F1 12 Tf 10 50 Td (${safe}) Tj ET\nendstream endobj\n5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n`);
+  return Buffer.from(
+    `%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 300 100]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>endobj\n4 0 obj<</Length ${safe.length + 30}>>stream\nBT /F1 12 Tf 10 50 Td (${safe}) Tj ET\nendstream endobj\n5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n`,
+  );
 }
 
 function apiError(code: number, message: string, reason: string) {
@@ -271,7 +307,10 @@ function apiError(code: number, message: string, reason: string) {
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=UTF-8',
+    'content-length': String(Buffer.byteLength(text)),
+  });
   res.end(text);
 }
 

@@ -80,7 +80,13 @@ export async function startHttpsReceiver(options: { hostnames?: string[] } = {})
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'https://receiver');
-      requests.push({ method: req.method ?? '', path: url.pathname, url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks) });
+      requests.push({
+        method: req.method ?? '',
+        path: url.pathname,
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      });
       const behaviour = routes.get(url.pathname) ?? {};
       if (behaviour.hang) return;
       if (behaviour.delayMs) setTimeout(() => answer(req, res, behaviour), behaviour.delayMs).unref();
@@ -126,7 +132,10 @@ function answer(req: IncomingMessage, res: ServerResponse, behaviour: RouteBehav
     return;
   }
   const total = behaviour.bodyBytes;
-  res.writeHead(behaviour.status ?? 200, Number.isFinite(total) ? { ...headers, 'content-length': String(total) } : headers);
+  res.writeHead(
+    behaviour.status ?? 200,
+    Number.isFinite(total) ? { ...headers, 'content-length': String(total) } : headers,
+  );
   const chunk = Buffer.alloc(64 * 1024, 'a');
   let sent = 0;
   const pump = () => {
@@ -149,10 +158,25 @@ export function makeCertificate(dir: string, names: string[]) {
   execFileSync(
     'openssl',
     [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=https-receiver',
-      '-addext', `subjectAltName=${san}`,
-      '-addext', 'basicConstraints=critical,CA:TRUE',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=https-receiver',
+      '-addext',
+      `subjectAltName=${san}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
     ],
     { stdio: 'ignore' },
   );

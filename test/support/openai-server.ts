@@ -10,7 +10,13 @@ import type { AddressInfo } from 'node:net';
 /** What the server does, changeable between requests. */
 export interface OpenAiServerBehaviour {
   /** Fail the next `times` requests (to `path` when given) with `status`, or by dropping the connection. */
-  fail: { status: number | 'disconnect'; times: number; retryAfter?: string; retryAfterMs?: number; path?: string } | null;
+  fail: {
+    status: number | 'disconnect';
+    times: number;
+    retryAfter?: string;
+    retryAfterMs?: number;
+    path?: string;
+  } | null;
   /** Pause between streamed chunks. */
   streamDelayMs: number;
   /** 'request' honours `encoding_format` (base64 when absent); the others force one, as some servers do. */
@@ -65,7 +71,14 @@ export async function startOpenAiServer(options: Partial<OpenAiServerBehaviour> 
     const path = (req.url ?? '/').split('?')[0]!;
     const contentType = String(req.headers['content-type'] ?? '');
     const body = contentType.startsWith('multipart/form-data') ? parseMultipart(raw, contentType) : parseJson(raw);
-    const record: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, at: Date.now(), status: 200 };
+    const record: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      headers: req.headers,
+      body,
+      at: Date.now(),
+      status: 200,
+    };
     requests.push(record);
 
     const fail = behaviour.fail;
@@ -86,8 +99,10 @@ export async function startOpenAiServer(options: Partial<OpenAiServerBehaviour> 
 
     try {
       if (req.method === 'POST' && path === '/v1/chat/completions') await chat(body as ChatRequest, res, behaviour);
-      else if (req.method === 'POST' && path === '/v1/embeddings') embeddings(body as EmbeddingsRequest, res, behaviour);
-      else if (req.method === 'POST' && path === '/v1/audio/transcriptions') sendJson(res, 200, { text: behaviour.transcript });
+      else if (req.method === 'POST' && path === '/v1/embeddings')
+        embeddings(body as EmbeddingsRequest, res, behaviour);
+      else if (req.method === 'POST' && path === '/v1/audio/transcriptions')
+        sendJson(res, 200, { text: behaviour.transcript });
       else {
         record.status = 404;
         sendError(res, 404, `Unknown route ${req.method} ${path}`);
@@ -131,7 +146,8 @@ interface JsonSchema {
 async function chat(body: ChatRequest, res: ServerResponse, behaviour: OpenAiServerBehaviour): Promise<void> {
   if (!Array.isArray(body?.messages)) throw new Error('messages is required');
   const user = [...body.messages].reverse().find((m) => m.role === 'user');
-  const userText = typeof user?.content === 'string' ? user.content : (user?.content ?? []).map((p) => p.text ?? '').join('\n');
+  const userText =
+    typeof user?.content === 'string' ? user.content : (user?.content ?? []).map((p) => p.text ?? '').join('\n');
   const created = Math.floor(Date.now() / 1000);
 
   if (body.stream) {
@@ -155,15 +171,23 @@ async function chat(body: ChatRequest, res: ServerResponse, behaviour: OpenAiSer
   }
 
   const schema = body.response_format?.type === 'json_schema' ? body.response_format.json_schema?.schema : undefined;
-  const content = schema ? (behaviour.structuredContent ?? JSON.stringify(valueFor(schema, '', userText))) : groundedAnswer(userText);
+  const content = schema
+    ? (behaviour.structuredContent ?? JSON.stringify(valueFor(schema, '', userText)))
+    : groundedAnswer(userText);
   const promptTokens = Math.ceil(JSON.stringify(body.messages).length / 4);
   sendJson(res, 200, {
     id: 'chatcmpl-test',
     object: 'chat.completion',
     created,
     model: body.model,
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
-    usage: { prompt_tokens: promptTokens, completion_tokens: Math.ceil(content.length / 4), total_tokens: promptTokens + Math.ceil(content.length / 4) },
+    choices: [
+      { index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null },
+    ],
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: Math.ceil(content.length / 4),
+      total_tokens: promptTokens + Math.ceil(content.length / 4),
+    },
   });
 }
 
@@ -171,18 +195,29 @@ async function chat(body: ChatRequest, res: ServerResponse, behaviour: OpenAiSer
 function valueFor(schema: JsonSchema, name: string, text: string): unknown {
   switch (schema.type) {
     case 'object':
-      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, sub]) => [key, valueFor(sub, key, text)]));
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([key, sub]) => [key, valueFor(sub, key, text)]),
+      );
     case 'array':
       // Lists of objects ({name, confidence}, {value, text, confidence}) are built from the same strings.
       if (schema.items?.type === 'object') {
         return listFor(name, text).map((item) =>
-          Object.fromEntries(Object.entries(schema.items!.properties ?? {}).map(([key, sub]) => [key, sub.type === 'number' ? 0.9 : sub.enum ? sub.enum[0] : item])),
+          Object.fromEntries(
+            Object.entries(schema.items!.properties ?? {}).map(([key, sub]) => [
+              key,
+              sub.type === 'number' ? 0.9 : sub.enum ? sub.enum[0] : item,
+            ]),
+          ),
         );
       }
       return listFor(name, text);
     case 'string':
       // An enum answers the first value the text names, else the last one ("other").
-      if (schema.enum) return schema.enum.find((v) => new RegExp(`\\b${v.replace(/_/g, ' ')}\\b`, 'i').test(text)) ?? schema.enum[schema.enum.length - 1];
+      if (schema.enum)
+        return (
+          schema.enum.find((v) => new RegExp(`\\b${v.replace(/_/g, ' ')}\\b`, 'i').test(text)) ??
+          schema.enum[schema.enum.length - 1]
+        );
       return name === 'summary' ? sentences(text).slice(0, 2).join(' ').slice(0, 400) : '';
     case 'number':
     case 'integer':
@@ -200,7 +235,10 @@ function listFor(name: string, text: string): string[] {
     case 'tags': {
       const counts = new Map<string, number>();
       for (const w of text.toLowerCase().match(/\p{L}{5,}/gu) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
-      return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 5).map(([w]) => w);
+      return [...counts.entries()]
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .slice(0, 5)
+        .map(([w]) => w);
     }
     case 'locations':
       return [];
@@ -210,7 +248,9 @@ function listFor(name: string, text: string): string[] {
       return all(/\b((?:[A-Z][\w&-]*\s+)+(?:Corporation|Inc\.|Corp\.|Ltd\.?|LLC|GmbH)(?!\w))/g);
     case 'dates':
       // Sent as written: the provider must normalise "March 3, 2026" itself.
-      return all(/\b(\d{4}-\d{2}-\d{2}|(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4})\b/g);
+      return all(
+        /\b(\d{4}-\d{2}-\d{2}|(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4})\b/g,
+      );
     case 'amounts':
       return all(/(\$\s?\d[\d,]*(?:\.\d+)?)/g);
     default:
@@ -219,7 +259,12 @@ function listFor(name: string, text: string): string[] {
 }
 
 function sentences(text: string): string[] {
-  return text.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+/g)?.map((s) => s.trim()) ?? [text.trim()];
+  return (
+    text
+      .replace(/\s+/g, ' ')
+      .match(/[^.!?]+[.!?]+/g)
+      ?.map((s) => s.trim()) ?? [text.trim()]
+  );
 }
 
 // The first sentence of passage [1], cited; or a plain "not found" when there are no passages.
@@ -238,16 +283,26 @@ interface EmbeddingsRequest {
 
 function embeddings(body: EmbeddingsRequest, res: ServerResponse, behaviour: OpenAiServerBehaviour): void {
   const inputs = typeof body.input === 'string' ? [body.input] : body.input;
-  if (!Array.isArray(inputs) || inputs.some((i) => typeof i !== 'string' || i === '')) throw new Error("'$.input' is invalid");
+  if (!Array.isArray(inputs) || inputs.some((i) => typeof i !== 'string' || i === ''))
+    throw new Error("'$.input' is invalid");
   const dimensions = body.dimensions ?? behaviour.embeddingDimensions;
-  const encoding = behaviour.embeddingsEncoding === 'request' ? (body.encoding_format ?? 'base64') : behaviour.embeddingsEncoding;
+  const encoding =
+    behaviour.embeddingsEncoding === 'request' ? (body.encoding_format ?? 'base64') : behaviour.embeddingsEncoding;
   const data = inputs.map((input, index) => {
     const vector = wordVector(input, dimensions);
-    const embedding = encoding === 'base64' ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64') : Array.from(vector);
+    const embedding =
+      encoding === 'base64'
+        ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64')
+        : Array.from(vector);
     return { object: 'embedding', index, embedding };
   });
   const tokens = inputs.reduce((sum, i) => sum + Math.ceil(i.length / 4), 0);
-  sendJson(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  sendJson(res, 200, {
+    object: 'list',
+    data,
+    model: body.model,
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  });
 }
 
 /** Words hashed into signed buckets, little-endian float32, deliberately not unit length. */
@@ -305,7 +360,11 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(payload),
+    ...headers,
+  });
   res.end(payload);
 }
 

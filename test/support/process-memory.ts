@@ -27,7 +27,8 @@ export function processTree(pid: number): number[] {
     })();
     for (const task of tasks) {
       try {
-        for (const child of readFileSync(`/proc/${out[i]}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean)) out.push(Number(child));
+        for (const child of readFileSync(`/proc/${out[i]}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean))
+          out.push(Number(child));
       } catch {
         // The task ended meanwhile.
       }

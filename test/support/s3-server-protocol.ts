@@ -128,7 +128,8 @@ export class BodyTap extends Transform {
   /** The body's checksum as S3 spells it (base64 of the raw value); SHA-256 only if it was asked for. */
   checksum(algorithm: ChecksumAlgorithm): string {
     if (algorithm === 'sha256') {
-      if (!this.#sha256) throw new S3Error(400, 'InvalidRequest', 'a SHA-256 trailer must be announced in x-amz-trailer');
+      if (!this.#sha256)
+        throw new S3Error(400, 'InvalidRequest', 'a SHA-256 trailer must be announced in x-amz-trailer');
       return this.#sha256.digest('base64');
     }
     const out = Buffer.alloc(4);
@@ -152,24 +153,40 @@ export function compositeChecksum(algorithm: ChecksumAlgorithm, parts: string[])
 
 /** `x-amz-checksum-<algorithm>` and `x-amz-checksum-type` answer headers for a kept checksum. */
 export function checksumHeaders(checksum: StoredChecksum | null): Record<string, string> {
-  return checksum ? { [`x-amz-checksum-${checksum.algorithm}`]: checksum.value, 'x-amz-checksum-type': checksum.type } : {};
+  return checksum
+    ? { [`x-amz-checksum-${checksum.algorithm}`]: checksum.value, 'x-amz-checksum-type': checksum.type }
+    : {};
 }
 
 /** Whether a request announces a SHA-256 checksum (header, announced trailer, or the SDK's algorithm header), so it is computed as the body streams. */
 export function announcesSha256(headers: IncomingHttpHeaders): boolean {
-  const algorithm = String(headers['x-amz-sdk-checksum-algorithm'] ?? headers['x-amz-checksum-algorithm'] ?? '').toUpperCase();
-  return headers['x-amz-checksum-sha256'] !== undefined || String(headers['x-amz-trailer'] ?? '').includes('x-amz-checksum-sha256') || algorithm === 'SHA256';
+  const algorithm = String(
+    headers['x-amz-sdk-checksum-algorithm'] ?? headers['x-amz-checksum-algorithm'] ?? '',
+  ).toUpperCase();
+  return (
+    headers['x-amz-checksum-sha256'] !== undefined ||
+    String(headers['x-amz-trailer'] ?? '').includes('x-amz-checksum-sha256') ||
+    algorithm === 'SHA256'
+  );
 }
 
 /**
  * Checks the checksum a body declares (`declared(name)`: its trailer or header) against what
  * arrived: a mismatch is BadDigest. Answers the checksum to keep with the object, or null when none was sent.
  */
-export function checkDeclaredChecksum(tap: BodyTap, declared: (name: string) => string | undefined): StoredChecksum | null {
+export function checkDeclaredChecksum(
+  tap: BodyTap,
+  declared: (name: string) => string | undefined,
+): StoredChecksum | null {
   for (const algorithm of ['sha256', 'crc32'] as const) {
     const sent = declared(`x-amz-checksum-${algorithm}`);
     if (sent === undefined) continue;
-    if (sent !== tap.checksum(algorithm)) throw new S3Error(400, 'BadDigest', `The ${algorithm.toUpperCase()} you specified did not match the calculated checksum.`);
+    if (sent !== tap.checksum(algorithm))
+      throw new S3Error(
+        400,
+        'BadDigest',
+        `The ${algorithm.toUpperCase()} you specified did not match the calculated checksum.`,
+      );
     return { algorithm, value: sent, type: 'FULL_OBJECT' };
   }
   return null;
@@ -204,7 +221,8 @@ export function parseRange(header: string | undefined, size: number): { start: n
     end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
     if (match[2] !== '' && Number(match[2]) < start) return null;
   }
-  if (start >= size) throw new S3Error(416, 'InvalidRange', 'The requested range is not satisfiable', { ActualObjectSize: size });
+  if (start >= size)
+    throw new S3Error(416, 'InvalidRange', 'The requested range is not satisfiable', { ActualObjectSize: size });
   return { start, end };
 }
 

@@ -93,7 +93,8 @@ export async function startS3Server(options: S3TestServerOptions = {}): Promise<
   };
   const uploadOf = (id: string | null) => {
     const upload = id ? uploads.get(id) : undefined;
-    if (!upload || !id) throw new S3Error(404, 'NoSuchUpload', 'The specified upload does not exist.', { UploadId: id ?? '' });
+    if (!upload || !id)
+      throw new S3Error(404, 'NoSuchUpload', 'The specified upload does not exist.', { UploadId: id ?? '' });
     return upload;
   };
   const removeFile = (file: string) => fsp.rm(file, { force: true });
@@ -102,7 +103,11 @@ export async function startS3Server(options: S3TestServerOptions = {}): Promise<
    * Streams a request body (decoding aws-chunked) to a new file, checking its length and the
    * checksum it declares (header or trailer): a mismatch is BadDigest and nothing is kept.
    */
-  async function receiveBody(req: IncomingMessage, target: string, partsAlgorithm: ChecksumAlgorithm | null = null): Promise<StoredFile & { md5: Buffer }> {
+  async function receiveBody(
+    req: IncomingMessage,
+    target: string,
+    partsAlgorithm: ChecksumAlgorithm | null = null,
+  ): Promise<StoredFile & { md5: Buffer }> {
     const file = path.join(root, randomUUID());
     const tap = new BodyTap({ sha256: checksums && (announcesSha256(req.headers) || partsAlgorithm === 'sha256') });
     const decoder = isAwsChunked(req.headers) ? new AwsChunkedDecoder() : null;
@@ -110,7 +115,8 @@ export async function startS3Server(options: S3TestServerOptions = {}): Promise<
     try {
       const out = fs.createWriteStream(file, { highWaterMark: 1024 * 1024 });
       await pipeline([req, ...(decoder ? [decoder] : []), ...(flip ? [flip] : []), tap, out]);
-      const length = req.headers['x-amz-decoded-content-length'] ?? (decoder ? undefined : req.headers['content-length']);
+      const length =
+        req.headers['x-amz-decoded-content-length'] ?? (decoder ? undefined : req.headers['content-length']);
       if (length !== undefined && Number(length) !== tap.size) {
         throw new S3Error(400, 'IncompleteBody', `expected ${length} bytes, got ${tap.size}`);
       }
@@ -166,7 +172,8 @@ export async function startS3Server(options: S3TestServerOptions = {}): Promise<
         res.writeHead(200).end();
       } else if (method === 'DELETE') {
         op('DeleteBucket');
-        if (bucketOf(bucket).size > 0) throw new S3Error(409, 'BucketNotEmpty', 'The bucket you tried to delete is not empty');
+        if (bucketOf(bucket).size > 0)
+          throw new S3Error(409, 'BucketNotEmpty', 'The bucket you tried to delete is not empty');
         buckets.delete(bucket);
         res.writeHead(204).end();
       } else if (method === 'GET' && q.has('uploads')) {
@@ -174,8 +181,13 @@ export async function startS3Server(options: S3TestServerOptions = {}): Promise<
         bucketOf(bucket);
         const items = [...uploads]
           .filter(([, u]) => u.bucket === bucket)
-          .map(([id, u]) => `<Upload>${xmlFields({ Key: u.key, UploadId: id, Initiated: u.initiated.toISOString() })}</Upload>`);
-        xml(xmlDocument('ListMultipartUploadsResult', xmlFields({ Bucket: bucket, IsTruncated: false }) + items.join('')));
+          .map(
+            ([id, u]) =>
+              `<Upload>${xmlFields({ Key: u.key, UploadId: id, Initiated: u.initiated.toISOString() })}</Upload>`,
+          );
+        xml(
+          xmlDocument('ListMultipartUploadsResult', xmlFields({ Bucket: bucket, IsTruncated: false }) + items.join('')),
+        );
       } else if (method === 'GET') {
         op('ListObjectsV2');
         const prefix = q.get('prefix') ?? '';
@@ -187,11 +199,26 @@ export async function startS3Server(options: S3TestServerOptions = {}): Promise<
         const truncated = all.length > page.length;
         const contents = page.map((k) => {
           const o = objectOf(bucket, k);
-          const fields = { Key: k, LastModified: o.lastModified.toISOString(), ETag: o.etag, Size: o.size, StorageClass: 'STANDARD' };
+          const fields = {
+            Key: k,
+            LastModified: o.lastModified.toISOString(),
+            ETag: o.etag,
+            Size: o.size,
+            StorageClass: 'STANDARD',
+          };
           return `<Contents>${xmlFields(fields)}</Contents>`;
         });
-        const next: Record<string, string> = truncated ? { NextContinuationToken: Buffer.from(page.at(-1) ?? '').toString('base64url') } : {};
-        const head = xmlFields({ Name: bucket, Prefix: prefix, KeyCount: page.length, MaxKeys: maxKeys, IsTruncated: truncated, ...next });
+        const next: Record<string, string> = truncated
+          ? { NextContinuationToken: Buffer.from(page.at(-1) ?? '').toString('base64url') }
+          : {};
+        const head = xmlFields({
+          Name: bucket,
+          Prefix: prefix,
+          KeyCount: page.length,
+          MaxKeys: maxKeys,
+          IsTruncated: truncated,
+          ...next,
+        });
         xml(xmlDocument('ListBucketResult', head + contents.join('')));
       } else {
         throw new S3Error(405, 'MethodNotAllowed', `${method} on a bucket is not supported`);
@@ -272,25 +299,44 @@ export async function startS3Server(options: S3TestServerOptions = {}): Promise<
       const requested = parseCompleteParts(await readSmallBody(req));
       const parts = requested.map(({ partNumber, etag }, i) => {
         const part = upload.parts.get(partNumber);
-        if (!part || part.etag.replace(/"/g, '') !== etag) throw new S3Error(400, 'InvalidPart', `part ${partNumber} not found`);
-        if (i > 0 && partNumber <= (requested[i - 1]?.partNumber ?? 0)) throw new S3Error(400, 'InvalidPartOrder', 'parts out of order');
-        if (i < requested.length - 1 && part.size < MIN_PART_SIZE) throw new S3Error(400, 'EntityTooSmall', 'part too small');
+        if (!part || part.etag.replace(/"/g, '') !== etag)
+          throw new S3Error(400, 'InvalidPart', `part ${partNumber} not found`);
+        if (i > 0 && partNumber <= (requested[i - 1]?.partNumber ?? 0))
+          throw new S3Error(400, 'InvalidPartOrder', 'parts out of order');
+        if (i < requested.length - 1 && part.size < MIN_PART_SIZE)
+          throw new S3Error(400, 'EntityTooSmall', 'part too small');
         return part;
       });
       const file = path.join(root, randomUUID());
       const out = await fsp.open(file, 'w');
       try {
-        for (const part of parts) for await (const chunk of fs.createReadStream(part.file, { highWaterMark: 1024 * 1024 })) await out.write(chunk);
+        for (const part of parts)
+          for await (const chunk of fs.createReadStream(part.file, { highWaterMark: 1024 * 1024 }))
+            await out.write(chunk);
       } finally {
         await out.close();
       }
-      const etag = `"${createHash('md5').update(Buffer.concat(parts.map((p) => p.md5))).digest('hex')}-${parts.length}"`;
+      const etag = `"${createHash('md5')
+        .update(Buffer.concat(parts.map((p) => p.md5)))
+        .digest('hex')}-${parts.length}"`;
       const checksum = compositeOf(upload.algorithm, parts);
       uploads.delete(id);
-      storeObject(bucket, key, { file, size: parts.reduce((n, p) => n + p.size, 0), etag, checksum }, upload.contentType);
+      storeObject(
+        bucket,
+        key,
+        { file, size: parts.reduce((n, p) => n + p.size, 0), etag, checksum },
+        upload.contentType,
+      );
       await Promise.all([...upload.parts.values()].map((p) => removeFile(p.file)));
-      const checksumFields: Record<string, string> = checksum ? { [`Checksum${checksum.algorithm.toUpperCase()}`]: checksum.value, ChecksumType: checksum.type } : {};
-      xml(xmlDocument('CompleteMultipartUploadResult', xmlFields({ Location: `/${bucket}/${key}`, Bucket: bucket, Key: key, ETag: etag, ...checksumFields })));
+      const checksumFields: Record<string, string> = checksum
+        ? { [`Checksum${checksum.algorithm.toUpperCase()}`]: checksum.value, ChecksumType: checksum.type }
+        : {};
+      xml(
+        xmlDocument(
+          'CompleteMultipartUploadResult',
+          xmlFields({ Location: `/${bucket}/${key}`, Bucket: bucket, Key: key, ETag: etag, ...checksumFields }),
+        ),
+      );
     } else {
       throw new S3Error(405, 'MethodNotAllowed', `${method} is not supported here`);
     }
@@ -309,7 +355,9 @@ export async function startS3Server(options: S3TestServerOptions = {}): Promise<
       // Drain what the client is still sending so it reads the error instead of a reset.
       if (!req.readableEnded) req.resume();
       const body = req.method === 'HEAD' ? '' : errorXml(s3, requestId);
-      res.writeHead(s3.status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) }).end(body);
+      res
+        .writeHead(s3.status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) })
+        .end(body);
     });
   });
 
@@ -320,7 +368,9 @@ export async function startS3Server(options: S3TestServerOptions = {}): Promise<
     endpoint: `http://127.0.0.1:${port}`,
     operations,
     pendingUploads: (bucket) =>
-      [...uploads].filter(([, u]) => !bucket || u.bucket === bucket).map(([uploadId, u]) => ({ bucket: u.bucket, key: u.key, uploadId })),
+      [...uploads]
+        .filter(([, u]) => !bucket || u.bucket === bucket)
+        .map(([uploadId, u]) => ({ bucket: u.bucket, key: u.key, uploadId })),
     keys: (bucket) => [...(buckets.get(bucket)?.keys() ?? [])].sort(),
     corruptNextBody: (bucket, key) => {
       corruptNext.add(`${bucket}/${key}`);
@@ -336,7 +386,14 @@ export async function startS3Server(options: S3TestServerOptions = {}): Promise<
 /** A multipart object's checksum: composite of its parts' when each was checked with the upload's algorithm. */
 function compositeOf(algorithm: ChecksumAlgorithm | null, parts: StoredFile[]): StoredChecksum | null {
   if (!algorithm || !parts.every((p) => p.checksum?.algorithm === algorithm)) return null;
-  return { algorithm, value: compositeChecksum(algorithm, parts.map((p) => p.checksum!.value)), type: 'COMPOSITE' };
+  return {
+    algorithm,
+    value: compositeChecksum(
+      algorithm,
+      parts.map((p) => p.checksum!.value),
+    ),
+    type: 'COMPOSITE',
+  };
 }
 
 /** S3 error bodies have no namespace: `<Error><Code/><Message/>…<RequestId/></Error>`. */

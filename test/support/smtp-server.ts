@@ -70,7 +70,11 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     },
     onRcptTo(address, _session, callback) {
       if (!refused.has(address.address.toLowerCase())) return callback();
-      return callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: user unknown`), { responseCode: 550 }));
+      return callback(
+        Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: user unknown`), {
+          responseCode: 550,
+        }),
+      );
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -80,7 +84,10 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
         simpleParser(raw).then(
           (parsed) => {
             received.push({
-              envelope: { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) },
+              envelope: {
+                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                to: session.envelope.rcptTo.map((r) => r.address),
+              },
               raw,
               parsed,
               secure: session.secure,
@@ -126,7 +133,10 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       for (;;) {
         const found = received.find((m) => m.envelope.to.includes(to));
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms (received: ${received.map((m) => m.envelope.to.join(',')).join('; ') || 'none'})`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no mail to ${to} within ${timeoutMs} ms (received: ${received.map((m) => m.envelope.to.join(',')).join('; ') || 'none'})`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },

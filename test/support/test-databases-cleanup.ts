@@ -31,7 +31,10 @@ export function dropsDeferredToRun(): boolean {
   return databaseOwnerPid() !== process.pid;
 }
 
-export function testDatabaseName(suffix: string = Math.random().toString(36).slice(2, 10), owner: number = databaseOwnerPid()): string {
+export function testDatabaseName(
+  suffix: string = Math.random().toString(36).slice(2, 10),
+  owner: number = databaseOwnerPid(),
+): string {
   return `dms_test_h${HOST}_p${owner}_${suffix}`;
 }
 

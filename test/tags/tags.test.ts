@@ -28,9 +28,15 @@ describeEachDialect('tags', (ctx) => {
     assert.equal(all.total, 3);
     assert.equal(all.page, 1);
     assert.equal(all.page_size, 20);
-    assert.deepEqual(all.data.map((t: { name: string }) => t.name), ['archive', 'Invoices', 'Urgent']);
+    assert.deepEqual(
+      all.data.map((t: { name: string }) => t.name),
+      ['archive', 'Invoices', 'Urgent'],
+    );
     const page2 = (await req('GET', '/tags?page=2&page_size=2')).json();
-    assert.deepEqual(page2.data.map((t: { name: string }) => t.name), ['Urgent']);
+    assert.deepEqual(
+      page2.data.map((t: { name: string }) => t.name),
+      ['Urgent'],
+    );
   });
 
   it('deletes a tag and its links to documents; only owners and admins may', async () => {

@@ -8,7 +8,11 @@ const owner = { email: 'boss@example.com', password: 'a long password', name: 'B
 
 describeEachDialect('admin tenants', (ctx) => {
   it('creates a tenant with owner, a live key and a test key', async () => {
-    const res = await ctx().admin({ method: 'POST', url: '/api/v1/admin/tenants', payload: { name: 'Acme', subdomain: 'acme', owner } });
+    const res = await ctx().admin({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      payload: { name: 'Acme', subdomain: 'acme', owner },
+    });
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json();
     assert.equal(body.tenant.name, 'Acme');
@@ -28,8 +32,16 @@ describeEachDialect('admin tenants', (ctx) => {
   });
 
   it('refuses a taken subdomain with 409 conflict', async () => {
-    await ctx().admin({ method: 'POST', url: '/api/v1/admin/tenants', payload: { name: 'One', subdomain: 'taken', owner } });
-    const res = await ctx().admin({ method: 'POST', url: '/api/v1/admin/tenants', payload: { name: 'Two', subdomain: 'taken', owner } });
+    await ctx().admin({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      payload: { name: 'One', subdomain: 'taken', owner },
+    });
+    const res = await ctx().admin({
+      method: 'POST',
+      url: '/api/v1/admin/tenants',
+      payload: { name: 'Two', subdomain: 'taken', owner },
+    });
     assertError(res, 409, 'conflict');
   });
 
@@ -44,7 +56,11 @@ describeEachDialect('admin tenants', (ctx) => {
       { name: '', subdomain: 'ok-sub', owner },
       { name: '   ', subdomain: 'ok-sub', owner },
     ]) {
-      assertError(await ctx().admin({ method: 'POST', url: '/api/v1/admin/tenants', payload }), 400, 'validation_error');
+      assertError(
+        await ctx().admin({ method: 'POST', url: '/api/v1/admin/tenants', payload }),
+        400,
+        'validation_error',
+      );
     }
   });
 
@@ -73,7 +89,11 @@ describeEachDialect('admin tenants', (ctx) => {
     await uploadOk(ctx(), t.headers, { filename: 'a.txt', content: Buffer.from('twelve bytes') });
     const after = await ctx().admin({ method: 'GET', url: `/api/v1/admin/tenants/${t.tenantId}` });
     assert.deepEqual(after.json().usage, { users: 1, api_keys: 1, documents: 1, storage_bytes: 12 });
-    assertError(await ctx().admin({ method: 'GET', url: '/api/v1/admin/tenants/00000000-0000-7000-8000-000000000000' }), 404, 'not_found');
+    assertError(
+      await ctx().admin({ method: 'GET', url: '/api/v1/admin/tenants/00000000-0000-7000-8000-000000000000' }),
+      404,
+      'not_found',
+    );
   });
 
   it('updates tier, status and CORS origins; an empty patch is 400', async () => {
@@ -86,9 +106,17 @@ describeEachDialect('admin tenants', (ctx) => {
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().tier, 'pro');
     assert.deepEqual(res.json().cors_origins, ['https://app.example.com']);
-    assertError(await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: {} }), 400, 'validation_error');
     assertError(
-      await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: { status: 'deleted' } }),
+      await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: {} }),
+      400,
+      'validation_error',
+    );
+    assertError(
+      await ctx().admin({
+        method: 'PATCH',
+        url: `/api/v1/admin/tenants/${t.tenantId}`,
+        payload: { status: 'deleted' },
+      }),
       400,
       'validation_error',
     );
@@ -96,9 +124,17 @@ describeEachDialect('admin tenants', (ctx) => {
 
   it('refuses a suspended tenant with 403 tenant_suspended', async () => {
     const t = await createTenant(ctx());
-    const before = await ctx().app.inject({ method: 'GET', url: '/api/v1/no-route-but-authenticated', headers: t.headers });
+    const before = await ctx().app.inject({
+      method: 'GET',
+      url: '/api/v1/no-route-but-authenticated',
+      headers: t.headers,
+    });
     assert.equal(before.statusCode, 404);
-    await ctx().admin({ method: 'PATCH', url: `/api/v1/admin/tenants/${t.tenantId}`, payload: { status: 'suspended' } });
+    await ctx().admin({
+      method: 'PATCH',
+      url: `/api/v1/admin/tenants/${t.tenantId}`,
+      payload: { status: 'suspended' },
+    });
     const probe = ctx().container.authenticators.apiKey(t.apiKey, { sandbox: false });
     await assert.rejects(probe, (e: { error?: string }) => e.error === 'tenant_suspended');
   });
@@ -106,7 +142,12 @@ describeEachDialect('admin tenants', (ctx) => {
   it('replays a retried creation with the same Idempotency-Key, and refuses the key for another body', async () => {
     const payload = { name: 'Retry Co', subdomain: 'retry-co', owner };
     const send = (body: object) =>
-      ctx().admin({ method: 'POST', url: '/api/v1/admin/tenants', headers: { 'idempotency-key': 'create-retry-co' }, payload: body });
+      ctx().admin({
+        method: 'POST',
+        url: '/api/v1/admin/tenants',
+        headers: { 'idempotency-key': 'create-retry-co' },
+        payload: body,
+      });
     const first = await send(payload);
     assert.equal(first.statusCode, 201, first.body);
     const again = await send(payload);
@@ -116,13 +157,23 @@ describeEachDialect('admin tenants', (ctx) => {
     assertError(await send({ ...payload, name: 'Another name' }), 422, 'idempotency_key_reused');
     // Without the key, a repeat is a new request: the subdomain is taken.
     assertError(await ctx().admin({ method: 'POST', url: '/api/v1/admin/tenants', payload }), 409, 'conflict');
-    const stored = JSON.stringify(await ctx().container.database.db.selectFrom('idempotency_records').selectAll().where('scope', '=', 'admin').execute());
+    const stored = JSON.stringify(
+      await ctx()
+        .container.database.db.selectFrom('idempotency_records')
+        .selectAll()
+        .where('scope', '=', 'admin')
+        .execute(),
+    );
     assert.ok(!stored.includes(first.json().api_key), 'the new API key is not stored in clear');
   });
 
   it('never accepts a tenant API key on admin endpoints', async () => {
     const t = await createTenant(ctx());
-    const res = await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/tenants', headers: { authorization: `Bearer ${t.apiKey}` } });
+    const res = await ctx().app.inject({
+      method: 'GET',
+      url: '/api/v1/admin/tenants',
+      headers: { authorization: `Bearer ${t.apiKey}` },
+    });
     assertError(res, 401, 'unauthorized');
     const res2 = await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/tenants', headers: t.headers });
     assertError(res2, 401, 'unauthorized');

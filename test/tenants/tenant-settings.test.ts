@@ -6,8 +6,10 @@ import { assertError, createTenant, loginAs, type TestTenant } from '../support/
 /* GET/PATCH /api/v1/tenant/settings (docs/api-decisions.md §2): the first setting is ai_review_threshold. */
 describeEachDialect('tenant settings', (ctx) => {
   let tenant: TestTenant;
-  const get = (headers: Record<string, string>) => ctx().app.inject({ method: 'GET', url: '/api/v1/tenant/settings', headers });
-  const patch = (headers: Record<string, string>, payload: unknown) => ctx().app.inject({ method: 'PATCH', url: '/api/v1/tenant/settings', headers, payload: payload as object });
+  const get = (headers: Record<string, string>) =>
+    ctx().app.inject({ method: 'GET', url: '/api/v1/tenant/settings', headers });
+  const patch = (headers: Record<string, string>, payload: unknown) =>
+    ctx().app.inject({ method: 'PATCH', url: '/api/v1/tenant/settings', headers, payload: payload as object });
 
   before(async () => {
     tenant = await createTenant(ctx());
@@ -28,7 +30,9 @@ describeEachDialect('tenant settings', (ctx) => {
     assert.deepEqual((await patch(owner.headers, { ai_review_threshold: 0.7 })).json(), { ai_review_threshold: 0.7 });
     assert.deepEqual((await get(tenant.headers)).json(), { ai_review_threshold: 0.7 });
     assert.deepEqual((await patch(admin.headers, { ai_review_threshold: 0.55 })).json(), { ai_review_threshold: 0.55 });
-    assert.deepEqual((await patch(tenant.headers, { ai_review_threshold: null })).json(), { ai_review_threshold: null });
+    assert.deepEqual((await patch(tenant.headers, { ai_review_threshold: null })).json(), {
+      ai_review_threshold: null,
+    });
     assert.deepEqual((await get(owner.headers)).json(), { ai_review_threshold: null });
   });
 
@@ -60,7 +64,11 @@ describeEachDialect('tenant settings', (ctx) => {
     await patch(tenant.headers, { ai_review_threshold: 0.8 });
     const other = await createTenant(ctx());
     assert.deepEqual((await get(other.headers)).json(), { ai_review_threshold: null });
-    const sandbox = await ctx().app.inject({ method: 'GET', url: '/sandbox/api/v1/tenant/settings', headers: { 'x-api-key': tenant.testApiKey } });
+    const sandbox = await ctx().app.inject({
+      method: 'GET',
+      url: '/sandbox/api/v1/tenant/settings',
+      headers: { 'x-api-key': tenant.testApiKey },
+    });
     assert.equal(sandbox.statusCode, 200, sandbox.body);
     assert.deepEqual(sandbox.json(), { ai_review_threshold: null }, 'the sandbox twin has settings of its own');
   });

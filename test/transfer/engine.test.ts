@@ -34,10 +34,20 @@ function sqliteSource(file: string): void {
   raw.exec(SQLITE_SCHEMA);
   raw.exec('drop trigger parents_audit'); // the source's audit rows are data of their own
   raw.exec('pragma foreign_keys = off');
-  const insert = raw.prepare('insert into parents (id, name, parent_id, flag, at, doc, bytes) values (?, ?, ?, ?, ?, ?, ?)');
+  const insert = raw.prepare(
+    'insert into parents (id, name, parent_id, flag, at, doc, bytes) values (?, ?, ?, ?, ?, ?, ?)',
+  );
   for (let i = 1; i <= ROWS; i++) {
     // Each row points at the next one: a forward self-reference a plain ordered copy would break.
-    insert.run(i, `row ${i} – ünïcödé`, i < ROWS ? i + 1 : null, i % 2, Date.UTC(2026, 0, i, 8, 0, 0, i), i % 3 === 0 ? null : JSON.stringify({ n: i, tags: ['a', 'b'] }), i % 4 === 0 ? null : new Uint8Array([i, 0, 255]));
+    insert.run(
+      i,
+      `row ${i} – ünïcödé`,
+      i < ROWS ? i + 1 : null,
+      i % 2,
+      Date.UTC(2026, 0, i, 8, 0, 0, i),
+      i % 3 === 0 ? null : JSON.stringify({ n: i, tags: ['a', 'b'] }),
+      i % 4 === 0 ? null : new Uint8Array([i, 0, 255]),
+    );
     raw.prepare('insert into children (parent_id, k) values (?, ?), (?, ?)').run(i, 'x', i, 'y');
   }
   raw.prepare("insert into audit (id, name) values (7, 'from source')").run();
@@ -51,7 +61,12 @@ describe('instance transfer engine: SQLite <-> PostgreSQL with typed columns', {
   const newPostgres = async (schema = POSTGRES_SCHEMA) => {
     const store = await createTestStore('postgres');
     stores.push(store);
-    const database = openDatabase({ url: store.url, dataDir: store.dataDir, pipelinedConnections: 0, preparedStatements: false });
+    const database = openDatabase({
+      url: store.url,
+      dataDir: store.dataDir,
+      pipelinedConnections: 0,
+      preparedStatements: false,
+    });
     await database.pgPool!.query(schema);
     return { database, endpoint: new PostgresEndpoint(database.pgPool!) };
   };
@@ -72,11 +87,17 @@ describe('instance transfer engine: SQLite <-> PostgreSQL with typed columns', {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('copies every row with types converted, verifies, keeps triggers quiet during the copy, resets sequences; and back to SQLite', { skip: !pgUrl && 'PostgreSQL not available' }, async () => {
+  it('copies every row with types converted, verifies, keeps triggers quiet during the copy, resets sequences; and back to SQLite', {
+    skip: !pgUrl && 'PostgreSQL not available',
+  }, async () => {
     const source = new SqliteEndpoint(path.join(dir, 'source.db'), { readOnly: true });
     const { database, endpoint } = await newPostgres();
     const lines: string[] = [];
-    const forward = await transferTables(source, endpoint, { sourceName: 'source.db', batchSize: 7, progress: (l) => lines.push(l) });
+    const forward = await transferTables(source, endpoint, {
+      sourceName: 'source.db',
+      batchSize: 7,
+      progress: (l) => lines.push(l),
+    });
     assert.deepEqual(
       forward.map((r) => [r.table, r.rows, r.ok]),
       [
@@ -85,21 +106,47 @@ describe('instance transfer engine: SQLite <-> PostgreSQL with typed columns', {
         ['children', 2 * ROWS, true],
       ],
     );
-    assert.ok(lines.some((l) => /parents: 25\/25 rows; all tables \d+\/76 \(\d+ rows\/s, ETA/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /parents: 25\/25 rows; all tables \d+\/76 \(\d+ rows\/s, ETA/.test(l)),
+      lines.join('\n'),
+    );
 
     const pool = database.pgPool!;
     const row = (await pool.query('select * from parents where id = 4')).rows[0];
-    assert.deepEqual([row.flag, row.at.toISOString(), row.doc, row.bytes, row.parent_id], [false, '2026-01-04T08:00:00.004Z', { n: 4, tags: ['a', 'b'] }, null, 5]);
+    assert.deepEqual(
+      [row.flag, row.at.toISOString(), row.doc, row.bytes, row.parent_id],
+      [false, '2026-01-04T08:00:00.004Z', { n: 4, tags: ['a', 'b'] }, null, 5],
+    );
     const three = (await pool.query('select doc, bytes from parents where id = 3')).rows[0];
     assert.deepEqual([three.doc, [...three.bytes]], [null, [3, 0, 255]]);
-    assert.equal((await pool.query("select count(*)::int as n from audit")).rows[0].n, 1, 'the audit trigger did not fire during the copy');
-    assert.equal((await pool.query("select count(*)::int as n from pg_constraint where contype = 'f'")).rows[0].n, 2, 'foreign keys are back');
-    assert.equal((await pool.query("select count(*)::int as n from information_schema.tables where table_name = 'dms_transfer_state'")).rows[0].n, 0, 'no state left behind');
+    assert.equal(
+      (await pool.query('select count(*)::int as n from audit')).rows[0].n,
+      1,
+      'the audit trigger did not fire during the copy',
+    );
+    assert.equal(
+      (await pool.query("select count(*)::int as n from pg_constraint where contype = 'f'")).rows[0].n,
+      2,
+      'foreign keys are back',
+    );
+    assert.equal(
+      (
+        await pool.query(
+          "select count(*)::int as n from information_schema.tables where table_name = 'dms_transfer_state'",
+        )
+      ).rows[0].n,
+      0,
+      'no state left behind',
+    );
     // The identity continues after the copied ids; the trigger works again.
     const added = (await pool.query("insert into parents (name, flag) values ('new', true) returning id")).rows[0];
     assert.equal(Number(added.id), ROWS + 1);
     assert.equal((await pool.query("select count(*)::int as n from audit where name = 'new'")).rows[0].n, 1);
-    assert.equal(Number((await pool.query("insert into audit (name) values ('next') returning id")).rows[0].id), 9, 'a by-default identity continues after the copied 7 (and the trigger-made 8)');
+    assert.equal(
+      Number((await pool.query("insert into audit (name) values ('next') returning id")).rows[0].id),
+      9,
+      'a by-default identity continues after the copied 7 (and the trigger-made 8)',
+    );
     await pool.query("delete from audit where name in ('new', 'next'); delete from parents where name = 'new'");
 
     // Back home: PostgreSQL -> a fresh SQLite file, the same checksums.
@@ -112,16 +159,29 @@ describe('instance transfer engine: SQLite <-> PostgreSQL with typed columns', {
     );
     await home.close();
     const raw = new DatabaseSync(homeFile);
-    assert.deepEqual({ ...(raw.prepare('select flag, at, doc from parents where id = 4').get() as object) }, { flag: 0, at: Date.UTC(2026, 0, 4, 8, 0, 0, 4), doc: '{"n":4,"tags":["a","b"]}' });
+    assert.deepEqual(
+      { ...(raw.prepare('select flag, at, doc from parents where id = 4').get() as object) },
+      { flag: 0, at: Date.UTC(2026, 0, 4, 8, 0, 0, 4), doc: '{"n":4,"tags":["a","b"]}' },
+    );
     raw.prepare("insert into parents (name, flag) values ('home', 1)").run();
-    assert.equal((raw.prepare("select id from parents where name = 'home'").get() as { id: number }).id, ROWS + 1, 'AUTOINCREMENT continues');
-    assert.equal((raw.prepare("select count(*) as n from audit where name = 'home'").get() as { n: number }).n, 1, 'the trigger is back');
+    assert.equal(
+      (raw.prepare("select id from parents where name = 'home'").get() as { id: number }).id,
+      ROWS + 1,
+      'AUTOINCREMENT continues',
+    );
+    assert.equal(
+      (raw.prepare("select count(*) as n from audit where name = 'home'").get() as { n: number }).n,
+      1,
+      'the trigger is back',
+    );
     raw.close();
     await source.close();
     await database.destroy();
   });
 
-  it('resumes after an interruption, copying each row once', { skip: !pgUrl && 'PostgreSQL not available' }, async () => {
+  it('resumes after an interruption, copying each row once', {
+    skip: !pgUrl && 'PostgreSQL not available',
+  }, async () => {
     const source = new SqliteEndpoint(path.join(dir, 'source.db'), { readOnly: true });
     const { database, endpoint } = await newPostgres();
     let batches = 0;
@@ -137,7 +197,10 @@ describe('instance transfer engine: SQLite <-> PostgreSQL with typed columns', {
     );
     const partial = Number((await database.pgPool!.query('select count(*) as n from parents')).rows[0].n);
     assert.ok(partial > 0 && partial < ROWS, `a part was copied (${partial})`);
-    await assert.rejects(transferTables(source, endpoint, { sourceName: 'another.db' }), (e) => e instanceof TransferRefused && /unfinished transfer from another source \(source\.db\)/.test(e.message));
+    await assert.rejects(
+      transferTables(source, endpoint, { sourceName: 'another.db' }),
+      (e) => e instanceof TransferRefused && /unfinished transfer from another source \(source\.db\)/.test(e.message),
+    );
     const resumed = await transferTables(source, endpoint, { sourceName: 'source.db', batchSize: 4 });
     assert.ok(resumed.every((r) => r.ok));
     assert.equal(resumed.find((r) => r.table === 'parents')?.rows, ROWS);
@@ -153,12 +216,21 @@ describe('instance transfer engine: SQLite <-> PostgreSQL with typed columns', {
     raw.exec("insert into audit (name) values ('already here')");
     raw.close();
     const full = new SqliteEndpoint(fullFile, { readOnly: false });
-    await assert.rejects(transferTables(source, full, { sourceName: 's' }), (e) => e instanceof TransferRefused && /not empty: table audit has 1 row/.test(e.message));
+    await assert.rejects(
+      transferTables(source, full, { sourceName: 's' }),
+      (e) => e instanceof TransferRefused && /not empty: table audit has 1 row/.test(e.message),
+    );
     assert.equal(await full.readState(), null);
     await full.close();
 
-    const other = new SqliteEndpoint(newSqlite('other.db', SQLITE_SCHEMA.replace('k text not null,', 'k text not null, extra text,')), { readOnly: false });
-    await assert.rejects(transferTables(source, other, { sourceName: 's' }), (e) => e instanceof TransferRefused && /children differs .*only in target: extra/.test(e.message));
+    const other = new SqliteEndpoint(
+      newSqlite('other.db', SQLITE_SCHEMA.replace('k text not null,', 'k text not null, extra text,')),
+      { readOnly: false },
+    );
+    await assert.rejects(
+      transferTables(source, other, { sourceName: 's' }),
+      (e) => e instanceof TransferRefused && /children differs .*only in target: extra/.test(e.message),
+    );
     await other.close();
     await source.close();
   });

@@ -13,8 +13,18 @@ const SCRIPT = fileURLToPath(new URL('../../scripts/db-transfer.ts', import.meta
  * The service on a database the test keeps (unlike startTestApp, closing it leaves the data):
  * DATA_DIR for the blobs (and SQLite), DATABASE_URL when given.
  */
-export async function startService(dataDir: string, url: string | null, options: { worker?: boolean } = {}): Promise<TestApp> {
-  const config = loadConfig({ DATA_DIR: dataDir, ...(url ? { DATABASE_URL: url } : {}), ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'silent', WORKER_POLL_INTERVAL_MS: '50' });
+export async function startService(
+  dataDir: string,
+  url: string | null,
+  options: { worker?: boolean } = {},
+): Promise<TestApp> {
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ...(url ? { DATABASE_URL: url } : {}),
+    ADMIN_API_KEY: ADMIN_KEY,
+    LOG_LEVEL: 'silent',
+    WORKER_POLL_INTERVAL_MS: '50',
+  });
   const container = await createContainer(config);
   await migrateToLatest(container.database.db);
   const app = await buildApp(container, { logger: false });
@@ -44,8 +54,14 @@ export interface RunResult {
 }
 
 /** `npm run db:transfer -- <args>` as a real process, with the source's configuration in its environment. */
-export function startTransfer(args: string[], env: { DATA_DIR: string; DATABASE_URL?: string }): { child: ChildProcess; stderrLines: (fn: (line: string) => void) => void; done: Promise<RunResult> } {
-  const child = spawn(process.execPath, [SCRIPT, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startTransfer(
+  args: string[],
+  env: { DATA_DIR: string; DATABASE_URL?: string },
+): { child: ChildProcess; stderrLines: (fn: (line: string) => void) => void; done: Promise<RunResult> } {
+  const child = spawn(process.execPath, [SCRIPT, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   const listeners: ((line: string) => void)[] = [];
@@ -60,10 +76,13 @@ export function startTransfer(args: string[], env: { DATA_DIR: string; DATABASE_
   return { child, stderrLines: (fn) => listeners.push(fn), done };
 }
 
-export const runTransfer = (args: string[], env: { DATA_DIR: string; DATABASE_URL?: string }) => startTransfer(args, env).done;
+export const runTransfer = (args: string[], env: { DATA_DIR: string; DATABASE_URL?: string }) =>
+  startTransfer(args, env).done;
 
 /** The per-table lines of the printed report: `table rows checksum`. */
 export function reportLines(stdout: string): Map<string, string> {
   const lines = stdout.trim().split('\n').slice(1);
-  return new Map(lines.map((l) => l.trim().split(/\s+/)).map(([table, rows, checksum]) => [table!, `${rows} ${checksum}`]));
+  return new Map(
+    lines.map((l) => l.trim().split(/\s+/)).map(([table, rows, checksum]) => [table!, `${rows} ${checksum}`]),
+  );
 }

@@ -38,10 +38,20 @@ describe('npm run db:transfer: a SQLite instance to PostgreSQL and back', async 
       assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
       return res.json();
     };
-    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'x-tenant-subdomain': tenant.subdomain }, payload: { email: member.email, password: member.password } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'x-tenant-subdomain': tenant.subdomain },
+      payload: { email: member.email, password: member.password },
+    });
     assert.equal(login.statusCode, 200, login.body);
-    const download = await t.app.inject({ method: 'GET', url: `/api/v1/documents/${documentId}/download`, headers: tenant.headers });
-    const searchIds = async (q: string) => (await get(`/search?q=${encodeURIComponent(q)}&mode=text`)).results.map((r: Json) => r.document.id);
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/documents/${documentId}/download`,
+      headers: tenant.headers,
+    });
+    const searchIds = async (q: string) =>
+      (await get(`/search?q=${encodeURIComponent(q)}&mode=text`)).results.map((r: Json) => r.document.id);
     return {
       documents: await get('/documents?page_size=100'),
       download: [download.statusCode, download.body],
@@ -53,7 +63,10 @@ describe('npm run db:transfer: a SQLite instance to PostgreSQL and back', async 
       tasks: await get('/dag/tasks'),
       login: login.json().user,
       // The fresh session's token works (signing keys moved with the rows).
-      member: await get(`/users/${member.userId}`, { authorization: `Bearer ${login.json().access_token}`, 'x-tenant-subdomain': tenant.subdomain }),
+      member: await get(`/users/${member.userId}`, {
+        authorization: `Bearer ${login.json().access_token}`,
+        'x-tenant-subdomain': tenant.subdomain,
+      }),
     };
   }
 
@@ -74,11 +87,21 @@ describe('npm run db:transfer: a SQLite instance to PostgreSQL and back', async 
       await uploadProcessed(t, tenant.headers, 'hiking.txt', DOCS.hiking);
       await uploadProcessed(t, tenant.headers, 'invoice.txt', DOCS.invoice);
       await createWebhook(t, tenant, 'https://hooks.example.com/transfer', ['subscription.tier_changed']);
-      const api = workflowApi(() => t, () => tenant.headers);
+      const api = workflowApi(
+        () => t,
+        () => tenant.headers,
+      );
       const flow = await api.create(
         {
           name: 'Approval',
-          nodes: [{ id: 'approve', type: 'human_approval', timeout_hours: 24, config: { assignee_type: 'role', assignee_value: 'member', title: 'Approve it' } }],
+          nodes: [
+            {
+              id: 'approve',
+              type: 'human_approval',
+              timeout_hours: 24,
+              config: { assignee_type: 'role', assignee_value: 'member', title: 'Approve it' },
+            },
+          ],
         },
         true,
       );
@@ -109,13 +132,18 @@ describe('npm run db:transfer: a SQLite instance to PostgreSQL and back', async 
       }
       const res = await runTransfer(['--to', target], { DATA_DIR: dataDir });
       assert.equal(res.code, 2, res.stderr);
-      assert.match(res.stderr, /refused: the source database is in use by a running service: serve pid \d+ on .+ \(heartbeat \d+s ago\)\. Stop every API and worker process first/);
+      assert.match(
+        res.stderr,
+        /refused: the source database is in use by a running service: serve pid \d+ on .+ \(heartbeat \d+s ago\)\. Stop every API and worker process first/,
+      );
     } finally {
       await running.close();
     }
   });
 
-  it('moves everything to PostgreSQL: the service there answers the same lists, downloads, searches and logins', { skip }, async () => {
+  it('moves everything to PostgreSQL: the service there answers the same lists, downloads, searches and logins', {
+    skip,
+  }, async () => {
     const target = await newPostgres();
     const res = await runTransfer(['--to', target], { DATA_DIR: dataDir });
     assert.equal(res.code, 0, res.stderr);
@@ -123,7 +151,20 @@ describe('npm run db:transfer: a SQLite instance to PostgreSQL and back', async 
     assert.match(res.stderr, /documents: 3\/3 rows; all tables \d+\/\d+ \(\d+ rows\/s, ETA \d+s\)/);
     assert.match(res.stderr, /transfer complete and verified: \d+ rows/);
     forwardReport = reportLines(res.stdout);
-    for (const table of ['tenants', 'users', 'api_keys', 'documents', 'document_contents', 'document_chunks', 'webhooks', 'workflows', 'workflow_tasks', 'events', 'jobs', 'search_state']) {
+    for (const table of [
+      'tenants',
+      'users',
+      'api_keys',
+      'documents',
+      'document_contents',
+      'document_chunks',
+      'webhooks',
+      'workflows',
+      'workflow_tasks',
+      'events',
+      'jobs',
+      'search_state',
+    ]) {
       assert.ok(forwardReport.has(table), `${table} in the report:\n${res.stdout}`);
     }
     assert.match(forwardReport.get('documents')!, /^3 [0-9a-f]{16}$/);
@@ -134,7 +175,17 @@ describe('npm run db:transfer: a SQLite instance to PostgreSQL and back', async 
     try {
       assert.deepEqual(await answers(moved), before_);
       // And it goes on working: a new user (triggers, foreign keys and sequences are back).
-      const created = await moved.app.inject({ method: 'POST', url: '/api/v1/users', headers: tenant.headers, payload: { email: `late-${tenant.subdomain}@example.com`, name: 'Late', role: 'member', password: 'a long test password' } });
+      const created = await moved.app.inject({
+        method: 'POST',
+        url: '/api/v1/users',
+        headers: tenant.headers,
+        payload: {
+          email: `late-${tenant.subdomain}@example.com`,
+          name: 'Late',
+          role: 'member',
+          password: 'a long test password',
+        },
+      });
       assert.equal(created.statusCode, 201, created.body);
     } finally {
       await moved.close();
@@ -162,7 +213,10 @@ describe('npm run db:transfer: a SQLite instance to PostgreSQL and back', async 
     await client.connect();
     try {
       const state = await client.query('select name from dms_transfer_state');
-      assert.ok(state.rows.some((r) => r.name.startsWith('table:')), 'the interrupted run left its progress in the target');
+      assert.ok(
+        state.rows.some((r) => r.name.startsWith('table:')),
+        'the interrupted run left its progress in the target',
+      );
     } finally {
       await client.end();
     }
@@ -172,7 +226,9 @@ describe('npm run db:transfer: a SQLite instance to PostgreSQL and back', async 
     assert.deepEqual(reportLines(resumed.stdout), forwardReport);
   });
 
-  it('takes a copy home: PostgreSQL to a new SQLite folder, with the same checksums and a working search', { skip }, async () => {
+  it('takes a copy home: PostgreSQL to a new SQLite folder, with the same checksums and a working search', {
+    skip,
+  }, async () => {
     const target = await newPostgres();
     assert.equal((await runTransfer(['--to', target], { DATA_DIR: dataDir })).code, 0);
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'dms-transfer-home-'));
@@ -181,9 +237,13 @@ describe('npm run db:transfer: a SQLite instance to PostgreSQL and back', async 
       assert.equal(back.code, 0, back.stderr);
       // The copied tables hold the same rows; the derived indexes are the target dialect's own
       // (SQLite has a filename index to rebuild that PostgreSQL keeps as a column index).
-      const copied = (report: Map<string, string>) => new Map([...report].filter(([, line]) => !line.endsWith(' rebuilt')));
+      const copied = (report: Map<string, string>) =>
+        new Map([...report].filter(([, line]) => !line.endsWith(' rebuilt')));
       assert.deepEqual(copied(reportLines(back.stdout)), copied(forwardReport));
-      assert.equal(reportLines(back.stdout).get('document_name_rows'), `${forwardReport.get('documents')?.split(' ')[0]} rebuilt`);
+      assert.equal(
+        reportLines(back.stdout).get('document_name_rows'),
+        `${forwardReport.get('documents')?.split(' ')[0]} rebuilt`,
+      );
       // Blobs stay where they are: point DATA_DIR's blobs at the original folder.
       fs.cpSync(path.join(dataDir, 'blobs'), path.join(home, 'blobs'), { recursive: true });
       const served = await startService(home, null);

@@ -24,11 +24,17 @@ describe('db:transfer refusals before anything is written (SQLite to SQLite)', (
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('the same database as source and target', async () => {
-    await assert.rejects(transferInstance({ from: { dataDir: source }, to: { dataDir: source } }), refused(/the source and the target are the same database/));
+    await assert.rejects(
+      transferInstance({ from: { dataDir: source }, to: { dataDir: source } }),
+      refused(/the source and the target are the same database/),
+    );
   });
 
   it('a DATA_DIR without a database', async () => {
-    await assert.rejects(transferInstance({ from: { dataDir: path.join(root, 'nothing') }, to: { dataDir: path.join(root, 't1') } }), refused(/there is no database at .*nothing.*service\.db/));
+    await assert.rejects(
+      transferInstance({ from: { dataDir: path.join(root, 'nothing') }, to: { dataDir: path.join(root, 't1') } }),
+      refused(/there is no database at .*nothing.*service\.db/),
+    );
     assert.equal(fs.existsSync(path.join(root, 'nothing', 'service.db')), false, 'not created by the attempt');
   });
 
@@ -37,7 +43,10 @@ describe('db:transfer refusals before anything is written (SQLite to SQLite)', (
     const last = (raw.prepare('select max(name) as name from kysely_migration').get() as { name: string }).name;
     raw.prepare('delete from kysely_migration where name = ?').run(last);
     try {
-      await assert.rejects(transferInstance({ from: { dataDir: source }, to: { dataDir: path.join(root, 't2') } }), refused(new RegExp(`older schema \\(missing ${last}\\): run \`npm run migrate\``)));
+      await assert.rejects(
+        transferInstance({ from: { dataDir: source }, to: { dataDir: path.join(root, 't2') } }),
+        refused(new RegExp(`older schema \\(missing ${last}\\): run \`npm run migrate\``)),
+      );
     } finally {
       raw.prepare("insert into kysely_migration (name, timestamp) values (?, '2026-01-01T00:00:00.000Z')").run(last);
       raw.close();

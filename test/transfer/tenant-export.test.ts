@@ -14,7 +14,12 @@ type Json = any;
 async function fill(t: TestApp, tenant: TestTenant) {
   const h = tenant.headers;
   const call = async (method: 'POST' | 'PUT' | 'GET', url: string, payload?: unknown, headers = h) => {
-    const res = await t.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+    const res = await t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers,
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
     assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
     return res.json();
   };
@@ -37,8 +42,20 @@ async function fill(t: TestApp, tenant: TestTenant) {
   // The third document gets versions 2 and 3, then version 2 is restored: version 1's bytes stay
   // under the document's own key, the current file is version 2's, and version 3 is an earlier one.
   for (const n of [2, 3]) {
-    const body = multipart([{ name: 'file', filename: `contract-2-v${n}.txt`, content: Buffer.from(`Contract number 2, version ${n}: the lessee pays rent ${'quarterly '.repeat(20 * n)}\n`), contentType: 'text/plain' }]);
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/documents/${docs[2]}/versions`, payload: body.payload, headers: { ...h, ...body.headers } });
+    const body = multipart([
+      {
+        name: 'file',
+        filename: `contract-2-v${n}.txt`,
+        content: Buffer.from(`Contract number 2, version ${n}: the lessee pays rent ${'quarterly '.repeat(20 * n)}\n`),
+        contentType: 'text/plain',
+      },
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/documents/${docs[2]}/versions`,
+      payload: body.payload,
+      headers: { ...h, ...body.headers },
+    });
     assert.equal(res.statusCode, 201, res.body);
   }
   await call('POST', `/documents/${docs[2]}/versions/2/restore`);
@@ -46,7 +63,10 @@ async function fill(t: TestApp, tenant: TestTenant) {
   await call('POST', `/documents/${docs[1]}/share`, { workspace_id: ws.id, permission: 'edit' });
   const db = t.container.database.db;
   await waitFor(
-    async () => (await db.selectFrom('documents').select('status').where('tenant_id', '=', tenant.tenantId).execute()).every((d) => d.status === 'completed' || d.status === 'processed'),
+    async () =>
+      (await db.selectFrom('documents').select('status').where('tenant_id', '=', tenant.tenantId).execute()).every(
+        (d) => d.status === 'completed' || d.status === 'processed',
+      ),
     'documents processed',
     60_000,
   ).catch(() => undefined);
@@ -55,7 +75,10 @@ async function fill(t: TestApp, tenant: TestTenant) {
     name: 'Route contracts',
     description: 'tags new uploads',
     trigger: { type: 'manual' },
-    nodes: [{ id: 'start', type: 'start' }, { id: 'end', type: 'end', depends_on: ['start'] }],
+    nodes: [
+      { id: 'start', type: 'start' },
+      { id: 'end', type: 'end', depends_on: ['start'] },
+    ],
   }).catch(() => undefined);
   return { docs, member };
 }
@@ -68,8 +91,15 @@ async function snapshot(t: TestApp, headers: Record<string, string>) {
     if (value && typeof value === 'object') {
       const out: Json = {};
       for (const [k, v] of Object.entries(value)) {
-        if (k === 'id' || k.endsWith('_id') || k.endsWith('_ids') || k === 'url' && typeof v === 'string' && v.includes('/api/')) continue;
-        if (['created_at', 'updated_at', 'thumbnail_url', 'download_url', 'last_used_at', 'secret_preview'].includes(k)) continue;
+        if (
+          k === 'id' ||
+          k.endsWith('_id') ||
+          k.endsWith('_ids') ||
+          (k === 'url' && typeof v === 'string' && v.includes('/api/'))
+        )
+          continue;
+        if (['created_at', 'updated_at', 'thumbnail_url', 'download_url', 'last_used_at', 'secret_preview'].includes(k))
+          continue;
         out[k] = strip(v);
       }
       return out;
@@ -89,11 +119,19 @@ async function snapshot(t: TestApp, headers: Record<string, string>) {
     const list = await get(`/documents/${d.id}/versions`);
     const bytes: string[] = [];
     for (const v of list.versions) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/documents/${d.id}/versions/${v.number}/download`, headers });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/documents/${d.id}/versions/${v.number}/download`,
+        headers,
+      });
       assert.equal(res.statusCode, 200, res.body);
       bytes.push(createHash('sha256').update(res.rawPayload).digest('hex'));
     }
-    versions[d.filename] = { ...strip(list), versions: strip(list.versions).map((v: Json) => ({ ...v, created_by: v.created_by !== null })), bytes };
+    versions[d.filename] = {
+      ...strip(list),
+      versions: strip(list.versions).map((v: Json) => ({ ...v, created_by: v.created_by !== null })),
+      bytes,
+    };
   }
   return {
     versions,
@@ -101,14 +139,23 @@ async function snapshot(t: TestApp, headers: Record<string, string>) {
     tags: strip((await get('/tags')).data),
     documents: sortBy(strip(documents), 'filename'),
     contents,
-    users: sortBy(strip((await get('/users?page_size=100')).data), 'email').map((u: Json) => ({ email: u.email, role: u.role, name: u.name })),
+    users: sortBy(strip((await get('/users?page_size=100')).data), 'email').map((u: Json) => ({
+      email: u.email,
+      role: u.role,
+      name: u.name,
+    })),
     workspaces: strip((await get('/workspaces')).data),
     workflows: strip((await get('/dag/workflows')).data ?? []).map((w: Json) => ({ name: w.name, status: w.status })),
     search: ((await get('/search?q=lessee')).results ?? []).map((r: Json) => r.document.filename).sort(),
   };
 }
 
-async function exportAndWait(t: TestApp, url: string, headers: Record<string, string>, statusUrl: (id: string) => string): Promise<Json> {
+async function exportAndWait(
+  t: TestApp,
+  url: string,
+  headers: Record<string, string>,
+  statusUrl: (id: string) => string,
+): Promise<Json> {
   const started = await t.app.inject({ method: 'POST', url, headers });
   assert.equal(started.statusCode, 202, started.body);
   const id = started.json().id;
@@ -124,7 +171,10 @@ async function exportAndWait(t: TestApp, url: string, headers: Record<string, st
 }
 
 function importRequest(archive: Buffer, fields: Record<string, string> = {}) {
-  return multipart([...Object.entries(fields).map(([name, value]) => ({ name, value })), { name: 'archive', filename: 'tenant.tar', content: archive, contentType: 'application/x-tar' }]);
+  return multipart([
+    ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+    { name: 'archive', filename: 'tenant.tar', content: archive, contentType: 'application/x-tar' },
+  ]);
 }
 
 /** Rewrites an archive entry by entry (to damage it). */
@@ -140,7 +190,10 @@ async function rewrite(archive: Buffer, change: (name: string, bytes: Buffer) =>
     const parts: Buffer[] = [];
     for await (const c of entry as unknown as AsyncIterable<Buffer>) parts.push(Buffer.from(c));
     const out = change(entry.header.name, Buffer.concat(parts));
-    if (out) await new Promise<void>((resolve, reject) => pack.entry({ name: entry.header.name }, out, (e) => (e ? reject(e) : resolve())));
+    if (out)
+      await new Promise<void>((resolve, reject) =>
+        pack.entry({ name: entry.header.name }, out, (e) => (e ? reject(e) : resolve())),
+      );
   }
   pack.finalize();
   await collected;
@@ -149,12 +202,23 @@ async function rewrite(archive: Buffer, change: (name: string, bytes: Buffer) =>
 
 /** The tenant's storage usage as the database's triggers keep it (documents, bytes: every version's). */
 async function usage(t: TestApp, tenantId: string) {
-  const row = await t.container.database.db.selectFrom('tenant_document_counts').select(['documents', 'bytes']).where('tenant_id', '=', tenantId).executeTakeFirst();
+  const row = await t.container.database.db
+    .selectFrom('tenant_document_counts')
+    .select(['documents', 'bytes'])
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
   return { documents: Number(row?.documents ?? 0), bytes: Number(row?.bytes ?? 0) };
 }
 
 async function tenantCount(t: TestApp): Promise<number> {
-  return Number((await t.container.database.db.selectFrom('tenants').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  return Number(
+    (
+      await t.container.database.db
+        .selectFrom('tenants')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 }
 
 for (const dialect of DIALECTS) {
@@ -187,11 +251,20 @@ for (const dialect of DIALECTS) {
       archive = full.rawPayload;
       assert.equal(archive.length, exported.size);
       assert.equal(createHash('sha256').update(archive).digest('hex'), exported.sha256);
-      const part = await a.app.inject({ method: 'GET', url: exported.download_url, headers: { ...owner.headers, range: 'bytes=10-99' } });
+      const part = await a.app.inject({
+        method: 'GET',
+        url: exported.download_url,
+        headers: { ...owner.headers, range: 'bytes=10-99' },
+      });
       assert.equal(part.statusCode, 206);
       assert.deepEqual(part.rawPayload, archive.subarray(10, 100));
       assert.equal(part.headers['content-range'], `bytes 10-99/${archive.length}`);
-      const events = await a.container.database.db.selectFrom('events').selectAll().where('tenant_id', '=', tenant.tenantId).where('name', '=', 'tenant.export.completed').execute();
+      const events = await a.container.database.db
+        .selectFrom('events')
+        .selectAll()
+        .where('tenant_id', '=', tenant.tenantId)
+        .where('name', '=', 'tenant.export.completed')
+        .execute();
       assert.equal(events.length, 1);
       assert.equal(JSON.parse(events[0]!.data).export_id, exported.id);
       // The manifest comes first and lists what is not portable; no webhook secret in clear.
@@ -202,7 +275,11 @@ for (const dialect of DIALECTS) {
     });
 
     it('imports into a fresh service: every answer that does not depend on ids is the same', async () => {
-      const res = await b.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(archive)) });
+      const res = await b.admin({
+        method: 'POST',
+        url: '/api/v1/admin/tenants/import',
+        ...withBody(importRequest(archive)),
+      });
       assert.equal(res.statusCode, 201, res.body);
       const report = res.json();
       assert.equal(report.tenant.subdomain, tenant.subdomain);
@@ -219,12 +296,25 @@ for (const dialect of DIALECTS) {
 
       const ownerA = await loginAs(a, tenant, 'owner');
       // Passwords must be reset on the other service: log in there through a new password.
-      const user = await b.container.database.db.selectFrom('users').select(['id', 'password_hash']).where('tenant_id', '=', report.tenant.id).where('email', '=', tenant.ownerEmail).executeTakeFirstOrThrow();
+      const user = await b.container.database.db
+        .selectFrom('users')
+        .select(['id', 'password_hash'])
+        .where('tenant_id', '=', report.tenant.id)
+        .where('email', '=', tenant.ownerEmail)
+        .executeTakeFirstOrThrow();
       assert.equal(user.password_hash, null);
-      const keyRes = await b.container.database.db.selectFrom('tenants').select('id').where('subdomain', '=', tenant.subdomain).executeTakeFirstOrThrow();
+      const keyRes = await b.container.database.db
+        .selectFrom('tenants')
+        .select('id')
+        .where('subdomain', '=', tenant.subdomain)
+        .executeTakeFirstOrThrow();
       assert.equal(keyRes.id, report.tenant.id);
       const { hashPassword } = await import('../../src/lib/passwords.ts');
-      await b.container.database.db.updateTable('users').set({ password_hash: await hashPassword(tenant.ownerPassword) }).where('id', '=', user.id).execute();
+      await b.container.database.db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(tenant.ownerPassword) })
+        .where('id', '=', user.id)
+        .execute();
       const ownerB = await loginAs(b, { ...tenant, tenantId: report.tenant.id }, 'owner');
       const before = await snapshot(a, ownerA.headers);
       const afterImport = await snapshot(b, ownerB.headers);
@@ -237,21 +327,55 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(afterImport.workflows, before.workflows);
       assert.deepEqual(afterImport.search, before.search);
       assert.deepEqual(afterImport.versions, before.versions);
-      assert.equal(Object.values(before.versions).filter((v: Json) => v.versions.length === 3 && v.current_version === 2).length, 1);
+      assert.equal(
+        Object.values(before.versions).filter((v: Json) => v.versions.length === 3 && v.current_version === 2).length,
+        1,
+      );
       assert.deepEqual(await usage(b, report.tenant.id), await usage(a, tenant.tenantId));
       // The imported versions are the service's own: the next upload is version 4, every version still downloads.
-      const versioned = (await b.app.inject({ method: 'GET', url: '/api/v1/documents?page_size=100', headers: ownerB.headers })).json().data.find((d: Json) => d.filename === 'contract-2.txt');
-      const v4 = multipart([{ name: 'file', filename: 'contract-2-v4.txt', content: Buffer.from('Contract number 2, version 4\n'), contentType: 'text/plain' }]);
-      const added = await b.app.inject({ method: 'POST', url: `/api/v1/documents/${versioned.id}/versions`, payload: v4.payload, headers: { ...ownerB.headers, ...v4.headers } });
+      const versioned = (
+        await b.app.inject({ method: 'GET', url: '/api/v1/documents?page_size=100', headers: ownerB.headers })
+      )
+        .json()
+        .data.find((d: Json) => d.filename === 'contract-2.txt');
+      const v4 = multipart([
+        {
+          name: 'file',
+          filename: 'contract-2-v4.txt',
+          content: Buffer.from('Contract number 2, version 4\n'),
+          contentType: 'text/plain',
+        },
+      ]);
+      const added = await b.app.inject({
+        method: 'POST',
+        url: `/api/v1/documents/${versioned.id}/versions`,
+        payload: v4.payload,
+        headers: { ...ownerB.headers, ...v4.headers },
+      });
       assert.equal(added.statusCode, 201, added.body);
       assert.equal(added.json().number, 4);
-      for (const n of [1, 2, 3, 4]) assert.equal((await b.app.inject({ method: 'GET', url: `/api/v1/documents/${versioned.id}/versions/${n}/download`, headers: ownerB.headers })).statusCode, 200);
-      const hooks = (await b.app.inject({ method: 'GET', url: '/api/v1/webhooks', headers: ownerB.headers })).json().webhooks;
+      for (const n of [1, 2, 3, 4])
+        assert.equal(
+          (
+            await b.app.inject({
+              method: 'GET',
+              url: `/api/v1/documents/${versioned.id}/versions/${n}/download`,
+              headers: ownerB.headers,
+            })
+          ).statusCode,
+          200,
+        );
+      const hooks = (await b.app.inject({ method: 'GET', url: '/api/v1/webhooks', headers: ownerB.headers })).json()
+        .webhooks;
       assert.equal(hooks[0].status, 'paused');
     });
 
     it('imports into the same service under another subdomain: ids remapped consistently, passwords kept, isolation holds', async () => {
-      const res = await a.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(archive, { subdomain: `${tenant.subdomain}-copy` })) });
+      const res = await a.admin({
+        method: 'POST',
+        url: '/api/v1/admin/tenants/import',
+        ...withBody(importRequest(archive, { subdomain: `${tenant.subdomain}-copy` })),
+      });
       assert.equal(res.statusCode, 201, res.body);
       const report = res.json();
       assert.equal(report.passwords, 'kept');
@@ -269,23 +393,52 @@ for (const dialect of DIALECTS) {
       assert.equal(report.remapped.document_versions, 3);
       assert.deepEqual(await usage(a, report.tenant.id), await usage(a, tenant.tenantId));
       // Each version's bytes are the copy's own: under the new tenant's prefix, not shared with the original.
-      const keys = await a.container.database.db.selectFrom('document_versions').select('storage_key').where('tenant_id', '=', report.tenant.id).execute();
+      const keys = await a.container.database.db
+        .selectFrom('document_versions')
+        .select('storage_key')
+        .where('tenant_id', '=', report.tenant.id)
+        .execute();
       assert.equal(keys.length, 3);
       assert.equal(new Set(keys.map((k) => k.storage_key)).size, 3);
-      for (const k of keys) assert.ok(k.storage_key.startsWith(`tenants/${report.tenant.id}/documents/`), k.storage_key);
+      for (const k of keys)
+        assert.ok(k.storage_key.startsWith(`tenants/${report.tenant.id}/documents/`), k.storage_key);
       // The copy's documents are its own: the original tenant cannot read them.
-      const copyDocs = (await a.app.inject({ method: 'GET', url: '/api/v1/documents', headers: ownerCopy.headers })).json().data;
-      for (const d of copyDocs) assertError(await a.app.inject({ method: 'GET', url: `/api/v1/documents/${d.id}`, headers: ownerA.headers }), 404, 'not_found');
+      const copyDocs = (
+        await a.app.inject({ method: 'GET', url: '/api/v1/documents', headers: ownerCopy.headers })
+      ).json().data;
+      for (const d of copyDocs)
+        assertError(
+          await a.app.inject({ method: 'GET', url: `/api/v1/documents/${d.id}`, headers: ownerA.headers }),
+          404,
+          'not_found',
+        );
       // Folder references were remapped with the folders.
-      const folderIds = new Set((await a.app.inject({ method: 'GET', url: '/api/v1/folders', headers: ownerCopy.headers })).json().folders.map((f: Json) => f.id));
-      for (const d of copyDocs) assert.ok(folderIds.has(d.folder_id), 'a document points at a folder of its own tenant');
+      const folderIds = new Set(
+        (await a.app.inject({ method: 'GET', url: '/api/v1/folders', headers: ownerCopy.headers }))
+          .json()
+          .folders.map((f: Json) => f.id),
+      );
+      for (const d of copyDocs)
+        assert.ok(folderIds.has(d.folder_id), 'a document points at a folder of its own tenant');
       // Subdomain taken: 409.
-      assertError(await a.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(archive)) }), 409, 'conflict');
+      assertError(
+        await a.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(archive)) }),
+        409,
+        'conflict',
+      );
     });
 
     it('refuses a damaged archive naming the first bad entry, with nothing created', async () => {
       const tenantsBefore = await tenantCount(b);
-      const blobCount = async () => Number((await b.container.database.db.selectFrom('documents').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const blobCount = async () =>
+        Number(
+          (
+            await b.container.database.db
+              .selectFrom('documents')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const docsBefore = await blobCount();
       const corrupted = await rewrite(archive, (name, bytes) => {
         if (!name.startsWith('files/')) return bytes;
@@ -293,13 +446,21 @@ for (const dialect of DIALECTS) {
         copy[0] = copy[0]! ^ 0xff;
         return copy;
       });
-      const bad = await b.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(corrupted, { subdomain: 'damaged-one' })) });
+      const bad = await b.admin({
+        method: 'POST',
+        url: '/api/v1/admin/tenants/import',
+        ...withBody(importRequest(corrupted, { subdomain: 'damaged-one' })),
+      });
       const body = assertError(bad, 422, 'archive_damaged');
       assert.match(body.details.entry, /^files\//);
       assert.match(body.message, /checksum mismatch/);
 
       const truncated = archive.subarray(0, Math.floor(archive.length * 0.7));
-      const cut = await b.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(truncated, { subdomain: 'damaged-two' })) });
+      const cut = await b.admin({
+        method: 'POST',
+        url: '/api/v1/admin/tenants/import',
+        ...withBody(importRequest(truncated, { subdomain: 'damaged-two' })),
+      });
       const cutBody = assertError(cut, 422, 'archive_damaged');
       assert.ok(cutBody.details.entry);
 
@@ -310,63 +471,150 @@ for (const dialect of DIALECTS) {
         copy[0] = copy[0]! ^ 0xff;
         return copy;
       });
-      const vRes = await b.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(versionBad, { subdomain: 'damaged-version' })) });
+      const vRes = await b.admin({
+        method: 'POST',
+        url: '/api/v1/admin/tenants/import',
+        ...withBody(importRequest(versionBad, { subdomain: 'damaged-version' })),
+      });
       const vBody = assertError(vRes, 422, 'archive_damaged');
       assert.match(vBody.details.entry, /^versions\//);
       assert.match(vBody.message, /checksum mismatch/);
       const versionGone = await rewrite(archive, (name, bytes) => (name.startsWith('versions/') ? null : bytes));
-      const goneBody = assertError(await b.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(versionGone, { subdomain: 'damaged-version-gone' })) }), 422, 'archive_damaged');
+      const goneBody = assertError(
+        await b.admin({
+          method: 'POST',
+          url: '/api/v1/admin/tenants/import',
+          ...withBody(importRequest(versionGone, { subdomain: 'damaged-version-gone' })),
+        }),
+        422,
+        'archive_damaged',
+      );
       assert.match(goneBody.details.entry, /^versions\//);
 
-      const rowsBad = await rewrite(archive, (name, bytes) => (name === 'users.ndjson' ? Buffer.concat([bytes, Buffer.from('{"id":"x"}\n')]) : bytes));
-      const rowsRes = await b.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(rowsBad, { subdomain: 'damaged-three' })) });
+      const rowsBad = await rewrite(archive, (name, bytes) =>
+        name === 'users.ndjson' ? Buffer.concat([bytes, Buffer.from('{"id":"x"}\n')]) : bytes,
+      );
+      const rowsRes = await b.admin({
+        method: 'POST',
+        url: '/api/v1/admin/tenants/import',
+        ...withBody(importRequest(rowsBad, { subdomain: 'damaged-three' })),
+      });
       assert.equal(assertError(rowsRes, 422, 'archive_damaged').details.entry, 'users.ndjson');
 
       assert.equal(await tenantCount(b), tenantsBefore);
       assert.equal(await blobCount(), docsBefore);
-      const stored = await b.container.blobs.head(`tenants/${JSON.parse(archiveManifest(archive)).tenant.id}/documents/none`);
+      const stored = await b.container.blobs.head(
+        `tenants/${JSON.parse(archiveManifest(archive)).tenant.id}/documents/none`,
+      );
       assert.equal(stored, null);
     });
 
     it('refuses up front an import larger than the tier’s storage', async () => {
       const manifest = JSON.parse(archiveManifest(archive));
-      const huge = await rewrite(archive, (name, bytes) => (name === 'manifest.json' ? Buffer.from(JSON.stringify({ ...manifest, totals: { ...manifest.totals, file_bytes: 2 * 1024 ** 3 } })) : bytes));
+      const huge = await rewrite(archive, (name, bytes) =>
+        name === 'manifest.json'
+          ? Buffer.from(JSON.stringify({ ...manifest, totals: { ...manifest.totals, file_bytes: 2 * 1024 ** 3 } }))
+          : bytes,
+      );
       const tenantsBefore = await tenantCount(b);
-      assertError(await b.admin({ method: 'POST', url: '/api/v1/admin/tenants/import', ...withBody(importRequest(huge, { subdomain: 'too-big', tier: 'free' })) }), 403, 'tier_limit_exceeded');
+      assertError(
+        await b.admin({
+          method: 'POST',
+          url: '/api/v1/admin/tenants/import',
+          ...withBody(importRequest(huge, { subdomain: 'too-big', tier: 'free' })),
+        }),
+        403,
+        'tier_limit_exceeded',
+      );
       assert.equal(await tenantCount(b), tenantsBefore);
     });
 
     it('refuses everyone but the owner, and hides one tenant’s export from another', async () => {
       for (const role of ['admin', 'member', 'viewer'] as const) {
         const user = await loginAs(a, tenant, role);
-        assertError(await a.app.inject({ method: 'POST', url: '/api/v1/tenant/export', headers: user.headers }), 403, 'forbidden');
-        assertError(await a.app.inject({ method: 'GET', url: `/api/v1/exports/${exported.id}`, headers: user.headers }), 403, 'forbidden');
+        assertError(
+          await a.app.inject({ method: 'POST', url: '/api/v1/tenant/export', headers: user.headers }),
+          403,
+          'forbidden',
+        );
+        assertError(
+          await a.app.inject({ method: 'GET', url: `/api/v1/exports/${exported.id}`, headers: user.headers }),
+          403,
+          'forbidden',
+        );
       }
-      assertError(await a.app.inject({ method: 'POST', url: '/api/v1/tenant/export', headers: tenant.headers }), 403, 'forbidden');
+      assertError(
+        await a.app.inject({ method: 'POST', url: '/api/v1/tenant/export', headers: tenant.headers }),
+        403,
+        'forbidden',
+      );
       const other = await createTenant(a);
       const otherOwner = await loginAs(a, other, 'owner');
-      assertError(await a.app.inject({ method: 'GET', url: `/api/v1/exports/${exported.id}`, headers: otherOwner.headers }), 404, 'not_found');
-      assertError(await a.app.inject({ method: 'GET', url: `/api/v1/exports/${exported.id}/download`, headers: otherOwner.headers }), 404, 'not_found');
-      assertError(await a.app.inject({ method: 'POST', url: `/api/v1/admin/tenants/${tenant.tenantId}/export`, headers: tenant.headers }), 401, 'unauthorized');
+      assertError(
+        await a.app.inject({ method: 'GET', url: `/api/v1/exports/${exported.id}`, headers: otherOwner.headers }),
+        404,
+        'not_found',
+      );
+      assertError(
+        await a.app.inject({
+          method: 'GET',
+          url: `/api/v1/exports/${exported.id}/download`,
+          headers: otherOwner.headers,
+        }),
+        404,
+        'not_found',
+      );
+      assertError(
+        await a.app.inject({
+          method: 'POST',
+          url: `/api/v1/admin/tenants/${tenant.tenantId}/export`,
+          headers: tenant.headers,
+        }),
+        401,
+        'unauthorized',
+      );
     });
 
     it('the administrator exports any tenant; the archive expires after EXPORT_RETENTION_HOURS', async () => {
-      const done = await exportAndWait(a, `/api/v1/admin/tenants/${tenant.tenantId}/export`, { authorization: `Bearer test-admin-key-0123456789` }, (id) => `/api/v1/admin/tenants/${tenant.tenantId}/exports/${id}`);
+      const done = await exportAndWait(
+        a,
+        `/api/v1/admin/tenants/${tenant.tenantId}/export`,
+        { authorization: `Bearer test-admin-key-0123456789` },
+        (id) => `/api/v1/admin/tenants/${tenant.tenantId}/exports/${id}`,
+      );
       assert.equal(done.status, 'completed');
       const dl = await a.admin({ method: 'GET', url: done.download_url });
       assert.equal(dl.statusCode, 200);
       // Past the retention: the sweep deletes the archive, the download is gone.
-      await a.container.database.db.updateTable('tenant_exports').set({ expires_at: Date.now() - 1 }).where('id', '=', done.id).execute();
+      await a.container.database.db
+        .updateTable('tenant_exports')
+        .set({ expires_at: Date.now() - 1 })
+        .where('id', '=', done.id)
+        .execute();
       const owner = await loginAs(a, tenant, 'owner');
-      assertError(await a.app.inject({ method: 'GET', url: `/api/v1/exports/${done.id}/download`, headers: owner.headers }), 404, 'not_found');
-      const row = await a.container.database.db.selectFrom('tenant_exports').select(['blob_key']).where('id', '=', done.id).executeTakeFirstOrThrow();
+      assertError(
+        await a.app.inject({ method: 'GET', url: `/api/v1/exports/${done.id}/download`, headers: owner.headers }),
+        404,
+        'not_found',
+      );
+      const row = await a.container.database.db
+        .selectFrom('tenant_exports')
+        .select(['blob_key'])
+        .where('id', '=', done.id)
+        .executeTakeFirstOrThrow();
       assert.ok(await a.container.blobs.head(row.blob_key!));
       assert.ok((await a.container.modules.use('tenantExports').expire()) >= 1);
       assert.equal(await a.container.blobs.head(row.blob_key!), null, 'the archive is deleted');
-      const expired = (await a.admin({ method: 'GET', url: `/api/v1/admin/tenants/${tenant.tenantId}/exports/${done.id}` })).json();
+      const expired = (
+        await a.admin({ method: 'GET', url: `/api/v1/admin/tenants/${tenant.tenantId}/exports/${done.id}` })
+      ).json();
       assert.equal(expired.status, 'expired');
       assert.equal(expired.download_url, null);
-      assertError(await a.admin({ method: 'GET', url: `/api/v1/admin/tenants/${tenant.tenantId}/exports/${done.id}/download` }), 404, 'not_found');
+      assertError(
+        await a.admin({ method: 'GET', url: `/api/v1/admin/tenants/${tenant.tenantId}/exports/${done.id}/download` }),
+        404,
+        'not_found',
+      );
     });
   });
 }

@@ -3,7 +3,12 @@ import { describe, it } from 'node:test';
 import { dependencyOrder, type TableInfo } from '../../src/db/transfer/catalog.ts';
 import { canonical, rowDigest, toPostgres, toSqlite } from '../../src/db/transfer/values.ts';
 
-const table = (name: string, references: string[] = []): TableInfo => ({ name, columns: [], primaryKey: ['id'], references });
+const table = (name: string, references: string[] = []): TableInfo => ({
+  name,
+  columns: [],
+  primaryKey: ['id'],
+  references,
+});
 
 describe('instance transfer: values between dialects', () => {
   it('booleans: SQLite 0/1 become PostgreSQL booleans and back', () => {
@@ -56,7 +61,12 @@ describe('instance transfer: values between dialects', () => {
   });
 
   it('tables come after the tables they reference; a self-reference does not block', () => {
-    const order = dependencyOrder([table('documents', ['folders', 'tenants']), table('folders', ['folders', 'tenants']), table('tenants', ['tenants']), table('tags', ['tenants'])]).map((t) => t.name);
+    const order = dependencyOrder([
+      table('documents', ['folders', 'tenants']),
+      table('folders', ['folders', 'tenants']),
+      table('tenants', ['tenants']),
+      table('tags', ['tenants']),
+    ]).map((t) => t.name);
     assert.ok(order.indexOf('tenants') < order.indexOf('folders'));
     assert.ok(order.indexOf('folders') < order.indexOf('documents'));
     assert.ok(order.indexOf('tenants') < order.indexOf('tags'));

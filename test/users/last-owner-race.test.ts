@@ -10,8 +10,18 @@ describeEachDialect('the last active owner under concurrent changes', (ctx) => {
     const first = await loginAs(t, tenant, 'owner');
     const second = await loginAs(t, tenant, 'owner', { email: `second-${tenant.subdomain}@example.com` });
     const [a, b] = await Promise.all([
-      t.app.inject({ method: 'PATCH', url: `/api/v1/users/${second.userId}`, headers: first.headers, payload: { role: 'admin' } }),
-      t.app.inject({ method: 'PATCH', url: `/api/v1/users/${first.userId}`, headers: second.headers, payload: { role: 'admin' } }),
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/users/${second.userId}`,
+        headers: first.headers,
+        payload: { role: 'admin' },
+      }),
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/users/${first.userId}`,
+        headers: second.headers,
+        payload: { role: 'admin' },
+      }),
     ]);
     const statuses = [a.statusCode, b.statusCode].sort();
     // The loser is refused either for losing its owner role first (403) or as the last owner (409).

@@ -23,8 +23,15 @@ describe('batched calls', () => {
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(batches.length, 1, 'nothing else runs while a batch is on its way');
     finishFirst();
-    assert.deepEqual(await Promise.all([...first, ...second]), ['#1', '#2', '#3', '#4', '#5'], 'each call gets its own answer');
-    assert.deepEqual(batches, [[1, 2], [3, 4, 5]]);
+    assert.deepEqual(
+      await Promise.all([...first, ...second]),
+      ['#1', '#2', '#3', '#4', '#5'],
+      'each call gets its own answer',
+    );
+    assert.deepEqual(batches, [
+      [1, 2],
+      [3, 4, 5],
+    ]);
   });
 
   it('splits a long queue into batches of at most maxBatch', async () => {

@@ -19,26 +19,51 @@ describe('webhook delivery policy', () => {
   const schedule = [5_000, 300_000, 1_800_000];
 
   it('follows the retry schedule with ±10 % jitter and stops when it is spent', () => {
-    assert.equal(retryDelayMs(0, schedule, () => 0.5), 5_000);
-    assert.equal(retryDelayMs(0, schedule, () => 0), 4_500);
-    assert.equal(retryDelayMs(0, schedule, () => 0.999_999), 5_500);
-    assert.equal(retryDelayMs(2, schedule, () => 0.5), 1_800_000);
-    assert.equal(retryDelayMs(3, schedule, () => 0.5), null);
+    assert.equal(
+      retryDelayMs(0, schedule, () => 0.5),
+      5_000,
+    );
+    assert.equal(
+      retryDelayMs(0, schedule, () => 0),
+      4_500,
+    );
+    assert.equal(
+      retryDelayMs(0, schedule, () => 0.999_999),
+      5_500,
+    );
+    assert.equal(
+      retryDelayMs(2, schedule, () => 0.5),
+      1_800_000,
+    );
+    assert.equal(
+      retryDelayMs(3, schedule, () => 0.5),
+      null,
+    );
   });
 
   it('reads WEBHOOK_RETRY_DELAYS (fractions allowed) and the other settings, refusing nonsense', () => {
     const defaults = loadConfig({}).webhooks;
-    assert.deepEqual(defaults.retryDelaysMs, [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    assert.deepEqual(
+      defaults.retryDelaysMs,
+      [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+    );
     assert.equal(defaults.disableAfterMs, 72 * 3_600_000);
     assert.equal(defaults.maxConcurrencyPerEndpoint, 4);
-    const custom = loadConfig({ WEBHOOK_RETRY_DELAYS: '0.2, 0.2', WEBHOOK_DISABLE_AFTER_HOURS: '0.5', WEBHOOK_MAX_CONCURRENCY_PER_ENDPOINT: '2' }).webhooks;
+    const custom = loadConfig({
+      WEBHOOK_RETRY_DELAYS: '0.2, 0.2',
+      WEBHOOK_DISABLE_AFTER_HOURS: '0.5',
+      WEBHOOK_MAX_CONCURRENCY_PER_ENDPOINT: '2',
+    }).webhooks;
     assert.deepEqual(custom.retryDelaysMs, [200, 200]);
     assert.equal(custom.disableAfterMs, 1_800_000);
     assert.equal(custom.maxConcurrencyPerEndpoint, 2);
     assert.throws(() => loadConfig({ WEBHOOK_RETRY_DELAYS: '5,,10' }), /WEBHOOK_RETRY_DELAYS/);
     assert.throws(() => loadConfig({ WEBHOOK_RETRY_DELAYS: '5,-1' }), /WEBHOOK_RETRY_DELAYS/);
     assert.throws(() => loadConfig({ WEBHOOK_DISABLE_AFTER_HOURS: 'soon' }), /WEBHOOK_DISABLE_AFTER_HOURS/);
-    assert.throws(() => loadConfig({ WEBHOOK_MAX_CONCURRENCY_PER_ENDPOINT: '0' }), /WEBHOOK_MAX_CONCURRENCY_PER_ENDPOINT/);
+    assert.throws(
+      () => loadConfig({ WEBHOOK_MAX_CONCURRENCY_PER_ENDPOINT: '0' }),
+      /WEBHOOK_MAX_CONCURRENCY_PER_ENDPOINT/,
+    );
     assert.throws(() => loadConfig({ OUTBOUND_EXTRA_CA_FILE: '/nonexistent/ca.pem' }), /OUTBOUND_EXTRA_CA_FILE/);
   });
 
@@ -72,7 +97,10 @@ describe('webhook delivery policy', () => {
       timestamp: '2026-11-21T10:15:30.000Z',
       data: { a: 1 },
     });
-    assert.deepEqual(eventEnvelope({ id: 'evt_2', name: 'chat.message.created', at, data: {} }).type, 'chat.message.created');
+    assert.deepEqual(
+      eventEnvelope({ id: 'evt_2', name: 'chat.message.created', at, data: {} }).type,
+      'chat.message.created',
+    );
     assert.deepEqual(eventEnvelope({ id: 'evt_3', name: 'dag.task.escalated', at, data: { b: 2 } }), {
       event: 'dag.task.escalated',
       timestamp: '2026-11-21T10:15:30.000Z',

@@ -15,8 +15,19 @@ export function uniquePath(name: string): string {
 
 /** Creates a webhook through the API (asserting 201) and returns the create answer. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers.
-export async function createWebhook(t: TestApp, tenant: TestTenant, url: string, events: string[], extra: Record<string, unknown> = {}): Promise<any> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: tenant.headers, payload: { url, events, ...extra } });
+export async function createWebhook(
+  t: TestApp,
+  tenant: TestTenant,
+  url: string,
+  events: string[],
+  extra: Record<string, unknown> = {},
+): Promise<any> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    headers: tenant.headers,
+    payload: { url, events, ...extra },
+  });
   assert.equal(res.statusCode, 201, res.body);
   return res.json();
 }
@@ -24,7 +35,11 @@ export async function createWebhook(t: TestApp, tenant: TestTenant, url: string,
 /** The deliveries list of a webhook (asserting 200). */
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers.
 export async function deliveries(t: TestApp, tenant: TestTenant, webhookId: string, query = ''): Promise<any[]> {
-  const res = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${webhookId}/deliveries?page_size=100${query}`, headers: tenant.headers });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/webhooks/${webhookId}/deliveries?page_size=100${query}`,
+    headers: tenant.headers,
+  });
   assert.equal(res.statusCode, 200, res.body);
   return res.json().data;
 }
@@ -35,11 +50,20 @@ export function requestsTo(receiver: HttpsReceiver, path: string): ReceivedReque
 }
 
 /** Waits until the receiver has at least `n` requests on the path, and returns them. */
-export function waitForRequests(receiver: HttpsReceiver, path: string, n: number, timeoutMs = 15_000): Promise<ReceivedRequest[]> {
-  return waitFor(() => {
-    const got = requestsTo(receiver, path);
-    return got.length >= n ? got : undefined;
-  }, `${n} request(s) on ${path}`, timeoutMs);
+export function waitForRequests(
+  receiver: HttpsReceiver,
+  path: string,
+  n: number,
+  timeoutMs = 15_000,
+): Promise<ReceivedRequest[]> {
+  return waitFor(
+    () => {
+      const got = requestsTo(receiver, path);
+      return got.length >= n ? got : undefined;
+    },
+    `${n} request(s) on ${path}`,
+    timeoutMs,
+  );
 }
 
 /**

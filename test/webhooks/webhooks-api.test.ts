@@ -17,10 +17,18 @@ describeEachDialect(
     it('creates a webhook with a generated secret shown once, and never again', async () => {
       const t = ctx();
       const tenant = await createTenant(t);
-      const created = await createWebhook(t, tenant, HOOK, ['document.processed', 'dag.execution.completed', 'document.processed']);
+      const created = await createWebhook(t, tenant, HOOK, [
+        'document.processed',
+        'dag.execution.completed',
+        'document.processed',
+      ]);
       assert.match(created.id, /^[0-9a-f-]{36}$/);
       assert.equal(created.url, HOOK);
-      assert.deepEqual(created.events, ['document.processed', 'dag.execution.completed'], 'duplicates dropped, order kept');
+      assert.deepEqual(
+        created.events,
+        ['document.processed', 'dag.execution.completed'],
+        'duplicates dropped, order kept',
+      );
       assert.equal(created.status, 'active');
       assert.equal(created.status_reason, null);
       assert.match(created.secret, /^whsec_[A-Za-z0-9+/]{32}$/);
@@ -32,11 +40,18 @@ describeEachDialect(
       assert.ok(!got.body.includes(created.secret));
       const list = await t.app.inject({ method: 'GET', url: '/api/v1/webhooks', headers: tenant.headers });
       assert.equal(list.statusCode, 200);
-      assert.deepEqual(list.json().webhooks.map((w: { id: string }) => w.id), [created.id]);
+      assert.deepEqual(
+        list.json().webhooks.map((w: { id: string }) => w.id),
+        [created.id],
+      );
       assert.equal(list.json().total, 1);
       assert.ok(!list.body.includes(created.secret));
       // Stored sealed, not as written.
-      const row = await t.container.database.db.selectFrom('webhooks').select('secret').where('id', '=', created.id).executeTakeFirstOrThrow();
+      const row = await t.container.database.db
+        .selectFrom('webhooks')
+        .select('secret')
+        .where('id', '=', created.id)
+        .executeTakeFirstOrThrow();
       assert.ok(!row.secret.includes(created.secret.slice(6)));
     });
 
@@ -51,11 +66,16 @@ describeEachDialect(
     it('answers every validation error with the contract body', async () => {
       const t = ctx();
       const tenant = await createTenant(t);
-      const post = (payload: unknown) => t.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: tenant.headers, payload: payload as object });
+      const post = (payload: unknown) =>
+        t.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: tenant.headers, payload: payload as object });
       assertError(await post({ url: 'http://hooks.example.com/x', events: ['document.uploaded'] }), 400, 'invalid_url');
       assertError(await post({ url: 'not a url', events: ['document.uploaded'] }), 400, 'invalid_url');
       assertError(await post({ url: 'ftp://hooks.example.com/x', events: ['document.uploaded'] }), 400, 'invalid_url');
-      const unknown = assertError(await post({ url: HOOK, events: ['document.uploaded', 'document.exploded'] }), 400, 'invalid_event');
+      const unknown = assertError(
+        await post({ url: HOOK, events: ['document.uploaded', 'document.exploded'] }),
+        400,
+        'invalid_event',
+      );
       assert.deepEqual(unknown.details.events, ['document.exploded']);
       assertError(await post({ url: HOOK, events: ['webhook.test'] }), 400, 'invalid_event');
       assertError(await post({ url: HOOK, events: [] }), 400, 'validation_error');
@@ -66,19 +86,28 @@ describeEachDialect(
       assertError(await post({ url: HOOK, events: ['document.uploaded'], status: 'paused' }), 400, 'validation_error');
 
       const { id } = await createWebhook(t, tenant, HOOK, ['document.uploaded']);
-      const put = (payload: unknown) => t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${id}`, headers: tenant.headers, payload: payload as object });
+      const put = (payload: unknown) =>
+        t.app.inject({
+          method: 'PUT',
+          url: `/api/v1/webhooks/${id}`,
+          headers: tenant.headers,
+          payload: payload as object,
+        });
       assertError(await put({}), 400, 'validation_error');
       assertError(await put({ status: 'disabled' }), 400, 'validation_error');
       assertError(await put({ secret: 'another-secret-0123456789' }), 400, 'validation_error');
       assertError(await put({ url: 'http://hooks.example.com/y' }), 400, 'invalid_url');
       assertError(await put({ events: ['nope'] }), 400, 'invalid_event');
-      const get = (query: string) => t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries${query}`, headers: tenant.headers });
+      const get = (query: string) =>
+        t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries${query}`, headers: tenant.headers });
       assertError(await get('?status=bogus'), 400, 'validation_error');
       assertError(await get('?event=document.exploded'), 400, 'invalid_event');
       assertError(await get('?page_size=101'), 400, 'validation_error');
       assert.equal((await get('?event=webhook.test&status=failed')).statusCode, 200);
       // Nothing was changed by the refused updates.
-      const after = (await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: tenant.headers })).json();
+      const after = (
+        await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: tenant.headers })
+      ).json();
       assert.equal(after.url, HOOK);
       assert.deepEqual(after.events, ['document.uploaded']);
     });
@@ -87,13 +116,16 @@ describeEachDialect(
       const t = ctx();
       const tenant = await createTenant(t);
       const { id } = await createWebhook(t, tenant, HOOK, ['document.uploaded']);
-      const put = (payload: object) => t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${id}`, headers: tenant.headers, payload });
+      const put = (payload: object) =>
+        t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${id}`, headers: tenant.headers, payload });
       const paused = await put({ status: 'paused' });
       assert.equal(paused.statusCode, 200, paused.body);
       assert.equal(paused.json().status, 'paused');
       assert.deepEqual(paused.json().events, ['document.uploaded']);
       assert.equal(paused.json().secret, undefined);
-      const changed = (await put({ url: 'https://hooks.example.com/v2', events: ['document.failed', 'chat.message.created'] })).json();
+      const changed = (
+        await put({ url: 'https://hooks.example.com/v2', events: ['document.failed', 'chat.message.created'] })
+      ).json();
       assert.equal(changed.url, 'https://hooks.example.com/v2');
       assert.deepEqual(changed.events, ['document.failed', 'chat.message.created']);
       assert.equal(changed.status, 'paused', 'status untouched when not given');
@@ -102,8 +134,16 @@ describeEachDialect(
       const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${id}`, headers: tenant.headers });
       assert.equal(deleted.statusCode, 200);
       assert.equal(typeof deleted.json().message, 'string');
-      assertError(await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: tenant.headers }), 404, 'not_found');
-      assertError(await t.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${id}`, headers: tenant.headers }), 404, 'not_found');
+      assertError(
+        await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: tenant.headers }),
+        404,
+        'not_found',
+      );
+      assertError(
+        await t.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${id}`, headers: tenant.headers }),
+        404,
+        'not_found',
+      );
     });
 
     it('sets a new secret (shown once); a webhook without one (imported) is not resumed until one is set', async () => {
@@ -111,9 +151,18 @@ describeEachDialect(
       const tenant = await createTenant(t);
       const other = await createTenant(t);
       const { id } = await createWebhook(t, tenant, HOOK, ['document.uploaded']);
-      const rotate = (payload: object, headers = tenant.headers) => t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/secret`, headers, payload });
-      const put = (payload: object) => t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${id}`, headers: tenant.headers, payload });
-      const sealed = async () => (await t.container.database.db.selectFrom('webhooks').select('secret').where('id', '=', id).executeTakeFirstOrThrow()).secret;
+      const rotate = (payload: object, headers = tenant.headers) =>
+        t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/secret`, headers, payload });
+      const put = (payload: object) =>
+        t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${id}`, headers: tenant.headers, payload });
+      const sealed = async () =>
+        (
+          await t.container.database.db
+            .selectFrom('webhooks')
+            .select('secret')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).secret;
       const first = await sealed();
       const given = await rotate({ secret: 'whsec_a-new-secret-of-some-length' });
       assert.equal(given.statusCode, 200, given.body);
@@ -123,14 +172,21 @@ describeEachDialect(
       assert.ok(!second.includes('a-new-secret'), 'stored sealed, not in clear');
       const generated = (await rotate({})).json();
       assert.match(generated.secret, /^whsec_/);
-      assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: tenant.headers })).json().secret, undefined);
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: tenant.headers })).json().secret,
+        undefined,
+      );
       assertError(await rotate({ secret: 'short' }), 400, 'validation_error');
       assertError(await rotate({ nope: 1 }), 400, 'validation_error');
       assertError(await rotate({}, other.headers), 404, 'not_found');
       const member = await loginAs(t, tenant, 'member');
       assertError(await rotate({}, member.headers), 403, 'forbidden');
       // As a tenant import leaves it: paused, no secret.
-      await t.container.database.db.updateTable('webhooks').set({ secret: '', status: 'paused' }).where('id', '=', id).execute();
+      await t.container.database.db
+        .updateTable('webhooks')
+        .set({ secret: '', status: 'paused' })
+        .where('id', '=', id)
+        .execute();
       assertError(await put({ status: 'active' }), 400, 'validation_error');
       assert.equal((await rotate({})).statusCode, 200);
       const resumed = await put({ status: 'active' });
@@ -146,7 +202,15 @@ describeEachDialect(
       // Written here from the stored row, independently of the presenter.
       const webhookJson = async (id: string) => {
         const w = await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-        return { id: w.id, url: w.url, events: JSON.parse(w.events), status: w.status, status_reason: w.status_reason, created_at: iso(w.created_at), updated_at: iso(w.updated_at) };
+        return {
+          id: w.id,
+          url: w.url,
+          events: JSON.parse(w.events),
+          status: w.status,
+          status_reason: w.status_reason,
+          created_at: iso(w.created_at),
+          updated_at: iso(w.updated_at),
+        };
       };
       const deliveryJson = async (id: string) => {
         const d = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -182,10 +246,19 @@ describeEachDialect(
       const list = await t.app.inject({ method: 'GET', url: '/api/v1/webhooks', headers: tenant.headers });
       assert.equal(list.body, JSON.stringify({ webhooks: [await webhookJson(id)], total: 1, page: 1, page_size: 20 }));
       // A disabled webhook shows why.
-      await db.updateTable('webhooks').set({ status: 'disabled', status_reason: 'Disabled by the service: "it failed"' }).where('id', '=', id).execute();
+      await db
+        .updateTable('webhooks')
+        .set({ status: 'disabled', status_reason: 'Disabled by the service: "it failed"' })
+        .where('id', '=', id)
+        .execute();
       const disabled = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: tenant.headers });
       assert.equal(disabled.body, JSON.stringify(await webhookJson(id)));
-      const updated = await t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${id}`, headers: tenant.headers, payload: { status: 'paused', events: ['chat.session.created'] } });
+      const updated = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/webhooks/${id}`,
+        headers: tenant.headers,
+        payload: { status: 'paused', events: ['chat.session.created'] },
+      });
       assert.equal(updated.statusCode, 200, updated.body);
       assert.equal(updated.body, JSON.stringify(await webhookJson(id)));
       assert.deepEqual(updated.json().events, ['chat.session.created']);
@@ -198,16 +271,40 @@ describeEachDialect(
       const now = Date.now();
       await db
         .updateTable('webhook_deliveries')
-        .set({ status: 'failed', response_status: 500, duration_ms: 42, response_excerpt: 'oops "quoted"…', error: 'HTTP 500', sent_at: now, next_retry_at: now + 1_000 })
+        .set({
+          status: 'failed',
+          response_status: 500,
+          duration_ms: 42,
+          response_excerpt: 'oops "quoted"…',
+          error: 'HTTP 500',
+          sent_at: now,
+          next_retry_at: now + 1_000,
+        })
         .where('id', '=', pingId)
         .execute();
-      const redelivered = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/deliveries/${pingId}/redeliver`, headers: tenant.headers });
+      const redelivered = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/webhooks/${id}/deliveries/${pingId}/redeliver`,
+        headers: tenant.headers,
+      });
       assert.equal(redelivered.statusCode, 202, redelivered.body);
       const againId = redelivered.json().id;
       assert.equal(redelivered.body, JSON.stringify(await deliveryJson(againId)));
       assert.deepEqual([redelivered.json().attempt, redelivered.json().trigger], [2, 'redeliver']);
-      const log = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries`, headers: tenant.headers });
-      assert.equal(log.body, JSON.stringify({ data: [await deliveryJson(againId), await deliveryJson(pingId)], total: 2, page: 1, page_size: 20 }));
+      const log = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/webhooks/${id}/deliveries`,
+        headers: tenant.headers,
+      });
+      assert.equal(
+        log.body,
+        JSON.stringify({
+          data: [await deliveryJson(againId), await deliveryJson(pingId)],
+          total: 2,
+          page: 1,
+          page_size: 20,
+        }),
+      );
     });
 
     it('pages the list', async () => {
@@ -215,10 +312,17 @@ describeEachDialect(
       const tenant = await createTenant(t);
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) ids.push((await createWebhook(t, tenant, `${HOOK}/${i}`, ['document.uploaded'])).id);
-      const page2 = await t.app.inject({ method: 'GET', url: '/api/v1/webhooks?page=2&page_size=2', headers: tenant.headers });
+      const page2 = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/webhooks?page=2&page_size=2',
+        headers: tenant.headers,
+      });
       assert.equal(page2.statusCode, 200);
       assert.deepEqual(page2.json(), { ...page2.json(), total: 3, page: 2, page_size: 2 });
-      assert.deepEqual(page2.json().webhooks.map((w: { id: string }) => w.id), [ids[2]]);
+      assert.deepEqual(
+        page2.json().webhooks.map((w: { id: string }) => w.id),
+        [ids[2]],
+      );
     });
 
     it('lets owners, admins and API keys manage webhooks; members and viewers get 403', async () => {
@@ -228,19 +332,41 @@ describeEachDialect(
       const owner = await loginAs(t, tenant, 'owner');
       const admin = await loginAs(t, tenant, 'admin');
       for (const user of [owner, admin]) {
-        const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: user.headers, payload: { url: HOOK, events: ['document.uploaded'] } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/webhooks',
+          headers: user.headers,
+          payload: { url: HOOK, events: ['document.uploaded'] },
+        });
         assert.equal(res.statusCode, 201, res.body);
       }
       for (const role of ['member', 'viewer'] as const) {
         const user = await loginAs(t, tenant, role);
-        assertError(await t.app.inject({ method: 'GET', url: '/api/v1/webhooks', headers: user.headers }), 403, 'forbidden');
-        assertError(await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: user.headers }), 403, 'forbidden');
         assertError(
-          await t.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: user.headers, payload: { url: HOOK, events: ['document.uploaded'] } }),
+          await t.app.inject({ method: 'GET', url: '/api/v1/webhooks', headers: user.headers }),
           403,
           'forbidden',
         );
-        assertError(await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/test`, headers: user.headers }), 403, 'forbidden');
+        assertError(
+          await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: user.headers }),
+          403,
+          'forbidden',
+        );
+        assertError(
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/v1/webhooks',
+            headers: user.headers,
+            payload: { url: HOOK, events: ['document.uploaded'] },
+          }),
+          403,
+          'forbidden',
+        );
+        assertError(
+          await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/test`, headers: user.headers }),
+          403,
+          'forbidden',
+        );
       }
     });
 
@@ -271,13 +397,23 @@ describeEachDialect(
           assert.equal(res.json().error, 'not_found');
         }
         const list = await t.app.inject({ method: 'GET', url: '/api/v1/webhooks?page_size=100', headers });
-        assert.deepEqual(list.json().webhooks.map((w: { id: string }) => w.id), [bHook.id]);
+        assert.deepEqual(
+          list.json().webhooks.map((w: { id: string }) => w.id),
+          [bHook.id],
+        );
       }
       // A is intact.
       const mine = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${aHook.id}`, headers: a.headers });
       assert.equal(mine.json().status, 'active');
-      const aDeliveries = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${aHook.id}/deliveries`, headers: a.headers });
-      assert.deepEqual(aDeliveries.json().data.map((d: { id: string }) => d.id), [aDelivery]);
+      const aDeliveries = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/webhooks/${aHook.id}/deliveries`,
+        headers: a.headers,
+      });
+      assert.deepEqual(
+        aDeliveries.json().data.map((d: { id: string }) => d.id),
+        [aDelivery],
+      );
     });
 
     it('the sandbox clean-up removes the twin’s webhooks and deliveries, not the live tenant’s', async () => {
@@ -285,19 +421,42 @@ describeEachDialect(
       const tenant = await createTenant(t);
       const live = await createWebhook(t, tenant, HOOK, ['document.uploaded']);
       const sandboxHeaders = { 'x-api-key': tenant.testApiKey };
-      const res = await t.app.inject({ method: 'POST', url: '/sandbox/api/v1/webhooks', headers: sandboxHeaders, payload: { url: HOOK, events: ['document.uploaded'] } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/sandbox/api/v1/webhooks',
+        headers: sandboxHeaders,
+        payload: { url: HOOK, events: ['document.uploaded'] },
+      });
       assert.equal(res.statusCode, 201, res.body);
       const twin = res.json().id;
-      assert.equal((await t.app.inject({ method: 'POST', url: `/sandbox/api/v1/webhooks/${twin}/test`, headers: sandboxHeaders })).statusCode, 202);
-      const twinRow = await t.container.database.db.selectFrom('webhooks').select('tenant_id').where('id', '=', twin).executeTakeFirstOrThrow();
+      assert.equal(
+        (await t.app.inject({ method: 'POST', url: `/sandbox/api/v1/webhooks/${twin}/test`, headers: sandboxHeaders }))
+          .statusCode,
+        202,
+      );
+      const twinRow = await t.container.database.db
+        .selectFrom('webhooks')
+        .select('tenant_id')
+        .where('id', '=', twin)
+        .executeTakeFirstOrThrow();
       // What the 7-day reset runs for a twin: every module's clean-up, in one transaction.
       await t.container.database.db.transaction().execute(async (trx) => {
         for (const cleanup of t.container.modules.sandboxCleanups) await cleanup(trx, twinRow.tenant_id);
       });
-      const left = await t.container.database.db.selectFrom('webhook_deliveries').select('id').where('tenant_id', '=', twinRow.tenant_id).execute();
+      const left = await t.container.database.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('tenant_id', '=', twinRow.tenant_id)
+        .execute();
       assert.equal(left.length, 0);
-      assert.equal((await t.app.inject({ method: 'GET', url: '/sandbox/api/v1/webhooks', headers: sandboxHeaders })).json().total, 0);
-      assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${live.id}`, headers: tenant.headers })).statusCode, 200);
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: '/sandbox/api/v1/webhooks', headers: sandboxHeaders })).json().total,
+        0,
+      );
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${live.id}`, headers: tenant.headers })).statusCode,
+        200,
+      );
     });
   },
   { env: { ALLOW_PRIVATE_NETWORK_TARGETS: 'true' } },
@@ -320,14 +479,29 @@ describeEachDialect('webhooks: private targets refused by default', (ctx) => {
       'https://100.64.0.1/hook',
       'https://metadata.google.internal/hook',
     ]) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: tenant.headers, payload: { url, events: ['document.uploaded'] } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks',
+        headers: tenant.headers,
+        payload: { url, events: ['document.uploaded'] },
+      });
       const refused = assertError(res, 400, 'invalid_url');
       // The refusal names the setting that allows it, for someone trying webhooks on their own machine.
       assert.match(refused.message, /private or reserved address.*ALLOW_PRIVATE_NETWORK_TARGETS=true/, url);
     }
-    const ok = await t.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: tenant.headers, payload: { url: 'https://93.184.215.14/hook', events: ['document.uploaded'] } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: tenant.headers,
+      payload: { url: 'https://93.184.215.14/hook', events: ['document.uploaded'] },
+    });
     assert.equal(ok.statusCode, 201, ok.body);
-    const put = await t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${ok.json().id}`, headers: tenant.headers, payload: { url: 'https://127.0.0.1/x' } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/webhooks/${ok.json().id}`,
+      headers: tenant.headers,
+      payload: { url: 'https://127.0.0.1/x' },
+    });
     assertError(put, 400, 'invalid_url');
   });
 });

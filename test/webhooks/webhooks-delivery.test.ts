@@ -9,7 +9,16 @@ import { jobsSettled, waitFor } from '../jobs/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant } from '../support/fixtures.ts';
 import { httpsReceiverUnavailable, startHttpsReceiver } from '../support/https-receiver.ts';
-import { createWebhook, deliveries, header, requestsTo, signatureValid, sleep, uniquePath, waitForRequests } from './helpers.ts';
+import {
+  createWebhook,
+  deliveries,
+  header,
+  requestsTo,
+  signatureValid,
+  sleep,
+  uniquePath,
+  waitForRequests,
+} from './helpers.ts';
 
 // Deliveries end to end: real events (a document upload), the real worker and the guarded client,
 // to a real HTTPS server on localhost whose certificate the client trusts via OUTBOUND_EXTRA_CA_FILE.
@@ -43,7 +52,10 @@ describeEachDialect(
       const tenant = await createTenant(t);
       const path = uniquePath('upload');
       const hook = await createWebhook(t, tenant, `${receiver.url}${path}`, ['document.uploaded']);
-      const documentId = await uploadOk(t, tenant.headers, { filename: 'hello.txt', content: Buffer.from('hello webhooks\n') });
+      const documentId = await uploadOk(t, tenant.headers, {
+        filename: 'hello.txt',
+        content: Buffer.from('hello webhooks\n'),
+      });
 
       const [request] = await waitForRequests(receiver, path, 1);
       assert.ok(request);
@@ -85,20 +97,38 @@ describeEachDialect(
       const tenant = await createTenant(t);
       const path = uniquePath('dag');
       const hook = await createWebhook(t, tenant, `${receiver.url}${path}`, ['dag.execution.completed']);
-      const data = { execution_id: 'exe_1', workflow_id: 'wf_1', workflow_name: 'Invoice approval', status: 'completed', duration_seconds: 31, final_output: { approved: true } };
+      const data = {
+        execution_id: 'exe_1',
+        workflow_id: 'wf_1',
+        workflow_name: 'Invoice approval',
+        status: 'completed',
+        duration_seconds: 31,
+        final_output: { approved: true },
+      };
       const event = await t.container.database.db
         .transaction()
-        .execute((trx) => t.container.events.record(trx, { tenantId: tenant.tenantId, name: 'dag.execution.completed', data }));
+        .execute((trx) =>
+          t.container.events.record(trx, { tenantId: tenant.tenantId, name: 'dag.execution.completed', data }),
+        );
       const [request] = await waitForRequests(receiver, path, 1);
       assert.ok(request && signatureValid(request, hook.secret));
       const body = JSON.parse(request.body.toString('utf8'));
-      assert.deepEqual(body, { event: 'dag.execution.completed', timestamp: new Date(event.createdAt).toISOString(), data });
+      assert.deepEqual(body, {
+        event: 'dag.execution.completed',
+        timestamp: new Date(event.createdAt).toISOString(),
+        data,
+      });
       assert.equal(header(request, 'x-service-event-id'), event.id);
 
       // An event from before a webhook existed is not sent to it, whenever it is published.
       const latePath = uniquePath('late');
       const at = Date.parse(hook.created_at) + 1;
-      const older = await t.container.events.record(t.container.database.db, { tenantId: tenant.tenantId, name: 'dag.execution.completed', data, at });
+      const older = await t.container.events.record(t.container.database.db, {
+        tenantId: tenant.tenantId,
+        name: 'dag.execution.completed',
+        data,
+        at,
+      });
       await sleep(2);
       const late = await createWebhook(t, tenant, `${receiver.url}${latePath}`, ['dag.execution.completed']);
       const delivered = await waitForRequests(receiver, path, 2);
@@ -129,26 +159,53 @@ describeEachDialect(
         const rows = await deliveries(t, tenant, hook.id);
         return rows.length === 4 && rows[0].status === 'pending' ? rows : undefined;
       }, 'attempt 4 scheduled');
-      assert.deepEqual(log.map((d) => [d.attempt, d.status, d.trigger]), [[4, 'pending', 'retry'], [3, 'failed', 'retry'], [2, 'failed', 'retry'], [1, 'failed', 'event']]);
-      assert.deepEqual(log.slice(1).map((d) => d.response_status), [500, 500, 500]);
+      assert.deepEqual(
+        log.map((d) => [d.attempt, d.status, d.trigger]),
+        [
+          [4, 'pending', 'retry'],
+          [3, 'failed', 'retry'],
+          [2, 'failed', 'retry'],
+          [1, 'failed', 'event'],
+        ],
+      );
+      assert.deepEqual(
+        log.slice(1).map((d) => d.response_status),
+        [500, 500, 500],
+      );
       assert.equal(log[1].response_excerpt, 'down for maintenance');
       assert.equal(log[1].error, 'HTTP 500');
       assert.equal(log[1].next_retry_at, log[0].scheduled_at);
       const gap = Date.parse(log[0].scheduled_at) - Date.parse(log[1].sent_at);
       assert.ok(gap > 25_000 && gap < 35_000, `third delay about 30 s ±10 % (was ${gap} ms)`);
       assert.deepEqual(new Set(log.map((d) => d.event_id)), eventIds);
-      assert.deepEqual((await deliveries(t, tenant, hook.id, '&status=failed')).map((d) => d.attempt), [3, 2, 1]);
+      assert.deepEqual(
+        (await deliveries(t, tenant, hook.id, '&status=failed')).map((d) => d.attempt),
+        [3, 2, 1],
+      );
       assert.equal((await deliveries(t, tenant, hook.id, '&event=document.processed')).length, 0);
 
-      const put = (status: string) => t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${hook.id}`, headers: tenant.headers, payload: { status } });
+      const put = (status: string) =>
+        t.app.inject({
+          method: 'PUT',
+          url: `/api/v1/webhooks/${hook.id}`,
+          headers: tenant.headers,
+          payload: { status },
+        });
       assert.equal((await put('paused')).statusCode, 200);
       const cancelled = await deliveries(t, tenant, hook.id, '&status=cancelled');
-      assert.deepEqual(cancelled.map((d) => [d.attempt, d.error]), [[4, 'webhook paused']]);
+      assert.deepEqual(
+        cancelled.map((d) => [d.attempt, d.error]),
+        [[4, 'webhook paused']],
+      );
       assert.equal((await put('active')).statusCode, 200);
 
       // Redelivery: a new attempt of the same event, sent once now.
       receiver.route(path, { status: 204 });
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/deliveries/${log[3].id}/redeliver`, headers: tenant.headers });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/webhooks/${hook.id}/deliveries/${log[3].id}/redeliver`,
+        headers: tenant.headers,
+      });
       assert.equal(res.statusCode, 202, res.body);
       const redelivery = res.json();
       assert.equal(redelivery.attempt, 5);
@@ -157,7 +214,10 @@ describeEachDialect(
       const all = await waitForRequests(receiver, path, 4);
       assert.equal(header(all[3]!, 'x-service-event-id'), [...eventIds][0]);
       assert.equal(header(all[3]!, 'x-service-delivery'), redelivery.id);
-      await waitFor(async () => (await deliveries(t, tenant, hook.id))[0]?.status === 'success', 'the redelivery logged');
+      await waitFor(
+        async () => (await deliveries(t, tenant, hook.id))[0]?.status === 'success',
+        'the redelivery logged',
+      );
       await jobsSettled(t.container.database);
       assert.equal(requestsTo(receiver, path).length, 4, 'the cancelled attempt 4 was never sent');
     });
@@ -169,7 +229,13 @@ describeEachDialect(
       const activePath = uniquePath('active');
       const paused = await createWebhook(t, tenant, `${receiver.url}${pausedPath}`, ['document.uploaded']);
       await createWebhook(t, tenant, `${receiver.url}${activePath}`, ['document.uploaded']);
-      const put = (status: string) => t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${paused.id}`, headers: tenant.headers, payload: { status } });
+      const put = (status: string) =>
+        t.app.inject({
+          method: 'PUT',
+          url: `/api/v1/webhooks/${paused.id}`,
+          headers: tenant.headers,
+          payload: { status },
+        });
       assert.equal((await put('paused')).statusCode, 200);
       await uploadOk(t, tenant.headers);
       // Both webhooks are handled by the same fan-out run: once the active one has its delivery, the paused one was passed over.
@@ -190,8 +256,14 @@ describeEachDialect(
       const t = ctx();
       const tenant = await createTenant(t);
       const path = uniquePath('ping');
-      const hook = await createWebhook(t, tenant, `${receiver.url}${path}`, ['document.processed'], { secret: 'ping-secret-0123456789abcdef' });
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/test`, headers: tenant.headers });
+      const hook = await createWebhook(t, tenant, `${receiver.url}${path}`, ['document.processed'], {
+        secret: 'ping-secret-0123456789abcdef',
+      });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/webhooks/${hook.id}/test`,
+        headers: tenant.headers,
+      });
       assert.equal(res.statusCode, 202, res.body);
       assert.equal(res.json().event, 'webhook.test');
       const [request] = await waitForRequests(receiver, path, 1);
@@ -202,7 +274,10 @@ describeEachDialect(
       assert.equal(body.type, 'webhook.test');
       assert.equal(body.id, res.json().event_id);
       assert.equal(body.data.webhook_id, hook.id);
-      const logged = await waitFor(async () => (await deliveries(t, tenant, hook.id, '&event=webhook.test'))[0], 'logged');
+      const logged = await waitFor(
+        async () => (await deliveries(t, tenant, hook.id, '&event=webhook.test'))[0],
+        'logged',
+      );
       assert.equal(logged.trigger, 'test');
     });
 
@@ -220,11 +295,29 @@ describeEachDialect(
       // A second job for the same attempt (a crashed worker's job run again, in the form that carries
       // several attempts and in the older one-attempt form) and a second fan-out of the same event.
       const { jobs, database } = t.container;
-      const again = await jobs.enqueue(database.db, DELIVER_JOB, { tenantId: tenant.tenantId, deliveryIds: [done.id] }, { tenantId: tenant.tenantId });
-      const legacy = await jobs.enqueue(database.db, DELIVER_JOB, { tenantId: tenant.tenantId, deliveryId: done.id }, { tenantId: tenant.tenantId });
-      const republish = await jobs.enqueue(database.db, PUBLISH_EVENT_JOB, { eventId: done.event_id }, { tenantId: tenant.tenantId });
+      const again = await jobs.enqueue(
+        database.db,
+        DELIVER_JOB,
+        { tenantId: tenant.tenantId, deliveryIds: [done.id] },
+        { tenantId: tenant.tenantId },
+      );
+      const legacy = await jobs.enqueue(
+        database.db,
+        DELIVER_JOB,
+        { tenantId: tenant.tenantId, deliveryId: done.id },
+        { tenantId: tenant.tenantId },
+      );
+      const republish = await jobs.enqueue(
+        database.db,
+        PUBLISH_EVENT_JOB,
+        { eventId: done.event_id },
+        { tenantId: tenant.tenantId },
+      );
       await waitFor(async () => (await jobs.get(again.id))?.state === 'completed', 'the duplicate job ran');
-      await waitFor(async () => (await jobs.get(legacy.id))?.state === 'completed', 'the duplicate job of the older form ran');
+      await waitFor(
+        async () => (await jobs.get(legacy.id))?.state === 'completed',
+        'the duplicate job of the older form ran',
+      );
       await waitFor(async () => (await jobs.get(republish.id))?.state === 'completed', 'the event published again');
       await jobsSettled(t.container.database);
       assert.equal(requestsTo(receiver, path).length, 1);
@@ -241,13 +334,31 @@ describeEachDialect(
       const healthy = await createWebhook(t, tenant, `${receiver.url}${healthyPath}`, ['dag.task.created']);
       const started = Date.now();
       for (let i = 0; i < 20; i++) {
-        const data = { task_id: `task_${i}`, execution_id: 'exe', workflow_id: 'wf', title: 'Approve', assignee_type: 'role', assignee_value: 'finance', due_at: null };
-        await t.container.events.record(t.container.database.db, { tenantId: tenant.tenantId, name: 'dag.task.created', data });
+        const data = {
+          task_id: `task_${i}`,
+          execution_id: 'exe',
+          workflow_id: 'wf',
+          title: 'Approve',
+          assignee_type: 'role',
+          assignee_value: 'finance',
+          due_at: null,
+        };
+        await t.container.events.record(t.container.database.db, {
+          tenantId: tenant.tenantId,
+          name: 'dag.task.created',
+          data,
+        });
       }
       await waitForRequests(receiver, healthyPath, 20, 4_000);
       const elapsed = Date.now() - started;
-      assert.ok(elapsed < 4_000, `all 20 healthy deliveries in ${elapsed} ms, well inside one 5 s timeout of the dead endpoint`);
-      assert.ok(requestsTo(receiver, deadPath).length <= 4, 'the dead endpoint never had more than its share in flight');
+      assert.ok(
+        elapsed < 4_000,
+        `all 20 healthy deliveries in ${elapsed} ms, well inside one 5 s timeout of the dead endpoint`,
+      );
+      assert.ok(
+        requestsTo(receiver, deadPath).length <= 4,
+        'the dead endpoint never had more than its share in flight',
+      );
       // The first attempts of an event to both endpoints share a job: the healthy one's outcome is
       // written when it ends, not when the job's call to the dead endpoint gives up.
       await waitFor(
@@ -260,7 +371,12 @@ describeEachDialect(
     it('sends an event itself to endpoints that are new or fast, in one job to slower healthy ones, and in a job of its own to a failing one', async () => {
       const t = ctx();
       const tenant = await createTenant(t);
-      const paths = { fast: uniquePath('fast'), slowA: uniquePath('slow-a'), slowB: uniquePath('slow-b'), failing: uniquePath('failing') };
+      const paths = {
+        fast: uniquePath('fast'),
+        slowA: uniquePath('slow-a'),
+        slowB: uniquePath('slow-b'),
+        failing: uniquePath('failing'),
+      };
       receiver.route(paths.slowA, { delayMs: 300 });
       receiver.route(paths.slowB, { delayMs: 300 });
       const hooks = {
@@ -271,9 +387,18 @@ describeEachDialect(
       };
       const { database, jobs } = t.container;
       // The fourth endpoint failed its last attempt (its circuit is still closed).
-      await database.db.updateTable('webhooks').set({ consecutive_failures: 1, failing_since: Date.now() }).where('id', '=', hooks.failing.id).execute();
+      await database.db
+        .updateTable('webhooks')
+        .set({ consecutive_failures: 1, failing_since: Date.now() })
+        .where('id', '=', hooks.failing.id)
+        .execute();
       const deliverJobs = async () => {
-        const rows = await database.db.selectFrom('jobs').select(['id']).where('kind', '=', DELIVER_JOB).where('tenant_id', '=', tenant.tenantId).execute();
+        const rows = await database.db
+          .selectFrom('jobs')
+          .select(['id'])
+          .where('kind', '=', DELIVER_JOB)
+          .where('tenant_id', '=', tenant.tenantId)
+          .execute();
         return Promise.all(rows.map(async (r) => (await jobs.get(r.id))!));
       };
       const idsOf = (job: { payload: unknown }) => (job.payload as { deliveryIds: string[] }).deliveryIds;
@@ -290,7 +415,11 @@ describeEachDialect(
       const first = [await attemptOf(hooks.fast, 1), await attemptOf(hooks.slowA, 1), await attemptOf(hooks.slowB, 1)];
       const failingFirst = await attemptOf(hooks.failing, 1);
       let queued = await deliverJobs();
-      assert.deepEqual(queued.filter((j) => first.some((id) => idsOf(j).includes(id))), [], 'no job for new healthy endpoints');
+      assert.deepEqual(
+        queued.filter((j) => first.some((id) => idsOf(j).includes(id))),
+        [],
+        'no job for new healthy endpoints',
+      );
       const own = queued.filter((j) => idsOf(j).includes(failingFirst));
       assert.equal(own.length, 1);
       assert.deepEqual(idsOf(own[0]!), [failingFirst], 'the failing endpoint has its own job');
@@ -298,12 +427,24 @@ describeEachDialect(
 
       // Second event: the fast endpoint still from the fan-out; the two slow ones (300 ms) share one job.
       await uploadOk(t, tenant.headers);
-      const second = { fast: await attemptOf(hooks.fast, 2), slowA: await attemptOf(hooks.slowA, 2), slowB: await attemptOf(hooks.slowB, 2) };
+      const second = {
+        fast: await attemptOf(hooks.fast, 2),
+        slowA: await attemptOf(hooks.slowA, 2),
+        slowB: await attemptOf(hooks.slowB, 2),
+      };
       queued = await deliverJobs();
-      assert.deepEqual(queued.filter((j) => idsOf(j).includes(second.fast)), [], 'no job for the fast endpoint');
+      assert.deepEqual(
+        queued.filter((j) => idsOf(j).includes(second.fast)),
+        [],
+        'no job for the fast endpoint',
+      );
       const shared = queued.filter((j) => idsOf(j).includes(second.slowA));
       assert.equal(shared.length, 1);
-      assert.deepEqual([...idsOf(shared[0]!)].sort(), [second.slowA, second.slowB].sort(), 'one job for both slower endpoints');
+      assert.deepEqual(
+        [...idsOf(shared[0]!)].sort(),
+        [second.slowA, second.slowB].sort(),
+        'one job for both slower endpoints',
+      );
       assert.equal(shared[0]!.priority, 0);
       for (const p of Object.values(paths)) assert.equal(requestsTo(receiver, p).length, 2, `two requests on ${p}`);
     });
@@ -314,7 +455,15 @@ describeEachDialect(
       const path = uniquePath('rerun');
       const hook = await createWebhook(t, tenant, `${receiver.url}${path}`, ['dag.task.created']);
       const { database, events } = t.container;
-      const data = { task_id: 'task_rerun', execution_id: 'exe', workflow_id: 'wf', title: 'Approve', assignee_type: 'role', assignee_value: 'finance', due_at: null };
+      const data = {
+        task_id: 'task_rerun',
+        execution_id: 'exe',
+        workflow_id: 'wf',
+        title: 'Approve',
+        assignee_type: 'role',
+        assignee_value: 'finance',
+        due_at: null,
+      };
       // As if a first run of the fan-out had inserted the attempt and died before sending it.
       const earlierId = newId(Date.now());
       await database.db.transaction().execute(async (trx) => {
@@ -322,7 +471,21 @@ describeEachDialect(
         const now = Date.now();
         await trx
           .insertInto('webhook_deliveries')
-          .values({ id: earlierId, tenant_id: tenant.tenantId, webhook_id: hook.id, event_id: event.id, event: event.name, event_at: event.createdAt, payload: null, attempt: 1, trigger: 'event', retry_index: 0, status: 'pending', scheduled_at: now, created_at: now })
+          .values({
+            id: earlierId,
+            tenant_id: tenant.tenantId,
+            webhook_id: hook.id,
+            event_id: event.id,
+            event: event.name,
+            event_at: event.createdAt,
+            payload: null,
+            attempt: 1,
+            trigger: 'event',
+            retry_index: 0,
+            status: 'pending',
+            scheduled_at: now,
+            created_at: now,
+          })
           .execute();
       });
       const [request] = await waitForRequests(receiver, path, 1);
@@ -339,7 +502,11 @@ describeEachDialect(
       const path = uniquePath('redirect');
       receiver.route(path, { redirectTo: `${receiver.url}/elsewhere`, status: 301 });
       const hook = await createWebhook(t, tenant, `${receiver.url}${path}`, ['document.uploaded']);
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/test`, headers: tenant.headers });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/webhooks/${hook.id}/test`,
+        headers: tenant.headers,
+      });
       const logged = await waitFor(async () => {
         const row = (await deliveries(t, tenant, hook.id)).find((d) => d.id === res.json().id);
         return row?.status === 'failed' ? row : undefined;
@@ -349,8 +516,14 @@ describeEachDialect(
       assert.equal(receiver.requests.filter((r) => r.path === '/elsewhere').length, 0, 'not followed');
       assert.equal(logged.next_retry_at, null, 'a test ping is not retried');
 
-      const dead = await createWebhook(t, tenant, `https://127.0.0.1:${await closedPort()}/hook`, ['document.uploaded']);
-      const ping = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${dead.id}/test`, headers: tenant.headers });
+      const dead = await createWebhook(t, tenant, `https://127.0.0.1:${await closedPort()}/hook`, [
+        'document.uploaded',
+      ]);
+      const ping = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/webhooks/${dead.id}/test`,
+        headers: tenant.headers,
+      });
       const refused = await waitFor(async () => {
         const row = (await deliveries(t, tenant, dead.id)).find((d) => d.id === ping.json().id);
         return row?.status === 'failed' ? row : undefined;
@@ -372,10 +545,18 @@ describeEachDialect(
       receiver.route(path, { status: 503 });
       const hook = await createWebhook(t, tenant, `${receiver.url}${path}`, ['document.uploaded']);
       await uploadOk(t, tenant.headers);
-      const disabled: { status_reason: string } = await waitFor(async () => {
-        const res = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${hook.id}`, headers: tenant.headers });
-        return res.json().status === 'disabled' ? res.json() : undefined;
-      }, 'the webhook disabled', 15_000);
+      const disabled: { status_reason: string } = await waitFor(
+        async () => {
+          const res = await t.app.inject({
+            method: 'GET',
+            url: `/api/v1/webhooks/${hook.id}`,
+            headers: tenant.headers,
+          });
+          return res.json().status === 'disabled' ? res.json() : undefined;
+        },
+        'the webhook disabled',
+        15_000,
+      );
       assert.match(disabled.status_reason, /every delivery failed for \d+ s \(since .*\); last error: HTTP 503/);
       const log = await deliveries(t, tenant, hook.id);
       assert.ok(log.length >= 3, `several attempts before (${log.length})`);
@@ -389,7 +570,12 @@ describeEachDialect(
       assert.equal(requestsTo(receiver, path).length, sent);
 
       receiver.route(path, { status: 200 });
-      const put = await t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${hook.id}`, headers: tenant.headers, payload: { status: 'active' } });
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/webhooks/${hook.id}`,
+        headers: tenant.headers,
+        payload: { status: 'active' },
+      });
       assert.equal(put.json().status, 'active');
       assert.equal(put.json().status_reason, null);
       await uploadOk(t, tenant.headers);

@@ -5,12 +5,26 @@ import { coerceExtraction, type Found } from '../../src/modules/workflows/nodes/
 // ai_extract's fallbacks when the text has no "label: value" line for a field.
 const TEXT = 'Deposit of USD 500.00 received. Thank you for your business; the balance follows the schedule.';
 
-const entities = { people: ['Maria Keller'], organizations: ['Acme Corporation'], places: ['Berlin'], dates: ['2026-02-01', '2026-03-15'], amounts: ['USD 500.00', 'USD 12,400.00'] };
+const entities = {
+  people: ['Maria Keller'],
+  organizations: ['Acme Corporation'],
+  places: ['Berlin'],
+  dates: ['2026-02-01', '2026-03-15'],
+  amounts: ['USD 500.00', 'USD 12,400.00'],
+};
 
 describe('ai_extract: key fields before entities', () => {
   it('takes a total or amount field from the key field "total", not the first amount found', () => {
-    const found: Found = { entities, fields: { total: { value: { value: 12400, currency: 'USD', text: 'USD 12,400.00' }, confidence: 0.9 } } };
-    const data = coerceExtraction('Node "x"', { total: 'number', amount: 'string', invoice_total: 'currency' }, TEXT, found);
+    const found: Found = {
+      entities,
+      fields: { total: { value: { value: 12400, currency: 'USD', text: 'USD 12,400.00' }, confidence: 0.9 } },
+    };
+    const data = coerceExtraction(
+      'Node "x"',
+      { total: 'number', amount: 'string', invoice_total: 'currency' },
+      TEXT,
+      found,
+    );
     assert.deepEqual(data, { total: 12400, amount: 'USD 12,400.00', invoice_total: 12400 });
   });
 
@@ -29,18 +43,37 @@ describe('ai_extract: key fields before entities', () => {
         term: { value: { value: 'P12M', text: '12 months' }, confidence: 0.7 },
       },
     };
-    const data = coerceExtraction('Node "x"', { due_date: 'date', 'invoice-number': 'string', parties: 'array', term: 'string' }, TEXT, found);
-    assert.deepEqual(data, { due_date: '2026-03-15', 'invoice-number': 'INV-77', parties: ['Acme Corporation', 'Globex Ltd'], term: '12 months' });
+    const data = coerceExtraction(
+      'Node "x"',
+      { due_date: 'date', 'invoice-number': 'string', parties: 'array', term: 'string' },
+      TEXT,
+      found,
+    );
+    assert.deepEqual(data, {
+      due_date: '2026-03-15',
+      'invoice-number': 'INV-77',
+      parties: ['Acme Corporation', 'Globex Ltd'],
+      term: '12 months',
+    });
   });
 
   it('keeps a labelled value of the text first, and null when nothing is found', () => {
-    const found: Found = { entities, fields: { total: { value: { value: 12400, currency: 'USD', text: 'USD 12,400.00' }, confidence: 0.9 } } };
+    const found: Found = {
+      entities,
+      fields: { total: { value: { value: 12400, currency: 'USD', text: 'USD 12,400.00' }, confidence: 0.9 } },
+    };
     assert.deepEqual(coerceExtraction('Node "x"', { total: 'number' }, 'Total: 99.50', found), { total: 99.5 });
-    assert.deepEqual(coerceExtraction('Node "x"', { total: 'number', vendor: 'string' }, TEXT, null), { total: null, vendor: null });
+    assert.deepEqual(coerceExtraction('Node "x"', { total: 'number', vendor: 'string' }, TEXT, null), {
+      total: null,
+      vendor: null,
+    });
   });
 
   it('rejects a key field that does not fit the asked type', () => {
     const found: Found = { entities, fields: { due_date: { value: 'on completion', confidence: 0.5 } } };
-    assert.throws(() => coerceExtraction('Node "x"', { due_date: 'date' }, TEXT, found), /field "due_date" is not a date/);
+    assert.throws(
+      () => coerceExtraction('Node "x"', { due_date: 'date' }, TEXT, found),
+      /field "due_date" is not a date/,
+    );
   });
 });

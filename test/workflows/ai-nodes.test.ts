@@ -26,16 +26,39 @@ const CATEGORIES = [
 const aiWorkflow = {
   name: 'AI nodes',
   nodes: [
-    { id: 'summary', type: 'ai_summarize', timeout_seconds: 60, config: { document_id: '{{trigger.document_id}}', max_length: 400 } },
-    { id: 'analysis', type: 'ai_analyze', timeout_seconds: 60, config: { document_id: '{{trigger.document_id}}', analysis_type: 'general' } },
+    {
+      id: 'summary',
+      type: 'ai_summarize',
+      timeout_seconds: 60,
+      config: { document_id: '{{trigger.document_id}}', max_length: 400 },
+    },
+    {
+      id: 'analysis',
+      type: 'ai_analyze',
+      timeout_seconds: 60,
+      config: { document_id: '{{trigger.document_id}}', analysis_type: 'general' },
+    },
     {
       id: 'fields',
       type: 'ai_extract',
       timeout_seconds: 60,
-      config: { document_id: '{{trigger.document_id}}', extraction_schema: { invoice_number: 'string', total: 'number', due_date: 'date', vendor: 'string' } },
+      config: {
+        document_id: '{{trigger.document_id}}',
+        extraction_schema: { invoice_number: 'string', total: 'number', due_date: 'date', vendor: 'string' },
+      },
     },
-    { id: 'kind', type: 'ai_classify', timeout_seconds: 60, config: { document_id: '{{trigger.document_id}}', categories: CATEGORIES } },
-    { id: 'qa', type: 'ai_qa', timeout_seconds: 60, config: { document_id: '{{trigger.document_id}}', questions: ['When is payment due?'] } },
+    {
+      id: 'kind',
+      type: 'ai_classify',
+      timeout_seconds: 60,
+      config: { document_id: '{{trigger.document_id}}', categories: CATEGORIES },
+    },
+    {
+      id: 'qa',
+      type: 'ai_qa',
+      timeout_seconds: 60,
+      config: { document_id: '{{trigger.document_id}}', questions: ['When is payment due?'] },
+    },
     {
       id: 'custom',
       type: 'ai_custom',
@@ -43,7 +66,11 @@ const aiWorkflow = {
       config: {
         document_id: '{{trigger.document_id}}',
         prompt: 'Which invoice number is billed?',
-        output_schema: { type: 'object', required: ['invoice_number'], properties: { invoice_number: { type: 'string', pattern: '^INV-' } } },
+        output_schema: {
+          type: 'object',
+          required: ['invoice_number'],
+          properties: { invoice_number: { type: 'string', pattern: '^INV-' } },
+        },
       },
     },
   ],
@@ -52,7 +79,9 @@ const aiWorkflow = {
 async function processedInvoice(t: TestApp, tenant: TestTenant): Promise<string> {
   const id = await uploadOk(t, tenant.headers, { filename: 'invoice.txt', content: Buffer.from(INVOICE) });
   await waitFor(
-    async () => (await t.container.database.db.selectFrom('documents').select('status').where('id', '=', id).executeTakeFirst())?.status === 'completed',
+    async () =>
+      (await t.container.database.db.selectFrom('documents').select('status').where('id', '=', id).executeTakeFirst())
+        ?.status === 'completed',
     'the invoice to be processed',
     30_000,
   );
@@ -89,7 +118,12 @@ describeEachDialect(
       const id = await api.create(aiWorkflow);
       const done = await api.finished(await api.run(id, { document_id: documentId }), 60_000);
       checkOutputs(done.node_results);
-      assert.deepEqual(done.node_results.fields.output.data, { invoice_number: 'INV-2044', total: 1250, due_date: '2026-03-15', vendor: 'Acme Corporation' });
+      assert.deepEqual(done.node_results.fields.output.data, {
+        invoice_number: 'INV-2044',
+        total: 1250,
+        due_date: '2026-03-15',
+        vendor: 'Acme Corporation',
+      });
       assert.equal(done.node_results.kind.output.category, 'invoice');
       assert.ok(done.node_results.qa.output.answers[0].citations.length > 0, 'the answer cites the document');
     });
@@ -100,17 +134,29 @@ describeEachDialect(
         name: 'AI failures',
         error_handling: { on_failure: 'continue' },
         nodes: [
-          { id: 'missing', type: 'ai_summarize', timeout_seconds: 30, config: { document_id: '01a00000-0000-7000-8000-000000000000' } },
+          {
+            id: 'missing',
+            type: 'ai_summarize',
+            timeout_seconds: 30,
+            config: { document_id: '01a00000-0000-7000-8000-000000000000' },
+          },
           {
             id: 'strict',
             type: 'ai_custom',
             timeout_seconds: 30,
-            config: { document_id: documentId, prompt: 'Give the order code', output_schema: { type: 'object', required: ['code'], properties: { code: { type: 'integer' } } } },
+            config: {
+              document_id: documentId,
+              prompt: 'Give the order code',
+              output_schema: { type: 'object', required: ['code'], properties: { code: { type: 'integer' } } },
+            },
           },
         ],
       });
       const done = await api.finished(await api.run(id, {}), 60_000);
-      assert.match(done.node_results.missing.error, /Node "missing": not_found: document "01a00000-0000-7000-8000-000000000000" not found/);
+      assert.match(
+        done.node_results.missing.error,
+        /Node "missing": not_found: document "01a00000-0000-7000-8000-000000000000" not found/,
+      );
       assert.match(done.node_results.strict.error, /Node "strict": the output does not match output_schema/);
     });
   },
@@ -141,6 +187,12 @@ describeEachDialect(
   },
   {
     worker: true,
-    env: { AI_PROVIDER: 'openai', OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: 'sk-test', OPENAI_EMBEDDING_DIMENSIONS: '64', OPENAI_MAX_RETRIES: '0' },
+    env: {
+      AI_PROVIDER: 'openai',
+      OPENAI_BASE_URL: openai.url,
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_EMBEDDING_DIMENSIONS: '64',
+      OPENAI_MAX_RETRIES: '0',
+    },
   },
 );

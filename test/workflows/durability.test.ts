@@ -13,7 +13,10 @@ const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../s
 const LEASE_MS = 1_500;
 
 /** A worker process (`node src/main.ts worker`) on the test's database. */
-function spawnWorker(t: TestApp, leaseMs = LEASE_MS): { child: ChildProcess; exited: Promise<unknown>; output: () => string } {
+function spawnWorker(
+  t: TestApp,
+  leaseMs = LEASE_MS,
+): { child: ChildProcess; exited: Promise<unknown>; output: () => string } {
   let out = '';
   const child = spawn(process.execPath, [MAIN, 'worker'], {
     env: {
@@ -35,7 +38,12 @@ function spawnWorker(t: TestApp, leaseMs = LEASE_MS): { child: ChildProcess; exi
 
 /** Node runs, completions by node, from the append-only execution log. */
 async function completionsByNode(t: TestApp, executionId: string): Promise<Record<string, number>> {
-  const rows = await t.container.database.db.selectFrom('workflow_execution_log').select('node_id').where('execution_id', '=', executionId).where('kind', '=', 'node_completed').execute();
+  const rows = await t.container.database.db
+    .selectFrom('workflow_execution_log')
+    .select('node_id')
+    .where('execution_id', '=', executionId)
+    .where('kind', '=', 'node_completed')
+    .execute();
   const counts: Record<string, number> = {};
   for (const r of rows) counts[r.node_id!] = (counts[r.node_id!] ?? 0) + 1;
   return counts;
@@ -70,13 +78,18 @@ describeEachDialect(
       timeout_seconds: 30,
       config: { method: 'POST', url: `${receiver.url}${url}`, body: { execution: '{{execution.id}}', node: id } },
     });
-    const hits = (executionId: string, node: string) => receiver.requests.filter((r) => JSON.parse(r.body).execution === executionId && JSON.parse(r.body).node === node);
+    const hits = (executionId: string, node: string) =>
+      receiver.requests.filter((r) => JSON.parse(r.body).execution === executionId && JSON.parse(r.body).node === node);
 
     /**
      * Starts an execution on a worker process, kills it with SIGKILL once `reached`, and lets a
      * worker of this process finish it: answers the execution id and its completed body.
      */
-    const crashThenFinish = async (start: () => Promise<string>, reached: (execId: string) => boolean, what: string) => {
+    const crashThenFinish = async (
+      start: () => Promise<string>,
+      reached: (execId: string) => boolean,
+      what: string,
+    ) => {
       const worker = spawnWorker(ctx());
       children.push(worker);
       const execId = await start();
@@ -96,14 +109,28 @@ describeEachDialect(
     };
 
     it('a worker killed with SIGKILL mid-node: the execution resumes, no finished node runs again', async () => {
-      const id = await api.create({ name: 'Crash', nodes: [call('first', '/fast'), call('second', '/slow', ['first']), call('third', '/fast', ['second'])] }, true);
-      const { execId } = await crashThenFinish(() => api.run(id), (execId) => hits(execId, 'second').length > 0, 'the child to call the slow node');
+      const id = await api.create(
+        {
+          name: 'Crash',
+          nodes: [call('first', '/fast'), call('second', '/slow', ['first']), call('third', '/fast', ['second'])],
+        },
+        true,
+      );
+      const { execId } = await crashThenFinish(
+        () => api.run(id),
+        (execId) => hits(execId, 'second').length > 0,
+        'the child to call the slow node',
+      );
       assert.deepEqual(await completionsByNode(ctx(), execId), { first: 1, second: 1, third: 1 });
       assert.equal(hits(execId, 'first').length, 1, 'the finished node did not run again');
       assert.equal(hits(execId, 'third').length, 1);
       const second = hits(execId, 'second');
       assert.equal(second.length, 2, 'the interrupted node ran again after the lease');
-      assert.deepEqual(second.map((r) => r.headers['idempotency-key']), [`${execId}:second:0`, `${execId}:second:0`], 'with the same Idempotency-Key');
+      assert.deepEqual(
+        second.map((r) => r.headers['idempotency-key']),
+        [`${execId}:second:0`, `${execId}:second:0`],
+        'with the same Idempotency-Key',
+      );
     });
 
     it('a worker killed mid-loop: the loop goes on at the item it was at, items done never run again', async () => {
@@ -111,19 +138,61 @@ describeEachDialect(
         id: 'each',
         type: 'loop',
         timeout_seconds: 30,
-        config: { items: '{{trigger.items}}', node: { type: 'http_request', config: { method: 'POST', url: `${receiver.url}/paced`, body: { execution: '{{execution.id}}', node: 'each', index: '{{index}}' } } } },
+        config: {
+          items: '{{trigger.items}}',
+          node: {
+            type: 'http_request',
+            config: {
+              method: 'POST',
+              url: `${receiver.url}/paced`,
+              body: { execution: '{{execution.id}}', node: 'each', index: '{{index}}' },
+            },
+          },
+        },
       };
       const id = await api.create({ name: 'Loop crash', nodes: [loop] }, true);
-      const itemHits = (execId: string, index: number) => hits(execId, 'each').filter((r) => JSON.parse(r.body).index === index);
-      const { execId, done } = await crashThenFinish(() => api.run(id, { items: ['a', 'b', 'c', 'd', 'e'] }), (execId) => itemHits(execId, 2).length > 0, 'the child to call item 2');
+      const itemHits = (execId: string, index: number) =>
+        hits(execId, 'each').filter((r) => JSON.parse(r.body).index === index);
+      const { execId, done } = await crashThenFinish(
+        () => api.run(id, { items: ['a', 'b', 'c', 'd', 'e'] }),
+        (execId) => itemHits(execId, 2).length > 0,
+        'the child to call item 2',
+      );
       assert.equal(done.node_results.each.output.length, 5);
-      assert.deepEqual([0, 1, 2, 3, 4].map((i) => itemHits(execId, i).length), [1, 1, 2, 1, 1], 'only the item in flight ran again');
-      assert.deepEqual(itemHits(execId, 2).map((r) => r.headers['idempotency-key']), [`${execId}:each:2`, `${execId}:each:2`], 'with the same Idempotency-Key');
+      assert.deepEqual(
+        [0, 1, 2, 3, 4].map((i) => itemHits(execId, i).length),
+        [1, 1, 2, 1, 1],
+        'only the item in flight ran again',
+      );
+      assert.deepEqual(
+        itemHits(execId, 2).map((r) => r.headers['idempotency-key']),
+        [`${execId}:each:2`, `${execId}:each:2`],
+        'with the same Idempotency-Key',
+      );
       const db = ctx().container.database.db;
-      const progress = await db.selectFrom('workflow_execution_log').select('message').where('execution_id', '=', execId).where('kind', '=', 'node_progress').orderBy('at').orderBy('id').execute();
-      assert.deepEqual(progress.map((p) => p.message), ['1 of 5 items done', '2 of 5 items done', '3 of 5 items done', '4 of 5 items done']);
-      const jobs = await db.selectFrom('jobs').select('id').where('kind', '=', 'workflows.run_node').where('payload', 'like', `%${execId}%`).execute();
-      assert.equal(jobs.length, 5, 'one job per batch (the interrupted one ran again after its lease), none for the whole loop');
+      const progress = await db
+        .selectFrom('workflow_execution_log')
+        .select('message')
+        .where('execution_id', '=', execId)
+        .where('kind', '=', 'node_progress')
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        progress.map((p) => p.message),
+        ['1 of 5 items done', '2 of 5 items done', '3 of 5 items done', '4 of 5 items done'],
+      );
+      const jobs = await db
+        .selectFrom('jobs')
+        .select('id')
+        .where('kind', '=', 'workflows.run_node')
+        .where('payload', 'like', `%${execId}%`)
+        .execute();
+      assert.equal(
+        jobs.length,
+        5,
+        'one job per batch (the interrupted one ran again after its lease), none for the whole loop',
+      );
     });
 
     /**
@@ -132,12 +201,23 @@ describeEachDialect(
      * worker never runs it again. Answers the finished (or paused) execution and the third worker.
      */
     const poisonRun = async (errorHandling: Record<string, unknown>, settled: string[]) => {
-      const id = await api.create({ name: 'Poison', error_handling: errorHandling, nodes: [call('first', '/fast'), call('deadly', '/slow', ['first'])] }, true);
+      const id = await api.create(
+        {
+          name: 'Poison',
+          error_handling: errorHandling,
+          nodes: [call('first', '/fast'), call('deadly', '/slow', ['first'])],
+        },
+        true,
+      );
       const execId = await api.run(id);
       for (const death of [1, 2]) {
         const worker = spawnWorker(ctx());
         children.push(worker);
-        await waitFor(() => hits(execId, 'deadly').length >= death, `run ${death} of the deadly node (${worker.output()})`, 30_000);
+        await waitFor(
+          () => hits(execId, 'deadly').length >= death,
+          `run ${death} of the deadly node (${worker.output()})`,
+          30_000,
+        );
         worker.child.kill('SIGKILL');
         await worker.exited;
       }
@@ -157,7 +237,13 @@ describeEachDialect(
       assert.equal(hits(execId, 'first').length, 1);
       await new Promise((r) => setTimeout(r, 500));
       assert.equal(restarted.child.exitCode, null, 'the restarted worker is still running');
-      const job = await ctx().container.database.db.selectFrom('jobs').select(['state', 'last_error']).where('kind', '=', 'workflows.run_node').where('payload', 'like', `%${execId}%`).where('state', '=', 'dead').executeTakeFirstOrThrow();
+      const job = await ctx()
+        .container.database.db.selectFrom('jobs')
+        .select(['state', 'last_error'])
+        .where('kind', '=', 'workflows.run_node')
+        .where('payload', 'like', `%${execId}%`)
+        .where('state', '=', 'dead')
+        .executeTakeFirstOrThrow();
       assert.match(String(job.last_error), /^process_died/);
       restarted.child.kill('SIGKILL');
       await restarted.exited;
@@ -175,7 +261,13 @@ describeEachDialect(
     });
 
     it('two worker processes never run the same node run', async () => {
-      const nodes = [call('a', '/fast'), call('b', '/fast', ['a']), call('c', '/fast', ['a']), call('d', '/fast', ['b', 'c']), call('e', '/fast', ['d'])];
+      const nodes = [
+        call('a', '/fast'),
+        call('b', '/fast', ['a']),
+        call('c', '/fast', ['a']),
+        call('d', '/fast', ['b', 'c']),
+        call('e', '/fast', ['d']),
+      ];
       const id = await api.create({ name: 'Concurrent', nodes }, true);
       // A long lease: the claim is that two live workers never take the same run. With the short
       // lease of the crash tests, a worker starved of CPU for 1.5 s on a loaded machine lost its
@@ -189,23 +281,46 @@ describeEachDialect(
         assert.equal(done.status, 'completed', JSON.stringify(done));
       }
       for (const execId of ids) {
-        for (const node of ['a', 'b', 'c', 'd', 'e']) assert.equal(hits(execId, node).length, 1, `${execId} ${node} ran once`);
+        for (const node of ['a', 'b', 'c', 'd', 'e'])
+          assert.equal(hits(execId, node).length, 1, `${execId} ${node} ran once`);
         assert.deepEqual(await completionsByNode(ctx(), execId), { a: 1, b: 1, c: 1, d: 1, e: 1 });
       }
-      const claimedBy = await ctx().container.database.db.selectFrom('jobs').select('locked_by').distinct().where('kind', '=', 'workflows.run_node').where('state', '=', 'completed').execute();
+      const claimedBy = await ctx()
+        .container.database.db.selectFrom('jobs')
+        .select('locked_by')
+        .distinct()
+        .where('kind', '=', 'workflows.run_node')
+        .where('state', '=', 'completed')
+        .execute();
       assert.ok(claimedBy.length >= 2, 'both processes took part');
       for (const w of workers) w.child.kill('SIGKILL');
       await Promise.all(workers.map((w) => w.exited));
     });
 
     it('a durable timer that falls due while no worker runs fires within 2 s of its time after a restart', async () => {
-      const id = await api.create({ name: 'Timer', nodes: [{ id: 'wait', type: 'delay', timeout_seconds: 30, config: { seconds: 3 } }, call('after', '/fast', ['wait'])] }, true);
+      const id = await api.create(
+        {
+          name: 'Timer',
+          nodes: [
+            { id: 'wait', type: 'delay', timeout_seconds: 30, config: { seconds: 3 } },
+            call('after', '/fast', ['wait']),
+          ],
+        },
+        true,
+      );
       const worker = spawnWorker(ctx());
       children.push(worker);
       const execId = await api.run(id);
       const db = ctx().container.database.db;
       const timer = await waitFor(
-        async () => (await db.selectFrom('jobs').select(['run_at', 'state']).where('kind', '=', 'workflows.run_node').where('state', '=', 'available').where('run_at', '>', Date.now()).executeTakeFirst()) ?? false,
+        async () =>
+          (await db
+            .selectFrom('jobs')
+            .select(['run_at', 'state'])
+            .where('kind', '=', 'workflows.run_node')
+            .where('state', '=', 'available')
+            .where('run_at', '>', Date.now())
+            .executeTakeFirst()) ?? false,
         `the child to arm the timer (${worker.output()})`,
         20_000,
       );
@@ -221,7 +336,10 @@ describeEachDialect(
         assert.equal(done.status, 'completed', JSON.stringify(done));
         const fired = Date.parse(done.node_results.wait.completed_at);
         assert.ok(fired >= due, 'not before its time');
-        assert.ok(fired <= Math.max(due, restartedAt) + 2_000, `fired ${fired - due} ms after due, ${fired - restartedAt} ms after the restart`);
+        assert.ok(
+          fired <= Math.max(due, restartedAt) + 2_000,
+          `fired ${fired - due} ms after due, ${fired - restartedAt} ms after the restart`,
+        );
       } finally {
         await local.stop(5_000);
       }

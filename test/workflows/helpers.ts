@@ -12,7 +12,12 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** The workflow API of one tenant (or any headers), through HTTP. */
 export function workflowApi(ctx: () => TestApp, headers: () => Record<string, string>) {
   const call = (method: Method, url: string, payload?: unknown, as: Record<string, string> = headers()) =>
-    ctx().app.inject({ method, url: `/api/v1${url}`, headers: as, ...(payload !== undefined ? { payload: payload as object } : {}) });
+    ctx().app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: as,
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
   const create = async (body: unknown, activate = false): Promise<string> => {
     const res = await call('POST', '/dag/workflows', body);
     assert.equal(res.statusCode, 201, res.body);
@@ -30,7 +35,11 @@ export function workflowApi(ctx: () => TestApp, headers: () => Record<string, st
   const until = async (id: string, statuses: string[], timeoutMs = 20_000) => {
     const db = ctx().container.database.db;
     await waitFor(
-      async () => statuses.includes((await db.selectFrom('workflow_executions').select('status').where('id', '=', id).executeTakeFirst())?.status ?? ''),
+      async () =>
+        statuses.includes(
+          (await db.selectFrom('workflow_executions').select('status').where('id', '=', id).executeTakeFirst())
+            ?.status ?? '',
+        ),
       `execution ${id} to be ${statuses.join('/')}`,
       timeoutMs,
     );
@@ -42,14 +51,23 @@ export function workflowApi(ctx: () => TestApp, headers: () => Record<string, st
 
 /** The workflow definitions of docs/workflows.md, by the name after `workflow:` on their code fence. */
 export function guideExamples(): Record<string, Record<string, unknown>> {
-  const doc = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/workflows.md'), 'utf8');
+  const doc = fs.readFileSync(
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/workflows.md'),
+    'utf8',
+  );
   const out: Record<string, Record<string, unknown>> = {};
   for (const match of doc.matchAll(/```json workflow:([\w-]+)\n([\s\S]*?)```/g)) out[match[1]!] = JSON.parse(match[2]!);
   return out;
 }
 
 /** A plain HTTP server on 127.0.0.1 recording requests; `respond` decides each answer. */
-export async function startReceiver(respond: (req: { path: string; body: string; headers: http.IncomingHttpHeaders }) => { status: number; body?: unknown; delayMs?: number } = () => ({ status: 200, body: { ok: true } })) {
+export async function startReceiver(
+  respond: (req: { path: string; body: string; headers: http.IncomingHttpHeaders }) => {
+    status: number;
+    body?: unknown;
+    delayMs?: number;
+  } = () => ({ status: 200, body: { ok: true } }),
+) {
   const requests: { path: string; body: string; headers: http.IncomingHttpHeaders }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -71,10 +89,11 @@ export async function startReceiver(respond: (req: { path: string; body: string;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -86,11 +105,23 @@ export function messageOf(body: string): string {
 
 /** Rows of the mail outbox sent to an address. */
 export async function mailTo(t: TestApp, tenantId: string, to: string) {
-  return t.container.database.db.selectFrom('mail_outbox').selectAll().where('tenant_id', '=', tenantId).where('to_address', '=', to).orderBy('created_at').execute();
+  return t.container.database.db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('to_address', '=', to)
+    .orderBy('created_at')
+    .execute();
 }
 
 /** Data of the tenant's events of one name. */
 export async function eventsNamed(t: TestApp, tenantId: string, name: string): Promise<Record<string, unknown>[]> {
-  const rows = await t.container.database.db.selectFrom('events').select('data').where('tenant_id', '=', tenantId).where('name', '=', name).orderBy('created_at').execute();
+  const rows = await t.container.database.db
+    .selectFrom('events')
+    .select('data')
+    .where('tenant_id', '=', tenantId)
+    .where('name', '=', name)
+    .orderBy('created_at')
+    .execute();
   return rows.map((r) => JSON.parse(String(r.data)));
 }

@@ -22,9 +22,22 @@ describeEachDialect(
     const good = { 'x-service-signature': signWebhookBody(SECRET, body) };
     const bad = { 'x-service-signature': signWebhookBody('not-the-secret', body) };
     const hook = (workflowId: string, ip: string, headers: Record<string, string>) =>
-      ctx().app.inject({ method: 'POST', url: `/api/v1/dag/hooks/${workflowId}`, payload: body, remoteAddress: ip, headers: { 'content-type': 'application/json', ...headers } });
+      ctx().app.inject({
+        method: 'POST',
+        url: `/api/v1/dag/hooks/${workflowId}`,
+        payload: body,
+        remoteAddress: ip,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
     const webhookWorkflow = (name: string) =>
-      api.create({ name, trigger: { type: 'webhook', conditions: { secret: SECRET } }, nodes: [{ id: 'echo', type: 'transform', config: { expression: '$trigger' } }] }, true);
+      api.create(
+        {
+          name,
+          trigger: { type: 'webhook', conditions: { secret: SECRET } },
+          nodes: [{ id: 'echo', type: 'transform', config: { expression: '$trigger' } }],
+        },
+        true,
+      );
     let first: string;
     let second: string;
     before(async () => {
@@ -45,7 +58,12 @@ describeEachDialect(
       const refused = assertError(limited, 429, 'rate_limit_exceeded');
       assert.equal(limited.headers['retry-after'], '59');
       assert.equal(limited.headers['x-ratelimit-reset'], String((now - 1_000 + 60_000) / 1000));
-      assert.deepEqual(refused.details, { limit: perClient, remaining: 0, reset_at: new Date(now - 1_000 + 60_000).toISOString(), scope: 'hook_client' });
+      assert.deepEqual(refused.details, {
+        limit: perClient,
+        remaining: 0,
+        reset_at: new Date(now - 1_000 + 60_000).toISOString(),
+        scope: 'hook_client',
+      });
 
       assert.equal((await hook(first, '10.0.0.2', good)).statusCode, 202, 'another client of the same hook');
       assertError(await hook(second, '10.0.0.1', bad), 401, 'unauthorized');
@@ -57,7 +75,8 @@ describeEachDialect(
       // The first test left 62 requests on this hook's counter (61 from one client, 1 from another).
       let sent = perClient + 2;
       for (let client = 3; sent < perHook; client++) {
-        for (let i = 0; i < perClient - 1 && sent < perHook; i++, sent++) assertError(await hook(first, `10.0.1.${client}`, bad), 401, 'unauthorized');
+        for (let i = 0; i < perClient - 1 && sent < perHook; i++, sent++)
+          assertError(await hook(first, `10.0.1.${client}`, bad), 401, 'unauthorized');
       }
       const refused = assertError(await hook(first, '10.0.2.1', good), 429, 'rate_limit_exceeded');
       assert.equal(refused.details.scope, 'hook');

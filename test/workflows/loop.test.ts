@@ -3,7 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import type { WorkflowNode } from '../../src/modules/workflows/engine/types.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { ExpressionEvaluator } from '../../src/modules/workflows/engine/expression-evaluator.ts';
-import { controlHandlers, type NodeHandler, type NodeInput, type NodeOutcome } from '../../src/modules/workflows/node-handlers.ts';
+import {
+  controlHandlers,
+  type NodeHandler,
+  type NodeInput,
+  type NodeOutcome,
+} from '../../src/modules/workflows/node-handlers.ts';
 import { LOOP_BATCH, loopHandler } from '../../src/modules/workflows/nodes/loop-node.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
@@ -12,7 +17,11 @@ import { mailTo, messageOf, workflowApi } from './helpers.ts';
 const LOOP: WorkflowNode = { id: 'each', type: 'loop', config: {} };
 
 function input(items: unknown[], checkpoint: unknown, concurrency = 1): NodeInput {
-  const rawConfig = { items: '{{trigger.items}}', concurrency, node: { type: 'transform', config: { expression: '$item * 10' } } };
+  const rawConfig = {
+    items: '{{trigger.items}}',
+    concurrency,
+    node: { type: 'transform', config: { expression: '$item * 10' } },
+  };
   return {
     node: LOOP,
     config: { ...rawConfig, items },
@@ -30,7 +39,11 @@ function input(items: unknown[], checkpoint: unknown, concurrency = 1): NodeInpu
 }
 
 /** Runs the loop job after job, as the runner would, handing each checkpoint to the next. */
-async function runToEnd(handler: NodeHandler, items: unknown[], concurrency = 1): Promise<{ output: unknown; jobs: number; progress: string[] }> {
+async function runToEnd(
+  handler: NodeHandler,
+  items: unknown[],
+  concurrency = 1,
+): Promise<{ output: unknown; jobs: number; progress: string[] }> {
   let checkpoint: unknown = null;
   const progress: string[] = [];
   for (let jobs = 1; jobs < 1_000; jobs++) {
@@ -64,12 +77,19 @@ describe('loop batches (handler)', () => {
   });
 
   it('a short loop is one job; an empty one completes at once', async () => {
-    assert.deepEqual(await runToEnd(loopHandler(handlers), items), { output: [10, 20, 30, 40, 50, 60, 70], jobs: 1, progress: [] });
+    assert.deepEqual(await runToEnd(loopHandler(handlers), items), {
+      output: [10, 20, 30, 40, 50, 60, 70],
+      jobs: 1,
+      progress: [],
+    });
     assert.deepEqual(await runToEnd(loopHandler(handlers), []), { output: [], jobs: 1, progress: [] });
   });
 
   it('fails when items shrank below what was already done', async () => {
-    await assert.rejects(loopHandler(handlers)(input([1, 2], { outputs: [10, 20, 30] })), /3 items were done but "items" now has 2/);
+    await assert.rejects(
+      loopHandler(handlers)(input([1, 2], { outputs: [10, 20, 30] })),
+      /3 items were done but "items" now has 2/,
+    );
   });
 });
 
@@ -83,7 +103,10 @@ describeEachDialect(
       tenant = await createTenant(ctx(), { tier: 'team' });
       // The process's first expression starts the sandbox process (~0.2 s on a quiet machine, over a
       // second on a loaded one): started here, so it does not eat the first batch's 1 s budget below.
-      const warm = await api.create({ name: 'Warm-up', nodes: [{ id: 't', type: 'transform', config: { expression: '1' } }] });
+      const warm = await api.create({
+        name: 'Warm-up',
+        nodes: [{ id: 't', type: 'transform', config: { expression: '1' } }],
+      });
       assert.equal((await api.finished(await api.run(warm), 60_000)).status, 'completed');
     });
 
@@ -91,13 +114,25 @@ describeEachDialect(
       const id = await api.create({
         name: 'Long loop',
         nodes: [
-          { id: 'square', type: 'loop', timeout_seconds: 30, config: { items: '{{trigger.numbers}}', concurrency: 4, node: { type: 'transform', config: { expression: '$item * $item' } } } },
+          {
+            id: 'square',
+            type: 'loop',
+            timeout_seconds: 30,
+            config: {
+              items: '{{trigger.numbers}}',
+              concurrency: 4,
+              node: { type: 'transform', config: { expression: '$item * $item' } },
+            },
+          },
           {
             id: 'tell',
             type: 'loop',
             depends_on: ['square'],
             timeout_seconds: 30,
-            config: { items: '{{trigger.people}}', node: { type: 'notification', config: { to: '{{item}}', subject: 'Hello', message: 'Item {{index}}' } } },
+            config: {
+              items: '{{trigger.people}}',
+              node: { type: 'notification', config: { to: '{{item}}', subject: 'Hello', message: 'Item {{index}}' } },
+            },
           },
         ],
       });
@@ -116,21 +151,42 @@ describeEachDialect(
         LOOP_BATCH.checkpointAfterMs = budget;
       }
       assert.equal(done.status, 'completed', JSON.stringify(done).slice(0, 2000));
-      assert.deepEqual(done.node_results.square.output, numbers.map((n) => n * n));
+      assert.deepEqual(
+        done.node_results.square.output,
+        numbers.map((n) => n * n),
+      );
       assert.equal(done.node_results.tell.output.length, 120);
 
       const db = ctx().container.database.db;
-      const log = await db.selectFrom('workflow_execution_log').select(['node_id', 'message']).where('execution_id', '=', execId).where('kind', '=', 'node_progress').orderBy('at').orderBy('id').execute();
+      const log = await db
+        .selectFrom('workflow_execution_log')
+        .select(['node_id', 'message'])
+        .where('execution_id', '=', execId)
+        .where('kind', '=', 'node_progress')
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
       assert.deepEqual(
         log.map((l) => `${l.node_id}: ${l.message}`),
         ['square: 100 of 250 items done', 'square: 200 of 250 items done', 'tell: 100 of 120 items done'],
       );
       for (const who of [people[0]!, people[99]!, people[100]!, people[119]!]) {
         const mail = await mailTo(ctx(), tenant.tenantId, who);
-        assert.deepEqual(mail.map((m) => messageOf(m.body)), [`Item ${people.indexOf(who)}`], who);
+        assert.deepEqual(
+          mail.map((m) => messageOf(m.body)),
+          [`Item ${people.indexOf(who)}`],
+          who,
+        );
       }
-      const runs = await db.selectFrom('workflow_node_runs').select('checkpoint').where('execution_id', '=', execId).execute();
-      assert.ok(runs.every((r) => r.checkpoint === null), 'a finished loop keeps no checkpoint');
+      const runs = await db
+        .selectFrom('workflow_node_runs')
+        .select('checkpoint')
+        .where('execution_id', '=', execId)
+        .execute();
+      assert.ok(
+        runs.every((r) => r.checkpoint === null),
+        'a finished loop keeps no checkpoint',
+      );
     });
   },
   { worker: true },

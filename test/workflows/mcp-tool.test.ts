@@ -18,7 +18,11 @@ describeEachDialect(
     before(async () => {
       tenant = await createTenant(ctx(), { tier: 'team' });
       mcp = await startLocalMcpServer({ token: TOKEN });
-      const res = await api.call('POST', '/mcp/servers', { name: 'tools', url: mcp.url, headers: { Authorization: `Bearer ${TOKEN}` } });
+      const res = await api.call('POST', '/mcp/servers', {
+        name: 'tools',
+        url: mcp.url,
+        headers: { Authorization: `Bearer ${TOKEN}` },
+      });
       assert.equal(res.statusCode, 201, res.body);
       serverId = res.json().id;
     });
@@ -29,11 +33,37 @@ describeEachDialect(
         name: 'Tools',
         error_handling: { on_failure: 'continue' },
         nodes: [
-          { id: 'add', type: 'mcp_tool', timeout_seconds: 20, config: { server_id: serverId, tool_name: 'add', parameters: { a: '{{trigger.a}}', b: 2 } } },
-          { id: 'shout', type: 'mcp_tool', timeout_seconds: 20, config: { server_id: serverId, tool_name: 'shout', parameters: { text: 'sum {{nodes.add.output.sum}}' } }, depends_on: ['add'] },
-          { id: 'refuse', type: 'mcp_tool', timeout_seconds: 20, config: { server_id: serverId, tool_name: 'refuse', parameters: { reason: 'no' } } },
-          { id: 'slow', type: 'mcp_tool', timeout_seconds: 1, config: { server_id: serverId, tool_name: 'slow', parameters: { ms: 5_000 } } },
-          { id: 'unknown', type: 'mcp_tool', timeout_seconds: 5, config: { server_id: '01a00000-0000-7000-8000-000000000000', tool_name: 'add', parameters: {} } },
+          {
+            id: 'add',
+            type: 'mcp_tool',
+            timeout_seconds: 20,
+            config: { server_id: serverId, tool_name: 'add', parameters: { a: '{{trigger.a}}', b: 2 } },
+          },
+          {
+            id: 'shout',
+            type: 'mcp_tool',
+            timeout_seconds: 20,
+            config: { server_id: serverId, tool_name: 'shout', parameters: { text: 'sum {{nodes.add.output.sum}}' } },
+            depends_on: ['add'],
+          },
+          {
+            id: 'refuse',
+            type: 'mcp_tool',
+            timeout_seconds: 20,
+            config: { server_id: serverId, tool_name: 'refuse', parameters: { reason: 'no' } },
+          },
+          {
+            id: 'slow',
+            type: 'mcp_tool',
+            timeout_seconds: 1,
+            config: { server_id: serverId, tool_name: 'slow', parameters: { ms: 5_000 } },
+          },
+          {
+            id: 'unknown',
+            type: 'mcp_tool',
+            timeout_seconds: 5,
+            config: { server_id: '01a00000-0000-7000-8000-000000000000', tool_name: 'add', parameters: {} },
+          },
         ],
       });
       const done = await api.finished(await api.run(id, { a: 40 }), 30_000);
@@ -48,10 +78,27 @@ describeEachDialect(
       assert.match(r.unknown.error, /Node "unknown"/);
 
       const other = await createTenant(ctx(), { tier: 'team' });
-      const theirs = await api.call('POST', '/dag/workflows', { name: 'Borrow', nodes: [{ id: 'add', type: 'mcp_tool', timeout_seconds: 5, config: { server_id: serverId, tool_name: 'add', parameters: { a: 1, b: 1 } } }] }, other.headers);
+      const theirs = await api.call(
+        'POST',
+        '/dag/workflows',
+        {
+          name: 'Borrow',
+          nodes: [
+            {
+              id: 'add',
+              type: 'mcp_tool',
+              timeout_seconds: 5,
+              config: { server_id: serverId, tool_name: 'add', parameters: { a: 1, b: 1 } },
+            },
+          ],
+        },
+        other.headers,
+      );
       const run = await api.call('POST', `/dag/workflows/${theirs.json().id}/execute`, {}, other.headers);
       await api.until(run.json().execution_id, ['completed', 'failed']);
-      const borrowed = (await api.call('GET', `/dag/executions/${run.json().execution_id}`, undefined, other.headers)).json();
+      const borrowed = (
+        await api.call('GET', `/dag/executions/${run.json().execution_id}`, undefined, other.headers)
+      ).json();
       assert.equal(borrowed.status, 'failed', 'another tenant cannot call this tenant’s server');
       assert.match(borrowed.error, /not found/i);
     });

@@ -38,19 +38,31 @@ describeEachDialect('workflow execution priority', (ctx) => {
   it('accepts low, normal, high and urgent (default normal; medium and critical as aliases), shows it, and refuses anything else naming the field', async () => {
     // Enterprise: the test starts more executions than a Team tenant may in a minute.
     tenant = await createTenant(ctx(), { tier: 'enterprise' });
-    const id = await api.create({ name: 'One step', nodes: [{ id: 'only', type: 'transform', config: { expression: '1' } }] }, true);
+    const id = await api.create(
+      { name: 'One step', nodes: [{ id: 'only', type: 'transform', config: { expression: '1' } }] },
+      true,
+    );
     for (const wrong of ['asap', 'URGENT', '', 3]) {
       const body = assertError(await execute(id, { priority: wrong }), 400, 'validation_error');
       const errors = body.details.errors as { field: string; message: string }[];
-      assert.ok(errors.every((e) => e.field === 'priority'), JSON.stringify(errors));
-      assert.ok(errors.some((e) => e.message === 'must be one of: low, normal, high, urgent, medium, critical'), JSON.stringify(errors));
+      assert.ok(
+        errors.every((e) => e.field === 'priority'),
+        JSON.stringify(errors),
+      );
+      assert.ok(
+        errors.some((e) => e.message === 'must be one of: low, normal, high, urgent, medium, critical'),
+        JSON.stringify(errors),
+      );
     }
     const plain = await start(id);
     const urgent = await start(id, 'urgent');
     assert.equal((await api.execution(plain)).priority, 'normal');
     assert.equal((await api.execution(urgent)).priority, 'urgent');
     const list = (await api.call('GET', `/dag/executions?workflow_id=${id}`)).json();
-    assert.deepEqual(Object.fromEntries(list.data.map((e: { id: string; priority: string }) => [e.id, e.priority])), { [plain]: 'normal', [urgent]: 'urgent' });
+    assert.deepEqual(Object.fromEntries(list.data.map((e: { id: string; priority: string }) => [e.id, e.priority])), {
+      [plain]: 'normal',
+      [urgent]: 'urgent',
+    });
     assert.deepEqual(await stepPriorities(ctx(), plain), [0], 'normal keeps the job priority every step had before');
     assert.deepEqual(await stepPriorities(ctx(), urgent), [-2]);
     // Common other spellings are taken as the priority they mean, and shown as it.
@@ -59,7 +71,10 @@ describeEachDialect('workflow execution priority', (ctx) => {
   });
 
   it('under a backlog of low executions, the urgent one is claimed first, then high, normal, then the lows in order', async () => {
-    const id = await api.create({ name: 'Backlog', nodes: [{ id: 'only', type: 'transform', config: { expression: '$trigger' } }] }, true);
+    const id = await api.create(
+      { name: 'Backlog', nodes: [{ id: 'only', type: 'transform', config: { expression: '$trigger' } }] },
+      true,
+    );
     const lows: string[] = [];
     for (let i = 0; i < 6; i++) lows.push(await start(id, 'low'));
     const normal = await start(id, 'normal');
@@ -72,24 +87,39 @@ describeEachDialect('workflow execution priority', (ctx) => {
     const definitions = ctx()
       .container.jobDefinitions()
       .filter((d) => d.kind === RUN_NODE_JOB)
-      .map((d): JobDefinition<RunNodePayload> => ({
-        ...d,
-        handler: async (job) => {
-          claimed.push(job.payload.executionId);
-          await d.handler(job);
-        },
-      }));
+      .map(
+        (d): JobDefinition<RunNodePayload> => ({
+          ...d,
+          handler: async (job) => {
+            claimed.push(job.payload.executionId);
+            await d.handler(job);
+          },
+        }),
+      );
     const { database, jobs, clock } = ctx().container;
-    const worker = new Worker({ database, queue: jobs, definitions, clock, concurrency: 1, pollIntervalMs: 50, leaseMs: 30_000, retentionMs: null });
+    const worker = new Worker({
+      database,
+      queue: jobs,
+      definitions,
+      clock,
+      concurrency: 1,
+      pollIntervalMs: 50,
+      leaseMs: 30_000,
+      retentionMs: null,
+    });
     await worker.start();
     try {
-      for (const execId of [...lows, normal, urgent, high]) assert.equal((await api.finished(execId)).status, 'completed');
+      for (const execId of [...lows, normal, urgent, high])
+        assert.equal((await api.finished(execId)).status, 'completed');
     } finally {
       await worker.stop(5_000);
     }
     // Steps left waiting by the test before are claimed too; the order among this test's is the point.
     const mine = new Set([...lows, normal, urgent, high]);
-    assert.deepEqual(claimed.filter((e) => mine.has(e)), [urgent, high, normal, ...lows]);
+    assert.deepEqual(
+      claimed.filter((e) => mine.has(e)),
+      [urgent, high, normal, ...lows],
+    );
   });
 
   it('every later step keeps the priority: next nodes, a durable timer, a resume after pause, a retry, task timers', async () => {
@@ -103,9 +133,27 @@ describeEachDialect('workflow execution priority', (ctx) => {
       },
       true,
     );
-    const failing = await api.create({ name: 'Retried', nodes: [{ id: 'boom', type: 'transform', retry: { max_attempts: 2 }, config: { expression: '$error("boom")' } }] }, true);
+    const failing = await api.create(
+      {
+        name: 'Retried',
+        nodes: [
+          { id: 'boom', type: 'transform', retry: { max_attempts: 2 }, config: { expression: '$error("boom")' } },
+        ],
+      },
+      true,
+    );
     const approval = await api.create(
-      { name: 'Asks', nodes: [{ id: 'ask', type: 'human_approval', timeout_hours: 1, config: { assignee_type: 'role', assignee_value: 'admin', title: 'OK?' } }] },
+      {
+        name: 'Asks',
+        nodes: [
+          {
+            id: 'ask',
+            type: 'human_approval',
+            timeout_hours: 1,
+            config: { assignee_type: 'role', assignee_value: 'admin', title: 'OK?' },
+          },
+        ],
+      },
       true,
     );
     const worker = ctx().container.createWorker({ concurrency: 2 });
@@ -114,7 +162,16 @@ describeEachDialect('workflow execution priority', (ctx) => {
       const timed = await start(id, 'urgent');
       const paused = await start(id, 'high');
       const db = ctx().container.database.db;
-      const finishedJobs = async () => (await db.selectFrom('jobs').select('id').where('kind', '=', RUN_NODE_JOB).where('state', '=', 'completed').where('payload', 'like', `%${paused}%`).execute()).length;
+      const finishedJobs = async () =>
+        (
+          await db
+            .selectFrom('jobs')
+            .select('id')
+            .where('kind', '=', RUN_NODE_JOB)
+            .where('state', '=', 'completed')
+            .where('payload', 'like', `%${paused}%`)
+            .execute()
+        ).length;
       await waitFor(async () => (await stepPriorities(ctx(), paused)).length >= 2, 'the delay to arm its timer');
       assert.equal((await api.call('POST', `/dag/executions/${paused}/pause`)).statusCode, 200);
       // The timer fires while paused (its job does nothing); resume gives the run a new job.
@@ -129,11 +186,28 @@ describeEachDialect('workflow execution priority', (ctx) => {
       await api.until(asked, ['paused']);
 
       assert.deepEqual(await stepPriorities(ctx(), timed), [-2, -2, -2], 'first step, its timer, the next node');
-      assert.deepEqual(await stepPriorities(ctx(), paused), [-1, -1, -1, -1], 'first step, its timer, the resume, the next node');
+      assert.deepEqual(
+        await stepPriorities(ctx(), paused),
+        [-1, -1, -1, -1],
+        'first step, its timer, the resume, the next node',
+      );
       assert.deepEqual(await stepPriorities(ctx(), retried), [1, 1], 'the first attempt and its retry');
-      const task = await db.selectFrom('workflow_tasks').select('id').where('execution_id', '=', asked).executeTakeFirstOrThrow();
-      const timers = await db.selectFrom('jobs').select('priority').where('kind', '=', 'workflows.task_timer').where('payload', 'like', `%${task.id}%`).execute();
-      assert.deepEqual(timers.map((t) => Number(t.priority)), [-2, -2], 'escalation and expiry');
+      const task = await db
+        .selectFrom('workflow_tasks')
+        .select('id')
+        .where('execution_id', '=', asked)
+        .executeTakeFirstOrThrow();
+      const timers = await db
+        .selectFrom('jobs')
+        .select('priority')
+        .where('kind', '=', 'workflows.task_timer')
+        .where('payload', 'like', `%${task.id}%`)
+        .execute();
+      assert.deepEqual(
+        timers.map((t) => Number(t.priority)),
+        [-2, -2],
+        'escalation and expiry',
+      );
     } finally {
       await worker.stop(5_000);
     }

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/lib/ids.ts';
 import { type Task, TasksRepository } from '../../src/modules/workflows/tasks.repository.ts';
-import { type Execution, type NodeRun, type Workflow, WorkflowsRepository } from '../../src/modules/workflows/workflows.repository.ts';
+import {
+  type Execution,
+  type NodeRun,
+  type Workflow,
+  WorkflowsRepository,
+} from '../../src/modules/workflows/workflows.repository.ts';
 import { availableDialects, openTestDatabase } from '../support/databases.ts';
 
 // The workflows module's row mapping: what a repository writes, it reads back as the same object
@@ -30,7 +35,10 @@ for (const dialect of await availableDialects()) {
         status: 'draft',
         version: 1,
         trigger: { type: 'document_upload', conditions: { file_types: ['pdf'] } },
-        nodes: [{ id: 'a', type: 'condition', config: { expression: 'true' } }, { id: 'b', type: 'end', depends_on: ['a'] }],
+        nodes: [
+          { id: 'a', type: 'condition', config: { expression: 'true' } },
+          { id: 'b', type: 'end', depends_on: ['a'] },
+        ],
         errorHandling: { on_failure: 'pause', notify_on_failure: ['ops@example.com'] },
         lastExecutionAt: null,
         nextRunAt: null,
@@ -72,9 +80,20 @@ for (const dialect of await availableDialects()) {
       const now = Date.now();
       const w = workflow(now);
       await repo.insertWorkflow(db, w);
-      await repo.insertVersion(db, TENANT, w.id, 1, { nodes: w.nodes, trigger: w.trigger, error_handling: w.errorHandling }, now);
+      await repo.insertVersion(
+        db,
+        TENANT,
+        w.id,
+        1,
+        { nodes: w.nodes, trigger: w.trigger, error_handling: w.errorHandling },
+        now,
+      );
       assert.deepEqual(await repo.findWorkflow(db, TENANT, w.id), w);
-      assert.deepEqual(await repo.findVersion(db, TENANT, w.id, 1), { nodes: w.nodes, trigger: w.trigger, error_handling: w.errorHandling });
+      assert.deepEqual(await repo.findVersion(db, TENANT, w.id, 1), {
+        nodes: w.nodes,
+        trigger: w.trigger,
+        error_handling: w.errorHandling,
+      });
       assert.deepEqual(await repo.findVersion(db, TENANT, w.id, 2), { nodes: [] }, 'a missing version has no nodes');
 
       const e = execution(w, now);
@@ -98,10 +117,18 @@ for (const dialect of await availableDialects()) {
       };
       await repo.insertNodeRuns(db, [queued]);
       assert.deepEqual(await repo.nodeRuns(db, TENANT, e.id), [queued]);
-      const raw = await db.selectFrom('workflow_node_runs').select(['output', 'checkpoint']).where('id', '=', queued.id).executeTakeFirstOrThrow();
+      const raw = await db
+        .selectFrom('workflow_node_runs')
+        .select(['output', 'checkpoint'])
+        .where('id', '=', queued.id)
+        .executeTakeFirstOrThrow();
       assert.equal(raw.output, null, 'no output is stored as NULL');
       assert.equal(raw.checkpoint, null, 'no checkpoint is stored as NULL');
-      const before = await db.selectFrom('workflow_executions').select('priority').where('id', '=', e.id).executeTakeFirstOrThrow();
+      const before = await db
+        .selectFrom('workflow_executions')
+        .select('priority')
+        .where('id', '=', e.id)
+        .executeTakeFirstOrThrow();
       assert.equal(before.priority, 'high');
     });
 
@@ -111,11 +138,22 @@ for (const dialect of await availableDialects()) {
       const w = workflow(now);
       await repo.insertWorkflow(db, w);
       await repo.updateWorkflow(db, TENANT, w.id, { status: 'active', nodes: [], updatedAt: now + 1 });
-      assert.deepEqual(await repo.findWorkflow(db, TENANT, w.id), { ...w, status: 'active', nodes: [], updatedAt: now + 1 });
+      assert.deepEqual(await repo.findWorkflow(db, TENANT, w.id), {
+        ...w,
+        status: 'active',
+        nodes: [],
+        updatedAt: now + 1,
+      });
 
       const e = execution(w, now);
       await repo.insertExecution(db, e);
-      const finished = { status: 'completed' as const, finalOutput: { total: 3, items: [1, 2] }, vars: { route: 'big' }, finishedAt: now + 5, updatedAt: now + 5 };
+      const finished = {
+        status: 'completed' as const,
+        finalOutput: { total: 3, items: [1, 2] },
+        vars: { route: 'big' },
+        finishedAt: now + 5,
+        updatedAt: now + 5,
+      };
       await repo.updateExecution(db, TENANT, e.id, finished);
       assert.deepEqual(await repo.findExecution(db, TENANT, e.id), { ...e, ...finished });
 
@@ -139,7 +177,14 @@ for (const dialect of await availableDialects()) {
       const progress = { checkpoint: { outputs: [1, { sku: 'A' }, null] }, runnerJobId: 'job-2', updatedAt: now + 1 };
       await repo.updateNodeRun(db, TENANT, run.id, progress);
       assert.deepEqual(await repo.findNodeRun(db, TENANT, run.id), { ...run, ...progress });
-      const completed = { status: 'completed' as const, output: { decision: 'approved', data: {} }, error: null, checkpoint: null, completedAt: now + 2, updatedAt: now + 2 };
+      const completed = {
+        status: 'completed' as const,
+        output: { decision: 'approved', data: {} },
+        error: null,
+        checkpoint: null,
+        completedAt: now + 2,
+        updatedAt: now + 2,
+      };
       await repo.updateNodeRun(db, TENANT, run.id, completed);
       assert.deepEqual(await repo.findNodeRun(db, TENANT, run.id), { ...run, ...progress, ...completed });
     });
@@ -180,10 +225,21 @@ for (const dialect of await availableDialects()) {
       };
       await tasks.insert(db, task);
       assert.deepEqual(await tasks.find(db, TENANT, task.id), task);
-      const decided = { status: 'completed' as const, decision: 'modified', data: { category: 'receipt' }, decidedBy: 'user-1', completedAt: now + 1, updatedAt: now + 1 };
+      const decided = {
+        status: 'completed' as const,
+        decision: 'modified',
+        data: { category: 'receipt' },
+        decidedBy: 'user-1',
+        completedAt: now + 1,
+        updatedAt: now + 1,
+      };
       assert.equal(await tasks.updatePending(db, TENANT, task.id, decided), true);
       assert.deepEqual(await tasks.find(db, TENANT, task.id), { ...task, ...decided });
-      assert.equal(await tasks.updatePending(db, TENANT, task.id, { status: 'expired', updatedAt: now + 2 }), false, 'a completed task no longer moves');
+      assert.equal(
+        await tasks.updatePending(db, TENANT, task.id, { status: 'expired', updatedAt: now + 2 }),
+        false,
+        'a completed task no longer moves',
+      );
     });
   });
 }

@@ -11,8 +11,20 @@ export const INVOICE_ROUTING = {
   trigger: { type: 'manual' },
   nodes: [
     { id: 'check_amount', type: 'condition', config: { expression: 'trigger.amount > 1000' } },
-    { id: 'finance_review', type: 'set_variable', depends_on: ['check_amount'], run_if: 'nodes.check_amount.output.result', config: { name: 'route', value: 'finance' } },
-    { id: 'auto_approve', type: 'set_variable', depends_on: ['check_amount'], run_if: '!nodes.check_amount.output.result', config: { name: 'route', value: 'auto' } },
+    {
+      id: 'finance_review',
+      type: 'set_variable',
+      depends_on: ['check_amount'],
+      run_if: 'nodes.check_amount.output.result',
+      config: { name: 'route', value: 'finance' },
+    },
+    {
+      id: 'auto_approve',
+      type: 'set_variable',
+      depends_on: ['check_amount'],
+      run_if: '!nodes.check_amount.output.result',
+      config: { name: 'route', value: 'auto' },
+    },
     { id: 'merge', type: 'join', depends_on: ['finance_review', 'auto_approve'] },
     {
       id: 'summary',
@@ -27,8 +39,18 @@ describeEachDialect(
   'workflows',
   (ctx) => {
     let tenant: TestTenant;
-    const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = tenant.headers) =>
-      ctx().app.inject({ method, url: `/api/v1${url}`, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+    const call = (
+      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+      url: string,
+      payload?: unknown,
+      headers: Record<string, string> = tenant.headers,
+    ) =>
+      ctx().app.inject({
+        method,
+        url: `/api/v1${url}`,
+        headers,
+        ...(payload !== undefined ? { payload: payload as object } : {}),
+      });
     const create = async (body: unknown) => {
       const res = await call('POST', '/dag/workflows', body);
       assert.equal(res.statusCode, 201, res.body);
@@ -39,7 +61,11 @@ describeEachDialect(
     const finished = async (id: string) => {
       const db = ctx().container.database.db;
       await waitFor(
-        async () => ['completed', 'failed', 'cancelled'].includes((await db.selectFrom('workflow_executions').select('status').where('id', '=', id).executeTakeFirst())?.status ?? ''),
+        async () =>
+          ['completed', 'failed', 'cancelled'].includes(
+            (await db.selectFrom('workflow_executions').select('status').where('id', '=', id).executeTakeFirst())
+              ?.status ?? '',
+          ),
         `execution ${id}`,
         20_000,
       );
@@ -72,9 +98,16 @@ describeEachDialect(
       const refused = assertError(await call('POST', '/dag/workflows', broken), 400, 'invalid_workflow');
       const listed: string[] = refused.details.errors;
       assert.ok(listed.includes('Node "a" (condition) is missing config "expression"'), listed.join('\n'));
-      assert.ok(listed.some((e) => /Circular dependency: (a -> b -> a|b -> a -> b)/.test(e)), listed.join('\n'));
+      assert.ok(
+        listed.some((e) => /Circular dependency: (a -> b -> a|b -> a -> b)/.test(e)),
+        listed.join('\n'),
+      );
       assert.ok(listed.includes('Node "c" has unknown type "no_such_type"'), listed.join('\n'));
-      assert.equal((await call('GET', '/dag/workflows')).json().data.filter((w: { name: string }) => w.name === 'Broken').length, 0, 'nothing stored');
+      assert.equal(
+        (await call('GET', '/dag/workflows')).json().data.filter((w: { name: string }) => w.name === 'Broken').length,
+        0,
+        'nothing stored',
+      );
       assertError(await call('POST', '/dag/workflows', { name: 'Empty' }), 400, 'invalid_workflow');
 
       // The same answer as the validate endpoint gives for the saved draft.
@@ -85,38 +118,78 @@ describeEachDialect(
       assert.deepEqual(validation.errors, listed);
       assertError(await call('POST', '/dag/workflows', { ...broken, status: 'active' }), 400, 'validation_error');
 
-      const valid = await create({ name: 'Valid', nodes: [{ id: 'a', type: 'condition', config: { expression: 'true' } }] });
-      assert.equal((await call('GET', `/dag/workflows/${valid}`)).json().status, 'draft', 'created as a draft all the same');
-      const change = assertError(await call('PUT', `/dag/workflows/${valid}`, { nodes: broken.nodes }), 400, 'invalid_workflow');
+      const valid = await create({
+        name: 'Valid',
+        nodes: [{ id: 'a', type: 'condition', config: { expression: 'true' } }],
+      });
+      assert.equal(
+        (await call('GET', `/dag/workflows/${valid}`)).json().status,
+        'draft',
+        'created as a draft all the same',
+      );
+      const change = assertError(
+        await call('PUT', `/dag/workflows/${valid}`, { nodes: broken.nodes }),
+        400,
+        'invalid_workflow',
+      );
       assert.deepEqual(change.details.errors, listed);
-      assert.equal((await call('GET', `/dag/workflows/${valid}`)).json().version, 1, 'the refused change stored nothing');
+      assert.equal(
+        (await call('GET', `/dag/workflows/${valid}`)).json().version,
+        1,
+        'the refused change stored nothing',
+      );
       const kept = await call('PUT', `/dag/workflows/${valid}`, { nodes: broken.nodes, status: 'draft' });
       assert.equal(kept.statusCode, 200, kept.body);
       assert.equal(kept.json().version, 2);
-      assert.equal((await call('PUT', `/dag/workflows/${valid}`, { name: 'Renamed draft' })).statusCode, 200, 'a rename does not revalidate');
+      assert.equal(
+        (await call('PUT', `/dag/workflows/${valid}`, { name: 'Renamed draft' })).statusCode,
+        200,
+        'a rename does not revalidate',
+      );
       // Another tenant's draft is not reachable to update.
       const other = await createTenant(ctx(), { tier: 'team' });
-      assertError(await call('PUT', `/dag/workflows/${valid}`, { nodes: broken.nodes, status: 'draft' }, other.headers), 404, 'workflow_not_found');
+      assertError(
+        await call('PUT', `/dag/workflows/${valid}`, { nodes: broken.nodes, status: 'draft' }, other.headers),
+        404,
+        'workflow_not_found',
+      );
     });
 
     it('creates, lists, versions, validates and moves through the lifecycle', async () => {
       const id = await create({
         name: 'Broken',
         status: 'draft',
-        nodes: [{ id: 'a', type: 'condition', config: {}, depends_on: ['b'] }, { id: 'b', type: 'transform', config: { expression: '1' }, depends_on: ['a'] }],
+        nodes: [
+          { id: 'a', type: 'condition', config: {}, depends_on: ['b'] },
+          { id: 'b', type: 'transform', config: { expression: '1' }, depends_on: ['a'] },
+        ],
       });
       const validation = (await call('POST', `/dag/workflows/${id}/validate`)).json();
       assert.equal(validation.valid, false);
       assert.ok(validation.errors.includes('Node "a" (condition) is missing config "expression"'), validation.errors);
-      assert.ok(validation.errors.some((e: string) => /Circular dependency: (a -> b -> a|b -> a -> b)/.test(e)), validation.errors);
-      const invalid = assertError(await call('PUT', `/dag/workflows/${id}`, { status: 'active' }), 400, 'invalid_workflow');
+      assert.ok(
+        validation.errors.some((e: string) => /Circular dependency: (a -> b -> a|b -> a -> b)/.test(e)),
+        validation.errors,
+      );
+      const invalid = assertError(
+        await call('PUT', `/dag/workflows/${id}`, { status: 'active' }),
+        400,
+        'invalid_workflow',
+      );
       assert.ok(Array.isArray(invalid.details.errors) && invalid.details.errors.length >= 2);
 
-      const fixed = await call('PUT', `/dag/workflows/${id}`, { nodes: [{ id: 'a', type: 'condition', config: { expression: 'true' } }], status: 'active' });
+      const fixed = await call('PUT', `/dag/workflows/${id}`, {
+        nodes: [{ id: 'a', type: 'condition', config: { expression: 'true' } }],
+        status: 'active',
+      });
       assert.equal(fixed.statusCode, 200, fixed.body);
       assert.equal(fixed.json().version, 2);
       assert.equal(fixed.json().status, 'active');
-      assert.equal((await call('PUT', `/dag/workflows/${id}`, { name: 'Renamed' })).json().version, 2, 'a rename is not a new version');
+      assert.equal(
+        (await call('PUT', `/dag/workflows/${id}`, { name: 'Renamed' })).json().version,
+        2,
+        'a rename is not a new version',
+      );
       assert.equal((await call('PUT', `/dag/workflows/${id}`, { status: 'paused' })).json().status, 'paused');
       assertError(await call('POST', `/dag/workflows/${id}/execute`, {}), 409, 'conflict');
       assert.equal((await call('PUT', `/dag/workflows/${id}`, { status: 'draft' })).json().status, 'draft');
@@ -125,11 +198,28 @@ describeEachDialect(
       const item = list.data.find((w: { id: string }) => w.id === id);
       assert.deepEqual([item.trigger_type, item.node_count, item.last_execution], ['manual', 1, null]);
       const got = (await call('GET', `/dag/workflows/${id}`)).json();
-      assert.deepEqual(got.statistics, { total_executions: 0, successful: 0, failed: 0, in_progress: 0, avg_duration_seconds: 0 });
+      assert.deepEqual(got.statistics, {
+        total_executions: 0,
+        successful: 0,
+        failed: 0,
+        in_progress: 0,
+        avg_duration_seconds: 0,
+      });
 
       const other = await createTenant(ctx(), { tier: 'team' });
-      for (const [method, url] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['POST', '/validate'], ['POST', '/execute']] as const) {
-        const res = await call(method, `/dag/workflows/${id}${url}`, method === 'PUT' ? { name: 'x' } : method === 'POST' ? {} : undefined, other.headers);
+      for (const [method, url] of [
+        ['GET', ''],
+        ['PUT', ''],
+        ['DELETE', ''],
+        ['POST', '/validate'],
+        ['POST', '/execute'],
+      ] as const) {
+        const res = await call(
+          method,
+          `/dag/workflows/${id}${url}`,
+          method === 'PUT' ? { name: 'x' } : method === 'POST' ? {} : undefined,
+          other.headers,
+        );
         assert.equal(res.statusCode, 404, `${method} ${url}: ${res.body}`);
       }
       assert.equal((await call('DELETE', `/dag/workflows/${id}`)).statusCode, 200);
@@ -164,7 +254,14 @@ describeEachDialect(
         .where('name', '=', 'dag.execution.completed')
         .execute();
       const data = rows.map((r) => JSON.parse(String(r.data))).find((d) => d.execution_id === big.id);
-      assert.deepEqual(Object.keys(data).sort(), ['duration_seconds', 'execution_id', 'final_output', 'status', 'workflow_id', 'workflow_name']);
+      assert.deepEqual(Object.keys(data).sort(), [
+        'duration_seconds',
+        'execution_id',
+        'final_output',
+        'status',
+        'workflow_id',
+        'workflow_name',
+      ]);
       assert.equal(Number.isInteger(data.duration_seconds), true);
       assert.equal(data.status, 'completed');
       assert.equal(data.workflow_name, 'Invoice routing');
@@ -173,9 +270,15 @@ describeEachDialect(
       assert.equal(list.total, 2);
       const other = await createTenant(ctx(), { tier: 'team' });
       assertError(await call('GET', `/dag/executions/${big.id}`, undefined, other.headers), 404, 'execution_not_found');
-      assertError(await call('POST', `/dag/executions/${big.id}/cancel`, {}, other.headers), 404, 'execution_not_found');
+      assertError(
+        await call('POST', `/dag/executions/${big.id}/cancel`, {}, other.headers),
+        404,
+        'execution_not_found',
+      );
       assert.equal((await call('GET', `/dag/executions?workflow_id=${id}`, undefined, other.headers)).json().total, 0);
-      assert.ok((await call('GET', '/dag/workflows')).json().data.find((w: { id: string }) => w.id === id).last_execution);
+      assert.ok(
+        (await call('GET', '/dag/workflows')).json().data.find((w: { id: string }) => w.id === id).last_execution,
+      );
     });
 
     it('switch, filter, aggregate, end; a draft runs as a test run', async () => {
@@ -183,13 +286,36 @@ describeEachDialect(
         name: 'Items',
         nodes: [
           { id: 'kind', type: 'switch', config: { expression: 'trigger.kind', cases: ['invoice', 'receipt'] } },
-          { id: 'big', type: 'filter', depends_on: ['kind'], config: { items: '{{trigger.items}}', condition: 'item.amount >= 10' } },
-          { id: 'total', type: 'aggregate', depends_on: ['big'], config: { items: '{{nodes.big.output}}', expression: '$sum(amount)' } },
-          { id: 'stop', type: 'end', depends_on: ['total'], config: { output: { case: '{{nodes.kind.output.case}}', total: '{{nodes.total.output}}', note: 'total {{nodes.total.output}}' } } },
+          {
+            id: 'big',
+            type: 'filter',
+            depends_on: ['kind'],
+            config: { items: '{{trigger.items}}', condition: 'item.amount >= 10' },
+          },
+          {
+            id: 'total',
+            type: 'aggregate',
+            depends_on: ['big'],
+            config: { items: '{{nodes.big.output}}', expression: '$sum(amount)' },
+          },
+          {
+            id: 'stop',
+            type: 'end',
+            depends_on: ['total'],
+            config: {
+              output: {
+                case: '{{nodes.kind.output.case}}',
+                total: '{{nodes.total.output}}',
+                note: 'total {{nodes.total.output}}',
+              },
+            },
+          },
           { id: 'never', type: 'transform', depends_on: ['kind'], config: { expression: '1' }, run_if: 'false' },
         ],
       });
-      const res = await call('POST', `/dag/workflows/${id}/execute`, { trigger_data: { kind: 'invoice', items: [{ amount: 5 }, { amount: 10 }, { amount: 30 }] } });
+      const res = await call('POST', `/dag/workflows/${id}/execute`, {
+        trigger_data: { kind: 'invoice', items: [{ amount: 5 }, { amount: 10 }, { amount: 30 }] },
+      });
       assert.equal(res.json().test_run, true);
       const done = await finished(res.json().execution_id);
       assert.equal(done.status, 'completed', JSON.stringify(done));
@@ -198,7 +324,17 @@ describeEachDialect(
     });
 
     it('a failing expression fails the execution naming the node; retries; on_failure continue', async () => {
-      const id = await create({ name: 'Fails', nodes: [{ id: 'bad', type: 'condition', retry: { max_attempts: 2, backoff_seconds: 0 }, config: { expression: 'trigger.missing.deep == 1' } }] });
+      const id = await create({
+        name: 'Fails',
+        nodes: [
+          {
+            id: 'bad',
+            type: 'condition',
+            retry: { max_attempts: 2, backoff_seconds: 0 },
+            config: { expression: 'trigger.missing.deep == 1' },
+          },
+        ],
+      });
       const failed = await finished(await run(id, {}));
       assert.equal(failed.status, 'failed');
       assert.equal(failed.failed_node_id, 'bad');
@@ -211,7 +347,13 @@ describeEachDialect(
         nodes: [
           { id: 'bad', type: 'transform', config: { expression: '$error("boom")' } },
           { id: 'after', type: 'transform', depends_on: ['bad'], config: { expression: '1' } },
-          { id: 'cleanup', type: 'transform', depends_on: ['bad'], trigger_rule: 'all_done', config: { expression: '"cleaned"' } },
+          {
+            id: 'cleanup',
+            type: 'transform',
+            depends_on: ['bad'],
+            trigger_rule: 'all_done',
+            config: { expression: '"cleaned"' },
+          },
         ],
       });
       const r = await finished(await run(cont, {}));
@@ -255,7 +397,10 @@ describeEachDialect(
       assert.equal(after.status, 'cancelled');
       assert.deepEqual([after.cancelled_at, after.reason], [cancelled.json().cancelled_at, 'not needed']);
       const listedRun = (await call('GET', `/dag/executions?workflow_id=${id}&status=cancelled`)).json().data[0];
-      assert.deepEqual([listedRun.id, listedRun.cancelled_at, listedRun.reason], [second, cancelled.json().cancelled_at, 'not needed']);
+      assert.deepEqual(
+        [listedRun.id, listedRun.cancelled_at, listedRun.reason],
+        [second, cancelled.json().cancelled_at, 'not needed'],
+      );
       assert.equal('cancelled_at' in done, false, 'only a cancelled execution carries cancelled_at');
       assert.equal(after.node_results.after, undefined, 'nothing ran after the cancel');
       assertError(await call('POST', `/dag/executions/${second}/pause`), 409, 'execution_not_pausable');

@@ -46,13 +46,20 @@ export async function clientFor(io: Io): Promise<DocuVault> {
   const saved = await readConfig(io.env);
   const baseUrl = io.env.DOCUVAULT_URL || saved?.baseUrl;
   const apiKey = apiKeyOf(io.env, saved);
-  if (!baseUrl || (!apiKey && !saved?.tokens)) throw new UsageError('not logged in: run `docuvault login` (or set DOCUVAULT_URL and DOCUVAULT_API_KEY)');
+  if (!baseUrl || (!apiKey && !saved?.tokens))
+    throw new UsageError('not logged in: run `docuvault login` (or set DOCUVAULT_URL and DOCUVAULT_API_KEY)');
   const sandbox = saved?.sandbox ?? false;
   // A re-run after a kill may meet its own earlier upload still finishing on the service (same
   // Idempotency-Key): it waits for that answer rather than failing the file.
   const retry = { onRetry: rateLimitNotice(io), inProgressWaitMs: 60_000 };
   if (apiKey) return new DocuVault({ baseUrl, apiKey, sandbox, retry });
-  return new DocuVault({ baseUrl, sandbox, retry, ...(saved?.tokens ? { tokens: saved.tokens } : {}), onTokens: (tokens) => writeConfig(io.env, { baseUrl, tokens, sandbox }) });
+  return new DocuVault({
+    baseUrl,
+    sandbox,
+    retry,
+    ...(saved?.tokens ? { tokens: saved.tokens } : {}),
+    onTokens: (tokens) => writeConfig(io.env, { baseUrl, tokens, sandbox }),
+  });
 }
 
 /** The API key a command uses: DOCUVAULT_API_KEY, else the saved one; undefined for a user login. */

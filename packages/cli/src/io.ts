@@ -21,7 +21,9 @@ export function output(io: Io, json: boolean, value: unknown, human: () => strin
 /** Left-aligned columns, for lists. */
 export function table(rows: string[][]): string {
   const widths = rows.reduce<number[]>((w, row) => row.map((cell, i) => Math.max(w[i] ?? 0, cell.length)), []);
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
+  return rows
+    .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '))
+    .join('\n');
 }
 
 /** 1536 -> "1.5 KB"; 714.28 -> "714 B". */

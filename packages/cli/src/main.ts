@@ -61,12 +61,17 @@ export async function main(argv: string[], io: Io): Promise<number> {
 }
 
 function fail(io: Io, error: unknown): number {
-  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+  if (
+    error instanceof UsageError ||
+    (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+  ) {
     io.stderr.write(`docuvault: ${error.message}\nrun \`docuvault help\` for usage\n`);
     return EXIT.usage;
   }
   if (error instanceof DocuVaultError) {
-    io.stderr.write(`docuvault: ${error.message} (${error.code}, HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ''})\n`);
+    io.stderr.write(
+      `docuvault: ${error.message} (${error.code}, HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ''})\n`,
+    );
     return EXIT.failure;
   }
   const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';

@@ -31,7 +31,9 @@ async function loadFromRepository(): Promise<Record<string, unknown>> {
   const { createContainer } = await import(new URL('container.ts', root).href);
   const { buildApp } = await import(new URL('app.ts', root).href);
   const dataDir = await mkdtemp(join(tmpdir(), 'sdk-types-'));
-  const container = await createContainer(loadConfig({ DATA_DIR: dataDir, ADMIN_API_KEY: 'generate-types-admin-key-000', LOG_LEVEL: 'silent' }));
+  const container = await createContainer(
+    loadConfig({ DATA_DIR: dataDir, ADMIN_API_KEY: 'generate-types-admin-key-000', LOG_LEVEL: 'silent' }),
+  );
   try {
     const app = await buildApp(container, { logger: false });
     await app.ready();

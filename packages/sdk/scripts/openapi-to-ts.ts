@@ -14,7 +14,7 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 export function renderOperationTypes(doc: Json): string {
   const ops = collectOperations(doc);
   const lines = [
-    '// Generated from the service\'s OpenAPI document by packages/sdk/scripts/generate-types.ts. Do not edit:',
+    "// Generated from the service's OpenAPI document by packages/sdk/scripts/generate-types.ts. Do not edit:",
     '// run `node packages/sdk/scripts/generate-types.ts` (test/sdk/types-in-step.test.ts fails when this file is out of step).',
     '',
     `export type ErrorBody = ${tsType(componentSchema(doc, 'Error'), doc, '')};`,
@@ -26,7 +26,9 @@ export function renderOperationTypes(doc: Json): string {
   lines.push('}', '', '/** Method, path, whether it takes an Idempotency-Key, and how it answers. */');
   lines.push('export const OPERATIONS = {');
   for (const op of ops) {
-    lines.push(`  ${op.id}: { method: '${op.method.toUpperCase()}', path: '${op.path}', idempotencyKey: ${op.idempotencyKey}, answers: '${op.answers}' },`);
+    lines.push(
+      `  ${op.id}: { method: '${op.method.toUpperCase()}', path: '${op.path}', idempotencyKey: ${op.idempotencyKey}, answers: '${op.answers}' },`,
+    );
   }
   lines.push('} as const;', '');
   lines.push(...renderWebhookEvents(doc));
@@ -40,11 +42,17 @@ export function renderOperationTypes(doc: Json): string {
 function renderWebhookEvents(doc: Json): string[] {
   const hooks = Object.entries((doc.webhooks ?? {}) as Record<string, Json>);
   if (hooks.length === 0) return [];
-  const lines = ["/** The body of each webhook delivery, by event name (docs/webhooks.md; verify it with verifyWebhookSignature). */", 'export interface WebhookEvents {'];
+  const lines = [
+    '/** The body of each webhook delivery, by event name (docs/webhooks.md; verify it with verifyWebhookSignature). */',
+    'export interface WebhookEvents {',
+  ];
   for (const [name, item] of hooks) {
     const op = (item.post ?? {}) as Json;
     const content = (((op.requestBody as Json | undefined)?.content ?? {}) as Record<string, Json>)['application/json'];
-    lines.push(`  /** ${String(op.summary ?? name).replace(/\*\//g, '*\\/')} */`, `  ${key(name)}: ${tsType(content?.schema as Schema | undefined, doc, '  ')};`);
+    lines.push(
+      `  /** ${String(op.summary ?? name).replace(/\*\//g, '*\\/')} */`,
+      `  ${key(name)}: ${tsType(content?.schema as Schema | undefined, doc, '  ')};`,
+    );
   }
   lines.push(
     '}',
@@ -97,7 +105,9 @@ function describeOperation(doc: Json, path: string, method: string, op: Json): O
     summary: String(op.summary ?? ''),
     pathParams: params.filter((p) => p.in === 'path'),
     queryParams: params.filter((p) => p.in === 'query'),
-    jsonBody: content['application/json'] ? { schema: content['application/json'].schema as Schema, required: (op.requestBody as Json).required === true } : null,
+    jsonBody: content['application/json']
+      ? { schema: content['application/json'].schema as Schema, required: (op.requestBody as Json).required === true }
+      : null,
     multipart: (content['multipart/form-data']?.schema as Schema | undefined) ?? null,
     response: json ? ((json.schema as Schema | undefined) ?? {}) : null,
     answers: json ? 'json' : status && Object.keys(answerContent).length > 0 ? 'binary' : 'stream',
@@ -107,7 +117,9 @@ function describeOperation(doc: Json, path: string, method: string, op: Json): O
 
 function successAnswer(doc: Json, op: Json): [string | undefined, Json | undefined] {
   const responses = (op.responses ?? {}) as Record<string, Json>;
-  const status = Object.keys(responses).filter((s) => s.startsWith('2')).sort()[0];
+  const status = Object.keys(responses)
+    .filter((s) => s.startsWith('2'))
+    .sort()[0];
   return [status, status ? resolve(doc, responses[status] as Json) : undefined];
 }
 
@@ -122,7 +134,10 @@ function renderOperation(op: Operation, doc: Json): string[] {
 }
 
 function paramsType(params: Json[], doc: Json, indent: string): string {
-  const fields = params.map((p) => `${indent}  ${key(String(p.name))}${p.required ? '' : '?'}: ${tsType(p.schema as Schema, doc, `${indent}  `)};`);
+  const fields = params.map(
+    (p) =>
+      `${indent}  ${key(String(p.name))}${p.required ? '' : '?'}: ${tsType(p.schema as Schema, doc, `${indent}  `)};`,
+  );
   return `{\n${fields.join('\n')}\n${indent}}`;
 }
 
@@ -148,8 +163,10 @@ export function tsType(input: Schema | undefined, doc: Json, indent: string): st
   const schema = resolve(doc, input) as Schema;
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
-  if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) return union(((schema.anyOf ?? schema.oneOf) as Schema[]).map((s) => tsType(s, doc, indent)));
-  if (Array.isArray(schema.allOf)) return (schema.allOf as Schema[]).map((s) => wrap(tsType(s, doc, indent))).join(' & ');
+  if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))
+    return union(((schema.anyOf ?? schema.oneOf) as Schema[]).map((s) => tsType(s, doc, indent)));
+  if (Array.isArray(schema.allOf))
+    return (schema.allOf as Schema[]).map((s) => wrap(tsType(s, doc, indent))).join(' & ');
   if (Array.isArray(schema.type)) return union(schema.type.map((t) => tsType({ ...schema, type: t }, doc, indent)));
   switch (schema.type) {
     case 'string':
@@ -173,10 +190,13 @@ export function tsType(input: Schema | undefined, doc: Json, indent: string): st
 function objectType(schema: Schema, doc: Json, indent: string): string {
   const props = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
   const required = new Set((schema.required as string[] | undefined) ?? []);
-  const lines = props.map(([name, s]) => `${indent}  ${key(name)}${required.has(name) ? '' : '?'}: ${tsType(s, doc, `${indent}  `)};`);
+  const lines = props.map(
+    ([name, s]) => `${indent}  ${key(name)}${required.has(name) ? '' : '?'}: ${tsType(s, doc, `${indent}  `)};`,
+  );
   const extra = schema.additionalProperties;
   if (extra === true || (extra === undefined && props.length === 0)) lines.push(`${indent}  [key: string]: unknown;`);
-  else if (extra && typeof extra === 'object') lines.push(`${indent}  [key: string]: ${tsType(extra as Schema, doc, `${indent}  `)};`);
+  else if (extra && typeof extra === 'object')
+    lines.push(`${indent}  [key: string]: ${tsType(extra as Schema, doc, `${indent}  `)};`);
   return lines.length ? `{\n${lines.join('\n')}\n${indent}}` : 'Record<string, never>';
 }
 

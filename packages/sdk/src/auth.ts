@@ -12,7 +12,10 @@ export interface UserTokens {
 }
 
 /** How the client authenticates: an API key (servers, scripts) or a user's tokens (people). */
-export type Credentials = { apiKey: string } | { tokens: UserTokens; onTokens?: (tokens: UserTokens) => void | Promise<void> } | null;
+export type Credentials =
+  | { apiKey: string }
+  | { tokens: UserTokens; onTokens?: (tokens: UserTokens) => void | Promise<void> }
+  | null;
 
 // Refresh a little early, so a request never leaves with a token that expires in flight.
 const EARLY_REFRESH_MS = 30_000;
@@ -28,7 +31,13 @@ export interface TokenAnswer {
 
 /** Turns a token answer into UserTokens for `tenant`. */
 export function tokensFrom(answer: TokenAnswer, tenant: string, now = Date.now()): UserTokens {
-  return { accessToken: answer.access_token, refreshToken: answer.refresh_token, csrfToken: answer.csrf_token, expiresAt: now + answer.expires_in * 1000, tenant };
+  return {
+    accessToken: answer.access_token,
+    refreshToken: answer.refresh_token,
+    csrfToken: answer.csrf_token,
+    expiresAt: now + answer.expires_in * 1000,
+    tenant,
+  };
 }
 
 /**

@@ -8,7 +8,13 @@ import { readServerSentEvents } from './sse.ts';
 export type ChatStreamEvent = { type: 'delta'; content: string } | { type: 'done'; message: ChatAnswer };
 
 // The error event carries the contract body but no status: give it the status its code answers with.
-const STATUS_OF: Record<string, number> = { insufficient_credits: 402, not_found: 404, rate_limit_exceeded: 429, forbidden: 403, validation_error: 400 };
+const STATUS_OF: Record<string, number> = {
+  insufficient_credits: 402,
+  not_found: 404,
+  rate_limit_exceeded: 429,
+  forbidden: 403,
+  validation_error: 400,
+};
 
 /** Chat on a document: one answer, or the answer streamed as it is written. */
 export class ChatApi {
@@ -29,17 +35,29 @@ export class ChatApi {
   }
 
   /** Asks and yields the answer as it streams (server-sent events); breaking out of the loop stops the answer. */
-  async *stream(sessionId: string, message: string, options: { signal?: AbortSignal } = {}): AsyncGenerator<ChatStreamEvent> {
+  async *stream(
+    sessionId: string,
+    message: string,
+    options: { signal?: AbortSignal } = {},
+  ): AsyncGenerator<ChatStreamEvent> {
     const controller = new AbortController();
     options.signal?.addEventListener('abort', () => controller.abort(options.signal?.reason), { once: true });
-    const res = await this.#client.send('askChatSession', { path: { id: sessionId }, body: { message }, headers: { accept: 'text/event-stream' }, signal: controller.signal });
+    const res = await this.#client.send('askChatSession', {
+      path: { id: sessionId },
+      body: { message },
+      headers: { accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
     if (!res.body) return;
     try {
       for await (const event of readServerSentEvents(res.body)) {
         const data = JSON.parse(event.data);
         if (event.event === 'delta') yield { type: 'delta', content: String(data.content) };
         else if (event.event === 'done') yield { type: 'done', message: data as ChatAnswer };
-        else if (event.event === 'error') throw errorFromBody(STATUS_OF[(data as ErrorBody).error] ?? 500, data as ErrorBody, { requestId: res.headers.get('x-request-id') ?? undefined });
+        else if (event.event === 'error')
+          throw errorFromBody(STATUS_OF[(data as ErrorBody).error] ?? 500, data as ErrorBody, {
+            requestId: res.headers.get('x-request-id') ?? undefined,
+          });
       }
     } finally {
       controller.abort();

@@ -5,7 +5,16 @@ import { DocumentsApi } from './documents-api.ts';
 import { ChatApi } from './chat-api.ts';
 import { RecordsApi } from './records-api.ts';
 import { OPERATIONS } from './generated/api-types.ts';
-import type { CallOptions, InputArgs, ItemOf, JsonOperationId, OperationId, OperationInput, OperationResponse, PagedOperationId } from './operation-types.ts';
+import type {
+  CallOptions,
+  InputArgs,
+  ItemOf,
+  JsonOperationId,
+  OperationId,
+  OperationInput,
+  OperationResponse,
+  PagedOperationId,
+} from './operation-types.ts';
 import { fillPath, queryString } from './paths.ts';
 import { isIdempotentMethod, type RetryOptions, Transport } from './transport.ts';
 
@@ -49,7 +58,12 @@ export class DocuVault implements ApiCaller {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '') + (options.sandbox ? '/sandbox' : '');
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#auth = new AuthState(credentialsOf(options), `${this.baseUrl}${OPERATIONS.refreshAuth.path}`, fetchFn);
-    this.#transport = new Transport(this.#auth, fetchFn, options.retry ?? {}, options.userAgent ?? 'docuvault-sdk/0.1.0');
+    this.#transport = new Transport(
+      this.#auth,
+      fetchFn,
+      options.retry ?? {},
+      options.userAgent ?? 'docuvault-sdk/0.1.0',
+    );
     this.documents = new DocumentsApi(this, this.#transport);
     this.chat = new ChatApi(this);
     this.audit = new AuditApi(this);
@@ -57,9 +71,14 @@ export class DocuVault implements ApiCaller {
   }
 
   /** Signs a user in and answers a client holding their tokens. */
-  static async login(options: Omit<ClientOptions, 'apiKey' | 'tokens'> & { tenant: string; email: string; password: string }): Promise<DocuVault> {
+  static async login(
+    options: Omit<ClientOptions, 'apiKey' | 'tokens'> & { tenant: string; email: string; password: string },
+  ): Promise<DocuVault> {
     const anonymous = new DocuVault({ ...options, onTokens: undefined });
-    const answer = await anonymous.call('loginAuth', { body: { email: options.email, password: options.password }, headers: { 'x-tenant-subdomain': options.tenant } });
+    const answer = await anonymous.call('loginAuth', {
+      body: { email: options.email, password: options.password },
+      headers: { 'x-tenant-subdomain': options.tenant },
+    });
     const tokens = tokensFrom(answer, options.tenant);
     await options.onTokens?.(tokens);
     return new DocuVault({ ...options, tokens });
@@ -82,7 +101,10 @@ export class DocuVault implements ApiCaller {
    * as `ifMatch` to an update so that it fails with PreconditionFailedError instead of overwriting
    * a change made since.
    */
-  async callWithETag<K extends JsonOperationId>(op: K, ...args: InputArgs<K>): Promise<{ value: OperationResponse<K>; etag: string | null }> {
+  async callWithETag<K extends JsonOperationId>(
+    op: K,
+    ...args: InputArgs<K>
+  ): Promise<{ value: OperationResponse<K>; etag: string | null }> {
     const res = await this.send(op, ((args as unknown[])[0] ?? {}) as never);
     const text = await res.text();
     return { value: (text ? JSON.parse(text) : undefined) as OperationResponse<K>, etag: res.headers.get('etag') };
@@ -92,15 +114,28 @@ export class DocuVault implements ApiCaller {
   send<K extends OperationId>(op: K, input: OperationInput<K>): Promise<Response> {
     const { method, path } = OPERATIONS[op];
     const withKey = OPERATIONS[op].idempotencyKey && MUTATING_WITH_KEY.has(method);
-    return this.#request(method, fillPath(path, input.path as Record<string, string> | undefined), input as RawRequest, withKey);
+    return this.#request(
+      method,
+      fillPath(path, input.path as Record<string, string> | undefined),
+      input as RawRequest,
+      withKey,
+    );
   }
 
   /** Every item of a paged list, fetching page after page as the loop goes. */
-  async *paginate<K extends PagedOperationId>(op: K, ...args: InputArgs<K>): AsyncGenerator<ItemOf<OperationResponse<K>>> {
+  async *paginate<K extends PagedOperationId>(
+    op: K,
+    ...args: InputArgs<K>
+  ): AsyncGenerator<ItemOf<OperationResponse<K>>> {
     const input = (args[0] ?? {}) as OperationInput<K> & { query?: { page?: number } };
     for (let page = input.query?.page ?? 1; ; page++) {
-      const answer = (await this.call(op, ...([{ ...input, query: { ...input.query, page } }] as unknown as InputArgs<K>))) as Record<string, unknown>;
-      const items = (Array.isArray(answer.data) ? answer.data : (answer.webhooks as unknown[])) as ItemOf<OperationResponse<K>>[];
+      const answer = (await this.call(
+        op,
+        ...([{ ...input, query: { ...input.query, page } }] as unknown as InputArgs<K>),
+      )) as Record<string, unknown>;
+      const items = (Array.isArray(answer.data) ? answer.data : (answer.webhooks as unknown[])) as ItemOf<
+        OperationResponse<K>
+      >[];
       yield* items;
       const size = Number(answer.page_size ?? items.length);
       if (items.length === 0 || page * size >= Number(answer.total)) return;
@@ -126,8 +161,14 @@ export class DocuVault implements ApiCaller {
     return this.#transport.send({
       method,
       url: this.baseUrl + path + queryString(options.query),
-      headers: { ...(key ? { 'idempotency-key': key } : {}), ...(options.ifMatch ? { 'if-match': options.ifMatch } : {}), ...options.headers },
-      ...(body === undefined ? {} : { body: () => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) }),
+      headers: {
+        ...(key ? { 'idempotency-key': key } : {}),
+        ...(options.ifMatch ? { 'if-match': options.ifMatch } : {}),
+        ...options.headers,
+      },
+      ...(body === undefined
+        ? {}
+        : { body: () => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) }),
       retryable: isIdempotentMethod(method) || key !== undefined,
       signal: options.signal,
     });

@@ -14,7 +14,11 @@ export class DocuVaultError extends Error {
   /** Seconds the service asked to wait (Retry-After), when it said. */
   readonly retryAfter: number | undefined;
 
-  constructor(status: number, body: ErrorBody, meta: { requestId?: string | undefined; retryAfter?: number | undefined } = {}) {
+  constructor(
+    status: number,
+    body: ErrorBody,
+    meta: { requestId?: string | undefined; retryAfter?: number | undefined } = {},
+  ) {
     super(body.message);
     this.status = status;
     this.error = body.error;
@@ -79,7 +83,11 @@ export async function errorFromResponse(res: Response): Promise<DocuVaultError> 
 }
 
 /** The typed error for a status and a contract error body (also used for SSE `error` events). */
-export function errorFromBody(status: number, body: ErrorBody, meta: { requestId?: string | undefined; retryAfter?: number | undefined } = {}): DocuVaultError {
+export function errorFromBody(
+  status: number,
+  body: ErrorBody,
+  meta: { requestId?: string | undefined; retryAfter?: number | undefined } = {},
+): DocuVaultError {
   const Type = BY_STATUS[status] ?? DocuVaultError;
   return new Type(status, body, meta);
 }
@@ -88,7 +96,12 @@ function parseErrorBody(status: number, text: string): ErrorBody {
   try {
     const body = JSON.parse(text) as Partial<ErrorBody>;
     if (typeof body.error === 'string' && typeof body.message === 'string') {
-      return { error: body.error, code: body.code ?? body.error.toUpperCase(), message: body.message, ...(body.details ? { details: body.details } : {}) };
+      return {
+        error: body.error,
+        code: body.code ?? body.error.toUpperCase(),
+        message: body.message,
+        ...(body.details ? { details: body.details } : {}),
+      };
     }
   } catch {
     // Not JSON (a proxy's page): fall through to a generic body.

@@ -16,7 +16,14 @@ export {
   RateLimitError,
   ValidationError,
 } from './errors.ts';
-export { type ErrorBody, OPERATIONS, type Operations, type WebhookEventData, type WebhookEventName, type WebhookEvents } from './generated/api-types.ts';
+export {
+  type ErrorBody,
+  OPERATIONS,
+  type Operations,
+  type WebhookEventData,
+  type WebhookEventName,
+  type WebhookEvents,
+} from './generated/api-types.ts';
 export type * from './operation-types.ts';
 export { readServerSentEvents, type ServerSentEvent } from './sse.ts';
 export type { RetryNotice, RetryOptions } from './transport.ts';

@@ -14,7 +14,13 @@ export class RecordsApi {
 
   /** Places a hold on documents and folders (a folder: everything below it, also what is added later). */
   placeHold(name: string, targets: { documentIds?: string[]; folderIds?: string[] }) {
-    return this.#client.call('createLegalHold', { body: { name, ...(targets.documentIds ? { document_ids: targets.documentIds } : {}), ...(targets.folderIds ? { folder_ids: targets.folderIds } : {}) } });
+    return this.#client.call('createLegalHold', {
+      body: {
+        name,
+        ...(targets.documentIds ? { document_ids: targets.documentIds } : {}),
+        ...(targets.folderIds ? { folder_ids: targets.folderIds } : {}),
+      },
+    });
   }
 
   /** One page of holds, newest first. */
@@ -32,7 +38,12 @@ export class RecordsApi {
   }
 
   /** Creates a retention rule for a folder and everything below it. */
-  createRule(rule: { folder_id: string; keep_days: number; basis: 'created' | 'last_version'; action: 'delete' | 'review' }) {
+  createRule(rule: {
+    folder_id: string;
+    keep_days: number;
+    basis: 'created' | 'last_version';
+    action: 'delete' | 'review';
+  }) {
     return this.#client.call('createRetentionRule', { body: rule });
   }
 

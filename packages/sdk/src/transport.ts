@@ -95,7 +95,10 @@ export class Transport {
       const earlierAttempt = res.status === 409 && req.retryable && res.headers.has('retry-after');
       if (earlierAttempt && inProgressWaited < this.#retry.inProgressWaitMs) {
         // At least 100 ms a round, so a Retry-After of 0 cannot spin past the budget.
-        const waitMs = Math.min(Math.max(100, (retryAfterSeconds(res.headers.get('retry-after')) ?? 1) * 1000), this.#retry.inProgressWaitMs - inProgressWaited);
+        const waitMs = Math.min(
+          Math.max(100, (retryAfterSeconds(res.headers.get('retry-after')) ?? 1) * 1000),
+          this.#retry.inProgressWaitMs - inProgressWaited,
+        );
         inProgressWaited += waitMs;
         await res.body?.cancel();
         await this.#wait(res.status, waitMs, attempt, req.signal);
@@ -118,7 +121,13 @@ export class Transport {
     const payload = req.body?.();
     return this.#fetch(req.url, {
       method: req.method,
-      headers: { accept: 'application/json', 'user-agent': this.#userAgent, ...this.#auth.headers(req.method), ...payload?.headers, ...req.headers },
+      headers: {
+        accept: 'application/json',
+        'user-agent': this.#userAgent,
+        ...this.#auth.headers(req.method),
+        ...payload?.headers,
+        ...req.headers,
+      },
       ...(payload ? { body: payload.body, duplex: 'half' } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
     } as RequestInit);
@@ -129,7 +138,10 @@ export class Transport {
     if (attempt >= this.#retry.maxRetries) return null;
     // 409 with Retry-After: the same Idempotency-Key is still being processed (a retry of a request
     // whose client went away); the answer comes once the first one finishes.
-    const transient = res.status === 429 || (req.retryable && ([502, 503, 504].includes(res.status) || (res.status === 409 && res.headers.has('retry-after'))));
+    const transient =
+      res.status === 429 ||
+      (req.retryable &&
+        ([502, 503, 504].includes(res.status) || (res.status === 409 && res.headers.has('retry-after'))));
     if (!transient) return null;
     const after = retryAfterSeconds(res.headers.get('retry-after'));
     const wait = after === undefined ? this.#backoff(attempt) : after * 1000;

@@ -3,7 +3,10 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 
 /** What to upload: a file path, a Blob (or File), or a stream with its name (and size, for progress). */
-export type UploadSource = string | Blob | { stream: ReadableStream<Uint8Array> | NodeJS.ReadableStream; filename: string; size?: number };
+export type UploadSource =
+  | string
+  | Blob
+  | { stream: ReadableStream<Uint8Array> | NodeJS.ReadableStream; filename: string; size?: number };
 
 /** Upload progress: bytes handed to the connection so far, and the file's size when known. */
 export interface UploadProgress {
@@ -25,9 +28,16 @@ export async function resolveSource(source: UploadSource, filename?: string): Pr
     const blob = await openAsBlob(source);
     return fromBlob(blob, filename ?? basename(source));
   }
-  if (source instanceof Blob) return fromBlob(source, filename ?? ('name' in source && typeof source.name === 'string' ? source.name : 'upload.bin'));
+  if (source instanceof Blob)
+    return fromBlob(
+      source,
+      filename ?? ('name' in source && typeof source.name === 'string' ? source.name : 'upload.bin'),
+    );
   let used = false;
-  const stream = source.stream instanceof ReadableStream ? source.stream : (Readable.toWeb(source.stream as Readable) as ReadableStream<Uint8Array>);
+  const stream =
+    source.stream instanceof ReadableStream
+      ? source.stream
+      : (Readable.toWeb(source.stream as Readable) as ReadableStream<Uint8Array>);
   return {
     filename: filename ?? source.filename,
     size: source.size,
@@ -45,15 +55,26 @@ function fromBlob(blob: Blob, filename: string): ResolvedFile {
 }
 
 /** A multipart/form-data body streamed part by part: text fields, then files, with progress on file bytes. */
-export function multipartBody(fields: [string, string][], files: [string, ResolvedFile][], onProgress?: (p: UploadProgress) => void): { body: ReadableStream<Uint8Array>; headers: Record<string, string> } {
+export function multipartBody(
+  fields: [string, string][],
+  files: [string, ResolvedFile][],
+  onProgress?: (p: UploadProgress) => void,
+): { body: ReadableStream<Uint8Array>; headers: Record<string, string> } {
   const boundary = `----docuvault${crypto.randomUUID().replaceAll('-', '')}`;
   const encoder = new TextEncoder();
-  const total = files.every(([, f]) => f.size !== undefined) ? files.reduce((sum, [, f]) => sum + (f.size ?? 0), 0) : undefined;
+  const total = files.every(([, f]) => f.size !== undefined)
+    ? files.reduce((sum, [, f]) => sum + (f.size ?? 0), 0)
+    : undefined;
   let loaded = 0;
   async function* parts(): AsyncGenerator<Uint8Array> {
-    for (const [name, value] of fields) yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`);
+    for (const [name, value] of fields)
+      yield encoder.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`,
+      );
     for (const [name, file] of files) {
-      yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"; filename="${quote(file.filename)}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+      yield encoder.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"; filename="${quote(file.filename)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      );
       for await (const chunk of file.open()) {
         loaded += chunk.byteLength;
         onProgress?.({ loaded, total });

@@ -66,7 +66,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('workspace_members_pk', ['workspace_id', 'user_id'])
     .execute();
-  await db.schema.createIndex('workspace_members_user_idx').on('workspace_members').columns(['tenant_id', 'user_id']).execute();
+  await db.schema
+    .createIndex('workspace_members_user_idx')
+    .on('workspace_members')
+    .columns(['tenant_id', 'user_id'])
+    .execute();
 
   await db.schema
     .createTable('events')

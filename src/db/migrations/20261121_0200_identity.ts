@@ -34,7 +34,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('revoked_at', 'bigint')
     .addColumn('revoked_reason', 'text')
     .execute();
-  await db.schema.createIndex('auth_sessions_user_idx').on('auth_sessions').columns(['tenant_id', 'user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('auth_sessions_user_idx')
+    .on('auth_sessions')
+    .columns(['tenant_id', 'user_id', 'created_at'])
+    .execute();
 
   // Refresh tokens of a session (the "family"): each is spent once; a spent one presented again revokes the session.
   await db.schema
@@ -47,7 +51,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('spent_at', 'bigint')
     .execute();
-  await db.schema.createIndex('refresh_tokens_session_idx').on('refresh_tokens').columns(['tenant_id', 'session_id']).execute();
+  await db.schema
+    .createIndex('refresh_tokens_session_idx')
+    .on('refresh_tokens')
+    .columns(['tenant_id', 'session_id'])
+    .execute();
 
   await db.schema
     .createTable('password_reset_tokens')
@@ -59,7 +67,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('used_at', 'bigint')
     .execute();
-  await db.schema.createIndex('password_reset_tokens_user_idx').on('password_reset_tokens').columns(['tenant_id', 'user_id']).execute();
+  await db.schema
+    .createIndex('password_reset_tokens_user_idx')
+    .on('password_reset_tokens')
+    .columns(['tenant_id', 'user_id'])
+    .execute();
 
   // Mail waiting for a mailer: password resets, invitations, workflow notifications.
   await db.schema
@@ -81,7 +93,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .column('created_at')
     .where(sql.ref('sent_at'), 'is', null)
     .execute();
-  await db.schema.createIndex('mail_outbox_tenant_idx').on('mail_outbox').columns(['tenant_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('mail_outbox_tenant_idx')
+    .on('mail_outbox')
+    .columns(['tenant_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('idempotency_keys')
@@ -119,7 +135,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema.alterTable('workspaces').addColumn('created_by', 'text').execute();
   await db.schema.alterTable('workspaces').addColumn('name_key', 'text').execute();
-  await db.schema.createIndex('workspaces_tenant_name_idx').on('workspaces').columns(['tenant_id', 'name_key']).unique().execute();
+  await db.schema
+    .createIndex('workspaces_tenant_name_idx')
+    .on('workspaces')
+    .columns(['tenant_id', 'name_key'])
+    .unique()
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -18,7 +18,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await sql`create unique index folders_sibling_name_idx on folders (tenant_id, coalesce(parent_id, ''), name_key)`.execute(db);
+  await sql`create unique index folders_sibling_name_idx on folders (tenant_id, coalesce(parent_id, ''), name_key)`.execute(
+    db,
+  );
   await db.schema.createIndex('folders_parent_idx').on('folders').columns(['tenant_id', 'parent_id']).execute();
 
   await db.schema
@@ -55,11 +57,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     ['size', 'file_size'],
   ];
   for (const [suffix, column] of listIndexes) {
-    await db.schema.createIndex(`documents_folder_${suffix}_idx`).on('documents').columns(['tenant_id', 'folder_id', column, 'id']).execute();
-    await db.schema.createIndex(`documents_tenant_${suffix}_idx`).on('documents').columns(['tenant_id', column, 'id']).execute();
+    await db.schema
+      .createIndex(`documents_folder_${suffix}_idx`)
+      .on('documents')
+      .columns(['tenant_id', 'folder_id', column, 'id'])
+      .execute();
+    await db.schema
+      .createIndex(`documents_tenant_${suffix}_idx`)
+      .on('documents')
+      .columns(['tenant_id', column, 'id'])
+      .execute();
   }
   await db.schema.createIndex('documents_owner_idx').on('documents').columns(['tenant_id', 'owner_id']).execute();
-  await db.schema.createIndex('documents_collection_idx').on('documents').columns(['tenant_id', 'collection_id']).execute();
+  await db.schema
+    .createIndex('documents_collection_idx')
+    .on('documents')
+    .columns(['tenant_id', 'collection_id'])
+    .execute();
 
   await db.schema
     .createTable('document_contents')
@@ -89,7 +103,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('document_tags_pk', ['document_id', 'tag_id'])
     .execute();
-  await db.schema.createIndex('document_tags_tag_idx').on('document_tags').columns(['tenant_id', 'tag_id', 'document_id']).execute();
+  await db.schema
+    .createIndex('document_tags_tag_idx')
+    .on('document_tags')
+    .columns(['tenant_id', 'tag_id', 'document_id'])
+    .execute();
 
   await db.schema
     .createTable('document_shares')
@@ -105,7 +123,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create unique index document_shares_target_idx on document_shares (tenant_id, document_id, coalesce(user_id, ''), coalesce(workspace_id, ''))`.execute(
     db,
   );
-  await db.schema.createIndex('document_shares_user_idx').on('document_shares').columns(['tenant_id', 'user_id', 'document_id']).execute();
+  await db.schema
+    .createIndex('document_shares_user_idx')
+    .on('document_shares')
+    .columns(['tenant_id', 'user_id', 'document_id'])
+    .execute();
   await db.schema
     .createIndex('document_shares_workspace_idx')
     .on('document_shares')
@@ -127,7 +149,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['batch_jobs', 'document_shares', 'document_tags', 'tags', 'document_contents', 'documents', 'folders']) {
+  for (const table of [
+    'batch_jobs',
+    'document_shares',
+    'document_tags',
+    'tags',
+    'document_contents',
+    'documents',
+    'folders',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

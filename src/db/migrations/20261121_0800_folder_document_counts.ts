@@ -7,8 +7,13 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  * cover every write path, whichever module makes it.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('folders').addColumn('document_count', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-  await sql`update folders set document_count = (select count(*) from documents d where d.folder_id = folders.id)`.execute(db);
+  await db.schema
+    .alterTable('folders')
+    .addColumn('document_count', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await sql`update folders set document_count = (select count(*) from documents d where d.folder_id = folders.id)`.execute(
+    db,
+  );
 
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`
@@ -29,7 +34,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`create trigger documents_folder_count_insert_delete after insert or delete on documents
       for each row execute function documents_folder_count()`.execute(db);
     await sql`create trigger documents_folder_count_move after update of folder_id on documents
-      for each row when (old.folder_id is distinct from new.folder_id) execute function documents_folder_count()`.execute(db);
+      for each row when (old.folder_id is distinct from new.folder_id) execute function documents_folder_count()`.execute(
+      db,
+    );
     return;
   }
   await sql`create trigger documents_folder_count_insert after insert on documents when new.folder_id is not null
@@ -49,7 +56,8 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`drop trigger if exists documents_folder_count_move on documents`.execute(db);
     await sql`drop function if exists documents_folder_count()`.execute(db);
   } else {
-    for (const name of ['insert', 'delete', 'move']) await sql.raw(`drop trigger if exists documents_folder_count_${name}`).execute(db);
+    for (const name of ['insert', 'delete', 'move'])
+      await sql.raw(`drop trigger if exists documents_folder_count_${name}`).execute(db);
   }
   await db.schema.alterTable('folders').dropColumn('document_count').execute();
 }

@@ -23,7 +23,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('idempotency_records_pk', ['scope', 'key'])
     .execute();
-  await db.schema.createIndex('idempotency_records_expires_idx').on('idempotency_records').column('expires_at').execute();
+  await db.schema
+    .createIndex('idempotency_records_expires_idx')
+    .on('idempotency_records')
+    .column('expires_at')
+    .execute();
   await sql`insert into idempotency_records (scope, key, principal, method, path, fingerprint, state, status_code, headers, body, locked_until, created_at, expires_at)
     select tenant_id, key, principal, method, path, fingerprint, state, status_code, headers, body, locked_until, created_at, expires_at
     from idempotency_keys`.execute(db);

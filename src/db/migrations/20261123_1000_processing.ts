@@ -20,7 +20,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('document_chunks_pk', ['document_id', 'chunk_index'])
     .execute();
-  await db.schema.createIndex('document_chunks_tenant_idx').on('document_chunks').columns(['tenant_id', 'embedding_model']).execute();
+  await db.schema
+    .createIndex('document_chunks_tenant_idx')
+    .on('document_chunks')
+    .columns(['tenant_id', 'embedding_model'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

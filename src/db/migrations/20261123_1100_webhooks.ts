@@ -23,7 +23,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhooks_tenant_idx').on('webhooks').columns(['tenant_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('webhooks_tenant_idx')
+    .on('webhooks')
+    .columns(['tenant_id', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('webhook_deliveries')

@@ -15,7 +15,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reference', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('ai_credit_charges_period_idx').on('ai_credit_charges').columns(['tenant_id', 'period', 'millicredits']).execute();
+  await db.schema
+    .createIndex('ai_credit_charges_period_idx')
+    .on('ai_credit_charges')
+    .columns(['tenant_id', 'period', 'millicredits'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -34,7 +34,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('version', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('search_changes_pk', ['tenant_id', 'document_id'])
     .execute();
-  await db.schema.createIndex('search_changes_version_idx').on('search_changes').columns(['tenant_id', 'version']).execute();
+  await db.schema
+    .createIndex('search_changes_version_idx')
+    .on('search_changes')
+    .columns(['tenant_id', 'version'])
+    .execute();
 
   if (postgres) return upPostgres(db);
 
@@ -44,7 +48,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     document_id text not null unique
   )`.execute(db);
   await sql`create view search_document_text as
-    select s.id as id, c.content as body from search_documents s join document_contents c on c.document_id = s.document_id`.execute(db);
+    select s.id as id, c.content as body from search_documents s join document_contents c on c.document_id = s.document_id`.execute(
+    db,
+  );
   await sql`create virtual table search_text using fts5(
     body, content='search_document_text', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2'
   )`.execute(db);
@@ -82,7 +88,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
 
   // Documents already processed before this migration.
-  await sql`insert into search_documents (tenant_id, document_id) select tenant_id, document_id from document_contents`.execute(db);
+  await sql`insert into search_documents (tenant_id, document_id) select tenant_id, document_id from document_contents`.execute(
+    db,
+  );
   await sql`insert into search_text (search_text) values ('rebuild')`.execute(db);
 }
 
@@ -166,7 +174,13 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`drop function if exists search_tsvector(text)`.execute(db);
     await sql`drop text search configuration if exists docuvault_search`.execute(db);
   } else {
-    for (const name of ['search_chunks_insert', 'search_chunks_delete', 'search_contents_insert', 'search_contents_delete', 'search_contents_update']) {
+    for (const name of [
+      'search_chunks_insert',
+      'search_chunks_delete',
+      'search_contents_insert',
+      'search_contents_delete',
+      'search_contents_update',
+    ]) {
       await sql.raw(`drop trigger if exists ${name}`).execute(db);
     }
     await sql`drop table if exists search_terms`.execute(db);

@@ -13,7 +13,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('chat_sessions_tenant_idx').on('chat_sessions').columns(['tenant_id', 'user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('chat_sessions_tenant_idx')
+    .on('chat_sessions')
+    .columns(['tenant_id', 'user_id', 'created_at'])
+    .execute();
   await db.schema
     .createTable('chat_messages')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -24,7 +28,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('citations', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('chat_messages_session_idx').on('chat_messages').columns(['tenant_id', 'session_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('chat_messages_session_idx')
+    .on('chat_messages')
+    .columns(['tenant_id', 'session_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -15,7 +15,19 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  * origins; and deleting any of them. `last_used_at` writes (coalesced, once a minute) do not count.
  */
 const WATCHED: { table: string; tag: string; columns: string[] }[] = [
-  { table: 'api_keys', tag: 'k', columns: ['tenant_id', 'prefix', 'key_hash', 'revoked_at', 'previous_prefix', 'previous_key_hash', 'previous_expires_at'] },
+  {
+    table: 'api_keys',
+    tag: 'k',
+    columns: [
+      'tenant_id',
+      'prefix',
+      'key_hash',
+      'revoked_at',
+      'previous_prefix',
+      'previous_key_hash',
+      'previous_expires_at',
+    ],
+  },
   { table: 'users', tag: 'u', columns: ['tenant_id', 'role', 'roles', 'status'] },
   { table: 'auth_sessions', tag: 's', columns: ['tenant_id', 'user_id', 'expires_at', 'revoked_at'] },
   { table: 'tenants', tag: 't', columns: ['name', 'subdomain', 'tier', 'status', 'cors_origins', 'sandbox_of'] },
@@ -26,7 +38,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Both dialects get the table (one schema); only SQLite writes to it.
   await db.schema
     .createTable('identity_changes')
-    .addColumn('seq', 'integer', (c) => (db.getExecutor().adapter instanceof PostgresAdapter ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement()))
+    .addColumn('seq', 'integer', (c) =>
+      db.getExecutor().adapter instanceof PostgresAdapter
+        ? c.primaryKey().generatedAlwaysAsIdentity()
+        : c.primaryKey().autoIncrement(),
+    )
     .addColumn('tag', 'text', (c) => c.notNull())
     .execute();
 
@@ -51,7 +67,11 @@ export async function up(db: Kysely<any>): Promise<void> {
            when ((${olds}) is distinct from (${news})) execute function identity_changes_notify('${tag}')`,
         )
         .execute(db);
-      await sql.raw(`create trigger ${table}_identity_delete after delete on ${table} for each row execute function identity_changes_notify('${tag}')`).execute(db);
+      await sql
+        .raw(
+          `create trigger ${table}_identity_delete after delete on ${table} for each row execute function identity_changes_notify('${tag}')`,
+        )
+        .execute(db);
     }
     return;
   }
@@ -65,11 +85,15 @@ export async function up(db: Kysely<any>): Promise<void> {
       )
       .execute(db);
     await sql
-      .raw(`create trigger ${table}_identity_delete after delete on ${table} begin insert into identity_changes (tag) values ('${tag}:' || old.id); end`)
+      .raw(
+        `create trigger ${table}_identity_delete after delete on ${table} begin insert into identity_changes (tag) values ('${tag}:' || old.id); end`,
+      )
       .execute(db);
   }
   await sql
-    .raw(`create trigger identity_changes_prune after insert on identity_changes begin delete from identity_changes where seq <= new.seq - ${KEEP_ROWS}; end`)
+    .raw(
+      `create trigger identity_changes_prune after insert on identity_changes begin delete from identity_changes where seq <= new.seq - ${KEEP_ROWS}; end`,
+    )
     .execute(db);
 }
 
@@ -77,10 +101,17 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const { table } of WATCHED) {
     for (const suffix of ['change', 'delete']) {
       const name = `${table}_identity_${suffix}`;
-      await sql.raw(db.getExecutor().adapter instanceof PostgresAdapter ? `drop trigger if exists ${name} on ${table}` : `drop trigger if exists ${name}`).execute(db);
+      await sql
+        .raw(
+          db.getExecutor().adapter instanceof PostgresAdapter
+            ? `drop trigger if exists ${name} on ${table}`
+            : `drop trigger if exists ${name}`,
+        )
+        .execute(db);
     }
   }
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`drop function if exists identity_changes_notify()`.execute(db);
+  if (db.getExecutor().adapter instanceof PostgresAdapter)
+    await sql`drop function if exists identity_changes_notify()`.execute(db);
   else await sql`drop trigger if exists identity_changes_prune`.execute(db);
   await db.schema.dropTable('identity_changes').execute();
 }

@@ -38,7 +38,8 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  */
 
 /** Columns of document_visibility in insert order; the last five are copied from the document `d`. */
-const COLUMNS = 'tenant_id, user_id, document_id, owned, shares, folder_id, name_key, file_size, created_at, updated_at';
+const COLUMNS =
+  'tenant_id, user_id, document_id, owned, shares, folder_id, name_key, file_size, created_at, updated_at';
 const FROM_DOCUMENT = 'd.folder_id, lower(d.filename), d.file_size, d.created_at, d.updated_at';
 const ADD_SHARE = 'on conflict (tenant_id, document_id, user_id) do update set shares = document_visibility.shares + 1';
 
@@ -53,7 +54,9 @@ const lockDocuments = (dialect: Dialect) => (dialect === 'postgres' ? ' for shar
  * workspaces, a document shared with two) wait for each other instead of deadlocking.
  */
 function lockRowsInOrder(dialect: Dialect, where: string, orderBy: string): string[] {
-  return dialect === 'postgres' ? [`perform 1 from document_visibility where ${where} order by ${orderBy} for update`] : [];
+  return dialect === 'postgres'
+    ? [`perform 1 from document_visibility where ${where} order by ${orderBy} for update`]
+    : [];
 }
 
 /** Statements counting a new share in: the user's row, or every member's of the workspace. */
@@ -64,7 +67,11 @@ function shareAdded(row: 'new', dialect: Dialect): string[] {
      where ${where} order by ${userExpr}${lockDocuments(dialect)}
      ${ADD_SHARE}`;
   return [
-    select(`${row}.user_id`, 'documents d', `d.tenant_id = ${row}.tenant_id and d.id = ${row}.document_id and ${row}.user_id is not null`),
+    select(
+      `${row}.user_id`,
+      'documents d',
+      `d.tenant_id = ${row}.tenant_id and d.id = ${row}.document_id and ${row}.user_id is not null`,
+    ),
     select(
       'm.user_id',
       'workspace_members m join documents d on d.tenant_id = m.tenant_id',
@@ -98,7 +105,11 @@ function memberAdded(row: 'new', dialect: Dialect): string[] {
 function memberRemoved(row: 'old', dialect: Dialect): string[] {
   const ofWorkspace = `document_id in (select s.document_id from document_shares s where s.tenant_id = ${row}.tenant_id and s.workspace_id = ${row}.workspace_id)`;
   return [
-    ...lockRowsInOrder(dialect, `tenant_id = ${row}.tenant_id and user_id = ${row}.user_id and ${ofWorkspace}`, 'document_id'),
+    ...lockRowsInOrder(
+      dialect,
+      `tenant_id = ${row}.tenant_id and user_id = ${row}.user_id and ${ofWorkspace}`,
+      'document_id',
+    ),
     `update document_visibility set shares = shares - 1 where tenant_id = ${row}.tenant_id and user_id = ${row}.user_id and ${ofWorkspace}`,
     `delete from document_visibility where tenant_id = ${row}.tenant_id and user_id = ${row}.user_id and owned = 0 and shares <= 0 and ${ofWorkspace}`,
   ];
@@ -120,7 +131,9 @@ function ownerRemoved(row: 'old'): string[] {
 }
 
 const SORT_KEYS_CHANGED = (distinct: string) =>
-  ['folder_id', 'filename', 'file_size', 'created_at', 'updated_at'].map((c) => `old.${c} ${distinct} new.${c}`).join(' or ');
+  ['folder_id', 'filename', 'file_size', 'created_at', 'updated_at']
+    .map((c) => `old.${c} ${distinct} new.${c}`)
+    .join(' or ');
 
 const COPY_SORT_KEYS = `update document_visibility
   set folder_id = new.folder_id, name_key = lower(new.filename), file_size = new.file_size, created_at = new.created_at, updated_at = new.updated_at
@@ -208,12 +221,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 async function sqliteTriggers(db: Kysely<any>): Promise<void> {
   const trigger = (name: string, on: string, statements: string[]) =>
     sql.raw(`create trigger ${name} ${on} begin ${statements.map((s) => `${s};`).join('\n')} end`).execute(db);
-  await trigger('document_visibility_document_insert', 'after insert on documents when new.owner_id is not null', [ownerAdded('new')]);
-  await trigger('document_visibility_document_delete', 'after delete on documents', [DOCUMENT_GONE]);
-  await trigger('document_visibility_document_owner', 'after update of owner_id on documents when old.owner_id is not new.owner_id', [
-    ...ownerRemoved('old'),
+  await trigger('document_visibility_document_insert', 'after insert on documents when new.owner_id is not null', [
     ownerAdded('new'),
   ]);
+  await trigger('document_visibility_document_delete', 'after delete on documents', [DOCUMENT_GONE]);
+  await trigger(
+    'document_visibility_document_owner',
+    'after update of owner_id on documents when old.owner_id is not new.owner_id',
+    [...ownerRemoved('old'), ownerAdded('new')],
+  );
   await trigger(
     'document_visibility_document_keys',
     `after update of folder_id, filename, file_size, created_at, updated_at on documents when ${SORT_KEYS_CHANGED('is not')}`,
@@ -221,16 +237,22 @@ async function sqliteTriggers(db: Kysely<any>): Promise<void> {
   );
   await trigger('document_visibility_share_insert', 'after insert on document_shares', shareAdded('new', 'sqlite'));
   await trigger('document_visibility_share_delete', 'after delete on document_shares', shareRemoved('old', 'sqlite'));
-  await trigger('document_visibility_share_update', 'after update of tenant_id, document_id, user_id, workspace_id on document_shares', [
-    ...shareRemoved('old', 'sqlite'),
-    ...shareAdded('new', 'sqlite'),
-  ]);
+  await trigger(
+    'document_visibility_share_update',
+    'after update of tenant_id, document_id, user_id, workspace_id on document_shares',
+    [...shareRemoved('old', 'sqlite'), ...shareAdded('new', 'sqlite')],
+  );
   await trigger('document_visibility_member_insert', 'after insert on workspace_members', memberAdded('new', 'sqlite'));
-  await trigger('document_visibility_member_delete', 'after delete on workspace_members', memberRemoved('old', 'sqlite'));
-  await trigger('document_visibility_member_update', 'after update of tenant_id, workspace_id, user_id on workspace_members', [
-    ...memberRemoved('old', 'sqlite'),
-    ...memberAdded('new', 'sqlite'),
-  ]);
+  await trigger(
+    'document_visibility_member_delete',
+    'after delete on workspace_members',
+    memberRemoved('old', 'sqlite'),
+  );
+  await trigger(
+    'document_visibility_member_update',
+    'after update of tenant_id, workspace_id, user_id on workspace_members',
+    [...memberRemoved('old', 'sqlite'), ...memberAdded('new', 'sqlite')],
+  );
   await trigger('document_visibility_user_delete', 'after delete on users', [USER_GONE]);
 
   await trigger('tenant_document_counts_insert', 'after insert on documents', [
@@ -240,9 +262,11 @@ async function sqliteTriggers(db: Kysely<any>): Promise<void> {
   await trigger('tenant_document_counts_delete', 'after delete on documents', [
     'update tenant_document_counts set documents = documents - 1, bytes = bytes - old.file_size where tenant_id = old.tenant_id',
   ]);
-  await trigger('tenant_document_counts_size', 'after update of file_size on documents when old.file_size <> new.file_size', [
-    'update tenant_document_counts set bytes = bytes + new.file_size - old.file_size where tenant_id = new.tenant_id',
-  ]);
+  await trigger(
+    'tenant_document_counts_size',
+    'after update of file_size on documents when old.file_size <> new.file_size',
+    ['update tenant_document_counts set bytes = bytes + new.file_size - old.file_size where tenant_id = new.tenant_id'],
+  );
 }
 
 /** Per (tenant, document, user): how many shares of `rel` (a transition table of document_shares) reach the user, directly or through a workspace. */
@@ -271,11 +295,13 @@ async function postgresTriggers(db: Kysely<any>): Promise<void> {
     `perform pg_advisory_xact_lock(hashtextextended('document_visibility:' || w.workspace_id, 0))
        from (select distinct workspace_id from ${rel} where workspace_id is not null order by workspace_id) w;`;
   const fn = (name: string, plpgsql: string) =>
-    sql.raw(`create function ${name}() returns trigger language plpgsql as $$
+    sql
+      .raw(`create function ${name}() returns trigger language plpgsql as $$
       begin
         ${plpgsql}
         return null;
-      end $$`).execute(db);
+      end $$`)
+      .execute(db);
 
   await fn(
     'document_visibility_documents_added',
@@ -418,7 +444,9 @@ export async function down(db: Kysely<any>): Promise<void> {
     ]) {
       await sql.raw(`drop trigger if exists document_visibility_${name}`).execute(db);
     }
-    for (const name of ['insert', 'delete', 'size']) await sql.raw(`drop trigger if exists tenant_document_counts_${name}`).execute(db);
+    for (const name of ['insert', 'delete', 'size'])
+      await sql.raw(`drop trigger if exists tenant_document_counts_${name}`).execute(db);
   }
-  for (const table of ['tenant_document_counts', 'document_visibility']) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ['tenant_document_counts', 'document_visibility'])
+    await db.schema.dropTable(table).ifExists().execute();
 }

@@ -49,7 +49,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('finished_at', 'bigint')
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('workflow_executions_tenant_idx').on('workflow_executions').columns(['tenant_id', 'workflow_id', 'started_at']).execute();
+  await db.schema
+    .createIndex('workflow_executions_tenant_idx')
+    .on('workflow_executions')
+    .columns(['tenant_id', 'workflow_id', 'started_at'])
+    .execute();
   await db.schema
     .createTable('workflow_node_runs')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -65,7 +69,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('completed_at', 'bigint')
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('workflow_node_runs_unique').on('workflow_node_runs').columns(['execution_id', 'node_id']).unique().execute();
+  await db.schema
+    .createIndex('workflow_node_runs_unique')
+    .on('workflow_node_runs')
+    .columns(['execution_id', 'node_id'])
+    .unique()
+    .execute();
   await db.schema
     .createTable('workflow_execution_log')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -76,7 +85,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('message', 'text', (c) => c.notNull())
     .addColumn('at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('workflow_execution_log_idx').on('workflow_execution_log').columns(['tenant_id', 'execution_id', 'at']).execute();
+  await db.schema
+    .createIndex('workflow_execution_log_idx')
+    .on('workflow_execution_log')
+    .columns(['tenant_id', 'execution_id', 'at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -8,7 +8,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('workflow_node_runs').addColumn('runner_job_id', 'text').execute();
   // `<source>:<workflow>:<event or tick>` for executions started by a trigger; unique, so a redelivered event or tick starts nothing.
   await db.schema.alterTable('workflow_executions').addColumn('trigger_key', 'text').execute();
-  await db.schema.createIndex('workflow_executions_trigger_key').on('workflow_executions').column('trigger_key').unique().execute();
+  await db.schema
+    .createIndex('workflow_executions_trigger_key')
+    .on('workflow_executions')
+    .column('trigger_key')
+    .unique()
+    .execute();
   // Schedule trigger: when the next tick is due (epoch ms), null when the workflow has none.
   await db.schema.alterTable('workflows').addColumn('next_run_at', 'bigint').execute();
 
@@ -47,8 +52,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('workflow_tasks')
     .columns(['tenant_id', 'assignee_type', 'assignee_value', 'status', 'created_at'])
     .execute();
-  await db.schema.createIndex('workflow_tasks_list_idx').on('workflow_tasks').columns(['tenant_id', 'status', 'created_at']).execute();
-  await db.schema.createIndex('workflow_tasks_execution_idx').on('workflow_tasks').columns(['tenant_id', 'execution_id']).execute();
+  await db.schema
+    .createIndex('workflow_tasks_list_idx')
+    .on('workflow_tasks')
+    .columns(['tenant_id', 'status', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('workflow_tasks_execution_idx')
+    .on('workflow_tasks')
+    .columns(['tenant_id', 'execution_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

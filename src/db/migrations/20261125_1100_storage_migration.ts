@@ -61,8 +61,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('purged_at', 'bigint')
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('storage_migrations_tenant_idx').on('storage_migrations').columns(['tenant_id', 'created_at', 'id']).execute();
-  await sql`create unique index storage_migrations_running_idx on storage_migrations (tenant_id) where status in ('pending', 'in_progress')`.execute(db);
+  await db.schema
+    .createIndex('storage_migrations_tenant_idx')
+    .on('storage_migrations')
+    .columns(['tenant_id', 'created_at', 'id'])
+    .execute();
+  await sql`create unique index storage_migrations_running_idx on storage_migrations (tenant_id) where status in ('pending', 'in_progress')`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('storage_migration_files')
@@ -97,7 +103,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('detail', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('storage_audit_tenant_idx').on('storage_audit').columns(['tenant_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('storage_audit_tenant_idx')
+    .on('storage_audit')
+    .columns(['tenant_id', 'created_at'])
+    .execute();
 
   // Which provider holds the document's bytes; null: the tenant's write provider.
   await db.schema.alterTable('documents').addColumn('storage_provider', 'text').execute();

@@ -26,7 +26,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('import_projects_tenant_idx').on('import_projects').columns(['tenant_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('import_projects_tenant_idx')
+    .on('import_projects')
+    .columns(['tenant_id', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('import_items')
@@ -55,7 +59,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addUniqueConstraint('import_items_source_key', ['tenant_id', 'project_id', 'source_file_id'])
     .execute();
-  await db.schema.createIndex('import_items_list_idx').on('import_items').columns(['tenant_id', 'project_id', 'id']).execute();
+  await db.schema
+    .createIndex('import_items_list_idx')
+    .on('import_items')
+    .columns(['tenant_id', 'project_id', 'id'])
+    .execute();
   await db.schema
     .createIndex('import_items_due_idx')
     .on('import_items')
@@ -88,7 +96,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('auto_approve', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('import_agents_project_idx').on('import_agents').columns(['tenant_id', 'project_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('import_agents_project_idx')
+    .on('import_agents')
+    .columns(['tenant_id', 'project_id', 'created_at'])
+    .execute();
 
   // Imports skip a file whose content the tenant already holds: one index lookup per file.
   await db.schema.createIndex('documents_sha256_idx').on('documents').columns(['tenant_id', 'sha256']).execute();
@@ -96,5 +108,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('documents_sha256_idx').execute();
-  for (const table of ['import_agents', 'import_folders', 'import_items', 'import_projects']) await db.schema.dropTable(table).execute();
+  for (const table of ['import_agents', 'import_folders', 'import_items', 'import_projects'])
+    await db.schema.dropTable(table).execute();
 }

@@ -17,7 +17,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addUniqueConstraint('mcp_servers_name_key', ['tenant_id', 'name_key'])
     .execute();
-  await db.schema.createIndex('mcp_servers_tenant_idx').on('mcp_servers').columns(['tenant_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('mcp_servers_tenant_idx')
+    .on('mcp_servers')
+    .columns(['tenant_id', 'created_at', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

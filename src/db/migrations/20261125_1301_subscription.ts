@@ -15,7 +15,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
   // Provider events name the subscription, not the tenant; the due-cancellation sweep reads cancel_at.
-  await db.schema.createIndex('subscriptions_provider_idx').on('subscriptions').columns(['provider_subscription_id']).execute();
+  await db.schema
+    .createIndex('subscriptions_provider_idx')
+    .on('subscriptions')
+    .columns(['provider_subscription_id'])
+    .execute();
   await db.schema.createIndex('subscriptions_cancel_idx').on('subscriptions').columns(['cancel_at']).execute();
 
   await db.schema
@@ -47,7 +51,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reference', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('tier_changes_tenant_idx').on('tier_changes').columns(['tenant_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('tier_changes_tenant_idx')
+    .on('tier_changes')
+    .columns(['tenant_id', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('billing_events')
@@ -60,5 +68,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['billing_events', 'tier_changes', 'checkouts', 'subscriptions']) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ['billing_events', 'tier_changes', 'checkouts', 'subscriptions'])
+    await db.schema.dropTable(table).ifExists().execute();
 }

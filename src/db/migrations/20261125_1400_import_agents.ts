@@ -81,16 +81,36 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('workflow_tasks')
     .columns(['tenant_id', 'assignee_type', 'assignee_value', 'status', 'created_at'])
     .execute();
-  await db.schema.createIndex('workflow_tasks_list_idx').on('workflow_tasks').columns(['tenant_id', 'status', 'created_at']).execute();
-  await db.schema.createIndex('workflow_tasks_execution_idx').on('workflow_tasks').columns(['tenant_id', 'execution_id']).execute();
-  await db.schema.createIndex('workflow_tasks_source_idx').on('workflow_tasks').columns(['tenant_id', 'source', 'source_ref']).execute();
+  await db.schema
+    .createIndex('workflow_tasks_list_idx')
+    .on('workflow_tasks')
+    .columns(['tenant_id', 'status', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('workflow_tasks_execution_idx')
+    .on('workflow_tasks')
+    .columns(['tenant_id', 'execution_id'])
+    .execute();
+  await db.schema
+    .createIndex('workflow_tasks_source_idx')
+    .on('workflow_tasks')
+    .columns(['tenant_id', 'source', 'source_ref'])
+    .execute();
 
   // An imported file is `settled` once its document finished processing (or failed, or is gone);
   // `settled_seq` numbers the settled files of a project 1, 2, 3... so batch k is seq (k-1)N+1..kN.
   await db.schema.alterTable('import_items').addColumn('settled_at', 'bigint').execute();
   await db.schema.alterTable('import_items').addColumn('settled_seq', 'integer').execute();
-  await db.schema.createIndex('import_items_document_idx').on('import_items').columns(['tenant_id', 'document_id']).execute();
-  await db.schema.createIndex('import_items_settled_idx').on('import_items').columns(['tenant_id', 'project_id', 'settled_seq']).execute();
+  await db.schema
+    .createIndex('import_items_document_idx')
+    .on('import_items')
+    .columns(['tenant_id', 'document_id'])
+    .execute();
+  await db.schema
+    .createIndex('import_items_settled_idx')
+    .on('import_items')
+    .columns(['tenant_id', 'project_id', 'settled_seq'])
+    .execute();
 
   await db.schema
     .createTable('import_agent_runs')
@@ -115,7 +135,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('finished_at', 'bigint')
     .addUniqueConstraint('import_agent_runs_scope_key', ['agent_id', 'scope'])
     .execute();
-  await db.schema.createIndex('import_agent_runs_project_idx').on('import_agent_runs').columns(['tenant_id', 'project_id', 'agent_id', 'status']).execute();
+  await db.schema
+    .createIndex('import_agent_runs_project_idx')
+    .on('import_agent_runs')
+    .columns(['tenant_id', 'project_id', 'agent_id', 'status'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -27,6 +27,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) return;
   for (let i = 1; i <= BACKGROUND_ROWS; i++) {
-    await sql`insert into search_text (search_text, rowid, body) values ('delete', ${-i}, ${BACKGROUND_TEXT})`.execute(db);
+    await sql`insert into search_text (search_text, rowid, body) values ('delete', ${-i}, ${BACKGROUND_TEXT})`.execute(
+      db,
+    );
   }
 }

@@ -8,8 +8,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('workflows').addColumn('owner', 'text').execute();
   await db.schema.alterTable('workflow_executions').addColumn('principal', 'text').execute();
   // A member's lists: their own workflows and executions, newest first.
-  await db.schema.createIndex('workflows_owner_idx').on('workflows').columns(['tenant_id', 'owner', 'created_at']).execute();
-  await db.schema.createIndex('workflow_executions_principal_idx').on('workflow_executions').columns(['tenant_id', 'principal', 'started_at']).execute();
+  await db.schema
+    .createIndex('workflows_owner_idx')
+    .on('workflows')
+    .columns(['tenant_id', 'owner', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('workflow_executions_principal_idx')
+    .on('workflow_executions')
+    .columns(['tenant_id', 'principal', 'started_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -36,5 +36,6 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`drop trigger if exists search_contents_version on document_contents`.execute(db);
     return;
   }
-  for (const event of ['insert', 'delete', 'update']) await sql.raw(`drop trigger if exists search_contents_version_${event}`).execute(db);
+  for (const event of ['insert', 'delete', 'update'])
+    await sql.raw(`drop trigger if exists search_contents_version_${event}`).execute(db);
 }

@@ -39,7 +39,9 @@ export async function up(db: Kysely<any>): Promise<void> {
         .execute();
     }
   }
-  await sql`create unique index folders_sibling_name_idx on folders (tenant_id, coalesce(parent_id, ''), name_key)`.execute(db);
+  await sql`create unique index folders_sibling_name_idx on folders (tenant_id, coalesce(parent_id, ''), name_key)`.execute(
+    db,
+  );
 }
 
 // Keys go back to lower case; cleaned names stay cleaned (the old rule accepts them).

@@ -19,16 +19,21 @@ export async function up(db: Kysely<any>): Promise<void> {
   await outbox.addColumn('server_response', 'text').execute();
   await outbox.addColumn('updated_at', 'bigint').execute();
   await db.updateTable('mail_outbox').set({ status: 'sent' }).where('sent_at', 'is not', null).execute();
-  await db.updateTable('mail_outbox').set({ category: 'security' }).where('kind', 'in', ['invitation', 'password_reset']).execute();
   await db
     .updateTable('mail_outbox')
-    .set({ updated_at: sql`coalesce(sent_at, created_at)` })
+    .set({ category: 'security' })
+    .where('kind', 'in', ['invitation', 'password_reset'])
     .execute();
+  await db.updateTable('mail_outbox').set({ updated_at: sql`coalesce(sent_at, created_at)` }).execute();
 
   // The administrator's listing (by state, newest first) and an invitation's state per user.
   await db.schema.dropIndex('mail_outbox_pending_idx').ifExists().execute();
   await db.schema.createIndex('mail_outbox_status_idx').on('mail_outbox').columns(['status', 'created_at']).execute();
-  await db.schema.createIndex('mail_outbox_user_idx').on('mail_outbox').columns(['tenant_id', 'user_id', 'kind', 'created_at']).execute();
+  await db.schema
+    .createIndex('mail_outbox_user_idx')
+    .on('mail_outbox')
+    .columns(['tenant_id', 'user_id', 'kind', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('mail_settings')
@@ -48,7 +53,16 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('mail_settings').ifExists().execute();
   await db.schema.dropIndex('mail_outbox_user_idx').ifExists().execute();
   await db.schema.dropIndex('mail_outbox_status_idx').ifExists().execute();
-  for (const column of ['updated_at', 'server_response', 'next_attempt_at', 'html_body', 'from_name', 'user_id', 'category', 'status']) {
+  for (const column of [
+    'updated_at',
+    'server_response',
+    'next_attempt_at',
+    'html_body',
+    'from_name',
+    'user_id',
+    'category',
+    'status',
+  ]) {
     await db.schema.alterTable('mail_outbox').dropColumn(column).execute();
   }
   await db.schema

@@ -17,7 +17,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
   // Training reads a tenant's most recently enriched documents as the examples without a tag.
-  await db.schema.createIndex('learned_tag_terms_tenant_idx').on('learned_tag_terms').columns(['tenant_id', 'updated_at']).execute();
+  await db.schema
+    .createIndex('learned_tag_terms_tenant_idx')
+    .on('learned_tag_terms')
+    .columns(['tenant_id', 'updated_at'])
+    .execute();
   await db.schema
     .createTable('learned_tag_models')
     .addColumn('tenant_id', 'text', (c) => c.primaryKey())
@@ -34,8 +38,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('task_id', 'text')
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('document_ai_reviews_tenant_idx').on('document_ai_reviews').columns(['tenant_id', 'document_id']).execute();
-  await db.schema.alterTable('tenants').addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+  await db.schema
+    .createIndex('document_ai_reviews_tenant_idx')
+    .on('document_ai_reviews')
+    .columns(['tenant_id', 'document_id'])
+    .execute();
+  await db.schema
+    .alterTable('tenants')
+    .addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}'))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -18,7 +18,9 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     if (!(await createTrigramExtension(db))) return;
-    await sql`create index documents_filename_trgm_idx on documents using gin (lower(filename) gin_trgm_ops)`.execute(db);
+    await sql`create index documents_filename_trgm_idx on documents using gin (lower(filename) gin_trgm_ops)`.execute(
+      db,
+    );
     return;
   }
   await sql`create table document_name_rows (
@@ -27,11 +29,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     document_id text not null unique
   )`.execute(db);
   await sql`create view document_name_text as
-    select r.id as id, d.filename as name from document_name_rows r join documents d on d.id = r.document_id`.execute(db);
+    select r.id as id, d.filename as name from document_name_rows r join documents d on d.id = r.document_id`.execute(
+    db,
+  );
   await sql`create virtual table document_names using fts5(
     name, content='document_name_text', content_rowid='id', tokenize='trigram case_sensitive 0'
   )`.execute(db);
-  await sql`insert into document_name_rows (tenant_id, document_id) select tenant_id, id from documents order by tenant_id, id`.execute(db);
+  await sql`insert into document_name_rows (tenant_id, document_id) select tenant_id, id from documents order by tenant_id, id`.execute(
+    db,
+  );
   await sql`insert into document_names (document_names) values ('rebuild')`.execute(db);
 
   await sql`create trigger document_names_insert after insert on documents begin
@@ -73,7 +79,8 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`drop index if exists documents_filename_trgm_idx`.execute(db);
     return;
   }
-  for (const name of ['insert', 'rename', 'delete']) await sql.raw(`drop trigger if exists document_names_${name}`).execute(db);
+  for (const name of ['insert', 'rename', 'delete'])
+    await sql.raw(`drop trigger if exists document_names_${name}`).execute(db);
   await sql`drop table if exists document_names`.execute(db);
   await sql`drop view if exists document_name_text`.execute(db);
   await sql`drop table if exists document_name_rows`.execute(db);

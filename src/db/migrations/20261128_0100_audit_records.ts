@@ -27,10 +27,26 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('request_id', 'text')
     .addColumn('details', 'text')
     .execute();
-  await db.schema.createIndex('audit_records_tenant_at').on('audit_records').columns(['tenant_id', 'at', 'id']).execute();
-  await db.schema.createIndex('audit_records_tenant_actor_at').on('audit_records').columns(['tenant_id', 'actor_id', 'at', 'id']).execute();
-  await db.schema.createIndex('audit_records_tenant_target_at').on('audit_records').columns(['tenant_id', 'target_id', 'at', 'id']).execute();
-  await db.schema.createIndex('audit_records_tenant_action_at').on('audit_records').columns(['tenant_id', 'action', 'at', 'id']).execute();
+  await db.schema
+    .createIndex('audit_records_tenant_at')
+    .on('audit_records')
+    .columns(['tenant_id', 'at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('audit_records_tenant_actor_at')
+    .on('audit_records')
+    .columns(['tenant_id', 'actor_id', 'at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('audit_records_tenant_target_at')
+    .on('audit_records')
+    .columns(['tenant_id', 'target_id', 'at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('audit_records_tenant_action_at')
+    .on('audit_records')
+    .columns(['tenant_id', 'action', 'at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('audit_tenant_deletions')

@@ -28,7 +28,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('document_versions_number_idx').unique().on('document_versions').columns(['tenant_id', 'document_id', 'number']).execute();
+  await db.schema
+    .createIndex('document_versions_number_idx')
+    .unique()
+    .on('document_versions')
+    .columns(['tenant_id', 'document_id', 'number'])
+    .execute();
 
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql
@@ -43,7 +48,11 @@ export async function up(db: Kysely<any>): Promise<void> {
         return null;
       end $$`)
       .execute(db);
-    await sql.raw('create trigger document_versions_bytes after insert or delete or update of is_current, file_size on document_versions for each row execute function document_versions_bytes()').execute(db);
+    await sql
+      .raw(
+        'create trigger document_versions_bytes after insert or delete or update of is_current, file_size on document_versions for each row execute function document_versions_bytes()',
+      )
+      .execute(db);
     return;
   }
   await sql

@@ -25,7 +25,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('finished_at', 'bigint')
     .addColumn('expires_at', 'bigint')
     .execute();
-  await db.schema.createIndex('tenant_exports_tenant_idx').on('tenant_exports').columns(['tenant_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('tenant_exports_tenant_idx')
+    .on('tenant_exports')
+    .columns(['tenant_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('tenant_exports_expiry_idx').on('tenant_exports').columns(['expires_at']).execute();
 }
 

@@ -32,7 +32,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('run_held', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('run_error', 'text')
     .execute();
-  await db.schema.createIndex('retention_rules_tenant_idx').on('retention_rules').columns(['tenant_id', 'id']).execute();
+  await db.schema
+    .createIndex('retention_rules_tenant_idx')
+    .on('retention_rules')
+    .columns(['tenant_id', 'id'])
+    .execute();
   await db.schema.createIndex('retention_rules_folder_idx').on('retention_rules').columns(['folder_id']).execute();
 
   await db.schema
@@ -45,8 +49,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('retention_reviews_pk', ['rule_id', 'document_id'])
     .execute();
-  await db.schema.createIndex('retention_reviews_tenant_idx').on('retention_reviews').columns(['tenant_id', 'task_id']).execute();
-  await db.schema.createIndex('retention_reviews_document_idx').on('retention_reviews').columns(['document_id']).execute();
+  await db.schema
+    .createIndex('retention_reviews_tenant_idx')
+    .on('retention_reviews')
+    .columns(['tenant_id', 'task_id'])
+    .execute();
+  await db.schema
+    .createIndex('retention_reviews_document_idx')
+    .on('retention_reviews')
+    .columns(['document_id'])
+    .execute();
 
   await db.schema
     .createTable('legal_holds')
@@ -70,7 +82,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('legal_hold_items_pk', ['hold_id', 'target_type', 'target_id'])
     .execute();
   // The guard's lookup: does an active hold name any of these documents or folders?
-  await db.schema.createIndex('legal_hold_items_target_idx').on('legal_hold_items').columns(['tenant_id', 'target_id']).execute();
+  await db.schema
+    .createIndex('legal_hold_items_target_idx')
+    .on('legal_hold_items')
+    .columns(['tenant_id', 'target_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

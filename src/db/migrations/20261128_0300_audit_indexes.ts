@@ -23,7 +23,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('audit_records_tenant_target_at').on('audit_records').columns(['tenant_id', 'target_id', 'at', 'id']).execute();
+  await db.schema
+    .createIndex('audit_records_tenant_target_at')
+    .on('audit_records')
+    .columns(['tenant_id', 'target_id', 'at', 'id'])
+    .execute();
   await db.schema.dropIndex('audit_records_tenant_target_type_at').ifExists().execute();
   await db.schema.dropIndex('audit_records_tenant_actor_action_at').ifExists().execute();
 }

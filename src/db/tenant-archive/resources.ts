@@ -74,7 +74,8 @@ export const NOT_PORTABLE: Readonly<Record<string, string>> = {
   import_projects: 'Google Drive import projects hold credentials of this service',
   webhook_deliveries: 'delivery attempts are this service’s history with the receivers',
   subscriptions: 'billing (subscription, checkouts, tier history, AI credit charges) stays with the service that bills',
-  events: 'the event log and the job queue are this service’s (with them, who added or restored which document version when: the versions themselves are carried)',
+  events:
+    'the event log and the job queue are this service’s (with them, who added or restored which document version when: the versions themselves are carried)',
 };
 
 /** The ids of a tenant's rows: every `id` column of the archive's tables (UUIDv7), remapped when taken. */

@@ -17,7 +17,8 @@ export function encodeValue(value: unknown): unknown {
 
 /** The reverse of encodeValue. */
 export function decodeValue(value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && '$b64' in value) return Buffer.from(String((value as { $b64: string }).$b64), 'base64');
+  if (value !== null && typeof value === 'object' && '$b64' in value)
+    return Buffer.from(String((value as { $b64: string }).$b64), 'base64');
   return value;
 }
 
@@ -25,12 +26,20 @@ export function decodeValue(value: unknown): unknown {
  * A tenant's rows of one table, in key order, `batchSize` at a time (keyset pagination: memory
  * stays one batch whatever the table's size). Both dialects compare row values `(a, b) > (x, y)`.
  */
-export async function* tenantRows(db: Executor, resource: ArchiveResource, tenantId: string, batchSize = 500): AsyncGenerator<ArchiveRow[]> {
+export async function* tenantRows(
+  db: Executor,
+  resource: ArchiveResource,
+  tenantId: string,
+  batchSize = 500,
+): AsyncGenerator<ArchiveRow[]> {
   const keys = resource.key.map((k) => sql.ref(k));
   let after: unknown[] | null = null;
   for (;;) {
     const past: RawBuilder<unknown> = after === null ? sql`` : sql`and (${sql.join(keys)}) > (${sql.join(after)})`;
-    const result: { rows: ArchiveRow[] } = await sql<ArchiveRow>`select * from ${sql.table(resource.table)} where tenant_id = ${tenantId} ${past} order by ${sql.join(keys)} limit ${batchSize}`.execute(db);
+    const result: { rows: ArchiveRow[] } =
+      await sql<ArchiveRow>`select * from ${sql.table(resource.table)} where tenant_id = ${tenantId} ${past} order by ${sql.join(keys)} limit ${batchSize}`.execute(
+        db,
+      );
     const rows = result.rows;
     if (rows.length === 0) return;
     yield rows;
@@ -45,7 +54,9 @@ export async function takenIds(db: Executor, table: string, ids: readonly string
   const taken: string[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     const slice = ids.slice(i, i + 500);
-    const { rows } = await sql<{ id: string }>`select id from ${sql.table(table)} where id in (${sql.join(slice)})`.execute(db);
+    const { rows } = await sql<{
+      id: string;
+    }>`select id from ${sql.table(table)} where id in (${sql.join(slice)})`.execute(db);
     for (const r of rows) taken.push(r.id);
   }
   return taken;
@@ -54,15 +65,27 @@ export async function takenIds(db: Executor, table: string, ids: readonly string
 /** The columns `table` has in this database (an archive from an older or newer schema may differ). */
 export async function tableColumns(db: Executor, dialect: 'sqlite' | 'postgres', table: string): Promise<Set<string>> {
   if (dialect === 'sqlite') {
-    const { rows } = await sql<{ name: string; hidden: number }>`select name, hidden from pragma_table_xinfo(${table})`.execute(db);
+    const { rows } = await sql<{
+      name: string;
+      hidden: number;
+    }>`select name, hidden from pragma_table_xinfo(${table})`.execute(db);
     return new Set(rows.filter((r) => r.hidden === 0).map((r) => r.name));
   }
-  const { rows } = await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table} and is_generated = 'NEVER'`.execute(db);
+  const { rows } = await sql<{
+    name: string;
+  }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table} and is_generated = 'NEVER'`.execute(
+    db,
+  );
   return new Set(rows.map((r) => r.name));
 }
 
 /** Inserts rows (all with the same columns) in statements of at most ~8,000 parameters. */
-export async function insertRows(db: Executor, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+export async function insertRows(
+  db: Executor,
+  table: string,
+  columns: readonly string[],
+  rows: readonly unknown[][],
+): Promise<void> {
   if (rows.length === 0) return;
   const perStatement = Math.max(1, Math.floor(8_000 / columns.length));
   const cols = sql.join(columns.map((c) => sql.ref(c)));
@@ -74,13 +97,18 @@ export async function insertRows(db: Executor, table: string, columns: readonly 
 
 /** The live tenant row, as the archive's `tenant.json` carries it. */
 export async function tenantRow(db: Executor, tenantId: string): Promise<ArchiveRow | null> {
-  const { rows } = await sql<ArchiveRow>`select * from ${sql.table('tenants')} where id = ${tenantId} and sandbox_of is null`.execute(db);
+  const { rows } =
+    await sql<ArchiveRow>`select * from ${sql.table('tenants')} where id = ${tenantId} and sandbox_of is null`.execute(
+      db,
+    );
   return rows[0] ?? null;
 }
 
 /** Whether a tenant id or subdomain is free on this service. */
 export async function tenantTaken(db: Executor, field: 'id' | 'subdomain', value: string): Promise<boolean> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table('tenants')} where ${sql.ref(field)} = ${value}`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*) as n from ${sql.table('tenants')} where ${sql.ref(field)} = ${value}`.execute(db);
   return Number(rows[0]?.n ?? 0) > 0;
 }
 
@@ -88,8 +116,28 @@ export async function tenantTaken(db: Executor, field: 'id' | 'subdomain', value
  * Creates the imported tenant and its sandbox twin (empty: sandbox data is not exported), as
  * identity's tenant creation does (tenants.service.ts `create`).
  */
-export async function insertTenant(db: Executor, tenant: { id: string; twinId: string; name: string; subdomain: string; tier: string; corsOrigins: string; settings: string; now: number }): Promise<void> {
-  const base = { name: tenant.name, tier: tenant.tier, status: 'active', cors_origins: tenant.corsOrigins, settings: tenant.settings, created_at: tenant.now, updated_at: tenant.now };
+export async function insertTenant(
+  db: Executor,
+  tenant: {
+    id: string;
+    twinId: string;
+    name: string;
+    subdomain: string;
+    tier: string;
+    corsOrigins: string;
+    settings: string;
+    now: number;
+  },
+): Promise<void> {
+  const base = {
+    name: tenant.name,
+    tier: tenant.tier,
+    status: 'active',
+    cors_origins: tenant.corsOrigins,
+    settings: tenant.settings,
+    created_at: tenant.now,
+    updated_at: tenant.now,
+  };
   for (const row of [
     { ...base, id: tenant.id, subdomain: tenant.subdomain, sandbox_of: null },
     { ...base, id: tenant.twinId, subdomain: `${tenant.subdomain}.sandbox`, sandbox_of: tenant.id, cors_origins: '[]' },
@@ -110,9 +158,23 @@ export interface ArchiveFile {
 
 /** Every document's blob keys of a tenant, in id order (10,000 documents: ~2 MB of memory). */
 export async function tenantArchiveFiles(db: Executor, tenantId: string): Promise<ArchiveFile[]> {
-  const { rows } = await sql<{ id: string; file_size: number; sha256: string; storage_key: string; thumbnail_key: string | null }>`
-    select id, file_size, sha256, storage_key, thumbnail_key from ${sql.table('documents')} where tenant_id = ${tenantId} order by id`.execute(db);
-  return rows.map((r) => ({ id: r.id, fileSize: Number(r.file_size), sha256: r.sha256, storageKey: r.storage_key, thumbnailKey: r.thumbnail_key }));
+  const { rows } = await sql<{
+    id: string;
+    file_size: number;
+    sha256: string;
+    storage_key: string;
+    thumbnail_key: string | null;
+  }>`
+    select id, file_size, sha256, storage_key, thumbnail_key from ${sql.table('documents')} where tenant_id = ${tenantId} order by id`.execute(
+    db,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    fileSize: Number(r.file_size),
+    sha256: r.sha256,
+    storageKey: r.storage_key,
+    thumbnailKey: r.thumbnail_key,
+  }));
 }
 
 /** An earlier version's bytes as an export needs them (docs/versions.md). */
@@ -136,14 +198,21 @@ export async function tenantArchiveVersionFiles(db: Executor, tenantId: string):
 }
 
 /** The tenant's API keys by name and prefix (listed as not portable; the secret is never read). */
-export async function apiKeysOf(db: Executor, tenantId: string): Promise<{ name: string; prefix: string; environment: string }[]> {
+export async function apiKeysOf(
+  db: Executor,
+  tenantId: string,
+): Promise<{ name: string; prefix: string; environment: string }[]> {
   const { rows } = await sql<{ name: string; prefix: string; environment: string }>`
-    select name, prefix, environment from ${sql.table('api_keys')} where tenant_id = ${tenantId} and revoked_at is null order by created_at, id`.execute(db);
+    select name, prefix, environment from ${sql.table('api_keys')} where tenant_id = ${tenantId} and revoked_at is null order by created_at, id`.execute(
+    db,
+  );
   return rows.map((r) => ({ name: r.name, prefix: r.prefix, environment: r.environment }));
 }
 
 /** The newest migration this database ran: the schema an archive's rows follow. */
 export async function latestMigration(db: Executor): Promise<string> {
-  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(db);
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(
+    db,
+  );
   return rows[0]?.name ?? '';
 }

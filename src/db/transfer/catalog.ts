@@ -25,7 +25,12 @@ export interface TableInfo {
  * its own run), the transfer's state, and the live-process leases (they belong to the source's
  * processes, not to the data).
  */
-export const NOT_DATA = new Set(['kysely_migration', 'kysely_migration_lock', 'service_instances', 'dms_transfer_state']);
+export const NOT_DATA = new Set([
+  'kysely_migration',
+  'kysely_migration_lock',
+  'service_instances',
+  'dms_transfer_state',
+]);
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 export const quoteIdent = q;
@@ -36,8 +41,18 @@ export function sqliteTables(raw: DatabaseSync): TableInfo[] {
   const tables: TableInfo[] = [];
   for (const t of list) {
     if (t.schema !== 'main' || t.type !== 'table' || t.name.startsWith('sqlite_')) continue;
-    const cols = raw.prepare(`pragma table_xinfo(${q(t.name)})`).all() as { name: string; type: string; pk: number; hidden: number }[];
-    const ddl = (raw.prepare(`select sql from sqlite_master where type = 'table' and name = ?`).get(t.name) as { sql: string } | undefined)?.sql ?? '';
+    const cols = raw.prepare(`pragma table_xinfo(${q(t.name)})`).all() as {
+      name: string;
+      type: string;
+      pk: number;
+      hidden: number;
+    }[];
+    const ddl =
+      (
+        raw.prepare(`select sql from sqlite_master where type = 'table' and name = ?`).get(t.name) as
+          | { sql: string }
+          | undefined
+      )?.sql ?? '';
     const autoincrement = /\bautoincrement\b/i.test(ddl);
     const keys = cols.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
     const fks = raw.prepare(`pragma foreign_key_list(${q(t.name)})`).all() as { table: string }[];
@@ -46,7 +61,12 @@ export function sqliteTables(raw: DatabaseSync): TableInfo[] {
       // hidden 2/3: generated columns, computed by the target itself.
       columns: cols
         .filter((c) => c.hidden === 0)
-        .map((c) => ({ name: c.name, type: c.type.toLowerCase(), identityAlways: false, sequenced: autoincrement && keys.length === 1 && keys[0]!.name === c.name })),
+        .map((c) => ({
+          name: c.name,
+          type: c.type.toLowerCase(),
+          identityAlways: false,
+          sequenced: autoincrement && keys.length === 1 && keys[0]!.name === c.name,
+        })),
       primaryKey: keys.map((c) => c.name),
       references: [...new Set(fks.map((f) => f.table))],
     });
@@ -56,7 +76,14 @@ export function sqliteTables(raw: DatabaseSync): TableInfo[] {
 
 /** Base tables of the connection's schema on PostgreSQL, with identity/serial columns and foreign keys. */
 export async function postgresTables(client: pg.ClientBase | pg.Pool): Promise<TableInfo[]> {
-  const { rows: cols } = await client.query<{ table_name: string; column_name: string; type: string; identity: string; serial: boolean; generated: boolean }>(`
+  const { rows: cols } = await client.query<{
+    table_name: string;
+    column_name: string;
+    type: string;
+    identity: string;
+    serial: boolean;
+    generated: boolean;
+  }>(`
     select c.relname as table_name, a.attname as column_name, format_type(a.atttypid, a.atttypmod) as type,
            a.attidentity as identity, coalesce(pg_get_expr(d.adbin, d.adrelid) like 'nextval(%', false) as serial,
            a.attgenerated <> '' as generated
@@ -90,7 +117,12 @@ export async function postgresTables(client: pg.ClientBase | pg.Pool): Promise<T
       byName.set(c.table_name, t);
     }
     if (c.generated) continue;
-    t.columns.push({ name: c.column_name, type: c.type.toLowerCase(), identityAlways: c.identity === 'a', sequenced: c.identity !== '' || c.serial });
+    t.columns.push({
+      name: c.column_name,
+      type: c.type.toLowerCase(),
+      identityAlways: c.identity === 'a',
+      sequenced: c.identity !== '' || c.serial,
+    });
   }
   for (const k of keys) byName.get(k.table_name)?.primaryKey.push(k.column_name);
   for (const f of fks) {

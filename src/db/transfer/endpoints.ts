@@ -14,9 +14,19 @@ export interface Endpoint {
   tables(): Promise<TableInfo[]>;
   count(table: string): Promise<number>;
   /** Up to `limit` rows after `after` (a primary-key tuple; null: from the start), in key order. */
-  readAfter(table: TableInfo, columns: readonly string[], after: readonly unknown[] | null, limit: number): Promise<Row[]>;
+  readAfter(
+    table: TableInfo,
+    columns: readonly string[],
+    after: readonly unknown[] | null,
+    limit: number,
+  ): Promise<Row[]>;
   /** Inserts the rows (already converted for this dialect) and records `state` in the same transaction. */
-  writeBatch(table: string, columns: readonly ColumnInfo[], rows: readonly unknown[][], state: Record<string, string>): Promise<void>;
+  writeBatch(
+    table: string,
+    columns: readonly ColumnInfo[],
+    rows: readonly unknown[][],
+    state: Record<string, string>,
+  ): Promise<void>;
   readState(): Promise<Map<string, string> | null>;
   createState(): Promise<void>;
   writeState(entries: Record<string, string>): Promise<void>;
@@ -25,7 +35,8 @@ export interface Endpoint {
   close(): Promise<void>;
 }
 
-const keyPredicate = (pk: readonly string[], placeholders: readonly string[]) => `(${pk.map(q).join(', ')}) > (${placeholders.join(', ')})`;
+const keyPredicate = (pk: readonly string[], placeholders: readonly string[]) =>
+  `(${pk.map(q).join(', ')}) > (${placeholders.join(', ')})`;
 
 /** SQLite through node:sqlite directly: the fastest path, with statements prepared once per table. */
 export class SqliteEndpoint implements Endpoint {
@@ -58,13 +69,25 @@ export class SqliteEndpoint implements Endpoint {
   }
 
   async readAfter(table: TableInfo, columns: readonly string[], after: readonly unknown[] | null, limit: number) {
-    const where = after ? `where ${keyPredicate(table.primaryKey, table.primaryKey.map(() => '?'))}` : '';
+    const where = after
+      ? `where ${keyPredicate(
+          table.primaryKey,
+          table.primaryKey.map(() => '?'),
+        )}`
+      : '';
     const text = `select ${columns.map(q).join(', ')} from ${q(table.name)} ${where} order by ${table.primaryKey.map(q).join(', ')} limit ${limit}`;
     return this.prepare(text).all(...((after ?? []) as SQLInputValue[])) as Row[];
   }
 
-  async writeBatch(table: string, columns: readonly ColumnInfo[], rows: readonly unknown[][], state: Record<string, string>) {
-    const insert = this.prepare(`insert into ${q(table)} (${columns.map((c) => q(c.name)).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+  async writeBatch(
+    table: string,
+    columns: readonly ColumnInfo[],
+    rows: readonly unknown[][],
+    state: Record<string, string>,
+  ) {
+    const insert = this.prepare(
+      `insert into ${q(table)} (${columns.map((c) => q(c.name)).join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+    );
     this.raw.exec('begin immediate');
     try {
       for (const row of rows) insert.run(...(row as SQLInputValue[]));
@@ -77,7 +100,9 @@ export class SqliteEndpoint implements Endpoint {
   }
 
   private putState(entries: Record<string, string>) {
-    const put = this.prepare(`insert into ${STATE_TABLE} (name, value) values (?, ?) on conflict (name) do update set value = excluded.value`);
+    const put = this.prepare(
+      `insert into ${STATE_TABLE} (name, value) values (?, ?) on conflict (name) do update set value = excluded.value`,
+    );
     for (const [name, value] of Object.entries(entries)) put.run(name, value);
   }
 
@@ -113,7 +138,10 @@ export class SqliteEndpoint implements Endpoint {
 
   /** name and CREATE statement of every trigger. */
   triggers(): { name: string; sql: string }[] {
-    return this.raw.prepare(`select name, sql from sqlite_master where type = 'trigger' order by name`).all() as { name: string; sql: string }[];
+    return this.raw.prepare(`select name, sql from sqlite_master where type = 'trigger' order by name`).all() as {
+      name: string;
+      sql: string;
+    }[];
   }
 
   async close() {
@@ -143,13 +171,23 @@ export class PostgresEndpoint implements Endpoint {
   }
 
   async readAfter(table: TableInfo, columns: readonly string[], after: readonly unknown[] | null, limit: number) {
-    const where = after ? `where ${keyPredicate(table.primaryKey, table.primaryKey.map((_, i) => `$${i + 1}`))}` : '';
+    const where = after
+      ? `where ${keyPredicate(
+          table.primaryKey,
+          table.primaryKey.map((_, i) => `$${i + 1}`),
+        )}`
+      : '';
     const text = `select ${columns.map(q).join(', ')} from ${q(table.name)} ${where} order by ${table.primaryKey.map(q).join(', ')} limit ${limit}`;
     const { rows } = await this.pool.query<Row>(text, after ? [...after] : []);
     return rows;
   }
 
-  async writeBatch(table: string, columns: readonly ColumnInfo[], rows: readonly unknown[][], state: Record<string, string>) {
+  async writeBatch(
+    table: string,
+    columns: readonly ColumnInfo[],
+    rows: readonly unknown[][],
+    state: Record<string, string>,
+  ) {
     const override = columns.some((c) => c.identityAlways) ? ' overriding system value' : '';
     const names = columns.map((c) => q(c.name)).join(', ');
     let text: string;
@@ -188,7 +226,10 @@ export class PostgresEndpoint implements Endpoint {
   }
 
   async readState() {
-    const { rows: exists } = await this.pool.query(`select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and c.relname = $1`, [STATE_TABLE]);
+    const { rows: exists } = await this.pool.query(
+      `select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and c.relname = $1`,
+      [STATE_TABLE],
+    );
     if (exists.length === 0) return null;
     const { rows } = await this.pool.query<{ name: string; value: string }>(`select name, value from ${STATE_TABLE}`);
     return new Map(rows.map((r) => [r.name, r.value]));

@@ -57,12 +57,20 @@ const hex = (n: bigint) => n.toString(16).padStart(16, '0');
 function duration(ms: number): string {
   if (!Number.isFinite(ms)) return '?';
   const s = Math.round(ms / 1000);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m` : s >= 60 ? `${Math.floor(s / 60)}m${s % 60}s` : `${s}s`;
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${s % 60}s`
+      : `${s}s`;
 }
 
 /** Runs `work` over the items, at most `limit` at a time, in the items' order. */
 /** The first failure stops every lane at its next item (or batch: `stopped()`), and is thrown once all have stopped. */
-async function inParallel<T>(items: readonly T[], limit: number, work: (item: T, stopped: () => boolean) => Promise<void>): Promise<void> {
+async function inParallel<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, stopped: () => boolean) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failed = false;
   const stopped = () => failed;
@@ -88,25 +96,41 @@ function plan(sourceTables: TableInfo[], targetTables: TableInfo[]): PlannedTabl
   for (const source of dependencyOrder(sourceTables)) {
     if (NOT_DATA.has(source.name) || DERIVED_TABLES[source.name]) continue;
     const target = targets.get(source.name);
-    if (!target) throw new TransferRefused(`table ${source.name} is in the source but not in the migrated target: are both on the same version of the service?`);
+    if (!target)
+      throw new TransferRefused(
+        `table ${source.name} is in the source but not in the migrated target: are both on the same version of the service?`,
+      );
     const names = new Set(target.columns.map((c) => c.name));
     const missing = source.columns.filter((c) => !names.has(c.name)).map((c) => c.name);
     const extra = target.columns.filter((c) => !source.columns.some((s) => s.name === c.name)).map((c) => c.name);
     if (missing.length > 0 || extra.length > 0) {
-      throw new TransferRefused(`table ${source.name} differs between source and target (only in source: ${missing.join(', ') || '-'}; only in target: ${extra.join(', ') || '-'})`);
+      throw new TransferRefused(
+        `table ${source.name} differs between source and target (only in source: ${missing.join(', ') || '-'}; only in target: ${extra.join(', ') || '-'})`,
+      );
     }
-    if (source.primaryKey.length === 0) throw new TransferRefused(`table ${source.name} has no primary key: it cannot be copied in resumable batches`);
-    planned.push({ source, target, columns: source.columns.map((c) => target.columns.find((t) => t.name === c.name)!) });
+    if (source.primaryKey.length === 0)
+      throw new TransferRefused(`table ${source.name} has no primary key: it cannot be copied in resumable batches`);
+    planned.push({
+      source,
+      target,
+      columns: source.columns.map((c) => target.columns.find((t) => t.name === c.name)!),
+    });
   }
   return planned;
 }
 
 /** Makes the target accept rows in any order without firing the service's triggers (idempotent: re-run on resume). */
-async function relaxTarget(target: Endpoint, tables: PlannedTable[], meta: Meta, save: () => Promise<void>): Promise<void> {
+async function relaxTarget(
+  target: Endpoint,
+  tables: PlannedTable[],
+  meta: Meta,
+  save: () => Promise<void>,
+): Promise<void> {
   if (target instanceof PostgresEndpoint) {
     meta.foreignKeys ??= await target.foreignKeys();
     await save(); // saved before anything is dropped: a crash in between must not lose a definition
-    for (const fk of meta.foreignKeys) await target.exec(`alter table ${q(fk.table)} drop constraint if exists ${q(fk.name)}`);
+    for (const fk of meta.foreignKeys)
+      await target.exec(`alter table ${q(fk.table)} drop constraint if exists ${q(fk.name)}`);
     for (const t of tables) await target.exec(`alter table ${q(t.target.name)} disable trigger user`);
   } else if (target instanceof SqliteEndpoint) {
     meta.triggers ??= target.triggers();
@@ -121,13 +145,17 @@ async function restoreTarget(target: Endpoint, tables: PlannedTable[], meta: Met
     for (const t of tables) await target.exec(`alter table ${q(t.target.name)} enable trigger user`);
     const present = new Set((await target.foreignKeys()).map((f) => `${f.table}.${f.name}`));
     for (const fk of meta.foreignKeys ?? []) {
-      if (!present.has(`${fk.table}.${fk.name}`)) await target.exec(`alter table ${q(fk.table)} add constraint ${q(fk.name)} ${fk.definition}`);
+      if (!present.has(`${fk.table}.${fk.name}`))
+        await target.exec(`alter table ${q(fk.table)} add constraint ${q(fk.name)} ${fk.definition}`);
     }
   } else if (target instanceof SqliteEndpoint) {
     const present = new Set(target.triggers().map((t) => t.name));
     for (const t of meta.triggers ?? []) if (!present.has(t.name)) await target.exec(t.sql);
     const broken = target.foreignKeyViolations();
-    if (broken.length > 0) throw new TransferRefused(`the copy breaks ${broken.length} foreign key(s), first in ${broken[0]!.table} -> ${broken[0]!.parent}`);
+    if (broken.length > 0)
+      throw new TransferRefused(
+        `the copy breaks ${broken.length} foreign key(s), first in ${broken[0]!.table} -> ${broken[0]!.parent}`,
+      );
   }
 }
 
@@ -144,7 +172,11 @@ async function resetSequences(target: Endpoint, tables: PlannedTable[]): Promise
 }
 
 /** The row count and checksum of a table as the target holds it (a full read, in key order). */
-async function targetChecksum(target: Endpoint, t: PlannedTable, batchSize: number): Promise<{ rows: number; sum: bigint }> {
+async function targetChecksum(
+  target: Endpoint,
+  t: PlannedTable,
+  batchSize: number,
+): Promise<{ rows: number; sum: bigint }> {
   const names = t.columns.map((c) => c.name);
   const keyIndex = t.target.primaryKey.map((k) => names.indexOf(k));
   let after: unknown[] | null = null;
@@ -152,7 +184,14 @@ async function targetChecksum(target: Endpoint, t: PlannedTable, batchSize: numb
   let sum = 0n;
   for (;;) {
     const batch = await target.readAfter(t.target, names, after, batchSize);
-    for (const row of batch) sum = addDigest(sum, rowDigest(names.map((n) => row[n]), t.columns));
+    for (const row of batch)
+      sum = addDigest(
+        sum,
+        rowDigest(
+          names.map((n) => row[n]),
+          t.columns,
+        ),
+      );
     rows += batch.length;
     if (batch.length < batchSize) return { rows, sum };
     const last = batch[batch.length - 1]!;
@@ -166,7 +205,11 @@ async function targetChecksum(target: Endpoint, t: PlannedTable, batchSize: numb
  * point resumes where it stopped; then verifies counts and checksums, restores the target's
  * triggers and foreign keys, rebuilds the dialect's derived indexes and resets sequences.
  */
-export async function transferTables(source: Endpoint, target: Endpoint, options: TransferOptions): Promise<TableReport[]> {
+export async function transferTables(
+  source: Endpoint,
+  target: Endpoint,
+  options: TransferOptions,
+): Promise<TableReport[]> {
   const batchSize = options.batchSize ?? 2_000;
   const progress = options.progress ?? (() => {});
   const now = options.now ?? Date.now;
@@ -177,7 +220,10 @@ export async function transferTables(source: Endpoint, target: Endpoint, options
   if (stateRows === null) {
     for (const t of tables) {
       const n = await target.count(t.target.name);
-      if (n > 0) throw new TransferRefused(`the target is not empty: table ${t.target.name} has ${n} row(s); transfer into a new, empty database`);
+      if (n > 0)
+        throw new TransferRefused(
+          `the target is not empty: table ${t.target.name} has ${n} row(s); transfer into a new, empty database`,
+        );
     }
     await target.createState();
     meta = { source: options.sourceName };
@@ -189,7 +235,9 @@ export async function transferTables(source: Endpoint, target: Endpoint, options
   } else {
     meta = JSON.parse(stateRows.get('meta')!) as Meta;
     if (meta.source !== options.sourceName) {
-      throw new TransferRefused(`the target holds an unfinished transfer from another source (${meta.source ?? 'unknown'}); use a new, empty database`);
+      throw new TransferRefused(
+        `the target holds an unfinished transfer from another source (${meta.source ?? 'unknown'}); use a new, empty database`,
+      );
     }
     progress(`resuming the transfer from ${meta.source}`);
   }
@@ -201,10 +249,15 @@ export async function transferTables(source: Endpoint, target: Endpoint, options
   const states = new Map<string, TableState>();
   for (const t of tables) {
     const saved = stateRows.get(`table:${t.source.name}`);
-    states.set(t.source.name, saved ? (JSON.parse(saved) as TableState) : { lastKey: null, rows: 0, sum: '0', done: false });
+    states.set(
+      t.source.name,
+      saved ? (JSON.parse(saved) as TableState) : { lastKey: null, rows: 0, sum: '0', done: false },
+    );
   }
   const copiedBefore = [...states.values()].reduce((a, s) => a + s.rows, 0);
-  progress(`copying ${tables.length} tables, ${grandTotal} rows${copiedBefore > 0 ? ` (${copiedBefore} already copied)` : ''}`);
+  progress(
+    `copying ${tables.length} tables, ${grandTotal} rows${copiedBefore > 0 ? ` (${copiedBefore} already copied)` : ''}`,
+  );
   let copiedNow = 0;
   const started = now();
   let lastReport = 0;
@@ -216,7 +269,9 @@ export async function transferTables(source: Endpoint, target: Endpoint, options
     lastReport = at;
     const rate = copiedNow / Math.max(1, at - started);
     const left = grandTotal - copiedBefore - copiedNow;
-    progress(`${table}: ${state.rows}/${totals.get(table)} rows; all tables ${copiedBefore + copiedNow}/${grandTotal} (${Math.round(rate * 1000)} rows/s, ETA ${duration(left > 0 ? left / rate : 0)})`);
+    progress(
+      `${table}: ${state.rows}/${totals.get(table)} rows; all tables ${copiedBefore + copiedNow}/${grandTotal} (${Math.round(rate * 1000)} rows/s, ETA ${duration(left > 0 ? left / rate : 0)})`,
+    );
   };
 
   /**
@@ -247,10 +302,12 @@ export async function transferTables(source: Endpoint, target: Endpoint, options
         state.done = batch.length < batchSize;
         if (last) state.lastKey = t.source.primaryKey.map((k) => last[k]);
         const snapshot = { ...state };
-        writing = target.writeBatch(t.target.name, t.columns, rows, { [`table:${t.source.name}`]: JSON.stringify(snapshot) }).then(() => {
-          copiedNow += rows.length;
-          report(t.source.name, snapshot);
-        });
+        writing = target
+          .writeBatch(t.target.name, t.columns, rows, { [`table:${t.source.name}`]: JSON.stringify(snapshot) })
+          .then(() => {
+            copiedNow += rows.length;
+            report(t.source.name, snapshot);
+          });
       }
       await writing;
     } finally {
@@ -273,11 +330,16 @@ export async function transferTables(source: Endpoint, target: Endpoint, options
     const held = await targetChecksum(target, t, batchSize * 2);
     const ok = held.rows === expectedRows && held.rows === state.rows && held.sum === BigInt(state.sum);
     reports[tables.indexOf(t)] = { table: t.source.name, rows: held.rows, checksum: hex(held.sum), ok };
-    if (!ok) progress(`${t.source.name}: the target holds ${held.rows} rows (checksum ${hex(held.sum)}), the source ${expectedRows} (copied ${state.rows}, checksum ${hex(BigInt(state.sum))})`);
+    if (!ok)
+      progress(
+        `${t.source.name}: the target holds ${held.rows} rows (checksum ${hex(held.sum)}), the source ${expectedRows} (copied ${state.rows}, checksum ${hex(BigInt(state.sum))})`,
+      );
   });
   const bad = reports.filter((r) => !r.ok);
   if (bad.length > 0) {
-    throw new TransferRefused(`verification failed for ${bad.map((r) => r.table).join(', ')}: the target does not hold what the source does (was the source written during the transfer?)`);
+    throw new TransferRefused(
+      `verification failed for ${bad.map((r) => r.table).join(', ')}: the target does not hold what the source does (was the source written during the transfer?)`,
+    );
   }
 
   progress('restoring triggers and foreign keys (validating every reference)');

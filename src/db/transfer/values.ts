@@ -18,7 +18,11 @@ function blobToVector(bytes: Uint8Array): string {
 
 /** pgvector's text form `[1,2.5,...]` as a float32 little-endian blob. */
 function vectorToBlob(text: string): Uint8Array {
-  const values = text.replace(/^\[|\]$/g, '').split(',').filter(Boolean).map(Number);
+  const values = text
+    .replace(/^\[|\]$/g, '')
+    .split(',')
+    .filter(Boolean)
+    .map(Number);
   return new Uint8Array(new Float32Array(values).buffer);
 }
 
@@ -26,11 +30,14 @@ function vectorToBlob(text: string): Uint8Array {
 export function toPostgres(value: unknown, type: string): unknown {
   if (value === null || value === undefined) return null;
   if (type === 'boolean') return value === true || value === 1 || value === '1' || value === 'true' || value === 't';
-  if (type === 'bytea') return isBytes(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : Buffer.from(String(value));
+  if (type === 'bytea')
+    return isBytes(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : Buffer.from(String(value));
   if (type.startsWith('vector')) return isBytes(value) ? blobToVector(value) : String(value);
-  if (type.startsWith('timestamp') || type === 'date') return typeof value === 'number' ? new Date(value).toISOString() : String(value);
+  if (type.startsWith('timestamp') || type === 'date')
+    return typeof value === 'number' ? new Date(value).toISOString() : String(value);
   if (type === 'json' || type === 'jsonb') return typeof value === 'string' ? value : JSON.stringify(value);
-  if (type === 'text' || type.startsWith('character')) return typeof value === 'string' ? value : isBytes(value) ? Buffer.from(value).toString('utf8') : String(value);
+  if (type === 'text' || type.startsWith('character'))
+    return typeof value === 'string' ? value : isBytes(value) ? Buffer.from(value).toString('utf8') : String(value);
   return value;
 }
 

@@ -40,7 +40,9 @@ export class Re2RegExp {
     try {
       this.#pattern = RE2JS.compile(this.source, options);
     } catch (error) {
-      throw new SyntaxError(`Invalid regular expression /${this.source}/: ${error instanceof Error ? error.message : String(error)}`);
+      throw new SyntaxError(
+        `Invalid regular expression /${this.source}/: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -56,7 +58,11 @@ export class Re2RegExp {
     const groups: (string | undefined)[] = [];
     for (let i = 0; i <= matcher.groupCount(); i++) groups.push(matcher.group(i) ?? undefined);
     if (this.global) this.lastIndex = matcher.end();
-    return Object.assign(groups, { index: matcher.start(), input: text, groups: undefined }) as unknown as RegExpExecArray;
+    return Object.assign(groups, {
+      index: matcher.start(),
+      input: text,
+      groups: undefined,
+    }) as unknown as RegExpExecArray;
   }
 
   test(input: string): boolean {

@@ -57,7 +57,9 @@ function evalCel(expression: string, context: Record<string, unknown>): unknown 
 async function evalJsonata(expression: string, input: unknown, bindings: Record<string, unknown>): Promise<unknown> {
   jsonata ??= load('jsonata') as typeof Jsonata;
   const make = jsonata;
-  const expr = remember(compiledJsonata, expression, () => make(expression, { RegexEngine: Re2RegExp as unknown as RegExpConstructor }));
+  const expr = remember(compiledJsonata, expression, () =>
+    make(expression, { RegexEngine: Re2RegExp as unknown as RegExpConstructor }),
+  );
   let depth = 0;
   expr.assign('__evaluate_entry', () => {
     depth++;
@@ -85,14 +87,19 @@ function checkSchema(schemaText: string, value: unknown): Problems {
     } catch (error) {
       throw new Error(`JSON Schema does not compile: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return (v: unknown) => (validate(v) ? null : (validate.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message ?? 'is invalid' })));
+    return (v: unknown) =>
+      validate(v)
+        ? null
+        : (validate.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message ?? 'is invalid' }));
   });
   return check(value);
 }
 
 /** CEL integers are BigInts; results leave as JSON numbers. */
 function toJson(value: unknown): string {
-  return JSON.stringify(value === undefined ? null : value, (_key, v) => (typeof v === 'bigint' ? Number(v) : v)) ?? 'null';
+  return (
+    JSON.stringify(value === undefined ? null : value, (_key, v) => (typeof v === 'bigint' ? Number(v) : v)) ?? 'null'
+  );
 }
 
 async function run(task: SandboxTask): Promise<unknown> {
@@ -114,7 +121,12 @@ async function run(task: SandboxTask): Promise<unknown> {
 }
 
 function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
+  const message =
+    error instanceof Error
+      ? error.message
+      : typeof error === 'object' && error !== null && 'message' in error
+        ? String(error.message)
+        : String(error);
   return message.split('\n')[0]!.trim();
 }
 
@@ -132,7 +144,10 @@ if (send) {
     try {
       const result = toJson(await run(message.task));
       const bytes = Buffer.byteLength(result);
-      answer = bytes > message.maxResultBytes ? { id: message.id, ok: false, resultBytes: bytes } : { id: message.id, ok: true, result };
+      answer =
+        bytes > message.maxResultBytes
+          ? { id: message.id, ok: false, resultBytes: bytes }
+          : { id: message.id, ok: true, result };
     } catch (error) {
       answer = { id: message.id, ok: false, error: firstLine(error) };
     }

@@ -102,7 +102,13 @@ export class SandboxPool {
 
   constructor(limits: SandboxLimits) {
     this.limits = { ...limits };
-    this.#slots = Array.from({ length: Math.max(1, limits.threads) }, () => ({ worker: null, ready: false, call: null, stderr: '', idleTimer: null }));
+    this.#slots = Array.from({ length: Math.max(1, limits.threads) }, () => ({
+      worker: null,
+      ready: false,
+      call: null,
+      stderr: '',
+      idleTimer: null,
+    }));
   }
 
   /** Runs a task; resolves with its result as JSON text, rejects with SandboxLimitError or SandboxEvaluationError. */
@@ -111,7 +117,9 @@ export class SandboxPool {
     if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
     const inputBytes = taskBytes(task);
     if (inputBytes > this.limits.maxInputBytes) {
-      return Promise.reject(new SandboxLimitError('input_size', this.limits.maxInputBytes, `the input is ${inputBytes} bytes`));
+      return Promise.reject(
+        new SandboxLimitError('input_size', this.limits.maxInputBytes, `the input is ${inputBytes} bytes`),
+      );
     }
     return new Promise((resolve, reject) => {
       const call: Call = {
@@ -186,7 +194,11 @@ export class SandboxPool {
     try {
       worker = slot.worker ?? this.#spawn(slot);
     } catch (error) {
-      this.#settle(call, () => call.reject(new Error(`the expression sandbox could not start a process: ${(error as Error).message}`, { cause: error })));
+      this.#settle(call, () =>
+        call.reject(
+          new Error(`the expression sandbox could not start a process: ${(error as Error).message}`, { cause: error }),
+        ),
+      );
       return;
     }
     setRef(worker, true);
@@ -202,7 +214,10 @@ export class SandboxPool {
    * new child loads its engines, is not the user's. A child that cannot get ready in time fails too.
    */
   #startClock(call: Call): void {
-    call.timer = setTimeout(() => this.#fail(call, new SandboxLimitError('time', this.limits.timeoutMs, ''), true), this.limits.timeoutMs);
+    call.timer = setTimeout(
+      () => this.#fail(call, new SandboxLimitError('time', this.limits.timeoutMs, ''), true),
+      this.limits.timeoutMs,
+    );
   }
 
   #spawn(slot: Slot): ChildProcess {
@@ -210,7 +225,11 @@ export class SandboxPool {
     // Not a test process, whatever started the service (node --test sets this for its files).
     delete env.NODE_TEST_CONTEXT;
     const worker = fork(CHILD, [], {
-      execArgv: [`--max-old-space-size=${this.limits.memoryMb}`, '--max-semi-space-size=4', '--disable-warning=ExperimentalWarning'],
+      execArgv: [
+        `--max-old-space-size=${this.limits.memoryMb}`,
+        '--max-semi-space-size=4',
+        '--disable-warning=ExperimentalWarning',
+      ],
       env,
       // Nothing user code prints belongs in the service's output; stderr's end tells an OOM abort.
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -258,7 +277,8 @@ export class SandboxPool {
   }
 
   #crashed(code: number | null, signal: NodeJS.Signals | null, stderr: string): Error {
-    if (/heap out of memory|Reached heap limit|invalid (table|array) size|allocation failed/i.test(stderr)) return new SandboxLimitError('memory', this.limits.memoryMb, '');
+    if (/heap out of memory|Reached heap limit|invalid (table|array) size|allocation failed/i.test(stderr))
+      return new SandboxLimitError('memory', this.limits.memoryMb, '');
     return new Error(`the expression process stopped (${signal ?? `exit code ${code}`})`);
   }
 
@@ -267,7 +287,15 @@ export class SandboxPool {
     if (slot.worker !== worker || !call || message.id !== call.id) return;
     if (message.ok) this.#settle(call, () => call.resolve(message.result));
     else if ('resultBytes' in message) {
-      this.#settle(call, () => call.reject(new SandboxLimitError('result_size', this.limits.maxResultBytes, `the result is ${message.resultBytes} bytes`)));
+      this.#settle(call, () =>
+        call.reject(
+          new SandboxLimitError(
+            'result_size',
+            this.limits.maxResultBytes,
+            `the result is ${message.resultBytes} bytes`,
+          ),
+        ),
+      );
     } else this.#settle(call, () => call.reject(new SandboxEvaluationError(message.error)));
     this.#release(slot);
   }

@@ -91,12 +91,24 @@ export const ACTIONS = {
   'subscription.checkout': spec('subscription.checkout', 'admin', 'checkout', 'response:checkout_id'),
   'storage.config_update': spec('storage.config_update', 'admin'),
   'storage.migration_start': spec('storage.migration_start', 'admin', 'storage_migration', 'response'),
-  'tenant.create': { action: 'tenant.create', kind: 'admin', target: 'tenant', from: 'response:tenant.id', tenantFrom: 'response:tenant.id' },
+  'tenant.create': {
+    action: 'tenant.create',
+    kind: 'admin',
+    target: 'tenant',
+    from: 'response:tenant.id',
+    tenantFrom: 'response:tenant.id',
+  },
   'tenant.update': spec('tenant.update', 'admin', 'tenant', 'tenant_id'),
   'audit.export': spec('audit.export', 'admin'),
   'tenant.export': spec('tenant.export', 'admin', 'tenant_export', 'response'),
   'tenant.export_admin': { action: 'tenant.export', kind: 'admin', target: 'tenant_export', from: 'response' },
-  'tenant.import': { action: 'tenant.import', kind: 'admin', target: 'tenant', from: 'response:tenant.id', tenantFrom: 'response:tenant.id' },
+  'tenant.import': {
+    action: 'tenant.import',
+    kind: 'admin',
+    target: 'tenant',
+    from: 'response:tenant.id',
+    tenantFrom: 'response:tenant.id',
+  },
   'legal_hold.create': spec('legal_hold.create', 'admin', 'legal_hold', 'response'),
   'legal_hold.release': spec('legal_hold.release', 'admin', 'legal_hold'),
   'retention_rule.create': spec('retention_rule.create', 'admin', 'retention_rule', 'response'),
@@ -170,9 +182,11 @@ export const ROUTE_ACTIONS: Readonly<Record<string, AuditActionName>> = {
  * State-changing routes deliberately not audited, with the reason. Everything else that changes
  * state must be audited (test/audit/audit-routes.test.ts).
  */
-const SIGN_IN = 'authentication itself (no tenant act yet, or the session only): sign-in security has its own lockouts and mail';
-const WORKFLOWS = 'workflows, executions and tasks: not in issue 32\'s list; their history is the execution log';
-const IMPORTS = 'import projects: not in issue 32\'s list; each imported document is recorded as document.upload (actor system)';
+const SIGN_IN =
+  'authentication itself (no tenant act yet, or the session only): sign-in security has its own lockouts and mail';
+const WORKFLOWS = "workflows, executions and tasks: not in issue 32's list; their history is the execution log";
+const IMPORTS =
+  "import projects: not in issue 32's list; each imported document is recorded as document.upload (actor system)";
 export const NOT_AUDITED: Readonly<Record<string, string>> = {
   'POST /mcp': 'the MCP endpoint: its reads are recorded by the tools (document.mcp_read)',
   'POST /api/v1/auth/register': SIGN_IN,
@@ -183,8 +197,8 @@ export const NOT_AUDITED: Readonly<Record<string, string>> = {
   'POST /api/v1/auth/password/reset': SIGN_IN,
   'POST /api/v1/search/hybrid': 'a search reads no content (results are metadata and snippets)',
   'POST /api/v1/search/enhanced': 'a search reads no content (results are metadata and snippets)',
-  'POST /api/v1/chat/sessions': 'a conversation: its answers\' citations are recorded (document.cited)',
-  'DELETE /api/v1/chat/sessions/:id': 'a conversation of the caller\'s own',
+  'POST /api/v1/chat/sessions': "a conversation: its answers' citations are recorded (document.cited)",
+  'DELETE /api/v1/chat/sessions/:id': "a conversation of the caller's own",
   'POST /api/v1/chat/sessions/:id/ask': 'recorded from inside as document.cited when the answer cites the document',
   'POST /api/v1/dag/workflows': WORKFLOWS,
   'PUT /api/v1/dag/workflows/:id': WORKFLOWS,
@@ -205,10 +219,14 @@ export const NOT_AUDITED: Readonly<Record<string, string>> = {
   'POST /api/v1/migrations/projects/:id/resume': IMPORTS,
   'POST /api/v1/migrations/projects/:id/cancel': IMPORTS,
   'POST /api/v1/migrations/projects/:id/agents': IMPORTS,
-  'POST /api/v1/admin/mail/:mail_id/retry': 'administrator key, no tenant in the path (TODO: resolve the mail\'s tenant)',
-  'POST /api/v1/admin/checkouts/:checkout_id/complete': 'administrator key, no tenant in the path (TODO: record in the checkout\'s tenant)',
-  'POST /api/v1/admin/storage/migrations/:migration_id/retry': 'administrator key, no tenant in the path (TODO: record in the migration\'s tenant)',
-  'POST /api/v1/admin/storage/migrations/:migration_id/cancel': 'administrator key, no tenant in the path (TODO: record in the migration\'s tenant)',
+  'POST /api/v1/admin/mail/:mail_id/retry':
+    "administrator key, no tenant in the path (TODO: resolve the mail's tenant)",
+  'POST /api/v1/admin/checkouts/:checkout_id/complete':
+    "administrator key, no tenant in the path (TODO: record in the checkout's tenant)",
+  'POST /api/v1/admin/storage/migrations/:migration_id/retry':
+    "administrator key, no tenant in the path (TODO: record in the migration's tenant)",
+  'POST /api/v1/admin/storage/migrations/:migration_id/cancel':
+    "administrator key, no tenant in the path (TODO: record in the migration's tenant)",
 };
 
 /** `METHOD path` of every route that declares `config.audit` (filled as routes are registered, audit-http.ts). */

@@ -1,6 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AuditActionSpec, ROUTE_ACTIONS, ROUTES_DECLARING_AUDIT, type RouteAudit, resolveSpec } from './audit-actions.ts';
-import { type AuditActor, type AuditEntry, type AuditScope, type AuditTrail, actorOf, type RequestOrigin } from './audit-trail.ts';
+import {
+  type AuditActionSpec,
+  ROUTE_ACTIONS,
+  ROUTES_DECLARING_AUDIT,
+  type RouteAudit,
+  resolveSpec,
+} from './audit-actions.ts';
+import {
+  type AuditActor,
+  type AuditEntry,
+  type AuditScope,
+  type AuditTrail,
+  actorOf,
+  type RequestOrigin,
+} from './audit-trail.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -67,7 +80,8 @@ function valueFrom(from: string, request: FastifyRequest, payload: unknown): str
   if (!from.startsWith('response')) return paramsOf(request)[from] ?? null;
   const path = from.includes(':') ? from.slice(from.indexOf(':') + 1).split('.') : ['id'];
   let value: unknown = jsonOf(payload);
-  for (const key of path) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
   return typeof value === 'string' ? value : null;
 }
 
@@ -77,14 +91,25 @@ function targetIdOf(spec: AuditActionSpec, request: FastifyRequest, payload: unk
 }
 
 /** What else the request named: the other route parameters, and the fields (never values) a JSON body changed. */
-function detailsOf(request: FastifyRequest, spec: AuditActionSpec | null, extra?: Record<string, unknown>): Record<string, unknown> | null {
+function detailsOf(
+  request: FastifyRequest,
+  spec: AuditActionSpec | null,
+  extra?: Record<string, unknown>,
+): Record<string, unknown> | null {
   const details: Record<string, unknown> = { ...extra };
   const targetParam = spec?.from ?? 'id';
   for (const [name, value] of Object.entries(paramsOf(request))) {
     if (name !== targetParam || !spec?.target) details[name] = value;
   }
   const body = request.body;
-  if (spec && spec.kind !== 'read' && body && typeof body === 'object' && !Array.isArray(body) && request.isMultipart?.() !== true) {
+  if (
+    spec &&
+    spec.kind !== 'read' &&
+    body &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    request.isMultipart?.() !== true
+  ) {
     const fields = Object.keys(body);
     if (fields.length > 0) details['fields'] = fields;
   }
@@ -121,13 +146,19 @@ export function installAuditHooks(app: FastifyInstance, deps: AuditHttpDeps): vo
   // Routes registered from now on (every module's /api/v1 routes) that declare their action themselves.
   app.addHook('onRoute', (route) => {
     if (!(route.config as { audit?: unknown } | undefined)?.audit) return;
-    for (const method of Array.isArray(route.method) ? route.method : [route.method]) ROUTES_DECLARING_AUDIT.add(`${method} ${route.url}`);
+    for (const method of Array.isArray(route.method) ? route.method : [route.method])
+      ROUTES_DECLARING_AUDIT.add(`${method} ${route.url}`);
   });
 
   app.addHook('onRequest', (request, _reply, done) => {
     const info = infoOf(request);
     if (!info.spec && !info.scoped) return done();
-    const scope: AuditScope = { auth: request.auth, origin: originOf(request), spec: info.spec, recordedInTransaction: false };
+    const scope: AuditScope = {
+      auth: request.auth,
+      origin: originOf(request),
+      spec: info.spec,
+      recordedInTransaction: false,
+    };
     request.auditScope = scope;
     // A declared read is recorded by onSend from the scope on the request: nothing in its handler
     // records against the scope, so it runs without entering AsyncLocalStorage.
@@ -137,18 +168,26 @@ export function installAuditHooks(app: FastifyInstance, deps: AuditHttpDeps): vo
 
   // Callback style, not async: the common answers (a success on a route without a declaration, a
   // recorded read) are decided synchronously, without a promise per request.
-  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
-    const status = reply.statusCode;
-    const spec = request.auditScope?.spec;
-    if (status < 400 && (!spec || (spec.kind === 'read' && request.auth))) {
-      if (spec) recordRead(request, spec, status, payload);
-      return done(null, payload);
-    }
-    onSendSlow(request, reply, payload).then(
-      (out) => done(null, out),
-      (err: Error) => done(err),
-    );
-  });
+  app.addHook(
+    'onSend',
+    (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+      done: (err: Error | null, payload?: unknown) => void,
+    ) => {
+      const status = reply.statusCode;
+      const spec = request.auditScope?.spec;
+      if (status < 400 && (!spec || (spec.kind === 'read' && request.auth))) {
+        if (spec) recordRead(request, spec, status, payload);
+        return done(null, payload);
+      }
+      onSendSlow(request, reply, payload).then(
+        (out) => done(null, out),
+        (err: Error) => done(err),
+      );
+    },
+  );
 
   /** A successful declared read of an authenticated caller: into the batch. */
   const recordRead = (request: FastifyRequest, spec: AuditActionSpec, status: number, payload: unknown): void => {
@@ -225,7 +264,13 @@ export function installAuditHooks(app: FastifyInstance, deps: AuditHttpDeps): vo
       return payload;
     }
     const details = body?.['details'] as { resource_type?: unknown; resource_id?: unknown } | undefined;
-    if (status === 404 && code === 'not_found' && auth && typeof details?.resource_type === 'string' && typeof details.resource_id === 'string') {
+    if (
+      status === 404 &&
+      code === 'not_found' &&
+      auth &&
+      typeof details?.resource_type === 'string' &&
+      typeof details.resource_id === 'string'
+    ) {
       const type = details.resource_type;
       const id = details.resource_id;
       // After the answer: a 404 costs the caller nothing more.

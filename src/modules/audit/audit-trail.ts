@@ -142,7 +142,13 @@ export class AuditTrail {
    */
   async recordIn(
     trx: Executor,
-    entry: { tenantId?: string; action?: AuditActionName | string; targetType?: string; targetId?: string | null; details?: Record<string, unknown> } = {},
+    entry: {
+      tenantId?: string;
+      action?: AuditActionName | string;
+      targetType?: string;
+      targetId?: string | null;
+      details?: Record<string, unknown>;
+    } = {},
   ): Promise<void> {
     const scope = this.scope();
     const spec = entry.action ? (ACTIONS[entry.action as AuditActionName] ?? null) : (scope?.spec ?? null);
@@ -165,7 +171,12 @@ export class AuditTrail {
   }
 
   /** Records a read of content (buffered): chat citations and MCP reads call this with the caller's context. */
-  read(auth: AuthContext, action: AuditActionName | string, target: { type: string; id: string }, details?: Record<string, unknown>): void {
+  read(
+    auth: AuthContext,
+    action: AuditActionName | string,
+    target: { type: string; id: string },
+    details?: Record<string, unknown>,
+  ): void {
     this.buffer(
       this.row({
         tenantId: auth.tenant.id,
@@ -213,7 +224,10 @@ export class AuditTrail {
         const kept = [...rows, ...this.#buffer];
         const dropped = Math.max(0, kept.length - MAX_PENDING);
         this.#buffer = kept.slice(dropped);
-        this.#opts.logger.error({ err: error, records: rows.length, dropped }, 'audit: could not write buffered records; kept for the next flush');
+        this.#opts.logger.error(
+          { err: error, records: rows.length, dropped },
+          'audit: could not write buffered records; kept for the next flush',
+        );
         if (this.#timer === null) {
           this.#timer = setTimeout(() => void this.flush(), this.#opts.flushMs);
           this.#timer.unref();

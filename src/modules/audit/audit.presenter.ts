@@ -22,7 +22,19 @@ export function presentAuditRecord(r: AuditRecord) {
 type Presented = ReturnType<typeof presentAuditRecord>;
 
 export const CSV_COLUMNS: readonly (keyof Presented)[] = [
-  'id', 'at', 'actor_type', 'actor_id', 'action', 'target_type', 'target_id', 'outcome', 'status', 'ip', 'user_agent', 'request_id', 'details',
+  'id',
+  'at',
+  'actor_type',
+  'actor_id',
+  'action',
+  'target_type',
+  'target_id',
+  'outcome',
+  'status',
+  'ip',
+  'user_agent',
+  'request_id',
+  'details',
 ];
 
 /**

@@ -70,14 +70,18 @@ type AuditQuery = SelectQueryBuilder<DB, 'audit_records', object>;
 export class AuditRepository {
   async insert(db: Executor, rows: readonly NewAuditRecord[]): Promise<void> {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await db.insertInto('audit_records').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+      await db
+        .insertInto('audit_records')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .execute();
     }
   }
 
   #filtered(db: Executor, tenantId: string, filter: AuditFilter): AuditQuery {
     let q = db.selectFrom('audit_records').where('tenant_id', '=', tenantId);
     if (filter.actorId !== undefined) q = q.where('actor_id', '=', filter.actorId);
-    if (filter.documentId !== undefined) q = q.where('target_id', '=', filter.documentId).where('target_type', '=', 'document');
+    if (filter.documentId !== undefined)
+      q = q.where('target_id', '=', filter.documentId).where('target_type', '=', 'document');
     if (filter.action !== undefined) q = q.where('action', '=', filter.action);
     if (filter.from !== undefined) q = q.where('at', '>=', filter.from);
     if (filter.to !== undefined) q = q.where('at', '<', filter.to);
@@ -85,8 +89,20 @@ export class AuditRepository {
   }
 
   /** A page, newest first. */
-  async list(db: Executor, tenantId: string, filter: AuditFilter, limit: number, offset: number): Promise<AuditRecord[]> {
-    const rows = await this.#filtered(db, tenantId, filter).selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  async list(
+    db: Executor,
+    tenantId: string,
+    filter: AuditFilter,
+    limit: number,
+    offset: number,
+  ): Promise<AuditRecord[]> {
+    const rows = await this.#filtered(db, tenantId, filter)
+      .selectAll()
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
     return rows.map(toAuditRecord);
   }
 
@@ -101,10 +117,18 @@ export class AuditRepository {
   }
 
   /** The next `limit` records after `cursor` (newest first): the export's keyset walk. */
-  async after(db: Executor, tenantId: string, filter: AuditFilter, cursor: AuditCursor | null, limit: number): Promise<AuditRecord[]> {
+  async after(
+    db: Executor,
+    tenantId: string,
+    filter: AuditFilter,
+    cursor: AuditCursor | null,
+    limit: number,
+  ): Promise<AuditRecord[]> {
     let q = this.#filtered(db, tenantId, filter);
     if (cursor) {
-      q = q.where((eb) => eb.or([eb('at', '<', cursor.at), eb.and([eb('at', '=', cursor.at), eb('id', '<', cursor.id)])]));
+      q = q.where((eb) =>
+        eb.or([eb('at', '<', cursor.at), eb.and([eb('at', '=', cursor.at), eb('id', '<', cursor.id)])]),
+      );
     }
     const rows = await q.selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return rows.map(toAuditRecord);

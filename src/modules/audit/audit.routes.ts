@@ -6,7 +6,13 @@ import type { AuditFilter, AuditRecord } from './audit.repository.ts';
 import { AuditExportBody, AuditExportQuery, AuditListQuery, AuditPage } from './audit.schemas.ts';
 import type { AuditService } from './audit.service.ts';
 
-function filterOf(q: { actor?: string; document_id?: string; action?: string; from?: string; to?: string }): AuditFilter {
+function filterOf(q: {
+  actor?: string;
+  document_id?: string;
+  action?: string;
+  from?: string;
+  to?: string;
+}): AuditFilter {
   return {
     ...(q.actor !== undefined ? { actorId: q.actor } : {}),
     ...(q.document_id !== undefined ? { documentId: q.document_id } : {}),

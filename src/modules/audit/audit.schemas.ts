@@ -4,9 +4,23 @@ import { Nullable, PageQuery, Timestamp } from '../../http/common-schemas.ts';
 
 /** The filters of `GET /audit` and its export. */
 const Filters = {
-  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'A user id or an API key id: the records of that actor.' })),
-  document_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The records whose target is this document.' })),
-  action: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An action name, e.g. `document.download` (docs/audit.md).' })),
+  actor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'A user id or an API key id: the records of that actor.',
+    }),
+  ),
+  document_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 128, description: 'The records whose target is this document.' }),
+  ),
+  action: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'An action name, e.g. `document.download` (docs/audit.md).',
+    }),
+  ),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Records at or after this instant.' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'Records before this instant.' })),
 };
@@ -14,7 +28,15 @@ const Filters = {
 export const AuditListQuery = Type.Object({ ...Filters, ...PageQuery }, { additionalProperties: false });
 
 export const AuditExportQuery = Type.Object(
-  { ...Filters, format: Type.Optional(Type.Union([Type.Literal('ndjson'), Type.Literal('csv')], { default: 'ndjson', description: '`ndjson` (default) or `csv`.' })) },
+  {
+    ...Filters,
+    format: Type.Optional(
+      Type.Union([Type.Literal('ndjson'), Type.Literal('csv')], {
+        default: 'ndjson',
+        description: '`ndjson` (default) or `csv`.',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -45,6 +67,7 @@ export const AuditPage = Type.Object({
 const BinarySchema = { type: 'string', format: 'binary' };
 /** The export's streamed body. */
 export const AuditExportBody = Type.Unsafe<Readable>({
-  description: 'Every matching record, newest first: one JSON object per line (`application/x-ndjson`), or CSV with a header row (`text/csv`).',
+  description:
+    'Every matching record, newest first: one JSON object per line (`application/x-ndjson`), or CSV with a header row (`text/csv`).',
   content: { 'application/x-ndjson': { schema: BinarySchema }, 'text/csv': { schema: BinarySchema } },
 });

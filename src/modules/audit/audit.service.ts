@@ -56,11 +56,17 @@ export class AuditService {
     }
   }
 
-  async list(auth: AuthContext, query: AuditListQuery): Promise<{ rows: AuditRecord[]; total: number; capped: boolean }> {
+  async list(
+    auth: AuthContext,
+    query: AuditListQuery,
+  ): Promise<{ rows: AuditRecord[]; total: number; capped: boolean }> {
     const { page, pageSize, ...raw } = query;
     this.#check(raw);
     if (page * pageSize > AUDIT_PAGE_DEPTH) {
-      throw errors.field('page', `pages reach the newest ${AUDIT_PAGE_DEPTH} records; narrow with from/to or use GET /audit/export`);
+      throw errors.field(
+        'page',
+        `pages reach the newest ${AUDIT_PAGE_DEPTH} records; narrow with from/to or use GET /audit/export`,
+      );
     }
     const filter = this.#scoped(auth, raw);
     // Reads recorded by this process show at once (other processes flush within AUDIT_FLUSH_MS).
@@ -108,7 +114,8 @@ export class AuditService {
     const now = this.#d.clock.now();
     const noted = new Set((await this.#d.repository.deletedTenants(db)).map((d) => d.tenantId));
     for (const tenantId of await this.#d.repository.tenantsWithRecords(db)) {
-      if (!noted.has(tenantId) && !(await this.#d.tenantExists(tenantId))) await this.#d.repository.noteTenantDeleted(db, tenantId, now);
+      if (!noted.has(tenantId) && !(await this.#d.tenantExists(tenantId)))
+        await this.#d.repository.noteTenantDeleted(db, tenantId, now);
     }
     let purged = 0;
     for (const { tenantId, deletedAt } of await this.#d.repository.deletedTenants(db)) {
@@ -123,7 +130,8 @@ export class AuditService {
         if (purged >= PURGE_RUN_LIMIT) return purged; // the next run continues
       }
     }
-    if (purged > 0) this.#d.logger.info({ purged }, 'audit: purged the records of deleted tenants past their retention');
+    if (purged > 0)
+      this.#d.logger.info({ purged }, 'audit: purged the records of deleted tenants past their retention');
     return purged;
   }
 }

@@ -59,10 +59,13 @@ export const auditModule = defineModule({
           trail,
           // A 404 on a document that exists hid it from the caller: a refusal. The documents module
           // is set up after this one, so its service is looked up when a 404 happens, not at setup.
-          exists: async (type, tenantId, id) => type === 'document' && use('documentFiles').exists(database.db, tenantId, id),
+          exists: async (type, tenantId, id) =>
+            type === 'document' && use('documentFiles').exists(database.db, tenantId, id),
         }),
       routes: (app) => auditRoutes(app, { audit: service }),
-      recurring: [{ kind: 'audit.purge', everyMs: PURGE_EVERY_MS, run: async () => void (await service.purgeExpired()) }],
+      recurring: [
+        { kind: 'audit.purge', everyMs: PURGE_EVERY_MS, run: async () => void (await service.purgeExpired()) },
+      ],
       close: () => trail.close(),
     };
   },

@@ -14,7 +14,13 @@ export function presentSession(s: ChatSession) {
 
 /** A source of an answer as the API shows it (also the `citations` of the MCP `ask` tool). */
 export function presentCitation(c: Citation) {
-  return { document_id: c.documentId, ...(c.version !== undefined ? { version: c.version } : {}), text: c.text, ...(c.page !== undefined ? { page: c.page } : {}), score: c.score };
+  return {
+    document_id: c.documentId,
+    ...(c.version !== undefined ? { version: c.version } : {}),
+    text: c.text,
+    ...(c.page !== undefined ? { page: c.page } : {}),
+    score: c.score,
+  };
 }
 
 /** A message in a list: citations only on answers. */

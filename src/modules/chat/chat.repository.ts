@@ -86,7 +86,10 @@ function storedCitations(citations: Citation[]): string {
   const stored: StoredCitation[] = citations.map((c) => ({
     document_id: c.documentId,
     ...(c.version !== undefined ? { version: c.version } : {}),
-    text: c.text, ...(c.page !== undefined ? { page: c.page } : {}), score: c.score }));
+    text: c.text,
+    ...(c.page !== undefined ? { page: c.page } : {}),
+    score: c.score,
+  }));
   return JSON.stringify(stored);
 }
 
@@ -116,8 +119,19 @@ export class ChatRepository {
   }
 
   /** The caller's session of a name on a document, if they opened one (the MCP `ask` tool reuses its own). */
-  async findNamedSession(db: Executor, tenantId: string, documentId: string, userId: string | null, name: string): Promise<ChatSession | null> {
-    let q = db.selectFrom('chat_sessions').selectAll().where('tenant_id', '=', tenantId).where('document_id', '=', documentId).where('name', '=', name);
+  async findNamedSession(
+    db: Executor,
+    tenantId: string,
+    documentId: string,
+    userId: string | null,
+    name: string,
+  ): Promise<ChatSession | null> {
+    let q = db
+      .selectFrom('chat_sessions')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('document_id', '=', documentId)
+      .where('name', '=', name);
     q = userId === null ? q.where('user_id', 'is', null) : q.where('user_id', '=', userId);
     const row = await q.orderBy('created_at').executeTakeFirst();
     return row ? toChatSession(row) : null;
@@ -133,7 +147,13 @@ export class ChatRepository {
     if (userId !== null) base = base.where('user_id', '=', userId);
     if (page.documentId) base = base.where('document_id', '=', page.documentId);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      base
+        .selectAll()
+        .orderBy('updated_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows: rows.map(toChatSession), total: Number(count.n) };
@@ -144,7 +164,13 @@ export class ChatRepository {
     await db.deleteFrom('chat_sessions').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
-  async insertMessages(db: Executor, messages: ChatMessage[], sessionId: string, tenantId: string, at: number): Promise<void> {
+  async insertMessages(
+    db: Executor,
+    messages: ChatMessage[],
+    sessionId: string,
+    tenantId: string,
+    at: number,
+  ): Promise<void> {
     await db
       .insertInto('chat_messages')
       .values(
@@ -167,7 +193,12 @@ export class ChatRepository {
       .execute();
   }
 
-  async listMessages(db: Executor, tenantId: string, sessionId: string, page: { limit: number; offset: number }): Promise<ChatMessage[]> {
+  async listMessages(
+    db: Executor,
+    tenantId: string,
+    sessionId: string,
+    page: { limit: number; offset: number },
+  ): Promise<ChatMessage[]> {
     const rows = await db
       .selectFrom('chat_messages')
       .selectAll()
@@ -182,7 +213,12 @@ export class ChatRepository {
   }
 
   /** An answer of a session and the question it answered (the user message just before it), or null. */
-  async answerWithQuestion(db: Executor, tenantId: string, sessionId: string, answerId: string): Promise<{ question: ChatMessage; answer: ChatMessage } | null> {
+  async answerWithQuestion(
+    db: Executor,
+    tenantId: string,
+    sessionId: string,
+    answerId: string,
+  ): Promise<{ question: ChatMessage; answer: ChatMessage } | null> {
     const answer = await db
       .selectFrom('chat_messages')
       .selectAll()
@@ -198,7 +234,12 @@ export class ChatRepository {
       .where('tenant_id', '=', tenantId)
       .where('session_id', '=', sessionId)
       .where('role', '=', 'user')
-      .where((eb) => eb.or([eb('created_at', '<', answer.created_at), eb.and([eb('created_at', '=', answer.created_at), eb('id', '<', answer.id)])]))
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '<', answer.created_at),
+          eb.and([eb('created_at', '=', answer.created_at), eb('id', '<', answer.id)]),
+        ]),
+      )
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(1)

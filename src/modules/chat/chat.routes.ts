@@ -6,7 +6,14 @@ import { AppError } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { presentAnswer, presentMessage, presentSession } from './chat.presenter.ts';
-import { AskAnswer, AskBody, ChatMessage, ChatSession, ChatSessionListQuery, CreateChatSessionBody } from './chat.schemas.ts';
+import {
+  AskAnswer,
+  AskBody,
+  ChatMessage,
+  ChatSession,
+  ChatSessionListQuery,
+  CreateChatSessionBody,
+} from './chat.schemas.ts';
 import type { ChatMessage as ChatMessageRecord } from './chat.repository.ts';
 import type { ChatService } from './chat.service.ts';
 
@@ -30,7 +37,10 @@ export function chatRoutes(app: App, s: { chat: ChatService; logger: Logger }): 
       },
     },
     async (request, reply) => {
-      const session = await chat.create(authOf(request), { documentId: request.body.document_id, name: request.body.name });
+      const session = await chat.create(authOf(request), {
+        documentId: request.body.document_id,
+        name: request.body.name,
+      });
       return reply.status(201).send(presentSession(session));
     },
   );
@@ -42,7 +52,8 @@ export function chatRoutes(app: App, s: { chat: ChatService; logger: Logger }): 
       schema: {
         tags,
         summary: 'List your chat sessions',
-        description: 'Most recently active first. Users see the sessions they opened; API keys see every session of the tenant.',
+        description:
+          'Most recently active first. Users see the sessions they opened; API keys see every session of the tenant.',
         querystring: ChatSessionListQuery,
         response: { 200: Paged(ChatSession), ...standardErrors },
       },
@@ -152,7 +163,10 @@ function sseEvent(event: string, data: unknown, id?: string): string {
 const EVENT_ID = /^([0-9a-f-]{36}):(\d{1,7}|done)$/i;
 
 /** A reconnect naming (in `Last-Event-ID`) an answer of this session to the same question, already stored. */
-async function resumeFrom(request: FastifyRequest<{ Params: { id: string }; Body: { message: string } }>, chat: ChatService) {
+async function resumeFrom(
+  request: FastifyRequest<{ Params: { id: string }; Body: { message: string } }>,
+  chat: ChatService,
+) {
   const header = request.headers['last-event-id'];
   const m = typeof header === 'string' ? EVENT_ID.exec(header.trim()) : null;
   if (!m || !isUuid(m[1]!)) return null;
@@ -169,7 +183,8 @@ function replayStream(reply: FastifyReply, answer: ChatMessageRecord, after: num
   if (after === null) return reply.status(204).send();
   const rest = answer.content.slice(after);
   const body =
-    (rest ? sseEvent('delta', { content: rest }, `${answer.id}:${answer.content.length}`) : '') + sseEvent('done', presentAnswer(answer), `${answer.id}:done`);
+    (rest ? sseEvent('delta', { content: rest }, `${answer.id}:${answer.content.length}`) : '') +
+    sseEvent('done', presentAnswer(answer), `${answer.id}:done`);
   return reply.status(200).headers(SSE_HEADERS).send(body);
 }
 
@@ -180,7 +195,12 @@ function replayStream(reply: FastifyReply, answer: ChatMessageRecord, after: num
  * was streamed is kept for a repeat with the same Idempotency-Key (the idempotency layer never
  * sees a hijacked reply, so it is handed over here).
  */
-async function streamAnswer(request: FastifyRequest<{ Params: { id: string }; Body: { message: string } }>, reply: FastifyReply, chat: ChatService, logger: Logger) {
+async function streamAnswer(
+  request: FastifyRequest<{ Params: { id: string }; Body: { message: string } }>,
+  reply: FastifyReply,
+  chat: ChatService,
+  logger: Logger,
+) {
   const prepared = await chat.prepareAsk(authOf(request), request.params.id, request.body.message);
   const controller = new AbortController();
   const onClose = () => {
@@ -210,10 +230,24 @@ async function streamAnswer(request: FastifyRequest<{ Params: { id: string }; Bo
     completed = true;
   } catch (error) {
     if (controller.signal.aborted) return;
-    if (error instanceof AppError) send('error', { error: error.error, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }, `${prepared.answerId}:error`);
+    if (error instanceof AppError)
+      send(
+        'error',
+        {
+          error: error.error,
+          code: error.code,
+          message: error.message,
+          ...(error.details ? { details: error.details } : {}),
+        },
+        `${prepared.answerId}:error`,
+      );
     else {
       logger.error({ err: error, reqId: request.id }, 'streamed chat answer failed');
-      send('error', { error: 'internal_error', code: 'INTERNAL_ERROR', message: 'An internal error occurred' }, `${prepared.answerId}:error`);
+      send(
+        'error',
+        { error: 'internal_error', code: 'INTERNAL_ERROR', message: 'An internal error occurred' },
+        `${prepared.answerId}:error`,
+      );
     }
   } finally {
     reply.raw.off('close', onClose);

@@ -19,13 +19,22 @@ export const CreateChatSessionBody = Type.Object(
 );
 
 export const ChatSessionListQuery = Type.Object(
-  { ...PageQuery, document_id: Type.Optional(Type.String({ maxLength: 128, description: 'Only sessions about this document.' })) },
+  {
+    ...PageQuery,
+    document_id: Type.Optional(Type.String({ maxLength: 128, description: 'Only sessions about this document.' })),
+  },
   { additionalProperties: false },
 );
 
 export const Citation = Type.Object({
   document_id: Type.String(),
-  version: Type.Optional(Type.Integer({ minimum: 1, description: 'The version of the document the passage quotes (docs/versions.md); absent on answers given before versions existed.' })),
+  version: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        'The version of the document the passage quotes (docs/versions.md); absent on answers given before versions existed.',
+    }),
+  ),
   text: Type.String({ description: 'The passage the answer draws on.' }),
   page: Type.Optional(Type.Integer({ description: 'Its page, slide or sheet, where the document has pages.' })),
   score: Type.Number({ minimum: 0, maximum: 1 }),
@@ -39,7 +48,10 @@ export const ChatMessage = Type.Object({
   created_at: Timestamp,
 });
 
-export const AskBody = Type.Object({ message: Type.String({ minLength: 1, maxLength: 4000 }) }, { additionalProperties: false });
+export const AskBody = Type.Object(
+  { message: Type.String({ minLength: 1, maxLength: 4000 }) },
+  { additionalProperties: false },
+);
 
 export const AskAnswer = Type.Object({
   id: Type.String(),

@@ -99,7 +99,11 @@ export class ChatService {
     });
   }
 
-  async messages(auth: AuthContext, id: string, page: { limit: number; offset: number }): Promise<{ rows: ChatMessage[]; total: number }> {
+  async messages(
+    auth: AuthContext,
+    id: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: ChatMessage[]; total: number }> {
     const session = await this.get(auth, id);
     const rows = await this.#deps.chat.listMessages(this.#deps.database.db, auth.tenant.id, id, page);
     return { rows, total: session.messageCount };
@@ -125,8 +129,19 @@ export class ChatService {
    * named `sessionName` on that document is reused, or opened on first use, so the conversation
    * keeps its history and is visible in the session list like any other.
    */
-  async askDocument(auth: AuthContext, documentId: string, question: string, sessionName: string): Promise<ChatMessage> {
-    const found = await this.#deps.chat.findNamedSession(this.#deps.database.db, auth.tenant.id, documentId, auth.userId, sessionName);
+  async askDocument(
+    auth: AuthContext,
+    documentId: string,
+    question: string,
+    sessionName: string,
+  ): Promise<ChatMessage> {
+    const found = await this.#deps.chat.findNamedSession(
+      this.#deps.database.db,
+      auth.tenant.id,
+      documentId,
+      auth.userId,
+      sessionName,
+    );
     const session = found ?? (await this.create(auth, { documentId, name: sessionName }));
     return this.ask(auth, session.id, question);
   }
@@ -153,7 +168,12 @@ export class ChatService {
    * with the `Last-Event-ID` of a stream it already received), or null when there is none: the
    * stream was left before the answer was stored, or the question is another one.
    */
-  async storedAnswer(auth: AuthContext, sessionId: string, message: string, answerId: string): Promise<ChatMessage | null> {
+  async storedAnswer(
+    auth: AuthContext,
+    sessionId: string,
+    message: string,
+    answerId: string,
+  ): Promise<ChatMessage | null> {
     const { database, chat, access } = this.#deps;
     const session = await this.get(auth, sessionId);
     await access.authorize(database.db, auth, session.documentId, 'read');
@@ -162,21 +182,32 @@ export class ChatService {
   }
 
   /** Retrieves, answers and stores a prepared question (see `ask`). */
-  async answer(prepared: PreparedQuestion, options: { onDelta?: (text: string) => void; signal?: AbortSignal } = {}): Promise<ChatMessage> {
+  async answer(
+    prepared: PreparedQuestion,
+    options: { onDelta?: (text: string) => void; signal?: AbortSignal } = {},
+  ): Promise<ChatMessage> {
     const { database, clock, chat, passages, credits, ai, events, versions } = this.#deps;
     const { auth, session, question } = prepared;
     const sessionId = session.id;
     // A document answers only once processed (prepareAsk), so its passages are of its current version.
-    const version = (await versions.currentNumbers(database.db, auth.tenant.id, [session.documentId])).get(session.documentId) ?? 1;
+    const version =
+      (await versions.currentNumbers(database.db, auth.tenant.id, [session.documentId])).get(session.documentId) ?? 1;
 
     const stored = await passages.forDocument(database.db, auth.tenant.id, session.documentId);
-    const history: ChatTurn[] = (await chat.recentMessages(database.db, auth.tenant.id, sessionId, HISTORY_MESSAGES)).map((m) => ({
+    const history: ChatTurn[] = (
+      await chat.recentMessages(database.db, auth.tenant.id, sessionId, HISTORY_MESSAGES)
+    ).map((m) => ({
       role: m.role,
       content: m.content,
     }));
-    const [vector] = stored.some((p) => p.vector) ? await ai.embed([question], { purpose: 'query', signal: options.signal }) : [null];
+    const [vector] = stored.some((p) => p.vector)
+      ? await ai.embed([question], { purpose: 'query', signal: options.signal })
+      : [null];
     const analysis = analyzeQuestion(question, history);
-    const best = rankPassages({ analysis, vector: vector ?? null }, stored, { top: CHAT_TOP_PASSAGES, minScore: CHAT_MIN_PASSAGE_SCORE });
+    const best = rankPassages({ analysis, vector: vector ?? null }, stored, {
+      top: CHAT_TOP_PASSAGES,
+      minScore: CHAT_MIN_PASSAGE_SCORE,
+    });
     const answer = await ai.answer(
       question,
       best.map((p) => ({ documentId: session.documentId, text: p.text, page: p.page, score: p.score })),
@@ -186,10 +217,24 @@ export class ChatService {
     const citations: Citation[] = answer.used
       .map((i) => best[i])
       .filter((p) => p !== undefined)
-      .map((p) => ({ documentId: session.documentId, version, text: p.text, ...(p.page !== null ? { page: p.page } : {}), score: round(p.score) }));
+      .map((p) => ({
+        documentId: session.documentId,
+        version,
+        text: p.text,
+        ...(p.page !== null ? { page: p.page } : {}),
+        score: round(p.score),
+      }));
 
     const now = clock.now();
-    const asked: ChatMessage = { id: prepared.questionId, tenantId: auth.tenant.id, sessionId, role: 'user', content: question, citations: null, createdAt: now };
+    const asked: ChatMessage = {
+      id: prepared.questionId,
+      tenantId: auth.tenant.id,
+      sessionId,
+      role: 'user',
+      content: question,
+      citations: null,
+      createdAt: now,
+    };
     const answered: ChatMessage = {
       id: prepared.answerId,
       tenantId: auth.tenant.id,
@@ -212,7 +257,12 @@ export class ChatService {
       }
     });
     if (citations.length > 0) {
-      this.#deps.audit.read(auth, 'document.cited', { type: 'document', id: session.documentId }, { message_id: answered.id, citations: citations.length });
+      this.#deps.audit.read(
+        auth,
+        'document.cited',
+        { type: 'document', id: session.documentId },
+        { message_id: answered.id, citations: citations.length },
+      );
     }
     return answered;
   }

@@ -1,5 +1,11 @@
 import { dot } from '../../lib/vectors.ts';
-import { factEvidence, passageStems, type QuestionAnalysis, termCoverage, weightByRarity } from '../../providers/ai/question.ts';
+import {
+  factEvidence,
+  passageStems,
+  type QuestionAnalysis,
+  termCoverage,
+  weightByRarity,
+} from '../../providers/ai/question.ts';
 
 /** Passages handed to the model; enough to answer, few enough to stay on topic. */
 export const CHAT_TOP_PASSAGES = 5;

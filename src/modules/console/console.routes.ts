@@ -74,17 +74,23 @@ export function consoleRoutes(app: App): void {
     }
     return file;
   };
-  app.get('/', { config: { auth: 'public', rateLimit: false }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/console/'));
-  app.get<{ Params: { file?: string } }>('/console/:file?', { config: { auth: 'public', rateLimit: false }, schema: { hide: true } }, async (request, reply) => {
-    const name = request.params.file || 'index.html';
-    const type = files.get(name);
-    if (!type) return reply.code(404).type('text/plain').send('not found');
-    const file = await load(name, type);
-    reply.header('cache-control', 'no-cache').header('etag', file.etag).header('vary', 'accept-encoding');
-    const match = request.headers['if-none-match'];
-    if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) return reply.code(304).send();
-    const encoding = pickEncoding(request.headers['accept-encoding']);
-    if (encoding) reply.header('content-encoding', encoding);
-    return reply.type(file.type).send(encoding ? file[encoding] : file.identity);
-  });
+  app.get('/', { config: { auth: 'public', rateLimit: false }, schema: { hide: true } }, async (_request, reply) =>
+    reply.redirect('/console/'),
+  );
+  app.get<{ Params: { file?: string } }>(
+    '/console/:file?',
+    { config: { auth: 'public', rateLimit: false }, schema: { hide: true } },
+    async (request, reply) => {
+      const name = request.params.file || 'index.html';
+      const type = files.get(name);
+      if (!type) return reply.code(404).type('text/plain').send('not found');
+      const file = await load(name, type);
+      reply.header('cache-control', 'no-cache').header('etag', file.etag).header('vary', 'accept-encoding');
+      const match = request.headers['if-none-match'];
+      if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) return reply.code(304).send();
+      const encoding = pickEncoding(request.headers['accept-encoding']);
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.type(file.type).send(encoding ? file[encoding] : file.identity);
+    },
+  );
 }

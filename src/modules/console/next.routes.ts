@@ -6,7 +6,12 @@ import type { App } from '../../http/fastify-types.ts';
 // The built console (scripts/build-console.ts): bundled by esbuild from ./next/ into node_modules/.cache.
 const OUT = new URL('../../../node_modules/.cache/docuvault/console/', import.meta.url);
 const BUILDER = new URL('../../../scripts/build-console.ts', import.meta.url);
-const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', mjs: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', html: 'text/html; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+};
 
 interface Prepared {
   type: string;
@@ -60,10 +65,16 @@ export function nextConsoleRoutes(app: App): void {
   const load = async (): Promise<Map<string, () => Promise<Prepared>>> => {
     const builder = (await import(BUILDER.href).catch(() => null)) as { buildConsoleIfStale(): Promise<void> } | null;
     // A failed build (say, no esbuild in a pruned image) still serves an existing output.
-    await (builder ? builder.buildConsoleIfStale() : Promise.reject(new Error('no console builder'))).catch(async (error) => {
-      if (!(await stat(new URL('manifest.json', OUT)).catch(() => null))) throw error;
-    });
-    const manifest = JSON.parse(await readFile(new URL('manifest.json', OUT), 'utf8')) as { main: string; style: string; files: string[] };
+    await (builder ? builder.buildConsoleIfStale() : Promise.reject(new Error('no console builder'))).catch(
+      async (error) => {
+        if (!(await stat(new URL('manifest.json', OUT)).catch(() => null))) throw error;
+      },
+    );
+    const manifest = JSON.parse(await readFile(new URL('manifest.json', OUT), 'utf8')) as {
+      main: string;
+      style: string;
+      files: string[];
+    };
     const files = new Map<string, () => Promise<Prepared>>();
     const once = (make: () => Promise<Prepared>) => {
       let made: Promise<Prepared> | null = null;
@@ -81,7 +92,11 @@ export function nextConsoleRoutes(app: App): void {
     );
     for (const name of manifest.files) {
       const type = TYPES[name.slice(name.lastIndexOf('.') + 1)];
-      if (type) files.set(name, once(async () => prepare(await readFile(new URL(name, OUT)), type, /-[A-Z0-9]{8}\.(js|css)$/.test(name))));
+      if (type)
+        files.set(
+          name,
+          once(async () => prepare(await readFile(new URL(name, OUT)), type, /-[A-Z0-9]{8}\.(js|css)$/.test(name))),
+        );
     }
     return files;
   };
@@ -98,7 +113,10 @@ export function nextConsoleRoutes(app: App): void {
     const prepared = (await files()).get(request.params.file || 'index.html');
     if (!prepared) return reply.code(404).type('text/plain').send('not found');
     const file = await prepared();
-    reply.header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache').header('etag', file.etag).header('vary', 'accept-encoding');
+    reply
+      .header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .header('etag', file.etag)
+      .header('vary', 'accept-encoding');
     const match = request.headers['if-none-match'];
     if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) return reply.code(304).send();
     const accepted = request.headers['accept-encoding'] ?? '';

@@ -36,7 +36,11 @@ const MILLI = 1000;
 export const USAGE_THRESHOLDS = [80, 100] as const;
 
 /** Told, inside the charge's transaction, when a charge crosses a threshold of the month's credits. */
-export type UsageNotifier = (trx: Executor, tenant: Tenant, crossed: { percent: number; used: number; limit: number; period: string }) => Promise<void>;
+export type UsageNotifier = (
+  trx: Executor,
+  tenant: Tenant,
+  crossed: { percent: number; used: number; limit: number; period: string },
+) => Promise<void>;
 
 /**
  * The thresholds a charge from `before` to `after` used credits crosses. 100 % is crossed when what
@@ -44,7 +48,8 @@ export type UsageNotifier = (trx: Executor, tenant: Tenant, crossed: { percent: 
  */
 export function crossedThresholds(before: number, after: number, limit: number): number[] {
   const cheapest = Math.min(...Object.values(CREDIT_COSTS));
-  const reached = (used: number, percent: number) => (percent >= 100 ? limit - used < cheapest : used >= (limit * percent) / 100);
+  const reached = (used: number, percent: number) =>
+    percent >= 100 ? limit - used < cheapest : used >= (limit * percent) / 100;
   return USAGE_THRESHOLDS.filter((p) => !reached(before, p) && reached(after, p));
 }
 
@@ -85,7 +90,8 @@ export class CreditsService {
     if (remaining !== null && remaining < needed) throw insufficient(needed, remaining);
     // The sandbox's credits are for trying things out: its administrators are not told.
     if (limit !== null && tenant.sandboxOf === null && this.#deps.notify) {
-      for (const percent of crossedThresholds(used, used + needed, limit)) await this.#deps.notify(trx, tenant, { percent, used: used + needed, limit, period });
+      for (const percent of crossedThresholds(used, used + needed, limit))
+        await this.#deps.notify(trx, tenant, { percent, used: used + needed, limit, period });
     }
     await credits.insert(trx, {
       id: prefixedId('crd'),
@@ -100,5 +106,8 @@ export class CreditsService {
 }
 
 function insufficient(needed: number, remaining: number): AppError {
-  return errors.insufficientCredits(`This needs ${needed} AI credits and ${remaining} are left this month`, { needed, remaining });
+  return errors.insufficientCredits(`This needs ${needed} AI credits and ${remaining} are left this month`, {
+    needed,
+    remaining,
+  });
 }

@@ -20,7 +20,14 @@ export const creditsModule = defineModule({
     // Each threshold of the month's credits, once per month (the charges are serialised per tenant), to the owners and admins.
     const notify: UsageNotifier = async (trx, tenant, crossed) => {
       for (const admin of await members.administrators(trx, tenant.id)) {
-        await mail.enqueue(trx, { tenantId: tenant.id, kind: 'usage_threshold', to: admin.email, user: admin, data: crossed, at: clock.now() });
+        await mail.enqueue(trx, {
+          tenantId: tenant.id,
+          kind: 'usage_threshold',
+          to: admin.email,
+          user: admin,
+          data: crossed,
+          at: clock.now(),
+        });
       }
     };
     const credits = new CreditsService({ database, clock, credits: new CreditsRepository(), notify });

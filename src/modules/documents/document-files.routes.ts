@@ -16,7 +16,8 @@ export const bytesIn = (description: string, mediaTypes: string[], headers?: Rec
   });
 export const NotModified = Type.Unsafe<undefined>({ description: 'Not modified: the If-None-Match ETag is current.' });
 export const RangeNotSatisfiable = Type.Unsafe<Record<string, unknown>>({
-  description: 'Range not satisfiable (`range_not_satisfiable`): the range starts past the end; `Content-Range: bytes */<size>` gives the size.',
+  description:
+    'Range not satisfiable (`range_not_satisfiable`): the range starts past the end; `Content-Range: bytes */<size>` gives the size.',
   headers: { 'Content-Range': { type: 'string', description: '`bytes */<size>`' } },
   content: { 'application/json': { schema: ErrorBody } },
 });
@@ -25,7 +26,6 @@ export const fileHeaders = {
   'Accept-Ranges': { type: 'string', description: '`bytes`' },
   'Content-Disposition': { type: 'string', description: 'attachment, with the file name (RFC 6266, `filename*`).' },
 };
-
 
 /** Spec + docs/api-decisions.md §6: downloads with validators and ranges; thumbnails. */
 export function documentFileRoutes(app: App, s: { documents: DocumentsService }): void {
@@ -39,7 +39,8 @@ export function documentFileRoutes(app: App, s: { documents: DocumentsService })
         tags,
         summary: "Download a document's original file",
         params: IdParams,
-        description: 'The original bytes. Honours `Range` (one range: 206; several: the whole file), `If-None-Match` (304) and `If-Range`.',
+        description:
+          'The original bytes. Honours `Range` (one range: 206; several: the whole file), `If-None-Match` (304) and `If-Range`.',
         response: {
           200: bytesIn('The whole file, in its own media type.', ['*/*'], fileHeaders),
           206: bytesIn('One byte range of the file.', ['*/*'], {
@@ -67,14 +68,20 @@ export function documentFileRoutes(app: App, s: { documents: DocumentsService })
         params: IdParams,
         description: 'A small image: images resized, the first page of PDFs, otherwise an icon of the file type.',
         response: {
-          200: bytesIn('A PNG of the file (images resized, the first page of PDFs), or an SVG icon of its type until one is rendered.', ['image/png', 'image/svg+xml']),
+          200: bytesIn(
+            'A PNG of the file (images resized, the first page of PDFs), or an SVG icon of its type until one is rendered.',
+            ['image/png', 'image/svg+xml'],
+          ),
           ...standardErrors,
         },
       },
     },
     async (request, reply) => {
       const document = await documents.authorizeRead(authOf(request), request.params.id);
-      reply.headers({ 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
+      reply.headers({
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+      });
       if (document.thumbnailKey && document.thumbnailType) {
         reply.header('cache-control', 'private, max-age=3600');
         return reply.type(document.thumbnailType).send(await documents.openBlob(document.thumbnailKey));

@@ -71,7 +71,8 @@ export class DocumentQueries {
   matching(auth: AuthContext, filters: DocumentFilters): DocumentCondition {
     const where = this.#where(auth, filters);
     const tenantId = auth.tenant.id;
-    return (documentId) => sql<SqlBool>`exists (select 1 from documents where documents.id = ${documentId} and documents.tenant_id = ${tenantId} and ${where})`;
+    return (documentId) =>
+      sql<SqlBool>`exists (select 1 from documents where documents.id = ${documentId} and documents.tenant_id = ${tenantId} and ${where})`;
   }
 
   /** Whether the caller sees every document of the tenant (no visibility condition applies). */
@@ -91,30 +92,56 @@ export class DocumentQueries {
   }
 
   /** The summaries of these documents that the caller may still see under the filters (one deleted or hidden meanwhile drops out). */
-  async summaries(db: Executor, auth: AuthContext, ids: string[], filters: DocumentFilters): Promise<Map<string, DocumentSummary>> {
+  async summaries(
+    db: Executor,
+    auth: AuthContext,
+    ids: string[],
+    filters: DocumentFilters,
+  ): Promise<Map<string, DocumentSummary>> {
     const out = new Map<string, DocumentSummary>();
     const where = this.#where(auth, filters);
     for (let i = 0; i < ids.length; i += IN_BATCH) {
       const rows = await db
         .selectFrom('documents')
-        .select(['documents.id', 'documents.filename', 'documents.ai_summary', 'documents.folder_id', 'documents.created_at'])
+        .select([
+          'documents.id',
+          'documents.filename',
+          'documents.ai_summary',
+          'documents.folder_id',
+          'documents.created_at',
+        ])
         .where('documents.tenant_id', '=', auth.tenant.id)
         .where('documents.id', 'in', ids.slice(i, i + IN_BATCH))
         .where(where)
         .execute();
-      for (const r of rows) out.set(r.id, { id: r.id, filename: r.filename, aiSummary: r.ai_summary, folderId: r.folder_id, createdAt: Number(r.created_at) });
+      for (const r of rows)
+        out.set(r.id, {
+          id: r.id,
+          filename: r.filename,
+          aiSummary: r.ai_summary,
+          folderId: r.folder_id,
+          createdAt: Number(r.created_at),
+        });
     }
     return out;
   }
 
   /** The extracted text of the document whose id is `documentId` (null without text), for a query's own select list (`ts_headline`). */
   contentOf(tenantId: string, documentId: Expression<string>): Expression<string | null> {
-    return sql<string | null>`(select c.content from document_contents c where c.document_id = ${documentId} and c.tenant_id = ${tenantId})`;
+    return sql<
+      string | null
+    >`(select c.content from document_contents c where c.document_id = ${documentId} and c.tenant_id = ${tenantId})`;
   }
 
   /** The tenant's tag names by name, at most `limit`. */
   async tagNames(db: Executor, tenantId: string, limit: number): Promise<string[]> {
-    const rows = await db.selectFrom('tags').select('name').where('tenant_id', '=', tenantId).orderBy('name_key').limit(limit).execute();
+    const rows = await db
+      .selectFrom('tags')
+      .select('name')
+      .where('tenant_id', '=', tenantId)
+      .orderBy('name_key')
+      .limit(limit)
+      .execute();
     return rows.map((r) => r.name);
   }
 
@@ -126,7 +153,11 @@ export class DocumentQueries {
 }
 
 /** The filters as conditions over `documents` (to AND with the visibility fragment). */
-function filterConditions(eb: ExpressionBuilder<DB, 'documents'>, f: DocumentFilters, dialect: DialectName): Expression<SqlBool>[] {
+function filterConditions(
+  eb: ExpressionBuilder<DB, 'documents'>,
+  f: DocumentFilters,
+  dialect: DialectName,
+): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = [];
   if (f.folderId !== undefined) out.push(eb('documents.folder_id', '=', f.folderId));
   if (f.createdFrom !== undefined) out.push(eb('documents.created_at', '>=', f.createdFrom));
@@ -134,7 +165,11 @@ function filterConditions(eb: ExpressionBuilder<DB, 'documents'>, f: DocumentFil
   if (f.fileTypes?.length) {
     const types = f.fileTypes.map(fileTypeFilter);
     out.push(
-      eb.or(types.map((t) => ('mediaType' in t ? eb('documents.file_type', '=', t.mediaType) : eb('documents.extension', '=', t.extension)))),
+      eb.or(
+        types.map((t) =>
+          'mediaType' in t ? eb('documents.file_type', '=', t.mediaType) : eb('documents.extension', '=', t.extension),
+        ),
+      ),
     );
   }
   if (f.tagIds?.length) {

@@ -19,7 +19,11 @@ type Current = Pick<Document, 'aiStatus' | 'processingError'>;
 export const documentTransitions = {
   /** Stored by an upload, or sent back by a reprocess: waiting for extraction. */
   queued(enableAi: boolean) {
-    return { status: 'processing', aiStatus: enableAi ? 'queued' : 'skipped', processingError: null } satisfies DocumentPatch;
+    return {
+      status: 'processing',
+      aiStatus: enableAi ? 'queued' : 'skipped',
+      processingError: null,
+    } satisfies DocumentPatch;
   },
   /** Text extracted: AI runs next when it is on and there is text; `note` says why AI was skipped, when worth telling. */
   extracted(wantsAi: boolean, note: ProcessingError | null) {
@@ -32,10 +36,18 @@ export const documentTransitions = {
   /** Passages stored: completed. AI completes with it, unless embedding failed (`embeddingError`). */
   indexed(current: Current, embeddingError: ProcessingError | null) {
     const aiStatus = embeddingError ? 'failed' : current.aiStatus === 'processing' ? 'completed' : current.aiStatus;
-    return { status: 'completed', aiStatus, processingError: embeddingError ?? current.processingError } satisfies DocumentPatch;
+    return {
+      status: 'completed',
+      aiStatus,
+      processingError: embeddingError ?? current.processingError,
+    } satisfies DocumentPatch;
   },
   /** A step failed for good: the document is failed, and so is its AI unless it was skipped. */
   failed(current: Current, error: ProcessingError) {
-    return { status: 'failed', aiStatus: current.aiStatus === 'skipped' ? 'skipped' : 'failed', processingError: error } satisfies DocumentPatch;
+    return {
+      status: 'failed',
+      aiStatus: current.aiStatus === 'skipped' ? 'skipped' : 'failed',
+      processingError: error,
+    } satisfies DocumentPatch;
   },
 } as const;

@@ -6,7 +6,12 @@ import { authOf, type App } from '../../http/fastify-types.ts';
 import { setRequestFingerprint } from '../../http/idempotency.ts';
 import { MAX_BATCH_FILES } from './document-uploads.service.ts';
 import { presentBatchUpload, presentSingleUpload } from './documents.presenter.ts';
-import { BatchUploadMultipartBody, BatchUploadResponse, UploadMultipartBody, UploadResponse } from './documents.schemas.ts';
+import {
+  BatchUploadMultipartBody,
+  BatchUploadResponse,
+  UploadMultipartBody,
+  UploadResponse,
+} from './documents.schemas.ts';
 import { errors } from '../../lib/errors.ts';
 import { ON_DUPLICATE, type OnDuplicate } from './upload-fields.ts';
 import { closeUnreadUploads, multipartLimits, multipartSourceOf } from './multipart-source.ts';
@@ -25,7 +30,8 @@ function fingerprint(request: FastifyRequest): (fingerprint: string) => void {
 function onDuplicateQuery(request: FastifyRequest): OnDuplicate | undefined {
   const value = (request.query as Record<string, unknown> | undefined)?.['on_duplicate'];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !(ON_DUPLICATE as readonly string[]).includes(value)) throw errors.field('on_duplicate', `must be one of: ${ON_DUPLICATE.join(', ')}`);
+  if (typeof value !== 'string' || !(ON_DUPLICATE as readonly string[]).includes(value))
+    throw errors.field('on_duplicate', `must be one of: ${ON_DUPLICATE.join(', ')}`);
   return value as OnDuplicate;
 }
 
@@ -54,7 +60,9 @@ export async function documentUploadRoutes(app: App, s: { uploads: DocumentUploa
         },
       },
       async (request, reply) => {
-        const made = await uploads.upload(authOf(request), multipartSourceOf(request, 2), fingerprint(request), { onDuplicate: onDuplicateQuery(request) });
+        const made = await uploads.upload(authOf(request), multipartSourceOf(request, 2), fingerprint(request), {
+          onDuplicate: onDuplicateQuery(request),
+        });
         return reply.status(made.created ? 201 : 200).send(presentSingleUpload(made));
       },
     );
@@ -75,9 +83,14 @@ export async function documentUploadRoutes(app: App, s: { uploads: DocumentUploa
         },
       },
       async (request, reply) => {
-        const result = await uploads.uploadBatch(authOf(request), multipartSourceOf(request, MAX_BATCH_FILES + 1), fingerprint(request), {
-          onDuplicate: onDuplicateQuery(request),
-        });
+        const result = await uploads.uploadBatch(
+          authOf(request),
+          multipartSourceOf(request, MAX_BATCH_FILES + 1),
+          fingerprint(request),
+          {
+            onDuplicate: onDuplicateQuery(request),
+          },
+        );
         return reply.status(result.documents.length > 0 ? 201 : 200).send(presentBatchUpload(result));
       },
     );

@@ -17,11 +17,24 @@ import type { BatchJobsRepository, Rejection } from './batch-jobs/batch-jobs.rep
 import type { FoldersRepository } from './folders/folders.repository.ts';
 import type { TagsRepository } from './tags/tags.repository.ts';
 import type { TagsService } from './tags/tags.service.ts';
-import { type DeleteBlobsPayload, DOCUMENT_JOBS, type DocumentJobPayload, documentBlobKey, ORPHAN_GRACE_MS } from './document-job-kinds.ts';
+import {
+  type DeleteBlobsPayload,
+  DOCUMENT_JOBS,
+  type DocumentJobPayload,
+  documentBlobKey,
+  ORPHAN_GRACE_MS,
+} from './document-job-kinds.ts';
 import type { DocumentHooks } from './document-hooks.ts';
 import { documentTransitions } from './document-status.ts';
 import type { Document, DocumentsRepository } from './documents.repository.ts';
-import { hasUsableName, intakeFile, intakeUntyped, type StoredUpload, typeUntypedUpload, type UntypedUpload } from './file-intake.ts';
+import {
+  hasUsableName,
+  intakeFile,
+  intakeUntyped,
+  type StoredUpload,
+  typeUntypedUpload,
+  type UntypedUpload,
+} from './file-intake.ts';
 import type { MultipartSource, UploadPart } from './multipart-source.ts';
 import { FieldBag, type OnDuplicate, parseUploadFields, type UploadFields } from './upload-fields.ts';
 import type { UploadQuota } from './upload-quota.ts';
@@ -29,8 +42,12 @@ import type { UploadQuota } from './upload-quota.ts';
 /** A file part with no usable name and no `filename` field: 400 without any name, 415 for a name without a type. */
 function refuseUnnamed(partFilename: string): never {
   const name = sanitizeFilename(partFilename);
-  if (!name) throw errors.field('file', 'must have a file name: name the part, or send the name in the `filename` field');
-  throw errors.invalidFileType(`"${name}" has no file extension: name the file, or send its name in the \`filename\` field`, { filename: name });
+  if (!name)
+    throw errors.field('file', 'must have a file name: name the part, or send the name in the `filename` field');
+  throw errors.invalidFileType(
+    `"${name}" has no file extension: name the file, or send its name in the \`filename\` field`,
+    { filename: name },
+  );
 }
 
 /** docs/api-decisions.md §6 / spec Limits: a batch holds at most this many files. */
@@ -40,7 +57,10 @@ const MULTIPART_OVERHEAD_ALLOWANCE = 64 * 1024;
 
 /** The file fields each upload accepts, and what a part of another name is told. */
 const SINGLE_FILE_FIELDS = { fields: ['file'], hint: 'is not a known field; send the file as `file`' } as const;
-const BATCH_FILE_FIELDS = { fields: ['files', 'files[]'], hint: 'is not a known field; send files as `files[]` or `files`' } as const;
+const BATCH_FILE_FIELDS = {
+  fields: ['files', 'files[]'],
+  hint: 'is not a known field; send files as `files[]` or `files`',
+} as const;
 
 /** What an imported file became: a new document, or nothing because the tenant already holds its content. */
 export type ImportOutcome = { document: Document; duplicateOf: null } | { document: null; duplicateOf: string };
@@ -128,9 +148,15 @@ export class DocumentUploadsService {
       newDocument: true,
       reserve: () => this.#reserve(auth, this.deps.clock.now()),
       commit: async (file, fields) => {
-        const recorded = await this.#record(auth, [file], { ...fields, onDuplicate: fields.onDuplicate ?? options.onDuplicate ?? null }, null);
+        const recorded = await this.#record(
+          auth,
+          [file],
+          { ...fields, onDuplicate: fields.onDuplicate ?? options.onDuplicate ?? null },
+          null,
+        );
         const made = recorded.documents[0];
-        if (made) return { value: { document: made, created: true, duplicateOf: recorded.duplicateOf.get(made.id) ?? null } };
+        if (made)
+          return { value: { document: made, created: true, duplicateOf: recorded.duplicateOf.get(made.id) ?? null } };
         const existing = recorded.skipped[0]!.existing.document!;
         return { value: { document: existing, created: false, duplicateOf: existing.id }, discard: true };
       },
@@ -155,28 +181,40 @@ export class DocumentUploadsService {
     },
   ): Promise<T> {
     const { quota, blobs } = this.deps;
-    const declaredFile = source.contentLength === null ? 0 : Math.max(0, source.contentLength - MULTIPART_OVERHEAD_ALLOWANCE);
-    const room = target.newDocument ? await quota.assertRoom(auth, declaredFile) : await quota.assertBytes(auth, declaredFile);
+    const declaredFile =
+      source.contentLength === null ? 0 : Math.max(0, source.contentLength - MULTIPART_OVERHEAD_ALLOWANCE);
+    const room = target.newDocument
+      ? await quota.assertRoom(auth, declaredFile)
+      : await quota.assertBytes(auth, declaredFile);
     const stored: DocumentFile[] = [];
     // A part without a usable name (a Blob) waits here, stored, for the `filename` field to type it.
     // (Assigned inside the part callback, which the compiler's narrowing does not follow.)
     let untyped = null as { upload: UntypedUpload; partFilename: string; documentId: string } | null;
     try {
       const { bag, fingerprint } = await this.#readParts(source, SINGLE_FILE_FIELDS, async (part, bag) => {
-        if (stored.length > 0 || untyped) throw errors.field('file', 'only one file per upload; use upload-batch for several');
+        if (stored.length > 0 || untyped)
+          throw errors.field('file', 'only one file per upload; use upload-batch for several');
         const { documentId, key } = await target.reserve();
         const named = hasUsableName(part.filename) ? part.filename : bag.one('filename')?.trim() || null;
         if (named === null) {
-          const upload = await intakeUntyped(blobs, part, { key, quotaBytes: room.bytes, quotaError: () => quota.storageFull(auth) });
+          const upload = await intakeUntyped(blobs, part, {
+            key,
+            quotaBytes: room.bytes,
+            quotaError: () => quota.storageFull(auth),
+          });
           untyped = { upload, partFilename: part.filename, documentId };
           return upload.sha256;
         }
-        const result = await intakeFile(blobs, { filename: named, file: part.file }, {
-          key,
-          quotaBytes: room.bytes,
-          quotaError: () => quota.storageFull(auth),
-          drainRefused: false,
-        });
+        const result = await intakeFile(
+          blobs,
+          { filename: named, file: part.file },
+          {
+            key,
+            quotaBytes: room.bytes,
+            quotaError: () => quota.storageFull(auth),
+            drainRefused: false,
+          },
+        );
         if (!result.ok) throw result.error;
         stored.push({ ...result.file, documentId });
         return result.file.sha256;
@@ -192,12 +230,15 @@ export class DocumentUploadsService {
       const file = stored[0]!;
       const nameProblem = fields.filename === null ? null : nameTypeProblem(fields.filename, file.rule.mediaType);
       // docs/api-decisions.md §9: a file named as a type its bytes are not is 415, whichever field names it.
-      if (nameProblem) throw errors.invalidFileType(`filename ${nameProblem}`, { filename: fields.filename, field: 'filename' });
+      if (nameProblem)
+        throw errors.invalidFileType(`filename ${nameProblem}`, { filename: fields.filename, field: 'filename' });
       const committed = await target.commit(file, fields, bag);
       if (committed.discard) await this.#discard([file]);
       return committed.value;
     } catch (error) {
-      await this.#discard(untyped && !stored.some((f) => f.key === untyped?.upload.key) ? [...stored, untyped.upload] : stored);
+      await this.#discard(
+        untyped && !stored.some((f) => f.key === untyped?.upload.key) ? [...stored, untyped.upload] : stored,
+      );
       throw error;
     }
   }
@@ -228,7 +269,10 @@ export class DocumentUploadsService {
         });
         if (!result.ok) {
           const e = result.error;
-          rejected.push({ rejection: { filename: result.filename, error: e.error, code: e.code, message: e.message }, error: e });
+          rejected.push({
+            rejection: { filename: result.filename, error: e.error, code: e.code, message: e.message },
+            error: e,
+          });
           return result.sha256 ?? '';
         }
         stored.push({ ...result.file, documentId });
@@ -245,7 +289,9 @@ export class DocumentUploadsService {
       const rejections = rejected.map((r) => r.rejection);
       if (stored.length === 0) {
         const first = rejected[0]!.error;
-        throw new AppError(first.status, first.error, first.message, { details: { ...first.details, rejected: rejections } });
+        throw new AppError(first.status, first.error, first.message, {
+          details: { ...first.details, rejected: rejections },
+        });
       }
       const collectionId = newId(clock.now());
       const batchJobId = newId(clock.now());
@@ -268,7 +314,10 @@ export class DocumentUploadsService {
         documents: recorded.documents,
         rejected: rejections,
         duplicateOf: recorded.duplicateOf,
-        skipped: fields.onDuplicate === 'skip' ? recorded.skipped.map((s) => ({ filename: s.file.filename, duplicateOf: s.existing.id })) : null,
+        skipped:
+          fields.onDuplicate === 'skip'
+            ? recorded.skipped.map((s) => ({ filename: s.file.filename, duplicateOf: s.existing.id }))
+            : null,
       };
     } catch (error) {
       await this.#discard(stored);
@@ -286,30 +335,50 @@ export class DocumentUploadsService {
   async importFile(
     auth: AuthContext,
     file: { filename: string; stream: Readable },
-    options: { folderId: string | null; enableAi: boolean; skipDuplicates: boolean; commit: (trx: Executor, outcome: ImportOutcome) => Promise<void> },
+    options: {
+      folderId: string | null;
+      enableAi: boolean;
+      skipDuplicates: boolean;
+      commit: (trx: Executor, outcome: ImportOutcome) => Promise<void>;
+    },
   ): Promise<ImportOutcome> {
     const { quota, blobs, database, documents } = this.deps;
     const room = await quota.assertRoom(auth, 0);
     const { documentId, key } = await this.#reserve(auth, this.deps.clock.now());
-    const result = await intakeFile(blobs, { filename: file.filename, file: file.stream }, {
-      key,
-      quotaBytes: room.bytes,
-      quotaError: () => quota.storageFull(auth),
-      drainRefused: false,
-    });
+    const result = await intakeFile(
+      blobs,
+      { filename: file.filename, file: file.stream },
+      {
+        key,
+        quotaBytes: room.bytes,
+        quotaError: () => quota.storageFull(auth),
+        drainRefused: false,
+      },
+    );
     if (!result.ok) {
       file.stream.destroy();
       throw result.error;
     }
-    const fields: UploadFields = { folderId: options.folderId, enableAi: options.enableAi, tags: [], filename: null, onDuplicate: null };
+    const fields: UploadFields = {
+      folderId: options.folderId,
+      enableAi: options.enableAi,
+      tags: [],
+      filename: null,
+      onDuplicate: null,
+    };
     try {
       const outcome = await database.db.transaction().execute(async (trx): Promise<ImportOutcome> => {
         // The tenant lock (PostgreSQL) makes two imports of the same content in parallel see each other.
         if (options.skipDuplicates) await lockTenant(trx, database.dialect, auth.tenant.id);
-        const existing = options.skipDuplicates ? await documents.findIdBySha256(trx, auth.tenant.id, result.file.sha256) : null;
+        const existing = options.skipDuplicates
+          ? await documents.findIdBySha256(trx, auth.tenant.id, result.file.sha256)
+          : null;
         const done: ImportOutcome = existing
           ? { document: null, duplicateOf: existing }
-          : { document: (await this.#insert(trx, auth, [{ ...result.file, documentId }], fields, null))[0]!, duplicateOf: null };
+          : {
+              document: (await this.#insert(trx, auth, [{ ...result.file, documentId }], fields, null))[0]!,
+              duplicateOf: null,
+            };
         await options.commit(trx, done);
         return done;
       });
@@ -344,7 +413,11 @@ export class DocumentUploadsService {
       for (const file of files) {
         const earlier = kept.find((k) => k.sha256 === file.sha256);
         const existing = earlier ? null : await this.#visibleDuplicate(trx, auth, file.sha256);
-        const of = earlier ? { id: earlier.documentId, document: null } : existing ? { id: existing.id, document: existing } : null;
+        const of = earlier
+          ? { id: earlier.documentId, document: null }
+          : existing
+            ? { id: existing.id, document: existing }
+            : null;
         if (of && skip) {
           skipped.push({ file, existing: of });
           continue;
@@ -366,10 +439,17 @@ export class DocumentUploadsService {
   }
 
   /** Inside the caller's transaction: quota re-check, rows, tags, the processing hook and events. */
-  async #insert(trx: Executor, auth: AuthContext, files: DocumentFile[], fields: UploadFields, collectionId: string | null): Promise<Document[]> {
+  async #insert(
+    trx: Executor,
+    auth: AuthContext,
+    files: DocumentFile[],
+    fields: UploadFields,
+    collectionId: string | null,
+  ): Promise<Document[]> {
     const { clock, jobs, documents, folders, tags, tagsService, quota } = this.deps;
     const tenantId = auth.tenant.id;
-    if (fields.folderId !== null && !(await folders.exists(trx, tenantId, fields.folderId))) throw errors.notFound('folder', fields.folderId);
+    if (fields.folderId !== null && !(await folders.exists(trx, tenantId, fields.folderId)))
+      throw errors.notFound('folder', fields.folderId);
     await quota.assertFits(
       trx,
       auth,

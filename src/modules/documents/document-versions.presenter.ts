@@ -17,9 +17,18 @@ export function presentVersion(v: DocumentVersion) {
 }
 
 export function presentVersionList(documentId: string, versions: DocumentVersion[]) {
-  return { document_id: documentId, current_version: versions.find((v) => v.current)?.number ?? 1, versions: versions.map(presentVersion) };
+  return {
+    document_id: documentId,
+    current_version: versions.find((v) => v.current)?.number ?? 1,
+    versions: versions.map(presentVersion),
+  };
 }
 
 export function presentVersionUpload(u: VersionUpload) {
-  return { ...presentVersion(u.version), created: u.created, status: u.document.status, ai_status: u.document.aiStatus };
+  return {
+    ...presentVersion(u.version),
+    created: u.created,
+    status: u.document.status,
+    ai_status: u.document.aiStatus,
+  };
 }

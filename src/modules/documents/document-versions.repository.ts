@@ -80,7 +80,10 @@ export function storedVersionFiles(tenantId: string) {
 /** SQL of document versions; every query takes the tenant. */
 export class DocumentVersionsRepository {
   async insert(db: Executor, version: DocumentVersion): Promise<void> {
-    await db.insertInto('document_versions').values(columnsOf(COLUMNS, version) as Insertable<DocumentVersionsTable>).execute();
+    await db
+      .insertInto('document_versions')
+      .values(columnsOf(COLUMNS, version) as Insertable<DocumentVersionsTable>)
+      .execute();
   }
 
   /** The document's versions, oldest first; empty while it has only its first. */
@@ -95,7 +98,12 @@ export class DocumentVersionsRepository {
     return rows.map(toDocumentVersion);
   }
 
-  async findByNumber(db: Executor, tenantId: string, documentId: string, number: number): Promise<DocumentVersion | null> {
+  async findByNumber(
+    db: Executor,
+    tenantId: string,
+    documentId: string,
+    number: number,
+  ): Promise<DocumentVersion | null> {
     const row = await db
       .selectFrom('document_versions')
       .selectAll()
@@ -145,7 +153,12 @@ export class DocumentVersionsRepository {
 
   /** Whether a version is stored under this id (the orphan guard of a version upload). */
   async exists(db: Executor, tenantId: string, id: string): Promise<boolean> {
-    const row = await db.selectFrom('document_versions').select('id').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('document_versions')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row !== undefined;
   }
 }

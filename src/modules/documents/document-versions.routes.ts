@@ -4,7 +4,13 @@ import { authOf, type App } from '../../http/fastify-types.ts';
 import { setRequestFingerprint } from '../../http/idempotency.ts';
 import { bytesIn, fileHeaders, NotModified, RangeNotSatisfiable } from './document-files.routes.ts';
 import { presentVersion, presentVersionList, presentVersionUpload } from './document-versions.presenter.ts';
-import { DocumentVersionList, VersionMultipartBody, VersionParams, VersionRestoreAnswer, VersionUploadAnswer } from './document-versions.schemas.ts';
+import {
+  DocumentVersionList,
+  VersionMultipartBody,
+  VersionParams,
+  VersionRestoreAnswer,
+  VersionUploadAnswer,
+} from './document-versions.schemas.ts';
 import type { DocumentVersionsService } from './document-versions.service.ts';
 import { sendStoredFile } from '../../http/file-response.ts';
 import { closeUnreadUploads, multipartLimits, multipartSourceOf } from './multipart-source.ts';
@@ -31,11 +37,19 @@ export async function documentVersionRoutes(app: App, s: { versions: DocumentVer
           params: IdParams,
           consumes: ['multipart/form-data'],
           documentedBody: VersionMultipartBody,
-          response: { 200: VersionUploadAnswer, 201: VersionUploadAnswer, ...standardErrors, 413: ErrorBody, 415: ErrorBody },
+          response: {
+            200: VersionUploadAnswer,
+            201: VersionUploadAnswer,
+            ...standardErrors,
+            413: ErrorBody,
+            415: ErrorBody,
+          },
         },
       },
       async (request, reply) => {
-        const made = await versions.upload(authOf(request), request.params.id, multipartSourceOf(request, 2), (value) => setRequestFingerprint(request, value));
+        const made = await versions.upload(authOf(request), request.params.id, multipartSourceOf(request, 2), (value) =>
+          setRequestFingerprint(request, value),
+        );
         return reply.status(made.created ? 201 : 200).send(presentVersionUpload(made));
       },
     );
@@ -48,7 +62,8 @@ export async function documentVersionRoutes(app: App, s: { versions: DocumentVer
         tags,
         operationId: 'listDocumentVersions',
         summary: "List a document's versions",
-        description: 'Every version, oldest first, with the current one marked. A document never given a new version has one: version 1.',
+        description:
+          'Every version, oldest first, with the current one marked. A document never given a new version has one: version 1.',
         params: IdParams,
         response: { 200: DocumentVersionList, ...standardErrors },
       },
@@ -66,11 +81,15 @@ export async function documentVersionRoutes(app: App, s: { versions: DocumentVer
         tags,
         operationId: 'downloadDocumentVersion',
         summary: 'Download one version of a document',
-        description: 'The bytes of that version, as the document download answers them: `Range` (206), `If-None-Match` (304), `If-Range`; the ETag is the quoted SHA-256 of the version.',
+        description:
+          'The bytes of that version, as the document download answers them: `Range` (206), `If-None-Match` (304), `If-Range`; the ETag is the quoted SHA-256 of the version.',
         params: VersionParams,
         response: {
           200: bytesIn('The whole file of the version, in its own media type.', ['*/*'], fileHeaders),
-          206: bytesIn('One byte range of the version.', ['*/*'], { ...fileHeaders, 'Content-Range': { type: 'string', description: '`bytes <first>-<last>/<size>`' } }),
+          206: bytesIn('One byte range of the version.', ['*/*'], {
+            ...fileHeaders,
+            'Content-Range': { type: 'string', description: '`bytes <first>-<last>/<size>`' },
+          }),
           304: NotModified,
           416: RangeNotSatisfiable,
           ...standardErrors,

@@ -11,8 +11,13 @@ export const VersionParams = Type.Object(
 
 export const DocumentVersion = Type.Object({
   document_id: Type.String(),
-  number: Type.Integer({ minimum: 1, description: 'The version number: 1 for the first upload, then 2, 3... in order of arrival; never reused.' }),
-  current: Type.Boolean({ description: 'Whether this is the current version (the one downloads, processing, search and chat use).' }),
+  number: Type.Integer({
+    minimum: 1,
+    description: 'The version number: 1 for the first upload, then 2, 3... in order of arrival; never reused.',
+  }),
+  current: Type.Boolean({
+    description: 'Whether this is the current version (the one downloads, processing, search and chat use).',
+  }),
   filename: Type.String({ description: "The uploaded file's own name." }),
   file_type: Type.String({ description: 'Media type.' }),
   file_size: Type.Integer({ description: 'Bytes.' }),
@@ -21,11 +26,17 @@ export const DocumentVersion = Type.Object({
   created_by: Nullable(Type.String({ description: 'The uploading user; null when uploaded with an API key.' })),
 });
 
-export const DocumentVersionList = Type.Object({ document_id: Type.String(), current_version: Type.Integer(), versions: Type.Array(DocumentVersion) });
+export const DocumentVersionList = Type.Object({
+  document_id: Type.String(),
+  current_version: Type.Integer(),
+  versions: Type.Array(DocumentVersion),
+});
 
 export const VersionUploadAnswer = Type.Object({
   ...DocumentVersion.properties,
-  created: Type.Boolean({ description: 'False when the file is identical (SHA-256) to the current version: nothing was added (200).' }),
+  created: Type.Boolean({
+    description: 'False when the file is identical (SHA-256) to the current version: nothing was added (200).',
+  }),
   status: Type.String({ description: "The document's processing status (the new version is processed again)." }),
   ai_status: Type.String(),
 });
@@ -47,7 +58,8 @@ export const VersionMultipartBody = Type.Object(
       Type.String({
         maxLength: 255,
         examples: [''],
-        description: "A new name for the document (omitted: it keeps its name, with the new file's extension when the type changes).",
+        description:
+          "A new name for the document (omitted: it keeps its name, with the new file's extension when the type changes).",
       }),
     ),
   },

@@ -83,14 +83,21 @@ export class DocumentVersionsService {
    * checked before a byte is read. A file identical (SHA-256) to the current version adds nothing
    * and answers the current version.
    */
-  async upload(auth: AuthContext, documentId: string, source: MultipartSource, onFingerprint?: (fingerprint: string) => void): Promise<VersionUpload> {
+  async upload(
+    auth: AuthContext,
+    documentId: string,
+    source: MultipartSource,
+    onFingerprint?: (fingerprint: string) => void,
+  ): Promise<VersionUpload> {
     const { database, uploads } = this.#deps;
     await authorizeDocument(database.db, auth, documentId, 'update');
     return uploads.receiveOne(auth, source, onFingerprint, {
       newDocument: false,
       reserve: () => uploads.reserveFile(auth),
       commit: async (file, fields, bag) => {
-        for (const name of bag.names()) if (!VERSION_FIELDS.has(name)) throw errors.field(name, 'is not taken by a version upload (only `file` and `filename`)');
+        for (const name of bag.names())
+          if (!VERSION_FIELDS.has(name))
+            throw errors.field(name, 'is not taken by a version upload (only `file` and `filename`)');
         const made = await this.#add(auth, documentId, file, fields.filename);
         return { value: made, discard: !made.created };
       },
@@ -98,7 +105,11 @@ export class DocumentVersionsService {
   }
 
   /** Makes version `number` current again (the same version, not a copy); processing follows. */
-  async restore(auth: AuthContext, documentId: string, number: number): Promise<{ version: DocumentVersion; restored: boolean }> {
+  async restore(
+    auth: AuthContext,
+    documentId: string,
+    number: number,
+  ): Promise<{ version: DocumentVersion; restored: boolean }> {
     const { database, clock, versions, events } = this.#deps;
     return database.db.transaction().execute(async (trx) => {
       await lockTenant(trx, database.dialect, auth.tenant.id);
@@ -120,7 +131,12 @@ export class DocumentVersionsService {
   }
 
   /** One transaction: quota re-check, version 1 recorded when this is the second, the new current version, the document's file fields, processing, event. */
-  async #add(auth: AuthContext, documentId: string, file: DocumentFile, filename: string | null): Promise<VersionUpload> {
+  async #add(
+    auth: AuthContext,
+    documentId: string,
+    file: DocumentFile,
+    filename: string | null,
+  ): Promise<VersionUpload> {
     const { database, clock, versions, documents, quota, events } = this.#deps;
     const tenantId = auth.tenant.id;
     return database.db.transaction().execute(async (trx) => {
@@ -152,13 +168,24 @@ export class DocumentVersionsService {
       };
       await versions.insert(trx, version);
       const updated = await this.#makeCurrent(trx, document, version, filename, now);
-      await events.record(trx, { tenantId, name: 'document.version_created', at: now, data: versionEventData(version) });
+      await events.record(trx, {
+        tenantId,
+        name: 'document.version_created',
+        at: now,
+        data: versionEventData(version),
+      });
       return { version, document: updated, created: true };
     });
   }
 
   /** The document's row takes the version's file, its thumbnail is rendered again and its processing starts over. */
-  async #makeCurrent(trx: Executor, document: Document, version: DocumentVersion, filename: string | null, now: number): Promise<Document> {
+  async #makeCurrent(
+    trx: Executor,
+    document: Document,
+    version: DocumentVersion,
+    filename: string | null,
+    now: number,
+  ): Promise<Document> {
     const { documents, jobs, hooks } = this.#deps;
     const patch = {
       filename: filename ?? nameFor(document, version),
@@ -192,7 +219,8 @@ export class DocumentVersionsService {
     const found = await this.#deps.versions.findByNumber(db, document.tenantId, document.id, number);
     if (found) return found;
     // Until a second version arrives, version 1 is the document itself.
-    if (number === 1 && (await this.#deps.versions.list(db, document.tenantId, document.id)).length === 0) return firstVersion(document);
+    if (number === 1 && (await this.#deps.versions.list(db, document.tenantId, document.id)).length === 0)
+      return firstVersion(document);
     throw errors.notFound('version', String(number));
   }
 }

@@ -37,10 +37,15 @@ const versionFields = {
   created_by: Nullable(Type.String({ description: 'The uploading user; null for an API key.' })),
 };
 
-const DocumentVersionCreated = Type.Object(versionFields, { description: 'A new file became the document’s current version; its processing follows.' });
+const DocumentVersionCreated = Type.Object(versionFields, {
+  description: 'A new file became the document’s current version; its processing follows.',
+});
 
 const DocumentVersionRestored = Type.Object(
-  { ...versionFields, previous_version: Type.Integer({ minimum: 1, description: 'The version that was current before.' }) },
+  {
+    ...versionFields,
+    previous_version: Type.Integer({ minimum: 1, description: 'The version that was current before.' }),
+  },
   { description: 'An earlier version became current again (`version`); its processing follows.' },
 );
 

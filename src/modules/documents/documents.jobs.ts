@@ -2,7 +2,13 @@ import { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
 import type { DeclaredJobDefinition } from '../../jobs/job-types.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
-import { DOCUMENT_JOBS, type DeleteBlobsPayload, type DocumentJobPayload, documentBlobKey, thumbnailBlobKey } from './document-job-kinds.ts';
+import {
+  DOCUMENT_JOBS,
+  type DeleteBlobsPayload,
+  type DocumentJobPayload,
+  documentBlobKey,
+  thumbnailBlobKey,
+} from './document-job-kinds.ts';
 import type { DocumentsRepository } from './documents.repository.ts';
 import { DocumentVersionsRepository } from './document-versions.repository.ts';
 
@@ -32,7 +38,10 @@ export async function storeThumbnail(deps: Deps, payload: DocumentJobPayload): P
   const thumbnail = await renderThumbnail(blobs, document);
   const key = thumbnailBlobKey(document.tenantId, document.id);
   await blobs.put(key, Readable.from([thumbnail.bytes]), { contentType: thumbnail.contentType });
-  await documents.update(database.db, document.tenantId, document.id, { thumbnailKey: key, thumbnailType: thumbnail.contentType });
+  await documents.update(database.db, document.tenantId, document.id, {
+    thumbnailKey: key,
+    thumbnailType: thumbnail.contentType,
+  });
   if (!(await documents.findById(database.db, document.tenantId, document.id))) await blobs.delete(key);
 }
 

@@ -20,7 +20,12 @@ function presentEntities(d: Document) {
     dates: d.entities.dates,
     locations: details ? details.locations.map((l) => l.name) : (d.entities['places'] ?? []),
     amounts: details ? details.amounts : plainAmounts,
-    details: details && { people: details.people, organizations: details.organizations, locations: details.locations, dates: details.dates },
+    details: details && {
+      people: details.people,
+      organizations: details.organizations,
+      locations: details.locations,
+      dates: details.dates,
+    },
   };
 }
 
@@ -90,7 +95,13 @@ export function presentBatchUpload(b: BatchUpload) {
     batch_job_id: b.batchJobId,
     documents: b.documents.map((d) => {
       const duplicate = b.duplicateOf.get(d.id);
-      return { id: d.id, filename: d.filename, status: d.status, ai_status: d.aiStatus, ...(duplicate ? { duplicate_of: duplicate } : {}) };
+      return {
+        id: d.id,
+        filename: d.filename,
+        status: d.status,
+        ai_status: d.aiStatus,
+        ...(duplicate ? { duplicate_of: duplicate } : {}),
+      };
     }),
     rejected: b.rejected,
     ...(b.skipped ? { skipped: b.skipped.map((s) => ({ filename: s.filename, duplicate_of: s.duplicateOf })) } : {}),

@@ -37,7 +37,11 @@ export interface AiEnrichment {
 }
 
 /** A key field's value, as the AI provider gives it or a reviewer corrected it. */
-export type AiFieldValue = string | string[] | { value: number; currency: string; text: string; period?: string } | { value: string; text: string };
+export type AiFieldValue =
+  | string
+  | string[]
+  | { value: number; currency: string; text: string; period?: string }
+  | { value: string; text: string };
 
 /** Set (true) on a result a person confirmed or corrected in review: a reprocess keeps it. */
 interface ConfirmedMark {
@@ -110,7 +114,12 @@ export function toDocument(row: Selectable<DocumentsTable>): Document {
     enableAi: Number(row.enable_ai) === 1,
     aiSummary: row.ai_summary,
     aiTags: parseJson<string[]>(row.ai_tags, []),
-    entities: { ...entities, people: entities.people ?? [], organizations: entities.organizations ?? [], dates: entities.dates ?? [] },
+    entities: {
+      ...entities,
+      people: entities.people ?? [],
+      organizations: entities.organizations ?? [],
+      dates: entities.dates ?? [],
+    },
     aiDocumentType: row.ai_document_type,
     aiEnrichment: parseJson<AiEnrichment | null>(row.ai_enrichment, null),
     metadata: parseJson<Record<string, unknown>>(row.metadata, {}),
@@ -150,7 +159,12 @@ const COLUMNS: ColumnMap<Document, DocumentsTable> = {
   updatedAt: 'updated_at',
 };
 
-export const DOCUMENT_SORTS = { name: 'filename', created_at: 'created_at', updated_at: 'updated_at', size: 'file_size' } as const;
+export const DOCUMENT_SORTS = {
+  name: 'filename',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  size: 'file_size',
+} as const;
 export type DocumentSort = keyof typeof DOCUMENT_SORTS;
 
 /** A document's id and the key of its bytes in the blob store (what removing it needs). */
@@ -188,34 +202,66 @@ export interface DocumentPage {
 }
 
 /** The columns of `document_visibility` that copy each sort's column (same order as the documents indexes). */
-const VISIBILITY_SORTS = { name: 'name_key', created_at: 'created_at', updated_at: 'updated_at', size: 'file_size' } as const;
+const VISIBILITY_SORTS = {
+  name: 'name_key',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  size: 'file_size',
+} as const;
 
 /** SQL for documents; every query takes the tenant. */
 export class DocumentsRepository {
   async insert(db: Executor, document: Document): Promise<void> {
     // Every field of a Document maps to a column, so the values are a whole row.
-    await db.insertInto('documents').values(columnsOf(COLUMNS, document) as Insertable<DocumentsTable>).execute();
+    await db
+      .insertInto('documents')
+      .values(columnsOf(COLUMNS, document) as Insertable<DocumentsTable>)
+      .execute();
   }
 
   async findById(db: Executor, tenantId: string, id: string): Promise<Document | null> {
-    const row = await db.selectFrom('documents').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('documents')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toDocument(row) : null;
   }
 
   /** A document of the tenant with exactly this content, if any (imports skip such duplicates). */
   async findIdBySha256(db: Executor, tenantId: string, sha256: string): Promise<string | null> {
-    const row = await db.selectFrom('documents').select('id').where('tenant_id', '=', tenantId).where('sha256', '=', sha256).limit(1).executeTakeFirst();
+    const row = await db
+      .selectFrom('documents')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('sha256', '=', sha256)
+      .limit(1)
+      .executeTakeFirst();
     return row?.id ?? null;
   }
 
   /** The tenant's documents with exactly this content, oldest first (at most `limit`): an upload's duplicates. */
   async findBySha256(db: Executor, tenantId: string, sha256: string, limit: number): Promise<Document[]> {
-    const rows = await db.selectFrom('documents').selectAll().where('tenant_id', '=', tenantId).where('sha256', '=', sha256).orderBy('created_at').orderBy('id').limit(limit).execute();
+    const rows = await db
+      .selectFrom('documents')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('sha256', '=', sha256)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map(toDocument);
   }
 
   async update(db: Executor, tenantId: string, id: string, patch: DocumentPatch): Promise<void> {
-    await db.updateTable('documents').set(columnsOf(COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('documents')
+      .set(columnsOf(COLUMNS, patch))
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Every document of the tenant matching the filters (the lists of tenant administrators). */
@@ -224,7 +270,11 @@ export class DocumentsRepository {
     if (f.folderId !== undefined) q = q.where('documents.folder_id', f.folderId === null ? 'is' : '=', f.folderId);
     if (f.tagId !== undefined) q = q.where(taggedWith(tenantId, f.tagId, sql.ref('documents.id')));
     if (f.search) {
-      const at = { documentId: sql<string>`documents.id`, lowerName: sql<string>`lower(documents.filename)`, indexedOnPostgres: true };
+      const at = {
+        documentId: sql<string>`documents.id`,
+        lowerName: sql<string>`lower(documents.filename)`,
+        indexedOnPostgres: true,
+      };
       q = q.where(nameContains(db, tenantId, f.search, at));
     }
     if (f.mediaType !== undefined) q = q.where('documents.file_type', '=', f.mediaType);
@@ -244,13 +294,21 @@ export class DocumentsRepository {
     if (f.folderId !== undefined) q = q.where('v.folder_id', f.folderId === null ? 'is' : '=', f.folderId);
     if (f.tagId !== undefined) q = q.where(taggedWith(tenantId, f.tagId, sql.ref('v.document_id')));
     if (f.search) {
-      const at = { documentId: sql<string>`v.document_id`, lowerName: sql<string>`v.name_key`, indexedOnPostgres: false };
+      const at = {
+        documentId: sql<string>`v.document_id`,
+        lowerName: sql<string>`v.name_key`,
+        indexedOnPostgres: false,
+      };
       q = q.where(nameContains(db, tenantId, f.search, at));
     }
     if (f.mediaType !== undefined || f.extension !== undefined) {
       const { mediaType, extension } = f;
       q = q.where((eb) => {
-        let d = eb.selectFrom('documents as d').select(eb.lit(1).as('one')).where('d.tenant_id', '=', tenantId).whereRef('d.id', '=', 'v.document_id');
+        let d = eb
+          .selectFrom('documents as d')
+          .select(eb.lit(1).as('one'))
+          .where('d.tenant_id', '=', tenantId)
+          .whereRef('d.id', '=', 'v.document_id');
         if (mediaType !== undefined) d = d.where('d.file_type', '=', mediaType);
         if (extension !== undefined) d = d.where('d.extension', '=', extension);
         return eb.exists(d);
@@ -263,7 +321,8 @@ export class DocumentsRepository {
 
   /** One page of the list, in the sort's index order (ties broken by id). */
   async list(db: Executor, tenantId: string, filter: DocumentListFilter, page: DocumentPage): Promise<Document[]> {
-    if (filter.scope !== null) return (await this.#listVisible(db, tenantId, filter.scope, filter, page)).map(toDocument);
+    if (filter.scope !== null)
+      return (await this.#listVisible(db, tenantId, filter.scope, filter, page)).map(toDocument);
     const column = DOCUMENT_SORTS[page.sort];
     // Names sort case-insensitively, served by the lower(filename) expression indexes.
     const sortKey = column === 'filename' ? sql`lower(documents.filename)` : sql.ref(`documents.${column}`);
@@ -320,7 +379,12 @@ export class DocumentsRepository {
   /** The tenant's documents (folderId undefined), a folder's, or the top level's (all but those in folders), from the kept counts. */
   async #keptTenantCount(db: Executor, tenantId: string, folderId: string | null | undefined): Promise<number> {
     if (typeof folderId === 'string') {
-      const row = await db.selectFrom('folders').select('document_count').where('tenant_id', '=', tenantId).where('id', '=', folderId).executeTakeFirst();
+      const row = await db
+        .selectFrom('folders')
+        .select('document_count')
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', folderId)
+        .executeTakeFirst();
       return Number(row?.document_count ?? 0);
     }
     const all = db.selectFrom('tenant_document_counts').select('documents').where('tenant_id', '=', tenantId);
@@ -363,26 +427,46 @@ export class DocumentsRepository {
 
   /** Up to `limit` documents of the tenant with their blob keys (sandbox reset removes them in batches). */
   async listStorageKeys(db: Executor, tenantId: string, limit: number): Promise<StoredBlob[]> {
-    const rows = await db.selectFrom('documents').select(['id', 'storage_key']).where('tenant_id', '=', tenantId).limit(limit).execute();
+    const rows = await db
+      .selectFrom('documents')
+      .select(['id', 'storage_key'])
+      .where('tenant_id', '=', tenantId)
+      .limit(limit)
+      .execute();
     return rows.map((row) => ({ id: row.id, storageKey: row.storage_key }));
   }
 
   /** Rows and their tag links, shares and extracted text (the latter by foreign-key cascade). */
   async deleteMany(db: Executor, tenantId: string, ids: string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) {
-      await db.deleteFrom('documents').where('tenant_id', '=', tenantId).where('id', 'in', ids.slice(i, i + 500)).execute();
+      await db
+        .deleteFrom('documents')
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
     }
   }
 
   /** Stored bytes and document count of a tenant (quotas, usage), from the counts kept by triggers on `documents`. */
   async usage(db: Executor, tenantId: string): Promise<{ documents: number; bytes: number }> {
-    const row = await db.selectFrom('tenant_document_counts').select(['documents', 'bytes']).where('tenant_id', '=', tenantId).executeTakeFirst();
+    const row = await db
+      .selectFrom('tenant_document_counts')
+      .select(['documents', 'bytes'])
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
     return { documents: Number(row?.documents ?? 0), bytes: Number(row?.bytes ?? 0) };
   }
 
   /** Replaces the extracted text of a document: the whole text, and each page's where the format has pages. */
-  async saveContent(db: Executor, row: { tenantId: string; documentId: string; text: string; pages: string[] | null; at: number }): Promise<void> {
-    await db.deleteFrom('document_contents').where('tenant_id', '=', row.tenantId).where('document_id', '=', row.documentId).execute();
+  async saveContent(
+    db: Executor,
+    row: { tenantId: string; documentId: string; text: string; pages: string[] | null; at: number },
+  ): Promise<void> {
+    await db
+      .deleteFrom('document_contents')
+      .where('tenant_id', '=', row.tenantId)
+      .where('document_id', '=', row.documentId)
+      .execute();
     await db
       .insertInto('document_contents')
       .values({

@@ -105,8 +105,12 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
     async (request, reply) => {
       const { filename, folder_id, tags: tagNames } = request.body;
       const auth = authOf(request);
-      const d = await ifMatchUpdate(request, reply, `${auth.tenant.id}:document:${request.params.id}`, () => detail(request), () =>
-        documents.update(auth, request.params.id, { filename, folderId: folder_id, tags: tagNames }),
+      const d = await ifMatchUpdate(
+        request,
+        reply,
+        `${auth.tenant.id}:document:${request.params.id}`,
+        () => detail(request),
+        () => documents.update(auth, request.params.id, { filename, folderId: folder_id, tags: tagNames }),
       );
       return presentDocumentDetail(d.document, d.tags, apiBaseOf(request, s.publicBaseUrl));
     },
@@ -118,7 +122,8 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
       schema: {
         tags,
         summary: 'Delete a document',
-        description: 'Permanent: the stored file is removed too. Needs `admin` permission on the document. 409 `legal_hold` while a legal hold covers it (`details.hold_id`, `details.hold_name`).',
+        description:
+          'Permanent: the stored file is removed too. Needs `admin` permission on the document. 409 `legal_hold` while a legal hold covers it (`details.hold_id`, `details.hold_name`).',
         params: IdParams,
         response: { 200: MessageBody, 409: ErrorBody, ...standardErrors },
       },
@@ -135,7 +140,8 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
       schema: {
         tags,
         summary: "Get a document's extracted text",
-        description: 'The text extraction (and OCR or transcription) produced; `?page=N` answers one page of a document with pages.',
+        description:
+          'The text extraction (and OCR or transcription) produced; `?page=N` answers one page of a document with pages.',
         params: IdParams,
         querystring: DocumentContentQuery,
         response: { 200: DocumentContent, ...standardErrors },
@@ -143,7 +149,13 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
     },
     async (request) => {
       const { content, pages, page } = await documents.content(authOf(request), request.params.id, request.query.page);
-      return { content, content_type: 'extracted_text', length: content.length, ...(pages !== null ? { pages } : {}), ...(page ? { page } : {}) };
+      return {
+        content,
+        content_type: 'extracted_text',
+        length: content.length,
+        ...(pages !== null ? { pages } : {}),
+        ...(page ? { page } : {}),
+      };
     },
   );
 
@@ -154,7 +166,8 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
       schema: {
         tags,
         summary: 'Run extraction and AI again',
-        description: 'Answers 202 at once; the document goes back to `status: processing` and `ai_status: queued` (or `skipped`). Needs `edit` permission.',
+        description:
+          'Answers 202 at once; the document goes back to `status: processing` and `ai_status: queued` (or `skipped`). Needs `edit` permission.',
         params: IdParams,
         response: { 202: ReprocessAnswer, ...standardErrors },
       },
@@ -178,7 +191,10 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
     },
     async (request) => {
       const applied = await documents.applyAiTags(authOf(request), request.params.id);
-      return { message: applied.length > 0 ? `Applied ${applied.length} AI tags` : 'No new AI tags to apply', tags_applied: applied };
+      return {
+        message: applied.length > 0 ? `Applied ${applied.length} AI tags` : 'No new AI tags to apply',
+        tags_applied: applied,
+      };
     },
   );
 }

@@ -16,7 +16,9 @@ const Entities = Type.Object({
       text: Type.String({ description: 'As written in the document.' }),
       confidence: Nullable(Confidence),
     }),
-    { description: 'Addition: money amounts; `confidence` is null for documents enriched before confidences were kept.' },
+    {
+      description: 'Addition: money amounts; `confidence` is null for documents enriched before confidences were kept.',
+    },
   ),
   details: Nullable(
     Type.Object(
@@ -29,26 +31,43 @@ const Entities = Type.Object({
             value: Type.String({ description: 'YYYY-MM-DD.' }),
             text: Type.String({ description: 'As written.' }),
             confidence: Confidence,
-            alternatives: Type.Optional(Type.Array(Type.String(), { description: 'Other days an ambiguous date could be (03/04/2025 read the other way).' })),
+            alternatives: Type.Optional(
+              Type.Array(Type.String(), {
+                description: 'Other days an ambiguous date could be (03/04/2025 read the other way).',
+              }),
+            ),
           }),
         ),
       },
-      { description: 'Addition: each entity with its confidence; null for documents enriched before confidences were kept.' },
+      {
+        description:
+          'Addition: each entity with its confidence; null for documents enriched before confidences were kept.',
+      },
     ),
   ),
 });
 
 /** Present, and true, on a result a person confirmed or corrected in an AI review (docs/processing.md, "Review"). */
-const Confirmed = Type.Optional(Type.Literal(true, { description: 'Present (true) when a person confirmed or corrected it in an AI review; a reprocess keeps it.' }));
+const Confirmed = Type.Optional(
+  Type.Literal(true, {
+    description: 'Present (true) when a person confirmed or corrected it in an AI review; a reprocess keeps it.',
+  }),
+);
 
 const DocumentType = Nullable(
   Type.Object(
     {
-      value: Type.String({ description: '`invoice`, `receipt`, `purchase_order`, `quote`, `contract`, `lease`, `nda`, `employment_letter`, `policy`, `minutes`, `memo`, `report`, `letter`, `email`, `cv`, `statement` or `other`.' }),
+      value: Type.String({
+        description:
+          '`invoice`, `receipt`, `purchase_order`, `quote`, `contract`, `lease`, `nda`, `employment_letter`, `policy`, `minutes`, `memo`, `report`, `letter`, `email`, `cv`, `statement` or `other`.',
+      }),
       confidence: Confidence,
       confirmed: Confirmed,
     },
-    { description: 'Addition: the kind of document, as the AI classified it; null before enrichment, while it waits for review (`ai_review`) and when a reviewer rejected it.' },
+    {
+      description:
+        'Addition: the kind of document, as the AI classified it; null before enrichment, while it waits for review (`ai_review`) and when a reviewer rejected it.',
+    },
   ),
 );
 
@@ -59,7 +78,9 @@ const FieldValue = Type.Union([
     value: Type.Number(),
     currency: Type.String(),
     text: Type.String(),
-    period: Type.Optional(Type.String({ description: '`hour`, `day`, `week`, `month`, `quarter` or `year` for recurring sums.' })),
+    period: Type.Optional(
+      Type.String({ description: '`hour`, `day`, `week`, `month`, `quarter` or `year` for recurring sums.' }),
+    ),
   }),
   Type.Object({ value: Type.String({ description: 'ISO 8601 duration (`P12M`).' }), text: Type.String() }),
 ]);
@@ -86,7 +107,9 @@ const documentFields = {
 
 export const DocumentListItem = Type.Object({
   ...documentFields,
-  entities: Type.Optional(Type.Object(Entities.properties, { description: 'Only in lists requested with an API key.' })),
+  entities: Type.Optional(
+    Type.Object(Entities.properties, { description: 'Only in lists requested with an API key.' }),
+  ),
 });
 
 export const DocumentDetail = Type.Object({
@@ -96,25 +119,35 @@ export const DocumentDetail = Type.Object({
   ai_thumbnail_url: Nullable(Type.String({ format: 'uri', description: 'Set once AI processing produced one.' })),
   entities: Entities,
   ai_summary_confidence: Nullable(Confidence),
-  ai_fields: Type.Record(Type.String(), Type.Object({ value: FieldValue, confidence: Confidence, confirmed: Confirmed }), {
-    description:
-      'Addition: key fields of the document type (docs/processing.md lists them): dates as YYYY-MM-DD, money as {value, currency, text, period?}, durations as {value: ISO 8601, text}, parties as lists. A field waiting for review (`ai_review`) or rejected by a reviewer is absent.',
-  }),
+  ai_fields: Type.Record(
+    Type.String(),
+    Type.Object({ value: FieldValue, confidence: Confidence, confirmed: Confirmed }),
+    {
+      description:
+        'Addition: key fields of the document type (docs/processing.md lists them): dates as YYYY-MM-DD, money as {value, currency, text, period?}, durations as {value: ISO 8601, text}, parties as lists. A field waiting for review (`ai_review`) or rejected by a reviewer is absent.',
+    },
+  ),
   ai_tag_details: Type.Array(
     Type.Object({
       name: Type.String(),
       confidence: Nullable(Confidence),
       source: Type.String({
-        description: "`extracted` (a topic of the text) or `learned` (one of the tenant's own tags, proposed by the classifier trained on the tenant's tagging once the tag is on 5 documents; its confidence is calibrated).",
+        description:
+          "`extracted` (a topic of the text) or `learned` (one of the tenant's own tags, proposed by the classifier trained on the tenant's tagging once the tag is on 5 documents; its confidence is calibrated).",
       }),
     }),
-    { description: 'Addition: `ai_tags` with where each came from and its confidence (null for documents enriched before confidences were kept).' },
+    {
+      description:
+        'Addition: `ai_tags` with where each came from and its confidence (null for documents enriched before confidences were kept).',
+    },
   ),
   ai_review: Type.Union(
     [
       Type.Object({
         task_id: Type.String({ description: 'The review task in the task inbox (`GET /dag/tasks/{task_id}`).' }),
-        pending: Type.Array(Type.String(), { description: '`document_type`, `fields.<name>`, `tags.<name>`: the results waiting for a decision.' }),
+        pending: Type.Array(Type.String(), {
+          description: '`document_type`, `fields.<name>`, `tags.<name>`: the results waiting for a decision.',
+        }),
       }),
       Type.Null(),
     ],
@@ -138,16 +171,39 @@ export const DocumentList = Type.Object({
 export const DocumentListQuery = Type.Object(
   {
     page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size (the spec\'s name); `page_size` is the same and wins when both are given.' })),
-    page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Page size, as in every other paged list; the same as `limit`.' })),
-    folder_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'A folder id, or `root` for the top level.' })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        default: 20,
+        description: "Page size (the spec's name); `page_size` is the same and wins when both are given.",
+      }),
+    ),
+    page_size: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        description: 'Page size, as in every other paged list; the same as `limit`.',
+      }),
+    ),
+    folder_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 128, description: 'A folder id, or `root` for the top level.' }),
+    ),
     tag_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive filename substring.' })),
     sort: Type.Optional(Type.Enum(['name', 'created_at', 'updated_at', 'size'], { default: 'created_at' })),
     order: Type.Optional(Type.Enum(['asc', 'desc'], { default: 'desc' })),
-    file_type: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A media type (`application/pdf`) or an extension (`pdf`).' })),
+    file_type: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'A media type (`application/pdf`) or an extension (`pdf`).',
+      }),
+    ),
     date_start: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; created at or after.' })),
-    date_end: Type.Optional(Type.String({ description: 'ISO 8601 date (whole day) or date-time; created at or before.' })),
+    date_end: Type.Optional(
+      Type.String({ description: 'ISO 8601 date (whole day) or date-time; created at or before.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -163,13 +219,20 @@ export const UpdateDocumentBody = Type.Object(
       }),
     ),
     folder_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
-    tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50, description: 'Tag names; replaces the set; created on first use.' })),
+    tags: Type.Optional(
+      Type.Array(Type.String({ maxLength: 100 }), {
+        maxItems: 50,
+        description: 'Tag names; replaces the set; created on first use.',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
 
 const DuplicateOf = Type.Optional(
-  Type.String({ description: 'A document you can see with the same content (SHA-256): the oldest. Absent when there is none.' }),
+  Type.String({
+    description: 'A document you can see with the same content (SHA-256): the oldest. Absent when there is none.',
+  }),
 );
 
 export const UploadResponse = Type.Object({
@@ -181,16 +244,30 @@ export const UploadResponse = Type.Object({
   duplicate_of: DuplicateOf,
 });
 
-export const Rejection = Type.Object({ filename: Type.String(), error: Type.String(), code: Type.String(), message: Type.String() });
+export const Rejection = Type.Object({
+  filename: Type.String(),
+  error: Type.String(),
+  code: Type.String(),
+  message: Type.String(),
+});
 
 export const BatchUploadResponse = Type.Object({
   collection_id: Type.String(),
   batch_job_id: Type.String(),
-  documents: Type.Array(Type.Object({ id: Type.String(), filename: Type.String(), status: Type.String(), ai_status: Type.String(), duplicate_of: DuplicateOf })),
+  documents: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      filename: Type.String(),
+      status: Type.String(),
+      ai_status: Type.String(),
+      duplicate_of: DuplicateOf,
+    }),
+  ),
   rejected: Type.Array(Rejection),
   skipped: Type.Optional(
     Type.Array(Type.Object({ filename: Type.String(), duplicate_of: Type.String() }), {
-      description: 'With `on_duplicate=skip`: the files not stored because a document you can see has the same content.',
+      description:
+        'With `on_duplicate=skip`: the files not stored because a document you can see has the same content.',
     }),
   ),
 });
@@ -199,7 +276,9 @@ export const DocumentContent = Type.Object({
   content: Type.String(),
   content_type: Type.String({ description: 'Always `extracted_text`.' }),
   length: Type.Integer({ description: 'Characters in `content`.' }),
-  pages: Type.Optional(Type.Integer({ description: 'Pages (slides, sheets) of the document, where its format has them.' })),
+  pages: Type.Optional(
+    Type.Integer({ description: 'Pages (slides, sheets) of the document, where its format has them.' }),
+  ),
   page: Type.Optional(Type.Integer({ description: 'The page `content` holds, when one was asked for.' })),
 });
 
@@ -216,27 +295,42 @@ export const ReprocessAnswer = Type.Object({
 
 export const AppliedAiTags = Type.Object({
   message: Type.String(),
-  tags_applied: Type.Array(Type.String(), { description: 'The AI tags added as tags now (those the document already had are left out).' }),
+  tags_applied: Type.Array(Type.String(), {
+    description: 'The AI tags added as tags now (those the document already had are left out).',
+  }),
 });
 
-const FilePart = (description: string) => Type.String({ format: 'binary', contentMediaType: 'application/octet-stream', description });
+const FilePart = (description: string) =>
+  Type.String({ format: 'binary', contentMediaType: 'application/octet-stream', description });
 
 /** The fields both upload operations take besides their files (upload-fields.ts). */
 const uploadFields = {
   on_duplicate: Type.Optional(
     Type.Union([Type.Literal('store'), Type.Literal('skip')], {
-      description: 'What to do with a file identical to a document you can see: `store` (default, answered with `duplicate_of`) or `skip` (nothing stored, the existing document answered with 200).',
+      description:
+        'What to do with a file identical to a document you can see: `store` (default, answered with `duplicate_of`) or `skip` (nothing stored, the existing document answered with 200).',
     }),
   ),
   // Empty examples: the docs UI pre-fills fields with their example, and an empty field is not sent.
-  folder_id: Type.Optional(Type.String({ maxLength: 128, examples: [''], description: 'The folder to put the document in; omitted or empty: the top level.' })),
+  folder_id: Type.Optional(
+    Type.String({
+      maxLength: 128,
+      examples: [''],
+      description: 'The folder to put the document in; omitted or empty: the top level.',
+    }),
+  ),
   enable_ai: Type.Optional(
-    Type.Boolean({ default: true, description: '`true`/`false`/`1`/`0`. False skips summary, tags and entities (`ai_status: skipped`); text is still extracted.' }),
+    Type.Boolean({
+      default: true,
+      description:
+        '`true`/`false`/`1`/`0`. False skips summary, tags and entities (`ai_status: skipped`); text is still extracted.',
+    }),
   ),
   tags: Type.Optional(
     Type.Array(Type.String({ maxLength: 100 }), {
       examples: [[]],
-      description: 'Tag names, created on first use: repeated `tags` parts, `tags[]` parts, one part holding a JSON array, or one comma-separated part.',
+      description:
+        'Tag names, created on first use: repeated `tags` parts, `tags[]` parts, one part holding a JSON array, or one comma-separated part.',
     }),
   ),
 };

@@ -19,7 +19,13 @@ import type { DocumentHooks } from './document-hooks.ts';
 import type { LegalHoldGuard } from './legal-hold-guard.ts';
 import { removeDocuments } from './document-removal.ts';
 import { documentTransitions } from './document-status.ts';
-import type { Document, DocumentListFilter, DocumentPatch, DocumentSort, DocumentsRepository } from './documents.repository.ts';
+import type {
+  Document,
+  DocumentListFilter,
+  DocumentPatch,
+  DocumentSort,
+  DocumentsRepository,
+} from './documents.repository.ts';
 
 export interface DocumentWithTags {
   document: Document;
@@ -46,7 +52,8 @@ const DAY_MS = 86_400_000;
 /** An ISO 8601 date or date-time as epoch ms; a bare date as the end of that day when `endOfDay`. */
 function parseDate(field: string, value: string, endOfDay: boolean): number {
   const ms = Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value);
-  if (!Number.isFinite(ms) || !/^\d{4}-\d{2}-\d{2}/.test(value)) throw errors.field(field, 'must be an ISO 8601 date or date-time');
+  if (!Number.isFinite(ms) || !/^\d{4}-\d{2}-\d{2}/.test(value))
+    throw errors.field(field, 'must be an ISO 8601 date or date-time');
   return endOfDay && DATE_ONLY.test(value) ? ms + DAY_MS - 1 : ms;
 }
 
@@ -111,8 +118,10 @@ export class DocumentsService {
       const { document } = await authorizeDocument(trx, auth, id, 'update');
       const nameProblem = newName === undefined ? null : nameTypeProblem(newName, document.fileType);
       if (nameProblem) throw errors.field('filename', nameProblem);
-      if (patch.folderId && !(await folders.exists(trx, tenantId, patch.folderId))) throw errors.notFound('folder', patch.folderId);
-      if (patch.folderId !== undefined && patch.folderId !== document.folderId) await this.deps.guard.assertMovable(trx, tenantId, { documentId: id }, patch.folderId);
+      if (patch.folderId && !(await folders.exists(trx, tenantId, patch.folderId)))
+        throw errors.notFound('folder', patch.folderId);
+      if (patch.folderId !== undefined && patch.folderId !== document.folderId)
+        await this.deps.guard.assertMovable(trx, tenantId, { documentId: id }, patch.folderId);
       const now = clock.now();
       const changed: string[] = [];
       if (tagNames !== undefined) {
@@ -149,7 +158,11 @@ export class DocumentsService {
    * The extracted text; for plain text formats not yet processed, the text itself. With `page`
    * (1-based), only that page's text, for formats that have pages (PDF pages, slides, sheets).
    */
-  async content(auth: AuthContext, id: string, page?: number): Promise<{ content: string; pages: number | null; page?: number }> {
+  async content(
+    auth: AuthContext,
+    id: string,
+    page?: number,
+  ): Promise<{ content: string; pages: number | null; page?: number }> {
     const { database, documents, blobs } = this.deps;
     const { document } = await authorizeDocument(database.db, auth, id, 'read');
     const stored = await documents.findContent(database.db, auth.tenant.id, id);
@@ -172,7 +185,10 @@ export class DocumentsService {
     const { database, clock, documents, hooks } = this.deps;
     return database.db.transaction().execute(async (trx) => {
       const { document } = await authorizeDocument(trx, auth, id, 'update');
-      const patch = { ...documentTransitions.queued(document.enableAi), updatedAt: clock.now() } satisfies DocumentPatch;
+      const patch = {
+        ...documentTransitions.queued(document.enableAi),
+        updatedAt: clock.now(),
+      } satisfies DocumentPatch;
       await documents.update(trx, auth.tenant.id, id, patch);
       const queued = { ...document, ...patch };
       await hooks.stored(trx, [queued], 'reprocess');
@@ -208,7 +224,12 @@ export class DocumentsService {
    * caller's transaction: tags added (the document's own stay), metadata keys merged, the summary
    * replaced. Answers the fields that changed, or null when the document is gone.
    */
-  async annotate(trx: Executor, tenantId: string, id: string, change: { addTags?: string[]; metadata?: Record<string, unknown>; summary?: string }): Promise<string[] | null> {
+  async annotate(
+    trx: Executor,
+    tenantId: string,
+    id: string,
+    change: { addTags?: string[]; metadata?: Record<string, unknown>; summary?: string },
+  ): Promise<string[] | null> {
     const { clock, documents, tags, tagsService } = this.deps;
     const document = await documents.findById(trx, tenantId, id);
     if (!document) return null;
@@ -220,7 +241,13 @@ export class DocumentsService {
       const have = new Set(current.map((n) => n.toLowerCase()));
       const added = wanted.filter((t) => !have.has(t.toLowerCase()));
       if (added.length > 0) {
-        await tags.setDocumentTags(trx, tenantId, id, await tagsService.resolveNames(trx, tenantId, [...current, ...added], now), now);
+        await tags.setDocumentTags(
+          trx,
+          tenantId,
+          id,
+          await tagsService.resolveNames(trx, tenantId, [...current, ...added], now),
+          now,
+        );
         changed.push('tags');
       }
     }
@@ -239,12 +266,22 @@ export class DocumentsService {
     }
     if (changed.length === 0) return changed;
     await documents.update(trx, tenantId, id, { ...patch, updatedAt: now });
-    await this.#recordUpdated(trx, tenantId, id, changed, { filename: document.filename, folderId: document.folderId, at: now });
+    await this.#recordUpdated(trx, tenantId, id, changed, {
+      filename: document.filename,
+      folderId: document.folderId,
+      at: now,
+    });
     return changed;
   }
 
   /** `document.updated` in the change's transaction, when something a trigger can watch changed. */
-  async #recordUpdated(trx: Executor, tenantId: string, id: string, fields: string[], now: { filename: string; folderId: string | null; at: number }): Promise<void> {
+  async #recordUpdated(
+    trx: Executor,
+    tenantId: string,
+    id: string,
+    fields: string[],
+    now: { filename: string; folderId: string | null; at: number },
+  ): Promise<void> {
     if (fields.length === 0) return;
     await this.deps.events.record(trx, {
       tenantId,

@@ -4,8 +4,19 @@ import { finished as onFinished, Transform, type TransformCallback } from 'node:
 import { finished } from 'node:stream/promises';
 import { type AppError, errors } from '../../lib/errors.ts';
 import { type BlobStore, BlobTooLargeError } from '../../providers/blobs/blob-store.ts';
-import { ContentMismatchError, ContentSniffer, checkSample, EmptyFileError, SAMPLE_BYTES } from '../../providers/files/content-sniffer.ts';
-import { ACCEPTED_EXTENSIONS, type FileTypeRule, fileTypeRuleFor, MAX_UPLOAD_BYTES } from '../../providers/files/file-types.ts';
+import {
+  ContentMismatchError,
+  ContentSniffer,
+  checkSample,
+  EmptyFileError,
+  SAMPLE_BYTES,
+} from '../../providers/files/content-sniffer.ts';
+import {
+  ACCEPTED_EXTENSIONS,
+  type FileTypeRule,
+  fileTypeRuleFor,
+  MAX_UPLOAD_BYTES,
+} from '../../providers/files/file-types.ts';
 import { sanitizeFilename } from '../../providers/files/filenames.ts';
 
 /** A file stored in the blob store, not yet recorded in the database. */
@@ -18,7 +29,9 @@ export interface StoredUpload {
 }
 
 /** A refusal carries the SHA-256 of the whole part when it was read to its end (request fingerprints). */
-export type IntakeResult = { ok: true; file: StoredUpload } | { ok: false; filename: string; error: AppError; sha256: string | null };
+export type IntakeResult =
+  | { ok: true; file: StoredUpload }
+  | { ok: false; filename: string; error: AppError; sha256: string | null };
 
 /**
  * Streams one uploaded file into the blob store under `key`, checking its type by extension and
@@ -46,13 +59,21 @@ export async function intakeFile(
   const refuse = async (error: AppError): Promise<IntakeResult> => {
     if (!options.drainRefused) return { ok: false, filename: filename || part.filename, error, sha256: null };
     const complete = await drain(part.file);
-    return { ok: false, filename: filename || part.filename, error, sha256: complete && partHash ? partHash.digest('hex') : null };
+    return {
+      ok: false,
+      filename: filename || part.filename,
+      error,
+      sha256: complete && partHash ? partHash.digest('hex') : null,
+    };
   };
   if (!filename) return refuse(errors.field('file', 'must have a file name'));
   const rule = fileTypeRuleFor(filename);
   if (!rule) {
     return refuse(
-      errors.invalidFileType(`Files of this type are not accepted; accepted extensions: ${ACCEPTED_EXTENSIONS.join(', ')}`, { filename }),
+      errors.invalidFileType(
+        `Files of this type are not accepted; accepted extensions: ${ACCEPTED_EXTENSIONS.join(', ')}`,
+        { filename },
+      ),
     );
   }
   const quotaBound = options.quotaBytes !== null && options.quotaBytes < rule.maxBytes;
@@ -77,7 +98,8 @@ export async function intakeFile(
   } catch (error) {
     if (part.file.destroyed && part.file.errored) throw part.file.errored;
     if (error instanceof BlobTooLargeError) return refuse(quotaBound ? options.quotaError() : tooLarge(rule, filename));
-    if (error instanceof ContentMismatchError) return refuse(errors.invalidFileType(error.message, { filename, detected: error.detected }));
+    if (error instanceof ContentMismatchError)
+      return refuse(errors.invalidFileType(error.message, { filename, detected: error.detected }));
     if (error instanceof EmptyFileError) return refuse(errors.field('file', `${filename} is empty`));
     throw error;
   } finally {
@@ -100,10 +122,13 @@ function forwardFailure(source: Readable, target: Transform): () => void {
 }
 
 function tooLarge(rule: FileTypeRule, filename: string): AppError {
-  return errors.fileTooLarge(`${filename} is larger than ${rule.maxBytes / (1024 * 1024)} MB, the limit for .${rule.extension} files`, {
-    filename,
-    max_bytes: rule.maxBytes,
-  });
+  return errors.fileTooLarge(
+    `${filename} is larger than ${rule.maxBytes / (1024 * 1024)} MB, the limit for .${rule.extension} files`,
+    {
+      filename,
+      max_bytes: rule.maxBytes,
+    },
+  );
 }
 
 /** Reads and discards the rest of a part so the parser moves on to the next one. */
@@ -173,16 +198,23 @@ export async function intakeUntyped(
 export async function typeUntypedUpload(file: UntypedUpload, filename: string): Promise<StoredUpload> {
   const rule = fileTypeRuleFor(filename);
   if (!rule) {
-    throw errors.invalidFileType(`Files of this type are not accepted; accepted extensions: ${ACCEPTED_EXTENSIONS.join(', ')}`, { filename, field: 'filename' });
+    throw errors.invalidFileType(
+      `Files of this type are not accepted; accepted extensions: ${ACCEPTED_EXTENSIONS.join(', ')}`,
+      { filename, field: 'filename' },
+    );
   }
   if (file.size > rule.maxBytes) throw tooLarge(rule, filename);
   const mismatch = await checkSample(rule, file.sample);
-  if (mismatch) throw errors.invalidFileType(mismatch.message, { filename, field: 'filename', detected: mismatch.detected });
+  if (mismatch)
+    throw errors.invalidFileType(mismatch.message, { filename, field: 'filename', detected: mismatch.detected });
   return { key: file.key, filename, rule, size: file.size, sha256: file.sha256 };
 }
 
 function tooLargeOverall(): AppError {
-  return errors.fileTooLarge(`The file is larger than ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB, the largest upload accepted`, { max_bytes: MAX_UPLOAD_BYTES });
+  return errors.fileTooLarge(
+    `The file is larger than ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB, the largest upload accepted`,
+    { max_bytes: MAX_UPLOAD_BYTES },
+  );
 }
 
 /** A pass-through that keeps a copy of the first `limit` bytes. */

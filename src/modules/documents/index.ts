@@ -39,14 +39,22 @@ import { DOCUMENT_EVENTS } from './documents.events.ts';
 export interface DocumentPipelineStore {
   find(db: Executor, tenantId: string, id: string): Promise<Document | null>;
   update(db: Executor, tenantId: string, id: string, patch: DocumentPatch): Promise<void>;
-  saveContent(db: Executor, content: { tenantId: string; documentId: string; text: string; pages: string[] | null; at: number }): Promise<void>;
+  saveContent(
+    db: Executor,
+    content: { tenantId: string; documentId: string; text: string; pages: string[] | null; at: number },
+  ): Promise<void>;
   findContent(db: Executor, tenantId: string, id: string): Promise<StoredContent | null>;
   /** The tenant's tag names, most used first (at most `limit`): enrichment prefers them. */
   tagNames(db: Executor, tenantId: string, limit: number): Promise<string[]>;
   /** The tags of these documents, by document id (untagged documents are absent). */
   tagsOf(db: Executor, tenantId: string, documentIds: string[]): Promise<Map<string, string[]>>;
   /** Tags on at least `minDocuments` documents, with their most recently tagged documents (at most `perTag`): learned tags' training set. */
-  taggedDocuments(db: Executor, tenantId: string, minDocuments: number, perTag: number): Promise<{ tag: string; documentIds: string[] }[]>;
+  taggedDocuments(
+    db: Executor,
+    tenantId: string,
+    minDocuments: number,
+    perTag: number,
+  ): Promise<{ tag: string; documentIds: string[] }[]>;
   /** Subscribes to documents stored by an upload or sent back by a reprocess, in their transaction (document-hooks.ts). */
   onStored(listener: StoredListener): void;
 }
@@ -54,7 +62,12 @@ export interface DocumentPipelineStore {
 /** Who may see and change which document: for modules that act on one document (chat) or on tasks about one (AI review). */
 export interface DocumentAccess {
   /** Loads a document of the caller's tenant: 404 when invisible to them, 403 when visible but `action` is not allowed. */
-  authorize(db: Executor, auth: AuthContext, documentId: string, action: DocumentAction): Promise<{ document: Document }>;
+  authorize(
+    db: Executor,
+    auth: AuthContext,
+    documentId: string,
+    action: DocumentAction,
+  ): Promise<{ document: Document }>;
   /** Whether the caller may change the document (false when it does not exist). */
   mayEdit(db: Executor, auth: AuthContext, documentId: string): Promise<boolean>;
   /** The same as SQL over a document id another query holds (the task inbox's `source_ref`). */
@@ -88,7 +101,15 @@ export type { DocumentCondition, DocumentFilters, DocumentQueries, DocumentSumma
 export { isUnfiltered } from './document-queries.ts';
 export type { DocumentUploadsService, ImportOutcome } from './document-uploads.service.ts';
 export { presentDocumentDetail } from './documents.presenter.ts';
-export type { AiEnrichment, AiFieldValue, Document, DocumentEntities, DocumentPatch, ProcessingError, StoredContent } from './documents.repository.ts';
+export type {
+  AiEnrichment,
+  AiFieldValue,
+  Document,
+  DocumentEntities,
+  DocumentPatch,
+  ProcessingError,
+  StoredContent,
+} from './documents.repository.ts';
 export type { DocumentsService } from './documents.service.ts';
 export type { FoldersService } from './folders/folders.service.ts';
 export type { DeletionScope, HoldChecker, HoldMatch, LegalHoldGuard } from './legal-hold-guard.ts';
@@ -150,16 +171,56 @@ export const documentsModule = defineModule({
     // The audit trail records each upload in the transaction that stores it (docs/audit.md).
     const audit = use('audit');
     hooks.onStored(async (trx, stored, cause) => {
-      if (cause === 'upload') for (const d of stored) await audit.recordIn(trx, { tenantId: d.tenantId, action: 'document.upload', targetId: d.id });
+      if (cause === 'upload')
+        for (const d of stored)
+          await audit.recordIn(trx, { tenantId: d.tenantId, action: 'document.upload', targetId: d.id });
     });
     const guard = new LegalHoldGuard();
-    const documents = new DocumentsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, hooks, guard });
-    const uploads = new DocumentUploadsService({ database, clock, jobs, blobs, events, ...repositories, tagsService: tags, quota, hooks });
-    const folders = new FoldersService({ database, clock, jobs, folders: repositories.folders, documents: repositories.documents, guard });
+    const documents = new DocumentsService({
+      database,
+      clock,
+      jobs,
+      blobs,
+      events,
+      ...repositories,
+      tagsService: tags,
+      hooks,
+      guard,
+    });
+    const uploads = new DocumentUploadsService({
+      database,
+      clock,
+      jobs,
+      blobs,
+      events,
+      ...repositories,
+      tagsService: tags,
+      quota,
+      hooks,
+    });
+    const folders = new FoldersService({
+      database,
+      clock,
+      jobs,
+      folders: repositories.folders,
+      documents: repositories.documents,
+      guard,
+    });
     const shares = new SharesService({ database, clock, shares: repositories.shares, members: use('members') });
     const batchJobs = new BatchJobsService({ database, batchJobs: repositories.batchJobs });
     const versionRows = new DocumentVersionsRepository();
-    const versions = new DocumentVersionsService({ database, clock, jobs, blobs, events, documents: repositories.documents, versions: versionRows, uploads, quota, hooks });
+    const versions = new DocumentVersionsService({
+      database,
+      clock,
+      jobs,
+      blobs,
+      events,
+      documents: repositories.documents,
+      versions: versionRows,
+      uploads,
+      quota,
+      hooks,
+    });
     const storageUsage = { usage: (tenantId: string) => repositories.documents.usage(database.db, tenantId) };
     use('tenants').addUsage(async (tenantId) => {
       const stored = await storageUsage.usage(tenantId);
@@ -194,7 +255,8 @@ export const documentsModule = defineModule({
           findContent: (db, tenantId, id) => repositories.documents.findContent(db, tenantId, id),
           tagNames: (db, tenantId, limit) => repositories.tags.namesByUse(db, tenantId, limit),
           tagsOf: (db, tenantId, documentIds) => repositories.tags.namesByDocument(db, tenantId, documentIds),
-          taggedDocuments: (db, tenantId, minDocuments, perTag) => repositories.tags.taggedDocuments(db, tenantId, minDocuments, perTag),
+          taggedDocuments: (db, tenantId, minDocuments, perTag) =>
+            repositories.tags.taggedDocuments(db, tenantId, minDocuments, perTag),
           onStored: (listener) => hooks.onStored(listener),
         },
       },
@@ -216,7 +278,8 @@ export const documentsModule = defineModule({
           await removeDocuments(trx, { documents: repositories.documents, jobs }, tenantId, batch);
         }
         // One statement per table over the whole tenant: folders reference their parent, which both dialects accept.
-        for (const table of ['batch_jobs', 'tags', 'folders'] as const) await trx.deleteFrom(table).where('tenant_id', '=', tenantId).execute();
+        for (const table of ['batch_jobs', 'tags', 'folders'] as const)
+          await trx.deleteFrom(table).where('tenant_id', '=', tenantId).execute();
       },
     };
   },

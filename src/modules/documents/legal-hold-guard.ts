@@ -17,7 +17,11 @@ export interface HoldMatch {
 
 /** The records module's side: which active holds name any of these documents or folders (ids as given, no ancestry). */
 export interface HoldChecker {
-  matching(db: Executor, tenantId: string, targets: { documentIds: readonly string[]; folderIds: readonly string[] }): Promise<HoldMatch[]>;
+  matching(
+    db: Executor,
+    tenantId: string,
+    targets: { documentIds: readonly string[]; folderIds: readonly string[] },
+  ): Promise<HoldMatch[]>;
 }
 
 const CHUNK = 500;
@@ -44,11 +48,14 @@ export class LegalHoldGuard {
     if (matches.length === 0) return;
     const holds = [...new Map(matches.map((m) => [m.holdId, { id: m.holdId, name: m.holdName }])).values()];
     const first = holds[0]!;
-    throw errors.legalHold(`This is under the legal hold "${first.name}" and cannot be deleted until the hold is released`, {
-      hold_id: first.id,
-      hold_name: first.name,
-      holds,
-    });
+    throw errors.legalHold(
+      `This is under the legal hold "${first.name}" and cannot be deleted until the hold is released`,
+      {
+        hold_id: first.id,
+        hold_name: first.name,
+        holds,
+      },
+    );
   }
 
   /**
@@ -56,7 +63,12 @@ export class LegalHoldGuard {
    * `toFolderId` (null: the top level) would take it out of a hold that covers it through a folder
    * above it: a move must not be a way around a hold.
    */
-  async assertMovable(db: Executor, tenantId: string, moved: { documentId: string } | { folderId: string }, toFolderId: string | null): Promise<void> {
+  async assertMovable(
+    db: Executor,
+    tenantId: string,
+    moved: { documentId: string } | { folderId: string },
+    toFolderId: string | null,
+  ): Promise<void> {
     if (this.#checkers.length === 0) return;
     // What covers it now through folders above it (a hold naming the document or folder itself moves with it).
     let above: string[];
@@ -73,11 +85,14 @@ export class LegalHoldGuard {
     const matches = await this.#matching(db, tenantId, [], lost);
     if (matches.length === 0) return;
     const first = matches[0]!;
-    throw errors.legalHold(`This is under the legal hold "${first.holdName}" through a folder above it and cannot be moved out of that folder until the hold is released`, {
-      hold_id: first.holdId,
-      hold_name: first.holdName,
-      holds: [...new Map(matches.map((m) => [m.holdId, { id: m.holdId, name: m.holdName }])).values()],
-    });
+    throw errors.legalHold(
+      `This is under the legal hold "${first.holdName}" through a folder above it and cannot be moved out of that folder until the hold is released`,
+      {
+        hold_id: first.holdId,
+        hold_name: first.holdName,
+        holds: [...new Map(matches.map((m) => [m.holdId, { id: m.holdId, name: m.holdName }])).values()],
+      },
+    );
   }
 
   /** Of these documents, the ones an active hold covers (directly or through a folder above them), with one covering hold each. */
@@ -93,7 +108,12 @@ export class LegalHoldGuard {
     for (const id of documentIds) {
       const direct = byDocument.get(id);
       const folder = folderOf.get(id);
-      const viaFolder = folder ? chains.get(folder)?.map((f) => byFolder.get(f)).find((m) => m !== undefined) : undefined;
+      const viaFolder = folder
+        ? chains
+            .get(folder)
+            ?.map((f) => byFolder.get(f))
+            .find((m) => m !== undefined)
+        : undefined;
       const match = direct ?? viaFolder;
       if (match) held.set(id, match);
     }
@@ -109,15 +129,25 @@ export class LegalHoldGuard {
     return this.#matching(db, tenantId, documentIds, [...new Set([...chains.values()].flat())]);
   }
 
-  async #matching(db: Executor, tenantId: string, documentIds: readonly string[], folderIds: readonly string[]): Promise<HoldMatch[]> {
+  async #matching(
+    db: Executor,
+    tenantId: string,
+    documentIds: readonly string[],
+    folderIds: readonly string[],
+  ): Promise<HoldMatch[]> {
     const out: HoldMatch[] = [];
-    for (const checker of this.#checkers) out.push(...(await checker.matching(db, tenantId, { documentIds, folderIds })));
+    for (const checker of this.#checkers)
+      out.push(...(await checker.matching(db, tenantId, { documentIds, folderIds })));
     return out;
   }
 }
 
 /** Each document's folder (documents at the top level are absent). */
-async function foldersOfDocuments(db: Executor, tenantId: string, documentIds: readonly string[]): Promise<Map<string, string>> {
+async function foldersOfDocuments(
+  db: Executor,
+  tenantId: string,
+  documentIds: readonly string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (let i = 0; i < documentIds.length; i += CHUNK) {
     const rows = await db
@@ -132,7 +162,11 @@ async function foldersOfDocuments(db: Executor, tenantId: string, documentIds: r
 }
 
 /** For each folder, itself and its ancestors up to the top (one recursive query per chunk). */
-async function ancestorChains(db: Executor, tenantId: string, folderIds: readonly string[]): Promise<Map<string, string[]>> {
+async function ancestorChains(
+  db: Executor,
+  tenantId: string,
+  folderIds: readonly string[],
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   for (let i = 0; i < folderIds.length; i += CHUNK) {
     const rows = await db
@@ -147,7 +181,12 @@ async function ancestorChains(db: Executor, tenantId: string, folderIds: readonl
             u
               .selectFrom('folders')
               .innerJoin('up', 'up.parent_id', 'folders.id')
-              .select(['up.start_id', 'folders.id', 'folders.parent_id', (eb) => eb(eb.ref('up.depth'), '+', eb.lit(1)).as('depth')])
+              .select([
+                'up.start_id',
+                'folders.id',
+                'folders.parent_id',
+                (eb) => eb(eb.ref('up.depth'), '+', eb.lit(1)).as('depth'),
+              ])
               .where('folders.tenant_id', '=', tenantId)
               .where('up.depth', '<', MAX_DEPTH),
           ),

@@ -38,7 +38,12 @@ export class RetentionLibrary {
    * `afterId` in id order (the next page). `last_version` counts from the newest version's upload
    * (a document with one version has no version rows: its upload).
    */
-  async due(db: Executor, tenantId: string, folderId: string, q: { basis: RetentionBasis; before: number; afterId: string; limit: number }): Promise<RetentionCandidate[]> {
+  async due(
+    db: Executor,
+    tenantId: string,
+    folderId: string,
+    q: { basis: RetentionBasis; before: number; afterId: string; limit: number },
+  ): Promise<RetentionCandidate[]> {
     const rows = await db
       .withRecursive('subtree(id, depth)', (qb) =>
         qb
@@ -65,27 +70,59 @@ export class RetentionLibrary {
       .orderBy('documents.id')
       .limit(q.limit)
       .execute();
-    return rows.map((r) => ({ id: r.id, filename: r.filename, folderId: r.folder_id, ownerId: r.owner_id, since: Number(r.since) }));
+    return rows.map((r) => ({
+      id: r.id,
+      filename: r.filename,
+      folderId: r.folder_id,
+      ownerId: r.owner_id,
+      since: Number(r.since),
+    }));
   }
 
   /** Whether the document is still there, and its basis time (a review decided later re-checks it). */
   async find(db: Executor, tenantId: string, id: string): Promise<RetentionCandidate | null> {
-    const row = await db.selectFrom('documents').select(['id', 'filename', 'folder_id', 'owner_id', 'created_at']).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-    return row ? { id: row.id, filename: row.filename, folderId: row.folder_id, ownerId: row.owner_id, since: Number(row.created_at) } : null;
+    const row = await db
+      .selectFrom('documents')
+      .select(['id', 'filename', 'folder_id', 'owner_id', 'created_at'])
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row
+      ? {
+          id: row.id,
+          filename: row.filename,
+          folderId: row.folder_id,
+          ownerId: row.owner_id,
+          since: Number(row.created_at),
+        }
+      : null;
   }
 
   /** Deletes documents for a rule, in the caller's transaction: 409 `legal_hold` if any is held (callers filter held ones first). */
   async remove(trx: Executor, tenantId: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.#deps.guard.assertDeletable(trx, tenantId, { documentIds: ids });
-    const rows = await trx.selectFrom('documents').select(['id', 'storage_key']).where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
-    await removeDocuments(trx, this.#deps, tenantId, rows.map((r) => ({ id: r.id, storageKey: r.storage_key })));
+    const rows = await trx
+      .selectFrom('documents')
+      .select(['id', 'storage_key'])
+      .where('tenant_id', '=', tenantId)
+      .where('id', 'in', ids)
+      .execute();
+    await removeDocuments(
+      trx,
+      this.#deps,
+      tenantId,
+      rows.map((r) => ({ id: r.id, storageKey: r.storage_key })),
+    );
   }
 }
 
 /** The time a rule's basis counts from: the upload, or the newest version's upload (docs/versions.md). */
 function basisTime(eb: ExpressionBuilder<DB, 'documents'>, basis: RetentionBasis): AliasableExpression<number> {
   if (basis === 'created') return eb.ref('documents.created_at');
-  const newest = eb.selectFrom('document_versions').select((v) => v.fn.max('document_versions.created_at').as('at')).whereRef('document_versions.document_id', '=', 'documents.id');
+  const newest = eb
+    .selectFrom('document_versions')
+    .select((v) => v.fn.max('document_versions.created_at').as('at'))
+    .whereRef('document_versions.document_id', '=', 'documents.id');
   return eb.fn.coalesce(newest, eb.ref('documents.created_at')) as AliasableExpression<number>;
 }

@@ -36,9 +36,19 @@ export type StoredFileSelection = 'all' | 'unset' | readonly string[] | Expressi
 export class StoredFilesRepository {
   /** Whether the tenant still has the document, or the version whose id an inventory row carries. */
   async exists(db: Executor, tenantId: string, documentId: string): Promise<boolean> {
-    const row = await db.selectFrom('documents').select('id').where('tenant_id', '=', tenantId).where('id', '=', documentId).executeTakeFirst();
+    const row = await db
+      .selectFrom('documents')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', documentId)
+      .executeTakeFirst();
     if (row !== undefined) return true;
-    const version = await db.selectFrom('document_versions').select('id').where('tenant_id', '=', tenantId).where('id', '=', documentId).executeTakeFirst();
+    const version = await db
+      .selectFrom('document_versions')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', documentId)
+      .executeTakeFirst();
     return version !== undefined;
   }
 

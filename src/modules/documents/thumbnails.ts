@@ -29,7 +29,11 @@ const CATEGORY_COLORS: Record<FileCategory, string> = {
 export function typeIconSvg(extension: string): Buffer {
   const rule = fileTypeRuleForExtension(extension);
   const color = rule ? CATEGORY_COLORS[rule.category] : '#6B7280';
-  const label = extension.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 5) || 'FILE';
+  const label =
+    extension
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, '')
+      .slice(0, 5) || 'FILE';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${THUMBNAIL_SIZE}" height="${THUMBNAIL_SIZE}" viewBox="0 0 256 256">
 <path d="M64 24h92l44 44v164H64z" fill="#F9FAFB" stroke="#D1D5DB" stroke-width="4"/>
 <path d="M156 24v44h44" fill="none" stroke="#D1D5DB" stroke-width="4"/>
@@ -53,7 +57,9 @@ async function resizeToPng(input: Buffer | Readable): Promise<Buffer> {
 
 /** From a temporary file, which the PDF thread reads by ranges: a large PDF is never held in memory. */
 function renderPdfFirstPage(blobs: BlobStore, storageKey: string): Promise<Buffer> {
-  return withBlobAsFile(blobs, storageKey, 'file.pdf', (path) => pdfTools.renderFirstPageOfFile(path, THUMBNAIL_SIZE * 2));
+  return withBlobAsFile(blobs, storageKey, 'file.pdf', (path) =>
+    pdfTools.renderFirstPageOfFile(path, THUMBNAIL_SIZE * 2),
+  );
 }
 
 /**
@@ -68,7 +74,10 @@ export async function renderThumbnail(
   try {
     if (category === 'image') {
       // Under extraction's image limits: a decompression bomb gets the type icon.
-      return { bytes: await imageThumbnailPng(await blobs.get(doc.storageKey), THUMBNAIL_SIZE), contentType: 'image/png' };
+      return {
+        bytes: await imageThumbnailPng(await blobs.get(doc.storageKey), THUMBNAIL_SIZE),
+        contentType: 'image/png',
+      };
     }
     if (category === 'pdf') {
       const page = await renderPdfFirstPage(blobs, doc.storageKey);

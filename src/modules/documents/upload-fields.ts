@@ -65,7 +65,8 @@ export function parseTagsField(values: string[]): string[] {
       } catch {
         throw errors.field('tags', 'is not a valid JSON array');
       }
-      if (!Array.isArray(parsed) || !parsed.every((t) => typeof t === 'string')) throw errors.field('tags', 'must be an array of strings');
+      if (!Array.isArray(parsed) || !parsed.every((t) => typeof t === 'string'))
+        throw errors.field('tags', 'must be an array of strings');
       names.push(...parsed);
     } else {
       names.push(...trimmed.split(','));
@@ -77,7 +78,8 @@ export function parseTagsField(values: string[]): string[] {
 /** Validates the fields of an upload (files are handled as they stream). */
 export function parseUploadFields(bag: FieldBag, options: { allowFilename: boolean }): UploadFields {
   for (const name of bag.names()) {
-    if (!KNOWN.has(name) || (name === 'filename' && !options.allowFilename)) throw errors.field(name, 'is not a known field');
+    if (!KNOWN.has(name) || (name === 'filename' && !options.allowFilename))
+      throw errors.field(name, 'is not a known field');
   }
   const folderId = bag.one('folder_id')?.trim() || null;
   const rawName = bag.one('filename');
@@ -87,7 +89,8 @@ export function parseUploadFields(bag: FieldBag, options: { allowFilename: boole
     if (!filename) throw errors.field('filename', 'has no usable characters');
   }
   const onDuplicate = bag.one('on_duplicate')?.trim().toLowerCase() || null;
-  if (onDuplicate !== null && !(ON_DUPLICATE as readonly string[]).includes(onDuplicate)) throw errors.field('on_duplicate', `must be one of: ${ON_DUPLICATE.join(', ')}`);
+  if (onDuplicate !== null && !(ON_DUPLICATE as readonly string[]).includes(onDuplicate))
+    throw errors.field('on_duplicate', `must be one of: ${ON_DUPLICATE.join(', ')}`);
   return {
     folderId,
     enableAi: parseBooleanField('enable_ai', bag.one('enable_ai'), true),

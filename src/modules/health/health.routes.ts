@@ -8,7 +8,10 @@ import type { App } from '../../http/fastify-types.ts';
 const Status = Type.Object({ status: Type.String(), checks: Type.Optional(Type.Record(Type.String(), Type.String())) });
 
 /** Liveness, readiness and Prometheus metrics: unauthenticated and never rate limited. */
-export function healthRoutes(app: App, c: { database: Database; blobs: BlobStore; metrics: Metrics; capabilities: () => Record<string, unknown> }): void {
+export function healthRoutes(
+  app: App,
+  c: { database: Database; blobs: BlobStore; metrics: Metrics; capabilities: () => Record<string, unknown> },
+): void {
   const config = { auth: 'public' as const, rateLimit: false as const };
 
   app.get(
@@ -34,7 +37,9 @@ export function healthRoutes(app: App, c: { database: Database; blobs: BlobStore
         summary: 'Check liveness and what this deployment can do',
         description:
           'Answers 200 `{status, capabilities}`: the AI provider and embedding model, and whether OCR, audio extraction from video (ffmpeg) and transcription are available here.',
-        response: { 200: Type.Object({ status: Type.String(), capabilities: Type.Record(Type.String(), Type.Unknown()) }) },
+        response: {
+          200: Type.Object({ status: Type.String(), capabilities: Type.Record(Type.String(), Type.Unknown()) }),
+        },
       },
     },
     async () => ({ status: 'ok', capabilities: c.capabilities() }),
@@ -47,7 +52,8 @@ export function healthRoutes(app: App, c: { database: Database; blobs: BlobStore
       schema: {
         tags: ['health'],
         summary: 'Check readiness',
-        description: 'Answers 200 when the database and the blob store answer, else 503 with the failing `checks`. Unauthenticated and not rate limited.',
+        description:
+          'Answers 200 when the database and the blob store answer, else 503 with the failing `checks`. Unauthenticated and not rate limited.',
         response: { 200: Status, 503: Status },
       },
     },

@@ -92,12 +92,29 @@ export const identityModule = defineModule({
     identityCache.onChange((tags) => {
       for (const tag of tags) if (tag.startsWith('t:')) tenantChanged(tag.slice(2));
     });
-    const tenantsService = new TenantsService({ database, clock, tenants, users, apiKeys, onTenantChanged: tenantChanged, identityChanged });
+    const tenantsService = new TenantsService({
+      database,
+      clock,
+      tenants,
+      users,
+      apiKeys,
+      onTenantChanged: tenantChanged,
+      identityChanged,
+    });
 
     const ttlMs = config.auth.accessTokenTtlSeconds * 1000;
     // A retired key keeps verifying for a token lifetime plus the time other processes take to notice.
-    const signingKeys = new SigningKeys({ database, clock, rotationMs: config.auth.signingKeyRotationMs, graceMs: ttlMs + 120_000 });
-    const accessTokens = new AccessTokens({ keys: signingKeys, ttlSeconds: config.auth.accessTokenTtlSeconds, now: () => clock.now() });
+    const signingKeys = new SigningKeys({
+      database,
+      clock,
+      rotationMs: config.auth.signingKeyRotationMs,
+      graceMs: ttlMs + 120_000,
+    });
+    const accessTokens = new AccessTokens({
+      keys: signingKeys,
+      ttlSeconds: config.auth.accessTokenTtlSeconds,
+      now: () => clock.now(),
+    });
     let csrfSecret: Promise<Buffer> | null = null;
     const csrf = new CsrfTokens(() => {
       if (config.auth.secret) return Promise.resolve(Buffer.from(config.auth.secret, 'utf8'));
@@ -107,7 +124,15 @@ export const identityModule = defineModule({
       });
       return csrfSecret;
     });
-    const userTokens = new UserTokenAuthenticator({ database, clock, tenants, sessions, accessTokens, csrf, cache: identityCache });
+    const userTokens = new UserTokenAuthenticator({
+      database,
+      clock,
+      tenants,
+      sessions,
+      accessTokens,
+      csrf,
+      cache: identityCache,
+    });
     const apiKeyAuthenticator = new ApiKeyAuthenticator({ database, clock, apiKeys, cache: identityCache });
 
     const signInLimits = new SignInLimits({
@@ -120,7 +145,19 @@ export const identityModule = defineModule({
       onStoreFailure: config.rateLimit.onStoreFailure,
       limits: config.auth.signInLimits,
     });
-    const auth = new AuthService({ database, clock, tenants, tenantsService, users, sessions, mail, accessTokens, csrf, signInLimits, identityChanged });
+    const auth = new AuthService({
+      database,
+      clock,
+      tenants,
+      tenantsService,
+      users,
+      sessions,
+      mail,
+      accessTokens,
+      csrf,
+      signInLimits,
+      identityChanged,
+    });
     const usersService = new UsersService({ database, clock, users, tenants, sessions, mail, identityChanged });
     const apiKeysService = new ApiKeysService({ database, clock, apiKeys, tenants, identityChanged });
     const workspacesService = new WorkspacesService({ database, clock, workspaces, users });

@@ -19,7 +19,12 @@ export interface DocumentChange {
  */
 export interface DocumentAgent {
   check(config: Record<string, unknown>): ConfigProblem[];
-  propose(ai: DocumentAi, text: string, config: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  propose(
+    ai: DocumentAi,
+    text: string,
+    config: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>>;
   /** The change an entry asks for; null when the entry carries nothing this agent applies. */
   change(entry: Record<string, unknown>, config: Record<string, unknown>): DocumentChange | null;
 }
@@ -28,7 +33,9 @@ const WHO = 'Import agent';
 const EXTRACTION_TYPES = new Set(['string', 'number', 'integer', 'currency', 'date', 'boolean', 'array']);
 const DEFAULT_MAX_TAGS = 5;
 
-export const DOCUMENT_AGENTS: Readonly<Record<'ai_tag' | 'ai_classify' | 'ai_summarize' | 'ai_extract', DocumentAgent>> = {
+export const DOCUMENT_AGENTS: Readonly<
+  Record<'ai_tag' | 'ai_classify' | 'ai_summarize' | 'ai_extract', DocumentAgent>
+> = {
   /** Tags from the text (`max_tags`, default 5), added to the document's own. */
   ai_tag: {
     check: (config) => optionalInteger(config, 'max_tags', 1, 50),
@@ -45,8 +52,13 @@ export const DOCUMENT_AGENTS: Readonly<Record<'ai_tag' | 'ai_classify' | 'ai_sum
   ai_classify: {
     check(config) {
       const categories = config.categories;
-      const named = (c: unknown) => (typeof c === 'string' && c.trim() !== '') || (isObject(c) && typeof c.name === 'string' && c.name.trim() !== '');
-      const problems = Array.isArray(categories) && categories.length > 0 && categories.every(named) ? [] : [{ field: 'config.categories', message: 'must be a non-empty list of names or {name, description}' }];
+      const named = (c: unknown) =>
+        (typeof c === 'string' && c.trim() !== '') ||
+        (isObject(c) && typeof c.name === 'string' && c.name.trim() !== '');
+      const problems =
+        Array.isArray(categories) && categories.length > 0 && categories.every(named)
+          ? []
+          : [{ field: 'config.categories', message: 'must be a non-empty list of names or {name, description}' }];
       return [...problems, ...optionalString(config, 'metadata_key')];
     },
     async propose(ai, text, config, signal) {
@@ -54,7 +66,9 @@ export const DOCUMENT_AGENTS: Readonly<Record<'ai_tag' | 'ai_classify' | 'ai_sum
       return { category, confidence };
     },
     change(entry, config) {
-      return typeof entry.category === 'string' && entry.category !== '' ? { metadata: { [metadataKey(config, 'category')]: entry.category } } : null;
+      return typeof entry.category === 'string' && entry.category !== ''
+        ? { metadata: { [metadataKey(config, 'category')]: entry.category } }
+        : null;
     },
   },
   /** A summary (`max_length` characters at most) that becomes the document's summary. */
@@ -74,9 +88,16 @@ export const DOCUMENT_AGENTS: Readonly<Record<'ai_tag' | 'ai_classify' | 'ai_sum
       const schema = config.extraction_schema;
       const typeOf = (t: unknown) => String(isObject(t) ? (t.type ?? 'string') : t).toLowerCase();
       const problems: ConfigProblem[] =
-        isObject(schema) && Object.keys(schema).length > 0 && Object.values(schema).every((t) => EXTRACTION_TYPES.has(typeOf(t)))
+        isObject(schema) &&
+        Object.keys(schema).length > 0 &&
+        Object.values(schema).every((t) => EXTRACTION_TYPES.has(typeOf(t)))
           ? []
-          : [{ field: 'config.extraction_schema', message: `must map field names to types (${[...EXTRACTION_TYPES].join(', ')})` }];
+          : [
+              {
+                field: 'config.extraction_schema',
+                message: `must map field names to types (${[...EXTRACTION_TYPES].join(', ')})`,
+              },
+            ];
       return [...problems, ...optionalString(config, 'metadata_key')];
     },
     propose: (ai, text, config, signal) => ai.extract(text, config.extraction_schema, { who: WHO, signal }),
@@ -99,7 +120,10 @@ export function checkApprovalConfig(config: Record<string, unknown>): ConfigProb
   if (config.assignee_type !== undefined && !['role', 'user', 'workspace'].includes(String(config.assignee_type))) {
     problems.push({ field: 'config.assignee_type', message: 'must be role, user or workspace' });
   }
-  if (config.assignee_type !== undefined && (typeof config.assignee_value !== 'string' || config.assignee_value === '')) {
+  if (
+    config.assignee_type !== undefined &&
+    (typeof config.assignee_value !== 'string' || config.assignee_value === '')
+  ) {
     problems.push({ field: 'config.assignee_value', message: 'is required with assignee_type' });
   }
   if (config.on_timeout !== undefined && !['approve', 'reject', 'fail'].includes(String(config.on_timeout))) {
@@ -114,17 +138,23 @@ function metadataKey(config: Record<string, unknown>, fallback: string): string 
 
 function optionalInteger(config: Record<string, unknown>, key: string, min: number, max: number): ConfigProblem[] {
   const v = config[key];
-  return v === undefined || (Number.isInteger(v) && (v as number) >= min && (v as number) <= max) ? [] : [{ field: `config.${key}`, message: `must be an integer from ${min} to ${max}` }];
+  return v === undefined || (Number.isInteger(v) && (v as number) >= min && (v as number) <= max)
+    ? []
+    : [{ field: `config.${key}`, message: `must be an integer from ${min} to ${max}` }];
 }
 
 function optionalNumber(config: Record<string, unknown>, key: string, min: number, max: number): ConfigProblem[] {
   const v = config[key];
-  return v === undefined || (typeof v === 'number' && v >= min && v <= max) ? [] : [{ field: `config.${key}`, message: `must be a number from ${min} to ${max}` }];
+  return v === undefined || (typeof v === 'number' && v >= min && v <= max)
+    ? []
+    : [{ field: `config.${key}`, message: `must be a number from ${min} to ${max}` }];
 }
 
 function optionalString(config: Record<string, unknown>, key: string): ConfigProblem[] {
   const v = config[key];
-  return v === undefined || (typeof v === 'string' && v.trim() !== '' && v.length <= 100) ? [] : [{ field: `config.${key}`, message: 'must be a non-empty string of at most 100 characters' }];
+  return v === undefined || (typeof v === 'string' && v.trim() !== '' && v.length <= 100)
+    ? []
+    : [{ field: `config.${key}`, message: 'must be a non-empty string of at most 100 characters' }];
 }
 
 function stringList(value: unknown): string[] {

@@ -67,7 +67,10 @@ export class AgentRunner implements TaskSource {
     const db = database.db;
     const run = await runs.find(db, tenantId, runId);
     if (run?.status !== 'queued') return;
-    const [agent, project] = await Promise.all([projects.findAgent(db, tenantId, run.agentId), projects.find(db, tenantId, run.projectId)]);
+    const [agent, project] = await Promise.all([
+      projects.findAgent(db, tenantId, run.agentId),
+      projects.find(db, tenantId, run.projectId),
+    ]);
     if (!agent || !project) return;
     // The agent reads the documents as the import does: as the administrator who set the project up.
     const reader = await importAuth(this.deps.tenants, tenantId, project.createdBy);
@@ -81,7 +84,11 @@ export class AgentRunner implements TaskSource {
       return this.#finish(job, run, 'failed', { error: `The agent failed: ${messageOf(error)}` });
     }
     const readable = proposal.documents.filter((d) => d.error === undefined);
-    if (readable.length === 0) return this.#finish(job, run, 'failed', { proposal, error: `No document could be read: ${String(proposal.documents[0]?.error ?? 'none left')}` });
+    if (readable.length === 0)
+      return this.#finish(job, run, 'failed', {
+        proposal,
+        error: `No document could be read: ${String(proposal.documents[0]?.error ?? 'none left')}`,
+      });
 
     await database.db.transaction().execute(async (trx) => {
       await job.completeIn(trx);
@@ -91,7 +98,11 @@ export class AgentRunner implements TaskSource {
         await this.#move(trx, run, 'queued', { ...applied, proposal, finishedAt: now, updatedAt: now });
         return;
       }
-      const task = await this.deps.tasks.createFor(trx, { tenantId, source: AGENT_TASK_SOURCE, sourceRef: run.id, label: `Import "${project.name}"` }, approvalTask(run, agent, project, config, proposal, now));
+      const task = await this.deps.tasks.createFor(
+        trx,
+        { tenantId, source: AGENT_TASK_SOURCE, sourceRef: run.id, label: `Import "${project.name}"` },
+        approvalTask(run, agent, project, config, proposal, now),
+      );
       await this.#move(trx, run, 'queued', { status: 'awaiting_approval', proposal, taskId: task.id, updatedAt: now });
     });
   }
@@ -111,15 +122,30 @@ export class AgentRunner implements TaskSource {
     if (!agent) return;
     const proposal = outcome.data as Proposal;
     const applied = await this.#apply(trx, run, agent, agent.config, proposal);
-    await this.#move(trx, run, 'awaiting_approval', { ...applied, ...(outcome.decision === 'modified' ? { proposal } : {}), ...decided });
+    await this.#move(trx, run, 'awaiting_approval', {
+      ...applied,
+      ...(outcome.decision === 'modified' ? { proposal } : {}),
+      ...decided,
+    });
   }
 
   /** Before a project is deleted (its runs go with it): its proposals still awaiting approval leave the inbox. */
   async withdraw(trx: Executor, tenantId: string, projectId: string): Promise<void> {
-    await this.deps.tasks.withdraw(trx, tenantId, AGENT_TASK_SOURCE, await this.deps.runs.pendingTaskIds(trx, tenantId, projectId));
+    await this.deps.tasks.withdraw(
+      trx,
+      tenantId,
+      AGENT_TASK_SOURCE,
+      await this.deps.runs.pendingTaskIds(trx, tenantId, projectId),
+    );
   }
 
-  async #propose(reader: AuthContext, run: AgentRun, agent: ImportAgent, config: Record<string, unknown>, signal: AbortSignal): Promise<Proposal> {
+  async #propose(
+    reader: AuthContext,
+    run: AgentRun,
+    agent: ImportAgent,
+    config: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Proposal> {
     const { ai, library, database } = this.deps;
     const documents: Record<string, unknown>[] = [];
     for (const id of run.documentIds) {
@@ -143,7 +169,11 @@ export class AgentRunner implements TaskSource {
       }
       documents.push({ ...entry, ...(await DOCUMENT_AGENTS[agent.agentType].propose(ai, text, config, signal)) });
     }
-    return { agent_type: agent.agentType, ...(agent.agentType === 'workflow' ? { workflow_id: String(config.workflow_id) } : {}), documents };
+    return {
+      agent_type: agent.agentType,
+      ...(agent.agentType === 'workflow' ? { workflow_id: String(config.workflow_id) } : {}),
+      documents,
+    };
   }
 
   /**
@@ -151,21 +181,40 @@ export class AgentRunner implements TaskSource {
    * entry becomes a document change, or, for a workflow agent, one execution is started. A
    * workflow that cannot start (deleted, paused, invalid) fails the run, not the decision.
    */
-  async #apply(trx: Executor, run: AgentRun, agent: ImportAgent, config: Record<string, unknown>, proposal: Proposal): Promise<{ status: 'applied' | 'failed'; result: unknown; error?: string }> {
+  async #apply(
+    trx: Executor,
+    run: AgentRun,
+    agent: ImportAgent,
+    config: Record<string, unknown>,
+    proposal: Proposal,
+  ): Promise<{ status: 'applied' | 'failed'; result: unknown; error?: string }> {
     const scope = new Set(run.documentIds);
-    const entries = (Array.isArray(proposal?.documents) ? proposal.documents : []).filter((e) => isObject(e) && scope.has(String(e.document_id)) && e.error === undefined);
+    const entries = (Array.isArray(proposal?.documents) ? proposal.documents : []).filter(
+      (e) => isObject(e) && scope.has(String(e.document_id)) && e.error === undefined,
+    );
     if (agent.agentType === 'workflow') {
       const documentIds = entries.map((e) => String(e.document_id));
       try {
         const execution = await this.deps.executions.startById(trx, run.tenantId, String(config.workflow_id), {
           triggerType: 'import_agent',
-          triggerData: { project_id: run.projectId, agent_id: agent.id, run_id: run.id, phase: agent.phase, ...(documentIds.length === 1 ? { document_id: documentIds[0] } : {}), document_ids: documentIds },
+          triggerData: {
+            project_id: run.projectId,
+            agent_id: agent.id,
+            run_id: run.id,
+            phase: agent.phase,
+            ...(documentIds.length === 1 ? { document_id: documentIds[0] } : {}),
+            document_ids: documentIds,
+          },
           triggerKey: `import_agent:${run.id}`,
         });
         return { status: 'applied', result: { execution_id: execution?.id ?? null, document_ids: documentIds } };
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        return { status: 'failed', result: { execution_id: null }, error: `The workflow could not start: ${error.message}` };
+        return {
+          status: 'failed',
+          result: { execution_id: null },
+          error: `The workflow could not start: ${error.message}`,
+        };
       }
     }
     const kind = DOCUMENT_AGENTS[agent.agentType as keyof typeof DOCUMENT_AGENTS];
@@ -174,28 +223,51 @@ export class AgentRunner implements TaskSource {
       const change = kind?.change(entry, config);
       if (!change) continue;
       const changed = await this.deps.documents.annotate(trx, run.tenantId, String(entry.document_id), change);
-      results.push({ document_id: String(entry.document_id), changed: changed ?? [], ...(changed === null ? { note: 'the document was deleted' } : {}) });
+      results.push({
+        document_id: String(entry.document_id),
+        changed: changed ?? [],
+        ...(changed === null ? { note: 'the document was deleted' } : {}),
+      });
     }
     return { status: 'applied', result: { documents: results } };
   }
 
-  async #finish(job: RunningJob<AgentRunPayload>, run: AgentRun, status: 'failed', fields: { proposal?: Proposal; error: string }): Promise<void> {
+  async #finish(
+    job: RunningJob<AgentRunPayload>,
+    run: AgentRun,
+    status: 'failed',
+    fields: { proposal?: Proposal; error: string },
+  ): Promise<void> {
     const now = this.deps.clock.now();
     this.deps.logger.warn({ runId: run.id, agentId: run.agentId, error: fields.error }, 'import agent run failed');
     await this.deps.database.db.transaction().execute(async (trx) => {
       await job.completeIn(trx);
-      await this.#move(trx, run, 'queued', { status, error: fields.error, ...(fields.proposal ? { proposal: fields.proposal } : {}), finishedAt: now, updatedAt: now });
+      await this.#move(trx, run, 'queued', {
+        status,
+        error: fields.error,
+        ...(fields.proposal ? { proposal: fields.proposal } : {}),
+        finishedAt: now,
+        updatedAt: now,
+      });
     });
   }
 
   /** A run moves once; losing that race rolls the caller's transaction back (the winner's changes stand). */
   async #move(trx: Executor, run: AgentRun, from: AgentRun['status'], patch: AgentRunPatch): Promise<void> {
-    if (!(await this.deps.runs.transition(trx, run.tenantId, run.id, from, patch))) throw new Error(`Agent run ${run.id} was no longer ${from}`);
+    if (!(await this.deps.runs.transition(trx, run.tenantId, run.id, from, patch)))
+      throw new Error(`Agent run ${run.id} was no longer ${from}`);
   }
 }
 
 /** The approval task of a run: the proposal as its data, the agent's approval settings (default: role admin, 7 days, rejected on expiry). */
-function approvalTask(run: AgentRun, agent: ImportAgent, project: ImportProject, config: Record<string, unknown>, proposal: Proposal, now: number): NewTask {
+function approvalTask(
+  run: AgentRun,
+  agent: ImportAgent,
+  project: ImportProject,
+  config: Record<string, unknown>,
+  proposal: Proposal,
+  now: number,
+): NewTask {
   const hours = typeof config.timeout_hours === 'number' ? config.timeout_hours : DEFAULT_TIMEOUT_HOURS;
   const count = proposal.documents.length;
   const onTimeout = String(config.on_timeout ?? 'reject') as NewTask['onTimeout'];
@@ -206,7 +278,16 @@ function approvalTask(run: AgentRun, agent: ImportAgent, project: ImportProject,
       agent.agentType === 'workflow'
         ? `Approve to start workflow ${String(config.workflow_id)} for these documents; reject to leave them alone.`
         : 'Approve to apply the proposed changes in data.documents; reject to leave the documents as they are; or decide "modified" with modified_data.documents to apply an edited proposal.',
-    context: { project_id: project.id, project_name: project.name, agent_id: agent.id, agent_type: agent.agentType, phase: agent.phase, run_id: run.id, scope: run.scope, document_ids: run.documentIds },
+    context: {
+      project_id: project.id,
+      project_name: project.name,
+      agent_id: agent.id,
+      agent_type: agent.agentType,
+      phase: agent.phase,
+      run_id: run.id,
+      scope: run.scope,
+      document_ids: run.documentIds,
+    },
     data: proposal,
     assigneeType: (typeof config.assignee_type === 'string' ? config.assignee_type : 'role') as NewTask['assigneeType'],
     assigneeValue: typeof config.assignee_value === 'string' ? config.assignee_value : 'admin',

@@ -25,7 +25,9 @@ export interface AgentRun {
 }
 
 /** What a run's move to another state may set. */
-export type AgentRunPatch = Partial<Omit<AgentRun, 'id' | 'tenantId' | 'projectId' | 'agentId' | 'scope' | 'createdAt'>>;
+export type AgentRunPatch = Partial<
+  Omit<AgentRun, 'id' | 'tenantId' | 'projectId' | 'agentId' | 'scope' | 'createdAt'>
+>;
 
 export function toAgentRun(row: Selectable<ImportAgentRunsTable>): AgentRun {
   return {
@@ -71,32 +73,67 @@ export class AgentRunsRepository {
   /** Adds a run; false when the agent already has one for this scope (an event delivered twice). */
   async insert(db: Executor, run: AgentRun): Promise<boolean> {
     const row = columnsOf(COLUMNS, run) as Insertable<ImportAgentRunsTable>;
-    const result = await db.insertInto('import_agent_runs').values(row).onConflict((oc) => oc.columns(['agent_id', 'scope']).doNothing()).executeTakeFirst();
+    const result = await db
+      .insertInto('import_agent_runs')
+      .values(row)
+      .onConflict((oc) => oc.columns(['agent_id', 'scope']).doNothing())
+      .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   async find(db: Executor, tenantId: string, id: string): Promise<AgentRun | null> {
-    const row = await db.selectFrom('import_agent_runs').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('import_agent_runs')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toAgentRun(row) : null;
   }
 
   /** Moves a run on from `from`; false when it had already moved (a redelivered job, a second decision). */
-  async transition(db: Executor, tenantId: string, id: string, from: AgentRunStatus, patch: AgentRunPatch): Promise<boolean> {
-    const result = await db.updateTable('import_agent_runs').set(columnsOf(COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).where('status', '=', from).executeTakeFirst();
+  async transition(
+    db: Executor,
+    tenantId: string,
+    id: string,
+    from: AgentRunStatus,
+    patch: AgentRunPatch,
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('import_agent_runs')
+      .set(columnsOf(COLUMNS, patch))
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
   /** A project's runs with their agent's type, oldest first. */
-  async list(db: Executor, tenantId: string, projectId: string, f: { agentId?: string | undefined; status?: AgentRunStatus | undefined; limit: number; offset: number }): Promise<{ rows: (AgentRun & { agentType: string })[]; total: number }> {
+  async list(
+    db: Executor,
+    tenantId: string,
+    projectId: string,
+    f: { agentId?: string | undefined; status?: AgentRunStatus | undefined; limit: number; offset: number },
+  ): Promise<{ rows: (AgentRun & { agentType: string })[]; total: number }> {
     let q = db
       .selectFrom('import_agent_runs as r')
-      .innerJoin('import_agents as a', (j) => j.onRef('a.id', '=', 'r.agent_id').onRef('a.tenant_id', '=', 'r.tenant_id'))
+      .innerJoin('import_agents as a', (j) =>
+        j.onRef('a.id', '=', 'r.agent_id').onRef('a.tenant_id', '=', 'r.tenant_id'),
+      )
       .where('r.tenant_id', '=', tenantId)
       .where('r.project_id', '=', projectId);
     if (f.agentId) q = q.where('r.agent_id', '=', f.agentId);
     if (f.status) q = q.where('r.status', '=', f.status);
     const [rows, total] = await Promise.all([
-      q.selectAll('r').select('a.agent_type').orderBy('r.created_at').orderBy('r.id').limit(f.limit).offset(f.offset).execute(),
+      q
+        .selectAll('r')
+        .select('a.agent_type')
+        .orderBy('r.created_at')
+        .orderBy('r.id')
+        .limit(f.limit)
+        .offset(f.offset)
+        .execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows: rows.map((r) => ({ ...toAgentRun(r), agentType: r.agent_type })), total: Number(total.n) };
@@ -115,7 +152,11 @@ export class AgentRunsRepository {
   }
 
   /** Runs per agent and status, for the agents listing. */
-  async counts(db: Executor, tenantId: string, projectId: string): Promise<Map<string, Partial<Record<AgentRunStatus, number>>>> {
+  async counts(
+    db: Executor,
+    tenantId: string,
+    projectId: string,
+  ): Promise<Map<string, Partial<Record<AgentRunStatus, number>>>> {
     const rows = await db
       .selectFrom('import_agent_runs')
       .select(['agent_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])

@@ -52,7 +52,12 @@ export class AgentScheduler {
         if (agent.phase === 'post-import') await this.#queue(trx, agent, `document:${documentId}`, [documentId]);
         const size = agent.batchSize ?? 0;
         if (agent.phase === 'batch' && size > 0 && seq % size === 0) {
-          await this.#queue(trx, agent, `batch:${seq / size}`, await items.settledDocuments(trx, item.tenantId, item.projectId, seq - size, seq));
+          await this.#queue(
+            trx,
+            agent,
+            `batch:${seq / size}`,
+            await items.settledDocuments(trx, item.tenantId, item.projectId, seq - size, seq),
+          );
         }
       }
       await this.importEnded(trx, item.tenantId, item.projectId);
@@ -77,9 +82,15 @@ export class AgentScheduler {
       const size = agent.batchSize ?? 0;
       if (agent.phase === 'batch' && size > 0 && settled % size !== 0) {
         const full = Math.floor(settled / size);
-        await this.#queue(trx, agent, `batch:${full + 1}`, await items.settledDocuments(trx, tenantId, projectId, full * size, null));
+        await this.#queue(
+          trx,
+          agent,
+          `batch:${full + 1}`,
+          await items.settledDocuments(trx, tenantId, projectId, full * size, null),
+        );
       }
-      if (agent.phase === 'completion') await this.#queue(trx, agent, 'completion', await items.settledDocuments(trx, tenantId, projectId, 0, null));
+      if (agent.phase === 'completion')
+        await this.#queue(trx, agent, 'completion', await items.settledDocuments(trx, tenantId, projectId, 0, null));
     }
   }
 
@@ -105,6 +116,9 @@ export class AgentScheduler {
     };
     if (!(await this.deps.runs.insert(trx, run))) return;
     const payload: AgentRunPayload = { tenantId: agent.tenantId, runId: run.id };
-    await this.deps.jobs.enqueue(trx, AGENT_RUN_JOB, payload, { tenantId: agent.tenantId, uniqueKey: `${AGENT_RUN_JOB}:${run.id}` });
+    await this.deps.jobs.enqueue(trx, AGENT_RUN_JOB, payload, {
+      tenantId: agent.tenantId,
+      uniqueKey: `${AGENT_RUN_JOB}:${run.id}`,
+    });
   }
 }

@@ -13,7 +13,13 @@ export interface ProjectDrive {
 
 /** Opens Drive sessions with a project's sealed credentials. */
 export class DriveAccess {
-  private readonly deps: { database: Database; clock: Clock; box: CredentialBox; projects: ProjectsRepository; settings: DriveSettings };
+  private readonly deps: {
+    database: Database;
+    clock: Clock;
+    box: CredentialBox;
+    projects: ProjectsRepository;
+    settings: DriveSettings;
+  };
   constructor(deps: DriveAccess['deps']) {
     this.deps = deps;
   }
@@ -25,7 +31,10 @@ export class DriveAccess {
     let refreshed: string | null = null;
     // The Drive client and Google's auth library (~26 MiB) load with the first import run, not at start.
     const { DriveSession } = await import('./drive-client.ts');
-    const session = new DriveSession(settings, credentials, { onRefresh: (token) => (refreshed = token), ...(signal ? { signal } : {}) });
+    const session = new DriveSession(settings, credentials, {
+      onRefresh: (token) => (refreshed = token),
+      ...(signal ? { signal } : {}),
+    });
     return {
       session,
       async saveRefreshed() {
@@ -33,7 +42,10 @@ export class DriveAccess {
         const sealed = await box.seal({ ...credentials, access_token: refreshed });
         credentials.access_token = refreshed;
         refreshed = null;
-        await projects.update(database.db, project.tenantId, project.id, { sealedCredentials: sealed, updatedAt: clock.now() });
+        await projects.update(database.db, project.tenantId, project.id, {
+          sealedCredentials: sealed,
+          updatedAt: clock.now(),
+        });
       },
     };
   }

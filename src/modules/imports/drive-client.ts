@@ -21,7 +21,8 @@ export interface DriveSettings {
   http: OutboundHttp;
 }
 
-const LIST_FIELDS = 'nextPageToken, files(id, name, mimeType, size, ownedByMe, shortcutDetails(targetId, targetMimeType))';
+const LIST_FIELDS =
+  'nextPageToken, files(id, name, mimeType, size, ownedByMe, shortcutDetails(targetId, targetMimeType))';
 const PAGE_SIZE = 1000;
 
 /**
@@ -36,7 +37,11 @@ export class DriveSession {
   readonly #drive: drive_v3.Drive;
   readonly #signal: AbortSignal | undefined;
 
-  constructor(settings: DriveSettings, credentials: DriveCredentials, options: { onRefresh?: (accessToken: string) => void; signal?: AbortSignal } = {}) {
+  constructor(
+    settings: DriveSettings,
+    credentials: DriveCredentials,
+    options: { onRefresh?: (accessToken: string) => void; signal?: AbortSignal } = {},
+  ) {
     const fetchImplementation = settings.http.fetch as unknown as typeof fetch;
     const oauth = new googleAuth.OAuth2({
       clientId: credentials.client_id,
@@ -57,7 +62,11 @@ export class DriveSession {
   async folder(id: string): Promise<DriveEntry> {
     try {
       const res = await this.#drive.files.get(
-        { fileId: id, fields: 'id, name, mimeType, size, ownedByMe, shortcutDetails(targetId, targetMimeType)', supportsAllDrives: true },
+        {
+          fileId: id,
+          fields: 'id, name, mimeType, size, ownedByMe, shortcutDetails(targetId, targetMimeType)',
+          supportsAllDrives: true,
+        },
         this.#options(),
       );
       return toEntry(res.data);
@@ -95,7 +104,10 @@ export class DriveSession {
   /** The file's bytes as stored (`files.get?alt=media`), streamed. */
   async download(fileId: string): Promise<Readable> {
     try {
-      const res = await this.#drive.files.get({ fileId, alt: 'media', supportsAllDrives: true }, { ...this.#options(), responseType: 'stream' });
+      const res = await this.#drive.files.get(
+        { fileId, alt: 'media', supportsAllDrives: true },
+        { ...this.#options(), responseType: 'stream' },
+      );
       return asNodeStream(res.data);
     } catch (error) {
       throw toDriveError(error, `download file ${fileId}`);
@@ -135,6 +147,7 @@ function toEntry(file: drive_v3.Schema$File): DriveEntry {
 /** gaxios answers a stream as a Node stream; a web stream is converted, anything else refused. */
 function asNodeStream(data: unknown): Readable {
   if (data instanceof Readable) return data;
-  if (data && typeof (data as ReadableStream).getReader === 'function') return Readable.fromWeb(data as import('node:stream/web').ReadableStream);
+  if (data && typeof (data as ReadableStream).getReader === 'function')
+    return Readable.fromWeb(data as import('node:stream/web').ReadableStream);
   throw new Error('Google Drive client returned no stream');
 }

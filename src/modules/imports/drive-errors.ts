@@ -7,7 +7,10 @@ export class DriveError extends Error {
   /** How long Drive asked us to wait (Retry-After), when it did. */
   readonly retryAfterMs: number | null;
 
-  constructor(message: string, details: { status: number | null; reason: string | null; retryAfterMs: number | null; cause?: unknown }) {
+  constructor(
+    message: string,
+    details: { status: number | null; reason: string | null; retryAfterMs: number | null; cause?: unknown },
+  ) {
     super(message, { cause: details.cause });
     this.name = 'DriveError';
     this.status = details.status;
@@ -23,7 +26,11 @@ export class DriveError extends Error {
   /** Retrying cannot help: the file is gone, too large to export, or of a kind Drive will not serve. */
   get permanent(): boolean {
     if (this.status === 404) return true;
-    return this.reason === 'exportSizeLimitExceeded' || this.reason === 'fileNotDownloadable' || this.reason === 'cannotExportFile';
+    return (
+      this.reason === 'exportSizeLimitExceeded' ||
+      this.reason === 'fileNotDownloadable' ||
+      this.reason === 'cannotExportFile'
+    );
   }
 }
 
@@ -32,16 +39,30 @@ const RATE_LIMIT_REASONS = /ratelimitexceeded/i;
 /** Turns what the Drive client threw (a GaxiosError, an outbound refusal) into a DriveError with a clear message. */
 export function toDriveError(error: unknown, what: string): DriveError {
   if (error instanceof DriveError) return error;
-  const e = error as { status?: number; response?: { status?: number; data?: unknown; headers?: Headers }; message?: string };
+  const e = error as {
+    status?: number;
+    response?: { status?: number; data?: unknown; headers?: Headers };
+    message?: string;
+  };
   const status = e.response?.status ?? e.status ?? null;
   if (status === null) {
     const message = error instanceof Error ? (findOutboundMessage(error) ?? error.message) : String(error);
-    return new DriveError(`Could not reach Google Drive to ${what}: ${message}`, { status: null, reason: null, retryAfterMs: null, cause: error });
+    return new DriveError(`Could not reach Google Drive to ${what}: ${message}`, {
+      status: null,
+      reason: null,
+      retryAfterMs: null,
+      cause: error,
+    });
   }
   const apiError = parseApiError(e.response?.data);
   const reason = apiError.reason;
   const retryAfterMs = parseRetryAfter(e.response?.headers?.get?.('retry-after') ?? null);
-  return new DriveError(messageFor(status, reason, apiError.message, what), { status, reason, retryAfterMs, cause: error });
+  return new DriveError(messageFor(status, reason, apiError.message, what), {
+    status,
+    reason,
+    retryAfterMs,
+    cause: error,
+  });
 }
 
 function messageFor(status: number, reason: string | null, apiMessage: string | null, what: string): string {
@@ -49,8 +70,10 @@ function messageFor(status: number, reason: string | null, apiMessage: string | 
     return 'The file is larger than Google Drive exports (10 MB for Google Docs, Sheets, Slides and Drawings); export it by hand or pick a smaller format';
   }
   if (status === 404) return 'The file no longer exists in Google Drive, or the credentials cannot see it any more';
-  if (status === 401) return 'Google Drive refused the credentials (401); give a valid access token, or a refresh token with its client id and secret';
-  if (status === 429 || (status === 403 && RATE_LIMIT_REASONS.test(reason ?? ''))) return `Google Drive rate limit reached while trying to ${what}`;
+  if (status === 401)
+    return 'Google Drive refused the credentials (401); give a valid access token, or a refresh token with its client id and secret';
+  if (status === 429 || (status === 403 && RATE_LIMIT_REASONS.test(reason ?? '')))
+    return `Google Drive rate limit reached while trying to ${what}`;
   return `Google Drive answered ${status} to ${what}${apiMessage ? `: ${apiMessage}` : ''}`;
 }
 
@@ -67,7 +90,10 @@ function parseApiError(data: unknown): { reason: string | null; message: string 
   const error = (body as { error?: { message?: unknown; errors?: { reason?: unknown }[] } } | null)?.error;
   if (!error || typeof error !== 'object') return { reason: null, message: null };
   const reason = error.errors?.[0]?.reason;
-  return { reason: typeof reason === 'string' ? reason : null, message: typeof error.message === 'string' ? error.message : null };
+  return {
+    reason: typeof reason === 'string' ? reason : null,
+    message: typeof error.message === 'string' ? error.message : null,
+  };
 }
 
 /** Retry-After in seconds (what Google sends); an HTTP date is honoured too. */

@@ -59,7 +59,12 @@ export function nativeKindOf(mimeType: string): NativeKind | null {
 
 /** Google-native types that cannot be exported (forms, sites, maps...): they are skipped. */
 export function isUnexportableNative(mimeType: string): boolean {
-  return mimeType.startsWith(GOOGLE_APPS_PREFIX) && nativeKindOf(mimeType) === null && mimeType !== FOLDER_MIME_TYPE && mimeType !== SHORTCUT_MIME_TYPE;
+  return (
+    mimeType.startsWith(GOOGLE_APPS_PREFIX) &&
+    nativeKindOf(mimeType) === null &&
+    mimeType !== FOLDER_MIME_TYPE &&
+    mimeType !== SHORTCUT_MIME_TYPE
+  );
 }
 
 /** How a file is fetched: as stored, or exported to `mimeType` and named with `extension`. */

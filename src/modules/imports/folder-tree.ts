@@ -5,7 +5,6 @@ import { MAX_NAME_LENGTH, nameKey, sanitiseName, truncateName } from '../../lib/
 import type { FoldersService } from '../documents/index.ts';
 import type { ItemsRepository } from './items.repository.ts';
 
-
 /**
  * Recreates the source folder tree in the library, under the project's `target_folder_id`, as
  * files need it: each source folder once, remembered in `import_folders`. A folder of that name
@@ -18,12 +17,19 @@ export class FolderTree {
   }
 
   /** The library folder for a source folder, made (with its parents) when missing. */
-  async ensure(auth: AuthContext, project: { id: string; targetFolderId: string | null }, sourceFolderId: string): Promise<string> {
+  async ensure(
+    auth: AuthContext,
+    project: { id: string; targetFolderId: string | null },
+    sourceFolderId: string,
+  ): Promise<string> {
     const { database, items } = this.deps;
     const mapping = await items.folder(database.db, auth.tenant.id, project.id, sourceFolderId);
     if (!mapping) throw new Error(`import: source folder ${sourceFolderId} was not recorded by the scan`);
     if (mapping.folderId) return mapping.folderId;
-    const parentId = mapping.parentSourceId === null ? project.targetFolderId : await this.ensure(auth, project, mapping.parentSourceId);
+    const parentId =
+      mapping.parentSourceId === null
+        ? project.targetFolderId
+        : await this.ensure(auth, project, mapping.parentSourceId);
     const folderId = await this.#makeOrFind(auth, parentId, folderName(mapping.name));
     await items.setFolderTarget(database.db, auth.tenant.id, project.id, sourceFolderId, folderId);
     return folderId;

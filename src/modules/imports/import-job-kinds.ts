@@ -20,7 +20,12 @@ export interface LanePayload {
 }
 
 /** Starts (or keeps) `count` lanes of a project; a lane already queued or running is not doubled. */
-export async function enqueueLanes(jobs: JobQueue, trx: Executor, payload: { tenantId: string; projectId: string }, count: number): Promise<void> {
+export async function enqueueLanes(
+  jobs: JobQueue,
+  trx: Executor,
+  payload: { tenantId: string; projectId: string },
+  count: number,
+): Promise<void> {
   await jobs.enqueueMany(
     trx,
     Array.from({ length: count }, (_, lane) => ({

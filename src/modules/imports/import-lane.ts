@@ -92,39 +92,63 @@ export class ImportLane {
       const { failed } = await items.counts(trx, tenantId, projectId);
       const now = clock.now();
       const status = failed > 0 ? 'completed_with_errors' : 'completed';
-      if (await projects.transition(trx, tenantId, projectId, ['in_progress'], { status, completedAt: now, updatedAt: now })) {
+      if (
+        await projects.transition(trx, tenantId, projectId, ['in_progress'], {
+          status,
+          completedAt: now,
+          updatedAt: now,
+        })
+      ) {
         await this.deps.importEnded(trx, tenantId, projectId);
       }
     });
   }
 
-  async #importFile(job: RunningJob<LanePayload>, auth: AuthContext, project: ImportProject, item: ImportItem): Promise<FileResult> {
+  async #importFile(
+    job: RunningJob<LanePayload>,
+    auth: AuthContext,
+    project: ImportProject,
+    item: ImportItem,
+  ): Promise<FileResult> {
     const { items, clock } = this.deps;
     const { config } = project;
     const retrieval = retrievalFor(item.mimeType, config.export_formats);
     const drive = await this.deps.drive.open(project, job.signal);
     try {
-      const folderId = await this.deps.folders.ensure(auth, { id: project.id, targetFolderId: config.target_folder_id }, item.sourceFolderId);
-      const stream = retrieval.kind === 'export' ? await drive.session.export(item.sourceFileId, retrieval.mimeType) : await drive.session.download(item.sourceFileId);
+      const folderId = await this.deps.folders.ensure(
+        auth,
+        { id: project.id, targetFolderId: config.target_folder_id },
+        item.sourceFolderId,
+      );
+      const stream =
+        retrieval.kind === 'export'
+          ? await drive.session.export(item.sourceFileId, retrieval.mimeType)
+          : await drive.session.download(item.sourceFileId);
       const filename = importedFileName(item.name, item.mimeType, retrieval);
-      const outcome = await this.deps.uploads.importFile(auth, { filename, stream }, {
-        folderId,
-        enableAi: config.enable_ai,
-        skipDuplicates: true,
-        commit: async (trx, done) => {
-          const now = clock.now();
-          await items.update(trx, item.tenantId, item.id, {
-            ...(done.document ? { status: 'imported', documentId: done.document.id } : { status: 'skipped', skipReason: 'duplicate', documentId: done.duplicateOf }),
-            attempts: item.attempts + 1,
-            error: null,
-            lane: null,
-            finishedAt: now,
-            updatedAt: now,
-          });
-          await job.completeIn(trx);
-          await this.#next(trx, job, now);
+      const outcome = await this.deps.uploads.importFile(
+        auth,
+        { filename, stream },
+        {
+          folderId,
+          enableAi: config.enable_ai,
+          skipDuplicates: true,
+          commit: async (trx, done) => {
+            const now = clock.now();
+            await items.update(trx, item.tenantId, item.id, {
+              ...(done.document
+                ? { status: 'imported', documentId: done.document.id }
+                : { status: 'skipped', skipReason: 'duplicate', documentId: done.duplicateOf }),
+              attempts: item.attempts + 1,
+              error: null,
+              lane: null,
+              finishedAt: now,
+              updatedAt: now,
+            });
+            await job.completeIn(trx);
+            await this.#next(trx, job, now);
+          },
         },
-      });
+      );
       return { kind: 'stored', outcome };
     } catch (error) {
       // A lost lease must not record anything; every other failure (Drive, the library's checks, a

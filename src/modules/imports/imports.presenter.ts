@@ -5,7 +5,6 @@ import type { ImportAgent } from './projects.repository.ts';
 import type { Progress, ProjectDetail } from './projects.service.ts';
 import { iso } from '../../lib/clock.ts';
 
-
 /** A project as the API shows it: the configuration without credentials, and its item counts. */
 export function presentProject(p: ProjectDetail) {
   const { project, counts } = p;
@@ -77,8 +76,17 @@ export function presentAgent(agent: ImportAgent) {
 }
 
 /** An agent with its runs counted by status (every status present, zero when none). */
-export function presentAgentWithRuns({ agent, runs }: { agent: ImportAgent; runs: Partial<Record<AgentRunStatus, number>> }) {
-  return { ...presentAgent(agent), runs: Object.fromEntries(AGENT_RUN_STATUSES.map((st) => [st, runs[st] ?? 0])) as Record<AgentRunStatus, number> };
+export function presentAgentWithRuns({
+  agent,
+  runs,
+}: {
+  agent: ImportAgent;
+  runs: Partial<Record<AgentRunStatus, number>>;
+}) {
+  return {
+    ...presentAgent(agent),
+    runs: Object.fromEntries(AGENT_RUN_STATUSES.map((st) => [st, runs[st] ?? 0])) as Record<AgentRunStatus, number>,
+  };
 }
 
 export function presentAgentRun(run: AgentRun & { agentType: string }) {

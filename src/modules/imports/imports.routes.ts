@@ -16,7 +16,14 @@ import {
   ProjectView,
   UpdateProjectBody,
 } from './imports.schemas.ts';
-import { presentAgent, presentAgentRun, presentAgentWithRuns, presentItem, presentProgress, presentProject } from './imports.presenter.ts';
+import {
+  presentAgent,
+  presentAgentRun,
+  presentAgentWithRuns,
+  presentItem,
+  presentProgress,
+  presentProject,
+} from './imports.presenter.ts';
 import type { AgentRunStatus, ItemStatus } from './imports.tables.ts';
 import type { ProjectsService } from './projects.service.ts';
 
@@ -24,8 +31,10 @@ const tags = ['import projects'];
 const base = '/migrations/projects';
 const errors409 = { ...standardErrors, 409: standardErrors[404] };
 /** `config.target_folder_id`, when it names a folder (issue 26). */
-const TARGET = '`config.target_folder_id` must be a folder of the tenant the caller may file into (404 `not_found` for any other, as an upload\'s `folder_id`).';
-const WHO = 'Team tier and above (403 `TIER_LIMIT_EXCEEDED` below); owners, admins and API keys (403 `forbidden` for members and viewers). Another tenant\'s project is 404.';
+const TARGET =
+  "`config.target_folder_id` must be a folder of the tenant the caller may file into (404 `not_found` for any other, as an upload's `folder_id`).";
+const WHO =
+  "Team tier and above (403 `TIER_LIMIT_EXCEEDED` below); owners, admins and API keys (403 `forbidden` for members and viewers). Another tenant's project is 404.";
 
 /** Spec "Endpoints > Import projects"; contract §12. */
 export function importRoutes(app: App, s: { projects: ProjectsService; agents: AgentsService }): void {
@@ -42,7 +51,8 @@ export function importRoutes(app: App, s: { projects: ProjectsService; agents: A
         response: { 201: ProjectView, ...standardErrors },
       },
     },
-    async (request, reply) => reply.status(201).send(presentProject(await projects.create(authOf(request), request.body))),
+    async (request, reply) =>
+      reply.status(201).send(presentProject(await projects.create(authOf(request), request.body))),
   );
 
   app.get(
@@ -65,7 +75,15 @@ export function importRoutes(app: App, s: { projects: ProjectsService; agents: A
 
   app.get(
     `${base}/:id`,
-    { schema: { tags, summary: 'Get an import project', description: WHO, params: IdParams, response: { 200: ProjectView, ...standardErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Get an import project',
+        description: WHO,
+        params: IdParams,
+        response: { 200: ProjectView, ...standardErrors },
+      },
+    },
     async (request) => presentProject(await projects.get(authOf(request), request.params.id)),
   );
 
@@ -102,7 +120,12 @@ export function importRoutes(app: App, s: { projects: ProjectsService; agents: A
   );
 
   const transitions = [
-    ['scan', 'Start scanning', '`configured` (or `ready`/`failed`, to scan again) → `scanning`; the scan runs as a job and ends in `ready` (or `failed`, with `error`).', 'scan'],
+    [
+      'scan',
+      'Start scanning',
+      '`configured` (or `ready`/`failed`, to scan again) → `scanning`; the scan runs as a job and ends in `ready` (or `failed`, with `error`).',
+      'scan',
+    ],
     ['start', 'Begin the import', '`ready` → `in_progress`.', 'start'],
     ['pause', 'Pause the import', '`in_progress` → `paused`; files being imported finish.', 'pause'],
     ['resume', 'Resume the import', '`paused` → `in_progress`; continues with the files still pending.', 'resume'],
@@ -120,13 +143,22 @@ export function importRoutes(app: App, s: { projects: ProjectsService; agents: A
           response: { 202: ProjectView, ...errors409 },
         },
       },
-      async (request, reply) => reply.status(202).send(presentProject(await projects[action](authOf(request), request.params.id))),
+      async (request, reply) =>
+        reply.status(202).send(presentProject(await projects[action](authOf(request), request.params.id))),
     );
   }
 
   app.get(
     `${base}/:id/progress`,
-    { schema: { tags, summary: 'Import progress', description: WHO, params: IdParams, response: { 200: ProgressView, ...standardErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Import progress',
+        description: WHO,
+        params: IdParams,
+        response: { 200: ProgressView, ...standardErrors },
+      },
+    },
     async (request) => presentProgress(await projects.progress(authOf(request), request.params.id)),
   );
 
@@ -145,7 +177,12 @@ export function importRoutes(app: App, s: { projects: ProjectsService; agents: A
     async (request) => {
       const page = pageWindow(request.query);
       const q = request.query;
-      const filter = { status: q.status as ItemStatus | undefined, type: q.type, minSize: q.min_size, maxSize: q.max_size };
+      const filter = {
+        status: q.status as ItemStatus | undefined,
+        type: q.type,
+        minSize: q.min_size,
+        maxSize: q.max_size,
+      };
       const { rows, total } = await projects.items(authOf(request), request.params.id, filter, page);
       return { data: rows.map(presentItem), total, page: page.page, page_size: page.pageSize };
     },
@@ -163,7 +200,8 @@ export function importRoutes(app: App, s: { projects: ProjectsService; agents: A
         response: { 201: AgentView, ...errors409 },
       },
     },
-    async (request, reply) => reply.status(201).send(presentAgent(await agents.add(authOf(request), request.params.id, request.body))),
+    async (request, reply) =>
+      reply.status(201).send(presentAgent(await agents.add(authOf(request), request.params.id, request.body))),
   );
 
   app.get(
@@ -194,7 +232,11 @@ export function importRoutes(app: App, s: { projects: ProjectsService; agents: A
     },
     async (request) => {
       const page = pageWindow(request.query);
-      const { rows, total } = await agents.runs(authOf(request), request.params.id, { ...page, agentId: request.query.agent_id, status: request.query.status as AgentRunStatus | undefined });
+      const { rows, total } = await agents.runs(authOf(request), request.params.id, {
+        ...page,
+        agentId: request.query.agent_id,
+        status: request.query.status as AgentRunStatus | undefined,
+      });
       return { data: rows.map(presentAgentRun), total, page: page.page, page_size: page.pageSize };
     },
   );

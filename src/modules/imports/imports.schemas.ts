@@ -54,7 +54,9 @@ export const CreateProjectBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
     description: Type.Optional(Type.String({ maxLength: 2000 })),
-    source_type: Type.Literal('google_drive', { description: 'Only `google_drive` today; other providers are announced as future.' }),
+    source_type: Type.Literal('google_drive', {
+      description: 'Only `google_drive` today; other providers are announced as future.',
+    }),
     config: Type.Optional(ConfigBody),
   },
   { additionalProperties: false },
@@ -80,7 +82,12 @@ const ConfigView = Type.Object({
     exclude_patterns: Type.Array(Type.String()),
     include_shared: Type.Boolean(),
   }),
-  export_formats: Type.Object({ document: Type.String(), spreadsheet: Type.String(), presentation: Type.String(), drawing: Type.String() }),
+  export_formats: Type.Object({
+    document: Type.String(),
+    spreadsheet: Type.String(),
+    presentation: Type.String(),
+    drawing: Type.String(),
+  }),
   has_credentials: Type.Boolean({ description: 'Whether credentials are stored (they are never shown).' }),
 });
 
@@ -141,7 +148,9 @@ export const ItemListQuery = Type.Object(
   {
     ...PageQuery,
     status: Type.Optional(literals(ITEM_STATUSES)),
-    type: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'An extension (`pdf`) or a media type.' })),
+    type: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: 'An extension (`pdf`) or a media type.' }),
+    ),
     min_size: Type.Optional(Type.Integer({ minimum: 0 })),
     max_size: Type.Optional(Type.Integer({ minimum: 0 })),
   },
@@ -173,7 +182,12 @@ export const AgentView = Type.Object({
   created_at: Timestamp,
 });
 
-const RunCounts = Type.Object(Object.fromEntries(AGENT_RUN_STATUSES.map((st) => [st, Type.Integer()])) as Record<AgentRunStatus, ReturnType<typeof Type.Integer>>);
+const RunCounts = Type.Object(
+  Object.fromEntries(AGENT_RUN_STATUSES.map((st) => [st, Type.Integer()])) as Record<
+    AgentRunStatus,
+    ReturnType<typeof Type.Integer>
+  >,
+);
 
 export const AgentList = Type.Object({
   data: Type.Array(Type.Intersect([AgentView, Type.Object({ runs: RunCounts })])),
@@ -186,8 +200,10 @@ export const AgentRunView = Type.Object({
   scope: Type.String({ description: '`document:<id>` (post-import), `batch:<k>` or `completion`' }),
   status: literals(AGENT_RUN_STATUSES),
   document_ids: Type.Array(Type.String()),
-  proposal: Type.Unknown({ description: 'The proposed changes (the approval task\'s data), as approved or edited' }),
-  result: Type.Unknown({ description: 'What was applied: `{documents: [{document_id, changed}]}` or `{execution_id}`' }),
+  proposal: Type.Unknown({ description: "The proposed changes (the approval task's data), as approved or edited" }),
+  result: Type.Unknown({
+    description: 'What was applied: `{documents: [{document_id, changed}]}` or `{execution_id}`',
+  }),
   task_id: Nullable(Type.String()),
   error: Nullable(Type.String()),
   created_at: Timestamp,
@@ -198,6 +214,10 @@ export const AgentRunView = Type.Object({
 export const AgentRunList = Paged(AgentRunView);
 
 export const AgentRunQuery = Type.Object(
-  { ...PageQuery, agent_id: Type.Optional(Type.String({ maxLength: 64 })), status: Type.Optional(literals(AGENT_RUN_STATUSES)) },
+  {
+    ...PageQuery,
+    agent_id: Type.Optional(Type.String({ maxLength: 64 })),
+    status: Type.Optional(literals(AGENT_RUN_STATUSES)),
+  },
   { additionalProperties: false },
 );

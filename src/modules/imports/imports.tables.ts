@@ -19,7 +19,12 @@ export const PROJECT_STATUSES = [
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 
 /** Spec: delete is allowed only in these. */
-export const TERMINAL_STATUSES: readonly ProjectStatus[] = ['completed', 'completed_with_errors', 'cancelled', 'failed'];
+export const TERMINAL_STATUSES: readonly ProjectStatus[] = [
+  'completed',
+  'completed_with_errors',
+  'cancelled',
+  'failed',
+];
 
 /** Contract §12: the states of one file. */
 export const ITEM_STATUSES = ['pending', 'imported', 'failed', 'skipped'] as const;

@@ -92,7 +92,12 @@ export const importsModule = defineModule({
       retryDelaysMs: config.imports.retryDelaysMs,
       importEnded: (trx, tenantId, projectId) => scheduler.importEnded(trx, tenantId, projectId),
     });
-    const scanJob = defineJob({ kind: IMPORT_JOBS.scan, handler: (job) => scanner.run(job), maxAttempts: 5, timeoutMs: SCAN_TIMEOUT_MS });
+    const scanJob = defineJob({
+      kind: IMPORT_JOBS.scan,
+      handler: (job) => scanner.run(job),
+      maxAttempts: 5,
+      timeoutMs: SCAN_TIMEOUT_MS,
+    });
     const laneJob = defineJob({
       kind: IMPORT_JOBS.lane,
       handler: (job) => lane.run(job),
@@ -103,7 +108,12 @@ export const importsModule = defineModule({
       concurrency: config.imports.concurrency,
       timeoutMs: LANE_TIMEOUT_MS,
     });
-    const agentJob = defineJob({ kind: AGENT_RUN_JOB, handler: (job) => runner.run(job), maxAttempts: 5, timeoutMs: AGENT_TIMEOUT_MS });
+    const agentJob = defineJob({
+      kind: AGENT_RUN_JOB,
+      handler: (job) => runner.run(job),
+      maxAttempts: 5,
+      timeoutMs: AGENT_TIMEOUT_MS,
+    });
     return {
       provides: { importProjects: service },
       routes(app) {

@@ -153,10 +153,20 @@ export class ItemsRepository {
   /** Forgets an earlier scan (a new scan starts from nothing). */
   async clear(db: Executor, tenantId: string, projectId: string): Promise<void> {
     await db.deleteFrom('import_items').where('tenant_id', '=', tenantId).where('project_id', '=', projectId).execute();
-    await db.deleteFrom('import_folders').where('tenant_id', '=', tenantId).where('project_id', '=', projectId).execute();
+    await db
+      .deleteFrom('import_folders')
+      .where('tenant_id', '=', tenantId)
+      .where('project_id', '=', projectId)
+      .execute();
   }
 
-  async list(db: Executor, tenantId: string, projectId: string, filter: ItemFilter, page: { limit: number; offset: number }): Promise<{ rows: ImportItem[]; total: number }> {
+  async list(
+    db: Executor,
+    tenantId: string,
+    projectId: string,
+    filter: ItemFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: ImportItem[]; total: number }> {
     let query = db.selectFrom('import_items').where('tenant_id', '=', tenantId).where('project_id', '=', projectId);
     if (filter.status) query = query.where('status', '=', filter.status);
     if (filter.minSize !== undefined) query = query.where('size', '>=', filter.minSize);
@@ -165,7 +175,9 @@ export class ItemsRepository {
       const type = filter.type.trim().toLowerCase();
       query = type.includes('/')
         ? query.where('mime_type', '=', type)
-        : query.where((eb) => eb(eb.fn('lower', ['name']), 'like', `%.${type.replace(/^\./, '').replace(/[\\%_]/g, (c) => `\\${c}`)}`));
+        : query.where((eb) =>
+            eb(eb.fn('lower', ['name']), 'like', `%.${type.replace(/^\./, '').replace(/[\\%_]/g, (c) => `\\${c}`)}`),
+          );
     }
     const rows = await query.selectAll().orderBy('id').limit(page.limit).offset(page.offset).execute();
     const { n } = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -268,7 +280,12 @@ export class ItemsRepository {
   }
 
   async update(db: Executor, tenantId: string, id: string, patch: ImportItemPatch): Promise<void> {
-    await db.updateTable('import_items').set(columnsOf(ITEM_COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('import_items')
+      .set(columnsOf(ITEM_COLUMNS, patch))
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** The most recently finished file (progress's `current_item` once nothing is being worked on). */
@@ -286,7 +303,12 @@ export class ItemsRepository {
     return held ? toImportItem(held) : null;
   }
 
-  async folder(db: Executor, tenantId: string, projectId: string, sourceFolderId: string): Promise<ImportFolder | null> {
+  async folder(
+    db: Executor,
+    tenantId: string,
+    projectId: string,
+    sourceFolderId: string,
+  ): Promise<ImportFolder | null> {
     const row = await db
       .selectFrom('import_folders')
       .selectAll()
@@ -297,7 +319,13 @@ export class ItemsRepository {
     return row ? toImportFolder(row) : null;
   }
 
-  async setFolderTarget(db: Executor, tenantId: string, projectId: string, sourceFolderId: string, folderId: string): Promise<void> {
+  async setFolderTarget(
+    db: Executor,
+    tenantId: string,
+    projectId: string,
+    sourceFolderId: string,
+    folderId: string,
+  ): Promise<void> {
     await db
       .updateTable('import_folders')
       .set({ folder_id: folderId })
@@ -321,14 +349,30 @@ export class ItemsRepository {
   }
 
   /** Marks a file settled with the project's next sequence number (or none, for a document that vanished); the number. */
-  async settle(trx: Executor, item: Pick<ImportItem, 'tenantId' | 'projectId' | 'id'>, now: number, numbered = true): Promise<number | null> {
+  async settle(
+    trx: Executor,
+    item: Pick<ImportItem, 'tenantId' | 'projectId' | 'id'>,
+    now: number,
+    numbered = true,
+  ): Promise<number | null> {
     const seq = numbered ? (await this.settledCount(trx, item.tenantId, item.projectId)) + 1 : null;
-    await trx.updateTable('import_items').set({ settled_at: now, settled_seq: seq }).where('tenant_id', '=', item.tenantId).where('id', '=', item.id).execute();
+    await trx
+      .updateTable('import_items')
+      .set({ settled_at: now, settled_seq: seq })
+      .where('tenant_id', '=', item.tenantId)
+      .where('id', '=', item.id)
+      .execute();
     return seq;
   }
 
   /** Documents of the files numbered `after` < seq ≤ `upTo` (upTo null: all), in settling order. */
-  async settledDocuments(db: Executor, tenantId: string, projectId: string, after: number, upTo: number | null): Promise<string[]> {
+  async settledDocuments(
+    db: Executor,
+    tenantId: string,
+    projectId: string,
+    after: number,
+    upTo: number | null,
+  ): Promise<string[]> {
     let q = db
       .selectFrom('import_items')
       .select('document_id')
@@ -366,7 +410,12 @@ export class ItemsRepository {
 }
 
 /** Files finished (imported, failed, or skipped as duplicates) at or after `since`: the run's pace. */
-export async function countFinishedSince(db: Executor, tenantId: string, projectId: string, since: number): Promise<number> {
+export async function countFinishedSince(
+  db: Executor,
+  tenantId: string,
+  projectId: string,
+  since: number,
+): Promise<number> {
   const { n } = await db
     .selectFrom('import_items')
     .select((eb) => eb.fn.countAll<number>().as('n'))

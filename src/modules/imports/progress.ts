@@ -11,7 +11,12 @@ export function progressPercent(counts: Record<ItemStatus, number>, total: numbe
  * When the pending files should be done, at the pace of the files finished since the run started;
  * null before the first one (no pace yet) or when nothing is left.
  */
-export function estimateCompletion(input: { now: number; startedAt: number | null; finishedSinceStart: number; pending: number }): number | null {
+export function estimateCompletion(input: {
+  now: number;
+  startedAt: number | null;
+  finishedSinceStart: number;
+  pending: number;
+}): number | null {
   const { now, startedAt, finishedSinceStart, pending } = input;
   if (startedAt === null || finishedSinceStart === 0 || pending === 0) return null;
   const perFile = (now - startedAt) / finishedSinceStart;

@@ -47,7 +47,13 @@ export const DEFAULT_FILTERS: ScanFilters = {
 
 /** Applies a (partial) input over the current configuration; nested objects merge field by field. */
 export function mergeConfig(current: ProjectConfig | null, input: ConfigInput): ProjectConfig {
-  const base = current ?? { folder_ids: [], target_folder_id: null, enable_ai: true, filters: DEFAULT_FILTERS, export_formats: DEFAULT_EXPORT_FORMATS };
+  const base = current ?? {
+    folder_ids: [],
+    target_folder_id: null,
+    enable_ai: true,
+    filters: DEFAULT_FILTERS,
+    export_formats: DEFAULT_EXPORT_FORMATS,
+  };
   return {
     folder_ids: input.folder_ids ? [...new Set(input.folder_ids)] : base.folder_ids,
     target_folder_id: input.target_folder_id === undefined ? base.target_folder_id : input.target_folder_id,

@@ -100,15 +100,27 @@ export function toImportAgent(row: Selectable<ImportAgentsTable>): ImportAgent {
 /** SQL for import projects and their agents; every query takes the tenant. */
 export class ProjectsRepository {
   async insert(db: Executor, project: ImportProject): Promise<void> {
-    await db.insertInto('import_projects').values(columnsOf(PROJECT_COLUMNS, project) as Insertable<ImportProjectsTable>).execute();
+    await db
+      .insertInto('import_projects')
+      .values(columnsOf(PROJECT_COLUMNS, project) as Insertable<ImportProjectsTable>)
+      .execute();
   }
 
   async find(db: Executor, tenantId: string, id: string): Promise<ImportProject | null> {
-    const row = await db.selectFrom('import_projects').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('import_projects')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toImportProject(row) : null;
   }
 
-  async list(db: Executor, tenantId: string, page: { limit: number; offset: number }): Promise<{ rows: ImportProject[]; total: number }> {
+  async list(
+    db: Executor,
+    tenantId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: ImportProject[]; total: number }> {
     const rows = await db
       .selectFrom('import_projects')
       .selectAll()
@@ -118,16 +130,31 @@ export class ProjectsRepository {
       .limit(page.limit)
       .offset(page.offset)
       .execute();
-    const { n } = await db.selectFrom('import_projects').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+    const { n } = await db
+      .selectFrom('import_projects')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow();
     return { rows: rows.map(toImportProject), total: Number(n) };
   }
 
   async update(db: Executor, tenantId: string, id: string, patch: ImportProjectPatch): Promise<void> {
-    await db.updateTable('import_projects').set(columnsOf(PROJECT_COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('import_projects')
+      .set(columnsOf(PROJECT_COLUMNS, patch))
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Moves the project from one of `from` to a new state; false when it was not in one of them (a race lost). */
-  async transition(db: Executor, tenantId: string, id: string, from: readonly ProjectStatus[], patch: ImportProjectPatch): Promise<boolean> {
+  async transition(
+    db: Executor,
+    tenantId: string,
+    id: string,
+    from: readonly ProjectStatus[],
+    patch: ImportProjectPatch,
+  ): Promise<boolean> {
     const result = await db
       .updateTable('import_projects')
       .set(columnsOf(PROJECT_COLUMNS, patch))
@@ -165,18 +192,36 @@ export class ProjectsRepository {
   }
 
   async findAgent(db: Executor, tenantId: string, id: string): Promise<ImportAgent | null> {
-    const row = await db.selectFrom('import_agents').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('import_agents')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toImportAgent(row) : null;
   }
 
   async listAgents(db: Executor, tenantId: string, projectId: string): Promise<ImportAgent[]> {
-    const rows = await db.selectFrom('import_agents').selectAll().where('tenant_id', '=', tenantId).where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
+    const rows = await db
+      .selectFrom('import_agents')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('project_id', '=', projectId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(toImportAgent);
   }
 
   /** Serialises the settling of a project's files (sequence numbers, batch boundaries, completion) with its state changes. */
   async lockForUpdate(trx: Executor, dialect: DialectName, tenantId: string, projectId: string): Promise<void> {
     if (dialect !== 'postgres') return; // SQLite writers already run one at a time
-    await trx.selectFrom('import_projects').select('id').where('tenant_id', '=', tenantId).where('id', '=', projectId).forUpdate().executeTakeFirst();
+    await trx
+      .selectFrom('import_projects')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', projectId)
+      .forUpdate()
+      .executeTakeFirst();
   }
 }

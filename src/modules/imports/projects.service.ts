@@ -52,7 +52,10 @@ export class ProjectsService {
     this.deps = deps;
   }
 
-  async create(auth: AuthContext, input: { name: string; description?: string; source_type: string; config?: ConfigInput }): Promise<ProjectDetail> {
+  async create(
+    auth: AuthContext,
+    input: { name: string; description?: string; source_type: string; config?: ConfigInput },
+  ): Promise<ProjectDetail> {
     assertAllowed(auth);
     const { database, clock, projects, box } = this.deps;
     await this.#checkTarget(auth, input.config?.target_folder_id);
@@ -80,7 +83,10 @@ export class ProjectsService {
     return this.#detail(database.db, project);
   }
 
-  async list(auth: AuthContext, page: { limit: number; offset: number }): Promise<{ rows: ProjectDetail[]; total: number }> {
+  async list(
+    auth: AuthContext,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: ProjectDetail[]; total: number }> {
     assertAllowed(auth);
     const { database, projects } = this.deps;
     const { rows, total } = await projects.list(database.db, auth.tenant.id, page);
@@ -92,7 +98,11 @@ export class ProjectsService {
   }
 
   /** Contract §12: while `draft`, `configured` or `ready`; a change to what the scan finds makes a `ready` project scan again. */
-  async update(auth: AuthContext, id: string, input: { name?: string; description?: string | null; config?: ConfigInput }): Promise<ProjectDetail> {
+  async update(
+    auth: AuthContext,
+    id: string,
+    input: { name?: string; description?: string | null; config?: ConfigInput },
+  ): Promise<ProjectDetail> {
     const { database, clock, projects, items, box } = this.deps;
     if (typeof input.config?.target_folder_id === 'string') {
       // The project's 404 (and the role's 403) come before anything about the folder.
@@ -131,7 +141,11 @@ export class ProjectsService {
     const { database, projects } = this.deps;
     await database.db.transaction().execute(async (trx) => {
       const current = await this.#find(trx, auth, id);
-      assertStatus(current, TERMINAL_STATUSES, 'be deleted (only completed, completed_with_errors, cancelled or failed projects can)');
+      assertStatus(
+        current,
+        TERMINAL_STATUSES,
+        'be deleted (only completed, completed_with_errors, cancelled or failed projects can)',
+      );
       await this.deps.beforeDelete(trx, auth.tenant.id, id);
       await projects.delete(trx, auth.tenant.id, id);
     });
@@ -171,7 +185,10 @@ export class ProjectsService {
 
   /** in_progress or paused -> cancelled: imported files stay, the rest are not imported. */
   async cancel(auth: AuthContext, id: string): Promise<ProjectDetail> {
-    return this.#move(auth, id, ['in_progress', 'paused'], 'cancel', async () => ({ status: 'cancelled', completedAt: this.deps.clock.now() }));
+    return this.#move(auth, id, ['in_progress', 'paused'], 'cancel', async () => ({
+      status: 'cancelled',
+      completedAt: this.deps.clock.now(),
+    }));
   }
 
   async progress(auth: AuthContext, id: string): Promise<Progress> {
@@ -179,20 +196,37 @@ export class ProjectsService {
     const db = database.db;
     const project = await this.#find(db, auth, id);
     const { counts } = await this.#detail(db, project);
-    const current = project.status === 'in_progress' || project.status === 'paused' ? await items.current(db, auth.tenant.id, id) : null;
+    const current =
+      project.status === 'in_progress' || project.status === 'paused'
+        ? await items.current(db, auth.tenant.id, id)
+        : null;
     const now = clock.now();
-    const finished = project.startedAt === null ? 0 : await countFinishedSince(db, auth.tenant.id, id, project.startedAt);
+    const finished =
+      project.startedAt === null ? 0 : await countFinishedSince(db, auth.tenant.id, id, project.startedAt);
     return {
       status: project.status,
       counts,
       bytes: await items.bytes(db, auth.tenant.id, id),
       currentItem: current?.path ?? null,
       startedAt: project.startedAt,
-      estimatedCompletion: project.status === 'in_progress' ? estimateCompletion({ now, startedAt: project.startedAt, finishedSinceStart: finished, pending: counts.pending }) : null,
+      estimatedCompletion:
+        project.status === 'in_progress'
+          ? estimateCompletion({
+              now,
+              startedAt: project.startedAt,
+              finishedSinceStart: finished,
+              pending: counts.pending,
+            })
+          : null,
     };
   }
 
-  async items(auth: AuthContext, id: string, filter: ItemFilter, page: { limit: number; offset: number }): Promise<{ rows: ImportItem[]; total: number }> {
+  async items(
+    auth: AuthContext,
+    id: string,
+    filter: ItemFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: ImportItem[]; total: number }> {
     const db = this.deps.database.db;
     await this.#find(db, auth, id);
     return this.deps.items.list(db, auth.tenant.id, id, filter, page);
@@ -231,13 +265,25 @@ export class ProjectsService {
     const total = c.pending + c.imported + c.failed + c.skipped;
     return {
       project,
-      counts: { total, imported: c.imported, failed: c.failed, skipped: c.skipped, pending: c.pending, percent: progressPercent(c, total) },
+      counts: {
+        total,
+        imported: c.imported,
+        failed: c.failed,
+        skipped: c.skipped,
+        pending: c.pending,
+        percent: progressPercent(c, total),
+      },
     };
   }
 }
 
 /** The caller's project (404 when another tenant's or gone), after the tier and role checks. */
-export async function findProject(projects: ProjectsRepository, db: Executor, auth: AuthContext, id: string): Promise<ImportProject> {
+export async function findProject(
+  projects: ProjectsRepository,
+  db: Executor,
+  auth: AuthContext,
+  id: string,
+): Promise<ImportProject> {
   assertAllowed(auth);
   const project = await projects.find(db, auth.tenant.id, id);
   if (!project) throw errors.notFound('import_project', id);

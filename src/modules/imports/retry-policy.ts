@@ -7,7 +7,12 @@ import { DriveError } from './drive-errors.ts';
  * what no retry can fix (the file is gone, too large to export, refused by the library's type,
  * size or quota checks). A rate limit waits at least as long as Drive's Retry-After asks.
  */
-export function nextAttempt(input: { error: Error; attempts: number; now: number; delaysMs: readonly number[] }): number | null {
+export function nextAttempt(input: {
+  error: Error;
+  attempts: number;
+  now: number;
+  delaysMs: readonly number[];
+}): number | null {
   const { error, attempts, now, delaysMs } = input;
   if (error instanceof AppError) return null;
   if (error instanceof DriveError && error.permanent) return null;

@@ -16,7 +16,13 @@ export interface ScannedFile {
 }
 
 /** Why a scanned file is not imported (the item's `skip_reason`). */
-export type SkipReason = 'unsupported_type' | 'shared' | 'type_not_included' | 'type_excluded' | 'too_large' | 'excluded_pattern';
+export type SkipReason =
+  | 'unsupported_type'
+  | 'shared'
+  | 'type_not_included'
+  | 'type_excluded'
+  | 'too_large'
+  | 'excluded_pattern';
 
 /** A project's filters, compiled once per scan. */
 export class ScanFilter {
@@ -34,7 +40,8 @@ export class ScanFilter {
     const paths = filters.exclude_patterns.filter((p) => p.includes('/')).map(globToRegExp);
     this.#excluded =
       names.length + paths.length > 0
-        ? (path) => names.some((re) => re.test(path.slice(path.lastIndexOf('/') + 1))) || paths.some((re) => re.test(path))
+        ? (path) =>
+            names.some((re) => re.test(path.slice(path.lastIndexOf('/') + 1))) || paths.some((re) => re.test(path))
         : null;
   }
 
@@ -57,7 +64,11 @@ export class ScanFilter {
 }
 
 /** The names a file's type goes by: its final extension, its Drive media type, and its export type. */
-function typeNames(finalName: string, mimeType: string, exportMimeType: string | null): { extension: string; mimeTypes: string[] } {
+function typeNames(
+  finalName: string,
+  mimeType: string,
+  exportMimeType: string | null,
+): { extension: string; mimeTypes: string[] } {
   const dot = finalName.lastIndexOf('.');
   const extension = dot > 0 ? finalName.slice(dot + 1).toLowerCase() : '';
   return { extension, mimeTypes: [mimeType.toLowerCase(), ...(exportMimeType ? [exportMimeType] : [])] };

@@ -56,7 +56,11 @@ export class Scanner {
       const hopeless = error.permanent || error.status === 401 || error.status === 403 || error.status === 400;
       if (!hopeless && job.attempt < job.maxAttempts) throw error;
       await database.db.transaction().execute(async (trx) => {
-        await projects.transition(trx, tenantId, projectId, ['scanning'], { status: 'failed', error: error.message, updatedAt: clock.now() });
+        await projects.transition(trx, tenantId, projectId, ['scanning'], {
+          status: 'failed',
+          error: error.message,
+          updatedAt: clock.now(),
+        });
         await job.completeIn(trx);
       });
       return;
@@ -65,7 +69,11 @@ export class Scanner {
     }
     await database.db.transaction().execute(async (trx) => {
       const now = clock.now();
-      await projects.transition(trx, tenantId, projectId, ['scanning'], { status: 'ready', scannedAt: now, updatedAt: now });
+      await projects.transition(trx, tenantId, projectId, ['scanning'], {
+        status: 'ready',
+        scannedAt: now,
+        updatedAt: now,
+      });
       await job.completeIn(trx);
     });
   }
@@ -75,7 +83,8 @@ export class Scanner {
     const queue: FolderToWalk[] = [];
     for (const id of config.folder_ids) {
       const root = await drive.folder(id);
-      if (root.mimeType !== FOLDER_MIME_TYPE) throw new DriveError(`${id} is not a folder`, { status: 400, reason: 'notAFolder', retryAfterMs: null });
+      if (root.mimeType !== FOLDER_MIME_TYPE)
+        throw new DriveError(`${id} is not a folder`, { status: 400, reason: 'notAFolder', retryAfterMs: null });
       queue.push({ id, name: root.name, parentId: null, path: root.name });
     }
     const seen = new Set<string>();
@@ -102,7 +111,13 @@ export class Scanner {
   #item(project: ImportProject, folder: FolderToWalk, entry: DriveEntry, filter: ScanFilter): ImportItem {
     const now = this.deps.clock.now();
     const path = `${folder.path}/${entry.name}`;
-    const skipReason = filter.skipReason({ name: entry.name, path, mimeType: entry.mimeType, size: entry.size, ownedByMe: entry.ownedByMe });
+    const skipReason = filter.skipReason({
+      name: entry.name,
+      path,
+      mimeType: entry.mimeType,
+      size: entry.size,
+      ownedByMe: entry.ownedByMe,
+    });
     return {
       id: newId(now),
       tenantId: project.tenantId,
@@ -139,14 +154,22 @@ export class Scanner {
 }
 
 function importFolder(project: ImportProject, folder: FolderToWalk): ImportFolder {
-  return { tenantId: project.tenantId, projectId: project.id, sourceFolderId: folder.id, parentSourceId: folder.parentId, name: folder.name, folderId: null };
+  return {
+    tenantId: project.tenantId,
+    projectId: project.id,
+    sourceFolderId: folder.id,
+    parentSourceId: folder.parentId,
+    name: folder.name,
+    folderId: null,
+  };
 }
 
 /** A shortcut stands for its target (a folder to walk, or a file, read for its type and size); a dangling one is dropped. */
 async function resolveShortcut(drive: DriveSession, entry: DriveEntry): Promise<DriveEntry | null> {
   if (entry.mimeType !== SHORTCUT_MIME_TYPE) return entry;
   if (!entry.shortcut) return null;
-  if (entry.shortcut.targetMimeType === FOLDER_MIME_TYPE) return { ...entry, id: entry.shortcut.targetId, mimeType: FOLDER_MIME_TYPE };
+  if (entry.shortcut.targetMimeType === FOLDER_MIME_TYPE)
+    return { ...entry, id: entry.shortcut.targetId, mimeType: FOLDER_MIME_TYPE };
   try {
     return await drive.folder(entry.shortcut.targetId);
   } catch (error) {

@@ -37,7 +37,14 @@ export const mailModule = defineModule({
   setup({ config, database, clock, logger, jobs, metrics }) {
     const outbox = new MailOutboxRepository();
     const links = new MailLinks(config.http);
-    const mail = new MailService({ database, clock, jobs, outbox, links, defaultSenderName: config.mail.from.name ?? 'DocuVault' });
+    const mail = new MailService({
+      database,
+      clock,
+      jobs,
+      outbox,
+      links,
+      defaultSenderName: config.mail.from.name ?? 'DocuVault',
+    });
     const transport = createMailTransport(config, logger);
     const sender = new MailSender({
       database,

@@ -72,7 +72,10 @@ export interface MailFilter {
 
 /** SQL of the mail outbox. Mail is the service's own queue: the administrator reads across tenants. */
 export class MailOutboxRepository {
-  async insert(db: Executor, mail: Omit<OutboxMail, 'attempts' | 'serverResponse' | 'sentAt' | 'updatedAt'>): Promise<void> {
+  async insert(
+    db: Executor,
+    mail: Omit<OutboxMail, 'attempts' | 'serverResponse' | 'sentAt' | 'updatedAt'>,
+  ): Promise<void> {
     await db
       .insertInto('mail_outbox')
       .values({
@@ -99,13 +102,22 @@ export class MailOutboxRepository {
   }
 
   /** The tenant's name and sender name, and whether `email` is a user of it who turned notification mail off. */
-  async recipient(db: Executor, tenantId: string, email: string): Promise<{ tenantName: string | null; senderName: string | null; optedOut: boolean }> {
+  async recipient(
+    db: Executor,
+    tenantId: string,
+    email: string,
+  ): Promise<{ tenantName: string | null; senderName: string | null; optedOut: boolean }> {
     const row = await db
       .selectFrom(mailRecipientOf(tenantId, email).as('r'))
       .leftJoin('mail_settings as s', 's.tenant_id', 'r.live_tenant_id')
       .select(['r.tenant_name', 'r.notification_mail', 's.sender_name'])
       .executeTakeFirst();
-    return { tenantName: row?.tenant_name ?? null, senderName: row?.sender_name ?? null, optedOut: row?.notification_mail !== undefined && row.notification_mail !== null && Number(row.notification_mail) === 0 };
+    return {
+      tenantName: row?.tenant_name ?? null,
+      senderName: row?.sender_name ?? null,
+      optedOut:
+        row?.notification_mail !== undefined && row.notification_mail !== null && Number(row.notification_mail) === 0,
+    };
   }
 
   async find(db: Executor, id: string): Promise<OutboxMail | null> {
@@ -127,20 +139,35 @@ export class MailOutboxRepository {
   }
 
   /** The administrator's listing, newest first. */
-  async list(db: Executor, filter: MailFilter, page: { limit: number; offset: number }): Promise<{ rows: OutboxMail[]; total: number }> {
+  async list(
+    db: Executor,
+    filter: MailFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: OutboxMail[]; total: number }> {
     let base = db.selectFrom('mail_outbox');
     if (filter.status) base = base.where('status', '=', filter.status);
     if (filter.tenantId) base = base.where('tenant_id', '=', filter.tenantId);
     if (filter.kind) base = base.where('kind', '=', filter.kind);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows: rows.map(toMail), total: Number(count.n) };
   }
 
   /** The newest mail of `kind` for each of these users of the tenant (an invitation's state). */
-  async latestForUsers(db: Executor, tenantId: string, userIds: readonly string[], kind: string): Promise<Map<string, OutboxMail>> {
+  async latestForUsers(
+    db: Executor,
+    tenantId: string,
+    userIds: readonly string[],
+    kind: string,
+  ): Promise<Map<string, OutboxMail>> {
     const latest = new Map<string, OutboxMail>();
     if (userIds.length === 0) return latest;
     const rows = await db
@@ -184,7 +211,13 @@ export class MailOutboxRepository {
         : outcome.status === 'retrying'
           ? { ...common, last_error: outcome.error, next_attempt_at: outcome.nextAttemptAt }
           : { ...common, last_error: outcome.error, next_attempt_at: null };
-    const result = await db.updateTable('mail_outbox').set(changes).where('id', '=', id).where('attempts', '=', attemptsBefore).where('status', '=', 'sending').executeTakeFirst();
+    const result = await db
+      .updateTable('mail_outbox')
+      .set(changes)
+      .where('id', '=', id)
+      .where('attempts', '=', attemptsBefore)
+      .where('status', '=', 'sending')
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -201,7 +234,11 @@ export class MailOutboxRepository {
 
   /** A tenant's sender name (null: its name is used). */
   async senderName(db: Executor, tenantId: string): Promise<string | null> {
-    const row = await db.selectFrom('mail_settings').select('sender_name').where('tenant_id', '=', tenantId).executeTakeFirst();
+    const row = await db
+      .selectFrom('mail_settings')
+      .select('sender_name')
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
     return row?.sender_name ?? null;
   }
 

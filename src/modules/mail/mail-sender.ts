@@ -38,8 +38,17 @@ interface Deps {
 const RETRY_JITTER = 0.1;
 
 /** One job of the kind, for the outbox write that makes or retries a mail (same transaction). */
-export function sendJob(mailId: string, attempt: number, runAt: number, tenantId: string | null): NewJob<Pick<JobPayloads, typeof MAIL_SEND_JOB>> {
-  return { kind: MAIL_SEND_JOB, payload: { mailId, attempt }, options: { runAt, tenantId, uniqueKey: `mail:${mailId}:${attempt}` } };
+export function sendJob(
+  mailId: string,
+  attempt: number,
+  runAt: number,
+  tenantId: string | null,
+): NewJob<Pick<JobPayloads, typeof MAIL_SEND_JOB>> {
+  return {
+    kind: MAIL_SEND_JOB,
+    payload: { mailId, attempt },
+    options: { runAt, tenantId, uniqueKey: `mail:${mailId}:${attempt}` },
+  };
 }
 
 /**
@@ -88,13 +97,16 @@ export class MailSender {
         html: mail.html,
       });
     } catch (error) {
-      return error instanceof MailDeliveryError ? error : new MailDeliveryError((error as Error).message, { permanent: false, cause: error });
+      return error instanceof MailDeliveryError
+        ? error
+        : new MailDeliveryError((error as Error).message, { permanent: false, cause: error });
     }
   }
 
   #outcome(mail: OutboxMail, attempt: number, result: SentMail | MailDeliveryError): TryOutcome {
     const at = this.#deps.clock.now();
-    if (!(result instanceof MailDeliveryError)) return { status: 'sent', at, response: result.response, eraseBodies: mail.category === 'security' };
+    if (!(result instanceof MailDeliveryError))
+      return { status: 'sent', at, response: result.response, eraseBodies: mail.category === 'security' };
     const error = result.message.slice(0, 1000);
     if (result.permanent) return { status: 'failed', at, error };
     const delay = this.#deps.retryDelaysMs[attempt - 1];
@@ -112,7 +124,11 @@ export class MailSender {
       return;
     }
     metrics.failed(mail.kind, outcome.status);
-    if (outcome.status === 'retrying') logger.warn({ ...fields, error: outcome.error, nextAttemptAt: new Date(outcome.nextAttemptAt).toISOString() }, 'mail not sent, will retry');
+    if (outcome.status === 'retrying')
+      logger.warn(
+        { ...fields, error: outcome.error, nextAttemptAt: new Date(outcome.nextAttemptAt).toISOString() },
+        'mail not sent, will retry',
+      );
     else logger.error({ ...fields, error: outcome.error, status: outcome.status }, 'mail not sent, giving up');
   }
 }

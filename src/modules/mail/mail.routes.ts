@@ -1,7 +1,14 @@
 import { ErrorBody, pageWindow, standardErrors } from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import { presentMail } from './mail.presenter.ts';
-import { MailList, MailListQuery, MailParams, MailSettingsView, MailView, UpdateMailSettingsBody } from './mail.schemas.ts';
+import {
+  MailList,
+  MailListQuery,
+  MailParams,
+  MailSettingsView,
+  MailView,
+  UpdateMailSettingsBody,
+} from './mail.schemas.ts';
 import type { MailService } from './mail.service.ts';
 
 /** docs/mail.md: the administrator's view of the outbox, and a tenant's mail settings. */
@@ -16,7 +23,7 @@ export function mailRoutes(app: App, s: { mail: MailService }): void {
         tags: ['admin'],
         summary: 'List the mail outbox',
         description:
-          'Administrator key only. Every mail the service wrote, newest first, with its state, tries and the last error (the relay\'s answer): `status`, `tenant_id` and `kind` filter. Bodies are never shown (a reset or invitation carries a single-use token). Paged `{data, total, page, page_size}`.',
+          "Administrator key only. Every mail the service wrote, newest first, with its state, tries and the last error (the relay's answer): `status`, `tenant_id` and `kind` filter. Bodies are never shown (a reset or invitation carries a single-use token). Paged `{data, total, page, page_size}`.",
         querystring: MailListQuery,
         response: { 200: MailList, ...standardErrors },
       },
@@ -51,7 +58,8 @@ export function mailRoutes(app: App, s: { mail: MailService }): void {
       schema: {
         tags: ['mail'],
         summary: "The tenant's mail settings",
-        description: "`sender_name`: the display name of the From header of the tenant's mail (the address is the service's `MAIL_FROM`); null uses the tenant's name.",
+        description:
+          "`sender_name`: the display name of the From header of the tenant's mail (the address is the service's `MAIL_FROM`); null uses the tenant's name.",
         response: { 200: MailSettingsView, ...standardErrors },
       },
     },
@@ -64,11 +72,14 @@ export function mailRoutes(app: App, s: { mail: MailService }): void {
       schema: {
         tags: ['mail'],
         summary: "Change the tenant's mail settings",
-        description: 'Owners, admins and API keys (403 otherwise). `sender_name` null goes back to the tenant\'s name; line breaks and control characters are replaced by spaces.',
+        description:
+          "Owners, admins and API keys (403 otherwise). `sender_name` null goes back to the tenant's name; line breaks and control characters are replaced by spaces.",
         body: UpdateMailSettingsBody,
         response: { 200: MailSettingsView, ...standardErrors },
       },
     },
-    async (request) => ({ sender_name: (await s.mail.updateSettings(authOf(request), { senderName: request.body.sender_name })).senderName }),
+    async (request) => ({
+      sender_name: (await s.mail.updateSettings(authOf(request), { senderName: request.body.sender_name })).senderName,
+    }),
   );
 }

@@ -58,9 +58,19 @@ export class MailService {
     const { outbox, links, jobs } = this.#deps;
     const template = MAIL_TEMPLATES[request.kind] as MailTemplate<unknown>;
     const to = request.to.trim();
-    const facts = request.tenantId ? await outbox.recipient(db, request.tenantId, to) : { tenantName: null, senderName: null, optedOut: false };
-    const content = template.render(request.data, { tenantName: facts.tenantName, recipientName: request.user?.name ?? null, links });
-    const { text, html } = renderLayout(content, { tenantName: facts.tenantName, category: template.category, profileUrl: links.profile() });
+    const facts = request.tenantId
+      ? await outbox.recipient(db, request.tenantId, to)
+      : { tenantName: null, senderName: null, optedOut: false };
+    const content = template.render(request.data, {
+      tenantName: facts.tenantName,
+      recipientName: request.user?.name ?? null,
+      links,
+    });
+    const { text, html } = renderLayout(content, {
+      tenantName: facts.tenantName,
+      category: template.category,
+      profileUrl: links.profile(),
+    });
     const valid = isMailAddress(to);
     const suppressed = valid && template.category === 'notification' && facts.optedOut;
     const status: MailStatus = !valid ? 'failed' : suppressed ? 'suppressed' : 'pending';
@@ -78,7 +88,11 @@ export class MailService {
       body: suppressed ? '' : text,
       html: suppressed ? null : html,
       status,
-      lastError: !valid ? `not one e-mail address: ${JSON.stringify(to.slice(0, 300))}` : suppressed ? 'the recipient turned notification mail off' : null,
+      lastError: !valid
+        ? `not one e-mail address: ${JSON.stringify(to.slice(0, 300))}`
+        : suppressed
+          ? 'the recipient turned notification mail off'
+          : null,
       nextAttemptAt: status === 'pending' ? request.at : null,
       createdAt: request.at,
     });
@@ -101,7 +115,9 @@ export class MailService {
       const found = await outbox.find(trx, id);
       if (!found) throw errors.notFound('mail', id);
       if (!(await outbox.requeue(trx, id, at))) {
-        throw errors.conflict(`Only failed or dead mail can be retried; this one is ${found.status}`, { status: found.status });
+        throw errors.conflict(`Only failed or dead mail can be retried; this one is ${found.status}`, {
+          status: found.status,
+        });
       }
       await jobs.enqueueMany(trx, [sendJob(id, 1, at, found.tenantId)]);
       return outbox.find(trx, id);
@@ -120,7 +136,10 @@ export class MailService {
   }
 
   /** Owners, admins and API keys set the display name their tenant's mail is sent under (null: the tenant's name). */
-  async updateSettings(auth: AuthContext, patch: { senderName: string | null }): Promise<{ senderName: string | null }> {
+  async updateSettings(
+    auth: AuthContext,
+    patch: { senderName: string | null },
+  ): Promise<{ senderName: string | null }> {
     requireTenantAdmin(auth, 'Only an owner or admin may change mail settings');
     const name = patch.senderName === null ? null : headerText(patch.senderName, SENDER_NAME_MAX);
     if (name === '') throw errors.field('sender_name', 'must not be blank (send null to use the tenant name)');

@@ -53,7 +53,11 @@ export const mcpModule = defineModule({
       routes: (app) => mcpServerRoutes(app, { servers: registry }),
       sandboxCleanup: (trx, tenantId) => servers.deleteForTenant(trx, tenantId),
       close: () => http.close(),
-      rootRoutes: (app) => mcpEndpoint(app, { tools: { documents, chat, search, audit: use('audit') }, publicBaseUrl: config.http.publicBaseUrl ?? null }),
+      rootRoutes: (app) =>
+        mcpEndpoint(app, {
+          tools: { documents, chat, search, audit: use('audit') },
+          publicBaseUrl: config.http.publicBaseUrl ?? null,
+        }),
     };
   },
 });

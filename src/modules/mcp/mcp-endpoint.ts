@@ -9,14 +9,19 @@ const PARSE_ERROR = -32700;
 const SERVER_ERROR = -32000;
 
 /** The MCP SDK and its schemas (~30 MB) load on the first agent request, not in every process at start. */
-let sdk: Promise<[typeof import('./mcp-server.ts'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | null = null;
+let sdk: Promise<
+  [typeof import('./mcp-server.ts'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]
+> | null = null;
 function loadSdk() {
   sdk ??= Promise.all([import('./mcp-server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]);
   return sdk;
 }
 
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
-  return reply.status(status).type('application/json; charset=utf-8').send({ jsonrpc: '2.0', id: null, error: { code, message } });
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .send({ jsonrpc: '2.0', id: null, error: { code, message } });
 }
 
 /**
@@ -55,12 +60,18 @@ export async function mcpEndpoint(app: App, deps: McpEndpointDeps): Promise<void
           summary: 'Model Context Protocol endpoint for AI agents',
           description:
             'Streamable HTTP transport, stateless, JSON answers (send `Accept: application/json, text/event-stream`). Tools: `search`, `list_documents`, `get_document`, `get_content`, `ask`, each with an `outputSchema` and `structuredContent` beside the text; unknown arguments are refused naming the valid ones. Resources `document://{id}` (a missing or hidden document is JSON-RPC error -32002). Malformed JSON is JSON-RPC error -32700 with `id: null`. GET and DELETE answer 405 (no event stream, no session). A request whose `Origin` is neither this service nor one of the tenant’s `cors_origins` is 403. Sees exactly what the caller may see; `ask` costs 1 AI credit.',
-          documentedBody: { description: 'A JSON-RPC 2.0 request, notification or batch.', type: 'object', additionalProperties: true },
+          documentedBody: {
+            description: 'A JSON-RPC 2.0 request, notification or batch.',
+            type: 'object',
+            additionalProperties: true,
+          },
         },
       },
       async (request, reply) => {
         const auth = authOf(request);
-        const ownOrigin = deps.publicBaseUrl ? new URL(deps.publicBaseUrl).origin : `${request.protocol}://${request.host}`;
+        const ownOrigin = deps.publicBaseUrl
+          ? new URL(deps.publicBaseUrl).origin
+          : `${request.protocol}://${request.host}`;
         const origin = request.headers.origin;
         if (origin !== undefined && !originAllowed(origin, auth, ownOrigin)) {
           return jsonRpcError(reply, 403, SERVER_ERROR, `Origin ${origin} is not allowed to use this MCP server`);
@@ -71,7 +82,14 @@ export async function mcpEndpoint(app: App, deps: McpEndpointDeps): Promise<void
         } catch {
           return jsonRpcError(reply, 400, PARSE_ERROR, 'Parse error: the body is not valid JSON');
         }
-        await handle(request, reply, auth, message, `${deps.publicBaseUrl ?? ownOrigin}${request.sandbox ? '/sandbox' : ''}/api/v1`, deps.tools);
+        await handle(
+          request,
+          reply,
+          auth,
+          message,
+          `${deps.publicBaseUrl ?? ownOrigin}${request.sandbox ? '/sandbox' : ''}/api/v1`,
+          deps.tools,
+        );
       },
     );
 
@@ -81,12 +99,25 @@ export async function mcpEndpoint(app: App, deps: McpEndpointDeps): Promise<void
       config: { auth: 'public', rateLimit: false },
       // Not an operation of the API: it exists to say so (the POST operation's description does).
       schema: { hide: true },
-      handler: async (_request, reply) => jsonRpcError(reply.header('allow', 'POST'), 405, SERVER_ERROR, 'Method not allowed: this MCP server is stateless; send requests with POST'),
+      handler: async (_request, reply) =>
+        jsonRpcError(
+          reply.header('allow', 'POST'),
+          405,
+          SERVER_ERROR,
+          'Method not allowed: this MCP server is stateless; send requests with POST',
+        ),
     });
   });
 }
 
-async function handle(request: FastifyRequest, reply: FastifyReply, auth: AuthContext, message: unknown, apiBase: string, tools: McpEndpointDeps['tools']) {
+async function handle(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  auth: AuthContext,
+  message: unknown,
+  apiBase: string,
+  tools: McpEndpointDeps['tools'],
+) {
   const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
   const server = createMcpServer(auth, { ...tools, apiBase });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -95,7 +126,8 @@ async function handle(request: FastifyRequest, reply: FastifyReply, auth: AuthCo
     void server.close();
   });
   reply.hijack();
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string);
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) reply.raw.setHeader(name, value as string);
   await server.connect(transport);
   await transport.handleRequest(request.raw, reply.raw, message);
 }

@@ -14,7 +14,10 @@ export interface McpTools {
   /** Records each read of a document's text (docs/audit.md). */
   audit: AuditTrail;
   /** Keyword, semantic or hybrid search as `GET /search` answers it; absent until a search module is listed. */
-  search?: (auth: AuthContext, query: { q: string; mode?: 'text' | 'semantic' | 'auto'; limit?: number }) => Promise<unknown>;
+  search?: (
+    auth: AuthContext,
+    query: { q: string; mode?: 'text' | 'semantic' | 'auto'; limit?: number },
+  ) => Promise<unknown>;
   /** Base of the URLs documents carry (thumbnails, downloads). */
   apiBase: string;
 }
@@ -25,7 +28,11 @@ export const MCP_SESSION_NAME = 'AI agent (MCP)';
 /** MCP's "resource not found" (specification, Resources > Error handling). */
 export const RESOURCE_NOT_FOUND = -32002;
 
-type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+type ToolResult = {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 /**
  * Runs a tool body as the caller: the value comes back as `structuredContent` (checked against the
@@ -37,7 +44,8 @@ async function asTool(body: () => Promise<Record<string, unknown>>): Promise<Too
     const value = await body();
     return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
   } catch (error) {
-    if (error instanceof AppError) return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
+    if (error instanceof AppError)
+      return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
     throw error;
   }
 }
@@ -49,13 +57,26 @@ async function asTool(body: () => Promise<Record<string, unknown>>): Promise<Too
 function strictArguments<T extends z.ZodRawShape>(shape: T) {
   const valid = Object.keys(shape).join(', ') || '(none)';
   return z.strictObject(shape, {
-    error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown argument ${issue.keys.map((k) => `"${k}"`).join(', ')}; valid arguments: ${valid}` : undefined),
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown argument ${issue.keys.map((k) => `"${k}"`).join(', ')}; valid arguments: ${valid}`
+        : undefined,
   });
 }
 
-const DocumentSummary = z.object({ id: z.string(), filename: z.string(), status: z.string(), ai_summary: z.string().nullable() });
+const DocumentSummary = z.object({
+  id: z.string(),
+  filename: z.string(),
+  status: z.string(),
+  ai_summary: z.string().nullable(),
+});
 /** What `GET /search` answers; results are documented there, so they pass through as they are. */
-const SearchAnswer = { results: z.array(z.looseObject({ score: z.number() })), mode: z.string(), query: z.string(), total: z.number().int() };
+const SearchAnswer = {
+  results: z.array(z.looseObject({ score: z.number() })),
+  mode: z.string(),
+  query: z.string(),
+  total: z.number().int(),
+};
 const Citation = z.looseObject({ document_id: z.string(), text: z.string() });
 
 /**
@@ -73,7 +94,8 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
       'search',
       {
         title: 'Search documents',
-        description: 'Finds documents by keyword (mode "text", or "keyword" as another name for it), meaning ("semantic") or either by query length ("auto"). Semantic search costs 0.5 AI credits.',
+        description:
+          'Finds documents by keyword (mode "text", or "keyword" as another name for it), meaning ("semantic") or either by query length ("auto"). Semantic search costs 0.5 AI credits.',
         inputSchema: strictArguments({
           query: z.string().min(1),
           mode: z.enum(['text', 'keyword', 'semantic', 'auto']).optional(),
@@ -84,7 +106,13 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
       },
       ({ query, mode, limit }) =>
         // `keyword` is the REST API's other name for `text`: agents may use either.
-        asTool(async () => (await search(auth, { q: query, mode: mode === 'keyword' ? 'text' : mode, limit })) as Record<string, unknown>),
+        asTool(
+          async () =>
+            (await search(auth, { q: query, mode: mode === 'keyword' ? 'text' : mode, limit })) as Record<
+              string,
+              unknown
+            >,
+        ),
     );
   }
 
@@ -99,8 +127,22 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
     },
     ({ name, limit }) =>
       asTool(async () => {
-        const { items, total } = await documents.list(auth, { page: 1, limit: limit ?? 20, search: name, sort: 'created_at', order: 'desc' });
-        return { total, documents: items.map(({ document: d }) => ({ id: d.id, filename: d.filename, status: d.status, ai_summary: d.aiSummary })) };
+        const { items, total } = await documents.list(auth, {
+          page: 1,
+          limit: limit ?? 20,
+          search: name,
+          sort: 'created_at',
+          order: 'desc',
+        });
+        return {
+          total,
+          documents: items.map(({ document: d }) => ({
+            id: d.id,
+            filename: d.filename,
+            status: d.status,
+            ai_summary: d.aiSummary,
+          })),
+        };
       }),
   );
 
@@ -162,7 +204,8 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
       return { contents: [{ uri: href, mimeType: 'text/plain', text: c.content }] };
     } catch (error) {
       // Missing, another tenant's and not shared look the same, as in the REST API.
-      if (error instanceof AppError && error.status === 404) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${href}`, { uri: href });
+      if (error instanceof AppError && error.status === 404)
+        throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${href}`, { uri: href });
       throw error;
     }
   };
@@ -171,10 +214,20 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
     new ResourceTemplate('document://{id}', {
       list: async () => {
         const { items } = await documents.list(auth, { page: 1, limit: 50, sort: 'created_at', order: 'desc' });
-        return { resources: items.map(({ document: d }) => ({ uri: `document://${d.id}`, name: d.filename, mimeType: 'text/plain' })) };
+        return {
+          resources: items.map(({ document: d }) => ({
+            uri: `document://${d.id}`,
+            name: d.filename,
+            mimeType: 'text/plain',
+          })),
+        };
       },
     }),
-    { title: 'Document text', description: 'The extracted text of a document the caller may read.', mimeType: 'text/plain' },
+    {
+      title: 'Document text',
+      description: 'The extracted text of a document the caller may read.',
+      mimeType: 'text/plain',
+    },
     (uri) => readDocument(uri.href),
   );
   // Every read goes through readDocument, so a URI no template matches is -32002 too (the SDK says -32602).

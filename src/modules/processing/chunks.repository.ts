@@ -40,25 +40,46 @@ const IN_BATCH = 500;
 /** SQL for document passages and their embeddings; every query takes the tenant. */
 export class ChunksRepository {
   /** Replaces every passage of a document (a re-run never mixes old and new passages). */
-  async replace(db: Executor, tenantId: string, documentId: string, chunks: NewChunk[], embeddingModel: string | null, at: number): Promise<void> {
-    await db.deleteFrom('document_chunks').where('tenant_id', '=', tenantId).where('document_id', '=', documentId).execute();
-    const rows = chunks.map((c): Insertable<DocumentChunksTable> => ({
-      document_id: documentId,
-      chunk_index: c.index,
-      tenant_id: tenantId,
-      page: c.page,
-      text: c.text,
-      embedding: c.embedding ? vectorToBytes(c.embedding) : null,
-      embedding_model: c.embedding ? embeddingModel : null,
-      created_at: at,
-    }));
+  async replace(
+    db: Executor,
+    tenantId: string,
+    documentId: string,
+    chunks: NewChunk[],
+    embeddingModel: string | null,
+    at: number,
+  ): Promise<void> {
+    await db
+      .deleteFrom('document_chunks')
+      .where('tenant_id', '=', tenantId)
+      .where('document_id', '=', documentId)
+      .execute();
+    const rows = chunks.map(
+      (c): Insertable<DocumentChunksTable> => ({
+        document_id: documentId,
+        chunk_index: c.index,
+        tenant_id: tenantId,
+        page: c.page,
+        text: c.text,
+        embedding: c.embedding ? vectorToBytes(c.embedding) : null,
+        embedding_model: c.embedding ? embeddingModel : null,
+        created_at: at,
+      }),
+    );
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      await db.insertInto('document_chunks').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+      await db
+        .insertInto('document_chunks')
+        .values(rows.slice(i, i + ROWS_PER_INSERT))
+        .execute();
     }
   }
 
   /** A document's passages in order, with their vectors when made by `embeddingModel` (else null: not comparable). */
-  async forDocument(db: Executor, tenantId: string, documentId: string, embeddingModel: string): Promise<StoredPassage[]> {
+  async forDocument(
+    db: Executor,
+    tenantId: string,
+    documentId: string,
+    embeddingModel: string,
+  ): Promise<StoredPassage[]> {
     const rows = await db
       .selectFrom('document_chunks')
       .select(['chunk_index', 'page', 'text', 'embedding', 'embedding_model'])
@@ -85,13 +106,19 @@ export class ChunksRepository {
   }
 
   /** The texts of these passages (missing ones are absent). */
-  async texts(db: Executor, tenantId: string, wanted: { documentId: string; chunkIndex: number }[]): Promise<PassageText[]> {
+  async texts(
+    db: Executor,
+    tenantId: string,
+    wanted: { documentId: string; chunkIndex: number }[],
+  ): Promise<PassageText[]> {
     if (wanted.length === 0) return [];
     const rows = await db
       .selectFrom('document_chunks')
       .select(['document_id', 'chunk_index', 'text'])
       .where('tenant_id', '=', tenantId)
-      .where((eb) => eb.or(wanted.map((w) => eb.and([eb('document_id', '=', w.documentId), eb('chunk_index', '=', w.chunkIndex)]))))
+      .where((eb) =>
+        eb.or(wanted.map((w) => eb.and([eb('document_id', '=', w.documentId), eb('chunk_index', '=', w.chunkIndex)]))),
+      )
       .execute();
     return rows.map((r) => ({ documentId: r.document_id, chunkIndex: r.chunk_index, text: r.text }));
   }
@@ -109,7 +136,12 @@ export class ChunksRepository {
   }
 
   /** The vectors of `embeddingModel` of these documents (documents without any are absent), in passage order. */
-  async vectors(db: Executor, tenantId: string, embeddingModel: string, documentIds: string[]): Promise<Map<string, PassageVector[]>> {
+  async vectors(
+    db: Executor,
+    tenantId: string,
+    embeddingModel: string,
+    documentIds: string[],
+  ): Promise<Map<string, PassageVector[]>> {
     const out = new Map<string, PassageVector[]>();
     for (let i = 0; i < documentIds.length; i += IN_BATCH) {
       const rows = await db
@@ -135,7 +167,11 @@ export class ChunksRepository {
   }
 
   /** Documents holding vectors made by another model than `embeddingModel` (at most `limit`). */
-  async staleDocuments(db: Executor, embeddingModel: string, limit: number): Promise<{ tenantId: string; documentId: string }[]> {
+  async staleDocuments(
+    db: Executor,
+    embeddingModel: string,
+    limit: number,
+  ): Promise<{ tenantId: string; documentId: string }[]> {
     const rows = await db
       .selectFrom('document_chunks')
       .select(['tenant_id', 'document_id'])

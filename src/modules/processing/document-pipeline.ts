@@ -13,7 +13,14 @@ import { chunkText } from '../../providers/ai/chunking.ts';
 import { withBlobAsFile } from '../../providers/blobs/blob-as-file.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { type ExtractedContent, ExtractionError, type Extractor } from '../../providers/extraction/extractor.ts';
-import { type AiEnrichment, type Document, type DocumentJobPayload, type DocumentPipelineStore, documentTransitions, type ProcessingError } from '../documents/index.ts';
+import {
+  type AiEnrichment,
+  type Document,
+  type DocumentJobPayload,
+  type DocumentPipelineStore,
+  documentTransitions,
+  type ProcessingError,
+} from '../documents/index.ts';
 import type { ChunksRepository, NewChunk } from './chunks.repository.ts';
 import type { Terms } from './learned-tag-model.ts';
 import { withDocumentType } from './learned-tag-terms.ts';
@@ -111,7 +118,13 @@ export class DocumentPipeline {
       const now = clock.now();
       const wantsAi = doc.enableAi && content.text.trim() !== '';
       await database.db.transaction().execute(async (trx) => {
-        await store.saveContent(trx, { tenantId: doc.tenantId, documentId: doc.id, text: content.text, pages: content.pages, at: now });
+        await store.saveContent(trx, {
+          tenantId: doc.tenantId,
+          documentId: doc.id,
+          text: content.text,
+          pages: content.pages,
+          at: now,
+        });
         await store.update(trx, doc.tenantId, doc.id, {
           metadata: { ...doc.metadata, ...content.metadata },
           // Why AI was skipped, when the reason is worth telling (media nobody could transcribe).
@@ -148,9 +161,15 @@ export class DocumentPipeline {
         // none while it waits for review or once rejected (the review's decision sets it then).
         const terms = withDocumentType(enriched.terms, shown.documentType?.value ?? null);
         await learnedTags.enriched(trx, doc.tenantId, doc.id, terms, { tagged: enriched.tagged });
-        await store.update(trx, doc.tenantId, doc.id, { ...enrichmentPatch(enriched.enrichment, shown), updatedAt: now });
+        await store.update(trx, doc.tenantId, doc.id, {
+          ...enrichmentPatch(enriched.enrichment, shown),
+          updatedAt: now,
+        });
       } else {
-        await store.update(trx, doc.tenantId, doc.id, { ...documentTransitions.enrichmentFailed({ stage: 'enrichment', message: failure }), updatedAt: now });
+        await store.update(trx, doc.tenantId, doc.id, {
+          ...documentTransitions.enrichmentFailed({ stage: 'enrichment', message: failure }),
+          updatedAt: now,
+        });
       }
       // The text is indexed either way: a document whose AI failed is still found by keyword.
       await jobs.enqueue(trx, PROCESSING_JOBS.index, job.payload, { tenantId: doc.tenantId, priority: job.priority });
@@ -161,13 +180,20 @@ export class DocumentPipeline {
   /** The provider's enrichment, with the tenant's learned tags that fit the document first among its tags. */
   async #enrichText(job: RunningJob<DocumentJobPayload>, doc: Document, text: string): Promise<Enriched> {
     const { ai, database, store, learnedTags } = this.#deps;
-    const [knownTags, carried] = await Promise.all([store.tagNames(database.db, doc.tenantId, KNOWN_TAGS), store.tagsOf(database.db, doc.tenantId, [doc.id])]);
+    const [knownTags, carried] = await Promise.all([
+      store.tagNames(database.db, doc.tenantId, KNOWN_TAGS),
+      store.tagsOf(database.db, doc.tenantId, [doc.id]),
+    ]);
     // The upload date resolves a year-less date only when the document has no date of its own.
     const enrichment = await ai.enrich(text, { signal: job.signal, referenceDate: new Date(doc.createdAt), knownTags });
     const terms = learnedTags.terms(text, enrichment.documentType.value);
     const own = carried.get(doc.id) ?? [];
     const learned = await learnedTags.propose(database.db, doc.tenantId, terms, { existing: knownTags, carried: own });
-    return { enrichment: { ...enrichment, tags: withLearnedTags(enrichment.tags, learned) }, terms, tagged: own.length > 0 };
+    return {
+      enrichment: { ...enrichment, tags: withLearnedTags(enrichment.tags, learned) },
+      terms,
+      tagged: own.length > 0,
+    };
   }
 
   async index(job: RunningJob<DocumentJobPayload>): Promise<void> {
@@ -192,7 +218,12 @@ export class DocumentPipeline {
         vectors = passages.map(() => null);
       }
     }
-    const rows: NewChunk[] = passages.map((p, i) => ({ index: p.index, page: p.page, text: p.text, embedding: vectors[i] ?? null }));
+    const rows: NewChunk[] = passages.map((p, i) => ({
+      index: p.index,
+      page: p.page,
+      text: p.text,
+      embedding: vectors[i] ?? null,
+    }));
     const now = clock.now();
     await database.db.transaction().execute(async (trx) => {
       await job.completeIn(trx);
@@ -204,7 +235,12 @@ export class DocumentPipeline {
       await store.update(trx, doc.tenantId, doc.id, { ...indexed, updatedAt: now });
       const { aiStatus, processingError: error } = indexed;
       if (aiStatus === 'failed') {
-        await events.record(trx, { tenantId: doc.tenantId, name: 'document.failed', at: now, data: { document_id: doc.id, status: 'completed', ai_status: aiStatus, error } });
+        await events.record(trx, {
+          tenantId: doc.tenantId,
+          name: 'document.failed',
+          at: now,
+          data: { document_id: doc.id, status: 'completed', ai_status: aiStatus, error },
+        });
       } else {
         await events.record(trx, {
           tenantId: doc.tenantId,
@@ -226,16 +262,26 @@ export class DocumentPipeline {
     const { ai, extractor, tenants } = this.#deps;
     if (!doc.enableAi) return { content: extracted, note: null };
     if (!ai.canTranscribe) {
-      return { content: extracted, note: 'transcription needs an OpenAI-compatible speech endpoint (AI_PROVIDER=openai); the media metadata was kept' };
+      return {
+        content: extracted,
+        note: 'transcription needs an OpenAI-compatible speech endpoint (AI_PROVIDER=openai); the media metadata was kept',
+      };
     }
     if (extracted.media?.kind === 'video') {
       const tenant = await tenants.findById(doc.tenantId);
       if (!tenant || !TIER_LIMITS[tenant.tier].features.videoTranscription) {
-        return { content: extracted, note: 'video transcription is included from the Pro tier; the media metadata was kept' };
+        return {
+          content: extracted,
+          note: 'video transcription is included from the Pro tier; the media metadata was kept',
+        };
       }
     }
     const audio = await extractor.audioTrack({ ...input, signal });
-    if (audio === null) return { content: extracted, note: 'ffmpeg is not installed, so the audio of videos cannot be transcribed; the media metadata was kept' };
+    if (audio === null)
+      return {
+        content: extracted,
+        note: 'ffmpeg is not installed, so the audio of videos cannot be transcribed; the media metadata was kept',
+      };
     try {
       const text = (await ai.transcribe(audio, { signal })) ?? '';
       return { content: { ...extracted, text, metadata: { ...extracted.metadata, transcribed: true } }, note: null };
@@ -253,7 +299,12 @@ export class DocumentPipeline {
   }
 
   /** Runs a step; a permanent failure, or the last attempt of a passing one, fails the document. */
-  async #guard(job: RunningJob<DocumentJobPayload>, doc: Document, stage: ProcessingStage, step: () => Promise<void>): Promise<void> {
+  async #guard(
+    job: RunningJob<DocumentJobPayload>,
+    doc: Document,
+    stage: ProcessingStage,
+    step: () => Promise<void>,
+  ): Promise<void> {
     try {
       await step();
     } catch (error) {
@@ -284,18 +335,33 @@ export class DocumentPipeline {
       const failed = documentTransitions.failed(current, error);
       await store.update(trx, doc.tenantId, doc.id, { ...failed, updatedAt: now });
       const { aiStatus } = failed;
-      await events.record(trx, { tenantId: doc.tenantId, name: 'document.failed', at: now, data: { document_id: doc.id, status: 'failed', ai_status: aiStatus, error } });
+      await events.record(trx, {
+        tenantId: doc.tenantId,
+        name: 'document.failed',
+        at: now,
+        data: { document_id: doc.id, status: 'failed', ai_status: aiStatus, error },
+      });
     });
   }
 }
 
 /** An enrichment in its stored form, before any review. */
 function storedEnrichment(e: Enrichment): AiEnrichment {
-  return { summaryConfidence: e.summary.confidence, documentType: e.documentType, fields: e.fields, tags: e.tags, entities: e.entities, review: null };
+  return {
+    summaryConfidence: e.summary.confidence,
+    documentType: e.documentType,
+    fields: e.fields,
+    tags: e.tags,
+    entities: e.entities,
+    review: null,
+  };
 }
 
 /** How an enrichment is stored: the spec's summary, tag names and entity lists, and what is shown of the rest (`shown`, after review). */
-function enrichmentPatch(e: Enrichment, shown: AiEnrichment): Pick<Document, 'aiSummary' | 'aiTags' | 'entities' | 'aiDocumentType' | 'aiEnrichment'> {
+function enrichmentPatch(
+  e: Enrichment,
+  shown: AiEnrichment,
+): Pick<Document, 'aiSummary' | 'aiTags' | 'entities' | 'aiDocumentType' | 'aiEnrichment'> {
   return {
     aiSummary: e.summary.value,
     aiTags: shown.tags.map((t) => t.name),

@@ -23,7 +23,12 @@ export interface PassageStore {
   /** The tenant's documents with vectors of `embeddingModel` (`<model>:<dimensions>`): search's vector cache, loading. */
   embeddedDocuments(db: Executor, tenantId: string, embeddingModel: string): Promise<string[]>;
   /** These documents' vectors of `embeddingModel`, undecoded, in passage order: search's vector cache, refreshing. */
-  vectors(db: Executor, tenantId: string, embeddingModel: string, documentIds: string[]): Promise<Map<string, PassageVector[]>>;
+  vectors(
+    db: Executor,
+    tenantId: string,
+    embeddingModel: string,
+    documentIds: string[],
+  ): Promise<Map<string, PassageVector[]>>;
 }
 
 export type { PassageText, PassageVector, StoredPassage } from './chunks.repository.ts';
@@ -112,7 +117,8 @@ export const processingModule = defineModule({
         },
         enrichmentReview: {
           use: (reviewer) => pipeline.useReviewer(reviewer),
-          typeConfirmed: (trx, tenantId, documentId, documentType) => learnedTags.typeConfirmed(trx, tenantId, documentId, documentType),
+          typeConfirmed: (trx, tenantId, documentId, documentType) =>
+            learnedTags.typeConfirmed(trx, tenantId, documentId, documentType),
         },
       },
       jobs: [
@@ -155,7 +161,11 @@ export const processingModule = defineModule({
       recurring: [{ kind: 'processing.reembed-check', everyMs: 60_000, run: () => reembedder.check() }],
       // A change of a document's tags is a change of what the tenant's learned tags learn from.
       async onEvent(event) {
-        if (event.name === 'document.updated' && Array.isArray(event.data['fields']) && event.data['fields'].includes('tags')) {
+        if (
+          event.name === 'document.updated' &&
+          Array.isArray(event.data['fields']) &&
+          event.data['fields'].includes('tags')
+        ) {
           await learnedTags.tagsChanged(database.db, event.tenantId);
         }
       },

@@ -110,7 +110,10 @@ interface Vocabulary {
  * Trains the tenant's model, or null when no tag is on `minDocuments` documents yet. Deterministic:
  * the same examples (in the same order) give the same model.
  */
-export async function trainTagModel(examples: readonly TaggedExample[], options: TrainingOptions = {}): Promise<LearnedTagModel | null> {
+export async function trainTagModel(
+  examples: readonly TaggedExample[],
+  options: TrainingOptions = {},
+): Promise<LearnedTagModel | null> {
   const minDocuments = options.minDocuments ?? MIN_TAGGED_DOCUMENTS;
   const tagNames = learnableTags(examples, minDocuments);
   if (tagNames.length === 0) return null;
@@ -125,7 +128,9 @@ export async function trainTagModel(examples: readonly TaggedExample[], options:
     const model = fitLogistic(vectors, labels[t]!, vocabulary.terms.length, warm?.get(name));
     tags.push({ name, documents: labels[t]!.filter(Boolean).length, model, centroid: centroidOf(vectors, labels[t]!) });
   }
-  const mostUsed = [...labels].sort((a, b) => b.filter(Boolean).length - a.filter(Boolean).length).slice(0, CALIBRATION_TAGS);
+  const mostUsed = [...labels]
+    .sort((a, b) => b.filter(Boolean).length - a.filter(Boolean).length)
+    .slice(0, CALIBRATION_TAGS);
   const calibration = await calibrate(vectors, mostUsed, vocabulary.terms.length, options.signal);
   return pack(vocabulary, tags, calibration, examples.length);
 }
@@ -142,7 +147,8 @@ export function proposeTags(model: LearnedTagModel, terms: Terms, minConfidence:
   const best = Math.max(...scores);
   const bestSimilarity = Math.max(...similarities);
   const [a, b, c, d = 0, e = 0] = model.calibration;
-  const z = (i: number) => a * scores[i]! + b * (scores[i]! - best) + c + d * similarities[i]! + e * (similarities[i]! - bestSimilarity);
+  const z = (i: number) =>
+    a * scores[i]! + b * (scores[i]! - best) + c + d * similarities[i]! + e * (similarities[i]! - bestSimilarity);
   return model.tags
     .map((tag, i) => ({ name: tag.name, confidence: round(sigmoid(z(i))) }))
     .filter((p) => p.confidence >= minConfidence)
@@ -154,7 +160,12 @@ const vocabularies = new WeakMap<LearnedTagModel, Vocabulary>();
 function vocabularyOf(model: LearnedTagModel): Vocabulary {
   let v = vocabularies.get(model);
   if (!v) {
-    v = { terms: model.terms, idf: Float64Array.from(model.idf), unknownIdf: idfOf(1, model.documents), indexOf: new Map(model.terms.map((t, i) => [t, i])) };
+    v = {
+      terms: model.terms,
+      idf: Float64Array.from(model.idf),
+      unknownIdf: idfOf(1, model.documents),
+      indexOf: new Map(model.terms.map((t, i) => [t, i])),
+    };
     vocabularies.set(model, v);
   }
   return v;
@@ -164,7 +175,10 @@ function vocabularyOf(model: LearnedTagModel): Vocabulary {
 function learnableTags(examples: readonly TaggedExample[], minDocuments: number): string[] {
   const counts = new Map<string, number>();
   for (const e of examples) for (const tag of new Set(e.tags)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-  return [...counts].filter(([, n]) => n >= minDocuments).map(([tag]) => tag).sort();
+  return [...counts]
+    .filter(([, n]) => n >= minDocuments)
+    .map(([tag]) => tag)
+    .sort();
 }
 
 function buildVocabulary(examples: readonly TaggedExample[]): Vocabulary {
@@ -249,7 +263,12 @@ function similarity(centroid: Map<number, number>, x: SparseVector): number {
  * count equally (a tag is on few of a tenant's documents). `start` carries a previous model's
  * weights for a shorter, warm run.
  */
-function fitLogistic(xs: readonly SparseVector[], ys: readonly boolean[], dimensions: number, start?: LinearModel): LinearModel {
+function fitLogistic(
+  xs: readonly SparseVector[],
+  ys: readonly boolean[],
+  dimensions: number,
+  start?: LinearModel,
+): LinearModel {
   const weights = start ? Float64Array.from(start.weights) : new Float64Array(dimensions);
   let bias = start?.bias ?? 0;
   const gradient = new Float64Array(dimensions);
@@ -282,7 +301,9 @@ function fitLogistic(xs: readonly SparseVector[], ys: readonly boolean[], dimens
 
 /** Keeps the strongest weights, so the scores seen in calibration are those of the stored model. */
 function prune(model: LinearModel): LinearModel {
-  const order = [...model.weights.keys()].filter((j) => model.weights[j] !== 0).sort((a, b) => Math.abs(model.weights[b]!) - Math.abs(model.weights[a]!));
+  const order = [...model.weights.keys()]
+    .filter((j) => model.weights[j] !== 0)
+    .sort((a, b) => Math.abs(model.weights[b]!) - Math.abs(model.weights[a]!));
   const weights = new Float64Array(model.weights.length);
   for (const j of order.slice(0, MAX_WEIGHTS_PER_TAG)) weights[j] = model.weights[j]!;
   return { weights, bias: model.bias };
@@ -333,7 +354,16 @@ async function calibrate(
       const best = Math.max(...scores.map((s) => s[k]!));
       const bestSimilarity = Math.max(...similarities.map((s) => s[k]!));
       labels.forEach((ys, t) => {
-        points.push({ features: [scores[t]![k]!, scores[t]![k]! - best, 1, similarities[t]![k]!, similarities[t]![k]! - bestSimilarity], y: ys[docIndex]! });
+        points.push({
+          features: [
+            scores[t]![k]!,
+            scores[t]![k]! - best,
+            1,
+            similarities[t]![k]!,
+            similarities[t]![k]! - bestSimilarity,
+          ],
+          y: ys[docIndex]!,
+        });
       });
     });
   }
@@ -429,9 +459,22 @@ function pack(
       if (w !== 0) weights.push([j, round(w)]);
     });
     weights.sort((p, q) => Math.abs(q[1]) - Math.abs(p[1]));
-    return { name, documents: count, bias: round(model.bias), weights, centroid: [...centroid].map(([j, w]) => [j, round(w)] as [number, number]) };
+    return {
+      name,
+      documents: count,
+      bias: round(model.bias),
+      weights,
+      centroid: [...centroid].map(([j, w]) => [j, round(w)] as [number, number]),
+    };
   });
-  return { version: 1, documents, terms: vocabulary.terms, idf: Array.from(vocabulary.idf, round), tags: packed, calibration };
+  return {
+    version: 1,
+    documents,
+    terms: vocabulary.terms,
+    idf: Array.from(vocabulary.idf, round),
+    tags: packed,
+    calibration,
+  };
 }
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));

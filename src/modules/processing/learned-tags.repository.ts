@@ -66,7 +66,11 @@ export class LearnedTagsRepository {
   }
 
   async findModel(db: Executor, tenantId: string): Promise<StoredTagModel | null> {
-    const row = await db.selectFrom('learned_tag_models').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
+    const row = await db
+      .selectFrom('learned_tag_models')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
     if (!row) return null;
     return {
       model: parseJson<LearnedTagModel | null>(row.model, null),
@@ -78,7 +82,11 @@ export class LearnedTagsRepository {
 
   /** When the tenant's model was last trained (null: never, or no row): a cheap check before loading it. */
   async trainedAt(db: Executor, tenantId: string): Promise<number | null> {
-    const row = await db.selectFrom('learned_tag_models').select('trained_at').where('tenant_id', '=', tenantId).executeTakeFirst();
+    const row = await db
+      .selectFrom('learned_tag_models')
+      .select('trained_at')
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
     return row?.trained_at == null ? null : Number(row.trained_at);
   }
 
@@ -87,11 +95,19 @@ export class LearnedTagsRepository {
     await db
       .insertInto('learned_tag_models')
       .values({ tenant_id: tenantId, model: null, changed_at: at, trained_from: null, trained_at: null })
-      .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ changed_at: at }).where('learned_tag_models.changed_at', '<', at))
+      .onConflict((oc) =>
+        oc.column('tenant_id').doUpdateSet({ changed_at: at }).where('learned_tag_models.changed_at', '<', at),
+      )
       .execute();
   }
 
-  async saveModel(db: Executor, tenantId: string, model: LearnedTagModel | null, trainedFrom: number, at: number): Promise<void> {
+  async saveModel(
+    db: Executor,
+    tenantId: string,
+    model: LearnedTagModel | null,
+    trainedFrom: number,
+    at: number,
+  ): Promise<void> {
     await db
       .updateTable('learned_tag_models')
       .set({ model: model === null ? null : JSON.stringify(model), trained_from: trainedFrom, trained_at: at })

@@ -5,7 +5,14 @@ import type { RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { TagSuggestion } from '../../providers/ai/ai-provider.ts';
 import type { DocumentPipelineStore } from '../documents/index.ts';
-import { type LearnedTagModel, MIN_TAGGED_DOCUMENTS, proposeTags, type TaggedExample, type Terms, trainTagModel } from './learned-tag-model.ts';
+import {
+  type LearnedTagModel,
+  MIN_TAGGED_DOCUMENTS,
+  proposeTags,
+  type TaggedExample,
+  type Terms,
+  trainTagModel,
+} from './learned-tag-model.ts';
 import { documentTerms, withDocumentType } from './learned-tag-terms.ts';
 import type { LearnedTagsRepository } from './learned-tags.repository.ts';
 import { type LearnTagsPayload, PROCESSING_JOBS } from './processing.jobs.ts';
@@ -60,21 +67,33 @@ export class LearnedTags {
    * the model has not seen: a model trained on a few tagged documents would otherwise take every
    * new kind of document for one of them).
    */
-  async enriched(trx: Executor, tenantId: string, documentId: string, terms: Terms, options: { tagged: boolean }): Promise<void> {
+  async enriched(
+    trx: Executor,
+    tenantId: string,
+    documentId: string,
+    terms: Terms,
+    options: { tagged: boolean },
+  ): Promise<void> {
     const { repository, clock } = this.#deps;
     await repository.saveTerms(trx, tenantId, documentId, terms, clock.now());
     if (options.tagged) return this.tagsChanged(trx, tenantId);
     const current = this.#models.get(tenantId);
     if (!current?.model) return;
     const enough = Math.max(MIN_GROWTH, Math.ceil(current.model.documents / 2));
-    if ((await repository.enrichedSince(trx, tenantId, current.trainedAt, enough)) >= enough) await this.tagsChanged(trx, tenantId);
+    if ((await repository.enrichedSince(trx, tenantId, current.trainedAt, enough)) >= enough)
+      await this.tagsChanged(trx, tenantId);
   }
 
   /**
    * The tenant's learned tags that fit these terms, at `LEARNED_TAG_MIN_CONFIDENCE` or above: only
    * tags the tenant still has (`existing`, any case) and the document does not carry yet (`carried`).
    */
-  async propose(db: Executor, tenantId: string, terms: Terms, options: { existing: readonly string[]; carried: readonly string[] }): Promise<TagSuggestion[]> {
+  async propose(
+    db: Executor,
+    tenantId: string,
+    terms: Terms,
+    options: { existing: readonly string[]; carried: readonly string[] },
+  ): Promise<TagSuggestion[]> {
     const model = await this.#model(db, tenantId);
     if (!model) return [];
     const existing = new Set(options.existing.map((n) => n.toLowerCase()));
@@ -100,7 +119,10 @@ export class LearnedTags {
   async tagsChanged(db: Executor, tenantId: string): Promise<void> {
     const { repository, jobs, clock } = this.#deps;
     await repository.markChanged(db, tenantId, clock.now());
-    await jobs.enqueue(db, PROCESSING_JOBS.learnTags, { tenantId } satisfies LearnTagsPayload, { tenantId, uniqueKey: `learn-tags:${tenantId}` });
+    await jobs.enqueue(db, PROCESSING_JOBS.learnTags, { tenantId } satisfies LearnTagsPayload, {
+      tenantId,
+      uniqueKey: `learn-tags:${tenantId}`,
+    });
   }
 
   /** The training job: the tenant's model from its tagged documents, stored with the change it includes. */
@@ -120,7 +142,11 @@ export class LearnedTags {
       const now = await repository.findModel(trx, tenantId);
       if (now && now.changedAt > stored.changedAt) {
         const runAt = clock.now() + PAUSE_PER_TRAINING_TIME * (clock.now() - started);
-        await jobs.enqueue(trx, PROCESSING_JOBS.learnTags, { tenantId } satisfies LearnTagsPayload, { tenantId, uniqueKey: `learn-tags:${tenantId}`, runAt });
+        await jobs.enqueue(trx, PROCESSING_JOBS.learnTags, { tenantId } satisfies LearnTagsPayload, {
+          tenantId,
+          uniqueKey: `learn-tags:${tenantId}`,
+          runAt,
+        });
       }
     });
   }
@@ -153,7 +179,10 @@ export class LearnedTags {
 
   async #termsFromText(tenantId: string, documentId: string): Promise<Terms | null> {
     const { database, store, repository } = this.#deps;
-    const [doc, content] = await Promise.all([store.find(database.db, tenantId, documentId), store.findContent(database.db, tenantId, documentId)]);
+    const [doc, content] = await Promise.all([
+      store.find(database.db, tenantId, documentId),
+      store.findContent(database.db, tenantId, documentId),
+    ]);
     if (!doc || !content || content.text.trim() === '') return null;
     const terms = documentTerms(content.text, doc.aiDocumentType);
     await repository.saveTerms(database.db, tenantId, documentId, terms, doc.updatedAt);

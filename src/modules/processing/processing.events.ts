@@ -20,7 +20,9 @@ const DocumentFailed = Type.Object({
   document_id: Type.String(),
   status: Type.String(),
   ai_status: Type.String(),
-  error: Nullable(Type.Object({ stage: Type.String(), message: Type.String() }, { description: 'The stage that failed and why.' })),
+  error: Nullable(
+    Type.Object({ stage: Type.String(), message: Type.String() }, { description: 'The stage that failed and why.' }),
+  ),
 });
 
 /** The module's event schemas, by name (handed to the platform by its index.ts). */

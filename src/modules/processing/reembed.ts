@@ -45,7 +45,13 @@ export class Reembedder {
     const { database, chunks, jobs } = this.#deps;
     const remaining = await chunks.countStale(database.db, this.#model);
     this.progress.remaining = remaining;
-    if (remaining > 0) await jobs.enqueue(database.db, PROCESSING_JOBS.reembed, { model: this.#model, turn: 0 }, { uniqueKey: chainKey(this.#model, 0) });
+    if (remaining > 0)
+      await jobs.enqueue(
+        database.db,
+        PROCESSING_JOBS.reembed,
+        { model: this.#model, turn: 0 },
+        { uniqueKey: chainKey(this.#model, 0) },
+      );
   }
 
   /** One batch: re-embeds up to BATCH_DOCUMENTS documents, then hands over to the next turn when more are left. */
@@ -57,12 +63,22 @@ export class Reembedder {
       return;
     }
     const stale = await chunks.staleDocuments(database.db, this.#model, BATCH_DOCUMENTS);
-    const redone: { tenantId: string; documentId: string; passages: Awaited<ReturnType<ChunksRepository['forDocument']>>; vectors: Float32Array[] }[] = [];
+    const redone: {
+      tenantId: string;
+      documentId: string;
+      passages: Awaited<ReturnType<ChunksRepository['forDocument']>>;
+      vectors: Float32Array[];
+    }[] = [];
     for (const { tenantId, documentId } of stale) {
       const passages = await chunks.forDocument(database.db, tenantId, documentId, this.#model);
       const vectors: Float32Array[] = [];
       for (let i = 0; i < passages.length; i += EMBED_BATCH) {
-        vectors.push(...(await ai.embed(passages.slice(i, i + EMBED_BATCH).map((p) => p.text), { signal: job.signal, purpose: 'document' })));
+        vectors.push(
+          ...(await ai.embed(
+            passages.slice(i, i + EMBED_BATCH).map((p) => p.text),
+            { signal: job.signal, purpose: 'document' },
+          )),
+        );
       }
       redone.push({ tenantId, documentId, passages, vectors });
     }
@@ -72,20 +88,39 @@ export class Reembedder {
       await job.completeIn(trx);
       for (const r of redone) {
         // Reprocessed meanwhile (other texts, or already this model's vectors): leave what is there.
-        if (!(await chunks.sameTexts(trx, r.tenantId, r.documentId, r.passages.map((p) => p.text)))) continue;
-        const rows = r.passages.map((p, i) => ({ index: p.index, page: p.page, text: p.text, embedding: r.vectors[i] ?? null }));
+        if (
+          !(await chunks.sameTexts(
+            trx,
+            r.tenantId,
+            r.documentId,
+            r.passages.map((p) => p.text),
+          ))
+        )
+          continue;
+        const rows = r.passages.map((p, i) => ({
+          index: p.index,
+          page: p.page,
+          text: p.text,
+          embedding: r.vectors[i] ?? null,
+        }));
         await chunks.replace(trx, r.tenantId, r.documentId, rows, this.#model, now);
         done++;
       }
       if (stale.length === BATCH_DOCUMENTS) {
         const turn = 1 - job.payload.turn;
-        await jobs.enqueue(trx, PROCESSING_JOBS.reembed, { model: this.#model, turn }, { uniqueKey: chainKey(this.#model, turn) });
+        await jobs.enqueue(
+          trx,
+          PROCESSING_JOBS.reembed,
+          { model: this.#model, turn },
+          { uniqueKey: chainKey(this.#model, turn) },
+        );
       }
     });
     this.progress.done += done;
     const remaining = await chunks.countStale(database.db, this.#model);
     this.progress.remaining = remaining;
-    if (done > 0) logger.info({ model: this.#model, reembedded: done, remaining }, 'passages re-embedded with the current model');
+    if (done > 0)
+      logger.info({ model: this.#model, reembedded: done, remaining }, 'passages re-embedded with the current model');
   }
 }
 

@@ -9,7 +9,12 @@ import { PROCESSING_JOBS } from './processing.jobs.ts';
  * backlog, not other tenants' (`fairSharePriority`), in the order given. A reprocess already
  * waiting is not doubled (its unique key).
  */
-export async function startProcessing(jobs: JobQueue, trx: Executor, documents: readonly Document[], cause: StoredCause): Promise<void> {
+export async function startProcessing(
+  jobs: JobQueue,
+  trx: Executor,
+  documents: readonly Document[],
+  cause: StoredCause,
+): Promise<void> {
   const tenantId = documents[0]!.tenantId;
   const first = await jobs.fairSharePriority(trx, PROCESSING_JOBS.extract, tenantId);
   await jobs.enqueueMany(
@@ -17,7 +22,11 @@ export async function startProcessing(jobs: JobQueue, trx: Executor, documents: 
     documents.map((document, i) => ({
       kind: PROCESSING_JOBS.extract,
       payload: { tenantId, documentId: document.id },
-      options: { tenantId, priority: first + i, ...(cause === 'reprocess' ? { uniqueKey: `reprocess:${document.id}` } : {}) },
+      options: {
+        tenantId,
+        priority: first + i,
+        ...(cause === 'reprocess' ? { uniqueKey: `reprocess:${document.id}` } : {}),
+      },
     })),
   );
 }

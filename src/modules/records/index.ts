@@ -35,9 +35,33 @@ export const recordsModule = defineModule({
     const guard = use('legalHoldGuard');
     guard.use({ matching: (db, tenantId, targets) => holdsRepository.matching(db, tenantId, targets) });
     const tasks = use('humanTasks');
-    const holds = new LegalHoldsService({ database, clock, events, holds: holdsRepository, access: use('documentAccess'), folders: use('folders') });
-    const rules = new RetentionRulesService({ database, clock, jobs, rules: rulesRepository, folders: use('folders'), tasks });
-    const runner = new RetentionRunner({ database, clock, jobs, events, logger, rules: rulesRepository, library: use('retentionLibrary'), guard, tasks });
+    const holds = new LegalHoldsService({
+      database,
+      clock,
+      events,
+      holds: holdsRepository,
+      access: use('documentAccess'),
+      folders: use('folders'),
+    });
+    const rules = new RetentionRulesService({
+      database,
+      clock,
+      jobs,
+      rules: rulesRepository,
+      folders: use('folders'),
+      tasks,
+    });
+    const runner = new RetentionRunner({
+      database,
+      clock,
+      jobs,
+      events,
+      logger,
+      rules: rulesRepository,
+      library: use('retentionLibrary'),
+      guard,
+      tasks,
+    });
     tasks.registerSource(RETENTION_REVIEW_SOURCE, runner);
     return {
       provides: { legalHolds: holds, retentionRules: rules },
@@ -45,7 +69,14 @@ export const recordsModule = defineModule({
       routes(app) {
         recordsRoutes(app, { holds, rules });
       },
-      jobs: [defineJob({ kind: RECORDS_JOBS.runRule, maxAttempts: 3, timeoutMs: 6 * HOUR_MS, handler: (job) => runner.run(job) })],
+      jobs: [
+        defineJob({
+          kind: RECORDS_JOBS.runRule,
+          maxAttempts: 3,
+          timeoutMs: 6 * HOUR_MS,
+          handler: (job) => runner.run(job),
+        }),
+      ],
       recurring: [{ kind: RECORDS_JOBS.due, everyMs: HOUR_MS, run: (job) => runner.tick(job) }],
       async sandboxCleanup(trx, tenantId) {
         // The sandbox's weekly reset clears everything, holds included (docs/records.md).

@@ -42,24 +42,56 @@ export class LegalHoldsRepository {
   async insert(db: Executor, hold: LegalHold): Promise<void> {
     await db
       .insertInto('legal_holds')
-      .values({ id: hold.id, tenant_id: hold.tenantId, name: hold.name, status: hold.status, created_by: hold.createdBy, created_at: hold.createdAt, released_by: null, released_at: null })
+      .values({
+        id: hold.id,
+        tenant_id: hold.tenantId,
+        name: hold.name,
+        status: hold.status,
+        created_by: hold.createdBy,
+        created_at: hold.createdAt,
+        released_by: null,
+        released_at: null,
+      })
       .execute();
     const items = [
-      ...hold.documentIds.map((id) => ({ hold_id: hold.id, tenant_id: hold.tenantId, target_type: 'document', target_id: id })),
-      ...hold.folderIds.map((id) => ({ hold_id: hold.id, tenant_id: hold.tenantId, target_type: 'folder', target_id: id })),
+      ...hold.documentIds.map((id) => ({
+        hold_id: hold.id,
+        tenant_id: hold.tenantId,
+        target_type: 'document',
+        target_id: id,
+      })),
+      ...hold.folderIds.map((id) => ({
+        hold_id: hold.id,
+        tenant_id: hold.tenantId,
+        target_type: 'folder',
+        target_id: id,
+      })),
     ];
-    for (let i = 0; i < items.length; i += CHUNK) await db.insertInto('legal_hold_items').values(items.slice(i, i + CHUNK)).execute();
+    for (let i = 0; i < items.length; i += CHUNK)
+      await db
+        .insertInto('legal_hold_items')
+        .values(items.slice(i, i + CHUNK))
+        .execute();
   }
 
   async findById(db: Executor, tenantId: string, id: string): Promise<LegalHold | null> {
-    const row = await db.selectFrom('legal_holds').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('legal_holds')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return null;
     const items = await this.#items(db, tenantId, [id]);
     return toHold(row, items.get(id) ?? { documentIds: [], folderIds: [] });
   }
 
   /** Newest first; `status` filters. */
-  async list(db: Executor, tenantId: string, f: { status?: HoldStatus; limit: number; offset: number }): Promise<{ rows: LegalHold[]; total: number }> {
+  async list(
+    db: Executor,
+    tenantId: string,
+    f: { status?: HoldStatus; limit: number; offset: number },
+  ): Promise<{ rows: LegalHold[]; total: number }> {
     let base = db.selectFrom('legal_holds').where('tenant_id', '=', tenantId);
     if (f.status) base = base.where('status', '=', f.status);
     const [rows, count] = await Promise.all([
@@ -71,7 +103,10 @@ export class LegalHoldsRepository {
       tenantId,
       rows.map((r) => r.id),
     );
-    return { rows: rows.map((r) => toHold(r, items.get(r.id) ?? { documentIds: [], folderIds: [] })), total: Number(count.n) };
+    return {
+      rows: rows.map((r) => toHold(r, items.get(r.id) ?? { documentIds: [], folderIds: [] })),
+      total: Number(count.n),
+    };
   }
 
   /** Marks an active hold released; false when it was not active (released meanwhile). */
@@ -87,7 +122,11 @@ export class LegalHoldsRepository {
   }
 
   /** Active holds naming any of these documents or folders (the guard resolved the ancestry). */
-  async matching(db: Executor, tenantId: string, targets: { documentIds: readonly string[]; folderIds: readonly string[] }): Promise<HoldMatch[]> {
+  async matching(
+    db: Executor,
+    tenantId: string,
+    targets: { documentIds: readonly string[]; folderIds: readonly string[] },
+  ): Promise<HoldMatch[]> {
     const ids = [...targets.documentIds, ...targets.folderIds];
     const out: HoldMatch[] = [];
     const documents = new Set(targets.documentIds);
@@ -118,7 +157,11 @@ export class LegalHoldsRepository {
     await db.deleteFrom('legal_holds').where('tenant_id', '=', tenantId).execute();
   }
 
-  async #items(db: Executor, tenantId: string, holdIds: string[]): Promise<Map<string, { documentIds: string[]; folderIds: string[] }>> {
+  async #items(
+    db: Executor,
+    tenantId: string,
+    holdIds: string[],
+  ): Promise<Map<string, { documentIds: string[]; folderIds: string[] }>> {
     const out = new Map<string, { documentIds: string[]; folderIds: string[] }>();
     if (holdIds.length === 0) return out;
     const rows = await db

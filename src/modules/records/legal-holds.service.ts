@@ -35,14 +35,19 @@ export class LegalHoldsService {
     this.#deps = deps;
   }
 
-  async create(auth: AuthContext, input: { name: string; documentIds?: string[]; folderIds?: string[] }): Promise<LegalHold> {
+  async create(
+    auth: AuthContext,
+    input: { name: string; documentIds?: string[]; folderIds?: string[] },
+  ): Promise<LegalHold> {
     requireTenantAdmin(auth, ADMINS_ONLY);
     const { database, clock, events, holds, access, folders } = this.#deps;
     const name = acceptName(input.name, 'name');
     const documentIds = [...new Set(input.documentIds ?? [])];
     const folderIds = [...new Set(input.folderIds ?? [])];
     if (documentIds.length === 0 && folderIds.length === 0) {
-      throw errors.validation([{ field: 'document_ids', message: 'a hold names at least one document or folder (document_ids, folder_ids)' }]);
+      throw errors.validation([
+        { field: 'document_ids', message: 'a hold names at least one document or folder (document_ids, folder_ids)' },
+      ]);
     }
     // Every id must be a folder or document of the caller's tenant that the caller sees (404 otherwise).
     for (const id of folderIds) await folders.get(auth, id);
@@ -62,12 +67,19 @@ export class LegalHoldsService {
     await database.db.transaction().execute(async (trx) => {
       for (const id of documentIds) await access.authorize(trx, auth, id, 'read');
       await holds.insert(trx, hold);
-      await events.record(trx, { tenantId: hold.tenantId, name: 'legal_hold.created', data: { hold_id: hold.id, name, document_ids: documentIds, folder_ids: folderIds } });
+      await events.record(trx, {
+        tenantId: hold.tenantId,
+        name: 'legal_hold.created',
+        data: { hold_id: hold.id, name, document_ids: documentIds, folder_ids: folderIds },
+      });
     });
     return hold;
   }
 
-  async list(auth: AuthContext, f: { status?: HoldStatus; limit: number; offset: number }): Promise<{ rows: LegalHold[]; total: number }> {
+  async list(
+    auth: AuthContext,
+    f: { status?: HoldStatus; limit: number; offset: number },
+  ): Promise<{ rows: LegalHold[]; total: number }> {
     requireTenantAdmin(auth, ADMINS_ONLY);
     return this.#deps.holds.list(this.#deps.database.db, auth.tenant.id, f);
   }
@@ -87,7 +99,8 @@ export class LegalHoldsService {
     await database.db.transaction().execute(async (trx) => {
       const hold = await holds.findById(trx, tenantId, id);
       if (!hold) throw errors.notFound('legal_hold', id);
-      if (!(await holds.release(trx, tenantId, id, auth.userId, clock.now()))) throw errors.conflict('The legal hold is already released', { hold_id: id });
+      if (!(await holds.release(trx, tenantId, id, auth.userId, clock.now())))
+        throw errors.conflict('The legal hold is already released', { hold_id: id });
       await events.record(trx, { tenantId, name: 'legal_hold.released', data: { hold_id: id, name: hold.name } });
     });
     return this.get(auth, id);

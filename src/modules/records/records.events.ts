@@ -8,10 +8,25 @@ import type { EventSchemas } from '../../events/event-catalogue.ts';
  * webhook payload in the OpenAPI document and the SDK's `WebhookEvents`.
  */
 
-const HoldCreated = Type.Object({ hold_id: Type.String(), name: Type.String(), document_ids: Type.Array(Type.String()), folder_ids: Type.Array(Type.String()) });
+const HoldCreated = Type.Object({
+  hold_id: Type.String(),
+  name: Type.String(),
+  document_ids: Type.Array(Type.String()),
+  folder_ids: Type.Array(Type.String()),
+});
 const HoldReleased = Type.Object({ hold_id: Type.String(), name: Type.String() });
-const DocumentDeleted = Type.Object({ rule_id: Type.String(), document_id: Type.String(), filename: Type.String(), folder_id: Nullable(Type.String()) });
-const ReviewRequested = Type.Object({ rule_id: Type.String(), document_id: Type.String(), filename: Type.String(), task_id: Type.String() });
+const DocumentDeleted = Type.Object({
+  rule_id: Type.String(),
+  document_id: Type.String(),
+  filename: Type.String(),
+  folder_id: Nullable(Type.String()),
+});
+const ReviewRequested = Type.Object({
+  rule_id: Type.String(),
+  document_id: Type.String(),
+  filename: Type.String(),
+  task_id: Type.String(),
+});
 const RunCompleted = Type.Object({
   rule_id: Type.String(),
   folder_id: Type.String(),

@@ -1,5 +1,13 @@
 import { Type } from 'typebox';
-import { ErrorBody, IdParams, MessageBody, Paged, PageQuery, pageWindow, standardErrors } from '../../http/common-schemas.ts';
+import {
+  ErrorBody,
+  IdParams,
+  MessageBody,
+  Paged,
+  PageQuery,
+  pageWindow,
+  standardErrors,
+} from '../../http/common-schemas.ts';
 import { authOf, type App } from '../../http/fastify-types.ts';
 import type { LegalHoldsService } from './legal-holds.service.ts';
 import { presentHold, presentRule } from './records.presenter.ts';
@@ -26,7 +34,11 @@ export function recordsRoutes(app: App, s: { holds: LegalHoldsService; rules: Re
     },
     async (request, reply) => {
       const b = request.body;
-      const hold = await s.holds.create(authOf(request), { name: b.name, ...(b.document_ids ? { documentIds: b.document_ids } : {}), ...(b.folder_ids ? { folderIds: b.folder_ids } : {}) });
+      const hold = await s.holds.create(authOf(request), {
+        name: b.name,
+        ...(b.document_ids ? { documentIds: b.document_ids } : {}),
+        ...(b.folder_ids ? { folderIds: b.folder_ids } : {}),
+      });
       return reply.status(201).send(presentHold(hold));
     },
   );
@@ -34,18 +46,36 @@ export function recordsRoutes(app: App, s: { holds: LegalHoldsService; rules: Re
   app.get(
     '/legal-holds',
     {
-      schema: { tags: holdTags, summary: 'List legal holds', description: `${ADMINS} Newest first; released holds stay listed.`, querystring: HoldListQuery, response: { 200: Paged(HoldView), ...standardErrors } },
+      schema: {
+        tags: holdTags,
+        summary: 'List legal holds',
+        description: `${ADMINS} Newest first; released holds stay listed.`,
+        querystring: HoldListQuery,
+        response: { 200: Paged(HoldView), ...standardErrors },
+      },
     },
     async (request) => {
       const page = pageWindow(request.query);
-      const { rows, total } = await s.holds.list(authOf(request), { limit: page.limit, offset: page.offset, ...(request.query.status ? { status: request.query.status } : {}) });
+      const { rows, total } = await s.holds.list(authOf(request), {
+        limit: page.limit,
+        offset: page.offset,
+        ...(request.query.status ? { status: request.query.status } : {}),
+      });
       return { data: rows.map(presentHold), total, page: page.page, page_size: page.pageSize };
     },
   );
 
   app.get(
     '/legal-holds/:id',
-    { schema: { tags: holdTags, summary: 'Get a legal hold', description: ADMINS, params: IdParams, response: { 200: HoldView, ...standardErrors } } },
+    {
+      schema: {
+        tags: holdTags,
+        summary: 'Get a legal hold',
+        description: ADMINS,
+        params: IdParams,
+        response: { 200: HoldView, ...standardErrors },
+      },
+    },
     async (request) => presentHold(await s.holds.get(authOf(request), request.params.id)),
   );
 
@@ -76,7 +106,12 @@ export function recordsRoutes(app: App, s: { holds: LegalHoldsService; rules: Re
     },
     async (request, reply) => {
       const b = request.body;
-      const rule = await s.rules.create(authOf(request), { folderId: b.folder_id, keepDays: b.keep_days, basis: b.basis, action: b.action });
+      const rule = await s.rules.create(authOf(request), {
+        folderId: b.folder_id,
+        keepDays: b.keep_days,
+        basis: b.basis,
+        action: b.action,
+      });
       return reply.status(201).send(presentRule(rule));
     },
   );
@@ -101,7 +136,15 @@ export function recordsRoutes(app: App, s: { holds: LegalHoldsService; rules: Re
 
   app.get(
     '/retention-rules/:id',
-    { schema: { tags: ruleTags, summary: 'Get a retention rule', description: `${ADMINS} \`last_run\` shows a run's progress while it runs.`, params: IdParams, response: { 200: RuleView, ...standardErrors } } },
+    {
+      schema: {
+        tags: ruleTags,
+        summary: 'Get a retention rule',
+        description: `${ADMINS} \`last_run\` shows a run's progress while it runs.`,
+        params: IdParams,
+        response: { 200: RuleView, ...standardErrors },
+      },
+    },
     async (request) => presentRule(await s.rules.get(authOf(request), request.params.id)),
   );
 
@@ -116,7 +159,8 @@ export function recordsRoutes(app: App, s: { holds: LegalHoldsService; rules: Re
         response: { 202: RuleView, ...standardErrors },
       },
     },
-    async (request, reply) => reply.status(202).send(presentRule(await s.rules.run(authOf(request), request.params.id))),
+    async (request, reply) =>
+      reply.status(202).send(presentRule(await s.rules.run(authOf(request), request.params.id))),
   );
 
   app.delete(

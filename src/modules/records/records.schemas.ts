@@ -8,15 +8,29 @@ const Id = Type.String({ minLength: 1, maxLength: 128 });
 /** `POST /legal-holds`. */
 export const CreateHoldBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 255, description: 'The name rule of folders and documents (docs/api-decisions.md "Names").' }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'The name rule of folders and documents (docs/api-decisions.md "Names").',
+    }),
     document_ids: Type.Optional(Type.Array(Id, { maxItems: MAX_HOLD_ITEMS, description: 'Documents held.' })),
-    folder_ids: Type.Optional(Type.Array(Id, { maxItems: MAX_HOLD_ITEMS, description: 'Folders held, with everything below them, also what is added later.' })),
+    folder_ids: Type.Optional(
+      Type.Array(Id, {
+        maxItems: MAX_HOLD_ITEMS,
+        description: 'Folders held, with everything below them, also what is added later.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
 export const HoldListQuery = Type.Object(
-  { ...PageQuery, status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('released')], { description: 'Only holds in this state.' })) },
+  {
+    ...PageQuery,
+    status: Type.Optional(
+      Type.Union([Type.Literal('active'), Type.Literal('released')], { description: 'Only holds in this state.' }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -36,16 +50,33 @@ export const HoldView = Type.Object({
 /** `POST /retention-rules`. */
 export const CreateRuleBody = Type.Object(
   {
-    folder_id: Type.String({ minLength: 1, maxLength: 128, description: 'The folder governed, with everything below it.' }),
-    keep_days: Type.Integer({ minimum: 1, maximum: MAX_KEEP_DAYS, description: 'Days a document is kept, counted from `basis`.' }),
-    basis: Type.Union([Type.Literal('created'), Type.Literal('last_version')], { description: '`created`: from the upload; `last_version`: from the current version.' }),
-    action: Type.Union([Type.Literal('delete'), Type.Literal('review')], { description: '`delete`: deleted by the worker; `review`: an approval task in the task inbox (approve deletes).' }),
+    folder_id: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'The folder governed, with everything below it.',
+    }),
+    keep_days: Type.Integer({
+      minimum: 1,
+      maximum: MAX_KEEP_DAYS,
+      description: 'Days a document is kept, counted from `basis`.',
+    }),
+    basis: Type.Union([Type.Literal('created'), Type.Literal('last_version')], {
+      description: '`created`: from the upload; `last_version`: from the current version.',
+    }),
+    action: Type.Union([Type.Literal('delete'), Type.Literal('review')], {
+      description: '`delete`: deleted by the worker; `review`: an approval task in the task inbox (approve deletes).',
+    }),
   },
   { additionalProperties: false },
 );
 
 const RunView = Type.Object({
-  status: Type.Union([Type.Literal('idle'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
+  status: Type.Union([
+    Type.Literal('idle'),
+    Type.Literal('running'),
+    Type.Literal('completed'),
+    Type.Literal('failed'),
+  ]),
   started_at: Nullable(Timestamp),
   finished_at: Nullable(Timestamp),
   examined: Type.Integer({ description: 'Documents whose time was up, looked at so far.' }),

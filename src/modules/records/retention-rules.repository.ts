@@ -85,28 +85,53 @@ export class RetentionRulesRepository {
   }
 
   async findById(db: Executor, tenantId: string, id: string): Promise<RetentionRule | null> {
-    const row = await db.selectFrom('retention_rules').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('retention_rules')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRule(row) : null;
   }
 
   /** Newest first. */
-  async list(db: Executor, tenantId: string, page: { limit: number; offset: number }): Promise<{ rows: RetentionRule[]; total: number }> {
+  async list(
+    db: Executor,
+    tenantId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: RetentionRule[]; total: number }> {
     const base = db.selectFrom('retention_rules').where('tenant_id', '=', tenantId);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows: rows.map(toRule), total: Number(count.n) };
   }
 
   async delete(db: Executor, tenantId: string, id: string): Promise<boolean> {
-    const result = await db.deleteFrom('retention_rules').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const result = await db
+      .deleteFrom('retention_rules')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   /** Every rule of every tenant, in id order after `afterId` (the recurring tick starts a run of each). */
   async page(db: Executor, afterId: string, limit: number): Promise<{ id: string; tenantId: string }[]> {
-    const rows = await db.selectFrom('retention_rules').select(['id', 'tenant_id']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    const rows = await db
+      .selectFrom('retention_rules')
+      .select(['id', 'tenant_id'])
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({ id: r.id, tenantId: r.tenant_id }));
   }
 
@@ -114,24 +139,55 @@ export class RetentionRulesRepository {
   async startRun(db: Executor, tenantId: string, id: string, at: number): Promise<void> {
     await db
       .updateTable('retention_rules')
-      .set({ run_status: 'running', run_started_at: at, run_finished_at: null, run_examined: 0, run_deleted: 0, run_review_requested: 0, run_held: 0, run_error: null })
+      .set({
+        run_status: 'running',
+        run_started_at: at,
+        run_finished_at: null,
+        run_examined: 0,
+        run_deleted: 0,
+        run_review_requested: 0,
+        run_held: 0,
+        run_error: null,
+      })
       .where('tenant_id', '=', tenantId)
       .where('id', '=', id)
       .execute();
   }
 
   /** The run's counters so far (written after each page, in that page's transaction). */
-  async progress(db: Executor, tenantId: string, id: string, run: Pick<RuleRun, 'examined' | 'deleted' | 'reviewRequested' | 'held'>): Promise<void> {
+  async progress(
+    db: Executor,
+    tenantId: string,
+    id: string,
+    run: Pick<RuleRun, 'examined' | 'deleted' | 'reviewRequested' | 'held'>,
+  ): Promise<void> {
     await db
       .updateTable('retention_rules')
-      .set({ run_examined: run.examined, run_deleted: run.deleted, run_review_requested: run.reviewRequested, run_held: run.held })
+      .set({
+        run_examined: run.examined,
+        run_deleted: run.deleted,
+        run_review_requested: run.reviewRequested,
+        run_held: run.held,
+      })
       .where('tenant_id', '=', tenantId)
       .where('id', '=', id)
       .execute();
   }
 
-  async finishRun(db: Executor, tenantId: string, id: string, status: 'completed' | 'failed', at: number, error: string | null): Promise<void> {
-    await db.updateTable('retention_rules').set({ run_status: status, run_finished_at: at, run_error: error }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  async finishRun(
+    db: Executor,
+    tenantId: string,
+    id: string,
+    status: 'completed' | 'failed',
+    at: number,
+    error: string | null,
+  ): Promise<void> {
+    await db
+      .updateTable('retention_rules')
+      .set({ run_status: status, run_finished_at: at, run_error: error })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Documents of these that the rule already sent to review (asked once per rule and document). */
@@ -147,26 +203,56 @@ export class RetentionRulesRepository {
     return new Set(rows.map((r) => r.document_id));
   }
 
-  async insertReview(db: Executor, review: { tenantId: string; ruleId: string; documentId: string; taskId: string; at: number }): Promise<void> {
+  async insertReview(
+    db: Executor,
+    review: { tenantId: string; ruleId: string; documentId: string; taskId: string; at: number },
+  ): Promise<void> {
     await db
       .insertInto('retention_reviews')
-      .values({ tenant_id: review.tenantId, rule_id: review.ruleId, document_id: review.documentId, task_id: review.taskId, status: 'pending', created_at: review.at })
+      .values({
+        tenant_id: review.tenantId,
+        rule_id: review.ruleId,
+        document_id: review.documentId,
+        task_id: review.taskId,
+        status: 'pending',
+        created_at: review.at,
+      })
       .execute();
   }
 
   /** The review tasks of a rule still waiting in the inbox. */
   async pendingReviewTasks(db: Executor, tenantId: string, ruleId: string): Promise<string[]> {
-    const rows = await db.selectFrom('retention_reviews').select('task_id').where('tenant_id', '=', tenantId).where('rule_id', '=', ruleId).where('status', '=', 'pending').execute();
+    const rows = await db
+      .selectFrom('retention_reviews')
+      .select('task_id')
+      .where('tenant_id', '=', tenantId)
+      .where('rule_id', '=', ruleId)
+      .where('status', '=', 'pending')
+      .execute();
     return rows.map((r) => r.task_id);
   }
 
-  async findReviewByTask(db: Executor, tenantId: string, taskId: string): Promise<{ ruleId: string; documentId: string; status: ReviewStatus } | null> {
-    const row = await db.selectFrom('retention_reviews').select(['rule_id', 'document_id', 'status']).where('tenant_id', '=', tenantId).where('task_id', '=', taskId).executeTakeFirst();
+  async findReviewByTask(
+    db: Executor,
+    tenantId: string,
+    taskId: string,
+  ): Promise<{ ruleId: string; documentId: string; status: ReviewStatus } | null> {
+    const row = await db
+      .selectFrom('retention_reviews')
+      .select(['rule_id', 'document_id', 'status'])
+      .where('tenant_id', '=', tenantId)
+      .where('task_id', '=', taskId)
+      .executeTakeFirst();
     return row ? { ruleId: row.rule_id, documentId: row.document_id, status: row.status as ReviewStatus } : null;
   }
 
   async setReviewStatus(db: Executor, tenantId: string, taskId: string, status: ReviewStatus): Promise<void> {
-    await db.updateTable('retention_reviews').set({ status }).where('tenant_id', '=', tenantId).where('task_id', '=', taskId).execute();
+    await db
+      .updateTable('retention_reviews')
+      .set({ status })
+      .where('tenant_id', '=', tenantId)
+      .where('task_id', '=', taskId)
+      .execute();
   }
 
   async deleteForTenant(db: Executor, tenantId: string): Promise<void> {

@@ -42,10 +42,14 @@ export class RetentionRulesService {
     this.#deps = deps;
   }
 
-  async create(auth: AuthContext, input: { folderId: string; keepDays: number; basis: RetentionBasis; action: RetentionAction }): Promise<RetentionRule> {
+  async create(
+    auth: AuthContext,
+    input: { folderId: string; keepDays: number; basis: RetentionBasis; action: RetentionAction },
+  ): Promise<RetentionRule> {
     requireTenantAdmin(auth, ADMINS_ONLY);
     const { database, clock, rules, folders } = this.#deps;
-    if (!Number.isInteger(input.keepDays) || input.keepDays < 1 || input.keepDays > MAX_KEEP_DAYS) throw errors.field('keep_days', `must be a whole number of days from 1 to ${MAX_KEEP_DAYS}`);
+    if (!Number.isInteger(input.keepDays) || input.keepDays < 1 || input.keepDays > MAX_KEEP_DAYS)
+      throw errors.field('keep_days', `must be a whole number of days from 1 to ${MAX_KEEP_DAYS}`);
     await folders.get(auth, input.folderId);
     const now = clock.now();
     const rule: RetentionRule = {
@@ -57,13 +61,25 @@ export class RetentionRulesService {
       action: input.action,
       createdBy: auth.userId,
       createdAt: now,
-      run: { status: 'idle', startedAt: null, finishedAt: null, examined: 0, deleted: 0, reviewRequested: 0, held: 0, error: null },
+      run: {
+        status: 'idle',
+        startedAt: null,
+        finishedAt: null,
+        examined: 0,
+        deleted: 0,
+        reviewRequested: 0,
+        held: 0,
+        error: null,
+      },
     };
     await rules.insert(database.db, rule);
     return rule;
   }
 
-  async list(auth: AuthContext, page: { limit: number; offset: number }): Promise<{ rows: RetentionRule[]; total: number }> {
+  async list(
+    auth: AuthContext,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: RetentionRule[]; total: number }> {
     requireTenantAdmin(auth, ADMINS_ONLY);
     return this.#deps.rules.list(this.#deps.database.db, auth.tenant.id, page);
   }
@@ -90,7 +106,12 @@ export class RetentionRulesService {
   /** Starts a run now (the worker also runs every rule each hour); a run already waiting or running is not doubled. */
   async run(auth: AuthContext, id: string): Promise<RetentionRule> {
     const rule = await this.get(auth, id);
-    await this.#deps.jobs.enqueue(this.#deps.database.db, RECORDS_JOBS.runRule, { tenantId: rule.tenantId, ruleId: rule.id }, { tenantId: rule.tenantId, uniqueKey: runKey(rule.id) });
+    await this.#deps.jobs.enqueue(
+      this.#deps.database.db,
+      RECORDS_JOBS.runRule,
+      { tenantId: rule.tenantId, ruleId: rule.id },
+      { tenantId: rule.tenantId, uniqueKey: runKey(rule.id) },
+    );
     return rule;
   }
 }

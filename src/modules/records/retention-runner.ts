@@ -58,7 +58,13 @@ export class RetentionRunner implements TaskSource {
     let after = '';
     for (;;) {
       const page = await rules.page(database.db, after, TICK_PAGE);
-      for (const r of page) await jobs.enqueue(database.db, RECORDS_JOBS.runRule, { tenantId: r.tenantId, ruleId: r.id }, { tenantId: r.tenantId, uniqueKey: runKey(r.id) });
+      for (const r of page)
+        await jobs.enqueue(
+          database.db,
+          RECORDS_JOBS.runRule,
+          { tenantId: r.tenantId, ruleId: r.id },
+          { tenantId: r.tenantId, uniqueKey: runKey(r.id) },
+        );
       if (page.length < TICK_PAGE) return;
       after = page.at(-1)!.id;
     }
@@ -73,12 +79,22 @@ export class RetentionRunner implements TaskSource {
     if (!rule) return database.db.transaction().execute((trx) => job.completeIn(trx));
     const before = clock.now() - rule.keepDays * DAY_MS;
     await rules.startRun(db, tenantId, ruleId, clock.now());
-    const run: Pick<RuleRun, 'examined' | 'deleted' | 'reviewRequested' | 'held'> = { examined: 0, deleted: 0, reviewRequested: 0, held: 0 };
+    const run: Pick<RuleRun, 'examined' | 'deleted' | 'reviewRequested' | 'held'> = {
+      examined: 0,
+      deleted: 0,
+      reviewRequested: 0,
+      held: 0,
+    };
     try {
       let after = '';
       for (;;) {
         job.signal.throwIfAborted();
-        const page = await this.#deps.library.due(db, tenantId, rule.folderId, { basis: rule.basis, before, afterId: after, limit: PAGE });
+        const page = await this.#deps.library.due(db, tenantId, rule.folderId, {
+          basis: rule.basis,
+          before,
+          afterId: after,
+          limit: PAGE,
+        });
         if (page.length === 0) break;
         const ruleStays = await db.transaction().execute(async (trx) => {
           // A rule deleted meanwhile stops here.
@@ -92,7 +108,14 @@ export class RetentionRunner implements TaskSource {
         after = page.at(-1)!.id;
       }
     } catch (error) {
-      await rules.finishRun(db, tenantId, ruleId, 'failed', clock.now(), error instanceof Error ? error.message : String(error));
+      await rules.finishRun(
+        db,
+        tenantId,
+        ruleId,
+        'failed',
+        clock.now(),
+        error instanceof Error ? error.message : String(error),
+      );
       throw error;
     }
     await db.transaction().execute(async (trx) => {
@@ -100,14 +123,27 @@ export class RetentionRunner implements TaskSource {
       await events.record(trx, {
         tenantId,
         name: 'retention.run_completed',
-        data: { rule_id: ruleId, folder_id: rule.folderId, action: rule.action, examined: run.examined, deleted: run.deleted, review_requested: run.reviewRequested, held: run.held },
+        data: {
+          rule_id: ruleId,
+          folder_id: rule.folderId,
+          action: rule.action,
+          examined: run.examined,
+          deleted: run.deleted,
+          review_requested: run.reviewRequested,
+          held: run.held,
+        },
       });
       await job.completeIn(trx);
     });
   }
 
   /** One page: held documents are left alone; the others are deleted, or sent to review once. */
-  async #apply(trx: Executor, rule: RetentionRule, page: RetentionCandidate[], run: Pick<RuleRun, 'examined' | 'deleted' | 'reviewRequested' | 'held'>): Promise<void> {
+  async #apply(
+    trx: Executor,
+    rule: RetentionRule,
+    page: RetentionCandidate[],
+    run: Pick<RuleRun, 'examined' | 'deleted' | 'reviewRequested' | 'held'>,
+  ): Promise<void> {
     const { rules, library, guard, tasks, events, clock } = this.#deps;
     const held = await guard.heldDocuments(
       trx,
@@ -124,7 +160,11 @@ export class RetentionRunner implements TaskSource {
         free.map((d) => d.id),
       );
       for (const d of free) {
-        await events.record(trx, { tenantId: rule.tenantId, name: 'retention.document_deleted', data: { rule_id: rule.id, document_id: d.id, filename: d.filename, folder_id: d.folderId } });
+        await events.record(trx, {
+          tenantId: rule.tenantId,
+          name: 'retention.document_deleted',
+          data: { rule_id: rule.id, document_id: d.id, filename: d.filename, folder_id: d.folderId },
+        });
       }
       run.deleted += free.length;
       return;
@@ -137,9 +177,23 @@ export class RetentionRunner implements TaskSource {
     );
     const now = clock.now();
     for (const d of free.filter((doc) => !asked.has(doc.id))) {
-      const task = await tasks.createFor(trx, { tenantId: rule.tenantId, source: RETENTION_REVIEW_SOURCE, sourceRef: d.id, label: 'Retention review' }, reviewTask(rule, d, now));
-      await rules.insertReview(trx, { tenantId: rule.tenantId, ruleId: rule.id, documentId: d.id, taskId: task.id, at: now });
-      await events.record(trx, { tenantId: rule.tenantId, name: 'retention.review_requested', data: { rule_id: rule.id, document_id: d.id, filename: d.filename, task_id: task.id } });
+      const task = await tasks.createFor(
+        trx,
+        { tenantId: rule.tenantId, source: RETENTION_REVIEW_SOURCE, sourceRef: d.id, label: 'Retention review' },
+        reviewTask(rule, d, now),
+      );
+      await rules.insertReview(trx, {
+        tenantId: rule.tenantId,
+        ruleId: rule.id,
+        documentId: d.id,
+        taskId: task.id,
+        at: now,
+      });
+      await events.record(trx, {
+        tenantId: rule.tenantId,
+        name: 'retention.review_requested',
+        data: { rule_id: rule.id, document_id: d.id, filename: d.filename, task_id: task.id },
+      });
       run.reviewRequested++;
     }
   }
@@ -157,7 +211,11 @@ export class RetentionRunner implements TaskSource {
     if (!doc) return;
     // The guard refuses (409 legal_hold) when a hold covers the document now: the task stays pending.
     await library.remove(trx, task.tenantId, [doc.id]);
-    await events.record(trx, { tenantId: task.tenantId, name: 'retention.document_deleted', data: { rule_id: review.ruleId, document_id: doc.id, filename: doc.filename, folder_id: doc.folderId } });
+    await events.record(trx, {
+      tenantId: task.tenantId,
+      name: 'retention.document_deleted',
+      data: { rule_id: review.ruleId, document_id: doc.id, filename: doc.filename, folder_id: doc.folderId },
+    });
   }
 }
 

@@ -11,7 +11,12 @@ export interface DocumentReview {
 /** SQL for the review state of documents; every query takes the tenant. */
 export class AiReviewRepository {
   async find(db: Executor, tenantId: string, documentId: string): Promise<DocumentReview> {
-    const row = await db.selectFrom('document_ai_reviews').select(['confirmed', 'task_id']).where('tenant_id', '=', tenantId).where('document_id', '=', documentId).executeTakeFirst();
+    const row = await db
+      .selectFrom('document_ai_reviews')
+      .select(['confirmed', 'task_id'])
+      .where('tenant_id', '=', tenantId)
+      .where('document_id', '=', documentId)
+      .executeTakeFirst();
     if (!row) return { confirmations: NO_CONFIRMATIONS, taskId: null };
     const stored = parseJson<Partial<Confirmations>>(row.confirmed, {});
     return {
@@ -24,13 +29,25 @@ export class AiReviewRepository {
   async setTask(db: Executor, tenantId: string, documentId: string, taskId: string | null, at: number): Promise<void> {
     await db
       .insertInto('document_ai_reviews')
-      .values({ tenant_id: tenantId, document_id: documentId, confirmed: JSON.stringify(NO_CONFIRMATIONS), task_id: taskId, updated_at: at })
+      .values({
+        tenant_id: tenantId,
+        document_id: documentId,
+        confirmed: JSON.stringify(NO_CONFIRMATIONS),
+        task_id: taskId,
+        updated_at: at,
+      })
       .onConflict((oc) => oc.column('document_id').doUpdateSet({ task_id: taskId, updated_at: at }))
       .execute();
   }
 
   /** Stores the confirmations and ends the pending task (its decision is what they record). */
-  async confirm(db: Executor, tenantId: string, documentId: string, confirmations: Confirmations, at: number): Promise<void> {
+  async confirm(
+    db: Executor,
+    tenantId: string,
+    documentId: string,
+    confirmations: Confirmations,
+    at: number,
+  ): Promise<void> {
     const confirmed = JSON.stringify(confirmations);
     await db
       .insertInto('document_ai_reviews')

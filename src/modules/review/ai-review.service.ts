@@ -42,14 +42,18 @@ export class AiReview implements EnrichmentReviewer, TaskSource {
   constructor(deps: Deps) {
     this.#deps = deps;
     this.access = {
-      reaches: (db: Executor, auth: AuthContext, task: Task) => (task.sourceRef ? deps.access.mayEdit(db, auth, task.sourceRef) : Promise.resolve(false)),
+      reaches: (db: Executor, auth: AuthContext, task: Task) =>
+        task.sourceRef ? deps.access.mayEdit(db, auth, task.sourceRef) : Promise.resolve(false),
       condition: (auth: AuthContext) => deps.access.editableCondition(auth),
     };
   }
 
   async review(trx: Executor, doc: Document, enrichment: AiEnrichment): Promise<AiEnrichment> {
     const { repository, tenants, tasks, clock } = this.#deps;
-    const [current, threshold] = await Promise.all([repository.find(trx, doc.tenantId, doc.id), tenants.aiReviewThreshold(trx, doc.tenantId)]);
+    const [current, threshold] = await Promise.all([
+      repository.find(trx, doc.tenantId, doc.id),
+      tenants.aiReviewThreshold(trx, doc.tenantId),
+    ]);
     const plan = planReview(enrichment, current.confirmations, threshold);
     // A task an earlier run left is about results this run replaced: it leaves the inbox.
     if (current.taskId) await tasks.withdraw(trx, doc.tenantId, AI_REVIEW_SOURCE, [current.taskId]);
@@ -57,7 +61,11 @@ export class AiReview implements EnrichmentReviewer, TaskSource {
       if (current.taskId) await repository.setTask(trx, doc.tenantId, doc.id, null, clock.now());
       return plan.shown;
     }
-    const task = await tasks.createFor(trx, { tenantId: doc.tenantId, source: AI_REVIEW_SOURCE, sourceRef: doc.id, label: 'AI review' }, reviewTask(doc, plan.held, threshold, clock.now()));
+    const task = await tasks.createFor(
+      trx,
+      { tenantId: doc.tenantId, source: AI_REVIEW_SOURCE, sourceRef: doc.id, label: 'AI review' },
+      reviewTask(doc, plan.held, threshold, clock.now()),
+    );
     await repository.setTask(trx, doc.tenantId, doc.id, task.id, clock.now());
     return { ...plan.shown, review: { taskId: task.id, pending: pendingNames(plan.held) } };
   }
@@ -79,15 +87,22 @@ export class AiReview implements EnrichmentReviewer, TaskSource {
     await repository.confirm(trx, task.tenantId, doc.id, confirmations, now);
     await this.#show(trx, doc, (e) => planReview(e, confirmations, null).shown, now);
     // What people accept and correct trains the learned tags: the type as a term of the document, tags as its tags.
-    if (decision.documentType !== undefined) await enrichment.typeConfirmed(trx, task.tenantId, doc.id, decision.documentType);
-    if (decision.acceptedTags.length > 0) await documents.annotate(trx, task.tenantId, doc.id, { addTags: decision.acceptedTags });
+    if (decision.documentType !== undefined)
+      await enrichment.typeConfirmed(trx, task.tenantId, doc.id, decision.documentType);
+    if (decision.acceptedTags.length > 0)
+      await documents.annotate(trx, task.tenantId, doc.id, { addTags: decision.acceptedTags });
   }
 
   /** Changes what the document shows of its AI results. */
   async #show(trx: Executor, doc: Document, change: (e: AiEnrichment) => AiEnrichment, now: number): Promise<void> {
     if (!doc.aiEnrichment) return;
     const shown = change(doc.aiEnrichment);
-    await this.#deps.library.update(trx, doc.tenantId, doc.id, { aiEnrichment: shown, aiDocumentType: shown.documentType?.value ?? null, aiTags: shown.tags.map((t) => t.name), updatedAt: now });
+    await this.#deps.library.update(trx, doc.tenantId, doc.id, {
+      aiEnrichment: shown,
+      aiDocumentType: shown.documentType?.value ?? null,
+      aiTags: shown.tags.map((t) => t.name),
+      updatedAt: now,
+    });
   }
 }
 
@@ -99,7 +114,14 @@ function reviewTask(doc: Document, held: HeldResults, threshold: number, now: nu
     taskType: 'review',
     title: `Review AI results for ${doc.filename}`,
     description: `The AI is unsure of ${names.join(', ')} (confidence below ${threshold}). Approve to apply them, reject to drop them, or complete as modified with corrected values (null rejects one; \`tags\` lists the tags to keep).`,
-    context: { document_id: doc.id, filename: doc.filename, review_threshold: threshold, confidences, tag_sources: Object.fromEntries(held.tags.map((t) => [t.name, t.source])), asked: data },
+    context: {
+      document_id: doc.id,
+      filename: doc.filename,
+      review_threshold: threshold,
+      confidences,
+      tag_sources: Object.fromEntries(held.tags.map((t) => [t.name, t.source])),
+      asked: data,
+    },
     data,
     assigneeType: doc.ownerId ? 'user' : 'role',
     assigneeValue: doc.ownerId ?? 'admin',

@@ -43,7 +43,11 @@ const lower = (names: readonly string[]) => new Set(names.map((n) => n.toLowerCa
  * Splits an enrichment: confirmed values replace the AI's (and are never asked about again), a
  * rejected tag never comes back, and, with a threshold, a type, field or tag below it is held.
  */
-export function planReview(enrichment: AiEnrichment, confirmations: Confirmations, threshold: number | null): ReviewPlan {
+export function planReview(
+  enrichment: AiEnrichment,
+  confirmations: Confirmations,
+  threshold: number | null,
+): ReviewPlan {
   const below = (confidence: number) => threshold !== null && confidence < threshold;
   const held: HeldResults = { documentType: null, fields: {}, tags: [] };
 
@@ -82,7 +86,11 @@ export function planReview(enrichment: AiEnrichment, confirmations: Confirmation
 
 /** The names of held results as the document's `ai_review.pending` lists them. */
 export function pendingNames(held: HeldResults): string[] {
-  return [...(held.documentType ? ['document_type'] : []), ...Object.keys(held.fields).map((f) => `${FIELD_PREFIX}${f}`), ...held.tags.map((t) => `tags.${t.name}`)];
+  return [
+    ...(held.documentType ? ['document_type'] : []),
+    ...Object.keys(held.fields).map((f) => `${FIELD_PREFIX}${f}`),
+    ...held.tags.map((t) => `tags.${t.name}`),
+  ];
 }
 
 /** A review task's `data` (the values asked about) and `context` (their confidences). */
@@ -119,7 +127,11 @@ export interface ReviewDecision {
  * everything asked is accepted as proposed; rejected: everything is rejected. Values are checked:
  * a bad one is a 400 naming `modified_data.<key>`, and the completion does not happen.
  */
-export function readDecision(decision: 'approved' | 'rejected' | 'modified', asked: Record<string, unknown>, given: Record<string, unknown>): ReviewDecision {
+export function readDecision(
+  decision: 'approved' | 'rejected' | 'modified',
+  asked: Record<string, unknown>,
+  given: Record<string, unknown>,
+): ReviewDecision {
   const out: ReviewDecision = { fields: {}, acceptedTags: [], rejectedTags: [] };
   const reject = decision === 'rejected';
   const data = decision === 'modified' ? given : asked;
@@ -142,11 +154,21 @@ export function confirm(current: Confirmations, decision: ReviewDecision): Confi
   const accepted = lower(decision.acceptedTags);
   const rejected = lower(decision.rejectedTags);
   return {
-    ...(decision.documentType !== undefined ? { documentType: { value: decision.documentType } } : current.documentType ? { documentType: current.documentType } : {}),
+    ...(decision.documentType !== undefined
+      ? { documentType: { value: decision.documentType } }
+      : current.documentType
+        ? { documentType: current.documentType }
+        : {}),
     fields: { ...current.fields, ...decision.fields },
     tags: {
-      accepted: [...current.tags.accepted.filter((t) => !rejected.has(t.toLowerCase()) && !accepted.has(t.toLowerCase())), ...decision.acceptedTags],
-      rejected: [...current.tags.rejected.filter((t) => !accepted.has(t.toLowerCase()) && !rejected.has(t.toLowerCase())), ...decision.rejectedTags],
+      accepted: [
+        ...current.tags.accepted.filter((t) => !rejected.has(t.toLowerCase()) && !accepted.has(t.toLowerCase())),
+        ...decision.acceptedTags,
+      ],
+      rejected: [
+        ...current.tags.rejected.filter((t) => !accepted.has(t.toLowerCase()) && !rejected.has(t.toLowerCase())),
+        ...decision.rejectedTags,
+      ],
     },
   };
 }
@@ -157,7 +179,8 @@ function invalid(key: string, message: string): never {
 
 function documentTypeOf(value: unknown): string | null {
   if (value === null) return null;
-  if (typeof value !== 'string' || !(DOCUMENT_TYPES as readonly string[]).includes(value)) invalid('document_type', `must be null or one of ${DOCUMENT_TYPES.join(', ')}`);
+  if (typeof value !== 'string' || !(DOCUMENT_TYPES as readonly string[]).includes(value))
+    invalid('document_type', `must be null or one of ${DOCUMENT_TYPES.join(', ')}`);
   return value;
 }
 
@@ -180,17 +203,24 @@ function fieldValueOf(key: string, value: unknown): AiFieldValue | null {
   }
   if (Array.isArray(value)) {
     const names = value.map((v) => (typeof v === 'string' ? v.trim() : ''));
-    if (names.length === 0 || names.length > MAX_NAMES || names.some((n) => n === '' || n.length > MAX_TEXT)) invalid(key, `must be 1 to ${MAX_NAMES} non-empty names`);
+    if (names.length === 0 || names.length > MAX_NAMES || names.some((n) => n === '' || n.length > MAX_TEXT))
+      invalid(key, `must be 1 to ${MAX_NAMES} non-empty names`);
     return names;
   }
   if (typeof value === 'object') {
     const o = value as Record<string, unknown>;
     if (typeof o['value'] === 'number' && Number.isFinite(o['value'])) {
       const currency = o['currency'];
-      if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) invalid(key, 'money needs `currency`, an ISO 4217 code such as USD');
-      const text = typeof o['text'] === 'string' && o['text'].trim() !== '' ? o['text'].trim() : `${currency} ${o['value']}`;
+      if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency))
+        invalid(key, 'money needs `currency`, an ISO 4217 code such as USD');
+      const text =
+        typeof o['text'] === 'string' && o['text'].trim() !== '' ? o['text'].trim() : `${currency} ${o['value']}`;
       const period = o['period'];
-      if (period !== undefined && (typeof period !== 'string' || !['hour', 'day', 'week', 'month', 'quarter', 'year'].includes(period))) invalid(key, '`period` must be hour, day, week, month, quarter or year');
+      if (
+        period !== undefined &&
+        (typeof period !== 'string' || !['hour', 'day', 'week', 'month', 'quarter', 'year'].includes(period))
+      )
+        invalid(key, '`period` must be hour, day, week, month, quarter or year');
       return { value: o['value'], currency, text, ...(period !== undefined ? { period: period as string } : {}) };
     }
     if (typeof o['value'] === 'string' && /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?$/.test(o['value'])) {
@@ -198,5 +228,8 @@ function fieldValueOf(key: string, value: unknown): AiFieldValue | null {
       return { value: o['value'], text };
     }
   }
-  return invalid(key, 'must be null, text, a list of names, money {value, currency} or a duration {value: ISO 8601 such as P12M, text}');
+  return invalid(
+    key,
+    'must be null, text, a list of names, money {value, currency} or a duration {value: ISO 8601 such as P12M, text}',
+  );
 }

@@ -6,7 +6,14 @@ import { sandboxResetJob } from './sandbox-reset.ts';
 export const sandboxModule = defineModule({
   name: 'sandbox',
   setup({ database, clock, events, use, sandboxCleanups }) {
-    const deps = { database, clock, events, tenants: use('tenants'), idempotency: new IdempotencyRepository(), cleanups: sandboxCleanups };
+    const deps = {
+      database,
+      clock,
+      events,
+      tenants: use('tenants'),
+      idempotency: new IdempotencyRepository(),
+      cleanups: sandboxCleanups,
+    };
     return { recurring: [sandboxResetJob(deps)] };
   },
 });

@@ -74,13 +74,20 @@ export class EnhancedSearch {
         filters,
         minScore: input.minScore,
       });
-      if (input.includeSimilar) results.push(...(await this.#similar(auth, results, filters, input.minScore, understanding.text)));
+      if (input.includeSimilar)
+        results.push(...(await this.#similar(auth, results, filters, input.minScore, understanding.text)));
       return { results, mode: 'enhanced', query: input.query, total: results.length, appliedFilters: applied };
     });
   }
 
   // Documents near the top hits (by the mean of their passage vectors), not already in the results.
-  async #similar(auth: AuthContext, results: SearchHit[], filters: DocumentFilters, minScore: number, q: string): Promise<SearchHit[]> {
+  async #similar(
+    auth: AuthContext,
+    results: SearchHit[],
+    filters: DocumentFilters,
+    minScore: number,
+    q: string,
+  ): Promise<SearchHit[]> {
     const set = await this.#search.vectorSetOrNull(auth);
     // Over the memory budget (docs/search.md, "Memory"): no vectors, no similar documents.
     if (!set) return [];
@@ -89,11 +96,23 @@ export class EnhancedSearch {
     for (const hit of results.slice(0, SIMILAR_SOURCES)) {
       const centroid = set.centroid(hit.document.id);
       if (!centroid) continue;
-      const near = await this.#search.nearest(auth, centroid, filters, SIMILAR_PER_SOURCE, new Set([...seen, hit.document.id]));
+      const near = await this.#search.nearest(
+        auth,
+        centroid,
+        filters,
+        SIMILAR_PER_SOURCE,
+        new Set([...seen, hit.document.id]),
+      );
       for (const [id, n] of near) {
         if (seen.has(id)) continue;
         seen.add(id);
-        ranked.push({ id, score: n.score, ...(n.chunkIndex !== undefined ? { chunkIndex: n.chunkIndex } : {}), textFound: false, similarTo: hit.document.id });
+        ranked.push({
+          id,
+          score: n.score,
+          ...(n.chunkIndex !== undefined ? { chunkIndex: n.chunkIndex } : {}),
+          textFound: false,
+          similarTo: hit.document.id,
+        });
       }
     }
     return this.#search.present(auth, q, filters, ranked, minScore, ranked.length);

@@ -37,7 +37,11 @@ export function highlightPassage(passage: string, query: string): string {
   const hit = tokens.map((t) => {
     const f = fold(t).replace(/[^\p{L}\p{N}]/gu, '');
     if (f === '') return false;
-    return words.includes(f) || stems.some((s, i) => f.startsWith(s) && f.length <= words[i]!.length + 4) || prefixes.some((p) => f.startsWith(p));
+    return (
+      words.includes(f) ||
+      stems.some((s, i) => f.startsWith(s) && f.length <= words[i]!.length + 4) ||
+      prefixes.some((p) => f.startsWith(p))
+    );
   });
   let bestStart = 0;
   let bestCount = -1;

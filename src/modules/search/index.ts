@@ -14,7 +14,10 @@ import { DEFAULT_SNAPSHOT_POLICY } from './tenant-sources.ts';
 import { ScanPool } from './vector-scan-pool.ts';
 
 /** `GET /search` for other modules (the MCP server's `search` tool): the same answer, the same credits. */
-export type SearchFunction = (auth: AuthContext, query: { q: string; mode?: SearchMode; limit?: number }) => Promise<unknown>;
+export type SearchFunction = (
+  auth: AuthContext,
+  query: { q: string; mode?: SearchMode; limit?: number },
+) => Promise<unknown>;
 
 declare module '../../platform/module.ts' {
   interface ModuleServices {
@@ -26,7 +29,11 @@ declare module '../../platform/module.ts' {
 /** What the search indexes hold in this process, against SEARCH_MEMORY_MB (docs/search.md, "Memory"). */
 function searchMemory(cache: TenantCache) {
   const { heldBytes, overBudget } = cache.usage();
-  return { budget_mb: Math.round(cache.budgetBytes / 2 ** 20), held_mb: Math.round(heldBytes / 2 ** 20), tenants_over_budget: overBudget };
+  return {
+    budget_mb: Math.round(cache.budgetBytes / 2 ** 20),
+    held_mb: Math.round(heldBytes / 2 ** 20),
+    tenants_over_budget: overBudget,
+  };
 }
 
 /**
@@ -62,13 +69,24 @@ export const searchModule = defineModule({
       cache,
       pool,
       tuning: { k1: 1.2, b: 0.75, ...tuning },
-      snapshots: { ...DEFAULT_SNAPSHOT_POLICY, onError: (error) => logger.warn({ err: error }, 'search: the keyword index snapshot was not saved') },
+      snapshots: {
+        ...DEFAULT_SNAPSHOT_POLICY,
+        onError: (error) => logger.warn({ err: error }, 'search: the keyword index snapshot was not saved'),
+      },
       wordVectors: wordVectorsNow,
       wordVectorsLoading: () => wordVectorStatus().state === 'loading',
     });
     const enhanced = new EnhancedSearch({ search: service, clock });
     const search: SearchFunction = async (auth, query) => {
-      return presentAnswer(await service.search(auth, { q: query.q, mode: query.mode ?? 'auto', filters: {}, limit: query.limit ?? 20, minScore: 0 }));
+      return presentAnswer(
+        await service.search(auth, {
+          q: query.q,
+          mode: query.mode ?? 'auto',
+          filters: {},
+          limit: query.limit ?? 20,
+          minScore: 0,
+        }),
+      );
     };
     return {
       provides: { search },
@@ -86,7 +104,9 @@ export const searchModule = defineModule({
         });
       },
       capabilities: () => ({
-        search_keyword: 'BM25 per tenant over an in-memory index (phrases checked by ' + (database.dialect === 'postgres' ? 'postgres tsvector)' : 'sqlite fts5)'),
+        search_keyword:
+          'BM25 per tenant over an in-memory index (phrases checked by ' +
+          (database.dialect === 'postgres' ? 'postgres tsvector)' : 'sqlite fts5)'),
         search_vectors: 'exact cosine, in-memory per tenant',
         word_vectors: wordVectorStatus(),
         search_memory: searchMemory(cache),

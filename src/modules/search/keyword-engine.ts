@@ -39,7 +39,13 @@ export interface KeywordEngine {
   /** Best documents first; at most `limit`. */
   search(db: Executor, query: KeywordQuery): Promise<KeywordHit[]>;
   /** The best-matching passage of each document with matches marked (`highlight.ts` form). */
-  highlights(db: Executor, tenantId: string, clauses: Clause[], join: 'all' | 'any', documentIds: string[]): Promise<Map<string, string>>;
+  highlights(
+    db: Executor,
+    tenantId: string,
+    clauses: Clause[],
+    join: 'all' | 'any',
+    documentIds: string[],
+  ): Promise<Map<string, string>>;
   /** The tenant's documents matching one clause (phrases: the in-memory index has no word positions). */
   matching(db: Executor, tenantId: string, clause: Clause): Promise<string[]>;
   /** The saturation constant that maps this engine's rank to 0.5 (`scores.ts`). */

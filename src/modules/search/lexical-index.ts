@@ -90,7 +90,12 @@ export class LexicalIndex {
 
   /** Approximate bytes held: postings (6 bytes each, lists grown by doubling), lengths, scratch, ~100 bytes a term. */
   get bytes(): number {
-    return this.#postings * 9 + this.#docLen.byteLength + (this.#scratchArrays?.size ?? 0) * 65 + this.dictionary.terms.length * 100;
+    return (
+      this.#postings * 9 +
+      this.#docLen.byteLength +
+      (this.#scratchArrays?.size ?? 0) * 65 +
+      this.dictionary.terms.length * 100
+    );
   }
 
   documentOf(slot: number): string | null {
@@ -231,7 +236,8 @@ export class LexicalIndex {
             slot,
             score,
             bm25: s.bm25[slot]!,
-            keyword: exactIdfTotal > 0 ? (s.exactScore[slot]! * s.exactCovered[slot]!) / (exactIdfTotal * exactIdfTotal) : 0,
+            keyword:
+              exactIdfTotal > 0 ? (s.exactScore[slot]! * s.exactCovered[slot]!) / (exactIdfTotal * exactIdfTotal) : 0,
             exactConcepts: popcount(s.exact[slot]!),
             concepts: popcount(s.matched[slot]!),
           });
@@ -372,7 +378,8 @@ export class LexicalIndex {
     out.set(termBytes, layout.terms);
     out.set(idBytes, layout.ids);
     const docLen = new Int32Array(out.buffer, layout.docLen, ids.length);
-    for (let slot = 0; slot < this.#slotDoc.length; slot++) if (newSlot[slot]! >= 0) docLen[newSlot[slot]!] = this.#docLen[slot]!;
+    for (let slot = 0; slot < this.#slotDoc.length; slot++)
+      if (newSlot[slot]! >= 0) docLen[newSlot[slot]!] = this.#docLen[slot]!;
     new Int32Array(out.buffer, layout.postLen, termCount).set(postLen);
     const docs = new Int32Array(out.buffer, layout.docs, total);
     const tfs = new Uint16Array(out.buffer, layout.tfs, total);
@@ -405,8 +412,14 @@ export class LexicalIndex {
     if (layout.size !== own.byteLength) return null;
     const decoder = new TextDecoder();
     const base = own.byteOffset;
-    const terms = termCount === 0 ? [] : decoder.decode(own.subarray(layout.terms, layout.terms + header.getUint32(28, true))).split('\n');
-    const ids = docCount === 0 ? [] : decoder.decode(own.subarray(layout.ids, layout.ids + header.getUint32(32, true))).split('\n');
+    const terms =
+      termCount === 0
+        ? []
+        : decoder.decode(own.subarray(layout.terms, layout.terms + header.getUint32(28, true))).split('\n');
+    const ids =
+      docCount === 0
+        ? []
+        : decoder.decode(own.subarray(layout.ids, layout.ids + header.getUint32(32, true))).split('\n');
     if (terms.length !== termCount || ids.length !== docCount) return null;
     const index = new LexicalIndex();
     for (const term of terms) index.dictionary.idOf(term);

@@ -21,7 +21,12 @@ export interface SoftMatching {
  * words together (their least frequency), in the documents the database verified (`phrases`, by
  * clause position).
  */
-export function conceptsOf(index: LexicalIndex, clauses: Clause[], soft: SoftMatching | null, phrases: Map<number, Uint8Array>): Concept[] {
+export function conceptsOf(
+  index: LexicalIndex,
+  clauses: Clause[],
+  soft: SoftMatching | null,
+  phrases: Map<number, Uint8Array>,
+): Concept[] {
   const dictionary = index.dictionary;
   return clauses.map((clause, position): Concept => {
     if (clause.kind === 'prefix') {
@@ -39,7 +44,11 @@ export function conceptsOf(index: LexicalIndex, clauses: Clause[], soft: SoftMat
         if (id === undefined) return { terms: [] };
         ids.push(id);
       }
-      return { terms: ids.map((id) => ({ id, weight: 1 })), conjunctive: true, only: phrases.get(position) ?? new Uint8Array(0) };
+      return {
+        terms: ids.map((id) => ({ id, weight: 1 })),
+        conjunctive: true,
+        only: phrases.get(position) ?? new Uint8Array(0),
+      };
     }
     const weights = new Map<number, number>();
     const own = dictionary.find(termOf(clause.text));

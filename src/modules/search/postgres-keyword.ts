@@ -64,11 +64,19 @@ export class PostgresKeywordEngine implements KeywordEngine {
 
   async matching(db: Executor, tenantId: string, clause: Clause): Promise<string[]> {
     const rows = await sql<{ document_id: string }>`
-      select document_id from search_documents where tenant_id = ${tenantId} and tsv @@ to_tsquery('docuvault_search', ${toTsquery([clause])})`.execute(db);
+      select document_id from search_documents where tenant_id = ${tenantId} and tsv @@ to_tsquery('docuvault_search', ${toTsquery([clause])})`.execute(
+      db,
+    );
     return rows.rows.map((r) => r.document_id);
   }
 
-  async highlights(db: Executor, tenantId: string, clauses: Clause[], join: 'all' | 'any', documentIds: string[]): Promise<Map<string, string>> {
+  async highlights(
+    db: Executor,
+    tenantId: string,
+    clauses: Clause[],
+    join: 'all' | 'any',
+    documentIds: string[],
+  ): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     if (clauses.length === 0 || documentIds.length === 0) return out;
     const options = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxFragments=1, MaxWords=32, MinWords=12, ShortWord=2, FragmentDelimiter=" … "`;
@@ -76,7 +84,9 @@ export class PostgresKeywordEngine implements KeywordEngine {
       select s.document_id as document_id,
         ts_headline('docuvault_search', left(${this.#documents.contentOf(tenantId, documentId)}, ${HEADLINE_CHARS}), to_tsquery('docuvault_search', ${toTsquery(clauses, join)}), ${options}) as snippet
       from search_documents s
-      where s.tenant_id = ${tenantId} and s.document_id in (${sql.join(documentIds.map((id) => sql`${id}`))})`.execute(db);
+      where s.tenant_id = ${tenantId} and s.document_id in (${sql.join(documentIds.map((id) => sql`${id}`))})`.execute(
+      db,
+    );
     for (const r of rows.rows) if (r.snippet) out.set(r.document_id, markupFromSentinels(r.snippet));
     return out;
   }

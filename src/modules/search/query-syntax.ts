@@ -5,7 +5,10 @@
  * as syntax and no query can fail to parse.
  */
 
-export type Clause = { kind: 'word'; text: string } | { kind: 'prefix'; text: string } | { kind: 'phrase'; words: string[] };
+export type Clause =
+  | { kind: 'word'; text: string }
+  | { kind: 'prefix'; text: string }
+  | { kind: 'phrase'; words: string[] };
 
 /** At most this many clauses are searched (longer queries are cut: every clause costs a posting list). */
 export const MAX_CLAUSES = 12;
@@ -25,7 +28,10 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 
 /** Lower case without diacritics ("Résumé" → "resume"), as both engines fold. */
 export function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** The word tokens of a text, folded: runs of letters and digits. */

@@ -32,7 +32,20 @@ export interface Understanding {
   understood: UnderstoodFilter[];
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const MONTH = `(${MONTHS.map((m) => `${m}|${m.slice(0, 3)}`).join('|')})\\.?`;
 
 /** Words for file types: a category of file-types.ts, or explicit extensions. */
@@ -63,7 +76,11 @@ export function understandQuery(query: string, options: { now: number; tagNames:
     if (out.createdFrom !== undefined || out.createdTo !== undefined) return;
     if (from !== undefined) out.createdFrom = from;
     if (to !== undefined) out.createdTo = to;
-    understood.push({ type: 'date_range', text: words.trim(), value: { ...(from !== undefined ? { start: iso(from) } : {}), ...(to !== undefined ? { end: iso(to) } : {}) } });
+    understood.push({
+      type: 'date_range',
+      text: words.trim(),
+      value: { ...(from !== undefined ? { start: iso(from) } : {}), ...(to !== undefined ? { end: iso(to) } : {}) },
+    });
   };
 
   // Dates: the most specific patterns first.
@@ -95,7 +112,9 @@ export function understandQuery(query: string, options: { now: number; tagNames:
   for (const [re, category] of TYPE_WORDS) {
     const found = take(re);
     if (!found) continue;
-    const extensions = Array.isArray(category) ? category : ACCEPTED_EXTENSIONS.filter((e) => fileTypeRuleForExtension(e)?.category === category);
+    const extensions = Array.isArray(category)
+      ? category
+      : ACCEPTED_EXTENSIONS.filter((e) => fileTypeRuleForExtension(e)?.category === category);
     fileTypes.push(...extensions);
     understood.push({ type: 'file_type', text: found[0].trim(), value: extensions });
   }

@@ -15,12 +15,16 @@ export function parseIsoDate(value: string | undefined, field: string, end: bool
   let ms = Number.NaN;
   if (DATE_ONLY.test(v)) ms = Date.parse(`${v}T00:00:00Z`) + (end ? 86_400_000 - 1 : 0);
   else if (ISO_DATE_TIME.test(v)) ms = Date.parse(v);
-  if (!Number.isFinite(ms)) throw errors.field(field, 'must be an ISO 8601 date (2026-03-01) or date-time (2026-03-01T12:00:00Z)');
+  if (!Number.isFinite(ms))
+    throw errors.field(field, 'must be an ISO 8601 date (2026-03-01) or date-time (2026-03-01T12:00:00Z)');
   return ms;
 }
 
 /** The filters every search takes (GET parameters or a body's `filters`). */
-export function parseFilters(input: { folder_id?: string; tag_id?: string; file_type?: string; start?: string; end?: string }, fields: { start: string; end: string }): DocumentFilters {
+export function parseFilters(
+  input: { folder_id?: string; tag_id?: string; file_type?: string; start?: string; end?: string },
+  fields: { start: string; end: string },
+): DocumentFilters {
   const filters: DocumentFilters = {};
   if (input.folder_id !== undefined) filters.folderId = input.folder_id;
   if (input.tag_id !== undefined) filters.tagIds = [input.tag_id];
@@ -29,16 +33,22 @@ export function parseFilters(input: { folder_id?: string; tag_id?: string; file_
   const to = parseIsoDate(input.end, fields.end, true);
   if (from !== undefined) filters.createdFrom = from;
   if (to !== undefined) filters.createdTo = to;
-  if (from !== undefined && to !== undefined && from > to) throw errors.field(fields.end, 'must not be before the start');
+  if (from !== undefined && to !== undefined && from > to)
+    throw errors.field(fields.end, 'must not be before the start');
   return filters;
 }
 
 /** Hybrid weights: defaults 0.5 / 0.5; one given, the other makes the sum 1; both given, they may not exceed 1 together or both be 0. */
-export function hybridWeights(semantic: number | undefined, text: number | undefined): { semanticWeight: number; textWeight: number } {
+export function hybridWeights(
+  semantic: number | undefined,
+  text: number | undefined,
+): { semanticWeight: number; textWeight: number } {
   const semanticWeight = semantic ?? (text !== undefined ? 1 - text : 0.5);
   const textWeight = text ?? (semantic !== undefined ? 1 - semantic : 0.5);
-  if (semanticWeight === 0 && textWeight === 0) throw errors.field('semantic_weight', 'semantic_weight and text_weight cannot both be 0');
-  if (semanticWeight + textWeight > 1 + 1e-9) throw errors.field('text_weight', 'semantic_weight + text_weight must not exceed 1 (scores stay within 0 to 1)');
+  if (semanticWeight === 0 && textWeight === 0)
+    throw errors.field('semantic_weight', 'semantic_weight and text_weight cannot both be 0');
+  if (semanticWeight + textWeight > 1 + 1e-9)
+    throw errors.field('text_weight', 'semantic_weight + text_weight must not exceed 1 (scores stay within 0 to 1)');
   return { semanticWeight, textWeight };
 }
 
@@ -46,7 +56,10 @@ export function hybridWeights(semantic: number | undefined, text: number | undef
 export function requestedFilters(filters: DocumentFilters): RequestedFilter[] {
   const out: RequestedFilter[] = [];
   if (filters.createdFrom !== undefined || filters.createdTo !== undefined) {
-    const value = { ...(filters.createdFrom !== undefined ? { start: iso(filters.createdFrom) } : {}), ...(filters.createdTo !== undefined ? { end: iso(filters.createdTo) } : {}) };
+    const value = {
+      ...(filters.createdFrom !== undefined ? { start: iso(filters.createdFrom) } : {}),
+      ...(filters.createdTo !== undefined ? { end: iso(filters.createdTo) } : {}),
+    };
     out.push({ type: 'date_range', value });
   }
   for (const name of filters.tagNames ?? []) out.push({ type: 'tag', value: name });

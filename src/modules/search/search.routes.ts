@@ -27,7 +27,13 @@ export function searchRoutes(app: App, s: { search: SearchService; enhanced: Enh
     async (request) => {
       const query = request.query;
       const filters = parseFilters(
-        { folder_id: query.folder_id, tag_id: query.tag_id, file_type: query.file_type, start: query.date_start, end: query.date_end },
+        {
+          folder_id: query.folder_id,
+          tag_id: query.tag_id,
+          file_type: query.file_type,
+          start: query.date_start,
+          end: query.date_end,
+        },
         { start: 'date_start', end: 'date_end' },
       );
       const answer = await s.search.search(authOf(request), {
@@ -59,7 +65,13 @@ export function searchRoutes(app: App, s: { search: SearchService; enhanced: Enh
       const body = request.body;
       const f = body.filters ?? {};
       const filters = parseFilters(
-        { folder_id: f.folder_id, tag_id: f.tag_id, file_type: f.file_type, start: f.date_range?.start, end: f.date_range?.end },
+        {
+          folder_id: f.folder_id,
+          tag_id: f.tag_id,
+          file_type: f.file_type,
+          start: f.date_range?.start,
+          end: f.date_range?.end,
+        },
         { start: 'filters.date_range.start', end: 'filters.date_range.end' },
       );
       const answer = await s.search.hybrid(authOf(request), {

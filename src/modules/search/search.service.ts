@@ -46,7 +46,6 @@ export interface SearchTuning {
   softCoordination: boolean;
 }
 
-
 /** One search result before presentation. */
 export interface SearchHit {
   document: DocumentSummary;
@@ -106,9 +105,13 @@ export class SearchService {
   }
 
   /** `GET /search`: keyword, semantic, or by query length. Semantic costs 0.5 credits, charged on success. */
-  async search(auth: AuthContext, input: { q: string; mode: SearchMode; filters: DocumentFilters; limit: number; minScore: number }): Promise<SearchAnswer> {
+  async search(
+    auth: AuthContext,
+    input: { q: string; mode: SearchMode; filters: DocumentFilters; limit: number; minScore: number },
+  ): Promise<SearchAnswer> {
     const q = requireQuery(input.q);
-    const mode: Arm = input.mode === 'auto' ? ([...q].length < AUTO_SEMANTIC_MIN_CHARS ? 'text' : 'semantic') : input.mode;
+    const mode: Arm =
+      input.mode === 'auto' ? ([...q].length < AUTO_SEMANTIC_MIN_CHARS ? 'text' : 'semantic') : input.mode;
     if (mode === 'text') {
       const hits = await this.textArm(auth, parseQuery(q), input.filters, input.limit);
       const results = await this.present(auth, q, input.filters, candidates(hits), input.minScore, input.limit);
@@ -124,7 +127,14 @@ export class SearchService {
   /** `POST /search/hybrid`: both arms, `semantic_weight * semantic + text_weight * text` over their union. */
   async hybrid(
     auth: AuthContext,
-    input: { query: string; semanticWeight: number; textWeight: number; limit: number; filters: DocumentFilters; minScore: number },
+    input: {
+      query: string;
+      semanticWeight: number;
+      textWeight: number;
+      limit: number;
+      filters: DocumentFilters;
+      minScore: number;
+    },
   ): Promise<SearchAnswer> {
     const q = requireQuery(input.query);
     return this.charged(auth, 'hybrid_search', async () => {
@@ -145,15 +155,23 @@ export class SearchService {
   ): Promise<SearchHit[]> {
     const depth = Math.max(CANDIDATE_DEPTH, input.limit * 2);
     const clauses = parseQuery(q);
-    const [text, semantic] = await Promise.all([this.textArm(auth, clauses, input.filters, depth, 'any'), this.semanticRanking(auth, q, input.filters, depth)]);
+    const [text, semantic] = await Promise.all([
+      this.textArm(auth, clauses, input.filters, depth, 'any'),
+      this.semanticRanking(auth, q, input.filters, depth),
+    ]);
     const semanticById = new Map(semantic.map((s) => [s.id, s]));
     const semanticFound = new Set(semanticById.keys());
     const union = new Set([...text.keys(), ...semanticById.keys()]);
     const missingText = [...union].filter((id) => !text.has(id));
     const textScores = new Map(text);
-    if (missingText.length > 0) for (const [id, hit] of await this.textArm(auth, clauses, input.filters, missingText.length, 'any', missingText)) textScores.set(id, hit);
+    if (missingText.length > 0)
+      for (const [id, hit] of await this.textArm(auth, clauses, input.filters, missingText.length, 'any', missingText))
+        textScores.set(id, hit);
     const missingSemantic = [...union].filter((id) => !semanticById.has(id));
-    const extra = missingSemantic.length > 0 ? await this.semanticRanking(auth, q, input.filters, missingSemantic.length, missingSemantic) : [];
+    const extra =
+      missingSemantic.length > 0
+        ? await this.semanticRanking(auth, q, input.filters, missingSemantic.length, missingSemantic)
+        : [];
     for (const s of extra) semanticById.set(s.id, s);
     const ranked = [...union].map((id) => {
       const t = textScores.get(id);
@@ -176,13 +194,22 @@ export class SearchService {
    * Keyword hits by document: exact terms only, over the tenant's own statistics. `all` (the
    * default) keeps the documents holding every clause, falling back to any clause when none does.
    */
-  async textArm(auth: AuthContext, clauses: Clause[], filters: DocumentFilters, limit: number, join: 'all' | 'any' = 'all', only?: string[]): Promise<Map<string, ArmHit>> {
+  async textArm(
+    auth: AuthContext,
+    clauses: Clause[],
+    filters: DocumentFilters,
+    limit: number,
+    join: 'all' | 'any' = 'all',
+    only?: string[],
+  ): Promise<Map<string, ArmHit>> {
     const out = new Map<string, ArmHit>();
     if (clauses.length === 0) return out;
-    if (clauses.every((c) => c.kind === 'word' && STOP_WORDS.has(c.text))) return this.#stopWordArm(auth, clauses, filters, limit, only);
+    if (clauses.every((c) => c.kind === 'word' && STOP_WORDS.has(c.text)))
+      return this.#stopWordArm(auth, clauses, filters, limit, only);
     const index = await this.lexicalIndex(auth);
     let hits = await this.#scoreLexical(auth, index, clauses, filters, { limit, join, soft: false, only });
-    if (hits.length === 0 && join === 'all' && clauses.length > 1) hits = await this.#scoreLexical(auth, index, clauses, filters, { limit, join: 'any', soft: false, only });
+    if (hits.length === 0 && join === 'all' && clauses.length > 1)
+      hits = await this.#scoreLexical(auth, index, clauses, filters, { limit, join: 'any', soft: false, only });
     for (const h of hits) out.set(index.documentOf(h.slot)!, { score: h.score, exact: true });
     return out;
   }
@@ -211,11 +238,22 @@ export class SearchService {
     const lexical = new Map<string, LexicalHit>();
     if (clauses.length > 0) {
       const index = await this.lexicalIndex(auth);
-      for (const h of await this.#scoreLexical(auth, index, clauses, filters, { limit: depth, join: 'any', soft: true, only })) lexical.set(index.documentOf(h.slot)!, h);
+      for (const h of await this.#scoreLexical(auth, index, clauses, filters, {
+        limit: depth,
+        join: 'any',
+        soft: true,
+        only,
+      }))
+        lexical.set(index.documentOf(h.slot)!, h);
       const nearest = scan ? await scan.result : new Map<string, ArmHit>();
       const missing = [...nearest.keys()].filter((id) => !lexical.has(id));
       if (missing.length > 0) {
-        for (const h of await this.#scoreLexical(auth, index, clauses, filters, { limit: missing.length, join: 'any', soft: true, only: missing })) {
+        for (const h of await this.#scoreLexical(auth, index, clauses, filters, {
+          limit: missing.length,
+          join: 'any',
+          soft: true,
+          only: missing,
+        })) {
           lexical.set(index.documentOf(h.slot)!, h);
         }
       }
@@ -254,7 +292,12 @@ export class SearchService {
       const exact = (lex?.exactConcepts ?? 0) > 0;
       if (!only && !exact && score < tuning.semanticFloor) continue;
       if (score <= 0) continue;
-      out.push({ id, score, ...(cos?.chunkIndex !== undefined ? { chunkIndex: cos.chunkIndex } : {}), textFound: exact });
+      out.push({
+        id,
+        score,
+        ...(cos?.chunkIndex !== undefined ? { chunkIndex: cos.chunkIndex } : {}),
+        textFound: exact,
+      });
     }
     return out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   }
@@ -277,21 +320,46 @@ export class SearchService {
     const mask = everything ? null : index.mask(await documents.ids(database.db, auth, filters));
     const phrases = new Map<number, Uint8Array>();
     for (const [position, clause] of clauses.entries()) {
-      if (clause.kind === 'phrase') phrases.set(position, index.mask(await keyword.matching(database.db, auth.tenant.id, clause)));
+      if (clause.kind === 'phrase')
+        phrases.set(position, index.mask(await keyword.matching(database.db, auth.tenant.id, clause)));
     }
     const vectors = options.soft ? this.deps.wordVectors() : null;
-    const soft: SoftMatching | null = vectors ? { vectors, threshold: tuning.softThreshold, power: tuning.softPower, neighbours: tuning.softNeighbours } : null;
-    const only = options.only ? new Set(options.only.map((id) => index.slotOf(id)).filter((s): s is number => s !== undefined)) : null;
+    const soft: SoftMatching | null = vectors
+      ? { vectors, threshold: tuning.softThreshold, power: tuning.softPower, neighbours: tuning.softNeighbours }
+      : null;
+    const only = options.only
+      ? new Set(options.only.map((id) => index.slotOf(id)).filter((s): s is number => s !== undefined))
+      : null;
     if (only && only.size === 0) return [];
     const coordination = options.soft ? tuning.softCoordination : true;
-    return index.score(conceptsOf(index, clauses, soft, phrases), { k1: tuning.k1, b: tuning.b, mask, join: options.join, limit: options.limit, only, coordination });
+    return index.score(conceptsOf(index, clauses, soft, phrases), {
+      k1: tuning.k1,
+      b: tuning.b,
+      mask,
+      join: options.join,
+      limit: options.limit,
+      only,
+      coordination,
+    });
   }
 
   // A query of stop words only: the database's full-text index has them (the in-memory index leaves them out).
-  async #stopWordArm(auth: AuthContext, clauses: Clause[], filters: DocumentFilters, limit: number, only?: string[]): Promise<Map<string, ArmHit>> {
+  async #stopWordArm(
+    auth: AuthContext,
+    clauses: Clause[],
+    filters: DocumentFilters,
+    limit: number,
+    only?: string[],
+  ): Promise<Map<string, ArmHit>> {
     const { keyword, database, documents } = this.deps;
     const out = new Map<string, ArmHit>();
-    const base = { tenantId: auth.tenant.id, clauses, document: documents.matching(auth, filters), limit, ...(only ? { onlyDocumentIds: only } : {}) };
+    const base = {
+      tenantId: auth.tenant.id,
+      clauses,
+      document: documents.matching(auth, filters),
+      limit,
+      ...(only ? { onlyDocumentIds: only } : {}),
+    };
     let hits = await keyword.search(database.db, { ...base, join: 'all' });
     if (hits.length === 0 && clauses.length > 1) hits = await keyword.search(database.db, { ...base, join: 'any' });
     for (const h of hits) out.set(h.documentId, { score: keywordScore(h.rank, keyword.half), exact: true });
@@ -299,7 +367,13 @@ export class SearchService {
   }
 
   /** The documents whose passages are nearest a vector, within what the caller may see. */
-  async nearest(auth: AuthContext, vector: Float32Array, filters: DocumentFilters, limit: number, exclude?: Set<string>): Promise<Map<string, ArmHit>> {
+  async nearest(
+    auth: AuthContext,
+    vector: Float32Array,
+    filters: DocumentFilters,
+    limit: number,
+    exclude?: Set<string>,
+  ): Promise<Map<string, ArmHit>> {
     return (await this.startNearest(auth, vector, filters, limit, exclude)).result;
   }
 
@@ -335,7 +409,8 @@ export class SearchService {
   async vectorSet(auth: AuthContext): Promise<VectorSet> {
     const { database, cache, ai, passages } = this.deps;
     const model = `${ai.embeddingModel}:${ai.embeddingDimensions}`;
-    if (this.#vectorSource?.key !== `vectors:${model}`) this.#vectorSource = vectorSource(passages, model, ai.embeddingDimensions, cache.budgetBytes);
+    if (this.#vectorSource?.key !== `vectors:${model}`)
+      this.#vectorSource = vectorSource(passages, model, ai.embeddingDimensions, cache.budgetBytes);
     return cache.get(database.db, auth.tenant.id, this.#vectorSource);
   }
 
@@ -364,7 +439,14 @@ export class SearchService {
     auth: AuthContext,
     q: string,
     filters: DocumentFilters,
-    ranked: { id: string; score: number; chunkIndex?: number | undefined; textFound: boolean; matched?: Arm[]; similarTo?: string }[],
+    ranked: {
+      id: string;
+      score: number;
+      chunkIndex?: number | undefined;
+      textFound: boolean;
+      matched?: Arm[];
+      similarTo?: string;
+    }[],
     minScore: number,
     limit: number,
   ): Promise<SearchHit[]> {
@@ -375,22 +457,38 @@ export class SearchService {
       .slice(0, limit);
     if (top.length === 0) return [];
     const tenantId = auth.tenant.id;
-    const rows = await documents.summaries(database.db, auth, top.map((r) => r.id), filters);
+    const rows = await documents.summaries(
+      database.db,
+      auth,
+      top.map((r) => r.id),
+      filters,
+    );
     const clauses = parseQuery(q);
     const textIds = top.filter((r) => r.textFound).map((r) => r.id);
     const snippets = new Map(await keyword.highlights(database.db, tenantId, clauses, 'all', textIds));
     const missing = textIds.filter((id) => !snippets.has(id));
-    if (missing.length > 0) for (const [id, s] of await keyword.highlights(database.db, tenantId, clauses, 'any', missing)) snippets.set(id, s);
-    const wanted = top.filter((r) => !snippets.has(r.id) && r.chunkIndex !== undefined).map((r) => ({ documentId: r.id, chunkIndex: r.chunkIndex! }));
+    if (missing.length > 0)
+      for (const [id, s] of await keyword.highlights(database.db, tenantId, clauses, 'any', missing))
+        snippets.set(id, s);
+    const wanted = top
+      .filter((r) => !snippets.has(r.id) && r.chunkIndex !== undefined)
+      .map((r) => ({ documentId: r.id, chunkIndex: r.chunkIndex! }));
     const texts = new Map<string, string>();
-    for (const p of await passages.texts(database.db, tenantId, wanted)) texts.set(`${p.documentId}:${p.chunkIndex}`, p.text);
+    for (const p of await passages.texts(database.db, tenantId, wanted))
+      texts.set(`${p.documentId}:${p.chunkIndex}`, p.text);
     const out: SearchHit[] = [];
     for (const r of top) {
       const document = rows.get(r.id);
       if (!document) continue;
       const passage = r.chunkIndex !== undefined ? texts.get(`${r.id}:${r.chunkIndex}`) : undefined;
       const highlight = snippets.get(r.id) ?? (passage !== undefined ? highlightPassage(passage, q) : '');
-      out.push({ document, score: r.score, highlight, ...(r.matched ? { matched: r.matched } : {}), ...(r.similarTo ? { similarTo: r.similarTo } : {}) });
+      out.push({
+        document,
+        score: r.score,
+        highlight,
+        ...(r.matched ? { matched: r.matched } : {}),
+        ...(r.similarTo ? { similarTo: r.similarTo } : {}),
+      });
     }
     return out;
   }

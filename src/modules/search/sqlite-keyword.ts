@@ -66,11 +66,19 @@ export class SqliteKeywordEngine implements KeywordEngine {
   async matching(db: Executor, tenantId: string, clause: Clause): Promise<string[]> {
     const rows = await sql<{ document_id: string }>`
       select s.document_id as document_id from search_text cross join search_documents s
-      where search_text match ${toFts5([clause])} and s.id = search_text.rowid and s.tenant_id = ${tenantId}`.execute(db);
+      where search_text match ${toFts5([clause])} and s.id = search_text.rowid and s.tenant_id = ${tenantId}`.execute(
+      db,
+    );
     return rows.rows.map((r) => r.document_id);
   }
 
-  async highlights(db: Executor, tenantId: string, clauses: Clause[], join: 'all' | 'any', documentIds: string[]): Promise<Map<string, string>> {
+  async highlights(
+    db: Executor,
+    tenantId: string,
+    clauses: Clause[],
+    join: 'all' | 'any',
+    documentIds: string[],
+  ): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     if (clauses.length === 0 || documentIds.length === 0) return out;
     const rows = await sql<{ document_id: string; snippet: string | null }>`

@@ -64,7 +64,10 @@ export class TenantCache {
   readonly #overBudget = new Map<string, { error: OverBudgetError; at: number }>();
   readonly #onOverBudget: (error: OverBudgetError) => void;
 
-  constructor(repository: SearchRepository, options: { budgetBytes?: number; onOverBudget?: (error: OverBudgetError) => void } = {}) {
+  constructor(
+    repository: SearchRepository,
+    options: { budgetBytes?: number; onOverBudget?: (error: OverBudgetError) => void } = {},
+  ) {
     this.#repository = repository;
     this.#budget = options.budgetBytes ?? DEFAULT_BUDGET_BYTES;
     this.#onOverBudget = options.onOverBudget ?? (() => {});
@@ -128,7 +131,13 @@ export class TenantCache {
     this.#overBudget.clear();
   }
 
-  async #refresh<T extends TenantIndex>(db: Executor, tenantId: string, source: TenantSource<T>, entry: Entry, version: number): Promise<T> {
+  async #refresh<T extends TenantIndex>(
+    db: Executor,
+    tenantId: string,
+    source: TenantSource<T>,
+    entry: Entry,
+    version: number,
+  ): Promise<T> {
     // A version that went backwards (the state row was recreated) cannot be followed: reload everything.
     let index = entry.index && entry.index.version <= version ? (entry.index as T) : null;
     if (!index && source.restore) {
@@ -137,7 +146,9 @@ export class TenantCache {
       if (restored && restored.version <= version) index = restored;
     }
     // The version is read before the rows: a change committed meanwhile is applied now and again next time (idempotent).
-    const changed = index ? await this.#repository.changedSince(db, tenantId, index.version) : await source.all(db, tenantId);
+    const changed = index
+      ? await this.#repository.changedSince(db, tenantId, index.version)
+      : await source.all(db, tenantId);
     if (!index) index = source.create();
     await source.apply(db, tenantId, index, changed);
     index.version = Math.max(index.version, version);
@@ -150,7 +161,9 @@ export class TenantCache {
     let total = 0;
     for (const e of this.#entries.values()) total += e.index?.bytes ?? 0;
     if (total <= this.#budget) return;
-    const byAge = [...this.#entries.entries()].filter(([k, e]) => k !== keep && e.index && !e.refreshing).sort((a, b) => a[1].usedAt - b[1].usedAt);
+    const byAge = [...this.#entries.entries()]
+      .filter(([k, e]) => k !== keep && e.index && !e.refreshing)
+      .sort((a, b) => a[1].usedAt - b[1].usedAt);
     for (const [k, e] of byAge) {
       if (total <= this.#budget) break;
       total -= e.index!.bytes;

@@ -12,7 +12,12 @@ const VECTOR_LOAD_BATCH = 2_000;
  * The tenant's passage vectors of one embedding model (`<model>:<dimensions>`), read in batches;
  * a set growing past `budgetBytes` stops the load (OverBudgetError) instead of taking the process's memory.
  */
-export function vectorSource(passages: PassageStore, model: string, dims: number, budgetBytes: number): TenantSource<VectorSet> {
+export function vectorSource(
+  passages: PassageStore,
+  model: string,
+  dims: number,
+  budgetBytes: number,
+): TenantSource<VectorSet> {
   return {
     key: `vectors:${model}`,
     create: () => new VectorSet(dims),
@@ -48,7 +53,11 @@ export interface SnapshotPolicy {
   onError(error: unknown): void;
 }
 
-export const DEFAULT_SNAPSHOT_POLICY: Omit<SnapshotPolicy, 'onError'> = { minDocuments: 1000, changedShare: 0.1, delayMs: 500 };
+export const DEFAULT_SNAPSHOT_POLICY: Omit<SnapshotPolicy, 'onError'> = {
+  minDocuments: 1000,
+  changedShare: 0.1,
+  delayMs: 500,
+};
 
 /** Per index: documents re-read since the last snapshot, and whether one is being written. */
 const unsaved = new WeakMap<LexicalIndex, { documents: number; saving: boolean }>();
@@ -58,7 +67,11 @@ const unsaved = new WeakMap<LexicalIndex, { documents: number; saving: boolean }
  * (`search_snapshots`) and the documents changed since: a cold load copies arrays instead of
  * tokenising every text (docs/search.md, "Cold start").
  */
-export function lexicalSource(repository: SearchRepository, documents: Pick<DocumentQueries, 'contentOf'>, policy: SnapshotPolicy): TenantSource<LexicalIndex> {
+export function lexicalSource(
+  repository: SearchRepository,
+  documents: Pick<DocumentQueries, 'contentOf'>,
+  policy: SnapshotPolicy,
+): TenantSource<LexicalIndex> {
   const kind = `lexical:${SNAPSHOT_FORMAT}`;
   return {
     key: 'lexical',
@@ -74,7 +87,12 @@ export function lexicalSource(repository: SearchRepository, documents: Pick<Docu
       const state = unsaved.get(index) ?? { documents: index.documents, saving: false };
       if (!unsaved.has(index)) unsaved.set(index, state);
       else state.documents += applied;
-      if (state.saving || index.documents < policy.minDocuments || state.documents < Math.max(1, policy.changedShare * index.documents)) return;
+      if (
+        state.saving ||
+        index.documents < policy.minDocuments ||
+        state.documents < Math.max(1, policy.changedShare * index.documents)
+      )
+        return;
       // After the search that loaded it has answered. The version is read with the bytes (one
       // synchronous step); a refresh running meanwhile may have put some newer documents already,
       // which a load applies again (idempotent).

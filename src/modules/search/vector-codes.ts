@@ -102,7 +102,14 @@ export function codeArrays(view: CodeView): CodeArrays {
  * Copies the codes and bounds of `count` rows between code memories of the same dimensions: whole
  * blocks when the rows stay in place from a block's start (a growing set), else row by row.
  */
-export function copyRows(from: CodeArrays, to: CodeArrays, layout: CodeLayout, fromRow: number, toRow: number, count: number): void {
+export function copyRows(
+  from: CodeArrays,
+  to: CodeArrays,
+  layout: CodeLayout,
+  fromRow: number,
+  toRow: number,
+  count: number,
+): void {
   to.quant.set(from.quant.subarray(fromRow * QUANT_FLOATS, (fromRow + count) * QUANT_FLOATS), toRow * QUANT_FLOATS);
   for (let i = 0; i < 3; i++) to.header[i] = Math.max(to.header[i]!, from.header[i]!);
   if (fromRow === toRow && fromRow % BLOCK_ROWS === 0) {
@@ -120,7 +127,13 @@ export function copyRows(from: CodeArrays, to: CodeArrays, layout: CodeLayout, f
 }
 
 /** Writes the codes and bounds of the `dims` floats of `source` from `from` as row `row`. */
-export function quantizeRow(arrays: CodeArrays, layout: CodeLayout, row: number, source: Float32Array, from: number): void {
+export function quantizeRow(
+  arrays: CodeArrays,
+  layout: CodeLayout,
+  row: number,
+  source: Float32Array,
+  from: number,
+): void {
   const { dims } = layout;
   const { codes, quant, header } = arrays;
   // Dimension i of the row: block, then its pair's column, then the row's two bytes in it.
@@ -188,7 +201,9 @@ export function quantizeQuery(view: CodeView, slot: number, query: Float32Array)
     norm1 += Math.abs(x);
   }
   const scale = max / limit;
-  const codes = Array.from({ length: layout.pairs * 2 }, (_, i) => (i >= dims || scale === 0 ? 0 : Math.round(query[i]! / scale)));
+  const codes = Array.from({ length: layout.pairs * 2 }, (_, i) =>
+    i >= dims || scale === 0 ? 0 : Math.round(query[i]! / scale),
+  );
   let residual = 0;
   for (let i = 0; i < dims; i++) {
     const d = query[i]! - scale * codes[i]!;
@@ -204,7 +219,14 @@ export function quantizeQuery(view: CodeView, slot: number, query: Float32Array)
     entries[count * 2 + 1] = (c0 & 0xffff) | (c1 << 16);
     count++;
   }
-  return { pairs: offset, count, scale, norm2: up(Math.sqrt(norm2)), norm1: up(norm1), residual: up(Math.sqrt(residual)) };
+  return {
+    pairs: offset,
+    count,
+    scale,
+    norm2: up(Math.sqrt(norm2)),
+    norm1: up(norm1),
+    residual: up(Math.sqrt(residual)),
+  };
 }
 
 /** The slot's output area: the kernel's int32 dot products of one block. */

@@ -43,7 +43,18 @@ export class ScanPool {
   async scan(target: ScanTarget, query: Float32Array, mask: Uint8Array | null, k: number): Promise<ScanResult> {
     if (this.#size === 0 || target.rows * target.dims < INLINE_WORK) {
       const { codes, dims, rows } = target;
-      return scanTopK({ matrix: new Float32Array(target.matrix), rowDoc: new Int32Array(target.rowDoc), dims, start: 0, end: rows, query, mask, k, codes, slot: 0 });
+      return scanTopK({
+        matrix: new Float32Array(target.matrix),
+        rowDoc: new Int32Array(target.rowDoc),
+        dims,
+        start: 0,
+        end: rows,
+        query,
+        mask,
+        k,
+        codes,
+        slot: 0,
+      });
     }
     const workers = this.#ensureWorkers();
     const per = Math.ceil(target.rows / workers.length);
@@ -52,7 +63,18 @@ export class ScanPool {
         const start = i * per;
         const end = Math.min(target.rows, start + per);
         const slot = this.#slots.get(worker)!;
-        return this.#call(worker, { matrix: target.matrix, rowDoc: target.rowDoc, dims: target.dims, start, end, query, mask, k, codes: target.codes, slot });
+        return this.#call(worker, {
+          matrix: target.matrix,
+          rowDoc: target.rowDoc,
+          dims: target.dims,
+          start,
+          end,
+          query,
+          mask,
+          k,
+          codes: target.codes,
+          slot,
+        });
       }),
     );
     return mergeResults(parts, k);

@@ -165,8 +165,14 @@ class TopK {
   }
   /** The entries, best first. */
   sorted(): ScanResult {
-    const order = Array.from({ length: this.size }, (_, i) => i).sort((a, b) => this.score[b]! - this.score[a]! || this.doc[a]! - this.doc[b]!);
-    return { docs: order.map((i) => this.doc[i]!), rows: order.map((i) => this.row[i]!), scores: order.map((i) => this.score[i]!) };
+    const order = Array.from({ length: this.size }, (_, i) => i).sort(
+      (a, b) => this.score[b]! - this.score[a]! || this.doc[a]! - this.doc[b]!,
+    );
+    return {
+      docs: order.map((i) => this.doc[i]!),
+      rows: order.map((i) => this.row[i]!),
+      scores: order.map((i) => this.score[i]!),
+    };
   }
 }
 
@@ -230,7 +236,8 @@ function candidates(r: ScanRequest, pass: FirstPass): number[] {
 
 function prune(found: number[], threshold: number): number[] {
   const kept: number[] = [];
-  for (let i = 0; i < found.length; i += 4) if (found[i + 3]! >= threshold) kept.push(found[i]!, found[i + 1]!, found[i + 2]!, found[i + 3]!);
+  for (let i = 0; i < found.length; i += 4)
+    if (found[i + 3]! >= threshold) kept.push(found[i]!, found[i + 1]!, found[i + 2]!, found[i + 3]!);
   return kept;
 }
 

@@ -1,6 +1,14 @@
 import type { PassageVector } from '../processing/index.ts';
 import { kernelModule } from './int8-dot-kernel.ts';
-import { type CodeArrays, type CodeView, codeArrays, codeLayout, codeMemory, copyRows, quantizeRow } from './vector-codes.ts';
+import {
+  type CodeArrays,
+  type CodeView,
+  codeArrays,
+  codeLayout,
+  codeMemory,
+  copyRows,
+  quantizeRow,
+} from './vector-codes.ts';
 import type { ScanTarget } from './vector-scan-pool.ts';
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -82,7 +90,14 @@ export class VectorSet {
       else this.#setSwapped(v.bytes, this.#rows);
       rowDoc[this.#rows] = slot;
       this.#rowChunk[this.#rows] = v.chunkIndex;
-      if (this.#codes) quantizeRow(this.#codeArrays!, this.#codes.layout, this.#rows, new Float32Array(this.#matrix), this.#rows * this.dims);
+      if (this.#codes)
+        quantizeRow(
+          this.#codeArrays!,
+          this.#codes.layout,
+          this.#rows,
+          new Float32Array(this.#matrix),
+          this.#rows * this.dims,
+        );
       this.#rows++;
     }
     this.#slotOf.set(documentId, { slot, start, count: usable.length });

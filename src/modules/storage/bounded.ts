@@ -2,7 +2,12 @@
  * Runs `work` over `items` with at most `limit` at a time, in order of start; stops taking new
  * items once `stop()` answers true (checked before each item).
  */
-export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>, stop: () => boolean | Promise<boolean> = () => false): Promise<void> {
+export async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+  stop: () => boolean | Promise<boolean> = () => false,
+): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < items.length && !(await stop())) await work(items[next++]!);

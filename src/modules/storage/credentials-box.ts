@@ -39,7 +39,8 @@ export class CredentialsBox {
 
   #box(id: string): SecretBox {
     const box = this.#boxes.get(id);
-    if (!box) throw new Error(`storage credentials sealed with key "${id}", which is not configured (STORAGE_ENCRYPTION_KEYS)`);
+    if (!box)
+      throw new Error(`storage credentials sealed with key "${id}", which is not configured (STORAGE_ENCRYPTION_KEYS)`);
     return box;
   }
 }

@@ -40,7 +40,11 @@ export function toCustomerTarget(row: Selectable<StorageCustomerTargetsTable>): 
 
 export class CustomerTargetsRepository {
   async find(db: Executor, tenantId: string): Promise<CustomerTarget | null> {
-    const row = await db.selectFrom('storage_customer_targets').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
+    const row = await db
+      .selectFrom('storage_customer_targets')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
     return row ? toCustomerTarget(row) : null;
   }
 

@@ -26,18 +26,35 @@ const MAX_ERROR_LENGTH = 500;
  * migration's counters, so a crash before the commit only means the file is checked again (the
  * re-run finds the verified copy already there) and never counts twice.
  */
-export async function copyFileStep(deps: StorageDeps, m: StorageMigration, f: MigrationFile, route: CopyRoute): Promise<void> {
+export async function copyFileStep(
+  deps: StorageDeps,
+  m: StorageMigration,
+  f: MigrationFile,
+  route: CopyRoute,
+): Promise<void> {
   try {
     await copyDocument(route, f);
   } catch (error) {
-    if (error instanceof BlobNotFoundError && !(await deps.documents.exists(deps.database.db, f.tenantId, f.documentId))) return settleSkipped(deps, m, f);
+    if (
+      error instanceof BlobNotFoundError &&
+      !(await deps.documents.exists(deps.database.db, f.tenantId, f.documentId))
+    )
+      return settleSkipped(deps, m, f);
     return attemptFailed(deps, m, f, error);
   }
   const now = deps.clock.now();
   const settled = await deps.database.db.transaction().execute(async (trx) => {
     // Deleted while being copied: the delete may have missed the copy that was still arriving.
     if (!(await deps.documents.exists(trx, f.tenantId, f.documentId))) return 'deleted';
-    if (!(await deps.files.settle(trx, f, { status: 'copied', attempts: f.attempts + 1, error: null, lastAttemptAt: now }))) return 'settled';
+    if (
+      !(await deps.files.settle(trx, f, {
+        status: 'copied',
+        attempts: f.attempts + 1,
+        error: null,
+        lastAttemptAt: now,
+      }))
+    )
+      return 'settled';
     await deps.migrations.addProgress(trx, m.id, { migratedFiles: 1, migratedBytes: f.size }, now);
     await deps.migrations.update(trx, m.id, { currentFile: f.storageKey }, now);
     await deps.documents.setProvider(trx, m.tenantId, m.targetProvider, [f.documentId]);
@@ -59,7 +76,8 @@ async function copyDocument(route: CopyRoute, f: MigrationFile): Promise<void> {
       await copyVerified(route.sources, route.target, f.storageKey, expected, (work) => route.uploads.run(work));
     } catch (error) {
       // Uploaded during the copy (it joined the inventory at cutover): only the target has it.
-      if (!(error instanceof BlobNotFoundError && (await holdsExactly(route.target, f.storageKey, expected)))) throw error;
+      if (!(error instanceof BlobNotFoundError && (await holdsExactly(route.target, f.storageKey, expected))))
+        throw error;
     }
   }
   if (f.thumbnailKey) await copyThumbnail(route, f.thumbnailKey);
@@ -92,7 +110,10 @@ async function attemptFailed(deps: StorageDeps, m: StorageMigration, f: Migratio
   const attempts = f.attempts + 1;
   const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
   const delay = deps.config.retryDelaysMs[attempts - 1];
-  deps.logger.warn({ migrationId: m.id, documentId: f.documentId, attempts, err: message }, 'storage migration: file copy failed');
+  deps.logger.warn(
+    { migrationId: m.id, documentId: f.documentId, attempts, err: message },
+    'storage migration: file copy failed',
+  );
   await deps.database.db.transaction().execute(async (trx) => {
     const base = { attempts, error: message, lastAttemptAt: now };
     if (delay !== undefined) {

@@ -16,13 +16,18 @@ const CHECK_PAGE = 500;
  * phase, or a straggler that raced the switch) joins the inventory to be verified by the copy
  * phase. Anything missing sends the run back to copy; otherwise it completes.
  */
-export async function cutOverAndCheck(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: StorageMigration): Promise<void> {
+export async function cutOverAndCheck(
+  deps: StorageDeps,
+  job: RunningJob<MigrationJobPayload>,
+  m: StorageMigration,
+): Promise<void> {
   const source = m.sourceProvider;
   const target = m.targetProvider;
   const now = deps.clock.now();
   await deps.database.db.transaction().execute(async (trx) => {
     const placement = (await deps.tenantStorage.find(trx, m.tenantId)) ?? SHARED_ONLY;
-    if (placement.current !== target) await deps.tenantStorage.save(trx, m.tenantId, cutOver(placement, source, target), now);
+    if (placement.current !== target)
+      await deps.tenantStorage.save(trx, m.tenantId, cutOver(placement, source, target), now);
   });
   const missing = await missingInTarget(deps, m);
   const added = await deps.database.db.transaction().execute(async (trx) => {
@@ -35,7 +40,13 @@ export async function cutOverAndCheck(deps: StorageDeps, job: RunningJob<Migrati
     next: 'now',
     work: async (trx) => {
       const totals = await deps.files.inventoryTotals(trx, m.tenantId, m.id);
-      await deps.migrations.transition(trx, m.id, ['in_progress'], { phase, totalFiles: totals.files, totalBytes: totals.bytes }, deps.clock.now());
+      await deps.migrations.transition(
+        trx,
+        m.id,
+        ['in_progress'],
+        { phase, totalFiles: totals.files, totalBytes: totals.bytes },
+        deps.clock.now(),
+      );
     },
   });
 }
@@ -59,7 +70,11 @@ async function missingInTarget(deps: StorageDeps, m: StorageMigration): Promise<
 async function requeue(deps: StorageDeps, trx: Executor, m: StorageMigration, files: MigrationFile[]): Promise<void> {
   const now = deps.clock.now();
   for (const f of files) {
-    await deps.files.update(trx, f, { status: 'pending', nextAttemptAt: now, error: 'missing in the target at cutover' });
+    await deps.files.update(trx, f, {
+      status: 'pending',
+      nextAttemptAt: now,
+      error: 'missing in the target at cutover',
+    });
     await deps.migrations.addProgress(trx, m.id, { migratedFiles: -1, migratedBytes: -f.size }, now);
   }
 }
@@ -68,24 +83,68 @@ async function requeue(deps: StorageDeps, trx: Executor, m: StorageMigration, fi
  * Completion: the outcome, the retention deadline of the source copies (and its purge job), an
  * audit record and an e-mail to the initiating administrator, in one transaction.
  */
-export async function completeMigration(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: StorageMigration): Promise<void> {
+export async function completeMigration(
+  deps: StorageDeps,
+  job: RunningJob<MigrationJobPayload>,
+  m: StorageMigration,
+): Promise<void> {
   const now = deps.clock.now();
   await finish(deps, job, {
     work: async (trx) => {
       const failed = await deps.files.countFailed(trx, m.tenantId, m.id);
       const status = failed > 0 ? 'completed_with_errors' : 'completed';
       const purgeAt = now + deps.config.retentionMs;
-      const changes: StorageMigrationChanges = { status, phase: 'done', completedAt: now, purgeAt, purgedAt: null, currentFile: null, failedFiles: failed };
+      const changes: StorageMigrationChanges = {
+        status,
+        phase: 'done',
+        completedAt: now,
+        purgeAt,
+        purgedAt: null,
+        currentFile: null,
+        failedFiles: failed,
+      };
       if (!(await deps.migrations.transition(trx, m.id, ['in_progress'], changes, now))) return;
       await deps.documents.setProvider(trx, m.tenantId, m.targetProvider, 'all');
       // Files whose copy failed are still only in the source.
-      if (failed > 0) await deps.documents.setProvider(trx, m.tenantId, m.sourceProvider, deps.files.failedDocumentIds(m.tenantId, m.id));
-      await deps.jobs.enqueue(trx, STORAGE_JOBS.purgeSource, { migrationId: m.id }, { tenantId: m.tenantId, runAt: purgeAt });
-      const detail = { source: m.sourceProvider, target: m.targetProvider, status, migrated_files: m.migratedFiles, failed_files: failed, migrated_bytes: m.migratedBytes };
-      await deps.migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: 'migration_completed', detail, at: now });
+      if (failed > 0)
+        await deps.documents.setProvider(
+          trx,
+          m.tenantId,
+          m.sourceProvider,
+          deps.files.failedDocumentIds(m.tenantId, m.id),
+        );
+      await deps.jobs.enqueue(
+        trx,
+        STORAGE_JOBS.purgeSource,
+        { migrationId: m.id },
+        { tenantId: m.tenantId, runAt: purgeAt },
+      );
+      const detail = {
+        source: m.sourceProvider,
+        target: m.targetProvider,
+        status,
+        migrated_files: m.migratedFiles,
+        failed_files: failed,
+        migrated_bytes: m.migratedBytes,
+      };
+      await deps.migrations.audit(trx, {
+        tenantId: m.tenantId,
+        migrationId: m.id,
+        action: 'migration_completed',
+        detail,
+        at: now,
+      });
       const to = m.initiatedByEmail ?? deps.config.notifyEmail;
       if (to) {
-        const data = { migrationId: m.id, source: m.sourceProvider, target: m.targetProvider, status, migratedFiles: m.migratedFiles, totalFiles: m.totalFiles, failedFiles: failed };
+        const data = {
+          migrationId: m.id,
+          source: m.sourceProvider,
+          target: m.targetProvider,
+          status,
+          migratedFiles: m.migratedFiles,
+          totalFiles: m.totalFiles,
+          failedFiles: failed,
+        };
         await deps.mail.enqueue(trx, { tenantId: m.tenantId, kind: 'storage_migration_completed', to, data, at: now });
       }
     },

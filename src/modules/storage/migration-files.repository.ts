@@ -68,10 +68,17 @@ export type MigrationFileChanges = Partial<Omit<MigrationFile, 'migrationId' | '
 /** The inventory of one migration: a row per document, with its copy state and retries. */
 export class MigrationFilesRepository {
   /** Files and bytes of a migration's inventory (the record's totals). */
-  async inventoryTotals(db: Executor, tenantId: string, migrationId: string): Promise<{ files: number; bytes: number }> {
+  async inventoryTotals(
+    db: Executor,
+    tenantId: string,
+    migrationId: string,
+  ): Promise<{ files: number; bytes: number }> {
     const row = await db
       .selectFrom('storage_migration_files')
-      .select((eb) => [eb.fn.countAll<number>().as('files'), eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('files'),
+        eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes'),
+      ])
       .where('tenant_id', '=', tenantId)
       .where('migration_id', '=', migrationId)
       .executeTakeFirstOrThrow();
@@ -82,7 +89,18 @@ export class MigrationFilesRepository {
   async addMissing(db: Executor, tenantId: string, migrationId: string, now: number): Promise<number> {
     const result = await db
       .insertInto('storage_migration_files')
-      .columns(['migration_id', 'document_id', 'tenant_id', 'storage_key', 'thumbnail_key', 'size', 'sha256', 'status', 'attempts', 'next_attempt_at'])
+      .columns([
+        'migration_id',
+        'document_id',
+        'tenant_id',
+        'storage_key',
+        'thumbnail_key',
+        'size',
+        'sha256',
+        'status',
+        'attempts',
+        'next_attempt_at',
+      ])
       .expression((eb) =>
         eb
           .selectFrom(storedFiles(tenantId).as('d'))
@@ -105,7 +123,13 @@ export class MigrationFilesRepository {
   }
 
   /** The tenant's documents the inventory does not list (stored after it was taken), in id order. */
-  async outsideInventory(db: Executor, tenantId: string, migrationId: string, afterDocumentId: string, limit: number): Promise<UninventoriedDocument[]> {
+  async outsideInventory(
+    db: Executor,
+    tenantId: string,
+    migrationId: string,
+    afterDocumentId: string,
+    limit: number,
+  ): Promise<UninventoriedDocument[]> {
     const rows = await db
       .selectFrom(storedFiles(tenantId).as('d'))
       .select(['d.document_id', 'd.storage_key', 'd.thumbnail_key', 'd.sha256'])
@@ -114,7 +138,12 @@ export class MigrationFilesRepository {
       .orderBy('d.document_id')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ id: r.document_id, storageKey: r.storage_key, thumbnailKey: r.thumbnail_key, sha256: r.sha256 }));
+    return rows.map((r) => ({
+      id: r.document_id,
+      storageKey: r.storage_key,
+      thumbnailKey: r.thumbnail_key,
+      sha256: r.sha256,
+    }));
   }
 
   /** Pending files whose (re)try is due, oldest due first. */
@@ -146,7 +175,11 @@ export class MigrationFilesRepository {
   }
 
   /** Moves one file out of `pending`; false when it was not pending any more (a second runner). */
-  async settle(db: Executor, f: Pick<MigrationFile, 'migrationId' | 'documentId'>, changes: MigrationFileChanges): Promise<boolean> {
+  async settle(
+    db: Executor,
+    f: Pick<MigrationFile, 'migrationId' | 'documentId'>,
+    changes: MigrationFileChanges,
+  ): Promise<boolean> {
     const result = await db
       .updateTable('storage_migration_files')
       .set(columnsOf(COLUMNS, changes))
@@ -158,7 +191,11 @@ export class MigrationFilesRepository {
   }
 
   /** Changes one file whatever its state (a copy found missing at cutover goes back to `pending`). */
-  async update(db: Executor, f: Pick<MigrationFile, 'migrationId' | 'documentId'>, changes: MigrationFileChanges): Promise<void> {
+  async update(
+    db: Executor,
+    f: Pick<MigrationFile, 'migrationId' | 'documentId'>,
+    changes: MigrationFileChanges,
+  ): Promise<void> {
     await db
       .updateTable('storage_migration_files')
       .set(columnsOf(COLUMNS, changes))
@@ -213,7 +250,14 @@ export class MigrationFilesRepository {
   }
 
   /** Copied files after `afterDocumentId`, in document order (the source purge and the cutover check). */
-  async page(db: Executor, tenantId: string, migrationId: string, status: string, afterDocumentId: string, limit: number): Promise<MigrationFile[]> {
+  async page(
+    db: Executor,
+    tenantId: string,
+    migrationId: string,
+    status: string,
+    afterDocumentId: string,
+    limit: number,
+  ): Promise<MigrationFile[]> {
     const rows = await db
       .selectFrom('storage_migration_files')
       .selectAll()

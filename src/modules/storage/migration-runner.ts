@@ -35,7 +35,15 @@ export async function runMigrationStep(deps: StorageDeps, job: RunningJob<Migrat
   if (!m || !(RUNNING_STATES as readonly string[]).includes(m.status)) return finish(deps, job);
   const started = performance.now();
   await runPhase(deps, job, m);
-  deps.logger.debug({ migrationId: m.id, phase: m.phase, ms: Math.round(performance.now() - started), rssMiB: Math.round(process.memoryUsage().rss / 1048576) }, 'storage migration step');
+  deps.logger.debug(
+    {
+      migrationId: m.id,
+      phase: m.phase,
+      ms: Math.round(performance.now() - started),
+      rssMiB: Math.round(process.memoryUsage().rss / 1048576),
+    },
+    'storage migration step',
+  );
 }
 
 function runPhase(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: StorageMigration): Promise<void> {
@@ -54,7 +62,13 @@ async function prepare(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, 
   await finish(deps, job, {
     next: 'now',
     work: async (trx) => {
-      const moved = await deps.migrations.transition(trx, m.id, ['pending'], { status: 'in_progress', phase: 'copy', startedAt: now }, now);
+      const moved = await deps.migrations.transition(
+        trx,
+        m.id,
+        ['pending'],
+        { status: 'in_progress', phase: 'copy', startedAt: now },
+        now,
+      );
       if (!moved) throw new Error(`storage migration ${m.id} left pending while preparing`);
       const placement = (await deps.tenantStorage.find(trx, m.tenantId)) ?? SHARED_ONLY;
       // Files stored before the switch are in the source; the switch and the inventory commit together.
@@ -63,7 +77,13 @@ async function prepare(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, 
       await deps.files.addMissing(trx, m.tenantId, m.id, now);
       const totals = await deps.files.inventoryTotals(trx, m.tenantId, m.id);
       await deps.migrations.update(trx, m.id, { totalFiles: totals.files, totalBytes: totals.bytes }, now);
-      await deps.migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: 'migration_started', detail: { source: m.sourceProvider, target: m.targetProvider }, at: now });
+      await deps.migrations.audit(trx, {
+        tenantId: m.tenantId,
+        migrationId: m.id,
+        action: 'migration_started',
+        detail: { source: m.sourceProvider, target: m.targetProvider },
+        at: now,
+      });
     },
   }).catch(async (error: unknown) => {
     // Cancelled while preparing: nothing was switched; the job just ends.
@@ -80,7 +100,8 @@ async function targetProblem(deps: StorageDeps, m: StorageMigration): Promise<st
     await probeStore(target, m.tenantId);
     const free = await freeBytesOf(target);
     const needed = Math.ceil(m.totalBytes * CAPACITY_HEADROOM);
-    if (free !== null && free < needed) return `the target has ${free} bytes free; ${needed} are needed (the files plus 20% headroom)`;
+    if (free !== null && free < needed)
+      return `the target has ${free} bytes free; ${needed} are needed (the files plus 20% headroom)`;
     return null;
   } catch (error) {
     return `the target storage did not accept a probe object: ${error instanceof Error ? error.message : String(error)}`;
@@ -88,12 +109,32 @@ async function targetProblem(deps: StorageDeps, m: StorageMigration): Promise<st
 }
 
 /** A run that cannot go on: `failed`, and uploads stay where the tenant's files are. */
-async function failMigration(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, m: StorageMigration, reason: string): Promise<void> {
+async function failMigration(
+  deps: StorageDeps,
+  job: RunningJob<MigrationJobPayload>,
+  m: StorageMigration,
+  reason: string,
+): Promise<void> {
   const now = deps.clock.now();
   await finish(deps, job, {
     work: async (trx) => {
-      if (!(await deps.migrations.transition(trx, m.id, RUNNING_STATES, { status: 'failed', error: reason, completedAt: now }, now))) return;
-      await deps.migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: 'migration_failed', detail: { reason }, at: now });
+      if (
+        !(await deps.migrations.transition(
+          trx,
+          m.id,
+          RUNNING_STATES,
+          { status: 'failed', error: reason, completedAt: now },
+          now,
+        ))
+      )
+        return;
+      await deps.migrations.audit(trx, {
+        tenantId: m.tenantId,
+        migrationId: m.id,
+        action: 'migration_failed',
+        detail: { reason },
+        at: now,
+      });
     },
   });
 }
@@ -106,7 +147,11 @@ async function copyStep(deps: StorageDeps, job: RunningJob<MigrationJobPayload>,
     const nextAt = await deps.files.nextDueAt(db, m.tenantId, m.id);
     if (nextAt !== null) return finish(deps, job, { next: nextAt });
     const now = deps.clock.now();
-    return finish(deps, job, { next: 'now', work: (trx) => deps.migrations.transition(trx, m.id, ['in_progress'], { phase: 'cutover' }, now).then(() => undefined) });
+    return finish(deps, job, {
+      next: 'now',
+      work: (trx) =>
+        deps.migrations.transition(trx, m.id, ['in_progress'], { phase: 'cutover' }, now).then(() => undefined),
+    });
   }
   await deps.migrations.update(deps.database.db, m.id, { currentFile: due[0]!.storageKey }, deps.clock.now());
   const cancelled = await copyFiles(deps, m, due, await copyRoute(deps, m, job.attempt > 1), job.signal);
@@ -118,7 +163,9 @@ async function copyRoute(deps: StorageDeps, m: StorageMigration, rerun: boolean)
   const placement = (await deps.tenantStorage.find(deps.database.db, m.tenantId)) ?? SHARED_ONLY;
   const history = await deps.migrations.listForTenant(deps.database.db, m.tenantId);
   const mayHoldCopies = rerun || history.some((h) => h.id !== m.id && h.targetProvider === m.targetProvider);
-  const order = [m.sourceProvider, ...placement.read].filter((p, i, all) => p !== m.targetProvider && all.indexOf(p) === i);
+  const order = [m.sourceProvider, ...placement.read].filter(
+    (p, i, all) => p !== m.targetProvider && all.indexOf(p) === i,
+  );
   const storeOf = (p: ProviderName) => deps.stores.storeFor(m.tenantId, p, placement.customerVersion);
   return {
     sources: await Promise.all(order.map(storeOf)),
@@ -133,7 +180,13 @@ async function copyRoute(deps: StorageDeps, m: StorageMigration, rerun: boolean)
  * looking (at most every CANCEL_CHECK_MS, shared by the lanes) whether the migration was cancelled;
  * answers true when it was.
  */
-async function copyFiles(deps: StorageDeps, m: StorageMigration, files: MigrationFile[], route: CopyRoute, signal: AbortSignal): Promise<boolean> {
+async function copyFiles(
+  deps: StorageDeps,
+  m: StorageMigration,
+  files: MigrationFile[],
+  route: CopyRoute,
+  signal: AbortSignal,
+): Promise<boolean> {
   const deadline = deps.clock.now() + STEP_BUDGET_MS;
   let cancelled = false;
   let checkedAt = 0;

@@ -105,7 +105,10 @@ export interface ProgressDelta {
 
 export class MigrationsRepository {
   async insert(db: Executor, migration: StorageMigration): Promise<void> {
-    await db.insertInto('storage_migrations').values(columnsOf(COLUMNS, migration) as Insertable<StorageMigrationsTable>).execute();
+    await db
+      .insertInto('storage_migrations')
+      .values(columnsOf(COLUMNS, migration) as Insertable<StorageMigrationsTable>)
+      .execute();
   }
 
   async findById(db: Executor, id: string): Promise<StorageMigration | null> {
@@ -155,7 +158,13 @@ export class MigrationsRepository {
   }
 
   /** Moves the status only when it still is one of `from` (a cancel racing the run); true when it moved. */
-  async transition(db: Executor, id: string, from: readonly string[], changes: StorageMigrationChanges, now: number): Promise<boolean> {
+  async transition(
+    db: Executor,
+    id: string,
+    from: readonly string[],
+    changes: StorageMigrationChanges,
+    now: number,
+  ): Promise<boolean> {
     const result = await db
       .updateTable('storage_migrations')
       .set(columnsOf(COLUMNS, { ...changes, updatedAt: now }))
@@ -179,7 +188,16 @@ export class MigrationsRepository {
       .execute();
   }
 
-  async audit(db: Executor, entry: { tenantId: string; migrationId: string | null; action: string; detail: Record<string, unknown>; at: number }): Promise<void> {
+  async audit(
+    db: Executor,
+    entry: {
+      tenantId: string;
+      migrationId: string | null;
+      action: string;
+      detail: Record<string, unknown>;
+      at: number;
+    },
+  ): Promise<void> {
     await db
       .insertInto('storage_audit')
       .values({

@@ -25,17 +25,24 @@ export class MigrationsService {
   }
 
   /** Creates the `pending` record with its totals and enqueues the run. */
-  async start(tenantId: string, input: { targetProvider: ProviderName; initiatedByEmail: string | null }): Promise<StorageMigration> {
+  async start(
+    tenantId: string,
+    input: { targetProvider: ProviderName; initiatedByEmail: string | null },
+  ): Promise<StorageMigration> {
     const { database, clock, jobs, migrations, tenantStorage, storageUsage } = this.#deps;
     await this.#deps.storageConfig.assertTenant(tenantId);
     const db = database.db;
     const source = ((await tenantStorage.find(db, tenantId)) ?? SHARED_ONLY).current;
     const target = input.targetProvider;
     if (target === source) throw errors.conflict(`The tenant's files are already in ${source} storage`);
-    if (await migrations.running(db, tenantId)) throw errors.conflict('A storage migration of this tenant is already pending or in progress');
+    if (await migrations.running(db, tenantId))
+      throw errors.conflict('A storage migration of this tenant is already pending or in progress');
     if (!isSupportedPath(source, target)) {
       const allowed = supportedTargetsFrom(source);
-      throw errors.field('target_provider', `migrating from ${source} to ${target} is not supported; from ${source} the targets are: ${allowed.join(', ') || 'none'}`);
+      throw errors.field(
+        'target_provider',
+        `migrating from ${source} to ${target} is not supported; from ${source} the targets are: ${allowed.join(', ') || 'none'}`,
+      );
     }
     await this.assertTargetConfigured(tenantId, target);
     const now = clock.now();
@@ -69,10 +76,17 @@ export class MigrationsService {
       await db.transaction().execute(async (trx) => {
         await migrations.insert(trx, migration);
         await jobs.enqueue(trx, STORAGE_JOBS.migrate, { migrationId: migration.id }, { tenantId });
-        await migrations.audit(trx, { tenantId, migrationId: migration.id, action: 'migration_requested', detail: { source, target, initiated_by_email: migration.initiatedByEmail }, at: now });
+        await migrations.audit(trx, {
+          tenantId,
+          migrationId: migration.id,
+          action: 'migration_requested',
+          detail: { source, target, initiated_by_email: migration.initiatedByEmail },
+          at: now,
+        });
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw errors.conflict('A storage migration of this tenant is already pending or in progress');
+      if (isUniqueViolation(error))
+        throw errors.conflict('A storage migration of this tenant is already pending or in progress');
       throw error;
     }
     return migration;
@@ -102,19 +116,35 @@ export class MigrationsService {
     const m = await this.find(migrationId);
     const latest = await migrations.latestForTenant(database.db, m.tenantId);
     if (m.status !== 'completed_with_errors' || latest?.id !== m.id) {
-      throw errors.conflict(`Only the latest migration of a tenant, ended completed_with_errors, can be retried (this one is ${m.status})`);
+      throw errors.conflict(
+        `Only the latest migration of a tenant, ended completed_with_errors, can be retried (this one is ${m.status})`,
+      );
     }
     const now = clock.now();
     try {
       await database.db.transaction().execute(async (trx) => {
-        const changes: StorageMigrationChanges = { status: 'in_progress', phase: 'copy', completedAt: null, purgeAt: null, failedFiles: 0 };
-        if (!(await migrations.transition(trx, m.id, ['completed_with_errors'], changes, now))) throw errors.conflict('The migration changed meanwhile; try again');
+        const changes: StorageMigrationChanges = {
+          status: 'in_progress',
+          phase: 'copy',
+          completedAt: null,
+          purgeAt: null,
+          failedFiles: 0,
+        };
+        if (!(await migrations.transition(trx, m.id, ['completed_with_errors'], changes, now)))
+          throw errors.conflict('The migration changed meanwhile; try again');
         const requeued = await files.requeueFailed(trx, m.tenantId, m.id, now);
         await jobs.enqueue(trx, STORAGE_JOBS.migrate, { migrationId: m.id }, { tenantId: m.tenantId });
-        await migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: 'migration_retried', detail: { files: requeued }, at: now });
+        await migrations.audit(trx, {
+          tenantId: m.tenantId,
+          migrationId: m.id,
+          action: 'migration_retried',
+          detail: { files: requeued },
+          at: now,
+        });
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw errors.conflict('Another storage migration of this tenant is pending or in progress');
+      if (isUniqueViolation(error))
+        throw errors.conflict('Another storage migration of this tenant is pending or in progress');
       throw error;
     }
     return this.find(m.id);
@@ -126,7 +156,13 @@ export class MigrationsService {
     const m = await this.find(migrationId);
     const now = clock.now();
     await database.db.transaction().execute(async (trx) => {
-      const changes: StorageMigrationChanges = { status: 'cancelled', cancelledAt: now, completedAt: now, cancelReason: reason, currentFile: null };
+      const changes: StorageMigrationChanges = {
+        status: 'cancelled',
+        cancelledAt: now,
+        completedAt: now,
+        cancelReason: reason,
+        currentFile: null,
+      };
       if (!(await migrations.transition(trx, m.id, RUNNING_STATES, changes, now))) {
         throw errors.conflict(`The migration is ${m.status}; only a pending or in-progress migration can be cancelled`);
       }
@@ -137,7 +173,13 @@ export class MigrationsService {
         const source = m.sourceProvider;
         await tenantStorage.save(trx, m.tenantId, cancelTo(placement, source, m.targetProvider), now);
       }
-      await migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: 'migration_cancelled', detail: { reason }, at: now });
+      await migrations.audit(trx, {
+        tenantId: m.tenantId,
+        migrationId: m.id,
+        action: 'migration_cancelled',
+        detail: { reason },
+        at: now,
+      });
     });
     return this.find(m.id);
   }
@@ -150,11 +192,18 @@ export class MigrationsService {
 
   private async assertTargetConfigured(tenantId: string, target: ProviderName): Promise<void> {
     if (target === 'dedicated' && !this.#deps.stores.dedicatedConfigured) {
-      throw errors.field('target_provider', 'no dedicated storage is configured on this deployment (DEDICATED_STORAGE_URL)');
+      throw errors.field(
+        'target_provider',
+        'no dedicated storage is configured on this deployment (DEDICATED_STORAGE_URL)',
+      );
     }
     if (target === 'customer') {
       const view = await this.#deps.storageConfig.view(tenantId);
-      if (!view.customer) throw errors.field('target_provider', 'set the customer storage first with PUT /api/v1/admin/storage/config/{tenant_id}');
+      if (!view.customer)
+        throw errors.field(
+          'target_provider',
+          'set the customer storage first with PUT /api/v1/admin/storage/config/{tenant_id}',
+        );
     }
   }
 }

@@ -7,7 +7,11 @@ import type { TenantStorageRepository } from './tenant-storage.repository.ts';
  * The routing blob store's view of a tenant: read on every blob operation (one primary-key
  * lookup), so every process follows a migration's switches as soon as they commit.
  */
-export function placementResolver(deps: { database: Database; tenantStorage: TenantStorageRepository; stores: ProviderStores }): PlacementResolver {
+export function placementResolver(deps: {
+  database: Database;
+  tenantStorage: TenantStorageRepository;
+  stores: ProviderStores;
+}): PlacementResolver {
   return async (tenantId) => {
     const s = await deps.tenantStorage.find(deps.database.db, tenantId);
     if (!s) return null;

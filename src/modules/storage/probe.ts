@@ -13,7 +13,8 @@ export async function probeStore(store: BlobStore, tenantId: string): Promise<vo
   const written = await store.put(key, Readable.from([bytes]));
   try {
     const back = await digestOf(await store.get(key));
-    if (back.sha256 !== written.sha256 || back.size !== bytes.length) throw new Error('the probe object read back differs from what was written');
+    if (back.sha256 !== written.sha256 || back.size !== bytes.length)
+      throw new Error('the probe object read back differs from what was written');
   } finally {
     await store.delete(key);
   }

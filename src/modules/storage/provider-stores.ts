@@ -70,8 +70,10 @@ export class ProviderStores {
   async #storeFor(tenantId: string, provider: ProviderName, customerVersion?: number | null): Promise<BlobStore> {
     if (provider === 'shared') return this.#deps.shared;
     if (provider === 'dedicated') return this.#cached(`${tenantId}:dedicated`, () => this.#dedicated(tenantId));
-    const version = customerVersion ?? (await this.#deps.customerTargets.find(this.#deps.database.db, tenantId))?.updatedAt;
-    if (version === undefined || version === null) throw new Error(`tenant ${tenantId} has no customer storage configured`);
+    const version =
+      customerVersion ?? (await this.#deps.customerTargets.find(this.#deps.database.db, tenantId))?.updatedAt;
+    if (version === undefined || version === null)
+      throw new Error(`tenant ${tenantId} has no customer storage configured`);
     return this.#cached(`${tenantId}:customer:${version}`, () => this.#customer(tenantId));
   }
 
@@ -138,7 +140,8 @@ export class ProviderStores {
   async close(): Promise<void> {
     const stores = await Promise.allSettled(this.#cache.values());
     this.#cache.clear();
-    for (const s of stores) if (s.status === 'fulfilled' && 'destroy' in s.value && typeof s.value.destroy === 'function') s.value.destroy();
+    for (const s of stores)
+      if (s.status === 'fulfilled' && 'destroy' in s.value && typeof s.value.destroy === 'function') s.value.destroy();
   }
 
   #cached(key: string, build: () => Promise<BlobStore>): Promise<BlobStore> {

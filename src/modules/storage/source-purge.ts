@@ -56,7 +56,13 @@ export async function purgeSource(deps: StorageDeps, job: RunningJob<MigrationJo
       await deps.tenantStorage.save(trx, m.tenantId, afterPurge(placement, source, keepSource), now);
     }
     await deps.migrations.update(trx, m.id, { purgedAt: now }, now);
-    await deps.migrations.audit(trx, { tenantId: m.tenantId, migrationId: m.id, action: purgeable ? 'source_purged' : 'source_purge_skipped', detail: { source, stragglers_copied: rescued, ...(held > 0 ? { kept_under_legal_hold: held } : {}) }, at: now });
+    await deps.migrations.audit(trx, {
+      tenantId: m.tenantId,
+      migrationId: m.id,
+      action: purgeable ? 'source_purged' : 'source_purge_skipped',
+      detail: { source, stragglers_copied: rescued, ...(held > 0 ? { kept_under_legal_hold: held } : {}) },
+      at: now,
+    });
     await job.completeIn(trx);
   });
 }

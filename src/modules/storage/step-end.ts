@@ -9,12 +9,20 @@ export interface StepEnd {
 }
 
 /** Ends this job, committing the step's writes and enqueueing the next step in one transaction. */
-export async function finish(deps: StorageDeps, job: RunningJob<MigrationJobPayload>, end: StepEnd = {}): Promise<void> {
+export async function finish(
+  deps: StorageDeps,
+  job: RunningJob<MigrationJobPayload>,
+  end: StepEnd = {},
+): Promise<void> {
   await deps.database.db.transaction().execute(async (trx) => {
     await end.work?.(trx);
     if (end.next !== undefined) {
       const runAt = end.next === 'now' ? {} : { runAt: end.next };
-      await deps.jobs.enqueue(trx, STORAGE_JOBS.migrate, job.payload, { tenantId: job.tenantId, priority: job.priority, ...runAt });
+      await deps.jobs.enqueue(trx, STORAGE_JOBS.migrate, job.payload, {
+        tenantId: job.tenantId,
+        priority: job.priority,
+        ...runAt,
+      });
     }
     await job.completeIn(trx);
   });

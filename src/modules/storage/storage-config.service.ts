@@ -88,7 +88,10 @@ export class StorageConfigService {
     const running = await this.#deps.migrations.running(db, tenantId);
     const inUse = placement && (placement.write === 'customer' || placement.read.includes('customer'));
     const moving = running && (running.sourceProvider === 'customer' || running.targetProvider === 'customer');
-    if (inUse || moving) throw errors.conflict('The customer storage holds or is receiving this tenant\'s files; migrate away from it before changing it');
+    if (inUse || moving)
+      throw errors.conflict(
+        "The customer storage holds or is receiving this tenant's files; migrate away from it before changing it",
+      );
   }
 
   private async probe(tenantId: string, settings: CustomerSettings): Promise<void> {

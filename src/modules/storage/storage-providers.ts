@@ -3,7 +3,13 @@ export const PROVIDERS = ['shared', 'dedicated', 'customer'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 /** Spec "Storage migration (administrator only)": the supported paths, source to target. */
-const SUPPORTED_PATHS = new Set(['shared>dedicated', 'shared>customer', 'dedicated>customer', 'customer>dedicated', 'dedicated>shared']);
+const SUPPORTED_PATHS = new Set([
+  'shared>dedicated',
+  'shared>customer',
+  'dedicated>customer',
+  'customer>dedicated',
+  'dedicated>shared',
+]);
 
 export function isSupportedPath(source: ProviderName, target: ProviderName): boolean {
   return SUPPORTED_PATHS.has(`${source}>${target}`);

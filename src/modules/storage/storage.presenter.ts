@@ -57,7 +57,13 @@ function estimate(m: StorageMigration, ratio: number, now: number): number | nul
 }
 
 export function presentFailed(f: MigrationFile) {
-  return { file_id: f.documentId, file_path: f.storageKey, error: f.error, attempts: f.attempts, last_attempt: iso(f.lastAttemptAt) };
+  return {
+    file_id: f.documentId,
+    file_path: f.storageKey,
+    error: f.error,
+    attempts: f.attempts,
+    last_attempt: iso(f.lastAttemptAt),
+  };
 }
 
 export function presentConfig(v: StorageConfigView) {

@@ -20,7 +20,10 @@ import type { StorageConfigService } from './storage-config.service.ts';
 const errorsWithConflict = { ...standardErrors, 409: ErrorBody };
 
 /** Spec "Storage migration (administrator only)" and contract §11; administrator key only, not rate limited. */
-export function storageRoutes(app: App, s: { config: StorageConfigService; migrations: MigrationsService; clock: Clock }): void {
+export function storageRoutes(
+  app: App,
+  s: { config: StorageConfigService; migrations: MigrationsService; clock: Clock },
+): void {
   const common = { config: { auth: 'admin' as const, rateLimit: false as const } };
   const tags = ['admin-storage'];
 
@@ -47,7 +50,7 @@ export function storageRoutes(app: App, s: { config: StorageConfigService; migra
         tags,
         summary: "Set the tenant's customer-owned (S3-compatible) storage",
         description:
-          'Accepted only after a probe object was written, read back and deleted; otherwise 400 `validation_error` naming the field at fault, and nothing is stored. The secret is encrypted at rest and never shown again. 409 `conflict` while the customer storage holds or receives the tenant\'s files.',
+          "Accepted only after a probe object was written, read back and deleted; otherwise 400 `validation_error` naming the field at fault, and nothing is stored. The secret is encrypted at rest and never shown again. 409 `conflict` while the customer storage holds or receives the tenant's files.",
         params: TenantIdParams,
         body: CustomerTargetBody,
         response: { 200: StorageConfigView, ...errorsWithConflict },
@@ -149,7 +152,8 @@ export function storageRoutes(app: App, s: { config: StorageConfigService; migra
       schema: {
         tags,
         summary: 'Copy the failed files again',
-        description: 'Only the latest migration of a tenant, ended `completed_with_errors` (else 409 `conflict`). Answers the record, `in_progress`.',
+        description:
+          'Only the latest migration of a tenant, ended `completed_with_errors` (else 409 `conflict`). Answers the record, `in_progress`.',
         params: MigrationIdParams,
         response: { 200: MigrationRecord, ...errorsWithConflict },
       },
@@ -171,6 +175,7 @@ export function storageRoutes(app: App, s: { config: StorageConfigService; migra
         response: { 200: MigrationRecord, ...errorsWithConflict },
       },
     },
-    async (request) => presentMigration(await s.migrations.cancel(request.params.migration_id, request.body?.reason ?? null)),
+    async (request) =>
+      presentMigration(await s.migrations.cancel(request.params.migration_id, request.body?.reason ?? null)),
   );
 }

@@ -12,7 +12,12 @@ const PAGE = 500;
  * the cutover check). It is copied, verified, now, and its source copy purged with the others;
  * answers how many were.
  */
-export async function rescueStragglers(deps: StorageDeps, m: StorageMigration, source: BlobStore, target: BlobStore): Promise<number> {
+export async function rescueStragglers(
+  deps: StorageDeps,
+  m: StorageMigration,
+  source: BlobStore,
+  target: BlobStore,
+): Promise<number> {
   let rescued = 0;
   let after = '';
   for (;;) {
@@ -20,14 +25,20 @@ export async function rescueStragglers(deps: StorageDeps, m: StorageMigration, s
     await eachLimited(page, deps.config.copyConcurrency, async (doc) => {
       if (await target.head(doc.storageKey)) return;
       if (await copyIfPresent(source, target, doc.storageKey, doc.sha256)) rescued += 1;
-      if (doc.thumbnailKey && !(await target.head(doc.thumbnailKey))) await copyIfPresent(source, target, doc.thumbnailKey, null);
+      if (doc.thumbnailKey && !(await target.head(doc.thumbnailKey)))
+        await copyIfPresent(source, target, doc.thumbnailKey, null);
     });
     if (page.length < PAGE) return rescued;
     after = page.at(-1)!.id;
   }
 }
 
-async function copyIfPresent(source: BlobStore, target: BlobStore, key: string, sha256: string | null): Promise<boolean> {
+async function copyIfPresent(
+  source: BlobStore,
+  target: BlobStore,
+  key: string,
+  sha256: string | null,
+): Promise<boolean> {
   try {
     await copyVerified([source], target, key, sha256 === null ? null : { sha256 });
     await source.delete(key);

@@ -11,7 +11,12 @@ export interface TenantStorage {
 }
 
 /** The default of a tenant without a row: the shared store only. */
-export const SHARED_ONLY: TenantStorage = { current: 'shared', write: 'shared', read: ['shared'], customerVersion: null };
+export const SHARED_ONLY: TenantStorage = {
+  current: 'shared',
+  write: 'shared',
+  read: ['shared'],
+  customerVersion: null,
+};
 
 export class TenantStorageRepository {
   async find(db: Executor, tenantId: string): Promise<TenantStorage | null> {
@@ -31,7 +36,12 @@ export class TenantStorageRepository {
   }
 
   async save(db: Executor, tenantId: string, s: Omit<TenantStorage, 'customerVersion'>, now: number): Promise<void> {
-    const values = { current_provider: s.current, write_provider: s.write, read_providers: JSON.stringify(unique(s.read)), updated_at: now };
+    const values = {
+      current_provider: s.current,
+      write_provider: s.write,
+      read_providers: JSON.stringify(unique(s.read)),
+      updated_at: now,
+    };
     await db
       .insertInto('tenant_storage')
       .values({ tenant_id: tenantId, ...values })

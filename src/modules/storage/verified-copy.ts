@@ -1,5 +1,10 @@
 import type { Readable } from 'node:stream';
-import { BlobChecksumMismatchError, BlobNotFoundError, type BlobStore, type ExpectedBytes } from '../../providers/blobs/blob-store.ts';
+import {
+  BlobChecksumMismatchError,
+  BlobNotFoundError,
+  type BlobStore,
+  type ExpectedBytes,
+} from '../../providers/blobs/blob-store.ts';
 import { digestOf } from '../../providers/blobs/hashing-counter.ts';
 
 /** Copies made within one attempt when the target refuses the bytes, before counting a failure. */
@@ -21,7 +26,11 @@ export async function openFirst(stores: readonly BlobStore[], key: string): Prom
  * Whether `target` already holds exactly these bytes (a copy a crashed run or an earlier migration
  * made): by the SHA-256 the store recorded when it checked them on arrival, else by reading them back.
  */
-export async function holdsExactly(target: BlobStore, key: string, expected: Required<ExpectedBytes>): Promise<boolean> {
+export async function holdsExactly(
+  target: BlobStore,
+  key: string,
+  expected: Required<ExpectedBytes>,
+): Promise<boolean> {
   const head = await target.head(key);
   if (!head || head.size !== expected.size) return false;
   if (head.sha256 !== undefined) return head.sha256 === expected.sha256;

@@ -46,7 +46,10 @@ export class BillingLedger {
       const checkout = await this.deps.repo.findCheckout(trx, id);
       if (!checkout) throw errors.notFound('checkout', id);
       if (checkout.status === 'completed') return checkout;
-      if (checkout.provider !== 'manual') throw errors.conflict(`This checkout is completed by its provider (${checkout.provider}), not by an administrator`);
+      if (checkout.provider !== 'manual')
+        throw errors.conflict(
+          `This checkout is completed by its provider (${checkout.provider}), not by an administrator`,
+        );
       if (checkout.status === 'expired' || checkout.expiresAt <= this.deps.clock.now()) {
         if (checkout.status === 'open') await this.deps.repo.updateCheckout(trx, id, { status: 'expired' });
         throw errors.conflict('This checkout has expired; start a new one', { checkout_status: 'expired' });
@@ -59,9 +62,19 @@ export class BillingLedger {
    * Applies one provider event once: a replay (same event id) changes nothing, and an event older
    * than the newest already applied to the subscription does not move its status back.
    */
-  async applyProviderEvent(provider: BillingProviderName, event: { id: string; type: string; createdAt: number }, update: BillingUpdate): Promise<'applied' | 'replay'> {
+  async applyProviderEvent(
+    provider: BillingProviderName,
+    event: { id: string; type: string; createdAt: number },
+    update: BillingUpdate,
+  ): Promise<'applied' | 'replay'> {
     return this.run(async (trx, changed) => {
-      const claimed = await this.deps.repo.claimEvent(trx, { id: event.id, provider, type: event.type, tenantId: null, receivedAt: this.deps.clock.now() });
+      const claimed = await this.deps.repo.claimEvent(trx, {
+        id: event.id,
+        provider,
+        type: event.type,
+        tenantId: null,
+        receivedAt: this.deps.clock.now(),
+      });
       if (!claimed) return 'replay';
       await this.apply(trx, changed, provider, event, update);
       return 'applied';
@@ -75,13 +88,23 @@ export class BillingLedger {
       await this.run(async (trx, changed) => {
         const current = await this.deps.repo.findSubscription(trx, subscription.tenantId);
         if (!current?.cancelAt || current.cancelAt > this.deps.clock.now()) return;
-        await this.toFree(trx, changed, current, { reason: 'provider_event', actor: current.provider, reference: 'period_end' });
+        await this.toFree(trx, changed, current, {
+          reason: 'provider_event',
+          actor: current.provider,
+          reference: 'period_end',
+        });
       });
     }
     return due.length;
   }
 
-  private async apply(trx: Executor, changed: Changed, provider: BillingProviderName, event: { id: string; createdAt: number }, update: BillingUpdate): Promise<void> {
+  private async apply(
+    trx: Executor,
+    changed: Changed,
+    provider: BillingProviderName,
+    event: { id: string; createdAt: number },
+    update: BillingUpdate,
+  ): Promise<void> {
     const { repo } = this.deps;
     const cause: TierChangeCause = { reason: 'provider_event', actor: provider, reference: event.id };
     switch (update.kind) {
@@ -107,12 +130,19 @@ export class BillingLedger {
         // A plan changed at the provider (its portal) changes the tier too; before the checkout
         // linked the subscription, the checkout's completion is what changes it.
         const linked = current.providerSubscriptionId === update.subscriptionId && current.updatedAt > 0;
-        if (linked && update.tier && update.status === 'active') await this.changeTier(trx, changed, current.tenantId, update.tier, cause);
+        if (linked && update.tier && update.status === 'active')
+          await this.changeTier(trx, changed, current.tenantId, update.tier, cause);
         return;
       }
       case 'subscription_ended': {
         const current = await this.subscriptionOf(trx, update.subscriptionId, update.tenantId);
-        if (current) await this.toFree(trx, changed, { ...current, lastEventAt: Math.max(current.lastEventAt ?? 0, event.createdAt) }, cause);
+        if (current)
+          await this.toFree(
+            trx,
+            changed,
+            { ...current, lastEventAt: Math.max(current.lastEventAt ?? 0, event.createdAt) },
+            cause,
+          );
         return;
       }
       case 'payment': {
@@ -132,10 +162,19 @@ export class BillingLedger {
     }
   }
 
-  private async complete(trx: Executor, changed: Changed, checkout: Checkout, ids: { customerId: string | null; subscriptionId: string | null }): Promise<Checkout> {
+  private async complete(
+    trx: Executor,
+    changed: Changed,
+    checkout: Checkout,
+    ids: { customerId: string | null; subscriptionId: string | null },
+  ): Promise<Checkout> {
     const now = this.deps.clock.now();
     const actor = checkout.createdBy ?? 'api_key';
-    await this.changeTier(trx, changed, checkout.tenantId, checkout.tier as Tier, { reason: 'checkout', actor, reference: checkout.id });
+    await this.changeTier(trx, changed, checkout.tenantId, checkout.tier as Tier, {
+      reason: 'checkout',
+      actor,
+      reference: checkout.id,
+    });
     await this.deps.repo.updateCheckout(trx, checkout.id, { status: 'completed', completedAt: now });
     await this.deps.repo.upsertSubscription(trx, {
       tenantId: checkout.tenantId,
@@ -160,18 +199,39 @@ export class BillingLedger {
     });
   }
 
-  private async changeTier(trx: Executor, changed: Changed, tenantId: string, to: Tier, cause: TierChangeCause): Promise<void> {
+  private async changeTier(
+    trx: Executor,
+    changed: Changed,
+    tenantId: string,
+    to: Tier,
+    cause: TierChangeCause,
+  ): Promise<void> {
     if (await this.deps.tiers.changeTier(trx, tenantId, to, cause)) changed.add(tenantId);
   }
 
   /** The subscription an event names: by the provider's id, else by the tenant its metadata carries. */
-  private async subscriptionOf(trx: Executor, subscriptionId: string, tenantId: string | null): Promise<Subscription | null> {
+  private async subscriptionOf(
+    trx: Executor,
+    subscriptionId: string,
+    tenantId: string | null,
+  ): Promise<Subscription | null> {
     const known = await this.deps.repo.findByProviderSubscription(trx, subscriptionId);
     if (known || !tenantId) return known;
     const byTenant = await this.deps.repo.findSubscription(trx, tenantId);
     if (byTenant) return byTenant;
     // Its first event can arrive before the checkout's completion: start the row from it.
-    return (await this.deps.liveTenantExists(tenantId)) ? { tenantId, status: 'active', provider: 'stripe', providerCustomerId: null, providerSubscriptionId: subscriptionId, cancelAt: null, lastEventAt: null, updatedAt: 0 } : null;
+    return (await this.deps.liveTenantExists(tenantId))
+      ? {
+          tenantId,
+          status: 'active',
+          provider: 'stripe',
+          providerCustomerId: null,
+          providerSubscriptionId: subscriptionId,
+          cancelAt: null,
+          lastEventAt: null,
+          updatedAt: 0,
+        }
+      : null;
   }
 
   private async run<T>(work: (trx: Executor, changed: Changed) => Promise<T>): Promise<T> {

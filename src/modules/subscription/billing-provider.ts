@@ -39,6 +39,9 @@ export const manualProvider: BillingProvider = {
   name: 'manual',
   sells: (tier) => tier !== 'free',
   // No hosted payment page: the URL reads the checkout, so a client can poll for its completion.
-  createCheckout: async (request) => ({ checkoutUrl: `${request.apiBase}/subscription/checkouts/${request.checkoutId}`, providerSessionId: null }),
+  createCheckout: async (request) => ({
+    checkoutUrl: `${request.apiBase}/subscription/checkouts/${request.checkoutId}`,
+    providerSessionId: null,
+  }),
   expireCheckout: async () => {},
 };

@@ -22,11 +22,18 @@ export const subscriptionModule = defineModule({
     const tenants = use('tenants');
     const directory = use('tenantDirectory');
     const repo = new SubscriptionRepository();
-    tenants.onTierChange(recordTierChange({ repo, events, workflows: use('workflows'), mail: use('mail'), members: use('members') }));
+    tenants.onTierChange(
+      recordTierChange({ repo, events, workflows: use('workflows'), mail: use('mail'), members: use('members') }),
+    );
 
     // The Stripe SDK loads only where Stripe is the provider.
-    const stripe = config.billing.provider === 'stripe' ? await import('./stripe-provider.ts').then((m) => ({ m, client: m.createStripeClient(config.billing.stripe) })) : null;
-    const provider: BillingProvider = stripe ? new stripe.m.StripeProvider(stripe.client, config.billing.stripe.prices) : manualProvider;
+    const stripe =
+      config.billing.provider === 'stripe'
+        ? await import('./stripe-provider.ts').then((m) => ({ m, client: m.createStripeClient(config.billing.stripe) }))
+        : null;
+    const provider: BillingProvider = stripe
+      ? new stripe.m.StripeProvider(stripe.client, config.billing.stripe.prices)
+      : manualProvider;
 
     const subscription = new SubscriptionService({
       database,
@@ -51,7 +58,13 @@ export const subscriptionModule = defineModule({
         subscriptionRoutes(app, { subscription, ledger, publicBaseUrl: config.http.publicBaseUrl });
         if (stripe) await stripeWebhookRoutes(app, { stripe: stripe.client, ledger, settings: config.billing.stripe });
       },
-      recurring: [{ kind: 'subscription.end_cancelled', everyMs: CANCELLATION_SWEEP_MS, run: async () => void (await ledger.endDueCancellations()) }],
+      recurring: [
+        {
+          kind: 'subscription.end_cancelled',
+          everyMs: CANCELLATION_SWEEP_MS,
+          run: async () => void (await ledger.endDueCancellations()),
+        },
+      ],
       sandboxCleanup: (trx, tenantId) => repo.deleteForTenant(trx, tenantId),
     };
   },

@@ -21,11 +21,17 @@ export type BillingUpdate =
   | { kind: 'payment'; subscriptionId: string; succeeded: boolean }
   | { kind: 'ignored' };
 
-const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === 'string' ? value : value.id);
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === 'string' ? value : value.id;
 
 /** Stripe's subscription states in the contract's three words. */
 function statusOf(subscription: Stripe.Subscription): SubscriptionStatus {
-  if (subscription.status === 'canceled' || subscription.status === 'incomplete_expired' || subscription.cancel_at_period_end) return 'cancelled';
+  if (
+    subscription.status === 'canceled' ||
+    subscription.status === 'incomplete_expired' ||
+    subscription.cancel_at_period_end
+  )
+    return 'cancelled';
   if (subscription.status === 'active' || subscription.status === 'trialing') return 'active';
   return 'past_due';
 }
@@ -45,13 +51,19 @@ function invoiceSubscription(invoice: Stripe.Invoice): string | null {
 
 /** Reads the events this service acts on; every other event is acknowledged and ignored. */
 export function readStripeEvent(event: Stripe.Event, prices: Config['billing']['stripe']['prices']): BillingUpdate {
-  const tierOfPrice = (priceId: string | undefined): Tier | null => TIERS.find((tier) => tier !== 'free' && prices[tier] === priceId) ?? null;
+  const tierOfPrice = (priceId: string | undefined): Tier | null =>
+    TIERS.find((tier) => tier !== 'free' && prices[tier] === priceId) ?? null;
   switch (event.type) {
     case 'checkout.session.completed': {
       const session = event.data.object;
       const checkoutId = session.metadata?.['checkout_id'];
       if (!checkoutId) return { kind: 'ignored' };
-      return { kind: 'checkout_completed', checkoutId, customerId: idOf(session.customer), subscriptionId: idOf(session.subscription) };
+      return {
+        kind: 'checkout_completed',
+        checkoutId,
+        customerId: idOf(session.customer),
+        subscriptionId: idOf(session.subscription),
+      };
     }
     case 'customer.subscription.created':
     case 'customer.subscription.updated': {
@@ -68,12 +80,18 @@ export function readStripeEvent(event: Stripe.Event, prices: Config['billing']['
     }
     case 'customer.subscription.deleted': {
       const subscription = event.data.object;
-      return { kind: 'subscription_ended', subscriptionId: subscription.id, tenantId: subscription.metadata?.['tenant_id'] ?? null };
+      return {
+        kind: 'subscription_ended',
+        subscriptionId: subscription.id,
+        tenantId: subscription.metadata?.['tenant_id'] ?? null,
+      };
     }
     case 'invoice.paid':
     case 'invoice.payment_failed': {
       const subscriptionId = invoiceSubscription(event.data.object);
-      return subscriptionId ? { kind: 'payment', subscriptionId, succeeded: event.type === 'invoice.paid' } : { kind: 'ignored' };
+      return subscriptionId
+        ? { kind: 'payment', subscriptionId, succeeded: event.type === 'invoice.paid' }
+        : { kind: 'ignored' };
     }
     default:
       return { kind: 'ignored' };

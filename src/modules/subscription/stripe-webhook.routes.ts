@@ -11,7 +11,10 @@ import { readStripeEvent } from './stripe-events.ts';
  * `POST /billing/stripe/webhook`: public (Stripe's signature is the credential), not rate limited.
  * The body is read raw in this route's own scope, because the signature covers the exact bytes.
  */
-export async function stripeWebhookRoutes(app: App, s: { stripe: Stripe; ledger: BillingLedger; settings: Config['billing']['stripe'] }): Promise<void> {
+export async function stripeWebhookRoutes(
+  app: App,
+  s: { stripe: Stripe; ledger: BillingLedger; settings: Config['billing']['stripe'] },
+): Promise<void> {
   await app.register(async (scoped) => {
     scoped.removeContentTypeParser('application/json');
     scoped.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -32,12 +35,20 @@ export async function stripeWebhookRoutes(app: App, s: { stripe: Stripe; ledger:
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         let event: Stripe.Event;
         try {
-          event = s.stripe.webhooks.constructEvent(raw, typeof signature === 'string' ? signature : '', s.settings.webhookSecret ?? '');
+          event = s.stripe.webhooks.constructEvent(
+            raw,
+            typeof signature === 'string' ? signature : '',
+            s.settings.webhookSecret ?? '',
+          );
         } catch (error) {
           throw errors.field('stripe-signature', `invalid Stripe signature: ${(error as Error).message}`);
         }
         const update = readStripeEvent(event, s.settings.prices);
-        const result = await s.ledger.applyProviderEvent('stripe', { id: event.id, type: event.type, createdAt: event.created * 1000 }, update);
+        const result = await s.ledger.applyProviderEvent(
+          'stripe',
+          { id: event.id, type: event.type, createdAt: event.created * 1000 },
+          update,
+        );
         return { received: true, result: update.kind === 'ignored' ? 'ignored' : result };
       },
     );

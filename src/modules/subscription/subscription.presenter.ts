@@ -18,7 +18,11 @@ export function presentStatus(s: Status) {
       ai_credits: s.limits.aiCredits,
       documents: s.limits.documents,
     },
-    usage: { storage_bytes: s.usage.storageBytes, documents: s.usage.documents, ai_credits_used: s.usage.aiCreditsUsed },
+    usage: {
+      storage_bytes: s.usage.storageBytes,
+      documents: s.usage.documents,
+      ai_credits_used: s.usage.aiCreditsUsed,
+    },
     features: {
       workflows: s.features.workflows,
       import_projects: s.features.importProjects,
@@ -40,9 +44,23 @@ export function presentCheckout(c: Checkout) {
 }
 
 export function presentCompleted(c: Checkout) {
-  return { checkout_id: c.id, tenant_id: c.tenantId, tier: c.tier, status: 'completed' as const, completed_at: iso(c.completedAt ?? c.createdAt) };
+  return {
+    checkout_id: c.id,
+    tenant_id: c.tenantId,
+    tier: c.tier,
+    status: 'completed' as const,
+    completed_at: iso(c.completedAt ?? c.createdAt),
+  };
 }
 
 export function presentTierChange(t: TierHistoryEntry) {
-  return { id: t.id, from_tier: t.fromTier, to_tier: t.toTier, reason: t.reason, changed_by: t.actor, reference: t.reference, changed_at: iso(t.createdAt) };
+  return {
+    id: t.id,
+    from_tier: t.fromTier,
+    to_tier: t.toTier,
+    reason: t.reason,
+    changed_by: t.actor,
+    reference: t.reference,
+    changed_at: iso(t.createdAt),
+  };
 }

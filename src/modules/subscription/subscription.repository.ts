@@ -143,12 +143,19 @@ export class SubscriptionRepository {
   }
 
   async findByProviderSubscription(db: Executor, providerSubscriptionId: string): Promise<Subscription | null> {
-    const row = await db.selectFrom('subscriptions').selectAll().where('provider_subscription_id', '=', providerSubscriptionId).executeTakeFirst();
+    const row = await db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('provider_subscription_id', '=', providerSubscriptionId)
+      .executeTakeFirst();
     return row ? toSubscription(row) : null;
   }
 
   /** Creates or updates a tenant's billing state with the fields given. */
-  async upsertSubscription(db: Executor, fields: Pick<Subscription, 'tenantId' | 'updatedAt'> & Partial<Subscription>): Promise<void> {
+  async upsertSubscription(
+    db: Executor,
+    fields: Pick<Subscription, 'tenantId' | 'updatedAt'> & Partial<Subscription>,
+  ): Promise<void> {
     const insert: Subscription = {
       status: 'active',
       provider: 'manual',
@@ -168,12 +175,21 @@ export class SubscriptionRepository {
 
   /** Cancelled subscriptions whose period has ended. */
   async dueCancellations(db: Executor, now: number, limit: number): Promise<Subscription[]> {
-    const rows = await db.selectFrom('subscriptions').selectAll().where('cancel_at', '<=', now).orderBy('cancel_at').limit(limit).execute();
+    const rows = await db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('cancel_at', '<=', now)
+      .orderBy('cancel_at')
+      .limit(limit)
+      .execute();
     return rows.map(toSubscription);
   }
 
   async insertCheckout(db: Executor, checkout: Checkout): Promise<void> {
-    await db.insertInto('checkouts').values(columnsOf(CHECKOUT_COLUMNS, checkout) as Insertable<CheckoutsTable>).execute();
+    await db
+      .insertInto('checkouts')
+      .values(columnsOf(CHECKOUT_COLUMNS, checkout) as Insertable<CheckoutsTable>)
+      .execute();
   }
 
   async findCheckout(db: Executor, id: string): Promise<Checkout | null> {
@@ -182,14 +198,30 @@ export class SubscriptionRepository {
   }
 
   async findCheckoutForTenant(db: Executor, tenantId: string, id: string): Promise<Checkout | null> {
-    const row = await db.selectFrom('checkouts').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('checkouts')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toCheckout(row) : null;
   }
 
   /** Expires the tenant's open checkouts (one open checkout per tenant); answers those it expired. */
   async expireOpenCheckouts(db: Executor, tenantId: string): Promise<Checkout[]> {
-    const open = await db.selectFrom('checkouts').selectAll().where('tenant_id', '=', tenantId).where('status', '=', 'open').execute();
-    if (open.length > 0) await db.updateTable('checkouts').set({ status: 'expired' }).where('tenant_id', '=', tenantId).where('status', '=', 'open').execute();
+    const open = await db
+      .selectFrom('checkouts')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('status', '=', 'open')
+      .execute();
+    if (open.length > 0)
+      await db
+        .updateTable('checkouts')
+        .set({ status: 'expired' })
+        .where('tenant_id', '=', tenantId)
+        .where('status', '=', 'open')
+        .execute();
     return open.map(toCheckout);
   }
 
@@ -213,10 +245,20 @@ export class SubscriptionRepository {
       .execute();
   }
 
-  async listTierChanges(db: Executor, tenantId: string, page: { limit: number; offset: number }): Promise<{ rows: TierHistoryEntry[]; total: number }> {
+  async listTierChanges(
+    db: Executor,
+    tenantId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: TierHistoryEntry[]; total: number }> {
     const base = db.selectFrom('tier_changes').where('tenant_id', '=', tenantId);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows: rows.map(toTierHistoryEntry), total: Number(count.n) };
@@ -226,13 +268,20 @@ export class SubscriptionRepository {
   async claimEvent(db: Executor, event: AppliedBillingEvent): Promise<boolean> {
     const result = await db
       .insertInto('billing_events')
-      .values({ id: event.id, provider: event.provider, type: event.type, tenant_id: event.tenantId, received_at: event.receivedAt })
+      .values({
+        id: event.id,
+        provider: event.provider,
+        type: event.type,
+        tenant_id: event.tenantId,
+        received_at: event.receivedAt,
+      })
       .onConflict((oc) => oc.column('id').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
   async deleteForTenant(db: Executor, tenantId: string): Promise<void> {
-    for (const table of ['checkouts', 'tier_changes', 'subscriptions'] as const) await db.deleteFrom(table).where('tenant_id', '=', tenantId).execute();
+    for (const table of ['checkouts', 'tier_changes', 'subscriptions'] as const)
+      await db.deleteFrom(table).where('tenant_id', '=', tenantId).execute();
   }
 }

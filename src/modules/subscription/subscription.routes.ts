@@ -4,13 +4,23 @@ import { authOf, type App } from '../../http/fastify-types.ts';
 import type { Tier } from '../../domain/tiers.ts';
 import type { BillingLedger } from './billing-ledger.ts';
 import { presentCheckout, presentCompleted, presentStatus, presentTierChange } from './subscription.presenter.ts';
-import { CheckoutBody, CheckoutParams, CheckoutView, CompletedCheckoutView, SubscriptionStatusView, TierChangeView } from './subscription.schemas.ts';
+import {
+  CheckoutBody,
+  CheckoutParams,
+  CheckoutView,
+  CompletedCheckoutView,
+  SubscriptionStatusView,
+  TierChangeView,
+} from './subscription.schemas.ts';
 import type { SubscriptionService } from './subscription.service.ts';
 
 const ADMINS = 'Owners, admins and API keys (403 `INSUFFICIENT_PERMISSIONS` otherwise).';
 
 /** Contract §13 and docs/subscription.md. */
-export function subscriptionRoutes(app: App, s: { subscription: SubscriptionService; ledger: BillingLedger; publicBaseUrl: string | null }): void {
+export function subscriptionRoutes(
+  app: App,
+  s: { subscription: SubscriptionService; ledger: BillingLedger; publicBaseUrl: string | null },
+): void {
   const tags = ['subscription'];
 
   app.get(
@@ -20,7 +30,7 @@ export function subscriptionRoutes(app: App, s: { subscription: SubscriptionServ
         tags,
         summary: 'Subscription status, limits and usage',
         description:
-          'Limits and usage come from what enforcement reads: the tier as authentication resolved it, the storage counters of the quota, the AI credit ledger of the calendar month (UTC), which is the period shown. Unlimited values are `null`. Sandbox keys see the sandbox\'s caps.',
+          "Limits and usage come from what enforcement reads: the tier as authentication resolved it, the storage counters of the quota, the AI credit ledger of the calendar month (UTC), which is the period shown. Unlimited values are `null`. Sandbox keys see the sandbox's caps.",
         response: { 200: SubscriptionStatusView, ...standardErrors },
       },
     },
@@ -49,7 +59,13 @@ export function subscriptionRoutes(app: App, s: { subscription: SubscriptionServ
   app.get(
     '/subscription/checkouts/:checkout_id',
     {
-      schema: { tags, summary: 'A checkout of the tenant', description: "Owners, admins and API keys (403 `INSUFFICIENT_PERMISSIONS`). Another tenant's checkout is 404.", params: CheckoutParams, response: { 200: CheckoutView, ...standardErrors } },
+      schema: {
+        tags,
+        summary: 'A checkout of the tenant',
+        description: "Owners, admins and API keys (403 `INSUFFICIENT_PERMISSIONS`). Another tenant's checkout is 404.",
+        params: CheckoutParams,
+        response: { 200: CheckoutView, ...standardErrors },
+      },
     },
     async (request) => presentCheckout(await s.subscription.checkout(authOf(request), request.params.checkout_id)),
   );
@@ -62,7 +78,15 @@ export function subscriptionRoutes(app: App, s: { subscription: SubscriptionServ
         summary: 'Tier changes, newest first',
         description: `Every tier change with who, when, from, to and why (\`checkout\`, \`admin\`, \`provider_event\`). Paged \`{data, total, page, page_size}\`. ${ADMINS}`,
         querystring: Type.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: Type.Object({ data: Type.Array(TierChangeView), total: Type.Integer(), page: Type.Integer(), page_size: Type.Integer() }), ...standardErrors },
+        response: {
+          200: Type.Object({
+            data: Type.Array(TierChangeView),
+            total: Type.Integer(),
+            page: Type.Integer(),
+            page_size: Type.Integer(),
+          }),
+          ...standardErrors,
+        },
       },
     },
     async (request) => {

@@ -31,9 +31,20 @@ export const SubscriptionStatusView = Type.Object({
 
 export const CheckoutBody = Type.Object(
   {
-    tier: Type.String({ enum: TIERS.filter((t) => t !== 'free'), description: 'A paid tier other than the current one.' }),
-    success_url: Type.String({ minLength: 1, maxLength: 2048, description: 'Where the customer returns after paying (absolute http or https URL).' }),
-    cancel_url: Type.String({ minLength: 1, maxLength: 2048, description: 'Where the customer returns after giving up.' }),
+    tier: Type.String({
+      enum: TIERS.filter((t) => t !== 'free'),
+      description: 'A paid tier other than the current one.',
+    }),
+    success_url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'Where the customer returns after paying (absolute http or https URL).',
+    }),
+    cancel_url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'Where the customer returns after giving up.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -60,9 +71,14 @@ export const TierChangeView = Type.Object({
   from_tier: Type.String(),
   to_tier: Type.String(),
   reason: Type.String({ enum: ['checkout', 'admin', 'provider_event'] }),
-  changed_by: Nullable(Type.String({ description: 'A user id, `administrator`, `api_key`, or the provider (`stripe`, `manual`).' })),
+  changed_by: Nullable(
+    Type.String({ description: 'A user id, `administrator`, `api_key`, or the provider (`stripe`, `manual`).' }),
+  ),
   reference: Nullable(Type.String({ description: 'The checkout id or the provider event id.' })),
   changed_at: Timestamp,
 });
 
-export const CheckoutParams = Type.Object({ checkout_id: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false });
+export const CheckoutParams = Type.Object(
+  { checkout_id: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);

@@ -32,7 +32,10 @@ interface Deps {
 /** The calendar month (UTC) of an instant: the period AI credits are counted in. */
 function monthOf(at: number): { start: number; end: number } {
   const d = new Date(at);
-  return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
+  return {
+    start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1),
+    end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1),
+  };
 }
 
 function requireBillingAdmin(auth: AuthContext, what: string): void {
@@ -41,7 +44,8 @@ function requireBillingAdmin(auth: AuthContext, what: string): void {
 
 function checkUrl(field: string, value: string): void {
   const url = URL.parse(value);
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw errors.field(field, 'must be an absolute http or https URL');
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw errors.field(field, 'must be an absolute http or https URL');
 }
 
 /**
@@ -92,9 +96,14 @@ export class SubscriptionService {
    * Opens a checkout for another tier with the configured provider; a tenant has one open checkout,
    * so an earlier open one expires. Billing is the live tenant's: the sandbox cannot buy.
    */
-  async startCheckout(auth: AuthContext, input: { tier: Tier; success_url: string; cancel_url: string }, apiBase: string): Promise<Checkout> {
+  async startCheckout(
+    auth: AuthContext,
+    input: { tier: Tier; success_url: string; cancel_url: string },
+    apiBase: string,
+  ): Promise<Checkout> {
     requireBillingAdmin(auth, 'start a checkout');
-    if (auth.tenant.sandboxOf !== null) throw errors.forbidden('Subscriptions are bought on the live API, not in the sandbox');
+    if (auth.tenant.sandboxOf !== null)
+      throw errors.forbidden('Subscriptions are bought on the live API, not in the sandbox');
     const { database, clock, repo, provider } = this.deps;
     if (input.tier === auth.tenant.tier) throw errors.field('tier', `is already the current tier (${input.tier})`);
     if (!provider.sells(input.tier)) throw errors.field('tier', `cannot be bought through checkout (${input.tier})`);
@@ -152,7 +161,10 @@ export class SubscriptionService {
     for (const old of checkouts) {
       if (!old.providerSessionId || old.provider !== this.deps.provider.name) continue;
       await this.deps.provider.expireCheckout(old.providerSessionId).catch((error: unknown) => {
-        this.deps.logger.warn({ err: error, checkout: old.id }, 'could not expire a superseded checkout at the provider');
+        this.deps.logger.warn(
+          { err: error, checkout: old.id },
+          'could not expire a superseded checkout at the provider',
+        );
       });
     }
   }

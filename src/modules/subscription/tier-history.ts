@@ -23,7 +23,9 @@ export interface TierChangeMail {
  * and pausing active workflows when the new tier has none. Documents above a lower quota stay; new
  * uploads are refused by the quota.
  */
-export function recordTierChange(deps: { repo: SubscriptionRepository; events: EventLog; workflows: WorkflowPauser } & TierChangeMail): TierChangeHook {
+export function recordTierChange(
+  deps: { repo: SubscriptionRepository; events: EventLog; workflows: WorkflowPauser } & TierChangeMail,
+): TierChangeHook {
   return async (trx: Executor, change: TierChange) => {
     await deps.repo.insertTierChange(trx, {
       id: newId(change.at),
@@ -39,11 +41,24 @@ export function recordTierChange(deps: { repo: SubscriptionRepository; events: E
       tenantId: change.tenantId,
       name: 'subscription.tier_changed',
       at: change.at,
-      data: { from_tier: change.from, to_tier: change.to, reason: change.cause.reason, changed_by: change.cause.actor, reference: change.cause.reference },
+      data: {
+        from_tier: change.from,
+        to_tier: change.to,
+        reason: change.cause.reason,
+        changed_by: change.cause.actor,
+        reference: change.cause.reference,
+      },
     });
     const data = { fromTier: change.from, toTier: change.to, reason: change.cause.reason };
     for (const admin of await deps.members.administrators(trx, change.tenantId)) {
-      await deps.mail.enqueue(trx, { tenantId: change.tenantId, kind: 'subscription_changed', to: admin.email, user: admin, data, at: change.at });
+      await deps.mail.enqueue(trx, {
+        tenantId: change.tenantId,
+        kind: 'subscription_changed',
+        to: admin.email,
+        user: admin,
+        data,
+        at: change.at,
+      });
     }
     if (!TIER_LIMITS[change.to].features.workflows) await deps.workflows.pauseAllActive(trx, change.tenantId);
   };

@@ -25,13 +25,33 @@ export const transferModule = defineModule({
   setup({ config, database, clock, logger, blobs, jobs, events, use }) {
     const role = process.argv[2] === 'worker' ? 'worker' : 'serve';
     const lease = keepInstanceLease(database.db, clock, logger, role);
-    const exports = new ExportsService({ config, database, clock, logger, blobs, jobs, events, tenants: use('tenantDirectory') });
+    const exports = new ExportsService({
+      config,
+      database,
+      clock,
+      logger,
+      blobs,
+      jobs,
+      events,
+      tenants: use('tenantDirectory'),
+    });
     return {
       provides: { tenantExports: exports },
       eventSchemas: TRANSFER_EVENTS,
       routes: (app) => exportRoutes(app, { exports }),
-      jobs: [{ kind: EXPORT_JOB, handler: (job) => exports.run(job), maxAttempts: 3, backoff: { baseMs: 5_000, maxMs: 60_000 }, concurrency: 1, timeoutMs: 6 * 60 * 60_000 }],
-      recurring: [{ kind: 'transfer.expire_exports', everyMs: 5 * 60_000, run: async () => void (await exports.expire()) }],
+      jobs: [
+        {
+          kind: EXPORT_JOB,
+          handler: (job) => exports.run(job),
+          maxAttempts: 3,
+          backoff: { baseMs: 5_000, maxMs: 60_000 },
+          concurrency: 1,
+          timeoutMs: 6 * 60 * 60_000,
+        },
+      ],
+      recurring: [
+        { kind: 'transfer.expire_exports', everyMs: 5 * 60_000, run: async () => void (await exports.expire()) },
+      ],
       async sandboxCleanup(trx, tenantId) {
         await exports.forgetTenant(trx, tenantId);
       },

@@ -23,7 +23,12 @@ export interface LiveInstance {
  * second until the migrations that create the table have run), refreshed every HEARTBEAT_MS,
  * deleted on a clean stop. Timers are unref'd: the lease never keeps a process alive.
  */
-export function keepInstanceLease(db: Kysely<DB>, clock: Clock, logger: Logger, role: string): { stop(): Promise<void> } {
+export function keepInstanceLease(
+  db: Kysely<DB>,
+  clock: Clock,
+  logger: Logger,
+  role: string,
+): { stop(): Promise<void> } {
   const id = newId(clock.now());
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
@@ -69,6 +74,15 @@ export function keepInstanceLease(db: Kysely<DB>, clock: Clock, logger: Logger, 
 
 /** The processes whose lease is fresh: a service is using this database right now. */
 export async function liveInstances(db: Kysely<DB>, now: number): Promise<LiveInstance[]> {
-  const rows = await db.selectFrom('service_instances').selectAll().where('heartbeat_at', '>', now - LEASE_MS).execute();
-  return rows.map((r: ServiceInstancesTable) => ({ host: r.host, pid: r.pid, role: r.role, heartbeatAgoMs: Math.max(0, now - r.heartbeat_at) }));
+  const rows = await db
+    .selectFrom('service_instances')
+    .selectAll()
+    .where('heartbeat_at', '>', now - LEASE_MS)
+    .execute();
+  return rows.map((r: ServiceInstancesTable) => ({
+    host: r.host,
+    pid: r.pid,
+    role: r.role,
+    heartbeatAgoMs: Math.max(0, now - r.heartbeat_at),
+  }));
 }

@@ -19,11 +19,15 @@ function redactUrl(url: string): string {
 }
 
 function open(l: Location): Database {
-  return 'url' in l ? openDatabase({ url: l.url, dataDir: '.', poolSize: 4, pipelinedConnections: 0, preparedStatements: false }) : openDatabase({ url: null, dataDir: l.dataDir });
+  return 'url' in l
+    ? openDatabase({ url: l.url, dataDir: '.', poolSize: 4, pipelinedConnections: 0, preparedStatements: false })
+    : openDatabase({ url: null, dataDir: l.dataDir });
 }
 
 async function migrationNames(database: Database): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db).catch(() => ({ rows: [] as { name: string }[] }));
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`
+    .execute(database.db)
+    .catch(() => ({ rows: [] as { name: string }[] }));
   return rows.map((r) => r.name);
 }
 
@@ -31,7 +35,9 @@ async function migrationNames(database: Database): Promise<string[]> {
 async function refuseIfServed(database: Database, role: 'source' | 'target', now: number): Promise<void> {
   const live = await liveInstances(database.db, now);
   if (live.length === 0) return;
-  const who = live.map((i) => `${i.role} pid ${i.pid} on ${i.host} (heartbeat ${Math.round(i.heartbeatAgoMs / 1000)}s ago)`).join(', ');
+  const who = live
+    .map((i) => `${i.role} pid ${i.pid} on ${i.host} (heartbeat ${Math.round(i.heartbeatAgoMs / 1000)}s ago)`)
+    .join(', ');
   throw new TransferRefused(
     `the ${role} database is in use by a running service: ${who}. Stop every API and worker process first (a process killed without a clean stop is forgotten 30 s after its last heartbeat).`,
   );
@@ -51,14 +57,17 @@ export interface InstanceTransferOptions {
  */
 export async function transferInstance(options: InstanceTransferOptions): Promise<TableReport[]> {
   const progress = options.progress ?? (() => {});
-  if (describe(options.from) === describe(options.to)) throw new TransferRefused('the source and the target are the same database');
-  if ('dataDir' in options.from && !fs.existsSync(describe(options.from))) throw new TransferRefused(`there is no database at ${describe(options.from)} (DATA_DIR)`);
+  if (describe(options.from) === describe(options.to))
+    throw new TransferRefused('the source and the target are the same database');
+  if ('dataDir' in options.from && !fs.existsSync(describe(options.from)))
+    throw new TransferRefused(`there is no database at ${describe(options.from)} (DATA_DIR)`);
   const source = open(options.from);
   let target: Database | null = null;
   const ends: Endpoint[] = [];
   try {
     const sourceVersion = await migrationNames(source);
-    if (sourceVersion.length === 0) throw new TransferRefused(`the source ${describe(options.from)} holds no service database`);
+    if (sourceVersion.length === 0)
+      throw new TransferRefused(`the source ${describe(options.from)} holds no service database`);
     await refuseIfServed(source, 'source', Date.now());
 
     target = open(options.to);
@@ -104,6 +113,8 @@ export async function transferInstance(options: InstanceTransferOptions): Promis
 /** The report as printed at the end: a line per table, its rows and checksum. */
 export function formatReport(reports: readonly TableReport[]): string {
   const width = Math.max(5, ...reports.map((r) => r.table.length));
-  const lines = reports.map((r) => `${r.table.padEnd(width)}  ${String(r.rows).padStart(10)}  ${r.checksum}  ${r.ok ? 'ok' : 'MISMATCH'}`);
+  const lines = reports.map(
+    (r) => `${r.table.padEnd(width)}  ${String(r.rows).padStart(10)}  ${r.checksum}  ${r.ok ? 'ok' : 'MISMATCH'}`,
+  );
   return [`${'table'.padEnd(width)}  ${'rows'.padStart(10)}  checksum`, ...lines].join('\n');
 }

@@ -13,7 +13,9 @@ const TenantExportCompleted = Type.Object({
   status: Type.Union([Type.Literal('completed'), Type.Literal('failed')]),
   size: Nullable(Type.Integer({ description: 'The archive’s bytes (null when failed).' })),
   sha256: Nullable(Type.String({ description: 'Hex SHA-256 of the archive (null when failed).' })),
-  expires_at: Nullable(Type.String({ format: 'date-time', description: 'Until when it can be downloaded (null when failed).' })),
+  expires_at: Nullable(
+    Type.String({ format: 'date-time', description: 'Until when it can be downloaded (null when failed).' }),
+  ),
   error: Nullable(Type.String({ description: 'Why it failed (null when completed).' })),
 });
 

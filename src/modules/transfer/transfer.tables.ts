@@ -13,7 +13,6 @@ export interface ServiceInstancesTable {
   heartbeat_at: number;
 }
 
-
 /** A tenant export (docs/tenant-export.md): made by the `transfer.export_tenant` job, kept until `expires_at`. */
 export interface TenantExportsTable {
   id: string;

@@ -39,7 +39,10 @@ export interface Delivery {
 }
 
 /** What identifies a new attempt: everything else of it starts out pending and unsent. */
-export type NewDelivery = Pick<Delivery, 'tenantId' | 'webhookId' | 'eventId' | 'event' | 'eventAt' | 'payload' | 'attempt' | 'trigger' | 'retryIndex'>;
+export type NewDelivery = Pick<
+  Delivery,
+  'tenantId' | 'webhookId' | 'eventId' | 'event' | 'eventAt' | 'payload' | 'attempt' | 'trigger' | 'retryIndex'
+>;
 
 /** A new attempt, due at `now`, not sent yet. */
 export function pendingDelivery(input: NewDelivery, now: number): Delivery {
@@ -169,7 +172,9 @@ export class DeliveriesRepository {
     if (ids.length === 0) return [];
     const rows = await db
       .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', (join) => join.onRef('w.id', '=', 'd.webhook_id').onRef('w.tenant_id', '=', 'd.tenant_id'))
+      .innerJoin('webhooks as w', (join) =>
+        join.onRef('w.id', '=', 'd.webhook_id').onRef('w.tenant_id', '=', 'd.tenant_id'),
+      )
       .selectAll('d')
       .select([
         'w.url as w_url',
@@ -204,7 +209,12 @@ export class DeliveriesRepository {
   }
 
   /** An event's first attempts at these webhooks that are still pending (a second fan-out of the event looks for them). */
-  async pendingFirstAttempts(db: Executor, tenantId: string, eventId: string, webhookIds: readonly string[]): Promise<DeliveryRef[]> {
+  async pendingFirstAttempts(
+    db: Executor,
+    tenantId: string,
+    eventId: string,
+    webhookIds: readonly string[],
+  ): Promise<DeliveryRef[]> {
     if (webhookIds.length === 0) return [];
     const rows = await db
       .selectFrom('webhook_deliveries')
@@ -237,11 +247,20 @@ export class DeliveriesRepository {
     filter: { status?: string | undefined; event?: string | undefined },
     page: { limit: number; offset: number },
   ): Promise<{ deliveries: Delivery[]; total: number }> {
-    let base = db.selectFrom('webhook_deliveries').where('tenant_id', '=', tenantId).where('webhook_id', '=', webhookId);
+    let base = db
+      .selectFrom('webhook_deliveries')
+      .where('tenant_id', '=', tenantId)
+      .where('webhook_id', '=', webhookId);
     if (filter.status !== undefined) base = base.where('status', '=', filter.status as DeliveryStatus);
     if (filter.event !== undefined) base = base.where('event', '=', filter.event);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { deliveries: rows.map(toDelivery), total: Number(count.n) };
@@ -286,7 +305,10 @@ export class DeliveriesRepository {
    * `recordOutcome` for many attempts (of any tenants) in one statement: an UPDATE joined to a
    * VALUES list, which both dialects run. Returns the ids it wrote (the others were recorded already).
    */
-  async recordOutcomes(db: Executor, items: readonly { tenantId: string; id: string; outcome: AttemptOutcome }[]): Promise<Set<string>> {
+  async recordOutcomes(
+    db: Executor,
+    items: readonly { tenantId: string; id: string; outcome: AttemptOutcome }[],
+  ): Promise<Set<string>> {
     if (items.length === 0) return new Set();
     const values = sql.join(
       items.map(
@@ -312,11 +334,21 @@ export class DeliveriesRepository {
   }
 
   async setNextRetry(db: Executor, tenantId: string, id: string, at: number): Promise<void> {
-    await db.updateTable('webhook_deliveries').set({ next_retry_at: at }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ next_retry_at: at })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async appendError(db: Executor, tenantId: string, id: string, error: string): Promise<void> {
-    await db.updateTable('webhook_deliveries').set({ error }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ error })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Cancels a webhook's automatic attempts not yet sent (paused or disabled: no backlog on resume). */

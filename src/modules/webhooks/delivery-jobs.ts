@@ -22,7 +22,11 @@ export function payloadDeliveryIds(payload: DeliverPayload): string[] {
 }
 
 /** The job for attempts due at `runAt` (default now); several only when they go to different webhooks. */
-export function deliverJob(tenantId: string, deliveryIds: string[], options: { runAt?: number; failing?: boolean } = {}): NewJob {
+export function deliverJob(
+  tenantId: string,
+  deliveryIds: string[],
+  options: { runAt?: number; failing?: boolean } = {},
+): NewJob {
   const payload: DeliverPayload = { tenantId, deliveryIds };
   return {
     kind: DELIVER_JOB,

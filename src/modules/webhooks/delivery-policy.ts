@@ -11,7 +11,11 @@ export const BREAKER_BASE_OPEN_MS = 5_000;
 export const BREAKER_MAX_OPEN_MS = 60_000;
 
 /** Delay before the automatic retry after `retryIndex` delays were used, or null when the schedule is spent. */
-export function retryDelayMs(retryIndex: number, scheduleMs: readonly number[], random: () => number = Math.random): number | null {
+export function retryDelayMs(
+  retryIndex: number,
+  scheduleMs: readonly number[],
+  random: () => number = Math.random,
+): number | null {
   const base = scheduleMs[retryIndex];
   if (base === undefined) return null;
   return Math.max(0, Math.round(base * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random())));
@@ -20,7 +24,10 @@ export function retryDelayMs(retryIndex: number, scheduleMs: readonly number[], 
 /** How long the circuit stays open after the `consecutiveFailures`-th failure in a row (0: closed). */
 export function breakerOpenMs(consecutiveFailures: number): number {
   if (consecutiveFailures < BREAKER_THRESHOLD) return 0;
-  return Math.min(BREAKER_MAX_OPEN_MS, BREAKER_BASE_OPEN_MS * 2 ** Math.min(consecutiveFailures - BREAKER_THRESHOLD, 20));
+  return Math.min(
+    BREAKER_MAX_OPEN_MS,
+    BREAKER_BASE_OPEN_MS * 2 ** Math.min(consecutiveFailures - BREAKER_THRESHOLD, 20),
+  );
 }
 
 /** Whether a failure streak this long (ms) disables the webhook. */
@@ -54,6 +61,10 @@ export function concurrencyLimit(configured: number, consecutiveFailures: number
 }
 
 /** No failed automatic attempt since the last success, and no open circuit: nothing to reset on success. */
-export function isHealthy(endpoint: { consecutiveFailures: number; failingSince: number | null; circuitOpenUntil: number | null }): boolean {
+export function isHealthy(endpoint: {
+  consecutiveFailures: number;
+  failingSince: number | null;
+  circuitOpenUntil: number | null;
+}): boolean {
   return endpoint.consecutiveFailures === 0 && endpoint.failingSince === null && endpoint.circuitOpenUntil === null;
 }

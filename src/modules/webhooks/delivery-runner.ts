@@ -6,12 +6,30 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { RunningJob } from '../../jobs/job-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { STANDARD_WEBHOOK_HEADERS, signStandardWebhook, signWebhookBody, WEBHOOK_HEADERS } from '../../lib/webhook-signature.ts';
+import {
+  STANDARD_WEBHOOK_HEADERS,
+  signStandardWebhook,
+  signWebhookBody,
+  WEBHOOK_HEADERS,
+} from '../../lib/webhook-signature.ts';
 import { OutboundError, type OutboundHttp } from '../../providers/outbound/outbound-http.ts';
 import { BatchedCalls } from './batched-calls.ts';
-import { type AttemptOutcome, type DeliveriesRepository, type Delivery, type DeliveryToSend, pendingDelivery } from './deliveries.repository.ts';
+import {
+  type AttemptOutcome,
+  type DeliveriesRepository,
+  type Delivery,
+  type DeliveryToSend,
+  pendingDelivery,
+} from './deliveries.repository.ts';
 import { type DeliverPayload, deliverJob, payloadDeliveryIds } from './delivery-jobs.ts';
-import { breakerOpenMs, concurrencyLimit, deferUntil, isHealthy, retryDelayMs, shouldDisable } from './delivery-policy.ts';
+import {
+  breakerOpenMs,
+  concurrencyLimit,
+  deferUntil,
+  isHealthy,
+  retryDelayMs,
+  shouldDisable,
+} from './delivery-policy.ts';
 import type { EndpointLimiter } from './endpoint-limiter.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { WebhooksRepository } from './webhooks.repository.ts';
@@ -86,7 +104,10 @@ export class DeliveryRunner {
 
   async run(job: RunningJob<DeliverPayload>): Promise<void> {
     const { database, deliveries } = this.deps;
-    await this.sendAll(await deliveries.findForSend(database.db, job.payload.tenantId, payloadDeliveryIds(job.payload)), job.signal);
+    await this.sendAll(
+      await deliveries.findForSend(database.db, job.payload.tenantId, payloadDeliveryIds(job.payload)),
+      job.signal,
+    );
   }
 
   /**
@@ -123,7 +144,10 @@ export class DeliveryRunner {
     // Manual attempts (redeliver, test) are sent whatever the endpoint's health.
     const failures = manual ? 0 : webhook.consecutiveFailures;
     const failing = failures > 0;
-    const release = await limiter.acquire(delivery.webhookId, concurrencyLimit(settings.maxConcurrencyPerEndpoint, failures));
+    const release = await limiter.acquire(
+      delivery.webhookId,
+      concurrencyLimit(settings.maxConcurrencyPerEndpoint, failures),
+    );
     if (!release) {
       const typicalMs = limiter.typicalMs(delivery.webhookId);
       return this.defer(delivery, deferUntil({ busy: true, failing, typicalMs }, clock.now(), this.random));
@@ -154,7 +178,9 @@ export class DeliveryRunner {
   /** POSTs the signed envelope; any answer or failure becomes an outcome, except the worker stopping. */
   private async send({ delivery, webhook, data }: DeliveryToSend, signal: AbortSignal): Promise<AttemptOutcome> {
     const { clock, http, secrets } = this.deps;
-    const body = JSON.stringify(eventEnvelope({ id: delivery.eventId, name: delivery.event, at: delivery.eventAt, data }));
+    const body = JSON.stringify(
+      eventEnvelope({ id: delivery.eventId, name: delivery.event, at: delivery.eventAt, data }),
+    );
     const secret = await secrets.open(webhook.secret);
     const sentAt = clock.now();
     const seconds = Math.floor(sentAt / 1000);
@@ -187,14 +213,25 @@ export class DeliveryRunner {
         responseStatus: res.status,
         durationMs: res.durationMs,
         responseExcerpt: excerpt(res.body, res.truncated),
-        error: ok ? null : res.status >= 300 && res.status < 400 ? `redirect (HTTP ${res.status}) not followed` : `HTTP ${res.status}`,
+        error: ok
+          ? null
+          : res.status >= 300 && res.status < 400
+            ? `redirect (HTTP ${res.status}) not followed`
+            : `HTTP ${res.status}`,
         sentAt,
       };
     } catch (error) {
       // The worker is stopping: this attempt did not happen; the job runs again elsewhere.
       if (error instanceof OutboundError && error.code === 'aborted') throw error;
       const reason = error instanceof OutboundError ? `${error.code}: ${error.message}` : `network: ${String(error)}`;
-      return { status: 'failed', responseStatus: null, durationMs: Math.round(performance.now() - started), responseExcerpt: null, error: reason, sentAt };
+      return {
+        status: 'failed',
+        responseStatus: null,
+        durationMs: Math.round(performance.now() - started),
+        responseExcerpt: null,
+        error: reason,
+        sentAt,
+      };
     }
   }
 
@@ -228,8 +265,16 @@ export class DeliveryRunner {
       const reason = `Disabled by the service: every delivery failed for ${span} (since ${new Date(streak.failingSince).toISOString()}); last error: ${outcome.error}. Set status to active once the endpoint works again.`;
       if (await webhooks.disable(trx, tenantId, webhookId, reason, now)) {
         await deliveries.cancelPending(trx, tenantId, webhookId, 'webhook disabled');
-        await deliveries.appendError(trx, tenantId, delivery.id, `${outcome.error}; webhook disabled after ${span} of failures`);
-        logger.warn({ tenantId, webhookId, failingSince: streak.failingSince, lastError: outcome.error }, 'webhook disabled after its failure window');
+        await deliveries.appendError(
+          trx,
+          tenantId,
+          delivery.id,
+          `${outcome.error}; webhook disabled after ${span} of failures`,
+        );
+        logger.warn(
+          { tenantId, webhookId, failingSince: streak.failingSince, lastError: outcome.error },
+          'webhook disabled after its failure window',
+        );
       }
       return;
     }
@@ -241,7 +286,10 @@ export class DeliveryRunner {
     const runAt = now + delay;
     const { eventId, event, eventAt, payload } = delivery;
     const attempt = (await deliveries.lastAttempt(trx, tenantId, webhookId, eventId)) + 1;
-    const retry = pendingDelivery({ tenantId, webhookId, eventId, event, eventAt, payload, attempt, trigger: 'retry', retryIndex: retryIndex + 1 }, now);
+    const retry = pendingDelivery(
+      { tenantId, webhookId, eventId, event, eventAt, payload, attempt, trigger: 'retry', retryIndex: retryIndex + 1 },
+      now,
+    );
     const next = { ...retry, scheduledAt: runAt };
     await deliveries.insert(trx, next);
     await deliveries.setNextRetry(trx, tenantId, delivery.id, runAt);
@@ -250,7 +298,9 @@ export class DeliveryRunner {
 
   /** Tries the same attempt later, in a new job (this one completes): no attempt is used up. */
   private async defer(delivery: Delivery, runAt: number): Promise<void> {
-    await this.deps.jobs.enqueueMany(this.deps.database.db, [deliverJob(delivery.tenantId, [delivery.id], { runAt, failing: true })]);
+    await this.deps.jobs.enqueueMany(this.deps.database.db, [
+      deliverJob(delivery.tenantId, [delivery.id], { runAt, failing: true }),
+    ]);
     this.deps.metrics?.skipped('deferred');
   }
 }

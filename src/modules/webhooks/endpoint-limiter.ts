@@ -49,7 +49,8 @@ export class EndpointLimiter {
   /** Records how long a call took, for the fast/slow judgement and deferral delays. */
   observe(key: string, durationMs: number): void {
     const endpoint = this.#endpoint(key);
-    endpoint.typicalMs = endpoint.typicalMs === 0 ? durationMs : endpoint.typicalMs + EWMA_WEIGHT * (durationMs - endpoint.typicalMs);
+    endpoint.typicalMs =
+      endpoint.typicalMs === 0 ? durationMs : endpoint.typicalMs + EWMA_WEIGHT * (durationMs - endpoint.typicalMs);
   }
 
   /** Whether the endpoint's recent calls were fast (unknown endpoints are not). */

@@ -4,7 +4,12 @@ import type { EventSubscriber } from '../../events/event-log.ts';
 import type { RecordedEvent } from '../../events/record-event.ts';
 import type { JobQueue, NewJob } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { type DeliveriesRepository, type Delivery, type DeliveryRef, pendingDelivery } from './deliveries.repository.ts';
+import {
+  type DeliveriesRepository,
+  type Delivery,
+  type DeliveryRef,
+  pendingDelivery,
+} from './deliveries.repository.ts';
 import { deliverJob } from './delivery-jobs.ts';
 import { isHealthy } from './delivery-policy.ts';
 import type { DeliveryRunner } from './delivery-runner.ts';
@@ -68,7 +73,8 @@ export function webhookFanOut(deps: Deps): EventSubscriber {
         .map((a) => a.id),
     );
     const failing = new Set(subscribed.filter((w) => w.consecutiveFailures > 0).map((w) => w.id));
-    const queueJobs = (executor: Executor, refs: readonly DeliveryRef[]) => jobs.enqueueMany(executor, jobsFor(event.tenantId, refs, failing));
+    const queueJobs = (executor: Executor, refs: readonly DeliveryRef[]) =>
+      jobs.enqueueMany(executor, jobsFor(event.tenantId, refs, failing));
 
     let inserted: DeliveryRef[];
     if (direct.size === attempts.length) {
@@ -76,7 +82,10 @@ export function webhookFanOut(deps: Deps): EventSubscriber {
     } else {
       inserted = await database.db.transaction().execute(async (trx) => {
         const added = await deliveries.insertIfAbsent(trx, attempts);
-        await queueJobs(trx, added.filter((d) => !direct.has(d.id)));
+        await queueJobs(
+          trx,
+          added.filter((d) => !direct.has(d.id)),
+        );
         return added;
       });
     }
@@ -110,7 +119,17 @@ function jobsFor(tenantId: string, attempts: readonly DeliveryRef[], failing: Re
 
 function firstAttempt(event: RecordedEvent, webhookId: string, now: number): Delivery {
   return pendingDelivery(
-    { tenantId: event.tenantId, webhookId, eventId: event.id, event: event.name, eventAt: event.createdAt, payload: null, attempt: 1, trigger: 'event', retryIndex: 0 },
+    {
+      tenantId: event.tenantId,
+      webhookId,
+      eventId: event.id,
+      event: event.name,
+      eventAt: event.createdAt,
+      payload: null,
+      attempt: 1,
+      trigger: 'event',
+      retryIndex: 0,
+    },
     now,
   );
 }

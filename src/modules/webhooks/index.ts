@@ -28,7 +28,9 @@ export const webhooksModule = defineModule({
   name: 'webhooks',
   setup({ config, database, clock, logger, jobs, metrics }) {
     const allowPrivateNetwork = config.allowPrivateNetworkTargets;
-    const http = outboundHttpFromConfig(config, { connectionsPerOrigin: Math.max(8, 2 * config.webhooks.maxConcurrencyPerEndpoint) });
+    const http = outboundHttpFromConfig(config, {
+      connectionsPerOrigin: Math.max(8, 2 * config.webhooks.maxConcurrencyPerEndpoint),
+    });
     const webhooks = new WebhooksRepository();
     const deliveries = new DeliveriesRepository();
     const secrets = new SecretBox(() => loadSecretBoxKey(database.db, clock.now()));

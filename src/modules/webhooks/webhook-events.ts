@@ -18,10 +18,13 @@ export function parseEventList(json: string): string[] {
  */
 export function checkSubscribedEvents(names: readonly string[]): EventName[] {
   if (names.includes(WEBHOOK_TEST_EVENT)) {
-    throw errors.invalidEvent(`${WEBHOOK_TEST_EVENT} cannot be subscribed to: it is sent only by POST /api/v1/webhooks/{id}/test`, {
-      field: 'events',
-      events: [WEBHOOK_TEST_EVENT],
-    });
+    throw errors.invalidEvent(
+      `${WEBHOOK_TEST_EVENT} cannot be subscribed to: it is sent only by POST /api/v1/webhooks/{id}/test`,
+      {
+        field: 'events',
+        events: [WEBHOOK_TEST_EVENT],
+      },
+    );
   }
   const unknown = names.filter((name) => !isEventName(name));
   if (unknown.length > 0) {
@@ -37,5 +40,9 @@ export function checkSubscribedEvents(names: readonly string[]): EventName[] {
 /** The `event` filter of the deliveries list: any event name, or the test ping's. */
 export function checkEventFilter(name: string | undefined): string | undefined {
   if (name === undefined || name === WEBHOOK_TEST_EVENT || isEventName(name)) return name;
-  throw errors.invalidEvent(`Unknown event name: ${name}`, { field: 'event', events: [name], allowed: [...EVENT_NAMES, WEBHOOK_TEST_EVENT] });
+  throw errors.invalidEvent(`Unknown event name: ${name}`, {
+    field: 'event',
+    events: [name],
+    allowed: [...EVENT_NAMES, WEBHOOK_TEST_EVENT],
+  });
 }

@@ -28,7 +28,10 @@ export interface Webhook {
 export type WebhookPatch = Partial<Omit<Webhook, 'id' | 'tenantId' | 'createdAt'>>;
 
 /** Where and how to send to a webhook, and its health: what an attempt needs of it. */
-export type WebhookTarget = Pick<Webhook, 'url' | 'secret' | 'status' | 'consecutiveFailures' | 'failingSince' | 'circuitOpenUntil'>;
+export type WebhookTarget = Pick<
+  Webhook,
+  'url' | 'secret' | 'status' | 'consecutiveFailures' | 'failingSince' | 'circuitOpenUntil'
+>;
 
 export function toWebhook(row: Selectable<WebhooksTable>): Webhook {
   return {
@@ -67,15 +70,27 @@ const COLUMNS: ColumnMap<Webhook, WebhooksTable> = {
 export class WebhooksRepository {
   async insert(db: Executor, webhook: Webhook): Promise<void> {
     // Every field of a Webhook maps to a column, so the values are a whole row.
-    await db.insertInto('webhooks').values(columnsOf(COLUMNS, webhook) as Insertable<WebhooksTable>).execute();
+    await db
+      .insertInto('webhooks')
+      .values(columnsOf(COLUMNS, webhook) as Insertable<WebhooksTable>)
+      .execute();
   }
 
   async findById(db: Executor, tenantId: string, id: string): Promise<Webhook | null> {
-    const row = await db.selectFrom('webhooks').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toWebhook(row) : null;
   }
 
-  async list(db: Executor, tenantId: string, page: { limit: number; offset: number }): Promise<{ webhooks: Webhook[]; total: number }> {
+  async list(
+    db: Executor,
+    tenantId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ webhooks: Webhook[]; total: number }> {
     const base = db.selectFrom('webhooks').where('tenant_id', '=', tenantId);
     const [rows, count] = await Promise.all([
       base.selectAll().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).execute(),
@@ -85,7 +100,11 @@ export class WebhooksRepository {
   }
 
   async count(db: Executor, tenantId: string): Promise<number> {
-    const row = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -105,13 +124,22 @@ export class WebhooksRepository {
   }
 
   async update(db: Executor, tenantId: string, id: string, patch: WebhookPatch): Promise<boolean> {
-    const result = await db.updateTable('webhooks').set(columnsOf(COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const result = await db
+      .updateTable('webhooks')
+      .set(columnsOf(COLUMNS, patch))
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
   async delete(db: Executor, tenantId: string, id: string): Promise<boolean> {
     await db.deleteFrom('webhook_deliveries').where('tenant_id', '=', tenantId).where('webhook_id', '=', id).execute();
-    const result = await db.deleteFrom('webhooks').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const result = await db
+      .deleteFrom('webhooks')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -132,11 +160,22 @@ export class WebhooksRepository {
       .where('id', '=', id)
       .returning(['failing_since', 'consecutive_failures', 'status'])
       .executeTakeFirst();
-    return row ? { failingSince: Number(row.failing_since), consecutiveFailures: Number(row.consecutive_failures), status: row.status } : null;
+    return row
+      ? {
+          failingSince: Number(row.failing_since),
+          consecutiveFailures: Number(row.consecutive_failures),
+          status: row.status,
+        }
+      : null;
   }
 
   async openCircuit(db: Executor, tenantId: string, id: string, until: number): Promise<void> {
-    await db.updateTable('webhooks').set({ circuit_open_until: until }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('webhooks')
+      .set({ circuit_open_until: until })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Ends a failure streak; writes nothing when there was none (the common case costs no write). */
@@ -146,7 +185,13 @@ export class WebhooksRepository {
       .set({ consecutive_failures: 0, failing_since: null, circuit_open_until: null })
       .where('tenant_id', '=', tenantId)
       .where('id', '=', id)
-      .where((eb) => eb.or([eb('consecutive_failures', '>', 0), eb('failing_since', 'is not', null), eb('circuit_open_until', 'is not', null)]))
+      .where((eb) =>
+        eb.or([
+          eb('consecutive_failures', '>', 0),
+          eb('failing_since', 'is not', null),
+          eb('circuit_open_until', 'is not', null),
+        ]),
+      )
       .execute();
   }
 

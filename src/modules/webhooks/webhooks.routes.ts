@@ -17,7 +17,8 @@ import {
 import type { WebhooksService } from './webhooks.service.ts';
 import type { DeliveryStatus } from './webhooks.tables.ts';
 
-const ADMINS = 'Owners, admins and API keys only (403 `forbidden` for members and viewers). Another tenant\'s webhook is 404.';
+const ADMINS =
+  "Owners, admins and API keys only (403 `forbidden` for members and viewers). Another tenant's webhook is 404.";
 /** Issue 26: names are judged when saved only as far as DNS answers then; the delivery is the real check. */
 const UNRESOLVED_HOSTS =
   'A host name is resolved when the URL is saved and refused if it points at a private or reserved address; a name that does not resolve (yet), or not within 2 s, is accepted: every delivery checks the address it actually connects to, and an attempt to a name that still does not resolve fails and is retried on the schedule.';
@@ -64,7 +65,15 @@ export function webhookRoutes(app: App, s: { webhooks: WebhooksService }): void 
 
   app.get(
     '/webhooks/:id',
-    { schema: { tags, summary: 'Get a webhook', description: ADMINS, params: IdParams, response: { 200: WebhookView, ...standardErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Get a webhook',
+        description: ADMINS,
+        params: IdParams,
+        response: { 200: WebhookView, ...standardErrors },
+      },
+    },
     async (request) => presentWebhook(await webhooks.get(authOf(request), request.params.id)),
   );
 
@@ -108,7 +117,15 @@ export function webhookRoutes(app: App, s: { webhooks: WebhooksService }): void 
 
   app.delete(
     '/webhooks/:id',
-    { schema: { tags, summary: 'Delete a webhook', description: `With its delivery log. ${ADMINS}`, params: IdParams, response: { 200: MessageBody, ...standardErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a webhook',
+        description: `With its delivery log. ${ADMINS}`,
+        params: IdParams,
+        response: { 200: MessageBody, ...standardErrors },
+      },
+    },
     async (request) => {
       await webhooks.delete(authOf(request), request.params.id);
       return { message: 'Webhook deleted' };
@@ -163,6 +180,7 @@ export function webhookRoutes(app: App, s: { webhooks: WebhooksService }): void 
         response: { 202: DeliveryView, ...standardErrors },
       },
     },
-    async (request, reply) => reply.status(202).send(presentDelivery(await webhooks.test(authOf(request), request.params.id))),
+    async (request, reply) =>
+      reply.status(202).send(presentDelivery(await webhooks.test(authOf(request), request.params.id))),
   );
 }

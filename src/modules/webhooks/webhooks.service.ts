@@ -44,7 +44,10 @@ export class WebhooksService {
   }
 
   /** Creates an active webhook; the secret (given or generated `whsec_...`) is in this answer only. */
-  async create(auth: AuthContext, input: { url: string; events: string[]; secret?: string | undefined }): Promise<{ webhook: Webhook; secret: string }> {
+  async create(
+    auth: AuthContext,
+    input: { url: string; events: string[]; secret?: string | undefined },
+  ): Promise<{ webhook: Webhook; secret: string }> {
     authorise(auth);
     const { database, clock, webhooks, secrets } = this.deps;
     const events = checkSubscribedEvents(input.events);
@@ -67,7 +70,9 @@ export class WebhooksService {
     };
     await database.db.transaction().execute(async (trx) => {
       if ((await webhooks.count(trx, auth.tenant.id)) >= MAX_WEBHOOKS_PER_TENANT) {
-        throw errors.conflict(`A tenant can have at most ${MAX_WEBHOOKS_PER_TENANT} webhooks`, { limit: MAX_WEBHOOKS_PER_TENANT });
+        throw errors.conflict(`A tenant can have at most ${MAX_WEBHOOKS_PER_TENANT} webhooks`, {
+          limit: MAX_WEBHOOKS_PER_TENANT,
+        });
       }
       await webhooks.insert(trx, webhook);
     });
@@ -102,22 +107,38 @@ export class WebhooksService {
       const current = await this.find(trx, auth.tenant.id, id);
       // An imported webhook arrives without its secret (not portable): it cannot sign, so it stays paused until given one.
       if (input.status === 'active' && current.secret === '') {
-        throw errors.field('status', 'this webhook has no signing secret (imported from a tenant export): set one with POST /api/v1/webhooks/{id}/secret first');
+        throw errors.field(
+          'status',
+          'this webhook has no signing secret (imported from a tenant export): set one with POST /api/v1/webhooks/{id}/secret first',
+        );
       }
       const patch: WebhookPatch = { updatedAt: clock.now() };
       if (input.url !== undefined) patch.url = input.url;
       if (events !== undefined) patch.events = events;
-      const fresh = (input.status === 'active' && current.status !== 'active') || (input.url !== undefined && input.url !== current.url);
+      const fresh =
+        (input.status === 'active' && current.status !== 'active') ||
+        (input.url !== undefined && input.url !== current.url);
       if (input.status !== undefined) patch.status = input.status;
-      if (fresh) Object.assign(patch, { statusReason: null, failingSince: null, consecutiveFailures: 0, circuitOpenUntil: null } satisfies WebhookPatch);
+      if (fresh)
+        Object.assign(patch, {
+          statusReason: null,
+          failingSince: null,
+          consecutiveFailures: 0,
+          circuitOpenUntil: null,
+        } satisfies WebhookPatch);
       await webhooks.update(trx, auth.tenant.id, id, patch);
-      if (input.status === 'paused' && current.status !== 'paused') await deliveries.cancelPending(trx, auth.tenant.id, id, 'webhook paused');
+      if (input.status === 'paused' && current.status !== 'paused')
+        await deliveries.cancelPending(trx, auth.tenant.id, id, 'webhook paused');
       return this.find(trx, auth.tenant.id, id);
     });
   }
 
   /** A new signing secret (given or generated), in this answer only; later deliveries are signed with it. */
-  async setSecret(auth: AuthContext, id: string, given: string | undefined): Promise<{ webhook: Webhook; secret: string }> {
+  async setSecret(
+    auth: AuthContext,
+    id: string,
+    given: string | undefined,
+  ): Promise<{ webhook: Webhook; secret: string }> {
     authorise(auth);
     const { database, clock, webhooks, secrets } = this.deps;
     const secret = given ?? generateWebhookSecret();
@@ -133,7 +154,9 @@ export class WebhooksService {
   /** Deletes the webhook and its delivery log; attempts not yet sent are dropped. */
   async delete(auth: AuthContext, id: string): Promise<void> {
     authorise(auth);
-    const deleted = await this.deps.database.db.transaction().execute((trx) => this.deps.webhooks.delete(trx, auth.tenant.id, id));
+    const deleted = await this.deps.database.db
+      .transaction()
+      .execute((trx) => this.deps.webhooks.delete(trx, auth.tenant.id, id));
     if (!deleted) throw errors.notFound('webhook', id);
   }
 
@@ -172,7 +195,10 @@ export class WebhooksService {
     authorise(auth);
     const tenantId = auth.tenant.id;
     const now = this.deps.clock.now();
-    const data: EventData<typeof WEBHOOK_TEST_EVENT> = { webhook_id: id, message: 'This is a test event sent from the webhook settings.' };
+    const data: EventData<typeof WEBHOOK_TEST_EVENT> = {
+      webhook_id: id,
+      message: 'This is a test event sent from the webhook settings.',
+    };
     return this.deps.database.db.transaction().execute(async (trx) => {
       await this.find(trx, tenantId, id);
       return this.schedule(trx, {
@@ -191,7 +217,10 @@ export class WebhooksService {
   /** Inserts a manual attempt, due now, and its job in the caller's transaction. */
   private async schedule(
     trx: Executor,
-    input: Pick<Delivery, 'tenantId' | 'webhookId' | 'eventId' | 'event' | 'eventAt' | 'payload' | 'attempt' | 'trigger'>,
+    input: Pick<
+      Delivery,
+      'tenantId' | 'webhookId' | 'eventId' | 'event' | 'eventAt' | 'payload' | 'attempt' | 'trigger'
+    >,
   ): Promise<Delivery> {
     const now = this.deps.clock.now();
     const delivery = pendingDelivery({ ...input, retryIndex: null }, now);
@@ -229,5 +258,12 @@ function authorise(auth: AuthContext): void {
 
 /** The event a delivery carries, to attempt it again. */
 function eventOf(d: Delivery) {
-  return { tenantId: d.tenantId, webhookId: d.webhookId, eventId: d.eventId, event: d.event, eventAt: d.eventAt, payload: d.payload };
+  return {
+    tenantId: d.tenantId,
+    webhookId: d.webhookId,
+    eventId: d.eventId,
+    event: d.event,
+    eventAt: d.eventAt,
+    payload: d.payload,
+  };
 }

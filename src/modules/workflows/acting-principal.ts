@@ -40,8 +40,16 @@ export class ActingPrincipals {
       return { ...base, userId: null, role: 'admin', roles: [], via: 'api_key', apiKeyId };
     }
     const membership = await this.#members.membership(db, tenant.id, principal.userId);
-    if (!membership?.active) throw new PrincipalUnavailable(`the user ${principal.userId} it runs as is disabled or deleted`);
+    if (!membership?.active)
+      throw new PrincipalUnavailable(`the user ${principal.userId} it runs as is disabled or deleted`);
     const [role, ...custom] = membership.roles;
-    return { ...base, userId: membership.userId, role: role as BuiltInRole, roles: custom, via: 'user_token', apiKeyId: null };
+    return {
+      ...base,
+      userId: membership.userId,
+      role: role as BuiltInRole,
+      roles: custom,
+      via: 'user_token',
+      apiKeyId: null,
+    };
   }
 }

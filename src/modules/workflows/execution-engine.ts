@@ -56,7 +56,13 @@ export class ExecutionEngine {
   readonly #mail: MailOutbox;
   readonly #definitions = new Map<string, WorkflowDefinition>();
 
-  constructor(deps: { clock: Clock; workflows: WorkflowsRepository; jobs: JobQueue; events: EventLog; mail: MailOutbox }) {
+  constructor(deps: {
+    clock: Clock;
+    workflows: WorkflowsRepository;
+    jobs: JobQueue;
+    events: EventLog;
+    mail: MailOutbox;
+  }) {
     this.#clock = deps.clock;
     this.#repo = deps.workflows;
     this.#jobs = deps.jobs;
@@ -98,7 +104,13 @@ export class ExecutionEngine {
     await this.#events.record(trx, {
       tenantId: workflow.tenantId,
       name: 'dag.execution.started',
-      data: { execution_id: execution.id, workflow_id: workflow.id, workflow_name: workflow.name, status: 'running', trigger_type: execution.triggerType },
+      data: {
+        execution_id: execution.id,
+        workflow_id: workflow.id,
+        workflow_name: workflow.name,
+        status: 'running',
+        trigger_type: execution.triggerType,
+      },
     });
     const definition = definitionOf(workflow);
     this.#definitions.set(`${workflow.id}:${workflow.version}`, definition);
@@ -111,7 +123,12 @@ export class ExecutionEngine {
     const key = `${execution.workflowId}:${execution.workflowVersion}`;
     const cached = this.#definitions.get(key);
     if (cached) return cached;
-    const parsed = await this.#repo.findVersion(db, execution.tenantId, execution.workflowId, execution.workflowVersion);
+    const parsed = await this.#repo.findVersion(
+      db,
+      execution.tenantId,
+      execution.workflowId,
+      execution.workflowVersion,
+    );
     if (this.#definitions.size > 1000) this.#definitions.clear();
     this.#definitions.set(key, parsed);
     return parsed;
@@ -143,18 +160,41 @@ export class ExecutionEngine {
       return;
     }
     await outcome.effects?.(trx, context);
-    const completed = { status: 'completed' as const, output: outcome.output ?? null, error: null, checkpoint: null, startedAt: run.startedAt, runnerJobId: run.runnerJobId, completedAt: now, updatedAt: now };
+    const completed = {
+      status: 'completed' as const,
+      output: outcome.output ?? null,
+      error: null,
+      checkpoint: null,
+      startedAt: run.startedAt,
+      runnerJobId: run.runnerJobId,
+      completedAt: now,
+      updatedAt: now,
+    };
     await this.#repo.updateNodeRun(trx, tenantId, run.id, completed);
     await this.#repo.log(trx, tenantId, executionId, 'node_completed', '', now, node.id);
     let next = execution;
     if (outcome.setVariable) {
       // As the column gives the variables back (an undefined value is no variable), for the steps below.
-      next = { ...execution, vars: toPlain({ ...execution.vars, [outcome.setVariable.name]: outcome.setVariable.value }) as Record<string, unknown> };
+      next = {
+        ...execution,
+        vars: toPlain({ ...execution.vars, [outcome.setVariable.name]: outcome.setVariable.value }) as Record<
+          string,
+          unknown
+        >,
+      };
       await this.#repo.updateExecution(trx, tenantId, executionId, { vars: next.vars, updatedAt: now });
     }
     if (outcome.end) {
       await this.closeOpenRuns(trx, next, 'skipped', `ended by node "${node.id}"`, now);
-      await this.finish(trx, next, outcome.end.status, outcome.end.output, now, outcome.end.status === 'failed' ? `Ended by node "${node.id}"` : null, node.id);
+      await this.finish(
+        trx,
+        next,
+        outcome.end.status,
+        outcome.end.output,
+        now,
+        outcome.end.status === 'failed' ? `Ended by node "${node.id}"` : null,
+        node.id,
+      );
       return;
     }
     if (next.status === 'paused' && next.pausedReason === 'awaiting_approval') {
@@ -164,7 +204,14 @@ export class ExecutionEngine {
       await this.#repo.log(trx, tenantId, executionId, 'resumed', 'awaiting_approval', now);
     }
     // The known runs with this one's output as its column gives it back, as a read would.
-    if (next.status === 'running') await this.advance(trx, next, definition, now, runs?.map((r) => (r.id === run.id ? { ...r, ...completed, output: toPlain(completed.output) } : r)));
+    if (next.status === 'running')
+      await this.advance(
+        trx,
+        next,
+        definition,
+        now,
+        runs?.map((r) => (r.id === run.id ? { ...r, ...completed, output: toPlain(completed.output) } : r)),
+      );
   }
 
   /**
@@ -172,11 +219,21 @@ export class ExecutionEngine {
    * its checkpoint commit with the job that did the work, and the next job, which now holds the run,
    * goes on from the checkpoint. A worker killed mid-batch repeats that batch only.
    */
-  async checkpoint(trx: Executor, execution: Execution, run: NodeRun, node: WorkflowNode, outcome: Extract<NodeOutcome, { kind: 'checkpoint' }>): Promise<void> {
+  async checkpoint(
+    trx: Executor,
+    execution: Execution,
+    run: NodeRun,
+    node: WorkflowNode,
+    outcome: Extract<NodeOutcome, { kind: 'checkpoint' }>,
+  ): Promise<void> {
     const now = this.#clock.now();
     await outcome.effects?.(trx, runContext(execution, run, node, now));
     const job = await this.enqueueRun(trx, execution, run.id, run.attempt, now);
-    await this.#repo.updateNodeRun(trx, execution.tenantId, run.id, { checkpoint: outcome.checkpoint, runnerJobId: job, updatedAt: now });
+    await this.#repo.updateNodeRun(trx, execution.tenantId, run.id, {
+      checkpoint: outcome.checkpoint,
+      runnerJobId: job,
+      updatedAt: now,
+    });
     await this.#repo.log(trx, execution.tenantId, execution.id, 'node_progress', outcome.progress, now, node.id);
   }
 
@@ -199,12 +256,26 @@ export class ExecutionEngine {
     const maxAttempts = node.retry?.max_attempts ?? 1;
     if (options.retry !== false && run.attempt < maxAttempts) {
       const attempt = run.attempt + 1;
-      await this.#repo.updateNodeRun(trx, tenantId, run.id, { status: 'queued', attempt, error: message, startedAt: null, runnerJobId: null, updatedAt: now });
+      await this.#repo.updateNodeRun(trx, tenantId, run.id, {
+        status: 'queued',
+        attempt,
+        error: message,
+        startedAt: null,
+        runnerJobId: null,
+        updatedAt: now,
+      });
       await this.#repo.log(trx, tenantId, id, 'node_retry', message, now, node.id);
       await this.enqueueRun(trx, execution, run.id, attempt, now + (node.retry?.backoff_seconds ?? 0) * 1000);
       return;
     }
-    await this.#repo.updateNodeRun(trx, tenantId, run.id, { status: 'failed', error: message, startedAt: run.startedAt, runnerJobId: run.runnerJobId, completedAt: now, updatedAt: now });
+    await this.#repo.updateNodeRun(trx, tenantId, run.id, {
+      status: 'failed',
+      error: message,
+      startedAt: run.startedAt,
+      runnerJobId: run.runnerJobId,
+      completedAt: now,
+      updatedAt: now,
+    });
     await this.#repo.log(trx, tenantId, id, 'node_failed', message, now, node.id);
     const onFailure = definition.error_handling?.on_failure ?? 'fail';
     if (onFailure === 'continue') {
@@ -212,7 +283,14 @@ export class ExecutionEngine {
       return;
     }
     if (onFailure === 'pause') {
-      const paused = { status: 'paused' as const, pausedReason: 'node_failed', pausedAt: now, failedNodeId: node.id, error: message, updatedAt: now };
+      const paused = {
+        status: 'paused' as const,
+        pausedReason: 'node_failed',
+        pausedAt: now,
+        failedNodeId: node.id,
+        error: message,
+        updatedAt: now,
+      };
       await this.#repo.updateExecution(trx, tenantId, id, paused);
       await this.recordPaused(trx, { ...execution, ...paused }, now);
       return;
@@ -222,22 +300,48 @@ export class ExecutionEngine {
   }
 
   /** A run that will not run (its `run_if` is false): skipped with the reason, and the execution moves on. */
-  async skipRun(trx: Executor, execution: Execution, run: NodeRun, node: WorkflowNode, reason: string, definition: WorkflowDefinition): Promise<void> {
+  async skipRun(
+    trx: Executor,
+    execution: Execution,
+    run: NodeRun,
+    node: WorkflowNode,
+    reason: string,
+    definition: WorkflowDefinition,
+  ): Promise<void> {
     const now = this.#clock.now();
-    await this.#repo.updateNodeRun(trx, execution.tenantId, run.id, { status: 'skipped', reason, startedAt: run.startedAt, runnerJobId: run.runnerJobId, completedAt: now, updatedAt: now });
+    await this.#repo.updateNodeRun(trx, execution.tenantId, run.id, {
+      status: 'skipped',
+      reason,
+      startedAt: run.startedAt,
+      runnerJobId: run.runnerJobId,
+      completedAt: now,
+      updatedAt: now,
+    });
     await this.#repo.log(trx, execution.tenantId, execution.id, 'node_skipped', reason, now, node.id);
     if (execution.status === 'running') await this.advance(trx, execution, definition, now);
   }
 
   /** Fails the whole execution (a `run_if` that cannot be evaluated): open runs are cancelled with `reason`. */
-  async failExecution(trx: Executor, execution: Execution, message: string, reason: string, definition: WorkflowDefinition): Promise<void> {
+  async failExecution(
+    trx: Executor,
+    execution: Execution,
+    message: string,
+    reason: string,
+    definition: WorkflowDefinition,
+  ): Promise<void> {
     const now = this.#clock.now();
     await this.closeOpenRuns(trx, execution, 'cancelled', reason, now);
     await this.finish(trx, execution, 'failed', null, now, message, null, definition);
   }
 
   /** Records the results of the pure decision: skipped runs, newly ready runs (with their jobs), the end, or a wait on tasks. */
-  async advance(trx: Executor, execution: Execution, definition: WorkflowDefinition, now: number, known?: readonly NodeRun[]): Promise<void> {
+  async advance(
+    trx: Executor,
+    execution: Execution,
+    definition: WorkflowDefinition,
+    now: number,
+    known?: readonly NodeRun[],
+  ): Promise<void> {
     const runs = known ?? (await this.#repo.nodeRuns(trx, execution.tenantId, execution.id));
     const states: Record<string, NodeState> = {};
     for (const run of runs) states[run.nodeId] = run.status;
@@ -255,11 +359,24 @@ export class ExecutionEngine {
       const anyFailed = all.some((r) => r.status === 'failed');
       const onFailure = definition.error_handling?.on_failure ?? 'fail';
       const status = anyFailed && onFailure !== 'continue' ? 'failed' : 'completed';
-      await this.finish(trx, execution, status, finalOutput(definition.nodes, all), now, status === 'failed' ? 'A node failed' : null, null, definition);
+      await this.finish(
+        trx,
+        execution,
+        status,
+        finalOutput(definition.nodes, all),
+        now,
+        status === 'failed' ? 'A node failed' : null,
+        null,
+        definition,
+      );
       return;
     }
     const open = all.filter((r) => r.status === 'queued' || r.status === 'running');
-    if (execution.status === 'running' && open.length > 0 && open.every((r) => r.runnerJobId?.startsWith(TASK_HOLD_PREFIX))) {
+    if (
+      execution.status === 'running' &&
+      open.length > 0 &&
+      open.every((r) => r.runnerJobId?.startsWith(TASK_HOLD_PREFIX))
+    ) {
       // Only human tasks are left to wait on (contract §10).
       const paused = { status: 'paused' as const, pausedReason: 'awaiting_approval', pausedAt: now, updatedAt: now };
       await this.#repo.updateExecution(trx, execution.tenantId, execution.id, paused);
@@ -278,7 +395,14 @@ export class ExecutionEngine {
     definition?: WorkflowDefinition,
   ): Promise<void> {
     const { tenantId, id } = execution;
-    await this.#repo.updateExecution(trx, tenantId, id, { status, finalOutput: output ?? null, finishedAt: now, updatedAt: now, error, failedNodeId });
+    await this.#repo.updateExecution(trx, tenantId, id, {
+      status,
+      finalOutput: output ?? null,
+      finishedAt: now,
+      updatedAt: now,
+      error,
+      failedNodeId,
+    });
     await this.#repo.log(trx, tenantId, id, status, error ?? '', now);
     await this.#repo.expirePendingTasks(trx, tenantId, id, now);
     const base = { execution_id: id, workflow_id: execution.workflowId, workflow_name: execution.workflowName };
@@ -286,11 +410,20 @@ export class ExecutionEngine {
       await this.#events.record(trx, {
         tenantId,
         name: 'dag.execution.completed',
-        data: { ...base, status, duration_seconds: Math.round((now - execution.startedAt) / 1000), final_output: output ?? null },
+        data: {
+          ...base,
+          status,
+          duration_seconds: Math.round((now - execution.startedAt) / 1000),
+          final_output: output ?? null,
+        },
       });
       return;
     }
-    await this.#events.record(trx, { tenantId, name: 'dag.execution.failed', data: { ...base, status, error: error ?? 'failed', failed_node_id: failedNodeId } });
+    await this.#events.record(trx, {
+      tenantId,
+      name: 'dag.execution.failed',
+      data: { ...base, status, error: error ?? 'failed', failed_node_id: failedNodeId },
+    });
     const notify = (definition ?? (await this.definition(trx, execution))).error_handling?.notify_on_failure ?? [];
     for (const to of notify) {
       await this.#mail.enqueue(trx, {
@@ -308,11 +441,23 @@ export class ExecutionEngine {
     await this.#events.record(trx, {
       tenantId: execution.tenantId,
       name: 'dag.execution.paused',
-      data: { execution_id: execution.id, workflow_id: execution.workflowId, workflow_name: execution.workflowName, status: 'paused', paused_reason: execution.pausedReason },
+      data: {
+        execution_id: execution.id,
+        workflow_id: execution.workflowId,
+        workflow_name: execution.workflowName,
+        status: 'paused',
+        paused_reason: execution.pausedReason,
+      },
     });
   }
 
-  async enqueueRun(trx: Executor, execution: Execution, runId: string, attempt: number, runAt: number): Promise<string> {
+  async enqueueRun(
+    trx: Executor,
+    execution: Execution,
+    runId: string,
+    attempt: number,
+    runAt: number,
+  ): Promise<string> {
     const payload: RunNodePayload = { tenantId: execution.tenantId, executionId: execution.id, runId };
     // One key per run, attempt and due time: a second enqueue of the same step is a no-op.
     const { id } = await this.#jobs.enqueue(trx, RUN_NODE_JOB, payload, {
@@ -325,7 +470,13 @@ export class ExecutionEngine {
   }
 
   /** Ends every open run (cancel, end node, failure) and expires the tasks holding any. */
-  async closeOpenRuns(trx: Executor, execution: Execution, status: 'cancelled' | 'skipped', reason: string, now: number): Promise<void> {
+  async closeOpenRuns(
+    trx: Executor,
+    execution: Execution,
+    status: 'cancelled' | 'skipped',
+    reason: string,
+    now: number,
+  ): Promise<void> {
     await this.#repo.closeOpenRuns(trx, execution.tenantId, execution.id, status, reason, now);
     await this.#repo.expirePendingTasks(trx, execution.tenantId, execution.id, now);
   }
@@ -333,18 +484,40 @@ export class ExecutionEngine {
 
 function runContext(execution: Execution, run: NodeRun, node: WorkflowNode, now: number): RunContext {
   const { tenantId, id: executionId, workflowId, workflowName } = execution;
-  return { tenantId, executionId, workflowId, workflowName, runId: run.id, nodeId: node.id, jobPriority: jobPriorityOf(execution.priority), now };
+  return {
+    tenantId,
+    executionId,
+    workflowId,
+    workflowName,
+    runId: run.id,
+    nodeId: node.id,
+    jobPriority: jobPriorityOf(execution.priority),
+    now,
+  };
 }
 
 /** Human nodes whose task was rejected (contract §10: dependents without a run_if are skipped). */
 function rejectedNodes(nodes: readonly WorkflowNode[], runs: readonly NodeRun[]): Set<string> {
   const human = new Set(nodes.filter((n) => n.type.startsWith('human_')).map((n) => n.id));
   return new Set(
-    runs.filter((r) => r.status === 'completed' && human.has(r.nodeId) && (r.output as { decision?: string } | null)?.decision === 'rejected').map((r) => r.nodeId),
+    runs
+      .filter(
+        (r) =>
+          r.status === 'completed' &&
+          human.has(r.nodeId) &&
+          (r.output as { decision?: string } | null)?.decision === 'rejected',
+      )
+      .map((r) => r.nodeId),
   );
 }
 
-function newRun(execution: Execution, nodeId: string, status: 'queued' | 'skipped', now: number, reason: string | null): NodeRun {
+function newRun(
+  execution: Execution,
+  nodeId: string,
+  status: 'queued' | 'skipped',
+  now: number,
+  reason: string | null,
+): NodeRun {
   return {
     id: newId(now),
     tenantId: execution.tenantId,

@@ -5,12 +5,17 @@ export const DEFAULT_PRIORITY: ExecutionPriority = 'normal';
 /** Other common spellings a caller may send, stored and shown as the priority they mean. */
 const PRIORITY_ALIASES = { medium: 'normal', critical: 'urgent' } as const satisfies Record<string, ExecutionPriority>;
 /** What `execute` accepts: the priorities and their aliases. */
-export const ACCEPTED_PRIORITIES = [...EXECUTION_PRIORITIES, ...(Object.keys(PRIORITY_ALIASES) as (keyof typeof PRIORITY_ALIASES)[])];
+export const ACCEPTED_PRIORITIES = [
+  ...EXECUTION_PRIORITIES,
+  ...(Object.keys(PRIORITY_ALIASES) as (keyof typeof PRIORITY_ALIASES)[]),
+];
 export type AcceptedPriority = (typeof ACCEPTED_PRIORITIES)[number];
 
 /** The priority an accepted value means. */
 export function canonicalPriority(value: AcceptedPriority): ExecutionPriority {
-  return value in PRIORITY_ALIASES ? PRIORITY_ALIASES[value as keyof typeof PRIORITY_ALIASES] : (value as ExecutionPriority);
+  return value in PRIORITY_ALIASES
+    ? PRIORITY_ALIASES[value as keyof typeof PRIORITY_ALIASES]
+    : (value as ExecutionPriority);
 }
 
 /**
@@ -30,5 +35,7 @@ export function jobPriorityOf(priority: ExecutionPriority): number {
 
 /** A stored value read back; one this version does not know is `normal`. */
 export function asPriority(value: string | null | undefined): ExecutionPriority {
-  return (EXECUTION_PRIORITIES as readonly string[]).includes(value ?? '') ? (value as ExecutionPriority) : DEFAULT_PRIORITY;
+  return (EXECUTION_PRIORITIES as readonly string[]).includes(value ?? '')
+    ? (value as ExecutionPriority)
+    : DEFAULT_PRIORITY;
 }

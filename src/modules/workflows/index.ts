@@ -62,7 +62,17 @@ export const workflowsModule = defineModule({
     const expressions = new ExpressionEvaluator(config.expressions);
     const http = outboundHttpFromConfig(config);
     const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
-    const tasks = new TasksService({ database, clock, tasks: new TasksRepository(), engine, workflows: repo, jobs, events, mail, members: use('members') });
+    const tasks = new TasksService({
+      database,
+      clock,
+      tasks: new TasksRepository(),
+      engine,
+      workflows: repo,
+      jobs,
+      events,
+      mail,
+      members: use('members'),
+    });
     const human = humanHandler(tasks);
     const principals = new ActingPrincipals({ tenants: use('tenantDirectory'), members: use('members') });
     const library = { database, ai: use('ai'), documents: use('documentPipeline'), access: use('documentAccess') };
@@ -83,7 +93,16 @@ export const workflowsModule = defineModule({
     const workflows = new WorkflowsService({ database, clock, workflows: repo, schedule });
     const executions = new ExecutionsService({ database, clock, engine, workflows: repo, jobs });
     schedule.bind(executions);
-    const uploads = new DocumentTrigger({ database, workflows: repo, documents: use('documentPipeline'), folders: use('folderPaths'), executions, principals, access: use('documentAccess'), logger });
+    const uploads = new DocumentTrigger({
+      database,
+      workflows: repo,
+      documents: use('documentPipeline'),
+      folders: use('folderPaths'),
+      executions,
+      principals,
+      access: use('documentAccess'),
+      logger,
+    });
     const hooks = new WebhookTrigger({ database, workflows: repo, executions, expressions });
     return {
       eventSchemas: WORKFLOW_EVENTS,

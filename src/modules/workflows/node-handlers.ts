@@ -34,7 +34,12 @@ export type NodeOutcome =
    * Part done (a loop's batch): keep `checkpoint` on the run and go on in a new job, which gets it
    * back as `NodeInput.checkpoint`. `effects` of the part done commit with it; `progress` is logged.
    */
-  | { kind: 'checkpoint'; checkpoint: unknown; progress: string; effects?: (trx: Executor, run: RunContext) => Promise<void> }
+  | {
+      kind: 'checkpoint';
+      checkpoint: unknown;
+      progress: string;
+      effects?: (trx: Executor, run: RunContext) => Promise<void>;
+    }
   /** Hand the run to something outside the engine (a human task); `hold` returns the holder's mark (`task:<id>`). */
   | { kind: 'suspend'; hold: (trx: Executor, run: RunContext) => Promise<string> };
 
@@ -83,7 +88,11 @@ function expressionError(node: WorkflowNode, expression: string, error: unknown)
 }
 
 /** Runs one evaluation of a node's expression, failing the node with the expression named. */
-async function evaluating<T>(node: WorkflowNode, expression: string, run: (expression: string) => Promise<T>): Promise<T> {
+async function evaluating<T>(
+  node: WorkflowNode,
+  expression: string,
+  run: (expression: string) => Promise<T>,
+): Promise<T> {
   try {
     return await run(expression);
   } catch (error) {
@@ -101,7 +110,10 @@ export function itemsOf(node: WorkflowNode, value: unknown): unknown[] {
 export function controlHandlers(expressions: ExpressionEvaluator): Record<string, NodeHandler> {
   return {
     condition: async ({ node, rawConfig, scope, signal }) =>
-      done({ result: (await evaluating(node, String(rawConfig.expression), (e) => expressions.cel(e, scope, signal))) === true }),
+      done({
+        result:
+          (await evaluating(node, String(rawConfig.expression), (e) => expressions.cel(e, scope, signal))) === true,
+      }),
     switch: async ({ node, rawConfig, config, scope, signal }) => {
       const value = await evaluating(node, String(rawConfig.expression), (e) => expressions.cel(e, scope, signal));
       const cases = config.cases;
@@ -124,15 +136,24 @@ export function controlHandlers(expressions: ExpressionEvaluator): Record<string
       }
       return done(outputs);
     },
-    transform: async ({ node, rawConfig, scope, signal }) => done(await evaluating(node, String(rawConfig.expression), (e) => expressions.jsonata(e, scope, undefined, signal))),
+    transform: async ({ node, rawConfig, scope, signal }) =>
+      done(
+        await evaluating(node, String(rawConfig.expression), (e) => expressions.jsonata(e, scope, undefined, signal)),
+      ),
     filter: async ({ node, config, rawConfig, scope, signal }) => {
       const items = itemsOf(node, config.items);
       // One message for all the items: one hop to the sandbox and one time limit for the node.
-      const keep = await evaluating(node, String(rawConfig.condition), (e) => expressions.celEach(e, scope, items, signal));
+      const keep = await evaluating(node, String(rawConfig.condition), (e) =>
+        expressions.celEach(e, scope, items, signal),
+      );
       return done(items.filter((_, index) => keep[index] === true));
     },
     aggregate: async ({ node, config, rawConfig, scope, signal }) =>
-      done(await evaluating(node, String(rawConfig.expression), (e) => expressions.jsonata(e, scope, itemsOf(node, config.items), signal))),
+      done(
+        await evaluating(node, String(rawConfig.expression), (e) =>
+          expressions.jsonata(e, scope, itemsOf(node, config.items), signal),
+        ),
+      ),
     set_variable: async ({ config }) => {
       const name = String(config.name);
       return { kind: 'completed', output: { name, value: config.value }, setVariable: { name, value: config.value } };
@@ -144,7 +165,8 @@ export function controlHandlers(expressions: ExpressionEvaluator): Record<string
         if (Number.isNaN(until)) throw new Error(`Node "${node.id}": config "until" is not a timestamp`);
       } else {
         const seconds = Number(config.seconds);
-        if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`Node "${node.id}": config "seconds" must be a non-negative number`);
+        if (!Number.isFinite(seconds) || seconds < 0)
+          throw new Error(`Node "${node.id}": config "seconds" must be a non-negative number`);
         until = startedAt + seconds * 1000;
       }
       if (now < until) return { kind: 'wait', until };
@@ -162,7 +184,8 @@ export function controlHandlers(expressions: ExpressionEvaluator): Record<string
 export function httpRequestHandler(http: OutboundHttp): NodeHandler {
   return async ({ node, config, idempotencyKey, signal }) => {
     const headers: Record<string, string> = { 'idempotency-key': idempotencyKey };
-    for (const [k, v] of Object.entries((config.headers as Record<string, unknown>) ?? {})) headers[k.toLowerCase()] = String(v);
+    for (const [k, v] of Object.entries((config.headers as Record<string, unknown>) ?? {}))
+      headers[k.toLowerCase()] = String(v);
     let body: string | undefined;
     if (config.body !== undefined && config.body !== null) {
       body = typeof config.body === 'string' ? config.body : JSON.stringify(config.body);
@@ -185,7 +208,8 @@ export function httpRequestHandler(http: OutboundHttp): NodeHandler {
         parsed = text;
       }
     }
-    if (response.status < 200 || response.status > 299) throw new Error(`Node "${node.id}": ${config.method} ${config.url} answered ${response.status}`);
+    if (response.status < 200 || response.status > 299)
+      throw new Error(`Node "${node.id}": ${config.method} ${config.url} answered ${response.status}`);
     return done({ status: response.status, headers: response.headers, body: parsed });
   };
 }
@@ -194,6 +218,15 @@ export function httpRequestHandler(http: OutboundHttp): NodeHandler {
 export const RAW_KEYS = new Set(['expression', 'condition', 'node']);
 
 /** A node's config with its `{{...}}` references resolved over `scope` (raw keys kept as written). */
-export function resolveConfig(rawConfig: Record<string, unknown>, scope: ExpressionScope, maxReferenceBytes: number): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(rawConfig).map(([k, v]) => [k, RAW_KEYS.has(k) ? v : resolveReferences(v, scope, maxReferenceBytes)]));
+export function resolveConfig(
+  rawConfig: Record<string, unknown>,
+  scope: ExpressionScope,
+  maxReferenceBytes: number,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(rawConfig).map(([k, v]) => [
+      k,
+      RAW_KEYS.has(k) ? v : resolveReferences(v, scope, maxReferenceBytes),
+    ]),
+  );
 }

@@ -84,9 +84,11 @@ export class NodeRunner {
     if (gated(snapshot)) {
       const decision = await this.#runIf(snapshot, job.signal);
       if (decision) return this.#commit(job, snapshot, decision);
-      if (PLAIN_TYPES.has(snapshot.node.type)) return this.#commit(job, snapshot, { kind: 'result', ...(await this.#attemptOn(snapshot, job)) });
+      if (PLAIN_TYPES.has(snapshot.node.type))
+        return this.#commit(job, snapshot, { kind: 'result', ...(await this.#attemptOn(snapshot, job)) });
     }
-    if (EXPRESSION_TYPES.has(snapshot.node.type)) return this.#commit(job, snapshot, { kind: 'result', ...(await this.#attemptOn(snapshot, job)) });
+    if (EXPRESSION_TYPES.has(snapshot.node.type))
+      return this.#commit(job, snapshot, { kind: 'result', ...(await this.#attemptOn(snapshot, job)) });
     if (!snapshot.claimed) {
       snapshot = await this.#claim(job);
       if (!snapshot) return;
@@ -113,25 +115,48 @@ export class NodeRunner {
       const snapshot: Snapshot = { execution: execution!, run: run!, runs, node, claimed: false };
       if (gated(snapshot) || EXPRESSION_TYPES.has(node.type)) return snapshot;
       const now = this.#clock.now();
-      const running = { ...run!, status: 'running' as const, startedAt: run!.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
+      const running = {
+        ...run!,
+        status: 'running' as const,
+        startedAt: run!.startedAt ?? now,
+        runnerJobId: job.id,
+        updatedAt: now,
+      };
       const known = runs.map((r) => (r.id === runId ? running : r));
       if (PLAIN_TYPES.has(node.type)) {
         // Queued to its result in this one transaction: one write, not two.
         const { outcome, failure } = await this.#attempt(execution!, running, known, node, job.signal);
         await job.completeIn(trx);
-        if (failure !== undefined || !outcome || outcome.kind === 'wait' || outcome.kind === 'checkpoint') await this.#engine.nodeFailed(trx, execution!, running, node, failure ?? 'no outcome', definition);
+        if (failure !== undefined || !outcome || outcome.kind === 'wait' || outcome.kind === 'checkpoint')
+          await this.#engine.nodeFailed(trx, execution!, running, node, failure ?? 'no outcome', definition);
         else await this.#engine.recordOutcome(trx, execution!, running, node, outcome, definition, known);
         return null;
       }
-      await this.#workflows.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
+      await this.#workflows.updateNodeRun(trx, tenantId, runId, {
+        status: 'running',
+        startedAt: running.startedAt,
+        runnerJobId: job.id,
+        updatedAt: now,
+      });
       return { execution: execution!, run: running, runs: known, node, claimed: true };
     });
   }
 
   /** Runs the handler of a snapshot's run (not yet written as running) outside any transaction. */
   #attemptOn({ execution, run, runs, node }: Snapshot, job: RunningJob<RunNodePayload>) {
-    const running = { ...run, status: 'running' as const, startedAt: run.startedAt ?? this.#clock.now(), runnerJobId: job.id };
-    return this.#attempt(execution, running, runs.map((r) => (r.id === run.id ? running : r)), node, job.signal);
+    const running = {
+      ...run,
+      status: 'running' as const,
+      startedAt: run.startedAt ?? this.#clock.now(),
+      runnerJobId: job.id,
+    };
+    return this.#attempt(
+      execution,
+      running,
+      runs.map((r) => (r.id === run.id ? running : r)),
+      node,
+      job.signal,
+    );
   }
 
   /**
@@ -150,7 +175,9 @@ export class NodeRunner {
     const node = definition.nodes.find((n) => n.id === run.nodeId);
     if (!node) return;
     const failed = { ...run, startedAt: run.startedAt ?? this.#clock.now(), runnerJobId: job.id };
-    await this.#engine.nodeFailed(trx, execution, failed, node, `Node "${node.id}": ${job.error}`, definition, { retry: false });
+    await this.#engine.nodeFailed(trx, execution, failed, node, `Node "${node.id}": ${job.error}`, definition, {
+      retry: false,
+    });
   }
 
   /** Null when the node should run; otherwise it is skipped, or its `run_if` failed (which fails the execution). */
@@ -166,7 +193,13 @@ export class NodeRunner {
   }
 
   /** Runs the handler outside any transaction; its failure is the node's, unless the worker is stopping. */
-  async #attempt(execution: Execution, run: NodeRun, runs: NodeRun[], node: WorkflowNode, signal: AbortSignal): Promise<{ outcome?: NodeOutcome; failure?: string }> {
+  async #attempt(
+    execution: Execution,
+    run: NodeRun,
+    runs: NodeRun[],
+    node: WorkflowNode,
+    signal: AbortSignal,
+  ): Promise<{ outcome?: NodeOutcome; failure?: string }> {
     try {
       return { outcome: await this.#invoke(execution, run, runs, node, signal) };
     } catch (error) {
@@ -189,11 +222,24 @@ export class NodeRunner {
       if (!runnable(execution, run, job) || run!.attempt !== snapshot.run.attempt) return;
       const definition = await this.#engine.definition(trx, execution!);
       const now = this.#clock.now();
-      const running = { ...run!, status: 'running' as const, startedAt: run!.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
+      const running = {
+        ...run!,
+        status: 'running' as const,
+        startedAt: run!.startedAt ?? now,
+        runnerJobId: job.id,
+        updatedAt: now,
+      };
       await job.completeIn(trx);
-      if (decision.kind === 'skip') await this.#engine.skipRun(trx, execution!, running, node, decision.reason, definition);
-      else if (decision.kind === 'run_if_failed') await this.#engine.failExecution(trx, execution!, decision.message, 'run_if failed', definition);
-      else if (decision.failure !== undefined || !decision.outcome || decision.outcome.kind === 'wait' || decision.outcome.kind === 'checkpoint') {
+      if (decision.kind === 'skip')
+        await this.#engine.skipRun(trx, execution!, running, node, decision.reason, definition);
+      else if (decision.kind === 'run_if_failed')
+        await this.#engine.failExecution(trx, execution!, decision.message, 'run_if failed', definition);
+      else if (
+        decision.failure !== undefined ||
+        !decision.outcome ||
+        decision.outcome.kind === 'wait' ||
+        decision.outcome.kind === 'checkpoint'
+      ) {
         await this.#engine.nodeFailed(trx, execution!, running, node, decision.failure ?? 'no outcome', definition);
       } else await this.#engine.recordOutcome(trx, execution!, running, node, decision.outcome, definition);
     });
@@ -210,14 +256,33 @@ export class NodeRunner {
       const node = definition.nodes.find((n) => n.id === run!.nodeId);
       if (!node) return null;
       const now = this.#clock.now();
-      const running = { ...run!, status: 'running' as const, startedAt: run!.startedAt ?? now, runnerJobId: job.id, updatedAt: now };
-      await this.#workflows.updateNodeRun(trx, tenantId, runId, { status: 'running', startedAt: running.startedAt, runnerJobId: job.id, updatedAt: now });
-      const runs = (await this.#workflows.nodeRuns(trx, tenantId, executionId)).map((r) => (r.id === runId ? running : r));
+      const running = {
+        ...run!,
+        status: 'running' as const,
+        startedAt: run!.startedAt ?? now,
+        runnerJobId: job.id,
+        updatedAt: now,
+      };
+      await this.#workflows.updateNodeRun(trx, tenantId, runId, {
+        status: 'running',
+        startedAt: running.startedAt,
+        runnerJobId: job.id,
+        updatedAt: now,
+      });
+      const runs = (await this.#workflows.nodeRuns(trx, tenantId, executionId)).map((r) =>
+        r.id === runId ? running : r,
+      );
       return { execution: execution!, run: running, runs, node, claimed: true };
     });
   }
 
-  async #invoke(execution: Execution, run: NodeRun, runs: NodeRun[], node: WorkflowNode, signal: AbortSignal): Promise<NodeOutcome> {
+  async #invoke(
+    execution: Execution,
+    run: NodeRun,
+    runs: NodeRun[],
+    node: WorkflowNode,
+    signal: AbortSignal,
+  ): Promise<NodeOutcome> {
     const handler = this.#handlers[node.type];
     if (!handler) throw new Error(`Node "${node.id}": node type "${node.type}" is not available`);
     const scope = scopeOf(execution, runs);
@@ -251,7 +316,8 @@ export class NodeRunner {
       try {
         return await this.#principals.authOf(this.#database.db, execution.tenantId, execution.principal);
       } catch (error) {
-        if (error instanceof PrincipalUnavailable) throw nodeFailure(node.id, 'forbidden', `the execution cannot act: ${error.message}`);
+        if (error instanceof PrincipalUnavailable)
+          throw nodeFailure(node.id, 'forbidden', `the execution cannot act: ${error.message}`);
         throw error;
       }
     };
@@ -261,7 +327,12 @@ export class NodeRunner {
     };
   }
 
-  async #record(job: RunningJob<RunNodePayload>, node: WorkflowNode, outcome: NodeOutcome | undefined, failure: string | undefined): Promise<void> {
+  async #record(
+    job: RunningJob<RunNodePayload>,
+    node: WorkflowNode,
+    outcome: NodeOutcome | undefined,
+    failure: string | undefined,
+  ): Promise<void> {
     const { tenantId, executionId, runId } = job.payload;
     await this.#database.db.transaction().execute(async (trx) => {
       const current = await this.#workflows.lockExecution(trx, tenantId, executionId);
@@ -277,7 +348,10 @@ export class NodeRunner {
       if (outcome.kind === 'wait') {
         // A durable timer: the same run, continued by a job due at `until`, which now holds it.
         const timerJob = await this.#engine.enqueueRun(trx, current, runId, again.attempt, outcome.until);
-        await this.#workflows.updateNodeRun(trx, tenantId, runId, { runnerJobId: timerJob, updatedAt: this.#clock.now() });
+        await this.#workflows.updateNodeRun(trx, tenantId, runId, {
+          runnerJobId: timerJob,
+          updatedAt: this.#clock.now(),
+        });
         return;
       }
       if (outcome.kind === 'checkpoint') {

@@ -143,7 +143,9 @@ function assignedTo(eb: ExpressionBuilder<DB, 'workflow_tasks'>, a: Assignee): E
   return [
     eb.and([eb('assignee_type', '=', 'user'), eb('assignee_value', '=', a.userId)]),
     ...(a.roles.length ? [eb.and([eb('assignee_type', '=', 'role'), eb('assignee_value', 'in', a.roles)])] : []),
-    ...(a.workspaceIds.length ? [eb.and([eb('assignee_type', '=', 'workspace'), eb('assignee_value', 'in', a.workspaceIds)])] : []),
+    ...(a.workspaceIds.length
+      ? [eb.and([eb('assignee_type', '=', 'workspace'), eb('assignee_value', 'in', a.workspaceIds)])]
+      : []),
   ];
 }
 
@@ -151,11 +153,19 @@ function assignedTo(eb: ExpressionBuilder<DB, 'workflow_tasks'>, a: Assignee): E
 export class TasksRepository {
   async insert(db: Executor, task: Task): Promise<void> {
     // Every field maps to a column, so the values are a whole row.
-    await db.insertInto('workflow_tasks').values(columnsOf(TASK_COLUMNS, task) as Insertable<WorkflowTasksTable>).execute();
+    await db
+      .insertInto('workflow_tasks')
+      .values(columnsOf(TASK_COLUMNS, task) as Insertable<WorkflowTasksTable>)
+      .execute();
   }
 
   async find(db: Executor, tenantId: string, id: string): Promise<Task | null> {
-    const row = await db.selectFrom('workflow_tasks').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('workflow_tasks')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toTask(row) : null;
   }
 
@@ -198,11 +208,24 @@ export class TasksRepository {
           eb(
             'execution_id',
             'in',
-            eb.selectFrom('workflow_executions').select('workflow_executions.id').where('workflow_executions.tenant_id', '=', tenantId).where('workflow_executions.principal', '=', visible.principal),
+            eb
+              .selectFrom('workflow_executions')
+              .select('workflow_executions.id')
+              .where('workflow_executions.tenant_id', '=', tenantId)
+              .where('workflow_executions.principal', '=', visible.principal),
           ),
         ]);
         return eb.or([
-          own.length > 0 ? eb.and([eb('source', 'not in', own.map((s) => s.name)), assigned]) : assigned,
+          own.length > 0
+            ? eb.and([
+                eb(
+                  'source',
+                  'not in',
+                  own.map((s) => s.name),
+                ),
+                assigned,
+              ])
+            : assigned,
           ...own.map((s) => eb.and([eb('source', '=', s.name), s.condition(eb.ref('source_ref'))])),
         ]);
       });

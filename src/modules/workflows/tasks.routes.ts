@@ -27,14 +27,28 @@ export function taskRoutes(app: App, s: { tasks: TasksService }): void {
     },
     async (request) => {
       const page = pageWindow(request.query);
-      const { rows, total } = await tasks.list(authOf(request), { ...page, assignee: request.query.assignee, role: request.query.role, status: request.query.status });
+      const { rows, total } = await tasks.list(authOf(request), {
+        ...page,
+        assignee: request.query.assignee,
+        role: request.query.role,
+        status: request.query.status,
+      });
       return { data: rows.map(presentTask), total, page: page.page, page_size: page.pageSize };
     },
   );
 
   app.get(
     '/dag/tasks/:id',
-    { config, schema: { tags, summary: 'Get a human task', description: WHO.readTask, params: IdParams, response: { 200: TaskBody, ...standardErrors } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Get a human task',
+        description: WHO.readTask,
+        params: IdParams,
+        response: { 200: TaskBody, ...standardErrors },
+      },
+    },
     async (request) => presentTask(await tasks.get(authOf(request), request.params.id)),
   );
 

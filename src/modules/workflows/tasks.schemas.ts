@@ -4,7 +4,12 @@ import { Nullable, PageQuery, Timestamp } from '../../http/common-schemas.ts';
 const TaskStatus = Type.Union([Type.Literal('pending'), Type.Literal('completed'), Type.Literal('expired')]);
 
 export const TaskListQuery = Type.Object(
-  { ...PageQuery, assignee: Type.Optional(Type.String({ maxLength: 128 })), role: Type.Optional(Type.String({ maxLength: 128 })), status: Type.Optional(TaskStatus) },
+  {
+    ...PageQuery,
+    assignee: Type.Optional(Type.String({ maxLength: 128 })),
+    role: Type.Optional(Type.String({ maxLength: 128 })),
+    status: Type.Optional(TaskStatus),
+  },
   { additionalProperties: false },
 );
 
@@ -19,7 +24,11 @@ export const TaskBody = Type.Object({
     description:
       "`workflow` (a human node), `import_agent` (an import agent's proposed changes, applied on approval) or `ai_review` (AI results below the tenant's `ai_review_threshold`, applied on approval)",
   }),
-  source_ref: Nullable(Type.String({ description: 'The agent run an `import_agent` task decides; the document an `ai_review` task is about' })),
+  source_ref: Nullable(
+    Type.String({
+      description: 'The agent run an `import_agent` task decides; the document an `ai_review` task is about',
+    }),
+  ),
   task_type: Type.String(),
   title: Type.String(),
   description: Type.String(),
@@ -39,7 +48,12 @@ export const TaskBody = Type.Object({
   completed_at: Nullable(Timestamp),
 });
 
-export const TaskList = Type.Object({ data: Type.Array(TaskBody), total: Type.Integer(), page: Type.Integer(), page_size: Type.Integer() });
+export const TaskList = Type.Object({
+  data: Type.Array(TaskBody),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+});
 
 export const CompleteTaskBody = Type.Object(
   {

@@ -127,7 +127,15 @@ export class TasksService {
 
   /** Inside the node's hand-over transaction: the task, its two timers, its event and mail. Returns the run's holder mark. */
   async create(trx: Executor, run: RunContext, task: NewTask): Promise<string> {
-    const owner = { executionId: run.executionId, workflowId: run.workflowId, workflowName: run.workflowName, nodeId: run.nodeId, runId: run.runId, source: WORKFLOW_SOURCE, sourceRef: null };
+    const owner = {
+      executionId: run.executionId,
+      workflowId: run.workflowId,
+      workflowName: run.workflowName,
+      nodeId: run.nodeId,
+      runId: run.runId,
+      source: WORKFLOW_SOURCE,
+      sourceRef: null,
+    };
     const created = await this.#insert(trx, run.tenantId, run.now, owner, task, run.jobPriority);
     return `${TASK_HOLD_PREFIX}${created.id}`;
   }
@@ -138,14 +146,27 @@ export class TasksService {
    * completes or expires one (instead of resuming an execution).
    */
   registerSource(name: string, source: TaskSource): void {
-    if (name === WORKFLOW_SOURCE || this.#sources.has(name)) throw new Error(`Task source "${name}" is already registered`);
+    if (name === WORKFLOW_SOURCE || this.#sources.has(name))
+      throw new Error(`Task source "${name}" is already registered`);
     this.#sources.set(name, source);
   }
 
   /** A task of a registered source, in the caller's transaction; `label` stands where a workflow task names its workflow. */
-  async createFor(trx: Executor, owner: { tenantId: string; source: string; sourceRef: string; label: string }, task: NewTask): Promise<Task> {
+  async createFor(
+    trx: Executor,
+    owner: { tenantId: string; source: string; sourceRef: string; label: string },
+    task: NewTask,
+  ): Promise<Task> {
     if (!this.#sources.has(owner.source)) throw new Error(`Task source "${owner.source}" is not registered`);
-    const fields = { executionId: null, workflowId: null, workflowName: owner.label, nodeId: null, runId: null, source: owner.source, sourceRef: owner.sourceRef };
+    const fields = {
+      executionId: null,
+      workflowId: null,
+      workflowName: owner.label,
+      nodeId: null,
+      runId: null,
+      source: owner.source,
+      sourceRef: owner.sourceRef,
+    };
     return this.#insert(trx, owner.tenantId, this.#clock.now(), fields, task);
   }
 
@@ -156,7 +177,14 @@ export class TasksService {
   }
 
   /** `jobPriority`: the timers' job priority (a workflow task's execution's; 0 for other sources). */
-  async #insert(trx: Executor, tenantId: string, now: number, owner: Pick<Task, OwnerField>, task: NewTask, jobPriority = 0): Promise<Task> {
+  async #insert(
+    trx: Executor,
+    tenantId: string,
+    now: number,
+    owner: Pick<Task, OwnerField>,
+    task: NewTask,
+    jobPriority = 0,
+  ): Promise<Task> {
     const created: Task = {
       id: newId(now),
       tenantId,
@@ -188,17 +216,31 @@ export class TasksService {
     await this.#events.record(trx, {
       tenantId: created.tenantId,
       name: 'dag.task.created',
-      data: { ...eventIds(created), title: created.title, assignee_type: created.assigneeType, assignee_value: created.assigneeValue, due_at: new Date(created.dueAt).toISOString() },
+      data: {
+        ...eventIds(created),
+        title: created.title,
+        assignee_type: created.assigneeType,
+        assignee_value: created.assigneeValue,
+        due_at: new Date(created.dueAt).toISOString(),
+      },
     });
     await this.#tell(trx, created, created.assigneeType, created.assigneeValue, 'task_assigned');
     return created;
   }
 
   /** The tasks the caller sees (owners, admins and API keys: all; others: assigned to them, or of executions running as them), filtered. */
-  async list(auth: AuthContext, f: { assignee?: string; role?: string; status?: Task['status']; limit: number; offset: number }) {
+  async list(
+    auth: AuthContext,
+    f: { assignee?: string; role?: string; status?: Task['status']; limit: number; offset: number },
+  ) {
     requireFeature(auth, 'workflows');
     const db = this.#database.db;
-    const filter: TaskFilter = { limit: f.limit, offset: f.offset, ...(f.role ? { role: f.role } : {}), ...(f.status ? { status: f.status } : {}) };
+    const filter: TaskFilter = {
+      limit: f.limit,
+      offset: f.offset,
+      ...(f.role ? { role: f.role } : {}),
+      ...(f.status ? { status: f.status } : {}),
+    };
     if (f.assignee) {
       const assignee = await this.#members.membership(db, auth.tenant.id, f.assignee);
       if (!assignee) return { rows: [], total: 0 };
@@ -207,7 +249,9 @@ export class TasksService {
     if (!isTenantAdmin(auth)) {
       const principal = principalKey(principalOf(auth));
       if (principal === null) return { rows: [], total: 0 };
-      const sources = [...this.#sources].flatMap(([name, source]) => (source.access ? [{ name, condition: source.access.condition(auth) }] : []));
+      const sources = [...this.#sources].flatMap(([name, source]) =>
+        source.access ? [{ name, condition: source.access.condition(auth) }] : [],
+      );
       filter.visibleTo = { assignee: await this.#me(db, auth), principal, sources };
     }
     return this.#repo.list(db, auth.tenant.id, filter);
@@ -228,7 +272,9 @@ export class TasksService {
     if (access) return access.reaches(db, auth, task);
     const me = await this.#me(db, auth);
     if (me && isAssignee(me, task)) return true;
-    const execution = task.executionId ? await this.#workflows.findExecution(db, auth.tenant.id, task.executionId) : null;
+    const execution = task.executionId
+      ? await this.#workflows.findExecution(db, auth.tenant.id, task.executionId)
+      : null;
     return execution !== null && isPrincipal(auth, execution.principal);
   }
 
@@ -238,20 +284,34 @@ export class TasksService {
   }
 
   /** Contract §10: an assignee, an owner or an admin decides; 409 when completed or expired. */
-  async complete(auth: AuthContext, id: string, input: Decision): Promise<{ task: Task; executionStatus: string | null }> {
+  async complete(
+    auth: AuthContext,
+    id: string,
+    input: Decision,
+  ): Promise<{ task: Task; executionStatus: string | null }> {
     requireFeature(auth, 'workflows');
     const tenantId = auth.tenant.id;
     return this.#database.db.transaction().execute(async (trx) => {
       const first = await this.#repo.find(trx, tenantId, id);
       if (!first) throw taskNotFound();
       // Lock the execution first (as every transition does), then read the task again under it.
-      const execution = first.executionId ? await this.#workflows.lockExecution(trx, tenantId, first.executionId) : null;
+      const execution = first.executionId
+        ? await this.#workflows.lockExecution(trx, tenantId, first.executionId)
+        : null;
       const task = (await this.#repo.find(trx, tenantId, id))!;
       await this.#checkCompletable(trx, auth, task, input);
       const now = this.#clock.now();
       const data = input.decision === 'modified' ? { ...task.data, ...input.modifiedData } : task.data;
       const decidedBy = auth.userId ?? `api_key:${auth.apiKeyId}`;
-      const patch = { status: 'completed' as const, decision: input.decision, comments: input.comments ?? null, data, decidedBy, completedAt: now, updatedAt: now };
+      const patch = {
+        status: 'completed' as const,
+        decision: input.decision,
+        comments: input.comments ?? null,
+        data,
+        decidedBy,
+        completedAt: now,
+        updatedAt: now,
+      };
       if (!(await this.#repo.updatePending(trx, tenantId, id, patch))) throw errors.taskAlreadyCompleted();
       const done = { ...task, ...patch };
       await this.#events.record(trx, {
@@ -259,7 +319,14 @@ export class TasksService {
         name: 'dag.task.completed',
         data: { ...eventIds(task), decision: input.decision, completed_by: decidedBy },
       });
-      const output = { decision: input.decision, comments: input.comments ?? null, data, decided_by: decidedBy, decided_at: new Date(now).toISOString(), decision_source: 'human' as const };
+      const output = {
+        decision: input.decision,
+        comments: input.comments ?? null,
+        data,
+        decided_by: decidedBy,
+        decided_at: new Date(now).toISOString(),
+        decision_source: 'human' as const,
+      };
       await this.#settle(trx, done, output);
       if (!task.executionId) return { task: done, executionStatus: null };
       const after = await this.#workflows.findExecution(trx, tenantId, task.executionId);
@@ -274,16 +341,25 @@ export class TasksService {
       if (!(await access.reaches(trx, auth, task))) throw taskNotFound();
     } else if (!isTenantAdmin(auth)) {
       const me = await this.#me(trx, auth);
-      if (!me || !isAssignee(me, task)) throw errors.insufficientPermissions('Only an assignee, an owner or an admin may complete this task');
+      if (!me || !isAssignee(me, task))
+        throw errors.insufficientPermissions('Only an assignee, an owner or an admin may complete this task');
     }
     if (task.status === 'completed') throw errors.taskAlreadyCompleted();
     if (task.status === 'expired') throw errors.taskExpired();
-    if (input.decision === 'modified' && !input.modifiedData) throw errors.field('modified_data', 'is required when decision is modified');
-    if (input.modifiedData && input.decision !== 'modified') throw errors.field('modified_data', 'is only allowed when decision is modified');
+    if (input.decision === 'modified' && !input.modifiedData)
+      throw errors.field('modified_data', 'is required when decision is modified');
+    if (input.modifiedData && input.decision !== 'modified')
+      throw errors.field('modified_data', 'is only allowed when decision is modified');
     if (task.taskType === 'review' && input.modifiedData) {
       const editable = new Set(task.editableFields ?? []);
       const refused = Object.keys(input.modifiedData).filter((k) => !editable.has(k));
-      if (refused.length > 0) throw errors.validation(refused.map((field) => ({ field: `modified_data.${field}`, message: 'is not an editable field of this review' })));
+      if (refused.length > 0)
+        throw errors.validation(
+          refused.map((field) => ({
+            field: `modified_data.${field}`,
+            message: 'is not an editable field of this review',
+          })),
+        );
     }
   }
 
@@ -306,34 +382,75 @@ export class TasksService {
   async #escalate(trx: Executor, task: Task, now: number): Promise<void> {
     if (task.escalatedAt !== null) return;
     const reassigned = task.escalateTo ?? null;
-    await this.#repo.updatePending(trx, task.tenantId, task.id, { escalatedAt: now, updatedAt: now, ...(reassigned ? { assigneeValue: reassigned } : {}) });
+    await this.#repo.updatePending(trx, task.tenantId, task.id, {
+      escalatedAt: now,
+      updatedAt: now,
+      ...(reassigned ? { assigneeValue: reassigned } : {}),
+    });
     await this.#events.record(trx, {
       tenantId: task.tenantId,
       name: 'dag.task.escalated',
       data: { ...eventIds(task), escalated_to: reassigned },
     });
     // Reassigned: the new assignees hear of it; else the same ones are reminded it runs out.
-    await this.#tell(trx, task, task.assigneeType, reassigned ?? task.assigneeValue, reassigned ? 'task_escalated' : 'task_expiring');
+    await this.#tell(
+      trx,
+      task,
+      task.assigneeType,
+      reassigned ?? task.assigneeValue,
+      reassigned ? 'task_escalated' : 'task_expiring',
+    );
   }
 
   async #expire(trx: Executor, task: Task, now: number): Promise<void> {
     await this.#repo.updatePending(trx, task.tenantId, task.id, { status: 'expired', updatedAt: now });
     const data = task.data;
     if (task.onTimeout === 'fail') {
-      if (task.source !== WORKFLOW_SOURCE) return this.#sourceOf(task).settle(trx, task, { decision: 'expired', comments: null, data, decided_by: null, decided_at: new Date(now).toISOString(), decision_source: 'timeout' });
+      if (task.source !== WORKFLOW_SOURCE)
+        return this.#sourceOf(task).settle(trx, task, {
+          decision: 'expired',
+          comments: null,
+          data,
+          decided_by: null,
+          decided_at: new Date(now).toISOString(),
+          decision_source: 'timeout',
+        });
       const held = await this.#heldRun(trx, task);
-      if (held) await this.#engine.nodeFailed(trx, held.execution, held.run, held.node, `Node "${task.nodeId}": task "${task.title}" expired`, held.definition);
+      if (held)
+        await this.#engine.nodeFailed(
+          trx,
+          held.execution,
+          held.run,
+          held.node,
+          `Node "${task.nodeId}": task "${task.title}" expired`,
+          held.definition,
+        );
       return;
     }
     const decision = task.onTimeout === 'approve' ? 'approved' : 'rejected';
-    await this.#settle(trx, task, { decision, comments: null, data, decided_by: null, decided_at: new Date(now).toISOString(), decision_source: 'timeout' });
+    await this.#settle(trx, task, {
+      decision,
+      comments: null,
+      data,
+      decided_by: null,
+      decided_at: new Date(now).toISOString(),
+      decision_source: 'timeout',
+    });
   }
 
   /** A decision reaches what the task belongs to: the waiting node run, or the registered source. */
   async #settle(trx: Executor, task: Task, outcome: TaskOutcome): Promise<void> {
     if (task.source !== WORKFLOW_SOURCE) return this.#sourceOf(task).settle(trx, task, outcome);
     const held = await this.#heldRun(trx, task);
-    if (held) await this.#engine.recordOutcome(trx, held.execution, held.run, held.node, { kind: 'completed', output: outcome }, held.definition);
+    if (held)
+      await this.#engine.recordOutcome(
+        trx,
+        held.execution,
+        held.run,
+        held.node,
+        { kind: 'completed', output: outcome },
+        held.definition,
+      );
   }
 
   #sourceOf(task: Task): TaskSource {
@@ -348,20 +465,39 @@ export class TasksService {
     if (!task.executionId || !task.runId) return null;
     const execution = await this.#workflows.findExecution(trx, task.tenantId, task.executionId);
     const run = await this.#workflows.findNodeRun(trx, task.tenantId, task.runId);
-    if (!execution || !run || run.status !== 'running' || run.runnerJobId !== `${TASK_HOLD_PREFIX}${task.id}`) return null;
+    if (!execution || !run || run.status !== 'running' || run.runnerJobId !== `${TASK_HOLD_PREFIX}${task.id}`)
+      return null;
     if (execution.status !== 'running' && execution.status !== 'paused') return null;
     const definition = await this.#engine.definition(trx, execution);
     const node = definition.nodes.find((n) => n.id === task.nodeId);
     return node ? { execution, run, node, definition } : null;
   }
 
-  async #timer(trx: Executor, task: Task, action: TaskTimerPayload['action'], at: number, priority: number): Promise<void> {
+  async #timer(
+    trx: Executor,
+    task: Task,
+    action: TaskTimerPayload['action'],
+    at: number,
+    priority: number,
+  ): Promise<void> {
     const payload: TaskTimerPayload = { tenantId: task.tenantId, taskId: task.id, action };
-    await this.#jobs.enqueue(trx, TASK_TIMER_JOB, payload, { runAt: at, uniqueKey: `wftask:${task.id}:${action}`, tenantId: task.tenantId, priority });
+    await this.#jobs.enqueue(trx, TASK_TIMER_JOB, payload, {
+      runAt: at,
+      uniqueKey: `wftask:${task.id}:${action}`,
+      tenantId: task.tenantId,
+      priority,
+    });
   }
 
-  async #tell(trx: Executor, task: Task, type: Task['assigneeType'], value: string, kind: 'task_assigned' | 'task_escalated' | 'task_expiring'): Promise<void> {
-    const owner = task.source === WORKFLOW_SOURCE ? `Workflow "${task.workflowName}"` : (task.workflowName ?? task.source);
+  async #tell(
+    trx: Executor,
+    task: Task,
+    type: Task['assigneeType'],
+    value: string,
+    kind: 'task_assigned' | 'task_escalated' | 'task_expiring',
+  ): Promise<void> {
+    const owner =
+      task.source === WORKFLOW_SOURCE ? `Workflow "${task.workflowName}"` : (task.workflowName ?? task.source);
     const data = { taskId: task.id, title: task.title, description: task.description, owner, dueAt: task.dueAt };
     for (const to of await this.#members.activeEmails(trx, task.tenantId, { type, value })) {
       await this.#mail.enqueue(trx, { tenantId: task.tenantId, kind, to, data, at: this.#clock.now() });
@@ -371,7 +507,12 @@ export class TasksService {
 
 /** The ids every task event carries: the execution's, or (another source's task) null ones and the source's name. */
 function eventIds(task: Task) {
-  return { task_id: task.id, execution_id: task.executionId, workflow_id: task.workflowId, ...(task.source === WORKFLOW_SOURCE ? {} : { source: task.source }) };
+  return {
+    task_id: task.id,
+    execution_id: task.executionId,
+    workflow_id: task.workflowId,
+    ...(task.source === WORKFLOW_SOURCE ? {} : { source: task.source }),
+  };
 }
 
 function isAssignee(me: Assignee, task: Task): boolean {

@@ -20,16 +20,29 @@ const ExecutionCompleted = Type.Object({
   final_output: Type.Unknown({ description: 'Any JSON: the output of the end node.' }),
 });
 
-const ExecutionFailed = Type.Object({ ...Execution, status: Type.Literal('failed'), error: Type.String(), failed_node_id: Nullable(Type.String()) });
+const ExecutionFailed = Type.Object({
+  ...Execution,
+  status: Type.Literal('failed'),
+  error: Type.String(),
+  failed_node_id: Nullable(Type.String()),
+});
 
-const ExecutionPaused = Type.Object({ ...Execution, status: Type.Literal('paused'), paused_reason: Nullable(Type.String()) });
+const ExecutionPaused = Type.Object({
+  ...Execution,
+  status: Type.Literal('paused'),
+  paused_reason: Nullable(Type.String()),
+});
 
 // A task of another source (an import agent's proposal) has no execution: null ids, and names its `source`.
 const Task = {
   task_id: Type.String(),
   execution_id: Nullable(Type.String()),
   workflow_id: Nullable(Type.String()),
-  source: Type.Optional(Type.String({ description: 'A task of another source than a workflow (an import agent): its name; the ids are then null.' })),
+  source: Type.Optional(
+    Type.String({
+      description: 'A task of another source than a workflow (an import agent): its name; the ids are then null.',
+    }),
+  ),
 };
 
 const TaskCreated = Type.Object({
@@ -40,7 +53,11 @@ const TaskCreated = Type.Object({
   due_at: Nullable(Type.String({ format: 'date-time' })),
 });
 
-const TaskCompleted = Type.Object({ ...Task, decision: Nullable(Type.String()), completed_by: Nullable(Type.String()) });
+const TaskCompleted = Type.Object({
+  ...Task,
+  decision: Nullable(Type.String()),
+  completed_by: Nullable(Type.String()),
+});
 
 const TaskEscalated = Type.Object({ ...Task, escalated_to: Nullable(Type.String()) });
 

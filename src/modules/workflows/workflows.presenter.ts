@@ -93,7 +93,8 @@ export function presentExecution(e: Execution, runs: readonly NodeRun[], nodes: 
     current_node: current?.nodeId ?? null,
     nodes_completed: runs.filter((r) => r.status === 'completed').map((r) => r.nodeId),
     nodes_pending: nodes.filter((n) => !finished.has(byNode.get(n.id)?.status ?? '')).map((n) => n.id),
-    progress_percent: nodes.length === 0 ? 100 : Math.floor((100 * runs.filter((r) => finished.has(r.status)).length) / nodes.length),
+    progress_percent:
+      nodes.length === 0 ? 100 : Math.floor((100 * runs.filter((r) => finished.has(r.status)).length) / nodes.length),
     trigger_data: e.triggerData,
     node_results: nodeResults,
     final_output: e.finalOutput,
@@ -102,7 +103,13 @@ export function presentExecution(e: Execution, runs: readonly NodeRun[], nodes: 
 
 /** The answer of execute. */
 export function presentStartedExecution(e: Execution) {
-  return { execution_id: e.id, workflow_id: e.workflowId, status: e.status, test_run: e.testRun, started_at: iso(e.startedAt) };
+  return {
+    execution_id: e.id,
+    workflow_id: e.workflowId,
+    status: e.status,
+    test_run: e.testRun,
+    started_at: iso(e.startedAt),
+  };
 }
 
 /** The answer of a webhook trigger's hook. */

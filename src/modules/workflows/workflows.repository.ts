@@ -219,7 +219,12 @@ export class WorkflowsRepository {
   }
 
   async findWorkflow(db: Executor, tenantId: string, id: string): Promise<Workflow | null> {
-    const row = await db.selectFrom('workflows').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('workflows')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toWorkflow(row) : null;
   }
 
@@ -230,41 +235,84 @@ export class WorkflowsRepository {
   }
 
   async countWorkflows(db: Executor, tenantId: string): Promise<number> {
-    const row = await db.selectFrom('workflows').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('workflows')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   /** `owner` (a stored principal) narrows the list to that owner's workflows. */
-  async listWorkflows(db: Executor, tenantId: string, o: { status?: string; owner?: string; limit: number; offset: number }): Promise<{ rows: Workflow[]; total: number }> {
+  async listWorkflows(
+    db: Executor,
+    tenantId: string,
+    o: { status?: string; owner?: string; limit: number; offset: number },
+  ): Promise<{ rows: Workflow[]; total: number }> {
     let q = db.selectFrom('workflows').where('tenant_id', '=', tenantId);
     if (o.owner !== undefined) q = q.where('owner', '=', o.owner);
     if (o.status) q = q.where('status', '=', o.status as Workflow['status']);
-    const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).offset(o.offset).execute();
+    const rows = await q
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(o.limit)
+      .offset(o.offset)
+      .execute();
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows: rows.map(toWorkflow), total: Number(total.n) };
   }
 
   /** The tenant's active workflows (trigger matching; a Team tenant has at most 50). */
   async activeWorkflows(db: Executor, tenantId: string): Promise<Workflow[]> {
-    const rows = await db.selectFrom('workflows').selectAll().where('tenant_id', '=', tenantId).where('status', '=', 'active').execute();
+    const rows = await db
+      .selectFrom('workflows')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('status', '=', 'active')
+      .execute();
     return rows.map(toWorkflow);
   }
 
   async insertWorkflow(db: Executor, workflow: Workflow): Promise<void> {
     // Every field maps to a column, so the values are a whole row.
-    await db.insertInto('workflows').values(columnsOf(WORKFLOW_COLUMNS, workflow) as Insertable<WorkflowsTable>).execute();
+    await db
+      .insertInto('workflows')
+      .values(columnsOf(WORKFLOW_COLUMNS, workflow) as Insertable<WorkflowsTable>)
+      .execute();
   }
 
   async updateWorkflow(db: Executor, tenantId: string, id: string, patch: Partial<Workflow>): Promise<void> {
-    await db.updateTable('workflows').set(columnsOf(WORKFLOW_COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('workflows')
+      .set(columnsOf(WORKFLOW_COLUMNS, patch))
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async deleteWorkflow(db: Executor, tenantId: string, id: string): Promise<void> {
     await db.deleteFrom('workflows').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
-  async insertVersion(db: Executor, tenantId: string, workflowId: string, version: number, definition: WorkflowDefinition, at: number): Promise<void> {
-    await db.insertInto('workflow_versions').values({ tenant_id: tenantId, workflow_id: workflowId, version, definition: JSON.stringify(definition), created_at: at }).execute();
+  async insertVersion(
+    db: Executor,
+    tenantId: string,
+    workflowId: string,
+    version: number,
+    definition: WorkflowDefinition,
+    at: number,
+  ): Promise<void> {
+    await db
+      .insertInto('workflow_versions')
+      .values({
+        tenant_id: tenantId,
+        workflow_id: workflowId,
+        version,
+        definition: JSON.stringify(definition),
+        created_at: at,
+      })
+      .execute();
   }
 
   /** A version's definition (`{nodes: []}` when the version is missing). */
@@ -279,10 +327,18 @@ export class WorkflowsRepository {
     return parseJson<WorkflowDefinition>(row?.definition, { nodes: [] });
   }
 
-  async executionStats(db: Executor, tenantId: string, workflowId: string): Promise<{ status: string; n: number; duration: number }[]> {
+  async executionStats(
+    db: Executor,
+    tenantId: string,
+    workflowId: string,
+  ): Promise<{ status: string; n: number; duration: number }[]> {
     const rows = await db
       .selectFrom('workflow_executions')
-      .select((eb) => ['status', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(eb('finished_at', '-', eb.ref('started_at'))).as('duration')])
+      .select((eb) => [
+        'status',
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.sum<number>(eb('finished_at', '-', eb.ref('started_at'))).as('duration'),
+      ])
       .where('tenant_id', '=', tenantId)
       .where('workflow_id', '=', workflowId)
       .groupBy('status')
@@ -304,7 +360,12 @@ export class WorkflowsRepository {
   // Executions
 
   async findExecution(db: Executor, tenantId: string, id: string): Promise<Execution | null> {
-    const row = await db.selectFrom('workflow_executions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('workflow_executions')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toExecution(row) : null;
   }
 
@@ -326,7 +387,13 @@ export class WorkflowsRepository {
     if (o.principal !== undefined) q = q.where('principal', '=', o.principal);
     if (o.workflowId) q = q.where('workflow_id', '=', o.workflowId);
     if (o.status) q = q.where('status', '=', o.status as Execution['status']);
-    const rows = await q.selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc').limit(o.limit).offset(o.offset).execute();
+    const rows = await q
+      .selectAll()
+      .orderBy('started_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(o.limit)
+      .offset(o.offset)
+      .execute();
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows: rows.map(toExecution), total: Number(total.n) };
   }
@@ -342,29 +409,61 @@ export class WorkflowsRepository {
   }
 
   async updateExecution(db: Executor, tenantId: string, id: string, patch: Partial<Execution>): Promise<void> {
-    await db.updateTable('workflow_executions').set(columnsOf(EXECUTION_COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('workflow_executions')
+      .set(columnsOf(EXECUTION_COLUMNS, patch))
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async nodeRuns(db: Executor, tenantId: string, executionId: string): Promise<NodeRun[]> {
-    const rows = await db.selectFrom('workflow_node_runs').selectAll().where('tenant_id', '=', tenantId).where('execution_id', '=', executionId).orderBy('id').execute();
+    const rows = await db
+      .selectFrom('workflow_node_runs')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('execution_id', '=', executionId)
+      .orderBy('id')
+      .execute();
     return rows.map(toNodeRun);
   }
 
   async findNodeRun(db: Executor, tenantId: string, id: string): Promise<NodeRun | null> {
-    const row = await db.selectFrom('workflow_node_runs').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('workflow_node_runs')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toNodeRun(row) : null;
   }
 
   async insertNodeRuns(db: Executor, runs: NodeRun[]): Promise<void> {
-    if (runs.length > 0) await db.insertInto('workflow_node_runs').values(runs.map((run) => columnsOf(NODE_RUN_COLUMNS, run) as Insertable<WorkflowNodeRunsTable>)).execute();
+    if (runs.length > 0)
+      await db
+        .insertInto('workflow_node_runs')
+        .values(runs.map((run) => columnsOf(NODE_RUN_COLUMNS, run) as Insertable<WorkflowNodeRunsTable>))
+        .execute();
   }
 
   async updateNodeRun(db: Executor, tenantId: string, id: string, patch: Partial<NodeRun>): Promise<void> {
-    await db.updateTable('workflow_node_runs').set(columnsOf(NODE_RUN_COLUMNS, patch)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('workflow_node_runs')
+      .set(columnsOf(NODE_RUN_COLUMNS, patch))
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Marks every queued or running run of the execution with `status` (cancel, end, fail). */
-  async closeOpenRuns(db: Executor, tenantId: string, executionId: string, status: 'cancelled' | 'skipped', reason: string, at: number): Promise<void> {
+  async closeOpenRuns(
+    db: Executor,
+    tenantId: string,
+    executionId: string,
+    status: 'cancelled' | 'skipped',
+    reason: string,
+    at: number,
+  ): Promise<void> {
     await db
       .updateTable('workflow_node_runs')
       .set({ status, reason, completed_at: at, updated_at: at })
@@ -385,8 +484,19 @@ export class WorkflowsRepository {
       .execute();
   }
 
-  async log(db: Executor, tenantId: string, executionId: string, kind: string, message: string, at: number, nodeId: string | null = null): Promise<void> {
-    await db.insertInto('workflow_execution_log').values({ id: newId(at), tenant_id: tenantId, execution_id: executionId, node_id: nodeId, kind, message, at }).execute();
+  async log(
+    db: Executor,
+    tenantId: string,
+    executionId: string,
+    kind: string,
+    message: string,
+    at: number,
+    nodeId: string | null = null,
+  ): Promise<void> {
+    await db
+      .insertInto('workflow_execution_log')
+      .values({ id: newId(at), tenant_id: tenantId, execution_id: executionId, node_id: nodeId, kind, message, at })
+      .execute();
   }
 
   async deleteTenant(db: Executor, tenantId: string): Promise<void> {

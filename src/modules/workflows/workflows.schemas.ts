@@ -1,7 +1,13 @@
 import { Type } from 'typebox';
 import { Nullable, PageQuery, Timestamp } from '../../http/common-schemas.ts';
 import { TRIGGER_RULES } from './engine/types.ts';
-import { ACCEPTED_PRIORITIES, type AcceptedPriority, DEFAULT_PRIORITY, EXECUTION_PRIORITIES, type ExecutionPriority } from './execution-priority.ts';
+import {
+  ACCEPTED_PRIORITIES,
+  type AcceptedPriority,
+  DEFAULT_PRIORITY,
+  EXECUTION_PRIORITIES,
+  type ExecutionPriority,
+} from './execution-priority.ts';
 
 const Json = Type.Unknown();
 
@@ -16,13 +22,22 @@ export const WorkflowNodeSchema = Type.Object(
     timeout_seconds: Type.Optional(Type.Integer({ minimum: 1 })),
     timeout_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
     retry: Type.Optional(
-      Type.Object({ max_attempts: Type.Integer({ minimum: 1, maximum: 20 }), backoff_seconds: Type.Optional(Type.Number({ minimum: 0 })) }, { additionalProperties: false }),
+      Type.Object(
+        {
+          max_attempts: Type.Integer({ minimum: 1, maximum: 20 }),
+          backoff_seconds: Type.Optional(Type.Number({ minimum: 0 })),
+        },
+        { additionalProperties: false },
+      ),
     ),
   },
   { additionalProperties: false },
 );
 
-const Trigger = Type.Object({ type: Type.String({ minLength: 1 }), conditions: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: false });
+const Trigger = Type.Object(
+  { type: Type.String({ minLength: 1 }), conditions: Type.Optional(Type.Record(Type.String(), Type.Unknown())) },
+  { additionalProperties: false },
+);
 const ErrorHandling = Type.Object(
   {
     on_failure: Type.Optional(Type.Union([Type.Literal('fail'), Type.Literal('pause'), Type.Literal('continue')])),
@@ -37,7 +52,12 @@ export const CreateWorkflowBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 255 }),
     description: Type.Optional(Type.String({ maxLength: 10_000 })),
     // Additive to the spec: `draft` saves an unfinished definition unvalidated; without it the body must validate.
-    status: Type.Optional(Type.Literal('draft', { description: 'Save without validating (an unfinished draft). Without it, an invalid workflow is 400 `INVALID_WORKFLOW`.' })),
+    status: Type.Optional(
+      Type.Literal('draft', {
+        description:
+          'Save without validating (an unfinished draft). Without it, an invalid workflow is 400 `INVALID_WORKFLOW`.',
+      }),
+    ),
     trigger: Type.Optional(Trigger),
     nodes: Type.Optional(Type.Array(WorkflowNodeSchema, { maxItems: 10_000 })),
     error_handling: Type.Optional(ErrorHandling),
@@ -57,9 +77,18 @@ export const UpdateWorkflowBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const WorkflowListQuery = Type.Object({ ...PageQuery, status: Type.Optional(Status) }, { additionalProperties: false });
+export const WorkflowListQuery = Type.Object(
+  { ...PageQuery, status: Type.Optional(Status) },
+  { additionalProperties: false },
+);
 
-export const CreatedWorkflow = Type.Object({ id: Type.String(), name: Type.String(), status: Type.String(), version: Type.Integer(), created_at: Timestamp });
+export const CreatedWorkflow = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  status: Type.String(),
+  version: Type.Integer(),
+  created_at: Timestamp,
+});
 
 export const WorkflowBody = Type.Object({
   id: Type.String(),
@@ -88,14 +117,28 @@ export const WorkflowListItem = Type.Object({
   updated_at: Timestamp,
 });
 
-export const ValidationAnswer = Type.Object({ valid: Type.Boolean(), errors: Type.Array(Type.String()), warnings: Type.Array(Type.String()) });
+export const ValidationAnswer = Type.Object({
+  valid: Type.Boolean(),
+  errors: Type.Array(Type.String()),
+  warnings: Type.Array(Type.String()),
+});
 
 /** A union of literals (a wrong value is answered "must be one of: low, normal, high, urgent"), typed as the priority. */
 const Priority = (options: { default?: ExecutionPriority; description?: string } = {}) =>
-  Type.Unsafe<ExecutionPriority>(Type.Union(EXECUTION_PRIORITIES.map((p) => Type.Literal(p)), options));
+  Type.Unsafe<ExecutionPriority>(
+    Type.Union(
+      EXECUTION_PRIORITIES.map((p) => Type.Literal(p)),
+      options,
+    ),
+  );
 /** What execute accepts: the priorities and their aliases (`medium` is `normal`, `critical` is `urgent`). */
 const RequestedPriority = (options: { default?: AcceptedPriority; description?: string } = {}) =>
-  Type.Unsafe<AcceptedPriority>(Type.Union(ACCEPTED_PRIORITIES.map((p) => Type.Literal(p)), options));
+  Type.Unsafe<AcceptedPriority>(
+    Type.Union(
+      ACCEPTED_PRIORITIES.map((p) => Type.Literal(p)),
+      options,
+    ),
+  );
 
 export const ExecuteBody = Type.Object(
   {
@@ -110,10 +153,19 @@ export const ExecuteBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const ExecuteAnswer = Type.Object({ execution_id: Type.String(), workflow_id: Type.String(), status: Type.String(), test_run: Type.Boolean(), started_at: Timestamp });
+export const ExecuteAnswer = Type.Object({
+  execution_id: Type.String(),
+  workflow_id: Type.String(),
+  status: Type.String(),
+  test_run: Type.Boolean(),
+  started_at: Timestamp,
+});
 
 const ExecStatus = Type.Union(['running', 'paused', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s)));
-export const ExecutionListQuery = Type.Object({ ...PageQuery, workflow_id: Type.Optional(Type.String()), status: Type.Optional(ExecStatus) }, { additionalProperties: false });
+export const ExecutionListQuery = Type.Object(
+  { ...PageQuery, workflow_id: Type.Optional(Type.String()), status: Type.Optional(ExecStatus) },
+  { additionalProperties: false },
+);
 
 export const ExecutionBody = Type.Object({
   id: Type.String(),
@@ -130,7 +182,9 @@ export const ExecutionBody = Type.Object({
   error: Nullable(Type.String()),
   failed_node_id: Nullable(Type.String()),
   cancelled_at: Type.Optional(Nullable(Timestamp)),
-  reason: Type.Optional(Nullable(Type.String({ description: 'Only on a cancelled execution: the reason given to cancel, if any.' }))),
+  reason: Type.Optional(
+    Nullable(Type.String({ description: 'Only on a cancelled execution: the reason given to cancel, if any.' })),
+  ),
   current_node: Type.Optional(Nullable(Type.String())),
   nodes_completed: Type.Optional(Type.Array(Type.String())),
   nodes_pending: Type.Optional(Type.Array(Type.String())),
@@ -140,8 +194,24 @@ export const ExecutionBody = Type.Object({
   final_output: Type.Optional(Json),
 });
 
-export const PauseAnswer = Type.Object({ execution_id: Type.String(), status: Type.String(), paused_at: Timestamp, can_resume: Type.Boolean() });
-export const ResumeBody = Type.Object({ modified_data: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: false });
+export const PauseAnswer = Type.Object({
+  execution_id: Type.String(),
+  status: Type.String(),
+  paused_at: Timestamp,
+  can_resume: Type.Boolean(),
+});
+export const ResumeBody = Type.Object(
+  { modified_data: Type.Optional(Type.Record(Type.String(), Type.Unknown())) },
+  { additionalProperties: false },
+);
 export const ResumeAnswer = Type.Object({ execution_id: Type.String(), status: Type.String(), resumed_at: Timestamp });
-export const CancelBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false });
-export const CancelAnswer = Type.Object({ execution_id: Type.String(), status: Type.String(), cancelled_at: Timestamp, reason: Nullable(Type.String()) });
+export const CancelBody = Type.Object(
+  { reason: Type.Optional(Type.String({ maxLength: 1000 })) },
+  { additionalProperties: false },
+);
+export const CancelAnswer = Type.Object({
+  execution_id: Type.String(),
+  status: Type.String(),
+  cancelled_at: Timestamp,
+  reason: Nullable(Type.String()),
+});

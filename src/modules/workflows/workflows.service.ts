@@ -38,7 +38,6 @@ export interface WorkflowStatistics {
   avgDurationSeconds: number;
 }
 
-
 /** Workflow definitions: create, read, update with versions and the lifecycle, validate, delete. */
 export class WorkflowsService {
   readonly #database: Database;
@@ -66,7 +65,10 @@ export class WorkflowsService {
     const now = this.#clock.now();
     return this.#database.db.transaction().execute(async (trx) => {
       if (limits && (await this.#repo.countWorkflows(trx, tenantId)) >= limits.workflows) {
-        throw errors.tierLimit(`The ${auth.tenant.tier} tier allows at most ${limits.workflows} workflows`, { current_tier: auth.tenant.tier, limit: limits.workflows });
+        throw errors.tierLimit(`The ${auth.tenant.tier} tier allows at most ${limits.workflows} workflows`, {
+          current_tier: auth.tenant.tier,
+          limit: limits.workflows,
+        });
       }
       const workflow: Workflow = {
         id: newId(now),
@@ -95,7 +97,10 @@ export class WorkflowsService {
     requireFeature(auth, 'workflows');
     const owner = ownerFilter(auth);
     if (owner === null) return { rows: [], total: 0 };
-    return this.#repo.listWorkflows(this.#database.db, auth.tenant.id, { ...o, ...(owner !== undefined ? { owner } : {}) });
+    return this.#repo.listWorkflows(this.#database.db, auth.tenant.id, {
+      ...o,
+      ...(owner !== undefined ? { owner } : {}),
+    });
   }
 
   /** A workflow the caller reaches, else 404 `WORKFLOW_NOT_FOUND` (another member's answers as a missing one). */
@@ -138,7 +143,8 @@ export class WorkflowsService {
       if (input.name !== undefined) patch.name = input.name;
       if (input.description !== undefined) patch.description = input.description;
       // A new version only when the definition really changes (a PUT of the same nodes is not one).
-      const differs = <T>(given: T | undefined, stored: T) => given !== undefined && JSON.stringify(given) !== JSON.stringify(stored);
+      const differs = <T>(given: T | undefined, stored: T) =>
+        given !== undefined && JSON.stringify(given) !== JSON.stringify(stored);
       if (differs(input.nodes, current.nodes)) patch.nodes = input.nodes;
       if (differs(input.trigger, current.trigger)) patch.trigger = input.trigger;
       if (differs(input.error_handling, current.errorHandling)) patch.errorHandling = input.error_handling;
@@ -172,7 +178,8 @@ export class WorkflowsService {
     let paused = 0;
     for (;;) {
       const { rows } = await this.#repo.listWorkflows(trx, tenantId, { status: 'active', limit: 500, offset: 0 });
-      for (const workflow of rows) await this.#repo.updateWorkflow(trx, tenantId, workflow.id, { status: 'paused', updatedAt: now });
+      for (const workflow of rows)
+        await this.#repo.updateWorkflow(trx, tenantId, workflow.id, { status: 'paused', updatedAt: now });
       paused += rows.length;
       if (rows.length < 500) return paused;
     }
@@ -205,6 +212,9 @@ function requireValid(definition: Pick<WorkflowDefinition, 'nodes' | 'trigger'>)
 
 function checkNodeLimit(auth: AuthContext, limits: { nodes: number } | null, nodes: readonly unknown[]): void {
   if (limits && nodes.length > limits.nodes) {
-    throw errors.tierLimit(`The ${auth.tenant.tier} tier allows at most ${limits.nodes} nodes per workflow`, { current_tier: auth.tenant.tier, limit: limits.nodes });
+    throw errors.tierLimit(`The ${auth.tenant.tier} tier allows at most ${limits.nodes} nodes per workflow`, {
+      current_tier: auth.tenant.tier,
+      limit: limits.nodes,
+    });
   }
 }

@@ -11,8 +11,23 @@ export interface Entities {
 
 /** The kinds of document `enrich` tells apart; `other` when none fits. */
 export const DOCUMENT_TYPES = [
-  'invoice', 'receipt', 'purchase_order', 'quote', 'contract', 'lease', 'nda', 'employment_letter', 'policy',
-  'minutes', 'memo', 'report', 'letter', 'email', 'cv', 'statement', 'other',
+  'invoice',
+  'receipt',
+  'purchase_order',
+  'quote',
+  'contract',
+  'lease',
+  'nda',
+  'employment_letter',
+  'policy',
+  'minutes',
+  'memo',
+  'report',
+  'letter',
+  'email',
+  'cv',
+  'statement',
+  'other',
 ] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
@@ -116,7 +131,8 @@ export function plainEntities(details: EntityDetails): Entities {
 
 const MONEY_FORMAT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 /** "USD 12,500.00", "USD -1,200.00": the plain form of an amount. */
-export const formatMoney = (money: { value: number; currency: string }) => `${money.currency} ${MONEY_FORMAT.format(money.value)}`;
+export const formatMoney = (money: { value: number; currency: string }) =>
+  `${money.currency} ${MONEY_FORMAT.format(money.value)}`;
 
 /** A piece of a document offered to `answer` as evidence. */
 export interface Passage {

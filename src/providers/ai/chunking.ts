@@ -69,4 +69,3 @@ function cutLongUnit(text: string, start: number, end: number, targetChars: numb
   if (end > from) units.push({ start: from, end });
   return units;
 }
-

@@ -12,7 +12,17 @@ import { contentStems, stem } from './text.ts';
 export type DateRole = 'deadline' | 'revised' | 'end' | 'start';
 
 /** The kind of fact a question asks for. */
-export type AnswerType = 'date' | 'amount' | 'percent' | 'party' | 'place' | 'duration' | 'frequency' | 'number' | 'law' | 'text';
+export type AnswerType =
+  | 'date'
+  | 'amount'
+  | 'percent'
+  | 'party'
+  | 'place'
+  | 'duration'
+  | 'frequency'
+  | 'number'
+  | 'law'
+  | 'text';
 
 /** A question as the ranking and the answerer read it. */
 export interface QuestionAnalysis {
@@ -47,26 +57,69 @@ const TYPE_CUES: [AnswerType, RegExp][] = [
   ['date', /\b(?:last|first|final|closing|opening|start(?:ing)?|end(?:ing)?) (?:working )?(?:day|date)\b/],
   // "How heavy", "how big", "what size": a figure with a unit.
   ['number', /\bhow (?:heavy|big|large|tall|wide|far|deep)\b|\bwhat (?:size|weight|area|volume|capacity|distance)\b/],
-  ['duration', /\bhow long\b|\bhow many (?:business |working |calendar )?(?:days|weeks|months|years|hours)\b|\bhow much (?:notice|time)\b|\bnotice period\b|\bwithin (?:what|how)\b|\bhow soon\b|\bduration\b|\blead time\b/],
-  ['date', /\bwhen\b|\bwann\b|\bbis wann\b|\ban welchem tag\b|\bwhat (?:date|day|year)\b|\bwhich (?:date|day|year)\b|\bby what date\b|\bdeadline\b|\bdue date\b|\bdate of\b|\bexpiry date\b|\bstart date\b|\bend date\b|\bon what (?:date|day)\b/],
+  [
+    'duration',
+    /\bhow long\b|\bhow many (?:business |working |calendar )?(?:days|weeks|months|years|hours)\b|\bhow much (?:notice|time)\b|\bnotice period\b|\bwithin (?:what|how)\b|\bhow soon\b|\bduration\b|\blead time\b/,
+  ],
+  [
+    'date',
+    /\bwhen\b|\bwann\b|\bbis wann\b|\ban welchem tag\b|\bwhat (?:date|day|year)\b|\bwhich (?:date|day|year)\b|\bby what date\b|\bdeadline\b|\bdue date\b|\bdate of\b|\bexpiry date\b|\bstart date\b|\bend date\b|\bon what (?:date|day)\b/,
+  ],
   // "VAT rate", "interest rate", "what percentage": a share, not money ("room rate" stays money).
-  ['percent', /\b(?:vat|tax|gst|interest|discount|commission|growth|inflation|occupancy|vacancy|withholding|margin)\s+rate\b|\bpercentage\b|\bwhat percent\b|\bhow many per ?cent\b|\bwelcher prozentsatz\b/],
-  ['amount', /\bhow much\b|\btotal\b|\bvat\b|\btax(?:es)?\b|\bgst\b|\blimits?\b|\ballowance\b|\bcap\b|\bspent\b|\bspend(?:ing)?\b|\bwie (?:hoch|viel)\b|\bbetrag\b|\bsumme\b|\bkosten\b|\bpreis\b|\bfees?\b|\bprices?\b|\bcosts?\b|\brates?\b|\bamount\b|\bsalary\b|\brent\b|\bbudget\b|\bdeposit\b|\bbalance\b|\bcharged?\b|\bpremium\b|\bvalue of\b|\binvoiced?\b.*\bfor\b|\bretainer\b|\bwage\b|\bowed?\b/],
+  [
+    'percent',
+    /\b(?:vat|tax|gst|interest|discount|commission|growth|inflation|occupancy|vacancy|withholding|margin)\s+rate\b|\bpercentage\b|\bwhat percent\b|\bhow many per ?cent\b|\bwelcher prozentsatz\b/,
+  ],
+  [
+    'amount',
+    /\bhow much\b|\btotal\b|\bvat\b|\btax(?:es)?\b|\bgst\b|\blimits?\b|\ballowance\b|\bcap\b|\bspent\b|\bspend(?:ing)?\b|\bwie (?:hoch|viel)\b|\bbetrag\b|\bsumme\b|\bkosten\b|\bpreis\b|\bfees?\b|\bprices?\b|\bcosts?\b|\brates?\b|\bamount\b|\bsalary\b|\brent\b|\bbudget\b|\bdeposit\b|\bbalance\b|\bcharged?\b|\bpremium\b|\bvalue of\b|\binvoiced?\b.*\bfor\b|\bretainer\b|\bwage\b|\bowed?\b/,
+  ],
   // "Where did the price / index end (close) in May?": a level, not a place.
-  ['amount', /\bwhere (?:did|does|do|will|is|are)\b.{0,40}\b(?:price|prices|index|shares?|stocks?|futures|yields?|currency|exchange rate)\b.{0,20}\b(?:end|close|closed|finish|settle|settled|stand|trade|level)\b/],
+  [
+    'amount',
+    /\bwhere (?:did|does|do|will|is|are)\b.{0,40}\b(?:price|prices|index|shares?|stocks?|futures|yields?|currency|exchange rate)\b.{0,20}\b(?:end|close|closed|finish|settle|settled|stand|trade|level)\b/,
+  ],
   // "Which law governs …", "which courts": the governing-law clause.
-  ['law', /\b(?:which|what) (?:law|laws|jurisdiction|courts?)\b|\bgoverning law\b|\bgoverns?\b|\bgoverned\b|\bwelches recht\b/],
-  ['party', /\bwho\b|\bwer\b|\bwem\b|\bwhom\b|\bwhose\b|\b(?:which|what) (?:company|companies|organi[sz]ation|firm|supplier|vendor|customer|client|person|party|bank|insurer|contractor|agency|employer|landlord|tenant|buyer|seller|carrier|auditor)\b|\bname of\b/],
-  ['place', /\bwhere\b|\bwo\b|\b(?:which|what) (?:city|country|town|address|location|venue|place|region|office|site|warehouse)\b/],
+  [
+    'law',
+    /\b(?:which|what) (?:law|laws|jurisdiction|courts?)\b|\bgoverning law\b|\bgoverns?\b|\bgoverned\b|\bwelches recht\b/,
+  ],
+  [
+    'party',
+    /\bwho\b|\bwer\b|\bwem\b|\bwhom\b|\bwhose\b|\b(?:which|what) (?:company|companies|organi[sz]ation|firm|supplier|vendor|customer|client|person|party|bank|insurer|contractor|agency|employer|landlord|tenant|buyer|seller|carrier|auditor)\b|\bname of\b/,
+  ],
+  [
+    'place',
+    /\bwhere\b|\bwo\b|\b(?:which|what) (?:city|country|town|address|location|venue|place|region|office|site|warehouse)\b/,
+  ],
   ['number', /\bhow many\b|\bwhat share\b|\bhow high\b/],
   ['duration', /\bterm\b|\bnotice\b|\bwithin\b|\bperiod\b/],
 ];
 
 /** Words of questions that say nothing about the document's content. */
-const META = new Set(['document', 'say', 'state', 'mention', 'tell', 'according', 'file', 'text', 'does', 'exactly', 'everything', 'anything', 'something', 'actually'].map(stem));
+const META = new Set(
+  [
+    'document',
+    'say',
+    'state',
+    'mention',
+    'tell',
+    'according',
+    'file',
+    'text',
+    'does',
+    'exactly',
+    'everything',
+    'anything',
+    'something',
+    'actually',
+  ].map(stem),
+);
 
 /** Words that only say what kind of fact is asked ("how long", "how soon"): the type carries them. */
-const CUE_WORDS = new Set(['long', 'soon', 'fast', 'quickly', 'promptly', 'often', 'frequently', 'heavy', 'big', 'large'].map(stem));
+const CUE_WORDS = new Set(
+  ['long', 'soon', 'fast', 'quickly', 'promptly', 'often', 'frequently', 'heavy', 'big', 'large'].map(stem),
+);
 const DATE_NOUNS = new Set(['date', 'day'].map(stem));
 
 /**
@@ -74,7 +127,9 @@ const DATE_NOUNS = new Set(['date', 'day'].map(stem));
  * parties' names they say which document is asked about (the whole of it uses them), not what.
  */
 const DOCUMENT_NOUNS = new Set(
-  'agreement contract lease nda nondisclosure invoice receipt letter memo memorandum report email e-mail quote quotation minutes cv resume rechnung vertrag'.split(' ').map(stem),
+  'agreement contract lease nda nondisclosure invoice receipt letter memo memorandum report email e-mail quote quotation minutes cv resume rechnung vertrag'
+    .split(' ')
+    .map(stem),
 );
 /** The weight of a word that names the document rather than the asked fact. */
 const NAMING_WEIGHT = 0.3;
@@ -188,7 +243,11 @@ for (const group of RELATED_GROUPS) {
 
 /** Reads a question: its answer type and words, a short follow-up borrowing the previous question's. */
 export function analyzeQuestion(asked: string, history: ChatTurn[] = []): QuestionAnalysis {
-  const question = asked.replace(SO_FAR, 'to date').replace(PAY_BACK, 'repay').replace(RUN_OUT, 'end').replace(CREDIT_LINE, 'credit facility');
+  const question = asked
+    .replace(SO_FAR, 'to date')
+    .replace(PAY_BACK, 'repay')
+    .replace(RUN_OUT, 'end')
+    .replace(CREDIT_LINE, 'credit facility');
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -197,7 +256,8 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   // "By what date", "on which day": the noun of the asked kind, said by the type.
   const cue = type === 'date' ? DATE_NOUNS : null;
   const naming = documentNaming(question);
-  for (const s of contentStems(question)) if (isAsked(s) && !cue?.has(s)) terms.set(s, identifiers.has(s) || naming.has(s) ? NAMING_WEIGHT : 1);
+  for (const s of contentStems(question))
+    if (isAsked(s) && !cue?.has(s)) terms.set(s, identifiers.has(s) || naming.has(s) ? NAMING_WEIGHT : 1);
   // "How heavy": the document gives a weight ("Gross weight: 18,420 kg"); the cue word says which.
   for (const [cue, noun] of DIMENSIONS) if (cue.test(question) && !terms.has(stem(noun))) terms.set(stem(noun), 1);
   // The stop list drops "may": "in May" names a month the answer should be in.
@@ -208,14 +268,24 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
     for (const s of contentStems(previous.content)) if (!terms.has(s) && isAsked(s)) terms.set(s, 0.5);
     if (type === 'text') type = classifyQuestion(previous.content);
   }
-  const deadline = /\bby when\b|\buntil when\b|\bby what date\b|\bdeadline\b|\bdue\b|\bno later than\b|\blatest\b|\bmust\b.*\bby\b|\bbis wann\b/i.test(question);
-  const role = type !== 'date' ? null : deadline ? 'deadline' : (ROLE_QUESTIONS.find(([, cue]) => cue.test(question))?.[0] ?? null);
+  const deadline =
+    /\bby when\b|\buntil when\b|\bby what date\b|\bdeadline\b|\bdue\b|\bno later than\b|\blatest\b|\bmust\b.*\bby\b|\bbis wann\b/i.test(
+      question,
+    );
+  const role =
+    type !== 'date'
+      ? null
+      : deadline
+        ? 'deadline'
+        : (ROLE_QUESTIONS.find(([, cue]) => cue.test(question))?.[0] ?? null);
   return { type, deadline, role, terms, nouns: nounStems(question) };
 }
 
 /** Words after which the next words are a noun phrase. */
 const DETERMINERS = new Set(
-  'the a an any my our your their its his her this that these those there of for on about with without per each every some no'.split(' '),
+  'the a an any my our your their its his her this that these those there of for on about with without per each every some no'.split(
+    ' ',
+  ),
 );
 const PREPOSITIONS = new Set('in on at to by from into since until after before during against under over'.split(' '));
 const AUXILIARIES = /\b(?:do|does|did|will|would|can|could|must|should|shall|may)\b/i;
@@ -260,7 +330,10 @@ export function nounStems(question: string): Set<string> {
 /** First match wins: "when will it now end" asks the changed date. */
 const ROLE_QUESTIONS: [DateRole, RegExp][] = [
   ['revised', /\b(?:now|new|revised|updated|rescheduled|postponed|moved)\b/i],
-  ['end', /\b(?:end|ends|ending|expire|expires|expiry|expiration|terminate|terminates|finish|finishes|conclude|concludes|run out|runs out)\b/i],
+  [
+    'end',
+    /\b(?:end|ends|ending|expire|expires|expiry|expiration|terminate|terminates|finish|finishes|conclude|concludes|run out|runs out)\b/i,
+  ],
   ['start', /\b(?:start|starts|begin|begins|commence|commences|take effect|takes effect|effective)\b/i],
 ];
 
@@ -296,7 +369,8 @@ function identifyingStems(question: string): Set<string> {
   const tokens = question.match(/[\p{L}\p{N}][\p{L}\p{N}&'’-]*/gu) ?? [];
   tokens.forEach((token, i) => {
     const acronym = /^\p{Lu}{2,4}$/u.test(token);
-    if ((i > 0 && /^\p{Lu}/u.test(token) && !acronym) || /\d/.test(token)) for (const s of contentStems(token)) out.add(s);
+    if ((i > 0 && /^\p{Lu}/u.test(token) && !acronym) || /\d/.test(token))
+      for (const s of contentStems(token)) out.add(s);
   });
   return out;
 }
@@ -307,7 +381,8 @@ function identifyingStems(question: string): Set<string> {
  * kind of fact the sentence holds, so its words ("tax", "term", "fee") do not make it a money or
  * duration question. One that also asks a wh- question ("Is there a fee, and how much?") is not one.
  */
-const YES_NO = /^\s*(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had|must|should|may|shall|am|isn't|aren't|doesn't|don't|won't|can't)\b(?![^?]*\b(?:how|what|when|where|who|which)\b)/i;
+const YES_NO =
+  /^\s*(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had|must|should|may|shall|am|isn't|aren't|doesn't|don't|won't|can't)\b(?![^?]*\b(?:how|what|when|where|who|which)\b)/i;
 
 export function isYesNo(question: string): boolean {
   return YES_NO.test(question);
@@ -347,7 +422,11 @@ function sameWord(a: string, b: string): boolean {
  * The share (0..1) of the question's weight a text holds (`termMatch` per word); a word found only
  * in `context` (the heading above the text) counts half.
  */
-export function termCoverage(terms: Map<string, number>, stems: ReadonlySet<string>, context?: ReadonlySet<string>): number {
+export function termCoverage(
+  terms: Map<string, number>,
+  stems: ReadonlySet<string>,
+  context?: ReadonlySet<string>,
+): number {
   let total = 0;
   let held = 0;
   for (const [term, weight] of terms) {
@@ -371,13 +450,18 @@ export function weightByRarity(terms: Map<string, number>, texts: ReadonlySet<st
   return out;
 }
 
-const MONTH_NAMES = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
-const DAY_MONTH = new RegExp(`\\b(?:(?:${MONTH_NAMES})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b(?![.,:]?\\d)|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTH_NAMES})\\b)`, 'i');
+const MONTH_NAMES =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const DAY_MONTH = new RegExp(
+  `\\b(?:(?:${MONTH_NAMES})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b(?![.,:]?\\d)|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTH_NAMES})\\b)`,
+  'i',
+);
 const PERCENT = /\d\s?%|\bper ?cent\b|\bprozent\b/i;
 /** How often: "quarterly", "every second Friday", "once in any twelve-month period", "each month". */
 const FREQUENCY =
   /\b(?:daily|weekly|fortnightly|monthly|quarterly|annually|yearly|biannually|hourly|every|each|once|twice|three times|per (?:day|week|month|quarter|year|annum)|a (?:day|week|month|quarter|year))\b/i;
-const MONTH_YEAR = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{4}\b|\bQ[1-4]\s+\d{4}\b/i;
+const MONTH_YEAR =
+  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{4}\b|\bQ[1-4]\s+\d{4}\b/i;
 
 /**
  * How surely (0..1) a text holds a fact of the asked kind, by pattern: a calendar date, money, a
@@ -413,7 +497,8 @@ export function factEvidence(type: AnswerType, text: string): number {
   }
 }
 
-const GOVERNING_LAW = /\b(?:governed by|governing law|construed in accordance with|subject to the (?:exclusive )?jurisdiction|exclusive jurisdiction|gerichtsstand|unterliegt dem)\b[^.;]*?\p{Lu}/iu;
+const GOVERNING_LAW =
+  /\b(?:governed by|governing law|construed in accordance with|subject to the (?:exclusive )?jurisdiction|exclusive jurisdiction|gerichtsstand|unterliegt dem)\b[^.;]*?\p{Lu}/iu;
 const LAWS_OF = /\blaws? of (?:the )?\p{Lu}/u;
 
 /** Words that say what a signature or an e-mail header line is, as questions ask for it. */
@@ -442,12 +527,14 @@ export function segmentStems(segment: Segment): Set<string> {
 
 function impliedWords(segment: Segment): string[] {
   if (segment.kind === 'signature') return IMPLIED_WORDS.signature!;
-  if (segment.kind === 'header_field' || segment.kind === 'field') return IMPLIED_WORDS[(segment.label ?? '').toLowerCase()] ?? [];
+  if (segment.kind === 'header_field' || segment.kind === 'field')
+    return IMPLIED_WORDS[(segment.label ?? '').toLowerCase()] ?? [];
   return [];
 }
 
 /** A line that may be a signature's closing or a labelled line whose label implies words (only those texts are segmented). */
-const MAY_IMPLY = /^[ \t>]*(?:(?:from|to|date|sent|subject|by)\s*:|(?:sincerely|yours|kind|best|warm|regards|cheers|thanks|thank you|many thanks|respectfully|with best|mit freundlichen))/im;
+const MAY_IMPLY =
+  /^[ \t>]*(?:(?:from|to|date|sent|subject|by)\s*:|(?:sincerely|yours|kind|best|warm|regards|cheers|thanks|thank you|many thanks|respectfully|with best|mit freundlichen))/im;
 
 /**
  * A passage's stems read as the answerer reads its segments (`segmentStems`), for retrieval: its
@@ -459,6 +546,7 @@ export function passageStems(text: string): Set<string> {
   const stems = new Set(contentStems(text));
   if (MAY_WRITTEN.test(text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(text)) stems.add('number');
-  if (MAY_IMPLY.test(text)) for (const segment of segmentText(text)) for (const word of impliedWords(segment)) stems.add(word);
+  if (MAY_IMPLY.test(text))
+    for (const segment of segmentText(text)) for (const word of impliedWords(segment)) stems.add(word);
   return stems;
 }

@@ -52,7 +52,9 @@ const CLOSINGS =
 export const ENDS_SENTENCE = /[.!?]["'”’)\]]*$/;
 /** Small words that carry a sentence; a row of a table has few of them. */
 const PROSE_WORDS = new Set(
-  'a an the and or of to in on at by for with from is are was were be been will shall may must this that these those it its we you they he she which who per than as not'.split(' '),
+  'a an the and or of to in on at by for with from is are was were be been will shall may must this that these those it its we you they he she which who per than as not'.split(
+    ' ',
+  ),
 );
 
 /** The lines of text[from, to), split at \n and form feeds, a trailing \r dropped. */
@@ -85,7 +87,8 @@ export function typeLines(lines: Line[]): TypedLine[] {
 }
 
 /** "For Quayside Estates DAC:", "Signed for and on behalf of the Landlord:": whose signatures follow. */
-const PARTY_LEAD_IN = /^(?:[Ss]igned\s+)?(?:[Ff]or\s+and\s+)?(?:[Ff]or|[Oo]n behalf of)\s+(?:the\s+)?\p{Lu}[^:]{0,80}:$/u;
+const PARTY_LEAD_IN =
+  /^(?:[Ss]igned\s+)?(?:[Ff]or\s+and\s+)?(?:[Ff]or|[Oo]n behalf of)\s+(?:the\s+)?\p{Lu}[^:]{0,80}:$/u;
 
 function typeAlone(line: Line): LineType {
   const c = line.content;
@@ -137,7 +140,11 @@ export function describeLine(line: TypedLine): TypedLine {
 // "| a | b |": two or more cells between pipes.
 function pipeCells(content: string): string[] | null {
   if (!content.startsWith('|') && (content.match(/ \| /g) ?? []).length < 2) return null;
-  const cells = content.replace(/^\|/, '').replace(/\|$/, '').split('|').map((cell) => cell.trim());
+  const cells = content
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((cell) => cell.trim());
   return cells.length >= 2 ? cells : null;
 }
 
@@ -145,7 +152,10 @@ function pipeCells(content: string): string[] | null {
 function columnCells(raw: string): string[] | null {
   const body = raw.trim();
   if (!/\S(?:\t| {3,}|\t)\S/.test(body) && (body.match(/\S {2}\S/g) ?? []).length < 2) return null;
-  const cells = body.split(/\t+| {2,}/).map((cell) => cell.trim()).filter(Boolean);
+  const cells = body
+    .split(/\t+| {2,}/)
+    .map((cell) => cell.trim())
+    .filter(Boolean);
   return cells.length >= 2 ? cells : null;
 }
 
@@ -160,7 +170,8 @@ function fieldParts(content: string): { label: string; value: string } | null {
   const valueWords = value.split(/\s+/).filter(Boolean).length;
   if (value.length > 80 || (ENDS_SENTENCE.test(value) && valueWords >= 8)) return null;
   // "Premises: the entire second floor of Block C, with a" is a sentence wrapped at the line end.
-  if (valueWords >= 6 && (/[,-]$/.test(value) || /\b(?:a|an|the|of|and|or|to|in|by|with|for|on|at)$/i.test(value))) return null;
+  if (valueWords >= 6 && (/[,-]$/.test(value) || /\b(?:a|an|the|of|and|or|to|in|by|with|for|on|at)$/i.test(value)))
+    return null;
   return { label, value };
 }
 
@@ -171,7 +182,11 @@ function emailParts(content: string): { label: string; value: string } | null {
 
 // CSV-like rows: two or more adjacent lines cut into the same number (≥ 3) of cells by a delimiter.
 function markDelimitedRows(lines: TypedLine[], delimiter: ',' | ';'): void {
-  const counts = lines.map((line) => (line.type === 'text' || line.type === 'field') && !readsAsProse(line.content) ? cellsBy(line.content, delimiter).length : 0);
+  const counts = lines.map((line) =>
+    (line.type === 'text' || line.type === 'field') && !readsAsProse(line.content)
+      ? cellsBy(line.content, delimiter).length
+      : 0,
+  );
   for (let i = 0; i < lines.length; i++) {
     const n = counts[i]!;
     if (n < 3) continue;
@@ -227,7 +242,13 @@ function looksNumericRow(content: string): boolean {
 
 function looksHeaderRow(content: string): boolean {
   const tokens = content.split(/\s+/);
-  return tokens.length >= 2 && tokens.length <= 10 && !/\d/.test(content) && !/[.!?:;,]$/.test(content) && tokens.every((t) => /^[\p{Lu}(#%]/u.test(t));
+  return (
+    tokens.length >= 2 &&
+    tokens.length <= 10 &&
+    !/\d/.test(content) &&
+    !/[.!?:;,]$/.test(content) &&
+    tokens.every((t) => /^[\p{Lu}(#%]/u.test(t))
+  );
 }
 
 // "From:", "To:", "Subject:" lines together make an e-mail header: metadata, not sentences.
@@ -260,7 +281,9 @@ function markSignatures(lines: TypedLine[]): void {
         continue;
       }
       const c = line.content;
-      const short = c.length <= 60 && (!ENDS_SENTENCE.test(c) || /\b(?:Ltd|Inc|Corp|Co|GmbH|B\.V|S\.A|plc)\.$/.test(c) || c.split(/\s+/).length <= 3);
+      const short =
+        c.length <= 60 &&
+        (!ENDS_SENTENCE.test(c) || /\b(?:Ltd|Inc|Corp|Co|GmbH|B\.V|S\.A|plc)\.$/.test(c) || c.split(/\s+/).length <= 3);
       if (!short || line.type === 'table_row' || line.type === 'numbered' || line.type === 'md_heading') break;
       line.type = 'signature';
       taken++;

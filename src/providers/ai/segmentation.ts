@@ -150,19 +150,42 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
         break;
       case 'md_heading':
         flush();
-        emit({ kind: 'heading', text: line.content.replace(/^#+\s*/, '').replace(/\s*#+$/, ''), start: line.contentStart, end: line.end });
+        emit({
+          kind: 'heading',
+          text: line.content.replace(/^#+\s*/, '').replace(/\s*#+$/, ''),
+          start: line.contentStart,
+          end: line.end,
+        });
         break;
       case 'table_row': {
         flush();
         const cells = line.cells ?? [line.content];
         if (header === null && isHeaderRow(lines, i)) {
           header = cells;
-          emit({ kind: 'table_row', text: cells.filter(Boolean).join('; '), start: line.contentStart, end: line.end, cells });
+          emit({
+            kind: 'table_row',
+            text: cells.filter(Boolean).join('; '),
+            start: line.contentStart,
+            end: line.end,
+            cells,
+          });
           break;
         }
         const labelled = header && header.length === cells.length && header.length > 1;
-        const rowText = labelled ? cells.map((c, k) => (c ? `${header![k]}: ${c}` : '')).filter(Boolean).join('; ') : cells.filter(Boolean).join('; ');
-        emit({ kind: 'table_row', text: rowText, start: line.contentStart, end: line.end, cells, ...(labelled ? { header: header! } : {}) });
+        const rowText = labelled
+          ? cells
+              .map((c, k) => (c ? `${header![k]}: ${c}` : ''))
+              .filter(Boolean)
+              .join('; ')
+          : cells.filter(Boolean).join('; ');
+        emit({
+          kind: 'table_row',
+          text: rowText,
+          start: line.contentStart,
+          end: line.end,
+          cells,
+          ...(labelled ? { header: header! } : {}),
+        });
         break;
       }
       case 'field':
@@ -182,7 +205,12 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
         break;
       case 'signature':
         flush();
-        emit({ kind: 'signature', text: readable(text, line.contentStart, line.end), start: line.contentStart, end: line.end });
+        emit({
+          kind: 'signature',
+          text: readable(text, line.contentStart, line.end),
+          start: line.contentStart,
+          end: line.end,
+        });
         break;
       case 'bullet':
         flush();
@@ -199,7 +227,13 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
         flush();
         lastNumber = number;
         if (isNumberedHeading(text, lines, i)) {
-          emit({ kind: 'heading', text: readable(text, line.markerEnd!, line.end), start: line.contentStart, end: line.end, number: line.number });
+          emit({
+            kind: 'heading',
+            text: readable(text, line.markerEnd!, line.end),
+            start: line.contentStart,
+            end: line.end,
+            number: line.number,
+          });
           break;
         }
         block = { kind: 'clause', lines: [line], number: line.number, markerEnd: line.markerEnd };
@@ -260,7 +294,8 @@ function shouting(content: string): boolean {
 function follows(last: number[] | null, n: number[]): boolean {
   if (!last) return n[n.length - 1] === 1;
   for (let depth = 0; depth < last.length; depth++) {
-    if (n.length === depth + 1 && n[depth] === last[depth]! + 1 && last.slice(0, depth).every((x, k) => n[k] === x)) return true;
+    if (n.length === depth + 1 && n[depth] === last[depth]! + 1 && last.slice(0, depth).every((x, k) => n[k] === x))
+      return true;
   }
   return n.length === last.length + 1 && n[n.length - 1] === 1 && last.every((x, k) => n[k] === x);
 }
@@ -269,7 +304,8 @@ function follows(last: number[] | null, n: number[]): boolean {
 function isNumberedHeading(text: string, lines: TypedLine[], i: number): boolean {
   const line = lines[i]!;
   const content = text.slice(line.markerEnd!, line.end).trim();
-  if (content.length > 60 || /[.!?,;]$/.test(content) || OPEN_ENDING.test(content) || !/^\p{Lu}/u.test(content)) return false;
+  if (content.length > 60 || /[.!?,;]$/.test(content) || OPEN_ENDING.test(content) || !/^\p{Lu}/u.test(content))
+    return false;
   const words = content.split(/\s+/);
   if (words.length > 8 || !titleLike(words)) return false;
   const next = lines.slice(i + 1).find((l) => l.type !== 'blank');
@@ -295,7 +331,12 @@ function isHeaderRow(lines: TypedLine[], i: number): boolean {
   if (next.type === 'rule' && lines[i + 2]?.type === 'table_row') return true;
   if (lines[i - 1]?.type === 'table_row') return false;
   const cells = lines[i]!.cells ?? [];
-  return next.type === 'table_row' && !/\d/.test(cells.join(' ')) && /\d/.test(next.content) && (next.cells?.length ?? 0) === cells.length;
+  return (
+    next.type === 'table_row' &&
+    !/\d/.test(cells.join(' ')) &&
+    /\d/.test(next.content) &&
+    (next.cells?.length ?? 0) === cells.length
+  );
 }
 
 function emitBlock(text: string, block: Block, emit: Emit): void {
@@ -304,13 +345,23 @@ function emitBlock(text: string, block: Block, emit: Emit): void {
   const bodyStart = block.markerEnd ?? first.contentStart;
   const sentences = splitAtSentenceEnds(text, bodyStart, last.end);
   const extra = block.number !== undefined ? { number: block.number } : {};
-  if (block.kind === 'prose' && block.lines.length === 1 && sentences.length === 1 && !ENDS_SENTENCE.test(first.content)) {
+  if (
+    block.kind === 'prose' &&
+    block.lines.length === 1 &&
+    sentences.length === 1 &&
+    !ENDS_SENTENCE.test(first.content)
+  ) {
     const s = sentences[0]!;
     const kind = headingLike(first.content) ? 'heading' : wordCount(text, s.start, s.end) < 8 ? 'line' : 'sentence';
     emit({ kind, text: readable(text, s.start, s.end), start: s.start, end: s.end });
     return;
   }
-  const kind = block.kind === 'prose' ? 'sentence' : block.kind === 'list_item' || wordCount(text, bodyStart, last.end) < 8 ? 'list_item' : 'clause';
+  const kind =
+    block.kind === 'prose'
+      ? 'sentence'
+      : block.kind === 'list_item' || wordCount(text, bodyStart, last.end) < 8
+        ? 'list_item'
+        : 'clause';
   // "7. Security. The facility is secured by …": a run-in title is the label of the sentence it
   // opens, not a sentence of its own.
   const title = block.kind === 'clause' && sentences.length > 1 ? runInTitle(sentences[0]!.text) : null;
@@ -318,7 +369,14 @@ function emitBlock(text: string, block: Block, emit: Emit): void {
     if (title !== null && k === 0) return;
     const opensBlock = k === 0 || (title !== null && k === 1);
     const from = title !== null && k === 1 ? sentences[0]!.start : s.start;
-    emit({ kind, text: readable(text, from, s.end), start: opensBlock ? first.contentStart : s.start, end: s.end, ...extra, ...(title !== null && k === 1 ? { label: title } : {}) });
+    emit({
+      kind,
+      text: readable(text, from, s.end),
+      start: opensBlock ? first.contentStart : s.start,
+      end: s.end,
+      ...extra,
+      ...(title !== null && k === 1 ? { label: title } : {}),
+    });
   });
 }
 
@@ -327,7 +385,9 @@ function runInTitle(sentence: string): string | null {
   const m = /^(\p{Lu}[\p{L}'’-]*(?:[ \t]+[\p{L}'’-]+){0,4})\.$/u.exec(sentence.trim());
   if (!m) return null;
   // A short sentence with a verb ("Time is of the essence.") is no title.
-  return /\b(?:is|are|was|were|be|has|have|had|shall|will|may|must|can|does|do|applies|apply)\b/i.test(m[1]!) ? null : m[1]!;
+  return /\b(?:is|are|was|were|be|has|have|had|shall|will|may|must|can|does|do|applies|apply)\b/i.test(m[1]!)
+    ? null
+    : m[1]!;
 }
 
 function headingLike(content: string): boolean {
@@ -369,7 +429,11 @@ function endsWithAbbreviation(block: string, dotIndex: number): boolean {
 // "… 8 a.m. to 4:30 p.m. If you are …": a final abbreviation before a capitalised word that is not a name-like continuation.
 function endsSentenceAnyway(block: string, dotIndex: number): boolean {
   const word = /([\p{L}.]+)$/u.exec(block.slice(Math.max(0, dotIndex - 12), dotIndex))?.[1]?.toLowerCase();
-  return word !== undefined && FINAL_ABBREVIATIONS.has(word) && /^\.\s+(?:The|If|We|You|I|It|This|Please|Our|They|He|She|In|On|For|All|Any|A|An)\b/.test(block.slice(dotIndex));
+  return (
+    word !== undefined &&
+    FINAL_ABBREVIATIONS.has(word) &&
+    /^\.\s+(?:The|If|We|You|I|It|This|Please|Our|They|He|She|In|On|For|All|Any|A|An)\b/.test(block.slice(dotIndex))
+  );
 }
 
 function pushTrimmed(out: Sentence[], text: string, start: number, end: number): void {

@@ -9,7 +9,12 @@ import type { BlobStore } from './blob-store.ts';
  * Runs `use` with the blob's bytes in a local temporary file (parsers and ffmpeg want a path, and
  * a 500 MB file must not be held in memory), and removes the file afterwards, whatever happens.
  */
-export async function withBlobAsFile<T>(blobs: BlobStore, key: string, name: string, use: (file: string) => Promise<T>): Promise<T> {
+export async function withBlobAsFile<T>(
+  blobs: BlobStore,
+  key: string,
+  name: string,
+  use: (file: string) => Promise<T>,
+): Promise<T> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'docuvault-'));
   try {
     const file = path.join(dir, path.basename(name) || 'blob');

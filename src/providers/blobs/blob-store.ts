@@ -102,7 +102,8 @@ export class BlobRangeError extends Error {
 
 /** How `actual` differs from `expected`, or null when they agree. */
 export function mismatchOf(expected: ExpectedBytes, actual: StoredBlob): string | null {
-  if (expected.size !== undefined && expected.size !== actual.size) return `expected ${expected.size} bytes, got ${actual.size}`;
+  if (expected.size !== undefined && expected.size !== actual.size)
+    return `expected ${expected.size} bytes, got ${actual.size}`;
   if (expected.sha256 !== actual.sha256) return `expected sha256 ${expected.sha256}, got ${actual.sha256}`;
   return null;
 }

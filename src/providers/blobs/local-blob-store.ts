@@ -118,7 +118,9 @@ export class LocalBlobStore implements BlobStore {
 
   /** Removes temp files older than `olderThanMs` (left by a crash mid-upload); returns how many. */
   async sweepTemp(olderThanMs = 60 * 60 * 1000): Promise<number> {
-    const names = await fsp.readdir(this.#tmp).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
+    const names = await fsp
+      .readdir(this.#tmp)
+      .catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
     const cutoff = Date.now() - olderThanMs;
     let removed = 0;
     for (const name of names) {
@@ -134,7 +136,8 @@ export class LocalBlobStore implements BlobStore {
 
   #pathOf(key: string): string {
     assertValidBlobKey(key);
-    if (key === TMP_DIR || key.startsWith(`${TMP_DIR}/`)) throw new InvalidBlobKeyError(key, `"${TMP_DIR}" is reserved`);
+    if (key === TMP_DIR || key.startsWith(`${TMP_DIR}/`))
+      throw new InvalidBlobKeyError(key, `"${TMP_DIR}" is reserved`);
     return path.join(this.root, key);
   }
 

@@ -100,7 +100,8 @@ export class S3BlobStore implements BlobStore {
       answered = (await upload.done()).ChecksumSHA256;
     } catch (error) {
       if (streamError) throw streamError;
-      if (errorName(error) === 'BadDigest') throw new BlobChecksumMismatchError(key, 'the server received other bytes than the checksum sent (BadDigest)');
+      if (errorName(error) === 'BadDigest')
+        throw new BlobChecksumMismatchError(key, 'the server received other bytes than the checksum sent (BadDigest)');
       throw error;
     } finally {
       // If the upload failed on its side, stop reading the source instead of leaving it paused.
@@ -155,7 +156,9 @@ export class S3BlobStore implements BlobStore {
   async head(key: string): Promise<BlobHead | null> {
     const objectKey = this.#objectKey(key);
     try {
-      const response = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey, ChecksumMode: 'ENABLED' }));
+      const response = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey, ChecksumMode: 'ENABLED' }),
+      );
       const sha256 = wholeObjectSha256(response.ChecksumSHA256);
       return { size: response.ContentLength ?? 0, ...(sha256 ? { sha256 } : {}) };
     } catch (error) {

@@ -17,7 +17,8 @@ export interface ChecksumParams {
  */
 export function checksumParams(expected: ExpectedBytes | undefined, partSize: number): ChecksumParams {
   if (!expected) return {};
-  if (expected.size !== undefined && expected.size < partSize) return { ChecksumSHA256: Buffer.from(expected.sha256, 'hex').toString('base64') };
+  if (expected.size !== undefined && expected.size < partSize)
+    return { ChecksumSHA256: Buffer.from(expected.sha256, 'hex').toString('base64') };
   return { ChecksumAlgorithm: 'SHA256' };
 }
 

@@ -1,5 +1,12 @@
 import type { Readable } from 'node:stream';
-import { type BlobHead, BlobNotFoundError, type BlobStore, type ByteRange, type PutOptions, type StoredBlob } from './blob-store.ts';
+import {
+  type BlobHead,
+  BlobNotFoundError,
+  type BlobStore,
+  type ByteRange,
+  type PutOptions,
+  type StoredBlob,
+} from './blob-store.ts';
 
 /** Where one tenant's blobs go and are looked for (docs/storage.md). */
 export interface BlobPlacement {

@@ -44,7 +44,12 @@ interface Budget {
   exceed(error: DecodeBudgetExceeded): void;
 }
 
-const FILTERS: Record<string, string> = { deflate: 'FlateDecode', 'deflate-raw': 'FlateDecode', gzip: 'gzip', brotli: 'BrotliDecode' };
+const FILTERS: Record<string, string> = {
+  deflate: 'FlateDecode',
+  'deflate-raw': 'FlateDecode',
+  gzip: 'gzip',
+  brotli: 'BrotliDecode',
+};
 
 let current: Budget | null = null;
 let installed = false;
@@ -121,7 +126,11 @@ function install(): void {
               return undefined;
             }
             const filter = FILTERS[format] ?? format;
-            budget.exceed(new DecodeBudgetExceeded(overBudget(budget.subject, `a compressed stream (${filter})`, budget.limitBytes)));
+            budget.exceed(
+              new DecodeBudgetExceeded(
+                overBudget(budget.subject, `a compressed stream (${filter})`, budget.limitBytes),
+              ),
+            );
             // Never settles: no more is read from the decompressor, and the reader (pdf.js, which
             // would fall back to its own unbounded decoder on an error) waits until the thread ends.
             return new Promise<void>(() => {});

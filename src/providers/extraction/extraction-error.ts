@@ -44,5 +44,7 @@ export function formatLabel(extension: string): string {
 
 /** The error for bytes that are not a readable file of the type. */
 export function corrupt(extension: string, detail: string, cause?: unknown): ExtractionError {
-  return new ExtractionError('corrupt', `the ${formatLabel(extension)} file is corrupt or truncated: ${detail}`, { cause });
+  return new ExtractionError('corrupt', `the ${formatLabel(extension)} file is corrupt or truncated: ${detail}`, {
+    cause,
+  });
 }

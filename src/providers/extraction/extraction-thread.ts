@@ -119,7 +119,9 @@ function askOcr(job: ExtractJob, image: GreyImage): Promise<OcrResult> {
     ocrWaiting.set(requestId, { resolve, reject });
     // A copy of our own (sharp's buffers live outside V8 and cannot be transferred) moves to the pool's thread.
     const owned = new Uint8Array(image.data);
-    port?.postMessage({ type: 'ocr', id: job.id, requestId, image: { ...image, data: owned } } satisfies FromThread, [owned.buffer as ArrayBuffer]);
+    port?.postMessage({ type: 'ocr', id: job.id, requestId, image: { ...image, data: owned } } satisfies FromThread, [
+      owned.buffer as ArrayBuffer,
+    ]);
   });
 }
 

@@ -11,7 +11,13 @@ import { ThreadPool } from './thread-pool.ts';
 export { DEFAULT_MAX_DECODED_MB } from './decode-budget.ts';
 export { ExtractionError, type ExtractionErrorCode } from './extraction-error.ts';
 
-export type { Capabilities, ExtractedContent, ExtractionInput, Extractor, ExtractorOptions } from './extraction-types.ts';
+export type {
+  Capabilities,
+  ExtractedContent,
+  ExtractionInput,
+  Extractor,
+  ExtractorOptions,
+} from './extraction-types.ts';
 
 const MB = 1024 * 1024;
 
@@ -20,7 +26,11 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const maxDecodedMb = options.maxDecodedMb ?? DEFAULT_MAX_DECODED_MB;
   const ocrPageTimeoutMs = options.ocrPageTimeoutMs ?? 30_000;
-  const ocr = chooseOcr({ prefer: options.ocrEngine ?? 'auto', recycleAfter: options.ocrRecycleAfter, pageTimeoutMs: ocrPageTimeoutMs });
+  const ocr = chooseOcr({
+    prefer: options.ocrEngine ?? 'auto',
+    recycleAfter: options.ocrRecycleAfter,
+    pageTimeoutMs: ocrPageTimeoutMs,
+  });
   const pool = new ThreadPool({
     threads: options.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
     timeoutMs,
@@ -45,11 +55,18 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       const size = await stat(input.path).then(
         (s) => s.size,
         (error: NodeJS.ErrnoException) => {
-          throw new ExtractionError('unreadable', `the file to extract cannot be read (${error.code ?? error.message})`, { cause: error });
+          throw new ExtractionError(
+            'unreadable',
+            `the file to extract cannot be read (${error.code ?? error.message})`,
+            { cause: error },
+          );
         },
       );
       if (size > rule.maxBytes) {
-        throw new ExtractionError('too_large', `the ${label} file is ${Math.ceil(size / 1024 / 1024)} MB, more than the ${rule.maxBytes / 1024 / 1024} MB allowed`);
+        throw new ExtractionError(
+          'too_large',
+          `the ${label} file is ${Math.ceil(size / 1024 / 1024)} MB, more than the ${rule.maxBytes / 1024 / 1024} MB allowed`,
+        );
       }
       if (size === 0 && rule.content !== 'text') throw new ExtractionError('corrupt', `the ${label} file is empty`);
       return pool.run({ path: input.path, extension, mediaType: input.mediaType }, input.signal);
@@ -59,13 +76,18 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       const extension = input.extension.toLowerCase().replace(/^\./, '');
       const rule = fileTypeRuleForExtension(extension);
       if (rule?.category === 'audio') return input.path;
-      if (rule?.category !== 'video') throw new ExtractionError('unsupported', `a .${extension} file has no audio track`);
+      if (rule?.category !== 'video')
+        throw new ExtractionError('unsupported', `a .${extension} file has no audio track`);
       if (!ffmpegPath || !(await ffmpegChecked)) return null;
       return extractAudioTrack(ffmpegPath, input.path, extension, { timeoutMs, signal: input.signal });
     },
 
     capabilities() {
-      return { ocr: ocr !== null, ocrEngine: ocr?.engine() ?? null, ffmpeg: ffmpegPath !== null && ffmpegRuns !== false };
+      return {
+        ocr: ocr !== null,
+        ocrEngine: ocr?.engine() ?? null,
+        ffmpeg: ffmpegPath !== null && ffmpegRuns !== false,
+      };
     },
 
     async close() {

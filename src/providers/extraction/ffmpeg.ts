@@ -23,14 +23,39 @@ export function ffmpegWorks(binary: string): Promise<boolean> {
 }
 
 /** The audio track of a video as 16 kHz mono WAV (what speech recognisers want) in a temp file the caller deletes. */
-export async function extractAudioTrack(binary: string, input: string, extension: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<string> {
+export async function extractAudioTrack(
+  binary: string,
+  input: string,
+  extension: string,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<string> {
   const output = join(tmpdir(), `docuvault-audio-${randomUUID()}.wav`);
   const label = formatLabel(extension);
   try {
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(binary, ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-vn', '-ac', '1', '-ar', '16000', '-f', 'wav', output], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      const child = spawn(
+        binary,
+        [
+          '-nostdin',
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-y',
+          '-i',
+          input,
+          '-vn',
+          '-ac',
+          '1',
+          '-ar',
+          '16000',
+          '-f',
+          'wav',
+          output,
+        ],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => {
         if (stderr.length < 4000) stderr += chunk.toString('utf8');
@@ -42,12 +67,21 @@ export async function extractAudioTrack(binary: string, input: string, extension
         reject(error);
       };
       const timer = setTimeout(
-        () => stop(new ExtractionError('timeout', `extracting the audio of the ${label} file took longer than ${Math.round(options.timeoutMs / 1000)} s`)),
+        () =>
+          stop(
+            new ExtractionError(
+              'timeout',
+              `extracting the audio of the ${label} file took longer than ${Math.round(options.timeoutMs / 1000)} s`,
+            ),
+          ),
         options.timeoutMs,
       );
-      const onAbort = () => stop(new ExtractionError('aborted', `extracting the audio of the ${label} file was aborted`));
+      const onAbort = () =>
+        stop(new ExtractionError('aborted', `extracting the audio of the ${label} file was aborted`));
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      child.on('error', (error) => stop(new ExtractionError('crashed', `ffmpeg could not be started: ${error.message}`, { cause: error })));
+      child.on('error', (error) =>
+        stop(new ExtractionError('crashed', `ffmpeg could not be started: ${error.message}`, { cause: error })),
+      );
       // 'close', not 'exit': ffmpeg's last stderr lines (which say why it failed) can arrive after it exited.
       child.on('close', (code) => {
         clearTimeout(timer);
@@ -57,7 +91,12 @@ export async function extractAudioTrack(binary: string, input: string, extension
         if (/does not contain any stream|matches no streams/i.test(stderr)) {
           return reject(new ExtractionError('unsupported', `the ${label} file has no audio track`));
         }
-        reject(new ExtractionError('corrupt', `the ${label} file is corrupt or truncated: ffmpeg failed${reason ? `: ${reason}` : ''}`));
+        reject(
+          new ExtractionError(
+            'corrupt',
+            `the ${label} file is corrupt or truncated: ffmpeg failed${reason ? `: ${reason}` : ''}`,
+          ),
+        );
       });
     });
     return output;

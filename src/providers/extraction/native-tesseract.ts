@@ -152,10 +152,14 @@ export class NativeTesseract implements OcrRecognizer {
           child.kill('SIGKILL');
           reject(error);
         };
-        const timer = setTimeout(() => stop(new Error(`tesseract took longer than ${Math.round(this.#timeoutMs / 1000)} s`)), this.#timeoutMs);
+        const timer = setTimeout(
+          () => stop(new Error(`tesseract took longer than ${Math.round(this.#timeoutMs / 1000)} s`)),
+          this.#timeoutMs,
+        );
         const memory = setInterval(() => {
           void residentBytes(child.pid).then((bytes) => {
-            if (bytes > this.#memoryBytes) stop(new Error(`tesseract used more than ${Math.round(this.#memoryBytes / 1024 / 1024)} MB`));
+            if (bytes > this.#memoryBytes)
+              stop(new Error(`tesseract used more than ${Math.round(this.#memoryBytes / 1024 / 1024)} MB`));
           });
         }, MEMORY_POLL_MS);
         const onAbort = () => stop(new Error('OCR aborted'));
@@ -165,7 +169,9 @@ export class NativeTesseract implements OcrRecognizer {
           clearInterval(memory);
           signal?.removeEventListener('abort', onAbort);
         };
-        child.on('error', (error) => stop(new Error(`tesseract could not be started: ${error.message}`, { cause: error })));
+        child.on('error', (error) =>
+          stop(new Error(`tesseract could not be started: ${error.message}`, { cause: error })),
+        );
         // A process killed before it read its input closes the pipe: not an error of its own.
         child.stdin.on('error', () => {});
         // 'close', not 'exit': the last stderr lines (why it failed) can arrive after the process exited.

@@ -18,7 +18,9 @@ export interface ChosenOcr extends OcrRecognizer {
  */
 const NATIVE_BACKSTOP_MS = 60_000;
 
-export function chooseOcr(options: { prefer?: OcrPreference; recycleAfter?: number | undefined; pageTimeoutMs?: number } = {}): ChosenOcr | null {
+export function chooseOcr(
+  options: { prefer?: OcrPreference; recycleAfter?: number | undefined; pageTimeoutMs?: number } = {},
+): ChosenOcr | null {
   const prefer = options.prefer ?? 'auto';
   const binary = prefer === 'tesseract.js' ? null : findTesseract();
   const langPath = prefer === 'tesseract' ? null : englishLangPath();
@@ -28,7 +30,10 @@ export function chooseOcr(options: { prefer?: OcrPreference; recycleAfter?: numb
   // The file's deadline (the thread pool's timer, which aborts the page) decides when OCR has taken
   // too long; the process's own limit is only a backstop against a tesseract that ignores the abort,
   // so it never undercuts that deadline with an error of its own.
-  const native = new NativeTesseract({ binary, timeoutMs: Math.max((options.pageTimeoutMs ?? 0) * 2, NATIVE_BACKSTOP_MS) });
+  const native = new NativeTesseract({
+    binary,
+    timeoutMs: Math.max((options.pageTimeoutMs ?? 0) * 2, NATIVE_BACKSTOP_MS),
+  });
   let nativeRuns: boolean | null = null;
   const checked = tesseractLanguages(binary).then((languages) => (nativeRuns = languages.includes('eng')));
   const current = (): OcrRecognizer | null => (nativeRuns === false ? wasm : native);

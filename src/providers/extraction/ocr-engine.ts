@@ -210,13 +210,15 @@ export class OcrEngine implements OcrRecognizer {
     this.#idleTimer = null;
     if (!worker) return;
     // Until the thread is gone its memory (100-250 MiB) is still there: the next worker waits for it.
-    const terminated = worker.then(async ({ api, exited }) => {
-      await api.terminate();
-      await exited;
-    }).then(
-      () => {},
-      () => {},
-    );
+    const terminated = worker
+      .then(async ({ api, exited }) => {
+        await api.terminate();
+        await exited;
+      })
+      .then(
+        () => {},
+        () => {},
+      );
     this.#retired = terminated;
     await terminated;
   }

@@ -76,7 +76,12 @@ export class ThreadPool {
 
   constructor(options: PoolOptions) {
     this.#options = { idleMs: DEFAULT_IDLE_MS, ...options };
-    this.#slots = Array.from({ length: Math.max(1, options.threads) }, () => ({ worker: null, call: null, failure: null, idleTimer: null }));
+    this.#slots = Array.from({ length: Math.max(1, options.threads) }, () => ({
+      worker: null,
+      call: null,
+      failure: null,
+      idleTimer: null,
+    }));
   }
 
   run(job: PoolJob, signal?: AbortSignal): Promise<ExtractedContent> {
@@ -135,7 +140,13 @@ export class ThreadPool {
     try {
       worker = slot.worker ?? this.#spawn(slot);
     } catch (error) {
-      this.#finish(call, () => call.reject(new ExtractionError('crashed', `an extraction thread could not be started: ${(error as Error).message}`, { cause: error })));
+      this.#finish(call, () =>
+        call.reject(
+          new ExtractionError('crashed', `an extraction thread could not be started: ${(error as Error).message}`, {
+            cause: error,
+          }),
+        ),
+      );
       return;
     }
     worker.ref();
@@ -146,7 +157,9 @@ export class ThreadPool {
     call.maxDeadline = call.started + Math.max(timeoutMs, maxTimeoutMs);
     this.#armTimer(call, call.started + timeoutMs);
     const { bufferLimitBytes, maxDecodedBytes } = this.#options;
-    call.stopWatch = watchThreadMemory(worker, bufferLimitBytes, () => this.#fail(call, outgrown(call.job, bufferLimitBytes), true));
+    call.stopWatch = watchThreadMemory(worker, bufferLimitBytes, () =>
+      this.#fail(call, outgrown(call.job, bufferLimitBytes), true),
+    );
     const message: ExtractJob = {
       type: 'extract',
       id: call.id,
@@ -163,10 +176,20 @@ export class ThreadPool {
   #armTimer(call: Call, deadline: number): void {
     if (call.timer) clearTimeout(call.timer);
     call.deadline = deadline;
-    call.timer = setTimeout(() => {
-      const seconds = Math.round((deadline - call.started) / 100) / 10;
-      this.#fail(call, new ExtractionError('timeout', `extracting the ${formatLabel(call.job.extension)} file took longer than ${seconds} s`), true);
-    }, Math.max(0, deadline - Date.now()));
+    call.timer = setTimeout(
+      () => {
+        const seconds = Math.round((deadline - call.started) / 100) / 10;
+        this.#fail(
+          call,
+          new ExtractionError(
+            'timeout',
+            `extracting the ${formatLabel(call.job.extension)} file took longer than ${seconds} s`,
+          ),
+          true,
+        );
+      },
+      Math.max(0, deadline - Date.now()),
+    );
   }
 
   #spawn(slot: Slot): Worker {
@@ -237,7 +260,12 @@ export class ThreadPool {
       const result = await engine.recognize(image, { signal: call.ocrControl.signal, onStart });
       answer = { type: 'ocr-result', requestId, ok: true, result };
     } catch (error) {
-      answer = { type: 'ocr-result', requestId, ok: false, message: error instanceof Error ? error.message : String(error) };
+      answer = {
+        type: 'ocr-result',
+        requestId,
+        ok: false,
+        message: error instanceof Error ? error.message : String(error),
+      };
     } finally {
       // Transferred from the thread, ours alone, and read by now (the engine copies it to start).
       freeNow(image.data);
@@ -295,14 +323,21 @@ function aborted(job: PoolJob): ExtractionError {
 
 function outgrown(job: PoolJob, limitBytes: number): ExtractionError {
   const mb = Math.round(limitBytes / 1024 / 1024);
-  return new ExtractionError('too_large', `the ${formatLabel(job.extension)} file needs more than ${mb} MB of decoded data in memory to extract`);
+  return new ExtractionError(
+    'too_large',
+    `the ${formatLabel(job.extension)} file needs more than ${mb} MB of decoded data in memory to extract`,
+  );
 }
 
 function crashed(job: PoolJob, failure: Error | null, memoryMb: number): ExtractionError {
   const label = formatLabel(job.extension);
   if ((failure as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return new ExtractionError('too_large', `the ${label} file needs more than ${memoryMb} MB of memory to extract`, { cause: failure });
+    return new ExtractionError('too_large', `the ${label} file needs more than ${memoryMb} MB of memory to extract`, {
+      cause: failure,
+    });
   }
   const detail = failure ? `: ${failure.message}` : '';
-  return new ExtractionError('crashed', `the extraction thread stopped while reading the ${label} file${detail}`, { cause: failure });
+  return new ExtractionError('crashed', `the extraction thread stopped while reading the ${label} file${detail}`, {
+    cause: failure,
+  });
 }

@@ -18,7 +18,13 @@ export interface FileTypeRule {
   content: 'text' | readonly string[];
 }
 
-const rule = (extension: string, category: FileCategory, mediaType: string, maxMb: number, content: FileTypeRule['content']): FileTypeRule => ({
+const rule = (
+  extension: string,
+  category: FileCategory,
+  mediaType: string,
+  maxMb: number,
+  content: FileTypeRule['content'],
+): FileTypeRule => ({
   extension,
   category,
   mediaType,
@@ -38,10 +44,16 @@ const RULES: FileTypeRule[] = [
   rule('tiff', 'image', 'image/tiff', 50, ['tif']),
   rule('tif', 'image', 'image/tiff', 50, ['tif']),
   rule('webp', 'image', 'image/webp', 50, ['webp']),
-  rule('xlsx', 'spreadsheet', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 100, ['xlsx', 'zip']),
+  rule('xlsx', 'spreadsheet', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 100, [
+    'xlsx',
+    'zip',
+  ]),
   rule('xls', 'spreadsheet', 'application/vnd.ms-excel', 100, ['cfb', 'xls']),
   rule('csv', 'spreadsheet', 'text/csv', 100, 'text'),
-  rule('pptx', 'powerpoint', 'application/vnd.openxmlformats-officedocument.presentationml.presentation', 100, ['pptx', 'zip']),
+  rule('pptx', 'powerpoint', 'application/vnd.openxmlformats-officedocument.presentationml.presentation', 100, [
+    'pptx',
+    'zip',
+  ]),
   rule('ppt', 'powerpoint', 'application/vnd.ms-powerpoint', 100, ['cfb', 'ppt']),
   rule('mp3', 'audio', 'audio/mpeg', 200, ['mp3']),
   rule('wav', 'audio', 'audio/wav', 200, ['wav']),

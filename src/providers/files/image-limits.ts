@@ -7,7 +7,18 @@ import type { Metadata } from 'sharp';
 export const MAX_IMAGE_PIXELS = 100_000_000;
 
 /** Bytes of one sample of each libvips band format. */
-const SAMPLE_BYTES: Record<string, number> = { uchar: 1, char: 1, ushort: 2, short: 2, uint: 4, int: 4, float: 4, complex: 8, double: 8, dpcomplex: 16 };
+const SAMPLE_BYTES: Record<string, number> = {
+  uchar: 1,
+  char: 1,
+  ushort: 2,
+  short: 2,
+  uint: 4,
+  int: 4,
+  float: 4,
+  complex: 8,
+  double: 8,
+  dpcomplex: 16,
+};
 
 /**
  * What an image costs in memory when libvips has to decode it whole, or null when it is read a few
@@ -16,7 +27,9 @@ const SAMPLE_BYTES: Record<string, number> = { uchar: 1, char: 1, ushort: 2, sho
  * interlaced PNG, +350 MiB to make a 256-pixel thumbnail) and a TIFF (read a strip at a time, and
  * one strip may hold the whole image) are decoded whole: width x height x bands x sample bytes.
  */
-export function wholeDecodeBytes(meta: Pick<Metadata, 'width' | 'height' | 'channels' | 'depth' | 'isProgressive' | 'format'>): number | null {
+export function wholeDecodeBytes(
+  meta: Pick<Metadata, 'width' | 'height' | 'channels' | 'depth' | 'isProgressive' | 'format'>,
+): number | null {
   if (!meta.isProgressive && meta.format !== 'tiff') return null;
   return (meta.width ?? 0) * (meta.height ?? 0) * (meta.channels ?? 4) * (SAMPLE_BYTES[meta.depth ?? 'uchar'] ?? 1);
 }

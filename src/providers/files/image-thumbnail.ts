@@ -8,7 +8,11 @@ import { MAX_IMAGE_PIXELS, wholeDecodeBytes, wholeDecodeKind } from './image-lim
  * than MAX_IMAGE_PIXELS or libvips would decode it whole into more than the decode budget (the
  * caller shows the type icon instead).
  */
-export async function imageThumbnailPng(input: Buffer | Readable, size: number, maxDecodedBytes = DEFAULT_MAX_DECODED_MB * 1024 * 1024): Promise<Buffer> {
+export async function imageThumbnailPng(
+  input: Buffer | Readable,
+  size: number,
+  maxDecodedBytes = DEFAULT_MAX_DECODED_MB * 1024 * 1024,
+): Promise<Buffer> {
   // Loaded on first use: libvips is large, and an API-only process may never render a thumbnail.
   const { default: sharp } = await import('sharp');
   const image = sharp({ failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS });
@@ -17,7 +21,13 @@ export async function imageThumbnailPng(input: Buffer | Readable, size: number, 
   const meta = await image.metadata();
   const whole = wholeDecodeBytes(meta);
   if (whole !== null && whole > maxDecodedBytes) {
-    throw new Error(`${wholeDecodeKind(meta)} of ${meta.width} x ${meta.height} pixels would decode to more than ${Math.round(maxDecodedBytes / 1024 / 1024)} MB`);
+    throw new Error(
+      `${wholeDecodeKind(meta)} of ${meta.width} x ${meta.height} pixels would decode to more than ${Math.round(maxDecodedBytes / 1024 / 1024)} MB`,
+    );
   }
-  return image.rotate().resize(size, size, { fit: 'inside', withoutEnlargement: true }).png({ compressionLevel: 9 }).toBuffer();
+  return image
+    .rotate()
+    .resize(size, size, { fit: 'inside', withoutEnlargement: true })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }

@@ -42,7 +42,12 @@ async function answer(request: PdfRequest): Promise<void> {
     await withDecodeBudget(maxDecodedBytes, 'pdf', () => handle(request));
   } catch (error) {
     const retiring = error instanceof DecodeBudgetExceeded;
-    port.postMessage({ id: request.id, ok: false, message: error instanceof Error ? error.message : String(error), retiring } satisfies PdfResponse);
+    port.postMessage({
+      id: request.id,
+      ok: false,
+      message: error instanceof Error ? error.message : String(error),
+      retiring,
+    } satisfies PdfResponse);
     if (retiring) process.exit(0);
   }
 }
@@ -65,13 +70,20 @@ async function handle(request: PdfRequest): Promise<void> {
     const { openPdf } = await import('../extraction/formats/pdf-source.ts');
     const { pdf, close } = await openPdf(request.path, { maxImageSize: 50_000_000, ranges: true });
     try {
-      const png = new Uint8Array(await renderPageAsImage(pdf, 1, { canvasImport: () => import('@napi-rs/canvas'), width: request.width }));
+      const png = new Uint8Array(
+        await renderPageAsImage(pdf, 1, { canvasImport: () => import('@napi-rs/canvas'), width: request.width }),
+      );
       port.postMessage({ id: request.id, ok: true, png } satisfies PdfResponse, [png.buffer]);
     } finally {
       await close();
     }
   } else {
-    const png = new Uint8Array(await renderPageAsImage(request.bytes, 1, { canvasImport: () => import('@napi-rs/canvas'), width: request.width }));
+    const png = new Uint8Array(
+      await renderPageAsImage(request.bytes, 1, {
+        canvasImport: () => import('@napi-rs/canvas'),
+        width: request.width,
+      }),
+    );
     port.postMessage({ id: request.id, ok: true, png } satisfies PdfResponse, [png.buffer]);
   }
 }

@@ -107,7 +107,10 @@ export class PdfTools {
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
     const workerData: PdfThreadData = { maxDecodedBytes: this.#maxDecodedBytes };
-    const worker = new Worker(new URL('./pdf-thread.ts', import.meta.url), { workerData, resourceLimits: { maxOldGenerationSizeMb: this.#memoryMb } });
+    const worker = new Worker(new URL('./pdf-thread.ts', import.meta.url), {
+      workerData,
+      resourceLimits: { maxOldGenerationSizeMb: this.#memoryMb },
+    });
     worker.on('message', (response: PdfResponse) => {
       if (!response.ok && response.retiring && this.#worker === worker) this.#retire(worker);
       const pending = this.#pending.get(response.id);

@@ -8,8 +8,12 @@ import { MailDeliveryError, type OutgoingMail } from './mail-transport.ts';
  * cannot add a recipient); header values are made single lines again here, whoever built them.
  */
 export function messageOptions(mail: OutgoingMail): SendMailOptions {
-  if (!isMailAddress(mail.to)) throw new MailDeliveryError(`Not one e-mail address: ${JSON.stringify(mail.to)}`, { permanent: true });
-  if (!isMailAddress(mail.from.address)) throw new MailDeliveryError(`MAIL_FROM is not an e-mail address: ${JSON.stringify(mail.from.address)}`, { permanent: false });
+  if (!isMailAddress(mail.to))
+    throw new MailDeliveryError(`Not one e-mail address: ${JSON.stringify(mail.to)}`, { permanent: true });
+  if (!isMailAddress(mail.from.address))
+    throw new MailDeliveryError(`MAIL_FROM is not an e-mail address: ${JSON.stringify(mail.from.address)}`, {
+      permanent: false,
+    });
   return {
     messageId: messageIdOf(mail),
     from: { name: headerText(mail.from.name ?? '', 100), address: mail.from.address },

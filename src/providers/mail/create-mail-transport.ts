@@ -7,7 +7,10 @@ import type { MailTransport } from './mail-transport.ts';
 import { SmtpTransport } from './smtp-transport.ts';
 
 /** The transport the configuration names: the SMTP relay of `SMTP_URL`, else `.eml` files under `DATA_DIR/mail/`. */
-export function createMailTransport(config: Pick<Config, 'mail' | 'outbound' | 'dataDir'>, logger: Logger): MailTransport {
+export function createMailTransport(
+  config: Pick<Config, 'mail' | 'outbound' | 'dataDir'>,
+  logger: Logger,
+): MailTransport {
   if (!config.mail.smtpUrl) return new EmlFileTransport({ directory: path.join(config.dataDir, 'mail'), logger });
   // The same extra trust as every other outbound call (OUTBOUND_EXTRA_CA_FILE): a relay with a private CA works.
   const extraCa = config.outbound.extraCaFile ? [fs.readFileSync(config.outbound.extraCaFile, 'utf8')] : undefined;

@@ -15,7 +15,12 @@ export class EmlFileTransport implements MailTransport {
   readonly kind = 'file';
   readonly #directory: string;
   readonly #logger: Logger;
-  readonly #composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows', ...NO_CONTENT_ACCESS });
+  readonly #composer = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'windows',
+    ...NO_CONTENT_ACCESS,
+  });
 
   constructor(deps: { directory: string; logger: Logger }) {
     this.#directory = deps.directory;
@@ -32,15 +37,25 @@ export class EmlFileTransport implements MailTransport {
       await fs.writeFile(partial, info.message as Buffer, { mode: 0o600 });
       await fs.rename(partial, file);
     } catch (error) {
-      throw new MailDeliveryError(`Could not write ${file}: ${(error as Error).message}`, { permanent: false, cause: error });
+      throw new MailDeliveryError(`Could not write ${file}: ${(error as Error).message}`, {
+        permanent: false,
+        cause: error,
+      });
     }
     const link = pathToFileURL(file).href;
-    this.#logger.info({ mailId: mail.id, to: mail.to, subject: mail.subject, file: link }, 'mail written to a file (SMTP_URL is not set)');
+    this.#logger.info(
+      { mailId: mail.id, to: mail.to, subject: mail.subject, file: link },
+      'mail written to a file (SMTP_URL is not set)',
+    );
     return { messageId: info.messageId, response: `written to ${link}`, file: link };
   }
 
   describe(): Record<string, unknown> {
-    return { configured: false, transport: 'file', note: 'SMTP_URL is not set: mail is written as .eml files under DATA_DIR/mail/, not sent' };
+    return {
+      configured: false,
+      transport: 'file',
+      note: 'SMTP_URL is not set: mail is written as .eml files under DATA_DIR/mail/, not sent',
+    };
   }
 
   async close(): Promise<void> {}

@@ -44,7 +44,10 @@ export class MailDeliveryError extends Error {
   readonly response: string | null;
   readonly responseCode: number | null;
 
-  constructor(message: string, options: { permanent: boolean; response?: string | null; responseCode?: number | null; cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { permanent: boolean; response?: string | null; responseCode?: number | null; cause?: unknown },
+  ) {
     super(message, { cause: options.cause });
     this.name = 'MailDeliveryError';
     this.permanent = options.permanent;

@@ -27,7 +27,9 @@ export function smtpOptions(settings: SmtpSettings): SMTPPoolOptions {
     secure,
     // `?requireTLS=true`: never send (nor authenticate) over a connection STARTTLS did not protect.
     requireTLS: flag('requireTLS'),
-    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+    ...(url.username
+      ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
+      : {}),
     ...(url.searchParams.get('name') ? { name: url.searchParams.get('name')! } : {}),
     ...(ca ? { tls: { ca } } : {}),
     connectionTimeout: 10_000,
@@ -77,7 +79,8 @@ export function deliveryError(error: unknown): MailDeliveryError {
   if (error instanceof MailDeliveryError) return error;
   const e = error as NodemailerError;
   const refusedMessage = e.code === 'EENVELOPE' || e.code === 'EMESSAGE';
-  const permanent = refusedMessage && typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode !== 503;
+  const permanent =
+    refusedMessage && typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode !== 503;
   const response = e.rejectedErrors?.[0]?.response ?? e.response ?? null;
   const what = e.code ? `${e.code}${e.originalCode ? `/${e.originalCode}` : ''}` : 'error';
   return new MailDeliveryError(response ? `${what}: ${response}` : `${what}: ${e.message}`, {

@@ -34,10 +34,14 @@ export function addressCheck(policy: Policy): ((ip: string) => boolean) | null {
  * Said with every refusal of a private target: someone trying webhooks against a receiver on their
  * own machine needs the setting's name, not just a no (docs/webhooks.md "Trying webhooks locally").
  */
-export const PRIVATE_TARGETS_HINT = 'such targets are allowed only when the service runs with ALLOW_PRIVATE_NETWORK_TARGETS=true (local development)';
+export const PRIVATE_TARGETS_HINT =
+  'such targets are allowed only when the service runs with ALLOW_PRIVATE_NETWORK_TARGETS=true (local development)';
 
 export function blocked(what: string): OutboundError {
-  return new OutboundError('blocked_address', `Refusing to connect to ${what}: private or reserved address; ${PRIVATE_TARGETS_HINT}`);
+  return new OutboundError(
+    'blocked_address',
+    `Refusing to connect to ${what}: private or reserved address; ${PRIVATE_TARGETS_HINT}`,
+  );
 }
 
 /** The refusal for a host (name or literal address) before any DNS or socket, or null. */

@@ -8,7 +8,10 @@ import { createOutboundHttp, type OutboundHttp, type OutboundHttpOptions } from 
  * here, so ALLOW_PRIVATE_NETWORK_TARGETS and OUTBOUND_EXTRA_CA_FILE (certificates trusted on top
  * of Node's store, NODE_EXTRA_CA_CERTS included) apply to all of them alike.
  */
-export function outboundHttpFromConfig(config: Config, options: Pick<OutboundHttpOptions, 'connectionsPerOrigin'> = {}): OutboundHttp {
+export function outboundHttpFromConfig(
+  config: Config,
+  options: Pick<OutboundHttpOptions, 'connectionsPerOrigin'> = {},
+): OutboundHttp {
   const extraCaFile = config.outbound.extraCaFile;
   return createOutboundHttp({
     allowPrivateNetwork: config.allowPrivateNetworkTargets,

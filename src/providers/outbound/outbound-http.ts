@@ -121,12 +121,17 @@ export function withResponseLimit(fetchFn: OutboundHttp['fetch'], maxBytes: numb
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           seen += chunk.byteLength;
-          if (seen > maxBytes) controller.error(new OutboundError('response_too_large', `The response is larger than ${maxBytes} bytes`));
+          if (seen > maxBytes)
+            controller.error(new OutboundError('response_too_large', `The response is larger than ${maxBytes} bytes`));
           else controller.enqueue(chunk);
         },
       }),
     );
-    return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers as unknown as HeadersInit }) as unknown as Awaited<ReturnType<OutboundHttp['fetch']>>;
+    return new Response(limited, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers as unknown as HeadersInit,
+    }) as unknown as Awaited<ReturnType<OutboundHttp['fetch']>>;
   };
 }
 
@@ -239,7 +244,9 @@ export async function checkUrlTarget(
 
   const addresses = await resolveAll(host, opts.lookup ?? (dns.lookup as LookupFunction), opts.lookupTimeoutMs ?? 2000);
   const bad = addresses?.find(isBlockedAddress);
-  return bad ? { ok: false, reason: `Host ${host} resolves to a private or reserved address (${bad}); ${PRIVATE_TARGETS_HINT}` } : { ok: true };
+  return bad
+    ? { ok: false, reason: `Host ${host} resolves to a private or reserved address (${bad}); ${PRIVATE_TARGETS_HINT}` }
+    : { ok: true };
 }
 
 /** Every address of a name, or null when it does not resolve in time. */

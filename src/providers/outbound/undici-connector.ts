@@ -1,5 +1,12 @@
 import { buildConnector } from 'undici';
-import { addressCheck, blocked, type GuardOptions, refusalForHost, socketLookup, trustedCa } from './guarded-connect.ts';
+import {
+  addressCheck,
+  blocked,
+  type GuardOptions,
+  refusalForHost,
+  socketLookup,
+  trustedCa,
+} from './guarded-connect.ts';
 
 // Apart from guarded-connect.ts so that undici loads only with the first outbound call.
 

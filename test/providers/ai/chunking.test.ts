@@ -3,8 +3,10 @@ import { describe, it } from 'node:test';
 import { chunkText } from '../../../src/providers/ai/chunking.ts';
 import { splitSentences } from '../../../src/providers/ai/text.ts';
 
-const sentence = (i: number) => `Sentence number ${i} talks about shipping pallets and freight invoices in some detail.`;
-const paragraph = (from: number, count: number) => Array.from({ length: count }, (_, i) => sentence(from + i)).join(' ');
+const sentence = (i: number) =>
+  `Sentence number ${i} talks about shipping pallets and freight invoices in some detail.`;
+const paragraph = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => sentence(from + i)).join(' ');
 
 describe('chunkText', () => {
   it('cuts at sentence boundaries into chunks near the target size, with overlap', () => {
@@ -33,7 +35,8 @@ describe('chunkText', () => {
     const chunks = chunkText(text, { pages, targetTokens: 80, overlapTokens: 0 });
     assert.deepEqual([...new Set(chunks.map((c) => c.page))], [1, 2, 3]);
     for (const chunk of chunks) {
-      const expected = chunk.page === 1 ? 'Sentence number ' : chunk.page === 2 ? 'Sentence number 10' : 'Sentence number 2';
+      const expected =
+        chunk.page === 1 ? 'Sentence number ' : chunk.page === 2 ? 'Sentence number 10' : 'Sentence number 2';
       assert.ok(chunk.text.startsWith(expected), `page ${chunk.page}: ${chunk.text.slice(0, 30)}`);
       assert.equal(text.slice(chunk.startOffset, chunk.startOffset + chunk.text.length), chunk.text);
     }

@@ -11,7 +11,12 @@ import { classifyQuestion } from '../../../src/providers/ai/question.ts';
 
 const provider = new LocalAiProvider();
 const passagesOf = (text: string, pages?: string[]): Passage[] =>
-  chunkText(pages ? pages.join('\n\n') : text, { pages, targetTokens: 60, overlapTokens: 10 }).map((c) => ({ documentId: 'doc', text: c.text, page: c.page, score: 0.5 }));
+  chunkText(pages ? pages.join('\n\n') : text, { pages, targetTokens: 60, overlapTokens: 10 }).map((c) => ({
+    documentId: 'doc',
+    text: c.text,
+    page: c.page,
+    score: 0.5,
+  }));
 const words = (text: string) => text.split(/\s+/).length;
 
 const LEASE = [
@@ -103,7 +108,10 @@ describe('local provider: question-type aware answers', () => {
   });
 
   it('answers in one or two sentences, citing the passage and its page', async () => {
-    const pages = ['CONSULTING AGREEMENT\nThe parties are Northwind Ltd and Ada Okafor.', 'The agreement ends on 30 June 2026.\nFees are payable monthly.'];
+    const pages = [
+      'CONSULTING AGREEMENT\nThe parties are Northwind Ltd and Ada Okafor.',
+      'The agreement ends on 30 June 2026.\nFees are payable monthly.',
+    ];
     const answer = await provider.answer('When does the agreement end?', passagesOf('', pages));
     assert.match(answer.text, /30 June 2026/);
     assert.match(answer.text, /\[\d\] \(page 2\)$/);
@@ -119,7 +127,10 @@ describe('local provider: question-type aware answers', () => {
   });
 
   it('says "not in the document" only when nothing scores', async () => {
-    assert.equal((await provider.answer('What is the boiling point of mercury?', passagesOf(LEASE))).text, NOT_FOUND_ANSWER);
+    assert.equal(
+      (await provider.answer('What is the boiling point of mercury?', passagesOf(LEASE))).text,
+      NOT_FOUND_ANSWER,
+    );
     assert.deepEqual((await provider.answer('What is the boiling point of mercury?', passagesOf(LEASE))).used, []);
   });
 

@@ -40,7 +40,8 @@ describe('local enrichment: dates', () => {
   });
 
   it('reads 04/03/2025 in a US memo month-first', () => {
-    const memo = 'MEMO\nTo: Finance team\nHouston, TX 77002\nDate: 04/03/2025\nPlease send accruals above $5,000 to the controller.';
+    const memo =
+      'MEMO\nTo: Finance team\nHouston, TX 77002\nDate: 04/03/2025\nPlease send accruals above $5,000 to the controller.';
     assert.equal(detectLocale(memo).order, 'mdy');
     assert.equal(findDates(memo)[0]?.iso, '2025-04-03');
   });
@@ -55,7 +56,8 @@ describe('local enrichment: dates', () => {
   });
 
   it('takes the year of a dated memo for "15 July" and keeps a date split by a line wrap', () => {
-    const memo = 'Memo, 9 June 2025\nThe fire drill is on 15 July. Evacuation wardens meet on the 1st of August and the report is due on 15\nSeptember 2025.';
+    const memo =
+      'Memo, 9 June 2025\nThe fire drill is on 15 July. Evacuation wardens meet on the 1st of August and the report is due on 15\nSeptember 2025.';
     const isos = findDates(memo, { referenceDate: new Date('2027-02-01') }).map((d) => d.iso);
     assert.deepEqual(isos, ['2025-06-09', '2025-07-15', '2025-08-01', '2025-09-15']);
   });
@@ -74,26 +76,33 @@ describe('local enrichment: amounts', () => {
   });
 
   it('reads rand, shillings, cedis, francs, yen and minus signs', () => {
-    assert.deepEqual(values('R 400,000 then KES 1,250,000, Kshs. 185,000, GH₵ 6,300.00, GHS 85,000, CHF 245.00, ¥1,452,000'), [
-      'ZAR 400000',
-      'KES 1250000',
-      'KES 185000',
-      'GHS 6300',
-      'GHS 85000',
-      'CHF 245',
-      'JPY 1452000',
+    assert.deepEqual(
+      values('R 400,000 then KES 1,250,000, Kshs. 185,000, GH₵ 6,300.00, GHS 85,000, CHF 245.00, ¥1,452,000'),
+      ['ZAR 400000', 'KES 1250000', 'KES 185000', 'GHS 6300', 'GHS 85000', 'CHF 245', 'JPY 1452000'],
+    );
+    assert.deepEqual(values('credit note -£1,200.00 and USD -112,000; range £1,000–£2,000'), [
+      'GBP -1200',
+      'USD -112000',
+      'GBP 1000',
+      'GBP 2000',
     ]);
-    assert.deepEqual(values('credit note -£1,200.00 and USD -112,000; range £1,000–£2,000'), ['GBP -1200', 'USD -112000', 'GBP 1000', 'GBP 2000']);
   });
 
   it('reads scale words and does not take a rating or a count for money', () => {
-    assert.deepEqual(values('USD 2.5 million, €3bn, HK$1.24 billion'), ['USD 2500000', 'EUR 3000000000', 'HKD 1240000000']);
+    assert.deepEqual(values('USD 2.5 million, €3bn, HK$1.24 billion'), [
+      'USD 2500000',
+      'EUR 3000000000',
+      'HKD 1240000000',
+    ]);
     assert.deepEqual(values('rated R 2 out of 5, 300 sites, 1.5% interest'), []);
   });
 
   it('shows the amounts of a letter with their text', async () => {
     const e = await enrich(LONDON_LETTER);
-    assert.deepEqual(e.entities.amounts.map((a) => ({ value: a.value, currency: a.currency, text: a.text })), [{ value: 48500, currency: 'GBP', text: '£48,500' }]);
+    assert.deepEqual(
+      e.entities.amounts.map((a) => ({ value: a.value, currency: a.currency, text: a.text })),
+      [{ value: 48500, currency: 'GBP', text: '£48,500' }],
+    );
   });
 });
 
@@ -113,24 +122,41 @@ Next meeting: 12 August.
 
   it('finds every attendee of a list, in any script and name order', async () => {
     const people = names((await enrich(MINUTES)).entities.people);
-    for (const person of ['Chan Tai Man', 'Phạm Văn Đức', "Siobhán O'Connell", 'Tomás Ó Briain', 'Priya Raghunathan', 'Kwame Mensah']) {
+    for (const person of [
+      'Chan Tai Man',
+      'Phạm Văn Đức',
+      "Siobhán O'Connell",
+      'Tomás Ó Briain',
+      'Priya Raghunathan',
+      'Kwame Mensah',
+    ]) {
       assert.ok(people.includes(person), `${person} in ${people}`);
     }
   });
 
   it('knows well-known organisations without a legal suffix', async () => {
     const orgs = names((await enrich(MINUTES)).entities.organizations);
-    for (const org of ['Equinix', 'Oracle', 'DB Schenker', 'Maersk', 'KPMG East Africa', 'Microsoft']) assert.ok(orgs.includes(org), `${org} in ${orgs}`);
+    for (const org of ['Equinix', 'Oracle', 'DB Schenker', 'Maersk', 'KPMG East Africa', 'Microsoft'])
+      assert.ok(orgs.includes(org), `${org} in ${orgs}`);
   });
 
   it('invents no organisation from ordinary capitalised words', async () => {
-    const orgs = names((await enrich(`${LONDON_LETTER}\nThe parcel is at Plot 12. Ask Finance or Procurement, in English, under the Regulation.`)).entities.organizations);
-    for (const word of ['Plot', 'Unit', 'Regulation', 'English', 'Finance', 'Procurement']) assert.ok(!orgs.includes(word), `${word} in ${orgs}`);
+    const orgs = names(
+      (
+        await enrich(
+          `${LONDON_LETTER}\nThe parcel is at Plot 12. Ask Finance or Procurement, in English, under the Regulation.`,
+        )
+      ).entities.organizations,
+    );
+    for (const word of ['Plot', 'Unit', 'Regulation', 'English', 'Finance', 'Procurement'])
+      assert.ok(!orgs.includes(word), `${word} in ${orgs}`);
     assert.ok(orgs.includes('Hartley & Finch Solicitors LLP'), orgs.join(', '));
   });
 
   it('reads the signer of a signature block and the legal forms of company names', async () => {
-    const e = await enrich(`${LONDON_LETTER}\nWe bought from Table Bay Timber & Hardware (Pty) Ltd and Elektro Müller GmbH & Co. KG.`);
+    const e = await enrich(
+      `${LONDON_LETTER}\nWe bought from Table Bay Timber & Hardware (Pty) Ltd and Elektro Müller GmbH & Co. KG.`,
+    );
     assert.ok(names(e.entities.people).includes('Amelia Hartley'));
     const orgs = names(e.entities.organizations);
     assert.ok(orgs.includes('Table Bay Timber & Hardware (Pty) Ltd'), orgs.join(', '));
@@ -139,7 +165,13 @@ Next meeting: 12 August.
 
   it('gives every entity a confidence in [0, 1]', async () => {
     const e = await enrich(MINUTES);
-    const all = [...e.entities.people, ...e.entities.organizations, ...e.entities.locations, ...e.entities.dates, ...e.entities.amounts];
+    const all = [
+      ...e.entities.people,
+      ...e.entities.organizations,
+      ...e.entities.locations,
+      ...e.entities.dates,
+      ...e.entities.amounts,
+    ];
     assert.ok(all.length > 10);
     for (const x of all) assert.ok(x.confidence >= 0 && x.confidence <= 1, JSON.stringify(x));
   });
@@ -156,14 +188,21 @@ Elevator maintenance fees are payable quarterly. Safety inspections follow the l
     const tags = (await enrich(CONTRACT)).tags.map((t) => t.name);
     assert.ok(tags.some((t) => /elevator/.test(t)) && tags.some((t) => /maintenance/.test(t)), tags.join(', '));
     for (const tag of tags) {
-      assert.doesNotMatch(tag, /upper hill|towers|otis|kenya|^example$|^(?:pre|sub|back|unit|head|annual)$/, tags.join(', '));
+      assert.doesNotMatch(
+        tag,
+        /upper hill|towers|otis|kenya|^example$|^(?:pre|sub|back|unit|head|annual)$/,
+        tags.join(', '),
+      );
     }
     assert.ok(tags.length <= 8);
   });
 
   it("prefers the tenant's spelling of a topic the text supports, and says where a tag came from", async () => {
     const tags = (await enrich(CONTRACT, undefined, ['Safety Inspections', 'Payroll'])).tags;
-    assert.ok(tags.some((t) => t.name === 'safety inspections'), JSON.stringify(tags));
+    assert.ok(
+      tags.some((t) => t.name === 'safety inspections'),
+      JSON.stringify(tags),
+    );
     assert.ok(!tags.some((t) => t.name === 'payroll'));
     for (const t of tags) {
       assert.equal(t.source, 'extracted');
@@ -202,7 +241,10 @@ Please confirm receipt of this order within two business days.
 
   it('leads the summary with the type and key figures, without table pipes', async () => {
     const e = await enrich(PO);
-    assert.match(e.summary.value, /^Purchase order RVMC-PO-55120 from Redwood Valley Medical Center to Cascade Surgical Supply Inc\., USD 32,078\.75, delivery by 2025-04-15\./);
+    assert.match(
+      e.summary.value,
+      /^Purchase order RVMC-PO-55120 from Redwood Valley Medical Center to Cascade Surgical Supply Inc\., USD 32,078\.75, delivery by 2025-04-15\./,
+    );
     assert.doesNotMatch(e.summary.value, /\|/);
     assert.ok(e.summary.confidence > 0 && e.summary.confidence <= 1);
   });
@@ -224,17 +266,27 @@ Head of Human Resources
     assert.equal(e.fields['employer']?.value, 'Vantara Fintech Pvt. Ltd.');
     assert.equal(e.fields['employee']?.value, 'Ananya Rao');
     assert.equal(e.fields['role']?.value, 'Senior Data Analyst');
-    assert.deepEqual(e.fields['salary']?.value, { value: 3850000, currency: 'INR', text: 'INR 38,50,000', period: 'year' });
+    assert.deepEqual(e.fields['salary']?.value, {
+      value: 3850000,
+      currency: 'INR',
+      text: 'INR 38,50,000',
+      period: 'year',
+    });
     assert.equal(e.fields['start_date']?.value, '2025-06-02');
     assert.deepEqual(e.fields['notice_period']?.value, { value: 'P3M', text: 'three months' });
-    assert.match(e.summary.value, /^Employment offer from Vantara Fintech Pvt\. Ltd\. to Ananya Rao, as Senior Data Analyst, salary INR 3,850,000\.00 a year, starting 2025-06-02\./);
+    assert.match(
+      e.summary.value,
+      /^Employment offer from Vantara Fintech Pvt\. Ltd\. to Ananya Rao, as Senior Data Analyst, salary INR 3,850,000\.00 a year, starting 2025-06-02\./,
+    );
   });
 
   it('tells letters, e-mails, minutes and leases apart', async () => {
     assert.equal((await enrich(LONDON_LETTER)).documentType.value, 'letter');
-    const email = 'From: Jane Doe <jane@acme.example>\nSent: 3 March 2025\nTo: Bob Ray <bob@acme.example>\nSubject: Invoice query\n\nHi Bob,\nCan you check the invoice total?\nThanks,\nJane';
+    const email =
+      'From: Jane Doe <jane@acme.example>\nSent: 3 March 2025\nTo: Bob Ray <bob@acme.example>\nSubject: Invoice query\n\nHi Bob,\nCan you check the invoice total?\nThanks,\nJane';
     assert.equal((await enrich(email)).documentType.value, 'email');
-    const lease = 'TENANCY AGREEMENT\nThe Landlord lets the premises at 4 Elm Road to the Tenant for a term of 12 months from 1 May 2025 at a rent of £1,250 per calendar month. The deposit is £1,500.';
+    const lease =
+      'TENANCY AGREEMENT\nThe Landlord lets the premises at 4 Elm Road to the Tenant for a term of 12 months from 1 May 2025 at a rent of £1,250 per calendar month. The deposit is £1,500.';
     const e = await enrich(lease);
     assert.equal(e.documentType.value, 'lease');
     assert.deepEqual(e.fields['rent']?.value, { value: 1250, currency: 'GBP', text: '£1,250', period: 'month' });

@@ -46,14 +46,20 @@ describe('local entities: people and organisations', () => {
   });
 
   it('finds speakers of a transcript and the signer of a letter', () => {
-    const transcript = extractEntitiesLocal('Aditi Rao: Shall we start?\nBram Jansen: Yes.\nAditi Rao: Good.\nBram Jansen: Fine.');
+    const transcript = extractEntitiesLocal(
+      'Aditi Rao: Shall we start?\nBram Jansen: Yes.\nAditi Rao: Good.\nBram Jansen: Fine.',
+    );
     assert.deepEqual(transcript.people, ['Aditi Rao', 'Bram Jansen']);
-    const letter = extractEntitiesLocal('We will call you next week.\n\nYours sincerely,\n\nKwame Mensah\nAccounts Team');
+    const letter = extractEntitiesLocal(
+      'We will call you next week.\n\nYours sincerely,\n\nKwame Mensah\nAccounts Team',
+    );
     assert.deepEqual(letter.people, ['Kwame Mensah']);
   });
 
   it('finds places from the lexicon and from "Town, Region" patterns, not from street names', () => {
-    const e = extractEntitiesLocal('Offices in Lyon, France and Kelowna, BC. Deliveries go to 12 Station Road and Park Lane.');
+    const e = extractEntitiesLocal(
+      'Offices in Lyon, France and Kelowna, BC. Deliveries go to 12 Station Road and Park Lane.',
+    );
     assert.deepEqual(e.places, ['Lyon', 'France', 'Kelowna']);
   });
 
@@ -89,11 +95,17 @@ describe('local entities: dates', () => {
   });
 
   it('uses the document own dates when the reference date is far from them', () => {
-    assert.deepEqual(isos('Letter of 2 May 2019. Reply by June 1.', new Date('2026-01-15')), ['2019-05-02', '2019-06-01']);
+    assert.deepEqual(isos('Letter of 2 May 2019. Reply by June 1.', new Date('2026-01-15')), [
+      '2019-05-02',
+      '2019-06-01',
+    ]);
   });
 
   it('leaves out what is not a calendar day', () => {
-    assert.deepEqual(isos('In January 2026, in Q3 2026, next Friday, and you may 3 times.', new Date('2026-01-15')), []);
+    assert.deepEqual(
+      isos('In January 2026, in Q3 2026, next Friday, and you may 3 times.', new Date('2026-01-15')),
+      [],
+    );
     assert.deepEqual(isos('Call (503) 555-0147, account 30-55812-07, version 1.2.3, 31/02/2026'), []);
   });
 });
@@ -103,8 +115,16 @@ describe('local entities: amounts', () => {
 
   it('normalises symbols, codes, European notation, scales and words', () => {
     assert.deepEqual(values('USD 18,500.00 and $165 per hour'), ['USD 18,500.00', 'USD 165.00']);
-    assert.deepEqual(values('EUR 9.750,00 then € 1.200,50 and 12,500 EUR'), ['EUR 9,750.00', 'EUR 1,200.50', 'EUR 12,500.00']);
-    assert.deepEqual(values('$2.4 million, £1.8M, ¥300bn'), ['USD 2,400,000.00', 'GBP 1,800,000.00', 'JPY 300,000,000,000.00']);
+    assert.deepEqual(values('EUR 9.750,00 then € 1.200,50 and 12,500 EUR'), [
+      'EUR 9,750.00',
+      'EUR 1,200.50',
+      'EUR 12,500.00',
+    ]);
+    assert.deepEqual(values('$2.4 million, £1.8M, ¥300bn'), [
+      'USD 2,400,000.00',
+      'GBP 1,800,000.00',
+      'JPY 300,000,000,000.00',
+    ]);
     assert.deepEqual(values('about sixty thousand dollars a year'), ['USD 60,000.00']);
   });
 

@@ -8,20 +8,35 @@ import { findPayees } from '../../../src/providers/ai/local/payees.ts';
 
 describe('local entities: people in lists, signature blocks and other orders', () => {
   it('takes a role of several words after a name as the cue, also for names ending like English nouns', () => {
-    const e = extractEntitiesLocal('For the Seller:\n\nKunal Varadkar, Director\nTeodor Brannigal, Head of Customer Operations\nSigned in the presence of the parties.');
+    const e = extractEntitiesLocal(
+      'For the Seller:\n\nKunal Varadkar, Director\nTeodor Brannigal, Head of Customer Operations\nSigned in the presence of the parties.',
+    );
     assert.deepEqual(e.people, ['Kunal Varadkar', 'Teodor Brannigal']);
   });
 
   it('reads people after labels ending in "by", "Server:", "cc:" lists and "In the presence of:"', () => {
     const e = extractEntitiesLocal(
-      ['Goods collected by: Lerato Mabuza (ID on file)', 'Server: Lam Wai Kit', 'cc: Okonkwo Adaeze, Project Manager; Brannagh Feeney, Export Sales', 'In the presence of: Grace Wanjiru Kamau, Advocate'].join('\n'),
+      [
+        'Goods collected by: Lerato Mabuza (ID on file)',
+        'Server: Lam Wai Kit',
+        'cc: Okonkwo Adaeze, Project Manager; Brannagh Feeney, Export Sales',
+        'In the presence of: Grace Wanjiru Kamau, Advocate',
+      ].join('\n'),
     );
-    assert.deepEqual(e.people, ['Lerato Mabuza', 'Lam Wai Kit', 'Okonkwo Adaeze', 'Brannagh Feeney', 'Grace Wanjiru Kamau']);
+    assert.deepEqual(e.people, [
+      'Lerato Mabuza',
+      'Lam Wai Kit',
+      'Okonkwo Adaeze',
+      'Brannagh Feeney',
+      'Grace Wanjiru Kamau',
+    ]);
   });
 
   it('drops titles of other languages and keeps a family name written first', () => {
     assert.deepEqual(extractEntitiesLocal('z. Hd. Herrn Jörg Altenkirch').people, ['Jörg Altenkirch']);
-    assert.deepEqual(extractEntitiesLocal('Our engineer, Tanaka Sakura, will visit on Monday.').people, ['Tanaka Sakura']);
+    assert.deepEqual(extractEntitiesLocal('Our engineer, Tanaka Sakura, will visit on Monday.').people, [
+      'Tanaka Sakura',
+    ]);
   });
 
   it('does not read a salutation or a place after "in" as a person', () => {
@@ -41,8 +56,14 @@ describe('local entities: places from the gazetteer and from context', () => {
   });
 
   it('reads an unknown name after "in" as a place, but not a subject or a lettered annex', () => {
-    assert.deepEqual(extractEntitiesLocal('The council approved a new library in Ravensmoor, replacing the old branch.').places, ['Ravensmoor']);
-    assert.deepEqual(extractEntitiesLocal('She builds forecasting models in Fortran and explains them clearly.').places, []);
+    assert.deepEqual(
+      extractEntitiesLocal('The council approved a new library in Ravensmoor, replacing the old branch.').places,
+      ['Ravensmoor'],
+    );
+    assert.deepEqual(
+      extractEntitiesLocal('She builds forecasting models in Fortran and explains them clearly.').places,
+      [],
+    );
     assert.deepEqual(extractEntitiesLocal('Please return the forms listed in Annexure C before joining.').places, []);
   });
 
@@ -54,7 +75,10 @@ describe('local entities: places from the gazetteer and from context', () => {
 
 describe('local entities: organisations', () => {
   it('keeps an organisation closed by a head whole at a sentence start', () => {
-    assert.deepEqual(extractEntitiesLocal('Foreign Languages University, Đà Nẵng - Bachelor of Arts, 2014').organizations, ['Foreign Languages University']);
+    assert.deepEqual(
+      extractEntitiesLocal('Foreign Languages University, Đà Nẵng - Bachelor of Arts, 2014').organizations,
+      ['Foreign Languages University'],
+    );
   });
 
   it('reads a distinctive name before a telecoms head as an organisation, not a person', () => {
@@ -76,7 +100,8 @@ describe('local entities: organisations', () => {
       ['GREENGROCER STORES', 'TRANSIT FOR LEEDS', 'HEBRIDES FERRY SERVICES LTD', 'LAKESIDE WATER'],
     );
     const e = extractEntitiesLocal(text);
-    for (const name of ['Greengrocer Stores', 'Transit for Leeds', 'Hebrides Ferry Services Ltd', 'Lakeside Water']) assert.ok(e.organizations.includes(name), name);
+    for (const name of ['Greengrocer Stores', 'Transit for Leeds', 'Hebrides Ferry Services Ltd', 'Lakeside Water'])
+      assert.ok(e.organizations.includes(name), name);
     assert.ok(!e.organizations.some((o) => /^Salary/.test(o)), 'the kind of transaction is not part of the name');
     assert.ok(!e.places.includes('Leeds'), 'a town inside a payee name is not a place of the document');
   });

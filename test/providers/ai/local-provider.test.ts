@@ -28,8 +28,14 @@ describe('local provider: summary', () => {
     assert.ok(picked.length >= 2 && picked.length <= 4, `${picked.length} sentences`);
     assert.ok(summary.length <= 600);
     const positions = picked.map((s) => original.indexOf(s));
-    assert.ok(positions.every((p) => p >= 0), 'every sentence comes from the text');
-    assert.deepEqual(positions, [...positions].sort((a, b) => a - b));
+    assert.ok(
+      positions.every((p) => p >= 0),
+      'every sentence comes from the text',
+    );
+    assert.deepEqual(
+      positions,
+      [...positions].sort((a, b) => a - b),
+    );
     assert.ok(!summary.includes('weather'), 'an off-topic sentence is not picked');
   });
 
@@ -56,7 +62,10 @@ describe('local provider: tags', () => {
   it('ranks the topic first, without stop words, numbers, people or plural duplicates', async () => {
     const tags = await provider.extractTags(ARTICLE);
     assert.ok(tags.includes('cycle lanes') || tags.includes('cycling network'), tags.join(', '));
-    assert.ok(tags.slice(0, 3).some((t) => t.includes('network') || t.includes('lane')), tags.join(', '));
+    assert.ok(
+      tags.slice(0, 3).some((t) => t.includes('network') || t.includes('lane')),
+      tags.join(', '),
+    );
     const stems = tags.map((t) => t.replace(/s\b/g, ''));
     assert.equal(new Set(stems).size, stems.length, `singular/plural duplicates: ${tags}`);
     for (const tag of tags) assert.doesNotMatch(tag, /^\d+$|\b(?:the|and|of)\b/);
@@ -67,7 +76,10 @@ describe('local provider: tags', () => {
   it('weights tags against the tenant corpus', async () => {
     const plain = await provider.extractTags(ARTICLE, { limit: 3 });
     const everywhere = plain[0]!;
-    const weighted = await provider.extractTags(ARTICLE, { limit: 3, documentFrequency: (t) => (t === everywhere ? 1 : 0.01) });
+    const weighted = await provider.extractTags(ARTICLE, {
+      limit: 3,
+      documentFrequency: (t) => (t === everywhere ? 1 : 0.01),
+    });
     assert.notEqual(weighted[0], everywhere);
   });
 
@@ -79,7 +91,11 @@ describe('local provider: tags', () => {
 describe('local provider: embeddings', () => {
   it('scores texts about the same thing clearly above unrelated ones', async () => {
     const [query, relevant, unrelated] = await provider.embed(
-      ['termination notice period', 'Either party may terminate the agreement on ninety days written notice.', 'The cafeteria serves soup.'],
+      [
+        'termination notice period',
+        'Either party may terminate the agreement on ninety days written notice.',
+        'The cafeteria serves soup.',
+      ],
       { purpose: 'query' },
     );
     const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);

@@ -15,7 +15,13 @@ before(async () => {
 after(() => server.close());
 beforeEach(() => {
   server.requests.length = 0;
-  server.setBehaviour({ fail: null, embeddingsEncoding: 'request', structuredContent: null, streamDelayMs: 0, answerText: null });
+  server.setBehaviour({
+    fail: null,
+    embeddingsEncoding: 'request',
+    structuredContent: null,
+    streamDelayMs: 0,
+    answerText: null,
+  });
 });
 
 const provider = (overrides: Partial<OpenAiProviderConfig> = {}) =>
@@ -147,8 +153,14 @@ describe('OpenAI provider: embeddings', () => {
   });
 
   it('knows the size of well-known models and insists on it for others', () => {
-    assert.equal(provider({ embeddingModel: 'text-embedding-3-small', embeddingDimensions: undefined }).embeddingDimensions, 1536);
-    assert.throws(() => provider({ embeddingModel: 'my-embedder', embeddingDimensions: undefined }), /embeddingDimensions is required/);
+    assert.equal(
+      provider({ embeddingModel: 'text-embedding-3-small', embeddingDimensions: undefined }).embeddingDimensions,
+      1536,
+    );
+    assert.throws(
+      () => provider({ embeddingModel: 'my-embedder', embeddingDimensions: undefined }),
+      /embeddingDimensions is required/,
+    );
   });
 
   it('sends the API key and batches many texts', async () => {
@@ -174,8 +186,12 @@ describe('OpenAI provider: token budget', () => {
 
 describe('OpenAI provider: structured output', () => {
   it('asks for strict JSON-schema output and normalises dates and amounts', async () => {
-    const entities = await provider().extractEntities('Signed by Dr. Ada Stone for Globex Corporation on March 3, 2026 for $1,200.');
-    const body = calls('/v1/chat/completions')[0]!.body as { response_format: { type: string; json_schema: { strict: boolean } } };
+    const entities = await provider().extractEntities(
+      'Signed by Dr. Ada Stone for Globex Corporation on March 3, 2026 for $1,200.',
+    );
+    const body = calls('/v1/chat/completions')[0]!.body as {
+      response_format: { type: string; json_schema: { strict: boolean } };
+    };
     assert.equal(body.response_format.type, 'json_schema');
     assert.equal(body.response_format.json_schema.strict, true);
     assert.deepEqual(entities.people, ['Ada Stone']);
@@ -206,12 +222,21 @@ describe('OpenAI provider: structured output', () => {
         people: [{ name: 'J. Smith', confidence: 0.9 }],
         organizations: [{ name: 'Elm Estates Ltd', confidence: 0.95 }],
         locations: [{ name: 'London', confidence: 0.7 }],
-        dates: [{ value: '2025-05-01', text: '1 May 2025', confidence: 0.9 }, { value: 'next week', text: 'next week', confidence: 0.3 }],
+        dates: [
+          { value: '2025-05-01', text: '1 May 2025', confidence: 0.9 },
+          { value: 'next week', text: 'next week', confidence: 0.3 },
+        ],
         amounts: [{ value: 'GBP -1,250.00', text: '-£1,250', confidence: 0.9 }],
       }),
     });
-    const e = await provider().enrich('TENANCY AGREEMENT for 4 Elm Road, London.', { referenceDate: new Date('2025-04-20'), knownTags: ['Residential lease'] });
-    const body = calls('/v1/chat/completions')[0]!.body as { response_format: { json_schema: { name: string; strict: boolean } }; messages: { content: string }[] };
+    const e = await provider().enrich('TENANCY AGREEMENT for 4 Elm Road, London.', {
+      referenceDate: new Date('2025-04-20'),
+      knownTags: ['Residential lease'],
+    });
+    const body = calls('/v1/chat/completions')[0]!.body as {
+      response_format: { json_schema: { name: string; strict: boolean } };
+      messages: { content: string }[];
+    };
     assert.equal(body.response_format.json_schema.name, 'document_enrichment');
     assert.equal(body.response_format.json_schema.strict, true);
     assert.match(body.messages[0]!.content, /Residential lease/);
@@ -229,7 +254,21 @@ describe('OpenAI provider: structured output', () => {
   });
 
   it('answers an unknown type as other, without fields', async () => {
-    server.setBehaviour({ structuredContent: JSON.stringify({ document_type: 'poem', document_type_confidence: 0.9, fields: [{ name: 'total', value: 'USD 5', confidence: 1 }], summary: 'x', summary_confidence: 0.5, tags: [], people: [], organizations: [], locations: [], dates: [], amounts: [] }) });
+    server.setBehaviour({
+      structuredContent: JSON.stringify({
+        document_type: 'poem',
+        document_type_confidence: 0.9,
+        fields: [{ name: 'total', value: 'USD 5', confidence: 1 }],
+        summary: 'x',
+        summary_confidence: 0.5,
+        tags: [],
+        people: [],
+        organizations: [],
+        locations: [],
+        dates: [],
+        amounts: [],
+      }),
+    });
     const e = await provider().enrich('Roses are red.');
     assert.equal(e.documentType.value, 'other');
     assert.deepEqual(e.fields, {});
@@ -241,13 +280,20 @@ describe('OpenAI provider: structured output', () => {
     const chats = calls('/v1/chat/completions');
     assert.ok(chats.length >= 3, `${chats.length} calls`);
     assert.equal(e.documentType.value, 'invoice');
-    assert.deepEqual(e.entities.organizations.map((o) => o.name), ['Globex Corporation']);
-    assert.deepEqual(e.entities.dates.map((d) => d.value), ['2026-03-03']);
+    assert.deepEqual(
+      e.entities.organizations.map((o) => o.name),
+      ['Globex Corporation'],
+    );
+    assert.deepEqual(
+      e.entities.dates.map((d) => d.value),
+      ['2026-03-03'],
+    );
     assert.ok(e.summary.value.length > 0);
   });
 
   it('summarises a long document map-reduce: parts first, then their summaries', async () => {
-    const paragraph = 'The warehouse team counted every pallet in the northern hall. Damaged goods were set aside for the insurer. ';
+    const paragraph =
+      'The warehouse team counted every pallet in the northern hall. Damaged goods were set aside for the insurer. ';
     const text = paragraph.repeat(120);
     const summary = await provider({ maxInputTokens: 1000 }).summarize(text);
     const chats = calls('/v1/chat/completions');
@@ -273,7 +319,10 @@ describe('OpenAI provider: structured output', () => {
     const text = 'invoice invoice invoice invoice shipping shipping shipping pallets pallets';
     const plain = await provider().extractTags(text, { limit: 3 });
     assert.equal(plain[0], 'invoice');
-    const reranked = await provider().extractTags(text, { limit: 3, documentFrequency: (t) => (t === 'invoice' ? 1 : 0.05) });
+    const reranked = await provider().extractTags(text, {
+      limit: 3,
+      documentFrequency: (t) => (t === 'invoice' ? 1 : 0.05),
+    });
     assert.notEqual(reranked[0], 'invoice');
   });
 
@@ -293,11 +342,20 @@ describe('OpenAI provider: answers and transcription', () => {
     const result = await provider().answer(
       'And the late fee?',
       [{ documentId: 'doc-9', page: 3, score: 1, text: 'Late payments bear interest at 1.5% per month.' }],
-      { onDelta: (d) => deltas.push(d), history: [{ role: 'user', content: 'When are invoices due?' }, { role: 'assistant', content: 'Within 30 days [1].' }] },
+      {
+        onDelta: (d) => deltas.push(d),
+        history: [
+          { role: 'user', content: 'When are invoices due?' },
+          { role: 'assistant', content: 'Within 30 days [1].' },
+        ],
+      },
     );
     assert.ok(deltas.length > 3);
     assert.deepEqual(result.used, [0]);
-    const body = calls('/v1/chat/completions')[0]!.body as { stream: boolean; messages: { role: string; content: string }[] };
+    const body = calls('/v1/chat/completions')[0]!.body as {
+      stream: boolean;
+      messages: { role: string; content: string }[];
+    };
     assert.equal(body.stream, true);
     assert.deepEqual(
       body.messages.map((m) => m.role),
@@ -321,9 +379,13 @@ describe('OpenAI provider: answers and transcription', () => {
     const started = performance.now();
     setTimeout(() => controller.abort(), 60);
     await assert.rejects(
-      provider().answer('Late fee?', [{ documentId: 'a', score: 1, text: 'Late payments bear interest at 1.5% per month, compounded.' }], {
-        signal: controller.signal,
-      }),
+      provider().answer(
+        'Late fee?',
+        [{ documentId: 'a', score: 1, text: 'Late payments bear interest at 1.5% per month, compounded.' }],
+        {
+          signal: controller.signal,
+        },
+      ),
       { name: 'AbortError' },
     );
     assert.ok(performance.now() - started < 300);

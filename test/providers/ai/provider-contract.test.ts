@@ -105,8 +105,14 @@ for (const factory of FACTORIES) {
         assert.ok(entities[key].every((v) => typeof v === 'string'));
         assert.equal(new Set(entities[key]).size, entities[key].length, `${key} repeat`);
       }
-      assert.ok(entities.dates.every((d) => isoDate.test(d)), `dates: ${entities.dates}`);
-      assert.ok(entities.amounts.every((a) => amount.test(a)), `amounts: ${entities.amounts}`);
+      assert.ok(
+        entities.dates.every((d) => isoDate.test(d)),
+        `dates: ${entities.dates}`,
+      );
+      assert.ok(
+        entities.amounts.every((a) => amount.test(a)),
+        `amounts: ${entities.amounts}`,
+      );
       assert.ok(entities.people.includes('Jane Holloway'), `people: ${entities.people}`);
       assert.ok(entities.organizations.includes('Acme Robotics Inc.'), `organizations: ${entities.organizations}`);
       assert.deepEqual(entities.dates, ['2026-03-03']);
@@ -114,13 +120,19 @@ for (const factory of FACTORIES) {
     });
 
     it('enriches in the documented shape: a known type, key fields of it, tags and entities, every confidence in [0, 1]', async () => {
-      const e = await provider.enrich(`INVOICE\n${ENTITY_TEXT}`, { referenceDate: new Date('2026-03-04'), tagLimit: 5 });
+      const e = await provider.enrich(`INVOICE\n${ENTITY_TEXT}`, {
+        referenceDate: new Date('2026-03-04'),
+        tagLimit: 5,
+      });
       const inRange = (c: number) => typeof c === 'number' && c >= 0 && c <= 1;
       assert.ok((DOCUMENT_TYPES as readonly string[]).includes(e.documentType.value), e.documentType.value);
       assert.ok(inRange(e.documentType.confidence) && inRange(e.summary.confidence));
       assert.ok(e.summary.value.length > 0);
       for (const [name, f] of Object.entries(e.fields)) {
-        assert.ok(FIELD_NAMES[e.documentType.value].includes(name), `${name} is not a field of ${e.documentType.value}`);
+        assert.ok(
+          FIELD_NAMES[e.documentType.value].includes(name),
+          `${name} is not a field of ${e.documentType.value}`,
+        );
         assert.ok(inRange(f.confidence));
       }
       assert.ok(e.tags.length > 0 && e.tags.length <= 5, `${e.tags.length} tags`);
@@ -128,11 +140,21 @@ for (const factory of FACTORIES) {
         assert.equal(t.source, 'extracted');
         assert.ok(inRange(t.confidence) && t.name === t.name.toLowerCase());
       }
-      for (const list of [e.entities.people, e.entities.organizations, e.entities.locations]) for (const x of list) assert.ok(x.name && inRange(x.confidence));
-      assert.ok(e.entities.people.some((p) => p.name === 'Jane Holloway'), JSON.stringify(e.entities.people));
-      assert.deepEqual(e.entities.dates.map((d) => d.value), ['2026-03-03']);
+      for (const list of [e.entities.people, e.entities.organizations, e.entities.locations])
+        for (const x of list) assert.ok(x.name && inRange(x.confidence));
+      assert.ok(
+        e.entities.people.some((p) => p.name === 'Jane Holloway'),
+        JSON.stringify(e.entities.people),
+      );
+      assert.deepEqual(
+        e.entities.dates.map((d) => d.value),
+        ['2026-03-03'],
+      );
       assert.ok(e.entities.dates.every((d) => inRange(d.confidence) && d.text.length > 0));
-      assert.deepEqual(e.entities.amounts.map((a) => [a.value, a.currency]), [[12500, 'USD']]);
+      assert.deepEqual(
+        e.entities.amounts.map((a) => [a.value, a.currency]),
+        [[12500, 'USD']],
+      );
       assert.ok(e.entities.amounts.every((a) => inRange(a.confidence) && a.text.includes('12,500')));
     });
 
@@ -151,7 +173,10 @@ for (const factory of FACTORIES) {
         assert.ok(Math.abs(norm(v) - 1) < 1e-4, `norm ${norm(v)}`);
       }
       assert.equal(empty!.length, provider.embeddingDimensions);
-      assert.ok(empty!.every((x) => x === 0), 'an empty text embeds to zeros');
+      assert.ok(
+        empty!.every((x) => x === 0),
+        'an empty text embeds to zeros',
+      );
       const related = cosine(invoice!, invoiceAgain!);
       const unrelated = cosine(invoice!, weather!);
       assert.ok(related > unrelated + 0.2, `related ${related.toFixed(3)} vs unrelated ${unrelated.toFixed(3)}`);
@@ -165,7 +190,9 @@ for (const factory of FACTORIES) {
 
     it('answers from the passages, citing them, streaming the text through onDelta', async () => {
       const deltas: string[] = [];
-      const result = await provider.answer('Within how many days are invoices payable?', PASSAGES, { onDelta: (d) => deltas.push(d) });
+      const result = await provider.answer('Within how many days are invoices payable?', PASSAGES, {
+        onDelta: (d) => deltas.push(d),
+      });
       assert.match(result.text, /\[1\]/);
       assert.ok(result.used.includes(0), `used: ${result.used}`);
       assert.ok(result.used.every((i) => i >= 0 && i < PASSAGES.length));

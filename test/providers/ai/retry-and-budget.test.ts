@@ -11,16 +11,23 @@ const fast = { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 10
 
 describe('withRetry', () => {
   it('classifies rate limits, timeouts, server and network errors as retryable, other statuses not', () => {
-    for (const status of [408, 409, 429, 500, 502, 503]) assert.equal(describeFailure(httpError(status))?.retryable, true, String(status));
-    for (const status of [400, 401, 403, 404, 422]) assert.equal(describeFailure(httpError(status))?.retryable, false, String(status));
-    assert.equal(describeFailure(Object.assign(new Error('Connection error.'), { name: 'APIConnectionError' }))?.retryable, true);
+    for (const status of [408, 409, 429, 500, 502, 503])
+      assert.equal(describeFailure(httpError(status))?.retryable, true, String(status));
+    for (const status of [400, 401, 403, 404, 422])
+      assert.equal(describeFailure(httpError(status))?.retryable, false, String(status));
+    assert.equal(
+      describeFailure(Object.assign(new Error('Connection error.'), { name: 'APIConnectionError' }))?.retryable,
+      true,
+    );
     assert.equal(describeFailure(new RangeError('a bug')), null);
   });
 
   it('reads retry-after-ms, retry-after seconds and HTTP dates', () => {
     assert.equal(describeFailure(httpError(429, { 'retry-after-ms': '250' }))?.retryAfterMs, 250);
     assert.equal(describeFailure(httpError(429, { 'retry-after': '3' }))?.retryAfterMs, 3000);
-    const date = describeFailure(httpError(503, { 'retry-after': new Date(Date.now() + 10_000).toUTCString() }))?.retryAfterMs;
+    const date = describeFailure(
+      httpError(503, { 'retry-after': new Date(Date.now() + 10_000).toUTCString() }),
+    )?.retryAfterMs;
     assert.ok(date !== null && date !== undefined && date > 8000 && date <= 10_000, String(date));
   });
 
@@ -35,7 +42,14 @@ describe('withRetry', () => {
             calls++;
             throw httpError(500);
           },
-          { maxRetries: 4, baseDelayMs: 20, maxDelayMs: 60, maxRetryAfterMs: 1000, random: () => random, wait: async (ms) => void delays.push(ms) },
+          {
+            maxRetries: 4,
+            baseDelayMs: 20,
+            maxDelayMs: 60,
+            maxRetryAfterMs: 1000,
+            random: () => random,
+            wait: async (ms) => void delays.push(ms),
+          },
         ),
         AiProviderError,
       );

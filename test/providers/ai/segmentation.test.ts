@@ -37,13 +37,22 @@ describe('segmentation of extracted text', () => {
     const term = find(segments, /^The term/);
     assert.equal(term.kind, 'clause');
     assert.equal(term.number, '1');
-    assert.equal(term.text, 'The term of this Lease begins on March 1, 2025 and ends on February 28, 2026, unless terminated earlier under clause 7.');
+    assert.equal(
+      term.text,
+      'The term of this Lease begins on March 1, 2025 and ends on February 28, 2026, unless terminated earlier under clause 7.',
+    );
     assert.equal(term.page, 2);
-    assert.equal(content.text.slice(term.start, term.end), '1. The term of this Lease begins on March 1, 2025 and ends on\nFebruary 28, 2026, unless terminated earlier under clause 7.');
+    assert.equal(
+      content.text.slice(term.start, term.end),
+      '1. The term of this Lease begins on March 1, 2025 and ends on\nFebruary 28, 2026, unless terminated earlier under clause 7.',
+    );
     const fee = find(segments, /retainer/);
     assert.equal(fee.kind, 'clause');
     assert.equal(fee.number, '2');
-    assert.equal(fee.text, 'The Tenant shall pay a monthly retainer of USD 4,500.00 within thirty days of each invoice.');
+    assert.equal(
+      fee.text,
+      'The Tenant shall pay a monthly retainer of USD 4,500.00 within thirty days of each invoice.',
+    );
     assert.equal(find(segments, /OFFICE LEASE/).kind, 'heading');
     assert.equal(find(segments, /OFFICE LEASE/).page, 1);
   });
@@ -65,7 +74,10 @@ describe('segmentation of extracted text', () => {
     assert.deepEqual(
       segments.map((s) => [s.kind, s.text]),
       [
-        ['sentence', 'We confirm that the renovation of the warehouse roof will be completed before the end of the second quarter of the calendar year 2025.'],
+        [
+          'sentence',
+          'We confirm that the renovation of the warehouse roof will be completed before the end of the second quarter of the calendar year 2025.',
+        ],
         ['sentence', 'The contractor has agreed to a fixed price for the work.'],
       ],
     );
@@ -117,9 +129,16 @@ describe('segmentation of extracted text', () => {
     );
     const segments = segmentText(content.text, { pages: content.pages });
     const rows = segments.filter((s) => s.kind === 'table_row').map((s) => s.text);
-    assert.deepEqual(rows, ['Description Hours Rate Amount', 'Consulting 12 EUR 150.00 EUR 1,800.00', 'Design review 4 EUR 215.00 EUR 860.00']);
+    assert.deepEqual(rows, [
+      'Description Hours Rate Amount',
+      'Consulting 12 EUR 150.00 EUR 1,800.00',
+      'Design review 4 EUR 215.00 EUR 860.00',
+    ]);
     const total = find(segments, /Total due/);
-    assert.deepEqual([total.kind, total.text, total.label, total.value], ['field', 'Total due: EUR 2,660.00', 'Total due', 'EUR 2,660.00']);
+    assert.deepEqual(
+      [total.kind, total.text, total.label, total.value],
+      ['field', 'Total due: EUR 2,660.00', 'Total due', 'EUR 2,660.00'],
+    );
     assert.equal(find(segments, /Payment is due/).kind, 'sentence');
   });
 
@@ -146,7 +165,10 @@ describe('segmentation of extracted text', () => {
   });
 
   it('CSV: tab-separated rows under their header', async () => {
-    const content = await extract('vendors.csv', 'Vendor,Renewal date,Annual cost\nOkta,2026-09-14,33600\nZendesk,2026-02-28,27800\n');
+    const content = await extract(
+      'vendors.csv',
+      'Vendor,Renewal date,Annual cost\nOkta,2026-09-14,33600\nZendesk,2026-02-28,27800\n',
+    );
     const segments = segmentText(content.text, { pages: content.pages });
     assert.deepEqual(
       segments.map((s) => [s.kind, s.text]),
@@ -184,12 +206,26 @@ describe('segmentation of extracted text', () => {
   it('offsets always point at the unit in the source', async () => {
     const content = await extract(
       'mixed.pdf',
-      pdf([{ lines: ['SUMMARY', '1. The supplier delivers the goods to the warehouse in', 'Rotterdam by 3 May 2026.', 'Total: EUR 10.00'] }, { lines: ['Second page text.'] }]),
+      pdf([
+        {
+          lines: [
+            'SUMMARY',
+            '1. The supplier delivers the goods to the warehouse in',
+            'Rotterdam by 3 May 2026.',
+            'Total: EUR 10.00',
+          ],
+        },
+        { lines: ['Second page text.'] },
+      ]),
     );
     const segments = segmentText(content.text, { pages: content.pages });
     for (const s of segments) {
       const source = content.text.slice(s.start, s.end);
-      const words = (x: string) => x.replace(/^\d+\.\s*/, '').split(/\s+/).join(' ');
+      const words = (x: string) =>
+        x
+          .replace(/^\d+\.\s*/, '')
+          .split(/\s+/)
+          .join(' ');
       assert.equal(words(source), words(s.text), `${s.kind} at ${s.start}`);
     }
     assert.deepEqual(

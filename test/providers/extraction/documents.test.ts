@@ -32,16 +32,31 @@ describe('extraction of documents', () => {
   it('DOCX: paragraphs through mammoth, author, title and creation date from docProps', async () => {
     const input = await t.files.write(
       'letter.docx',
-      await docx(['Dear customer,', 'Your invoice & receipt are attached.'], { author: 'Grace Hopper', title: 'Invoice', created: '2023-05-01T09:30:00Z' }),
+      await docx(['Dear customer,', 'Your invoice & receipt are attached.'], {
+        author: 'Grace Hopper',
+        title: 'Invoice',
+        created: '2023-05-01T09:30:00Z',
+      }),
     );
     const content = await t.extractor.extract(input);
     assert.equal(content.text, 'Dear customer,\n\nYour invoice & receipt are attached.');
     assert.equal(content.pages, null);
-    assert.deepEqual(content.metadata, { author: 'Grace Hopper', title: 'Invoice', created: '2023-05-01T09:30:00.000Z' });
+    assert.deepEqual(content.metadata, {
+      author: 'Grace Hopper',
+      title: 'Invoice',
+      created: '2023-05-01T09:30:00.000Z',
+    });
   });
 
   it('DOC: the body through word-extractor, and the summary information', async () => {
-    const input = await t.files.write('memo.doc', doc('Legacy memo about the budget.\nSecond paragraph.', { title: 'Memo', author: 'Alan Turing', created: new Date('2001-02-03T04:05:06Z') }));
+    const input = await t.files.write(
+      'memo.doc',
+      doc('Legacy memo about the budget.\nSecond paragraph.', {
+        title: 'Memo',
+        author: 'Alan Turing',
+        created: new Date('2001-02-03T04:05:06Z'),
+      }),
+    );
     const content = await t.extractor.extract(input);
     assert.equal(content.text, 'Legacy memo about the budget.\nSecond paragraph.');
     assert.equal(content.metadata.title, 'Memo');
@@ -50,14 +65,33 @@ describe('extraction of documents', () => {
   });
 
   it('TXT and MD: UTF-8 with a BOM, UTF-16 and latin1 decoded; whitespace normalised', async () => {
-    const utf8 = await t.extractor.extract(await t.files.write('a.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Crème brûlée\r\nnaïve   café\r\n\r\n\r\n\r\nend  ')])));
+    const utf8 = await t.extractor.extract(
+      await t.files.write(
+        'a.txt',
+        Buffer.concat([
+          Buffer.from([0xef, 0xbb, 0xbf]),
+          Buffer.from('Crème brûlée\r\nnaïve   café\r\n\r\n\r\n\r\nend  '),
+        ]),
+      ),
+    );
     assert.equal(utf8.text, 'Crème brûlée\nnaïve café\n\nend');
     assert.equal(utf8.metadata.encoding, 'UTF-8');
-    const utf16 = await t.extractor.extract(await t.files.write('b.md', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Título\n\nÜber straße', 'utf16le')])));
+    const utf16 = await t.extractor.extract(
+      await t.files.write(
+        'b.md',
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Título\n\nÜber straße', 'utf16le')]),
+      ),
+    );
     assert.equal(utf16.text, '# Título\n\nÜber straße');
     assert.equal(utf16.metadata.encoding, 'UTF-16LE');
     const latin1 = await t.extractor.extract(
-      await t.files.write('c.txt', Buffer.from('Le garçon a mangé une crêpe à la fête de l’été, très élégant et déjà célèbre.'.replace('’', "'"), 'latin1')),
+      await t.files.write(
+        'c.txt',
+        Buffer.from(
+          'Le garçon a mangé une crêpe à la fête de l’été, très élégant et déjà célèbre.'.replace('’', "'"),
+          'latin1',
+        ),
+      ),
     );
     assert.equal(latin1.text, "Le garçon a mangé une crêpe à la fête de l'été, très élégant et déjà célèbre.");
     assert.match(String(latin1.metadata.encoding), /ISO-8859|windows-125/);
@@ -90,7 +124,10 @@ describe('extraction of documents', () => {
       ),
     );
     const content = await t.extractor.extract(input);
-    assert.deepEqual(content.pages, ['Sheet: Income\nMonth\tAmount\nJanuary\t1200.5\nFebruary\t980', 'Sheet: Notes\nPaid on\t2024-03-01']);
+    assert.deepEqual(content.pages, [
+      'Sheet: Income\nMonth\tAmount\nJanuary\t1200.5\nFebruary\t980',
+      'Sheet: Notes\nPaid on\t2024-03-01',
+    ]);
     assert.equal(content.text, `${content.pages?.[0]}\n\n${content.pages?.[1]}`);
     assert.equal(content.metadata.sheets, 'Income, Notes');
     assert.equal(content.metadata.author, 'Finance Team');
@@ -98,9 +135,20 @@ describe('extraction of documents', () => {
   });
 
   it('XLSX whose workbook part comes after its worksheets in the zip: read whole, the same text', async () => {
-    const bytes = await xlsx({ Income: [['Month', 'Amount'], ['January', 1200.5]], Notes: [['Paid']] }, { author: 'Finance Team' });
+    const bytes = await xlsx(
+      {
+        Income: [
+          ['Month', 'Amount'],
+          ['January', 1200.5],
+        ],
+        Notes: [['Paid']],
+      },
+      { author: 'Finance Team' },
+    );
     const streamed = await t.extractor.extract(await t.files.write('in-order.xlsx', bytes));
-    const reordered = await t.extractor.extract(await t.files.write('workbook-last.xlsx', await withWorkbookPartLast(bytes)));
+    const reordered = await t.extractor.extract(
+      await t.files.write('workbook-last.xlsx', await withWorkbookPartLast(bytes)),
+    );
     assert.deepEqual(reordered.pages, ['Sheet: Income\nMonth\tAmount\nJanuary\t1200.5', 'Sheet: Notes\nPaid']);
     assert.deepEqual(reordered.pages, streamed.pages);
     assert.equal(reordered.metadata.sheets, 'Income, Notes');
@@ -148,7 +196,10 @@ describe('extraction of documents', () => {
   });
 
   it('PPT (best effort): slide titles and text boxes, without master slide prompts', async () => {
-    const input = await t.files.write('old.ppt', ppt([{ title: 'Roadmap 1998', box: 'Ship the product' }, { title: 'Thank you' }], { title: 'Old deck' }));
+    const input = await t.files.write(
+      'old.ppt',
+      ppt([{ title: 'Roadmap 1998', box: 'Ship the product' }, { title: 'Thank you' }], { title: 'Old deck' }),
+    );
     const content = await t.extractor.extract(input);
     assert.deepEqual(content.pages, ['Roadmap 1998\nShip the product', 'Thank you']);
     assert.equal(content.metadata.slides, 2);
@@ -169,11 +220,14 @@ describe('extraction in parallel and at the size limit', () => {
     try {
       const inputs = await Promise.all(
         Array.from({ length: 8 }, async (_, i) =>
-          i % 2 === 0 ? files.write(`p${i}.pdf`, pdf([{ lines: [`parallel pdf ${i}`] }])) : files.write(`d${i}.docx`, await docx([`parallel docx ${i}`])),
+          i % 2 === 0
+            ? files.write(`p${i}.pdf`, pdf([{ lines: [`parallel pdf ${i}`] }]))
+            : files.write(`d${i}.docx`, await docx([`parallel docx ${i}`])),
         ),
       );
       const results = await Promise.all(inputs.map((input) => extractor.extract(input)));
-      for (const [i, content] of results.entries()) assert.equal(content.text, `parallel ${i % 2 === 0 ? 'pdf' : 'docx'} ${i}`);
+      for (const [i, content] of results.entries())
+        assert.equal(content.text, `parallel ${i % 2 === 0 ? 'pdf' : 'docx'} ${i}`);
     } finally {
       await extractor.close();
     }
@@ -183,9 +237,14 @@ describe('extraction in parallel and at the size limit', () => {
     const extractor = createExtractor({ threads: 1 });
     try {
       const row = 'alpha,beta,gamma,delta,epsilon,zeta,eta,theta\n';
-      const content = await extractor.extract(await files.write('long.csv', row.repeat(Math.ceil((6 * 1024 * 1024) / row.length))));
+      const content = await extractor.extract(
+        await files.write('long.csv', row.repeat(Math.ceil((6 * 1024 * 1024) / row.length))),
+      );
       assert.equal(content.metadata.truncated, true);
-      assert.ok(content.text.length <= 5 * 1024 * 1024 && content.text.length > 5 * 1024 * 1024 - 100, String(content.text.length));
+      assert.ok(
+        content.text.length <= 5 * 1024 * 1024 && content.text.length > 5 * 1024 * 1024 - 100,
+        String(content.text.length),
+      );
       assert.match(content.text, /^alpha\tbeta\tgamma/);
     } finally {
       await extractor.close();

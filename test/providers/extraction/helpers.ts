@@ -3,10 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileTypeRuleFor } from '../../../src/providers/files/file-types.ts';
 import { after, before } from 'node:test';
-import { createExtractor, type ExtractionInput, ExtractionError, type Extractor, type ExtractorOptions } from '../../../src/providers/extraction/extractor.ts';
+import {
+  createExtractor,
+  type ExtractionInput,
+  ExtractionError,
+  type Extractor,
+  type ExtractorOptions,
+} from '../../../src/providers/extraction/extractor.ts';
 
 /** A temp directory for one test file's fixtures, removed by `cleanup`. */
-export async function fixtureDir(): Promise<{ write(name: string, bytes: Buffer | string): Promise<ExtractionInput>; cleanup(): Promise<void> }> {
+export async function fixtureDir(): Promise<{
+  write(name: string, bytes: Buffer | string): Promise<ExtractionInput>;
+  cleanup(): Promise<void>;
+}> {
   const dir = await mkdtemp(join(tmpdir(), 'extraction-test-'));
   return {
     async write(name, bytes) {
@@ -24,9 +33,12 @@ export async function rejectsWith(promise: Promise<unknown>, code: string, messa
   try {
     await promise;
   } catch (error) {
-    if (!(error instanceof ExtractionError)) throw new Error(`expected an ExtractionError, got ${String(error)}`, { cause: error });
-    if (error.code !== code) throw new Error(`expected code ${code}, got ${error.code}: ${error.message}`, { cause: error });
-    if (message && !message.test(error.message)) throw new Error(`message ${JSON.stringify(error.message)} does not match ${message}`);
+    if (!(error instanceof ExtractionError))
+      throw new Error(`expected an ExtractionError, got ${String(error)}`, { cause: error });
+    if (error.code !== code)
+      throw new Error(`expected code ${code}, got ${error.code}: ${error.message}`, { cause: error });
+    if (message && !message.test(error.message))
+      throw new Error(`message ${JSON.stringify(error.message)} does not match ${message}`);
     return error;
   }
   throw new Error(`expected a rejection with code ${code}, but it resolved`);
@@ -34,7 +46,11 @@ export async function rejectsWith(promise: Promise<unknown>, code: string, messa
 
 /** The share of `expected` words found in `text` (case-insensitive, punctuation ignored). */
 export function wordRecall(expected: string, text: string): number {
-  const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = (s: string) =>
+    s
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
   const found = new Set(words(text));
   const wanted = words(expected);
   return wanted.filter((w) => found.has(w)).length / wanted.length;
@@ -55,7 +71,10 @@ export function noise(length: number, seed = 1): Buffer {
  * One extractor (one thread) and one fixture directory for the calling `describe`, made before its
  * tests and closed after them. Read `extractor` and `files` inside tests (they exist from `before` on).
  */
-export function extractionFixture(options: ExtractorOptions = {}): { readonly extractor: Extractor; readonly files: Awaited<ReturnType<typeof fixtureDir>> } {
+export function extractionFixture(options: ExtractorOptions = {}): {
+  readonly extractor: Extractor;
+  readonly files: Awaited<ReturnType<typeof fixtureDir>>;
+} {
   let extractor: Extractor | null = null;
   let files: Awaited<ReturnType<typeof fixtureDir>> | null = null;
   before(async () => {

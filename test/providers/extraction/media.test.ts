@@ -83,7 +83,9 @@ describe('video audio tracks through ffmpeg', () => {
 
   it('runs ffmpeg -i in -vn -ac 1 -ar 16000 -f wav out.wav and answers the temp file', async () => {
     // Stands in for ffmpeg: answers -version, records its arguments and writes the last one.
-    const extractor = await withFfmpeg(`#!/bin/sh\n[ "$1" = "-version" ] && exit 0\necho "$@" > "${bin}/args"\nfor last; do :; done\nprintf 'RIFFwav' > "$last"\n`);
+    const extractor = await withFfmpeg(
+      `#!/bin/sh\n[ "$1" = "-version" ] && exit 0\necho "$@" > "${bin}/args"\nfor last; do :; done\nprintf 'RIFFwav' > "$last"\n`,
+    );
     try {
       assert.equal(extractor.capabilities().ffmpeg, true);
       const input = await files.write('clip.mov', 'video bytes');
@@ -103,7 +105,9 @@ describe('video audio tracks through ffmpeg', () => {
 
   it('a video without audio, a failing ffmpeg and a hung ffmpeg give clear errors and leave no temp file', async () => {
     const dirs = [
-      await fakeFfmpeg(`#!/bin/sh\n[ "$1" = "-version" ] && exit 0\necho "Output file #0 does not contain any stream" >&2\nexit 1\n`),
+      await fakeFfmpeg(
+        `#!/bin/sh\n[ "$1" = "-version" ] && exit 0\necho "Output file #0 does not contain any stream" >&2\nexit 1\n`,
+      ),
       await fakeFfmpeg(`#!/bin/sh\n[ "$1" = "-version" ] && exit 0\necho "moov atom not found" >&2\nexit 1\n`),
       await fakeFfmpeg(`#!/bin/sh\n[ "$1" = "-version" ] && exit 0\nexec sleep 30\n`),
     ];
@@ -111,7 +115,11 @@ describe('video audio tracks through ffmpeg', () => {
     try {
       const input = await files.write('clip.mp4', 'video bytes');
       await rejectsWith(noAudio.audioTrack(input), 'unsupported', /the MP4 file has no audio track/);
-      await rejectsWith(broken.audioTrack(input), 'corrupt', /the MP4 file is corrupt or truncated: ffmpeg failed: moov atom not found/);
+      await rejectsWith(
+        broken.audioTrack(input),
+        'corrupt',
+        /the MP4 file is corrupt or truncated: ffmpeg failed: moov atom not found/,
+      );
       await rejectsWith(hung.audioTrack(input), 'timeout', /took longer than 2 s/);
       await assert.rejects(stat(join(tmpdir(), 'never')));
     } finally {

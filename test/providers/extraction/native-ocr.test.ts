@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { findTesseract, NativeTesseract, parseTesseractOutput } from '../../../src/providers/extraction/native-tesseract.ts';
+import {
+  findTesseract,
+  NativeTesseract,
+  parseTesseractOutput,
+} from '../../../src/providers/extraction/native-tesseract.ts';
 import { chooseOcr } from '../../../src/providers/extraction/ocr-choice.ts';
 import { textPng } from '../../fixtures/extraction/media.ts';
 import { wordRecall } from './helpers.ts';
@@ -32,7 +36,13 @@ function alive(pid: number): boolean {
 describe('tesseract output', () => {
   it('takes the text as written and the mean confidence of the words (level 5 rows), rounded', () => {
     const header = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
-    const tsv = [header, '1\t1\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t', '5\t1\t1\t1\t1\t1\t0\t0\t10\t10\t90.5\tHello', '5\t1\t1\t1\t1\t2\t0\t0\t10\t10\t80\tworld', '5\t1\t1\t1\t1\t3\t0\t0\t10\t10\t-1\t'].join('\n');
+    const tsv = [
+      header,
+      '1\t1\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t',
+      '5\t1\t1\t1\t1\t1\t0\t0\t10\t10\t90.5\tHello',
+      '5\t1\t1\t1\t1\t2\t0\t0\t10\t10\t80\tworld',
+      '5\t1\t1\t1\t1\t3\t0\t0\t10\t10\t-1\t',
+    ].join('\n');
     assert.deepEqual(parseTesseractOutput('Hello world\n', tsv), { text: 'Hello world\n', confidence: 85 });
     assert.deepEqual(parseTesseractOutput('', header), { text: '', confidence: 0 });
   });

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { getResolvedPDFJS } from 'unpdf';
-import { hasCrossReference, MAX_REPAIRED_PDF_BYTES, openPdf } from '../../../src/providers/extraction/formats/pdf-source.ts';
+import {
+  hasCrossReference,
+  MAX_REPAIRED_PDF_BYTES,
+  openPdf,
+} from '../../../src/providers/extraction/formats/pdf-source.ts';
 import { textCanvas } from '../../fixtures/extraction/media.ts';
 import { pdf } from '../../fixtures/extraction/pdf.ts';
 import { extractionFixture, noise, rejectsWith } from './helpers.ts';
@@ -34,7 +38,10 @@ describe('PDF sources: intact, damaged, by ranges', () => {
     assert.equal(await check('junk-after.pdf', Buffer.concat([intact, noise(2000)])), true);
     // A cross-reference stream ("N 0 obj") is a table too.
     const header = Buffer.from('%PDF-1.7\n');
-    const stream = Buffer.concat([header, Buffer.from('5 0 obj\n<< /Type /XRef >>\nstream\nendstream\nendobj\nstartxref\n9\n%%EOF\n')]);
+    const stream = Buffer.concat([
+      header,
+      Buffer.from('5 0 obj\n<< /Type /XRef >>\nstream\nendstream\nendobj\nstartxref\n9\n%%EOF\n'),
+    ]);
     assert.equal(await check('xref-stream.pdf', stream), true);
     assert.equal(await check('cut.pdf', intact.subarray(0, intact.length - 40)), false);
     assert.equal(await check('wrong-offset.pdf', withStartxref(intact, 3)), false);
@@ -63,7 +70,11 @@ describe('PDF sources: intact, damaged, by ranges', () => {
   it('by ranges: the same pages, each object read from the file when a page asks for it', async () => {
     // A photo that does not compress: the file is mostly its 360 KB, in the middle.
     const photo = noisePhoto(600);
-    const bytes = pdf([{ lines: ['Text before the photo'] }, { image: photo, overlay: 'caption' }, { lines: ['Text after'] }]);
+    const bytes = pdf([
+      { lines: ['Text before the photo'] },
+      { image: photo, overlay: 'caption' },
+      { lines: ['Text after'] },
+    ]);
     const { path } = await t.files.write('ranges.pdf', bytes);
     const whole = await openPdf(path, { maxImageSize: 50_000_000 });
     const ranged = await openPdf(path, { maxImageSize: 50_000_000, ranges: true });
@@ -111,7 +122,10 @@ function noisePhoto(side: number) {
 }
 
 /** The decoded image a page paints, or null when it cannot be decoded. */
-async function photoOf(doc: Awaited<ReturnType<typeof openPdf>>['pdf'], number: number): Promise<{ width: number; data?: Uint8Array } | null> {
+async function photoOf(
+  doc: Awaited<ReturnType<typeof openPdf>>['pdf'],
+  number: number,
+): Promise<{ width: number; data?: Uint8Array } | null> {
   const { OPS } = await getResolvedPDFJS();
   const page = await doc.getPage(number);
   const { fnArray, argsArray } = await page.getOperatorList();
@@ -132,7 +146,10 @@ function padded(file: Buffer, bytes: number): Buffer {
   const filler = `999 0 obj\n<< /Length ${bytes} >>\nstream\n${' '.repeat(bytes)}\nendstream\nendobj\n`;
   const moved = text
     .slice(body)
-    .replace(/^(\d{10}) (\d{5}) n $/gm, (_, offset: string, gen: string) => `${String(Number(offset) + filler.length).padStart(10, '0')} ${gen} n `)
+    .replace(
+      /^(\d{10}) (\d{5}) n $/gm,
+      (_, offset: string, gen: string) => `${String(Number(offset) + filler.length).padStart(10, '0')} ${gen} n `,
+    )
     .replace(/startxref\n(\d+)/, (_, offset: string) => `startxref\n${Number(offset) + filler.length}`);
   return Buffer.from(text.slice(0, body) + filler + moved, 'latin1');
 }

@@ -78,7 +78,16 @@ describe('isBlockedAddress', () => {
 
 describe('isBlockedHostname', () => {
   it('refuses localhost and metadata names however they are spelt', () => {
-    for (const name of ['localhost', 'LOCALHOST', 'localhost.', 'api.localhost', 'metadata.google.internal', 'metadata.google.internal.', 'metadata.goog', 'metadata']) {
+    for (const name of [
+      'localhost',
+      'LOCALHOST',
+      'localhost.',
+      'api.localhost',
+      'metadata.google.internal',
+      'metadata.google.internal.',
+      'metadata.goog',
+      'metadata',
+    ]) {
       assert.equal(isBlockedHostname(name), true, name);
     }
   });

@@ -20,13 +20,24 @@ after(async () => {
 
 /** Runs a one-node workflow calling `url`; answers the finished execution. */
 async function callThroughWorkflow(t: TestApp, tenant: TestTenant, url: string) {
-  const api = workflowApi(() => t, () => tenant.headers);
-  const id = await api.create({ name: 'Private CA', nodes: [{ id: 'call', type: 'http_request', timeout_seconds: 5, config: { method: 'GET', url } }] });
+  const api = workflowApi(
+    () => t,
+    () => tenant.headers,
+  );
+  const id = await api.create({
+    name: 'Private CA',
+    nodes: [{ id: 'call', type: 'http_request', timeout_seconds: 5, config: { method: 'GET', url } }],
+  });
   return api.finished(await api.run(id));
 }
 
 async function mcpTools(t: TestApp, tenant: TestTenant) {
-  const created = await t.app.inject({ method: 'POST', url: '/api/v1/mcp/servers', headers: tenant.headers, payload: { name: `private-ca-${Date.now()}`, url: mcp.url } });
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/mcp/servers',
+    headers: tenant.headers,
+    payload: { name: `private-ca-${Date.now()}`, url: mcp.url },
+  });
   assert.equal(created.statusCode, 201, created.body);
   return t.app.inject({ url: `/api/v1/mcp/servers/${created.json().id}/tools`, headers: tenant.headers });
 }

@@ -176,7 +176,8 @@ describe('outbound guard (private network refused)', { skip: httpsReceiverUnavai
       });
     }
     it('a resolver that ignores `all` and answers one private address', async () => {
-      const single: LookupFunction = (_host, _options, callback) => process.nextTick(() => callback(null, '127.0.0.1', 4));
+      const single: LookupFunction = (_host, _options, callback) =>
+        process.nextTick(() => callback(null, '127.0.0.1', 4));
       const other = createOutboundHttp({ allowPrivateNetwork: false, lookup: single });
       try {
         await assert.rejects(other.request({ url: `http://single.test:${receiver.port}/` }), isBlocked);
@@ -195,7 +196,11 @@ describe('outbound guard (private network refused)', { skip: httpsReceiverUnavai
       await checkUrlTarget(url, { allowPrivateNetwork: false, httpsOnly: true, lookup: rebinding.lookup }),
       { ok: true },
     );
-    const other = createOutboundHttp({ allowPrivateNetwork: false, lookup: rebinding.lookup, extraCa: [receiver.caPem] });
+    const other = createOutboundHttp({
+      allowPrivateNetwork: false,
+      lookup: rebinding.lookup,
+      extraCa: [receiver.caPem],
+    });
     const before = receiver.connections;
     try {
       await assert.rejects(other.request({ url, method: 'POST', body: '{}' }), isBlocked);
@@ -230,8 +235,17 @@ describe('outbound guard (private network refused)', { skip: httpsReceiverUnavai
 
   describe('the guard is in the connection layer, not only in request()', () => {
     it('dispatcher.request to literal private addresses', async () => {
-      for (const origin of [`http://127.0.0.1:${receiver.port}`, `http://[::1]:${receiver.port}`, 'http://10.0.0.1', 'http://169.254.169.254']) {
-        await assert.rejects((await client.dispatcher()).request({ origin, path: '/', method: 'GET' }), isBlocked, origin);
+      for (const origin of [
+        `http://127.0.0.1:${receiver.port}`,
+        `http://[::1]:${receiver.port}`,
+        'http://10.0.0.1',
+        'http://169.254.169.254',
+      ]) {
+        await assert.rejects(
+          (await client.dispatcher()).request({ origin, path: '/', method: 'GET' }),
+          isBlocked,
+          origin,
+        );
       }
       assert.equal(watch.seen.sockets, 0);
     });
@@ -266,7 +280,11 @@ describe('outbound guard (private network refused)', { skip: httpsReceiverUnavai
 });
 
 describe('checkUrlTarget', () => {
-  const dns = fakeDns({ 'public.test': [PUBLIC_IP], 'private.test': ['192.168.0.10'], 'v6.test': ['2606:4700::1', 'fd12::1'] });
+  const dns = fakeDns({
+    'public.test': [PUBLIC_IP],
+    'private.test': ['192.168.0.10'],
+    'v6.test': ['2606:4700::1', 'fd12::1'],
+  });
   const check = (url: string, extra: Partial<Parameters<typeof checkUrlTarget>[1]> = {}) =>
     checkUrlTarget(url, { allowPrivateNetwork: false, httpsOnly: true, lookup: dns.lookup, ...extra });
 
@@ -310,6 +328,9 @@ describe('checkUrlTarget', () => {
     assert.deepEqual(await check('https://private.test/', { resolve: false }), { ok: true });
     assert.equal(dns.calls.length, before);
     assert.deepEqual(await check('https://127.0.0.1/', { allowPrivateNetwork: true }), { ok: true });
-    assert.deepEqual(await check('http://127.0.0.1/', { allowPrivateNetwork: true }), { ok: false, reason: 'URL must use HTTPS' });
+    assert.deepEqual(await check('http://127.0.0.1/', { allowPrivateNetwork: true }), {
+      ok: false,
+      reason: 'URL must use HTTPS',
+    });
   });
 });

@@ -88,7 +88,10 @@ describe('outbound HTTP client', { skip: httpsReceiverUnavailable() ?? false }, 
     try {
       const urls = Array.from({ length: 4 }, (_, i) => `${receiver.url}/ka/${i}`);
       const answers = await Promise.all(urls.map((url) => fresh.request({ url })));
-      assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200]);
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        [200, 200, 200, 200],
+      );
     } finally {
       await fresh.close();
     }
@@ -97,7 +100,9 @@ describe('outbound HTTP client', { skip: httpsReceiverUnavailable() ?? false }, 
 
   it('uses an injected resolver when private targets are allowed', async () => {
     const lookup: LookupFunction = (_host, options, callback) =>
-      process.nextTick(() => (options.all ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4)));
+      process.nextTick(() =>
+        options.all ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4),
+      );
     const named = createOutboundHttp({ allowPrivateNetwork: true, lookup, extraCa: [receiver.caPem] });
     try {
       const res = await named.request({ url: `https://receiver.test:${receiver.port}/named` });
@@ -138,7 +143,10 @@ describe('outbound HTTP client', { skip: httpsReceiverUnavailable() ?? false }, 
         client.request({ url: `${receiver.url}/hang`, timeoutMs: 5000, signal: controller.signal }),
         failsWith('aborted'),
       );
-      await assert.rejects(client.request({ url: `${receiver.url}/ok`, signal: AbortSignal.abort() }), failsWith('aborted'));
+      await assert.rejects(
+        client.request({ url: `${receiver.url}/ok`, signal: AbortSignal.abort() }),
+        failsWith('aborted'),
+      );
     });
   });
 
@@ -182,13 +190,22 @@ describe('outbound HTTP client', { skip: httpsReceiverUnavailable() ?? false }, 
 
   describe('failures', () => {
     it('invalid_url for anything but an absolute http(s) URL', async () => {
-      for (const url of ['not a url', 'ftp://127.0.0.1/', 'file:///etc/passwd', '/relative/path', 'data:text/plain,hi']) {
+      for (const url of [
+        'not a url',
+        'ftp://127.0.0.1/',
+        'file:///etc/passwd',
+        '/relative/path',
+        'data:text/plain,hi',
+      ]) {
         await assert.rejects(client.request({ url }), failsWith('invalid_url'), url);
       }
     });
 
     it('connect_failed when nothing listens', async () => {
-      await assert.rejects(client.request({ url: `http://127.0.0.1:${await closedPort()}/` }), failsWith('connect_failed'));
+      await assert.rejects(
+        client.request({ url: `http://127.0.0.1:${await closedPort()}/` }),
+        failsWith('connect_failed'),
+      );
     });
 
     it('tls when the certificate is not trusted', async () => {
@@ -201,7 +218,8 @@ describe('outbound HTTP client', { skip: httpsReceiverUnavailable() ?? false }, 
     });
 
     it('tls when the certificate does not name the host', async () => {
-      const lookup: LookupFunction = (_host, _options, callback) => process.nextTick(() => callback(null, '127.0.0.1', 4));
+      const lookup: LookupFunction = (_host, _options, callback) =>
+        process.nextTick(() => callback(null, '127.0.0.1', 4));
       const misnamed = createOutboundHttp({ allowPrivateNetwork: true, lookup, extraCa: [receiver.caPem] });
       try {
         await assert.rejects(misnamed.request({ url: `https://other.test:${receiver.port}/` }), failsWith('tls'));

@@ -55,10 +55,24 @@ describe('webhook signatures', () => {
     assert.equal(signStandardWebhook(whsec, 'msg_1', SECONDS, body), `v1,${expected}`);
     // The reference library accepts what we sign, in both key forms.
     const headers = signed(whsec, body, 'msg_1');
-    assert.deepEqual(new Webhook(whsec).verify(body, { ...headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': signStandardWebhook(whsec, 'msg_1', Math.floor(Date.now() / 1000), body) }), JSON.parse(body));
+    assert.deepEqual(
+      new Webhook(whsec).verify(body, {
+        ...headers,
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': signStandardWebhook(whsec, 'msg_1', Math.floor(Date.now() / 1000), body),
+      }),
+      JSON.parse(body),
+    );
     const raw = 'my own secret of 16+';
     const now = Math.floor(Date.now() / 1000);
-    assert.deepEqual(new Webhook(raw, { format: 'raw' }).verify(body, { 'webhook-id': 'm', 'webhook-timestamp': String(now), 'webhook-signature': signStandardWebhook(raw, 'm', now, body) }), JSON.parse(body));
+    assert.deepEqual(
+      new Webhook(raw, { format: 'raw' }).verify(body, {
+        'webhook-id': 'm',
+        'webhook-timestamp': String(now),
+        'webhook-signature': signStandardWebhook(raw, 'm', now, body),
+      }),
+      JSON.parse(body),
+    );
   });
 
   for (const [name, verify] of Object.entries(VERIFIERS)) {
@@ -74,17 +88,29 @@ describe('webhook signatures', () => {
       });
 
       it('refuses a tampered body, another secret, a rewritten timestamp or id, a stale or missing signature', () => {
-        assert.equal(verify({ ...base, rawBody: body.replace('evt_1', 'evt_2'), headers: signed(secret, body) }), false);
+        assert.equal(
+          verify({ ...base, rawBody: body.replace('evt_1', 'evt_2'), headers: signed(secret, body) }),
+          false,
+        );
         assert.equal(verify({ ...base, secret: 'whsec_other', headers: signed(secret, body) }), false);
-        assert.equal(verify({ ...base, headers: { ...signed(secret, body), 'webhook-timestamp': String(SECONDS + 5) } }), false);
+        assert.equal(
+          verify({ ...base, headers: { ...signed(secret, body), 'webhook-timestamp': String(SECONDS + 5) } }),
+          false,
+        );
         assert.equal(verify({ ...base, headers: { ...signed(secret, body), 'webhook-id': 'evt_2' } }), false);
         assert.equal(verify({ ...base, headers: signed(secret, body, 'evt_1', SECONDS - 301) }), false);
-        assert.equal(verify({ ...base, toleranceSeconds: 60, headers: signed(secret, body, 'evt_1', SECONDS - 61) }), false);
+        assert.equal(
+          verify({ ...base, toleranceSeconds: 60, headers: signed(secret, body, 'evt_1', SECONDS - 61) }),
+          false,
+        );
         const { 'webhook-signature': _s, ...withoutStandard } = signed(secret, body);
         assert.equal(verify({ ...base, headers: withoutStandard }), false);
         const { 'x-service-signature': _x, ...withoutBody } = signed(secret, body);
         assert.equal(verify({ ...base, headers: withoutBody }), false);
-        assert.equal(verify({ ...base, headers: { ...signed(secret, body), 'x-service-signature': [KNOWN, KNOWN] } }), false);
+        assert.equal(
+          verify({ ...base, headers: { ...signed(secret, body), 'x-service-signature': [KNOWN, KNOWN] } }),
+          false,
+        );
       });
 
       it('throws for options it does not know instead of answering false', () => {
@@ -108,12 +134,21 @@ describe('webhook signatures over the wire', { skip: httpsReceiverUnavailable() 
   });
 
   it('a receiver verifies what the client sent, from the raw bytes and headers it got', async () => {
-    const payload = JSON.stringify({ id: 'evt_9', type: 'document.processed', timestamp: '2026-11-21T10:00:00.000Z', data: { document_id: 'doc_1', status: 'processed', ai_summary: 'Zoë’s — naïve café', ai_tags: [] } });
+    const payload = JSON.stringify({
+      id: 'evt_9',
+      type: 'document.processed',
+      timestamp: '2026-11-21T10:00:00.000Z',
+      data: { document_id: 'doc_1', status: 'processed', ai_summary: 'Zoë’s — naïve café', ai_tags: [] },
+    });
     const sentAt = Math.floor(Date.now() / 1000);
     await client.request({
       url: `${receiver.url}/hook`,
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...signed(secret, payload, 'evt_9', sentAt), [WEBHOOK_HEADERS.eventId]: 'evt_9' },
+      headers: {
+        'Content-Type': 'application/json',
+        ...signed(secret, payload, 'evt_9', sentAt),
+        [WEBHOOK_HEADERS.eventId]: 'evt_9',
+      },
       body: payload,
     });
     const seen = receiver.requests.at(-1)!;

@@ -30,13 +30,24 @@ export async function auditCommand(args: string[], io: Io): Promise<number> {
   if (values.export !== undefined) {
     if (values.export !== 'ndjson' && values.export !== 'csv') throw new UsageError('--export takes ndjson or csv');
     const res = await client.audit.exportRaw({ ...query, format: values.export });
-    if (res.body) for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) io.stdout.write(Buffer.from(chunk));
+    if (res.body)
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) io.stdout.write(Buffer.from(chunk));
     return EXIT.ok;
   }
   const page = await client.audit.list({ ...query, page: values.page ? Number(values.page) : 1, page_size: 50 });
   output(io, values.json ?? false, page, () =>
     page.data.length
-      ? table(page.data.map((r) => [r.at, r.actor_type, r.actor_id ?? '-', r.action, r.target_id ?? '-', r.outcome, r.ip ?? '-']))
+      ? table(
+          page.data.map((r) => [
+            r.at,
+            r.actor_type,
+            r.actor_id ?? '-',
+            r.action,
+            r.target_id ?? '-',
+            r.outcome,
+            r.ip ?? '-',
+          ]),
+        )
       : 'no audit records',
   );
   return EXIT.ok;

@@ -13,7 +13,10 @@ async function ls(args: string[], io: Io): Promise<number> {
   if (folderId === undefined) throw new UsageError(`no folder ${target}`);
   const { folders } = await client.call('listFolders', { query: { parent_id: folderId ?? 'root' } });
   const documents: DocumentSummary[] = [];
-  for await (const doc of client.paginate('listDocuments', { query: { folder_id: folderId ?? 'root', page_size: 100, sort: 'name', order: 'asc' } })) documents.push(doc);
+  for await (const doc of client.paginate('listDocuments', {
+    query: { folder_id: folderId ?? 'root', page_size: 100, sort: 'name', order: 'asc' },
+  }))
+    documents.push(doc);
   output(io, values.json ?? false, { folders, documents }, () =>
     table([
       ...folders.map((f) => [`${f.name}/`, '', `${f.document_count ?? ''} docs`, f.id]),
@@ -44,7 +47,11 @@ async function get(args: string[], io: Io): Promise<number> {
 
 /** download <id> [-o file]: the original bytes, to a file (default: its own name) or `-o -` for stdout. */
 async function download(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { output: { type: 'string', short: 'o' }, json: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { output: { type: 'string', short: 'o' }, json: { type: 'boolean' } },
+  });
   const id = positionals[0];
   if (!id) throw new UsageError('download needs a document id');
   const client = await clientFor(io);

@@ -14,7 +14,15 @@ async function passwordFrom(io: Io, fromStdin: boolean): Promise<string> {
 async function login(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { url: { type: 'string' }, 'api-key': { type: 'string' }, tenant: { type: 'string' }, email: { type: 'string' }, 'password-stdin': { type: 'boolean' }, sandbox: { type: 'boolean' }, json: { type: 'boolean' } },
+    options: {
+      url: { type: 'string' },
+      'api-key': { type: 'string' },
+      tenant: { type: 'string' },
+      email: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+      sandbox: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
   });
   const baseUrl = values.url ?? io.env.DOCUVAULT_URL;
   if (!baseUrl) throw new UsageError('login needs --url');
@@ -23,7 +31,12 @@ async function login(args: string[], io: Io): Promise<number> {
     const client = new DocuVault({ baseUrl, apiKey: values['api-key'], sandbox });
     await client.call('listTags', { query: { page_size: 1 } });
     await writeConfig(io.env, { baseUrl, apiKey: values['api-key'], sandbox });
-    output(io, values.json ?? false, { base_url: baseUrl, mode: 'api_key', config: configPath(io.env) }, () => `logged in to ${baseUrl} with an API key`);
+    output(
+      io,
+      values.json ?? false,
+      { base_url: baseUrl, mode: 'api_key', config: configPath(io.env) },
+      () => `logged in to ${baseUrl} with an API key`,
+    );
     return EXIT.ok;
   }
   if (!values.tenant || !values.email) throw new UsageError('login needs --api-key, or --tenant and --email');
@@ -32,7 +45,12 @@ async function login(args: string[], io: Io): Promise<number> {
   const tokens = client.tokens;
   if (tokens) await writeConfig(io.env, { baseUrl, tokens, sandbox });
   const me = await client.call('getAuthMe');
-  output(io, values.json ?? false, { base_url: baseUrl, mode: 'user', user: me }, () => `logged in to ${baseUrl} as ${values.email}`);
+  output(
+    io,
+    values.json ?? false,
+    { base_url: baseUrl, mode: 'user', user: me },
+    () => `logged in to ${baseUrl} as ${values.email}`,
+  );
   return EXIT.ok;
 }
 
@@ -54,12 +72,22 @@ async function whoami(args: string[], io: Io): Promise<number> {
     // The service does not name the key back; its prefix identifies it without printing the secret.
     const key = keyPrefix(apiKeyOf(io.env, await readConfig(io.env)) ?? '');
     output(io, values.json ?? false, { base_url: client.baseUrl, mode: 'api_key', api_key: key, ...me }, () =>
-      [`API key ${key}`, `role: ${me.auth.role}${me.auth.sandbox ? ' (sandbox)' : ''}`, `tenant: ${tenant}`, `url: ${client.baseUrl}`].join('\n'),
+      [
+        `API key ${key}`,
+        `role: ${me.auth.role}${me.auth.sandbox ? ' (sandbox)' : ''}`,
+        `tenant: ${tenant}`,
+        `url: ${client.baseUrl}`,
+      ].join('\n'),
     );
     return EXIT.ok;
   }
   output(io, values.json ?? false, { base_url: client.baseUrl, mode: 'user', ...me }, () =>
-    [`user: ${me.user?.email ?? 'unknown'}`, `role: ${me.auth.role}${me.auth.sandbox ? ' (sandbox)' : ''}`, `tenant: ${tenant}`, `url: ${client.baseUrl}`].join('\n'),
+    [
+      `user: ${me.user?.email ?? 'unknown'}`,
+      `role: ${me.auth.role}${me.auth.sandbox ? ' (sandbox)' : ''}`,
+      `tenant: ${tenant}`,
+      `url: ${client.baseUrl}`,
+    ].join('\n'),
   );
   return EXIT.ok;
 }

@@ -2,14 +2,25 @@ import { parseArgs } from 'node:util';
 import { clientFor } from '../config.ts';
 import { EXIT, type Io, output, table, UsageError } from '../io.ts';
 
-const list = (value: string | undefined) => (value ? value.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+const list = (value: string | undefined) =>
+  value
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 
 /** holds [list] [--status active|released] | show <id> | place <name> [--documents a,b] [--folders c,d] | release <id> */
 export async function holdsCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { status: { type: 'string' }, documents: { type: 'string' }, folders: { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      status: { type: 'string' },
+      documents: { type: 'string' },
+      folders: { type: 'string' },
+      json: { type: 'boolean' },
+    },
   });
   const [action = 'list', arg] = positionals;
   const json = values.json ?? false;
@@ -19,7 +30,17 @@ export async function holdsCommand(args: string[], io: Io): Promise<number> {
     if (values.status && !status) throw new UsageError('--status is active or released');
     const answer = await client.records.listHolds({ page_size: 100, ...(status ? { status } : {}) });
     output(io, json, answer, () =>
-      answer.data.length ? table(answer.data.map((h) => [h.id, h.status, h.name, `${h.document_ids.length} documents, ${h.folder_ids.length} folders`, h.created_at])) : 'no legal holds',
+      answer.data.length
+        ? table(
+            answer.data.map((h) => [
+              h.id,
+              h.status,
+              h.name,
+              `${h.document_ids.length} documents, ${h.folder_ids.length} folders`,
+              h.created_at,
+            ]),
+          )
+        : 'no legal holds',
     );
     return EXIT.ok;
   }
@@ -28,14 +49,23 @@ export async function holdsCommand(args: string[], io: Io): Promise<number> {
     const documentIds = list(values.documents);
     const folderIds = list(values.folders);
     if (!documentIds && !folderIds) throw new UsageError('holds place needs --documents or --folders');
-    const hold = await client.records.placeHold(arg, { ...(documentIds ? { documentIds } : {}), ...(folderIds ? { folderIds } : {}) });
+    const hold = await client.records.placeHold(arg, {
+      ...(documentIds ? { documentIds } : {}),
+      ...(folderIds ? { folderIds } : {}),
+    });
     output(io, json, hold, () => `legal hold ${hold.id} "${hold.name}" placed`);
     return EXIT.ok;
   }
   if (action === 'show') {
     const hold = await client.records.getHold(arg);
     output(io, json, hold, () =>
-      [`${hold.name} (${hold.status})`, `documents: ${hold.document_ids.join(', ') || '-'}`, `folders:   ${hold.folder_ids.join(', ') || '-'}`, `placed:    ${hold.created_at}`, ...(hold.released_at ? [`released:  ${hold.released_at}`] : [])].join('\n'),
+      [
+        `${hold.name} (${hold.status})`,
+        `documents: ${hold.document_ids.join(', ') || '-'}`,
+        `folders:   ${hold.folder_ids.join(', ') || '-'}`,
+        `placed:    ${hold.created_at}`,
+        ...(hold.released_at ? [`released:  ${hold.released_at}`] : []),
+      ].join('\n'),
     );
     return EXIT.ok;
   }
@@ -52,7 +82,12 @@ export async function retentionCommand(args: string[], io: Io): Promise<number> 
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { 'keep-days': { type: 'string' }, basis: { type: 'string', default: 'created' }, action: { type: 'string', default: 'review' }, json: { type: 'boolean' } },
+    options: {
+      'keep-days': { type: 'string' },
+      basis: { type: 'string', default: 'created' },
+      action: { type: 'string', default: 'review' },
+      json: { type: 'boolean' },
+    },
   });
   const [action = 'list', arg] = positionals;
   const json = values.json ?? false;
@@ -60,17 +95,34 @@ export async function retentionCommand(args: string[], io: Io): Promise<number> 
   if (action === 'list') {
     const answer = await client.records.listRules({ page_size: 100 });
     output(io, json, answer, () =>
-      answer.data.length ? table(answer.data.map((r) => [r.id, r.folder_id, `${r.keep_days} days from ${r.basis}`, r.action, `last run: ${r.last_run.status}`])) : 'no retention rules',
+      answer.data.length
+        ? table(
+            answer.data.map((r) => [
+              r.id,
+              r.folder_id,
+              `${r.keep_days} days from ${r.basis}`,
+              r.action,
+              `last run: ${r.last_run.status}`,
+            ]),
+          )
+        : 'no retention rules',
     );
     return EXIT.ok;
   }
   if (!arg) throw new UsageError(`retention ${action} needs ${action === 'add' ? 'a folder id' : 'a rule id'}`);
   if (action === 'add') {
     const keepDays = Number(values['keep-days']);
-    if (!Number.isInteger(keepDays) || keepDays < 1) throw new UsageError('retention add needs --keep-days, a whole number of days');
-    if (values.basis !== 'created' && values.basis !== 'last_version') throw new UsageError('--basis is created or last_version');
+    if (!Number.isInteger(keepDays) || keepDays < 1)
+      throw new UsageError('retention add needs --keep-days, a whole number of days');
+    if (values.basis !== 'created' && values.basis !== 'last_version')
+      throw new UsageError('--basis is created or last_version');
     if (values.action !== 'delete' && values.action !== 'review') throw new UsageError('--action is delete or review');
-    const rule = await client.records.createRule({ folder_id: arg, keep_days: keepDays, basis: values.basis, action: values.action });
+    const rule = await client.records.createRule({
+      folder_id: arg,
+      keep_days: keepDays,
+      basis: values.basis,
+      action: values.action,
+    });
     output(io, json, rule, () => `retention rule ${rule.id} created`);
     return EXIT.ok;
   }

@@ -7,7 +7,15 @@ const MODES = ['auto', 'text', 'keyword', 'semantic', 'hybrid'] as const;
 
 /** search <query>: ranked hits with their highlights. */
 async function search(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { mode: { type: 'string', default: 'auto' }, limit: { type: 'string', default: '20' }, json: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      mode: { type: 'string', default: 'auto' },
+      limit: { type: 'string', default: '20' },
+      json: { type: 'boolean' },
+    },
+  });
   const query = positionals.join(' ');
   if (!query) throw new UsageError('search needs a query');
   const mode = values.mode as (typeof MODES)[number];
@@ -21,7 +29,12 @@ async function search(args: string[], io: Io): Promise<number> {
   output(io, values.json ?? false, answer, () =>
     answer.results.length === 0
       ? `no results (${answer.mode})`
-      : answer.results.map((r) => `${r.score.toFixed(2)}  ${r.document.filename}  [${r.document.id}]\n      ${terminalHighlight(r.highlight, io.stdout.isTTY === true && !io.env.NO_COLOR)}`).join('\n'),
+      : answer.results
+          .map(
+            (r) =>
+              `${r.score.toFixed(2)}  ${r.document.filename}  [${r.document.id}]\n      ${terminalHighlight(r.highlight, io.stdout.isTTY === true && !io.env.NO_COLOR)}`,
+          )
+          .join('\n'),
   );
   return EXIT.ok;
 }
@@ -37,7 +50,14 @@ async function ask(args: string[], io: Io): Promise<number> {
   for await (const event of client.chat.stream(session.id, question)) {
     if (event.type === 'delta' && !values.json) io.stdout.write(event.content);
     if (event.type !== 'done') continue;
-    output(io, values.json ?? false, event.message, () => ['', ...event.message.citations.map((c, i) => `[${i + 1}]${c.page ? ` p.${c.page}` : ''} ${c.text.replace(/\s+/g, ' ').slice(0, 160)}`)].join('\n'));
+    output(io, values.json ?? false, event.message, () =>
+      [
+        '',
+        ...event.message.citations.map(
+          (c, i) => `[${i + 1}]${c.page ? ` p.${c.page}` : ''} ${c.text.replace(/\s+/g, ' ').slice(0, 160)}`,
+        ),
+      ].join('\n'),
+    );
   }
   return EXIT.ok;
 }

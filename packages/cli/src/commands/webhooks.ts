@@ -12,14 +12,25 @@ export async function webhooksCommand(args: string[], io: Io): Promise<number> {
   if (action === 'list') {
     const hooks: Webhook[] = [];
     for await (const hook of client.paginate('listWebhooks', { query: { page_size: 100 } })) hooks.push(hook);
-    output(io, json, hooks, () => (hooks.length ? table(hooks.map((h) => [h.id, h.status, h.url, h.events.join(',')])) : 'no webhooks'));
+    output(io, json, hooks, () =>
+      hooks.length ? table(hooks.map((h) => [h.id, h.status, h.url, h.events.join(',')])) : 'no webhooks',
+    );
     return EXIT.ok;
   }
   if (!id) throw new UsageError(`webhooks ${action} needs a webhook id`);
   if (action === 'deliveries') {
     const answer = await client.call('listWebhookDeliveries', { path: { id }, query: { page_size: 50 } });
     output(io, json, answer, () =>
-      table(answer.data.map((d) => [d.id, d.event, d.status, String(d.response_status ?? '-'), `attempt ${d.attempt}`, d.created_at])),
+      table(
+        answer.data.map((d) => [
+          d.id,
+          d.event,
+          d.status,
+          String(d.response_status ?? '-'),
+          `attempt ${d.attempt}`,
+          d.created_at,
+        ]),
+      ),
     );
     return EXIT.ok;
   }

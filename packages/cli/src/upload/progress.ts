@@ -13,7 +13,12 @@ export class UploadProgress {
   readonly #stream: NodeJS.WritableStream & { columns?: number };
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(totalFiles: number, totalBytes: number, stream: NodeJS.WritableStream & { columns?: number }, live: boolean) {
+  constructor(
+    totalFiles: number,
+    totalBytes: number,
+    stream: NodeJS.WritableStream & { columns?: number },
+    live: boolean,
+  ) {
     this.totalFiles = totalFiles;
     this.totalBytes = totalBytes;
     this.#stream = stream;

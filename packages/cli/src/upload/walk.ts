@@ -21,13 +21,16 @@ export async function walk(inputs: string[]): Promise<LocalFile[]> {
     const path = resolve(input);
     const info = await stat(path);
     if (info.isDirectory()) await walkFolder(path, basename(path), files);
-    else if (info.isFile()) files.push({ path, folder: '', name: basename(path), size: info.size, mtimeMs: info.mtimeMs });
+    else if (info.isFile())
+      files.push({ path, folder: '', name: basename(path), size: info.size, mtimeMs: info.mtimeMs });
   }
   return files;
 }
 
 async function walkFolder(dir: string, folder: string, out: LocalFile[]): Promise<void> {
-  const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => !e.name.startsWith('.')).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const entries = (await readdir(dir, { withFileTypes: true }))
+    .filter((e) => !e.name.startsWith('.'))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) await walkFolder(path, `${folder}/${entry.name}`, out);

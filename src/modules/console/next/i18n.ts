@@ -9,7 +9,7 @@ const en = {
   'nav.keys': 'API keys',
   'nav.classic': 'Classic console',
   'theme.toggle': 'Dark mode',
-  'signout': 'Sign out',
+  signout: 'Sign out',
   'signin.title': 'Sign in',
   'signin.tenant': 'Workspace (subdomain)',
   'signin.email': 'E-mail',
@@ -18,7 +18,7 @@ const en = {
   'signin.key.title': 'Operator: API key',
   'signin.key': 'API key',
   'signin.key.submit': 'Use key',
-  'loading': 'Loading…',
+  loading: 'Loading…',
   'error.request': 'Request id {id}',
   'error.network': 'The service could not be reached. Check the connection and try again.',
   'docs.folders': 'Folders',
@@ -159,7 +159,7 @@ const en = {
   'keys.none': 'No API keys yet.',
   'keys.lastUsed': 'last used {date}',
   'keys.never': 'never used',
-  'notFound': 'There is no such page.',
+  notFound: 'There is no such page.',
 } as const;
 
 export type StringKey = keyof typeof en;

@@ -6,7 +6,6 @@ import { t } from './i18n.ts';
 import { client, loadSession, saveSession, signIn } from './sdk.ts';
 import { ErrorLine, h, type Me, parseRoute, type Route, type ViewProps } from './ui.ts';
 
-
 type ViewModule = { default: ComponentType<ViewProps> };
 const VIEWS: Record<string, () => Promise<ViewModule>> = {
   documents: () => import('./routes/documents.ts'),
@@ -39,7 +38,11 @@ function useHash(): Route {
 
 const THEME_KEY = 'docuvault.console.theme';
 function useTheme(): [boolean, () => void] {
-  const [dark, setDark] = useState(() => (localStorage.getItem(THEME_KEY) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')) === 'dark');
+  const [dark, setDark] = useState(
+    () =>
+      (localStorage.getItem(THEME_KEY) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')) ===
+      'dark',
+  );
   useEffect(() => {
     document.documentElement.dataset['theme'] = dark ? 'dark' : 'light';
   }, [dark]);
@@ -130,7 +133,14 @@ function App() {
     if (!signedIn) return;
     client()
       .call('getAuthMe')
-      .then((a) => setMe({ role: a.auth.via === 'api_key' ? 'api_key' : a.auth.role, name: a.user?.name ?? a.tenant.name, tenant: a.tenant.name, tier: a.tenant.tier }))
+      .then((a) =>
+        setMe({
+          role: a.auth.via === 'api_key' ? 'api_key' : a.auth.role,
+          name: a.user?.name ?? a.tenant.name,
+          tenant: a.tenant.name,
+          tier: a.tenant.tier,
+        }),
+      )
       .catch((e) => {
         if ((e as { status?: number }).status === 401) {
           saveSession(null);
@@ -165,10 +175,26 @@ function App() {
       ? h(
           'nav',
           { 'aria-label': t('nav.label') },
-          NAV.filter((n) => allowed(n.name, me)).map((n) => h('a', { key: n.name, class: 'nav-link', href: `#/${n.name}`, 'aria-current': route.name === n.name || (n.name === 'documents' && route.name === 'document') ? 'page' : undefined }, n.label())),
+          NAV.filter((n) => allowed(n.name, me)).map((n) =>
+            h(
+              'a',
+              {
+                key: n.name,
+                class: 'nav-link',
+                href: `#/${n.name}`,
+                'aria-current':
+                  route.name === n.name || (n.name === 'documents' && route.name === 'document') ? 'page' : undefined,
+              },
+              n.label(),
+            ),
+          ),
         )
       : h('span', { class: 'spacer' }),
-    h('button', { type: 'button', class: 'ghost', 'aria-pressed': dark ? 'true' : 'false', onClick: toggleTheme }, t('theme.toggle')),
+    h(
+      'button',
+      { type: 'button', class: 'ghost', 'aria-pressed': dark ? 'true' : 'false', onClick: toggleTheme },
+      t('theme.toggle'),
+    ),
     signedIn ? h('button', { type: 'button', class: 'ghost', onClick: signOut }, t('signout')) : null,
   );
   let body: ComponentChildren;

@@ -8,7 +8,12 @@ export async function openPdf(data: ArrayBuffer): Promise<PDFDocumentProxy> {
 }
 
 /** Draws one page into the canvas at the width given (sharp on high-density screens). */
-export async function drawPage(pdf: PDFDocumentProxy, number: number, canvas: HTMLCanvasElement, width: number): Promise<void> {
+export async function drawPage(
+  pdf: PDFDocumentProxy,
+  number: number,
+  canvas: HTMLCanvasElement,
+  width: number,
+): Promise<void> {
   const page = await pdf.getPage(number);
   const unscaled = page.getViewport({ scale: 1 });
   const scale = width / unscaled.width;

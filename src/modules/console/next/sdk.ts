@@ -34,7 +34,12 @@ export function client(): DocuVault {
   current = new DocuVault({
     baseUrl: base,
     ...(session && 'apiKey' in session ? { apiKey: session.apiKey } : {}),
-    ...(session && 'tokens' in session ? { tokens: session.tokens, onTokens: (tokens: UserTokens) => sessionStorage.setItem(KEY, JSON.stringify({ tokens })) } : {}),
+    ...(session && 'tokens' in session
+      ? {
+          tokens: session.tokens,
+          onTokens: (tokens: UserTokens) => sessionStorage.setItem(KEY, JSON.stringify({ tokens })),
+        }
+      : {}),
     retry: { maxRetries: 2 },
   });
   return current;
@@ -43,7 +48,12 @@ export function client(): DocuVault {
 /** Signs a user in and keeps their tokens for this tab; throws DocuVaultError when refused. */
 export async function signIn(tenant: string, email: string, password: string): Promise<void> {
   let kept: UserTokens | null = null;
-  await DocuVault.login({ baseUrl: location.origin, tenant, email, password, onTokens: (t) => {
+  await DocuVault.login({
+    baseUrl: location.origin,
+    tenant,
+    email,
+    password,
+    onTokens: (t) => {
       kept = t;
     },
   });

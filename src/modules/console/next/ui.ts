@@ -8,13 +8,38 @@ export { h };
 /** An error in words: the service's message (never a bare status), and the request id to quote. */
 export function ErrorLine({ error }: { error: unknown }) {
   if (!error) return null;
-  const message = error instanceof DocuVaultError ? error.message : error instanceof TypeError ? t('error.network') : String((error as Error)?.message ?? error);
+  const message =
+    error instanceof DocuVaultError
+      ? error.message
+      : error instanceof TypeError
+        ? t('error.network')
+        : String((error as Error)?.message ?? error);
   const id = error instanceof DocuVaultError ? error.requestId : undefined;
-  return h('p', { class: 'error', role: 'alert' }, message, id ? h('span', { class: 'request-id' }, ` ${t('error.request', { id })}`) : null);
+  return h(
+    'p',
+    { class: 'error', role: 'alert' },
+    message,
+    id ? h('span', { class: 'request-id' }, ` ${t('error.request', { id })}`) : null,
+  );
 }
 
-export function Section({ title, id, children, class: cls }: { title: string; id: string; children: ComponentChildren; class?: string }) {
-  return h('section', { class: `card ${cls ?? ''}`, 'aria-labelledby': id }, h('h2', { id, class: 'card-title' }, title), children);
+export function Section({
+  title,
+  id,
+  children,
+  class: cls,
+}: {
+  title: string;
+  id: string;
+  children: ComponentChildren;
+  class?: string;
+}) {
+  return h(
+    'section',
+    { class: `card ${cls ?? ''}`, 'aria-labelledby': id },
+    h('h2', { id, class: 'card-title' }, title),
+    children,
+  );
 }
 
 /** The view's place and parameters: `#/name/arg?key=value`. */

@@ -31,7 +31,9 @@ let nextId = 1;
 
 /** Files of a drop: loose files and whole folders (walked through the File System entries), hidden entries skipped. */
 export async function filesOfDrop(data: DataTransfer): Promise<PickedFile[]> {
-  const entries = [...data.items].map((item) => item.webkitGetAsEntry?.()).filter((e): e is FileSystemEntry => Boolean(e));
+  const entries = [...data.items]
+    .map((item) => item.webkitGetAsEntry?.())
+    .filter((e): e is FileSystemEntry => Boolean(e));
   if (entries.length === 0) return [...data.files].map((file) => ({ file, dir: '' }));
   const out: PickedFile[] = [];
   const walk = async (entry: FileSystemEntry, dir: string): Promise<void> => {
@@ -74,7 +76,8 @@ export class Uploads {
   }
 
   add(files: PickedFile[], folderId: string | null): void {
-    for (const { file, dir } of files) this.items.push({ id: nextId++, file, dir, targetFolder: folderId, state: 'waiting', loaded: 0 });
+    for (const { file, dir } of files)
+      this.items.push({ id: nextId++, file, dir, targetFolder: folderId, state: 'waiting', loaded: 0 });
     this.#changed();
     this.#pump();
   }
@@ -170,7 +173,12 @@ export class Uploads {
       const xhr = new XMLHttpRequest();
       item.xhr = xhr;
       xhr.open('POST', OPERATIONS.uploadDocument.path);
-      for (const [name, value] of Object.entries({ ...credentialHeaders(), accept: 'application/json', 'idempotency-key': crypto.randomUUID() })) xhr.setRequestHeader(name, value);
+      for (const [name, value] of Object.entries({
+        ...credentialHeaders(),
+        accept: 'application/json',
+        'idempotency-key': crypto.randomUUID(),
+      }))
+        xhr.setRequestHeader(name, value);
       xhr.upload.onprogress = (e) => {
         item.loaded = e.lengthComputable ? e.loaded / e.total : item.loaded;
         this.#changed();
@@ -191,8 +199,14 @@ export class Uploads {
             .call('getAuthMe')
             .then(() => this.#post(item, folder, true).then(resolve, reject), reject);
         }
-        const error = (body ?? { error: 'http_error', code: 'HTTP_ERROR', message: `The service answered ${xhr.status}.` }) as { error: string; code: string; message: string };
-        reject(new DocuVaultError(xhr.status, error, { requestId: xhr.getResponseHeader('x-request-id') ?? undefined }));
+        const error = (body ?? {
+          error: 'http_error',
+          code: 'HTTP_ERROR',
+          message: `The service answered ${xhr.status}.`,
+        }) as { error: string; code: string; message: string };
+        reject(
+          new DocuVaultError(xhr.status, error, { requestId: xhr.getResponseHeader('x-request-id') ?? undefined }),
+        );
       };
       const form = new FormData();
       if (folder) form.append('folder_id', folder);

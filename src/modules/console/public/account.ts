@@ -16,7 +16,14 @@ function invitationState(i: Invitation): string {
 export async function usersView(): Promise<void> {
   const users = await call('listUsers', 'GET', '/api/v1/users?page_size=100');
   const row = (u: (typeof users.data)[number]) =>
-    h('tr', {}, h('td', {}, u.name), h('td', {}, u.email), h('td', {}, u.role), h('td', { class: 'wide' }, u.invitation ? invitationState(u.invitation) : u.status));
+    h(
+      'tr',
+      {},
+      h('td', {}, u.name),
+      h('td', {}, u.email),
+      h('td', {}, u.role),
+      h('td', { class: 'wide' }, u.invitation ? invitationState(u.invitation) : u.status),
+    );
   show(h('h2', {}, 'People'), h('table', { 'aria-label': 'People' }, h('tbody', {}, ...users.data.map(row))));
 }
 
@@ -24,7 +31,12 @@ export async function profileView(): Promise<void> {
   const me = await call('getAuthMe', 'GET', '/api/v1/auth/me');
   const user = me.user;
   if (!user) return show(h('h2', {}, 'Profile'), h('p', {}, 'Signed in with an API key: there is no profile.'));
-  const box = h('input', { type: 'checkbox', id: 'notification_mail', name: 'notification_mail', checked: user.notification_mail }) as HTMLInputElement;
+  const box = h('input', {
+    type: 'checkbox',
+    id: 'notification_mail',
+    name: 'notification_mail',
+    checked: user.notification_mail,
+  }) as HTMLInputElement;
   const status = h('p', { role: 'status' });
   const save = async (event: Event) => {
     event.preventDefault();
@@ -42,7 +54,13 @@ export async function profileView(): Promise<void> {
     h(
       'form',
       { 'aria-label': 'Mail', onsubmit: save },
-      h('p', {}, box, ' ', h('label', { for: 'notification_mail' }, 'Notification mail (tasks, failed workflows, plan and usage)')),
+      h(
+        'p',
+        {},
+        box,
+        ' ',
+        h('label', { for: 'notification_mail' }, 'Notification mail (tasks, failed workflows, plan and usage)'),
+      ),
       h('p', { class: 'note' }, 'Invitations, password resets and e-mail changes are always sent.'),
       h('button', { type: 'submit' }, 'Save'),
       status,
@@ -62,7 +80,11 @@ export async function passwordView(query: URLSearchParams): Promise<void> {
     const password = String(new FormData(form).get('new_password'));
     try {
       // Sent without the tab's credential: the token alone says whose password this is.
-      const res = await fetch('/api/v1/auth/password/reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, new_password: password }) });
+      const res = await fetch('/api/v1/auth/password/reset', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token, new_password: password }),
+      });
       if (!res.ok) throw new ApiError(res.status, await res.json());
       await login(tenant, email, password);
       // The token is spent: it leaves the address bar and the history entry.
@@ -78,7 +100,10 @@ export async function passwordView(query: URLSearchParams): Promise<void> {
       { 'aria-labelledby': 'password-title', onsubmit: submit },
       h('h2', { id: 'password-title' }, 'Choose a password'),
       h('p', {}, `For ${email} on ${tenant}.`),
-      field('New password (at least 8 characters)', 'new_password', 'password', { minlength: 8, autocomplete: 'new-password' }),
+      field('New password (at least 8 characters)', 'new_password', 'password', {
+        minlength: 8,
+        autocomplete: 'new-password',
+      }),
       h('button', { type: 'submit' }, 'Set password and sign in'),
     ),
   );

@@ -36,12 +36,20 @@ export function authHeaders(method: string): Record<string, string> {
   const s = loadSession();
   if (!s) return {};
   if ('apiKey' in s) return { 'x-api-key': s.apiKey };
-  return { authorization: `Bearer ${s.access}`, 'x-tenant-subdomain': s.tenant, ...(method === 'GET' ? {} : { 'x-csrf-token': s.csrf }) };
+  return {
+    authorization: `Bearer ${s.access}`,
+    'x-tenant-subdomain': s.tenant,
+    ...(method === 'GET' ? {} : { 'x-csrf-token': s.csrf }),
+  };
 }
 
 /** Signs a user in and keeps their tokens for this tab; throws ApiError when refused. */
 export async function login(tenant: string, email: string, password: string): Promise<void> {
-  const res = await fetch('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant-subdomain': tenant }, body: JSON.stringify({ email, password }) });
+  const res = await fetch('/api/v1/auth/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-tenant-subdomain': tenant },
+    body: JSON.stringify({ email, password }),
+  });
   const body = await res.json();
   if (!res.ok) throw new ApiError(res.status, body);
   saveSession({ tenant, access: body.access_token, refresh: body.refresh_token, csrf: body.csrf_token });
@@ -51,7 +59,11 @@ export async function login(tenant: string, email: string, password: string): Pr
 export async function refresh(): Promise<boolean> {
   const s = loadSession();
   if (!s || 'apiKey' in s) return false;
-  const res = await fetch('/api/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: s.refresh }) });
+  const res = await fetch('/api/v1/auth/refresh', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ refresh_token: s.refresh }),
+  });
   if (!res.ok) return false;
   const t = (await res.json()) as Answer<'refreshAuth'>;
   saveSession({ tenant: s.tenant, access: t.access_token, refresh: t.refresh_token, csrf: t.csrf_token });
@@ -59,15 +71,31 @@ export async function refresh(): Promise<boolean> {
 }
 
 /** Sends a request; a 401 with user tokens refreshes once and retries. Answers the Response or throws ApiError. */
-export async function send(method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}, retried = false): Promise<Response> {
+export async function send(
+  method: string,
+  path: string,
+  init: { body?: unknown; headers?: Record<string, string> } = {},
+  retried = false,
+): Promise<Response> {
   const json = init.body !== undefined && !(init.body instanceof FormData);
   const res = await fetch(path, {
     method,
-    headers: { accept: 'application/json', ...authHeaders(method), ...(json ? { 'content-type': 'application/json' } : {}), ...init.headers },
+    headers: {
+      accept: 'application/json',
+      ...authHeaders(method),
+      ...(json ? { 'content-type': 'application/json' } : {}),
+      ...init.headers,
+    },
     ...(init.body !== undefined ? { body: json ? JSON.stringify(init.body) : (init.body as FormData) } : {}),
   });
   if (res.status === 401 && !retried && (await refresh())) return send(method, path, init, true);
-  if (!res.ok) throw new ApiError(res.status, (await res.json().catch(() => ({ error: 'http_error', code: 'HTTP_ERROR', message: `HTTP ${res.status}` }))) as ErrorBody);
+  if (!res.ok)
+    throw new ApiError(
+      res.status,
+      (await res
+        .json()
+        .catch(() => ({ error: 'http_error', code: 'HTTP_ERROR', message: `HTTP ${res.status}` }))) as ErrorBody,
+    );
   return res;
 }
 
@@ -78,8 +106,15 @@ export async function call<K extends Op>(_op: K, method: string, path: string, b
 }
 
 /** Streams a chat answer (server-sent events), calling onDelta per piece; answers the stored message. */
-export async function askStreaming(sessionId: string, message: string, onDelta: (text: string) => void): Promise<Answer<'askChatSession'>> {
-  const res = await send('POST', `/api/v1/chat/sessions/${encodeURIComponent(sessionId)}/ask`, { body: { message }, headers: { accept: 'text/event-stream' } });
+export async function askStreaming(
+  sessionId: string,
+  message: string,
+  onDelta: (text: string) => void,
+): Promise<Answer<'askChatSession'>> {
+  const res = await send('POST', `/api/v1/chat/sessions/${encodeURIComponent(sessionId)}/ask`, {
+    body: { message },
+    headers: { accept: 'text/event-stream' },
+  });
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -116,7 +151,12 @@ export type BatchOutcome = { file: File; id: string } | { file: File; code: stri
  * multipart body, so each file has its own bar. Answers one outcome per file, from `documents` and
  * `rejected` (or the error's `details.rejected` when all were refused); throws on any other failure.
  */
-export async function uploadBatch(files: File[], folderId: string | null, onProgress: (index: number, share: number) => void, retried = false): Promise<BatchOutcome[]> {
+export async function uploadBatch(
+  files: File[],
+  folderId: string | null,
+  onProgress: (index: number, share: number) => void,
+  retried = false,
+): Promise<BatchOutcome[]> {
   const xhr = await new Promise<XMLHttpRequest>((resolve, reject) => {
     const form = new FormData();
     if (folderId) form.append('folder_id', folderId);
@@ -132,14 +172,19 @@ export async function uploadBatch(files: File[], folderId: string | null, onProg
   });
   if (xhr.status === 401 && !retried && (await refresh())) return uploadBatch(files, folderId, onProgress, true);
   const body = JSON.parse(xhr.responseText || '{}');
-  const rejected: { filename: string; code: string; message: string }[] = xhr.status < 300 ? body.rejected : (body.details?.rejected ?? []);
+  const rejected: { filename: string; code: string; message: string }[] =
+    xhr.status < 300 ? body.rejected : (body.details?.rejected ?? []);
   if (xhr.status >= 300 && rejected.length === 0) throw new ApiError(xhr.status, body as ErrorBody);
   const stored: { id: string; filename: string }[] = xhr.status < 300 ? body.documents : [];
   return files.map((file) => {
     const doc = take(stored, file.name);
     if (doc) return { file, id: doc.id };
     const refusal = take(rejected, file.name);
-    return { file, code: refusal?.code ?? 'NOT_STORED', message: refusal?.message ?? 'The service did not report this file' };
+    return {
+      file,
+      code: refusal?.code ?? 'NOT_STORED',
+      message: refusal?.message ?? 'The service did not report this file',
+    };
   });
 }
 

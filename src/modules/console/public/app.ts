@@ -71,7 +71,13 @@ function loginView(): void {
     field('Password', 'password', 'password'),
     h('button', { type: 'submit' }, 'Sign in'),
   );
-  const key = h('form', { 'aria-labelledby': 'key-title', onsubmit: (e: Event) => void signIn(e, 'key') }, h('h2', { id: 'key-title' }, 'Operator: API key'), field('API key', 'apiKey', 'password'), h('button', { type: 'submit' }, 'Use key'));
+  const key = h(
+    'form',
+    { 'aria-labelledby': 'key-title', onsubmit: (e: Event) => void signIn(e, 'key') },
+    h('h2', { id: 'key-title' }, 'Operator: API key'),
+    field('API key', 'apiKey', 'password'),
+    h('button', { type: 'submit' }, 'Use key'),
+  );
   show(h('div', { class: 'layout' }, user, key));
 }
 

@@ -6,12 +6,14 @@ import { actionButton, errorLine, formatBytes, h, rerender, show } from './views
 
 type Doc = Answer<'getDocument'>;
 
-const busy = (d: Doc) => d.status === 'processing' || d.status === 'pending' || ['queued', 'processing', 'pending'].includes(d.ai_status);
+const busy = (d: Doc) =>
+  d.status === 'processing' || d.status === 'pending' || ['queued', 'processing', 'pending'].includes(d.ai_status);
 
 export async function documentView(id: string): Promise<void> {
   const path = `/api/v1/documents/${encodeURIComponent(id)}`;
   const doc = await call('getDocument', 'GET', path);
-  const content = doc.status === 'completed' ? await call('getDocumentContent', 'GET', `${path}/content`).catch(() => null) : null;
+  const content =
+    doc.status === 'completed' ? await call('getDocumentContent', 'GET', `${path}/content`).catch(() => null) : null;
   const state = h('p', { role: 'status' }, stateLine(doc));
   show(
     h('h2', {}, doc.filename),
@@ -25,16 +27,37 @@ export async function documentView(id: string): Promise<void> {
         state,
         h('p', {}, `${formatBytes(doc.file_size)} · ${doc.file_type}`),
         doc.ai_summary && h('p', {}, h('strong', {}, 'Summary: '), doc.ai_summary),
-        h('p', {}, `Tags: ${doc.tags.join(', ') || '–'} · AI tags: ${doc.ai_tags.join(', ') || '–'} `, actionButton('Apply AI tags', () => send('POST', `${path}/apply-ai-tags`).then(rerender))),
-        doc.entities && h('p', {}, `People: ${doc.entities.people.join(', ') || '–'} · Organisations: ${doc.entities.organizations.join(', ') || '–'} · Dates: ${doc.entities.dates.join(', ') || '–'}`),
-        doc.entities && h('p', {}, `Places: ${doc.entities.locations.join(', ') || '–'} · Amounts: ${doc.entities.amounts.map((a) => a.text).join(', ') || '–'}`),
+        h(
+          'p',
+          {},
+          `Tags: ${doc.tags.join(', ') || '–'} · AI tags: ${doc.ai_tags.join(', ') || '–'} `,
+          actionButton('Apply AI tags', () => send('POST', `${path}/apply-ai-tags`).then(rerender)),
+        ),
+        doc.entities &&
+          h(
+            'p',
+            {},
+            `People: ${doc.entities.people.join(', ') || '–'} · Organisations: ${doc.entities.organizations.join(', ') || '–'} · Dates: ${doc.entities.dates.join(', ') || '–'}`,
+          ),
+        doc.entities &&
+          h(
+            'p',
+            {},
+            `Places: ${doc.entities.locations.join(', ') || '–'} · Amounts: ${doc.entities.amounts.map((a) => a.text).join(', ') || '–'}`,
+          ),
         keyFields(doc),
         doc.ai_review && h('p', {}, h('strong', {}, 'Waiting for review: '), doc.ai_review.pending.join(', ')),
       ),
     ),
     chatPanel(id, doc.status === 'completed'),
     sharesPanel(id),
-    content && h('details', {}, h('summary', {}, `Text content (${content.length} characters)`), h('pre', { class: 'content' }, content.content.slice(0, 50_000))),
+    content &&
+      h(
+        'details',
+        {},
+        h('summary', {}, `Text content (${content.length} characters)`),
+        h('pre', { class: 'content' }, content.content.slice(0, 50_000)),
+      ),
   );
   if (busy(doc)) follow(id, path, state);
 }
@@ -42,14 +65,33 @@ export async function documentView(id: string): Promise<void> {
 /** The AI's document type and key fields, read-only, each with its confidence. */
 function keyFields(doc: Doc): HTMLElement | null {
   if (!doc.ai_document_type) return null;
-  const percent = (c: number | null, confirmed?: boolean) => (confirmed ? ' (confirmed)' : c === null ? '' : ` (${Math.round(c * 100)} %)`);
+  const percent = (c: number | null, confirmed?: boolean) =>
+    confirmed ? ' (confirmed)' : c === null ? '' : ` (${Math.round(c * 100)} %)`;
   const shown = (v: Doc['ai_fields'][string]['value']): string =>
-    typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : 'currency' in v ? `${v.currency} ${v.value.toLocaleString()}${v.period ? ` a ${v.period}` : ''}` : v.text;
-  const rows = Object.entries(doc.ai_fields).map(([name, f]) => h('tr', {}, h('th', { scope: 'row' }, name.replace(/_/g, ' ')), h('td', {}, `${shown(f.value)}${percent(f.confidence, f.confirmed)}`)));
+    typeof v === 'string'
+      ? v
+      : Array.isArray(v)
+        ? v.join(', ')
+        : 'currency' in v
+          ? `${v.currency} ${v.value.toLocaleString()}${v.period ? ` a ${v.period}` : ''}`
+          : v.text;
+  const rows = Object.entries(doc.ai_fields).map(([name, f]) =>
+    h(
+      'tr',
+      {},
+      h('th', { scope: 'row' }, name.replace(/_/g, ' ')),
+      h('td', {}, `${shown(f.value)}${percent(f.confidence, f.confirmed)}`),
+    ),
+  );
   return h(
     'section',
     { 'aria-label': 'Document type and key fields' },
-    h('p', {}, h('strong', {}, 'Type: '), `${doc.ai_document_type.value.replace(/_/g, ' ')}${percent(doc.ai_document_type.confidence, doc.ai_document_type.confirmed)}`),
+    h(
+      'p',
+      {},
+      h('strong', {}, 'Type: '),
+      `${doc.ai_document_type.value.replace(/_/g, ' ')}${percent(doc.ai_document_type.confidence, doc.ai_document_type.confirmed)}`,
+    ),
     rows.length > 0 ? h('table', { class: 'fields' }, h('tbody', {}, ...rows)) : null,
   );
 }
@@ -72,7 +114,12 @@ function follow(id: string, path: string, state: HTMLElement): void {
 
 /** The thumbnail in a box of fixed size (no shift when it arrives); a PDF's pages on request. */
 function preview(doc: Doc, path: string): HTMLElement {
-  const img = h('img', { alt: `Preview of ${doc.filename}`, width: 160, height: 208, class: 'thumb' }) as HTMLImageElement;
+  const img = h('img', {
+    alt: `Preview of ${doc.filename}`,
+    width: 160,
+    height: 208,
+    class: 'thumb',
+  }) as HTMLImageElement;
   void blobUrl(`${path}/thumbnail`)
     .then((url) => {
       img.src = url;
@@ -82,7 +129,11 @@ function preview(doc: Doc, path: string): HTMLElement {
   if (doc.file_type === 'application/pdf') {
     box.append(
       actionButton('Show pages', async () => {
-        const frame = h('iframe', { title: `Pages of ${doc.filename}`, class: 'pages', src: await blobUrl(`${path}/download`) });
+        const frame = h('iframe', {
+          title: `Pages of ${doc.filename}`,
+          class: 'pages',
+          src: await blobUrl(`${path}/download`),
+        });
         box.replaceWith(h('figure', { class: 'preview wide-preview' }, frame));
       }),
     );
@@ -113,10 +164,23 @@ async function ask(event: Event, documentId: string, log: HTMLElement): Promise<
   const answer = h('p', { class: 'answer' });
   log.append(h('p', {}, h('strong', {}, 'You: '), question), answer);
   try {
-    const session = await call('createChatSession', 'POST', '/api/v1/chat/sessions', { document_id: documentId, name: question.slice(0, 100) });
+    const session = await call('createChatSession', 'POST', '/api/v1/chat/sessions', {
+      document_id: documentId,
+      name: question.slice(0, 100),
+    });
     const done = await askStreaming(session.id, question, (text) => answer.append(text));
     const cite = (c: (typeof done.citations)[number], i: number) =>
-      h('li', {}, h('a', { href: `#/document/${c.document_id}`, 'aria-label': `Source ${i + 1}${c.page ? `, page ${c.page}` : ''}` }, c.page ? `p. ${c.page}` : 'source'), ': ', c.text.slice(0, 200));
+      h(
+        'li',
+        {},
+        h(
+          'a',
+          { href: `#/document/${c.document_id}`, 'aria-label': `Source ${i + 1}${c.page ? `, page ${c.page}` : ''}` },
+          c.page ? `p. ${c.page}` : 'source',
+        ),
+        ': ',
+        c.text.slice(0, 200),
+      );
     log.append(h('ol', { class: 'citations', 'aria-label': 'Sources' }, ...done.citations.map(cite)));
   } catch (error) {
     log.append(errorLine(error));

@@ -52,19 +52,30 @@ export function executionGraph(nodes: GraphNode[], stateOf: (id: string) => stri
   }
   const width = 16 + (Math.max(0, ...depth.values()) + 1) * (W + GAP_X) - GAP_X;
   const height = 16 + Math.max(1, ...rows.values()) * (H + GAP_Y) - GAP_Y;
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': 'Workflow graph' });
+  const root = svg('svg', {
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    role: 'img',
+    'aria-label': 'Workflow graph',
+  });
   for (const n of nodes) {
     const to = place.get(n.id) as { x: number; y: number };
     for (const dep of n.depends_on ?? []) {
       const from = place.get(dep);
-      if (from) root.append(svg('line', { x1: from.x + W, y1: from.y + H / 2, x2: to.x, y2: to.y + H / 2, class: 'edge' }));
+      if (from)
+        root.append(svg('line', { x1: from.x + W, y1: from.y + H / 2, x2: to.x, y2: to.y + H / 2, class: 'edge' }));
     }
   }
   for (const n of nodes) {
     const at = place.get(n.id) as { x: number; y: number };
     const state = stateOf(n.id);
     const g = svg('g', { class: `node state-${state}`, transform: `translate(${at.x} ${at.y})` });
-    g.append(svg('rect', { width: W, height: H, rx: 6 }), svg('text', { x: 8, y: 18 }, n.id.slice(0, 20)), svg('text', { x: 8, y: 36, class: 'sub' }, `${n.type.slice(0, 14)} · ${state}`));
+    g.append(
+      svg('rect', { width: W, height: H, rx: 6 }),
+      svg('text', { x: 8, y: 18 }, n.id.slice(0, 20)),
+      svg('text', { x: 8, y: 36, class: 'sub' }, `${n.type.slice(0, 14)} · ${state}`),
+    );
     root.append(g);
   }
   const list = h('ul', { class: 'sr' }, ...nodes.map((n) => h('li', {}, `${n.id} (${n.type}): ${stateOf(n.id)}`)));

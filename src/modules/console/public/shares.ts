@@ -14,7 +14,16 @@ export function sharesPanel(documentId: string): HTMLElement {
       ...(shares.length === 0 ? [h('li', {}, 'Not shared.')] : []),
       ...shares.map((s) => {
         const who = s.user_id ? `${s.user_name ?? s.user_id}` : `workspace ${s.workspace_name ?? s.workspace_id}`;
-        return h('li', {}, `${who}: ${s.permission} `, actionButton('Remove', () => send('DELETE', `${base}/shares/${encodeURIComponent(s.share_id)}`).then(reload), { 'aria-label': `Remove share with ${who}` }));
+        return h(
+          'li',
+          {},
+          `${who}: ${s.permission} `,
+          actionButton(
+            'Remove',
+            () => send('DELETE', `${base}/shares/${encodeURIComponent(s.share_id)}`).then(reload),
+            { 'aria-label': `Remove share with ${who}` },
+          ),
+        );
       }),
     );
   };
@@ -26,16 +35,30 @@ export function sharesPanel(documentId: string): HTMLElement {
 /** The add form: people and workspaces to pick when the caller may list them, else an id to type. */
 async function addForm(base: string, reload: () => Promise<void>): Promise<HTMLElement> {
   const [users, spaces] = await Promise.all([
-    call('listUsers', 'GET', '/api/v1/users?page_size=100').then((r) => r.data, () => []),
-    call('listWorkspaces', 'GET', '/api/v1/workspaces?page_size=100').then((r) => r.data, () => []),
+    call('listUsers', 'GET', '/api/v1/users?page_size=100').then(
+      (r) => r.data,
+      () => [],
+    ),
+    call('listWorkspaces', 'GET', '/api/v1/workspaces?page_size=100').then(
+      (r) => r.data,
+      () => [],
+    ),
   ]);
   const target =
     users.length + spaces.length > 0
       ? h(
           'select',
           { id: 'share-with', name: 'with', required: true },
-          h('optgroup', { label: 'People' }, ...users.map((u) => h('option', { value: `user:${u.id}` }, `${u.name} <${u.email}>`))),
-          h('optgroup', { label: 'Workspaces' }, ...spaces.map((w) => h('option', { value: `workspace:${w.id}` }, w.name))),
+          h(
+            'optgroup',
+            { label: 'People' },
+            ...users.map((u) => h('option', { value: `user:${u.id}` }, `${u.name} <${u.email}>`)),
+          ),
+          h(
+            'optgroup',
+            { label: 'Workspaces' },
+            ...spaces.map((w) => h('option', { value: `workspace:${w.id}` }, w.name)),
+          ),
         )
       : h('input', { id: 'share-with', name: 'with', required: true, placeholder: 'user id' });
   const form = h(
@@ -44,16 +67,24 @@ async function addForm(base: string, reload: () => Promise<void>): Promise<HTMLE
     h('label', { for: 'share-with' }, 'Share with '),
     target,
     h('label', { for: 'share-permission' }, ' as '),
-    h('select', { id: 'share-permission', name: 'permission' }, ...PERMISSIONS.map((p) => h('option', { value: p }, p))),
+    h(
+      'select',
+      { id: 'share-permission', name: 'permission' },
+      ...PERMISSIONS.map((p) => h('option', { value: p }, p)),
+    ),
     h('button', { type: 'submit' }, 'Share'),
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     form.querySelector('.error')?.remove();
     const data = new FormData(form as HTMLFormElement);
-    const [kind, id] = String(data.get('with')).includes(':') ? String(data.get('with')).split(':') : ['user', String(data.get('with'))];
+    const [kind, id] = String(data.get('with')).includes(':')
+      ? String(data.get('with')).split(':')
+      : ['user', String(data.get('with'))];
     try {
-      await send('POST', `${base}/share`, { body: { [kind === 'workspace' ? 'workspace_id' : 'user_id']: id, permission: data.get('permission') } });
+      await send('POST', `${base}/share`, {
+        body: { [kind === 'workspace' ? 'workspace_id' : 'user_id']: id, permission: data.get('permission') },
+      });
       await reload();
     } catch (error) {
       form.append(errorLine(error));

@@ -15,14 +15,46 @@ interface Picked {
 
 export async function uploadView(): Promise<void> {
   const { folders } = await call('listFolders', 'GET', '/api/v1/folders');
-  const select = h('select', { id: 'folder' }, h('option', { value: '' }, 'Top level'), ...folders.map((f) => h('option', { value: f.id }, f.name))) as HTMLSelectElement;
+  const select = h(
+    'select',
+    { id: 'folder' },
+    h('option', { value: '' }, 'Top level'),
+    ...folders.map((f) => h('option', { value: f.id }, f.name)),
+  ) as HTMLSelectElement;
   const list = h('ul', { class: 'uploads', 'aria-label': 'Uploads' });
-  const rejected = h('section', { 'aria-label': 'Rejected files', hidden: true }, h('h3', {}, 'Rejected'), h('ul', { id: 'rejected' }));
+  const rejected = h(
+    'section',
+    { 'aria-label': 'Rejected files', hidden: true },
+    h('h3', {}, 'Rejected'),
+    h('ul', { id: 'rejected' }),
+  );
   const status = h('p', { role: 'status' });
-  const start = (picked: Picked[]) => void sendAll(picked, select.value || null, { list, rejected, status }).catch((error) => status.replaceChildren(errorLine(error)));
-  const files = h('input', { type: 'file', id: 'files', multiple: true, onchange: (e: Event) => start(fromInput(e.target as HTMLInputElement)) });
-  const dirs = h('input', { type: 'file', id: 'dirs', webkitdirectory: true, onchange: (e: Event) => start(fromInput(e.target as HTMLInputElement)) });
-  const drop = h('div', { class: 'drop' }, h('p', {}, 'Drop files or folders here, or choose them:'), h('label', { for: 'files' }, 'Files '), files, h('br'), h('label', { for: 'dirs' }, 'A folder '), dirs);
+  const start = (picked: Picked[]) =>
+    void sendAll(picked, select.value || null, { list, rejected, status }).catch((error) =>
+      status.replaceChildren(errorLine(error)),
+    );
+  const files = h('input', {
+    type: 'file',
+    id: 'files',
+    multiple: true,
+    onchange: (e: Event) => start(fromInput(e.target as HTMLInputElement)),
+  });
+  const dirs = h('input', {
+    type: 'file',
+    id: 'dirs',
+    webkitdirectory: true,
+    onchange: (e: Event) => start(fromInput(e.target as HTMLInputElement)),
+  });
+  const drop = h(
+    'div',
+    { class: 'drop' },
+    h('p', {}, 'Drop files or folders here, or choose them:'),
+    h('label', { for: 'files' }, 'Files '),
+    files,
+    h('br'),
+    h('label', { for: 'dirs' }, 'A folder '),
+    dirs,
+  );
   drop.addEventListener('dragover', (e) => {
     e.preventDefault();
     drop.classList.add('over');
@@ -32,14 +64,25 @@ export async function uploadView(): Promise<void> {
     e.preventDefault();
     drop.classList.remove('over');
     // Entries must be taken during the event: the DataTransfer is emptied after it.
-    const entries = [...(e.dataTransfer?.items ?? [])].map((item) => item.webkitGetAsEntry()).filter((x): x is FileSystemEntry => x !== null);
+    const entries = [...(e.dataTransfer?.items ?? [])]
+      .map((item) => item.webkitGetAsEntry())
+      .filter((x): x is FileSystemEntry => x !== null);
     void Promise.all(entries.map((entry) => walk(entry, []))).then((found) => start(found.flat()));
   });
-  show(h('h2', {}, 'Upload'), h('p', {}, h('label', { for: 'folder' }, 'Into folder '), select), drop, status, list, rejected);
+  show(
+    h('h2', {}, 'Upload'),
+    h('p', {}, h('label', { for: 'folder' }, 'Into folder '), select),
+    drop,
+    status,
+    list,
+    rejected,
+  );
 }
 
 function fromInput(input: HTMLInputElement): Picked[] {
-  return [...(input.files ?? [])].map((file) => ({ file, dirs: file.webkitRelativePath.split('/').slice(0, -1) })).filter((p) => !isHidden(p));
+  return [...(input.files ?? [])]
+    .map((file) => ({ file, dirs: file.webkitRelativePath.split('/').slice(0, -1) }))
+    .filter((p) => !isHidden(p));
 }
 
 const isHidden = (p: Picked) => p.file.name.startsWith('.') || p.dirs.some((d) => d.startsWith('.'));
@@ -47,7 +90,8 @@ const isHidden = (p: Picked) => p.file.name.startsWith('.') || p.dirs.some((d) =
 /** The files under a dropped entry (hidden ones skipped, as the CLI does), each with its folder path. */
 async function walk(entry: FileSystemEntry, dirs: string[]): Promise<Picked[]> {
   if (entry.name.startsWith('.')) return [];
-  if (entry.isFile) return [{ file: await new Promise<File>((ok, fail) => (entry as FileSystemFileEntry).file(ok, fail)), dirs }];
+  if (entry.isFile)
+    return [{ file: await new Promise<File>((ok, fail) => (entry as FileSystemFileEntry).file(ok, fail)), dirs }];
   const reader = (entry as FileSystemDirectoryEntry).createReader();
   const children: FileSystemEntry[] = [];
   // readEntries answers in pieces (100 at a time in Chromium) until it answers none.
@@ -86,11 +130,13 @@ async function sendAll(picked: Picked[], base: string | null, ui: Ui): Promise<v
 async function sendBatch(batch: BatchFile[], ui: Ui): Promise<BatchOutcome[]> {
   const rows = batch.map((b) => uploadRow(b.file, ui.list));
   const files = batch.map((b) => b.file);
-  const outcomes = await uploadBatch(files, batch[0]?.folderId ?? null, (i, share) => rows[i]?.progress(share)).catch((error: unknown) => {
-    // The whole request failed (network, quota, auth): each file can be retried on its own.
-    const code = error instanceof ApiError ? error.body.code : 'NETWORK_ERROR';
-    return files.map((file) => ({ file, code, message: error instanceof Error ? error.message : String(error) }));
-  });
+  const outcomes = await uploadBatch(files, batch[0]?.folderId ?? null, (i, share) => rows[i]?.progress(share)).catch(
+    (error: unknown) => {
+      // The whole request failed (network, quota, auth): each file can be retried on its own.
+      const code = error instanceof ApiError ? error.body.code : 'NETWORK_ERROR';
+      return files.map((file) => ({ file, code, message: error instanceof Error ? error.message : String(error) }));
+    },
+  );
   for (const [i, outcome] of outcomes.entries()) rows[i]?.settle(outcome, batch[i] as BatchFile, ui);
   return outcomes;
 }
@@ -147,7 +193,11 @@ async function child(parent: string | null, name: string): Promise<string> {
     return (await call('createFolder', 'POST', '/api/v1/folders', { name, parent_id: parent })).id;
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 409)) throw error;
-    const { folders } = await call('listFolders', 'GET', `/api/v1/folders${parent ? `?parent_id=${encodeURIComponent(parent)}` : ''}`);
+    const { folders } = await call(
+      'listFolders',
+      'GET',
+      `/api/v1/folders${parent ? `?parent_id=${encodeURIComponent(parent)}` : ''}`,
+    );
     const found = folders.find((f: Folder) => f.name === name && f.parent_id === parent);
     if (!found) throw error;
     return found.id;

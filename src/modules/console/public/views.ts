@@ -8,7 +8,8 @@ export function h(tag: string, attrs: Record<string, unknown> = {}, ...children:
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === false || value === null) continue;
-    if (name.startsWith('on') && typeof value === 'function') el.addEventListener(name.slice(2), value as EventListener);
+    if (name.startsWith('on') && typeof value === 'function')
+      el.addEventListener(name.slice(2), value as EventListener);
     else el.setAttribute(name, value === true ? '' : String(value));
   }
   for (const child of children) if (child !== null && child !== undefined && child !== false) el.append(child);
@@ -45,11 +46,28 @@ export function rerender(): void {
 
 /** A labelled input on its own line. */
 export function field(label: string, name: string, type: string, attrs: Record<string, unknown> = {}): HTMLElement {
-  return h('p', {}, h('label', { for: name }, label), h('br'), h('input', { id: name, name, type, required: true, autocomplete: type === 'password' ? 'current-password' : 'on', ...attrs }));
+  return h(
+    'p',
+    {},
+    h('label', { for: name }, label),
+    h('br'),
+    h('input', {
+      id: name,
+      name,
+      type,
+      required: true,
+      autocomplete: type === 'password' ? 'current-password' : 'on',
+      ...attrs,
+    }),
+  );
 }
 
 /** A button that runs an action, showing its failure beside it instead of losing it. */
-export function actionButton(label: string, action: () => Promise<unknown>, attrs: Record<string, unknown> = {}): HTMLElement {
+export function actionButton(
+  label: string,
+  action: () => Promise<unknown>,
+  attrs: Record<string, unknown> = {},
+): HTMLElement {
   const button = h('button', { type: 'button', ...attrs }, label) as HTMLButtonElement;
   button.addEventListener('click', async () => {
     button.disabled = true;

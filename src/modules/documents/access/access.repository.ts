@@ -27,7 +27,10 @@ export function visibilityScope(auth: AuthContext): VisibilityScope | null {
 
 /** The caller's visibility rows: `document_visibility as v` narrowed to their user (and shared rows for viewers). */
 export function visibilityRows(db: Executor, tenantId: string, scope: VisibilityScope) {
-  const q = db.selectFrom('document_visibility as v').where('v.tenant_id', '=', tenantId).where('v.user_id', '=', scope.userId);
+  const q = db
+    .selectFrom('document_visibility as v')
+    .where('v.tenant_id', '=', tenantId)
+    .where('v.user_id', '=', scope.userId);
   return scope.sharedOnly ? q.where('v.shares', '>', 0) : q;
 }
 
@@ -64,7 +67,11 @@ export function editableDocument(auth: AuthContext) {
   const tenantId = auth.tenant.id;
   const eb = expressionBuilder<DB, never>();
   return (documentId: Expression<string | null>): Expression<SqlBool> => {
-    const documents = eb.selectFrom('documents as d').select('d.id').where('d.tenant_id', '=', tenantId).where('d.id', '=', documentId);
+    const documents = eb
+      .selectFrom('documents as d')
+      .select('d.id')
+      .where('d.tenant_id', '=', tenantId)
+      .where('d.id', '=', documentId);
     if (isTenantAdmin(auth) || auth.userId === null) return eb.exists(documents);
     if (auth.role === 'viewer') return eb.lit(false);
     const userId = auth.userId;
@@ -79,7 +86,9 @@ export function editableDocument(auth: AuthContext) {
               .where('s.tenant_id', '=', tenantId)
               .whereRef('s.document_id', '=', 'd.id')
               .where('s.permission', 'in', ['edit', 'admin'])
-              .where((w) => w.or([w('s.user_id', '=', userId), w('s.workspace_id', 'in', workspaceIdsOfUser(tenantId, userId))])),
+              .where((w) =>
+                w.or([w('s.user_id', '=', userId), w('s.workspace_id', 'in', workspaceIdsOfUser(tenantId, userId))]),
+              ),
           ),
         ]),
       ),
@@ -88,18 +97,18 @@ export function editableDocument(auth: AuthContext) {
 }
 
 /** The permissions of every share that reaches `userId` on a document: directly, or through their workspaces. */
-export async function sharePermissionsOf(db: Executor, tenantId: string, documentId: string, userId: string): Promise<string[]> {
+export async function sharePermissionsOf(
+  db: Executor,
+  tenantId: string,
+  documentId: string,
+  userId: string,
+): Promise<string[]> {
   const rows = await db
     .selectFrom('document_shares')
     .select('permission')
     .where('tenant_id', '=', tenantId)
     .where('document_id', '=', documentId)
-    .where((s) =>
-      s.or([
-        s('user_id', '=', userId),
-        s('workspace_id', 'in', workspaceIdsOfUser(tenantId, userId)),
-      ]),
-    )
+    .where((s) => s.or([s('user_id', '=', userId), s('workspace_id', 'in', workspaceIdsOfUser(tenantId, userId))]))
     .execute();
   return rows.map((r) => r.permission);
 }

@@ -61,7 +61,12 @@ export class BatchJobsRepository {
   }
 
   async findById(db: Executor, tenantId: string, id: string): Promise<BatchJob | null> {
-    const row = await db.selectFrom('batch_jobs').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('batch_jobs')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toBatchJob(row) : null;
   }
 
@@ -75,7 +80,13 @@ export class BatchJobsRepository {
     let base = db.selectFrom('batch_jobs').where('tenant_id', '=', tenantId);
     if (createdBy !== null) base = base.where('created_by', '=', createdBy);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows: rows.map(toBatchJob), total: Number(count.n) };

@@ -12,7 +12,9 @@ const BatchJobView = Type.Object({
   total: Type.Integer({ description: 'Files in the batch, accepted and rejected.' }),
   completed: Type.Integer(),
   failed: Type.Integer({ description: 'Rejected at upload plus failed in processing.' }),
-  documents: Type.Array(Type.Object({ id: Type.String(), filename: Type.String(), status: Type.String(), ai_status: Type.String() })),
+  documents: Type.Array(
+    Type.Object({ id: Type.String(), filename: Type.String(), status: Type.String(), ai_status: Type.String() }),
+  ),
   rejected: Type.Array(Rejection),
   created_at: Timestamp,
 });

@@ -33,9 +33,17 @@ export class BatchJobsService {
   }
 
   /** The caller's batches (a tenant administrator's: all of the tenant's), newest first. */
-  async list(auth: AuthContext, page: { limit: number; offset: number }): Promise<{ rows: BatchProgress[]; total: number }> {
+  async list(
+    auth: AuthContext,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: BatchProgress[]; total: number }> {
     const { database, batchJobs } = this.deps;
-    const { rows, total } = await batchJobs.list(database.db, auth.tenant.id, isTenantAdmin(auth) ? null : auth.userId, page);
+    const { rows, total } = await batchJobs.list(
+      database.db,
+      auth.tenant.id,
+      isTenantAdmin(auth) ? null : auth.userId,
+      page,
+    );
     return { rows: await Promise.all(rows.map((job) => this.#progress(job))), total };
   }
 
@@ -45,7 +53,18 @@ export class BatchJobsService {
     const completed = documents.filter((d) => d.status === 'completed').length;
     const failed = job.rejected.length + documents.filter((d) => d.status === 'failed').length;
     const pending = documents.filter((d) => d.status !== 'completed' && d.status !== 'failed').length;
-    const status = pending > 0 ? 'processing' : failed === 0 ? 'completed' : completed === 0 ? 'failed' : 'completed_with_errors';
-    return { id: job.id, collectionId: job.collectionId, status, total: job.total, completed, failed, documents, rejected: job.rejected, createdAt: job.createdAt };
+    const status =
+      pending > 0 ? 'processing' : failed === 0 ? 'completed' : completed === 0 ? 'failed' : 'completed_with_errors';
+    return {
+      id: job.id,
+      collectionId: job.collectionId,
+      status,
+      total: job.total,
+      completed,
+      failed,
+      documents,
+      rejected: job.rejected,
+      createdAt: job.createdAt,
+    };
   }
 }

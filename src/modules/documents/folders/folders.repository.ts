@@ -38,7 +38,6 @@ export function toFolder(row: Selectable<FoldersTable>): Folder {
   };
 }
 
-
 /** Which folders a listing wants: all of them, the top level (null), or one folder's children. */
 export type ParentFilter = { kind: 'all' } | { kind: 'root' } | { kind: 'children'; parentId: string };
 
@@ -64,17 +63,33 @@ export class FoldersRepository {
   }
 
   async findById(db: Executor, tenantId: string, id: string): Promise<Folder | null> {
-    const row = await db.selectFrom('folders').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('folders')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toFolder(row) : null;
   }
 
   async exists(db: Executor, tenantId: string, id: string): Promise<boolean> {
-    const row = await db.selectFrom('folders').select('id').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('folders')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
   /** Whether a sibling other than `exceptId` has the same name: the same `nameKey` (normalised, case-folded). */
-  async siblingNamed(db: Executor, tenantId: string, parentId: string | null, name: string, exceptId?: string): Promise<boolean> {
+  async siblingNamed(
+    db: Executor,
+    tenantId: string,
+    parentId: string | null,
+    name: string,
+    exceptId?: string,
+  ): Promise<boolean> {
     let q = db
       .selectFrom('folders')
       .select('id')
@@ -96,13 +111,21 @@ export class FoldersRepository {
    * Documents directly inside each folder that a (non-administrator) caller can see, counted from
    * their visibility rows through the (tenant_id, user_id, folder_id, …) index.
    */
-  async visibleDocumentCounts(db: Executor, tenantId: string, folderIds: string[] | 'all', scope: VisibilityScope): Promise<Map<string, number>> {
+  async visibleDocumentCounts(
+    db: Executor,
+    tenantId: string,
+    folderIds: string[] | 'all',
+    scope: VisibilityScope,
+  ): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
     if (folderIds !== 'all' && folderIds.length === 0) return counts;
     const base = visibilityRows(db, tenantId, scope)
       .select(['v.folder_id', (eb) => eb.fn.countAll<number>().as('n')])
       .groupBy('v.folder_id');
-    const chunks = folderIds === 'all' ? [null] : Array.from({ length: Math.ceil(folderIds.length / 500) }, (_, i) => folderIds.slice(i * 500, i * 500 + 500));
+    const chunks =
+      folderIds === 'all'
+        ? [null]
+        : Array.from({ length: Math.ceil(folderIds.length / 500) }, (_, i) => folderIds.slice(i * 500, i * 500 + 500));
     for (const chunk of chunks) {
       const q = chunk === null ? base.where('v.folder_id', 'is not', null) : base.where('v.folder_id', 'in', chunk);
       for (const row of await q.execute()) if (row.folder_id) counts.set(row.folder_id, Number(row.n));
@@ -157,7 +180,12 @@ export class FoldersRepository {
             u
               .selectFrom('folders')
               .innerJoin('ancestry', 'ancestry.parent_id', 'folders.id')
-              .select(['folders.id', 'folders.parent_id', 'folders.name', (eb) => eb(eb.ref('ancestry.depth'), '+', eb.lit(1)).as('depth')])
+              .select([
+                'folders.id',
+                'folders.parent_id',
+                'folders.name',
+                (eb) => eb(eb.ref('ancestry.depth'), '+', eb.lit(1)).as('depth'),
+              ])
               .where('folders.tenant_id', '=', tenantId)
               // A bound on the walk, whatever the data.
               .where('ancestry.depth', '<', 100),
@@ -171,14 +199,23 @@ export class FoldersRepository {
   }
 
   async hasChildren(db: Executor, tenantId: string, id: string): Promise<boolean> {
-    const row = await db.selectFrom('folders').select('id').where('tenant_id', '=', tenantId).where('parent_id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('folders')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('parent_id', '=', id)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
   /** Deletes folders; children are removed by the parent_id cascade as well. */
   async deleteMany(db: Executor, tenantId: string, ids: string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) {
-      await db.deleteFrom('folders').where('tenant_id', '=', tenantId).where('id', 'in', ids.slice(i, i + 500)).execute();
+      await db
+        .deleteFrom('folders')
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
     }
   }
 }

@@ -5,7 +5,14 @@ import { ifMatchUpdate } from '../../../http/conditional-requests.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
 import { parseBooleanField } from '../upload-fields.ts';
 import { presentFolder } from './folders.presenter.ts';
-import { CreateFolderBody, DeleteFolderQuery, FolderList, FolderListQuery, FolderView, UpdateFolderBody } from './folders.schemas.ts';
+import {
+  CreateFolderBody,
+  DeleteFolderQuery,
+  FolderList,
+  FolderListQuery,
+  FolderView,
+  UpdateFolderBody,
+} from './folders.schemas.ts';
 
 /** Spec: Endpoints > Folders, with docs/api-decisions.md §6 and §9. */
 export function folderRoutes(app: App, s: { folders: FoldersService }): void {
@@ -87,8 +94,12 @@ export function folderRoutes(app: App, s: { folders: FoldersService }): void {
     async (request, reply) => {
       const { name, color, icon, parent_id } = request.body;
       const auth = authOf(request);
-      const folder = await ifMatchUpdate(request, reply, `${auth.tenant.id}:folder:${request.params.id}`, () => detail(request), () =>
-        folders.update(auth, request.params.id, { name, color, icon, parentId: parent_id }),
+      const folder = await ifMatchUpdate(
+        request,
+        reply,
+        `${auth.tenant.id}:folder:${request.params.id}`,
+        () => detail(request),
+        () => folders.update(auth, request.params.id, { name, color, icon, parentId: parent_id }),
       );
       return presentFolder(folder, { withUpdatedAt: true });
     },

@@ -20,7 +20,9 @@ export const FolderView = Type.Object({
   parent_id: Nullable(Type.String()),
   color: Type.String(),
   icon: Type.String(),
-  document_count: Type.Optional(Type.Integer({ description: 'Documents directly inside the folder (that the caller can see).' })),
+  document_count: Type.Optional(
+    Type.Integer({ description: 'Documents directly inside the folder (that the caller can see).' }),
+  ),
   created_at: Timestamp,
   updated_at: Type.Optional(Timestamp),
 });
@@ -30,7 +32,11 @@ export const FolderList = Type.Object({ folders: Type.Array(FolderView) });
 export const FolderListQuery = Type.Object(
   {
     parent_id: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 128, description: 'Omitted: every folder, flat. `root`: top level. An id: its children.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: 'Omitted: every folder, flat. `root`: top level. An id: its children.',
+      }),
     ),
     include_document_count: Type.Optional(QueryBoolean('`true`/`false`/`1`/`0`; default true.', true)),
   },
@@ -54,10 +60,18 @@ export const UpdateFolderBody = Type.Object(
     icon: Type.Optional(Icon),
     parent_id: Type.Optional(Nullable(FolderId)),
   },
-  { additionalProperties: false, minProperties: 1, description: 'Partial: only the fields given change. `parent_id` moves the folder.' },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'Partial: only the fields given change. `parent_id` moves the folder.',
+  },
 );
 
 export const DeleteFolderQuery = Type.Object(
-  { force: Type.Optional(QueryBoolean('`true`/`1`: delete the folder with its subfolders and documents; default false.', false)) },
+  {
+    force: Type.Optional(
+      QueryBoolean('`true`/`1`: delete the folder with its subfolders and documents; default false.', false),
+    ),
+  },
   { additionalProperties: false },
 );

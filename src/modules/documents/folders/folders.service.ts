@@ -29,12 +29,22 @@ function checkName(name: string): string {
 
 /** Folder use cases: nested folders with unique sibling names, moves, and (force) deletion. */
 export class FoldersService {
-  private readonly deps: { database: Database; clock: Clock; jobs: JobQueue; folders: FoldersRepository; documents: DocumentsRepository; guard: LegalHoldGuard };
+  private readonly deps: {
+    database: Database;
+    clock: Clock;
+    jobs: JobQueue;
+    folders: FoldersRepository;
+    documents: DocumentsRepository;
+    guard: LegalHoldGuard;
+  };
   constructor(deps: FoldersService['deps']) {
     this.deps = deps;
   }
 
-  async create(auth: AuthContext, input: { name: string; parentId: string | null; color?: string; icon?: string }): Promise<FolderWithCount> {
+  async create(
+    auth: AuthContext,
+    input: { name: string; parentId: string | null; color?: string; icon?: string },
+  ): Promise<FolderWithCount> {
     assertMayCreate(auth, 'folders');
     const { database, clock, folders } = this.deps;
     const name = checkName(input.name);
@@ -54,7 +64,8 @@ export class FoldersService {
     };
     await this.#uniquely(name, () =>
       database.db.transaction().execute(async (trx) => {
-        if (input.parentId !== null && !(await folders.exists(trx, tenantId, input.parentId))) throw errors.notFound('folder', input.parentId);
+        if (input.parentId !== null && !(await folders.exists(trx, tenantId, input.parentId)))
+          throw errors.notFound('folder', input.parentId);
         if (await folders.siblingNamed(trx, tenantId, input.parentId, name)) throw this.#nameTaken(name);
         await folders.insert(trx, folder);
       }),
@@ -75,7 +86,8 @@ export class FoldersService {
    * 404 unless it is a folder of the caller's tenant, 403 for callers who may not file into folders.
    */
   async assertMayFileInto(auth: AuthContext, folderId: string): Promise<void> {
-    if (!(await this.deps.folders.exists(this.deps.database.db, auth.tenant.id, folderId))) throw errors.notFound('folder', folderId);
+    if (!(await this.deps.folders.exists(this.deps.database.db, auth.tenant.id, folderId)))
+      throw errors.notFound('folder', folderId);
     assertMayFileInto(auth);
   }
 
@@ -84,7 +96,11 @@ export class FoldersService {
     const { database, folders } = this.deps;
     const tenantId = auth.tenant.id;
     const filter: ParentFilter =
-      parent === undefined ? { kind: 'all' } : parent === 'root' ? { kind: 'root' } : { kind: 'children', parentId: parent };
+      parent === undefined
+        ? { kind: 'all' }
+        : parent === 'root'
+          ? { kind: 'root' }
+          : { kind: 'children', parentId: parent };
     if (filter.kind === 'children' && !(await folders.exists(database.db, tenantId, filter.parentId))) {
       throw errors.notFound('folder', filter.parentId);
     }
@@ -123,12 +139,20 @@ export class FoldersService {
         if (patch.parentId !== undefined && patch.parentId !== null) {
           if (!(await folders.exists(trx, tenantId, patch.parentId))) throw errors.notFound('folder', patch.parentId);
           const subtree = await folders.subtreeIds(trx, tenantId, id);
-          if (subtree.includes(patch.parentId)) throw errors.field('parent_id', 'a folder cannot be moved into itself or its own subfolders');
+          if (subtree.includes(patch.parentId))
+            throw errors.field('parent_id', 'a folder cannot be moved into itself or its own subfolders');
         }
-        if (patch.parentId !== undefined && patch.parentId !== current.parentId) await this.deps.guard.assertMovable(trx, tenantId, { folderId: id }, patch.parentId);
+        if (patch.parentId !== undefined && patch.parentId !== current.parentId)
+          await this.deps.guard.assertMovable(trx, tenantId, { folderId: id }, patch.parentId);
         const finalName = name ?? current.name;
         if (await folders.siblingNamed(trx, tenantId, parentId, finalName, id)) throw this.#nameTaken(finalName);
-        await folders.update(trx, tenantId, id, { name, color: patch.color, icon: patch.icon, parentId: patch.parentId, updatedAt: clock.now() });
+        await folders.update(trx, tenantId, id, {
+          name,
+          color: patch.color,
+          icon: patch.icon,
+          parentId: patch.parentId,
+          updatedAt: clock.now(),
+        });
       }),
     );
     return this.get(auth, id);

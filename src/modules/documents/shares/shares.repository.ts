@@ -59,7 +59,11 @@ export class SharesRepository {
     documentId: string,
     target: { userId: string | null; workspaceId: string | null },
   ): Promise<Share | null> {
-    let q = db.selectFrom('document_shares').selectAll().where('tenant_id', '=', tenantId).where('document_id', '=', documentId);
+    let q = db
+      .selectFrom('document_shares')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('document_id', '=', documentId);
     q = target.userId ? q.where('user_id', '=', target.userId) : q.where('user_id', 'is', null);
     q = target.workspaceId ? q.where('workspace_id', '=', target.workspaceId) : q.where('workspace_id', 'is', null);
     const row = await q.executeTakeFirst();
@@ -67,14 +71,22 @@ export class SharesRepository {
   }
 
   async setPermission(db: Executor, tenantId: string, id: string, permission: string): Promise<void> {
-    await db.updateTable('document_shares').set({ permission }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('document_shares')
+      .set({ permission })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async listForDocument(db: Executor, tenantId: string, documentId: string): Promise<ShareWithNames[]> {
     const rows = await db
       .selectFrom('document_shares')
       .selectAll('document_shares')
-      .select([userNameOf(tenantId, 'document_shares.user_id').as('user_name'), workspaceNameOf(tenantId, 'document_shares.workspace_id').as('workspace_name')])
+      .select([
+        userNameOf(tenantId, 'document_shares.user_id').as('user_name'),
+        workspaceNameOf(tenantId, 'document_shares.workspace_id').as('workspace_name'),
+      ])
       .where('document_shares.tenant_id', '=', tenantId)
       .where('document_shares.document_id', '=', documentId)
       .orderBy('document_shares.created_at')

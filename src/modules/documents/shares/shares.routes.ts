@@ -7,7 +7,10 @@ import { presentListedShare, presentShare } from './shares.presenter.ts';
 
 const Permission = Type.Union(
   SHARE_PERMISSIONS.map((p) => Type.Literal(p)),
-  { description: '`view`: read, download; `edit`: view + update, move, tag; `admin`: edit + share, list shares, delete.' },
+  {
+    description:
+      '`view`: read, download; `edit`: view + update, move, tag; `admin`: edit + share, list shares, delete.',
+  },
 );
 
 const ShareView = Type.Object({

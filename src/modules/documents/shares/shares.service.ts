@@ -38,7 +38,8 @@ export class SharesService {
     try {
       return await database.db.transaction().execute(async (trx) => {
         await authorizeDocument(trx, auth, documentId, 'share');
-        if (target.userId && !(await members.userExists(trx, tenantId, target.userId))) throw errors.notFound('user', target.userId);
+        if (target.userId && !(await members.userExists(trx, tenantId, target.userId)))
+          throw errors.notFound('user', target.userId);
         if (target.workspaceId && !(await members.workspaceExists(trx, tenantId, target.workspaceId))) {
           throw errors.notFound('workspace', target.workspaceId);
         }

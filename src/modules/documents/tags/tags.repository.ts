@@ -17,7 +17,14 @@ export function toTag(row: Selectable<TagsTable>): Tag {
 
 /** The stored row: `name_key` is the lower-cased name (tag names are unique per tenant, case-insensitively). */
 function tagRow(tag: Tag): Selectable<TagsTable> {
-  return { id: tag.id, tenant_id: tag.tenantId, name: tag.name, name_key: tag.name.toLowerCase(), color: tag.color, created_at: tag.createdAt };
+  return {
+    id: tag.id,
+    tenant_id: tag.tenantId,
+    name: tag.name,
+    name_key: tag.name.toLowerCase(),
+    color: tag.color,
+    created_at: tag.createdAt,
+  };
 }
 
 /** SQL for tags and document-tag links; every query takes the tenant. */
@@ -36,14 +43,24 @@ export class TagsRepository {
   }
 
   async findById(db: Executor, tenantId: string, id: string): Promise<Tag | null> {
-    const row = await db.selectFrom('tags').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('tags')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toTag(row) : null;
   }
 
   /** The ids of the tenant's tags with these name keys (lower-cased names), by key. */
   async idsByKey(db: Executor, tenantId: string, keys: string[]): Promise<Map<string, string>> {
     if (keys.length === 0) return new Map();
-    const rows = await db.selectFrom('tags').select(['name_key', 'id']).where('tenant_id', '=', tenantId).where('name_key', 'in', keys).execute();
+    const rows = await db
+      .selectFrom('tags')
+      .select(['name_key', 'id'])
+      .where('tenant_id', '=', tenantId)
+      .where('name_key', 'in', keys)
+      .execute();
     return new Map(rows.map((r) => [r.name_key, r.id]));
   }
 
@@ -51,7 +68,9 @@ export class TagsRepository {
   async namesByUse(db: Executor, tenantId: string, limit: number): Promise<string[]> {
     const rows = await db
       .selectFrom('tags')
-      .leftJoin('document_tags', (join) => join.onRef('document_tags.tenant_id', '=', 'tags.tenant_id').onRef('document_tags.tag_id', '=', 'tags.id'))
+      .leftJoin('document_tags', (join) =>
+        join.onRef('document_tags.tenant_id', '=', 'tags.tenant_id').onRef('document_tags.tag_id', '=', 'tags.id'),
+      )
       .select(['tags.name', (eb) => eb.fn.count<number>('document_tags.document_id').as('uses')])
       .where('tags.tenant_id', '=', tenantId)
       .groupBy(['tags.id', 'tags.name'])
@@ -66,10 +85,17 @@ export class TagsRepository {
    * The tenant's tags on at least `minDocuments` documents, each with its most recently tagged
    * documents (at most `perTag`): what learned tags train on.
    */
-  async taggedDocuments(db: Executor, tenantId: string, minDocuments: number, perTag: number): Promise<{ tag: string; documentIds: string[] }[]> {
+  async taggedDocuments(
+    db: Executor,
+    tenantId: string,
+    minDocuments: number,
+    perTag: number,
+  ): Promise<{ tag: string; documentIds: string[] }[]> {
     const tags = await db
       .selectFrom('document_tags')
-      .innerJoin('tags', (join) => join.onRef('tags.tenant_id', '=', 'document_tags.tenant_id').onRef('tags.id', '=', 'document_tags.tag_id'))
+      .innerJoin('tags', (join) =>
+        join.onRef('tags.tenant_id', '=', 'document_tags.tenant_id').onRef('tags.id', '=', 'document_tags.tag_id'),
+      )
       .select(['tags.id', 'tags.name'])
       .where('document_tags.tenant_id', '=', tenantId)
       .groupBy(['tags.id', 'tags.name'])
@@ -92,7 +118,11 @@ export class TagsRepository {
     return out;
   }
 
-  async list(db: Executor, tenantId: string, page: { limit: number; offset: number }): Promise<{ rows: Tag[]; total: number }> {
+  async list(
+    db: Executor,
+    tenantId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: Tag[]; total: number }> {
     const base = db.selectFrom('tags').where('tenant_id', '=', tenantId);
     const [rows, count] = await Promise.all([
       base.selectAll().orderBy('name_key').orderBy('id').limit(page.limit).offset(page.offset).execute(),
@@ -103,13 +133,27 @@ export class TagsRepository {
 
   async delete(db: Executor, tenantId: string, id: string): Promise<boolean> {
     await db.deleteFrom('document_tags').where('tenant_id', '=', tenantId).where('tag_id', '=', id).execute();
-    const result = await db.deleteFrom('tags').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const result = await db
+      .deleteFrom('tags')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   /** Replaces a document's tags with exactly these. */
-  async setDocumentTags(db: Executor, tenantId: string, documentId: string, tagIds: string[], now: number): Promise<void> {
-    await db.deleteFrom('document_tags').where('tenant_id', '=', tenantId).where('document_id', '=', documentId).execute();
+  async setDocumentTags(
+    db: Executor,
+    tenantId: string,
+    documentId: string,
+    tagIds: string[],
+    now: number,
+  ): Promise<void> {
+    await db
+      .deleteFrom('document_tags')
+      .where('tenant_id', '=', tenantId)
+      .where('document_id', '=', documentId)
+      .execute();
     if (tagIds.length === 0) return;
     await db
       .insertInto('document_tags')

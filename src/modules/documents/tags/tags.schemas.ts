@@ -2,7 +2,12 @@ import { Type } from 'typebox';
 import { Timestamp } from '../../../http/common-schemas.ts';
 
 /** A tag as the API shows it. */
-export const TagView = Type.Object({ id: Type.String(), name: Type.String(), color: Type.String(), created_at: Timestamp });
+export const TagView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  color: Type.String(),
+  created_at: Timestamp,
+});
 
 /** `POST /tags`. */
 export const CreateTagBody = Type.Object(

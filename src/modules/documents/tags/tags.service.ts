@@ -50,7 +50,13 @@ export class TagsService {
     const [name] = normaliseTagNames([input.name], 'name');
     if (!name) throw errors.field('name', 'must not be empty');
     const now = this.deps.clock.now();
-    const tag: Tag = { id: newId(now), tenantId: auth.tenant.id, name, color: input.color ?? DEFAULT_TAG_COLOR, createdAt: now };
+    const tag: Tag = {
+      id: newId(now),
+      tenantId: auth.tenant.id,
+      name,
+      color: input.color ?? DEFAULT_TAG_COLOR,
+      createdAt: now,
+    };
     try {
       await this.deps.tags.insert(this.deps.database.db, tag);
     } catch (error) {

@@ -17,7 +17,10 @@ export interface ApiKey {
   revokedAt: number | null;
 }
 
-type ApiKeyRow = Pick<Selectable<ApiKeysTable>, 'id' | 'tenant_id' | 'name' | 'prefix' | 'environment' | 'created_at' | 'last_used_at' | 'revoked_at'>;
+type ApiKeyRow = Pick<
+  Selectable<ApiKeysTable>,
+  'id' | 'tenant_id' | 'name' | 'prefix' | 'environment' | 'created_at' | 'last_used_at' | 'revoked_at'
+>;
 
 export function toApiKey(row: ApiKeyRow): ApiKey {
   return {
@@ -60,7 +63,12 @@ export class ApiKeysRepository {
         't.updated_at as t_updated_at',
       ])
       .where('k.revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('k.prefix', '=', prefix), eb.and([eb('k.previous_prefix', '=', prefix), eb('k.previous_expires_at', '>', now)])])),
+      .where((eb) =>
+        eb.or([
+          eb('k.prefix', '=', prefix),
+          eb.and([eb('k.previous_prefix', '=', prefix), eb('k.previous_expires_at', '>', now)]),
+        ]),
+      ),
   );
 
   async insert(db: Executor, key: ApiKey, hash: string): Promise<void> {
@@ -85,7 +93,11 @@ export class ApiKeysRepository {
    * current prefix matches, and rotated keys whose previous secret is still in its grace period.
    * `hash` is the hash to compare for that candidate.
    */
-  async findActiveByPrefix(db: Executor, prefix: string, now: number): Promise<(ApiKey & { hash: string; tenant: Tenant })[]> {
+  async findActiveByPrefix(
+    db: Executor,
+    prefix: string,
+    now: number,
+  ): Promise<(ApiKey & { hash: string; tenant: Tenant })[]> {
     const rows = await this.candidatesQuery(db, prefix, now);
     return rows.map((r) => ({
       ...toApiKey(r),
@@ -105,10 +117,20 @@ export class ApiKeysRepository {
   }
 
   /** Active keys of the given tenants (a live tenant and its sandbox twin), newest first. */
-  async listActive(db: Executor, tenantIds: string[], page: { limit: number; offset: number }): Promise<{ rows: ApiKey[]; total: number }> {
+  async listActive(
+    db: Executor,
+    tenantIds: string[],
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: ApiKey[]; total: number }> {
     const base = db.selectFrom('api_keys').where('tenant_id', 'in', tenantIds).where('revoked_at', 'is', null);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows: rows.map(toApiKey), total: Number(count.n) };
@@ -126,11 +148,22 @@ export class ApiKeysRepository {
   }
 
   async revoke(db: Executor, tenantId: string, id: string, at: number): Promise<void> {
-    await db.updateTable('api_keys').set({ revoked_at: at, previous_expires_at: null }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('api_keys')
+      .set({ revoked_at: at, previous_expires_at: null })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Gives a key a new secret; the current one becomes the previous, valid until `previousExpiresAt` (null: at once invalid). */
-  async rotate(db: Executor, tenantId: string, id: string, next: { prefix: string; hash: string }, previousExpiresAt: number | null): Promise<void> {
+  async rotate(
+    db: Executor,
+    tenantId: string,
+    id: string,
+    next: { prefix: string; hash: string },
+    previousExpiresAt: number | null,
+  ): Promise<void> {
     await db
       .updateTable('api_keys')
       .set((eb) => ({
@@ -146,6 +179,11 @@ export class ApiKeysRepository {
   }
 
   async touchLastUsed(db: Executor, tenantId: string, id: string, at: number): Promise<void> {
-    await db.updateTable('api_keys').set({ last_used_at: at }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('api_keys')
+      .set({ last_used_at: at })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 }

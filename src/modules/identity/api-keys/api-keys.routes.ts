@@ -2,7 +2,14 @@ import type { ApiKeysService } from './api-keys.service.ts';
 import { IdParams, MessageBody, pageWindow, standardErrors } from '../../../http/common-schemas.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
 import { iso } from '../../../lib/clock.ts';
-import { ApiKeyList, ApiKeyListQuery, CreateApiKeyBody, CreatedApiKey, RotateApiKeyBody, RotatedApiKey } from './api-keys.schemas.ts';
+import {
+  ApiKeyList,
+  ApiKeyListQuery,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  RotateApiKeyBody,
+  RotatedApiKey,
+} from './api-keys.schemas.ts';
 import { presentApiKey } from './api-keys.presenter.ts';
 
 /** docs/api-decisions.md §3, endpoints 11–14: API keys (rate-limit type Authentication). */
@@ -18,7 +25,8 @@ export function apiKeyRoutes(app: App, s: { apiKeys: ApiKeysService }): void {
       schema: {
         tags,
         summary: 'List API keys',
-        description: 'Owners, admins and API keys only. Live and test keys, without their secrets, in the paged envelope `{data, total, page, page_size}`.',
+        description:
+          'Owners, admins and API keys only. Live and test keys, without their secrets, in the paged envelope `{data, total, page, page_size}`.',
         querystring: ApiKeyListQuery,
         response: { 200: ApiKeyList, ...standardErrors },
       },
@@ -43,7 +51,10 @@ export function apiKeyRoutes(app: App, s: { apiKeys: ApiKeysService }): void {
       },
     },
     async (request, reply) => {
-      const { apiKey, key } = await keys.create(authOf(request), { name: request.body.name, environment: request.body.environment ?? 'live' });
+      const { apiKey, key } = await keys.create(authOf(request), {
+        name: request.body.name,
+        environment: request.body.environment ?? 'live',
+      });
       return reply.status(201).send({ ...presentApiKey(apiKey), key });
     },
   );
@@ -55,7 +66,8 @@ export function apiKeyRoutes(app: App, s: { apiKeys: ApiKeysService }): void {
       schema: {
         tags,
         summary: 'Revoke an API key',
-        description: 'Owners, admins and API keys only. Takes effect at once, also for a previous secret still in its rotation grace period.',
+        description:
+          'Owners, admins and API keys only. Takes effect at once, also for a previous secret still in its rotation grace period.',
         params: IdParams,
         response: { 200: MessageBody, ...standardErrors },
       },
@@ -73,7 +85,8 @@ export function apiKeyRoutes(app: App, s: { apiKeys: ApiKeysService }): void {
       schema: {
         tags,
         summary: "Rotate an API key's secret",
-        description: 'Owners, admins and API keys only. The new key appears in this answer only; the old secret keeps working for `grace_seconds` (default 0).',
+        description:
+          'Owners, admins and API keys only. The new key appears in this answer only; the old secret keeps working for `grace_seconds` (default 0).',
         params: IdParams,
         body: RotateApiKeyBody,
         response: { 200: RotatedApiKey, ...standardErrors },

@@ -33,7 +33,10 @@ export class ApiKeysService {
   }
 
   /** Creates a key; the whole secret is in this answer only. */
-  async create(auth: AuthContext, input: { name: string; environment: ApiKeyEnvironment }): Promise<{ apiKey: ApiKey; key: string }> {
+  async create(
+    auth: AuthContext,
+    input: { name: string; environment: ApiKeyEnvironment },
+  ): Promise<{ apiKey: ApiKey; key: string }> {
     this.authorise(auth);
     const pair = await this.tenantPair(auth);
     const now = this.deps.clock.now();
@@ -60,12 +63,22 @@ export class ApiKeysService {
   }
 
   /** A new secret for the key; the old one keeps working for `graceSeconds` (0: stops at once). */
-  async rotate(auth: AuthContext, id: string, graceSeconds: number): Promise<{ apiKey: ApiKey; key: string; previousExpiresAt: number }> {
+  async rotate(
+    auth: AuthContext,
+    id: string,
+    graceSeconds: number,
+  ): Promise<{ apiKey: ApiKey; key: string; previousExpiresAt: number }> {
     const key = await this.find(auth, id);
     const now = this.deps.clock.now();
     const secret = generateApiKey(key.environment);
     const previousExpiresAt = now + graceSeconds * 1000;
-    await this.deps.apiKeys.rotate(this.deps.database.db, key.tenantId, key.id, secret, graceSeconds > 0 ? previousExpiresAt : null);
+    await this.deps.apiKeys.rotate(
+      this.deps.database.db,
+      key.tenantId,
+      key.id,
+      secret,
+      graceSeconds > 0 ? previousExpiresAt : null,
+    );
     this.deps.identityChanged?.([identityTags.apiKey(key.id)]);
     return { apiKey: { ...key, prefix: secret.prefix }, key: secret.key, previousExpiresAt };
   }

@@ -56,7 +56,12 @@ export class ApiKeyAuthenticator {
       if (tenant.status === 'suspended') throw errors.tenantSuspended();
       apiKeyId = match.id;
       if (match.prefix === prefix) {
-        cache.credentials.set(cacheKey, { kind: 'api_key', apiKeyId, tenant }, [identityTags.apiKey(apiKeyId), ...tenantTags(tenant)], stamp);
+        cache.credentials.set(
+          cacheKey,
+          { kind: 'api_key', apiKeyId, tenant },
+          [identityTags.apiKey(apiKeyId), ...tenantTags(tenant)],
+          stamp,
+        );
       }
     }
 

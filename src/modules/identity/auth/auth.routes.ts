@@ -43,7 +43,8 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
       schema: {
         tags,
         summary: 'Register a tenant and its owner',
-        description: 'Creates a Free tenant and its owner, and signs the owner in (answers like login). Public. 409 `conflict` when the subdomain is taken. Honours `Idempotency-Key`: a retried registration replays its answer instead of failing on the now-taken subdomain.',
+        description:
+          'Creates a Free tenant and its owner, and signs the owner in (answers like login). Public. 409 `conflict` when the subdomain is taken. Honours `Idempotency-Key`: a retried registration replays its answer instead of failing on the now-taken subdomain.',
         body: RegisterBody,
         response: { 201: TokenAnswer, ...standardErrors },
       },
@@ -71,7 +72,7 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
         tags,
         summary: 'Sign in with e-mail and password',
         description:
-          'Public; the tenant is named by `X-Tenant-Subdomain`. Answers an access token, a refresh token and a CSRF token for the new session. Failed attempts are counted per account (tenant and e-mail) and per client IP: after 10 failures of one account within 15 minutes (50 from one client; configurable), every attempt for it answers 429 `rate_limit_exceeded` with `Retry-After` until the lock ends, right password or not; each further lock doubles (up to 1 hour by default). A success clears the account\'s failures; a password reset lifts its lock. Failures never count against the tenant\'s rate-limit budget.',
+          "Public; the tenant is named by `X-Tenant-Subdomain`. Answers an access token, a refresh token and a CSRF token for the new session. Failed attempts are counted per account (tenant and e-mail) and per client IP: after 10 failures of one account within 15 minutes (50 from one client; configurable), every attempt for it answers 429 `rate_limit_exceeded` with `Retry-After` until the lock ends, right password or not; each further lock doubles (up to 1 hour by default). A success clears the account's failures; a password reset lifts its lock. Failures never count against the tenant's rate-limit budget.",
         headers: TenantHeader,
         body: LoginBody,
         response: { 200: TokenAnswer, ...standardErrors },
@@ -104,24 +105,66 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
     async (request) => presentTokens(await auth.refresh(request.body.refresh_token, clientOf(request))),
   );
 
-  app.post('/auth/logout', { config: limited, schema: { tags, summary: 'Sign out', description: 'Revokes the current session at once, its access tokens included. User tokens only.', response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
-    await auth.logout(authOf(request));
-    return { message: 'Signed out' };
-  });
+  app.post(
+    '/auth/logout',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Sign out',
+        description: 'Revokes the current session at once, its access tokens included. User tokens only.',
+        response: { 200: MessageBody, ...standardErrors },
+      },
+    },
+    async (request) => {
+      await auth.logout(authOf(request));
+      return { message: 'Signed out' };
+    },
+  );
 
-  app.get('/auth/me', { config: limited, schema: { tags, summary: 'Get the caller, their tenant and how they signed in', description: 'With an API key, `user` is null.', response: { 200: MeAnswer, ...standardErrors } } }, async (request) => {
-    const a = authOf(request);
-    const { user, tenant } = await auth.me(a);
-    return {
-      user: user ? presentUser(user) : null,
-      tenant: { id: tenant.id, name: tenant.name, subdomain: tenant.subdomain, tier: tenant.tier, status: tenant.status },
-      auth: { via: a.via, role: a.role, sandbox: a.sandbox, session_id: a.sessionId },
-    };
-  });
+  app.get(
+    '/auth/me',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Get the caller, their tenant and how they signed in',
+        description: 'With an API key, `user` is null.',
+        response: { 200: MeAnswer, ...standardErrors },
+      },
+    },
+    async (request) => {
+      const a = authOf(request);
+      const { user, tenant } = await auth.me(a);
+      return {
+        user: user ? presentUser(user) : null,
+        tenant: {
+          id: tenant.id,
+          name: tenant.name,
+          subdomain: tenant.subdomain,
+          tier: tenant.tier,
+          status: tenant.status,
+        },
+        auth: { via: a.via, role: a.role, sandbox: a.sandbox, session_id: a.sessionId },
+      };
+    },
+  );
 
-  app.get('/auth/csrf', { config: limited, schema: { tags, summary: 'Get a fresh CSRF token', description: 'For the current session; user tokens only.', response: { 200: CsrfAnswer, ...standardErrors } } }, async (request) => ({
-    csrf_token: await auth.csrfToken(authOf(request)),
-  }));
+  app.get(
+    '/auth/csrf',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Get a fresh CSRF token',
+        description: 'For the current session; user tokens only.',
+        response: { 200: CsrfAnswer, ...standardErrors },
+      },
+    },
+    async (request) => ({
+      csrf_token: await auth.csrfToken(authOf(request)),
+    }),
+  );
 
   app.post(
     '/auth/password/change',
@@ -137,7 +180,12 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
       },
     },
     async (request) => {
-      await auth.changePassword(authOf(request), request.body.current_password, request.body.new_password, clientOf(request));
+      await auth.changePassword(
+        authOf(request),
+        request.body.current_password,
+        request.body.new_password,
+        clientOf(request),
+      );
       return { message: 'Password changed; other sessions were signed out' };
     },
   );
@@ -181,15 +229,46 @@ export function authRoutes(app: App, s: { auth: AuthService }): void {
     },
   );
 
-  app.get('/auth/sessions', { config: limited, schema: { tags, summary: 'List your active sessions', description: 'User tokens only. Paged envelope `{data, total, page, page_size}`.', querystring: SessionListQuery, response: { 200: SessionList, ...standardErrors } } }, async (request) => {
-    const a = authOf(request);
-    const page = pageWindow(request.query);
-    const { rows, total } = await auth.listSessions(a, page);
-    return { data: rows.map((s) => presentSession(s, a.sessionId)), total, page: page.page, page_size: page.pageSize };
-  });
+  app.get(
+    '/auth/sessions',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'List your active sessions',
+        description: 'User tokens only. Paged envelope `{data, total, page, page_size}`.',
+        querystring: SessionListQuery,
+        response: { 200: SessionList, ...standardErrors },
+      },
+    },
+    async (request) => {
+      const a = authOf(request);
+      const page = pageWindow(request.query);
+      const { rows, total } = await auth.listSessions(a, page);
+      return {
+        data: rows.map((s) => presentSession(s, a.sessionId)),
+        total,
+        page: page.page,
+        page_size: page.pageSize,
+      };
+    },
+  );
 
-  app.delete('/auth/sessions/:id', { config: limited, schema: { tags, summary: 'Revoke one of your sessions', description: "User tokens only; a session that is not the caller's is 404.", params: IdParams, response: { 200: MessageBody, ...standardErrors } } }, async (request) => {
-    await auth.revokeSession(authOf(request), request.params.id);
-    return { message: 'Session revoked' };
-  });
+  app.delete(
+    '/auth/sessions/:id',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Revoke one of your sessions',
+        description: "User tokens only; a session that is not the caller's is 404.",
+        params: IdParams,
+        response: { 200: MessageBody, ...standardErrors },
+      },
+    },
+    async (request) => {
+      await auth.revokeSession(authOf(request), request.params.id);
+      return { message: 'Session revoked' };
+    },
+  );
 }

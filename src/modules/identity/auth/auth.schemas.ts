@@ -8,7 +8,12 @@ export const TenantHeader = Type.Object(
   { additionalProperties: true },
 );
 
-const TenantSummary = Type.Object({ id: Type.String(), name: Type.String(), subdomain: Type.String(), tier: Type.String() });
+const TenantSummary = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  subdomain: Type.String(),
+  tier: Type.String(),
+});
 
 export const TokenAnswer = Type.Object({
   access_token: Type.String({ description: 'JWT, valid for `expires_in` seconds; send as `Authorization: Bearer`.' }),
@@ -22,14 +27,20 @@ export const TokenAnswer = Type.Object({
   tenant: TenantSummary,
 });
 
-export const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
+export const LoginBody = Type.Object(
+  { email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) },
+  { additionalProperties: false },
+);
 
 export const RegisterBody = Type.Object(
   { tenant_name: TenantName, subdomain: Subdomain, email: Email, password: Password, name: PersonName },
   { additionalProperties: false },
 );
 
-export const RefreshBody = Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+export const RefreshBody = Type.Object(
+  { refresh_token: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
 export const ChangePasswordBody = Type.Object(
   { current_password: Type.String({ minLength: 1, maxLength: 256 }), new_password: Password },
   { additionalProperties: false },
@@ -43,7 +54,12 @@ export const ResetPasswordBody = Type.Object(
 export const MeAnswer = Type.Object({
   user: Nullable(UserView),
   tenant: Type.Object({ ...TenantSummary.properties, status: Type.String() }),
-  auth: Type.Object({ via: Type.String(), role: Type.String(), sandbox: Type.Boolean(), session_id: Nullable(Type.String()) }),
+  auth: Type.Object({
+    via: Type.String(),
+    role: Type.String(),
+    sandbox: Type.Boolean(),
+    session_id: Nullable(Type.String()),
+  }),
 });
 
 export const CsrfAnswer = Type.Object({ csrf_token: Type.String() });

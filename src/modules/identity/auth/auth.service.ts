@@ -77,11 +77,19 @@ export class AuthService {
    * wrong password all answer the same 401, after the same Argon2id work (dummy hash), and count
    * alike against the account and the client; a locked one answers 429 before any hashing.
    */
-  async login(input: { subdomain: string; email: string; password: string; client: ClientInfo }): Promise<IssuedTokens> {
+  async login(input: {
+    subdomain: string;
+    email: string;
+    password: string;
+    client: ClientInfo;
+  }): Promise<IssuedTokens> {
     const { database, users } = this.deps;
     const tenant = await this.liveTenantBySubdomain(input.subdomain);
     // Unknown tenants are counted by the name given, so probing them is limited the same way.
-    const account = SignInLimits.account(tenant?.id ?? `subdomain:${input.subdomain.trim().toLowerCase()}`, input.email);
+    const account = SignInLimits.account(
+      tenant?.id ?? `subdomain:${input.subdomain.trim().toLowerCase()}`,
+      input.email,
+    );
     const signedIn = await this.checked('login', [account, SignInLimits.client(input.client.ip)], account, async () => {
       const found = tenant ? await users.findCredentialsByEmail(database.db, tenant.id, input.email) : null;
       const hash = found?.passwordHash ?? (await dummyPasswordHash());
@@ -96,11 +104,21 @@ export class AuthService {
   }
 
   /** Creates a Free tenant with its owner and signs the owner in. */
-  async register(
-    input: { tenantName: string; subdomain: string; email: string; password: string; name: string; client: ClientInfo },
-  ): Promise<IssuedTokens> {
+  async register(input: {
+    tenantName: string;
+    subdomain: string;
+    email: string;
+    password: string;
+    name: string;
+    client: ClientInfo;
+  }): Promise<IssuedTokens> {
     const created = await this.deps.tenantsService.create(
-      { name: input.tenantName, subdomain: input.subdomain, tier: 'free', owner: { email: input.email, password: input.password, name: input.name } },
+      {
+        name: input.tenantName,
+        subdomain: input.subdomain,
+        tier: 'free',
+        owner: { email: input.email, password: input.password, name: input.name },
+      },
       { apiKeys: false },
     );
     return this.startSession(created.tenant, created.owner, input.client);
@@ -130,33 +148,42 @@ export class AuthService {
     if (tenant.status === 'suspended') throw errors.tenantSuspended();
 
     const next = opaqueToken('rt');
-    await database.db.transaction().execute(async (trx) => {
-      // Conditional update: of two concurrent uses of one token, only one wins; the other is reuse.
-      if (!(await sessions.spendRefreshToken(trx, row.tenant_id, row.id, now))) {
-        throw new ReuseDetected();
-      }
-      await sessions.insertRefreshToken(trx, {
-        id: newId(now),
-        tenantId: row.tenant_id,
-        sessionId: row.session_id,
-        hash: hashToken(next),
-        createdAt: now,
-        expiresAt: now + REFRESH_TTL_MS,
+    await database.db
+      .transaction()
+      .execute(async (trx) => {
+        // Conditional update: of two concurrent uses of one token, only one wins; the other is reuse.
+        if (!(await sessions.spendRefreshToken(trx, row.tenant_id, row.id, now))) {
+          throw new ReuseDetected();
+        }
+        await sessions.insertRefreshToken(trx, {
+          id: newId(now),
+          tenantId: row.tenant_id,
+          sessionId: row.session_id,
+          hash: hashToken(next),
+          createdAt: now,
+          expiresAt: now + REFRESH_TTL_MS,
+        });
+        await sessions.touchSession(trx, row.tenant_id, row.session_id, now, now + REFRESH_TTL_MS);
+      })
+      .catch(async (error: unknown) => {
+        if (!(error instanceof ReuseDetected)) throw error;
+        await sessions.revokeSession(database.db, row.tenant_id, row.session_id, now, 'refresh_token_reuse');
+        this.sessionsChanged([identityTags.session(row.session_id)]);
+        throw rejected(errors.unauthorized('This refresh token was already used; the session has been revoked'));
       });
-      await sessions.touchSession(trx, row.tenant_id, row.session_id, now, now + REFRESH_TTL_MS);
-    }).catch(async (error: unknown) => {
-      if (!(error instanceof ReuseDetected)) throw error;
-      await sessions.revokeSession(database.db, row.tenant_id, row.session_id, now, 'refresh_token_reuse');
-      this.sessionsChanged([identityTags.session(row.session_id)]);
-      throw rejected(errors.unauthorized('This refresh token was already used; the session has been revoked'));
-    });
     return this.tokensFor(tenant, found.user, found.session.id, next);
   }
 
   /** Revokes the caller's session: its refresh token and access tokens stop working at once. */
   async logout(auth: AuthContext): Promise<void> {
     const sessionId = requireSession(auth);
-    await this.deps.sessions.revokeSession(this.deps.database.db, liveTenantId(auth), sessionId, this.deps.clock.now(), 'logout');
+    await this.deps.sessions.revokeSession(
+      this.deps.database.db,
+      liveTenantId(auth),
+      sessionId,
+      this.deps.clock.now(),
+      'logout',
+    );
     this.sessionsChanged([identityTags.session(sessionId)]);
   }
 
@@ -175,7 +202,12 @@ export class AuthService {
    * Changes the caller's password and revokes every other session of theirs. A wrong current
    * password counts against the account like a failed login (a stolen session must not guess it).
    */
-  async changePassword(auth: AuthContext, currentPassword: string, newPassword: string, client: ClientInfo): Promise<void> {
+  async changePassword(
+    auth: AuthContext,
+    currentPassword: string,
+    newPassword: string,
+    client: ClientInfo,
+  ): Promise<void> {
     const sessionId = requireSession(auth);
     const { database, clock, users, sessions } = this.deps;
     const tenantId = liveTenantId(auth);
@@ -203,9 +235,15 @@ export class AuthService {
     const tenant = await this.liveTenantBySubdomain(subdomain);
     const found = tenant ? await users.findCredentialsByEmail(database.db, tenant.id, email) : null;
     if (!tenant || !found || found.user.status !== 'active') return;
-    await database.db.transaction().execute((trx) =>
-      sendPasswordToken(trx, { sessions, mail }, { user: found.user, tenantSubdomain: tenant.subdomain, kind: 'password_reset', now: clock.now() }),
-    );
+    await database.db
+      .transaction()
+      .execute((trx) =>
+        sendPasswordToken(
+          trx,
+          { sessions, mail },
+          { user: found.user, tenantSubdomain: tenant.subdomain, kind: 'password_reset', now: clock.now() },
+        ),
+      );
   }
 
   /**
@@ -217,12 +255,14 @@ export class AuthService {
     const now = clock.now();
     const row = await this.checked('password_reset', [SignInLimits.client(client.ip)], null, async () => {
       const found = await sessions.findResetToken(database.db, hashToken(token));
-      if (!found || found.used_at !== null || found.expires_at <= now) throw rejected(errors.field('token', 'is invalid or has expired'));
+      if (!found || found.used_at !== null || found.expires_at <= now)
+        throw rejected(errors.field('token', 'is invalid or has expired'));
       return found;
     });
     const newHash = await hashPassword(newPassword);
     await database.db.transaction().execute(async (trx) => {
-      if (!(await sessions.useResetToken(trx, row.tenant_id, row.id, now))) throw errors.field('token', 'is invalid or has expired');
+      if (!(await sessions.useResetToken(trx, row.tenant_id, row.id, now)))
+        throw errors.field('token', 'is invalid or has expired');
       await users.setPasswordHash(trx, row.tenant_id, row.user_id, newHash, now);
       await sessions.useAllResetTokens(trx, row.tenant_id, row.user_id, now);
       await sessions.revokeUserSessions(trx, row.tenant_id, row.user_id, now, 'password_reset');
@@ -234,7 +274,13 @@ export class AuthService {
 
   async listSessions(auth: AuthContext, page: { limit: number; offset: number }) {
     requireSession(auth);
-    return this.deps.sessions.listActive(this.deps.database.db, liveTenantId(auth), auth.userId!, this.deps.clock.now(), page);
+    return this.deps.sessions.listActive(
+      this.deps.database.db,
+      liveTenantId(auth),
+      auth.userId!,
+      this.deps.clock.now(),
+      page,
+    );
   }
 
   /** Revokes one of the caller's own sessions (404 for anyone else's). */
@@ -242,7 +288,8 @@ export class AuthService {
     requireSession(auth);
     const { database, clock, sessions } = this.deps;
     const session = await sessions.findSession(database.db, liveTenantId(auth), sessionId);
-    if (!session || session.userId !== auth.userId || session.revokedAt !== null) throw errors.notFound('session', sessionId);
+    if (!session || session.userId !== auth.userId || session.revokedAt !== null)
+      throw errors.notFound('session', sessionId);
     await sessions.revokeSession(database.db, session.tenantId, session.id, clock.now(), 'revoked_by_user');
     this.sessionsChanged([identityTags.session(session.id)]);
   }
@@ -252,7 +299,12 @@ export class AuthService {
    * `rejected` error counts as a failure against every subject; anything else that returns is a
    * success and clears the account's failures.
    */
-  private async checked<T>(route: CredentialRoute, subjects: Subject[], account: Subject | null, check: () => Promise<T>): Promise<T> {
+  private async checked<T>(
+    route: CredentialRoute,
+    subjects: Subject[],
+    account: Subject | null,
+    check: () => Promise<T>,
+  ): Promise<T> {
     const limits = this.deps.signInLimits;
     await limits.assertOpen(route, subjects);
     let result: T;

@@ -21,7 +21,8 @@ export class CredentialCache<V> {
   private readonly options: { maxEntries: number; ttlMs: number; now: () => number; isLive: () => boolean };
 
   constructor(options: CredentialCache<V>['options']) {
-    if (!(options.maxEntries >= 1) || !(options.ttlMs > 0)) throw new RangeError('credential cache needs maxEntries >= 1 and ttlMs > 0');
+    if (!(options.maxEntries >= 1) || !(options.ttlMs > 0))
+      throw new RangeError('credential cache needs maxEntries >= 1 and ttlMs > 0');
     this.options = options;
   }
 

@@ -88,5 +88,7 @@ export class IdentityCache {
 
 /** The tags an entry depends on: itself, its tenant, and the live tenant of a sandbox twin. */
 export function tenantTags(tenant: Tenant): string[] {
-  return tenant.sandboxOf ? [identityTags.tenant(tenant.id), identityTags.tenant(tenant.sandboxOf)] : [identityTags.tenant(tenant.id)];
+  return tenant.sandboxOf
+    ? [identityTags.tenant(tenant.id), identityTags.tenant(tenant.sandboxOf)]
+    : [identityTags.tenant(tenant.id)];
 }

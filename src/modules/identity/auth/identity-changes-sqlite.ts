@@ -59,12 +59,21 @@ export class SqliteIdentityChangeFeed implements IdentityChangeFeed {
     try {
       const db = database.db;
       if (this.lastSeq === null) {
-        const row = await db.selectFrom('identity_changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+        const row = await db
+          .selectFrom('identity_changes')
+          .select((eb) => eb.fn.max('seq').as('seq'))
+          .executeTakeFirst();
         this.lastSeq = Number(row?.seq ?? 0);
         target.reset();
       }
       for (;;) {
-        const rows = await db.selectFrom('identity_changes').select(['seq', 'tag']).where('seq', '>', this.lastSeq).orderBy('seq').limit(BATCH).execute();
+        const rows = await db
+          .selectFrom('identity_changes')
+          .select(['seq', 'tag'])
+          .where('seq', '>', this.lastSeq)
+          .orderBy('seq')
+          .limit(BATCH)
+          .execute();
         if (rows.length === 0) break;
         if (Number(rows[0]!.seq) !== this.lastSeq + 1) {
           target.reset();
@@ -79,7 +88,8 @@ export class SqliteIdentityChangeFeed implements IdentityChangeFeed {
       if (this.failing) logger.info('identity change log readable again');
       this.failing = false;
     } catch (error) {
-      if (!this.failing) logger.warn({ err: error }, 'could not read the identity change log; credential cache bypassed until it can');
+      if (!this.failing)
+        logger.warn({ err: error }, 'could not read the identity change log; credential cache bypassed until it can');
       this.failing = true;
     }
   }

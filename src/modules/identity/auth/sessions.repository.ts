@@ -85,7 +85,12 @@ export class SessionsRepository {
       user:
         row.u_id === null || row.u_role === null || row.u_status === null
           ? null
-          : { id: row.u_id, role: row.u_role as BuiltInRole, roles: parseJson<string[]>(row.u_roles, []), status: row.u_status },
+          : {
+              id: row.u_id,
+              role: row.u_role as BuiltInRole,
+              roles: parseJson<string[]>(row.u_roles, []),
+              status: row.u_status,
+            },
     };
   }
 
@@ -108,7 +113,11 @@ export class SessionsRepository {
   }
 
   /** The session with its user, for authenticating a request (one query). */
-  async findSessionWithUser(db: Executor, tenantId: string, sessionId: string): Promise<{ session: Session; user: User } | null> {
+  async findSessionWithUser(
+    db: Executor,
+    tenantId: string,
+    sessionId: string,
+  ): Promise<{ session: Session; user: User } | null> {
     const row = await db
       .selectFrom('auth_sessions as s')
       .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.tenant_id', '=', 's.tenant_id'))
@@ -144,11 +153,22 @@ export class SessionsRepository {
   }
 
   async findSession(db: Executor, tenantId: string, sessionId: string): Promise<Session | null> {
-    const row = await db.selectFrom('auth_sessions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', sessionId).executeTakeFirst();
+    const row = await db
+      .selectFrom('auth_sessions')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', sessionId)
+      .executeTakeFirst();
     return row ? toSession(row) : null;
   }
 
-  async listActive(db: Executor, tenantId: string, userId: string, now: number, page: { limit: number; offset: number }) {
+  async listActive(
+    db: Executor,
+    tenantId: string,
+    userId: string,
+    now: number,
+    page: { limit: number; offset: number },
+  ) {
     const base = db
       .selectFrom('auth_sessions')
       .where('tenant_id', '=', tenantId)
@@ -156,7 +176,13 @@ export class SessionsRepository {
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', now);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows: rows.map(toSession), total: Number(count.n) };
@@ -183,7 +209,14 @@ export class SessionsRepository {
   }
 
   /** Revokes every live session of a user, except one when given. */
-  async revokeUserSessions(db: Executor, tenantId: string, userId: string, at: number, reason: string, exceptSessionId?: string): Promise<number> {
+  async revokeUserSessions(
+    db: Executor,
+    tenantId: string,
+    userId: string,
+    at: number,
+    reason: string,
+    exceptSessionId?: string,
+  ): Promise<number> {
     let q = db
       .updateTable('auth_sessions')
       .set({ revoked_at: at, revoked_reason: reason })

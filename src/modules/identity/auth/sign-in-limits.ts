@@ -46,7 +46,13 @@ export class SignInLimits {
   constructor(deps: SignInLimitsDeps) {
     this.#deps = deps;
     const { accountMaxFailures, clientMaxFailures, windowMs, maxLockMs } = deps.limits;
-    const rule = (limit: number): LockoutRule => ({ limit, windowMs, lockMs: Math.min(windowMs, maxLockMs), maxLockMs, memoryMs: Math.max(STRIKE_MEMORY_MS, maxLockMs) });
+    const rule = (limit: number): LockoutRule => ({
+      limit,
+      windowMs,
+      lockMs: Math.min(windowMs, maxLockMs),
+      maxLockMs,
+      memoryMs: Math.max(STRIKE_MEMORY_MS, maxLockMs),
+    });
     this.#rules = { account: rule(accountMaxFailures), client: rule(clientMaxFailures) };
   }
 
@@ -76,7 +82,8 @@ export class SignInLimits {
       throw errors.unavailable('Sign-in limits are unavailable; retry shortly', 5);
     }
     let locked = -1;
-    for (let i = 0; i < subjects.length; i++) if (remaining[i]! > 0 && (locked < 0 || remaining[i]! > remaining[locked]!)) locked = i;
+    for (let i = 0; i < subjects.length; i++)
+      if (remaining[i]! > 0 && (locked < 0 || remaining[i]! > remaining[locked]!)) locked = i;
     if (locked < 0) return;
     this.#deps.metrics.credentialChecks.inc({ route, outcome: 'refused' });
     throw this.#lockedError(subjects[locked]!.scope, remaining[locked]!);
@@ -92,7 +99,10 @@ export class SignInLimits {
           const lockMs = await this.#deps.store.recordFailure(this.#key(subject), this.#rules[subject.scope]);
           if (lockMs > 0) {
             this.#deps.metrics.credentialLockouts.inc({ scope: subject.scope });
-            this.#deps.logger.warn({ route, scope: subject.scope, lockSeconds: Math.ceil(lockMs / 1000) }, 'sign-in locked after repeated failures');
+            this.#deps.logger.warn(
+              { route, scope: subject.scope, lockSeconds: Math.ceil(lockMs / 1000) },
+              'sign-in locked after repeated failures',
+            );
           }
         } catch (error) {
           this.#deps.logger.warn({ err: error, route }, 'could not count a failed sign-in');

@@ -32,7 +32,11 @@ export class SigningKeys {
   /** The key to sign with now. */
   async signingKey(): Promise<SigningKey> {
     const now = this.deps.clock.now();
-    if (this.current && now - this.current.checkedAt < CURRENT_REFRESH_MS && now - this.current.key.createdAt < this.deps.rotationMs) {
+    if (
+      this.current &&
+      now - this.current.checkedAt < CURRENT_REFRESH_MS &&
+      now - this.current.key.createdAt < this.deps.rotationMs
+    ) {
       return this.current.key;
     }
     this.loading ??= this.loadCurrent().finally(() => {
@@ -45,7 +49,11 @@ export class SigningKeys {
   async verificationKey(kid: string): Promise<SigningKey | null> {
     let key = this.byKid.get(kid) ?? null;
     if (!key) {
-      const row = await this.deps.database.db.selectFrom('signing_keys').selectAll().where('id', '=', kid).executeTakeFirst();
+      const row = await this.deps.database.db
+        .selectFrom('signing_keys')
+        .selectAll()
+        .where('id', '=', kid)
+        .executeTakeFirst();
       if (row?.algorithm !== 'HS256') return null;
       key = toKey(row);
       this.byKid.set(kid, key);
@@ -63,7 +71,13 @@ export class SigningKeys {
       await trx.updateTable('signing_keys').set({ retired_at: now }).where('retired_at', 'is', null).execute();
       await trx
         .insertInto('signing_keys')
-        .values({ id: key.kid, algorithm: 'HS256', secret: Buffer.from(key.key).toString('base64url'), created_at: now, retired_at: null })
+        .values({
+          id: key.kid,
+          algorithm: 'HS256',
+          secret: Buffer.from(key.key).toString('base64url'),
+          created_at: now,
+          retired_at: null,
+        })
         .execute();
     });
     this.byKid.clear();
@@ -93,5 +107,10 @@ export class SigningKeys {
 }
 
 function toKey(row: { id: string; secret: string; created_at: number; retired_at: number | null }): SigningKey {
-  return { kid: row.id, key: Buffer.from(row.secret, 'base64url'), createdAt: row.created_at, retiredAt: row.retired_at };
+  return {
+    kid: row.id,
+    key: Buffer.from(row.secret, 'base64url'),
+    createdAt: row.created_at,
+    retiredAt: row.retired_at,
+  };
 }

@@ -51,14 +51,16 @@ export class AccessTokens {
     const now = this.deps.now();
     const known = this.verified.get(token);
     if (known) {
-      if (known.expMs > now && known.nbfMs <= now && (await this.deps.keys.verificationKey(known.kid))) return known.claims;
+      if (known.expMs > now && known.nbfMs <= now && (await this.deps.keys.verificationKey(known.kid)))
+        return known.claims;
       this.verified.delete(token);
     }
     try {
       const { payload, protectedHeader } = await jwtVerify(
         token,
         async (header) => {
-          if (header.alg !== 'HS256' || typeof header.kid !== 'string') throw new joseErrors.JWSInvalid('unexpected key');
+          if (header.alg !== 'HS256' || typeof header.kid !== 'string')
+            throw new joseErrors.JWSInvalid('unexpected key');
           const key = await this.deps.keys.verificationKey(header.kid);
           if (!key) throw new joseErrors.JWKSNoMatchingKey();
           return key.key;
@@ -72,11 +74,17 @@ export class AccessTokens {
         },
       );
       const { sub, tid, sid, role, exp, nbf } = payload as Record<string, unknown>;
-      if (typeof sub !== 'string' || typeof tid !== 'string' || typeof sid !== 'string' || typeof role !== 'string') return null;
+      if (typeof sub !== 'string' || typeof tid !== 'string' || typeof sid !== 'string' || typeof role !== 'string')
+        return null;
       const claims = { userId: sub, tenantId: tid, sessionId: sid, role };
       if (typeof exp === 'number' && typeof protectedHeader.kid === 'string') {
         if (this.verified.size >= VERIFIED_MAX) this.verified.delete(this.verified.keys().next().value!);
-        this.verified.set(token, { claims, kid: protectedHeader.kid, expMs: exp * 1000, nbfMs: typeof nbf === 'number' ? nbf * 1000 : Number.NEGATIVE_INFINITY });
+        this.verified.set(token, {
+          claims,
+          kid: protectedHeader.kid,
+          expMs: exp * 1000,
+          nbfMs: typeof nbf === 'number' ? nbf * 1000 : Number.NEGATIVE_INFINITY,
+        });
       }
       return claims;
     } catch {

@@ -56,7 +56,12 @@ export class UserTokenAuthenticator {
 
     let identity = cache.credentials.get(cacheKey);
     // Anything but a plain match is decided by a fresh lookup, never refused from the cache.
-    if (identity?.kind !== 'session' || identity.tenant.subdomain !== subdomain || identity.userId !== claims.userId || identity.sessionExpiresAt <= now) {
+    if (
+      identity?.kind !== 'session' ||
+      identity.tenant.subdomain !== subdomain ||
+      identity.userId !== claims.userId ||
+      identity.sessionExpiresAt <= now
+    ) {
       identity = await this.lookUp(claims, subdomain, now, cacheKey);
     }
 
@@ -79,7 +84,12 @@ export class UserTokenAuthenticator {
   }
 
   /** Tenant, session and user from the database (one round trip unless the header names another tenant or a twin). */
-  private async lookUp(claims: { tenantId: string; sessionId: string; userId: string }, subdomain: string, now: number, cacheKey: string): Promise<CachedSession> {
+  private async lookUp(
+    claims: { tenantId: string; sessionId: string; userId: string },
+    subdomain: string,
+    now: number,
+    cacheKey: string,
+  ): Promise<CachedSession> {
     const { database, tenants, sessions, cache } = this.deps;
     const stamp = cache.credentials.stamp();
     const found = await sessions.findSessionIdentity(database.db, claims.tenantId, claims.sessionId);
@@ -96,7 +106,14 @@ export class UserTokenAuthenticator {
     if (tenant.status === 'suspended') throw errors.tenantSuspended();
     const session = found?.session;
     const user = found?.user;
-    if (!session || !user || session.userId !== claims.userId || session.revokedAt !== null || session.expiresAt <= now || user.status !== 'active') {
+    if (
+      !session ||
+      !user ||
+      session.userId !== claims.userId ||
+      session.revokedAt !== null ||
+      session.expiresAt <= now ||
+      user.status !== 'active'
+    ) {
       throw errors.unauthorized(SESSION_ENDED);
     }
     const identity: CachedSession = {
@@ -108,7 +125,12 @@ export class UserTokenAuthenticator {
       role: user.role,
       roles: user.roles,
     };
-    cache.credentials.set(cacheKey, identity, [identityTags.session(session.id), identityTags.user(user.id), ...tenantTags(tenant)], stamp);
+    cache.credentials.set(
+      cacheKey,
+      identity,
+      [identityTags.session(session.id), identityTags.user(user.id), ...tenantTags(tenant)],
+      stamp,
+    );
     return identity;
   }
 
@@ -119,6 +141,7 @@ export class UserTokenAuthenticator {
   async checkCsrf(request: FastifyRequest, auth: AuthContext): Promise<void> {
     if (auth.via !== 'user_token' || !auth.sessionId || !STATE_CHANGING.has(request.method)) return;
     const presented = request.headers['x-csrf-token'];
-    if (!(await this.deps.csrf.verify(auth.sessionId, typeof presented === 'string' ? presented : undefined))) throw errors.csrfInvalid();
+    if (!(await this.deps.csrf.verify(auth.sessionId, typeof presented === 'string' ? presented : undefined)))
+      throw errors.csrfInvalid();
   }
 }

@@ -40,21 +40,30 @@ export class MemberDirectory {
 
   /** The user's roles and workspaces; null when they are not a user of the tenant. */
   async membership(db: Executor, tenantId: string, userId: string): Promise<Membership | null> {
-    const [user, workspaceIds] = await Promise.all([this.#users.findById(db, tenantId, userId), this.#workspaces.workspaceIdsOf(db, tenantId, userId)]);
-    return user ? { userId: user.id, roles: [user.role, ...user.roles], workspaceIds, active: user.status === 'active' } : null;
+    const [user, workspaceIds] = await Promise.all([
+      this.#users.findById(db, tenantId, userId),
+      this.#workspaces.workspaceIdsOf(db, tenantId, userId),
+    ]);
+    return user
+      ? { userId: user.id, roles: [user.role, ...user.roles], workspaceIds, active: user.status === 'active' }
+      : null;
   }
 
   /** The tenant's active owners and admins, who hear of its plan and usage. */
   async administrators(db: Executor, tenantId: string): Promise<{ id: string; name: string; email: string }[]> {
     const users = await this.#users.active(db, tenantId, 'all');
-    return users.filter((u) => u.role === 'owner' || u.role === 'admin').map((u) => ({ id: u.id, name: u.name, email: u.email }));
+    return users
+      .filter((u) => u.role === 'owner' || u.role === 'admin')
+      .map((u) => ({ id: u.id, name: u.name, email: u.email }));
   }
 
   /** E-mail addresses of the active users a selector names (a task's assignees, for the mail outbox). */
   async activeEmails(db: Executor, tenantId: string, who: MemberSelector): Promise<string[]> {
-    const among = who.type === 'user' ? { userId: who.value } : who.type === 'workspace' ? { workspaceId: who.value } : 'all';
+    const among =
+      who.type === 'user' ? { userId: who.value } : who.type === 'workspace' ? { workspaceId: who.value } : 'all';
     const users = await this.#users.active(db, tenantId, among);
-    const named = who.type === 'role' ? users.filter((u) => u.role === who.value || u.roles.includes(who.value)) : users;
+    const named =
+      who.type === 'role' ? users.filter((u) => u.role === who.value || u.roles.includes(who.value)) : users;
     return named.map((u) => u.email);
   }
 }

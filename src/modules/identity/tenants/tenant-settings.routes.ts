@@ -14,7 +14,7 @@ export function tenantSettingsRoutes(app: App, s: { tenants: TenantsService }): 
       schema: {
         tags,
         summary: "Get the tenant's settings",
-        description: 'Anyone of the tenant reads them (a sandbox credential reads its sandbox\'s).',
+        description: "Anyone of the tenant reads them (a sandbox credential reads its sandbox's).",
         response: { 200: TenantSettingsView, ...standardErrors },
       },
     },
@@ -35,7 +35,11 @@ export function tenantSettingsRoutes(app: App, s: { tenants: TenantsService }): 
     },
     async (request) => {
       const body = request.body;
-      return presentSettings(await s.tenants.updateSettings(authOf(request), { ...(body.ai_review_threshold !== undefined ? { aiReviewThreshold: body.ai_review_threshold } : {}) }));
+      return presentSettings(
+        await s.tenants.updateSettings(authOf(request), {
+          ...(body.ai_review_threshold !== undefined ? { aiReviewThreshold: body.ai_review_threshold } : {}),
+        }),
+      );
     },
   );
 }

@@ -20,7 +20,13 @@ export function presentTenant(t: Tenant) {
 export function presentCreatedTenant(created: CreatedTenant) {
   const { tenant, owner } = created;
   return {
-    tenant: { id: tenant.id, name: tenant.name, subdomain: tenant.subdomain, tier: tenant.tier, created_at: iso(tenant.createdAt) },
+    tenant: {
+      id: tenant.id,
+      name: tenant.name,
+      subdomain: tenant.subdomain,
+      tier: tenant.tier,
+      created_at: iso(tenant.createdAt),
+    },
     owner: { id: owner.id, email: owner.email, name: owner.name, role: owner.role },
     api_key: created.apiKey!,
     test_api_key: created.testApiKey!,

@@ -57,7 +57,13 @@ export class TenantsRepository {
   async listLive(db: Executor, page: { limit: number; offset: number }): Promise<{ rows: Tenant[]; total: number }> {
     const base = db.selectFrom('tenants').where('sandbox_of', 'is', null);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows: rows.map(toTenant), total: Number(count.n) };
@@ -112,7 +118,11 @@ export class TenantsRepository {
   /** Identity's usage counts for the admin view (other modules add theirs through `TenantsService.addUsage`). */
   async usage(db: Executor, tenantId: string): Promise<{ users: number; api_keys: number }> {
     const [users, keys] = await Promise.all([
-      db.selectFrom('users').where('tenant_id', '=', tenantId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('users')
+        .where('tenant_id', '=', tenantId)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
       db
         .selectFrom('api_keys')
         .where('tenant_id', '=', tenantId)
@@ -157,7 +167,11 @@ export class TenantsRepository {
   }
 
   async markSandboxCleared(db: Executor, twinId: string, at: number): Promise<void> {
-    await db.updateTable('tenants').set({ sandbox_cleared_at: at }).where('id', '=', twinId).where('sandbox_of', 'is not', null).execute();
+    await db
+      .updateTable('tenants')
+      .set({ sandbox_cleared_at: at })
+      .where('id', '=', twinId)
+      .where('sandbox_of', 'is not', null)
+      .execute();
   }
-
 }

@@ -40,7 +40,13 @@ export const TenantWithUsage = Type.Object({
 });
 
 export const CreatedTenantView = Type.Object({
-  tenant: Type.Object({ id: Type.String(), name: Type.String(), subdomain: Type.String(), tier: Type.String(), created_at: Timestamp }),
+  tenant: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    subdomain: Type.String(),
+    tier: Type.String(),
+    created_at: Timestamp,
+  }),
   owner: Type.Object({ id: Type.String(), email: Type.String(), name: Type.String(), role: Type.String() }),
   api_key: Type.String(),
   test_api_key: Type.String(),
@@ -52,25 +58,34 @@ export const UpdateTenantBody = Type.Object(
     tier: Type.Optional(TierName),
     status: Type.Optional(Type.Union(TENANT_STATUSES.map((s) => Type.Literal(s)))),
     cors_origins: Type.Optional(
-      Type.Array(Type.String({ pattern: '^https?://[^/\\s]+$', description: 'An origin: scheme://host[:port], no path.' }), {
-        maxItems: 100,
-      }),
+      Type.Array(
+        Type.String({ pattern: '^https?://[^/\\s]+$', description: 'An origin: scheme://host[:port], no path.' }),
+        {
+          maxItems: 100,
+        },
+      ),
     ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const TenantParams = Type.Object({ tenant_id: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false });
+export const TenantParams = Type.Object(
+  { tenant_id: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
 export const TenantListQuery = Type.Object(PageQuery, { additionalProperties: false });
 export const TenantList = Paged(TenantView);
 
 const ReviewThreshold = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
   description:
-    "AI document types, key fields and tags whose confidence is below this (0 to 1) go to the task inbox as a review task instead of onto the document; null (the default) applies every AI result. Needs the Team tier or above (the task inbox comes with workflows).",
+    'AI document types, key fields and tags whose confidence is below this (0 to 1) go to the task inbox as a review task instead of onto the document; null (the default) applies every AI result. Needs the Team tier or above (the task inbox comes with workflows).',
 });
 
 /** `GET /tenant/settings`. */
 export const TenantSettingsView = Type.Object({ ai_review_threshold: ReviewThreshold });
 
 /** `PATCH /tenant/settings`: the settings given change, the others stay. */
-export const UpdateTenantSettingsBody = Type.Object({ ai_review_threshold: Type.Optional(ReviewThreshold) }, { additionalProperties: false, minProperties: 1 });
+export const UpdateTenantSettingsBody = Type.Object(
+  { ai_review_threshold: Type.Optional(ReviewThreshold) },
+  { additionalProperties: false, minProperties: 1 },
+);

@@ -114,7 +114,12 @@ export class TenantsService {
       createdAt: now,
       updatedAt: now,
     };
-    const twin: Tenant = { ...tenant, id: newId(now), subdomain: sandboxSubdomain(input.subdomain), sandboxOf: tenant.id };
+    const twin: Tenant = {
+      ...tenant,
+      id: newId(now),
+      subdomain: sandboxSubdomain(input.subdomain),
+      sandboxOf: tenant.id,
+    };
     const owner: User = {
       id: newId(now),
       tenantId: tenant.id,
@@ -137,11 +142,20 @@ export class TenantsService {
         await users.insert(trx, owner, passwordHash);
         if (!withKeys) return;
         const keyBase = { name: 'Default', createdAt: now, lastUsedAt: null, revokedAt: null };
-        await apiKeys.insert(trx, { ...keyBase, id: newId(now), tenantId: tenant.id, prefix: live.prefix, environment: 'live' }, live.hash);
-        await apiKeys.insert(trx, { ...keyBase, id: newId(now), tenantId: twin.id, prefix: test.prefix, environment: 'test' }, test.hash);
+        await apiKeys.insert(
+          trx,
+          { ...keyBase, id: newId(now), tenantId: tenant.id, prefix: live.prefix, environment: 'live' },
+          live.hash,
+        );
+        await apiKeys.insert(
+          trx,
+          { ...keyBase, id: newId(now), tenantId: twin.id, prefix: test.prefix, environment: 'test' },
+          test.hash,
+        );
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw errors.conflict(`The subdomain "${input.subdomain}" is already taken`, { field: 'subdomain' });
+      if (isUniqueViolation(error))
+        throw errors.conflict(`The subdomain "${input.subdomain}" is already taken`, { field: 'subdomain' });
       throw error;
     }
     return { tenant, owner, apiKey: withKeys ? live.key : null, testApiKey: withKeys ? test.key : null };
@@ -155,7 +169,10 @@ export class TenantsService {
 
   async getWithUsage(id: string): Promise<{ tenant: Tenant; usage: Record<string, number> }> {
     const tenant = await this.get(id);
-    const parts = await Promise.all([this.deps.tenants.usage(this.deps.database.db, id), ...this.#usageSources.map((source) => source(id))]);
+    const parts = await Promise.all([
+      this.deps.tenants.usage(this.deps.database.db, id),
+      ...this.#usageSources.map((source) => source(id)),
+    ]);
     return { tenant, usage: Object.assign({}, ...parts) };
   }
 
@@ -210,7 +227,10 @@ export class TenantsService {
     return this.deps.tenants.listLive(this.deps.database.db, page);
   }
 
-  async update(id: string, patch: { name?: string; tier?: Tier; status?: TenantStatus; corsOrigins?: string[] }): Promise<Tenant> {
+  async update(
+    id: string,
+    patch: { name?: string; tier?: Tier; status?: TenantStatus; corsOrigins?: string[] },
+  ): Promise<Tenant> {
     await this.get(id);
     const { tier, ...rest } = patch;
     await this.deps.database.db.transaction().execute(async (trx) => {

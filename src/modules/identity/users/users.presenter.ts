@@ -15,7 +15,12 @@ export function presentUser(u: User, invitation: InvitationState | null = null) 
     invitation:
       u.passwordSet || !invitation
         ? null
-        : { status: invitation.status, last_error: invitation.lastError, created_at: iso(invitation.createdAt), sent_at: iso(invitation.sentAt) },
+        : {
+            status: invitation.status,
+            last_error: invitation.lastError,
+            created_at: iso(invitation.createdAt),
+            sent_at: iso(invitation.sentAt),
+          },
     created_at: iso(u.createdAt),
     updated_at: iso(u.updatedAt),
   };

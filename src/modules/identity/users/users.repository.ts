@@ -25,7 +25,19 @@ export interface User {
 }
 
 /** The columns a `User` is made of (the password hash only becomes `passwordSet`). */
-const USER_COLUMNS = ['id', 'tenant_id', 'email', 'name', 'role', 'roles', 'status', 'notification_mail', 'password_hash', 'created_at', 'updated_at'] as const;
+const USER_COLUMNS = [
+  'id',
+  'tenant_id',
+  'email',
+  'name',
+  'role',
+  'roles',
+  'status',
+  'notification_mail',
+  'password_hash',
+  'created_at',
+  'updated_at',
+] as const;
 
 export function toUser(row: Pick<Selectable<UsersTable>, (typeof USER_COLUMNS)[number]>): User {
   return {
@@ -108,7 +120,11 @@ export class UsersRepository {
   }
 
   /** The user and their password hash, for login. */
-  async findCredentialsByEmail(db: Executor, tenantId: string, email: string): Promise<{ user: User; passwordHash: string | null } | null> {
+  async findCredentialsByEmail(
+    db: Executor,
+    tenantId: string,
+    email: string,
+  ): Promise<{ user: User; passwordHash: string | null } | null> {
     const row = await db
       .selectFrom('users')
       .selectAll()
@@ -122,7 +138,13 @@ export class UsersRepository {
     let base = db.selectFrom('users').where('tenant_id', '=', tenantId);
     if (filter.role) base = base.where('role', '=', filter.role);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.limit).offset(page.offset).execute(),
+      base
+        .selectAll()
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows: rows.map(toUser), total: Number(count.n) };
@@ -149,16 +171,30 @@ export class UsersRepository {
   }
 
   async setPasswordHash(db: Executor, tenantId: string, id: string, passwordHash: string, now: number): Promise<void> {
-    await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    await db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async passwordHash(db: Executor, tenantId: string, id: string): Promise<string | null> {
-    const row = await db.selectFrom('users').select('password_hash').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row?.password_hash ?? null;
   }
 
   async delete(db: Executor, tenantId: string, id: string): Promise<boolean> {
-    const result = await db.deleteFrom('users').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const result = await db
+      .deleteFrom('users')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -175,8 +211,16 @@ export class UsersRepository {
   }
 
   /** The tenant's active users: one, the members of a workspace, or all (the caller filters by role). */
-  async active(db: Executor, tenantId: string, among: { userId: string } | { workspaceId: string } | 'all'): Promise<User[]> {
-    let q = db.selectFrom('users').select(USER_COLUMNS).where('tenant_id', '=', tenantId).where('status', '=', 'active');
+  async active(
+    db: Executor,
+    tenantId: string,
+    among: { userId: string } | { workspaceId: string } | 'all',
+  ): Promise<User[]> {
+    let q = db
+      .selectFrom('users')
+      .select(USER_COLUMNS)
+      .where('tenant_id', '=', tenantId)
+      .where('status', '=', 'active');
     if (among !== 'all' && 'userId' in among) q = q.where('id', '=', among.userId);
     if (among !== 'all' && 'workspaceId' in among) {
       const members = db

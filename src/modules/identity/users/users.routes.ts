@@ -15,7 +15,8 @@ export function userRoutes(app: App, s: { users: UsersService }): void {
       schema: {
         tags,
         summary: 'List users',
-        description: 'Paged envelope `{data, total, page, page_size}`; `role` filters by built-in role. A user who has not chosen a password yet shows their invitation mail\'s state in `invitation`.',
+        description:
+          "Paged envelope `{data, total, page, page_size}`; `role` filters by built-in role. A user who has not chosen a password yet shows their invitation mail's state in `invitation`.",
         querystring: UserListQuery,
         response: { 200: UserList, ...standardErrors },
       },
@@ -50,7 +51,8 @@ export function userRoutes(app: App, s: { users: UsersService }): void {
       schema: {
         tags,
         summary: 'Get a user',
-        description: 'A user of the tenant with their `role` and custom `roles`. Answers an `ETag`; `If-None-Match` with the current one is 304.',
+        description:
+          'A user of the tenant with their `role` and custom `roles`. Answers an `ETag`; `If-None-Match` with the current one is 304.',
         params: IdParams,
         response: { 200: UserView, ...standardErrors },
       },
@@ -73,7 +75,12 @@ export function userRoutes(app: App, s: { users: UsersService }): void {
     },
     async (request) => {
       const { notification_mail: notificationMail, ...rest } = request.body;
-      return presentEntry(await users.update(authOf(request), request.params.id, { ...rest, ...(notificationMail === undefined ? {} : { notificationMail }) }));
+      return presentEntry(
+        await users.update(authOf(request), request.params.id, {
+          ...rest,
+          ...(notificationMail === undefined ? {} : { notificationMail }),
+        }),
+      );
     },
   );
 
@@ -83,7 +90,8 @@ export function userRoutes(app: App, s: { users: UsersService }): void {
       schema: {
         tags,
         summary: 'Delete a user',
-        description: 'Owners, admins and API keys only; only an owner deletes an owner. The last active owner cannot be deleted (409 `conflict`).',
+        description:
+          'Owners, admins and API keys only; only an owner deletes an owner. The last active owner cannot be deleted (409 `conflict`).',
         params: IdParams,
         response: { 200: MessageBody, ...standardErrors },
       },

@@ -4,9 +4,15 @@ import { Password } from '../tenants/tenants.schemas.ts';
 import { BUILT_IN_ROLES } from '../../../domain/auth-context.ts';
 import { USER_STATUSES } from './users.service.ts';
 
-export const RoleName = Type.Union(BUILT_IN_ROLES.map((r) => Type.Literal(r)), { description: 'Built-in role.' });
+export const RoleName = Type.Union(
+  BUILT_IN_ROLES.map((r) => Type.Literal(r)),
+  { description: 'Built-in role.' },
+);
 export const CustomRoles = Type.Array(
-  Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_.-]{0,63}$', description: 'A custom role name such as `finance_manager`.' }),
+  Type.String({
+    pattern: '^[A-Za-z][A-Za-z0-9_.-]{0,63}$',
+    description: 'A custom role name such as `finance_manager`.',
+  }),
   { maxItems: 50, description: 'Custom role names (human workflow tasks are routed to them).' },
 );
 export const Email = Type.String({ format: 'email', maxLength: 254 });
@@ -19,16 +25,27 @@ export const UserView = Type.Object({
   role: Type.String(),
   roles: Type.Array(Type.String()),
   status: Type.String(),
-  notification_mail: Type.Boolean({ description: 'Whether the user gets notification mail (tasks, failed workflows, plan and usage notices). Security mail (invitations, password resets, e-mail changes) is always sent.' }),
+  notification_mail: Type.Boolean({
+    description:
+      'Whether the user gets notification mail (tasks, failed workflows, plan and usage notices). Security mail (invitations, password resets, e-mail changes) is always sent.',
+  }),
   invitation: Nullable(
     Type.Object(
       {
-        status: Type.String({ description: 'The invitation mail\'s state: `pending`, `sending`, `retrying`, `sent`, `failed`, `dead` (docs/mail.md).' }),
-        last_error: Nullable(Type.String({ description: "Why it was not delivered: the mail server's answer when it gave one." })),
+        status: Type.String({
+          description:
+            "The invitation mail's state: `pending`, `sending`, `retrying`, `sent`, `failed`, `dead` (docs/mail.md).",
+        }),
+        last_error: Nullable(
+          Type.String({ description: "Why it was not delivered: the mail server's answer when it gave one." }),
+        ),
         created_at: Timestamp,
         sent_at: Nullable(Timestamp),
       },
-      { description: 'The newest invitation of a user who has not chosen a password yet; null once they have (or when they were created with one).' },
+      {
+        description:
+          'The newest invitation of a user who has not chosen a password yet; null once they have (or when they were created with one).',
+      },
     ),
   ),
   created_at: Timestamp,
@@ -58,5 +75,8 @@ export const UpdateUserBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const UserListQuery = Type.Object({ ...PageQuery, role: Type.Optional(RoleName) }, { additionalProperties: false });
+export const UserListQuery = Type.Object(
+  { ...PageQuery, role: Type.Optional(RoleName) },
+  { additionalProperties: false },
+);
 export const UserList = Paged(UserView);

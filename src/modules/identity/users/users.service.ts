@@ -67,7 +67,11 @@ export class UsersService {
     this.deps = deps;
   }
 
-  async list(auth: AuthContext, page: { limit: number; offset: number }, filter: { role?: string } = {}): Promise<{ rows: UserEntry[]; total: number }> {
+  async list(
+    auth: AuthContext,
+    page: { limit: number; offset: number },
+    filter: { role?: string } = {},
+  ): Promise<{ rows: UserEntry[]; total: number }> {
     const { rows, total } = await this.deps.users.list(this.deps.database.db, liveTenantId(auth), page, filter);
     return { rows: await this.withInvitations(liveTenantId(auth), rows), total };
   }
@@ -117,11 +121,16 @@ export class UsersService {
         await users.insert(trx, user, passwordHash);
         if (!passwordHash) {
           const tenant = await tenants.findById(trx, tenantId);
-          await sendPasswordToken(trx, { sessions, mail }, { user, tenantSubdomain: tenant?.subdomain ?? '', kind: 'invitation', now });
+          await sendPasswordToken(
+            trx,
+            { sessions, mail },
+            { user, tenantSubdomain: tenant?.subdomain ?? '', kind: 'invitation', now },
+          );
         }
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw errors.conflict(`A user with the e-mail "${user.email}" already exists`, { field: 'email' });
+      if (isUniqueViolation(error))
+        throw errors.conflict(`A user with the e-mail "${user.email}" already exists`, { field: 'email' });
       throw error;
     }
     return (await this.withInvitations(tenantId, [user]))[0]!;
@@ -139,27 +148,41 @@ export class UsersService {
     const target = await this.get(auth, id);
     const self = auth.userId === target.id;
     const email = patch.email?.trim();
-    const adminFields = patch.role !== undefined || patch.roles !== undefined || patch.status !== undefined || email !== undefined;
+    const adminFields =
+      patch.role !== undefined || patch.roles !== undefined || patch.status !== undefined || email !== undefined;
     if (!self || adminFields) {
       requireTenantAdmin(auth, 'Only an owner or admin may change other users, roles or status');
       requirePermission(canManageUser(auth, target.role), 'Only an owner may change an owner');
-      if (patch.role !== undefined) requirePermission(canAssignRole(auth, patch.role), 'Only an owner may make another owner');
+      if (patch.role !== undefined)
+        requirePermission(canAssignRole(auth, patch.role), 'Only an owner may make another owner');
     }
     const now = clock.now();
-    await database.db.transaction().execute(async (trx) => {
-      const losesOwner =
-        target.role === 'owner' && target.status === 'active' && ((patch.role !== undefined && patch.role !== 'owner') || patch.status === 'disabled');
-      if (losesOwner) await lockTenant(trx, database.dialect, tenantId);
-      if (losesOwner && (await users.countActiveOwners(trx, tenantId)) <= 1) {
-        throw errors.conflict('A tenant must keep at least one active owner; make someone else owner first');
-      }
-      await users.update(trx, tenantId, id, { ...patch, email, roles: patch.roles === undefined ? undefined : normaliseRoles(patch.roles) }, now);
-      if (patch.status === 'disabled') await sessions.revokeUserSessions(trx, tenantId, id, now, 'user_disabled');
-      if (email !== undefined && email !== target.email) await this.emailChanged(trx, target, email, now);
-    }).catch((error: unknown) => {
-      if (isUniqueViolation(error)) throw errors.conflict(`A user with the e-mail "${email}" already exists`, { field: 'email' });
-      throw error;
-    });
+    await database.db
+      .transaction()
+      .execute(async (trx) => {
+        const losesOwner =
+          target.role === 'owner' &&
+          target.status === 'active' &&
+          ((patch.role !== undefined && patch.role !== 'owner') || patch.status === 'disabled');
+        if (losesOwner) await lockTenant(trx, database.dialect, tenantId);
+        if (losesOwner && (await users.countActiveOwners(trx, tenantId)) <= 1) {
+          throw errors.conflict('A tenant must keep at least one active owner; make someone else owner first');
+        }
+        await users.update(
+          trx,
+          tenantId,
+          id,
+          { ...patch, email, roles: patch.roles === undefined ? undefined : normaliseRoles(patch.roles) },
+          now,
+        );
+        if (patch.status === 'disabled') await sessions.revokeUserSessions(trx, tenantId, id, now, 'user_disabled');
+        if (email !== undefined && email !== target.email) await this.emailChanged(trx, target, email, now);
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error))
+          throw errors.conflict(`A user with the e-mail "${email}" already exists`, { field: 'email' });
+        throw error;
+      });
     this.deps.identityChanged?.([identityTags.user(id)]);
     return this.entry(auth, id);
   }
@@ -172,11 +195,22 @@ export class UsersService {
       [user.email, 'old'],
       [email, 'new'],
     ] as const) {
-      await mail.enqueue(trx, { tenantId: user.tenantId, kind: 'email_changed', to, user: recipient, data: { oldEmail: user.email, newEmail: email, recipient: which }, at: now });
+      await mail.enqueue(trx, {
+        tenantId: user.tenantId,
+        kind: 'email_changed',
+        to,
+        user: recipient,
+        data: { oldEmail: user.email, newEmail: email, recipient: which },
+        at: now,
+      });
     }
     if (!user.passwordSet) {
       const tenant = await tenants.findById(trx, user.tenantId);
-      await sendPasswordToken(trx, { sessions, mail }, { user: { ...user, email }, tenantSubdomain: tenant?.subdomain ?? '', kind: 'invitation', now });
+      await sendPasswordToken(
+        trx,
+        { sessions, mail },
+        { user: { ...user, email }, tenantSubdomain: tenant?.subdomain ?? '', kind: 'invitation', now },
+      );
     }
   }
 

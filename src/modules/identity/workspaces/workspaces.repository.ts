@@ -70,12 +70,22 @@ export class WorkspacesRepository {
   }
 
   async findById(db: Executor, tenantId: string, id: string): Promise<Workspace | null> {
-    const row = await db.selectFrom('workspaces').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('workspaces')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toWorkspace(row) : null;
   }
 
   /** Workspaces with their member counts, oldest first. */
-  async list(db: Executor, tenantId: string, page: { limit: number; offset: number }, filter: { memberId?: string } = {}) {
+  async list(
+    db: Executor,
+    tenantId: string,
+    page: { limit: number; offset: number },
+    filter: { memberId?: string } = {},
+  ) {
     let base = db.selectFrom('workspaces as w').where('w.tenant_id', '=', tenantId);
     if (filter.memberId) {
       const memberId = filter.memberId;
@@ -108,10 +118,19 @@ export class WorkspacesRepository {
         .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
-    return { rows: rows.map((r) => ({ ...toWorkspace(r), memberCount: Number(r.member_count ?? 0) })), total: Number(count.n) };
+    return {
+      rows: rows.map((r) => ({ ...toWorkspace(r), memberCount: Number(r.member_count ?? 0) })),
+      total: Number(count.n),
+    };
   }
 
-  async update(db: Executor, tenantId: string, id: string, patch: { name?: string; description?: string | null }, now: number): Promise<void> {
+  async update(
+    db: Executor,
+    tenantId: string,
+    id: string,
+    patch: { name?: string; description?: string | null },
+    now: number,
+  ): Promise<void> {
     const values: Updateable<WorkspacesTable> = { updated_at: now };
     if (patch.name !== undefined) {
       values.name = patch.name;
@@ -140,7 +159,10 @@ export class WorkspacesRepository {
   }
 
   async addMember(db: Executor, tenantId: string, workspaceId: string, userId: string, now: number): Promise<void> {
-    await db.insertInto('workspace_members').values({ tenant_id: tenantId, workspace_id: workspaceId, user_id: userId, created_at: now }).execute();
+    await db
+      .insertInto('workspace_members')
+      .values({ tenant_id: tenantId, workspace_id: workspaceId, user_id: userId, created_at: now })
+      .execute();
   }
 
   async removeMember(db: Executor, tenantId: string, workspaceId: string, userId: string): Promise<boolean> {
@@ -155,7 +177,12 @@ export class WorkspacesRepository {
 
   /** Ids of the workspaces a user belongs to (for share checks). */
   async workspaceIdsOf(db: Executor, tenantId: string, userId: string): Promise<string[]> {
-    const rows = await db.selectFrom('workspace_members').select('workspace_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+    const rows = await db
+      .selectFrom('workspace_members')
+      .select('workspace_id')
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .execute();
     return rows.map((r) => r.workspace_id);
   }
 }

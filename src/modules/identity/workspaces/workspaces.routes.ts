@@ -25,7 +25,8 @@ export function workspaceRoutes(app: App, s: { workspaces: WorkspacesService }):
       schema: {
         tags,
         summary: 'List workspaces',
-        description: 'Every workspace of the tenant, in the paged envelope `{data, total, page, page_size}`; `member_id` keeps those the user belongs to.',
+        description:
+          'Every workspace of the tenant, in the paged envelope `{data, total, page, page_size}`; `member_id` keeps those the user belongs to.',
         querystring: WorkspaceListQuery,
         response: { 200: WorkspaceList, ...standardErrors },
       },
@@ -33,7 +34,12 @@ export function workspaceRoutes(app: App, s: { workspaces: WorkspacesService }):
     async (request) => {
       const page = pageWindow(request.query);
       const { rows, total } = await ws.list(authOf(request), page, { memberId: request.query.member_id });
-      return { data: rows.map((w) => presentWorkspace(w, w.memberCount)), total, page: page.page, page_size: page.pageSize };
+      return {
+        data: rows.map((w) => presentWorkspace(w, w.memberCount)),
+        total,
+        page: page.page,
+        page_size: page.pageSize,
+      };
     },
   );
 
@@ -48,7 +54,8 @@ export function workspaceRoutes(app: App, s: { workspaces: WorkspacesService }):
         response: { 201: WorkspaceView, ...standardErrors },
       },
     },
-    async (request, reply) => reply.status(201).send(presentWorkspace(await ws.create(authOf(request), request.body), 0)),
+    async (request, reply) =>
+      reply.status(201).send(presentWorkspace(await ws.create(authOf(request), request.body), 0)),
   );
 
   app.get(
@@ -57,7 +64,8 @@ export function workspaceRoutes(app: App, s: { workspaces: WorkspacesService }):
       schema: {
         tags,
         summary: 'Get a workspace with its members',
-        description: 'A workspace and the users in it (documents and folders can be shared with it). Answers an `ETag`; `If-None-Match` with the current one is 304.',
+        description:
+          'A workspace and the users in it (documents and folders can be shared with it). Answers an `ETag`; `If-None-Match` with the current one is 304.',
         params: IdParams,
         response: { 200: WorkspaceDetail, ...standardErrors },
       },
@@ -74,7 +82,8 @@ export function workspaceRoutes(app: App, s: { workspaces: WorkspacesService }):
       schema: {
         tags,
         summary: 'Update a workspace',
-        description: "Partial update. Owners, admins and the workspace's creator only; 409 `conflict` when the name is taken.",
+        description:
+          "Partial update. Owners, admins and the workspace's creator only; 409 `conflict` when the name is taken.",
         params: IdParams,
         body: UpdateWorkspaceBody,
         response: { 200: WorkspaceDetail, ...standardErrors },
@@ -111,7 +120,8 @@ export function workspaceRoutes(app: App, s: { workspaces: WorkspacesService }):
       schema: {
         tags,
         summary: 'Add a member to a workspace',
-        description: "Owners, admins and the workspace's creator only. 404 for an unknown user, 409 `conflict` when already a member; answers the member list.",
+        description:
+          "Owners, admins and the workspace's creator only. 404 for an unknown user, 409 `conflict` when already a member; answers the member list.",
         params: IdParams,
         body: AddMemberBody,
         response: { 201: MemberList, ...standardErrors },

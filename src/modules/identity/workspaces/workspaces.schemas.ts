@@ -25,18 +25,29 @@ export const MemberView = Type.Object({
 export const WorkspaceDetail = Type.Object({ ...WorkspaceView.properties, members: Type.Array(MemberView) });
 export const MemberList = Type.Object({ workspace_id: Type.String(), members: Type.Array(MemberView) });
 
-export const CreateWorkspaceBody = Type.Object({ name: Name, description: Type.Optional(Description) }, { additionalProperties: false });
+export const CreateWorkspaceBody = Type.Object(
+  { name: Name, description: Type.Optional(Description) },
+  { additionalProperties: false },
+);
 export const UpdateWorkspaceBody = Type.Object(
   { name: Type.Optional(Name), description: Type.Optional(Description) },
   { additionalProperties: false, minProperties: 1 },
 );
-export const AddMemberBody = Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false });
+export const AddMemberBody = Type.Object(
+  { user_id: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
 export const MemberParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 128 }), user_id: Type.String({ minLength: 1, maxLength: 128 }) },
   { additionalProperties: false },
 );
 export const WorkspaceListQuery = Type.Object(
-  { ...PageQuery, member_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only workspaces this user belongs to.' })) },
+  {
+    ...PageQuery,
+    member_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 128, description: 'Only workspaces this user belongs to.' }),
+    ),
+  },
   { additionalProperties: false },
 );
 export const WorkspaceList = Paged(WorkspaceView);

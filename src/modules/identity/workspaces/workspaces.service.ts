@@ -45,12 +45,26 @@ export class WorkspacesService {
     return workspace;
   }
 
-  async update(auth: AuthContext, id: string, patch: { name?: string; description?: string | null }): Promise<Workspace> {
+  async update(
+    auth: AuthContext,
+    id: string,
+    patch: { name?: string; description?: string | null },
+  ): Promise<Workspace> {
     const workspace = await this.find(auth, id);
-    requirePermission(canManageWorkspace(auth, workspace), 'Only an owner, an admin or its creator may change a workspace');
+    requirePermission(
+      canManageWorkspace(auth, workspace),
+      'Only an owner, an admin or its creator may change a workspace',
+    );
     const name = patch.name?.trim();
     await this.unique(
-      () => this.deps.workspaces.update(this.deps.database.db, tenantOf(auth), id, { ...patch, name }, this.deps.clock.now()),
+      () =>
+        this.deps.workspaces.update(
+          this.deps.database.db,
+          tenantOf(auth),
+          id,
+          { ...patch, name },
+          this.deps.clock.now(),
+        ),
       name ?? workspace.name,
     );
     return this.find(auth, id);
@@ -58,7 +72,10 @@ export class WorkspacesService {
 
   async delete(auth: AuthContext, id: string): Promise<void> {
     const workspace = await this.find(auth, id);
-    requirePermission(canManageWorkspace(auth, workspace), 'Only an owner, an admin or its creator may delete a workspace');
+    requirePermission(
+      canManageWorkspace(auth, workspace),
+      'Only an owner, an admin or its creator may delete a workspace',
+    );
     await this.deps.database.db.transaction().execute((trx) => this.deps.workspaces.delete(trx, tenantOf(auth), id));
   }
 
@@ -95,7 +112,8 @@ export class WorkspacesService {
     try {
       await write();
     } catch (error) {
-      if (isUniqueViolation(error)) throw errors.conflict(`A workspace named "${name}" already exists`, { field: 'name' });
+      if (isUniqueViolation(error))
+        throw errors.conflict(`A workspace named "${name}" already exists`, { field: 'name' });
       throw error;
     }
   }

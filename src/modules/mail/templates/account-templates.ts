@@ -31,7 +31,8 @@ export interface UsageThresholdMail {
   period: string;
 }
 
-const apiHint = (token: string) => `Using the API instead? POST /api/v1/auth/password/reset with {"token", "new_password"}; the token is ${token}`;
+const apiHint = (token: string) =>
+  `Using the API instead? POST /api/v1/auth/password/reset with {"token", "new_password"}; the token is ${token}`;
 
 export const invitation: MailTemplate<PasswordTokenMail> = {
   category: 'security',
@@ -100,7 +101,10 @@ export const subscriptionChanged: MailTemplate<SubscriptionChangedMail> = {
 export const usageThreshold: MailTemplate<UsageThresholdMail> = {
   category: 'notification',
   render: (d, c) => ({
-    subject: d.percent >= 100 ? `${tenantOf(c)} has used all its AI credits for ${d.period}` : `${tenantOf(c)} has used ${d.percent} % of its AI credits for ${d.period}`,
+    subject:
+      d.percent >= 100
+        ? `${tenantOf(c)} has used all its AI credits for ${d.period}`
+        : `${tenantOf(c)} has used ${d.percent} % of its AI credits for ${d.period}`,
     greeting: greeting(c),
     paragraphs: [
       d.percent >= 100
@@ -115,7 +119,11 @@ export const usageThreshold: MailTemplate<UsageThresholdMail> = {
   }),
 };
 
-const REASONS: Record<string, string> = { checkout: 'a checkout was paid', admin: 'changed by the administrator', provider_event: 'a change at the billing provider' };
+const REASONS: Record<string, string> = {
+  checkout: 'a checkout was paid',
+  admin: 'changed by the administrator',
+  provider_event: 'a change at the billing provider',
+};
 
 function titleCase(tier: string): string {
   return tier.charAt(0).toUpperCase() + tier.slice(1);

@@ -44,7 +44,8 @@ function renderText(content: MailContent, frame: MailFrame): string {
 function renderHtml(content: MailContent, frame: MailFrame): string {
   const p = (text: string) => `<p style="margin:0 0 16px">${escapeHtml(text)}</p>`;
   const parts = [p(content.greeting), ...content.paragraphs.map(p)];
-  if (content.verbatim !== undefined) parts.push(`<div style="margin:0 0 16px;white-space:pre-wrap">${escapeHtml(content.verbatim)}</div>`);
+  if (content.verbatim !== undefined)
+    parts.push(`<div style="margin:0 0 16px;white-space:pre-wrap">${escapeHtml(content.verbatim)}</div>`);
   if (content.action) {
     const href = escapeHtml(content.action.url);
     parts.push(
@@ -53,7 +54,10 @@ function renderHtml(content: MailContent, frame: MailFrame): string {
     );
   }
   if (content.details?.length) {
-    const rows = content.details.map(([k, v]) => `<tr><th align="left" style="padding:2px 12px 2px 0;font-weight:600">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`);
+    const rows = content.details.map(
+      ([k, v]) =>
+        `<tr><th align="left" style="padding:2px 12px 2px 0;font-weight:600">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`,
+    );
     parts.push(`<table style="margin:0 0 16px;font-size:14px;border-collapse:collapse">${rows.join('')}</table>`);
   }
   const footer = footerLines(frame)

@@ -7,7 +7,12 @@ export class MailLinks {
   readonly base: string;
 
   constructor(http: { publicBaseUrl: string | null; host: string; port: number }) {
-    const host = http.host === '0.0.0.0' || http.host === '::' ? 'localhost' : http.host.includes(':') ? `[${http.host}]` : http.host;
+    const host =
+      http.host === '0.0.0.0' || http.host === '::'
+        ? 'localhost'
+        : http.host.includes(':')
+          ? `[${http.host}]`
+          : http.host;
     this.base = http.publicBaseUrl ?? `http://${host}:${http.port}`;
   }
 

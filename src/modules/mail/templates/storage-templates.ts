@@ -20,7 +20,9 @@ export const migrationFinished: MailTemplate<MigrationFinishedMail> = {
     paragraphs: [
       `The storage migration ${d.migrationId} of ${tenantOf(c)} from ${d.source} to ${d.target} finished with status ${d.status}.`,
       ...(d.failedFiles > 0
-        ? ['Failed files are still served from the source; list them with GET /api/v1/admin/storage/migrations/{migration_id}/failed and retry with POST .../retry.']
+        ? [
+            'Failed files are still served from the source; list them with GET /api/v1/admin/storage/migrations/{migration_id}/failed and retry with POST .../retry.',
+          ]
         : []),
       'The source copies are kept for the retention period, then deleted.',
     ],

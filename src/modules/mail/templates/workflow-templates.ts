@@ -23,7 +23,10 @@ export interface WorkflowNotificationMail {
   message: string;
 }
 
-function taskTemplate(subject: (t: TaskMail) => string, lead: (t: TaskMail, tenant: string) => string): MailTemplate<TaskMail> {
+function taskTemplate(
+  subject: (t: TaskMail) => string,
+  lead: (t: TaskMail, tenant: string) => string,
+): MailTemplate<TaskMail> {
   return {
     category: 'notification',
     render: (d, c) => ({
@@ -48,12 +51,14 @@ export const taskAssigned = taskTemplate(
 
 export const taskEscalated = taskTemplate(
   (t) => `Task escalated: ${t.title}`,
-  (t, tenant) => `A task of ${t.owner} on ${tenant} was escalated to you: it is still open and due ${formatTime(t.dueAt)}.`,
+  (t, tenant) =>
+    `A task of ${t.owner} on ${tenant} was escalated to you: it is still open and due ${formatTime(t.dueAt)}.`,
 );
 
 export const taskExpiring = taskTemplate(
   (t) => `Task due soon: ${t.title}`,
-  (t, tenant) => `A task of ${t.owner} on ${tenant} is still open and expires ${formatTime(t.dueAt)}. Decide it before then.`,
+  (t, tenant) =>
+    `A task of ${t.owner} on ${tenant} is still open and expires ${formatTime(t.dueAt)}. Decide it before then.`,
 );
 
 export const workflowFailed: MailTemplate<WorkflowFailedMail> = {
@@ -61,7 +66,9 @@ export const workflowFailed: MailTemplate<WorkflowFailedMail> = {
   render: (d, c) => ({
     subject: `Workflow "${d.workflowName}" failed`,
     greeting: greeting(c),
-    paragraphs: [`Execution ${d.executionId} of workflow "${d.workflowName}" on ${tenantOf(c)} failed${d.failedNodeId ? ` at node "${d.failedNodeId}"` : ''}: ${d.error}`],
+    paragraphs: [
+      `Execution ${d.executionId} of workflow "${d.workflowName}" on ${tenantOf(c)} failed${d.failedNodeId ? ` at node "${d.failedNodeId}"` : ''}: ${d.error}`,
+    ],
     action: { label: 'See the execution', url: c.links.execution(d.executionId) },
   }),
 };

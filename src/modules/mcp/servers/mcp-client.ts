@@ -15,9 +15,17 @@ export interface McpCallLimits {
 }
 
 /** The MCP SDK client (~30 MB with its schemas) loads on the first call, not in every process at start. */
-let sdk: Promise<[typeof import('@modelcontextprotocol/sdk/client/index.js'), typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js')]> | null = null;
+let sdk: Promise<
+  [
+    typeof import('@modelcontextprotocol/sdk/client/index.js'),
+    typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]
+> | null = null;
 function loadSdk() {
-  sdk ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/streamableHttp.js')]);
+  sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
   return sdk;
 }
 
@@ -50,13 +58,19 @@ export class McpClient {
   }
 
   /** Calls one tool; a protocol error (unknown tool, bad arguments) becomes an Error naming the tool. */
-  callTool(endpoint: McpEndpoint, name: string, args: Record<string, unknown>, limits: McpCallLimits): Promise<CallToolResult> {
+  callTool(
+    endpoint: McpEndpoint,
+    name: string,
+    args: Record<string, unknown>,
+    limits: McpCallLimits,
+  ): Promise<CallToolResult> {
     return this.#session(endpoint, limits, async (client, options) => {
       try {
         return (await client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult;
       } catch (error) {
         const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
-        if (error instanceof McpError && !isTimeout(error)) throw new Error(`MCP tool "${name}" failed: ${error.message}`, { cause: error });
+        if (error instanceof McpError && !isTimeout(error))
+          throw new Error(`MCP tool "${name}" failed: ${error.message}`, { cause: error });
         throw error;
       }
     });
@@ -70,7 +84,8 @@ export class McpClient {
     const [{ Client }, { StreamableHTTPClientTransport }] = await loadSdk();
     const deadline = AbortSignal.timeout(limits.timeoutMs);
     const signal = limits.signal ? AbortSignal.any([limits.signal, deadline]) : deadline;
-    const guardedFetch: FetchLike = (url, init) => this.#fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+    const guardedFetch: FetchLike = (url, init) =>
+      this.#fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
     const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
       fetch: guardedFetch,
       requestInit: { headers: endpoint.headers, redirect: 'error' },
@@ -96,10 +111,15 @@ function isTimeout(error: unknown): boolean {
 /** Failures of the connection become 502/504 answers; tool failures and the caller's abort pass through. */
 function translate(error: unknown, endpoint: McpEndpoint, deadline: AbortSignal, timeoutMs: number): unknown {
   const host = URL.parse(endpoint.url)?.host ?? endpoint.url;
-  if (deadline.aborted || isTimeout(error)) return errors.gatewayTimeout(`The MCP server at ${host} did not answer within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
+  if (deadline.aborted || isTimeout(error))
+    return errors.gatewayTimeout(`The MCP server at ${host} did not answer within ${timeoutMs} ms`, {
+      timeout_ms: timeoutMs,
+    });
   if (error instanceof Error && error.message.startsWith('MCP tool "')) return error;
   const reason = rootCause(error);
-  return errors.badGateway(`The MCP server at ${host} could not be used: ${reason.message}`, { reason: reason.code ?? 'mcp_error' });
+  return errors.badGateway(`The MCP server at ${host} could not be used: ${reason.message}`, {
+    reason: reason.code ?? 'mcp_error',
+  });
 }
 
 /** The innermost error (fetch wraps socket errors, the guard's refusal among them, in `cause`). */

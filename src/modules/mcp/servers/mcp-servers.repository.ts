@@ -55,25 +55,50 @@ export class McpServersRepository {
   }
 
   async findById(db: Executor, tenantId: string, id: string): Promise<RegisteredMcpServer | null> {
-    const row = await db.selectFrom('mcp_servers').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('mcp_servers')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRegisteredMcpServer(row) : null;
   }
 
   async count(db: Executor, tenantId: string): Promise<number> {
-    const row = await db.selectFrom('mcp_servers').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('mcp_servers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
-  async list(db: Executor, tenantId: string, page: { limit: number; offset: number }): Promise<{ rows: RegisteredMcpServer[]; total: number }> {
+  async list(
+    db: Executor,
+    tenantId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: RegisteredMcpServer[]; total: number }> {
     const [rows, total] = await Promise.all([
-      db.selectFrom('mcp_servers').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+      db
+        .selectFrom('mcp_servers')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
       this.count(db, tenantId),
     ]);
     return { rows: rows.map(toRegisteredMcpServer), total };
   }
 
   async delete(db: Executor, tenantId: string, id: string): Promise<boolean> {
-    const result = await db.deleteFrom('mcp_servers').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const result = await db
+      .deleteFrom('mcp_servers')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 

@@ -1,11 +1,18 @@
 import { Type } from 'typebox';
-import { ErrorBody, IdParams, MessageBody, PageQuery, pageWindow, standardErrors } from '../../../http/common-schemas.ts';
+import {
+  ErrorBody,
+  IdParams,
+  MessageBody,
+  PageQuery,
+  pageWindow,
+  standardErrors,
+} from '../../../http/common-schemas.ts';
 import { authOf, type App } from '../../../http/fastify-types.ts';
 import { presentMcpServer, presentMcpTool } from './mcp-servers.presenter.ts';
 import { CreateMcpServerBody, McpServerList, McpServerView, McpToolList } from './mcp-servers.schemas.ts';
 import type { McpServersService } from './mcp-servers.service.ts';
 
-const TEAM = 'Team tier and above (403 `tier_limit_exceeded`). Another tenant\'s server is 404.';
+const TEAM = "Team tier and above (403 `tier_limit_exceeded`). Another tenant's server is 404.";
 
 /** Contract §10 `mcp_tool`: the registry of MCP servers workflows call. */
 export function mcpServerRoutes(app: App, s: { servers: McpServersService }): void {
@@ -23,7 +30,8 @@ export function mcpServerRoutes(app: App, s: { servers: McpServersService }): vo
         response: { 201: McpServerView, 409: ErrorBody, ...standardErrors },
       },
     },
-    async (request, reply) => reply.status(201).send(presentMcpServer(await servers.create(authOf(request), request.body))),
+    async (request, reply) =>
+      reply.status(201).send(presentMcpServer(await servers.create(authOf(request), request.body))),
   );
 
   app.get(
@@ -46,7 +54,15 @@ export function mcpServerRoutes(app: App, s: { servers: McpServersService }): vo
 
   app.get(
     '/mcp/servers/:id',
-    { schema: { tags, summary: 'Get an MCP server', description: TEAM, params: IdParams, response: { 200: McpServerView, ...standardErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Get an MCP server',
+        description: TEAM,
+        params: IdParams,
+        response: { 200: McpServerView, ...standardErrors },
+      },
+    },
     async (request) => presentMcpServer(await servers.get(authOf(request), request.params.id)),
   );
 

@@ -52,7 +52,10 @@ export class McpServersService implements McpToolCaller {
     this.deps = deps;
   }
 
-  async create(auth: AuthContext, input: { name: string; url: string; headers?: Record<string, string> | undefined }): Promise<RegisteredMcpServer> {
+  async create(
+    auth: AuthContext,
+    input: { name: string; url: string; headers?: Record<string, string> | undefined },
+  ): Promise<RegisteredMcpServer> {
     requireFeature(auth, 'workflows');
     requireTenantAdmin(auth, 'Only an owner or admin may register MCP servers');
     const { database, clock, servers, secrets } = this.deps;
@@ -77,12 +80,15 @@ export class McpServersService implements McpToolCaller {
     try {
       await database.db.transaction().execute(async (trx) => {
         if ((await servers.count(trx, auth.tenant.id)) >= MAX_MCP_SERVERS_PER_TENANT) {
-          throw errors.conflict(`A tenant can register at most ${MAX_MCP_SERVERS_PER_TENANT} MCP servers`, { limit: MAX_MCP_SERVERS_PER_TENANT });
+          throw errors.conflict(`A tenant can register at most ${MAX_MCP_SERVERS_PER_TENANT} MCP servers`, {
+            limit: MAX_MCP_SERVERS_PER_TENANT,
+          });
         }
         await servers.insert(trx, server);
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw errors.conflict(`An MCP server named "${name}" already exists`, { field: 'name' });
+      if (isUniqueViolation(error))
+        throw errors.conflict(`An MCP server named "${name}" already exists`, { field: 'name' });
       throw error;
     }
     return server;
@@ -103,7 +109,8 @@ export class McpServersService implements McpToolCaller {
     requireFeature(auth, 'workflows');
     await this.find(auth.tenant.id, id);
     requireTenantAdmin(auth, 'Only an owner or admin may delete MCP servers');
-    if (!(await this.deps.servers.delete(this.deps.database.db, auth.tenant.id, id))) throw errors.notFound('mcp_server', id);
+    if (!(await this.deps.servers.delete(this.deps.database.db, auth.tenant.id, id)))
+      throw errors.notFound('mcp_server', id);
   }
 
   /** The server's tools, asked live (502 unreachable or failing, 504 too slow). */
@@ -138,7 +145,9 @@ export class McpServersService implements McpToolCaller {
   }
 
   private async endpoint(server: RegisteredMcpServer): Promise<McpEndpoint> {
-    const headers = server.headersSealed ? (JSON.parse(await this.deps.secrets.open(server.headersSealed)) as Record<string, string>) : {};
+    const headers = server.headersSealed
+      ? (JSON.parse(await this.deps.secrets.open(server.headersSealed)) as Record<string, string>)
+      : {};
     return { url: server.url, headers };
   }
 }

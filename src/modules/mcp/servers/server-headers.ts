@@ -36,7 +36,8 @@ export function checkServerHeaders(headers: Record<string, string>): Record<stri
     const key = name.toLowerCase();
     const field = `headers.${name}`;
     if (!HEADER_NAME.test(name)) throw errors.field(field, 'is not a valid header name');
-    if (RESERVED.has(key) || key.startsWith('proxy-')) throw errors.field(field, 'is set by the MCP transport and cannot be given');
+    if (RESERVED.has(key) || key.startsWith('proxy-'))
+      throw errors.field(field, 'is set by the MCP transport and cannot be given');
     if (seen.has(key)) throw errors.field(field, 'is given twice (header names are case-insensitive)');
     if (value.length > MAX_VALUE_LENGTH) throw errors.field(field, `is longer than ${MAX_VALUE_LENGTH} characters`);
     if (BAD_VALUE.test(value)) throw errors.field(field, 'must not contain control characters or line breaks');

@@ -75,9 +75,16 @@ export function manifestProblem(value: unknown): string | null {
   if (!value || typeof value !== 'object') return 'manifest.json is not a JSON object';
   const m = value as Partial<Manifest>;
   if (m.format !== ARCHIVE_FORMAT) return `manifest.json is not a ${ARCHIVE_FORMAT}`;
-  if (m.version !== ARCHIVE_VERSION) return `archive format version ${String(m.version)} is not supported (this service reads version ${ARCHIVE_VERSION})`;
-  if (!m.tenant || typeof m.tenant.subdomain !== 'string' || typeof m.tenant.name !== 'string') return 'manifest.json names no tenant';
-  if (!Array.isArray(m.entries) || !m.entries.every((e) => e && typeof e.name === 'string' && Number.isSafeInteger(e.size) && /^[0-9a-f]{64}$/.test(String(e.sha256)))) {
+  if (m.version !== ARCHIVE_VERSION)
+    return `archive format version ${String(m.version)} is not supported (this service reads version ${ARCHIVE_VERSION})`;
+  if (!m.tenant || typeof m.tenant.subdomain !== 'string' || typeof m.tenant.name !== 'string')
+    return 'manifest.json names no tenant';
+  if (
+    !Array.isArray(m.entries) ||
+    !m.entries.every(
+      (e) => e && typeof e.name === 'string' && Number.isSafeInteger(e.size) && /^[0-9a-f]{64}$/.test(String(e.sha256)),
+    )
+  ) {
     return 'manifest.json lists entries without name, size or sha256';
   }
   if (!m.totals || !Number.isSafeInteger(m.totals.file_bytes)) return 'manifest.json has no totals';

@@ -9,12 +9,29 @@ import * as tar from 'tar-stream';
 import type { Database } from '../../../db/database.ts';
 import { getOrCreateServerSecret } from '../../../db/server-secrets.ts';
 import { ARCHIVE_RESOURCES, type ArchiveResource, idColumn } from '../../../db/tenant-archive/resources.ts';
-import { decodeValue, insertRows, insertTenant, tableColumns, takenIds, tenantTaken } from '../../../db/tenant-archive/rows.ts';
+import {
+  decodeValue,
+  insertRows,
+  insertTenant,
+  tableColumns,
+  takenIds,
+  tenantTaken,
+} from '../../../db/tenant-archive/rows.ts';
 import { TIER_LIMITS, TIERS, type Tier } from '../../../domain/tiers.ts';
 import { AppError, errors } from '../../../lib/errors.ts';
 import { newId } from '../../../lib/ids.ts';
 import type { BlobStore } from '../../../providers/blobs/blob-store.ts';
-import { fileEntry, type Manifest, type ManifestEntry, manifestProblem, manifestSignedBy, rowsEntry, SIGNING_SECRET_NAME, thumbnailEntry, versionEntry } from './archive-format.ts';
+import {
+  fileEntry,
+  type Manifest,
+  type ManifestEntry,
+  manifestProblem,
+  manifestSignedBy,
+  rowsEntry,
+  SIGNING_SECRET_NAME,
+  thumbnailEntry,
+  versionEntry,
+} from './archive-format.ts';
 
 export interface ImportOptions {
   /** The new tenant's subdomain (default: the archive's); 409 when taken. */
@@ -56,7 +73,10 @@ async function readSmall(stream: AsyncIterable<Buffer>, limit: number, entry: st
 
 /** Lines of a staged NDJSON file, parsed. */
 async function* ndjson(file: string): AsyncGenerator<Record<string, unknown>> {
-  const lines = readline.createInterface({ input: fs.createReadStream(file, { highWaterMark: 256 * 1024 }), crlfDelay: Number.POSITIVE_INFINITY });
+  const lines = readline.createInterface({
+    input: fs.createReadStream(file, { highWaterMark: 256 * 1024 }),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
   for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as Record<string, unknown>;
 }
 
@@ -93,7 +113,11 @@ function parentsFirst(rows: Record<string, unknown>[], column: string): Record<s
  *    in any text of the archive (foreign keys, JSON documents such as workflow definitions) with
  *    it, so references stay consistent. A failure rolls everything back and deletes the files.
  */
-export async function importTenantArchive(deps: { database: Database; blobs: BlobStore; now: () => number }, archive: Readable, options: ImportOptions): Promise<ImportReport> {
+export async function importTenantArchive(
+  deps: { database: Database; blobs: BlobStore; now: () => number },
+  archive: Readable,
+  options: ImportOptions,
+): Promise<ImportReport> {
   const { database, blobs } = deps;
   const db = database.db;
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tenant-import-'));
@@ -125,7 +149,9 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
         const name = entry.header.name;
         if (manifest === null) {
           if (name !== 'manifest.json') throw damaged(name, 'the archive must start with manifest.json');
-          const text = (await readSmall(entry as unknown as AsyncIterable<Buffer>, MAX_MANIFEST_BYTES, name)).toString('utf8');
+          const text = (await readSmall(entry as unknown as AsyncIterable<Buffer>, MAX_MANIFEST_BYTES, name)).toString(
+            'utf8',
+          );
           let parsed: unknown;
           try {
             parsed = JSON.parse(text);
@@ -138,17 +164,25 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
           expected = manifest.entries;
           // Decided before a file is read: the subdomain, the tier and its storage.
           subdomain = options.subdomain ?? manifest.tenant.subdomain;
-          if (await tenantTaken(db, 'subdomain', subdomain)) throw errors.conflict(`The subdomain "${subdomain}" is already taken: import under another one (field subdomain)`, { field: 'subdomain' });
+          if (await tenantTaken(db, 'subdomain', subdomain))
+            throw errors.conflict(
+              `The subdomain "${subdomain}" is already taken: import under another one (field subdomain)`,
+              { field: 'subdomain' },
+            );
           const wanted = options.tier ?? manifest.tenant.tier;
-          if (!(TIERS as readonly string[]).includes(wanted)) throw errors.field('tier', `must be one of: ${TIERS.join(', ')}`);
+          if (!(TIERS as readonly string[]).includes(wanted))
+            throw errors.field('tier', `must be one of: ${TIERS.join(', ')}`);
           tier = wanted as Tier;
           const limit = TIER_LIMITS[tier].storageBytes;
           if (limit !== null && manifest.totals.file_bytes > limit) {
-            throw errors.tierLimit(`The archive holds ${manifest.totals.file_bytes} bytes of files, more than the ${limit} bytes of storage of the ${tier} tier`, {
-              tier,
-              limit_bytes: limit,
-              archive_bytes: manifest.totals.file_bytes,
-            });
+            throw errors.tierLimit(
+              `The archive holds ${manifest.totals.file_bytes} bytes of files, more than the ${limit} bytes of storage of the ${tier} tier`,
+              {
+                tier,
+                limit_bytes: limit,
+                archive_bytes: manifest.totals.file_bytes,
+              },
+            );
           }
           tenantId = (await tenantTaken(db, 'id', manifest.tenant.id)) ? newId(deps.now()) : manifest.tenant.id;
           if (tenantId !== manifest.tenant.id) remap.set(manifest.tenant.id, tenantId);
@@ -178,8 +212,10 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
         })();
         const check = () => {
           const sha256 = hash.digest('hex');
-          if (size !== want.size) throw damaged(want.name, `is ${size} bytes, the manifest says ${want.size} (truncated or altered)`);
-          if (sha256 !== want.sha256) throw damaged(want.name, `checksum mismatch: sha256 ${sha256}, the manifest says ${want.sha256}`);
+          if (size !== want.size)
+            throw damaged(want.name, `is ${size} bytes, the manifest says ${want.size} (truncated or altered)`);
+          if (sha256 !== want.sha256)
+            throw damaged(want.name, `checksum mismatch: sha256 ${sha256}, the manifest says ${want.sha256}`);
         };
         if (name.startsWith('files/') || name.startsWith('thumbnails/') || name.startsWith('versions/')) {
           const archived = name.slice(name.indexOf('/') + 1);
@@ -191,13 +227,16 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
           } else {
             const documentId = ids.get(archived);
             if (!documentId) throw damaged(name, 'belongs to no document of documents.ndjson');
-            key = name.startsWith('files/') ? (currentKeys.get(archived) ?? blobKey(documentId)) : `tenants/${tenantId}/thumbnails/${documentId}`;
+            key = name.startsWith('files/')
+              ? (currentKeys.get(archived) ?? blobKey(documentId))
+              : `tenants/${tenantId}/thumbnails/${documentId}`;
           }
           storedKeys.push(key);
           try {
             await blobs.put(key, counted);
           } catch (error) {
-            if (size !== want.size || hash.copy().digest('hex') !== want.sha256) throw damaged(want.name, `the archive ends inside it (truncated): ${(error as Error).message}`);
+            if (size !== want.size || hash.copy().digest('hex') !== want.sha256)
+              throw damaged(want.name, `the archive ends inside it (truncated): ${(error as Error).message}`);
             throw error;
           }
           check();
@@ -230,7 +269,10 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
     } catch (error) {
       if (error instanceof AppError) throw error;
       // tar-stream: "Unexpected end of data", an invalid header...: the stream is cut or not a tar.
-      throw damaged(manifest === null ? 'manifest.json' : current, `the archive is damaged or truncated here (${(error as Error).message})`);
+      throw damaged(
+        manifest === null ? 'manifest.json' : current,
+        `the archive is damaged or truncated here (${(error as Error).message})`,
+      );
     }
     if (manifest === null) throw damaged('manifest.json', 'the archive is empty');
     if (next < expected.length) throw damaged(expected[next]!.name, 'missing: the archive ends before it (truncated)');
@@ -260,7 +302,8 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
       const id = String(row.id);
       const documentId = String(row.document_id);
       const newDocumentId = ids.get(documentId);
-      if (!newDocumentId) throw damaged(rowsEntry('document_versions'), `version ${id} belongs to no document of documents.ndjson`);
+      if (!newDocumentId)
+        throw damaged(rowsEntry('document_versions'), `version ${id} belongs to no document of documents.ndjson`);
       const sourceKey = typeof row.storage_key === 'string' ? row.storage_key : '';
       const key = sourceKey.endsWith(`/${documentId}`) ? blobKey(newDocumentId) : blobKey(remap.get(id) ?? id);
       if (sourceKey !== '' && sourceKey === sourceKeys.get(documentId)) currentKeys.set(documentId, key);
@@ -284,8 +327,14 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
 
   async function writeRows(m: Manifest): Promise<ImportReport> {
     const signed = manifestSignedBy(m, await getOrCreateServerSecret(db, SIGNING_SECRET_NAME, deps.now()));
-    const rewrite = (value: unknown): unknown => (typeof value === 'string' && remap.size > 0 ? value.replace(UUID_IN_TEXT, (id) => remap.get(id.toLowerCase()) ?? id) : value);
-    const tenantJson = JSON.parse(await fs.promises.readFile(staged.get('tenant.json')!, 'utf8')) as Record<string, unknown>;
+    const rewrite = (value: unknown): unknown =>
+      typeof value === 'string' && remap.size > 0
+        ? value.replace(UUID_IN_TEXT, (id) => remap.get(id.toLowerCase()) ?? id)
+        : value;
+    const tenantJson = JSON.parse(await fs.promises.readFile(staged.get('tenant.json')!, 'utf8')) as Record<
+      string,
+      unknown
+    >;
     const imported: Record<string, number> = {};
     const remapped: Record<string, number> = {};
     const now = deps.now();
@@ -304,7 +353,9 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
       for (const resource of ARCHIVE_RESOURCES) {
         const file = staged.get(rowsEntry(resource.table));
         if (!file) {
-          warnings.push(`${rowsEntry(resource.table)} is not in the archive (an older format): nothing of ${resource.table} imported`);
+          warnings.push(
+            `${rowsEntry(resource.table)} is not in the archive (an older format): nothing of ${resource.table} imported`,
+          );
           continue;
         }
         const known = await tableColumns(trx, database.dialect, resource.table);
@@ -335,7 +386,10 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
           for await (const row of ndjson(file)) await put(row);
         }
         if (columns !== null) await insertRows(trx, resource.table, columns, pending);
-        if (dropped.size > 0) warnings.push(`${resource.table}: column(s) ${[...dropped].join(', ')} unknown to this service, not imported`);
+        if (dropped.size > 0)
+          warnings.push(
+            `${resource.table}: column(s) ${[...dropped].join(', ')} unknown to this service, not imported`,
+          );
         imported[resource.table] = count;
         if (moved > 0) remapped[resource.table] = moved;
       }
@@ -343,10 +397,12 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
     imported.files = [...staged.keys()].filter((k) => k.startsWith('files/')).length;
     imported.thumbnails = [...staged.keys()].filter((k) => k.startsWith('thumbnails/')).length;
     imported.version_files = [...staged.keys()].filter((k) => k.startsWith('versions/')).length;
-    const usersToReset = signed ? 0 : imported.users ?? 0;
+    const usersToReset = signed ? 0 : (imported.users ?? 0);
     const notImported: Record<string, string> = { ...m.not_portable };
-    if (m.api_keys.length > 0) notImported.api_keys = `${m.api_keys.length} API key(s) not portable (${m.api_keys.map((k) => `${k.name} ${k.prefix}…`).join(', ')}): create new keys`;
-    if (usersToReset > 0) notImported.passwords = `the archive was not made by this service: ${usersToReset} user(s) must reset their password (POST /api/v1/auth/forgot-password)`;
+    if (m.api_keys.length > 0)
+      notImported.api_keys = `${m.api_keys.length} API key(s) not portable (${m.api_keys.map((k) => `${k.name} ${k.prefix}…`).join(', ')}): create new keys`;
+    if (usersToReset > 0)
+      notImported.passwords = `the archive was not made by this service: ${usersToReset} user(s) must reset their password (POST /api/v1/auth/forgot-password)`;
     return { tenant, imported, not_imported: notImported, remapped, passwords: signed ? 'kept' : 'reset', warnings };
   }
 
@@ -359,14 +415,22 @@ export async function importTenantArchive(deps: { database: Database; blobs: Blo
         const id = remap.get(String(row.id)) ?? String(row.id);
         out.storage_key = currentKeys.get(String(row.id)) ?? blobKey(id);
         out.thumbnail_key = staged.has(thumbnailEntry(String(row.id))) ? `tenants/${tenantId}/thumbnails/${id}` : null;
-        if (!staged.has(fileEntry(String(row.id)))) throw damaged(fileEntry(String(row.id)), 'missing: documents.ndjson lists the document but the archive has no file for it');
+        if (!staged.has(fileEntry(String(row.id))))
+          throw damaged(
+            fileEntry(String(row.id)),
+            'missing: documents.ndjson lists the document but the archive has no file for it',
+          );
         break;
       }
       case 'document_versions': {
         const current = currentKeys.get(String(row.document_id));
         const own = versionKeys.get(String(row.id));
         if (own) {
-          if (!staged.has(versionEntry(String(row.id)))) throw damaged(versionEntry(String(row.id)), 'missing: document_versions.ndjson lists the version but the archive has no file for it');
+          if (!staged.has(versionEntry(String(row.id))))
+            throw damaged(
+              versionEntry(String(row.id)),
+              'missing: document_versions.ndjson lists the version but the archive has no file for it',
+            );
           out.storage_key = own;
         } else if (current) out.storage_key = current;
         else throw damaged(rowsEntry('document_versions'), `version ${String(row.id)} has no file`);

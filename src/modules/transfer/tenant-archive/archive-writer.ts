@@ -8,9 +8,28 @@ import * as tar from 'tar-stream';
 import type { Database } from '../../../db/database.ts';
 import { getOrCreateServerSecret } from '../../../db/server-secrets.ts';
 import { ARCHIVE_RESOURCES, NOT_PORTABLE } from '../../../db/tenant-archive/resources.ts';
-import { apiKeysOf, encodeValue, latestMigration, tenantArchiveFiles, tenantArchiveVersionFiles, tenantRow, tenantRows } from '../../../db/tenant-archive/rows.ts';
+import {
+  apiKeysOf,
+  encodeValue,
+  latestMigration,
+  tenantArchiveFiles,
+  tenantArchiveVersionFiles,
+  tenantRow,
+  tenantRows,
+} from '../../../db/tenant-archive/rows.ts';
 import type { BlobStore, StoredBlob } from '../../../providers/blobs/blob-store.ts';
-import { ARCHIVE_FORMAT, ARCHIVE_VERSION, fileEntry, type Manifest, type ManifestEntry, rowsEntry, SIGNING_SECRET_NAME, signManifest, thumbnailEntry, versionEntry } from './archive-format.ts';
+import {
+  ARCHIVE_FORMAT,
+  ARCHIVE_VERSION,
+  fileEntry,
+  type Manifest,
+  type ManifestEntry,
+  rowsEntry,
+  SIGNING_SECRET_NAME,
+  signManifest,
+  thumbnailEntry,
+  versionEntry,
+} from './archive-format.ts';
 
 export interface ExportProgress {
   entriesTotal: number;
@@ -26,9 +45,16 @@ interface StagedEntry extends ManifestEntry {
 }
 
 /** Writes `chunks` into a tar entry, honouring back-pressure, and checks the bytes against the manifest's line. */
-async function writeEntry(pack: tar.Pack, entry: StagedEntry, source: AsyncIterable<Buffer | Uint8Array>, onBytes: (n: number) => void): Promise<void> {
+async function writeEntry(
+  pack: tar.Pack,
+  entry: StagedEntry,
+  source: AsyncIterable<Buffer | Uint8Array>,
+  onBytes: (n: number) => void,
+): Promise<void> {
   const done = new Promise<void>((resolve, reject) => {
-    const sink = pack.entry({ name: entry.name, size: entry.size, mode: 0o644, mtime: new Date(0) }, (error) => (error ? reject(error) : resolve()));
+    const sink = pack.entry({ name: entry.name, size: entry.size, mode: 0o644, mtime: new Date(0) }, (error) =>
+      error ? reject(error) : resolve(),
+    );
     void (async () => {
       const hash = createHash('sha256');
       let size = 0;
@@ -41,7 +67,9 @@ async function writeEntry(pack: tar.Pack, entry: StagedEntry, source: AsyncItera
         }
         const sha256 = hash.digest('hex');
         if (size !== entry.size || sha256 !== entry.sha256) {
-          throw new Error(`${entry.name} changed while it was exported (stored ${size} bytes, sha256 ${sha256}; expected ${entry.size}, ${entry.sha256})`);
+          throw new Error(
+            `${entry.name} changed while it was exported (stored ${size} bytes, sha256 ${sha256}; expected ${entry.size}, ${entry.sha256})`,
+          );
         }
         sink.end(Buffer.alloc(0));
       } catch (error) {
@@ -75,7 +103,12 @@ export async function writeTenantArchive(
     const tenantJson = Buffer.from(
       `${JSON.stringify({ id: tenant.id, name: tenant.name, subdomain: tenant.subdomain, tier: tenant.tier, status: tenant.status, cors_origins: tenant.cors_origins, settings: tenant.settings, created_at: tenant.created_at })}\n`,
     );
-    staged.push({ name: 'tenant.json', size: tenantJson.length, sha256: createHash('sha256').update(tenantJson).digest('hex'), source: { bytes: tenantJson } });
+    staged.push({
+      name: 'tenant.json',
+      size: tenantJson.length,
+      sha256: createHash('sha256').update(tenantJson).digest('hex'),
+      source: { bytes: tenantJson },
+    });
 
     for (const resource of ARCHIVE_RESOURCES) {
       const file = path.join(dir, rowsEntry(resource.table));
@@ -100,14 +133,22 @@ export async function writeTenantArchive(
       out.end();
       await once(out, 'finish');
       staged.push({ name: rowsEntry(resource.table), size, sha256: hash.digest('hex'), rows, source: { file } });
-      await progress({ phase: 'rows', entriesTotal: ARCHIVE_RESOURCES.length + 1, entriesDone: staged.length, bytesTotal: 0, bytesDone: 0 });
+      await progress({
+        phase: 'rows',
+        entriesTotal: ARCHIVE_RESOURCES.length + 1,
+        entriesDone: staged.length,
+        bytesTotal: 0,
+        bytesDone: 0,
+      });
     }
 
     const files = await tenantArchiveFiles(db, tenantId);
-    for (const f of files) staged.push({ name: fileEntry(f.id), size: f.fileSize, sha256: f.sha256, source: { blob: f.storageKey } });
+    for (const f of files)
+      staged.push({ name: fileEntry(f.id), size: f.fileSize, sha256: f.sha256, source: { blob: f.storageKey } });
     // Earlier versions: the current one is the document's file above, never stored twice.
     const versions = await tenantArchiveVersionFiles(db, tenantId);
-    for (const v of versions) staged.push({ name: versionEntry(v.id), size: v.fileSize, sha256: v.sha256, source: { blob: v.storageKey } });
+    for (const v of versions)
+      staged.push({ name: versionEntry(v.id), size: v.fileSize, sha256: v.sha256, source: { blob: v.storageKey } });
     for (const f of files) {
       if (!f.thumbnailKey) continue;
       // Thumbnails are small and their hash is not recorded: read once to hash.
@@ -118,7 +159,12 @@ export async function writeTenantArchive(
         continue; // not rendered after all: the importing service renders it again
       }
       const bytes = Buffer.concat(chunks);
-      staged.push({ name: thumbnailEntry(f.id), size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), source: { bytes } });
+      staged.push({
+        name: thumbnailEntry(f.id),
+        size: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        source: { bytes },
+      });
     }
 
     const fileBytes = files.reduce((sum, f) => sum + f.fileSize, 0) + versions.reduce((sum, v) => sum + v.fileSize, 0);
@@ -127,7 +173,12 @@ export async function writeTenantArchive(
       version: ARCHIVE_VERSION,
       created_at: new Date(deps.now()).toISOString(),
       schema: await latestMigration(db),
-      tenant: { id: String(tenant.id), name: String(tenant.name), subdomain: String(tenant.subdomain), tier: String(tenant.tier) },
+      tenant: {
+        id: String(tenant.id),
+        name: String(tenant.name),
+        subdomain: String(tenant.subdomain),
+        tier: String(tenant.tier),
+      },
       totals: { documents: files.length, file_bytes: fileBytes, entries: staged.length + 1, versions: versions.length },
       entries: staged.map(({ source: _source, ...e }) => e),
       not_portable: { ...NOT_PORTABLE },
@@ -149,11 +200,22 @@ export async function writeTenantArchive(
       await progress({ phase: 'files', entriesTotal: staged.length + 1, entriesDone, bytesTotal, bytesDone });
     };
     const producer = (async () => {
-      const manifestEntry: StagedEntry = { name: 'manifest.json', size: manifestBytes.length, sha256: createHash('sha256').update(manifestBytes).digest('hex'), source: { bytes: manifestBytes } };
+      const manifestEntry: StagedEntry = {
+        name: 'manifest.json',
+        size: manifestBytes.length,
+        sha256: createHash('sha256').update(manifestBytes).digest('hex'),
+        source: { bytes: manifestBytes },
+      };
       for (const entry of [manifestEntry, ...staged]) {
         const src = entry.source;
         const source: AsyncIterable<Buffer | Uint8Array> =
-          'bytes' in src ? (async function* () { yield src.bytes; })() : 'file' in src ? fs.createReadStream(src.file, { highWaterMark: 256 * 1024 }) : ((await blobs.get(src.blob)) as AsyncIterable<Buffer>);
+          'bytes' in src
+            ? (async function* () {
+                yield src.bytes;
+              })()
+            : 'file' in src
+              ? fs.createReadStream(src.file, { highWaterMark: 256 * 1024 })
+              : ((await blobs.get(src.blob)) as AsyncIterable<Buffer>);
         await writeEntry(pack, entry, source, (n) => {
           bytesDone += n;
         });
@@ -165,7 +227,10 @@ export async function writeTenantArchive(
       pack.destroy(error as Error);
       throw error;
     });
-    const [stored] = await Promise.all([blobs.put(key, Readable.from(pack as unknown as AsyncIterable<Buffer>), { contentType: 'application/x-tar' }), producer]);
+    const [stored] = await Promise.all([
+      blobs.put(key, Readable.from(pack as unknown as AsyncIterable<Buffer>), { contentType: 'application/x-tar' }),
+      producer,
+    ]);
     await report(true);
     return { ...stored, manifest };
   } finally {

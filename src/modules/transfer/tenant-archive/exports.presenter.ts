@@ -14,7 +14,11 @@ export function presentExport(e: TenantExport, downloadPath: string) {
       entries_done: e.entriesDone,
       bytes_total: e.bytesTotal,
       bytes_done: e.bytesDone,
-      percent: ready ? 100 : e.bytesTotal > 0 ? Math.min(99.9, Math.round((e.bytesDone / e.bytesTotal) * 1000) / 10) : 0,
+      percent: ready
+        ? 100
+        : e.bytesTotal > 0
+          ? Math.min(99.9, Math.round((e.bytesDone / e.bytesTotal) * 1000) / 10)
+          : 0,
     },
     size: e.size,
     sha256: e.sha256,

@@ -46,7 +46,23 @@ function toExport(row: Selectable<TenantExportsTable>): TenantExport {
   };
 }
 
-export type ExportPatch = Partial<Pick<TenantExport, 'status' | 'phase' | 'entriesTotal' | 'entriesDone' | 'bytesTotal' | 'bytesDone' | 'blobKey' | 'size' | 'sha256' | 'error' | 'finishedAt' | 'expiresAt'>>;
+export type ExportPatch = Partial<
+  Pick<
+    TenantExport,
+    | 'status'
+    | 'phase'
+    | 'entriesTotal'
+    | 'entriesDone'
+    | 'bytesTotal'
+    | 'bytesDone'
+    | 'blobKey'
+    | 'size'
+    | 'sha256'
+    | 'error'
+    | 'finishedAt'
+    | 'expiresAt'
+  >
+>;
 
 /** Tenant exports (`tenant_exports`), every query scoped by tenant except the job's own reads. */
 export class ExportsRepository {
@@ -76,7 +92,12 @@ export class ExportsRepository {
   }
 
   async find(db: Executor, tenantId: string, id: string): Promise<TenantExport | null> {
-    const row = await db.selectFrom('tenant_exports').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('tenant_exports')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toExport(row) : null;
   }
 
@@ -108,7 +129,14 @@ export class ExportsRepository {
 
   /** Completed exports whose download window has passed. */
   async expired(db: Executor, now: number, limit: number): Promise<TenantExport[]> {
-    const rows = await db.selectFrom('tenant_exports').selectAll().where('status', '=', 'completed').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+    const rows = await db
+      .selectFrom('tenant_exports')
+      .selectAll()
+      .where('status', '=', 'completed')
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
     return rows.map(toExport);
   }
 

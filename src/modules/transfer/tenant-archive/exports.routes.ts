@@ -9,7 +9,14 @@ import { sendStoredFile } from '../../../http/file-response.ts';
 import { errors } from '../../../lib/errors.ts';
 import { presentExport } from './exports.presenter.ts';
 import type { TenantExport } from './exports.repository.ts';
-import { AdminExportParams, ExportParams, ExportView, ImportMultipartBody, ImportReportView, TenantIdParams } from './exports.schemas.ts';
+import {
+  AdminExportParams,
+  ExportParams,
+  ExportView,
+  ImportMultipartBody,
+  ImportReportView,
+  TenantIdParams,
+} from './exports.schemas.ts';
 import type { ExportsService } from './exports.service.ts';
 
 const BinarySchema = { type: 'string', format: 'binary' };
@@ -25,7 +32,9 @@ const archiveBytes = (description: string, extraHeaders: Record<string, unknown>
   });
 const downloadResponses = {
   200: archiveBytes('The whole archive (application/x-tar).'),
-  206: archiveBytes('One byte range of the archive.', { 'Content-Range': { type: 'string', description: '`bytes <first>-<last>/<size>`' } }),
+  206: archiveBytes('One byte range of the archive.', {
+    'Content-Range': { type: 'string', description: '`bytes <first>-<last>/<size>`' },
+  }),
   304: Type.Unsafe<undefined>({ description: 'Not modified: the If-None-Match ETag is current.' }),
   409: ErrorBody,
   416: ErrorBody,
@@ -69,12 +78,17 @@ export async function exportRoutes(app: App, s: { exports: ExportsService }): Pr
       schema: {
         tags,
         summary: 'An export’s progress',
-        description: 'The tenant’s owner only. When `completed`, `download_url` serves the archive until `expires_at` (EXPORT_RETENTION_HOURS); then the export is `expired`.',
+        description:
+          'The tenant’s owner only. When `completed`, `download_url` serves the archive until `expires_at` (EXPORT_RETENTION_HOURS); then the export is `expired`.',
         params: ExportParams,
         response: { 200: ExportView, ...standardErrors },
       },
     },
-    async (request) => presentExport(await s.exports.getForOwner(authOf(request), request.params.id), ownerPath({ id: request.params.id } as TenantExport)),
+    async (request) =>
+      presentExport(
+        await s.exports.getForOwner(authOf(request), request.params.id),
+        ownerPath({ id: request.params.id } as TenantExport),
+      ),
   );
 
   app.get(
@@ -83,12 +97,14 @@ export async function exportRoutes(app: App, s: { exports: ExportsService }): Pr
       schema: {
         tags,
         summary: 'Download an export’s archive',
-        description: 'The tenant’s owner only. Honours `Range` (one range: 206), `If-None-Match` and `If-Range`. 409 before the export completed; 404 once it expired.',
+        description:
+          'The tenant’s owner only. Honours `Range` (one range: 206), `If-None-Match` and `If-Range`. 409 before the export completed; 404 once it expired.',
         params: ExportParams,
         response: downloadResponses,
       },
     },
-    async (request, reply) => sendArchive(request, reply, s.exports, await s.exports.getForOwner(authOf(request), request.params.id)),
+    async (request, reply) =>
+      sendArchive(request, reply, s.exports, await s.exports.getForOwner(authOf(request), request.params.id)),
   );
 
   app.post(
@@ -98,7 +114,8 @@ export async function exportRoutes(app: App, s: { exports: ExportsService }): Pr
       schema: {
         tags: ['admin'],
         summary: 'Export a tenant',
-        description: 'Administrator key only. As `POST /tenant/export`; follow it with `GET /admin/tenants/{tenant_id}/exports/{export_id}`.',
+        description:
+          'Administrator key only. As `POST /tenant/export`; follow it with `GET /admin/tenants/{tenant_id}/exports/{export_id}`.',
         params: TenantIdParams,
         response: { 202: ExportView, ...standardErrors },
       },
@@ -113,7 +130,13 @@ export async function exportRoutes(app: App, s: { exports: ExportsService }): Pr
     '/admin/tenants/:tenant_id/exports/:export_id',
     {
       ...admin,
-      schema: { tags: ['admin'], summary: 'A tenant export’s progress', description: 'Administrator key only.', params: AdminExportParams, response: { 200: ExportView, ...standardErrors } },
+      schema: {
+        tags: ['admin'],
+        summary: 'A tenant export’s progress',
+        description: 'Administrator key only.',
+        params: AdminExportParams,
+        response: { 200: ExportView, ...standardErrors },
+      },
     },
     async (request) => {
       const e = await s.exports.getForAdmin(request.params.tenant_id, request.params.export_id);
@@ -125,14 +148,28 @@ export async function exportRoutes(app: App, s: { exports: ExportsService }): Pr
     '/admin/tenants/:tenant_id/exports/:export_id/download',
     {
       ...admin,
-      schema: { tags: ['admin'], summary: 'Download a tenant export’s archive', description: 'Administrator key only; as `GET /exports/{id}/download`.', params: AdminExportParams, response: downloadResponses },
+      schema: {
+        tags: ['admin'],
+        summary: 'Download a tenant export’s archive',
+        description: 'Administrator key only; as `GET /exports/{id}/download`.',
+        params: AdminExportParams,
+        response: downloadResponses,
+      },
     },
-    async (request, reply) => sendArchive(request, reply, s.exports, await s.exports.getForAdmin(request.params.tenant_id, request.params.export_id)),
+    async (request, reply) =>
+      sendArchive(
+        request,
+        reply,
+        s.exports,
+        await s.exports.getForAdmin(request.params.tenant_id, request.params.export_id),
+      ),
   );
 
   // Encapsulated: only the import parses multipart, as a stream (the archive is never held whole).
   await app.register(async (scope: App) => {
-    await scope.register(multipart, { limits: { files: 1, fields: 10, fieldSize: 1024, parts: 11, fileSize: Number.MAX_SAFE_INTEGER } });
+    await scope.register(multipart, {
+      limits: { files: 1, fields: 10, fieldSize: 1024, parts: 11, fileSize: Number.MAX_SAFE_INTEGER },
+    });
     scope.addHook('onSend', async (request, reply) => {
       // An import refused before the end of its body: close after the answer instead of reading the rest.
       if (!request.raw.readableEnded && request.raw.socket) {
@@ -163,12 +200,14 @@ export async function exportRoutes(app: App, s: { exports: ExportsService }): Pr
             if (part.fieldname === 'subdomain') options.subdomain = value;
             else if (part.fieldname === 'name') options.name = value;
             else if (part.fieldname === 'tier') {
-              if (!(TIERS as readonly string[]).includes(value)) throw errors.field('tier', `must be one of: ${TIERS.join(', ')}`);
+              if (!(TIERS as readonly string[]).includes(value))
+                throw errors.field('tier', `must be one of: ${TIERS.join(', ')}`);
               options.tier = value as Tier;
             } else throw errors.field(part.fieldname, 'is not a field of an import');
             continue;
           }
-          if (part.fieldname !== 'archive') throw errors.field(part.fieldname, 'the archive goes in the `archive` part');
+          if (part.fieldname !== 'archive')
+            throw errors.field(part.fieldname, 'the archive goes in the `archive` part');
           if (options.subdomain !== undefined && !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(options.subdomain)) {
             throw errors.field('subdomain', 'must be lower-case letters, digits and hyphens');
           }

@@ -107,8 +107,10 @@ export class ExportsService {
 
   /** The archive of a completed export, for a download; 404 before it is complete and after it expired. */
   downloadable(e: TenantExport): { key: string; size: number; sha256: string } {
-    if (e.status === 'expired' || (e.expiresAt !== null && e.expiresAt <= this.#deps.clock.now())) throw errors.notFound('export', e.id);
-    if (e.status !== 'completed' || !e.blobKey || e.size === null || !e.sha256) throw errors.conflict(`The export is ${e.status}: its archive is not ready`, { status: e.status });
+    if (e.status === 'expired' || (e.expiresAt !== null && e.expiresAt <= this.#deps.clock.now()))
+      throw errors.notFound('export', e.id);
+    if (e.status !== 'completed' || !e.blobKey || e.size === null || !e.sha256)
+      throw errors.conflict(`The export is ${e.status}: its archive is not ready`, { status: e.status });
     return { key: e.blobKey, size: e.size, sha256: e.sha256 };
   }
 
@@ -118,7 +120,11 @@ export class ExportsService {
 
   /** `POST /admin/tenants/import`: a new tenant from an archive (archive-reader.ts). */
   importArchive(archive: Readable, options: { subdomain?: string; name?: string; tier?: Tier }): Promise<ImportReport> {
-    return importTenantArchive({ database: this.#deps.database, blobs: this.#deps.blobs, now: () => this.#deps.clock.now() }, archive, options);
+    return importTenantArchive(
+      { database: this.#deps.database, blobs: this.#deps.blobs, now: () => this.#deps.clock.now() },
+      archive,
+      options,
+    );
   }
 
   /** The job: writes the archive, then completes the export (or fails it) with its event. */
@@ -132,7 +138,19 @@ export class ExportsService {
     let failure: string | null = null;
     try {
       outcome = await writeTenantArchive({ database, blobs, now: () => clock.now() }, e.tenantId, key, async (p) => {
-        await this.#exports.update(database.db, e.tenantId, e.id, { phase: p.phase, entriesTotal: p.entriesTotal, entriesDone: p.entriesDone, bytesTotal: p.bytesTotal, bytesDone: p.bytesDone }, clock.now());
+        await this.#exports.update(
+          database.db,
+          e.tenantId,
+          e.id,
+          {
+            phase: p.phase,
+            entriesTotal: p.entriesTotal,
+            entriesDone: p.entriesDone,
+            bytesTotal: p.bytesTotal,
+            bytesDone: p.bytesDone,
+          },
+          clock.now(),
+        );
       });
     } catch (error) {
       logger.warn({ err: error, exportId: e.id }, 'tenant export failed');
@@ -147,7 +165,16 @@ export class ExportsService {
         e.tenantId,
         e.id,
         outcome
-          ? { status: 'completed', phase: 'done', blobKey: key, size: outcome.size, sha256: outcome.sha256, finishedAt: now, expiresAt, bytesDone: outcome.size }
+          ? {
+              status: 'completed',
+              phase: 'done',
+              blobKey: key,
+              size: outcome.size,
+              sha256: outcome.sha256,
+              finishedAt: now,
+              expiresAt,
+              bytesDone: outcome.size,
+            }
           : { status: 'failed', phase: 'done', error: failure, finishedAt: now },
         now,
       );

@@ -25,8 +25,16 @@ export class ExpressionEvaluator {
   }
 
   /** Whether the CEL condition is exactly `true`, for each item (bound as `item`, with its `index`). */
-  async celEach(expression: string, scope: ExpressionScope, items: readonly unknown[], signal?: AbortSignal): Promise<boolean[]> {
-    return (await this.#run({ kind: 'cel', expression, scope: JSON.stringify(scope), items: JSON.stringify(items) }, signal)) as boolean[];
+  async celEach(
+    expression: string,
+    scope: ExpressionScope,
+    items: readonly unknown[],
+    signal?: AbortSignal,
+  ): Promise<boolean[]> {
+    return (await this.#run(
+      { kind: 'cel', expression, scope: JSON.stringify(scope), items: JSON.stringify(items) },
+      signal,
+    )) as boolean[];
   }
 
   /**
@@ -40,8 +48,15 @@ export class ExpressionEvaluator {
   }
 
   /** Checks `value` against a user-written JSON Schema: null when it holds, else each problem's JSON pointer and message. */
-  async schemaProblems(schema: object, value: unknown, signal?: AbortSignal): Promise<{ path: string; message: string }[] | null> {
-    return (await this.#run({ kind: 'json_schema', schema: JSON.stringify(schema), value: JSON.stringify(value ?? null) }, signal)) as { path: string; message: string }[] | null;
+  async schemaProblems(
+    schema: object,
+    value: unknown,
+    signal?: AbortSignal,
+  ): Promise<{ path: string; message: string }[] | null> {
+    return (await this.#run(
+      { kind: 'json_schema', schema: JSON.stringify(schema), value: JSON.stringify(value ?? null) },
+      signal,
+    )) as { path: string; message: string }[] | null;
   }
 
   close(): Promise<void> {

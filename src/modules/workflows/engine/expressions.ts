@@ -83,7 +83,11 @@ const REFERENCE = /\{\{\s*([^{}]+?)\s*\}\}/g;
  * bounded by `maxBytes` (the sandbox's result limit), so `{{trigger}}` a thousand times over a large
  * trigger fails with expression_limit_exceeded instead of building gigabytes.
  */
-export function resolveReferences(value: unknown, scope: ExpressionScope, maxBytes = Number.POSITIVE_INFINITY): unknown {
+export function resolveReferences(
+  value: unknown,
+  scope: ExpressionScope,
+  maxBytes = Number.POSITIVE_INFINITY,
+): unknown {
   let written = 0;
   const count = (text: string): string => {
     written += text.length;
@@ -101,7 +105,8 @@ export function resolveReferences(value: unknown, scope: ExpressionScope, maxByt
       });
     }
     if (Array.isArray(v)) return v.map(resolve);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, inner]) => [k, resolve(inner)]));
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, inner]) => [k, resolve(inner)]));
     return v;
   };
   return resolve(value);
@@ -110,14 +115,20 @@ export function resolveReferences(value: unknown, scope: ExpressionScope, maxByt
 /** Text built from `{{...}}` references went past the result size limit. */
 export class ReferenceSizeError extends Error {
   constructor(maxBytes: number) {
-    super(`expression_limit_exceeded: result size limit of ${maxBytes} bytes exceeded (text built from {{...}} references)`);
+    super(
+      `expression_limit_exceeded: result size limit of ${maxBytes} bytes exceeded (text built from {{...}} references)`,
+    );
     this.name = 'ReferenceSizeError';
   }
 }
 
 /** `a.b[0].c` over plain data; undefined when any step is missing. */
 export function lookupPath(root: unknown, path: string): unknown {
-  const steps = path.trim().replace(/\[(\d+)\]/g, '.$1').split('.').filter((s) => s !== '');
+  const steps = path
+    .trim()
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter((s) => s !== '');
   let current: unknown = root;
   for (const step of steps) {
     if (current === null || typeof current !== 'object') return undefined;

@@ -42,7 +42,10 @@ export function nextSteps(
       if (depStates.some((s) => s === undefined || !TERMINAL_STATES.includes(s))) continue;
       const rule = node.trigger_rule ?? NODE_TYPES[node.type]?.defaultRule ?? 'all_success';
       const rejectedDep = node.run_if === undefined ? (node.depends_on ?? []).find((d) => rejected.has(d)) : undefined;
-      const verdict = rejectedDep !== undefined ? `upstream node "${rejectedDep}" was rejected` : ruleVerdict(rule, depStates as NodeState[]);
+      const verdict =
+        rejectedDep !== undefined
+          ? `upstream node "${rejectedDep}" was rejected`
+          : ruleVerdict(rule, depStates as NodeState[]);
       if (verdict !== null) {
         current[node.id] = 'skipped';
         skipped.push({ id: node.id, reason: verdict });

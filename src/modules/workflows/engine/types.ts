@@ -1,6 +1,12 @@
 /** Plain data the engine works on: a workflow definition and the states of its node runs. */
 
-export const TRIGGER_RULES = ['all_success', 'all_done', 'one_success', 'one_failed', 'none_failed_min_one_success'] as const;
+export const TRIGGER_RULES = [
+  'all_success',
+  'all_done',
+  'one_success',
+  'one_failed',
+  'none_failed_min_one_success',
+] as const;
 export type TriggerRule = (typeof TRIGGER_RULES)[number];
 
 /** One node of a definition, as stored (docs/api-decisions.md §10). */

@@ -33,7 +33,10 @@ export function validateWorkflow(definition: Pick<WorkflowDefinition, 'nodes' | 
     checkType(node, errors, warnings);
   }
   const text = expressionText(nodes);
-  if (text > MAX_EXPRESSION_TEXT) errors.push(`The workflow's expressions are ${text} characters together; at most ${MAX_EXPRESSION_TEXT} are allowed`);
+  if (text > MAX_EXPRESSION_TEXT)
+    errors.push(
+      `The workflow's expressions are ${text} characters together; at most ${MAX_EXPRESSION_TEXT} are allowed`,
+    );
   const cycle = findCycle(nodes);
   if (cycle) errors.push(`Circular dependency: ${cycle.join(' -> ')}`);
   if (definition.trigger) checkTrigger(definition.trigger, errors);
@@ -79,7 +82,8 @@ function checkType(node: WorkflowNode, errors: string[], warnings: string[]): vo
   }
   const config = node.config ?? {};
   for (const key of spec.required) {
-    if (config[key] === undefined || config[key] === null) errors.push(`Node "${node.id}" (${node.type}) is missing config "${key}"`);
+    if (config[key] === undefined || config[key] === null)
+      errors.push(`Node "${node.id}" (${node.type}) is missing config "${key}"`);
   }
   if (node.type === 'delay' && config.seconds === undefined && config.until === undefined) {
     errors.push(`Node "${node.id}" (delay) needs config "seconds" or "until"`);
@@ -98,9 +102,13 @@ function checkType(node: WorkflowNode, errors: string[], warnings: string[]): vo
     const problem = jsonataParseError(config[key]);
     if (problem) errors.push(`Node "${node.id}" ${key} is not a valid JSONata expression: ${problem}`);
   }
-  const hasTimeout = node.type.startsWith('human_') ? node.timeout_hours !== undefined || config.timeout_hours !== undefined : node.timeout_seconds !== undefined;
+  const hasTimeout = node.type.startsWith('human_')
+    ? node.timeout_hours !== undefined || config.timeout_hours !== undefined
+    : node.timeout_seconds !== undefined;
   if (spec.waits && !hasTimeout) {
-    warnings.push(`Node "${node.id}" (${node.type}) has no timeout (${node.type.startsWith('human_') ? 'timeout_hours' : 'timeout_seconds'})`);
+    warnings.push(
+      `Node "${node.id}" (${node.type}) has no timeout (${node.type.startsWith('human_') ? 'timeout_hours' : 'timeout_seconds'})`,
+    );
   }
 }
 

@@ -36,10 +36,18 @@ interface Passage {
  */
 export async function classify(who: string, ai: Ai, text: string, categories: unknown, signal?: AbortSignal) {
   const list = (Array.isArray(categories) ? categories : []).map((c) =>
-    typeof c === 'string' ? { name: c, description: c } : { name: String((c as { name?: unknown }).name), description: `${(c as { name?: unknown }).name} ${(c as { description?: unknown }).description ?? ''}` },
+    typeof c === 'string'
+      ? { name: c, description: c }
+      : {
+          name: String((c as { name?: unknown }).name),
+          description: `${(c as { name?: unknown }).name} ${(c as { description?: unknown }).description ?? ''}`,
+        },
   );
   if (list.length === 0) throw new Error(`${who}: categories must be a non-empty list`);
-  const vectors = await ai.embed([text.slice(0, 20_000), ...list.map((c) => c.description)], { purpose: 'document', signal });
+  const vectors = await ai.embed([text.slice(0, 20_000), ...list.map((c) => c.description)], {
+    purpose: 'document',
+    signal,
+  });
   const [doc, ...cats] = vectors;
   const textStems = new Set(contentStems(text.slice(0, 20_000)));
   const similarity = cats.map((v, i) => 0.5 * cosine(doc!, v) + 0.5 * coverage(list[i]!.description, textStems));
@@ -63,10 +71,19 @@ function coverage(description: string, textStems: Set<string>): number {
  * `{field: value}` for `{field: type}` (string, number, date, boolean, array): labelled values first,
  * then the provider's key fields and entities; types coerced, missing = null.
  */
-export function coerceExtraction(who: string, schema: Record<string, unknown>, text: string, found: Found | null): Record<string, unknown> {
+export function coerceExtraction(
+  who: string,
+  schema: Record<string, unknown>,
+  text: string,
+  found: Found | null,
+): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const [field, typeName] of Object.entries(schema)) {
-    const type = String(typeof typeName === 'object' && typeName !== null ? ((typeName as { type?: unknown }).type ?? 'string') : typeName).toLowerCase();
+    const type = String(
+      typeof typeName === 'object' && typeName !== null
+        ? ((typeName as { type?: unknown }).type ?? 'string')
+        : typeName,
+    ).toLowerCase();
     const raw = labelled(text, field) ?? fromFound(field, type, found);
     data[field] = raw === null ? null : coerce(who, field, type, raw);
   }
@@ -125,19 +142,29 @@ function coerce(who: string, field: string, type: string, raw: string): unknown 
     case 'number':
     case 'integer':
     case 'currency': {
-      const n = Number(raw.replace(/[^0-9.,-]/g, '').replace(/,(?=\d{3}\b)/g, '').replace(',', '.'));
+      const n = Number(
+        raw
+          .replace(/[^0-9.,-]/g, '')
+          .replace(/,(?=\d{3}\b)/g, '')
+          .replace(',', '.'),
+      );
       if (!Number.isFinite(n)) throw new Error(`${who}: field "${field}" is not a ${type}: "${raw}"`);
       return type === 'integer' ? Math.round(n) : n;
     }
     case 'date': {
-      const iso = /\d{4}-\d{2}-\d{2}/.exec(raw)?.[0] ?? (Number.isNaN(Date.parse(raw)) ? null : new Date(Date.parse(raw)).toISOString().slice(0, 10));
+      const iso =
+        /\d{4}-\d{2}-\d{2}/.exec(raw)?.[0] ??
+        (Number.isNaN(Date.parse(raw)) ? null : new Date(Date.parse(raw)).toISOString().slice(0, 10));
       if (!iso) throw new Error(`${who}: field "${field}" is not a date: "${raw}"`);
       return iso;
     }
     case 'boolean':
       return /^(yes|true|y|1|x)$/i.test(raw.trim());
     case 'array':
-      return raw.split(/[,;]/).map((s) => s.trim()).filter(Boolean);
+      return raw
+        .split(/[,;]/)
+        .map((s) => s.trim())
+        .filter(Boolean);
     default:
       return raw;
   }

@@ -33,8 +33,16 @@ export interface DocumentAi {
    */
   text(reader: AuthContext, documentId: string, who: string): Promise<string>;
   summarize(text: string, o: { maxLength?: number; signal?: AbortSignal }): Promise<{ summary: string }>;
-  classify(text: string, categories: unknown, o: { who: string; signal?: AbortSignal }): Promise<{ category: string; confidence: number; scores: Record<string, number> }>;
-  extract(text: string, schema: unknown, o: { who: string; signal?: AbortSignal }): Promise<{ data: Record<string, unknown> }>;
+  classify(
+    text: string,
+    categories: unknown,
+    o: { who: string; signal?: AbortSignal },
+  ): Promise<{ category: string; confidence: number; scores: Record<string, number> }>;
+  extract(
+    text: string,
+    schema: unknown,
+    o: { who: string; signal?: AbortSignal },
+  ): Promise<{ data: Record<string, unknown> }>;
   tags(text: string, o: { signal?: AbortSignal }): Promise<string[]>;
 }
 
@@ -52,7 +60,8 @@ export function documentAi(deps: Pick<AiNodeDeps, 'database' | 'ai' | 'documents
     async text(reader, id, who) {
       const doc = await readable(reader, id, who);
       const content = await deps.documents.findContent(deps.database.db, reader.tenant.id, id);
-      if (!content || content.text.trim() === '') throw new Error(`${who}: document "${id}" has no text yet (status ${doc.status})`);
+      if (!content || content.text.trim() === '')
+        throw new Error(`${who}: document "${id}" has no text yet (status ${doc.status})`);
       return content.text;
     },
     async summarize(text, o) {
@@ -62,11 +71,14 @@ export function documentAi(deps: Pick<AiNodeDeps, 'database' | 'ai' | 'documents
     },
     classify: (text, categories, o) => classify(o.who, deps.ai, text, categories, o.signal),
     async extract(text, schema, o) {
-      if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new Error(`${o.who}: extraction_schema must map field names to types`);
+      if (!schema || typeof schema !== 'object' || Array.isArray(schema))
+        throw new Error(`${o.who}: extraction_schema must map field names to types`);
       // The enrichment, not the bare entities: its key fields ("total", "due_date") answer fields of those names.
       const enrichment = await deps.ai.enrich(text, { signal: o.signal });
       const found = { entities: plainEntities(enrichment.entities), fields: enrichment.fields };
-      return { data: coerceExtraction(o.who, schema as Record<string, unknown>, text, found) as Record<string, unknown> };
+      return {
+        data: coerceExtraction(o.who, schema as Record<string, unknown>, text, found) as Record<string, unknown>,
+      };
     },
     tags: (text, o) => deps.ai.extractTags(text, { signal: o.signal }),
   };
@@ -81,11 +93,18 @@ export function documentAi(deps: Pick<AiNodeDeps, 'database' | 'ai' | 'documents
 export function aiHandlers(deps: AiNodeDeps): Record<string, NodeHandler> {
   const methods = documentAi(deps);
   // Every AI node reads its document as the execution's principal (a document they may not read fails the node `not_found`).
-  const textOf = async (input: NodeInput): Promise<string> => methods.text(await input.actingAs(), String(input.config.document_id ?? ''), `Node "${input.node.id}"`);
+  const textOf = async (input: NodeInput): Promise<string> =>
+    methods.text(await input.actingAs(), String(input.config.document_id ?? ''), `Node "${input.node.id}"`);
   const done = (output: unknown) => ({ kind: 'completed' as const, output });
 
   return {
-    ai_summarize: async (input) => done(await methods.summarize(await textOf(input), { maxLength: Number(input.config.max_length ?? 0), signal: input.signal })),
+    ai_summarize: async (input) =>
+      done(
+        await methods.summarize(await textOf(input), {
+          maxLength: Number(input.config.max_length ?? 0),
+          signal: input.signal,
+        }),
+      ),
     ai_analyze: async (input) => {
       const text = await textOf(input);
       const [summary, topics, entities] = await Promise.all([
@@ -94,21 +113,55 @@ export function aiHandlers(deps: AiNodeDeps): Record<string, NodeHandler> {
         deps.ai.extractEntities(text, { signal: input.signal }),
       ]);
       const words = text.split(/\s+/).filter(Boolean).length;
-      return done({ analysis: { analysis_type: String(input.config.analysis_type ?? 'general'), summary, topics, entities, word_count: words } });
+      return done({
+        analysis: {
+          analysis_type: String(input.config.analysis_type ?? 'general'),
+          summary,
+          topics,
+          entities,
+          word_count: words,
+        },
+      });
     },
-    ai_extract: async (input) => done(await methods.extract(await textOf(input), input.config.extraction_schema, { who: `Node "${input.node.id}"`, signal: input.signal })),
-    ai_classify: async (input) => done(await methods.classify(await textOf(input), input.config.categories, { who: `Node "${input.node.id}"`, signal: input.signal })),
+    ai_extract: async (input) =>
+      done(
+        await methods.extract(await textOf(input), input.config.extraction_schema, {
+          who: `Node "${input.node.id}"`,
+          signal: input.signal,
+        }),
+      ),
+    ai_classify: async (input) =>
+      done(
+        await methods.classify(await textOf(input), input.config.categories, {
+          who: `Node "${input.node.id}"`,
+          signal: input.signal,
+        }),
+      ),
     ai_qa: async (input) => {
       await textOf(input);
-      const questions = Array.isArray(input.config.questions) ? input.config.questions.map(String) : [String(input.config.questions)];
+      const questions = Array.isArray(input.config.questions)
+        ? input.config.questions.map(String)
+        : [String(input.config.questions)];
       const documentId = String(input.config.document_id);
       const stored = await deps.passages.forDocument(deps.database.db, input.tenantId, documentId);
       const answers = [];
       for (const question of questions) {
         const [vector] = await deps.ai.embed([question], { purpose: 'query', signal: input.signal });
         const best = rankByVector(vector ?? null, question, stored, TOP_PASSAGES);
-        const answer = await deps.ai.answer(question, best.map((p) => ({ documentId, text: p.text, page: p.page, score: p.score })), { signal: input.signal });
-        const citations = answer.used.map((i) => best[i]).filter((p) => p !== undefined).map((p) => ({ document_id: documentId, text: p.text, page: p.page, score: Math.round(p.score * 1000) / 1000 }));
+        const answer = await deps.ai.answer(
+          question,
+          best.map((p) => ({ documentId, text: p.text, page: p.page, score: p.score })),
+          { signal: input.signal },
+        );
+        const citations = answer.used
+          .map((i) => best[i])
+          .filter((p) => p !== undefined)
+          .map((p) => ({
+            document_id: documentId,
+            text: p.text,
+            page: p.page,
+            score: Math.round(p.score * 1000) / 1000,
+          }));
         answers.push({ question, answer: answer.text, citations });
       }
       return done({ answers });
@@ -116,10 +169,23 @@ export function aiHandlers(deps: AiNodeDeps): Record<string, NodeHandler> {
     ai_custom: async (input) => {
       const text = await textOf(input);
       const prompt = String(input.config.prompt);
-      const stored = await deps.passages.forDocument(deps.database.db, input.tenantId, String(input.config.document_id));
+      const stored = await deps.passages.forDocument(
+        deps.database.db,
+        input.tenantId,
+        String(input.config.document_id),
+      );
       const [vector] = await deps.ai.embed([prompt], { purpose: 'query', signal: input.signal });
-      const best = rankByVector(vector ?? null, prompt, stored.length > 0 ? stored : [{ index: 0, page: null, text, vector: null }], TOP_PASSAGES);
-      const answer = await deps.ai.answer(prompt, best.map((p) => ({ documentId: String(input.config.document_id), text: p.text, page: p.page, score: p.score })), { signal: input.signal });
+      const best = rankByVector(
+        vector ?? null,
+        prompt,
+        stored.length > 0 ? stored : [{ index: 0, page: null, text, vector: null }],
+        TOP_PASSAGES,
+      );
+      const answer = await deps.ai.answer(
+        prompt,
+        best.map((p) => ({ documentId: String(input.config.document_id), text: p.text, page: p.page, score: p.score })),
+        { signal: input.signal },
+      );
       const output = shapeCustom(input, answer.text, text);
       const schema = input.config.output_schema;
       if (schema && typeof schema === 'object') {

@@ -16,17 +16,25 @@ export function humanHandler(tasks: TasksService): NodeHandler {
   return async ({ node, config, startedAt }) => {
     const taskType = TASK_TYPES[node.type as keyof typeof TASK_TYPES];
     const assigneeType = String(config.assignee_type);
-    if (!ASSIGNEE_TYPES.has(assigneeType)) throw new Error(`Node "${node.id}": assignee_type must be role, user or workspace`);
-    if (typeof config.assignee_value !== 'string' || config.assignee_value === '') throw new Error(`Node "${node.id}": assignee_value is required`);
+    if (!ASSIGNEE_TYPES.has(assigneeType))
+      throw new Error(`Node "${node.id}": assignee_type must be role, user or workspace`);
+    if (typeof config.assignee_value !== 'string' || config.assignee_value === '')
+      throw new Error(`Node "${node.id}": assignee_value is required`);
     const onTimeout = String(config.on_timeout ?? 'fail');
     if (!ON_TIMEOUT.has(onTimeout)) throw new Error(`Node "${node.id}": on_timeout must be fail, approve or reject`);
     const timeoutHours = positive(node.timeout_hours ?? config.timeout_hours, DEFAULT_TIMEOUT_HOURS);
     const escalateHours = positive(config.escalate_after_hours, timeoutHours * 0.75);
     const editable = Array.isArray(config.editable_fields) ? config.editable_fields.map(String) : null;
-    const context = { ...(isObject(config.context) ? config.context : {}), ...(config.selection_criteria !== undefined ? { selection_criteria: config.selection_criteria } : {}) };
+    const context = {
+      ...(isObject(config.context) ? config.context : {}),
+      ...(config.selection_criteria !== undefined ? { selection_criteria: config.selection_criteria } : {}),
+    };
     const task: NewTask = {
       taskType,
-      title: typeof config.title === 'string' ? config.title : `${taskType[0]!.toUpperCase()}${taskType.slice(1)}: ${node.id}`,
+      title:
+        typeof config.title === 'string'
+          ? config.title
+          : `${taskType[0]!.toUpperCase()}${taskType.slice(1)}: ${node.id}`,
       description: typeof config.description === 'string' ? config.description : '',
       context,
       data: isObject(config.data) ? config.data : {},

@@ -35,10 +35,12 @@ export function loopHandler(handlers: Record<string, NodeHandler>, batch = LOOP_
     if (items.length > max) throw new Error(`Node "${node.id}": ${items.length} items exceed max_iterations ${max}`);
     const inner = rawConfig.node as { type?: string; config?: Record<string, unknown> } | undefined;
     const handler = inner?.type ? handlers[inner.type] : undefined;
-    if (!inner?.type || !handler || NOT_IN_LOOP.has(inner.type)) throw new Error(`Node "${node.id}": the loop's node type "${inner?.type}" cannot run in a loop`);
+    if (!inner?.type || !handler || NOT_IN_LOOP.has(inner.type))
+      throw new Error(`Node "${node.id}": the loop's node type "${inner?.type}" cannot run in a loop`);
     const outputs = [...doneOf(input.checkpoint)];
     const first = outputs.length;
-    if (first > items.length) throw new Error(`Node "${node.id}": ${first} items were done but "items" now has ${items.length}`);
+    if (first > items.length)
+      throw new Error(`Node "${node.id}": ${first} items were done but "items" now has ${items.length}`);
     const last = Math.min(items.length, first + batch.maxItems);
     const concurrency = Math.max(1, Number(config.concurrency ?? 1));
     const effects: Effect[] = [];
@@ -66,13 +68,21 @@ export function loopHandler(handlers: Record<string, NodeHandler>, batch = LOOP_
     await Promise.all(Array.from({ length: Math.min(concurrency, last - first) }, worker));
     // Every item started has finished (one failing fails the batch): the outputs are a prefix.
     const applied = effects.filter(Boolean);
-    const effect: Effect | undefined = applied.length > 0 ? async (trx, run) => {
-      for (const e of applied) await e(trx, run);
-    } : undefined;
+    const effect: Effect | undefined =
+      applied.length > 0
+        ? async (trx, run) => {
+            for (const e of applied) await e(trx, run);
+          }
+        : undefined;
     const rest = effect ? { effects: effect } : {};
     if (next >= items.length) return { kind: 'completed', output: outputs, ...rest } satisfies NodeOutcome;
     const checkpoint: LoopCheckpoint = { outputs };
-    return { kind: 'checkpoint', checkpoint, progress: `${next} of ${items.length} items done`, ...rest } satisfies NodeOutcome;
+    return {
+      kind: 'checkpoint',
+      checkpoint,
+      progress: `${next} of ${items.length} items done`,
+      ...rest,
+    } satisfies NodeOutcome;
   };
 }
 

@@ -12,10 +12,17 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 export function mcpToolHandler(servers: ModuleServices['mcpServers']): NodeHandler {
   return async ({ node, config, tenantId, signal }) => {
     const args = config.parameters ?? {};
-    if (typeof args !== 'object' || Array.isArray(args)) throw new Error(`Node "${node.id}": parameters must be an object`);
+    if (typeof args !== 'object' || Array.isArray(args))
+      throw new Error(`Node "${node.id}": parameters must be an object`);
     const timeoutMs = node.timeout_seconds ? node.timeout_seconds * 1000 : DEFAULT_TIMEOUT_MS;
     try {
-      const output = await servers.callTool(tenantId, String(config.server_id), String(config.tool_name), args as Record<string, unknown>, { signal, timeoutMs });
+      const output = await servers.callTool(
+        tenantId,
+        String(config.server_id),
+        String(config.tool_name),
+        args as Record<string, unknown>,
+        { signal, timeoutMs },
+      );
       return { kind: 'completed', output };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

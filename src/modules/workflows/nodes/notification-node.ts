@@ -12,7 +12,10 @@ export function notificationHandler(mail: MailOutbox): NodeHandler {
   return async ({ node, config }) => {
     const to = recipients(config.to);
     const bad = to.filter((a) => !EMAIL.test(a));
-    if (to.length === 0 || bad.length > 0) throw new Error(`Node "${node.id}": "to" must be e-mail addresses${bad.length ? ` (not: ${bad.join(', ')})` : ''}`);
+    if (to.length === 0 || bad.length > 0)
+      throw new Error(
+        `Node "${node.id}": "to" must be e-mail addresses${bad.length ? ` (not: ${bad.join(', ')})` : ''}`,
+      );
     const subject = String(config.subject);
     const message = typeof config.message === 'string' ? config.message : JSON.stringify(config.message);
     return {
@@ -20,7 +23,13 @@ export function notificationHandler(mail: MailOutbox): NodeHandler {
       output: { to, subject, queued: to.length },
       effects: async (trx, run) => {
         for (const address of to) {
-          await mail.enqueue(trx, { tenantId: run.tenantId, kind: 'workflow_notification', to: address, data: { subject, message }, at: run.now });
+          await mail.enqueue(trx, {
+            tenantId: run.tenantId,
+            kind: 'workflow_notification',
+            to: address,
+            data: { subject, message },
+            at: run.now,
+          });
         }
       },
     };

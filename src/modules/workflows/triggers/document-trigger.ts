@@ -63,7 +63,12 @@ export class DocumentTrigger {
 
   async onEvent(event: RecordedEvent): Promise<void> {
     if (event.name === 'document.processed') {
-      return this.#fire(event, 'document_upload', (facts) => ({ data: { ...facts }, keyOf: (workflowId) => `upload:${workflowId}:${facts.document_id}` }), uploadMatches);
+      return this.#fire(
+        event,
+        'document_upload',
+        (facts) => ({ data: { ...facts }, keyOf: (workflowId) => `upload:${workflowId}:${facts.document_id}` }),
+        uploadMatches,
+      );
     }
     if (event.name === 'document.updated') {
       // Each change fires once (keyed by its event), with the fields it changed.
@@ -71,7 +76,10 @@ export class DocumentTrigger {
       return this.#fire(
         event,
         'document_update',
-        (facts) => ({ data: { ...facts, changed_fields: fields }, keyOf: (workflowId) => `update:${workflowId}:${event.id}` }),
+        (facts) => ({
+          data: { ...facts, changed_fields: fields },
+          keyOf: (workflowId) => `update:${workflowId}:${event.id}`,
+        }),
         (conditions, facts) => updateMatches(conditions, facts, fields),
       );
     }
@@ -106,7 +114,9 @@ export class DocumentTrigger {
       if (!reads.has(owner)) reads.set(owner, this.#ownerReads(workflow, doc.id));
       if (!(await reads.get(owner))) continue;
       try {
-        await db.transaction().execute((trx) => this.#executions.startFromTrigger(trx, workflow, type, { ...data }, keyOf(workflow.id)));
+        await db
+          .transaction()
+          .execute((trx) => this.#executions.startFromTrigger(trx, workflow, type, { ...data }, keyOf(workflow.id)));
       } catch (error) {
         // An invalid definition must not block the other workflows (or retry the event forever).
         this.#logger.warn({ err: error, workflowId: workflow.id }, `${type} trigger could not start the workflow`);

@@ -17,7 +17,13 @@ export interface ScheduleTickPayload {
 
 /** What a tick needs of the executions service (a narrow type keeps the import graph acyclic). */
 export interface TriggerStarter {
-  startFromTrigger(trx: Executor, workflow: Workflow, triggerType: string, triggerData: Record<string, unknown>, triggerKey: string): Promise<unknown>;
+  startFromTrigger(
+    trx: Executor,
+    workflow: Workflow,
+    triggerType: string,
+    triggerData: Record<string, unknown>,
+    triggerKey: string,
+  ): Promise<unknown>;
 }
 
 /**
@@ -52,7 +58,11 @@ export class ScheduleTrigger {
     await this.#repo.updateWorkflow(trx, workflow.tenantId, workflow.id, { nextRunAt: next });
     if (next === null) return;
     const payload: ScheduleTickPayload = { tenantId: workflow.tenantId, workflowId: workflow.id, scheduledFor: next };
-    await this.#jobs.enqueue(trx, SCHEDULE_TICK_JOB, payload, { runAt: next, uniqueKey: `wfsched:${workflow.id}:${next}`, tenantId: workflow.tenantId });
+    await this.#jobs.enqueue(trx, SCHEDULE_TICK_JOB, payload, {
+      runAt: next,
+      uniqueKey: `wfsched:${workflow.id}:${next}`,
+      tenantId: workflow.tenantId,
+    });
   }
 
   async tick(job: RunningJob<ScheduleTickPayload>): Promise<void> {
@@ -61,7 +71,13 @@ export class ScheduleTrigger {
       await job.completeIn(trx);
       const workflow = await this.#repo.findWorkflow(trx, tenantId, workflowId);
       if (workflow?.status !== 'active' || workflow.nextRunAt !== scheduledFor) return; // disarmed or moved
-      await this.#executions!.startFromTrigger(trx, workflow, 'schedule', { scheduled_for: new Date(scheduledFor).toISOString() }, `schedule:${workflowId}:${scheduledFor}`);
+      await this.#executions!.startFromTrigger(
+        trx,
+        workflow,
+        'schedule',
+        { scheduled_for: new Date(scheduledFor).toISOString() },
+        `schedule:${workflowId}:${scheduledFor}`,
+      );
       await this.arm(trx, { ...workflow }, Math.max(this.#clock.now(), scheduledFor));
     });
   }

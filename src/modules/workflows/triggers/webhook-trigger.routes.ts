@@ -6,7 +6,12 @@ import { WEBHOOK_HEADERS } from '../../../lib/webhook-signature.ts';
 import { presentHookExecution } from '../workflows.presenter.ts';
 import type { WebhookTrigger } from './webhook-trigger.ts';
 
-const HookAnswer = Type.Object({ execution_id: Type.String(), workflow_id: Type.String(), status: Type.String(), started_at: Timestamp });
+const HookAnswer = Type.Object({
+  execution_id: Type.String(),
+  workflow_id: Type.String(),
+  status: Type.String(),
+  started_at: Timestamp,
+});
 
 /**
  * Requests per minute to one hook: from all senders together, and from one client IP. Counted

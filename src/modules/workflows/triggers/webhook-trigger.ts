@@ -28,7 +28,12 @@ export class WebhookTrigger {
   readonly #executions: ExecutionsService;
   readonly #expressions: ExpressionEvaluator;
 
-  constructor(deps: { database: Database; workflows: WorkflowsRepository; executions: ExecutionsService; expressions: ExpressionEvaluator }) {
+  constructor(deps: {
+    database: Database;
+    workflows: WorkflowsRepository;
+    executions: ExecutionsService;
+    expressions: ExpressionEvaluator;
+  }) {
     this.#database = deps.database;
     this.#repo = deps.workflows;
     this.#executions = deps.executions;
@@ -41,7 +46,11 @@ export class WebhookTrigger {
     const trigger = workflow?.trigger;
     if (workflow?.status !== 'active' || trigger?.type !== 'webhook') throw workflowNotFound();
     const secret = String(trigger.conditions?.secret ?? '');
-    if (!secret || typeof request.signature !== 'string' || !verifyBodySignature(secret, request.rawBody, request.signature)) {
+    if (
+      !secret ||
+      typeof request.signature !== 'string' ||
+      !verifyBodySignature(secret, request.rawBody, request.signature)
+    ) {
       throw errors.unauthorized(`Missing or invalid ${WEBHOOK_HEADERS.signature}`);
     }
     let body: unknown;
@@ -50,14 +59,22 @@ export class WebhookTrigger {
     } catch {
       throw errors.field('body', 'must be JSON');
     }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.field('body', 'must be a JSON object');
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw errors.field('body', 'must be a JSON object');
     const schema = trigger.conditions?.validation;
     if (schema && typeof schema === 'object') await this.#check(schema, body);
     // A sender's delivery id (X-Service-Delivery) makes its retries start one execution.
     const key = `hook:${workflow.id}:${request.deliveryId ?? randomUUID()}`;
     return db.transaction().execute(async (trx) => {
-      const started = await this.#executions.startFromTrigger(trx, workflow, 'webhook', body as Record<string, unknown>, key);
-      if (!started) throw errors.conflict('This delivery already started an execution', { delivery_id: request.deliveryId });
+      const started = await this.#executions.startFromTrigger(
+        trx,
+        workflow,
+        'webhook',
+        body as Record<string, unknown>,
+        key,
+      );
+      if (!started)
+        throw errors.conflict('This delivery already started an execution', { delivery_id: request.deliveryId });
       return started;
     });
   }
@@ -68,9 +85,15 @@ export class WebhookTrigger {
       problems = await this.#expressions.schemaProblems(schema, body);
     } catch (error) {
       // A schema that does not compile, or whose check ran past a sandbox limit: the body is not accepted.
-      const message = error instanceof SandboxEvaluationError ? `the trigger's ${error.message}` : `could not be checked against the trigger's JSON Schema: ${(error as Error).message}`;
+      const message =
+        error instanceof SandboxEvaluationError
+          ? `the trigger's ${error.message}`
+          : `could not be checked against the trigger's JSON Schema: ${(error as Error).message}`;
       throw errors.field(error instanceof SandboxEvaluationError ? 'validation' : 'body', message);
     }
-    if (problems) throw errors.validation(problems.map((p) => ({ field: p.path.replace(/^\//, '').replaceAll('/', '.') || 'body', message: p.message })));
+    if (problems)
+      throw errors.validation(
+        problems.map((p) => ({ field: p.path.replace(/^\//, '').replaceAll('/', '.') || 'body', message: p.message })),
+      );
   }
 }

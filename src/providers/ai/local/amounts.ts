@@ -31,52 +31,219 @@ export interface AmountOptions {
 }
 
 const SYMBOLS: Record<string, string> = {
-  'us$': 'USD', 'u.s.$': 'USD', 'c$': 'CAD', 'ca$': 'CAD', 'a$': 'AUD', 'au$': 'AUD', 'nz$': 'NZD', 'hk$': 'HKD', 's$': 'SGD',
-  'r$': 'BRL', 'mx$': 'MXN', '€': 'EUR', '£': 'GBP', 'cn¥': 'CNY', 'rmb': 'CNY', '₹': 'INR', 'rs': 'INR', 'rs.': 'INR',
-  '₩': 'KRW', '₽': 'RUB', '₺': 'TRY', '₪': 'ILS', '₦': 'NGN', '₱': 'PHP', '₵': 'GHS', 'gh₵': 'GHS', 'gh¢': 'GHS', 'ksh': 'KES',
-  'ksh.': 'KES', 'kshs': 'KES', 'kshs.': 'KES', '฿': 'THB', '₫': 'VND', 'r': 'ZAR', 'fr.': 'CHF', 'sfr.': 'CHF', 'zł': 'PLN', 'kč': 'CZK',
+  us$: 'USD',
+  'u.s.$': 'USD',
+  c$: 'CAD',
+  ca$: 'CAD',
+  a$: 'AUD',
+  au$: 'AUD',
+  nz$: 'NZD',
+  hk$: 'HKD',
+  s$: 'SGD',
+  r$: 'BRL',
+  mx$: 'MXN',
+  '€': 'EUR',
+  '£': 'GBP',
+  'cn¥': 'CNY',
+  rmb: 'CNY',
+  '₹': 'INR',
+  rs: 'INR',
+  'rs.': 'INR',
+  '₩': 'KRW',
+  '₽': 'RUB',
+  '₺': 'TRY',
+  '₪': 'ILS',
+  '₦': 'NGN',
+  '₱': 'PHP',
+  '₵': 'GHS',
+  'gh₵': 'GHS',
+  'gh¢': 'GHS',
+  ksh: 'KES',
+  'ksh.': 'KES',
+  kshs: 'KES',
+  'kshs.': 'KES',
+  '฿': 'THB',
+  '₫': 'VND',
+  r: 'ZAR',
+  'fr.': 'CHF',
+  'sfr.': 'CHF',
+  zł: 'PLN',
+  kč: 'CZK',
 };
 
 // ISO 4217 codes the runtime knows, less those that are also ordinary capitalised words or
 // headings ("ALL 5 rooms", "TOP 10") and the codes of funds and special units.
-const NOT_CODES = new Set(['ALL', 'TOP', 'CUP', 'MOP', 'BOB', 'SOS', 'XDR', 'XSU', 'CUC', 'ANG', 'SLL', 'ZWL', 'GYD', 'MDL']);
+const NOT_CODES = new Set([
+  'ALL',
+  'TOP',
+  'CUP',
+  'MOP',
+  'BOB',
+  'SOS',
+  'XDR',
+  'XSU',
+  'CUC',
+  'ANG',
+  'SLL',
+  'ZWL',
+  'GYD',
+  'MDL',
+]);
 /** ISO 4217 codes recognised next to a number. */
-export const CURRENCY_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency').filter((c) => !NOT_CODES.has(c)));
+export const CURRENCY_CODES: ReadonlySet<string> = new Set(
+  Intl.supportedValuesOf('currency').filter((c) => !NOT_CODES.has(c)),
+);
 
 const WORDS: Record<string, string> = {
-  'us dollars': 'USD', 'u.s. dollars': 'USD', 'canadian dollars': 'CAD', 'australian dollars': 'AUD', 'new zealand dollars': 'NZD',
-  'hong kong dollars': 'HKD', 'singapore dollars': 'SGD', dollar: 'USD', dollars: 'USD', euro: 'EUR', euros: 'EUR', pound: 'GBP',
-  pounds: 'GBP', 'pounds sterling': 'GBP', sterling: 'GBP', yen: 'JPY', yuan: 'CNY', renminbi: 'CNY', 'swiss francs': 'CHF',
-  francs: 'CHF', rupees: 'INR', 'indian rupees': 'INR', rand: 'ZAR', 'kenyan shillings': 'KES', 'kenya shillings': 'KES',
-  cedis: 'GHS', cedi: 'GHS', naira: 'NGN', dirhams: 'AED', riyals: 'SAR', 'ugandan shillings': 'UGX', 'tanzanian shillings': 'TZS',
+  'us dollars': 'USD',
+  'u.s. dollars': 'USD',
+  'canadian dollars': 'CAD',
+  'australian dollars': 'AUD',
+  'new zealand dollars': 'NZD',
+  'hong kong dollars': 'HKD',
+  'singapore dollars': 'SGD',
+  dollar: 'USD',
+  dollars: 'USD',
+  euro: 'EUR',
+  euros: 'EUR',
+  pound: 'GBP',
+  pounds: 'GBP',
+  'pounds sterling': 'GBP',
+  sterling: 'GBP',
+  yen: 'JPY',
+  yuan: 'CNY',
+  renminbi: 'CNY',
+  'swiss francs': 'CHF',
+  francs: 'CHF',
+  rupees: 'INR',
+  'indian rupees': 'INR',
+  rand: 'ZAR',
+  'kenyan shillings': 'KES',
+  'kenya shillings': 'KES',
+  cedis: 'GHS',
+  cedi: 'GHS',
+  naira: 'NGN',
+  dirhams: 'AED',
+  riyals: 'SAR',
+  'ugandan shillings': 'UGX',
+  'tanzanian shillings': 'TZS',
 };
 const SCALES: Record<string, number> = {
-  thousand: 1e3, k: 1e3, million: 1e6, mn: 1e6, mio: 1e6, m: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12,
-  lakh: 1e5, lakhs: 1e5, lac: 1e5, lacs: 1e5, crore: 1e7, crores: 1e7, cr: 1e7,
+  thousand: 1e3,
+  k: 1e3,
+  million: 1e6,
+  mn: 1e6,
+  mio: 1e6,
+  m: 1e6,
+  billion: 1e9,
+  bn: 1e9,
+  b: 1e9,
+  trillion: 1e12,
+  lakh: 1e5,
+  lakhs: 1e5,
+  lac: 1e5,
+  lacs: 1e5,
+  crore: 1e7,
+  crores: 1e7,
+  cr: 1e7,
 };
 
 const CODE = [...CURRENCY_CODES].join('|');
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Longest first, so "US$" wins over "$" and "GH₵" over "₵".
-const SIGN_LIST = ['US$', 'U.S.$', 'CA$', 'C$', 'AU$', 'A$', 'NZ$', 'HK$', 'S$', 'R$', 'MX$', 'CN¥', 'GH₵', 'GH¢', 'Kshs.', 'Kshs', 'KShs.', 'KSh.', 'KSh', 'Ksh.', 'Ksh',
-  'Rs.', 'Rs', 'SFr.', 'Fr.', 'RMB', '$', '€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'R'];
+const SIGN_LIST = [
+  'US$',
+  'U.S.$',
+  'CA$',
+  'C$',
+  'AU$',
+  'A$',
+  'NZ$',
+  'HK$',
+  'S$',
+  'R$',
+  'MX$',
+  'CN¥',
+  'GH₵',
+  'GH¢',
+  'Kshs.',
+  'Kshs',
+  'KShs.',
+  'KSh.',
+  'KSh',
+  'Ksh.',
+  'Ksh',
+  'Rs.',
+  'Rs',
+  'SFr.',
+  'Fr.',
+  'RMB',
+  '$',
+  '€',
+  '£',
+  '¥',
+  '₹',
+  '₩',
+  '₽',
+  '₺',
+  '₪',
+  '₦',
+  '₱',
+  '₵',
+  '฿',
+  '₫',
+  'zł',
+  'Kč',
+  'kr',
+  'R',
+];
 const SIGN = `(?:${SIGN_LIST.map(escapeRegExp).join('|')})`;
 const AFTER_SIGNS = `(?:${['€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'Ft', 'Fr.'].map(escapeRegExp).join('|')})`;
 // Indian grouping before Western: "4,50,00,000" is not "4,50" followed by more.
-const NUMBER = "(\\d{1,2}(?:,\\d{2})+,\\d{3}(?:\\.\\d{1,2})?|\\d{1,3}(?:[,.\\u00a0\\u202f '’]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)";
+const NUMBER =
+  "(\\d{1,2}(?:,\\d{2})+,\\d{3}(?:\\.\\d{1,2})?|\\d{1,3}(?:[,.\\u00a0\\u202f '’]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)";
 const SCALE = `(?:\\s?((?i:thousand|million|billion|trillion|lakhs?|lacs?|crores?|mn|mio|bn|cr|[kmb]))\\b)?`;
 // A minus written against the amount: "-£1,200", "USD -1,200", "−€50"; not the dash of a range ("£1,000–£2,000").
 const MINUS = '(?:(?<![\\p{L}\\p{N}.,])([-−–])(?=\\S))?';
 const BEFORE = new RegExp(`${MINUS}(?<![\\p{L}\\d])(${SIGN}|(?:${CODE})\\b)\\s?([-−])?${NUMBER}${SCALE}`, 'gu');
 const AFTER = new RegExp(
-  `${MINUS}(?<![\\p{L}\\d$€£.,])${NUMBER}${SCALE}\\s?(${AFTER_SIGNS}|(?:${CODE})\\b|(?:${Object.keys(WORDS).sort((a, b) => b.length - a.length).map(escapeRegExp).join('|')})\\b)`,
+  `${MINUS}(?<![\\p{L}\\d$€£.,])${NUMBER}${SCALE}\\s?(${AFTER_SIGNS}|(?:${CODE})\\b|(?:${Object.keys(WORDS)
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|')})\\b)`,
   'giu',
 );
 
 const NUMBER_WORDS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, a: 1,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  a: 1,
 };
 const SPELLED = new RegExp(
   `\\b((?:(?:${Object.keys(NUMBER_WORDS).join('|')}|hundred|thousand|million|billion|and)[\\s-]+)+)(dollars|euros|pounds|yen|francs)\\b`,
@@ -93,7 +260,14 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
   const found: AmountMention[] = [];
   const free = (start: number, end: number) => !found.some((f) => start < f.end && end > f.start);
   const push = (currency: string, amount: number, start: number, end: number) => {
-    found.push({ value: formatAmount(currency, amount), amount, currency, text: text.slice(start, end).trim(), start, end });
+    found.push({
+      value: formatAmount(currency, amount),
+      amount,
+      currency,
+      text: text.slice(start, end).trim(),
+      start,
+      end,
+    });
   };
   for (const m of text.matchAll(BEFORE)) {
     const sign = m[2]!;
@@ -108,7 +282,8 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
   for (const m of text.matchAll(AFTER)) {
     const code = currencyOf(m[4]!, options);
     const value = parseNumber(m[2]!, m[3]);
-    if (code && value !== null && free(m.index, m.index + m[0].length)) push(code, m[1] ? -value : value, m.index, m.index + m[0].length);
+    if (code && value !== null && free(m.index, m.index + m[0].length))
+      push(code, m[1] ? -value : value, m.index, m.index + m[0].length);
   }
   // "45p a mile": pence, where the document deals in pounds.
   if (/£|\bGBP\b/.test(text)) {
@@ -119,14 +294,21 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
   for (const m of text.matchAll(SPELLED)) {
     const value = parseNumberWords(m[1]!);
     const code = WORDS[m[2]!.toLowerCase()];
-    if (code && value !== null && value > 0 && free(m.index, m.index + m[0].length)) push(code, value, m.index, m.index + m[0].length);
+    if (code && value !== null && value > 0 && free(m.index, m.index + m[0].length))
+      push(code, value, m.index, m.index + m[0].length);
   }
   return found.sort((a, b) => a.start - b.start);
 }
 
 // Signs that are also letters or words need a number that can only be money after them:
 // "R 400,000" is rand, "R 2" a rating; "Rs 500" rupees, "kr" only where the locale says which krona.
-function plausibleAfterSign(sign: string, number: string, scale: string | undefined, text: string, end: number): boolean {
+function plausibleAfterSign(
+  sign: string,
+  number: string,
+  scale: string | undefined,
+  text: string,
+  end: number,
+): boolean {
   if (sign === 'R' || sign === 'Rs') return /[,.\s'’]/.test(number) || number.length >= 4 || scale !== undefined;
   if (sign === 'kr') return true;
   // "EUR 5-year": a code before a number that runs on into a word is not money.
@@ -140,7 +322,8 @@ function currencyOf(raw: string, options: AmountOptions): string | null {
   if (lower === 'kr') return options.krona ?? null;
   if (lower === 'ft') return 'HUF';
   if (/^[A-Z]{3}$/.test(raw) && CURRENCY_CODES.has(raw)) return raw;
-  if (/^[a-z]{3}$/i.test(raw) && CURRENCY_CODES.has(raw.toUpperCase()) && raw !== raw.toLowerCase()) return raw.toUpperCase();
+  if (/^[a-z]{3}$/i.test(raw) && CURRENCY_CODES.has(raw.toUpperCase()) && raw !== raw.toLowerCase())
+    return raw.toUpperCase();
   return SYMBOLS[lower] ?? WORDS[lower] ?? null;
 }
 
@@ -171,7 +354,12 @@ export function parseNumber(raw: string, scale?: string): number | null {
     const groups = s.split(sep).length - 1;
     decimalSep = after === 3 && (groups > 1 || !scale) ? null : groups === 1 ? sep : null;
   }
-  s = decimalSep ? s.split(decimalSep).map((part, i, parts) => (i === parts.length - 1 ? part : part.replace(/[.,]/g, ''))).join('.') : s.replace(/[.,]/g, '');
+  s = decimalSep
+    ? s
+        .split(decimalSep)
+        .map((part, i, parts) => (i === parts.length - 1 ? part : part.replace(/[.,]/g, '')))
+        .join('.')
+    : s.replace(/[.,]/g, '');
   const value = Number(s);
   if (!Number.isFinite(value)) return null;
   const factor = scale ? SCALES[scale.toLowerCase()] : 1;
@@ -183,7 +371,10 @@ function parseNumberWords(phrase: string): number | null {
   let total = 0;
   let current = 0;
   let any = false;
-  for (const word of phrase.toLowerCase().split(/[\s-]+/).filter(Boolean)) {
+  for (const word of phrase
+    .toLowerCase()
+    .split(/[\s-]+/)
+    .filter(Boolean)) {
     if (word === 'and') continue;
     if (word in NUMBER_WORDS) {
       current += NUMBER_WORDS[word]!;

@@ -27,13 +27,45 @@ export interface DateMention {
 }
 
 const MONTHS: Record<string, number> = {
-  january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5, june: 6, jun: 6,
-  july: 7, jul: 7, august: 8, aug: 8, september: 9, sep: 9, sept: 9, october: 10, oct: 10, november: 11,
-  nov: 11, december: 12, dec: 12,
+  january: 1,
+  jan: 1,
+  february: 2,
+  feb: 2,
+  march: 3,
+  mar: 3,
+  april: 4,
+  apr: 4,
+  may: 5,
+  june: 6,
+  jun: 6,
+  july: 7,
+  jul: 7,
+  august: 8,
+  aug: 8,
+  september: 9,
+  sep: 9,
+  sept: 9,
+  october: 10,
+  oct: 10,
+  november: 11,
+  nov: 11,
+  december: 12,
+  dec: 12,
 };
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const UNITS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'];
-const TEENS = ['tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth'];
+const TEENS = [
+  'tenth',
+  'eleventh',
+  'twelfth',
+  'thirteenth',
+  'fourteenth',
+  'fifteenth',
+  'sixteenth',
+  'seventeenth',
+  'eighteenth',
+  'nineteenth',
+];
 
 /** "tenth" → 10, "twenty-third" → 23, "thirty first" → 31. */
 const ORDINAL_WORDS: Record<string, number> = (() => {
@@ -46,7 +78,10 @@ const ORDINAL_WORDS: Record<string, number> = (() => {
   });
   out['twentieth'] = 20;
   out['thirtieth'] = 30;
-  for (const [tens, base] of [['twenty', 20], ['thirty', 30]] as const) {
+  for (const [tens, base] of [
+    ['twenty', 20],
+    ['thirty', 30],
+  ] as const) {
     UNITS.forEach((w, i) => {
       if (base + i + 1 > 31) return;
       out[`${tens}-${w}`] = base + i + 1;
@@ -57,8 +92,12 @@ const ORDINAL_WORDS: Record<string, number> = (() => {
 })();
 
 // A month name is a whole word: "Mar" of "Marlborough" and "Jul" of "Julia" are not months.
-const MONTH = `(${Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|')})(?![\\p{L}])\\.?`;
-const ORDINAL = `(${Object.keys(ORDINAL_WORDS).sort((a, b) => b.length - a.length).join('|')})`;
+const MONTH = `(${Object.keys(MONTHS)
+  .sort((a, b) => b.length - a.length)
+  .join('|')})(?![\\p{L}])\\.?`;
+const ORDINAL = `(${Object.keys(ORDINAL_WORDS)
+  .sort((a, b) => b.length - a.length)
+  .join('|')})`;
 const DAY = `(?:(\\d{1,2})(?:st|nd|rd|th)?(?![\\d:]|\\.\\d)|${ORDINAL})`;
 const YEAR = `((?:19|20)\\d{2})(?!\\d)`;
 const WEEKDAY = `(?:(${WEEKDAYS.join('|')}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\\.?,?[^\\S\\n]+)?`;
@@ -67,11 +106,18 @@ const WEEKDAY = `(?:(${WEEKDAYS.join('|')}|mon|tue|tues|wed|thu|thur|thurs|fri|s
 // Spaces within a line, or one line break where a wrap split the date ("15\nJuly 2025").
 const SP = '(?:[^\\S\\n]+|[^\\S\\n]*\\n[^\\S\\n]*)';
 const SP0 = '[^\\S\\n]*';
-const DAY_MONTH = new RegExp(`\\b${WEEKDAY}(?:the${SP})?${DAY}(?:(?:${SP0}[-–]${SP0}|${SP}(?:to|until|till)${SP})(\\d{1,2})(?!\\d))?${SP}(?:of${SP})?${MONTH}(?:,?${SP}${YEAR})?`, 'giu');
-const MONTH_DAY = new RegExp(`\\b${WEEKDAY}${MONTH}${SP}(?:the${SP})?${DAY}(?:${SP0}[-–]${SP0}(\\d{1,2})(?!\\d))?(?:,?${SP}${YEAR})?`, 'giu');
+const DAY_MONTH = new RegExp(
+  `\\b${WEEKDAY}(?:the${SP})?${DAY}(?:(?:${SP0}[-–]${SP0}|${SP}(?:to|until|till)${SP})(\\d{1,2})(?!\\d))?${SP}(?:of${SP})?${MONTH}(?:,?${SP}${YEAR})?`,
+  'giu',
+);
+const MONTH_DAY = new RegExp(
+  `\\b${WEEKDAY}${MONTH}${SP}(?:the${SP})?${DAY}(?:${SP0}[-–]${SP0}(\\d{1,2})(?!\\d))?(?:,?${SP}${YEAR})?`,
+  'giu',
+);
 const ISO = /(?<![\d-])((?:19|20)\d{2})([-/.])(\d{1,2})\2(\d{1,2})(?![\d-])/g;
 const NUMERIC = /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2((?:19|20)\d{2}|\d{2})(?![\d/-]|\.\d)/g;
-const FORWARD_CUES = /\b(?:until|till|by|before|due|through|thru|deadline|expires?|expiry|no later than|on or before)\s+(?:\w+,?\s+)?$/i;
+const FORWARD_CUES =
+  /\b(?:until|till|by|before|due|through|thru|deadline|expires?|expiry|no later than|on or before)\s+(?:\w+,?\s+)?$/i;
 
 /** Options of `findDates`. */
 export interface DateOptions {
@@ -115,19 +161,30 @@ export function findDates(text: string, options: DateOptions = {}): DateMention[
     const [iso, other] = readDayFirst ? [dayFirst, monthFirst] : [monthFirst, dayFirst];
     add(m.index, m[0].length, iso, locale.order ? locale.orderConfidence : 0.5, [other]);
   }
-  for (const [pattern, order] of [[MONTH_DAY, 'md'], [DAY_MONTH, 'dm']] as const) {
+  for (const [pattern, order] of [
+    [MONTH_DAY, 'md'],
+    [DAY_MONTH, 'dm'],
+  ] as const) {
     for (const m of text.matchAll(pattern)) {
       if (!free(m.index, m.index + m[0].length)) continue;
       const read = order === 'md' ? readMonthDay(m) : readDayMonth(m);
       if (!read) continue;
-      const weekday = read.weekday ? WEEKDAYS.findIndex((w) => w.startsWith(read.weekday!.toLowerCase().slice(0, 3))) : -1;
+      const weekday = read.weekday
+        ? WEEKDAYS.findIndex((w) => w.startsWith(read.weekday!.toLowerCase().slice(0, 3)))
+        : -1;
       const forward = FORWARD_CUES.test(text.slice(Math.max(0, m.index - 30), m.index));
       for (const day of read.days) {
         if (read.year) {
           const iso = toIso(read.year, read.month, day);
           if (iso) add(m.index, m[0].length, iso, 0.97);
         } else {
-          found.push({ iso: '', start: m.index, end: m.index + m[0].length, confidence: 0, partial: { month: read.month, day, weekday: weekday >= 0 ? weekday : null, forward } });
+          found.push({
+            iso: '',
+            start: m.index,
+            end: m.index + m[0].length,
+            confidence: 0,
+            partial: { month: read.month, day, weekday: weekday >= 0 ? weekday : null, forward },
+          });
           take(m.index, m.index + m[0].length);
         }
       }
@@ -140,12 +197,22 @@ export function findDates(text: string, options: DateOptions = {}): DateMention[
   for (const f of found) {
     const written = text.slice(f.start, f.end).replace(/\s+/g, ' ');
     if (!f.partial) {
-      out.push({ iso: f.iso, start: f.start, end: f.end, text: written, confidence: f.confidence, ...(f.alternatives ? { alternatives: f.alternatives } : {}) });
+      out.push({
+        iso: f.iso,
+        start: f.start,
+        end: f.end,
+        text: written,
+        confidence: f.confidence,
+        ...(f.alternatives ? { alternatives: f.alternatives } : {}),
+      });
       continue;
     }
     const anchor = anchors.forPosition(f.start) ?? referenceAnchor(options.referenceDate);
     if (!anchor) continue;
-    const iso = anchor.year !== undefined ? toIso(anchor.year, f.partial.month, f.partial.day) : resolveYear(f.partial, anchor.date);
+    const iso =
+      anchor.year !== undefined
+        ? toIso(anchor.year, f.partial.month, f.partial.day)
+        : resolveYear(f.partial, anchor.date);
     if (iso) out.push({ iso, start: f.start, end: f.end, text: written, confidence: anchor.confidence });
   }
   return out;
@@ -203,7 +270,8 @@ function anchorsOf(text: string, found: Found[]) {
     }
   }
   const own =
-    full.find((f) => DATE_LABEL.test(text.slice(Math.max(0, f.start - 40), f.start))) ?? full.find((f) => f.start < Math.max(headerEnd, 400));
+    full.find((f) => DATE_LABEL.test(text.slice(Math.max(0, f.start - 40), f.start))) ??
+    full.find((f) => f.start < Math.max(headerEnd, 400));
   const years = [...text.matchAll(LONE_YEAR)].map((m) => ({ year: Number(m[1]), at: m.index }));
   const utc = (iso: string) => new Date(`${iso}T00:00:00Z`);
   return {
@@ -226,7 +294,10 @@ function referenceAnchor(reference: Date | undefined): Anchor | null {
   return reference && !Number.isNaN(reference.getTime()) ? { date: reference, confidence: 0.55 } : null;
 }
 
-function resolveYear(partial: { month: number; day: number; weekday: number | null; forward: boolean }, anchor: Date): string | null {
+function resolveYear(
+  partial: { month: number; day: number; weekday: number | null; forward: boolean },
+  anchor: Date,
+): string | null {
   const base = anchor.getUTCFullYear();
   const anchorTime = Date.UTC(base, anchor.getUTCMonth(), anchor.getUTCDate());
   const options = [base - 1, base, base + 1]

@@ -21,7 +21,8 @@ export function findDurations(text: string): DurationMention[] {
   const out: DurationMention[] = [];
   for (const m of text.matchAll(DURATION)) {
     // "a year" after "per" is a rate, "once a month" or "three times a week" a frequency: not spans.
-    if (/^an? /i.test(m[0]) && /\b(?:per|once|twice|times)\s*$/i.test(text.slice(Math.max(0, m.index - 8), m.index))) continue;
+    if (/^an? /i.test(m[0]) && /\b(?:per|once|twice|times)\s*$/i.test(text.slice(Math.max(0, m.index - 8), m.index)))
+      continue;
     out.push({ text: m[0], start: m.index, end: m.index + m[0].length });
   }
   return out;

@@ -20,9 +20,18 @@ export interface LocalEnrichOptions {
 
 // What a document with no topical phrase of its own is at least about.
 const TYPE_TAGS: Record<string, string> = {
-  invoice: 'invoice', receipt: 'receipt', purchase_order: 'purchase order', quote: 'quotation', contract: 'contract',
-  lease: 'lease', nda: 'confidentiality', employment_letter: 'employment', policy: 'policy', minutes: 'meeting minutes',
-  statement: 'account statement', cv: 'cv',
+  invoice: 'invoice',
+  receipt: 'receipt',
+  purchase_order: 'purchase order',
+  quote: 'quotation',
+  contract: 'contract',
+  lease: 'lease',
+  nda: 'confidentiality',
+  employment_letter: 'employment',
+  policy: 'policy',
+  minutes: 'meeting minutes',
+  statement: 'account statement',
+  cv: 'cv',
 };
 
 /**
@@ -48,6 +57,7 @@ export function enrichLocal(text: string, options: LocalEnrichOptions = {}): Enr
     knownTags: options.knownTags,
   }).map((t) => ({ name: t.name, confidence: t.confidence, source: 'extracted' }));
   const fallback = TYPE_TAGS[type.value];
-  if (tags.length === 0 && fallback && text.trim() !== '') tags.push({ name: fallback, confidence: Math.min(0.6, type.confidence), source: 'extracted' });
+  if (tags.length === 0 && fallback && text.trim() !== '')
+    tags.push({ name: fallback, confidence: Math.min(0.6, type.confidence), source: 'extracted' });
   return { summary, documentType: type, fields, tags, entities };
 }

@@ -1,4 +1,11 @@
-import { type AmountEntity, type DateEntity, type EntityDetails, type Entities, type NamedEntity, plainEntities } from '../ai-provider.ts';
+import {
+  type AmountEntity,
+  type DateEntity,
+  type EntityDetails,
+  type Entities,
+  type NamedEntity,
+  plainEntities,
+} from '../ai-provider.ts';
 import { words } from '../text.ts';
 import { type AmountMention, findAmounts } from './amounts.ts';
 import { type DateMention, findDates } from './dates.ts';
@@ -39,10 +46,25 @@ interface Mention {
 function payeeMention(payee: Payee): Mention {
   const words = payee.name.split(/\s+/);
   const name = words
-    .map((w, i) => (i > 0 && /^(?:for|of|and)$/i.test(w) ? w.toLowerCase() : w.toLowerCase().replace(/(^|[-'’&])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase())))
+    .map((w, i) =>
+      i > 0 && /^(?:for|of|and)$/i.test(w)
+        ? w.toLowerCase()
+        : w.toLowerCase().replace(/(^|[-'’&])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase()),
+    )
     .join(' ');
-  const tokens = name.toLowerCase().split(/[^\p{L}\p{N}&]+/u).filter(Boolean);
-  return { kind: 'organization', name, key: tokens.join(' '), tokens, start: payee.start, end: payee.end, strength: 2.5 };
+  const tokens = name
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}&]+/u)
+    .filter(Boolean);
+  return {
+    kind: 'organization',
+    name,
+    key: tokens.join(' '),
+    tokens,
+    start: payee.start,
+    end: payee.end,
+    strength: 2.5,
+  };
 }
 
 /** People, organisations, places, dates and amounts of a text, each unique in order of first appearance. */
@@ -67,7 +89,8 @@ export function extractEntityDetails(
       // "Owen Jarvis (Network Rail)", "Ian McGregor, Ocado Technology": where the person works.
       const gap = /^\s*(?:\(|,\s*)/.exec(span.after);
       const next = gap ? spanAt.get(span.end + gap[0].length) : undefined;
-      if (next && looksLikeAffiliation(next, next.tokens, ctx)) mentions.push(toMention(text, 'organization', next.tokens, 1.5));
+      if (next && looksLikeAffiliation(next, next.tokens, ctx))
+        mentions.push(toMention(text, 'organization', next.tokens, 1.5));
     }
   }
 
@@ -82,8 +105,10 @@ export function extractEntityDetails(
     // "Witness: Faith Achieng Okello": a label says a person follows, so a first word that is also an ordinary one stays.
     const whole = span.tokens.filter((t) => t.end <= end);
     const person = [whole, tokens].find((ts) => ts.length > 0 && plausiblePerson(ts, ctx));
-    if (value.kind === 'person' && person && !placeOfWords(person)) mentions.push(toMention(text, 'person', person, 2.5));
-    if (value.kind === 'organization' && plausibleOrganization(tokens, ctx)) mentions.push(toMention(text, 'organization', tokens, 2.5));
+    if (value.kind === 'person' && person && !placeOfWords(person))
+      mentions.push(toMention(text, 'person', person, 2.5));
+    if (value.kind === 'organization' && plausibleOrganization(tokens, ctx))
+      mentions.push(toMention(text, 'organization', tokens, 2.5));
   }
 
   // A statement's payee is one name: what the capitalisation rules made of its line (the line's
@@ -99,7 +124,9 @@ export function extractEntityDetails(
     organizations: merged.organization,
     locations: merged.place,
     dates: uniqueDates(options.dates ?? findDates(text, { referenceDate: options.referenceDate, locale })),
-    amounts: uniqueAmounts([...(options.amounts ?? findAmounts(text, locale.amounts)), ...fields.amounts].sort((a, b) => a.start - b.start)),
+    amounts: uniqueAmounts(
+      [...(options.amounts ?? findAmounts(text, locale.amounts)), ...fields.amounts].sort((a, b) => a.start - b.start),
+    ),
   };
 }
 
@@ -109,15 +136,27 @@ function uniqueDates(mentions: DateMention[]): DateEntity[] {
   for (const m of mentions) {
     const current = byDay.get(m.iso);
     if (!current) {
-      byDay.set(m.iso, { value: m.iso, text: m.text, confidence: round(m.confidence), ...(m.alternatives ? { alternatives: m.alternatives } : {}) });
+      byDay.set(m.iso, {
+        value: m.iso,
+        text: m.text,
+        confidence: round(m.confidence),
+        ...(m.alternatives ? { alternatives: m.alternatives } : {}),
+      });
     } else if (m.confidence > current.confidence || (!m.alternatives && current.alternatives)) {
-      byDay.set(m.iso, { value: m.iso, text: m.text, confidence: round(Math.max(m.confidence, current.confidence)), ...(m.alternatives ? { alternatives: m.alternatives } : {}) });
+      byDay.set(m.iso, {
+        value: m.iso,
+        text: m.text,
+        confidence: round(Math.max(m.confidence, current.confidence)),
+        ...(m.alternatives ? { alternatives: m.alternatives } : {}),
+      });
     }
   }
   return [...byDay.values()];
 }
 
-function uniqueAmounts(mentions: { amount: number; currency: string; text: string; confidence?: number }[]): AmountEntity[] {
+function uniqueAmounts(
+  mentions: { amount: number; currency: string; text: string; confidence?: number }[],
+): AmountEntity[] {
   const seen = new Map<string, AmountEntity>();
   for (const m of mentions) {
     const key = `${m.currency} ${m.amount}`;
@@ -134,7 +173,8 @@ function documentContext(text: string): DocumentContext {
   const lowercaseWords = new Set<string>();
   // Addresses and links are written in lower case whatever they name ("press@veridian-energy.example").
   const prose = text.replace(/\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+\.(?:com|org|net|io|example)\b\S*/gi, ' ');
-  for (const w of words(prose)) if (w.text === w.lower && w.lower.length >= 3 && !/\d/.test(w.lower)) lowercaseWords.add(w.lower);
+  for (const w of words(prose))
+    if (w.text === w.lower && w.lower.length >= 3 && !/\d/.test(w.lower)) lowercaseWords.add(w.lower);
 
   const speakers = new Map<string, number>();
   const signatureLines = new Set<number>();
@@ -161,7 +201,11 @@ function documentContext(text: string): DocumentContext {
   let headingLine: number | null = null;
   const first = lines.findIndex((l) => l.trim() !== '');
   const second = first >= 0 ? nextFilled(first) : -1;
-  if (second > 0 && lines[first]!.trim().split(/\s+/).length <= 4 && (isRoleLine(lines[second]!.split(/[·|]/)[0]!) || /@|\+\d{2}[\d ()-]{6,}|\s[·|]\s/.test(lines[second]!))) {
+  if (
+    second > 0 &&
+    lines[first]!.trim().split(/\s+/).length <= 4 &&
+    (isRoleLine(lines[second]!.split(/[·|]/)[0]!) || /@|\+\d{2}[\d ()-]{6,}|\s[·|]\s/.test(lines[second]!))
+  ) {
     headingLine = first;
   }
   return { lowercaseWords, speakers, signatureLines, aboveRoleLines, headingLine };
@@ -185,7 +229,13 @@ function signatureOrganizations(text: string, spans: NameSpan[], mentions: Menti
     if (!ctx.aboveRoleLines.has(span.line - 2) || span.after.trim() !== '' || span.before.trim() !== '') continue;
     if (mentions.some((m) => m.start >= span.start && m.end <= span.end && m.strength >= 2)) continue;
     const tokens = trimSpan(span, ctx);
-    if (tokens.length > 0 && tokens.length <= 5 && plausibleOrganization(tokens, ctx) && !placeOfWords(tokens) && !isFirstName(tokens[0]!.lower)) {
+    if (
+      tokens.length > 0 &&
+      tokens.length <= 5 &&
+      plausibleOrganization(tokens, ctx) &&
+      !placeOfWords(tokens) &&
+      !isFirstName(tokens[0]!.lower)
+    ) {
       out.push(toMention(text, 'organization', tokens, 1.6));
     }
   }
@@ -221,14 +271,17 @@ function listMentions(text: string, spans: NameSpan[], mentions: Mention[], ctx:
   if (current.length >= 2) groups.push(current);
   for (const group of groups) {
     const kinds = group.map((span) => mentions.filter((m) => m.start >= span.start && m.end <= span.end));
-    const firm = (k: Mention[], kind: Kind, strength: number) => k.some((m) => m.kind === kind && m.strength >= strength);
+    const firm = (k: Mention[], kind: Kind, strength: number) =>
+      k.some((m) => m.kind === kind && m.strength >= strength);
     const orgs = kinds.filter((k) => firm(k, 'organization', 2.5)).length;
     const people = kinds.filter((k) => firm(k, 'person', 1.5)).length;
     group.forEach((span, i) => {
       if (kinds[i]!.some((m) => m.strength >= 2)) return;
       const tokens = trimSpan(span, ctx);
-      if (orgs >= 1 && people === 0 && plausibleOrganization(tokens, ctx) && !placeOfWords(tokens)) out.push(toMention(text, 'organization', tokens, 1.6));
-      else if (people >= 2 && orgs === 0 && plausiblePerson(tokens, ctx)) out.push(toMention(text, 'person', tokens, 1.6));
+      if (orgs >= 1 && people === 0 && plausibleOrganization(tokens, ctx) && !placeOfWords(tokens))
+        out.push(toMention(text, 'organization', tokens, 1.6));
+      else if (people >= 2 && orgs === 0 && plausiblePerson(tokens, ctx))
+        out.push(toMention(text, 'person', tokens, 1.6));
     });
   }
   return out;
@@ -245,7 +298,11 @@ function toMention(text: string, kind: Kind, tokens: NameToken[], strength: numb
   const last = tokens[tokens.length - 1]!;
   if (kind === 'organization' && ABBREVIATED_SUFFIX.has(last.lower) && text[last.end] === '.') parts.push('.');
   const name = parts.join('').replace(/['’]s$/, '');
-  const keyTokens = name.toLowerCase().replace(/['’]s\b/g, '').split(/[^\p{L}\p{N}&]+/u).filter(Boolean);
+  const keyTokens = name
+    .toLowerCase()
+    .replace(/['’]s\b/g, '')
+    .split(/[^\p{L}\p{N}&]+/u)
+    .filter(Boolean);
   return { kind, name, key: keyTokens.join(' '), tokens: keyTokens, start: tokens[0]!.start, end: last.end, strength };
 }
 
@@ -257,7 +314,8 @@ function merge(mentions: Mention[]): Record<Kind, NamedEntity[]> {
   for (const m of mentions) {
     counts.set(m.key, (counts.get(m.key) ?? 0) + 1);
     const current = best.get(m.key);
-    if (!current || m.strength > current.strength) best.set(m.key, { ...m, start: Math.min(m.start, current?.start ?? m.start) });
+    if (!current || m.strength > current.strength)
+      best.set(m.key, { ...m, start: Math.min(m.start, current?.start ?? m.start) });
     else current.start = Math.min(current.start, m.start);
   }
   const entries = [...best.values()];
@@ -275,17 +333,22 @@ function merge(mentions: Mention[]): Record<Kind, NamedEntity[]> {
     seenTimes.set(target, (seenTimes.get(target) ?? 0) + (counts.get(m.key) ?? 1));
   }
   // "with Ravi next week" guessed a company from context; Ravi Menon is a person of the document.
-  const personWords = new Set(entries.filter((m) => m.kind === 'person' && m.tokens.length > 1).flatMap((m) => m.tokens));
-  const guessedFromPerson = (m: Mention) => m.kind === 'organization' && m.strength <= 1 && m.tokens.length === 1 && personWords.has(m.key);
+  const personWords = new Set(
+    entries.filter((m) => m.kind === 'person' && m.tokens.length > 1).flatMap((m) => m.tokens),
+  );
+  const guessedFromPerson = (m: Mention) =>
+    m.kind === 'organization' && m.strength <= 1 && m.tokens.length === 1 && personWords.has(m.key);
   // "Contact: Harbourline Appliances" read as a person is the short form of "Harbourline Appliances Corp.".
   const orgs = entries.filter((m) => m.kind === 'organization');
-  const shortOfOrg = (m: Mention) => m.kind === 'person' && orgs.some((o) => isShortFormOf({ ...m, kind: 'organization' }, o));
+  const shortOfOrg = (m: Mention) =>
+    m.kind === 'person' && orgs.some((o) => isShortFormOf({ ...m, kind: 'organization' }, o));
   const out: Record<Kind, NamedEntity[]> = { person: [], organization: [], place: [] };
   const namesOfOthers = new Set(entries.filter((m) => m.kind !== 'place').map((m) => m.key));
   [...firstSeen.entries()]
     .sort((a, b) => a[1] - b[1])
     .forEach(([m]) => {
-      if ((m.kind === 'place' && namesOfOthers.has(m.key)) || guessedFromPerson(m) || shortOfOrg(m) || isAddress(m)) return;
+      if ((m.kind === 'place' && namesOfOthers.has(m.key)) || guessedFromPerson(m) || shortOfOrg(m) || isAddress(m))
+        return;
       out[m.kind].push({ name: m.name, confidence: confidenceOf(m.strength, seenTimes.get(m) ?? 1) });
     });
   return out;
@@ -294,13 +357,29 @@ function merge(mentions: Mention[]): Record<Kind, NamedEntity[]> {
 // Evidence to confidence: a legal suffix or a gazetteer entry is near certain, a name guessed from
 // the word before it ("with Globex") much less; every further mention adds a little.
 function confidenceOf(strength: number, mentions: number): number {
-  const base = strength >= 4 ? 0.95 : strength >= 3 ? 0.9 : strength >= 2.5 ? 0.88 : strength >= 2 ? 0.85 : strength >= 1.5 ? 0.72 : 0.6;
+  const base =
+    strength >= 4
+      ? 0.95
+      : strength >= 3
+        ? 0.9
+        : strength >= 2.5
+          ? 0.88
+          : strength >= 2
+            ? 0.85
+            : strength >= 1.5
+              ? 0.72
+              : 0.6;
   return round(Math.min(0.98, base + 0.03 * Math.min(3, mentions - 1)));
 }
 
 // "Baggot Street Upper", "Connaught Road Central": a street, whatever a rule made of it.
 function isAddress(m: Mention): boolean {
-  return m.kind === 'organization' && m.tokens.length >= 2 && m.tokens.slice(1).some((t) => STREET_WORDS.has(t)) && !LEGAL_SUFFIXES.has(m.tokens[m.tokens.length - 1]!);
+  return (
+    m.kind === 'organization' &&
+    m.tokens.length >= 2 &&
+    m.tokens.slice(1).some((t) => STREET_WORDS.has(t)) &&
+    !LEGAL_SUFFIXES.has(m.tokens[m.tokens.length - 1]!)
+  );
 }
 
 function isShortFormOf(short: Mention, full: Mention): boolean {
@@ -319,5 +398,3 @@ function isShortFormOf(short: Mention, full: Mention): boolean {
   }
   return false;
 }
-
-

@@ -1,5 +1,15 @@
 import type { Answer, ChatTurn, Entities, Passage } from '../ai-provider.ts';
-import { type AnswerType, analyzeQuestion, type DateRole, factEvidence, type QuestionAnalysis, segmentStems, termCoverage, termMatch, weightByRarity } from '../question.ts';
+import {
+  type AnswerType,
+  analyzeQuestion,
+  type DateRole,
+  factEvidence,
+  type QuestionAnalysis,
+  segmentStems,
+  termCoverage,
+  termMatch,
+  weightByRarity,
+} from '../question.ts';
 import { type Segment, segmentText } from '../segmentation.ts';
 import { contentStems, stem } from '../text.ts';
 
@@ -58,12 +68,18 @@ export function needsNames(question: string, history: ChatTurn[] = []): boolean 
  * with a [n] marker of its passage (and its page). When no segment holds enough of the question,
  * says so instead of guessing.
  */
-export function extractiveAnswer(question: string, passages: Passage[], history: ChatTurn[] = [], names?: NameFinder): ComposedAnswer {
+export function extractiveAnswer(
+  question: string,
+  passages: Passage[],
+  history: ChatTurn[] = [],
+  names?: NameFinder,
+): ComposedAnswer {
   const analysis = analyzeQuestion(question, history);
   if (analysis.terms.size === 0) return notFound();
   const { candidates, terms } = scoreCandidates(analysis, passages, names);
   const best = typedFirst(analysis, candidates);
-  if (!best || !(best.coverage >= MIN_COVERAGE || (best.typed >= 1 && best.coverage >= MIN_COVERAGE_TYPED))) return notFound();
+  if (!best || !(best.coverage >= MIN_COVERAGE || (best.typed >= 1 && best.coverage >= MIN_COVERAGE_TYPED)))
+    return notFound();
   if (unsupported(analysis, candidates, terms)) return notFound();
 
   const list = listAnswer(question, best, candidates);
@@ -71,12 +87,16 @@ export function extractiveAnswer(question: string, passages: Passage[], history:
   const chosen = [best];
   // "Total due:" with its value on the next line, or a lead-in whose fact follows it.
   const next = candidates.find((c) => c.passage === best.passage && c.order === best.order + 1);
-  const leadIn = /:$/.test(best.segment.text) || best.segment.kind === 'heading' || (analysis.type !== 'text' && best.typed === 0);
+  const leadIn =
+    /:$/.test(best.segment.text) || best.segment.kind === 'heading' || (analysis.type !== 'text' && best.typed === 0);
   if (next && leadIn && (analysis.type === 'text' || next.typed > 0)) chosen.push(next);
   // A name in a signature reads better with the title line under it.
-  else if (next && best.segment.kind === 'signature' && next.segment.kind === 'signature' && best.typed > 0) chosen.push(next);
+  else if (next && best.segment.kind === 'signature' && next.segment.kind === 'signature' && best.typed > 0)
+    chosen.push(next);
 
-  const quote = chosen.map((c) => focus(c.segment.text, terms, analysis.type)).join(chosen[1]?.segment.kind === 'signature' ? ', ' : ' ');
+  const quote = chosen
+    .map((c) => focus(c.segment.text, terms, analysis.type))
+    .join(chosen[1]?.segment.kind === 'signature' ? ', ' : ' ');
   return quoted(passages, best, quote);
 }
 
@@ -114,7 +134,9 @@ const UNSUPPORTED_SHARE = 0.5;
 /** Whether the question's main words are missing from every passage: the documents do not answer it. */
 function unsupported(analysis: QuestionAnalysis, candidates: Candidate[], terms: Map<string, number>): boolean {
   // A noun naming the kind of fact asked ("the premises" of "where", "the amount") is answered by the fact.
-  const kindNouns = new Set([...(TYPE_LABEL_WORDS[analysis.type] ?? []), ...(KIND_NOUNS[analysis.type] ?? [])].map(stem));
+  const kindNouns = new Set(
+    [...(TYPE_LABEL_WORDS[analysis.type] ?? []), ...(KIND_NOUNS[analysis.type] ?? [])].map(stem),
+  );
   let total = 0;
   let missing = 0;
   for (const [term, weight] of terms) {
@@ -127,7 +149,8 @@ function unsupported(analysis: QuestionAnalysis, candidates: Candidate[], terms:
 }
 
 /** "What are the deliverables?", "which sub-processors", "list the …": a question wanting all of a list. */
-const LIST_QUESTION = /\b(?:what|which) (?:are|were)\b|\blist\b|\bwhich \p{L}+s\b|\bwhat \p{L}+s (?:are|do|does|did|will|have)\b|\ball the\b/iu;
+const LIST_QUESTION =
+  /\b(?:what|which) (?:are|were)\b|\blist\b|\bwhich \p{L}+s\b|\bwhat \p{L}+s (?:are|do|does|did|will|have)\b|\ball the\b/iu;
 /** The most words a list answer quotes. */
 const MAX_LIST_WORDS = 70;
 
@@ -160,9 +183,16 @@ function listAnswer(question: string, best: Candidate, candidates: Candidate[]):
 }
 
 /** Every segment of the passages as a possible answer, best first. */
-function scoreCandidates(analysis: QuestionAnalysis, passages: Passage[], names?: NameFinder): { candidates: Candidate[]; terms: Map<string, number> } {
+function scoreCandidates(
+  analysis: QuestionAnalysis,
+  passages: Passage[],
+  names?: NameFinder,
+): { candidates: Candidate[]; terms: Map<string, number> } {
   const candidates = collectCandidates(passages, analysis, names);
-  const terms = weightByRarity(analysis.terms, candidates.map((c) => c.stems));
+  const terms = weightByRarity(
+    analysis.terms,
+    candidates.map((c) => c.stems),
+  );
   const order = [...analysis.terms.keys()];
   for (const c of candidates) {
     c.coverage = termCoverage(terms, c.stems, c.context);
@@ -239,7 +269,8 @@ function phraseBonus(questionStems: string[], text: string): number {
   const seq = contentStems(text);
   const pairs = new Set(seq.slice(1).map((s, i) => `${seq[i]} ${s}`));
   let bonus = 0;
-  for (let i = 1; i < questionStems.length; i++) if (pairs.has(`${questionStems[i - 1]} ${questionStems[i]}`)) bonus += PHRASE_BONUS;
+  for (let i = 1; i < questionStems.length; i++)
+    if (pairs.has(`${questionStems[i - 1]} ${questionStems[i]}`)) bonus += PHRASE_BONUS;
   return Math.min(MAX_PHRASE_BONUS, bonus);
 }
 
@@ -247,7 +278,11 @@ function notFound(): ComposedAnswer {
   return { text: NOT_FOUND_ANSWER, used: [], parts: [NOT_FOUND_ANSWER] };
 }
 
-function collectCandidates(passages: Passage[], analysis: QuestionAnalysis, names: NameFinder | undefined): Candidate[] {
+function collectCandidates(
+  passages: Passage[],
+  analysis: QuestionAnalysis,
+  names: NameFinder | undefined,
+): Candidate[] {
   const { type, role } = analysis;
   const seen = new Set<string>();
   const out: Candidate[] = [];
@@ -271,7 +306,8 @@ function collectCandidates(passages: Passage[], analysis: QuestionAnalysis, name
       const opener = segment.kind !== 'heading' && isLeadIn(segment.text);
       const follower = FOLLOWER_KINDS.has(segment.kind) && !opener;
       if (!follower) leadIn = null;
-      const context = segment.kind === 'heading' ? new Set<string>() : leadIn ? new Set([...heading, ...leadIn]) : heading;
+      const context =
+        segment.kind === 'heading' ? new Set<string>() : leadIn ? new Set([...heading, ...leadIn]) : heading;
       if (segment.kind === 'heading') heading = stems;
       else if (opener) leadIn = stems;
       // Passages overlap: the same sentence seen twice counts once, in the better-ranked passage.
@@ -281,7 +317,10 @@ function collectCandidates(passages: Passage[], analysis: QuestionAnalysis, name
       let typed = typeEvidence(type, segment, wanted);
       // "By when must it be paid?" wants the date given as a limit ("by 14 March 2026"), "when does
       // it end?" the one the term ends on: a date said in that role counts more, another less.
-      if (role && typed > 0) typed = saysRole(role, segment) ? typed + 0.5 : typed * OTHER_ROLE * (role === 'revised' && SUPERSEDED.test(segment.text) ? OTHER_ROLE : 1);
+      if (role && typed > 0)
+        typed = saysRole(role, segment)
+          ? typed + 0.5
+          : typed * OTHER_ROLE * (role === 'revised' && SUPERSEDED.test(segment.text) ? OTHER_ROLE : 1);
       out.push({ passage: index, segment, order, stems, context, typed, weight, coverage: 0, score: 0 });
     });
   });
@@ -313,7 +352,28 @@ function notAsked(found: string[], asked: ReadonlySet<string>, organisation: boo
   });
 }
 
-const LEGAL_FORMS = new Set(['ltd', 'limit', 'limited', 'inc', 'llc', 'plc', 'gmbh', 'co', 'corp', 'corporation', 'company', 'ag', 'sa', 'bv', 'kg', 'pty', 'pvt', 'dac', 'llp', 'kk']);
+const LEGAL_FORMS = new Set([
+  'ltd',
+  'limit',
+  'limited',
+  'inc',
+  'llc',
+  'plc',
+  'gmbh',
+  'co',
+  'corp',
+  'corporation',
+  'company',
+  'ag',
+  'sa',
+  'bv',
+  'kg',
+  'pty',
+  'pvt',
+  'dac',
+  'llp',
+  'kk',
+]);
 const IN_NAMED_PLACE =
   /\b(?:in|at)\s+(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Q[1-4])\b)\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)*/u;
 /** What a date in another role than the asked one is worth (the contract's date for "when does it end?"). */
@@ -323,9 +383,21 @@ const BEFORE_DATE = String.raw`\s+(?:on\s+)?(?:the\s+)?(?:\p{Lu}|\d)`;
 /** A label of that role ("Due date:", "Expiry:"). */
 const ROLE_LABEL = (words: string) => new RegExp(String.raw`\b(?:${words})\b[^.:]{0,25}:\s*\S`, 'iu');
 const ROLE_CUES: Record<DateRole, RegExp[]> = {
-  deadline: [new RegExp(String.raw`\b(?:by|until|before|no later than|on or before|due(?: on| by)?|latest|deadline|bis(?: zum)?)${BEFORE_DATE}`, 'u'), ROLE_LABEL('due|deadline|payable|fällig')],
-  end: [new RegExp(String.raw`\b(?:until|till|through|ending|ends?|expir\w*|terminat\w*|conclud\w*)${BEFORE_DATE}`, 'u'), ROLE_LABEL('end|expiry|expiration|until')],
-  start: [new RegExp(String.raw`\b(?:commenc\w*|start\w*|begin\w*|effective|as of|from)${BEFORE_DATE}`, 'u'), ROLE_LABEL('start|commencement|effective')],
+  deadline: [
+    new RegExp(
+      String.raw`\b(?:by|until|before|no later than|on or before|due(?: on| by)?|latest|deadline|bis(?: zum)?)${BEFORE_DATE}`,
+      'u',
+    ),
+    ROLE_LABEL('due|deadline|payable|fällig'),
+  ],
+  end: [
+    new RegExp(String.raw`\b(?:until|till|through|ending|ends?|expir\w*|terminat\w*|conclud\w*)${BEFORE_DATE}`, 'u'),
+    ROLE_LABEL('end|expiry|expiration|until'),
+  ],
+  start: [
+    new RegExp(String.raw`\b(?:commenc\w*|start\w*|begin\w*|effective|as of|from)${BEFORE_DATE}`, 'u'),
+    ROLE_LABEL('start|commencement|effective'),
+  ],
   revised: [/\b(?:new|revised|updated|rescheduled|postponed|moved|now|instead)\b/i],
 };
 /** "The parts we promised to ship on May 4": the date a change replaced, for "when will it now …". */
@@ -352,7 +424,12 @@ function typeEvidence(type: AnswerType, segment: Segment, wantedNames: { sure: s
     if (type === 'party' && NAME_LABEL.test(segment.label ?? '') && PERSON_SHAPE.test(segment.value ?? '')) return 1;
     if (wantedNames.likely.some((name) => text.includes(name))) return 0.7;
     if (type === 'place') {
-      if (/\b\d+\s+\p{Lu}\p{L}+\s+(?:Street|St|Road|Rd|Avenue|Ave|Lane|Square|Way|Drive|Boulevard|Place|Straße|Strasse)\b/u.test(text)) return 0.8;
+      if (
+        /\b\d+\s+\p{Lu}\p{L}+\s+(?:Street|St|Road|Rd|Avenue|Ave|Lane|Square|Way|Drive|Boulevard|Place|Straße|Strasse)\b/u.test(
+          text,
+        )
+      )
+        return 0.8;
       // "an industrial building in Kwai Chung": a name after "in" or "at" the extractor did not know.
       return IN_NAMED_PLACE.test(text) ? 0.5 : 0;
     }
@@ -360,7 +437,13 @@ function typeEvidence(type: AnswerType, segment: Segment, wantedNames: { sure: s
   }
   const evidence = factEvidence(type, text);
   // A figure under a column or label that names the currency ("Annual cost (USD): 184000").
-  if (type === 'amount' && evidence < 0.8 && /\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD)\b/.test(segment.header?.join(' ') ?? segment.label ?? '') && /\d/.test(text)) return 0.8;
+  if (
+    type === 'amount' &&
+    evidence < 0.8 &&
+    /\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD)\b/.test(segment.header?.join(' ') ?? segment.label ?? '') &&
+    /\d/.test(text)
+  )
+    return 0.8;
   return evidence;
 }
 
@@ -372,7 +455,11 @@ function focus(text: string, terms: Map<string, number>, type: AnswerType): stri
   if (text.split(/\s+/).length <= MAX_WORDS) return text;
   // Not at the comma of "March 3, 2026" or "1,500".
   const pieces = text.split(/(?<=[,;:])\s+(?!\d)/);
-  const typed = pieces.map((piece) => type !== 'text' && typeEvidence(type, { kind: 'sentence', text: piece, start: 0, end: 0, page: null }, NO_NAMES) > 0.5);
+  const typed = pieces.map(
+    (piece) =>
+      type !== 'text' &&
+      typeEvidence(type, { kind: 'sentence', text: piece, start: 0, end: 0, page: null }, NO_NAMES) > 0.5,
+  );
   const worth = pieces.map((piece, i) => {
     const stems = new Set(contentStems(piece));
     let value = 0;
@@ -383,17 +470,28 @@ function focus(text: string, terms: Map<string, number>, type: AnswerType): stri
   const start = worth.map((w, i) => (typed[i] || !typed.includes(true) ? w : -Infinity));
   let from = start.indexOf(Math.max(...start));
   let to = from;
-  const words = (i: number, j: number) => pieces.slice(i, j + 1).join(' ').split(/\s+/).length;
+  const words = (i: number, j: number) =>
+    pieces
+      .slice(i, j + 1)
+      .join(' ')
+      .split(/\s+/).length;
   // Grow towards pieces that hold something, or while the stretch is too short to read alone.
   for (;;) {
     const short = words(from, to) < MIN_FOCUS_WORDS;
-    const left = from > 0 && words(from - 1, to) <= MAX_WORDS && (short || worth[from - 1]! > 0) ? worth[from - 1]! + 0.1 : -1;
-    const right = to < pieces.length - 1 && words(from, to + 1) <= MAX_WORDS && (short || worth[to + 1]! > 0) ? worth[to + 1]! + 0.2 : -1;
+    const left =
+      from > 0 && words(from - 1, to) <= MAX_WORDS && (short || worth[from - 1]! > 0) ? worth[from - 1]! + 0.1 : -1;
+    const right =
+      to < pieces.length - 1 && words(from, to + 1) <= MAX_WORDS && (short || worth[to + 1]! > 0)
+        ? worth[to + 1]! + 0.2
+        : -1;
     if (left < 0 && right < 0) break;
     if (right >= left) to++;
     else from--;
   }
-  const body = pieces.slice(from, to + 1).join(' ').replace(/[,;:]$/, '');
+  const body = pieces
+    .slice(from, to + 1)
+    .join(' ')
+    .replace(/[,;:]$/, '');
   return `${from > 0 ? '… ' : ''}${body}${to < pieces.length - 1 ? ' …' : ''}`;
 }
 

@@ -34,8 +34,12 @@ export function findFieldValues(text: string): FieldFindings {
     const header = splitCells(table.rows[0]!.text, table.delimiter);
     const kinds = header.map((cell) => kindOfLabel(cell.text));
     // A column headed with a currency, or a money column of a document that states its currency once.
-    const currencies = header.map((cell) => currencyOfHeader(cell.text) ?? (stated && MONEY_HEADER.test(cell.text) ? stated : null));
-    const factors = header.map((cell) => scaleOfHeader(cell.text) * (currencyOfHeader(cell.text) ? 1 : stated ? stated.factor : 1));
+    const currencies = header.map(
+      (cell) => currencyOfHeader(cell.text) ?? (stated && MONEY_HEADER.test(cell.text) ? stated : null),
+    );
+    const factors = header.map(
+      (cell) => scaleOfHeader(cell.text) * (currencyOfHeader(cell.text) ? 1 : stated ? stated.factor : 1),
+    );
     for (const row of table.rows) inTable.add(row.index);
     for (const row of table.rows.slice(1)) {
       splitCells(row.text, table.delimiter).forEach((cell, column) => {
@@ -50,7 +54,14 @@ export function findFieldValues(text: string): FieldFindings {
           const code = typeof currency === 'string' ? currency : currency.code;
           if (value !== null && value !== 0) {
             const amount = Math.round((figure[1] ? -value : value) * factors[column]! * 100) / 100;
-            amounts.push({ value: formatAmount(code, amount), amount, currency: code, text: cell.text, start, confidence: 0.85 });
+            amounts.push({
+              value: formatAmount(code, amount),
+              amount,
+              currency: code,
+              text: cell.text,
+              start,
+              confidence: 0.85,
+            });
           }
         }
       });
@@ -67,7 +78,14 @@ export function findFieldValues(text: string): FieldFindings {
       if (value !== null) {
         const amount = money[2] ? -value : value;
         const start = lines[i]!.start + lines[i]!.text.indexOf(money[3]!);
-        amounts.push({ value: formatAmount(code, amount), amount, currency: code, text: money[3]!, start, confidence: 0.85 });
+        amounts.push({
+          value: formatAmount(code, amount),
+          amount,
+          currency: code,
+          text: money[3]!,
+          start,
+          confidence: 0.85,
+        });
       }
     }
     const m = FIELD.exec(lines[i]!.text);
@@ -87,7 +105,8 @@ export function findFieldValues(text: string): FieldFindings {
     const items = kind === 'person' ? splitItems(value) : [{ text: value.split(/,\s/)[0]!, offset: 0 }];
     for (const item of items) {
       const trimmed = item.text.replace(/\s*\(.*?\)\s*$/, '').trim();
-      if (/^\p{Lu}/u.test(trimmed)) values.push({ kind, text: trimmed, start: valueStart + item.offset + item.text.indexOf(trimmed) });
+      if (/^\p{Lu}/u.test(trimmed))
+        values.push({ kind, text: trimmed, start: valueStart + item.offset + item.text.indexOf(trimmed) });
     }
   }
   return { values, amounts };
@@ -95,10 +114,14 @@ export function findFieldValues(text: string): FieldFindings {
 
 // The kind of value a label announces, judged by its last telling word ("Contract owner" → person).
 function kindOfLabel(label: string): TypedValue['kind'] | null {
-  const wordsOfLabel = label.toLowerCase().split(/[^\p{L}-]+/u).filter(Boolean);
+  const wordsOfLabel = label
+    .toLowerCase()
+    .split(/[^\p{L}-]+/u)
+    .filter(Boolean);
   if (wordsOfLabel.length === 0 || wordsOfLabel.length > 4) return null;
   // "Head office:", "Branch address:": a place follows, whatever the words before say.
-  if (/^(?:office|address|location|branch|site|venue|premises)$/.test(wordsOfLabel[wordsOfLabel.length - 1]!)) return null;
+  if (/^(?:office|address|location|branch|site|venue|premises)$/.test(wordsOfLabel[wordsOfLabel.length - 1]!))
+    return null;
   for (let i = wordsOfLabel.length - 1; i >= 0; i--) {
     const w = wordsOfLabel[i]!;
     if (w === 'name' || PERSON_FIELD_WORDS.has(w) || ROLE_WORDS.has(w)) return 'person';
@@ -111,7 +134,8 @@ function kindOfLabel(label: string): TypedValue['kind'] | null {
 }
 
 /** Headers of columns that hold money. */
-const MONEY_HEADER = /\b(?:amount|balance|paid|withdrawn|withdrawal|deposit|debit|credit|total|price|value|cost|fee|charge|sales|revenue|target|actual|budget|net|gross|tax|vat)\b/i;
+const MONEY_HEADER =
+  /\b(?:amount|balance|paid|withdrawn|withdrawal|deposit|debit|credit|total|price|value|cost|fee|charge|sales|revenue|target|actual|budget|net|gross|tax|vat)\b/i;
 
 /** "(₹ crore)", "USD m", "'000": what a column's figures are counted in. */
 function scaleOfHeader(header: string): number {
@@ -124,7 +148,10 @@ function scaleOfHeader(header: string): number {
 
 /** The currency a document states once for all its figures ("All amounts in KES", "Currency: INR"). */
 function statedCurrency(text: string): { code: string; factor: number } | null {
-  const m = /\b(?:(?:all\s+)?(?:amounts|figures|values|prices)\s+(?:are\s+)?(?:in|shown\s+in|stated\s+in|expressed\s+in)|currency\s*:)\s*([A-Z]{3}|[$€£₹¥])(?:\s*(crores?|lakhs?|millions?|thousands?))?/i.exec(text);
+  const m =
+    /\b(?:(?:all\s+)?(?:amounts|figures|values|prices)\s+(?:are\s+)?(?:in|shown\s+in|stated\s+in|expressed\s+in)|currency\s*:)\s*([A-Z]{3}|[$€£₹¥])(?:\s*(crores?|lakhs?|millions?|thousands?))?/i.exec(
+      text,
+    );
   if (!m) {
     // A document that writes one currency code only (a statement in KES) counts every money column in it.
     const codes = new Set([...text.matchAll(/\b[A-Z]{3}\b/g)].map((c) => c[0]).filter((c) => CURRENCY_CODES.has(c)));

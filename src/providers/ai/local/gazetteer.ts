@@ -46,12 +46,33 @@ let countryIndex: Map<string, Country> | null = null;
 function countryByName(): Map<string, Country> {
   if (countryIndex) return countryIndex;
   countryIndex = new Map();
-  for (const [code, c] of Object.entries(countries) as [string, { name: string; native: string; alias?: string[]; currency: string[] }][]) {
+  for (const [code, c] of Object.entries(countries) as [
+    string,
+    { name: string; native: string; alias?: string[]; currency: string[] },
+  ][]) {
     const country = { code, name: c.name, currency: c.currency[0] ?? null };
-    for (const name of [c.name, c.native, ...(c.alias ?? [])]) if (name.length > 2 || name === 'UK') countryIndex.set(foldName(name), country);
+    for (const name of [c.name, c.native, ...(c.alias ?? [])])
+      if (name.length > 2 || name === 'UK') countryIndex.set(foldName(name), country);
   }
   // Common names the list spells otherwise.
-  for (const [alias, code] of [['usa', 'US'], ['u.s.', 'US'], ['u.s.a.', 'US'], ['america', 'US'], ['england', 'GB'], ['scotland', 'GB'], ['wales', 'GB'], ['northern ireland', 'GB'], ['holland', 'NL'], ['the netherlands', 'NL'], ['south korea', 'KR'], ['russia', 'RU'], ['vietnam', 'VN'], ['uae', 'AE'], ['czech republic', 'CZ'], ['turkey', 'TR']] as const) {
+  for (const [alias, code] of [
+    ['usa', 'US'],
+    ['u.s.', 'US'],
+    ['u.s.a.', 'US'],
+    ['america', 'US'],
+    ['england', 'GB'],
+    ['scotland', 'GB'],
+    ['wales', 'GB'],
+    ['northern ireland', 'GB'],
+    ['holland', 'NL'],
+    ['the netherlands', 'NL'],
+    ['south korea', 'KR'],
+    ['russia', 'RU'],
+    ['vietnam', 'VN'],
+    ['uae', 'AE'],
+    ['czech republic', 'CZ'],
+    ['turkey', 'TR'],
+  ] as const) {
     const c = countries[code as keyof typeof countries];
     countryIndex.set(alias, { code, name: c.name, currency: c.currency[0] ?? null });
   }
@@ -86,11 +107,17 @@ function cityByName(): Map<string, City> {
   if (cityIndex) return cityIndex;
   cityIndex = new Map();
   const file = require.resolve('city-timezones/data/cityMap.json');
-  const rows = JSON.parse(fs.readFileSync(file, 'utf8')) as { city: string; city_ascii: string; iso2: string; pop: number }[];
+  const rows = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    city: string;
+    city_ascii: string;
+    iso2: string;
+    pop: number;
+  }[];
   for (const row of rows) {
     for (const name of new Set([foldName(row.city), foldName(row.city_ascii)])) {
       const current = cityIndex.get(name);
-      if (!current || current.population < row.pop) cityIndex.set(name, { country: row.iso2, population: Math.round(row.pop) });
+      if (!current || current.population < row.pop)
+        cityIndex.set(name, { country: row.iso2, population: Math.round(row.pop) });
     }
   }
   return cityIndex;
@@ -100,7 +127,10 @@ function cityByName(): Map<string, City> {
 export function findCity(name: string): City | null {
   const folded = foldName(name);
   // "Hải Phòng": Vietnamese names are written in syllables that the gazetteer may join ("Haiphong").
-  return cityByName().get(folded) ?? (folded.includes(' ') && folded.length <= 16 ? (cityByName().get(folded.replace(/ /g, '')) ?? null) : null);
+  return (
+    cityByName().get(folded) ??
+    (folded.includes(' ') && folded.length <= 16 ? (cityByName().get(folded.replace(/ /g, '')) ?? null) : null)
+  );
 }
 
 interface Region {
@@ -129,7 +159,10 @@ function regionByName(): Map<string, Region> {
 /** A first-level region of a country ("Tamil Nadu" → IN), or null. Regions named like words ("Central") are the caller's to weigh. */
 export function findRegion(name: string): Region | null {
   const folded = foldName(name);
-  return regionByName().get(folded) ?? (folded.includes(' ') && folded.length <= 16 ? (regionByName().get(folded.replace(/ /g, '')) ?? null) : null);
+  return (
+    regionByName().get(folded) ??
+    (folded.includes(' ') && folded.length <= 16 ? (regionByName().get(folded.replace(/ /g, '')) ?? null) : null)
+  );
 }
 
 /** A country, region or city the gazetteers know by this whole name. */
@@ -152,11 +185,24 @@ function companies(): Set<string> {
     if (!word || word.startsWith('#') || !/^\p{L}[\p{L}\p{N}&'-]+$/u.test(word)) continue;
     const lower = foldName(word);
     if (lower.length < 3 && !/^\p{Lu}+$/u.test(word)) continue;
-    if (isFirstName(lower) || isLastName(lower) || isKnownPlace(lower) || findCity(lower) || findCountry(lower)) continue;
-    if (STRONG_ORG_HEADS.has(lower) || WEAK_ORG_HEADS.has(lower) || ORG_WORDS.has(lower) || GENERIC_CAPITALISED.has(lower) || ROLE_WORDS.has(lower)) continue;
+    if (isFirstName(lower) || isLastName(lower) || isKnownPlace(lower) || findCity(lower) || findCountry(lower))
+      continue;
+    if (
+      STRONG_ORG_HEADS.has(lower) ||
+      WEAK_ORG_HEADS.has(lower) ||
+      ORG_WORDS.has(lower) ||
+      GENERIC_CAPITALISED.has(lower) ||
+      ROLE_WORDS.has(lower)
+    )
+      continue;
     if (GENERIC_SHAPE.test(lower) || PAYMENT_NETWORKS.has(lower)) continue;
     const tags = lexiconTags(lower);
-    if (tags.length > 0 && !tags.includes('Organization') && !tags.every((t) => t === 'Actor' || t === 'Singular' || t === 'Noun')) continue;
+    if (
+      tags.length > 0 &&
+      !tags.includes('Organization') &&
+      !tags.every((t) => t === 'Actor' || t === 'Singular' || t === 'Noun')
+    )
+      continue;
     companyIndex.add(lower);
   }
   return companyIndex;
@@ -167,7 +213,8 @@ const PAYMENT_NETWORKS = new Set(['visa', 'mastercard', 'maestro', 'amex', 'disc
 
 // Words shaped like ordinary English nouns and adjectives ("aerospace" stays, "automotive",
 // "classification", "communications" go): company names are rarely built that way.
-const GENERIC_SHAPE = /(?:tion|tions|sion|ics|ing|ment|ments|ness|ity|ive|ous|ful|al|ary|ory|ies|ism|ery|ance|ence|ship|able|ible|ware|ists?)$/;
+const GENERIC_SHAPE =
+  /(?:tion|tions|sion|ics|ing|ment|ments|ness|ity|ive|ous|ful|al|ary|ory|ies|ism|ery|ance|ence|ship|able|ible|ware|ists?)$/;
 
 /** A distinctive word of a well-known company name ("Maersk", "KPMG", "Equinix"). */
 export function isKnownCompanyWord(word: string): boolean {

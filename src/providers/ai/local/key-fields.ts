@@ -61,7 +61,17 @@ class Layout {
         valueLine = index + 1;
       }
       if (value === '') return;
-      this.labelled.push({ label: m[1]!.toLowerCase().replace(/[.#:]+/g, ' ').replace(/\s+/g, ' ').trim(), value, start: valueStart, end: valueStart + m[2]!.length, line: valueLine });
+      this.labelled.push({
+        label: m[1]!
+          .toLowerCase()
+          .replace(/[.#:]+/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim(),
+        value,
+        start: valueStart,
+        end: valueStart + m[2]!.length,
+        line: valueLine,
+      });
     });
   }
 
@@ -124,7 +134,8 @@ export function parseDuration(raw: string): DurationField | null {
 
 /** A recurring sum's period, from the words around it ("£2,150 per calendar month", "an annual salary of"). */
 function withPeriod(field: Scored<FieldValue> | null, text: string): Scored<FieldValue> | null {
-  if (!field || typeof field.value !== 'object' || Array.isArray(field.value) || !('currency' in field.value)) return field;
+  if (!field || typeof field.value !== 'object' || Array.isArray(field.value) || !('currency' in field.value))
+    return field;
   const at = text.indexOf(field.value.text);
   if (at < 0) return field;
   const after = text.slice(at + field.value.text.length, at + field.value.text.length + 30);
@@ -141,8 +152,13 @@ function documentNumber(layout: Layout, labels: RegExp, words: string): Scored<F
   const labelled = layout.labelled.find((l) => labels.test(l.label) && NUMBER_TOKEN.test(l.value));
   if (labelled) return scored(NUMBER_TOKEN.exec(labelled.value)![1]!, 0.92);
   // "Invoice INV-2026-0142", "Purchase Order No. 55120" in prose or a title.
-  const phrase = new RegExp(`\\b(?:${words})\\s*(?:no\\.?|number|#|ref(?:erence)?\\.?)?\\s*[:#]?\\s*([A-Z0-9][A-Z0-9/-]*\\d[A-Z0-9/-]*)`, 'i').exec(layout.ctx.text);
-  return phrase && /\d/.test(phrase[1]!) && !/^(?:19|20)\d{2}$/.test(phrase[1]!) ? scored(phrase[1]!.replace(/[-/.]$/, ''), 0.8) : null;
+  const phrase = new RegExp(
+    `\\b(?:${words})\\s*(?:no\\.?|number|#|ref(?:erence)?\\.?)?\\s*[:#]?\\s*([A-Z0-9][A-Z0-9/-]*\\d[A-Z0-9/-]*)`,
+    'i',
+  ).exec(layout.ctx.text);
+  return phrase && /\d/.test(phrase[1]!) && !/^(?:19|20)\d{2}$/.test(phrase[1]!)
+    ? scored(phrase[1]!.replace(/[-/.]$/, ''), 0.8)
+    : null;
 }
 
 /** An amount on a labelled line ("Total due: USD 7,800.00"); the line's last amount, where totals sit. */
@@ -150,7 +166,9 @@ function labelledAmount(layout: Layout, labels: RegExp, avoid?: RegExp): Scored<
   const { amounts } = layout.ctx;
   for (let i = layout.lines.length - 1; i >= 0; i--) {
     const line = layout.lines[i]!;
-    const label = /^\s*[-*•|]?\s*([\p{L}][\p{L} ()/&.'-]{0,40}?)\s*(?::|\||\t|\s{2,}|\s(?=[A-Z]{3}\s|[$€£¥₹R]|\d))/u.exec(line.text)?.[1]?.toLowerCase();
+    const label = /^\s*[-*•|]?\s*([\p{L}][\p{L} ()/&.'-]{0,40}?)\s*(?::|\||\t|\s{2,}|\s(?=[A-Z]{3}\s|[$€£¥₹R]|\d))/u
+      .exec(line.text)?.[1]
+      ?.toLowerCase();
     if (!label || !labels.test(label) || avoid?.test(label)) continue;
     const end = line.start + line.text.length;
     const onLine = amounts.filter((a) => a.start >= line.start && a.end <= end);
@@ -160,7 +178,8 @@ function labelledAmount(layout: Layout, labels: RegExp, avoid?: RegExp): Scored<
     const currency = mainCurrency(layout.ctx);
     if (bare && currency) {
       const value = parseNumber(bare[1]!.replace(/^-/, ''));
-      if (value !== null) return scored({ value: bare[1]!.startsWith('-') ? -value : value, currency, text: bare[1]! }, 0.8);
+      if (value !== null)
+        return scored({ value: bare[1]!.startsWith('-') ? -value : value, currency, text: bare[1]! }, 0.8);
     }
   }
   return null;
@@ -206,14 +225,18 @@ function dateField(layout: Layout, labels: RegExp | null, phrase: RegExp | null)
   }
   if (phrase) {
     for (const d of dates) {
-      if (phrase.test(text.slice(Math.max(0, d.start - 50), d.start))) return scored(d.iso, Math.min(0.85, d.confidence));
+      if (phrase.test(text.slice(Math.max(0, d.start - 50), d.start)))
+        return scored(d.iso, Math.min(0.85, d.confidence));
     }
   }
   return null;
 }
 
 /** The document's own date: a "Date:" line, else the first date of its first lines. */
-function documentDate(layout: Layout, labels = /^(?:date|dated|issue date|date of issue|invoice date|order date|quote date|receipt date|sent)$/): Scored<FieldValue> | null {
+function documentDate(
+  layout: Layout,
+  labels = /^(?:date|dated|issue date|date of issue|invoice date|order date|quote date|receipt date|sent)$/,
+): Scored<FieldValue> | null {
   const labelled = dateField(layout, labels, null);
   if (labelled) return labelled;
   const head = layout.block(0, 12);
@@ -222,7 +245,12 @@ function documentDate(layout: Layout, labels = /^(?:date|dated|issue date|date o
 }
 
 /** A name (organisation or person) the entity pass found inside a span of the text. */
-function entityIn(ctx: FieldContext, start: number, end: number, kinds: ('organizations' | 'people')[] = ['organizations', 'people']): string | null {
+function entityIn(
+  ctx: FieldContext,
+  start: number,
+  end: number,
+  kinds: ('organizations' | 'people')[] = ['organizations', 'people'],
+): string | null {
   let best: { name: string; at: number } | null = null;
   const slice = ctx.text.slice(start, end);
   for (const kind of kinds) {
@@ -278,19 +306,44 @@ function definedParty(layout: Layout, role: string): Scored<FieldValue> | null {
   const labelled = party(layout, new RegExp(`^(?:the\\s+)?${role}(?:'s)?(?:\\s+name)?$`));
   if (labelled) return labelled;
   const { text, entities } = layout.ctx;
-  const defined = new RegExp(`\\(\\s*(?:the\\s+|hereinafter\\s+(?:referred\\s+to\\s+as\\s+)?(?:the\\s+)?)?["“']?${role}["”']?\\s*\\)`, 'i').exec(text);
+  const defined = new RegExp(
+    `\\(\\s*(?:the\\s+|hereinafter\\s+(?:referred\\s+to\\s+as\\s+)?(?:the\\s+)?)?["“']?${role}["”']?\\s*\\)`,
+    'i',
+  ).exec(text);
   if (!defined) return null;
   const before = text.slice(Math.max(0, defined.index - 160), defined.index);
-  const names = [...entities.organizations, ...entities.people].map((e) => ({ name: e.name, at: before.lastIndexOf(e.name) })).filter((e) => e.at >= 0);
+  const names = [...entities.organizations, ...entities.people]
+    .map((e) => ({ name: e.name, at: before.lastIndexOf(e.name) }))
+    .filter((e) => e.at >= 0);
   const last = names.sort((a, b) => b.at + b.name.length - (a.at + a.name.length))[0];
   return last ? scored(last.name, 0.88) : null;
 }
 
 const WORD_NUMBERS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15,
-  eighteen: 18, twenty: 20, 'twenty-four': 24, thirty: 30, 'thirty-six': 36, sixty: 60, ninety: 90,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  eighteen: 18,
+  twenty: 20,
+  'twenty-four': 24,
+  thirty: 30,
+  'thirty-six': 36,
+  sixty: 60,
+  ninety: 90,
 };
-const COUNT = `(?:(\\d{1,3})|(${Object.keys(WORD_NUMBERS).sort((a, b) => b.length - a.length).join('|')}))\\s*(?:\\(\\d{1,3}\\)\\s*)?`;
+const COUNT = `(?:(\\d{1,3})|(${Object.keys(WORD_NUMBERS)
+  .sort((a, b) => b.length - a.length)
+  .join('|')}))\\s*(?:\\(\\d{1,3}\\)\\s*)?`;
 const UNIT = "(year|month|week|day)s?['’]?";
 const UNIT_CODES: Record<string, string> = { year: 'Y', month: 'M', week: 'W', day: 'D' };
 
@@ -303,8 +356,12 @@ function duration(m: RegExpExecArray, countAt: number): DurationField {
 /** "a term of five (5) years", "for 12 months": the term as an ISO 8601 duration. */
 function term(layout: Layout): Scored<FieldValue> | null {
   const text = layout.ctx.text;
-  const m = new RegExp(`\\b(?:initial\\s+)?(?:term|period|duration)\\s+(?:of\\s+|shall\\s+be\\s+|is\\s+)?(?:a\\s+)?${COUNT}${UNIT}`, 'i').exec(text)
-    ?? new RegExp(`\\bfor\\s+(?:a\\s+(?:fixed\\s+)?(?:term|period)\\s+of\\s+)?${COUNT}${UNIT}`, 'i').exec(text);
+  const m =
+    new RegExp(
+      `\\b(?:initial\\s+)?(?:term|period|duration)\\s+(?:of\\s+|shall\\s+be\\s+|is\\s+)?(?:a\\s+)?${COUNT}${UNIT}`,
+      'i',
+    ).exec(text) ??
+    new RegExp(`\\bfor\\s+(?:a\\s+(?:fixed\\s+)?(?:term|period)\\s+of\\s+)?${COUNT}${UNIT}`, 'i').exec(text);
   if (!m) return null;
   const d = duration(m, 1);
   const spoken = new RegExp(`${COUNT}${UNIT}`, 'i').exec(m[0]);
@@ -315,7 +372,10 @@ function term(layout: Layout): Scored<FieldValue> | null {
 function noticePeriod(layout: Layout): Scored<FieldValue> | null {
   const text = layout.ctx.text;
   const before = new RegExp(`${COUNT}${UNIT}\\s*(?:prior\\s+|advance\\s+)?(?:written\\s+)?notice`, 'i').exec(text);
-  const after = new RegExp(`\\bnotice\\s+(?:period\\s+)?(?:of\\s+|is\\s+|shall\\s+be\\s+)?(?:not\\s+less\\s+than\\s+|at\\s+least\\s+)?${COUNT}${UNIT}`, 'i').exec(text);
+  const after = new RegExp(
+    `\\bnotice\\s+(?:period\\s+)?(?:of\\s+|is\\s+|shall\\s+be\\s+)?(?:not\\s+less\\s+than\\s+|at\\s+least\\s+)?${COUNT}${UNIT}`,
+    'i',
+  ).exec(text);
   const m = before ?? after;
   if (!m) return null;
   const spoken = new RegExp(`${COUNT}${UNIT}`, 'i').exec(m[0])!;
@@ -327,8 +387,13 @@ function noticePeriod(layout: Layout): Scored<FieldValue> | null {
 function role(layout: Layout): Scored<FieldValue> | null {
   const labelled = layout.label(/^(?:job title|position|role|title|designation)$/);
   if (labelled && labelled.value.length <= 60) return scored(labelled.value.replace(/[.,;]+$/, ''), 0.9);
-  const m = /\b(?:position|role|post)\s+(?:of|as)\s+(?:a\s+|an\s+|the\s+)?((?:\p{Lu}[\p{L}&/-]*|of|and|&)(?:\s+(?:\p{Lu}[\p{L}&/-]*|of|and|&)){0,6})/u.exec(layout.ctx.text)
-    ?? /\bjoin\s+(?:us|[\p{Lu}][\p{L}]+(?:\s+\p{Lu}[\p{L}]+)*)\s+as\s+(?:a\s+|an\s+|our\s+(?:new\s+)?)?((?:\p{Lu}[\p{L}&/-]*|of|and)(?:\s+(?:\p{Lu}[\p{L}&/-]*|of|and)){0,6})/u.exec(layout.ctx.text);
+  const m =
+    /\b(?:position|role|post)\s+(?:of|as)\s+(?:a\s+|an\s+|the\s+)?((?:\p{Lu}[\p{L}&/-]*|of|and|&)(?:\s+(?:\p{Lu}[\p{L}&/-]*|of|and|&)){0,6})/u.exec(
+      layout.ctx.text,
+    ) ??
+    /\bjoin\s+(?:us|[\p{Lu}][\p{L}]+(?:\s+\p{Lu}[\p{L}]+)*)\s+as\s+(?:a\s+|an\s+|our\s+(?:new\s+)?)?((?:\p{Lu}[\p{L}&/-]*|of|and)(?:\s+(?:\p{Lu}[\p{L}&/-]*|of|and)){0,6})/u.exec(
+      layout.ctx.text,
+    );
   return m ? scored(m[1]!.replace(/\s+(?:of|and|&)$/, ''), 0.8) : null;
 }
 
@@ -345,13 +410,20 @@ function namedBy(layout: Layout, labels: RegExp): Scored<FieldValue> | null {
   const lineEnd = layout.lines[labelled.line]!.start + layout.lines[labelled.line]!.text.length;
   const name = entityIn(layout.ctx, labelled.start, lineEnd);
   if (name) return scored(name, 0.9);
-  const plain = labelled.value.replace(/<[^>]*>|\S+@\S+/g, '').replace(/["',;]+/g, ' ').trim();
+  const plain = labelled.value
+    .replace(/<[^>]*>|\S+@\S+/g, '')
+    .replace(/["',;]+/g, ' ')
+    .trim();
   return plain && plain.length <= 80 ? scored(plain, 0.75) : null;
 }
 
 /** The signer: the name line under a letter's closing. */
 function signer(layout: Layout): Scored<FieldValue> | null {
-  const closing = layout.lines.findIndex((l) => /^\s*(?:yours\s+(?:sincerely|faithfully|truly)|(?:kind|best|warm)\s+regards|regards|sincerely|best\s+wishes)[,.]?\s*$/i.test(l.text));
+  const closing = layout.lines.findIndex((l) =>
+    /^\s*(?:yours\s+(?:sincerely|faithfully|truly)|(?:kind|best|warm)\s+regards|regards|sincerely|best\s+wishes)[,.]?\s*$/i.test(
+      l.text,
+    ),
+  );
   if (closing < 0) return null;
   const block = layout.block(closing + 1, 4);
   const name = entityIn(layout.ctx, block.start, block.end, ['people']);
@@ -360,17 +432,23 @@ function signer(layout: Layout): Scored<FieldValue> | null {
 
 /** The reader of a letter: "Dear Ms O'Connell" (the full name where the text has it). */
 function addressee(layout: Layout): Scored<FieldValue> | null {
-  const dear = /^\s*dear\s+(?:(?:mr|mrs|ms|miss|mx|dr|prof)\.?\s+)?([\p{Lu}][\p{L}'’ .-]+?)\s*[,:]?\s*$/imu.exec(layout.ctx.text);
+  const dear = /^\s*dear\s+(?:(?:mr|mrs|ms|miss|mx|dr|prof)\.?\s+)?([\p{Lu}][\p{L}'’ .-]+?)\s*[,:]?\s*$/imu.exec(
+    layout.ctx.text,
+  );
   if (!dear || /^(?:sir|madam|sirs|all|team|colleagues|customer)/i.test(dear[1]!)) return null;
   const short = dear[1]!.trim();
-  const full = layout.ctx.entities.people.find((p) => p.name === short || p.name.endsWith(` ${short}`) || p.name.startsWith(`${short} `));
+  const full = layout.ctx.entities.people.find(
+    (p) => p.name === short || p.name.endsWith(` ${short}`) || p.name.startsWith(`${short} `),
+  );
   return scored(full?.name ?? short, full ? 0.88 : 0.75);
 }
 
 function chair(layout: Layout): Scored<FieldValue> | null {
   const labelled = namedBy(layout, /^(?:chair|chairperson|chaired by|chairman|chairwoman)$/);
   if (labelled) return labelled;
-  const m = /([\p{Lu}][\p{L}'’.-]+(?:\s+[\p{Lu}][\p{L}'’.-]+){1,3})\s*\(\s*[Cc]hair(?:person|man|woman)?\s*\)/u.exec(layout.ctx.text);
+  const m = /([\p{Lu}][\p{L}'’.-]+(?:\s+[\p{Lu}][\p{L}'’.-]+){1,3})\s*\(\s*[Cc]hair(?:person|man|woman)?\s*\)/u.exec(
+    layout.ctx.text,
+  );
   return m ? scored(m[1]!, 0.85) : null;
 }
 
@@ -391,17 +469,24 @@ function firstPerson(layout: Layout): Scored<FieldValue> | null {
 
 type Reader = (layout: Layout) => Scored<FieldValue> | null;
 
-const TOTAL_LABELS = /^(?:(?:grand|invoice|order|quote|quotation|receipt)\s+)?total(?:\s+(?:due|amount|payable|value|price|incl.*|\(.*\)|[a-z]{3}))?$|^(?:amount|balance)\s+(?:due|payable)(?:\s+\(.*\))?$|^total\s+amount(?:\s+due)?$|^amount\s+paid$|^total\s+paid$/;
+const TOTAL_LABELS =
+  /^(?:(?:grand|invoice|order|quote|quotation|receipt)\s+)?total(?:\s+(?:due|amount|payable|value|price|incl.*|\(.*\)|[a-z]{3}))?$|^(?:amount|balance)\s+(?:due|payable)(?:\s+\(.*\))?$|^total\s+amount(?:\s+due)?$|^amount\s+paid$|^total\s+paid$/;
 const NOT_TOTAL = /sub\s*-?total|tax|vat|discount|shipping/;
 
 const FIELDS: Record<DocumentType, Record<string, Reader>> = {
   invoice: {
     vendor: (l) => party(l, /^(?:from|supplier|vendor|seller|issued by|payee|remit to)$/) ?? issuer(l),
     customer: (l) => party(l, /^(?:bill(?:ed)?\s+to|invoice\s+to|customer|client|sold\s+to|to|buyer)$/),
-    document_number: (l) => documentNumber(l, /^(?:tax\s+)?invoice(?:\s+(?:no|number|num|#|id|ref))?$|^inv(?:\s+no)?$/, 'invoice'),
+    document_number: (l) =>
+      documentNumber(l, /^(?:tax\s+)?invoice(?:\s+(?:no|number|num|#|id|ref))?$|^inv(?:\s+no)?$/, 'invoice'),
     issue_date: (l) => documentDate(l),
     total: (l) => labelledAmount(l, TOTAL_LABELS, NOT_TOTAL) ?? largestAmount(l.ctx),
-    due_date: (l) => dateField(l, /^(?:due|due date|payment due|payment due date|pay by)$/, /\b(?:due|payable|pay(?:ment)?)\s+(?:on|by|before|no later than)?\s*$/i),
+    due_date: (l) =>
+      dateField(
+        l,
+        /^(?:due|due date|payment due|payment due date|pay by)$/,
+        /\b(?:due|payable|pay(?:ment)?)\s+(?:on|by|before|no later than)?\s*$/i,
+      ),
   },
   receipt: {
     vendor: (l) => party(l, /^(?:merchant|store|shop|seller|from|vendor)$/) ?? issuer(l),
@@ -413,26 +498,62 @@ const FIELDS: Record<DocumentType, Record<string, Reader>> = {
   purchase_order: {
     buyer: (l) => party(l, /^(?:buyer|ordered by|purchaser|bill to|from|customer)$/) ?? issuer(l),
     supplier: (l) => party(l, /^(?:supplier|vendor|to|seller|sold by)$/),
-    document_number: (l) => documentNumber(l, /^(?:purchase order|po|p o|order)(?:\s+(?:no|number|#|num|ref))?$/, 'purchase order|P\\.?O\\.?'),
+    document_number: (l) =>
+      documentNumber(
+        l,
+        /^(?:purchase order|po|p o|order)(?:\s+(?:no|number|#|num|ref))?$/,
+        'purchase order|P\\.?O\\.?',
+      ),
     issue_date: (l) => documentDate(l, /^(?:date|po date|order date|issue date|date issued)$/),
     total: (l) => labelledAmount(l, TOTAL_LABELS, NOT_TOTAL) ?? largestAmount(l.ctx),
-    delivery_date: (l) => dateField(l, /^(?:delivery date|deliver by|required by|delivery|required date|need by|ship date)$/, /\b(?:deliver(?:ed|y)?|ship(?:ped)?|required|needed)\s+(?:on|by|before|no later than)?\s*$/i),
+    delivery_date: (l) =>
+      dateField(
+        l,
+        /^(?:delivery date|deliver by|required by|delivery|required date|need by|ship date)$/,
+        /\b(?:deliver(?:ed|y)?|ship(?:ped)?|required|needed)\s+(?:on|by|before|no later than)?\s*$/i,
+      ),
   },
   quote: {
     vendor: (l) => party(l, /^(?:from|supplier|vendor|prepared by)$/) ?? issuer(l),
     customer: (l) => party(l, /^(?:to|customer|client|prepared for|attention|attn|for)$/),
     issue_date: (l) => documentDate(l),
     total: (l) => labelledAmount(l, TOTAL_LABELS, NOT_TOTAL) ?? largestAmount(l.ctx),
-    document_number: (l) => documentNumber(l, /^(?:quote|quotation|estimate|proposal)(?:\s+(?:no|number|#|ref))?$/, 'quotation|quote|estimate'),
-    valid_until: (l) => dateField(l, /^(?:valid until|valid through|expiry|expires|expiry date|validity)$/, /\b(?:valid\s+(?:until|till|through|to)|expires?\s+on|open\s+until)\s*$/i),
+    document_number: (l) =>
+      documentNumber(
+        l,
+        /^(?:quote|quotation|estimate|proposal)(?:\s+(?:no|number|#|ref))?$/,
+        'quotation|quote|estimate',
+      ),
+    valid_until: (l) =>
+      dateField(
+        l,
+        /^(?:valid until|valid through|expiry|expires|expiry date|validity)$/,
+        /\b(?:valid\s+(?:until|till|through|to)|expires?\s+on|open\s+until)\s*$/i,
+      ),
   },
   contract: {
     parties: parties,
-    effective_date: (l) => dateField(l, /^(?:effective date|commencement date|start date)$/, /\b(?:effective\s+(?:from|as\s+of|on)?|commenc\w*\s+(?:on)?|dated|made\s+on|entered\s+into\s+(?:on|as\s+of))\s*$/i) ?? documentDate(l),
+    effective_date: (l) =>
+      dateField(
+        l,
+        /^(?:effective date|commencement date|start date)$/,
+        /\b(?:effective\s+(?:from|as\s+of|on)?|commenc\w*\s+(?:on)?|dated|made\s+on|entered\s+into\s+(?:on|as\s+of))\s*$/i,
+      ) ?? documentDate(l),
     title: title,
-    end_date: (l) => dateField(l, /^(?:end date|expiry date|termination date|expiry)$/, /\b(?:until|ends?\s+on|expir\w*\s+on|terminat\w*\s+on|through)\s*$/i),
+    end_date: (l) =>
+      dateField(
+        l,
+        /^(?:end date|expiry date|termination date|expiry)$/,
+        /\b(?:until|ends?\s+on|expir\w*\s+on|terminat\w*\s+on|through)\s*$/i,
+      ),
     term: term,
-    value: (l) => withPeriod(labelledAmount(l, /^(?:contract\s+)?(?:value|price|fee|fees|total|consideration|contract sum)$/) ?? amountNear(l, /\b(?:fee|fees|price|value|consideration|sum)\s+(?:of|is)\s*$/i) ?? largestAmount(l.ctx), l.ctx.text),
+    value: (l) =>
+      withPeriod(
+        labelledAmount(l, /^(?:contract\s+)?(?:value|price|fee|fees|total|consideration|contract sum)$/) ??
+          amountNear(l, /\b(?:fee|fees|price|value|consideration|sum)\s+(?:of|is)\s*$/i) ??
+          largestAmount(l.ctx),
+        l.ctx.text,
+      ),
     notice_period: noticePeriod,
     governing_law: governingLaw,
   },
@@ -440,21 +561,45 @@ const FIELDS: Record<DocumentType, Record<string, Reader>> = {
     landlord: (l) => asNames(definedParty(l, 'landlord') ?? definedParty(l, 'lessor')),
     tenant: (l) => asNames(definedParty(l, 'tenant') ?? definedParty(l, 'lessee')),
     property: (l) => {
-      const labelled = l.label(/^(?:property|premises|address of (?:the )?(?:property|premises)|the premises|the property)$/);
+      const labelled = l.label(
+        /^(?:property|premises|address of (?:the )?(?:property|premises)|the premises|the property)$/,
+      );
       if (labelled) return scored(labelled.value.replace(/[.;]+$/, ''), 0.85);
-      const m = /\b(?:premises|property)\s+(?:known\s+as|at|located\s+at|situated\s+at)\s+([^.;\n]{5,100})/i.exec(l.ctx.text);
+      const m = /\b(?:premises|property)\s+(?:known\s+as|at|located\s+at|situated\s+at)\s+([^.;\n]{5,100})/i.exec(
+        l.ctx.text,
+      );
       return m ? scored(m[1]!.trim().replace(/\s*\(.*$/, ''), 0.78) : null;
     },
-    start_date: (l) => dateField(l, /^(?:start date|commencement date|term start|lease start|from)$/, /\b(?:commenc\w*|starting|beginning|from|start\w*\s+on|effective)\s+(?:on\s+)?$/i),
-    rent: (l) => withPeriod(labelledAmount(l, /^(?:(?:monthly|annual|yearly)\s+)?rent(?:al)?(?:\s+\(.*\))?$/) ?? amountNear(l, /\brent(?:al)?\b[^.]{0,40}$/i), l.ctx.text),
-    end_date: (l) => dateField(l, /^(?:end date|expiry date|term end|lease end|to|until)$/, /\b(?:until|ending\s+on|ends\s+on|expir\w*\s+on|to\s+and\s+including|and\s+ending)\s*$/i),
+    start_date: (l) =>
+      dateField(
+        l,
+        /^(?:start date|commencement date|term start|lease start|from)$/,
+        /\b(?:commenc\w*|starting|beginning|from|start\w*\s+on|effective)\s+(?:on\s+)?$/i,
+      ),
+    rent: (l) =>
+      withPeriod(
+        labelledAmount(l, /^(?:(?:monthly|annual|yearly)\s+)?rent(?:al)?(?:\s+\(.*\))?$/) ??
+          amountNear(l, /\brent(?:al)?\b[^.]{0,40}$/i),
+        l.ctx.text,
+      ),
+    end_date: (l) =>
+      dateField(
+        l,
+        /^(?:end date|expiry date|term end|lease end|to|until)$/,
+        /\b(?:until|ending\s+on|ends\s+on|expir\w*\s+on|to\s+and\s+including|and\s+ending)\s*$/i,
+      ),
     term: term,
     deposit: (l) => labelledAmount(l, /^(?:security\s+)?deposit$|^bond$/) ?? amountNear(l, /\bdeposit\b[^.]{0,30}$/i),
     notice_period: noticePeriod,
   },
   nda: {
     parties: parties,
-    effective_date: (l) => dateField(l, /^(?:effective date|date)$/, /\b(?:effective\s+(?:from|as\s+of|on)?|dated|made\s+on|entered\s+into\s+(?:on|as\s+of))\s*$/i) ?? documentDate(l),
+    effective_date: (l) =>
+      dateField(
+        l,
+        /^(?:effective date|date)$/,
+        /\b(?:effective\s+(?:from|as\s+of|on)?|dated|made\s+on|entered\s+into\s+(?:on|as\s+of))\s*$/i,
+      ) ?? documentDate(l),
     term: term,
     governing_law: governingLaw,
   },
@@ -463,14 +608,30 @@ const FIELDS: Record<DocumentType, Record<string, Reader>> = {
     employee: (l) => party(l, /^(?:candidate|employee|employee name|name|to)$/) ?? addressee(l),
     role: role,
     issue_date: (l) => documentDate(l),
-    start_date: (l) => dateField(l, /^(?:start date|starting date|commencement date|date of joining|joining date)$/, /\b(?:start(?:ing)?(?:\s+date)?|commenc\w*|join\w*(?:\s+us)?|first\s+day)\s+(?:on|is|will\s+be|of)?\s*$/i),
-    salary: (l) => withPeriod(labelledAmount(l, /^(?:(?:annual|base|gross|starting)\s+)?(?:salary|compensation|remuneration|pay|ctc)$/) ?? amountNear(l, /\b(?:salary|remuneration|compensation|pay|ctc)\b[^.]{0,50}$/i) ?? amountNear(l, /^\s*(?:per\s+(?:annum|year|month)|a\s+year|annually|gross)\b/i), l.ctx.text),
+    start_date: (l) =>
+      dateField(
+        l,
+        /^(?:start date|starting date|commencement date|date of joining|joining date)$/,
+        /\b(?:start(?:ing)?(?:\s+date)?|commenc\w*|join\w*(?:\s+us)?|first\s+day)\s+(?:on|is|will\s+be|of)?\s*$/i,
+      ),
+    salary: (l) =>
+      withPeriod(
+        labelledAmount(l, /^(?:(?:annual|base|gross|starting)\s+)?(?:salary|compensation|remuneration|pay|ctc)$/) ??
+          amountNear(l, /\b(?:salary|remuneration|compensation|pay|ctc)\b[^.]{0,50}$/i) ??
+          amountNear(l, /^\s*(?:per\s+(?:annum|year|month)|a\s+year|annually|gross)\b/i),
+        l.ctx.text,
+      ),
     notice_period: noticePeriod,
   },
   policy: {
     organization: (l) => issuer(l),
     title: title,
-    effective_date: (l) => dateField(l, /^(?:effective date|effective from|effective|date effective|approved|date approved|issue date)$/, /\beffective\s+(?:from|as\s+of|on)?\s*$/i) ?? documentDate(l),
+    effective_date: (l) =>
+      dateField(
+        l,
+        /^(?:effective date|effective from|effective|date effective|approved|date approved|issue date)$/,
+        /\beffective\s+(?:from|as\s+of|on)?\s*$/i,
+      ) ?? documentDate(l),
   },
   minutes: {
     meeting_date: (l) => documentDate(l, /^(?:date|meeting date|date of meeting|held on)$/),
@@ -506,18 +667,27 @@ const FIELDS: Record<DocumentType, Record<string, Reader>> = {
     person: firstPerson,
     role: (l) => {
       // The headline under the name, or the first position held.
-      const head = l.lines.map((x) => x.text.trim()).filter((x) => x !== '').slice(1, 3);
-      const line = head.find((x) => x.length <= 60 && !/@|\d{3}|^(?:email|phone|tel|address|profile|summary)\b/i.test(x) && /^\p{Lu}/u.test(x));
+      const head = l.lines
+        .map((x) => x.text.trim())
+        .filter((x) => x !== '')
+        .slice(1, 3);
+      const line = head.find(
+        (x) =>
+          x.length <= 60 && !/@|\d{3}|^(?:email|phone|tel|address|profile|summary)\b/i.test(x) && /^\p{Lu}/u.test(x),
+      );
       return line ? scored(line.split(/\s+[|·•–-]\s+/)[0]!.trim(), 0.65) : null;
     },
   },
   statement: {
     institution: (l) => issuer(l),
-    account_holder: (l) => party(l, /^(?:account holder|account name|name|customer|statement for|prepared for)$/) ?? addressee(l),
+    account_holder: (l) =>
+      party(l, /^(?:account holder|account name|name|customer|statement for|prepared for)$/) ?? addressee(l),
     period_start: (l) => statementPeriod(l, 0),
     period_end: (l) => statementPeriod(l, 1),
-    closing_balance: (l) => labelledAmount(l, /^(?:closing|new|ending|current)\s+balance$|^balance\s+carried\s+forward$/),
-    opening_balance: (l) => labelledAmount(l, /^(?:opening|previous|starting)\s+balance$|^balance\s+(?:brought\s+)?forward$/),
+    closing_balance: (l) =>
+      labelledAmount(l, /^(?:closing|new|ending|current)\s+balance$|^balance\s+carried\s+forward$/),
+    opening_balance: (l) =>
+      labelledAmount(l, /^(?:opening|previous|starting)\s+balance$|^balance\s+(?:brought\s+)?forward$/),
   },
   other: {
     title: title,
@@ -531,7 +701,10 @@ function asNames(field: Scored<FieldValue> | null): Scored<FieldValue> | null {
 }
 
 function governingLaw(layout: Layout): Scored<FieldValue> | null {
-  const m = /\bgoverned\s+by\s+(?:and\s+construed\s+in\s+accordance\s+with\s+)?the\s+laws?\s+of\s+(?:the\s+)?((?:State\s+of\s+)?\p{Lu}[\p{L}]+(?:\s+(?:and\s+)?\p{Lu}[\p{L}]+)*)/u.exec(layout.ctx.text);
+  const m =
+    /\bgoverned\s+by\s+(?:and\s+construed\s+in\s+accordance\s+with\s+)?the\s+laws?\s+of\s+(?:the\s+)?((?:State\s+of\s+)?\p{Lu}[\p{L}]+(?:\s+(?:and\s+)?\p{Lu}[\p{L}]+)*)/u.exec(
+      layout.ctx.text,
+    );
   return m ? scored(m[1]!, 0.85) : null;
 }
 
@@ -539,10 +712,14 @@ function governingLaw(layout: Layout): Scored<FieldValue> | null {
 function addresseeOrganisation(layout: Layout): Scored<FieldValue> | null {
   const dear = layout.lines.findIndex((l) => /^\s*dear\b/i.test(l.text));
   if (dear < 0) return null;
-  const from = layout.lines.findIndex((l, i) => i > 2 && i < dear && /^\s*(?:the\s+directors|attn|for\s+the\s+attention|to:)/i.test(l.text));
+  const from = layout.lines.findIndex(
+    (l, i) => i > 2 && i < dear && /^\s*(?:the\s+directors|attn|for\s+the\s+attention|to:)/i.test(l.text),
+  );
   const block = layout.block(Math.max(0, from >= 0 ? from : dear - 8), from >= 0 ? dear - from : Math.min(8, dear));
   const issuerName = issuer(layout)?.value;
-  const names = layout.ctx.entities.organizations.map((e) => ({ name: e.name, at: block.text.indexOf(e.name) })).filter((e) => e.at >= 0 && e.name !== issuerName);
+  const names = layout.ctx.entities.organizations
+    .map((e) => ({ name: e.name, at: block.text.indexOf(e.name) }))
+    .filter((e) => e.at >= 0 && e.name !== issuerName);
   const first = names.sort((a, b) => a.at - b.at)[0];
   return first ? scored(first.name, 0.75) : null;
 }
@@ -551,7 +728,11 @@ function statementPeriod(layout: Layout, which: 0 | 1): Scored<FieldValue> | nul
   const labelled = layout.label(/^(?:statement period|period|statement dates?|for the period)$/);
   const { dates, text } = layout.ctx;
   let span: { start: number; end: number } | null = null;
-  if (labelled) span = { start: labelled.start, end: layout.lines[labelled.line]!.start + layout.lines[labelled.line]!.text.length };
+  if (labelled)
+    span = {
+      start: labelled.start,
+      end: layout.lines[labelled.line]!.start + layout.lines[labelled.line]!.text.length,
+    };
   else {
     const m = /\b(?:period|from)\b[^\n]{0,60}?\b(?:to|until|through|-|–)\b/i.exec(text);
     if (m) span = { start: m.index, end: m.index + m[0].length + 30 };
@@ -569,7 +750,8 @@ export function extractKeyFields(type: DocumentType, ctx: FieldContext): KeyFiel
   const out: KeyFields = {};
   for (const [name, read] of Object.entries(readers)) {
     const value = read(layout);
-    if (value !== null && !(Array.isArray(value.value) && value.value.length === 0)) out[name] = { value: value.value, confidence: round(value.confidence) };
+    if (value !== null && !(Array.isArray(value.value) && value.value.length === 0))
+      out[name] = { value: value.value, confidence: round(value.confidence) };
   }
   return out;
 }
@@ -580,4 +762,3 @@ export const FIELD_NAMES: Record<DocumentType, string[]> = Object.fromEntries(
 ) as Record<DocumentType, string[]>;
 
 const round = (x: number) => Math.round(x * 100) / 100;
-

@@ -43,10 +43,36 @@ const GENERIC = new Set(
 
 // Lexicon tags that cannot start or end a noun phrase, or appear in one at all.
 const NEVER = new Set([
-  'Modal', 'Copula', 'Pronoun', 'Determiner', 'Preposition', 'Conjunction', 'QuestionWord', 'Adverb', 'Expression', 'Negative',
-  'TextValue', 'Cardinal', 'Ordinal', 'Value', 'Multiple', 'Fraction', 'Month', 'WeekDay',
+  'Modal',
+  'Copula',
+  'Pronoun',
+  'Determiner',
+  'Preposition',
+  'Conjunction',
+  'QuestionWord',
+  'Adverb',
+  'Expression',
+  'Negative',
+  'TextValue',
+  'Cardinal',
+  'Ordinal',
+  'Value',
+  'Multiple',
+  'Fraction',
+  'Month',
+  'WeekDay',
 ]);
-const NOT_LAST = new Set(['Adjective', 'Comparative', 'Superlative', 'PastTense', 'PresentTense', 'Infinitive', 'PhrasalVerb', 'Gerund', 'Participle']);
+const NOT_LAST = new Set([
+  'Adjective',
+  'Comparative',
+  'Superlative',
+  'PastTense',
+  'PresentTense',
+  'Infinitive',
+  'PhrasalVerb',
+  'Gerund',
+  'Participle',
+]);
 const NOT_FIRST = new Set(['PastTense', 'PresentTense', 'PhrasalVerb', 'Infinitive']);
 const SINGLE_VERB = new Set(['Infinitive', 'PresentTense', 'PastTense', 'PhrasalVerb']);
 const VERB_ENDING = /(?:ize|ise|ify)$/;
@@ -70,7 +96,8 @@ export function extractKeyPhrases(text: string, options: KeyPhraseOptions = {}):
 }
 
 // Addresses and links spell domains ("example", "co", "uk") and user names, not topics.
-const ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+\.(?:com|org|net|io|co|example|gov|edu)(?:\.[a-z]{2})?\b\S*/gi;
+const ADDRESSES =
+  /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+\.(?:com|org|net|io|co|example|gov|edu)(?:\.[a-z]{2})?\b\S*/gi;
 
 /** Key phrases with confidences, best first (what `extractKeyPhrases` names). */
 export function scoreKeyPhrases(input: string, options: KeyPhraseOptions = {}): KeyPhrase[] {
@@ -102,7 +129,9 @@ export function scoreKeyPhrases(input: string, options: KeyPhraseOptions = {}): 
   const personWords = new Set((options.people ?? []).flatMap((p) => p.toLowerCase().split(/\s+/)));
   // Words of names that the document never writes in lower case: "stuttgart", "söhne", "mansouri".
   const nameWords = new Set(
-    (options.names ?? []).flatMap((p) => p.toLowerCase().split(/[^\p{L}\p{N}'’-]+/u)).filter((w) => w.length > 0 && !lowercase.has(w)),
+    (options.names ?? [])
+      .flatMap((p) => p.toLowerCase().split(/[^\p{L}\p{N}'’-]+/u))
+      .filter((w) => w.length > 0 && !lowercase.has(w)),
   );
   const known = knownTagKeys(options.knownTags ?? []);
   const n = Math.max(1, sentences.length);
@@ -133,7 +162,10 @@ export function scoreKeyPhrases(input: string, options: KeyPhraseOptions = {}): 
   return chosen.map((c) => ({
     name: c.surface,
     // Relative strength, lifted by repetition and by the tenant's own use of the name.
-    confidence: Math.round(Math.min(0.95, 0.35 + 0.35 * (c.score / top) + (c.count > 1 ? 0.1 : 0) + (known.has(c.key) ? 0.1 : 0)) * 100) / 100,
+    confidence:
+      Math.round(
+        Math.min(0.95, 0.35 + 0.35 * (c.score / top) + (c.count > 1 ? 0.1 : 0) + (known.has(c.key) ? 0.1 : 0)) * 100,
+      ) / 100,
   }));
 }
 
@@ -181,7 +213,9 @@ function contentRuns(sentence: string, lowercase: ReadonlySet<string>): Run[] {
     const proper =
       content &&
       capitalised &&
-      (index > 0 || isFirstName(token.lower) || (next !== undefined && /^\p{Lu}/u.test(next.text) && !STOP_WORDS.has(token.lower)));
+      (index > 0 ||
+        isFirstName(token.lower) ||
+        (next !== undefined && /^\p{Lu}/u.test(next.text) && !STOP_WORDS.has(token.lower)));
     if (!content || !/^(?:\s+|-)$/.test(gap) || proper !== run.proper) {
       if (run.words.length > 0) runs.push(run);
       run = { words: [], proper };
@@ -223,7 +257,9 @@ function looksLikeNounPhrase(phrase: string[]): boolean {
 // Words the lexicon knows as verbs but that are nouns as often ("report", "support", "plan").
 function isNounToo(word: string): boolean {
   const tags = lexiconTags(word);
-  return tags.includes('Infinitive') && !tags.includes('PastTense') && word.length > 3 && !/(?:ate|ify|ize|ise)$/.test(word);
+  return (
+    tags.includes('Infinitive') && !tags.includes('PastTense') && word.length > 3 && !/(?:ate|ify|ize|ise)$/.test(word)
+  );
 }
 
 function corpusWeight(df: number): number {

@@ -39,7 +39,18 @@ export const isKnownOrganization = (lower: string) => {
 /** A word the lexicon knows as something other than a name or a place: a hint it is an ordinary word. */
 export function isCommonWord(lower: string): boolean {
   const tags = lexiconTags(lower);
-  return tags.length > 0 && !tags.some((t) => FIRST_NAME_TAGS.has(t) || PLACE_TAGS.has(t) || t === 'LastName' || t === 'Organization' || t === 'ProperNoun' || t === 'Person');
+  return (
+    tags.length > 0 &&
+    !tags.some(
+      (t) =>
+        FIRST_NAME_TAGS.has(t) ||
+        PLACE_TAGS.has(t) ||
+        t === 'LastName' ||
+        t === 'Organization' ||
+        t === 'ProperNoun' ||
+        t === 'Person',
+    )
+  );
 }
 
 /** Head words of organisation names from compromise ("bank", "university", "airlines", …). */

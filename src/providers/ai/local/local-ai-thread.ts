@@ -26,15 +26,26 @@ if (port) {
       else if (request.op === 'extractTags') value = await provider.extractTags(request.text, { limit: request.limit });
       else if (request.op === 'enrich') {
         const { text, referenceDate, tagLimit, knownTags } = request;
-        value = await provider.enrich(text, { referenceDate: referenceDate === undefined ? undefined : new Date(referenceDate), tagLimit, knownTags });
-      }
-      else if (request.op === 'extractEntities') {
-        value = await provider.extractEntities(request.text, request.referenceDate === undefined ? {} : { referenceDate: new Date(request.referenceDate) });
-      } else if (request.op === 'answer') value = await provider.composeAnswer(request.question, request.passages, request.history);
+        value = await provider.enrich(text, {
+          referenceDate: referenceDate === undefined ? undefined : new Date(referenceDate),
+          tagLimit,
+          knownTags,
+        });
+      } else if (request.op === 'extractEntities') {
+        value = await provider.extractEntities(
+          request.text,
+          request.referenceDate === undefined ? {} : { referenceDate: new Date(request.referenceDate) },
+        );
+      } else if (request.op === 'answer')
+        value = await provider.composeAnswer(request.question, request.passages, request.history);
       else value = await provider.embed(request.texts);
       port.postMessage({ id: request.id, ok: true, value } satisfies LocalAiResponse);
     } catch (error) {
-      port.postMessage({ id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) } satisfies LocalAiResponse);
+      port.postMessage({
+        id: request.id,
+        ok: false,
+        message: error instanceof Error ? error.message : String(error),
+      } satisfies LocalAiResponse);
     }
   });
 }

@@ -1,4 +1,11 @@
-import { HASH_EMBEDDING_DIMENSIONS, HASH_EMBEDDING_MODEL, hashAndWordVectorEmbedding, hashEmbedding, WORD_VECTOR_DIMENSIONS, WORD_VECTOR_EMBEDDING_MODEL } from './hash-embedding.ts';
+import {
+  HASH_EMBEDDING_DIMENSIONS,
+  HASH_EMBEDDING_MODEL,
+  hashAndWordVectorEmbedding,
+  hashEmbedding,
+  WORD_VECTOR_DIMENSIONS,
+  WORD_VECTOR_EMBEDDING_MODEL,
+} from './hash-embedding.ts';
 import { loadWordVectors, WORD_VECTORS_ID, wordVectorsAvailable, wordVectorsNow } from './word-vectors.ts';
 
 /**
@@ -13,7 +20,11 @@ export function localEmbeddingModel(): {
   embedder(wait: boolean): Promise<((text: string) => Float32Array) | null>;
 } {
   if (!wordVectorsAvailable()) {
-    return { model: HASH_EMBEDDING_MODEL, dimensions: HASH_EMBEDDING_DIMENSIONS, embedder: async () => (text) => hashEmbedding(text) };
+    return {
+      model: HASH_EMBEDDING_MODEL,
+      dimensions: HASH_EMBEDDING_DIMENSIONS,
+      embedder: async () => (text) => hashEmbedding(text),
+    };
   }
   return {
     model: `${WORD_VECTOR_EMBEDDING_MODEL}-${WORD_VECTORS_ID}`,

@@ -1,4 +1,13 @@
-import { type AiProvider, type Answer, type ChatTurn, type EnrichOptions, type Enrichment, type Entities, type Passage, plainEntities } from '../ai-provider.ts';
+import {
+  type AiProvider,
+  type Answer,
+  type ChatTurn,
+  type EnrichOptions,
+  type Enrichment,
+  type Entities,
+  type Passage,
+  plainEntities,
+} from '../ai-provider.ts';
 import { type ComposedAnswer, extractiveAnswer, type NameFinder, needsNames } from './extractive-answer.ts';
 import { localEmbeddingModel } from './local-embedding.ts';
 
@@ -27,7 +36,10 @@ export class LocalAiProvider implements AiProvider {
     return (await this.#enrich(text, {})).summary.value;
   }
 
-  async enrich(text: string, opts: EnrichOptions & { documentFrequency?: (term: string) => number } = {}): Promise<Enrichment> {
+  async enrich(
+    text: string,
+    opts: EnrichOptions & { documentFrequency?: (term: string) => number } = {},
+  ): Promise<Enrichment> {
     opts.signal?.throwIfAborted();
     return structuredClone(await this.#enrich(text, opts));
   }
@@ -49,13 +61,17 @@ export class LocalAiProvider implements AiProvider {
   // The summary, tags and entities of one document are asked for one after the other: keep the
   // last enrichment, and answer from it while the text and the options that matter are the same.
   #last: { text: string; key: string; reference: number | null; enrichment: Enrichment } | null = null;
-  async #enrich(text: string, opts: EnrichOptions & { documentFrequency?: (term: string) => number }): Promise<Enrichment> {
+  async #enrich(
+    text: string,
+    opts: EnrichOptions & { documentFrequency?: (term: string) => number },
+  ): Promise<Enrichment> {
     const key = JSON.stringify([opts.tagLimit ?? 8, opts.knownTags ?? []]);
     const reference = opts.referenceDate?.getTime() ?? null;
     const last = this.#last;
     // A call without a reference date takes whatever the last one of the same text resolved with.
     const sameReference = opts.referenceDate === undefined || last?.reference === reference;
-    if (last && last.text === text && last.key === key && sameReference && !opts.documentFrequency) return last.enrichment;
+    if (last && last.text === text && last.key === key && sameReference && !opts.documentFrequency)
+      return last.enrichment;
     const { enrichLocal } = await nlp();
     const enrichment = enrichLocal(text, opts);
     if (!opts.documentFrequency) this.#last = { text, key, reference, enrichment };
@@ -63,7 +79,10 @@ export class LocalAiProvider implements AiProvider {
   }
 
   /** The same vector for either purpose (the features are symmetric); the first call reads the word vectors (~0.2 s). */
-  async embed(texts: string[], opts: { signal?: AbortSignal; purpose?: 'document' | 'query' } = {}): Promise<Float32Array[]> {
+  async embed(
+    texts: string[],
+    opts: { signal?: AbortSignal; purpose?: 'document' | 'query' } = {},
+  ): Promise<Float32Array[]> {
     const embedder = await this.#embedding.embedder(true);
     const out: Float32Array[] = [];
     for (const text of texts) {
@@ -100,7 +119,10 @@ export class LocalAiProvider implements AiProvider {
 }
 
 /** Streams a composed answer through `onDelta`, piece by piece, stopping when `signal` aborts. */
-export async function streamComposedAnswer(composed: ComposedAnswer, opts: { signal?: AbortSignal; onDelta?: (text: string) => void }): Promise<Answer> {
+export async function streamComposedAnswer(
+  composed: ComposedAnswer,
+  opts: { signal?: AbortSignal; onDelta?: (text: string) => void },
+): Promise<Answer> {
   for (const part of composed.parts) {
     // Yield between parts so that an abort from the caller (a closed connection) lands.
     await new Promise<void>((resolve) => setImmediate(resolve));

@@ -20,18 +20,43 @@ export interface Locale {
 // Countries that write the month first; year-first ones (CN, JP, KR, TW, HU) and Canada (both) decide nothing.
 const MONTH_FIRST = new Set(['US', 'PH', 'FM', 'MH', 'PW', 'BZ']);
 const NO_ORDER = new Set(['CN', 'JP', 'KR', 'TW', 'HU', 'CA', 'MN', 'LT', 'IR']);
-const DOLLAR_OF: Record<string, string> = { CA: 'CAD', AU: 'AUD', NZ: 'NZD', SG: 'SGD', HK: 'HKD', MX: 'MXN', TW: 'TWD' };
+const DOLLAR_OF: Record<string, string> = {
+  CA: 'CAD',
+  AU: 'AUD',
+  NZ: 'NZD',
+  SG: 'SGD',
+  HK: 'HKD',
+  MX: 'MXN',
+  TW: 'TWD',
+};
 const KRONA_OF: Record<string, string> = { SE: 'SEK', NO: 'NOK', DK: 'DKK', IS: 'ISK' };
 
 // Currency signs and codes that point to one country (the euro to the euro area, counted as a day-first place).
 const CURRENCY_CUES: [RegExp, string][] = [
-  [/£|\bGBP\b/g, 'GB'], [/€|\bEUR\b/g, 'EU'], [/₹|\bINR\b|\bRs\.?\s?\d/g, 'IN'], [/\bZAR\b|\bR\s?\d{1,3}(?:[ ,]\d{3})+/g, 'ZA'],
-  [/\bKES\b|\bK[Ss]h\b/g, 'KE'], [/\bGHS\b|GH₵|GH¢/g, 'GH'], [/\bNGN\b|₦/g, 'NG'], [/\bAUD\b|\bA\$/g, 'AU'], [/\bNZD\b|\bNZ\$/g, 'NZ'],
-  [/\bSGD\b|\bS\$/g, 'SG'], [/\bHKD\b|\bHK\$/g, 'HK'], [/\bCAD\b|\bC\$/g, 'CA'], [/\bUSD\b|\bUS\$/g, 'US'], [/\bCHF\b/g, 'CH'],
-  [/\bCNY\b|\bRMB\b/g, 'CN'], [/\bJPY\b/g, 'JP'], [/\bAED\b/g, 'AE'], [/\bSEK\b/g, 'SE'], [/\bNOK\b/g, 'NO'], [/\bDKK\b/g, 'DK'],
+  [/£|\bGBP\b/g, 'GB'],
+  [/€|\bEUR\b/g, 'EU'],
+  [/₹|\bINR\b|\bRs\.?\s?\d/g, 'IN'],
+  [/\bZAR\b|\bR\s?\d{1,3}(?:[ ,]\d{3})+/g, 'ZA'],
+  [/\bKES\b|\bK[Ss]h\b/g, 'KE'],
+  [/\bGHS\b|GH₵|GH¢/g, 'GH'],
+  [/\bNGN\b|₦/g, 'NG'],
+  [/\bAUD\b|\bA\$/g, 'AU'],
+  [/\bNZD\b|\bNZ\$/g, 'NZ'],
+  [/\bSGD\b|\bS\$/g, 'SG'],
+  [/\bHKD\b|\bHK\$/g, 'HK'],
+  [/\bCAD\b|\bC\$/g, 'CA'],
+  [/\bUSD\b|\bUS\$/g, 'US'],
+  [/\bCHF\b/g, 'CH'],
+  [/\bCNY\b|\bRMB\b/g, 'CN'],
+  [/\bJPY\b/g, 'JP'],
+  [/\bAED\b/g, 'AE'],
+  [/\bSEK\b/g, 'SE'],
+  [/\bNOK\b/g, 'NO'],
+  [/\bDKK\b/g, 'DK'],
 ];
 const UK_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/g;
-const US_ZIP = /\b(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC)\s\d{5}(?:-\d{4})?\b/g;
+const US_ZIP =
+  /\b(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC)\s\d{5}(?:-\d{4})?\b/g;
 const CA_POSTCODE = /\b[A-Z]\d[A-Z]\s\d[A-Z]\d\b/g;
 const PHONE = /(?<![\w+])\+(\d{1,3})[\s.-]?\(?\d/g;
 const NUMERIC_DATE = /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2((?:19|20)\d{2}|\d{2})(?![\d/-]|\.\d)/g;
@@ -81,7 +106,10 @@ export function detectLocale(text: string): Locale {
     const words = m[0].split(/[^\S\n]+/);
     // The run and its tails: "Head Office Nairobi" names Nairobi; "New York" is a city as a whole.
     for (let i = 0; i < words.length; i++) {
-      const name = words.slice(i).join(' ').replace(/[.,]+$/, '');
+      const name = words
+        .slice(i)
+        .join(' ')
+        .replace(/[.,]+$/, '');
       const country = findCountry(name);
       if (country) {
         vote(country.code, 2, 4, names);

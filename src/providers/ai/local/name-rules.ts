@@ -66,15 +66,46 @@ const ORG_KIND_NOUNS = new Set(
 );
 
 /** Kinds of business written before their name. */
-const HEAD_FIRST = new Set(['hotel', 'restaurant', 'café', 'cafe', 'club', 'museum', 'gallery', 'theatre', 'theater', 'clinic', 'studio',
-  'grupo', 'groupe', 'gruppo', 'banco', 'banca', 'banque', 'compañía', 'companhia', 'sociedad', 'sociedade', 'fundación', 'fundação', 'instituto', 'inmobiliaria', 'constructora', 'hotels']);
+const HEAD_FIRST = new Set([
+  'hotel',
+  'restaurant',
+  'café',
+  'cafe',
+  'club',
+  'museum',
+  'gallery',
+  'theatre',
+  'theater',
+  'clinic',
+  'studio',
+  'grupo',
+  'groupe',
+  'gruppo',
+  'banco',
+  'banca',
+  'banque',
+  'compañía',
+  'companhia',
+  'sociedad',
+  'sociedade',
+  'fundación',
+  'fundação',
+  'instituto',
+  'inmobiliaria',
+  'constructora',
+  'hotels',
+]);
 /** "… as auditors", "… as its bankers": roles only a firm takes. */
-const AS_FIRM = /^\s+(?:(?:is|are|was|were|will be)\s+)?(?:(?:acting|appointed|retained|engaged)\s+)?as\s+(?:the\s+|its\s+|our\s+|their\s+|a\s+|an\s+)?(?:[\p{Ll}-]+\s+)?(?:auditors?|bankers?|lenders?|insurers?|underwriters?|registrars?|bookrunners?|custodians?)\b/iu;
+const AS_FIRM =
+  /^\s+(?:(?:is|are|was|were|will be)\s+)?(?:(?:acting|appointed|retained|engaged)\s+)?as\s+(?:the\s+|its\s+|our\s+|their\s+|a\s+|an\s+)?(?:[\p{Ll}-]+\s+)?(?:auditors?|bankers?|lenders?|insurers?|underwriters?|registrars?|bookrunners?|custodians?)\b/iu;
 
 const MONTH_OR_DAY = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)/;
 /** Abbreviated months and weekdays as written ("Sept", "Thurs"): a short word only counts as one when it is one of these. */
-const SHORT_MONTH_OR_DAY = new Set('jan feb mar apr may jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun'.split(' '));
-const NOT_A_NAME_SUFFIX = /(?:able|ible|tion|sion|ment|ness|ity|ing|ance|ence|ship|ive|ous|ful|less|ism|ogy|ics|ware|ary|ory|al)$/;
+const SHORT_MONTH_OR_DAY = new Set(
+  'jan feb mar apr may jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun'.split(' '),
+);
+const NOT_A_NAME_SUFFIX =
+  /(?:able|ible|tion|sion|ment|ness|ity|ing|ance|ence|ship|ive|ous|ful|less|ism|ogy|ics|ware|ary|ory|al)$/;
 
 /** An ordinary word: a stop word, a generic capitalised term, a word the lexicon or the document uses in lower case. */
 export function isCommon(lower: string, ctx: DocumentContext): boolean {
@@ -85,19 +116,27 @@ export function isCommon(lower: string, ctx: DocumentContext): boolean {
     ROLE_WORDS.has(bare) ||
     ctx.lowercaseWords.has(bare) ||
     isCommonWord(bare) ||
-    (MONTH_OR_DAY.test(bare) && (lexiconTags(bare).includes('Month') || lexiconTags(bare).includes('WeekDay') || SHORT_MONTH_OR_DAY.has(bare)))
+    (MONTH_OR_DAY.test(bare) &&
+      (lexiconTags(bare).includes('Month') || lexiconTags(bare).includes('WeekDay') || SHORT_MONTH_OR_DAY.has(bare)))
   );
 }
 
 const bare = (t: NameToken) => t.lower.replace(/['’]s$/, '').replace(/\./g, '');
 // compromise's organisation words, less those that name products and generic things as often.
-const NOT_HEADS = new Set(`enterprise data design development mobile office post power times community education care
+const NOT_HEADS = new Set(
+  `enterprise data design development mobile office post power times community education care
   marketing comprehensive containers machines pizza coffee cafe restaurant hotel boys girls crew collective faction
-  workers reserve investors international subsidiary`.split(/\s+/));
+  workers reserve investors international subsidiary`.split(/\s+/),
+);
 const isOrgWord = (word: string) => ORG_WORDS.has(word) && !NOT_HEADS.has(word);
 /** German compounds closed by an organisation's word ("Volksbank", "Kreissparkasse", "Stadtwerke"). */
-const COMPOUND_HEAD = /^\p{L}{3,}(?:bank|sparkasse|kasse|versicherung|werke|gesellschaft|stiftung|verband|genossenschaft)$/u;
-const isHead = (t: NameToken) => STRONG_ORG_HEADS.has(bare(t)) || WEAK_ORG_HEADS.has(bare(t)) || isOrgWord(bare(t)) || (t.capitalised && COMPOUND_HEAD.test(bare(t)));
+const COMPOUND_HEAD =
+  /^\p{L}{3,}(?:bank|sparkasse|kasse|versicherung|werke|gesellschaft|stiftung|verband|genossenschaft)$/u;
+const isHead = (t: NameToken) =>
+  STRONG_ORG_HEADS.has(bare(t)) ||
+  WEAK_ORG_HEADS.has(bare(t)) ||
+  isOrgWord(bare(t)) ||
+  (t.capitalised && COMPOUND_HEAD.test(bare(t)));
 const VERB_TAGS = new Set(['Infinitive', 'PresentTense', 'PastTense', 'Gerund', 'PhrasalVerb', 'Modal', 'Copula']);
 const isOnlyVerb = (lower: string) => {
   const tags = lexiconTags(lower);
@@ -115,8 +154,13 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
   // "Harbour Properties DAC": a name closed by a legal form is the company's whole name.
   // "Coastal Marine University", "Regional Water Authority": so is one closed by a strong organisation head.
   const closing = tokens.length >= 2 ? bare(tokens[tokens.length - 1]!) : '';
-  const legalName = tokens.length >= 2 && (LEGAL_SUFFIXES.has(closing) || (STRONG_ORG_HEADS.has(closing) && tokens.every((t) => t.capitalised)));
-  if ((span.sentenceStart || tokens[0]?.lower === 'the') && !(legalName && tokens[0]!.lower !== 'the' && !STOP_WORDS.has(tokens[0]!.lower) && !isOnlyVerb(tokens[0]!.lower))) {
+  const legalName =
+    tokens.length >= 2 &&
+    (LEGAL_SUFFIXES.has(closing) || (STRONG_ORG_HEADS.has(closing) && tokens.every((t) => t.capitalised)));
+  if (
+    (span.sentenceStart || tokens[0]?.lower === 'the') &&
+    !(legalName && tokens[0]!.lower !== 'the' && !STOP_WORDS.has(tokens[0]!.lower) && !isOnlyVerb(tokens[0]!.lower))
+  ) {
     while (tokens.length > 0) {
       const t = tokens[0]!;
       const next = tokens[1];
@@ -133,12 +177,21 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
         (isKnownCompanyWord(bare(t)) && !ctx.lowercaseWords.has(bare(t))) ||
         (PARTICLES.has(t.lower) && next !== undefined) ||
         // "Slack Technologies": without the first word only a head would be left.
-        (next !== undefined && tokens.length === 2 && t.capitalised && !STOP_WORDS.has(t.lower) && (isHead(next) || LEGAL_SUFFIXES.has(bare(next))));
+        (next !== undefined &&
+          tokens.length === 2 &&
+          t.capitalised &&
+          !STOP_WORDS.has(t.lower) &&
+          (isHead(next) || LEGAL_SUFFIXES.has(bare(next))));
       if (keep || !(isCommon(t.lower, ctx) || t.lower === 'dear')) break;
       tokens.shift();
     }
   }
-  while (tokens.length > 0 && !tokens[tokens.length - 1]!.capitalised && !LEGAL_SUFFIXES.has(bare(tokens[tokens.length - 1]!))) tokens.pop();
+  while (
+    tokens.length > 0 &&
+    !tokens[tokens.length - 1]!.capitalised &&
+    !LEGAL_SUFFIXES.has(bare(tokens[tokens.length - 1]!))
+  )
+    tokens.pop();
   return tokens;
 }
 
@@ -154,9 +207,16 @@ function nameLike(t: NameToken, ctx: DocumentContext, allowCommon: boolean, cued
   if (PARTICLES.has(t.text) || NAME_PARTICLES.has(t.text)) return true;
   if (!t.capitalised || t.acronym || /\d|&/.test(t.text) || t.text.length < 2) return false;
   const b = bare(t);
-  if (isHead(t) || STREET_WORDS.has(b) || ROLE_WORDS.has(b) || GENERIC_CAPITALISED.has(b) || LEGAL_SUFFIXES.has(b)) return false;
+  if (isHead(t) || STREET_WORDS.has(b) || ROLE_WORDS.has(b) || GENERIC_CAPITALISED.has(b) || LEGAL_SUFFIXES.has(b))
+    return false;
   // "Edith Lancaster": after a given name a town's name may be a family name (a country's may not).
-  if (isKnownPlace(b) && !isFirstName(b) && !isLastName(b) && !(allowCommon && findCountry(b) === null && !isCountry(b))) return false;
+  if (
+    isKnownPlace(b) &&
+    !isFirstName(b) &&
+    !isLastName(b) &&
+    !(allowCommon && findCountry(b) === null && !isCountry(b))
+  )
+    return false;
   if (allowCommon || isFirstName(b) || isLastName(b)) return true;
   // With a cue (a role after it, a field label), "Bilal" or "Kamal" may end like an English noun.
   return !isCommon(b, ctx) && (cued || !NOT_A_NAME_SUFFIX.test(b));
@@ -176,13 +236,19 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     return [{ kind: 'organization', tokens, strength: 3 }];
   }
   // "Quận Hai Bà Trưng", "Tỉnh Bình Dương": a district's or province's word, then its name.
-  if (tokens.length >= 2 && PLACE_FIRST.has(bare(tokens[0]!))) return [{ kind: 'place', tokens: tokens.slice(1), strength: 2.5 }];
+  if (tokens.length >= 2 && PLACE_FIRST.has(bare(tokens[0]!)))
+    return [{ kind: 'place', tokens: tokens.slice(1), strength: 2.5 }];
   // "Calle Colón", "Phố Huế", "Karl Johans gate": a street, not a name.
   if (STREET_FIRST.has(bare(tokens[0]!)) && tokens.length >= 2) return [];
-  if (/^\s+(?:gate|gata|vei|veien|vej|gade|straat|laan|weg|straße|strasse|street|road|avenue)\b/u.test(after)) return [];
+  if (/^\s+(?:gate|gata|vei|veien|vej|gade|straat|laan|weg|straße|strasse|street|road|avenue)\b/u.test(after))
+    return [];
   if (tokens.length >= 2 && isLegalSuffix(last)) {
     // "Accepted for Fernhill Software Limited", "Signed by Acme Ltd": the company follows the verb.
-    if (tokens.length >= 4 && /ed$/.test(tokens[0]!.lower) && (tokens[1]!.lower === 'for' || tokens[1]!.lower === 'by')) {
+    if (
+      tokens.length >= 4 &&
+      /ed$/.test(tokens[0]!.lower) &&
+      (tokens[1]!.lower === 'for' || tokens[1]!.lower === 'by')
+    ) {
       return recognise({ ...span, tokens: tokens.slice(2) }, tokens.slice(2), ctx);
     }
     // "Resolution of the Board of Directors of Quillfield Software Limited": the company is the last part.
@@ -192,13 +258,16 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     return [{ kind: 'organization', tokens: tail.length >= 2 && !headBefore ? tail : tokens, strength: 4 }];
   }
   // "Công ty TNHH Nội Thất Sông Đà", "Công ty Cổ phần …": Vietnamese for "company" opens the name.
-  if (tokens.length >= 3 && foldName(`${tokens[0]!.text} ${tokens[1]!.text}`) === 'cong ty') return [{ kind: 'organization', tokens, strength: 3 }];
+  if (tokens.length >= 3 && foldName(`${tokens[0]!.text} ${tokens[1]!.text}`) === 'cong ty')
+    return [{ kind: 'organization', tokens, strength: 3 }];
   // "Mason Hayes & Curran", "Aluko & Oyebode": names joined by an ampersand are a firm's.
   const amp = tokens.findIndex((t) => t.text === '&');
   if (amp > 0 && amp < tokens.length - 1 && tokens.length <= 6 && !tokens.some((t) => ROLE_WORDS.has(bare(t)))) {
     const sides = [tokens.slice(0, amp), tokens.slice(amp + 1)];
-    const words = (ts: NameToken[]) => ts.every((t) => t.capitalised || CONNECTORSISH.has(t.lower)) && !ts.some((t) => GENERIC_CAPITALISED.has(bare(t)));
-    const named = (ts: NameToken[]) => ts.some((t) => t.capitalised && !isHead(t) && (!isCommon(bare(t), ctx) || t.acronym));
+    const words = (ts: NameToken[]) =>
+      ts.every((t) => t.capitalised || CONNECTORSISH.has(t.lower)) && !ts.some((t) => GENERIC_CAPITALISED.has(bare(t)));
+    const named = (ts: NameToken[]) =>
+      ts.some((t) => t.capitalised && !isHead(t) && (!isCommon(bare(t), ctx) || t.acronym));
     // "Ernst & Young": one distinctive side is enough; "Research & Development", "Health & Safety" have none.
     if (sides.every(words) && sides.some(named)) return [{ kind: 'organization', tokens, strength: 2.5 }];
   }
@@ -213,11 +282,24 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (isKnownOrganization(phrase)) return [{ kind: 'organization', tokens, strength: 3 }];
   // "Maersk", "KPMG East Africa", "DB Schenker", "Microsoft Ireland Operations": a well-known
   // company's word makes the name a company's, with what qualifies it (a region, an acronym, a head).
-  const known = tokens.findIndex((t) => t.capitalised && (t.acronym || bare(t).length >= 4) && isKnownCompanyWord(bare(t)) && !ctx.lowercaseWords.has(bare(t)));
+  const known = tokens.findIndex(
+    (t) =>
+      t.capitalised &&
+      (t.acronym || bare(t).length >= 4) &&
+      isKnownCompanyWord(bare(t)) &&
+      !ctx.lowercaseWords.has(bare(t)),
+  );
   const placeAsWhole = isKnownPlace(phrase) || findCountry(phrase) !== null || findCity(phrase) !== null;
   // "Nguyễn Thị Hồng Nhung": a person's name whose syllable a company also uses is still a person's.
   const personShaped = tokens.filter((t) => NAME_SHAPE.test(t.text)).length >= 2 || span.honorific !== null;
-  if (known >= 0 && !placeAsWhole && !personShaped && !STREET_WORDS.has(bare(last)) && tokens.length <= 5 && tokens.every((t, i) => i === known || qualifiesCompany(t, ctx))) {
+  if (
+    known >= 0 &&
+    !placeAsWhole &&
+    !personShaped &&
+    !STREET_WORDS.has(bare(last)) &&
+    tokens.length <= 5 &&
+    tokens.every((t, i) => i === known || qualifiesCompany(t, ctx))
+  ) {
     return [{ kind: 'organization', tokens, strength: 3 }];
   }
 
@@ -229,7 +311,11 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     const text = (ts: NameToken[]) => ts.map((t) => t.text).join(' ');
     const parts = [
       ...recognise({ ...span, tokens: left, after: ` and ${text(right)}${span.after}` }, left, ctx),
-      ...recognise({ ...span, tokens: right, before: `${span.before}${text(left)} and `, sentenceStart: false, honorific: null }, right, ctx),
+      ...recognise(
+        { ...span, tokens: right, before: `${span.before}${text(left)} and `, sentenceStart: false, honorific: null },
+        right,
+        ctx,
+      ),
     ];
     if (parts.length > 0) return parts;
   }
@@ -246,7 +332,12 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (places.length > 0) return places;
 
   // "the marketing agency, Bright Orchard Creative": a name in apposition to a kind of organisation.
-  const kind = /\b(?:the|our|their|its|your|his|her|a|an)\s+(?:[\p{Ll}-]+\s+)?([\p{L}]+),?\s+$|\b(?:the|our|their|its|your|his|her|a|an)\s+(?:[\p{Ll}-]+\s+)?([\p{L}]+),$/iu.exec(before)?.slice(1).find(Boolean)?.toLowerCase();
+  const kind =
+    /\b(?:the|our|their|its|your|his|her|a|an)\s+(?:[\p{Ll}-]+\s+)?([\p{L}]+),?\s+$|\b(?:the|our|their|its|your|his|her|a|an)\s+(?:[\p{Ll}-]+\s+)?([\p{L}]+),$/iu
+      .exec(before)
+      ?.slice(1)
+      .find(Boolean)
+      ?.toLowerCase();
   const named = tokens.every((t) => t.capitalised && !t.acronym);
   if (kind && ORG_KIND_NOUNS.has(kind) && tokens.length <= 4 && named && !isFirstName(bare(tokens[0]!))) {
     return [{ kind: 'organization', tokens, strength: 1.5 }];
@@ -257,13 +348,19 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (previousWord && ORG_CONTEXT_BEFORE.has(previousWord) && tokens.length <= 3) {
     const distinctive = tokens.every(
       (t) =>
-        t.capitalised && !t.acronym && !isCommon(bare(t), ctx) && !isFirstName(bare(t)) && !isKnownPlace(bare(t)) &&
-        !NOT_A_NAME_SUFFIX.test(bare(t)) && !lexiconTags(bare(t)).includes('Demonym'),
+        t.capitalised &&
+        !t.acronym &&
+        !isCommon(bare(t), ctx) &&
+        !isFirstName(bare(t)) &&
+        !isKnownPlace(bare(t)) &&
+        !NOT_A_NAME_SUFFIX.test(bare(t)) &&
+        !lexiconTags(bare(t)).includes('Demonym'),
     );
     // "at Unit 4", "on Plot 12": a numbered part of a place, not a company.
     // Not after "at" or "from": there an unknown name is as often a place ("diverted from Yantian", "at Kwai Chung").
     const placeLikely = previousWord === 'at' || previousWord === 'from';
-    if (distinctive && !placeLikely && !/^\s*(?:no\.?\s*)?\d/i.test(after)) return [{ kind: 'organization', tokens, strength: 1 }];
+    if (distinctive && !placeLikely && !/^\s*(?:no\.?\s*)?\d/i.test(after))
+      return [{ kind: 'organization', tokens, strength: 1 }];
   }
   return [];
 }
@@ -275,14 +372,21 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
  */
 function gazetteerPlace(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised | null {
   if (span.honorific || /\b(?:dear|hi|hello|hey)\s*$/i.test(span.before) || tokens.length > 4) return null;
-  if (tokens.some((t) => !t.capitalised || t.acronym || ROLE_WORDS.has(bare(t)) || STREET_WORDS.has(bare(t)) || isHead(t))) return null;
+  if (
+    tokens.some((t) => !t.capitalised || t.acronym || ROLE_WORDS.has(bare(t)) || STREET_WORDS.has(bare(t)) || isHead(t))
+  )
+    return null;
   const lowers = tokens.map(bare);
   const phrase = lowers.join(' ');
-  const named = lowers.some((w) => isFirstName(w) || isLastName(w)) || isCommon(phrase, ctx) || (tokens.length === 1 && NOT_A_NAME_SUFFIX.test(phrase));
+  const named =
+    lowers.some((w) => isFirstName(w) || isLastName(w)) ||
+    isCommon(phrase, ctx) ||
+    (tokens.length === 1 && NOT_A_NAME_SUFFIX.test(phrase));
   const context = placeContext(span.before) || /\b(?:from|via|across|throughout)\s+$/i.test(span.before);
   const place = (strength: number): Recognised => ({ kind: 'place', tokens, strength });
   if (findCountry(phrase) !== null && (!named || context)) return place(2.5);
-  if (findRegion(phrase) !== null && (!named || context) && (tokens.length > 1 || context || !isCommon(phrase, ctx))) return place(2);
+  if (findRegion(phrase) !== null && (!named || context) && (tokens.length > 1 || context || !isCommon(phrase, ctx)))
+    return place(2);
   const city = findCity(phrase);
   if (city !== null && city.population >= LARGE_CITY && (!named || context)) return place(2);
   return null;
@@ -291,8 +395,16 @@ function gazetteerPlace(span: NameSpan, tokens: NameToken[], ctx: DocumentContex
 /** A word that may stand beside a company's name in its full name: an acronym, a place, a head, a legal form. */
 function qualifiesCompany(t: NameToken, ctx: DocumentContext): boolean {
   const b = bare(t);
-  return t.acronym || t.lower === '&' || isKnownPlace(b) || findCountry(b) !== null || COMPASS.has(b) || isHead(t) || LEGAL_SUFFIXES.has(b) ||
-    (t.capitalised && !isCommon(b, ctx) && !isFirstName(b));
+  return (
+    t.acronym ||
+    t.lower === '&' ||
+    isKnownPlace(b) ||
+    findCountry(b) !== null ||
+    COMPASS.has(b) ||
+    isHead(t) ||
+    LEGAL_SUFFIXES.has(b) ||
+    (t.capitalised && !isCommon(b, ctx) && !isFirstName(b))
+  );
 }
 
 function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boolean {
@@ -304,7 +416,8 @@ function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boole
   if (ofAt > 0 && headPart.length === 1) return OF_ORG_HEADS.has(bare(headPart[0]!)) && tokens.length > ofAt + 1;
   if (headPart.length < 2) return false;
   // "Kreissparkasse Heilbronn", "Stadtwerke Bochum": a compound organisation word and the name it is known by.
-  if (headPart.every((t) => t.capitalised && !t.acronym) && headPart.some((t) => COMPOUND_HEAD.test(bare(t)))) return true;
+  if (headPart.every((t) => t.capitalised && !t.acronym) && headPart.some((t) => COMPOUND_HEAD.test(bare(t))))
+    return true;
   let head = bare(headPart[headPart.length - 1]!);
   // "Arts Council England", "Health Canada": an organisation named with its country or region.
   const placeHead = !isHead(headPart[headPart.length - 1]!) && (findCity(head) !== null || findRegion(head) !== null);
@@ -329,7 +442,10 @@ export function plausiblePerson(tokens: NameToken[], ctx: DocumentContext): bool
   if (tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) return true;
   // "Chan Tai Man", "Tomás Ó Briain": a field says it is a person; its words may look ordinary
   // ("man") as long as one of them does not.
-  return tokens.every((t) => nameLike(t, ctx, true)) && tokens.some((t) => !isCommon(bare(t), ctx) || NAME_SHAPE.test(t.text));
+  return (
+    tokens.every((t) => nameLike(t, ctx, true)) &&
+    tokens.some((t) => !isCommon(bare(t), ctx) || NAME_SHAPE.test(t.text))
+  );
 }
 
 /**
@@ -365,23 +481,39 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
   // CV's or letter's heading above a role or contact line.
   const aloneOnLine = span.after.trim() === '' && /^[\s\-*•·>]*$/.test(span.before);
   const cuedLine = ctx.aboveRoleLines.has(span.line) || ctx.headingLine === span.line;
-  if (aloneOnLine && cuedLine && count >= 2 && tokens.every((t) => nameLike(t, ctx, false, true) || NAME_PARTICLES.has(t.text)) && !placeOfWords(tokens)) {
+  if (
+    aloneOnLine &&
+    cuedLine &&
+    count >= 2 &&
+    tokens.every((t) => nameLike(t, ctx, false, true) || NAME_PARTICLES.has(t.text)) &&
+    !placeOfWords(tokens)
+  ) {
     return person(2);
   }
   if (count < 2) return null;
   // "in Kon Tum": a given name after "in" is a place's first word unless a family name the lexicon knows follows.
   const placeFirst = placeContext(span.before) && !isLastName(lowers[lowers.length - 1]!);
   if (isFirstName(lowers[0]!) && !placeFirst && tokens.slice(1).every((t) => nameLike(t, ctx, true))) return person(2);
-  if (count <= 3 && isLastName(lowers[lowers.length - 1]!) && !(placeContext(span.before) && !isFirstName(lowers[0]!)) && tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) {
+  if (
+    count <= 3 &&
+    isLastName(lowers[lowers.length - 1]!) &&
+    !(placeContext(span.before) && !isFirstName(lowers[0]!)) &&
+    tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))
+  ) {
     return person(2);
   }
   // "Suzuki Ren", "Nagy Eszter": a family name first, then a given name (East Asian and Hungarian order).
-  if (count === 2 && isLastName(lowers[0]!) && isFirstName(lowers[1]!) && !isKnownPlace(phraseOf(lowers))) return person(2);
+  if (count === 2 && isLastName(lowers[0]!) && isFirstName(lowers[1]!) && !isKnownPlace(phraseOf(lowers)))
+    return person(2);
   if (count > 3) return null;
   // "Hải Phòng", "Sha Tin": a place the gazetteer knows is not read as a person on weaker cues.
   if (placeOfWords(tokens)) return null;
   // "Bilal Qureshi, Director", "Ananya Rao, Regional Sales Head": a role after a name is cue enough for unusual words.
-  if (roleAfter(span.after) && tokens.every((t) => nameLike(t, ctx, false, true) || NAME_PARTICLES.has(t.text)) && !placeContext(span.before)) {
+  if (
+    roleAfter(span.after) &&
+    tokens.every((t) => nameLike(t, ctx, false, true) || NAME_PARTICLES.has(t.text)) &&
+    !placeContext(span.before)
+  ) {
     return person(1.2);
   }
   if (!tokens.every((t) => nameLike(t, ctx, false) || NAME_PARTICLES.has(t.text))) return null;
@@ -389,15 +521,32 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
   if (placeContext(span.before)) return null;
 
   // "your client, Siobhán O'Connell, wishes": words shaped only as names are, mid-sentence.
-  if (!span.sentenceStart && count <= 3 && tokens.some((t) => NAME_SHAPE.test(t.text)) && tokens.every((t) => nameLike(t, ctx, false))) return person(1.5);
+  if (
+    !span.sentenceStart &&
+    count <= 3 &&
+    tokens.some((t) => NAME_SHAPE.test(t.text)) &&
+    tokens.every((t) => nameLike(t, ctx, false))
+  )
+    return person(1.5);
   // "Eoghan Mac Giolla Phádraig expects …": at a sentence's start, a particle or two name-shaped words are cue enough.
   const shaped = tokens.filter((t) => NAME_SHAPE.test(t.text) || NAME_PARTICLES.has(t.text)).length;
-  if (span.sentenceStart && shaped >= 2 && count >= 2 && tokens.every((t) => nameLike(t, ctx, false) || NAME_PARTICLES.has(t.text)) && /^\s+\p{Ll}/u.test(span.after)) return person(1.5);
+  if (
+    span.sentenceStart &&
+    shaped >= 2 &&
+    count >= 2 &&
+    tokens.every((t) => nameLike(t, ctx, false) || NAME_PARTICLES.has(t.text)) &&
+    /^\s+\p{Ll}/u.test(span.after)
+  )
+    return person(1.5);
   // Two or three words no lexicon, gazetteer or document knows otherwise, mid-sentence and not
   // after "in"/"at" (a place): "contact Karthik Subramanian", "go to Priya Chandrasekaran".
   if (
-    !span.sentenceStart && count >= 2 && count <= 3 &&
-    /\b(?:contact(?:ing)?|to|by|cc|ask(?:ing)?|call|e-?mail|tell|thank(?:s)?|attention of|attn\.?|approved by|signed by|reviewed by)\s*:?\s*$/i.test(span.before) &&
+    !span.sentenceStart &&
+    count >= 2 &&
+    count <= 3 &&
+    /\b(?:contact(?:ing)?|to|by|cc|ask(?:ing)?|call|e-?mail|tell|thank(?:s)?|attention of|attn\.?|approved by|signed by|reviewed by)\s*:?\s*$/i.test(
+      span.before,
+    ) &&
     tokens.every((t) => nameLike(t, ctx, false) && !isKnownCompanyWord(bare(t)))
   ) {
     return person(1.2);
@@ -427,7 +576,10 @@ const phraseOf = (lowers: string[]) => lowers.join(' ');
  * five capitalised words (with "of", "and", "&") of which one is a role word.
  */
 function roleAfter(after: string): boolean {
-  const m = /^\s*(?:,|\(|-|–|—)\s*(?:the\s+|our\s+|a\s+)?((?:[\p{L}&-]+)(?:\s+(?:[\p{Lu}&][\p{L}&-]*|of|and|for)){0,4})/u.exec(after);
+  const m =
+    /^\s*(?:,|\(|-|–|—)\s*(?:the\s+|our\s+|a\s+)?((?:[\p{L}&-]+)(?:\s+(?:[\p{Lu}&][\p{L}&-]*|of|and|for)){0,4})/u.exec(
+      after,
+    );
   if (!m) return false;
   const words = m[1]!.toLowerCase().split(/\s+/);
   return words.some((w) => ROLE_WORDS.has(w));
@@ -435,7 +587,10 @@ function roleAfter(after: string): boolean {
 
 /** Text before a name that makes it a place: "in", "near", "at", also after a first place ("in Kon Tum and"). */
 function placeContext(before: string): boolean {
-  return /\b(?:in|near|at)\s+(?:the\s+)?$/i.test(before) || /\b(?:in|near)\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:and|or)\s+$/u.test(before);
+  return (
+    /\b(?:in|near|at)\s+(?:the\s+)?$/i.test(before) ||
+    /\b(?:in|near)\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:and|or)\s+$/u.test(before)
+  );
 }
 /** Capitalised particles of Irish, Scottish and Arabic names ("Tomás Ó Briain", "Áine Ní Bhriain"). */
 const NAME_PARTICLES = new Set(['Ó', 'Ní', 'Nic', 'Uí', 'Mac', 'Mc', 'Bin', 'Binti', 'Ibn', 'Al', 'El', 'Abu']);
@@ -450,14 +605,19 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
   const last = tokens[tokens.length - 1]!;
   if (tokens.length >= 2 && last.acronym && REGION_ABBREVIATIONS.has(last.text) && /^\s+\d{4,5}\b/.test(span.after)) {
     const town = tokens.slice(0, -1);
-    if (town.length <= 3 && town.every((t) => t.capitalised && !t.acronym)) return [{ kind: 'place', tokens: town, strength: 2 }];
+    if (town.length <= 3 && town.every((t) => t.capitalised && !t.acronym))
+      return [{ kind: 'place', tokens: town, strength: 2 }];
   }
   // "Duluth, MN", "Phoenix, Arizona", "Monterrey, Mexico": a town before its region or country.
   const region = /^\s*,\s*(\p{Lu}\p{L}*)(\.)?(?:\s+(\p{Lu}\p{L}*))?/u.exec(span.after);
   if (region && tokens.length <= 3 && tokens.every((t) => t.capitalised && !t.acronym && !ROLE_WORDS.has(bare(t)))) {
     const candidates = [region[1]!, ...(region[3] && !region[2] ? [`${region[1]} ${region[3]}`] : [])];
-    const gazetteer = (r: string) => findCountry(r) !== null || findRegion(r) !== null || (findCity(r)?.population ?? 0) >= LARGE_CITY;
-    const known = candidates.some((r) => REGION_ABBREVIATIONS.has(r) || ((isKnownPlace(r.toLowerCase()) || gazetteer(r)) && !isFirstName(lowers[0]!)));
+    const gazetteer = (r: string) =>
+      findCountry(r) !== null || findRegion(r) !== null || (findCity(r)?.population ?? 0) >= LARGE_CITY;
+    const known = candidates.some(
+      (r) =>
+        REGION_ABBREVIATIONS.has(r) || ((isKnownPlace(r.toLowerCase()) || gazetteer(r)) && !isFirstName(lowers[0]!)),
+    );
     if (known) return [{ kind: 'place', tokens, strength: 2 }];
   }
   // Known places inside the span, longest first ("State of New York" → "New York").
@@ -470,38 +630,73 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
       const key = slice.map(bare).join(' ');
       if (isKnownPlace(key) && !(size === 1 && isFirstName(key) && tokens.length > 1)) matched = size;
       else if (size === tokens.length && cityInContext(key, slice, span, ctx)) matched = size;
-      else if (size === tokens.length && (size > 1 || !(isCommon(key, ctx) || isFirstName(key) || isLastName(key))) && (findCountry(key) !== null || findRegion(key) !== null)) matched = size;
-      else if (size >= 2 && COMPASS.has(bare(slice[0]!)) && isKnownPlace(slice.slice(1).map(bare).join(' '))) matched = size;
-      else if (size >= 2 && PLACE_WORDS.has(bare(slice[size - 1]!)) && !STREET_WORDS.has(bare(slice[size - 1]!))) matched = size;
+      else if (
+        size === tokens.length &&
+        (size > 1 || !(isCommon(key, ctx) || isFirstName(key) || isLastName(key))) &&
+        (findCountry(key) !== null || findRegion(key) !== null)
+      )
+        matched = size;
+      else if (size >= 2 && COMPASS.has(bare(slice[0]!)) && isKnownPlace(slice.slice(1).map(bare).join(' ')))
+        matched = size;
+      else if (size >= 2 && PLACE_WORDS.has(bare(slice[size - 1]!)) && !STREET_WORDS.has(bare(slice[size - 1]!)))
+        matched = size;
     }
     if (matched > 0) {
       // "Maersk Kowloon" (a ship), "Kowloon Dairy": a place inside a longer name is not the place.
       const others = [...tokens.slice(0, i), ...tokens.slice(i + matched)];
-      if (others.some((t) => t.capitalised && !t.acronym && t.lower !== '&' && !isCommon(bare(t), ctx) && !COMPASS.has(bare(t)) && !isKnownPlace(bare(t)))) {
+      if (
+        others.some(
+          (t) =>
+            t.capitalised &&
+            !t.acronym &&
+            t.lower !== '&' &&
+            !isCommon(bare(t), ctx) &&
+            !COMPASS.has(bare(t)) &&
+            !isKnownPlace(bare(t)),
+        )
+      ) {
         out.length = 0;
         break;
       }
       const next = tokens[i + matched];
       // "Hartford Arts Council" was already an organisation; a place followed by more capitals is not a place.
-      if (!next?.capitalised || next.lower === '&') out.push({ kind: 'place', tokens: tokens.slice(i, i + matched), strength: 1 });
+      if (!next?.capitalised || next.lower === '&')
+        out.push({ kind: 'place', tokens: tokens.slice(i, i + matched), strength: 1 });
       i += matched;
     } else i++;
   }
   if (out.length > 0) return out;
   // "a new depot in Ravensmoor", "growers in Kon Tum and Lâm Đồng": an unknown name after "in" or "near".
-  if (tokens.length <= 3 && /\b(?:in|near)\s+$|\b(?:in|near)\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:and|or)\s+$/u.test(span.before)) {
-    const unknown = !SUBJECT_BEFORE_IN.test(span.before) && tokens.every(
-      (t) => t.text.length >= 3 && t.capitalised && !t.acronym && !isCommon(bare(t), ctx) && !(tokens.length === 1 && isFirstName(bare(t))) && !isKnownCompanyWord(bare(t)) &&
-        !lexiconTags(bare(t)).includes('Demonym') && !NOT_A_NAME_SUFFIX.test(bare(t)),
-    );
+  if (
+    tokens.length <= 3 &&
+    /\b(?:in|near)\s+$|\b(?:in|near)\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:and|or)\s+$/u.test(span.before)
+  ) {
+    const unknown =
+      !SUBJECT_BEFORE_IN.test(span.before) &&
+      tokens.every(
+        (t) =>
+          t.text.length >= 3 &&
+          t.capitalised &&
+          !t.acronym &&
+          !isCommon(bare(t), ctx) &&
+          !(tokens.length === 1 && isFirstName(bare(t))) &&
+          !isKnownCompanyWord(bare(t)) &&
+          !lexiconTags(bare(t)).includes('Demonym') &&
+          !NOT_A_NAME_SUFFIX.test(bare(t)),
+      );
     // One word needs a place's end: a clause's end or another name ("in Ravensmoor, replacing"; not "in Fortran and explains").
     // … or a date after it ("in Changamwe on 3 June"), or a known place before it in the list ("in Alicante and Castellón").
-    const listedAfterPlace = /\b(?:in|near)\s+((?:\p{Lu}[\p{L}'’-]*\s+){1,3})(?:and|or)\s+$/u.exec(span.before)?.[1]?.trim();
+    const listedAfterPlace = /\b(?:in|near)\s+((?:\p{Lu}[\p{L}'’-]*\s+){1,3})(?:and|or)\s+$/u
+      .exec(span.before)?.[1]
+      ?.trim();
     const ends =
       tokens.length > 1 ||
       /^\s*(?:[,.;:)]|$)|^\s+(?:and|or)\s+\p{Lu}\p{Ll}/u.test(span.after) ||
       /^\s+(?:on|since|until|from)\s+(?:the\s+)?\d/u.test(span.after) ||
-      (listedAfterPlace !== undefined && (isKnownPlace(listedAfterPlace.toLowerCase()) || findCity(listedAfterPlace) !== null || findRegion(listedAfterPlace) !== null));
+      (listedAfterPlace !== undefined &&
+        (isKnownPlace(listedAfterPlace.toLowerCase()) ||
+          findCity(listedAfterPlace) !== null ||
+          findRegion(listedAfterPlace) !== null));
     if (unknown && ends && !/^\s*(?:\d|['’]s\b)/.test(span.after)) return [{ kind: 'place', tokens, strength: 0.8 }];
   }
   return out;
@@ -514,13 +709,20 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
  */
 const LARGE_CITY = 500_000;
 /** "experience in Fortran", "fluent in Portuguese": after these words "in" names a subject, not a place. */
-const SUBJECT_BEFORE_IN = /\b(?:experience|experienced|skilled|skills|proficient|proficiency|fluent|fluency|trained|training|certified|certification|degree|diploma|courses?|interest|interested|expert|expertise|written|built|coded|listed|set out|described|specified|shown|stated|defined)\s+in\s+$/i;
+const SUBJECT_BEFORE_IN =
+  /\b(?:experience|experienced|skilled|skills|proficient|proficiency|fluent|fluency|trained|training|certified|certification|degree|diploma|courses?|interest|interested|expert|expertise|written|built|coded|listed|set out|described|specified|shown|stated|defined)\s+in\s+$/i;
 
 function cityInContext(key: string, tokens: NameToken[], span: NameSpan, ctx: DocumentContext): boolean {
   const city = findCity(key);
   if (city === null || tokens.some((t) => t.acronym)) return false;
   // A one-word town of a few thousand people shares its name with many things (a fruit, a programming language).
-  const ambiguous = tokens.length === 1 && (city.population < LARGE_CITY || isFirstName(key) || isLastName(key) || isCommon(key, ctx) || NOT_A_NAME_SUFFIX.test(key));
+  const ambiguous =
+    tokens.length === 1 &&
+    (city.population < LARGE_CITY ||
+      isFirstName(key) ||
+      isLastName(key) ||
+      isCommon(key, ctx) ||
+      NOT_A_NAME_SUFFIX.test(key));
   if (!ambiguous) return true;
   return (
     /\b(?:in|at|near|from|to|via|outside)\s+$/i.test(span.before) ||

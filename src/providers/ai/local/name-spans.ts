@@ -33,8 +33,43 @@ export interface NameSpan {
 const TOKEN = /(?:\p{L}\.){2,}|[\p{L}\p{N}]+(?:['’\-&][\p{L}\p{N}]+)*|&/gu;
 const LINE_PREFIX = /^\s*(?:[-*•·▪◦–]\s+|\d+[.)]\s+|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*|>\s*)?/;
 /** Legal forms that close a name even in lower case ("Allianz plc"); "a Delaware corporation" describes, it does not name. */
-const LOWER_CASE_LEGAL = new Set(['plc', 'ltd', 'llc', 'llp', 'lp', 'inc', 'gmbh', 'ag', 'bv', 'nv', 'dac', 'sarl', 'srl', 'spa', 'pty']);
-const ABBREVIATED = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'jr', 'sr', 'inc', 'ltd', 'co', 'corp', 'rev', 'hon', 'mx', 'pvt', 'pty', 'bhd']);
+const LOWER_CASE_LEGAL = new Set([
+  'plc',
+  'ltd',
+  'llc',
+  'llp',
+  'lp',
+  'inc',
+  'gmbh',
+  'ag',
+  'bv',
+  'nv',
+  'dac',
+  'sarl',
+  'srl',
+  'spa',
+  'pty',
+]);
+const ABBREVIATED = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'st',
+  'jr',
+  'sr',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'rev',
+  'hon',
+  'mx',
+  'pvt',
+  'pty',
+  'bhd',
+]);
 
 /**
  * Candidate spans of every line of the text. Lines of wrapped prose (long, not ending a sentence)
@@ -60,7 +95,12 @@ export function findNameSpans(text: string): NameSpan[] {
 
 function isWrapped(line: string, next: string): boolean {
   const trimmed = line.trimEnd();
-  return trimmed.length >= 50 && !/[.!?:;]["')\]]?$/.test(trimmed) && /^\s*\p{L}/u.test(next) && !/[,;\t].*[,;\t]/.test(trimmed);
+  return (
+    trimmed.length >= 50 &&
+    !/[.!?:;]["')\]]?$/.test(trimmed) &&
+    /^\s*\p{L}/u.test(next) &&
+    !/[,;\t].*[,;\t]/.test(trimmed)
+  );
 }
 
 function spansOfLine(line: string, offset: number, lineIndex: number, out: NameSpan[]): void {
@@ -80,7 +120,8 @@ function spansOfLine(line: string, offset: number, lineIndex: number, out: NameS
       }
     }
     const startsHere = tokens[i]!.capitalised && !/\d/.test(tokens[i]!.text);
-    const particleStart = PARTICLES.has(tokens[i]!.text) && honorificBefore(line, tokens, i) !== null && tokens[i + 1]?.capitalised;
+    const particleStart =
+      PARTICLES.has(tokens[i]!.text) && honorificBefore(line, tokens, i) !== null && tokens[i + 1]?.capitalised;
     if (!startsHere && !particleStart) {
       i++;
       continue;
@@ -89,7 +130,12 @@ function spansOfLine(line: string, offset: number, lineIndex: number, out: NameS
     while (j < tokens.length && joins(line, tokens, j)) j++;
     // Trailing connectors belong to the sentence, not the name.
     let end = j;
-    while (end > i + 1 && !tokens[end - 1]!.capitalised && !LEGAL_SUFFIXES.has(tokens[end - 1]!.lower.replace(/\./g, ''))) end--;
+    while (
+      end > i + 1 &&
+      !tokens[end - 1]!.capitalised &&
+      !LEGAL_SUFFIXES.has(tokens[end - 1]!.lower.replace(/\./g, ''))
+    )
+      end--;
     const span = tokens.slice(i, end);
     const first = span[0]!;
     const last = span[span.length - 1]!;
@@ -144,8 +190,15 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   // "Table Bay Timber (Pty) Ltd": a legal form in brackets, then the rest of it.
   if ((gap === ' (' && token.lower === 'pty') || (gap === ') ' && prev.lower === 'pty')) return true;
   // "Elektro Müller GmbH & Co. KG": a partnership of a company carries a second legal form.
-  if (LEGAL_SUFFIXES.has(prev.lower.replace(/\./g, '')) && token.text === '&' && /^\s*Co\b/.test(line.slice(token.end))) return plainGap;
-  if (prev.text === '&' && token.lower === 'co' && j >= 2 && LEGAL_SUFFIXES.has(tokens[j - 2]!.lower.replace(/\./g, ''))) return plainGap;
+  if (LEGAL_SUFFIXES.has(prev.lower.replace(/\./g, '')) && token.text === '&' && /^\s*Co\b/.test(line.slice(token.end)))
+    return plainGap;
+  if (
+    prev.text === '&' &&
+    token.lower === 'co' &&
+    j >= 2 &&
+    LEGAL_SUFFIXES.has(tokens[j - 2]!.lower.replace(/\./g, ''))
+  )
+    return plainGap;
   // ", Inc." continues a name; ", CO 80203" is a state in an address.
   const legal = LEGAL_SUFFIXES.has(token.lower.replace(/\./g, ''));
   const suffixGap = /^\.?, ?$/.test(gap) && legal && token.text !== 'CO';

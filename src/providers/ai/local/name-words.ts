@@ -11,7 +11,8 @@ export const LEGAL_SUFFIXES = set(`inc incorporated ltd limited llc llp lp plc g
 export const CAPITALS_LEGAL_SUFFIXES = set(`as aps cv npc cc`);
 
 /** Heads that make a capitalised sequence an organisation on their own ("Pacific Coast Bank"). */
-export const STRONG_ORG_HEADS = set(`bank banks university college institute institution foundation association society council
+export const STRONG_ORG_HEADS =
+  set(`bank banks university college institute institution foundation association society council
   ministry department agency authority commission hospital clinic library museum school academy federation union trust
   fund corporation company group holdings partners partnership consultancy consultants utilities laboratories laboratory
   labs industries enterprises technologies airlines airways motors pharmaceuticals insurance bureau church orchestra police
@@ -19,7 +20,8 @@ export const STRONG_ORG_HEADS = set(`bank banks university college institute ins
   co-operative exchange charity sparkasse`);
 
 /** Heads that need a distinctive word before them ("Greystone Property Management", not "Risk Management"). */
-export const WEAK_ORG_HEADS = set(`services systems solutions software technology analytics logistics management consulting design
+export const WEAK_ORG_HEADS =
+  set(`services systems solutions software technology analytics logistics management consulting design
   studio studios energy media capital ventures health healthcare communications networks network digital international
   global resources investments securities entertainment productions press news brands foods retail properties realty
   construction engineering electric power development marketing mobile center centre relocations robotics telecom
@@ -31,7 +33,8 @@ export const WEAK_ORG_HEADS = set(`services systems solutions software technolog
   forwarders carriers couriers broadband telecoms wireless fibre fiber`);
 
 /** Heads that may open a name followed by "of" ("University of Leeds", "Bank of Ireland"). */
-export const OF_ORG_HEADS = set(`university bank ministry department institute college academy museum school church federation
+export const OF_ORG_HEADS =
+  set(`university bank ministry department institute college academy museum school church federation
   association society council commission court government chamber office bureau agency authority league order`);
 
 /** Titles written before a name. */
@@ -87,7 +90,8 @@ export const GENERIC_CAPITALISED = set(`customer supplier client vendor buyer se
   purchasing administration admin`);
 
 /** Words that end street and building names, which are addresses rather than places. */
-export const STREET_WORDS = set(`street st road rd avenue ave boulevard blvd lane ln drive dr way court ct place pl square
+export const STREET_WORDS =
+  set(`street st road rd avenue ave boulevard blvd lane ln drive dr way court ct place pl square
   sq row terrace crescent close mews parkway pkwy highway hwy alley walk gardens gate quay wharf building house tower
   floor suite plaza strasse straße gasse weg platz gracht rue via calle gate gata vei veien vej gade straat laan`);
 
@@ -99,7 +103,8 @@ export const STREET_FIRST = set(`calle avenida av rua rue via viale corso phố 
 export const PLACE_FIRST = set(`quận huyện phường tỉnh xã`);
 
 /** US state and Canadian province abbreviations as used in addresses ("Duluth, MN"). */
-export const REGION_ABBREVIATIONS = set(`AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE
+export const REGION_ABBREVIATIONS =
+  set(`AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE
   NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC ON QC BC AB MB SK NS NB NL PE Calif Ala Ariz
   Ark Colo Conn Del Fla Ga Ill Ind Kan Ky La Md Mass Mich Minn Miss Mo Mont Neb Nev Okla Ore Pa Tenn Tex Vt Va Wash
   Wis Wyo NSW VIC QLD TAS NT ACT`);
@@ -114,4 +119,5 @@ export const SPEECH_VERBS = set(`said says told added explained noted wrote aske
 export const ORG_CONTEXT_BEFORE = set(`between from with through via by at joined join acquire acquired acquiring`);
 
 /** Closing lines of letters and e-mails: the next name-only line is the signer. */
-export const CLOSINGS = /^(?:.*\/\s*)?(?:sincerely|yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|regards|best wishes|best|cheers|thanks|thank you|many thanks|respectfully|mit freundlichen grüßen|mit freundlichen grüssen|freundliche grüsse|freundliche grüße|atentamente|saludos cordiales|cordialement|met vriendelijke groet|trân trọng|distinti saluti|z poważaniem|med vänliga hälsningar|med venlig hilsen|atenciosamente)[,.!]?$/iu;
+export const CLOSINGS =
+  /^(?:.*\/\s*)?(?:sincerely|yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|regards|best wishes|best|cheers|thanks|thank you|many thanks|respectfully|mit freundlichen grüßen|mit freundlichen grüssen|freundliche grüsse|freundliche grüße|atentamente|saludos cordiales|cordialement|met vriendelijke groet|trân trọng|distinti saluti|z poważaniem|med vänliga hälsningar|med venlig hilsen|atenciosamente)[,.!]?$/iu;

@@ -23,7 +23,11 @@ export function summarizeText(text: string): string {
  * 2026-04-14."), then its most informative one or two sentences of prose. Without a type, the
  * extractive summary. The confidence is the lead's (type and fields) or a modest one for prose alone.
  */
-export function summarizeDocument(text: string, type: Scored<DocumentType>, fields: Record<string, Scored<FieldValue>>): Scored<string> {
+export function summarizeDocument(
+  text: string,
+  type: Scored<DocumentType>,
+  fields: Record<string, Scored<FieldValue>>,
+): Scored<string> {
   const lead = type.value === 'other' ? null : leadSentence(type.value, fields, text);
   if (!lead) {
     const table = describeTable(text);
@@ -34,17 +38,38 @@ export function summarizeDocument(text: string, type: Scored<DocumentType>, fiel
   const body = room >= 60 ? pickSentences(text, { wanted: 2, budget: room, avoid: lead.text }) : '';
   const used = lead.fields.map((f) => fields[f]!.confidence);
   const confidence = Math.min(type.confidence, used.length > 0 ? used.reduce((a, b) => a + b, 0) / used.length : 0.6);
-  return { value: clip(body ? `${lead.text} ${body}` : lead.text, MAX_CHARS), confidence: Math.round(confidence * 100) / 100 };
+  return {
+    value: clip(body ? `${lead.text} ${body}` : lead.text, MAX_CHARS),
+    confidence: Math.round(confidence * 100) / 100,
+  };
 }
 
 const TYPE_NAMES: Record<DocumentType, string> = {
-  invoice: 'Invoice', receipt: 'Receipt', purchase_order: 'Purchase order', quote: 'Quote', contract: 'Contract', lease: 'Lease',
-  nda: 'Non-disclosure agreement', employment_letter: 'Employment offer', policy: 'Policy', minutes: 'Minutes', memo: 'Memo',
-  report: 'Report', letter: 'Letter', email: 'E-mail', cv: 'CV', statement: 'Statement', other: 'Document',
+  invoice: 'Invoice',
+  receipt: 'Receipt',
+  purchase_order: 'Purchase order',
+  quote: 'Quote',
+  contract: 'Contract',
+  lease: 'Lease',
+  nda: 'Non-disclosure agreement',
+  employment_letter: 'Employment offer',
+  policy: 'Policy',
+  minutes: 'Minutes',
+  memo: 'Memo',
+  report: 'Report',
+  letter: 'Letter',
+  email: 'E-mail',
+  cv: 'CV',
+  statement: 'Statement',
+  other: 'Document',
 };
 
 /** The first sentence: the type and the fields that identify it, with the fields it used. */
-function leadSentence(type: DocumentType, fields: Record<string, Scored<FieldValue>>, text: string): { text: string; fields: string[] } {
+function leadSentence(
+  type: DocumentType,
+  fields: Record<string, Scored<FieldValue>>,
+  text: string,
+): { text: string; fields: string[] } {
   const used: string[] = [];
   const get = (name: string): string | null => {
     const f = fields[name];
@@ -58,7 +83,8 @@ function leadSentence(type: DocumentType, fields: Record<string, Scored<FieldVal
   };
   const number = get('document_number');
   if (number) parts[0] += ` ${number}`;
-  const from = (a: string | null, b: string | null, word = 'from') => (a && b ? `${word} ${a} to ${b}` : a ? `${word} ${a}` : b ? `to ${b}` : null);
+  const from = (a: string | null, b: string | null, word = 'from') =>
+    a && b ? `${word} ${a} to ${b}` : a ? `${word} ${a}` : b ? `to ${b}` : null;
   const figures: string[] = [];
   const figure = (prefix: string, name: string) => {
     const v = get(name);
@@ -110,11 +136,18 @@ function leadSentence(type: DocumentType, fields: Record<string, Scored<FieldVal
     case 'report':
     case 'minutes': {
       const t = type === 'minutes' ? minutesTitle(text) : get('title');
-      const own = { minutes: /\bminutes\b/i, policy: /\b(?:policy|procedure|code\s+of)\b/i, report: /\b(?:report|review|assessment|audit|analysis)\b/i }[type];
+      const own = {
+        minutes: /\bminutes\b/i,
+        policy: /\b(?:policy|procedure|code\s+of)\b/i,
+        report: /\b(?:report|review|assessment|audit|analysis)\b/i,
+      }[type];
       if (t) parts[0] = own.test(t) ? sentenceCase(t) : `${TYPE_NAMES[type]}${type === 'minutes' ? ' of' : ':'} ${t}`;
       const org = type === 'minutes' ? null : get('organization');
       if (org && !(t ?? '').includes(org)) parts.push(`(${org})`);
-      figure(type === 'minutes' ? 'held' : type === 'policy' ? 'effective' : 'dated', type === 'minutes' ? 'meeting_date' : type === 'policy' ? 'effective_date' : 'issue_date');
+      figure(
+        type === 'minutes' ? 'held' : type === 'policy' ? 'effective' : 'dated',
+        type === 'minutes' ? 'meeting_date' : type === 'policy' ? 'effective_date' : 'issue_date',
+      );
       figure('chaired by', 'chair');
       break;
     }
@@ -136,7 +169,8 @@ function leadSentence(type: DocumentType, fields: Record<string, Scored<FieldVal
     case 'statement':
       add(get('account_holder') ? `for ${get('account_holder')}` : null);
       add(get('institution') ? `from ${get('institution')}` : null);
-      if (fields['period_start'] && fields['period_end']) figures.push(`${get('period_start')} to ${get('period_end')}`);
+      if (fields['period_start'] && fields['period_end'])
+        figures.push(`${get('period_start')} to ${get('period_end')}`);
       figure('closing balance', 'closing_balance');
       break;
     default:
@@ -148,7 +182,11 @@ function leadSentence(type: DocumentType, fields: Record<string, Scored<FieldVal
 
 /** The heading of minutes ("Minutes of the Operations Committee meeting"), when its first lines have one. */
 function minutesTitle(text: string): string | null {
-  const lines = text.split(/\r?\n/).map((l) => l.replace(/[#*=_|]+/g, ' ').trim()).filter((l) => l !== '').slice(0, 3);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/[#*=_|]+/g, ' ').trim())
+    .filter((l) => l !== '')
+    .slice(0, 3);
   return lines.find((l) => l.length <= 100 && /\b(?:minutes|meeting)\b/i.test(l)) ?? null;
 }
 
@@ -158,11 +196,19 @@ function sentenceCase(text: string): string {
   return clean === clean.toUpperCase() ? clean.charAt(0) + clean.slice(1).toLowerCase() : clean;
 }
 
-const PER: Record<string, string> = { hour: 'an hour', day: 'a day', week: 'a week', month: 'a month', quarter: 'a quarter', year: 'a year' };
+const PER: Record<string, string> = {
+  hour: 'an hour',
+  day: 'a day',
+  week: 'a week',
+  month: 'a month',
+  quarter: 'a quarter',
+  year: 'a year',
+};
 
 function show(value: FieldValue): string {
   if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.length <= 2 ? value.join(' and ') : `${value.slice(0, -1).join(', ')} and ${value[value.length - 1]}`;
+  if (Array.isArray(value))
+    return value.length <= 2 ? value.join(' and ') : `${value.slice(0, -1).join(', ')} and ${value[value.length - 1]}`;
   if ('currency' in value) return `${formatMoney(value)}${value.period ? ` ${PER[value.period]}` : ''}`;
   return value.text;
 }
@@ -185,7 +231,9 @@ function pickSentences(text: string, options: { wanted: number | null; budget: n
   const strict = options.wanted !== null;
   // After a lead sentence, only prose is quoted: the shared segmentation tells headers, fields,
   // table rows and signatures apart from sentences and clauses.
-  const all = (strict ? segmentText(text).filter((s) => s.kind === 'sentence' || s.kind === 'clause') : splitSentences(text))
+  const all = (
+    strict ? segmentText(text).filter((s) => s.kind === 'sentence' || s.kind === 'clause') : splitSentences(text)
+  )
     .map((s) => ({ text: tidy(s.text), start: s.start, end: s.end }))
     .filter((s) => s.text.length > 0);
   const candidates = all.filter(strict ? quotable : isProse);
@@ -193,7 +241,11 @@ function pickSentences(text: string, options: { wanted: number | null; budget: n
   if (pool.length === 0) return '';
   if (pool.length === 1) {
     const only = pool[0]!.text;
-    return strict ? (only.length <= options.budget ? only : '') : clip(only, Math.min(MAX_CHARS, Math.max(80, Math.floor(text.length / 2))));
+    return strict
+      ? only.length <= options.budget
+        ? only
+        : ''
+      : clip(only, Math.min(MAX_CHARS, Math.max(80, Math.floor(text.length / 2))));
   }
 
   // TextRank favours sentences similar to many others; short ones ("Okay, thanks.") say little;
@@ -324,12 +376,21 @@ function cosine(a: Map<string, number>, b: Map<string, number>): number {
  */
 function describeTable(text: string): string | null {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  const delimiter = [',', '\t', ';'].find((d) => lines.filter((l) => l.split(d).length >= 4).length >= lines.length * 0.5);
+  const delimiter = [',', '\t', ';'].find(
+    (d) => lines.filter((l) => l.split(d).length >= 4).length >= lines.length * 0.5,
+  );
   if (!delimiter || lines.length < 3) return null;
   const headerIndex = lines.findIndex((l) => l.split(delimiter).length >= 4);
-  const header = lines[headerIndex]!.split(delimiter).map((c) => c.trim()).filter(Boolean);
+  const header = lines[headerIndex]!.split(delimiter)
+    .map((c) => c.trim())
+    .filter(Boolean);
   let rows = 0;
-  for (let i = headerIndex + 1; i < lines.length && lines[i]!.split(delimiter).length === lines[headerIndex]!.split(delimiter).length; i++) rows++;
+  for (
+    let i = headerIndex + 1;
+    i < lines.length && lines[i]!.split(delimiter).length === lines[headerIndex]!.split(delimiter).length;
+    i++
+  )
+    rows++;
   const title = headerIndex > 0 ? `${tidy(lines[headerIndex - 1]!).replace(/[.:]$/, '')}: ` : '';
   return clip(`${title}a table of ${rows} row${rows === 1 ? '' : 's'} with columns ${header.join(', ')}.`, MAX_CHARS);
 }

@@ -32,17 +32,26 @@ export class ThreadedLocalAiProvider implements AiProvider {
 
   enrich(text: string, opts: EnrichOptions = {}): Promise<Enrichment> {
     const { signal, referenceDate, ...rest } = opts;
-    return this.#call({ op: 'enrich', text, referenceDate: referenceDate?.getTime(), ...rest }, signal) as Promise<Enrichment>;
+    return this.#call(
+      { op: 'enrich', text, referenceDate: referenceDate?.getTime(), ...rest },
+      signal,
+    ) as Promise<Enrichment>;
   }
 
-  extractTags(text: string, opts: { limit?: number; documentFrequency?: (term: string) => number; signal?: AbortSignal } = {}): Promise<string[]> {
+  extractTags(
+    text: string,
+    opts: { limit?: number; documentFrequency?: (term: string) => number; signal?: AbortSignal } = {},
+  ): Promise<string[]> {
     // A corpus weighting callback cannot cross into the thread: such calls run here.
     if (opts.documentFrequency) return this.#inline.extractTags(text, opts);
     return this.#call({ op: 'extractTags', text, limit: opts.limit }, opts.signal) as Promise<string[]>;
   }
 
   extractEntities(text: string, opts: { signal?: AbortSignal; referenceDate?: Date } = {}): Promise<Entities> {
-    return this.#call({ op: 'extractEntities', text, referenceDate: opts.referenceDate?.getTime() }, opts.signal) as Promise<Entities>;
+    return this.#call(
+      { op: 'extractEntities', text, referenceDate: opts.referenceDate?.getTime() },
+      opts.signal,
+    ) as Promise<Entities>;
   }
 
   embed(texts: string[], opts: { signal?: AbortSignal; purpose?: 'document' | 'query' } = {}): Promise<Float32Array[]> {
@@ -60,7 +69,10 @@ export class ThreadedLocalAiProvider implements AiProvider {
     passages: Passage[],
     opts: { signal?: AbortSignal; onDelta?: (text: string) => void; history?: ChatTurn[] } = {},
   ): Promise<Answer> {
-    const composed = (await this.#call({ op: 'answer', question, passages, history: opts.history ?? [] }, opts.signal)) as ComposedAnswer;
+    const composed = (await this.#call(
+      { op: 'answer', question, passages, history: opts.history ?? [] },
+      opts.signal,
+    )) as ComposedAnswer;
     return streamComposedAnswer(composed, opts);
   }
 

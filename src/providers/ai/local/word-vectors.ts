@@ -24,7 +24,10 @@ const FILE_NAME = `word-vectors-${WORD_VECTORS_ID}.bin`;
 
 /** A word as the vectors know it: lower case, no diacritics (the search tokenizer's form). */
 export function foldWord(word: string): string {
-  return word.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return word
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** Words whose vectors are kept: letters only (numbers, codes and punctuation would only add noise). */
@@ -46,8 +49,15 @@ export class WordVectors {
   readonly #neighbours = new Map<string, Neighbour[]>();
   readonly #neighbourCacheSize: number;
 
-  constructor(words: readonly string[], codes: Int8Array, scales: Float32Array, dims: number, options: { neighbourCacheSize?: number } = {}) {
-    if (codes.length !== words.length * dims || scales.length !== words.length) throw new RangeError('word vectors: sizes do not agree');
+  constructor(
+    words: readonly string[],
+    codes: Int8Array,
+    scales: Float32Array,
+    dims: number,
+    options: { neighbourCacheSize?: number } = {},
+  ) {
+    if (codes.length !== words.length * dims || scales.length !== words.length)
+      throw new RangeError('word vectors: sizes do not agree');
     this.dims = dims;
     this.words = words;
     this.#codes = codes;
@@ -114,7 +124,8 @@ export class WordVectors {
     }
     const found = this.#scan(word, threshold, limit);
     this.#neighbours.set(key, found);
-    if (this.#neighbours.size > this.#neighbourCacheSize) this.#neighbours.delete(this.#neighbours.keys().next().value!);
+    if (this.#neighbours.size > this.#neighbourCacheSize)
+      this.#neighbours.delete(this.#neighbours.keys().next().value!);
     return found;
   }
 
@@ -175,7 +186,8 @@ export function encodeWordVectors(words: readonly string[], vectors: readonly Fl
     for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(v[d]! / norm));
     const scale = max / 127 || 1;
     out.writeFloatLE(scale, scalesAt + i * 4);
-    for (let d = 0; d < dims; d++) out.writeInt8(Math.max(-127, Math.min(127, Math.round(v[d]! / norm / scale))), codesAt + i * dims + d);
+    for (let d = 0; d < dims; d++)
+      out.writeInt8(Math.max(-127, Math.min(127, Math.round(v[d]! / norm / scale))), codesAt + i * dims + d);
   }
   return out;
 }
@@ -184,7 +196,8 @@ export function encodeWordVectors(words: readonly string[], vectors: readonly Fl
 export function decodeWordVectors(bytes: Uint8Array): WordVectors {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < 20 || buf.readUInt32LE(0) !== MAGIC) throw new Error('not a word vector file');
-  if (buf.readUInt32LE(4) !== FORMAT_VERSION) throw new Error(`word vector file format ${buf.readUInt32LE(4)} is not ${FORMAT_VERSION}`);
+  if (buf.readUInt32LE(4) !== FORMAT_VERSION)
+    throw new Error(`word vector file format ${buf.readUInt32LE(4)} is not ${FORMAT_VERSION}`);
   const count = buf.readUInt32LE(8);
   const dims = buf.readUInt32LE(12);
   const wordLength = buf.readUInt32LE(16);
@@ -210,7 +223,10 @@ export function decodeWordVectors(bytes: Uint8Array): WordVectors {
  * of two that fold alike wins). Stops reading once it has them. Deterministic: the same JSON gives
  * the same file, byte for byte.
  */
-export async function convertPackageJson(source: string, options: { maxWords?: number } = {}): Promise<{ words: string[]; vectors: Float32Array[]; dims: number }> {
+export async function convertPackageJson(
+  source: string,
+  options: { maxWords?: number } = {},
+): Promise<{ words: string[]; vectors: Float32Array[]; dims: number }> {
   const maxWords = options.maxWords ?? DEFAULT_MAX_WORDS;
   const words: string[] = [];
   const vectors: Float32Array[] = [];
@@ -243,7 +259,10 @@ export async function convertPackageJson(source: string, options: { maxWords?: n
       const end = bracket < 0 ? -1 : buffer.indexOf(']', bracket);
       if (close >= buffer.length || end < 0) break; // the entry continues in the next chunk
       const key = JSON.parse(Buffer.from(buffer.slice(open, close + 1), 'latin1').toString('utf8')) as string;
-      const values = buffer.slice(bracket + 1, end).split(',').map(Number);
+      const values = buffer
+        .slice(bracket + 1, end)
+        .split(',')
+        .map(Number);
       pos = end + 1;
       // The last two numbers are the vector's norm and its rank.
       const vector = Float32Array.from(values.slice(0, values.length - 2));
@@ -262,7 +281,11 @@ export async function convertPackageJson(source: string, options: { maxWords?: n
 }
 
 /** Converts the package's JSON into the compact file at `target` (written to a temporary name, then renamed). */
-export async function buildWordVectorFile(source: string, target: string, options: { maxWords?: number } = {}): Promise<{ words: number; bytes: number }> {
+export async function buildWordVectorFile(
+  source: string,
+  target: string,
+  options: { maxWords?: number } = {},
+): Promise<{ words: number; bytes: number }> {
   const { words, vectors, dims } = await convertPackageJson(source, options);
   const bytes = encodeWordVectors(words, vectors, dims);
   fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -300,7 +323,11 @@ export function defaultWordVectorFile(): string {
 
 // ---- the process's copy ----
 
-export type WordVectorState = { state: 'absent'; reason: string } | { state: 'loading' } | { state: 'ready'; words: number; loadMs: number } | { state: 'failed'; reason: string };
+export type WordVectorState =
+  | { state: 'absent'; reason: string }
+  | { state: 'loading' }
+  | { state: 'ready'; words: number; loadMs: number }
+  | { state: 'failed'; reason: string };
 
 let loaded: WordVectors | null = null;
 let loading: Promise<WordVectors | null> | null = null;
@@ -325,7 +352,11 @@ export function wordVectorsNow(): WordVectors | null {
 /** What `/health` says about them. */
 export function wordVectorStatus(): WordVectorState {
   if (turnedOff()) return { state: 'absent', reason: 'WORD_VECTORS_FILE=none' };
-  if (!loaded && !loading && !wordVectorsAvailable()) return { state: 'absent', reason: `neither ${defaultWordVectorFile()} nor the ${SOURCE_PACKAGE} package is installed` };
+  if (!loaded && !loading && !wordVectorsAvailable())
+    return {
+      state: 'absent',
+      reason: `neither ${defaultWordVectorFile()} nor the ${SOURCE_PACKAGE} package is installed`,
+    };
   return status;
 }
 

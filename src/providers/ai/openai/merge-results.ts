@@ -63,20 +63,32 @@ export function mergeTags(lists: unknown[][], limit: number, documentFrequency?:
 /** A model's entities, cleaned: strings only, dates in ISO form, amounts normalised, duplicates out. */
 export function normaliseEntities(raw: Partial<Record<keyof Entities, unknown>>, referenceDate?: Date): Entities {
   const strings = (value: unknown) =>
-    (Array.isArray(value) ? value : []).filter((v): v is string => typeof v === 'string').map((v) => v.replace(/\s+/g, ' ').trim()).filter(Boolean);
+    (Array.isArray(value) ? value : [])
+      .filter((v): v is string => typeof v === 'string')
+      .map((v) => v.replace(/\s+/g, ' ').trim())
+      .filter(Boolean);
   return {
     people: uniqueCaseless(strings(raw.people)),
     organizations: uniqueCaseless(strings(raw.organizations)),
     places: uniqueCaseless(strings(raw.places)),
-    dates: uniqueCaseless(strings(raw.dates).map((d) => normalizeDate(d, referenceDate)).filter((d): d is string => d !== null)),
-    amounts: uniqueCaseless(strings(raw.amounts).map((a) => normalizeAmount(a)).filter((a): a is string => a !== null)),
+    dates: uniqueCaseless(
+      strings(raw.dates)
+        .map((d) => normalizeDate(d, referenceDate))
+        .filter((d): d is string => d !== null),
+    ),
+    amounts: uniqueCaseless(
+      strings(raw.amounts)
+        .map((a) => normalizeAmount(a))
+        .filter((a): a is string => a !== null),
+    ),
   };
 }
 
 /** The entities of consecutive parts, in order, each list unique. */
 export function mergeEntities(parts: Entities[]): Entities {
   const merged: Entities = { people: [], organizations: [], dates: [], places: [], amounts: [] };
-  for (const key of Object.keys(merged) as (keyof Entities)[]) merged[key] = uniqueCaseless(parts.flatMap((p) => p[key]));
+  for (const key of Object.keys(merged) as (keyof Entities)[])
+    merged[key] = uniqueCaseless(parts.flatMap((p) => p[key]));
   return merged;
 }
 
@@ -129,7 +141,10 @@ function fieldValue(name: string, raw: string, referenceDate?: Date): FieldValue
   }
   if (DURATION_FIELDS.has(name)) return parseDuration(raw);
   if (LIST_FIELDS.has(name)) {
-    const list = raw.split(/\s*;\s*/).map((v) => v.trim()).filter(Boolean);
+    const list = raw
+      .split(/\s*;\s*/)
+      .map((v) => v.trim())
+      .filter(Boolean);
     return list.length > 0 ? list : null;
   }
   return raw;
@@ -140,8 +155,13 @@ function fieldValue(name: string, raw: string, referenceDate?: Date): FieldValue
  * fields with values of their shape, ISO dates, amounts as money, tags cleaned and at most
  * `tagLimit`, every confidence in [0, 1].
  */
-export function normaliseEnrichment(raw: Record<string, unknown>, options: { referenceDate?: Date; tagLimit: number }): Enrichment {
-  const type = (DOCUMENT_TYPES as readonly string[]).includes(String(raw['document_type'])) ? (raw['document_type'] as DocumentType) : 'other';
+export function normaliseEnrichment(
+  raw: Record<string, unknown>,
+  options: { referenceDate?: Date; tagLimit: number },
+): Enrichment {
+  const type = (DOCUMENT_TYPES as readonly string[]).includes(String(raw['document_type']))
+    ? (raw['document_type'] as DocumentType)
+    : 'other';
   const allowed = new Set(FIELD_NAMES[type]);
   const fields: Record<string, Scored<FieldValue>> = {};
   for (const item of items(raw['fields'])) {
@@ -160,13 +180,19 @@ export function normaliseEnrichment(raw: Record<string, unknown>, options: { ref
   const dates: DateEntity[] = [];
   for (const item of items(raw['dates'])) {
     const value = normalizeDate(text(item['value']), options.referenceDate);
-    if (value && !dates.some((d) => d.value === value)) dates.push({ value, text: text(item['text']) || value, confidence: confidenceOf(item['confidence']) });
+    if (value && !dates.some((d) => d.value === value))
+      dates.push({ value, text: text(item['text']) || value, confidence: confidenceOf(item['confidence']) });
   }
   const amounts: AmountEntity[] = [];
   for (const item of items(raw['amounts'])) {
     const money = parseMoney(text(item['value'])) ?? parseMoney(text(item['text']));
     if (money && !amounts.some((a) => a.currency === money.currency && a.value === money.amount)) {
-      amounts.push({ value: money.amount, currency: money.currency, text: text(item['text']) || money.text, confidence: confidenceOf(item['confidence']) });
+      amounts.push({
+        value: money.amount,
+        currency: money.currency,
+        text: text(item['text']) || money.text,
+        confidence: confidenceOf(item['confidence']),
+      });
     }
   }
   return {
@@ -174,7 +200,13 @@ export function normaliseEnrichment(raw: Record<string, unknown>, options: { ref
     documentType: { value: type, confidence: confidenceOf(raw['document_type_confidence']) },
     fields,
     tags,
-    entities: { people: named(raw['people']), organizations: named(raw['organizations']), locations: named(raw['locations']), dates, amounts },
+    entities: {
+      people: named(raw['people']),
+      organizations: named(raw['organizations']),
+      locations: named(raw['locations']),
+      dates,
+      amounts,
+    },
   };
 }
 
@@ -185,26 +217,34 @@ export function normaliseEnrichment(raw: Record<string, unknown>, options: { ref
  */
 export function mergeEnrichments(parts: Enrichment[], summary: Scored<string>, tagLimit: number): Enrichment {
   const votes = new Map<DocumentType, number>();
-  for (const p of parts) votes.set(p.documentType.value, (votes.get(p.documentType.value) ?? 0) + p.documentType.confidence);
+  for (const p of parts)
+    votes.set(p.documentType.value, (votes.get(p.documentType.value) ?? 0) + p.documentType.confidence);
   const [type, weight] = [...votes.entries()].sort((a, b) => b[1] - a[1])[0]!;
   const fields: Record<string, Scored<FieldValue>> = {};
   for (const p of parts.filter((x) => x.documentType.value === type)) {
-    for (const [name, f] of Object.entries(p.fields)) if (!fields[name] || fields[name]!.confidence < f.confidence) fields[name] = f;
+    for (const [name, f] of Object.entries(p.fields))
+      if (!fields[name] || fields[name]!.confidence < f.confidence) fields[name] = f;
   }
-  const tagNames = mergeTags(parts.map((p) => p.tags.map((t) => t.name)), tagLimit);
-  const bestTag = (name: string) => Math.max(...parts.flatMap((p) => p.tags.filter((t) => t.name === name).map((t) => t.confidence)), 0);
+  const tagNames = mergeTags(
+    parts.map((p) => p.tags.map((t) => t.name)),
+    tagLimit,
+  );
+  const bestTag = (name: string) =>
+    Math.max(...parts.flatMap((p) => p.tags.filter((t) => t.name === name).map((t) => t.confidence)), 0);
   const mergeNamed = (lists: NamedEntity[][]) => {
     const out = new Map<string, NamedEntity>();
     for (const e of lists.flat()) {
       const current = out.get(e.name.toLowerCase());
-      if (!current || current.confidence < e.confidence) out.set(e.name.toLowerCase(), current ? { ...current, confidence: e.confidence } : e);
+      if (!current || current.confidence < e.confidence)
+        out.set(e.name.toLowerCase(), current ? { ...current, confidence: e.confidence } : e);
     }
     return [...out.values()];
   };
   const dates = new Map<string, DateEntity>();
   for (const d of parts.flatMap((p) => p.entities.dates)) if (!dates.has(d.value)) dates.set(d.value, d);
   const amounts = new Map<string, AmountEntity>();
-  for (const a of parts.flatMap((p) => p.entities.amounts)) if (!amounts.has(`${a.currency} ${a.value}`)) amounts.set(`${a.currency} ${a.value}`, a);
+  for (const a of parts.flatMap((p) => p.entities.amounts))
+    if (!amounts.has(`${a.currency} ${a.value}`)) amounts.set(`${a.currency} ${a.value}`, a);
   return {
     summary,
     documentType: { value: type, confidence: Math.round((weight / parts.length) * 100) / 100 },

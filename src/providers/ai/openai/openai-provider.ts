@@ -6,7 +6,16 @@ import { chunkText } from '../chunking.ts';
 import { normalize } from '../local/hash-embedding.ts';
 import { approxTokens } from '../text.ts';
 import { mergeEnrichments, mergeEntities, mergeTags, normaliseEnrichment, normaliseEntities } from './merge-results.ts';
-import { ANSWER_SYSTEM, answerPrompt, COMBINE_SUMMARIES_SYSTEM, enrichTask, entitiesTask, type StructuredTask, SUMMARY_TASK, tagsTask } from './prompts.ts';
+import {
+  ANSWER_SYSTEM,
+  answerPrompt,
+  COMBINE_SUMMARIES_SYSTEM,
+  enrichTask,
+  entitiesTask,
+  type StructuredTask,
+  SUMMARY_TASK,
+  tagsTask,
+} from './prompts.ts';
 import { abortReason, type RetryOptions, withRetry } from './retry.ts';
 import { TokenBudget } from './token-budget.ts';
 
@@ -64,13 +73,16 @@ export class OpenAiProvider implements AiProvider {
     const native = KNOWN_DIMENSIONS[config.embeddingModel];
     const dimensions = config.embeddingDimensions ?? native;
     if (!dimensions) {
-      throw new Error(`embeddingDimensions is required for the embedding model ${JSON.stringify(config.embeddingModel)}`);
+      throw new Error(
+        `embeddingDimensions is required for the embedding model ${JSON.stringify(config.embeddingModel)}`,
+      );
     }
     this.#config = config;
     this.embeddingModel = config.embeddingModel;
     this.embeddingDimensions = dimensions;
     // Only text-embedding-3 models take `dimensions`; other servers may reject the parameter.
-    this.#requestDimensions = native && dimensions !== native && config.embeddingModel.startsWith('text-embedding-3') ? dimensions : undefined;
+    this.#requestDimensions =
+      native && dimensions !== native && config.embeddingModel.startsWith('text-embedding-3') ? dimensions : undefined;
     this.canTranscribe = Boolean(config.transcriptionModel);
     this.#budget = config.tokensPerMinute ? new TokenBudget(config.tokensPerMinute) : null;
     this.#maxInputTokens = config.maxInputTokens ?? 12_000;
@@ -78,10 +90,12 @@ export class OpenAiProvider implements AiProvider {
 
   async summarize(text: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
     const parts = this.#split(text);
-    if (parts.length === 1) return (await this.#structured<{ summary: string }>(SUMMARY_TASK, parts[0]!, opts.signal)).summary.trim();
+    if (parts.length === 1)
+      return (await this.#structured<{ summary: string }>(SUMMARY_TASK, parts[0]!, opts.signal)).summary.trim();
     // Map-reduce: summarise each part, then the summaries (again in parts if they are still too long).
     const summaries: string[] = [];
-    for (const part of parts) summaries.push((await this.#structured<{ summary: string }>(SUMMARY_TASK, part, opts.signal)).summary.trim());
+    for (const part of parts)
+      summaries.push((await this.#structured<{ summary: string }>(SUMMARY_TASK, part, opts.signal)).summary.trim());
     const joined = summaries.map((s, i) => `Part ${i + 1}: ${s}`).join('\n\n');
     if (this.#split(joined).length > 1) return this.summarize(joined, opts);
     const combine = { ...SUMMARY_TASK, system: COMBINE_SUMMARIES_SYSTEM };
@@ -127,11 +141,16 @@ export class OpenAiProvider implements AiProvider {
     return mergeEntities(results);
   }
 
-  async embed(texts: string[], opts: { signal?: AbortSignal; purpose?: 'document' | 'query' } = {}): Promise<Float32Array[]> {
+  async embed(
+    texts: string[],
+    opts: { signal?: AbortSignal; purpose?: 'document' | 'query' } = {},
+  ): Promise<Float32Array[]> {
     const out: Float32Array[] = texts.map(() => new Float32Array(this.embeddingDimensions));
     // Embedding models take about 8k tokens; callers embed chunks, so a longer text is cut, not split.
     const maxChars = Math.min(this.#maxInputTokens, 8000) * 4;
-    const pending = texts.map((text, index) => ({ index, input: text.slice(0, maxChars) })).filter((t) => t.input.trim() !== '');
+    const pending = texts
+      .map((text, index) => ({ index, input: text.slice(0, maxChars) }))
+      .filter((t) => t.input.trim() !== '');
     const client = await this.#sdk();
     for (let i = 0; i < pending.length; i += EMBEDDING_BATCH) {
       const batch = pending.slice(i, i + EMBEDDING_BATCH);
@@ -155,7 +174,8 @@ export class OpenAiProvider implements AiProvider {
       this.#budget?.settle(estimate, response.usage?.total_tokens);
       for (const item of response.data) {
         const target = batch[item.index];
-        if (!target) throw new AiProviderError(`embeddings: answer has an unknown index ${item.index}`, { retryable: false });
+        if (!target)
+          throw new AiProviderError(`embeddings: answer has an unknown index ${item.index}`, { retryable: false });
         const vector = decodeEmbedding(item.embedding as unknown);
         if (vector.length !== this.embeddingDimensions) {
           throw new AiProviderError(
@@ -199,7 +219,8 @@ export class OpenAiProvider implements AiProvider {
       ...history.map((t) => ({ role: t.role, content: t.content })),
       { role: 'user', content: prompt },
     ];
-    const estimate = approxTokens(ANSWER_SYSTEM + prompt) + history.reduce((s, t) => s + approxTokens(t.content), 0) + 500;
+    const estimate =
+      approxTokens(ANSWER_SYSTEM + prompt) + history.reduce((s, t) => s + approxTokens(t.content), 0) + 500;
     await this.#budget?.take(estimate, opts.signal);
     const stream = await withRetry(
       'chat',
@@ -224,9 +245,13 @@ export class OpenAiProvider implements AiProvider {
         if (chunk.usage) usage = chunk.usage.total_tokens;
       }
     } catch (error) {
-      if (opts.signal?.aborted || (error instanceof Error && error.name === 'APIUserAbortError')) throw abortReason(opts.signal);
+      if (opts.signal?.aborted || (error instanceof Error && error.name === 'APIUserAbortError'))
+        throw abortReason(opts.signal);
       // Deltas already went out: retrying would repeat them, so the caller decides.
-      throw new AiProviderError(`chat: the answer stream broke off: ${(error as Error).message}`, { retryable: true, cause: error });
+      throw new AiProviderError(`chat: the answer stream broke off: ${(error as Error).message}`, {
+        retryable: true,
+        cause: error,
+      });
     }
     opts.signal?.throwIfAborted();
     this.#budget?.settle(estimate, usage);
@@ -237,7 +262,12 @@ export class OpenAiProvider implements AiProvider {
   }
 
   /** One chat completion with strict JSON output, parsed. */
-  async #structured<T>(task: StructuredTask, text: string, signal: AbortSignal | undefined, outputTokens = STRUCTURED_OUTPUT_TOKENS): Promise<T> {
+  async #structured<T>(
+    task: StructuredTask,
+    text: string,
+    signal: AbortSignal | undefined,
+    outputTokens = STRUCTURED_OUTPUT_TOKENS,
+  ): Promise<T> {
     const client = await this.#sdk();
     const estimate = approxTokens(task.system + text) + outputTokens;
     await this.#budget?.take(estimate, signal);
@@ -252,7 +282,10 @@ export class OpenAiProvider implements AiProvider {
               { role: 'system', content: task.system },
               { role: 'user', content: text },
             ],
-            response_format: { type: 'json_schema', json_schema: { name: task.name, strict: true, schema: task.schema } },
+            response_format: {
+              type: 'json_schema',
+              json_schema: { name: task.name, strict: true, schema: task.schema },
+            },
           },
           { signal },
         ),
@@ -329,7 +362,8 @@ export class OpenAiProvider implements AiProvider {
 export function decodeEmbedding(embedding: unknown): Float32Array {
   if (typeof embedding === 'string') {
     const bytes = Buffer.from(embedding, 'base64');
-    if (bytes.length % 4 !== 0) throw new AiProviderError('embeddings: base64 vector is not whole float32 values', { retryable: false });
+    if (bytes.length % 4 !== 0)
+      throw new AiProviderError('embeddings: base64 vector is not whole float32 values', { retryable: false });
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const out = new Float32Array(bytes.length / 4);
     for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);

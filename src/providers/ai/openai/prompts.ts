@@ -48,7 +48,9 @@ export function tagsTask(limit: number): StructuredTask {
 }
 
 export function entitiesTask(referenceDate: Date | undefined): StructuredTask {
-  const reference = referenceDate ? ` Resolve dates written without a year relative to ${referenceDate.toISOString().slice(0, 10)}.` : '';
+  const reference = referenceDate
+    ? ` Resolve dates written without a year relative to ${referenceDate.toISOString().slice(0, 10)}.`
+    : '';
   return {
     name: 'document_entities',
     system:
@@ -106,12 +108,17 @@ const ALL_FIELDS = [...new Set(Object.values(FIELD_NAMES).flat())];
 
 /** Summary, type, key fields, tags and entities in one answer (what `enrich` asks). */
 export function enrichTask(referenceDate: Date | undefined, tagLimit: number, knownTags: string[]): StructuredTask {
-  const reference = referenceDate ? ` Resolve dates written without a year against the document's own date, else ${referenceDate.toISOString().slice(0, 10)}.` : '';
+  const reference = referenceDate
+    ? ` Resolve dates written without a year against the document's own date, else ${referenceDate.toISOString().slice(0, 10)}.`
+    : '';
   const fieldGuide = (Object.entries(FIELD_NAMES) as [string, string[]][])
     .filter(([, names]) => names.length > 0)
     .map(([type, names]) => `${type}: ${names.join(', ')}`)
     .join('; ');
-  const known = knownTags.length > 0 ? ` Prefer these existing tags of the library when they fit: ${knownTags.slice(0, 200).join(', ')}.` : '';
+  const known =
+    knownTags.length > 0
+      ? ` Prefer these existing tags of the library when they fit: ${knownTags.slice(0, 200).join(', ')}.`
+      : '';
   return {
     name: 'document_enrichment',
     system:
@@ -124,7 +131,7 @@ export function enrichTask(referenceDate: Date | undefined, tagLimit: number, kn
       'sentences; no headers, greetings or signatures. ' +
       `tags: up to ${tagLimit} lower-case topical noun phrases of 1 to 3 words (no names of people, companies or places, no dates or numbers).${known} ` +
       'people (full names without titles), organizations, locations (cities, regions, countries; not street addresses), dates (calendar days, ' +
-      'value YYYY-MM-DD, text as written; read numeric dates day-first or month-first as the document\'s country does) and amounts (value ' +
+      "value YYYY-MM-DD, text as written; read numeric dates day-first or month-first as the document's country does) and amounts (value " +
       '"<ISO 4217 code> <amount>", negative with a minus, text as written), each unique. Every confidence is from 0 to 1.' +
       reference,
     schema: {
@@ -142,7 +149,19 @@ export function enrichTask(referenceDate: Date | undefined, tagLimit: number, kn
         dates: scoredList('Calendar days.', 'value', { text: { type: 'string' } }),
         amounts: scoredList('Money.', 'value', { text: { type: 'string' } }),
       },
-      required: ['document_type', 'document_type_confidence', 'fields', 'summary', 'summary_confidence', 'tags', 'people', 'organizations', 'locations', 'dates', 'amounts'],
+      required: [
+        'document_type',
+        'document_type_confidence',
+        'fields',
+        'summary',
+        'summary_confidence',
+        'tags',
+        'people',
+        'organizations',
+        'locations',
+        'dates',
+        'amounts',
+      ],
       additionalProperties: false,
     },
   };

@@ -70,7 +70,12 @@ export function describeFailure(error: unknown): Failure | null {
     return { retryable, status, retryAfterMs: retryAfterOf(e.headers), message: e.message };
   }
   // The SDK's connection errors (refused, reset, timed out) and fetch's TypeError.
-  if (e.name === 'APIConnectionError' || e.name === 'APIConnectionTimeoutError' || e.name === 'TypeError' || 'code' in e) {
+  if (
+    e.name === 'APIConnectionError' ||
+    e.name === 'APIConnectionTimeoutError' ||
+    e.name === 'TypeError' ||
+    'code' in e
+  ) {
     const cause = e.cause instanceof Error ? `: ${e.cause.message}` : '';
     return { retryable: true, status: null, retryAfterMs: null, message: `${e.message}${cause}` };
   }

@@ -50,7 +50,10 @@ export class CompoundFile {
     const root = this.#entries[0];
     if (root?.type !== 5) throw new Error('the OLE root directory entry is missing');
     const miniFatStart = bytes.readUInt32LE(0x3c);
-    this.#miniFat = miniFatStart >= END_OF_CHAIN ? new Uint32Array(0) : toWords(this.#chain(miniFatStart, this.#fat, this.#sectorSize, (n) => this.#sector(n)));
+    this.#miniFat =
+      miniFatStart >= END_OF_CHAIN
+        ? new Uint32Array(0)
+        : toWords(this.#chain(miniFatStart, this.#fat, this.#sectorSize, (n) => this.#sector(n)));
   }
 
   /** The names of the streams and storages at the top level. */
@@ -67,7 +70,9 @@ export class CompoundFile {
     if (entry.size < this.#miniCutoff) {
       this.#miniStream ??= this.#loadMiniStream();
       const mini = this.#miniStream;
-      const data = this.#chain(entry.start, this.#miniFat, this.#miniSectorSize, (n) => mini.subarray(n * this.#miniSectorSize, (n + 1) * this.#miniSectorSize));
+      const data = this.#chain(entry.start, this.#miniFat, this.#miniSectorSize, (n) =>
+        mini.subarray(n * this.#miniSectorSize, (n + 1) * this.#miniSectorSize),
+      );
       return data.subarray(0, entry.size);
     }
     const data = this.#chain(entry.start, this.#fat, this.#sectorSize, (n) => this.#sector(n));
@@ -108,7 +113,8 @@ export class CompoundFile {
     const maxSectors = Math.ceil(this.#bytes.length / this.#sectorSize);
     if (fatSectors > maxSectors) throw new Error('the OLE allocation table is larger than the file');
     const locations: number[] = [];
-    for (let i = 0; i < 109 && locations.length < fatSectors; i++) locations.push(this.#bytes.readUInt32LE(0x4c + i * 4));
+    for (let i = 0; i < 109 && locations.length < fatSectors; i++)
+      locations.push(this.#bytes.readUInt32LE(0x4c + i * 4));
     let next = difatStart;
     const seen = new Set<number>();
     for (let i = 0; i < difatCount && locations.length < fatSectors && next < END_OF_CHAIN; i++) {
@@ -133,7 +139,8 @@ export class CompoundFile {
       seen[n] = 1;
       const part = read(n);
       // The last sector of a file may be cut short; a stream's length is checked against its size after.
-      if (part.length === 0 || (part.length < unit && table[n] !== END_OF_CHAIN)) throw new Error('an OLE chain runs beyond the end of the file');
+      if (part.length === 0 || (part.length < unit && table[n] !== END_OF_CHAIN))
+        throw new Error('an OLE chain runs beyond the end of the file');
       parts.push(part);
       n = table[n] as number;
     }
@@ -180,15 +187,19 @@ export function summaryInformation(file: CompoundFile): SummaryInformation {
     const setAt = stream.readUInt32LE(44);
     const count = Math.min(stream.readUInt32LE(setAt + 4), 256);
     const props = new Map<number, number>();
-    for (let i = 0; i < count; i++) props.set(stream.readUInt32LE(setAt + 8 + i * 8), setAt + stream.readUInt32LE(setAt + 12 + i * 8));
+    for (let i = 0; i < count; i++)
+      props.set(stream.readUInt32LE(setAt + 8 + i * 8), setAt + stream.readUInt32LE(setAt + 12 + i * 8));
     const codepageAt = props.get(1);
-    const codepage = codepageAt !== undefined && stream.readUInt16LE(codepageAt) === 0x02 ? stream.readUInt16LE(codepageAt + 4) : 1252;
+    const codepage =
+      codepageAt !== undefined && stream.readUInt16LE(codepageAt) === 0x02 ? stream.readUInt16LE(codepageAt + 4) : 1252;
     const value = (id: number): string | number | Date | undefined => {
       const at = props.get(id);
       if (at === undefined || at + 8 > stream.length) return undefined;
       const type = stream.readUInt16LE(at);
-      if (type === 0x1e) return decode(stream.subarray(at + 8, at + 8 + Math.min(stream.readUInt32LE(at + 4), stream.length)), codepage);
-      if (type === 0x1f) return stream.toString('utf16le', at + 8, Math.min(stream.length, at + 8 + stream.readUInt32LE(at + 4) * 2));
+      if (type === 0x1e)
+        return decode(stream.subarray(at + 8, at + 8 + Math.min(stream.readUInt32LE(at + 4), stream.length)), codepage);
+      if (type === 0x1f)
+        return stream.toString('utf16le', at + 8, Math.min(stream.length, at + 8 + stream.readUInt32LE(at + 4) * 2));
       if (type === 0x03) return stream.readInt32LE(at + 4);
       if (type === 0x40) return new Date(Number(stream.readBigUInt64LE(at + 4) / 10_000n) - 11_644_473_600_000);
       return undefined;
@@ -205,7 +216,15 @@ export function summaryInformation(file: CompoundFile): SummaryInformation {
       const v = value(id);
       return v instanceof Date ? isoDate(v) : undefined;
     };
-    return { title: text(2), subject: text(3), author: text(4), created: date(12), modified: date(13), pages: number(14), words: number(15) };
+    return {
+      title: text(2),
+      subject: text(3),
+      author: text(4),
+      created: date(12),
+      modified: date(13),
+      pages: number(14),
+      words: number(15),
+    };
   } catch {
     // Metadata is a bonus: a damaged property set does not fail the extraction.
     return {};
@@ -214,7 +233,15 @@ export function summaryInformation(file: CompoundFile): SummaryInformation {
 
 /** 8-bit text in a Windows code page (1252 when the page is unknown). */
 export function decode(bytes: Uint8Array, codepage: number): string {
-  const labels: Record<number, string> = { 65001: 'utf-8', 1200: 'utf-16le', 10000: 'macintosh', 932: 'shift_jis', 936: 'gbk', 949: 'euc-kr', 950: 'big5' };
+  const labels: Record<number, string> = {
+    65001: 'utf-8',
+    1200: 'utf-16le',
+    10000: 'macintosh',
+    932: 'shift_jis',
+    936: 'gbk',
+    949: 'euc-kr',
+    950: 'big5',
+  };
   const label = labels[codepage] ?? (codepage >= 874 && codepage <= 1258 ? `windows-${codepage}` : 'windows-1252');
   try {
     return new TextDecoder(label).decode(bytes);

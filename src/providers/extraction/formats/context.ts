@@ -21,10 +21,13 @@ export interface FormatContext {
 export type FormatReader = (context: FormatContext) => Promise<ExtractedContent>;
 
 /** Metadata without the entries that have no value. */
-export function compactMetadata(entries: Record<string, string | number | boolean | null | undefined>): ExtractedContent['metadata'] {
+export function compactMetadata(
+  entries: Record<string, string | number | boolean | null | undefined>,
+): ExtractedContent['metadata'] {
   const out: ExtractedContent['metadata'] = {};
   for (const [key, value] of Object.entries(entries)) {
-    if (value === null || value === undefined || value === '' || (typeof value === 'number' && !Number.isFinite(value))) continue;
+    if (value === null || value === undefined || value === '' || (typeof value === 'number' && !Number.isFinite(value)))
+      continue;
     out[key] = typeof value === 'string' ? value.trim().slice(0, 1000) : value;
   }
   return out;

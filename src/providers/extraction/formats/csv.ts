@@ -40,7 +40,13 @@ export const readCsv: FormatReader = async ({ path }) => {
   return {
     text: body,
     pages: [body],
-    metadata: compactMetadata({ encoding, rows, columns, delimiter: delimiter === '\t' ? 'tab' : delimiter, truncated: out.truncated || undefined }),
+    metadata: compactMetadata({
+      encoding,
+      rows,
+      columns,
+      delimiter: delimiter === '\t' ? 'tab' : delimiter,
+      truncated: out.truncated || undefined,
+    }),
     media: null,
   };
 };

@@ -13,7 +13,8 @@ export const readDoc: FormatReader = async ({ path }) => {
   if (!container.stream('WordDocument')) throw new Error('there is no WordDocument stream');
   const fib = container.stream('WordDocument') as Buffer;
   // FIB flag fEncrypted: the text is unreadable without the password.
-  if (fib.length >= 12 && (fib.readUInt16LE(0x0a) & 0x0100) !== 0) throw new ExtractionError('unsupported', 'the DOC file is password-protected');
+  if (fib.length >= 12 && (fib.readUInt16LE(0x0a) & 0x0100) !== 0)
+    throw new ExtractionError('unsupported', 'the DOC file is password-protected');
   const document = await new WordExtractor().extract(bytes);
   const parts = [
     document.getBody(),

@@ -24,11 +24,21 @@ export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits, m
   const { width = 0, height = 0 } = meta;
   if (width <= 0 || height <= 0) throw new Error('the image has no size');
   if (width * height > MAX_IMAGE_PIXELS) {
-    throw new ExtractionError('bomb', `the ${label} image is ${width} x ${height} pixels, more than the ${MAX_IMAGE_PIXELS / 1e6} megapixels allowed`);
+    throw new ExtractionError(
+      'bomb',
+      `the ${label} image is ${width} x ${height} pixels, more than the ${MAX_IMAGE_PIXELS / 1e6} megapixels allowed`,
+    );
   }
   const whole = wholeDecodeBytes(meta);
   if (whole !== null && whole > maxDecodedBytes) {
-    throw new ExtractionError('too_large', overBudget(`the ${label} file`, `${wholeDecodeKind(meta)} (${width} x ${height}, ${megabytes(whole)} decoded)`, maxDecodedBytes));
+    throw new ExtractionError(
+      'too_large',
+      overBudget(
+        `the ${label} file`,
+        `${wholeDecodeKind(meta)} (${width} x ${height}, ${megabytes(whole)} decoded)`,
+        maxDecodedBytes,
+      ),
+    );
   }
   // Pages of a TIFF are pages of a scan; frames of an animated WebP are not worth an OCR each.
   const pageCount = meta.format === 'tiff' ? Math.max(1, meta.pages ?? 1) : 1;
@@ -48,7 +58,10 @@ export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits, m
     skipped ||= Math.max(0, pageCount - MAX_OCR_PAGES);
   } else {
     // Decode once anyway, so that a damaged image fails here as it would with OCR.
-    await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' }).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
+    await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' })
+      .resize(64, 64, { fit: 'inside' })
+      .raw()
+      .toBuffer();
   }
   return {
     text: joinPages(pages),
@@ -82,5 +95,9 @@ async function greyForOcr(path: string, page: number) {
     .raw()
     .toBuffer({ resolveWithObject: true });
   if (info.channels !== 1) throw new Error(`unexpected ${info.channels} channels after greyscale`);
-  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  return {
+    width: info.width,
+    height: info.height,
+    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+  };
 }

@@ -15,9 +15,14 @@ export const readMedia: FormatReader = async ({ path, extension }) => {
   if (!format.container || !format.duration) throw new Error('no audio or video stream was found');
   // A stream that promises more than the file holds was cut short: transcribing it would miss the end.
   // (music-metadata 11 also says "Data chunk size exceeds file size" of every whole WAV: not a sign.)
-  const cut = quality.warnings.find((w) => w.message !== 'Data chunk size exceeds file size' && /exceed|truncat|premature|end of (file|stream)/i.test(w.message));
+  const cut = quality.warnings.find(
+    (w) =>
+      w.message !== 'Data chunk size exceeds file size' &&
+      /exceed|truncat|premature|end of (file|stream)/i.test(w.message),
+  );
   if (cut) throw new Error(cut.message);
-  if (format.hasAudio === false && !VIDEO.has(extension)) throw new ExtractionError('corrupt', `the ${label} file holds no audio`);
+  if (format.hasAudio === false && !VIDEO.has(extension))
+    throw new ExtractionError('corrupt', `the ${label} file holds no audio`);
   const video = format.trackInfo.find((t) => t.video)?.video;
   return {
     text: '',

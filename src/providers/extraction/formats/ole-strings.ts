@@ -13,7 +13,8 @@ export function printableStrings(bytes: Uint8Array, minLength = 4): string[] {
     if (printable(c)) {
       if (start < 0) start = i;
     } else if (start >= 0) {
-      if (i - start >= minLength) found.push({ at: start, text: new TextDecoder('windows-1252').decode(bytes.subarray(start, i)) });
+      if (i - start >= minLength)
+        found.push({ at: start, text: new TextDecoder('windows-1252').decode(bytes.subarray(start, i)) });
       start = -1;
     }
   }
@@ -23,7 +24,12 @@ export function printableStrings(bytes: Uint8Array, minLength = 4): string[] {
     let chars = 0;
     for (let i = offset; i + 1 <= bytes.length; i += 2) {
       const code = i + 1 < bytes.length ? (bytes[i] as number) | ((bytes[i + 1] as number) << 8) : 0;
-      const ok = code >= 0x20 && code !== 0x7f && (code < 0xd800 || code > 0xdfff) && code < 0xfff0 && (code < 0x80 || code >= 0xa0);
+      const ok =
+        code >= 0x20 &&
+        code !== 0x7f &&
+        (code < 0xd800 || code > 0xdfff) &&
+        code < 0xfff0 &&
+        (code < 0x80 || code >= 0xa0);
       if (ok) {
         if (from < 0) from = i;
         chars++;
@@ -38,5 +44,8 @@ export function printableStrings(bytes: Uint8Array, minLength = 4): string[] {
       }
     }
   }
-  return found.sort((a, b) => a.at - b.at).map((f) => f.text.trim()).filter((t) => /[\p{L}\p{N}]/u.test(t));
+  return found
+    .sort((a, b) => a.at - b.at)
+    .map((f) => f.text.trim())
+    .filter((t) => /[\p{L}\p{N}]/u.test(t));
 }

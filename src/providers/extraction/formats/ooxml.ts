@@ -13,7 +13,12 @@ export interface OfficeProperties {
   words?: number;
 }
 
-const propertiesParser = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, parseTagValue: false, htmlEntities: false });
+const propertiesParser = new XMLParser({
+  ignoreAttributes: true,
+  removeNSPrefix: true,
+  parseTagValue: false,
+  htmlEntities: false,
+});
 
 /** Reads a part of the package as text, or undefined when it is absent. */
 export type PartReader = (name: string) => Promise<string | undefined>;

@@ -21,11 +21,20 @@ interface PdfImage {
  * RGBA copy of the image inside the canvas and the canvas itself (about 55 MB more for a 300-dpi
  * letter page). Null when the page is anything else: the caller renders it.
  */
-export async function scannedPageImage(page: PdfPage, scale: number, maxSize: { short: number; long: number }): Promise<GreyImage | null> {
+export async function scannedPageImage(
+  page: PdfPage,
+  scale: number,
+  maxSize: { short: number; long: number },
+): Promise<GreyImage | null> {
   if (page.rotate % 360 !== 0) return null;
   const { OPS, ImageKind, Util } = await getResolvedPDFJS();
   const { fnArray, argsArray } = await page.getOperatorList();
-  const harmless = new Set<number>([OPS.dependency, OPS.beginMarkedContent, OPS.beginMarkedContentProps, OPS.endMarkedContent]);
+  const harmless = new Set<number>([
+    OPS.dependency,
+    OPS.beginMarkedContent,
+    OPS.beginMarkedContentProps,
+    OPS.endMarkedContent,
+  ]);
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   const saved: Matrix[] = [];
   let found: { id: string; ctm: Matrix } | null = null;
@@ -46,7 +55,14 @@ export async function scannedPageImage(page: PdfPage, scale: number, maxSize: { 
   const objs = found.id.startsWith('g_') ? page.commonObjs : page.objs;
   const image = await new Promise<PdfImage | null>((resolve) => objs.get(found.id, resolve));
   if (!image?.data || image.width <= 0 || image.height <= 0) return null;
-  const channels = image.kind === ImageKind.RGBA_32BPP ? 4 : image.kind === ImageKind.RGB_24BPP ? 3 : image.kind === ImageKind.GRAYSCALE_1BPP ? 1 : 0;
+  const channels =
+    image.kind === ImageKind.RGBA_32BPP
+      ? 4
+      : image.kind === ImageKind.RGB_24BPP
+        ? 3
+        : image.kind === ImageKind.GRAYSCALE_1BPP
+          ? 1
+          : 0;
   if (channels === 0) return null;
 
   let width = a * scale;
@@ -55,14 +71,20 @@ export async function scannedPageImage(page: PdfPage, scale: number, maxSize: { 
   width = Math.max(1, Math.floor(width * fit));
   height = Math.max(1, Math.floor(height * fit));
   const pixels = channels === 1 ? unpackBits(image.data, image.width, image.height) : image.data;
-  const { data, info } = await sharp(pixels, { raw: { width: image.width, height: image.height, channels: channels as 1 | 3 | 4 } })
+  const { data, info } = await sharp(pixels, {
+    raw: { width: image.width, height: image.height, channels: channels as 1 | 3 | 4 },
+  })
     .flatten({ background: '#ffffff' })
     .resize({ width, height, fit: 'fill', kernel: 'lanczos3' })
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
   if (info.channels !== 1) throw new Error(`unexpected ${info.channels} channels after greyscale`);
-  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  return {
+    width: info.width,
+    height: info.height,
+    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+  };
 }
 
 /** pdf.js's 1-bit greyscale (rows padded to whole bytes, a set bit is white) as one byte per pixel. */

@@ -53,11 +53,17 @@ export async function openPdf(path: string, options: PdfOptions): Promise<OpenPd
     const intact = hasCrossReference(fd, size);
     if (intact && options.ranges) {
       const ranges = new (fileRangeTransport(pdfjs))(path, size);
-      return { ranges, source: { range: ranges, rangeChunkSize: RANGE_CHUNK_BYTES, disableAutoFetch: true, disableStream: true } };
+      return {
+        ranges,
+        source: { range: ranges, rangeChunkSize: RANGE_CHUNK_BYTES, disableAutoFetch: true, disableStream: true },
+      };
     }
     if (!intact && size > MAX_REPAIRED_PDF_BYTES) {
       const mb = (bytes: number) => Math.ceil(bytes / 1024 / 1024);
-      throw corrupt('pdf', `it has no valid cross-reference table, and a damaged PDF over ${mb(MAX_REPAIRED_PDF_BYTES)} MB is not rebuilt (this one is ${mb(size)} MB)`);
+      throw corrupt(
+        'pdf',
+        `it has no valid cross-reference table, and a damaged PDF over ${mb(MAX_REPAIRED_PDF_BYTES)} MB is not rebuilt (this one is ${mb(size)} MB)`,
+      );
     }
     // pdf.js takes these bytes over (transferred to its worker side, not copied).
     return { ranges: null, source: { data: read(fd, 0, size) } };
@@ -69,7 +75,8 @@ export async function openPdf(path: string, options: PdfOptions): Promise<OpenPd
   } catch (error) {
     // A failed load keeps pdf.js's worker side, and the file's bytes with it, until destroyed.
     await task.destroy().catch(() => {});
-    if ((error as { name?: string } | null)?.name === 'PasswordException') throw new ExtractionError('unsupported', 'the PDF file is password-protected');
+    if ((error as { name?: string } | null)?.name === 'PasswordException')
+      throw new ExtractionError('unsupported', 'the PDF file is password-protected');
     throw error;
   }
 }
@@ -105,7 +112,10 @@ function fileRangeTransport(pdfjs: PdfJs) {
     // that asked for the range instead of leaving pdf.js waiting for bytes that never come.
     override requestDataRange(begin: number, end: number): void {
       this.bytesRead += end - begin;
-      this.onDataRange(begin, withFile(this.#path, (fd) => read(fd, begin, end - begin)));
+      this.onDataRange(
+        begin,
+        withFile(this.#path, (fd) => read(fd, begin, end - begin)),
+      );
     }
   };
 }

@@ -133,7 +133,12 @@ async function renderGrey(page: PdfPage, scale: number): Promise<GreyImage> {
     const context = drawing.context as CanvasRenderingContext2D;
     context.fillStyle = '#ffffff';
     context.fillRect(0, 0, width, height);
-    await page.render({ canvas: drawing.canvas as HTMLCanvasElement, canvasContext: context, viewport, background: '#ffffff' }).promise;
+    await page.render({
+      canvas: drawing.canvas as HTMLCanvasElement,
+      canvasContext: context,
+      viewport,
+      background: '#ffffff',
+    }).promise;
     const grey = new Uint8Array(width * height);
     // In strips: a full-page RGBA copy would be another 30 MB at once.
     for (let top = 0; top < height; top += STRIP_ROWS) {

@@ -12,7 +12,11 @@ export const readPlainText: FormatReader = async ({ path }) => {
   return {
     text,
     pages: null,
-    metadata: compactMetadata({ encoding, lines: text === '' ? 0 : text.split('\n').length, truncated: truncated || undefined }),
+    metadata: compactMetadata({
+      encoding,
+      lines: text === '' ? 0 : text.split('\n').length,
+      truncated: truncated || undefined,
+    }),
     media: null,
   };
 };

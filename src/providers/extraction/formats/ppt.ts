@@ -33,7 +33,8 @@ interface Found {
 /** PPT: one page per slide with its text, then notes; readable strings when the records cannot be followed. */
 export const readPpt: FormatReader = async ({ path }) => {
   const container = new CompoundFile(await readFile(path));
-  if (container.names.includes('EncryptedSummary')) throw new ExtractionError('unsupported', 'the PPT file is password-protected');
+  if (container.names.includes('EncryptedSummary'))
+    throw new ExtractionError('unsupported', 'the PPT file is password-protected');
   const stream = container.stream('PowerPoint Document');
   if (!stream) throw new Error('there is no PowerPoint Document stream');
   const info = summaryInformation(container);
@@ -90,7 +91,10 @@ function walk(stream: Buffer, start: number, end: number, found: Found, target: 
     const isContainer = (verInstance & 0x0f) === 0x0f;
     const instance = verInstance >> 4;
     if (type === T.TEXT_CHARS || type === T.TEXT_BYTES) {
-      const text = type === T.TEXT_CHARS ? stream.toString('utf16le', bodyStart, bodyEnd) : stream.toString('latin1', bodyStart, bodyEnd);
+      const text =
+        type === T.TEXT_CHARS
+          ? stream.toString('utf16le', bodyStart, bodyEnd)
+          : stream.toString('latin1', bodyStart, bodyEnd);
       (listTarget ?? target)?.push(text);
     } else if (type === T.SLIDE_PERSIST_ATOM && target === null) {
       listTarget = [];

@@ -11,15 +11,28 @@ import { guardZip } from './zip-guard.ts';
 type Node = Record<string, unknown>;
 
 // preserveOrder keeps runs and paragraphs in reading order.
-const ordered = new XMLParser({ preserveOrder: true, ignoreAttributes: true, parseTagValue: false, trimValues: false, htmlEntities: false });
-const withAttributes = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', removeNSPrefix: true, parseTagValue: false, htmlEntities: false });
+const ordered = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: true,
+  parseTagValue: false,
+  trimValues: false,
+  htmlEntities: false,
+});
+const withAttributes = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  htmlEntities: false,
+});
 
 /** PPTX: the `a:t` runs of each slide in presentation order, then its speaker notes; one page per slide. */
 export const readPptx: FormatReader = async ({ path, extension, maxDecodedBytes }) => {
   await guardZip(path, extension, { maxPartBytes: maxDecodedBytes });
   const zip = await JSZip.loadAsync(await readFile(path));
   const slidePaths = await slideOrder(zip);
-  if (slidePaths.length === 0 && !zip.file('ppt/presentation.xml')) throw new Error('the presentation part (ppt/presentation.xml) is missing');
+  if (slidePaths.length === 0 && !zip.file('ppt/presentation.xml'))
+    throw new Error('the presentation part (ppt/presentation.xml) is missing');
   const out = new TextBuilder();
   const pages: string[] = [];
   for (const slidePath of slidePaths) {
@@ -40,7 +53,12 @@ export const readPptx: FormatReader = async ({ path, extension, maxDecodedBytes 
   return {
     text: out.truncated ? normaliseText(out.toString()) : joinPages(pages),
     pages,
-    metadata: compactMetadata({ ...props, slides: pages.length, pages: undefined, truncated: out.truncated || undefined }),
+    metadata: compactMetadata({
+      ...props,
+      slides: pages.length,
+      pages: undefined,
+      truncated: out.truncated || undefined,
+    }),
     media: null,
   };
 };
@@ -54,7 +72,9 @@ async function slideOrder(zip: JSZip): Promise<string[]> {
     const list = (root?.sldIdLst as Node | undefined)?.sldId;
     const ids = (Array.isArray(list) ? list : list ? [list] : []) as Node[];
     const byId = new Map(rels.map((r) => [r.id, r.target]));
-    const paths = ids.map((s) => byId.get(String(s.id ?? ''))).filter((p): p is string => p !== undefined && zip.file(p) !== null);
+    const paths = ids
+      .map((s) => byId.get(String(s.id ?? '')))
+      .filter((p): p is string => p !== undefined && zip.file(p) !== null);
     if (paths.length > 0) return paths;
   }
   const number = (p: string) => Number(/(\d+)\.xml$/.exec(p)?.[1] ?? 0);
@@ -72,7 +92,11 @@ async function relationships(zip: JSZip, part: string): Promise<{ id: string; ty
   const items = (Array.isArray(list) ? list : list ? [list] : []) as Node[];
   return items
     .filter((r) => r.TargetMode !== 'External')
-    .map((r) => ({ id: String(r.Id ?? ''), type: String(r.Type ?? ''), target: posix.normalize(posix.join(dir, String(r.Target ?? ''))) }));
+    .map((r) => ({
+      id: String(r.Id ?? ''),
+      type: String(r.Type ?? ''),
+      target: posix.normalize(posix.join(dir, String(r.Target ?? ''))),
+    }));
 }
 
 /** The text of every `a:p` paragraph (its `a:t` runs joined), one per line; `a:br` breaks a line; fields are left out. */

@@ -63,7 +63,8 @@ export class TextBuilder {
 /** The text of bytes in an unknown encoding: BOM first, then valid UTF-8, then what chardet guesses. */
 export function decodeText(bytes: Uint8Array): { text: string; encoding: string } {
   const encoding = detectEncoding(bytes);
-  const bomLength = encoding === 'UTF-8' && hasUtf8Bom(bytes) ? 3 : encoding.startsWith('UTF-16') && hasUtf16Bom(bytes) ? 2 : 0;
+  const bomLength =
+    encoding === 'UTF-8' && hasUtf8Bom(bytes) ? 3 : encoding.startsWith('UTF-16') && hasUtf16Bom(bytes) ? 2 : 0;
   return { text: new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes.subarray(bomLength)), encoding };
 }
 

@@ -67,7 +67,10 @@ export const readXls: FormatReader = async ({ path }) => {
       subject: info.subject,
       created: info.created,
       modified: info.modified,
-      sheets: sheets.map((s) => s.name).filter(Boolean).join(', '),
+      sheets: sheets
+        .map((s) => s.name)
+        .filter(Boolean)
+        .join(', '),
       best_effort: bestEffort || undefined,
       truncated: out.truncated || undefined,
     }),
@@ -89,7 +92,9 @@ function readBiff(stream: Buffer): { name: string; rows: string[] }[] {
     if (r.type === R.CODEPAGE && r.data.length >= 2) codepage = r.data.readUInt16LE(0);
     if (r.type === R.BOUNDSHEET && r.data.length >= 7) {
       const length = r.data[6] as number;
-      const name = biff8 ? unicodeChars(r.data, 8, length, r.data[7] as number) : decode(r.data.subarray(7, 7 + length), codepage);
+      const name = biff8
+        ? unicodeChars(r.data, 8, length, r.data[7] as number)
+        : decode(r.data.subarray(7, 7 + length), codepage);
       sheets.push({ offset: r.data.readUInt32LE(0), kind: r.data[5] as number, name });
     }
     if (r.type === R.SST) {
@@ -104,7 +109,9 @@ function readBiff(stream: Buffer): { name: string; rows: string[] }[] {
     at = r.next;
     if (r.type === R.EOF) break;
   }
-  return sheets.filter((s) => s.kind === 0).map((s) => ({ name: s.name, rows: readSheet(stream, s.offset, strings, biff8, codepage) }));
+  return sheets
+    .filter((s) => s.kind === 0)
+    .map((s) => ({ name: s.name, rows: readSheet(stream, s.offset, strings, biff8, codepage) }));
 }
 
 function readSheet(stream: Buffer, offset: number, strings: string[], biff8: boolean, codepage: number): string[] {
@@ -136,7 +143,14 @@ function readSheet(stream: Buffer, offset: number, strings: string[], biff8: boo
         break;
       case R.LABEL:
       case R.RSTRING:
-        if (d.length >= 8) set(row, col, biff8 ? unicodeChars(d, 9, d.readUInt16LE(6), d[8] as number) : decode(d.subarray(8, 8 + d.readUInt16LE(6)), codepage));
+        if (d.length >= 8)
+          set(
+            row,
+            col,
+            biff8
+              ? unicodeChars(d, 9, d.readUInt16LE(6), d[8] as number)
+              : decode(d.subarray(8, 8 + d.readUInt16LE(6)), codepage),
+          );
         break;
       case R.NUMBER:
         if (d.length >= 14) set(row, col, number(d.readDoubleLE(6)));
@@ -153,12 +167,19 @@ function readSheet(stream: Buffer, offset: number, strings: string[], biff8: boo
       case R.FORMULA:
         if (d.length < 14) break;
         if (d.readUInt16LE(12) !== 0xffff) set(row, col, number(d.readDoubleLE(6)));
-        else if (d[6] === 0) pendingFormula = { row, col }; // the text result follows in a STRING record
+        else if (d[6] === 0)
+          pendingFormula = { row, col }; // the text result follows in a STRING record
         else if (d[6] === 1) set(row, col, d[8] ? 'TRUE' : 'FALSE');
         break;
       case R.STRING:
         if (pendingFormula && d.length >= 3) {
-          set(pendingFormula.row, pendingFormula.col, biff8 ? unicodeChars(d, 3, d.readUInt16LE(0), d[2] as number) : decode(d.subarray(2, 2 + d.readUInt16LE(0)), codepage));
+          set(
+            pendingFormula.row,
+            pendingFormula.col,
+            biff8
+              ? unicodeChars(d, 3, d.readUInt16LE(0), d[2] as number)
+              : decode(d.subarray(2, 2 + d.readUInt16LE(0)), codepage),
+          );
         }
         pendingFormula = null;
         break;
@@ -168,7 +189,11 @@ function readSheet(stream: Buffer, offset: number, strings: string[], biff8: boo
   for (const row of [...cells.keys()].sort((a, b) => a - b)) {
     const line = cells.get(row) as Map<number, string>;
     const width = Math.max(...line.keys()) + 1;
-    rows.push(Array.from({ length: Math.min(width, 256) }, (_, c) => (line.get(c) ?? '').replace(/\s+/g, ' ').trim()).join('\t'));
+    rows.push(
+      Array.from({ length: Math.min(width, 256) }, (_, c) => (line.get(c) ?? '').replace(/\s+/g, ' ').trim()).join(
+        '\t',
+      ),
+    );
   }
   return rows;
 }
@@ -234,7 +259,9 @@ function readSst(segments: Buffer[]): string[] {
 }
 
 function unicodeChars(data: Buffer, at: number, count: number, flags: number): string {
-  return flags & 0x01 ? data.toString('utf16le', at, Math.min(data.length, at + count * 2)) : data.toString('latin1', at, Math.min(data.length, at + count));
+  return flags & 0x01
+    ? data.toString('utf16le', at, Math.min(data.length, at + count * 2))
+    : data.toString('latin1', at, Math.min(data.length, at + count));
 }
 
 function record(stream: Buffer, at: number): { type: number; data: Buffer; next: number } | null {

@@ -11,8 +11,12 @@ import { guardZip, readZipEntry, type ZipEntry } from './zip-guard.ts';
  */
 export const readXlsx: FormatReader = async ({ path, extension, maxDecodedBytes }) => {
   // Worksheets are streamed row by row; shared strings and styles are cached whole.
-  const entries = await guardZip(path, extension, { maxPartBytes: maxDecodedBytes, streamed: (name) => /^xl\/worksheets\/[^/]+\.xml$/.test(name) });
-  if (!entries.some((e) => e.name === 'xl/workbook.xml')) throw new Error('the workbook part (xl/workbook.xml) is missing');
+  const entries = await guardZip(path, extension, {
+    maxPartBytes: maxDecodedBytes,
+    streamed: (name) => /^xl\/worksheets\/[^/]+\.xml$/.test(name),
+  });
+  if (!entries.some((e) => e.name === 'xl/workbook.xml'))
+    throw new Error('the workbook part (xl/workbook.xml) is missing');
   const out = new TextBuilder();
   const pages: string[] = [];
   const sheets: string[] = [];
@@ -90,9 +94,13 @@ function workbookSheets(path: string, entries: readonly ZipEntry[]): Sheets {
   });
   return {
     sheets: (async function* () {
-      for await (const sheet of reader) yield { name: (sheet as unknown as { name?: string }).name, rows: sheet as AsyncIterable<Row> };
+      for await (const sheet of reader)
+        yield { name: (sheet as unknown as { name?: string }).name, rows: sheet as AsyncIterable<Row> };
     })(),
-    listed: () => ((reader as unknown as { model?: { sheets?: { name?: string }[] } }).model?.sheets ?? []).map((s) => s.name ?? '').filter(Boolean),
+    listed: () =>
+      ((reader as unknown as { model?: { sheets?: { name?: string }[] } }).model?.sheets ?? [])
+        .map((s) => s.name ?? '')
+        .filter(Boolean),
     // Stopping early leaves the zip stream open: close the file.
     close: () => (reader as unknown as { stream?: { destroy?(): void } }).stream?.destroy?.(),
   };

@@ -49,8 +49,15 @@ export async function guardZip(path: string, extension: string, budget: PartBudg
   for (const entry of entries) {
     total += entry.uncompressedSize;
     // mammoth, JSZip and the XML parsers hold a part whole, and the text and tree made of it besides.
-    if (/\.(xml|rels)$/i.test(entry.name) && entry.uncompressedSize > budget.maxPartBytes && !budget.streamed?.(entry.name)) {
-      throw new ExtractionError('too_large', overBudget(`the ${label} file`, `a part (${entry.name})`, budget.maxPartBytes));
+    if (
+      /\.(xml|rels)$/i.test(entry.name) &&
+      entry.uncompressedSize > budget.maxPartBytes &&
+      !budget.streamed?.(entry.name)
+    ) {
+      throw new ExtractionError(
+        'too_large',
+        overBudget(`the ${label} file`, `a part (${entry.name})`, budget.maxPartBytes),
+      );
     }
     const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
     if (entry.uncompressedSize > ZIP_LIMITS.ratioMinBytes && ratio > ZIP_LIMITS.ratio) {
@@ -61,7 +68,10 @@ export async function guardZip(path: string, extension: string, budget: PartBudg
     }
   }
   if (total > ZIP_LIMITS.totalUncompressedBytes) {
-    throw new ExtractionError('bomb', `the ${label} file unpacks to ${mb(total)}, more than the ${mb(ZIP_LIMITS.totalUncompressedBytes)} allowed`);
+    throw new ExtractionError(
+      'bomb',
+      `the ${label} file unpacks to ${mb(total)}, more than the ${mb(ZIP_LIMITS.totalUncompressedBytes)} allowed`,
+    );
   }
   await verifyEntries(path, extension, entries);
   return entries;
@@ -88,15 +98,20 @@ export async function readCentralDirectory(path: string, extension: string): Pro
     if (count === 0xffff || directorySize === 0xffffffff || directoryOffset === 0xffffffff) {
       const locatorAt = size - tailLength + at - 20;
       const locator = locatorAt >= 0 ? await readAt(file, locatorAt, 20) : null;
-      if (!locator || locator.readUInt32LE(0) !== ZIP64_LOCATOR) throw corrupt(extension, 'the ZIP64 directory locator is missing');
+      if (!locator || locator.readUInt32LE(0) !== ZIP64_LOCATOR)
+        throw corrupt(extension, 'the ZIP64 directory locator is missing');
       const record = await readAt(file, Number(locator.readBigUInt64LE(8)), 56);
-      if (record.length < 56 || record.readUInt32LE(0) !== ZIP64_EOCD) throw corrupt(extension, 'the ZIP64 directory is missing');
+      if (record.length < 56 || record.readUInt32LE(0) !== ZIP64_EOCD)
+        throw corrupt(extension, 'the ZIP64 directory is missing');
       count = Number(record.readBigUInt64LE(32));
       directorySize = Number(record.readBigUInt64LE(40));
       directoryOffset = Number(record.readBigUInt64LE(48));
     }
     if (count > ZIP_LIMITS.entries) {
-      throw new ExtractionError('bomb', `the ${formatLabel(extension)} file holds ${count} files, more than the ${ZIP_LIMITS.entries} allowed`);
+      throw new ExtractionError(
+        'bomb',
+        `the ${formatLabel(extension)} file holds ${count} files, more than the ${ZIP_LIMITS.entries} allowed`,
+      );
     }
     // A directory entry is at least 46 bytes; one far larger than its entries need is not a real one.
     if (directoryOffset + directorySize > size || directorySize > count * (46 + 3 * 0xffff)) {
@@ -112,7 +127,8 @@ function parseEntries(directory: Buffer, count: number, extension: string): ZipE
   const entries: ZipEntry[] = [];
   let at = 0;
   for (let i = 0; i < count; i++) {
-    if (at + 46 > directory.length || directory.readUInt32LE(at) !== CENTRAL) throw corrupt(extension, 'the zip directory is damaged');
+    if (at + 46 > directory.length || directory.readUInt32LE(at) !== CENTRAL)
+      throw corrupt(extension, 'the zip directory is damaged');
     const nameLength = directory.readUInt16LE(at + 28);
     const extraLength = directory.readUInt16LE(at + 30);
     const commentLength = directory.readUInt16LE(at + 32);
@@ -161,20 +177,28 @@ async function verifyEntries(path: string, extension: string, entries: ZipEntry[
     for (const entry of entries) {
       if (entry.name.endsWith('/') && entry.uncompressedSize === 0) continue;
       const header = await readAt(file, entry.localHeaderOffset, 30);
-      if (header.length < 30 || header.readUInt32LE(0) !== LOCAL) throw corrupt(extension, `the zip entry ${entry.name} is missing`);
+      if (header.length < 30 || header.readUInt32LE(0) !== LOCAL)
+        throw corrupt(extension, `the zip entry ${entry.name} is missing`);
       const start = entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
       if (start + entry.compressedSize > size) throw corrupt(extension, `the zip entry ${entry.name} is cut short`);
       if (entry.method === 0) {
-        if (entry.compressedSize !== entry.uncompressedSize) throw corrupt(extension, `the stored zip entry ${entry.name} has inconsistent sizes`);
+        if (entry.compressedSize !== entry.uncompressedSize)
+          throw corrupt(extension, `the stored zip entry ${entry.name} has inconsistent sizes`);
         continue;
       }
       if (entry.method !== 8) {
-        throw new ExtractionError('unsupported', `the ${label} file uses zip compression method ${entry.method}, which cannot be read`);
+        throw new ExtractionError(
+          'unsupported',
+          `the ${label} file uses zip compression method ${entry.method}, which cannot be read`,
+        );
       }
       if (entry.compressedSize === 0) continue;
       const inflated = await inflatedSize(path, start, entry.compressedSize, entry.uncompressedSize);
       if (inflated > entry.uncompressedSize) {
-        throw new ExtractionError('bomb', `the ${label} file looks like a zip bomb: ${entry.name} unpacks to more than the ${mb(entry.uncompressedSize)} it declares`);
+        throw new ExtractionError(
+          'bomb',
+          `the ${label} file looks like a zip bomb: ${entry.name} unpacks to more than the ${mb(entry.uncompressedSize)} it declares`,
+        );
       }
     }
   } finally {
@@ -220,7 +244,8 @@ export async function readZipEntry(path: string, entry: ZipEntry): Promise<Buffe
   const file = await open(path, 'r');
   try {
     const header = await readAt(file, entry.localHeaderOffset, 30);
-    if (header.length < 30 || header.readUInt32LE(0) !== LOCAL) throw new Error(`the zip entry ${entry.name} is missing`);
+    if (header.length < 30 || header.readUInt32LE(0) !== LOCAL)
+      throw new Error(`the zip entry ${entry.name} is missing`);
     const start = entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
     const raw = await readAt(file, start, entry.compressedSize);
     if (entry.method === 0) return raw;

@@ -9,7 +9,8 @@ import { client } from '../sdk.ts';
 import { type Doc, ErrorLine, type Folder, h, href, type ViewProps } from '../ui.ts';
 import { StateBadge } from './documents.ts';
 
-const busy = (d: Doc) => d.status === 'processing' || d.status === 'pending' || ['queued', 'processing', 'pending'].includes(d.ai_status);
+const busy = (d: Doc) =>
+  d.status === 'processing' || d.status === 'pending' || ['queued', 'processing', 'pending'].includes(d.ai_status);
 
 export default function DocumentPage({ route, me }: ViewProps) {
   const id = route.arg;
@@ -44,7 +45,12 @@ export default function DocumentPage({ route, me }: ViewProps) {
     h(
       'div',
       { class: 'doc-head' },
-      h('div', {}, h('a', { href: href('documents', doc.folder_id ?? '') }, `← ${t('doc.back')}`), h('h1', { id: 'doc-title' }, doc.filename)),
+      h(
+        'div',
+        {},
+        h('a', { href: href('documents', doc.folder_id ?? '') }, `← ${t('doc.back')}`),
+        h('h1', { id: 'doc-title' }, doc.filename),
+      ),
       h('div', { role: 'status', 'aria-live': 'polite' }, h(StateBadge, { status: doc.status, ai: doc.ai_status })),
     ),
     h(Actions, { doc, canEdit: me.role !== 'viewer', onChange: (d) => (d ? setDoc(d) : reload()) }),
@@ -77,7 +83,7 @@ function Actions({ doc, canEdit, onChange }: { doc: Doc; canEdit: boolean; onCha
     });
   };
   const download = async () => {
-    const res = await act(client().documents.download(doc.id)) as Response;
+    const res = (await act(client().documents.download(doc.id))) as Response;
     const url = URL.createObjectURL(await res.blob());
     const a = document.createElement('a');
     a.href = url;
@@ -88,14 +94,20 @@ function Actions({ doc, canEdit, onChange }: { doc: Doc; canEdit: boolean; onCha
   const save = (e: Event) => {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
-    const body = mode === 'rename' ? { filename: String(data.get('filename')) } : { folder_id: String(data.get('folder')) || null };
+    const body =
+      mode === 'rename'
+        ? { filename: String(data.get('filename')) }
+        : { folder_id: String(data.get('folder')) || null };
     void act(client().call('updateDocument', { path: { id: doc.id }, body })).then(() => {
       setMode('');
       onChange(null);
     });
   };
   useEffect(() => {
-    if (mode === 'move') void client().call('listFolders').then((a) => setFolders(a.folders), setError);
+    if (mode === 'move')
+      void client()
+        .call('listFolders')
+        .then((a) => setFolders(a.folders), setError);
   }, [mode]);
   const remove = () => {
     if (!confirm(t('doc.confirmDelete', { name: doc.filename }))) return;
@@ -109,20 +121,79 @@ function Actions({ doc, canEdit, onChange }: { doc: Doc; canEdit: boolean; onCha
     h(
       'div',
       { class: 'actions', role: 'group', 'aria-label': t('doc.details') },
-      h('button', { type: 'button', class: 'primary', onClick: () => void download().catch(() => undefined) }, t('doc.download')),
-      canEdit ? h('button', { type: 'button', 'aria-expanded': mode === 'rename' ? 'true' : 'false', onClick: () => setMode(mode === 'rename' ? '' : 'rename') }, t('doc.rename')) : null,
-      canEdit ? h('button', { type: 'button', 'aria-expanded': mode === 'move' ? 'true' : 'false', onClick: () => setMode(mode === 'move' ? '' : 'move') }, t('doc.move')) : null,
-      canEdit ? h('button', { type: 'button', disabled: busy(doc), onClick: () => void act(client().call('reprocessDocument', { path: { id: doc.id } })).then(() => onChange(null), () => undefined) }, t('doc.reprocess')) : null,
+      h(
+        'button',
+        { type: 'button', class: 'primary', onClick: () => void download().catch(() => undefined) },
+        t('doc.download'),
+      ),
+      canEdit
+        ? h(
+            'button',
+            {
+              type: 'button',
+              'aria-expanded': mode === 'rename' ? 'true' : 'false',
+              onClick: () => setMode(mode === 'rename' ? '' : 'rename'),
+            },
+            t('doc.rename'),
+          )
+        : null,
+      canEdit
+        ? h(
+            'button',
+            {
+              type: 'button',
+              'aria-expanded': mode === 'move' ? 'true' : 'false',
+              onClick: () => setMode(mode === 'move' ? '' : 'move'),
+            },
+            t('doc.move'),
+          )
+        : null,
+      canEdit
+        ? h(
+            'button',
+            {
+              type: 'button',
+              disabled: busy(doc),
+              onClick: () =>
+                void act(client().call('reprocessDocument', { path: { id: doc.id } })).then(
+                  () => onChange(null),
+                  () => undefined,
+                ),
+            },
+            t('doc.reprocess'),
+          )
+        : null,
       canEdit ? h('button', { type: 'button', class: 'danger', onClick: remove }, t('doc.delete')) : null,
     ),
     mode === 'rename'
-      ? h('form', { class: 'inline', onSubmit: save, style: { marginTop: '0.5rem' } }, h('label', { class: 'field inline' }, h('span', {}, t('doc.newName')), h('input', { name: 'filename', required: true, defaultValue: doc.filename })), h('button', { type: 'submit' }, t('doc.save')), h('button', { type: 'button', class: 'ghost', onClick: () => setMode('') }, t('doc.cancel')))
+      ? h(
+          'form',
+          { class: 'inline', onSubmit: save, style: { marginTop: '0.5rem' } },
+          h(
+            'label',
+            { class: 'field inline' },
+            h('span', {}, t('doc.newName')),
+            h('input', { name: 'filename', required: true, defaultValue: doc.filename }),
+          ),
+          h('button', { type: 'submit' }, t('doc.save')),
+          h('button', { type: 'button', class: 'ghost', onClick: () => setMode('') }, t('doc.cancel')),
+        )
       : null,
     mode === 'move'
       ? h(
           'form',
           { class: 'inline', onSubmit: save, style: { marginTop: '0.5rem' } },
-          h('label', { class: 'field inline' }, h('span', {}, t('doc.moveTo')), h('select', { name: 'folder' }, h('option', { value: '', selected: !doc.folder_id }, t('docs.top')), folders.map((f) => h('option', { key: f.id, value: f.id, selected: f.id === doc.folder_id }, f.name)))),
+          h(
+            'label',
+            { class: 'field inline' },
+            h('span', {}, t('doc.moveTo')),
+            h(
+              'select',
+              { name: 'folder' },
+              h('option', { value: '', selected: !doc.folder_id }, t('docs.top')),
+              folders.map((f) => h('option', { key: f.id, value: f.id, selected: f.id === doc.folder_id }, f.name)),
+            ),
+          ),
           h('button', { type: 'submit' }, t('doc.save')),
           h('button', { type: 'button', class: 'ghost', onClick: () => setMode('') }, t('doc.cancel')),
         )
@@ -137,7 +208,18 @@ function Preview({ doc, page, setPage }: { doc: Doc; page: number; setPage: (n: 
   const [bytes, setBytes] = useState<ArrayBuffer | null>(null);
   const [error, setError] = useState<unknown>(null);
   const type = doc.file_type;
-  const kind = type === 'application/pdf' ? 'pdf' : type.startsWith('image/') ? 'image' : type.startsWith('audio/') ? 'audio' : type.startsWith('video/') ? 'video' : type.startsWith('text/') ? 'text' : 'none';
+  const kind =
+    type === 'application/pdf'
+      ? 'pdf'
+      : type.startsWith('image/')
+        ? 'image'
+        : type.startsWith('audio/')
+          ? 'audio'
+          : type.startsWith('video/')
+            ? 'video'
+            : type.startsWith('text/')
+              ? 'text'
+              : 'none';
   useEffect(() => {
     if (kind === 'none' || kind === 'text') return;
     let live = true;
@@ -173,17 +255,38 @@ function Preview({ doc, page, setPage }: { doc: Doc; page: number; setPage: (n: 
             : h('p', { class: 'muted' }, t('doc.noPreview'));
   // A text file's preview is its text, shown with find-in-text below.
   if (kind === 'text') return null;
-  return h('section', { class: 'card preview', 'aria-labelledby': 'preview-title' }, h('h2', { id: 'preview-title', class: 'card-title' }, t('doc.preview')), h(ErrorLine, { error }), body);
+  return h(
+    'section',
+    { class: 'card preview', 'aria-labelledby': 'preview-title' },
+    h('h2', { id: 'preview-title', class: 'card-title' }, t('doc.preview')),
+    h(ErrorLine, { error }),
+    body,
+  );
 }
 
-function PdfPages({ data, name, page, setPage }: { data: ArrayBuffer; name: string; page: number; setPage: (n: number) => void }) {
+function PdfPages({
+  data,
+  name,
+  page,
+  setPage,
+}: {
+  data: ArrayBuffer;
+  name: string;
+  page: number;
+  setPage: (n: number) => void;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [pdf, setPdf] = useState<import('pdfjs-dist').PDFDocumentProxy | null>(null);
   const [error, setError] = useState<unknown>(null);
   const lib = useMemo(() => import('../pdf.ts'), []);
   useEffect(() => {
     let live = true;
-    void lib.then((m) => m.openPdf(data.slice(0))).then((p) => live && setPdf(p), (e) => live && setError(e));
+    void lib
+      .then((m) => m.openPdf(data.slice(0)))
+      .then(
+        (p) => live && setPdf(p),
+        (e) => live && setError(e),
+      );
     return () => {
       live = false;
     };
@@ -199,31 +302,58 @@ function PdfPages({ data, name, page, setPage }: { data: ArrayBuffer; name: stri
   return h(
     'div',
     {},
-    h('canvas', { ref: canvas, role: 'img', 'aria-label': `${t('doc.previewOf', { name })}: ${t('doc.page', { n: shown, total })}` }),
+    h('canvas', {
+      ref: canvas,
+      role: 'img',
+      'aria-label': `${t('doc.previewOf', { name })}: ${t('doc.page', { n: shown, total })}`,
+    }),
     total > 0
       ? h(
           'div',
           { class: 'pager' },
           h('button', { type: 'button', disabled: shown <= 1, onClick: () => setPage(shown - 1) }, t('doc.prevPage')),
           h('span', { role: 'status' }, t('doc.page', { n: shown, total })),
-          h('button', { type: 'button', disabled: shown >= total, onClick: () => setPage(shown + 1) }, t('doc.nextPage')),
+          h(
+            'button',
+            { type: 'button', disabled: shown >= total, onClick: () => setPage(shown + 1) },
+            t('doc.nextPage'),
+          ),
         )
       : null,
   );
 }
 
 function Details({ doc }: { doc: Doc }) {
-  const percent = (c: number | null, confirmed?: boolean) => (confirmed ? ' ✓' : c === null ? '' : ` (${Math.round(c * 100)} %)`);
+  const percent = (c: number | null, confirmed?: boolean) =>
+    confirmed ? ' ✓' : c === null ? '' : ` (${Math.round(c * 100)} %)`;
   const shown = (v: Doc['ai_fields'][string]['value']): string =>
-    typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : 'currency' in v ? `${v.currency} ${v.value.toLocaleString()}${v.period ? ` / ${v.period}` : ''}` : v.text;
+    typeof v === 'string'
+      ? v
+      : Array.isArray(v)
+        ? v.join(', ')
+        : 'currency' in v
+          ? `${v.currency} ${v.value.toLocaleString()}${v.period ? ` / ${v.period}` : ''}`
+          : v.text;
   const fields = Object.entries(doc.ai_fields ?? {});
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'details-title' },
     h('h2', { id: 'details-title', class: 'card-title' }, t('doc.details')),
-    h('p', { class: 'muted' }, t('doc.meta', { size: formatBytes(doc.file_size), type: doc.file_type, date: formatDate(doc.created_at) })),
+    h(
+      'p',
+      { class: 'muted' },
+      t('doc.meta', { size: formatBytes(doc.file_size), type: doc.file_type, date: formatDate(doc.created_at) }),
+    ),
     doc.ai_summary ? h('div', {}, h('h3', {}, t('doc.summary')), h('p', {}, doc.ai_summary)) : null,
-    doc.ai_document_type ? h('p', {}, h('strong', {}, `${t('doc.type')}: `), stateWord(doc.ai_document_type.value), percent(doc.ai_document_type.confidence, doc.ai_document_type.confirmed)) : null,
+    doc.ai_document_type
+      ? h(
+          'p',
+          {},
+          h('strong', {}, `${t('doc.type')}: `),
+          stateWord(doc.ai_document_type.value),
+          percent(doc.ai_document_type.confidence, doc.ai_document_type.confirmed),
+        )
+      : null,
     fields.length
       ? h(
           'table',
@@ -231,7 +361,14 @@ function Details({ doc }: { doc: Doc }) {
           h(
             'tbody',
             {},
-            fields.map(([name, f]) => h('tr', { key: name }, h('th', { scope: 'row' }, name.replace(/_/g, ' ')), h('td', {}, shown(f.value), percent(f.confidence, f.confirmed)))),
+            fields.map(([name, f]) =>
+              h(
+                'tr',
+                { key: name },
+                h('th', { scope: 'row' }, name.replace(/_/g, ' ')),
+                h('td', {}, shown(f.value), percent(f.confidence, f.confirmed)),
+              ),
+            ),
           ),
         )
       : null,
@@ -257,7 +394,20 @@ function Tags({ doc, onChange }: { doc: Doc; onChange: (d: Doc) => void }) {
       'ul',
       { class: 'chips' },
       doc.tags.map((tag) =>
-        h('li', { key: tag, class: 'chip' }, tag, h('button', { type: 'button', 'aria-label': t('doc.tagRemove', { tag }), onClick: () => save(doc.tags.filter((x) => x !== tag)) }, '×')),
+        h(
+          'li',
+          { key: tag, class: 'chip' },
+          tag,
+          h(
+            'button',
+            {
+              type: 'button',
+              'aria-label': t('doc.tagRemove', { tag }),
+              onClick: () => save(doc.tags.filter((x) => x !== tag)),
+            },
+            '×',
+          ),
+        ),
       ),
     ),
     h(
@@ -271,7 +421,12 @@ function Tags({ doc, onChange }: { doc: Doc; onChange: (d: Doc) => void }) {
           setValue('');
         },
       },
-      h('input', { value, 'aria-label': t('doc.tagAdd'), placeholder: t('doc.tagAdd'), onInput: (e: Event) => setValue((e.target as HTMLInputElement).value) }),
+      h('input', {
+        value,
+        'aria-label': t('doc.tagAdd'),
+        placeholder: t('doc.tagAdd'),
+        onInput: (e: Event) => setValue((e.target as HTMLInputElement).value),
+      }),
       h('button', { type: 'submit' }, '+'),
     ),
     suggested.length
@@ -279,7 +434,11 @@ function Tags({ doc, onChange }: { doc: Doc; onChange: (d: Doc) => void }) {
           'div',
           {},
           h('h3', {}, t('doc.aiTags')),
-          h('ul', { class: 'chips' }, suggested.map((tag) => h('li', { key: tag, class: 'chip suggested' }, tag))),
+          h(
+            'ul',
+            { class: 'chips' },
+            suggested.map((tag) => h('li', { key: tag, class: 'chip suggested' }, tag)),
+          ),
           h(
             'button',
             {
@@ -314,19 +473,40 @@ function Entities({ doc }: { doc: Doc }) {
     'section',
     { class: 'card', 'aria-labelledby': 'entities-title' },
     h('h2', { id: 'entities-title', class: 'card-title' }, t('doc.entities')),
-    h('dl', { class: 'entities' }, present.flatMap(([label, values]) => [h('dt', { key: `t-${label}` }, label), h('dd', { key: `d-${label}` }, values.join(', '))])),
+    h(
+      'dl',
+      { class: 'entities' },
+      present.flatMap(([label, values]) => [
+        h('dt', { key: `t-${label}` }, label),
+        h('dd', { key: `d-${label}` }, values.join(', ')),
+      ]),
+    ),
   );
 }
 
 /** Who the document is shared with: add a person with a permission, remove a share. */
 function Shares({ id }: { id: string }) {
-  const [shares, setShares] = useState<import('../sdk.ts').OperationResponse<'listDocumentShares'>['shares'] | null>(null);
+  const [shares, setShares] = useState<import('../sdk.ts').OperationResponse<'listDocumentShares'>['shares'] | null>(
+    null,
+  );
   const [users, setUsers] = useState<import('../sdk.ts').OperationResponse<'listUsers'>['data']>([]);
   const [error, setError] = useState<unknown>(null);
-  const load = () => void client().call('listDocumentShares', { path: { id } }).then((a) => setShares(a.shares), setError);
+  const load = () =>
+    void client()
+      .call('listDocumentShares', { path: { id } })
+      .then((a) => setShares(a.shares), setError);
   useEffect(load, [id]);
   // People are listed to those who may see them; others can still remove shares.
-  useEffect(() => void client().call('listUsers', { query: { page_size: 100 } }).then((a) => setUsers(a.data), () => undefined), []);
+  useEffect(
+    () =>
+      void client()
+        .call('listUsers', { query: { page_size: 100 } })
+        .then(
+          (a) => setUsers(a.data),
+          () => undefined,
+        ),
+    [],
+  );
   const add = (e: Event) => {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
@@ -350,7 +530,19 @@ function Shares({ id }: { id: string }) {
           'li',
           { key: s.share_id },
           h('span', {}, `${who}: ${t(`share.${s.permission}` as 'share.view')}`),
-          h('button', { type: 'button', class: 'small', 'aria-label': t('doc.shareRemove', { who }), onClick: () => void client().call('deleteDocumentShare', { path: { id, share_id: s.share_id } }).then(load, setError) }, '×'),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'small',
+              'aria-label': t('doc.shareRemove', { who }),
+              onClick: () =>
+                void client()
+                  .call('deleteDocumentShare', { path: { id, share_id: s.share_id } })
+                  .then(load, setError),
+            },
+            '×',
+          ),
         );
       }),
     ),
@@ -359,9 +551,17 @@ function Shares({ id }: { id: string }) {
           'form',
           { class: 'inline', onSubmit: add, style: { marginTop: '0.5rem' } },
           h('label', { for: 'share-user' }, t('share.with')),
-          h('select', { id: 'share-user', name: 'user', required: true }, users.map((u) => h('option', { key: u.id, value: u.id }, `${u.name} <${u.email}>`))),
+          h(
+            'select',
+            { id: 'share-user', name: 'user', required: true },
+            users.map((u) => h('option', { key: u.id, value: u.id }, `${u.name} <${u.email}>`)),
+          ),
           h('label', { for: 'share-permission' }, t('share.as')),
-          h('select', { id: 'share-permission', name: 'permission' }, (['view', 'edit', 'admin'] as const).map((p) => h('option', { key: p, value: p }, t(`share.${p}`)))),
+          h(
+            'select',
+            { id: 'share-permission', name: 'permission' },
+            (['view', 'edit', 'admin'] as const).map((p) => h('option', { key: p, value: p }, t(`share.${p}`))),
+          ),
           h('button', { type: 'submit' }, t('share.submit')),
         )
       : null,
@@ -402,11 +602,19 @@ function TextContent({ doc }: { doc: Doc }) {
     h(
       'div',
       { class: 'row' },
-      h('input', { type: 'search', value: query, 'aria-label': t('doc.findInText'), placeholder: t('doc.findInText'), onInput: (e: Event) => setQuery((e.target as HTMLInputElement).value) }),
+      h('input', {
+        type: 'search',
+        value: query,
+        'aria-label': t('doc.findInText'),
+        placeholder: t('doc.findInText'),
+        onInput: (e: Event) => setQuery((e.target as HTMLInputElement).value),
+      }),
       query.trim().length > 1 ? h('span', { role: 'status' }, t('doc.matches', { n: matches })) : null,
     ),
     h(ErrorLine, { error }),
-    text === null ? null : h('div', { class: 'text-content', tabIndex: 0, role: 'region', 'aria-label': t('doc.text') }, parts),
+    text === null
+      ? null
+      : h('div', { class: 'text-content', tabIndex: 0, role: 'region', 'aria-label': t('doc.text') }, parts),
   );
 }
 
@@ -469,7 +677,11 @@ function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number) => void }) {
                     'li',
                     { key: n },
                     c.page
-                      ? h('button', { type: 'button', class: 'small', onClick: () => openPage(c.page as number) }, t('chat.source', { n: n + 1, page: c.page }))
+                      ? h(
+                          'button',
+                          { type: 'button', class: 'small', onClick: () => openPage(c.page as number) },
+                          t('chat.source', { n: n + 1, page: c.page }),
+                        )
                       : h('span', {}, t('chat.sourceNoPage', { n: n + 1 })),
                     ' ',
                     h('span', { class: 'muted' }, c.text.slice(0, 160)),
@@ -484,7 +696,15 @@ function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number) => void }) {
     h(
       'form',
       { class: 'inline', onSubmit: ask },
-      h('input', { value: question, required: true, disabled: !ready || asking, 'aria-label': t('chat.question'), placeholder: t('chat.question'), 'aria-describedby': ready ? undefined : 'chat-wait', onInput: (e: Event) => setQuestion((e.target as HTMLInputElement).value) }),
+      h('input', {
+        value: question,
+        required: true,
+        disabled: !ready || asking,
+        'aria-label': t('chat.question'),
+        placeholder: t('chat.question'),
+        'aria-describedby': ready ? undefined : 'chat-wait',
+        onInput: (e: Event) => setQuestion((e.target as HTMLInputElement).value),
+      }),
       h('button', { type: 'submit', class: 'primary', disabled: !ready || asking }, t('chat.ask')),
     ),
     ready ? null : h('p', { id: 'chat-wait', class: 'muted' }, t('chat.wait')),

@@ -7,7 +7,11 @@ import { client } from '../sdk.ts';
 import { type Doc, ErrorLine, type Folder, h, href, replaceRoute, type ViewProps } from '../ui.ts';
 import { filesOfDrop, filesOfPicker, retriable, type UploadItem, Uploads } from '../upload.ts';
 
-type Row = Omit<Doc, 'storage_path' | 'thumbnail_url' | 'ai_thumbnail_url' | 'entities' | 'ai_summary_confidence' | 'ai_fields'> & Partial<Doc>;
+type Row = Omit<
+  Doc,
+  'storage_path' | 'thumbnail_url' | 'ai_thumbnail_url' | 'entities' | 'ai_summary_confidence' | 'ai_fields'
+> &
+  Partial<Doc>;
 
 const PAGE = 50;
 const ROW_HEIGHT = 52;
@@ -26,8 +30,16 @@ const TYPES: [string, string][] = [
 
 /** The filters of the address, as the list asks the API. */
 function filtersOf(params: URLSearchParams) {
-  const sort = (SORTS as readonly string[]).includes(params.get('sort') ?? '') ? (params.get('sort') as (typeof SORTS)[number]) : 'created_at';
-  return { sort, type: params.get('type') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '', view: params.get('view') === 'grid' ? 'grid' : 'list' };
+  const sort = (SORTS as readonly string[]).includes(params.get('sort') ?? '')
+    ? (params.get('sort') as (typeof SORTS)[number])
+    : 'created_at';
+  return {
+    sort,
+    type: params.get('type') ?? '',
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+    view: params.get('view') === 'grid' ? 'grid' : 'list',
+  };
 }
 
 export default function Documents({ route, me }: ViewProps) {
@@ -62,7 +74,14 @@ export default function Documents({ route, me }: ViewProps) {
   useEffect(loadFolders, [generation]);
 
   const setParam = (changes: Record<string, string>) => {
-    const next = { view: filters.view === 'grid' ? 'grid' : '', sort: filters.sort === 'created_at' ? '' : filters.sort, type: filters.type, from: filters.from, to: filters.to, ...changes };
+    const next = {
+      view: filters.view === 'grid' ? 'grid' : '',
+      sort: filters.sort === 'created_at' ? '' : filters.sort,
+      type: filters.type,
+      from: filters.from,
+      to: filters.to,
+      ...changes,
+    };
     replaceRoute(href('documents', folderId, next));
   };
   const [dragging, setDragging] = useState(false);
@@ -85,7 +104,18 @@ export default function Documents({ route, me }: ViewProps) {
     h(
       'div',
       { class: 'segmented', role: 'group', 'aria-label': t('docs.view') },
-      (['list', 'grid'] as const).map((v) => h('button', { key: v, type: 'button', 'aria-pressed': filters.view === v ? 'true' : 'false', onClick: () => setParam({ view: v === 'grid' ? 'grid' : '' }) }, t(`docs.view.${v}`))),
+      (['list', 'grid'] as const).map((v) =>
+        h(
+          'button',
+          {
+            key: v,
+            type: 'button',
+            'aria-pressed': filters.view === v ? 'true' : 'false',
+            onClick: () => setParam({ view: v === 'grid' ? 'grid' : '' }),
+          },
+          t(`docs.view.${v}`),
+        ),
+      ),
     ),
     h(
       'label',
@@ -107,8 +137,26 @@ export default function Documents({ route, me }: ViewProps) {
         TYPES.map(([value, label]) => h('option', { key: value, value }, label)),
       ),
     ),
-    h('label', { class: 'field inline' }, h('span', {}, t('docs.from')), h('input', { type: 'date', value: filters.from, onChange: (e: Event) => setParam({ from: (e.target as HTMLInputElement).value }) })),
-    h('label', { class: 'field inline' }, h('span', {}, t('docs.to')), h('input', { type: 'date', value: filters.to, onChange: (e: Event) => setParam({ to: (e.target as HTMLInputElement).value }) })),
+    h(
+      'label',
+      { class: 'field inline' },
+      h('span', {}, t('docs.from')),
+      h('input', {
+        type: 'date',
+        value: filters.from,
+        onChange: (e: Event) => setParam({ from: (e.target as HTMLInputElement).value }),
+      }),
+    ),
+    h(
+      'label',
+      { class: 'field inline' },
+      h('span', {}, t('docs.to')),
+      h('input', {
+        type: 'date',
+        value: filters.to,
+        onChange: (e: Event) => setParam({ to: (e.target as HTMLInputElement).value }),
+      }),
+    ),
     canEdit ? h(Pickers, { onFiles: (files) => uploads.add(files, folderId || null) }) : null,
   );
 
@@ -129,7 +177,14 @@ export default function Documents({ route, me }: ViewProps) {
       toolbar,
       h(ErrorLine, { error }),
       h(UploadList, { uploads }),
-      h(DocumentList, { key: `${folderId}|${filters.sort}|${filters.type}|${filters.from}|${filters.to}|${generation}`, folderId, filters, folders, canEdit, onChanged: () => setGeneration((g) => g + 1) }),
+      h(DocumentList, {
+        key: `${folderId}|${filters.sort}|${filters.type}|${filters.from}|${filters.to}|${generation}`,
+        folderId,
+        filters,
+        folders,
+        canEdit,
+        onChanged: () => setGeneration((g) => g + 1),
+      }),
       dragging ? h('div', { class: 'drop-hint', 'aria-hidden': 'true' }, t('upload.drop')) : null,
     ),
   );
@@ -144,12 +199,36 @@ function Pickers({ onFiles }: { onFiles: (files: { file: File; dir: string }[]) 
   return h(
     'div',
     { class: 'pickers' },
-    h('label', { class: 'button primary' }, t('upload.files'), h('input', { type: 'file', multiple: true, class: 'visually-hidden', onChange: (e: Event) => pick(e, false) })),
-    h('label', { class: 'button' }, t('upload.folder'), h('input', { type: 'file', multiple: true, webkitdirectory: true, class: 'visually-hidden', onChange: (e: Event) => pick(e, true) })),
+    h(
+      'label',
+      { class: 'button primary' },
+      t('upload.files'),
+      h('input', { type: 'file', multiple: true, class: 'visually-hidden', onChange: (e: Event) => pick(e, false) }),
+    ),
+    h(
+      'label',
+      { class: 'button' },
+      t('upload.folder'),
+      h('input', {
+        type: 'file',
+        multiple: true,
+        webkitdirectory: true,
+        class: 'visually-hidden',
+        onChange: (e: Event) => pick(e, true),
+      }),
+    ),
   );
 }
 
-function FolderTree({ folders, current, onDrop }: { folders: Folder[]; current: string; onDrop: ((e: DragEvent, target: string | null) => void) | null }) {
+function FolderTree({
+  folders,
+  current,
+  onDrop,
+}: {
+  folders: Folder[];
+  current: string;
+  onDrop: ((e: DragEvent, target: string | null) => void) | null;
+}) {
   const [over, setOver] = useState<string | null>(null);
   const link = (id: string, label: string, count?: number) =>
     h(
@@ -183,12 +262,17 @@ function FolderTree({ folders, current, onDrop }: { folders: Folder[]; current: 
       children.map((f) => h('li', { key: f.id }, link(f.id, f.name, f.document_count), branch(f.id))),
     );
   };
-  return h('nav', { class: 'tree card', 'aria-label': t('docs.folders') }, h('ul', {}, h('li', {}, link('', t('docs.top')), branch(null))));
+  return h(
+    'nav',
+    { class: 'tree card', 'aria-label': t('docs.folders') },
+    h('ul', {}, h('li', {}, link('', t('docs.top')), branch(null))),
+  );
 }
 
 function Breadcrumbs({ folders, current }: { folders: Folder[]; current: string }) {
   const trail: Folder[] = [];
-  for (let f = folders.find((x) => x.id === current); f; f = folders.find((x) => x.id === f?.parent_id)) trail.unshift(f);
+  for (let f = folders.find((x) => x.id === current); f; f = folders.find((x) => x.id === f?.parent_id))
+    trail.unshift(f);
   const last = trail.at(-1);
   return h(
     'div',
@@ -196,7 +280,18 @@ function Breadcrumbs({ folders, current }: { folders: Folder[]; current: string 
     h(
       'nav',
       { 'aria-label': t('docs.breadcrumb'), class: 'breadcrumbs' },
-      h('ol', {}, h('li', {}, h('a', { href: href('documents'), 'aria-current': last ? undefined : 'page' }, t('docs.home'))), trail.map((f) => h('li', { key: f.id }, h('a', { href: href('documents', f.id), 'aria-current': f === last ? 'page' : undefined }, f.name)))),
+      h(
+        'ol',
+        {},
+        h('li', {}, h('a', { href: href('documents'), 'aria-current': last ? undefined : 'page' }, t('docs.home'))),
+        trail.map((f) =>
+          h(
+            'li',
+            { key: f.id },
+            h('a', { href: href('documents', f.id), 'aria-current': f === last ? 'page' : undefined }, f.name),
+          ),
+        ),
+      ),
     ),
     h('h1', { id: 'folder-title' }, last?.name ?? t('docs.top')),
   );
@@ -221,12 +316,47 @@ function UploadList({ uploads }: { uploads: Uploads }) {
     return h(
       'li',
       { key: item.id, class: `upload ${item.state}` },
-      h('span', { class: 'upload-name' }, item.documentId ? h('a', { href: href('document', item.documentId) }, name) : name),
+      h(
+        'span',
+        { class: 'upload-name' },
+        item.documentId ? h('a', { href: href('document', item.documentId) }, name) : name,
+      ),
       // A refused or cancelled file shows no full bar: the bar says how much was sent, nothing more.
-      h('progress', { max: 1, value: item.state === 'stored' ? 1 : item.state === 'uploading' ? item.loaded : 0, 'aria-label': t('upload.of', { name }) }),
-      h('span', { class: 'upload-status' }, status, item.requestId ? h('span', { class: 'request-id' }, ` ${t('error.request', { id: item.requestId })}`) : null),
-      active ? h('button', { type: 'button', class: 'small', 'aria-label': t('upload.cancelOf', { name }), onClick: () => uploads.cancel(item.id) }, t('upload.cancel')) : null,
-      retriable(item) ? h('button', { type: 'button', class: 'small', 'aria-label': t('upload.retryOf', { name }), onClick: () => uploads.retry(item.id) }, t('upload.retry')) : null,
+      h('progress', {
+        max: 1,
+        value: item.state === 'stored' ? 1 : item.state === 'uploading' ? item.loaded : 0,
+        'aria-label': t('upload.of', { name }),
+      }),
+      h(
+        'span',
+        { class: 'upload-status' },
+        status,
+        item.requestId ? h('span', { class: 'request-id' }, ` ${t('error.request', { id: item.requestId })}`) : null,
+      ),
+      active
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'small',
+              'aria-label': t('upload.cancelOf', { name }),
+              onClick: () => uploads.cancel(item.id),
+            },
+            t('upload.cancel'),
+          )
+        : null,
+      retriable(item)
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'small',
+              'aria-label': t('upload.retryOf', { name }),
+              onClick: () => uploads.retry(item.id),
+            },
+            t('upload.retry'),
+          )
+        : null,
     );
   };
   return h(
@@ -236,7 +366,15 @@ function UploadList({ uploads }: { uploads: Uploads }) {
       'div',
       { class: 'row' },
       h('h2', { id: 'uploads-title', class: 'card-title' }, t('upload.title')),
-      h('p', { role: 'status', class: 'muted' }, t('upload.summary', { ok: count('stored'), refused: count('refused', 'failed'), active: count('waiting', 'uploading') })),
+      h(
+        'p',
+        { role: 'status', class: 'muted' },
+        t('upload.summary', {
+          ok: count('stored'),
+          refused: count('refused', 'failed'),
+          active: count('waiting', 'uploading'),
+        }),
+      ),
       h('button', { type: 'button', class: 'small', onClick: () => uploads.clearFinished() }, t('upload.clear')),
     ),
     h('ul', { class: 'upload-list' }, uploads.items.map(line)),
@@ -282,7 +420,8 @@ function DocumentList({ folderId, filters, canEdit, onChanged }: ListProps) {
         .then((answer) => {
           setTotal(answer.total);
           setRows((old) => {
-            const next = old.length === answer.total ? [...old] : Array.from({ length: answer.total }, (_, i) => old[i]);
+            const next =
+              old.length === answer.total ? [...old] : Array.from({ length: answer.total }, (_, i) => old[i]);
             answer.data.forEach((d, i) => {
               next[(page - 1) * PAGE + i] = d as Row;
             });
@@ -328,7 +467,16 @@ function DocumentList({ folderId, filters, canEdit, onChanged }: ListProps) {
   }, [from, to, rows, fetchPage]);
 
   // Documents still being processed in view: their pages are asked again every 2 s until done.
-  const busyInView = rows.slice(from, to).some((r) => r && (r.status === 'processing' || r.status === 'pending' || r.ai_status === 'queued' || r.ai_status === 'processing'));
+  const busyInView = rows
+    .slice(from, to)
+    .some(
+      (r) =>
+        r &&
+        (r.status === 'processing' ||
+          r.status === 'pending' ||
+          r.ai_status === 'queued' ||
+          r.ai_status === 'processing'),
+    );
   useEffect(() => {
     if (!busyInView) return;
     const timer = setTimeout(() => {
@@ -354,12 +502,29 @@ function DocumentList({ folderId, filters, canEdit, onChanged }: ListProps) {
   const items = [];
   for (let i = from; i < to; i++) {
     const row = rows[i];
-    const style = grid ? { top: `${Math.floor(i / cols) * TILE_HEIGHT}px`, left: `${((i % cols) * 100) / cols}%`, width: `${100 / cols}%`, height: `${TILE_HEIGHT}px` } : { top: `${i * ROW_HEIGHT}px`, height: `${ROW_HEIGHT}px` };
+    const style = grid
+      ? {
+          top: `${Math.floor(i / cols) * TILE_HEIGHT}px`,
+          left: `${((i % cols) * 100) / cols}%`,
+          width: `${100 / cols}%`,
+          height: `${TILE_HEIGHT}px`,
+        }
+      : { top: `${i * ROW_HEIGHT}px`, height: `${ROW_HEIGHT}px` };
     items.push(
       h(
         'li',
-        { key: row?.id ?? `slot-${i}`, class: grid ? 'tile' : 'line', style, 'aria-setsize': count, 'aria-posinset': i + 1 },
-        row ? (grid ? h(Tile, { row, selected: selected.has(row.id), toggle }) : h(Line, { row, selected: selected.has(row.id), toggle })) : h('span', { class: 'placeholder muted' }, t('loading')),
+        {
+          key: row?.id ?? `slot-${i}`,
+          class: grid ? 'tile' : 'line',
+          style,
+          'aria-setsize': count,
+          'aria-posinset': i + 1,
+        },
+        row
+          ? grid
+            ? h(Tile, { row, selected: selected.has(row.id), toggle })
+            : h(Line, { row, selected: selected.has(row.id), toggle })
+          : h('span', { class: 'placeholder muted' }, t('loading')),
       ),
     );
   }
@@ -369,16 +534,35 @@ function DocumentList({ folderId, filters, canEdit, onChanged }: ListProps) {
     h(
       'div',
       { class: 'list-head' },
-      h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: allShown, onChange: () => setSelected(allShown ? new Set() : new Set(shown.map((r) => r.id))) }), h('span', {}, t('docs.selectAll'))),
+      h(
+        'label',
+        { class: 'check' },
+        h('input', {
+          type: 'checkbox',
+          checked: allShown,
+          onChange: () => setSelected(allShown ? new Set() : new Set(shown.map((r) => r.id))),
+        }),
+        h('span', {}, t('docs.selectAll')),
+      ),
       h('span', { class: 'muted' }, t('docs.count', { n: count })),
     ),
-    selected.size > 0 && canEdit ? h(BulkBar, { selected, rows, clear: () => setSelected(new Set()), changed: onChanged }) : null,
+    selected.size > 0 && canEdit
+      ? h(BulkBar, { selected, rows, clear: () => setSelected(new Set()), changed: onChanged })
+      : null,
     count === 0
       ? h('p', { class: 'empty' }, t('docs.empty'))
       : h(
           'div',
           { class: 'scroller', ref: box, tabIndex: 0, 'aria-label': t('docs.table'), role: 'region' },
-          h('ul', { class: grid ? 'grid' : 'rows', 'aria-label': t('docs.table'), style: { height: `${lines * lineHeight}px` } }, items),
+          h(
+            'ul',
+            {
+              class: grid ? 'grid' : 'rows',
+              'aria-label': t('docs.table'),
+              style: { height: `${lines * lineHeight}px` },
+            },
+            items,
+          ),
         ),
   );
 }
@@ -387,7 +571,12 @@ function Line({ row, selected, toggle }: { row: Row; selected: boolean; toggle: 
   return h(
     'div',
     { class: `line-inner${selected ? ' selected' : ''}` },
-    h('input', { type: 'checkbox', checked: selected, 'aria-label': t('docs.select', { name: row.filename }), onChange: () => toggle(row.id) }),
+    h('input', {
+      type: 'checkbox',
+      checked: selected,
+      'aria-label': t('docs.select', { name: row.filename }),
+      onChange: () => toggle(row.id),
+    }),
     h('a', { class: 'doc-name', href: href('document', row.id) }, row.filename),
     h('span', { class: 'muted size' }, formatBytes(row.file_size)),
     h(StateBadge, { status: row.status, ai: row.ai_status }),
@@ -397,7 +586,14 @@ function Line({ row, selected, toggle }: { row: Row; selected: boolean; toggle: 
 
 export function StateBadge({ status, ai }: { status: string; ai: string }) {
   const busy = status === 'processing' || status === 'pending' || ai === 'queued' || ai === 'processing';
-  const text = status === 'completed' && !busy ? t('state.completed') : status === 'failed' ? t('state.failed') : status !== 'completed' ? stateWord(status) : t('state.ai', { s: stateWord(ai) });
+  const text =
+    status === 'completed' && !busy
+      ? t('state.completed')
+      : status === 'failed'
+        ? t('state.failed')
+        : status !== 'completed'
+          ? stateWord(status)
+          : t('state.ai', { s: stateWord(ai) });
   return h('span', { class: `badge ${status === 'failed' ? 'bad' : busy ? 'busy' : 'ok'}` }, text);
 }
 
@@ -422,20 +618,43 @@ export function Thumb({ id, name }: { id: string; name: string }) {
     };
   }, [id]);
   if (failed) return h('div', { class: 'thumb none', 'aria-hidden': 'true' }, name.split('.').pop()?.toUpperCase());
-  return url ? h('img', { class: 'thumb', src: url, alt: '', width: 150, height: 150 }) : h('div', { class: 'thumb', 'aria-hidden': 'true' });
+  return url
+    ? h('img', { class: 'thumb', src: url, alt: '', width: 150, height: 150 })
+    : h('div', { class: 'thumb', 'aria-hidden': 'true' });
 }
 
 function Tile({ row, selected, toggle }: { row: Row; selected: boolean; toggle: (id: string) => void }) {
   return h(
     'div',
     { class: `tile-inner${selected ? ' selected' : ''}` },
-    h('input', { type: 'checkbox', class: 'tile-check', checked: selected, 'aria-label': t('docs.select', { name: row.filename }), onChange: () => toggle(row.id) }),
-    h('a', { href: href('document', row.id), class: 'tile-link' }, h(Thumb, { id: row.id, name: row.filename }), h('span', { class: 'doc-name' }, row.filename)),
+    h('input', {
+      type: 'checkbox',
+      class: 'tile-check',
+      checked: selected,
+      'aria-label': t('docs.select', { name: row.filename }),
+      onChange: () => toggle(row.id),
+    }),
+    h(
+      'a',
+      { href: href('document', row.id), class: 'tile-link' },
+      h(Thumb, { id: row.id, name: row.filename }),
+      h('span', { class: 'doc-name' }, row.filename),
+    ),
     h(StateBadge, { status: row.status, ai: row.ai_status }),
   );
 }
 
-function BulkBar({ selected, rows, clear, changed }: { selected: Set<string>; rows: (Row | undefined)[]; clear: () => void; changed: () => void }) {
+function BulkBar({
+  selected,
+  rows,
+  clear,
+  changed,
+}: {
+  selected: Set<string>;
+  rows: (Row | undefined)[];
+  clear: () => void;
+  changed: () => void;
+}) {
   const [tag, setTag] = useState('');
   const [note, setNote] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -461,22 +680,43 @@ function BulkBar({ selected, rows, clear, changed }: { selected: Set<string>; ro
           e.preventDefault();
           const name = tag.trim();
           if (!name) return;
-          void run((id) => client().call('updateDocument', { path: { id }, body: { tags: [...new Set([...(byId(id)?.tags ?? []), name])] } }), true);
+          void run(
+            (id) =>
+              client().call('updateDocument', {
+                path: { id },
+                body: { tags: [...new Set([...(byId(id)?.tags ?? []), name])] },
+              }),
+            true,
+          );
           setTag('');
         },
       },
-      h('input', { value: tag, 'aria-label': t('bulk.tagName'), placeholder: t('bulk.tagName'), onInput: (e: Event) => setTag((e.target as HTMLInputElement).value) }),
+      h('input', {
+        value: tag,
+        'aria-label': t('bulk.tagName'),
+        placeholder: t('bulk.tagName'),
+        onInput: (e: Event) => setTag((e.target as HTMLInputElement).value),
+      }),
       h('button', { type: 'submit' }, t('bulk.tag')),
     ),
-    h('button', { type: 'button', onClick: () => run((id) => client().call('applyDocumentAiTags', { path: { id } }), true) }, t('bulk.aiTags')),
-    h('button', { type: 'button', onClick: () => run((id) => client().call('reprocessDocument', { path: { id } }), true) }, t('bulk.reprocess')),
+    h(
+      'button',
+      { type: 'button', onClick: () => run((id) => client().call('applyDocumentAiTags', { path: { id } }), true) },
+      t('bulk.aiTags'),
+    ),
+    h(
+      'button',
+      { type: 'button', onClick: () => run((id) => client().call('reprocessDocument', { path: { id } }), true) },
+      t('bulk.reprocess'),
+    ),
     h(
       'button',
       {
         type: 'button',
         class: 'danger',
         onClick: () => {
-          if (confirm(t('bulk.confirmDelete', { n: ids.length }))) void run((id) => client().call('deleteDocument', { path: { id } }), true);
+          if (confirm(t('bulk.confirmDelete', { n: ids.length })))
+            void run((id) => client().call('deleteDocument', { path: { id } }), true);
         },
       },
       t('bulk.delete'),

@@ -11,7 +11,10 @@ export default function Keys() {
   const [keys, setKeys] = useState<Key[] | null>(null);
   const [created, setCreated] = useState<OperationResponse<'createApiKey'> | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const load = () => void client().call('listApiKeys', { query: { page_size: 100 } }).then((a) => setKeys(a.data), setError);
+  const load = () =>
+    void client()
+      .call('listApiKeys', { query: { page_size: 100 } })
+      .then((a) => setKeys(a.data), setError);
   useEffect(load, []);
   const create = (e: Event) => {
     e.preventDefault();
@@ -19,7 +22,9 @@ export default function Keys() {
     const data = new FormData(form);
     setError(null);
     client()
-      .call('createApiKey', { body: { name: String(data.get('name')), environment: data.get('environment') === 'test' ? 'test' : 'live' } })
+      .call('createApiKey', {
+        body: { name: String(data.get('name')), environment: data.get('environment') === 'test' ? 'test' : 'live' },
+      })
       .then((k) => {
         setCreated(k);
         form.reset();
@@ -42,12 +47,33 @@ export default function Keys() {
     h(
       'form',
       { class: 'card row', onSubmit: create, 'aria-label': t('keys.create') },
-      h('label', { class: 'field' }, h('span', {}, t('keys.name')), h('input', { name: 'name', required: true, maxLength: 100 })),
-      h('label', { class: 'field' }, h('span', {}, t('keys.env')), h('select', { name: 'environment' }, h('option', { value: 'live' }, 'live'), h('option', { value: 'test' }, 'test'))),
+      h(
+        'label',
+        { class: 'field' },
+        h('span', {}, t('keys.name')),
+        h('input', { name: 'name', required: true, maxLength: 100 }),
+      ),
+      h(
+        'label',
+        { class: 'field' },
+        h('span', {}, t('keys.env')),
+        h(
+          'select',
+          { name: 'environment' },
+          h('option', { value: 'live' }, 'live'),
+          h('option', { value: 'test' }, 'test'),
+        ),
+      ),
       h('button', { type: 'submit', class: 'primary' }, t('keys.create')),
     ),
     created
-      ? h('div', { class: 'card', role: 'status' }, h('p', {}, h('strong', {}, created.name), ': ', t('keys.once')), h('p', { class: 'key-once' }, created.key), h('button', { type: 'button', onClick: () => void navigator.clipboard?.writeText(created.key) }, 'Copy'))
+      ? h(
+          'div',
+          { class: 'card', role: 'status' },
+          h('p', {}, h('strong', {}, created.name), ': ', t('keys.once')),
+          h('p', { class: 'key-once' }, created.key),
+          h('button', { type: 'button', onClick: () => void navigator.clipboard?.writeText(created.key) }, 'Copy'),
+        )
       : null,
     h(ErrorLine, { error }),
     keys && keys.length === 0 ? h('p', { class: 'muted' }, t('keys.none')) : null,
@@ -59,8 +85,29 @@ export default function Keys() {
             h(
               'li',
               { key: k.id },
-              h('span', {}, h('strong', {}, k.name), ' ', h('code', {}, `${k.prefix}…`), ' ', h('span', { class: 'muted' }, `${k.environment} · ${k.last_used_at ? t('keys.lastUsed', { date: formatDate(k.last_used_at) }) : t('keys.never')}`)),
-              h('button', { type: 'button', class: 'danger small', 'aria-label': t('keys.revokeOf', { name: k.name }), onClick: () => revoke(k) }, t('keys.revoke')),
+              h(
+                'span',
+                {},
+                h('strong', {}, k.name),
+                ' ',
+                h('code', {}, `${k.prefix}…`),
+                ' ',
+                h(
+                  'span',
+                  { class: 'muted' },
+                  `${k.environment} · ${k.last_used_at ? t('keys.lastUsed', { date: formatDate(k.last_used_at) }) : t('keys.never')}`,
+                ),
+              ),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'danger small',
+                  'aria-label': t('keys.revokeOf', { name: k.name }),
+                  onClick: () => revoke(k),
+                },
+                t('keys.revoke'),
+              ),
             ),
           ),
         )

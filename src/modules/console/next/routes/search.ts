@@ -37,7 +37,13 @@ export default function Search({ route }: ViewProps) {
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [folders, setFolders] = useState<Folder[]>([]);
-  useEffect(() => void client().call('listFolders').then((a) => setFolders(a.folders), setError), []);
+  useEffect(
+    () =>
+      void client()
+        .call('listFolders')
+        .then((a) => setFolders(a.folders), setError),
+    [],
+  );
   useEffect(() => {
     setAnswer(null);
     setError(null);
@@ -45,15 +51,42 @@ export default function Search({ route }: ViewProps) {
     const filters = { ...(folder ? { folder_id: folder } : {}), ...(type ? { file_type: type } : {}) };
     const work =
       mode === 'hybrid'
-        ? client().call('postSearchHybrid', { body: { query: q, filters: { ...filters, ...(from || to ? { date_range: { ...(from ? { start: from } : {}), ...(to ? { end: `${to}T23:59:59.999Z` } : {}) } } : {}) } } })
-        : client().call('search', { query: { q, mode, ...filters, ...(from ? { date_start: from } : {}), ...(to ? { date_end: `${to}T23:59:59.999Z` } : {}) } });
+        ? client().call('postSearchHybrid', {
+            body: {
+              query: q,
+              filters: {
+                ...filters,
+                ...(from || to
+                  ? { date_range: { ...(from ? { start: from } : {}), ...(to ? { end: `${to}T23:59:59.999Z` } : {}) } }
+                  : {}),
+              },
+            },
+          })
+        : client().call('search', {
+            query: {
+              q,
+              mode,
+              ...filters,
+              ...(from ? { date_start: from } : {}),
+              ...(to ? { date_end: `${to}T23:59:59.999Z` } : {}),
+            },
+          });
     work.then((a) => setAnswer(a as Answer), setError);
   }, [q, mode, folder, type, from, to]);
   const go = (e: Event) => {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
     const value = (k: string) => String(data.get(k) ?? '').trim();
-    replaceRoute(href('search', '', { q: value('q'), mode: value('mode'), folder: value('folder'), type: value('type'), from: value('from'), to: value('to') }));
+    replaceRoute(
+      href('search', '', {
+        q: value('q'),
+        mode: value('mode'),
+        folder: value('folder'),
+        type: value('type'),
+        from: value('from'),
+        to: value('to'),
+      }),
+    );
   };
   const folderName = (id: string | null) => (id ? (folders.find((f) => f.id === id)?.name ?? '') : t('docs.top'));
   const others = MODES.filter((m) => m !== mode);
@@ -66,12 +99,51 @@ export default function Search({ route }: ViewProps) {
       // Uncontrolled fields (defaultValue, selected options), remounted when the address changes: a
       // re-render while the user is choosing (the folder list arriving) must not undo the choice.
       { class: 'card search-form', role: 'search', onSubmit: go, key: route.params.toString() },
-      h('label', { class: 'field grow' }, h('span', {}, t('search.label')), h('input', { name: 'q', type: 'search', defaultValue: q, required: true })),
-      h('label', { class: 'field' }, h('span', {}, t('search.mode')), h('select', { name: 'mode' }, MODES.map((m) => h('option', { key: m, value: m, selected: m === mode }, modeName(m))))),
-      h('label', { class: 'field' }, h('span', {}, t('search.folder')), h('select', { name: 'folder' }, h('option', { value: '', selected: !folder }, t('search.anyFolder')), folders.map((f) => h('option', { key: f.id, value: f.id, selected: f.id === folder }, f.name)))),
-      h('label', { class: 'field' }, h('span', {}, t('docs.type')), h('input', { name: 'type', defaultValue: type, placeholder: 'application/pdf', size: 12 })),
-      h('label', { class: 'field' }, h('span', {}, t('docs.from')), h('input', { name: 'from', type: 'date', defaultValue: from })),
-      h('label', { class: 'field' }, h('span', {}, t('docs.to')), h('input', { name: 'to', type: 'date', defaultValue: to })),
+      h(
+        'label',
+        { class: 'field grow' },
+        h('span', {}, t('search.label')),
+        h('input', { name: 'q', type: 'search', defaultValue: q, required: true }),
+      ),
+      h(
+        'label',
+        { class: 'field' },
+        h('span', {}, t('search.mode')),
+        h(
+          'select',
+          { name: 'mode' },
+          MODES.map((m) => h('option', { key: m, value: m, selected: m === mode }, modeName(m))),
+        ),
+      ),
+      h(
+        'label',
+        { class: 'field' },
+        h('span', {}, t('search.folder')),
+        h(
+          'select',
+          { name: 'folder' },
+          h('option', { value: '', selected: !folder }, t('search.anyFolder')),
+          folders.map((f) => h('option', { key: f.id, value: f.id, selected: f.id === folder }, f.name)),
+        ),
+      ),
+      h(
+        'label',
+        { class: 'field' },
+        h('span', {}, t('docs.type')),
+        h('input', { name: 'type', defaultValue: type, placeholder: 'application/pdf', size: 12 }),
+      ),
+      h(
+        'label',
+        { class: 'field' },
+        h('span', {}, t('docs.from')),
+        h('input', { name: 'from', type: 'date', defaultValue: from }),
+      ),
+      h(
+        'label',
+        { class: 'field' },
+        h('span', {}, t('docs.to')),
+        h('input', { name: 'to', type: 'date', defaultValue: to }),
+      ),
       h('div', { class: 'field' }, h('button', { type: 'submit', class: 'primary' }, t('search.submit'))),
     ),
     h(ErrorLine, { error }),
@@ -88,7 +160,18 @@ export default function Search({ route }: ViewProps) {
                 {},
                 t('search.none'),
                 ' ',
-                others.map((m, i) => h('span', { key: m }, i ? ' · ' : '', h('a', { href: href('search', '', { q, mode: m, folder, type, from, to }) }, t('search.tryMode', { mode: modeName(m) })))),
+                others.map((m, i) =>
+                  h(
+                    'span',
+                    { key: m },
+                    i ? ' · ' : '',
+                    h(
+                      'a',
+                      { href: href('search', '', { q, mode: m, folder, type, from, to }) },
+                      t('search.tryMode', { mode: modeName(m) }),
+                    ),
+                  ),
+                ),
               )
             : h(
                 'ol',
@@ -104,7 +187,15 @@ export default function Search({ route }: ViewProps) {
                       h('span', {}, `${t('search.folder')}: ${folderName(r.document.folder_id)}`),
                       h('span', {}, formatDate(r.document.created_at)),
                       h('span', {}, t(`search.relevance.${r.relevance}`)),
-                      r.matched?.length ? h('span', {}, t('search.matched', { arms: r.matched.map((a) => modeName(a === 'text' ? 'text' : 'semantic')).join(' + ') })) : null,
+                      r.matched?.length
+                        ? h(
+                            'span',
+                            {},
+                            t('search.matched', {
+                              arms: r.matched.map((a) => modeName(a === 'text' ? 'text' : 'semantic')).join(' + '),
+                            }),
+                          )
+                        : null,
                     ),
                     r.highlight ? h(Highlight, { text: r.highlight }) : null,
                   ),
