@@ -1,7 +1,7 @@
 /**
  * Guards the local provider's entity extraction against regression (issue 27): precision and recall
- * per type on the four labelled splits, each at most 0.02 below what docs/benchmarks.md records for
- * it ("Entities on new held-out documents"). The holdout splits are guarded by their totals only;
+ * per type on the five labelled splits, each at most 0.02 below what docs/benchmarks.md records for
+ * it ("Entities on new held-out documents" and its fourth pass). The holdout splits are guarded by their totals only;
  * nothing here prints a holdout document's errors.
  */
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import { loadSplits, type SplitName } from '../fixtures/entities/splits.ts';
 const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
   tune: {
     people: [0.96, 0.94],
-    organizations: [0.88, 0.81],
+    organizations: [0.88, 0.82],
     places: [0.93, 0.92],
     dates: [0.98, 0.97],
     amounts: [0.94, 0.92],
@@ -23,21 +23,29 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     organizations: [0.63, 0.71],
     places: [0.87, 0.81],
     dates: [0.97, 0.95],
-    amounts: [0.98, 0.88],
+    amounts: [0.98, 0.9],
   },
   'new-dev': {
     people: [0.92, 0.95],
     organizations: [0.87, 0.89],
     places: [0.91, 0.85],
     dates: [0.98, 0.98],
-    amounts: [0.87, 0.91],
+    amounts: [0.91, 0.94],
   },
   'new-holdout': {
     people: [0.91, 0.84],
     organizations: [0.83, 0.68],
     places: [0.87, 0.8],
     dates: [0.98, 0.9],
-    amounts: [0.95, 0.85],
+    amounts: [0.95, 0.86],
+  },
+  // Fourth pass (2026-11-28): nine documents written before that pass's rules, measured twice.
+  fresh: {
+    people: [0.9, 0.83],
+    organizations: [0.94, 0.69],
+    places: [0.85, 0.94],
+    dates: [0.83, 0.83],
+    amounts: [0.95, 0.98],
   },
 };
 

@@ -205,7 +205,10 @@ const NUMBER =
 const SCALE = `(?:\\s?((?i:thousand|million|billion|trillion|lakhs?|lacs?|crores?|mn|mio|bn|cr|[kmb]))\\b)?`;
 // A minus written against the amount: "-£1,200", "USD -1,200", "−€50"; not the dash of a range ("£1,000–£2,000").
 const MINUS = '(?:(?<![\\p{L}\\p{N}.,])([-−–])(?=\\S))?';
-const BEFORE = new RegExp(`${MINUS}(?<![\\p{L}\\d])(${SIGN}|(?:${CODE})\\b)\\s?([-−])?${NUMBER}${SCALE}`, 'gu');
+const BEFORE = new RegExp(
+  `${MINUS}(?<![\\p{L}\\d])(${SIGN}|(?:${CODE})\\b)\\s?([-−]|\\((?=\\d))?${NUMBER}${SCALE}`,
+  'gu',
+);
 const AFTER = new RegExp(
   `${MINUS}(?<![\\p{L}\\d$€£.,])${NUMBER}${SCALE}\\s?(${AFTER_SIGNS}|(?:${CODE})\\b|(?:${Object.keys(WORDS)
     .sort((a, b) => b.length - a.length)
@@ -276,14 +279,25 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
     if (!code || !plausibleAfterSign(sign, number, m[5], text, m.index + m[0].length)) continue;
     // "TB-R-0561932": a reference, not money; a leading zero is never how an amount is written.
     if ((/^\p{L}/u.test(sign) && !m[1] && text[m.index - 1] === '-') || /^0\d/.test(number)) continue;
+    // "£(7,250)": an accountant's negative, the bracket closing right after the figure.
+    const end = m.index + m[0].length;
+    if (m[3] === '(' && text[end] !== ')') continue;
     const value = parseNumber(number, m[5]);
-    if (value !== null) push(code, m[1] || m[3] ? -value : value, m.index, m.index + m[0].length);
+    if (value !== null) {
+      const negative = m[1] || m[3] || bracketed(text, m.index, end);
+      push(code, negative ? -value : value, m.index, m[3] === '(' ? end + 1 : end);
+    }
   }
   for (const m of text.matchAll(AFTER)) {
     const code = currencyOf(m[4]!, options);
     const value = parseNumber(m[2]!, m[3]);
     if (code && value !== null && free(m.index, m.index + m[0].length))
-      push(code, m[1] ? -value : value, m.index, m.index + m[0].length);
+      push(
+        code,
+        m[1] || bracketed(text, m.index, m.index + m[0].length) ? -value : value,
+        m.index,
+        m.index + m[0].length,
+      );
   }
   // "45p a mile": pence, where the document deals in pounds.
   if (/£|\bGBP\b/.test(text)) {
@@ -298,6 +312,17 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
       push(code, value, m.index, m.index + m[0].length);
   }
   return found.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * "(KES 1,250,000)", "(₹ 2,10,000)": an amount alone in brackets is a negative in accounts; not
+ * where the brackets restate the figure before them ("¥1,452,000 (JPY 1,452,000)", "₹41.85 crore (INR …)").
+ */
+function bracketed(text: string, start: number, end: number): boolean {
+  const before = /\(\s?$/.exec(text.slice(Math.max(0, start - 2), start));
+  if (!before || !/^\s?\)/.test(text.slice(end, end + 2))) return false;
+  const lead = text.slice(Math.max(0, start - 40), start - before[0].length).replace(/[\s*_]+$/u, '');
+  return !/(?:\d|\b(?:thousand|million|billion|lakhs?|crores?|mn|bn|[kmb]))$/iu.test(lead);
 }
 
 // Signs that are also letters or words need a number that can only be money after them:

@@ -16,6 +16,7 @@ import { findPayees, type Payee } from './payees.ts';
 import { findNameSpans, type NameSpan, type NameToken } from './name-spans.ts';
 import {
   type DocumentContext,
+  isCommon,
   looksLikeAffiliation,
   placeOfWords,
   plausibleOrganization,
@@ -94,7 +95,11 @@ export function extractEntityDetails(
     }
   }
 
-  mentions.push(...listMentions(text, spans, mentions, ctx), ...signatureOrganizations(text, spans, mentions, ctx));
+  mentions.push(
+    ...listMentions(text, spans, mentions, ctx),
+    ...signatureOrganizations(text, spans, mentions, ctx),
+    ...partyOrganizations(text, spans, mentions, ctx),
+  );
 
   const fields = findFieldValues(text);
   for (const value of fields.values) {
@@ -109,6 +114,11 @@ export function extractEntityDetails(
       mentions.push(toMention(text, 'person', person, 2.5));
     if (value.kind === 'organization' && plausibleOrganization(tokens, ctx))
       mentions.push(toMention(text, 'organization', tokens, 2.5));
+    if (value.kind === 'party' && tokens.length > 0 && !placeOfWords(tokens)) {
+      if (plausiblePerson(tokens, ctx) && isFirstName(tokens[0]!.lower))
+        mentions.push(toMention(text, 'person', tokens, 2.5));
+      else if (plausibleOrganization(tokens, ctx)) mentions.push(toMention(text, 'organization', tokens, 2.2));
+    }
   }
 
   // A statement's payee is one name: what the capitalisation rules made of its line (the line's
@@ -241,6 +251,61 @@ function signatureOrganizations(text: string, spans: NameSpan[], mentions: Menti
   }
   return out;
 }
+
+// Roles a contract gives a company: `Tembo Cold Chain (the "Provider")`. Roles a person may hold
+// as well (Tenant, Employee, Landlord) are left out: the name's own words decide those.
+const PARTY_ROLE =
+  /^\s*\(\s*(?:hereinafter\s+(?:referred\s+to\s+as\s+)?|together\s+)?["“”']?(?:the\s+)?["“”']?(?:supplier|customer|client|contractor|sub-?contractor|provider|service\s+provider|company|vendor|buyer|seller|purchaser|licensor|licensee|consultant|employer|distributor|manufacturer|lender|borrower|insurer|agency|bank|carrier|principal)["“”']?\s*\)/iu;
+const ON_BEHALF = /\b(?:for\s+and\s+)?on\s+behalf\s+of[\s:]*$/iu;
+
+/**
+ * Companies named by their place in a document rather than by their words: a party a contract
+ * defines by a company's role (`X (the "Supplier")`, `X ("the Contractor")`), the name after
+ * "for and on behalf of" (on its line or the next), and a name whose letters are an e-mail or web
+ * domain of the document ("Kauri Coast Joinery" beside accounts@kauricoastjoinery.co.nz). A name
+ * typed on firm evidence keeps its type; one that reads as a person's is left to the person rules.
+ */
+function partyOrganizations(text: string, spans: NameSpan[], mentions: Mention[], ctx: DocumentContext): Mention[] {
+  const out: Mention[] = [];
+  const domains = new Set<string>();
+  for (const m of text.matchAll(/(?:@|\bwww\.|https?:\/\/)([a-z0-9-]+)\./giu))
+    if (m[1]!.length >= 4) domains.add(m[1]!.toLowerCase().replace(/-/g, ''));
+  const lines = text.split('\n');
+  for (const span of spans) {
+    const firm = mentions.some(
+      (m) => m.start <= span.start && m.end >= span.end && m.strength >= 2 && m.kind !== 'organization',
+    );
+    const tokens = trimSpan(span, ctx);
+    const prevLine = span.line >= 1 ? (lines[span.line - 1] ?? '') : '';
+    const cued =
+      letterhead(span, lines) ||
+      PARTY_ROLE.test(span.after) ||
+      ON_BEHALF.test(span.before) ||
+      (span.before.trim() === '' && ON_BEHALF.test(prevLine)) ||
+      (tokens.length > 0 && domains.has(tokens.map((t) => t.lower).join('')));
+    if (!cued || firm || tokens.length === 0 || tokens.length > 6) continue;
+    if (plausiblePerson(tokens, ctx) && isFirstName(tokens[0]!.lower)) continue;
+    // "Solicitors" under a firm's name: a word of the language, not a name.
+    const ordinary = (w: string) => isCommon(w, ctx) || (w.endsWith('s') && isCommon(w.slice(0, -1), ctx));
+    if (!tokens.some((t) => t.capitalised && !ordinary(t.lower))) continue;
+    if (!plausibleOrganization(tokens, ctx) || placeOfWords(tokens)) continue;
+    out.push(toMention(text, 'organization', tokens, 2.2));
+  }
+  return out;
+}
+
+/** A name alone on one of a document's first lines with an address under it: the sender's letterhead. */
+function letterhead(span: NameSpan, lines: string[]): boolean {
+  if (span.before.trim() !== '' || span.after.trim() !== '') return false;
+  const filled = lines.slice(0, span.line).filter((l) => l.trim() !== '').length;
+  if (filled > 2) return false;
+  const next = lines.slice(span.line + 1).find((l) => l.trim() !== '') ?? '';
+  return ADDRESS_LINE.test(next);
+}
+const ADDRESS_LINE = new RegExp(
+  `^\\s*(?:\\d[\\w/-]*,?\\s+(?:[\\p{L}'’.-]+\\s+){0,4}(?:${[...STREET_WORDS].join('|')})\\b|p\\.?\\s?o\\.?\\s+box\\b|\\d+(?:-\\d+)+\\s+\\p{L})`,
+  'iu',
+);
 
 const LIST_ITEM = /^(\s*(?:[-*•·▪◦–]|\(?[a-z0-9]{1,2}[.)])\s+)(.*?)\s*$/u;
 

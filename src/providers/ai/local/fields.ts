@@ -6,7 +6,8 @@ import { ORG_FIELD_WORDS, PERSON_FIELD_WORDS, ROLE_WORDS } from './name-words.ts
 
 /** A value that a field label or column header types. */
 export interface TypedValue {
-  kind: 'person' | 'organization';
+  /** `party`: either, the value's own words decide ("Prepared for: Bushveld Platinum" / "… for: Jane Doe"). */
+  kind: 'person' | 'organization' | 'party';
   /** The value as written (one cell or one comma-separated item). */
   text: string;
   start: number;
@@ -122,6 +123,8 @@ function kindOfLabel(label: string): TypedValue['kind'] | null {
   // "Head office:", "Branch address:": a place follows, whatever the words before say.
   if (/^(?:office|address|location|branch|site|venue|premises)$/.test(wordsOfLabel[wordsOfLabel.length - 1]!))
     return null;
+  // "Prepared for:", "Issued for:": for whom, a client more often than a person.
+  if (wordsOfLabel.length > 1 && wordsOfLabel[wordsOfLabel.length - 1] === 'for') return 'party';
   for (let i = wordsOfLabel.length - 1; i >= 0; i--) {
     const w = wordsOfLabel[i]!;
     if (w === 'name' || PERSON_FIELD_WORDS.has(w) || ROLE_WORDS.has(w)) return 'person';

@@ -1,4 +1,5 @@
 import { STOP_WORDS } from '../text.ts';
+import { CURRENCY_CODES } from './amounts.ts';
 import { findCity, findCountry, findRegion, foldName, isKnownCompanyWord } from './gazetteer.ts';
 import {
   isCommonWord,
@@ -360,6 +361,20 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     // Not after "at" or "from": there an unknown name is as often a place ("diverted from Yantian", "at Kwai Chung").
     const placeLikely = previousWord === 'at' || previousWord === 'from';
     if (distinctive && !placeLikely && !/^\s*(?:no\.?\s*)?\d/i.test(after))
+      return [{ kind: 'organization', tokens, strength: 1 }];
+    // "manufactured by KONE", "audited by KPMG": an unknown acronym that made, supplied or did something.
+    const t = tokens[0]!;
+    if (
+      tokens.length === 1 &&
+      /\b(?:manufactured|supplied|made|built|audited|operated|provided|installed|serviced|maintained|acquired|owned|issued|insured|developed|published|distributed|awarded|funded|sponsored|run|led)\s+by\s+$/iu.test(
+        before,
+      ) &&
+      /^\p{Lu}{3,6}$/u.test(t.text) &&
+      !isCommon(bare(t), ctx) &&
+      !isKnownPlace(bare(t)) &&
+      !CURRENCY_CODES.has(t.text) &&
+      !/^\s*[-\d]/.test(after)
+    )
       return [{ kind: 'organization', tokens, strength: 1 }];
   }
   return [];
