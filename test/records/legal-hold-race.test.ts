@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../src/db/schema.ts';
 import { uploadOk } from '../documents/helpers.ts';
 import { waitFor } from '../jobs/helpers.ts';
 import { describeEachDialect, type TestApp } from '../support/app.ts';
@@ -37,7 +38,7 @@ describeEachDialect('legal holds and deletes racing', (ctx, dialect) => {
       ).rows[0]!.n,
     );
   /** Runs `hold` in its own transaction; `release()` lets it commit. */
-  const holding = (t: TestApp, work: (trx: any) => Promise<unknown>) => {
+  const holding = (t: TestApp, work: (trx: Transaction<DB>) => Promise<unknown>) => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let ready!: () => void;

@@ -229,7 +229,10 @@ export class AuditTrail {
           details,
         }),
       );
-    if (error.status === 403 && DENIAL_CODES.has(error.error)) return add(target.type, target.id);
+    if (error.status === 403 && DENIAL_CODES.has(error.error)) {
+      add(target.type, target.id);
+      return;
+    }
     const type = error.details?.['resource_type'];
     const id = error.details?.['resource_id'];
     if (error.status !== 404 || error.error !== 'not_found' || typeof type !== 'string' || typeof id !== 'string')
