@@ -41,11 +41,12 @@ function sqliteSource(file: string): void {
     // Each row points at the next one: a forward self-reference a plain ordered copy would break.
     insert.run(
       i,
-      `row ${i} – ünïcödé`,
+      // COPY's text format escapes these: tab, newline, carriage return, backslash, and `\N` (its null).
+      `row ${i} – ünïcödé\tcol\nline\r\\N \\x00`,
       i < ROWS ? i + 1 : null,
       i % 2,
       Date.UTC(2026, 0, i, 8, 0, 0, i),
-      i % 3 === 0 ? null : JSON.stringify({ n: i, tags: ['a', 'b'] }),
+      i % 3 === 0 ? null : JSON.stringify({ n: i, tags: ['a', 'b'], path: 'C:\\temp\n' }),
       i % 4 === 0 ? null : new Uint8Array([i, 0, 255]),
     );
     raw.prepare('insert into children (parent_id, k) values (?, ?), (?, ?)').run(i, 'x', i, 'y');
@@ -114,8 +115,15 @@ describe('instance transfer engine: SQLite <-> PostgreSQL with typed columns', {
     const pool = database.pgPool!;
     const row = (await pool.query('select * from parents where id = 4')).rows[0];
     assert.deepEqual(
-      [row.flag, row.at.toISOString(), row.doc, row.bytes, row.parent_id],
-      [false, '2026-01-04T08:00:00.004Z', { n: 4, tags: ['a', 'b'] }, null, 5],
+      [row.name, row.flag, row.at.toISOString(), row.doc, row.bytes, row.parent_id],
+      [
+        'row 4 – ünïcödé\tcol\nline\r\\N \\x00',
+        false,
+        '2026-01-04T08:00:00.004Z',
+        { n: 4, tags: ['a', 'b'], path: 'C:\\temp\n' },
+        null,
+        5,
+      ],
     );
     const three = (await pool.query('select doc, bytes from parents where id = 3')).rows[0];
     assert.deepEqual([three.doc, [...three.bytes]], [null, [3, 0, 255]]);
@@ -161,7 +169,7 @@ describe('instance transfer engine: SQLite <-> PostgreSQL with typed columns', {
     const raw = new DatabaseSync(homeFile);
     assert.deepEqual(
       { ...(raw.prepare('select flag, at, doc from parents where id = 4').get() as object) },
-      { flag: 0, at: Date.UTC(2026, 0, 4, 8, 0, 0, 4), doc: '{"n":4,"tags":["a","b"]}' },
+      { flag: 0, at: Date.UTC(2026, 0, 4, 8, 0, 0, 4), doc: '{"n":4,"path":"C:\\\\temp\\n","tags":["a","b"]}' },
     );
     raw.prepare("insert into parents (name, flag) values ('home', 1)").run();
     assert.equal(

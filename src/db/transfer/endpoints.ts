@@ -1,7 +1,10 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { DialectName } from '../database.ts';
 import { type ColumnInfo, postgresTables, quoteIdent as q, sqliteTables, type TableInfo } from './catalog.ts';
+import { copyField } from './values.ts';
 
 /** Where the transfer keeps its progress, in the target, until the end (then dropped). */
 export const STATE_TABLE = 'dms_transfer_state';
@@ -150,10 +153,39 @@ export class SqliteEndpoint implements Endpoint {
   }
 }
 
-/** Arrays of a column type as a parameter cast (`$1::bigint[]`); array columns themselves cannot be unnested. */
-const arrayCast = (type: string) => `${type}[]`;
+/**
+ * Rows as `COPY … FROM STDIN` (text format): the server parses no parameters and plans nothing, so a
+ * batch costs about what a plain COPY of the same rows does. COPY writes identity columns as given
+ * (INSERT needs `overriding system value` for that).
+ */
+async function copyRows(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly ColumnInfo[],
+  rows: readonly unknown[][],
+) {
+  const sink = client.query(copyFrom(`copy ${q(table)} (${columns.map((c) => q(c.name)).join(', ')}) from stdin`));
+  await pipeline(function* () {
+    for (const row of rows) yield `${row.map(copyField).join('\t')}\n`;
+  }, sink);
+}
 
-/** PostgreSQL through node-postgres: batches as one INSERT ... SELECT FROM unnest(arrays), a parameter per column. */
+/** Rows as one multi-row INSERT: for tables with array columns, which COPY's text form would need array literals for. */
+async function insertValues(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly ColumnInfo[],
+  rows: readonly unknown[][],
+) {
+  const override = columns.some((c) => c.identityAlways) ? ' overriding system value' : '';
+  const values = rows.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(', ')})`);
+  await client.query(
+    `insert into ${q(table)} (${columns.map((c) => q(c.name)).join(', ')})${override} values ${values.join(', ')}`,
+    rows.flat(),
+  );
+}
+
+/** PostgreSQL through node-postgres: batches streamed with COPY, progress recorded in the same transaction. */
 export class PostgresEndpoint implements Endpoint {
   readonly dialect = 'postgres' as const;
   private readonly pool: pg.Pool;
@@ -188,24 +220,13 @@ export class PostgresEndpoint implements Endpoint {
     rows: readonly unknown[][],
     state: Record<string, string>,
   ) {
-    const override = columns.some((c) => c.identityAlways) ? ' overriding system value' : '';
-    const names = columns.map((c) => q(c.name)).join(', ');
-    let text: string;
-    let params: unknown[];
-    if (columns.some((c) => c.type.endsWith('[]'))) {
-      // unnest would flatten an array column: plain multi-row VALUES for such a table.
-      params = rows.flat();
-      text = `insert into ${q(table)} (${names})${override} values ${rows.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ')}`;
-    } else {
-      params = columns.map((_, c) => rows.map((row) => row[c]));
-      text = `insert into ${q(table)} (${names})${override} select * from unnest(${columns.map((c, i) => `$${i + 1}::${arrayCast(c.type)}`).join(', ')})`;
-    }
     const client = await this.pool.connect();
     try {
       // A batch lost with a crash of the server is lost together with its progress row: the resume
       // copies it again. So the copy need not wait for each commit's flush to disk.
       await client.query('begin; set local synchronous_commit = off');
-      await client.query(text, params);
+      if (columns.some((c) => c.type.endsWith('[]'))) await insertValues(client, table, columns, rows);
+      else await copyRows(client, table, columns, rows);
       await this.putState(client, state);
       await client.query('commit');
     } catch (error) {

@@ -41,6 +41,19 @@ export function toPostgres(value: unknown, type: string): unknown {
   return value;
 }
 
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * A value converted by `toPostgres`, as one field of `COPY … FROM STDIN` text format: `\N` for null,
+ * backslash, newline, carriage return and tab escaped, bytes as the escaped hex form `\\x…`.
+ */
+export function copyField(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (isBytes(value)) return `\\\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
+  return String(value).replace(/[\\\n\r\t]/g, (c) => COPY_ESCAPES[c]!);
+}
+
 /** SQLite type affinity (section 3.1 of its datatype page): INTEGER affinity for any declared type containing "int". */
 const integerAffinity = (type: string) => type.includes('int');
 

@@ -1,5 +1,6 @@
 import { type Insertable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import type { DB } from '../../db/schema.ts';
 import type { AuditRecordsTable } from './audit.tables.ts';
 
@@ -58,6 +59,23 @@ export function toAuditRecord(row: AuditRecordsTable): AuditRecord {
   };
 }
 
+const RECORD_COLUMNS = [
+  'id',
+  'tenant_id',
+  'at',
+  'actor_type',
+  'actor_id',
+  'action',
+  'target_type',
+  'target_id',
+  'outcome',
+  'status',
+  'ip',
+  'user_agent',
+  'request_id',
+  'details',
+] as const satisfies readonly (keyof NewAuditRecord)[];
+
 /** Rows per insert statement (14 columns: well under either dialect's bound-parameter limit). */
 const INSERT_CHUNK = 500;
 
@@ -68,7 +86,19 @@ type AuditQuery = SelectQueryBuilder<DB, 'audit_records', object>;
  * their tenant, by the retention purge (`purgeTenant`).
  */
 export class AuditRepository {
+  /** One record, the common case inside an act's transaction: compiled once (building the insert cost more than running it). */
+  readonly #insertOne = compiledOnce((db: Executor, ...values: unknown[]) =>
+    db
+      .insertInto('audit_records')
+      .values(Object.fromEntries(RECORD_COLUMNS.map((c, i) => [c, values[i]])) as NewAuditRecord),
+  );
+
   async insert(db: Executor, rows: readonly NewAuditRecord[]): Promise<void> {
+    if (rows.length === 1) {
+      const row = rows[0]!;
+      await this.#insertOne(db, ...RECORD_COLUMNS.map((c) => row[c] ?? null));
+      return;
+    }
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await db
         .insertInto('audit_records')

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { assertBodyStillArriving } from '../../http/request-body.ts';
 import { errors } from '../../lib/errors.ts';
 import { MAX_UPLOAD_BYTES } from '../../providers/files/file-types.ts';
 
@@ -37,6 +38,7 @@ export function multipartSourceOf(request: FastifyRequest, maxFiles: number): Mu
   return {
     contentLength: Number.isSafeInteger(declared) && declared >= 0 ? declared : null,
     async *parts() {
+      assertBodyStillArriving(request);
       for await (const part of request.parts({ limits: multipartLimits(maxFiles) })) {
         if (part.type === 'file') {
           yield { type: 'file', fieldname: part.fieldname, filename: part.filename ?? '', file: part.file };
