@@ -230,8 +230,10 @@ describeEachDialect(
       skip: NO_CHROMIUM,
     }, async () => {
       await go('#/subscription', 'Subscription');
-      await page.getByRole('img', { name: 'Usage this period' }).waitFor();
-      assert.match(await page.locator('.bar-legend').innerText(), /Storage: [\s\S]*Documents: [\s\S]*AI credits: /);
+      const usage = page.getByRole('list', { name: 'Usage this period' });
+      await usage.waitFor();
+      assert.match(await usage.innerText(), /Storage: [\s\S]*Documents: 1, no limit[\s\S]*AI credits: 0 of /);
+      assert.equal(await usage.locator('svg').count(), 3, 'one bar each');
       await page.getByRole('button', { name: 'Start checkout' }).click();
       // The manual provider answers a checkout; any refusal would be said in words with its request id.
       await page.locator('[role=status] .badge, [role=alert]').first().waitFor();

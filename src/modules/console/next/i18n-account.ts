@@ -66,7 +66,7 @@ export const accountStrings = {
   'ws.create': 'Create workspace',
   'ws.name': 'Workspace name',
   'ws.description': 'Description',
-  'ws.count': '{n} members',
+  'ws.count': 'members: {n}',
   'ws.membersOf': 'Members of {name}',
   'ws.add': 'Add to workspace',
   'ws.addWho': 'Person',

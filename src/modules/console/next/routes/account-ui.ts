@@ -70,55 +70,38 @@ export interface Bar {
   format: (n: number) => string;
 }
 
-/** Horizontal bars of use against limit, drawn in SVG; the figures are also said in text. */
+/** Horizontal bars of use against limit, each drawn in SVG under its figures in words. */
 export function BarChart({ title, bars }: { title: string; bars: Bar[] }) {
-  const row = 34;
   return h(
-    'figure',
-    { class: 'bars' },
-    h(
-      'svg',
-      { viewBox: `0 0 400 ${bars.length * row}`, role: 'img', 'aria-label': title, preserveAspectRatio: 'none' },
-      bars.map((b, i) => {
-        const share = b.limit ? Math.min(1, b.used / b.limit) : b.used > 0 ? 0.02 : 0;
-        return h(
-          'g',
-          { key: b.label },
-          h('rect', { x: 0, y: i * row + 8, width: 400, height: 18, rx: 4, class: 'bar-track' }),
-          h('rect', {
-            x: 0,
-            y: i * row + 8,
-            width: Math.max(share * 400, b.used > 0 ? 3 : 0),
-            height: 18,
-            rx: 4,
-            class: share >= 0.9 ? 'bar-fill bar-high' : 'bar-fill',
-          }),
-        );
-      }),
-    ),
-    h(
-      'figcaption',
-      {},
-      h(
-        'ul',
-        { class: 'bar-legend' },
-        bars.map((b) =>
-          h(
-            'li',
-            { key: b.label },
-            h('strong', {}, b.label),
-            ': ',
-            b.limit === null
-              ? t('acct.usage.unlimited', { used: b.format(b.used) })
-              : t('acct.usage.of', {
-                  used: b.format(b.used),
-                  limit: b.format(b.limit),
-                  pct: b.limit ? Math.round((b.used / b.limit) * 100) : 0,
-                }),
-          ),
+    'ul',
+    { class: 'bars', 'aria-label': title },
+    bars.map((b) => {
+      const share = b.limit ? Math.min(1, b.used / b.limit) : 0;
+      const width = b.used > 0 ? Math.max(share * 100, 0.6) : 0;
+      return h(
+        'li',
+        { key: b.label },
+        h(
+          'span',
+          {},
+          h('strong', {}, b.label),
+          ': ',
+          b.limit === null
+            ? t('acct.usage.unlimited', { used: b.format(b.used) })
+            : t('acct.usage.of', {
+                used: b.format(b.used),
+                limit: b.format(b.limit),
+                pct: b.limit ? Math.round(share * 100) : 0,
+              }),
         ),
-      ),
-    ),
+        h(
+          'svg',
+          { viewBox: '0 0 100 4', preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' },
+          h('rect', { x: 0, y: 0, width: 100, height: 4, class: 'bar-track' }),
+          h('rect', { x: 0, y: 0, width, height: 4, class: share >= 0.9 ? 'bar-fill bar-high' : 'bar-fill' }),
+        ),
+      );
+    }),
   );
 }
 

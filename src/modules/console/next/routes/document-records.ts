@@ -1,6 +1,6 @@
 // The document's records (docs/versions.md, docs/audit.md): its versions (download any, upload a
 // new one, restore an earlier one), its audit trail, and the legal holds that cover it.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { formatBytes, t } from '../i18n.ts';
 import { OPERATIONS } from '../../../../../packages/sdk/src/generated/api-types.ts';
 import { client, credentialHeaders, DocuVaultError, type OperationResponse } from '../sdk.ts';
@@ -170,8 +170,28 @@ function DocumentAudit({ doc }: { doc: Doc }) {
   );
 }
 
+// The people of the tenant, fetched once per page load to name the actors of audit records
+// (ids otherwise; a member who may not list users sees ids).
+let people: Promise<Map<string, string>> | null = null;
+function usePeople(): Map<string, string> {
+  const [names, setNames] = useState<Map<string, string>>(new Map());
+  useEffect(() => {
+    people ??= client()
+      .call('listUsers', { query: { page_size: 100 } })
+      .then((a) => new Map(a.data.map((u) => [u.id, u.name])))
+      .catch(() => new Map());
+    void people.then(setNames);
+  }, []);
+  return names;
+}
+
 /** Audit records as a table: when, who, what, outcome, from where. */
 export function AuditTable({ records, label, compact }: { records: AuditRecord[]; label: string; compact?: boolean }) {
+  const names = usePeople();
+  const who = (r: AuditRecord) =>
+    r.actor_id
+      ? (r.actor_type === 'user' && names.get(r.actor_id)) || `${r.actor_type} …${r.actor_id.slice(-6)}`
+      : r.actor_type;
   if (records.length === 0) return h('p', { class: 'muted' }, t('audit.none'));
   const cols = compact
     ? (['when', 'who', 'what', 'outcome'] as const)
@@ -199,11 +219,11 @@ export function AuditTable({ records, label, compact }: { records: AuditRecord[]
             'tr',
             { key: r.id },
             h('td', {}, when(r.at)),
-            h('td', { class: 'break' }, r.actor_id ? `${r.actor_type} ${r.actor_id.slice(0, 8)}` : r.actor_type),
+            h('td', { class: 'break', title: r.actor_id ?? undefined }, who(r)),
             h('td', {}, r.action),
             compact
               ? null
-              : h('td', { class: 'break' }, r.target_type ? `${r.target_type} ${r.target_id?.slice(0, 8) ?? ''}` : ''),
+              : h('td', { class: 'break' }, r.target_type ? `${r.target_type} …${r.target_id?.slice(-6) ?? ''}` : ''),
             h('td', {}, h(StatusBadge, { value: r.outcome }), r.status ? ` ${r.status}` : ''),
             compact
               ? null

@@ -223,8 +223,12 @@ function Deliveries({ hook, round }: { hook: Hook; round: number }) {
                   h(
                     'td',
                     {},
-                    d.response_status ? `HTTP ${d.response_status}` : '',
-                    d.duration_ms !== null ? ` · ${d.duration_ms} ms` : '',
+                    [
+                      d.response_status ? `HTTP ${d.response_status}` : '',
+                      d.duration_ms !== null ? `${d.duration_ms} ms` : '',
+                    ]
+                      .filter(Boolean)
+                      .join(' · '),
                     d.error ? h('div', { class: 'muted break' }, d.error) : null,
                   ),
                   h('td', {}, when(d.created_at)),
