@@ -21,9 +21,15 @@ function panel(title: string, id: string, ...children: ComponentChildren[]) {
 }
 
 export function DocumentRecords({ doc, me, onChange }: { doc: Doc; me: Me; onChange: () => void }) {
+  // A new or restored version is also a new audit record: the trail is read again after each.
+  const [round, setRound] = useState(0);
+  const changed = () => {
+    setRound((r) => r + 1);
+    onChange();
+  };
   return [
-    h(Versions, { key: 'v', doc, canEdit: me.role !== 'viewer', onChange }),
-    h(DocumentAudit, { key: 'a', doc }),
+    h(Versions, { key: 'v', doc, canEdit: me.role !== 'viewer', onChange: changed }),
+    h(DocumentAudit, { key: 'a', doc, round }),
     ADMINS.includes(me.role) ? h(Holds, { key: 'h', doc }) : null,
   ];
 }
@@ -159,8 +165,8 @@ function Versions({ doc, canEdit, onChange }: { doc: Doc; canEdit: boolean; onCh
   );
 }
 
-function DocumentAudit({ doc }: { doc: Doc }) {
-  const records = useLoad(() => client().audit.ofDocument(doc.id, { page_size: 20 }), [doc.id, doc.updated_at]);
+function DocumentAudit({ doc, round }: { doc: Doc; round: number }) {
+  const records = useLoad(() => client().audit.ofDocument(doc.id, { page_size: 20 }), [doc.id, doc.updated_at, round]);
   return panel(
     t('audit.ofDocument'),
     'doc-audit-title',
