@@ -36,15 +36,15 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     people: [0.91, 0.84],
     organizations: [0.83, 0.68],
     places: [0.87, 0.8],
-    dates: [0.98, 0.9],
+    dates: [0.98, 0.91],
     amounts: [0.95, 0.86],
   },
-  // Fourth pass (2026-11-28): nine documents written before that pass's rules, measured twice.
+  // Fourth pass (2026-11-28): nine documents written before that pass's rules, totals only.
   fresh: {
     people: [0.9, 0.83],
     organizations: [0.94, 0.69],
     places: [0.85, 0.94],
-    dates: [0.83, 0.83],
+    dates: [0.83, 0.86],
     amounts: [0.95, 0.98],
   },
 };

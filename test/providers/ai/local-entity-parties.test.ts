@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { findAmounts } from '../../../src/providers/ai/local/amounts.ts';
+import { findDates } from '../../../src/providers/ai/local/dates.ts';
 import { extractEntitiesLocal } from '../../../src/providers/ai/local/entities.ts';
 
 // Issue 27, fourth pass: organisations named by their place in a document rather than by their
@@ -82,5 +83,22 @@ describe('local amounts: bracketed negatives', () => {
       ['INR', 124000000],
       ['INR', 124000000],
     ]);
+  });
+});
+
+describe('local dates: months of other languages', () => {
+  const read = (text: string) => findDates(text, { referenceDate: new Date('2024-06-01T12:00:00Z') }).map((d) => d.iso);
+
+  it('reads Spanish, Portuguese, French, Italian and German month names, with "de" and in lower case', () => {
+    assert.deepEqual(read('Começa em 5 de março de 2024.'), ['2024-03-05']);
+    assert.deepEqual(read('Termina el 17 de octubre.'), ['2024-10-17']);
+    assert.deepEqual(read('Livraison le 3 juillet 2024.'), ['2024-07-03']);
+    assert.deepEqual(read('Consegna il 9 settembre 2024.'), ['2024-09-09']);
+    assert.deepEqual(read('Lieferung am 2 Dezember 2024.'), ['2024-12-02']);
+  });
+
+  it('still needs a year for an English month in lower case', () => {
+    assert.deepEqual(read('you may 3 times'), []);
+    assert.deepEqual(read('walk 5 march miles'), []);
   });
 });

@@ -26,7 +26,7 @@ export interface DateMention {
   alternatives?: string[];
 }
 
-const MONTHS: Record<string, number> = {
+const ENGLISH_MONTHS: Record<string, number> = {
   january: 1,
   jan: 1,
   february: 2,
@@ -52,6 +52,30 @@ const MONTHS: Record<string, number> = {
   december: 12,
   dec: 12,
 };
+const MONTHS: Record<string, number> = {
+  ...ENGLISH_MONTHS,
+  // Spanish, Portuguese, French, Italian and German month names ("5 de março de 2024", "3 juillet").
+  ...Object.fromEntries(
+    [
+      'enero janeiro janvier gennaio januar',
+      'febrero fevereiro février fevrier febbraio februar',
+      'marzo março mars märz',
+      'abril avril aprile',
+      'mayo maio mai maggio',
+      'junio junho juin giugno juni',
+      'julio julho juillet luglio juli',
+      'agosto août aout',
+      'septiembre setiembre setembro septembre settembre',
+      'octubre outubro octobre ottobre oktober',
+      'noviembre novembro novembre',
+      'diciembre dezembro décembre decembre dicembre dezember',
+    ].flatMap((names, i) => names.split(' ').map((name) => [name, i + 1])),
+  ),
+};
+/** Month names of languages that write them in lower case and that are no English word. */
+const LOWER_CASE_MONTHS = new Set(
+  Object.keys(MONTHS).filter((name) => !/^(?:[a-z]{3,4}|mars|mai|marzo)$/.test(name) && !(name in ENGLISH_MONTHS)),
+);
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const UNITS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'];
 const TEENS = [
@@ -107,7 +131,7 @@ const WEEKDAY = `(?:(${WEEKDAYS.join('|')}|mon|tue|tues|wed|thu|thur|thurs|fri|s
 const SP = '(?:[^\\S\\n]+|[^\\S\\n]*\\n[^\\S\\n]*)';
 const SP0 = '[^\\S\\n]*';
 const DAY_MONTH = new RegExp(
-  `\\b${WEEKDAY}(?:the${SP})?${DAY}(?:(?:${SP0}[-–]${SP0}|${SP}(?:to|until|till)${SP})(\\d{1,2})(?!\\d))?${SP}(?:of${SP})?${MONTH}(?:,?${SP}${YEAR})?`,
+  `\\b${WEEKDAY}(?:the${SP})?${DAY}(?:(?:${SP0}[-–]${SP0}|${SP}(?:to|until|till)${SP})(\\d{1,2})(?!\\d))?${SP}(?:(?:of|de)${SP})?${MONTH}(?:(?:,?${SP}|${SP}de${SP})${YEAR})?`,
   'giu',
 );
 const MONTH_DAY = new RegExp(
@@ -236,8 +260,9 @@ function readMonthDay(m: RegExpMatchArray) {
 function readDayMonth(m: RegExpMatchArray) {
   const day = m[2] ? Number(m[2]) : ORDINAL_WORDS[m[3]!.toLowerCase().replace(/\s+/, ' ')];
   const month = MONTHS[m[5]!.toLowerCase()]!;
-  // "5 may be" is not a date: a lower-case month needs a year.
-  if (!day || (/^\p{Ll}/u.test(m[5]!) && !m[6])) return null;
+  // "5 may be" is not a date: a lower-case English month needs a year; other languages write
+  // their months in lower case ("17 de octubre", "3 juillet").
+  if (!day || (/^\p{Ll}/u.test(m[5]!) && !m[6] && !LOWER_CASE_MONTHS.has(m[5]!.toLowerCase()))) return null;
   const days = [day];
   if (m[4]) days.push(Number(m[4]));
   return { month, days, year: m[6] ? Number(m[6]) : null, weekday: m[1] ?? null };

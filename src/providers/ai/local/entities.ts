@@ -272,18 +272,24 @@ function partyOrganizations(text: string, spans: NameSpan[], mentions: Mention[]
     if (m[1]!.length >= 4) domains.add(m[1]!.toLowerCase().replace(/-/g, ''));
   const lines = text.split('\n');
   for (const span of spans) {
-    const firm = mentions.some(
-      (m) => m.start <= span.start && m.end >= span.end && m.strength >= 2 && m.kind !== 'organization',
-    );
-    const tokens = trimSpan(span, ctx);
     const prevLine = span.line >= 1 ? (lines[span.line - 1] ?? '') : '';
-    const cued =
+    const placed =
       letterhead(span, lines) ||
       PARTY_ROLE.test(span.after) ||
       ON_BEHALF.test(span.before) ||
-      (span.before.trim() === '' && ON_BEHALF.test(prevLine)) ||
-      (tokens.length > 0 && domains.has(tokens.map((t) => t.lower).join('')));
-    if (!cued || firm || tokens.length === 0 || tokens.length > 6) continue;
+      (span.before.trim() === '' && ON_BEHALF.test(prevLine));
+    // The trimmed name is a run of the span's words: a domain must already be inside the whole span.
+    if (!placed) {
+      const whole = span.tokens.map((t) => t.lower).join('');
+      if (![...domains].some((d) => whole.includes(d))) continue;
+    }
+    const tokens = trimSpan(span, ctx);
+    if (tokens.length === 0 || tokens.length > 6) continue;
+    if (!placed && !domains.has(tokens.map((t) => t.lower).join(''))) continue;
+    const firm = mentions.some(
+      (m) => m.start <= span.start && m.end >= span.end && m.strength >= 2 && m.kind !== 'organization',
+    );
+    if (firm) continue;
     if (plausiblePerson(tokens, ctx) && isFirstName(tokens[0]!.lower)) continue;
     // "Solicitors" under a firm's name: a word of the language, not a name.
     const ordinary = (w: string) => isCommon(w, ctx) || (w.endsWith('s') && isCommon(w.slice(0, -1), ctx));
@@ -296,7 +302,7 @@ function partyOrganizations(text: string, spans: NameSpan[], mentions: Mention[]
 
 /** A name alone on one of a document's first lines with an address under it: the sender's letterhead. */
 function letterhead(span: NameSpan, lines: string[]): boolean {
-  if (span.before.trim() !== '' || span.after.trim() !== '') return false;
+  if (span.line > 8 || span.before.trim() !== '' || span.after.trim() !== '') return false;
   const filled = lines.slice(0, span.line).filter((l) => l.trim() !== '').length;
   if (filled > 2) return false;
   const next = lines.slice(span.line + 1).find((l) => l.trim() !== '') ?? '';
