@@ -12,7 +12,7 @@
  * Then the second hold-out set (test/fixtures/chat-holdout): other kinds of documents, questions as
  * users phrase them (yes/no, lists, across two documents) and questions the document does not answer,
  * where the right answer is the not-found answer. Its `dev` documents' misses are printed, its
- * `holdout` ones are measured only:
+ * `holdout` and `fresh` ones are measured only (README.md of the set says which were read since):
  *   fact:     the answer holds a gold string (all of them for lists), or says not found when it should;
  *   answered: fact over the questions the document answers; abstained: share of the others said not found;
  *   wrong not found: share of answerable questions answered "not found".
@@ -202,6 +202,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
     for (const miss of dev.filter((o) => !o.fact))
       process.stderr.write(`dev miss [${miss.kind}] ${miss.question}\n    → ${miss.answer}\n`);
     const secondHoldout = secondOutcomes.filter((o) => o.split === 'holdout');
+    const fresh = secondOutcomes.filter((o) => o.split === 'fresh');
     return {
       provider: 'local',
       documents: documents.length,
@@ -213,6 +214,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
         documents: second.documents.length,
         dev: holdoutFigures(dev),
         holdout: holdoutFigures(secondHoldout),
+        fresh: holdoutFigures(fresh),
         all: holdoutFigures(secondOutcomes),
         holdoutByKind: Object.fromEntries(
           [...new Set(secondHoldout.map((o) => o.kind))]

@@ -65,10 +65,14 @@ export async function startServer(env: Record<string, string> = {}, main = MAIN)
 const PDF_HEAD = Buffer.from('%PDF-1.7\n');
 const PDF_TAIL = Buffer.from('\n%%EOF\n');
 
-/** The bytes of a generated "PDF" of `size` bytes: header, generated body, trailer (never held whole). */
-export function* pdfChunks(size: number, chunkSize = 256 * 1024): Generator<Buffer> {
-  yield PDF_HEAD;
-  yield* generatedChunks(size - PDF_HEAD.length - PDF_TAIL.length, chunkSize);
+/**
+ * The bytes of a generated "PDF" of `size` bytes: header, generated body, trailer (never held
+ * whole). A `salt` (a comment line after the header, inside the size) makes files of one size differ.
+ */
+export function* pdfChunks(size: number, chunkSize = 256 * 1024, salt = ''): Generator<Buffer> {
+  const head = salt ? Buffer.concat([PDF_HEAD, Buffer.from(`%${salt}\n`)]) : PDF_HEAD;
+  yield head;
+  yield* generatedChunks(size - head.length - PDF_TAIL.length, chunkSize);
   yield PDF_TAIL;
 }
 
@@ -85,13 +89,15 @@ export async function streamUpload(
   size: number,
   filename = 'bench.pdf',
   agent?: http.Agent,
+  /** Another multipart endpoint than the upload (`/api/v1/documents/{id}/versions`), and a salt for pdfChunks. */
+  options: { path?: string; salt?: string } = {},
 ): Promise<{ status: number; body: string; ms: number }> {
   const boundary = `bench${Math.random().toString(36).slice(2)}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const url = new URL('/api/v1/documents/upload', server.base);
+  const url = new URL(options.path ?? '/api/v1/documents/upload', server.base);
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -117,7 +123,7 @@ export async function streamUpload(
       Readable.from(
         (function* () {
           yield head;
-          yield* pdfChunks(size);
+          yield* pdfChunks(size, 256 * 1024, options.salt);
           yield tail;
         })(),
       ),

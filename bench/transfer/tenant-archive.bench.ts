@@ -1,3 +1,4 @@
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +29,21 @@ import { median } from '../support.ts';
 const DOCS = Number(process.env['BENCH_ARCHIVE_DOCS'] ?? 1_000);
 const DOC_BYTES = Number(process.env['BENCH_ARCHIVE_DOC_KB'] ?? 500) * 1024;
 const ROUNDS = Number(process.env['BENCH_ARCHIVE_ROUNDS'] ?? 3);
+/** `0` skips the per-blob copy baseline (slow at 5 GB); the `cp -r` baseline always runs. */
+const PUT_BASELINE = process.env['BENCH_ARCHIVE_PUT_BASELINE'] !== '0';
+
+/** `cp -r src dst` under /usr/bin/time: milliseconds and cp's peak RSS (MB). */
+function cpR(src: string, dst: string): Promise<{ ms: number; peakRssMb: number }> {
+  const start = performance.now();
+  return new Promise((resolve, reject) =>
+    execFile('/usr/bin/time', ['-f', '%M', 'cp', '-r', src, dst], (error, _stdout, stderr) => {
+      if (error) return reject(error);
+      const kb = Number(/(\d+)\s*$/.exec(stderr.trim())?.[1] ?? 0);
+      resolve({ ms: performance.now() - start, peakRssMb: Math.round(kb / 1024) });
+    }),
+  );
+}
+const log = (message: string) => process.stderr.write(`${new Date().toISOString()} ${message}\n`);
 
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; peakRssMb: number; value: T }> {
   let peak = process.memoryUsage.rss();
@@ -63,6 +79,7 @@ export async function run() {
     const embedding = new Float32Array(256);
     const body = randomBytes(DOC_BYTES);
     for (let i = 0; i < DOCS; i++) {
+      if (i % 1000 === 0) log(`generating document ${i} of ${DOCS}`);
       const id = `0190a000-0000-7000-8000-${String(i).padStart(12, '0')}`;
       // Each file differs (its first bytes), as real files do.
       body.writeUInt32BE(i, 0);
@@ -107,12 +124,28 @@ export async function run() {
     let importRss = 0;
     let archiveBytes = 0;
     const deps = { database, blobs, now: () => Date.now() };
+    const cps: number[] = [];
+    let cpRss = 0;
+    const tenantFolder = path.join(dataDir, 'blobs', 'tenants', tenant, 'documents');
+    const settle = () => execFileSync('sync');
     for (let round = 0; round < ROUNDS; round++) {
-      const copy = await timed(async () => {
-        for (const key of keys) await blobs.put(`bench-copy/${round}/${key}`, await blobs.get(key));
-      });
-      baseline.push(copy.ms);
-      for (const key of keys) await blobs.delete(`bench-copy/${round}/${key}`);
+      settle();
+      log(`round ${round}: cp -r`);
+      const cp = await cpR(tenantFolder, path.join(dataDir, `cp-copy-${round}`));
+      cps.push(cp.ms);
+      cpRss = Math.max(cpRss, cp.peakRssMb);
+      fs.rmSync(path.join(dataDir, `cp-copy-${round}`), { recursive: true, force: true });
+      if (PUT_BASELINE) {
+        settle();
+        log(`round ${round}: per-blob copy`);
+        const copy = await timed(async () => {
+          for (const key of keys) await blobs.put(`bench-copy/${round}/${key}`, await blobs.get(key));
+        });
+        baseline.push(copy.ms);
+        for (const key of keys) await blobs.delete(`bench-copy/${round}/${key}`);
+      }
+      settle();
+      log(`round ${round}: export`);
 
       const archiveKey = `bench-archives/${round}.tar`;
       const exported = await timed(() => writeTenantArchive(deps, tenant, archiveKey, async () => {}));
@@ -120,6 +153,8 @@ export async function run() {
       exportRss = Math.max(exportRss, exported.peakRssMb);
       archiveBytes = exported.value.size;
 
+      settle();
+      log(`round ${round}: import`);
       const imported = await timed(async () =>
         importTenantArchive(deps, await blobs.get(archiveKey), { subdomain: `bench-copy-${round}` }),
       );
@@ -129,18 +164,26 @@ export async function run() {
         throw new Error(`imported ${imported.value.imported.files} files of ${DOCS}`);
       await blobs.delete(archiveKey);
     }
-    const b = median(baseline);
+    const b = PUT_BASELINE ? median(baseline) : Number.NaN;
+    const c = median(cps);
+    const ratio = (base: number, ms: number) => Math.round((base / ms) * 100) / 100;
     return {
+      date: new Date().toISOString(),
       documents: DOCS,
       file_bytes: totalBytes,
       archive_bytes: archiveBytes,
       rounds: ROUNDS,
-      baseline_copy_ms: Math.round(b),
-      baseline_mb_per_s: Math.round(totalBytes / 2 ** 20 / (b / 1000)),
+      cp_r_ms: Math.round(c),
+      cp_r_mb_per_s: Math.round(totalBytes / 2 ** 20 / (c / 1000)),
+      cp_r_peak_rss_mb: cpRss,
+      export_ratio_to_cp_r: ratio(c, median(exports)),
+      import_ratio_to_cp_r: ratio(c, median(imports)),
+      baseline_copy_ms: PUT_BASELINE ? Math.round(b) : null,
+      baseline_mb_per_s: PUT_BASELINE ? Math.round(totalBytes / 2 ** 20 / (b / 1000)) : null,
       export_ms: Math.round(median(exports)),
-      export_ratio: Math.round((b / median(exports)) * 100) / 100,
+      export_ratio: PUT_BASELINE ? ratio(b, median(exports)) : null,
       import_ms: Math.round(median(imports)),
-      import_ratio: Math.round((b / median(imports)) * 100) / 100,
+      import_ratio: PUT_BASELINE ? ratio(b, median(imports)) : null,
       idle_rss_mb: idleRssMb,
       export_peak_rss_mb: exportRss,
       import_peak_rss_mb: importRss,

@@ -1005,6 +1005,27 @@ CREATE TABLE public.tenant_exports (
     expires_at bigint
 );
 
+-- table tenant_import_blobs (owner: transfer)
+CREATE TABLE public.tenant_import_blobs (
+    import_id text NOT NULL,
+    key text NOT NULL
+);
+
+-- table tenant_imports (owner: transfer)
+CREATE TABLE public.tenant_imports (
+    id text NOT NULL,
+    tenant_id text NOT NULL,
+    subdomain text NOT NULL,
+    status text NOT NULL,
+    host text NOT NULL,
+    pid integer NOT NULL,
+    staging_dir text,
+    error text,
+    created_at bigint NOT NULL,
+    heartbeat_at bigint NOT NULL,
+    finished_at bigint
+);
+
 -- table tenant_storage (owner: storage)
 CREATE TABLE public.tenant_storage (
     tenant_id text NOT NULL,
@@ -1414,6 +1435,12 @@ ALTER TABLE ONLY public.tenant_document_counts
 ALTER TABLE ONLY public.tenant_exports
     ADD CONSTRAINT tenant_exports_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.tenant_import_blobs
+    ADD CONSTRAINT tenant_import_blobs_pk PRIMARY KEY (import_id, key);
+
+ALTER TABLE ONLY public.tenant_imports
+    ADD CONSTRAINT tenant_imports_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.tenant_storage
     ADD CONSTRAINT tenant_storage_pkey PRIMARY KEY (tenant_id);
 
@@ -1626,6 +1653,8 @@ CREATE INDEX tenant_cors_origins_tenant_idx ON public.tenant_cors_origins USING 
 CREATE INDEX tenant_exports_expiry_idx ON public.tenant_exports USING btree (expires_at);
 
 CREATE INDEX tenant_exports_tenant_idx ON public.tenant_exports USING btree (tenant_id, created_at);
+
+CREATE INDEX tenant_imports_running_idx ON public.tenant_imports USING btree (status, heartbeat_at);
 
 CREATE INDEX tenants_sandbox_of_idx ON public.tenants USING btree (sandbox_of);
 
@@ -1910,6 +1939,9 @@ ALTER TABLE ONLY public.tenant_document_counts
 
 ALTER TABLE ONLY public.tenant_exports
     ADD CONSTRAINT tenant_exports_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.tenant_import_blobs
+    ADD CONSTRAINT tenant_import_blobs_import_id_fkey FOREIGN KEY (import_id) REFERENCES public.tenant_imports(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.tenant_storage
     ADD CONSTRAINT tenant_storage_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;

@@ -749,6 +749,28 @@ CREATE TABLE "tenant_exports" (
   "expires_at" bigint
 );
 
+-- table tenant_import_blobs (owner: transfer)
+CREATE TABLE "tenant_import_blobs" (
+  "import_id" text not null references "tenant_imports" ("id") on delete cascade,
+  "key" text not null,
+  constraint "tenant_import_blobs_pk" primary key ("import_id", "key")
+);
+
+-- table tenant_imports (owner: transfer)
+CREATE TABLE "tenant_imports" (
+  "id" text primary key,
+  "tenant_id" text not null,
+  "subdomain" text not null,
+  "status" text not null,
+  "host" text not null,
+  "pid" integer not null,
+  "staging_dir" text,
+  "error" text,
+  "created_at" bigint not null,
+  "heartbeat_at" bigint not null,
+  "finished_at" bigint
+);
+
 -- table tenant_storage (owner: storage)
 CREATE TABLE "tenant_storage" (
   "tenant_id" text primary key references "tenants" ("id") on delete cascade,
@@ -1212,6 +1234,9 @@ CREATE INDEX "tenant_exports_expiry_idx" on "tenant_exports" ("expires_at");
 
 -- index tenant_exports_tenant_idx
 CREATE INDEX "tenant_exports_tenant_idx" on "tenant_exports" ("tenant_id", "created_at");
+
+-- index tenant_imports_running_idx
+CREATE INDEX "tenant_imports_running_idx" on "tenant_imports" ("status", "heartbeat_at");
 
 -- index tenants_sandbox_of_idx
 CREATE INDEX "tenants_sandbox_of_idx" on "tenants" ("sandbox_of");

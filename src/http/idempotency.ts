@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../lib/logger.ts';
 import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { errors } from '../lib/errors.ts';
-import { onStateChangingRoutes } from './route-hooks.ts';
+import type { Logger } from '../lib/logger.ts';
+import { MultipartFingerprintCollector } from '../lib/multipart-fingerprint.ts';
 import type { IdempotencyRecord, IdempotencyRepository } from './idempotency.repository.ts';
 import { seal, sealFor, unseal } from './idempotency-sealing.ts';
-import { MultipartFingerprintCollector } from '../lib/multipart-fingerprint.ts';
+import { assertBodyStillArriving } from './request-body.ts';
+import { onStateChangingRoutes } from './route-hooks.ts';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -259,6 +260,7 @@ async function fingerprintMultipartBody(request: FastifyRequest): Promise<string
     parts: 20_000,
     fieldSize: 16 * 1024 * 1024,
   };
+  assertBodyStillArriving(request);
   for await (const part of (request as MultipartRequest).parts!({ limits })) {
     if (part.type === 'file') {
       const hash = createHash('sha256');

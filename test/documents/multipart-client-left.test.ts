@@ -71,6 +71,6 @@ describe('multipart source of a request whose client already left', () => {
       settled,
       new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000)),
     ]);
-    assert.match(outcome, /^failed: .*closed before/);
+    assert.match(outcome, /^failed: .*closed before its body/);
   });
 });

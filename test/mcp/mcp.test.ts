@@ -143,6 +143,61 @@ describeEachDialect(
       assert.equal(hidden.isError, true);
     });
 
+    it('records a refusal inside a tool or a resource in the audit trail, like an HTTP refusal', async () => {
+      const since = Date.now();
+      const viewer = await loginAs(ctx(), tenant, 'viewer');
+      const asViewer = await connect(viewer.headers);
+      for (const name of ['get_document', 'get_content']) {
+        const refused = (await asViewer.callTool({ name, arguments: { document_id: documentId } })) as TextResult;
+        assert.equal(refused.isError, true);
+      }
+      const resource = await asViewer.readResource({ uri: `document://${documentId}` }).then(
+        () => null,
+        (error: { code?: number }) => error,
+      );
+      assert.equal(resource?.code, -32002);
+      // Another tenant naming the document: nothing of theirs exists, nothing was refused (as over HTTP).
+      const other = await createTenant(ctx());
+      const theirs = await connect({ 'x-api-key': other.apiKey });
+      await theirs.callTool({ name: 'get_content', arguments: { document_id: documentId } });
+      // A missing document: nothing refused either.
+      await asViewer.callTool({
+        name: 'get_content',
+        arguments: { document_id: '0190f0f0-0000-7000-8000-000000000000' },
+      });
+      const db = ctx().container.database.db;
+      const denials = (tenantId: string) =>
+        db
+          .selectFrom('audit_records')
+          .selectAll()
+          .where('tenant_id', '=', tenantId)
+          .where('action', '=', 'access.denied')
+          .where('at', '>=', since)
+          .execute();
+      const rows = await waitFor(async () => {
+        await ctx().container.modules.use('audit').flush();
+        const found = await denials(tenant.tenantId);
+        return found.filter((r) => r.actor_id === viewer.userId).length >= 3 ? found : undefined;
+      }, 'the refusals to be recorded');
+      const viewers = rows.filter((r) => r.actor_id === viewer.userId);
+      assert.deepEqual(viewers.map((r) => JSON.parse(r.details!).tool).sort(), [
+        'get_content',
+        'get_document',
+        'resource',
+      ]);
+      for (const r of viewers) {
+        assert.equal(r.actor_type, 'user');
+        assert.equal(r.outcome, 'denied');
+        assert.equal(r.status, 404);
+        assert.equal(r.target_type, 'document');
+        assert.equal(r.target_id, documentId);
+        assert.equal(JSON.parse(r.details!).via, 'mcp');
+        assert.ok(r.ip, 'the request’s origin is kept');
+      }
+      assert.equal(rows.length, viewers.length, 'the missing document is no refusal');
+      assert.deepEqual(await denials(other.tenantId), []);
+    });
+
     it('declares an output schema for every tool and returns structured content beside the text', async () => {
       const client = await connect({ 'x-api-key': tenant.apiKey });
       const { tools } = await client.listTools();

@@ -22,14 +22,17 @@ import { loadCorpus, squash } from '../fixtures/corpus/corpus.ts';
 import { renderCorpusDocument } from '../fixtures/corpus/render.ts';
 
 /**
- * Floors per split: the figures measured when they were set (2026-11-28) less about one question's
- * worth, so a change that loses answers fails and noise (none: the pipeline is deterministic) cannot.
+ * Floors per split: the figures measured when they were set (2026-11-28, raised after the sixth pass)
+ * less about one question's worth, so a change that loses answers fails and noise (none: the pipeline
+ * is deterministic) cannot.
  */
 const FLOORS = {
   corpusTune: 0.9,
-  corpusHoldout: 0.76,
+  corpusHoldout: 0.84,
   secondDev: 0.82,
-  secondHoldout: 0.6,
+  secondHoldout: 0.8,
+  /** The fresh split of the second set (measured once, at the end of the sixth pass: 0.821). */
+  secondFresh: 0.79,
   /** Questions the document does not answer, answered "not found". */
   abstained: 0.75,
   /** Answerable questions answered "not found". */
@@ -136,6 +139,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
       corpusHoldout: factOf('corpus-holdout'),
       secondDev: factOf('second-dev'),
       secondHoldout: factOf('second-holdout'),
+      secondFresh: factOf('second-fresh'),
       abstained: share(
         secondRows.filter((o) => o.absent),
         (o) => o.notFound,
@@ -150,6 +154,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
     assert.ok(figures.corpusHoldout >= FLOORS.corpusHoldout, `corpus holdout ${figures.corpusHoldout}`);
     assert.ok(figures.secondDev >= FLOORS.secondDev, `second set dev ${figures.secondDev}`);
     assert.ok(figures.secondHoldout >= FLOORS.secondHoldout, `second set holdout ${figures.secondHoldout}`);
+    assert.ok(figures.secondFresh >= FLOORS.secondFresh, `second set fresh ${figures.secondFresh}`);
     assert.ok(figures.abstained >= FLOORS.abstained, `abstained ${figures.abstained}`);
     assert.ok(figures.wrongNotFound <= FLOORS.maxWrongNotFound, `wrong "not found" ${figures.wrongNotFound}`);
   });

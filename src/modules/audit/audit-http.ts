@@ -7,6 +7,7 @@ import {
   resolveSpec,
 } from './audit-actions.ts';
 import {
+  DENIAL_CODES,
   type AuditActor,
   type AuditEntry,
   type AuditScope,
@@ -33,7 +34,6 @@ declare module 'fastify' {
 const SCOPED_ROUTES = new Set(['POST /api/v1/chat/sessions/:id/ask', 'POST /mcp']);
 
 /** 403 codes that are access decisions (not a tier limit, a suspended tenant or a missing CSRF token). */
-const DENIAL_CODES = new Set(['forbidden', 'insufficient_permissions']);
 
 const USER_AGENT_MAX = 512;
 

@@ -68,7 +68,15 @@ export interface AuditTrailOptions {
   bufferSize: number;
   /** ...or this long after the first buffered one. */
   flushMs: number;
+  /**
+   * Whether an object of `type` exists in the tenant: a 404 on one that does hid it from the caller
+   * (a refusal). Looked up when a 404 happens (the documents module is set up after this one).
+   */
+  exists?: (type: string, tenantId: string, id: string) => Promise<boolean>;
 }
+
+/** The error codes of a 403 that refused access (as opposed to, say, a tier limit). */
+export const DENIAL_CODES: ReadonlySet<string> = new Set(['forbidden', 'insufficient_permissions']);
 
 /** Buffered records kept while the database refuses them, at most (older ones are dropped and logged). */
 const MAX_PENDING = 50_000;
@@ -188,6 +196,52 @@ export class AuditTrail {
         origin: this.scope()?.origin ?? null,
         details: details ?? null,
       }),
+    );
+  }
+
+  /**
+   * A refusal met inside a call that is not an HTTP answer of its own (an MCP tool or resource,
+   * whose request answers 200 with a tool error): recorded as `access.denied` the way the HTTP hook
+   * records a refused request (audit-http.ts): a 403 `forbidden`/`insufficient_permissions`, or a 404
+   * `not_found` on an object that exists (looked up after the call, off its path). Any other error is
+   * no refusal and is not recorded. `details` says where (`via`, `tool`); the batch writes it.
+   */
+  refusal(
+    auth: AuthContext,
+    error: { status: number; error: string; details?: Record<string, unknown> | undefined },
+    target: { type: string; id: string | null },
+    details: Record<string, unknown>,
+  ): void {
+    const origin = this.scope()?.origin ?? null;
+    const at = this.#opts.clock.now(); // when refused, not when the 404's lookup answered
+    const add = (type: string, id: string | null) =>
+      this.buffer(
+        this.row({
+          at,
+          tenantId: auth.tenant.id,
+          actor: actorOf(auth),
+          action: 'access.denied',
+          targetType: type,
+          targetId: id,
+          outcome: 'denied',
+          status: error.status,
+          origin,
+          details,
+        }),
+      );
+    if (error.status === 403 && DENIAL_CODES.has(error.error)) {
+      add(target.type, target.id);
+      return;
+    }
+    const type = error.details?.['resource_type'];
+    const id = error.details?.['resource_id'];
+    if (error.status !== 404 || error.error !== 'not_found' || typeof type !== 'string' || typeof id !== 'string')
+      return;
+    const exists = this.#opts.exists;
+    if (!exists) return;
+    void exists(type, auth.tenant.id, id).then(
+      (found) => (found ? add(type, id) : undefined),
+      () => undefined,
     );
   }
 

@@ -34,7 +34,12 @@ export const auditModule = defineModule({
   name: 'audit',
   setup({ config, database, clock, logger, use }) {
     const repository = new AuditRepository();
+    // A 404 on a document that exists hid it from the caller: a refusal. The documents module is
+    // set up after this one, so its service is looked up when a 404 happens, not at setup.
+    const exists = async (type: string, tenantId: string, id: string) =>
+      type === 'document' && use('documentFiles').exists(database.db, tenantId, id);
     const trail = new AuditTrail({
+      exists,
       repository,
       db: () => database.db,
       clock,
@@ -57,10 +62,7 @@ export const auditModule = defineModule({
       rootRoutes: (app) =>
         installAuditHooks(app, {
           trail,
-          // A 404 on a document that exists hid it from the caller: a refusal. The documents module
-          // is set up after this one, so its service is looked up when a 404 happens, not at setup.
-          exists: async (type, tenantId, id) =>
-            type === 'document' && use('documentFiles').exists(database.db, tenantId, id),
+          exists,
         }),
       routes: (app) => auditRoutes(app, { audit: service }),
       recurring: [

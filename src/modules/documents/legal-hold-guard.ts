@@ -95,6 +95,21 @@ export class LegalHoldGuard {
     );
   }
 
+  /** Which of `folderIds` are folders of the tenant now (in `db`'s transaction): a hold re-checks them under its lock. */
+  async existingFolders(db: Executor, tenantId: string, folderIds: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < folderIds.length; i += CHUNK) {
+      const rows = await db
+        .selectFrom('folders')
+        .select('id')
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', folderIds.slice(i, i + CHUNK))
+        .execute();
+      for (const r of rows) found.add(r.id);
+    }
+    return found;
+  }
+
   /** Of these documents, the ones an active hold covers (directly or through a folder above them), with one covering hold each. */
   async heldDocuments(db: Executor, tenantId: string, documentIds: readonly string[]): Promise<Map<string, HoldMatch>> {
     const held = new Map<string, HoldMatch>();

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { assertBodyStillArriving } from '../../http/request-body.ts';
 import { errors } from '../../lib/errors.ts';
 import { MAX_UPLOAD_BYTES } from '../../providers/files/file-types.ts';
 
@@ -37,10 +38,7 @@ export function multipartSourceOf(request: FastifyRequest, maxFiles: number): Mu
   return {
     contentLength: Number.isSafeInteger(declared) && declared >= 0 ? declared : null,
     async *parts() {
-      // The parser listens for the request's 'close' only from here on: a client that left while the
-      // upload awaited the database (idempotency claim, quota) would leave it waiting for a body that
-      // never comes, the handler unanswered and the Idempotency-Key claimed until its lock lapsed.
-      if (request.raw.destroyed && !request.raw.readableEnded) throw clientLeft();
+      assertBodyStillArriving(request);
       for await (const part of request.parts({ limits: multipartLimits(maxFiles) })) {
         if (part.type === 'file') {
           yield { type: 'file', fieldname: part.fieldname, filename: part.filename ?? '', file: part.file };
@@ -53,10 +51,6 @@ export function multipartSourceOf(request: FastifyRequest, maxFiles: number): Mu
       }
     },
   };
-}
-
-function clientLeft() {
-  return errors.field('body', 'the request was closed before the multipart body was received');
 }
 
 /**

@@ -39,13 +39,18 @@ type ToolResult = {
  * tool's `outputSchema`) and, for clients that read only text, as JSON text. The API's errors become
  * tool errors the agent can read, not protocol failures.
  */
-async function asTool(body: () => Promise<Record<string, unknown>>): Promise<ToolResult> {
+async function asTool(
+  body: () => Promise<Record<string, unknown>>,
+  refused?: (error: AppError) => void,
+): Promise<ToolResult> {
   try {
     const value = await body();
     return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
   } catch (error) {
-    if (error instanceof AppError)
+    if (error instanceof AppError) {
+      refused?.(error);
       return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
+    }
     throw error;
   }
 }
@@ -85,6 +90,14 @@ const Citation = z.looseObject({ document_id: z.string(), text: z.string() });
  * REST API, and priced tools charge credits the same way.
  */
 export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
+  /**
+   * A tool's or a resource's refusal, in the audit trail like an HTTP one (docs/audit.md): the
+   * request answers 200 with a tool error, so the route's hook cannot see it.
+   */
+  const audited =
+    (tool: string, documentId: string | null = null) =>
+    (error: AppError) =>
+      tools.audit.refusal(auth, error, { type: 'document', id: documentId }, { via: 'mcp', tool });
   const server = new McpServer({ name: 'docuvault', version: '1.0.0' }, { capabilities: { tools: {}, resources: {} } });
   const { documents, chat } = tools;
 
@@ -112,6 +125,7 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
               string,
               unknown
             >,
+          audited('search'),
         ),
     );
   }
@@ -143,7 +157,7 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
             ai_summary: d.aiSummary,
           })),
         };
-      }),
+      }, audited('list_documents')),
   );
 
   server.registerTool(
@@ -156,10 +170,13 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
       annotations: { readOnlyHint: true },
     },
     ({ document_id }) =>
-      asTool(async () => {
-        const d = await documents.get(auth, document_id);
-        return presentDocumentDetail(d.document, d.tags, tools.apiBase) as unknown as Record<string, unknown>;
-      }),
+      asTool(
+        async () => {
+          const d = await documents.get(auth, document_id);
+          return presentDocumentDetail(d.document, d.tags, tools.apiBase) as unknown as Record<string, unknown>;
+        },
+        audited('get_document', document_id),
+      ),
   );
 
   server.registerTool(
@@ -172,11 +189,14 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
       annotations: { readOnlyHint: true },
     },
     ({ document_id, page }) =>
-      asTool(async () => {
-        const c = await documents.content(auth, document_id, page);
-        tools.audit.read(auth, 'document.mcp_read', { type: 'document', id: document_id }, { via: 'get_content' });
-        return { content: c.content, pages: c.pages, ...(c.page ? { page: c.page } : {}) };
-      }),
+      asTool(
+        async () => {
+          const c = await documents.content(auth, document_id, page);
+          tools.audit.read(auth, 'document.mcp_read', { type: 'document', id: document_id }, { via: 'get_content' });
+          return { content: c.content, pages: c.pages, ...(c.page ? { page: c.page } : {}) };
+        },
+        audited('get_content', document_id),
+      ),
   );
 
   server.registerTool(
@@ -188,10 +208,13 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
       outputSchema: { answer: z.string(), citations: z.array(Citation) },
     },
     ({ document_id, question }) =>
-      asTool(async () => {
-        const answer = await chat.askDocument(auth, document_id, question, MCP_SESSION_NAME);
-        return { answer: answer.content, citations: (answer.citations ?? []).map(presentCitation) };
-      }),
+      asTool(
+        async () => {
+          const answer = await chat.askDocument(auth, document_id, question, MCP_SESSION_NAME);
+          return { answer: answer.content, citations: (answer.citations ?? []).map(presentCitation) };
+        },
+        audited('ask', document_id),
+      ),
   );
 
   const readDocument = async (href: string) => {
@@ -203,6 +226,7 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
       tools.audit.read(auth, 'document.mcp_read', { type: 'document', id }, { via: 'resource' });
       return { contents: [{ uri: href, mimeType: 'text/plain', text: c.content }] };
     } catch (error) {
+      if (error instanceof AppError) audited('resource', id || null)(error);
       // Missing, another tenant's and not shared look the same, as in the REST API.
       if (error instanceof AppError && error.status === 404)
         throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${href}`, { uri: href });

@@ -30,7 +30,7 @@ const HOUR_MS = 3_600_000;
 export const recordsModule = defineModule({
   name: 'records',
   setup({ database, clock, jobs, events, logger, use }) {
-    const holdsRepository = new LegalHoldsRepository();
+    const holdsRepository = new LegalHoldsRepository(database.dialect);
     const rulesRepository = new RetentionRulesRepository();
     const guard = use('legalHoldGuard');
     guard.use({ matching: (db, tenantId, targets) => holdsRepository.matching(db, tenantId, targets) });
@@ -42,6 +42,7 @@ export const recordsModule = defineModule({
       holds: holdsRepository,
       access: use('documentAccess'),
       folders: use('folders'),
+      guard,
     });
     const rules = new RetentionRulesService({
       database,

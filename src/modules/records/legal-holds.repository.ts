@@ -1,4 +1,5 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
+import type { DialectName } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
 import type { HoldMatch } from '../documents/index.ts';
 import type { LegalHoldsTable } from './records.tables.ts';
@@ -37,8 +38,32 @@ function toHold(row: Selectable<LegalHoldsTable>, items: { documentIds: string[]
 
 const CHUNK = 500;
 
-/** SQL for legal holds and what they name; every query takes the tenant. */
+/**
+ * SQL for legal holds and what they name; every query takes the tenant.
+ *
+ * Holds and deletions of one tenant are serialised on PostgreSQL (issue 32: a hold committed while
+ * a delete of what it covers was between its check and its commit was lost): placing a hold takes
+ * the tenant's hold lock exclusively, and every check of a deletion (`matching`, called in the
+ * deleting transaction) takes it shared, both until their transaction ends. So a deletion either
+ * checks after the hold committed (and sees it: 409) or the hold waits until the deletion
+ * committed (and then finds the document gone: 404). Deletions do not wait for one another. On
+ * SQLite writers already run one at a time (transactions begin IMMEDIATE), so there is nothing to do.
+ */
 export class LegalHoldsRepository {
+  readonly #dialect: DialectName;
+
+  constructor(dialect: DialectName) {
+    this.#dialect = dialect;
+  }
+
+  /** Takes the tenant's hold lock until the transaction of `db` ends (PostgreSQL; nothing on SQLite). */
+  async lock(db: Executor, tenantId: string, mode: 'shared' | 'exclusive'): Promise<void> {
+    if (this.#dialect !== 'postgres') return;
+    const key = `legal_holds:${tenantId}`;
+    if (mode === 'shared') await sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`.execute(db);
+    else await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+  }
+
   async insert(db: Executor, hold: LegalHold): Promise<void> {
     await db
       .insertInto('legal_holds')
@@ -128,6 +153,7 @@ export class LegalHoldsRepository {
     targets: { documentIds: readonly string[]; folderIds: readonly string[] },
   ): Promise<HoldMatch[]> {
     const ids = [...targets.documentIds, ...targets.folderIds];
+    if (ids.length > 0) await this.lock(db, tenantId, 'shared');
     const out: HoldMatch[] = [];
     const documents = new Set(targets.documentIds);
     const folders = new Set(targets.folderIds);

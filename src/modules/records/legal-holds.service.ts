@@ -19,6 +19,7 @@ interface Deps {
   holds: LegalHoldsRepository;
   access: Pick<ModuleServices['documentAccess'], 'authorize'>;
   folders: Pick<ModuleServices['folders'], 'get'>;
+  guard: Pick<ModuleServices['legalHoldGuard'], 'existingFolders'>;
 }
 
 const ADMINS_ONLY = 'Only owners and admins may manage legal holds';
@@ -40,7 +41,7 @@ export class LegalHoldsService {
     input: { name: string; documentIds?: string[]; folderIds?: string[] },
   ): Promise<LegalHold> {
     requireTenantAdmin(auth, ADMINS_ONLY);
-    const { database, clock, events, holds, access, folders } = this.#deps;
+    const { database, clock, events, holds, access, folders, guard } = this.#deps;
     const name = acceptName(input.name, 'name');
     const documentIds = [...new Set(input.documentIds ?? [])];
     const folderIds = [...new Set(input.folderIds ?? [])];
@@ -65,7 +66,13 @@ export class LegalHoldsService {
       releasedAt: null,
     };
     await database.db.transaction().execute(async (trx) => {
+      // First: waits for deletions of this tenant being checked, and makes later ones wait for this hold.
+      await holds.lock(trx, hold.tenantId, 'exclusive');
       for (const id of documentIds) await access.authorize(trx, auth, id, 'read');
+      // Checked again under the lock: a folder deleted meanwhile is not held (404 as above).
+      const folderNow = await guard.existingFolders(trx, hold.tenantId, folderIds);
+      const gone = folderIds.find((f) => !folderNow.has(f));
+      if (gone) throw errors.notFound('folder', gone);
       await holds.insert(trx, hold);
       await events.record(trx, {
         tenantId: hold.tenantId,

@@ -51,6 +51,7 @@ export const transferModule = defineModule({
       ],
       recurring: [
         { kind: 'transfer.expire_exports', everyMs: 5 * 60_000, run: async () => void (await exports.expire()) },
+        { kind: 'transfer.sweep_imports', everyMs: 60_000, run: async () => void (await exports.sweepImports()) },
       ],
       async sandboxCleanup(trx, tenantId) {
         await exports.forgetTenant(trx, tenantId);

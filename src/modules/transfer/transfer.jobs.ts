@@ -7,5 +7,7 @@ declare module '../../jobs/job-types.ts' {
     'transfer.export_tenant': { exportId: string };
     /** Recurring: deletes the archives of exports past EXPORT_RETENTION_HOURS. */
     'transfer.expire_exports': RecurringTick;
+    /** Recurring: deletes the files of tenant imports killed before they committed (tenant-archive/import-journal.ts). */
+    'transfer.sweep_imports': RecurringTick;
   }
 }

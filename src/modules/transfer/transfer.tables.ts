@@ -37,9 +37,39 @@ export interface TenantExportsTable {
   expires_at: number | null;
 }
 
+/**
+ * A tenant import, recorded before its first file is stored (tenant-archive/import-journal.ts):
+ * `running` while the process that runs it keeps `heartbeat_at` fresh; `committed` in the rows'
+ * transaction; `failed` when it was refused and cleaned up; `abandoned` when the sweep found it
+ * dead (kill -9) and deleted its files.
+ */
+export interface TenantImportsTable {
+  id: string;
+  /** The tenant id the import creates (no foreign key: the tenant exists only once committed). */
+  tenant_id: string;
+  subdomain: string;
+  status: string;
+  host: string;
+  pid: number;
+  /** The temporary folder the rows are staged in (removed by the sweep when on the same host). */
+  staging_dir: string | null;
+  error: string | null;
+  created_at: number;
+  heartbeat_at: number;
+  finished_at: number | null;
+}
+
+/** Every blob key a running import may write, recorded (committed) before it is written. */
+export interface TenantImportBlobsTable {
+  import_id: string;
+  key: string;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
     service_instances: ServiceInstancesTable;
     tenant_exports: TenantExportsTable;
+    tenant_imports: TenantImportsTable;
+    tenant_import_blobs: TenantImportBlobsTable;
   }
 }

@@ -9,7 +9,18 @@ import { contentStems, stem } from './text.ts';
 // provider's extractive answer: the kind of fact it wants and its weighted words.
 
 /** What a date question asks the date of (`QuestionAnalysis.role`). */
-export type DateRole = 'deadline' | 'revised' | 'end' | 'start';
+export type DateRole = 'deadline' | 'revised' | 'original' | 'end' | 'start';
+
+/** A what/which question whose phrase ends on a noun of a kind of fact ("… the original finish date?"). */
+const HEAD_NOUNS: [AnswerType, RegExp][] = [
+  ['date', /^\s*(?:what|which)\b[^?]*\b(?:date|day|deadline)\s*\??\s*$/],
+  ['place', /^\s*(?:what|which)\b[^?]*\b(?:address|location|venue)\s*\??\s*$/],
+  ['place', /^\s*(?:what|which) (?:port|city|town|country|airport|station)\b/],
+  [
+    'amount',
+    /^\s*(?:what|which)\b[^?]*\b(?:sum|amount|price|cost|fee|total|value|pay|salary|wage|rent|deposit|premium|balance)(?:\s+(?:now|today|currently|then|(?:this|per|a|each|every) \w+))?\s*\??\s*$/,
+  ],
+];
 
 /** The kind of fact a question asks for. */
 export type AnswerType =
@@ -180,14 +191,14 @@ const RELATED_GROUPS = [
   'cancel cancellation',
   'salary compensation wage remuneration',
   'due deadline',
-  'owe owed outstanding balance due payable',
+  'owe owed outstanding balance due payable pay',
   'hold held venue',
   'employ employee employment hire hired',
   'buyer purchaser customer client',
   'seller supplier vendor provider contractor',
   'landlord lessor',
   'tenant lessee',
-  'spend spent spending expenditure expense',
+  'spend spent spending unspent expenditure expense',
   'overdue outstanding unpaid arrears',
   'due total payable',
   'yearly annual annually annum year',
@@ -212,10 +223,20 @@ const RELATED_GROUPS = [
   'banned prohibited forbidden',
   'refund refunded refundable repay',
   'bonus incentive',
-  'money funds sum',
+  'money funds sum amount',
   'finish complete completion',
   'job role position',
   'boss manager supervisor',
+  'taken take collect collected debit debited',
+  'circulate distribute',
+  'fit accommodate capacity seated standing',
+  'finish finished completion completed complete',
+  'reason cause caused',
+  'worth valued value valuation',
+  'charge charged bill billed invoice invoiced',
+  'stop cease discontinue',
+  'sold sell sale sales',
+  'bought buy purchase purchased',
   // A question in English about a German document (and back): the words of invoices and contracts.
   'pay payment zahlung zahlen zahlbar zahlbetrag',
   'discount skonto rabatt',
@@ -246,8 +267,10 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   const question = asked
     .replace(SO_FAR, 'to date')
     .replace(PAY_BACK, 'repay')
+    .replace(MONEY_BACK, 'refund')
     .replace(RUN_OUT, 'end')
-    .replace(CREDIT_LINE, 'credit facility');
+    .replace(CREDIT_LINE, 'credit facility')
+    .replace(TAKE_HOME, 'net');
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -260,6 +283,11 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
     if (isAsked(s) && !cue?.has(s)) terms.set(s, identifiers.has(s) || naming.has(s) ? NAMING_WEIGHT : 1);
   // "How heavy": the document gives a weight ("Gross weight: 18,420 kg"); the cue word says which.
   for (const [cue, noun] of DIMENSIONS) if (cue.test(question) && !terms.has(stem(noun))) terms.set(stem(noun), 1);
+  // "Shipped to?", "sent from?": the end of a journey; documents label it ("Port of discharge", "Destination").
+  if (/\b(?:to|towards)\s*\??\s*$/i.test(question)) for (const w of DESTINATION_WORDS) terms.set(stem(w), 0.5);
+  if (/\bfrom\s*\??\s*$/i.test(question)) for (const w of ORIGIN_WORDS) terms.set(stem(w), 0.5);
+  // "Why …?": documents give the reason ("Reason for credit: …", "caused by …").
+  if (/^\s*why\b/i.test(question)) terms.set(stem('reason'), 1);
   // The stop list drops "may": "in May" names a month the answer should be in.
   if (MAY_ASKED.test(question)) terms.set(MONTH_MAY, NAMING_WEIGHT);
   const previous = [...history].reverse().find((t) => t.role === 'user');
@@ -272,12 +300,16 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
     /\bby when\b|\buntil when\b|\bby what date\b|\bdeadline\b|\bdue\b|\bno later than\b|\blatest\b|\bmust\b.*\bby\b|\bbis wann\b/i.test(
       question,
     );
+  // A date in the asked role; an amount too may be asked as it is now or as it was ("the contract sum now").
+  const askedRole = ROLE_QUESTIONS.find(([, cue]) => cue.test(question))?.[0] ?? null;
   const role =
-    type !== 'date'
-      ? null
-      : deadline
+    type === 'date'
+      ? deadline
         ? 'deadline'
-        : (ROLE_QUESTIONS.find(([, cue]) => cue.test(question))?.[0] ?? null);
+        : askedRole
+      : type === 'amount' && (askedRole === 'revised' || askedRole === 'original')
+        ? askedRole
+        : null;
   return { type, deadline, role, terms, nouns: nounStems(question) };
 }
 
@@ -329,7 +361,8 @@ export function nounStems(question: string): Set<string> {
 
 /** First match wins: "when will it now end" asks the changed date. */
 const ROLE_QUESTIONS: [DateRole, RegExp][] = [
-  ['revised', /\b(?:now|new|revised|updated|rescheduled|postponed|moved)\b/i],
+  ['original', /\b(?:original|originally|initial|initially|previous|previously|old|former|first planned)\b/i],
+  ['revised', /\b(?:now|new|revised|updated|rescheduled|postponed|moved|current|currently)\b/i],
   [
     'end',
     /\b(?:end|ends|ending|expire|expires|expiry|expiration|terminate|terminates|finish|finishes|conclude|concludes|run out|runs out)\b/i,
@@ -342,9 +375,16 @@ const MAY_ASKED = /\b(?:in|of|for|during|since|until|by|end of|early|late|mid) M
 const MAY_WRITTEN = /\b\d{1,2}(?:st|nd|rd|th)?\s+May\b|\bMay\s+\d/;
 const MONTH_MAY = 'may';
 
+/** What documents call the end and the start of a journey. */
+const DESTINATION_WORDS = ['destination', 'discharge', 'delivery', 'recipient'];
+const ORIGIN_WORDS = ['origin', 'loading', 'departure', 'sender'];
+
 /** Phrasal verbs documents write as one word: "pay (it) back" → repay, "run out" → end. */
+const MONEY_BACK = /\b(?:money|cash|deposit|it) back\b/gi;
 const PAY_BACK = /\bpa(?:y|id)\s+(?:(?:it|them|this|that|everything|all|the \w+)\s+)?back\b/gi;
 const RUN_OUT = /\b(?:runs?|ran) out\b/gi;
+/** "Take-home pay": what a payslip calls net pay. */
+const TAKE_HOME = /\btake[- ]?home\b/gi;
 /** "Credit line", "line of credit": what a bank's letter calls a credit facility. */
 const CREDIT_LINE = /\bcredit line\b|\bline of credit\b/gi;
 
@@ -392,6 +432,8 @@ export function isYesNo(question: string): boolean {
 export function classifyQuestion(question: string): AnswerType {
   if (isYesNo(question)) return 'text';
   const q = question.toLowerCase();
+  // "What's the new go-live date?", "which address …": the noun the asked phrase ends on says the kind.
+  for (const [type, cue] of HEAD_NOUNS) if (cue.test(q)) return type;
   for (const [type, cue] of TYPE_CUES) if (cue.test(q)) return type;
   return 'text';
 }
@@ -467,6 +509,8 @@ const MONTH_YEAR =
  * How surely (0..1) a text holds a fact of the asked kind, by pattern: a calendar date, money, a
  * span of time, a number. Names (who, where) need the entity extractor: 0 here.
  */
+const MONEY_SHAPED = /(?<![\d.,/-])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d.,/%-])/;
+
 export function factEvidence(type: AnswerType, text: string): number {
   switch (type) {
     case 'date':
@@ -475,7 +519,9 @@ export function factEvidence(type: AnswerType, text: string): number {
       return MONTH_YEAR.test(text) || DAY_MONTH.test(text) ? 0.7 : 0;
     case 'amount':
       if (findAmounts(text).length > 0) return 1;
-      return PERCENT.test(text) ? 0.4 : 0;
+      if (PERCENT.test(text)) return 0.4;
+      // "NET PAY | 2,716.77": a figure with cents, the currency said once for the whole page.
+      return MONEY_SHAPED.test(text) ? 0.5 : 0;
     case 'percent':
       if (PERCENT.test(text)) return 1;
       return findAmounts(text).length > 0 ? 0.3 : 0;

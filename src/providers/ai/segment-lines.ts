@@ -38,7 +38,7 @@ export interface TypedLine extends Line {
 }
 
 const EMAIL_LABEL = /^(from|to|cc|bcc|subject|date|sent|reply-to|re)\s*:\s*(.*)$/i;
-const FIELD = /^(\p{Lu}[\p{L}\p{N} .'’/&()#-]{0,38}?)\s*:\s+(\S.*)$/u;
+const FIELD = /^(\p{Lu}[\p{L}\p{N} .'’/&()#%-]{0,58}?)\s*:\s+(\S.*)$/u;
 const FIELD_LABEL_ONLY = /^(\p{Lu}[\p{L}\p{N} .'’/&()#-]{0,38}?)\s*:$/u;
 const BULLET = /^(?:[-*•·▪◦–+]|\((?:[a-z]|[ivx]{1,4}|\d{1,2})\)|(?:[a-z]|[ivx]{1,4})[.)])\s+(?=\S)/;
 // "1. ", "2) ", "4.2 Fees", "Section 3 " — not "12 Baker Street" nor a year ("2025. The ...").
@@ -159,15 +159,26 @@ function columnCells(raw: string): string[] | null {
   return cells.length >= 2 ? cells : null;
 }
 
-function fieldParts(content: string): { label: string; value: string } | null {
+function fieldParts(written: string): { label: string; value: string } | null {
+  // "**Bill date:** 4 February 2026": Markdown emphasis around a label is no part of it.
+  const content = written.replace(/^(\*\*|__)([^*_]{1,60}?:)\1\s*/, '$2 ');
   const m = FIELD.exec(content) ?? FIELD_LABEL_ONLY.exec(content);
   if (!m) return null;
   const label = m[1]!.trim();
   const value = (m[2] ?? '').trim();
   const labelWords = label.split(/\s+/);
-  if (labelWords.length > 5 || labelWords.filter((w) => PROSE_WORDS.has(w.toLowerCase())).length > 1) return null;
-  // "Note: The supplier shall ..." is a sentence with a lead-in, not a field.
   const valueWords = value.split(/\s+/).filter(Boolean).length;
+  // "Employer pension contribution this period (3%): 102.50": a longer label is still one when its value is a bare figure.
+  const figure = valueWords <= 3 && /\d/.test(value) && !ENDS_SENTENCE.test(value.replace(/\d\.$/, ''));
+  const [maxWords, maxProse] = figure ? [8, 2] : [5, 1];
+  if (
+    label.length > (figure ? 58 : 38) ||
+    /%/.test(label.replace(/\(\d+(?:\.\d+)?\s?%\)/, '')) ||
+    labelWords.length > maxWords ||
+    labelWords.filter((w) => PROSE_WORDS.has(w.toLowerCase())).length > maxProse
+  )
+    return null;
+  // "Note: The supplier shall ..." is a sentence with a lead-in, not a field.
   if (value.length > 80 || (ENDS_SENTENCE.test(value) && valueWords >= 8)) return null;
   // "Premises: the entire second floor of Block C, with a" is a sentence wrapped at the line end.
   if (valueWords >= 6 && (/[,-]$/.test(value) || /\b(?:a|an|the|of|and|or|to|in|by|with|for|on|at)$/i.test(value)))

@@ -256,6 +256,7 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
 // its continuation (pipes, tabs, bullets and numbered items stay structure).
 function wrapsInto(previous: TypedLine, line: TypedLine): boolean {
   if (endsUnit(previous.content) || previous.content.length < WRAP_MIN) return false;
+  if (labelLine(previous.content) && labelLine(line.content) && !OPEN_ENDING.test(previous.content)) return false;
   if (line.type === 'field' || line.type === 'signature') return true;
   return line.type === 'table_row' && (line.cells?.length ?? 0) <= 1;
 }
@@ -281,8 +282,15 @@ function continues(previous: TypedLine, next: TypedLine): boolean {
   if (shouting(p) !== shouting(n)) return false;
   // "Dear Ms Jones," and address lines end with a comma and stand alone.
   if (p.endsWith(',') && p.length < WRAP_MIN) return false;
+  // "Approved for the Employer by …: Sunita Mehra" over "Accepted for the Contractor: Tom Brackley": label lines, one each.
+  if (labelLine(p) && labelLine(n) && !OPEN_ENDING.test(p)) return false;
   if (p.length >= WRAP_MIN || OPEN_ENDING.test(p)) return true;
   return /^\p{Ll}/u.test(n);
+}
+
+/** A line opening with a label of a few words and a colon, its value after it. */
+function labelLine(content: string): boolean {
+  return /^\p{Lu}[^:.!?]{2,60}:\s+\S/u.test(content) && !/,$/.test(content);
 }
 
 function shouting(content: string): boolean {
@@ -352,7 +360,12 @@ function emitBlock(text: string, block: Block, emit: Emit): void {
     !ENDS_SENTENCE.test(first.content)
   ) {
     const s = sentences[0]!;
-    const kind = headingLike(first.content) ? 'heading' : wordCount(text, s.start, s.end) < 8 ? 'line' : 'sentence';
+    const kind =
+      headingLike(first.content) || sentenceCaseTitle(first.content)
+        ? 'heading'
+        : wordCount(text, s.start, s.end) < 8
+          ? 'line'
+          : 'sentence';
     emit({ kind, text: readable(text, s.start, s.end), start: s.start, end: s.end });
     return;
   }
@@ -390,8 +403,24 @@ function runInTitle(sentence: string): string | null {
     : m[1]!;
 }
 
+/**
+ * "Training sessions", "Evacuation drill": a short line standing alone in sentence case, no figure or
+ * punctuation, with a lower-case word (so not a name such as "Adaeze Oyelaran"), titles what follows.
+ */
+function sentenceCaseTitle(content: string): boolean {
+  const words = content.split(/\s+/);
+  if (words.length < 2 || words.length > 5 || !/^\p{Lu}/u.test(content) || /[\d.,;:!?()]/.test(content)) return false;
+  const lower = words.slice(1).filter((w) => /^\p{Ll}{4,}$/u.test(w));
+  return lower.length > 0 && words.filter((w) => PROSE_WORDS_SET.has(w.toLowerCase())).length <= 1;
+}
+const PROSE_WORDS_SET = new Set(
+  'a an the and or of to in on at by for with from is are was were be will shall may must this that it we you they'.split(
+    ' ',
+  ),
+);
+
 function headingLike(content: string): boolean {
-  if (/[,;]$/.test(content) || content.length > 80) return false;
+  if (/[,;]$/.test(content) || content.length > 80 || labelLine(content)) return false;
   const words = content.replace(/:$/, '').split(/\s+/);
   if (words.length > 10 || /\d/.test(content.replace(/^[\d.]+\s+/, ''))) return false;
   return shouting(content) || (/^\p{Lu}/u.test(content) && titleLike(words));
@@ -410,6 +439,7 @@ function splitAtSentenceEnds(text: string, from: number, to: number): Sentence[]
   for (let m = re.exec(block); m; m = re.exec(block)) {
     const end = m.index + m[0].length;
     if (m[0] === '.' && endsWithAbbreviation(block, m.index) && !endsSentenceAnyway(block, m.index)) continue;
+    if (m[0] === '.' && unitBeforeFigure(block, m.index)) continue;
     pushTrimmed(out, text, from + start, from + end);
     start = end;
   }
@@ -424,6 +454,14 @@ function endsWithAbbreviation(block: string, dotIndex: number): boolean {
   // A single capital letter is an initial ("J. Smith"), a dotted acronym ("U.S.") too.
   if (/^\p{Lu}$/u.test(before[1]!) || /^(?:\p{L}\.)+\p{L}$/u.test(word)) return true;
   return ABBREVIATIONS.has(word.replace(/\.$/, ''));
+}
+
+// "Kshs. 185,000", "Rs. 4,500", "Nr. 12": a short capitalised abbreviation (a currency, a unit) before a figure.
+function unitBeforeFigure(block: string, dotIndex: number): boolean {
+  return (
+    /(?:^|[\s(])\p{Lu}\p{Ll}{0,4}$/u.test(block.slice(Math.max(0, dotIndex - 7), dotIndex)) &&
+    /^\.\s+\d/.test(block.slice(dotIndex))
+  );
 }
 
 // "… 8 a.m. to 4:30 p.m. If you are …": a final abbreviation before a capitalised word that is not a name-like continuation.

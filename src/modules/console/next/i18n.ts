@@ -1,5 +1,7 @@
 // Every string the console shows, in one place (English; another language is another table of the
 // same keys). `t('key', { n: 3 })` fills `{n}`.
+import { accountStrings } from './i18n-account.ts';
+
 const en = {
   'app.name': 'DocuVault',
   'app.skip': 'Skip to content',
@@ -160,6 +162,7 @@ const en = {
   'keys.lastUsed': 'last used {date}',
   'keys.never': 'never used',
   notFound: 'There is no such page.',
+  ...accountStrings,
 } as const;
 
 export type StringKey = keyof typeof en;

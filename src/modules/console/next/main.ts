@@ -12,18 +12,31 @@ const VIEWS: Record<string, () => Promise<ViewModule>> = {
   document: () => import('./routes/document.ts'),
   search: () => import('./routes/search.ts'),
   keys: () => import('./routes/keys.ts'),
+  webhooks: () => import('./routes/webhooks.ts'),
+  members: () => import('./routes/members.ts'),
+  subscription: () => import('./routes/subscription.ts'),
+  storage: () => import('./routes/storage.ts'),
+  imports: () => import('./routes/imports.ts'),
+  audit: () => import('./routes/audit.ts'),
 };
 
+const ADMINS = ['owner', 'admin', 'api_key'];
 /** Who may see which section: nobody is shown a page they cannot use. */
-const NAV: { name: string; label: () => string; roles?: string[] }[] = [
+const NAV: { name: string; label: () => string; roles?: string[]; tiers?: string[] }[] = [
   { name: 'documents', label: () => t('nav.documents') },
   { name: 'search', label: () => t('nav.search') },
-  { name: 'keys', label: () => t('nav.keys'), roles: ['owner', 'admin', 'api_key'] },
+  { name: 'keys', label: () => t('nav.keys'), roles: ADMINS },
+  { name: 'webhooks', label: () => t('nav.webhooks'), roles: ADMINS },
+  { name: 'members', label: () => t('nav.members'), roles: ADMINS },
+  { name: 'subscription', label: () => t('nav.subscription'), roles: ADMINS },
+  { name: 'storage', label: () => t('nav.storage'), roles: ADMINS },
+  { name: 'imports', label: () => t('nav.imports'), roles: ADMINS, tiers: ['team', 'enterprise'] },
+  { name: 'audit', label: () => t('nav.audit'), roles: ADMINS },
 ];
 
 export function allowed(name: string, me: Me): boolean {
   const item = NAV.find((n) => n.name === name);
-  return !item?.roles || item.roles.includes(me.role);
+  return (!item?.roles || item.roles.includes(me.role)) && (!item?.tiers || item.tiers.includes(me.tier));
 }
 
 function useHash(): Route {

@@ -32,6 +32,7 @@ import {
   thumbnailEntry,
   versionEntry,
 } from './archive-format.ts';
+import { ImportJournal } from './import-journal.ts';
 
 export interface ImportOptions {
   /** The new tenant's subdomain (default: the archive's); 409 when taken. */
@@ -138,9 +139,15 @@ export async function importTenantArchive(
   let subdomain = '';
   let current = 'manifest.json';
   let committed = false;
+  let journal: ImportJournal | null = null;
+  let planned = false;
+  let failure: unknown = null;
   try {
     const extract = tar.extract();
     archive.on('error', (error) => extract.destroy(error));
+    // Errors reach the loop below through its iterator; once the loop has left (a refusal), the
+    // rest of the body can still end the extractor ("Unexpected end of data"): never an uncaught error.
+    extract.on('error', () => {});
     archive.pipe(extract as unknown as NodeJS.WritableStream);
     let expected: ManifestEntry[] = [];
     let next = 0;
@@ -184,8 +191,19 @@ export async function importTenantArchive(
               },
             );
           }
-          tenantId = (await tenantTaken(db, 'id', manifest.tenant.id)) ? newId(deps.now()) : manifest.tenant.id;
+          tenantId =
+            (await tenantTaken(db, 'id', manifest.tenant.id)) ||
+            (await ImportJournal.tenantClaimed(db, manifest.tenant.id))
+              ? newId(deps.now())
+              : manifest.tenant.id;
           if (tenantId !== manifest.tenant.id) remap.set(manifest.tenant.id, tenantId);
+          // Recorded before any file is stored: a kill from here on leaves a row the sweep cleans up after.
+          journal = await ImportJournal.open(db, deps.now, {
+            id: newId(deps.now()),
+            tenantId,
+            subdomain,
+            stagingDir: dir,
+          });
           current = expected[0]?.name ?? 'manifest.json';
           continue;
         }
@@ -197,6 +215,8 @@ export async function importTenantArchive(
         const hash = createHash('sha256');
         let size = 0;
         const counted = new PassThrough({ highWaterMark: 256 * 1024 });
+        // Its reader (the blob store, the staging file) sees the error; once that reader has given up, nobody must.
+        counted.on('error', () => {});
         (entry as unknown as Readable).on('error', (e: Error) => counted.destroy(e));
         void (async () => {
           try {
@@ -231,6 +251,12 @@ export async function importTenantArchive(
               ? (currentKeys.get(archived) ?? blobKey(documentId))
               : `tenants/${tenantId}/thumbnails/${documentId}`;
           }
+          // Every key this import may write is committed to its journal before the first file is written.
+          if (!planned) {
+            await journal!.record(plannedKeys());
+            planned = true;
+          }
+          await journal!.record([key]);
           storedKeys.push(key);
           try {
             await blobs.put(key, counted);
@@ -267,6 +293,8 @@ export async function importTenantArchive(
         }
       }
     } catch (error) {
+      archive.unpipe(extract as unknown as NodeJS.WritableStream);
+      extract.destroy();
       if (error instanceof AppError) throw error;
       // tar-stream: "Unexpected end of data", an invalid header...: the stream is cut or not a tar.
       throw damaged(
@@ -280,9 +308,27 @@ export async function importTenantArchive(
     const report = await writeRows(manifest);
     committed = true;
     return report;
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
-    if (!committed) await Promise.allSettled(storedKeys.map((k) => blobs.delete(k)));
+    await journal?.close();
+    if (!committed) {
+      const deleted = await Promise.allSettled(storedKeys.map((k) => blobs.delete(k)));
+      // A file that could not be deleted stays in the journal: the sweep retries it.
+      if (deleted.every((d) => d.status === 'fulfilled')) await journal?.fail(failure);
+    }
     await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+
+  /** Every key the files, thumbnails and earlier versions of the archive can take here (decided once documents.ndjson and document_versions.ndjson are read). */
+  function plannedKeys(): string[] {
+    const keys: string[] = [];
+    for (const [archived, documentId] of ids) {
+      keys.push(currentKeys.get(archived) ?? blobKey(documentId), `tenants/${tenantId}/thumbnails/${documentId}`);
+    }
+    keys.push(...versionKeys.values());
+    return keys;
   }
 
   /** Where a blob of this tenant lives: the service's document key (src/modules/documents/document-job-kinds.ts documentBlobKey). */
@@ -340,6 +386,7 @@ export async function importTenantArchive(
     const now = deps.now();
     const tenant = { id: tenantId, name: options.name ?? String(tenantJson.name ?? m.tenant.name), subdomain, tier };
     await db.transaction().execute(async (trx) => {
+      await journal!.commit(trx);
       await insertTenant(trx, {
         id: tenantId,
         twinId: newId(now),

@@ -6,6 +6,7 @@ import { TIERS, type Tier } from '../../../domain/tiers.ts';
 import { ErrorBody, standardErrors } from '../../../http/common-schemas.ts';
 import { type App, authOf } from '../../../http/fastify-types.ts';
 import { sendStoredFile } from '../../../http/file-response.ts';
+import { assertBodyStillArriving } from '../../../http/request-body.ts';
 import { errors } from '../../../lib/errors.ts';
 import { presentExport } from './exports.presenter.ts';
 import type { TenantExport } from './exports.repository.ts';
@@ -194,6 +195,7 @@ export async function exportRoutes(app: App, s: { exports: ExportsService }): Pr
       async (request, reply) => {
         if (!request.isMultipart()) throw errors.field('body', 'must be multipart/form-data');
         const options: { subdomain?: string; name?: string; tier?: Tier } = {};
+        assertBodyStillArriving(request);
         for await (const part of request.parts()) {
           if (part.type === 'field') {
             const value = String(part.value ?? '');

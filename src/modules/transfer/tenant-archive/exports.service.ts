@@ -17,6 +17,7 @@ import type { BlobStore, ByteRange } from '../../../providers/blobs/blob-store.t
 import { type ImportReport, importTenantArchive } from './archive-reader.ts';
 import { writeTenantArchive } from './archive-writer.ts';
 import { ExportsRepository, type TenantExport } from './exports.repository.ts';
+import { sweepAbandonedImports } from './import-journal.ts';
 
 export interface ExportsDeps {
   config: Config;
@@ -125,6 +126,12 @@ export class ExportsService {
       archive,
       options,
     );
+  }
+
+  /** The recurring sweep: deletes the files of imports killed before they committed (`now` is the clock's unless given). */
+  sweepImports(now = this.#deps.clock.now()): Promise<{ imports: number; blobs: number }> {
+    const { database, blobs, logger } = this.#deps;
+    return sweepAbandonedImports({ db: database.db, blobs, logger }, now);
   }
 
   /** The job: writes the archive, then completes the export (or fails it) with its event. */

@@ -10,7 +10,8 @@ export interface DurationMention {
 
 const NUMBER_WORDS =
   'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|forty-five|fifty|sixty|seventy|eighty|ninety|hundred|a|an';
-const UNIT = '(?:business |working |calendar |banking )?(?:days?|weeks?|months?|years?|hours?|minutes?|quarters?)';
+const UNIT =
+  '(?:business |working |calendar |banking )?(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins|quarters?)';
 const DURATION = new RegExp(
   `\\b(?:(?:\\d{1,4}(?:[.,]\\d+)?|(?:${NUMBER_WORDS})(?:[- ](?:${NUMBER_WORDS}))?)(?:\\s*\\(\\d{1,4}\\))?[- ]${UNIT}|(?:${NUMBER_WORDS}|\\d{1,3})-(?:day|week|month|year|hour)\\b)(?:['’]|\\b)`,
   'gi',

@@ -37,6 +37,9 @@ const MAX_WORDS = 40;
 /** A cut answer keeps at least this many words, so it reads as a sentence. */
 const MIN_FOCUS_WORDS = 12;
 
+/** "Subject:", "Re:": the title of a message or memo, worth what a heading is to a question asking for a fact. */
+const TITLE_LABEL = /^(?:subject|re|betreff)$/i;
+
 /** How much a kind of segment is worth as an answer: a heading names a topic but answers nothing. */
 const KIND_WEIGHT: Partial<Record<Segment['kind'], number>> = { heading: 0.4, signature: 0.6, header_field: 0.9 };
 
@@ -77,9 +80,8 @@ export function extractiveAnswer(
   const analysis = analyzeQuestion(question, history);
   if (analysis.terms.size === 0) return notFound();
   const { candidates, terms } = scoreCandidates(analysis, passages, names);
-  const best = typedFirst(analysis, candidates);
-  if (!best || !(best.coverage >= MIN_COVERAGE || (best.typed >= 1 && best.coverage >= MIN_COVERAGE_TYPED)))
-    return notFound();
+  const best = typedFirst(analysis, candidates.filter(eligible));
+  if (!best) return notFound();
   if (unsupported(analysis, candidates, terms)) return notFound();
 
   const list = listAnswer(question, best, candidates);
@@ -98,6 +100,14 @@ export function extractiveAnswer(
     .map((c) => focus(c.segment.text, terms, analysis.type))
     .join(chosen[1]?.segment.kind === 'signature' ? ', ' : ' ');
   return quoted(passages, best, quote);
+}
+
+/**
+ * Whether a segment holds enough of the question to answer it: a quarter of its words… (`MIN_COVERAGE`), or
+ * fewer with a fact of the asked kind. A better-scored segment that does not is passed over, not the answer.
+ */
+function eligible(c: Candidate): boolean {
+  return c.coverage >= MIN_COVERAGE || (c.typed >= 1 && c.coverage >= MIN_COVERAGE_TYPED);
 }
 
 /** How close to the best score a segment holding the asked kind of fact must come to be preferred to one without. */
@@ -194,9 +204,14 @@ function scoreCandidates(
     candidates.map((c) => c.stems),
   );
   const order = [...analysis.terms.keys()];
+  // "How long is the lease?": its only words name the document the session is about, which every
+  // segment of it is; what decides is the kind of fact (and a label naming it, "Term:").
+  const aboutDocument = analysis.type !== 'text' && [...analysis.terms.values()].every((w) => w < 1);
   for (const c of candidates) {
     c.coverage = termCoverage(terms, c.stems, c.context);
-    const base = analysis.type === 'text' ? c.coverage : 0.65 * c.coverage + 0.35 * c.typed;
+    if (aboutDocument) c.coverage = Math.max(c.coverage, ABOUT_DOCUMENT_COVERAGE);
+    const held = aboutDocument ? ABOUT_DOCUMENT_COVERAGE : c.coverage;
+    const base = analysis.type === 'text' ? held : 0.65 * held + 0.35 * c.typed;
     // A label that names what is asked ("Invoice No.:" for "the number of the invoice", "Approved
     // by:" for "who approved") and the question's words in its order ("notice period") tell which
     // of several segments with the same words answers; the retrieval score only breaks ties.
@@ -206,6 +221,9 @@ function scoreCandidates(
   candidates.sort((a, b) => b.score - a.score || a.passage - b.passage || a.order - b.order);
   return { candidates, terms };
 }
+
+/** The share of a question that only names its document that any segment of the document holds. */
+const ABOUT_DOCUMENT_COVERAGE = 0.5;
 
 /** Other nouns that name the kind of fact asked, not a subject the document must name. */
 const KIND_NOUNS: Partial<Record<AnswerType, string[]>> = {
@@ -237,7 +255,7 @@ const TYPE_LABEL_WORDS: Partial<Record<AnswerType, string[]>> = {
 /** The label of a segment: a field's, or the "Label:" its text opens with ("Rent: EUR 186,000 ..."). */
 function labelOf(segment: Segment): string | null {
   if (segment.label) return segment.label;
-  return /^([^:;|]{1,40}?)\s*:\s/.exec(segment.text)?.[1] ?? null;
+  return /^([^:;|]{1,60}?)\s*:\s/.exec(segment.text)?.[1] ?? null;
 }
 
 /**
@@ -260,7 +278,10 @@ function labelMatch(segment: Segment, analysis: QuestionAnalysis): number {
     if (match > 0) asked += match;
     else if (typeWords.has(s)) named += 1;
   }
-  return asked > 0 ? Math.min(1, (asked + named) / new Set(stems).size) : 0;
+  if (asked > 0) return Math.min(1, (asked + named) / new Set(stems).size);
+  // "How long is the lease?" names only the document: a "Term:" label names what is asked, by itself.
+  const aboutDocument = [...analysis.terms.values()].every((w) => w < 1);
+  return aboutDocument && named > 0 ? (0.5 * named) / new Set(stems).size : 0;
 }
 
 /** Pairs of the question's words (in order) that the text holds side by side, as a bonus. */
@@ -313,7 +334,12 @@ function collectCandidates(
       // Passages overlap: the same sentence seen twice counts once, in the better-ranked passage.
       if (seen.has(segment.text)) return;
       seen.add(segment.text);
-      const weight = segment.kind === 'signature' && type === 'party' ? 1 : (KIND_WEIGHT[segment.kind] ?? 1);
+      const weight =
+        segment.kind === 'signature' && type === 'party'
+          ? 1
+          : type !== 'text' && TITLE_LABEL.test(segment.label ?? '')
+            ? KIND_WEIGHT.heading!
+            : (KIND_WEIGHT[segment.kind] ?? 1);
       let typed = typeEvidence(type, segment, wanted);
       // "By when must it be paid?" wants the date given as a limit ("by 14 March 2026"), "when does
       // it end?" the one the term ends on: a date said in that role counts more, another less.
@@ -398,10 +424,16 @@ const ROLE_CUES: Record<DateRole, RegExp[]> = {
     new RegExp(String.raw`\b(?:commenc\w*|start\w*|begin\w*|effective|as of|from)${BEFORE_DATE}`, 'u'),
     ROLE_LABEL('start|commencement|effective'),
   ],
-  revised: [/\b(?:new|revised|updated|rescheduled|postponed|moved|now|instead)\b/i],
+  revised: [/\b(?:new|revised|updated|rescheduled|postponed|moves|moved|now|instead|current|including)\b/i],
+  // "The completion date moves from 3 July to 17 July": the date (or sum) before the change.
+  original: [
+    /\b(?:originally|original|initially|previously|first planned|was (?:planned|scheduled|due))\b/i,
+    /\bfrom\s+(?:the\s+)?\d[^.;]{0,30}\bto\b/iu,
+  ],
 };
 /** "The parts we promised to ship on May 4": the date a change replaced, for "when will it now …". */
-const SUPERSEDED = /\b(?:promised|originally|previously|initially|first planned|was (?:planned|scheduled|due))\b/i;
+const SUPERSEDED =
+  /\b(?:promised|original|originally|previous|previously|initial|initially|former|first planned|was (?:planned|scheduled|due))\b/i;
 /** "The Tenant may end this Lease on …": an option to end, not the end. */
 const OPTION = /\b(?:may|can|could|might|option to|right to)\s+(?:\S+\s+){0,2}?(?:end|terminate|cancel)\b[^.;]*/giu;
 

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatBytes, formatDate, stateWord, t } from '../i18n.ts';
 import { client } from '../sdk.ts';
 import { type Doc, ErrorLine, type Folder, h, href, type ViewProps } from '../ui.ts';
+import { DocumentRecords } from './document-records.ts';
 import { StateBadge } from './documents.ts';
 
 const busy = (d: Doc) =>
@@ -66,6 +67,7 @@ export default function DocumentPage({ route, me }: ViewProps) {
         h(Tags, { doc, onChange: setDoc }),
         h(Entities, { doc }),
         h(Shares, { id: doc.id }),
+        h(DocumentRecords, { doc, me, onChange: reload }),
       ),
     ),
   );
