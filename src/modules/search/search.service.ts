@@ -109,6 +109,13 @@ export class SearchService {
     auth: AuthContext,
     input: { q: string; mode: SearchMode; filters: DocumentFilters; limit: number; minScore: number },
   ): Promise<SearchAnswer> {
+    return this.deps.cache.scoped(() => this.#search(auth, input));
+  }
+
+  async #search(
+    auth: AuthContext,
+    input: { q: string; mode: SearchMode; filters: DocumentFilters; limit: number; minScore: number },
+  ): Promise<SearchAnswer> {
     const q = requireQuery(input.q);
     const mode: Arm =
       input.mode === 'auto' ? ([...q].length < AUTO_SEMANTIC_MIN_CHARS ? 'text' : 'semantic') : input.mode;
@@ -427,9 +434,9 @@ export class SearchService {
 
   /** Runs a priced search: credits checked first (402 before any work), charged in a transaction only when it succeeded. */
   async charged<T>(auth: AuthContext, reason: CreditReason, work: () => Promise<T>): Promise<T> {
-    const { credits, database } = this.deps;
+    const { credits, database, cache } = this.deps;
     await credits.assertAvailable(auth.tenant, reason);
-    const answer = await work();
+    const answer = await cache.scoped(work);
     await database.db.transaction().execute((trx) => credits.charge(trx, auth.tenant, reason));
     return answer;
   }
@@ -457,19 +464,25 @@ export class SearchService {
       .slice(0, limit);
     if (top.length === 0) return [];
     const tenantId = auth.tenant.id;
-    const rows = await documents.summaries(
-      database.db,
-      auth,
-      top.map((r) => r.id),
-      filters,
-    );
     const clauses = parseQuery(q);
     const textIds = top.filter((r) => r.textFound).map((r) => r.id);
-    const snippets = new Map(await keyword.highlights(database.db, tenantId, clauses, 'all', textIds));
-    const missing = textIds.filter((id) => !snippets.has(id));
-    if (missing.length > 0)
-      for (const [id, s] of await keyword.highlights(database.db, tenantId, clauses, 'any', missing))
-        snippets.set(id, s);
+    // The rows and the highlights are independent reads: both at once (on PostgreSQL, separate connections).
+    const [rows, snippets] = await Promise.all([
+      documents.summaries(
+        database.db,
+        auth,
+        top.map((r) => r.id),
+        filters,
+      ),
+      (async () => {
+        const found = new Map(await keyword.highlights(database.db, tenantId, clauses, 'all', textIds));
+        const missing = textIds.filter((id) => !found.has(id));
+        if (missing.length > 0)
+          for (const [id, s] of await keyword.highlights(database.db, tenantId, clauses, 'any', missing))
+            found.set(id, s);
+        return found;
+      })(),
+    ]);
     const wanted = top
       .filter((r) => !snippets.has(r.id) && r.chunkIndex !== undefined)
       .map((r) => ({ documentId: r.id, chunkIndex: r.chunkIndex! }));

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Executor } from '../../db/executor.ts';
 import type { SearchRepository } from './search.repository.ts';
 
@@ -56,6 +57,9 @@ interface Entry {
  * re-read (`search_changes`, written by triggers in the transactions that change a document's text
  * or passages). Every process keeps its own cache.
  */
+/** Inside `TenantCache.scoped`: the change version read per tenant in this request. */
+const requestVersions = new AsyncLocalStorage<Map<string, Promise<number>>>();
+
 export class TenantCache {
   readonly #entries = new Map<string, Entry>();
   readonly #repository: SearchRepository;
@@ -99,7 +103,7 @@ export class TenantCache {
       this.#entries.set(key, entry);
     }
     entry.usedAt = Date.now();
-    const version = await this.#repository.version(db, tenantId);
+    const version = await this.#version(db, tenantId);
     if (entry.index && entry.index.version === version) return entry.index as T;
     const current = entry;
     current.refreshing ??= this.#refresh(db, tenantId, source, current, version)
@@ -118,6 +122,26 @@ export class TenantCache {
     const index = await current.refreshing;
     this.#evict(key);
     return index as T;
+  }
+
+  /**
+   * Runs `work` (one search request) reading each tenant's change version once: its several index
+   * lookups (keyword index, vectors, each arm of a hybrid search) share that read. A read is only
+   * shared inside the scope, which starts with the request, so a change committed before the request
+   * is always seen.
+   */
+  scoped<T>(work: () => Promise<T>): Promise<T> {
+    return requestVersions.getStore() ? work() : requestVersions.run(new Map(), work);
+  }
+
+  #version(db: Executor, tenantId: string): Promise<number> {
+    const scope = requestVersions.getStore();
+    let read = scope?.get(tenantId);
+    if (!read) {
+      read = this.#repository.version(db, tenantId);
+      scope?.set(tenantId, read);
+    }
+    return read;
   }
 
   /** The tenant's index of this kind as it is, without waiting for a load or refresh (null when none is loaded). */
