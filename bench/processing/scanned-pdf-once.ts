@@ -32,6 +32,8 @@ const extractor = createExtractor({
   threads: 1,
   ocrEngine: (process.env['SCANNED_PDF_ENGINE'] ?? 'auto') as OcrPreference,
   ocrPageTimeoutMs: Number(process.env['SCANNED_PDF_PAGE_TIMEOUT_MS'] ?? 30_000),
+  // `SCANNED_PDF_OCR_PROCESSES=1`: native tesseract reads one page at a time (the baseline of the overlap).
+  ocrProcesses: process.env['SCANNED_PDF_OCR_PROCESSES'] ? Number(process.env['SCANNED_PDF_OCR_PROCESSES']) : undefined,
 });
 const started = performance.now();
 const cpuStarted = await cpuMs();

@@ -101,6 +101,8 @@ export interface Config {
     readonly timeoutMs: number;
     /** Least time each OCR'd page gets when it starts: a long scan goes on page by page. */
     readonly ocrPageTimeoutMs: number;
+    /** System tesseract processes reading pages at once; null = two, or one on a one-core machine. */
+    readonly ocrProcesses: number | null;
     /** The most one file's extraction may take, however many pages it OCRs. */
     readonly maxTimeoutMs: number;
     /** Heap limit of each extraction thread. */
@@ -455,6 +457,7 @@ export function loadConfig(env: Env = process.env): Config {
       threads: r.optionalInt('PROCESSING_THREADS', { min: 1, max: 64 }),
       timeoutMs: r.int('PROCESSING_TIMEOUT_MS', 120_000, { min: 1_000 }),
       ocrPageTimeoutMs: r.int('PROCESSING_OCR_PAGE_TIMEOUT_MS', 30_000, { min: 1_000 }),
+      ocrProcesses: r.optionalInt('PROCESSING_OCR_PROCESSES', { min: 1, max: 64 }),
       // Below the extraction job's own 30-minute limit.
       maxTimeoutMs: r.int('PROCESSING_MAX_TIMEOUT_MS', 20 * 60_000, { min: 1_000, max: 25 * 60_000 }),
       memoryMb: r.int('PROCESSING_MEMORY_MB', 512, { min: 64, max: 16_384 }),

@@ -74,7 +74,15 @@ export const processingModule = defineModule({
     });
     const threads = config.processing.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1));
     const { timeoutMs, ocrPageTimeoutMs, maxTimeoutMs, memoryMb, maxDecodedMb } = config.processing;
-    const extractor = createExtractor({ threads, timeoutMs, ocrPageTimeoutMs, maxTimeoutMs, memoryMb, maxDecodedMb });
+    const extractor = createExtractor({
+      threads,
+      timeoutMs,
+      ocrPageTimeoutMs,
+      maxTimeoutMs,
+      memoryMb,
+      maxDecodedMb,
+      ocrProcesses: config.processing.ocrProcesses ?? undefined,
+    });
     const chunks = new ChunksRepository();
     const learnedTagsRepository = new LearnedTagsRepository();
     const store = use('documentPipeline');

@@ -81,6 +81,7 @@ async function extract(job: ExtractJob): Promise<void> {
       maxDecodedBytes: job.maxDecodedBytes,
       ocrFits: () => Date.now() + job.ocrPageTimeoutMs <= job.maxDeadline,
       ocr: job.ocr ? (image) => askOcr(job, image) : null,
+      ocrParallel: Math.max(1, job.ocrParallel),
     };
     const read = await load();
     const content = await withDecodeBudget(job.maxDecodedBytes, job.extension, () => read(context));

@@ -81,4 +81,6 @@ export interface ExtractorOptions {
   ocrRecycleAfter?: number;
   /** Which OCR engine to use (default `auto`: the system's `tesseract` when present, else tesseract.js). */
   ocrEngine?: OcrPreference;
+  /** System tesseract processes reading pages at once (default: two, one on a one-core machine); tesseract.js reads one. */
+  ocrProcesses?: number | undefined;
 }

@@ -30,6 +30,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
     prefer: options.ocrEngine ?? 'auto',
     recycleAfter: options.ocrRecycleAfter,
     pageTimeoutMs: ocrPageTimeoutMs,
+    processes: options.ocrProcesses,
   });
   const pool = new ThreadPool({
     threads: options.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1)),

@@ -19,7 +19,13 @@ export interface ChosenOcr extends OcrRecognizer {
 const NATIVE_BACKSTOP_MS = 60_000;
 
 export function chooseOcr(
-  options: { prefer?: OcrPreference; recycleAfter?: number | undefined; pageTimeoutMs?: number } = {},
+  options: {
+    prefer?: OcrPreference;
+    recycleAfter?: number | undefined;
+    pageTimeoutMs?: number;
+    /** Native tesseract processes at once (default: two, one on a one-core machine). */
+    processes?: number | undefined;
+  } = {},
 ): ChosenOcr | null {
   const prefer = options.prefer ?? 'auto';
   const binary = prefer === 'tesseract.js' ? null : findTesseract();
@@ -33,6 +39,7 @@ export function chooseOcr(
   const native = new NativeTesseract({
     binary,
     timeoutMs: Math.max((options.pageTimeoutMs ?? 0) * 2, NATIVE_BACKSTOP_MS),
+    processes: options.processes,
   });
   let nativeRuns: boolean | null = null;
   const checked = tesseractLanguages(binary).then((languages) => (nativeRuns = languages.includes('eng')));
@@ -45,6 +52,7 @@ export function chooseOcr(
       if (!engine) throw new Error('OCR is not available: tesseract has no English data and tesseract.js none either');
       return engine.recognize(image, recognizeOptions);
     },
+    parallel: () => current()?.parallel() ?? 1,
     async close() {
       await Promise.all([native.close(), wasm?.close()]);
     },
@@ -55,6 +63,7 @@ function withName(engine: OcrRecognizer, name: OcrEngineName): ChosenOcr {
   return {
     engine: () => name,
     recognize: (image, options) => engine.recognize(image, options),
+    parallel: () => engine.parallel(),
     close: () => engine.close(),
   };
 }

@@ -59,6 +59,8 @@ export function englishLangPath(): string | null {
 /** What reads the text of an image: tesseract.js (below) or the system's tesseract (native-tesseract.ts). */
 export interface OcrRecognizer {
   recognize(image: GreyImage, options?: RecognizeOptions): Promise<OcrResult>;
+  /** How many images it reads at once: a reader may prepare that many pages ahead. */
+  parallel(): number;
   close(): Promise<void>;
 }
 
@@ -93,6 +95,11 @@ export class OcrEngine implements OcrRecognizer {
   }
 
   /** Recognises the text of an image; aborting drops it from the queue or stops the worker on it. */
+  /** One worker thread, one image at a time: a reader prepares no page ahead (its memory would add to the worker's). */
+  parallel(): number {
+    return 1;
+  }
+
   recognize(image: GreyImage, { signal, onStart }: RecognizeOptions = {}): Promise<OcrResult> {
     if (this.#closed) return Promise.reject(new Error('the OCR engine is closed'));
     if (signal?.aborted) return Promise.reject(new Error('OCR aborted'));

@@ -167,6 +167,7 @@ export class ThreadPool {
       maxDeadline: call.maxDeadline,
       ocrPageTimeoutMs,
       ocr: this.#options.ocr !== null,
+      ocrParallel: this.#options.ocr?.parallel() ?? 1,
       maxDecodedBytes,
     };
     worker.postMessage(message);

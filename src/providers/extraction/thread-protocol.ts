@@ -29,6 +29,8 @@ export interface ExtractJob {
   ocrPageTimeoutMs: number;
   /** Whether OCR can be asked for (the pool has an OCR engine). */
   ocr: boolean;
+  /** How many images the OCR engine reads at once: a reader may have that many pages' OCR in flight. */
+  ocrParallel: number;
   /** The decode budget (decode-budget.ts): the most one stream or part may unpack to. */
   maxDecodedBytes: number;
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -116,6 +116,36 @@ describe('choosing the OCR engine', () => {
     await assert.rejects(slow.recognize(await greyImage()), /took longer than/);
     await waitFor(async () => !alive(await readPid()));
     await slow.close();
+  });
+
+  it('reads up to `processes` images at once, started in the order asked, each answer to its own image', async () => {
+    // Each fake run marks its start, waits for "go", then answers with the line it read from its image.
+    const started = join(dir, 'started');
+    await rm(started, { recursive: true, force: true });
+    await rm(join(dir, 'go'), { force: true });
+    await fakeTesseract(
+      [
+        `mkdir -p "${started}"; head -c 40 > "${started}/$$"`,
+        `while [ ! -e "${join(dir, 'go')}" ]; do sleep 0.02; done`,
+        `tail -c 1 "${started}/$$" > "$2.txt"; printf 'level\\n' > "$2.tsv"`,
+      ].join('\n'),
+    );
+    const engine = new NativeTesseract({ binary: join(dir, 'tesseract'), processes: 2 });
+    try {
+      assert.equal(engine.parallel(), 2);
+      // 1x1 images whose one grey byte names them (the PGM's last byte).
+      const image = (byte: number) => ({ width: 1, height: 1, data: new Uint8Array([byte]) });
+      const answers = [65, 66, 67].map((b) => engine.recognize(image(b)));
+      const count = () => readdir(started).catch(() => [] as string[]);
+      await waitFor(async () => (await count()).length === 2);
+      assert.equal(engine.processesStarted, 2, 'the third image waits for a free process');
+      await writeFile(join(dir, 'go'), '');
+      const texts = (await Promise.all(answers)).map((r) => r.text);
+      assert.deepEqual(texts, ['A', 'B', 'C']);
+      assert.equal(engine.processesStarted, 3);
+    } finally {
+      await engine.close();
+    }
   });
 
   it('kills a recognition that holds more memory than allowed', async () => {

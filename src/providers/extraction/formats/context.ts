@@ -15,6 +15,8 @@ export interface FormatContext {
   ocrFits(): boolean;
   /** Recognises an image's text, or null when OCR is not available. */
   ocr: ((image: GreyImage) => Promise<OcrResult>) | null;
+  /** How many pages' OCR may be in flight at once (1: each page waits for the one before). */
+  ocrParallel: number;
 }
 
 /** Reads one format: the text and what the file says about itself. */

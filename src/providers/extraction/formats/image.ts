@@ -4,6 +4,7 @@ import { ExtractionError, formatLabel } from '../extraction-error.ts';
 import type { FormatReader } from './context.ts';
 import { compactMetadata } from './context.ts';
 import { sharp } from './sharp.ts';
+import { PageTexts } from './page-texts.ts';
 import { joinPages, normaliseText } from './text-utils.ts';
 
 /** OCR reads images at most this long on their long side: more costs memory and time, not accuracy. */
@@ -18,7 +19,7 @@ const MAX_OCR_PAGES = 50;
  * Refused from the header alone: more than MAX_IMAGE_PIXELS, and an image libvips has to decode
  * whole (below) whose pixels come to more than the decode budget.
  */
-export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits, maxDecodedBytes }) => {
+export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits, ocrParallel, maxDecodedBytes }) => {
   const label = formatLabel(extension);
   const meta = await sharp(path, { limitInputPixels: false }).metadata();
   const { width = 0, height = 0 } = meta;
@@ -42,8 +43,7 @@ export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits, m
   }
   // Pages of a TIFF are pages of a scan; frames of an animated WebP are not worth an OCR each.
   const pageCount = meta.format === 'tiff' ? Math.max(1, meta.pages ?? 1) : 1;
-  const pages: string[] = [];
-  let confidence = 0;
+  const pages = new PageTexts(ocrParallel, () => true);
   let skipped = 0;
   if (ocr) {
     for (let page = 0; page < Math.min(pageCount, MAX_OCR_PAGES); page++) {
@@ -51,12 +51,14 @@ export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits, m
         skipped = pageCount - page;
         break;
       }
-      const result = await ocr(await greyForOcr(path, page));
-      pages.push(normaliseText(result.text));
-      confidence += result.confidence;
+      const image = await greyForOcr(path, page);
+      await pages.ocr(ocr(image).then((result) => ({ ...result, text: normaliseText(result.text) })));
     }
     skipped ||= Math.max(0, pageCount - MAX_OCR_PAGES);
-  } else {
+  }
+  const texts = await pages.finish();
+  const { ocrPages, confidence } = pages;
+  if (!ocr) {
     // Decode once anyway, so that a damaged image fails here as it would with OCR.
     await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' })
       .resize(64, 64, { fit: 'inside' })
@@ -64,16 +66,16 @@ export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits, m
       .toBuffer();
   }
   return {
-    text: joinPages(pages),
-    pages: pageCount > 1 ? pages : null,
+    text: joinPages(texts),
+    pages: pageCount > 1 ? texts : null,
     metadata: compactMetadata({
       width,
       height,
       format: meta.format,
       pages: pageCount > 1 ? pageCount : undefined,
       dpi: meta.density,
-      ocr: pages.length > 0 || undefined,
-      ocr_confidence: pages.length > 0 ? Math.round(confidence / pages.length) : undefined,
+      ocr: ocrPages > 0 || undefined,
+      ocr_confidence: ocrPages > 0 ? Math.round(confidence / ocrPages) : undefined,
       ocr_skipped_pages: skipped || undefined,
       truncated: skipped > 0 || undefined,
     }),

@@ -4,6 +4,7 @@ import { collectGarbage } from './collect-garbage.ts';
 import type { FormatReader } from './context.ts';
 import { compactMetadata, isoDate } from './context.ts';
 import { scannedPageImage } from './pdf-scan.ts';
+import { PageTexts } from './page-texts.ts';
 import { openPdf, type PdfDocument } from './pdf-source.ts';
 import { joinPages, normaliseText, TextBuilder } from './text-utils.ts';
 
@@ -33,17 +34,15 @@ type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
  * scanned image when it is a bare scan (pdf-scan.ts), else rendered. Metadata from the information
  * dictionary.
  */
-export const readPdf: FormatReader = async ({ path, size, ocr, ocrFits }) => {
+export const readPdf: FormatReader = async ({ path, size, ocr, ocrFits, ocrParallel }) => {
   const options = { maxImageSize: MAX_IMAGE_PIXELS, ranges: size > RANGES_ABOVE_BYTES };
   let source = await openPdf(path, options);
   try {
     const out = new TextBuilder();
-    const pages: string[] = [];
-    let ocrPages = 0;
+    const pages = new PageTexts(ocrParallel, (text) => out.add(`${text}\n\n`));
     let ocrSkipped = 0;
-    let confidence = 0;
     const numPages = source.pdf.numPages;
-    for (let number = 1; number <= numPages; number++) {
+    for (let number = 1; number <= numPages && pages.more; number++) {
       if (source.rangeBytes() > REOPEN_AFTER_BYTES) {
         await source.close();
         source = await openPdf(path, options);
@@ -51,34 +50,33 @@ export const readPdf: FormatReader = async ({ path, size, ocr, ocrFits }) => {
       const pdf = source.pdf;
       const page = await pdf.getPage(number);
       try {
-        let text = normaliseText(await pageText(page));
-        if (!/[\p{L}\p{N}]/u.test(text) && ocr) {
-          if (ocrFits()) {
-            const scale = ocrScale(page);
-            const image = (await scannedPageImage(page, scale, OCR_MAX_SIZE)) ?? (await renderGrey(page, scale));
-            // Drop the decoded page images (tens of MB) before the OCR engine takes its share.
-            page.cleanup();
-            await pdf.cleanup();
-            collectGarbage();
-            const result = await ocr(image);
-            text = normaliseText(result.text);
-            confidence += result.confidence;
-            ocrPages++;
-          } else {
-            ocrSkipped++;
-          }
+        const text = normaliseText(await pageText(page));
+        if (/[\p{L}\p{N}]/u.test(text) || !ocr) {
+          await pages.text(text);
+        } else if (!ocrFits()) {
+          ocrSkipped++;
+          await pages.text(text);
+        } else {
+          const scale = ocrScale(page);
+          const image = (await scannedPageImage(page, scale, OCR_MAX_SIZE)) ?? (await renderGrey(page, scale));
+          // Drop the decoded page images (tens of MB) before the OCR engine takes its share.
+          page.cleanup();
+          await pdf.cleanup();
+          collectGarbage();
+          // The next page is prepared while this one is read, when the engine reads more than one at once.
+          await pages.ocr(ocr(image).then((result) => ({ ...result, text: normaliseText(result.text) })));
         }
-        pages.push(text);
-        if (!out.add(`${text}\n\n`)) break;
       } finally {
         page.cleanup();
       }
     }
+    const texts = await pages.finish();
+    const { ocrPages, confidence } = pages;
     const info = await source.pdf.getMetadata().catch(() => null);
     const dict = (info?.info ?? {}) as Record<string, unknown>;
     return {
-      text: out.truncated ? normaliseText(out.toString()) : joinPages(pages),
-      pages,
+      text: out.truncated ? normaliseText(out.toString()) : joinPages(texts),
+      pages: texts,
       metadata: compactMetadata({
         author: str(dict.Author),
         title: str(dict.Title),
