@@ -1,5 +1,14 @@
 import type { Readable } from 'node:stream';
-import type { BlobHead, BlobStore, ByteRange, PutOptions, StoredBlob } from '../../src/providers/blobs/blob-store.ts';
+import {
+  type BlobHead,
+  type BlobStore,
+  type ByteRange,
+  type ChunkProducer,
+  chunkStream,
+  getChunksFromStream,
+  type PutOptions,
+  type StoredBlob,
+} from '../../src/providers/blobs/blob-store.ts';
 import { HashingCounter } from '../../src/providers/blobs/hashing-counter.ts';
 import { FirstByteFlip } from '../support/s3-server-protocol.ts';
 
@@ -43,6 +52,15 @@ export class FaultyBlobStore implements BlobStore {
     const corrupted = body.pipe(sent).pipe(new FirstByteFlip());
     await this.inner.put(key, corrupted, options);
     return { size: sent.bytesSeen, sha256: sent.digest() };
+  }
+
+  /** Through `put` (as a stream), so the same faults apply. */
+  putChunks(key: string, produce: ChunkProducer, options?: PutOptions): Promise<StoredBlob> {
+    return this.put(key, chunkStream(produce), options);
+  }
+
+  async getChunks(key: string, onChunk: (chunk: Uint8Array) => void | Promise<void>): Promise<number> {
+    return getChunksFromStream(await this.get(key), onChunk);
   }
 
   get(key: string, range?: ByteRange): Promise<Readable> {

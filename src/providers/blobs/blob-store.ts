@@ -1,4 +1,5 @@
-import type { Readable } from 'node:stream';
+import { once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
 
 /** What a successful put stored. */
 export interface StoredBlob {
@@ -24,7 +25,75 @@ export interface PutOptions {
    * otherwise throw BlobChecksumMismatchError with nothing stored.
    */
   expected?: ExpectedBytes;
+  /**
+   * Batch the durability work of many puts (an archive's thousands of files): a store that can
+   * (the local folder) returns once the bytes are written and checked, and fsyncs, publishes the
+   * key and fsyncs its folder in the background, each folder once per batch; `batch.sync()` waits
+   * for all of it. Until then the key may not exist yet: only for keys nobody reads, nor refers
+   * to in a committed row, before `sync()` resolved. Stores that cannot defer ignore it.
+   */
+  batch?: SyncBatch;
 }
+
+/**
+ * Durability work deferred by puts made with `{ batch }` (PutOptions), awaited once by `sync()`.
+ * Stores add what they deferred; a caller that gives up still calls `sync()` (ignoring its error)
+ * before deleting keys, so no deferred publication lands after the delete.
+ */
+export class SyncBatch {
+  readonly #pending = new Set<Promise<void>>();
+  readonly #finally = new Map<string, () => Promise<void>>();
+  #failure: unknown = null;
+  /** At most this many deferred puts in flight: a put waits (back-pressure) beyond it. */
+  readonly limit: number;
+
+  constructor(limit = 16) {
+    this.limit = limit;
+  }
+
+  /** Runs `work` in the background; resolves once fewer than `limit` are in flight. */
+  async defer(work: Promise<void>): Promise<void> {
+    const tracked = work.then(
+      () => {
+        this.#pending.delete(tracked);
+      },
+      (error: unknown) => {
+        this.#failure ??= error;
+        this.#pending.delete(tracked);
+      },
+    );
+    this.#pending.add(tracked);
+    while (this.#pending.size >= this.limit) await Promise.race(this.#pending);
+  }
+
+  /** Work done once at `sync()`, after every deferred put (one per `id`: a folder's fsync). */
+  atSync(id: string, work: () => Promise<void>): void {
+    if (!this.#finally.has(id)) this.#finally.set(id, work);
+  }
+
+  /** Waits for every deferred put, then the once-per-batch work; throws the first failure. */
+  async sync(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all(this.#pending);
+    const work = [...this.#finally.values()];
+    this.#finally.clear();
+    for (const w of work) {
+      try {
+        await w();
+      } catch (error) {
+        this.#failure ??= error;
+      }
+    }
+    const failure = this.#failure;
+    this.#failure = null;
+    if (failure) throw failure;
+  }
+}
+
+/**
+ * A source of chunks for `putChunks`: calls `write` for each and awaits it; the chunk's memory may
+ * be reused once `write` resolved (the store has written or copied it).
+ */
+export type ChunkProducer = (write: (chunk: Uint8Array) => Promise<void>) => Promise<void>;
 
 /** What `head` knows of a stored blob. */
 export interface BlobHead {
@@ -58,6 +127,40 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Throws when the store does not answer (readiness). */
   ping(): Promise<void>;
+  /**
+   * Bulk read without a stream: the bytes in order, each chunk valid only until `onChunk`'s
+   * promise resolves (the store reuses its buffers: no allocation nor garbage per chunk).
+   * Returns the byte count; throws BlobNotFoundError when absent.
+   */
+  getChunks(key: string, onChunk: (chunk: Uint8Array) => void | Promise<void>): Promise<number>;
+  /** `put` from a producer of chunks (ChunkProducer) instead of a stream; same guarantees as `put`. */
+  putChunks(key: string, produce: ChunkProducer, options?: PutOptions): Promise<StoredBlob>;
+}
+
+/** `getChunks` over `get`'s stream, for stores without a faster path. */
+export async function getChunksFromStream(
+  stream: Readable,
+  onChunk: (chunk: Uint8Array) => void | Promise<void>,
+): Promise<number> {
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    await onChunk(chunk);
+  }
+  return size;
+}
+
+/** The stream `put` takes, fed by a ChunkProducer (each chunk copied: the producer reuses its buffers). */
+export function chunkStream(produce: ChunkProducer): Readable {
+  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  void produce(async (chunk) => {
+    if (out.destroyed) throw new Error('the store stopped reading');
+    if (!out.write(Buffer.from(chunk))) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  }).then(
+    () => out.end(),
+    (error: unknown) => out.destroy(error as Error),
+  );
+  return out;
 }
 
 export class BlobTooLargeError extends Error {

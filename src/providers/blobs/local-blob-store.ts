@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -12,11 +12,14 @@ import {
   BlobNotFoundError,
   BlobRangeError,
   type BlobStore,
+  BlobTooLargeError,
   type ByteRange,
+  type ChunkProducer,
   InvalidBlobKeyError,
   mismatchOf,
   type PutOptions,
   type StoredBlob,
+  type SyncBatch,
 } from './blob-store.ts';
 import { HashingCounter, IO_CHUNK } from './hashing-counter.ts';
 
@@ -50,20 +53,136 @@ export class LocalBlobStore implements BlobStore {
     const tmp = path.join(this.#tmp, randomUUID());
     const counter = new HashingCounter(options.maxBytes);
     try {
-      // `flush` fsyncs the file before its descriptor closes, so the rename publishes durable bytes.
-      const out = fs.createWriteStream(tmp, { flags: 'wx', flush: true, highWaterMark: IO_CHUNK });
+      // `flush` fsyncs the file before its descriptor closes, so the rename publishes durable bytes
+      // (in a batch, the fsync comes in the background, still before the rename).
+      const out = fs.createWriteStream(tmp, { flags: 'wx', flush: !options.batch, highWaterMark: IO_CHUNK });
       await pipeline(body, counter, out);
       const stored = { size: counter.bytesSeen, sha256: counter.digest() };
       // The hash is of the very buffers written and fsynced: checked before the rename, a mismatch is never published.
       const mismatch = options.expected ? mismatchOf(options.expected, stored) : null;
       if (mismatch) throw new BlobChecksumMismatchError(key, mismatch);
-      await fsp.mkdir(path.dirname(target), { recursive: true });
-      await fsp.rename(tmp, target);
-      await fsyncDir(path.dirname(target));
+      if (options.batch) {
+        await this.#publishLater(options.batch, null, tmp, target);
+        return stored;
+      }
+      await this.#publish(tmp, target);
       return stored;
     } catch (error) {
       await fsp.rm(tmp, { force: true });
       throw error;
+    }
+  }
+
+  /**
+   * `put` without streams: each chunk is hashed while the thread pool writes it (the producer's
+   * buffer is free again once `write` resolves), one descriptor, no allocation per chunk.
+   */
+  async putChunks(key: string, produce: ChunkProducer, options: PutOptions = {}): Promise<StoredBlob> {
+    const target = this.#pathOf(key);
+    await this.#ensureDirs();
+    const tmp = path.join(this.#tmp, randomUUID());
+    const handle = await fsp.open(tmp, 'wx');
+    let handed = false;
+    try {
+      const hash = createHash('sha256');
+      const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+      let size = 0;
+      await produce(async (chunk) => {
+        size += chunk.byteLength;
+        if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
+        const written = writeAll(handle, chunk);
+        hash.update(chunk); // on this thread while the pool writes
+        await written;
+      });
+      const stored = { size, sha256: hash.digest('hex') };
+      const mismatch = options.expected ? mismatchOf(options.expected, stored) : null;
+      if (mismatch) throw new BlobChecksumMismatchError(key, mismatch);
+      handed = true;
+      if (options.batch) {
+        await this.#publishLater(options.batch, handle, tmp, target);
+        return stored;
+      }
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await this.#publish(tmp, target);
+      return stored;
+    } catch (error) {
+      if (!handed) await handle.close().catch(() => {});
+      await fsp.rm(tmp, { force: true });
+      throw error;
+    }
+  }
+
+  /** Renames a durable temporary file into place and makes the name durable. */
+  async #publish(tmp: string, target: string): Promise<void> {
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(tmp, target);
+    await fsyncDir(path.dirname(target));
+  }
+
+  /** A batch's put: fsync (through `handle`, or the file reopened), rename in the background; each folder fsynced once at `sync()`. */
+  #publishLater(batch: SyncBatch, handle: fsp.FileHandle | null, tmp: string, target: string): Promise<void> {
+    const dir = path.dirname(target);
+    const work = (async () => {
+      try {
+        const h = handle ?? (await fsp.open(tmp, 'r'));
+        try {
+          await h.sync();
+        } finally {
+          await h.close();
+        }
+        await fsp.mkdir(dir, { recursive: true });
+        await fsp.rename(tmp, target);
+      } catch (error) {
+        await fsp.rm(tmp, { force: true });
+        throw error;
+      }
+    })();
+    batch.atSync(dir, () => fsyncDir(dir));
+    return batch.defer(work);
+  }
+
+  /**
+   * Reads with two buffers of a shared pool: the next read is in flight in the thread pool while
+   * `onChunk` works on the current one.
+   */
+  async getChunks(key: string, onChunk: (chunk: Uint8Array) => void | Promise<void>): Promise<number> {
+    const file = this.#pathOf(key);
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(file, 'r');
+    } catch (error) {
+      if (isMissing(error)) throw new BlobNotFoundError(key);
+      throw error;
+    }
+    let current = takeBuffer();
+    let next = takeBuffer();
+    let reading: Promise<{ bytesRead: number }> | null = null;
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw new BlobNotFoundError(key);
+      let position = 0;
+      // Blobs are replaced by rename, never rewritten: the handle's file keeps its size.
+      reading = stat.size > 0 ? handle.read(current, 0, current.length, position) : null;
+      while (reading) {
+        const { bytesRead } = await reading;
+        reading = null;
+        if (bytesRead === 0) break;
+        position += bytesRead;
+        const chunk = current.subarray(0, bytesRead);
+        if (position < stat.size) reading = handle.read(next, 0, next.length, position);
+        await onChunk(chunk);
+        [current, next] = [next, current];
+      }
+      return position;
+    } finally {
+      if (reading) await reading.catch(() => {});
+      giveBuffer(current);
+      giveBuffer(next);
+      await handle.close();
     }
   }
 
@@ -150,6 +269,21 @@ export class LocalBlobStore implements BlobStore {
       },
     );
     return this.#ready;
+  }
+}
+
+/** Buffers of IO_CHUNK bytes reused by `getChunks` (a few: one pair per read in flight). */
+const bufferPool: Buffer[] = [];
+const takeBuffer = () => bufferPool.pop() ?? Buffer.allocUnsafeSlow(IO_CHUNK);
+const giveBuffer = (b: Buffer) => {
+  if (bufferPool.length < 16) bufferPool.push(b);
+};
+
+async function writeAll(handle: fsp.FileHandle, chunk: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < chunk.byteLength) {
+    const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
+    offset += bytesWritten;
   }
 }
 

@@ -17,7 +17,10 @@ import {
   BlobRangeError,
   type BlobStore,
   type ByteRange,
+  type ChunkProducer,
+  chunkStream,
   type ExpectedBytes,
+  getChunksFromStream,
   mismatchOf,
   type PutOptions,
   type StoredBlob,
@@ -170,6 +173,14 @@ export class S3BlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.#objectKey(key) }));
+  }
+
+  async getChunks(key: string, onChunk: (chunk: Uint8Array) => void | Promise<void>): Promise<number> {
+    return getChunksFromStream(await this.get(key), onChunk);
+  }
+
+  putChunks(key: string, produce: ChunkProducer, options?: PutOptions): Promise<StoredBlob> {
+    return this.put(key, chunkStream(produce), options);
   }
 
   async ping(): Promise<void> {

@@ -4,6 +4,7 @@ import {
   BlobNotFoundError,
   type BlobStore,
   type ByteRange,
+  type ChunkProducer,
   type PutOptions,
   type StoredBlob,
 } from './blob-store.ts';
@@ -61,6 +62,24 @@ export class TenantRoutingBlobStore implements BlobStore {
       }
     }
     return stores.at(-1)!.get(key, range);
+  }
+
+  async putChunks(key: string, produce: ChunkProducer, options?: PutOptions): Promise<StoredBlob> {
+    const placement = await this.#placementOf(key);
+    return (placement?.write ?? this.shared).putChunks(key, produce, options);
+  }
+
+  async getChunks(key: string, onChunk: (chunk: Uint8Array) => void | Promise<void>): Promise<number> {
+    const stores = await this.#readOrder(key);
+    for (const store of stores.slice(0, -1)) {
+      try {
+        return await store.getChunks(key, onChunk);
+      } catch (error) {
+        // Only "not here": once a chunk was handed on, a failure is the read's own.
+        if (!(error instanceof BlobNotFoundError)) throw error;
+      }
+    }
+    return stores.at(-1)!.getChunks(key, onChunk);
   }
 
   async head(key: string): Promise<BlobHead | null> {

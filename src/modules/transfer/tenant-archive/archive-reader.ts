@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import type { Database } from '../../../db/database.ts';
 import { getOrCreateServerSecret } from '../../../db/server-secrets.ts';
@@ -20,7 +20,7 @@ import {
 import { TIER_LIMITS, TIERS, type Tier } from '../../../domain/tiers.ts';
 import { AppError, errors } from '../../../lib/errors.ts';
 import { newId } from '../../../lib/ids.ts';
-import type { BlobStore } from '../../../providers/blobs/blob-store.ts';
+import { BlobChecksumMismatchError, type BlobStore, SyncBatch } from '../../../providers/blobs/blob-store.ts';
 import {
   fileEntry,
   type Manifest,
@@ -142,6 +142,9 @@ export async function importTenantArchive(
   let journal: ImportJournal | null = null;
   let planned = false;
   let failure: unknown = null;
+  // The files' fsyncs and renames run in the background, each folder fsynced once (SyncBatch):
+  // all of it durable before the rows' transaction commits.
+  const batch = new SyncBatch();
   try {
     const extract = tar.extract();
     archive.on('error', (error) => extract.destroy(error));
@@ -212,31 +215,6 @@ export async function importTenantArchive(
         if (!want) throw damaged(name, 'is not listed in the manifest');
         if (name !== want.name) throw damaged(want.name, `missing: found ${name} in its place`);
         next++;
-        const hash = createHash('sha256');
-        let size = 0;
-        const counted = new PassThrough({ highWaterMark: 256 * 1024 });
-        // Its reader (the blob store, the staging file) sees the error; once that reader has given up, nobody must.
-        counted.on('error', () => {});
-        (entry as unknown as Readable).on('error', (e: Error) => counted.destroy(e));
-        void (async () => {
-          try {
-            for await (const chunk of entry as unknown as AsyncIterable<Buffer>) {
-              hash.update(chunk);
-              size += chunk.length;
-              if (!counted.write(chunk)) await once(counted, 'drain');
-            }
-            counted.end();
-          } catch (error) {
-            counted.destroy(error as Error);
-          }
-        })();
-        const check = () => {
-          const sha256 = hash.digest('hex');
-          if (size !== want.size)
-            throw damaged(want.name, `is ${size} bytes, the manifest says ${want.size} (truncated or altered)`);
-          if (sha256 !== want.sha256)
-            throw damaged(want.name, `checksum mismatch: sha256 ${sha256}, the manifest says ${want.sha256}`);
-        };
         if (name.startsWith('files/') || name.startsWith('thumbnails/') || name.startsWith('versions/')) {
           const archived = name.slice(name.indexOf('/') + 1);
           let key: string;
@@ -258,22 +236,51 @@ export async function importTenantArchive(
           }
           await journal!.record([key]);
           storedKeys.push(key);
+          // Straight from the archive's chunks into the store, which hashes what it writes and
+          // keeps the file only if it is the manifest's bytes (one hash per byte, no stream between).
+          let size = 0;
           try {
-            await blobs.put(key, counted);
+            await blobs.putChunks(
+              key,
+              async (write) => {
+                for await (const chunk of entry as unknown as AsyncIterable<Buffer>) {
+                  size += chunk.length;
+                  if (size > want.size)
+                    throw damaged(want.name, `is more than ${want.size} bytes, the size the manifest says (altered)`);
+                  await write(chunk);
+                }
+              },
+              { batch, expected: { sha256: want.sha256, size: want.size } },
+            );
           } catch (error) {
-            if (size !== want.size || hash.copy().digest('hex') !== want.sha256)
-              throw damaged(want.name, `the archive ends inside it (truncated): ${(error as Error).message}`);
+            if (error instanceof AppError) throw error;
+            if (size !== want.size)
+              throw damaged(
+                want.name,
+                `is ${size} bytes, the manifest says ${want.size}: the archive ends inside it (truncated) or it was altered (${(error as Error).message})`,
+              );
+            if (error instanceof BlobChecksumMismatchError)
+              throw damaged(want.name, `checksum mismatch: ${error.message}, the manifest says ${want.sha256}`);
             throw error;
           }
-          check();
           staged.set(name, key);
         } else {
           const file = path.join(dir, name.replaceAll('/', '_'));
+          const hash = createHash('sha256');
+          let size = 0;
           const out = fs.createWriteStream(file);
-          for await (const chunk of counted) if (!out.write(chunk)) await once(out, 'drain');
+          for await (const chunk of entry as unknown as AsyncIterable<Buffer>) {
+            hash.update(chunk);
+            size += chunk.length;
+            if (!out.write(chunk)) await once(out, 'drain');
+          }
           out.end();
           await once(out, 'finish');
-          check();
+          const sha256 = hash.digest('hex');
+          if (size !== want.size)
+            throw damaged(want.name, `is ${size} bytes, the manifest says ${want.size} (truncated or altered)`);
+          if (sha256 !== want.sha256)
+            throw damaged(want.name, `checksum mismatch: sha256 ${sha256}, the manifest says ${want.sha256}`);
           staged.set(name, file);
           if (name === rowsEntry('documents')) {
             // Files come after documents.ndjson: their keys need the documents' ids here.
@@ -305,6 +312,7 @@ export async function importTenantArchive(
     if (manifest === null) throw damaged('manifest.json', 'the archive is empty');
     if (next < expected.length) throw damaged(expected[next]!.name, 'missing: the archive ends before it (truncated)');
 
+    await batch.sync();
     const report = await writeRows(manifest);
     committed = true;
     return report;
@@ -314,6 +322,8 @@ export async function importTenantArchive(
   } finally {
     await journal?.close();
     if (!committed) {
+      // No deferred rename may land after the deletes.
+      await batch.sync().catch(() => {});
       const deleted = await Promise.allSettled(storedKeys.map((k) => blobs.delete(k)));
       // A file that could not be deleted stays in the journal: the sweep retries it.
       if (deleted.every((d) => d.status === 'fulfilled')) await journal?.fail(failure);

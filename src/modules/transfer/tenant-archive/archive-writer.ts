@@ -3,8 +3,6 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import * as tar from 'tar-stream';
 import type { Database } from '../../../db/database.ts';
 import { getOrCreateServerSecret } from '../../../db/server-secrets.ts';
 import { ARCHIVE_RESOURCES, NOT_PORTABLE } from '../../../db/tenant-archive/resources.ts';
@@ -30,6 +28,13 @@ import {
   thumbnailEntry,
   versionEntry,
 } from './archive-format.ts';
+import { END_OF_ARCHIVE, fileHeader, padding } from './tar-header.ts';
+
+function changedWhileExported(entry: ManifestEntry, size: number, sha256: string | null): Error {
+  return new Error(
+    `${entry.name} changed while it was exported (stored ${sha256 === null ? `more than ${size - 1}` : size} bytes${sha256 === null ? '' : `, sha256 ${sha256}`}; expected ${entry.size}, ${entry.sha256})`,
+  );
+}
 
 export interface ExportProgress {
   entriesTotal: number;
@@ -42,43 +47,6 @@ export interface ExportProgress {
 interface StagedEntry extends ManifestEntry {
   /** Where the bytes come from while packing. */
   source: { file: string } | { blob: string } | { bytes: Buffer };
-}
-
-/** Writes `chunks` into a tar entry, honouring back-pressure, and checks the bytes against the manifest's line. */
-async function writeEntry(
-  pack: tar.Pack,
-  entry: StagedEntry,
-  source: AsyncIterable<Buffer | Uint8Array>,
-  onBytes: (n: number) => void,
-): Promise<void> {
-  const done = new Promise<void>((resolve, reject) => {
-    const sink = pack.entry({ name: entry.name, size: entry.size, mode: 0o644, mtime: new Date(0) }, (error) =>
-      error ? reject(error) : resolve(),
-    );
-    void (async () => {
-      const hash = createHash('sha256');
-      let size = 0;
-      try {
-        for await (const chunk of source) {
-          hash.update(chunk);
-          size += chunk.byteLength;
-          onBytes(chunk.byteLength);
-          if (!sink.write(chunk)) await once(sink as unknown as NodeJS.EventEmitter, 'drain');
-        }
-        const sha256 = hash.digest('hex');
-        if (size !== entry.size || sha256 !== entry.sha256) {
-          throw new Error(
-            `${entry.name} changed while it was exported (stored ${size} bytes, sha256 ${sha256}; expected ${entry.size}, ${entry.sha256})`,
-          );
-        }
-        sink.end(Buffer.alloc(0));
-      } catch (error) {
-        sink.destroy(error as Error);
-        reject(error);
-      }
-    })();
-  });
-  await done;
 }
 
 /**
@@ -188,7 +156,6 @@ export async function writeTenantArchive(
     manifest.signature = signManifest(manifest, await getOrCreateServerSecret(db, SIGNING_SECRET_NAME, deps.now()));
     const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`);
 
-    const pack = tar.pack();
     const bytesTotal = manifestBytes.length + staged.reduce((s, e) => s + e.size, 0);
     let bytesDone = 0;
     let entriesDone = 0;
@@ -199,38 +166,45 @@ export async function writeTenantArchive(
       lastReport = t;
       await progress({ phase: 'files', entriesTotal: staged.length + 1, entriesDone, bytesTotal, bytesDone });
     };
-    const producer = (async () => {
-      const manifestEntry: StagedEntry = {
-        name: 'manifest.json',
-        size: manifestBytes.length,
-        sha256: createHash('sha256').update(manifestBytes).digest('hex'),
-        source: { bytes: manifestBytes },
-      };
-      for (const entry of [manifestEntry, ...staged]) {
-        const src = entry.source;
-        const source: AsyncIterable<Buffer | Uint8Array> =
-          'bytes' in src
-            ? (async function* () {
-                yield src.bytes;
-              })()
-            : 'file' in src
-              ? fs.createReadStream(src.file, { highWaterMark: 256 * 1024 })
-              : ((await blobs.get(src.blob)) as AsyncIterable<Buffer>);
-        await writeEntry(pack, entry, source, (n) => {
-          bytesDone += n;
-        });
-        entriesDone++;
-        await report();
-      }
-      pack.finalize();
-    })().catch((error: unknown) => {
-      pack.destroy(error as Error);
-      throw error;
-    });
-    const [stored] = await Promise.all([
-      blobs.put(key, Readable.from(pack as unknown as AsyncIterable<Buffer>), { contentType: 'application/x-tar' }),
-      producer,
-    ]);
+    const manifestEntry: StagedEntry = {
+      name: 'manifest.json',
+      size: manifestBytes.length,
+      sha256: createHash('sha256').update(manifestBytes).digest('hex'),
+      source: { bytes: manifestBytes },
+    };
+    // The tar is written straight from the blob store's reused buffers into the archive's file
+    // (getChunks → putChunks): no stream per entry, no allocation per chunk.
+    const stored = await blobs.putChunks(
+      key,
+      async (write) => {
+        for (const entry of [manifestEntry, ...staged]) {
+          await write(fileHeader(entry.name, entry.size));
+          const hash = createHash('sha256');
+          let size = 0;
+          const take = async (chunk: Uint8Array) => {
+            size += chunk.byteLength;
+            // Never more bytes than the header announced: the archive stays a valid tar up to the failure.
+            if (size > entry.size) throw changedWhileExported(entry, size, null);
+            hash.update(chunk);
+            bytesDone += chunk.byteLength;
+            await write(chunk);
+          };
+          const src = entry.source;
+          if ('bytes' in src) await take(src.bytes);
+          else if ('file' in src) {
+            for await (const chunk of fs.createReadStream(src.file, { highWaterMark: 1024 * 1024 }))
+              await take(chunk as Buffer);
+          } else await blobs.getChunks(src.blob, take);
+          const sha256 = hash.digest('hex');
+          if (size !== entry.size || sha256 !== entry.sha256) throw changedWhileExported(entry, size, sha256);
+          await write(padding(entry.size));
+          entriesDone++;
+          await report();
+        }
+        await write(END_OF_ARCHIVE);
+      },
+      { contentType: 'application/x-tar' },
+    );
     await report(true);
     return { ...stored, manifest };
   } finally {
