@@ -12,6 +12,19 @@ export const STATE_TABLE = 'dms_transfer_state';
 export type Row = Record<string, unknown>;
 
 /** One side of a transfer: what the copy needs from a database, whichever its dialect. */
+/**
+ * A PostgreSQL column as the UTF-8 bytes of values.ts `canonical` of the value the transfer sent
+ * for it (`toPostgres`), for the types the service's schema uses; null for any other type.
+ */
+export function canonicalSql(column: string, type: string): string | null {
+  if (type === 'text' || type.startsWith('character varying')) return `convert_to(${column}, 'UTF8')`;
+  if (type === 'bigint' || type === 'integer' || type === 'smallint') return `convert_to(${column}::text, 'UTF8')`;
+  if (type === 'boolean')
+    return `case when ${column} is null then null when ${column} then '\\x31'::bytea else '\\x30'::bytea end`;
+  if (type === 'bytea') return `convert_to('b:' || translate(encode(${column}, 'base64'), E'\\n', ''), 'UTF8')`;
+  return null;
+}
+
 export interface Endpoint {
   readonly dialect: DialectName;
   tables(): Promise<TableInfo[]>;
@@ -212,6 +225,28 @@ export class PostgresEndpoint implements Endpoint {
     const text = `select ${columns.map(q).join(', ')} from ${q(table.name)} ${where} order by ${table.primaryKey.map(q).join(', ')} limit ${limit}`;
     const { rows } = await this.pool.query<Row>(text, after ? [...after] : []);
     return rows;
+  }
+
+  /**
+   * The row count and checksum (values.ts `rowDigest`, summed mod 2^64) of a table, computed by
+   * the server in one scan instead of sending every row back: each column rendered in SQL as
+   * `canonical` renders the value sent for it, joined and hashed (sha256) as `rowDigest` does.
+   * Null when a column's type has no such rendering here (the caller reads that table back).
+   */
+  async checksum(table: TableInfo, columns: readonly ColumnInfo[]): Promise<{ rows: number; sum: bigint } | null> {
+    const parts: string[] = [];
+    for (const c of columns) {
+      const rendered = canonicalSql(q(c.name), c.type);
+      if (rendered === null) return null;
+      parts.push(`coalesce(${rendered}, '\\x00'::bytea) || '\\x01'::bytea`);
+    }
+    const digest = `('x' || encode(substr(sha256(${parts.join(' || ')}), 1, 8), 'hex'))::bit(64)::bigint::numeric`;
+    const { rows } = await this.pool.query<{ n: string; s: string }>(
+      `select count(*)::text as n, coalesce(sum(${digest}), 0)::text as s from ${q(table.name)}`,
+    );
+    // The server sums signed 64-bit prefixes: the same sum mod 2^64 as the unsigned ones.
+    const modulus = 1n << 64n;
+    return { rows: Number(rows[0]!.n), sum: ((BigInt(rows[0]!.s) % modulus) + modulus) % modulus };
   }
 
   async writeBatch(

@@ -27,10 +27,12 @@ export interface PutOptions {
   expected?: ExpectedBytes;
   /**
    * Batch the durability work of many puts (an archive's thousands of files): a store that can
-   * (the local folder) returns once the bytes are written and checked, and fsyncs, publishes the
-   * key and fsyncs its folder in the background, each folder once per batch; `batch.sync()` waits
-   * for all of it. Until then the key may not exist yet: only for keys nobody reads, nor refers
-   * to in a committed row, before `sync()` resolved. Stores that cannot defer ignore it.
+   * (the local folder) returns once the bytes are written and checked, publishes the key in the
+   * background, and leaves the fsyncs (each file's, then each folder's once) to `batch.sync()`,
+   * which waits for all of it. Until then a key may be missing, and after a crash may hold part of
+   * its bytes: only for keys nobody reads, nor refers to in a committed row, before `sync()`
+   * resolved, and that a crash's cleanup deletes (the import's journal). Stores that cannot
+   * defer ignore it.
    */
   batch?: SyncBatch;
 }
@@ -42,7 +44,7 @@ export interface PutOptions {
  */
 export class SyncBatch {
   readonly #pending = new Set<Promise<void>>();
-  readonly #finally = new Map<string, () => Promise<void>>();
+  readonly #finally = new Map<string, { work: () => Promise<void>; phase: 0 | 1 }>();
   #failure: unknown = null;
   /** At most this many deferred puts in flight: a put waits (back-pressure) beyond it. */
   readonly limit: number;
@@ -66,9 +68,25 @@ export class SyncBatch {
     while (this.#pending.size >= this.limit) await Promise.race(this.#pending);
   }
 
-  /** Work done once at `sync()`, after every deferred put (one per `id`: a folder's fsync). */
-  atSync(id: string, work: () => Promise<void>): void {
-    if (!this.#finally.has(id)) this.#finally.set(id, work);
+  readonly #once = new Map<string, Promise<unknown>>();
+
+  /** `work`'s promise, started by the first caller of `id` in this batch (a folder created once). */
+  once<T>(id: string, work: () => Promise<T>): Promise<T> {
+    let p = this.#once.get(id) as Promise<T> | undefined;
+    if (!p) {
+      p = work();
+      this.#once.set(id, p);
+      p.catch(() => this.#once.delete(id));
+    }
+    return p;
+  }
+
+  /**
+   * Work done once at `sync()`, after every deferred put (one per `id`): `phase` 0 (a file's
+   * fsync) runs `SYNC_LANES` at a time, then phase 1 (a folder's fsync).
+   */
+  atSync(id: string, work: () => Promise<void>, phase: 0 | 1 = 1): void {
+    if (!this.#finally.has(id)) this.#finally.set(id, { work, phase });
   }
 
   /** Waits for every deferred put, then the once-per-batch work; throws the first failure. */
@@ -76,18 +94,28 @@ export class SyncBatch {
     while (this.#pending.size > 0) await Promise.all(this.#pending);
     const work = [...this.#finally.values()];
     this.#finally.clear();
-    for (const w of work) {
-      try {
-        await w();
-      } catch (error) {
-        this.#failure ??= error;
-      }
+    for (const phase of [0, 1]) {
+      const queue = work.filter((w) => w.phase === phase);
+      let next = 0;
+      const lane = async () => {
+        while (next < queue.length) {
+          try {
+            await queue[next++]!.work();
+          } catch (error) {
+            this.#failure ??= error;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: phase === 0 ? SYNC_LANES : 1 }, lane));
     }
     const failure = this.#failure;
     this.#failure = null;
     if (failure) throw failure;
   }
 }
+
+/** fsyncs in flight at `SyncBatch.sync()`: the thread pool's size (4), which they would otherwise hold. */
+const SYNC_LANES = 4;
 
 /**
  * A source of chunks for `putChunks`: calls `write` for each and awaits it; the chunk's memory may

@@ -123,25 +123,24 @@ export class LocalBlobStore implements BlobStore {
     await fsyncDir(path.dirname(target));
   }
 
-  /** A batch's put: fsync (through `handle`, or the file reopened), rename in the background; each folder fsynced once at `sync()`. */
+  /**
+   * A batch's put: the key published in the background (no fsync: the thread pool stays free for
+   * the reads and writes of the next files); the file's fsync and its folder's come at `sync()`.
+   */
   #publishLater(batch: SyncBatch, handle: fsp.FileHandle | null, tmp: string, target: string): Promise<void> {
     const dir = path.dirname(target);
     const work = (async () => {
       try {
-        const h = handle ?? (await fsp.open(tmp, 'r'));
-        try {
-          await h.sync();
-        } finally {
-          await h.close();
-        }
-        await fsp.mkdir(dir, { recursive: true });
+        await handle?.close();
+        await batch.once(`mkdir:${dir}`, () => fsp.mkdir(dir, { recursive: true }));
         await fsp.rename(tmp, target);
       } catch (error) {
         await fsp.rm(tmp, { force: true });
         throw error;
       }
+      batch.atSync(`file:${target}`, () => fsyncFile(target), 0);
+      batch.atSync(`dir:${dir}`, () => fsyncDir(dir), 1);
     })();
-    batch.atSync(dir, () => fsyncDir(dir));
     return batch.defer(work);
   }
 
@@ -284,6 +283,15 @@ async function writeAll(handle: fsp.FileHandle, chunk: Uint8Array): Promise<void
   while (offset < chunk.byteLength) {
     const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
     offset += bytesWritten;
+  }
+}
+
+async function fsyncFile(file: string): Promise<void> {
+  const handle = await fsp.open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
