@@ -120,7 +120,10 @@ async function timedTransfer(dir: string, url: string) {
     progress: (line) => {
       const at = performance.now() - t0;
       if (line.startsWith('copying ')) marks['copy'] = at;
-      else if (line.startsWith('rebuilding ')) marks['rebuild'] = at;
+      else if (line.startsWith('verifying')) marks['verify'] = at;
+      else if (line.startsWith('restoring ')) marks['restore'] = at;
+      // The first derived table's line: the later ones come after the full-text rebuild.
+      else if (line.startsWith('rebuilding ')) marks['rebuild'] ??= at;
     },
   });
   const total = performance.now() - t0;
@@ -129,6 +132,8 @@ async function timedTransfer(dir: string, url: string) {
     total,
     setup: marks['copy']!,
     copyAndVerify: marks['rebuild']! - marks['copy']!,
+    verify: marks['restore']! - marks['verify']!,
+    restore: marks['rebuild']! - marks['restore']!,
     rebuild: total - marks['rebuild']!,
   };
 }
@@ -200,6 +205,8 @@ export async function run() {
       rounds: ROUNDS,
       plain_copy_ms: copies.map(Math.round),
       transfer_copy_and_verify_ms: transfers.map((t) => Math.round(t.copyAndVerify)),
+      transfer_verify_ms: transfers.map((t) => Math.round(t.verify)),
+      transfer_restore_ms: transfers.map((t) => Math.round(t.restore)),
       transfer_setup_ms: transfers.map((t) => Math.round(t.setup)),
       transfer_fulltext_rebuild_ms: transfers.map((t) => Math.round(t.rebuild)),
       transfer_total_ms: transfers.map((t) => Math.round(t.total)),

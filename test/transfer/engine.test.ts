@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { PostgresEndpoint, SqliteEndpoint } from '../../src/db/transfer/endpoints.ts';
 import { TransferRefused, transferTables } from '../../src/db/transfer/transfer.ts';
+import { addDigest, rowDigest, toPostgres } from '../../src/db/transfer/values.ts';
 import { createTestStore, postgresAdminUrl, type TestStore } from '../support/databases.ts';
 
 /*
@@ -214,6 +215,41 @@ describe('instance transfer engine: SQLite <-> PostgreSQL with typed columns', {
     assert.equal(resumed.find((r) => r.table === 'parents')?.rows, ROWS);
     assert.equal(resumed.find((r) => r.table === 'children')?.rows, 2 * ROWS);
     await source.close();
+    await database.destroy();
+  });
+
+  it('PostgreSQL computes the same checksum as the rows read back and hashed, and sees a changed value', {
+    skip: !pgUrl && 'PostgreSQL not available',
+  }, async () => {
+    const { database, endpoint } = await newPostgres(
+      'create table plain (id bigint primary key, name text, n integer, flag boolean, bytes bytea, label character varying(20));',
+    );
+    const long = new Uint8Array(200).map((_, i) => (i * 37) % 256); // base64 past 76 characters: no line breaks
+    const values: unknown[][] = [
+      [1, 'plain', 7, true, new Uint8Array([0, 1, 255]), 'a'],
+      [2, '', -3, false, long, ''],
+      [3, null, null, null, null, null],
+      [4, 'ünïcödé – \\N\ttab\nline \u{1F600}', 2_147_483_647, true, new Uint8Array(0), 'x'],
+      [9_007_199_254_740_991, 'big key', 0, false, new Uint8Array([10, 13, 9]), null],
+    ];
+    const [table] = (await endpoint.tables()).filter((t) => t.name === 'plain');
+    const columns = table!.columns;
+    const sent = values.map((row) => row.map((v, i) => toPostgres(v, columns[i]!.type)));
+    await endpoint.createState(); // writeBatch records its progress there
+    await endpoint.writeBatch('plain', columns, sent, {});
+    const expected = sent.reduce<bigint>((sum, row) => addDigest(sum, rowDigest(row, columns)), 0n);
+    const server = await endpoint.checksum(table!, columns);
+    assert.deepEqual(server, { rows: values.length, sum: expected });
+
+    await database.pgPool!.query("update plain set name = 'plain.' where id = 1");
+    const changed = await endpoint.checksum(table!, columns);
+    assert.equal(changed?.rows, values.length);
+    assert.notEqual(changed?.sum, expected);
+
+    // A type it cannot render (jsonb, timestamptz): null, and the transfer reads those rows back.
+    const { endpoint: typed } = await newPostgres();
+    const [parents] = (await typed.tables()).filter((t) => t.name === 'parents');
+    assert.equal(await typed.checksum(parents!, parents!.columns), null);
     await database.destroy();
   });
 

@@ -129,9 +129,15 @@ async function relaxTarget(
   if (target instanceof PostgresEndpoint) {
     meta.foreignKeys ??= await target.foreignKeys();
     await save(); // saved before anything is dropped: a crash in between must not lose a definition
-    for (const fk of meta.foreignKeys)
-      await target.exec(`alter table ${q(fk.table)} drop constraint if exists ${q(fk.name)}`);
-    for (const t of tables) await target.exec(`alter table ${q(t.target.name)} disable trigger user`);
+    // One transaction (one commit, not one per statement): all dropped and disabled, or none.
+    await target.exec(
+      [
+        'begin',
+        ...meta.foreignKeys.map((fk) => `alter table ${q(fk.table)} drop constraint if exists ${q(fk.name)}`),
+        ...tables.map((t) => `alter table ${q(t.target.name)} disable trigger user`),
+        'commit',
+      ].join(';\n'),
+    );
   } else if (target instanceof SqliteEndpoint) {
     meta.triggers ??= target.triggers();
     await save();
@@ -142,12 +148,19 @@ async function relaxTarget(
 /** Puts back what relaxTarget took away; re-adding foreign keys validates every reference. */
 async function restoreTarget(target: Endpoint, tables: PlannedTable[], meta: Meta): Promise<void> {
   if (target instanceof PostgresEndpoint) {
-    for (const t of tables) await target.exec(`alter table ${q(t.target.name)} enable trigger user`);
     const present = new Set((await target.foreignKeys()).map((f) => `${f.table}.${f.name}`));
-    for (const fk of meta.foreignKeys ?? []) {
-      if (!present.has(`${fk.table}.${fk.name}`))
-        await target.exec(`alter table ${q(fk.table)} add constraint ${q(fk.name)} ${fk.definition}`);
-    }
+    // One transaction: one commit for every trigger and key instead of one each (each key is still
+    // validated); a failure leaves the target relaxed as it was, and a rerun puts everything back.
+    await target.exec(
+      [
+        'begin',
+        ...tables.map((t) => `alter table ${q(t.target.name)} enable trigger user`),
+        ...(meta.foreignKeys ?? [])
+          .filter((fk) => !present.has(`${fk.table}.${fk.name}`))
+          .map((fk) => `alter table ${q(fk.table)} add constraint ${q(fk.name)} ${fk.definition}`),
+        'commit',
+      ].join(';\n'),
+    );
   } else if (target instanceof SqliteEndpoint) {
     const present = new Set(target.triggers().map((t) => t.name));
     for (const t of meta.triggers ?? []) if (!present.has(t.name)) await target.exec(t.sql);
