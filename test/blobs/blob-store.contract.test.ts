@@ -13,6 +13,7 @@ import {
   type BlobStore,
   BlobTooLargeError,
   InvalidBlobKeyError,
+  SyncBatch,
 } from '../../src/providers/blobs/blob-store.ts';
 import { LocalBlobStore } from '../../src/providers/blobs/local-blob-store.ts';
 import { S3BlobStore } from '../../src/providers/blobs/s3-blob-store.ts';
@@ -285,6 +286,79 @@ for (const factory of FACTORIES) {
       assert.deepEqual(await h.leftovers(), []);
     });
 
+    it('putChunks and getChunks: the same bytes, size and sha256 as put and get, from a reused buffer', async () => {
+      const bytes = randomBytes(3 * MiB + 123);
+      const buffer = Buffer.alloc(64 * 1024); // the producer reuses it once each write resolved
+      const stored = await store.putChunks('chunks/one', async (write) => {
+        for (let at = 0; at < bytes.length; at += buffer.length) {
+          const n = bytes.copy(buffer, 0, at, Math.min(at + buffer.length, bytes.length));
+          await write(buffer.subarray(0, n));
+        }
+      });
+      assert.deepEqual(stored, { size: bytes.length, sha256: await sha256Of(bytes) });
+      const parts: Buffer[] = [];
+      const size = await store.getChunks('chunks/one', (chunk) => {
+        parts.push(Buffer.from(chunk)); // copied: valid only during the call
+      });
+      assert.equal(size, bytes.length);
+      assert.ok(Buffer.concat(parts).equals(bytes));
+      assert.ok((await readAll(await store.get('chunks/one'))).equals(bytes));
+      await assert.rejects(
+        store.getChunks('chunks/missing', () => {}),
+        BlobNotFoundError,
+      );
+      assert.equal(
+        await store.getChunks('chunks/one', async () => {
+          await new Promise((r) => setTimeout(r, 1));
+        }),
+        bytes.length,
+      );
+    });
+
+    it('putChunks refuses bytes other than the expected ones, past maxBytes, or a failing producer, storing nothing', async () => {
+      const wanted = Buffer.from('the recorded bytes');
+      const expected = { sha256: await sha256Of(wanted), size: wanted.length };
+      const once = (b: Buffer) => async (write: (c: Uint8Array) => Promise<void>) => write(b);
+      await assert.rejects(
+        store.putChunks('chunks/other', once(Buffer.from('other bytes, same size'.slice(0, wanted.length))), {
+          expected,
+        }),
+        BlobChecksumMismatchError,
+      );
+      await assertNothingStored('chunks/other');
+      await assert.rejects(store.putChunks('chunks/big', once(Buffer.alloc(11)), { maxBytes: 10 }), BlobTooLargeError);
+      await assertNothingStored('chunks/big');
+      await assert.rejects(
+        store.putChunks('chunks/failing', async (write) => {
+          await write(Buffer.from('half'));
+          throw new Error('source gone');
+        }),
+        /source gone/,
+      );
+      await assertNothingStored('chunks/failing');
+      assert.deepEqual(await store.putChunks('chunks/ok', once(wanted), { expected }), expected);
+    });
+
+    it('a batch of puts is stored once sync() resolved; a refused one is not', async () => {
+      const batch = new SyncBatch(2);
+      const keys = Array.from({ length: 7 }, (_, i) => `tenants/t9/documents/batch-${i}`);
+      for (const [i, key] of keys.entries()) {
+        if (i % 2 === 0) await store.put(key, text(`body ${i}`), { batch });
+        else await store.putChunks(key, async (write) => write(Buffer.from(`body ${i}`)), { batch });
+      }
+      const wanted = Buffer.from('wanted');
+      await assert.rejects(
+        store.putChunks('tenants/t9/documents/refused', async (write) => write(Buffer.from('other!')), {
+          batch,
+          expected: { sha256: await sha256Of(wanted), size: wanted.length },
+        }),
+        BlobChecksumMismatchError,
+      );
+      await batch.sync();
+      for (const [i, key] of keys.entries()) assert.equal(await getText(key), `body ${i}`);
+      await assertNothingStored('tenants/t9/documents/refused');
+    });
+
     it('pings when reachable and fails when not', async () => {
       await store.ping();
       await assert.rejects(h.broken().ping());
@@ -310,5 +384,44 @@ describe('LocalBlobStore specifics', () => {
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('SyncBatch', () => {
+  it('waits for deferred work, runs each once-per-batch job once (files before folders), and throws the first failure', async () => {
+    const batch = new SyncBatch(2);
+    const ran: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    for (let i = 0; i < 5; i++) {
+      await batch.defer(
+        (async () => {
+          inFlight++;
+          most = Math.max(most, inFlight);
+          await new Promise((r) => setTimeout(r, 2));
+          inFlight--;
+          batch.atSync('dir:a', async () => {
+            ran.push('dir:a');
+          });
+          batch.atSync(
+            `file:${i}`,
+            async () => {
+              ran.push(`file:${i}`);
+            },
+            0,
+          );
+        })(),
+      );
+    }
+    assert.ok(most <= 2, `at most the limit in flight (saw ${most})`);
+    await batch.sync();
+    assert.deepEqual(ran.slice(-1), ['dir:a']);
+    assert.deepEqual(ran.filter((r) => r === 'dir:a').length, 1);
+    assert.equal(ran.length, 6);
+
+    await batch.defer(Promise.reject(new Error('first')));
+    await batch.defer(Promise.reject(new Error('second')));
+    await assert.rejects(batch.sync(), /first/);
+    await batch.sync(); // reported once
   });
 });
