@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { LocalAiProvider } from '../../../src/providers/ai/local/local-provider.ts';
 import { classifyDocument } from '../../../src/providers/ai/local/document-types.ts';
 import { extractKeyPhrases, writtenLanguage } from '../../../src/providers/ai/local/keywords.ts';
 
@@ -21,7 +22,11 @@ für die Lieferung und Montage der Dachbalken im Dachgeschoss berechnen wir Ihne
 Die Dachbalken wurden nach der Zeichnung vom 12.01.2026 gefertigt und bei der Montage geprüft.
 Die Montage der Dachbalken erfolgte mit zwei Zimmerern an drei Tagen.
 
+Rechnungsbetrag: 11.420,00 €
+abzgl. Anzahlung: -3.000,00 €
 Zu zahlender Betrag: 8.420,00 €
+
+Zahlbar innerhalb von 14 Tagen, also bis zum 17.02.2026, ohne Abzug.
 
 Mit freundlichen Grüßen
 Jonas Brenner`;
@@ -47,5 +52,16 @@ describe('local enrichment: documents in other languages', () => {
       assert.ok(!tags.includes(stop), tags.join(' | '));
     // A German noun is a topic, not a name, though written with a capital.
     assert.ok(tags.includes('dachbalken'), tags.join(' | '));
+  });
+
+  it('reads the key fields of an invoice by the labels of its language', async () => {
+    const e = await new LocalAiProvider().enrich(GERMAN_INVOICE, { referenceDate: new Date('2026-03-01T12:00:00Z') });
+    assert.equal(e.documentType.value, 'invoice');
+    assert.equal(e.fields['document_number']?.value, 'HS-2026-0412');
+    assert.equal(e.fields['issue_date']?.value, '2026-02-03');
+    assert.equal(e.fields['due_date']?.value, '2026-02-17');
+    // The amount left to pay, the last total of the invoice, not the gross before the deposit.
+    assert.deepEqual((e.fields['total']?.value as { value: number; currency: string }).value, 8420);
+    assert.equal((e.fields['total']?.value as { currency: string }).currency, 'EUR');
   });
 });
