@@ -193,6 +193,27 @@ const CUES: Partial<Record<DocumentType, Cue[]>> = {
   ],
 };
 
+/** Titles in German, French, Spanish, Italian, Portuguese and Dutch: a short head line that is the title. */
+const FOREIGN_TITLES: Partial<Record<DocumentType, RegExp>> = {
+  invoice: /^\W*(?:rechnung|facture|factura|fattura|fatura|factuur)\b/iu,
+  receipt: /^\W*(?:quittung|kassenbon|reçu|recibo|ricevuta|kwitantie|bon)\s*$/iu,
+  purchase_order:
+    /^\W*(?:bestellung|bon\s+de\s+commande|orden\s+de\s+compra|ordine\s+d['’]acquisto|pedido\s+de\s+compra|inkooporder)\b/iu,
+  quote: /^\W*(?:angebot|kostenvoranschlag|devis|presupuesto|cotizaci[oó]n|preventivo|or[çc]amento|offerte)\b/iu,
+  lease:
+    /^\W*(?:mietvertrag|contrat\s+de\s+(?:bail|location)|bail|contrato\s+de\s+arrendamiento|contratto\s+di\s+locazione|huurovereenkomst)\b/iu,
+  minutes: /^\W*(?:protokoll|sitzungsprotokoll|procès[\s-]verbal|acta|verbale|notulen)\b/iu,
+  statement:
+    /^\W*(?:kontoauszug|relevé\s+de\s+compte|extracto\s+(?:de\s+cuenta|bancario)|estratto\s+conto|extrato|rekeningafschrift)\b/iu,
+};
+
+/** Labels of the same kinds anywhere in the text ("Rechnungsnummer:", "Numéro de facture"). */
+const FOREIGN_CUES: Partial<Record<DocumentType, RegExp>> = {
+  invoice:
+    /\b(?:rechnungs(?:nummer|datum|betrag)|(?:n[°o]|num[ée]ro)\s+de\s+(?:la\s+)?facture|n[úu]mero\s+de\s+factura|numero\s+(?:di\s+)?fattura|factuurnummer|n[úu]mero\s+da\s+fatura)\b/iu,
+  quote: /\b(?:angebotsnummer|n[°o]\s+de\s+devis|validit[ée]\s+du\s+devis)\b/iu,
+};
+
 // A kind that another one refines: when both score, the refinement wins ties and near-ties.
 const REFINES: Partial<Record<DocumentType, DocumentType[]>> = {
   nda: ['contract'],
@@ -234,6 +255,13 @@ export function classifyDocument(text: string): Scored<DocumentType> & { scores:
     head.some((l) => /@/.test(l) || /^sent\s*:/i.test(l))
   ) {
     scores.email += 6;
+  }
+  // Titles and labels of other languages ("RECHNUNG", "Rechnungsnummer", "N° de facture").
+  for (const [type, pattern] of Object.entries(FOREIGN_TITLES) as [DocumentType, RegExp][]) {
+    if (head.some((line) => line.length <= 80 && pattern.test(line))) scores[type] += 6;
+  }
+  for (const [type, pattern] of Object.entries(FOREIGN_CUES) as [DocumentType, RegExp][]) {
+    if (pattern.test(body)) scores[type] += 3;
   }
   for (const [type, refined] of Object.entries(REFINES) as [DocumentType, DocumentType[]][]) {
     for (const other of refined)

@@ -152,7 +152,7 @@ function scaleOfHeader(header: string): number {
 /** The currency a document states once for all its figures ("All amounts in KES", "Currency: INR"). */
 function statedCurrency(text: string): { code: string; factor: number } | null {
   const m =
-    /\b(?:(?:all\s+)?(?:amounts|figures|values|prices)\s+(?:are\s+)?(?:in|shown\s+in|stated\s+in|expressed\s+in)|currency\s*:)\s*([A-Z]{3}|[$€£₹¥])(?:\s*(crores?|lakhs?|millions?|thousands?))?/i.exec(
+    /\b(?:(?:all\s+)?(?:amounts|figures|values|prices)\s+(?:are\s+)?(?:in|shown\s+in|stated\s+in|expressed\s+in)|currency\s*:)\s*((?:U\.S\.|[A-Z]{1,3})?\$|[A-Z]{3}|[€£₹¥])(?:\s*(crores?|lakhs?|millions?|thousands?))?/i.exec(
       text,
     );
   if (!m) {
@@ -164,9 +164,33 @@ function statedCurrency(text: string): { code: string; factor: number } | null {
   return code ? { code, factor: m[2] ? scaleOfHeader(m[2]) : 1 } : null;
 }
 
+/** Dollars written with a country prefix ("HK$", "S$", "NT$"). */
+const DOLLAR_PREFIXES: Record<string, string> = {
+  US: 'USD',
+  'U.S.': 'USD',
+  C: 'CAD',
+  CA: 'CAD',
+  CAN: 'CAD',
+  A: 'AUD',
+  AU: 'AUD',
+  NZ: 'NZD',
+  HK: 'HKD',
+  S: 'SGD',
+  SG: 'SGD',
+  NT: 'TWD',
+  R: 'BRL',
+  MX: 'MXN',
+};
+
 function currencyOfHeader(header: string): string | null {
   const code = /\b([A-Z]{3})\b/.exec(header)?.[1];
   if (code && CURRENCY_CODES.has(code)) return code;
+  // A prefixed dollar names its own currency: "Amount (HK$)" is HKD, not USD.
+  const prefixed = /(?:^|[^A-Za-z.])((?:U\.S\.|[A-Za-z]{1,3}))\$/.exec(header)?.[1];
+  if (prefixed) {
+    const dollar = DOLLAR_PREFIXES[prefixed.toUpperCase()];
+    if (dollar) return dollar;
+  }
   if (/\$/.test(header)) return 'USD';
   if (/€/.test(header)) return 'EUR';
   if (/£/.test(header)) return 'GBP';

@@ -470,7 +470,7 @@ function firstPerson(layout: Layout): Scored<FieldValue> | null {
 type Reader = (layout: Layout) => Scored<FieldValue> | null;
 
 const TOTAL_LABELS =
-  /^(?:(?:grand|invoice|order|quote|quotation|receipt)\s+)?total(?:\s+(?:due|amount|payable|value|price|incl.*|\(.*\)|[a-z]{3}))?$|^(?:amount|balance)\s+(?:due|payable)(?:\s+\(.*\))?$|^total\s+amount(?:\s+due)?$|^amount\s+paid$|^total\s+paid$/;
+  /^(?:(?:grand|invoice|order|quote|quotation|receipt)\s+)?total(?:\s+(?:due|amount|payable|value|price|incl.*|\(.*\)|[a-z]{3}))?$|^(?:amount|balance)\s+(?:due|payable)(?:\s+\(.*\))?$|^total\s+amount(?:\s+due)?$|^amount\s+paid$|^total\s+paid$|(?:zu\s+zahlender\s+betrag|rechnungsbetrag|gesamtbetrag|endbetrag|bruttobetrag|montant\s+ttc|total\s+ttc|net\s+à\s+payer|montant\s+à\s+payer|total\s+a\s+pagar|importe\s+total|totale(?:\s+fattura|\s+da\s+pagare)?|valor\s+total|totaal(?:bedrag)?|te\s+betalen)$/u;
 const NOT_TOTAL = /sub\s*-?total|tax|vat|discount|shipping/;
 
 const FIELDS: Record<DocumentType, Record<string, Reader>> = {
@@ -478,14 +478,23 @@ const FIELDS: Record<DocumentType, Record<string, Reader>> = {
     vendor: (l) => party(l, /^(?:from|supplier|vendor|seller|issued by|payee|remit to)$/) ?? issuer(l),
     customer: (l) => party(l, /^(?:bill(?:ed)?\s+to|invoice\s+to|customer|client|sold\s+to|to|buyer)$/),
     document_number: (l) =>
-      documentNumber(l, /^(?:tax\s+)?invoice(?:\s+(?:no|number|num|#|id|ref))?$|^inv(?:\s+no)?$/, 'invoice'),
-    issue_date: (l) => documentDate(l),
+      documentNumber(
+        l,
+        // … and the labels of other languages: "Rechnungsnummer", "N° de facture", "Número de factura".
+        /^(?:tax\s+)?invoice(?:\s+(?:no|number|num|#|id|ref))?$|^inv(?:\s+no)?$|^rechnungs?(?:nummer|-?nr|\s+nr)$|^(?:n°|no|num[ée]ro)\s+de\s+(?:la\s+)?facture$|^(?:n[úu]mero\s+de\s+)?factura(?:\s+n[ºo°])?$|^numero\s+(?:di\s+)?fattura$|^factuurnummer$/u,
+        'invoice',
+      ),
+    issue_date: (l) =>
+      documentDate(
+        l,
+        /^(?:date|dated|issue date|date of issue|invoice date|rechnungsdatum|datum|date de (?:la )?facture|fecha(?: de (?:la )?factura)?|data(?: (?:della )?fattura)?|factuurdatum)$/u,
+      ),
     total: (l) => labelledAmount(l, TOTAL_LABELS, NOT_TOTAL) ?? largestAmount(l.ctx),
     due_date: (l) =>
       dateField(
         l,
-        /^(?:due|due date|payment due|payment due date|pay by)$/,
-        /\b(?:due|payable|pay(?:ment)?)\s+(?:on|by|before|no later than)?\s*$/i,
+        /^(?:due|due date|payment due|payment due date|pay by|fällig(?:keit(?:sdatum)?)?|zahlbar bis|échéance|date d'échéance|fecha de vencimiento|scadenza|vervaldatum)$/u,
+        /\b(?:due|payable|pay(?:ment)?)\s+(?:on|by|before|no later than)?\s*$|\bzahlbar\b[^.]{0,90}\bbis(?:\s+(?:zum|spätestens))?\s*$/iu,
       ),
   },
   receipt: {

@@ -107,8 +107,9 @@ export function scoreKeyPhrases(input: string, options: KeyPhraseOptions = {}): 
   for (const w of words(text)) if (w.text === w.lower) lowercase.add(w.lower);
   const sentences = splitSentences(text);
   const candidates = new Map<string, Candidate>();
+  const language = writtenLanguage(text);
   sentences.forEach((sentence, sentenceIndex) => {
-    for (const run of contentRuns(sentence.text, lowercase)) {
+    for (const run of contentRuns(sentence.text, lowercase, language)) {
       for (const phrase of phrasesOf(run)) {
         {
           if (!run.proper && !looksLikeNounPhrase(phrase)) continue;
@@ -188,7 +189,8 @@ interface Run {
 }
 
 // Maximal runs of content words not broken by punctuation; names form runs of their own.
-function contentRuns(sentence: string, lowercase: ReadonlySet<string>): Run[] {
+function contentRuns(sentence: string, lowercase: ReadonlySet<string>, language: Language | null): Run[] {
+  const foreignStop = language ? FOREIGN_STOP_WORDS[language] : NO_WORDS;
   const runs: Run[] = [];
   let run: Run = { words: [], proper: false };
   let previousEnd = -1;
@@ -200,6 +202,7 @@ function contentRuns(sentence: string, lowercase: ReadonlySet<string>): Run[] {
     const content =
       token.lower.length >= 2 &&
       !STOP_WORDS.has(token.lower) &&
+      !foreignStop.has(token.lower) &&
       !GENERIC.has(token.lower) &&
       !hasDigit(token.lower) &&
       !/'/.test(token.lower) &&
@@ -210,9 +213,11 @@ function contentRuns(sentence: string, lowercase: ReadonlySet<string>): Run[] {
     const capitalised = /^\p{Lu}/u.test(token.text) && !isOnlyVerb(token.lower) && !lowercase.has(token.lower);
     // A sentence's first word is capitalised anyway: a name only if it is a given name or a name follows.
     const next = tokens[index + 1];
+    // German capitalises every noun: there a capital says a name only of a given name.
     const proper =
       content &&
       capitalised &&
+      (language !== 'de' || isFirstName(token.lower)) &&
       (index > 0 ||
         isFirstName(token.lower) ||
         (next !== undefined && /^\p{Lu}/u.test(next.text) && !STOP_WORDS.has(token.lower)));
@@ -281,4 +286,58 @@ function mostCommon(counts: Map<string, number>): string {
     }
   }
   return best;
+}
+
+type Language = 'de' | 'fr' | 'es' | 'it' | 'pt' | 'nl';
+const NO_WORDS: ReadonlySet<string> = new Set();
+const wordSet = (s: string): ReadonlySet<string> => new Set(s.split(/\s+/).filter(Boolean));
+
+// Function words of the other languages the corpus sees: a document written in one of them has
+// its own "und", "für", "bis zum" that are no more a topic than "and", "for", "until".
+const FOREIGN_STOP_WORDS: Record<Language, ReadonlySet<string>> = {
+  de: wordSet(`der die das den dem des ein eine einer eines einem einen und oder aber für mit von vom zu zum zur bis bei
+    beim im in ins an am auf aus nach vor über unter um durch gegen ohne ist sind war wird werden wurde wurden hat haben
+    hatte sein ihr ihre ihren ihnen ihres wir uns unser unsere unseren sie es er ich du nicht auch noch nur so wie als
+    dass daß diese dieser dieses diesem diesen jede jeder alle allen bitte sehr inkl zzgl abzgl ca bzw ggf usw etc
+    vielen dank mit freundlichen grüßen sowie also dann hier dort wenn weil damit einer keine kein`),
+  fr: wordSet(`le la les un une des du de d l et ou mais pour par avec sans sur sous dans en au aux ce cet cette ces
+    est sont été être a ont avait nous vous ils elles il elle je tu ne pas plus que qui quoi dont où se sa son ses leur
+    leurs notre nos votre vos merci cordialement veuillez ttc ht`),
+  es: wordSet(`el la los las un una unos unas y o pero para por con sin sobre en de del al a es son fue ser está
+    están ha han que quien cual donde se su sus nuestro nuestra nuestros vuestro usted ustedes nosotros no más muy
+    gracias atentamente saludos iva`),
+  it: wordSet(`il lo la i gli le un uno una e o ma per con senza su in di da del della dei delle al alla ai alle è sono
+    stato essere ha hanno che chi dove si suo sua suoi nostro nostra vostro non più molto grazie cordiali saluti iva`),
+  pt: wordSet(`o a os as um uma uns umas e ou mas para por com sem sobre em de do da dos das ao à é são foi ser está
+    estão tem têm que quem onde se seu sua seus nosso nossa não mais muito obrigado obrigada atenciosamente`),
+  nl: wordSet(`de het een en of maar voor met zonder op in van aan bij naar uit tot is zijn was wordt worden heeft hebben
+    dat die dit deze wij we u uw ons onze niet ook nog te om als met vriendelijke groet groeten bedankt btw`),
+};
+
+// Words that a language writes often and English never does.
+const LANGUAGE_MARKS: Record<Language, ReadonlySet<string>> = {
+  de: wordSet('und der die das für mit nicht ist wir sie ihre ihnen bei vom zum zur auf dem den des eine einer'),
+  fr: wordSet('le les et pour avec est nous vous une des du dans sur ce cette sont qui pas'),
+  es: wordSet('el los las y para con es nosotros usted una del en que por su sus está'),
+  it: wordSet('il gli e per con è sono che della delle dei una non alla'),
+  pt: wordSet('os e para com é são que não uma da do dos das em seu sua'),
+  nl: wordSet('het een en voor met niet wij u uw ons van op dat zijn deze'),
+};
+
+/** The language a text is written in, when it is one of the others the stop words know (not English). */
+export function writtenLanguage(text: string): Language | null {
+  const tokens = words(text.length > 20_000 ? text.slice(0, 20_000) : text).map((w) => w.lower);
+  if (tokens.length === 0) return null;
+  const english = tokens.filter((w) => STOP_WORDS.has(w)).length;
+  let best: Language | null = null;
+  let bestCount = 0;
+  for (const [language, marks] of Object.entries(LANGUAGE_MARKS) as [Language, ReadonlySet<string>][]) {
+    const count = tokens.filter((w) => marks.has(w)).length;
+    if (count > bestCount) {
+      best = language;
+      bestCount = count;
+    }
+  }
+  // Shared words ("in", "a", "die") count for English too: the other language must clearly lead.
+  return best && bestCount >= 5 && bestCount >= 0.05 * tokens.length && bestCount > english * 0.8 ? best : null;
 }
