@@ -106,6 +106,12 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
         )
       ).text;
     };
+    /** CHAT_MISSES=1 prints the misses of the development splits (never of a fresh, held-out split). */
+    const showMiss = (split: string, fact: boolean, question: string, gold: string[], text: string) => {
+      if (process.env.CHAT_MISSES && !fact && !split.includes('fresh')) {
+        console.log(`MISS ${split} | ${question} | gold ${JSON.stringify(gold)} | ${text}`);
+      }
+    };
     const outcomes: { split: string; fact: boolean; absent: boolean; notFound: boolean }[] = [];
     const splitOf = new Map(items.map((i) => [i.document, i.split]));
     for (const q of corpus.questions) {
@@ -116,6 +122,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
         absent: false,
         notFound: text === NOT_FOUND_ANSWER,
       });
+      showMiss(splitOf.get(q.document)!, outcomes.at(-1)!.fact, q.question, q.gold, text);
     }
     for (const q of second.questions) {
       const document = `second:${q.document}`;
@@ -124,6 +131,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
       const held = (g: string) => lower(text).includes(lower(g));
       const fact = q.absent ? notFound : q.all ? q.gold.every(held) : q.gold.some(held);
       outcomes.push({ split: splitOf.get(document)!, fact, absent: q.absent === true, notFound });
+      showMiss(splitOf.get(document)!, fact, q.question, q.gold, text);
     }
 
     const share = (rows: typeof outcomes, f: (o: (typeof outcomes)[number]) => boolean) =>
