@@ -557,6 +557,12 @@ describe('seventh pass: titles with a year, datelines, setting verbs', () => {
     assert.equal(segments[1]!.text, 'Quayside Hall, 4-5 May 2027');
   });
 
+  it('a number that only starts like a year ("Invoice 2025-117") is no title year', () => {
+    const segments = segmentText('Invoice 2025-117\nDate: 14 May 2025\nTotal due: EUR 2,660.00');
+    assert.notEqual(segments[0]!.kind, 'heading');
+    assert.equal(segmentText('Annual Report 2024/25\n\nRevenue grew by 8%.')[0]!.kind, 'heading');
+  });
+
   it('rows that end on figures other than a date stay a table', () => {
     const segments = segmentText('Item Qty Price\nCables 4 12.50\nAdapters 2 8.00');
     assert.ok(segments.some((s) => s.kind === 'table_row' && /Cables/.test(s.text)));
