@@ -139,6 +139,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
       );
     }
     for (const id of uploaded.values()) await waitProcessed(t, id);
+    const askMs: number[] = [];
     const ask = async (documentId: string, question: string) => {
       const session = (
         await t.app.inject({
@@ -148,12 +149,14 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
           payload: { document_id: documentId, name: 'bench' },
         })
       ).json() as { id: string };
+      const started = performance.now();
       const res = await t.app.inject({
         method: 'POST',
         url: `/api/v1/chat/sessions/${session.id}/ask`,
         headers,
         payload: { message: question },
       });
+      askMs.push(Math.round((performance.now() - started) * 10) / 10);
       return res.json() as { content: string; citations: { document_id: string; text: string }[] };
     };
 
@@ -203,6 +206,8 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
       process.stderr.write(`dev miss [${miss.kind}] ${miss.question}\n    → ${miss.answer}\n`);
     const secondHoldout = secondOutcomes.filter((o) => o.split === 'holdout');
     const fresh = secondOutcomes.filter((o) => o.split === 'fresh');
+    const fresh2 = secondOutcomes.filter((o) => o.split === 'fresh-2');
+    const sorted = [...askMs].sort((a, b) => a - b);
     return {
       provider: 'local',
       documents: documents.length,
@@ -210,11 +215,14 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
       holdout: figures(outcomes.filter((o) => o.split === 'holdout')),
       all: figures(outcomes),
       tuneByKind: byKind,
+      /** Time of one ask through the API (median and p90 over every question, ms). */
+      askMs: { median: sorted[Math.floor(sorted.length / 2)] ?? 0, p90: sorted[Math.floor(sorted.length * 0.9)] ?? 0 },
       second: {
         documents: second.documents.length,
         dev: holdoutFigures(dev),
         holdout: holdoutFigures(secondHoldout),
         fresh: holdoutFigures(fresh),
+        'fresh-2': holdoutFigures(fresh2),
         all: holdoutFigures(secondOutcomes),
         holdoutByKind: Object.fromEntries(
           [...new Set(secondHoldout.map((o) => o.kind))]

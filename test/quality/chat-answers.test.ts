@@ -27,12 +27,14 @@ import { renderCorpusDocument } from '../fixtures/corpus/render.ts';
  * is deterministic) cannot.
  */
 const FLOORS = {
-  corpusTune: 0.9,
+  corpusTune: 0.97,
   corpusHoldout: 0.84,
   secondDev: 0.82,
   secondHoldout: 0.8,
   /** The fresh split of the second set (measured once, at the end of the sixth pass: 0.821). */
   secondFresh: 0.79,
+  /** The second fresh split (written before the seventh pass, totals only: 0.76 before it, 0.80 after). */
+  secondFresh2: 0.76,
   /** Questions the document does not answer, answered "not found". */
   abstained: 0.75,
   /** Answerable questions answered "not found". */
@@ -106,6 +108,12 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
         )
       ).text;
     };
+    /** CHAT_MISSES=1 prints the misses of the development splits (never of a fresh, held-out split). */
+    const showMiss = (split: string, fact: boolean, question: string, gold: string[], text: string) => {
+      if (process.env.CHAT_MISSES && !fact && !split.includes('fresh')) {
+        console.log(`MISS ${split} | ${question} | gold ${JSON.stringify(gold)} | ${text}`);
+      }
+    };
     const outcomes: { split: string; fact: boolean; absent: boolean; notFound: boolean }[] = [];
     const splitOf = new Map(items.map((i) => [i.document, i.split]));
     for (const q of corpus.questions) {
@@ -116,6 +124,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
         absent: false,
         notFound: text === NOT_FOUND_ANSWER,
       });
+      showMiss(splitOf.get(q.document)!, outcomes.at(-1)!.fact, q.question, q.gold, text);
     }
     for (const q of second.questions) {
       const document = `second:${q.document}`;
@@ -124,6 +133,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
       const held = (g: string) => lower(text).includes(lower(g));
       const fact = q.absent ? notFound : q.all ? q.gold.every(held) : q.gold.some(held);
       outcomes.push({ split: splitOf.get(document)!, fact, absent: q.absent === true, notFound });
+      showMiss(splitOf.get(document)!, fact, q.question, q.gold, text);
     }
 
     const share = (rows: typeof outcomes, f: (o: (typeof outcomes)[number]) => boolean) =>
@@ -140,6 +150,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
       secondDev: factOf('second-dev'),
       secondHoldout: factOf('second-holdout'),
       secondFresh: factOf('second-fresh'),
+      secondFresh2: factOf('second-fresh-2'),
       abstained: share(
         secondRows.filter((o) => o.absent),
         (o) => o.notFound,
@@ -155,6 +166,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
     assert.ok(figures.secondDev >= FLOORS.secondDev, `second set dev ${figures.secondDev}`);
     assert.ok(figures.secondHoldout >= FLOORS.secondHoldout, `second set holdout ${figures.secondHoldout}`);
     assert.ok(figures.secondFresh >= FLOORS.secondFresh, `second set fresh ${figures.secondFresh}`);
+    assert.ok(figures.secondFresh2 >= FLOORS.secondFresh2, `second set fresh-2 ${figures.secondFresh2}`);
     assert.ok(figures.abstained >= FLOORS.abstained, `abstained ${figures.abstained}`);
     assert.ok(figures.wrongNotFound <= FLOORS.maxWrongNotFound, `wrong "not found" ${figures.wrongNotFound}`);
   });

@@ -132,6 +132,14 @@ const CUE_WORDS = new Set(
   ['long', 'soon', 'fast', 'quickly', 'promptly', 'often', 'frequently', 'heavy', 'big', 'large'].map(stem),
 );
 const DATE_NOUNS = new Set(['date', 'day'].map(stem));
+/**
+ * Verbs that only frame where or when something is ("where is the summit held?", "where is the
+ * firm based?", "when does the meeting take place?"): the place or date answers them, whether or
+ * not the document repeats the verb.
+ */
+const SETTING_VERBS = ['held', 'hold', 'located', 'situated', 'based', 'hosted', 'host'].map(stem);
+const DATE_CUES = new Set([...DATE_NOUNS, ...SETTING_VERBS]);
+const PLACE_CUES = new Set(SETTING_VERBS);
 
 /**
  * Words that name a kind of document ("the services agreement with Corvid"): like its
@@ -277,7 +285,8 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   // the other words say what it asks.
   let type = classifyQuestion(question);
   // "By what date", "on which day": the noun of the asked kind, said by the type.
-  const cue = type === 'date' ? DATE_NOUNS : null;
+  // "Where is it held", "when does it take place": the verb of the setting, said by the type.
+  const cue = type === 'date' ? DATE_CUES : type === 'place' ? PLACE_CUES : null;
   const naming = documentNaming(question);
   for (const s of contentStems(question))
     if (isAsked(s) && !cue?.has(s)) terms.set(s, identifiers.has(s) || naming.has(s) ? NAMING_WEIGHT : 1);

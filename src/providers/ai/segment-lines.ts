@@ -243,6 +243,9 @@ function markNumericRows(lines: TypedLine[]): void {
 
 function looksNumericRow(content: string): boolean {
   if (ENDS_SENTENCE.test(content) && !/\d[.]$/.test(content)) return false;
+  // A title or dateline whose only figures are a date or a year ("Northern Summit 2026",
+  // "Manchester Central, 22-23 September 2026") is a line of words, not a row of figures.
+  if (!/\d/.test(content.replace(DATE_IN_LINE, ''))) return false;
   const tokens = content.split(/\s+/);
   if (tokens.length > 14) return false;
   const isNumber = (t: string) => /^[^\p{L}]*\d[\d.,:/%-]*[^\p{L}]*$/u.test(t);
@@ -250,6 +253,12 @@ function looksNumericRow(content: string): boolean {
   const prose = tokens.filter((t) => PROSE_WORDS.has(t.toLowerCase())).length;
   return (numbers >= 2 || isNumber(tokens[tokens.length - 1]!)) && prose <= 1;
 }
+
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\\.?';
+const DATE_IN_LINE = new RegExp(
+  `\\b\\d{1,2}(?:\\s*[-–]\\s*\\d{1,2})?\\s+${MONTH}\\s+(?:19|20)\\d{2}\\b|\\b${MONTH}\\s+\\d{1,2}(?:\\s*[-–]\\s*\\d{1,2})?,?\\s+(?:19|20)\\d{2}\\b|\\b(?:19|20)\\d{2}$`,
+  'g',
+);
 
 function looksHeaderRow(content: string): boolean {
   const tokens = content.split(/\s+/);

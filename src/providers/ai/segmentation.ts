@@ -422,7 +422,10 @@ const PROSE_WORDS_SET = new Set(
 function headingLike(content: string): boolean {
   if (/[,;]$/.test(content) || content.length > 80 || labelLine(content)) return false;
   const words = content.replace(/:$/, '').split(/\s+/);
-  if (words.length > 10 || /\d/.test(content.replace(/^[\d.]+\s+/, ''))) return false;
+  // A leading clause number and a trailing year ("Northern Logistics Summit 2026", "Annual Report
+  // 2024/25") belong to a title; any other figure makes a line of data.
+  const bare = content.replace(/^[\d.]+\s+/, '').replace(/\s(?:19|20)\d{2}(?:[/–-](?:\d{2}|(?:19|20)\d{2}))?$/, '');
+  if (words.length > 10 || /\d/.test(bare)) return false;
   return shouting(content) || (/^\p{Lu}/u.test(content) && titleLike(words));
 }
 

@@ -545,3 +545,47 @@ describe('sixth pass: classes seen on the hold-out documents', () => {
     assert.match(await ask('Why was the credit issued?', credit), /returned broken/);
   });
 });
+
+describe('seventh pass: titles with a year, datelines, setting verbs', () => {
+  it('a title ending on a year is a heading, and a dateline under it a line, not rows of figures', () => {
+    const segments = segmentText(
+      'Harbourside Tech Forum 2027\nQuayside Hall, 4-5 May 2027\n\nDay 1\n09:00  Welcome - Ilse Brandt',
+    );
+    assert.equal(segments[0]!.kind, 'heading');
+    assert.equal(segments[0]!.text, 'Harbourside Tech Forum 2027');
+    assert.equal(segments[1]!.kind, 'line');
+    assert.equal(segments[1]!.text, 'Quayside Hall, 4-5 May 2027');
+  });
+
+  it('a number that only starts like a year ("Invoice 2025-117") is no title year', () => {
+    const segments = segmentText('Invoice 2025-117\nDate: 14 May 2025\nTotal due: EUR 2,660.00');
+    assert.notEqual(segments[0]!.kind, 'heading');
+    assert.equal(segmentText('Annual Report 2024/25\n\nRevenue grew by 8%.')[0]!.kind, 'heading');
+  });
+
+  it('rows that end on figures other than a date stay a table', () => {
+    const segments = segmentText('Item Qty Price\nCables 4 12.50\nAdapters 2 8.00');
+    assert.ok(segments.some((s) => s.kind === 'table_row' && /Cables/.test(s.text)));
+  });
+
+  it('"held", "based", "located" frame a where or when question: they need not be in the document', () => {
+    const where = analyzeQuestion('Where is the Harbourside Tech Forum held?');
+    assert.equal(where.type, 'place');
+    assert.ok(![...where.terms.keys()].some((t) => t.startsWith('held')));
+    const when = analyzeQuestion('When is the forum held?');
+    assert.ok(![...when.terms.keys()].some((t) => t.startsWith('held')));
+  });
+
+  it('a dateline under an event title answers where the event is held', async () => {
+    const text = [
+      'Harbourside Tech Forum 2027',
+      'Quayside Hall, 4-5 May 2027',
+      '',
+      'Day 1',
+      '09:00  Welcome and opening remarks - Ilse Brandt, Chair, Harbourside Digital Association',
+      '09:30  Keynote: Edge computing for ports - Dr. Tunde Okafor, University of Bristol',
+    ].join('\n');
+    assert.match(await ask('Where is the Harbourside Tech Forum held?', text), /Quayside Hall/);
+    assert.match(await ask('When is the forum?', text), /4-5 May 2027/);
+  });
+});

@@ -400,6 +400,8 @@ const LEGAL_FORMS = new Set([
   'llp',
   'kk',
 ]);
+/** A dateline: one to four capitalised words, a comma, then (group 1) what should be a date. */
+const DATELINE = /^\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3},\s+(.{4,40})$/u;
 const IN_NAMED_PLACE =
   /\b(?:in|at)\s+(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Q[1-4])\b)\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)*/u;
 /** What a date in another role than the asked one is worth (the contract's date for "when does it end?"). */
@@ -462,6 +464,10 @@ function typeEvidence(type: AnswerType, segment: Segment, wantedNames: { sure: s
         )
       )
         return 0.8;
+      // "Manchester Central, 22-23 September 2026": a dateline (a name, a comma, a date) gives the
+      // place of the event or letter it stands under.
+      const dateline = DATELINE.exec(text);
+      if (dateline && factEvidence('date', dateline[1]!) >= 0.8) return 1;
       // "an industrial building in Kwai Chung": a name after "in" or "at" the extractor did not know.
       return IN_NAMED_PLACE.test(text) ? 0.5 : 0;
     }
