@@ -151,7 +151,7 @@ function ExecutionView({ id }: { id: string }) {
           ` ${when(e.started_at)}`,
           e.finished_at ? ` – ${when(e.finished_at)}` : '',
           ' · ',
-          h('a', { href: href('workflow', e.workflow_id) }, tw('wf.editor')),
+          h('a', { class: 'inline-link', href: href('workflow', e.workflow_id) }, tw('wf.editor')),
         ),
       ),
       h(
@@ -202,7 +202,7 @@ function ExecutionView({ id }: { id: string }) {
           {},
           tw('ex.paused', { reason: e.paused_reason.replace(/_/g, ' ') }),
           ' ',
-          h('a', { href: href('tasks') }, tw('ex.openTask')),
+          h('a', { class: 'inline-link', href: href('tasks') }, tw('ex.openTask')),
         )
       : null,
     e.error ? h('p', { class: 'error' }, tw('ex.error', { node: e.failed_node_id ?? '?', error: e.error })) : null,

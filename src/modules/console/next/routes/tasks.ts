@@ -116,7 +116,9 @@ function TaskCard({ task, onDone }: { task: Task; onDone: (decision: string) => 
           { class: 'muted' },
           tw('task.from', { workflow: task.workflow_name, node: task.node_id ?? '' }),
           ' · ',
-          task.execution_id ? h('a', { href: href('executions', task.execution_id) }, tw('task.execution')) : null,
+          task.execution_id
+            ? h('a', { class: 'inline-link', href: href('executions', task.execution_id) }, tw('task.execution'))
+            : null,
         )
       : null,
     h(

@@ -504,9 +504,13 @@ function NodeForm({
     h('p', { class: 'muted' }, kindLabel(node.type)),
     problems.length
       ? h(
-          'ul',
-          { class: 'error', id: problemId, role: 'alert' },
-          problems.map((p) => h('li', { key: p }, p)),
+          'div',
+          { role: 'alert', id: problemId },
+          h(
+            'ul',
+            { class: 'error' },
+            problems.map((p) => h('li', { key: p }, p)),
+          ),
         )
       : null,
     h(

@@ -176,9 +176,7 @@ export function Graph(p: GraphProps) {
       const state = p.states ? (p.states[n.id] ?? 'pending') : undefined;
       const problems = p.problems?.[n.id] ?? [];
       const type = kindLabel(n.type);
-      const name = state
-        ? tw('wf.nodeState', { id: n.id, type, state: word('state', state) })
-        : `${tw('wf.node', { id: n.id, type })}${problems.length ? `, ${tw('wf.nodeProblems', { n: problems.length })}` : ''}`;
+      const problemText = problems.length ? `, ${tw('wf.nodeProblems', { n: problems.length })}` : '';
       return h(
         'div',
         {
@@ -192,13 +190,15 @@ export function Graph(p: GraphProps) {
             type: 'button',
             class: 'dag-box',
             'data-node-id': n.id,
-            'aria-label': name,
             'aria-pressed': p.onSelect ? (p.selected === n.id ? 'true' : 'false') : undefined,
             onClick: () => activate(n.id),
             onKeyDown: (e: KeyboardEvent) => keyOn(n.id, e),
           },
+          // The name is the text shown (label in name): "approve, Approval: completed", ", 2 problems".
           h('span', { class: 'dag-id' }, n.id),
-          h('span', { class: 'dag-type' }, state ? `${type} · ${word('state', state)}` : type),
+          h('span', { class: 'visually-hidden' }, ', '),
+          h('span', { class: 'dag-type' }, type, state ? h('span', {}, `: ${word('state', state)}`) : null),
+          problemText ? h('span', { class: 'visually-hidden' }, problemText) : null,
           problems.length ? h('span', { class: 'dag-flag', 'aria-hidden': 'true' }, String(problems.length)) : null,
         ),
         editing

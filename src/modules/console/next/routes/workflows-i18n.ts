@@ -31,8 +31,6 @@ const en = {
   'wf.group.out': 'Out',
   'wf.canvas': 'Workflow graph',
   'wf.empty': 'No steps yet: add one from the palette.',
-  'wf.node': '{id}, {type}',
-  'wf.nodeState': '{id}, {type}: {state}',
   'wf.nodeProblems': '{n} problems',
   'wf.connecting': 'Connecting from “{id}”: choose the step that runs after it (Enter or click); Escape cancels.',
   'wf.connected': '“{to}” now runs after “{from}”.',
