@@ -248,6 +248,30 @@ describeEachDialect(
       await shot('workflows');
     });
 
+    it('shows Workflows only where they can be used: not to a viewer, not below the Team tier', {
+      skip: NO_CHROMIUM,
+    }, async () => {
+      const viewer = await loginAs(ctx(), tenant, 'viewer');
+      const starter = await createTenant(ctx(), { tier: 'starter' });
+      const starterOwner = await loginAs(ctx(), starter, 'owner');
+      for (const [who, subdomain, links] of [
+        [viewer, tenant.subdomain, { Workflows: 0, Tasks: 1 }],
+        [starterOwner, starter.subdomain, { Workflows: 0, Tasks: 0 }],
+      ] as const) {
+        const tab = await context.newPage();
+        try {
+          await withNextSession(tab, who, subdomain);
+          await go('#/documents', 'All documents', tab);
+          for (const [name, count] of Object.entries(links))
+            assert.equal(await tab.getByRole('link', { name, exact: true }).count(), count, `${subdomain}: ${name}`);
+          await tab.goto(`${base}/console/next/#/workflow/${workflowId}`);
+          await tab.getByText('There is no such page.').waitFor();
+        } finally {
+          await tab.close();
+        }
+      }
+    });
+
     it('every workflow page fits 360 px, light and dark, and passes axe-core', { skip: NO_CHROMIUM }, async () => {
       const phone = await context.newPage();
       await withNextSession(phone, owner, tenant.subdomain);

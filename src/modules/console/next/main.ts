@@ -25,9 +25,16 @@ const VIEWS: Record<string, () => Promise<ViewModule>> = {
 };
 
 const ADMINS = ['owner', 'admin', 'api_key'];
-/** Who may see which section: nobody is shown a page they cannot use. */
 const TEAM = ['team', 'enterprise'];
-const NAV: { name: string; label: () => string; roles?: string[]; tiers?: string[]; also?: string[] }[] = [
+/** Who may see which section: nobody is shown a page they cannot use. */
+const NAV: {
+  name: string;
+  label: () => string;
+  roles?: string[];
+  tiers?: string[];
+  also?: string[];
+  hide?: string[];
+}[] = [
   { name: 'documents', label: () => t('nav.documents') },
   { name: 'search', label: () => t('nav.search') },
   { name: 'keys', label: () => t('nav.keys'), roles: ADMINS },
@@ -37,13 +44,23 @@ const NAV: { name: string; label: () => string; roles?: string[]; tiers?: string
   { name: 'storage', label: () => t('nav.storage'), roles: ADMINS },
   { name: 'imports', label: () => t('nav.imports'), roles: ADMINS, tiers: ['team', 'enterprise'] },
   { name: 'audit', label: () => t('nav.audit'), roles: ADMINS },
-  { name: 'workflows', label: () => t('nav.workflows'), tiers: TEAM, also: ['workflow', 'executions'] },
+  {
+    name: 'workflows',
+    label: () => t('nav.workflows'),
+    tiers: TEAM,
+    also: ['workflow', 'executions'],
+    hide: ['viewer'],
+  },
   { name: 'tasks', label: () => t('nav.tasks'), tiers: TEAM },
 ];
 
 export function allowed(name: string, me: Me): boolean {
   const item = NAV.find((n) => n.name === name || n.also?.includes(name));
-  return (!item?.roles || item.roles.includes(me.role)) && (!item?.tiers || item.tiers.includes(me.tier));
+  return (
+    (!item?.roles || item.roles.includes(me.role)) &&
+    (!item?.tiers || item.tiers.includes(me.tier)) &&
+    !item?.hide?.includes(me.role)
+  );
 }
 
 function useHash(): Route {
