@@ -1,7 +1,7 @@
 // The workflow's DAG drawn as focusable step boxes over SVG edges, columns by `depends_on` depth.
 // The editor uses it with connecting (drag from a step's right edge, or C then Enter); the
 // execution page with each step's state.
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { h } from '../ui.ts';
 import { kindLabel, type WfNode } from './workflow-nodes.ts';
 import { tw, word } from './workflows-i18n.ts';
@@ -17,8 +17,11 @@ export interface Placed {
   y: number;
 }
 
-/** Columns by the longest chain of `depends_on` before each node (cycles cut), rows in definition order. */
-export function layout(nodes: WfNode[]): { at: Map<string, Placed>; width: number; height: number } {
+/**
+ * Columns by the longest chain of `depends_on` before each node (cycles cut), rows in definition
+ * order; `vertical` (narrow screens) turns it a quarter: rows by depth, top to bottom.
+ */
+export function layout(nodes: WfNode[], vertical = false): { at: Map<string, Placed>; width: number; height: number } {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const depth = new Map<string, number>();
   const visiting = new Set<string>();
@@ -39,18 +42,49 @@ export function layout(nodes: WfNode[]): { at: Map<string, Placed>; width: numbe
     const col = depthOf(n.id);
     const row = rows[col] ?? 0;
     rows[col] = row + 1;
-    at.set(n.id, { x: PAD + col * (W + GAP_X), y: PAD + row * (H + GAP_Y) });
+    at.set(
+      n.id,
+      vertical
+        ? { x: PAD + row * (W + GAP_Y), y: PAD + col * (H + GAP_X) }
+        : { x: PAD + col * (W + GAP_X), y: PAD + row * (H + GAP_Y) },
+    );
   }
-  const cols = rows.length || 1;
-  const maxRows = Math.max(1, ...rows.map((r) => r ?? 0));
-  return { at, width: PAD * 2 + cols * W + (cols - 1) * GAP_X, height: PAD * 2 + maxRows * H + (maxRows - 1) * GAP_Y };
+  const levels = rows.length || 1;
+  const across = Math.max(1, ...rows.map((r) => r ?? 0));
+  const along = (count: number, size: number, gap: number) => PAD * 2 + count * size + (count - 1) * gap;
+  return vertical
+    ? { at, width: along(across, W, GAP_Y), height: along(levels, H, GAP_X) }
+    : { at, width: along(levels, W, GAP_X), height: along(across, H, GAP_Y) };
 }
 
-function edgePath(a: Placed, b: { x: number; y: number }): string {
-  const x1 = a.x + W;
-  const y1 = a.y + H / 2;
-  const mid = Math.max(24, (b.x - x1) / 2);
-  return `M${x1},${y1} C${x1 + mid},${y1} ${b.x - mid},${b.y} ${b.x},${b.y}`;
+/** Where an edge leaves a node (right edge, or bottom when vertical) and enters one (left, or top). */
+function exitOf(a: Placed, vertical: boolean) {
+  return vertical ? { x: a.x + W / 2, y: a.y + H } : { x: a.x + W, y: a.y + H / 2 };
+}
+function entryOf(a: Placed, vertical: boolean) {
+  return vertical ? { x: a.x + W / 2, y: a.y } : { x: a.x, y: a.y + H / 2 };
+}
+
+function edgePath(from: { x: number; y: number }, to: { x: number; y: number }, vertical: boolean): string {
+  if (vertical) {
+    const mid = Math.max(20, (to.y - from.y) / 2);
+    return `M${from.x},${from.y} C${from.x},${from.y + mid} ${to.x},${to.y - mid} ${to.x},${to.y}`;
+  }
+  const mid = Math.max(24, (to.x - from.x) / 2);
+  return `M${from.x},${from.y} C${from.x + mid},${from.y} ${to.x - mid},${to.y} ${to.x},${to.y}`;
+}
+
+const NARROW = '(max-width: 760px)';
+/** Whether the screen is narrow (the graph then runs top to bottom). */
+function useNarrow(): boolean {
+  const [narrow, setNarrow] = useState(() => matchMedia(NARROW).matches);
+  useEffect(() => {
+    const query = matchMedia(NARROW);
+    const on = () => setNarrow(query.matches);
+    query.addEventListener('change', on);
+    return () => query.removeEventListener('change', on);
+  }, []);
+  return narrow;
 }
 
 export interface GraphProps {
@@ -71,7 +105,8 @@ export interface GraphProps {
 }
 
 export function Graph(p: GraphProps) {
-  const { at, width, height } = layout(p.nodes);
+  const vertical = useNarrow();
+  const { at, width, height } = layout(p.nodes, vertical);
   const box = useRef<HTMLDivElement>(null);
   const [drag, setDrag] = useState<{ from: string; x: number; y: number } | null>(null);
   const editing = Boolean(p.onConnect);
@@ -132,7 +167,7 @@ export function Graph(p: GraphProps) {
   return h(
     'div',
     {
-      class: `dag${p.connectFrom ? ' connecting' : ''}`,
+      class: `dag${p.connectFrom ? ' connecting' : ''}${vertical ? ' vertical' : ''}`,
       ref: box,
       role: 'group',
       'aria-label': p.label,
@@ -162,13 +197,16 @@ export function Graph(p: GraphProps) {
             return h('path', {
               key: `${d}>${n.id}`,
               class: `dag-edge${state === 'completed' ? ' done' : ''}`,
-              d: edgePath(at.get(d)!, { x: to.x, y: to.y + H / 2 }),
+              d: edgePath(exitOf(at.get(d)!, vertical), entryOf(to, vertical), vertical),
               'marker-end': 'url(#dag-arrow)',
             });
           }),
       ),
       drag && at.has(drag.from)
-        ? h('path', { class: 'dag-edge pending', d: edgePath(at.get(drag.from)!, { x: drag.x, y: drag.y }) })
+        ? h('path', {
+            class: 'dag-edge pending',
+            d: edgePath(exitOf(at.get(drag.from)!, vertical), { x: drag.x, y: drag.y }, vertical),
+          })
         : null,
     ),
     p.nodes.map((n) => {
