@@ -242,6 +242,12 @@ describeEachDialect(
       await page.getByRole('status').filter({ hasText: '“Approve INV-8”: rejected.' }).waitFor();
       const finished = await flows().finished(id);
       assert.equal(finished.node_results.human_approval_1.output.decision, 'rejected');
+      // Done tasks say who decided, by name (the owner reads the user list).
+      const users = (await flows().call('GET', '/users?page_size=100')).json().data as { id: string; name: string }[];
+      const me = users.find((u) => u.id === finished.node_results.human_approval_1.output.decided_by);
+      assert.ok(me, 'the decider is a user of the tenant');
+      await go('#/tasks?status=completed', 'Task inbox');
+      await page.getByText(`rejected by ${me.name}`).waitFor();
       await go('#/workflows', 'Workflows');
       await page.getByRole('link', { name: 'Invoice approval', exact: true }).waitFor();
       await checkPage();

@@ -2,7 +2,7 @@
 // for owners and admins), each with its context and data; Approve, Reject (with a comment), or
 // Modify: a form of the fields the task declares editable (`editable_fields`), filled with the
 // task's data and sent as `modified_data`. Team tier and above.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { client, type OperationResponse } from '../sdk.ts';
 import { ErrorLine, h, href, replaceRoute, type ViewProps } from '../ui.ts';
 import { attempt, Field, Loading, StatusBadge, useLoad, when } from './account-ui.ts';
@@ -14,6 +14,15 @@ export default function Tasks({ route }: ViewProps) {
   const status = route.params.get('status') === 'completed' ? 'completed' : 'pending';
   const list = useLoad(() => client().call('listDagTasks', { query: { page_size: 50, status } }), [status]);
   const [done, setDone] = useState('');
+  // Who decided, by name where the user list is readable (owners and admins); else the id.
+  const [names, setNames] = useState<Record<string, string>>({});
+  useEffect(() => {
+    if (status !== 'completed') return;
+    client()
+      .call('listUsers', { query: { page_size: 100 } })
+      .then((r) => setNames(Object.fromEntries(r.data.map((u) => [u.id, u.name]))))
+      .catch(() => undefined);
+  }, [status]);
   return h(
     'div',
     { class: 'account' },
@@ -47,6 +56,7 @@ export default function Tasks({ route }: ViewProps) {
               h(TaskCard, {
                 key: task.id,
                 task,
+                names,
                 onDone: (decision: string) => {
                   setDone(tw('task.done', { title: task.title, decision }));
                   list.reload();
@@ -76,7 +86,17 @@ function Values({ label, value }: { label: string; value: unknown }) {
   );
 }
 
-function TaskCard({ task, onDone }: { task: Task; onDone: (decision: string) => void }) {
+const DECIDED: Record<string, string> = { approved: 'ok', modified: 'ok', rejected: 'bad' };
+
+function TaskCard({
+  task,
+  names,
+  onDone,
+}: {
+  task: Task;
+  names: Record<string, string>;
+  onDone: (decision: string) => void;
+}) {
   const [error, setError] = useState<unknown>(null);
   const [comment, setComment] = useState('');
   const [modifying, setModifying] = useState(false);
@@ -108,7 +128,9 @@ function TaskCard({ task, onDone }: { task: Task; onDone: (decision: string) => 
       'div',
       { class: 'row spread' },
       h('h2', { id: headId, class: 'card-title break' }, task.title),
-      h(StatusBadge, { value: task.decision ?? task.status }),
+      task.decision
+        ? h('span', { class: `badge ${DECIDED[task.decision] ?? 'busy'}` }, task.decision)
+        : h(StatusBadge, { value: task.status }),
     ),
     task.workflow_name
       ? h(
@@ -136,7 +158,7 @@ function TaskCard({ task, onDone }: { task: Task; onDone: (decision: string) => 
           { class: 'muted' },
           tw('task.decision', {
             decision: task.decision ?? task.status,
-            who: task.decided_by ?? '',
+            who: task.decided_by ? (names[task.decided_by] ?? task.decided_by) : '',
             when: task.completed_at ? when(task.completed_at) : '',
           }),
           task.comments ? ` — “${task.comments}”` : '',
