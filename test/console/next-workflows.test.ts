@@ -114,6 +114,21 @@ describeEachDialect(
       assert.ok(await runsAfter('transform_2').isChecked(), 'the keyboard connected the two steps');
       assert.equal(await page.locator('.dag-edge').count(), 3);
 
+      // A step dragged from the palette onto the canvas, then removed with the Delete key.
+      await page
+        .getByRole('button', { name: 'Add Notification' })
+        .dragTo(page.getByRole('group', { name: 'Workflow graph' }));
+      await page.getByRole('region', { name: 'Settings of notification_1' }).waitFor();
+      await settings()
+        .getByLabel(/^To \(e-mail addresses\)/)
+        .waitFor();
+      await step('notification_1').focus();
+      await page.keyboard.press('Delete');
+      await page.getByRole('status').filter({ hasText: 'Step “notification_1” removed.' }).waitFor();
+      assert.equal(await step('notification_1').count(), 0);
+      await page.waitForFunction(() => document.activeElement?.getAttribute('data-node-id') === 'end_1');
+      assert.equal(await page.locator('.dag-edge').count(), 3);
+
       // Check: the approval lacks its assignee and title; the API's errors sit beside the step.
       await page.getByRole('button', { name: 'Check', exact: true }).click();
       await page.getByText(/problems to fix before it can be activated/).waitFor();

@@ -140,7 +140,12 @@ export function Graph(p: GraphProps) {
       p.setConnectFrom?.(null);
     } else if ((e.key === 'Delete' || e.key === 'Backspace') && p.onRemove) {
       e.preventDefault();
+      // Focus stays in the graph: on the step before the removed one (or the one after).
+      const i = p.nodes.findIndex((n) => n.id === id);
+      const near = p.nodes[i - 1] ?? p.nodes[i + 1];
       p.onRemove(id);
+      if (near)
+        setTimeout(() => box.current?.querySelector<HTMLElement>(`[data-node-id="${CSS.escape(near.id)}"]`)?.focus());
     } else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft' || e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       // Arrow keys walk the steps in definition order (Tab does too).
       const i = p.nodes.findIndex((n) => n.id === id);
