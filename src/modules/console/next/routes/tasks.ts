@@ -198,17 +198,19 @@ function TaskCard({
               },
               tw('task.reject'),
             ),
-            h(
-              'button',
-              {
-                type: 'button',
-                disabled: busy,
-                'aria-expanded': modifying ? 'true' : 'false',
-                onClick: () => setModifying(!modifying),
-                'aria-label': tw('task.modifyOf', { title: task.title }),
-              },
-              tw('task.modify'),
-            ),
+            (task.editable_fields ?? []).length === 0
+              ? null
+              : h(
+                  'button',
+                  {
+                    type: 'button',
+                    disabled: busy,
+                    'aria-expanded': modifying ? 'true' : 'false',
+                    onClick: () => setModifying(!modifying),
+                    'aria-label': tw('task.modifyOf', { title: task.title }),
+                  },
+                  tw('task.modify'),
+                ),
           ),
           modifying
             ? h(ModifyForm, {
