@@ -9,6 +9,8 @@ const en = {
   'nav.documents': 'Documents',
   'nav.search': 'Search',
   'nav.keys': 'API keys',
+  'nav.workflows': 'Workflows',
+  'nav.tasks': 'Tasks',
   'nav.classic': 'Classic console',
   'theme.toggle': 'Dark mode',
   signout: 'Sign out',

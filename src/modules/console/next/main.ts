@@ -18,11 +18,23 @@ const VIEWS: Record<string, () => Promise<ViewModule>> = {
   storage: () => import('./routes/storage.ts'),
   imports: () => import('./routes/imports.ts'),
   audit: () => import('./routes/audit.ts'),
+  workflows: () => import('./routes/workflows.ts'),
+  workflow: () => import('./routes/workflow-editor.ts'),
+  executions: () => import('./routes/executions.ts'),
+  tasks: () => import('./routes/tasks.ts'),
 };
 
 const ADMINS = ['owner', 'admin', 'api_key'];
+const TEAM = ['team', 'enterprise'];
 /** Who may see which section: nobody is shown a page they cannot use. */
-const NAV: { name: string; label: () => string; roles?: string[]; tiers?: string[] }[] = [
+const NAV: {
+  name: string;
+  label: () => string;
+  roles?: string[];
+  tiers?: string[];
+  also?: string[];
+  hide?: string[];
+}[] = [
   { name: 'documents', label: () => t('nav.documents') },
   { name: 'search', label: () => t('nav.search') },
   { name: 'keys', label: () => t('nav.keys'), roles: ADMINS },
@@ -32,11 +44,23 @@ const NAV: { name: string; label: () => string; roles?: string[]; tiers?: string
   { name: 'storage', label: () => t('nav.storage'), roles: ADMINS },
   { name: 'imports', label: () => t('nav.imports'), roles: ADMINS, tiers: ['team', 'enterprise'] },
   { name: 'audit', label: () => t('nav.audit'), roles: ADMINS },
+  {
+    name: 'workflows',
+    label: () => t('nav.workflows'),
+    tiers: TEAM,
+    also: ['workflow', 'executions'],
+    hide: ['viewer'],
+  },
+  { name: 'tasks', label: () => t('nav.tasks'), tiers: TEAM },
 ];
 
 export function allowed(name: string, me: Me): boolean {
-  const item = NAV.find((n) => n.name === name);
-  return (!item?.roles || item.roles.includes(me.role)) && (!item?.tiers || item.tiers.includes(me.tier));
+  const item = NAV.find((n) => n.name === name || n.also?.includes(name));
+  return (
+    (!item?.roles || item.roles.includes(me.role)) &&
+    (!item?.tiers || item.tiers.includes(me.tier)) &&
+    !item?.hide?.includes(me.role)
+  );
 }
 
 function useHash(): Route {
@@ -196,7 +220,11 @@ function App() {
                 class: 'nav-link',
                 href: `#/${n.name}`,
                 'aria-current':
-                  route.name === n.name || (n.name === 'documents' && route.name === 'document') ? 'page' : undefined,
+                  route.name === n.name ||
+                  (n.name === 'documents' && route.name === 'document') ||
+                  n.also?.includes(route.name)
+                    ? 'page'
+                    : undefined,
               },
               n.label(),
             ),

@@ -1,0 +1,251 @@
+// The node types the editor offers, each with its own form: the config keys the engine reads
+// (src/modules/workflows/engine/node-types.ts lists the required ones; the handlers read the rest).
+
+export type FieldKind = 'text' | 'expr' | 'number' | 'select' | 'list' | 'json' | 'textarea';
+
+export interface NodeField {
+  key: string;
+  label: string;
+  kind: FieldKind;
+  required?: boolean;
+  options?: string[];
+  placeholder?: string;
+  hint?: string;
+}
+
+export interface NodeKind {
+  label: string;
+  group: 'logic' | 'data' | 'ai' | 'human' | 'out';
+  fields: NodeField[];
+}
+
+const doc: NodeField = {
+  key: 'document_id',
+  label: 'Document id (or an expression such as {{trigger.document_id}})',
+  kind: 'text',
+  required: true,
+  placeholder: '{{trigger.document_id}}',
+};
+const assignee: NodeField[] = [
+  {
+    key: 'assignee_type',
+    label: 'Assigned to a',
+    kind: 'select',
+    required: true,
+    options: ['role', 'user', 'workspace'],
+  },
+  { key: 'assignee_value', label: 'Role, user id or workspace id', kind: 'text', required: true },
+];
+const humanExtras: NodeField[] = [
+  { key: 'description', label: 'Description', kind: 'textarea' },
+  { key: 'data', label: 'Data shown to the assignee', kind: 'json', placeholder: '{"amount": 120}' },
+  {
+    key: 'editable_fields',
+    label: 'Fields the assignee may change',
+    kind: 'list',
+    hint: 'keys of the data; the task’s Modify form offers these',
+  },
+  { key: 'on_timeout', label: 'When nobody answers in time', kind: 'select', options: ['fail', 'approve', 'reject'] },
+  { key: 'escalate_to', label: 'Escalate to (role)', kind: 'text' },
+];
+
+export const NODE_KINDS: Record<string, NodeKind> = {
+  condition: {
+    label: 'Condition',
+    group: 'logic',
+    fields: [
+      {
+        key: 'expression',
+        label: 'Condition (CEL)',
+        kind: 'expr',
+        required: true,
+        placeholder: 'trigger.amount > 100',
+      },
+    ],
+  },
+  switch: {
+    label: 'Switch',
+    group: 'logic',
+    fields: [
+      { key: 'expression', label: 'Value (CEL)', kind: 'expr', required: true },
+      {
+        key: 'cases',
+        label: 'Cases',
+        kind: 'json',
+        required: true,
+        placeholder: '{"invoice": "pay", "default": "end"}',
+      },
+    ],
+  },
+  parallel: { label: 'Parallel', group: 'logic', fields: [] },
+  join: { label: 'Join', group: 'logic', fields: [] },
+  loop: {
+    label: 'Loop',
+    group: 'logic',
+    fields: [
+      { key: 'items', label: 'Items (expression)', kind: 'expr', required: true, placeholder: 'trigger.documents' },
+      {
+        key: 'node',
+        label: 'Step run for each item',
+        kind: 'json',
+        required: true,
+        placeholder: '{"type": "transform", "config": {"expression": "$item"}}',
+      },
+    ],
+  },
+  delay: {
+    label: 'Delay',
+    group: 'logic',
+    fields: [
+      { key: 'seconds', label: 'Seconds', kind: 'number', hint: 'or a moment in Until' },
+      { key: 'until', label: 'Until (ISO date-time)', kind: 'text' },
+    ],
+  },
+  schedule: {
+    label: 'Wait for schedule',
+    group: 'logic',
+    fields: [
+      { key: 'cron_expression', label: 'Cron expression', kind: 'text', required: true, placeholder: '0 9 * * 1' },
+      { key: 'timezone', label: 'Time zone', kind: 'text', placeholder: 'UTC' },
+    ],
+  },
+  transform: {
+    label: 'Transform',
+    group: 'data',
+    fields: [
+      { key: 'expression', label: 'Expression (JSONata)', kind: 'expr', required: true, placeholder: '$trigger' },
+    ],
+  },
+  filter: {
+    label: 'Filter',
+    group: 'data',
+    fields: [
+      { key: 'items', label: 'Items (expression)', kind: 'expr', required: true },
+      { key: 'condition', label: 'Keep an item when (CEL)', kind: 'expr', required: true },
+    ],
+  },
+  aggregate: {
+    label: 'Aggregate',
+    group: 'data',
+    fields: [
+      { key: 'items', label: 'Items (expression)', kind: 'expr', required: true },
+      { key: 'expression', label: 'Expression (JSONata)', kind: 'expr', required: true },
+    ],
+  },
+  set_variable: {
+    label: 'Set variable',
+    group: 'data',
+    fields: [
+      { key: 'name', label: 'Variable name', kind: 'text', required: true },
+      { key: 'value', label: 'Value', kind: 'text', required: true },
+    ],
+  },
+  ai_summarize: {
+    label: 'AI summary',
+    group: 'ai',
+    fields: [doc, { key: 'max_length', label: 'Longest summary (words)', kind: 'number' }],
+  },
+  ai_analyze: {
+    label: 'AI analysis',
+    group: 'ai',
+    fields: [doc, { key: 'analysis_type', label: 'Kind of analysis', kind: 'text', placeholder: 'general' }],
+  },
+  ai_extract: {
+    label: 'AI extraction',
+    group: 'ai',
+    fields: [doc, { key: 'extraction_schema', label: 'Fields to extract (JSON schema)', kind: 'json', required: true }],
+  },
+  ai_classify: {
+    label: 'AI classification',
+    group: 'ai',
+    fields: [doc, { key: 'categories', label: 'Categories', kind: 'list', required: true }],
+  },
+  ai_qa: {
+    label: 'AI questions',
+    group: 'ai',
+    fields: [doc, { key: 'questions', label: 'Questions', kind: 'list', required: true }],
+  },
+  ai_custom: {
+    label: 'AI prompt',
+    group: 'ai',
+    fields: [
+      doc,
+      { key: 'prompt', label: 'Prompt', kind: 'textarea', required: true },
+      { key: 'output_schema', label: 'Answer schema (JSON, optional)', kind: 'json' },
+    ],
+  },
+  human_approval: {
+    label: 'Approval',
+    group: 'human',
+    fields: [...assignee, { key: 'title', label: 'Task title', kind: 'text', required: true }, ...humanExtras],
+  },
+  human_review: {
+    label: 'Review',
+    group: 'human',
+    fields: [...assignee, { key: 'title', label: 'Task title', kind: 'text' }, ...humanExtras],
+  },
+  human_assignment: {
+    label: 'Assignment',
+    group: 'human',
+    fields: [...assignee, { key: 'title', label: 'Task title', kind: 'text' }, ...humanExtras],
+  },
+  http_request: {
+    label: 'HTTP request',
+    group: 'out',
+    fields: [
+      {
+        key: 'method',
+        label: 'Method',
+        kind: 'select',
+        required: true,
+        options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      },
+      { key: 'url', label: 'URL', kind: 'text', required: true, placeholder: 'https://' },
+      { key: 'headers', label: 'Headers', kind: 'json' },
+      { key: 'body', label: 'Body', kind: 'json' },
+    ],
+  },
+  notification: {
+    label: 'Notification',
+    group: 'out',
+    fields: [
+      { key: 'to', label: 'To (e-mail addresses)', kind: 'list', required: true },
+      { key: 'subject', label: 'Subject', kind: 'text', required: true },
+      { key: 'message', label: 'Message', kind: 'textarea', required: true },
+    ],
+  },
+  mcp_tool: {
+    label: 'MCP tool',
+    group: 'out',
+    fields: [
+      { key: 'server_id', label: 'Server id', kind: 'text', required: true },
+      { key: 'tool_name', label: 'Tool', kind: 'text', required: true },
+      { key: 'parameters', label: 'Parameters', kind: 'json' },
+    ],
+  },
+  end: {
+    label: 'End',
+    group: 'out',
+    fields: [
+      { key: 'status', label: 'Ends the run as', kind: 'select', options: ['completed', 'failed'] },
+      { key: 'output', label: 'Output (JSON)', kind: 'json' },
+    ],
+  },
+};
+
+export function kindLabel(type: string): string {
+  return NODE_KINDS[type]?.label ?? type.replace(/_/g, ' ');
+}
+
+/** One node of a definition as the API answers and takes it. */
+export interface WfNode {
+  id: string;
+  type: string;
+  config?: Record<string, unknown>;
+  depends_on?: string[];
+  run_if?: string;
+  trigger_rule?: 'all_success' | 'all_done' | 'one_success' | 'one_failed' | 'none_failed_min_one_success';
+  timeout_seconds?: number;
+  timeout_hours?: number;
+  retry?: { max_attempts: number; backoff_seconds?: number };
+}
