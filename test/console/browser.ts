@@ -1,6 +1,9 @@
-import { accessSync, constants } from 'node:fs';
+import assert from 'node:assert/strict';
+import { accessSync, constants, mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestApp } from '../support/app.ts';
 
 /** Where Debian's `chromium` package (and its older name) puts the browser; playwright-core downloads none. */
@@ -129,4 +132,29 @@ export async function withNextSession(
     (value) => sessionStorage.setItem('docuvault.console.session', value),
     JSON.stringify(session),
   );
+}
+
+/** Where a browser test's screenshots go: docs/screenshots with UPDATE_SCREENSHOTS=1, a fresh temporary folder otherwise. */
+export function screenshotFolder(prefix: string): string {
+  return process.env['UPDATE_SCREENSHOTS'] === '1'
+    ? new URL('../../docs/screenshots/', import.meta.url).pathname
+    : mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** axe-core finds no serious or critical violation on the page, and every control has an accessible name. */
+export async function assertAccessible(page: Page): Promise<void> {
+  assert.deepEqual(await axeViolations(page), [], 'no serious or critical axe-core violation');
+  assert.deepEqual(await unnamedControls(page), [], 'every control has an accessible name');
+}
+
+/** A light-scheme page in a new context, patient (20 s) and accepting confirm dialogs, as the console tests drive it. */
+export async function openConsolePage(
+  browser: Browser,
+  viewport: { width: number; height: number },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, colorScheme: 'light' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  page.on('dialog', (dialog) => void dialog.accept());
+  return { context, page };
 }

@@ -1,20 +1,23 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildConsoleIfStale } from '../../scripts/build-console.ts';
 import { ADMIN_KEY, describeEachDialect } from '../support/app.ts';
 import { createTenant, type LoggedInUser, loginAs, type TestTenant } from '../support/fixtures.ts';
-import { axeViolations, launchChromium, listen, NO_CHROMIUM, unnamedControls, withNextSession } from './browser.ts';
+import {
+  assertAccessible,
+  launchChromium,
+  listen,
+  NO_CHROMIUM,
+  openConsolePage,
+  screenshotFolder,
+  withNextSession,
+} from './browser.ts';
 
 // The account pages of the rebuilt console (webhooks, members, subscription, storage, imports,
 // audit) and the document's versions, audit trail and holds (docs/console.md), driven in Chromium.
-const SHOTS =
-  process.env['UPDATE_SCREENSHOTS'] === '1'
-    ? new URL('../../docs/screenshots/', import.meta.url).pathname
-    : mkdtempSync(join(tmpdir(), 'console-account-shots-'));
+const SHOTS = screenshotFolder('console-account-shots-');
 const HOOK = 'https://hooks.example.com/docuvault';
 const ADMIN_PAGES = ['Webhooks', 'Members', 'Subscription', 'Storage', 'Imports', 'Audit', 'API keys'];
 
@@ -41,10 +44,7 @@ describeEachDialect(
       });
       return res.json();
     };
-    const checkPage = async (target: Page = page) => {
-      assert.deepEqual(await axeViolations(target), [], 'no serious or critical axe-core violation');
-      assert.deepEqual(await unnamedControls(target), [], 'every control has an accessible name');
-    };
+    const checkPage = (target: Page = page) => assertAccessible(target);
     const go = async (hash: string, heading: string, target: Page = page) => {
       await target.goto(`${base}/console/next/${hash}`);
       await target.getByRole('heading', { name: heading, level: 1 }).waitFor();
@@ -71,10 +71,7 @@ describeEachDialect(
       assert.equal(res.status, 201, await res.clone().text());
       docId = ((await res.json()) as { id: string }).id;
       browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
-      page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      page.on('dialog', (dialog) => void dialog.accept());
+      ({ context, page } = await openConsolePage(browser, { width: 1280, height: 800 }));
       await withNextSession(page, owner, tenant.subdomain);
     });
     after(async () => {

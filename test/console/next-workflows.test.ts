@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -8,16 +6,21 @@ import { buildConsoleIfStale } from '../../scripts/build-console.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, type LoggedInUser, loginAs, type TestTenant } from '../support/fixtures.ts';
 import { workflowApi } from '../workflows/helpers.ts';
-import { axeViolations, launchChromium, listen, NO_CHROMIUM, unnamedControls, withNextSession } from './browser.ts';
+import {
+  assertAccessible,
+  launchChromium,
+  listen,
+  NO_CHROMIUM,
+  openConsolePage,
+  screenshotFolder,
+  withNextSession,
+} from './browser.ts';
 
 // The workflow pages of the rebuilt console (docs/console.md "Workflows"): a workflow built in the
 // DAG editor (palette, connect by drag and by keyboard, per-type forms, the API's validation shown
 // beside the steps, save under If-Match, test run, activate), its execution's live graph and step
 // output, and the task inbox (modify with the task's form, reject), driven in Chromium.
-const SHOTS =
-  process.env['UPDATE_SCREENSHOTS'] === '1'
-    ? new URL('../../docs/screenshots/', import.meta.url).pathname
-    : mkdtempSync(join(tmpdir(), 'console-workflow-shots-'));
+const SHOTS = screenshotFolder('console-workflow-shots-');
 
 describeEachDialect(
   'rebuilt web console: workflows, executions and the task inbox in Chromium',
@@ -35,10 +38,7 @@ describeEachDialect(
       if (dialect !== 'sqlite') return;
       await target.screenshot({ path: join(SHOTS, `next-${name}.png`), fullPage: false });
     };
-    const checkPage = async (target: Page = page) => {
-      assert.deepEqual(await axeViolations(target), [], 'no serious or critical axe-core violation');
-      assert.deepEqual(await unnamedControls(target), [], 'every control has an accessible name');
-    };
+    const checkPage = (target: Page = page) => assertAccessible(target);
     const go = async (hash: string, heading: string | RegExp, target: Page = page) => {
       await target.goto(`${base}/console/next/${hash}`);
       await target.getByRole('heading', { name: heading, level: 1 }).waitFor();
@@ -56,10 +56,7 @@ describeEachDialect(
       owner = await loginAs(ctx(), tenant, 'owner');
       base = await listen(ctx());
       browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
-      page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      page.on('dialog', (dialog) => void dialog.accept());
+      ({ context, page } = await openConsolePage(browser, { width: 1280, height: 860 }));
       await withNextSession(page, owner, tenant.subdomain);
     });
     after(async () => {

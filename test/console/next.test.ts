@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,22 +10,19 @@ import { pdf } from '../fixtures/extraction/pdf.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, type LoggedInUser, loginAs, type TestTenant } from '../support/fixtures.ts';
 import {
-  axeViolations,
+  assertAccessible,
   launchChromium,
   listen,
   NO_CHROMIUM,
-  unnamedControls,
+  openConsolePage,
+  screenshotFolder,
   withNextSession,
-  withSession,
 } from './browser.ts';
 
 // The rebuilt console at /console/next/ (docs/console.md), driven as a user would in Chromium.
 const POLICY =
   'Travel and Expense Policy. Hotel stays are reimbursed up to 180 euros per night in Paris and 150 euros elsewhere.';
-const SHOTS =
-  process.env['UPDATE_SCREENSHOTS'] === '1'
-    ? new URL('../../docs/screenshots/', import.meta.url).pathname
-    : mkdtempSync(join(tmpdir(), 'console-next-shots-'));
+const SHOTS = screenshotFolder('console-next-shots-');
 
 describeEachDialect(
   'rebuilt web console (/console/next/) in Chromium',
@@ -43,11 +39,7 @@ describeEachDialect(
       await target.screenshot({ path: join(SHOTS, `next-${name}.png`), fullPage: false });
     };
     const api = (url: string) => ctx().app.inject({ url: `/api/v1${url}`, headers: tenant.headers });
-    /** axe-core finds no serious or critical violation, and every control has a name. */
-    const checkPage = async (target: Page = page) => {
-      assert.deepEqual(await axeViolations(target), [], 'no serious or critical axe-core violation');
-      assert.deepEqual(await unnamedControls(target), [], 'every control has an accessible name');
-    };
+    const checkPage = (target: Page = page) => assertAccessible(target);
     const upload = async (files: { name: string; body: Buffer | string; type?: string }[], folderId?: string) => {
       const form = new FormData();
       for (const f of files)
@@ -75,10 +67,7 @@ describeEachDialect(
       owner = await loginAs(ctx(), tenant, 'owner');
       base = await listen(ctx());
       browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
-      page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      page.on('dialog', (dialog) => void dialog.accept());
+      ({ context, page } = await openConsolePage(browser, { width: 1280, height: 800 }));
     });
     after(async () => {
       await browser?.close();
