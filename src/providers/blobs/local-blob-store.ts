@@ -149,20 +149,11 @@ export class LocalBlobStore implements BlobStore {
    * `onChunk` works on the current one.
    */
   async getChunks(key: string, onChunk: (chunk: Uint8Array) => void | Promise<void>): Promise<number> {
-    const file = this.#pathOf(key);
-    let handle: fsp.FileHandle;
-    try {
-      handle = await fsp.open(file, 'r');
-    } catch (error) {
-      if (isMissing(error)) throw new BlobNotFoundError(key);
-      throw error;
-    }
+    const { handle, stat } = await this.#openBlob(key);
     let current = takeBuffer();
     let next = takeBuffer();
     let reading: Promise<{ bytesRead: number }> | null = null;
     try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) throw new BlobNotFoundError(key);
       let position = 0;
       // Blobs are replaced by rename, never rewritten: the handle's file keeps its size.
       reading = stat.size > 0 ? handle.read(current, 0, current.length, position) : null;
@@ -186,18 +177,9 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
-    const file = this.#pathOf(key);
     if (range) assertValidRange(range);
-    let handle: fsp.FileHandle;
+    const { handle, stat } = await this.#openBlob(key);
     try {
-      handle = await fsp.open(file, 'r');
-    } catch (error) {
-      if (isMissing(error)) throw new BlobNotFoundError(key);
-      throw error;
-    }
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) throw new BlobNotFoundError(key);
       if (range && range.start >= stat.size) throw new BlobRangeError(range, stat.size);
       // Reading from the handle we checked means a concurrent delete cannot turn into a half stream.
       return handle.createReadStream({
@@ -205,6 +187,25 @@ export class LocalBlobStore implements BlobStore {
         end: range ? Math.min(range.end, stat.size - 1) : undefined,
         highWaterMark: IO_CHUNK,
       });
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** A stored blob opened for reading, or BlobNotFoundError when it is missing or not a file. */
+  async #openBlob(key: string): Promise<{ handle: fsp.FileHandle; stat: fs.Stats }> {
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(this.#pathOf(key), 'r');
+    } catch (error) {
+      if (isMissing(error)) throw new BlobNotFoundError(key);
+      throw error;
+    }
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw new BlobNotFoundError(key);
+      return { handle, stat };
     } catch (error) {
       await handle.close();
       throw error;
