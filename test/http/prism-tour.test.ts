@@ -647,6 +647,20 @@ describeEachDialect(
             30_000,
           );
         }
+        // The execution reaches its approval step on the worker: the task list is read once a task exists.
+        if (step.op === 'GET /api/v1/dag/tasks') {
+          const db = ctx().container.database.db;
+          await waitFor(
+            async () =>
+              (await db
+                .selectFrom('workflow_tasks')
+                .select('id')
+                .where('execution_id', '=', vars['execution']!)
+                .executeTakeFirst()) !== undefined,
+            'approval task',
+            30_000,
+          );
+        }
         const answer = await call(step);
         const expected = Array.isArray(step.expect) ? step.expect : [step.expect];
         assert.ok(
