@@ -45,6 +45,7 @@ const EXTERNAL = [
   // Loaded on first use (createRequire or import()).
   'pg',
   'jsonata',
+  'compromise',
   '@marcbachmann/cel-js',
   're2js',
   'ioredis',
