@@ -62,9 +62,20 @@ describeEachDialect(
     const children: ReturnType<typeof spawnWorker>[] = [];
     before(async () => {
       tenant = await createTenant(ctx(), { tier: 'team' });
-      // `/paced`: a loop item that takes longer than the loop's batch budget, so each item is a job of its own.
-      const delayOf = (path: string) => (path.startsWith('/slow') ? 4_000 : path.startsWith('/paced') ? 1_200 : 0);
-      receiver = await startReceiver((req) => ({ status: 200, body: { path: req.path }, delayMs: delayOf(req.path) }));
+      // `/slow`: a node still running when its worker is killed. `/slow-once` is slow on its first
+      // call only: the run after the crash then answers at once (the test waits on it, not on the
+      // delay). `/paced`: a loop item that takes longer than the loop's batch budget, so each item
+      // is a job of its own.
+      const called = new Set<string>();
+      const delayOf = (req: { path: string; body: string }) => {
+        if (req.path.startsWith('/slow-once')) {
+          const first = !called.has(req.body);
+          called.add(req.body);
+          return first ? 4_000 : 0;
+        }
+        return req.path.startsWith('/slow') ? 4_000 : req.path.startsWith('/paced') ? 1_200 : 0;
+      };
+      receiver = await startReceiver((req) => ({ status: 200, body: { path: req.path }, delayMs: delayOf(req) }));
     });
     after(async () => {
       for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL');
@@ -112,7 +123,7 @@ describeEachDialect(
       const id = await api.create(
         {
           name: 'Crash',
-          nodes: [call('first', '/fast'), call('second', '/slow', ['first']), call('third', '/fast', ['second'])],
+          nodes: [call('first', '/fast'), call('second', '/slow-once', ['first']), call('third', '/fast', ['second'])],
         },
         true,
       );
@@ -302,7 +313,8 @@ describeEachDialect(
         {
           name: 'Timer',
           nodes: [
-            { id: 'wait', type: 'delay', timeout_seconds: 30, config: { seconds: 3 } },
+            // Long enough for the test to see the timer armed and kill the worker before it is due.
+            { id: 'wait', type: 'delay', timeout_seconds: 30, config: { seconds: 2 } },
             call('after', '/fast', ['wait']),
           ],
         },
@@ -327,7 +339,8 @@ describeEachDialect(
       worker.child.kill('SIGKILL');
       await worker.exited;
       const due = Number(timer.run_at);
-      await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now() + 500)));
+      // Real time passes on purpose: the timer falls due while no worker runs.
+      await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now() + 200)));
       const local = ctx().container.createWorker({ concurrency: 4 });
       const restartedAt = Date.now();
       await local.start();

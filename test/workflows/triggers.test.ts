@@ -6,7 +6,7 @@ import { after, before, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { signWebhookBody } from '../../src/lib/webhook-signature.ts';
 import { uploadOk } from '../documents/helpers.ts';
-import { waitFor } from '../jobs/helpers.ts';
+import { jobsSettled, waitFor } from '../jobs/helpers.ts';
 import { ADMIN_KEY, describeEachDialect, type TestApp } from '../support/app.ts';
 import { assertError, createTenant, type TestTenant } from '../support/fixtures.ts';
 import { workflowApi } from './helpers.ts';
@@ -55,7 +55,10 @@ async function scheduledRuns(t: TestApp, workflowId: string): Promise<number[]> 
   return rows.map((r) => Date.parse(JSON.parse(r.trigger_data).scheduled_for)).sort((a, b) => a - b);
 }
 
-/** Webhook and schedule triggers (document triggers: document-trigger.test.ts). The app runs no worker: child processes do. */
+/**
+ * Webhook and schedule triggers, and the document trigger across a killed worker. The app runs no
+ * worker: child processes do (one app per dialect for the four, rather than one for each kind).
+ */
 describeEachDialect('workflow triggers', (ctx) => {
   let tenant: TestTenant;
   const api = workflowApi(ctx, () => tenant.headers);
@@ -149,7 +152,8 @@ describeEachDialect('workflow triggers', (ctx) => {
       await Promise.all(workers.map((w) => w.ready));
       await waitFor(async () => (await scheduledRuns(ctx(), id)).length >= 6, 'six ticks', 30_000);
       assert.equal((await api.call('PUT', `/dag/workflows/${id}`, { status: 'paused' })).statusCode, 200);
-      await new Promise((r) => setTimeout(r, 1_500));
+      // A tick job running when the workflow was paused may still start its execution: wait for it.
+      await jobsSettled(ctx().container.database, 30_000);
       const ticks = await scheduledRuns(ctx(), id);
       assert.equal(new Set(ticks).size, ticks.length, 'no tick ran twice');
       // The first tick may run late while the processes start (then the next counts from then); after it, every second.
@@ -160,6 +164,7 @@ describeEachDialect('workflow triggers', (ctx) => {
           `ticks are consecutive seconds (${ticks.map((t) => new Date(t).toISOString())})`,
         );
       const settled = ticks.length;
+      // Real time passes on purpose: more than one period of the schedule, with nothing fired.
       await new Promise((r) => setTimeout(r, 1_500));
       assert.equal((await scheduledRuns(ctx(), id)).length, settled, 'a paused workflow does not fire');
     } finally {
@@ -194,6 +199,58 @@ describeEachDialect('workflow triggers', (ctx) => {
     } finally {
       worker.child.kill('SIGKILL');
       await worker.exited;
+    }
+  });
+
+  // Uploads into a triggered folder while the worker running the triggers is killed: none lost, none doubled.
+  it('document trigger across a killed worker: 40 uploads, kill -9 in the middle, exactly 40 executions', async () => {
+    const tenant = await createTenant(ctx(), { tier: 'team' });
+    const api = workflowApi(ctx, () => tenant.headers);
+    const folder = (await api.call('POST', '/folders', { name: 'Drop' })).json();
+    const id = await api.create(
+      {
+        name: 'Per upload',
+        trigger: { type: 'document_upload', conditions: { folder_path: '/Drop' } },
+        nodes: [{ id: 'seen', type: 'transform', config: { expression: '$trigger.document_id' } }],
+      },
+      true,
+    );
+    const db = ctx().container.database.db;
+    const executions = async () =>
+      db.selectFrom('workflow_executions').select(['id', 'trigger_data']).where('workflow_id', '=', id).execute();
+    const first = spawnWorker(ctx());
+    const uploaded: string[] = [];
+    let second: ReturnType<typeof spawnWorker> | undefined;
+    try {
+      for (let i = 0; i < 40; i++) {
+        uploaded.push(
+          await uploadOk(ctx(), tenant.headers, {
+            filename: `f${i}.txt`,
+            content: Buffer.from(`file number ${i}\n`),
+            fields: { folder_id: folder.id },
+          }),
+        );
+        if (i === 19) {
+          await waitFor(async () => (await executions()).length >= 5, 'some executions before the kill', 30_000);
+          first.child.kill('SIGKILL');
+          await first.exited;
+          second = spawnWorker(ctx());
+        }
+      }
+      await waitFor(async () => (await executions()).length >= 40, 'an execution per upload', 90_000);
+      // Until the queue is idle: a job the killed worker held runs again once its lease ends, and
+      // would add a doubled execution by then.
+      await jobsSettled(ctx().container.database, 30_000);
+      const rows = await executions();
+      assert.equal(rows.length, 40, 'none doubled');
+      assert.deepEqual(
+        rows.map((r) => JSON.parse(r.trigger_data).document_id).sort(),
+        [...uploaded].sort(),
+        'none lost',
+      );
+    } finally {
+      for (const w of [first, second]) if (w && w.child.exitCode === null) w.child.kill('SIGKILL');
+      await Promise.all([first, second].filter((w) => w !== undefined).map((w) => w!.exited));
     }
   });
 });
@@ -267,7 +324,8 @@ describeEachDialect(
         'processing to settle',
         30_000,
       );
-      await new Promise((r) => setTimeout(r, 500));
+      // Triggers run in the event's publish job: once the queue is idle, every execution they start exists.
+      await jobsSettled(ctx().container.database, 30_000);
       const all = await db.selectFrom('workflow_executions').selectAll().where('workflow_id', '=', id).execute();
       assert.equal(all.length, 1, 'only the matching upload fired, once');
       assert.equal(row.trigger_type, 'document_upload');
@@ -330,7 +388,7 @@ describeEachDialect(
         db.selectFrom('workflow_executions').selectAll().where('workflow_id', '=', id).orderBy('started_at').execute();
       await waitFor(async () => (await rows()).length >= 2, 'two triggered executions', 30_000);
       await put(doc, { folder_id: archive.id }); // a field the workflow does not watch, and out of its folder
-      await new Promise((r) => setTimeout(r, 800));
+      await jobsSettled(ctx().container.database, 30_000); // its publish job has run
       const all = await rows();
       assert.equal(all.length, 2, 'one execution per watched change');
       assert.ok(all.every((r) => r.trigger_type === 'document_update'));
@@ -343,55 +401,3 @@ describeEachDialect(
   },
   { worker: true },
 );
-
-/** Uploads into a triggered folder while the worker running the triggers is killed: none lost, none doubled. */
-describeEachDialect('workflow document trigger across a killed worker', (ctx) => {
-  it('40 uploads, kill -9 in the middle: exactly 40 executions', async () => {
-    const tenant = await createTenant(ctx(), { tier: 'team' });
-    const api = workflowApi(ctx, () => tenant.headers);
-    const folder = (await api.call('POST', '/folders', { name: 'Drop' })).json();
-    const id = await api.create(
-      {
-        name: 'Per upload',
-        trigger: { type: 'document_upload', conditions: { folder_path: '/Drop' } },
-        nodes: [{ id: 'seen', type: 'transform', config: { expression: '$trigger.document_id' } }],
-      },
-      true,
-    );
-    const db = ctx().container.database.db;
-    const executions = async () =>
-      db.selectFrom('workflow_executions').select(['id', 'trigger_data']).where('workflow_id', '=', id).execute();
-    const first = spawnWorker(ctx());
-    const uploaded: string[] = [];
-    let second: ReturnType<typeof spawnWorker> | undefined;
-    try {
-      for (let i = 0; i < 40; i++) {
-        uploaded.push(
-          await uploadOk(ctx(), tenant.headers, {
-            filename: `f${i}.txt`,
-            content: Buffer.from(`file number ${i}\n`),
-            fields: { folder_id: folder.id },
-          }),
-        );
-        if (i === 19) {
-          await waitFor(async () => (await executions()).length >= 5, 'some executions before the kill', 30_000);
-          first.child.kill('SIGKILL');
-          await first.exited;
-          second = spawnWorker(ctx());
-        }
-      }
-      await waitFor(async () => (await executions()).length >= 40, 'an execution per upload', 90_000);
-      await new Promise((r) => setTimeout(r, 1_000));
-      const rows = await executions();
-      assert.equal(rows.length, 40, 'none doubled');
-      assert.deepEqual(
-        rows.map((r) => JSON.parse(r.trigger_data).document_id).sort(),
-        [...uploaded].sort(),
-        'none lost',
-      );
-    } finally {
-      for (const w of [first, second]) if (w && w.child.exitCode === null) w.child.kill('SIGKILL');
-      await Promise.all([first, second].filter((w) => w !== undefined).map((w) => w!.exited));
-    }
-  });
-});
