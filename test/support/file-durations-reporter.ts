@@ -1,7 +1,7 @@
 /**
  * A node:test reporter that lists each test file's wall time (its process, from start to exit),
  * slowest first, with the total and how many tests each file ran. Used to find where the suite's
- * time goes: `npm run test:durations` (see README "Running the tests").
+ * time goes, and by `npm test` (test/support/run-suite.ts) to start the slowest files first (README "Tests").
  */
 import path from 'node:path';
 

@@ -1,0 +1,86 @@
+/**
+ * `npm test`: runs the test files like `node --test` does (same global setup, timeout and
+ * reporters), but hands them out slowest first.
+ *
+ * Why: `node --test` sorts its files by path, so the slowest ones (test/workflows/, near the end
+ * of the alphabet) started last and the run ended with one of them running alone while the other
+ * slot sat idle. Started first, they overlap the many short files instead (the longest-first rule
+ * of scheduling jobs on parallel machines). The order comes from the last run's file durations
+ * (`node_modules/.cache/test-durations.txt`, written by file-durations-reporter.ts); before any run,
+ * from the short list below.
+ *
+ *   node test/support/run-suite.ts [file, folder or glob …]      (default: test/**\/*.test.ts)
+ *
+ * TEST_CONCURRENCY overrides the number of files run side by side (default 2).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+import fileDurations from './file-durations-reporter.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const DURATIONS = path.join(ROOT, 'node_modules/.cache/test-durations.txt');
+
+/** Wall seconds of the slowest files in a quiet run (README "Tests"), for a first run without durations. */
+const SEED: Record<string, number> = {
+  'test/workflows/durability.test.ts': 67,
+  'test/workflows/triggers.test.ts': 47,
+  'test/console/next.test.ts': 43,
+  'test/cli/cli.test.ts': 32,
+  'test/webhooks/webhooks-delivery.test.ts': 30,
+  'test/storage/storage-crash.test.ts': 22,
+};
+/** What an unknown file (new since the last run) is taken to last: ahead of the many short ones. */
+const UNKNOWN_SECONDS = 10;
+
+/** Seconds per file (path relative to the root) from the last run's durations, else the seed. */
+export function lastDurations(text: string | null): Map<string, number> {
+  if (text === null) return new Map(Object.entries(SEED));
+  const seconds = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const match = /^\s*([\d.]+) s\s+\d+ tests.*?\s(\S+\.test\.ts)$/.exec(line);
+    if (match) seconds.set(match[2]!, Number(match[1]));
+  }
+  return seconds;
+}
+
+/** The files, slowest first; a file the durations do not know counts as UNKNOWN_SECONDS. */
+export function slowestFirst(files: readonly string[], seconds: ReadonlyMap<string, number>): string[] {
+  const known = (file: string) => seconds.get(file) ?? UNKNOWN_SECONDS;
+  return [...files].sort((a, b) => known(b) - known(a) || a.localeCompare(b));
+}
+
+function main(): void {
+  // A folder stands for the test files under it (`npm test -- test/workflows`).
+  const patterns = process.argv
+    .slice(2)
+    .map((arg) =>
+      fs.statSync(path.resolve(ROOT, arg), { throwIfNoEntry: false })?.isDirectory() ? `${arg}/**/*.test.ts` : arg,
+    );
+  const files = fs
+    .globSync(patterns.length > 0 ? patterns : ['test/**/*.test.ts'], { cwd: ROOT })
+    .filter((file) => file.endsWith('.test.ts'));
+  const text = fs.existsSync(DURATIONS) ? fs.readFileSync(DURATIONS, 'utf8') : null;
+  const ordered = slowestFirst(files, lastDurations(text));
+  fs.mkdirSync(path.dirname(DURATIONS), { recursive: true });
+  // `globalSetupPath` is run()'s `--test-global-setup` (Node 24); @types/node does not list it yet.
+  const options = {
+    files: ordered.map((file) => path.join(ROOT, file)),
+    concurrency: Number(process.env.TEST_CONCURRENCY ?? 2),
+    timeout: 180_000,
+    globalSetupPath: path.join(ROOT, 'test/support/global-setup.ts'),
+  };
+  const stream = run(options);
+  stream.on('test:fail', () => {
+    process.exitCode = 1;
+  });
+  stream.compose(new spec()).pipe(process.stdout);
+  // Written to a new file, then renamed: this run's order is read from the previous run's file.
+  const next = `${DURATIONS}.${process.pid}`;
+  const out = fs.createWriteStream(next);
+  out.on('close', () => fs.renameSync(next, DURATIONS));
+  stream.compose(fileDurations).pipe(out);
+}
+
+if (import.meta.main) main();
