@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
-import { waitFor } from '../jobs/helpers.ts';
+import { jobsSettled, waitFor } from '../jobs/helpers.ts';
 import type { TestApp } from '../support/app.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant } from '../support/fixtures.ts';
@@ -148,7 +148,7 @@ describeEachDialect(
         async () => (await documentOf(t, tenant.headers, ids['invoice.txt']!)).status === 'completed',
         'reprocessed',
       );
-      await new Promise((r) => setTimeout(r, 300));
+      await jobsSettled(t.container.database); // any further agent run would have been queued by now
       assert.equal((await runs(t, tenant.headers, project.id)).length, 4);
     });
 

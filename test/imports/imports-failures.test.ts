@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
+import { jobsSettled } from '../jobs/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant } from '../support/fixtures.ts';
 import { GOOGLE_DOC, startDriveServer } from '../support/google-drive-server.ts';
@@ -86,8 +87,8 @@ describeEachDialect(
       assertError(await action(t, tenant.headers, project.id, 'pause'), 409, 'conflict');
       drive.hold = null;
       release();
-      // The lanes finish the files they held (at most one each) and stop.
-      await new Promise((r) => setTimeout(r, 500));
+      // The lanes finish the files they held (at most one each) and stop: their jobs end.
+      await jobsSettled(t.container.database);
       const during = (
         await t.app.inject({ url: `/api/v1/migrations/projects/${project.id}/progress`, headers: tenant.headers })
       ).json();
@@ -116,7 +117,7 @@ describeEachDialect(
       assert.equal(cancelled.json().status, 'cancelled');
       drive.hold = null;
       release();
-      await new Promise((r) => setTimeout(r, 500));
+      await jobsSettled(t.container.database);
       const after = (
         await t.app.inject({ url: `/api/v1/migrations/projects/${second.id}`, headers: tenant.headers })
       ).json();
