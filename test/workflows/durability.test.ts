@@ -313,8 +313,9 @@ describeEachDialect(
         {
           name: 'Timer',
           nodes: [
-            // Long enough for the test to see the timer armed and kill the worker before it is due.
-            { id: 'wait', type: 'delay', timeout_seconds: 30, config: { seconds: 2 } },
+            // Long enough for the test to see the timer armed and kill the worker before it is due
+            // (2 s was not, once, with the machine at a load of 37).
+            { id: 'wait', type: 'delay', timeout_seconds: 30, config: { seconds: 3 } },
             call('after', '/fast', ['wait']),
           ],
         },
@@ -334,7 +335,7 @@ describeEachDialect(
             .where('run_at', '>', Date.now())
             .executeTakeFirst()) ?? false,
         `the child to arm the timer (${worker.output()})`,
-        20_000,
+        30_000,
       );
       worker.child.kill('SIGKILL');
       await worker.exited;
