@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lastDurations, slowestFirst } from '../support/run-suite.ts';
+import { knownSeconds, lastDurations, slowestFirst } from '../support/run-suite.ts';
 
-// `npm test` hands the files out slowest first, from the last run's durations file.
+// `npm test` hands the files out slowest first, from the durations of earlier runs.
 describe('test run order', () => {
   const text = [
     'file wall times (slowest first); wall clock 480.0 s, sum of files 900.0 s',
@@ -44,11 +44,17 @@ describe('test run order', () => {
     ]);
   });
 
-  it('without a durations file, starts the known slow files first', () => {
-    const order = slowestFirst(
-      ['test/folders/folder-paths.test.ts', 'test/workflows/triggers.test.ts', 'test/workflows/durability.test.ts'],
-      lastDurations(null),
-    );
-    assert.deepEqual(order.slice(0, 2), ['test/workflows/durability.test.ts', 'test/workflows/triggers.test.ts']);
+  it('before any run, starts the known slow files first; then goes by what earlier runs measured', () => {
+    const files = [
+      'test/folders/folder-paths.test.ts',
+      'test/workflows/triggers.test.ts',
+      'test/workflows/durability.test.ts',
+    ];
+    assert.deepEqual(slowestFirst(files, knownSeconds(null)).slice(0, 2), [
+      'test/workflows/durability.test.ts',
+      'test/workflows/triggers.test.ts',
+    ]);
+    const known = knownSeconds(JSON.stringify({ 'test/folders/folder-paths.test.ts': 90 }));
+    assert.equal(slowestFirst(files, known)[0], 'test/folders/folder-paths.test.ts');
   });
 });

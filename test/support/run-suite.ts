@@ -5,9 +5,9 @@
  * Why: `node --test` sorts its files by path, so the slowest ones (test/workflows/, near the end
  * of the alphabet) started last and the run ended with one of them running alone while the other
  * slot sat idle. Started first, they overlap the many short files instead (the longest-first rule
- * of scheduling jobs on parallel machines). The order comes from the last run's file durations
- * (`node_modules/.cache/test-durations.txt`, written by file-durations-reporter.ts); before any run,
- * from the short list below.
+ * of scheduling jobs on parallel machines). The order comes from the file durations of earlier runs
+ * (each run's in `node_modules/.cache/test-durations.txt`, written by file-durations-reporter.ts,
+ * merged into `test-seconds.json` beside it); before any run, from the short list below.
  *
  *   node test/support/run-suite.ts [file, folder or glob …]      (default: test/**\/*.test.ts)
  *
@@ -23,6 +23,8 @@ import fileDurations from './file-durations-reporter.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DURATIONS = path.join(ROOT, 'node_modules/.cache/test-durations.txt');
+/** Seconds per file over the runs so far: a run of some files (a folder, one file) updates only theirs. */
+const KNOWN = path.join(ROOT, 'node_modules/.cache/test-seconds.json');
 
 /** Wall seconds of the slowest files in a quiet run (README "Tests"), for a first run without durations. */
 const SEED: Record<string, number> = {
@@ -36,15 +38,19 @@ const SEED: Record<string, number> = {
 /** What an unknown file (new since the last run) is taken to last: ahead of the many short ones. */
 const UNKNOWN_SECONDS = 10;
 
-/** Seconds per file (path relative to the root) from the last run's durations, else the seed. */
-export function lastDurations(text: string | null): Map<string, number> {
-  if (text === null) return new Map(Object.entries(SEED));
+/** Seconds per file (path relative to the root) from a run's durations file. */
+export function lastDurations(text: string): Map<string, number> {
   const seconds = new Map<string, number>();
   for (const line of text.split('\n')) {
     const match = /^\s*([\d.]+) s\s+\d+ tests.*?\s(\S+\.test\.ts)$/.exec(line);
     if (match) seconds.set(match[2]!, Number(match[1]));
   }
   return seconds;
+}
+
+/** Seconds per file known from earlier runs, else the seed. */
+export function knownSeconds(json: string | null): Map<string, number> {
+  return new Map(Object.entries(json === null ? SEED : (JSON.parse(json) as Record<string, number>)));
 }
 
 /** The files, slowest first; a file the durations do not know counts as UNKNOWN_SECONDS. */
@@ -63,8 +69,8 @@ function main(): void {
   const files = fs
     .globSync(patterns.length > 0 ? patterns : ['test/**/*.test.ts'], { cwd: ROOT })
     .filter((file) => file.endsWith('.test.ts'));
-  const text = fs.existsSync(DURATIONS) ? fs.readFileSync(DURATIONS, 'utf8') : null;
-  const ordered = slowestFirst(files, lastDurations(text));
+  const known = knownSeconds(fs.existsSync(KNOWN) ? fs.readFileSync(KNOWN, 'utf8') : null);
+  const ordered = slowestFirst(files, known);
   fs.mkdirSync(path.dirname(DURATIONS), { recursive: true });
   // `globalSetupPath` is run()'s `--test-global-setup` (Node 24); @types/node does not list it yet.
   const options = {
@@ -78,10 +84,11 @@ function main(): void {
     process.exitCode = 1;
   });
   stream.compose(new spec()).pipe(process.stdout);
-  // Written to a new file, then renamed: this run's order is read from the previous run's file.
-  const next = `${DURATIONS}.${process.pid}`;
-  const out = fs.createWriteStream(next);
-  out.on('close', () => fs.renameSync(next, DURATIONS));
+  const out = fs.createWriteStream(DURATIONS);
+  out.on('close', () => {
+    const seconds = new Map([...known, ...lastDurations(fs.readFileSync(DURATIONS, 'utf8'))]);
+    fs.writeFileSync(KNOWN, `${JSON.stringify(Object.fromEntries(seconds), null, 1)}\n`);
+  });
   stream.compose(fileDurations).pipe(out);
 }
 
