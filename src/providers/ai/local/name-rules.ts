@@ -1,6 +1,6 @@
 import { STOP_WORDS } from '../text.ts';
 import { CURRENCY_CODES } from './amounts.ts';
-import { findCity, findCountry, findRegion, foldName, isKnownCompanyWord } from './gazetteer.ts';
+import { findCity, findCompanyName, findCountry, findRegion, foldName, isKnownCompanyWord } from './gazetteer.ts';
 import {
   isCommonWord,
   isCountry,
@@ -281,6 +281,8 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   // "appointed Grant Thornton as auditors": a name in the role of a firm, whatever its words look like.
   if (AS_FIRM.test(after) && tokens.every((t) => t.capitalised)) return [{ kind: 'organization', tokens, strength: 3 }];
   if (isKnownOrganization(phrase)) return [{ kind: 'organization', tokens, strength: 3 }];
+  const company = knownCompanyName(span, tokens, ctx);
+  if (company) return company;
   // "Maersk", "KPMG East Africa", "DB Schenker", "Microsoft Ireland Operations": a well-known
   // company's word makes the name a company's, with what qualifies it (a region, an acronym, a head).
   const known = tokens.findIndex(
@@ -405,6 +407,71 @@ function gazetteerPlace(span: NameSpan, tokens: NameToken[], ctx: DocumentContex
   const city = findCity(phrase);
   if (city !== null && city.population >= LARGE_CITY && (!named || context)) return place(2);
   return null;
+}
+
+/** What may stand beside a well-known company's name in a longer name of it: "KPMG East Africa", "DHL Supply Chain Vietnam", "Deloitte LLP". */
+function qualifiesKnownName(t: NameToken): boolean {
+  const b = bare(t);
+  return (
+    t.acronym ||
+    t.lower === '&' ||
+    isKnownPlace(b) ||
+    findCountry(b) !== null ||
+    findCity(b) !== null ||
+    COMPASS.has(b) ||
+    isHead(t) ||
+    LEGAL_SUFFIXES.has(b) ||
+    b === 'supply' ||
+    b === 'chain'
+  );
+}
+
+/**
+ * A span holding a well-known company's whole name (company-names.ts): the span, when what else it
+ * holds qualifies the name ("KPMG East Africa", "Huawei Technologies Nigeria"); the name alone, when
+ * the span goes on with a product, a branch or a place ("Oracle Fusion", "Premier Inn Kings Cross"),
+ * the rest read on its own. Names made only of ordinary words ("Premier Inn") count only as a whole
+ * span that does not open a sentence. Not after a title, nor for a name that reads as a person's
+ * ("Nguyễn Thị Hồng Nhung") or a word the document writes in lower case.
+ */
+function knownCompanyName(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised[] | null {
+  if (span.honorific || tokens.length > 8) return null;
+  const match = findCompanyName(tokens.map((t) => t.text));
+  if (!match) return null;
+  const named = tokens.slice(match.start, match.end);
+  const before = tokens.slice(0, match.start);
+  const after = tokens.slice(match.end);
+  if (named.length === 1) {
+    const t = named[0]!;
+    // "Stk" is not "STK": a short name counts only written in capitals, and none the document writes in lower case.
+    if (ctx.lowercaseWords.has(bare(t)) || (bare(t).length <= 3 && !t.acronym)) return null;
+    if (tokens.filter((w) => NAME_SHAPE.test(w.text)).length >= 2) return null;
+  }
+  if (named.some((t) => !t.capitalised && !CONNECTORSISH.has(t.lower) && !LEGAL_SUFFIXES.has(bare(t)))) return null;
+  if (match.weak && (before.length > 0 || after.length > 0 || span.sentenceStart)) return null;
+  // Before the name only an acronym qualifies it ("DB Schenker"); "Ngozi Eze" is a person with a brand's word.
+  if (!before.every((t) => t.acronym)) return null;
+  const whole: Recognised[] = [{ kind: 'organization', tokens, strength: 3 }];
+  if (after.every(qualifiesKnownName) || isHead(tokens[tokens.length - 1]!)) return whole;
+  if (STREET_WORDS.has(bare(tokens[tokens.length - 1]!))) return null;
+  // "Bajaj Finserv": one more word no lexicon knows is the name's; "Oracle Fusion", "Premier Inn Kings Cross": a product or a branch.
+  if (
+    after.length === 1 &&
+    !isCommon(bare(after[0]!), ctx) &&
+    !isKnownPlace(bare(after[0]!)) &&
+    findCity(bare(after[0]!)) === null &&
+    !isFirstName(bare(after[0]!))
+  )
+    return whole;
+  const text = (ts: NameToken[]) => ts.map((t) => t.text).join(' ');
+  return [
+    { kind: 'organization', tokens: named, strength: 2.4 },
+    ...recognise(
+      { ...span, tokens: after, before: `${span.before}${text(named)} `, sentenceStart: false, honorific: null },
+      after,
+      ctx,
+    ),
+  ];
 }
 
 /** A word that may stand beside a company's name in its full name: an acronym, a place, a head, a legal form. */

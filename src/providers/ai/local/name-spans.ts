@@ -30,7 +30,8 @@ export interface NameSpan {
   honorific: string | null;
 }
 
-const TOKEN = /(?:\p{L}\.){2,}|[\p{L}\p{N}]+(?:['’\-&][\p{L}\p{N}]+)*|&/gu;
+/** A word as names are split into (also how the company gazetteer splits its names). */
+export const NAME_TOKEN = /(?:\p{L}\.){2,}|[\p{L}\p{N}]+(?:['’\-&][\p{L}\p{N}]+)*|&/gu;
 const LINE_PREFIX = /^\s*(?:[-*•·▪◦–]\s+|\d+[.)]\s+|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*|>\s*)?/;
 /** Legal forms that close a name even in lower case ("Allianz plc"); "a Delaware corporation" describes, it does not name. */
 const LOWER_CASE_LEGAL = new Set([
@@ -107,7 +108,7 @@ function spansOfLine(line: string, offset: number, lineIndex: number, out: NameS
   const letters = line.replace(/[^\p{L}]/gu, '');
   const shouting = letters.length >= 4 && letters === letters.toUpperCase() && /\p{Lu}/u.test(letters);
   const tokens: NameToken[] = [];
-  for (const m of line.matchAll(TOKEN)) tokens.push(toToken(m[0], m.index, shouting));
+  for (const m of line.matchAll(NAME_TOKEN)) tokens.push(toToken(m[0], m.index, shouting));
 
   let i = 0;
   while (i < tokens.length) {
