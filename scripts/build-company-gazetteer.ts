@@ -22,7 +22,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { STOP_WORDS } from '../src/providers/ai/text.ts';
 import { companyKeyOfWords, findCity, findCountry, findRegion } from '../src/providers/ai/local/gazetteer.ts';
-import { isCommonWord, isFirstName, isKnownPlace, isLastName, lexiconTags, ORG_WORDS } from '../src/providers/ai/local/lexicon.ts';
+import {
+  isCommonWord,
+  isFirstName,
+  isKnownPlace,
+  isLastName,
+  lexiconTags,
+  ORG_WORDS,
+} from '../src/providers/ai/local/lexicon.ts';
 import { NAME_TOKEN } from '../src/providers/ai/local/name-spans.ts';
 import {
   GENERIC_CAPITALISED,
@@ -53,7 +60,10 @@ const entries = fs
 const DICTIONARY = new Set(entries.filter((w) => w === w.toLowerCase()));
 // Its capitalised entries are proper nouns: short ones are as often a given name or an abbreviation ("Ava", "CPA").
 const SHORT_PROPER = new Set(entries.filter((w) => w !== w.toLowerCase() && w.length <= 4).map((w) => w.toLowerCase()));
-const pkg = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8')) as { version: string; license: string };
+const pkg = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8')) as {
+  version: string;
+  license: string;
+};
 const nsi = JSON.parse(fs.readFileSync(path.join(source, 'dist/json/nsi.json'), 'utf8')) as {
   nsi: Record<string, { items: { tags: Record<string, string> }[] }>;
 };
@@ -107,7 +117,16 @@ function ordinary(word: string): boolean {
 }
 
 // Administrative areas an operator is named after ("Douglas County", "Bantay District"): places in a document.
-const AREA_WORDS = new Set(['district', 'county', 'province', 'region', 'municipality', 'parish', 'township', 'prefecture']);
+const AREA_WORDS = new Set([
+  'district',
+  'county',
+  'province',
+  'region',
+  'municipality',
+  'parish',
+  'township',
+  'prefecture',
+]);
 
 /**
  * Whether a name, as its written words, identifies one company: 'strong' when one of its words is

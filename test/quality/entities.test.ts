@@ -47,6 +47,14 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     dates: [0.83, 0.86],
     amounts: [0.95, 0.98],
   },
+  // Fifth pass (2026-11-29): sixteen documents written before that pass's rules, totals only.
+  blind: {
+    people: [0.94, 0.82],
+    organizations: [0.78, 0.74],
+    places: [0.86, 0.88],
+    dates: [0.98, 0.98],
+    amounts: [0.96, 0.94],
+  },
 };
 
 describe('entity extraction quality (local provider)', () => {

@@ -205,7 +205,7 @@ export function placeOfWords(tokens: NameToken[]): boolean {
 
 /** A word that can be part of a person's name. */
 function nameLike(t: NameToken, ctx: DocumentContext, allowCommon: boolean, cued = false): boolean {
-  if (PARTICLES.has(t.text) || NAME_PARTICLES.has(t.text)) return true;
+  if (PARTICLES.has(t.text) || NAME_PARTICLES.has(t.text) || isInitial(t)) return true;
   if (!t.capitalised || t.acronym || /\d|&/.test(t.text) || t.text.length < 2) return false;
   const b = bare(t);
   if (isHead(t) || STREET_WORDS.has(b) || ROLE_WORDS.has(b) || GENERIC_CAPITALISED.has(b) || LEGAL_SUFFIXES.has(b))
@@ -243,7 +243,40 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (STREET_FIRST.has(bare(tokens[0]!)) && tokens.length >= 2) return [];
   if (/^\s+(?:gate|gata|vei|veien|vej|gade|straat|laan|weg|straße|strasse|street|road|avenue)\b/u.test(after))
     return [];
+  // "Kuehne+Nagel", "AT&T": letters joined by a plus or an ampersand inside one word are a company's ("R&D" is not).
+  if (tokens.length === 1 && /\p{L}[+&]\p{L}/u.test(last.text) && last.text.replace(/[^\p{L}]/gu, '').length >= 4)
+    return [{ kind: 'organization', tokens, strength: 2.5 }];
+  // "Takeshi Yamamoto of Murata Manufacturing": a person's name, then where the person works.
+  const of = tokens.findIndex((t) => t.lower === 'of');
+  if (of >= 2 && of <= 4 && of < tokens.length - 1 && isFirstName(bare(tokens[0]!))) {
+    const left = tokens.slice(0, of);
+    const right = tokens.slice(of + 1);
+    const person = recognisePerson({ ...span, tokens: left, after: ' ' }, left, ctx);
+    if (person && person.strength >= 2 && right.every((t) => t.capitalised)) {
+      const where = recognise(
+        { ...span, tokens: right, before: ' of ', sentenceStart: false, honorific: null },
+        right,
+        ctx,
+      );
+      return [
+        person,
+        ...(where.length > 0
+          ? where
+          : plausibleOrganization(right, ctx) && !placeOfWords(right)
+            ? [{ kind: 'organization' as const, tokens: right, strength: 1.5 }]
+            : []),
+      ];
+    }
+  }
   if (tokens.length >= 2 && isLegalSuffix(last)) {
+    // "Grupo Traxión and Ryder System, Inc.": a company named on its own before "and" is a second company.
+    const and = tokens.findIndex((t) => t.lower === 'and');
+    if (and > 0 && and < tokens.length - 2) {
+      const left = tokens.slice(0, and);
+      const first = recognise({ ...span, tokens: left, after: ' and ' }, left, ctx);
+      if (first.length > 0 && first.every((r) => r.kind === 'organization' && r.strength >= 2.5))
+        return [...first, { kind: 'organization', tokens: tokens.slice(and + 1), strength: 4 }];
+    }
     // "Accepted for Fernhill Software Limited", "Signed by Acme Ltd": the company follows the verb.
     if (
       tokens.length >= 4 &&
@@ -446,6 +479,13 @@ function knownCompanyName(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     // "Stk" is not "STK": a short name counts only written in capitals, and none the document writes in lower case.
     if (ctx.lowercaseWords.has(bare(t)) || (bare(t).length <= 3 && !t.acronym)) return null;
     if (tokens.filter((w) => NAME_SHAPE.test(w.text)).length >= 2) return null;
+    // "Teodor Brannigal, Head of Customer Operations": a brand's word in a name a person's cue follows.
+    const personCue =
+      roleAfter(span.after) ||
+      ctx.aboveRoleLines.has(span.line) ||
+      ctx.signatureLines.has(span.line) ||
+      /^\s*<[^>\s]+@/.test(span.after);
+    if (personCue && tokens.length > 1) return null;
   }
   if (named.some((t) => !t.capitalised && !CONNECTORSISH.has(t.lower) && !LEGAL_SUFFIXES.has(bare(t)))) return null;
   if (match.weak && (before.length > 0 || after.length > 0 || span.sentenceStart)) return null;
@@ -519,7 +559,7 @@ function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boole
 /** Whether a value a field label calls a person looks like a name ("Olivia Brooks", not "Accounts Payable"). */
 export function plausiblePerson(tokens: NameToken[], ctx: DocumentContext): boolean {
   const count = tokens.filter((t) => !PARTICLES.has(t.text) && !NAME_PARTICLES.has(t.text)).length;
-  if (count < 2 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower))) return false;
+  if (count < 2 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower)) || endsWithInitial(tokens)) return false;
   if (isFirstName(bare(tokens[0]!))) return tokens.slice(1).every((t) => nameLike(t, ctx, true));
   if (tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) return true;
   // "Chan Tai Man", "Tomás Ó Briain": a field says it is a person; its words may look ordinary
@@ -551,7 +591,8 @@ export function plausibleOrganization(tokens: NameToken[], ctx: DocumentContext)
 function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised | null {
   const lowers = tokens.map(bare);
   const count = tokens.filter((t) => !PARTICLES.has(t.text) && !NAME_PARTICLES.has(t.text)).length;
-  if (count === 0 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower))) return null;
+  if (count === 0 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower)) || endsWithInitial(tokens))
+    return null;
   const person = (strength: number): Recognised => ({ kind: 'person', tokens, strength });
   // "Dear Mr. Alvarez", "Hi Declan,": a greeting names the reader.
   const dear = /\b(?:dear|hi|hello|hey)\s*$/i.test(span.before) || GREETINGS.has(span.tokens[0]?.lower ?? '');
@@ -651,6 +692,9 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
 }
 
 const CONNECTORSISH = new Set(['of', 'and', '&', 'for', 'the']);
+/** "T" of "Gregory T. Hamilton": an initial, a name's word but never its last. */
+const isInitial = (t: NameToken) => /^\p{Lu}$/u.test(t.text);
+const endsWithInitial = (tokens: NameToken[]) => tokens.length > 0 && isInitial(tokens[tokens.length - 1]!);
 const phraseOf = (lowers: string[]) => lowers.join(' ');
 
 /**

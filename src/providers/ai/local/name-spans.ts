@@ -1,3 +1,4 @@
+import { STOP_WORDS } from '../text.ts';
 import { CONNECTORS, HONORIFICS, LEGAL_SUFFIXES, PARTICLES, PLACE_FIRST } from './name-words.ts';
 
 // Candidate names: runs of capitalised words on one line ("Harbor & Finch Logistics, Inc.",
@@ -31,7 +32,7 @@ export interface NameSpan {
 }
 
 /** A word as names are split into (also how the company gazetteer splits its names). */
-export const NAME_TOKEN = /(?:\p{L}\.){2,}|[\p{L}\p{N}]+(?:['’\-&][\p{L}\p{N}]+)*|&/gu;
+export const NAME_TOKEN = /(?:\p{L}\.){2,}|[\p{L}\p{N}]+(?:['’\-&+][\p{L}\p{N}]+)*|&/gu;
 const LINE_PREFIX = /^\s*(?:[-*•·▪◦–]\s+|\d+[.)]\s+|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*|>\s*)?/;
 /** Legal forms that close a name even in lower case ("Allianz plc"); "a Delaware corporation" describes, it does not name. */
 const LOWER_CASE_LEGAL = new Set([
@@ -187,7 +188,11 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   const gap = line.slice(prev.end, token.start);
   if (/\d/.test(token.text)) return false;
   const plainGap = /^ {1,2}$/.test(gap);
-  const abbreviationGap = (gap === '. ' || gap === '.,' || gap === '., ') && ABBREVIATED.has(prev.lower);
+  // "Gregory T. Hamilton", "A. Campbell": an initial and its dot stay inside a name.
+  const initial =
+    /^\p{Lu}$/u.test(prev.text) && token.capitalised && token.text.length > 1 && !STOP_WORDS.has(token.lower);
+  const abbreviationGap =
+    ((gap === '. ' || gap === '.,' || gap === '., ') && ABBREVIATED.has(prev.lower)) || (gap === '. ' && initial);
   // "Table Bay Timber (Pty) Ltd": a legal form in brackets, then the rest of it.
   if ((gap === ' (' && token.lower === 'pty') || (gap === ') ' && prev.lower === 'pty')) return true;
   // "Elektro Müller GmbH & Co. KG": a partnership of a company carries a second legal form.

@@ -43,7 +43,7 @@ export const HONORIFICS = set(`mr mrs ms miss mx dr prof professor sir dame rev 
   signor signora dott shri sri smt ông bà`);
 
 /** Lower-case name particles ("van der Berg", "da Silva"). */
-export const PARTICLES = set(`van der den de von da di du la le del della dos das bin al el ter ten`);
+export const PARTICLES = set(`van der den de von da di du la le del della dos das bin binti bte al el ter ten`);
 
 /** Lower-case words that may sit inside an organisation name between capitalised words. */
 export const CONNECTORS = set(`of and & for the`);
@@ -65,7 +65,11 @@ export const PERSON_FIELD_WORDS = set(`from author prepared signed approved revi
   signatory witness agent advisor adviser consultant representative salesperson clerk engineer technician server cc
   bcc presence witnessed collected received checked inspected verified certified guarantor interpreter referee
   referees geschäftsführer geschäftsführerin geschäftsführung ansprechpartner ansprechpartnerin vorstand gerente
-  contacto atención attenzione fao`);
+  contacto atención attenzione fao participants participant attendee attendees invitees members panel observers
+  observer facilitator moderator copy copies absent regrets witnesses signatories`);
+
+/** Field labels whose value is a person or an organisation, the value's own words deciding ("To: Teo Siew Ling", "To: Volta Microfinance"). */
+export const PARTY_FIELD_WORDS = set(`to`);
 
 /** Field labels whose value is an organisation ("Bill to: …", "Vendor: …"). */
 export const ORG_FIELD_WORDS = set(`bill ship sold vendor supplier customer client company employer bank payee payer
