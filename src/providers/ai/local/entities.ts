@@ -412,7 +412,7 @@ function personByWords(tokens: NameToken[]): boolean {
   );
 }
 
-const ABBREVIATED_SUFFIX = new Set(['inc', 'ltd', 'co', 'corp', 'jr', 'sr']);
+const ABBREVIATED_SUFFIX = new Set(['inc', 'ltd', 'co', 'corp', 'jr', 'sr', 'pte', 'ltda', 'pvt']);
 
 function toMention(text: string, kind: Kind, tokens: NameToken[], strength: number): Mention {
   const parts: string[] = [];

@@ -56,7 +56,12 @@ export interface DocumentContext {
 /** A legal form closing a name: "Ltd", "GmbH"; "AS" and "CC" only in capitals. */
 export function isLegalSuffix(t: NameToken): boolean {
   const b = bare(t);
-  return LEGAL_SUFFIXES.has(b) || (CAPITALS_LEGAL_SUFFIXES.has(b) && /^\p{Lu}[\p{Lu}./]*$/u.test(t.text) && t.acronym);
+  return (
+    LEGAL_SUFFIXES.has(b) ||
+    (CAPITALS_LEGAL_SUFFIXES.has(b) &&
+      /^\p{Lu}[\p{Lu}./]*$/u.test(t.text) &&
+      (t.acronym || /^(?:\p{Lu}\.)+$/u.test(t.text)))
+  );
 }
 
 /** Nouns for kinds of organisation, followed by a name in apposition ("the auditors, Baker Tilly"). */
@@ -468,7 +473,8 @@ function qualifiesKnownName(t: NameToken): boolean {
  * ("Nguyễn Thị Hồng Nhung") or a word the document writes in lower case.
  */
 function knownCompanyName(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised[] | null {
-  if (span.honorific || tokens.length > 8) return null;
+  // "KPMG East Africa and EY": two names, each read on its own by the "and" rule.
+  if (span.honorific || tokens.length > 8 || tokens.some((t) => t.lower === 'and')) return null;
   const match = findCompanyName(tokens.map((t) => t.text));
   if (!match) return null;
   const named = tokens.slice(match.start, match.end);
@@ -492,7 +498,8 @@ function knownCompanyName(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   // Before the name only an acronym qualifies it ("DB Schenker"); "Ngozi Eze" is a person with a brand's word.
   if (!before.every((t) => t.acronym)) return null;
   const whole: Recognised[] = [{ kind: 'organization', tokens, strength: 3 }];
-  if (after.every(qualifiesKnownName) || isHead(tokens[tokens.length - 1]!)) return whole;
+  // "KPMG East Africa": a region of several words qualifies it as well.
+  if (after.every(qualifiesKnownName) || isHead(tokens[tokens.length - 1]!) || placeOfWords(after)) return whole;
   if (STREET_WORDS.has(bare(tokens[tokens.length - 1]!))) return null;
   // "Bajaj Finserv": one more word no lexicon knows is the name's; "Oracle Fusion", "Premier Inn Kings Cross": a product or a branch.
   if (
@@ -549,6 +556,9 @@ function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boole
     head = bare(before);
   }
   if (STREET_WORDS.has(head)) return false;
+  // "Claims Department", "Materials Management Department": a part of the writer's organisation, not one.
+  if (head === 'department' && ofAt < 0)
+    return headPart.slice(0, -1).some((t) => t.capitalised && !isCommon(bare(t), ctx) && !isHead(t) && !t.acronym);
   if (STRONG_ORG_HEADS.has(head)) return true;
   if (WEAK_ORG_HEADS.has(head) || isOrgWord(head)) {
     return headPart.slice(0, -1).some((t) => t.capitalised && !isCommon(bare(t), ctx) && !isHead(t));

@@ -71,6 +71,9 @@ const ABBREVIATED = new Set([
   'pvt',
   'pty',
   'bhd',
+  'pte',
+  'ltda',
+  'cia',
 ]);
 
 /**
@@ -205,6 +208,14 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
     LEGAL_SUFFIXES.has(tokens[j - 2]!.lower.replace(/\./g, ''))
   )
     return plainGap;
+  // "S.A. de C.V.", "S. de R.L. de C.V.": a Mexican legal form is written in parts joined by "de".
+  if (
+    token.lower === 'de' &&
+    /^\s*(?:C\.V\.|R\.L\.)/.test(line.slice(token.end)) &&
+    (prev.lower === 's' || LEGAL_SUFFIXES.has(prev.lower.replace(/\./g, '')) || prev.lower === 'r.l.')
+  )
+    return gap === ' ' || gap === '. ';
+  if (prev.lower === 'de' && /^(?:c\.v\.|r\.l\.)$/.test(token.lower)) return gap === ' ';
   // ", Inc." continues a name; ", CO 80203" is a state in an address.
   const legal = LEGAL_SUFFIXES.has(token.lower.replace(/\./g, ''));
   const suffixGap = /^\.?, ?$/.test(gap) && legal && token.text !== 'CO';

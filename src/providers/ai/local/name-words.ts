@@ -5,7 +5,7 @@ const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 
 /** Legal-form suffixes that end a company name (lower-case, dots removed). */
 export const LEGAL_SUFFIXES = set(`inc incorporated ltd limited llc llp lp plc gmbh ag sa sas sarl bv nv pty co corp
-  corporation kg kgaa ab asa oy oyj spa srl kk pte pvt ulc pllc gbr ohg ug se sl sro dac ltda jsc sdn bhd tbk`);
+  corporation kg kgaa ab asa oy oyj spa srl kk pte pvt ulc pllc gbr ohg ug se sl sro dac ltda jsc sdn bhd tbk sab sapi`);
 
 /** Legal forms that are also ordinary words or abbreviations ("as", "cc", "CV"): a form only when written in capitals ("Nordvik AS", "Ubuntu Freight CC"). */
 export const CAPITALS_LEGAL_SUFFIXES = set(`as aps cv npc cc`);
