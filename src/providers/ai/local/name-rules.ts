@@ -253,11 +253,16 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     return [{ kind: 'organization', tokens, strength: 2.5 }];
   // "Takeshi Yamamoto of Murata Manufacturing": a person's name, then where the person works.
   const of = tokens.findIndex((t) => t.lower === 'of');
-  if (of >= 2 && of <= 4 && of < tokens.length - 1 && isFirstName(bare(tokens[0]!))) {
+  // "your project manager, Pádraig Mac Cárthaigh of Quay Project Services": a name shaped only as names are, or after a role.
+  const leftCue =
+    isFirstName(bare(tokens[0]!)) ||
+    tokens.slice(0, Math.max(0, of)).some((t) => NAME_SHAPE.test(t.text)) ||
+    /\b(?:manager|director|partner|officer|head|consultant|engineer|lead|chair|representative),\s*$/i.test(span.before);
+  if (of >= 2 && of <= 4 && of < tokens.length - 1 && leftCue) {
     const left = tokens.slice(0, of);
     const right = tokens.slice(of + 1);
     const person = recognisePerson({ ...span, tokens: left, after: ' ' }, left, ctx);
-    if (person && person.strength >= 2 && right.every((t) => t.capitalised)) {
+    if (person && person.strength >= 1.5 && right.every((t) => t.capitalised)) {
       const where = recognise(
         { ...span, tokens: right, before: ' of ', sentenceStart: false, honorific: null },
         right,

@@ -56,7 +56,9 @@ export const ROLE_WORDS = set(`ceo cfo coo cto cio cmo cpo cso vp svp evp presid
   architect designer developer specialist advisor adviser executive chief senior clerk controller auditor attorney lawyer
   solicitor barrister recruiter producer host reporter correspondent officer minister governor mayor senator advocate
   notary paralegal intern nurse physician surgeon teacher trainee apprentice planner technician inspector surveyor
-  agent broker underwriter actuary economist pharmacist examiner adjuster`);
+  agent broker underwriter actuary economist pharmacist examiner adjuster signatory proprietor proprietress gérant
+  gérante directeur directrice président présidente geschäftsführer geschäftsführerin prokurist prokuristin inhaber
+  inhaberin diretor diretora gerente presidente direktor direktorin`);
 
 /** Field labels whose value is a person ("From: …", "Prepared by: …"). */
 export const PERSON_FIELD_WORDS = set(`from author prepared signed approved reviewed presented written contact attn
