@@ -94,6 +94,26 @@ describe('local entities: people in labelled lists', () => {
   });
 });
 
+describe('local entities: CV headings and signature titles', () => {
+  it("takes a CV's opening name as a person, under a title and over an address, English syllables included", () => {
+    const cv = (head: string) =>
+      extractEntitiesLocal(
+        `${head}\n12 Admiralty Way, Lekki, Lagos\n\nPROFILE\nAnalyst.\n\nEXPERIENCE\nAudit, 2019–2024`,
+      );
+    assert.deepEqual(cv('CURRICULUM VITAE\nOluwadamilare Bankole').people, ['Oluwadamilare Bankole']);
+    assert.deepEqual(cv('LEUNG WING SZE').people, ['Leung Wing Sze']);
+    assert.deepEqual(cv('LEUNG WING SZE').organizations, []);
+  });
+
+  it('takes the name above "Authorised Signatory" as a person, and a name-shaped one before "of Company"', () => {
+    const e = extractEntitiesLocal(
+      'For Kaveri Tools Pvt. Ltd.\n\nAnjali Deshmane\nAuthorised Signatory\n\nThe drawings came from your project manager, Pádraig Mac Cárthaigh of Quay Project Services, last week.',
+    );
+    assert.deepEqual(e.people, ['Anjali Deshmane', 'Pádraig Mac Cárthaigh']);
+    assert.ok(e.organizations.includes('Quay Project Services'), e.organizations.join('|'));
+  });
+});
+
 describe('local entities: legal forms and departments', () => {
   it('reads Mexican, Brazilian and Singaporean legal forms whole, and two companies around "and"', () => {
     const e = extractEntitiesLocal(

@@ -223,8 +223,24 @@ function documentContext(text: string): DocumentContext {
   ) {
     headingLine = first;
   }
+  // A CV opens with its owner's name, whatever follows it (an address, a title line above it).
+  if (headingLine === null && CV_CUES.test(text)) {
+    const opening = lines
+      .map((l, i) => [l.trim(), i] as const)
+      .filter(([l]) => l !== '')
+      .slice(0, 3);
+    const name = opening.find(
+      ([l]) => !CV_TITLE.test(l) && /^\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){1,3}$/u.test(l),
+    );
+    if (name) headingLine = name[1];
+  }
   return { lowercaseWords, speakers, signatureLines, aboveRoleLines, headingLine };
 }
+
+// A CV by its title or by two of its section headings on lines of their own.
+const CV_TITLE = /^(?:curriculum vitae|cv|r[ée]sum[ée]|resume)$/i;
+const CV_CUES =
+  /^\s*(?:curriculum vitae|r[ée]sum[ée])\s*$|^\s*(?:(?:work |professional |employment )?(?:experience|history)|education|skills|profile|referees|references|qualifications)\s*:?\s*$(?:[\s\S]*?)^\s*(?:(?:work |professional |employment )?(?:experience|history)|education|skills|profile|referees|references|qualifications)\s*:?\s*$/im;
 
 /** "Export Director", "Chief Financial Officer | Clarabeg …", "Head of Human Resources": a line that is a job title. */
 function isRoleLine(line: string): boolean {

@@ -623,11 +623,18 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
     aloneOnLine &&
     cuedLine &&
     count >= 2 &&
-    tokens.every((t) => nameLike(t, ctx, false, true) || NAME_PARTICLES.has(t.text)) &&
+    // "Nguyễn Văn An": beside words shaped only as names are, a short one may be an English word too.
+    tokens.every(
+      (t) =>
+        nameLike(t, ctx, tokens.filter((w) => NAME_SHAPE.test(w.text)).length >= 2, true) || NAME_PARTICLES.has(t.text),
+    ) &&
     !placeOfWords(tokens)
   ) {
     return person(2);
   }
+  // "LEUNG WING SZE" heading a CV: its words may be English ones as long as one is not.
+  if (aloneOnLine && ctx.headingLine === span.line && plausiblePerson(tokens, ctx) && !placeOfWords(tokens))
+    return person(2);
   if (count < 2) return null;
   // "in Kon Tum": a given name after "in" is a place's first word unless a family name the lexicon knows follows.
   const placeFirst = placeContext(span.before) && !isLastName(lowers[lowers.length - 1]!);
