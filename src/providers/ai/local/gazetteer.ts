@@ -220,6 +220,9 @@ const PAYMENT_NETWORKS = new Set(['visa', 'mastercard', 'maestro', 'amex', 'disc
 const GENERIC_SHAPE =
   /(?:tion|tions|sion|ics|ing|ment|ments|ness|ity|ive|ous|ful|al|ary|ory|ies|ism|ery|ance|ence|ship|able|ible|ware|ists?)$/;
 
+/** A card network or payment service ("Visa", "Mastercard"): how something was paid, not a party to it. */
+export const isPaymentNetwork = (word: string) => PAYMENT_NETWORKS.has(foldName(word));
+
 /** A distinctive word of a well-known company name ("Maersk", "KPMG", "Equinix"). */
 export function isKnownCompanyWord(word: string): boolean {
   return companies().has(foldName(word));

@@ -1,6 +1,14 @@
 import { STOP_WORDS } from '../text.ts';
 import { CURRENCY_CODES } from './amounts.ts';
-import { findCity, findCompanyName, findCountry, findRegion, foldName, isKnownCompanyWord } from './gazetteer.ts';
+import {
+  findCity,
+  findCompanyName,
+  findCountry,
+  findRegion,
+  foldName,
+  isKnownCompanyWord,
+  isPaymentNetwork,
+} from './gazetteer.ts';
 import {
   isCommonWord,
   isCountry,
@@ -323,7 +331,7 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   }
   // "appointed Grant Thornton as auditors": a name in the role of a firm, whatever its words look like.
   if (AS_FIRM.test(after) && tokens.every((t) => t.capitalised)) return [{ kind: 'organization', tokens, strength: 3 }];
-  if (isKnownOrganization(phrase)) return [{ kind: 'organization', tokens, strength: 3 }];
+  if (isKnownOrganization(phrase) && !isPaymentNetwork(phrase)) return [{ kind: 'organization', tokens, strength: 3 }];
   const company = knownCompanyName(span, tokens, ctx);
   if (company) return company;
   // "Maersk", "KPMG East Africa", "DB Schenker", "Microsoft Ireland Operations": a well-known
@@ -400,6 +408,7 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
         !isFirstName(bare(t)) &&
         !isKnownPlace(bare(t)) &&
         !NOT_A_NAME_SUFFIX.test(bare(t)) &&
+        !isPaymentNetwork(bare(t)) &&
         !lexiconTags(bare(t)).includes('Demonym'),
     );
     // "at Unit 4", "on Plot 12": a numbered part of a place, not a company.
@@ -566,7 +575,16 @@ function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boole
     return headPart.slice(0, -1).some((t) => t.capitalised && !isCommon(bare(t), ctx) && !isHead(t) && !t.acronym);
   if (STRONG_ORG_HEADS.has(head)) return true;
   if (WEAK_ORG_HEADS.has(head) || isOrgWord(head)) {
-    return headPart.slice(0, -1).some((t) => t.capitalised && !isCommon(bare(t), ctx) && !isHead(t));
+    // "Intellectual Property", "Perioperative Services": an adjective's ending is no name.
+    return headPart
+      .slice(0, -1)
+      .some(
+        (t) =>
+          t.capitalised &&
+          !isCommon(bare(t), ctx) &&
+          !isHead(t) &&
+          (t.acronym || !/(?:al|ive|ic|ous|ary)$/.test(bare(t))),
+      );
   }
   return false;
 }
