@@ -229,7 +229,9 @@ export function isKnownCompanyWord(word: string): boolean {
 }
 
 /** A written word as the company gazetteer keys it: folded, without a possessive "'s" or dots ("S.A." → "sa"). */
-const companyWord = (word: string) => foldName(word).replace(/'s$/, '').replace(/\./g, '');
+// ASCII words need only lower-casing: no normalisation, no memo entry (most words of a text are looked up once).
+const companyWord = (word: string) =>
+  (/^[\x20-\x7e]*$/.test(word) ? word.toLowerCase() : foldName(word)).replace(/'s$/, '').replace(/\./g, '');
 
 /** The look-up key of a name's words ("Marks", "&", "Spencer" → "marks & spencer"). */
 export function companyKeyOfWords(words: readonly string[]): string {
