@@ -49,8 +49,8 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
   },
   // Fifth pass (2026-11-29): sixteen documents written before that pass's rules, totals only.
   blind: {
-    people: [0.94, 0.84],
-    organizations: [0.82, 0.77],
+    people: [0.94, 0.86],
+    organizations: [0.83, 0.77],
     places: [0.86, 0.88],
     dates: [0.98, 0.98],
     amounts: [0.96, 0.94],

@@ -88,6 +88,14 @@ describe('local entities: people in labelled lists', () => {
     assert.deepEqual(e.organizations, ['Volta Microfinance']);
   });
 
+  it('reads two unknown words after "with" or "between" as a person, a name with a head word as a company', () => {
+    const e = extractEntitiesLocal(
+      'I had a call with Wanjiru Kamau. Agreement between Chidi Okafor and Acme Ltd. Contract with Kestrel Foods.',
+    );
+    assert.deepEqual(e.people, ['Wanjiru Kamau', 'Chidi Okafor']);
+    assert.deepEqual(e.organizations, ['Acme Ltd.', 'Kestrel Foods']);
+  });
+
   it('keeps initials inside a name', () => {
     const e = extractEntitiesLocal('By: Gregory T. Hamilton\nTitle: Managing Partner\n\nSigned by: A. Campbell');
     assert.deepEqual(e.people, ['Gregory T Hamilton', 'A Campbell']);

@@ -292,7 +292,10 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     if (and > 0 && and < tokens.length - 2) {
       const left = tokens.slice(0, and);
       const first = recognise({ ...span, tokens: left, after: ' and ' }, left, ctx);
-      if (first.length > 0 && first.every((r) => r.kind === 'organization' && r.strength >= 2.5))
+      // … or a person before it ("between Chidi Okafor and Acme Ltd.").
+      const firm = (r: Recognised) =>
+        (r.kind === 'organization' && r.strength >= 2.5) || (r.kind === 'person' && r.strength >= 1);
+      if (first.length > 0 && first.every(firm))
         return [...first, { kind: 'organization', tokens: tokens.slice(and + 1), strength: 4 }];
     }
     // "Accepted for Fernhill Software Limited", "Signed by Acme Ltd": the company follows the verb.
@@ -414,6 +417,13 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     // "at Unit 4", "on Plot 12": a numbered part of a place, not a company.
     // Not after "at" or "from": there an unknown name is as often a place ("diverted from Yantian", "at Kwai Chung").
     const placeLikely = previousWord === 'at' || previousWord === 'from';
+    // "a call with Wanjiru Kamau", "between Chidi Okafor and …": two or three unknown words after "with", none a company's word, read as a person's name.
+    const personAfterWith =
+      (previousWord === 'with' || previousWord === 'between') &&
+      tokens.length >= 2 &&
+      !isHead(tokens[tokens.length - 1]!) &&
+      tokens.every((t) => !isKnownCompanyWord(bare(t)) && /^\p{Lu}\p{Ll}+$/u.test(t.text));
+    if (distinctive && personAfterWith) return [{ kind: 'person', tokens, strength: 1 }];
     if (distinctive && !placeLikely && !/^\s*(?:no\.?\s*)?\d/i.test(after))
       return [{ kind: 'organization', tokens, strength: 1 }];
     // "manufactured by KONE", "audited by KPMG": an unknown acronym that made, supplied or did something.
