@@ -1,7 +1,7 @@
 /**
  * Guards the local provider's entity extraction against regression (issue 27): precision and recall
- * per type on the five labelled splits, each at most 0.02 below what docs/benchmarks.md records for
- * it ("Entities on new held-out documents" and its fourth pass). The holdout splits are guarded by their totals only;
+ * per type on the six labelled splits, each at most 0.02 below what docs/benchmarks.md records for
+ * it ("Entities on new held-out documents" and its fourth and fifth passes). The holdout splits are guarded by their totals only;
  * nothing here prints a holdout document's errors.
  */
 import assert from 'node:assert/strict';
@@ -12,29 +12,29 @@ import { loadSplits, type SplitName } from '../fixtures/entities/splits.ts';
 // [precision, recall] recorded per split and type, less 0.02 of slack.
 const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
   tune: {
-    people: [0.96, 0.94],
-    organizations: [0.88, 0.82],
-    places: [0.93, 0.92],
+    people: [0.97, 0.96],
+    organizations: [0.89, 0.84],
+    places: [0.94, 0.92],
     dates: [0.98, 0.97],
-    amounts: [0.94, 0.92],
+    amounts: [0.96, 0.95],
   },
   holdout: {
-    people: [0.83, 0.78],
-    organizations: [0.63, 0.71],
+    people: [0.86, 0.81],
+    organizations: [0.66, 0.74],
     places: [0.87, 0.81],
     dates: [0.97, 0.95],
     amounts: [0.98, 0.9],
   },
   'new-dev': {
-    people: [0.92, 0.95],
-    organizations: [0.87, 0.89],
+    people: [0.95, 0.95],
+    organizations: [0.87, 0.92],
     places: [0.91, 0.85],
     dates: [0.98, 0.98],
     amounts: [0.91, 0.94],
   },
   'new-holdout': {
-    people: [0.91, 0.84],
-    organizations: [0.83, 0.68],
+    people: [0.92, 0.87],
+    organizations: [0.85, 0.77],
     places: [0.87, 0.8],
     dates: [0.98, 0.91],
     amounts: [0.95, 0.86],
@@ -42,10 +42,18 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
   // Fourth pass (2026-11-28): nine documents written before that pass's rules, totals only.
   fresh: {
     people: [0.9, 0.83],
-    organizations: [0.94, 0.69],
+    organizations: [0.94, 0.72],
     places: [0.85, 0.94],
     dates: [0.83, 0.86],
     amounts: [0.95, 0.98],
+  },
+  // Fifth pass (2026-11-29): sixteen documents written before that pass's rules, totals only.
+  blind: {
+    people: [0.94, 0.86],
+    organizations: [0.83, 0.77],
+    places: [0.86, 0.88],
+    dates: [0.98, 0.98],
+    amounts: [0.96, 0.94],
   },
 };
 

@@ -10,8 +10,8 @@ import { words } from '../text.ts';
 import { type AmountMention, findAmounts } from './amounts.ts';
 import { type DateMention, findDates } from './dates.ts';
 import { detectLocale, type Locale } from './locale.ts';
-import { findFieldValues } from './fields.ts';
-import { isFirstName } from './lexicon.ts';
+import { findFieldValues, type TypedValue } from './fields.ts';
+import { isFirstName, isLastName } from './lexicon.ts';
 import { findPayees, type Payee } from './payees.ts';
 import { findNameSpans, type NameSpan, type NameToken } from './name-spans.ts';
 import {
@@ -102,10 +102,16 @@ export function extractEntityDetails(
   );
 
   const fields = findFieldValues(text);
-  for (const value of fields.values) {
+  for (const value of fields.values.flatMap(personItems)) {
     const end = value.start + value.text.length;
-    const span = spans.find((s) => s.start >= value.start && s.start < end);
-    if (!span) continue;
+    // "… and Bongani Sithole": an item may start inside a span that joined two names.
+    const outer = spans.find((s) => s.end > value.start && s.start < end);
+    const inner = outer?.tokens.filter((t) => t.start >= value.start && t.end <= end) ?? [];
+    if (!outer || inner.length === 0) continue;
+    const span: NameSpan =
+      inner[0] === outer.tokens[0]
+        ? outer
+        : { ...outer, tokens: inner, start: inner[0]!.start, before: '', sentenceStart: false, honorific: null };
     const tokens = trimSpan(span, ctx).filter((t) => t.end <= end);
     // "Witness: Faith Achieng Okello": a label says a person follows, so a first word that is also an ordinary one stays.
     const whole = span.tokens.filter((t) => t.end <= end);
@@ -115,8 +121,7 @@ export function extractEntityDetails(
     if (value.kind === 'organization' && plausibleOrganization(tokens, ctx))
       mentions.push(toMention(text, 'organization', tokens, 2.5));
     if (value.kind === 'party' && tokens.length > 0 && !placeOfWords(tokens)) {
-      if (plausiblePerson(tokens, ctx) && isFirstName(tokens[0]!.lower))
-        mentions.push(toMention(text, 'person', tokens, 2.5));
+      if (plausiblePerson(tokens, ctx) && personByWords(tokens)) mentions.push(toMention(text, 'person', tokens, 2.5));
       else if (plausibleOrganization(tokens, ctx)) mentions.push(toMention(text, 'organization', tokens, 2.2));
     }
   }
@@ -218,8 +223,24 @@ function documentContext(text: string): DocumentContext {
   ) {
     headingLine = first;
   }
+  // A CV opens with its owner's name, whatever follows it (an address, a title line above it).
+  if (headingLine === null && CV_CUES.test(text)) {
+    const opening = lines
+      .map((l, i) => [l.trim(), i] as const)
+      .filter(([l]) => l !== '')
+      .slice(0, 3);
+    const name = opening.find(
+      ([l]) => !CV_TITLE.test(l) && /^\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){1,3}$/u.test(l),
+    );
+    if (name) headingLine = name[1];
+  }
   return { lowercaseWords, speakers, signatureLines, aboveRoleLines, headingLine };
 }
+
+// A CV by its title or by two of its section headings on lines of their own.
+const CV_TITLE = /^(?:curriculum vitae|cv|r[ée]sum[ée]|resume)$/i;
+const CV_CUES =
+  /^\s*(?:curriculum vitae|r[ée]sum[ée])\s*$|^\s*(?:(?:work |professional |employment )?(?:experience|history)|education|skills|profile|referees|references|qualifications)\s*:?\s*$(?:[\s\S]*?)^\s*(?:(?:work |professional |employment )?(?:experience|history)|education|skills|profile|referees|references|qualifications)\s*:?\s*$/im;
 
 /** "Export Director", "Chief Financial Officer | Clarabeg …", "Head of Human Resources": a line that is a job title. */
 function isRoleLine(line: string): boolean {
@@ -358,7 +379,56 @@ function listMentions(text: string, spans: NameSpan[], mentions: Mention[], ctx:
   return out;
 }
 
-const ABBREVIATED_SUFFIX = new Set(['inc', 'ltd', 'co', 'corp', 'jr', 'sr']);
+/**
+ * The people of one value a label calls a person: "Zanele Mahlangu and Bongani Sithole",
+ * "1. Karabo Molefe  2. Hendrik Steyn", "Takeshi Yamamoto of Murata Manufacturing" (the person, then
+ * where they work, an organisation's value). Other values are returned as they are.
+ */
+function personItems(value: TypedValue): TypedValue[] {
+  if (value.kind !== 'person') return [value];
+  const out: TypedValue[] = [];
+  const separator = /\s+(?:and|&)\s+(?=\p{Lu})|\s{2,}(?:\d{1,2}[.)]\s+)?|\s+\d{1,2}[.)]\s+(?=\p{Lu})/gu;
+  let from = 0;
+  const push = (end: number) => {
+    const raw = value.text.slice(from, end);
+    const text = raw.trim();
+    if (!text) return;
+    const start = value.start + from + raw.indexOf(text);
+    const of = /,?\s+of\s+(?=\p{Lu})/u.exec(text);
+    // Not "Oliver Pennington, Head of Trading": a role's "of".
+    const left = of ? text.slice(0, of.index) : '';
+    if (of && !left.includes(',') && !left.split(/\s+/).some((w) => ROLE_WORDS.has(w.toLowerCase()))) {
+      out.push({ kind: 'person', text: left, start });
+      out.push({
+        kind: 'organization',
+        text: text.slice(of.index + of[0].length),
+        start: start + of.index + of[0].length,
+      });
+    } else out.push({ kind: 'person', text, start });
+  };
+  for (const m of value.text.matchAll(separator)) {
+    push(m.index);
+    from = m.index + m[0].length;
+  }
+  push(value.text.length);
+  return out;
+}
+
+/**
+ * A value that may name a person or an organisation read as a person's name by its words: a given
+ * name first ("Rafael Teixeira"), a family name the lexicon knows last, or short syllables of an East
+ * or South-East Asian name ("Teo Siew Ling", "Chan Tai Man"); "Volta Microfinance" is none of these.
+ */
+function personByWords(tokens: NameToken[]): boolean {
+  if (isFirstName(tokens[0]!.lower) || isLastName(tokens[tokens.length - 1]!.lower)) return true;
+  return (
+    tokens.length >= 2 &&
+    tokens.length <= 4 &&
+    tokens.every((t) => /^\p{Lu}\p{Ll}{1,4}(?:-\p{Ll}{1,4})?$/u.test(t.text))
+  );
+}
+
+const ABBREVIATED_SUFFIX = new Set(['inc', 'ltd', 'co', 'corp', 'jr', 'sr', 'pte', 'ltda', 'pvt']);
 
 function toMention(text: string, kind: Kind, tokens: NameToken[], strength: number): Mention {
   const parts: string[] = [];

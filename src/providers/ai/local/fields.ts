@@ -1,5 +1,5 @@
 import { CURRENCY_CODES, formatAmount, parseNumber } from './amounts.ts';
-import { ORG_FIELD_WORDS, PERSON_FIELD_WORDS, ROLE_WORDS } from './name-words.ts';
+import { ORG_FIELD_WORDS, PARTY_FIELD_WORDS, PERSON_FIELD_WORDS, ROLE_WORDS } from './name-words.ts';
 
 // Structure that says what a name is: labelled fields ("Prepared by: Olivia Brooks",
 // "Bill to:" + next line) and delimited tables whose column header says "Vendor" or "Owner".
@@ -103,9 +103,21 @@ export function findFieldValues(text: string): FieldFindings {
       valueStart = lines[i + 1]!.start;
     }
     // A list of people ("Present: A (Chair), B, C"); one organisation per field.
-    const items = kind === 'person' ? splitItems(value) : [{ text: value.split(/,\s/)[0]!, offset: 0 }];
+    // A party's value is its first item of each ";"-separated one ("To: Teo Siew Ling; Nur Aisyah").
+    const items =
+      kind === 'person'
+        ? splitItems(value)
+        : kind === 'party'
+          ? splitItems(value)
+              .filter((item) => item.offset === 0 || value[item.offset - 1] === ';')
+              .map((item) => ({ text: item.text.split(/,\s/)[0]!, offset: item.offset }))
+          : [{ text: value.split(/,\s/)[0]!, offset: 0 }];
     for (const item of items) {
-      const trimmed = item.text.replace(/\s*\(.*?\)\s*$/, '').trim();
+      // "1. Karabo Molefe", "Shin Eun-ji (QA).": without the item's number, a note after it or a closing stop.
+      const trimmed = item.text
+        .replace(/\s*\(.*?\)\s*[.;]?\s*$|[.;]\s*$/, '')
+        .replace(/^\s*(?:\d{1,2}|[a-z])[.)]\s+/, '')
+        .trim();
       if (/^\p{Lu}/u.test(trimmed))
         values.push({ kind, text: trimmed, start: valueStart + item.offset + item.text.indexOf(trimmed) });
     }
@@ -125,6 +137,7 @@ function kindOfLabel(label: string): TypedValue['kind'] | null {
     return null;
   // "Prepared for:", "Issued for:": for whom, a client more often than a person.
   if (wordsOfLabel.length > 1 && wordsOfLabel[wordsOfLabel.length - 1] === 'for') return 'party';
+  if (wordsOfLabel.length === 1 && PARTY_FIELD_WORDS.has(wordsOfLabel[0]!)) return 'party';
   for (let i = wordsOfLabel.length - 1; i >= 0; i--) {
     const w = wordsOfLabel[i]!;
     if (w === 'name' || PERSON_FIELD_WORDS.has(w) || ROLE_WORDS.has(w)) return 'person';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { countries } from 'countries-list';
+import { COMPANY_NAMES } from './company-names.ts';
 import { isFirstName, isKnownPlace, isLastName, lexiconTags, ORG_WORDS } from './lexicon.ts';
 import { GENERIC_CAPITALISED, ROLE_WORDS, STRONG_ORG_HEADS, WEAK_ORG_HEADS } from './name-words.ts';
 
@@ -10,7 +11,10 @@ import { GENERIC_CAPITALISED, ROLE_WORDS, STRONG_ORG_HEADS, WEAK_ORG_HEADS } fro
 // - city-timezones: ~7,300 cities with their country (the larger ones of every country);
 // - @cspell/dict-companies: ~2,300 words of well-known company names (cspell's dictionary);
 // - country-region-data: ~4,400 first-level regions of every country (states, provinces,
-//   counties, regions: "Maharashtra", "Nuevo León", "Western Cape", "Bình Dương").
+//   counties, regions: "Maharashtra", "Nuevo León", "Western Cape", "Bình Dương");
+// and one generated from a package at build time, not a dependency (company-names.ts, BSD-3-Clause):
+// - name-suggestion-index: whole names of well-known companies and brands ("DB Schenker",
+//   "Marks & Spencer", "State Bank of India").
 // Loaded on first use and kept as small maps: a few hundred kilobytes of strings.
 
 const require = createRequire(import.meta.url);
@@ -216,7 +220,58 @@ const PAYMENT_NETWORKS = new Set(['visa', 'mastercard', 'maestro', 'amex', 'disc
 const GENERIC_SHAPE =
   /(?:tion|tions|sion|ics|ing|ment|ments|ness|ity|ive|ous|ful|al|ary|ory|ies|ism|ery|ance|ence|ship|able|ible|ware|ists?)$/;
 
+/** A card network or payment service ("Visa", "Mastercard"): how something was paid, not a party to it. */
+export const isPaymentNetwork = (word: string) => PAYMENT_NETWORKS.has(foldName(word));
+
 /** A distinctive word of a well-known company name ("Maersk", "KPMG", "Equinix"). */
 export function isKnownCompanyWord(word: string): boolean {
   return companies().has(foldName(word));
+}
+
+/** A written word as the company gazetteer keys it: folded, without a possessive "'s" or dots ("S.A." → "sa"). */
+// ASCII words need only lower-casing: no normalisation, no memo entry (most words of a text are looked up once).
+const companyWord = (word: string) =>
+  (/^[\x20-\x7e]*$/.test(word) ? word.toLowerCase() : foldName(word)).replace(/'s$/, '').replace(/\./g, '');
+
+/** The look-up key of a name's words ("Marks", "&", "Spencer" → "marks & spencer"). */
+export function companyKeyOfWords(words: readonly string[]): string {
+  return words.map(companyWord).filter(Boolean).join(' ');
+}
+
+let companyNameIndex: { names: Set<string>; firstWords: Set<string> } | null = null;
+function companyNames(): { names: Set<string>; firstWords: Set<string> } {
+  if (companyNameIndex) return companyNameIndex;
+  const names = new Set(COMPANY_NAMES.split('\n').filter(Boolean));
+  // Most words start no name: one set read rules them out before any longer key is built.
+  const firstWords = new Set([...names].map((n) => n.replace(/^~/, '').split(' ', 1)[0]!));
+  companyNameIndex = { names, firstWords };
+  return companyNameIndex;
+}
+
+/** A run of a span's words that is a well-known company's whole name: [start, end) and whether its words are all ordinary ones. */
+export interface CompanyNameMatch {
+  start: number;
+  end: number;
+  /** Made only of words of the language ("Premier Inn"): to be taken only as a whole span. */
+  weak: boolean;
+}
+
+/** The longest run of words (at most six) that is a well-known company's whole name, or null. The words are a capitalised span's, as written. */
+export function findCompanyName(words: readonly string[]): CompanyNameMatch | null {
+  const { names, firstWords } = companyNames();
+  const keys = words.map(companyWord);
+  let best: CompanyNameMatch | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    if (!firstWords.has(keys[i]!)) continue;
+    for (let j = Math.min(keys.length, i + 6); j > i; j--) {
+      if (best && j - i <= best.end - best.start) break;
+      const key = keys.slice(i, j).join(' ');
+      const strong = names.has(key);
+      if (strong || names.has(`~${key}`)) {
+        best = { start: i, end: j, weak: !strong };
+        break;
+      }
+    }
+  }
+  return best;
 }

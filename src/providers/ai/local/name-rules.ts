@@ -1,6 +1,14 @@
 import { STOP_WORDS } from '../text.ts';
 import { CURRENCY_CODES } from './amounts.ts';
-import { findCity, findCountry, findRegion, foldName, isKnownCompanyWord } from './gazetteer.ts';
+import {
+  findCity,
+  findCompanyName,
+  findCountry,
+  findRegion,
+  foldName,
+  isKnownCompanyWord,
+  isPaymentNetwork,
+} from './gazetteer.ts';
 import {
   isCommonWord,
   isCountry,
@@ -56,7 +64,12 @@ export interface DocumentContext {
 /** A legal form closing a name: "Ltd", "GmbH"; "AS" and "CC" only in capitals. */
 export function isLegalSuffix(t: NameToken): boolean {
   const b = bare(t);
-  return LEGAL_SUFFIXES.has(b) || (CAPITALS_LEGAL_SUFFIXES.has(b) && /^\p{Lu}[\p{Lu}./]*$/u.test(t.text) && t.acronym);
+  return (
+    LEGAL_SUFFIXES.has(b) ||
+    (CAPITALS_LEGAL_SUFFIXES.has(b) &&
+      /^\p{Lu}[\p{Lu}./]*$/u.test(t.text) &&
+      (t.acronym || /^(?:\p{Lu}\.)+$/u.test(t.text)))
+  );
 }
 
 /** Nouns for kinds of organisation, followed by a name in apposition ("the auditors, Baker Tilly"). */
@@ -205,7 +218,7 @@ export function placeOfWords(tokens: NameToken[]): boolean {
 
 /** A word that can be part of a person's name. */
 function nameLike(t: NameToken, ctx: DocumentContext, allowCommon: boolean, cued = false): boolean {
-  if (PARTICLES.has(t.text) || NAME_PARTICLES.has(t.text)) return true;
+  if (PARTICLES.has(t.text) || NAME_PARTICLES.has(t.text) || isInitial(t)) return true;
   if (!t.capitalised || t.acronym || /\d|&/.test(t.text) || t.text.length < 2) return false;
   const b = bare(t);
   if (isHead(t) || STREET_WORDS.has(b) || ROLE_WORDS.has(b) || GENERIC_CAPITALISED.has(b) || LEGAL_SUFFIXES.has(b))
@@ -243,7 +256,48 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (STREET_FIRST.has(bare(tokens[0]!)) && tokens.length >= 2) return [];
   if (/^\s+(?:gate|gata|vei|veien|vej|gade|straat|laan|weg|straße|strasse|street|road|avenue)\b/u.test(after))
     return [];
+  // "Kuehne+Nagel", "AT&T": letters joined by a plus or an ampersand inside one word are a company's ("R&D" is not).
+  if (tokens.length === 1 && /\p{L}[+&]\p{L}/u.test(last.text) && last.text.replace(/[^\p{L}]/gu, '').length >= 4)
+    return [{ kind: 'organization', tokens, strength: 2.5 }];
+  // "Takeshi Yamamoto of Murata Manufacturing": a person's name, then where the person works.
+  const of = tokens.findIndex((t) => t.lower === 'of');
+  // "your project manager, Pádraig Mac Cárthaigh of Quay Project Services": a name shaped only as names are, or after a role.
+  const leftCue =
+    isFirstName(bare(tokens[0]!)) ||
+    tokens.slice(0, Math.max(0, of)).some((t) => NAME_SHAPE.test(t.text)) ||
+    /\b(?:manager|director|partner|officer|head|consultant|engineer|lead|chair|representative),\s*$/i.test(span.before);
+  if (of >= 2 && of <= 4 && of < tokens.length - 1 && leftCue) {
+    const left = tokens.slice(0, of);
+    const right = tokens.slice(of + 1);
+    const person = recognisePerson({ ...span, tokens: left, after: ' ' }, left, ctx);
+    if (person && person.strength >= 1.5 && right.every((t) => t.capitalised)) {
+      const where = recognise(
+        { ...span, tokens: right, before: ' of ', sentenceStart: false, honorific: null },
+        right,
+        ctx,
+      );
+      return [
+        person,
+        ...(where.length > 0
+          ? where
+          : plausibleOrganization(right, ctx) && !placeOfWords(right)
+            ? [{ kind: 'organization' as const, tokens: right, strength: 1.5 }]
+            : []),
+      ];
+    }
+  }
   if (tokens.length >= 2 && isLegalSuffix(last)) {
+    // "Grupo Traxión and Ryder System, Inc.": a company named on its own before "and" is a second company.
+    const and = tokens.findIndex((t) => t.lower === 'and');
+    if (and > 0 && and < tokens.length - 2) {
+      const left = tokens.slice(0, and);
+      const first = recognise({ ...span, tokens: left, after: ' and ' }, left, ctx);
+      // … or a person before it ("between Chidi Okafor and Acme Ltd.").
+      const firm = (r: Recognised) =>
+        (r.kind === 'organization' && r.strength >= 2.5) || (r.kind === 'person' && r.strength >= 1);
+      if (first.length > 0 && first.every(firm))
+        return [...first, { kind: 'organization', tokens: tokens.slice(and + 1), strength: 4 }];
+    }
     // "Accepted for Fernhill Software Limited", "Signed by Acme Ltd": the company follows the verb.
     if (
       tokens.length >= 4 &&
@@ -280,7 +334,9 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   }
   // "appointed Grant Thornton as auditors": a name in the role of a firm, whatever its words look like.
   if (AS_FIRM.test(after) && tokens.every((t) => t.capitalised)) return [{ kind: 'organization', tokens, strength: 3 }];
-  if (isKnownOrganization(phrase)) return [{ kind: 'organization', tokens, strength: 3 }];
+  if (isKnownOrganization(phrase) && !isPaymentNetwork(phrase)) return [{ kind: 'organization', tokens, strength: 3 }];
+  const company = knownCompanyName(span, tokens, ctx);
+  if (company) return company;
   // "Maersk", "KPMG East Africa", "DB Schenker", "Microsoft Ireland Operations": a well-known
   // company's word makes the name a company's, with what qualifies it (a region, an acronym, a head).
   const known = tokens.findIndex(
@@ -355,11 +411,19 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
         !isFirstName(bare(t)) &&
         !isKnownPlace(bare(t)) &&
         !NOT_A_NAME_SUFFIX.test(bare(t)) &&
+        !isPaymentNetwork(bare(t)) &&
         !lexiconTags(bare(t)).includes('Demonym'),
     );
     // "at Unit 4", "on Plot 12": a numbered part of a place, not a company.
     // Not after "at" or "from": there an unknown name is as often a place ("diverted from Yantian", "at Kwai Chung").
     const placeLikely = previousWord === 'at' || previousWord === 'from';
+    // "a call with Wanjiru Kamau", "between Chidi Okafor and …": two or three unknown words after "with", none a company's word, read as a person's name.
+    const personAfterWith =
+      (previousWord === 'with' || previousWord === 'between') &&
+      tokens.length >= 2 &&
+      !isHead(tokens[tokens.length - 1]!) &&
+      tokens.every((t) => !isKnownCompanyWord(bare(t)) && /^\p{Lu}\p{Ll}+$/u.test(t.text));
+    if (distinctive && personAfterWith) return [{ kind: 'person', tokens, strength: 1 }];
     if (distinctive && !placeLikely && !/^\s*(?:no\.?\s*)?\d/i.test(after))
       return [{ kind: 'organization', tokens, strength: 1 }];
     // "manufactured by KONE", "audited by KPMG": an unknown acronym that made, supplied or did something.
@@ -407,6 +471,80 @@ function gazetteerPlace(span: NameSpan, tokens: NameToken[], ctx: DocumentContex
   return null;
 }
 
+/** What may stand beside a well-known company's name in a longer name of it: "KPMG East Africa", "DHL Supply Chain Vietnam", "Deloitte LLP". */
+function qualifiesKnownName(t: NameToken): boolean {
+  const b = bare(t);
+  return (
+    t.acronym ||
+    t.lower === '&' ||
+    isKnownPlace(b) ||
+    findCountry(b) !== null ||
+    findCity(b) !== null ||
+    COMPASS.has(b) ||
+    isHead(t) ||
+    LEGAL_SUFFIXES.has(b) ||
+    b === 'supply' ||
+    b === 'chain'
+  );
+}
+
+/**
+ * A span holding a well-known company's whole name (company-names.ts): the span, when what else it
+ * holds qualifies the name ("KPMG East Africa", "Huawei Technologies Nigeria"); the name alone, when
+ * the span goes on with a product, a branch or a place ("Oracle Fusion", "Premier Inn Kings Cross"),
+ * the rest read on its own. Names made only of ordinary words ("Premier Inn") count only as a whole
+ * span that does not open a sentence. Not after a title, nor for a name that reads as a person's
+ * ("Nguyễn Thị Hồng Nhung") or a word the document writes in lower case.
+ */
+function knownCompanyName(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised[] | null {
+  // "KPMG East Africa and EY": two names, each read on its own by the "and" rule.
+  if (span.honorific || tokens.length > 8 || tokens.some((t) => t.lower === 'and')) return null;
+  const match = findCompanyName(tokens.map((t) => t.text));
+  if (!match) return null;
+  const named = tokens.slice(match.start, match.end);
+  const before = tokens.slice(0, match.start);
+  const after = tokens.slice(match.end);
+  if (named.length === 1) {
+    const t = named[0]!;
+    // "Stk" is not "STK": a short name counts only written in capitals, and none the document writes in lower case.
+    if (ctx.lowercaseWords.has(bare(t)) || (bare(t).length <= 3 && !t.acronym)) return null;
+    if (tokens.filter((w) => NAME_SHAPE.test(w.text)).length >= 2) return null;
+    // "Teodor Brannigal, Head of Customer Operations": a brand's word in a name a person's cue follows.
+    const personCue =
+      roleAfter(span.after) ||
+      ctx.aboveRoleLines.has(span.line) ||
+      ctx.signatureLines.has(span.line) ||
+      /^\s*<[^>\s]+@/.test(span.after);
+    if (personCue && tokens.length > 1) return null;
+  }
+  if (named.some((t) => !t.capitalised && !CONNECTORSISH.has(t.lower) && !LEGAL_SUFFIXES.has(bare(t)))) return null;
+  if (match.weak && (before.length > 0 || after.length > 0 || span.sentenceStart)) return null;
+  // Before the name only an acronym qualifies it ("DB Schenker"); "Ngozi Eze" is a person with a brand's word.
+  if (!before.every((t) => t.acronym)) return null;
+  const whole: Recognised[] = [{ kind: 'organization', tokens, strength: 3 }];
+  // "KPMG East Africa": a region of several words qualifies it as well.
+  if (after.every(qualifiesKnownName) || isHead(tokens[tokens.length - 1]!) || placeOfWords(after)) return whole;
+  if (STREET_WORDS.has(bare(tokens[tokens.length - 1]!))) return null;
+  // "Bajaj Finserv": one more word no lexicon knows is the name's; "Oracle Fusion", "Premier Inn Kings Cross": a product or a branch.
+  if (
+    after.length === 1 &&
+    !isCommon(bare(after[0]!), ctx) &&
+    !isKnownPlace(bare(after[0]!)) &&
+    findCity(bare(after[0]!)) === null &&
+    !isFirstName(bare(after[0]!))
+  )
+    return whole;
+  const text = (ts: NameToken[]) => ts.map((t) => t.text).join(' ');
+  return [
+    { kind: 'organization', tokens: named, strength: 2.4 },
+    ...recognise(
+      { ...span, tokens: after, before: `${span.before}${text(named)} `, sentenceStart: false, honorific: null },
+      after,
+      ctx,
+    ),
+  ];
+}
+
 /** A word that may stand beside a company's name in its full name: an acronym, a place, a head, a legal form. */
 function qualifiesCompany(t: NameToken, ctx: DocumentContext): boolean {
   const b = bare(t);
@@ -442,9 +580,21 @@ function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boole
     head = bare(before);
   }
   if (STREET_WORDS.has(head)) return false;
+  // "Claims Department", "Materials Management Department": a part of the writer's organisation, not one.
+  if (head === 'department' && ofAt < 0)
+    return headPart.slice(0, -1).some((t) => t.capitalised && !isCommon(bare(t), ctx) && !isHead(t) && !t.acronym);
   if (STRONG_ORG_HEADS.has(head)) return true;
   if (WEAK_ORG_HEADS.has(head) || isOrgWord(head)) {
-    return headPart.slice(0, -1).some((t) => t.capitalised && !isCommon(bare(t), ctx) && !isHead(t));
+    // "Intellectual Property", "Perioperative Services": an adjective's ending is no name.
+    return headPart
+      .slice(0, -1)
+      .some(
+        (t) =>
+          t.capitalised &&
+          !isCommon(bare(t), ctx) &&
+          !isHead(t) &&
+          (t.acronym || !/(?:al|ive|ic|ous|ary)$/.test(bare(t))),
+      );
   }
   return false;
 }
@@ -452,7 +602,7 @@ function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boole
 /** Whether a value a field label calls a person looks like a name ("Olivia Brooks", not "Accounts Payable"). */
 export function plausiblePerson(tokens: NameToken[], ctx: DocumentContext): boolean {
   const count = tokens.filter((t) => !PARTICLES.has(t.text) && !NAME_PARTICLES.has(t.text)).length;
-  if (count < 2 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower))) return false;
+  if (count < 2 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower)) || endsWithInitial(tokens)) return false;
   if (isFirstName(bare(tokens[0]!))) return tokens.slice(1).every((t) => nameLike(t, ctx, true));
   if (tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) return true;
   // "Chan Tai Man", "Tomás Ó Briain": a field says it is a person; its words may look ordinary
@@ -484,7 +634,8 @@ export function plausibleOrganization(tokens: NameToken[], ctx: DocumentContext)
 function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised | null {
   const lowers = tokens.map(bare);
   const count = tokens.filter((t) => !PARTICLES.has(t.text) && !NAME_PARTICLES.has(t.text)).length;
-  if (count === 0 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower))) return null;
+  if (count === 0 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower)) || endsWithInitial(tokens))
+    return null;
   const person = (strength: number): Recognised => ({ kind: 'person', tokens, strength });
   // "Dear Mr. Alvarez", "Hi Declan,": a greeting names the reader.
   const dear = /\b(?:dear|hi|hello|hey)\s*$/i.test(span.before) || GREETINGS.has(span.tokens[0]?.lower ?? '');
@@ -500,11 +651,18 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
     aloneOnLine &&
     cuedLine &&
     count >= 2 &&
-    tokens.every((t) => nameLike(t, ctx, false, true) || NAME_PARTICLES.has(t.text)) &&
+    // "Nguyễn Văn An": beside words shaped only as names are, a short one may be an English word too.
+    tokens.every(
+      (t) =>
+        nameLike(t, ctx, tokens.filter((w) => NAME_SHAPE.test(w.text)).length >= 2, true) || NAME_PARTICLES.has(t.text),
+    ) &&
     !placeOfWords(tokens)
   ) {
     return person(2);
   }
+  // "LEUNG WING SZE" heading a CV: its words may be English ones as long as one is not.
+  if (aloneOnLine && ctx.headingLine === span.line && plausiblePerson(tokens, ctx) && !placeOfWords(tokens))
+    return person(2);
   if (count < 2) return null;
   // "in Kon Tum": a given name after "in" is a place's first word unless a family name the lexicon knows follows.
   const placeFirst = placeContext(span.before) && !isLastName(lowers[lowers.length - 1]!);
@@ -584,6 +742,9 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
 }
 
 const CONNECTORSISH = new Set(['of', 'and', '&', 'for', 'the']);
+/** "T" of "Gregory T. Hamilton": an initial, a name's word but never its last. */
+const isInitial = (t: NameToken) => /^\p{Lu}$/u.test(t.text);
+const endsWithInitial = (tokens: NameToken[]) => tokens.length > 0 && isInitial(tokens[tokens.length - 1]!);
 const phraseOf = (lowers: string[]) => lowers.join(' ');
 
 /**

@@ -1,3 +1,4 @@
+import { STOP_WORDS } from '../text.ts';
 import { CONNECTORS, HONORIFICS, LEGAL_SUFFIXES, PARTICLES, PLACE_FIRST } from './name-words.ts';
 
 // Candidate names: runs of capitalised words on one line ("Harbor & Finch Logistics, Inc.",
@@ -30,7 +31,8 @@ export interface NameSpan {
   honorific: string | null;
 }
 
-const TOKEN = /(?:\p{L}\.){2,}|[\p{L}\p{N}]+(?:['’\-&][\p{L}\p{N}]+)*|&/gu;
+/** A word as names are split into (also how the company gazetteer splits its names). */
+export const NAME_TOKEN = /(?:\p{L}\.){2,}|[\p{L}\p{N}]+(?:['’\-&+][\p{L}\p{N}]+)*|&/gu;
 const LINE_PREFIX = /^\s*(?:[-*•·▪◦–]\s+|\d+[.)]\s+|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*|>\s*)?/;
 /** Legal forms that close a name even in lower case ("Allianz plc"); "a Delaware corporation" describes, it does not name. */
 const LOWER_CASE_LEGAL = new Set([
@@ -69,6 +71,9 @@ const ABBREVIATED = new Set([
   'pvt',
   'pty',
   'bhd',
+  'pte',
+  'ltda',
+  'cia',
 ]);
 
 /**
@@ -107,7 +112,7 @@ function spansOfLine(line: string, offset: number, lineIndex: number, out: NameS
   const letters = line.replace(/[^\p{L}]/gu, '');
   const shouting = letters.length >= 4 && letters === letters.toUpperCase() && /\p{Lu}/u.test(letters);
   const tokens: NameToken[] = [];
-  for (const m of line.matchAll(TOKEN)) tokens.push(toToken(m[0], m.index, shouting));
+  for (const m of line.matchAll(NAME_TOKEN)) tokens.push(toToken(m[0], m.index, shouting));
 
   let i = 0;
   while (i < tokens.length) {
@@ -186,7 +191,11 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   const gap = line.slice(prev.end, token.start);
   if (/\d/.test(token.text)) return false;
   const plainGap = /^ {1,2}$/.test(gap);
-  const abbreviationGap = (gap === '. ' || gap === '.,' || gap === '., ') && ABBREVIATED.has(prev.lower);
+  // "Gregory T. Hamilton", "A. Campbell": an initial and its dot stay inside a name.
+  const initial =
+    /^\p{Lu}$/u.test(prev.text) && token.capitalised && token.text.length > 1 && !STOP_WORDS.has(token.lower);
+  const abbreviationGap =
+    ((gap === '. ' || gap === '.,' || gap === '., ') && ABBREVIATED.has(prev.lower)) || (gap === '. ' && initial);
   // "Table Bay Timber (Pty) Ltd": a legal form in brackets, then the rest of it.
   if ((gap === ' (' && token.lower === 'pty') || (gap === ') ' && prev.lower === 'pty')) return true;
   // "Elektro Müller GmbH & Co. KG": a partnership of a company carries a second legal form.
@@ -199,6 +208,14 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
     LEGAL_SUFFIXES.has(tokens[j - 2]!.lower.replace(/\./g, ''))
   )
     return plainGap;
+  // "S.A. de C.V.", "S. de R.L. de C.V.": a Mexican legal form is written in parts joined by "de".
+  if (
+    token.lower === 'de' &&
+    /^\s*(?:C\.V\.|R\.L\.)/.test(line.slice(token.end)) &&
+    (prev.lower === 's' || LEGAL_SUFFIXES.has(prev.lower.replace(/\./g, '')) || prev.lower === 'r.l.')
+  )
+    return gap === ' ' || gap === '. ';
+  if (prev.lower === 'de' && /^(?:c\.v\.|r\.l\.)$/.test(token.lower)) return gap === ' ';
   // ", Inc." continues a name; ", CO 80203" is a state in an address.
   const legal = LEGAL_SUFFIXES.has(token.lower.replace(/\./g, ''));
   const suffixGap = /^\.?, ?$/.test(gap) && legal && token.text !== 'CO';

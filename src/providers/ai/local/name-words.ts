@@ -5,7 +5,7 @@ const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 
 /** Legal-form suffixes that end a company name (lower-case, dots removed). */
 export const LEGAL_SUFFIXES = set(`inc incorporated ltd limited llc llp lp plc gmbh ag sa sas sarl bv nv pty co corp
-  corporation kg kgaa ab asa oy oyj spa srl kk pte pvt ulc pllc gbr ohg ug se sl sro dac ltda jsc sdn bhd tbk`);
+  corporation kg kgaa ab asa oy oyj spa srl kk pte pvt ulc pllc gbr ohg ug se sl sro dac ltda jsc sdn bhd tbk sab sapi`);
 
 /** Legal forms that are also ordinary words or abbreviations ("as", "cc", "CV"): a form only when written in capitals ("Nordvik AS", "Ubuntu Freight CC"). */
 export const CAPITALS_LEGAL_SUFFIXES = set(`as aps cv npc cc`);
@@ -43,7 +43,7 @@ export const HONORIFICS = set(`mr mrs ms miss mx dr prof professor sir dame rev 
   signor signora dott shri sri smt ông bà`);
 
 /** Lower-case name particles ("van der Berg", "da Silva"). */
-export const PARTICLES = set(`van der den de von da di du la le del della dos das bin al el ter ten`);
+export const PARTICLES = set(`van der den de von da di du la le del della dos das bin binti bte al el ter ten`);
 
 /** Lower-case words that may sit inside an organisation name between capitalised words. */
 export const CONNECTORS = set(`of and & for the`);
@@ -56,7 +56,9 @@ export const ROLE_WORDS = set(`ceo cfo coo cto cio cmo cpo cso vp svp evp presid
   architect designer developer specialist advisor adviser executive chief senior clerk controller auditor attorney lawyer
   solicitor barrister recruiter producer host reporter correspondent officer minister governor mayor senator advocate
   notary paralegal intern nurse physician surgeon teacher trainee apprentice planner technician inspector surveyor
-  agent broker underwriter actuary economist pharmacist examiner adjuster`);
+  agent broker underwriter actuary economist pharmacist examiner adjuster signatory proprietor proprietress gérant
+  gérante directeur directrice président présidente geschäftsführer geschäftsführerin prokurist prokuristin inhaber
+  inhaberin diretor diretora gerente presidente direktor direktorin`);
 
 /** Field labels whose value is a person ("From: …", "Prepared by: …"). */
 export const PERSON_FIELD_WORDS = set(`from author prepared signed approved reviewed presented written contact attn
@@ -65,7 +67,11 @@ export const PERSON_FIELD_WORDS = set(`from author prepared signed approved revi
   signatory witness agent advisor adviser consultant representative salesperson clerk engineer technician server cc
   bcc presence witnessed collected received checked inspected verified certified guarantor interpreter referee
   referees geschäftsführer geschäftsführerin geschäftsführung ansprechpartner ansprechpartnerin vorstand gerente
-  contacto atención attenzione fao`);
+  contacto atención attenzione fao participants participant attendee attendees invitees members panel observers
+  observer facilitator moderator copy copies absent regrets witnesses signatories`);
+
+/** Field labels whose value is a person or an organisation, the value's own words deciding ("To: Teo Siew Ling", "To: Volta Microfinance"). */
+export const PARTY_FIELD_WORDS = set(`to`);
 
 /** Field labels whose value is an organisation ("Bill to: …", "Vendor: …"). */
 export const ORG_FIELD_WORDS = set(`bill ship sold vendor supplier customer client company employer bank payee payer
