@@ -151,6 +151,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
       secondHoldout: factOf('second-holdout'),
       secondFresh: factOf('second-fresh'),
       secondFresh2: factOf('second-fresh-2'),
+      secondFresh3: factOf('second-fresh-3'),
       abstained: share(
         secondRows.filter((o) => o.absent),
         (o) => o.notFound,
