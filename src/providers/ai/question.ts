@@ -55,6 +55,10 @@ export interface QuestionAnalysis {
   nouns: Set<string>;
 }
 
+/** "How much" of a thing measured in units (energy, fuel, water, data, space), or of anything used up or produced. */
+const MEASURED_QUANTITY =
+  /\bhow much (?:electricity|energy|power|gas|water|fuel|diesel|petrol|heat|heating|data|storage|bandwidth|space|floor ?space|waste|material|weight|cargo|steel|concrete|timber|paper)\b|\bhow much\b[^?]{0,40}\b(?:use|used|consume|consumed|burn|burned|burnt|produce|produced|generate|generated|collect|collected|recycle|recycled)\b/;
+
 // First match wins: "how much notice" is a duration before "how much" is an amount, "when" is a
 // date before "term" is a duration.
 const TYPE_CUES: [AnswerType, RegExp][] = [
@@ -72,6 +76,8 @@ const TYPE_CUES: [AnswerType, RegExp][] = [
     'duration',
     /\bhow long\b|\bhow many (?:business |working |calendar )?(?:days|weeks|months|years|hours)\b|\bhow much (?:notice|time)\b|\bnotice period\b|\bwithin (?:what|how)\b|\bhow soon\b|\bduration\b|\blead time\b/,
   ],
+  // "How much electricity did we use?", "how much waste was collected": a quantity with its unit, not money.
+  ['number', MEASURED_QUANTITY],
   [
     'date',
     /\bwhen\b|\bwann\b|\bbis wann\b|\ban welchem tag\b|\bwhat (?:date|day|year)\b|\bwhich (?:date|day|year)\b|\bby what date\b|\bdeadline\b|\bdue date\b|\bdate of\b|\bexpiry date\b|\bstart date\b|\bend date\b|\bon what (?:date|day)\b/,
@@ -278,7 +284,8 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
     .replace(MONEY_BACK, 'refund')
     .replace(RUN_OUT, 'end')
     .replace(CREDIT_LINE, 'credit facility')
-    .replace(TAKE_HOME, 'net');
+    .replace(TAKE_HOME, 'net')
+    .replace(FIT_IN, 'capacity');
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -394,6 +401,8 @@ const PAY_BACK = /\bpa(?:y|id)\s+(?:(?:it|them|this|that|everything|all|the \w+)
 const RUN_OUT = /\b(?:runs?|ran) out\b/gi;
 /** "Take-home pay": what a payslip calls net pay. */
 const TAKE_HOME = /\btake[- ]?home\b/gi;
+/** "How many can we fit in / can it hold / does it seat": documents state a capacity. */
+const FIT_IN = /\b(?:fit(?:s)? in|fit|hold|accommodate|seat)\b(?=\s*\??\s*$)/gi;
 /** "Credit line", "line of credit": what a bank's letter calls a credit facility. */
 const CREDIT_LINE = /\bcredit line\b|\bline of credit\b/gi;
 
@@ -518,7 +527,8 @@ const MONTH_YEAR =
  * How surely (0..1) a text holds a fact of the asked kind, by pattern: a calendar date, money, a
  * span of time, a number. Names (who, where) need the entity extractor: 0 here.
  */
-const MONEY_SHAPED = /(?<![\d.,/-])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d.,/%-])/;
+// A credit line's minus ("-34,800.00") is no hyphen of a code ("INV-12.50").
+const MONEY_SHAPED = /(?<![\d.,/])(?<!\w-)\d{1,3}(?:,\d{3})*\.\d{2}(?![\d.,/%-])/;
 
 export function factEvidence(type: AnswerType, text: string): number {
   switch (type) {
@@ -539,8 +549,11 @@ export function factEvidence(type: AnswerType, text: string): number {
     case 'frequency':
       return FREQUENCY.test(text) ? 1 : 0;
     case 'number': {
-      const withoutDates = findDates(text).reduceRight((t, d) => t.slice(0, d.start) + t.slice(d.end), text);
-      return /\d/.test(withoutDates) ? 1 : 0;
+      // Dates and times of day are no counts or measures ("guests from 18:00" for "how many guests").
+      const figures = findDates(text)
+        .reduceRight((t, d) => t.slice(0, d.start) + t.slice(d.end), text)
+        .replace(TIME_OF_DAY, ' ');
+      return /\d/.test(figures) ? 1 : 0;
     }
     case 'law':
       // "Governed by the laws of England" says it (a "Governing Law." heading names no law);
@@ -552,6 +565,16 @@ export function factEvidence(type: AnswerType, text: string): number {
   }
 }
 
+/** What a unit measures, as the words a question asks it with ("how much electricity" → kWh). */
+const UNIT_MEANS: [RegExp, string[]][] = [
+  [/\d\s*(?:k|m|g)wh\b/i, ['electricity', 'energy', 'power', 'consumption', 'usage']],
+  [/\d\s*(?:m³|m3|litres?|liters?)\b/i, ['water', 'gas', 'fuel', 'volume', 'consumption', 'usage']],
+  [/\d\s*(?:kgs?|tonnes?|tons?|lbs?)\b/i, ['weight', 'heavy']],
+  [/\d\s*(?:m²|m2|sq\.? ?(?:ft|m)|square (?:feet|foot|metres?|meters?))/i, ['area', 'size', 'space', 'big', 'large']],
+  [/\d\s*(?:gb|tb)\b/i, ['data', 'storage']],
+];
+/** "18:00", "7.30 pm", "9am": a time of day (a decimal such as "12.50 t" is none). */
+const TIME_OF_DAY = /\b\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?(?!\d)|\b\d{1,2}(?:\.\d{2})?\s*[ap]\.?m\b\.?/gi;
 const GOVERNING_LAW =
   /\b(?:governed by|governing law|construed in accordance with|subject to the (?:exclusive )?jurisdiction|exclusive jurisdiction|gerichtsstand|unterliegt dem)\b[^.;]*?\p{Lu}/iu;
 const LAWS_OF = /\blaws? of (?:the )?\p{Lu}/u;
@@ -577,7 +600,13 @@ export function segmentStems(segment: Segment): Set<string> {
   if (MAY_WRITTEN.test(segment.text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(segment.text)) stems.add('number');
   for (const word of impliedWords(segment)) stems.add(word);
+  for (const word of unitMeaning(segment.text)) stems.add(word);
   return stems;
+}
+
+/** The stems of what a text's units measure: "1,284 kWh" is electricity used, whether or not the line says so. */
+function unitMeaning(text: string): string[] {
+  return UNIT_MEANS.filter(([unit]) => unit.test(text)).flatMap(([, words]) => words.map(stem));
 }
 
 function impliedWords(segment: Segment): string[] {
@@ -601,6 +630,7 @@ export function passageStems(text: string): Set<string> {
   const stems = new Set(contentStems(text));
   if (MAY_WRITTEN.test(text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(text)) stems.add('number');
+  for (const word of unitMeaning(text)) stems.add(word);
   if (MAY_IMPLY.test(text))
     for (const segment of segmentText(text)) for (const word of impliedWords(segment)) stems.add(word);
   return stems;

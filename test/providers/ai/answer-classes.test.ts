@@ -588,4 +588,50 @@ describe('seventh pass: titles with a year, datelines, setting verbs', () => {
     assert.match(await ask('Where is the Harbourside Tech Forum held?', text), /Quayside Hall/);
     assert.match(await ask('When is the forum?', text), /4-5 May 2027/);
   });
+
+  it('a table row "label | figure" answers for its label, a credit written with a minus is money', async () => {
+    const text = [
+      'TAX INVOICE No. SLS-0219',
+      '',
+      'Description | Amount (KES)',
+      'Quarterly maintenance fee, lifts P1-P4 (Clause 5.1) | 348,000.00',
+      'Out-of-hours call-out on 3 May 2025, lift P2 (Clause 5.2) | 12,500.00',
+      'Less: service credit, late response on 11 April 2025 (Clause 4.3) | -34,800.00',
+      'Subtotal | 325,700.00',
+      'TOTAL DUE | KES 377,812.00',
+    ].join('\n');
+    assert.match(await ask('How much is the service credit?', text), /-34,800\.00/);
+    assert.match(await ask('What is the total due?', text), /KES 377,812\.00/);
+    assert.match(await ask('How much was the call-out?', text), /12,500\.00/);
+  });
+
+  it('"how much electricity did we use" asks for a quantity: the row in kWh answers it, not the bill total', async () => {
+    assert.equal(classifyQuestion('How much electricity did we use?'), 'number');
+    assert.equal(classifyQuestion('How much water was consumed last quarter?'), 'number');
+    assert.equal(classifyQuestion('How much did we spend?'), 'amount');
+    const text = [
+      'Business Electricity Bill',
+      '',
+      '| Meter | Previous reading | Current reading | Units used |',
+      '|---|---|---|---|',
+      '| S/N 1182 | 10,200 | 11,040 | 840 kWh |',
+      '',
+      '| Charge | Amount |',
+      '|---|---|',
+      '| Energy | £205.80 |',
+      '| Total for this period | £227.43 |',
+    ].join('\n');
+    assert.match(await ask('How much electricity did we use?', text), /840 kWh/);
+  });
+
+  it('"how many can we fit in" asks for a capacity; a time of day is no count', async () => {
+    const text = [
+      '1. Hire. The hall is hired on Saturday 12 September 2026, access from 16:00, guests from 18:00.',
+      '2. Capacity. The licensed capacity of the main hall is 120 people standing or 80 seated.',
+      '3. Fee. The hire fee is GBP 1,850.00 plus VAT.',
+    ].join('\n');
+    assert.equal(factEvidence('number', 'guests from 18:00 until 7.30 pm'), 0);
+    assert.equal(factEvidence('number', '12.50 tonnes'), 1);
+    assert.match(await ask('How many guests can we fit in?', text), /120 people/);
+  });
 });

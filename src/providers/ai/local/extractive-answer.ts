@@ -11,6 +11,7 @@ import {
   weightByRarity,
 } from '../question.ts';
 import { type Segment, segmentText } from '../segmentation.ts';
+import { CURRENCY_CODES } from './amounts.ts';
 import { contentStems, stem } from '../text.ts';
 
 /** What the local provider says when the passages do not answer the question. */
@@ -112,6 +113,8 @@ function eligible(c: Candidate): boolean {
 
 /** How close to the best score a segment holding the asked kind of fact must come to be preferred to one without. */
 const TYPED_PREFERENCE = 0.85;
+/** The least share of the best segment's coverage a segment holding the fact must have to be preferred. */
+const TYPED_MIN_COVERAGE_SHARE = 0.5;
 
 /**
  * The best candidate, except that a question asking for a kind of fact (an amount, a date) is not
@@ -121,7 +124,15 @@ const TYPED_PREFERENCE = 0.85;
 function typedFirst(analysis: QuestionAnalysis, candidates: Candidate[]): Candidate | undefined {
   const best = candidates[0];
   if (!best || analysis.type === 'text' || best.typed > 0 || /:$/.test(best.segment.text)) return best;
-  const typed = candidates.find((c) => c.typed > 0 && c.coverage >= MIN_COVERAGE_TYPED);
+  // A row or field holds a value of its own (a figure the type rules did not read as money): another
+  // segment must then also hold at least half as much of the question, or it answers something else.
+  const valued = best.segment.kind === 'table_row' || best.segment.kind === 'field';
+  const typed = candidates.find(
+    (c) =>
+      c.typed > 0 &&
+      c.coverage >= MIN_COVERAGE_TYPED &&
+      (!valued || c.coverage >= TYPED_MIN_COVERAGE_SHARE * best.coverage),
+  );
   return typed && typed.score >= TYPED_PREFERENCE * best.score ? typed : best;
 }
 
@@ -478,11 +489,16 @@ function typeEvidence(type: AnswerType, segment: Segment, wantedNames: { sure: s
   if (
     type === 'amount' &&
     evidence < 0.8 &&
-    /\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD)\b/.test(segment.header?.join(' ') ?? segment.label ?? '') &&
+    namesCurrency(segment.header?.join(' ') ?? segment.label ?? '') &&
     /\d/.test(text)
   )
     return 0.8;
   return evidence;
+}
+
+/** Whether a column title or label names a currency by its ISO code ("Amount (KES)", "Annual price (SEK)"). */
+function namesCurrency(title: string): boolean {
+  return (title.match(/\b[A-Z]{3}\b/g) ?? []).some((code) => CURRENCY_CODES.has(code));
 }
 
 /**
