@@ -158,6 +158,12 @@ const DOCUMENT_NOUNS = new Set(
 );
 /** The weight of a word that names the document rather than the asked fact. */
 const NAMING_WEIGHT = 0.3;
+/**
+ * "The first instalment", "the second payment": documents give an order by listing ("paid in two
+ * instalments: £12,000 … and £6,000 …") more often than by the word, so it counts half.
+ */
+const ORDINALS = new Set(['first', 'second', 'third', 'fourth', 'final', '1st', '2nd', '3rd'].map(stem));
+const ORDINAL_WEIGHT = 0.5;
 
 /**
  * Stems of the question's words that name its document: a document noun ending its phrase ("the
@@ -243,6 +249,7 @@ const RELATED_GROUPS = [
   'boss manager supervisor',
   'taken take collect collected debit debited',
   'circulate distribute',
+  'extra additional further supplementary',
   'fit accommodate capacity seated standing',
   'finish finished completion completed complete',
   'reason cause caused',
@@ -285,7 +292,8 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
     .replace(RUN_OUT, 'end')
     .replace(CREDIT_LINE, 'credit facility')
     .replace(TAKE_HOME, 'net')
-    .replace(FIT_IN, 'capacity');
+    .replace(FIT_IN, 'capacity')
+    .replace(SEND_ROUND, 'circulate');
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -296,7 +304,8 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   const cue = type === 'date' ? DATE_CUES : type === 'place' ? PLACE_CUES : null;
   const naming = documentNaming(question);
   for (const s of contentStems(question))
-    if (isAsked(s) && !cue?.has(s)) terms.set(s, identifiers.has(s) || naming.has(s) ? NAMING_WEIGHT : 1);
+    if (isAsked(s) && !cue?.has(s))
+      terms.set(s, identifiers.has(s) || naming.has(s) ? NAMING_WEIGHT : ORDINALS.has(s) ? ORDINAL_WEIGHT : 1);
   // "How heavy": the document gives a weight ("Gross weight: 18,420 kg"); the cue word says which.
   for (const [cue, noun] of DIMENSIONS) if (cue.test(question) && !terms.has(stem(noun))) terms.set(stem(noun), 1);
   // "Shipped to?", "sent from?": the end of a journey; documents label it ("Port of discharge", "Destination").
@@ -403,6 +412,8 @@ const RUN_OUT = /\b(?:runs?|ran) out\b/gi;
 const TAKE_HOME = /\btake[- ]?home\b/gi;
 /** "How many can we fit in / can it hold / does it seat": documents state a capacity. */
 const FIT_IN = /\b(?:fit(?:s)? in|fit|hold|accommodate|seat)\b(?=\s*\??\s*$)/gi;
+/** "Send round", "send around", "send out" (minutes, a plan): documents write circulate. */
+const SEND_ROUND = /\bsen[dt]s?\s+(?:(?:it|them|this|that|the \w+(?: \w+)?)\s+)?(?:a)?round\b/gi;
 /** "Credit line", "line of credit": what a bank's letter calls a credit facility. */
 const CREDIT_LINE = /\bcredit line\b|\bline of credit\b/gi;
 
@@ -452,6 +463,9 @@ export function classifyQuestion(question: string): AnswerType {
   const q = question.toLowerCase();
   // "What's the new go-live date?", "which address …": the noun the asked phrase ends on says the kind.
   for (const [type, cue] of HEAD_NOUNS) if (cue.test(q)) return type;
+  // "Who has to send round the revised budget?": a question opening with who asks for a person,
+  // whatever money or dates its other words name.
+  if (/^\s*(?:and\s+)?(?:who|whom|whose)\b/.test(q)) return 'party';
   for (const [type, cue] of TYPE_CUES) if (cue.test(q)) return type;
   return 'text';
 }

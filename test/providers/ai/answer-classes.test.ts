@@ -634,4 +634,34 @@ describe('seventh pass: titles with a year, datelines, setting verbs', () => {
     assert.equal(factEvidence('number', '12.50 tonnes'), 1);
     assert.match(await ask('How many guests can we fit in?', text), /120 people/);
   });
+
+  it('a question opening with "who" asks for a person, whatever money its other words name; "send round" is circulate', async () => {
+    assert.equal(classifyQuestion('Who has to send round the revised budget?'), 'party');
+    assert.equal(classifyQuestion('Who approved the budget increase?'), 'party');
+    const text = [
+      'Actions',
+      '- I will update the risk register and send it round with the minutes.',
+      '- Marta Nowak to circulate the revised budget and resource plan by Friday 6 March.',
+      '- The project budget rises by EUR 35,000 to EUR 410,000.',
+    ].join('\n');
+    assert.match(await ask('Who has to send round the revised budget?', text), /Marta Nowak/);
+  });
+
+  it('"the first instalment": the order is given by listing, so the instalments answer, not a "first year" elsewhere', async () => {
+    const text = [
+      '1. The Grant. The Foundation awards the Grantee a grant of GBP 18,000 towards the first year of running costs.',
+      '2. Payment. The grant is paid in two instalments: GBP 12,000 within 14 days of signing, and GBP 6,000 after the interim report.',
+    ].join('\n');
+    assert.match(await ask('How much is the first instalment?', text), /12,000/);
+  });
+
+  it('"how long is the lease" is answered by the term of the lease, not by a rent-free or notice period', async () => {
+    const text = [
+      'Heads of terms - Unit 3',
+      'Rent-free period: three months from the start of the term, for the fit-out',
+      'Term: ten years from and including 25 March 2021',
+      'Notice period: six months',
+    ].join('\n');
+    assert.match(await ask('How long is the lease?', text), /ten years/);
+  });
 });

@@ -290,9 +290,12 @@ function labelMatch(segment: Segment, analysis: QuestionAnalysis): number {
     else if (typeWords.has(s)) named += 1;
   }
   if (asked > 0) return Math.min(1, (asked + named) / new Set(stems).size);
-  // "How long is the lease?" names only the document: a "Term:" label names what is asked, by itself.
+  // "How long is the lease?" names only the document: a "Term:" label names what is asked, by itself;
+  // a label that is only that noun ("Term", "Duration") names the document's own, more surely than a
+  // part of it ("Rent-free period", "Notice period").
   const aboutDocument = [...analysis.terms.values()].every((w) => w < 1);
-  return aboutDocument && named > 0 ? (0.5 * named) / new Set(stems).size : 0;
+  if (!aboutDocument || named === 0) return 0;
+  return new Set(stems).size === 1 ? 1 : (0.5 * named) / new Set(stems).size;
 }
 
 /** Pairs of the question's words (in order) that the text holds side by side, as a bonus. */
