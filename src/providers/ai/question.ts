@@ -9,7 +9,7 @@ import { contentStems, stem } from './text.ts';
 // provider's extractive answer: the kind of fact it wants and its weighted words.
 
 /** What a date question asks the date of (`QuestionAnalysis.role`). */
-export type DateRole = 'deadline' | 'revised' | 'original' | 'end' | 'start';
+export type DateRole = 'deadline' | 'revised' | 'original' | 'added' | 'end' | 'start';
 
 /** A what/which question whose phrase ends on a noun of a kind of fact ("… the original finish date?"). */
 const HEAD_NOUNS: [AnswerType, RegExp][] = [
@@ -33,6 +33,8 @@ export type AnswerType =
   | 'frequency'
   | 'number'
   | 'law'
+  /** "Why …?": a sentence that gives a reason ("because of flood damage", "Reason for credit: …"). */
+  | 'reason'
   | 'text';
 
 /** A question as the ranking and the answerer read it. */
@@ -62,6 +64,7 @@ const MEASURED_QUANTITY =
 // First match wins: "how much notice" is a duration before "how much" is an amount, "when" is a
 // date before "term" is a duration.
 const TYPE_CUES: [AnswerType, RegExp][] = [
+  ['reason', /^\s*(?:and\s+)?why\b|\bwhat (?:is|was|were|are) the reasons?\b|\bhow come\b/],
   // "How often is rent paid?": a frequency ("quarterly", "every second Friday", "once a year").
   ['frequency', /\bhow (?:often|frequently)\b|\bhow many times\b|\bat what (?:interval|frequency)\b/],
   // "By how much can the price rise?": the change, a percentage or a sum.
@@ -156,6 +159,8 @@ const DOCUMENT_NOUNS = new Set(
     .split(' ')
     .map(stem),
 );
+/** Whether a stem names a kind of document ("quote", "lease"): the session's document, which need not write it. */
+export const namesDocumentKind = (s: string) => DOCUMENT_NOUNS.has(s);
 /** The weight of a word that names the document rather than the asked fact. */
 const NAMING_WEIGHT = 0.3;
 /**
@@ -249,6 +254,9 @@ const RELATED_GROUPS = [
   'boss manager supervisor',
   'taken take collect collected debit debited',
   'circulate distribute',
+  // "Where is the office?" of a lease that calls it the Premises; "the quote" of a Quotation.
+  'premises office offices site property',
+  'quote quotation estimate proposal',
   'extra additional further supplementary',
   'fit accommodate capacity seated standing',
   'finish finished completion completed complete',
@@ -332,7 +340,7 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
       ? deadline
         ? 'deadline'
         : askedRole
-      : type === 'amount' && (askedRole === 'revised' || askedRole === 'original')
+      : type === 'amount' && (askedRole === 'revised' || askedRole === 'original' || askedRole === 'added')
         ? askedRole
         : null;
   return { type, deadline, role, terms, nouns: nounStems(question) };
@@ -387,6 +395,8 @@ export function nounStems(question: string): Set<string> {
 /** First match wins: "when will it now end" asks the changed date. */
 const ROLE_QUESTIONS: [DateRole, RegExp][] = [
   ['original', /\b(?:original|originally|initial|initially|previous|previously|old|former|first planned)\b/i],
+  // "How much extra will this change cost?": the sum added, not the total it makes.
+  ['added', /\b(?:extra|additional|added|on top|how much more)\b/i],
   ['revised', /\b(?:now|new|revised|updated|rescheduled|postponed|moved|current|currently)\b/i],
   [
     'end',
@@ -569,6 +579,8 @@ export function factEvidence(type: AnswerType, text: string): number {
         .replace(TIME_OF_DAY, ' ');
       return /\d/.test(figures) ? 1 : 0;
     }
+    case 'reason':
+      return REASON_SAID.test(text) ? 1 : 0;
     case 'law':
       // "Governed by the laws of England" says it (a "Governing Law." heading names no law);
       // "organised under the laws of Japan" (a party's) less.
@@ -611,11 +623,23 @@ const REFERENCE_NUMBER = /\b(?:No|Nr|Num)\.?\s*[\d#A-Z]|#\s?\d|\b(?:[A-Z]{1,5}[-
 /** A segment's stems, with what its kind or label says without writing it ("No. 4711" is a number). */
 export function segmentStems(segment: Segment): Set<string> {
   const stems = new Set(contentStems(segment.text));
+  for (const word of saidWithoutTheWord(segment.text)) stems.add(word);
   if (MAY_WRITTEN.test(segment.text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(segment.text)) stems.add('number');
   for (const word of impliedWords(segment)) stems.add(word);
   for (const word of unitMeaning(segment.text)) stems.add(word);
   return stems;
+}
+
+/** "Because of flood damage" gives a reason; "from 08:00 to 18:00" gives hours: what "why" and "what hours" ask. */
+const REASON_SAID =
+  /\b(?:because|due to|owing to|as a result of|caused by|on account of|reasons? (?:for|is|was|being)|since the|so that|in order to)\b/i;
+const SAID_WITHOUT: [RegExp, string[]][] = [
+  [REASON_SAID, ['reason']],
+  [/\b\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?\s*)?(?:to|until|till|-|–)\s*\d{1,2}[:.]\d{2}/i, ['hour', 'time', 'open']],
+];
+function saidWithoutTheWord(text: string): string[] {
+  return SAID_WITHOUT.filter(([cue]) => cue.test(text)).flatMap(([, words]) => words.map(stem));
 }
 
 /** The stems of what a text's units measure: "1,284 kWh" is electricity used, whether or not the line says so. */
@@ -645,6 +669,7 @@ export function passageStems(text: string): Set<string> {
   if (MAY_WRITTEN.test(text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(text)) stems.add('number');
   for (const word of unitMeaning(text)) stems.add(word);
+  for (const word of saidWithoutTheWord(text)) stems.add(word);
   if (MAY_IMPLY.test(text))
     for (const segment of segmentText(text)) for (const word of impliedWords(segment)) stems.add(word);
   return stems;

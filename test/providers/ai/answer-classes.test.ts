@@ -664,4 +664,35 @@ describe('seventh pass: titles with a year, datelines, setting verbs', () => {
     ].join('\n');
     assert.match(await ask('How long is the lease?', text), /ten years/);
   });
+
+  it('"why" asks for a reason: the sentence saying "because of" answers, not the subject line that repeats the words', async () => {
+    assert.equal(classifyQuestion('Why was the venue changed?'), 'reason');
+    const text = [
+      'From: Sofia Lind <sofia@example.com>',
+      'To: Daniel Osei <daniel@example.com>',
+      'Subject: Venue change for the kick-off',
+      '',
+      'Hi Daniel,',
+      '',
+      'The Riverside Centre has cancelled our booking because of flood damage, so we have moved the event to the Grange Hotel.',
+      'The date stays the same, Thursday 19 March 2026.',
+    ].join('\n');
+    assert.match(await ask('Why was the venue changed?', text), /flood damage/);
+  });
+
+  it('a question naming the kind of document ("the quote") is not unanswered because the document calls itself a Quotation', async () => {
+    const text = ['ORION IT SERVICES', 'Quotation Q-7781', 'Valid for: 45 days', 'Warranty: 3 years on-site'].join(
+      '\n',
+    );
+    assert.match(await ask('How long is the quote valid?', text), /45 days/);
+  });
+
+  it('a time range ("from 08:00 to 18:00") answers "what are the support hours"', async () => {
+    const text = [
+      '1. Scope',
+      "1.1 The Provider supports the Customer's installation of Route Planner, version 8, including updates.",
+      '1.2 Support is given from 08:00 to 18:00 CET on working days.',
+    ].join('\n');
+    assert.match(await ask('What are the support hours?', text), /08:00 to 18:00/);
+  });
 });

@@ -4,6 +4,7 @@ import {
   analyzeQuestion,
   type DateRole,
   factEvidence,
+  namesDocumentKind,
   type QuestionAnalysis,
   segmentStems,
   termCoverage,
@@ -163,7 +164,13 @@ function unsupported(analysis: QuestionAnalysis, candidates: Candidate[], terms:
   for (const [term, weight] of terms) {
     total += weight;
     // Words naming the document (its parties, its kind) count in the total but are not required.
-    if ((analysis.terms.get(term) ?? 0) < 1 || !analysis.nouns.has(term) || kindNouns.has(term)) continue;
+    if (
+      (analysis.terms.get(term) ?? 0) < 1 ||
+      !analysis.nouns.has(term) ||
+      kindNouns.has(term) ||
+      namesDocumentKind(term)
+    )
+      continue;
     if (!candidates.some((c) => termMatch(term, c.stems) > 0 || termMatch(term, c.context) > 0)) missing += weight;
   }
   return total > 0 && missing / total >= UNSUPPORTED_SHARE;
@@ -243,6 +250,7 @@ const KIND_NOUNS: Partial<Record<AnswerType, string[]>> = {
   party: ['person', 'company', 'who'],
   amount: ['money', 'figure'],
   duration: ['time', 'long'],
+  reason: ['reason', 'why'],
 };
 
 /** What a label that names the asked fact adds to a segment's score. */
@@ -261,6 +269,7 @@ const TYPE_LABEL_WORDS: Partial<Record<AnswerType, string[]>> = {
   duration: ['period', 'term', 'duration'],
   frequency: ['frequency', 'interval'],
   law: ['law', 'jurisdiction'],
+  reason: ['reason', 'cause'],
 };
 
 /** The label of a segment: a field's, or the "Label:" its text opens with ("Rent: EUR 186,000 ..."). */
@@ -441,6 +450,10 @@ const ROLE_CUES: Record<DateRole, RegExp[]> = {
     ROLE_LABEL('start|commencement|effective'),
   ],
   revised: [/\b(?:new|revised|updated|rescheduled|postponed|moves|moved|now|instead|current|including)\b/i],
+  // "An additional £23,615.40", "increases by €35,000", "a surcharge of": a sum said as an addition.
+  added: [
+    /\b(?:additional|extra|increases?d? by|rises? by|(?:adds?|added)\b|plus|supplement\w*|adjustment|surcharge|top-up)\b/i,
+  ],
   // "The completion date moves from 3 July to 17 July": the date (or sum) before the change.
   original: [
     /\b(?:originally|original|initially|previously|first planned|was (?:planned|scheduled|due))\b/i,
