@@ -159,6 +159,7 @@ const DOCUMENT_NOUNS = new Set(
     .split(' ')
     .map(stem),
 );
+const VERB_BEFORE = /^(?:i|we|you|they|he|she|will|would|should|must|shall|can|could|to|do|does|did)$/i;
 /** Whether a stem names a kind of document ("quote", "lease"): the session's document, which need not write it. */
 export const namesDocumentKind = (s: string) => DOCUMENT_NOUNS.has(s);
 /** The weight of a word that names the document rather than the asked fact. */
@@ -182,7 +183,9 @@ function documentNaming(question: string): Set<string> {
   let nextIsContent = false;
   for (let i = tokens.length - 1; i >= 0; i--) {
     const stems = contentStems(tokens[i]!);
-    const noun = stems.length === 1 && DOCUMENT_NOUNS.has(stems[0]!);
+    // "Who will I report to?", "we must quote": after a pronoun or an auxiliary the word is a verb.
+    const verb = VERB_BEFORE.test(tokens[i - 1] ?? '');
+    const noun = stems.length === 1 && DOCUMENT_NOUNS.has(stems[0]!) && !verb;
     // "nondisclosure" before "agreement" names the kind of document as well.
     const names: boolean = noun && (!nextIsContent || nextNames);
     if (names) for (const s of stems) out.add(s);
@@ -209,7 +212,8 @@ const RELATED_GROUPS = [
   'pay pays payment payable paid settle transfer remit',
   'cost price fee fees charge amount total sum rate',
   'deliver delivery delivered ship shipment shipped dispatch',
-  'sign signed signature execute executed',
+  // "When was the NDA signed?": agreements say when they were entered into or dated.
+  'sign signed signature execute executed entered dated',
   'notice notify notification',
   'renew renewal extend extension',
   'rent lease tenancy',
@@ -228,7 +232,7 @@ const RELATED_GROUPS = [
   'due total payable',
   'yearly annual annually annum year',
   'monthly month',
-  'run runs continue continues last lasts term duration',
+  'run runs continue continues last lasts term duration survive survives',
   'study studied education university college school degree bachelor master graduate graduated',
   'approve approved approval authorise authorised authorize authorized',
   'number no ref reference',
@@ -301,7 +305,8 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
     .replace(CREDIT_LINE, 'credit facility')
     .replace(TAKE_HOME, 'net')
     .replace(FIT_IN, 'capacity')
-    .replace(SEND_ROUND, 'circulate');
+    .replace(SEND_ROUND, 'circulate')
+    .replace(IN_FORCE, 'in effect');
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -317,7 +322,9 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   // "How heavy": the document gives a weight ("Gross weight: 18,420 kg"); the cue word says which.
   for (const [cue, noun] of DIMENSIONS) if (cue.test(question) && !terms.has(stem(noun))) terms.set(stem(noun), 1);
   // "Shipped to?", "sent from?": the end of a journey; documents label it ("Port of discharge", "Destination").
-  if (/\b(?:to|towards)\s*\??\s*$/i.test(question)) for (const w of DESTINATION_WORDS) terms.set(stem(w), 0.5);
+  // (Not "who will I report to?": a person, not a place.)
+  if (type !== 'party' && /\b(?:to|towards)\s*\??\s*$/i.test(question))
+    for (const w of DESTINATION_WORDS) terms.set(stem(w), 0.5);
   if (/\bfrom\s*\??\s*$/i.test(question)) for (const w of ORIGIN_WORDS) terms.set(stem(w), 0.5);
   // "Why …?": documents give the reason ("Reason for credit: …", "caused by …").
   if (/^\s*why\b/i.test(question)) terms.set(stem('reason'), 1);
@@ -422,6 +429,8 @@ const RUN_OUT = /\b(?:runs?|ran) out\b/gi;
 const TAKE_HOME = /\btake[- ]?home\b/gi;
 /** "How many can we fit in / can it hold / does it seat": documents state a capacity. */
 const FIT_IN = /\b(?:fit(?:s)? in|fit|hold|accommodate|seat)\b(?=\s*\??\s*$)/gi;
+/** "How long is it in force?": documents write "in effect" (or "remains in effect for"). */
+const IN_FORCE = /\bin force\b/gi;
 /** "Send round", "send around", "send out" (minutes, a plan): documents write circulate. */
 const SEND_ROUND = /\bsen[dt]s?\s+(?:(?:it|them|this|that|the \w+(?: \w+)?)\s+)?(?:a)?round\b/gi;
 /** "Credit line", "line of credit": what a bank's letter calls a credit facility. */

@@ -695,4 +695,38 @@ describe('seventh pass: titles with a year, datelines, setting verbs', () => {
     ].join('\n');
     assert.match(await ask('What are the support hours?', text), /08:00 to 18:00/);
   });
+
+  it('an NDA: "signed" finds the date it was entered into, "in force" its term, "last" what survives, "based" the place in a long parties sentence', async () => {
+    const text = [
+      'MUTUAL NON-DISCLOSURE AGREEMENT',
+      'This Agreement is entered into as of April 7, 2026 (the "Effective Date") by and between Corvane Robotics, Inc.,',
+      'a Delaware corporation with offices at 1200 Harbor Blvd, Oakland, CA 94607 ("Corvane"), and Sakura Precision',
+      'Motors K.K., 3-14-2 Shibaura, Minato-ku, Tokyo ("Sakura").',
+      '1. Purpose. The parties wish to explore a joint development of compact servo actuators.',
+      '2. Term. This Agreement remains in effect for two (2) years from the Effective Date. The obligations of',
+      'confidentiality survive for five (5) years after expiry or termination.',
+      'IN WITNESS WHEREOF, the parties have signed this Agreement.',
+    ].join('\n');
+    assert.match(await ask('When was the NDA signed?', text), /April 7, 2026/);
+    assert.match(await ask('How long is the agreement in force?', text), /two \(2\) years/);
+    assert.match(await ask('How long does the confidentiality last?', text), /five \(5\) years/);
+    assert.match(await ask('Where is Corvane based?', text), /Oakland/);
+  });
+
+  it('"who will I report to": a verb, not the document kind "report", and a person, not a destination', async () => {
+    const analysis = analyzeQuestion('Who will I report to?');
+    assert.equal(analysis.type, 'party');
+    assert.equal(analysis.terms.get('report'), 1);
+    assert.ok(!analysis.terms.has('destination'));
+    const text = [
+      'Dear Ms Achieng,',
+      '',
+      'Following your interview, we are delighted to offer you the position of Senior Data Analyst at Marlow Health',
+      'Analytics Ltd, reporting to Dr. Ravi Menon, Head of Insights.',
+      '',
+      'Yours sincerely,',
+      'Caroline Pryce',
+    ].join('\n');
+    assert.match(await ask('Who will I report to?', text), /Ravi Menon/);
+  });
 });

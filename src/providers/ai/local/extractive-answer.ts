@@ -56,6 +56,8 @@ interface Candidate {
   typed: number;
   /** What its kind is worth as an answer (`KIND_WEIGHT`). */
   weight: number;
+  /** The names of the asked kind found in its passage (who, where), for cutting a long segment around one. */
+  names: WantedNames;
   coverage: number;
   score: number;
 }
@@ -99,7 +101,7 @@ export function extractiveAnswer(
     chosen.push(next);
 
   const quote = chosen
-    .map((c) => focus(c.segment.text, terms, analysis.type))
+    .map((c) => focus(c.segment.text, terms, analysis.type, c.names))
     .join(chosen[1]?.segment.kind === 'signature' ? ', ' : ' ');
   return quoted(passages, best, quote);
 }
@@ -370,13 +372,18 @@ function collectCandidates(
         typed = saysRole(role, segment)
           ? typed + 0.5
           : typed * OTHER_ROLE * (role === 'revised' && SUPERSEDED.test(segment.text) ? OTHER_ROLE : 1);
-      out.push({ passage: index, segment, order, stems, context, typed, weight, coverage: 0, score: 0 });
+      out.push({ passage: index, segment, order, stems, context, typed, weight, names: wanted, coverage: 0, score: 0 });
     });
   });
   return out;
 }
 
-const NO_NAMES = { sure: [], likely: [] };
+/** Names of the asked kind: `sure` ones (a person for who, a place for where) and `likely` ones (a venue's organisation). */
+interface WantedNames {
+  sure: string[];
+  likely: string[];
+}
+const NO_NAMES: WantedNames = { sure: [], likely: [] };
 
 /** Short units that read under the lead-in above them. */
 const FOLLOWER_KINDS = new Set<Segment['kind']>(['list_item', 'table_row', 'field', 'signature', 'line']);
@@ -477,7 +484,7 @@ const NAME_LABEL = /^(?:by|name|signed by|signatory|signed)$/i;
 const PERSON_SHAPE = /^\p{Lu}[\p{L}'’.-]+(?:\s+\p{Lu}[\p{L}'’.-]+){1,3}$/u;
 
 /** How surely (0..1) a segment holds a fact of the asked kind. */
-function typeEvidence(type: AnswerType, segment: Segment, wantedNames: { sure: string[]; likely: string[] }): number {
+function typeEvidence(type: AnswerType, segment: Segment, wantedNames: WantedNames): number {
   const text = segment.text;
   if (type === 'party' || type === 'place') {
     if (wantedNames.sure.some((name) => text.includes(name))) return 1;
@@ -521,14 +528,14 @@ function namesCurrency(title: string): boolean {
  * A long segment cut to the stretch around the question's words and the asked fact: pieces
  * between commas and semicolons, grown from the best one while the stretch stays short.
  */
-function focus(text: string, terms: Map<string, number>, type: AnswerType): string {
+function focus(text: string, terms: Map<string, number>, type: AnswerType, names: WantedNames = NO_NAMES): string {
   if (text.split(/\s+/).length <= MAX_WORDS) return text;
   // Not at the comma of "March 3, 2026" or "1,500".
   const pieces = text.split(/(?<=[,;:])\s+(?!\d)/);
   const typed = pieces.map(
     (piece) =>
       type !== 'text' &&
-      typeEvidence(type, { kind: 'sentence', text: piece, start: 0, end: 0, page: null }, NO_NAMES) > 0.5,
+      typeEvidence(type, { kind: 'sentence', text: piece, start: 0, end: 0, page: null }, names) > 0.5,
   );
   const worth = pieces.map((piece, i) => {
     const stems = new Set(contentStems(piece));
