@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { chunkText } from '../../../src/providers/ai/chunking.ts';
+import { summarizeText } from '../../../src/providers/ai/local/summarize.ts';
 import { type Segment, segmentText } from '../../../src/providers/ai/segmentation.ts';
 import { pdf } from '../../fixtures/extraction/pdf.ts';
 import { extractionFixture } from '../extraction/helpers.ts';
@@ -344,5 +345,21 @@ describe('segmentation of extracted text', () => {
       "The Supplier shall deliver each call-off order within fifteen (15) working days of acceptance, at the Buyer's warehouse in Lyon.",
     );
     assert.equal(find(segments, /Minimum order/).number, 'c');
+  });
+
+  it('a summary does not quote two-column rows or a pipe-separated contact line as prose', () => {
+    const text = [
+      'Unit 12, Spartan Industrial Park, Kempton Park Tel: 011 555 0183 | accounts@example.com',
+      '',
+      'Description | Amount (ZAR)',
+      'Out-of-hours call-out on 3 May 2025 for the landing door of lift two that was forced open | 12,500.00',
+      'Less: service credit for the late response to the entrapment on 11 and 29 April 2025 | -34,800.00',
+      '',
+      'The call-out of 3 May was logged by your security supervisor after the landing door had been forced open.',
+      'The service credit for April is applied automatically as agreed in our meeting of 6 May.',
+    ].join('\n');
+    const summary = summarizeText(text);
+    assert.ok(!summary.includes('|'), summary);
+    assert.match(summary, /logged by your security supervisor|applied automatically/);
   });
 });
