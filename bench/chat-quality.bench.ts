@@ -207,6 +207,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
     const secondHoldout = secondOutcomes.filter((o) => o.split === 'holdout');
     const fresh = secondOutcomes.filter((o) => o.split === 'fresh');
     const fresh2 = secondOutcomes.filter((o) => o.split === 'fresh-2');
+    const fresh3 = secondOutcomes.filter((o) => o.split === 'fresh-3');
     const sorted = [...askMs].sort((a, b) => a - b);
     return {
       provider: 'local',
@@ -223,6 +224,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
         holdout: holdoutFigures(secondHoldout),
         fresh: holdoutFigures(fresh),
         'fresh-2': holdoutFigures(fresh2),
+        'fresh-3': holdoutFigures(fresh3),
         all: holdoutFigures(secondOutcomes),
         holdoutByKind: Object.fromEntries(
           [...new Set(secondHoldout.map((o) => o.kind))]

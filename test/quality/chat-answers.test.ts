@@ -28,13 +28,15 @@ import { renderCorpusDocument } from '../fixtures/corpus/render.ts';
  */
 const FLOORS = {
   corpusTune: 0.97,
-  corpusHoldout: 0.84,
+  corpusHoldout: 0.86,
   secondDev: 0.82,
-  secondHoldout: 0.8,
-  /** The fresh split of the second set (measured once, at the end of the sixth pass: 0.821). */
-  secondFresh: 0.79,
+  secondHoldout: 0.9,
+  /** The fresh split of the second set (measured once, at the end of the sixth pass: 0.821; 0.846 after the eighth). */
+  secondFresh: 0.82,
   /** The second fresh split (written before the seventh pass, totals only: 0.76 before it, 0.80 after). */
   secondFresh2: 0.76,
+  /** The third fresh split (written before the eighth pass, totals only: 0.867 before it, 0.90 after). */
+  secondFresh3: 0.86,
   /** Questions the document does not answer, answered "not found". */
   abstained: 0.75,
   /** Answerable questions answered "not found". */
@@ -151,6 +153,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
       secondHoldout: factOf('second-holdout'),
       secondFresh: factOf('second-fresh'),
       secondFresh2: factOf('second-fresh-2'),
+      secondFresh3: factOf('second-fresh-3'),
       abstained: share(
         secondRows.filter((o) => o.absent),
         (o) => o.notFound,
@@ -167,6 +170,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
     assert.ok(figures.secondHoldout >= FLOORS.secondHoldout, `second set holdout ${figures.secondHoldout}`);
     assert.ok(figures.secondFresh >= FLOORS.secondFresh, `second set fresh ${figures.secondFresh}`);
     assert.ok(figures.secondFresh2 >= FLOORS.secondFresh2, `second set fresh-2 ${figures.secondFresh2}`);
+    assert.ok(figures.secondFresh3 >= FLOORS.secondFresh3, `second set fresh-3 ${figures.secondFresh3}`);
     assert.ok(figures.abstained >= FLOORS.abstained, `abstained ${figures.abstained}`);
     assert.ok(figures.wrongNotFound <= FLOORS.maxWrongNotFound, `wrong "not found" ${figures.wrongNotFound}`);
   });

@@ -9,7 +9,7 @@ import { contentStems, stem } from './text.ts';
 // provider's extractive answer: the kind of fact it wants and its weighted words.
 
 /** What a date question asks the date of (`QuestionAnalysis.role`). */
-export type DateRole = 'deadline' | 'revised' | 'original' | 'end' | 'start';
+export type DateRole = 'deadline' | 'revised' | 'original' | 'added' | 'end' | 'start';
 
 /** A what/which question whose phrase ends on a noun of a kind of fact ("… the original finish date?"). */
 const HEAD_NOUNS: [AnswerType, RegExp][] = [
@@ -33,6 +33,8 @@ export type AnswerType =
   | 'frequency'
   | 'number'
   | 'law'
+  /** "Why …?": a sentence that gives a reason ("because of flood damage", "Reason for credit: …"). */
+  | 'reason'
   | 'text';
 
 /** A question as the ranking and the answerer read it. */
@@ -55,9 +57,14 @@ export interface QuestionAnalysis {
   nouns: Set<string>;
 }
 
+/** "How much" of a thing measured in units (energy, fuel, water, data, space), or of anything used up or produced. */
+const MEASURED_QUANTITY =
+  /\bhow much (?:electricity|energy|power|gas|water|fuel|diesel|petrol|heat|heating|data|storage|bandwidth|space|floor ?space|waste|material|weight|cargo|steel|concrete|timber|paper)\b|\bhow much\b[^?]{0,40}\b(?:use|used|consume|consumed|burn|burned|burnt|produce|produced|generate|generated|collect|collected|recycle|recycled)\b/;
+
 // First match wins: "how much notice" is a duration before "how much" is an amount, "when" is a
 // date before "term" is a duration.
 const TYPE_CUES: [AnswerType, RegExp][] = [
+  ['reason', /^\s*(?:and\s+)?why\b|\bwhat (?:is|was|were|are) the reasons?\b|\bhow come\b/],
   // "How often is rent paid?": a frequency ("quarterly", "every second Friday", "once a year").
   ['frequency', /\bhow (?:often|frequently)\b|\bhow many times\b|\bat what (?:interval|frequency)\b/],
   // "By how much can the price rise?": the change, a percentage or a sum.
@@ -72,6 +79,8 @@ const TYPE_CUES: [AnswerType, RegExp][] = [
     'duration',
     /\bhow long\b|\bhow many (?:business |working |calendar )?(?:days|weeks|months|years|hours)\b|\bhow much (?:notice|time)\b|\bnotice period\b|\bwithin (?:what|how)\b|\bhow soon\b|\bduration\b|\blead time\b/,
   ],
+  // "How much electricity did we use?", "how much waste was collected": a quantity with its unit, not money.
+  ['number', MEASURED_QUANTITY],
   [
     'date',
     /\bwhen\b|\bwann\b|\bbis wann\b|\ban welchem tag\b|\bwhat (?:date|day|year)\b|\bwhich (?:date|day|year)\b|\bby what date\b|\bdeadline\b|\bdue date\b|\bdate of\b|\bexpiry date\b|\bstart date\b|\bend date\b|\bon what (?:date|day)\b/,
@@ -150,8 +159,17 @@ const DOCUMENT_NOUNS = new Set(
     .split(' ')
     .map(stem),
 );
+const VERB_BEFORE = /^(?:i|we|you|they|he|she|will|would|should|must|shall|can|could|to|do|does|did)$/i;
+/** Whether a stem names a kind of document ("quote", "lease"): the session's document, which need not write it. */
+export const namesDocumentKind = (s: string) => DOCUMENT_NOUNS.has(s);
 /** The weight of a word that names the document rather than the asked fact. */
 const NAMING_WEIGHT = 0.3;
+/**
+ * "The first instalment", "the second payment": documents give an order by listing ("paid in two
+ * instalments: £12,000 … and £6,000 …") more often than by the word, so it counts half.
+ */
+const ORDINALS = new Set(['first', 'second', 'third', 'fourth', 'final', '1st', '2nd', '3rd'].map(stem));
+const ORDINAL_WEIGHT = 0.5;
 
 /**
  * Stems of the question's words that name its document: a document noun ending its phrase ("the
@@ -165,7 +183,9 @@ function documentNaming(question: string): Set<string> {
   let nextIsContent = false;
   for (let i = tokens.length - 1; i >= 0; i--) {
     const stems = contentStems(tokens[i]!);
-    const noun = stems.length === 1 && DOCUMENT_NOUNS.has(stems[0]!);
+    // "Who will I report to?", "we must quote": after a pronoun or an auxiliary the word is a verb.
+    const verb = VERB_BEFORE.test(tokens[i - 1] ?? '');
+    const noun = stems.length === 1 && DOCUMENT_NOUNS.has(stems[0]!) && !verb;
     // "nondisclosure" before "agreement" names the kind of document as well.
     const names: boolean = noun && (!nextIsContent || nextNames);
     if (names) for (const s of stems) out.add(s);
@@ -192,7 +212,8 @@ const RELATED_GROUPS = [
   'pay pays payment payable paid settle transfer remit',
   'cost price fee fees charge amount total sum rate',
   'deliver delivery delivered ship shipment shipped dispatch',
-  'sign signed signature execute executed',
+  // "When was the NDA signed?": agreements say when they were entered into or dated.
+  'sign signed signature execute executed entered dated',
   'notice notify notification',
   'renew renewal extend extension',
   'rent lease tenancy',
@@ -211,7 +232,7 @@ const RELATED_GROUPS = [
   'due total payable',
   'yearly annual annually annum year',
   'monthly month',
-  'run runs continue continues last lasts term duration',
+  'run runs continue continues last lasts term duration survive survives',
   'study studied education university college school degree bachelor master graduate graduated',
   'approve approved approval authorise authorised authorize authorized',
   'number no ref reference',
@@ -237,6 +258,10 @@ const RELATED_GROUPS = [
   'boss manager supervisor',
   'taken take collect collected debit debited',
   'circulate distribute',
+  // "Where is the office?" of a lease that calls it the Premises; "the quote" of a Quotation.
+  'premises office offices site property',
+  'quote quotation estimate proposal',
+  'extra additional further supplementary',
   'fit accommodate capacity seated standing',
   'finish finished completion completed complete',
   'reason cause caused',
@@ -278,7 +303,10 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
     .replace(MONEY_BACK, 'refund')
     .replace(RUN_OUT, 'end')
     .replace(CREDIT_LINE, 'credit facility')
-    .replace(TAKE_HOME, 'net');
+    .replace(TAKE_HOME, 'net')
+    .replace(FIT_IN, 'capacity')
+    .replace(SEND_ROUND, 'circulate')
+    .replace(IN_FORCE, 'in effect');
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -289,11 +317,14 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   const cue = type === 'date' ? DATE_CUES : type === 'place' ? PLACE_CUES : null;
   const naming = documentNaming(question);
   for (const s of contentStems(question))
-    if (isAsked(s) && !cue?.has(s)) terms.set(s, identifiers.has(s) || naming.has(s) ? NAMING_WEIGHT : 1);
+    if (isAsked(s) && !cue?.has(s))
+      terms.set(s, identifiers.has(s) || naming.has(s) ? NAMING_WEIGHT : ORDINALS.has(s) ? ORDINAL_WEIGHT : 1);
   // "How heavy": the document gives a weight ("Gross weight: 18,420 kg"); the cue word says which.
   for (const [cue, noun] of DIMENSIONS) if (cue.test(question) && !terms.has(stem(noun))) terms.set(stem(noun), 1);
   // "Shipped to?", "sent from?": the end of a journey; documents label it ("Port of discharge", "Destination").
-  if (/\b(?:to|towards)\s*\??\s*$/i.test(question)) for (const w of DESTINATION_WORDS) terms.set(stem(w), 0.5);
+  // (Not "who will I report to?": a person, not a place.)
+  if (type !== 'party' && /\b(?:to|towards)\s*\??\s*$/i.test(question))
+    for (const w of DESTINATION_WORDS) terms.set(stem(w), 0.5);
   if (/\bfrom\s*\??\s*$/i.test(question)) for (const w of ORIGIN_WORDS) terms.set(stem(w), 0.5);
   // "Why …?": documents give the reason ("Reason for credit: …", "caused by …").
   if (/^\s*why\b/i.test(question)) terms.set(stem('reason'), 1);
@@ -316,7 +347,7 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
       ? deadline
         ? 'deadline'
         : askedRole
-      : type === 'amount' && (askedRole === 'revised' || askedRole === 'original')
+      : type === 'amount' && (askedRole === 'revised' || askedRole === 'original' || askedRole === 'added')
         ? askedRole
         : null;
   return { type, deadline, role, terms, nouns: nounStems(question) };
@@ -371,6 +402,8 @@ export function nounStems(question: string): Set<string> {
 /** First match wins: "when will it now end" asks the changed date. */
 const ROLE_QUESTIONS: [DateRole, RegExp][] = [
   ['original', /\b(?:original|originally|initial|initially|previous|previously|old|former|first planned)\b/i],
+  // "How much extra will this change cost?": the sum added, not the total it makes.
+  ['added', /\b(?:extra|additional|added|on top|how much more)\b/i],
   ['revised', /\b(?:now|new|revised|updated|rescheduled|postponed|moved|current|currently)\b/i],
   [
     'end',
@@ -394,6 +427,12 @@ const PAY_BACK = /\bpa(?:y|id)\s+(?:(?:it|them|this|that|everything|all|the \w+)
 const RUN_OUT = /\b(?:runs?|ran) out\b/gi;
 /** "Take-home pay": what a payslip calls net pay. */
 const TAKE_HOME = /\btake[- ]?home\b/gi;
+/** "How many can we fit in / can it hold / does it seat": documents state a capacity. */
+const FIT_IN = /\b(?:fit(?:s)? in|fit|hold|accommodate|seat)\b(?=\s*\??\s*$)/gi;
+/** "How long is it in force?": documents write "in effect" (or "remains in effect for"). */
+const IN_FORCE = /\bin force\b/gi;
+/** "Send round", "send around", "send out" (minutes, a plan): documents write circulate. */
+const SEND_ROUND = /\bsen[dt]s?\s+(?:(?:it|them|this|that|the \w+(?: \w+)?)\s+)?(?:a)?round\b/gi;
 /** "Credit line", "line of credit": what a bank's letter calls a credit facility. */
 const CREDIT_LINE = /\bcredit line\b|\bline of credit\b/gi;
 
@@ -443,6 +482,9 @@ export function classifyQuestion(question: string): AnswerType {
   const q = question.toLowerCase();
   // "What's the new go-live date?", "which address …": the noun the asked phrase ends on says the kind.
   for (const [type, cue] of HEAD_NOUNS) if (cue.test(q)) return type;
+  // "Who has to send round the revised budget?": a question opening with who asks for a person,
+  // whatever money or dates its other words name.
+  if (/^\s*(?:and\s+)?(?:who|whom|whose)\b/.test(q)) return 'party';
   for (const [type, cue] of TYPE_CUES) if (cue.test(q)) return type;
   return 'text';
 }
@@ -518,7 +560,8 @@ const MONTH_YEAR =
  * How surely (0..1) a text holds a fact of the asked kind, by pattern: a calendar date, money, a
  * span of time, a number. Names (who, where) need the entity extractor: 0 here.
  */
-const MONEY_SHAPED = /(?<![\d.,/-])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d.,/%-])/;
+// A credit line's minus ("-34,800.00") is no hyphen of a code ("INV-12.50").
+const MONEY_SHAPED = /(?<![\d.,/])(?<!\w-)\d{1,3}(?:,\d{3})*\.\d{2}(?![\d.,/%-])/;
 
 export function factEvidence(type: AnswerType, text: string): number {
   switch (type) {
@@ -539,9 +582,14 @@ export function factEvidence(type: AnswerType, text: string): number {
     case 'frequency':
       return FREQUENCY.test(text) ? 1 : 0;
     case 'number': {
-      const withoutDates = findDates(text).reduceRight((t, d) => t.slice(0, d.start) + t.slice(d.end), text);
-      return /\d/.test(withoutDates) ? 1 : 0;
+      // Dates and times of day are no counts or measures ("guests from 18:00" for "how many guests").
+      const figures = findDates(text)
+        .reduceRight((t, d) => t.slice(0, d.start) + t.slice(d.end), text)
+        .replace(TIME_OF_DAY, ' ');
+      return /\d/.test(figures) ? 1 : 0;
     }
+    case 'reason':
+      return REASON_SAID.test(text) ? 1 : 0;
     case 'law':
       // "Governed by the laws of England" says it (a "Governing Law." heading names no law);
       // "organised under the laws of Japan" (a party's) less.
@@ -552,6 +600,16 @@ export function factEvidence(type: AnswerType, text: string): number {
   }
 }
 
+/** What a unit measures, as the words a question asks it with ("how much electricity" → kWh). */
+const UNIT_MEANS: [RegExp, string[]][] = [
+  [/\d\s*(?:k|m|g)wh\b/i, ['electricity', 'energy', 'power', 'consumption', 'usage']],
+  [/\d\s*(?:m³|m3|litres?|liters?)\b/i, ['water', 'gas', 'fuel', 'volume', 'consumption', 'usage']],
+  [/\d\s*(?:kgs?|tonnes?|tons?|lbs?)\b/i, ['weight', 'heavy']],
+  [/\d\s*(?:m²|m2|sq\.? ?(?:ft|m)|square (?:feet|foot|metres?|meters?))/i, ['area', 'size', 'space', 'big', 'large']],
+  [/\d\s*(?:gb|tb)\b/i, ['data', 'storage']],
+];
+/** "18:00", "7.30 pm", "9am": a time of day (a decimal such as "12.50 t" is none). */
+const TIME_OF_DAY = /\b\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?(?!\d)|\b\d{1,2}(?:\.\d{2})?\s*[ap]\.?m\b\.?/gi;
 const GOVERNING_LAW =
   /\b(?:governed by|governing law|construed in accordance with|subject to the (?:exclusive )?jurisdiction|exclusive jurisdiction|gerichtsstand|unterliegt dem)\b[^.;]*?\p{Lu}/iu;
 const LAWS_OF = /\blaws? of (?:the )?\p{Lu}/u;
@@ -574,10 +632,28 @@ const REFERENCE_NUMBER = /\b(?:No|Nr|Num)\.?\s*[\d#A-Z]|#\s?\d|\b(?:[A-Z]{1,5}[-
 /** A segment's stems, with what its kind or label says without writing it ("No. 4711" is a number). */
 export function segmentStems(segment: Segment): Set<string> {
   const stems = new Set(contentStems(segment.text));
+  for (const word of saidWithoutTheWord(segment.text)) stems.add(word);
   if (MAY_WRITTEN.test(segment.text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(segment.text)) stems.add('number');
   for (const word of impliedWords(segment)) stems.add(word);
+  for (const word of unitMeaning(segment.text)) stems.add(word);
   return stems;
+}
+
+/** "Because of flood damage" gives a reason; "from 08:00 to 18:00" gives hours: what "why" and "what hours" ask. */
+const REASON_SAID =
+  /\b(?:because|due to|owing to|as a result of|caused by|on account of|reasons? (?:for|is|was|being)|since the|so that|in order to)\b/i;
+const SAID_WITHOUT: [RegExp, string[]][] = [
+  [REASON_SAID, ['reason']],
+  [/\b\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?\s*)?(?:to|until|till|-|–)\s*\d{1,2}[:.]\d{2}/i, ['hour', 'time', 'open']],
+];
+function saidWithoutTheWord(text: string): string[] {
+  return SAID_WITHOUT.filter(([cue]) => cue.test(text)).flatMap(([, words]) => words.map(stem));
+}
+
+/** The stems of what a text's units measure: "1,284 kWh" is electricity used, whether or not the line says so. */
+function unitMeaning(text: string): string[] {
+  return UNIT_MEANS.filter(([unit]) => unit.test(text)).flatMap(([, words]) => words.map(stem));
 }
 
 function impliedWords(segment: Segment): string[] {
@@ -601,6 +677,8 @@ export function passageStems(text: string): Set<string> {
   const stems = new Set(contentStems(text));
   if (MAY_WRITTEN.test(text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(text)) stems.add('number');
+  for (const word of unitMeaning(text)) stems.add(word);
+  for (const word of saidWithoutTheWord(text)) stems.add(word);
   if (MAY_IMPLY.test(text))
     for (const segment of segmentText(text)) for (const word of impliedWords(segment)) stems.add(word);
   return stems;

@@ -78,6 +78,7 @@ export function lineSpans(text: string, from = 0, to = text.length): Line[] {
 /** Each line typed, looking at its neighbours where one line alone cannot tell. */
 export function typeLines(lines: Line[]): TypedLine[] {
   const typed: TypedLine[] = lines.map((line) => ({ ...line, type: typeAlone(line) }));
+  markPairHeaders(typed);
   markNumericRows(typed);
   markDelimitedRows(typed, ',');
   markDelimitedRows(typed, ';');
@@ -139,13 +140,40 @@ export function describeLine(line: TypedLine): TypedLine {
 
 // "| a | b |": two or more cells between pipes.
 function pipeCells(content: string): string[] | null {
-  if (!content.startsWith('|') && (content.match(/ \| /g) ?? []).length < 2) return null;
+  if (!content.startsWith('|') && (content.match(/ \| /g) ?? []).length < 2) return pairCells(content);
   const cells = content
     .replace(/^\|/, '')
     .replace(/\|$/, '')
     .split('|')
     .map((cell) => cell.trim());
   return cells.length >= 2 ? cells : null;
+}
+
+/**
+ * "Total due | EUR 2,660.00", "VAT at 16% | 52,112.00": one pipe between a label and a figure, a
+ * row of a two-column table written without outer pipes. Not "Tel: … | billing@…" (a field with a
+ * second contact after it) nor a pipe in prose.
+ */
+function pairCells(content: string): string[] | null {
+  const parts = content.split(' | ');
+  if (parts.length !== 2) return null;
+  const [left, right] = parts.map((p) => p.trim()) as [string, string];
+  if (!/\p{L}/u.test(left) || /:\s/.test(right) || left.split(/\s+/).length > 20) return null;
+  return /\d/.test(right) && right.split(/\s+/).length <= 4 ? [left, right] : null;
+}
+
+// "Description | Amount (KES)" over "Quarterly fee | 348,000.00": the words over two-column rows are their header.
+function markPairHeaders(lines: TypedLine[]): void {
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const line = lines[i]!;
+    const next = lines[i + 1]!;
+    if (line.type === 'table_row' || next.type !== 'table_row' || pipeCells(next.content)?.length !== 2) continue;
+    const parts = line.content.split(' | ').map((p) => p.trim());
+    if (parts.length === 2 && parts.every((p) => /^\p{L}/u.test(p) && p.split(/\s+/).length <= 5)) {
+      line.type = 'table_row';
+      line.cells = parts;
+    }
+  }
 }
 
 // Columns kept apart by tabs or by runs of spaces (text that was not whitespace-normalised).

@@ -171,21 +171,7 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
           });
           break;
         }
-        const labelled = header && header.length === cells.length && header.length > 1;
-        const rowText = labelled
-          ? cells
-              .map((c, k) => (c ? `${header![k]}: ${c}` : ''))
-              .filter(Boolean)
-              .join('; ')
-          : cells.filter(Boolean).join('; ');
-        emit({
-          kind: 'table_row',
-          text: rowText,
-          start: line.contentStart,
-          end: line.end,
-          cells,
-          ...(labelled ? { header: header! } : {}),
-        });
+        emit({ ...tableRow(cells, header), start: line.contentStart, end: line.end });
         break;
       }
       case 'field':
@@ -250,6 +236,38 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
     }
   }
   flush();
+}
+
+/**
+ * A table row as a readable unit. Under a header that names its columns, "column: value" for each
+ * cell ("Item: Widgets; Qty: 4; Price: EUR 10.00"); a row of a label and one value (a two-column
+ * table, a totals row of an aligned table, "Total due | EUR 2,660.00") is a "label: value" unit,
+ * labelled like a field, so "what is the total due" finds it by its label.
+ */
+function tableRow(cells: string[], header: string[] | null): Omit<Segment, 'start' | 'end' | 'page'> {
+  const filled = cells.filter(Boolean);
+  const named = header !== null && header.length === cells.length && header.filter(Boolean).length > 1;
+  const pair = filled.length === 2 && /\p{L}/u.test(filled[0]!) && filled[0]!.split(/\s+/).length <= 20;
+  // The header stays with the row: a currency named only in a column title ("Amount (KES)") is its unit.
+  const kept = header ? { header } : {};
+  // In a wider table, the column names say what each of the two filled cells is.
+  if (named && !(pair && (!cells[0] || cells.length === 2))) {
+    const text = cells
+      .map((c, k) => (!c ? '' : header![k] ? `${header![k]}: ${c}` : c))
+      .filter(Boolean)
+      .join('; ');
+    return { kind: 'table_row', text, cells, ...kept };
+  }
+  if (pair)
+    return {
+      kind: 'table_row',
+      text: `${filled[0]!.replace(/:$/, '')}: ${filled[1]}`,
+      cells,
+      label: filled[0]!.replace(/:$/, ''),
+      value: filled[1]!,
+      ...kept,
+    };
+  return { kind: 'table_row', text: filled.join('; '), cells, ...kept };
 }
 
 // A long line left mid-sentence, followed by a field, signature or collapsed row line that may be

@@ -588,4 +588,145 @@ describe('seventh pass: titles with a year, datelines, setting verbs', () => {
     assert.match(await ask('Where is the Harbourside Tech Forum held?', text), /Quayside Hall/);
     assert.match(await ask('When is the forum?', text), /4-5 May 2027/);
   });
+
+  it('a table row "label | figure" answers for its label, a credit written with a minus is money', async () => {
+    const text = [
+      'TAX INVOICE No. SLS-0219',
+      '',
+      'Description | Amount (KES)',
+      'Quarterly maintenance fee, lifts P1-P4 (Clause 5.1) | 348,000.00',
+      'Out-of-hours call-out on 3 May 2025, lift P2 (Clause 5.2) | 12,500.00',
+      'Less: service credit, late response on 11 April 2025 (Clause 4.3) | -34,800.00',
+      'Subtotal | 325,700.00',
+      'TOTAL DUE | KES 377,812.00',
+    ].join('\n');
+    assert.match(await ask('How much is the service credit?', text), /-34,800\.00/);
+    assert.match(await ask('What is the total due?', text), /KES 377,812\.00/);
+    assert.match(await ask('How much was the call-out?', text), /12,500\.00/);
+  });
+
+  it('"how much electricity did we use" asks for a quantity: the row in kWh answers it, not the bill total', async () => {
+    assert.equal(classifyQuestion('How much electricity did we use?'), 'number');
+    assert.equal(classifyQuestion('How much water was consumed last quarter?'), 'number');
+    assert.equal(classifyQuestion('How much did we spend?'), 'amount');
+    const text = [
+      'Business Electricity Bill',
+      '',
+      '| Meter | Previous reading | Current reading | Units used |',
+      '|---|---|---|---|',
+      '| S/N 1182 | 10,200 | 11,040 | 840 kWh |',
+      '',
+      '| Charge | Amount |',
+      '|---|---|',
+      '| Energy | £205.80 |',
+      '| Total for this period | £227.43 |',
+    ].join('\n');
+    assert.match(await ask('How much electricity did we use?', text), /840 kWh/);
+  });
+
+  it('"how many can we fit in" asks for a capacity; a time of day is no count', async () => {
+    const text = [
+      '1. Hire. The hall is hired on Saturday 12 September 2026, access from 16:00, guests from 18:00.',
+      '2. Capacity. The licensed capacity of the main hall is 120 people standing or 80 seated.',
+      '3. Fee. The hire fee is GBP 1,850.00 plus VAT.',
+    ].join('\n');
+    assert.equal(factEvidence('number', 'guests from 18:00 until 7.30 pm'), 0);
+    assert.equal(factEvidence('number', '12.50 tonnes'), 1);
+    assert.match(await ask('How many guests can we fit in?', text), /120 people/);
+  });
+
+  it('a question opening with "who" asks for a person, whatever money its other words name; "send round" is circulate', async () => {
+    assert.equal(classifyQuestion('Who has to send round the revised budget?'), 'party');
+    assert.equal(classifyQuestion('Who approved the budget increase?'), 'party');
+    const text = [
+      'Actions',
+      '- I will update the risk register and send it round with the minutes.',
+      '- Marta Nowak to circulate the revised budget and resource plan by Friday 6 March.',
+      '- The project budget rises by EUR 35,000 to EUR 410,000.',
+    ].join('\n');
+    assert.match(await ask('Who has to send round the revised budget?', text), /Marta Nowak/);
+  });
+
+  it('"the first instalment": the order is given by listing, so the instalments answer, not a "first year" elsewhere', async () => {
+    const text = [
+      '1. The Grant. The Foundation awards the Grantee a grant of GBP 18,000 towards the first year of running costs.',
+      '2. Payment. The grant is paid in two instalments: GBP 12,000 within 14 days of signing, and GBP 6,000 after the interim report.',
+    ].join('\n');
+    assert.match(await ask('How much is the first instalment?', text), /12,000/);
+  });
+
+  it('"how long is the lease" is answered by the term of the lease, not by a rent-free or notice period', async () => {
+    const text = [
+      'Heads of terms - Unit 3',
+      'Rent-free period: three months from the start of the term, for the fit-out',
+      'Term: ten years from and including 25 March 2021',
+      'Notice period: six months',
+    ].join('\n');
+    assert.match(await ask('How long is the lease?', text), /ten years/);
+  });
+
+  it('"why" asks for a reason: the sentence saying "because of" answers, not the subject line that repeats the words', async () => {
+    assert.equal(classifyQuestion('Why was the venue changed?'), 'reason');
+    const text = [
+      'From: Sofia Lind <sofia@example.com>',
+      'To: Daniel Osei <daniel@example.com>',
+      'Subject: Venue change for the kick-off',
+      '',
+      'Hi Daniel,',
+      '',
+      'The Riverside Centre has cancelled our booking because of flood damage, so we have moved the event to the Grange Hotel.',
+      'The date stays the same, Thursday 19 March 2026.',
+    ].join('\n');
+    assert.match(await ask('Why was the venue changed?', text), /flood damage/);
+  });
+
+  it('a question naming the kind of document ("the quote") is not unanswered because the document calls itself a Quotation', async () => {
+    const text = ['ORION IT SERVICES', 'Quotation Q-7781', 'Valid for: 45 days', 'Warranty: 3 years on-site'].join(
+      '\n',
+    );
+    assert.match(await ask('How long is the quote valid?', text), /45 days/);
+  });
+
+  it('a time range ("from 08:00 to 18:00") answers "what are the support hours"', async () => {
+    const text = [
+      '1. Scope',
+      "1.1 The Provider supports the Customer's installation of Route Planner, version 8, including updates.",
+      '1.2 Support is given from 08:00 to 18:00 CET on working days.',
+    ].join('\n');
+    assert.match(await ask('What are the support hours?', text), /08:00 to 18:00/);
+  });
+
+  it('an NDA: "signed" finds the date it was entered into, "in force" its term, "last" what survives, "based" the place in a long parties sentence', async () => {
+    const text = [
+      'MUTUAL NON-DISCLOSURE AGREEMENT',
+      'This Agreement is entered into as of April 7, 2026 (the "Effective Date") by and between Corvane Robotics, Inc.,',
+      'a Delaware corporation with offices at 1200 Harbor Blvd, Oakland, CA 94607 ("Corvane"), and Sakura Precision',
+      'Motors K.K., 3-14-2 Shibaura, Minato-ku, Tokyo ("Sakura").',
+      '1. Purpose. The parties wish to explore a joint development of compact servo actuators.',
+      '2. Term. This Agreement remains in effect for two (2) years from the Effective Date. The obligations of',
+      'confidentiality survive for five (5) years after expiry or termination.',
+      'IN WITNESS WHEREOF, the parties have signed this Agreement.',
+    ].join('\n');
+    assert.match(await ask('When was the NDA signed?', text), /April 7, 2026/);
+    assert.match(await ask('How long is the agreement in force?', text), /two \(2\) years/);
+    assert.match(await ask('How long does the confidentiality last?', text), /five \(5\) years/);
+    assert.match(await ask('Where is Corvane based?', text), /Oakland/);
+  });
+
+  it('"who will I report to": a verb, not the document kind "report", and a person, not a destination', async () => {
+    const analysis = analyzeQuestion('Who will I report to?');
+    assert.equal(analysis.type, 'party');
+    assert.equal(analysis.terms.get('report'), 1);
+    assert.ok(!analysis.terms.has('destination'));
+    const text = [
+      'Dear Ms Achieng,',
+      '',
+      'Following your interview, we are delighted to offer you the position of Senior Data Analyst at Marlow Health',
+      'Analytics Ltd, reporting to Dr. Ravi Menon, Head of Insights.',
+      '',
+      'Yours sincerely,',
+      'Caroline Pryce',
+    ].join('\n');
+    assert.match(await ask('Who will I report to?', text), /Ravi Menon/);
+  });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { chunkText } from '../../../src/providers/ai/chunking.ts';
+import { summarizeText } from '../../../src/providers/ai/local/summarize.ts';
 import { type Segment, segmentText } from '../../../src/providers/ai/segmentation.ts';
 import { pdf } from '../../fixtures/extraction/pdf.ts';
 import { extractionFixture } from '../extraction/helpers.ts';
@@ -251,5 +252,114 @@ describe('segmentation of extracted text', () => {
     const chunks = chunkText(content.text, { pages: content.pages, targetTokens: 20, overlapTokens: 0 });
     assert.ok(chunks.some((c) => c.text.includes('ends on\nFebruary 28, 2026')));
     assert.ok(chunks.every((c) => c.page === 1));
+  });
+
+  it('two-column rows ("Label | figure") are "label: value" units under their header, not one run-on sentence', async () => {
+    const content = await extract(
+      'invoice.txt',
+      [
+        'Description | Amount (KES)',
+        'Quarterly maintenance fee, lifts P1-P4 (Clause 5.1) | 348,000.00',
+        'Less: service credit, late response on 11 April 2025 (Clause 4.3) | -34,800.00',
+        'Subtotal | 313,200.00',
+        'TOTAL DUE | KES 363,312.00',
+        'Total due | EUR 2,660.00',
+        'Tel: +254 20 555 0188 | billing@example.com',
+      ].join('\n'),
+    );
+    const segments = segmentText(content.text);
+    const credit = find(segments, /service credit/);
+    assert.deepEqual(
+      [credit.kind, credit.text, credit.header],
+      [
+        'table_row',
+        'Less: service credit, late response on 11 April 2025 (Clause 4.3): -34,800.00',
+        ['Description', 'Amount (KES)'],
+      ],
+    );
+    const total = find(segments, /^Total due/);
+    assert.deepEqual([total.kind, total.label, total.value], ['table_row', 'Total due', 'EUR 2,660.00']);
+    assert.equal(find(segments, /^Subtotal/).text, 'Subtotal: 313,200.00');
+    // A field with a second contact after a pipe stays a field.
+    assert.equal(find(segments, /^Tel/).kind, 'field');
+  });
+
+  it('Markdown: a two-column table with an empty header cell reads "Subtotal: GBP 2,312.00", a wider one "column: value"', async () => {
+    const content = await extract(
+      'invoice.md',
+      [
+        '| Item | Qty | Amount |',
+        '|------|-----|--------|',
+        '| Door plaques | 12 | GBP 462.00 |',
+        '',
+        '| Summary  |              |',
+        '|----------|--------------|',
+        '| Subtotal | GBP 2,312.00 |',
+        '| Total due | GBP 2,774.40 |',
+      ].join('\n'),
+    );
+    const rows = segmentText(content.text)
+      .filter((s) => s.kind === 'table_row')
+      .map((s) => s.text);
+    assert.ok(rows.includes('Item: Door plaques; Qty: 12; Amount: GBP 462.00'), JSON.stringify(rows));
+    assert.ok(rows.includes('Subtotal: GBP 2,312.00'), JSON.stringify(rows));
+    assert.ok(rows.includes('Total due: GBP 2,774.40'), JSON.stringify(rows));
+  });
+
+  it('aligned columns: a totals row with fewer cells than the header, and label-value lines, are "label: value" units', () => {
+    const text = [
+      'Service                          Frequency        Annual fee (EUR)',
+      'Gardening                        weekly                  12,000',
+      'Total annual fee                                         16,500',
+      '',
+      'Payment terms                    30 days net',
+    ].join('\n');
+    const segments = segmentText(text);
+    assert.equal(find(segments, /Gardening/).text, 'Service: Gardening; Frequency: weekly; Annual fee (EUR): 12,000');
+    const total = find(segments, /^Total annual fee/);
+    assert.deepEqual([total.text, total.label], ['Total annual fee: 16,500', 'Total annual fee']);
+    assert.deepEqual(total.header, ['Service', 'Frequency', 'Annual fee (EUR)']);
+    assert.equal(find(segments, /^Payment terms/).text, 'Payment terms: 30 days net');
+  });
+
+  it('PDF: lettered sub-clauses "(a)", "(b)" wrapped over lines stay whole, each its own unit', async () => {
+    const content = await extract(
+      'supply.pdf',
+      pdf([
+        {
+          lines: [
+            '3. Orders and delivery.',
+            '(a) The Buyer will place call-off orders through its supplier portal.',
+            '(b) The Supplier shall deliver each call-off order within fifteen (15) working days of',
+            "acceptance, at the Buyer's warehouse in Lyon.",
+            '(c) Minimum order quantity is 5,000 units per part number.',
+          ],
+        },
+      ]),
+    );
+    const segments = segmentText(content.text, { pages: content.pages });
+    const b = find(segments, /fifteen/);
+    assert.equal(b.number, 'b');
+    assert.equal(
+      b.text,
+      "The Supplier shall deliver each call-off order within fifteen (15) working days of acceptance, at the Buyer's warehouse in Lyon.",
+    );
+    assert.equal(find(segments, /Minimum order/).number, 'c');
+  });
+
+  it('a summary does not quote two-column rows or a pipe-separated contact line as prose', () => {
+    const text = [
+      'Unit 12, Spartan Industrial Park, Kempton Park Tel: 011 555 0183 | accounts@example.com',
+      '',
+      'Description | Amount (ZAR)',
+      'Out-of-hours call-out on 3 May 2025 for the landing door of lift two that was forced open | 12,500.00',
+      'Less: service credit for the late response to the entrapment on 11 and 29 April 2025 | -34,800.00',
+      '',
+      'The call-out of 3 May was logged by your security supervisor after the landing door had been forced open.',
+      'The service credit for April is applied automatically as agreed in our meeting of 6 May.',
+    ].join('\n');
+    const summary = summarizeText(text);
+    assert.ok(!summary.includes('|'), summary);
+    assert.match(summary, /logged by your security supervisor|applied automatically/);
   });
 });

@@ -4,6 +4,7 @@ import {
   analyzeQuestion,
   type DateRole,
   factEvidence,
+  namesDocumentKind,
   type QuestionAnalysis,
   segmentStems,
   termCoverage,
@@ -11,6 +12,7 @@ import {
   weightByRarity,
 } from '../question.ts';
 import { type Segment, segmentText } from '../segmentation.ts';
+import { CURRENCY_CODES } from './amounts.ts';
 import { contentStems, stem } from '../text.ts';
 
 /** What the local provider says when the passages do not answer the question. */
@@ -54,6 +56,8 @@ interface Candidate {
   typed: number;
   /** What its kind is worth as an answer (`KIND_WEIGHT`). */
   weight: number;
+  /** The names of the asked kind found in its passage (who, where), for cutting a long segment around one. */
+  names: WantedNames;
   coverage: number;
   score: number;
 }
@@ -97,7 +101,7 @@ export function extractiveAnswer(
     chosen.push(next);
 
   const quote = chosen
-    .map((c) => focus(c.segment.text, terms, analysis.type))
+    .map((c) => focus(c.segment.text, terms, analysis.type, c.names))
     .join(chosen[1]?.segment.kind === 'signature' ? ', ' : ' ');
   return quoted(passages, best, quote);
 }
@@ -112,6 +116,8 @@ function eligible(c: Candidate): boolean {
 
 /** How close to the best score a segment holding the asked kind of fact must come to be preferred to one without. */
 const TYPED_PREFERENCE = 0.85;
+/** The least share of the best segment's coverage a segment holding the fact must have to be preferred. */
+const TYPED_MIN_COVERAGE_SHARE = 0.5;
 
 /**
  * The best candidate, except that a question asking for a kind of fact (an amount, a date) is not
@@ -121,7 +127,15 @@ const TYPED_PREFERENCE = 0.85;
 function typedFirst(analysis: QuestionAnalysis, candidates: Candidate[]): Candidate | undefined {
   const best = candidates[0];
   if (!best || analysis.type === 'text' || best.typed > 0 || /:$/.test(best.segment.text)) return best;
-  const typed = candidates.find((c) => c.typed > 0 && c.coverage >= MIN_COVERAGE_TYPED);
+  // A row or field holds a value of its own (a figure the type rules did not read as money): another
+  // segment must then also hold at least half as much of the question, or it answers something else.
+  const valued = best.segment.kind === 'table_row' || best.segment.kind === 'field';
+  const typed = candidates.find(
+    (c) =>
+      c.typed > 0 &&
+      c.coverage >= MIN_COVERAGE_TYPED &&
+      (!valued || c.coverage >= TYPED_MIN_COVERAGE_SHARE * best.coverage),
+  );
   return typed && typed.score >= TYPED_PREFERENCE * best.score ? typed : best;
 }
 
@@ -152,7 +166,13 @@ function unsupported(analysis: QuestionAnalysis, candidates: Candidate[], terms:
   for (const [term, weight] of terms) {
     total += weight;
     // Words naming the document (its parties, its kind) count in the total but are not required.
-    if ((analysis.terms.get(term) ?? 0) < 1 || !analysis.nouns.has(term) || kindNouns.has(term)) continue;
+    if (
+      (analysis.terms.get(term) ?? 0) < 1 ||
+      !analysis.nouns.has(term) ||
+      kindNouns.has(term) ||
+      namesDocumentKind(term)
+    )
+      continue;
     if (!candidates.some((c) => termMatch(term, c.stems) > 0 || termMatch(term, c.context) > 0)) missing += weight;
   }
   return total > 0 && missing / total >= UNSUPPORTED_SHARE;
@@ -232,6 +252,7 @@ const KIND_NOUNS: Partial<Record<AnswerType, string[]>> = {
   party: ['person', 'company', 'who'],
   amount: ['money', 'figure'],
   duration: ['time', 'long'],
+  reason: ['reason', 'why'],
 };
 
 /** What a label that names the asked fact adds to a segment's score. */
@@ -250,6 +271,7 @@ const TYPE_LABEL_WORDS: Partial<Record<AnswerType, string[]>> = {
   duration: ['period', 'term', 'duration'],
   frequency: ['frequency', 'interval'],
   law: ['law', 'jurisdiction'],
+  reason: ['reason', 'cause'],
 };
 
 /** The label of a segment: a field's, or the "Label:" its text opens with ("Rent: EUR 186,000 ..."). */
@@ -279,9 +301,12 @@ function labelMatch(segment: Segment, analysis: QuestionAnalysis): number {
     else if (typeWords.has(s)) named += 1;
   }
   if (asked > 0) return Math.min(1, (asked + named) / new Set(stems).size);
-  // "How long is the lease?" names only the document: a "Term:" label names what is asked, by itself.
+  // "How long is the lease?" names only the document: a "Term:" label names what is asked, by itself;
+  // a label that is only that noun ("Term", "Duration") names the document's own, more surely than a
+  // part of it ("Rent-free period", "Notice period").
   const aboutDocument = [...analysis.terms.values()].every((w) => w < 1);
-  return aboutDocument && named > 0 ? (0.5 * named) / new Set(stems).size : 0;
+  if (!aboutDocument || named === 0) return 0;
+  return new Set(stems).size === 1 ? 1 : (0.5 * named) / new Set(stems).size;
 }
 
 /** Pairs of the question's words (in order) that the text holds side by side, as a bonus. */
@@ -347,13 +372,18 @@ function collectCandidates(
         typed = saysRole(role, segment)
           ? typed + 0.5
           : typed * OTHER_ROLE * (role === 'revised' && SUPERSEDED.test(segment.text) ? OTHER_ROLE : 1);
-      out.push({ passage: index, segment, order, stems, context, typed, weight, coverage: 0, score: 0 });
+      out.push({ passage: index, segment, order, stems, context, typed, weight, names: wanted, coverage: 0, score: 0 });
     });
   });
   return out;
 }
 
-const NO_NAMES = { sure: [], likely: [] };
+/** Names of the asked kind: `sure` ones (a person for who, a place for where) and `likely` ones (a venue's organisation). */
+interface WantedNames {
+  sure: string[];
+  likely: string[];
+}
+const NO_NAMES: WantedNames = { sure: [], likely: [] };
 
 /** Short units that read under the lead-in above them. */
 const FOLLOWER_KINDS = new Set<Segment['kind']>(['list_item', 'table_row', 'field', 'signature', 'line']);
@@ -427,6 +457,10 @@ const ROLE_CUES: Record<DateRole, RegExp[]> = {
     ROLE_LABEL('start|commencement|effective'),
   ],
   revised: [/\b(?:new|revised|updated|rescheduled|postponed|moves|moved|now|instead|current|including)\b/i],
+  // "An additional £23,615.40", "increases by €35,000", "a surcharge of": a sum said as an addition.
+  added: [
+    /\b(?:additional|extra|increases?d? by|rises? by|(?:adds?|added)\b|plus|supplement\w*|adjustment|surcharge|top-up)\b/i,
+  ],
   // "The completion date moves from 3 July to 17 July": the date (or sum) before the change.
   original: [
     /\b(?:originally|original|initially|previously|first planned|was (?:planned|scheduled|due))\b/i,
@@ -450,7 +484,7 @@ const NAME_LABEL = /^(?:by|name|signed by|signatory|signed)$/i;
 const PERSON_SHAPE = /^\p{Lu}[\p{L}'’.-]+(?:\s+\p{Lu}[\p{L}'’.-]+){1,3}$/u;
 
 /** How surely (0..1) a segment holds a fact of the asked kind. */
-function typeEvidence(type: AnswerType, segment: Segment, wantedNames: { sure: string[]; likely: string[] }): number {
+function typeEvidence(type: AnswerType, segment: Segment, wantedNames: WantedNames): number {
   const text = segment.text;
   if (type === 'party' || type === 'place') {
     if (wantedNames.sure.some((name) => text.includes(name))) return 1;
@@ -478,25 +512,30 @@ function typeEvidence(type: AnswerType, segment: Segment, wantedNames: { sure: s
   if (
     type === 'amount' &&
     evidence < 0.8 &&
-    /\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD)\b/.test(segment.header?.join(' ') ?? segment.label ?? '') &&
+    namesCurrency(segment.header?.join(' ') ?? segment.label ?? '') &&
     /\d/.test(text)
   )
     return 0.8;
   return evidence;
 }
 
+/** Whether a column title or label names a currency by its ISO code ("Amount (KES)", "Annual price (SEK)"). */
+function namesCurrency(title: string): boolean {
+  return (title.match(/\b[A-Z]{3}\b/g) ?? []).some((code) => CURRENCY_CODES.has(code));
+}
+
 /**
  * A long segment cut to the stretch around the question's words and the asked fact: pieces
  * between commas and semicolons, grown from the best one while the stretch stays short.
  */
-function focus(text: string, terms: Map<string, number>, type: AnswerType): string {
+function focus(text: string, terms: Map<string, number>, type: AnswerType, names: WantedNames = NO_NAMES): string {
   if (text.split(/\s+/).length <= MAX_WORDS) return text;
   // Not at the comma of "March 3, 2026" or "1,500".
   const pieces = text.split(/(?<=[,;:])\s+(?!\d)/);
   const typed = pieces.map(
     (piece) =>
       type !== 'text' &&
-      typeEvidence(type, { kind: 'sentence', text: piece, start: 0, end: 0, page: null }, NO_NAMES) > 0.5,
+      typeEvidence(type, { kind: 'sentence', text: piece, start: 0, end: 0, page: null }, names) > 0.5,
   );
   const worth = pieces.map((piece, i) => {
     const stems = new Set(contentStems(piece));

@@ -281,6 +281,8 @@ function isProse(sentence: Sentence): boolean {
   const letters = text.replace(/[^\p{L}]/gu, '').length;
   const wordCount = text.split(/\s+/).length;
   if (wordCount < 5 || letters < text.length * 0.55 || !/\p{Ll}/u.test(text)) return false;
+  // "Subtotal | 325,700.00", "Tel: … | accounts@…": a table row or a contact line, not prose.
+  if (/\s\|\s/.test(text)) return false;
   if (/[,;\t].*[,;\t].*[,;\t].*[,;\t]/.test(text) && !/\s(?:the|and|of|to|is|are|was|will)\s/i.test(text)) return false;
   // A line without a full stop is a heading or a field unless it is long enough to be prose.
   return /[.!?]["')\]]?$/.test(text) || wordCount >= 14;
