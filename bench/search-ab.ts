@@ -73,7 +73,9 @@ async function runDialect(dialect: DialectName) {
     { name: 'before', start: base.startTestApp },
     { name: 'after', start: startTestApp },
   ];
-  const copies = await Promise.all(sides.map((s) => copyOf(dialect, s.name)));
+  // One copy at a time: PostgreSQL copies a template only while nothing else reads it.
+  const copies: Awaited<ReturnType<typeof copyOf>>[] = [];
+  for (const s of sides) copies.push(await copyOf(dialect, s.name));
   const apps: TestApp[] = [];
   try {
     for (const [i, s] of sides.entries()) apps.push(await s.start(dialect, { env: copies[i]!.env }));
