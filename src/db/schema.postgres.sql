@@ -6,6 +6,24 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 
 CREATE EXTENSION IF NOT EXISTS unaccent WITH SCHEMA public;
 
+CREATE FUNCTION public.charge_ai_credits(p_id text, p_tenant_id text, p_period text, p_millicredits bigint, p_reason text, p_reference text, p_created_at bigint, p_below bigint) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+    declare
+      used bigint;
+    begin
+      perform 1 from tenants where id = p_tenant_id for update;
+      select coalesce(sum(millicredits), 0) into used
+        from ai_credit_charges where tenant_id = p_tenant_id and period = p_period;
+      if p_below is not null and used + p_millicredits >= p_below then
+        return false;
+      end if;
+      insert into ai_credit_charges (id, tenant_id, period, millicredits, reason, reference, created_at)
+        values (p_id, p_tenant_id, p_period, p_millicredits, p_reason, p_reference, p_created_at);
+      return true;
+    end
+    $$;
+
 CREATE FUNCTION public.document_versions_bytes() RETURNS trigger
     LANGUAGE plpgsql
     AS $$

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { highlightPassage, markupFromSentinels } from '../../src/modules/search/highlight.ts';
+import { highlightDocument, highlightPassage, markupFromSentinels } from '../../src/modules/search/highlight.ts';
 import { parseQuery, toFts5, toTsquery } from '../../src/modules/search/query-syntax.ts';
 import { understandQuery } from '../../src/modules/search/query-understanding.ts';
 import { keywordScore, relevanceOf } from '../../src/modules/search/scores.ts';
@@ -54,6 +54,21 @@ describe('highlights', () => {
       highlightPassage('Invoices are paid <fast> by the finance team.', 'invoice finance'),
       /<mark>Invoices<\/mark> are paid &lt;fast&gt; by the <mark>finance<\/mark> team\./,
     );
+  });
+
+  it('a document: stemmed terms and prefixes marked, the window with the most distinct terms, escaped', () => {
+    assert.equal(
+      highlightDocument('The <b>Invoices</b> of Zürich & "consulting", e-mail.', parseQuery('invoice consult* zurich')),
+      'The <mark>&lt;b&gt;Invoices&lt;/b&gt;</mark> of <mark>Zürich</mark> &amp; <mark>&quot;consulting&quot;,</mark> e-mail.',
+    );
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    // Two mentions of one term early, both terms together later: the later window wins.
+    const text = `budget budget ${filler(40)} budget review ${filler(40)}`;
+    const marked = highlightDocument(text, parseQuery('budget review'));
+    assert.match(marked, /^….*<mark>budget<\/mark> <mark>review<\/mark>.*…$/);
+    assert.equal(marked.split(' ').length, 32);
+    assert.equal(highlightDocument(`nothing here ${filler(40)}`, parseQuery('budget')).split(' ').length, 32);
+    assert.doesNotMatch(highlightDocument(`nothing here ${filler(40)}`, parseQuery('budget')), /<mark>|^…/);
   });
 });
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import type { AiCreditChargesTable } from './credits.tables.ts';
 
@@ -38,5 +39,20 @@ export class CreditsRepository {
       created_at: charge.createdAt,
     };
     await db.insertInto('ai_credit_charges').values(row).execute();
+  }
+
+  /**
+   * PostgreSQL: inserts the charge in one statement (`charge_ai_credits`, migration 20261129_0400)
+   * when the month's total stays below `belowMillicredits` (null: no bound); false, writing nothing,
+   * when it would not.
+   */
+  async insertIfBelow(db: Executor, charge: CreditCharge, belowMillicredits: number | null): Promise<boolean> {
+    const result = await sql<{
+      charged: boolean;
+    }>`select charge_ai_credits(${charge.id}, ${charge.tenantId}, ${charge.period},
+      ${charge.millicredits}, ${charge.reason}, ${charge.reference}, ${charge.createdAt}, ${belowMillicredits}) as charged`.execute(
+      db,
+    );
+    return result.rows[0]?.charged === true;
   }
 }

@@ -6,7 +6,7 @@ import { TIER_LIMITS } from '../../domain/tiers.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type AppError, errors } from '../../lib/errors.ts';
 import { prefixedId } from '../../lib/ids.ts';
-import type { CreditsRepository } from './credits.repository.ts';
+import type { CreditCharge, CreditsRepository } from './credits.repository.ts';
 
 /** What each priced operation costs, in credits (docs/api-decisions.md §5). */
 export const CREDIT_COSTS = {
@@ -93,16 +93,54 @@ export class CreditsService {
       for (const percent of crossedThresholds(used, used + needed, limit))
         await this.#deps.notify(trx, tenant, { percent, used: used + needed, limit, period });
     }
-    await credits.insert(trx, {
+    await credits.insert(trx, this.#newCharge(tenant, reason, reference, period));
+  }
+
+  /**
+   * Charges `reason`'s cost on its own (an operation with nothing else to write, such as a search),
+   * with what `charge` promises. On PostgreSQL, while the month's total stays clear of every usage
+   * threshold, that is one statement (`CreditsRepository.insertIfBelow`) instead of a transaction of
+   * five; otherwise, and on SQLite, `charge` in a transaction.
+   */
+  async chargeAlone(tenant: Tenant, reason: CreditReason, reference: string | null = null): Promise<void> {
+    const { database, clock, credits } = this.#deps;
+    if (database.dialect === 'postgres') {
+      const charge = this.#newCharge(tenant, reason, reference, billingPeriod(clock.now()));
+      const below = fastPathBound(TIER_LIMITS[tenant.tier].aiCreditsPerMonth);
+      if (below === null || below > 0) {
+        if (await credits.insertIfBelow(database.db, charge, below)) return;
+      }
+    }
+    await database.db.transaction().execute((trx) => this.charge(trx, tenant, reason, reference));
+  }
+
+  #newCharge(tenant: Tenant, reason: CreditReason, reference: string | null, period: string): CreditCharge {
+    return {
       id: prefixedId('crd'),
       tenantId: tenant.id,
       period,
-      millicredits: Math.round(needed * MILLI),
+      millicredits: Math.round(CREDIT_COSTS[reason] * MILLI),
       reason,
       reference,
-      createdAt: clock.now(),
-    });
+      createdAt: this.#deps.clock.now(),
+    };
   }
+}
+
+/**
+ * The month's total, in millicredits, from which a charge may cross a usage threshold (and, past
+ * the last, be refused): the fast charge stays strictly below it. Null when the tier is unlimited.
+ * Below it, neither the total before nor after a charge has reached any threshold, so nothing is
+ * crossed and what is left still pays for the cheapest operation.
+ */
+export function fastPathBound(limit: number | null): number | null {
+  if (limit === null) return null;
+  const cheapest = Math.min(...Object.values(CREDIT_COSTS));
+  const firstReached = USAGE_THRESHOLDS.map((percent) =>
+    // `crossedThresholds`' `reached`: used ≥ limit × percent / 100, or for 100 %, limit − used < cheapest.
+    percent >= 100 ? Math.floor((limit - cheapest) * MILLI) + 1 : Math.ceil((limit * percent * MILLI) / 100),
+  );
+  return Math.max(0, Math.min(...firstReached));
 }
 
 function insufficient(needed: number, remaining: number): AppError {

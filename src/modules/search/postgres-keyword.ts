@@ -1,28 +1,24 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import type { DocumentQueries } from '../documents/index.ts';
-import { MARK_END, MARK_START, markupFromSentinels } from './highlight.ts';
+import { highlightDocument } from './highlight.ts';
 import { type KeywordEngine, type KeywordHit, type KeywordQuery, phaseOneCandidates } from './keyword-engine.ts';
 import { type Clause, toTsquery } from './query-syntax.ts';
 import { TS_RANK_HALF } from './scores.ts';
 
-/** Characters of a document's text `ts_headline` reads (it parses the whole input: bounded for huge documents). */
-const HEADLINE_CHARS = 100_000;
+/** Characters of a document's text a highlight reads (bounded for huge documents). */
+const HIGHLIGHT_CHARS = 100_000;
 /** The indexed document of a row, as the documents module's condition and content take it. */
 const documentId = sql.ref<string>('s.document_id');
-/** Concurrent `ts_headline` statements for one page of results, at most (one per core of this machine's database is enough). */
-const HEADLINE_STATEMENTS = 2;
-/** Fewer documents than this are not split (a statement's round trip outweighs their headlines). */
-const HEADLINE_GROUP_MIN = 4;
 
 /**
  * PostgreSQL full text: `search_documents.tsv` (GIN) in the `docuvault_search` configuration,
- * ranked by `ts_rank_cd`; highlights by `ts_headline` (one best fragment).
+ * ranked by `ts_rank_cd` (stop-word-only queries); highlights marked in the process (`highlightDocument`).
  */
 export class PostgresKeywordEngine implements KeywordEngine {
   readonly half = TS_RANK_HALF;
   readonly #documents: Pick<DocumentQueries, 'contentOf'>;
-  /** `documents`: the documents module's queries, for the text `ts_headline` marks. */
+  /** `documents`: the documents module's queries, for the texts highlights mark. */
   constructor(documents: Pick<DocumentQueries, 'contentOf'>) {
     this.#documents = documents;
   }
@@ -78,29 +74,22 @@ export class PostgresKeywordEngine implements KeywordEngine {
     db: Executor,
     tenantId: string,
     clauses: Clause[],
-    join: 'all' | 'any',
+    _join: 'all' | 'any',
     documentIds: string[],
   ): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     if (clauses.length === 0 || documentIds.length === 0) return out;
-    const options = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxFragments=1, MaxWords=32, MinWords=12, ShortWord=2, FragmentDelimiter=" … "`;
-    const tsquery = toTsquery(clauses, join);
-    // `ts_headline` parses and marks the whole text of each document (~0.5–1 ms for 300 words, most of
-    // a keyword request's time on PostgreSQL): the page's documents are split over concurrent
-    // statements, each on its own pooled connection (so its own backend and core).
-    const groups = Math.min(HEADLINE_STATEMENTS, Math.ceil(documentIds.length / HEADLINE_GROUP_MIN));
-    const size = Math.ceil(documentIds.length / groups);
-    const parts = await Promise.all(
-      Array.from({ length: groups }, (_, g) => {
-        const ids = documentIds.slice(g * size, (g + 1) * size);
-        return sql<{ document_id: string; snippet: string | null }>`
-          select s.document_id as document_id,
-            ts_headline('docuvault_search', left(${this.#documents.contentOf(tenantId, documentId)}, ${HEADLINE_CHARS}), to_tsquery('docuvault_search', ${tsquery}), ${options}) as snippet
-          from search_documents s
-          where s.tenant_id = ${tenantId} and s.document_id in (${sql.join(ids.map((id) => sql`${id}`))})`.execute(db);
-      }),
+    // The texts are read and marked here rather than by `ts_headline`, which parsed and stemmed the
+    // whole of each text in the database (~0.8 ms a document, two statements for a page: most of a
+    // keyword request's time, docs/search.md); one primary-key read of the page's texts remains.
+    // Every query word is marked whichever the join (as `ts_headline` did).
+    const rows = await sql<{ document_id: string; text: string | null }>`
+      select s.document_id as document_id, left(${this.#documents.contentOf(tenantId, documentId)}, ${HIGHLIGHT_CHARS}) as text
+      from search_documents s
+      where s.tenant_id = ${tenantId} and s.document_id in (${sql.join(documentIds.map((id) => sql`${id}`))})`.execute(
+      db,
     );
-    for (const r of parts.flatMap((p) => p.rows)) if (r.snippet) out.set(r.document_id, markupFromSentinels(r.snippet));
+    for (const r of rows.rows) if (r.text) out.set(r.document_id, highlightDocument(r.text, clauses));
     return out;
   }
 }

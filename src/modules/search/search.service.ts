@@ -432,12 +432,15 @@ export class SearchService {
   }
   #vectorSource: ReturnType<typeof vectorSource> | undefined;
 
-  /** Runs a priced search: credits checked first (402 before any work), charged in a transaction only when it succeeded. */
+  /**
+   * Runs a priced search: credits checked first (402 before any work), charged only when it
+   * succeeded (a search writes nothing else: `chargeAlone`, one statement on PostgreSQL).
+   */
   async charged<T>(auth: AuthContext, reason: CreditReason, work: () => Promise<T>): Promise<T> {
-    const { credits, database, cache } = this.deps;
+    const { credits, cache } = this.deps;
     await credits.assertAvailable(auth.tenant, reason);
     const answer = await cache.scoped(work);
-    await database.db.transaction().execute((trx) => credits.charge(trx, auth.tenant, reason));
+    await credits.chargeAlone(auth.tenant, reason);
     return answer;
   }
 
