@@ -50,6 +50,8 @@ export async function findJob(executor: Executor, id: string): Promise<JobRow | 
 export interface ClaimParams {
   kinds: string[];
   limit: number;
+  /** A tighter cap for some kinds (their own concurrency room); the others take up to `limit`. */
+  kindLimits?: ReadonlyMap<string, number>;
   workerId: string;
   now: number;
   lockedUntil: number;
@@ -57,25 +59,30 @@ export interface ClaimParams {
 
 /**
  * Takes up to `limit` due jobs of the given kinds in one atomic statement: the highest priority,
- * then the oldest. PostgreSQL skips rows another claimer holds; SQLite serialises writers.
+ * then the oldest, at most `kindLimits` of a capped kind. PostgreSQL skips rows another claimer
+ * holds; SQLite serialises writers.
  *
  * Each kind's candidates are read in order from `jobs_claim_idx (kind, priority, run_at, id)`
- * with their own LIMIT and merged, so a claim reads at most kinds x limit index entries however
- * large the backlog (one `kind in (...)` query would sort every due row of those kinds).
+ * with their own LIMIT (the kind's cap) and merged, so a claim reads at most kinds x limit index
+ * entries however large the backlog (one `kind in (...)` query would sort every due row of those
+ * kinds), and a worker with capped kinds still claims in one round trip.
  */
 export async function claimJobs(executor: Executor, dialect: DialectName, p: ClaimParams): Promise<JobRow[]> {
-  if (p.kinds.length === 0 || p.limit <= 0) return [];
-  const due = (kind: string) =>
+  const kinds = p.kinds
+    .map((kind) => ({ kind, limit: Math.min(p.limit, p.kindLimits?.get(kind) ?? p.limit) }))
+    .filter((k) => k.limit > 0);
+  if (kinds.length === 0 || p.limit <= 0) return [];
+  const due = (kind: string, limit: number) =>
     sql`select id, priority, run_at from jobs
       where state = 'available' and kind = ${kind} and run_at <= ${p.now}
-      order by priority, run_at, id limit ${p.limit}`;
+      order by priority, run_at, id limit ${limit}`;
   const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
   let chosen: RawBuilder<unknown>;
-  if (p.kinds.length === 1) {
-    chosen = sql`${due(p.kinds[0]!)} ${lock}`;
+  if (kinds.length === 1) {
+    chosen = sql`${due(kinds[0]!.kind, kinds[0]!.limit)} ${lock}`;
   } else {
     const candidates = sql.join(
-      p.kinds.map((kind) => sql`select id from (${due(kind)}) as c`),
+      kinds.map(({ kind, limit }) => sql`select id from (${due(kind, limit)}) as c`),
       sql` union all `,
     );
     // FOR UPDATE cannot sit on a UNION: lock the merged top rows through the table itself.
