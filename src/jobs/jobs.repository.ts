@@ -14,15 +14,32 @@ export type NewJobRow = Insertable<JobsTable>;
 /** The partial unique index's predicate, repeated as the ON CONFLICT target so both dialects infer it. */
 const PENDING_UNIQUE = sql<boolean>`unique_key is not null and state in ('available', 'running')`;
 
-/** Inserts rows; those whose unique key is already pending are skipped. Returns the ids inserted. */
-export async function insertJobs(executor: Executor, rows: NewJobRow[]): Promise<Set<string>> {
+/**
+ * Inserts rows; those whose unique key is already pending are skipped. Returns the ids inserted.
+ * With `notifyDueBy` (PostgreSQL), each inserted row due by then wakes the `jobs` listeners at
+ * commit from the insert's own RETURNING: no separate `pg_notify` round trip. (PostgreSQL delivers
+ * one notification per channel and payload per transaction, however many rows raise it.)
+ */
+export async function insertJobs(
+  executor: Executor,
+  rows: NewJobRow[],
+  options: { notifyDueBy?: number } = {},
+): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const inserted = await executor
+  const { notifyDueBy } = options;
+  const insert = executor
     .insertInto('jobs')
     .values(rows)
-    .onConflict((oc) => oc.column('unique_key').where(PENDING_UNIQUE).doNothing())
-    .returning('id')
-    .execute();
+    .onConflict((oc) => oc.column('unique_key').where(PENDING_UNIQUE).doNothing());
+  const inserted =
+    notifyDueBy === undefined
+      ? await insert.returning('id').execute()
+      : await insert
+          .returning([
+            'id',
+            sql<unknown>`case when run_at <= ${notifyDueBy} then pg_notify('jobs', kind) end`.as('notified'),
+          ])
+          .execute();
   return new Set(inserted.map((r) => r.id));
 }
 
@@ -36,11 +53,6 @@ export async function findPendingByUniqueKeys(executor: Executor, keys: string[]
     .where(sql<boolean>`state in ('available', 'running')`)
     .execute();
   return new Map(rows.map((r) => [r.unique_key!, r.id]));
-}
-
-/** Wakes PostgreSQL listeners at commit of the executor's transaction (at once outside one). */
-export async function notifyKinds(executor: Executor, kinds: Iterable<string>): Promise<void> {
-  for (const kind of new Set(kinds)) await sql`select pg_notify('jobs', ${kind})`.execute(executor);
 }
 
 export async function findJob(executor: Executor, id: string): Promise<JobRow | null> {
