@@ -120,7 +120,7 @@ export class ExecutionEngine {
     });
     const definition = definitionOf(workflow);
     this.#definitions.set(`${workflow.id}:${workflow.version}`, definition);
-    await this.advance(trx, execution, definition, now);
+    await this.advance(trx, execution, definition, now, []); // a new execution has no runs yet
     return execution;
   }
 
@@ -200,6 +200,7 @@ export class ExecutionEngine {
         now,
         outcome.end.status === 'failed' ? `Ended by node "${node.id}"` : null,
         node.id,
+        definition,
       );
       return;
     }
@@ -425,7 +426,8 @@ export class ExecutionEngine {
       failedNodeId,
     });
     await this.#repo.log(trx, tenantId, id, status, error ?? '', now);
-    await this.#repo.expirePendingTasks(trx, tenantId, id, now);
+    // Only human nodes (or a loop running them) hold tasks: other executions spare the write.
+    if (!definition || holdsTasks(definition)) await this.#repo.expirePendingTasks(trx, tenantId, id, now);
     const base = { execution_id: id, workflow_id: execution.workflowId, workflow_name: execution.workflowName };
     if (status === 'completed') {
       await this.#events.record(trx, {
@@ -515,6 +517,11 @@ function runContext(execution: Execution, run: NodeRun, node: WorkflowNode, now:
     jobPriority: jobPriorityOf(execution.priority),
     now,
   };
+}
+
+/** Whether an execution of this definition can hold human tasks (a human node, or a loop that may run one). */
+function holdsTasks(definition: WorkflowDefinition): boolean {
+  return definition.nodes.some((n) => n.type.startsWith('human_') || n.type === 'loop');
 }
 
 /** Human nodes whose task was rejected (contract §10: dependents without a run_if are skipped). */

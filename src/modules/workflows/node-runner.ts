@@ -272,12 +272,12 @@ export class NodeRunner {
   }
 
   /**
-   * Locks the execution, then reads all its runs in one statement (the run itself among them):
-   * null when the execution is gone or no longer running (nothing of it is read then).
+   * Locks the execution, then reads all its runs in one statement (the run itself among them);
+   * null when the execution is gone. The caller decides what its status allows.
    */
   async #lockWithRuns(trx: Executor, tenantId: string, executionId: string, runId: string) {
     const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
-    if (execution?.status !== 'running') return null;
+    if (!execution) return null;
     const runs = await this.#workflows.nodeRuns(trx, tenantId, executionId);
     return { execution, runs, run: runs.find((r) => r.id === runId) ?? null };
   }
