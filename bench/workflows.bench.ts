@@ -28,7 +28,7 @@ import { cpuPercentOver, drained, enterpriseTenant, round, summary } from './wor
 /** Timers of the lateness sample (the rest stay pending). */
 const SAMPLED = 500;
 
-const CONTROL_ONLY = {
+export const CONTROL_ONLY = {
   name: 'Control only',
   nodes: [
     { id: 'check', type: 'condition', config: { expression: 'trigger.amount > 1000' } },

@@ -14,7 +14,6 @@ import {
   insertJobs,
   type JobRow,
   type NewJobRow,
-  notifyKinds,
 } from './jobs.repository.ts';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
@@ -89,12 +88,12 @@ export class JobQueue<Jobs = JobPayloads> {
     const rows = (jobs as readonly AnyNewJob[]).map((job) => this.row(job, now));
     const results: EnqueueResult[] = [];
     for (let start = 0; start < rows.length; start += CHUNK) {
-      results.push(...(await this.insertChunk(executor, rows.slice(start, start + CHUNK))));
+      results.push(...(await this.insertChunk(executor, rows.slice(start, start + CHUNK), now)));
     }
     const due = rows.filter((r, i) => !results[i]!.duplicate && r.run_at <= now);
     if (due.length > 0) {
+      // PostgreSQL listeners (other processes) were notified by the insert itself (insertJobs).
       const kinds = new Set(due.map((r) => r.kind));
-      if (this.database.dialect === 'postgres') await notifyKinds(executor, kinds);
       for (const kind of kinds) {
         for (const listener of this.listeners) {
           try {
@@ -108,8 +107,13 @@ export class JobQueue<Jobs = JobPayloads> {
     return results;
   }
 
-  private async insertChunk(executor: Executor, rows: (NewJobRow & JobsTable)[]): Promise<EnqueueResult[]> {
-    const inserted = await insertJobs(executor, rows);
+  private async insertChunk(
+    executor: Executor,
+    rows: (NewJobRow & JobsTable)[],
+    now: number,
+  ): Promise<EnqueueResult[]> {
+    const notify = this.database.dialect === 'postgres' ? { notifyDueBy: now } : {};
+    const inserted = await insertJobs(executor, rows, notify);
     const results: (EnqueueResult | undefined)[] = rows.map((r) =>
       inserted.has(r.id) ? { id: r.id, duplicate: false } : undefined,
     );
@@ -127,7 +131,7 @@ export class JobQueue<Jobs = JobPayloads> {
       });
       if (retry.length === 0) break;
       if (tries >= 3) throw new Error(`enqueue: unique keys kept changing state (${retry[0]!.unique_key})`);
-      const again = await insertJobs(executor, retry);
+      const again = await insertJobs(executor, retry, notify);
       rows.forEach((r, i) => {
         if (again.has(r.id)) results[i] = { id: r.id, duplicate: false };
       });

@@ -14,15 +14,32 @@ export type NewJobRow = Insertable<JobsTable>;
 /** The partial unique index's predicate, repeated as the ON CONFLICT target so both dialects infer it. */
 const PENDING_UNIQUE = sql<boolean>`unique_key is not null and state in ('available', 'running')`;
 
-/** Inserts rows; those whose unique key is already pending are skipped. Returns the ids inserted. */
-export async function insertJobs(executor: Executor, rows: NewJobRow[]): Promise<Set<string>> {
+/**
+ * Inserts rows; those whose unique key is already pending are skipped. Returns the ids inserted.
+ * With `notifyDueBy` (PostgreSQL), each inserted row due by then wakes the `jobs` listeners at
+ * commit from the insert's own RETURNING: no separate `pg_notify` round trip. (PostgreSQL delivers
+ * one notification per channel and payload per transaction, however many rows raise it.)
+ */
+export async function insertJobs(
+  executor: Executor,
+  rows: NewJobRow[],
+  options: { notifyDueBy?: number } = {},
+): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const inserted = await executor
+  const { notifyDueBy } = options;
+  const insert = executor
     .insertInto('jobs')
     .values(rows)
-    .onConflict((oc) => oc.column('unique_key').where(PENDING_UNIQUE).doNothing())
-    .returning('id')
-    .execute();
+    .onConflict((oc) => oc.column('unique_key').where(PENDING_UNIQUE).doNothing());
+  const inserted =
+    notifyDueBy === undefined
+      ? await insert.returning('id').execute()
+      : await insert
+          .returning([
+            'id',
+            sql<unknown>`case when run_at <= ${notifyDueBy} then pg_notify('jobs', kind) end`.as('notified'),
+          ])
+          .execute();
   return new Set(inserted.map((r) => r.id));
 }
 
@@ -38,11 +55,6 @@ export async function findPendingByUniqueKeys(executor: Executor, keys: string[]
   return new Map(rows.map((r) => [r.unique_key!, r.id]));
 }
 
-/** Wakes PostgreSQL listeners at commit of the executor's transaction (at once outside one). */
-export async function notifyKinds(executor: Executor, kinds: Iterable<string>): Promise<void> {
-  for (const kind of new Set(kinds)) await sql`select pg_notify('jobs', ${kind})`.execute(executor);
-}
-
 export async function findJob(executor: Executor, id: string): Promise<JobRow | null> {
   return (await executor.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
@@ -50,6 +62,8 @@ export async function findJob(executor: Executor, id: string): Promise<JobRow | 
 export interface ClaimParams {
   kinds: string[];
   limit: number;
+  /** A tighter cap for some kinds (their own concurrency room); the others take up to `limit`. */
+  kindLimits?: ReadonlyMap<string, number>;
   workerId: string;
   now: number;
   lockedUntil: number;
@@ -57,25 +71,30 @@ export interface ClaimParams {
 
 /**
  * Takes up to `limit` due jobs of the given kinds in one atomic statement: the highest priority,
- * then the oldest. PostgreSQL skips rows another claimer holds; SQLite serialises writers.
+ * then the oldest, at most `kindLimits` of a capped kind. PostgreSQL skips rows another claimer
+ * holds; SQLite serialises writers.
  *
  * Each kind's candidates are read in order from `jobs_claim_idx (kind, priority, run_at, id)`
- * with their own LIMIT and merged, so a claim reads at most kinds x limit index entries however
- * large the backlog (one `kind in (...)` query would sort every due row of those kinds).
+ * with their own LIMIT (the kind's cap) and merged, so a claim reads at most kinds x limit index
+ * entries however large the backlog (one `kind in (...)` query would sort every due row of those
+ * kinds), and a worker with capped kinds still claims in one round trip.
  */
 export async function claimJobs(executor: Executor, dialect: DialectName, p: ClaimParams): Promise<JobRow[]> {
-  if (p.kinds.length === 0 || p.limit <= 0) return [];
-  const due = (kind: string) =>
+  const kinds = p.kinds
+    .map((kind) => ({ kind, limit: Math.min(p.limit, p.kindLimits?.get(kind) ?? p.limit) }))
+    .filter((k) => k.limit > 0);
+  if (kinds.length === 0 || p.limit <= 0) return [];
+  const due = (kind: string, limit: number) =>
     sql`select id, priority, run_at from jobs
       where state = 'available' and kind = ${kind} and run_at <= ${p.now}
-      order by priority, run_at, id limit ${p.limit}`;
+      order by priority, run_at, id limit ${limit}`;
   const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
   let chosen: RawBuilder<unknown>;
-  if (p.kinds.length === 1) {
-    chosen = sql`${due(p.kinds[0]!)} ${lock}`;
+  if (kinds.length === 1) {
+    chosen = sql`${due(kinds[0]!.kind, kinds[0]!.limit)} ${lock}`;
   } else {
     const candidates = sql.join(
-      p.kinds.map((kind) => sql`select id from (${due(kind)}) as c`),
+      kinds.map(({ kind, limit }) => sql`select id from (${due(kind, limit)}) as c`),
       sql` union all `,
     );
     // FOR UPDATE cannot sit on a UNION: lock the merged top rows through the table itself.

@@ -299,42 +299,37 @@ export class Worker {
     }
   }
 
-  /** Claims up to the free capacity: kinds with a tighter own limit first, the rest in one query. */
+  /** Claims up to the free capacity in one statement, each kind within its own concurrency room. */
   private async claim(): Promise<void> {
     const free = this.concurrency - this.running.size;
     if (free <= 0) return;
-    const shared: string[] = [];
-    const limited: [string, number][] = [];
+    const kinds: string[] = [];
+    const kindLimits = new Map<string, number>();
     for (const [kind, def] of this.definitions) {
       const room = (def.concurrency ?? this.concurrency) - (this.runningByKind.get(kind) ?? 0);
-      if (room >= free) shared.push(kind);
-      else if (room > 0) limited.push([kind, room]);
+      if (room <= 0) continue;
+      kinds.push(kind);
+      if (room < free) kindLimits.set(kind, room);
     }
-    let remaining = free;
-    for (const [kind, room] of limited) {
-      if (remaining <= 0) return;
-      remaining -= this.startAll(await this.claimBatch([kind], Math.min(room, remaining)));
-    }
-    if (remaining > 0 && shared.length > 0) this.startAll(await this.claimBatch(shared, remaining));
-  }
-
-  private claimBatch(kinds: string[], limit: number): Promise<JobRow[]> {
+    if (kinds.length === 0) return;
     const now = this.clock.now();
-    return claimJobs(this.database.db, this.database.dialect, {
-      kinds,
-      limit,
-      workerId: this.id,
-      now,
-      lockedUntil: now + this.leaseMs,
-    });
+    this.startAll(
+      await claimJobs(this.database.db, this.database.dialect, {
+        kinds,
+        limit: free,
+        kindLimits,
+        workerId: this.id,
+        now,
+        lockedUntil: now + this.leaseMs,
+      }),
+    );
   }
 
-  private startAll(rows: JobRow[]): number {
+  private startAll(rows: JobRow[]): void {
     for (const row of rows) {
       if (Number(row.lease_expiries) >= this.processDeathLimit) this.track(this.failDied(row));
       else this.startRun(row);
     }
-    return rows.length;
   }
 
   /**

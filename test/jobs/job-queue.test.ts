@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { backoffDelay } from '../../src/jobs/backoff.ts';
 import { JobQueue } from '../../src/jobs/job-queue.ts';
+import { claimJobs } from '../../src/jobs/jobs.repository.ts';
 import type { AnyJobPayloads } from '../../src/jobs/job-types.ts';
 import { availableDialects, openTestDatabase } from '../support/databases.ts';
 import { newQueue, startWorker, uniqueKind, waitForState } from './helpers.ts';
@@ -155,6 +156,37 @@ for (const dialect of await availableDialects()) {
       const job = await queue.get(id);
       assert.equal(job?.state, 'cancelled');
       assert.ok(job?.finishedAt);
+    });
+
+    it('claims several kinds in one statement, a capped kind no more than its cap', async () => {
+      const capped = uniqueKind('capped');
+      const open = uniqueKind('open');
+      await queue.enqueueMany(t.database.db, [
+        ...Array.from({ length: 4 }, (_, i) => ({ kind: capped, payload: { i } })),
+        ...Array.from({ length: 4 }, (_, i) => ({ kind: open, payload: { i } })),
+      ]);
+      const now = Date.now();
+      const claimed = await claimJobs(t.database.db, dialect, {
+        kinds: [capped, open],
+        limit: 5,
+        kindLimits: new Map([[capped, 1]]),
+        workerId: 'w1',
+        now,
+        lockedUntil: now + 60_000,
+      });
+      assert.equal(claimed.length, 5);
+      assert.equal(claimed.filter((r) => r.kind === capped).length, 1);
+      assert.equal(claimed.filter((r) => r.kind === open).length, 4);
+      assert.ok(claimed.every((r) => r.state === 'running' && r.locked_by === 'w1'));
+      const none = await claimJobs(t.database.db, dialect, {
+        kinds: [capped],
+        limit: 5,
+        kindLimits: new Map([[capped, 0]]),
+        workerId: 'w1',
+        now,
+        lockedUntil: now + 60_000,
+      });
+      assert.deepEqual(none, [], 'a kind with no room is not claimed');
     });
 
     it('counts by kind and state, and prunes finished rows past the cut-off', async () => {

@@ -10,6 +10,7 @@ import { nextSteps } from './engine/next-steps.ts';
 import type { NodeState, WorkflowDefinition, WorkflowNode } from './engine/types.ts';
 import { DEFAULT_PRIORITY, type ExecutionPriority, jobPriorityOf } from './execution-priority.ts';
 import type { NodeOutcome, RunContext } from './node-handlers.ts';
+import type { ReadyRuns } from './ready-runs.ts';
 import type { Execution, NodeRun, Workflow, WorkflowsRepository } from './workflows.repository.ts';
 import { definitionOf } from './workflow-definition.ts';
 
@@ -54,6 +55,7 @@ export class ExecutionEngine {
   readonly #jobs: JobQueue;
   readonly #events: EventLog;
   readonly #mail: MailOutbox;
+  readonly #ready: ReadyRuns | undefined;
   readonly #definitions = new Map<string, WorkflowDefinition>();
 
   constructor(deps: {
@@ -62,7 +64,10 @@ export class ExecutionEngine {
     jobs: JobQueue;
     events: EventLog;
     mail: MailOutbox;
+    /** Where the runs a transition makes ready are remembered with their execution, for this process's worker. */
+    ready?: ReadyRuns;
   }) {
+    this.#ready = deps.ready;
     this.#clock = deps.clock;
     this.#repo = deps.workflows;
     this.#jobs = deps.jobs;
@@ -83,7 +88,8 @@ export class ExecutionEngine {
       status: 'running',
       pausedReason: null,
       triggerType: input.triggerType,
-      triggerData: input.triggerData,
+      // As the column gives it back (no undefined values, dates as strings), for the snapshot of its first runs.
+      triggerData: toPlain(input.triggerData) as Record<string, unknown>,
       vars: {},
       testRun: workflow.status === 'draft',
       finalOutput: null,
@@ -114,7 +120,7 @@ export class ExecutionEngine {
     });
     const definition = definitionOf(workflow);
     this.#definitions.set(`${workflow.id}:${workflow.version}`, definition);
-    await this.advance(trx, execution, definition, now);
+    await this.advance(trx, execution, definition, now, []); // a new execution has no runs yet
     return execution;
   }
 
@@ -194,6 +200,7 @@ export class ExecutionEngine {
         now,
         outcome.end.status === 'failed' ? `Ended by node "${node.id}"` : null,
         node.id,
+        definition,
       );
       return;
     }
@@ -307,18 +314,27 @@ export class ExecutionEngine {
     node: WorkflowNode,
     reason: string,
     definition: WorkflowDefinition,
+    runs?: readonly NodeRun[],
   ): Promise<void> {
     const now = this.#clock.now();
-    await this.#repo.updateNodeRun(trx, execution.tenantId, run.id, {
-      status: 'skipped',
+    const skipped = {
+      status: 'skipped' as const,
       reason,
       startedAt: run.startedAt,
       runnerJobId: run.runnerJobId,
       completedAt: now,
       updatedAt: now,
-    });
+    };
+    await this.#repo.updateNodeRun(trx, execution.tenantId, run.id, skipped);
     await this.#repo.log(trx, execution.tenantId, execution.id, 'node_skipped', reason, now, node.id);
-    if (execution.status === 'running') await this.advance(trx, execution, definition, now);
+    if (execution.status === 'running')
+      await this.advance(
+        trx,
+        execution,
+        definition,
+        now,
+        runs?.map((r) => (r.id === run.id ? { ...r, ...skipped } : r)),
+      );
   }
 
   /** Fails the whole execution (a `run_if` that cannot be evaluated): open runs are cancelled with `reason`. */
@@ -353,8 +369,14 @@ export class ExecutionEngine {
       ...decision.ready.map((id) => newRun(execution, id, 'queued', now, null)),
     ];
     await this.#repo.insertNodeRuns(trx, added);
-    for (const run of added) if (run.status === 'queued') await this.enqueueRun(trx, execution, run.id, 1, now);
+    const queued = added.filter((r) => r.status === 'queued');
+    for (const run of queued) await this.enqueueRun(trx, execution, run.id, 1, now);
     const all = [...runs, ...added];
+    if (queued.length > 0 && execution.status === 'running')
+      this.#ready?.remember(
+        { execution, definition, runs: all },
+        queued.map((r) => r.id),
+      );
     if (decision.done && decision.ready.length === 0) {
       const anyFailed = all.some((r) => r.status === 'failed');
       const onFailure = definition.error_handling?.on_failure ?? 'fail';
@@ -404,7 +426,8 @@ export class ExecutionEngine {
       failedNodeId,
     });
     await this.#repo.log(trx, tenantId, id, status, error ?? '', now);
-    await this.#repo.expirePendingTasks(trx, tenantId, id, now);
+    // Only human nodes (or a loop running them) hold tasks: other executions spare the write.
+    if (!definition || holdsTasks(definition)) await this.#repo.expirePendingTasks(trx, tenantId, id, now);
     const base = { execution_id: id, workflow_id: execution.workflowId, workflow_name: execution.workflowName };
     if (status === 'completed') {
       await this.#events.record(trx, {
@@ -494,6 +517,11 @@ function runContext(execution: Execution, run: NodeRun, node: WorkflowNode, now:
     jobPriority: jobPriorityOf(execution.priority),
     now,
   };
+}
+
+/** Whether an execution of this definition can hold human tasks (a human node, or a loop that may run one). */
+function holdsTasks(definition: WorkflowDefinition): boolean {
+  return definition.nodes.some((n) => n.type.startsWith('human_') || n.type === 'loop');
 }
 
 /** Human nodes whose task was rejected (contract §10: dependents without a run_if are skipped). */

@@ -5,6 +5,7 @@ import { ExecutionEngine, RUN_NODE_JOB } from './execution-engine.ts';
 import { ExecutionsService } from './executions.service.ts';
 import { ExpressionEvaluator } from './engine/expression-evaluator.ts';
 import { controlHandlers, httpRequestHandler, type NodeHandler } from './node-handlers.ts';
+import { ReadyRuns } from './ready-runs.ts';
 import { NodeRunner } from './node-runner.ts';
 import { aiHandlers, type DocumentAi, documentAi } from './nodes/ai-nodes.ts';
 import { humanHandler } from './nodes/human-nodes.ts';
@@ -61,7 +62,9 @@ export const workflowsModule = defineModule({
     // User-written expressions and schemas run in child processes under config.expressions' limits (started on first use).
     const expressions = new ExpressionEvaluator(config.expressions);
     const http = outboundHttpFromConfig(config);
-    const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail });
+    // Runs made ready here are often run here too: their jobs start from what the transition knew.
+    const ready = new ReadyRuns();
+    const engine = new ExecutionEngine({ clock, workflows: repo, jobs, events, mail, ready });
     const tasks = new TasksService({
       database,
       clock,
@@ -88,7 +91,16 @@ export const workflowsModule = defineModule({
       ...aiHandlers({ ...library, passages: use('passages'), checkSchema: schemaChecker() }),
     };
     handlers.loop = loopHandler({ ...handlers });
-    const runner = new NodeRunner({ database, clock, engine, workflows: repo, handlers, expressions, principals });
+    const runner = new NodeRunner({
+      database,
+      clock,
+      engine,
+      workflows: repo,
+      handlers,
+      expressions,
+      principals,
+      ready,
+    });
     const schedule = new ScheduleTrigger({ database, clock, workflows: repo, jobs });
     const workflows = new WorkflowsService({ database, clock, workflows: repo, schedule });
     const executions = new ExecutionsService({ database, clock, engine, workflows: repo, jobs });

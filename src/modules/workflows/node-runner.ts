@@ -8,6 +8,7 @@ import type { ExpressionEvaluator } from './engine/expression-evaluator.ts';
 import type { WorkflowNode } from './engine/types.ts';
 import { type ExecutionEngine, type RunNodePayload, scopeOf } from './execution-engine.ts';
 import { type NodeHandler, type NodeOutcome, nodeFailure, resolveConfig } from './node-handlers.ts';
+import type { ReadyRuns } from './ready-runs.ts';
 import type { Execution, NodeRun, WorkflowsRepository } from './workflows.repository.ts';
 
 /** The part of the workflows repository the runner needs: it locks the execution, reads and marks node runs. */
@@ -58,6 +59,7 @@ export class NodeRunner {
   readonly #handlers: Record<string, NodeHandler>;
   readonly #expressions: ExpressionEvaluator;
   readonly #principals: ActingPrincipals;
+  readonly #ready: ReadyRuns | undefined;
 
   constructor(deps: {
     database: Database;
@@ -68,7 +70,10 @@ export class NodeRunner {
     handlers: Record<string, NodeHandler>;
     expressions: ExpressionEvaluator;
     principals: ActingPrincipals;
+    /** Snapshots the engine kept of the runs it just made ready in this process (spares their first read). */
+    ready?: ReadyRuns;
   }) {
+    this.#ready = deps.ready;
     this.#database = deps.database;
     this.#clock = deps.clock;
     this.#engine = deps.engine;
@@ -79,7 +84,7 @@ export class NodeRunner {
   }
 
   async run(job: RunningJob<RunNodePayload>): Promise<void> {
-    let snapshot = await this.#begin(job);
+    let snapshot = this.#prepared(job) ?? (await this.#begin(job));
     if (!snapshot) return;
     if (gated(snapshot)) {
       const decision = await this.#runIf(snapshot, job.signal);
@@ -95,6 +100,24 @@ export class NodeRunner {
     }
     const claimed = await this.#attempt(snapshot.execution, snapshot.run, snapshot.runs, snapshot.node, job.signal);
     await this.#record(job, snapshot.node, claimed.outcome, claimed.failure);
+  }
+
+  /**
+   * The snapshot the transaction that made this run ready left (ready-runs.ts), for a node that
+   * evaluates from a snapshot anyway (an expression node, or one with a `run_if` to decide): then
+   * no first transaction. Null for anything else, or for a job's retry, which reads afresh.
+   */
+  #prepared(job: RunningJob<RunNodePayload>): Snapshot | null {
+    const { tenantId, executionId, runId } = job.payload;
+    const ready = this.#ready?.take(runId);
+    if (!ready || job.attempt !== 1) return null;
+    const { execution, runs, definition } = ready;
+    if (execution.tenantId !== tenantId || execution.id !== executionId || execution.status !== 'running') return null;
+    const run = runs.find((r) => r.id === runId);
+    const node = run && definition.nodes.find((n) => n.id === run.nodeId);
+    if (!run || !node || run.status !== 'queued') return null;
+    const snapshot: Snapshot = { execution, run, runs: [...runs], node, claimed: false };
+    return gated(snapshot) || EXPRESSION_TYPES.has(node.type) ? snapshot : null;
   }
 
   /**
@@ -217,9 +240,10 @@ export class NodeRunner {
     const { tenantId, executionId, runId } = job.payload;
     const { node } = snapshot;
     await this.#database.db.transaction().execute(async (trx) => {
-      const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
-      const run = await this.#workflows.findNodeRun(trx, tenantId, runId);
-      if (!runnable(execution, run, job) || run!.attempt !== snapshot.run.attempt) return;
+      const locked = await this.#lockWithRuns(trx, tenantId, executionId, runId);
+      if (!locked || !runnable(locked.execution, locked.run, job) || locked.run!.attempt !== snapshot.run.attempt)
+        return;
+      const { execution, run } = locked;
       const definition = await this.#engine.definition(trx, execution!);
       const now = this.#clock.now();
       const running = {
@@ -229,9 +253,11 @@ export class NodeRunner {
         runnerJobId: job.id,
         updatedAt: now,
       };
+      // Read under the execution's lock, so current: the next-step decision needs no read of its own.
+      const known = locked.runs.map((r) => (r.id === runId ? running : r));
       await job.completeIn(trx);
       if (decision.kind === 'skip')
-        await this.#engine.skipRun(trx, execution!, running, node, decision.reason, definition);
+        await this.#engine.skipRun(trx, execution!, running, node, decision.reason, definition, known);
       else if (decision.kind === 'run_if_failed')
         await this.#engine.failExecution(trx, execution!, decision.message, 'run_if failed', definition);
       else if (
@@ -241,8 +267,19 @@ export class NodeRunner {
         decision.outcome.kind === 'checkpoint'
       ) {
         await this.#engine.nodeFailed(trx, execution!, running, node, decision.failure ?? 'no outcome', definition);
-      } else await this.#engine.recordOutcome(trx, execution!, running, node, decision.outcome, definition);
+      } else await this.#engine.recordOutcome(trx, execution!, running, node, decision.outcome, definition, known);
     });
+  }
+
+  /**
+   * Locks the execution, then reads all its runs in one statement (the run itself among them);
+   * null when the execution is gone. The caller decides what its status allows.
+   */
+  async #lockWithRuns(trx: Executor, tenantId: string, executionId: string, runId: string) {
+    const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
+    if (!execution) return null;
+    const runs = await this.#workflows.nodeRuns(trx, tenantId, executionId);
+    return { execution, runs, run: runs.find((r) => r.id === runId) ?? null };
   }
 
   /** Marks the run `running` for this job (a node with I/O whose `run_if` held); null when it is no longer this job's. */
@@ -335,9 +372,10 @@ export class NodeRunner {
   ): Promise<void> {
     const { tenantId, executionId, runId } = job.payload;
     await this.#database.db.transaction().execute(async (trx) => {
-      const current = await this.#workflows.lockExecution(trx, tenantId, executionId);
-      const again = await this.#workflows.findNodeRun(trx, tenantId, runId);
-      if (!current || !again || again.status !== 'running' || again.runnerJobId !== job.id) return; // cancelled or ended meanwhile
+      const locked = await this.#lockWithRuns(trx, tenantId, executionId, runId);
+      const again = locked?.run;
+      if (!locked || !again || again.status !== 'running' || again.runnerJobId !== job.id) return; // cancelled or ended meanwhile
+      const current = locked.execution;
       // The result and the job's end commit together; a run that lost its job rolls back here.
       await job.completeIn(trx);
       const definition = await this.#engine.definition(trx, current);
@@ -358,7 +396,7 @@ export class NodeRunner {
         await this.#engine.checkpoint(trx, current, again, node, outcome);
         return;
       }
-      await this.#engine.recordOutcome(trx, current, again, node, outcome, definition);
+      await this.#engine.recordOutcome(trx, current, again, node, outcome, definition, locked.runs);
     });
   }
 }
