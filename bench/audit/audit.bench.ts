@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import type { DialectName } from '../../src/db/database.ts';
@@ -73,8 +74,8 @@ async function uploadOnce(t: TestApp, tenant: TestTenant, i: number): Promise<st
   return res.json().id as string;
 }
 
-/** Requests per second of `n` calls of `one`, `concurrency` at a time. */
-async function throughput(n: number, concurrency: number, one: (i: number) => Promise<void>): Promise<number> {
+/** Seconds taken by `n` calls of `one`, `concurrency` at a time. */
+async function timed(n: number, concurrency: number, one: (i: number) => Promise<void>): Promise<number> {
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -82,61 +83,165 @@ async function throughput(n: number, concurrency: number, one: (i: number) => Pr
       while (next < n) await one(next++);
     }),
   );
-  return n / ((performance.now() - started) / 1000);
+  return (performance.now() - started) / 1000;
 }
 
 /** Scales the request counts of the A/B (AUDIT_BENCH_SCALE=0.5: half as many per round). */
 const SCALE = Number(process.env['AUDIT_BENCH_SCALE'] ?? 1);
 
+/** Young-generation collection, when the process runs with --expose-gc (see `round`). */
+const minorGc = (globalThis as { gc?: (o?: { type: 'minor' | 'major' }) => void }).gc;
+
+/** CPU nanoseconds a PostgreSQL backend has run (`/proc/<pid>/schedstat`: ns on CPU, ns waiting, slices). */
+function backendCpuNs(pid: number): number {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return 0; // ended since it was listed
+  }
+}
+
+/**
+ * CPU seconds spent so far for `s`: this process (every app of the A/B lives in it, but rounds run
+ * one side at a time, so a round's delta is that side's), plus, on PostgreSQL, the server backends
+ * connected to the side's own database (each test app has one). The server's shared processes
+ * (WAL writer, checkpointer) are not counted.
+ */
+async function cpuOf(s: Side): Promise<Map<number, number>> {
+  const usage = process.cpuUsage();
+  const cpu = new Map<number, number>([[-1, (usage.user + usage.system) * 1_000]]);
+  if (s.t.dialect !== 'postgres') return cpu;
+  const { rows } = await sql<{ pid: number }>`
+    select pid from pg_stat_activity where datname = current_database()`.execute(s.t.container.database.db);
+  for (const { pid } of rows) cpu.set(pid, backendCpuNs(pid));
+  return cpu;
+}
+
+function cpuSecondsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let ns = 0;
+  for (const [pid, at] of after) ns += at - (before.get(pid) ?? 0);
+  return ns / 1e9;
+}
+
+/**
+ * One timed round of one side: the requests, then (inside the timing) what they left behind:
+ * the side's buffered reads are flushed, so a batch written by a timer is not charged to the next
+ * side's round, and, with --expose-gc, a young-generation collection of the round's garbage.
+ * Returns wall seconds and CPU seconds (process + the side's PostgreSQL backends).
+ */
+async function round(s: Side, n: number, one: (i: number) => Promise<void>): Promise<{ wall: number; cpu: number }> {
+  const before = await cpuOf(s);
+  const started = performance.now();
+  await timed(n, 8, one);
+  await s.t.container.modules.use('audit').flush();
+  minorGc?.({ type: 'minor' });
+  const wall = (performance.now() - started) / 1000;
+  return { wall, cpu: cpuSecondsBetween(before, await cpuOf(s)) };
+}
+
+/** The orders of three sides, cycled through round by round: each side runs first, second and last equally often. */
+const ORDERS = [
+  [0, 1, 2],
+  [1, 2, 0],
+  [2, 0, 1],
+  [0, 2, 1],
+  [2, 1, 0],
+  [1, 0, 2],
+] as const;
+
+/** The median of `values` and a bootstrap 90 % interval of that median (fixed seed: repeatable). */
+function medianWithInterval(values: number[]): { median: number; p5: number; p95: number } {
+  let seed = 42;
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const medians: number[] = [];
+  for (let b = 0; b < 2_000; b++)
+    medians.push(median(Array.from(values, () => values[Math.floor(random() * values.length)]!)));
+  return { median: median(values), p5: percentile(medians, 5), p95: percentile(medians, 95) };
+}
+
+/**
+ * The A/B of the trail's cost, with its own noise floor measured alongside:
+ *
+ * - A: the audit module; A': a second, identical app with the audit module; B: the stub.
+ * - Many short rounds; in each, every side serves `n` requests, in an order that cycles through
+ *   all six permutations. Per round, the time ratios B/A (throughput with/without) and A'/A.
+ * - Cost = 1 − median of the B/A ratios; noise = how far the A/A ratios' median is from 1, and the
+ *   bootstrap interval of either median. A cost inside the A/A spread is not shown by this run.
+ */
 async function overhead(dialect: DialectName, rounds: number) {
   const a = await side(dialect);
+  const a2 = await side(dialect);
   const b = await side(dialect, WITHOUT_AUDIT);
+  const sides = [a, a2, b];
   try {
     const get = (s: Side, url: string) => async () => {
       const res = await s.t.app.inject({ method: 'GET', url, headers: s.tenant.headers });
       if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
     };
     const cases = {
-      'GET /documents/{id}': { n: Math.ceil(2_000 * SCALE), run: (s: Side) => get(s, `/api/v1/documents/${s.doc}`) },
+      'GET /documents/{id}': { n: Math.ceil(200 * SCALE), run: (s: Side) => get(s, `/api/v1/documents/${s.doc}`) },
       'GET /documents/{id}/content': {
-        n: Math.ceil(2_000 * SCALE),
+        n: Math.ceil(200 * SCALE),
         run: (s: Side) => get(s, `/api/v1/documents/${s.doc}/content`),
       },
       'POST /documents/upload': {
-        n: Math.ceil(150 * SCALE),
+        n: Math.ceil(24 * SCALE),
         run: (s: Side) => (i: number) => uploadOnce(s.t, s.tenant, i).then(() => {}),
       },
     };
     const out: Record<string, unknown> = {};
     for (const [name, c] of Object.entries(cases)) {
-      // Warm both (route serialisers, prepared statements).
-      await throughput(Math.ceil(c.n / 10), 8, c.run(a));
-      await throughput(Math.ceil(c.n / 10), 8, c.run(b));
-      const ratios: number[] = [];
-      const withAudit: number[] = [];
-      const without: number[] = [];
+      // Warm every side (route serialisers, prepared statements, JIT).
+      for (const s of sides) await round(s, c.n, c.run(s));
+      // Per round: B/A and A'/A of wall time (throughput with/without) and of CPU time per request.
+      const wall = { ab: [] as number[], aa: [] as number[] };
+      const cpu = { ab: [] as number[], aa: [] as number[] };
+      const rps: number[][] = [[], [], []];
+      const cpuMs: number[][] = [[], [], []];
       for (let r = 0; r < rounds; r++) {
-        // Alternate which side goes first, so a load swing does not favour one.
-        const first = r % 2 === 0;
-        const x = first ? await throughput(c.n, 8, c.run(a)) : 0;
-        const y = await throughput(c.n, 8, c.run(b));
-        const xa = first ? x : await throughput(c.n, 8, c.run(a));
-        withAudit.push(xa);
-        without.push(y);
-        ratios.push(xa / y);
+        const took: { wall: number; cpu: number }[] = [];
+        for (const k of ORDERS[r % ORDERS.length]!) took[k] = await round(sides[k]!, c.n, c.run(sides[k]!));
+        took.forEach((t, k) => {
+          rps[k]!.push(c.n / t.wall);
+          cpuMs[k]!.push((t.cpu * 1000) / c.n);
+        });
+        const [x, x2, y] = took as [(typeof took)[0], (typeof took)[0], (typeof took)[0]];
+        wall.ab.push(y.wall / x.wall);
+        wall.aa.push(x2.wall / x.wall);
+        cpu.ab.push(y.cpu / x.cpu);
+        cpu.aa.push(x2.cpu / x.cpu);
       }
-      out[name] = {
-        with_audit_rps: ms(median(withAudit)),
-        without_audit_rps: ms(median(without)),
-        median_ratio: ms(median(ratios)),
-        cost_percent: ms((1 - median(ratios)) * 100),
-        ratios: ratios.map(ms),
+      const pct = (ratio: number) => ms((1 - ratio) * 100);
+      const figures = (ratios: { ab: number[]; aa: number[] }) => {
+        const cost = medianWithInterval(ratios.ab);
+        const noise = medianWithInterval(ratios.aa);
+        return {
+          cost_percent: pct(cost.median),
+          cost_percent_90: [pct(cost.p95), pct(cost.p5)],
+          aa_percent: pct(noise.median),
+          aa_percent_90: [pct(noise.p95), pct(noise.p5)],
+        };
       };
+      out[name] = {
+        rounds,
+        requests_per_round: c.n,
+        rps: { audit: ms(median(rps[0]!)), audit_again: ms(median(rps[1]!)), without: ms(median(rps[2]!)) },
+        cpu_ms_per_request: {
+          audit: ms(median(cpuMs[0]!)),
+          audit_again: ms(median(cpuMs[1]!)),
+          without: ms(median(cpuMs[2]!)),
+        },
+        wall: figures(wall),
+        cpu: figures(cpu),
+      };
+      process.stderr.write(`${dialect} ${name}: ${JSON.stringify(out[name])}\n`);
     }
     return out;
   } finally {
-    await a.t.close();
-    await b.t.close();
+    for (const s of sides) await s.t.close();
   }
 }
 
@@ -222,7 +327,7 @@ async function listing(dialect: DialectName, rows: number, repeats: number) {
 }
 
 export async function run() {
-  const rounds = Number(process.env['AUDIT_BENCH_ROUNDS'] ?? 7);
+  const rounds = Number(process.env['AUDIT_BENCH_ROUNDS'] ?? 36);
   const rows = Number(process.env['AUDIT_BENCH_ROWS'] ?? 1_000_000);
   const repeats = Number(process.env['AUDIT_BENCH_REPEATS'] ?? 100);
   const parts = (process.env['AUDIT_BENCH_PARTS'] ?? 'overhead,listing').split(',');
