@@ -12,15 +12,19 @@ import { median, percentile } from '../support.ts';
 
 // Issue 32, the audit trail's figures (docs/audit.md, docs/benchmarks.md):
 //
-// 1. Overhead, A/B in one run: two apps on the same dialect side by side, one with the audit
-//    module, one with a stub that records nothing and installs no hook. Rounds alternate A and B
-//    (the machine is shared: compare the medians of per-round ratios). Authenticated GETs: the
-//    metadata of a document (not audited: only the hook's route lookup) and its content (an
-//    audited read, batched); uploads (recorded in the upload's transaction).
+// 1. Overhead, A/B in one run (`overhead` below): four apps on the same dialect side by side, two
+//    with the audit module, two with a stub that records nothing and installs no hook; many short
+//    rounds in shuffled order; wall time and CPU time (this process + the app's PostgreSQL
+//    backends) per round; the cost is 1 − the median of per-round ratios, and the A/A ratios of the
+//    two same-side apps give the noise floor. Authenticated GETs: the metadata of a document (not
+//    audited: only the hook's route lookup) and its content (an audited read, batched); uploads
+//    (recorded in the upload's transaction). Run with --expose-gc (each round then ends with a
+//    young-generation collection of its own garbage).
 // 2. `GET /audit` over a tenant of AUDIT_BENCH_ROWS records (default 1,000,000), generated in SQL
 //    (recursive CTE on SQLite, generate_series on PostgreSQL): p50/p99 of each filter, `total` included.
 //
-//   AUDIT_BENCH_ROWS=10000000 AUDIT_BENCH_ROUNDS=9 node bench/audit/audit.bench.ts
+//   AUDIT_BENCH_PARTS=overhead AUDIT_BENCH_ROUNDS=36 node --expose-gc bench/audit/audit.bench.ts
+//   AUDIT_BENCH_PARTS=listing AUDIT_BENCH_ROWS=10000000 node bench/audit/audit.bench.ts
 
 const ms = (n: number) => Number(n.toFixed(2));
 
@@ -139,15 +143,17 @@ async function round(s: Side, n: number, one: (i: number) => Promise<void>): Pro
   return { wall, cpu: cpuSecondsBetween(before, await cpuOf(s)) };
 }
 
-/** The orders of three sides, cycled through round by round: each side runs first, second and last equally often. */
-const ORDERS = [
-  [0, 1, 2],
-  [1, 2, 0],
-  [2, 0, 1],
-  [0, 2, 1],
-  [2, 1, 0],
-  [1, 0, 2],
-] as const;
+/** A seeded shuffle of `n` sides for round `r`: every side runs at every position equally often, in no fixed pattern. */
+function orderOf(r: number, n: number): number[] {
+  let seed = 7 + r * 7_919;
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    const j = seed % (i + 1);
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
 
 /** The median of `values` and a bootstrap 90 % interval of that median (fixed seed: repeatable). */
 function medianWithInterval(values: number[]): { median: number; p5: number; p95: number } {
@@ -165,17 +171,22 @@ function medianWithInterval(values: number[]): { median: number; p5: number; p95
 /**
  * The A/B of the trail's cost, with its own noise floor measured alongside:
  *
- * - A: the audit module; A': a second, identical app with the audit module; B: the stub.
- * - Many short rounds; in each, every side serves `n` requests, in an order that cycles through
- *   all six permutations. Per round, the time ratios B/A (throughput with/without) and A'/A.
- * - Cost = 1 − median of the B/A ratios; noise = how far the A/A ratios' median is from 1, and the
- *   bootstrap interval of either median. A cost inside the A/A spread is not shown by this run.
+ * - Four apps on the dialect: A and A' with the audit module, B and B' with the stub. Two of each,
+ *   so that a difference between two instances (which app was made first, its database file or
+ *   database) shows as noise instead of passing for the trail's cost.
+ * - Many short rounds; in each, every app serves `n` requests, in a shuffled order (seeded).
+ *   Per round: (B + B') / (A + A') of wall time (throughput with/without) and of CPU time per
+ *   request, and the same-side ratios A'/A and B'/B (A/A comparisons).
+ * - Cost = 1 − median of the with/without ratios, with a bootstrap 90 % interval; noise = the A/A
+ *   ratios' median and interval. A cost inside the A/A spread is not shown by the run.
  */
 async function overhead(dialect: DialectName, rounds: number) {
-  const a = await side(dialect);
-  const a2 = await side(dialect);
-  const b = await side(dialect, WITHOUT_AUDIT);
-  const sides = [a, a2, b];
+  const sides = [
+    await side(dialect),
+    await side(dialect),
+    await side(dialect, WITHOUT_AUDIT),
+    await side(dialect, WITHOUT_AUDIT),
+  ];
   try {
     const get = (s: Side, url: string) => async () => {
       const res = await s.t.app.inject({ method: 'GET', url, headers: s.tenant.headers });
@@ -196,23 +207,25 @@ async function overhead(dialect: DialectName, rounds: number) {
     for (const [name, c] of Object.entries(cases)) {
       // Warm every side (route serialisers, prepared statements, JIT).
       for (const s of sides) await round(s, c.n, c.run(s));
-      // Per round: B/A and A'/A of wall time (throughput with/without) and of CPU time per request.
       const wall = { ab: [] as number[], aa: [] as number[] };
       const cpu = { ab: [] as number[], aa: [] as number[] };
-      const rps: number[][] = [[], [], []];
-      const cpuMs: number[][] = [[], [], []];
+      const rps: number[][] = [[], [], [], []];
+      const cpuMs: number[][] = [[], [], [], []];
       for (let r = 0; r < rounds; r++) {
         const took: { wall: number; cpu: number }[] = [];
-        for (const k of ORDERS[r % ORDERS.length]!) took[k] = await round(sides[k]!, c.n, c.run(sides[k]!));
+        for (const k of orderOf(r, sides.length)) took[k] = await round(sides[k]!, c.n, c.run(sides[k]!));
         took.forEach((t, k) => {
           rps[k]!.push(c.n / t.wall);
           cpuMs[k]!.push((t.cpu * 1000) / c.n);
         });
-        const [x, x2, y] = took as [(typeof took)[0], (typeof took)[0], (typeof took)[0]];
-        wall.ab.push(y.wall / x.wall);
-        wall.aa.push(x2.wall / x.wall);
-        cpu.ab.push(y.cpu / x.cpu);
-        cpu.aa.push(x2.cpu / x.cpu);
+        for (const [key, into] of [
+          ['wall', wall],
+          ['cpu', cpu],
+        ] as const) {
+          const [a, a2, b, b2] = took.map((t) => t[key]) as [number, number, number, number];
+          into.ab.push((b + b2) / (a + a2));
+          into.aa.push(a2 / a, b2 / b);
+        }
       }
       const pct = (ratio: number) => ms((1 - ratio) * 100);
       const figures = (ratios: { ab: number[]; aa: number[] }) => {
@@ -228,12 +241,9 @@ async function overhead(dialect: DialectName, rounds: number) {
       out[name] = {
         rounds,
         requests_per_round: c.n,
-        rps: { audit: ms(median(rps[0]!)), audit_again: ms(median(rps[1]!)), without: ms(median(rps[2]!)) },
-        cpu_ms_per_request: {
-          audit: ms(median(cpuMs[0]!)),
-          audit_again: ms(median(cpuMs[1]!)),
-          without: ms(median(cpuMs[2]!)),
-        },
+        // A, A', B, B'.
+        rps: rps.map((v) => ms(median(v))),
+        cpu_ms_per_request: cpuMs.map((v) => ms(median(v))),
         wall: figures(wall),
         cpu: figures(cpu),
       };
