@@ -9,8 +9,8 @@ import { median } from '../support.ts';
 // The trail's share of the CPU of an audited request, from a CPU profile (docs/benchmarks.md,
 // "Audit trail"): one app with the audit trail, audited content reads or uploads, 8 concurrent
 // callers, after a warm-up; the batch flushed inside the profile. A sample is the trail's when its
-// innermost frame of the project's code is in src/modules/audit (the hooks' own work; not what
-// their `done()` runs on, the rest of the request), or when one of the trail's writing functions
+// innermost JavaScript frame outside Node's internals is in src/modules/audit (the hooks' own work;
+// not Fastify's pipeline or the handler that their `done()` resumes), or when one of the trail's writing functions
 // is on its stack (the record built, buffered, flushed, inserted: SQLite's work included, not a
 // PostgreSQL server's). Garbage collection is not attributed (it has no stack).
 //
@@ -29,7 +29,6 @@ const WRITERS = new Set([
   'refusal',
 ]);
 const AUDIT = '/src/modules/audit/';
-const OURS = '/src/';
 
 interface ProfileNode {
   id: number;
@@ -44,13 +43,15 @@ function auditShare(profile: { nodes: ProfileNode[]; samples?: number[]; timeDel
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const isAudit = new Map<number, boolean>();
   const classify = (id: number): boolean => {
-    let innermostOurs: string | null = null;
+    let innermost: string | null = null;
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const { functionName, url } = byId.get(at)!.callFrame;
       if (url.includes(AUDIT) && WRITERS.has(functionName)) return true;
-      if (innermostOurs === null && url.includes(OURS)) innermostOurs = url;
+      // Node's internals and built-ins are transparent; the first other frame says whose work it is
+      // (Fastify's pipeline that a hook's `done()` resumes is not the trail's).
+      if (innermost === null && url !== '' && !url.startsWith('node:')) innermost = url;
     }
-    return innermostOurs?.includes(AUDIT) ?? false;
+    return innermost?.includes(AUDIT) ?? false;
   };
   let busy = 0;
   let audit = 0;
@@ -59,6 +60,7 @@ function auditShare(profile: { nodes: ProfileNode[]; samples?: number[]; timeDel
   samples.forEach((id, i) => {
     const us = profile.timeDeltas?.[i] ?? 0;
     const name = byId.get(id)!.callFrame.functionName;
+    // Wall time between samples: on a loaded machine it includes time the process waited for a core.
     if (name === '(idle)' || name === '(program)') return;
     if (name === '(garbage collector)') gc += us;
     busy += us;
