@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SQLInputValue } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config/config.ts';
 import { createContainer } from '../../src/container.ts';
@@ -24,7 +25,8 @@ import { median } from '../support.ts';
  *   - the import: importTenantArchive from the archive file (checked, files stored, rows in one
  *     transaction, ids remapped since the source tenant still exists).
  * The ratio is baseline time / measured time (1.0 = as fast as the plain copy). RSS is sampled
- * every 50 ms during each phase (the bench process: service and data in one process).
+ * every 50 ms during each phase (the bench process: service and data in one process; with
+ * BENCH_ARCHIVE_CHILD=1, a process of its own that runs only the export or the import).
  */
 const DOCS = Number(process.env['BENCH_ARCHIVE_DOCS'] ?? 1_000);
 const DOC_BYTES = Number(process.env['BENCH_ARCHIVE_DOC_KB'] ?? 500) * 1024;
@@ -43,6 +45,36 @@ function cpR(src: string, dst: string): Promise<{ ms: number; peakRssMb: number 
     }),
   );
 }
+/**
+ * BENCH_ARCHIVE_CHILD=1: export and import run in a process of their own with the worker's memory
+ * settings (archive-child.ts), timed and sampled there: the RSS is then the service's own, not
+ * this process's, which also holds the generated tenant.
+ */
+const CHILD = process.env['BENCH_ARCHIVE_CHILD'] === '1';
+
+interface ChildResult {
+  ms: number;
+  detail: unknown;
+  idle_rss_mb: number;
+  peak_rss_mb: number;
+  [figure: string]: unknown;
+}
+
+function inChild(dataDir: string, args: string[]): Promise<ChildResult> {
+  const script = fileURLToPath(new URL('./archive-child.ts', import.meta.url));
+  return new Promise((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--max-semi-space-size=4', script, dataDir, ...args],
+      { env: { ...process.env, MALLOC_ARENA_MAX: '2' }, maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`${args[0]} in a child: ${error.message}\n${stderr}`));
+        resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ChildResult);
+      },
+    ),
+  );
+}
+
 const log = (message: string) => process.stderr.write(`${new Date().toISOString()} ${message}\n`);
 
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; peakRssMb: number; value: T }> {
@@ -126,6 +158,7 @@ export async function run() {
     const deps = { database, blobs, now: () => Date.now() };
     const cps: number[] = [];
     let cpRss = 0;
+    const child: Record<string, unknown>[] = [];
     const tenantFolder = path.join(dataDir, 'blobs', 'tenants', tenant, 'documents');
     const settle = () => execFileSync('sync');
     for (let round = 0; round < ROUNDS; round++) {
@@ -148,20 +181,37 @@ export async function run() {
       log(`round ${round}: export`);
 
       const archiveKey = `bench-archives/${round}.tar`;
-      const exported = await timed(() => writeTenantArchive(deps, tenant, archiveKey, async () => {}));
-      exports.push(exported.ms);
-      exportRss = Math.max(exportRss, exported.peakRssMb);
-      archiveBytes = exported.value.size;
+      if (CHILD) {
+        const exported = await inChild(dataDir, ['export', tenant, archiveKey]);
+        exports.push(exported.ms);
+        exportRss = Math.max(exportRss, exported.peak_rss_mb);
+        archiveBytes = exported.detail as number;
+        child.push({ phase: 'export', ...exported });
+      } else {
+        const exported = await timed(() => writeTenantArchive(deps, tenant, archiveKey, async () => {}));
+        exports.push(exported.ms);
+        exportRss = Math.max(exportRss, exported.peakRssMb);
+        archiveBytes = exported.value.size;
+      }
 
       settle();
       log(`round ${round}: import`);
-      const imported = await timed(async () =>
-        importTenantArchive(deps, await blobs.get(archiveKey), { subdomain: `bench-copy-${round}` }),
-      );
-      imports.push(imported.ms);
-      importRss = Math.max(importRss, imported.peakRssMb);
-      if (imported.value.imported.files !== DOCS)
-        throw new Error(`imported ${imported.value.imported.files} files of ${DOCS}`);
+      let files: number;
+      if (CHILD) {
+        const imported = await inChild(dataDir, ['import', archiveKey, `bench-copy-${round}`]);
+        imports.push(imported.ms);
+        importRss = Math.max(importRss, imported.peak_rss_mb);
+        files = (imported.detail as { files: number }).files;
+        child.push({ phase: 'import', ...imported });
+      } else {
+        const imported = await timed(async () =>
+          importTenantArchive(deps, await blobs.get(archiveKey), { subdomain: `bench-copy-${round}` }),
+        );
+        imports.push(imported.ms);
+        importRss = Math.max(importRss, imported.peakRssMb);
+        files = imported.value.imported.files ?? 0;
+      }
+      if (files !== DOCS) throw new Error(`imported ${files} files of ${DOCS}`);
       await blobs.delete(archiveKey);
     }
     const b = PUT_BASELINE ? median(baseline) : Number.NaN;
@@ -187,6 +237,8 @@ export async function run() {
       idle_rss_mb: idleRssMb,
       export_peak_rss_mb: exportRss,
       import_peak_rss_mb: importRss,
+      rss_of: CHILD ? 'a process of its own (archive-child.ts, worker settings)' : 'the bench process',
+      ...(CHILD ? { child } : {}),
       load_average: os.loadavg().map((l) => Math.round(l * 10) / 10),
     };
   } finally {

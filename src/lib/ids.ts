@@ -1,8 +1,28 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 /** The millisecond of the last id made in this process, and its 12-bit sequence (`rand_a`). */
 let lastMs = -1;
 let sequence = 0;
+
+/**
+ * Random bytes for ids, drawn from the CSPRNG 256 ids at a time: one `randomBytes` call per id
+ * was ~2 µs alone and far more on a loaded process (a synchronous crossing into OpenSSL per id;
+ * measured as the largest share of the audit trail's cost per read, docs/benchmarks.md).
+ */
+const POOL_IDS = 256;
+const pool = Buffer.alloc(16 * POOL_IDS);
+let poolAt = pool.length;
+
+function randomId16(): Buffer {
+  if (poolAt === pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  // A view, not a copy: each 16 bytes serve one id, written over and read once before the refill.
+  const bytes = pool.subarray(poolAt, poolAt + 16);
+  poolAt += 16;
+  return bytes;
+}
 
 /**
  * A UUIDv7 (RFC 9562): time-ordered, so new rows land at the end of primary-key indexes
@@ -13,7 +33,7 @@ let sequence = 0;
  * millisecond's ids are in random order.
  */
 export function newId(now: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = randomId16();
   if (now === lastMs && sequence < 0xfff) {
     sequence++;
   } else {

@@ -411,6 +411,39 @@ describeEachDialect(
       assert.equal(row?.action, 'document.content');
     });
 
+    it('writes a batch of any size whole, each row with its own values (several statement sizes in one flush)', async () => {
+      const trail = t.container.modules.use('audit');
+      await trail.flush();
+      // 300 = 256 + 32 + 8 + 4: four of the insert's sizes in one flush.
+      for (let i = 0; i < 300; i++)
+        trail.buffer(
+          trail.row({
+            tenantId: tenant.tenantId,
+            actor: { type: 'user', id: alice.userId },
+            action: 'document.content',
+            targetType: 'document',
+            targetId: `batch-${i}`,
+            outcome: 'success',
+            details: i % 2 ? { n: i } : null,
+          }),
+        );
+      assert.equal(trail.pending(), 300);
+      await trail.flush();
+      const rows = await t.container.database.db
+        .selectFrom('audit_records')
+        .select(['target_id', 'details', 'actor_id', 'tenant_id'])
+        .where('target_id', 'like', 'batch-%')
+        .execute();
+      assert.equal(rows.length, 300);
+      const byTarget = new Map(rows.map((r) => [r.target_id, r]));
+      for (const i of [0, 1, 255, 256, 287, 288, 295, 296, 299]) {
+        const row = byTarget.get(`batch-${i}`);
+        assert.equal(row?.actor_id, alice.userId);
+        assert.equal(row?.tenant_id, tenant.tenantId);
+        assert.deepEqual(row?.details ? JSON.parse(row.details) : null, i % 2 ? { n: i } : null);
+      }
+    });
+
     it("purges a deleted tenant's records after AUDIT_RETENTION_DAYS, never a live tenant's", async () => {
       const trail = t.container.modules.use('audit');
       const log = t.container.modules.use('auditLog');

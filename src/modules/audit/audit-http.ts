@@ -167,7 +167,8 @@ export function installAuditHooks(app: FastifyInstance, deps: AuditHttpDeps): vo
   });
 
   // Callback style, not async: the common answers (a success on a route without a declaration, a
-  // recorded read) are decided synchronously, without a promise per request.
+  // change recorded in its transaction, a recorded read) are decided synchronously, without a
+  // promise per request.
   app.addHook(
     'onSend',
     (
@@ -177,11 +178,15 @@ export function installAuditHooks(app: FastifyInstance, deps: AuditHttpDeps): vo
       done: (err: Error | null, payload?: unknown) => void,
     ) => {
       const status = reply.statusCode;
-      const spec = request.auditScope?.spec;
-      if (status < 400 && (!spec || (spec.kind === 'read' && request.auth))) {
-        if (spec) recordRead(request, spec, status, payload);
+      const scope = request.auditScope;
+      const spec = scope?.spec;
+      if (status < 400 && spec?.kind === 'read' && request.auth) {
+        recordRead(request, spec, status, payload);
         return done(null, payload);
       }
+      // A change already recorded in its transaction needs nothing more: decided here, before its
+      // answer's JSON would be parsed again for a target id the record already has.
+      if (status < 400 && (!spec || scope?.recordedInTransaction)) return done(null, payload);
       onSendSlow(request, reply, payload).then(
         (out) => done(null, out),
         (err: Error) => done(err),

@@ -1,6 +1,6 @@
-import { type Insertable, type SelectQueryBuilder, sql } from 'kysely';
+import { CompiledQuery, type Insertable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
-import { compiledOnce } from '../../db/compiled-once.ts';
+import { registerPreparedStatement } from '../../db/prepared-statements.ts';
 import type { DB } from '../../db/schema.ts';
 import type { AuditRecordsTable } from './audit.tables.ts';
 
@@ -76,8 +76,13 @@ const RECORD_COLUMNS = [
   'details',
 ] as const satisfies readonly (keyof NewAuditRecord)[];
 
-/** Rows per insert statement (14 columns: well under either dialect's bound-parameter limit). */
-const INSERT_CHUNK = 500;
+/**
+ * Rows per insert statement, largest first: a batch of n rows is written as the binary
+ * decomposition of n (200 = 128 + 64 + 8), so at most nine statement texts ever exist (prepared
+ * once by node:sqlite's cache, and as named statements on PostgreSQL) and the largest binds
+ * 256 × 14 parameters, well under either dialect's limit.
+ */
+const CHUNKS = [256, 128, 64, 32, 16, 8, 4, 2, 1] as const;
 
 type AuditQuery = SelectQueryBuilder<DB, 'audit_records', object>;
 
@@ -86,24 +91,41 @@ type AuditQuery = SelectQueryBuilder<DB, 'audit_records', object>;
  * their tenant, by the retention purge (`purgeTenant`).
  */
 export class AuditRepository {
-  /** One record, the common case inside an act's transaction: compiled once (building the insert cost more than running it). */
-  readonly #insertOne = compiledOnce((db: Executor, ...values: unknown[]) =>
-    db
-      .insertInto('audit_records')
-      .values(Object.fromEntries(RECORD_COLUMNS.map((c, i) => [c, values[i]])) as NewAuditRecord),
-  );
+  /** The insert of n rows, compiled by Kysely once per size (building it per batch cost more than running it). */
+  readonly #inserts = new Map<number, string>();
 
-  async insert(db: Executor, rows: readonly NewAuditRecord[]): Promise<void> {
-    if (rows.length === 1) {
-      const row = rows[0]!;
-      await this.#insertOne(db, ...RECORD_COLUMNS.map((c) => row[c] ?? null));
-      return;
-    }
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await db
+  #insertSql(db: Executor, rows: number): string {
+    let text = this.#inserts.get(rows);
+    if (text === undefined) {
+      const placeholder = Object.fromEntries(RECORD_COLUMNS.map((c) => [c, c])) as unknown as NewAuditRecord;
+      const compiled = db
         .insertInto('audit_records')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .execute();
+        .values(Array.from({ length: rows }, () => placeholder))
+        .compile();
+      // Parameters are bound row by row in RECORD_COLUMNS order: check it, the values are passed that way.
+      if (compiled.parameters.some((p, i) => p !== RECORD_COLUMNS[i % RECORD_COLUMNS.length]))
+        throw new Error('audit insert: unexpected parameter order');
+      text = compiled.sql;
+      registerPreparedStatement(text);
+      this.#inserts.set(rows, text);
+    }
+    return text;
+  }
+
+  /** Writes `rows` (an act inside its transaction, or a flushed batch of reads and refusals). */
+  async insert(db: Executor, rows: readonly NewAuditRecord[]): Promise<void> {
+    let at = 0;
+    for (const size of CHUNKS) {
+      while (rows.length - at >= size) {
+        const values: unknown[] = new Array(size * RECORD_COLUMNS.length);
+        let k = 0;
+        for (let r = at; r < at + size; r++) {
+          const row = rows[r]!;
+          for (const column of RECORD_COLUMNS) values[k++] = row[column] ?? null;
+        }
+        await db.executeQuery(CompiledQuery.raw(this.#insertSql(db, size), values));
+        at += size;
+      }
     }
   }
 

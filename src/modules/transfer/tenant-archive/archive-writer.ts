@@ -36,6 +36,25 @@ function changedWhileExported(entry: ManifestEntry, size: number, sha256: string
   );
 }
 
+/**
+ * Reads `file` through `buffer`, handing each filled part to `take` and waiting for it before the
+ * next read: the staged NDJSON of a large tenant (tens of MB of passages and embeddings) passes
+ * through one buffer, where a read stream allocated a new 1 MB buffer per chunk that a worker's
+ * small young generation collected late (export RSS, docs/benchmarks.md).
+ */
+async function readInto(buffer: Buffer, file: string, take: (chunk: Uint8Array) => Promise<void>): Promise<void> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      await take(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 export interface ExportProgress {
   entriesTotal: number;
   entriesDone: number;
@@ -172,6 +191,8 @@ export async function writeTenantArchive(
       sha256: createHash('sha256').update(manifestBytes).digest('hex'),
       source: { bytes: manifestBytes },
     };
+    // One buffer for every staged rows file (ChunkProducer: reusable once `write` resolved).
+    const fileBuffer = Buffer.allocUnsafe(1024 * 1024);
     // The tar is written straight from the blob store's reused buffers into the archive's file
     // (getChunks → putChunks): no stream per entry, no allocation per chunk.
     const stored = await blobs.putChunks(
@@ -191,10 +212,8 @@ export async function writeTenantArchive(
           };
           const src = entry.source;
           if ('bytes' in src) await take(src.bytes);
-          else if ('file' in src) {
-            for await (const chunk of fs.createReadStream(src.file, { highWaterMark: 1024 * 1024 }))
-              await take(chunk as Buffer);
-          } else await blobs.getChunks(src.blob, take);
+          else if ('file' in src) await readInto(fileBuffer, src.file, take);
+          else await blobs.getChunks(src.blob, take);
           const sha256 = hash.digest('hex');
           if (size !== entry.size || sha256 !== entry.sha256) throw changedWhileExported(entry, size, sha256);
           await write(padding(entry.size));
