@@ -9,15 +9,22 @@ import { findTesseract } from '../../src/providers/extraction/native-tesseract.t
 // system's tesseract where it is on the PATH (issue 31: a page under 1 s, and per page at most
 // 0.2 of tesseract.js's time) and tesseract.js. Peak RSS is the Node process's (a native
 // tesseract process's own memory is not in it; it is bounded at 512 MB and killed past it).
+// `OCR_BENCH_REPEAT=N`: each engine reads the page N more times; the ratios are then of the medians.
 
 const ONCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ocr-once.ts');
 
-function once(engine: string): Promise<{ engine: string; firstMs: number; secondMs: number; secondCpuMs: number }> {
+interface Once {
+  engine: string;
+  firstMs: number;
+  secondMs: number;
+  secondCpuMs: number;
+  minCpuMs: number;
+}
+
+function once(engine: string): Promise<Once> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [ONCE, engine], { maxBuffer: 1024 * 1024, timeout: 120_000 }, (error, stdout) =>
-      error
-        ? reject(error)
-        : resolve(JSON.parse(stdout) as { engine: string; firstMs: number; secondMs: number; secondCpuMs: number }),
+    execFile(process.execPath, [ONCE, engine], { maxBuffer: 1024 * 1024, timeout: 600_000 }, (error, stdout) =>
+      error ? reject(error) : resolve(JSON.parse(stdout) as Once),
     );
   });
 }
@@ -33,6 +40,7 @@ export async function run(): Promise<unknown> {
     native,
     nativeToWasmPerPage: native ? ratio(native.secondMs, wasm.secondMs) : null,
     nativeToWasmCpuPerPage: native ? ratio(native.secondCpuMs, wasm.secondCpuMs) : null,
+    nativeToWasmMinCpuPerPage: native ? ratio(native.minCpuMs, wasm.minCpuMs) : null,
   };
 }
 

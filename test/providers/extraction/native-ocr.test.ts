@@ -10,6 +10,7 @@ import {
   parseTesseractOutput,
 } from '../../../src/providers/extraction/native-tesseract.ts';
 import { chooseOcr } from '../../../src/providers/extraction/ocr-choice.ts';
+import { bandCut } from '../../../src/providers/extraction/page-bands.ts';
 import { textPng } from '../../fixtures/extraction/media.ts';
 import { wordRecall } from './helpers.ts';
 
@@ -143,6 +144,65 @@ describe('choosing the OCR engine', () => {
       const texts = (await Promise.all(answers)).map((r) => r.text);
       assert.deepEqual(texts, ['A', 'B', 'C']);
       assert.equal(engine.processesStarted, 3);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('reads a tall page as two bands at once when both processes are free, else whole', async () => {
+    // Each fake run answers with the height of its image (the PGM header's second line) and a
+    // confidence of a tenth of it; a 1-row image waits for "go", to keep a process busy.
+    await rm(join(dir, 'go'), { force: true });
+    await fakeTesseract(
+      [
+        'read magic; read w h',
+        `if [ "$h" -lt 10 ]; then while [ ! -e "${join(dir, 'go')}" ]; do sleep 0.02; done; fi`,
+        'echo "rows $h" > "$2.txt"',
+        `printf 'level\\n5\\t1\\t1\\t1\\t1\\t1\\t0\\t0\\t1\\t1\\t%s\\trows\\n' $((h / 10)) > "$2.tsv"`,
+      ].join('\n'),
+    );
+    const engine = new NativeTesseract({ binary: join(dir, 'tesseract'), processes: 2 });
+    try {
+      // Lines of 20 inky rows and 20-row gaps from row 100 to row 1100.
+      const tall = { width: 300, height: 1200, data: new Uint8Array(300 * 1200).fill(255) };
+      for (let y = 100; y < 1100; y++) if ((y - 100) % 40 < 20) tall.data.fill(0, y * 300, (y + 1) * 300);
+      const cut = bandCut(tall)!;
+      const both = await engine.recognize(tall);
+      assert.equal(both.text, `rows ${cut}\nrows ${1200 - cut}\n`);
+      assert.equal(both.confidence, Math.round((Math.floor(cut / 10) + Math.floor((1200 - cut) / 10)) / 2));
+      assert.equal(engine.processesStarted, 2);
+
+      const busy = engine.recognize({ width: 1, height: 1, data: new Uint8Array([0]) });
+      await waitFor(() => engine.processesStarted === 3);
+      const whole = engine.recognize(tall);
+      await writeFile(join(dir, 'go'), '');
+      assert.equal((await whole).text, 'rows 1200\n');
+      assert.equal((await busy).text, 'rows 1\n');
+      assert.equal(engine.processesStarted, 4);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('a band that fails fails the page, and stops the other band', async () => {
+    const tall = { width: 300, height: 1200, data: new Uint8Array(300 * 1200).fill(255) };
+    for (let y = 0; y < 1200; y++) if (y % 40 < 20) tall.data.fill(0, y * 300, (y + 1) * 300);
+    const cut = bandCut(tall)!;
+    // The bottom band fails at once; the top one would sleep a minute: the engine closes quickly only if it is killed.
+    await fakeTesseract(
+      [
+        `echo $$ >> "${join(dir, 'pids')}"; read magic; read w h`,
+        `if [ "$h" -ne ${cut} ]; then echo broken >&2; exit 3; fi`,
+        'exec sleep 60',
+      ].join('\n'),
+    );
+    await rm(join(dir, 'pids'), { force: true });
+    const engine = new NativeTesseract({ binary: join(dir, 'tesseract'), processes: 2 });
+    try {
+      await assert.rejects(engine.recognize(tall), /exit 3\)?: broken/);
+      assert.equal(engine.processesStarted, 2);
+      const pids = (await readFile(join(dir, 'pids'), 'utf8')).trim().split('\n').map(Number);
+      await waitFor(() => pids.every((pid) => !alive(pid)));
     } finally {
       await engine.close();
     }
