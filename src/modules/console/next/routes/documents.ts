@@ -6,6 +6,7 @@ import { formatBytes, formatDate, stateWord, t } from '../i18n.ts';
 import { client } from '../sdk.ts';
 import { type Doc, ErrorLine, type Folder, h, href, replaceRoute, type ViewProps } from '../ui.ts';
 import { filesOfDrop, filesOfPicker, retriable, type UploadItem, Uploads } from '../upload.ts';
+import { SavedViews } from './saved-views.ts';
 
 type Row = Omit<
   Doc,
@@ -42,6 +43,18 @@ function filtersOf(params: URLSearchParams) {
   };
 }
 
+/** The address query of those filters, defaults left out: what the address and a saved view keep. */
+function queryOf(filters: ReturnType<typeof filtersOf>): Record<string, string> {
+  const all = {
+    view: filters.view === 'grid' ? 'grid' : '',
+    sort: filters.sort === 'created_at' ? '' : filters.sort,
+    type: filters.type,
+    from: filters.from,
+    to: filters.to,
+  };
+  return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== ''));
+}
+
 export default function Documents({ route, me }: ViewProps) {
   const folderId = route.arg;
   // Viewers read only: no upload, no drop, no bulk changes (the API would refuse them).
@@ -74,15 +87,7 @@ export default function Documents({ route, me }: ViewProps) {
   useEffect(loadFolders, [generation]);
 
   const setParam = (changes: Record<string, string>) => {
-    const next = {
-      view: filters.view === 'grid' ? 'grid' : '',
-      sort: filters.sort === 'created_at' ? '' : filters.sort,
-      type: filters.type,
-      from: filters.from,
-      to: filters.to,
-      ...changes,
-    };
-    replaceRoute(href('documents', folderId, next));
+    replaceRoute(href('documents', folderId, { ...queryOf(filters), ...changes }));
   };
   const [dragging, setDragging] = useState(false);
   const drop = async (event: DragEvent, target: string | null) => {
@@ -163,7 +168,12 @@ export default function Documents({ route, me }: ViewProps) {
   return h(
     'div',
     { class: 'documents' },
-    h(FolderTree, { folders, current: folderId, onDrop: canEdit ? drop : null }),
+    h(
+      'div',
+      { class: 'sidebar' },
+      h(FolderTree, { folders, current: folderId, onDrop: canEdit ? drop : null }),
+      h(SavedViews, { folderId, filters: queryOf(filters) }),
+    ),
     h(
       'section',
       {
