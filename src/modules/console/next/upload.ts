@@ -1,4 +1,4 @@
-// Uploads: one request per file (XMLHttpRequest, the only browser API with upload progress), four at
+// Uploads: one request per file (XMLHttpRequest, the only browser API with upload progress), six at
 // a time, each with its own progress, cancel, and the service's refusal in words. Retry is offered
 // only where it can help (the network, a busy or failing service); a refused file says why instead.
 // Folders are mirrored as folders (created once each; an existing one of the same name is reused).
@@ -26,7 +26,11 @@ export interface PickedFile {
   dir: string;
 }
 
-const CONCURRENCY = 4;
+/**
+ * Files sent at once. Six is what Chromium and Firefox open to one origin over HTTP/1.1: more would
+ * only queue in the browser. Four left the service idle between files (docs/benchmarks-console.md).
+ */
+const CONCURRENCY = 6;
 let nextId = 1;
 
 /** Files of a drop: loose files and whole folders (walked through the File System entries), hidden entries skipped. */
@@ -67,12 +71,22 @@ export class Uploads {
   items: UploadItem[] = [];
   #folders = new Map<string, Promise<string>>();
   #running = 0;
-  readonly #onChange: () => void;
+  #drawPending = false;
+  readonly #listeners = new Set<() => void>();
   readonly #onStored: () => void;
 
-  constructor(onChange: () => void, onStored: () => void) {
-    this.#onChange = onChange;
+  /** `onStored`: a file was stored (the page refreshes its list). */
+  constructor(onStored: () => void) {
     this.#onStored = onStored;
+  }
+
+  /**
+   * Calls `draw` after changes (at most once a frame); answers the unsubscribe. Only the upload
+   * list subscribes, so a file's progress redraws that list, not the page around it.
+   */
+  subscribe(draw: () => void): () => void {
+    this.#listeners.add(draw);
+    return () => void this.#listeners.delete(draw);
   }
 
   add(files: PickedFile[], folderId: string | null): void {
@@ -103,8 +117,24 @@ export class Uploads {
     this.#changed();
   }
 
+  /** Files waiting or being sent. */
+  get active(): number {
+    let n = 0;
+    for (const i of this.items) if (i.state === 'waiting' || i.state === 'uploading') n++;
+    return n;
+  }
+
+  /**
+   * One redraw per frame, however many files progressed or finished in it: a 200-file drop makes
+   * ~1,000 changes, each of which used to redraw the page (docs/benchmarks-console.md).
+   */
   #changed(): void {
-    this.#onChange();
+    if (this.#drawPending) return;
+    this.#drawPending = true;
+    requestAnimationFrame(() => {
+      this.#drawPending = false;
+      for (const draw of this.#listeners) draw();
+    });
   }
 
   #pump(): void {

@@ -63,22 +63,22 @@ export default function Documents({ route, me }: ViewProps) {
   const [folders, setFolders] = useState<Folder[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [generation, setGeneration] = useState(0);
-  const [, redraw] = useState(0);
-  // Stored uploads refresh the list and the counts, at most every 600 ms while a folder pours in.
+  // Stored uploads refresh the list and the counts: at once when the last file is stored, and at most
+  // every 3 s while a folder pours in (each refresh asks the service for the tree with its counts and
+  // the list again, which competed with the uploads themselves: docs/benchmarks-console.md).
   const refresh = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const uploads = useMemo(
-    () =>
-      new Uploads(
-        () => redraw((n) => n + 1),
-        () => {
-          refresh.current ??= setTimeout(() => {
-            refresh.current = null;
-            setGeneration((g) => g + 1);
-          }, 600);
-        },
-      ),
-    [],
-  );
+  const uploads = useMemo(() => {
+    const reload = () => {
+      if (refresh.current) clearTimeout(refresh.current);
+      refresh.current = null;
+      setGeneration((g) => g + 1);
+    };
+    const queue: Uploads = new Uploads(() => {
+      if (queue.active === 0) reload();
+      else refresh.current ??= setTimeout(reload, 3000);
+    });
+    return queue;
+  }, []);
   const loadFolders = useCallback(() => {
     client()
       .call('listFolders', { query: { include_document_count: 'true' } })
@@ -308,6 +308,8 @@ function Breadcrumbs({ folders, current }: { folders: Folder[]; current: string 
 }
 
 function UploadList({ uploads }: { uploads: Uploads }) {
+  const [, redraw] = useState(0);
+  useEffect(() => uploads.subscribe(() => redraw((n) => n + 1)), [uploads]);
   if (uploads.items.length === 0) return null;
   const count = (...states: UploadItem['state'][]) => uploads.items.filter((i) => states.includes(i.state)).length;
   const line = (item: UploadItem) => {
