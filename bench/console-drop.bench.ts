@@ -59,6 +59,7 @@ export async function run() {
       DOCUVAULT_API_KEY: service.apiKey,
     };
     const session = await signedIn(service);
+    const probeMs: number[] = [];
     const consoleMs: number[] = [];
     const cliMs: number[] = [];
     const startMs: number[] = [];
@@ -73,6 +74,7 @@ export async function run() {
           cliMs.push(done.ms);
         }
       }
+      probeMs.push(await pageLoop(browser, service.url, session, files, `probe-${i}`));
       startMs.push(await bareStart(env));
     }
     const c = median(consoleMs);
@@ -84,6 +86,7 @@ export async function run() {
       console_ms: consoleMs.map(Math.round),
       cli_wall_ms: cliMs.map(Math.round),
       cli_start_ms: Math.round(median(startMs)),
+      page_loop_ms: probeMs.map(Math.round),
       console_files_per_s: Math.round(FILES / (c / 1000)),
       cli_files_per_s_upload_only: Math.round(FILES / (uploadOnly / 1000)),
       ratio_to_cli_upload_only: Number((uploadOnly / c).toFixed(2)),
@@ -164,6 +167,57 @@ async function drop(browser: Browser, url: string, session: unknown, files: Entr
       timeout: 300_000,
     });
     return await page.evaluate(() => performance.now() - (window as unknown as { dropStarted: number }).dropStarted);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * The probe: the same files sent from a console page by a bare loop (`fetch`, multipart, six at a
+ * time, the user's bearer token as the console sends it) with no UI: what the browser, the token and
+ * the service cost without the console's own work.
+ */
+async function pageLoop(browser: Browser, url: string, session: unknown, files: Entry[], name: string) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${url}/console/next/#/documents`);
+    const { tokens } = session as { tokens: { accessToken: string; tenant: string; csrfToken: string } };
+    return await page.evaluate(
+      async ({ files, name, tokens }) => {
+        const headers = {
+          authorization: `Bearer ${tokens.accessToken}`,
+          'x-tenant-subdomain': tokens.tenant,
+          'x-csrf-token': tokens.csrfToken,
+        };
+        const made = await fetch('/api/v1/folders', {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ name }),
+        });
+        const folder = ((await made.json()) as { id: string }).id;
+        const blobs = files.map((f) => new File([f.text], f.name, { type: 'text/plain' }));
+        const started = performance.now();
+        let next = 0;
+        const lane = async () => {
+          while (next < blobs.length) {
+            const form = new FormData();
+            form.append('folder_id', folder);
+            form.append('file', blobs[next++]!);
+            const res = await fetch('/api/v1/documents/upload', {
+              method: 'POST',
+              headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
+              body: form,
+            });
+            if (res.status !== 201) throw new Error(`upload ${res.status}`);
+            await res.arrayBuffer();
+          }
+        };
+        await Promise.all(Array.from({ length: 6 }, lane));
+        return performance.now() - started;
+      },
+      { files, name, tokens },
+    );
   } finally {
     await context.close();
   }
