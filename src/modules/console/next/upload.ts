@@ -31,6 +31,7 @@ export interface PickedFile {
  * only queue in the browser. Four left the service idle between files (docs/benchmarks-console.md).
  */
 const CONCURRENCY = 6;
+const DRAW_EVERY_MS = 150;
 let nextId = 1;
 
 /** Files of a drop: loose files and whole folders (walked through the File System entries), hidden entries skipped. */
@@ -125,16 +126,18 @@ export class Uploads {
   }
 
   /**
-   * One redraw per frame, however many files progressed or finished in it: a 200-file drop makes
-   * ~1,000 changes, each of which used to redraw the page (docs/benchmarks-console.md).
+   * One redraw every 150 ms at most, however many files progressed or finished meanwhile: a
+   * 200-file drop makes ~1,000 changes, each of which used to redraw the page, and even one redraw
+   * a frame of a 200-line list took a quarter of the time on a busy machine
+   * (docs/benchmarks-console.md). Progress bars moving ~7 times a second still read as live.
    */
   #changed(): void {
     if (this.#drawPending) return;
     this.#drawPending = true;
-    requestAnimationFrame(() => {
+    setTimeout(() => {
       this.#drawPending = false;
       for (const draw of this.#listeners) draw();
-    });
+    }, DRAW_EVERY_MS);
   }
 
   #pump(): void {
