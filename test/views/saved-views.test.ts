@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import { ConflictError, DocuVault, NotFoundError } from '../../packages/sdk/src/index.ts';
+import { origin } from '../sdk/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, type LoggedInUser, loginAs, type TestTenant } from '../support/fixtures.ts';
 
@@ -130,5 +132,22 @@ describeEachDialect('views: saved views per person', (ctx) => {
       404,
       'not_found',
     );
+  });
+
+  it('is reached through the SDK: savedViews create, list, update, get, delete, with typed errors', async () => {
+    const client = new DocuVault({ baseUrl: await origin(ctx()), apiKey: other.apiKey });
+    const made = await client.savedViews.create({ name: 'From the SDK', filters: { view: 'grid' } });
+    assert.equal(made.folder_id, null);
+    await assert.rejects(client.savedViews.create({ name: 'from the sdk' }), ConflictError);
+    const listed = await client.savedViews.list();
+    assert.deepEqual(
+      listed.data.map((v) => v.name),
+      ['From the SDK'],
+    );
+    const renamed = await client.savedViews.update(made.id, { name: 'Renamed', filters: {} });
+    assert.deepEqual([renamed.name, renamed.filters], ['Renamed', {}]);
+    assert.equal((await client.savedViews.get(made.id)).name, 'Renamed');
+    await client.savedViews.delete(made.id);
+    await assert.rejects(client.savedViews.get(made.id), NotFoundError);
   });
 });
