@@ -93,7 +93,7 @@ export class Uploads {
   add(files: PickedFile[], folderId: string | null): void {
     for (const { file, dir } of files)
       this.items.push({ id: nextId++, file, dir, targetFolder: folderId, state: 'waiting', loaded: 0 });
-    this.#changed();
+    this.#changed(true);
     this.#pump();
   }
 
@@ -102,20 +102,20 @@ export class Uploads {
     if (!item) return;
     if (item.state === 'uploading') item.xhr?.abort();
     if (item.state === 'waiting' || item.state === 'uploading') item.state = 'cancelled';
-    this.#changed();
+    this.#changed(true);
   }
 
   retry(id: number): void {
     const item = this.items.find((i) => i.id === id);
     if (!item || !retriable(item)) return;
     Object.assign(item, { state: 'waiting', loaded: 0, reason: undefined, requestId: undefined });
-    this.#changed();
+    this.#changed(true);
     this.#pump();
   }
 
   clearFinished(): void {
     this.items = this.items.filter((i) => i.state === 'waiting' || i.state === 'uploading');
-    this.#changed();
+    this.#changed(true);
   }
 
   /** Files waiting or being sent. */
@@ -127,11 +127,16 @@ export class Uploads {
 
   /**
    * One redraw every 150 ms at most, however many files progressed or finished meanwhile: a
-   * 200-file drop makes ~1,000 changes, each of which used to redraw the page, and even one redraw
-   * a frame of a 200-line list took a quarter of the time on a busy machine
+   * 200-file drop makes ~1,000 changes, each of which used to redraw the page, and redrawing a
+   * 200-line list every frame is work a busy machine takes from the uploads themselves
    * (docs/benchmarks-console.md). Progress bars moving ~7 times a second still read as live.
    */
-  #changed(): void {
+  #changed(now = false): void {
+    if (now) {
+      // What the person just did (add, cancel, retry, clear) shows at once; only the network's news waits.
+      for (const draw of this.#listeners) draw();
+      return;
+    }
     if (this.#drawPending) return;
     this.#drawPending = true;
     setTimeout(() => {
