@@ -10,7 +10,7 @@ const FILES = 1000;
 const CONCURRENCY = 8;
 
 /** Runs the CLI to its end; answers the wall time and its --json summary, throwing on a failure. */
-function cli(
+export function cli(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ ms: number; summary: { uploaded: number; skipped: number } }> {

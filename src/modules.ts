@@ -16,6 +16,7 @@ import { searchModule } from './modules/search/index.ts';
 import { storageModule } from './modules/storage/index.ts';
 import { subscriptionModule } from './modules/subscription/index.ts';
 import { transferModule } from './modules/transfer/index.ts';
+import { viewsModule } from './modules/views/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
 import { workflowsModule } from './modules/workflows/index.ts';
 import type { ModuleDefinition } from './platform/module.ts';
@@ -45,4 +46,5 @@ export const MODULES: readonly ModuleDefinition[] = [
   consoleModule,
   storageModule,
   transferModule,
+  viewsModule,
 ];

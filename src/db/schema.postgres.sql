@@ -843,6 +843,19 @@ CREATE TABLE public.retention_rules (
     run_error text
 );
 
+-- table saved_views (owner: views)
+CREATE TABLE public.saved_views (
+    id text NOT NULL,
+    tenant_id text NOT NULL,
+    owner_id text NOT NULL,
+    name text NOT NULL,
+    name_key text NOT NULL,
+    folder_id text,
+    filters text NOT NULL,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL
+);
+
 -- table search_changes (owner: search)
 CREATE TABLE public.search_changes (
     tenant_id text NOT NULL,
@@ -1402,6 +1415,9 @@ ALTER TABLE ONLY public.retention_reviews
 ALTER TABLE ONLY public.retention_rules
     ADD CONSTRAINT retention_rules_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.saved_views
+    ADD CONSTRAINT saved_views_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.search_changes
     ADD CONSTRAINT search_changes_pk PRIMARY KEY (tenant_id, document_id);
 
@@ -1645,6 +1661,8 @@ CREATE INDEX retention_reviews_tenant_idx ON public.retention_reviews USING btre
 CREATE INDEX retention_rules_folder_idx ON public.retention_rules USING btree (folder_id);
 
 CREATE INDEX retention_rules_tenant_idx ON public.retention_rules USING btree (tenant_id, id);
+
+CREATE UNIQUE INDEX saved_views_owner_name_idx ON public.saved_views USING btree (tenant_id, owner_id, name_key);
 
 CREATE INDEX search_changes_version_idx ON public.search_changes USING btree (tenant_id, version);
 
@@ -1927,6 +1945,9 @@ ALTER TABLE ONLY public.retention_rules
 
 ALTER TABLE ONLY public.retention_rules
     ADD CONSTRAINT retention_rules_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.saved_views
+    ADD CONSTRAINT saved_views_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.search_documents
     ADD CONSTRAINT search_documents_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;

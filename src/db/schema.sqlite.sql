@@ -550,6 +550,19 @@ CREATE TABLE "retention_rules" (
   "run_error" text
 );
 
+-- table saved_views (owner: views)
+CREATE TABLE "saved_views" (
+  "id" text primary key,
+  "tenant_id" text not null references "tenants" ("id") on delete cascade,
+  "owner_id" text not null,
+  "name" text not null,
+  "name_key" text not null,
+  "folder_id" text,
+  "filters" text not null,
+  "created_at" bigint not null,
+  "updated_at" bigint not null
+);
+
 -- table search_changes (owner: search)
 CREATE TABLE "search_changes" (
   "tenant_id" text not null,
@@ -1201,6 +1214,9 @@ CREATE INDEX "retention_rules_folder_idx" on "retention_rules" ("folder_id");
 
 -- index retention_rules_tenant_idx
 CREATE INDEX "retention_rules_tenant_idx" on "retention_rules" ("tenant_id", "id");
+
+-- index saved_views_owner_name_idx
+CREATE UNIQUE INDEX "saved_views_owner_name_idx" on "saved_views" ("tenant_id", "owner_id", "name_key");
 
 -- index search_changes_version_idx
 CREATE INDEX "search_changes_version_idx" on "search_changes" ("tenant_id", "version");

@@ -54,6 +54,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Legal holds (owners and admins): while active, nothing a hold covers may be deleted: 409 `legal_hold` naming the hold. A folder hold covers everything below it, also what is added later (docs/records.md).',
   'retention-rules':
     'Retention rules (owners and admins): documents of a folder tree are deleted, or sent to the task inbox for review, `keep_days` after their upload or current version; run in the worker (docs/records.md).',
+  'saved-views':
+    'Saved views of the documents page, per person: a folder with its sort and filters under a name. Each is its owner’s only (a user’s, or an API key’s); another person gets 404 (docs/console.md "Saved views").',
   tenant:
     'The caller’s tenant’s settings, such as the confidence below which AI results go to review (`ai_review_threshold`).',
   folders: 'Nested folders. Names are unique among siblings (case-insensitive).',

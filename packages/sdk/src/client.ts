@@ -4,6 +4,7 @@ import { AuthState, type Credentials, type UserTokens, tokensFrom } from './auth
 import { DocumentsApi } from './documents-api.ts';
 import { ChatApi } from './chat-api.ts';
 import { RecordsApi } from './records-api.ts';
+import { SavedViewsApi } from './views-api.ts';
 import { OPERATIONS } from './generated/api-types.ts';
 import type {
   CallOptions,
@@ -51,6 +52,8 @@ export class DocuVault implements ApiCaller {
   readonly audit: AuditApi;
   /** Legal holds and retention rules. */
   readonly records: RecordsApi;
+  /** The caller's saved views of the documents page. */
+  readonly savedViews: SavedViewsApi;
   readonly #auth: AuthState;
   readonly #transport: Transport;
 
@@ -68,6 +71,7 @@ export class DocuVault implements ApiCaller {
     this.chat = new ChatApi(this);
     this.audit = new AuditApi(this);
     this.records = new RecordsApi(this);
+    this.savedViews = new SavedViewsApi(this);
   }
 
   /** Signs a user in and answers a client holding their tokens. */

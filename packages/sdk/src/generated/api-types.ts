@@ -441,6 +441,26 @@ export interface Operations {
       };
     };
   };
+  /** Save a view */
+  createSavedView: {
+    body: {
+      name: string;
+      folder_id?: string | null;
+      filters?: {
+        [key: string]: string;
+      };
+    };
+    response: {
+      id: string;
+      name: string;
+      folder_id: string | null;
+      filters: {
+        [key: string]: string;
+      };
+      created_at: string;
+      updated_at: string;
+    };
+  };
   /** Create a tag */
   createTag: {
     body: {
@@ -638,6 +658,15 @@ export interface Operations {
   };
   /** Delete a retention rule */
   deleteRetentionRule: {
+    path: {
+      id: string;
+    };
+    response: {
+      message: string;
+    };
+  };
+  /** Delete a saved view */
+  deleteSavedView: {
     path: {
       id: string;
     };
@@ -1493,6 +1522,22 @@ export interface Operations {
       };
     };
   };
+  /** Get a saved view */
+  getSavedView: {
+    path: {
+      id: string;
+    };
+    response: {
+      id: string;
+      name: string;
+      folder_id: string | null;
+      filters: {
+        [key: string]: string;
+      };
+      created_at: string;
+      updated_at: string;
+    };
+  };
   /** A checkout of the tenant */
   getSubscriptionCheckout: {
     path: {
@@ -2264,6 +2309,28 @@ export interface Operations {
           held: number;
           error: string | null;
         };
+      }[];
+      total: number;
+      page: number;
+      page_size: number;
+    };
+  };
+  /** List saved views */
+  listSavedViews: {
+    query: {
+      page?: number;
+      page_size?: number;
+    };
+    response: {
+      data: {
+        id: string;
+        name: string;
+        folder_id: string | null;
+        filters: {
+          [key: string]: string;
+        };
+        created_at: string;
+        updated_at: string;
       }[];
       total: number;
       page: number;
@@ -3506,6 +3573,29 @@ export interface Operations {
       updated_at: string;
     };
   };
+  /** Rename or change a saved view */
+  updateSavedView: {
+    path: {
+      id: string;
+    };
+    body: {
+      name?: string;
+      folder_id?: string | null;
+      filters?: {
+        [key: string]: string;
+      };
+    };
+    response: {
+      id: string;
+      name: string;
+      folder_id: string | null;
+      filters: {
+        [key: string]: string;
+      };
+      created_at: string;
+      updated_at: string;
+    };
+  };
   /** Change the tenant's settings */
   updateTenantSettings: {
     body: {
@@ -3687,6 +3777,7 @@ export const OPERATIONS = {
   createMigrationsProject: { method: 'POST', path: '/api/v1/migrations/projects', idempotencyKey: true, answers: 'json' },
   createMigrationsProjectAgent: { method: 'POST', path: '/api/v1/migrations/projects/{id}/agents', idempotencyKey: true, answers: 'json' },
   createRetentionRule: { method: 'POST', path: '/api/v1/retention-rules', idempotencyKey: true, answers: 'json' },
+  createSavedView: { method: 'POST', path: '/api/v1/saved-views', idempotencyKey: true, answers: 'json' },
   createTag: { method: 'POST', path: '/api/v1/tags', idempotencyKey: true, answers: 'json' },
   createUser: { method: 'POST', path: '/api/v1/users', idempotencyKey: true, answers: 'json' },
   createWebhook: { method: 'POST', path: '/api/v1/webhooks', idempotencyKey: true, answers: 'json' },
@@ -3703,6 +3794,7 @@ export const OPERATIONS = {
   deleteMcpServer: { method: 'DELETE', path: '/api/v1/mcp/servers/{id}', idempotencyKey: true, answers: 'json' },
   deleteMigrationsProject: { method: 'DELETE', path: '/api/v1/migrations/projects/{id}', idempotencyKey: true, answers: 'json' },
   deleteRetentionRule: { method: 'DELETE', path: '/api/v1/retention-rules/{id}', idempotencyKey: true, answers: 'json' },
+  deleteSavedView: { method: 'DELETE', path: '/api/v1/saved-views/{id}', idempotencyKey: true, answers: 'json' },
   deleteTag: { method: 'DELETE', path: '/api/v1/tags/{id}', idempotencyKey: true, answers: 'json' },
   deleteUser: { method: 'DELETE', path: '/api/v1/users/{id}', idempotencyKey: true, answers: 'json' },
   deleteWebhook: { method: 'DELETE', path: '/api/v1/webhooks/{id}', idempotencyKey: true, answers: 'json' },
@@ -3745,6 +3837,7 @@ export const OPERATIONS = {
   getOpenApiDocument: { method: 'GET', path: '/api/v1/openapi.json', idempotencyKey: false, answers: 'json' },
   getReadyz: { method: 'GET', path: '/readyz', idempotencyKey: false, answers: 'json' },
   getRetentionRule: { method: 'GET', path: '/api/v1/retention-rules/{id}', idempotencyKey: false, answers: 'json' },
+  getSavedView: { method: 'GET', path: '/api/v1/saved-views/{id}', idempotencyKey: false, answers: 'json' },
   getSubscriptionCheckout: { method: 'GET', path: '/api/v1/subscription/checkouts/{checkout_id}', idempotencyKey: false, answers: 'json' },
   getSubscriptionHistory: { method: 'GET', path: '/api/v1/subscription/history', idempotencyKey: false, answers: 'json' },
   getSubscriptionStatus: { method: 'GET', path: '/api/v1/subscription/status', idempotencyKey: false, answers: 'json' },
@@ -3774,6 +3867,7 @@ export const OPERATIONS = {
   listMigrationsProjectItems: { method: 'GET', path: '/api/v1/migrations/projects/{id}/items', idempotencyKey: false, answers: 'json' },
   listMigrationsProjects: { method: 'GET', path: '/api/v1/migrations/projects', idempotencyKey: false, answers: 'json' },
   listRetentionRules: { method: 'GET', path: '/api/v1/retention-rules', idempotencyKey: false, answers: 'json' },
+  listSavedViews: { method: 'GET', path: '/api/v1/saved-views', idempotencyKey: false, answers: 'json' },
   listTags: { method: 'GET', path: '/api/v1/tags', idempotencyKey: false, answers: 'json' },
   listTenantSettings: { method: 'GET', path: '/api/v1/tenant/settings', idempotencyKey: false, answers: 'json' },
   listUsers: { method: 'GET', path: '/api/v1/users', idempotencyKey: false, answers: 'json' },
@@ -3818,6 +3912,7 @@ export const OPERATIONS = {
   updateFolder: { method: 'PUT', path: '/api/v1/folders/{id}', idempotencyKey: true, answers: 'json' },
   updateMailSettings: { method: 'PATCH', path: '/api/v1/mail/settings', idempotencyKey: true, answers: 'json' },
   updateMigrationsProject: { method: 'PUT', path: '/api/v1/migrations/projects/{id}', idempotencyKey: true, answers: 'json' },
+  updateSavedView: { method: 'PATCH', path: '/api/v1/saved-views/{id}', idempotencyKey: true, answers: 'json' },
   updateTenantSettings: { method: 'PATCH', path: '/api/v1/tenant/settings', idempotencyKey: true, answers: 'json' },
   updateUser: { method: 'PATCH', path: '/api/v1/users/{id}', idempotencyKey: true, answers: 'json' },
   updateWebhook: { method: 'PUT', path: '/api/v1/webhooks/{id}', idempotencyKey: true, answers: 'json' },

@@ -1,4 +1,4 @@
-// Uploads: one request per file (XMLHttpRequest, the only browser API with upload progress), four at
+// Uploads: one request per file (XMLHttpRequest, the only browser API with upload progress), six at
 // a time, each with its own progress, cancel, and the service's refusal in words. Retry is offered
 // only where it can help (the network, a busy or failing service); a refused file says why instead.
 // Folders are mirrored as folders (created once each; an existing one of the same name is reused).
@@ -26,7 +26,12 @@ export interface PickedFile {
   dir: string;
 }
 
-const CONCURRENCY = 4;
+/**
+ * Files sent at once. Six is what Chromium and Firefox open to one origin over HTTP/1.1: more would
+ * only queue in the browser. Four left the service idle between files (docs/benchmarks-console.md).
+ */
+const CONCURRENCY = 6;
+const DRAW_EVERY_MS = 150;
 let nextId = 1;
 
 /** Files of a drop: loose files and whole folders (walked through the File System entries), hidden entries skipped. */
@@ -67,18 +72,28 @@ export class Uploads {
   items: UploadItem[] = [];
   #folders = new Map<string, Promise<string>>();
   #running = 0;
-  readonly #onChange: () => void;
+  #drawPending = false;
+  readonly #listeners = new Set<() => void>();
   readonly #onStored: () => void;
 
-  constructor(onChange: () => void, onStored: () => void) {
-    this.#onChange = onChange;
+  /** `onStored`: a file was stored (the page refreshes its list). */
+  constructor(onStored: () => void) {
     this.#onStored = onStored;
+  }
+
+  /**
+   * Calls `draw` after changes (at most once a frame); answers the unsubscribe. Only the upload
+   * list subscribes, so a file's progress redraws that list, not the page around it.
+   */
+  subscribe(draw: () => void): () => void {
+    this.#listeners.add(draw);
+    return () => void this.#listeners.delete(draw);
   }
 
   add(files: PickedFile[], folderId: string | null): void {
     for (const { file, dir } of files)
       this.items.push({ id: nextId++, file, dir, targetFolder: folderId, state: 'waiting', loaded: 0 });
-    this.#changed();
+    this.#changed(true);
     this.#pump();
   }
 
@@ -87,24 +102,47 @@ export class Uploads {
     if (!item) return;
     if (item.state === 'uploading') item.xhr?.abort();
     if (item.state === 'waiting' || item.state === 'uploading') item.state = 'cancelled';
-    this.#changed();
+    this.#changed(true);
   }
 
   retry(id: number): void {
     const item = this.items.find((i) => i.id === id);
     if (!item || !retriable(item)) return;
     Object.assign(item, { state: 'waiting', loaded: 0, reason: undefined, requestId: undefined });
-    this.#changed();
+    this.#changed(true);
     this.#pump();
   }
 
   clearFinished(): void {
     this.items = this.items.filter((i) => i.state === 'waiting' || i.state === 'uploading');
-    this.#changed();
+    this.#changed(true);
   }
 
-  #changed(): void {
-    this.#onChange();
+  /** Files waiting or being sent. */
+  get active(): number {
+    let n = 0;
+    for (const i of this.items) if (i.state === 'waiting' || i.state === 'uploading') n++;
+    return n;
+  }
+
+  /**
+   * One redraw every 150 ms at most, however many files progressed or finished meanwhile: a
+   * 200-file drop makes ~1,000 changes, each of which used to redraw the page, and redrawing a
+   * 200-line list every frame is work a busy machine takes from the uploads themselves
+   * (docs/benchmarks-console.md). Progress bars moving ~7 times a second still read as live.
+   */
+  #changed(now = false): void {
+    if (now) {
+      // What the person just did (add, cancel, retry, clear) shows at once; only the network's news waits.
+      for (const draw of this.#listeners) draw();
+      return;
+    }
+    if (this.#drawPending) return;
+    this.#drawPending = true;
+    setTimeout(() => {
+      this.#drawPending = false;
+      for (const draw of this.#listeners) draw();
+    }, DRAW_EVERY_MS);
   }
 
   #pump(): void {

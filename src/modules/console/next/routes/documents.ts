@@ -6,6 +6,7 @@ import { formatBytes, formatDate, stateWord, t } from '../i18n.ts';
 import { client } from '../sdk.ts';
 import { type Doc, ErrorLine, type Folder, h, href, replaceRoute, type ViewProps } from '../ui.ts';
 import { filesOfDrop, filesOfPicker, retriable, type UploadItem, Uploads } from '../upload.ts';
+import { SavedViews } from './saved-views.ts';
 
 type Row = Omit<
   Doc,
@@ -42,6 +43,18 @@ function filtersOf(params: URLSearchParams) {
   };
 }
 
+/** The address query of those filters, defaults left out: what the address and a saved view keep. */
+function queryOf(filters: ReturnType<typeof filtersOf>): Record<string, string> {
+  const all = {
+    view: filters.view === 'grid' ? 'grid' : '',
+    sort: filters.sort === 'created_at' ? '' : filters.sort,
+    type: filters.type,
+    from: filters.from,
+    to: filters.to,
+  };
+  return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== ''));
+}
+
 export default function Documents({ route, me }: ViewProps) {
   const folderId = route.arg;
   // Viewers read only: no upload, no drop, no bulk changes (the API would refuse them).
@@ -50,22 +63,22 @@ export default function Documents({ route, me }: ViewProps) {
   const [folders, setFolders] = useState<Folder[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [generation, setGeneration] = useState(0);
-  const [, redraw] = useState(0);
-  // Stored uploads refresh the list and the counts, at most every 600 ms while a folder pours in.
+  // Stored uploads refresh the list and the counts: at once when the last file is stored, and at most
+  // every 3 s while a folder pours in (each refresh asks the service for the tree with its counts and
+  // the list again, which competed with the uploads themselves: docs/benchmarks-console.md).
   const refresh = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const uploads = useMemo(
-    () =>
-      new Uploads(
-        () => redraw((n) => n + 1),
-        () => {
-          refresh.current ??= setTimeout(() => {
-            refresh.current = null;
-            setGeneration((g) => g + 1);
-          }, 600);
-        },
-      ),
-    [],
-  );
+  const uploads = useMemo(() => {
+    const reload = () => {
+      if (refresh.current) clearTimeout(refresh.current);
+      refresh.current = null;
+      setGeneration((g) => g + 1);
+    };
+    const queue: Uploads = new Uploads(() => {
+      if (queue.active === 0) reload();
+      else refresh.current ??= setTimeout(reload, 3000);
+    });
+    return queue;
+  }, []);
   const loadFolders = useCallback(() => {
     client()
       .call('listFolders', { query: { include_document_count: 'true' } })
@@ -74,15 +87,7 @@ export default function Documents({ route, me }: ViewProps) {
   useEffect(loadFolders, [generation]);
 
   const setParam = (changes: Record<string, string>) => {
-    const next = {
-      view: filters.view === 'grid' ? 'grid' : '',
-      sort: filters.sort === 'created_at' ? '' : filters.sort,
-      type: filters.type,
-      from: filters.from,
-      to: filters.to,
-      ...changes,
-    };
-    replaceRoute(href('documents', folderId, next));
+    replaceRoute(href('documents', folderId, { ...queryOf(filters), ...changes }));
   };
   const [dragging, setDragging] = useState(false);
   const drop = async (event: DragEvent, target: string | null) => {
@@ -163,7 +168,12 @@ export default function Documents({ route, me }: ViewProps) {
   return h(
     'div',
     { class: 'documents' },
-    h(FolderTree, { folders, current: folderId, onDrop: canEdit ? drop : null }),
+    h(
+      'div',
+      { class: 'sidebar' },
+      h(FolderTree, { folders, current: folderId, onDrop: canEdit ? drop : null }),
+      h(SavedViews, { folderId, filters: queryOf(filters) }),
+    ),
     h(
       'section',
       {
@@ -298,6 +308,8 @@ function Breadcrumbs({ folders, current }: { folders: Folder[]; current: string 
 }
 
 function UploadList({ uploads }: { uploads: Uploads }) {
+  const [, redraw] = useState(0);
+  useEffect(() => uploads.subscribe(() => redraw((n) => n + 1)), [uploads]);
   if (uploads.items.length === 0) return null;
   const count = (...states: UploadItem['state'][]) => uploads.items.filter((i) => states.includes(i.state)).length;
   const line = (item: UploadItem) => {
