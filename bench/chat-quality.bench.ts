@@ -23,8 +23,8 @@ import { NOT_FOUND_ANSWER } from '../src/providers/ai/local/extractive-answer.ts
 import { type ChatHoldout, type HoldoutQuestion, loadChatHoldout } from '../test/fixtures/chat-holdout/chat-holdout.ts';
 import { type Corpus, squash } from '../test/fixtures/corpus/corpus.ts';
 import { loadCorpus, renderCorpusDocument } from '../test/fixtures/corpus/render.ts';
-import { uploadOk } from '../test/documents/helpers.ts';
-import { waitProcessed } from '../test/search/helpers.ts';
+import { uploadOk } from '../test/modules/documents/helpers.ts';
+import { waitProcessed } from '../test/modules/search/helpers.ts';
 import { startTestApp } from '../test/support/app.ts';
 
 interface Outcome {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, launchChromium } from '../test/console/browser.ts';
+import { CHROMIUM, launchChromium } from '../test/modules/console/browser.ts';
 import { cli } from './cli-upload.bench.ts';
 import { startService } from './console/service.ts';
 import { median, stop } from './support.ts';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { CHROMIUM, launchChromium } from '../test/console/browser.ts';
+import { CHROMIUM, launchChromium } from '../test/modules/console/browser.ts';
 import { startService } from './console/service.ts';
 import { median, stop } from './support.ts';
 

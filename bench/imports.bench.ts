@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { DialectName } from '../src/db/database.ts';
 import { Worker } from '../src/jobs/worker.ts';
-import { action, BASE, createProject, credentials, driveEnv, type Json } from '../test/imports/helpers.ts';
+import { action, BASE, createProject, credentials, driveEnv, type Json } from '../test/modules/imports/helpers.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
 import { availableDialects } from '../test/support/databases.ts';
 import { createTenant } from '../test/support/fixtures.ts';

@@ -25,7 +25,7 @@ import type { DB } from '../src/db/schema.ts';
 import type { App } from '../src/http/fastify-types.ts';
 import { parseQuery } from '../src/modules/search/query-syntax.ts';
 import { SqliteKeywordEngine } from '../src/modules/search/sqlite-keyword.ts';
-import { uploadOk } from '../test/documents/helpers.ts';
+import { uploadOk } from '../test/modules/documents/helpers.ts';
 import { waitFor } from '../test/jobs/helpers.ts';
 import { loadManifest, renderCorpusDocument } from '../test/fixtures/corpus/render.ts';
 import { ADMIN_KEY, startTestApp, type TestApp } from '../test/support/app.ts';

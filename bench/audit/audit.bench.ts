@@ -5,7 +5,7 @@ import type { DialectName } from '../../src/db/database.ts';
 import { MODULES } from '../../src/modules.ts';
 import { type AuditTrail, auditModule } from '../../src/modules/audit/index.ts';
 import { defineModule, type ModuleDefinition } from '../../src/platform/module.ts';
-import { multipart } from '../../test/documents/helpers.ts';
+import { multipart } from '../../test/modules/documents/helpers.ts';
 import { DIALECTS, startTestApp, type TestApp } from '../../test/support/app.ts';
 import { createTenant, type TestTenant } from '../../test/support/fixtures.ts';
 import { median, percentile } from '../support.ts';

@@ -1,7 +1,7 @@
 import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
 import type { DialectName } from '../../src/db/database.ts';
-import { multipart } from '../../test/documents/helpers.ts';
+import { multipart } from '../../test/modules/documents/helpers.ts';
 import { startTestApp, type TestApp } from '../../test/support/app.ts';
 import { createTenant } from '../../test/support/fixtures.ts';
 import { median } from '../support.ts';

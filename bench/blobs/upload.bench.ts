@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { LocalBlobStore } from '../../src/providers/blobs/local-blob-store.ts';
 import { S3BlobStore } from '../../src/providers/blobs/s3-blob-store.ts';
-import { generatedStream } from '../../test/blobs/blob-test-helpers.ts';
+import { generatedStream } from '../../test/providers/blobs/blob-test-helpers.ts';
 import { startS3Server } from '../../test/support/s3-server.ts';
 
 // Upload throughput: LocalBlobStore.put (hash + count + fsync + rename) against a plain

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { generatedChunks } from '../../test/blobs/blob-test-helpers.ts';
+import { generatedChunks } from '../../test/providers/blobs/blob-test-helpers.ts';
 import { freePort, startAndWait, stop } from '../support.ts';
 
 // Shared by the document benchmarks: the service as a child process on a loopback port (so its

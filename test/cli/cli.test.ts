@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import { DocuVault } from '../../packages/sdk/src/index.ts';
-import { tinyPdf } from '../documents/helpers.ts';
+import { tinyPdf } from '../modules/documents/helpers.ts';
 import { waitFor } from '../jobs/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { uploadOk } from '../documents/helpers.ts';
+import { uploadOk } from '../modules/documents/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant } from '../support/fixtures.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { representationTag } from '../../src/http/conditional-requests.ts';
-import { uploadOk } from '../documents/helpers.ts';
+import { uploadOk } from '../modules/documents/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { assertError, createTenant, loginAs, type TestTenant } from '../support/fixtures.ts';
 

@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, listen, NO_CHROMIUM } from '../console/browser.ts';
-import { uploadOk } from '../documents/helpers.ts';
+import { launchChromium, listen, NO_CHROMIUM } from '../modules/console/browser.ts';
+import { uploadOk } from '../modules/documents/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
 

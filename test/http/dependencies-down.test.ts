@@ -3,7 +3,7 @@ import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { isDependencyUnavailable } from '../../src/lib/dependency-errors.ts';
-import { upload, uploadOk } from '../documents/helpers.ts';
+import { upload, uploadOk } from '../modules/documents/helpers.ts';
 import { DIALECTS, startTestApp, type TestApp } from '../support/app.ts';
 import { createTestStore, type TestStore } from '../support/databases.ts';
 import { assertError, createTenant, type TestTenant } from '../support/fixtures.ts';

@@ -8,7 +8,7 @@ import { OPERATION_EXAMPLES } from '../../src/http/openapi-content.ts';
 import { MODULES } from '../../src/modules.ts';
 import { defineModule } from '../../src/platform/module.ts';
 import { spectralFindings } from '../../scripts/lint-openapi.ts';
-import { multipart, upload } from '../documents/helpers.ts';
+import { multipart, upload } from '../modules/documents/helpers.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
 

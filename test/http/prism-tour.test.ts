@@ -4,9 +4,9 @@ import { after, before, it } from 'node:test';
 import prismHttp from '@stoplight/prism-http';
 import prismClient from '@stoplight/prism-http/dist/client.js';
 import pino from 'pino';
-import { multipart, tinyPdf } from '../documents/helpers.ts';
+import { multipart, tinyPdf } from '../modules/documents/helpers.ts';
 import { waitFor } from '../jobs/helpers.ts';
-import { type LocalMcpServer, startLocalMcpServer } from '../mcp/local-mcp-server.ts';
+import { type LocalMcpServer, startLocalMcpServer } from '../modules/mcp/local-mcp-server.ts';
 import { ADMIN_KEY, describeEachDialect } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
 

@@ -6,8 +6,8 @@ import { knownSeconds, lastDurations, slowestFirst } from '../support/run-suite.
 describe('test run order', () => {
   const text = [
     'file wall times (slowest first); wall clock 480.0 s, sum of files 900.0 s',
-    '   61.0 s    12 tests  test/workflows/durability.test.ts',
-    '    2.5 s     4 tests (1 failed)  test/folders/folder-paths.test.ts',
+    '   61.0 s    12 tests  test/modules/workflows/durability.test.ts',
+    '    2.5 s     4 tests (1 failed)  test/modules/documents/folders/folder-paths.test.ts',
     '   20.0 s     9 tests  test/cli/cli.test.ts',
     '',
   ].join('\n');
@@ -16,8 +16,8 @@ describe('test run order', () => {
     assert.deepEqual(
       [...lastDurations(text)],
       [
-        ['test/workflows/durability.test.ts', 61],
-        ['test/folders/folder-paths.test.ts', 2.5],
+        ['test/modules/workflows/durability.test.ts', 61],
+        ['test/modules/documents/folders/folder-paths.test.ts', 2.5],
         ['test/cli/cli.test.ts', 20],
       ],
     );
@@ -26,35 +26,35 @@ describe('test run order', () => {
   it('orders slowest first, a file the durations do not know ahead of the short ones, ties by path', () => {
     const files = [
       'test/a/short.test.ts',
-      'test/folders/folder-paths.test.ts',
+      'test/modules/documents/folders/folder-paths.test.ts',
       'test/cli/cli.test.ts',
       'test/new/unknown.test.ts',
-      'test/workflows/durability.test.ts',
+      'test/modules/workflows/durability.test.ts',
       'test/b/also-new.test.ts',
     ];
     const seconds = lastDurations(text);
     seconds.set('test/a/short.test.ts', 1);
     assert.deepEqual(slowestFirst(files, seconds), [
-      'test/workflows/durability.test.ts',
+      'test/modules/workflows/durability.test.ts',
       'test/cli/cli.test.ts',
       'test/b/also-new.test.ts',
       'test/new/unknown.test.ts',
-      'test/folders/folder-paths.test.ts',
+      'test/modules/documents/folders/folder-paths.test.ts',
       'test/a/short.test.ts',
     ]);
   });
 
   it('before any run, starts the known slow files first; then goes by what earlier runs measured', () => {
     const files = [
-      'test/folders/folder-paths.test.ts',
-      'test/workflows/triggers.test.ts',
-      'test/workflows/durability.test.ts',
+      'test/modules/documents/folders/folder-paths.test.ts',
+      'test/modules/workflows/triggers.test.ts',
+      'test/modules/workflows/durability.test.ts',
     ];
     assert.deepEqual(slowestFirst(files, knownSeconds(null)).slice(0, 2), [
-      'test/workflows/durability.test.ts',
-      'test/workflows/triggers.test.ts',
+      'test/modules/workflows/durability.test.ts',
+      'test/modules/workflows/triggers.test.ts',
     ]);
-    const known = knownSeconds(JSON.stringify({ 'test/folders/folder-paths.test.ts': 90 }));
-    assert.equal(slowestFirst(files, known)[0], 'test/folders/folder-paths.test.ts');
+    const known = knownSeconds(JSON.stringify({ 'test/modules/documents/folders/folder-paths.test.ts': 90 }));
+    assert.equal(slowestFirst(files, known)[0], 'test/modules/documents/folders/folder-paths.test.ts');
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PdfTools } from '../../src/providers/files/pdf-tools.ts';
-import { tinyPdf } from '../documents/helpers.ts';
+import { tinyPdf } from '../modules/documents/helpers.ts';
 import { pdfContentBomb } from '../fixtures/extraction/bombs.ts';
 
 const bytes = () => new Uint8Array(tinyPdf('Idle thread test'));

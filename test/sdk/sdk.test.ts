@@ -14,7 +14,7 @@ import {
   type RetryNotice,
   ValidationError,
 } from '../../packages/sdk/src/index.ts';
-import { tinyPdf } from '../documents/helpers.ts';
+import { tinyPdf } from '../modules/documents/helpers.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant, type TestTenant } from '../support/fixtures.ts';
 import { faultProxy, origin } from './helpers.ts';

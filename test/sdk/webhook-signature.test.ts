@@ -5,7 +5,7 @@ import { verifyWebhookSignature } from '../../packages/sdk/src/index.ts';
 import { describeEachDialect } from '../support/app.ts';
 import { createTenant } from '../support/fixtures.ts';
 import { httpsReceiverUnavailable, startHttpsReceiver } from '../support/https-receiver.ts';
-import { createWebhook, header, uniquePath, waitForRequests } from '../webhooks/helpers.ts';
+import { createWebhook, header, uniquePath, waitForRequests } from '../modules/webhooks/helpers.ts';
 
 // A real delivery, verified by a receiver library nobody here wrote (standardwebhooks), by the SDK
 // and by the spec's X-Service-Signature scheme; a rewritten timestamp is refused.

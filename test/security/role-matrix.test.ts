@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { multipart, uploadOk } from '../documents/helpers.ts';
+import { multipart, uploadOk } from '../modules/documents/helpers.ts';
 import { waitFor } from '../jobs/helpers.ts';
 import { describeEachDialect, type TestApp } from '../support/app.ts';
 import { createTenant, type LoggedInUser, loginAs, type TestTenant } from '../support/fixtures.ts';

@@ -2,7 +2,7 @@
  * `npm test`: runs the test files like `node --test` does (same global setup, timeout and
  * reporters), but hands them out slowest first.
  *
- * Why: `node --test` sorts its files by path, so the slowest ones (test/workflows/, near the end
+ * Why: `node --test` sorts its files by path, so the slowest ones (test/modules/workflows/, near the end
  * of the alphabet) started last and the run ended with one of them running alone while the other
  * slot sat idle. Started first, they overlap the many short files instead (the longest-first rule
  * of scheduling jobs on parallel machines). The order comes from the file durations of earlier runs
@@ -28,12 +28,12 @@ const KNOWN = path.join(ROOT, 'node_modules/.cache/test-seconds.json');
 
 /** Wall seconds of the slowest files in a quiet run (README "Tests"), for a first run without durations. */
 const SEED: Record<string, number> = {
-  'test/workflows/durability.test.ts': 67,
-  'test/workflows/triggers.test.ts': 47,
-  'test/console/next.test.ts': 43,
+  'test/modules/workflows/durability.test.ts': 67,
+  'test/modules/workflows/triggers.test.ts': 47,
+  'test/modules/console/next.test.ts': 43,
   'test/cli/cli.test.ts': 32,
-  'test/webhooks/webhooks-delivery.test.ts': 30,
-  'test/storage/storage-crash.test.ts': 22,
+  'test/modules/webhooks/webhooks-delivery.test.ts': 30,
+  'test/modules/storage/storage-crash.test.ts': 22,
 };
 /** What an unknown file (new since the last run) is taken to last: ahead of the many short ones. */
 const UNKNOWN_SECONDS = 10;
@@ -60,7 +60,7 @@ export function slowestFirst(files: readonly string[], seconds: ReadonlyMap<stri
 }
 
 function main(): void {
-  // A folder stands for the test files under it (`npm test -- test/workflows`).
+  // A folder stands for the test files under it (`npm test -- test/modules/workflows`).
   const patterns = process.argv
     .slice(2)
     .map((arg) =>

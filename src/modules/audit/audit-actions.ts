@@ -5,7 +5,7 @@
  * A route declares its action in its own options, `config: { audit: 'document.version.create' }`
  * (new routes do this), or, for the routes that existed before the trail, in `ROUTE_ACTIONS`
  * below, keyed by method and path (so adding the trail touched no route file). A route is in at
- * most one of the two (test/audit/audit-routes.test.ts), and every state-changing route is either
+ * most one of the two (test/modules/audit/audit-routes.test.ts), and every state-changing route is either
  * audited or named in `NOT_AUDITED` with its reason, so a new route cannot be forgotten.
  */
 
@@ -180,7 +180,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, AuditActionName>> = {
 
 /**
  * State-changing routes deliberately not audited, with the reason. Everything else that changes
- * state must be audited (test/audit/audit-routes.test.ts).
+ * state must be audited (test/modules/audit/audit-routes.test.ts).
  */
 const SIGN_IN =
   'authentication itself (no tenant act yet, or the session only): sign-in security has its own lockouts and mail';

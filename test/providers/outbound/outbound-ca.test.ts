@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { startLocalMcpServer } from '../../mcp/local-mcp-server.ts';
+import { startLocalMcpServer } from '../../modules/mcp/local-mcp-server.ts';
 import { describeEachDialect, startTestApp, type TestApp } from '../../support/app.ts';
 import { assertError, createTenant, type TestTenant } from '../../support/fixtures.ts';
 import { httpsReceiverUnavailable, startHttpsReceiver } from '../../support/https-receiver.ts';
-import { workflowApi } from '../../workflows/helpers.ts';
+import { workflowApi } from '../../modules/workflows/helpers.ts';
 
 // OUTBOUND_EXTRA_CA_FILE is trusted by every guarded client (issue 26 item 8), not only webhooks':
 // a workflow http_request node and a registered MCP server, both on HTTPS with a private CA.
