@@ -177,6 +177,13 @@ describeEachDialect(
             name: `Alice asks ${Math.random()}`,
           })
         ).id as string,
+      savedView: async () =>
+        (
+          await made('POST', '/api/v1/saved-views', alice.headers, {
+            name: `Alice's view ${Math.random()}`,
+            folder_id: fx.folder,
+          })
+        ).id as string,
       hold: async () =>
         (
           await made('POST', '/api/v1/legal-holds', tenant.headers, {
@@ -239,6 +246,7 @@ describeEachDialect(
         await made('POST', '/api/v1/documents/upload-batch', { ...alice.headers, ...batch.headers }, batch.payload)
       ).batch_job_id;
       fx.chatSession = await fresh.chatSession();
+      fx.savedView = await fresh.savedView();
       fx.mcpServer = await fresh.mcpServer();
       fx.webhook = await fresh.webhook();
       fx.delivery = (await made('POST', `/api/v1/webhooks/${fx.webhook}/test`, tenant.headers)).id;
@@ -453,6 +461,24 @@ describeEachDialect(
       'POST /api/v1/chat/sessions/{id}/ask': {
         request: same(`/api/v1/chat/sessions/${fx.chatSession}/ask`, { message: 'What are the figures?' }),
         expect: { ...everyone(hidden()), key: ok },
+      },
+
+      // Saved views: a person's own; nobody else (administrators and the tenant's key included) reaches alice's.
+      'POST /api/v1/saved-views': {
+        request: same('/api/v1/saved-views', { name: `Mine ${Math.random()}`, folder_id: fx.folder }),
+        expect: everyone(ok),
+      },
+      'GET /api/v1/saved-views/{id}': {
+        request: same(`/api/v1/saved-views/${fx.savedView}`),
+        expect: everyone(hidden()),
+      },
+      'PATCH /api/v1/saved-views/{id}': {
+        request: same(`/api/v1/saved-views/${fx.savedView}`, { name: 'Taken over' }),
+        expect: everyone(hidden()),
+      },
+      'DELETE /api/v1/saved-views/{id}': {
+        request: same(`/api/v1/saved-views/${fx.savedView}`),
+        expect: everyone(hidden()),
       },
 
       // MCP servers: the tenant's tools, registered and deleted by administrators, read by everyone (their header values are never shown).

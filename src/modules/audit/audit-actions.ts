@@ -187,6 +187,10 @@ const SIGN_IN =
 const WORKFLOWS = "workflows, executions and tasks: not in issue 32's list; their history is the execution log";
 const IMPORTS =
   "import projects: not in issue 32's list; each imported document is recorded as document.upload (actor system)";
+/** Saved views are a person's own console settings: they neither read nor change the library or anyone's access. */
+const SAVED_VIEW =
+  "the caller's own saved view (a filter and a folder remembered for the console): no content read, nothing of the library changed";
+
 export const NOT_AUDITED: Readonly<Record<string, string>> = {
   'POST /mcp': 'the MCP endpoint: its reads are recorded by the tools (document.mcp_read)',
   'POST /api/v1/auth/register': SIGN_IN,
@@ -195,6 +199,9 @@ export const NOT_AUDITED: Readonly<Record<string, string>> = {
   'POST /api/v1/auth/logout': SIGN_IN,
   'POST /api/v1/auth/password/forgot': SIGN_IN,
   'POST /api/v1/auth/password/reset': SIGN_IN,
+  'POST /api/v1/saved-views': SAVED_VIEW,
+  'PATCH /api/v1/saved-views/:id': SAVED_VIEW,
+  'DELETE /api/v1/saved-views/:id': SAVED_VIEW,
   'POST /api/v1/search/hybrid': 'a search reads no content (results are metadata and snippets)',
   'POST /api/v1/search/enhanced': 'a search reads no content (results are metadata and snippets)',
   'POST /api/v1/chat/sessions': "a conversation: its answers' citations are recorded (document.cited)",
