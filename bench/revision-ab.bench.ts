@@ -19,12 +19,15 @@ import { median } from './support.ts';
 //   - uploads: a closed loop of UPLOAD_CONNECTIONS clients posting 4 KB text files (this process).
 // Webhook delivery is not part of it: it has no HTTP surface to load from outside (its own bench,
 // bench/webhooks.bench.ts, runs in process).
-//   AB_BASE=<rev> AB_ROUNDS=5 AB_SECONDS=5 npm run bench revision-ab
+// AB_CURRENT=<rev> serves that revision instead of this tree, so a pair can bracket only some commits
+// (e.g. a merge and its first parent); AB_BASE=HEAD against this tree is an A/A run: the noise floor.
+//   AB_BASE=<rev> [AB_CURRENT=<rev>] AB_ROUNDS=5 AB_SECONDS=5 npm run bench revision-ab
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 /** The commit before the typed job/event registries: where issue 28's refactoring began. */
 const BASE = process.env['AB_BASE'] ?? '30aa52e^';
+const CURRENT = process.env['AB_CURRENT'];
 const ROUNDS = Number(process.env['AB_ROUNDS'] ?? 5);
 const SECONDS = Number(process.env['AB_SECONDS'] ?? 5);
 const GET_CONNECTIONS = 50;
@@ -132,12 +135,21 @@ async function uploadLoad(side: Served): Promise<{ rps: number; failed: number }
   return { rps: Math.round(done / ((performance.now() - began) / 1000)), failed };
 }
 
+/** A detached worktree of `rev` beside this tree, sharing its node_modules; answers its path and short commit. */
+function checkout(rev: string): { tree: string; commit: string } {
+  const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ab-'));
+  const commit = execFileSync('git', ['rev-parse', '--short', rev], { cwd: root, encoding: 'utf8' }).trim();
+  execFileSync('git', ['worktree', 'add', '--detach', tree, commit], { cwd: root, stdio: 'ignore' });
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(tree, 'node_modules'));
+  return { tree, commit };
+}
+
 export async function run() {
-  const baseTree = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ab-base-'));
-  const commit = execFileSync('git', ['rev-parse', '--short', BASE], { cwd: root, encoding: 'utf8' }).trim();
-  execFileSync('git', ['worktree', 'add', '--detach', baseTree, commit], { cwd: root, stdio: 'ignore' });
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(baseTree, 'node_modules'));
-  const sides = { current: await serve(root, 18_301), base: await serve(baseTree, 18_302) };
+  const base = checkout(BASE);
+  const current = CURRENT ? checkout(CURRENT) : { tree: root, commit: 'this tree' };
+  const worktrees = [base.tree, ...(CURRENT ? [current.tree] : [])];
+  const commit = base.commit;
+  const sides = { current: await serve(current.tree, 18_301), base: await serve(base.tree, 18_302) };
   const rounds: { get: Record<string, number>; upload: Record<string, number> }[] = [];
   try {
     for (let r = 0; r < ROUNDS; r++) {
@@ -151,7 +163,7 @@ export async function run() {
   } finally {
     await stop(sides.current);
     await stop(sides.base);
-    execFileSync('git', ['worktree', 'remove', '--force', baseTree], { cwd: root, stdio: 'ignore' });
+    for (const tree of worktrees) execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: root, stdio: 'ignore' });
   }
   const summary = (kind: 'get' | 'upload') => {
     const ratios = rounds.map((r) => r[kind]['current']! / r[kind]['base']!);
@@ -164,6 +176,7 @@ export async function run() {
   };
   return {
     base: commit,
+    current: current.commit,
     rounds: ROUNDS,
     seconds: SECONDS,
     load_average: os.loadavg().map((x) => Number(x.toFixed(2))),
