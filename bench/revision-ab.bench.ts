@@ -163,7 +163,8 @@ export async function run() {
   } finally {
     await stop(sides.current);
     await stop(sides.base);
-    for (const tree of worktrees) execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: root, stdio: 'ignore' });
+    for (const tree of worktrees)
+      execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: root, stdio: 'ignore' });
   }
   const summary = (kind: 'get' | 'upload') => {
     const ratios = rounds.map((r) => r[kind]['current']! / r[kind]['base']!);
