@@ -7,7 +7,9 @@
  * slot sat idle. Started first, they overlap the many short files instead (the longest-first rule
  * of scheduling jobs on parallel machines). The order comes from the file durations of earlier runs
  * (each run's in `node_modules/.cache/test-durations.txt`, written by file-durations-reporter.ts,
- * merged into `test-seconds.json` beside it); before any run, from the short list below.
+ * merged into `test-seconds.json` beside it); before any run on this checkout (a fresh clone, CI), from
+ * `test/support/test-seconds.json`: the seconds of a whole quiet run, committed and refreshed by hand
+ * (copy `node_modules/.cache/test-seconds.json` after a full run), else from the short list below.
  *
  *   node test/support/run-suite.ts [file, folder or glob …]      (default: test/**\/*.test.ts)
  *
@@ -25,6 +27,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DURATIONS = path.join(ROOT, 'node_modules/.cache/test-durations.txt');
 /** Seconds per file over the runs so far: a run of some files (a folder, one file) updates only theirs. */
 const KNOWN = path.join(ROOT, 'node_modules/.cache/test-seconds.json');
+/** The same, committed: a fresh clone orders its first run by it. */
+const COMMITTED = path.join(ROOT, 'test/support/test-seconds.json');
 
 /** Wall seconds of the slowest files in a quiet run (README "Tests"), for a first run without durations. */
 const SEED: Record<string, number> = {
@@ -69,7 +73,9 @@ function main(): void {
   const files = fs
     .globSync(patterns.length > 0 ? patterns : ['test/**/*.test.ts'], { cwd: ROOT })
     .filter((file) => file.endsWith('.test.ts'));
-  const known = knownSeconds(fs.existsSync(KNOWN) ? fs.readFileSync(KNOWN, 'utf8') : null);
+  const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null);
+  // This checkout's own runs override the committed figures, file by file.
+  const known = new Map([...knownSeconds(read(COMMITTED)), ...knownSeconds(read(KNOWN) ?? '{}')]);
   const ordered = slowestFirst(files, known);
   fs.mkdirSync(path.dirname(DURATIONS), { recursive: true });
   // `globalSetupPath` is run()'s `--test-global-setup` (Node 24); @types/node does not list it yet.
