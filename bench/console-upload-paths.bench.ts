@@ -15,6 +15,7 @@ import { median, stop } from './support.ts';
  * - `credential`: the tenant's API key (`X-API-Key`, what the CLI sends) or the owner's user token
  *   (`Authorization: Bearer` + `X-Tenant-Subdomain` + `X-CSRF-Token`, what the console sends);
  * - `per_request`: 1 file (`POST /documents/upload`) or 10 (`POST /documents/upload-batch`);
+ * - requests at a time: 6 (a browser's connections to one origin), or 3, or the CLI's 4;
  * - plus `GET /folders` 400 times with each credential: authentication's cost with no upload around it.
  *
  * The job worker is off (`WORKER_IN_PROCESS=false`), so the CPU measured is the request path only.
@@ -29,6 +30,8 @@ interface Variant {
   client: 'node' | 'browser';
   credential: 'key' | 'token';
   perRequest: number;
+  /** Requests at a time (6, a browser's connections to one origin, unless said). */
+  lanes?: number;
   get?: boolean;
 }
 
@@ -39,6 +42,8 @@ const VARIANTS: Variant[] = [
   { name: 'browser token single', client: 'browser', credential: 'token', perRequest: 1 },
   { name: 'browser key single', client: 'browser', credential: 'key', perRequest: 1 },
   { name: 'browser token batch10', client: 'browser', credential: 'token', perRequest: 10 },
+  { name: 'browser token batch10 3 lanes', client: 'browser', credential: 'token', perRequest: 10, lanes: 3 },
+  { name: 'node key single 4 lanes (CLI)', client: 'node', credential: 'key', perRequest: 1, lanes: 4 },
   { name: 'node key GET', client: 'node', credential: 'key', perRequest: 0, get: true },
   { name: 'node token GET', client: 'node', credential: 'token', perRequest: 0, get: true },
 ];
@@ -131,7 +136,7 @@ export async function run() {
     const cpu = new Map<string, number[]>();
     for (let round = 0; round < rounds; round++) {
       // Rotate the order each round, so no variant always runs on the emptiest (or fullest) database.
-      const order = VARIANTS.map((_, i) => VARIANTS[(i + round * 3) % VARIANTS.length] as Variant);
+      const order = VARIANTS.map((_, i) => VARIANTS[(i + round * 4) % VARIANTS.length] as Variant);
       for (const v of order) {
         const made = await fetch(`${service.url}/api/v1/folders`, {
           method: 'POST',
@@ -145,7 +150,7 @@ export async function run() {
           folder,
           files,
           perRequest: v.perRequest,
-          lanes: LANES,
+          lanes: v.lanes ?? LANES,
           gets: GETS,
         };
         const before = cpuMs(pid);
