@@ -174,8 +174,9 @@ async function drop(browser: Browser, url: string, session: unknown, files: Entr
 
 /**
  * The probe: the same files sent from a console page by a bare loop (`fetch`, multipart, six at a
- * time, the user's bearer token as the console sends it) with no UI: what the browser, the token and
- * the service cost without the console's own work.
+ * time, the user's bearer token as the console sends it) with no UI, one file a request: what the
+ * console cost before it grouped small files into batches (bench/console-upload-paths.bench.ts
+ * takes the request path apart).
  */
 async function pageLoop(browser: Browser, url: string, session: unknown, files: Entry[], name: string) {
   const context = await browser.newContext();

@@ -6,14 +6,14 @@ import { freePort, startAndWait } from '../support.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ADMIN = 'bench-admin-key-0123456789';
 
-/** The service as its own process on SQLite (worker included), with one enterprise tenant. */
-export async function startService() {
+/** The service as its own process on SQLite (worker included unless `env` says otherwise), with one enterprise tenant. */
+export async function startService(env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dms-bench-console-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const { child } = await startAndWait(
     [path.join(ROOT, 'src/main.ts'), 'serve'],
-    { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_API_KEY: ADMIN },
+    { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_API_KEY: ADMIN, ...env },
     `${url}/healthz`,
     30_000,
   );

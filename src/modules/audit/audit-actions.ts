@@ -211,6 +211,7 @@ export const NOT_AUDITED: Readonly<Record<string, string>> = {
   'PUT /api/v1/dag/workflows/:id': WORKFLOWS,
   'DELETE /api/v1/dag/workflows/:id': WORKFLOWS,
   'POST /api/v1/dag/workflows/:id/validate': WORKFLOWS,
+  'POST /api/v1/dag/workflows/validate': 'a check of a definition in the body: nothing read or stored',
   'POST /api/v1/dag/workflows/:id/execute': WORKFLOWS,
   'POST /api/v1/dag/executions/:id/pause': WORKFLOWS,
   'POST /api/v1/dag/executions/:id/resume': WORKFLOWS,

@@ -16,6 +16,7 @@ import { scheduleHandler } from './nodes/schedule-node.ts';
 import { schemaChecker } from './nodes/schema-check.ts';
 import { TasksRepository } from './tasks.repository.ts';
 import { taskRoutes } from './tasks.routes.ts';
+import { workflowCatalogueRoutes } from './workflow-catalogue.routes.ts';
 import { TASK_TIMER_JOB, TasksService } from './tasks.service.ts';
 import { DocumentTrigger } from './triggers/document-trigger.ts';
 import { SCHEDULE_TICK_JOB, ScheduleTrigger } from './triggers/schedule-trigger.ts';
@@ -121,6 +122,7 @@ export const workflowsModule = defineModule({
       provides: { workflows, workflowExecutions: executions, humanTasks: tasks, documentAi: documentAi(library) },
       async routes(app) {
         workflowRoutes(app, { workflows, executions });
+        workflowCatalogueRoutes(app);
         taskRoutes(app, { tasks });
         await webhookTriggerRoutes(app, { hooks });
       },

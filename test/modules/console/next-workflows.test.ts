@@ -181,6 +181,39 @@ describeEachDialect(
       );
     });
 
+    it('offers the node types the service lists, with a form for one it has none of; Check validates the unsaved draft, saving nothing', {
+      skip: NO_CHROMIUM,
+    }, async () => {
+      // The service's catalogue, with a type this console was never taught.
+      const withNewType = async (route: import('playwright-core').Route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as { node_types: { type: string; required: string[] }[] };
+        assert.ok(body.node_types.some((t) => t.type === 'human_approval'));
+        body.node_types.push({ type: 'future_step', required: ['target'] });
+        await route.fulfill({ response, json: body });
+      };
+      await page.route('**/api/v1/dag/node-types', withNewType);
+      const before = (await flows().call('GET', `/dag/workflows/${workflowId}`)).json();
+      await go(`#/workflow/${workflowId}`, 'Invoice approval');
+      // A fresh page load: the console asks for the catalogue once a load.
+      await page.reload();
+      await page.getByRole('heading', { name: 'Invoice approval', level: 1 }).waitFor();
+      const palette = page.getByRole('region', { name: 'Add a step' });
+      await palette.getByRole('group', { name: 'Other' }).getByRole('button', { name: 'Add future step' }).click();
+      await settings().getByLabel('target (required)').waitFor();
+      await page.getByText('Unsaved changes').waitFor();
+      await page.getByRole('button', { name: 'Check', exact: true }).click();
+      await settings().getByRole('alert').filter({ hasText: 'has unknown type "future_step"' }).waitFor();
+      const after = (await flows().call('GET', `/dag/workflows/${workflowId}`)).json();
+      assert.equal(after.version, before.version, 'Check saved nothing');
+      assert.deepEqual(after.nodes, before.nodes);
+      await checkPage();
+      await page.unroute('**/api/v1/dag/node-types', withNewType);
+      // The unsaved step goes with a reload (its leave-page question accepted), as a person would drop it.
+      await page.reload();
+      await page.getByRole('heading', { name: 'Invoice approval', level: 1 }).waitFor();
+    });
+
     it('test-runs the draft, follows the live graph, modifies the approval with the task’s form, shows step output', {
       skip: NO_CHROMIUM,
     }, async () => {

@@ -22,6 +22,7 @@ import {
 // The rebuilt console at /console/next/ (docs/console.md), driven as a user would in Chromium.
 const POLICY =
   'Travel and Expense Policy. Hotel stays are reimbursed up to 180 euros per night in Paris and 150 euros elsewhere.';
+const NOTES = 'Meeting notes about the budget.';
 const SHOTS = screenshotFolder('console-next-shots-');
 
 describeEachDialect(
@@ -101,7 +102,7 @@ describeEachDialect(
     }, async () => {
       await page.getByLabel('Add files').setInputFiles([
         { name: 'policy.txt', mimeType: 'text/plain', buffer: Buffer.from(POLICY) },
-        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Meeting notes about the budget.') },
+        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from(NOTES) },
         { name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ not a document') },
       ]);
       const uploads = page.getByRole('region', { name: 'Uploads' });
@@ -182,6 +183,105 @@ describeEachDialect(
         (await api(`/documents?folder_id=${inner.id}`)).json().data.map((d: { filename: string }) => d.filename),
         ['b.txt'],
       );
+    });
+
+    it('sends a dropped folder of small files in batches, each file told its own outcome; a file cancelled while waiting is never sent', {
+      skip: NO_CHROMIUM,
+    }, async () => {
+      await page.goto(`${base}/console/next/#/documents`);
+      await page.locator('section.folder-content').waitFor();
+      const uploads = page.getByRole('region', { name: 'Uploads' });
+      if (await uploads.count()) await uploads.getByRole('button', { name: 'Clear finished' }).click();
+      // Every upload request is held until the cancel below is done, and each one's files are noted.
+      const sent: string[][] = [];
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const hold = async (route: import('playwright-core').Route) => {
+        const body = route.request().postDataBuffer()?.toString('latin1') ?? '';
+        sent.push([...body.matchAll(/filename="([^"]*)"/g)].map((m) => m[1] as string));
+        await gate;
+        await route.continue();
+      };
+      await page.route('**/api/v1/documents/upload-batch', hold);
+      await page.route('**/api/v1/documents/upload', hold);
+      const notes = Array.from({ length: 18 }, (_, i) => `note-${String(i).padStart(2, '0')}.txt`);
+      await page.locator('section.folder-content').evaluate(
+        (target, { notes, copy }) => {
+          const file = (name: string, text: string) => ({
+            isFile: true,
+            isDirectory: false,
+            name,
+            file: (ok: (f: File) => void) => ok(new File([text], name, { type: 'text/plain' })),
+          });
+          const entry = {
+            isFile: false,
+            isDirectory: true,
+            name: 'bulk',
+            createReader: () => {
+              const pieces = [
+                [
+                  file('notes-copy.txt', copy),
+                  file('tool.exe', 'MZ not a document'),
+                  ...notes.map((n) => file(n, `Bulk ${n}: small text of a scanned archive.`)),
+                ],
+                [],
+              ];
+              return { readEntries: (ok: (e: object[]) => void) => ok(pieces.shift() ?? []) };
+            },
+          };
+          const drop = new DragEvent('drop', { bubbles: true, cancelable: true });
+          Object.defineProperty(drop, 'dataTransfer', {
+            value: { items: [{ webkitGetAsEntry: () => entry }], files: [], types: ['Files'] },
+          });
+          target.dispatchEvent(drop);
+        },
+        { notes, copy: NOTES },
+      );
+      // Six requests at a time: twenty files spread over them leave the last few waiting.
+      for (let i = 0; sent.length < 6 && i < 400; i++) await page.waitForTimeout(25);
+      assert.equal(sent.length, 6, 'six requests in flight');
+      assert.ok(
+        sent.some((files) => files.length > 1),
+        `small files share requests: ${JSON.stringify(sent)}`,
+      );
+      const last = 'bulk/note-17.txt';
+      assert.equal(
+        await uploads.getByRole('listitem').filter({ hasText: last }).getByText('Waiting').count(),
+        1,
+        'the last file still waits',
+      );
+      await uploads.getByRole('button', { name: `Cancel upload of ${last}` }).click();
+      release();
+      await uploads.getByRole('status').filter({ hasText: '18 stored, 1 not stored, 0 in progress.' }).waitFor();
+      await page.unroute('**/api/v1/documents/upload-batch', hold);
+      await page.unroute('**/api/v1/documents/upload', hold);
+      const names = sent.flat();
+      assert.equal(names.filter((n) => n === 'note-17.txt').length, 0, 'the cancelled file was never sent');
+      assert.equal(names.length, 19, 'every other file sent once');
+      assert.equal(new Set(names).size, 19);
+      assert.match(await uploads.getByRole('listitem').filter({ hasText: last }).innerText(), /Cancelled/);
+      const refused = uploads.locator('li.refused');
+      assert.match(await refused.innerText(), /bulk\/tool\.exe[\s\S]*not accepted[\s\S]*Request id/);
+      assert.equal(await uploads.getByRole('button', { name: 'Retry upload of bulk/tool.exe' }).count(), 0);
+      const copy = uploads.getByRole('listitem').filter({ hasText: 'bulk/notes-copy.txt' });
+      assert.match(await copy.innerText(), /Stored; the same content was already here/);
+      const original = (await api('/documents?folder_id=root&search=notes')).json().data[0].id;
+      assert.equal(
+        await copy.getByRole('link', { name: 'The earlier copy of bulk/notes-copy.txt' }).getAttribute('href'),
+        `#/document/${original}`,
+      );
+      await checkPage();
+      const { folders } = (await api('/folders')).json() as { folders: { id: string; name: string }[] };
+      const bulk = folders.find((f) => f.name === 'bulk');
+      const stored = (await api(`/documents?folder_id=${bulk?.id}&page_size=100`)).json().data as {
+        filename: string;
+      }[];
+      assert.deepEqual(
+        stored.map((d) => d.filename).sort(),
+        ['notes-copy.txt', ...notes.slice(0, 17)].sort(),
+        'each file stored once; neither the refused nor the cancelled one',
+      );
+      await uploads.getByRole('button', { name: 'Clear finished' }).click();
     });
 
     it('browses the tree with breadcrumbs; list or grid, sort and type kept in the address', {

@@ -2445,6 +2445,19 @@ export interface Operations {
       page_size: number;
     };
   };
+  /** List the node types a workflow may use */
+  listWorkflowNodeTypes: {
+    response: {
+      node_types: {
+        type: string;
+        required: string[];
+        cel: string[];
+        jsonata: string[];
+        waits: boolean;
+        default_trigger_rule: string;
+      }[];
+    };
+  };
   /** List workspaces */
   listWorkspaces: {
     query: {
@@ -3756,6 +3769,42 @@ export interface Operations {
       ai_status: string;
     };
   };
+  /** Validate a workflow definition without saving it */
+  validateWorkflowDraft: {
+    body: {
+      nodes: {
+        id: string;
+        type: string;
+        config?: {
+          [key: string]: unknown;
+        };
+        depends_on?: string[];
+        run_if?: string;
+        trigger_rule?: "all_success" | "all_done" | "one_success" | "one_failed" | "none_failed_min_one_success";
+        timeout_seconds?: number;
+        timeout_hours?: number;
+        retry?: {
+          max_attempts: number;
+          backoff_seconds?: number;
+        };
+      }[];
+      trigger?: {
+        type: string;
+        conditions?: {
+          [key: string]: unknown;
+        };
+      };
+      error_handling?: {
+        on_failure?: "fail" | "pause" | "continue";
+        notify_on_failure?: string[];
+      };
+    };
+    response: {
+      valid: boolean;
+      errors: string[];
+      warnings: string[];
+    };
+  };
 }
 
 /** Method, path, whether it takes an Idempotency-Key, and how it answers. */
@@ -3873,6 +3922,7 @@ export const OPERATIONS = {
   listUsers: { method: 'GET', path: '/api/v1/users', idempotencyKey: false, answers: 'json' },
   listWebhookDeliveries: { method: 'GET', path: '/api/v1/webhooks/{id}/deliveries', idempotencyKey: false, answers: 'json' },
   listWebhooks: { method: 'GET', path: '/api/v1/webhooks', idempotencyKey: false, answers: 'json' },
+  listWorkflowNodeTypes: { method: 'GET', path: '/api/v1/dag/node-types', idempotencyKey: false, answers: 'json' },
   listWorkspaces: { method: 'GET', path: '/api/v1/workspaces', idempotencyKey: false, answers: 'json' },
   loginAuth: { method: 'POST', path: '/api/v1/auth/login', idempotencyKey: false, answers: 'json' },
   logoutAuth: { method: 'POST', path: '/api/v1/auth/logout', idempotencyKey: true, answers: 'json' },
@@ -3920,6 +3970,7 @@ export const OPERATIONS = {
   uploadDocument: { method: 'POST', path: '/api/v1/documents/upload', idempotencyKey: true, answers: 'json' },
   uploadDocumentBatch: { method: 'POST', path: '/api/v1/documents/upload-batch', idempotencyKey: true, answers: 'json' },
   uploadDocumentVersion: { method: 'POST', path: '/api/v1/documents/{id}/versions', idempotencyKey: true, answers: 'json' },
+  validateWorkflowDraft: { method: 'POST', path: '/api/v1/dag/workflows/validate', idempotencyKey: true, answers: 'json' },
 } as const;
 
 /** The body of each webhook delivery, by event name (docs/webhooks.md; verify it with verifyWebhookSignature). */

@@ -1,9 +1,12 @@
-// Uploads: one request per file (XMLHttpRequest, the only browser API with upload progress), six at
-// a time, each with its own progress, cancel, and the service's refusal in words. Retry is offered
+// Uploads: small files grouped ten to a request (`upload-batch`), larger ones and a handful alone
+// (`upload`), six requests at a time (XMLHttpRequest, the only browser API with upload progress).
+// Each file keeps its own progress, cancel, and the service's refusal in words. Retry is offered
 // only where it can help (the network, a busy or failing service); a refused file says why instead.
 // Folders are mirrored as folders (created once each; an existing one of the same name is reused).
 import { OPERATIONS } from '../../../../packages/sdk/src/generated/api-types.ts';
 import { client, credentialHeaders, DocuVaultError, type OperationResponse } from './sdk.ts';
+import { t } from './i18n.ts';
+import { type BatchRejection, nextGroup, outcomesOf, sharesOf } from './upload-batch.ts';
 
 export type UploadState = 'waiting' | 'uploading' | 'stored' | 'refused' | 'failed' | 'cancelled';
 
@@ -18,7 +21,17 @@ export interface UploadItem {
   reason?: string;
   requestId?: string;
   documentId?: string;
-  xhr?: XMLHttpRequest;
+  /** The document already holding the same content, when the service said so. */
+  duplicateOf?: string;
+  /** The request carrying the file while it is sent. */
+  request?: Sending;
+}
+
+/** One request in flight: its files, and whether its body has left (after which it cannot be taken back). */
+interface Sending {
+  xhr: XMLHttpRequest | null;
+  items: UploadItem[];
+  bodySent: boolean;
 }
 
 export interface PickedFile {
@@ -27,7 +40,7 @@ export interface PickedFile {
 }
 
 /**
- * Files sent at once. Six is what Chromium and Firefox open to one origin over HTTP/1.1: more would
+ * Requests sent at once. Six is what Chromium and Firefox open to one origin over HTTP/1.1: more would
  * only queue in the browser. Four left the service idle between files (docs/benchmarks-console.md).
  */
 const CONCURRENCY = 6;
@@ -97,11 +110,21 @@ export class Uploads {
     this.#pump();
   }
 
+  /**
+   * Cancels a file waiting or being sent. A file sharing a request whose body is still being sent
+   * stops that request; the others of it go back to waiting and are sent again (the service stores
+   * nothing of a batch whose body did not arrive whole).
+   */
   cancel(id: number): void {
     const item = this.items.find((i) => i.id === id);
-    if (!item) return;
-    if (item.state === 'uploading') item.xhr?.abort();
-    if (item.state === 'waiting' || item.state === 'uploading') item.state = 'cancelled';
+    if (!item || !cancellable(item)) return;
+    const request = item.request;
+    item.state = 'cancelled';
+    if (request) {
+      for (const other of request.items)
+        if (other !== item && other.state === 'uploading') Object.assign(other, { state: 'waiting', loaded: 0 });
+      request.xhr?.abort();
+    }
     this.#changed(true);
   }
 
@@ -147,11 +170,14 @@ export class Uploads {
 
   #pump(): void {
     while (this.#running < CONCURRENCY) {
-      const item = this.items.find((i) => i.state === 'waiting');
-      if (!item) return;
-      item.state = 'uploading';
+      const waiting = this.items.filter((i) => i.state === 'waiting');
+      const group = nextGroup(waiting, (a, b) => a.targetFolder === b.targetFolder && a.dir === b.dir, CONCURRENCY);
+      if (group.length === 0) return;
+      const request: Sending = { xhr: null, items: group, bodySent: false };
+      for (const item of group) Object.assign(item, { state: 'uploading', request });
       this.#running++;
-      void this.#send(item).finally(() => {
+      void this.#send(request).finally(() => {
+        for (const item of group) if (item.request === request) item.request = undefined;
         this.#running--;
         this.#changed();
         this.#pump();
@@ -159,25 +185,83 @@ export class Uploads {
     }
   }
 
-  async #send(item: UploadItem): Promise<void> {
+  /** The files of the request still meant to go (not cancelled meanwhile, not sent back to waiting). */
+  #live(request: Sending): UploadItem[] {
+    return request.items.filter((i) => i.state === 'uploading' && i.request === request);
+  }
+
+  async #send(request: Sending): Promise<void> {
+    const first = request.items[0] as UploadItem;
     try {
-      const folder = item.dir ? await this.#folder(item.targetFolder, item.dir) : item.targetFolder;
-      if ((item.state as UploadState) === 'cancelled') return;
-      const answer = await this.#post(item, folder, false);
-      item.state = 'stored';
-      item.documentId = answer.id;
-      this.#onStored();
-    } catch (error) {
-      if ((item.state as UploadState) === 'cancelled') return;
-      if (error instanceof DocuVaultError) {
-        item.reason = error.message;
-        item.requestId = error.requestId;
-        item.state = error.status === 429 || error.status >= 500 ? 'failed' : 'refused';
-      } else {
-        item.reason = (error as Error).message;
-        item.state = 'failed';
+      const folder = first.dir ? await this.#folder(first.targetFolder, first.dir) : first.targetFolder;
+      const live = this.#live(request);
+      if (live.length === 0) return;
+      request.items = live;
+      if (live.length === 1) {
+        const answer = (await this.#post(
+          request,
+          OPERATIONS.uploadDocument.path,
+          folder,
+          false,
+        )) as OperationResponse<'uploadDocument'>;
+        if (this.#live(request).length === 0) return;
+        this.#stored(live[0] as UploadItem, answer);
+        return;
       }
+      const answer = (await this.#post(
+        request,
+        OPERATIONS.uploadDocumentBatch.path,
+        folder,
+        false,
+      )) as OperationResponse<'uploadDocumentBatch'>;
+      this.#batchAnswered(request, answer, null);
+    } catch (error) {
+      const live = this.#live(request);
+      if (live.length === 0) return;
+      const refusals = error instanceof DocuVaultError ? error.details?.['rejected'] : undefined;
+      // A batch none of whose files was stored answers the first refusal, listing each in `details.rejected`.
+      if (live.length > 1 && Array.isArray(refusals) && error instanceof DocuVaultError) {
+        this.#batchAnswered(request, { documents: [], rejected: refusals as BatchRejection[] }, error.requestId);
+        return;
+      }
+      for (const item of live) failedWith(item, error);
     }
+  }
+
+  #stored(item: UploadItem, answer: { id: string; duplicate_of?: string | undefined }): void {
+    item.state = 'stored';
+    item.loaded = 1;
+    item.documentId = answer.id;
+    if (answer.duplicate_of) item.duplicateOf = answer.duplicate_of;
+    this.#onStored();
+  }
+
+  /** Each file of a batch told its own outcome: stored, or refused with the reason the answer gives it. */
+  #batchAnswered(
+    request: Sending,
+    answer: {
+      documents: readonly { id: string; filename: string; duplicate_of?: string | undefined }[];
+      rejected: readonly BatchRejection[];
+    },
+    requestId: string | null | undefined,
+  ): void {
+    const live = this.#live(request);
+    const outcomes = outcomesOf(
+      live.map((i) => i.file.name),
+      answer,
+    );
+    const id = requestId ?? request.xhr?.getResponseHeader('x-request-id') ?? undefined;
+    live.forEach((item, n) => {
+      const outcome = outcomes[n];
+      if (outcome && 'stored' in outcome) {
+        this.#stored(item, outcome.stored);
+        return;
+      }
+      item.state = 'refused';
+      item.loaded = 0;
+      item.reason = outcome && 'refused' in outcome ? outcome.refused.message : t('upload.unknown');
+      if (id) item.requestId = id;
+    });
   }
 
   /** The folder for a path under `parent`, created once (a folder of that name already there is reused). */
@@ -206,22 +290,33 @@ export class Uploads {
     return found;
   }
 
-  #post(item: UploadItem, folder: string | null, refreshed: boolean): Promise<OperationResponse<'uploadDocument'>> {
+  /** Sends the request's files (`file` alone, `files` in a batch) to `path`; the JSON answer, or a DocuVaultError. */
+  #post(request: Sending, path: string, folder: string | null, refreshed: boolean): Promise<unknown> {
+    const items = request.items;
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      item.xhr = xhr;
-      xhr.open('POST', OPERATIONS.uploadDocument.path);
+      request.xhr = xhr;
+      request.bodySent = false;
+      xhr.open('POST', path);
       for (const [name, value] of Object.entries({
         ...credentialHeaders(),
         accept: 'application/json',
         'idempotency-key': crypto.randomUUID(),
       }))
         xhr.setRequestHeader(name, value);
+      const sizes = items.map((i) => i.file.size);
       xhr.upload.onprogress = (e) => {
-        item.loaded = e.lengthComputable ? e.loaded / e.total : item.loaded;
+        if (!e.lengthComputable) return;
+        const shares = sharesOf(sizes, e.loaded, e.total);
+        items.forEach((item, n) => {
+          if (item.request === request && item.state === 'uploading') item.loaded = shares[n] ?? item.loaded;
+        });
         this.#changed();
       };
-      xhr.onerror = () => reject(new Error('The connection failed during the upload.'));
+      xhr.upload.onload = () => {
+        request.bodySent = true;
+      };
+      xhr.onerror = () => reject(new Error(t('upload.connectionFailed')));
       xhr.onabort = () => reject(new Error('cancelled'));
       xhr.onload = () => {
         let body: unknown = null;
@@ -230,17 +325,17 @@ export class Uploads {
         } catch {
           // not JSON: described below by the status
         }
-        if (xhr.status >= 200 && xhr.status < 300) return resolve(body as OperationResponse<'uploadDocument'>);
-        // An expired access token: one SDK call refreshes it, then the file goes again.
+        if (xhr.status >= 200 && xhr.status < 300) return resolve(body);
+        // An expired access token: one SDK call refreshes it, then the files go again.
         if (xhr.status === 401 && !refreshed) {
           return void client()
             .call('getAuthMe')
-            .then(() => this.#post(item, folder, true).then(resolve, reject), reject);
+            .then(() => this.#post(request, path, folder, true).then(resolve, reject), reject);
         }
         const error = (body ?? {
           error: 'http_error',
           code: 'HTTP_ERROR',
-          message: `The service answered ${xhr.status}.`,
+          message: t('upload.httpStatus', { status: xhr.status }),
         }) as { error: string; code: string; message: string };
         reject(
           new DocuVaultError(xhr.status, error, { requestId: xhr.getResponseHeader('x-request-id') ?? undefined }),
@@ -248,10 +343,35 @@ export class Uploads {
       };
       const form = new FormData();
       if (folder) form.append('folder_id', folder);
-      form.append('file', item.file, item.file.name);
+      const field = items.length === 1 ? 'file' : 'files';
+      for (const item of items) form.append(field, item.file, item.file.name);
       xhr.send(form);
     });
   }
+}
+
+/** A request that failed as a whole: the file is refused for a reason retrying cannot change, or failed for one it can. */
+function failedWith(item: UploadItem, error: unknown): void {
+  item.loaded = 0;
+  if (error instanceof DocuVaultError) {
+    item.reason = error.message;
+    if (error.requestId) item.requestId = error.requestId;
+    item.state = error.status === 429 || error.status >= 500 ? 'failed' : 'refused';
+  } else {
+    item.reason = (error as Error).message;
+    item.state = 'failed';
+  }
+}
+
+/**
+ * Whether the file can still be stopped: waiting, or being sent alone, or sharing a request whose
+ * body is still on its way (once a batch's body has left, the service may already be storing it).
+ */
+export function cancellable(item: UploadItem): boolean {
+  if (item.state === 'waiting') return true;
+  if (item.state !== 'uploading') return false;
+  const request = item.request;
+  return !request || request.items.length === 1 || !request.bodySent;
 }
 
 /** Whether trying again can help: the network, or a service that was busy or failing; never a refusal of the file itself. */

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { formatBytes, formatDate, stateWord, t } from '../i18n.ts';
 import { client } from '../sdk.ts';
 import { type Doc, ErrorLine, type Folder, h, href, replaceRoute, type ViewProps } from '../ui.ts';
-import { filesOfDrop, filesOfPicker, retriable, type UploadItem, Uploads } from '../upload.ts';
+import { cancellable, filesOfDrop, filesOfPicker, retriable, type UploadItem, Uploads } from '../upload.ts';
 import { SavedViews } from './saved-views.ts';
 
 type Row = Omit<
@@ -314,16 +314,19 @@ function UploadList({ uploads }: { uploads: Uploads }) {
   const count = (...states: UploadItem['state'][]) => uploads.items.filter((i) => states.includes(i.state)).length;
   const line = (item: UploadItem) => {
     const name = item.dir ? `${item.dir}/${item.file.name}` : item.file.name;
-    const active = item.state === 'waiting' || item.state === 'uploading';
     const status =
       item.state === 'stored'
-        ? t('upload.stored')
+        ? item.duplicateOf
+          ? t('upload.storedDuplicate')
+          : t('upload.stored')
         : item.state === 'cancelled'
           ? t('upload.cancelled')
           : item.state === 'waiting'
             ? t('upload.waiting')
             : item.state === 'uploading'
-              ? `${Math.round(item.loaded * 100)} %`
+              ? item.loaded >= 1
+                ? t('upload.storing')
+                : `${Math.round(item.loaded * 100)} %`
               : (item.reason ?? '');
     return h(
       'li',
@@ -343,9 +346,16 @@ function UploadList({ uploads }: { uploads: Uploads }) {
         'span',
         { class: 'upload-status' },
         status,
+        item.duplicateOf
+          ? h(
+              'a',
+              { href: href('document', item.duplicateOf), 'aria-label': t('upload.duplicateOf', { name }) },
+              ` ${t('upload.duplicateLink')}`,
+            )
+          : null,
         item.requestId ? h('span', { class: 'request-id' }, ` ${t('error.request', { id: item.requestId })}`) : null,
       ),
-      active
+      cancellable(item)
         ? h(
             'button',
             {

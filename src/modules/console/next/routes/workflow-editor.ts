@@ -8,7 +8,15 @@ import { client, DocuVaultError, type OperationResponse } from '../sdk.ts';
 import { ErrorLine, h, href, type ViewProps } from '../ui.ts';
 import { Field, Loading, StatusBadge } from './account-ui.ts';
 import { Graph } from './workflow-graph.ts';
-import { kindLabel, NODE_KINDS, type NodeField, type WfNode } from './workflow-nodes.ts';
+import {
+  kindLabel,
+  kindOf,
+  type NodeField,
+  type NodeKind,
+  type NodeTypeInfo,
+  paletteOf,
+  type WfNode,
+} from './workflow-nodes.ts';
 import { tw, type WfKey, word } from './workflows-i18n.ts';
 
 type Workflow = OperationResponse<'getDagWorkflow'>;
@@ -31,7 +39,7 @@ interface Checked {
   valid: boolean;
 }
 
-const GROUPS = ['logic', 'data', 'ai', 'human', 'out'] as const;
+const GROUPS = ['logic', 'data', 'ai', 'human', 'out', 'other'] as const;
 const RULES = ['all_success', 'all_done', 'one_success', 'one_failed', 'none_failed_min_one_success'] as const;
 const TRIGGERS = ['manual', 'api', 'document_upload', 'document_update', 'schedule', 'webhook'];
 
@@ -63,6 +71,31 @@ function updateBody(d: Draft, status?: 'draft' | 'active' | 'paused') {
     error_handling: { on_failure: d.onFailure },
     ...(status ? { status } : {}),
   };
+}
+
+/** The service's node types, asked once a page load (the same for every tenant); null until answered, or if it fails. */
+let catalogue: Promise<NodeTypeInfo[] | null> | null = null;
+function useNodeTypes(): NodeTypeInfo[] | null {
+  const [types, setTypes] = useState<NodeTypeInfo[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    catalogue ??= client()
+      .call('listWorkflowNodeTypes')
+      .then(
+        (r) => r.node_types,
+        // The palette then offers the console's own list: the editor stays usable, and Check still
+        // reports a type or key the service does not know.
+        () => {
+          catalogue = null;
+          return null;
+        },
+      );
+    void catalogue.then((t) => live && setTypes(t));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return types;
 }
 
 /** The API's problems sorted by the step they name (`Node "x" …`); the rest are the workflow's. */
@@ -106,6 +139,7 @@ export default function WorkflowEditor({ route }: ViewProps) {
   const [busy, setBusy] = useState(false);
   const [testData, setTestData] = useState('{}');
   const [round, setRound] = useState(0);
+  const types = useNodeTypes();
 
   useEffect(() => {
     let live = true;
@@ -223,11 +257,13 @@ export default function WorkflowEditor({ route }: ViewProps) {
       const saved = await save();
       if (saved) setNotice(tw('wf.saved', { n: saved.version }));
     });
+  // Check sends the definition as it is on screen (saved or not): nothing is stored.
   const onCheck = () =>
     run(async () => {
-      if (dirty && !(await save())) return;
+      setError(null);
+      const { trigger, nodes, error_handling } = updateBody(draft);
       try {
-        const r = await client().call('postDagWorkflowValidate', { path: { id } });
+        const r = await client().call('validateWorkflowDraft', { body: { trigger, nodes, error_handling } });
         setChecked(sortProblems(r.errors, r.warnings));
       } catch (e) {
         setError(e);
@@ -315,7 +351,7 @@ export default function WorkflowEditor({ route }: ViewProps) {
     h(
       'div',
       { class: 'wf-body' },
-      h(Palette, { onAdd: addNode }),
+      h(Palette, { kinds: paletteOf(types), onAdd: addNode }),
       h(
         'section',
         { class: 'card wf-canvas', 'aria-labelledby': 'wf-canvas-title' },
@@ -359,6 +395,7 @@ export default function WorkflowEditor({ route }: ViewProps) {
               key: node.id,
               node,
               nodes: draft.nodes,
+              info: types?.find((t) => t.type === node.type),
               problems: problems[node.id] ?? [],
               onChange: (patch: Partial<WfNode>) => updateNode(node.id, patch),
               onRename: (to: string) => renameNode(node.id, to),
@@ -432,18 +469,18 @@ function Problems({ checked }: { checked: Checked }) {
   );
 }
 
-function Palette({ onAdd }: { onAdd: (type: string) => void }) {
+function Palette({ kinds, onAdd }: { kinds: [string, NodeKind][]; onAdd: (type: string) => void }) {
   return h(
     'section',
     { class: 'card wf-palette', 'aria-labelledby': 'wf-palette-title' },
     h('h2', { id: 'wf-palette-title', class: 'card-title' }, tw('wf.palette')),
     h('p', { class: 'muted hint', id: 'wf-palette-hint' }, tw('wf.paletteHint')),
-    GROUPS.map((g) =>
+    GROUPS.filter((g) => kinds.some(([, k]) => k.group === g)).map((g) =>
       h(
         'div',
         { key: g, class: 'wf-group', role: 'group', 'aria-label': tw(`wf.group.${g}` as WfKey) },
         h('h3', { 'aria-hidden': 'true' }, tw(`wf.group.${g}` as WfKey)),
-        Object.entries(NODE_KINDS)
+        kinds
           .filter(([, k]) => k.group === g)
           .map(([type, k]) =>
             h(
@@ -471,6 +508,7 @@ function Palette({ onAdd }: { onAdd: (type: string) => void }) {
 function NodeForm({
   node,
   nodes,
+  info,
   problems,
   onChange,
   onRename,
@@ -479,6 +517,8 @@ function NodeForm({
 }: {
   node: WfNode;
   nodes: WfNode[];
+  /** The service's word on the node's type, once it answered. */
+  info: NodeTypeInfo | undefined;
   problems: string[];
   onChange: (patch: Partial<WfNode>) => void;
   onRename: (to: string) => void;
@@ -487,7 +527,7 @@ function NodeForm({
 }) {
   const [idText, setIdText] = useState(node.id);
   const taken = idText !== node.id && nodes.some((n) => n.id === idText);
-  const kind = NODE_KINDS[node.type];
+  const kind = kindOf(node.type, info);
   const config = node.config ?? {};
   const setConfig = (key: string, value: unknown) => {
     const next = { ...config };

@@ -1,5 +1,7 @@
 // The node types the editor offers, each with its own form: the config keys the engine reads
 // (src/modules/workflows/engine/node-types.ts lists the required ones; the handlers read the rest).
+// Which types exist, and which keys each requires, come from the service (`GET /dag/node-types`):
+// a type the console has no form for is still offered, with a field for each key it requires.
 
 export type FieldKind = 'text' | 'expr' | 'number' | 'select' | 'list' | 'json' | 'textarea';
 
@@ -13,10 +15,18 @@ export interface NodeField {
   hint?: string;
 }
 
+export type NodeGroup = 'logic' | 'data' | 'ai' | 'human' | 'out' | 'other';
+
 export interface NodeKind {
   label: string;
-  group: 'logic' | 'data' | 'ai' | 'human' | 'out';
+  group: NodeGroup;
   fields: NodeField[];
+}
+
+/** A node type as the service's catalogue lists it (the part the editor reads). */
+export interface NodeTypeInfo {
+  type: string;
+  required: string[];
 }
 
 const doc: NodeField = {
@@ -232,6 +242,35 @@ export const NODE_KINDS: Record<string, NodeKind> = {
     ],
   },
 };
+
+/**
+ * The form of a node type: the console's own, with every key the service requires marked required;
+ * for a type the console has no form for, one field for each key the service requires (the type's
+ * other keys are set through the API until the console learns them).
+ */
+export function kindOf(type: string, info?: NodeTypeInfo): NodeKind | undefined {
+  const own = NODE_KINDS[type];
+  if (!info) return own;
+  if (!own)
+    return {
+      label: kindLabel(type),
+      group: 'other',
+      fields: info.required.map((key) => ({ key, label: key, kind: 'text', required: true })),
+    };
+  return { ...own, fields: own.fields.map((f) => ({ ...f, required: f.required || info.required.includes(f.key) })) };
+}
+
+/**
+ * The palette's types: those of the service's catalogue when it answered (the ones the console
+ * knows in its own order, then the others), else the console's own list.
+ */
+export function paletteOf(catalogue: readonly NodeTypeInfo[] | null): [string, NodeKind][] {
+  if (!catalogue) return Object.entries(NODE_KINDS);
+  const listed = new Map(catalogue.map((info) => [info.type, info]));
+  const known = Object.keys(NODE_KINDS).filter((type) => listed.has(type));
+  const others = catalogue.map((info) => info.type).filter((type) => !NODE_KINDS[type]);
+  return [...known, ...others].map((type) => [type, kindOf(type, listed.get(type)) as NodeKind]);
+}
 
 export function kindLabel(type: string): string {
   return NODE_KINDS[type]?.label ?? type.replace(/_/g, ' ');

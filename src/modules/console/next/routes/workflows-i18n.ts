@@ -29,6 +29,7 @@ const en = {
   'wf.group.ai': 'AI',
   'wf.group.human': 'People',
   'wf.group.out': 'Out',
+  'wf.group.other': 'Other',
   'wf.canvas': 'Workflow graph',
   'wf.empty': 'No steps yet: add one from the palette.',
   'wf.nodeProblems': '{n} problems',
