@@ -22,6 +22,8 @@ import { percentile } from './support.ts';
 const CACHE_DIR = process.env['SEARCH_BENCH_CACHE'] ?? path.join(os.tmpdir(), 'docuvault-search-bench');
 const DOCS = Number(process.env['SEARCH_BENCH_DOCS'] ?? 100_000);
 const QUERIES = Number(process.env['SEARCH_BENCH_QUERIES'] ?? 150);
+/** The PostgreSQL database copied for each side (default the seeded template; e.g. a copy holding the keyword snapshot already). */
+const TEMPLATE = process.env['SEARCH_BENCH_TEMPLATE'] ?? `dv_search_bench_${DOCS}`;
 const BASE = process.env['SEARCH_AB_BASE'];
 
 type Start = (dialect: DialectName, options: { env: Record<string, string> }) => Promise<TestApp>;
@@ -49,7 +51,7 @@ async function copyOf(
     return { env: { DATA_DIR: work }, drop: async () => fs.rmSync(work, { recursive: true, force: true }) };
   }
   const name = `dv_search_ab_${side}_${process.pid}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE dv_search_bench_${DOCS}`));
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`));
   const u = new URL((await postgresAdminUrl())!);
   u.pathname = `/${name}`;
   return {
