@@ -23,7 +23,7 @@ import { PostgresKeywordEngine } from '../src/modules/search/postgres-keyword.ts
 import { SearchService } from '../src/modules/search/search.service.ts';
 import { startTestApp } from '../test/support/app.ts';
 import { postgresAdminUrl } from '../test/support/databases.ts';
-import { corpus, STOP } from './search-corpus.ts';
+import { corpus, stopWordQuery } from './search-corpus.ts';
 import { percentile } from './support.ts';
 
 const CACHE_DIR = process.env['SEARCH_BENCH_CACHE'] ?? path.join(os.tmpdir(), 'docuvault-search-bench');
@@ -121,9 +121,7 @@ async function main(dialect: DialectName) {
     const headers = { 'x-api-key': meta.apiKey };
     const c = corpus();
     const queries = Array.from({ length: QUERIES }, () => c.query());
-    const stopQueries = Array.from({ length: QUERIES }, (_, i) =>
-      i % 2 === 0 ? STOP[i % STOP.length]! : `${STOP[i % STOP.length]} ${STOP[(i * 7 + 3) % STOP.length]}`,
-    );
+    const stopQueries = Array.from({ length: QUERIES }, (_, i) => stopWordQuery(i));
     const call = async (mode: string, q: string) => {
       const res =
         mode === 'hybrid'
