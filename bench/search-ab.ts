@@ -16,13 +16,17 @@ import type { DialectName } from '../src/db/database.ts';
 import type { TestApp } from '../test/support/app.ts';
 import { startTestApp } from '../test/support/app.ts';
 import { postgresAdminUrl } from '../test/support/databases.ts';
-import { corpus } from './search-corpus.ts';
+import { corpus, stopWordQuery } from './search-corpus.ts';
 import { percentile } from './support.ts';
 
 const CACHE_DIR = process.env['SEARCH_BENCH_CACHE'] ?? path.join(os.tmpdir(), 'docuvault-search-bench');
 const DOCS = Number(process.env['SEARCH_BENCH_DOCS'] ?? 100_000);
 const QUERIES = Number(process.env['SEARCH_BENCH_QUERIES'] ?? 150);
+/** The PostgreSQL database copied for each side (default the seeded template; e.g. a copy holding the keyword snapshot already). */
+const TEMPLATE = process.env['SEARCH_BENCH_TEMPLATE'] ?? `dv_search_bench_${DOCS}`;
 const BASE = process.env['SEARCH_AB_BASE'];
+/** Modes compared: `stopwords` is keyword search with queries of stop words only (bench/search-corpus.ts). */
+const MODES = (process.env['SEARCH_AB_MODES'] ?? 'text,semantic,hybrid,stopwords').split(',');
 
 type Start = (dialect: DialectName, options: { env: Record<string, string> }) => Promise<TestApp>;
 
@@ -49,7 +53,7 @@ async function copyOf(
     return { env: { DATA_DIR: work }, drop: async () => fs.rmSync(work, { recursive: true, force: true }) };
   }
   const name = `dv_search_ab_${side}_${process.pid}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE dv_search_bench_${DOCS}`));
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`));
   const u = new URL((await postgresAdminUrl())!);
   u.pathname = `/${name}`;
   return {
@@ -86,7 +90,10 @@ async function runDialect(dialect: DialectName) {
       const res =
         mode === 'hybrid'
           ? await t.app.inject({ method: 'POST', url: '/api/v1/search/hybrid', headers, payload: { query: q } })
-          : await t.app.inject({ url: `/api/v1/search?mode=${mode}&q=${encodeURIComponent(q)}`, headers });
+          : await t.app.inject({
+              url: `/api/v1/search?mode=${mode === 'stopwords' ? 'text' : mode}&q=${encodeURIComponent(q)}`,
+              headers,
+            });
       if (res.statusCode !== 200) throw new Error(`${mode}: ${res.statusCode} ${res.body}`);
       const results = (res.json() as { results: { document: { id: string }; score: number; highlight: string }[] })
         .results;
@@ -108,13 +115,15 @@ async function runDialect(dialect: DialectName) {
       await call(t, 'semantic', queries[0]!);
     }
     const out: Record<string, unknown> = { dialect, documents: DOCS, queries: QUERIES, loadBefore: os.loadavg()[0] };
-    for (const mode of ['text', 'semantic', 'hybrid']) {
-      for (const q of queries.slice(0, 10)) for (const t of apps) await call(t, mode, q);
+    const stopQueries = Array.from({ length: QUERIES }, (_, i) => stopWordQuery(i));
+    for (const mode of MODES) {
+      const set = mode === 'stopwords' ? stopQueries : queries;
+      for (const q of set.slice(0, 10)) for (const t of apps) await call(t, mode, q);
       const times: number[][] = apps.map(() => []);
       let sameDocuments = 0;
       let sameHighlights = 0;
       let example: [string, string] | undefined;
-      for (const [n, q] of queries.entries()) {
+      for (const [n, q] of set.entries()) {
         const order = n % 2 === 0 ? [0, 1] : [1, 0];
         const answers: Answer[] = [];
         for (const i of order) {
@@ -132,8 +141,8 @@ async function runDialect(dialect: DialectName) {
           s.name,
           `${percentile(times[i]!, 50).toFixed(1)} / ${percentile(times[i]!, 99).toFixed(1)} ms`,
         ]),
-        ['sameDocumentsAndScores', `${sameDocuments}/${queries.length}`],
-        ['sameHighlights', `${sameHighlights}/${queries.length}`],
+        ['sameDocumentsAndScores', `${sameDocuments}/${set.length}`],
+        ['sameHighlights', `${sameHighlights}/${set.length}`],
         ['firstHighlight', example],
       ]);
     }

@@ -112,6 +112,16 @@ export function corpus(seed = 42) {
   };
 }
 
+/**
+ * The i-th query made only of stop words (one or two of `STOP`, `would` in every third): the
+ * database ranks these (the in-memory index leaves stop words out); on PostgreSQL only the few
+ * that `english_stem` keeps (`would`) match anything.
+ */
+export function stopWordQuery(i: number): string {
+  const first = i % 3 === 0 ? 'would' : STOP[i % STOP.length]!;
+  return i % 2 === 0 ? first : `${first} ${STOP[(i * 7 + 3) % STOP.length]}`;
+}
+
 /** A random unit vector (the benchmark's stand-in for passage embeddings). */
 export function randomUnitVector(dims: number, random: () => number): Float32Array {
   const v = new Float32Array(dims);

@@ -242,6 +242,10 @@ CREATE FUNCTION public.search_contents_changed() RETURNS trigger
       return null;
     end $$;
 
+CREATE FUNCTION public.search_stop_tsvector(tsv tsvector) RETURNS tsvector
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$ select setweight(ts_filter(setweight(tsv, 'A', array['could', 'would']::text[]), '{a}'), 'D') $$;
+
 CREATE FUNCTION public.search_tsvector(body text) RETURNS tsvector
     LANGUAGE plpgsql STABLE
     AS $$
@@ -867,7 +871,8 @@ CREATE TABLE public.search_changes (
 CREATE TABLE public.search_documents (
     document_id text NOT NULL,
     tenant_id text NOT NULL,
-    tsv tsvector NOT NULL
+    tsv tsvector NOT NULL,
+    stop_tsv tsvector GENERATED ALWAYS AS (public.search_stop_tsvector(tsv)) STORED
 );
 
 -- table search_snapshots (owner: search)
@@ -1665,6 +1670,8 @@ CREATE INDEX retention_rules_tenant_idx ON public.retention_rules USING btree (t
 CREATE UNIQUE INDEX saved_views_owner_name_idx ON public.saved_views USING btree (tenant_id, owner_id, name_key);
 
 CREATE INDEX search_changes_version_idx ON public.search_changes USING btree (tenant_id, version);
+
+CREATE INDEX search_documents_stop_tsv_idx ON public.search_documents USING gin (stop_tsv);
 
 CREATE INDEX search_documents_tenant_idx ON public.search_documents USING btree (tenant_id);
 

@@ -83,6 +83,13 @@ export class LexicalIndex {
   #dead = 0;
   #totalLength = 0;
   #postings = 0;
+  /**
+   * Each concept's document frequencies (plain and exact) as the last full pass over its postings
+   * counted them, by `conceptKey`; emptied by every change of the documents. A hybrid request scores
+   * the same concepts again for a few documents (the other arm's finds): with these it reads only
+   * those documents' postings (`#scoreOnly`) instead of every posting of every term.
+   */
+  readonly #conceptStats = new Map<string, { df: number; exactDf: number }>();
 
   get documents(): number {
     return this.#live;
@@ -109,6 +116,7 @@ export class LexicalIndex {
   /** Sets a document's text (null or empty removes it). */
   put(documentId: string, text: string | null): void {
     this.remove(documentId);
+    this.#conceptStats.clear();
     if (!text) return;
     const counts = new Map<number, number>();
     let length = 0;
@@ -134,6 +142,7 @@ export class LexicalIndex {
   remove(documentId: string): void {
     const slot = this.#slotOf.get(documentId);
     if (slot === undefined) return;
+    this.#conceptStats.clear();
     this.#slotOf.delete(documentId);
     this.#slotDoc[slot] = null;
     this.#totalLength -= this.#docLen[slot]!;
@@ -175,6 +184,7 @@ export class LexicalIndex {
    */
   score(concepts: Concept[], options: ScoringOptions): LexicalHit[] {
     if (concepts.length === 0 || this.#live === 0) return [];
+    if (options.only && this.#fewerThanPostings(concepts, options.only.size)) return this.#scoreOnly(concepts, options);
     const n = this.#live;
     const avgdl = this.#totalLength / n;
     const { k1, b, mask, only } = options;
@@ -193,6 +203,8 @@ export class LexicalIndex {
         df += Math.min(1, s.tf[slot]!);
         if (s.exactTf[slot]! > 0) exactDf++;
       }
+      const key = conceptKey(concept);
+      if (key !== null) this.#remember(key, df, exactDf);
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       // The exact idf (plain BM25) counts exact occurrences only.
       const exactIdf = Math.log(1 + (n - exactDf + 0.5) / (exactDf + 0.5));
@@ -252,6 +264,173 @@ export class LexicalIndex {
       s.matched[slot] = 0;
     }
     return top.sorted();
+  }
+
+  /**
+   * `score` restricted to `options.only`, reading only those documents' postings (a binary search
+   * per term and document: lists are in slot order) and each concept's document frequencies from
+   * `#conceptStats` (counted by a full pass over its postings when absent). Every sum is taken in
+   * the order the full pass takes it, so scores are bit-for-bit the full pass's.
+   */
+  #scoreOnly(concepts: Concept[], options: ScoringOptions): LexicalHit[] {
+    const n = this.#live;
+    const avgdl = this.#totalLength / n;
+    const { k1, b, mask } = options;
+    const slots = [...options.only!]
+      .filter((slot) => this.#slotDoc[slot] != null && (!mask || mask[slot] === 1))
+      .sort((x, y) => x - y);
+    const m = slots.length;
+    const score = new Float64Array(m);
+    const covered = new Float64Array(m);
+    const bm25 = new Float64Array(m);
+    const exactScore = new Float64Array(m);
+    const exactCovered = new Float64Array(m);
+    const exact = new Uint32Array(m);
+    const matched = new Uint32Array(m);
+    const tf = new Float64Array(m);
+    const exactTf = new Float64Array(m);
+    let idfTotal = 0;
+    let exactIdfTotal = 0;
+    for (let c = 0; c < concepts.length; c++) {
+      const concept = concepts[c]!;
+      const { df, exactDf } = this.#statsOf(concept);
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const exactIdf = Math.log(1 + (n - exactDf + 0.5) / (exactDf + 0.5));
+      idfTotal += idf;
+      exactIdfTotal += exactIdf;
+      this.#frequenciesAt(concept, slots, tf, exactTf);
+      for (let i = 0; i < m; i++) {
+        const f = tf[i]!;
+        const e = exactTf[i]!;
+        if (f <= 0) continue;
+        const norm = k1 * (1 - b + (b * this.#docLen[slots[i]!]!) / avgdl);
+        score[i]! += idf * (0.5 * Math.min(1, f) + (0.5 * f) / (f + norm));
+        covered[i]! += idf * Math.min(1, f);
+        if (e > 0) {
+          bm25[i]! += (exactIdf * e * (k1 + 1)) / (e + norm);
+          exactScore[i]! += exactIdf * (0.5 + (0.5 * e) / (e + norm));
+          exactCovered[i]! += exactIdf;
+          exact[i]! |= 1 << c;
+        }
+        matched[i]! |= 1 << c;
+      }
+    }
+    const all = concepts.length >= 32 ? 0xffffffff : (1 << concepts.length) - 1;
+    const top = new TopK(options.limit);
+    for (let i = 0; i < m; i++) {
+      if (matched[i] === 0) continue;
+      if (options.join === 'all' && exact[i]! >>> 0 !== all >>> 0) continue;
+      const coverage = idfTotal > 0 ? score[i]! / idfTotal : 0;
+      const s = options.coordination && idfTotal > 0 ? (coverage * covered[i]!) / idfTotal : coverage;
+      if (top.admits(s, slots[i]!))
+        top.add({
+          slot: slots[i]!,
+          score: s,
+          bm25: bm25[i]!,
+          keyword: exactIdfTotal > 0 ? (exactScore[i]! * exactCovered[i]!) / (exactIdfTotal * exactIdfTotal) : 0,
+          exactConcepts: popcount(exact[i]!),
+          concepts: popcount(matched[i]!),
+        });
+    }
+    return top.sorted();
+  }
+
+  /** Whether a binary search per document and term reads less than the concepts' posting lists. */
+  #fewerThanPostings(concepts: Concept[], documents: number): boolean {
+    let postings = 0;
+    let searches = 0;
+    const depth = Math.log2(Math.max(2, this.#slotDoc.length)) + 1;
+    for (const concept of concepts) {
+      for (const term of concept.terms) {
+        postings += this.#postLen[term.id] ?? 0;
+        searches += documents * depth;
+      }
+    }
+    return searches < postings;
+  }
+
+  /** A concept's document frequencies: remembered, or counted over its postings as `score` counts them. */
+  #statsOf(concept: Concept): { df: number; exactDf: number } {
+    const key = conceptKey(concept);
+    const known = key === null ? undefined : this.#conceptStats.get(key);
+    if (known) return known;
+    const s = this.#scratch();
+    const touched: number[] = [];
+    this.#accumulate(concept, s.tf, s.exactTf, s.seen, touched);
+    let df = 0;
+    let exactDf = 0;
+    for (const slot of touched) {
+      df += Math.min(1, s.tf[slot]!);
+      if (s.exactTf[slot]! > 0) exactDf++;
+      s.tf[slot] = 0;
+      s.exactTf[slot] = 0;
+      s.seen[slot] = 0;
+    }
+    if (key !== null) this.#remember(key, df, exactDf);
+    return { df, exactDf };
+  }
+
+  #remember(key: string, df: number, exactDf: number): void {
+    // Bounded: a few hundred distinct concepts between two changes of the documents is plenty.
+    if (this.#conceptStats.size >= 512) this.#conceptStats.clear();
+    this.#conceptStats.set(key, { df, exactDf });
+  }
+
+  /** A concept's (weighted) frequency and exact frequency in each of `slots` (live, ascending), as `#accumulate` sums them. */
+  #frequenciesAt(concept: Concept, slots: number[], tf: Float64Array, exactTf: Float64Array): void {
+    tf.fill(0);
+    exactTf.fill(0);
+    const only = concept.only ?? null;
+    if (concept.conjunctive) {
+      const lists = concept.terms.map((t) => t.id);
+      if (lists.some((id) => !this.#postLen[id])) return;
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
+        if (only && !only[slot]) continue;
+        let least = Number.POSITIVE_INFINITY;
+        for (const id of lists) {
+          const at = this.#find(id, slot);
+          if (at < 0) {
+            least = 0;
+            break;
+          }
+          least = Math.min(least, this.#postTf[id]![at]!);
+        }
+        if (least > 0) {
+          tf[i] = least;
+          exactTf[i] = least;
+        }
+      }
+      return;
+    }
+    for (const term of concept.terms) {
+      if (!this.#postLen[term.id]) continue;
+      const tfs = this.#postTf[term.id]!;
+      const isExact = term.weight >= 1;
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
+        if (only && !only[slot]) continue;
+        const at = this.#find(term.id, slot);
+        if (at < 0) continue;
+        tf[i]! += term.weight * tfs[at]!;
+        if (isExact) exactTf[i]! += tfs[at]!;
+      }
+    }
+  }
+
+  /** The position of `slot` in a term's posting list (in slot order), or -1. */
+  #find(term: number, slot: number): number {
+    const docs = this.#postDocs[term]!;
+    let lo = 0;
+    let hi = this.#postLen[term]! - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = docs[mid]!;
+      if (at === slot) return mid;
+      if (at < slot) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 
   // Per-slot scratch arrays, kept between queries (scoring is synchronous: one query at a time per
@@ -570,6 +749,14 @@ class TopK {
 /** Whether (score, slot) ranks before `hit`. */
 function better(score: number, slot: number, hit: LexicalHit): boolean {
   return score > hit.score || (score === hit.score && slot < hit.slot);
+}
+
+/** A concept's key in `#conceptStats`; null for a concept limited to verified documents (a phrase: its statistics depend on that set). */
+function conceptKey(concept: Concept): string | null {
+  if (concept.only) return null;
+  let key = concept.conjunctive ? 'c' : 'w';
+  for (const t of concept.terms) key += `${t.id}:${t.weight},`;
+  return key;
 }
 
 function popcount(x: number): number {

@@ -12,8 +12,10 @@ const HIGHLIGHT_CHARS = 100_000;
 const documentId = sql.ref<string>('s.document_id');
 
 /**
- * PostgreSQL full text: `search_documents.tsv` (GIN) in the `docuvault_search` configuration,
- * ranked by `ts_rank_cd` (stop-word-only queries); highlights marked in the process (`highlightDocument`).
+ * PostgreSQL full text: `search_documents.tsv` (GIN) in the `docuvault_search` configuration for
+ * phrases; queries of stop words only ranked by `ts_rank_cd` over `stop_tsv` (the same positions of
+ * the only lexemes such a query can hold: migration 20261130_0400); highlights marked in the process
+ * (`highlightDocument`).
  */
 export class PostgresKeywordEngine implements KeywordEngine {
   readonly half = TS_RANK_HALF;
@@ -29,6 +31,9 @@ export class PostgresKeywordEngine implements KeywordEngine {
     if (only && only.length === 0) return [];
     const onlyClause = only ? sql`and s.document_id in (${sql.join(only.map((id) => sql`${id}`))})` : sql``;
     const query = sql`to_tsquery('docuvault_search', ${toTsquery(q.clauses, q.join)})`;
+    // `search` serves only queries of stop words (the in-memory index ranks every other), so it reads
+    // `stop_tsv`: a few bytes in the row instead of each match's whole `tsv` out of TOAST (2.5 s for a
+    // word in 43k of 100k documents), with the same rank (migration 20261130_0400).
     // Phase 1 (as on SQLite): rank the tenant's matches in the index table alone and keep the best
     // few, then apply visibility and filters to those. Testing every match against `documents` before
     // the sort is what made common-word queries slow (docs/benchmarks.md, PostgreSQL at 100k).
@@ -36,9 +41,9 @@ export class PostgresKeywordEngine implements KeywordEngine {
     const candidates = only ? only.length : phaseOneCandidates(q.limit);
     const first = await sql<{ document_id: string; rank: number; matches: number }>`
       with best as (
-        select s.document_id, ts_rank_cd(s.tsv, query) as rank
+        select s.document_id, ts_rank_cd(s.stop_tsv, query) as rank
         from search_documents s, ${query} as query
-        where s.tenant_id = ${q.tenantId} and s.tsv @@ query ${onlyClause}
+        where s.tenant_id = ${q.tenantId} and s.stop_tsv @@ query ${onlyClause}
         order by rank desc, s.document_id
         limit ${candidates}
       )
@@ -52,9 +57,9 @@ export class PostgresKeywordEngine implements KeywordEngine {
     const sawEveryMatch = rows.length > 0 && rows[0]!.matches < candidates;
     if (rows.length < q.limit && !sawEveryMatch && !only) {
       const full = await sql<{ document_id: string; rank: number }>`
-        select s.document_id as document_id, ts_rank_cd(s.tsv, query) as rank
+        select s.document_id as document_id, ts_rank_cd(s.stop_tsv, query) as rank
         from search_documents s, ${query} as query
-        where s.tenant_id = ${q.tenantId} and s.tsv @@ query and ${q.document(documentId)}
+        where s.tenant_id = ${q.tenantId} and s.stop_tsv @@ query and ${q.document(documentId)}
         order by rank desc, s.document_id
         limit ${q.limit}`.execute(db);
       rows = full.rows.map((r) => ({ ...r, matches: 0 }));

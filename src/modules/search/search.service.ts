@@ -162,9 +162,14 @@ export class SearchService {
   ): Promise<SearchHit[]> {
     const depth = Math.max(CANDIDATE_DEPTH, input.limit * 2);
     const clauses = parseQuery(q);
+    // The query is embedded once: the second semantic pass below scores other documents with the same vector.
+    let vector: Float32Array | null = null;
     const [text, semantic] = await Promise.all([
       this.textArm(auth, clauses, input.filters, depth, 'any'),
-      this.semanticRanking(auth, q, input.filters, depth),
+      this.queryVector(q).then((v) => {
+        vector = v;
+        return this.semanticRanking(auth, q, input.filters, depth, undefined, v);
+      }),
     ]);
     const semanticById = new Map(semantic.map((s) => [s.id, s]));
     const semanticFound = new Set(semanticById.keys());
@@ -177,7 +182,7 @@ export class SearchService {
     const missingSemantic = [...union].filter((id) => !semanticById.has(id));
     const extra =
       missingSemantic.length > 0
-        ? await this.semanticRanking(auth, q, input.filters, missingSemantic.length, missingSemantic)
+        ? await this.semanticRanking(auth, q, input.filters, missingSemantic.length, missingSemantic, vector)
         : [];
     for (const s of extra) semanticById.set(s.id, s);
     const ranked = [...union].map((id) => {
@@ -227,7 +232,8 @@ export class SearchService {
    * on both, `(1 − w) × soft keyword + w × best cosine`, and never below the document's keyword
    * score (exact terms). A document holding a query word exactly is
    * always kept (so a keyword search's first find is never lost); others need the semantic floor.
-   * `only`: score just these documents.
+   * `only`: score just these documents. `queryVector`: the query's embedding when the caller has it
+   * (`queryVector(q)`'s answer, null included); embedded here otherwise.
    */
   async semanticRanking(
     auth: AuthContext,
@@ -235,10 +241,11 @@ export class SearchService {
     filters: DocumentFilters,
     depth: number,
     only?: string[],
+    queryVector?: Float32Array | null,
   ): Promise<{ id: string; score: number; chunkIndex?: number; textFound: boolean }[]> {
     const { tuning } = this.deps;
     const clauses = parseQuery(q);
-    let vector = await this.queryVector(q);
+    let vector = queryVector === undefined ? await this.queryVector(q) : queryVector;
     // A tenant whose vectors do not fit this process's memory is ranked without them (the keyword part is then the whole score).
     if (vector && !(await this.vectorSetOrNull(auth))) vector = null;
     const scan = vector && !only ? await this.startNearest(auth, vector, filters, depth) : null;

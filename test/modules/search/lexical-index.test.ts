@@ -79,4 +79,48 @@ describe('keyword index', () => {
       ['one'],
     );
   });
+
+  it("scores a few documents (hybrid scoring the other arm's finds) exactly as the full pass scores them, before and after changes", () => {
+    const index = new LexicalIndex();
+    for (let i = 0; i < 4000; i++) index.put(`d${i}`, text(i));
+    for (let i = 0; i < 4000; i += 5) index.remove(`d${i}`);
+    const soft = { rent: [['lease', 0.3]] as [string, number][], audit: [['report', 0.45]] as [string, number][] };
+    const phrase: Concept = {
+      terms: ['invoice', 'payment'].map((w) => ({ id: index.dictionary.find(termOf(w))!, weight: 1 })),
+      conjunctive: true,
+      only: index.mask(Array.from({ length: 2000 }, (_, i) => `d${i * 2}`)),
+    };
+    const queries: Concept[][] = [
+      concepts(index, ['invoice']),
+      concepts(index, ['rent', 'audit'], soft),
+      concepts(index, ['salary', 'coffee', 'futures']),
+      [...concepts(index, ['contract']), phrase],
+    ];
+    const check = (label: string) => {
+      for (const [q, query] of queries.entries()) {
+        for (const join of ['any', 'all'] as const) {
+          for (const coordination of [false, true]) {
+            const full = index.score(query, { ...options, join, coordination });
+            // Every 97th document, some that match nothing, one removed, and a mask hiding a few.
+            const only = new Set<number>();
+            for (let i = 1; i < 4000; i += 97) {
+              const slot = index.slotOf(`d${i}`);
+              if (slot !== undefined) only.add(slot);
+            }
+            const mask = index.mask(Array.from({ length: 4000 }, (_, i) => `d${i}`).filter((_, i) => i % 11 !== 0));
+            const restricted = index.score(query, { ...options, join, coordination, mask, only, limit: 25 });
+            const expected = full.filter((h) => only.has(h.slot) && mask[h.slot] === 1).slice(0, 25);
+            assert.ok(expected.length > 0, `${label} ${q} ${join}: the check needs matches`);
+            assert.deepEqual(restricted, expected, `${label} query ${q}, ${join}, coordination ${coordination}`);
+          }
+        }
+      }
+    };
+    check('first');
+    // The remembered frequencies go with any change of the documents.
+    for (let i = 0; i < 600; i++) index.put(`n${i}`, 'invoice invoice rent lease audit');
+    for (let i = 1; i < 400; i += 2) index.remove(`d${i}`);
+    queries[3]![1] = { ...phrase, only: index.mask(Array.from({ length: 2000 }, (_, i) => `d${i * 2}`)) };
+    check('after changes');
+  });
 });

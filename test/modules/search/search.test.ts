@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { DocumentQueries } from '../../../src/modules/documents/document-queries.ts';
 import { PostgresKeywordEngine } from '../../../src/modules/search/postgres-keyword.ts';
-import { parseQuery } from '../../../src/modules/search/query-syntax.ts';
+import { parseQuery, STOP_WORDS } from '../../../src/modules/search/query-syntax.ts';
 import { SqliteKeywordEngine } from '../../../src/modules/search/sqlite-keyword.ts';
 import { describeEachDialect } from '../../support/app.ts';
 import { assertError, createTenant, type TestTenant } from '../../support/fixtures.ts';
@@ -254,39 +254,86 @@ describeEachDialect(
       assert.deepEqual(folderOnly.results, []);
     });
 
-    it("ranks given documents (hybrid scoring the other arm's finds) exactly as the full ranking does", async () => {
+    it("ranks a query of stop words only in the database, and given documents (hybrid scoring the other arm's finds) exactly as the full ranking does", async () => {
+      // The engine's own ranking serves only queries of stop words (the in-memory index ranks the rest):
+      // `would` and `could` are stop words of the query syntax that PostgreSQL's configuration indexes.
+      const own = await createTenant(ctx());
+      const twice = await uploadProcessed(
+        ctx(),
+        own.headers,
+        'twice.txt',
+        'We would go and we would stay; it could rain.',
+      );
+      const once = await uploadProcessed(
+        ctx(),
+        own.headers,
+        'once.txt',
+        'Nothing would change in the quarterly report.',
+      );
+      await uploadProcessed(ctx(), own.headers, 'none.txt', 'The quarterly invoice of the consultants.');
+      const text = async (q: string) => ids(await search(ctx(), own.headers, { q, mode: 'text' }));
+      assert.deepEqual((await text('would')).sort(), [twice, once].sort(), 'a query of stop words searches them');
+      assert.deepEqual(await text('would could'), [twice], 'every word, as any query');
       const engine =
         dialect === 'postgres' ? new PostgresKeywordEngine(new DocumentQueries(dialect)) : new SqliteKeywordEngine();
       const db = ctx().container.database.db;
       const anyDocument = () => sql<SqlBool>`1 = 1`;
       const base = {
-        tenantId: tenant.tenantId,
-        clauses: parseQuery('cake alps invoice contract'),
+        tenantId: own.tenantId,
+        clauses: parseQuery('would could'),
         join: 'any' as const,
         document: anyDocument,
         limit: 10,
       };
       const full = await engine.search(db, base);
+      assert.deepEqual(full.map((h) => h.documentId).sort(), [twice, once].sort());
+      if (dialect === 'postgres') {
+        // Ranked over `stop_tsv`: the same rank as `ts_rank_cd` over the whole `tsv`.
+        const { rows } = await sql<{ document_id: string; rank: number }>`
+          select document_id, ts_rank_cd(tsv, to_tsquery('docuvault_search', 'would | could')) as rank
+          from search_documents where tenant_id = ${own.tenantId} and tsv @@ to_tsquery('docuvault_search', 'would | could')`.execute(
+          db,
+        );
+        assert.deepEqual(
+          full.map((h) => [h.documentId, h.rank]).sort(),
+          rows.map((r) => [r.document_id, r.rank]).sort(),
+        );
+      }
       const rankOf = new Map(full.map((h) => [h.documentId, h.rank]));
-      assert.ok(rankOf.has(doc.contract) && rankOf.has(doc.recipe));
-      const given = await engine.search(db, { ...base, onlyDocumentIds: [doc.contract, doc.recipe, 'doc_missing'] });
-      assert.deepEqual(given.map((h) => h.documentId).sort(), [doc.contract, doc.recipe].sort());
+      const given = await engine.search(db, { ...base, onlyDocumentIds: [twice, once, 'doc_missing'] });
+      assert.deepEqual(given.map((h) => h.documentId).sort(), [twice, once].sort());
       for (const h of given)
         assert.ok(
           Math.abs(h.rank - rankOf.get(h.documentId)!) < 1e-9,
           `${h.documentId}: ${h.rank} vs ${rankOf.get(h.documentId)}`,
         );
-      const notRecipe = (id: Expression<string>) => sql<SqlBool>`${id} <> ${doc.recipe}`;
-      const visible = await engine.search(db, {
-        ...base,
-        document: notRecipe,
-        onlyDocumentIds: [doc.contract, doc.recipe],
-      });
+      const notOnce = (id: Expression<string>) => sql<SqlBool>`${id} <> ${once}`;
+      const visible = await engine.search(db, { ...base, document: notOnce, onlyDocumentIds: [twice, once] });
       assert.deepEqual(
         visible.map((h) => h.documentId),
-        [doc.contract],
+        [twice],
         'visibility and filters apply to given documents too',
       );
+    });
+
+    it('keeps every lexeme a query of stop words can hold in stop_tsv (PostgreSQL)', async () => {
+      if (dialect !== 'postgres') return;
+      const db = ctx().container.database.db;
+      for (const word of STOP_WORDS) {
+        const { rows } = await sql<{ same: boolean }>`
+          select search_stop_tsvector(to_tsvector('docuvault_search', ${word})) = to_tsvector('docuvault_search', ${word}) as same`.execute(
+          db,
+        );
+        assert.ok(
+          rows[0]!.same,
+          `${word}: its lexeme is kept (migration 20261130_0400's list and the query syntax's agree)`,
+        );
+      }
+      const { rows } = await sql<{ kept: string }>`
+        select search_stop_tsvector(to_tsvector('docuvault_search', 'invoices would follow')) :: text as kept`.execute(
+        db,
+      );
+      assert.equal(rows[0]!.kept, "'would':2", 'other lexemes are dropped, positions kept');
     });
 
     it("never finds another tenant's documents", async () => {
