@@ -24,6 +24,8 @@ import { median } from '../support.ts';
  *   - the export: writeTenantArchive (rows to NDJSON, then the tar streamed into the blob store);
  *   - the import: importTenantArchive from the archive file (checked, files stored, rows in one
  *     transaction, ids remapped since the source tenant still exists).
+ *   - `cp -r` of the tenant's blob folder, alone and followed by `sync -f` (see cpR: the export and
+ *     the import end with every byte durable, so the copy made durable is the fair baseline).
  * The ratio is baseline time / measured time (1.0 = as fast as the plain copy). RSS is sampled
  * every 50 ms during each phase (the bench process: service and data in one process; with
  * BENCH_ARCHIVE_CHILD=1, a process of its own that runs only the export or the import).
