@@ -24,6 +24,8 @@ import { median } from '../support.ts';
  *   - the export: writeTenantArchive (rows to NDJSON, then the tar streamed into the blob store);
  *   - the import: importTenantArchive from the archive file (checked, files stored, rows in one
  *     transaction, ids remapped since the source tenant still exists).
+ *   - `cp -r` of the tenant's blob folder, alone and followed by `sync -f` (see cpR: the export and
+ *     the import end with every byte durable, so the copy made durable is the fair baseline).
  * The ratio is baseline time / measured time (1.0 = as fast as the plain copy). RSS is sampled
  * every 50 ms during each phase (the bench process: service and data in one process; with
  * BENCH_ARCHIVE_CHILD=1, a process of its own that runs only the export or the import).
@@ -34,23 +36,44 @@ const ROUNDS = Number(process.env['BENCH_ARCHIVE_ROUNDS'] ?? 3);
 /** `0` skips the per-blob copy baseline (slow at 5 GB); the `cp -r` baseline always runs. */
 const PUT_BASELINE = process.env['BENCH_ARCHIVE_PUT_BASELINE'] !== '0';
 
-/** `cp -r src dst` under /usr/bin/time: milliseconds and cp's peak RSS (MB). */
-function cpR(src: string, dst: string): Promise<{ ms: number; peakRssMb: number }> {
+/**
+ * `cp -r src dst` under /usr/bin/time: milliseconds and cp's peak RSS (MB); then `sync -f dst`
+ * (syncfs of the filesystem), timed apart. `cp -r` alone ends with most of its bytes still dirty
+ * in the page cache (1 GB fits under the kernel's writeback thresholds: cp never waits for the
+ * disk), while an export or an import ends only once every byte it wrote is durable (a job that
+ * reports "done" must): the fair baseline is the copy made durable, the cheapest way a shell can
+ * (one syncfs rather than an fsync per file). Both ratios are reported.
+ */
+async function cpR(src: string, dst: string): Promise<{ ms: number; durableMs: number; peakRssMb: number }> {
   const start = performance.now();
-  return new Promise((resolve, reject) =>
+  const peakRssMb = await new Promise<number>((resolve, reject) =>
     execFile('/usr/bin/time', ['-f', '%M', 'cp', '-r', src, dst], (error, _stdout, stderr) => {
       if (error) return reject(error);
       const kb = Number(/(\d+)\s*$/.exec(stderr.trim())?.[1] ?? 0);
-      resolve({ ms: performance.now() - start, peakRssMb: Math.round(kb / 1024) });
+      resolve(Math.round(kb / 1024));
     }),
   );
+  const ms = performance.now() - start;
+  execFileSync('sync', ['-f', dst]);
+  return { ms, durableMs: performance.now() - start, peakRssMb };
 }
 /**
  * BENCH_ARCHIVE_CHILD=1: export and import run in a process of their own with the worker's memory
  * settings (archive-child.ts), timed and sampled there: the RSS is then the service's own, not
- * this process's, which also holds the generated tenant.
+ * this process's, which also holds the generated tenant. BENCH_ARCHIVE_NODE_ARGS adds node
+ * options to those processes (`--cpu-prof --cpu-prof-dir=...`, `--trace-gc`).
+ *
+ * BENCH_ARCHIVE_AB=<another checkout of the service> (with CHILD): every round runs the export and
+ * the import of both trees, in alternating order, on the same generated tenant, so that the
+ * machine's load falls on both alike: an A/B in one run ("this" is this checkout, "other" that one).
  */
-const CHILD = process.env['BENCH_ARCHIVE_CHILD'] === '1';
+const CHILD = process.env['BENCH_ARCHIVE_CHILD'] === '1' || Boolean(process.env['BENCH_ARCHIVE_AB']);
+const NODE_ARGS = (process.env['BENCH_ARCHIVE_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+const HERE = fileURLToPath(new URL('../..', import.meta.url));
+const TREES: { name: string; root: string }[] = [
+  { name: 'this', root: HERE },
+  ...(process.env['BENCH_ARCHIVE_AB'] ? [{ name: 'other', root: path.resolve(process.env['BENCH_ARCHIVE_AB']) }] : []),
+];
 
 interface ChildResult {
   ms: number;
@@ -60,13 +83,13 @@ interface ChildResult {
   [figure: string]: unknown;
 }
 
-function inChild(dataDir: string, args: string[]): Promise<ChildResult> {
-  const script = fileURLToPath(new URL('./archive-child.ts', import.meta.url));
+function inChild(root: string, dataDir: string, args: string[]): Promise<ChildResult> {
+  const script = path.join(root, 'bench/transfer/archive-child.ts');
   return new Promise((resolve, reject) =>
     execFile(
       process.execPath,
-      ['--max-semi-space-size=4', script, dataDir, ...args],
-      { env: { ...process.env, MALLOC_ARENA_MAX: '2' }, maxBuffer: 1 << 20 },
+      ['--max-semi-space-size=4', ...NODE_ARGS, script, dataDir, ...args],
+      { cwd: root, env: { ...process.env, MALLOC_ARENA_MAX: '2' }, maxBuffer: 1 << 20 },
       (error, stdout, stderr) => {
         if (error) return reject(new Error(`${args[0]} in a child: ${error.message}\n${stderr}`));
         resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ChildResult);
@@ -96,7 +119,12 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; peakRssMb
 }
 
 export async function run() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-archive-'));
+  // BENCH_ARCHIVE_DATA_DIR: generate the tenant there once, keep it, and reuse it on the next runs
+  // (iterating on one size without paying the generation each time).
+  const kept = process.env['BENCH_ARCHIVE_DATA_DIR'];
+  const dataDir = kept ? path.resolve(kept) : fs.mkdtempSync(path.join(os.tmpdir(), 'bench-archive-'));
+  const reuse = kept !== undefined && fs.existsSync(path.join(dataDir, 'service.db'));
+  fs.mkdirSync(dataDir, { recursive: true });
   const config = loadConfig({ DATA_DIR: dataDir, ADMIN_API_KEY: 'bench-admin-key-0123456789', LOG_LEVEL: 'silent' });
   const container = await createContainer(config);
   await migrateToLatest(container.database.db);
@@ -104,13 +132,15 @@ export async function run() {
   const db = database.db;
   try {
     const tenant = 'bench-archive-tenant';
+    const runId = Date.now().toString(36); // subdomains of this run's imports (a kept data folder has earlier ones)
     const now = Date.now();
-    await sql`insert into tenants (id, name, subdomain, tier, status, cors_origins, created_at, updated_at) values (${tenant}, 'Bench', 'bench', 'enterprise', 'active', '[]', ${now}, ${now})`.execute(
-      db,
-    );
+    if (!reuse)
+      await sql`insert into tenants (id, name, subdomain, tier, status, cors_origins, created_at, updated_at) values (${tenant}, 'Bench', 'bench', 'enterprise', 'active', '[]', ${now}, ${now})`.execute(
+        db,
+      );
     const embedding = new Float32Array(256);
     const body = randomBytes(DOC_BYTES);
-    for (let i = 0; i < DOCS; i++) {
+    for (let i = 0; i < (reuse ? 0 : DOCS); i++) {
       if (i % 1000 === 0) log(`generating document ${i} of ${DOCS}`);
       const id = `0190a000-0000-7000-8000-${String(i).padStart(12, '0')}`;
       // Each file differs (its first bytes), as real files do.
@@ -150,15 +180,17 @@ export async function run() {
 
     const idleRssMb = Math.round(process.memoryUsage.rss() / 2 ** 20);
     const baseline: number[] = [];
-    const exports: number[] = [];
-    const imports: number[] = [];
-    let exportRss = 0;
-    let importRss = 0;
     let archiveBytes = 0;
     const deps = { database, blobs, now: () => Date.now() };
     const cps: number[] = [];
+    const durableCps: number[] = [];
     let cpRss = 0;
-    const child: Record<string, unknown>[] = [];
+    const per = new Map(
+      TREES.map((t) => [
+        t.name,
+        { exports: [] as number[], imports: [] as number[], exportRss: 0, importRss: 0, child: [] as unknown[] },
+      ]),
+    );
     const tenantFolder = path.join(dataDir, 'blobs', 'tenants', tenant, 'documents');
     const settle = () => execFileSync('sync');
     for (let round = 0; round < ROUNDS; round++) {
@@ -166,6 +198,7 @@ export async function run() {
       log(`round ${round}: cp -r`);
       const cp = await cpR(tenantFolder, path.join(dataDir, `cp-copy-${round}`));
       cps.push(cp.ms);
+      durableCps.push(cp.durableMs);
       cpRss = Math.max(cpRss, cp.peakRssMb);
       fs.rmSync(path.join(dataDir, `cp-copy-${round}`), { recursive: true, force: true });
       if (PUT_BASELINE) {
@@ -177,72 +210,95 @@ export async function run() {
         baseline.push(copy.ms);
         for (const key of keys) await blobs.delete(`bench-copy/${round}/${key}`);
       }
-      settle();
-      log(`round ${round}: export`);
+      // Alternating which tree goes first, round by round.
+      const order = round % 2 === 0 ? TREES : [...TREES].reverse();
+      for (const tree of order) {
+        const figures = per.get(tree.name)!;
+        const archiveKey = `bench-archives/${tree.name}-${round}.tar`;
+        const subdomain = `bench-copy-${tree.name}-${round}-${runId}`;
+        settle();
+        log(`round ${round}: export (${tree.name})`);
+        if (CHILD) {
+          const exported = await inChild(tree.root, dataDir, ['export', tenant, archiveKey]);
+          figures.exports.push(exported.ms);
+          figures.exportRss = Math.max(figures.exportRss, exported.peak_rss_mb);
+          archiveBytes = exported.detail as number;
+          figures.child.push({ phase: 'export', round, ...exported });
+        } else {
+          const exported = await timed(() => writeTenantArchive(deps, tenant, archiveKey, async () => {}));
+          figures.exports.push(exported.ms);
+          figures.exportRss = Math.max(figures.exportRss, exported.peakRssMb);
+          archiveBytes = exported.value.size;
+        }
 
-      const archiveKey = `bench-archives/${round}.tar`;
-      if (CHILD) {
-        const exported = await inChild(dataDir, ['export', tenant, archiveKey]);
-        exports.push(exported.ms);
-        exportRss = Math.max(exportRss, exported.peak_rss_mb);
-        archiveBytes = exported.detail as number;
-        child.push({ phase: 'export', ...exported });
-      } else {
-        const exported = await timed(() => writeTenantArchive(deps, tenant, archiveKey, async () => {}));
-        exports.push(exported.ms);
-        exportRss = Math.max(exportRss, exported.peakRssMb);
-        archiveBytes = exported.value.size;
+        settle();
+        log(`round ${round}: import (${tree.name})`);
+        let files: number;
+        if (CHILD) {
+          const imported = await inChild(tree.root, dataDir, ['import', archiveKey, subdomain]);
+          figures.imports.push(imported.ms);
+          figures.importRss = Math.max(figures.importRss, imported.peak_rss_mb);
+          files = (imported.detail as { files: number }).files;
+          const { detail: _detail, ...rest } = imported;
+          figures.child.push({ phase: 'import', round, ...rest });
+        } else {
+          const imported = await timed(async () =>
+            importTenantArchive(deps, await blobs.get(archiveKey), { subdomain }),
+          );
+          figures.imports.push(imported.ms);
+          figures.importRss = Math.max(figures.importRss, imported.peakRssMb);
+          files = imported.value.imported.files ?? 0;
+        }
+        if (files !== DOCS) throw new Error(`imported ${files} files of ${DOCS}`);
+        await blobs.delete(archiveKey);
+        // The imported tenant's files: gone, so that a 5 GB run does not fill the disk round after round.
+        const imported = (await sql<{ id: string }>`select id from tenants where subdomain = ${subdomain}`.execute(db))
+          .rows[0];
+        if (imported) fs.rmSync(path.join(dataDir, 'blobs', 'tenants', imported.id), { recursive: true, force: true });
       }
-
-      settle();
-      log(`round ${round}: import`);
-      let files: number;
-      if (CHILD) {
-        const imported = await inChild(dataDir, ['import', archiveKey, `bench-copy-${round}`]);
-        imports.push(imported.ms);
-        importRss = Math.max(importRss, imported.peak_rss_mb);
-        files = (imported.detail as { files: number }).files;
-        child.push({ phase: 'import', ...imported });
-      } else {
-        const imported = await timed(async () =>
-          importTenantArchive(deps, await blobs.get(archiveKey), { subdomain: `bench-copy-${round}` }),
-        );
-        imports.push(imported.ms);
-        importRss = Math.max(importRss, imported.peakRssMb);
-        files = imported.value.imported.files ?? 0;
-      }
-      if (files !== DOCS) throw new Error(`imported ${files} files of ${DOCS}`);
-      await blobs.delete(archiveKey);
     }
     const b = PUT_BASELINE ? median(baseline) : Number.NaN;
     const c = median(cps);
+    const d = median(durableCps);
     const ratio = (base: number, ms: number) => Math.round((base / ms) * 100) / 100;
+    const trees = Object.fromEntries(
+      [...per].map(([name, f]) => [
+        name,
+        {
+          root: TREES.find((t) => t.name === name)!.root,
+          export_ms: f.exports.map(Math.round),
+          import_ms: f.imports.map(Math.round),
+          export_ratio_to_durable_cp: ratio(d, median(f.exports)),
+          import_ratio_to_durable_cp: ratio(d, median(f.imports)),
+          export_ratio_to_cp_r: ratio(c, median(f.exports)),
+          import_ratio_to_cp_r: ratio(c, median(f.imports)),
+          export_ratio: PUT_BASELINE ? ratio(b, median(f.exports)) : null,
+          import_ratio: PUT_BASELINE ? ratio(b, median(f.imports)) : null,
+          export_peak_rss_mb: f.exportRss,
+          import_peak_rss_mb: f.importRss,
+          ...(CHILD ? { child: f.child } : {}),
+        },
+      ]),
+    );
     return {
       date: new Date().toISOString(),
       documents: DOCS,
       file_bytes: totalBytes,
       archive_bytes: archiveBytes,
       rounds: ROUNDS,
-      cp_r_ms: Math.round(c),
+      cp_r_ms: cps.map(Math.round),
+      cp_r_then_syncfs_ms: durableCps.map(Math.round),
       cp_r_mb_per_s: Math.round(totalBytes / 2 ** 20 / (c / 1000)),
+      durable_cp_mb_per_s: Math.round(totalBytes / 2 ** 20 / (d / 1000)),
       cp_r_peak_rss_mb: cpRss,
-      export_ratio_to_cp_r: ratio(c, median(exports)),
-      import_ratio_to_cp_r: ratio(c, median(imports)),
       baseline_copy_ms: PUT_BASELINE ? Math.round(b) : null,
-      baseline_mb_per_s: PUT_BASELINE ? Math.round(totalBytes / 2 ** 20 / (b / 1000)) : null,
-      export_ms: Math.round(median(exports)),
-      export_ratio: PUT_BASELINE ? ratio(b, median(exports)) : null,
-      import_ms: Math.round(median(imports)),
-      import_ratio: PUT_BASELINE ? ratio(b, median(imports)) : null,
       idle_rss_mb: idleRssMb,
-      export_peak_rss_mb: exportRss,
-      import_peak_rss_mb: importRss,
       rss_of: CHILD ? 'a process of its own (archive-child.ts, worker settings)' : 'the bench process',
-      ...(CHILD ? { child } : {}),
+      trees,
       load_average: os.loadavg().map((l) => Math.round(l * 10) / 10),
     };
   } finally {
     await container.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!kept) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../executor.ts';
 import type { ArchiveResource } from './resources.ts';
 
@@ -25,19 +25,29 @@ export function decodeValue(value: unknown): unknown {
 /**
  * A tenant's rows of one table, in key order, `batchSize` at a time (keyset pagination: memory
  * stays one batch whatever the table's size). Both dialects compare row values `(a, b) > (x, y)`.
+ *
+ * On SQLite the tenant filter is written `+tenant_id` (the unary plus keeps the planner off the
+ * tenant's indexes): with `tenant_id = ?` SQLite searched a tenant index whose order is not the
+ * key's, then sorted all of the tenant's rows again for every page — a quadratic read, 9 s for
+ * the 30,000 passages of a 10,000-document tenant at 500 rows a page, 37 s at 100 (measured
+ * 2026-11-29, docs/benchmarks.md). Through the primary key's index instead, each page continues
+ * where the last stopped (0.8–1 s for the same rows), skipping other tenants' rows in between: the
+ * whole export reads each table's key range at most once.
  */
 export async function* tenantRows(
   db: Executor,
+  dialect: 'sqlite' | 'postgres',
   resource: ArchiveResource,
   tenantId: string,
   batchSize = 500,
 ): AsyncGenerator<ArchiveRow[]> {
   const keys = resource.key.map((k) => sql.ref(k));
+  const tenant = dialect === 'sqlite' ? sql`+tenant_id` : sql`tenant_id`;
   let after: unknown[] | null = null;
   for (;;) {
     const past: RawBuilder<unknown> = after === null ? sql`` : sql`and (${sql.join(keys)}) > (${sql.join(after)})`;
     const result: { rows: ArchiveRow[] } =
-      await sql<ArchiveRow>`select * from ${sql.table(resource.table)} where tenant_id = ${tenantId} ${past} order by ${sql.join(keys)} limit ${batchSize}`.execute(
+      await sql<ArchiveRow>`select * from ${sql.table(resource.table)} where ${tenant} = ${tenantId} ${past} order by ${sql.join(keys)} limit ${batchSize}`.execute(
         db,
       );
     const rows = result.rows;
@@ -79,20 +89,54 @@ export async function tableColumns(db: Executor, dialect: 'sqlite' | 'postgres',
   return new Set(rows.map((r) => r.name));
 }
 
-/** Inserts rows (all with the same columns) in statements of at most ~8,000 parameters. */
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** Rows per statement on SQLite: one compiled statement per table and size, reused (see insertRows). */
+const SQLITE_ROWS_PER_STATEMENT = 32;
+
+/**
+ * Inserts rows (all with the same columns) as plain SQL text with parameters: no query tree
+ * built and compiled per batch (a tenant import inserts tens of thousands of rows).
+ *
+ * SQLite: statements of exactly SQLITE_ROWS_PER_STATEMENT rows, the rest one row each, so a table
+ * takes two statement texts whatever its batches' sizes, each prepared once (the adapter keeps
+ * compiled statements) instead of one large statement per distinct batch size. PostgreSQL: one
+ * statement per batch (at most ~8,000 parameters each), one round trip.
+ */
 export async function insertRows(
   db: Executor,
+  dialect: 'sqlite' | 'postgres',
   table: string,
   columns: readonly string[],
   rows: readonly unknown[][],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const perStatement = Math.max(1, Math.floor(8_000 / columns.length));
-  const cols = sql.join(columns.map((c) => sql.ref(c)));
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const values = rows.slice(i, i + perStatement).map((r) => sql`(${sql.join(r)})`);
-    await sql`insert into ${sql.table(table)} (${cols}) values ${sql.join(values)}`.execute(db);
+  const head = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values `;
+  const width = columns.length;
+  const text = (count: number): string => {
+    const tuples: string[] = [];
+    for (let r = 0; r < count; r++) {
+      const marks: string[] = [];
+      for (let c = 1; c <= width; c++) marks.push(dialect === 'sqlite' ? '?' : `$${r * width + c}`);
+      tuples.push(`(${marks.join(', ')})`);
+    }
+    return head + tuples.join(', ');
+  };
+  const perStatement =
+    dialect === 'sqlite'
+      ? Math.max(1, Math.min(SQLITE_ROWS_PER_STATEMENT, Math.floor(8_000 / width)))
+      : Math.max(1, Math.floor(8_000 / width));
+  const full = text(perStatement);
+  let i = 0;
+  for (; i + perStatement <= rows.length; i += perStatement)
+    await db.executeQuery(CompiledQuery.raw(full, rows.slice(i, i + perStatement).flat()));
+  if (i === rows.length) return;
+  if (dialect === 'postgres') {
+    await db.executeQuery(CompiledQuery.raw(text(rows.length - i), rows.slice(i).flat()));
+    return;
   }
+  const one = text(1);
+  for (; i < rows.length; i++) await db.executeQuery(CompiledQuery.raw(one, rows[i]!));
 }
 
 /** The live tenant row, as the archive's `tenant.json` carries it. */
@@ -118,6 +162,7 @@ export async function tenantTaken(db: Executor, field: 'id' | 'subdomain', value
  */
 export async function insertTenant(
   db: Executor,
+  dialect: 'sqlite' | 'postgres',
   tenant: {
     id: string;
     twinId: string;
@@ -143,7 +188,7 @@ export async function insertTenant(
     { ...base, id: tenant.twinId, subdomain: `${tenant.subdomain}.sandbox`, sandbox_of: tenant.id, cors_origins: '[]' },
   ]) {
     const columns = Object.keys(row);
-    await insertRows(db, 'tenants', columns, [columns.map((c) => (row as Record<string, unknown>)[c])]);
+    await insertRows(db, dialect, 'tenants', columns, [columns.map((c) => (row as Record<string, unknown>)[c])]);
   }
 }
 

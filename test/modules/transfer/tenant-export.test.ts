@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as tar from 'tar-stream';
 import { multipart, uploadOk } from '../documents/helpers.ts';
@@ -507,6 +509,78 @@ for (const dialect of DIALECTS) {
         `tenants/${JSON.parse(archiveManifest(archive)).tenant.id}/documents/none`,
       );
       assert.equal(stored, null);
+    });
+
+    it('a failure in the rows’ transaction (every file stored, their fsyncs in flight) commits nothing and deletes the files', async () => {
+      // documents.ndjson lists one more document than the archive has files for, its manifest line
+      // updated to match (the signature then fails: only the passwords would be reset): every entry
+      // passes its check, the files are stored, and the rows' transaction fails on that document.
+      const manifest = JSON.parse(archiveManifest(archive)) as {
+        tenant: { id: string };
+        entries: { name: string; size: number; sha256: string; rows?: number }[];
+      };
+      let documentIds: string[] = [];
+      const ghost = '0190a000-dead-7000-8000-000000000001';
+      const withGhost = await rewrite(archive, (name, bytes) => {
+        if (name !== 'documents.ndjson') return bytes;
+        const rows = bytes
+          .toString('utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+        documentIds = rows.map((r) => String(r.id));
+        return Buffer.from(`${bytes.toString('utf8')}${JSON.stringify({ ...rows[0], id: ghost })}\n`);
+      });
+      const ghostRows = await (async () => {
+        let out: Buffer | null = null;
+        await rewrite(withGhost, (name, bytes) => {
+          if (name === 'documents.ndjson') out = bytes;
+          return bytes;
+        });
+        return out as unknown as Buffer;
+      })();
+      const entries = manifest.entries.map((e) =>
+        e.name === 'documents.ndjson'
+          ? {
+              ...e,
+              size: ghostRows.length,
+              sha256: createHash('sha256').update(ghostRows).digest('hex'),
+              rows: (e.rows ?? 0) + 1,
+            }
+          : e,
+      );
+      const damaged = await rewrite(withGhost, (name, bytes) =>
+        name === 'manifest.json' ? Buffer.from(JSON.stringify({ ...manifest, entries })) : bytes,
+      );
+      const tenantsBefore = await tenantCount(b);
+      const res = await b.admin({
+        method: 'POST',
+        url: '/api/v1/admin/tenants/import',
+        ...withBody(importRequest(damaged, { subdomain: 'damaged-rows' })),
+      });
+      const body = assertError(res, 422, 'archive_damaged');
+      assert.equal(body.details.entry, `files/${ghost}`);
+      assert.match(body.message, /documents\.ndjson lists the document but the archive has no file for it/);
+      assert.equal(await tenantCount(b), tenantsBefore);
+      assert.ok(documentIds.length > 0);
+      // The files were stored (every one passed its check) and are gone again: none under any tenant id.
+      const imports = await b.container.database.db
+        .selectFrom('tenant_imports')
+        .select(['tenant_id', 'status'])
+        .where('subdomain', '=', 'damaged-rows')
+        .execute();
+      assert.deepEqual(
+        imports.map((i) => i.status),
+        ['failed'],
+      );
+      // Stored under the import's tenant id (the archive's, or a new one where taken): nothing left there.
+      const folder = path.join(b.container.config.dataDir, 'blobs', 'tenants', imports[0]!.tenant_id);
+      assert.ok(fs.existsSync(path.join(folder, 'documents')), 'the files were stored there before the rows failed');
+      const left = fs.readdirSync(folder, { recursive: true, withFileTypes: true });
+      assert.deepEqual(
+        left.filter((f) => f.isFile()).map((f) => f.name),
+        [],
+      );
     });
 
     it('refuses up front an import larger than the tier’s storage', async () => {

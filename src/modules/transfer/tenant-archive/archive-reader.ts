@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import type { Database } from '../../../db/database.ts';
@@ -33,6 +32,7 @@ import {
   versionEntry,
 } from './archive-format.ts';
 import { ImportJournal } from './import-journal.ts';
+import { BATCH_ROWS, ndjsonBatches, ndjsonRows } from './ndjson-batches.ts';
 
 export interface ImportOptions {
   /** The new tenant's subdomain (default: the archive's); 409 when taken. */
@@ -70,15 +70,6 @@ async function readSmall(stream: AsyncIterable<Buffer>, limit: number, entry: st
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
-}
-
-/** Lines of a staged NDJSON file, parsed. */
-async function* ndjson(file: string): AsyncGenerator<Record<string, unknown>> {
-  const lines = readline.createInterface({
-    input: fs.createReadStream(file, { highWaterMark: 256 * 1024 }),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as Record<string, unknown>;
 }
 
 /** Folders with every parent before its children (a parent missing from the archive becomes the root). */
@@ -145,6 +136,8 @@ export async function importTenantArchive(
   // The files' fsyncs and renames run in the background, each folder fsynced once (SyncBatch):
   // all of it durable before the rows' transaction commits.
   const batch = new SyncBatch();
+  /** The batch's sync once started (overlapping the rows' transaction). */
+  let syncing: Promise<void> | null = null;
   try {
     const extract = tar.extract();
     archive.on('error', (error) => extract.destroy(error));
@@ -285,7 +278,7 @@ export async function importTenantArchive(
           if (name === rowsEntry('documents')) {
             // Files come after documents.ndjson: their keys need the documents' ids here.
             await decideIds(file, 'documents');
-            for await (const row of ndjson(file)) {
+            for await (const row of ndjsonRows(file)) {
               ids.set(String(row.id), remap.get(String(row.id)) ?? String(row.id));
               if (typeof row.storage_key === 'string') sourceKeys.set(String(row.id), row.storage_key);
             }
@@ -312,8 +305,13 @@ export async function importTenantArchive(
     if (manifest === null) throw damaged('manifest.json', 'the archive is empty');
     if (next < expected.length) throw damaged(expected[next]!.name, 'missing: the archive ends before it (truncated)');
 
-    await batch.sync();
-    const report = await writeRows(manifest);
+    // The files' fsyncs (waiting on the disk) run while the rows go in: the transaction commits
+    // only once every file is durable (writeRows awaits `durable` last), so a committed row never
+    // refers to a file a crash could lose; a failure of either rolls back and deletes the files.
+    syncing = batch.sync();
+    const durable = syncing;
+    durable.catch(() => {}); // awaited in the transaction; a rows' failure first must not leave it unhandled
+    const report = await writeRows(manifest, durable);
     committed = true;
     return report;
   } catch (error) {
@@ -322,8 +320,8 @@ export async function importTenantArchive(
   } finally {
     await journal?.close();
     if (!committed) {
-      // No deferred rename may land after the deletes.
-      await batch.sync().catch(() => {});
+      // No deferred rename (nor fsync) may land after the deletes.
+      await (syncing ?? batch.sync()).catch(() => {});
       const deleted = await Promise.allSettled(storedKeys.map((k) => blobs.delete(k)));
       // A file that could not be deleted stays in the journal: the sweep retries it.
       if (deleted.every((d) => d.status === 'fulfilled')) await journal?.fail(failure);
@@ -354,7 +352,7 @@ export async function importTenantArchive(
    * come as `versions/<version id>`.
    */
   async function placeVersions(file: string): Promise<void> {
-    for await (const row of ndjson(file)) {
+    for await (const row of ndjsonRows(file)) {
       const id = String(row.id);
       const documentId = String(row.document_id);
       const newDocumentId = ids.get(documentId);
@@ -374,14 +372,14 @@ export async function importTenantArchive(
       for (const id of await takenIds(db, table, batch)) remap.set(id, newId(deps.now()));
       batch = [];
     };
-    for await (const row of ndjson(file)) {
+    for await (const row of ndjsonRows(file)) {
       batch.push(String(row.id));
       if (batch.length >= 500) await flush();
     }
     await flush();
   }
 
-  async function writeRows(m: Manifest): Promise<ImportReport> {
+  async function writeRows(m: Manifest, durable: Promise<void>): Promise<ImportReport> {
     const signed = manifestSignedBy(m, await getOrCreateServerSecret(db, SIGNING_SECRET_NAME, deps.now()));
     const rewrite = (value: unknown): unknown =>
       typeof value === 'string' && remap.size > 0
@@ -397,7 +395,7 @@ export async function importTenantArchive(
     const tenant = { id: tenantId, name: options.name ?? String(tenantJson.name ?? m.tenant.name), subdomain, tier };
     await db.transaction().execute(async (trx) => {
       await journal!.commit(trx);
-      await insertTenant(trx, {
+      await insertTenant(trx, database.dialect, {
         id: tenantId,
         twinId: newId(now),
         name: tenant.name,
@@ -418,31 +416,32 @@ export async function importTenantArchive(
         const known = await tableColumns(trx, database.dialect, resource.table);
         const dropped = new Set<string>();
         let columns: string[] | null = null;
-        let pending: unknown[][] = [];
         let count = 0;
         let moved = 0;
-        const put = async (row: Record<string, unknown>) => {
-          const values = shape(resource, row, signed);
-          if (columns === null) {
-            columns = Object.keys(values).filter((c) => known.has(c));
-            for (const c of Object.keys(values)) if (!known.has(c)) dropped.add(c);
+        /** A batch of rows as they go in here, inserted before the next batch is read (ndjson-batches.ts). */
+        const insert = async (rows: Record<string, unknown>[]) => {
+          const values: unknown[][] = [];
+          for (const row of rows) {
+            const shaped = shape(resource, row, signed);
+            if (columns === null) {
+              columns = Object.keys(shaped).filter((c) => known.has(c));
+              for (const c of Object.keys(shaped)) if (!known.has(c)) dropped.add(c);
+            }
+            if (resource.key.length === 1 && resource.key[0] === 'id' && remap.has(String(row.id))) moved++;
+            values.push(columns.map((c) => (c === 'tenant_id' ? tenantId : rewrite(decodeValue(shaped[c])))));
           }
-          if (resource.key.length === 1 && resource.key[0] === 'id' && remap.has(String(row.id))) moved++;
-          pending.push(columns.map((c) => (c === 'tenant_id' ? tenantId : rewrite(decodeValue(values[c])))));
-          count++;
-          if (pending.length >= 500) {
-            await insertRows(trx, resource.table, columns, pending);
-            pending = [];
-          }
+          count += rows.length;
+          if (columns !== null) await insertRows(trx, database.dialect, resource.table, columns, values);
         };
         if (resource.selfReference) {
+          // Parents before children needs the whole table (folders: small next to documents).
           const all: Record<string, unknown>[] = [];
-          for await (const row of ndjson(file)) all.push(row);
-          for (const row of parentsFirst(all, resource.selfReference)) await put(row);
+          for await (const row of ndjsonRows(file)) all.push(row);
+          const ordered = parentsFirst(all, resource.selfReference);
+          for (let i = 0; i < ordered.length; i += BATCH_ROWS) await insert(ordered.slice(i, i + BATCH_ROWS));
         } else {
-          for await (const row of ndjson(file)) await put(row);
+          for await (const rows of ndjsonBatches(file)) await insert(rows);
         }
-        if (columns !== null) await insertRows(trx, resource.table, columns, pending);
         if (dropped.size > 0)
           warnings.push(
             `${resource.table}: column(s) ${[...dropped].join(', ')} unknown to this service, not imported`,
@@ -450,6 +449,7 @@ export async function importTenantArchive(
         imported[resource.table] = count;
         if (moved > 0) remapped[resource.table] = moved;
       }
+      await durable;
     });
     imported.files = [...staged.keys()].filter((k) => k.startsWith('files/')).length;
     imported.thumbnails = [...staged.keys()].filter((k) => k.startsWith('thumbnails/')).length;
