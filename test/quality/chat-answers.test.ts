@@ -45,6 +45,9 @@ const FLOORS = {
   maxWrongNotFound: 0.15,
 };
 
+/** Splits whose misses are never printed: written before the pass that measures them, totals only. */
+const HELD_OUT = new Set(['second-fresh-4']);
+
 interface Item {
   document: string;
   format: string;
@@ -112,9 +115,12 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
         )
       ).text;
     };
-    /** CHAT_MISSES=1 prints the misses of the development splits (never of a fresh, held-out split). */
+    /**
+     * CHAT_MISSES=1 prints the misses of the development splits, never of the split still held out
+     * (fresh, fresh-2 and fresh-3 became development material in the chat-34b pass: README.md of the set).
+     */
     const showMiss = (split: string, fact: boolean, question: string, gold: string[], text: string) => {
-      if (process.env.CHAT_MISSES && !fact && !split.includes('fresh')) {
+      if (process.env.CHAT_MISSES && !fact && !HELD_OUT.has(split)) {
         console.log(`MISS ${split} | ${question} | gold ${JSON.stringify(gold)} | ${text}`);
       }
     };

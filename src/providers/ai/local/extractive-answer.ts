@@ -12,6 +12,7 @@ import {
   weightByRarity,
 } from '../question.ts';
 import { type Segment, segmentText } from '../segmentation.ts';
+import { askedPeriod, derivedSum, givesPeriod, type Period } from './amount-periods.ts';
 import { CURRENCY_CODES } from './amounts.ts';
 import { contentStems, stem } from '../text.ts';
 
@@ -83,7 +84,9 @@ export function extractiveAnswer(
 ): ComposedAnswer {
   const analysis = analyzeQuestion(question, history);
   if (analysis.terms.size === 0) return notFound();
-  const { candidates, terms } = scoreCandidates(analysis, passages, names);
+  // "What does it cost a year?": a sum given for that period, or one worked out from a monthly one.
+  const period = analysis.type === 'amount' ? askedPeriod(question) : null;
+  const { candidates, terms } = scoreCandidates(analysis, passages, names, period);
   const best = typedFirst(analysis, candidates.filter(eligible));
   if (!best) return notFound();
   if (unsupported(analysis, candidates, terms)) return notFound();
@@ -103,7 +106,8 @@ export function extractiveAnswer(
   const quote = chosen
     .map((c) => focus(c.segment.text, terms, analysis.type, c.names))
     .join(chosen[1]?.segment.kind === 'signature' ? ', ' : ' ');
-  return quoted(passages, best, quote);
+  const derived = period ? chosen.map((c) => derivedSum(c.segment, period)).find(Boolean) : null;
+  return quoted(passages, best, quote, derived ? `${derived}: ` : '');
 }
 
 /**
@@ -140,10 +144,10 @@ function typedFirst(analysis: QuestionAnalysis, candidates: Candidate[]): Candid
 }
 
 /** The answer quoting `quote` from the best candidate's passage, with its [n] marker and page. */
-function quoted(passages: Passage[], best: Candidate, quote: string): ComposedAnswer {
+function quoted(passages: Passage[], best: Candidate, quote: string, lead = ''): ComposedAnswer {
   const passage = passages[best.passage]!;
   const page = passage.page != null ? ` (page ${passage.page})` : '';
-  const text = `"${quote}" [${best.passage + 1}]${page}`;
+  const text = `${lead}"${quote}" [${best.passage + 1}]${page}`;
   return { text, used: [best.passage], parts: streamPieces(text) };
 }
 
@@ -216,9 +220,10 @@ function listAnswer(question: string, best: Candidate, candidates: Candidate[]):
 function scoreCandidates(
   analysis: QuestionAnalysis,
   passages: Passage[],
-  names?: NameFinder,
+  names: NameFinder | undefined,
+  period: Period | null,
 ): { candidates: Candidate[]; terms: Map<string, number> } {
-  const candidates = collectCandidates(passages, analysis, names);
+  const candidates = collectCandidates(passages, analysis, names, period);
   const terms = weightByRarity(
     analysis.terms,
     candidates.map((c) => c.stems),
@@ -253,6 +258,8 @@ const KIND_NOUNS: Partial<Record<AnswerType, string[]>> = {
   amount: ['money', 'figure'],
   duration: ['time', 'long'],
   reason: ['reason', 'why'],
+  // "What is the money for?" of a grant letter that never says money.
+  purpose: ['purpose', 'use', 'money', 'cover'],
 };
 
 /** What a label that names the asked fact adds to a segment's score. */
@@ -272,6 +279,7 @@ const TYPE_LABEL_WORDS: Partial<Record<AnswerType, string[]>> = {
   frequency: ['frequency', 'interval'],
   law: ['law', 'jurisdiction'],
   reason: ['reason', 'cause'],
+  purpose: ['purpose', 'use'],
 };
 
 /** The label of a segment: a field's, or the "Label:" its text opens with ("Rent: EUR 186,000 ..."). */
@@ -328,6 +336,7 @@ function collectCandidates(
   passages: Passage[],
   analysis: QuestionAnalysis,
   names: NameFinder | undefined,
+  period: Period | null,
 ): Candidate[] {
   const { type, role } = analysis;
   const seen = new Set<string>();
@@ -372,6 +381,8 @@ function collectCandidates(
         typed = saysRole(role, segment)
           ? typed + 0.5
           : typed * OTHER_ROLE * (role === 'revised' && SUPERSEDED.test(segment.text) ? OTHER_ROLE : 1);
+      // A sum given for the asked period ("per year" for "the yearly total") counts like a date in its role.
+      if (period && typed > 0 && givesPeriod(segment, period)) typed += 0.5;
       out.push({ passage: index, segment, order, stems, context, typed, weight, names: wanted, coverage: 0, score: 0 });
     });
   });

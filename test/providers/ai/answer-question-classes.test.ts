@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Passage } from '../../../src/providers/ai/ai-provider.ts';
+import { chunkText } from '../../../src/providers/ai/chunking.ts';
+import { askedPeriod, derivedSum, periodAmounts } from '../../../src/providers/ai/local/amount-periods.ts';
+import { LocalAiProvider } from '../../../src/providers/ai/local/local-provider.ts';
+import { analyzeQuestion, classifyQuestion } from '../../../src/providers/ai/question.ts';
+
+// Classes of chat question added by the chat-34b pass (issue 34 item 3), each on a small text
+// written here: what money is for, a sum for another period than the document gives, who came to
+// a meeting and who did not, "which bank / which carrier" as a party.
+
+const provider = new LocalAiProvider();
+const passagesOf = (text: string): Passage[] =>
+  chunkText(text, { targetTokens: 80, overlapTokens: 10 }).map((c) => ({
+    documentId: 'doc',
+    text: c.text,
+    page: c.page,
+    score: 0.5,
+  }));
+const ask = async (question: string, text: string) => (await provider.answer(question, passagesOf(text))).text;
+
+const AWARD = [
+  'Award of funding, reference HX-19.',
+  'We are pleased to award the Orchard Street Choir £9,200 for the coming season.',
+  'The award is to cover the hire of the church hall and the fees of a visiting accompanist.',
+  'It cannot be spent on travel or on refreshments.',
+  'The money will be paid in two parts: £5,000 on signing and £4,200 in January.',
+].join('\n');
+
+describe('purpose questions', () => {
+  it('reads "what is it for / spent on / what does it cover" as asking a purpose, not a sum', () => {
+    for (const q of [
+      'What is the funding for?',
+      'What will the money pay for?',
+      'What can the award be spent on?',
+      'What does the service charge cover?',
+      'What is the deposit meant to cover?',
+    ])
+      assert.equal(classifyQuestion(q), 'purpose', q);
+    // A sum asked for something stays a sum; a yes/no question stays one.
+    assert.equal(classifyQuestion('How much do I pay for the hire?'), 'amount');
+    assert.equal(classifyQuestion('What is the fee for late payment?'), 'amount');
+    assert.equal(classifyQuestion('Can we spend it on travel?'), 'text');
+  });
+
+  it('answers with the sentence saying what the money is for, not the one that only names the money', async () => {
+    for (const q of ['What is the funding for?', 'What will the money pay for?', 'What can the award be spent on?']) {
+      const answer = await ask(q, AWARD);
+      assert.match(answer, /church hall/, `${q} → ${answer}`);
+    }
+  });
+
+  it('does not count the verb of the question ("pay for") as a word the answer must hold', () => {
+    assert.ok(!analyzeQuestion('What will the money pay for?').terms.has('pay'));
+  });
+});
+
+describe('sums for another period than the document gives', () => {
+  it('reads the period a question asks and the period a sum is given for', () => {
+    assert.equal(askedPeriod('What does the licence cost per year?'), 'year');
+    assert.equal(askedPeriod('What is the annual service charge?'), 'year');
+    assert.equal(askedPeriod('How much is the monthly fee?'), 'month');
+    assert.equal(askedPeriod('How much is the fee?'), null);
+    const periods = (text: string) => periodAmounts({ text }).map((a) => a.period);
+    assert.deepEqual(periods('A fee of GBP 4,250 per month (excluding VAT) and a set-up fee of GBP 300.'), [
+      'month',
+      null,
+    ]);
+    assert.deepEqual(periods('The Lessee shall pay a monthly rental of EUR 1,900.00 plus VAT.'), ['month']);
+    assert.deepEqual(periods('Cleaning costs £310 a quarter.'), ['quarter']);
+    // A rate per something else first is no sum for a period.
+    assert.deepEqual(periods('250 users at USD 36.00 per user per month'), [null]);
+  });
+
+  it('works the asked period out from the one given, in the document’s way of writing the sum', () => {
+    assert.equal(
+      derivedSum({ text: 'A fee of GBP 4,250 per month.' }, 'year'),
+      'GBP 51,000 a year (12 × GBP 4,250 a month)',
+    );
+    assert.equal(derivedSum({ text: 'An allowance of £26 a month.' }, 'year'), '£312 a year (12 × £26 a month)');
+    assert.equal(
+      derivedSum({ text: 'Rent is EUR 24,000.00 per year.' }, 'month'),
+      'EUR 2,000.00 a month (EUR 24,000.00 ÷ 12 a year)',
+    );
+    // Nothing to work out: the period asked is given, or none is.
+    assert.equal(derivedSum({ text: 'GBP 4,250 per month, GBP 51,000 per year.' }, 'year'), null);
+    assert.equal(derivedSum({ text: 'A one-off fee of GBP 450.' }, 'year'), null);
+  });
+
+  it('answers a yearly question from a monthly sum with the worked-out figure and the quoted sentence', async () => {
+    const text = [
+      '1. Fees',
+      '1.1 The Client shall pay a licence fee of EUR 2,300 per month for Suite 14.',
+      '1.2 A one-off set-up fee of EUR 450 is payable on signing.',
+    ].join('\n');
+    const answer = await ask('What is the licence fee per year?', text);
+    assert.match(answer, /EUR 27,600 a year/);
+    assert.match(answer, /"[^"]*EUR 2,300 per month[^"]*"/);
+  });
+
+  it('prefers a sum given for the asked period to one given for another', async () => {
+    const text = [
+      'Current plan: 40 seats at USD 12.00 per seat per month.',
+      'Renewal total: USD 5,760.00 per year, billed as USD 480.00 per month.',
+    ].join('\n');
+    assert.match(await ask('What is the yearly total of the renewal?', text), /USD 5,760\.00 per year/);
+  });
+});
+
+describe('who came to a meeting and who did not', () => {
+  const MINUTES = [
+    'Garden committee, 3 May 2027, village hall',
+    'Present: Olga Petrenko (Chair), David Mbeki, Hamid Farouk',
+    'Apologies: Jenny Walsh',
+    '1. Plant sale',
+    'The plant sale raised £640.',
+    'Next meeting: 7 June 2027.',
+  ].join('\n');
+
+  it('answers "who attended" with the people listed as present', async () => {
+    const answer = await ask('Who attended the meeting?', MINUTES);
+    for (const name of ['Olga Petrenko', 'David Mbeki', 'Hamid Farouk']) assert.ok(answer.includes(name), answer);
+  });
+
+  it('answers "who couldn’t come" with the apologies', async () => {
+    assert.match(await ask("Who couldn't come?", MINUTES), /Jenny Walsh/);
+    assert.match(await ask('Who missed the meeting?', MINUTES), /Jenny Walsh/);
+  });
+});
+
+describe('which bank, which carrier', () => {
+  it('reads "which bank / carrier / supplier" as asking a party, whatever money the question names', () => {
+    assert.equal(classifyQuestion('Which bank is the rent paid into?'), 'party');
+    assert.equal(classifyQuestion('Which carrier shipped the goods?'), 'party');
+    assert.equal(classifyQuestion('Which supplier charged the most?'), 'party');
+  });
+});
