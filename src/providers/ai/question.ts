@@ -167,6 +167,8 @@ const DATE_NOUNS = new Set(['date', 'day'].map(stem));
 const SETTING_VERBS = ['held', 'hold', 'located', 'situated', 'based', 'hosted', 'host'].map(stem);
 const DATE_CUES = new Set([...DATE_NOUNS, ...SETTING_VERBS]);
 const PLACE_CUES = new Set(SETTING_VERBS);
+/** "Which company will carry out the audit?": the noun says a party is asked, as "who" does; any company named answers it. */
+const PARTY_CUES = new Set(['company', 'firm', 'organisation', 'organization', 'business', 'person'].map(stem));
 /** "What is the money for?": the money the document is about, whatever it calls it (a grant, an award, the loan). */
 const MONEY_WORDS = new Set(['money', 'cash', 'funds', 'it'].map(stem));
 /**
@@ -306,6 +308,8 @@ const RELATED_GROUPS = [
   'refund refunded refundable repay',
   'bonus incentive',
   'money funds sum amount',
+  // A tenancy's deposit is its "rental guarantee", "security" or "bond".
+  'deposit guarantee security bond',
   'grant grants award awarded funding funded fund',
   'finish complete completion',
   'job role position',
@@ -361,7 +365,8 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
     .replace(FIT_IN, 'capacity')
     .replace(SEND_ROUND, 'circulate')
     .replace(IN_FORCE, 'in effect')
-    .replace(NOT_THERE, 'was absent');
+    .replace(NOT_THERE, 'was absent')
+    .replace(TAKE_PLACE, 'held');
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -369,7 +374,16 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   let type = classifyQuestion(question);
   // "By what date", "on which day": the noun of the asked kind, said by the type.
   // "Where is it held", "when does it take place": the verb of the setting, said by the type.
-  const cue = type === 'date' ? DATE_CUES : type === 'place' ? PLACE_CUES : type === 'purpose' ? PURPOSE_CUES : null;
+  const cue =
+    type === 'date'
+      ? DATE_CUES
+      : type === 'place'
+        ? PLACE_CUES
+        : type === 'purpose'
+          ? PURPOSE_CUES
+          : type === 'party' && /^\s*(?:which|what)\s/i.test(question)
+            ? PARTY_CUES
+            : null;
   const naming = documentNaming(question);
   for (const s of contentStems(question))
     if (isAsked(s) && !cue?.has(s))
@@ -484,7 +498,7 @@ const DESTINATION_WORDS = ['destination', 'discharge', 'delivery', 'recipient'];
 const ORIGIN_WORDS = ['origin', 'loading', 'departure', 'sender'];
 
 /** Phrasal verbs documents write as one word: "pay (it) back" → repay, "run out" → end. */
-const MONEY_BACK = /\b(?:money|cash|deposit|it) back\b/gi;
+const MONEY_BACK = /\b(?:money|cash|deposit|it) back\b|\b(?:get|gets|getting|receive|receives) back\b/gi;
 const PAY_BACK = /\bpa(?:y|id)\s+(?:(?:it|them|this|that|everything|all|the \w+)\s+)?back\b/gi;
 const RUN_OUT = /\b(?:runs?|ran) out\b/gi;
 /** "Take-home pay": what a payslip calls net pay. */
@@ -498,6 +512,8 @@ const SEND_ROUND = /\bsen[dt]s?\s+(?:(?:it|them|this|that|the \w+(?: \w+)?)\s+)?
 /** "Who couldn't come?", "who missed the meeting?", "who sent apologies?": minutes list them as absent ("Apologies:"). */
 const NOT_THERE =
   /\b(?:could ?n[o'’]t|could not|did ?n[o'’]t|did not|was ?n[o'’]t able to|were ?n[o'’]t able to|unable to|failed to) (?:come|attend|make it|be there|join)\b|\bmissed the (?:meeting|call|session)\b|\bsent (?:their )?apologies\b|\bwas(?:n['’]t| not) there\b/gi;
+/** "When does the congress take place?": the setting verb "held" (the date answers it), not the noun "place". */
+const TAKE_PLACE = /\b(?:takes?|taking|took|taken) place\b/gi;
 /** "Credit line", "line of credit": what a bank's letter calls a credit facility. */
 const CREDIT_LINE = /\bcredit line\b|\bline of credit\b/gi;
 
@@ -716,8 +732,12 @@ const REASON_SAID =
  */
 const PURPOSE_SAID =
   /\b(?:to cover|covers?|covering|in respect of|towards?(?: the)? (?:cost|costs|purchase|salary|salaries|fees?|hire|running)|to (?:fund|finance|pay for|buy|purchase)|(?:pays?|paying) for|(?:used|spent|applied|earmarked|allocated|ring-?fenced)\s+(?:solely |only |exclusively |entirely )?(?:for|on|to|towards?)|(?:is|are|will be|shall be|must be) (?:only |solely |exclusively )?(?:for|towards?) (?:the|a|an|our|your|their)|for the (?:purchase|cost|costs|salary|salaries|hire|repair|replacement|acquisition|installation|provision|development|construction|refurbishment|running|funding) of|to help (?:with|towards?|pay)|purpose|in order to|intended (?:for|to)|meant (?:for|to))\b/i;
+/** A company's legal form ("Ltd", "B.V.", "GmbH"): the text names a company, as "signed for the company" asks. */
+const LEGAL_FORM =
+  /\b(?:Ltd|Limited|plc|PLC|LLC|LLP|Inc|Corp|GmbH|AG|KG|B\.V\.|BV|N\.V\.|NV|S\.A\.|SA|S\.L\.|SARL|S\.r\.l\.|S\.p\.A\.|AB|AS|A\/S|Oy|Sp\. z o\.o\.|Pty|Pvt|K\.K\.|Co\.)(?![\p{L}])/u;
 const SAID_WITHOUT: [RegExp, string[]][] = [
   [PURPOSE_SAID, ['purpose']],
+  [LEGAL_FORM, ['company']],
   [REASON_SAID, ['reason']],
   [/\b\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?\s*)?(?:to|until|till|-|–)\s*\d{1,2}[:.]\d{2}/i, ['hour', 'time', 'open']],
 ];

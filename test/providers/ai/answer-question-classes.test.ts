@@ -136,3 +136,60 @@ describe('which bank, which carrier', () => {
     assert.equal(classifyQuestion('Which supplier charged the most?'), 'party');
   });
 });
+
+describe('lists named by a heading', () => {
+  it('answers "what are the …" with the list under the heading that names it, not a sentence naming one item', async () => {
+    const text = [
+      '2. Deliverables',
+      'The contractor will deliver the following:',
+      'a) a site survey report;',
+      'b) a drainage design;',
+      'c) a planning application pack.',
+      '3. Acceptance',
+      'The client will review each deliverable within 10 business days of receipt.',
+    ].join('\n');
+    const answer = await ask('What are the deliverables?', text);
+    for (const item of ['site survey report', 'drainage design', 'planning application pack'])
+      assert.ok(answer.includes(item), answer);
+  });
+
+  it('does not need the question’s generic noun ("the action items") in the document', async () => {
+    const text = [
+      'Actions',
+      '- Hamid Farouk: get three quotes by 1 February.',
+      '- Olga Petrenko: write to parents.',
+    ].join('\n');
+    const answer = await ask('What are the action items?', text);
+    assert.match(answer, /Hamid Farouk/);
+    assert.match(answer, /Olga Petrenko/);
+  });
+});
+
+describe('defined terms, appointments, wrapped Word paragraphs', () => {
+  it('answers a purpose given by a defined term with the sentence defining it', async () => {
+    const text = [
+      '1. The Grant. The Trust awards a grant of £12,000 towards the purchase of an electric minibus (the "Project").',
+      '2. Reports. The Grantee will report every six months.',
+      '3. Use of funds. The grant may only be used for the Project.',
+    ].join('\n');
+    assert.match(await ask('What is the money for?', text), /electric minibus/);
+  });
+
+  it('answers "who is the new …" with the person appointed, not one holding the post before', async () => {
+    const text = [
+      'Present: Anna Kowal (Chair), Peter Lind (Secretary), 14 members.',
+      '3. Officers',
+      'Maria Santos was elected Secretary from 1 May, replacing Peter Lind.',
+    ].join('\n');
+    assert.match(await ask('Who is the new secretary?', text), /Maria Santos/);
+  });
+
+  it('reads a sentence a Word file split into one paragraph per line as one sentence', async () => {
+    const text = [
+      'Cancellations received before 1 March are refunded in full less an',
+      '',
+      'administration charge of EUR 60.',
+    ].join('\n');
+    assert.match(await ask('Is there a charge if we cancel early?', text), /administration charge of EUR 60/);
+  });
+});

@@ -86,13 +86,18 @@ export function extractiveAnswer(
   if (analysis.terms.size === 0) return notFound();
   // "What does it cost a year?": a sum given for that period, or one worked out from a monthly one.
   const period = analysis.type === 'amount' ? askedPeriod(question) : null;
-  const { candidates, terms } = scoreCandidates(analysis, passages, names, period);
+  const { candidates, terms } = scoreCandidates(analysis, passages, names, {
+    prefer: preferred(question, analysis, period),
+    nameShape: analysis.type === 'party' ? askedNameShape(question) : undefined,
+  });
   const best = typedFirst(analysis, candidates.filter(eligible));
   if (!best) return notFound();
   if (unsupported(analysis, candidates, terms)) return notFound();
 
-  const list = listAnswer(question, best, candidates);
-  if (list.length > 0) return quoted(passages, best, list.map((c) => c.segment.text).join(' '));
+  // "What are the deliverables?", "what are the action items?": the list under the heading naming them.
+  const headed = headedList(question, candidates);
+  const list = headed?.list ?? listAnswer(question, best, candidates);
+  if (list.length > 0) return quoted(passages, headed?.heading ?? best, listGoesOn(passages, list).join(' '));
   const chosen = [best];
   // "Total due:" with its value on the next line, or a lead-in whose fact follows it.
   const next = candidates.find((c) => c.passage === best.passage && c.order === best.order + 1);
@@ -102,6 +107,11 @@ export function extractiveAnswer(
   // A name in a signature reads better with the title line under it.
   else if (next && best.segment.kind === 'signature' && next.segment.kind === 'signature' && best.typed > 0)
     chosen.push(next);
+  // "The grant may only be used for the Project": what the Project is, where the document defines it.
+  else if (analysis.type === 'purpose') {
+    const definition = definingSegment(best, candidates);
+    if (definition) chosen.push(definition);
+  }
 
   const quote = chosen
     .map((c) => focus(c.segment.text, terms, analysis.type, c.names))
@@ -174,12 +184,77 @@ function unsupported(analysis: QuestionAnalysis, candidates: Candidate[], terms:
       (analysis.terms.get(term) ?? 0) < 1 ||
       !analysis.nouns.has(term) ||
       kindNouns.has(term) ||
+      GENERIC_NOUNS.has(term) ||
       namesDocumentKind(term)
     )
       continue;
     if (!candidates.some((c) => termMatch(term, c.stems) > 0 || termMatch(term, c.context) > 0)) missing += weight;
   }
   return total > 0 && missing / total >= UNSUPPORTED_SHARE;
+}
+
+/** Nouns that name no subject ("the action items", "the main points"): a document need not write them. */
+const GENERIC_NOUNS = new Set(['item', 'items', 'point', 'points', 'thing', 'things', 'detail', 'details'].map(stem));
+
+/** A heading must hold this share of a list question's words to be the one naming the list. */
+const HEADING_LIST_COVERAGE = 0.5;
+
+/**
+ * For a question wanting all of a list, the heading (or lead-in) that names it ("2. Deliverables",
+ * "Action items") with the list under it, the heading holding most of the question first. A heading
+ * is worth little as an answer by itself (`KIND_WEIGHT`), so the best-scored segment is often a
+ * sentence that only mentions one item ("each deliverable").
+ */
+function headedList(question: string, candidates: Candidate[]): { heading: Candidate; list: Candidate[] } | null {
+  if (!LIST_QUESTION.test(question)) return null;
+  const headings = candidates
+    .filter((c) => (c.segment.kind === 'heading' || /:$/.test(c.segment.text)) && c.coverage >= HEADING_LIST_COVERAGE)
+    .sort((a, b) => b.coverage - a.coverage || a.passage - b.passage || a.order - b.order);
+  for (const heading of headings) {
+    const list = listAnswer(question, heading, candidates);
+    if (list.length > 0) return { heading, list };
+  }
+  return null;
+}
+
+/**
+ * The texts of a list answer, with the items that go on past the end of its passage: passages are
+ * overlapping chunks, and the next one ranked holds the rest of a list a chunk boundary cut.
+ */
+function listGoesOn(passages: Passage[], list: Candidate[]): string[] {
+  const texts = list.map((c) => c.segment.text);
+  const last = list.at(-1)!;
+  const own = segmentText(passages[last.passage]!.text);
+  if (last.order !== own.length - 1) return texts;
+  let words = texts.join(' ').split(/\s+/).length;
+  for (const [index, passage] of passages.entries()) {
+    if (index === last.passage) continue;
+    const segments = segmentText(passage.text);
+    const at = segments.findIndex((s) => s.text.startsWith(last.segment.text));
+    if (at < 0) continue;
+    // The boundary may have cut the last item itself: the other passage has it whole.
+    texts[texts.length - 1] = segments[at]!.text;
+    for (const segment of segments.slice(at + 1)) {
+      words += segment.text.split(/\s+/).length;
+      if (segment.kind !== 'list_item' || words > MAX_LIST_WORDS) break;
+      texts.push(segment.text);
+    }
+    break;
+  }
+  return texts;
+}
+
+/** "the Project", "the Premises": a capitalised term a contract defines elsewhere. */
+const DEFINED_TERM = /\bthe (\p{Lu}[\p{L}-]+(?: \p{Lu}[\p{L}-]+){0,2})\b/gu;
+
+/** The segment defining a term the answer only names ("… a refrigerated van … (the "Project")"), if any. */
+function definingSegment(best: Candidate, candidates: Candidate[]): Candidate | undefined {
+  for (const [, term] of best.segment.text.matchAll(DEFINED_TERM)) {
+    const defines = new RegExp(`\\((?:the\\s+)?["“']${term}["”']\\)`, 'u');
+    const found = candidates.find((c) => c !== best && defines.test(c.segment.text));
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** "What are the deliverables?", "which sub-processors", "list the …": a question wanting all of a list. */
@@ -221,9 +296,9 @@ function scoreCandidates(
   analysis: QuestionAnalysis,
   passages: Passage[],
   names: NameFinder | undefined,
-  period: Period | null,
+  asked: AskedFor,
 ): { candidates: Candidate[]; terms: Map<string, number> } {
-  const candidates = collectCandidates(passages, analysis, names, period);
+  const candidates = collectCandidates(passages, analysis, names, asked);
   const terms = weightByRarity(
     analysis.terms,
     candidates.map((c) => c.stems),
@@ -336,7 +411,7 @@ function collectCandidates(
   passages: Passage[],
   analysis: QuestionAnalysis,
   names: NameFinder | undefined,
-  period: Period | null,
+  { prefer, nameShape }: AskedFor,
 ): Candidate[] {
   const { type, role } = analysis;
   const seen = new Set<string>();
@@ -346,9 +421,13 @@ function collectCandidates(
     const found = names && (type === 'party' || type === 'place') ? names(passage.text) : null;
     // A venue ("Millbrook Library") answers "where" too, less surely than a city. A name the
     // question itself gives ("who signed for Fernhill Software?") is what it is about, not its answer.
-    const wanted = found
+    const wanted: WantedNames = found
       ? type === 'party'
-        ? { sure: [...notAsked(found.people, asked, false), ...notAsked(found.organizations, asked, true)], likely: [] }
+        ? {
+            sure: [...notAsked(found.people, asked, false), ...notAsked(found.organizations, asked, true)],
+            likely: [],
+            shape: nameShape,
+          }
         : { sure: notAsked(found.places, asked, false), likely: notAsked(found.organizations, asked, true) }
       : NO_NAMES;
     let heading = new Set<string>();
@@ -381,8 +460,9 @@ function collectCandidates(
         typed = saysRole(role, segment)
           ? typed + 0.5
           : typed * OTHER_ROLE * (role === 'revised' && SUPERSEDED.test(segment.text) ? OTHER_ROLE : 1);
-      // A sum given for the asked period ("per year" for "the yearly total") counts like a date in its role.
-      if (period && typed > 0 && givesPeriod(segment, period)) typed += 0.5;
+      // A sum given for the asked period ("per year" for "the yearly total"), a person said to be
+      // appointed for "the new treasurer": worth more, like a date in its asked role.
+      if (prefer && typed > 0 && prefer(segment)) typed += 0.5;
       out.push({ passage: index, segment, order, stems, context, typed, weight, names: wanted, coverage: 0, score: 0 });
     });
   });
@@ -393,6 +473,53 @@ function collectCandidates(
 interface WantedNames {
   sure: string[];
   likely: string[];
+  /** "Which bank": a name of that kind by its shape ("Banque Saint-Gilles"), known to the extractor or not. */
+  shape?: RegExp;
+}
+
+/** Names of a kind by a word they hold, for "which bank / insurer / hotel / carrier …". */
+const NAME_SHAPES: [RegExp, RegExp][] = [
+  [/\bbank\b/i, /\b(?:Bank|Banque|Banco|Banca|Bankhaus|Sparkasse|Building Society|Credit Union)\b/u],
+  [
+    /\b(?:insurer|insurance company|underwriter)\b/i,
+    /\b(?:Insurance|Assurance|Assurances|Versicherung\p{L}*|Underwriting|Mutual)\b/u,
+  ],
+  [/\bhotel\b/i, /\b(?:Hotel|Hôtel)\b/u],
+  [
+    /\b(?:carrier|courier|haulier|shipping company|freight forwarder|forwarder)\b/i,
+    /\b(?:Logistics|Logistik|Shipping|Freight|Transport|Express|Haulage|Couriers?|Lines)\b/u,
+  ],
+  [/\b(?:law firm|solicitors?|lawyers?)\b/i, /\b(?:LLP|Solicitors|Legal|Rechtsanwälte|Avocats)\b/u],
+];
+
+/** The shape of the names a "which <kind>" question asks for, if its kind is one that names carry. */
+function askedNameShape(question: string): RegExp | undefined {
+  const head =
+    /^\s*(?:which|what)\s+([\p{L} ]{3,30}?)\b(?:is|was|are|were|do|does|did|will|has|have|holds?|handled|shipped|provides?)\b/iu.exec(
+      question,
+    )?.[1];
+  return head ? NAME_SHAPES.find(([kind]) => kind.test(head))?.[1] : undefined;
+}
+
+/** Whether a segment says what the question prefers among segments holding the asked kind of fact. */
+type Preference = (segment: Segment) => boolean;
+
+/** What the question's wording adds to its type: a preference among typed segments, a shape of the names asked. */
+interface AskedFor {
+  prefer: Preference | null;
+  nameShape: RegExp | undefined;
+}
+
+/** "Who is the new treasurer?": a person said to be elected, appointed or replacing someone. */
+const NEW_PERSON_ASKED = /\bnew\b|\breplac\w*|\btak\w* over\b|\bsucceed\w*|\bsuccessor\b/i;
+const APPOINTED =
+  /\b(?:elected|appointed|re-?appointed|replac(?:es|ing|ed)|succeed(?:s|ing|ed)|takes? over|took over|will take over|joins|joined|new)\b/i;
+
+/** What the question prefers: a sum for its period, a person appointed for "the new …". */
+function preferred(question: string, analysis: QuestionAnalysis, period: Period | null): Preference | null {
+  if (period) return (segment) => givesPeriod(segment, period);
+  if (analysis.type === 'party' && NEW_PERSON_ASKED.test(question)) return (segment) => APPOINTED.test(segment.text);
+  return null;
 }
 const NO_NAMES: WantedNames = { sure: [], likely: [] };
 
@@ -499,6 +626,7 @@ function typeEvidence(type: AnswerType, segment: Segment, wantedNames: WantedNam
   const text = segment.text;
   if (type === 'party' || type === 'place') {
     if (wantedNames.sure.some((name) => text.includes(name))) return 1;
+    if (wantedNames.shape?.test(text)) return 0.8;
     // "By: Takemura Ryo" under a signature block: a name by its place, known to the extractor or not.
     if (type === 'party' && NAME_LABEL.test(segment.label ?? '') && PERSON_SHAPE.test(segment.value ?? '')) return 1;
     if (wantedNames.likely.some((name) => text.includes(name))) return 0.7;
