@@ -192,4 +192,14 @@ describe('defined terms, appointments, wrapped Word paragraphs', () => {
     ].join('\n');
     assert.match(await ask('Is there a charge if we cancel early?', text), /administration charge of EUR 60/);
   });
+
+  it('adds the sentence further on that holds the asked fact when the best one has none', async () => {
+    const text = [
+      'Training sessions',
+      'Training will be given by Northgate Safety Ltd in the canteen on the first floor.',
+      'Each session lasts 90 minutes and covers the alarm, extinguishers and the assembly points.',
+      'Sessions run on 15 July and 16 July at 06:30 and 14:30, so that every shift can attend.',
+    ].join('\n');
+    assert.match(await ask('When are the safety training sessions?', text), /15 July/);
+  });
 });

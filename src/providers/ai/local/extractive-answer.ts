@@ -103,7 +103,17 @@ export function extractiveAnswer(
   const next = candidates.find((c) => c.passage === best.passage && c.order === best.order + 1);
   const leadIn =
     /:$/.test(best.segment.text) || best.segment.kind === 'heading' || (analysis.type !== 'text' && best.typed === 0);
+  // "Training will be delivered by …" for "when are the sessions?": the date is a sentence or two
+  // further on in the same paragraph ("Each session lasts 90 minutes. Sessions run on 15 July …"),
+  // maybe past the end of the passage.
+  const further =
+    analysis.type !== 'text' && best.typed === 0 && !(next && next.typed > 0) && PROSE.has(best.segment.kind)
+      ? followingTexts(passages, best.passage, best.order, 2)
+          .map((text) => candidates.find((c) => c.segment.text === text))
+          .find((c) => c !== undefined && c.typed > 0 && PROSE.has(c.segment.kind))
+      : undefined;
   if (next && leadIn && (analysis.type === 'text' || next.typed > 0)) chosen.push(next);
+  else if (further) chosen.push(further);
   // A name in a signature reads better with the title line under it.
   else if (next && best.segment.kind === 'signature' && next.segment.kind === 'signature' && best.typed > 0)
     chosen.push(next);
@@ -242,6 +252,27 @@ function listGoesOn(passages: Passage[], list: Candidate[]): string[] {
     break;
   }
   return texts;
+}
+
+/** Segments of running prose, which go on into the next one. */
+const PROSE = new Set<Segment['kind']>(['sentence', 'clause']);
+
+/**
+ * The texts of the `count` segments after one, in the document's order: in its passage, then in the
+ * passage that overlaps its end (passages are overlapping chunks).
+ */
+function followingTexts(passages: Passage[], passage: number, order: number, count: number): string[] {
+  const own = segmentText(passages[passage]!.text);
+  const out = own.slice(order + 1, order + 1 + count).map((s) => s.text);
+  const last = own.at(-1)?.text;
+  if (out.length >= count || last === undefined) return out;
+  for (const [index, other] of passages.entries()) {
+    if (index === passage) continue;
+    const segments = segmentText(other.text);
+    const at = segments.findIndex((s) => s.text === last);
+    if (at >= 0) return [...out, ...segments.slice(at + 1, at + 1 + count - out.length).map((s) => s.text)];
+  }
+  return out;
 }
 
 /** "the Project", "the Premises": a capitalised term a contract defines elsewhere. */
