@@ -366,7 +366,8 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
     .replace(SEND_ROUND, 'circulate')
     .replace(IN_FORCE, 'in effect')
     .replace(NOT_THERE, 'was absent')
-    .replace(TAKE_PLACE, 'held');
+    .replace(TAKE_PLACE, 'held')
+    .replace(GOING_UP, 'increase');
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -512,6 +513,8 @@ const SEND_ROUND = /\bsen[dt]s?\s+(?:(?:it|them|this|that|the \w+(?: \w+)?)\s+)?
 /** "Who couldn't come?", "who missed the meeting?", "who sent apologies?": minutes list them as absent ("Apologies:"). */
 const NOT_THERE =
   /\b(?:could ?n[o'’]t|could not|did ?n[o'’]t|did not|was ?n[o'’]t able to|were ?n[o'’]t able to|unable to|failed to) (?:come|attend|make it|be there|join)\b|\bmissed the (?:meeting|call|session)\b|\bsent (?:their )?apologies\b|\bwas(?:n['’]t| not) there\b/gi;
+/** "Why is the rent going up?": documents write of an increase or a rise. */
+const GOING_UP = /\b(?:go(?:es|ing)?|went|gone) up\b/gi;
 /** "When does the congress take place?": the setting verb "held" (the date answers it), not the noun "place". */
 const TAKE_PLACE = /\b(?:takes?|taking|took|taken) place\b/gi;
 /** "Credit line", "line of credit": what a bank's letter calls a credit facility. */
@@ -725,7 +728,7 @@ export function segmentStems(segment: Segment): Set<string> {
 
 /** "Because of flood damage" gives a reason; "from 08:00 to 18:00" gives hours: what "why" and "what hours" ask. */
 const REASON_SAID =
-  /\b(?:because|due to|owing to|as a result of|caused by|on account of|reasons? (?:for|is|was|being)|since the|so that|in order to)\b/i;
+  /\b(?:because|due to|owing to|as a result of|caused by|on account of|reasons? (?:for|is|was|being)|since the|so that|in order to|reflects?|reflecting|to reflect|following (?:the|a|an|our|your|their)|in (?:light|view) of|given the|resulting from|(?:driven|prompted|triggered) by)\b/i;
 /**
  * What a text says something is for: "to cover", "in respect of", "towards the purchase of", "may
  * only be used for", "is for the salary of", "to help with".

@@ -203,3 +203,18 @@ describe('defined terms, appointments, wrapped Word paragraphs', () => {
     assert.match(await ask('When are the safety training sessions?', text), /15 July/);
   });
 });
+
+describe('reasons said without "because"', () => {
+  const LETTER = [
+    'Your annual premium will rise to £684 from 1 March.',
+    'The increase reflects higher repair costs across the motor market.',
+    'Our office in Leeds will close on 24 December following the move of our claims team to Bradford.',
+    'Deliveries are suspended this week owing to the strike at the port.',
+  ].join('\n');
+
+  it('answers "why" with the sentence giving the reason ("reflects", "following the"), not another reason', async () => {
+    assert.match(await ask('Why is my premium going up?', LETTER), /repair costs/);
+    assert.match(await ask('Why is the Leeds office closing?', LETTER), /move of our claims team/);
+    assert.match(await ask('What caused the price rise?', LETTER), /repair costs/);
+  });
+});
