@@ -287,6 +287,8 @@ const RELATED_GROUPS = [
   'due total payable',
   'yearly annual annually annum year',
   'monthly month',
+  'weekly week',
+  'quarterly quarter',
   'run runs continue continues last lasts term duration survive survives',
   'study studied education university college school degree bachelor master graduate graduated',
   'approve approved approval authorise authorised authorize authorized',

@@ -99,6 +99,15 @@ describe('sums for another period than the document gives', () => {
     assert.match(answer, /"[^"]*EUR 2,300 per month[^"]*"/);
   });
 
+  it('finds "the weekly charge" written "per week" (the adjective is not a word the document must hold)', async () => {
+    const text = [
+      '1. The Owner shall deliver the crane to the site.',
+      '2. The hire charge is GBP 1,850 per week.',
+    ].join('\n');
+    assert.match(await ask('What is the weekly charge?', text), /GBP 1,850 per week/);
+    assert.match(await ask('What is the quarterly charge?', text), /GBP 24,050 a quarter/);
+  });
+
   it('prefers a sum given for the asked period to one given for another', async () => {
     const text = [
       'Current plan: 40 seats at USD 12.00 per seat per month.',

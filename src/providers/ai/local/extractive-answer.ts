@@ -230,7 +230,8 @@ const KIND_NOUNS: Partial<Record<AnswerType, string[]>> = {
   place: ['premises', 'site', 'where', 'city', 'country', 'office'],
   date: ['time', 'when'],
   party: ['person', 'company', 'who'],
-  amount: ['money', 'figure'],
+  // A period ("the quarterly charge") is answered by a sum for another one, worked out (amount-periods.ts).
+  amount: ['money', 'figure', 'weekly', 'monthly', 'quarterly', 'yearly', 'annual', 'annually'],
   duration: ['time', 'long'],
   reason: ['reason', 'why'],
   // "What is the money for?" of a grant letter that never says money.
