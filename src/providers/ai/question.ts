@@ -704,7 +704,7 @@ const LAWS_OF = /\blaws? of (?:the )?\p{Lu}/u;
 
 /** Words that say what a signature or an e-mail header line is, as questions ask for it. */
 const IMPLIED_WORDS: Record<string, string[]> = {
-  signature: ['sign', 'signatur', 'writ', 'write', 'author', 'sender', 'letter'],
+  signature: ['sign', 'signatur', 'writ', 'write', 'author', 'sender', 'letter', 'sent'],
   from: ['send', 'sent', 'sender', 'author', 'writ', 'write', 'email', 'e-mail', 'mail'],
   to: ['recipient', 'address', 'send', 'sent', 'receiv'],
   date: ['date', 'send', 'sent', 'email', 'mail'],

@@ -227,3 +227,23 @@ describe('reasons said without "because"', () => {
     assert.match(await ask('What caused the price rise?', LETTER), /repair costs/);
   });
 });
+
+describe('who sent it', () => {
+  it('answers "who sent …" with the name under the closing, not a company the body names', async () => {
+    const text = [
+      'From: Customer Care <care@example.com>',
+      'To: All retail partners',
+      'Subject: Recall of the Breeze 2000 fan',
+      '',
+      'Northwind Appliances Ltd is recalling the Breeze 2000 desk fan made in March 2027.',
+      'Please remove all affected units from sale.',
+      '',
+      'Best regards,',
+      'Tove Lindahl',
+      'Head of Product Safety',
+    ].join('\n');
+    assert.match(await ask('Who sent the recall notice?', text), /Tove Lindahl/);
+    // "Who do I send it to?" asks a recipient, not the sender.
+    assert.equal(classifyQuestion('Who do I send my appeal to?'), 'party');
+  });
+});

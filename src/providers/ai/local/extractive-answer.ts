@@ -363,7 +363,14 @@ function collectCandidates(
           : typed * OTHER_ROLE * (role === 'revised' && SUPERSEDED.test(segment.text) ? OTHER_ROLE : 1);
       // A sum given for the asked period ("per year" for "the yearly total"), a person said to be
       // appointed for "the new treasurer": worth more, like a date in its asked role.
-      if (prefer && typed > 0 && prefer(segment)) typed += 0.5;
+      if (prefer?.(segment))
+        // A From: line or a closing answers "who sent it" by its place, a name the extractor knows or not.
+        typed =
+          typed > 0
+            ? typed + 0.5
+            : type === 'party' && (segment.kind === 'signature' || segment.kind === 'header_field')
+              ? PREFERRED_UNNAMED
+              : 0;
       out.push({ passage: index, segment, order, stems, context, typed, weight, names: wanted, coverage: 0, score: 0 });
     });
   });
@@ -408,10 +415,18 @@ const NEW_PERSON_ASKED = /\bnew\b|\breplac\w*|\btak\w* over\b|\bsucceed\w*|\bsuc
 const APPOINTED =
   /\b(?:elected|appointed|re-?appointed|replac(?:es|ing|ed)|succeed(?:s|ing|ed)|takes? over|took over|will take over|joins|joined|new)\b/i;
 
-/** What the question prefers: a sum for its period, a person appointed for "the new …". */
+/** What a preferred segment holding no name of the asked kind is worth for a party question. */
+const PREFERRED_UNNAMED = 0.8;
+/** "Who sent / wrote …", "who is it from": the sender of a message or letter. */
+const SENDER_ASKED = /^\s*who (?:sent|wrote|has sent|has written)\b|\bwho is (?:it|this|the \w+) from\b/i;
+
+/** What the question prefers: a sum for its period, a person appointed for "the new …", the sender. */
 function preferred(question: string, analysis: QuestionAnalysis, period: Period | null): Preference | null {
   if (period) return (segment) => givesPeriod(segment, period);
   if (analysis.type === 'party' && NEW_PERSON_ASKED.test(question)) return (segment) => APPOINTED.test(segment.text);
+  // "Who sent the notice?", "who wrote the letter?": the From: line or the name under the closing.
+  if (analysis.type === 'party' && SENDER_ASKED.test(question))
+    return (segment) => segment.kind === 'signature' || /^from$/i.test(segment.label ?? '');
   return null;
 }
 
