@@ -12,7 +12,7 @@
  * Then the second hold-out set (test/fixtures/chat-holdout): other kinds of documents, questions as
  * users phrase them (yes/no, lists, across two documents) and questions the document does not answer,
  * where the right answer is the not-found answer. Its `dev` documents' misses are printed, its
- * `holdout` and `fresh` ones are measured only (README.md of the set says which were read since):
+ * `holdout` and `fresh…` ones are measured only (README.md of the set says which were read since):
  *   fact:     the answer holds a gold string (all of them for lists), or says not found when it should;
  *   answered: fact over the questions the document answers; abstained: share of the others said not found;
  *   wrong not found: share of answerable questions answered "not found".
@@ -208,6 +208,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
     const fresh = secondOutcomes.filter((o) => o.split === 'fresh');
     const fresh2 = secondOutcomes.filter((o) => o.split === 'fresh-2');
     const fresh3 = secondOutcomes.filter((o) => o.split === 'fresh-3');
+    const fresh4 = secondOutcomes.filter((o) => o.split === 'fresh-4');
     const sorted = [...askMs].sort((a, b) => a - b);
     return {
       provider: 'local',
@@ -225,6 +226,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
         fresh: holdoutFigures(fresh),
         'fresh-2': holdoutFigures(fresh2),
         'fresh-3': holdoutFigures(fresh3),
+        'fresh-4': holdoutFigures(fresh4),
         all: holdoutFigures(secondOutcomes),
         holdoutByKind: Object.fromEntries(
           [...new Set(secondHoldout.map((o) => o.kind))]

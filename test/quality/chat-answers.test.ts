@@ -27,21 +27,26 @@ import { renderCorpusDocument } from '../fixtures/corpus/render.ts';
  * is deterministic) cannot.
  */
 const FLOORS = {
-  corpusTune: 0.97,
-  corpusHoldout: 0.86,
-  secondDev: 0.82,
-  secondHoldout: 0.9,
-  /** The fresh split of the second set (measured once, at the end of the sixth pass: 0.821; 0.846 after the eighth). */
-  secondFresh: 0.82,
-  /** The second fresh split (written before the seventh pass, totals only: 0.76 before it, 0.80 after). */
-  secondFresh2: 0.76,
-  /** The third fresh split (written before the eighth pass, totals only: 0.867 before it, 0.90 after). */
-  secondFresh3: 0.86,
+  corpusTune: 0.98,
+  corpusHoldout: 0.92,
+  secondDev: 0.93,
+  secondHoldout: 0.96,
+  /** The fresh split of the second set (0.821 after the sixth pass, 0.846 after the eighth, 0.949 after the ninth, which read its misses). */
+  secondFresh: 0.92,
+  /** The second fresh split (0.76 before the seventh pass, 0.80 after; 0.92 after the ninth, which read its misses). */
+  secondFresh2: 0.88,
+  /** The third fresh split (0.867 before the eighth pass, 0.90 after; 0.967 after the ninth, which read its misses). */
+  secondFresh3: 0.93,
+  /** The fourth fresh split (written before the ninth pass, chat-34b, totals only: 0.662 before it, 0.704 after). */
+  secondFresh4: 0.69,
   /** Questions the document does not answer, answered "not found". */
   abstained: 0.75,
   /** Answerable questions answered "not found". */
   maxWrongNotFound: 0.15,
 };
+
+/** Splits whose misses are never printed: written before the pass that measures them, totals only. */
+const HELD_OUT = new Set(['second-fresh-4']);
 
 interface Item {
   document: string;
@@ -110,9 +115,12 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
         )
       ).text;
     };
-    /** CHAT_MISSES=1 prints the misses of the development splits (never of a fresh, held-out split). */
+    /**
+     * CHAT_MISSES=1 prints the misses of the development splits, never of the split still held out
+     * (fresh, fresh-2 and fresh-3 became development material in the chat-34b pass: README.md of the set).
+     */
     const showMiss = (split: string, fact: boolean, question: string, gold: string[], text: string) => {
-      if (process.env.CHAT_MISSES && !fact && !split.includes('fresh')) {
+      if (process.env.CHAT_MISSES && !fact && !HELD_OUT.has(split)) {
         console.log(`MISS ${split} | ${question} | gold ${JSON.stringify(gold)} | ${text}`);
       }
     };
@@ -154,6 +162,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
       secondFresh: factOf('second-fresh'),
       secondFresh2: factOf('second-fresh-2'),
       secondFresh3: factOf('second-fresh-3'),
+      secondFresh4: factOf('second-fresh-4'),
       abstained: share(
         secondRows.filter((o) => o.absent),
         (o) => o.notFound,
@@ -171,6 +180,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
     assert.ok(figures.secondFresh >= FLOORS.secondFresh, `second set fresh ${figures.secondFresh}`);
     assert.ok(figures.secondFresh2 >= FLOORS.secondFresh2, `second set fresh-2 ${figures.secondFresh2}`);
     assert.ok(figures.secondFresh3 >= FLOORS.secondFresh3, `second set fresh-3 ${figures.secondFresh3}`);
+    assert.ok(figures.secondFresh4 >= FLOORS.secondFresh4, `second set fresh-4 ${figures.secondFresh4}`);
     assert.ok(figures.abstained >= FLOORS.abstained, `abstained ${figures.abstained}`);
     assert.ok(figures.wrongNotFound <= FLOORS.maxWrongNotFound, `wrong "not found" ${figures.wrongNotFound}`);
   });

@@ -6,6 +6,7 @@ import {
   termCoverage,
   weightByRarity,
 } from '../../providers/ai/question.ts';
+import { segmentText } from '../../providers/ai/segmentation.ts';
 
 /** Passages handed to the model; enough to answer, few enough to stay on topic. */
 export const CHAT_TOP_PASSAGES = 5;
@@ -45,8 +46,20 @@ export function rankPassages(
     const score = cosine === null ? 0.85 * lexical + 0.15 * typed : 0.5 * cosine + 0.4 * lexical + 0.1 * typed;
     return { index: p.index, page: p.page, text: p.text, score: Math.min(1, score) };
   });
-  return ranked
+  const best = ranked
     .filter((p) => p.score >= options.minScore)
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, options.top);
+  // A list the best passage leaves open ("Quantara will deliver the following:" and two of four
+  // items) goes on in the next chunk, whose items need not share a word with the question.
+  const top = best[0];
+  const next = top && ranked.find((p) => p.index === top.index + 1);
+  if (next && !best.some((p) => p.index === next.index) && endsInList(top.text)) best.push(next);
+  return best;
+}
+
+/** Whether a passage ends in a list item or a lead-in to one: the list may go on past it. */
+function endsInList(text: string): boolean {
+  const last = segmentText(text).at(-1);
+  return last !== undefined && (last.kind === 'list_item' || /:$/.test(last.text));
 }

@@ -16,6 +16,11 @@ const HEAD_NOUNS: [AnswerType, RegExp][] = [
   ['date', /^\s*(?:what|which)\b[^?]*\b(?:date|day|deadline)\s*\??\s*$/],
   ['place', /^\s*(?:what|which)\b[^?]*\b(?:address|location|venue)\s*\??\s*$/],
   ['place', /^\s*(?:what|which) (?:port|city|town|country|airport|station)\b/],
+  // "Which bank is the rent paid into?": a party, whatever money its other words name.
+  [
+    'party',
+    /^\s*(?:what|which) (?:company|companies|organi[sz]ation|firm|supplier|vendor|customer|client|person|bank|insurer|contractor|subcontractor|agency|employer|landlord|carrier|courier|haulier|auditor|lender|broker|law firm|solicitors?)\b/,
+  ],
   [
     'amount',
     /^\s*(?:what|which)\b[^?]*\b(?:sum|amount|price|cost|fee|total|value|pay|salary|wage|rent|deposit|premium|balance)(?:\s+(?:now|today|currently|then|(?:this|per|a|each|every) \w+))?\s*\??\s*$/,
@@ -35,6 +40,8 @@ export type AnswerType =
   | 'law'
   /** "Why …?": a sentence that gives a reason ("because of flood damage", "Reason for credit: …"). */
   | 'reason'
+  /** "What is the grant for?", "what does the service charge cover?": what money or a thing is for ("to cover …"). */
+  | 'purpose'
   | 'text';
 
 /** A question as the ranking and the answerer read it. */
@@ -57,6 +64,14 @@ export interface QuestionAnalysis {
   nouns: Set<string>;
 }
 
+/**
+ * A question asking what something is for: a what-question ending on "for" ("what is the deposit
+ * for?"), on a verb of spending or using and its preposition ("what will it pay for", "be spent
+ * on"), or on "cover"; or one naming a purpose ("meant to cover", "the purpose of").
+ */
+const PURPOSE_QUESTION =
+  /\bwhat\b[^?]*\s(?:for|towards?)\s*\??\s*$|\bwhat\b[^?]*\b(?:use[ds]?|spen[dt]|put|go(?:es|ing)?|pay|paid|using|spending)\s+(?:it\s+|them\s+)?(?:on|for|to|towards?)\s*\??\s*$|\bbe (?:used|spent) (?:for|on|to)\b|\bwhat\b[^?]*\bcover(?:s|ed)?\s*\??\s*$|\b(?:meant|intended|supposed|designed) (?:to cover|for)\b|\b(?:purpose|use) of (?:the|this|that|our|my)\b/;
+
 /** "How much" of a thing measured in units (energy, fuel, water, data, space), or of anything used up or produced. */
 const MEASURED_QUANTITY =
   /\bhow much (?:electricity|energy|power|gas|water|fuel|diesel|petrol|heat|heating|data|storage|bandwidth|space|floor ?space|waste|material|weight|cargo|steel|concrete|timber|paper)\b|\bhow much\b[^?]{0,40}\b(?:use|used|consume|consumed|burn|burned|burnt|produce|produced|generate|generated|collect|collected|recycle|recycled)\b/;
@@ -64,7 +79,10 @@ const MEASURED_QUANTITY =
 // First match wins: "how much notice" is a duration before "how much" is an amount, "when" is a
 // date before "term" is a duration.
 const TYPE_CUES: [AnswerType, RegExp][] = [
-  ['reason', /^\s*(?:and\s+)?why\b|\bwhat (?:is|was|were|are) the reasons?\b|\bhow come\b/],
+  ['reason', /^\s*(?:and\s+)?why\b|\bwhat (?:is|was|were|are) the reasons?\b|\bhow come\b|\bwhat caused\b/],
+  // "What is the money for?", "what can the grant be spent on?", "what does the charge cover?":
+  // before money, whose words ("money", "fee", "grant") these questions hold.
+  ['purpose', PURPOSE_QUESTION],
   // "How often is rent paid?": a frequency ("quarterly", "every second Friday", "once a year").
   ['frequency', /\bhow (?:often|frequently)\b|\bhow many times\b|\bat what (?:interval|frequency)\b/],
   // "By how much can the price rise?": the change, a percentage or a sum.
@@ -149,6 +167,33 @@ const DATE_NOUNS = new Set(['date', 'day'].map(stem));
 const SETTING_VERBS = ['held', 'hold', 'located', 'situated', 'based', 'hosted', 'host'].map(stem);
 const DATE_CUES = new Set([...DATE_NOUNS, ...SETTING_VERBS]);
 const PLACE_CUES = new Set(SETTING_VERBS);
+/** "Which company will carry out the audit?": the noun says a party is asked, as "who" does; any company named answers it. */
+const PARTY_CUES = new Set(['company', 'firm', 'organisation', 'organization', 'business', 'person'].map(stem));
+/** "What is the money for?": the money the document is about, whatever it calls it (a grant, an award, the loan). */
+const MONEY_WORDS = new Set(['money', 'cash', 'funds', 'it'].map(stem));
+/**
+ * Verbs that only frame a purpose question ("what will it pay for", "be spent on", "what does it
+ * cover"): the purpose answers them; the document's "the money will be paid in two parts" does not.
+ */
+const PURPOSE_CUES = new Set(
+  [
+    'pay',
+    'paid',
+    'spend',
+    'spent',
+    'use',
+    'used',
+    'cover',
+    'covers',
+    'go',
+    'goes',
+    'going',
+    'put',
+    'meant',
+    'intended',
+    'purpose',
+  ].map(stem),
+);
 
 /**
  * Words that name a kind of document ("the services agreement with Corvid"): like its
@@ -216,7 +261,17 @@ const RELATED_GROUPS = [
   'sign signed signature execute executed entered dated',
   'notice notify notification',
   'renew renewal extend extension',
-  'rent lease tenancy',
+  'rent rental rentals lease tenancy',
+  // "Who attended?" of minutes that list who was "Present:"; "who couldn't come" (read as absent): "Apologies:".
+  'attend attended attendee attendees attendance present participant participants',
+  'absent absence apologies apology',
+  'hurt injured injury injuries harmed',
+  'job jobs employ employs employed employment staff headcount',
+  // Abbreviations of tables and totals ("Total (incl. VAT)").
+  'include included including incl inclusive',
+  'exclude excluded excluding excl exclusive',
+  // Value added tax by its names in other countries' documents.
+  'vat iva mwst ust tva btw moms',
   'cancel cancellation',
   'salary compensation wage remuneration',
   'due deadline',
@@ -232,6 +287,8 @@ const RELATED_GROUPS = [
   'due total payable',
   'yearly annual annually annum year',
   'monthly month',
+  'weekly week',
+  'quarterly quarter',
   'run runs continue continues last lasts term duration survive survives',
   'study studied education university college school degree bachelor master graduate graduated',
   'approve approved approval authorise authorised authorize authorized',
@@ -253,6 +310,9 @@ const RELATED_GROUPS = [
   'refund refunded refundable repay',
   'bonus incentive',
   'money funds sum amount',
+  // A tenancy's deposit is its "rental guarantee", "security" or "bond".
+  'deposit guarantee security bond',
+  'grant grants award awarded funding funded fund',
   'finish complete completion',
   'job role position',
   'boss manager supervisor',
@@ -306,7 +366,10 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
     .replace(TAKE_HOME, 'net')
     .replace(FIT_IN, 'capacity')
     .replace(SEND_ROUND, 'circulate')
-    .replace(IN_FORCE, 'in effect');
+    .replace(IN_FORCE, 'in effect')
+    .replace(NOT_THERE, 'was absent')
+    .replace(TAKE_PLACE, 'held')
+    .replace(GOING_UP, 'increase');
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -314,11 +377,27 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   let type = classifyQuestion(question);
   // "By what date", "on which day": the noun of the asked kind, said by the type.
   // "Where is it held", "when does it take place": the verb of the setting, said by the type.
-  const cue = type === 'date' ? DATE_CUES : type === 'place' ? PLACE_CUES : null;
+  const cue =
+    type === 'date'
+      ? DATE_CUES
+      : type === 'place'
+        ? PLACE_CUES
+        : type === 'purpose'
+          ? PURPOSE_CUES
+          : type === 'party' && /^\s*(?:which|what)\s/i.test(question)
+            ? PARTY_CUES
+            : null;
   const naming = documentNaming(question);
   for (const s of contentStems(question))
     if (isAsked(s) && !cue?.has(s))
-      terms.set(s, identifiers.has(s) || naming.has(s) ? NAMING_WEIGHT : ORDINALS.has(s) ? ORDINAL_WEIGHT : 1);
+      terms.set(
+        s,
+        identifiers.has(s) || naming.has(s) || (type === 'purpose' && MONEY_WORDS.has(s))
+          ? NAMING_WEIGHT
+          : ORDINALS.has(s)
+            ? ORDINAL_WEIGHT
+            : 1,
+      );
   // "How heavy": the document gives a weight ("Gross weight: 18,420 kg"); the cue word says which.
   for (const [cue, noun] of DIMENSIONS) if (cue.test(question) && !terms.has(stem(noun))) terms.set(stem(noun), 1);
   // "Shipped to?", "sent from?": the end of a journey; documents label it ("Port of discharge", "Destination").
@@ -422,7 +501,7 @@ const DESTINATION_WORDS = ['destination', 'discharge', 'delivery', 'recipient'];
 const ORIGIN_WORDS = ['origin', 'loading', 'departure', 'sender'];
 
 /** Phrasal verbs documents write as one word: "pay (it) back" → repay, "run out" → end. */
-const MONEY_BACK = /\b(?:money|cash|deposit|it) back\b/gi;
+const MONEY_BACK = /\b(?:money|cash|deposit|it) back\b|\b(?:get|gets|getting|receive|receives) back\b/gi;
 const PAY_BACK = /\bpa(?:y|id)\s+(?:(?:it|them|this|that|everything|all|the \w+)\s+)?back\b/gi;
 const RUN_OUT = /\b(?:runs?|ran) out\b/gi;
 /** "Take-home pay": what a payslip calls net pay. */
@@ -433,6 +512,13 @@ const FIT_IN = /\b(?:fit(?:s)? in|fit|hold|accommodate|seat)\b(?=\s*\??\s*$)/gi;
 const IN_FORCE = /\bin force\b/gi;
 /** "Send round", "send around", "send out" (minutes, a plan): documents write circulate. */
 const SEND_ROUND = /\bsen[dt]s?\s+(?:(?:it|them|this|that|the \w+(?: \w+)?)\s+)?(?:a)?round\b/gi;
+/** "Who couldn't come?", "who missed the meeting?", "who sent apologies?": minutes list them as absent ("Apologies:"). */
+const NOT_THERE =
+  /\b(?:could ?n[o'’]t|could not|did ?n[o'’]t|did not|was ?n[o'’]t able to|were ?n[o'’]t able to|unable to|failed to) (?:come|attend|make it|be there|join)\b|\bmissed the (?:meeting|call|session)\b|\bsent (?:their )?apologies\b|\bwas(?:n['’]t| not) there\b/gi;
+/** "Why is the rent going up?": documents write of an increase or a rise. */
+const GOING_UP = /\b(?:go(?:es|ing)?|went|gone) up\b/gi;
+/** "When does the congress take place?": the setting verb "held" (the date answers it), not the noun "place". */
+const TAKE_PLACE = /\b(?:takes?|taking|took|taken) place\b/gi;
 /** "Credit line", "line of credit": what a bank's letter calls a credit facility. */
 const CREDIT_LINE = /\bcredit line\b|\bline of credit\b/gi;
 
@@ -590,6 +676,8 @@ export function factEvidence(type: AnswerType, text: string): number {
     }
     case 'reason':
       return REASON_SAID.test(text) ? 1 : 0;
+    case 'purpose':
+      return PURPOSE_SAID.test(text) ? 1 : 0;
     case 'law':
       // "Governed by the laws of England" says it (a "Governing Law." heading names no law);
       // "organised under the laws of Japan" (a party's) less.
@@ -616,7 +704,7 @@ const LAWS_OF = /\blaws? of (?:the )?\p{Lu}/u;
 
 /** Words that say what a signature or an e-mail header line is, as questions ask for it. */
 const IMPLIED_WORDS: Record<string, string[]> = {
-  signature: ['sign', 'signatur', 'writ', 'write', 'author', 'sender', 'letter'],
+  signature: ['sign', 'signatur', 'writ', 'write', 'author', 'sender', 'letter', 'sent'],
   from: ['send', 'sent', 'sender', 'author', 'writ', 'write', 'email', 'e-mail', 'mail'],
   to: ['recipient', 'address', 'send', 'sent', 'receiv'],
   date: ['date', 'send', 'sent', 'email', 'mail'],
@@ -642,8 +730,19 @@ export function segmentStems(segment: Segment): Set<string> {
 
 /** "Because of flood damage" gives a reason; "from 08:00 to 18:00" gives hours: what "why" and "what hours" ask. */
 const REASON_SAID =
-  /\b(?:because|due to|owing to|as a result of|caused by|on account of|reasons? (?:for|is|was|being)|since the|so that|in order to)\b/i;
+  /\b(?:because|due to|owing to|as a result of|caused by|on account of|reasons? (?:for|is|was|being)|since the|so that|in order to|reflects?|reflecting|to reflect|following (?:the|a|an|our|your|their)|in (?:light|view) of|given the|resulting from|(?:driven|prompted|triggered) by)\b/i;
+/**
+ * What a text says something is for: "to cover", "in respect of", "towards the purchase of", "may
+ * only be used for", "is for the salary of", "to help with".
+ */
+const PURPOSE_SAID =
+  /\b(?:to cover|covers?|covering|in respect of|towards?(?: the)? (?:cost|costs|purchase|salary|salaries|fees?|hire|running)|to (?:fund|finance|pay for|buy|purchase)|(?:pays?|paying) for|(?:used|spent|applied|earmarked|allocated|ring-?fenced)\s+(?:solely |only |exclusively |entirely )?(?:for|on|to|towards?)|(?:is|are|will be|shall be|must be) (?:only |solely |exclusively )?(?:for|towards?) (?:the|a|an|our|your|their)|for the (?:purchase|cost|costs|salary|salaries|hire|repair|replacement|acquisition|installation|provision|development|construction|refurbishment|running|funding) of|to help (?:with|towards?|pay)|purpose|in order to|intended (?:for|to)|meant (?:for|to))\b/i;
+/** A company's legal form ("Ltd", "B.V.", "GmbH"): the text names a company, as "signed for the company" asks. */
+const LEGAL_FORM =
+  /\b(?:Ltd|Limited|plc|PLC|LLC|LLP|Inc|Corp|GmbH|AG|KG|B\.V\.|BV|N\.V\.|NV|S\.A\.|SA|S\.L\.|SARL|S\.r\.l\.|S\.p\.A\.|AB|AS|A\/S|Oy|Sp\. z o\.o\.|Pty|Pvt|K\.K\.|Co\.)(?![\p{L}])/u;
 const SAID_WITHOUT: [RegExp, string[]][] = [
+  [PURPOSE_SAID, ['purpose']],
+  [LEGAL_FORM, ['company']],
   [REASON_SAID, ['reason']],
   [/\b\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?\s*)?(?:to|until|till|-|–)\s*\d{1,2}[:.]\d{2}/i, ['hour', 'time', 'open']],
 ];

@@ -144,7 +144,15 @@ function segmentSection(text: string, section: PageSection, out: Segment[]): voi
     if (open && wrapsInto(open, line)) line.type = 'text';
     if (line.type !== 'table_row' && line.type !== 'rule') header = null;
     switch (line.type) {
-      case 'blank':
+      case 'blank': {
+        // A Word file written from wrapped text has a paragraph per line: "… refunded in full less an"
+        // and "administration charge of EUR 60." are one sentence, whatever the blank between them.
+        const open = (block as Block | null)?.lines.at(-1);
+        const next = lines.slice(i + 1).find((l) => l.type !== 'blank');
+        if (open && next && wrapsOn(open, next)) break;
+        flush();
+        break;
+      }
       case 'rule':
         flush();
         break;

@@ -57,7 +57,8 @@ describe('question types', () => {
     assert.equal(classifyQuestion('How many hours of consulting were billed?'), 'duration');
     assert.equal(classifyQuestion('How many boxes were ordered?'), 'number');
     assert.equal(classifyQuestion('What is the governing law?'), 'law');
-    assert.equal(classifyQuestion('What is the purpose of the agreement?'), 'text');
+    assert.equal(classifyQuestion('What is the purpose of the agreement?'), 'purpose');
+    assert.equal(classifyQuestion('What does the agreement say about confidentiality?'), 'text');
   });
 });
 

@@ -84,6 +84,26 @@ describe('segmentation of extracted text', () => {
     );
   });
 
+  it('Word: a sentence split over paragraphs (one per line of a wrapped text) is one unit; a paragraph that ends one is not joined', () => {
+    const text = [
+      '1. Cancellations received before 1 March are refunded in full less an',
+      '',
+      'administration charge of EUR 60.',
+      '',
+      '2. Later cancellations are not refunded.',
+      '',
+      'Attendance can be transferred to a colleague.',
+    ].join('\n');
+    const texts = segmentText(text).map((s) => s.text);
+    assert.ok(
+      texts.includes(
+        'Cancellations received before 1 March are refunded in full less an administration charge of EUR 60.',
+      ),
+      texts.join(' | '),
+    );
+    assert.ok(texts.includes('Attendance can be transferred to a colleague.'), texts.join(' | '));
+  });
+
   it('PDF: numbered headings stand alone; short numbered lines are list items', async () => {
     const content = await extract(
       'policy.pdf',

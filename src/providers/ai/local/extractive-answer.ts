@@ -12,8 +12,11 @@ import {
   weightByRarity,
 } from '../question.ts';
 import { type Segment, segmentText } from '../segmentation.ts';
-import { CURRENCY_CODES } from './amounts.ts';
 import { contentStems, stem } from '../text.ts';
+import { askedPeriod, derivedSum, givesPeriod, type Period } from './amount-periods.ts';
+import { CURRENCY_CODES } from './amounts.ts';
+import { type Candidate, NO_NAMES, type WantedNames } from './answer-candidate.ts';
+import { definingSegment, followingTexts, headedList, listAnswer, listGoesOn, PROSE } from './answer-lists.ts';
 
 /** What the local provider says when the passages do not answer the question. */
 export const NOT_FOUND_ANSWER = 'I could not find this in the document.';
@@ -45,23 +48,6 @@ const TITLE_LABEL = /^(?:subject|re|betreff)$/i;
 /** How much a kind of segment is worth as an answer: a heading names a topic but answers nothing. */
 const KIND_WEIGHT: Partial<Record<Segment['kind'], number>> = { heading: 0.4, signature: 0.6, header_field: 0.9 };
 
-interface Candidate {
-  passage: number;
-  segment: Segment;
-  /** Index of the segment in its passage. */
-  order: number;
-  stems: Set<string>;
-  /** Stems of the heading above the segment. */
-  context: Set<string>;
-  typed: number;
-  /** What its kind is worth as an answer (`KIND_WEIGHT`). */
-  weight: number;
-  /** The names of the asked kind found in its passage (who, where), for cutting a long segment around one. */
-  names: WantedNames;
-  coverage: number;
-  score: number;
-}
-
 /** Whether answering needs people, organisations or places (so the caller loads the entity extractor). */
 export function needsNames(question: string, history: ChatTurn[] = []): boolean {
   const { type } = analyzeQuestion(question, history);
@@ -83,27 +69,50 @@ export function extractiveAnswer(
 ): ComposedAnswer {
   const analysis = analyzeQuestion(question, history);
   if (analysis.terms.size === 0) return notFound();
-  const { candidates, terms } = scoreCandidates(analysis, passages, names);
+  // "What does it cost a year?": a sum given for that period, or one worked out from a monthly one.
+  const period = analysis.type === 'amount' ? askedPeriod(question) : null;
+  const { candidates, terms } = scoreCandidates(analysis, passages, names, {
+    prefer: preferred(question, analysis, period),
+    nameShape: analysis.type === 'party' ? askedNameShape(question) : undefined,
+  });
   const best = typedFirst(analysis, candidates.filter(eligible));
   if (!best) return notFound();
   if (unsupported(analysis, candidates, terms)) return notFound();
 
-  const list = listAnswer(question, best, candidates);
-  if (list.length > 0) return quoted(passages, best, list.map((c) => c.segment.text).join(' '));
+  // "What are the deliverables?", "what are the action items?": the list under the heading naming them.
+  const headed = headedList(question, candidates);
+  const list = headed?.list ?? listAnswer(question, best, candidates);
+  if (list.length > 0) return quoted(passages, headed?.heading ?? best, listGoesOn(passages, list).join(' '));
   const chosen = [best];
   // "Total due:" with its value on the next line, or a lead-in whose fact follows it.
   const next = candidates.find((c) => c.passage === best.passage && c.order === best.order + 1);
   const leadIn =
     /:$/.test(best.segment.text) || best.segment.kind === 'heading' || (analysis.type !== 'text' && best.typed === 0);
+  // "Training will be delivered by …" for "when are the sessions?": the date is a sentence or two
+  // further on in the same paragraph ("Each session lasts 90 minutes. Sessions run on 15 July …"),
+  // maybe past the end of the passage.
+  const further =
+    analysis.type !== 'text' && best.typed === 0 && !(next && next.typed > 0) && PROSE.has(best.segment.kind)
+      ? followingTexts(passages, best.passage, best.order, 2)
+          .map((text) => candidates.find((c) => c.segment.text === text))
+          .find((c) => c !== undefined && c.typed > 0 && PROSE.has(c.segment.kind))
+      : undefined;
   if (next && leadIn && (analysis.type === 'text' || next.typed > 0)) chosen.push(next);
+  else if (further) chosen.push(further);
   // A name in a signature reads better with the title line under it.
   else if (next && best.segment.kind === 'signature' && next.segment.kind === 'signature' && best.typed > 0)
     chosen.push(next);
+  // "The grant may only be used for the Project": what the Project is, where the document defines it.
+  else if (analysis.type === 'purpose') {
+    const definition = definingSegment(best, candidates);
+    if (definition) chosen.push(definition);
+  }
 
   const quote = chosen
     .map((c) => focus(c.segment.text, terms, analysis.type, c.names))
     .join(chosen[1]?.segment.kind === 'signature' ? ', ' : ' ');
-  return quoted(passages, best, quote);
+  const derived = period ? chosen.map((c) => derivedSum(c.segment, period)).find(Boolean) : null;
+  return quoted(passages, best, quote, derived ? `${derived}: ` : '');
 }
 
 /**
@@ -140,10 +149,10 @@ function typedFirst(analysis: QuestionAnalysis, candidates: Candidate[]): Candid
 }
 
 /** The answer quoting `quote` from the best candidate's passage, with its [n] marker and page. */
-function quoted(passages: Passage[], best: Candidate, quote: string): ComposedAnswer {
+function quoted(passages: Passage[], best: Candidate, quote: string, lead = ''): ComposedAnswer {
   const passage = passages[best.passage]!;
   const page = passage.page != null ? ` (page ${passage.page})` : '';
-  const text = `"${quote}" [${best.passage + 1}]${page}`;
+  const text = `${lead}"${quote}" [${best.passage + 1}]${page}`;
   return { text, used: [best.passage], parts: streamPieces(text) };
 }
 
@@ -170,6 +179,7 @@ function unsupported(analysis: QuestionAnalysis, candidates: Candidate[], terms:
       (analysis.terms.get(term) ?? 0) < 1 ||
       !analysis.nouns.has(term) ||
       kindNouns.has(term) ||
+      GENERIC_NOUNS.has(term) ||
       namesDocumentKind(term)
     )
       continue;
@@ -178,47 +188,17 @@ function unsupported(analysis: QuestionAnalysis, candidates: Candidate[], terms:
   return total > 0 && missing / total >= UNSUPPORTED_SHARE;
 }
 
-/** "What are the deliverables?", "which sub-processors", "list the …": a question wanting all of a list. */
-const LIST_QUESTION =
-  /\b(?:what|which) (?:are|were)\b|\blist\b|\bwhich \p{L}+s\b|\bwhat \p{L}+s (?:are|do|does|did|will|have)\b|\ball the\b/iu;
-/** The most words a list answer quotes. */
-const MAX_LIST_WORDS = 70;
-
-/**
- * The segments a list answer quotes, in order: a lead-in that ends with a colon ("Quantara will
- * deliver the following:") and the list items under it, or, for a question asking for all of a
- * list, the items beside the best one. Empty when the answer is not a list.
- */
-function listAnswer(question: string, best: Candidate, candidates: Candidate[]): Candidate[] {
-  const byOrder = new Map(candidates.filter((c) => c.passage === best.passage).map((c) => [c.order, c]));
-  // A heading ("2. Deliverables") over the lead-in or the list: the list under it.
-  const under = best.segment.kind === 'heading' ? byOrder.get(best.order + 1) : undefined;
-  const top = under && (/:$/.test(under.segment.text) || under.segment.kind === 'list_item') ? under : best;
-  const leadIn = /:$/.test(top.segment.text);
-  if (!leadIn && !(top.segment.kind === 'list_item' && (top !== best || LIST_QUESTION.test(question)))) return [];
-  let first = top.order;
-  if (!leadIn) while (byOrder.get(first - 1)?.segment.kind === 'list_item') first--;
-  const items: Candidate[] = [];
-  let words = leadIn ? top.segment.text.split(/\s+/).length : 0;
-  for (let order = leadIn ? top.order + 1 : first; ; order++) {
-    const item = byOrder.get(order);
-    if (item?.segment.kind !== 'list_item') break;
-    words += item.segment.text.split(/\s+/).length;
-    if (words > MAX_LIST_WORDS) break;
-    items.push(item);
-  }
-  // Fewer than two items is no list.
-  if (items.length < 2 || (!leadIn && !items.includes(top))) return [];
-  return leadIn ? [top, ...items] : items;
-}
+/** Nouns that name no subject ("the action items", "the main points"): a document need not write them. */
+const GENERIC_NOUNS = new Set(['item', 'items', 'point', 'points', 'thing', 'things', 'detail', 'details'].map(stem));
 
 /** Every segment of the passages as a possible answer, best first. */
 function scoreCandidates(
   analysis: QuestionAnalysis,
   passages: Passage[],
-  names?: NameFinder,
+  names: NameFinder | undefined,
+  asked: AskedFor,
 ): { candidates: Candidate[]; terms: Map<string, number> } {
-  const candidates = collectCandidates(passages, analysis, names);
+  const candidates = collectCandidates(passages, analysis, names, asked);
   const terms = weightByRarity(
     analysis.terms,
     candidates.map((c) => c.stems),
@@ -250,9 +230,12 @@ const KIND_NOUNS: Partial<Record<AnswerType, string[]>> = {
   place: ['premises', 'site', 'where', 'city', 'country', 'office'],
   date: ['time', 'when'],
   party: ['person', 'company', 'who'],
-  amount: ['money', 'figure'],
+  // A period ("the quarterly charge") is answered by a sum for another one, worked out (amount-periods.ts).
+  amount: ['money', 'figure', 'weekly', 'monthly', 'quarterly', 'yearly', 'annual', 'annually'],
   duration: ['time', 'long'],
   reason: ['reason', 'why'],
+  // "What is the money for?" of a grant letter that never says money.
+  purpose: ['purpose', 'use', 'money', 'cover'],
 };
 
 /** What a label that names the asked fact adds to a segment's score. */
@@ -272,6 +255,7 @@ const TYPE_LABEL_WORDS: Partial<Record<AnswerType, string[]>> = {
   frequency: ['frequency', 'interval'],
   law: ['law', 'jurisdiction'],
   reason: ['reason', 'cause'],
+  purpose: ['purpose', 'use'],
 };
 
 /** The label of a segment: a field's, or the "Label:" its text opens with ("Rent: EUR 186,000 ..."). */
@@ -328,6 +312,7 @@ function collectCandidates(
   passages: Passage[],
   analysis: QuestionAnalysis,
   names: NameFinder | undefined,
+  { prefer, nameShape }: AskedFor,
 ): Candidate[] {
   const { type, role } = analysis;
   const seen = new Set<string>();
@@ -337,9 +322,13 @@ function collectCandidates(
     const found = names && (type === 'party' || type === 'place') ? names(passage.text) : null;
     // A venue ("Millbrook Library") answers "where" too, less surely than a city. A name the
     // question itself gives ("who signed for Fernhill Software?") is what it is about, not its answer.
-    const wanted = found
+    const wanted: WantedNames = found
       ? type === 'party'
-        ? { sure: [...notAsked(found.people, asked, false), ...notAsked(found.organizations, asked, true)], likely: [] }
+        ? {
+            sure: [...notAsked(found.people, asked, false), ...notAsked(found.organizations, asked, true)],
+            likely: [],
+            shape: nameShape,
+          }
         : { sure: notAsked(found.places, asked, false), likely: notAsked(found.organizations, asked, true) }
       : NO_NAMES;
     let heading = new Set<string>();
@@ -372,18 +361,74 @@ function collectCandidates(
         typed = saysRole(role, segment)
           ? typed + 0.5
           : typed * OTHER_ROLE * (role === 'revised' && SUPERSEDED.test(segment.text) ? OTHER_ROLE : 1);
+      // A sum given for the asked period ("per year" for "the yearly total"), a person said to be
+      // appointed for "the new treasurer": worth more, like a date in its asked role.
+      if (prefer?.(segment))
+        // A From: line or a closing answers "who sent it" by its place, a name the extractor knows or not.
+        typed =
+          typed > 0
+            ? typed + 0.5
+            : type === 'party' && (segment.kind === 'signature' || segment.kind === 'header_field')
+              ? PREFERRED_UNNAMED
+              : 0;
       out.push({ passage: index, segment, order, stems, context, typed, weight, names: wanted, coverage: 0, score: 0 });
     });
   });
   return out;
 }
 
-/** Names of the asked kind: `sure` ones (a person for who, a place for where) and `likely` ones (a venue's organisation). */
-interface WantedNames {
-  sure: string[];
-  likely: string[];
+/** Names of a kind by a word they hold, for "which bank / insurer / hotel / carrier …". */
+const NAME_SHAPES: [RegExp, RegExp][] = [
+  [/\bbank\b/i, /\b(?:Bank|Banque|Banco|Banca|Bankhaus|Sparkasse|Building Society|Credit Union)\b/u],
+  [
+    /\b(?:insurer|insurance company|underwriter)\b/i,
+    /\b(?:Insurance|Assurance|Assurances|Versicherung\p{L}*|Underwriting|Mutual)\b/u,
+  ],
+  [/\bhotel\b/i, /\b(?:Hotel|Hôtel)\b/u],
+  [
+    /\b(?:carrier|courier|haulier|shipping company|freight forwarder|forwarder)\b/i,
+    /\b(?:Logistics|Logistik|Shipping|Freight|Transport|Express|Haulage|Couriers?|Lines)\b/u,
+  ],
+  [/\b(?:law firm|solicitors?|lawyers?)\b/i, /\b(?:LLP|Solicitors|Legal|Rechtsanwälte|Avocats)\b/u],
+];
+
+/** The shape of the names a "which <kind>" question asks for, if its kind is one that names carry. */
+function askedNameShape(question: string): RegExp | undefined {
+  const head =
+    /^\s*(?:which|what)\s+([\p{L} ]{3,30}?)\b(?:is|was|are|were|do|does|did|will|has|have|holds?|handled|shipped|provides?)\b/iu.exec(
+      question,
+    )?.[1];
+  return head ? NAME_SHAPES.find(([kind]) => kind.test(head))?.[1] : undefined;
 }
-const NO_NAMES: WantedNames = { sure: [], likely: [] };
+
+/** Whether a segment says what the question prefers among segments holding the asked kind of fact. */
+type Preference = (segment: Segment) => boolean;
+
+/** What the question's wording adds to its type: a preference among typed segments, a shape of the names asked. */
+interface AskedFor {
+  prefer: Preference | null;
+  nameShape: RegExp | undefined;
+}
+
+/** "Who is the new treasurer?": a person said to be elected, appointed or replacing someone. */
+const NEW_PERSON_ASKED = /\bnew\b|\breplac\w*|\btak\w* over\b|\bsucceed\w*|\bsuccessor\b/i;
+const APPOINTED =
+  /\b(?:elected|appointed|re-?appointed|replac(?:es|ing|ed)|succeed(?:s|ing|ed)|takes? over|took over|will take over|joins|joined|new)\b/i;
+
+/** What a preferred segment holding no name of the asked kind is worth for a party question. */
+const PREFERRED_UNNAMED = 0.8;
+/** "Who sent / wrote …", "who is it from": the sender of a message or letter. */
+const SENDER_ASKED = /^\s*who (?:sent|wrote|has sent|has written)\b|\bwho is (?:it|this|the \w+) from\b/i;
+
+/** What the question prefers: a sum for its period, a person appointed for "the new …", the sender. */
+function preferred(question: string, analysis: QuestionAnalysis, period: Period | null): Preference | null {
+  if (period) return (segment) => givesPeriod(segment, period);
+  if (analysis.type === 'party' && NEW_PERSON_ASKED.test(question)) return (segment) => APPOINTED.test(segment.text);
+  // "Who sent the notice?", "who wrote the letter?": the From: line or the name under the closing.
+  if (analysis.type === 'party' && SENDER_ASKED.test(question))
+    return (segment) => segment.kind === 'signature' || /^from$/i.test(segment.label ?? '');
+  return null;
+}
 
 /** Short units that read under the lead-in above them. */
 const FOLLOWER_KINDS = new Set<Segment['kind']>(['list_item', 'table_row', 'field', 'signature', 'line']);
@@ -488,6 +533,7 @@ function typeEvidence(type: AnswerType, segment: Segment, wantedNames: WantedNam
   const text = segment.text;
   if (type === 'party' || type === 'place') {
     if (wantedNames.sure.some((name) => text.includes(name))) return 1;
+    if (wantedNames.shape?.test(text)) return 0.8;
     // "By: Takemura Ryo" under a signature block: a name by its place, known to the extractor or not.
     if (type === 'party' && NAME_LABEL.test(segment.label ?? '') && PERSON_SHAPE.test(segment.value ?? '')) return 1;
     if (wantedNames.likely.some((name) => text.includes(name))) return 0.7;
