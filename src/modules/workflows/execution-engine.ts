@@ -41,6 +41,27 @@ export interface StartInput {
 /** What a node finished with, as the engine records it (a timer or a checkpoint goes on in another job). */
 type FinalOutcome = Extract<NodeOutcome, { kind: 'completed' | 'suspend' }>;
 
+/** One line of the execution log a step writes (`node_completed`, `node_skipped`). */
+export interface StepLog {
+  nodeId: string;
+  kind: 'node_completed' | 'node_skipped';
+  message: string;
+  at: number;
+}
+
+/** Control steps a job ran past its own from one snapshot, for `recordChain` (built by step-chain.ts). */
+export interface ChainedSteps {
+  /** The execution with the chained `set_variable` results in its `vars`. */
+  execution: Execution;
+  /** Every run after the chain: the snapshot's, the job's own in its final state, and `added`. */
+  runs: NodeRun[];
+  /** The runs the chain created, already finished (completed or skipped). */
+  added: NodeRun[];
+  /** Their log lines, in the order they ran. */
+  logs: StepLog[];
+  varsChanged: boolean;
+}
+
 /** Marks a run held by a human task rather than a job. */
 export const TASK_HOLD_PREFIX = 'task:';
 
@@ -337,6 +358,45 @@ export class ExecutionEngine {
       );
   }
 
+  /**
+   * Records a job's run and the control steps its job ran after it from the same snapshot
+   * (step-chain.ts), in the caller's transaction: the run's result, the chained runs in one insert,
+   * all their log lines in one insert, the variables once, then the next-step decision over the
+   * runs as they now are (the nodes the chain left get their runs and jobs, or the execution finishes).
+   * The caller checked, under the execution's lock, that the chain started from the current runs.
+   */
+  async recordChain(
+    trx: Executor,
+    run: NodeRun,
+    log: StepLog,
+    chain: ChainedSteps,
+    definition: WorkflowDefinition,
+  ): Promise<void> {
+    const now = this.#clock.now();
+    const { execution } = chain;
+    const { tenantId, id: executionId } = execution;
+    await this.#repo.updateNodeRun(trx, tenantId, run.id, {
+      status: run.status,
+      output: run.output,
+      error: null,
+      reason: run.reason,
+      checkpoint: null,
+      startedAt: run.startedAt,
+      runnerJobId: run.runnerJobId,
+      completedAt: run.completedAt,
+      updatedAt: now,
+    });
+    // Chained runs were run by this job: it is their runner, as a job of their own would have been.
+    await this.#repo.insertNodeRuns(
+      trx,
+      chain.added.map((r) => (r.startedAt === null ? r : { ...r, runnerJobId: run.runnerJobId })),
+    );
+    await this.#repo.logMany(trx, tenantId, executionId, [log, ...chain.logs]);
+    if (chain.varsChanged)
+      await this.#repo.updateExecution(trx, tenantId, executionId, { vars: execution.vars, updatedAt: now });
+    await this.advance(trx, execution, definition, now, chain.runs);
+  }
+
   /** Fails the whole execution (a `run_if` that cannot be evaluated): open runs are cancelled with `reason`. */
   async failExecution(
     trx: Executor,
@@ -525,7 +585,7 @@ function holdsTasks(definition: WorkflowDefinition): boolean {
 }
 
 /** Human nodes whose task was rejected (contract §10: dependents without a run_if are skipped). */
-function rejectedNodes(nodes: readonly WorkflowNode[], runs: readonly NodeRun[]): Set<string> {
+export function rejectedNodes(nodes: readonly WorkflowNode[], runs: readonly NodeRun[]): Set<string> {
   const human = new Set(nodes.filter((n) => n.type.startsWith('human_')).map((n) => n.id));
   return new Set(
     runs
@@ -539,7 +599,7 @@ function rejectedNodes(nodes: readonly WorkflowNode[], runs: readonly NodeRun[])
   );
 }
 
-function newRun(
+export function newRun(
   execution: Execution,
   nodeId: string,
   status: 'queued' | 'skipped',

@@ -499,6 +499,30 @@ export class WorkflowsRepository {
       .execute();
   }
 
+  /** Several log lines of one execution in one insert, in the order given. */
+  async logMany(
+    db: Executor,
+    tenantId: string,
+    executionId: string,
+    lines: readonly { nodeId: string | null; kind: string; message: string; at: number }[],
+  ): Promise<void> {
+    if (lines.length === 0) return;
+    await db
+      .insertInto('workflow_execution_log')
+      .values(
+        lines.map((l) => ({
+          id: newId(l.at),
+          tenant_id: tenantId,
+          execution_id: executionId,
+          node_id: l.nodeId,
+          kind: l.kind,
+          message: l.message,
+          at: l.at,
+        })),
+      )
+      .execute();
+  }
+
   async deleteTenant(db: Executor, tenantId: string): Promise<void> {
     await db.deleteFrom('workflow_tasks').where('tenant_id', '=', tenantId).execute();
     await db.deleteFrom('workflow_execution_log').where('tenant_id', '=', tenantId).execute();
