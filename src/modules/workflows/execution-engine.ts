@@ -49,6 +49,12 @@ export interface StepLog {
   at: number;
 }
 
+/** Writes a transition carries to the execution's next write (its finish), or writes itself after. */
+interface PendingWrites {
+  logs: { nodeId: string | null; kind: string; message: string; at: number }[];
+  vars?: Record<string, unknown>;
+}
+
 /** Control steps a job ran past its own from one snapshot, for `recordChain` (built by step-chain.ts). */
 export interface ChainedSteps {
   /** The execution with the chained `set_variable` results in its `vars`. */
@@ -125,9 +131,7 @@ export class ExecutionEngine {
       finishedAt: null,
       updatedAt: now,
     };
-    if (!(await this.#repo.insertExecution(trx, execution))) return null;
-    await this.#repo.updateWorkflow(trx, workflow.tenantId, workflow.id, { lastExecutionAt: now });
-    await this.#repo.log(trx, workflow.tenantId, execution.id, 'started', `version ${workflow.version}`, now);
+    if (!(await this.#repo.startExecution(trx, execution, `version ${workflow.version}`))) return null;
     await this.#events.record(trx, {
       tenantId: workflow.tenantId,
       name: 'dag.execution.started',
@@ -391,10 +395,15 @@ export class ExecutionEngine {
       trx,
       chain.added.map((r) => (r.startedAt === null ? r : { ...r, runnerJobId: run.runnerJobId })),
     );
-    await this.#repo.logMany(trx, tenantId, executionId, [log, ...chain.logs]);
-    if (chain.varsChanged)
-      await this.#repo.updateExecution(trx, tenantId, executionId, { vars: execution.vars, updatedAt: now });
-    await this.advance(trx, execution, definition, now, chain.runs);
+    // The log lines and the variables ride on the finish's own writes when the chain ends the execution.
+    const pending: PendingWrites = {
+      logs: [log, ...chain.logs],
+      ...(chain.varsChanged ? { vars: execution.vars } : {}),
+    };
+    await this.advance(trx, execution, definition, now, chain.runs, pending);
+    await this.#repo.logMany(trx, tenantId, executionId, pending.logs);
+    if (pending.vars)
+      await this.#repo.updateExecution(trx, tenantId, executionId, { vars: pending.vars, updatedAt: now });
   }
 
   /** Fails the whole execution (a `run_if` that cannot be evaluated): open runs are cancelled with `reason`. */
@@ -417,6 +426,7 @@ export class ExecutionEngine {
     definition: WorkflowDefinition,
     now: number,
     known?: readonly NodeRun[],
+    pending?: PendingWrites,
   ): Promise<void> {
     const runs = known ?? (await this.#repo.nodeRuns(trx, execution.tenantId, execution.id));
     const states: Record<string, NodeState> = {};
@@ -450,6 +460,7 @@ export class ExecutionEngine {
         status === 'failed' ? 'A node failed' : null,
         null,
         definition,
+        pending,
       );
       return;
     }
@@ -475,6 +486,7 @@ export class ExecutionEngine {
     error: string | null,
     failedNodeId: string | null,
     definition?: WorkflowDefinition,
+    pending?: PendingWrites,
   ): Promise<void> {
     const { tenantId, id } = execution;
     await this.#repo.updateExecution(trx, tenantId, id, {
@@ -484,8 +496,17 @@ export class ExecutionEngine {
       updatedAt: now,
       error,
       failedNodeId,
+      ...(pending?.vars ? { vars: pending.vars } : {}),
     });
-    await this.#repo.log(trx, tenantId, id, status, error ?? '', now);
+    await this.#repo.logMany(trx, tenantId, id, [
+      ...(pending?.logs ?? []),
+      { nodeId: null, kind: status, message: error ?? '', at: now },
+    ]);
+    if (pending) {
+      // Written: the caller has nothing left to write of them.
+      pending.logs = [];
+      delete pending.vars;
+    }
     // Only human nodes (or a loop running them) hold tasks: other executions spare the write.
     if (!definition || holdsTasks(definition)) await this.#repo.expirePendingTasks(trx, tenantId, id, now);
     const base = { execution_id: id, workflow_id: execution.workflowId, workflow_name: execution.workflowName };

@@ -39,11 +39,16 @@ describeEachDialect(
     let tenant: TestTenant;
     const api = workflowApi(ctx, () => tenant.headers);
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    let slow: Awaited<ReturnType<typeof startReceiver>>;
     before(async () => {
+      slow = await startReceiver(() => ({ status: 200, body: { ok: true }, delayMs: 300 }));
       tenant = await createTenant(ctx(), { tier: 'team' });
       receiver = await startReceiver(() => ({ status: 200, body: { ok: true } }));
     });
-    after(() => receiver.close());
+    after(async () => {
+      await receiver.close();
+      await slow.close();
+    });
 
     it('runs the control steps after a result in its job, stops at a node with I/O, and records each step as before', async () => {
       const id = await api.create({
@@ -69,7 +74,7 @@ describeEachDialect(
             id: 'call',
             type: 'http_request',
             depends_on: ['merge'],
-            timeout_seconds: 5,
+            timeout_seconds: 60,
             config: { method: 'POST', url: `${receiver.url}/hook`, body: { route: '{{vars.route}}' } },
           },
           {
@@ -115,6 +120,37 @@ describeEachDialect(
           ['node_completed', 'summary', ''],
         ],
       );
+    });
+
+    it('a chain beside a branch that moves meanwhile: the execution still records every step once', async () => {
+      // `slow` is claimed (marked running) while `check` evaluates: the runs `check` read are no
+      // longer the current ones at its commit, so its result commits alone and `shape` gets a job.
+      const id = await api.create({
+        name: 'Chain beside a slow branch',
+        nodes: [
+          {
+            id: 'slow',
+            type: 'http_request',
+            timeout_seconds: 60,
+            config: { method: 'GET', url: `${slow.url}/slow` },
+          },
+          { id: 'check', type: 'condition', config: { expression: 'trigger.n > 1' } },
+          { id: 'shape', type: 'transform', depends_on: ['check'], config: { expression: '{"n": $trigger.n}' } },
+          { id: 'merge', type: 'join', depends_on: ['slow', 'shape'] },
+        ],
+      });
+      const runs = await Promise.all([1, 2, 3].map((n) => api.run(id, { n })));
+      for (const [i, executionId] of runs.entries()) {
+        const done = await api.finished(executionId);
+        assert.equal(done.status, 'completed', JSON.stringify(done));
+        assert.deepEqual(done.node_results.check.output, { result: i + 1 > 1 });
+        assert.deepEqual(done.final_output, {
+          slow: { status: 200, headers: done.node_results.slow.output.headers, body: { ok: true } },
+          shape: { n: i + 1 },
+        });
+        const lines = (await logLines(ctx(), executionId)).filter(([kind]) => kind === 'node_completed');
+        assert.deepEqual(lines.map(([, node]) => node).sort(), ['check', 'merge', 'shape', 'slow'], 'each step once');
+      }
     });
 
     it('a chained step that fails is left to its own job, which records the failure after its retries', async () => {
