@@ -11,7 +11,9 @@
  *               process's CPU while it waits (against the same worker idle with an empty queue),
  *               then, with all of them still pending, how late 500 more timers fire (each due 3 s
  *               after its execution started, the executions started back to back).
- * Run: node bench/workflows.bench.ts [--executions 1000] [--timers 10000]   (or npm run bench workflows)
+ *   --callers N starts the throughput run's executions from N concurrent callers (default 1: one after
+ *   another, the original shape, where each start's round trips on PostgreSQL bound the rate).
+ * Run: node bench/workflows.bench.ts [--executions 1000] [--timers 10000] [--callers 1]   (or npm run bench workflows)
  */
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +62,8 @@ export interface WorkflowsBenchResult {
   dialect: DialectName;
   baselineNoopJobsPerSecond: number;
   executions: number;
+  /** API callers starting the executions of the throughput run concurrently (1 = one after another). */
+  callers: number;
   executionsPerSecond: number;
   nodeRunsPerSecond: number;
   /** Node runs per second as a share of the raw queue's no-op jobs per second. */
@@ -76,18 +80,28 @@ export interface WorkflowsBenchResult {
 }
 
 export async function run(
-  options: { executions?: number; timers?: number; log?: (line: string) => void } = {},
+  options: { executions?: number; timers?: number; callers?: number; log?: (line: string) => void } = {},
 ): Promise<WorkflowsBenchResult[]> {
   const results: WorkflowsBenchResult[] = [];
   for (const dialect of await availableDialects()) {
-    const result = await benchDialect(dialect, options.executions ?? 1_000, options.timers ?? 10_000);
+    const result = await benchDialect(
+      dialect,
+      options.executions ?? 1_000,
+      options.timers ?? 10_000,
+      options.callers ?? 1,
+    );
     options.log?.(JSON.stringify(result));
     results.push(result);
   }
   return results;
 }
 
-async function benchDialect(dialect: DialectName, executions: number, timers: number): Promise<WorkflowsBenchResult> {
+async function benchDialect(
+  dialect: DialectName,
+  executions: number,
+  timers: number,
+  callers: number,
+): Promise<WorkflowsBenchResult> {
   const t = await startTestApp(dialect, {
     env: { WORKER_POLL_INTERVAL_MS: '200', WORKER_CONCURRENCY: '8', LOG_LEVEL: 'silent' },
   });
@@ -112,8 +126,14 @@ async function benchDialect(dialect: DialectName, executions: number, timers: nu
       }
       const started = performance.now();
       const ids: string[] = [];
-      for (let i = 0; i < executions; i++)
-        ids.push((await service.execute(auth, workflowId, { triggerData: { amount: i } })).id);
+      // `callers` API callers start the executions, each one after another (1: the original shape).
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: callers }, async () => {
+          for (let i = next++; i < executions; i = next++)
+            ids.push((await service.execute(auth, workflowId, { triggerData: { amount: i } })).id);
+        }),
+      );
       await settled(t, ids);
       loaded = { seconds: (performance.now() - started) / 1000, latency: await stepLatencies(t, ids) };
       paced = await pacedLatency(t, auth, workflowId, Math.max(1, Math.floor(executions / loaded.seconds / 2)));
@@ -121,12 +141,14 @@ async function benchDialect(dialect: DialectName, executions: number, timers: nu
       await worker.stop(10_000);
     }
     const executionsPerSecond = executions / loaded.seconds;
-    // Every execution records 5 node runs: 4 run (each one job), 1 is skipped without a job.
+    // Every execution records 5 node runs: 4 run and 1 is skipped by its run_if (the control steps
+    // after the first are chained in its job, src/modules/workflows/step-chain.ts).
     const nodeRunsPerSecond = executionsPerSecond * 4;
     return {
       dialect,
       baselineNoopJobsPerSecond: round(baseline),
       executions,
+      callers,
       executionsPerSecond: round(executionsPerSecond),
       nodeRunsPerSecond: round(nodeRunsPerSecond),
       shareOfQueueCapacity: round(((executionsPerSecond * 4) / baseline) * 100) / 100,
@@ -301,9 +323,12 @@ async function timerBench(t: TestApp, auth: AuthContext, total: number) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { executions: { type: 'string' }, timers: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { executions: { type: 'string' }, timers: { type: 'string' }, callers: { type: 'string' } },
+  });
   await run({
     ...(values.executions ? { executions: Number(values.executions) } : {}),
+    ...(values.callers ? { callers: Number(values.callers) } : {}),
     ...(values.timers ? { timers: Number(values.timers) } : {}),
     log: (line) => console.log(line),
   });

@@ -41,6 +41,33 @@ export interface StartInput {
 /** What a node finished with, as the engine records it (a timer or a checkpoint goes on in another job). */
 type FinalOutcome = Extract<NodeOutcome, { kind: 'completed' | 'suspend' }>;
 
+/** One line of the execution log a step writes (`node_completed`, `node_skipped`). */
+export interface StepLog {
+  nodeId: string;
+  kind: 'node_completed' | 'node_skipped';
+  message: string;
+  at: number;
+}
+
+/** Writes a transition carries to the execution's next write (its finish), or writes itself after. */
+interface PendingWrites {
+  logs: { nodeId: string | null; kind: string; message: string; at: number }[];
+  vars?: Record<string, unknown>;
+}
+
+/** Control steps a job ran past its own from one snapshot, for `recordChain` (built by step-chain.ts). */
+export interface ChainedSteps {
+  /** The execution with the chained `set_variable` results in its `vars`. */
+  execution: Execution;
+  /** Every run after the chain: the snapshot's, the job's own in its final state, and `added`. */
+  runs: NodeRun[];
+  /** The runs the chain created, already finished (completed or skipped). */
+  added: NodeRun[];
+  /** Their log lines, in the order they ran. */
+  logs: StepLog[];
+  varsChanged: boolean;
+}
+
 /** Marks a run held by a human task rather than a job. */
 export const TASK_HOLD_PREFIX = 'task:';
 
@@ -104,9 +131,7 @@ export class ExecutionEngine {
       finishedAt: null,
       updatedAt: now,
     };
-    if (!(await this.#repo.insertExecution(trx, execution))) return null;
-    await this.#repo.updateWorkflow(trx, workflow.tenantId, workflow.id, { lastExecutionAt: now });
-    await this.#repo.log(trx, workflow.tenantId, execution.id, 'started', `version ${workflow.version}`, now);
+    if (!(await this.#repo.startExecution(trx, execution, `version ${workflow.version}`))) return null;
     await this.#events.record(trx, {
       tenantId: workflow.tenantId,
       name: 'dag.execution.started',
@@ -337,6 +362,50 @@ export class ExecutionEngine {
       );
   }
 
+  /**
+   * Records a job's run and the control steps its job ran after it from the same snapshot
+   * (step-chain.ts), in the caller's transaction: the run's result, the chained runs in one insert,
+   * all their log lines in one insert, the variables once, then the next-step decision over the
+   * runs as they now are (the nodes the chain left get their runs and jobs, or the execution finishes).
+   * The caller checked, under the execution's lock, that the chain started from the current runs.
+   */
+  async recordChain(
+    trx: Executor,
+    run: NodeRun,
+    log: StepLog,
+    chain: ChainedSteps,
+    definition: WorkflowDefinition,
+  ): Promise<void> {
+    const now = this.#clock.now();
+    const { execution } = chain;
+    const { tenantId, id: executionId } = execution;
+    await this.#repo.updateNodeRun(trx, tenantId, run.id, {
+      status: run.status,
+      output: run.output,
+      error: null,
+      reason: run.reason,
+      checkpoint: null,
+      startedAt: run.startedAt,
+      runnerJobId: run.runnerJobId,
+      completedAt: run.completedAt,
+      updatedAt: now,
+    });
+    // Chained runs were run by this job: it is their runner, as a job of their own would have been.
+    await this.#repo.insertNodeRuns(
+      trx,
+      chain.added.map((r) => (r.startedAt === null ? r : { ...r, runnerJobId: run.runnerJobId })),
+    );
+    // The log lines and the variables ride on the finish's own writes when the chain ends the execution.
+    const pending: PendingWrites = {
+      logs: [log, ...chain.logs],
+      ...(chain.varsChanged ? { vars: execution.vars } : {}),
+    };
+    await this.advance(trx, execution, definition, now, chain.runs, pending);
+    await this.#repo.logMany(trx, tenantId, executionId, pending.logs);
+    if (pending.vars)
+      await this.#repo.updateExecution(trx, tenantId, executionId, { vars: pending.vars, updatedAt: now });
+  }
+
   /** Fails the whole execution (a `run_if` that cannot be evaluated): open runs are cancelled with `reason`. */
   async failExecution(
     trx: Executor,
@@ -357,6 +426,7 @@ export class ExecutionEngine {
     definition: WorkflowDefinition,
     now: number,
     known?: readonly NodeRun[],
+    pending?: PendingWrites,
   ): Promise<void> {
     const runs = known ?? (await this.#repo.nodeRuns(trx, execution.tenantId, execution.id));
     const states: Record<string, NodeState> = {};
@@ -390,6 +460,7 @@ export class ExecutionEngine {
         status === 'failed' ? 'A node failed' : null,
         null,
         definition,
+        pending,
       );
       return;
     }
@@ -415,6 +486,7 @@ export class ExecutionEngine {
     error: string | null,
     failedNodeId: string | null,
     definition?: WorkflowDefinition,
+    pending?: PendingWrites,
   ): Promise<void> {
     const { tenantId, id } = execution;
     await this.#repo.updateExecution(trx, tenantId, id, {
@@ -424,8 +496,17 @@ export class ExecutionEngine {
       updatedAt: now,
       error,
       failedNodeId,
+      ...(pending?.vars ? { vars: pending.vars } : {}),
     });
-    await this.#repo.log(trx, tenantId, id, status, error ?? '', now);
+    await this.#repo.logMany(trx, tenantId, id, [
+      ...(pending?.logs ?? []),
+      { nodeId: null, kind: status, message: error ?? '', at: now },
+    ]);
+    if (pending) {
+      // Written: the caller has nothing left to write of them.
+      pending.logs = [];
+      delete pending.vars;
+    }
     // Only human nodes (or a loop running them) hold tasks: other executions spare the write.
     if (!definition || holdsTasks(definition)) await this.#repo.expirePendingTasks(trx, tenantId, id, now);
     const base = { execution_id: id, workflow_id: execution.workflowId, workflow_name: execution.workflowName };
@@ -525,7 +606,7 @@ function holdsTasks(definition: WorkflowDefinition): boolean {
 }
 
 /** Human nodes whose task was rejected (contract §10: dependents without a run_if are skipped). */
-function rejectedNodes(nodes: readonly WorkflowNode[], runs: readonly NodeRun[]): Set<string> {
+export function rejectedNodes(nodes: readonly WorkflowNode[], runs: readonly NodeRun[]): Set<string> {
   const human = new Set(nodes.filter((n) => n.type.startsWith('human_')).map((n) => n.id));
   return new Set(
     runs
@@ -539,7 +620,7 @@ function rejectedNodes(nodes: readonly WorkflowNode[], runs: readonly NodeRun[])
   );
 }
 
-function newRun(
+export function newRun(
   execution: Execution,
   nodeId: string,
   status: 'queued' | 'skipped',

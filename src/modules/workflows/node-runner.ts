@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Database } from '../../db/database.ts';
 import type { DiedJob, RunningJob } from '../../jobs/job-types.ts';
 import type { Executor } from '../../db/executor.ts';
@@ -6,9 +7,11 @@ import type { AuthContext } from '../../domain/auth-context.ts';
 import { type ActingPrincipals, PrincipalUnavailable } from './acting-principal.ts';
 import type { ExpressionEvaluator } from './engine/expression-evaluator.ts';
 import type { WorkflowNode } from './engine/types.ts';
-import { type ExecutionEngine, type RunNodePayload, scopeOf } from './execution-engine.ts';
+import { type ExecutionEngine, type RunNodePayload, type StepLog, scopeOf } from './execution-engine.ts';
+import { toPlain } from './engine/expressions.ts';
 import { type NodeHandler, type NodeOutcome, nodeFailure, resolveConfig } from './node-handlers.ts';
 import type { ReadyRuns } from './ready-runs.ts';
+import { type ChainVerdict, runChain } from './step-chain.ts';
 import type { Execution, NodeRun, WorkflowsRepository } from './workflows.repository.ts';
 
 /** The part of the workflows repository the runner needs: it locks the execution, reads and marks node runs. */
@@ -239,12 +242,23 @@ export class NodeRunner {
   async #commit(job: RunningJob<RunNodePayload>, snapshot: Snapshot, decision: Decision): Promise<void> {
     const { tenantId, executionId, runId } = job.payload;
     const { node } = snapshot;
+    const chain = await this.#chainAfter(job, snapshot, decision);
     await this.#database.db.transaction().execute(async (trx) => {
       const locked = await this.#lockWithRuns(trx, tenantId, executionId, runId);
       if (!locked || !runnable(locked.execution, locked.run, job) || locked.run!.attempt !== snapshot.run.attempt)
         return;
       const { execution, run } = locked;
       const definition = await this.#engine.definition(trx, execution!);
+      if (
+        chain &&
+        sameRuns(locked.runs, snapshot.runs) &&
+        isDeepStrictEqual(execution!.vars, snapshot.execution.vars)
+      ) {
+        // The runs the chain started from are still the current ones: its steps stand as evaluated.
+        await job.completeIn(trx);
+        await this.#engine.recordChain(trx, chain.run, chain.log, chain.steps, definition);
+        return;
+      }
       const now = this.#clock.now();
       const running = {
         ...run!,
@@ -269,6 +283,63 @@ export class NodeRunner {
         await this.#engine.nodeFailed(trx, execution!, running, node, decision.failure ?? 'no outcome', definition);
       } else await this.#engine.recordOutcome(trx, execution!, running, node, decision.outcome, definition, known);
     });
+  }
+
+  /**
+   * The control steps this run's result makes ready, run from the same snapshot (step-chain.ts) so
+   * they commit with it; null when the decision ends the run any other way (a failure, an `end`,
+   * effects to write) or nothing could be chained (then the run commits alone, as before).
+   */
+  async #chainAfter(job: RunningJob<RunNodePayload>, snapshot: Snapshot, decision: Decision) {
+    const at = this.#clock.now();
+    const started = { ...snapshot.run, startedAt: snapshot.run.startedAt ?? at, runnerJobId: job.id, updatedAt: at };
+    let run: NodeRun;
+    let log: StepLog;
+    let execution = snapshot.execution;
+    if (decision.kind === 'skip') {
+      run = { ...started, status: 'skipped', reason: decision.reason, completedAt: at };
+      log = { nodeId: run.nodeId, kind: 'node_skipped', message: decision.reason, at };
+    } else if (
+      decision.kind === 'result' &&
+      decision.failure === undefined &&
+      decision.outcome?.kind === 'completed' &&
+      !decision.outcome.end &&
+      !decision.outcome.effects
+    ) {
+      const { output, setVariable } = decision.outcome;
+      run = { ...started, status: 'completed', output: toPlain(output ?? null), error: null, completedAt: at };
+      log = { nodeId: run.nodeId, kind: 'node_completed', message: '', at };
+      if (setVariable)
+        execution = {
+          ...execution,
+          vars: toPlain({ ...execution.vars, [setVariable.name]: setVariable.value }) as Record<string, unknown>,
+        };
+    } else return null;
+    const definition = await this.#engine.definition(this.#database.db, execution);
+    const steps = await runChain(
+      { execution, definition, runs: snapshot.runs.map((r) => (r.id === run.id ? run : r)) },
+      (current, running, runs, node) => this.#chained(job, { execution: current, run: running, runs, node }),
+      { now: () => this.#clock.now(), stop: () => job.signal.aborted },
+    );
+    if (steps.added.length === 0) return null;
+    if (execution !== snapshot.execution) steps.varsChanged = true;
+    return { run, log, steps };
+  }
+
+  /** One chained step: its `run_if`, then its handler; null leaves it to a job of its own (which records a failure). */
+  async #chained(job: RunningJob<RunNodePayload>, step: Omit<Snapshot, 'claimed'>): Promise<ChainVerdict> {
+    if (step.node.run_if !== undefined) {
+      const decision = await this.#runIf({ ...step, claimed: false }, job.signal);
+      if (decision?.kind === 'skip') return { kind: 'skipped', reason: decision.reason };
+      if (decision) return null;
+    }
+    const { outcome, failure } = await this.#attempt(step.execution, step.run, step.runs, step.node, job.signal);
+    if (failure !== undefined || outcome?.kind !== 'completed' || outcome.end || outcome.effects) return null;
+    return {
+      kind: 'completed',
+      output: outcome.output,
+      ...(outcome.setVariable ? { setVariable: outcome.setVariable } : {}),
+    };
   }
 
   /**
@@ -409,6 +480,16 @@ export class NodeRunner {
 /** `run_if` decides once, when the run first starts (not on its retries, timers or loop batches). */
 function gated({ node, run }: Snapshot): boolean {
   return node.run_if !== undefined && run.status === 'queued' && run.attempt === 1;
+}
+
+/** The same runs in the same states (a run's output is written once, with its final state). */
+function sameRuns(current: readonly NodeRun[], read: readonly NodeRun[]): boolean {
+  if (current.length !== read.length) return false;
+  const byId = new Map(read.map((r) => [r.id, r]));
+  return current.every((r) => {
+    const was = byId.get(r.id);
+    return was !== undefined && was.status === r.status && was.attempt === r.attempt;
+  });
 }
 
 function runnable(execution: Execution | undefined, run: NodeRun | null, job: RunningJob<RunNodePayload>): boolean {

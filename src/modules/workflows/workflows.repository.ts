@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
 import type { DialectName } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
@@ -408,6 +408,37 @@ export class WorkflowsRepository {
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
+  /**
+   * Inserts a new execution, stamps its workflow's `last_execution_at` and writes its `started` log
+   * line; false (and nothing written) when its `trigger_key` already started one. On PostgreSQL one
+   * statement (the update and the log line hang on the insert's RETURNING): the `execute` call's
+   * transaction is a chain of round trips, and the API starts executions one after another.
+   */
+  async startExecution(db: Executor, execution: Execution, message: string): Promise<boolean> {
+    const { tenantId, workflowId, startedAt: at } = execution;
+    if (this.dialect !== 'postgres') {
+      if (!(await this.insertExecution(db, execution))) return false;
+      await this.updateWorkflow(db, tenantId, workflowId, { lastExecutionAt: at });
+      await this.log(db, tenantId, execution.id, 'started', message, at);
+      return true;
+    }
+    const insert = db
+      .insertInto('workflow_executions')
+      .values(columnsOf(EXECUTION_COLUMNS, execution) as Insertable<WorkflowExecutionsTable>)
+      .onConflict((oc) => oc.column('trigger_key').doNothing())
+      .returning('id');
+    const { rows } = await sql<{ id: string }>`
+      with started as (${insert}),
+      stamped as (
+        update workflows set last_execution_at = ${at}
+        where tenant_id = ${tenantId} and id = ${workflowId} and exists (select 1 from started)
+      )
+      insert into workflow_execution_log (id, tenant_id, execution_id, node_id, kind, message, at)
+      select ${newId(at)}, ${tenantId}, started.id, null, 'started', ${message}, ${at} from started
+      returning execution_id as id`.execute(db);
+    return rows.length > 0;
+  }
+
   async updateExecution(db: Executor, tenantId: string, id: string, patch: Partial<Execution>): Promise<void> {
     await db
       .updateTable('workflow_executions')
@@ -496,6 +527,30 @@ export class WorkflowsRepository {
     await db
       .insertInto('workflow_execution_log')
       .values({ id: newId(at), tenant_id: tenantId, execution_id: executionId, node_id: nodeId, kind, message, at })
+      .execute();
+  }
+
+  /** Several log lines of one execution in one insert, in the order given. */
+  async logMany(
+    db: Executor,
+    tenantId: string,
+    executionId: string,
+    lines: readonly { nodeId: string | null; kind: string; message: string; at: number }[],
+  ): Promise<void> {
+    if (lines.length === 0) return;
+    await db
+      .insertInto('workflow_execution_log')
+      .values(
+        lines.map((l) => ({
+          id: newId(l.at),
+          tenant_id: tenantId,
+          execution_id: executionId,
+          node_id: l.nodeId,
+          kind: l.kind,
+          message: l.message,
+          at: l.at,
+        })),
+      )
       .execute();
   }
 
