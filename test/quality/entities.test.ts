@@ -1,7 +1,7 @@
 /**
  * Guards the local provider's entity extraction against regression (issue 27): precision and recall
  * per type on the six labelled splits, each at most 0.02 below what docs/benchmarks.md records for
- * it ("Entities on new held-out documents" and its fourth and fifth passes). The holdout splits are guarded by their totals only;
+ * it ("Entities on new held-out documents" and its fourth, fifth and sixth passes). The holdout splits are guarded by their totals only;
  * nothing here prints a holdout document's errors.
  */
 import assert from 'node:assert/strict';
@@ -54,6 +54,14 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     places: [0.86, 0.88],
     dates: [0.98, 0.98],
     amounts: [0.96, 0.94],
+  },
+  // Sixth pass (2026-11-29): fifteen documents written and measured before that pass read the extractor, totals only.
+  sealed: {
+    people: [0.91, 0.89],
+    organizations: [0.8, 0.71],
+    places: [0.9, 0.8],
+    dates: [0.98, 0.89],
+    amounts: [0.84, 0.72],
   },
 };
 
