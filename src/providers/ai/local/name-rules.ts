@@ -362,6 +362,25 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
 
   // "Hartford Public Library and Greenway Food Bank", "Arizona and Monterrey, Mexico": two names.
   const and = tokens.findIndex((t) => t.lower === 'and');
+  // … but "University of Science and Technology", "Ministry of Education and Research",
+  // "Department of Planning and Investment": the subjects of one body, "and" joining its last two words.
+  const ofAt = tokens.findIndex((t) => t.lower === 'of');
+  if (
+    and === tokens.length - 2 &&
+    ofAt > 0 &&
+    and === ofAt + 2 &&
+    OF_ORG_HEADS.has(bare(tokens[ofAt - 1]!)) &&
+    [tokens[ofAt + 1]!, tokens[and + 1]!].every(
+      (t) =>
+        t.capitalised &&
+        !t.acronym &&
+        !isKnownPlace(bare(t)) &&
+        findCity(bare(t)) === null &&
+        findCompanyName([t.text]) === null &&
+        !STRONG_ORG_HEADS.has(bare(t)),
+    )
+  )
+    return [{ kind: 'organization', tokens, strength: 3 }];
   if (and > 0 && and < tokens.length - 1) {
     const left = tokens.slice(0, and);
     const right = tokens.slice(and + 1);
@@ -474,6 +493,8 @@ function gazetteerPlace(span: NameSpan, tokens: NameToken[], ctx: DocumentContex
 /** What may stand beside a well-known company's name in a longer name of it: "KPMG East Africa", "DHL Supply Chain Vietnam", "Deloitte LLP". */
 function qualifiesKnownName(t: NameToken): boolean {
   const b = bare(t);
+  // "Hapag-Lloyd USD 2,450": a currency code is the start of an amount, not part of the name.
+  if (CURRENCY_CODES.has(t.text)) return false;
   return (
     t.acronym ||
     t.lower === '&' ||
@@ -521,6 +542,9 @@ function knownCompanyName(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (match.weak && (before.length > 0 || after.length > 0 || span.sentenceStart)) return null;
   // Before the name only an acronym qualifies it ("DB Schenker"); "Ngozi Eze" is a person with a brand's word.
   if (!before.every((t) => t.acronym)) return null;
+  // "Oracle's Ottawa data centre": the possessive closes the company's name.
+  if (after.length > 0 && /['’]s$/.test(named[named.length - 1]!.text))
+    return [{ kind: 'organization', tokens: named, strength: 2.4 }];
   const whole: Recognised[] = [{ kind: 'organization', tokens, strength: 3 }];
   // "KPMG East Africa": a region of several words qualifies it as well.
   if (after.every(qualifiesKnownName) || isHead(tokens[tokens.length - 1]!) || placeOfWords(after)) return whole;
