@@ -11,12 +11,13 @@ import { type AmountMention, findAmounts } from './amounts.ts';
 import { type DateMention, findDates } from './dates.ts';
 import { detectLocale, type Locale } from './locale.ts';
 import { findFieldValues, type TypedValue } from './fields.ts';
-import { isFirstName, isLastName } from './lexicon.ts';
+import { isLastName } from './lexicon.ts';
 import { findPayees, type Payee } from './payees.ts';
 import { findNameSpans, type NameSpan, type NameToken } from './name-spans.ts';
 import {
   type DocumentContext,
   isCommon,
+  isGivenName,
   looksLikeAffiliation,
   placeOfWords,
   plausibleOrganization,
@@ -118,7 +119,15 @@ export function extractEntityDetails(
     const person = [whole, tokens].find((ts) => ts.length > 0 && plausiblePerson(ts, ctx));
     if (value.kind === 'person' && person && !placeOfWords(person))
       mentions.push(toMention(text, 'person', person, 2.5));
-    if (value.kind === 'organization' && plausibleOrganization(tokens, ctx))
+    // "Participants from the supplier: Lee Dong-hyun (Plant Manager)": a label may name a company's side, and a person speak for it.
+    const personThere =
+      value.kind === 'organization' &&
+      tokens.length > 0 &&
+      personByWords(tokens) &&
+      plausiblePerson(tokens, ctx) &&
+      !tokens.some((t) => LEGAL_SUFFIXES.has(t.lower.replace(/\./g, ''))) &&
+      mentions.some((m) => m.kind === 'person' && m.start === tokens[0]!.start);
+    if (value.kind === 'organization' && plausibleOrganization(tokens, ctx) && !personThere)
       mentions.push(toMention(text, 'organization', tokens, 2.5));
     if (value.kind === 'party' && tokens.length > 0 && !placeOfWords(tokens)) {
       if (plausiblePerson(tokens, ctx) && personByWords(tokens)) mentions.push(toMention(text, 'person', tokens, 2.5));
@@ -265,7 +274,7 @@ function signatureOrganizations(text: string, spans: NameSpan[], mentions: Menti
       tokens.length <= 5 &&
       plausibleOrganization(tokens, ctx) &&
       !placeOfWords(tokens) &&
-      !isFirstName(tokens[0]!.lower)
+      !isGivenName(tokens[0]!.lower)
     ) {
       out.push(toMention(text, 'organization', tokens, 1.6));
     }
@@ -311,7 +320,7 @@ function partyOrganizations(text: string, spans: NameSpan[], mentions: Mention[]
       (m) => m.start <= span.start && m.end >= span.end && m.strength >= 2 && m.kind !== 'organization',
     );
     if (firm) continue;
-    if (plausiblePerson(tokens, ctx) && isFirstName(tokens[0]!.lower)) continue;
+    if (plausiblePerson(tokens, ctx) && isGivenName(tokens[0]!.lower)) continue;
     // "Solicitors" under a firm's name: a word of the language, not a name.
     const ordinary = (w: string) => isCommon(w, ctx) || (w.endsWith('s') && isCommon(w.slice(0, -1), ctx));
     if (!tokens.some((t) => t.capitalised && !ordinary(t.lower))) continue;
@@ -420,7 +429,7 @@ function personItems(value: TypedValue): TypedValue[] {
  * or South-East Asian name ("Teo Siew Ling", "Chan Tai Man"); "Volta Microfinance" is none of these.
  */
 function personByWords(tokens: NameToken[]): boolean {
-  if (isFirstName(tokens[0]!.lower) || isLastName(tokens[tokens.length - 1]!.lower)) return true;
+  if (isGivenName(tokens[0]!.lower) || isLastName(tokens[tokens.length - 1]!.lower)) return true;
   return (
     tokens.length >= 2 &&
     tokens.length <= 4 &&
