@@ -36,4 +36,11 @@ describe('local entities: well-known firms and names of bodies', () => {
     assert.deepEqual(e.organizations, ['Intertek', 'Evergreen Marine']);
     assert.deepEqual(e.amounts, ['USD 1,900.00']);
   });
+
+  it('does not take venues, internal bodies or an ordinary word after a person as organisations', () => {
+    const e = extractEntitiesLocal(
+      'The fair is at the Ridgeway Exhibition Centre.\nThe Executive Committee met.\nRota:\n- Tomasz Nowicki, Maintenance\n- Ifeoma Obi, Accounts\nAudit by Intertek Ltd.',
+    );
+    assert.deepEqual(e.organizations, ['Intertek Ltd.']);
+  });
 });

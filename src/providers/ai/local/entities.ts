@@ -142,7 +142,7 @@ export function extractEntityDetails(
   const kept = payees.length > 0 ? mentions.filter((m) => !straddles(m)) : mentions;
   for (const payee of payees) kept.push(payeeMention(payee));
 
-  const merged = merge(kept);
+  const merged = merge(kept, ctx);
   return {
     people: merged.person,
     organizations: merged.organization,
@@ -458,7 +458,7 @@ function toMention(text: string, kind: Kind, tokens: NameToken[], strength: numb
 
 // One entry per entity: the same name seen as two kinds takes the stronger evidence; short forms
 // ("Veridian Energy", "Mr. Alvarez") fold into the full name seen elsewhere in the document.
-function merge(mentions: Mention[]): Record<Kind, NamedEntity[]> {
+function merge(mentions: Mention[], ctx: DocumentContext): Record<Kind, NamedEntity[]> {
   const best = new Map<string, Mention>();
   const counts = new Map<string, number>();
   for (const m of mentions) {
@@ -497,7 +497,13 @@ function merge(mentions: Mention[]): Record<Kind, NamedEntity[]> {
   [...firstSeen.entries()]
     .sort((a, b) => a[1] - b[1])
     .forEach(([m]) => {
-      if ((m.kind === 'place' && namesOfOthers.has(m.key)) || guessedFromPerson(m) || shortOfOrg(m) || isAddress(m))
+      if (
+        (m.kind === 'place' && namesOfOthers.has(m.key)) ||
+        guessedFromPerson(m) ||
+        shortOfOrg(m) ||
+        isAddress(m) ||
+        notAnOrganization(m, ctx)
+      )
         return;
       out[m.kind].push({ name: m.name, confidence: confidenceOf(m.strength, seenTimes.get(m) ?? 1) });
     });
@@ -521,6 +527,35 @@ function confidenceOf(strength: number, mentions: number): number {
               : 0.6;
   return round(Math.min(0.98, base + 0.03 * Math.min(3, mentions - 1)));
 }
+
+/**
+ * What a rule typed as an organisation but the corpus rules say is not one: a word of the language
+ * alone guessed from context ("with Maintenance"), a phrase opening with a preposition ("to the
+ * Association"), a venue ("Harrogate Convention Centre", "Eastfield Community Centre") and a body
+ * inside an organisation named only by ordinary words ("Executive Committee", "Battery Working Group").
+ */
+function notAnOrganization(m: Mention, ctx: DocumentContext): boolean {
+  if (m.kind !== 'organization' || LEGAL_SUFFIXES.has(m.tokens[m.tokens.length - 1]!)) return false;
+  // A gazetteer's or a legal form's evidence (strength 3 and more) outweighs a word's being ordinary.
+  if (m.tokens.length === 1)
+    return (
+      m.strength < 3 &&
+      !/^\p{Lu}{2,}$/u.test(m.name) &&
+      (isCommon(m.key, ctx) || /(?:tion|sion|ment|ness|ance|ence|ity|ship)$/.test(m.key))
+    );
+  if (/^(?:to|for|of|and|in|on|at|by|with|from)\s/i.test(m.name)) return true;
+  const last = m.tokens[m.tokens.length - 1]!;
+  if ((last === 'centre' || last === 'center') && VENUE_KINDS.has(m.tokens[m.tokens.length - 2]!)) return true;
+  return INTERNAL_BODIES.has(last) && m.tokens.slice(0, -1).every((t) => isCommon(t, ctx) || INTERNAL_BODIES.has(t));
+}
+const VENUE_KINDS = new Set(
+  'community convention conference exhibition shopping business sports leisure visitor youth distribution fulfilment fulfillment logistics civic cultural'.split(
+    ' ',
+  ),
+);
+const INTERNAL_BODIES = new Set(
+  'committee department team division conference working group taskforce unit'.split(' '),
+);
 
 // "Baggot Street Upper", "Connaught Road Central": a street, whatever a rule made of it.
 function isAddress(m: Mention): boolean {
