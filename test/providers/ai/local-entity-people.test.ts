@@ -28,3 +28,13 @@ describe('local entities: people of many naming traditions', () => {
     assert.deepEqual(e.people, ['Ines Kohler']);
   });
 });
+
+describe('local entities: sites that are not places', () => {
+  it('leaves business parks, industrial areas and halls out of places, not a town named "… Park"', () => {
+    const e = extractEntitiesLocal(
+      'Unit 3, Brookfield Industrial Estate, Kempton Park, 1619\nOffices at Meadow Valley Park, Reading. The AGM is at the Miners Hall, Ejisu.',
+    );
+    assert.ok(!e.places.some((p) => /Estate|Valley Park|Hall/.test(p)), e.places.join('|'));
+    assert.ok(e.places.includes('Kempton Park'), e.places.join('|'));
+  });
+});

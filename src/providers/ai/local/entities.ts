@@ -18,6 +18,7 @@ import {
   type DocumentContext,
   isCommon,
   isGivenName,
+  isVenue,
   looksLikeAffiliation,
   placeOfWords,
   plausibleOrganization,
@@ -502,7 +503,8 @@ function merge(mentions: Mention[], ctx: DocumentContext): Record<Kind, NamedEnt
         guessedFromPerson(m) ||
         shortOfOrg(m) ||
         isAddress(m) ||
-        notAnOrganization(m, ctx)
+        notAnOrganization(m, ctx) ||
+        (m.kind === 'place' && m.tokens.length >= 2 && isVenue(m.tokens))
       )
         return;
       out[m.kind].push({ name: m.name, confidence: confidenceOf(m.strength, seenTimes.get(m) ?? 1) });

@@ -827,6 +827,22 @@ const NAME_PARTICLES = new Set(['Ó', 'Ní', 'Nic', 'Uí', 'Mac', 'Mc', 'Bin', '
 /** Shapes only names have: an Irish or Scottish prefix, letters of non-English alphabets. */
 const NAME_SHAPE = /^(?:O['’]\p{Lu}|Mc\p{Lu}|Mac\p{Lu}\p{Ll})|[À-ÖØ-öø-ɏḀ-ỿ]/u;
 const GREETINGS = new Set(['dear', 'hi', 'hello', 'hey']);
+/**
+ * A venue or site, not a place ("Thames Valley Park", "Peenya Industrial Area", "Wing On Centre",
+ * "Union Hall"): the corpus rules leave business parks, industrial estates and buildings out
+ * ("Kempton Park", a town, has no such word before "Park").
+ */
+export const isVenue = (lowers: string[]) => {
+  const last = lowers[lowers.length - 1]!;
+  const before = lowers[lowers.length - 2] ?? '';
+  return (
+    /^(?:centre|center|hall|market|mall)$/.test(last) ||
+    (/^(?:park|area|estate|zone)$/.test(last) &&
+      /^(?:industrial|business|trading|economic|export|free|technology|science|retail|office|trade|valley|logistics|commercial|innovation|research)$/.test(
+        before,
+      ))
+  );
+};
 const REGION_WORDS = new Set(
   'region province district county state prefecture municipality oblast governorate territory'.split(' '),
 );
@@ -882,7 +898,12 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
         matched = size;
       else if (size >= 2 && COMPASS.has(bare(slice[0]!)) && isKnownPlace(slice.slice(1).map(bare).join(' ')))
         matched = size;
-      else if (size >= 2 && PLACE_WORDS.has(bare(slice[size - 1]!)) && !STREET_WORDS.has(bare(slice[size - 1]!)))
+      else if (
+        size >= 2 &&
+        PLACE_WORDS.has(bare(slice[size - 1]!)) &&
+        !STREET_WORDS.has(bare(slice[size - 1]!)) &&
+        !isVenue(slice.map(bare))
+      )
         matched = size;
     }
     if (matched > 0) {
