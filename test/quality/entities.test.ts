@@ -14,14 +14,14 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
   tune: {
     people: [0.97, 0.96],
     organizations: [0.9, 0.85],
-    places: [0.94, 0.92],
+    places: [0.95, 0.92],
     dates: [0.98, 0.98],
     amounts: [0.98, 0.96],
   },
   holdout: {
     people: [0.93, 0.97],
     organizations: [0.71, 0.78],
-    places: [0.88, 0.83],
+    places: [0.93, 0.83],
     dates: [0.97, 0.97],
     amounts: [0.98, 0.9],
   },
@@ -35,7 +35,7 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
   'new-holdout': {
     people: [0.92, 0.88],
     organizations: [0.87, 0.81],
-    places: [0.88, 0.8],
+    places: [0.9, 0.8],
     dates: [0.98, 0.97],
     amounts: [0.96, 0.86],
   },
@@ -51,7 +51,7 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
   blind: {
     people: [0.98, 0.98],
     organizations: [0.89, 0.89],
-    places: [0.89, 0.88],
+    places: [0.94, 0.88],
     dates: [0.98, 0.98],
     amounts: [0.98, 0.96],
   },
@@ -60,7 +60,7 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
   sealed: {
     people: [0.92, 0.91],
     organizations: [0.8, 0.71],
-    places: [0.9, 0.8],
+    places: [0.92, 0.8],
     dates: [0.98, 0.98],
     amounts: [0.94, 0.84],
   },

@@ -260,7 +260,7 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   // "Calle Colón", "Phố Huế", "Karl Johans gate": a street, not a name.
   if (STREET_FIRST.has(bare(tokens[0]!)) && tokens.length >= 2) return [];
   // "Av. John Boyd Dunlop", "Av. das Nações Unidas", "Rua da Consolação": a street named after a person or a thing.
-  if (STREET_BEFORE.test(before)) return [];
+  if (STREET_BEFORE.test(before.slice(-24))) return [];
   if (/^\s+(?:gate|gata|vei|veien|vej|gade|straat|laan|weg|straße|strasse|street|road|avenue)\b/u.test(after))
     return [];
   // "Kuehne+Nagel", "AT&T": letters joined by a plus or an ampersand inside one word are a company's ("R&D" is not).
