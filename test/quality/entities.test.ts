@@ -1,7 +1,7 @@
 /**
  * Guards the local provider's entity extraction against regression (issue 27): precision and recall
  * per type on the six labelled splits, each at most 0.02 below what docs/benchmarks.md records for
- * it ("Entities on new held-out documents" and its fourth and fifth passes). The holdout splits are guarded by their totals only;
+ * it ("Entities on new held-out documents" and its fourth, fifth and sixth passes). The holdout splits are guarded by their totals only;
  * nothing here prints a holdout document's errors.
  */
 import assert from 'node:assert/strict';
@@ -13,35 +13,35 @@ import { loadSplits, type SplitName } from '../fixtures/entities/splits.ts';
 const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
   tune: {
     people: [0.97, 0.96],
-    organizations: [0.89, 0.84],
-    places: [0.94, 0.92],
-    dates: [0.98, 0.97],
-    amounts: [0.96, 0.95],
+    organizations: [0.9, 0.85],
+    places: [0.95, 0.92],
+    dates: [0.98, 0.98],
+    amounts: [0.98, 0.96],
   },
   holdout: {
-    people: [0.86, 0.81],
-    organizations: [0.66, 0.74],
-    places: [0.87, 0.81],
-    dates: [0.97, 0.95],
+    people: [0.93, 0.97],
+    organizations: [0.71, 0.78],
+    places: [0.93, 0.83],
+    dates: [0.97, 0.97],
     amounts: [0.98, 0.9],
   },
   'new-dev': {
     people: [0.95, 0.95],
-    organizations: [0.87, 0.92],
+    organizations: [0.87, 0.95],
     places: [0.91, 0.85],
     dates: [0.98, 0.98],
-    amounts: [0.91, 0.94],
+    amounts: [0.98, 0.98],
   },
   'new-holdout': {
-    people: [0.92, 0.87],
-    organizations: [0.85, 0.77],
-    places: [0.87, 0.8],
-    dates: [0.98, 0.91],
-    amounts: [0.95, 0.86],
+    people: [0.92, 0.88],
+    organizations: [0.87, 0.81],
+    places: [0.9, 0.8],
+    dates: [0.98, 0.97],
+    amounts: [0.96, 0.86],
   },
   // Fourth pass (2026-11-28): nine documents written before that pass's rules, totals only.
   fresh: {
-    people: [0.9, 0.83],
+    people: [0.9, 0.9],
     organizations: [0.94, 0.72],
     places: [0.85, 0.94],
     dates: [0.83, 0.86],
@@ -49,11 +49,20 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
   },
   // Fifth pass (2026-11-29): sixteen documents written before that pass's rules, totals only.
   blind: {
-    people: [0.94, 0.86],
-    organizations: [0.83, 0.77],
-    places: [0.86, 0.88],
+    people: [0.98, 0.98],
+    organizations: [0.89, 0.89],
+    places: [0.94, 0.88],
     dates: [0.98, 0.98],
-    amounts: [0.96, 0.94],
+    amounts: [0.98, 0.96],
+  },
+  // Sixth pass (2026-11-29): fifteen documents written and measured before that pass read the extractor, totals only;
+  // floors from the pass's after-figure.
+  sealed: {
+    people: [0.92, 0.91],
+    organizations: [0.8, 0.71],
+    places: [0.92, 0.8],
+    dates: [0.98, 0.98],
+    amounts: [0.94, 0.84],
   },
 };
 

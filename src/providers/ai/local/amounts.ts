@@ -4,7 +4,8 @@
 // (tables with a currency in the column header are handled by the entity extractor, which knows
 // the columns). Western ("1,234,567.89", "1.234.567,89", "1 234 567,89", "1'234'567.89") and
 // Indian ("4,50,00,000") grouping, scale words ("2.4 million", "$1.8bn", "₹4.5 crore", "12 lakh")
-// and a minus sign written against the amount ("-£1,200.00", "USD -1,200") are read.
+// and a minus sign written against the amount ("-£1,200.00", "USD -1,200") are read; scale words of
+// other languages too ("NOK 2,4 mrd.", "ARS 95 millones", "PLN 1,2 mln", "₺ 3 milyar").
 
 import { formatMoney } from '../ai-provider.ts';
 
@@ -69,6 +70,27 @@ const SYMBOLS: Record<string, string> = {
   'sfr.': 'CHF',
   zł: 'PLN',
   kč: 'CZK',
+  '₸': 'KZT',
+  tk: 'BDT',
+  'tk.': 'BDT',
+  '৳': 'BDT',
+  rm: 'MYR',
+  rp: 'IDR',
+  'rp.': 'IDR',
+  dh: 'AED',
+  dhs: 'AED',
+  'dhs.': 'AED',
+  's/': 'PEN',
+  's/.': 'PEN',
+  '₴': 'UAH',
+  '₾': 'GEL',
+  'e£': 'EGP',
+  tsh: 'TZS',
+  tshs: 'TZS',
+  ush: 'UGX',
+  ushs: 'UGX',
+  đ: 'VND',
+  vnđ: 'VND',
 };
 
 // ISO 4217 codes the runtime knows, less those that are also ordinary capitalised words or
@@ -127,6 +149,15 @@ const WORDS: Record<string, string> = {
   riyals: 'SAR',
   'ugandan shillings': 'UGX',
   'tanzanian shillings': 'TZS',
+  tenge: 'KZT',
+  taka: 'BDT',
+  forint: 'HUF',
+  złoty: 'PLN',
+  zloty: 'PLN',
+  ringgit: 'MYR',
+  rupiah: 'IDR',
+  baht: 'THB',
+  đồng: 'VND',
 };
 const SCALES: Record<string, number> = {
   thousand: 1e3,
@@ -146,6 +177,37 @@ const SCALES: Record<string, number> = {
   crore: 1e7,
   crores: 1e7,
   cr: 1e7,
+  // Other languages' words for a million and a thousand millions (a "billion" in English).
+  mln: 1e6,
+  millions: 1e6,
+  millones: 1e6,
+  millón: 1e6,
+  millon: 1e6,
+  milhões: 1e6,
+  milhão: 1e6,
+  milioni: 1e6,
+  milione: 1e6,
+  millionen: 1e6,
+  miljoen: 1e6,
+  miljoner: 1e6,
+  millioner: 1e6,
+  milyon: 1e6,
+  triệu: 1e6,
+  mrd: 1e9,
+  mld: 1e9,
+  mds: 1e9,
+  milliard: 1e9,
+  milliards: 1e9,
+  milliarden: 1e9,
+  milliarder: 1e9,
+  miljard: 1e9,
+  miljarder: 1e9,
+  miliardi: 1e9,
+  miliardo: 1e9,
+  bilhões: 1e9,
+  bilhão: 1e9,
+  milyar: 1e9,
+  tỷ: 1e9,
 };
 
 const CODE = [...CURRENCY_CODES].join('|');
@@ -195,22 +257,45 @@ const SIGN_LIST = [
   'zł',
   'Kč',
   'kr',
+  '₸',
+  '৳',
+  'Tk.',
+  'Tk',
+  'RM',
+  'Rp.',
+  'Rp',
+  'Dhs.',
+  'Dhs',
+  'Dh',
+  'S/.',
+  'S/',
+  '₴',
+  '₾',
+  'E£',
+  'TShs',
+  'TSh',
+  'Tsh',
+  'USh',
   'R',
 ];
 const SIGN = `(?:${SIGN_LIST.map(escapeRegExp).join('|')})`;
-const AFTER_SIGNS = `(?:${['€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'Ft', 'Fr.'].map(escapeRegExp).join('|')})`;
+const AFTER_SIGNS = `(?:${['€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'Ft', 'Fr.', '₸', '৳', '₴', '₾', 'VNĐ', 'đ'].map(escapeRegExp).join('|')})`;
 // Indian grouping before Western: "4,50,00,000" is not "4,50" followed by more.
 const NUMBER =
   "(\\d{1,2}(?:,\\d{2})+,\\d{3}(?:\\.\\d{1,2})?|\\d{1,3}(?:[,.\\u00a0\\u202f '’]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)";
-const SCALE = `(?:\\s?((?i:thousand|million|billion|trillion|lakhs?|lacs?|crores?|mn|mio|bn|cr|[kmb]))\\b)?`;
+// A scale word on the number's line ("4.5 crore", "2,45 mrd.", "95 millones"), not a word of the next line.
+const SCALE = `(?:[^\\S\\n]?((?i:${Object.keys(SCALES)
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRegExp)
+  .join('|')}))(?![\\p{L}\\p{N}]))?`;
 // A minus written against the amount: "-£1,200", "USD -1,200", "−€50"; not the dash of a range ("£1,000–£2,000").
 const MINUS = '(?:(?<![\\p{L}\\p{N}.,])([-−–])(?=\\S))?';
 const BEFORE = new RegExp(
-  `${MINUS}(?<![\\p{L}\\d])(${SIGN}|(?:${CODE})\\b)\\s?([-−]|\\((?=\\d))?${NUMBER}${SCALE}`,
+  `${MINUS}(?<![\\p{L}\\d])(${SIGN}|(?:${CODE})\\b(?:[^\\S\\n]?\\$)?)[^\\S\\n]?([-−]|\\((?=\\d))?${NUMBER}${SCALE}`,
   'gu',
 );
 const AFTER = new RegExp(
-  `${MINUS}(?<![\\p{L}\\d$€£.,])${NUMBER}${SCALE}\\s?(${AFTER_SIGNS}|(?:${CODE})\\b|(?:${Object.keys(WORDS)
+  `${MINUS}(?<![\\p{L}\\d$€£.,])${NUMBER}${SCALE}[^\\S\\n]?(${AFTER_SIGNS}|(?:${CODE})\\b|(?:${Object.keys(WORDS)
     .sort((a, b) => b.length - a.length)
     .map(escapeRegExp)
     .join('|')})\\b)`,
@@ -273,9 +358,10 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
     });
   };
   for (const m of text.matchAll(BEFORE)) {
-    const sign = m[2]!;
+    // "MXN $12,000": the code says which dollar.
+    const sign = /^[A-Z]{3}\s?\$$/.test(m[2]!) ? m[2]!.slice(0, 3) : m[2]!;
     const number = m[4]!;
-    const code = currencyOf(sign, options);
+    const code = dollarCodeAfter(text, m.index + m[0].length, sign) ?? currencyOf(sign, options);
     if (!code || !plausibleAfterSign(sign, number, m[5], text, m.index + m[0].length)) continue;
     // "TB-R-0561932": a reference, not money; a leading zero is never how an amount is written.
     if ((/^\p{L}/u.test(sign) && !m[1] && text[m.index - 1] === '-') || /^0\d/.test(number)) continue;
@@ -321,9 +407,26 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
 function bracketed(text: string, start: number, end: number): boolean {
   const before = /\(\s?$/.exec(text.slice(Math.max(0, start - 2), start));
   if (!before || !/^\s?\)/.test(text.slice(end, end + 2))) return false;
-  const lead = text.slice(Math.max(0, start - 40), start - before[0].length).replace(/[\s*_]+$/u, '');
-  return !/(?:\d|\b(?:thousand|million|billion|lakhs?|crores?|mn|bn|[kmb]))$/iu.test(lead);
+  const lead = text.slice(Math.max(0, start - 40), start - before[0].length);
+  // A figure in a column of its own ("Payment received, 10-02-2025      (₹ 1,00,00,000)") is a
+  // debit whatever stands in the column before it.
+  if (/(?:\t|\||[^\S\n]{2,})$/u.test(lead)) return true;
+  return !/(?:\d|\b(?:thousand|million|billion|lakhs?|crores?|mn|bn|[kmb]))$/iu.test(lead.replace(/[\s*_]+$/u, ''));
 }
+
+// Currencies written with a dollar sign: "$12,000 MXN", "MXN $12,000" name which one.
+const DOLLAR_CODES = new Set(['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD', 'MXN', 'ARS', 'CLP', 'COP', 'UYU']);
+
+/** The code after a dollar amount that says which dollar or peso it is ("$12,000 MXN"). */
+function dollarCodeAfter(text: string, end: number, sign: string): string | null {
+  if (sign !== '$') return null;
+  const code = /^[^\S\n]?([A-Z]{3})\b/.exec(text.slice(end, end + 5))?.[1];
+  return code && DOLLAR_CODES.has(code) ? code : null;
+}
+
+// Signs that are also abbreviations (a rating "R 2", "Dh" in a name, "RM 3" a room) need a number
+// that can only be money after them.
+const LETTER_SIGNS = new Set(['r', 'rs', 'tk', 'rm', 'rp', 'dh', 'dhs', 'tsh', 'tshs', 'ush']);
 
 // Signs that are also letters or words need a number that can only be money after them:
 // "R 400,000" is rand, "R 2" a rating; "Rs 500" rupees, "kr" only where the locale says which krona.
@@ -334,7 +437,8 @@ function plausibleAfterSign(
   text: string,
   end: number,
 ): boolean {
-  if (sign === 'R' || sign === 'Rs') return /[,.\s'’]/.test(number) || number.length >= 4 || scale !== undefined;
+  if (LETTER_SIGNS.has(sign.toLowerCase().replace(/\.$/, '')))
+    return /[,.\s'’]/.test(number) || number.length >= 4 || scale !== undefined;
   if (sign === 'kr') return true;
   // "EUR 5-year": a code before a number that runs on into a word is not money.
   return !/^-?\p{L}/u.test(text.slice(end, end + 2));

@@ -52,7 +52,7 @@ const ENGLISH_MONTHS: Record<string, number> = {
   december: 12,
   dec: 12,
 };
-const MONTHS: Record<string, number> = {
+const MONTHS_BEFORE_DAY: Record<string, number> = {
   ...ENGLISH_MONTHS,
   // Spanish, Portuguese, French, Italian and German month names ("5 de março de 2024", "3 juillet").
   ...Object.fromEntries(
@@ -69,6 +69,27 @@ const MONTHS: Record<string, number> = {
       'octubre outubro octobre ottobre oktober',
       'noviembre novembro novembre',
       'diciembre dezembro décembre decembre dicembre dezember',
+    ].flatMap((names, i) => names.split(' ').map((name) => [name, i + 1])),
+  ),
+};
+const MONTHS: Record<string, number> = {
+  ...MONTHS_BEFORE_DAY,
+  // Dutch, Scandinavian, Polish (the genitive a date uses: "1 lipca 2025"), Hungarian, Turkish and
+  // Indonesian month names; those shared with the languages above are listed once.
+  ...Object.fromEntries(
+    [
+      'januari januar stycznia január ocak',
+      'februari februar lutego február şubat subat',
+      'maart marca március mart maret',
+      'kwietnia április nisan',
+      'mei maj maja május mayıs mayis',
+      'juni czerwca június haziran',
+      'juli lipca július temmuz',
+      'augustus augusti sierpnia augusztus ağustos agustus',
+      'september september września szeptember eylül eylul',
+      'oktober października október ekim',
+      'listopada kasım kasim',
+      'desember grudnia aralık aralik',
     ].flatMap((names, i) => names.split(' ').map((name) => [name, i + 1])),
   ),
 };
@@ -119,10 +140,16 @@ const ORDINAL_WORDS: Record<string, number> = (() => {
 const MONTH = `(${Object.keys(MONTHS)
   .sort((a, b) => b.length - a.length)
   .join('|')})(?![\\p{L}])\\.?`;
+// Month names written before the day ("March 3"): English and the Romance languages; the others
+// write the day first, and a shorter alternation keeps the month-first pattern cheap.
+const MONTH_FIRST_NAME = `(${Object.keys(MONTHS_BEFORE_DAY)
+  .sort((a, b) => b.length - a.length)
+  .join('|')})(?![\\p{L}])\\.?`;
 const ORDINAL = `(${Object.keys(ORDINAL_WORDS)
   .sort((a, b) => b.length - a.length)
   .join('|')})`;
-const DAY = `(?:(\\d{1,2})(?:st|nd|rd|th)?(?![\\d:]|\\.\\d)|${ORDINAL})`;
+// "3." of "3. März 2025" and "28. august 2025": a day written with a dot, as German and Norwegian do.
+const DAY = `(?:(\\d{1,2})(?:st|nd|rd|th|\\.(?=[^\\S\\n]+\\p{L}))?(?![\\d:]|\\.\\d)|${ORDINAL})`;
 const YEAR = `((?:19|20)\\d{2})(?!\\d)`;
 const WEEKDAY = `(?:(${WEEKDAYS.join('|')}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\\.?,?[^\\S\\n]+)?`;
 
@@ -131,15 +158,32 @@ const WEEKDAY = `(?:(${WEEKDAYS.join('|')}|mon|tue|tues|wed|thu|thur|thurs|fri|s
 const SP = '(?:[^\\S\\n]+|[^\\S\\n]*\\n[^\\S\\n]*)';
 const SP0 = '[^\\S\\n]*';
 const DAY_MONTH = new RegExp(
-  `\\b${WEEKDAY}(?:the${SP})?${DAY}(?:(?:${SP0}[-–]${SP0}|${SP}(?:to|until|till)${SP})(\\d{1,2})(?!\\d))?${SP}(?:(?:of|de)${SP})?${MONTH}(?:(?:,?${SP}|${SP}de${SP})${YEAR})?`,
+  `\\b${WEEKDAY}(?:the${SP})?${DAY}(?:(?:${SP0}[-–]${SP0}|${SP}(?:to|until|till|and|&)${SP}|,${SP0})(\\d{1,2})(?:st|nd|rd|th)?(?!\\d))?${SP}(?:(?:day${SP})?(?:of|de)${SP})?${MONTH}(?:(?:,?${SP}|${SP}de${SP})${YEAR})?`,
   'giu',
 );
 const MONTH_DAY = new RegExp(
-  `\\b${WEEKDAY}${MONTH}${SP}(?:the${SP})?${DAY}(?:${SP0}[-–]${SP0}(\\d{1,2})(?!\\d))?(?:,?${SP}${YEAR})?`,
+  `\\b${WEEKDAY}${MONTH_FIRST_NAME}${SP}(?:the${SP})?${DAY}(?:${SP0}[-–]${SP0}(\\d{1,2})(?!\\d))?(?:,?${SP}${YEAR})?`,
   'giu',
 );
 const ISO = /(?<![\d-])((?:19|20)\d{2})([-/.])(\d{1,2})\2(\d{1,2})(?![\d-])/g;
 const NUMERIC = /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2((?:19|20)\d{2}|\d{2})(?![\d/-]|\.\d)/g;
+// "5-Jun-2025", "05/Jun/25": a day, a month's short name and a year joined by hyphens or slashes.
+const DAY_MON_YEAR = new RegExp(
+  `(?<![\\p{L}\\d])(\\d{1,2})([-/])${MONTH.replace('\\.?', '')}\\2((?:19|20)?\\d{2})(?![\\d\\p{L}])`,
+  'giu',
+);
+// Written year first: "2025年4月30日", "2025년 3월 5일", "2025. március 14." (Hungarian); "4月30日" without the year.
+const CJK = /(?:((?:19|20)\d{2})\s*[年년]\s*)?(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일号]/gu;
+const YEAR_MONTH_NAME = new RegExp(`(?<![\\d.])((?:19|20)\\d{2})\\.${SP0}${MONTH}${SP0}(\\d{1,2})\\.?(?!\\d)`, 'giu');
+// "ngày 15 tháng 4 năm 2025", "15 tháng 4, 2025": Vietnamese day, month number and year.
+const VIETNAMESE = /(?:ngày\s+)?(?<!\d)(\d{1,2})\s+tháng\s+(\d{1,2})(?:(?:\s+năm|,)\s+((?:19|20)\d{2}))?(?!\d)/giu;
+// "Wednesday 05/21", "your e-mail of 22/05": a numeric day and month after a weekday or a preposition.
+// Slashes only: "of 6.2 gigawatts" and "by 4.5%" are numbers.
+// The cue is matched, not looked behind for (a look-behind would be tried at every position).
+const NUMERIC_NO_YEAR = new RegExp(
+  `\\b(on|of|by|until|before|from|dated|due|${WEEKDAYS.join('|')}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\\.?,?[^\\S\\n]+(\\d{1,2})(/)(\\d{1,2})(?![\\d/%]|[.,]\\d)`,
+  'giu',
+);
 const FORWARD_CUES =
   /\b(?:until|till|by|before|due|through|thru|deadline|expires?|expiry|no later than|on or before)\s+(?:\w+,?\s+)?$/i;
 
@@ -185,31 +229,64 @@ export function findDates(text: string, options: DateOptions = {}): DateMention[
     const [iso, other] = readDayFirst ? [dayFirst, monthFirst] : [monthFirst, dayFirst];
     add(m.index, m[0].length, iso, locale.order ? locale.orderConfidence : 0.5, [other]);
   }
-  for (const [pattern, order] of [
-    [MONTH_DAY, 'md'],
-    [DAY_MONTH, 'dm'],
-  ] as const) {
+  const readNumericNoYear = (m: RegExpMatchArray): Read | null => {
+    const a = Number(m[2]);
+    const b = Number(m[4]);
+    const weekday =
+      m[1]!.length >= 3 && WEEKDAYS.some((w) => w.startsWith(m[1]!.toLowerCase().slice(0, 3))) ? m[1]! : null;
+    if (a > 12) return b <= 12 ? { month: b, days: [a], year: null, weekday } : null;
+    if (b > 12) return { month: a, days: [b], year: null, weekday };
+    locale ??= detectLocale(text);
+    if (!locale.order) return null;
+    return locale.order === 'dmy'
+      ? { month: b, days: [a], year: null, weekday }
+      : { month: a, days: [b], year: null, weekday };
+  };
+  const readers: [RegExp, (m: RegExpMatchArray) => Read | null][] = [
+    [CJK, (m) => ({ month: Number(m[2]), days: [Number(m[3])], year: m[1] ? Number(m[1]) : null, weekday: null })],
+    [
+      YEAR_MONTH_NAME,
+      (m) => ({ month: MONTHS[m[2]!.toLowerCase()]!, days: [Number(m[3])], year: Number(m[1]), weekday: null }),
+    ],
+    [
+      VIETNAMESE,
+      (m) => ({ month: Number(m[2]), days: [Number(m[1])], year: m[3] ? Number(m[3]) : null, weekday: null }),
+    ],
+    [DAY_MON_YEAR, readDayMonYear],
+    [MONTH_DAY, readMonthDay],
+    [DAY_MONTH, readDayMonth],
+    [NUMERIC_NO_YEAR, readNumericNoYear],
+  ];
+  for (const [pattern, reader] of readers) {
+    // Scripts and forms most documents never use are looked for only where their marks occur.
+    if (pattern === CJK && !/[月월]/.test(text)) continue;
+    if (pattern === VIETNAMESE && !/tháng/i.test(text)) continue;
+    if (pattern === NUMERIC_NO_YEAR && !/(?<![\d/])\d{1,2}\/\d{1,2}(?![\d/])/.test(text)) continue;
     for (const m of text.matchAll(pattern)) {
-      if (!free(m.index, m.index + m[0].length)) continue;
-      const read = order === 'md' ? readMonthDay(m) : readDayMonth(m);
+      // "on 05/21": the cue word is not part of the date.
+      const start =
+        pattern === NUMERIC_NO_YEAR ? m.index + m[0].lastIndexOf(m[2]!, m[0].length - m[4]!.length - 1) : m.index;
+      const end = m.index + m[0].length;
+      if (!free(start, end)) continue;
+      const read = reader(m);
       if (!read) continue;
       const weekday = read.weekday
         ? WEEKDAYS.findIndex((w) => w.startsWith(read.weekday!.toLowerCase().slice(0, 3)))
         : -1;
-      const forward = FORWARD_CUES.test(text.slice(Math.max(0, m.index - 30), m.index));
+      const forward = FORWARD_CUES.test(text.slice(Math.max(0, start - 30), start));
       for (const day of read.days) {
         if (read.year) {
           const iso = toIso(read.year, read.month, day);
-          if (iso) add(m.index, m[0].length, iso, 0.97);
+          if (iso) add(start, end - start, iso, 0.97);
         } else {
           found.push({
             iso: '',
-            start: m.index,
-            end: m.index + m[0].length,
+            start,
+            end,
             confidence: 0,
             partial: { month: read.month, day, weekday: weekday >= 0 ? weekday : null, forward },
           });
-          take(m.index, m.index + m[0].length);
+          take(start, end);
         }
       }
     }
@@ -247,7 +324,21 @@ export function findDates(text: string, options: DateOptions = {}): DateMention[
   }
 }
 
-function readMonthDay(m: RegExpMatchArray) {
+interface Read {
+  month: number;
+  days: number[];
+  year: number | null;
+  weekday: string | null;
+}
+
+function readDayMonYear(m: RegExpMatchArray): Read | null {
+  const month = MONTHS[m[3]!.toLowerCase()];
+  if (!month) return null;
+  const year = m[4]!.length === 2 ? 2000 + Number(m[4]) : Number(m[4]);
+  return { month, days: [Number(m[1])], year, weekday: null };
+}
+
+function readMonthDay(m: RegExpMatchArray): Read | null {
   const month = MONTHS[m[2]!.toLowerCase()]!;
   const day = m[3] ? Number(m[3]) : ORDINAL_WORDS[m[4]!.toLowerCase().replace(/\s+/, ' ')];
   // A month name in lower case without a year is too often a word ("you may 3 times", "march 5 miles").
@@ -257,7 +348,7 @@ function readMonthDay(m: RegExpMatchArray) {
   return { month, days, year: m[6] ? Number(m[6]) : null, weekday: m[1] ?? null };
 }
 
-function readDayMonth(m: RegExpMatchArray) {
+function readDayMonth(m: RegExpMatchArray): Read | null {
   const day = m[2] ? Number(m[2]) : ORDINAL_WORDS[m[3]!.toLowerCase().replace(/\s+/, ' ')];
   const month = MONTHS[m[5]!.toLowerCase()]!;
   // "5 may be" is not a date: a lower-case English month needs a year; other languages write

@@ -11,12 +11,14 @@ import { type AmountMention, findAmounts } from './amounts.ts';
 import { type DateMention, findDates } from './dates.ts';
 import { detectLocale, type Locale } from './locale.ts';
 import { findFieldValues, type TypedValue } from './fields.ts';
-import { isFirstName, isLastName } from './lexicon.ts';
+import { isLastName } from './lexicon.ts';
 import { findPayees, type Payee } from './payees.ts';
 import { findNameSpans, type NameSpan, type NameToken } from './name-spans.ts';
 import {
   type DocumentContext,
   isCommon,
+  isGivenName,
+  isVenue,
   looksLikeAffiliation,
   placeOfWords,
   plausibleOrganization,
@@ -118,7 +120,15 @@ export function extractEntityDetails(
     const person = [whole, tokens].find((ts) => ts.length > 0 && plausiblePerson(ts, ctx));
     if (value.kind === 'person' && person && !placeOfWords(person))
       mentions.push(toMention(text, 'person', person, 2.5));
-    if (value.kind === 'organization' && plausibleOrganization(tokens, ctx))
+    // "Participants from the supplier: Lee Dong-hyun (Plant Manager)": a label may name a company's side, and a person speak for it.
+    const personThere =
+      value.kind === 'organization' &&
+      tokens.length > 0 &&
+      personByWords(tokens) &&
+      plausiblePerson(tokens, ctx) &&
+      !tokens.some((t) => LEGAL_SUFFIXES.has(t.lower.replace(/\./g, ''))) &&
+      mentions.some((m) => m.kind === 'person' && m.start === tokens[0]!.start);
+    if (value.kind === 'organization' && plausibleOrganization(tokens, ctx) && !personThere)
       mentions.push(toMention(text, 'organization', tokens, 2.5));
     if (value.kind === 'party' && tokens.length > 0 && !placeOfWords(tokens)) {
       if (plausiblePerson(tokens, ctx) && personByWords(tokens)) mentions.push(toMention(text, 'person', tokens, 2.5));
@@ -133,7 +143,7 @@ export function extractEntityDetails(
   const kept = payees.length > 0 ? mentions.filter((m) => !straddles(m)) : mentions;
   for (const payee of payees) kept.push(payeeMention(payee));
 
-  const merged = merge(kept);
+  const merged = merge(kept, ctx);
   return {
     people: merged.person,
     organizations: merged.organization,
@@ -265,7 +275,7 @@ function signatureOrganizations(text: string, spans: NameSpan[], mentions: Menti
       tokens.length <= 5 &&
       plausibleOrganization(tokens, ctx) &&
       !placeOfWords(tokens) &&
-      !isFirstName(tokens[0]!.lower)
+      !isGivenName(tokens[0]!.lower)
     ) {
       out.push(toMention(text, 'organization', tokens, 1.6));
     }
@@ -311,7 +321,7 @@ function partyOrganizations(text: string, spans: NameSpan[], mentions: Mention[]
       (m) => m.start <= span.start && m.end >= span.end && m.strength >= 2 && m.kind !== 'organization',
     );
     if (firm) continue;
-    if (plausiblePerson(tokens, ctx) && isFirstName(tokens[0]!.lower)) continue;
+    if (plausiblePerson(tokens, ctx) && isGivenName(tokens[0]!.lower)) continue;
     // "Solicitors" under a firm's name: a word of the language, not a name.
     const ordinary = (w: string) => isCommon(w, ctx) || (w.endsWith('s') && isCommon(w.slice(0, -1), ctx));
     if (!tokens.some((t) => t.capitalised && !ordinary(t.lower))) continue;
@@ -420,7 +430,7 @@ function personItems(value: TypedValue): TypedValue[] {
  * or South-East Asian name ("Teo Siew Ling", "Chan Tai Man"); "Volta Microfinance" is none of these.
  */
 function personByWords(tokens: NameToken[]): boolean {
-  if (isFirstName(tokens[0]!.lower) || isLastName(tokens[tokens.length - 1]!.lower)) return true;
+  if (isGivenName(tokens[0]!.lower) || isLastName(tokens[tokens.length - 1]!.lower)) return true;
   return (
     tokens.length >= 2 &&
     tokens.length <= 4 &&
@@ -449,7 +459,7 @@ function toMention(text: string, kind: Kind, tokens: NameToken[], strength: numb
 
 // One entry per entity: the same name seen as two kinds takes the stronger evidence; short forms
 // ("Veridian Energy", "Mr. Alvarez") fold into the full name seen elsewhere in the document.
-function merge(mentions: Mention[]): Record<Kind, NamedEntity[]> {
+function merge(mentions: Mention[], ctx: DocumentContext): Record<Kind, NamedEntity[]> {
   const best = new Map<string, Mention>();
   const counts = new Map<string, number>();
   for (const m of mentions) {
@@ -488,7 +498,14 @@ function merge(mentions: Mention[]): Record<Kind, NamedEntity[]> {
   [...firstSeen.entries()]
     .sort((a, b) => a[1] - b[1])
     .forEach(([m]) => {
-      if ((m.kind === 'place' && namesOfOthers.has(m.key)) || guessedFromPerson(m) || shortOfOrg(m) || isAddress(m))
+      if (
+        (m.kind === 'place' && namesOfOthers.has(m.key)) ||
+        guessedFromPerson(m) ||
+        shortOfOrg(m) ||
+        isAddress(m) ||
+        notAnOrganization(m, ctx) ||
+        (m.kind === 'place' && m.tokens.length >= 2 && isVenue(m.tokens))
+      )
         return;
       out[m.kind].push({ name: m.name, confidence: confidenceOf(m.strength, seenTimes.get(m) ?? 1) });
     });
@@ -512,6 +529,35 @@ function confidenceOf(strength: number, mentions: number): number {
               : 0.6;
   return round(Math.min(0.98, base + 0.03 * Math.min(3, mentions - 1)));
 }
+
+/**
+ * What a rule typed as an organisation but the corpus rules say is not one: a word of the language
+ * alone guessed from context ("with Maintenance"), a phrase opening with a preposition ("to the
+ * Association"), a venue ("Harrogate Convention Centre", "Eastfield Community Centre") and a body
+ * inside an organisation named only by ordinary words ("Executive Committee", "Battery Working Group").
+ */
+function notAnOrganization(m: Mention, ctx: DocumentContext): boolean {
+  if (m.kind !== 'organization' || LEGAL_SUFFIXES.has(m.tokens[m.tokens.length - 1]!)) return false;
+  // A gazetteer's or a legal form's evidence (strength 3 and more) outweighs a word's being ordinary.
+  if (m.tokens.length === 1)
+    return (
+      m.strength < 3 &&
+      !/^\p{Lu}{2,}$/u.test(m.name) &&
+      (isCommon(m.key, ctx) || /(?:tion|sion|ment|ness|ance|ence|ity|ship)$/.test(m.key))
+    );
+  if (/^(?:to|for|of|and|in|on|at|by|with|from)\s/i.test(m.name)) return true;
+  const last = m.tokens[m.tokens.length - 1]!;
+  if ((last === 'centre' || last === 'center') && VENUE_KINDS.has(m.tokens[m.tokens.length - 2]!)) return true;
+  return INTERNAL_BODIES.has(last) && m.tokens.slice(0, -1).every((t) => isCommon(t, ctx) || INTERNAL_BODIES.has(t));
+}
+const VENUE_KINDS = new Set(
+  'community convention conference exhibition shopping business sports leisure visitor youth distribution fulfilment fulfillment logistics civic cultural'.split(
+    ' ',
+  ),
+);
+const INTERNAL_BODIES = new Set(
+  'committee department team division conference working group taskforce unit'.split(' '),
+);
 
 // "Baggot Street Upper", "Connaught Road Central": a street, whatever a rule made of it.
 function isAddress(m: Mention): boolean {

@@ -3,8 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { countries } from 'countries-list';
 import { COMPANY_NAMES } from './company-names.ts';
-import { isFirstName, isKnownPlace, isLastName, lexiconTags, ORG_WORDS } from './lexicon.ts';
+import { isCommonWord, isFirstName, isKnownPlace, isLastName, lexiconTags, ORG_WORDS } from './lexicon.ts';
+import { NAME_TOKEN } from './name-spans.ts';
 import { GENERIC_CAPITALISED, ROLE_WORDS, STRONG_ORG_HEADS, WEAK_ORG_HEADS } from './name-words.ts';
+import { WELL_KNOWN_COMPANIES } from './well-known-companies.ts';
 
 // Maintained lists of names the rules consult, from packages that ship them (MIT, all three):
 // - countries-list: the world's countries (ISO 3166-1), their aliases, currencies and capitals;
@@ -238,10 +240,21 @@ export function companyKeyOfWords(words: readonly string[]): string {
   return words.map(companyWord).filter(Boolean).join(' ');
 }
 
+// What the generated list leaves out as a one-word name: a word of the language, a person's name, a place.
+const ordinaryWord = (key: string) =>
+  isCommonWord(key) || isFirstName(key) || isLastName(key) || isKnownPlace(key) || findCity(key) !== null;
+
 let companyNameIndex: { names: Set<string>; firstWords: Set<string> } | null = null;
 function companyNames(): { names: Set<string>; firstWords: Set<string> } {
   if (companyNameIndex) return companyNameIndex;
   const names = new Set(COMPANY_NAMES.split('\n').filter(Boolean));
+  // The hand-kept list of firms that sell to firms, keyed as the generated list is.
+  for (const line of WELL_KNOWN_COMPANIES.split('\n')) {
+    const weak = line.startsWith('~');
+    const key = companyKeyOfWords([...line.replace(/^~/, '').matchAll(NAME_TOKEN)].map((m) => m[0]));
+    if (!key || (!key.includes(' ') && ordinaryWord(key))) continue;
+    names.add(weak ? `~${key}` : key);
+  }
   // Most words start no name: one set read rules them out before any longer key is built.
   const firstWords = new Set([...names].map((n) => n.replace(/^~/, '').split(' ', 1)[0]!));
   companyNameIndex = { names, firstWords };

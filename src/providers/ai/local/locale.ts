@@ -28,7 +28,13 @@ const DOLLAR_OF: Record<string, string> = {
   HK: 'HKD',
   MX: 'MXN',
   TW: 'TWD',
+  AR: 'ARS',
+  CL: 'CLP',
+  CO: 'COP',
+  UY: 'UYU',
 };
+// Where "$" is the peso and "US$" the dollar: writing US$ elsewhere does not make "$" a dollar.
+const PESO_DOLLAR = new Set(['MX', 'AR', 'CL', 'CO', 'UY']);
 const KRONA_OF: Record<string, string> = { SE: 'SEK', NO: 'NOK', DK: 'DKK', IS: 'ISK' };
 
 // Currency signs and codes that point to one country (the euro to the euro area, counted as a day-first place).
@@ -45,7 +51,8 @@ const CURRENCY_CUES: [RegExp, string][] = [
   [/\bSGD\b|\bS\$/g, 'SG'],
   [/\bHKD\b|\bHK\$/g, 'HK'],
   [/\bCAD\b|\bC\$/g, 'CA'],
-  [/\bUSD\b|\bUS\$/g, 'US'],
+  // "US$" is how other dollar and peso countries tell the US dollar from their own: no US cue.
+  [/\bUSD\b/g, 'US'],
   [/\bCHF\b/g, 'CH'],
   [/\bCNY\b|\bRMB\b/g, 'CN'],
   [/\bJPY\b/g, 'JP'],
@@ -53,6 +60,18 @@ const CURRENCY_CUES: [RegExp, string][] = [
   [/\bSEK\b/g, 'SE'],
   [/\bNOK\b/g, 'NO'],
   [/\bDKK\b/g, 'DK'],
+  [/\bKZT\b|₸/g, 'KZ'],
+  [/\bBDT\b|৳|\bTk\.?\s?\d/g, 'BD'],
+  [/\bPLN\b|\bzł/g, 'PL'],
+  [/\bHUF\b|\d\sFt\b/g, 'HU'],
+  [/\bTRY\b|₺/g, 'TR'],
+  [/\bARS\b/g, 'AR'],
+  [/\bMXN\b/g, 'MX'],
+  [/\bEGP\b/g, 'EG'],
+  [/\bSAR\b/g, 'SA'],
+  [/\bMYR\b|\bRM\s?\d/g, 'MY'],
+  [/\bIDR\b|\bRp\.?\s?\d/g, 'ID'],
+  [/\bBRL\b|\bR\$/g, 'BR'],
 ];
 const UK_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/g;
 const US_ZIP =
@@ -156,7 +175,7 @@ export function detectLocale(text: string): Locale {
 
   const amounts: AmountOptions = {};
   const explicitUsd = /\bUSD\b|\bUS\$/.test(text);
-  if (country && DOLLAR_OF[country] && !explicitUsd) amounts.dollar = DOLLAR_OF[country];
+  if (country && DOLLAR_OF[country] && (!explicitUsd || PESO_DOLLAR.has(country))) amounts.dollar = DOLLAR_OF[country];
   if (country === 'CN' || /\bRMB\b|\bCNY\b/.test(text)) amounts.yen = 'CNY';
   if (country && KRONA_OF[country]) amounts.krona = KRONA_OF[country];
   return { country: country === 'EU' ? null : country, order, orderConfidence, amounts };

@@ -24,8 +24,10 @@ import type { NameSpan, NameToken } from './name-spans.ts';
 import {
   CAPITALS_LEGAL_SUFFIXES,
   COMPASS,
+  FAMILY_FIRST_NAMES,
   GENERIC_CAPITALISED,
   LEGAL_SUFFIXES,
+  MORE_GIVEN_NAMES,
   OF_ORG_HEADS,
   ORG_CONTEXT_BEFORE,
   PARTICLES,
@@ -38,6 +40,9 @@ import {
   STRONG_ORG_HEADS,
   WEAK_ORG_HEADS,
 } from './name-words.ts';
+
+/** A given name of compromise's lexicon or of the wider list of name-words.ts ("Kwabena", "Gurpreet"). */
+export const isGivenName = (lower: string) => isFirstName(lower) || MORE_GIVEN_NAMES.has(lower);
 
 /** What a span was recognised as. */
 export interface Recognised {
@@ -164,7 +169,7 @@ const isOnlyVerb = (lower: string) => {
  */
 export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
   const tokens = span.tokens.slice();
-  while (tokens.length > 1 && isOnlyVerb(tokens[0]!.lower) && !isFirstName(tokens[0]!.lower)) tokens.shift();
+  while (tokens.length > 1 && isOnlyVerb(tokens[0]!.lower) && !isGivenName(tokens[0]!.lower)) tokens.shift();
   // "Harbour Properties DAC": a name closed by a legal form is the company's whole name.
   // "Coastal Marine University", "Regional Water Authority": so is one closed by a strong organisation head.
   const closing = tokens.length >= 2 ? bare(tokens[tokens.length - 1]!) : '';
@@ -179,7 +184,7 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
       const t = tokens[0]!;
       const next = tokens[1];
       const keep =
-        isFirstName(t.lower) ||
+        isGivenName(t.lower) ||
         isKnownPlace(t.lower) ||
         // "Kuala Lumpur", "San José": a place of several words starting with an ordinary one.
         placeOfWords(tokens.slice(0, 2)) ||
@@ -226,12 +231,12 @@ function nameLike(t: NameToken, ctx: DocumentContext, allowCommon: boolean, cued
   // "Edith Lancaster": after a given name a town's name may be a family name (a country's may not).
   if (
     isKnownPlace(b) &&
-    !isFirstName(b) &&
+    !isGivenName(b) &&
     !isLastName(b) &&
     !(allowCommon && findCountry(b) === null && !isCountry(b))
   )
     return false;
-  if (allowCommon || isFirstName(b) || isLastName(b)) return true;
+  if (allowCommon || isGivenName(b) || isLastName(b)) return true;
   // With a cue (a role after it, a field label), "Bilal" or "Kamal" may end like an English noun.
   return !isCommon(b, ctx) && (cued || !NOT_A_NAME_SUFFIX.test(b));
 }
@@ -254,6 +259,8 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     return [{ kind: 'place', tokens: tokens.slice(1), strength: 2.5 }];
   // "Calle Colón", "Phố Huế", "Karl Johans gate": a street, not a name.
   if (STREET_FIRST.has(bare(tokens[0]!)) && tokens.length >= 2) return [];
+  // "Av. John Boyd Dunlop", "Av. das Nações Unidas", "Rua da Consolação": a street named after a person or a thing.
+  if (STREET_BEFORE.test(before.slice(-24))) return [];
   if (/^\s+(?:gate|gata|vei|veien|vej|gade|straat|laan|weg|straße|strasse|street|road|avenue)\b/u.test(after))
     return [];
   // "Kuehne+Nagel", "AT&T": letters joined by a plus or an ampersand inside one word are a company's ("R&D" is not).
@@ -263,7 +270,7 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   const of = tokens.findIndex((t) => t.lower === 'of');
   // "your project manager, Pádraig Mac Cárthaigh of Quay Project Services": a name shaped only as names are, or after a role.
   const leftCue =
-    isFirstName(bare(tokens[0]!)) ||
+    isGivenName(bare(tokens[0]!)) ||
     tokens.slice(0, Math.max(0, of)).some((t) => NAME_SHAPE.test(t.text)) ||
     /\b(?:manager|director|partner|officer|head|consultant|engineer|lead|chair|representative),\s*$/i.test(span.before);
   if (of >= 2 && of <= 4 && of < tokens.length - 1 && leftCue) {
@@ -362,6 +369,25 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
 
   // "Hartford Public Library and Greenway Food Bank", "Arizona and Monterrey, Mexico": two names.
   const and = tokens.findIndex((t) => t.lower === 'and');
+  // … but "University of Science and Technology", "Ministry of Education and Research",
+  // "Department of Planning and Investment": the subjects of one body, "and" joining its last two words.
+  const ofAt = tokens.findIndex((t) => t.lower === 'of');
+  if (
+    and === tokens.length - 2 &&
+    ofAt > 0 &&
+    and === ofAt + 2 &&
+    OF_ORG_HEADS.has(bare(tokens[ofAt - 1]!)) &&
+    [tokens[ofAt + 1]!, tokens[and + 1]!].every(
+      (t) =>
+        t.capitalised &&
+        !t.acronym &&
+        !isKnownPlace(bare(t)) &&
+        findCity(bare(t)) === null &&
+        findCompanyName([t.text]) === null &&
+        !STRONG_ORG_HEADS.has(bare(t)),
+    )
+  )
+    return [{ kind: 'organization', tokens, strength: 3 }];
   if (and > 0 && and < tokens.length - 1) {
     const left = tokens.slice(0, and);
     const right = tokens.slice(and + 1);
@@ -396,7 +422,7 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
       .find(Boolean)
       ?.toLowerCase();
   const named = tokens.every((t) => t.capitalised && !t.acronym);
-  if (kind && ORG_KIND_NOUNS.has(kind) && tokens.length <= 4 && named && !isFirstName(bare(tokens[0]!))) {
+  if (kind && ORG_KIND_NOUNS.has(kind) && tokens.length <= 4 && named && !isGivenName(bare(tokens[0]!))) {
     return [{ kind: 'organization', tokens, strength: 1.5 }];
   }
 
@@ -408,7 +434,7 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
         t.capitalised &&
         !t.acronym &&
         !isCommon(bare(t), ctx) &&
-        !isFirstName(bare(t)) &&
+        !isGivenName(bare(t)) &&
         !isKnownPlace(bare(t)) &&
         !NOT_A_NAME_SUFFIX.test(bare(t)) &&
         !isPaymentNetwork(bare(t)) &&
@@ -458,7 +484,7 @@ function gazetteerPlace(span: NameSpan, tokens: NameToken[], ctx: DocumentContex
   const lowers = tokens.map(bare);
   const phrase = lowers.join(' ');
   const named =
-    lowers.some((w) => isFirstName(w) || isLastName(w)) ||
+    lowers.some((w) => isGivenName(w) || isLastName(w)) ||
     isCommon(phrase, ctx) ||
     (tokens.length === 1 && NOT_A_NAME_SUFFIX.test(phrase));
   const context = placeContext(span.before) || /\b(?:from|via|across|throughout)\s+$/i.test(span.before);
@@ -474,6 +500,8 @@ function gazetteerPlace(span: NameSpan, tokens: NameToken[], ctx: DocumentContex
 /** What may stand beside a well-known company's name in a longer name of it: "KPMG East Africa", "DHL Supply Chain Vietnam", "Deloitte LLP". */
 function qualifiesKnownName(t: NameToken): boolean {
   const b = bare(t);
+  // "Hapag-Lloyd USD 2,450": a currency code is the start of an amount, not part of the name.
+  if (CURRENCY_CODES.has(t.text)) return false;
   return (
     t.acronym ||
     t.lower === '&' ||
@@ -521,6 +549,9 @@ function knownCompanyName(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (match.weak && (before.length > 0 || after.length > 0 || span.sentenceStart)) return null;
   // Before the name only an acronym qualifies it ("DB Schenker"); "Ngozi Eze" is a person with a brand's word.
   if (!before.every((t) => t.acronym)) return null;
+  // "Oracle's Ottawa data centre": the possessive closes the company's name.
+  if (after.length > 0 && /['’]s$/.test(named[named.length - 1]!.text))
+    return [{ kind: 'organization', tokens: named, strength: 2.4 }];
   const whole: Recognised[] = [{ kind: 'organization', tokens, strength: 3 }];
   // "KPMG East Africa": a region of several words qualifies it as well.
   if (after.every(qualifiesKnownName) || isHead(tokens[tokens.length - 1]!) || placeOfWords(after)) return whole;
@@ -531,7 +562,7 @@ function knownCompanyName(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     !isCommon(bare(after[0]!), ctx) &&
     !isKnownPlace(bare(after[0]!)) &&
     findCity(bare(after[0]!)) === null &&
-    !isFirstName(bare(after[0]!))
+    !isGivenName(bare(after[0]!))
   )
     return whole;
   const text = (ts: NameToken[]) => ts.map((t) => t.text).join(' ');
@@ -556,7 +587,7 @@ function qualifiesCompany(t: NameToken, ctx: DocumentContext): boolean {
     COMPASS.has(b) ||
     isHead(t) ||
     LEGAL_SUFFIXES.has(b) ||
-    (t.capitalised && !isCommon(b, ctx) && !isFirstName(b))
+    (t.capitalised && !isCommon(b, ctx) && !isGivenName(b))
   );
 }
 
@@ -603,7 +634,7 @@ function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boole
 export function plausiblePerson(tokens: NameToken[], ctx: DocumentContext): boolean {
   const count = tokens.filter((t) => !PARTICLES.has(t.text) && !NAME_PARTICLES.has(t.text)).length;
   if (count < 2 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower)) || endsWithInitial(tokens)) return false;
-  if (isFirstName(bare(tokens[0]!))) return tokens.slice(1).every((t) => nameLike(t, ctx, true));
+  if (isGivenName(bare(tokens[0]!))) return tokens.slice(1).every((t) => nameLike(t, ctx, true));
   if (tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))) return true;
   // "Chan Tai Man", "Tomás Ó Briain": a field says it is a person; its words may look ordinary
   // ("man") as long as one of them does not.
@@ -620,7 +651,7 @@ export function plausiblePerson(tokens: NameToken[], ctx: DocumentContext): bool
 export function looksLikeAffiliation(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): boolean {
   if (tokens.length === 0 || tokens.length > 5 || !tokens[0]!.capitalised) return false;
   if (tokens.some((t) => ROLE_WORDS.has(bare(t)) || GENERIC_CAPITALISED.has(bare(t)))) return false;
-  if (isFirstName(bare(tokens[0]!)) || (tokens.length === 1 && isKnownPlace(bare(tokens[0]!)))) return false;
+  if (isGivenName(bare(tokens[0]!)) || (tokens.length === 1 && isKnownPlace(bare(tokens[0]!)))) return false;
   if (!/^\s*(?:\)|[;.]?\s*$)/.test(span.after.slice(0, 3)) && !/^\s*[),;]/.test(span.after)) return false;
   return tokens.some((t) => !isCommon(bare(t), ctx) || t.acronym || isHead(t));
 }
@@ -633,6 +664,8 @@ export function plausibleOrganization(tokens: NameToken[], ctx: DocumentContext)
 
 function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised | null {
   const lowers = tokens.map(bare);
+  // "Lakshmi Residency", "Ashanti Region", "Technical Documentation": a word of a place or an abstract noun ends no person's name.
+  if (tokens.length >= 2 && notNameEnd(lowers[lowers.length - 1]!)) return null;
   const count = tokens.filter((t) => !PARTICLES.has(t.text) && !NAME_PARTICLES.has(t.text)).length;
   if (count === 0 || count > 4 || tokens.some((t) => CONNECTORSISH.has(t.lower)) || endsWithInitial(tokens))
     return null;
@@ -666,18 +699,39 @@ function recognisePerson(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
   if (count < 2) return null;
   // "in Kon Tum": a given name after "in" is a place's first word unless a family name the lexicon knows follows.
   const placeFirst = placeContext(span.before) && !isLastName(lowers[lowers.length - 1]!);
-  if (isFirstName(lowers[0]!) && !placeFirst && tokens.slice(1).every((t) => nameLike(t, ctx, true))) return person(2);
+  if (isGivenName(lowers[0]!) && !placeFirst && tokens.slice(1).every((t) => nameLike(t, ctx, true))) return person(2);
   if (
     count <= 3 &&
     isLastName(lowers[lowers.length - 1]!) &&
-    !(placeContext(span.before) && !isFirstName(lowers[0]!)) &&
+    !(placeContext(span.before) && !isGivenName(lowers[0]!)) &&
     tokens.every((t) => nameLike(t, ctx, false) || isLastName(bare(t)))
   ) {
     return person(2);
   }
   // "Suzuki Ren", "Nagy Eszter": a family name first, then a given name (East Asian and Hungarian order).
-  if (count === 2 && isLastName(lowers[0]!) && isFirstName(lowers[1]!) && !isKnownPlace(phraseOf(lowers)))
+  if (count === 2 && isLastName(lowers[0]!) && isGivenName(lowers[1]!) && !isKnownPlace(phraseOf(lowers)))
     return person(2);
+  // "Choi Min-jung", "Trần Minh Tuấn", "Lim Hui Shan": a Chinese, Korean or Vietnamese family name
+  // first, then short given syllables (or words of another alphabet) no lexicon gives a meaning.
+  if (
+    count <= 4 &&
+    FAMILY_FIRST_NAMES.has(lowers[0]!) &&
+    !placeContext(span.before) &&
+    !placeOfWords(tokens) &&
+    tokens
+      .slice(1)
+      .every(
+        (t) =>
+          t.capitalised &&
+          !t.acronym &&
+          !isHead(t) &&
+          !ROLE_WORDS.has(bare(t)) &&
+          !STREET_WORDS.has(bare(t)) &&
+          (NAME_SHAPE.test(t.text) ||
+            (GIVEN_SYLLABLES.test(t.text) && (bare(t).length <= 3 || !isCommon(bare(t), ctx)))),
+      )
+  )
+    return person(1.5);
   if (count > 3) return null;
   // "Hải Phòng", "Sha Tin": a place the gazetteer knows is not read as a person on weaker cues.
   if (placeOfWords(tokens)) return null;
@@ -773,6 +827,36 @@ const NAME_PARTICLES = new Set(['Ó', 'Ní', 'Nic', 'Uí', 'Mac', 'Mc', 'Bin', '
 /** Shapes only names have: an Irish or Scottish prefix, letters of non-English alphabets. */
 const NAME_SHAPE = /^(?:O['’]\p{Lu}|Mc\p{Lu}|Mac\p{Lu}\p{Ll})|[À-ÖØ-öø-ɏḀ-ỿ]/u;
 const GREETINGS = new Set(['dear', 'hi', 'hello', 'hey']);
+/**
+ * A venue or site, not a place ("Thames Valley Park", "Peenya Industrial Area", "Wing On Centre",
+ * "Union Hall"): the corpus rules leave business parks, industrial estates and buildings out
+ * ("Kempton Park", a town, has no such word before "Park").
+ */
+export const isVenue = (lowers: string[]) => {
+  const last = lowers[lowers.length - 1]!;
+  const before = lowers[lowers.length - 2] ?? '';
+  return (
+    /^(?:centre|center|hall|market|mall)$/.test(last) ||
+    (/^(?:park|area|estate|zone)$/.test(last) &&
+      /^(?:industrial|business|trading|economic|export|free|technology|science|retail|office|trade|valley|logistics|commercial|innovation|research)$/.test(
+        before,
+      ))
+  );
+};
+const REGION_WORDS = new Set(
+  'region province district county state prefecture municipality oblast governorate territory'.split(' '),
+);
+const STREET_BEFORE = new RegExp(
+  `\\b(?:${[...STREET_FIRST].filter((w) => w !== 'via').join('|')})\\.?\\s+(?:(?:d[aeo]s?|del|de\\s+la|di|du|des)\\s+)?$`,
+  'iu',
+);
+/** The last word of a place's name ("Region", "District") or an abstract or collective noun ("Documentation", "Residences"). */
+const notNameEnd = (lower: string) =>
+  REGION_WORDS.has(lower) ||
+  /(?:tion|sion|ment|ness|ship|ism|ences|ency|ancy|ances|ities|ations|ology)$/.test(lower) ||
+  lower === 'residency';
+/** A romanised Chinese or Korean given name: one or two short syllables ("Tai", "Min-jung", "Dong-hyun"). */
+const GIVEN_SYLLABLES = /^\p{Lu}\p{Ll}{0,5}(?:-\p{Ll}{1,5})?$/u;
 
 function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised[] {
   const lowers = tokens.map(bare);
@@ -792,7 +876,7 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
       findCountry(r) !== null || findRegion(r) !== null || (findCity(r)?.population ?? 0) >= LARGE_CITY;
     const known = candidates.some(
       (r) =>
-        REGION_ABBREVIATIONS.has(r) || ((isKnownPlace(r.toLowerCase()) || gazetteer(r)) && !isFirstName(lowers[0]!)),
+        REGION_ABBREVIATIONS.has(r) || ((isKnownPlace(r.toLowerCase()) || gazetteer(r)) && !isGivenName(lowers[0]!)),
     );
     if (known) return [{ kind: 'place', tokens, strength: 2 }];
   }
@@ -804,17 +888,22 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
       const slice = tokens.slice(i, i + size);
       if (slice.some((t) => !t.capitalised || t.acronym)) continue;
       const key = slice.map(bare).join(' ');
-      if (isKnownPlace(key) && !(size === 1 && isFirstName(key) && tokens.length > 1)) matched = size;
+      if (isKnownPlace(key) && !(size === 1 && isGivenName(key) && tokens.length > 1)) matched = size;
       else if (size === tokens.length && cityInContext(key, slice, span, ctx)) matched = size;
       else if (
         size === tokens.length &&
-        (size > 1 || !(isCommon(key, ctx) || isFirstName(key) || isLastName(key))) &&
+        (size > 1 || !(isCommon(key, ctx) || isGivenName(key) || isLastName(key))) &&
         (findCountry(key) !== null || findRegion(key) !== null)
       )
         matched = size;
       else if (size >= 2 && COMPASS.has(bare(slice[0]!)) && isKnownPlace(slice.slice(1).map(bare).join(' ')))
         matched = size;
-      else if (size >= 2 && PLACE_WORDS.has(bare(slice[size - 1]!)) && !STREET_WORDS.has(bare(slice[size - 1]!)))
+      else if (
+        size >= 2 &&
+        PLACE_WORDS.has(bare(slice[size - 1]!)) &&
+        !STREET_WORDS.has(bare(slice[size - 1]!)) &&
+        !isVenue(slice.map(bare))
+      )
         matched = size;
     }
     if (matched > 0) {
@@ -855,7 +944,7 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
           t.capitalised &&
           !t.acronym &&
           !isCommon(bare(t), ctx) &&
-          !(tokens.length === 1 && isFirstName(bare(t))) &&
+          !(tokens.length === 1 && isGivenName(bare(t))) &&
           !isKnownCompanyWord(bare(t)) &&
           !lexiconTags(bare(t)).includes('Demonym') &&
           !NOT_A_NAME_SUFFIX.test(bare(t)),
@@ -895,7 +984,7 @@ function cityInContext(key: string, tokens: NameToken[], span: NameSpan, ctx: Do
   const ambiguous =
     tokens.length === 1 &&
     (city.population < LARGE_CITY ||
-      isFirstName(key) ||
+      isGivenName(key) ||
       isLastName(key) ||
       isCommon(key, ctx) ||
       NOT_A_NAME_SUFFIX.test(key));

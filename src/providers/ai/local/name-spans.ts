@@ -104,6 +104,8 @@ function isWrapped(line: string, next: string): boolean {
     trimmed.length >= 50 &&
     !/[.!?:;]["')\]]?$/.test(trimmed) &&
     /^\s*\p{L}/u.test(next) &&
+    // "Witnesses: 1. …": a line opening with a label starts anew.
+    !/^\s*\p{L}[\p{L}' /-]{0,30}:(?:\s|$)/u.test(next) &&
     !/[,;\t].*[,;\t]/.test(trimmed)
   );
 }

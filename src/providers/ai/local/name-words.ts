@@ -40,7 +40,7 @@ export const OF_ORG_HEADS =
 /** Titles written before a name. */
 export const HONORIFICS = set(`mr mrs ms miss mx dr prof professor sir dame rev reverend hon judge justice senator
   rep mayor governor president minister lord lady herr herrn frau mme mlle monsieur madame señor señora sra srta
-  signor signora dott shri sri smt ông bà`);
+  signor signora dott shri sri smt ông bà nana madam alhaji hajia engr`);
 
 /** Lower-case name particles ("van der Berg", "da Silva"). */
 export const PARTICLES = set(`van der den de von da di du la le del della dos das bin binti bte al el ter ten`);
@@ -58,7 +58,8 @@ export const ROLE_WORDS = set(`ceo cfo coo cto cio cmo cpo cso vp svp evp presid
   notary paralegal intern nurse physician surgeon teacher trainee apprentice planner technician inspector surveyor
   agent broker underwriter actuary economist pharmacist examiner adjuster signatory proprietor proprietress gérant
   gérante directeur directrice président présidente geschäftsführer geschäftsführerin prokurist prokuristin inhaber
-  inhaberin diretor diretora gerente presidente direktor direktorin`);
+  inhaberin diretor diretora gerente presidente direktor direktorin chargé chargée responsable jefe jefa leiter
+  leiterin`);
 
 /** Field labels whose value is a person ("From: …", "Prepared by: …"). */
 export const PERSON_FIELD_WORDS = set(`from author prepared signed approved reviewed presented written contact attn
@@ -127,3 +128,33 @@ export const ORG_CONTEXT_BEFORE = set(`between from with through via by at joine
 /** Closing lines of letters and e-mails: the next name-only line is the signer. */
 export const CLOSINGS =
   /^(?:.*\/\s*)?(?:sincerely|yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|regards|best wishes|best|cheers|thanks|thank you|many thanks|respectfully|mit freundlichen grüßen|mit freundlichen grüssen|freundliche grüsse|freundliche grüße|atentamente|saludos cordiales|cordialement|met vriendelijke groet|trân trọng|distinti saluti|z poważaniem|med vänliga hälsningar|med venlig hilsen|atenciosamente)[,.!]?$/iu;
+
+/**
+ * Given names common in West, East and Southern Africa, South Asia, the Arab world and South-East
+ * Asia that compromise's lexicon (mostly English and European names) does not know: a word of these
+ * first in a span reads as a person's name ("Kwabena Owusu", "Gurpreet Singh Dhillon").
+ */
+export const MORE_GIVEN_NAMES =
+  set(`kwame kwabena kwaku kwasi kofi kojo yaw kwadwo ekow akosua adwoa abena akua yaa afua
+  ama efua esi adjoa afia nii naa oluwaseun oluwadamilare olumide oluwatobi oluwaseyi oluwafemi ayodele babatunde
+  folake funmilayo temitope titilayo yetunde adewale adeola bolaji damilola kehinde taiwo segun tunde femi bukola kunle
+  tolu tobi chidi chinedu chukwuemeka emeka ngozi chioma obinna ifeanyi uche nnamdi adaeze amaka ikenna chiamaka
+  nkechi ebere kelechi chinonso aminu musa abubakar halima zainab hadiza usman fatuma salim wanjiru wanjiku njeri
+  achieng akinyi baraka juma zawadi neema amani rehema imani wambui nyambura atieno odhiambo cherono jepchirchir
+  lindiwe thabo sipho bongani nomvula thandiwe zanele lerato karabo mpho tshepo palesa busisiwe nokuthula sibusiso
+  themba lungile ayanda gurpreet harpreet manpreet jaspreet simran amandeep navdeep harjit kuldeep sukhwinder baljit
+  rajinder ananya priya lakshmi venkatesh sandeep rohit farhan meera karthik arjun aditya deepika kavita sunita anil
+  sunil ramesh suresh mahesh ganesh rajesh prakash vikram anjali pooja neha shreya aarav vivek nikhil rahul amit
+  sanjay vijay ajay harish srinivas lakshman revathi kavya divya swati rekha farhana rafiqul nusrat tahmina shakil
+  imran asif bilal ayesha sana mohammed mohammad muhammad ahmed ahmad mostafa mustafa khalid hana fatima omar youssef
+  yousef hassan hussein layla noor nour salma rania tarek tariq karim samir nadia amira ibrahim abdullah faisal saeed
+  rashid hamad mariam aisha huda reem siti nurul joão joana gonçalo`);
+
+/**
+ * Family names written first in Chinese, Korean and Vietnamese names ("Choi Min-jung", "Trần Minh
+ * Tuấn"); with given names after them that no lexicon knows, the whole reads as a person's.
+ */
+export const FAMILY_FIRST_NAMES = set(`nguyễn trần lê phạm hoàng huỳnh phan vũ võ đặng bùi đỗ hồ ngô dương lý đinh
+  trương kim lee park choi jung jeong kang cho yoon jang lim han oh seo shin kwon hwang ahn song yoo hong jeon moon
+  baek wang zhang liu chen yang huang zhao zhou xu zhu guo luo zheng liang xie tang deng cao peng zeng xiao feng
+  chan leung wong cheung chow lam tsang yip kwok fung tse mak siu poon yeung`);
