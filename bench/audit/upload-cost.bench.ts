@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { DialectName } from '../../src/db/database.ts';
 import { MODULES } from '../../src/modules.ts';
 import { auditModule } from '../../src/modules/audit/index.ts';
+import { actorOf } from '../../src/modules/audit/audit-trail.ts';
 import { defineModule, type ModuleDefinition } from '../../src/platform/module.ts';
 import { DIALECTS } from '../../test/support/app.ts';
 import { median } from '../support.ts';
@@ -14,6 +15,7 @@ import { medianWithInterval, orderOf, round, type Side, side, uploadOnce, WITHOU
 //   stub      no hook, nothing recorded (the A/B's B side)
 //   hooks     the real module (hooks, audit scope, the row built), but the record's insert skipped
 //   no-index  the real module, the table without its secondary indexes (the primary key only)
+//   direct    the real module as before `audit_pending`: the record inserted into `audit_records` in the transaction
 //   full      the real module (the A/B's A side)
 //
 // Two apps per variant, made in a palindromic order (creation order falls on every variant alike).
@@ -47,6 +49,33 @@ const hooksOnly = defineModule({
 });
 const HOOKS_ONLY: ModuleDefinition[] = MODULES.map((m) => (m === auditModule ? hooksOnly : m));
 
+/** The real module as before `audit_pending`: the in-transaction record inserted straight into `audit_records`. */
+const direct = defineModule({
+  name: 'audit',
+  setup(context) {
+    const parts = auditModule.setup(context) as Awaited<ReturnType<typeof auditModule.setup>>;
+    const trail = parts.provides?.audit;
+    if (!trail) throw new Error('audit module provides no trail');
+    trail.recordIn = async (trx, entry = {}) => {
+      const scope = trail.scope();
+      const tenantId = entry.tenantId ?? scope?.auth?.tenant.id;
+      if (!tenantId || !scope?.auth) return;
+      await trail.record(trx, {
+        tenantId,
+        actor: actorOf(scope.auth),
+        action: entry.action ?? 'document.upload',
+        targetType: 'document',
+        targetId: entry.targetId ?? null,
+        outcome: 'success',
+        origin: scope.origin,
+      });
+      scope.recordedInTransaction = true;
+    };
+    return parts;
+  },
+});
+const DIRECT: ModuleDefinition[] = MODULES.map((m) => (m === auditModule ? direct : m));
+
 const SECONDARY = [
   'audit_records_tenant_at',
   'audit_records_tenant_actor_at',
@@ -60,13 +89,18 @@ async function withoutIndexes(s: Side): Promise<Side> {
   return s;
 }
 
-type Variant = 'stub' | 'hooks' | 'no-index' | 'full';
-const VARIANTS: Variant[] = ['stub', 'hooks', 'no-index', 'full'];
+type Variant = 'stub' | 'hooks' | 'no-index' | 'direct' | 'full';
+/** AUDIT_BENCH_VARIANTS=stub,direct,full: a subset (the stub always included, first). */
+const VARIANTS: Variant[] = (
+  process.env['AUDIT_BENCH_VARIANTS']?.split(',') ?? ['stub', 'hooks', 'no-index', 'direct', 'full']
+).filter((v): v is Variant => ['hooks', 'no-index', 'direct', 'full'].includes(v));
+VARIANTS.unshift('stub');
 
 async function make(dialect: DialectName, v: Variant): Promise<Side> {
   if (v === 'stub') return side(dialect, WITHOUT_AUDIT);
   if (v === 'hooks') return side(dialect, HOOKS_ONLY);
   if (v === 'no-index') return withoutIndexes(await side(dialect));
+  if (v === 'direct') return side(dialect, DIRECT);
   return side(dialect);
 }
 
