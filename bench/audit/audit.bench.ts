@@ -43,15 +43,15 @@ const noAudit = defineModule({
     return { provides: { audit: trail as unknown as AuditTrail, auditLog: {} as never } };
   },
 });
-const WITHOUT_AUDIT: ModuleDefinition[] = MODULES.map((m) => (m === auditModule ? noAudit : m));
+export const WITHOUT_AUDIT: ModuleDefinition[] = MODULES.map((m) => (m === auditModule ? noAudit : m));
 
-interface Side {
+export interface Side {
   t: TestApp;
   tenant: TestTenant;
   doc: string;
 }
 
-async function side(dialect: DialectName, modules?: readonly ModuleDefinition[]): Promise<Side> {
+export async function side(dialect: DialectName, modules?: readonly ModuleDefinition[]): Promise<Side> {
   // No rate limit on either side: the A/B measures the trail, not the enterprise tier's per-minute cap.
   const env = { RATE_LIMIT_ENABLED: 'false' };
   const t = await startTestApp(dialect, modules ? { modules, env } : { env });
@@ -60,7 +60,7 @@ async function side(dialect: DialectName, modules?: readonly ModuleDefinition[])
   return { t, tenant, doc: res };
 }
 
-async function uploadOnce(t: TestApp, tenant: TestTenant, i: number): Promise<string> {
+export async function uploadOnce(t: TestApp, tenant: TestTenant, i: number): Promise<string> {
   const body = multipart([
     {
       name: 'file',
@@ -133,7 +133,11 @@ function cpuSecondsBetween(before: Map<number, number>, after: Map<number, numbe
  * side's round, and, with --expose-gc, a young-generation collection of the round's garbage.
  * Returns wall seconds and CPU seconds (process + the side's PostgreSQL backends).
  */
-async function round(s: Side, n: number, one: (i: number) => Promise<void>): Promise<{ wall: number; cpu: number }> {
+export async function round(
+  s: Side,
+  n: number,
+  one: (i: number) => Promise<void>,
+): Promise<{ wall: number; cpu: number }> {
   const before = await cpuOf(s);
   const started = performance.now();
   await timed(n, 8, one);
@@ -144,7 +148,7 @@ async function round(s: Side, n: number, one: (i: number) => Promise<void>): Pro
 }
 
 /** A seeded shuffle of `n` sides for round `r`: every side runs at every position equally often, in no fixed pattern. */
-function orderOf(r: number, n: number): number[] {
+export function orderOf(r: number, n: number): number[] {
   let seed = 7 + r * 7_919;
   const order = Array.from({ length: n }, (_, i) => i);
   for (let i = n - 1; i > 0; i--) {
@@ -156,7 +160,7 @@ function orderOf(r: number, n: number): number[] {
 }
 
 /** The median of `values` and a bootstrap 90 % interval of that median (fixed seed: repeatable). */
-function medianWithInterval(values: number[]): { median: number; p5: number; p95: number } {
+export function medianWithInterval(values: number[]): { median: number; p5: number; p95: number } {
   let seed = 42;
   const random = () => {
     seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;

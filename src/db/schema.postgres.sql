@@ -342,6 +342,24 @@ CREATE TABLE public.api_keys (
     previous_expires_at bigint
 );
 
+-- table audit_pending (owner: audit)
+CREATE TABLE public.audit_pending (
+    id text NOT NULL,
+    tenant_id text NOT NULL,
+    at bigint NOT NULL,
+    actor_type text NOT NULL,
+    actor_id text,
+    action text NOT NULL,
+    target_type text,
+    target_id text,
+    outcome text NOT NULL,
+    status integer,
+    ip text,
+    user_agent text,
+    request_id text,
+    details text
+);
+
 -- table audit_records (owner: audit)
 CREATE TABLE public.audit_records (
     id text NOT NULL,
@@ -1293,6 +1311,9 @@ ALTER TABLE ONLY public.ai_credit_charges
 
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.audit_pending
+    ADD CONSTRAINT audit_pending_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.audit_records
     ADD CONSTRAINT audit_records_pkey PRIMARY KEY (id);

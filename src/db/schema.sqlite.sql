@@ -29,6 +29,24 @@ CREATE TABLE "api_keys" (
   "previous_expires_at" bigint
 );
 
+-- table audit_pending (owner: audit)
+CREATE TABLE "audit_pending" (
+  "id" text primary key,
+  "tenant_id" text not null,
+  "at" bigint not null,
+  "actor_type" text not null,
+  "actor_id" text,
+  "action" text not null,
+  "target_type" text,
+  "target_id" text,
+  "outcome" text not null,
+  "status" integer,
+  "ip" text,
+  "user_agent" text,
+  "request_id" text,
+  "details" text
+);
+
 -- table audit_records (owner: audit)
 CREATE TABLE "audit_records" (
   "id" text primary key,

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DialectName } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -62,6 +63,8 @@ export interface AuditTrailOptions {
   repository: AuditRepository;
   /** Where buffered reads are flushed to (the database, not a transaction). */
   db: () => Executor;
+  /** The database's dialect (moving pending rows is one statement on PostgreSQL, a transaction on SQLite). */
+  dialect: DialectName;
   clock: Clock;
   logger: Logger;
   /** Flush when this many reads are buffered. */
@@ -144,6 +147,15 @@ export class AuditTrail {
   }
 
   /**
+   * Writes one record inside the caller's transaction into `audit_pending` (one narrow row; it
+   * commits or rolls back with the change), which the next flush moves into the trail.
+   */
+  async #recordPending(trx: Executor, entry: AuditEntry): Promise<void> {
+    await this.#opts.repository.insert(trx, [this.row(entry)], 'audit_pending');
+    this.#schedule();
+  }
+
+  /**
    * Records the current request's declared act inside the caller's transaction, so the record
    * exists exactly when the change does. The route's hook then records only a failure. Outside a
    * request (a job), or with `action` given, records that action as the system or the scope's caller.
@@ -163,7 +175,7 @@ export class AuditTrail {
     const action = entry.action ?? spec?.action;
     const tenantId = entry.tenantId ?? scope?.auth?.tenant.id;
     if (!action || !tenantId) return;
-    await this.record(trx, {
+    await this.#recordPending(trx, {
       tenantId,
       actor: scope?.auth ? actorOf(scope.auth) : { type: 'system', id: null },
       action,
@@ -248,12 +260,15 @@ export class AuditTrail {
   /** Adds a record to the batch; the batch is written when full or `flushMs` after its first record. */
   buffer(row: NewAuditRecord): void {
     this.#buffer.push(row);
-    if (this.#buffer.length >= this.#opts.bufferSize) {
-      void this.flush();
-    } else if (this.#timer === null) {
-      this.#timer = setTimeout(() => void this.flush(), this.#opts.flushMs);
-      this.#timer.unref();
-    }
+    if (this.#buffer.length >= this.#opts.bufferSize) void this.flush();
+    else this.#schedule();
+  }
+
+  /** A flush `flushMs` from now, unless one is due already. */
+  #schedule(): void {
+    if (this.#timer !== null) return;
+    this.#timer = setTimeout(() => void this.flush(), this.#opts.flushMs);
+    this.#timer.unref();
   }
 
   /** How many records wait in the batch. */
@@ -261,7 +276,11 @@ export class AuditTrail {
     return this.#buffer.length;
   }
 
-  /** Writes the batch now (one multi-row insert per chunk); a failure keeps it for the next flush. */
+  /**
+   * Writes the batch now (one multi-row insert per chunk; a failure keeps it for the next flush),
+   * then moves the changes recorded in their transactions (`audit_pending`, any process's) into
+   * the trail.
+   */
   async flush(): Promise<void> {
     if (this.#timer !== null) {
       clearTimeout(this.#timer);
@@ -269,28 +288,38 @@ export class AuditTrail {
     }
     // One flush at a time: a second caller waits for the running one, then writes what came since.
     while (this.#flushing) await this.#flushing;
-    if (this.#buffer.length === 0) return;
     const rows = this.#buffer;
     this.#buffer = [];
-    this.#flushing = this.#opts.repository
-      .insert(this.#opts.db(), rows)
-      .catch((error: unknown) => {
+    this.#flushing = this.#write(rows).finally(() => {
+      this.#flushing = null;
+    });
+    await this.#flushing;
+  }
+
+  async #write(rows: NewAuditRecord[]): Promise<void> {
+    const { repository, logger, dialect } = this.#opts;
+    const db = this.#opts.db();
+    if (rows.length > 0) {
+      try {
+        await repository.insert(db, rows);
+      } catch (error) {
         const kept = [...rows, ...this.#buffer];
         const dropped = Math.max(0, kept.length - MAX_PENDING);
         this.#buffer = kept.slice(dropped);
-        this.#opts.logger.error(
+        logger.error(
           { err: error, records: rows.length, dropped },
           'audit: could not write buffered records; kept for the next flush',
         );
-        if (this.#timer === null) {
-          this.#timer = setTimeout(() => void this.flush(), this.#opts.flushMs);
-          this.#timer.unref();
-        }
-      })
-      .finally(() => {
-        this.#flushing = null;
-      });
-    await this.#flushing;
+        this.#schedule();
+      }
+    }
+    try {
+      await repository.movePending(db, dialect);
+    } catch (error) {
+      // The rows stay in audit_pending (committed with their changes): the next flush moves them.
+      logger.error({ err: error }, 'audit: could not move recorded changes into the trail; retried at the next flush');
+      this.#schedule();
+    }
   }
 
   /** At shutdown: writes what is buffered. */

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Insertable, type SelectQueryBuilder, sql } from 'kysely';
+import type { DialectName } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
 import { registerPreparedStatement } from '../../db/prepared-statements.ts';
 import type { DB } from '../../db/schema.ts';
@@ -86,20 +87,24 @@ const CHUNKS = [256, 128, 64, 32, 16, 8, 4, 2, 1] as const;
 
 type AuditQuery = SelectQueryBuilder<DB, 'audit_records', object>;
 
+/** Where rows are written: the trail, or the pending rows of acts recorded in their transaction. */
+export type AuditTable = 'audit_records' | 'audit_pending';
+
 /**
  * The trail's queries. There is no update and no delete of a single record: rows leave only with
  * their tenant, by the retention purge (`purgeTenant`).
  */
 export class AuditRepository {
-  /** The insert of n rows, compiled by Kysely once per size (building it per batch cost more than running it). */
-  readonly #inserts = new Map<number, string>();
+  /** The insert of n rows per table, compiled by Kysely once per size (building it per batch cost more than running it). */
+  readonly #inserts = new Map<string, string>();
 
-  #insertSql(db: Executor, rows: number): string {
-    let text = this.#inserts.get(rows);
+  #insertSql(db: Executor, table: AuditTable, rows: number): string {
+    const key = `${table} ${rows}`;
+    let text = this.#inserts.get(key);
     if (text === undefined) {
       const placeholder = Object.fromEntries(RECORD_COLUMNS.map((c) => [c, c])) as unknown as NewAuditRecord;
       const compiled = db
-        .insertInto('audit_records')
+        .insertInto(table)
         .values(Array.from({ length: rows }, () => placeholder))
         .compile();
       // Parameters are bound row by row in RECORD_COLUMNS order: check it, the values are passed that way.
@@ -107,13 +112,16 @@ export class AuditRepository {
         throw new Error('audit insert: unexpected parameter order');
       text = compiled.sql;
       registerPreparedStatement(text);
-      this.#inserts.set(rows, text);
+      this.#inserts.set(key, text);
     }
     return text;
   }
 
-  /** Writes `rows` (an act inside its transaction, or a flushed batch of reads and refusals). */
-  async insert(db: Executor, rows: readonly NewAuditRecord[]): Promise<void> {
+  /**
+   * Writes `rows` into the trail (a flushed batch of reads and refusals, an act recorded at once),
+   * or into `audit_pending` (an act inside its transaction, moved into the trail by `movePending`).
+   */
+  async insert(db: Executor, rows: readonly NewAuditRecord[], table: AuditTable = 'audit_records'): Promise<void> {
     let at = 0;
     for (const size of CHUNKS) {
       while (rows.length - at >= size) {
@@ -123,10 +131,35 @@ export class AuditRepository {
           const row = rows[r]!;
           for (const column of RECORD_COLUMNS) values[k++] = row[column] ?? null;
         }
-        await db.executeQuery(CompiledQuery.raw(this.#insertSql(db, size), values));
+        await db.executeQuery(CompiledQuery.raw(this.#insertSql(db, table, size), values));
         at += size;
       }
     }
+  }
+
+  /**
+   * Moves every row of `audit_pending` into `audit_records`, in one statement per table, so each
+   * index of the trail takes the rows of many acts in one write. Committed rows only: a row moves
+   * with its change or never. Concurrent movers (other processes) never move a row twice: on
+   * PostgreSQL the delete claims the rows it returns (a second delete skips them once the first
+   * commits); on SQLite the move is one write transaction, which holds the database's write lock.
+   * Answers how many rows moved.
+   */
+  async movePending(db: Executor, dialect: DialectName): Promise<number> {
+    const waiting = await db.selectFrom('audit_pending').select('id').limit(1).executeTakeFirst();
+    if (!waiting) return 0;
+    const columns = sql.join(RECORD_COLUMNS.map((c) => sql.id(c)));
+    if (dialect === 'postgres') {
+      const moved = await sql`
+        with moved as (delete from audit_pending returning ${columns})
+        insert into audit_records (${columns}) select ${columns} from moved`.execute(db);
+      return Number(moved.numAffectedRows ?? 0);
+    }
+    return db.transaction().execute(async (trx) => {
+      const moved = await sql`insert into audit_records (${columns}) select ${columns} from audit_pending`.execute(trx);
+      await sql`delete from audit_pending`.execute(trx);
+      return Number(moved.numAffectedRows ?? 0);
+    });
   }
 
   #filtered(db: Executor, tenantId: string, filter: AuditFilter): AuditQuery {

@@ -22,6 +22,14 @@ export interface AuditRecordsTable {
   details: string | null;
 }
 
+/**
+ * Changes recorded inside their transaction (`recordIn`), waiting to be moved into
+ * `audit_records` by the next flush (docs/audit.md, "What recording costs"): the same columns,
+ * its primary key as its only index, so the act's transaction writes one narrow row instead of
+ * an entry in each of `audit_records`' six B-trees.
+ */
+export type AuditPendingTable = AuditRecordsTable;
+
 /** Tenants deleted: their records are purged `AUDIT_RETENTION_DAYS` after `deleted_at`. */
 export interface AuditTenantDeletionsTable {
   tenant_id: string;
@@ -31,6 +39,7 @@ export interface AuditTenantDeletionsTable {
 declare module '../../db/schema.ts' {
   interface DB {
     audit_records: AuditRecordsTable;
+    audit_pending: AuditPendingTable;
     audit_tenant_deletions: AuditTenantDeletionsTable;
   }
 }

@@ -42,6 +42,7 @@ export const auditModule = defineModule({
       exists,
       repository,
       db: () => database.db,
+      dialect: database.dialect,
       clock,
       logger,
       bufferSize: config.audit.batchSize,

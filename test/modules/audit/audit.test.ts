@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { eventually, multipart, upload, uploadOk } from '../documents/helpers.ts';
 import { DocuVault } from '../../../packages/sdk/src/index.ts';
+import { AuditRepository } from '../../../src/modules/audit/audit.repository.ts';
 import { cli, cliHome } from '../../cli/helpers.ts';
 import { origin } from '../../sdk/helpers.ts';
 import { describeEachDialect, type TestApp } from '../../support/app.ts';
@@ -442,6 +443,43 @@ describeEachDialect(
         assert.equal(row?.tenant_id, tenant.tenantId);
         assert.deepEqual(row?.details ? JSON.parse(row.details) : null, i % 2 ? { n: i } : null);
       }
+    });
+
+    it('records a change in its transaction: kept if it commits, gone if it rolls back, moved into the trail once', async () => {
+      const trail = t.container.modules.use('audit');
+      const db = t.container.database.db;
+      await trail.flush();
+      const act = (targetId: string) =>
+        trail.recordIn(db, { tenantId: tenant.tenantId, action: 'document.delete', targetId });
+      await db
+        .transaction()
+        .execute((trx) =>
+          trail.recordIn(trx, { tenantId: tenant.tenantId, action: 'document.delete', targetId: 'kept-change' }),
+        );
+      await assert.rejects(
+        db.transaction().execute(async (trx) => {
+          await trail.recordIn(trx, {
+            tenantId: tenant.tenantId,
+            action: 'document.delete',
+            targetId: 'undone-change',
+          });
+          throw new Error('the change fails after its record');
+        }),
+        /the change fails/,
+      );
+      await act('second-kept-change');
+      const trailed = async (targetId: string) =>
+        (await db.selectFrom('audit_records').select('id').where('target_id', '=', targetId).execute()).length;
+      // Two movers at once (two processes' flushes, on their own connections): each row lands once.
+      const movers = [new AuditRepository(), new AuditRepository()];
+      await Promise.all(movers.map((m) => m.movePending(db, t.dialect)));
+      await trail.flush();
+      assert.equal(await trailed('kept-change'), 1);
+      assert.equal(await trailed('second-kept-change'), 1);
+      assert.equal(await trailed('undone-change'), 0, 'no record of a change that did not happen');
+      assert.equal((await db.selectFrom('audit_pending').select('id').execute()).length, 0, 'nothing left waiting');
+      const [record] = await recordsOf('action=document.delete&document_id=kept-change');
+      assert.equal(record?.actor_type, 'system');
     });
 
     it("purges a deleted tenant's records after AUDIT_RETENTION_DAYS, never a live tenant's", async () => {
