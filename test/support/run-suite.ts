@@ -9,7 +9,8 @@
  * (each run's in `node_modules/.cache/test-durations.txt`, written by file-durations-reporter.ts,
  * merged into `test-seconds.json` beside it); before any run on this checkout (a fresh clone, CI), from
  * `test/support/test-seconds.json`: the seconds of a whole quiet run, committed and refreshed by hand
- * (copy `node_modules/.cache/test-seconds.json` after a full run), else from the short list below.
+ * (copy `node_modules/.cache/test-seconds.json` after a full run: it is written as biome formats
+ * JSON), else from the short list below.
  *
  *   node test/support/run-suite.ts [file, folder or glob …]      (default: test/**\/*.test.ts)
  *
@@ -93,7 +94,7 @@ function main(): void {
   const out = fs.createWriteStream(DURATIONS);
   out.on('close', () => {
     const seconds = new Map([...known, ...lastDurations(fs.readFileSync(DURATIONS, 'utf8'))]);
-    fs.writeFileSync(KNOWN, `${JSON.stringify(Object.fromEntries(seconds), null, 1)}\n`);
+    fs.writeFileSync(KNOWN, `${JSON.stringify(Object.fromEntries(seconds), null, 2)}\n`);
   });
   stream.compose(fileDurations).pipe(out);
 }
