@@ -197,12 +197,7 @@ export class LexicalIndex {
       const concept = concepts[c]!;
       touched.length = 0;
       this.#accumulate(concept, s.tf, s.exactTf, s.seen, touched);
-      let df = 0;
-      let exactDf = 0;
-      for (const slot of touched) {
-        df += Math.min(1, s.tf[slot]!);
-        if (s.exactTf[slot]! > 0) exactDf++;
-      }
+      const { df, exactDf } = documentFrequencies(touched, s.tf, s.exactTf);
       const key = conceptKey(concept);
       if (key !== null) this.#remember(key, df, exactDf);
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -357,11 +352,8 @@ export class LexicalIndex {
     const s = this.#scratch();
     const touched: number[] = [];
     this.#accumulate(concept, s.tf, s.exactTf, s.seen, touched);
-    let df = 0;
-    let exactDf = 0;
+    const { df, exactDf } = documentFrequencies(touched, s.tf, s.exactTf);
     for (const slot of touched) {
-      df += Math.min(1, s.tf[slot]!);
-      if (s.exactTf[slot]! > 0) exactDf++;
       s.tf[slot] = 0;
       s.exactTf[slot] = 0;
       s.seen[slot] = 0;
@@ -763,4 +755,22 @@ function popcount(x: number): number {
   let n = 0;
   for (let v = x >>> 0; v; v &= v - 1) n++;
   return n;
+}
+
+/**
+ * A concept's document frequency (weighted: a neighbour's match counts its weight, at most 1 a
+ * document) and exact document frequency, over the slots its postings touched.
+ */
+function documentFrequencies(
+  touched: readonly number[],
+  tf: Float64Array,
+  exactTf: Float64Array,
+): { df: number; exactDf: number } {
+  let df = 0;
+  let exactDf = 0;
+  for (const slot of touched) {
+    df += Math.min(1, tf[slot]!);
+    if (exactTf[slot]! > 0) exactDf++;
+  }
+  return { df, exactDf };
 }

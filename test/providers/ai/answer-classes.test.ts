@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { rankPassages } from '../../../src/modules/chat/passage-ranking.ts';
-import type { Passage } from '../../../src/providers/ai/ai-provider.ts';
-import { chunkText } from '../../../src/providers/ai/chunking.ts';
 import { findDurations } from '../../../src/providers/ai/local/durations.ts';
 import { NOT_FOUND_ANSWER } from '../../../src/providers/ai/local/extractive-answer.ts';
-import { LocalAiProvider } from '../../../src/providers/ai/local/local-provider.ts';
 import {
   analyzeQuestion,
   classifyQuestion,
@@ -14,20 +11,11 @@ import {
   termMatch,
 } from '../../../src/providers/ai/question.ts';
 import { segmentText } from '../../../src/providers/ai/segmentation.ts';
+import { ask } from './ask-local.ts';
 
 // One case per class of chat failure found on the tune documents of the corpus (issue 34 item 3),
 // each on a small text written here: the question misread, the fact's kind not recognised, the
 // right passage missed, the wrong sentence of the right passage, the fact cut off.
-
-const provider = new LocalAiProvider();
-const passagesOf = (text: string): Passage[] =>
-  chunkText(text, { targetTokens: 80, overlapTokens: 10 }).map((c) => ({
-    documentId: 'doc',
-    text: c.text,
-    page: c.page,
-    score: 0.5,
-  }));
-const ask = async (question: string, text: string) => (await provider.answer(question, passagesOf(text))).text;
 
 describe('question typing', () => {
   it('reads taxes, limits and spending as amounts, a rate of tax or interest as a percentage', () => {

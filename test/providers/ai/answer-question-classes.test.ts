@@ -1,24 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Passage } from '../../../src/providers/ai/ai-provider.ts';
-import { chunkText } from '../../../src/providers/ai/chunking.ts';
 import { askedPeriod, derivedSum, periodAmounts } from '../../../src/providers/ai/local/amount-periods.ts';
-import { LocalAiProvider } from '../../../src/providers/ai/local/local-provider.ts';
 import { analyzeQuestion, classifyQuestion } from '../../../src/providers/ai/question.ts';
+import { ask } from './ask-local.ts';
 
 // Classes of chat question added by the chat-34b pass (issue 34 item 3), each on a small text
 // written here: what money is for, a sum for another period than the document gives, who came to
 // a meeting and who did not, "which bank / which carrier" as a party.
-
-const provider = new LocalAiProvider();
-const passagesOf = (text: string): Passage[] =>
-  chunkText(text, { targetTokens: 80, overlapTokens: 10 }).map((c) => ({
-    documentId: 'doc',
-    text: c.text,
-    page: c.page,
-    score: 0.5,
-  }));
-const ask = async (question: string, text: string) => (await provider.answer(question, passagesOf(text))).text;
 
 const AWARD = [
   'Award of funding, reference HX-19.',
