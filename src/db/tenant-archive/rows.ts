@@ -26,13 +26,15 @@ export function decodeValue(value: unknown): unknown {
  * A tenant's rows of one table, in key order, `batchSize` at a time (keyset pagination: memory
  * stays one batch whatever the table's size). Both dialects compare row values `(a, b) > (x, y)`.
  *
- * On SQLite the tenant filter is written `+tenant_id` (the unary plus keeps the planner off the
- * tenant's indexes): with `tenant_id = ?` SQLite searched a tenant index whose order is not the
+ * On SQLite a large tenant's filter is written `+tenant_id` (the unary plus keeps the planner off
+ * the tenant's indexes): with `tenant_id = ?` SQLite searched a tenant index whose order is not the
  * key's, then sorted all of the tenant's rows again for every page — a quadratic read, 9 s for
  * the 30,000 passages of a 10,000-document tenant at 500 rows a page, 37 s at 100 (measured
  * 2026-11-29, docs/benchmarks.md). Through the primary key's index instead, each page continues
- * where the last stopped (0.8–1 s for the same rows), skipping other tenants' rows in between: the
- * whole export reads each table's key range at most once.
+ * where the last stopped (0.8–1 s for the same rows), skipping other tenants' rows in between.
+ * That walk reads the whole table's key range, which is the wrong price for a small tenant of a
+ * large instance: there the tenant index (sorting n rows for each of n / batchSize pages) is
+ * cheaper, so the filter is chosen from the two counts (sqliteTenantFilter).
  */
 export async function* tenantRows(
   db: Executor,
@@ -42,7 +44,8 @@ export async function* tenantRows(
   batchSize = 500,
 ): AsyncGenerator<ArchiveRow[]> {
   const keys = resource.key.map((k) => sql.ref(k));
-  const tenant = dialect === 'sqlite' ? sql`+tenant_id` : sql`tenant_id`;
+  const tenant =
+    dialect === 'sqlite' ? await sqliteTenantFilter(db, resource.table, tenantId, batchSize) : sql`tenant_id`;
   let after: unknown[] | null = null;
   for (;;) {
     const past: RawBuilder<unknown> = after === null ? sql`` : sql`and (${sql.join(keys)}) > (${sql.join(after)})`;
@@ -57,6 +60,26 @@ export async function* tenantRows(
     const last: ArchiveRow = rows[rows.length - 1]!;
     after = resource.key.map((k): unknown => last[k]);
   }
+}
+
+/**
+ * `tenant_id` (the tenant index) when re-sorting the tenant's rows for every page costs less than
+ * walking the table's whole key range (n² / batchSize against the table's row count), else
+ * `+tenant_id` (the key's index). Both give the same rows in the same order.
+ */
+export async function sqliteTenantFilter(
+  db: Executor,
+  table: string,
+  tenantId: string,
+  batchSize: number,
+): Promise<RawBuilder<unknown>> {
+  const count = async (where: RawBuilder<unknown>) =>
+    Number(
+      (await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} ${where}`.execute(db)).rows[0]?.n ?? 0,
+    );
+  const tenantRowCount = await count(sql`where tenant_id = ${tenantId}`);
+  const tableRowCount = await count(sql``);
+  return (tenantRowCount * tenantRowCount) / batchSize <= tableRowCount ? sql`tenant_id` : sql`+tenant_id`;
 }
 
 /** Which of `ids` already exist in `table` (any tenant): those must be remapped on import. */
