@@ -64,6 +64,14 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     dates: [0.98, 0.98],
     amounts: [0.94, 0.84],
   },
+  // Seventh pass (2026-11-29): sixteen documents written and measured before that pass read the extractor, totals only.
+  'sealed-2': {
+    people: [0.87, 0.73],
+    organizations: [0.72, 0.59],
+    places: [0.91, 0.72],
+    dates: [0.98, 0.9],
+    amounts: [0.81, 0.38],
+  },
 };
 
 describe('entity extraction quality (local provider)', () => {

@@ -1,19 +1,17 @@
 import {
   type AmountEntity,
   type DateEntity,
-  type EntityDetails,
   type Entities,
+  type EntityDetails,
   type NamedEntity,
   plainEntities,
 } from '../ai-provider.ts';
 import { words } from '../text.ts';
 import { type AmountMention, findAmounts } from './amounts.ts';
 import { type DateMention, findDates } from './dates.ts';
-import { detectLocale, type Locale } from './locale.ts';
 import { findFieldValues, type TypedValue } from './fields.ts';
 import { isLastName } from './lexicon.ts';
-import { findPayees, type Payee } from './payees.ts';
-import { findNameSpans, type NameSpan, type NameToken } from './name-spans.ts';
+import { detectLocale, type Locale } from './locale.ts';
 import {
   type DocumentContext,
   isCommon,
@@ -27,7 +25,9 @@ import {
   recognise,
   trimSpan,
 } from './name-rules.ts';
-import { CLOSINGS, LEGAL_SUFFIXES, ROLE_WORDS, STREET_WORDS } from './name-words.ts';
+import { findNameSpans, type NameSpan, type NameToken } from './name-spans.ts';
+import { CLOSINGS, LEGAL_SUFFIXES, ROLE_WORDS, STREET_WORDS, STRONG_ORG_HEADS } from './name-words.ts';
+import { findPayees, type Payee } from './payees.ts';
 
 // Rule-based entity extraction: candidate names from capitalisation, typed by compromise's
 // lexicon (given names, family names, places, well-known organisations), organisation suffixes
@@ -103,7 +103,7 @@ export function extractEntityDetails(
     ...partyOrganizations(text, spans, mentions, ctx),
   );
 
-  const fields = findFieldValues(text);
+  const fields = findFieldValues(text, locale.amounts);
   for (const value of fields.values.flatMap(personItems)) {
     const end = value.start + value.text.length;
     // "… and Bongani Sithole": an item may start inside a span that joined two names.
@@ -565,7 +565,9 @@ function isAddress(m: Mention): boolean {
     m.kind === 'organization' &&
     m.tokens.length >= 2 &&
     m.tokens.slice(1).some((t) => STREET_WORDS.has(t)) &&
-    !LEGAL_SUFFIXES.has(m.tokens[m.tokens.length - 1]!)
+    !LEGAL_SUFFIXES.has(m.tokens[m.tokens.length - 1]!) &&
+    // "Nationwide Building Society": a street word inside a name an organisation's head closes.
+    !STRONG_ORG_HEADS.has(m.tokens[m.tokens.length - 1]!)
   );
 }
 

@@ -24,6 +24,7 @@ import type { NameSpan, NameToken } from './name-spans.ts';
 import {
   CAPITALS_LEGAL_SUFFIXES,
   COMPASS,
+  CONNECTORS,
   FAMILY_FIRST_NAMES,
   GENERIC_CAPITALISED,
   LEGAL_SUFFIXES,
@@ -323,7 +324,7 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (tokens.length >= 3 && foldName(`${tokens[0]!.text} ${tokens[1]!.text}`) === 'cong ty')
     return [{ kind: 'organization', tokens, strength: 3 }];
   // "Mason Hayes & Curran", "Aluko & Oyebode": names joined by an ampersand are a firm's.
-  const amp = tokens.findIndex((t) => t.text === '&');
+  const amp = tokens.findIndex((t) => t.text === '&' || t.text === '+');
   if (amp > 0 && amp < tokens.length - 1 && tokens.length <= 6 && !tokens.some((t) => ROLE_WORDS.has(bare(t)))) {
     const sides = [tokens.slice(0, amp), tokens.slice(amp + 1)];
     const words = (ts: NameToken[]) =>
@@ -333,9 +334,18 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     // "Ernst & Young": one distinctive side is enough; "Research & Development", "Health & Safety" have none.
     if (sides.every(words) && sides.some(named)) return [{ kind: 'organization', tokens, strength: 2.5 }];
   }
-  // "Hotel Alpenrose", "Café Central", "Grupo Ferrovial": a kind of business followed by its name.
-  if (tokens.length >= 2 && tokens.length <= 3 && HEAD_FIRST.has(bare(tokens[0]!))) {
-    if (tokens.slice(1).every((t) => t.capitalised && !isCommon(bare(t), ctx) && !STREET_WORDS.has(bare(t)))) {
+  // "Hotel Alpenrose", "Café Central", "Grupo Ferrovial", "Banco de la Nación Argentina": a kind of
+  // business followed by its name (particles inside it, as Romance languages write them).
+  if (tokens.length >= 2 && tokens.length <= 6 && HEAD_FIRST.has(bare(tokens[0]!))) {
+    const rest = tokens.slice(1);
+    const inner = (t: NameToken, i: number) =>
+      i < rest.length - 1 && (PARTICLES.has(t.lower) || CONNECTORS.has(t.lower));
+    if (
+      rest.every((t, i) => inner(t, i) || (t.capitalised && !STREET_WORDS.has(bare(t)))) &&
+      (tokens.length <= 3
+        ? rest.every((t) => !isCommon(bare(t), ctx))
+        : rest.some((t) => !t.capitalised) && rest.some((t) => t.capitalised && !isCommon(bare(t), ctx)))
+    ) {
       return [{ kind: 'organization', tokens, strength: 3 }];
     }
   }
@@ -594,7 +604,10 @@ function qualifiesCompany(t: NameToken, ctx: DocumentContext): boolean {
 function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boolean {
   if (tokens.some((t) => ROLE_WORDS.has(bare(t)))) return false;
   // "Baggot Street Upper", "Connaught Road Central": an address, whatever follows the street word.
-  if (tokens.some((t, i) => i > 0 && STREET_WORDS.has(bare(t)) && t.capitalised)) return false;
+  // … but "Nationwide Building Society": a street word inside a name a strong head closes.
+  const lastWord = bare(tokens[tokens.length - 1]!);
+  const headClosed = STRONG_ORG_HEADS.has(lastWord) && !STREET_WORDS.has(lastWord);
+  if (!headClosed && tokens.some((t, i) => i > 0 && STREET_WORDS.has(bare(t)) && t.capitalised)) return false;
   const ofAt = tokens.findIndex((t) => t.lower === 'of' || t.lower === 'for');
   const headPart = ofAt > 0 ? tokens.slice(0, ofAt) : tokens;
   if (ofAt > 0 && headPart.length === 1) return OF_ORG_HEADS.has(bare(headPart[0]!)) && tokens.length > ofAt + 1;
