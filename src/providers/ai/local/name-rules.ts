@@ -255,6 +255,26 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (tokens.length === 1 && last.acronym && /\(\s*$/.test(before) && /^\s*:\s*[A-Z][A-Z.]{0,5}\s*\)/.test(after)) {
     return [{ kind: 'organization', tokens, strength: 3 }];
   }
+  // "FOB İstanbul", "EXW Shenzhen": a trade term, then the place it names.
+  if (tokens.length >= 2 && INCOTERMS.has(tokens[0]!.lower)) {
+    const rest = tokens.slice(1);
+    return recognise(
+      { ...span, tokens: rest, before: `${span.before}${tokens[0]!.text} `, sentenceStart: false },
+      rest,
+      ctx,
+    );
+  }
+  // "Sourcing Manager Türkiye", "Country Director Kenya": a role, then the country or city it covers.
+  const role = tokens.findIndex((t) => ROLE_WORDS.has(bare(t)));
+  if (role >= 0 && role < tokens.length - 1 && tokens.length - role <= 3) {
+    const rest = tokens.slice(role + 1);
+    const key = rest.map(bare).join(' ');
+    if (
+      rest.every((t) => t.capitalised) &&
+      (findCountry(key) !== null || (findCity(key)?.population ?? 0) >= LARGE_CITY)
+    )
+      return [{ kind: 'place', tokens: rest, strength: 2 }];
+  }
   // "Quận Hai Bà Trưng", "Tỉnh Bình Dương": a district's or province's word, then its name.
   if (tokens.length >= 2 && PLACE_FIRST.has(bare(tokens[0]!)))
     return [{ kind: 'place', tokens: tokens.slice(1), strength: 2.5 }];
@@ -487,6 +507,9 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
  */
 function gazetteerPlace(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised | null {
   if (span.honorific || /\b(?:dear|hi|hello|hey)\s*$/i.test(span.before) || tokens.length > 4) return null;
+  // "Dubai, UAE", "Houston, USA": a country written as its initials.
+  if (tokens.length === 1 && tokens[0]!.acronym && tokens[0]!.text.length >= 3 && findCountry(tokens[0]!.text) !== null)
+    return { kind: 'place', tokens, strength: 2.5 };
   if (
     tokens.some((t) => !t.capitalised || t.acronym || ROLE_WORDS.has(bare(t)) || STREET_WORDS.has(bare(t)) || isHead(t))
   )
@@ -554,6 +577,13 @@ function knownCompanyName(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
       ctx.signatureLines.has(span.line) ||
       /^\s*<[^>\s]+@/.test(span.after);
     if (personCue && tokens.length > 1) return null;
+    // "the meeting in Milano": a brand named after a city, where the sentence wants a place.
+    if (
+      tokens.length === 1 &&
+      (findCity(bare(t)) !== null || findCountry(bare(t)) !== null) &&
+      placeContext(span.before)
+    )
+      return null;
   }
   if (named.some((t) => !t.capitalised && !CONNECTORSISH.has(t.lower) && !LEGAL_SUFFIXES.has(bare(t)))) return null;
   if (match.weak && (before.length > 0 || after.length > 0 || span.sentenceStart)) return null;
@@ -986,6 +1016,7 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
  * postcode after, a postcode before ("38440 Wolfsburg"), or another place in a list ("Leeds and Bristol").
  */
 const LARGE_CITY = 500_000;
+const INCOTERMS = new Set(['fob', 'cif', 'cfr', 'exw', 'fca', 'dap', 'ddp', 'cpt', 'cip']);
 /** "experience in Fortran", "fluent in Portuguese": after these words "in" names a subject, not a place. */
 const SUBJECT_BEFORE_IN =
   /\b(?:experience|experienced|skilled|skills|proficient|proficiency|fluent|fluency|trained|training|certified|certification|degree|diploma|courses?|interest|interested|expert|expertise|written|built|coded|listed|set out|described|specified|shown|stated|defined)\s+in\s+$/i;
@@ -1003,7 +1034,11 @@ function cityInContext(key: string, tokens: NameToken[], span: NameSpan, ctx: Do
       NOT_A_NAME_SUFFIX.test(key));
   if (!ambiguous) return true;
   return (
-    /\b(?:in|at|near|from|to|via|outside)\s+$/i.test(span.before) ||
+    /\b(?:in|at|near|from|to|via|outside|fob|cif|cfr|exw|fca|dap|ddp|cpt|cip)\s+$/i.test(span.before) ||
+    // "the port of Rosario", "the city of Debrecen".
+    /\b(?:port|city|town|province|region|district|municipality|outskirts|suburbs?)\s+of\s+$/i.test(span.before) ||
+    // "the Stavanger quay", "our Debrecen office": a town named before what stands there.
+    (/\b(?:the|our|their|its|your)\s+$/i.test(span.before) && /^\s\p{Ll}{3,}\b/u.test(span.after)) ||
     (/,\s*$/.test(span.before) && /^\s*$/.test(span.after)) ||
     /\b\d{4,6}\s+$/.test(span.before) ||
     /^\s*(?:,\s*\p{Lu}|\s\d{3,6}\b|\s+(?:and|or)\s+\p{Lu})/u.test(span.after) ||
