@@ -546,6 +546,16 @@ function notAnOrganization(m: Mention, ctx: DocumentContext): boolean {
       (isCommon(m.key, ctx) || /(?:tion|sion|ment|ness|ance|ence|ity|ship)$/.test(m.key))
     );
   if (/^(?:to|for|of|and|in|on|at|by|with|from)\s/i.test(m.name)) return true;
+  // "Regional Finance Leads", "All Site Managers": people by their role, not a body.
+  const plural = m.tokens[m.tokens.length - 1]!;
+  if (
+    m.strength < 3 &&
+    /s$/.test(plural) &&
+    ROLE_WORDS.has(plural.slice(0, -1)) &&
+    !STRONG_ORG_HEADS.has(plural) &&
+    m.tokens.slice(0, -1).every((t) => isCommon(t, ctx))
+  )
+    return true;
   const last = m.tokens[m.tokens.length - 1]!;
   if ((last === 'centre' || last === 'center') && VENUE_KINDS.has(m.tokens[m.tokens.length - 2]!)) return true;
   return INTERNAL_BODIES.has(last) && m.tokens.slice(0, -1).every((t) => isCommon(t, ctx) || INTERNAL_BODIES.has(t));

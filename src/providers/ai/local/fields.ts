@@ -140,6 +140,13 @@ function kindOfLabel(label: string): TypedValue['kind'] | null {
   // "Head office:", "Branch address:": a place follows, whatever the words before say.
   if (/^(?:office|address|location|branch|site|venue|premises)$/.test(wordsOfLabel[wordsOfLabel.length - 1]!))
     return null;
+  // "For the Client:", "For the Supplier:": who signs for a party (a company's own name fails the person checks later).
+  if (
+    wordsOfLabel[0] === 'for' &&
+    wordsOfLabel.length > 1 &&
+    ORG_FIELD_WORDS.has(wordsOfLabel[wordsOfLabel.length - 1]!)
+  )
+    return 'person';
   // "Prepared for:", "Issued for:": for whom, a client more often than a person.
   if (wordsOfLabel.length > 1 && wordsOfLabel[wordsOfLabel.length - 1] === 'for') return 'party';
   if (wordsOfLabel.length === 1 && PARTY_FIELD_WORDS.has(wordsOfLabel[0]!)) return 'party';

@@ -256,13 +256,10 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     return [{ kind: 'organization', tokens, strength: 3 }];
   }
   // "FOB İstanbul", "EXW Shenzhen": a trade term, then the place it names.
-  if (tokens.length >= 2 && INCOTERMS.has(tokens[0]!.lower)) {
-    const rest = tokens.slice(1);
-    return recognise(
-      { ...span, tokens: rest, before: `${span.before}${tokens[0]!.text} `, sentenceStart: false },
-      rest,
-      ctx,
-    );
+  const term = tokens.findIndex((t) => INCOTERMS.has(t.lower) && t.acronym);
+  if (term >= 0 && term < tokens.length - 1) {
+    const rest = tokens.slice(term + 1);
+    return recognise({ ...span, tokens: rest, before: `${tokens[term]!.text} `, sentenceStart: false }, rest, ctx);
   }
   // "Sourcing Manager Türkiye", "Country Director Kenya": a role, then the country or city it covers.
   const role = tokens.findIndex((t) => ROLE_WORDS.has(bare(t)));

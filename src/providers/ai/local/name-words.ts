@@ -36,7 +36,8 @@ export const WEAK_ORG_HEADS =
 /** Heads that may open a name followed by "of" ("University of Leeds", "Bank of Ireland"). */
 export const OF_ORG_HEADS =
   set(`university bank ministry department institute college academy museum school church federation
-  association society council commission court government chamber office bureau agency authority league order`);
+  association society council commission court government chamber office bureau agency authority league order
+  institution`);
 
 /** Titles written before a name. */
 export const HONORIFICS = set(`mr mrs ms miss mx dr prof professor sir dame rev reverend hon judge justice senator
@@ -60,7 +61,8 @@ export const ROLE_WORDS = set(`ceo cfo coo cto cio cmo cpo cso vp svp evp presid
   agent broker underwriter actuary economist pharmacist examiner adjuster signatory proprietor proprietress gérant
   gérante directeur directrice président présidente geschäftsführer geschäftsführerin prokurist prokuristin inhaber
   inhaberin diretor diretora gerente presidente direktor direktorin chargé chargée responsable jefe jefa leiter
-  leiterin`);
+  leiterin directora presidenta gerenta direttore direttrice amministratore dirigente responsabile prezes dyrektor
+  dyrektorka ředitel ředitelka jednatel igazgató ügyvezető vezérigazgató direktør styreleder ordförande`);
 
 /** Field labels whose value is a person ("From: …", "Prepared by: …"). */
 export const PERSON_FIELD_WORDS = set(`from author prepared signed approved reviewed presented written contact attn
