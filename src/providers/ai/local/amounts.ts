@@ -446,7 +446,9 @@ function bracketed(text: string, start: number, end: number): boolean {
   // In prose a bracket after "a loss of", "refund of", "Net:" is the accountant's minus; after a
   // noun, a name or a percentage it restates or explains ("10 % (GBP 24,500)", "Nexans AS (EUR 212
   // million)", "30% deposit (US$ 23,920.20)").
-  return /(?:\b(?:of|is|was|were|at)|[:=])$/iu.test(lead.replace(/[\s*_]+$/u, ''));
+  return /(?:\b(?:of|is|was|were|at|less|minus|refunds?|credits?|loss(?:es)?|write-?offs?|deficits?|discounts?|rebates?|deductions?|returns?|adjustments?|shortfalls?|overdrafts?)|[:=])$/iu.test(
+    lead.replace(/[\s*_]+$/u, ''),
+  );
 }
 
 // Currencies written with a dollar sign: "$12,000 MXN", "MXN $12,000" name which one.

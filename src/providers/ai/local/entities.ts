@@ -553,7 +553,7 @@ function notAnOrganization(m: Mention, ctx: DocumentContext): boolean {
     /s$/.test(plural) &&
     ROLE_WORDS.has(plural.slice(0, -1)) &&
     !STRONG_ORG_HEADS.has(plural) &&
-    m.tokens.slice(0, -1).every((t) => isCommon(t, ctx))
+    m.tokens.slice(0, -1).every((t) => isCommon(t, ctx) || /(?:al|ive|ic|ous|ary)$/.test(t))
   )
     return true;
   const last = m.tokens[m.tokens.length - 1]!;

@@ -243,7 +243,8 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   const afterSuffix = LEGAL_SUFFIXES.has(prev.lower.replace(/\./g, ''));
   // "Allied Irish Banks, p.l.c.", "Kestrel Outdoor Gear Pty Ltd", "Zhejiang Summit Bags Co., Ltd.": legal forms close the name.
   if (suffixGap || (legal && (afterSuffix || /^(?:\p{L}\.){2,}$/u.test(token.text)))) return true;
-  if (afterSuffix && j >= 2 && tokens[j - 2]!.capitalised) {
+  // ("Orla Druk Sp. z o.o. of Poznań": the Polish form's last part follows a small "z".)
+  if (afterSuffix && j >= 2 && (tokens[j - 2]!.capitalised || prev.lower.includes('.'))) {
     // "Acme Ltd Bank"? Suffixes close a company name.
     return false;
   }

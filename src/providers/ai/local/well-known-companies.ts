@@ -220,8 +220,6 @@ TÜV Rheinland
 DEKRA
 The Standard Club
 Standard Club
-Gard
-Skuld
 COSCO
 COSCO Shipping
 COSCO Shipping Lines
@@ -236,10 +234,8 @@ Kuehne + Nagel
 Kuehne+Nagel
 DB Schenker
 CEVA Logistics
-Expeditors
 C.H. Robinson
 Aramex
-Agility
 Yusen Logistics
 Kerry Logistics
 Bolloré Logistics
@@ -293,7 +289,6 @@ Zenith Bank
 GTBank
 Equity Bank
 KCB
-Absa
 Nedbank
 Itaú
 Bradesco
@@ -301,7 +296,6 @@ Banorte
 Bancolombia
 Bank Hapoalim
 Inditex
-Zara
 H&M
 Primark
 IKEA
@@ -317,16 +311,12 @@ Accenture
 Bain & Company
 Boston Consulting Group
 BCG
-Kearney
 Roland Berger
 Oliver Wyman
 Forvis Mazars
 RSM
-Crowe
-Shell
 Equinor
 Ørsted
-Vestas
 Siemens Gamesa
 Nexans
 Prysmian
@@ -340,7 +330,6 @@ Saipem
 Technip Energies
 Wärtsilä
 Air Liquide
-Emerson
 Yokogawa
 Mitsubishi Heavy Industries
 Hyundai Heavy Industries
@@ -348,8 +337,6 @@ Larsen & Toubro
 Bechtel
 AECOM
 WSP
-Arup
-Atkins
 Dar Al-Handasah
 Arab Contractors
 Bharti Airtel
@@ -358,10 +345,8 @@ Etisalat
 Telstra
 Singtel
 PLDT
-Jio
 Ooredoo
 Louis Dreyfus
-Bunge
 ADM
 ECOM Agroindustrial
 Danone
@@ -374,34 +359,25 @@ AstraZeneca
 GSK
 Novo Nordisk
 Johnson & Johnson
-Abbott
 Cipla
 Sun Pharma
-Teva
 BMW
 Mercedes-Benz
 Stellantis
-Renault
-Nissan
-Honda
 General Motors
 BYD
 Geely
 Mahindra
-Murata
 TDK
 Foxconn
 TSMC
 MediaTek
-Canon
 Fujitsu
 Toshiba
-Lenovo
 ASUS
 Allianz
 Generali
 AIG
-Chubb
 AIA
 Hannover Re
 Aviva
@@ -413,14 +389,11 @@ Cemex
 Saint-Gobain
 UltraTech Cement
 Marriott
-Hilton
-Accor
 IHG
 Hyatt
 Salesforce
 Palo Alto Networks
 CrowdStrike
 Fortinet
-Vale
 Freeport-McMoRan
 `;
