@@ -151,4 +151,9 @@ describe('local entities: places by their own names and by context', () => {
     for (const name of ['Bahía Blanca', 'Szeged', 'Izmir', 'Kenya'])
       assert.ok(e.places.includes(name), `${name}: ${e.places.join('|')}`);
   });
+
+  it('takes a town no gazetteer holds where a site stands, not a company or a person there', () => {
+    assert.deepEqual(names('The Board approved the bottling plant at Vellakovil this year.').places, ['Vellakovil']);
+    assert.deepEqual(names('Our office in Salesforce is closed.').places, []);
+  });
 });

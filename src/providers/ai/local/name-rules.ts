@@ -920,6 +920,16 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
     );
     if (known) return [{ kind: 'place', tokens, strength: 2 }];
   }
+  // "the cold-storage plant at Nashik", "the dyehouse in Inegol", "the port of Tema": a town no
+  // gazetteer holds, named where a site or a town is meant.
+  if (
+    tokens.length === 1 &&
+    !last.acronym &&
+    SITE_BEFORE.test(span.before) &&
+    !/^\s*(?:['’]s|&|\+)/u.test(span.after) &&
+    !(isCommon(lowers[0]!, ctx) || isGivenName(lowers[0]!) || isLastName(lowers[0]!) || isKnownCompanyWord(lowers[0]!))
+  )
+    return [{ kind: 'place', tokens, strength: 1.4 }];
   // Known places inside the span, longest first ("State of New York" → "New York").
   const out: Recognised[] = [];
   for (let i = 0; i < tokens.length; ) {
@@ -1013,6 +1023,8 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
  * postcode after, a postcode before ("38440 Wolfsburg"), or another place in a list ("Leeds and Bristol").
  */
 const LARGE_CITY = 500_000;
+const SITE_BEFORE =
+  /\b(?:plant|factory|site|office|offices|warehouse|depot|mill|mine|terminal|yard|branch|facility|dyehouse|workshop|port|town|city|village|municipality)\s+(?:at|in|of|near|outside)\s+$/i;
 const INCOTERMS = new Set(['fob', 'cif', 'cfr', 'exw', 'fca', 'dap', 'ddp', 'cpt', 'cip']);
 /** "experience in Fortran", "fluent in Portuguese": after these words "in" names a subject, not a place. */
 const SUBJECT_BEFORE_IN =
