@@ -1,6 +1,6 @@
 /**
  * Guards the local provider's entity extraction against regression (issue 27): precision and recall
- * per type on the six labelled splits, each at most 0.02 below what docs/benchmarks.md records for
+ * per type on the eight labelled splits, each at most 0.02 below what docs/benchmarks.md records for
  * it ("Entities on new held-out documents" and its fourth, fifth and sixth passes). The holdout splits are guarded by their totals only;
  * nothing here prints a holdout document's errors.
  */
@@ -55,14 +55,23 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     dates: [0.98, 0.98],
     amounts: [0.98, 0.96],
   },
-  // Sixth pass (2026-11-29): fifteen documents written and measured before that pass read the extractor, totals only;
-  // floors from the pass's after-figure.
+  // Sixth pass (2026-11-29): fifteen documents written and measured before that pass read the extractor; the
+  // seventh pass read their errors and fixed classes (floors from its after-figure).
   sealed: {
-    people: [0.92, 0.91],
-    organizations: [0.8, 0.71],
-    places: [0.92, 0.8],
+    people: [0.98, 0.93],
+    organizations: [0.92, 0.95],
+    places: [0.94, 0.95],
     dates: [0.98, 0.98],
-    amounts: [0.94, 0.84],
+    amounts: [0.98, 0.98],
+  },
+  // Seventh pass (2026-11-29): sixteen documents written and measured before that pass read the extractor, totals
+  // only; floors from the pass's after-figure.
+  'sealed-2': {
+    people: [0.88, 0.75],
+    organizations: [0.73, 0.63],
+    places: [0.91, 0.74],
+    dates: [0.98, 0.9],
+    amounts: [0.89, 0.82],
   },
 };
 

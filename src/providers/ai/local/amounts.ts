@@ -29,11 +29,18 @@ export interface AmountOptions {
   yen?: string;
   /** "kr": only read when the document is Swedish, Norwegian, Danish or Icelandic. */
   krona?: string;
+  /** "Rs": INR unless the document is Pakistani, Sri Lankan, Nepali, … (or writes that code). */
+  rupee?: string;
+  /** "Dh", "dirhams": AED unless the document is Moroccan (or writes MAD). */
+  dirham?: string;
 }
 
 const SYMBOLS: Record<string, string> = {
   us$: 'USD',
   'u.s.$': 'USD',
+  nt$: 'TWD',
+  nis: 'ILS',
+  br: 'ETB',
   c$: 'CAD',
   ca$: 'CAD',
   a$: 'AUD',
@@ -157,6 +164,10 @@ const WORDS: Record<string, string> = {
   ringgit: 'MYR',
   rupiah: 'IDR',
   baht: 'THB',
+  kronor: 'SEK',
+  kroner: 'NOK',
+  birr: 'ETB',
+  pesos: 'MXN',
   đồng: 'VND',
 };
 const SCALES: Record<string, number> = {
@@ -208,7 +219,12 @@ const SCALES: Record<string, number> = {
   bilhão: 1e9,
   milyar: 1e9,
   tỷ: 1e9,
+  juta: 1e6,
+  miliar: 1e9,
+  'mil.': 1e6,
 };
+// Swedish and Norwegian write the scale into the krona: "4,2 Mkr", "14,6 mnkr", "1,1 mdkr".
+const KRONA_SCALES: Record<string, number> = { mkr: 1e6, mnkr: 1e6, mdkr: 1e9 };
 
 const CODE = [...CURRENCY_CODES].join('|');
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -216,6 +232,8 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const SIGN_LIST = [
   'US$',
   'U.S.$',
+  'NT$',
+  'NIS',
   'CA$',
   'C$',
   'AU$',
@@ -256,6 +274,7 @@ const SIGN_LIST = [
   '₫',
   'zł',
   'Kč',
+  'kr.',
   'kr',
   '₸',
   '৳',
@@ -276,10 +295,11 @@ const SIGN_LIST = [
   'TSh',
   'Tsh',
   'USh',
+  'Br',
   'R',
 ];
 const SIGN = `(?:${SIGN_LIST.map(escapeRegExp).join('|')})`;
-const AFTER_SIGNS = `(?:${['€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'Ft', 'Fr.', '₸', '৳', '₴', '₾', 'VNĐ', 'đ'].map(escapeRegExp).join('|')})`;
+const AFTER_SIGNS = `(?:${['€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'Ft', 'Fr.', '₸', '৳', '₴', '₾', 'VNĐ', 'đ'].map(escapeRegExp).join('|')}|(?:mnkr|mdkr|mkr|dhs?)(?!\\p{L}))`;
 // Indian grouping before Western: "4,50,00,000" is not "4,50" followed by more.
 const NUMBER =
   "(\\d{1,2}(?:,\\d{2})+,\\d{3}(?:\\.\\d{1,2})?|\\d{1,3}(?:[,.\\u00a0\\u202f '’]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)";
@@ -295,7 +315,9 @@ const BEFORE = new RegExp(
   'gu',
 );
 const AFTER = new RegExp(
-  `${MINUS}(?<![\\p{L}\\d$€£.,])${NUMBER}${SCALE}[^\\S\\n]?(${AFTER_SIGNS}|(?:${CODE})\\b|(?:${Object.keys(WORDS)
+  `${MINUS}(?<![\\p{L}\\d$€£.,])${NUMBER}${SCALE}(?:[^\\S\\n](de|di|of|d['’](?=\\p{L})))?[^\\S\\n]?(${AFTER_SIGNS}|(?:${CODE})\\b|(?:${Object.keys(
+    WORDS,
+  )
     .sort((a, b) => b.length - a.length)
     .map(escapeRegExp)
     .join('|')})\\b)`,
@@ -368,15 +390,25 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
     // "£(7,250)": an accountant's negative, the bracket closing right after the figure.
     const end = m.index + m[0].length;
     if (m[3] === '(' && text[end] !== ')') continue;
-    const value = parseNumber(number, m[5]);
+    // "SEK 14,6 mkr": the scale written into the krona after the figure.
+    const kronaScale = m[5] ? undefined : /^[^\S\n]?(mnkr|mdkr|mkr)(?!\p{L})/iu.exec(text.slice(end, end + 6));
+    const parsed = parseNumber(number, m[5]);
+    const value =
+      parsed !== null && kronaScale
+        ? Math.round(parsed * KRONA_SCALES[kronaScale[1]!.toLowerCase()]! * 100) / 100
+        : parsed;
     if (value !== null) {
       const negative = m[1] || m[3] || bracketed(text, m.index, end);
-      push(code, negative ? -value : value, m.index, m[3] === '(' ? end + 1 : end);
+      push(code, negative ? -value : value, m.index, m[3] === '(' ? end + 1 : end + (kronaScale?.[0].length ?? 0));
     }
   }
   for (const m of text.matchAll(AFTER)) {
-    const code = currencyOf(m[4]!, options);
-    const value = parseNumber(m[2]!, m[3]);
+    // "1,2 million de dirhams", "1,2 milioni di euro": a connector only after a scale word.
+    if (m[4] && !m[3]) continue;
+    const kronaScale = KRONA_SCALES[m[5]!.toLowerCase()];
+    const code = kronaScale ? (options.krona ?? null) : currencyOf(m[5]!, options);
+    const parsed = parseNumber(m[2]!, m[3]);
+    const value = parsed === null ? null : kronaScale && !m[3] ? Math.round(parsed * kronaScale * 100) / 100 : parsed;
     if (code && value !== null && free(m.index, m.index + m[0].length))
       push(
         code,
@@ -410,8 +442,13 @@ function bracketed(text: string, start: number, end: number): boolean {
   const lead = text.slice(Math.max(0, start - 40), start - before[0].length);
   // A figure in a column of its own ("Payment received, 10-02-2025      (₹ 1,00,00,000)") is a
   // debit whatever stands in the column before it.
-  if (/(?:\t|\||[^\S\n]{2,})$/u.test(lead)) return true;
-  return !/(?:\d|\b(?:thousand|million|billion|lakhs?|crores?|mn|bn|[kmb]))$/iu.test(lead.replace(/[\s*_]+$/u, ''));
+  if (/(?:\t|\||[^\S\n]{2,})$/u.test(lead) || /(?:^|\n)[^\S\n]*$/u.test(lead)) return true;
+  // In prose a bracket after "a loss of", "refund of", "Net:" is the accountant's minus; after a
+  // noun, a name or a percentage it restates or explains ("10 % (GBP 24,500)", "Nexans AS (EUR 212
+  // million)", "30% deposit (US$ 23,920.20)").
+  return /(?:\b(?:of|is|was|were|at|less|minus|refunds?|credits?|loss(?:es)?|write-?offs?|deficits?|discounts?|rebates?|deductions?|returns?|adjustments?|shortfalls?|overdrafts?)|[:=])$/iu.test(
+    lead.replace(/[\s*_]+$/u, ''),
+  );
 }
 
 // Currencies written with a dollar sign: "$12,000 MXN", "MXN $12,000" name which one.
@@ -426,7 +463,7 @@ function dollarCodeAfter(text: string, end: number, sign: string): string | null
 
 // Signs that are also abbreviations (a rating "R 2", "Dh" in a name, "RM 3" a room) need a number
 // that can only be money after them.
-const LETTER_SIGNS = new Set(['r', 'rs', 'tk', 'rm', 'rp', 'dh', 'dhs', 'tsh', 'tshs', 'ush']);
+const LETTER_SIGNS = new Set(['r', 'rs', 'tk', 'rm', 'rp', 'dh', 'dhs', 'tsh', 'tshs', 'ush', 'br']);
 
 // Signs that are also letters or words need a number that can only be money after them:
 // "R 400,000" is rand, "R 2" a rating; "Rs 500" rupees, "kr" only where the locale says which krona.
@@ -439,16 +476,19 @@ function plausibleAfterSign(
 ): boolean {
   if (LETTER_SIGNS.has(sign.toLowerCase().replace(/\.$/, '')))
     return /[,.\s'’]/.test(number) || number.length >= 4 || scale !== undefined;
-  if (sign === 'kr') return true;
+  if (sign === 'kr' || sign === 'kr.') return true;
   // "EUR 5-year": a code before a number that runs on into a word is not money.
   return !/^-?\p{L}/u.test(text.slice(end, end + 2));
 }
 
-function currencyOf(raw: string, options: AmountOptions): string | null {
+/** The code a sign, code or currency word stands for in a document of these options ("Rp" → IDR, "kr" → its krona). */
+export function currencyOf(raw: string, options: AmountOptions = {}): string | null {
   const lower = raw.toLowerCase().replace(/\s+/g, ' ');
   if (raw === '$') return options.dollar ?? 'USD';
   if (raw === '¥') return options.yen ?? 'JPY';
-  if (lower === 'kr') return options.krona ?? null;
+  if (lower === 'kr' || lower === 'kr.' || lower === 'kroner') return options.krona ?? null;
+  if (lower === 'rs' || lower === 'rs.' || lower === 'rupees') return options.rupee ?? 'INR';
+  if (/^(?:dh|dhs\.?|dirhams?)$/.test(lower)) return options.dirham ?? 'AED';
   if (lower === 'ft') return 'HUF';
   if (/^[A-Z]{3}$/.test(raw) && CURRENCY_CODES.has(raw)) return raw;
   if (/^[a-z]{3}$/i.test(raw) && CURRENCY_CODES.has(raw.toUpperCase()) && raw !== raw.toLowerCase())

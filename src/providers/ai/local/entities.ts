@@ -1,19 +1,17 @@
 import {
   type AmountEntity,
   type DateEntity,
-  type EntityDetails,
   type Entities,
+  type EntityDetails,
   type NamedEntity,
   plainEntities,
 } from '../ai-provider.ts';
 import { words } from '../text.ts';
 import { type AmountMention, findAmounts } from './amounts.ts';
 import { type DateMention, findDates } from './dates.ts';
-import { detectLocale, type Locale } from './locale.ts';
 import { findFieldValues, type TypedValue } from './fields.ts';
 import { isLastName } from './lexicon.ts';
-import { findPayees, type Payee } from './payees.ts';
-import { findNameSpans, type NameSpan, type NameToken } from './name-spans.ts';
+import { detectLocale, type Locale } from './locale.ts';
 import {
   type DocumentContext,
   isCommon,
@@ -27,7 +25,9 @@ import {
   recognise,
   trimSpan,
 } from './name-rules.ts';
-import { CLOSINGS, LEGAL_SUFFIXES, ROLE_WORDS, STREET_WORDS } from './name-words.ts';
+import { findNameSpans, type NameSpan, type NameToken } from './name-spans.ts';
+import { CLOSINGS, LEGAL_SUFFIXES, ROLE_WORDS, STREET_WORDS, STRONG_ORG_HEADS } from './name-words.ts';
+import { findPayees, type Payee } from './payees.ts';
 
 // Rule-based entity extraction: candidate names from capitalisation, typed by compromise's
 // lexicon (given names, family names, places, well-known organisations), organisation suffixes
@@ -103,7 +103,7 @@ export function extractEntityDetails(
     ...partyOrganizations(text, spans, mentions, ctx),
   );
 
-  const fields = findFieldValues(text);
+  const fields = findFieldValues(text, locale.amounts);
   for (const value of fields.values.flatMap(personItems)) {
     const end = value.start + value.text.length;
     // "… and Bongani Sithole": an item may start inside a span that joined two names.
@@ -546,6 +546,16 @@ function notAnOrganization(m: Mention, ctx: DocumentContext): boolean {
       (isCommon(m.key, ctx) || /(?:tion|sion|ment|ness|ance|ence|ity|ship)$/.test(m.key))
     );
   if (/^(?:to|for|of|and|in|on|at|by|with|from)\s/i.test(m.name)) return true;
+  // "Regional Finance Leads", "All Site Managers": people by their role, not a body.
+  const plural = m.tokens[m.tokens.length - 1]!;
+  if (
+    m.strength < 3 &&
+    /s$/.test(plural) &&
+    ROLE_WORDS.has(plural.slice(0, -1)) &&
+    !STRONG_ORG_HEADS.has(plural) &&
+    m.tokens.slice(0, -1).every((t) => isCommon(t, ctx) || /(?:al|ive|ic|ous|ary)$/.test(t))
+  )
+    return true;
   const last = m.tokens[m.tokens.length - 1]!;
   if ((last === 'centre' || last === 'center') && VENUE_KINDS.has(m.tokens[m.tokens.length - 2]!)) return true;
   return INTERNAL_BODIES.has(last) && m.tokens.slice(0, -1).every((t) => isCommon(t, ctx) || INTERNAL_BODIES.has(t));
@@ -565,7 +575,9 @@ function isAddress(m: Mention): boolean {
     m.kind === 'organization' &&
     m.tokens.length >= 2 &&
     m.tokens.slice(1).some((t) => STREET_WORDS.has(t)) &&
-    !LEGAL_SUFFIXES.has(m.tokens[m.tokens.length - 1]!)
+    !LEGAL_SUFFIXES.has(m.tokens[m.tokens.length - 1]!) &&
+    // "Nationwide Building Society": a street word inside a name an organisation's head closes.
+    !STRONG_ORG_HEADS.has(m.tokens[m.tokens.length - 1]!)
   );
 }
 

@@ -1,4 +1,4 @@
-import { CURRENCY_CODES, formatAmount, parseNumber } from './amounts.ts';
+import { type AmountOptions, CURRENCY_CODES, currencyOf, formatAmount, parseNumber } from './amounts.ts';
 import { ORG_FIELD_WORDS, PARTY_FIELD_WORDS, PERSON_FIELD_WORDS, ROLE_WORDS } from './name-words.ts';
 
 // Structure that says what a name is: labelled fields ("Prepared by: Olivia Brooks",
@@ -24,7 +24,7 @@ const FIELD = /^\s*([\p{L}][\p{L} .'/&-]{0,40}?)\s*(?::|,(?=\s*\p{Lu}))\s*(.*)$/
 const DELIMITERS = [',', '\t', ';', '|'] as const;
 
 /** Typed values of labelled fields and table columns. */
-export function findFieldValues(text: string): FieldFindings {
+export function findFieldValues(text: string, options: AmountOptions = {}): FieldFindings {
   const lines = splitLines(text);
   const values: TypedValue[] = [];
   const amounts: FieldFindings['amounts'] = [];
@@ -67,6 +67,11 @@ export function findFieldValues(text: string): FieldFindings {
         }
       });
     }
+  }
+
+  for (const table of findAlignedTables(lines, inTable, options)) {
+    for (const row of table.rows) inTable.add(row.index);
+    amounts.push(...table.amounts);
   }
 
   for (let i = 0; i < lines.length; i++) {
@@ -135,6 +140,13 @@ function kindOfLabel(label: string): TypedValue['kind'] | null {
   // "Head office:", "Branch address:": a place follows, whatever the words before say.
   if (/^(?:office|address|location|branch|site|venue|premises)$/.test(wordsOfLabel[wordsOfLabel.length - 1]!))
     return null;
+  // "For the Client:", "For the Supplier:": who signs for a party (a company's own name fails the person checks later).
+  if (
+    wordsOfLabel[0] === 'for' &&
+    wordsOfLabel.length > 1 &&
+    ORG_FIELD_WORDS.has(wordsOfLabel[wordsOfLabel.length - 1]!)
+  )
+    return 'person';
   // "Prepared for:", "Issued for:": for whom, a client more often than a person.
   if (wordsOfLabel.length > 1 && wordsOfLabel[wordsOfLabel.length - 1] === 'for') return 'party';
   if (wordsOfLabel.length === 1 && PARTY_FIELD_WORDS.has(wordsOfLabel[0]!)) return 'party';
@@ -195,9 +207,13 @@ const DOLLAR_PREFIXES: Record<string, string> = {
   MX: 'MXN',
 };
 
-function currencyOfHeader(header: string): string | null {
+function currencyOfHeader(header: string, options: AmountOptions = {}): string | null {
   const code = /\b([A-Z]{3})\b/.exec(header)?.[1];
   if (code && CURRENCY_CODES.has(code)) return code;
+  // "Harga satuan (Rp)", "Unit Price (RM)", "Celkem (Kč)", "Belopp (kr)": a sign in brackets.
+  const bracketed = /\(\s*([^\s()/\d]{1,4})\s*(?:[/)]|\s)/u.exec(header)?.[1];
+  const signed = bracketed && !/\$/.test(bracketed) ? currencyOf(bracketed, options) : null;
+  if (signed) return signed;
   // A prefixed dollar names its own currency: "Amount (HK$)" is HKD, not USD.
   const prefixed = /(?:^|[^A-Za-z.])((?:U\.S\.|[A-Za-z]{1,3}))\$/.exec(header)?.[1];
   if (prefixed) {
@@ -209,6 +225,94 @@ function currencyOfHeader(header: string): string | null {
   if (/£/.test(header)) return 'GBP';
   if (/₹/.test(header)) return 'INR';
   return null;
+}
+
+// Plain-text tables laid out with runs of spaces: cells are what two or more spaces (or a tab) separate.
+const CELL = /\S+(?:[^\S\t\n]\S+)*/gu;
+const cellsOf = (text: string) =>
+  [...text.matchAll(CELL)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
+// A figure alone in its cell, or ending it after a label ("Discount 3%   -2,466.00", "Less: credit note (1,200.00)").
+const CELL_FIGURE =
+  /(?:^|\s)([-−]|\()?\s?(\d{1,3}(?:[,.\u00a0\u202f '’]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(\))?$/u;
+// Columns that count things, not money, whatever currency a caption states.
+const COUNT_HEADER =
+  /^(?:no\.?|#|item|qty|quantity|units?|pcs|bags|kg|net kg|moq|days|hours|hrs|count|seats|%|share|year|month|date|ref|code)$|\b(?:qty|quantity|units|kg|%)\b/iu;
+
+/**
+ * Tables laid out with spaces whose header names a currency for a column ("Unit price (USD)",
+ * "Total (Rp)", "Purchase cost (UGX m)"), or whose caption on the line above states one for the
+ * money columns ("Budget (ETB)" over "Line  Budget  Spent  Balance"): each bare figure of such a
+ * column is money. A row with as many cells as the header is read cell by cell; a shorter one (a
+ * subtotal, a row with an empty cell) by where its figures stand under the header.
+ */
+function findAlignedTables(
+  lines: Line[],
+  taken: Set<number>,
+  options: AmountOptions,
+): { rows: Line[]; amounts: FieldFindings['amounts'] }[] {
+  const out: { rows: Line[]; amounts: FieldFindings['amounts'] }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (taken.has(i)) continue;
+    const header = cellsOf(lines[i]!.text);
+    if (header.length < 3 || header.some((c) => CELL_FIGURE.test(c.text) && !/[\p{L}]/u.test(c.text))) continue;
+    let currencies = header.map((c) => currencyOfHeader(c.text, options));
+    if (!currencies.some(Boolean)) {
+      const caption = [lines[i - 1], lines[i - 2]].find((l) => l && l.text.trim() !== '');
+      const stated =
+        caption && caption.text.trim().split(/\s+/).length <= 8 && /\(/.test(caption.text)
+          ? currencyOfHeader(caption.text, options)
+          : null;
+      if (!stated || !header.some((c) => MONEY_HEADER.test(c.text))) continue;
+      currencies = header.map((c, k) => (k > 0 && !COUNT_HEADER.test(c.text) ? stated : null));
+    }
+    const factors = header.map((c) => scaleOfHeader(c.text));
+    const rows: Line[] = [lines[i]!];
+    const amounts: FieldFindings['amounts'] = [];
+    let j = i + 1;
+    for (; j < lines.length && lines[j]!.text.trim() !== '' && !taken.has(j); j++) {
+      const line = lines[j]!;
+      rows.push(line);
+      const cells = cellsOf(line.text);
+      cells.forEach((cell, k) => {
+        const figure = CELL_FIGURE.exec(cell.text);
+        if (!figure || (k === 0 && cells.length > 1) || (figure[1] === '(') !== (figure[3] === ')')) return;
+        const at = cell.start + figure.index + figure[0].length - figure[0].trimStart().length;
+        const column =
+          cells.length === header.length && cell.text === figure[0].trim() ? k : columnUnder(header, at, cell.end);
+        const currency = currencies[column];
+        const value = parseNumber(figure[2]!);
+        if (!currency || value === null || value === 0) return;
+        const amount = Math.round((figure[1] ? -value : value) * factors[column]! * 100) / 100;
+        amounts.push({
+          value: formatAmount(currency, amount),
+          amount,
+          currency,
+          text: cell.text.slice(figure.index).trim(),
+          start: line.start + at,
+          confidence: 0.8,
+        });
+      });
+    }
+    if (rows.length >= 2 && amounts.length > 0) {
+      out.push({ rows, amounts });
+      i = j - 1;
+    }
+  }
+  return out;
+}
+
+/** The header cell a figure stands under: the one it overlaps most, else the nearest. */
+function columnUnder(header: { start: number; end: number }[], start: number, end: number): number {
+  let best = 0;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  header.forEach((h, k) => {
+    const overlap = Math.min(end, h.end) - Math.max(start, h.start);
+    if (overlap > bestScore) {
+      bestScore = overlap;
+      best = k;
+    }
+  });
+  return best;
 }
 
 interface Line {

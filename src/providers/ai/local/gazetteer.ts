@@ -126,8 +126,47 @@ function cityByName(): Map<string, City> {
         cityIndex.set(name, { country: row.iso2, population: Math.round(row.pop) });
     }
   }
+  // The gazetteer spells cities in English; documents written where they stand use their own names.
+  for (const [own, english] of CITY_ENDONYMS) {
+    const city = cityIndex.get(english);
+    if (city && !cityIndex.has(own)) cityIndex.set(own, city);
+  }
   return cityIndex;
 }
+
+// Own-language names of large cities whose English name the gazetteer holds (folded; own name, English name).
+const CITY_ENDONYMS: [string, string][] = [
+  ['milano', 'milan'],
+  ['genova', 'genoa'],
+  ['torino', 'turin'],
+  ['napoli', 'naples'],
+  ['firenze', 'florence'],
+  ['venezia', 'venice'],
+  ['roma', 'rome'],
+  ['wien', 'vienna'],
+  ['praha', 'prague'],
+  ['warszawa', 'warsaw'],
+  ['munchen', 'munich'],
+  ['koln', 'cologne'],
+  ['lisboa', 'lisbon'],
+  ['sevilla', 'seville'],
+  ['bruxelles', 'brussels'],
+  ['brussel', 'brussels'],
+  ['den haag', 'the hague'],
+  ['kobenhavn', 'copenhagen'],
+  ['moskva', 'moscow'],
+  ['beograd', 'belgrade'],
+  ['bucuresti', 'bucharest'],
+  ['athina', 'athens'],
+  ['geneve', 'geneva'],
+  ['genf', 'geneva'],
+  ['ciudad de mexico', 'mexico city'],
+  ['karaganda', 'qaraghandy'],
+  ['karagandy', 'qaraghandy'],
+  ['al qahirah', 'cairo'],
+  ['krung thep', 'bangkok'],
+  ['yangon', 'rangoon'],
+];
 
 /** A city of the gazetteer ("Nairobi" → KE), or null. Small towns named like words are left to context. */
 export function findCity(name: string): City | null {

@@ -72,7 +72,21 @@ const CURRENCY_CUES: [RegExp, string][] = [
   [/\bMYR\b|\bRM\s?\d/g, 'MY'],
   [/\bIDR\b|\bRp\.?\s?\d/g, 'ID'],
   [/\bBRL\b|\bR\$/g, 'BR'],
+  [/\bPKR\b/g, 'PK'],
+  [/\bLKR\b/g, 'LK'],
+  [/\bNPR\b/g, 'NP'],
+  [/\bMAD\s?\d|\d\sMAD\b|\(MAD\)/g, 'MA'],
+  [/\bTHB\b|฿/g, 'TH'],
+  // Not "PHP" alone: a CV's programming language.
+  [/₱|\bPHP\s?[\d-]/g, 'PH'],
+  [/\bCZK\b|\bKč/g, 'CZ'],
+  [/\bTWD\b|\bNT\$/g, 'TW'],
+  [/\bETB\b/g, 'ET'],
+  [/\bUGX\b|\bUSh\b/g, 'UG'],
+  [/\bILS\b|₪|\bNIS\s?\d/g, 'IL'],
+  [/\bCLP\b/g, 'CL'],
 ];
+const RUPEE_OF: Record<string, string> = { IN: 'INR', PK: 'PKR', LK: 'LKR', NP: 'NPR', MU: 'MUR', SC: 'SCR' };
 const UK_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/g;
 const US_ZIP =
   /\b(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC)\s\d{5}(?:-\d{4})?\b/g;
@@ -178,6 +192,13 @@ export function detectLocale(text: string): Locale {
   if (country && DOLLAR_OF[country] && (!explicitUsd || PESO_DOLLAR.has(country))) amounts.dollar = DOLLAR_OF[country];
   if (country === 'CN' || /\bRMB\b|\bCNY\b/.test(text)) amounts.yen = 'CNY';
   if (country && KRONA_OF[country]) amounts.krona = KRONA_OF[country];
+  // "Rs" and "Dh" are the rupee and dirham of several countries: the one the document writes as a
+  // code, else its country's.
+  const rupees = new Set([...text.matchAll(/\b(INR|PKR|LKR|NPR|MUR|SCR)\b/g)].map((m) => m[1]!));
+  const countryRupee = country ? RUPEE_OF[country] : undefined;
+  if (countryRupee && (rupees.size === 0 || rupees.has(countryRupee))) amounts.rupee = countryRupee;
+  else if (rupees.size === 1) amounts.rupee = [...rupees][0]!;
+  if (country === 'MA' || (/\bMAD\b/.test(text) && !/\bAED\b/.test(text))) amounts.dirham = 'MAD';
   return { country: country === 'EU' ? null : country, order, orderConfidence, amounts };
 }
 

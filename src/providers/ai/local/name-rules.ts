@@ -24,6 +24,7 @@ import type { NameSpan, NameToken } from './name-spans.ts';
 import {
   CAPITALS_LEGAL_SUFFIXES,
   COMPASS,
+  CONNECTORS,
   FAMILY_FIRST_NAMES,
   GENERIC_CAPITALISED,
   LEGAL_SUFFIXES,
@@ -254,6 +255,23 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (tokens.length === 1 && last.acronym && /\(\s*$/.test(before) && /^\s*:\s*[A-Z][A-Z.]{0,5}\s*\)/.test(after)) {
     return [{ kind: 'organization', tokens, strength: 3 }];
   }
+  // "FOB İstanbul", "EXW Shenzhen": a trade term, then the place it names.
+  const term = tokens.findIndex((t) => INCOTERMS.has(t.lower) && t.acronym);
+  if (term >= 0 && term < tokens.length - 1) {
+    const rest = tokens.slice(term + 1);
+    return recognise({ ...span, tokens: rest, before: `${tokens[term]!.text} `, sentenceStart: false }, rest, ctx);
+  }
+  // "Sourcing Manager Türkiye", "Country Director Kenya": a role, then the country or city it covers.
+  const role = tokens.findIndex((t) => ROLE_WORDS.has(bare(t)));
+  if (role >= 0 && role < tokens.length - 1 && tokens.length - role <= 3) {
+    const rest = tokens.slice(role + 1);
+    const key = rest.map(bare).join(' ');
+    if (
+      rest.every((t) => t.capitalised) &&
+      (findCountry(key) !== null || (findCity(key)?.population ?? 0) >= LARGE_CITY)
+    )
+      return [{ kind: 'place', tokens: rest, strength: 2 }];
+  }
   // "Quận Hai Bà Trưng", "Tỉnh Bình Dương": a district's or province's word, then its name.
   if (tokens.length >= 2 && PLACE_FIRST.has(bare(tokens[0]!)))
     return [{ kind: 'place', tokens: tokens.slice(1), strength: 2.5 }];
@@ -323,7 +341,7 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
   if (tokens.length >= 3 && foldName(`${tokens[0]!.text} ${tokens[1]!.text}`) === 'cong ty')
     return [{ kind: 'organization', tokens, strength: 3 }];
   // "Mason Hayes & Curran", "Aluko & Oyebode": names joined by an ampersand are a firm's.
-  const amp = tokens.findIndex((t) => t.text === '&');
+  const amp = tokens.findIndex((t) => t.text === '&' || t.text === '+');
   if (amp > 0 && amp < tokens.length - 1 && tokens.length <= 6 && !tokens.some((t) => ROLE_WORDS.has(bare(t)))) {
     const sides = [tokens.slice(0, amp), tokens.slice(amp + 1)];
     const words = (ts: NameToken[]) =>
@@ -333,9 +351,18 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     // "Ernst & Young": one distinctive side is enough; "Research & Development", "Health & Safety" have none.
     if (sides.every(words) && sides.some(named)) return [{ kind: 'organization', tokens, strength: 2.5 }];
   }
-  // "Hotel Alpenrose", "Café Central", "Grupo Ferrovial": a kind of business followed by its name.
-  if (tokens.length >= 2 && tokens.length <= 3 && HEAD_FIRST.has(bare(tokens[0]!))) {
-    if (tokens.slice(1).every((t) => t.capitalised && !isCommon(bare(t), ctx) && !STREET_WORDS.has(bare(t)))) {
+  // "Hotel Alpenrose", "Café Central", "Grupo Ferrovial", "Banco de la Nación Argentina": a kind of
+  // business followed by its name (particles inside it, as Romance languages write them).
+  if (tokens.length >= 2 && tokens.length <= 6 && HEAD_FIRST.has(bare(tokens[0]!))) {
+    const rest = tokens.slice(1);
+    const inner = (t: NameToken, i: number) =>
+      i < rest.length - 1 && (PARTICLES.has(t.lower) || CONNECTORS.has(t.lower));
+    if (
+      rest.every((t, i) => inner(t, i) || (t.capitalised && !STREET_WORDS.has(bare(t)))) &&
+      (tokens.length <= 3
+        ? rest.every((t) => !isCommon(bare(t), ctx))
+        : rest.some((t) => !t.capitalised) && rest.some((t) => t.capitalised && !isCommon(bare(t), ctx)))
+    ) {
       return [{ kind: 'organization', tokens, strength: 3 }];
     }
   }
@@ -477,6 +504,9 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
  */
 function gazetteerPlace(span: NameSpan, tokens: NameToken[], ctx: DocumentContext): Recognised | null {
   if (span.honorific || /\b(?:dear|hi|hello|hey)\s*$/i.test(span.before) || tokens.length > 4) return null;
+  // "Dubai, UAE", "Houston, USA": a country written as its initials.
+  if (tokens.length === 1 && tokens[0]!.acronym && tokens[0]!.text.length >= 3 && findCountry(tokens[0]!.text) !== null)
+    return { kind: 'place', tokens, strength: 2.5 };
   if (
     tokens.some((t) => !t.capitalised || t.acronym || ROLE_WORDS.has(bare(t)) || STREET_WORDS.has(bare(t)) || isHead(t))
   )
@@ -544,6 +574,13 @@ function knownCompanyName(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
       ctx.signatureLines.has(span.line) ||
       /^\s*<[^>\s]+@/.test(span.after);
     if (personCue && tokens.length > 1) return null;
+    // "the meeting in Milano": a brand named after a city, where the sentence wants a place.
+    if (
+      tokens.length === 1 &&
+      (findCity(bare(t)) !== null || findCountry(bare(t)) !== null) &&
+      placeContext(span.before)
+    )
+      return null;
   }
   if (named.some((t) => !t.capitalised && !CONNECTORSISH.has(t.lower) && !LEGAL_SUFFIXES.has(bare(t)))) return null;
   if (match.weak && (before.length > 0 || after.length > 0 || span.sentenceStart)) return null;
@@ -594,7 +631,10 @@ function qualifiesCompany(t: NameToken, ctx: DocumentContext): boolean {
 function looksLikeOrganization(tokens: NameToken[], ctx: DocumentContext): boolean {
   if (tokens.some((t) => ROLE_WORDS.has(bare(t)))) return false;
   // "Baggot Street Upper", "Connaught Road Central": an address, whatever follows the street word.
-  if (tokens.some((t, i) => i > 0 && STREET_WORDS.has(bare(t)) && t.capitalised)) return false;
+  // … but "Nationwide Building Society": a street word inside a name a strong head closes.
+  const lastWord = bare(tokens[tokens.length - 1]!);
+  const headClosed = STRONG_ORG_HEADS.has(lastWord) && !STREET_WORDS.has(lastWord);
+  if (!headClosed && tokens.some((t, i) => i > 0 && STREET_WORDS.has(bare(t)) && t.capitalised)) return false;
   const ofAt = tokens.findIndex((t) => t.lower === 'of' || t.lower === 'for');
   const headPart = ofAt > 0 ? tokens.slice(0, ofAt) : tokens;
   if (ofAt > 0 && headPart.length === 1) return OF_ORG_HEADS.has(bare(headPart[0]!)) && tokens.length > ofAt + 1;
@@ -880,6 +920,16 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
     );
     if (known) return [{ kind: 'place', tokens, strength: 2 }];
   }
+  // "the cold-storage plant at Nashik", "the dyehouse in Inegol", "the port of Tema": a town no
+  // gazetteer holds, named where a site or a town is meant.
+  if (
+    tokens.length === 1 &&
+    !last.acronym &&
+    SITE_BEFORE.test(span.before) &&
+    !/^\s*(?:['’]s|&|\+)/u.test(span.after) &&
+    !(isCommon(lowers[0]!, ctx) || isGivenName(lowers[0]!) || isLastName(lowers[0]!) || isKnownCompanyWord(lowers[0]!))
+  )
+    return [{ kind: 'place', tokens, strength: 1.4 }];
   // Known places inside the span, longest first ("State of New York" → "New York").
   const out: Recognised[] = [];
   for (let i = 0; i < tokens.length; ) {
@@ -973,6 +1023,9 @@ function recognisePlaces(span: NameSpan, tokens: NameToken[], ctx: DocumentConte
  * postcode after, a postcode before ("38440 Wolfsburg"), or another place in a list ("Leeds and Bristol").
  */
 const LARGE_CITY = 500_000;
+const SITE_BEFORE =
+  /\b(?:plant|factory|site|office|offices|warehouse|depot|mill|mine|terminal|yard|branch|facility|dyehouse|workshop|port|town|city|village|municipality)\s+(?:at|in|of|near|outside)\s+$/i;
+const INCOTERMS = new Set(['fob', 'cif', 'cfr', 'exw', 'fca', 'dap', 'ddp', 'cpt', 'cip']);
 /** "experience in Fortran", "fluent in Portuguese": after these words "in" names a subject, not a place. */
 const SUBJECT_BEFORE_IN =
   /\b(?:experience|experienced|skilled|skills|proficient|proficiency|fluent|fluency|trained|training|certified|certification|degree|diploma|courses?|interest|interested|expert|expertise|written|built|coded|listed|set out|described|specified|shown|stated|defined)\s+in\s+$/i;
@@ -990,7 +1043,11 @@ function cityInContext(key: string, tokens: NameToken[], span: NameSpan, ctx: Do
       NOT_A_NAME_SUFFIX.test(key));
   if (!ambiguous) return true;
   return (
-    /\b(?:in|at|near|from|to|via|outside)\s+$/i.test(span.before) ||
+    /\b(?:in|at|near|from|to|via|outside|fob|cif|cfr|exw|fca|dap|ddp|cpt|cip)\s+$/i.test(span.before) ||
+    // "the port of Rosario", "the city of Debrecen".
+    /\b(?:port|city|town|province|region|district|municipality|outskirts|suburbs?)\s+of\s+$/i.test(span.before) ||
+    // "the Stavanger quay", "our Debrecen office": a town named before what stands there.
+    (/\b(?:the|our|their|its|your)\s+$/i.test(span.before) && /^\s\p{Ll}{3,}\b/u.test(span.after)) ||
     (/,\s*$/.test(span.before) && /^\s*$/.test(span.after)) ||
     /\b\d{4,6}\s+$/.test(span.before) ||
     /^\s*(?:,\s*\p{Lu}|\s\d{3,6}\b|\s+(?:and|or)\s+\p{Lu})/u.test(span.after) ||

@@ -32,7 +32,7 @@ export interface NameSpan {
 }
 
 /** A word as names are split into (also how the company gazetteer splits its names). */
-export const NAME_TOKEN = /(?:\p{L}\.){2,}|[\p{L}\p{N}]+(?:['’\-&+][\p{L}\p{N}]+)*|&/gu;
+export const NAME_TOKEN = /(?:\p{L}\.){2,}|\bA\/S\b|[\p{L}\p{N}]+(?:['’\-&+][\p{L}\p{N}]+)*|[&+]/gu;
 const LINE_PREFIX = /^\s*(?:[-*•·▪◦–]\s+|\d+[.)]\s+|\[\d{1,2}:\d{2}(?::\d{2})?\]\s*|>\s*)?/;
 /** Legal forms that close a name even in lower case ("Allianz plc"); "a Delaware corporation" describes, it does not name. */
 const LOWER_CASE_LEGAL = new Set([
@@ -74,6 +74,11 @@ const ABBREVIATED = new Set([
   'pte',
   'ltda',
   'cia',
+  'kft',
+  'zrt',
+  'san',
+  'tic',
+  'sp',
 ]);
 
 /**
@@ -163,6 +168,8 @@ function spansOfLine(line: string, offset: number, lineIndex: number, out: NameS
   }
 }
 
+const BRACKETED_FORMS = new Set(['pty', 'pvt', 'private']);
+
 function toToken(raw: string, start: number, shouting: boolean): NameToken {
   const lettersOnly = raw.replace(/[^\p{L}]/gu, '');
   const allCaps = lettersOnly.length > 0 && lettersOnly === lettersOnly.toUpperCase() && /\p{Lu}/u.test(lettersOnly);
@@ -198,8 +205,19 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
     /^\p{Lu}$/u.test(prev.text) && token.capitalised && token.text.length > 1 && !STOP_WORDS.has(token.lower);
   const abbreviationGap =
     ((gap === '. ' || gap === '.,' || gap === '., ') && ABBREVIATED.has(prev.lower)) || (gap === '. ' && initial);
-  // "Table Bay Timber (Pty) Ltd": a legal form in brackets, then the rest of it.
-  if ((gap === ' (' && token.lower === 'pty') || (gap === ') ' && prev.lower === 'pty')) return true;
+  // "Table Bay Timber (Pty) Ltd", "Indus Textiles (Private) Limited": a legal form in brackets, then the rest of it.
+  if (
+    (gap === ' (' && BRACKETED_FORMS.has(token.lower) && /^\)\s+\p{Lu}/u.test(line.slice(token.end))) ||
+    (gap === ') ' && BRACKETED_FORMS.has(prev.lower) && LEGAL_SUFFIXES.has(token.lower.replace(/\./g, '')))
+  )
+    return true;
+  // "Kuehne + Nagel": a plus between two names, as an ampersand.
+  if (token.text === '+') return gap === ' ' && prev.capitalised && /^ \p{Lu}/u.test(line.slice(token.end));
+  if (prev.text === '+') return gap === ' ' && token.capitalised;
+  // "Wisła Data Systems Sp. z o.o.": the Polish form, in three parts.
+  if (prev.lower === 'sp' && token.lower === 'z' && gap === '. ') return /^ o\.\s?o\./.test(line.slice(token.end));
+  if (prev.lower === 'z' && /^o\.\s?o\.?$/.test(token.lower) && j >= 2 && tokens[j - 2]!.lower === 'sp')
+    return gap === ' ';
   // "Elektro Müller GmbH & Co. KG": a partnership of a company carries a second legal form.
   if (LEGAL_SUFFIXES.has(prev.lower.replace(/\./g, '')) && token.text === '&' && /^\s*Co\b/.test(line.slice(token.end)))
     return plainGap;
@@ -225,7 +243,8 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   const afterSuffix = LEGAL_SUFFIXES.has(prev.lower.replace(/\./g, ''));
   // "Allied Irish Banks, p.l.c.", "Kestrel Outdoor Gear Pty Ltd", "Zhejiang Summit Bags Co., Ltd.": legal forms close the name.
   if (suffixGap || (legal && (afterSuffix || /^(?:\p{L}\.){2,}$/u.test(token.text)))) return true;
-  if (afterSuffix && j >= 2 && tokens[j - 2]!.capitalised) {
+  // ("Orla Druk Sp. z o.o. of Poznań": the Polish form's last part follows a small "z".)
+  if (afterSuffix && j >= 2 && (tokens[j - 2]!.capitalised || prev.lower.includes('.'))) {
     // "Acme Ltd Bank"? Suffixes close a company name.
     return false;
   }

@@ -5,10 +5,11 @@ const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 
 /** Legal-form suffixes that end a company name (lower-case, dots removed). */
 export const LEGAL_SUFFIXES = set(`inc incorporated ltd limited llc llp lp plc gmbh ag sa sas sarl bv nv pty co corp
-  corporation kg kgaa ab asa oy oyj spa srl kk pte pvt ulc pllc gbr ohg ug se sl sro dac ltda jsc sdn bhd tbk sab sapi`);
+  corporation kg kgaa ab asa oy oyj spa srl kk pte pvt ulc pllc gbr ohg ug se sl sro dac ltda jsc sdn bhd tbk sab sapi
+  kft zrt nyrt bt aş limitada berhad lda sac eirl doo ooo ehf oü uab sia wll a/s oo`);
 
 /** Legal forms that are also ordinary words or abbreviations ("as", "cc", "CV"): a form only when written in capitals ("Nordvik AS", "Ubuntu Freight CC"). */
-export const CAPITALS_LEGAL_SUFFIXES = set(`as aps cv npc cc`);
+export const CAPITALS_LEGAL_SUFFIXES = set(`as aps cv npc cc sf`);
 
 /** Heads that make a capitalised sequence an organisation on their own ("Pacific Coast Bank"). */
 export const STRONG_ORG_HEADS =
@@ -30,12 +31,13 @@ export const WEAK_ORG_HEADS =
   renewables textiles apparel publishing publishers records pictures films broadcasting radio television
   telecommunications interactive innovations dynamics electronics instruments manufacturing supply supplies
   consultancy outfitters bakery brewery vineyards architects engineers accountants lawyers attorneys surveyors
-  forwarders carriers couriers broadband telecoms wireless fibre fiber`);
+  forwarders carriers couriers broadband telecoms wireless fibre fiber lines`);
 
 /** Heads that may open a name followed by "of" ("University of Leeds", "Bank of Ireland"). */
 export const OF_ORG_HEADS =
   set(`university bank ministry department institute college academy museum school church federation
-  association society council commission court government chamber office bureau agency authority league order`);
+  association society council commission court government chamber office bureau agency authority league order
+  institution`);
 
 /** Titles written before a name. */
 export const HONORIFICS = set(`mr mrs ms miss mx dr prof professor sir dame rev reverend hon judge justice senator
@@ -46,7 +48,7 @@ export const HONORIFICS = set(`mr mrs ms miss mx dr prof professor sir dame rev 
 export const PARTICLES = set(`van der den de von da di du la le del della dos das bin binti bte al el ter ten`);
 
 /** Lower-case words that may sit inside an organisation name between capitalised words. */
-export const CONNECTORS = set(`of and & for the`);
+export const CONNECTORS = set(`of and & for the ve`);
 
 /** Job titles and roles: after a name ("Jane Doe, CEO") they mark a person. */
 export const ROLE_WORDS = set(`ceo cfo coo cto cio cmo cpo cso vp svp evp president vice chair chairman chairwoman
@@ -59,7 +61,8 @@ export const ROLE_WORDS = set(`ceo cfo coo cto cio cmo cpo cso vp svp evp presid
   agent broker underwriter actuary economist pharmacist examiner adjuster signatory proprietor proprietress gérant
   gérante directeur directrice président présidente geschäftsführer geschäftsführerin prokurist prokuristin inhaber
   inhaberin diretor diretora gerente presidente direktor direktorin chargé chargée responsable jefe jefa leiter
-  leiterin`);
+  leiterin directora presidenta gerenta direttore direttrice amministratore dirigente responsabile prezes dyrektor
+  dyrektorka ředitel ředitelka jednatel igazgató ügyvezető vezérigazgató direktør styreleder ordförande`);
 
 /** Field labels whose value is a person ("From: …", "Prepared by: …"). */
 export const PERSON_FIELD_WORDS = set(`from author prepared signed approved reviewed presented written contact attn

@@ -6,7 +6,11 @@
  * names documents write them. Maintained by hand, one name a line; "~" would mark a name made only
  * of words of the language, as company-names.ts marks them. A one-word name that is a word of the
  * language, a given or family name or a place ("Workday", "Grab", "Orange") is skipped when the
- * list is read: alone it names a company too rarely.
+ * list is read: alone it names a company too rarely. The seventh pass (2026-11-29) added real-estate
+ * agents, classification societies, P&I clubs, carriers, forwarders, airlines, banks of many
+ * countries, fashion retail, engineering, energy, telecoms, food, pharma, car, electronics, insurance
+ * and cement companies; a name that a document of the held-out split `sealed-2` writes was left out,
+ * so that split still measures names the list does not hold.
  */
 export const WELL_KNOWN_COMPANIES = `
 Adobe
@@ -203,4 +207,193 @@ Yang Ming
 Zurich Insurance
 ZPMC
 Zoom
+Jones Lang LaSalle
+CBRE
+Savills
+DNV
+DNV GL
+Lloyd's Register
+ClassNK
+American Bureau of Shipping
+TÜV SÜD
+TÜV Rheinland
+DEKRA
+The Standard Club
+Standard Club
+COSCO
+COSCO Shipping
+COSCO Shipping Lines
+ZIM
+HMM
+Wan Hai Lines
+Hamburg Süd
+Nippon Express
+NYK Line
+Mitsui O.S.K. Lines
+Kuehne + Nagel
+Kuehne+Nagel
+DB Schenker
+CEVA Logistics
+C.H. Robinson
+Aramex
+Yusen Logistics
+Kerry Logistics
+Bolloré Logistics
+XPO Logistics
+UPS
+Delta Air Lines
+American Airlines
+United Airlines
+Qatar Airways
+Lufthansa
+Air France-KLM
+British Airways
+Singapore Airlines
+Cathay Pacific
+Turkish Airlines
+Kenya Airways
+LATAM Airlines
+Qantas
+Garanti BBVA
+BBVA
+Santander
+Banco Santander
+BNP Paribas
+Société Générale
+Rabobank
+ABN AMRO
+Commerzbank
+UniCredit
+Nordea
+SEB
+DNB
+Standard Chartered
+Lloyds Bank
+NatWest
+HDFC Bank
+State Bank of India
+Axis Bank
+Kotak Mahindra Bank
+Mizuho
+MUFG
+SMBC
+DBS
+OCBC
+UOB
+CIMB
+Emirates NBD
+QNB
+Al Rajhi Bank
+Access Bank
+Zenith Bank
+GTBank
+Equity Bank
+KCB
+Nedbank
+Itaú
+Bradesco
+Banorte
+Bancolombia
+Bank Hapoalim
+Inditex
+H&M
+Primark
+IKEA
+Decathlon
+Carrefour
+Tesco
+Walmart
+Costco
+Uniqlo
+Fast Retailing
+LC Waikiki
+Accenture
+Bain & Company
+Boston Consulting Group
+BCG
+Roland Berger
+Oliver Wyman
+Forvis Mazars
+RSM
+Equinor
+Ørsted
+Siemens Gamesa
+Nexans
+Prysmian
+ABB
+GE Vernova
+Schlumberger
+SLB
+Halliburton
+Baker Hughes
+Saipem
+Technip Energies
+Wärtsilä
+Air Liquide
+Yokogawa
+Mitsubishi Heavy Industries
+Hyundai Heavy Industries
+Larsen & Toubro
+Bechtel
+AECOM
+WSP
+Dar Al-Handasah
+Arab Contractors
+Bharti Airtel
+Airtel
+Etisalat
+Telstra
+Singtel
+PLDT
+Ooredoo
+Louis Dreyfus
+ADM
+ECOM Agroindustrial
+Danone
+Mondelez
+PepsiCo
+Coca-Cola
+AB InBev
+Diageo
+AstraZeneca
+GSK
+Novo Nordisk
+Johnson & Johnson
+Cipla
+Sun Pharma
+BMW
+Mercedes-Benz
+Stellantis
+General Motors
+BYD
+Geely
+Mahindra
+TDK
+Foxconn
+TSMC
+MediaTek
+Fujitsu
+Toshiba
+ASUS
+Allianz
+Generali
+AIG
+AIA
+Hannover Re
+Aviva
+Old Mutual
+Sanlam
+Holcim
+Heidelberg Materials
+Cemex
+Saint-Gobain
+UltraTech Cement
+Marriott
+IHG
+Hyatt
+Salesforce
+Palo Alto Networks
+CrowdStrike
+Fortinet
+Freeport-McMoRan
 `;
