@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { writeTree } from '../../cli/helpers.ts';
 import { buildConsoleIfStale } from '../../../scripts/build-console.ts';
+import { writeTree } from '../../cli/helpers.ts';
 import { pdf } from '../../fixtures/extraction/pdf.ts';
 import { describeEachDialect } from '../../support/app.ts';
 import { createTenant, type LoggedInUser, loginAs, type TestTenant } from '../../support/fixtures.ts';
@@ -19,14 +19,14 @@ import {
   withNextSession,
 } from './browser.ts';
 
-// The rebuilt console at /console/next/ (docs/console.md), driven as a user would in Chromium.
+// The rebuilt console at /console/ (docs/console.md), driven as a user would in Chromium.
 const POLICY =
   'Travel and Expense Policy. Hotel stays are reimbursed up to 180 euros per night in Paris and 150 euros elsewhere.';
 const NOTES = 'Meeting notes about the budget.';
 const SHOTS = screenshotFolder('console-next-shots-');
 
 describeEachDialect(
-  'rebuilt web console (/console/next/) in Chromium',
+  'web console (/console/) in Chromium',
   (ctx, dialect) => {
     let browser: Browser;
     let context: BrowserContext;
@@ -77,7 +77,7 @@ describeEachDialect(
     it('signs in with the keyboard; a refused password is said in words with the request id', {
       skip: NO_CHROMIUM,
     }, async () => {
-      await page.goto(`${base}/console/next/`);
+      await page.goto(`${base}/console/`);
       await page.getByLabel('Workspace (subdomain)').fill(tenant.subdomain);
       await page.getByLabel('E-mail').fill(owner.email);
       await page.getByLabel('Password', { exact: true }).fill('not the password');
@@ -188,7 +188,7 @@ describeEachDialect(
     it('sends a dropped folder of small files in batches, each file told its own outcome; a file cancelled while waiting is never sent', {
       skip: NO_CHROMIUM,
     }, async () => {
-      await page.goto(`${base}/console/next/#/documents`);
+      await page.goto(`${base}/console/#/documents`);
       await page.locator('section.folder-content').waitFor();
       const uploads = page.getByRole('region', { name: 'Uploads' });
       if (await uploads.count()) await uploads.getByRole('button', { name: 'Clear finished' }).click();
@@ -364,7 +364,7 @@ describeEachDialect(
       await views.getByRole('link', { name: 'Q2 grid' }).waitFor({ state: 'detached' });
       assert.deepEqual(await mine(), []);
       // Back where the next step expects the page: the top folder as a list, by name.
-      await page.goto(`${base}/console/next/#/documents?sort=name`);
+      await page.goto(`${base}/console/#/documents?sort=name`);
       await page.waitForFunction(() => document.querySelectorAll('.rows .doc-name').length === 2);
     });
 
@@ -410,7 +410,7 @@ describeEachDialect(
           folder.id,
         );
       for (let n = 0; n < 16; n += 4) await Promise.all([batch(n), batch(n + 1), batch(n + 2), batch(n + 3)]);
-      await page.goto(`${base}/console/next/#/documents/${folder.id}?sort=name`);
+      await page.goto(`${base}/console/#/documents/${folder.id}?sort=name`);
       await page.getByText('160 documents').waitFor();
       const drawn = await page.locator('.rows > li').count();
       assert.ok(drawn < 40, `only the rows in view are drawn (${drawn})`);
@@ -423,7 +423,7 @@ describeEachDialect(
       skip: NO_CHROMIUM,
     }, async () => {
       const colleague = await loginAs(ctx(), tenant, 'member', { name: 'Casey Member' });
-      await page.goto(`${base}/console/next/#/document/${policyId}`);
+      await page.goto(`${base}/console/#/document/${policyId}`);
       await page.getByRole('heading', { name: 'policy.txt' }).waitFor();
       await page.getByRole('status').filter({ hasText: 'Ready' }).waitFor({ timeout: 30_000 });
       await page.getByLabel('Find in text').fill('paris');
@@ -498,7 +498,7 @@ describeEachDialect(
         },
       ]);
       const id = (doc as { id: string }).id;
-      await page.goto(`${base}/console/next/#/document/${id}`);
+      await page.goto(`${base}/console/#/document/${id}`);
       await page.getByRole('status').filter({ hasText: 'Page 1 of 2' }).waitFor({ timeout: 30_000 });
       const canvas = page.getByRole('img', { name: /Preview of handbook\.pdf: Page 1 of 2/ });
       assert.ok(await canvas.evaluate((c) => (c as HTMLCanvasElement).width > 100), 'the page is drawn');
@@ -566,7 +566,7 @@ describeEachDialect(
       const other = await browser.newPage();
       try {
         await withNextSession(other, member, tenant.subdomain);
-        await other.goto(`${base}/console/next/#/keys`);
+        await other.goto(`${base}/console/#/keys`);
         await other.getByText('There is no such page.').waitFor();
         assert.equal(await other.getByRole('link', { name: 'API keys' }).count(), 0);
         assert.ok(await other.getByRole('link', { name: 'Documents', exact: true }).isVisible());
@@ -578,19 +578,19 @@ describeEachDialect(
     it('has a dark mode and fits 360 px without sideways scrolling, every page passing axe-core', {
       skip: NO_CHROMIUM,
     }, async () => {
-      await page.goto(`${base}/console/next/#/documents`);
+      await page.goto(`${base}/console/#/documents`);
       await page.getByRole('button', { name: 'Dark mode' }).click();
       // The theme is applied by an effect after the re-render: wait for it rather than read at once.
       await page.waitForFunction(() => document.documentElement.dataset['theme'] === 'dark');
       await page.getByRole('link', { name: 'travel-policy.txt' }).waitFor();
       await checkPage();
       await shot('documents-dark');
-      await page.goto(`${base}/console/next/#/document/${policyId}`);
+      await page.goto(`${base}/console/#/document/${policyId}`);
       await page.getByRole('status').filter({ hasText: 'Ready' }).waitFor();
       await page.locator('#chat-title').waitFor();
       await checkPage();
       await shot('document-dark');
-      await page.goto(`${base}/console/next/#/search?q=hotel&mode=hybrid`);
+      await page.goto(`${base}/console/#/search?q=hotel&mode=hybrid`);
       await page.locator('.result').first().waitFor();
       await checkPage();
       await shot('search-dark');
@@ -605,7 +605,7 @@ describeEachDialect(
           ['search', '#/search?q=hotel&mode=text', '.result'],
           ['keys', '#/keys', 'form'],
         ] as const) {
-          await phone.goto(`${base}/console/next/${view}`);
+          await phone.goto(`${base}/console/${view}`);
           await phone.locator(ready).first().waitFor();
           assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 360), `${view} fits in 360 px`);
           await checkPage(phone);
@@ -616,7 +616,7 @@ describeEachDialect(
           ['documents', '#/documents', 'a.doc-name'],
           ['document', `#/document/${policyId}`, '#chat-title'],
         ] as const) {
-          await phone.goto(`${base}/console/next/${view}`);
+          await phone.goto(`${base}/console/${view}`);
           await phone.locator(ready).first().waitFor();
           assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 360), `${view} fits in 360 px`);
           await checkPage(phone);

@@ -1,7 +1,7 @@
 // pdf.js, loaded only when a PDF is previewed (its own chunk; the worker is served beside the bundle).
 import { GlobalWorkerOptions, getDocument, type PDFDocumentProxy } from 'pdfjs-dist';
 
-GlobalWorkerOptions.workerSrc = '/console/next/pdf.worker.min.mjs';
+GlobalWorkerOptions.workerSrc = '/console/pdf.worker.min.mjs';
 
 export async function openPdf(data: ArrayBuffer): Promise<PDFDocumentProxy> {
   return getDocument({ data: new Uint8Array(data) }).promise;
