@@ -119,8 +119,8 @@ describeEachDialect('web console: profile and the mails’ password link in Chro
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.getByText('Forgot your password?').click();
     const form = page.getByRole('form', { name: 'Forgot your password?' });
-    await form.getByLabel('Workspace (subdomain)').fill(tenant.subdomain);
-    await form.getByLabel('E-mail').fill('ivy@example.com');
+    await form.getByLabel('Workspace of the account (subdomain)').fill(tenant.subdomain);
+    await form.getByLabel('E-mail of the account').fill('ivy@example.com');
     await form.getByRole('button', { name: 'Mail me a reset link' }).click();
     await page.getByRole('status').filter({ hasText: 'on its way to ivy@example.com' }).waitFor();
     await assertAccessible(page);

@@ -40,4 +40,6 @@ export const profileStrings = {
   'password.sent': 'If the account exists, a new link is on its way to {email}.',
   'forgot.title': 'Forgot your password?',
   'forgot.submit': 'Mail me a reset link',
+  'forgot.tenant': 'Workspace of the account (subdomain)',
+  'forgot.email': 'E-mail of the account',
 } as const;

@@ -1,6 +1,7 @@
 // Every string the console shows, in one place (English; another language is another table of the
 // same keys). `t('key', { n: 3 })` fills `{n}`.
 import { accountStrings } from './i18n-account.ts';
+import { chatStrings } from './i18n-chat.ts';
 import { profileStrings } from './i18n-profile.ts';
 
 const en = {
@@ -188,6 +189,7 @@ const en = {
   notFound: 'There is no such page.',
   ...accountStrings,
   ...profileStrings,
+  ...chatStrings,
 } as const;
 
 export type StringKey = keyof typeof en;

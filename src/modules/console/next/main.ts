@@ -146,6 +146,8 @@ function SignIn({ onDone }: { onDone: () => void }) {
 function Forgot() {
   const [sent, setSent] = useState('');
   const [error, setError] = useState<unknown>(null);
+  // The fields exist only while unfolded: the sign-in form's own fields stay the only ones by their names.
+  const [open, setOpen] = useState(false);
   const ask = (event: Event) => {
     event.preventDefault();
     const data = new FormData(event.target as HTMLFormElement);
@@ -155,27 +157,28 @@ function Forgot() {
   };
   return h(
     'details',
-    { class: 'card forgot' },
+    { class: 'card forgot', onToggle: (e: Event) => setOpen((e.target as HTMLDetailsElement).open) },
     h('summary', {}, t('forgot.title')),
-    h(
-      'form',
-      { 'aria-label': t('forgot.title'), onSubmit: ask },
+    open &&
       h(
-        'label',
-        { class: 'field' },
-        h('span', {}, t('signin.tenant')),
-        h('input', { name: 'tenant', required: true, autocomplete: 'organization' }),
+        'form',
+        { 'aria-label': t('forgot.title'), onSubmit: ask },
+        h(
+          'label',
+          { class: 'field' },
+          h('span', {}, t('forgot.tenant')),
+          h('input', { name: 'tenant', required: true, autocomplete: 'organization' }),
+        ),
+        h(
+          'label',
+          { class: 'field' },
+          h('span', {}, t('forgot.email')),
+          h('input', { name: 'email', type: 'email', required: true, autocomplete: 'username' }),
+        ),
+        h(ErrorLine, { error }),
+        sent ? h('p', { role: 'status' }, t('password.sent', { email: sent })) : null,
+        h('button', { type: 'submit' }, t('forgot.submit')),
       ),
-      h(
-        'label',
-        { class: 'field' },
-        h('span', {}, t('signin.email')),
-        h('input', { name: 'email', type: 'email', required: true, autocomplete: 'username' }),
-      ),
-      h(ErrorLine, { error }),
-      sent ? h('p', { role: 'status' }, t('password.sent', { email: sent })) : null,
-      h('button', { type: 'submit' }, t('forgot.submit')),
-    ),
   );
 }
 

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatBytes, formatDate, stateWord, t } from '../i18n.ts';
 import { client } from '../sdk.ts';
 import { type Doc, ErrorLine, type Folder, h, href, type ViewProps } from '../ui.ts';
+import { ChatHistory, type ChatTurn, turnsOf } from './chat-history.ts';
 import { DocumentRecords } from './document-records.ts';
 import { StateBadge } from './documents.ts';
 
@@ -620,12 +621,7 @@ function TextContent({ doc }: { doc: Doc }) {
   );
 }
 
-interface Turn {
-  question: string;
-  answer: string;
-  citations: { page?: number | null; text: string; document_id: string }[];
-  error?: unknown;
-}
+type Turn = ChatTurn;
 
 /** Chat beside the document: the answer streamed as it is written; a citation turns the preview to its page. */
 function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number) => void }) {
@@ -633,7 +629,24 @@ function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number) => void }) {
   const [turns, setTurns] = useState<Turn[]>([]);
   const [question, setQuestion] = useState('');
   const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<unknown>(null);
   const session = useRef<string | null>(null);
+  const [current, setCurrent] = useState<string | null>(null);
+  // Bumped after each answer, so the history lists the new or grown conversation.
+  const [round, setRound] = useState(0);
+  const open = (id: string) => {
+    setError(null);
+    turnsOf(id).then((old) => {
+      session.current = id;
+      setCurrent(id);
+      setTurns(old);
+    }, setError);
+  };
+  const fresh = () => {
+    session.current = null;
+    setCurrent(null);
+    setTurns([]);
+  };
   const ask = async (e: Event) => {
     e.preventDefault();
     const q = question.trim();
@@ -645,6 +658,7 @@ function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number) => void }) {
     const update = () => setTurns((old) => [...old.slice(0, -1), { ...turn }]);
     try {
       session.current ??= (await client().chat.createSession(doc.id, q.slice(0, 100))).id;
+      setCurrent(session.current);
       for await (const event of client().chat.stream(session.current, q)) {
         if (event.type === 'delta') turn.answer += event.content;
         else turn.citations = event.message.citations as Turn['citations'];
@@ -655,12 +669,15 @@ function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number) => void }) {
       update();
     } finally {
       setAsking(false);
+      setRound((r) => r + 1);
     }
   };
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'chat-title' },
     h('h2', { id: 'chat-title', class: 'card-title' }, t('chat.title')),
+    h(ChatHistory, { documentId: doc.id, current, round, onOpen: open, onNew: fresh }),
+    h(ErrorLine, { error }),
     h(
       'div',
       { class: 'chat-log', 'aria-live': 'polite' },
