@@ -467,6 +467,55 @@ describeEachDialect(
       assert.equal((await api(`/documents/${policyId}`)).json().filename, 'travel-policy.txt');
     });
 
+    it('lists the earlier conversations on a document: resumes one and asks on in it, starts another, deletes one', {
+      skip: NO_CHROMIUM,
+    }, async () => {
+      const sessions = async () =>
+        (
+          await ctx().app.inject({ url: `/api/v1/chat/sessions?document_id=${policyId}`, headers: owner.headers })
+        ).json() as Promise<{ total: number; data: { name: string; message_count: number }[] }>;
+      const first = 'How much is a hotel night in Paris?';
+      // The page is already there: a reload starts it afresh (a new tab would do the same).
+      await page.reload();
+      const chat = page.getByRole('region', { name: 'Ask about this document' });
+      await chat.getByText('Earlier conversations (1)').click();
+      const history = chat.getByRole('list', { name: 'Earlier conversations' });
+      assert.match(await history.innerText(), /2 messages/);
+      assert.equal(await chat.locator('.chat-q').count(), 0, 'a new page starts with an empty log');
+      await history.getByRole('button', { name: `Resume “${first}”` }).click();
+      await chat.locator('.chat-q').filter({ hasText: first }).waitFor();
+      assert.ok((await chat.locator('.chat-a').first().innerText()).length > 0, 'the stored answer is shown');
+      await chat.getByRole('list', { name: 'Sources' }).first().waitFor();
+      await history.getByText('Open', { exact: true }).waitFor();
+      await checkPage();
+      await shot('document-chat-history');
+
+      await chat.getByLabel('Your question').fill('And the meals?');
+      await chat.getByRole('button', { name: 'Ask' }).click();
+      await chat.locator('.chat-a').nth(1).waitFor();
+      await history.getByText('4 messages').waitFor();
+      assert.deepEqual(
+        (await sessions()).data.map((s) => [s.name, s.message_count]),
+        [[first, 4]],
+        'asked on in the same conversation',
+      );
+
+      await chat.getByRole('button', { name: 'New conversation' }).click();
+      assert.equal(await chat.locator('.chat-q').count(), 0);
+      await chat.getByLabel('Your question').fill('Who approves travel?');
+      await chat.getByRole('button', { name: 'Ask' }).click();
+      await history.getByRole('button', { name: `Resume “${first}”` }).waitFor();
+      await chat.getByText('Earlier conversations (2)').waitFor();
+      assert.equal((await sessions()).total, 2);
+
+      await history.getByRole('button', { name: `Delete conversation “${first}”` }).click();
+      await chat.getByText('Earlier conversations (1)').waitFor();
+      assert.deepEqual(
+        (await sessions()).data.map((s) => s.name),
+        ['Who approves travel?'],
+      );
+    });
+
     it('keeps Ask off while the document is processing', { skip: NO_CHROMIUM }, async () => {
       // The service is asked for real; only the state it answers is held at "processing".
       await page.route(`**/api/v1/documents/${policyId}`, async (route) => {
