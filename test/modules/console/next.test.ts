@@ -563,10 +563,27 @@ describeEachDialect(
       const sources = chat.getByRole('list', { name: 'Sources' });
       await sources.waitFor();
       const cited = sources.getByRole('button', { name: /page 2/ });
-      if ((await cited.count()) > 0) {
-        await cited.first().click();
-        await page.getByRole('status').filter({ hasText: 'Page 2 of 2' }).waitFor();
-      }
+      assert.ok((await cited.count()) > 0, await sources.innerText());
+      await cited.first().click();
+      await page.getByRole('status').filter({ hasText: 'Page 2 of 2' }).waitFor();
+      // The passage is marked over the drawn page: boxes from pdf.js's text content, inside the canvas.
+      await page.getByRole('status').filter({ hasText: 'The cited passage is marked on page 2.' }).waitFor();
+      const marks = await page.evaluate(() => {
+        const canvas = document.querySelector('.pdf-page canvas') as HTMLCanvasElement;
+        const frame = canvas.getBoundingClientRect();
+        return [...document.querySelectorAll('.pdf-mark')].map((m) => {
+          const r = m.getBoundingClientRect();
+          return (
+            r.width > 0 &&
+            r.left >= frame.left - 1 &&
+            r.right <= frame.right + 1 &&
+            r.top >= frame.top - 1 &&
+            r.bottom <= frame.bottom + 1
+          );
+        });
+      });
+      assert.ok(marks.length > 0 && marks.every(Boolean), `marks inside the page: ${JSON.stringify(marks)}`);
+      await page.locator('.pdf-page').scrollIntoViewIfNeeded();
       await checkPage();
       await shot('document-pdf');
     });

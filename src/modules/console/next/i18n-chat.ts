@@ -11,4 +11,6 @@ export const chatStrings = {
   'chat.history.deleteOf': 'Delete conversation “{name}”',
   'chat.history.confirmDelete': 'Delete the conversation “{name}” and its messages?',
   'chat.history.more': 'The {n} most recent are listed.',
+  'chat.cited.marked': 'The cited passage is marked on page {page}.',
+  'chat.cited.notFound': 'The cited passage could not be found in the text of page {page} (a scanned page has none).',
 } as const;

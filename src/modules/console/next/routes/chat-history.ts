@@ -82,7 +82,7 @@ export function ChatHistory({
               h('strong', { class: 'break' }, s.name),
               h(
                 'span',
-                { class: 'muted hint' },
+                { class: 'muted sub-line' },
                 t('chat.history.line', { n: s.message_count, when: when(s.updated_at) }),
               ),
             ),

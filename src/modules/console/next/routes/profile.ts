@@ -188,7 +188,7 @@ function Sessions() {
                 s.current ? h('span', { class: 'badge ok' }, ` ${t('profile.thisSession')}`) : null,
                 h(
                   'span',
-                  { class: 'muted hint' },
+                  { class: 'muted sub-line' },
                   t('profile.sessionLine', { ip: s.ip ?? '?', created: when(s.created_at), used }),
                 ),
               ),
