@@ -8,6 +8,7 @@ import { createTenant, type LoggedInUser, lastMailTo, loginAs, type TestTenant }
 import {
   assertAccessible,
   launchChromium,
+  layoutShift,
   listen,
   NO_CHROMIUM,
   openConsolePage,
@@ -224,6 +225,9 @@ describeEachDialect('web console: profile and the mails’ password link in Chro
             await tab.getByRole('heading', { name: heading, level: 1 }).waitFor();
             await tab.waitForLoadState('networkidle');
             assert.ok(await tab.evaluate((w) => document.documentElement.scrollWidth <= w, width), `${name} fits`);
+            // Web Vitals' "good" cumulative layout shift: the cards arriving do not push what is shown.
+            const shift = await layoutShift(tab);
+            assert.ok(shift < 0.1, `${name} layout shift ${shift}`);
             await assertAccessible(tab);
             if (suffix || dark) await shot(`${name}${suffix}${dark ? '-dark' : ''}`, tab);
           }
