@@ -129,7 +129,7 @@ async function drop(browser: Browser, url: string, session: unknown, files: Entr
       (value) => sessionStorage.setItem('docuvault.console.session', value),
       JSON.stringify(session),
     );
-    await page.goto(`${url}/console/next/#/documents`);
+    await page.goto(`${url}/console/#/documents`);
     await page.locator('section.folder-content').waitFor();
     await page.evaluate(
       ({ files, name }) => {
@@ -182,7 +182,7 @@ async function pageLoop(browser: Browser, url: string, session: unknown, files: 
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    await page.goto(`${url}/console/next/#/documents`);
+    await page.goto(`${url}/console/#/documents`);
     const { tokens } = session as { tokens: { accessToken: string; tenant: string; csrfToken: string } };
     return await page.evaluate(
       async ({ files, name, tokens }) => {

@@ -6,12 +6,12 @@ import { startService } from './console/service.ts';
 import { median, stop } from './support.ts';
 
 /**
- * Console first load, the classic console (/console/) and the rebuilt one (/console/next/) on the
- * same service, loads interleaved so a loaded machine slows both alike: time from navigation start
- * to the first view drawn (each console's `console:interactive` mark, set when the document list
- * has its data), signed in, each load in a fresh browser context (empty cache), median of
- * `CONSOLE_LOAD_ROUNDS` (10); and the JavaScript that first page fetched (raw, and gzip -9 of each
- * response summed). The first load of each is a warm-up (the service compresses each file once).
+ * Console first load (/console/): time from navigation start to the first view drawn (the
+ * `console:interactive` mark, set when the document list has its data), signed in, each load in a
+ * fresh browser context (empty cache), median of `CONSOLE_LOAD_ROUNDS` (10); and the JavaScript
+ * that first page fetched (raw, and gzip -9 of each response summed). The first load is a warm-up
+ * (the service compresses each file once). Until 2026-11-29 this compared the rebuilt console with
+ * the classic one it replaced (docs/benchmarks-console.md).
  */
 export async function run() {
   if (!CHROMIUM) return { skipped: 'Chromium is not installed' };
@@ -25,51 +25,33 @@ export async function run() {
       body: JSON.stringify({ email: service.owner.email, password: service.owner.password }),
     });
     const t = (await login.json()) as { access_token: string; refresh_token: string; csrf_token: string };
-    const consoles = {
-      classic: {
-        url: `${service.url}/console/#/documents`,
-        key: 'docuvault.session',
-        session: { tenant: service.subdomain, access: t.access_token, refresh: t.refresh_token, csrf: t.csrf_token },
-      },
-      rebuilt: {
-        url: `${service.url}/console/next/#/documents`,
-        key: 'docuvault.console.session',
-        session: {
-          tokens: {
-            accessToken: t.access_token,
-            refreshToken: t.refresh_token,
-            csrfToken: t.csrf_token,
-            expiresAt: Date.now() + 60 * 60_000,
-            tenant: service.subdomain,
-          },
+    const target = {
+      url: `${service.url}/console/#/documents`,
+      key: 'docuvault.console.session',
+      session: {
+        tokens: {
+          accessToken: t.access_token,
+          refreshToken: t.refresh_token,
+          csrfToken: t.csrf_token,
+          expiresAt: Date.now() + 60 * 60_000,
+          tenant: service.subdomain,
         },
       },
     };
-    type Name = keyof typeof consoles;
-    const loads: Record<Name, number[]> = { classic: [], rebuilt: [] };
-    const scripts: Record<Name, { raw: number; gzip: number; files: number }> = {
-      classic: { raw: 0, gzip: 0, files: 0 },
-      rebuilt: { raw: 0, gzip: 0, files: 0 },
-    };
+    const loads: number[] = [];
+    let scripts = { raw: 0, gzip: 0, files: 0 };
     for (let i = 0; i <= rounds; i++) {
-      for (const name of ['rebuilt', 'classic'] as const) {
-        const { ms, js } = await load(browser, consoles[name]);
-        if (i === 0) scripts[name] = js;
-        else loads[name].push(ms);
-      }
+      const { ms, js } = await load(browser, target);
+      if (i === 0) scripts = js;
+      else loads.push(ms);
     }
-    const summary = (name: Name) => ({
-      interactive_median_ms: Math.round(median(loads[name])),
-      interactive_max_ms: Math.round(Math.max(...loads[name])),
-      js_files: scripts[name].files,
-      js_bytes: scripts[name].raw,
-      js_gzip_bytes: scripts[name].gzip,
-    });
     return {
       loads: rounds,
-      rebuilt: summary('rebuilt'),
-      classic: summary('classic'),
-      rebuilt_to_classic: Number((median(loads.rebuilt) / median(loads.classic)).toFixed(2)),
+      interactive_median_ms: Math.round(median(loads)),
+      interactive_max_ms: Math.round(Math.max(...loads)),
+      js_files: scripts.files,
+      js_bytes: scripts.raw,
+      js_gzip_bytes: scripts.gzip,
     };
   } finally {
     await browser.close();

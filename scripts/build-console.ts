@@ -3,7 +3,7 @@
  * entry, a chunk per view (loaded when first shown), minified, with content-hashed chunk names;
  * pdf.js's worker copied beside it (loaded only by a PDF preview). Nothing is fetched at run time
  * from anywhere but the service. The output goes to node_modules/.cache/docuvault/console/, which
- * survives `npm prune --omit=dev` in the image; the service serves it at /console/next/.
+ * survives `npm prune --omit=dev` in the image; the service serves it at /console/.
  *
  *   node scripts/build-console.ts [--if-stale]
  *

@@ -1,96 +1,132 @@
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { stripTypeScriptTypes } from 'node:module';
+import { readFile, stat } from 'node:fs/promises';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import type { App } from '../../http/fastify-types.ts';
 
-const PUBLIC = new URL('./public/', import.meta.url);
+// The built console (scripts/build-console.ts): bundled by esbuild from ./next/ into node_modules/.cache.
+const OUT = new URL('../../../node_modules/.cache/docuvault/console/', import.meta.url);
+const BUILDER = new URL('../../../scripts/build-console.ts', import.meta.url);
 const TYPES: Record<string, string> = {
-  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
-  ts: 'text/javascript; charset=utf-8',
+  html: 'text/html; charset=utf-8',
 };
 
-/** The files the console serves: those of public/ with a known type, listed once (nothing else is reachable). */
-function servedFiles(): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const name of readdirSync(PUBLIC)) {
-    const type = TYPES[name.slice(name.lastIndexOf('.') + 1)];
-    if (type && /^[a-z][a-z-]*\.[a-z]+$/.test(name)) files.set(name, type);
-  }
-  return files;
-}
-
-/** A served file, prepared once: the body in each encoding a browser may ask for, and its validator. */
-interface PreparedFile {
+interface Prepared {
   type: string;
   etag: string;
   identity: Buffer;
   br: Buffer;
   gzip: Buffer;
+  immutable: boolean;
 }
 
-/** The encoding to answer with: brotli when accepted (a quarter smaller than gzip on these files), else gzip, else none. */
-function pickEncoding(header: string | undefined): 'br' | 'gzip' | null {
-  const accepted = new Set<string>();
-  for (const part of (header ?? '').split(',')) {
-    const [name = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
-    const q = params.find((param) => param.startsWith('q='));
-    if (q === undefined || Number(q.slice(2)) > 0) accepted.add(name);
-  }
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
-  return null;
+function prepare(body: Buffer, type: string, immutable: boolean): Prepared {
+  // Brotli's best quality costs seconds on pdf.js's megabyte: the large files get a quicker level.
+  const quality = body.length > 256 * 1024 ? 7 : 11;
+  return {
+    type,
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+    identity: body,
+    br: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality } }),
+    gzip: gzipSync(body, { level: body.length > 256 * 1024 ? 6 : 9 }),
+    immutable,
+  };
+}
+
+function page(manifest: { main: string; style: string }): string {
+  // The theme is set before the first paint (no flash of the wrong colours); the rest is the module.
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>DocuVault</title>
+<link rel="stylesheet" href="/console/${manifest.style}">
+<script type="module" src="/console/${manifest.main}"></script>
+<script>document.documentElement.dataset.theme=localStorage.getItem('docuvault.console.theme')||(matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light')</script>
+</head>
+<body><div id="app"></div><noscript>The console needs JavaScript.</noscript></body>
+</html>
+`;
 }
 
 /**
- * The web console: static files at /console/, with `/` sending people there. The console's source
- * is TypeScript checked by `npm run typecheck` against the SDK's generated types; its types are
- * stripped once, on first request (Node's own stripper), so there is no build step and no bundle.
- * Each file is compressed once (brotli and gzip) and revalidated by ETag, so a returning browser
- * downloads nothing and a first visit ~20 KB.
+ * The console at /console/ (Preact, bundled and code-split by esbuild; docs/console.md), with `/`
+ * sending people there. Files are read from the build output once, compressed once (brotli, gzip)
+ * and revalidated by ETag; the content-hashed chunks are cached for a year. Where the output is
+ * missing or older than its sources (a development checkout), the first request builds it.
  */
 export function consoleRoutes(app: App): void {
-  const files = servedFiles();
-  const cache = new Map<string, Promise<PreparedFile>>();
-  const prepare = async (name: string, type: string): Promise<PreparedFile> => {
-    const source = await readFile(new URL(name, PUBLIC), 'utf8');
-    const identity = Buffer.from(name.endsWith('.ts') ? stripTypeScriptTypes(source) : source);
-    return {
-      type,
-      etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
-      identity,
-      br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
-      gzip: gzipSync(identity, { level: 9 }),
+  // The manifest is read once (after building, where the output is stale); each file is prepared on its first request.
+  let ready: Promise<Map<string, () => Promise<Prepared>>> | null = null;
+  const load = async (): Promise<Map<string, () => Promise<Prepared>>> => {
+    const builder = (await import(BUILDER.href).catch(() => null)) as { buildConsoleIfStale(): Promise<void> } | null;
+    // A failed build (say, no esbuild in a pruned image) still serves an existing output.
+    await (builder ? builder.buildConsoleIfStale() : Promise.reject(new Error('no console builder'))).catch(
+      async (error) => {
+        if (!(await stat(new URL('manifest.json', OUT)).catch(() => null))) throw error;
+      },
+    );
+    const manifest = JSON.parse(await readFile(new URL('manifest.json', OUT), 'utf8')) as {
+      main: string;
+      style: string;
+      files: string[];
     };
-  };
-  const load = (name: string, type: string): Promise<PreparedFile> => {
-    let file = cache.get(name);
-    if (!file) {
-      file = prepare(name, type);
-      cache.set(name, file);
-      file.catch(() => cache.delete(name));
+    const files = new Map<string, () => Promise<Prepared>>();
+    const once = (make: () => Promise<Prepared>) => {
+      let made: Promise<Prepared> | null = null;
+      return () => {
+        made ??= make();
+        made.catch(() => {
+          made = null;
+        });
+        return made;
+      };
+    };
+    files.set(
+      'index.html',
+      once(async () => prepare(Buffer.from(page(manifest)), TYPES['html'] as string, false)),
+    );
+    for (const name of manifest.files) {
+      const type = TYPES[name.slice(name.lastIndexOf('.') + 1)];
+      if (type)
+        files.set(
+          name,
+          once(async () => prepare(await readFile(new URL(name, OUT)), type, /-[A-Z0-9]{8}\.(js|css)$/.test(name))),
+        );
     }
-    return file;
+    return files;
   };
-  app.get('/', { config: { auth: 'public', rateLimit: false }, schema: { hide: true } }, async (_request, reply) =>
-    reply.redirect('/console/'),
-  );
-  app.get<{ Params: { file?: string } }>(
-    '/console/:file?',
-    { config: { auth: 'public', rateLimit: false }, schema: { hide: true } },
-    async (request, reply) => {
-      const name = request.params.file || 'index.html';
-      const type = files.get(name);
-      if (!type) return reply.code(404).type('text/plain').send('not found');
-      const file = await load(name, type);
-      reply.header('cache-control', 'no-cache').header('etag', file.etag).header('vary', 'accept-encoding');
-      const match = request.headers['if-none-match'];
-      if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) return reply.code(304).send();
-      const encoding = pickEncoding(request.headers['accept-encoding']);
-      if (encoding) reply.header('content-encoding', encoding);
-      return reply.type(file.type).send(encoding ? file[encoding] : file.identity);
-    },
-  );
+  const files = () => {
+    ready ??= load();
+    ready.catch(() => {
+      ready = null;
+    });
+    return ready;
+  };
+  const options = { config: { auth: 'public', rateLimit: false }, schema: { hide: true } } as const;
+  app.get('/', options, async (_request, reply) => reply.redirect('/console/'));
+  // The console was served at /console/next/ while it was being rebuilt: old bookmarks land on it
+  // (a browser keeps the `#/…` part across the redirect).
+  app.get('/console/next', options, async (_request, reply) => reply.redirect('/console/'));
+  app.get('/console/next/*', options, async (_request, reply) => reply.redirect('/console/'));
+  app.get<{ Params: { file?: string } }>('/console/:file?', options, async (request, reply) => {
+    if (!request.params.file && !request.url.split('?')[0]?.endsWith('/')) return reply.redirect('/console/');
+    const prepared = (await files()).get(request.params.file || 'index.html');
+    if (!prepared) return reply.code(404).type('text/plain').send('not found');
+    const file = await prepared();
+    reply
+      .header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .header('etag', file.etag)
+      .header('vary', 'accept-encoding');
+    const match = request.headers['if-none-match'];
+    if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) return reply.code(304).send();
+    const accepted = request.headers['accept-encoding'] ?? '';
+    const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply.type(file.type).send(encoding ? file[encoding] : file.identity);
+  });
 }

@@ -38,11 +38,6 @@ export async function listen(ctx: TestApp): Promise<string> {
   return `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
 }
 
-/** The user session the console keeps in sessionStorage, set before the page's scripts run. */
-export async function withSession(page: Page, session: Record<string, string>): Promise<void> {
-  await page.addInitScript((value) => sessionStorage.setItem('docuvault.session', value), JSON.stringify(session));
-}
-
 /** Controls on the page without an accessible name (label, aria-label(ledby), text or title). */
 export function unnamedControls(page: Page): Promise<string[]> {
   return page.evaluate(() => {

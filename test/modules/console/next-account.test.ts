@@ -46,7 +46,7 @@ describeEachDialect(
     };
     const checkPage = (target: Page = page) => assertAccessible(target);
     const go = async (hash: string, heading: string, target: Page = page) => {
-      await target.goto(`${base}/console/next/${hash}`);
+      await target.goto(`${base}/console/${hash}`);
       await target.getByRole('heading', { name: heading, level: 1 }).waitFor();
     };
 
@@ -263,7 +263,7 @@ describeEachDialect(
         await go('#/documents', 'All documents', tab);
         for (const name of ADMIN_PAGES)
           assert.equal(await tab.getByRole('link', { name, exact: true }).count(), 0, `a member is not shown ${name}`);
-        await tab.goto(`${base}/console/next/#/webhooks`);
+        await tab.goto(`${base}/console/#/webhooks`);
         await tab.getByText('There is no such page.').waitFor();
       } finally {
         await tab.close();

@@ -40,7 +40,7 @@ describeEachDialect(
     };
     const checkPage = (target: Page = page) => assertAccessible(target);
     const go = async (hash: string, heading: string | RegExp, target: Page = page) => {
-      await target.goto(`${base}/console/next/${hash}`);
+      await target.goto(`${base}/console/${hash}`);
       await target.getByRole('heading', { name: heading, level: 1 }).waitFor();
     };
     const step = (id: string, target: Page = page) =>
@@ -315,7 +315,7 @@ describeEachDialect(
           await go('#/documents', 'All documents', tab);
           for (const [name, count] of Object.entries(links))
             assert.equal(await tab.getByRole('link', { name, exact: true }).count(), count, `${subdomain}: ${name}`);
-          await tab.goto(`${base}/console/next/#/workflow/${workflowId}`);
+          await tab.goto(`${base}/console/#/workflow/${workflowId}`);
           await tab.getByText('There is no such page.').waitFor();
         } finally {
           await tab.close();

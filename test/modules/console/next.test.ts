@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { writeTree } from '../../cli/helpers.ts';
 import { buildConsoleIfStale } from '../../../scripts/build-console.ts';
+import { writeTree } from '../../cli/helpers.ts';
 import { pdf } from '../../fixtures/extraction/pdf.ts';
 import { describeEachDialect } from '../../support/app.ts';
 import { createTenant, type LoggedInUser, loginAs, type TestTenant } from '../../support/fixtures.ts';
@@ -19,14 +19,14 @@ import {
   withNextSession,
 } from './browser.ts';
 
-// The rebuilt console at /console/next/ (docs/console.md), driven as a user would in Chromium.
+// The rebuilt console at /console/ (docs/console.md), driven as a user would in Chromium.
 const POLICY =
   'Travel and Expense Policy. Hotel stays are reimbursed up to 180 euros per night in Paris and 150 euros elsewhere.';
 const NOTES = 'Meeting notes about the budget.';
 const SHOTS = screenshotFolder('console-next-shots-');
 
 describeEachDialect(
-  'rebuilt web console (/console/next/) in Chromium',
+  'web console (/console/) in Chromium',
   (ctx, dialect) => {
     let browser: Browser;
     let context: BrowserContext;
@@ -77,7 +77,7 @@ describeEachDialect(
     it('signs in with the keyboard; a refused password is said in words with the request id', {
       skip: NO_CHROMIUM,
     }, async () => {
-      await page.goto(`${base}/console/next/`);
+      await page.goto(`${base}/console/`);
       await page.getByLabel('Workspace (subdomain)').fill(tenant.subdomain);
       await page.getByLabel('E-mail').fill(owner.email);
       await page.getByLabel('Password', { exact: true }).fill('not the password');
@@ -188,7 +188,7 @@ describeEachDialect(
     it('sends a dropped folder of small files in batches, each file told its own outcome; a file cancelled while waiting is never sent', {
       skip: NO_CHROMIUM,
     }, async () => {
-      await page.goto(`${base}/console/next/#/documents`);
+      await page.goto(`${base}/console/#/documents`);
       await page.locator('section.folder-content').waitFor();
       const uploads = page.getByRole('region', { name: 'Uploads' });
       if (await uploads.count()) await uploads.getByRole('button', { name: 'Clear finished' }).click();
@@ -364,7 +364,7 @@ describeEachDialect(
       await views.getByRole('link', { name: 'Q2 grid' }).waitFor({ state: 'detached' });
       assert.deepEqual(await mine(), []);
       // Back where the next step expects the page: the top folder as a list, by name.
-      await page.goto(`${base}/console/next/#/documents?sort=name`);
+      await page.goto(`${base}/console/#/documents?sort=name`);
       await page.waitForFunction(() => document.querySelectorAll('.rows .doc-name').length === 2);
     });
 
@@ -410,7 +410,7 @@ describeEachDialect(
           folder.id,
         );
       for (let n = 0; n < 16; n += 4) await Promise.all([batch(n), batch(n + 1), batch(n + 2), batch(n + 3)]);
-      await page.goto(`${base}/console/next/#/documents/${folder.id}?sort=name`);
+      await page.goto(`${base}/console/#/documents/${folder.id}?sort=name`);
       await page.getByText('160 documents').waitFor();
       const drawn = await page.locator('.rows > li').count();
       assert.ok(drawn < 40, `only the rows in view are drawn (${drawn})`);
@@ -423,7 +423,7 @@ describeEachDialect(
       skip: NO_CHROMIUM,
     }, async () => {
       const colleague = await loginAs(ctx(), tenant, 'member', { name: 'Casey Member' });
-      await page.goto(`${base}/console/next/#/document/${policyId}`);
+      await page.goto(`${base}/console/#/document/${policyId}`);
       await page.getByRole('heading', { name: 'policy.txt' }).waitFor();
       await page.getByRole('status').filter({ hasText: 'Ready' }).waitFor({ timeout: 30_000 });
       await page.getByLabel('Find in text').fill('paris');
@@ -467,6 +467,55 @@ describeEachDialect(
       assert.equal((await api(`/documents/${policyId}`)).json().filename, 'travel-policy.txt');
     });
 
+    it('lists the earlier conversations on a document: resumes one and asks on in it, starts another, deletes one', {
+      skip: NO_CHROMIUM,
+    }, async () => {
+      const sessions = async () =>
+        (
+          await ctx().app.inject({ url: `/api/v1/chat/sessions?document_id=${policyId}`, headers: owner.headers })
+        ).json() as Promise<{ total: number; data: { name: string; message_count: number }[] }>;
+      const first = 'How much is a hotel night in Paris?';
+      // The page is already there: a reload starts it afresh (a new tab would do the same).
+      await page.reload();
+      const chat = page.getByRole('region', { name: 'Ask about this document' });
+      await chat.getByText('Earlier conversations (1)').click();
+      const history = chat.getByRole('list', { name: 'Earlier conversations' });
+      assert.match(await history.innerText(), /2 messages/);
+      assert.equal(await chat.locator('.chat-q').count(), 0, 'a new page starts with an empty log');
+      await history.getByRole('button', { name: `Resume “${first}”` }).click();
+      await chat.locator('.chat-q').filter({ hasText: first }).waitFor();
+      assert.ok((await chat.locator('.chat-a').first().innerText()).length > 0, 'the stored answer is shown');
+      await chat.getByRole('list', { name: 'Sources' }).first().waitFor();
+      await history.getByText('Open', { exact: true }).waitFor();
+      await checkPage();
+      await shot('document-chat-history');
+
+      await chat.getByLabel('Your question').fill('And the meals?');
+      await chat.getByRole('button', { name: 'Ask' }).click();
+      await chat.locator('.chat-a').nth(1).waitFor();
+      await history.getByText('4 messages').waitFor();
+      assert.deepEqual(
+        (await sessions()).data.map((s) => [s.name, s.message_count]),
+        [[first, 4]],
+        'asked on in the same conversation',
+      );
+
+      await chat.getByRole('button', { name: 'New conversation' }).click();
+      assert.equal(await chat.locator('.chat-q').count(), 0);
+      await chat.getByLabel('Your question').fill('Who approves travel?');
+      await chat.getByRole('button', { name: 'Ask' }).click();
+      await history.getByRole('button', { name: `Resume “${first}”` }).waitFor();
+      await chat.getByText('Earlier conversations (2)').waitFor();
+      assert.equal((await sessions()).total, 2);
+
+      await history.getByRole('button', { name: `Delete conversation “${first}”` }).click();
+      await chat.getByText('Earlier conversations (1)').waitFor();
+      assert.deepEqual(
+        (await sessions()).data.map((s) => s.name),
+        ['Who approves travel?'],
+      );
+    });
+
     it('keeps Ask off while the document is processing', { skip: NO_CHROMIUM }, async () => {
       // The service is asked for real; only the state it answers is held at "processing".
       await page.route(`**/api/v1/documents/${policyId}`, async (route) => {
@@ -498,7 +547,7 @@ describeEachDialect(
         },
       ]);
       const id = (doc as { id: string }).id;
-      await page.goto(`${base}/console/next/#/document/${id}`);
+      await page.goto(`${base}/console/#/document/${id}`);
       await page.getByRole('status').filter({ hasText: 'Page 1 of 2' }).waitFor({ timeout: 30_000 });
       const canvas = page.getByRole('img', { name: /Preview of handbook\.pdf: Page 1 of 2/ });
       assert.ok(await canvas.evaluate((c) => (c as HTMLCanvasElement).width > 100), 'the page is drawn');
@@ -514,10 +563,27 @@ describeEachDialect(
       const sources = chat.getByRole('list', { name: 'Sources' });
       await sources.waitFor();
       const cited = sources.getByRole('button', { name: /page 2/ });
-      if ((await cited.count()) > 0) {
-        await cited.first().click();
-        await page.getByRole('status').filter({ hasText: 'Page 2 of 2' }).waitFor();
-      }
+      assert.ok((await cited.count()) > 0, await sources.innerText());
+      await cited.first().click();
+      await page.getByRole('status').filter({ hasText: 'Page 2 of 2' }).waitFor();
+      // The passage is marked over the drawn page: boxes from pdf.js's text content, inside the canvas.
+      await page.getByRole('status').filter({ hasText: 'The cited passage is marked on page 2.' }).waitFor();
+      const marks = await page.evaluate(() => {
+        const canvas = document.querySelector('.pdf-page canvas') as HTMLCanvasElement;
+        const frame = canvas.getBoundingClientRect();
+        return [...document.querySelectorAll('.pdf-mark')].map((m) => {
+          const r = m.getBoundingClientRect();
+          return (
+            r.width > 0 &&
+            r.left >= frame.left - 1 &&
+            r.right <= frame.right + 1 &&
+            r.top >= frame.top - 1 &&
+            r.bottom <= frame.bottom + 1
+          );
+        });
+      });
+      assert.ok(marks.length > 0 && marks.every(Boolean), `marks inside the page: ${JSON.stringify(marks)}`);
+      await page.locator('.pdf-page').scrollIntoViewIfNeeded();
       await checkPage();
       await shot('document-pdf');
     });
@@ -566,7 +632,7 @@ describeEachDialect(
       const other = await browser.newPage();
       try {
         await withNextSession(other, member, tenant.subdomain);
-        await other.goto(`${base}/console/next/#/keys`);
+        await other.goto(`${base}/console/#/keys`);
         await other.getByText('There is no such page.').waitFor();
         assert.equal(await other.getByRole('link', { name: 'API keys' }).count(), 0);
         assert.ok(await other.getByRole('link', { name: 'Documents', exact: true }).isVisible());
@@ -578,19 +644,19 @@ describeEachDialect(
     it('has a dark mode and fits 360 px without sideways scrolling, every page passing axe-core', {
       skip: NO_CHROMIUM,
     }, async () => {
-      await page.goto(`${base}/console/next/#/documents`);
+      await page.goto(`${base}/console/#/documents`);
       await page.getByRole('button', { name: 'Dark mode' }).click();
       // The theme is applied by an effect after the re-render: wait for it rather than read at once.
       await page.waitForFunction(() => document.documentElement.dataset['theme'] === 'dark');
       await page.getByRole('link', { name: 'travel-policy.txt' }).waitFor();
       await checkPage();
       await shot('documents-dark');
-      await page.goto(`${base}/console/next/#/document/${policyId}`);
+      await page.goto(`${base}/console/#/document/${policyId}`);
       await page.getByRole('status').filter({ hasText: 'Ready' }).waitFor();
       await page.locator('#chat-title').waitFor();
       await checkPage();
       await shot('document-dark');
-      await page.goto(`${base}/console/next/#/search?q=hotel&mode=hybrid`);
+      await page.goto(`${base}/console/#/search?q=hotel&mode=hybrid`);
       await page.locator('.result').first().waitFor();
       await checkPage();
       await shot('search-dark');
@@ -605,7 +671,7 @@ describeEachDialect(
           ['search', '#/search?q=hotel&mode=text', '.result'],
           ['keys', '#/keys', 'form'],
         ] as const) {
-          await phone.goto(`${base}/console/next/${view}`);
+          await phone.goto(`${base}/console/${view}`);
           await phone.locator(ready).first().waitFor();
           assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 360), `${view} fits in 360 px`);
           await checkPage(phone);
@@ -616,7 +682,7 @@ describeEachDialect(
           ['documents', '#/documents', 'a.doc-name'],
           ['document', `#/document/${policyId}`, '#chat-title'],
         ] as const) {
-          await phone.goto(`${base}/console/next/${view}`);
+          await phone.goto(`${base}/console/${view}`);
           await phone.locator(ready).first().waitFor();
           assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 360), `${view} fits in 360 px`);
           await checkPage(phone);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sanitizeFilename } from '../../../src/providers/files/filenames.ts';
 import {
   groupable,
   MAX_BATCH_BYTES,
@@ -10,6 +9,7 @@ import {
   outcomesOf,
   sharesOf,
 } from '../../../src/modules/console/next/upload-batch.ts';
+import { sanitizeFilename } from '../../../src/providers/files/filenames.ts';
 
 // The console's grouping of small files into batch uploads (src/modules/console/next/upload-batch.ts).
 // The whole flow in a browser is in next.test.ts; here the rules, with no browser.

@@ -77,7 +77,7 @@ describe('mail templates', () => {
       links.password('prt_a', 'acme', 'a+b@example.com'),
       'https://docs.example.test/console/#/password?token=prt_a&tenant=acme&email=a%2Bb%40example.com',
     );
-    assert.equal(links.execution('exe 1'), 'https://docs.example.test/console/#/execution/exe%201');
+    assert.equal(links.execution('exe 1'), 'https://docs.example.test/console/#/executions/exe%201');
     assert.equal(
       new MailLinks({ publicBaseUrl: null, host: '0.0.0.0', port: 9000 }).tasks(),
       'http://localhost:9000/console/#/tasks',

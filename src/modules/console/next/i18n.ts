@@ -1,6 +1,8 @@
 // Every string the console shows, in one place (English; another language is another table of the
 // same keys). `t('key', { n: 3 })` fills `{n}`.
 import { accountStrings } from './i18n-account.ts';
+import { chatStrings } from './i18n-chat.ts';
+import { profileStrings } from './i18n-profile.ts';
 
 const en = {
   'app.name': 'DocuVault',
@@ -11,7 +13,6 @@ const en = {
   'nav.keys': 'API keys',
   'nav.workflows': 'Workflows',
   'nav.tasks': 'Tasks',
-  'nav.classic': 'Classic console',
   'theme.toggle': 'Dark mode',
   signout: 'Sign out',
   'signin.title': 'Sign in',
@@ -187,6 +188,8 @@ const en = {
   'views.deleted': 'Deleted “{name}”.',
   notFound: 'There is no such page.',
   ...accountStrings,
+  ...profileStrings,
+  ...chatStrings,
 } as const;
 
 export type StringKey = keyof typeof en;

@@ -3,7 +3,7 @@
 import { type ComponentChildren, type ComponentType, render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from './i18n.ts';
-import { client, loadSession, saveSession, signIn } from './sdk.ts';
+import { askPasswordReset, client, loadSession, saveSession, signIn } from './sdk.ts';
 import { ErrorLine, h, type Me, parseRoute, type Route, type ViewProps } from './ui.ts';
 
 type ViewModule = { default: ComponentType<ViewProps> };
@@ -22,7 +22,10 @@ const VIEWS: Record<string, () => Promise<ViewModule>> = {
   workflow: () => import('./routes/workflow-editor.ts'),
   executions: () => import('./routes/executions.ts'),
   tasks: () => import('./routes/tasks.ts'),
+  profile: () => import('./routes/profile.ts'),
 };
+// The link of invitation and reset mails: shown signed in or not.
+const passwordView = () => import('./routes/password.ts');
 
 const ADMINS = ['owner', 'admin', 'api_key'];
 const TEAM = ['team', 'enterprise'];
@@ -128,6 +131,7 @@ function SignIn({ onDone }: { onDone: () => void }) {
       h(ErrorLine, { error }),
       h('button', { type: 'submit', class: 'primary', disabled: busy }, t('signin.submit')),
     ),
+    h(Forgot, null),
     h(
       'form',
       { class: 'card', 'aria-labelledby': 'key-title', onSubmit: (e: Event) => submit(e, 'key') },
@@ -136,6 +140,57 @@ function SignIn({ onDone }: { onDone: () => void }) {
       h('button', { type: 'submit', disabled: busy }, t('signin.key.submit')),
     ),
   );
+}
+
+/** Asks for a reset mail; its link opens the password view (`#/password?token=…`). */
+function Forgot() {
+  const [sent, setSent] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  // The fields exist only while unfolded: the sign-in form's own fields stay the only ones by their names.
+  const [open, setOpen] = useState(false);
+  const ask = (event: Event) => {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    const email = String(data.get('email'));
+    setError(null);
+    askPasswordReset(String(data.get('tenant')), email).then(() => setSent(email), setError);
+  };
+  return h(
+    'details',
+    { class: 'card forgot', onToggle: (e: Event) => setOpen((e.target as HTMLDetailsElement).open) },
+    h('summary', {}, t('forgot.title')),
+    open &&
+      h(
+        'form',
+        { 'aria-label': t('forgot.title'), onSubmit: ask },
+        h(
+          'label',
+          { class: 'field' },
+          h('span', {}, t('forgot.tenant')),
+          h('input', { name: 'tenant', required: true, autocomplete: 'organization' }),
+        ),
+        h(
+          'label',
+          { class: 'field' },
+          h('span', {}, t('forgot.email')),
+          h('input', { name: 'email', type: 'email', required: true, autocomplete: 'username' }),
+        ),
+        h(ErrorLine, { error }),
+        sent ? h('p', { role: 'status' }, t('password.sent', { email: sent })) : null,
+        h('button', { type: 'submit' }, t('forgot.submit')),
+      ),
+  );
+}
+
+/** The password view, its own chunk, loaded when a mail's link is opened. */
+function PasswordView({ route, onSignedIn }: { route: Route; onSignedIn: () => void }) {
+  const [view, setView] = useState<ComponentType<{ route: Route; onSignedIn: () => void }> | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    passwordView().then((m) => setView(() => m.default), setError);
+  }, []);
+  if (error) return h(ErrorLine, { error });
+  return view ? h(view, { route, onSignedIn }) : h('p', { class: 'muted', role: 'status' }, t('loading'));
 }
 
 function View({ route, me }: ViewProps) {
@@ -165,6 +220,8 @@ function App() {
   const [me, setMe] = useState<Me | null>(null);
   const [signedIn, setSignedIn] = useState(() => loadSession() !== null);
   const [error, setError] = useState<unknown>(null);
+  // Bumped when another person signs in from a mail's link: who is signed in is asked again.
+  const [round, setRound] = useState(0);
   const main = useRef<HTMLElement>(null);
   useEffect(() => {
     if (!signedIn) return;
@@ -184,7 +241,7 @@ function App() {
           setSignedIn(false);
         } else setError(e);
       });
-  }, [signedIn]);
+  }, [signedIn, round]);
   // A new view: focus moves to it (keyboard and screen-reader users start there), scrolled to the top.
   const key = `${route.name}/${route.arg}`;
   const first = useRef(true);
@@ -236,10 +293,24 @@ function App() {
       { type: 'button', class: 'ghost', 'aria-pressed': dark ? 'true' : 'false', onClick: toggleTheme },
       t('theme.toggle'),
     ),
+    signedIn && me && me.role !== 'api_key'
+      ? h(
+          'a',
+          { class: 'nav-link', href: '#/profile', 'aria-current': route.name === 'profile' ? 'page' : undefined },
+          t('nav.profile'),
+        )
+      : null,
     signedIn ? h('button', { type: 'button', class: 'ghost', onClick: signOut }, t('signout')) : null,
   );
   let body: ComponentChildren;
-  if (!signedIn) body = h(SignIn, { onDone: () => setSignedIn(true) });
+  const signedInByLink = () => {
+    setMe(null);
+    setError(null);
+    setSignedIn(true);
+    setRound((r) => r + 1);
+  };
+  if (route.name === 'password') body = h(PasswordView, { route, onSignedIn: signedInByLink });
+  else if (!signedIn) body = h(SignIn, { onDone: () => setSignedIn(true) });
   else if (error) body = h(ErrorLine, { error });
   else if (!me) body = h('p', { class: 'muted', role: 'status' }, t('loading'));
   else body = h(View, { route, me });

@@ -68,3 +68,18 @@ export function credentialHeaders(): Record<string, string> {
   const t = client().tokens ?? session.tokens;
   return { authorization: `Bearer ${t.accessToken}`, 'x-tenant-subdomain': t.tenant, 'x-csrf-token': t.csrfToken };
 }
+
+/** A client with no credential: for the public calls (a password set from a mailed token, a reset asked for). */
+function anonymous(): DocuVault {
+  return new DocuVault({ baseUrl: location.origin, retry: { maxRetries: 2 } });
+}
+
+/** Sets a password from an invitation or reset mail's token; the token alone says whose password it is. */
+export async function setPasswordFromToken(token: string, newPassword: string): Promise<void> {
+  await anonymous().call('resetAuthPassword', { body: { token, new_password: newPassword } });
+}
+
+/** Asks the service to mail a reset link (it answers the same whether the account exists or not). */
+export async function askPasswordReset(tenant: string, email: string): Promise<void> {
+  await anonymous().call('forgotAuthPassword', { body: { email }, headers: { 'x-tenant-subdomain': tenant } });
+}

@@ -26,7 +26,7 @@ export class MailLinks {
   }
 
   execution(id: string): string {
-    return this.console(`execution/${encodeURIComponent(id)}`);
+    return this.console(`executions/${encodeURIComponent(id)}`);
   }
 
   profile(): string {

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatBytes, formatDate, stateWord, t } from '../i18n.ts';
 import { client } from '../sdk.ts';
 import { type Doc, ErrorLine, type Folder, h, href, type ViewProps } from '../ui.ts';
+import { ChatHistory, type ChatTurn, turnsOf } from './chat-history.ts';
 import { DocumentRecords } from './document-records.ts';
 import { StateBadge } from './documents.ts';
 
@@ -18,6 +19,8 @@ export default function DocumentPage({ route, me }: ViewProps) {
   const [doc, setDoc] = useState<Doc | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [page, setPage] = useState(Number(route.params.get('page') ?? 1) || 1);
+  // The passage a citation names, marked on its page of the preview.
+  const [cited, setCited] = useState<Cited | null>(null);
   const [version, setVersion] = useState(0);
   useEffect(() => {
     let live = true;
@@ -58,11 +61,17 @@ export default function DocumentPage({ route, me }: ViewProps) {
     h(
       'div',
       { class: 'doc-page' },
-      h('div', { class: 'side' }, h(Preview, { doc, page, setPage }), h(TextContent, { doc })),
+      h('div', { class: 'side' }, h(Preview, { doc, page, setPage, cited }), h(TextContent, { doc })),
       h(
         'div',
         { class: 'side' },
-        h(Chat, { doc, openPage: setPage }),
+        h(Chat, {
+          doc,
+          openPage: (n: number, text?: string) => {
+            setPage(n);
+            setCited(text ? { page: n, text } : null);
+          },
+        }),
         h(Details, { doc }),
         h(Tags, { doc, onChange: setDoc }),
         h(Entities, { doc }),
@@ -205,7 +214,23 @@ function Actions({ doc, canEdit, onChange }: { doc: Doc; canEdit: boolean; onCha
 }
 
 /** The original, drawn by type: PDF pages (pdf.js), images, text, audio and video; else a note. */
-function Preview({ doc, page, setPage }: { doc: Doc; page: number; setPage: (n: number) => void }) {
+/** A cited passage and its page. */
+interface Cited {
+  page: number;
+  text: string;
+}
+
+function Preview({
+  doc,
+  page,
+  setPage,
+  cited,
+}: {
+  doc: Doc;
+  page: number;
+  setPage: (n: number) => void;
+  cited: Cited | null;
+}) {
   const [url, setUrl] = useState<string | null>(null);
   const [bytes, setBytes] = useState<ArrayBuffer | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -246,7 +271,7 @@ function Preview({ doc, page, setPage }: { doc: Doc; page: number; setPage: (n: 
   const body =
     kind === 'pdf'
       ? bytes
-        ? h(PdfPages, { data: bytes, name: doc.filename, page, setPage })
+        ? h(PdfPages, { data: bytes, name: doc.filename, page, setPage, cited })
         : h('p', { class: 'muted', role: 'status' }, t('loading'))
       : kind === 'image'
         ? url && h('img', { src: url, alt: t('doc.previewOf', { name: doc.filename }) })
@@ -271,13 +296,16 @@ function PdfPages({
   name,
   page,
   setPage,
+  cited,
 }: {
   data: ArrayBuffer;
   name: string;
   page: number;
   setPage: (n: number) => void;
+  cited: Cited | null;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const [marks, setMarks] = useState<{ page: number; boxes: import('../pdf.ts').Box[] } | null>(null);
   const [pdf, setPdf] = useState<import('pdfjs-dist').PDFDocumentProxy | null>(null);
   const [error, setError] = useState<unknown>(null);
   const lib = useMemo(() => import('../pdf.ts'), []);
@@ -295,20 +323,49 @@ function PdfPages({
   }, [data]);
   const total = pdf?.numPages ?? 0;
   const shown = Math.min(Math.max(page, 1), Math.max(total, 1));
+  const passage = cited && cited.page === shown ? cited.text : null;
   useEffect(() => {
     if (!pdf || !canvas.current) return;
-    const width = Math.min(canvas.current.parentElement?.clientWidth ?? 700, 900);
-    void lib.then((m) => m.drawPage(pdf, shown, canvas.current as HTMLCanvasElement, width)).catch(setError);
-  }, [pdf, shown]);
+    // The box around the drawn page sets its width (the page's own box is as wide as the canvas).
+    const width = Math.min(canvas.current.parentElement?.parentElement?.clientWidth ?? 700, 900);
+    setMarks(null);
+    void lib
+      .then(async (m) => {
+        await m.drawPage(pdf, shown, canvas.current as HTMLCanvasElement, width);
+        if (passage) setMarks({ page: shown, boxes: await m.passageBoxes(pdf, shown, width, passage) });
+      })
+      .catch(setError);
+  }, [pdf, shown, passage]);
   if (error) return h(ErrorLine, { error });
   return h(
     'div',
     {},
-    h('canvas', {
-      ref: canvas,
-      role: 'img',
-      'aria-label': `${t('doc.previewOf', { name })}: ${t('doc.page', { n: shown, total })}`,
-    }),
+    h(
+      'div',
+      { class: 'pdf-page' },
+      h('canvas', {
+        ref: canvas,
+        role: 'img',
+        'aria-label': `${t('doc.previewOf', { name })}: ${t('doc.page', { n: shown, total })}`,
+      }),
+      marks?.boxes.map((b, i) =>
+        h('span', {
+          key: i,
+          class: 'pdf-mark',
+          'aria-hidden': 'true',
+          style: { left: `${b.left}px`, top: `${b.top}px`, width: `${b.width}px`, height: `${b.height}px` },
+        }),
+      ),
+    ),
+    passage && marks
+      ? h(
+          'p',
+          { class: 'muted', role: 'status' },
+          marks.boxes.length
+            ? t('chat.cited.marked', { page: marks.page })
+            : t('chat.cited.notFound', { page: marks.page }),
+        )
+      : null,
     total > 0
       ? h(
           'div',
@@ -620,20 +677,32 @@ function TextContent({ doc }: { doc: Doc }) {
   );
 }
 
-interface Turn {
-  question: string;
-  answer: string;
-  citations: { page?: number | null; text: string; document_id: string }[];
-  error?: unknown;
-}
+type Turn = ChatTurn;
 
 /** Chat beside the document: the answer streamed as it is written; a citation turns the preview to its page. */
-function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number) => void }) {
+function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number, text?: string) => void }) {
   const ready = doc.status === 'completed';
   const [turns, setTurns] = useState<Turn[]>([]);
   const [question, setQuestion] = useState('');
   const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<unknown>(null);
   const session = useRef<string | null>(null);
+  const [current, setCurrent] = useState<string | null>(null);
+  // Bumped after each answer, so the history lists the new or grown conversation.
+  const [round, setRound] = useState(0);
+  const open = (id: string) => {
+    setError(null);
+    turnsOf(id).then((old) => {
+      session.current = id;
+      setCurrent(id);
+      setTurns(old);
+    }, setError);
+  };
+  const fresh = () => {
+    session.current = null;
+    setCurrent(null);
+    setTurns([]);
+  };
   const ask = async (e: Event) => {
     e.preventDefault();
     const q = question.trim();
@@ -645,6 +714,7 @@ function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number) => void }) {
     const update = () => setTurns((old) => [...old.slice(0, -1), { ...turn }]);
     try {
       session.current ??= (await client().chat.createSession(doc.id, q.slice(0, 100))).id;
+      setCurrent(session.current);
       for await (const event of client().chat.stream(session.current, q)) {
         if (event.type === 'delta') turn.answer += event.content;
         else turn.citations = event.message.citations as Turn['citations'];
@@ -655,12 +725,15 @@ function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number) => void }) {
       update();
     } finally {
       setAsking(false);
+      setRound((r) => r + 1);
     }
   };
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'chat-title' },
     h('h2', { id: 'chat-title', class: 'card-title' }, t('chat.title')),
+    h(ChatHistory, { documentId: doc.id, current, round, onOpen: open, onNew: fresh }),
+    h(ErrorLine, { error }),
     h(
       'div',
       { class: 'chat-log', 'aria-live': 'polite' },
@@ -681,7 +754,7 @@ function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number) => void }) {
                     c.page
                       ? h(
                           'button',
-                          { type: 'button', class: 'small', onClick: () => openPage(c.page as number) },
+                          { type: 'button', class: 'small', onClick: () => openPage(c.page as number, c.text) },
                           t('chat.source', { n: n + 1, page: c.page }),
                         )
                       : h('span', {}, t('chat.sourceNoPage', { n: n + 1 })),
