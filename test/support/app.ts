@@ -93,16 +93,20 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
 export function describeEachDialect(
   name: string,
   body: (ctx: () => TestApp, dialect: DialectName) => void,
-  options: TestAppOptions & { concurrentDialects?: boolean } = {},
+  options: TestAppOptions & {
+    concurrentDialects?: boolean;
+    /** Environment for one dialect's app, over `env` (e.g. the URL of a fake server of that dialect's own). */
+    dialectEnv?: (dialect: DialectName) => Record<string, string>;
+  } = {},
 ): void {
-  const { concurrentDialects, ...appOptions } = options;
+  const { concurrentDialects, dialectEnv, ...appOptions } = options;
   const declare = () => {
     for (const dialect of DIALECTS) {
       // Concurrency 1 said outright: a suite inherits its parent's, and its tests share one app.
       describe(`${name} [${dialect}]`, { concurrency: 1 }, () => {
         let ctx: TestApp | undefined;
         before(async () => {
-          ctx = await startTestApp(dialect, appOptions);
+          ctx = await startTestApp(dialect, { ...appOptions, env: { ...appOptions.env, ...dialectEnv?.(dialect) } });
         });
         after(async () => {
           await ctx?.close();
