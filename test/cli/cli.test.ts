@@ -311,19 +311,21 @@ describeEachDialect(
         },
       });
       await sdk.request('POST', `/api/v1/dag/workflows/${workflow.id}/execute`, { body: { trigger_data: {} } });
-      const task = await waitFor(
-        async () => {
-          const listed = await cli(['tasks', '--json'], home.env);
-          assert.equal(listed.code, 0, listed.stderr);
-          return (
-            (JSON.parse(listed.stdout).data as { id: string; title: string }[]).find(
-              (t) => t.title === 'Approve the CLI test',
-            ) ?? false
-          );
-        },
+      // Waits through the SDK (a CLI process per poll cost a process start each), then lists once with the CLI.
+      await waitFor(
+        async () =>
+          (await sdk.request<{ data: { title: string }[] }>('GET', '/api/v1/dag/tasks')).data.some(
+            (t) => t.title === 'Approve the CLI test',
+          ),
         'the task in the inbox',
         20_000,
       );
+      const listed = await cli(['tasks', '--json'], home.env);
+      assert.equal(listed.code, 0, listed.stderr);
+      const task = (JSON.parse(listed.stdout).data as { id: string; title: string }[]).find(
+        (t) => t.title === 'Approve the CLI test',
+      );
+      assert.ok(task, listed.stdout);
       const decided = await cli(['tasks', 'approve', task.id, '--comment', 'fine by me', '--json'], home.env);
       assert.equal(decided.code, 0, decided.stderr);
       assert.equal(JSON.parse(decided.stdout).decision, 'approved');

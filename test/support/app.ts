@@ -82,25 +82,43 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
 /**
  * Declares `body` once per available dialect, each with its own fresh app
  * (the Kysely habit: one suite, every dialect).
+ *
+ * `concurrentDialects`: the dialects' suites run side by side instead of one after the other (their
+ * tests still run in order within each). For files that spend their time waiting on worker
+ * processes, leases, timers and schedules rather than on the CPU: the file then takes about as long
+ * as its slower dialect instead of the sum of both. Only where each dialect's suite shares nothing
+ * mutable with the other (module-level state, process.env, a fixed port). `TEST_DIALECTS_IN_TURN=1`
+ * runs them one after the other anyway (to tell a timing flake from a failure, or to compare).
  */
 export function describeEachDialect(
   name: string,
   body: (ctx: () => TestApp, dialect: DialectName) => void,
-  options: TestAppOptions = {},
+  options: TestAppOptions & {
+    concurrentDialects?: boolean;
+    /** Environment for one dialect's app, over `env` (e.g. the URL of a fake server of that dialect's own). */
+    dialectEnv?: (dialect: DialectName) => Record<string, string>;
+  } = {},
 ): void {
-  for (const dialect of DIALECTS) {
-    describe(`${name} [${dialect}]`, () => {
-      let ctx: TestApp | undefined;
-      before(async () => {
-        ctx = await startTestApp(dialect, options);
+  const { concurrentDialects, dialectEnv, ...appOptions } = options;
+  const declare = () => {
+    for (const dialect of DIALECTS) {
+      // Concurrency 1 said outright: a suite inherits its parent's, and its tests share one app.
+      describe(`${name} [${dialect}]`, { concurrency: 1 }, () => {
+        let ctx: TestApp | undefined;
+        before(async () => {
+          ctx = await startTestApp(dialect, { ...appOptions, env: { ...appOptions.env, ...dialectEnv?.(dialect) } });
+        });
+        after(async () => {
+          await ctx?.close();
+        });
+        body(() => {
+          if (!ctx) throw new Error('test app not started');
+          return ctx;
+        }, dialect);
       });
-      after(async () => {
-        await ctx?.close();
-      });
-      body(() => {
-        if (!ctx) throw new Error('test app not started');
-        return ctx;
-      }, dialect);
-    });
-  }
+    }
+  };
+  if (concurrentDialects && DIALECTS.length > 1 && !process.env.TEST_DIALECTS_IN_TURN)
+    describe(name, { concurrency: DIALECTS.length }, declare);
+  else declare();
 }

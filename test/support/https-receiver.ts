@@ -31,7 +31,7 @@ export interface RouteBehaviour {
   bodyBytes?: number;
   /** Wait this long before answering. */
   delayMs?: number;
-  /** Never answer (the connection stays open until the client gives up or close()). */
+  /** Never answer (the connection stays open until the client gives up, close(), or the path is routed anew). */
   hang?: boolean;
   /** Send the status, headers and a first piece of body, then nothing more. */
   stall?: boolean;
@@ -53,6 +53,7 @@ export interface HttpsReceiver {
   requests: ReceivedRequest[];
   /** TCP connections accepted so far (to prove a refused call never connected). */
   readonly connections: number;
+  /** Sets a path's behaviour; requests still hanging on it get the new one at once. */
   route(path: string, behaviour: RouteBehaviour): void;
   close(): Promise<void>;
 }
@@ -73,6 +74,8 @@ export async function startHttpsReceiver(options: { hostnames?: string[] } = {})
   const { cert, key, certFile } = makeCertificate(dir, ['localhost', ...(options.hostnames ?? [])]);
   const routes = new Map<string, RouteBehaviour>();
   const requests: ReceivedRequest[] = [];
+  /** Requests a `hang` route left unanswered, by path. */
+  const hanging = new Map<string, { req: IncomingMessage; res: ServerResponse }[]>();
   let connections = 0;
 
   const server = https.createServer({ cert, key }, (req, res) => {
@@ -88,7 +91,10 @@ export async function startHttpsReceiver(options: { hostnames?: string[] } = {})
         body: Buffer.concat(chunks),
       });
       const behaviour = routes.get(url.pathname) ?? {};
-      if (behaviour.hang) return;
+      if (behaviour.hang) {
+        hanging.set(url.pathname, [...(hanging.get(url.pathname) ?? []), { req, res }]);
+        return;
+      }
       if (behaviour.delayMs) setTimeout(() => answer(req, res, behaviour), behaviour.delayMs).unref();
       else answer(req, res, behaviour);
     });
@@ -107,7 +113,14 @@ export async function startHttpsReceiver(options: { hostnames?: string[] } = {})
     get connections() {
       return connections;
     },
-    route: (routePath, behaviour) => void routes.set(routePath, behaviour),
+    route: (routePath, behaviour) => {
+      routes.set(routePath, behaviour);
+      if (behaviour.hang) return;
+      // A test done with a hanging endpoint lets its calls end now rather than at the client's
+      // timeout (jobs still waiting on them would hold up a later jobsSettled).
+      for (const { req, res } of hanging.get(routePath) ?? []) answer(req, res, behaviour);
+      hanging.delete(routePath);
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, it } from 'node:test';
 import { waitFor } from '../../jobs/helpers.ts';
-import { describeEachDialect } from '../../support/app.ts';
+import { DIALECTS, describeEachDialect } from '../../support/app.ts';
 import { createTenant } from '../../support/fixtures.ts';
 import { startDriveServer } from '../../support/google-drive-server.ts';
 import {
@@ -24,8 +24,10 @@ const LEASE_MS = 1_500;
 const FILES = 10;
 const FILE_BYTES = 192 * 1024;
 
-const drive = await startDriveServer();
-after(() => drive.close());
+// A Drive server per dialect: the tests throttle theirs (slow transfers, slow listings) while the
+// other dialect's suite runs beside them.
+const drives = new Map(await Promise.all(DIALECTS.map(async (d) => [d, await startDriveServer()] as const)));
+after(() => Promise.all([...drives.values()].map((d) => d.close())));
 
 /** Distinct bytes per file (no two are duplicates of each other). */
 function fileContent(i: number): string {
@@ -41,7 +43,8 @@ function fileContent(i: number): string {
  */
 describeEachDialect(
   'an import survives a killed worker',
-  (ctx) => {
+  (ctx, dialect) => {
+    const drive = drives.get(dialect)!;
     it('resumes after kill -9 mid-file: completes, every file imported exactly once, nothing half-written', async () => {
       const t = ctx();
       const db = t.container.database.db;
@@ -307,5 +310,10 @@ describeEachDialect(
       }
     });
   },
-  { env: { ...driveEnv(drive), JOB_LEASE_MS: String(LEASE_MS) } },
+  // The dialects side by side: the tests wait on throttled transfers, a worker process and its lease.
+  {
+    env: { JOB_LEASE_MS: String(LEASE_MS) },
+    dialectEnv: (dialect) => driveEnv(drives.get(dialect)!),
+    concurrentDialects: true,
+  },
 );

@@ -59,201 +59,206 @@ async function scheduledRuns(t: TestApp, workflowId: string): Promise<number[]> 
  * Webhook and schedule triggers, and the document trigger across a killed worker. The app runs no
  * worker: child processes do (one app per dialect for the four, rather than one for each kind).
  */
-describeEachDialect('workflow triggers', (ctx) => {
-  let tenant: TestTenant;
-  const api = workflowApi(ctx, () => tenant.headers);
-  const children: { child: ChildProcess; exited: Promise<unknown> }[] = [];
-  before(async () => {
-    tenant = await createTenant(ctx(), { tier: 'team' });
-  });
-  after(async () => {
-    for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL');
-    await Promise.all(children.map((c) => c.exited));
-  });
-  const hook = (workflowId: string, body: string, headers: Record<string, string> = {}) =>
-    ctx().app.inject({
-      method: 'POST',
-      url: `/api/v1/dag/hooks/${workflowId}`,
-      payload: body,
-      headers: { 'content-type': 'application/json', ...headers },
+describeEachDialect(
+  'workflow triggers',
+  (ctx) => {
+    let tenant: TestTenant;
+    const api = workflowApi(ctx, () => tenant.headers);
+    const children: { child: ChildProcess; exited: Promise<unknown> }[] = [];
+    before(async () => {
+      tenant = await createTenant(ctx(), { tier: 'team' });
     });
+    after(async () => {
+      for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL');
+      await Promise.all(children.map((c) => c.exited));
+    });
+    const hook = (workflowId: string, body: string, headers: Record<string, string> = {}) =>
+      ctx().app.inject({
+        method: 'POST',
+        url: `/api/v1/dag/hooks/${workflowId}`,
+        payload: body,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
 
-  it('webhook: good, bad and missing signatures, schema errors, only active workflows, retries by delivery id', async () => {
-    const id = await api.create({
-      name: 'Hooked',
-      trigger: {
-        type: 'webhook',
-        conditions: {
-          secret: SECRET,
-          validation: {
-            type: 'object',
-            required: ['order_id'],
-            properties: { order_id: { type: 'string' }, total: { type: 'number' } },
+    it('webhook: good, bad and missing signatures, schema errors, only active workflows, retries by delivery id', async () => {
+      const id = await api.create({
+        name: 'Hooked',
+        trigger: {
+          type: 'webhook',
+          conditions: {
+            secret: SECRET,
+            validation: {
+              type: 'object',
+              required: ['order_id'],
+              properties: { order_id: { type: 'string' }, total: { type: 'number' } },
+            },
           },
         },
-      },
-      nodes: [{ id: 'echo', type: 'transform', config: { expression: '$trigger' } }],
+        nodes: [{ id: 'echo', type: 'transform', config: { expression: '$trigger' } }],
+      });
+      const body = JSON.stringify({ order_id: 'o-1', total: 12.5 });
+      assertError(
+        await hook(id, body, { 'x-service-signature': signWebhookBody(SECRET, body) }),
+        404,
+        'workflow_not_found',
+      );
+      assert.equal((await api.call('PUT', `/dag/workflows/${id}`, { status: 'active' })).statusCode, 200);
+
+      const ok = await hook(id, body, { 'x-service-signature': signWebhookBody(SECRET, body) });
+      assert.equal(ok.statusCode, 202, ok.body);
+      const execution = await api.execution(ok.json().execution_id);
+      assert.deepEqual([execution.trigger_type, execution.trigger_data], ['webhook', { order_id: 'o-1', total: 12.5 }]);
+      assertError(
+        await hook(id, body, { 'x-service-signature': signWebhookBody('another-secret-123', body) }),
+        401,
+        'unauthorized',
+      );
+      assertError(await hook(id, body), 401, 'unauthorized');
+      assertError(
+        await hook(id, body, { 'x-service-signature': signWebhookBody(SECRET, `${body} `) }),
+        401,
+        'unauthorized',
+      );
+      const bad = JSON.stringify({ total: 'lots' });
+      const invalid = assertError(
+        await hook(id, bad, { 'x-service-signature': signWebhookBody(SECRET, bad) }),
+        400,
+        'validation_error',
+      );
+      assert.deepEqual(invalid.details.errors.map((e: { field: string }) => e.field).sort(), ['body', 'total']);
+
+      const delivery = { 'x-service-signature': signWebhookBody(SECRET, body), 'x-service-delivery': 'dlv-1' };
+      assert.equal((await hook(id, body, delivery)).statusCode, 202);
+      assertError(await hook(id, body, delivery), 409, 'conflict');
+      const other = await createTenant(ctx(), { tier: 'team' });
+      assert.equal(
+        (await api.call('GET', `/dag/executions?workflow_id=${id}`, undefined, other.headers)).json().total,
+        0,
+        "another tenant sees none of the hook's executions",
+      );
+      assertError(await hook('01a00000-0000-7000-8000-000000000000', body, delivery), 404, 'workflow_not_found');
     });
-    const body = JSON.stringify({ order_id: 'o-1', total: 12.5 });
-    assertError(
-      await hook(id, body, { 'x-service-signature': signWebhookBody(SECRET, body) }),
-      404,
-      'workflow_not_found',
-    );
-    assert.equal((await api.call('PUT', `/dag/workflows/${id}`, { status: 'active' })).statusCode, 200);
 
-    const ok = await hook(id, body, { 'x-service-signature': signWebhookBody(SECRET, body) });
-    assert.equal(ok.statusCode, 202, ok.body);
-    const execution = await api.execution(ok.json().execution_id);
-    assert.deepEqual([execution.trigger_type, execution.trigger_data], ['webhook', { order_id: 'o-1', total: 12.5 }]);
-    assertError(
-      await hook(id, body, { 'x-service-signature': signWebhookBody('another-secret-123', body) }),
-      401,
-      'unauthorized',
-    );
-    assertError(await hook(id, body), 401, 'unauthorized');
-    assertError(
-      await hook(id, body, { 'x-service-signature': signWebhookBody(SECRET, `${body} `) }),
-      401,
-      'unauthorized',
-    );
-    const bad = JSON.stringify({ total: 'lots' });
-    const invalid = assertError(
-      await hook(id, bad, { 'x-service-signature': signWebhookBody(SECRET, bad) }),
-      400,
-      'validation_error',
-    );
-    assert.deepEqual(invalid.details.errors.map((e: { field: string }) => e.field).sort(), ['body', 'total']);
-
-    const delivery = { 'x-service-signature': signWebhookBody(SECRET, body), 'x-service-delivery': 'dlv-1' };
-    assert.equal((await hook(id, body, delivery)).statusCode, 202);
-    assertError(await hook(id, body, delivery), 409, 'conflict');
-    const other = await createTenant(ctx(), { tier: 'team' });
-    assert.equal(
-      (await api.call('GET', `/dag/executions?workflow_id=${id}`, undefined, other.headers)).json().total,
-      0,
-      "another tenant sees none of the hook's executions",
-    );
-    assertError(await hook('01a00000-0000-7000-8000-000000000000', body, delivery), 404, 'workflow_not_found');
-  });
-
-  it('schedule: exactly one execution per tick with two worker processes', async () => {
-    const id = await api.create(
-      {
-        name: 'Every second',
-        trigger: { type: 'schedule', conditions: { cron_expression: '* * * * * *', timezone: 'UTC' } },
-        nodes: [{ id: 'tick', type: 'transform', config: { expression: '$trigger.scheduled_for' } }],
-      },
-      true,
-    );
-    const workers = [spawnWorker(ctx()), spawnWorker(ctx())];
-    children.push(...workers);
-    try {
-      await Promise.all(workers.map((w) => w.ready));
-      await waitFor(async () => (await scheduledRuns(ctx(), id)).length >= 6, 'six ticks', 30_000);
-      assert.equal((await api.call('PUT', `/dag/workflows/${id}`, { status: 'paused' })).statusCode, 200);
-      // A tick job running when the workflow was paused may still start its execution: wait for it.
-      await jobsSettled(ctx().container.database, 30_000);
-      const ticks = await scheduledRuns(ctx(), id);
-      assert.equal(new Set(ticks).size, ticks.length, 'no tick ran twice');
-      // The first tick may run late while the processes start (then the next counts from then); after it, every second.
-      for (let i = 2; i < ticks.length; i++)
-        assert.equal(
-          ticks[i]! - ticks[i - 1]!,
-          1_000,
-          `ticks are consecutive seconds (${ticks.map((t) => new Date(t).toISOString())})`,
-        );
-      const settled = ticks.length;
-      // Real time passes on purpose: more than one period of the schedule, with nothing fired.
-      await new Promise((r) => setTimeout(r, 1_500));
-      assert.equal((await scheduledRuns(ctx(), id)).length, settled, 'a paused workflow does not fire');
-    } finally {
-      for (const w of workers) w.child.kill('SIGKILL');
-      await Promise.all(workers.map((w) => w.exited));
-    }
-  });
-
-  it('schedule: ticks missed while no worker ran fire once on start, not once each', async () => {
-    const id = await api.create(
-      {
-        name: 'Missed',
-        trigger: { type: 'schedule', conditions: { cron_expression: '* * * * * *' } },
-        nodes: [{ id: 'tick', type: 'transform', config: { expression: '1' } }],
-      },
-      true,
-    );
-    await new Promise((r) => setTimeout(r, 3_500));
-    assert.equal((await scheduledRuns(ctx(), id)).length, 0);
-    const restartedAt = Date.now();
-    const worker = spawnWorker(ctx());
-    children.push(worker);
-    try {
-      await waitFor(async () => (await scheduledRuns(ctx(), id)).length >= 3, 'ticks after the restart', 30_000);
-      assert.equal((await api.call('PUT', `/dag/workflows/${id}`, { status: 'paused' })).statusCode, 200);
-      const ticks = await scheduledRuns(ctx(), id);
-      assert.ok(ticks[0]! < restartedAt - 2_000, 'the missed tick ran once');
-      assert.ok(
-        ticks[1]! > restartedAt - 1_000,
-        `the next one is a current tick, not another missed one (${ticks.map((t) => t - restartedAt)})`,
+    it('schedule: exactly one execution per tick with two worker processes', async () => {
+      const id = await api.create(
+        {
+          name: 'Every second',
+          trigger: { type: 'schedule', conditions: { cron_expression: '* * * * * *', timezone: 'UTC' } },
+          nodes: [{ id: 'tick', type: 'transform', config: { expression: '$trigger.scheduled_for' } }],
+        },
+        true,
       );
-    } finally {
-      worker.child.kill('SIGKILL');
-      await worker.exited;
-    }
-  });
-
-  // Uploads into a triggered folder while the worker running the triggers is killed: none lost, none doubled.
-  it('document trigger across a killed worker: 40 uploads, kill -9 in the middle, exactly 40 executions', async () => {
-    const tenant = await createTenant(ctx(), { tier: 'team' });
-    const api = workflowApi(ctx, () => tenant.headers);
-    const folder = (await api.call('POST', '/folders', { name: 'Drop' })).json();
-    const id = await api.create(
-      {
-        name: 'Per upload',
-        trigger: { type: 'document_upload', conditions: { folder_path: '/Drop' } },
-        nodes: [{ id: 'seen', type: 'transform', config: { expression: '$trigger.document_id' } }],
-      },
-      true,
-    );
-    const db = ctx().container.database.db;
-    const executions = async () =>
-      db.selectFrom('workflow_executions').select(['id', 'trigger_data']).where('workflow_id', '=', id).execute();
-    const first = spawnWorker(ctx());
-    const uploaded: string[] = [];
-    let second: ReturnType<typeof spawnWorker> | undefined;
-    try {
-      for (let i = 0; i < 40; i++) {
-        uploaded.push(
-          await uploadOk(ctx(), tenant.headers, {
-            filename: `f${i}.txt`,
-            content: Buffer.from(`file number ${i}\n`),
-            fields: { folder_id: folder.id },
-          }),
-        );
-        if (i === 19) {
-          await waitFor(async () => (await executions()).length >= 5, 'some executions before the kill', 30_000);
-          first.child.kill('SIGKILL');
-          await first.exited;
-          second = spawnWorker(ctx());
-        }
+      const workers = [spawnWorker(ctx()), spawnWorker(ctx())];
+      children.push(...workers);
+      try {
+        await Promise.all(workers.map((w) => w.ready));
+        await waitFor(async () => (await scheduledRuns(ctx(), id)).length >= 6, 'six ticks', 30_000);
+        assert.equal((await api.call('PUT', `/dag/workflows/${id}`, { status: 'paused' })).statusCode, 200);
+        // A tick job running when the workflow was paused may still start its execution: wait for it.
+        await jobsSettled(ctx().container.database, 30_000);
+        const ticks = await scheduledRuns(ctx(), id);
+        assert.equal(new Set(ticks).size, ticks.length, 'no tick ran twice');
+        // The first tick may run late while the processes start (then the next counts from then); after it, every second.
+        for (let i = 2; i < ticks.length; i++)
+          assert.equal(
+            ticks[i]! - ticks[i - 1]!,
+            1_000,
+            `ticks are consecutive seconds (${ticks.map((t) => new Date(t).toISOString())})`,
+          );
+        const settled = ticks.length;
+        // Real time passes on purpose: more than one period of the schedule, with nothing fired.
+        await new Promise((r) => setTimeout(r, 1_500));
+        assert.equal((await scheduledRuns(ctx(), id)).length, settled, 'a paused workflow does not fire');
+      } finally {
+        for (const w of workers) w.child.kill('SIGKILL');
+        await Promise.all(workers.map((w) => w.exited));
       }
-      await waitFor(async () => (await executions()).length >= 40, 'an execution per upload', 90_000);
-      // Until the queue is idle: a job the killed worker held runs again once its lease ends, and
-      // would add a doubled execution by then.
-      await jobsSettled(ctx().container.database, 30_000);
-      const rows = await executions();
-      assert.equal(rows.length, 40, 'none doubled');
-      assert.deepEqual(
-        rows.map((r) => JSON.parse(r.trigger_data).document_id).sort(),
-        [...uploaded].sort(),
-        'none lost',
+    });
+
+    it('schedule: ticks missed while no worker ran fire once on start, not once each', async () => {
+      const id = await api.create(
+        {
+          name: 'Missed',
+          trigger: { type: 'schedule', conditions: { cron_expression: '* * * * * *' } },
+          nodes: [{ id: 'tick', type: 'transform', config: { expression: '1' } }],
+        },
+        true,
       );
-    } finally {
-      for (const w of [first, second]) if (w && w.child.exitCode === null) w.child.kill('SIGKILL');
-      await Promise.all([first, second].filter((w) => w !== undefined).map((w) => w!.exited));
-    }
-  });
-});
+      await new Promise((r) => setTimeout(r, 3_500));
+      assert.equal((await scheduledRuns(ctx(), id)).length, 0);
+      const restartedAt = Date.now();
+      const worker = spawnWorker(ctx());
+      children.push(worker);
+      try {
+        await waitFor(async () => (await scheduledRuns(ctx(), id)).length >= 3, 'ticks after the restart', 30_000);
+        assert.equal((await api.call('PUT', `/dag/workflows/${id}`, { status: 'paused' })).statusCode, 200);
+        const ticks = await scheduledRuns(ctx(), id);
+        assert.ok(ticks[0]! < restartedAt - 2_000, 'the missed tick ran once');
+        assert.ok(
+          ticks[1]! > restartedAt - 1_000,
+          `the next one is a current tick, not another missed one (${ticks.map((t) => t - restartedAt)})`,
+        );
+      } finally {
+        worker.child.kill('SIGKILL');
+        await worker.exited;
+      }
+    });
+
+    // Uploads into a triggered folder while the worker running the triggers is killed: none lost, none doubled.
+    it('document trigger across a killed worker: 40 uploads, kill -9 in the middle, exactly 40 executions', async () => {
+      const tenant = await createTenant(ctx(), { tier: 'team' });
+      const api = workflowApi(ctx, () => tenant.headers);
+      const folder = (await api.call('POST', '/folders', { name: 'Drop' })).json();
+      const id = await api.create(
+        {
+          name: 'Per upload',
+          trigger: { type: 'document_upload', conditions: { folder_path: '/Drop' } },
+          nodes: [{ id: 'seen', type: 'transform', config: { expression: '$trigger.document_id' } }],
+        },
+        true,
+      );
+      const db = ctx().container.database.db;
+      const executions = async () =>
+        db.selectFrom('workflow_executions').select(['id', 'trigger_data']).where('workflow_id', '=', id).execute();
+      const first = spawnWorker(ctx());
+      const uploaded: string[] = [];
+      let second: ReturnType<typeof spawnWorker> | undefined;
+      try {
+        for (let i = 0; i < 40; i++) {
+          uploaded.push(
+            await uploadOk(ctx(), tenant.headers, {
+              filename: `f${i}.txt`,
+              content: Buffer.from(`file number ${i}\n`),
+              fields: { folder_id: folder.id },
+            }),
+          );
+          if (i === 19) {
+            await waitFor(async () => (await executions()).length >= 5, 'some executions before the kill', 30_000);
+            first.child.kill('SIGKILL');
+            await first.exited;
+            second = spawnWorker(ctx());
+          }
+        }
+        await waitFor(async () => (await executions()).length >= 40, 'an execution per upload', 90_000);
+        // Until the queue is idle: a job the killed worker held runs again once its lease ends, and
+        // would add a doubled execution by then.
+        await jobsSettled(ctx().container.database, 30_000);
+        const rows = await executions();
+        assert.equal(rows.length, 40, 'none doubled');
+        assert.deepEqual(
+          rows.map((r) => JSON.parse(r.trigger_data).document_id).sort(),
+          [...uploaded].sort(),
+          'none lost',
+        );
+      } finally {
+        for (const w of [first, second]) if (w && w.child.exitCode === null) w.child.kill('SIGKILL');
+        await Promise.all([first, second].filter((w) => w !== undefined).map((w) => w!.exited));
+      }
+    });
+  },
+  // The dialects side by side: these tests wait on worker processes, schedules and leases, not on the CPU.
+  { concurrentDialects: true },
+);
 
 /** The document_upload trigger, with the in-process worker processing uploads. */
 describeEachDialect(
@@ -399,5 +404,6 @@ describeEachDialect(
       assert.ok(Array.isArray(done.final_output));
     });
   },
-  { worker: true },
+  // Side by side as well: the uploads' processing runs on the in-process worker, which mostly waits for its next poll.
+  { worker: true, concurrentDialects: true },
 );
