@@ -563,7 +563,9 @@ describeEachDialect(
       );
       assert.match(disabled.status_reason, /every delivery failed for \d+ s \(since .*\); last error: HTTP 503/);
       const log = await deliveries(t, tenant, hook.id);
-      assert.ok(log.length >= 3, `several attempts before (${log.length})`);
+      // The window (0.72 s) closes on the first failure after it: at least that one and the first,
+      // however few retries (0.3 s apart) a loaded machine fits in between.
+      assert.ok(log.length >= 2, `an attempt before the one that closed the window (${log.length})`);
       assert.match(log[0].error, /webhook disabled/);
       assert.equal(log.filter((d) => d.status === 'pending').length, 0);
       const sent = requestsTo(receiver, path).length;
