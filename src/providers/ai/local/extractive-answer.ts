@@ -6,6 +6,7 @@ import {
   factEvidence,
   namesDocumentKind,
   type QuestionAnalysis,
+  type SoftTerms,
   segmentStems,
   termCoverage,
   termMatch,
@@ -17,6 +18,8 @@ import { askedPeriod, derivedSum, givesPeriod, type Period } from './amount-peri
 import { CURRENCY_CODES } from './amounts.ts';
 import { type Candidate, NO_NAMES, type WantedNames } from './answer-candidate.ts';
 import { definingSegment, followingTexts, headedList, listAnswer, listGoesOn, PROSE } from './answer-lists.ts';
+import { softTerms, strongTerms } from './soft-terms.ts';
+import type { WordVectors } from './word-vectors.ts';
 
 /** What the local provider says when the passages do not answer the question. */
 export const NOT_FOUND_ANSWER = 'I could not find this in the document.';
@@ -66,18 +69,20 @@ export function extractiveAnswer(
   passages: Passage[],
   history: ChatTurn[] = [],
   names?: NameFinder,
+  vectors: WordVectors | null = null,
 ): ComposedAnswer {
   const analysis = analyzeQuestion(question, history);
   if (analysis.terms.size === 0) return notFound();
+  const soft = softTerms(question, analysis, vectors);
   // "What does it cost a year?": a sum given for that period, or one worked out from a monthly one.
   const period = analysis.type === 'amount' ? askedPeriod(question) : null;
-  const { candidates, terms } = scoreCandidates(analysis, passages, names, {
+  const { candidates, terms } = scoreCandidates(analysis, passages, names, soft, {
     prefer: preferred(question, analysis, period),
     nameShape: analysis.type === 'party' ? askedNameShape(question) : undefined,
   });
   const best = typedFirst(analysis, candidates.filter(eligible));
   if (!best) return notFound();
-  if (unsupported(analysis, candidates, terms)) return notFound();
+  if (unsupported(analysis, candidates, terms, strongTerms(soft))) return notFound();
 
   // "What are the deliverables?", "what are the action items?": the list under the heading naming them.
   const headed = headedList(question, candidates);
@@ -165,7 +170,12 @@ function quoted(passages: Passage[], best: Candidate, quote: string, lead = ''):
 const UNSUPPORTED_SHARE = 0.5;
 
 /** Whether the question's main words are missing from every passage: the documents do not answer it. */
-function unsupported(analysis: QuestionAnalysis, candidates: Candidate[], terms: Map<string, number>): boolean {
+function unsupported(
+  analysis: QuestionAnalysis,
+  candidates: Candidate[],
+  terms: Map<string, number>,
+  soft: SoftTerms,
+): boolean {
   // A noun naming the kind of fact asked ("the premises" of "where", "the amount") is answered by the fact.
   const kindNouns = new Set(
     [...(TYPE_LABEL_WORDS[analysis.type] ?? []), ...(KIND_NOUNS[analysis.type] ?? [])].map(stem),
@@ -183,7 +193,8 @@ function unsupported(analysis: QuestionAnalysis, candidates: Candidate[], terms:
       namesDocumentKind(term)
     )
       continue;
-    if (!candidates.some((c) => termMatch(term, c.stems) > 0 || termMatch(term, c.context) > 0)) missing += weight;
+    if (!candidates.some((c) => termMatch(term, c.stems, soft) > 0 || termMatch(term, c.context, soft) > 0))
+      missing += weight;
   }
   return total > 0 && missing / total >= UNSUPPORTED_SHARE;
 }
@@ -196,6 +207,7 @@ function scoreCandidates(
   analysis: QuestionAnalysis,
   passages: Passage[],
   names: NameFinder | undefined,
+  soft: SoftTerms,
   asked: AskedFor,
 ): { candidates: Candidate[]; terms: Map<string, number> } {
   const candidates = collectCandidates(passages, analysis, names, asked);
@@ -208,7 +220,7 @@ function scoreCandidates(
   // segment of it is; what decides is the kind of fact (and a label naming it, "Term:").
   const aboutDocument = analysis.type !== 'text' && [...analysis.terms.values()].every((w) => w < 1);
   for (const c of candidates) {
-    c.coverage = termCoverage(terms, c.stems, c.context);
+    c.coverage = termCoverage(terms, c.stems, c.context, soft);
     if (aboutDocument) c.coverage = Math.max(c.coverage, ABOUT_DOCUMENT_COVERAGE);
     const held = aboutDocument ? ABOUT_DOCUMENT_COVERAGE : c.coverage;
     const base = analysis.type === 'text' ? held : 0.65 * held + 0.35 * c.typed;
