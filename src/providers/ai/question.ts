@@ -373,7 +373,8 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
     .replace(IN_FORCE, 'in effect')
     .replace(NOT_THERE, 'was absent')
     .replace(TAKE_PLACE, 'held')
-    .replace(GOING_UP, 'increase');
+    .replace(GOING_UP, 'increase')
+    .replace(QUARTER_WORDS, (_, ordinal: string) => quarterOf(ordinal).toUpperCase());
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -402,6 +403,14 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
             ? ORDINAL_WEIGHT
             : 1,
       );
+  // "What was the NPS?": an abbreviation, found as written or as the initials of the words it stands for.
+  for (const m of question.matchAll(ABBREVIATION)) {
+    const s = stem(m[1]!);
+    const weight = terms.get(s);
+    if (weight === undefined) continue;
+    terms.delete(s);
+    terms.set(INITIALS + m[1]!.toLowerCase(), weight);
+  }
   // "How heavy": the document gives a weight ("Gross weight: 18,420 kg"); the cue word says which.
   for (const [cue, noun] of DIMENSIONS) if (cue.test(question) && !terms.has(stem(noun))) terms.set(stem(noun), 1);
   // "Shipped to?", "sent from?": the end of a journey; documents label it ("Port of discharge", "Destination").
@@ -433,7 +442,10 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
       : type === 'amount' && (askedRole === 'revised' || askedRole === 'original' || askedRole === 'added')
         ? askedRole
         : null;
-  return { type, deadline, role, terms, nouns: nounStems(question) };
+  const nouns = nounStems(question);
+  for (const term of terms.keys())
+    if (term.startsWith(INITIALS) && nouns.has(stem(term.slice(INITIALS.length)))) nouns.add(term);
+  return { type, deadline, role, terms, nouns };
 }
 
 /**
@@ -598,6 +610,8 @@ export type SoftTerms = ReadonlyMap<string, ReadonlyMap<string, number>>;
  */
 export function termMatch(term: string, stems: ReadonlySet<string>, soft?: SoftTerms): number {
   if (stems.has(term)) return 1;
+  // An abbreviation asked: as written (and its related words) too, not only as initials.
+  if (term.startsWith(INITIALS)) return termMatch(term.slice(INITIALS.length), stems, soft);
   // The stemmer leaves "acceptanc" beside "accept", "cancellation" beside "cancell": one word.
   if (term.length >= MIN_SHARED_PREFIX && !/\d/.test(term)) for (const s of stems) if (sameWord(term, s)) return 0.8;
   // "tax" / "taxable", "pay" / "payable": a short word and its derivation by a suffix.
@@ -605,12 +619,16 @@ export function termMatch(term: string, stems: ReadonlySet<string>, soft?: SoftT
     const suffix = term.length > 3 ? DERIVATION : SHORT_DERIVATION;
     for (const s of stems) if (s.startsWith(term) && suffix.test(s.slice(term.length))) return 0.8;
   }
+  // "add" / "added" (stemmed "ad"): a short verb whose doubled consonant the stemmer undoubles.
+  if (term.length === 3 && DOUBLED.test(term) && stems.has(term.slice(0, -1))) return 0.8;
+  if (term.length === 2 && stems.has(term + term.at(-1)) && /[b-df-hj-np-tv-z]$/.test(term)) return 0.8;
   for (const related of RELATED.get(term) ?? []) if (stems.has(related)) return 0.6;
   let near = 0;
   for (const [s, weight] of soft?.get(term) ?? []) if (weight > near && stems.has(s)) near = weight;
   return near;
 }
 
+const DOUBLED = /([b-df-hj-np-tv-z])\1$/;
 /** Suffixes that make another word of the same sense ("taxable", "payment", "owner", "renewal"). */
 const DERIVATION = /^(?:abl|ibl|ment|er|or|al|ation|ion|ship|ly|able|ible)$/;
 /** After a three-letter stem only the longer suffixes: "lat" + "er" is "later", not a kind of late. */
@@ -754,9 +772,41 @@ const IMPLIED_WORDS: Record<string, string[]> = {
 /** "No. 4711", "#4711", "Invoice 2025-117", "PO-44817": a reference number. */
 const REFERENCE_NUMBER = /\b(?:No|Nr|Num)\.?\s*[\d#A-Z]|#\s?\d|\b(?:[A-Z]{1,5}[-/]?\d{3,}|\d{2,}[-/]\d{2,})\b/;
 
+/** "Third quarter", "3rd quarter": the quarter as "Q3" writes it (a question may write either). */
+const QUARTER_WORDS = /\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b/gi;
+const QUARTER_NUMBER: Record<string, string> = { first: '1', second: '2', third: '3', fourth: '4' };
+const quarterOf = (ordinal: string) => `q${QUARTER_NUMBER[ordinal.toLowerCase()] ?? ordinal[0]}`;
+/** Marks the initials of a run of words ("net promoter score" → "~nps"), which only an abbreviation asked matches. */
+const INITIALS = '~';
+/** An abbreviation in capitals ("NPS", "SLAs"); group 1 without a plural s. */
+const ABBREVIATION = /\b(\p{Lu}{2,5})s?\b/gu;
+
+/**
+ * Forms of a text's words that a question may write otherwise: its quarters as "q3", and the
+ * initials of every run of two to four words (so "NPS" finds "net promoter score", "SLA" "service
+ * level agreement"), kept apart from words by a mark.
+ */
+function otherForms(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(QUARTER_WORDS)) out.push(quarterOf(m[1]!));
+  for (const m of text.matchAll(ABBREVIATION)) out.push(INITIALS + m[1]!.toLowerCase());
+  const tokens = text.match(/\p{L}[\p{L}'’]*/gu) ?? [];
+  for (let i = 0; i < tokens.length; i++)
+    for (let n = 2; n <= 4 && i + n <= tokens.length; n++)
+      out.push(
+        INITIALS +
+          tokens
+            .slice(i, i + n)
+            .map((t) => t[0]!.toLowerCase())
+            .join(''),
+      );
+  return out;
+}
+
 /** A segment's stems, with what its kind or label says without writing it ("No. 4711" is a number). */
 export function segmentStems(segment: Segment): Set<string> {
   const stems = new Set(contentStems(segment.text));
+  for (const form of otherForms(segment.text)) stems.add(form);
   for (const word of saidWithoutTheWord(segment.text)) stems.add(word);
   if (MAY_WRITTEN.test(segment.text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(segment.text)) stems.add('number');
@@ -811,6 +861,7 @@ const MAY_IMPLY =
  */
 export function passageStems(text: string): Set<string> {
   const stems = new Set(contentStems(text));
+  for (const form of otherForms(text)) stems.add(form);
   if (MAY_WRITTEN.test(text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(text)) stems.add('number');
   for (const word of unitMeaning(text)) stems.add(word);

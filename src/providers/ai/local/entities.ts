@@ -1,19 +1,17 @@
 import {
   type AmountEntity,
   type DateEntity,
-  type EntityDetails,
   type Entities,
+  type EntityDetails,
   type NamedEntity,
   plainEntities,
 } from '../ai-provider.ts';
 import { words } from '../text.ts';
 import { type AmountMention, findAmounts } from './amounts.ts';
 import { type DateMention, findDates } from './dates.ts';
-import { detectLocale, type Locale } from './locale.ts';
 import { findFieldValues, type TypedValue } from './fields.ts';
 import { isLastName } from './lexicon.ts';
-import { findPayees, type Payee } from './payees.ts';
-import { findNameSpans, type NameSpan, type NameToken } from './name-spans.ts';
+import { detectLocale, type Locale } from './locale.ts';
 import {
   type DocumentContext,
   isCommon,
@@ -27,7 +25,9 @@ import {
   recognise,
   trimSpan,
 } from './name-rules.ts';
+import { findNameSpans, type NameSpan, type NameToken } from './name-spans.ts';
 import { CLOSINGS, LEGAL_SUFFIXES, ROLE_WORDS, STREET_WORDS } from './name-words.ts';
+import { findPayees, type Payee } from './payees.ts';
 
 // Rule-based entity extraction: candidate names from capitalisation, typed by compromise's
 // lexicon (given names, family names, places, well-known organisations), organisation suffixes

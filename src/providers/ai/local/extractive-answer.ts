@@ -45,6 +45,12 @@ const MAX_WORDS = 40;
 /** A cut answer keeps at least this many words, so it reads as a sentence. */
 const MIN_FOCUS_WORDS = 12;
 
+/** A sentence that opens on a word pointing back at the one before it. */
+const ANAPHORIC =
+  /^(?:It|This|That|These|Those|They|Such|Both|Neither|Either|He|She)\b(?!\s+(?:is|was)\s+(?:important|essential|necessary)\b)/;
+/** The longest such sentence added to an answer. */
+const MAX_FOLLOW_ON_WORDS = 20;
+
 /** "Subject:", "Re:": the title of a message or memo, worth what a heading is to a question asking for a fact. */
 const TITLE_LABEL = /^(?:subject|re|betreff)$/i;
 
@@ -111,6 +117,15 @@ export function extractiveAnswer(
   else if (analysis.type === 'purpose') {
     const definition = definingSegment(best, candidates);
     if (definition) chosen.push(definition);
+  }
+  // "… a home-working allowance of £26 a month. It is taxable.": a short sentence that goes on about
+  // the same thing ("it", "this", "they") often decides a yes/no or why question.
+  if (chosen.length === 1 && (analysis.type === 'text' || analysis.type === 'reason') && PROSE.has(best.segment.kind)) {
+    const [after] = followingTexts(passages, best.passage, best.order, 1);
+    if (after && ANAPHORIC.test(after) && after.split(/\s+/).length <= MAX_FOLLOW_ON_WORDS) {
+      const follow = candidates.find((c) => c.segment.text === after);
+      if (follow && PROSE.has(follow.segment.kind)) chosen.push(follow);
+    }
   }
 
   const quote = chosen

@@ -1,7 +1,7 @@
 import {
   type AmountEntity,
-  DOCUMENT_TYPES,
   type DateEntity,
+  DOCUMENT_TYPES,
   type DocumentType,
   type Enrichment,
   type Entities,
