@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { AiProvider, Answer, ChatTurn, Enrichment, EnrichOptions, Entities, Passage } from '../ai-provider.ts';
-import type { ComposedAnswer } from './extractive-answer.ts';
+import type { AiProvider, Answer, ChatTurn, EnrichOptions, Enrichment, Entities, Passage } from '../ai-provider.ts';
 import type { LocalAiRequest, LocalAiResponse } from './local-ai-thread.ts';
+import type { ComposedAnswer } from './extractive-answer.ts';
 import { LocalAiProvider, streamComposedAnswer } from './local-provider.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,7 +1,7 @@
 import {
   type AmountEntity,
-  type DateEntity,
   DOCUMENT_TYPES,
+  type DateEntity,
   type DocumentType,
   type Enrichment,
   type Entities,

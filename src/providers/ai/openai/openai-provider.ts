@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type OpenAI from 'openai';
-import type { AiProvider, Answer, ChatTurn, Enrichment, EnrichOptions, Entities, Passage } from '../ai-provider.ts';
+import type { AiProvider, Answer, ChatTurn, EnrichOptions, Enrichment, Entities, Passage } from '../ai-provider.ts';
 import { AiProviderError } from '../ai-provider-error.ts';
 import { chunkText } from '../chunking.ts';
 import { normalize } from '../local/hash-embedding.ts';
