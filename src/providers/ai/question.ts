@@ -200,7 +200,7 @@ const PURPOSE_CUES = new Set(
  * parties' names they say which document is asked about (the whole of it uses them), not what.
  */
 const DOCUMENT_NOUNS = new Set(
-  'agreement contract lease nda nondisclosure invoice receipt letter memo memorandum report email e-mail quote quotation minutes cv resume rechnung vertrag'
+  'agreement contract lease nda nondisclosure invoice bill payslip receipt letter memo memorandum report email e-mail quote quotation minutes cv resume rechnung vertrag'
     .split(' ')
     .map(stem),
 );

@@ -85,6 +85,7 @@ export function extractiveAnswer(
   const { candidates, terms } = scoreCandidates(analysis, passages, names, soft, {
     prefer: preferred(question, analysis, period),
     nameShape: analysis.type === 'party' ? askedNameShape(question) : undefined,
+    shareAsked: analysis.type === 'amount' && SHARE_ASKED.test(question),
   });
   const best = typedFirst(analysis, candidates.filter(eligible));
   if (!best) return notFound();
@@ -140,8 +141,18 @@ export function extractiveAnswer(
  * fewer with a fact of the asked kind. A better-scored segment that does not is passed over, not the answer.
  */
 function eligible(c: Candidate): boolean {
-  return c.coverage >= MIN_COVERAGE || (c.typed >= 1 && c.coverage >= MIN_COVERAGE_TYPED);
+  return (
+    c.coverage >= MIN_COVERAGE ||
+    (c.typed >= 1 && c.coverage >= MIN_COVERAGE_TYPED) ||
+    // "Due date: 05.03.2027" for "when does it have to be paid?": a field giving the fact in the
+    // asked role answers whatever words the question uses for the rest.
+    (c.typed >= ROLE_TYPED && FIELD_KINDS.has(c.segment.kind))
+  );
 }
+
+/** What a fact said in the asked role is worth (`collectCandidates`: its evidence plus a half). */
+const ROLE_TYPED = 1.5;
+const FIELD_KINDS = new Set<Segment['kind']>(['field', 'header_field']);
 
 /** How close to the best score a segment holding the asked kind of fact must come to be preferred to one without. */
 const TYPED_PREFERENCE = 0.85;
@@ -339,7 +350,7 @@ function collectCandidates(
   passages: Passage[],
   analysis: QuestionAnalysis,
   names: NameFinder | undefined,
-  { prefer, nameShape }: AskedFor,
+  { prefer, nameShape, shareAsked }: AskedFor,
 ): Candidate[] {
   const { type, role } = analysis;
   const seen = new Set<string>();
@@ -382,6 +393,7 @@ function collectCandidates(
             ? KIND_WEIGHT.heading!
             : (KIND_WEIGHT[segment.kind] ?? 1);
       let typed = typeEvidence(type, segment, wanted);
+      if (shareAsked && typed < 1) typed = Math.max(typed, factEvidence('percent', segment.text));
       // "By when must it be paid?" wants the date given as a limit ("by 14 March 2026"), "when does
       // it end?" the one the term ends on: a date said in that role counts more, another less.
       if (role && typed > 0)
@@ -435,7 +447,12 @@ type Preference = (segment: Segment) => boolean;
 interface AskedFor {
   prefer: Preference | null;
   nameShape: RegExp | undefined;
+  /** "How much of the order value …", "the higher company rate": a share answers as well as a sum. */
+  shareAsked?: boolean;
 }
+
+/** Words of a "how much" question that a percentage answers as well as a sum does. */
+const SHARE_ASKED = /\bhow much of\b|\brates?\b|\bshare\b|\bportion\b|\bproportion\b|\bcontribut\w*/i;
 
 /** "Who is the new treasurer?": a person said to be elected, appointed or replacing someone. */
 const NEW_PERSON_ASKED = /\bnew\b|\breplac\w*|\btak\w* over\b|\bsucceed\w*|\bsuccessor\b/i;
@@ -512,6 +529,8 @@ const OTHER_ROLE = 0.6;
 const BEFORE_DATE = String.raw`\s+(?:on\s+)?(?:the\s+)?(?:\p{Lu}|\d)`;
 /** A label of that role ("Due date:", "Expiry:"). */
 const ROLE_LABEL = (words: string) => new RegExp(String.raw`\b(?:${words})\b[^.:]{0,25}:\s*\S`, 'iu');
+/** "From USD 38.50 to USD 41.20", "from 5% to 7%", "from 3 July to 17 July": a figure changed to another. */
+const CHANGE_FROM_TO = /\bfrom\s+(?:[\p{L}$€£¥]{1,4}\s?)?\d[^.;]{0,25}?\s+to\s+(?:[\p{L}$€£¥]{1,4}\s?)?\d/u;
 const ROLE_CUES: Record<DateRole, RegExp[]> = {
   deadline: [
     new RegExp(
@@ -528,7 +547,11 @@ const ROLE_CUES: Record<DateRole, RegExp[]> = {
     new RegExp(String.raw`\b(?:commenc\w*|start\w*|begin\w*|effective|as of|from)${BEFORE_DATE}`, 'u'),
     ROLE_LABEL('start|commencement|effective'),
   ],
-  revised: [/\b(?:new|revised|updated|rescheduled|postponed|moves|moved|now|instead|current|including)\b/i],
+  revised: [
+    /\b(?:new|revised|updated|rescheduled|postponed|moves|moved|now|instead|current|including)\b/i,
+    // "adjust the unit price from USD 38.50 to USD 41.20": a change gives the new figure after "to".
+    CHANGE_FROM_TO,
+  ],
   // "An additional £23,615.40", "increases by €35,000", "a surcharge of": a sum said as an addition.
   added: [
     /\b(?:additional|extra|increases?d? by|rises? by|(?:adds?|added)\b|plus|supplement\w*|adjustment|surcharge|top-up)\b/i,
