@@ -37,6 +37,17 @@ describe('the user says it in other words', () => {
     assert.match(await ask('Who is our contact?', text), /Mirela Petrescu/);
   });
 
+  it('a party the question names is found by the role the contract defines for it ("the Buyer")', async () => {
+    const text = [
+      'This Supply Agreement is made between Osei Cocoa Exports Ltd, of 4 Harbour Road, Takoradi ("the Seller"), and',
+      'Lindqvist Chocolatier AB, of Norra Hamngatan 8, Gothenburg ("the Buyer").',
+      '1. The Seller shall deliver 40 tonnes of cocoa beans by 30 April 2027.',
+      'Signed for the Seller: Kwame Mensah-Boateng, Director',
+      'Signed for the Buyer: Elsa Lindqvist, Managing Director',
+    ].join('\n');
+    assert.match(await ask('Who signed for Lindqvist?', text), /Elsa Lindqvist/);
+  });
+
   it('"when does it have to be paid" asks the limit, not the invoice date', async () => {
     assert.equal(analyzeQuestion('When does this bill have to be paid?').role, 'deadline');
     const text = ['Invoice date: 03.02.2027', 'Due date: 05.03.2027', 'Amount: EUR 1,200.00'].join('\n');

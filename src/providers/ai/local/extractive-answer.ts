@@ -80,6 +80,10 @@ export function extractiveAnswer(
   const analysis = analyzeQuestion(question, history);
   if (analysis.terms.size === 0) return notFound();
   const soft = softTerms(question, analysis, vectors);
+  // "Who signed for Bramhall?" of a contract that calls Bramhall "the Client" after its first line.
+  // Only for one party named: naming both ("between X and Y") asks about neither's role.
+  const roles = definedRoles(question, passages);
+  if (roles.length === 1 && !analysis.terms.has(roles[0]!)) analysis.terms.set(roles[0]!, 1);
   // "What does it cost a year?": a sum given for that period, or one worked out from a monthly one.
   const period = analysis.type === 'amount' ? askedPeriod(question) : null;
   const { candidates, terms } = scoreCandidates(analysis, passages, names, soft, {
@@ -134,6 +138,27 @@ export function extractiveAnswer(
     .join(chosen[1]?.segment.kind === 'signature' ? ', ' : ' ');
   const derived = period ? chosen.map((c) => derivedSum(c.segment, period)).find(Boolean) : null;
   return quoted(passages, best, quote, derived ? `${derived}: ` : '');
+}
+
+/** A defined name: `Bramhall Logistics plc, of … ("the Client")`; group 1 the role word. */
+const DEFINED_AS = String.raw`[^()]{0,200}?\(\s*(?:hereinafter\s+(?:called\s+|referred to as\s+)?)?["“]?(?:the\s+)?["“]?(\p{Lu}\p{Ll}+)["”]\s*\)`;
+
+/**
+ * The roles ("client", "borrower") the passages define for a name the question gives: contracts
+ * name a party once and then only by its role, which the question's words should match.
+ */
+function definedRoles(question: string, passages: Passage[]): string[] {
+  const names = (question.match(/(?<=\s)\p{Lu}[\p{L}'’-]{2,}/gu) ?? []).filter((t) => !/^(?:I|I'm|I've)$/.test(t));
+  const out = new Set<string>();
+  if (names.length !== 1) return [];
+  for (const name of names) {
+    const definition = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b${DEFINED_AS}`, 'u');
+    for (const passage of passages) {
+      const role = definition.exec(passage.text)?.[1];
+      if (role) out.add(stem(role));
+    }
+  }
+  return [...out];
 }
 
 /**
