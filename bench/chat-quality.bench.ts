@@ -209,6 +209,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
     const fresh2 = secondOutcomes.filter((o) => o.split === 'fresh-2');
     const fresh3 = secondOutcomes.filter((o) => o.split === 'fresh-3');
     const fresh4 = secondOutcomes.filter((o) => o.split === 'fresh-4');
+    const fresh5 = secondOutcomes.filter((o) => o.split === 'fresh-5');
     const sorted = [...askMs].sort((a, b) => a - b);
     return {
       provider: 'local',
@@ -227,6 +228,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
         'fresh-2': holdoutFigures(fresh2),
         'fresh-3': holdoutFigures(fresh3),
         'fresh-4': holdoutFigures(fresh4),
+        'fresh-5': holdoutFigures(fresh5),
         all: holdoutFigures(secondOutcomes),
         holdoutByKind: Object.fromEntries(
           [...new Set(secondHoldout.map((o) => o.kind))]

@@ -70,7 +70,7 @@ export interface QuestionAnalysis {
  * on"), or on "cover"; or one naming a purpose ("meant to cover", "the purpose of").
  */
 const PURPOSE_QUESTION =
-  /\bwhat\b[^?]*\s(?:for|towards?)\s*\??\s*$|\bwhat\b[^?]*\b(?:use[ds]?|spen[dt]|put|go(?:es|ing)?|pay|paid|using|spending)\s+(?:it\s+|them\s+)?(?:on|for|to|towards?)\s*\??\s*$|\bbe (?:used|spent) (?:for|on|to)\b|\bwhat\b[^?]*\bcover(?:s|ed)?\s*\??\s*$|\b(?:meant|intended|supposed|designed) (?:to cover|for)\b|\b(?:purpose|use) of (?:the|this|that|our|my)\b/;
+  /\bwhat\b[^?]*\s(?:for|towards?)\s*\??\s*$|\bwhat\b[^?]*\b(?:use[ds]?|spen[dt]|put|go(?:es|ing)?|pay|paid|using|spending)\s+(?:it\s+|them\s+|(?:the|this|that|our|my|your|their)\s+(?:[a-z-]+\s+){1,3})?(?:on|for|to|towards?)\s*\??\s*$|\bbe (?:used|spent) (?:for|on|to)\b|\bwhat\b[^?]*\bcover(?:s|ed)?\s*\??\s*$|\b(?:meant|intended|supposed|designed) (?:to cover|for)\b|\b(?:purpose|use) of (?:the|this|that|our|my)\b/;
 
 /** "How much" of a thing measured in units (energy, fuel, water, data, space), or of anything used up or produced. */
 const MEASURED_QUANTITY =
@@ -200,7 +200,7 @@ const PURPOSE_CUES = new Set(
  * parties' names they say which document is asked about (the whole of it uses them), not what.
  */
 const DOCUMENT_NOUNS = new Set(
-  'agreement contract lease nda nondisclosure invoice receipt letter memo memorandum report email e-mail quote quotation minutes cv resume rechnung vertrag'
+  'agreement contract lease nda nondisclosure invoice bill payslip receipt letter memo memorandum report email e-mail quote quotation minutes cv resume rechnung vertrag'
     .split(' ')
     .map(stem),
 );
@@ -275,6 +275,10 @@ const RELATED_GROUPS = [
   'cancel cancellation',
   'salary compensation wage remuneration',
   'due deadline',
+  // "Who do I call about this invoice?", "who is our contact?": the "Contact:" line, or who "can be reached".
+  'contact call phone telephone reach reached ring email',
+  // "Who owns the flat?": a letting document names its landlord.
+  'own owns owner owners landlord lessor proprietor',
   'owe owed outstanding balance due payable pay',
   'hold held venue',
   'employ employee employment hire hired',
@@ -369,7 +373,8 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
     .replace(IN_FORCE, 'in effect')
     .replace(NOT_THERE, 'was absent')
     .replace(TAKE_PLACE, 'held')
-    .replace(GOING_UP, 'increase');
+    .replace(GOING_UP, 'increase')
+    .replace(QUARTER_WORDS, (_, ordinal: string) => quarterOf(ordinal).toUpperCase());
   const terms = new Map<string, number>();
   const identifiers = identifyingStems(question);
   // Names and numbers of the question mostly say which document it is about (the session's own);
@@ -398,6 +403,14 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
             ? ORDINAL_WEIGHT
             : 1,
       );
+  // "What was the NPS?": an abbreviation, found as written or as the initials of the words it stands for.
+  for (const m of question.matchAll(ABBREVIATION)) {
+    const s = stem(m[1]!);
+    const weight = terms.get(s);
+    if (weight === undefined) continue;
+    terms.delete(s);
+    terms.set(INITIALS + m[1]!.toLowerCase(), weight);
+  }
   // "How heavy": the document gives a weight ("Gross weight: 18,420 kg"); the cue word says which.
   for (const [cue, noun] of DIMENSIONS) if (cue.test(question) && !terms.has(stem(noun))) terms.set(stem(noun), 1);
   // "Shipped to?", "sent from?": the end of a journey; documents label it ("Port of discharge", "Destination").
@@ -418,7 +431,7 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
   const deadline =
     /\bby when\b|\buntil when\b|\bby what date\b|\bdeadline\b|\bdue\b|\bno later than\b|\blatest\b|\bmust\b.*\bby\b|\bbis wann\b/i.test(
       question,
-    );
+    ) || OBLIGED_WHEN.test(question);
   // A date in the asked role; an amount too may be asked as it is now or as it was ("the contract sum now").
   const askedRole = ROLE_QUESTIONS.find(([, cue]) => cue.test(question))?.[0] ?? null;
   const role =
@@ -429,8 +442,17 @@ export function analyzeQuestion(asked: string, history: ChatTurn[] = []): Questi
       : type === 'amount' && (askedRole === 'revised' || askedRole === 'original' || askedRole === 'added')
         ? askedRole
         : null;
-  return { type, deadline, role, terms, nouns: nounStems(question) };
+  const nouns = nounStems(question);
+  for (const term of terms.keys())
+    if (term.startsWith(INITIALS) && nouns.has(stem(term.slice(INITIALS.length)))) nouns.add(term);
+  return { type, deadline, role, terms, nouns };
 }
+
+/**
+ * "When does the invoice have to be paid?", "when must we send it back?": what must be done by a
+ * date asks for the limit ("Due date:", "by 17 October"), not any date the subject has.
+ */
+const OBLIGED_WHEN = /\bwhen\b[^?]*\b(?:(?:have|has|need|needs) to|must|should|got to)\b/i;
 
 /** Words after which the next words are a noun phrase. */
 const DETERMINERS = new Set(
@@ -575,14 +597,42 @@ export function classifyQuestion(question: string): AnswerType {
   return 'text';
 }
 
-/** How well a text's stems hold one question word: 1 the word itself, 0.6 a related word, else 0. */
-export function termMatch(term: string, stems: ReadonlySet<string>): number {
+/**
+ * Near neighbours of a question's words in the word vectors (`local/soft-terms.ts`): per question
+ * stem, the stems a document may write for it ("ship" → "vessel", "quit" → "resign") and what a
+ * match is worth (below a related word's 0.6).
+ */
+export type SoftTerms = ReadonlyMap<string, ReadonlyMap<string, number>>;
+
+/**
+ * How well a text's stems hold one question word: 1 the word itself, 0.8 a form of it, 0.6 a
+ * related word, less a near neighbour in the word vectors (`soft`), else 0.
+ */
+export function termMatch(term: string, stems: ReadonlySet<string>, soft?: SoftTerms): number {
   if (stems.has(term)) return 1;
+  // An abbreviation asked: as written (and its related words) too, not only as initials.
+  if (term.startsWith(INITIALS)) return termMatch(term.slice(INITIALS.length), stems, soft);
   // The stemmer leaves "acceptanc" beside "accept", "cancellation" beside "cancell": one word.
   if (term.length >= MIN_SHARED_PREFIX && !/\d/.test(term)) for (const s of stems) if (sameWord(term, s)) return 0.8;
+  // "tax" / "taxable", "pay" / "payable": a short word and its derivation by a suffix.
+  if (term.length >= 3 && !/\d/.test(term)) {
+    const suffix = term.length > 3 ? DERIVATION : SHORT_DERIVATION;
+    for (const s of stems) if (s.startsWith(term) && suffix.test(s.slice(term.length))) return 0.8;
+  }
+  // "add" / "added" (stemmed "ad"): a short verb whose doubled consonant the stemmer undoubles.
+  if (term.length === 3 && DOUBLED.test(term) && stems.has(term.slice(0, -1))) return 0.8;
+  if (term.length === 2 && stems.has(term + term.at(-1)) && /[b-df-hj-np-tv-z]$/.test(term)) return 0.8;
   for (const related of RELATED.get(term) ?? []) if (stems.has(related)) return 0.6;
-  return 0;
+  let near = 0;
+  for (const [s, weight] of soft?.get(term) ?? []) if (weight > near && stems.has(s)) near = weight;
+  return near;
 }
+
+const DOUBLED = /([b-df-hj-np-tv-z])\1$/;
+/** Suffixes that make another word of the same sense ("taxable", "payment", "owner", "renewal"). */
+const DERIVATION = /^(?:abl|ibl|ment|er|or|al|ation|ion|ship|ly|able|ible)$/;
+/** After a three-letter stem only the longer suffixes: "lat" + "er" is "later", not a kind of late. */
+const SHORT_DERIVATION = /^(?:abl|ibl|ment|ation|able|ible)$/;
 
 /** Stems this long that begin another are its derivations ("deliver" → "delivery"); shorter ones are not ("art" → "article"). */
 const MIN_SHARED_PREFIX = 5;
@@ -605,12 +655,13 @@ export function termCoverage(
   terms: Map<string, number>,
   stems: ReadonlySet<string>,
   context?: ReadonlySet<string>,
+  soft?: SoftTerms,
 ): number {
   let total = 0;
   let held = 0;
   for (const [term, weight] of terms) {
     total += weight;
-    held += weight * Math.max(termMatch(term, stems), context ? 0.5 * termMatch(term, context) : 0);
+    held += weight * Math.max(termMatch(term, stems, soft), context ? 0.5 * termMatch(term, context, soft) : 0);
   }
   return total > 0 ? held / total : 0;
 }
@@ -619,11 +670,15 @@ export function termCoverage(
  * The question's weights times the rarity of each word among `texts` (their stem sets): a word
  * every segment has ("customer" in a contract) tells less than one few have ("signed").
  */
-export function weightByRarity(terms: Map<string, number>, texts: ReadonlySet<string>[]): Map<string, number> {
+export function weightByRarity(
+  terms: Map<string, number>,
+  texts: ReadonlySet<string>[],
+  soft?: SoftTerms,
+): Map<string, number> {
   const n = texts.length;
   const out = new Map<string, number>();
   for (const [term, weight] of terms) {
-    const df = texts.reduce((count, stems) => count + (termMatch(term, stems) > 0 ? 1 : 0), 0);
+    const df = texts.reduce((count, stems) => count + (termMatch(term, stems, soft) > 0 ? 1 : 0), 0);
     out.set(term, weight * Math.log(1 + n / Math.max(1, df)));
   }
   return out;
@@ -717,9 +772,41 @@ const IMPLIED_WORDS: Record<string, string[]> = {
 /** "No. 4711", "#4711", "Invoice 2025-117", "PO-44817": a reference number. */
 const REFERENCE_NUMBER = /\b(?:No|Nr|Num)\.?\s*[\d#A-Z]|#\s?\d|\b(?:[A-Z]{1,5}[-/]?\d{3,}|\d{2,}[-/]\d{2,})\b/;
 
+/** "Third quarter", "3rd quarter": the quarter as "Q3" writes it (a question may write either). */
+const QUARTER_WORDS = /\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b/gi;
+const QUARTER_NUMBER: Record<string, string> = { first: '1', second: '2', third: '3', fourth: '4' };
+const quarterOf = (ordinal: string) => `q${QUARTER_NUMBER[ordinal.toLowerCase()] ?? ordinal[0]}`;
+/** Marks the initials of a run of words ("net promoter score" → "~nps"), which only an abbreviation asked matches. */
+const INITIALS = '~';
+/** An abbreviation in capitals ("NPS", "SLAs"); group 1 without a plural s. */
+const ABBREVIATION = /\b(\p{Lu}{2,5})s?\b/gu;
+
+/**
+ * Forms of a text's words that a question may write otherwise: its quarters as "q3", and the
+ * initials of every run of two to four words (so "NPS" finds "net promoter score", "SLA" "service
+ * level agreement"), kept apart from words by a mark.
+ */
+function otherForms(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(QUARTER_WORDS)) out.push(quarterOf(m[1]!));
+  for (const m of text.matchAll(ABBREVIATION)) out.push(INITIALS + m[1]!.toLowerCase());
+  const tokens = text.match(/\p{L}[\p{L}'’]*/gu) ?? [];
+  for (let i = 0; i < tokens.length; i++)
+    for (let n = 2; n <= 4 && i + n <= tokens.length; n++)
+      out.push(
+        INITIALS +
+          tokens
+            .slice(i, i + n)
+            .map((t) => t[0]!.toLowerCase())
+            .join(''),
+      );
+  return out;
+}
+
 /** A segment's stems, with what its kind or label says without writing it ("No. 4711" is a number). */
 export function segmentStems(segment: Segment): Set<string> {
   const stems = new Set(contentStems(segment.text));
+  for (const form of otherForms(segment.text)) stems.add(form);
   for (const word of saidWithoutTheWord(segment.text)) stems.add(word);
   if (MAY_WRITTEN.test(segment.text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(segment.text)) stems.add('number');
@@ -736,7 +823,7 @@ const REASON_SAID =
  * only be used for", "is for the salary of", "to help with".
  */
 const PURPOSE_SAID =
-  /\b(?:to cover|covers?|covering|in respect of|towards?(?: the)? (?:cost|costs|purchase|salary|salaries|fees?|hire|running)|to (?:fund|finance|pay for|buy|purchase)|(?:pays?|paying) for|(?:used|spent|applied|earmarked|allocated|ring-?fenced)\s+(?:solely |only |exclusively |entirely )?(?:for|on|to|towards?)|(?:is|are|will be|shall be|must be) (?:only |solely |exclusively )?(?:for|towards?) (?:the|a|an|our|your|their)|for the (?:purchase|cost|costs|salary|salaries|hire|repair|replacement|acquisition|installation|provision|development|construction|refurbishment|running|funding) of|to help (?:with|towards?|pay)|purpose|in order to|intended (?:for|to)|meant (?:for|to))\b/i;
+  /\b(?:to cover|covers?|covering|in respect of|towards?(?: the)? (?:cost|costs|purchase|salary|salaries|fees?|hire|running)|to (?:fund|finance|pay for|buy|purchase)|(?:pays?|paying) for|(?:used|spent|applied|earmarked|allocated|ring-?fenced)\s+(?:solely |only |exclusively |entirely )?(?:for|on|to|towards?)|(?:is|are|will be|shall be|must be) (?:only |solely |exclusively )?(?:for|towards?) (?:the|a|an|our|your|their)|for the (?:purchase|cost|costs|salary|salaries|hire|repair|replacement|acquisition|installation|provision|development|construction|refurbishment|running|funding) of|to help (?:with|towards?|pay)|purpose|in order to|intended (?:for|to)|meant (?:for|to)|(?:budget|grant|sum|allowance|funding|fund|provision) of [^.;]{1,25}? for (?:the |a |an )?\p{L})/iu;
 /** A company's legal form ("Ltd", "B.V.", "GmbH"): the text names a company, as "signed for the company" asks. */
 const LEGAL_FORM =
   /\b(?:Ltd|Limited|plc|PLC|LLC|LLP|Inc|Corp|GmbH|AG|KG|B\.V\.|BV|N\.V\.|NV|S\.A\.|SA|S\.L\.|SARL|S\.r\.l\.|S\.p\.A\.|AB|AS|A\/S|Oy|Sp\. z o\.o\.|Pty|Pvt|K\.K\.|Co\.)(?![\p{L}])/u;
@@ -774,6 +861,7 @@ const MAY_IMPLY =
  */
 export function passageStems(text: string): Set<string> {
   const stems = new Set(contentStems(text));
+  for (const form of otherForms(text)) stems.add(form);
   if (MAY_WRITTEN.test(text)) stems.add(MONTH_MAY);
   if (REFERENCE_NUMBER.test(text)) stems.add('number');
   for (const word of unitMeaning(text)) stems.add(word);

@@ -341,8 +341,18 @@ function isNumberedHeading(text: string, lines: TypedLine[], i: number): boolean
   if (content.length > 60 || /[.!?,;]$/.test(content) || OPEN_ENDING.test(content) || !/^\p{Lu}/u.test(content))
     return false;
   const words = content.split(/\s+/);
-  if (words.length > 8 || !titleLike(words)) return false;
+  if (words.length > 8) return false;
   const next = lines.slice(i + 1).find((l) => l.type !== 'blank');
+  // "3. Offline mode" over "The meeting agreed to …": a short numbered line in sentence case that a
+  // paragraph follows titles it, as minutes and reports number their topics.
+  if (!titleLike(words))
+    return (
+      words.length <= 6 &&
+      !/[:]/.test(content) &&
+      next?.type === 'text' &&
+      /^\p{Lu}/u.test(next.content) &&
+      next.content.length > 40
+    );
   if (!next) return true;
   if (next.type === 'text' && /^\p{Ll}/u.test(next.content)) return false;
   if (next.type === 'numbered' && next.number!.split('.').length === line.number!.split('.').length) {

@@ -6,6 +6,7 @@ import {
   factEvidence,
   namesDocumentKind,
   type QuestionAnalysis,
+  type SoftTerms,
   segmentStems,
   termCoverage,
   termMatch,
@@ -17,6 +18,8 @@ import { askedPeriod, derivedSum, givesPeriod, type Period } from './amount-peri
 import { CURRENCY_CODES } from './amounts.ts';
 import { type Candidate, NO_NAMES, type WantedNames } from './answer-candidate.ts';
 import { definingSegment, followingTexts, headedList, listAnswer, listGoesOn, PROSE } from './answer-lists.ts';
+import { softTerms, strongTerms } from './soft-terms.ts';
+import type { WordVectors } from './word-vectors.ts';
 
 /** What the local provider says when the passages do not answer the question. */
 export const NOT_FOUND_ANSWER = 'I could not find this in the document.';
@@ -42,6 +45,12 @@ const MAX_WORDS = 40;
 /** A cut answer keeps at least this many words, so it reads as a sentence. */
 const MIN_FOCUS_WORDS = 12;
 
+/** A sentence that opens on a word pointing back at the one before it. */
+const ANAPHORIC =
+  /^(?:It|This|That|These|Those|They|Such|Both|Neither|Either|He|She)\b(?!\s+(?:is|was)\s+(?:important|essential|necessary)\b)/;
+/** The longest such sentence added to an answer. */
+const MAX_FOLLOW_ON_WORDS = 20;
+
 /** "Subject:", "Re:": the title of a message or memo, worth what a heading is to a question asking for a fact. */
 const TITLE_LABEL = /^(?:subject|re|betreff)$/i;
 
@@ -66,18 +75,25 @@ export function extractiveAnswer(
   passages: Passage[],
   history: ChatTurn[] = [],
   names?: NameFinder,
+  vectors: WordVectors | null = null,
 ): ComposedAnswer {
   const analysis = analyzeQuestion(question, history);
   if (analysis.terms.size === 0) return notFound();
+  const soft = softTerms(question, analysis, vectors);
+  // "Who signed for Bramhall?" of a contract that calls Bramhall "the Client" after its first line.
+  // Only for one party named: naming both ("between X and Y") asks about neither's role.
+  const roles = definedRoles(question, passages);
+  if (roles.length === 1 && !analysis.terms.has(roles[0]!)) analysis.terms.set(roles[0]!, 1);
   // "What does it cost a year?": a sum given for that period, or one worked out from a monthly one.
   const period = analysis.type === 'amount' ? askedPeriod(question) : null;
-  const { candidates, terms } = scoreCandidates(analysis, passages, names, {
+  const { candidates, terms } = scoreCandidates(analysis, passages, names, soft, {
     prefer: preferred(question, analysis, period),
     nameShape: analysis.type === 'party' ? askedNameShape(question) : undefined,
+    shareAsked: analysis.type === 'amount' && SHARE_ASKED.test(question),
   });
   const best = typedFirst(analysis, candidates.filter(eligible));
   if (!best) return notFound();
-  if (unsupported(analysis, candidates, terms)) return notFound();
+  if (unsupported(analysis, candidates, terms, strongTerms(soft))) return notFound();
 
   // "What are the deliverables?", "what are the action items?": the list under the heading naming them.
   const headed = headedList(question, candidates);
@@ -107,6 +123,15 @@ export function extractiveAnswer(
     const definition = definingSegment(best, candidates);
     if (definition) chosen.push(definition);
   }
+  // "… a home-working allowance of £26 a month. It is taxable.": a short sentence that goes on about
+  // the same thing ("it", "this", "they") often decides a yes/no or why question.
+  if (chosen.length === 1 && (analysis.type === 'text' || analysis.type === 'reason') && PROSE.has(best.segment.kind)) {
+    const [after] = followingTexts(passages, best.passage, best.order, 1);
+    if (after && ANAPHORIC.test(after) && after.split(/\s+/).length <= MAX_FOLLOW_ON_WORDS) {
+      const follow = candidates.find((c) => c.segment.text === after);
+      if (follow && PROSE.has(follow.segment.kind)) chosen.push(follow);
+    }
+  }
 
   const quote = chosen
     .map((c) => focus(c.segment.text, terms, analysis.type, c.names))
@@ -115,13 +140,44 @@ export function extractiveAnswer(
   return quoted(passages, best, quote, derived ? `${derived}: ` : '');
 }
 
+/** A defined name: `Bramhall Logistics plc, of … ("the Client")`; group 1 the role word. */
+const DEFINED_AS = String.raw`[^()]{0,200}?\(\s*(?:hereinafter\s+(?:called\s+|referred to as\s+)?)?["“]?(?:the\s+)?["“]?(\p{Lu}\p{Ll}+)["”]\s*\)`;
+
+/**
+ * The roles ("client", "borrower") the passages define for a name the question gives: contracts
+ * name a party once and then only by its role, which the question's words should match.
+ */
+function definedRoles(question: string, passages: Passage[]): string[] {
+  const names = (question.match(/(?<=\s)\p{Lu}[\p{L}'’-]{2,}/gu) ?? []).filter((t) => !/^(?:I|I'm|I've)$/.test(t));
+  const out = new Set<string>();
+  if (names.length !== 1) return [];
+  for (const name of names) {
+    const definition = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b${DEFINED_AS}`, 'u');
+    for (const passage of passages) {
+      const role = definition.exec(passage.text)?.[1];
+      if (role) out.add(stem(role));
+    }
+  }
+  return [...out];
+}
+
 /**
  * Whether a segment holds enough of the question to answer it: a quarter of its words… (`MIN_COVERAGE`), or
  * fewer with a fact of the asked kind. A better-scored segment that does not is passed over, not the answer.
  */
 function eligible(c: Candidate): boolean {
-  return c.coverage >= MIN_COVERAGE || (c.typed >= 1 && c.coverage >= MIN_COVERAGE_TYPED);
+  return (
+    c.coverage >= MIN_COVERAGE ||
+    (c.typed >= 1 && c.coverage >= MIN_COVERAGE_TYPED) ||
+    // "Due date: 05.03.2027" for "when does it have to be paid?": a field giving the fact in the
+    // asked role answers whatever words the question uses for the rest.
+    (c.typed >= ROLE_TYPED && FIELD_KINDS.has(c.segment.kind))
+  );
 }
+
+/** What a fact said in the asked role is worth (`collectCandidates`: its evidence plus a half). */
+const ROLE_TYPED = 1.5;
+const FIELD_KINDS = new Set<Segment['kind']>(['field', 'header_field']);
 
 /** How close to the best score a segment holding the asked kind of fact must come to be preferred to one without. */
 const TYPED_PREFERENCE = 0.85;
@@ -165,7 +221,12 @@ function quoted(passages: Passage[], best: Candidate, quote: string, lead = ''):
 const UNSUPPORTED_SHARE = 0.5;
 
 /** Whether the question's main words are missing from every passage: the documents do not answer it. */
-function unsupported(analysis: QuestionAnalysis, candidates: Candidate[], terms: Map<string, number>): boolean {
+function unsupported(
+  analysis: QuestionAnalysis,
+  candidates: Candidate[],
+  terms: Map<string, number>,
+  soft: SoftTerms,
+): boolean {
   // A noun naming the kind of fact asked ("the premises" of "where", "the amount") is answered by the fact.
   const kindNouns = new Set(
     [...(TYPE_LABEL_WORDS[analysis.type] ?? []), ...(KIND_NOUNS[analysis.type] ?? [])].map(stem),
@@ -183,7 +244,8 @@ function unsupported(analysis: QuestionAnalysis, candidates: Candidate[], terms:
       namesDocumentKind(term)
     )
       continue;
-    if (!candidates.some((c) => termMatch(term, c.stems) > 0 || termMatch(term, c.context) > 0)) missing += weight;
+    if (!candidates.some((c) => termMatch(term, c.stems, soft) > 0 || termMatch(term, c.context, soft) > 0))
+      missing += weight;
   }
   return total > 0 && missing / total >= UNSUPPORTED_SHARE;
 }
@@ -196,6 +258,7 @@ function scoreCandidates(
   analysis: QuestionAnalysis,
   passages: Passage[],
   names: NameFinder | undefined,
+  soft: SoftTerms,
   asked: AskedFor,
 ): { candidates: Candidate[]; terms: Map<string, number> } {
   const candidates = collectCandidates(passages, analysis, names, asked);
@@ -208,7 +271,7 @@ function scoreCandidates(
   // segment of it is; what decides is the kind of fact (and a label naming it, "Term:").
   const aboutDocument = analysis.type !== 'text' && [...analysis.terms.values()].every((w) => w < 1);
   for (const c of candidates) {
-    c.coverage = termCoverage(terms, c.stems, c.context);
+    c.coverage = termCoverage(terms, c.stems, c.context, soft);
     if (aboutDocument) c.coverage = Math.max(c.coverage, ABOUT_DOCUMENT_COVERAGE);
     const held = aboutDocument ? ABOUT_DOCUMENT_COVERAGE : c.coverage;
     const base = analysis.type === 'text' ? held : 0.65 * held + 0.35 * c.typed;
@@ -312,7 +375,7 @@ function collectCandidates(
   passages: Passage[],
   analysis: QuestionAnalysis,
   names: NameFinder | undefined,
-  { prefer, nameShape }: AskedFor,
+  { prefer, nameShape, shareAsked }: AskedFor,
 ): Candidate[] {
   const { type, role } = analysis;
   const seen = new Set<string>();
@@ -355,6 +418,7 @@ function collectCandidates(
             ? KIND_WEIGHT.heading!
             : (KIND_WEIGHT[segment.kind] ?? 1);
       let typed = typeEvidence(type, segment, wanted);
+      if (shareAsked && typed < 1) typed = Math.max(typed, factEvidence('percent', segment.text));
       // "By when must it be paid?" wants the date given as a limit ("by 14 March 2026"), "when does
       // it end?" the one the term ends on: a date said in that role counts more, another less.
       if (role && typed > 0)
@@ -408,7 +472,12 @@ type Preference = (segment: Segment) => boolean;
 interface AskedFor {
   prefer: Preference | null;
   nameShape: RegExp | undefined;
+  /** "How much of the order value …", "the higher company rate": a share answers as well as a sum. */
+  shareAsked?: boolean;
 }
+
+/** Words of a "how much" question that a percentage answers as well as a sum does. */
+const SHARE_ASKED = /\bhow much of\b|\brates?\b|\bshare\b|\bportion\b|\bproportion\b|\bcontribut\w*/i;
 
 /** "Who is the new treasurer?": a person said to be elected, appointed or replacing someone. */
 const NEW_PERSON_ASKED = /\bnew\b|\breplac\w*|\btak\w* over\b|\bsucceed\w*|\bsuccessor\b/i;
@@ -485,6 +554,8 @@ const OTHER_ROLE = 0.6;
 const BEFORE_DATE = String.raw`\s+(?:on\s+)?(?:the\s+)?(?:\p{Lu}|\d)`;
 /** A label of that role ("Due date:", "Expiry:"). */
 const ROLE_LABEL = (words: string) => new RegExp(String.raw`\b(?:${words})\b[^.:]{0,25}:\s*\S`, 'iu');
+/** "From USD 38.50 to USD 41.20", "from 5% to 7%", "from 3 July to 17 July": a figure changed to another. */
+const CHANGE_FROM_TO = /\bfrom\s+(?:[\p{L}$€£¥]{1,4}\s?)?\d[^.;]{0,25}?\s+to\s+(?:[\p{L}$€£¥]{1,4}\s?)?\d/u;
 const ROLE_CUES: Record<DateRole, RegExp[]> = {
   deadline: [
     new RegExp(
@@ -501,7 +572,11 @@ const ROLE_CUES: Record<DateRole, RegExp[]> = {
     new RegExp(String.raw`\b(?:commenc\w*|start\w*|begin\w*|effective|as of|from)${BEFORE_DATE}`, 'u'),
     ROLE_LABEL('start|commencement|effective'),
   ],
-  revised: [/\b(?:new|revised|updated|rescheduled|postponed|moves|moved|now|instead|current|including)\b/i],
+  revised: [
+    /\b(?:new|revised|updated|rescheduled|postponed|moves|moved|now|instead|current|including)\b/i,
+    // "adjust the unit price from USD 38.50 to USD 41.20": a change gives the new figure after "to".
+    CHANGE_FROM_TO,
+  ],
   // "An additional £23,615.40", "increases by €35,000", "a surcharge of": a sum said as an addition.
   added: [
     /\b(?:additional|extra|increases?d? by|rises? by|(?:adds?|added)\b|plus|supplement\w*|adjustment|surcharge|top-up)\b/i,

@@ -2,14 +2,15 @@ import {
   type AiProvider,
   type Answer,
   type ChatTurn,
-  type EnrichOptions,
   type Enrichment,
+  type EnrichOptions,
   type Entities,
   type Passage,
   plainEntities,
 } from '../ai-provider.ts';
 import { type ComposedAnswer, extractiveAnswer, type NameFinder, needsNames } from './extractive-answer.ts';
 import { localEmbeddingModel } from './local-embedding.ts';
+import { loadWordVectors } from './word-vectors.ts';
 
 /**
  * The default provider: classical NLP in-process, no network and no model weights. Deterministic
@@ -109,7 +110,8 @@ export class LocalAiProvider implements AiProvider {
   /** The extractive answer, whole (the threaded provider composes it in its thread and streams it). */
   async composeAnswer(question: string, passages: Passage[], history: ChatTurn[] = []): Promise<ComposedAnswer> {
     const names = needsNames(question, history) ? await this.#nameFinder() : undefined;
-    return extractiveAnswer(question, passages, history, names);
+    // Question words matched to the document's other words for the same thing (soft-terms.ts).
+    return extractiveAnswer(question, passages, history, names, await loadWordVectors());
   }
 
   async #nameFinder(): Promise<NameFinder> {
