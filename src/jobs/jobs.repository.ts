@@ -1,4 +1,4 @@
-import { CompiledQuery, type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
+import { type Compilable, CompiledQuery, type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { DialectName } from '../db/database.ts';
 import type { Executor } from '../db/executor.ts';
 import { registerPreparedStatement } from '../db/prepared-statements.ts';
@@ -24,23 +24,25 @@ const PENDING_UNIQUE = sql<boolean>`unique_key is not null and state in ('availa
 export async function insertJobs(
   executor: Executor,
   rows: NewJobRow[],
-  options: { notifyDueBy?: number } = {},
+  options: { notifyDueBy?: number; along?: Compilable } = {},
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const { notifyDueBy } = options;
+  const { notifyDueBy, along } = options;
   const insert = executor
     .insertInto('jobs')
     .values(rows)
     .onConflict((oc) => oc.column('unique_key').where(PENDING_UNIQUE).doNothing());
-  const inserted =
+  const returning =
     notifyDueBy === undefined
-      ? await insert.returning('id').execute()
-      : await insert
-          .returning([
-            'id',
-            sql<unknown>`case when run_at <= ${notifyDueBy} then pg_notify('jobs', kind) end`.as('notified'),
-          ])
-          .execute();
+      ? insert.returning('id')
+      : insert.returning([
+          'id',
+          sql<unknown>`case when run_at <= ${notifyDueBy} then pg_notify('jobs', kind) end`.as('notified'),
+        ]);
+  const inserted = along
+    ? // A data-modifying CTE runs once whether or not the statement reads it (PostgreSQL only).
+      (await sql<{ id: string }>`with along as (${along}) ${returning}`.execute(executor)).rows
+    : await returning.execute();
   return new Set(inserted.map((r) => r.id));
 }
 
