@@ -1,5 +1,6 @@
-import { prefixedId } from '../lib/ids.ts';
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../db/executor.ts';
+import { prefixedId } from '../lib/ids.ts';
 import type { EventDataMap, EventName } from './event-catalogue.ts';
 
 /** A recorded event: its `name` narrows `data` to that event's declared type. */
@@ -20,6 +21,18 @@ export async function recordEvent<N extends EventName>(
   executor: Executor,
   event: NewEvent<N>,
 ): Promise<RecordedEvent<N>> {
+  return (await recordEventIf(executor, event, null)).recorded;
+}
+
+/**
+ * `recordEvent`, and with `condition` (an SQL boolean on stored state) its value read by the same
+ * statement, from its RETURNING: what the event's publishing depends on, without a round trip.
+ */
+export async function recordEventIf<N extends EventName>(
+  executor: Executor,
+  event: NewEvent<N>,
+  condition: RawBuilder<unknown> | null,
+): Promise<{ recorded: RecordedEvent<N>; holds: boolean }> {
   const recorded = {
     id: prefixedId('evt'),
     tenantId: event.tenantId,
@@ -27,15 +40,19 @@ export async function recordEvent<N extends EventName>(
     data: event.data,
     createdAt: event.at ?? Date.now(),
   } as RecordedEvent<N>;
-  await executor
-    .insertInto('events')
-    .values({
-      id: recorded.id,
-      tenant_id: recorded.tenantId,
-      name: recorded.name,
-      data: JSON.stringify(recorded.data),
-      created_at: recorded.createdAt,
-    })
-    .execute();
-  return recorded;
+  const insert = executor.insertInto('events').values({
+    id: recorded.id,
+    tenant_id: recorded.tenantId,
+    name: recorded.name,
+    data: JSON.stringify(recorded.data),
+    created_at: recorded.createdAt,
+  });
+  if (!condition) {
+    await insert.execute();
+    return { recorded, holds: true };
+  }
+  const row = await insert
+    .returning(sql<number>`case when ${condition} then 1 else 0 end`.as('holds'))
+    .executeTakeFirstOrThrow();
+  return { recorded, holds: Number(row.holds) === 1 };
 }

@@ -1,7 +1,8 @@
-import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
+import { type Compilable, CompiledQuery, type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { DialectName } from '../db/database.ts';
-import type { JobsTable } from '../db/schema.ts';
 import type { Executor } from '../db/executor.ts';
+import { registerPreparedStatement } from '../db/prepared-statements.ts';
+import type { JobsTable } from '../db/schema.ts';
 
 /*
  * Every query of the job queue, for both dialects. State constants are written as SQL literals
@@ -23,23 +24,25 @@ const PENDING_UNIQUE = sql<boolean>`unique_key is not null and state in ('availa
 export async function insertJobs(
   executor: Executor,
   rows: NewJobRow[],
-  options: { notifyDueBy?: number } = {},
+  options: { notifyDueBy?: number; along?: Compilable } = {},
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const { notifyDueBy } = options;
+  const { notifyDueBy, along } = options;
   const insert = executor
     .insertInto('jobs')
     .values(rows)
     .onConflict((oc) => oc.column('unique_key').where(PENDING_UNIQUE).doNothing());
-  const inserted =
+  const returning =
     notifyDueBy === undefined
-      ? await insert.returning('id').execute()
-      : await insert
-          .returning([
-            'id',
-            sql<unknown>`case when run_at <= ${notifyDueBy} then pg_notify('jobs', kind) end`.as('notified'),
-          ])
-          .execute();
+      ? insert.returning('id')
+      : insert.returning([
+          'id',
+          sql<unknown>`case when run_at <= ${notifyDueBy} then pg_notify('jobs', kind) end`.as('notified'),
+        ]);
+  const inserted = along
+    ? // A data-modifying CTE runs once whether or not the statement reads it (PostgreSQL only).
+      (await sql<{ id: string }>`with along as (${along}) ${returning}`.execute(executor)).rows
+    : await returning.execute();
   return new Set(inserted.map((r) => r.id));
 }
 
@@ -84,31 +87,86 @@ export async function claimJobs(executor: Executor, dialect: DialectName, p: Cla
     .map((kind) => ({ kind, limit: Math.min(p.limit, p.kindLimits?.get(kind) ?? p.limit) }))
     .filter((k) => k.limit > 0);
   if (kinds.length === 0 || p.limit <= 0) return [];
+  const rows =
+    dialect === 'postgres' ? await claimOnPostgres(executor, kinds, p) : await claimOnSqlite(executor, kinds, p);
+  // RETURNING order is unspecified; start them in the order they were chosen.
+  return rows.sort((a, b) => a.priority - b.priority || a.run_at - b.run_at || (a.id < b.id ? -1 : 1));
+}
+
+/** Every column of a job, named: the PostgreSQL claim is a prepared statement (no `*`, see prepared-statements.ts). */
+const JOB_COLUMNS =
+  'id, kind, tenant_id, payload, state, priority, attempts, max_attempts, run_at, locked_by, locked_until, ' +
+  'unique_key, last_error, lease_expiries, created_at, updated_at, finished_at';
+
+/*
+ * The same choice as SQLite's below, in one fixed SQL text whatever the kinds: each kind's
+ * candidates come from a LATERAL subquery over the (kind, limit) arrays. The union of one
+ * subquery per kind took PostgreSQL 3-8 ms to plan at each claim with the catalogue's ~30 kinds
+ * (20x a point query, measured with EXPLAIN ANALYZE), and a claim runs for nearly every job; this
+ * text plans in ~0.2 ms and runs as a named prepared statement, planned once per connection.
+ * `array(...)` makes the candidates an InitPlan, read once before the locking scan, so the planner
+ * cannot turn it into a scan of every available job semi-joined to the candidates.
+ */
+const PG_CLAIM = `update jobs set state = 'running', attempts = attempts + 1, locked_by = $1, locked_until = $2,
+    updated_at = $3
+  where id in (
+    select id from jobs
+    where id = any(array(
+        select c.id from unnest($4::text[], $5::int[]) as k(kind, lim)
+        cross join lateral (
+          select id from jobs
+          where state = 'available' and kind = k.kind and run_at <= $3
+          order by priority, run_at, id limit k.lim) as c))
+      and state = 'available'
+    order by priority, run_at, id limit $6 for update skip locked)
+  returning ${JOB_COLUMNS}`;
+registerPreparedStatement(PG_CLAIM);
+
+async function claimOnPostgres(
+  executor: Executor,
+  kinds: { kind: string; limit: number }[],
+  p: ClaimParams,
+): Promise<JobRow[]> {
+  const result = await executor.executeQuery<JobRow>(
+    CompiledQuery.raw(PG_CLAIM, [
+      p.workerId,
+      p.lockedUntil,
+      p.now,
+      kinds.map((k) => k.kind),
+      kinds.map((k) => k.limit),
+      p.limit,
+    ]),
+  );
+  return [...result.rows];
+}
+
+async function claimOnSqlite(
+  executor: Executor,
+  kinds: { kind: string; limit: number }[],
+  p: ClaimParams,
+): Promise<JobRow[]> {
   const due = (kind: string, limit: number) =>
     sql`select id, priority, run_at from jobs
       where state = 'available' and kind = ${kind} and run_at <= ${p.now}
       order by priority, run_at, id limit ${limit}`;
-  const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
   let chosen: RawBuilder<unknown>;
   if (kinds.length === 1) {
-    chosen = sql`${due(kinds[0]!.kind, kinds[0]!.limit)} ${lock}`;
+    chosen = due(kinds[0]!.kind, kinds[0]!.limit);
   } else {
     const candidates = sql.join(
       kinds.map(({ kind, limit }) => sql`select id from (${due(kind, limit)}) as c`),
       sql` union all `,
     );
-    // FOR UPDATE cannot sit on a UNION: lock the merged top rows through the table itself.
     chosen = sql`select id from jobs
       where id in (${candidates}) and state = 'available'
-      order by priority, run_at, id limit ${p.limit} ${lock}`;
+      order by priority, run_at, id limit ${p.limit}`;
   }
   const result = await sql<JobRow>`
     update jobs set state = 'running', attempts = attempts + 1, locked_by = ${p.workerId},
       locked_until = ${p.lockedUntil}, updated_at = ${p.now}
     where id in (select id from (${chosen}) as chosen)
     returning *`.execute(executor);
-  // RETURNING order is unspecified; start them in the order they were chosen.
-  return result.rows.sort((a, b) => a.priority - b.priority || a.run_at - b.run_at || (a.id < b.id ? -1 : 1));
+  return [...result.rows];
 }
 
 /** Marks runs finished successfully; only rows this worker still holds. */

@@ -1,9 +1,9 @@
 import type { Database } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { Logger } from '../lib/logger.ts';
 import { JobQueue } from './job-queue.ts';
 import type { JobDefinition, JobOutcome } from './job-types.ts';
 import { Worker, type WorkerOptions } from './worker.ts';
-import type { Logger } from '../lib/logger.ts';
 
 export interface RunWorkerOptions {
   database: Database;

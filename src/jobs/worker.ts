@@ -9,6 +9,9 @@ import type { JobQueue } from './job-queue.ts';
 
 /** What a worker uses of the queue: none of it depends on the kinds, so any queue's will do. */
 type WorkerQueue = Pick<JobQueue, 'register' | 'onEnqueue' | 'prune'>;
+
+import { PgListener } from '../db/pg-listener.ts';
+import { type Logger, silentLogger } from '../lib/logger.ts';
 import { type JobDefinition, JobLostError, type JobOutcome, PermanentJobError, type RunningJob } from './job-types.ts';
 import {
   claimJobs,
@@ -22,8 +25,6 @@ import {
   rescueExpired,
   retryJob,
 } from './jobs.repository.ts';
-import { PgListener } from '../db/pg-listener.ts';
-import { type Logger, silentLogger } from '../lib/logger.ts';
 
 export interface WorkerOptions {
   database: Database;
@@ -107,6 +108,14 @@ export class Worker {
   private readonly running = new Map<string, Run>();
   private readonly runningByKind = new Map<string, number>();
   private completions: Run[] = [];
+  /** Whether the poll loop's next pass claims (a finished run's wake-up may only need to flush). */
+  private claimRequested = false;
+  /**
+   * Whether the last claim may have left due jobs behind: it filled every free slot, or a capped
+   * kind took its whole room or had none. If not, a freed slot has nothing to claim until a NOTIFY
+   * (a new job) or the poll tick (a timer falling due) says otherwise.
+   */
+  private claimMayFindMore = true;
   private readonly writes = new Set<Promise<void>>();
   private pollRequested = false;
   private loop: Promise<void> | null = null;
@@ -146,6 +155,11 @@ export class Worker {
     if (this.state !== 'idle') throw new Error(`worker cannot start from state ${this.state}`);
     this.state = 'running';
     this.unsubscribe = this.queue.onEnqueue((kind) => {
+      // On PostgreSQL the insert raises a NOTIFY delivered at its commit: with the listener up, that
+      // is the wake-up that finds the job. This hint comes before the enqueuing transaction commits,
+      // so its claim found nothing (a wasted round trip and commit per job); it still serves when
+      // the listener is down (reconnecting) and on SQLite.
+      if (this.listener?.isConnected()) return;
       if (this.definitions.has(kind)) this.wake();
     });
     this.pollTimer = setInterval(() => this.tick(), this.pollIntervalMs);
@@ -246,8 +260,9 @@ export class Worker {
   }
 
   /** Asks for a poll soon; repeated calls before it runs coalesce into one. */
-  private wake(): void {
+  private wake(claim = true): void {
     this.pollRequested = true;
+    if (claim) this.claimRequested = true;
     if (this.loop || this.state === 'stopped') return;
     this.loop = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.pollLoop());
   }
@@ -256,8 +271,10 @@ export class Worker {
     try {
       while (this.pollRequested) {
         this.pollRequested = false;
+        const claim = this.claimRequested;
+        this.claimRequested = false;
         await this.flushCompletions();
-        if (this.state === 'running') await this.claim();
+        if (this.state === 'running' && claim) await this.claim();
       }
     } catch (error) {
       // The next tick tries again; a database outage must not kill the worker.
@@ -302,7 +319,11 @@ export class Worker {
   /** Claims up to the free capacity in one statement, each kind within its own concurrency room. */
   private async claim(): Promise<void> {
     const free = this.concurrency - this.running.size;
-    if (free <= 0) return;
+    if (free <= 0) {
+      // A wake-up that found every slot busy: its job waits for the next freed slot.
+      this.claimMayFindMore = true;
+      return;
+    }
     const kinds: string[] = [];
     const kindLimits = new Map<string, number>();
     for (const [kind, def] of this.definitions) {
@@ -311,18 +332,24 @@ export class Worker {
       kinds.push(kind);
       if (room < free) kindLimits.set(kind, room);
     }
-    if (kinds.length === 0) return;
+    if (kinds.length === 0) {
+      this.claimMayFindMore = true;
+      return;
+    }
     const now = this.clock.now();
-    this.startAll(
-      await claimJobs(this.database.db, this.database.dialect, {
-        kinds,
-        limit: free,
-        kindLimits,
-        workerId: this.id,
-        now,
-        lockedUntil: now + this.leaseMs,
-      }),
-    );
+    const rows = await claimJobs(this.database.db, this.database.dialect, {
+      kinds,
+      limit: free,
+      kindLimits,
+      workerId: this.id,
+      now,
+      lockedUntil: now + this.leaseMs,
+    });
+    this.claimMayFindMore =
+      rows.length >= free ||
+      kinds.length < this.definitions.size ||
+      [...kindLimits].some(([kind, room]) => rows.filter((r) => r.kind === kind).length >= room);
+    this.startAll(rows);
   }
 
   private startAll(rows: JobRow[]): void {
@@ -447,7 +474,9 @@ export class Worker {
       this.track(this.fail(run, def, failure));
     }
     if (this.running.size === 0) this.drained?.();
-    this.wake();
+    // With the PostgreSQL listener up, every new due job announces itself: a freed slot claims
+    // only when the last claim may have left jobs behind (a claim per finished job found nothing).
+    this.wake(!this.listener?.isConnected() || this.claimMayFindMore);
   }
 
   /** Takes a run out of this worker's books: its slot frees and its outcome is no longer ours. */

@@ -1,3 +1,4 @@
+import { eventSubscriber } from '../../events/event-log.ts';
 import { defineJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import { outboundHttpFromConfig } from '../../providers/outbound/outbound-from-config.ts';
@@ -120,7 +121,9 @@ export const importsModule = defineModule({
         importRoutes(app, { projects: service, agents });
       },
       jobs: [scanJob, laneJob, agentJob],
-      onEvent: (event) => scheduler.onEvent(event),
+      onEvent: eventSubscriber((event) => scheduler.onEvent(event), {
+        names: ['document.processed', 'document.failed'],
+      }),
       async sandboxCleanup(trx, tenantId) {
         await projects.deleteForTenant(trx, tenantId);
       },

@@ -1,19 +1,20 @@
 import { availableParallelism } from 'node:os';
+import type { Executor } from '../../db/executor.ts';
+import { eventSubscriber } from '../../events/event-log.ts';
 import type { RunningJob } from '../../jobs/job-types.ts';
 import { defineModule } from '../../platform/module.ts';
 import type { AiProvider } from '../../providers/ai/ai-provider.ts';
 import { createAiProvider } from '../../providers/ai/create-ai-provider.ts';
 import { createExtractor } from '../../providers/extraction/extractor.ts';
-import type { Executor } from '../../db/executor.ts';
-import { ChunksRepository, type PassageText, type PassageVector, type StoredPassage } from './chunks.repository.ts';
 import type { DocumentJobPayload } from '../documents/index.ts';
+import { ChunksRepository, type PassageText, type PassageVector, type StoredPassage } from './chunks.repository.ts';
 import { DocumentPipeline, type EnrichmentReviewer } from './document-pipeline.ts';
 import { LearnedTagsRepository } from './learned-tags.repository.ts';
 import { LearnedTags } from './learned-tags.service.ts';
-import { LEGACY_EXTRACT_JOB, PROCESSING_JOBS } from './processing.jobs.ts';
-import { startProcessing } from './start-processing.ts';
-import { Reembedder } from './reembed.ts';
 import { PROCESSING_EVENTS } from './processing.events.ts';
+import { LEGACY_EXTRACT_JOB, PROCESSING_JOBS } from './processing.jobs.ts';
+import { Reembedder } from './reembed.ts';
+import { startProcessing } from './start-processing.ts';
 
 /** A document's passages as processing stored them, with vectors of the current embedding model. */
 export interface PassageStore {
@@ -168,15 +169,18 @@ export const processingModule = defineModule({
       // Vectors of another model (an upgrade, a changed OpenAI model): re-embedded in the background.
       recurring: [{ kind: 'processing.reembed-check', everyMs: 60_000, run: () => reembedder.check() }],
       // A change of a document's tags is a change of what the tenant's learned tags learn from.
-      async onEvent(event) {
-        if (
-          event.name === 'document.updated' &&
-          Array.isArray(event.data['fields']) &&
-          event.data['fields'].includes('tags')
-        ) {
-          await learnedTags.tagsChanged(database.db, event.tenantId);
-        }
-      },
+      onEvent: eventSubscriber(
+        async (event) => {
+          if (
+            event.name === 'document.updated' &&
+            Array.isArray(event.data['fields']) &&
+            event.data['fields'].includes('tags')
+          ) {
+            await learnedTags.tagsChanged(database.db, event.tenantId);
+          }
+        },
+        { names: ['document.updated'] },
+      ),
       capabilities: () => ({
         ai_provider: ai.name,
         embedding_model: embeddingModel,

@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
-import type { EventSubscriber } from '../../events/event-log.ts';
+import { type EventSubscriber, eventSubscriber } from '../../events/event-log.ts';
 import type { RecordedEvent } from '../../events/record-event.ts';
 import type { JobQueue, NewJob } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -58,7 +59,12 @@ interface Deps {
  *   others nor queues in front of healthy endpoints' deliveries.
  */
 export function webhookFanOut(deps: Deps): EventSubscriber {
-  return async (event) => {
+  // Without an active webhook in the tenant an event has nothing to fan out, so it gets no
+  // publish job (EventLog.record reads this in the event's insert). Names and creation times are
+  // checked by the fan-out itself: this only has to hold whenever the fan-out may act.
+  const actsWhen = (tenantId: string) =>
+    sql`exists (select 1 from webhooks where tenant_id = ${tenantId} and status = 'active')`;
+  const fanOut = async (event: RecordedEvent): Promise<void> => {
     const { database, clock, jobs, webhooks, deliveries, runner, limiter } = deps;
     const candidates = await webhooks.listActiveAt(database.db, event.tenantId, event.createdAt);
     const subscribed = candidates.filter((w) => w.events.includes(event.name));
@@ -106,6 +112,7 @@ export function webhookFanOut(deps: Deps): EventSubscriber {
       NOT_ABORTED,
     );
   };
+  return eventSubscriber(fanOut, { actsWhen });
 }
 
 /** Jobs for attempts: the healthy endpoints' together (a job's worth each), each failing endpoint's alone. */

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/executor.ts';
+import type { Principal } from '../../domain/principal.ts';
 import type { EventLog } from '../../events/event-log.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import type { Principal } from '../../domain/principal.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ModuleServices } from '../../platform/module.ts';
@@ -11,8 +11,8 @@ import type { NodeState, WorkflowDefinition, WorkflowNode } from './engine/types
 import { DEFAULT_PRIORITY, type ExecutionPriority, jobPriorityOf } from './execution-priority.ts';
 import type { NodeOutcome, RunContext } from './node-handlers.ts';
 import type { ReadyRuns } from './ready-runs.ts';
-import type { Execution, NodeRun, Workflow, WorkflowsRepository } from './workflows.repository.ts';
 import { definitionOf } from './workflow-definition.ts';
+import type { Execution, NodeRun, Workflow, WorkflowsRepository } from './workflows.repository.ts';
 
 /** The job that runs one node run. */
 export const RUN_NODE_JOB = 'workflows.run_node';
@@ -438,9 +438,15 @@ export class ExecutionEngine {
       ...decision.skipped.map((s) => newRun(execution, s.id, 'skipped', now, s.reason)),
       ...decision.ready.map((id) => newRun(execution, id, 'queued', now, null)),
     ];
-    await this.#repo.insertNodeRuns(trx, added);
     const queued = added.filter((r) => r.status === 'queued');
-    for (const run of queued) await this.enqueueRun(trx, execution, run.id, 1, now);
+    if (queued.length === 0) await this.#repo.insertNodeRuns(trx, added);
+    // The runs and their jobs: one statement on PostgreSQL.
+    else
+      await this.#jobs.enqueueMany(
+        trx,
+        queued.map((run) => this.runJob(execution, run.id, 1, now)),
+        { along: this.#repo.insertNodeRunsQuery(trx, added) },
+      );
     const all = [...runs, ...added];
     if (queued.length > 0 && execution.status === 'running')
       this.#ready?.remember(
@@ -562,15 +568,23 @@ export class ExecutionEngine {
     attempt: number,
     runAt: number,
   ): Promise<string> {
+    const [job] = await this.#jobs.enqueueMany(trx, [this.runJob(execution, runId, attempt, runAt)]);
+    return job!.id;
+  }
+
+  private runJob(execution: Execution, runId: string, attempt: number, runAt: number) {
     const payload: RunNodePayload = { tenantId: execution.tenantId, executionId: execution.id, runId };
-    // One key per run, attempt and due time: a second enqueue of the same step is a no-op.
-    const { id } = await this.#jobs.enqueue(trx, RUN_NODE_JOB, payload, {
-      runAt,
-      uniqueKey: `wf:${runId}:a${attempt}:${runAt}`,
-      tenantId: execution.tenantId,
-      priority: jobPriorityOf(execution.priority),
-    });
-    return id;
+    return {
+      kind: RUN_NODE_JOB,
+      payload,
+      // One key per run, attempt and due time: a second enqueue of the same step is a no-op.
+      options: {
+        runAt,
+        uniqueKey: `wf:${runId}:a${attempt}:${runAt}`,
+        tenantId: execution.tenantId,
+        priority: jobPriorityOf(execution.priority),
+      },
+    } as const;
   }
 
   /** Ends every open run (cancel, end node, failure) and expires the tasks holding any. */

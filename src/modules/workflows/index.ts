@@ -1,11 +1,11 @@
+import { eventSubscriber } from '../../events/event-log.ts';
 import { defineModule } from '../../platform/module.ts';
 import { outboundHttpFromConfig } from '../../providers/outbound/outbound-from-config.ts';
 import { ActingPrincipals } from './acting-principal.ts';
+import { ExpressionEvaluator } from './engine/expression-evaluator.ts';
 import { ExecutionEngine, RUN_NODE_JOB } from './execution-engine.ts';
 import { ExecutionsService } from './executions.service.ts';
-import { ExpressionEvaluator } from './engine/expression-evaluator.ts';
 import { controlHandlers, httpRequestHandler, type NodeHandler } from './node-handlers.ts';
-import { ReadyRuns } from './ready-runs.ts';
 import { NodeRunner } from './node-runner.ts';
 import { aiHandlers, type DocumentAi, documentAi } from './nodes/ai-nodes.ts';
 import { humanHandler } from './nodes/human-nodes.ts';
@@ -14,24 +14,25 @@ import { mcpToolHandler } from './nodes/mcp-tool-node.ts';
 import { notificationHandler } from './nodes/notification-node.ts';
 import { scheduleHandler } from './nodes/schedule-node.ts';
 import { schemaChecker } from './nodes/schema-check.ts';
+import { ReadyRuns } from './ready-runs.ts';
 import { TasksRepository } from './tasks.repository.ts';
 import { taskRoutes } from './tasks.routes.ts';
-import { workflowCatalogueRoutes } from './workflow-catalogue.routes.ts';
 import { TASK_TIMER_JOB, TasksService } from './tasks.service.ts';
 import { DocumentTrigger } from './triggers/document-trigger.ts';
 import { SCHEDULE_TICK_JOB, ScheduleTrigger } from './triggers/schedule-trigger.ts';
-import { WebhookTrigger } from './triggers/webhook-trigger.ts';
 import { webhookTriggerRoutes } from './triggers/webhook-trigger.routes.ts';
+import { WebhookTrigger } from './triggers/webhook-trigger.ts';
+import { workflowCatalogueRoutes } from './workflow-catalogue.routes.ts';
+import { WORKFLOW_EVENTS } from './workflows.events.ts';
 import { WorkflowsRepository } from './workflows.repository.ts';
 import { workflowRoutes } from './workflows.routes.ts';
 import { WorkflowsService } from './workflows.service.ts';
-import { WORKFLOW_EVENTS } from './workflows.events.ts';
 
 export type { ExecutionsService } from './executions.service.ts';
 export type { NodeHandler } from './node-handlers.ts';
 export type { DocumentAi } from './nodes/ai-nodes.ts';
-export type { NewTask, TaskAccess, TaskOutcome, TaskSource, TasksService } from './tasks.service.ts';
 export type { Task, TaskRefCondition } from './tasks.repository.ts';
+export type { NewTask, TaskAccess, TaskOutcome, TaskSource, TasksService } from './tasks.service.ts';
 export type { WorkflowsService } from './workflows.service.ts';
 
 declare module '../../platform/module.ts' {
@@ -136,7 +137,9 @@ export const workflowsModule = defineModule({
         { kind: TASK_TIMER_JOB, ...RETRIED, handler: (job) => tasks.fire(job) },
         { kind: SCHEDULE_TICK_JOB, ...RETRIED, handler: (job) => schedule.tick(job) },
       ],
-      onEvent: (event) => uploads.onEvent(event),
+      onEvent: eventSubscriber((event) => uploads.onEvent(event), {
+        names: ['document.processed', 'document.updated'],
+      }),
       sandboxCleanup: (trx, tenantId) => repo.deleteTenant(trx, tenantId),
       close: async () => {
         await Promise.all([http.close(), expressions.close()]);

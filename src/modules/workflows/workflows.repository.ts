@@ -470,11 +470,14 @@ export class WorkflowsRepository {
   }
 
   async insertNodeRuns(db: Executor, runs: NodeRun[]): Promise<void> {
-    if (runs.length > 0)
-      await db
-        .insertInto('workflow_node_runs')
-        .values(runs.map((run) => columnsOf(NODE_RUN_COLUMNS, run) as Insertable<WorkflowNodeRunsTable>))
-        .execute();
+    if (runs.length > 0) await this.insertNodeRunsQuery(db, runs).execute();
+  }
+
+  /** The insert of `insertNodeRuns`, not run: for a caller that sends it with another write (JobQueue `along`). */
+  insertNodeRunsQuery(db: Executor, runs: NodeRun[]) {
+    return db
+      .insertInto('workflow_node_runs')
+      .values(runs.map((run) => columnsOf(NODE_RUN_COLUMNS, run) as Insertable<WorkflowNodeRunsTable>));
   }
 
   async updateNodeRun(db: Executor, tenantId: string, id: string, patch: Partial<NodeRun>): Promise<void> {
