@@ -220,8 +220,11 @@ function documentContext(text: string): DocumentContext {
   const aboveRoleLines = new Set<number>();
   lines.forEach((line, i) => {
     const next = nextFilled(i);
-    if (line.trim() === '' || next < 0 || next > i + 1 || line.trim().split(/\s+/).length > 5) return;
-    if (isRoleLine(lines[next]!)) aboveRoleLines.add(i);
+    if (line.trim() === '' || next < 0 || next > i + 1) return;
+    // Two signatures side by side: each column's cell is a name above a title.
+    const cells = columnCells(line);
+    if (cells.some((c) => c.split(/\s+/).length > 5)) return;
+    if (columnCells(lines[next]!).some(isRoleLine)) aboveRoleLines.add(i);
   });
   let headingLine: number | null = null;
   const first = lines.findIndex((l) => l.trim() !== '');
@@ -246,6 +249,9 @@ function documentContext(text: string): DocumentContext {
   }
   return { lowercaseWords, speakers, signatureLines, aboveRoleLines, headingLine };
 }
+
+/** A line's columns: text separated by three or more spaces or a tab. */
+const columnCells = (line: string) => line.trim().split(/ {3,}|\t+/);
 
 // A CV by its title or by two of its section headings on lines of their own.
 const CV_TITLE = /^(?:curriculum vitae|cv|r[ée]sum[ée]|resume)$/i;
@@ -397,7 +403,8 @@ function listMentions(text: string, spans: NameSpan[], mentions: Mention[], ctx:
 function personItems(value: TypedValue): TypedValue[] {
   if (value.kind !== 'person') return [value];
   const out: TypedValue[] = [];
-  const separator = /\s+(?:and|&)\s+(?=\p{Lu})|\s{2,}(?:\d{1,2}[.)]\s+)?|\s+\d{1,2}[.)]\s+(?=\p{Lu})/gu;
+  // "To: Jose Ramon Santos; Angelito Bautista": a semicolon separates people as "and" does.
+  const separator = /\s+(?:and|&)\s+(?=\p{Lu})|\s*;\s*|\s{2,}(?:\d{1,2}[.)]\s+)?|\s+\d{1,2}[.)]\s+(?=\p{Lu})/gu;
   let from = 0;
   const push = (end: number) => {
     const raw = value.text.slice(from, end);

@@ -42,7 +42,13 @@ export const OF_ORG_HEADS =
 /** Titles written before a name. */
 export const HONORIFICS = set(`mr mrs ms miss mx dr prof professor sir dame rev reverend hon judge justice senator
   rep mayor governor president minister lord lady herr herrn frau mme mlle monsieur madame señor señora sra srta
-  signor signora dott shri sri smt ông bà nana madam alhaji hajia engr`);
+  signor signora dott shri sri smt ông bà nana madam alhaji hajia engr ibu bapak khun doña dña sig sigra`);
+
+/**
+ * Titles that are also given names ("Don Cheadle", "Dona Lewis"): a title only when written in lower
+ * case, as Spanish and Portuguese write them before a name ("representada por doña María José").
+ */
+export const LOWER_CASE_HONORIFICS = set(`don dona`);
 
 /** Lower-case name particles ("van der Berg", "da Silva"). */
 export const PARTICLES = set(`van der den de von da di du la le del della dos das bin binti bte al el ter ten`);
@@ -126,11 +132,12 @@ export const COMPASS = set(`north south east west northern southern eastern west
 export const SPEECH_VERBS = set(`said says told added explained noted wrote asked answered replied commented stated`);
 
 /** Prepositions after which an unknown capitalised word is usually an organisation ("signed with Globex"). */
-export const ORG_CONTEXT_BEFORE = set(`between from with through via by at joined join acquire acquired acquiring`);
+export const ORG_CONTEXT_BEFORE = set(`between from with through via by at joined join acquire acquired acquiring
+  por con avec chez mit bei durch tramite presso pela pelo através`);
 
 /** Closing lines of letters and e-mails: the next name-only line is the signer. */
 export const CLOSINGS =
-  /^(?:.*\/\s*)?(?:sincerely|yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|regards|best wishes|best|cheers|thanks|thank you|many thanks|respectfully|mit freundlichen grüßen|mit freundlichen grüssen|freundliche grüsse|freundliche grüße|atentamente|saludos cordiales|cordialement|met vriendelijke groet|trân trọng|distinti saluti|z poważaniem|med vänliga hälsningar|med venlig hilsen|atenciosamente)[,.!]?$/iu;
+  /^(?:.*\/\s*)?(?:sincerely|yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|regards|best wishes|best|cheers|thanks|thank you|many thanks|respectfully|mit freundlichen grüßen|mit freundlichen grüssen|freundliche grüsse|freundliche grüße|atentamente|saludos cordiales|cordialement|met vriendelijke groet|trân trọng|distinti saluti|z poważaniem|med vänliga hälsningar|med venlig hilsen|atenciosamente|met vriendelijke groeten|vriendelijke groet(?:en)?|com os melhores cumprimentos|melhores cumprimentos|cumprimentos|cordialmente|un saludo|saludos|bien à vous|salutations distinguées|s pozdravem|s poštovanjem|srdačan pozdrav|ystävällisin terveisin|terveisin|lugupidamisega|parimate soovidega|pagarbiai|cu stimă|cu respect|hormat kami|hormat saya|salam|med vennlig hilsen|vänliga hälsningar|mvh|venlig hilsen|beste grüße|viele grüße|cordiali saluti)[,.!]?$/iu;
 
 /**
  * Given names common in West, East and Southern Africa, South Asia, the Arab world and South-East
