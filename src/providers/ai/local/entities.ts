@@ -99,6 +99,7 @@ export function extractEntityDetails(
 
   mentions.push(
     ...listMentions(text, spans, mentions, ctx),
+    ...coordinatedMentions(text, spans, mentions, ctx),
     ...signatureOrganizations(text, spans, mentions, ctx),
     ...partyOrganizations(text, spans, mentions, ctx),
   );
@@ -390,6 +391,78 @@ function listMentions(text: string, spans: NameSpan[], mentions: Mention[], ctx:
         out.push(toMention(text, 'organization', tokens, 1.6));
       else if (people >= 2 && orgs === 0 && plausiblePerson(tokens, ctx))
         out.push(toMention(text, 'person', tokens, 1.6));
+    });
+  }
+  return out;
+}
+
+/** What joins the names of a running list: a comma or semicolon, or "and"/"or" in the languages of the corpus. */
+const COORDINATION =
+  /^\s*(?:[,;]\s*(?:(?:and|or|y|e|et|und|och|og|i|ja|dan|và|ve|oraz)\s+)?|\s(?:and|or|y|e|et|und|och|og|ni\s+a|ni|o|i|ja|dan|và|ve|oraz|sekä|și)\s+)$/u;
+
+/**
+ * Names listed in running text ("offers from Tibber and Fortum", "Olam (Singapore), Neumann Kaffee
+ * Gruppe (Hamburg) and Sucafina", "no presta servicios a Codelco ni a Antofagasta Minerals"): the
+ * names of one list are of one kind, so an untyped name beside an organisation on firm evidence, in a
+ * list with no person, is an organisation (and beside two people, with no organisation, a person). A
+ * note in brackets after a name (its town, its role) is passed over.
+ */
+function coordinatedMentions(text: string, spans: NameSpan[], mentions: Mention[], ctx: DocumentContext): Mention[] {
+  const groups: NameSpan[][] = [];
+  let current: NameSpan[] = [];
+  // Only a list a word closes ("… and Sucafina") is one: commas alone also separate a name from its town or a table's cells.
+  let worded = false;
+  for (let i = 0; i < spans.length; i++) {
+    const span = spans[i]!;
+    if (current.length === 0) {
+      current.push(span);
+      continue;
+    }
+    const last = current[current.length - 1]!;
+    let from = last.end;
+    // "Olam (Singapore), …": the note's names are not items.
+    const note = /^\s*\([^()\n]{1,60}\)/.exec(text.slice(from, from + 64));
+    if (note) {
+      from += note[0].length;
+      if (span.start < from) continue;
+    }
+    const gap = text.slice(from, span.start);
+    if (span.line === last.line && !gap.includes('\n') && COORDINATION.test(gap)) {
+      current.push(span);
+      if (/\p{L}/u.test(gap)) worded = true;
+    } else {
+      if (current.length >= 2 && worded) groups.push(current);
+      current = [span];
+      worded = false;
+    }
+  }
+  if (current.length >= 2 && worded) groups.push(current);
+  const out: Mention[] = [];
+  for (const group of groups) {
+    const kinds = group.map((span) => mentions.filter((m) => m.start >= span.start && m.end <= span.end));
+    const firm = (k: Mention[], kind: Kind, strength: number) =>
+      k.some((m) => m.kind === kind && m.strength >= strength);
+    const orgs = kinds.filter((k) => firm(k, 'organization', 2.5)).length;
+    const people = kinds.filter((k) => firm(k, 'person', 1.5)).length;
+    const places = kinds.filter((k) => k.some((m) => m.kind === 'place')).length;
+    group.forEach((span, i) => {
+      if (kinds[i]!.length > 0) return;
+      const tokens = trimSpan(span, ctx);
+      if (tokens.length === 0 || tokens.length > 5 || tokens.some((t) => ROLE_WORDS.has(t.lower) || t.acronym)) return;
+      // "RUT 76.543.210-K", "LR No": a label before its value; "Κωνσταντίνος Μαυρίδης": a name given again in its own script.
+      if (/^\s*(?:[:\d#]|no\b)/iu.test(span.after) || /[^\p{Script=Latin}\s.&'’-]/u.test(span.tokens.map((t) => t.text).join(' ')))
+        return;
+      if (
+        orgs >= 1 &&
+        people === 0 &&
+        places === 0 &&
+        plausibleOrganization(tokens, ctx) &&
+        !placeOfWords(tokens) &&
+        !personByWords(tokens)
+      )
+        out.push(toMention(text, 'organization', tokens, 1.5));
+      else if (people >= 2 && orgs === 0 && plausiblePerson(tokens, ctx) && !placeOfWords(tokens))
+        out.push(toMention(text, 'person', tokens, 1.5));
     });
   }
   return out;

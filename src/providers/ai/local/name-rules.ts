@@ -23,9 +23,11 @@ import {
 import type { NameSpan, NameToken } from './name-spans.ts';
 import {
   CAPITALS_LEGAL_SUFFIXES,
+  AREA_FIRST,
   COMPASS,
   CONNECTORS,
   FAMILY_FIRST_NAMES,
+  FOREIGN_OPENERS,
   GENERIC_CAPITALISED,
   LEGAL_SUFFIXES,
   MORE_GIVEN_NAMES,
@@ -202,7 +204,7 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
           t.capitalised &&
           !STOP_WORDS.has(t.lower) &&
           (isHead(next) || LEGAL_SUFFIXES.has(bare(next))));
-      if (keep || !(isCommon(t.lower, ctx) || t.lower === 'dear')) break;
+      if (keep || !(isCommon(t.lower, ctx) || t.lower === 'dear' || FOREIGN_OPENERS.has(t.lower))) break;
       tokens.shift();
     }
   }
@@ -272,6 +274,15 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     )
       return [{ kind: 'place', tokens: rest, strength: 2 }];
   }
+  // "Región de Antofagasta", "Province of Limpopo": an area's word, "of", then its name.
+  if (
+    tokens.length >= 3 &&
+    tokens.length <= 5 &&
+    AREA_FIRST.has(bare(tokens[0]!)) &&
+    /^(?:of|de|del|di|du|do|da)$/.test(tokens[1]!.lower) &&
+    tokens.slice(2).every((t) => t.capitalised && !isHead(t))
+  )
+    return [{ kind: 'place', tokens, strength: 2.5 }];
   // "Quận Hai Bà Trưng", "Tỉnh Bình Dương": a district's or province's word, then its name.
   if (tokens.length >= 2 && PLACE_FIRST.has(bare(tokens[0]!)))
     return [{ kind: 'place', tokens: tokens.slice(1), strength: 2.5 }];

@@ -118,6 +118,17 @@ export const STREET_FIRST = set(`calle avenida av rua rue via viale corso phố 
 /** Words that open the name of a district or province ("Quận Hai Bà Trưng", "Tỉnh Bình Dương"): the rest is a place. */
 export const PLACE_FIRST = set(`quận huyện phường tỉnh xã`);
 
+/**
+ * Prepositions and conjunctions of other languages that open a sentence capitalised ("En Santiago,
+ * a 12 de marzo", "Dans Lyon", "Im Auftrag"): grammar's capital, never a name's first word.
+ */
+export const FOREIGN_OPENERS = set(`en em dans nel nella nello im desde para entre sur au aux per dal dalla pada untuk
+  dengan dari och ja sekä şi și ve ir oraz`);
+
+/** Words of administrative areas that open a place's name with "of" or "de" ("Región de Antofagasta"). */
+export const AREA_FIRST = set(`region región regione região province provincia província prefecture département
+  departamento comuna distrito district county condado estado state oblast governorate`);
+
 /** US state and Canadian province abbreviations as used in addresses ("Duluth, MN"). */
 export const REGION_ABBREVIATIONS =
   set(`AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE
