@@ -29,7 +29,9 @@ import {
   FAMILY_FIRST_NAMES,
   FOREIGN_OPENERS,
   GENERIC_CAPITALISED,
+  LEGAL_PREFIXES,
   LEGAL_SUFFIXES,
+  LOWER_CASE_HEADS,
   MORE_GIVEN_NAMES,
   OF_ORG_HEADS,
   ORG_CONTEXT_BEFORE,
@@ -194,6 +196,7 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
         placeOfWords(tokens.slice(0, 3)) ||
         placeOfWords(tokens.slice(0, 4)) ||
         isKnownOrganization(t.lower) ||
+        (LEGAL_PREFIXES.has(t.text) && next?.capitalised === true) ||
         // "Bank of Ireland", "University of Leeds" at a sentence's start: the head is the name's.
         (OF_ORG_HEADS.has(bare(t)) && next?.lower === 'of' && tokens[2]?.capitalised === true) ||
         (isKnownCompanyWord(bare(t)) && !ctx.lowercaseWords.has(bare(t))) ||
@@ -211,7 +214,8 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
   while (
     tokens.length > 0 &&
     !tokens[tokens.length - 1]!.capitalised &&
-    !LEGAL_SUFFIXES.has(bare(tokens[tokens.length - 1]!))
+    !LEGAL_SUFFIXES.has(bare(tokens[tokens.length - 1]!)) &&
+    !LOWER_CASE_HEADS.has(tokens[tokens.length - 1]!.text)
   )
     tokens.pop();
   return tokens;
@@ -274,6 +278,15 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     )
       return [{ kind: 'place', tokens: rest, strength: 2 }];
   }
+  // "PT Boga Nusantara Sejahtera", "UAB …", "SIA …": a legal form written before the name.
+  if (
+    tokens.length >= 2 &&
+    tokens.length <= 6 &&
+    LEGAL_PREFIXES.has(tokens[0]!.text) &&
+    tokens.slice(1).every((t) => t.capitalised || PARTICLES.has(t.lower) || CONNECTORS.has(t.lower)) &&
+    tokens.slice(1).some((t) => t.capitalised && !t.acronym)
+  )
+    return [{ kind: 'organization', tokens, strength: 4 }];
   // "Región de Antofagasta", "Province of Limpopo": an area's word, "of", then its name.
   if (
     tokens.length >= 3 &&

@@ -1,5 +1,14 @@
 import { STOP_WORDS } from '../text.ts';
-import { CONNECTORS, HONORIFICS, LEGAL_SUFFIXES, LOWER_CASE_HONORIFICS, PARTICLES, PLACE_FIRST } from './name-words.ts';
+import {
+  CONNECTORS,
+  FOREIGN_CONNECTORS,
+  HONORIFICS,
+  LEGAL_SUFFIXES,
+  LOWER_CASE_HEADS,
+  LOWER_CASE_HONORIFICS,
+  PARTICLES,
+  PLACE_FIRST,
+} from './name-words.ts';
 
 // Candidate names: runs of capitalised words on one line ("Harbor & Finch Logistics, Inc.",
 // "Joost van der Berg", "Royal National Institute of Blind People"), with what surrounds them.
@@ -153,7 +162,8 @@ function spansOfLine(line: string, offset: number, lineIndex: number, out: NameS
     while (
       end > i + 1 &&
       !tokens[end - 1]!.capitalised &&
-      !LEGAL_SUFFIXES.has(tokens[end - 1]!.lower.replace(/\./g, ''))
+      !LEGAL_SUFFIXES.has(tokens[end - 1]!.lower.replace(/\./g, '')) &&
+      !LOWER_CASE_HEADS.has(tokens[end - 1]!.text)
     )
       end--;
     const span = tokens.slice(i, end);
@@ -266,6 +276,16 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   if (token.lower === 'ty' && prev.lower === 'công' && tokens[j + 1]?.capitalised) return true;
   // "Allianz plc", "Acme gmbh": a legal form written in lower case still closes the name.
   if (legal && plainGap && prev.capitalised && LOWER_CASE_LEGAL.has(token.lower.replace(/\./g, ''))) return true;
+  // "Komerční banka", "Attijariwafa bank": a bank's word written small still closes its name.
+  if (plainGap && prev.capitalised && LOWER_CASE_HEADS.has(token.text) && !tokens[j + 1]?.capitalised) return true;
+  // "Takbyggarna i Uppsala AB": a small word of another language inside a name a legal form closes.
+  if (plainGap && FOREIGN_CONNECTORS.has(token.text)) {
+    for (let k = j + 1; k < tokens.length && k <= j + 3; k++) {
+      const next = tokens[k]!;
+      if (!/^ {1,2}$/.test(line.slice(tokens[k - 1]!.end, next.start)) || !next.capitalised) break;
+      if (LEGAL_SUFFIXES.has(next.lower.replace(/\./g, ''))) return true;
+    }
+  }
   if (CONNECTORS.has(token.lower) || PARTICLES.has(token.lower)) {
     // A connector joins only when a capitalised word follows ("Bank of America", "van der Berg").
     for (let k = j + 1; k < tokens.length && k <= j + 2; k++) {

@@ -11,6 +11,18 @@ export const LEGAL_SUFFIXES = set(`inc incorporated ltd limited llc llp lp plc g
 /** Legal forms that are also ordinary words or abbreviations ("as", "cc", "CV"): a form only when written in capitals ("Nordvik AS", "Ubuntu Freight CC"). */
 export const CAPITALS_LEGAL_SUFFIXES = set(`as aps cv npc cc sf`);
 
+/**
+ * Legal forms written before the name, in capitals: Indonesian "PT Boga Nusantara", Lithuanian "UAB …",
+ * Latvian "SIA …", Russian "OOO …", Estonian and Norwegian "AS …", Romanian "SC … SRL".
+ */
+export const LEGAL_PREFIXES = new Set(['PT', 'CV', 'UAB', 'AB', 'SIA', 'OOO', 'ZAO', 'OAO', 'PAO', 'AS', 'SC', 'JSC', 'TOO', 'AO']);
+
+/** Lower-case words of other languages that sit inside a company's name closed by a legal form ("Takbyggarna i Uppsala AB"). */
+export const FOREIGN_CONNECTORS = set(`i och og und et y e en`);
+
+/** An organisation's head written in lower case after its name ("Komerční banka", "Attijariwafa bank"). */
+export const LOWER_CASE_HEADS = set(`banka bank banca pankki pank spořitelna pojišťovna bankası`);
+
 /** Heads that make a capitalised sequence an organisation on their own ("Pacific Coast Bank"). */
 export const STRONG_ORG_HEADS =
   set(`bank banks university college institute institution foundation association society council
@@ -18,7 +30,7 @@ export const STRONG_ORG_HEADS =
   fund corporation company group holdings partners partnership consultancy consultants utilities laboratories laboratory
   labs industries enterprises technologies airlines airways motors pharmaceuticals insurance bureau church orchestra police
   government tribunal court parliament organisation organization brothers associates solicitors chambers cooperative
-  co-operative exchange charity sparkasse`);
+  co-operative exchange charity sparkasse banka bankası pankki pank banken spořitelna`);
 
 /** Heads that need a distinctive word before them ("Greystone Property Management", not "Risk Management"). */
 export const WEAK_ORG_HEADS =
