@@ -90,9 +90,22 @@ export function extractEntityDetails(
       mentions.push(toMention(text, r.kind, r.tokens, r.strength));
       if (r.kind !== 'person') continue;
       // "Owen Jarvis (Network Rail)", "Ian McGregor, Ocado Technology": where the person works.
-      const gap = /^\s*(?:\(|,\s*)/.exec(span.after);
-      const next = gap ? spanAt.get(span.end + gap[0].length) : undefined;
-      if (next && looksLikeAffiliation(next, next.tokens, ctx))
+      // "Emil Dahl, property manager, Riksbyggen": or after the person's role.
+      const afterRole = /^\s*,\s*(?:the\s+)?(?:[\p{L}-]+\s+){0,3}[\p{L}-]+\s*,\s*/u
+        .exec(span.after)
+        ?.filter((g) => g.split(/[\s,]+/).some((w) => ROLE_WORDS.has(w.toLowerCase())))[0];
+      const gap = afterRole ?? /^\s*(?:\(|,\s*)/.exec(span.after)?.[0];
+      const next = gap ? spanAt.get(span.end + gap.length) : undefined;
+      // … not a department after a role ("Director, Risk Consulting"): a word of its own names the firm.
+      const distinctive = (ts: NameToken[]) => ts.some((t) => t.capitalised && !t.acronym && !isCommon(t.lower, ctx));
+      if (
+        next &&
+        looksLikeAffiliation(next, next.tokens, ctx) &&
+        (!afterRole ||
+          (distinctive(next.tokens) &&
+            !placeOfWords(next.tokens) &&
+            recognise(next, trimSpan(next, ctx), ctx).every((x) => x.kind === 'organization')))
+      )
         mentions.push(toMention(text, 'organization', next.tokens, 1.5));
     }
   }
@@ -105,35 +118,55 @@ export function extractEntityDetails(
   );
 
   const fields = findFieldValues(text, locale.amounts);
-  for (const value of fields.values.flatMap(personItems)) {
-    const end = value.start + value.text.length;
-    // "… and Bongani Sithole": an item may start inside a span that joined two names.
-    const outer = spans.find((s) => s.end > value.start && s.start < end);
-    const inner = outer?.tokens.filter((t) => t.start >= value.start && t.end <= end) ?? [];
-    if (!outer || inner.length === 0) continue;
-    const span: NameSpan =
-      inner[0] === outer.tokens[0]
-        ? outer
-        : { ...outer, tokens: inner, start: inner[0]!.start, before: '', sentenceStart: false, honorific: null };
-    const tokens = trimSpan(span, ctx).filter((t) => t.end <= end);
-    // "Witness: Faith Achieng Okello": a label says a person follows, so a first word that is also an ordinary one stays.
-    const whole = span.tokens.filter((t) => t.end <= end);
-    const person = [whole, tokens].find((ts) => ts.length > 0 && plausiblePerson(ts, ctx));
-    if (value.kind === 'person' && person && !placeOfWords(person))
-      mentions.push(toMention(text, 'person', person, 2.5));
-    // "Participants from the supplier: Lee Dong-hyun (Plant Manager)": a label may name a company's side, and a person speak for it.
-    const personThere =
-      value.kind === 'organization' &&
-      tokens.length > 0 &&
-      personByWords(tokens) &&
-      plausiblePerson(tokens, ctx) &&
-      !tokens.some((t) => LEGAL_SUFFIXES.has(t.lower.replace(/\./g, ''))) &&
-      mentions.some((m) => m.kind === 'person' && m.start === tokens[0]!.start);
-    if (value.kind === 'organization' && plausibleOrganization(tokens, ctx) && !personThere)
-      mentions.push(toMention(text, 'organization', tokens, 2.5));
-    if (value.kind === 'party' && tokens.length > 0 && !placeOfWords(tokens)) {
-      if (plausiblePerson(tokens, ctx) && personByWords(tokens)) mentions.push(toMention(text, 'person', tokens, 2.5));
-      else if (plausibleOrganization(tokens, ctx)) mentions.push(toMention(text, 'organization', tokens, 2.2));
+  // "To: Jose Ramon Santos; Angelito Bautista": the items of one field are of one kind, so a
+  // party's item beside one read as a person's name by its words is a person too.
+  const tokensOf = (item: TypedValue) =>
+    spans.find((s) => s.start === item.start)?.tokens.filter((t) => t.end <= item.start + item.text.length) ?? [];
+  const byWords = (item: TypedValue) => {
+    const tokens = tokensOf(item);
+    return tokens.length > 0 && personByWords(tokens) && plausiblePerson(tokens, ctx);
+  };
+  const sameField = (a: TypedValue, b: TypedValue) =>
+    a !== b &&
+    a.kind === b.kind &&
+    /^[\s;,]*$/.test(
+      text.slice(Math.min(a.start + a.text.length, b.start + b.text.length), Math.max(a.start, b.start)),
+    );
+  for (const whole of fields.values) {
+    const items = personItems(whole);
+    const peopleField =
+      whole.kind === 'party' && fields.values.some((other) => sameField(whole, other) && byWords(other));
+    for (const value of items) {
+      const end = value.start + value.text.length;
+      // "… and Bongani Sithole": an item may start inside a span that joined two names.
+      const outer = spans.find((s) => s.end > value.start && s.start < end);
+      const inner = outer?.tokens.filter((t) => t.start >= value.start && t.end <= end) ?? [];
+      if (!outer || inner.length === 0) continue;
+      const span: NameSpan =
+        inner[0] === outer.tokens[0]
+          ? outer
+          : { ...outer, tokens: inner, start: inner[0]!.start, before: '', sentenceStart: false, honorific: null };
+      const tokens = trimSpan(span, ctx).filter((t) => t.end <= end);
+      // "Witness: Faith Achieng Okello": a label says a person follows, so a first word that is also an ordinary one stays.
+      const whole = span.tokens.filter((t) => t.end <= end);
+      const person = [whole, tokens].find((ts) => ts.length > 0 && plausiblePerson(ts, ctx));
+      if (value.kind === 'person' && person && !placeOfWords(person))
+        mentions.push(toMention(text, 'person', person, 2.5));
+      // "Participants from the supplier: Lee Dong-hyun (Plant Manager)": a label may name a company's side, and a person speak for it.
+      const personThere =
+        value.kind === 'organization' &&
+        tokens.length > 0 &&
+        personByWords(tokens) &&
+        plausiblePerson(tokens, ctx) &&
+        !tokens.some((t) => LEGAL_SUFFIXES.has(t.lower.replace(/\./g, ''))) &&
+        mentions.some((m) => m.kind === 'person' && m.start === tokens[0]!.start);
+      if (value.kind === 'organization' && plausibleOrganization(tokens, ctx) && !personThere)
+        mentions.push(toMention(text, 'organization', tokens, 2.5));
+      if (value.kind === 'party' && tokens.length > 0 && !placeOfWords(tokens)) {
+        if (plausiblePerson(tokens, ctx) && (personByWords(tokens) || peopleField))
+          mentions.push(toMention(text, 'person', tokens, 2.5));
+        else if (plausibleOrganization(tokens, ctx)) mentions.push(toMention(text, 'organization', tokens, 2.2));
+      }
     }
   }
 
@@ -450,7 +483,10 @@ function coordinatedMentions(text: string, spans: NameSpan[], mentions: Mention[
       const tokens = trimSpan(span, ctx);
       if (tokens.length === 0 || tokens.length > 5 || tokens.some((t) => ROLE_WORDS.has(t.lower) || t.acronym)) return;
       // "RUT 76.543.210-K", "LR No": a label before its value; "Κωνσταντίνος Μαυρίδης": a name given again in its own script.
-      if (/^\s*(?:[:\d#]|no\b)/iu.test(span.after) || /[^\p{Script=Latin}\s.&'’-]/u.test(span.tokens.map((t) => t.text).join(' ')))
+      if (
+        /^\s*(?:[:\d#]|no\b)/iu.test(span.after) ||
+        /[^\p{Script=Latin}\s.&'’-]/u.test(span.tokens.map((t) => t.text).join(' '))
+      )
         return;
       if (
         orgs >= 1 &&
@@ -461,7 +497,16 @@ function coordinatedMentions(text: string, spans: NameSpan[], mentions: Mention[
         !personByWords(tokens)
       )
         out.push(toMention(text, 'organization', tokens, 1.5));
-      else if (people >= 2 && orgs === 0 && plausiblePerson(tokens, ctx) && !placeOfWords(tokens))
+      else if (
+        orgs === 0 &&
+        plausiblePerson(tokens, ctx) &&
+        !placeOfWords(tokens) &&
+        // "Dawit Haile (logistics) and Meron Tesfaye (quality)": one person is enough beside words shaped only as a name's.
+        (people >= 2 ||
+          (people >= 1 &&
+            tokens.length <= 3 &&
+            tokens.every((t) => /^\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)?$/u.test(t.text) && !isCommon(t.lower, ctx))))
+      )
         out.push(toMention(text, 'person', tokens, 1.5));
     });
   }

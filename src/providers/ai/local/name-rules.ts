@@ -346,6 +346,9 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
         (r.kind === 'organization' && r.strength >= 2.5) || (r.kind === 'person' && r.strength >= 1);
       if (first.length > 0 && first.every(firm))
         return [...first, { kind: 'organization', tokens: tokens.slice(and + 1), strength: 4 }];
+      // "[4,2 Mkr], Peab [3 950 000 SEK] and Takbyggarna i Uppsala AB": a currency's code ends an amount, not a name.
+      if (left.every((t) => CURRENCY_CODES.has(t.text)))
+        return [{ kind: 'organization', tokens: tokens.slice(and + 1), strength: 4 }];
     }
     // "Accepted for Fernhill Software Limited", "Signed by Acme Ltd": the company follows the verb.
     if (
