@@ -355,7 +355,10 @@ function findTables(lines: Line[]): { delimiter: string; rows: Line[] }[] {
 }
 
 /** Delimiters outside double quotes (a CSV cell "4,215.35" holds a comma that splits nothing). */
-const countOf = (text: string, ch: string) => splitQuoted(text, ch).length - 1;
+// … nor does a thousands separator of a column laid out with spaces ("BOPF   12,000   4.85   58,200.00").
+const countOf = (text: string, ch: string) =>
+  splitQuoted(ch === ',' && /\S {3,}\S/.test(text) ? text.replace(/(?<=\d),(?=\d{3}(?!\d))/g, '') : text, ch).length -
+  1;
 
 function splitQuoted(text: string, delimiter: string): string[] {
   if (!text.includes('"')) return text.split(delimiter);
