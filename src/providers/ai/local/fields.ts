@@ -167,10 +167,12 @@ const MONEY_HEADER =
 
 /** "(₹ crore)", "USD m", "'000": what a column's figures are counted in. */
 function scaleOfHeader(header: string): number {
-  if (/\bcrores?\b|\bcr\b/i.test(header)) return 1e7;
-  if (/\blakhs?\b|\blacs?\b/i.test(header)) return 1e5;
-  if (/\b(?:millions?|mn|mio)\b|\b[A-Z]{3}\s?m\b|[$€£]m\b/i.test(header)) return 1e6;
-  if (/\bthousands?\b|['’]000\b|\bk\b/i.test(header)) return 1e3;
+  // Word edges of any alphabet: the "K" of "Kč" or the "m" of "mín." is no scale.
+  if (/(?<!\p{L})(?:crores?|cr)(?!\p{L})/iu.test(header)) return 1e7;
+  if (/(?<!\p{L})(?:lakhs?|lacs?)(?!\p{L})/iu.test(header)) return 1e5;
+  if (/(?<!\p{L})(?:millions?|mn|mio)(?!\p{L})|(?<!\p{L})[A-Z]{3}\s?m(?!\p{L})|[$€£]m(?!\p{L})/u.test(header))
+    return 1e6;
+  if (/(?<!\p{L})(?:thousands?|k)(?!\p{L})|['’]000\b/iu.test(header)) return 1e3;
   return 1;
 }
 
