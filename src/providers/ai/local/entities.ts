@@ -16,6 +16,7 @@ import {
   type DocumentContext,
   isCommon,
   isGivenName,
+  isHead,
   isVenue,
   looksLikeAffiliation,
   placeOfWords,
@@ -115,6 +116,7 @@ export function extractEntityDetails(
     ...coordinatedMentions(text, spans, mentions, ctx),
     ...signatureOrganizations(text, spans, mentions, ctx),
     ...partyOrganizations(text, spans, mentions, ctx),
+    ...addressPlaces(text, spans, ctx),
   );
 
   const fields = findFieldValues(text, locale.amounts);
@@ -425,6 +427,62 @@ function listMentions(text: string, spans: NameSpan[], mentions: Mention[], ctx:
       else if (people >= 2 && orgs === 0 && plausiblePerson(tokens, ctx))
         out.push(toMention(text, 'person', tokens, 1.6));
     });
+  }
+  return out;
+}
+
+/** A postcode before a town: "293 01", "20124", "LT-03154", "4100-116"; four digits only after a comma or at the line's start. */
+const POSTCODE_BEFORE = /(?:^|[\s,(])(?:[A-Z]{1,2}-)?(?:\d{3}\s\d{2}|\d{5,6}|\d{4}-\d{3})\s+$|(?:^|,\s*)\d{4}\s+$/u;
+/** What follows a town or country in an address: the line's end, a comma, a dash, a postcode, a bracketed province. */
+const ADDRESS_PART_AFTER = /^\s*(?:\d{2,6}\s*)?(?:$|[,–—(]|-\s)/u;
+
+/**
+ * Towns and countries of postal addresses ("tř. Václava Klementa 869, 293 01 Mladá Boleslav", "No. 45,
+ * Galle Road, Colombo 03, Sri Lanka", "Makati City, Metro Manila, Philippines"): the name after a
+ * postcode, and the last parts of an address line after its street, are places whatever their words
+ * would otherwise suggest (a person's, a company's). A province's code after the town ("Milano MI") is
+ * left out.
+ */
+function addressPlaces(text: string, spans: NameSpan[], ctx: DocumentContext): Mention[] {
+  const out: Mention[] = [];
+  const lines = text.split('\n');
+  const hasStreet = (part: string) =>
+    part.split(/[\s,]+/).some((w) => STREET_WORDS.has(w.toLowerCase().replace(/\.$/, '')));
+  // An address's line: short, no sentence, a street and a number in it.
+  const streetLine = (line: string) =>
+    line.trim().length <= 100 &&
+    !/[.!?]\s*$/.test(line) &&
+    (ADDRESS_LINE.test(line) || (/\d/.test(line) && line.includes(',') && hasStreet(line)));
+  for (const span of spans) {
+    const line = lines[span.line] ?? '';
+    const afterPostcode = POSTCODE_BEFORE.test(span.before) && ADDRESS_PART_AFTER.test(span.after);
+    // … the street before the town, not after it ("Flat 3B, Lakshmi Residency, 14th Cross Road").
+    const trailing =
+      /(?:,|\s[–—-])\s*$/.test(span.before) &&
+      ADDRESS_PART_AFTER.test(span.after) &&
+      !hasStreet(span.after) &&
+      !/\d+(?:st|nd|rd|th)\b/i.test(span.after) &&
+      streetLine(line);
+    if (!afterPostcode && !trailing) continue;
+    let tokens = span.tokens.slice();
+    while (tokens.length > 1 && /^\p{Lu}{2,3}$/u.test(tokens[tokens.length - 1]!.text)) tokens = tokens.slice(0, -1);
+    if (
+      tokens.length === 0 ||
+      tokens.length > 3 ||
+      tokens.some(
+        (t) =>
+          !t.capitalised ||
+          t.acronym ||
+          /\d/.test(t.text) ||
+          STREET_WORDS.has(t.lower.replace(/\.$/, '')) ||
+          LEGAL_SUFFIXES.has(t.lower.replace(/\./g, '')) ||
+          ROLE_WORDS.has(t.lower) ||
+          (isHead(t) && t.lower !== 'city') ||
+          isCommon(t.lower, ctx),
+      )
+    )
+      continue;
+    out.push(toMention(text, 'place', tokens, 3.2));
   }
   return out;
 }

@@ -156,7 +156,7 @@ const isOrgWord = (word: string) => ORG_WORDS.has(word) && !NOT_HEADS.has(word);
 /** German compounds closed by an organisation's word ("Volksbank", "Kreissparkasse", "Stadtwerke"). */
 const COMPOUND_HEAD =
   /^\p{L}{3,}(?:bank|sparkasse|kasse|versicherung|werke|gesellschaft|stiftung|verband|genossenschaft)$/u;
-const isHead = (t: NameToken) =>
+export const isHead = (t: NameToken) =>
   STRONG_ORG_HEADS.has(bare(t)) ||
   WEAK_ORG_HEADS.has(bare(t)) ||
   isOrgWord(bare(t)) ||
