@@ -76,6 +76,8 @@ export function isLegalSuffix(t: NameToken): boolean {
   const b = bare(t);
   return (
     LEGAL_SUFFIXES.has(b) ||
+    t.text === 'ApS' ||
+    /^(?:a\.s|s\.r\.o|a\.s\.a)\.$/.test(t.text) ||
     (CAPITALS_LEGAL_SUFFIXES.has(b) &&
       /^\p{Lu}[\p{Lu}./]*$/u.test(t.text) &&
       (t.acronym || /^(?:\p{Lu}\.)+$/u.test(t.text)))
@@ -215,7 +217,8 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
     tokens.length > 0 &&
     !tokens[tokens.length - 1]!.capitalised &&
     !LEGAL_SUFFIXES.has(bare(tokens[tokens.length - 1]!)) &&
-    !LOWER_CASE_HEADS.has(tokens[tokens.length - 1]!.text)
+    !LOWER_CASE_HEADS.has(tokens[tokens.length - 1]!.text) &&
+    !isLegalSuffix(tokens[tokens.length - 1]!)
   )
     tokens.pop();
   return tokens;

@@ -60,6 +60,9 @@ const LOWER_CASE_LEGAL = new Set([
   'srl',
   'spa',
   'pty',
+  'aps',
+  'as',
+  'sro',
 ]);
 const ABBREVIATED = new Set([
   'mr',
@@ -80,6 +83,7 @@ const ABBREVIATED = new Set([
   'pvt',
   'pty',
   'bhd',
+  'sdn',
   'pte',
   'ltda',
   'cia',
@@ -163,7 +167,8 @@ function spansOfLine(line: string, offset: number, lineIndex: number, out: NameS
       end > i + 1 &&
       !tokens[end - 1]!.capitalised &&
       !LEGAL_SUFFIXES.has(tokens[end - 1]!.lower.replace(/\./g, '')) &&
-      !LOWER_CASE_HEADS.has(tokens[end - 1]!.text)
+      !LOWER_CASE_HEADS.has(tokens[end - 1]!.text) &&
+      !/^(?:\p{Ll}\.){2,}$/u.test(tokens[end - 1]!.text)
     )
       end--;
     const span = tokens.slice(i, end);
@@ -276,6 +281,9 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   if (token.lower === 'ty' && prev.lower === 'công' && tokens[j + 1]?.capitalised) return true;
   // "Allianz plc", "Acme gmbh": a legal form written in lower case still closes the name.
   if (legal && plainGap && prev.capitalised && LOWER_CASE_LEGAL.has(token.lower.replace(/\./g, ''))) return true;
+  // "Škoda Auto a.s.", "Nordhavn Logistik ApS": a form written with dots in lower case, or as its country writes it.
+  if (plainGap && prev.capitalised && (/^(?:\p{Ll}\.){2,}$/u.test(token.text) || token.text === 'ApS'))
+    return LOWER_CASE_LEGAL.has(token.lower.replace(/\./g, ''));
   // "Komerční banka", "Attijariwafa bank": a bank's word written small still closes its name.
   if (plainGap && prev.capitalised && LOWER_CASE_HEADS.has(token.text) && !tokens[j + 1]?.capitalised) return true;
   // "Takbyggarna i Uppsala AB": a small word of another language inside a name a legal form closes.
