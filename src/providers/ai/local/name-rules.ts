@@ -389,7 +389,7 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
       i < rest.length - 1 && (PARTICLES.has(t.lower) || CONNECTORS.has(t.lower));
     if (
       rest.every((t, i) => inner(t, i) || (t.capitalised && !STREET_WORDS.has(bare(t)))) &&
-      (tokens.length <= 3
+      (tokens.length <= 3 && rest.every((t) => t.capitalised)
         ? rest.every((t) => !isCommon(bare(t), ctx))
         : rest.some((t) => !t.capitalised) && rest.some((t) => t.capitalised && !isCommon(bare(t), ctx)))
     ) {
