@@ -549,7 +549,8 @@ function gazetteerPlace(span: NameSpan, tokens: NameToken[], ctx: DocumentContex
     (tokens.length === 1 && NOT_A_NAME_SUFFIX.test(phrase));
   const context = placeContext(span.before) || /\b(?:from|via|across|throughout)\s+$/i.test(span.before);
   const place = (strength: number): Recognised => ({ kind: 'place', tokens, strength });
-  if (findCountry(phrase) !== null && (!named || context)) return place(2.5);
+  // "Sri Lanka", "Costa Rica": a country's name of several words is nobody's, whatever its first word.
+  if (findCountry(phrase) !== null && (!named || context || tokens.length > 1)) return place(2.5);
   if (findRegion(phrase) !== null && (!named || context) && (tokens.length > 1 || context || !isCommon(phrase, ctx)))
     return place(2);
   const city = findCity(phrase);
