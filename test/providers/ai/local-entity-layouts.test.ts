@@ -32,7 +32,9 @@ describe('local entities: layouts and cues of other languages', () => {
   });
 
   it('types every item of a header field alike: a party beside a person is a person', () => {
-    const e = extractEntitiesLocal('From: Ana Lopez <ana@x.example>\nTo: Jose Ramon Reyes; Dindo Macaraeg\nSubject: Q2');
+    const e = extractEntitiesLocal(
+      'From: Ana Lopez <ana@x.example>\nTo: Jose Ramon Reyes; Dindo Macaraeg\nSubject: Q2',
+    );
     assert.ok(e.people.includes('Dindo Macaraeg'), e.people.join('; '));
     assert.ok(!e.organizations.includes('Dindo Macaraeg'));
   });
@@ -51,7 +53,7 @@ describe('local entities: layouts and cues of other languages', () => {
       assert.ok(e.organizations.includes(name), `${name}: ${e.organizations.join('; ')}`);
   });
 
-  it('reads a name listed beside a known company as a company, and a firm after a person\'s role', () => {
+  it("reads a name listed beside a known company as a company, and a firm after a person's role", () => {
     const list = extractEntitiesLocal('The largest buyers were Nestlé (Vevey) and Quillabamba.');
     assert.ok(list.organizations.includes('Quillabamba'), list.organizations.join('; '));
     const role = extractEntitiesLocal('Also present: Karin Lindqvist, property manager, Hyresbolaget');

@@ -22,8 +22,8 @@ import {
 } from './lexicon.ts';
 import type { NameSpan, NameToken } from './name-spans.ts';
 import {
-  CAPITALS_LEGAL_SUFFIXES,
   AREA_FIRST,
+  CAPITALS_LEGAL_SUFFIXES,
   COMPASS,
   CONNECTORS,
   FAMILY_FIRST_NAMES,

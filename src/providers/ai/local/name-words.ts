@@ -15,7 +15,22 @@ export const CAPITALS_LEGAL_SUFFIXES = set(`as aps cv npc cc sf`);
  * Legal forms written before the name, in capitals: Indonesian "PT Boga Nusantara", Lithuanian "UAB …",
  * Latvian "SIA …", Russian "OOO …", Estonian and Norwegian "AS …", Romanian "SC … SRL".
  */
-export const LEGAL_PREFIXES = new Set(['PT', 'CV', 'UAB', 'AB', 'SIA', 'OOO', 'ZAO', 'OAO', 'PAO', 'AS', 'SC', 'JSC', 'TOO', 'AO']);
+export const LEGAL_PREFIXES = new Set([
+  'PT',
+  'CV',
+  'UAB',
+  'AB',
+  'SIA',
+  'OOO',
+  'ZAO',
+  'OAO',
+  'PAO',
+  'AS',
+  'SC',
+  'JSC',
+  'TOO',
+  'AO',
+]);
 
 /** Lower-case words of other languages that sit inside a company's name closed by a legal form ("Takbyggarna i Uppsala AB"). */
 export const FOREIGN_CONNECTORS = set(`i och og und et y e en`);
