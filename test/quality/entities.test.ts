@@ -1,7 +1,7 @@
 /**
  * Guards the local provider's entity extraction against regression (issue 27): precision and recall
- * per type on the eight labelled splits, each at most 0.02 below what docs/benchmarks.md records for
- * it ("Entities on new held-out documents" and its fourth, fifth and sixth passes). The holdout splits are guarded by their totals only;
+ * per type on the nine labelled splits, each at most 0.02 below what docs/benchmarks.md records for
+ * it ("Entities on new held-out documents" and its fourth to eighth passes). The holdout splits are guarded by their totals only;
  * nothing here prints a holdout document's errors.
  */
 import assert from 'node:assert/strict';
@@ -64,14 +64,23 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     dates: [0.98, 0.98],
     amounts: [0.98, 0.98],
   },
-  // Seventh pass (2026-11-29): sixteen documents written and measured before that pass read the extractor, totals
-  // only; floors from the pass's after-figure.
+  // Seventh pass (2026-11-29): sixteen documents written and measured before that pass read the extractor; the
+  // eighth pass read their errors and fixed classes (floors from its after-figure).
   'sealed-2': {
-    people: [0.88, 0.75],
-    organizations: [0.73, 0.63],
-    places: [0.91, 0.74],
+    people: [0.92, 0.89],
+    organizations: [0.85, 0.78],
+    places: [0.93, 0.83],
     dates: [0.98, 0.9],
-    amounts: [0.89, 0.82],
+    amounts: [0.97, 0.97],
+  },
+  // Eighth pass (2026-11-29): fourteen documents written and measured before that pass changed a rule, totals only;
+  // floors from the pass's after-figure.
+  'sealed-3': {
+    people: [0.83, 0.83],
+    organizations: [0.64, 0.56],
+    places: [0.96, 0.72],
+    dates: [0.98, 0.98],
+    amounts: [0.94, 0.68],
   },
 };
 

@@ -16,6 +16,7 @@ import {
   type DocumentContext,
   isCommon,
   isGivenName,
+  isHead,
   isVenue,
   looksLikeAffiliation,
   placeOfWords,
@@ -90,49 +91,84 @@ export function extractEntityDetails(
       mentions.push(toMention(text, r.kind, r.tokens, r.strength));
       if (r.kind !== 'person') continue;
       // "Owen Jarvis (Network Rail)", "Ian McGregor, Ocado Technology": where the person works.
-      const gap = /^\s*(?:\(|,\s*)/.exec(span.after);
-      const next = gap ? spanAt.get(span.end + gap[0].length) : undefined;
-      if (next && looksLikeAffiliation(next, next.tokens, ctx))
+      // "Emil Dahl, property manager, Riksbyggen": or after the person's role.
+      const afterRole = /^\s*,\s*(?:the\s+)?(?:[\p{L}-]+\s+){0,3}[\p{L}-]+\s*,\s*/u
+        .exec(span.after)
+        ?.filter((g) => g.split(/[\s,]+/).some((w) => ROLE_WORDS.has(w.toLowerCase())))[0];
+      const gap = afterRole ?? /^\s*(?:\(|,\s*)/.exec(span.after)?.[0];
+      const next = gap ? spanAt.get(span.end + gap.length) : undefined;
+      // … not a department after a role ("Director, Risk Consulting"): a word of its own names the firm.
+      const distinctive = (ts: NameToken[]) => ts.some((t) => t.capitalised && !t.acronym && !isCommon(t.lower, ctx));
+      if (
+        next &&
+        looksLikeAffiliation(next, next.tokens, ctx) &&
+        (!afterRole ||
+          (distinctive(next.tokens) &&
+            !placeOfWords(next.tokens) &&
+            recognise(next, trimSpan(next, ctx), ctx).every((x) => x.kind === 'organization')))
+      )
         mentions.push(toMention(text, 'organization', next.tokens, 1.5));
     }
   }
 
   mentions.push(
     ...listMentions(text, spans, mentions, ctx),
+    ...coordinatedMentions(text, spans, mentions, ctx),
     ...signatureOrganizations(text, spans, mentions, ctx),
     ...partyOrganizations(text, spans, mentions, ctx),
+    ...addressPlaces(text, spans, ctx),
   );
 
   const fields = findFieldValues(text, locale.amounts);
-  for (const value of fields.values.flatMap(personItems)) {
-    const end = value.start + value.text.length;
-    // "… and Bongani Sithole": an item may start inside a span that joined two names.
-    const outer = spans.find((s) => s.end > value.start && s.start < end);
-    const inner = outer?.tokens.filter((t) => t.start >= value.start && t.end <= end) ?? [];
-    if (!outer || inner.length === 0) continue;
-    const span: NameSpan =
-      inner[0] === outer.tokens[0]
-        ? outer
-        : { ...outer, tokens: inner, start: inner[0]!.start, before: '', sentenceStart: false, honorific: null };
-    const tokens = trimSpan(span, ctx).filter((t) => t.end <= end);
-    // "Witness: Faith Achieng Okello": a label says a person follows, so a first word that is also an ordinary one stays.
-    const whole = span.tokens.filter((t) => t.end <= end);
-    const person = [whole, tokens].find((ts) => ts.length > 0 && plausiblePerson(ts, ctx));
-    if (value.kind === 'person' && person && !placeOfWords(person))
-      mentions.push(toMention(text, 'person', person, 2.5));
-    // "Participants from the supplier: Lee Dong-hyun (Plant Manager)": a label may name a company's side, and a person speak for it.
-    const personThere =
-      value.kind === 'organization' &&
-      tokens.length > 0 &&
-      personByWords(tokens) &&
-      plausiblePerson(tokens, ctx) &&
-      !tokens.some((t) => LEGAL_SUFFIXES.has(t.lower.replace(/\./g, ''))) &&
-      mentions.some((m) => m.kind === 'person' && m.start === tokens[0]!.start);
-    if (value.kind === 'organization' && plausibleOrganization(tokens, ctx) && !personThere)
-      mentions.push(toMention(text, 'organization', tokens, 2.5));
-    if (value.kind === 'party' && tokens.length > 0 && !placeOfWords(tokens)) {
-      if (plausiblePerson(tokens, ctx) && personByWords(tokens)) mentions.push(toMention(text, 'person', tokens, 2.5));
-      else if (plausibleOrganization(tokens, ctx)) mentions.push(toMention(text, 'organization', tokens, 2.2));
+  // "To: Jose Ramon Santos; Angelito Bautista": the items of one field are of one kind, so a
+  // party's item beside one read as a person's name by its words is a person too.
+  const tokensOf = (item: TypedValue) =>
+    spans.find((s) => s.start === item.start)?.tokens.filter((t) => t.end <= item.start + item.text.length) ?? [];
+  const byWords = (item: TypedValue) => {
+    const tokens = tokensOf(item);
+    return tokens.length > 0 && personByWords(tokens) && plausiblePerson(tokens, ctx);
+  };
+  const sameField = (a: TypedValue, b: TypedValue) =>
+    a !== b &&
+    a.kind === b.kind &&
+    /^[\s;,]*$/.test(
+      text.slice(Math.min(a.start + a.text.length, b.start + b.text.length), Math.max(a.start, b.start)),
+    );
+  for (const whole of fields.values) {
+    const items = personItems(whole);
+    const peopleField =
+      whole.kind === 'party' && fields.values.some((other) => sameField(whole, other) && byWords(other));
+    for (const value of items) {
+      const end = value.start + value.text.length;
+      // "… and Bongani Sithole": an item may start inside a span that joined two names.
+      const outer = spans.find((s) => s.end > value.start && s.start < end);
+      const inner = outer?.tokens.filter((t) => t.start >= value.start && t.end <= end) ?? [];
+      if (!outer || inner.length === 0) continue;
+      const span: NameSpan =
+        inner[0] === outer.tokens[0]
+          ? outer
+          : { ...outer, tokens: inner, start: inner[0]!.start, before: '', sentenceStart: false, honorific: null };
+      const tokens = trimSpan(span, ctx).filter((t) => t.end <= end);
+      // "Witness: Faith Achieng Okello": a label says a person follows, so a first word that is also an ordinary one stays.
+      const whole = span.tokens.filter((t) => t.end <= end);
+      const person = [whole, tokens].find((ts) => ts.length > 0 && plausiblePerson(ts, ctx));
+      if (value.kind === 'person' && person && !placeOfWords(person))
+        mentions.push(toMention(text, 'person', person, 2.5));
+      // "Participants from the supplier: Lee Dong-hyun (Plant Manager)": a label may name a company's side, and a person speak for it.
+      const personThere =
+        value.kind === 'organization' &&
+        tokens.length > 0 &&
+        personByWords(tokens) &&
+        plausiblePerson(tokens, ctx) &&
+        !tokens.some((t) => LEGAL_SUFFIXES.has(t.lower.replace(/\./g, ''))) &&
+        mentions.some((m) => m.kind === 'person' && m.start === tokens[0]!.start);
+      if (value.kind === 'organization' && plausibleOrganization(tokens, ctx) && !personThere)
+        mentions.push(toMention(text, 'organization', tokens, 2.5));
+      if (value.kind === 'party' && tokens.length > 0 && !placeOfWords(tokens)) {
+        if (plausiblePerson(tokens, ctx) && (personByWords(tokens) || peopleField))
+          mentions.push(toMention(text, 'person', tokens, 2.5));
+        else if (plausibleOrganization(tokens, ctx)) mentions.push(toMention(text, 'organization', tokens, 2.2));
+      }
     }
   }
 
@@ -220,8 +256,11 @@ function documentContext(text: string): DocumentContext {
   const aboveRoleLines = new Set<number>();
   lines.forEach((line, i) => {
     const next = nextFilled(i);
-    if (line.trim() === '' || next < 0 || next > i + 1 || line.trim().split(/\s+/).length > 5) return;
-    if (isRoleLine(lines[next]!)) aboveRoleLines.add(i);
+    if (line.trim() === '' || next < 0 || next > i + 1) return;
+    // Two signatures side by side: each column's cell is a name above a title.
+    const cells = columnCells(line);
+    if (cells.some((c) => c.split(/\s+/).length > 5)) return;
+    if (columnCells(lines[next]!).some(isRoleLine)) aboveRoleLines.add(i);
   });
   let headingLine: number | null = null;
   const first = lines.findIndex((l) => l.trim() !== '');
@@ -246,6 +285,9 @@ function documentContext(text: string): DocumentContext {
   }
   return { lowercaseWords, speakers, signatureLines, aboveRoleLines, headingLine };
 }
+
+/** A line's columns: text separated by three or more spaces or a tab. */
+const columnCells = (line: string) => line.trim().split(/ {3,}|\t+/);
 
 // A CV by its title or by two of its section headings on lines of their own.
 const CV_TITLE = /^(?:curriculum vitae|cv|r[ée]sum[ée]|resume)$/i;
@@ -389,6 +431,146 @@ function listMentions(text: string, spans: NameSpan[], mentions: Mention[], ctx:
   return out;
 }
 
+/** A postcode before a town: "293 01", "20124", "LT-03154", "4100-116"; four digits only after a comma or at the line's start. */
+const POSTCODE_BEFORE = /(?:^|[\s,(])(?:[A-Z]{1,2}-)?(?:\d{3}\s\d{2}|\d{5,6}|\d{4}-\d{3})\s+$|(?:^|,\s*)\d{4}\s+$/u;
+/** What follows a town or country in an address: the line's end, a comma, a dash, a postcode, a bracketed province. */
+const ADDRESS_PART_AFTER = /^\s*(?:\d{2,6}\s*)?(?:$|[,–—(]|-\s)/u;
+
+/**
+ * Towns and countries of postal addresses ("tř. Václava Klementa 869, 293 01 Mladá Boleslav", "No. 45,
+ * Galle Road, Colombo 03, Sri Lanka", "Makati City, Metro Manila, Philippines"): the name after a
+ * postcode, and the last parts of an address line after its street, are places whatever their words
+ * would otherwise suggest (a person's, a company's). A province's code after the town ("Milano MI") is
+ * left out.
+ */
+function addressPlaces(text: string, spans: NameSpan[], ctx: DocumentContext): Mention[] {
+  const out: Mention[] = [];
+  const lines = text.split('\n');
+  const hasStreet = (part: string) =>
+    part.split(/[\s,]+/).some((w) => STREET_WORDS.has(w.toLowerCase().replace(/\.$/, '')));
+  // An address's line: short, no sentence, a street and a number in it.
+  const streetLine = (line: string) =>
+    line.trim().length <= 100 &&
+    !/[.!?]\s*$/.test(line) &&
+    (ADDRESS_LINE.test(line) || (/\d/.test(line) && line.includes(',') && hasStreet(line)));
+  for (const span of spans) {
+    const line = lines[span.line] ?? '';
+    const afterPostcode = POSTCODE_BEFORE.test(span.before) && ADDRESS_PART_AFTER.test(span.after);
+    // … the street before the town, not after it ("Flat 3B, Lakshmi Residency, 14th Cross Road").
+    const trailing =
+      /(?:,|\s[–—-])\s*$/.test(span.before) &&
+      ADDRESS_PART_AFTER.test(span.after) &&
+      !hasStreet(span.after) &&
+      !/\d+(?:st|nd|rd|th)\b/i.test(span.after) &&
+      streetLine(line);
+    if (!afterPostcode && !trailing) continue;
+    let tokens = span.tokens.slice();
+    while (tokens.length > 1 && /^\p{Lu}{2,3}$/u.test(tokens[tokens.length - 1]!.text)) tokens = tokens.slice(0, -1);
+    if (
+      tokens.length === 0 ||
+      tokens.length > 3 ||
+      tokens.some(
+        (t) =>
+          !t.capitalised ||
+          t.acronym ||
+          /\d/.test(t.text) ||
+          STREET_WORDS.has(t.lower.replace(/\.$/, '')) ||
+          LEGAL_SUFFIXES.has(t.lower.replace(/\./g, '')) ||
+          ROLE_WORDS.has(t.lower) ||
+          (isHead(t) && t.lower !== 'city') ||
+          isCommon(t.lower, ctx),
+      )
+    )
+      continue;
+    out.push(toMention(text, 'place', tokens, 3.2));
+  }
+  return out;
+}
+
+/** What joins the names of a running list: a comma or semicolon, or "and"/"or" in the languages of the corpus. */
+const COORDINATION =
+  /^\s*(?:[,;]\s*(?:(?:and|or|y|e|et|und|och|og|i|ja|dan|và|ve|oraz)\s+)?|\s(?:and|or|y|e|et|und|och|og|ni\s+a|ni|o|i|ja|dan|và|ve|oraz|sekä|și)\s+)$/u;
+
+/**
+ * Names listed in running text ("offers from Tibber and Fortum", "Olam (Singapore), Neumann Kaffee
+ * Gruppe (Hamburg) and Sucafina", "no presta servicios a Codelco ni a Antofagasta Minerals"): the
+ * names of one list are of one kind, so an untyped name beside an organisation on firm evidence, in a
+ * list with no person, is an organisation (and beside two people, with no organisation, a person). A
+ * note in brackets after a name (its town, its role) is passed over.
+ */
+function coordinatedMentions(text: string, spans: NameSpan[], mentions: Mention[], ctx: DocumentContext): Mention[] {
+  const groups: NameSpan[][] = [];
+  let current: NameSpan[] = [];
+  // Only a list a word closes ("… and Sucafina") is one: commas alone also separate a name from its town or a table's cells.
+  let worded = false;
+  for (let i = 0; i < spans.length; i++) {
+    const span = spans[i]!;
+    if (current.length === 0) {
+      current.push(span);
+      continue;
+    }
+    const last = current[current.length - 1]!;
+    let from = last.end;
+    // "Olam (Singapore), …": the note's names are not items.
+    const note = /^\s*\([^()\n]{1,60}\)/.exec(text.slice(from, from + 64));
+    if (note) {
+      from += note[0].length;
+      if (span.start < from) continue;
+    }
+    const gap = text.slice(from, span.start);
+    if (span.line === last.line && !gap.includes('\n') && COORDINATION.test(gap)) {
+      current.push(span);
+      if (/\p{L}/u.test(gap)) worded = true;
+    } else {
+      if (current.length >= 2 && worded) groups.push(current);
+      current = [span];
+      worded = false;
+    }
+  }
+  if (current.length >= 2 && worded) groups.push(current);
+  const out: Mention[] = [];
+  for (const group of groups) {
+    const kinds = group.map((span) => mentions.filter((m) => m.start >= span.start && m.end <= span.end));
+    const firm = (k: Mention[], kind: Kind, strength: number) =>
+      k.some((m) => m.kind === kind && m.strength >= strength);
+    const orgs = kinds.filter((k) => firm(k, 'organization', 2.5)).length;
+    const people = kinds.filter((k) => firm(k, 'person', 1.5)).length;
+    const places = kinds.filter((k) => k.some((m) => m.kind === 'place')).length;
+    group.forEach((span, i) => {
+      if (kinds[i]!.length > 0) return;
+      const tokens = trimSpan(span, ctx);
+      if (tokens.length === 0 || tokens.length > 5 || tokens.some((t) => ROLE_WORDS.has(t.lower) || t.acronym)) return;
+      // "RUT 76.543.210-K", "LR No": a label before its value; "Κωνσταντίνος Μαυρίδης": a name given again in its own script.
+      if (
+        /^\s*(?:[:\d#]|no\b)/iu.test(span.after) ||
+        /[^\p{Script=Latin}\s.&'’-]/u.test(span.tokens.map((t) => t.text).join(' '))
+      )
+        return;
+      if (
+        orgs >= 1 &&
+        people === 0 &&
+        places === 0 &&
+        plausibleOrganization(tokens, ctx) &&
+        !placeOfWords(tokens) &&
+        !personByWords(tokens)
+      )
+        out.push(toMention(text, 'organization', tokens, 1.5));
+      else if (
+        orgs === 0 &&
+        plausiblePerson(tokens, ctx) &&
+        !placeOfWords(tokens) &&
+        // "Dawit Haile (logistics) and Meron Tesfaye (quality)": one person is enough beside words shaped only as a name's.
+        (people >= 2 ||
+          (people >= 1 &&
+            tokens.length <= 3 &&
+            tokens.every((t) => /^\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)?$/u.test(t.text) && !isCommon(t.lower, ctx))))
+      )
+        out.push(toMention(text, 'person', tokens, 1.5));
+    });
+  }
+  return out;
+}
+
 /**
  * The people of one value a label calls a person: "Zanele Mahlangu and Bongani Sithole",
  * "1. Karabo Molefe  2. Hendrik Steyn", "Takeshi Yamamoto of Murata Manufacturing" (the person, then
@@ -397,7 +579,8 @@ function listMentions(text: string, spans: NameSpan[], mentions: Mention[], ctx:
 function personItems(value: TypedValue): TypedValue[] {
   if (value.kind !== 'person') return [value];
   const out: TypedValue[] = [];
-  const separator = /\s+(?:and|&)\s+(?=\p{Lu})|\s{2,}(?:\d{1,2}[.)]\s+)?|\s+\d{1,2}[.)]\s+(?=\p{Lu})/gu;
+  // "To: Jose Ramon Santos; Angelito Bautista": a semicolon separates people as "and" does.
+  const separator = /\s+(?:and|&)\s+(?=\p{Lu})|\s*;\s*|\s{2,}(?:\d{1,2}[.)]\s+)?|\s+\d{1,2}[.)]\s+(?=\p{Lu})/gu;
   let from = 0;
   const push = (end: number) => {
     const raw = value.text.slice(from, end);

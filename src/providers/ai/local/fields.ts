@@ -167,10 +167,12 @@ const MONEY_HEADER =
 
 /** "(₹ crore)", "USD m", "'000": what a column's figures are counted in. */
 function scaleOfHeader(header: string): number {
-  if (/\bcrores?\b|\bcr\b/i.test(header)) return 1e7;
-  if (/\blakhs?\b|\blacs?\b/i.test(header)) return 1e5;
-  if (/\b(?:millions?|mn|mio)\b|\b[A-Z]{3}\s?m\b|[$€£]m\b/i.test(header)) return 1e6;
-  if (/\bthousands?\b|['’]000\b|\bk\b/i.test(header)) return 1e3;
+  // Word edges of any alphabet: the "K" of "Kč" or the "m" of "mín." is no scale.
+  if (/(?<!\p{L})(?:crores?|cr)(?!\p{L})/iu.test(header)) return 1e7;
+  if (/(?<!\p{L})(?:lakhs?|lacs?)(?!\p{L})/iu.test(header)) return 1e5;
+  if (/(?<!\p{L})(?:millions?|mn|mio)(?!\p{L})|(?<!\p{L})[A-Z]{3}\s?m(?!\p{L})|[$€£]m(?!\p{L})/u.test(header))
+    return 1e6;
+  if (/(?<!\p{L})(?:thousands?|k)(?!\p{L})|['’]000\b/iu.test(header)) return 1e3;
   return 1;
 }
 
@@ -355,7 +357,10 @@ function findTables(lines: Line[]): { delimiter: string; rows: Line[] }[] {
 }
 
 /** Delimiters outside double quotes (a CSV cell "4,215.35" holds a comma that splits nothing). */
-const countOf = (text: string, ch: string) => splitQuoted(text, ch).length - 1;
+// … nor does a thousands separator of a column laid out with spaces ("BOPF   12,000   4.85   58,200.00").
+const countOf = (text: string, ch: string) =>
+  splitQuoted(ch === ',' && /\S {3,}\S/.test(text) ? text.replace(/(?<=\d),(?=\d{3}(?!\d))/g, '') : text, ch).length -
+  1;
 
 function splitQuoted(text: string, delimiter: string): string[] {
   if (!text.includes('"')) return text.split(delimiter);

@@ -22,12 +22,16 @@ import {
 } from './lexicon.ts';
 import type { NameSpan, NameToken } from './name-spans.ts';
 import {
+  AREA_FIRST,
   CAPITALS_LEGAL_SUFFIXES,
   COMPASS,
   CONNECTORS,
   FAMILY_FIRST_NAMES,
+  FOREIGN_OPENERS,
   GENERIC_CAPITALISED,
+  LEGAL_PREFIXES,
   LEGAL_SUFFIXES,
+  LOWER_CASE_HEADS,
   MORE_GIVEN_NAMES,
   OF_ORG_HEADS,
   ORG_CONTEXT_BEFORE,
@@ -72,6 +76,8 @@ export function isLegalSuffix(t: NameToken): boolean {
   const b = bare(t);
   return (
     LEGAL_SUFFIXES.has(b) ||
+    t.text === 'ApS' ||
+    /^(?:a\.s|s\.r\.o|a\.s\.a)\.$/.test(t.text) ||
     (CAPITALS_LEGAL_SUFFIXES.has(b) &&
       /^\p{Lu}[\p{Lu}./]*$/u.test(t.text) &&
       (t.acronym || /^(?:\p{Lu}\.)+$/u.test(t.text)))
@@ -152,7 +158,7 @@ const isOrgWord = (word: string) => ORG_WORDS.has(word) && !NOT_HEADS.has(word);
 /** German compounds closed by an organisation's word ("Volksbank", "Kreissparkasse", "Stadtwerke"). */
 const COMPOUND_HEAD =
   /^\p{L}{3,}(?:bank|sparkasse|kasse|versicherung|werke|gesellschaft|stiftung|verband|genossenschaft)$/u;
-const isHead = (t: NameToken) =>
+export const isHead = (t: NameToken) =>
   STRONG_ORG_HEADS.has(bare(t)) ||
   WEAK_ORG_HEADS.has(bare(t)) ||
   isOrgWord(bare(t)) ||
@@ -192,6 +198,7 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
         placeOfWords(tokens.slice(0, 3)) ||
         placeOfWords(tokens.slice(0, 4)) ||
         isKnownOrganization(t.lower) ||
+        (LEGAL_PREFIXES.has(t.text) && next?.capitalised === true) ||
         // "Bank of Ireland", "University of Leeds" at a sentence's start: the head is the name's.
         (OF_ORG_HEADS.has(bare(t)) && next?.lower === 'of' && tokens[2]?.capitalised === true) ||
         (isKnownCompanyWord(bare(t)) && !ctx.lowercaseWords.has(bare(t))) ||
@@ -202,14 +209,16 @@ export function trimSpan(span: NameSpan, ctx: DocumentContext): NameToken[] {
           t.capitalised &&
           !STOP_WORDS.has(t.lower) &&
           (isHead(next) || LEGAL_SUFFIXES.has(bare(next))));
-      if (keep || !(isCommon(t.lower, ctx) || t.lower === 'dear')) break;
+      if (keep || !(isCommon(t.lower, ctx) || t.lower === 'dear' || FOREIGN_OPENERS.has(t.lower))) break;
       tokens.shift();
     }
   }
   while (
     tokens.length > 0 &&
     !tokens[tokens.length - 1]!.capitalised &&
-    !LEGAL_SUFFIXES.has(bare(tokens[tokens.length - 1]!))
+    !LEGAL_SUFFIXES.has(bare(tokens[tokens.length - 1]!)) &&
+    !LOWER_CASE_HEADS.has(tokens[tokens.length - 1]!.text) &&
+    !isLegalSuffix(tokens[tokens.length - 1]!)
   )
     tokens.pop();
   return tokens;
@@ -272,6 +281,24 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
     )
       return [{ kind: 'place', tokens: rest, strength: 2 }];
   }
+  // "PT Boga Nusantara Sejahtera", "UAB …", "SIA …": a legal form written before the name.
+  if (
+    tokens.length >= 2 &&
+    tokens.length <= 6 &&
+    LEGAL_PREFIXES.has(tokens[0]!.text) &&
+    tokens.slice(1).every((t) => t.capitalised || PARTICLES.has(t.lower) || CONNECTORS.has(t.lower)) &&
+    tokens.slice(1).some((t) => t.capitalised && !t.acronym)
+  )
+    return [{ kind: 'organization', tokens, strength: 4 }];
+  // "Región de Antofagasta", "Province of Limpopo": an area's word, "of", then its name.
+  if (
+    tokens.length >= 3 &&
+    tokens.length <= 5 &&
+    AREA_FIRST.has(bare(tokens[0]!)) &&
+    /^(?:of|de|del|di|du|do|da)$/.test(tokens[1]!.lower) &&
+    tokens.slice(2).every((t) => t.capitalised && !isHead(t))
+  )
+    return [{ kind: 'place', tokens, strength: 2.5 }];
   // "Quận Hai Bà Trưng", "Tỉnh Bình Dương": a district's or province's word, then its name.
   if (tokens.length >= 2 && PLACE_FIRST.has(bare(tokens[0]!)))
     return [{ kind: 'place', tokens: tokens.slice(1), strength: 2.5 }];
@@ -322,6 +349,9 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
         (r.kind === 'organization' && r.strength >= 2.5) || (r.kind === 'person' && r.strength >= 1);
       if (first.length > 0 && first.every(firm))
         return [...first, { kind: 'organization', tokens: tokens.slice(and + 1), strength: 4 }];
+      // "[4,2 Mkr], Peab [3 950 000 SEK] and Takbyggarna i Uppsala AB": a currency's code ends an amount, not a name.
+      if (left.every((t) => CURRENCY_CODES.has(t.text)))
+        return [{ kind: 'organization', tokens: tokens.slice(and + 1), strength: 4 }];
     }
     // "Accepted for Fernhill Software Limited", "Signed by Acme Ltd": the company follows the verb.
     if (
@@ -359,7 +389,7 @@ export function recognise(span: NameSpan, tokens: NameToken[], ctx: DocumentCont
       i < rest.length - 1 && (PARTICLES.has(t.lower) || CONNECTORS.has(t.lower));
     if (
       rest.every((t, i) => inner(t, i) || (t.capitalised && !STREET_WORDS.has(bare(t)))) &&
-      (tokens.length <= 3
+      (tokens.length <= 3 && rest.every((t) => t.capitalised)
         ? rest.every((t) => !isCommon(bare(t), ctx))
         : rest.some((t) => !t.capitalised) && rest.some((t) => t.capitalised && !isCommon(bare(t), ctx)))
     ) {
@@ -519,7 +549,8 @@ function gazetteerPlace(span: NameSpan, tokens: NameToken[], ctx: DocumentContex
     (tokens.length === 1 && NOT_A_NAME_SUFFIX.test(phrase));
   const context = placeContext(span.before) || /\b(?:from|via|across|throughout)\s+$/i.test(span.before);
   const place = (strength: number): Recognised => ({ kind: 'place', tokens, strength });
-  if (findCountry(phrase) !== null && (!named || context)) return place(2.5);
+  // "Sri Lanka", "Costa Rica": a country's name of several words is nobody's, whatever its first word.
+  if (findCountry(phrase) !== null && (!named || context || tokens.length > 1)) return place(2.5);
   if (findRegion(phrase) !== null && (!named || context) && (tokens.length > 1 || context || !isCommon(phrase, ctx)))
     return place(2);
   const city = findCity(phrase);

@@ -1,5 +1,14 @@
 import { STOP_WORDS } from '../text.ts';
-import { CONNECTORS, HONORIFICS, LEGAL_SUFFIXES, PARTICLES, PLACE_FIRST } from './name-words.ts';
+import {
+  CONNECTORS,
+  FOREIGN_CONNECTORS,
+  HONORIFICS,
+  LEGAL_SUFFIXES,
+  LOWER_CASE_HEADS,
+  LOWER_CASE_HONORIFICS,
+  PARTICLES,
+  PLACE_FIRST,
+} from './name-words.ts';
 
 // Candidate names: runs of capitalised words on one line ("Harbor & Finch Logistics, Inc.",
 // "Joost van der Berg", "Royal National Institute of Blind People"), with what surrounds them.
@@ -51,6 +60,9 @@ const LOWER_CASE_LEGAL = new Set([
   'srl',
   'spa',
   'pty',
+  'aps',
+  'as',
+  'sro',
 ]);
 const ABBREVIATED = new Set([
   'mr',
@@ -71,6 +83,7 @@ const ABBREVIATED = new Set([
   'pvt',
   'pty',
   'bhd',
+  'sdn',
   'pte',
   'ltda',
   'cia',
@@ -96,12 +109,18 @@ export function findNameSpans(text: string): NameSpan[] {
       joined += ` ${lines[j + 1]!}`;
       j++;
     }
-    spansOfLine(joined.replace(/[\r\f]/g, ' '), lineStart, i, spans);
+    // "María José Fuentes Araya           Cristóbal Undurraga Vial": signature blocks and letterheads
+    // set side by side in columns; each column's cell is read as a line of its own.
+    const clean = joined.replace(/[\r\f]/g, ' ');
+    for (const cell of clean.matchAll(CELL)) spansOfLine(cell[0], lineStart + cell.index, i, spans);
     lineStart += joined.length + 1;
     i = j + 1;
   }
   return spans;
 }
+
+/** A column's text: words separated by at most two spaces; three or more spaces or a tab end it. */
+const CELL = /[^\t ](?:[^\t ]| {1,2}(?=[^\t ]))*/g;
 
 function isWrapped(line: string, next: string): boolean {
   const trimmed = line.trimEnd();
@@ -111,7 +130,9 @@ function isWrapped(line: string, next: string): boolean {
     /^\s*\p{L}/u.test(next) &&
     // "Witnesses: 1. …": a line opening with a label starts anew.
     !/^\s*\p{L}[\p{L}' /-]{0,30}:(?:\s|$)/u.test(next) &&
-    !/[,;\t].*[,;\t]/.test(trimmed)
+    !/[,;\t].*[,;\t]/.test(trimmed) &&
+    // Columns (a gap of three spaces or more inside the line) are laid out, not wrapped.
+    !/\S {3,}\S/.test(trimmed)
   );
 }
 
@@ -124,7 +145,7 @@ function spansOfLine(line: string, offset: number, lineIndex: number, out: NameS
   let i = 0;
   while (i < tokens.length) {
     const next = tokens[i + 1];
-    if (HONORIFICS.has(tokens[i]!.lower) && next && (next.capitalised || PARTICLES.has(next.text))) {
+    if (isHonorific(tokens[i]!, next) && next && (next.capitalised || PARTICLES.has(next.text))) {
       if (/^\.? {1,2}$/.test(line.slice(tokens[i]!.end, next.start))) {
         // The title is context, not part of the name.
         i++;
@@ -145,7 +166,9 @@ function spansOfLine(line: string, offset: number, lineIndex: number, out: NameS
     while (
       end > i + 1 &&
       !tokens[end - 1]!.capitalised &&
-      !LEGAL_SUFFIXES.has(tokens[end - 1]!.lower.replace(/\./g, ''))
+      !LEGAL_SUFFIXES.has(tokens[end - 1]!.lower.replace(/\./g, '')) &&
+      !LOWER_CASE_HEADS.has(tokens[end - 1]!.text) &&
+      !/^(?:\p{Ll}\.){2,}$/u.test(tokens[end - 1]!.text)
     )
       end--;
     const span = tokens.slice(i, end);
@@ -251,12 +274,26 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   // A title inside a run starts a new name ("Dear Mr Smith").
   // … not inside a Vietnamese place name ("Quận Hai Bà Trưng").
   const inPlaceName = tokens.slice(Math.max(0, j - 3), j).some((t) => PLACE_FIRST.has(t.lower));
-  if (HONORIFICS.has(token.lower) && tokens[j + 1]?.capitalised && prev.lower !== 'vice' && !inPlaceName) return false;
+  if (isHonorific(token, tokens[j + 1]) && tokens[j + 1]?.capitalised && prev.lower !== 'vice' && !inPlaceName)
+    return false;
   if (token.capitalised) return true;
   // "Công ty TNHH …": Vietnamese "company", written with a small second word, opens a company's name.
   if (token.lower === 'ty' && prev.lower === 'công' && tokens[j + 1]?.capitalised) return true;
   // "Allianz plc", "Acme gmbh": a legal form written in lower case still closes the name.
   if (legal && plainGap && prev.capitalised && LOWER_CASE_LEGAL.has(token.lower.replace(/\./g, ''))) return true;
+  // "Škoda Auto a.s.", "Nordhavn Logistik ApS": a form written with dots in lower case, or as its country writes it.
+  if (plainGap && prev.capitalised && (/^(?:\p{Ll}\.){2,}$/u.test(token.text) || token.text === 'ApS'))
+    return LOWER_CASE_LEGAL.has(token.lower.replace(/\./g, ''));
+  // "Komerční banka", "Attijariwafa bank": a bank's word written small still closes its name.
+  if (plainGap && prev.capitalised && LOWER_CASE_HEADS.has(token.text) && !tokens[j + 1]?.capitalised) return true;
+  // "Takbyggarna i Uppsala AB": a small word of another language inside a name a legal form closes.
+  if (plainGap && FOREIGN_CONNECTORS.has(token.text)) {
+    for (let k = j + 1; k < tokens.length && k <= j + 3; k++) {
+      const next = tokens[k]!;
+      if (!/^ {1,2}$/.test(line.slice(tokens[k - 1]!.end, next.start)) || !next.capitalised) break;
+      if (LEGAL_SUFFIXES.has(next.lower.replace(/\./g, ''))) return true;
+    }
+  }
   if (CONNECTORS.has(token.lower) || PARTICLES.has(token.lower)) {
     // A connector joins only when a capitalised word follows ("Bank of America", "van der Berg").
     for (let k = j + 1; k < tokens.length && k <= j + 2; k++) {
@@ -269,9 +306,15 @@ function joins(line: string, tokens: NameToken[], j: number): boolean {
   return false;
 }
 
+/** A title before a name; "Sri Lanka" is a country, "Don" with a capital a given name. */
+function isHonorific(token: NameToken, next: NameToken | undefined): boolean {
+  if (LOWER_CASE_HONORIFICS.has(token.text)) return true;
+  return HONORIFICS.has(token.lower) && !(token.lower === 'sri' && next?.lower.startsWith('lanka'));
+}
+
 function honorificBefore(line: string, tokens: NameToken[], i: number): string | null {
   const prev = tokens[i - 1];
-  if (!prev || !HONORIFICS.has(prev.lower)) return null;
+  if (!prev || !isHonorific(prev, tokens[i])) return null;
   const gap = line.slice(prev.end, tokens[i]!.start);
   return /^\.? {1,2}$/.test(gap) ? prev.text : null;
 }

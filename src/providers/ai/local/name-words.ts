@@ -11,6 +11,33 @@ export const LEGAL_SUFFIXES = set(`inc incorporated ltd limited llc llp lp plc g
 /** Legal forms that are also ordinary words or abbreviations ("as", "cc", "CV"): a form only when written in capitals ("Nordvik AS", "Ubuntu Freight CC"). */
 export const CAPITALS_LEGAL_SUFFIXES = set(`as aps cv npc cc sf`);
 
+/**
+ * Legal forms written before the name, in capitals: Indonesian "PT Boga Nusantara", Lithuanian "UAB …",
+ * Latvian "SIA …", Russian "OOO …", Estonian and Norwegian "AS …", Romanian "SC … SRL".
+ */
+export const LEGAL_PREFIXES = new Set([
+  'PT',
+  'CV',
+  'UAB',
+  'AB',
+  'SIA',
+  'OOO',
+  'ZAO',
+  'OAO',
+  'PAO',
+  'AS',
+  'SC',
+  'JSC',
+  'TOO',
+  'AO',
+]);
+
+/** Lower-case words of other languages that sit inside a company's name closed by a legal form ("Takbyggarna i Uppsala AB"). */
+export const FOREIGN_CONNECTORS = set(`i och og und et y e en`);
+
+/** An organisation's head written in lower case after its name ("Komerční banka", "Attijariwafa bank"). */
+export const LOWER_CASE_HEADS = set(`banka bank banca pankki pank spořitelna pojišťovna bankası`);
+
 /** Heads that make a capitalised sequence an organisation on their own ("Pacific Coast Bank"). */
 export const STRONG_ORG_HEADS =
   set(`bank banks university college institute institution foundation association society council
@@ -18,7 +45,7 @@ export const STRONG_ORG_HEADS =
   fund corporation company group holdings partners partnership consultancy consultants utilities laboratories laboratory
   labs industries enterprises technologies airlines airways motors pharmaceuticals insurance bureau church orchestra police
   government tribunal court parliament organisation organization brothers associates solicitors chambers cooperative
-  co-operative exchange charity sparkasse`);
+  co-operative exchange charity sparkasse banka bankası pankki pank banken spořitelna`);
 
 /** Heads that need a distinctive word before them ("Greystone Property Management", not "Risk Management"). */
 export const WEAK_ORG_HEADS =
@@ -42,7 +69,13 @@ export const OF_ORG_HEADS =
 /** Titles written before a name. */
 export const HONORIFICS = set(`mr mrs ms miss mx dr prof professor sir dame rev reverend hon judge justice senator
   rep mayor governor president minister lord lady herr herrn frau mme mlle monsieur madame señor señora sra srta
-  signor signora dott shri sri smt ông bà nana madam alhaji hajia engr`);
+  signor signora dott shri sri smt ông bà nana madam alhaji hajia engr ibu bapak khun doña dña sig sigra`);
+
+/**
+ * Titles that are also given names ("Don Cheadle", "Dona Lewis"): a title only when written in lower
+ * case, as Spanish and Portuguese write them before a name ("representada por doña María José").
+ */
+export const LOWER_CASE_HONORIFICS = set(`don dona`);
 
 /** Lower-case name particles ("van der Berg", "da Silva"). */
 export const PARTICLES = set(`van der den de von da di du la le del della dos das bin binti bte al el ter ten`);
@@ -112,6 +145,17 @@ export const STREET_FIRST = set(`calle avenida av rua rue via viale corso phố 
 /** Words that open the name of a district or province ("Quận Hai Bà Trưng", "Tỉnh Bình Dương"): the rest is a place. */
 export const PLACE_FIRST = set(`quận huyện phường tỉnh xã`);
 
+/**
+ * Prepositions and conjunctions of other languages that open a sentence capitalised ("En Santiago,
+ * a 12 de marzo", "Dans Lyon", "Im Auftrag"): grammar's capital, never a name's first word.
+ */
+export const FOREIGN_OPENERS = set(`en em dans nel nella nello im desde para entre sur au aux per dal dalla pada untuk
+  dengan dari och ja sekä şi și ve ir oraz`);
+
+/** Words of administrative areas that open a place's name with "of" or "de" ("Región de Antofagasta"). */
+export const AREA_FIRST = set(`region región regione região province provincia província prefecture département
+  departamento comuna distrito district county condado estado state oblast governorate`);
+
 /** US state and Canadian province abbreviations as used in addresses ("Duluth, MN"). */
 export const REGION_ABBREVIATIONS =
   set(`AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE
@@ -126,11 +170,12 @@ export const COMPASS = set(`north south east west northern southern eastern west
 export const SPEECH_VERBS = set(`said says told added explained noted wrote asked answered replied commented stated`);
 
 /** Prepositions after which an unknown capitalised word is usually an organisation ("signed with Globex"). */
-export const ORG_CONTEXT_BEFORE = set(`between from with through via by at joined join acquire acquired acquiring`);
+export const ORG_CONTEXT_BEFORE = set(`between from with through via by at joined join acquire acquired acquiring
+  por con avec chez mit bei durch tramite presso pela pelo através`);
 
 /** Closing lines of letters and e-mails: the next name-only line is the signer. */
 export const CLOSINGS =
-  /^(?:.*\/\s*)?(?:sincerely|yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|regards|best wishes|best|cheers|thanks|thank you|many thanks|respectfully|mit freundlichen grüßen|mit freundlichen grüssen|freundliche grüsse|freundliche grüße|atentamente|saludos cordiales|cordialement|met vriendelijke groet|trân trọng|distinti saluti|z poważaniem|med vänliga hälsningar|med venlig hilsen|atenciosamente)[,.!]?$/iu;
+  /^(?:.*\/\s*)?(?:sincerely|yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|regards|best wishes|best|cheers|thanks|thank you|many thanks|respectfully|mit freundlichen grüßen|mit freundlichen grüssen|freundliche grüsse|freundliche grüße|atentamente|saludos cordiales|cordialement|met vriendelijke groet|trân trọng|distinti saluti|z poważaniem|med vänliga hälsningar|med venlig hilsen|atenciosamente|met vriendelijke groeten|vriendelijke groet(?:en)?|com os melhores cumprimentos|melhores cumprimentos|cumprimentos|cordialmente|un saludo|saludos|bien à vous|salutations distinguées|s pozdravem|s poštovanjem|srdačan pozdrav|ystävällisin terveisin|terveisin|lugupidamisega|parimate soovidega|pagarbiai|cu stimă|cu respect|hormat kami|hormat saya|salam|med vennlig hilsen|vänliga hälsningar|mvh|venlig hilsen|beste grüße|viele grüße|cordiali saluti)[,.!]?$/iu;
 
 /**
  * Given names common in West, East and Southern Africa, South Asia, the Arab world and South-East
