@@ -1,6 +1,7 @@
 // Every string the console shows, in one place (English; another language is another table of the
 // same keys). `t('key', { n: 3 })` fills `{n}`.
 import { accountStrings } from './i18n-account.ts';
+import { documentStrings } from './i18n-documents.ts';
 
 const en = {
   'app.name': 'DocuVault',
@@ -187,6 +188,7 @@ const en = {
   'views.deleted': 'Deleted “{name}”.',
   notFound: 'There is no such page.',
   ...accountStrings,
+  ...documentStrings,
 } as const;
 
 export type StringKey = keyof typeof en;
