@@ -319,9 +319,31 @@ export class DocumentsRepository {
       };
       q = q.where(nameContains(db, tenantId, f.search, at));
     }
-    // The visibility rows do not copy these: one primary-key probe of the document per row.
-    const { mediaType, extension, statuses, aiStatuses } = f;
-    if ([mediaType, extension, statuses, aiStatuses].some((v) => v !== undefined)) {
+    // The visibility rows do not copy these: one primary-key probe of the document per row, except
+    // for states few documents are in (`processing`, `failed`...), whose documents are read once from
+    // the state index as a set to probe (a member's 5,000 rows: 7.8x the unfiltered list by probes).
+    const rare = (values: string[] | undefined, common: string[]) =>
+      values !== undefined && values.every((v) => !common.includes(v));
+    const { mediaType, extension } = f;
+    const [statuses, aiStatuses] = [f.statuses, f.aiStatuses];
+    const statusSet = rare(statuses, ['completed']) ? statuses : undefined;
+    const aiSet = rare(aiStatuses, ['completed', 'skipped']) ? aiStatuses : undefined;
+    for (const [column, values] of [
+      ['status', statusSet],
+      ['ai_status', aiSet],
+    ] as const) {
+      if (values === undefined) continue;
+      q = q.where('v.document_id', 'in', (eb) =>
+        eb
+          .selectFrom('documents as s')
+          .select('s.id')
+          .where('s.tenant_id', '=', tenantId)
+          .where(`s.${column}`, 'in', values),
+      );
+    }
+    const probedStatuses = statusSet ? undefined : statuses;
+    const probedAi = aiSet ? undefined : aiStatuses;
+    if ([mediaType, extension, probedStatuses, probedAi].some((v) => v !== undefined)) {
       q = q.where((eb) => {
         let d = eb
           .selectFrom('documents as d')
@@ -330,8 +352,8 @@ export class DocumentsRepository {
           .whereRef('d.id', '=', 'v.document_id');
         if (mediaType !== undefined) d = d.where('d.file_type', '=', mediaType);
         if (extension !== undefined) d = d.where('d.extension', '=', extension);
-        if (statuses !== undefined) d = d.where('d.status', 'in', statuses);
-        if (aiStatuses !== undefined) d = d.where('d.ai_status', 'in', aiStatuses);
+        if (probedStatuses !== undefined) d = d.where('d.status', 'in', probedStatuses);
+        if (probedAi !== undefined) d = d.where('d.ai_status', 'in', probedAi);
         return eb.exists(d);
       });
     }
@@ -590,14 +612,13 @@ function libraryConditions(
   documentId: RawBuilder<unknown>,
 ): RawBuilder<SqlBool>[] {
   const out: RawBuilder<SqlBool>[] = [];
-  if (f.tags?.match === 'any') {
-    const ids = sql.join(f.tags.ids.map((id) => sql`${id}`));
-    out.push(
-      sql<SqlBool>`exists (select 1 from document_tags where document_tags.tenant_id = ${tenantId} and document_tags.tag_id in (${ids}) and document_tags.document_id = ${documentId})`,
-    );
-  } else if (f.tags) {
-    for (const id of f.tags.ids) out.push(taggedWith(tenantId, id, documentId));
-  }
+  // `IN (subquery)`, not a correlated EXISTS: the tag's rows are read once from their index (a
+  // set to probe, or the rows to start from), where EXISTS probed the tags of every document the
+  // count walked (50,000 documents, two tags: 6x the unfiltered list; bench/documents/list-filters.bench.ts).
+  const tagged = (ids: string[]) =>
+    sql<SqlBool>`${documentId} in (select document_tags.document_id from document_tags where document_tags.tenant_id = ${tenantId} and document_tags.tag_id in (${sql.join(ids.map((id) => sql`${id}`))}))`;
+  if (f.tags?.match === 'any') out.push(tagged(f.tags.ids));
+  else if (f.tags) for (const id of f.tags.ids) out.push(tagged([id]));
   if (f.entity) {
     const key = sql`substr(lower(trim(cast(${f.entity.text} as text))), 1, 200)`;
     const kind = f.entity.kind === undefined ? sql`` : sql` and document_entities.kind = ${f.entity.kind}`;
@@ -606,9 +627,4 @@ function libraryConditions(
     );
   }
   return out;
-}
-
-/** The document whose id is `documentId` (a column of the outer query) carries the tag. */
-function taggedWith(tenantId: string, tagId: string, documentId: RawBuilder<unknown>): RawBuilder<SqlBool> {
-  return sql<SqlBool>`exists (select 1 from document_tags where document_tags.tenant_id = ${tenantId} and document_tags.tag_id = ${tagId} and document_tags.document_id = ${documentId})`;
 }

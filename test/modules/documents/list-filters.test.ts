@@ -198,6 +198,10 @@ describeEachDialect('document list filters: tags, entity, states', (ctx) => {
     assert.deepEqual(await as('status=failed'), { names: ['d4'], total: 1 });
     assert.deepEqual(await as('ai_status=failed&entity=acme&entity_type=location'), { names: ['d4'], total: 1 });
     assert.deepEqual(await as('status=processing'), { names: [], total: 0 });
+    // A state most documents are in is probed per visible document; a rare one read from its index: the same answers.
+    assert.deepEqual(await as('status=completed'), { names: ['d1'], total: 1 });
+    assert.deepEqual(await as('status=completed,failed&ai_status=completed,failed'), { names: ['d1', 'd4'], total: 2 });
+    assert.deepEqual(await as('ai_status=skipped,failed'), { names: ['d4'], total: 1 });
   });
 
   it('finds entities and states through their indexes', async (t) => {
