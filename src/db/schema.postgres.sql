@@ -24,6 +24,22 @@ CREATE FUNCTION public.charge_ai_credits(p_id text, p_tenant_id text, p_period t
     end
     $$;
 
+CREATE FUNCTION public.document_entities_sync() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      begin
+        if tg_op = 'UPDATE' then
+          delete from document_entities where tenant_id = old.tenant_id and document_id = old.id;
+        end if;
+        insert into document_entities (tenant_id, document_id, kind, value_key) select distinct new.tenant_id, new.id, case k.key when 'places' then 'locations' else k.key end,
+      substr(lower(trim(case p.part when 0 then (v.value #>> '{}') else substr((v.value #>> '{}'), strpos((v.value #>> '{}'), ' ') + 1) end)), 1, 200)
+    from jsonb_each(case when jsonb_typeof(new.entities::jsonb) = 'object' then new.entities::jsonb else '{}'::jsonb end) k,
+       jsonb_array_elements(case when jsonb_typeof(k.value) = 'array' then k.value else '[]'::jsonb end) v, (select 0 as part union all select 1) p
+    where k.key in ('people', 'organizations', 'dates', 'places', 'locations', 'amounts') and jsonb_typeof(v.value) = 'string' and (p.part = 0 or k.key = 'amounts')
+      and trim(case p.part when 0 then (v.value #>> '{}') else substr((v.value #>> '{}'), strpos((v.value #>> '{}'), ' ') + 1) end) <> '' on conflict do nothing;
+        return null;
+      end $$;
+
 CREATE FUNCTION public.document_versions_bytes() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -487,6 +503,24 @@ CREATE TABLE public.document_contents (
     pages integer,
     created_at bigint NOT NULL,
     page_texts text
+);
+
+-- table document_entities (owner: documents)
+CREATE TABLE public.document_entities (
+    tenant_id text NOT NULL,
+    document_id text NOT NULL,
+    kind text NOT NULL,
+    value_key text NOT NULL COLLATE pg_catalog."C"
+);
+
+-- table document_progress (owner: documents)
+CREATE TABLE public.document_progress (
+    document_id text NOT NULL,
+    tenant_id text NOT NULL,
+    stage text NOT NULL,
+    pages_done integer,
+    pages_total integer,
+    updated_at bigint NOT NULL
 );
 
 -- table document_shares (owner: documents)
@@ -1348,6 +1382,12 @@ ALTER TABLE ONLY public.document_chunks
 ALTER TABLE ONLY public.document_contents
     ADD CONSTRAINT document_contents_pkey PRIMARY KEY (document_id);
 
+ALTER TABLE ONLY public.document_entities
+    ADD CONSTRAINT document_entities_pk PRIMARY KEY (tenant_id, document_id, kind, value_key);
+
+ALTER TABLE ONLY public.document_progress
+    ADD CONSTRAINT document_progress_pkey PRIMARY KEY (document_id);
+
 ALTER TABLE ONLY public.document_shares
     ADD CONSTRAINT document_shares_pkey PRIMARY KEY (id);
 
@@ -1584,6 +1624,8 @@ CREATE INDEX document_ai_reviews_tenant_idx ON public.document_ai_reviews USING 
 
 CREATE INDEX document_chunks_tenant_idx ON public.document_chunks USING btree (tenant_id, embedding_model);
 
+CREATE INDEX document_entities_value_idx ON public.document_entities USING btree (tenant_id, value_key, kind, document_id);
+
 CREATE UNIQUE INDEX document_shares_target_idx ON public.document_shares USING btree (tenant_id, document_id, COALESCE(user_id, ''::text), COALESCE(workspace_id, ''::text));
 
 CREATE INDEX document_shares_user_idx ON public.document_shares USING btree (tenant_id, user_id, document_id);
@@ -1610,6 +1652,8 @@ CREATE INDEX document_visibility_size_idx ON public.document_visibility USING bt
 
 CREATE INDEX document_visibility_updated_idx ON public.document_visibility USING btree (tenant_id, user_id, updated_at, document_id);
 
+CREATE INDEX documents_ai_status_created_idx ON public.documents USING btree (tenant_id, ai_status, created_at, id);
+
 CREATE INDEX documents_collection_idx ON public.documents USING btree (tenant_id, collection_id);
 
 CREATE INDEX documents_filename_trgm_idx ON public.documents USING gin (lower(filename) public.gin_trgm_ops);
@@ -1625,6 +1669,8 @@ CREATE INDEX documents_folder_updated_idx ON public.documents USING btree (tenan
 CREATE INDEX documents_owner_idx ON public.documents USING btree (tenant_id, owner_id);
 
 CREATE INDEX documents_sha256_idx ON public.documents USING btree (tenant_id, sha256);
+
+CREATE INDEX documents_status_created_idx ON public.documents USING btree (tenant_id, status, created_at, id);
 
 CREATE INDEX documents_tenant_created_idx ON public.documents USING btree (tenant_id, created_at, id);
 
@@ -1770,6 +1816,12 @@ CREATE TRIGGER auth_sessions_identity_change AFTER UPDATE OF tenant_id, user_id,
 -- trigger auth_sessions_identity_delete on auth_sessions (owner: identity)
 CREATE TRIGGER auth_sessions_identity_delete AFTER DELETE ON public.auth_sessions FOR EACH ROW EXECUTE FUNCTION public.identity_changes_notify('s');
 
+-- trigger document_entities_insert on documents (owner: documents)
+CREATE TRIGGER document_entities_insert AFTER INSERT ON public.documents FOR EACH ROW EXECUTE FUNCTION public.document_entities_sync();
+
+-- trigger document_entities_update on documents (owner: documents)
+CREATE TRIGGER document_entities_update AFTER UPDATE OF entities ON public.documents FOR EACH ROW WHEN ((old.entities IS DISTINCT FROM new.entities)) EXECUTE FUNCTION public.document_entities_sync();
+
 -- trigger document_versions_bytes on document_versions (owner: documents)
 CREATE TRIGGER document_versions_bytes AFTER INSERT OR DELETE OR UPDATE OF is_current, file_size ON public.document_versions FOR EACH ROW EXECUTE FUNCTION public.document_versions_bytes();
 
@@ -1859,6 +1911,12 @@ ALTER TABLE ONLY public.document_chunks
 
 ALTER TABLE ONLY public.document_contents
     ADD CONSTRAINT document_contents_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.document_entities
+    ADD CONSTRAINT document_entities_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.document_progress
+    ADD CONSTRAINT document_progress_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.document_shares
     ADD CONSTRAINT document_shares_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;

@@ -177,6 +177,15 @@ CREATE TABLE "document_contents" (
   "page_texts" text
 );
 
+-- table document_entities (owner: documents)
+CREATE TABLE document_entities (
+  tenant_id text not null,
+  document_id text not null references documents (id) on delete cascade,
+  kind text not null,
+  value_key text not null,
+  constraint document_entities_pk primary key (tenant_id, document_id, kind, value_key)
+);
+
 -- table document_name_rows (owner: documents)
 CREATE TABLE document_name_rows (
   id integer primary key autoincrement,
@@ -190,6 +199,16 @@ CREATE VIRTUAL TABLE document_names using fts5 (
   content='document_name_text',
   content_rowid='id',
   tokenize='trigram case_sensitive 0'
+);
+
+-- table document_progress (owner: documents)
+CREATE TABLE "document_progress" (
+  "document_id" text primary key references "documents" ("id") on delete cascade,
+  "tenant_id" text not null,
+  "stage" text not null,
+  "pages_done" integer,
+  "pages_total" integer,
+  "updated_at" bigint not null
 );
 
 -- table document_shares (owner: documents)
@@ -1080,6 +1099,9 @@ CREATE INDEX "document_ai_reviews_tenant_idx" on "document_ai_reviews" ("tenant_
 -- index document_chunks_tenant_idx
 CREATE INDEX "document_chunks_tenant_idx" on "document_chunks" ("tenant_id", "embedding_model");
 
+-- index document_entities_value_idx
+CREATE INDEX document_entities_value_idx on document_entities (tenant_id, value_key, kind, document_id);
+
 -- index document_shares_target_idx
 CREATE UNIQUE INDEX document_shares_target_idx on document_shares (tenant_id, document_id, coalesce(user_id, ''), coalesce(workspace_id, ''));
 
@@ -1119,6 +1141,9 @@ CREATE INDEX "document_visibility_size_idx" on "document_visibility" ("tenant_id
 -- index document_visibility_updated_idx
 CREATE INDEX "document_visibility_updated_idx" on "document_visibility" ("tenant_id", "user_id", "updated_at", "document_id");
 
+-- index documents_ai_status_created_idx
+CREATE INDEX "documents_ai_status_created_idx" on "documents" ("tenant_id", "ai_status", "created_at", "id");
+
 -- index documents_collection_idx
 CREATE INDEX "documents_collection_idx" on "documents" ("tenant_id", "collection_id");
 
@@ -1139,6 +1164,9 @@ CREATE INDEX "documents_owner_idx" on "documents" ("tenant_id", "owner_id");
 
 -- index documents_sha256_idx
 CREATE INDEX "documents_sha256_idx" on "documents" ("tenant_id", "sha256");
+
+-- index documents_status_created_idx
+CREATE INDEX "documents_status_created_idx" on "documents" ("tenant_id", "status", "created_at", "id");
 
 -- index documents_tenant_created_idx
 CREATE INDEX "documents_tenant_created_idx" on "documents" ("tenant_id", "created_at", "id");
@@ -1350,6 +1378,27 @@ CREATE TRIGGER auth_sessions_identity_change after update of tenant_id, user_id,
 
 -- trigger auth_sessions_identity_delete on auth_sessions (owner: identity)
 CREATE TRIGGER auth_sessions_identity_delete after delete on auth_sessions begin insert into identity_changes (tag) values ('s:' || old.id); end;
+
+-- trigger document_entities_insert on documents (owner: documents)
+CREATE TRIGGER document_entities_insert after insert on documents begin
+        insert or ignore into document_entities (tenant_id, document_id, kind, value_key) select distinct new.tenant_id, new.id, case k.key when 'places' then 'locations' else k.key end,
+      substr(lower(trim(case p.part when 0 then v.value else substr(v.value, instr(v.value, ' ') + 1) end)), 1, 200)
+    from json_each(case when json_valid(new.entities) and json_type(new.entities) = 'object' then new.entities else '{}' end) k,
+       json_each(case when k.type = 'array' then k.value else '[]' end) v, (select 0 as part union all select 1) p
+    where k.key in ('people', 'organizations', 'dates', 'places', 'locations', 'amounts') and v.type = 'text' and (p.part = 0 or k.key = 'amounts')
+      and trim(case p.part when 0 then v.value else substr(v.value, instr(v.value, ' ') + 1) end) <> '';
+      end;
+
+-- trigger document_entities_update on documents (owner: documents)
+CREATE TRIGGER document_entities_update after update of entities on documents when old.entities is not new.entities begin
+        delete from document_entities where tenant_id = old.tenant_id and document_id = old.id;
+        insert or ignore into document_entities (tenant_id, document_id, kind, value_key) select distinct new.tenant_id, new.id, case k.key when 'places' then 'locations' else k.key end,
+      substr(lower(trim(case p.part when 0 then v.value else substr(v.value, instr(v.value, ' ') + 1) end)), 1, 200)
+    from json_each(case when json_valid(new.entities) and json_type(new.entities) = 'object' then new.entities else '{}' end) k,
+       json_each(case when k.type = 'array' then k.value else '[]' end) v, (select 0 as part union all select 1) p
+    where k.key in ('people', 'organizations', 'dates', 'places', 'locations', 'amounts') and v.type = 'text' and (p.part = 0 or k.key = 'amounts')
+      and trim(case p.part when 0 then v.value else substr(v.value, instr(v.value, ' ') + 1) end) <> '';
+      end;
 
 -- trigger document_names_delete on documents (owner: documents)
 CREATE TRIGGER document_names_delete after delete on documents begin

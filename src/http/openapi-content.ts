@@ -366,6 +366,7 @@ const documentListItem = {
   tags: ['legal'],
   created_at: '2026-11-23T09:12:44.120Z',
   updated_at: '2026-11-23T09:12:51.870Z',
+  processing_progress: null,
 };
 
 export const OPERATION_EXAMPLES: OperationExamples = {

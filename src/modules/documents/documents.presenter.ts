@@ -1,6 +1,19 @@
 import { iso } from '../../lib/clock.ts';
 import type { BatchUpload, SingleUpload } from './document-uploads.service.ts';
-import type { Document } from './documents.repository.ts';
+import type { Document, DocumentProgress } from './documents.repository.ts';
+
+/**
+ * Addition (docs/api-decisions.md §18): while `status` is `processing`, the stage it is in and the
+ * pages extraction has read; `queued` before the first step starts. Null once processing ended.
+ */
+function presentProgress(d: Document, progress: DocumentProgress | null | undefined) {
+  if (d.status !== 'processing') return null;
+  return {
+    stage: progress?.stage ?? 'queued',
+    pages_done: progress?.pagesDone ?? null,
+    pages_total: progress?.pagesTotal ?? null,
+  };
+}
 
 /**
  * The entities the API shows: the spec's three lists as the spec shapes them, then (additions,
@@ -41,7 +54,11 @@ function presentReview(d: Document) {
 }
 
 /** A document in a list; `entities` only for the API-key variant (spec, Document). */
-export function presentDocumentListItem(d: Document, tags: string[], options: { withEntities: boolean }) {
+export function presentDocumentListItem(
+  d: Document,
+  tags: string[],
+  options: { withEntities: boolean; progress?: DocumentProgress | null },
+) {
   return {
     id: d.id,
     filename: d.filename,
@@ -57,14 +74,20 @@ export function presentDocumentListItem(d: Document, tags: string[], options: { 
     tags,
     created_at: iso(d.createdAt),
     updated_at: iso(d.updatedAt),
+    processing_progress: presentProgress(d, options.progress),
     ...(options.withEntities ? { entities: presentEntities(d) } : {}),
   };
 }
 
 /** A document with its detail fields (single get). `apiBase` is e.g. `https://host/api/v1`. */
-export function presentDocumentDetail(d: Document, tags: string[], apiBase: string) {
+export function presentDocumentDetail(
+  d: Document,
+  tags: string[],
+  apiBase: string,
+  progress?: DocumentProgress | null,
+) {
   return {
-    ...presentDocumentListItem(d, tags, { withEntities: false }),
+    ...presentDocumentListItem(d, tags, { withEntities: false, progress }),
     storage_path: d.storageKey,
     thumbnail_url: `${apiBase}/documents/${d.id}/thumbnail`,
     ai_thumbnail_url: null,

@@ -29,7 +29,7 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
   // The document as GET answers it: PUT's If-Match is checked against this representation's ETag.
   const detail = async (request: FastifyRequest<{ Params: { id: string } }>) => {
     const d = await documents.get(authOf(request), request.params.id);
-    return presentDocumentDetail(d.document, d.tags, apiBaseOf(request, s.publicBaseUrl));
+    return presentDocumentDetail(d.document, d.tags, apiBaseOf(request, s.publicBaseUrl), d.progress);
   };
 
   app.get(
@@ -55,6 +55,12 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
         limit,
         folderId: q.folder_id,
         tagId: q.tag_id,
+        tagIds: q.tag_ids,
+        tagMatch: q.tag_match,
+        entity: q.entity,
+        entityType: q.entity_type,
+        status: q.status,
+        aiStatus: q.ai_status,
         search: q.search,
         sort: (q.sort ?? 'created_at') as DocumentSort,
         order: q.order ?? 'desc',
@@ -64,7 +70,7 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
       });
       const withEntities = auth.via === 'api_key';
       return {
-        data: items.map((d) => presentDocumentListItem(d.document, d.tags, { withEntities })),
+        data: items.map((d) => presentDocumentListItem(d.document, d.tags, { withEntities, progress: d.progress })),
         total,
         page,
         page_size: limit,
@@ -112,7 +118,7 @@ export function documentRoutes(app: App, s: { documents: DocumentsService; publi
         () => detail(request),
         () => documents.update(auth, request.params.id, { filename, folderId: folder_id, tags: tagNames }),
       );
-      return presentDocumentDetail(d.document, d.tags, apiBaseOf(request, s.publicBaseUrl));
+      return presentDocumentDetail(d.document, d.tags, apiBaseOf(request, s.publicBaseUrl), d.progress);
     },
   );
 

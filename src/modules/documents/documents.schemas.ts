@@ -103,6 +103,29 @@ const documentFields = {
   tags: Type.Array(Type.String(), { description: 'Names of the manual tags.' }),
   created_at: Timestamp,
   updated_at: Timestamp,
+  processing_progress: Type.Union(
+    [
+      Type.Object({
+        stage: Type.String({
+          description:
+            '`queued` (waiting for its first step), `extraction` (text, OCR), `transcription`, `enrichment` (AI) or `embedding`.',
+        }),
+        pages_done: Nullable(
+          Type.Integer({ description: 'Pages (PDF pages, TIFF pages) extraction has read so far, OCR included.' }),
+        ),
+        pages_total: Nullable(
+          Type.Integer({
+            description: 'Pages extraction will read; null until it knows, and for formats without pages.',
+          }),
+        ),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        "Addition: while `status` is `processing`, how far it has got (pages OCR'd of total while a scan is read); null once processing ended.",
+    },
+  ),
 };
 
 export const DocumentListItem = Type.Object({
@@ -190,6 +213,48 @@ export const DocumentListQuery = Type.Object(
       Type.String({ minLength: 1, maxLength: 128, description: 'A folder id, or `root` for the top level.' }),
     ),
     tag_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    tag_ids: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2600,
+        description:
+          'Addition: comma-separated tag ids (at most 20, `tag_id` counted with them); the document carries all of them, or any with `tag_match=any`.',
+      }),
+    ),
+    tag_match: Type.Optional(
+      Type.Enum(['all', 'any'], {
+        default: 'all',
+        description: 'Addition: how `tag_ids` (and `tag_id`) combine: `all` (default) or `any`.',
+      }),
+    ),
+    entity: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Addition: documents with an entity (person, organization, date as YYYY-MM-DD, location, amount as written) that starts with this text, case-insensitively (`acme` finds "Acme Corp", `2025-03` every day of March 2025).',
+      }),
+    ),
+    entity_type: Type.Optional(
+      Type.Enum(['person', 'organization', 'date', 'location', 'amount'], {
+        description: 'Addition: with `entity`, only entities of this kind.',
+      }),
+    ),
+    status: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'Addition: comma-separated `status` values (`processing`, `completed`, `failed`); any of them.',
+      }),
+    ),
+    ai_status: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          'Addition: comma-separated `ai_status` values (`queued`, `processing`, `completed`, `failed`, `skipped`); any of them.',
+      }),
+    ),
     search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive filename substring.' })),
     sort: Type.Optional(Type.Enum(['name', 'created_at', 'updated_at', 'size'], { default: 'created_at' })),
     order: Type.Optional(Type.Enum(['asc', 'desc'], { default: 'desc' })),

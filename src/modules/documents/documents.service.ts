@@ -22,6 +22,7 @@ import { documentTransitions } from './document-status.ts';
 import type {
   Document,
   DocumentListFilter,
+  DocumentProgress,
   DocumentPatch,
   DocumentSort,
   DocumentsRepository,
@@ -31,6 +32,8 @@ export interface DocumentWithTags {
   document: Document;
   /** Names of its manual tags. */
   tags: string[];
+  /** Where its processing is, while `status` is `processing` (null: waiting for its first step); absent otherwise. */
+  progress?: DocumentProgress | null;
 }
 
 export interface ListDocumentsInput {
@@ -38,12 +41,50 @@ export interface ListDocumentsInput {
   limit: number;
   folderId?: string;
   tagId?: string;
+  /** Comma-separated tag ids (`tag_ids`), matched as `tagMatch` says with `tagId`. */
+  tagIds?: string;
+  tagMatch?: 'all' | 'any';
+  entity?: string;
+  entityType?: EntityType;
+  /** Comma-separated states. */
+  status?: string;
+  aiStatus?: string;
   search?: string;
   sort: DocumentSort;
   order: 'asc' | 'desc';
   fileType?: string;
   dateStart?: string;
   dateEnd?: string;
+}
+
+/** `entity_type` values, and the `entities` list each names. */
+export const ENTITY_KINDS = {
+  person: 'people',
+  organization: 'organizations',
+  date: 'dates',
+  location: 'locations',
+  amount: 'amounts',
+} as const;
+export type EntityType = keyof typeof ENTITY_KINDS;
+export const DOCUMENT_STATUSES = ['processing', 'completed', 'failed'] as const;
+export const AI_STATUSES = ['queued', 'processing', 'completed', 'failed', 'skipped'] as const;
+/** The most tag ids one list may filter by. */
+export const MAX_TAG_FILTER = 20;
+
+/** A comma-separated list's distinct non-empty items; each one of `allowed` when given, else 400 naming `field`. */
+function listParam(field: string, value: string, allowed?: readonly string[]): string[] {
+  const items = [
+    ...new Set(
+      value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== ''),
+    ),
+  ];
+  if (items.length === 0) throw errors.field(field, 'must name at least one value');
+  const unknown = allowed ? items.filter((v) => !allowed.includes(v)) : [];
+  if (unknown.length > 0) throw errors.field(field, `must be among ${allowed?.join(', ')} (got ${unknown.join(', ')})`);
+  return items;
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -86,7 +127,21 @@ export class DocumentsService {
     const tenantId = auth.tenant.id;
     const filter: DocumentListFilter = { scope: visibilityScope(auth) };
     if (input.folderId !== undefined) filter.folderId = input.folderId === 'root' ? null : input.folderId;
-    if (input.tagId !== undefined) filter.tagId = input.tagId;
+    const tagIds = [
+      ...new Set([
+        ...(input.tagId !== undefined ? [input.tagId] : []),
+        ...(input.tagIds !== undefined ? listParam('tag_ids', input.tagIds) : []),
+      ]),
+    ];
+    if (tagIds.length > MAX_TAG_FILTER) throw errors.field('tag_ids', `may name at most ${MAX_TAG_FILTER} tags`);
+    if (tagIds.length > 0) filter.tags = { ids: tagIds, match: input.tagMatch ?? 'all' };
+    if (input.entity !== undefined) {
+      const text = input.entity.trim();
+      if (text === '') throw errors.field('entity', 'must not be blank');
+      filter.entity = { text, ...(input.entityType ? { kind: ENTITY_KINDS[input.entityType] } : {}) };
+    } else if (input.entityType !== undefined) throw errors.field('entity_type', 'needs `entity`');
+    if (input.status !== undefined) filter.statuses = listParam('status', input.status, DOCUMENT_STATUSES);
+    if (input.aiStatus !== undefined) filter.aiStatuses = listParam('ai_status', input.aiStatus, AI_STATUSES);
     if (input.search?.trim()) filter.search = input.search.trim();
     if (input.fileType !== undefined) Object.assign(filter, fileTypeFilter(input.fileType));
     if (input.dateStart !== undefined) filter.createdFrom = parseDate('date_start', input.dateStart, false);
@@ -96,12 +151,22 @@ export class DocumentsService {
       documents.list(database.db, tenantId, filter, page),
       documents.count(database.db, tenantId, filter),
     ]);
-    const names = await tags.namesByDocument(
-      database.db,
-      tenantId,
-      found.map((d) => d.id),
-    );
-    return { items: found.map((document) => ({ document, tags: names.get(document.id) ?? [] })), total };
+    const [names, progress] = await Promise.all([
+      tags.namesByDocument(
+        database.db,
+        tenantId,
+        found.map((d) => d.id),
+      ),
+      this.#progressOf(tenantId, found),
+    ]);
+    return {
+      items: found.map((document) => ({
+        document,
+        tags: names.get(document.id) ?? [],
+        ...(document.status === 'processing' ? { progress: progress.get(document.id) ?? null } : {}),
+      })),
+      total,
+    };
   }
 
   /** Partial update: rename, move (folder must exist; null = top level), replace tags. */
@@ -301,8 +366,22 @@ export class DocumentsService {
   }
 
   async #withTags(tenantId: string, document: Document): Promise<DocumentWithTags> {
-    const names = await this.deps.tags.namesByDocument(this.deps.database.db, tenantId, [document.id]);
-    return { document, tags: names.get(document.id) ?? [] };
+    const [names, progress] = await Promise.all([
+      this.deps.tags.namesByDocument(this.deps.database.db, tenantId, [document.id]),
+      this.#progressOf(tenantId, [document]),
+    ]);
+    return {
+      document,
+      tags: names.get(document.id) ?? [],
+      ...(document.status === 'processing' ? { progress: progress.get(document.id) ?? null } : {}),
+    };
+  }
+
+  /** The progress of those documents being processed: no query when none is. */
+  async #progressOf(tenantId: string, documents: Document[]): Promise<Map<string, DocumentProgress>> {
+    const ids = documents.filter((d) => d.status === 'processing').map((d) => d.id);
+    if (ids.length === 0) return new Map();
+    return this.deps.documents.progressOf(this.deps.database.db, tenantId, ids);
   }
 }
 

@@ -109,6 +109,31 @@ export interface DocumentNameRowsTable {
   document_id: string;
 }
 
+/**
+ * Each entity a document's `entities` names, in comparison form (migration
+ * 20261201_0200_document_filters): the list's `entity` filter. Written by triggers on `documents`.
+ */
+export interface DocumentEntitiesTable {
+  tenant_id: string;
+  document_id: string;
+  /** The key of the `entities` list: `people`, `organizations`, `dates`, `locations`, `amounts`. */
+  kind: string;
+  /** `lower(trim(value))` (an amount's `text`), at most 200 characters. */
+  value_key: string;
+}
+
+/** How far a document's processing has got, while it is processed (removed when it ends). */
+export interface DocumentProgressTable {
+  document_id: string;
+  tenant_id: string;
+  /** `extraction`, `transcription`, `enrichment`, `embedding`. */
+  stage: string;
+  /** Pages (slides, TIFF pages) extraction has read, of `pages_total`; null for formats without pages. */
+  pages_done: number | null;
+  pages_total: number | null;
+  updated_at: number;
+}
+
 export interface BatchJobsTable {
   id: string;
   tenant_id: string;
@@ -130,5 +155,7 @@ declare module '../../db/schema.ts' {
     document_shares: DocumentSharesTable;
     document_name_rows: DocumentNameRowsTable;
     batch_jobs: BatchJobsTable;
+    document_entities: DocumentEntitiesTable;
+    document_progress: DocumentProgressTable;
   }
 }

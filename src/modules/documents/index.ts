@@ -44,6 +44,19 @@ export interface DocumentPipelineStore {
     content: { tenantId: string; documentId: string; text: string; pages: string[] | null; at: number },
   ): Promise<void>;
   findContent(db: Executor, tenantId: string, id: string): Promise<StoredContent | null>;
+  /** The stage the document's processing is in; `pages` (read of total) replaces the pages known, absent keeps them. */
+  saveProgress(
+    db: Executor,
+    row: {
+      tenantId: string;
+      documentId: string;
+      stage: string;
+      pages?: { done: number; total: number } | null;
+      at: number;
+    },
+  ): Promise<void>;
+  /** Processing of the document ended (completed or failed). */
+  clearProgress(db: Executor, tenantId: string, documentId: string): Promise<void>;
   /** The tenant's tag names, most used first (at most `limit`): enrichment prefers them. */
   tagNames(db: Executor, tenantId: string, limit: number): Promise<string[]>;
   /** The tags of these documents, by document id (untagged documents are absent). */
@@ -94,11 +107,11 @@ export interface FolderPaths {
   pathOf(db: Executor, tenantId: string, folderId: string | null): Promise<string>;
 }
 
-export { DOCUMENT_JOBS, type DocumentJobPayload } from './document-job-kinds.ts';
 export type { StoredCause, StoredListener } from './document-hooks.ts';
-export { documentTransitions } from './document-status.ts';
+export { DOCUMENT_JOBS, type DocumentJobPayload } from './document-job-kinds.ts';
 export type { DocumentCondition, DocumentFilters, DocumentQueries, DocumentSummary } from './document-queries.ts';
 export { isUnfiltered } from './document-queries.ts';
+export { documentTransitions } from './document-status.ts';
 export type { DocumentUploadsService, ImportOutcome } from './document-uploads.service.ts';
 export { presentDocumentDetail } from './documents.presenter.ts';
 export type {
@@ -253,6 +266,8 @@ export const documentsModule = defineModule({
           update: (db, tenantId, id, patch) => repositories.documents.update(db, tenantId, id, patch),
           saveContent: (db, content) => repositories.documents.saveContent(db, content),
           findContent: (db, tenantId, id) => repositories.documents.findContent(db, tenantId, id),
+          saveProgress: (db, row) => repositories.documents.saveProgress(db, row),
+          clearProgress: (db, tenantId, id) => repositories.documents.clearProgress(db, tenantId, id),
           tagNames: (db, tenantId, limit) => repositories.tags.namesByUse(db, tenantId, limit),
           tagsOf: (db, tenantId, documentIds) => repositories.tags.namesByDocument(db, tenantId, documentIds),
           taggedDocuments: (db, tenantId, minDocuments, perTag) =>

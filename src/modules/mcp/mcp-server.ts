@@ -173,7 +173,10 @@ export function createMcpServer(auth: AuthContext, tools: McpTools): McpServer {
       asTool(
         async () => {
           const d = await documents.get(auth, document_id);
-          return presentDocumentDetail(d.document, d.tags, tools.apiBase) as unknown as Record<string, unknown>;
+          return presentDocumentDetail(d.document, d.tags, tools.apiBase, d.progress) as unknown as Record<
+            string,
+            unknown
+          >;
         },
         audited('get_document', document_id),
       ),

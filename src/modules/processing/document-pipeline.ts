@@ -25,6 +25,7 @@ import type { ChunksRepository, NewChunk } from './chunks.repository.ts';
 import type { Terms } from './learned-tag-model.ts';
 import { withDocumentType } from './learned-tag-terms.ts';
 import type { LearnedTags } from './learned-tags.service.ts';
+import { PageProgress, type Pages } from './page-progress.ts';
 import { PROCESSING_JOBS } from './processing.jobs.ts';
 
 /** Texts per embedding call: large enough to amortise a remote call, small enough for its limits. */
@@ -109,10 +110,20 @@ export class DocumentPipeline {
     await this.#guard(job, doc, 'extraction', async () => {
       const { blobs, extractor } = this.#deps;
       const input = { extension: doc.extension, mediaType: doc.fileType, signal: job.signal };
+      await this.#progress(doc, 'extraction', null);
+      const pages = new PageProgress(
+        (read) => this.#progress(doc, 'extraction', read),
+        () => this.#deps.clock.now(),
+      );
       const { content, note } = await withBlobAsFile(blobs, doc.storageKey, `file.${doc.extension}`, async (path) => {
-        const extracted = await extractor.extract({ ...input, path });
-        if (!extracted.media) return { content: extracted, note: null };
-        return this.#transcribe(doc, extracted, { ...input, path }, job.signal);
+        try {
+          const extracted = await extractor.extract({ ...input, path, onProgress: pages.report });
+          if (!extracted.media) return { content: extracted, note: null };
+          return this.#transcribe(doc, extracted, { ...input, path }, job.signal);
+        } finally {
+          // No page report may land after the steps that follow (the last one clears the progress).
+          await pages.settled();
+        }
       });
       const { database, store, clock, jobs } = this.#deps;
       const now = clock.now();
@@ -144,6 +155,7 @@ export class DocumentPipeline {
     const { database, store, clock, jobs, learnedTags } = this.#deps;
     const content = await store.findContent(database.db, doc.tenantId, doc.id);
     if (!content) throw new Error('no extracted text to enrich (extraction has not run)');
+    await this.#progress(doc, 'enrichment');
     let enriched: Enriched | null = null;
     let failure = '';
     try {
@@ -200,6 +212,7 @@ export class DocumentPipeline {
     const doc = await this.#load(job.payload);
     if (!doc) return;
     const { ai, database, store, chunks, clock, events } = this.#deps;
+    await this.#progress(doc, 'embedding');
     const content = await store.findContent(database.db, doc.tenantId, doc.id);
     const passages = content ? chunkText(content.text, { pages: content.pages }) : [];
     const embed = doc.aiStatus === 'processing';
@@ -230,6 +243,7 @@ export class DocumentPipeline {
       const current = await store.find(trx, doc.tenantId, doc.id);
       if (!current) return;
       await chunks.replace(trx, doc.tenantId, doc.id, rows, `${ai.embeddingModel}:${ai.embeddingDimensions}`, now);
+      await store.clearProgress(trx, doc.tenantId, doc.id);
       const embeddingError: ProcessingError | null = failure ? { stage: 'embedding', message: failure } : null;
       const indexed = documentTransitions.indexed(current, embeddingError);
       await store.update(trx, doc.tenantId, doc.id, { ...indexed, updatedAt: now });
@@ -276,6 +290,7 @@ export class DocumentPipeline {
         };
       }
     }
+    await this.#progress(doc, 'transcription');
     const audio = await extractor.audioTrack({ ...input, signal });
     if (audio === null)
       return {
@@ -290,6 +305,25 @@ export class DocumentPipeline {
       throw error;
     } finally {
       if (audio !== input.path) await import('node:fs/promises').then((fs) => fs.rm(audio, { force: true }));
+    }
+  }
+
+  /**
+   * Shows where the document's processing is (`pages`: read of total, null for none known, absent
+   * to keep them). Only a view: a failure (the document deleted meanwhile) is logged, not the step's.
+   */
+  async #progress(doc: Document, stage: ProcessingStage, pages?: Pages | null): Promise<void> {
+    const { database, store, clock, logger } = this.#deps;
+    try {
+      await store.saveProgress(database.db, {
+        tenantId: doc.tenantId,
+        documentId: doc.id,
+        stage,
+        ...(pages !== undefined ? { pages } : {}),
+        at: clock.now(),
+      });
+    } catch (error) {
+      logger.debug({ err: error, documentId: doc.id, stage }, 'processing progress not recorded');
     }
   }
 
@@ -334,6 +368,7 @@ export class DocumentPipeline {
       const error = { stage, message };
       const failed = documentTransitions.failed(current, error);
       await store.update(trx, doc.tenantId, doc.id, { ...failed, updatedAt: now });
+      await store.clearProgress(trx, doc.tenantId, doc.id);
       const { aiStatus } = failed;
       await events.record(trx, {
         tenantId: doc.tenantId,

@@ -82,6 +82,7 @@ async function extract(job: ExtractJob): Promise<void> {
       ocrFits: () => Date.now() + job.ocrPageTimeoutMs <= job.maxDeadline,
       ocr: job.ocr ? (image) => askOcr(job, image) : null,
       ocrParallel: Math.max(1, job.ocrParallel),
+      progress: (done, total) => reply({ type: 'progress', id: job.id, done, total }),
     };
     const read = await load();
     const content = await withDecodeBudget(job.maxDecodedBytes, job.extension, () => read(context));

@@ -8,6 +8,8 @@ export interface ExtractionInput {
   extension: string;
   mediaType: string;
   signal?: AbortSignal;
+  /** Told how many of the file's pages (PDF pages, TIFF pages) are read, as they are; formats without pages never call it. */
+  onProgress?: (progress: { done: number; total: number }) => void;
 }
 
 /** The text of a file and what it says about itself. */

@@ -70,7 +70,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
         );
       }
       if (size === 0 && rule.content !== 'text') throw new ExtractionError('corrupt', `the ${label} file is empty`);
-      return pool.run({ path: input.path, extension, mediaType: input.mediaType }, input.signal);
+      return pool.run({ path: input.path, extension, mediaType: input.mediaType }, input.signal, input.onProgress);
     },
 
     async audioTrack(input) {

@@ -42,6 +42,7 @@ interface Call {
   resolve(content: ExtractedContent): void;
   reject(error: ExtractionError): void;
   onAbort(): void;
+  onProgress: ((progress: { done: number; total: number }) => void) | undefined;
   /** Aborts the call's OCR requests when the call ends. */
   ocrControl: AbortController;
   timer: NodeJS.Timeout | null;
@@ -84,7 +85,11 @@ export class ThreadPool {
     }));
   }
 
-  run(job: PoolJob, signal?: AbortSignal): Promise<ExtractedContent> {
+  run(
+    job: PoolJob,
+    signal?: AbortSignal,
+    onProgress?: (progress: { done: number; total: number }) => void,
+  ): Promise<ExtractedContent> {
     if (this.#closed) return Promise.reject(new ExtractionError('aborted', 'the extractor is closed'));
     if (signal?.aborted) return Promise.reject(aborted(job));
     return new Promise((resolve, reject) => {
@@ -95,6 +100,7 @@ export class ThreadPool {
         resolve,
         reject,
         onAbort: () => this.#fail(call, aborted(job), true),
+        onProgress,
         ocrControl: new AbortController(),
         timer: null,
         stopWatch: null,
@@ -229,6 +235,13 @@ export class ThreadPool {
     if (slot.worker !== worker || !call || message.id !== call.id) return;
     if (message.type === 'ocr') {
       void this.#answerOcr(worker, call, message.requestId, message.image);
+      return;
+    }
+    if (message.type === 'progress') {
+      // A listener's failure is its own: it must not fail the extraction.
+      try {
+        call.onProgress?.({ done: message.done, total: message.total });
+      } catch {}
       return;
     }
     if (message.type === 'done') this.#finish(call, () => call.resolve(message.content));

@@ -47,4 +47,6 @@ export type FromThread =
   | { type: 'done'; id: number; content: ExtractedContent }
   /** `fatal`: the thread is exiting after this failure and takes no more work. */
   | { type: 'failed'; id: number; code: string; message: string; fatal?: boolean }
-  | { type: 'ocr'; id: number; requestId: number; image: GreyImage };
+  | { type: 'ocr'; id: number; requestId: number; image: GreyImage }
+  /** Pages of the file read so far (`done` of `total`): the document's processing progress. */
+  | { type: 'progress'; id: number; done: number; total: number };

@@ -107,6 +107,25 @@ describeEachDialect(
       assert.equal(data.ai_summary, doc.ai_summary);
     });
 
+    it('leaves no progress once processed, and the entities it found filter the list', async () => {
+      const id = await uploadOk(ctx(), tenant.headers, { filename: 'msa-2.txt', content: Buffer.from(CONTRACT) });
+      const doc = await settled(id);
+      assert.equal(doc.processing_progress, null);
+      const left = await ctx()
+        .container.database.db.selectFrom('document_progress')
+        .select('document_id')
+        .where('document_id', '=', id)
+        .execute();
+      assert.deepEqual(left, []);
+      const listed = await get('/documents?entity=northwind&entity_type=organization&status=completed');
+      assert.equal(listed.statusCode, 200, listed.body);
+      assert.ok(
+        listed.json().data.some((d: { id: string }) => d.id === id),
+        listed.body,
+      );
+      assert.deepEqual((await get('/documents?entity=contoso&entity_type=person')).json().data, []);
+    });
+
     it('extracts DOCX and PDF text, with pages readable one by one', async () => {
       const w = await uploadOk(ctx(), tenant.headers, {
         filename: 'memo.docx',

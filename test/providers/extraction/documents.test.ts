@@ -18,7 +18,14 @@ describe('extraction of documents', () => {
         created: "D:20240131120000+01'00'",
       }),
     );
-    const content = await t.extractor.extract(input);
+    const reports: { done: number; total: number }[] = [];
+    const content = await t.extractor.extract({ ...input, onProgress: (p) => reports.push(p) });
+    // Each page reported once its text is known (docs/api-decisions.md §18, `processing_progress`).
+    assert.deepEqual(reports, [
+      { done: 0, total: 2 },
+      { done: 1, total: 2 },
+      { done: 2, total: 2 },
+    ]);
     assert.deepEqual(content.pages, ['Quarterly revenue grew\nby twelve percent.', 'Second page with spaces']);
     assert.equal(content.text, 'Quarterly revenue grew\nby twelve percent.\n\nSecond page with spaces');
     assert.equal(content.metadata.author, 'Ada Lovelace');

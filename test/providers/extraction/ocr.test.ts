@@ -85,7 +85,13 @@ for (const engine of ENGINES)
       }));
       // The third page has a text layer of one space and the scan under it: not a bare image, so it is rendered.
       const input = await t.files.write('scan3.pdf', pdf([scans[0]!, scans[1]!, { ...scans[2]!, overlay: ' ' }]));
-      const content = await t.extractor.extract(input);
+      const reports: number[] = [];
+      const content = await t.extractor.extract({
+        ...input,
+        onProgress: (p) => reports.push(p.total === 3 ? p.done : Number.NaN),
+      });
+      // Each page counted once its OCR is done, in page order (`processing_progress`).
+      assert.deepEqual(reports, [0, 1, 2, 3]);
       assert.equal(content.pages?.length, 3);
       texts.forEach((lines, i) => {
         const recall = wordRecall(lines.join(' '), content.pages?.[i] ?? '');

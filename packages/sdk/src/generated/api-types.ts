@@ -1234,6 +1234,11 @@ export interface Operations {
       tags: string[];
       created_at: string;
       updated_at: string;
+      processing_progress: {
+        stage: string;
+        pages_done: number | null;
+        pages_total: number | null;
+      } | null;
       storage_path: string;
       thumbnail_url: string;
       ai_thumbnail_url: string | null;
@@ -1985,6 +1990,12 @@ export interface Operations {
       page_size?: number;
       folder_id?: string;
       tag_id?: string;
+      tag_ids?: string;
+      tag_match?: "all" | "any";
+      entity?: string;
+      entity_type?: "person" | "organization" | "date" | "location" | "amount";
+      status?: string;
+      ai_status?: string;
       search?: string;
       sort?: "name" | "created_at" | "updated_at" | "size";
       order?: "asc" | "desc";
@@ -2012,6 +2023,11 @@ export interface Operations {
         tags: string[];
         created_at: string;
         updated_at: string;
+        processing_progress: {
+          stage: string;
+          pages_done: number | null;
+          pages_total: number | null;
+        } | null;
         entities?: {
           people: string[];
           organizations: string[];
@@ -3415,6 +3431,11 @@ export interface Operations {
       tags: string[];
       created_at: string;
       updated_at: string;
+      processing_progress: {
+        stage: string;
+        pages_done: number | null;
+        pages_total: number | null;
+      } | null;
       storage_path: string;
       thumbnail_url: string;
       ai_thumbnail_url: string | null;

@@ -3,6 +3,7 @@
 import { accountStrings } from './i18n-account.ts';
 import { chatStrings } from './i18n-chat.ts';
 import { profileStrings } from './i18n-profile.ts';
+import { documentStrings } from './i18n-documents.ts';
 
 const en = {
   'app.name': 'DocuVault',
@@ -190,6 +191,7 @@ const en = {
   ...accountStrings,
   ...profileStrings,
   ...chatStrings,
+  ...documentStrings,
 } as const;
 
 export type StringKey = keyof typeof en;

@@ -17,6 +17,8 @@ export interface FormatContext {
   ocr: ((image: GreyImage) => Promise<OcrResult>) | null;
   /** How many pages' OCR may be in flight at once (1: each page waits for the one before). */
   ocrParallel: number;
+  /** Says how many of the file's pages are read (each page once its text is known, OCR'd or not). */
+  progress(done: number, total: number): void;
 }
 
 /** Reads one format: the text and what the file says about itself. */

@@ -30,7 +30,15 @@ const MAX_OCR_PAGES = 50;
  * Refused from the header alone: more than MAX_IMAGE_PIXELS, and an image libvips has to decode
  * whole (below) whose pixels come to more than the decode budget.
  */
-export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits, ocrParallel, maxDecodedBytes }) => {
+export const readImage: FormatReader = async ({
+  path,
+  extension,
+  ocr,
+  ocrFits,
+  ocrParallel,
+  maxDecodedBytes,
+  progress,
+}) => {
   const label = formatLabel(extension);
   const meta = await sharp(path, { limitInputPixels: false }).metadata();
   const { width = 0, height = 0 } = meta;
@@ -54,10 +62,16 @@ export const readImage: FormatReader = async ({ path, extension, ocr, ocrFits, o
   }
   // Pages of a TIFF are pages of a scan; frames of an animated WebP are not worth an OCR each.
   const pageCount = meta.format === 'tiff' ? Math.max(1, meta.pages ?? 1) : 1;
-  const pages = new PageTexts(ocrParallel, () => true);
+  const total = Math.min(pageCount, MAX_OCR_PAGES);
+  let done = 0;
+  if (ocr) progress(0, total);
+  const pages = new PageTexts(ocrParallel, () => {
+    progress(++done, total);
+    return true;
+  });
   let skipped = 0;
   if (ocr) {
-    for (let page = 0; page < Math.min(pageCount, MAX_OCR_PAGES); page++) {
+    for (let page = 0; page < total; page++) {
       if (page > 0 && !ocrFits()) {
         skipped = pageCount - page;
         break;

@@ -39,14 +39,19 @@ type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
  * scanned image when it is a bare scan (pdf-scan.ts), else rendered. Metadata from the information
  * dictionary.
  */
-export const readPdf: FormatReader = async ({ path, size, ocr, ocrFits, ocrParallel }) => {
+export const readPdf: FormatReader = async ({ path, size, ocr, ocrFits, ocrParallel, progress }) => {
   const options = { maxImageSize: MAX_IMAGE_PIXELS, ranges: size > RANGES_ABOVE_BYTES };
   let source = await openPdf(path, options);
   try {
     const out = new TextBuilder();
-    const pages = new PageTexts(ocrParallel, (text) => out.add(`${text}\n\n`));
-    let ocrSkipped = 0;
     const numPages = source.pdf.numPages;
+    let done = 0;
+    progress(0, numPages);
+    const pages = new PageTexts(ocrParallel, (text) => {
+      progress(++done, numPages);
+      return out.add(`${text}\n\n`);
+    });
+    let ocrSkipped = 0;
     for (let number = 1; number <= numPages && pages.more; number++) {
       if (source.rangeBytes() > REOPEN_AFTER_BYTES) {
         await source.close();

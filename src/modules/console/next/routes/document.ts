@@ -55,7 +55,12 @@ export default function DocumentPage({ route, me }: ViewProps) {
         h('a', { href: href('documents', doc.folder_id ?? '') }, `← ${t('doc.back')}`),
         h('h1', { id: 'doc-title' }, doc.filename),
       ),
-      h('div', { role: 'status', 'aria-live': 'polite' }, h(StateBadge, { status: doc.status, ai: doc.ai_status })),
+      h(
+        'div',
+        { role: 'status', 'aria-live': 'polite' },
+        h(StateBadge, { status: doc.status, ai: doc.ai_status }),
+        h(Progress, { doc }),
+      ),
     ),
     h(Actions, { doc, canEdit: me.role !== 'viewer', onChange: (d) => (d ? setDoc(d) : reload()) }),
     h(
@@ -540,6 +545,30 @@ function Entities({ doc }: { doc: Doc }) {
         h('dd', { key: `d-${label}` }, values.join(', ')),
       ]),
     ),
+  );
+}
+
+const STAGES = ['queued', 'extraction', 'transcription', 'enrichment', 'embedding'];
+
+/** While processing: the stage, and pages read of total while a scan is OCR'd (`processing_progress`). */
+function Progress({ doc }: { doc: Doc }) {
+  const p = doc.processing_progress;
+  if (!p) return null;
+  const stage = STAGES.includes(p.stage) ? t(`progress.${p.stage}` as 'progress.queued') : p.stage;
+  const paged = p.pages_total !== null && p.pages_done !== null && p.pages_total > 0;
+  return h(
+    'div',
+    { class: 'progress-line' },
+    h('span', {}, stage),
+    paged
+      ? h(
+          'span',
+          { class: 'pages' },
+          ' · ',
+          t('progress.pages', { done: p.pages_done ?? 0, total: p.pages_total ?? 0 }),
+          h('progress', { max: p.pages_total, value: p.pages_done, 'aria-label': t('progress.label') }),
+        )
+      : null,
   );
 }
 

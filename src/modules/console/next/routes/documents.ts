@@ -29,6 +29,16 @@ const TYPES: [string, string][] = [
   ['video/', 'Video'],
 ];
 
+const ENTITY_TYPES = ['person', 'organization', 'date', 'location', 'amount'] as const;
+const AI_STATES = ['queued', 'processing', 'completed', 'failed', 'skipped'] as const;
+/** Tags one filter may name: their ids fit in one value of a saved view (500 characters). */
+const MAX_FILTER_TAGS = 12;
+/** Requests of a bulk action in flight at once: a large selection does not meet the rate limit in one burst. */
+const BULK_PARALLEL = 4;
+
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | '' =>
+  (values as readonly string[]).includes(value ?? '') ? (value as T) : '';
+
 /** The filters of the address, as the list asks the API. */
 function filtersOf(params: URLSearchParams) {
   const sort = (SORTS as readonly string[]).includes(params.get('sort') ?? '')
@@ -40,17 +50,42 @@ function filtersOf(params: URLSearchParams) {
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
     view: params.get('view') === 'grid' ? 'grid' : 'list',
+    /** Tag ids, comma-separated (`tag_ids`), matched all (default) or any (`match=any`). */
+    tags: (params.get('tags') ?? '').split(',').filter(Boolean).slice(0, MAX_FILTER_TAGS).join(','),
+    match: params.get('match') === 'any' ? 'any' : '',
+    entity: (params.get('entity') ?? '').trim(),
+    etype: oneOf(ENTITY_TYPES, params.get('etype')),
+    ai: oneOf(AI_STATES, params.get('ai')),
+  };
+}
+
+type Filters = ReturnType<typeof filtersOf>;
+
+/** The list's query for those filters (the API's names: docs/api-decisions.md §18). */
+function listQueryOf(filters: Pick<Filters, 'type' | 'from' | 'to' | 'tags' | 'match' | 'entity' | 'etype' | 'ai'>) {
+  return {
+    ...(filters.type ? { file_type: filters.type } : {}),
+    ...(filters.from ? { date_start: filters.from } : {}),
+    ...(filters.to ? { date_end: `${filters.to}T23:59:59.999Z` } : {}),
+    ...(filters.tags ? { tag_ids: filters.tags, ...(filters.match ? { tag_match: 'any' as const } : {}) } : {}),
+    ...(filters.entity ? { entity: filters.entity, ...(filters.etype ? { entity_type: filters.etype } : {}) } : {}),
+    ...(filters.ai ? { ai_status: filters.ai } : {}),
   };
 }
 
 /** The address query of those filters, defaults left out: what the address and a saved view keep. */
-function queryOf(filters: ReturnType<typeof filtersOf>): Record<string, string> {
+function queryOf(filters: Filters): Record<string, string> {
   const all = {
     view: filters.view === 'grid' ? 'grid' : '',
     sort: filters.sort === 'created_at' ? '' : filters.sort,
     type: filters.type,
     from: filters.from,
     to: filters.to,
+    tags: filters.tags,
+    match: filters.tags ? filters.match : '',
+    entity: filters.entity,
+    etype: filters.entity ? filters.etype : '',
+    ai: filters.ai,
   };
   return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== ''));
 }
@@ -63,6 +98,7 @@ export default function Documents({ route, me }: ViewProps) {
   const [folders, setFolders] = useState<Folder[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [generation, setGeneration] = useState(0);
+  const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
   // Stored uploads refresh the list and the counts: at once when the last file is stored, and at most
   // every 3 s while a folder pours in (each refresh asks the service for the tree with its counts and
   // the list again, which competed with the uploads themselves: docs/benchmarks-console.md).
@@ -162,6 +198,73 @@ export default function Documents({ route, me }: ViewProps) {
         onChange: (e: Event) => setParam({ to: (e.target as HTMLInputElement).value }),
       }),
     ),
+    h(TagFilter, { filters, setParam }),
+    h(
+      'form',
+      {
+        class: 'inline entity-filter',
+        role: 'search',
+        'aria-label': t('filter.entity'),
+        onSubmit: (e: Event) => {
+          e.preventDefault();
+          const data = new FormData(e.target as HTMLFormElement);
+          setParam({ entity: String(data.get('entity') ?? '').trim(), etype: String(data.get('etype') ?? '') });
+        },
+      },
+      h(
+        'label',
+        { class: 'field inline' },
+        h('span', {}, t('filter.entity')),
+        h('input', {
+          name: 'entity',
+          type: 'search',
+          value: filters.entity,
+          placeholder: t('filter.entityHint'),
+          maxLength: 200,
+          // Applied on Enter or on leaving the field, not at each key (each would be a new list).
+          onChange: (e: Event) => setParam({ entity: (e.target as HTMLInputElement).value.trim() }),
+        }),
+      ),
+      h(
+        'label',
+        { class: 'field inline' },
+        h('span', {}, t('filter.entityType')),
+        h(
+          'select',
+          {
+            name: 'etype',
+            value: filters.etype,
+            onChange: (e: Event) => setParam({ etype: (e.target as HTMLSelectElement).value }),
+          },
+          ['', ...ENTITY_TYPES].map((v) =>
+            h('option', { key: v, value: v }, t(`filter.entityType.${v || 'any'}` as 'filter.entityType.any')),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'label',
+      { class: 'field inline' },
+      h('span', {}, t('filter.ai')),
+      h(
+        'select',
+        { value: filters.ai, onChange: (e: Event) => setParam({ ai: (e.target as HTMLSelectElement).value }) },
+        ['', ...AI_STATES].map((v) =>
+          h('option', { key: v, value: v }, t(`filter.ai.${v || 'any'}` as 'filter.ai.any')),
+        ),
+      ),
+    ),
+    filters.tags || filters.entity || filters.ai || filters.type || filters.from || filters.to
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'ghost',
+            onClick: () => setParam({ tags: '', match: '', entity: '', etype: '', ai: '', type: '', from: '', to: '' }),
+          },
+          t('filter.clear'),
+        )
+      : null,
     canEdit ? h(Pickers, { onFiles: (files) => uploads.add(files, folderId || null) }) : null,
   );
 
@@ -187,15 +290,85 @@ export default function Documents({ route, me }: ViewProps) {
       toolbar,
       h(ErrorLine, { error }),
       h(UploadList, { uploads }),
+      outcomes ? h(BulkOutcomes, { outcomes, close: () => setOutcomes(null) }) : null,
       h(DocumentList, {
-        key: `${folderId}|${filters.sort}|${filters.type}|${filters.from}|${filters.to}|${generation}`,
+        key: `${folderId}|${JSON.stringify(listQueryOf(filters))}|${filters.sort}|${generation}`,
         folderId,
         filters,
         folders,
         canEdit,
         onChanged: () => setGeneration((g) => g + 1),
+        report: setOutcomes,
       }),
       dragging ? h('div', { class: 'drop-hint', 'aria-hidden': 'true' }, t('upload.drop')) : null,
+    ),
+  );
+}
+
+/** The tenant's tags as checkboxes in a disclosure; the checked ones filter the list (all or any of them). */
+function TagFilter({ filters, setParam }: { filters: Filters; setParam: (changes: Record<string, string>) => void }) {
+  const [tags, setTags] = useState<{ id: string; name: string }[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const chosen = new Set(filters.tags.split(',').filter(Boolean));
+  const load = () => {
+    if (tags === null)
+      client()
+        .call('listTags', { query: { page_size: 100 } })
+        .then((a) => setTags(a.data), setError);
+  };
+  // Ids in the address are named once the tags are read.
+  useEffect(() => {
+    if (chosen.size > 0) load();
+  }, []);
+  const toggle = (id: string) => {
+    const next = new Set(chosen);
+    if (next.has(id)) next.delete(id);
+    else if (next.size < MAX_FILTER_TAGS) next.add(id);
+    setParam({ tags: [...next].join(',') });
+  };
+  return h(
+    'details',
+    { class: 'tag-filter', onToggle: (e: Event) => (e.target as HTMLDetailsElement).open && load() },
+    h('summary', {}, chosen.size > 0 ? t('filter.tagsCount', { n: chosen.size }) : t('filter.tags')),
+    h(
+      'div',
+      { class: 'tag-filter-body card' },
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, t('filter.tagMatch')),
+        (['all', 'any'] as const).map((m) =>
+          h(
+            'label',
+            { key: m, class: 'check' },
+            h('input', {
+              type: 'radio',
+              name: 'tag-match',
+              checked: (filters.match || 'all') === m,
+              onChange: () => setParam({ match: m === 'any' ? 'any' : '' }),
+            }),
+            h('span', {}, t(`filter.tagMatch.${m}`)),
+          ),
+        ),
+      ),
+      tags && tags.length === 0 ? h('p', { class: 'muted' }, t('filter.tagsNone')) : null,
+      h(
+        'ul',
+        { class: 'tag-choices', 'aria-label': t('filter.tags') },
+        (tags ?? []).map((tag) =>
+          h(
+            'li',
+            { key: tag.id },
+            h(
+              'label',
+              { class: 'check' },
+              h('input', { type: 'checkbox', checked: chosen.has(tag.id), onChange: () => toggle(tag.id) }),
+              h('span', {}, tag.name),
+            ),
+          ),
+        ),
+      ),
+      h(ErrorLine, { error }),
     ),
   );
 }
@@ -409,10 +582,12 @@ interface ListProps {
   folders: Folder[];
   canEdit: boolean;
   onChanged: () => void;
+  /** Where a bulk action's outcomes are shown: outside the list, which is drawn anew after a change. */
+  report: (outcomes: Outcome[] | null) => void;
 }
 
 /** The folder's documents: rows (or tiles) drawn only where the scroll box shows them; pages fetched on first sight. */
-function DocumentList({ folderId, filters, canEdit, onChanged }: ListProps) {
+function DocumentList({ folderId, filters, folders, canEdit, onChanged, report }: ListProps) {
   const [total, setTotal] = useState<number | null>(null);
   const [rows, setRows] = useState<(Row | undefined)[]>([]);
   const [error, setError] = useState<unknown>(null);
@@ -420,23 +595,25 @@ function DocumentList({ folderId, filters, canEdit, onChanged }: ListProps) {
   const [scroll, setScroll] = useState({ top: 0, height: 600, width: 800 });
   const box = useRef<HTMLDivElement>(null);
   const pages = useRef(new Set<number>());
+  const { sort, type, from: since, to: until, tags, match, entity, etype, ai } = filters;
+  const query = useMemo(
+    () => listQueryOf({ type, from: since, to: until, tags, match, entity, etype, ai }),
+    [type, since, until, tags, match, entity, etype, ai],
+  );
 
   const fetchPage = useCallback(
     (page: number) => {
       if (pages.current.has(page)) return;
       pages.current.add(page);
-      const type = filters.type;
       client()
         .call('listDocuments', {
           query: {
             folder_id: folderId || 'root',
             page,
             limit: PAGE,
-            sort: filters.sort,
-            order: filters.sort === 'name' ? 'asc' : 'desc',
-            ...(type ? { file_type: type } : {}),
-            ...(filters.from ? { date_start: filters.from } : {}),
-            ...(filters.to ? { date_end: `${filters.to}T23:59:59.999Z` } : {}),
+            sort,
+            order: sort === 'name' ? 'asc' : 'desc',
+            ...query,
           },
         })
         .then((answer) => {
@@ -456,7 +633,7 @@ function DocumentList({ folderId, filters, canEdit, onChanged }: ListProps) {
           setError(e);
         });
     },
-    [folderId, filters.sort, filters.type, filters.from, filters.to],
+    [folderId, sort, query],
   );
   useEffect(() => fetchPage(1), [fetchPage]);
 
@@ -569,7 +746,7 @@ function DocumentList({ folderId, filters, canEdit, onChanged }: ListProps) {
       h('span', { class: 'muted' }, t('docs.count', { n: count })),
     ),
     selected.size > 0 && canEdit
-      ? h(BulkBar, { selected, rows, clear: () => setSelected(new Set()), changed: onChanged })
+      ? h(BulkBar, { selected, rows, folders, clear: () => setSelected(new Set()), changed: onChanged, report })
       : null,
     count === 0
       ? h('p', { class: 'empty' }, t('docs.empty'))
@@ -666,30 +843,109 @@ function Tile({ row, selected, toggle }: { row: Row; selected: boolean; toggle: 
   );
 }
 
+/** What one document of a bulk action came to. */
+interface Outcome {
+  id: string;
+  name: string;
+  reason: string | null;
+  requestId?: string;
+}
+
+/** A refusal in words, with the request id when the service gave one. */
+function reasonOf(error: unknown): { reason: string; requestId?: string } {
+  const requestId = (error as { requestId?: unknown } | null)?.requestId;
+  const reason = error instanceof TypeError ? t('error.network') : String((error as Error)?.message ?? error);
+  return typeof requestId === 'string' ? { reason, requestId } : { reason };
+}
+
+/** The last bulk action: how many went through, and each document's outcome in words. */
+function BulkOutcomes({ outcomes, close }: { outcomes: Outcome[]; close: () => void }) {
+  const failed = outcomes.filter((o) => o.reason !== null).length;
+  return h(
+    'section',
+    { class: 'card bulk-result', 'aria-label': t('bulk.outcomes') },
+    h(
+      'div',
+      { class: 'row' },
+      h('p', { role: 'status' }, t('bulk.done', { ok: outcomes.length - failed, failed })),
+      h('button', { type: 'button', class: 'small', onClick: close }, t('bulk.dismiss')),
+    ),
+    h(
+      'ul',
+      { class: 'bulk-outcomes', 'aria-label': t('bulk.outcomes') },
+      outcomes.map((o) =>
+        h(
+          'li',
+          { key: o.id, class: o.reason === null ? 'ok' : 'bad' },
+          h('span', { class: 'doc-name' }, o.name),
+          ': ',
+          o.reason === null ? t('bulk.ok') : t('bulk.failedOf', { reason: o.reason }),
+          o.requestId ? h('span', { class: 'request-id' }, ` ${t('error.request', { id: o.requestId })}`) : null,
+        ),
+      ),
+    ),
+  );
+}
+
 function BulkBar({
   selected,
   rows,
+  folders,
   clear,
   changed,
+  report,
 }: {
   selected: Set<string>;
   rows: (Row | undefined)[];
+  folders: Folder[];
   clear: () => void;
   changed: () => void;
+  report: (outcomes: Outcome[] | null) => void;
 }) {
   const [tag, setTag] = useState('');
-  const [note, setNote] = useState('');
-  const [error, setError] = useState<unknown>(null);
+  const [users, setUsers] = useState<{ id: string; name: string; email: string }[]>([]);
   const ids = [...selected];
-  const run = async (action: (id: string) => Promise<unknown>, reload: boolean) => {
-    setError(null);
-    const results = await Promise.allSettled(ids.map(action));
-    const failed = results.filter((r) => r.status === 'rejected');
-    setNote(t('bulk.done', { ok: results.length - failed.length, failed: failed.length }));
-    if (failed[0]) setError((failed[0] as PromiseRejectedResult).reason);
-    if (reload && failed.length === 0) changed();
-  };
   const byId = (id: string) => rows.find((r) => r?.id === id);
+  // Through the one-document endpoints, a few at a time; each document's outcome is listed.
+  const run = async (action: (id: string) => Promise<unknown>, reload: boolean) => {
+    report(null);
+    const results: PromiseSettledResult<unknown>[] = [];
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < ids.length; i = next++)
+        results[i] = await action(ids[i] as string).then(
+          (value) => ({ status: 'fulfilled', value }) as const,
+          (reason) => ({ status: 'rejected', reason }) as const,
+        );
+    };
+    await Promise.all(Array.from({ length: Math.min(BULK_PARALLEL, ids.length) }, worker));
+    const done: Outcome[] = results.map((r, i) => {
+      const id = ids[i] as string;
+      const name = byId(id)?.filename ?? id;
+      return r.status === 'fulfilled' ? { id, name, reason: null } : { id, name, ...reasonOf(r.reason) };
+    });
+    report(done);
+    if (reload && done.some((o) => o.reason === null)) changed();
+  };
+  // People to share with are listed to those who may see them (as on the document page).
+  useEffect(
+    () =>
+      void client()
+        .call('listUsers', { query: { page_size: 100 } })
+        .then(
+          (a) => setUsers(a.data),
+          () => undefined,
+        ),
+    [],
+  );
+  const folderName = (f: Folder): string => {
+    const parent = folders.find((p) => p.id === f.parent_id);
+    return parent ? `${folderName(parent)} / ${f.name}` : f.name;
+  };
+  const places = [
+    { id: '', name: t('docs.top') },
+    ...folders.map((f) => ({ id: f.id, name: folderName(f) })).sort((a, b) => a.name.localeCompare(b.name)),
+  ];
   return h(
     'div',
     { class: 'bulk card', role: 'group', 'aria-label': t('docs.selected', { n: ids.length }) },
@@ -743,8 +999,70 @@ function BulkBar({
       },
       t('bulk.delete'),
     ),
+    h(
+      'form',
+      {
+        class: 'inline',
+        onSubmit: (e: Event) => {
+          e.preventDefault();
+          const target = String(new FormData(e.target as HTMLFormElement).get('folder') ?? '');
+          void run(
+            (id) => client().call('updateDocument', { path: { id }, body: { folder_id: target || null } }),
+            true,
+          );
+        },
+      },
+      h(
+        'label',
+        { class: 'field inline' },
+        h('span', {}, t('bulk.moveTo')),
+        h(
+          'select',
+          { name: 'folder' },
+          places.map((p) => h('option', { key: p.id, value: p.id }, p.name)),
+        ),
+      ),
+      h('button', { type: 'submit' }, t('bulk.move')),
+    ),
+    users.length
+      ? h(
+          'form',
+          {
+            class: 'inline',
+            onSubmit: (e: Event) => {
+              e.preventDefault();
+              const data = new FormData(e.target as HTMLFormElement);
+              const user = String(data.get('user'));
+              const permission = String(data.get('permission')) as 'view' | 'edit' | 'admin';
+              void run(
+                (id) => client().call('shareDocument', { path: { id }, body: { user_id: user, permission } }),
+                false,
+              );
+            },
+          },
+          h(
+            'label',
+            { class: 'field inline' },
+            h('span', {}, t('bulk.shareWith')),
+            h(
+              'select',
+              { name: 'user', required: true },
+              users.map((u) => h('option', { key: u.id, value: u.id }, `${u.name} <${u.email}>`)),
+            ),
+          ),
+          h(
+            'label',
+            { class: 'field inline' },
+            h('span', {}, t('bulk.shareAs')),
+            h(
+              'select',
+              { name: 'permission' },
+              (['view', 'edit', 'admin'] as const).map((p) => h('option', { key: p, value: p }, t(`share.${p}`))),
+            ),
+          ),
+          h('button', { type: 'submit' }, t('bulk.share')),
+        )
+      : null,
     h('button', { type: 'button', class: 'ghost', onClick: clear }, t('bulk.clear')),
-    note ? h('span', { role: 'status' }, note) : null,
-    h(ErrorLine, { error }),
   );
 }
