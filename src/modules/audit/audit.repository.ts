@@ -94,6 +94,17 @@ function prepared(text: string): CompiledQuery {
 /** Whether anything waits in `audit_pending` (any process's). */
 const PENDING_PROBE = prepared('select id from audit_pending limit 1');
 
+const COLUMN_LIST = RECORD_COLUMNS.join(', ');
+
+/** Moving `audit_pending` into the trail: one statement on PostgreSQL, a copy and a clear on SQLite. */
+const MOVE = {
+  postgres: prepared(
+    `with moved as (delete from audit_pending returning ${COLUMN_LIST}) insert into audit_records (${COLUMN_LIST}) select ${COLUMN_LIST} from moved`,
+  ),
+  copy: prepared(`insert into audit_records (${COLUMN_LIST}) select ${COLUMN_LIST} from audit_pending`),
+  clear: prepared('delete from audit_pending'),
+};
+
 type AuditQuery = SelectQueryBuilder<DB, 'audit_records', object>;
 
 /** Where rows are written: the trail, or the pending rows of acts recorded in their transaction. */
@@ -166,7 +177,7 @@ export class AuditRepository {
    * Nothing is written when there is nothing to write. Answers how many pending rows moved.
    */
   async flushBatch(db: Executor, dialect: DialectName, rows: readonly NewAuditRecord[]): Promise<number> {
-    // The probe is one primary-key step on an empty table: most flushes (reads only) stop here.
+    // The probe reads at most one row of a table that is empty between flushes.
     const waiting = (await db.executeQuery(PENDING_PROBE)).rows.length > 0;
     if (!waiting && rows.length === 0) return 0;
     if (!waiting) {
@@ -175,37 +186,19 @@ export class AuditRepository {
       else await db.transaction().execute((trx) => this.insert(trx, rows));
       return 0;
     }
-    const move = this.#moveSql();
     if (dialect === 'postgres') {
       // `delete … returning` into the insert: one statement, so two processes never move a row twice.
       return db.transaction().execute(async (trx) => {
         await this.insert(trx, rows);
-        return Number((await trx.executeQuery(move.postgres)).numAffectedRows ?? 0);
+        return Number((await trx.executeQuery(MOVE.postgres)).numAffectedRows ?? 0);
       });
     }
     return db.transaction().execute(async (trx) => {
       await this.insert(trx, rows);
-      const moved = await trx.executeQuery(move.copy);
-      await trx.executeQuery(move.clear);
+      const moved = await trx.executeQuery(MOVE.copy);
+      await trx.executeQuery(MOVE.clear);
       return Number(moved.numAffectedRows ?? 0);
     });
-  }
-
-  #move: { postgres: CompiledQuery; copy: CompiledQuery; clear: CompiledQuery } | null = null;
-
-  /** The move's statements, built once. */
-  #moveSql() {
-    if (!this.#move) {
-      const columns = RECORD_COLUMNS.join(', ');
-      this.#move = {
-        postgres: prepared(
-          `with moved as (delete from audit_pending returning ${columns}) insert into audit_records (${columns}) select ${columns} from moved`,
-        ),
-        copy: prepared(`insert into audit_records (${columns}) select ${columns} from audit_pending`),
-        clear: prepared('delete from audit_pending'),
-      };
-    }
-    return this.#move;
   }
 
   #filtered(db: Executor, tenantId: string, filter: AuditFilter): AuditQuery {
