@@ -31,7 +31,7 @@ CREATE TABLE "api_keys" (
 
 -- table audit_pending (owner: audit)
 CREATE TABLE "audit_pending" (
-  "id" text primary key,
+  "id" text not null,
   "tenant_id" text not null,
   "at" bigint not null,
   "actor_type" text not null,

@@ -96,10 +96,14 @@ function detailsOf(
   spec: AuditActionSpec | null,
   extra?: Record<string, unknown>,
 ): Record<string, unknown> | null {
-  const details: Record<string, unknown> = { ...extra };
-  const targetParam = spec?.from ?? 'id';
-  for (const [name, value] of Object.entries(paramsOf(request))) {
-    if (name !== targetParam || !spec?.target) details[name] = value;
+  // Built only when something goes in: a read names its document alone, so most records have none.
+  let details: Record<string, unknown> | null = extra ? { ...extra } : null;
+  const targetParam = spec?.target ? (spec.from ?? 'id') : null;
+  const params = paramsOf(request);
+  for (const name in params) {
+    if (name === targetParam) continue;
+    details ??= {};
+    details[name] = params[name];
   }
   const body = request.body;
   if (
@@ -111,9 +115,12 @@ function detailsOf(
     request.isMultipart?.() !== true
   ) {
     const fields = Object.keys(body);
-    if (fields.length > 0) details['fields'] = fields;
+    if (fields.length > 0) {
+      details ??= {};
+      details['fields'] = fields;
+    }
   }
-  return Object.keys(details).length > 0 ? details : null;
+  return details && Object.keys(details).length > 0 ? details : null;
 }
 
 /**

@@ -297,27 +297,41 @@ export class AuditTrail {
   }
 
   async #write(rows: NewAuditRecord[]): Promise<void> {
-    const { repository, logger, dialect } = this.#opts;
+    const { repository, dialect } = this.#opts;
     const db = this.#opts.db();
-    if (rows.length > 0) {
-      try {
-        await repository.insert(db, rows);
-      } catch (error) {
-        const kept = [...rows, ...this.#buffer];
-        const dropped = Math.max(0, kept.length - MAX_PENDING);
-        this.#buffer = kept.slice(dropped);
-        logger.error(
-          { err: error, records: rows.length, dropped },
-          'audit: could not write buffered records; kept for the next flush',
-        );
-        this.#schedule();
-      }
+    try {
+      // The common case: the batch and the waiting changes in one write transaction, one commit.
+      await repository.flushBatch(db, dialect, rows);
+      return;
+    } catch {
+      // Written apart below, so that a move that keeps failing does not hold the reads back (or
+      // the reverse); each failure is logged there.
     }
+    if (rows.length > 0) await this.#insertBatch(db, rows);
     try {
       await repository.movePending(db, dialect);
     } catch (error) {
       // The rows stay in audit_pending (committed with their changes): the next flush moves them.
-      logger.error({ err: error }, 'audit: could not move recorded changes into the trail; retried at the next flush');
+      this.#opts.logger.error(
+        { err: error },
+        'audit: could not move recorded changes into the trail; retried at the next flush',
+      );
+      this.#schedule();
+    }
+  }
+
+  /** The batch on its own; a failure keeps it for the next flush (at most MAX_PENDING records). */
+  async #insertBatch(db: Executor, rows: NewAuditRecord[]): Promise<void> {
+    try {
+      await this.#opts.repository.insert(db, rows);
+    } catch (error) {
+      const kept = [...rows, ...this.#buffer];
+      const dropped = Math.max(0, kept.length - MAX_PENDING);
+      this.#buffer = kept.slice(dropped);
+      this.#opts.logger.error(
+        { err: error, records: rows.length, dropped },
+        'audit: could not write buffered records; kept for the next flush',
+      );
       this.#schedule();
     }
   }

@@ -24,9 +24,10 @@ export interface AuditRecordsTable {
 
 /**
  * Changes recorded inside their transaction (`recordIn`), waiting to be moved into
- * `audit_records` by the next flush (docs/audit.md, "What recording costs"): the same columns,
- * its primary key as its only index, so the act's transaction writes one narrow row instead of
- * an entry in each of `audit_records`' six B-trees.
+ * `audit_records` by the next flush (docs/audit.md, "What recording costs"): the same columns and
+ * no index at all (not even a primary key: the flush takes the whole table), so the act's
+ * transaction writes one narrow row into one B-tree instead of an entry in each of
+ * `audit_records`' seven.
  */
 export type AuditPendingTable = AuditRecordsTable;
 

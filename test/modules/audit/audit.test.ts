@@ -482,6 +482,64 @@ describeEachDialect(
       assert.equal(record?.actor_type, 'system');
     });
 
+    it('flushes reads and waiting changes together, and apart when the move fails: reads are not held back', async () => {
+      const trail = t.container.modules.use('audit');
+      const db = t.container.database.db;
+      await trail.flush();
+      const count = async (targetId: string) =>
+        (await db.selectFrom('audit_records').select('id').where('target_id', '=', targetId).execute()).length;
+      const read = (targetId: string) =>
+        trail.buffer(
+          trail.row({
+            tenantId: tenant.tenantId,
+            actor: { type: 'user', id: alice.userId },
+            action: 'document.content',
+            targetType: 'document',
+            targetId,
+            outcome: 'success',
+          }),
+        );
+
+      // Together: a batch of reads and a change waiting in audit_pending land in one flush.
+      for (let i = 0; i < 3; i++) read('flush-together-read');
+      await db.transaction().execute((trx) =>
+        trail.recordIn(trx, {
+          tenantId: tenant.tenantId,
+          action: 'document.delete',
+          targetId: 'flush-together-change',
+        }),
+      );
+      await trail.flush();
+      assert.equal(await count('flush-together-read'), 3);
+      assert.equal(await count('flush-together-change'), 1);
+
+      // A waiting row the trail refuses (its id is taken): the move fails, the reads are still written
+      // and the row keeps waiting, untouched.
+      const [taken] = await db
+        .selectFrom('audit_records')
+        .selectAll()
+        .where('target_id', '=', 'flush-together-change')
+        .execute();
+      assert.ok(taken);
+      await db
+        .insertInto('audit_pending')
+        .values({ ...taken, target_id: 'flush-refused-change' })
+        .execute();
+      read('flush-apart-read');
+      read('flush-apart-read');
+      await trail.flush();
+      assert.equal(await count('flush-apart-read'), 2, 'the reads are written although the move failed');
+      assert.equal(await count('flush-refused-change'), 0);
+      const waiting = await db.selectFrom('audit_pending').select('target_id').execute();
+      assert.deepEqual(
+        waiting.map((r) => r.target_id),
+        ['flush-refused-change'],
+      );
+      // The refused row stands for a broken store, not for a case the service meets: removed here so
+      // the suite's later flushes move again.
+      await db.deleteFrom('audit_pending').execute();
+    });
+
     it("purges a deleted tenant's records after AUDIT_RETENTION_DAYS, never a live tenant's", async () => {
       const trail = t.container.modules.use('audit');
       const log = t.container.modules.use('auditLog');
