@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
-import type { DocumentsService } from './documents.service.ts';
 import { ErrorBody, IdParams, standardErrors } from '../../http/common-schemas.ts';
-import { authOf, type App } from '../../http/fastify-types.ts';
+import { type App, authOf } from '../../http/fastify-types.ts';
 import { sendStoredFile } from '../../http/file-response.ts';
+import type { DocumentsService } from './documents.service.ts';
 import { typeIconSvg } from './thumbnails.ts';
 
 const BinarySchema = { type: 'string', format: 'binary' };

@@ -1,8 +1,8 @@
-import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Executor } from '../../db/executor.ts';
-import { DOCUMENT_JOBS, type DeleteBlobsPayload, thumbnailBlobKey } from './document-job-kinds.ts';
-import type { DocumentsRepository, StoredBlob } from './documents.repository.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { type DeleteBlobsPayload, DOCUMENT_JOBS, thumbnailBlobKey } from './document-job-kinds.ts';
 import { DocumentVersionsRepository } from './document-versions.repository.ts';
+import type { DocumentsRepository, StoredBlob } from './documents.repository.ts';
 
 const versions = new DocumentVersionsRepository();
 

@@ -1,9 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import type { DocumentUploadsService } from './document-uploads.service.ts';
 import { ErrorBody, standardErrors } from '../../http/common-schemas.ts';
-import { authOf, type App } from '../../http/fastify-types.ts';
+import { type App, authOf } from '../../http/fastify-types.ts';
 import { setRequestFingerprint } from '../../http/idempotency.ts';
+import { errors } from '../../lib/errors.ts';
+import type { DocumentUploadsService } from './document-uploads.service.ts';
 import { MAX_BATCH_FILES } from './document-uploads.service.ts';
 import { presentBatchUpload, presentSingleUpload } from './documents.presenter.ts';
 import {
@@ -12,9 +13,8 @@ import {
   UploadMultipartBody,
   UploadResponse,
 } from './documents.schemas.ts';
-import { errors } from '../../lib/errors.ts';
-import { ON_DUPLICATE, type OnDuplicate } from './upload-fields.ts';
 import { closeUnreadUploads, multipartLimits, multipartSourceOf } from './multipart-source.ts';
+import { ON_DUPLICATE, type OnDuplicate } from './upload-fields.ts';
 
 const uploadErrors = { ...standardErrors, 413: ErrorBody, 415: ErrorBody };
 

@@ -1,22 +1,20 @@
 import type { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
-import { lockTenant } from '../../db/locks.ts';
-import type { EventLog } from '../../events/event-log.ts';
-import { AppError, errors } from '../../lib/errors.ts';
-import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Executor } from '../../db/executor.ts';
+import { lockTenant } from '../../db/locks.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
+import type { EventLog } from '../../events/event-log.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { AppError, errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { MultipartFingerprintCollector } from '../../lib/multipart-fingerprint.ts';
+import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import { nameTypeProblem } from '../../providers/files/file-types.ts';
 import { sanitizeFilename } from '../../providers/files/filenames.ts';
 import { assertMayCreate, permissionOn } from './access/document-access.ts';
-import type { AuthContext } from '../../domain/auth-context.ts';
 import type { BatchJobsRepository, Rejection } from './batch-jobs/batch-jobs.repository.ts';
-import type { FoldersRepository } from './folders/folders.repository.ts';
-import type { TagsRepository } from './tags/tags.repository.ts';
-import type { TagsService } from './tags/tags.service.ts';
+import type { DocumentHooks } from './document-hooks.ts';
 import {
   type DeleteBlobsPayload,
   DOCUMENT_JOBS,
@@ -24,7 +22,6 @@ import {
   documentBlobKey,
   ORPHAN_GRACE_MS,
 } from './document-job-kinds.ts';
-import type { DocumentHooks } from './document-hooks.ts';
 import { documentTransitions } from './document-status.ts';
 import type { Document, DocumentsRepository } from './documents.repository.ts';
 import {
@@ -35,7 +32,10 @@ import {
   typeUntypedUpload,
   type UntypedUpload,
 } from './file-intake.ts';
+import type { FoldersRepository } from './folders/folders.repository.ts';
 import type { MultipartSource, UploadPart } from './multipart-source.ts';
+import type { TagsRepository } from './tags/tags.repository.ts';
+import type { TagsService } from './tags/tags.service.ts';
 import { FieldBag, type OnDuplicate, parseUploadFields, type UploadFields } from './upload-fields.ts';
 import type { UploadQuota } from './upload-quota.ts';
 

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import { ErrorBody, IdParams, standardErrors } from '../../http/common-schemas.ts';
-import { authOf, type App } from '../../http/fastify-types.ts';
+import { type App, authOf } from '../../http/fastify-types.ts';
+import { sendStoredFile } from '../../http/file-response.ts';
 import { setRequestFingerprint } from '../../http/idempotency.ts';
 import { bytesIn, fileHeaders, NotModified, RangeNotSatisfiable } from './document-files.routes.ts';
 import { presentVersion, presentVersionList, presentVersionUpload } from './document-versions.presenter.ts';
@@ -12,7 +13,6 @@ import {
   VersionUploadAnswer,
 } from './document-versions.schemas.ts';
 import type { DocumentVersionsService } from './document-versions.service.ts';
-import { sendStoredFile } from '../../http/file-response.ts';
 import { closeUnreadUploads, multipartLimits, multipartSourceOf } from './multipart-source.ts';
 
 /** Document versions (docs/versions.md): upload a new version, list, download one, restore one. */

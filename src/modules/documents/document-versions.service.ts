@@ -1,13 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
+import { lockTenant } from '../../db/locks.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import type { EventLog } from '../../events/event-log.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { errors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { lockTenant } from '../../db/locks.ts';
 import type { BlobStore, ByteRange } from '../../providers/blobs/blob-store.ts';
 import { authorizeDocument } from './access/document-access.ts';
 import type { DocumentHooks } from './document-hooks.ts';

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { Nullable } from '../../http/common-schemas.ts';
 import type { EventSchemas } from '../../events/event-catalogue.ts';
+import { Nullable } from '../../http/common-schemas.ts';
 
 /*
  * The events the documents module emits (an upload stored; a document's filename, folder or tags

@@ -3,16 +3,17 @@ import type { Database } from '../../db/database.ts';
 import type { DeclaredJobDefinition } from '../../jobs/job-types.ts';
 import type { BlobStore } from '../../providers/blobs/blob-store.ts';
 import {
-  DOCUMENT_JOBS,
   type DeleteBlobsPayload,
+  DOCUMENT_JOBS,
   type DocumentJobPayload,
   documentBlobKey,
   thumbnailBlobKey,
 } from './document-job-kinds.ts';
-import type { DocumentsRepository } from './documents.repository.ts';
 import { DocumentVersionsRepository } from './document-versions.repository.ts';
+import type { DocumentsRepository } from './documents.repository.ts';
 
 const versions = new DocumentVersionsRepository();
+
 import { renderThumbnail } from './thumbnails.ts';
 
 /** The documents module's job kinds and their payloads (see DOCUMENT_JOBS). */

@@ -1,10 +1,10 @@
 import { type Insertable, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import type { DB } from '../../db/schema.ts';
-import type { DocumentsTable } from './documents.tables.ts';
 import { type ColumnMap, columnsOf } from '../../db/column-map.ts';
 import type { Executor } from '../../db/executor.ts';
+import type { DB } from '../../db/schema.ts';
 import { parseJson } from '../../lib/json.ts';
 import { type VisibilityScope, visibilityRows } from './access/access.repository.ts';
+import type { DocumentsTable } from './documents.tables.ts';
 import { nameContains } from './name-filter.ts';
 
 /** Named things AI enrichment found; the API shows these three kinds (the column keeps any others, e.g. amounts). */
@@ -174,6 +174,15 @@ export interface StoredBlob {
 }
 
 /** A document's extracted text, and the text of each page where the format has pages. */
+/** A document's processing stage; `pages` (read of total) replaces the pages known, absent keeps them. */
+export interface ProgressUpdate {
+  tenantId: string;
+  documentId: string;
+  stage: string;
+  pages?: { done: number; total: number } | null;
+  at: number;
+}
+
 export interface StoredContent {
   text: string;
   pages: string[] | null;
@@ -529,16 +538,7 @@ export class DocumentsRepository {
    * Records the stage a document's processing is in; `pages` replaces the pages read (null: none
    * known), absent keeps them (a later stage shows how many pages extraction read).
    */
-  async saveProgress(
-    db: Executor,
-    row: {
-      tenantId: string;
-      documentId: string;
-      stage: string;
-      pages?: { done: number; total: number } | null;
-      at: number;
-    },
-  ): Promise<void> {
+  async saveProgress(db: Executor, row: ProgressUpdate): Promise<void> {
     const pages =
       row.pages === undefined ? {} : { pages_done: row.pages?.done ?? null, pages_total: row.pages?.total ?? null };
     await db

@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { DocumentsService } from './documents.service.ts';
 import { ErrorBody, IdParams, MessageBody, standardErrors } from '../../http/common-schemas.ts';
 import { ifMatchUpdate } from '../../http/conditional-requests.ts';
-import { authOf, type App } from '../../http/fastify-types.ts';
+import { type App, authOf } from '../../http/fastify-types.ts';
 import { presentDocumentDetail, presentDocumentListItem, presentReprocess } from './documents.presenter.ts';
 import type { DocumentSort } from './documents.repository.ts';
 import {
@@ -15,6 +14,7 @@ import {
   ReprocessAnswer,
   UpdateDocumentBody,
 } from './documents.schemas.ts';
+import type { DocumentsService } from './documents.service.ts';
 
 /** `https://host/api/v1` (or the sandbox's), from PUBLIC_BASE_URL or the request. */
 export function apiBaseOf(request: FastifyRequest, publicBaseUrl: string | null): string {

@@ -1,32 +1,32 @@
 import type { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
 import type { Executor } from '../../db/executor.ts';
+import type { AuthContext } from '../../domain/auth-context.ts';
 import type { EventLog } from '../../events/event-log.ts';
-import { errors } from '../../lib/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { errors } from '../../lib/errors.ts';
 import type { BlobStore, ByteRange } from '../../providers/blobs/blob-store.ts';
 import { fileTypeFilter, nameTypeProblem } from '../../providers/files/file-types.ts';
 import { acceptFilename } from '../../providers/files/filenames.ts';
 import { visibilityScope } from './access/access.repository.ts';
 import { authorizeDocument } from './access/document-access.ts';
-import type { AuthContext } from '../../domain/auth-context.ts';
-import type { FoldersRepository } from './folders/folders.repository.ts';
-import type { TagsRepository } from './tags/tags.repository.ts';
-import { normaliseTagNames, type TagsService } from './tags/tags.service.ts';
 import { readTextContent } from './document-content.ts';
 import type { DocumentHooks } from './document-hooks.ts';
-import type { LegalHoldGuard } from './legal-hold-guard.ts';
 import { removeDocuments } from './document-removal.ts';
 import { documentTransitions } from './document-status.ts';
 import type {
   Document,
   DocumentListFilter,
-  DocumentProgress,
   DocumentPatch,
+  DocumentProgress,
   DocumentSort,
   DocumentsRepository,
 } from './documents.repository.ts';
+import type { FoldersRepository } from './folders/folders.repository.ts';
+import type { LegalHoldGuard } from './legal-hold-guard.ts';
+import type { TagsRepository } from './tags/tags.repository.ts';
+import { normaliseTagNames, type TagsService } from './tags/tags.service.ts';
 
 export interface DocumentWithTags {
   document: Document;

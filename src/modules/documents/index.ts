@@ -1,23 +1,30 @@
+import type { Expression, SqlBool } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { defineModule } from '../../platform/module.ts';
-import type { Expression, SqlBool } from 'kysely';
 import { editableDocument } from './access/access.repository.ts';
 import { authorizeDocument, type DocumentAction, mayEditDocument } from './access/document-access.ts';
 import { BatchJobsRepository } from './batch-jobs/batch-jobs.repository.ts';
 import { batchJobRoutes } from './batch-jobs/batch-jobs.routes.ts';
 import { BatchJobsService } from './batch-jobs/batch-jobs.service.ts';
 import { documentFileRoutes } from './document-files.routes.ts';
-import { DocumentQueries } from './document-queries.ts';
 import { DocumentHooks, type StoredListener } from './document-hooks.ts';
+import { DocumentQueries } from './document-queries.ts';
 import { removeDocuments } from './document-removal.ts';
 import { documentUploadRoutes } from './document-uploads.routes.ts';
+import { DocumentUploadsService } from './document-uploads.service.ts';
 import { DocumentVersionsRepository } from './document-versions.repository.ts';
 import { documentVersionRoutes } from './document-versions.routes.ts';
 import { DocumentVersionsService } from './document-versions.service.ts';
-import { DocumentUploadsService } from './document-uploads.service.ts';
+import { DOCUMENT_EVENTS } from './documents.events.ts';
 import { documentJobDefinitions } from './documents.jobs.ts';
-import { type Document, type DocumentPatch, DocumentsRepository, type StoredContent } from './documents.repository.ts';
+import {
+  type Document,
+  type DocumentPatch,
+  DocumentsRepository,
+  type ProgressUpdate,
+  type StoredContent,
+} from './documents.repository.ts';
 import { documentRoutes } from './documents.routes.ts';
 import { DocumentsService } from './documents.service.ts';
 import { FoldersRepository } from './folders/folders.repository.ts';
@@ -33,7 +40,6 @@ import { TagsRepository } from './tags/tags.repository.ts';
 import { tagRoutes } from './tags/tags.routes.ts';
 import { TagsService } from './tags/tags.service.ts';
 import { UploadQuota } from './upload-quota.ts';
-import { DOCUMENT_EVENTS } from './documents.events.ts';
 
 /** The document pipeline's view of the library: the documents it advances and the text it stores. */
 export interface DocumentPipelineStore {
@@ -45,16 +51,7 @@ export interface DocumentPipelineStore {
   ): Promise<void>;
   findContent(db: Executor, tenantId: string, id: string): Promise<StoredContent | null>;
   /** The stage the document's processing is in; `pages` (read of total) replaces the pages known, absent keeps them. */
-  saveProgress(
-    db: Executor,
-    row: {
-      tenantId: string;
-      documentId: string;
-      stage: string;
-      pages?: { done: number; total: number } | null;
-      at: number;
-    },
-  ): Promise<void>;
+  saveProgress(db: Executor, row: ProgressUpdate): Promise<void>;
   /** Processing of the document ended (completed or failed). */
   clearProgress(db: Executor, tenantId: string, documentId: string): Promise<void>;
   /** The tenant's tag names, most used first (at most `limit`): enrichment prefers them. */

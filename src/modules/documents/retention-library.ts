@@ -1,6 +1,6 @@
 import type { AliasableExpression, ExpressionBuilder } from 'kysely';
-import type { DB } from '../../db/schema.ts';
 import type { Executor } from '../../db/executor.ts';
+import type { DB } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { removeDocuments } from './document-removal.ts';
 import type { DocumentsRepository } from './documents.repository.ts';

@@ -1,9 +1,9 @@
 import type { Database } from '../../db/database.ts';
-import { lockTenant } from '../../db/locks.ts';
-import { errors } from '../../lib/errors.ts';
 import type { Executor } from '../../db/executor.ts';
+import { lockTenant } from '../../db/locks.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { TIER_LIMITS } from '../../domain/tiers.ts';
+import { errors } from '../../lib/errors.ts';
 import type { DocumentsRepository } from './documents.repository.ts';
 
 /** docs/api-decisions.md §5: a sandbox holds at most this many documents. */

@@ -388,6 +388,17 @@ const ADDRESS_LINE = new RegExp(
 
 const LIST_ITEM = /^(\s*(?:[-*•·▪◦–]|\(?[a-z0-9]{1,2}[.)])\s+)(.*?)\s*$/u;
 
+/** For each span of a group, the mentions inside it, and how many spans are firmly companies or people. */
+function groupKinds(group: readonly NameSpan[], mentions: readonly Mention[]) {
+  const kinds = group.map((span) => mentions.filter((m) => m.start >= span.start && m.end <= span.end));
+  const firm = (k: Mention[], kind: Kind, strength: number) => k.some((m) => m.kind === kind && m.strength >= strength);
+  return {
+    kinds,
+    orgs: kinds.filter((k) => firm(k, 'organization', 2.5)).length,
+    people: kinds.filter((k) => firm(k, 'person', 1.5)).length,
+  };
+}
+
 /**
  * Names listed one to an item ("Quotations were received from: a) Kalmar Hong Kong Limited
  * b) Liebherr Container Cranes c) Konecranes"): a list whose items are only names, one of them an
@@ -414,11 +425,7 @@ function listMentions(text: string, spans: NameSpan[], mentions: Mention[], ctx:
   }
   if (current.length >= 2) groups.push(current);
   for (const group of groups) {
-    const kinds = group.map((span) => mentions.filter((m) => m.start >= span.start && m.end <= span.end));
-    const firm = (k: Mention[], kind: Kind, strength: number) =>
-      k.some((m) => m.kind === kind && m.strength >= strength);
-    const orgs = kinds.filter((k) => firm(k, 'organization', 2.5)).length;
-    const people = kinds.filter((k) => firm(k, 'person', 1.5)).length;
+    const { kinds, orgs, people } = groupKinds(group, mentions);
     group.forEach((span, i) => {
       if (kinds[i]!.some((m) => m.strength >= 2)) return;
       const tokens = trimSpan(span, ctx);
@@ -530,11 +537,7 @@ function coordinatedMentions(text: string, spans: NameSpan[], mentions: Mention[
   if (current.length >= 2 && worded) groups.push(current);
   const out: Mention[] = [];
   for (const group of groups) {
-    const kinds = group.map((span) => mentions.filter((m) => m.start >= span.start && m.end <= span.end));
-    const firm = (k: Mention[], kind: Kind, strength: number) =>
-      k.some((m) => m.kind === kind && m.strength >= strength);
-    const orgs = kinds.filter((k) => firm(k, 'organization', 2.5)).length;
-    const people = kinds.filter((k) => firm(k, 'person', 1.5)).length;
+    const { kinds, orgs, people } = groupKinds(group, mentions);
     const places = kinds.filter((k) => k.some((m) => m.kind === 'place')).length;
     group.forEach((span, i) => {
       if (kinds[i]!.length > 0) return;
