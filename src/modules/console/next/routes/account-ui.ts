@@ -119,6 +119,24 @@ export function Field({ label, children }: { label: string; children?: Component
   return h('label', { class: 'field' }, h('span', {}, label), children);
 }
 
+/**
+ * A password input in its field: a new password within the service's bounds (8–256), the
+ * current one unbounded (it was set under older rules); `autocomplete` tells password managers which.
+ */
+export function PasswordField({ label, name, current = false }: { label: string; name: string; current?: boolean }) {
+  return h(
+    Field,
+    { label },
+    h('input', {
+      name,
+      type: 'password',
+      required: true,
+      autocomplete: current ? 'current-password' : 'new-password',
+      ...(current ? {} : { minLength: 8, maxLength: 256 }),
+    }),
+  );
+}
+
 /** A state of the API as a coloured badge in words. */
 export function StatusBadge({ value }: { value: string }) {
   const tone = /^(active|success|completed|ready)$/.test(value)

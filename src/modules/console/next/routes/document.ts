@@ -10,6 +10,7 @@ import { type Doc, ErrorLine, type Folder, h, href, type ViewProps } from '../ui
 import { ChatHistory, type ChatTurn, turnsOf } from './chat-history.ts';
 import { DocumentRecords } from './document-records.ts';
 import { StateBadge } from './documents.ts';
+import { useListedUsers } from './people.ts';
 
 const busy = (d: Doc) =>
   d.status === 'processing' || d.status === 'pending' || ['queued', 'processing', 'pending'].includes(d.ai_status);
@@ -577,24 +578,13 @@ function Shares({ id }: { id: string }) {
   const [shares, setShares] = useState<import('../sdk.ts').OperationResponse<'listDocumentShares'>['shares'] | null>(
     null,
   );
-  const [users, setUsers] = useState<import('../sdk.ts').OperationResponse<'listUsers'>['data']>([]);
+  const users = useListedUsers();
   const [error, setError] = useState<unknown>(null);
   const load = () =>
     void client()
       .call('listDocumentShares', { path: { id } })
       .then((a) => setShares(a.shares), setError);
   useEffect(load, [id]);
-  // People are listed to those who may see them; others can still remove shares.
-  useEffect(
-    () =>
-      void client()
-        .call('listUsers', { query: { page_size: 100 } })
-        .then(
-          (a) => setUsers(a.data),
-          () => undefined,
-        ),
-    [],
-  );
   const add = (e: Event) => {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);

@@ -6,6 +6,7 @@ import { formatBytes, formatDate, stateWord, t } from '../i18n.ts';
 import { client } from '../sdk.ts';
 import { type Doc, ErrorLine, type Folder, h, href, replaceRoute, type ViewProps } from '../ui.ts';
 import { cancellable, filesOfDrop, filesOfPicker, retriable, type UploadItem, Uploads } from '../upload.ts';
+import { useListedUsers } from './people.ts';
 import { SavedViews } from './saved-views.ts';
 
 type Row = Omit<
@@ -903,7 +904,7 @@ function BulkBar({
   report: (outcomes: Outcome[] | null) => void;
 }) {
   const [tag, setTag] = useState('');
-  const [users, setUsers] = useState<{ id: string; name: string; email: string }[]>([]);
+  const users = useListedUsers();
   const ids = [...selected];
   const byId = (id: string) => rows.find((r) => r?.id === id);
   // Through the one-document endpoints, a few at a time; each document's outcome is listed.
@@ -927,17 +928,6 @@ function BulkBar({
     report(done);
     if (reload && done.some((o) => o.reason === null)) changed();
   };
-  // People to share with are listed to those who may see them (as on the document page).
-  useEffect(
-    () =>
-      void client()
-        .call('listUsers', { query: { page_size: 100 } })
-        .then(
-          (a) => setUsers(a.data),
-          () => undefined,
-        ),
-    [],
-  );
   const folderName = (f: Folder): string => {
     const parent = folders.find((p) => p.id === f.parent_id);
     return parent ? `${folderName(parent)} / ${f.name}` : f.name;

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { t } from '../i18n.ts';
 import { askPasswordReset, setPasswordFromToken, signIn } from '../sdk.ts';
 import { ErrorLine, h, type Route } from '../ui.ts';
-import { Field } from './account-ui.ts';
+import { PasswordField } from './account-ui.ts';
 
 export default function Password({ route, onSignedIn }: { route: Route; onSignedIn: () => void }) {
   const token = route.params.get('token') ?? '';
@@ -47,19 +47,6 @@ export default function Password({ route, onSignedIn }: { route: Route; onSigned
     }
   };
   const again = () => void askPasswordReset(tenant, email).then(() => setMailed(true), setError);
-  const field = (label: string, name: string) =>
-    h(
-      Field,
-      { label },
-      h('input', {
-        name,
-        type: 'password',
-        required: true,
-        minLength: 8,
-        maxLength: 256,
-        autocomplete: 'new-password',
-      }),
-    );
   return h(
     'div',
     { class: 'signin' },
@@ -70,8 +57,8 @@ export default function Password({ route, onSignedIn }: { route: Route; onSigned
       h('p', {}, t('password.for', { email, tenant })),
       // The account's name, for password managers to file the new password under.
       h('input', { type: 'hidden', name: 'username', autocomplete: 'username', value: email }),
-      field(t('profile.new'), 'new_password'),
-      field(t('profile.repeat'), 'repeat'),
+      h(PasswordField, { label: t('profile.new'), name: 'new_password' }),
+      h(PasswordField, { label: t('profile.repeat'), name: 'repeat' }),
       h(ErrorLine, { error }),
       refused
         ? h(

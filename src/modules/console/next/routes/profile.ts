@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n.ts';
 import { client, type OperationResponse } from '../sdk.ts';
 import { ErrorLine, h, type ViewProps } from '../ui.ts';
-import { attempt, Field, Loading, useLoad, when } from './account-ui.ts';
+import { attempt, Field, Loading, PasswordField, useLoad, when } from './account-ui.ts';
 
 type User = NonNullable<OperationResponse<'getAuthMe'>['user']>;
 type Session = OperationResponse<'listAuthSessions'>['data'][number];
@@ -98,25 +98,13 @@ function ChangePassword() {
       window.dispatchEvent(new Event('docuvault:sessions'));
     });
   };
-  const field = (label: string, name: string, autocomplete: string) =>
-    h(
-      Field,
-      { label },
-      h('input', {
-        name,
-        type: 'password',
-        required: true,
-        autocomplete,
-        ...(name === 'current' ? {} : { minLength: 8, maxLength: 256 }),
-      }),
-    );
   return h(
     'form',
     { class: 'card', onSubmit: change, 'aria-labelledby': 'profile-password' },
     h('h2', { id: 'profile-password', class: 'card-title' }, t('profile.password')),
-    field(t('profile.current'), 'current', 'current-password'),
-    field(t('profile.new'), 'new_password', 'new-password'),
-    field(t('profile.repeat'), 'repeat', 'new-password'),
+    h(PasswordField, { label: t('profile.current'), name: 'current', current: true }),
+    h(PasswordField, { label: t('profile.new'), name: 'new_password' }),
+    h(PasswordField, { label: t('profile.repeat'), name: 'repeat' }),
     h('button', { type: 'submit' }, t('profile.password')),
     done ? h('p', { role: 'status' }, t('profile.changed')) : null,
     h(ErrorLine, { error }),
