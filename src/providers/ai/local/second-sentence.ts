@@ -84,6 +84,14 @@ export function trimAround(text: string, terms: Map<string, number>, maxWords: n
       bestFrom = i - maxWords + 1;
     }
   }
+  // Centre the window on the words that matched, so a figure after the last one is kept.
+  const matched = worth
+    .map((w, i) => (w > 0 && i >= bestFrom && i < bestFrom + maxWords ? i : -1))
+    .filter((i) => i >= 0);
+  if (matched.length > 0) {
+    const middle = (matched[0]! + matched.at(-1)! + 1) / 2;
+    bestFrom = Math.min(words.length - maxWords, Math.max(0, Math.round(middle - maxWords / 2)));
+  }
   const cut = words.slice(bestFrom, bestFrom + maxWords).join(' ');
   const open = bestFrom > 0 && !text.startsWith('…') ? '… ' : '';
   const close = bestFrom + maxWords < words.length ? ' …' : '';
