@@ -210,6 +210,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
     const fresh3 = secondOutcomes.filter((o) => o.split === 'fresh-3');
     const fresh4 = secondOutcomes.filter((o) => o.split === 'fresh-4');
     const fresh5 = secondOutcomes.filter((o) => o.split === 'fresh-5');
+    const fresh6 = secondOutcomes.filter((o) => o.split === 'fresh-6');
     const sorted = [...askMs].sort((a, b) => a - b);
     return {
       provider: 'local',
@@ -229,6 +230,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
         'fresh-3': holdoutFigures(fresh3),
         'fresh-4': holdoutFigures(fresh4),
         'fresh-5': holdoutFigures(fresh5),
+        'fresh-6': holdoutFigures(fresh6),
         all: holdoutFigures(secondOutcomes),
         holdoutByKind: Object.fromEntries(
           [...new Set(secondHoldout.map((o) => o.kind))]

@@ -31,24 +31,29 @@ const FLOORS = {
   corpusHoldout: 0.92,
   secondDev: 0.93,
   secondHoldout: 0.96,
-  /** The fresh split of the second set (0.821 after the sixth pass, 0.846 after the eighth, 0.949 after the ninth, which read its misses). */
-  secondFresh: 0.92,
-  /** The second fresh split (0.76 before the seventh pass, 0.80 after; 0.92 after the ninth, which read its misses). */
-  secondFresh2: 0.88,
+  /** The fresh split of the second set (0.821 after the sixth pass, 0.846 after the eighth, 0.949 after the ninth, which read its misses; 0.974 after the eleventh). */
+  secondFresh: 0.94,
+  /** The second fresh split (0.76 before the seventh pass, 0.80 after; 0.92 after the ninth, which read its misses; 0.96 after the eleventh). */
+  secondFresh2: 0.92,
   /** The third fresh split (0.867 before the eighth pass, 0.90 after; 0.967 after the ninth, which read its misses). */
   secondFresh3: 0.93,
-  /** The fourth fresh split (0.662 before the ninth pass, 0.704 after; 0.887 after the tenth, which read its misses). */
-  secondFresh4: 0.87,
-  /** The fifth fresh split (written before the tenth pass, chat-34c, totals only: 0.684 before it, 0.696 after). */
-  secondFresh5: 0.68,
-  /** Questions the document does not answer, answered "not found". */
-  abstained: 0.75,
+  /** The fourth fresh split (0.662 before the ninth pass, 0.704 after; 0.887 after the tenth, which read its misses; 0.915 after the eleventh). */
+  secondFresh4: 0.9,
+  /** The fifth fresh split (written before the tenth pass, chat-34c, totals only: 0.684 before it, 0.696 after; development material in the eleventh, chat-34d: 0.747). */
+  secondFresh5: 0.73,
+  /** The sixth fresh split (written before the eleventh pass, chat-34d, totals only: 0.679 before it, 0.716 after). */
+  secondFresh6: 0.7,
+  /**
+   * Questions the document does not answer, answered "not found" (0.714 since the fresh-6 split added 7
+   * such questions, 4 of them abstained on main and after the eleventh pass alike).
+   */
+  abstained: 0.7,
   /** Answerable questions answered "not found". */
   maxWrongNotFound: 0.15,
 };
 
 /** Splits whose misses are never printed: written before the pass that measures them, totals only. */
-const HELD_OUT = new Set(['second-fresh-5']);
+const HELD_OUT = new Set(['second-fresh-6']);
 
 interface Item {
   document: string;
@@ -119,8 +124,8 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
     };
     /**
      * CHAT_MISSES=1 prints the misses of the development splits, never of the split still held out
-     * (fresh, fresh-2 and fresh-3 became development material in the chat-34b pass, fresh-4 in chat-34c:
-     * README.md of the set).
+     * (fresh, fresh-2 and fresh-3 became development material in the chat-34b pass, fresh-4 in chat-34c,
+     * fresh-5 in chat-34d: README.md of the set).
      */
     const showMiss = (split: string, fact: boolean, question: string, gold: string[], text: string) => {
       if (process.env.CHAT_MISSES && !fact && !HELD_OUT.has(split)) {
@@ -167,6 +172,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
       secondFresh3: factOf('second-fresh-3'),
       secondFresh4: factOf('second-fresh-4'),
       secondFresh5: factOf('second-fresh-5'),
+      secondFresh6: factOf('second-fresh-6'),
       abstained: share(
         secondRows.filter((o) => o.absent),
         (o) => o.notFound,
@@ -186,6 +192,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
     assert.ok(figures.secondFresh3 >= FLOORS.secondFresh3, `second set fresh-3 ${figures.secondFresh3}`);
     assert.ok(figures.secondFresh4 >= FLOORS.secondFresh4, `second set fresh-4 ${figures.secondFresh4}`);
     assert.ok(figures.secondFresh5 >= FLOORS.secondFresh5, `second set fresh-5 ${figures.secondFresh5}`);
+    assert.ok(figures.secondFresh6 >= FLOORS.secondFresh6, 'second set fresh-6 under its floor');
     assert.ok(figures.abstained >= FLOORS.abstained, `abstained ${figures.abstained}`);
     assert.ok(figures.wrongNotFound <= FLOORS.maxWrongNotFound, `wrong "not found" ${figures.wrongNotFound}`);
   });

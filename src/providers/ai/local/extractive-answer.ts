@@ -18,6 +18,7 @@ import { askedPeriod, derivedSum, givesPeriod, type Period } from './amount-peri
 import { CURRENCY_CODES } from './amounts.ts';
 import { type Candidate, NO_NAMES, type WantedNames } from './answer-candidate.ts';
 import { definingSegment, followingTexts, headedList, listAnswer, listGoesOn, PROSE } from './answer-lists.ts';
+import { ANSWER_BUDGET, MIN_SECOND_WORDS, runnerUp, trimAround, wordCount } from './second-sentence.ts';
 import { softTerms, strongTerms } from './soft-terms.ts';
 import type { WordVectors } from './word-vectors.ts';
 
@@ -137,7 +138,41 @@ export function extractiveAnswer(
     .map((c) => focus(c.segment.text, terms, analysis.type, c.names))
     .join(chosen[1]?.segment.kind === 'signature' ? ', ' : ' ');
   const derived = period ? chosen.map((c) => derivedSum(c.segment, period)).find(Boolean) : null;
-  return quoted(passages, best, quote, derived ? `${derived}: ` : '');
+  const lead = derived ? `${derived}: ` : '';
+  // When the choice of sentence is not clear-cut, the runner-up goes with it (second-sentence.ts).
+  const second = chosen.length === 1 ? runnerUp(analysis, best, candidates.filter(eligible)) : undefined;
+  if (second) {
+    const room = ANSWER_BUDGET - wordCount(quote);
+    if (room >= MIN_SECOND_WORDS) {
+      const secondQuote = trimAround(focus(second.segment.text, terms, analysis.type, second.names, room), terms, room);
+      return quotedPair(passages, best, quote, second, secondQuote, lead);
+    }
+  }
+  return quoted(passages, best, quote, lead);
+}
+
+/**
+ * The best sentence and the runner-up, in document order when they share a passage (one quote, one
+ * marker); else the best one first, each with the marker of its passage.
+ */
+function quotedPair(
+  passages: Passage[],
+  best: Candidate,
+  quote: string,
+  second: Candidate,
+  secondQuote: string,
+  lead: string,
+): ComposedAnswer {
+  if (second.passage === best.passage) {
+    const joined = second.order < best.order ? `${secondQuote} ${quote}` : `${quote} ${secondQuote}`;
+    return quoted(passages, best, joined, lead);
+  }
+  const marker = (c: Candidate) => {
+    const page = passages[c.passage]!.page;
+    return `[${c.passage + 1}]${page != null ? ` (page ${page})` : ''}`;
+  };
+  const text = `${lead}"${quote}" ${marker(best)} "${secondQuote}" ${marker(second)}`;
+  return { text, used: [best.passage, second.passage], parts: streamPieces(text) };
 }
 
 /** A defined name: `Bramhall Logistics plc, of … ("the Client")`; group 1 the role word. */
@@ -649,8 +684,14 @@ function namesCurrency(title: string): boolean {
  * A long segment cut to the stretch around the question's words and the asked fact: pieces
  * between commas and semicolons, grown from the best one while the stretch stays short.
  */
-function focus(text: string, terms: Map<string, number>, type: AnswerType, names: WantedNames = NO_NAMES): string {
-  if (text.split(/\s+/).length <= MAX_WORDS) return text;
+function focus(
+  text: string,
+  terms: Map<string, number>,
+  type: AnswerType,
+  names: WantedNames = NO_NAMES,
+  maxWords = MAX_WORDS,
+): string {
+  if (text.split(/\s+/).length <= maxWords) return text;
   // Not at the comma of "March 3, 2026" or "1,500".
   const pieces = text.split(/(?<=[,;:])\s+(?!\d)/);
   const typed = pieces.map(
@@ -677,9 +718,9 @@ function focus(text: string, terms: Map<string, number>, type: AnswerType, names
   for (;;) {
     const short = words(from, to) < MIN_FOCUS_WORDS;
     const left =
-      from > 0 && words(from - 1, to) <= MAX_WORDS && (short || worth[from - 1]! > 0) ? worth[from - 1]! + 0.1 : -1;
+      from > 0 && words(from - 1, to) <= maxWords && (short || worth[from - 1]! > 0) ? worth[from - 1]! + 0.1 : -1;
     const right =
-      to < pieces.length - 1 && words(from, to + 1) <= MAX_WORDS && (short || worth[to + 1]! > 0)
+      to < pieces.length - 1 && words(from, to + 1) <= maxWords && (short || worth[to + 1]! > 0)
         ? worth[to + 1]! + 0.2
         : -1;
     if (left < 0 && right < 0) break;
