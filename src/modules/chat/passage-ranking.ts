@@ -15,6 +15,8 @@ export const CHAT_MIN_PASSAGE_SCORE = 0.08;
 
 /** A passage and how well it answers the question, in [0, 1]. */
 export interface RankedPassage {
+  /** The passage's document, when passages of several documents are ranked together (folder and tenant chat). */
+  documentId?: string;
   index: number;
   page: number | null;
   text: string;
@@ -32,7 +34,7 @@ export interface RankedPassage {
  */
 export function rankPassages(
   question: { analysis: QuestionAnalysis; vector: Float32Array | null },
-  passages: { index: number; page: number | null; text: string; vector: Float32Array | null }[],
+  passages: { documentId?: string; index: number; page: number | null; text: string; vector: Float32Array | null }[],
   options: { top: number; minScore: number },
 ): RankedPassage[] {
   const { analysis } = question;
@@ -44,7 +46,13 @@ export function rankPassages(
     const typed = lexical > 0 ? factEvidence(analysis.type, p.text) : 0;
     const cosine = question.vector && p.vector ? Math.max(0, dot(question.vector, p.vector)) : null;
     const score = cosine === null ? 0.85 * lexical + 0.15 * typed : 0.5 * cosine + 0.4 * lexical + 0.1 * typed;
-    return { index: p.index, page: p.page, text: p.text, score: Math.min(1, score) };
+    return {
+      ...(p.documentId !== undefined ? { documentId: p.documentId } : {}),
+      index: p.index,
+      page: p.page,
+      text: p.text,
+      score: Math.min(1, score),
+    };
   });
   const best = ranked
     .filter((p) => p.score >= options.minScore)
@@ -53,8 +61,8 @@ export function rankPassages(
   // A list the best passage leaves open ("Quantara will deliver the following:" and two of four
   // items) goes on in the next chunk, whose items need not share a word with the question.
   const top = best[0];
-  const next = top && ranked.find((p) => p.index === top.index + 1);
-  if (next && !best.some((p) => p.index === next.index) && endsInList(top.text)) best.push(next);
+  const next = top && ranked.find((p) => p.documentId === top.documentId && p.index === top.index + 1);
+  if (next && !best.includes(next) && endsInList(top.text)) best.push(next);
   return best;
 }
 
