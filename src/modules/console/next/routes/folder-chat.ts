@@ -66,7 +66,10 @@ export function FolderChat({ folderId, folderName }: { folderId: string; folderN
                     { key: n },
                     h(
                       'a',
-                      { href: href('document', c.document_id, c.page ? { page: String(c.page) } : {}) },
+                      {
+                        class: 'button small',
+                        href: href('document', c.document_id, c.page ? { page: String(c.page) } : {}),
+                      },
                       c.page
                         ? t('folderChat.sourcePage', { n: n + 1, page: c.page })
                         : t('folderChat.source', { n: n + 1 }),
