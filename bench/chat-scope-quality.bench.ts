@@ -5,11 +5,14 @@
  * on its document and in a tenant session (scope "tenant", all the documents), each a fresh session:
  *   fact:     the answer holds one of the gold strings (case and whitespace ignored);
  *   first:    the first citation is the question's document;
- *   cited:    some citation is the question's document.
+ *   cited:    some citation is the question's document;
+ *   retrieved (tenant only): the question's document is among the 8 documents search's semantic
+ *             ranking hands the tenant session (GET /search?mode=semantic&limit=8, the same ranking).
  * Figures per split only: no miss is printed (nothing here is tuned on; holdout stays unread).
  * Run: node bench/chat-scope-quality.bench.ts
  */
 import { fileURLToPath } from 'node:url';
+import { CHAT_SCOPE_DOCUMENTS } from '../src/modules/chat/chat.service.ts';
 import { squash } from '../test/fixtures/corpus/corpus.ts';
 import { loadCorpus, renderCorpusDocument } from '../test/fixtures/corpus/render.ts';
 import { uploadOk } from '../test/modules/documents/helpers.ts';
@@ -23,6 +26,7 @@ interface Outcome {
   fact: boolean;
   first: boolean;
   cited: boolean;
+  retrieved: boolean;
 }
 
 const lower = (s: string) => squash(s).toLowerCase();
@@ -33,6 +37,7 @@ const figures = (os: Outcome[]) => ({
   fact: share(os, (o) => o.fact),
   first: share(os, (o) => o.first),
   cited: share(os, (o) => o.cited),
+  retrieved: share(os, (o) => o.retrieved),
 });
 
 export async function run() {
@@ -76,9 +81,19 @@ export async function run() {
       return res.json() as { content: string; citations: { document_id: string }[] };
     };
     const outcomes: Outcome[] = [];
+    // CHAT_SCOPE_TUNE_ONLY=1: only the tune split's questions (while trying a change; holdout is measured once after).
+    const tuneOnly = process.env['CHAT_SCOPE_TUNE_ONLY'] === '1';
     for (const q of corpus.questions) {
+      if (tuneOnly && documents.find((d) => d.id === q.document)!.split !== 'tune') continue;
       const documentId = uploaded.get(q.document)!;
       const split = documents.find((d) => d.id === q.document)!.split;
+      const found = await t.app.inject({
+        url: `/api/v1/search?${new URLSearchParams({ q: q.question, mode: 'semantic', limit: String(CHAT_SCOPE_DOCUMENTS) })}`,
+        headers,
+      });
+      const retrieved = (found.json() as { results: { document: { id: string } }[] }).results.some(
+        (r) => r.document.id === documentId,
+      );
       for (const scope of ['document', 'tenant'] as const) {
         const answer = await ask(scope === 'document' ? { document_id: documentId } : { scope: 'tenant' }, q.question);
         outcomes.push({
@@ -87,6 +102,7 @@ export async function run() {
           fact: q.gold.some((g) => lower(answer.content).includes(lower(g))),
           first: answer.citations[0]?.document_id === documentId,
           cited: answer.citations.some((c) => c.document_id === documentId),
+          retrieved: scope === 'document' || retrieved,
         });
       }
     }

@@ -301,10 +301,7 @@ export class ChatService {
     const { database, passages, ai, retrieval } = this.#deps;
     const { auth, session, question } = prepared;
     const analysis = analyzeQuestion(question, history);
-    const rank = (
-      stored: { documentId: string; index: number; page: number | null; text: string; vector: Float32Array | null }[],
-      vector: Float32Array | null,
-    ) =>
+    const rank = (stored: Candidate[], vector: Float32Array | null) =>
       rankPassages({ analysis, vector }, stored, { top: CHAT_TOP_PASSAGES, minScore: CHAT_MIN_PASSAGE_SCORE }).map(
         (p) => ({ ...p, documentId: p.documentId! }),
       );
@@ -323,16 +320,13 @@ export class ChatService {
       ...(session.folderId !== null ? { folderTree: session.folderId } : {}),
     };
     const found = await retrieval.documentsFor(auth, question, filters, CHAT_SCOPE_DOCUMENTS, vector ?? null);
-    const stored: {
-      documentId: string;
-      index: number;
-      page: number | null;
-      text: string;
-      vector: Float32Array | null;
-    }[] = [];
-    for (const { id } of found)
+    const stored: Candidate[] = [];
+    const top = found[0]?.score ?? 0;
+    for (const { id, score } of found) {
+      const weight = top > 0 ? score / top : 1;
       for (const p of await passages.forDocument(database.db, auth.tenant.id, id))
-        stored.push({ ...p, documentId: id });
+        stored.push({ ...p, documentId: id, weight });
+    }
     return rank(stored, vector ?? null);
   }
 }
@@ -345,6 +339,9 @@ function documentNotReady(documentId: string, status: string): AppError {
       : 'The document is still being processed; ask again when its status is completed';
   return errors.documentNotReady(message, { document_id: documentId, status });
 }
+
+/** A passage up for ranking, with its document (and, across documents, its document's weight). */
+type Candidate = Parameters<typeof rankPassages>[1][number] & { documentId: string };
 
 /** Users see their own sessions; API keys act for the whole tenant. */
 function ownerFilter(auth: AuthContext): string | null {
