@@ -1,7 +1,7 @@
 // Small shared pieces of the console's views: preact's `h`, errors in words, and the address bar.
 import { type ComponentChildren, h } from 'preact';
-import { t } from './i18n.ts';
 import { DocuVaultError } from './sdk.ts';
+import { t } from './i18n.ts';
 
 export { h };
 

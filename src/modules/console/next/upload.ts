@@ -4,8 +4,8 @@
 // only where it can help (the network, a busy or failing service); a refused file says why instead.
 // Folders are mirrored as folders (created once each; an existing one of the same name is reused).
 import { OPERATIONS } from '../../../../packages/sdk/src/generated/api-types.ts';
-import { t } from './i18n.ts';
 import { client, credentialHeaders, DocuVaultError, type OperationResponse } from './sdk.ts';
+import { t } from './i18n.ts';
 import { type BatchRejection, nextGroup, outcomesOf, sharesOf } from './upload-batch.ts';
 
 export type UploadState = 'waiting' | 'uploading' | 'stored' | 'refused' | 'failed' | 'cancelled';

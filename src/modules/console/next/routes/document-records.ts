@@ -1,13 +1,12 @@
 // The document's records (docs/versions.md, docs/audit.md): its versions (download any, upload a
 // new one, restore an earlier one), its audit trail, and the legal holds that cover it.
-
-import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { OPERATIONS } from '../../../../../packages/sdk/src/generated/api-types.ts';
 import { formatBytes, t } from '../i18n.ts';
+import { OPERATIONS } from '../../../../../packages/sdk/src/generated/api-types.ts';
 import { client, credentialHeaders, DocuVaultError, type OperationResponse } from '../sdk.ts';
+import type { ComponentChildren } from 'preact';
 import { type Doc, ErrorLine, h, type Me } from '../ui.ts';
-import { attempt, Loading, StatusBadge, saveResponse, useLoad, when } from './account-ui.ts';
+import { attempt, Loading, saveResponse, StatusBadge, useLoad, when } from './account-ui.ts';
 
 type AuditRecord = OperationResponse<'getAudit'>['data'][number];
 const ADMINS = ['owner', 'admin', 'api_key'];
