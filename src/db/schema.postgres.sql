@@ -449,12 +449,14 @@ CREATE TABLE public.chat_messages (
 CREATE TABLE public.chat_sessions (
     id text NOT NULL,
     tenant_id text NOT NULL,
-    document_id text NOT NULL,
+    document_id text,
     user_id text,
     name text NOT NULL,
     message_count integer DEFAULT 0 NOT NULL,
     created_at bigint NOT NULL,
-    updated_at bigint NOT NULL
+    updated_at bigint NOT NULL,
+    scope text DEFAULT 'document'::text NOT NULL,
+    folder_id text
 );
 
 -- table checkouts (owner: subscription)
@@ -1896,6 +1898,9 @@ ALTER TABLE ONLY public.chat_messages
 
 ALTER TABLE ONLY public.chat_sessions
     ADD CONSTRAINT chat_sessions_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.chat_sessions
+    ADD CONSTRAINT chat_sessions_folder_id_fkey FOREIGN KEY (folder_id) REFERENCES public.folders(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.checkouts
     ADD CONSTRAINT checkouts_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;

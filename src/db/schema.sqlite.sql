@@ -120,12 +120,14 @@ CREATE TABLE "chat_messages" (
 CREATE TABLE "chat_sessions" (
   "id" text primary key,
   "tenant_id" text not null,
-  "document_id" text not null references "documents" ("id") on delete cascade,
+  "document_id" text references "documents" ("id") on delete cascade,
   "user_id" text,
   "name" text not null,
   "message_count" integer default 0 not null,
   "created_at" bigint not null,
-  "updated_at" bigint not null
+  "updated_at" bigint not null,
+  "scope" text default 'document' not null,
+  "folder_id" text references "folders" ("id") on delete cascade
 );
 
 -- table checkouts (owner: subscription)

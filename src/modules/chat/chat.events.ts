@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { Nullable } from '../../http/common-schemas.ts';
 import type { EventSchemas } from '../../events/event-catalogue.ts';
+import { Nullable } from '../../http/common-schemas.ts';
 
 /*
  * The events the chat module emits: each one's data schema is the single declaration its type, its
@@ -9,15 +9,21 @@ import type { EventSchemas } from '../../events/event-catalogue.ts';
 
 const ChatSessionCreated = Type.Object({
   session_id: Type.String(),
-  document_id: Type.String(),
+  document_id: Nullable(Type.String({ description: 'Null on folder and tenant sessions.' })),
   name: Nullable(Type.String()),
   user_id: Nullable(Type.String()),
+  scope: Type.Optional(
+    Type.Union([Type.Literal('folder'), Type.Literal('tenant')], {
+      description: 'Present on folder and tenant sessions.',
+    }),
+  ),
+  folder_id: Type.Optional(Nullable(Type.String())),
 });
 
 const ChatMessageCreated = Type.Object({
   message_id: Type.String(),
   session_id: Type.String(),
-  document_id: Type.String(),
+  document_id: Nullable(Type.String({ description: 'Null on folder and tenant sessions.' })),
   role: Type.String(),
 });
 

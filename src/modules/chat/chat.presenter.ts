@@ -5,6 +5,8 @@ export function presentSession(s: ChatSession) {
   return {
     id: s.id,
     document_id: s.documentId,
+    scope: s.scope,
+    folder_id: s.folderId,
     name: s.name,
     message_count: s.messageCount,
     created_at: iso(s.createdAt),

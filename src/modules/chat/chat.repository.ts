@@ -1,13 +1,19 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import { parseJson } from '../../lib/json.ts';
-import type { ChatMessagesTable, ChatSessionsTable } from './chat.tables.ts';
+import type { ChatMessagesTable, ChatScope, ChatSessionsTable } from './chat.tables.ts';
 
-/** A conversation about one document. */
+export type { ChatScope };
+
+/** A conversation about one document, or across a folder's or the tenant's documents. */
 export interface ChatSession {
   id: string;
   tenantId: string;
-  documentId: string;
+  scope: ChatScope;
+  /** The document of a 'document' session; null otherwise. */
+  documentId: string | null;
+  /** The folder of a 'folder' session (with everything below it); null otherwise. */
+  folderId: string | null;
   /** The user who opened it; null when opened with an API key. */
   userId: string | null;
   name: string;
@@ -52,7 +58,9 @@ export function toChatSession(row: Selectable<ChatSessionsTable>): ChatSession {
   return {
     id: row.id,
     tenantId: row.tenant_id,
+    scope: row.scope,
     documentId: row.document_id,
+    folderId: row.folder_id,
     userId: row.user_id,
     name: row.name,
     messageCount: Number(row.message_count),
@@ -102,6 +110,8 @@ export class ChatRepository {
         id: session.id,
         tenant_id: session.tenantId,
         document_id: session.documentId,
+        scope: session.scope,
+        folder_id: session.folderId,
         user_id: session.userId,
         name: session.name,
         message_count: session.messageCount,

@@ -2,10 +2,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IdParams, MessageBody, Paged, pageWindow, standardErrors } from '../../http/common-schemas.ts';
 import { type App, authOf } from '../../http/fastify-types.ts';
 import { settleStreamedRequest } from '../../http/idempotency.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, errors } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { presentAnswer, presentMessage, presentSession } from './chat.presenter.ts';
+import type { ChatMessage as ChatMessageRecord } from './chat.repository.ts';
 import {
   AskAnswer,
   AskBody,
@@ -14,8 +15,7 @@ import {
   ChatSessionListQuery,
   CreateChatSessionBody,
 } from './chat.schemas.ts';
-import type { ChatMessage as ChatMessageRecord } from './chat.repository.ts';
-import type { ChatService } from './chat.service.ts';
+import type { ChatService, ChatTarget } from './chat.service.ts';
 
 const tags = ['chat'];
 const config = { rateLimit: 'chat' };
@@ -30,17 +30,15 @@ export function chatRoutes(app: App, s: { chat: ChatService; logger: Logger }): 
       config,
       schema: {
         tags,
-        summary: 'Start a chat about a document',
-        description: 'The caller must be able to read the document (404 otherwise). Emits `chat.session.created`.',
+        summary: 'Start a chat about a document, a folder or everything',
+        description:
+          'Exactly one of `document_id` (the caller must be able to read the document, 404 otherwise), `folder_id` (a folder of the tenant, 404 otherwise: the folder and every folder below it) or `scope: "tenant"` (every document the caller may read); none or more than one is 400. Folder and tenant sessions answer from the completed documents the caller may read when asking, and cite which document each passage came from. Emits `chat.session.created`.',
         body: CreateChatSessionBody,
         response: { 201: ChatSession, ...standardErrors },
       },
     },
     async (request, reply) => {
-      const session = await chat.create(authOf(request), {
-        documentId: request.body.document_id,
-        name: request.body.name,
-      });
+      const session = await chat.create(authOf(request), { ...chatTarget(request.body), name: request.body.name });
       return reply.status(201).send(presentSession(session));
     },
   );
@@ -124,9 +122,9 @@ export function chatRoutes(app: App, s: { chat: ChatService; logger: Logger }): 
       config,
       schema: {
         tags,
-        summary: 'Ask a question about the document',
+        summary: 'Ask a question in a chat session',
         description:
-          'Answers from the best passages of the document, with `citations`. 409 `document_not_ready` while the document is not `completed` (nothing charged). With `Accept: text/event-stream` the answer streams as server-sent events: `delta` events (`{"content": "..."}`), then one `done` event carrying the full message (or `error` with the error body); each event has an `id`. A repeat with the same `Idempotency-Key` replays the stored answer; a reconnect with the `Last-Event-ID` of an answer already stored gets the rest of it (204 when the `done` event was received) instead of a new answer. Costs 1 AI credit (402 `insufficient_credits` when spent); a failed, abandoned or replayed answer is not charged (docs/chat-and-agents.md).',
+          'Answers from the best passages of the document (folder and tenant sessions: of the completed documents in scope the caller may read now), with `citations` naming each passage\'s document and page. 409 `document_not_ready` while a document session\'s document is not `completed` (nothing charged). With `Accept: text/event-stream` the answer streams as server-sent events: `delta` events (`{"content": "..."}`), then one `done` event carrying the full message (or `error` with the error body); each event has an `id`. A repeat with the same `Idempotency-Key` replays the stored answer; a reconnect with the `Last-Event-ID` of an answer already stored gets the rest of it (204 when the `done` event was received) instead of a new answer. Costs 1 AI credit (402 `insufficient_credits` when spent); a failed, abandoned or replayed answer is not charged (docs/chat-and-agents.md).',
         params: IdParams,
         body: AskBody,
         response: { 200: AskAnswer, ...standardErrors },
@@ -142,6 +140,21 @@ export function chatRoutes(app: App, s: { chat: ChatService; logger: Logger }): 
       return presentAnswer(answer);
     },
   );
+}
+
+/** Exactly one of `document_id`, `folder_id` and `scope: "tenant"` names what a session is about. */
+function chatTarget(body: { document_id?: string; folder_id?: string; scope?: 'tenant' }): ChatTarget {
+  const named = [body.document_id, body.folder_id, body.scope].filter((v) => v !== undefined).length;
+  if (named !== 1)
+    throw errors.field(
+      body.document_id !== undefined ? 'document_id' : body.folder_id !== undefined ? 'folder_id' : 'scope',
+      named === 0
+        ? 'name a document_id, a folder_id or scope "tenant"'
+        : 'only one of document_id, folder_id and scope "tenant" may be given',
+    );
+  if (body.document_id !== undefined) return { documentId: body.document_id };
+  if (body.folder_id !== undefined) return { folderId: body.folder_id };
+  return { scope: 'tenant' };
 }
 
 function wantsStream(request: FastifyRequest): boolean {

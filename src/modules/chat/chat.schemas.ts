@@ -1,9 +1,16 @@
 import { Type } from 'typebox';
-import { PageQuery, Timestamp } from '../../http/common-schemas.ts';
+import { Nullable, PageQuery, Timestamp } from '../../http/common-schemas.ts';
+
+const Scope = Type.Union([Type.Literal('document'), Type.Literal('folder'), Type.Literal('tenant')], {
+  description:
+    'What the session answers from: its document, its folder and every folder below it, or every document the caller may read.',
+});
 
 export const ChatSession = Type.Object({
   id: Type.String(),
-  document_id: Type.String(),
+  document_id: Nullable(Type.String({ description: 'The document of a `document` session; null otherwise.' })),
+  scope: Scope,
+  folder_id: Nullable(Type.String({ description: 'The folder of a `folder` session; null otherwise.' })),
   name: Type.String(),
   message_count: Type.Integer(),
   created_at: Timestamp,
@@ -12,7 +19,23 @@ export const ChatSession = Type.Object({
 
 export const CreateChatSessionBody = Type.Object(
   {
-    document_id: Type.String({ minLength: 1, maxLength: 128, description: 'A document the caller may read.' }),
+    document_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: 'A document the caller may read (a `document` session).',
+      }),
+    ),
+    folder_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: 'A folder of the tenant: the session answers from it and every folder below it.',
+      }),
+    ),
+    scope: Type.Optional(
+      Type.Literal('tenant', { description: '`tenant`: the session answers from every document the caller may read.' }),
+    ),
     name: Type.String({ minLength: 1, maxLength: 200 }),
   },
   { additionalProperties: false },

@@ -8,10 +8,20 @@ import type { AiProvider, ChatTurn } from '../../providers/ai/ai-provider.ts';
 import { analyzeQuestion } from '../../providers/ai/question.ts';
 import type { AuditTrail } from '../audit/index.ts';
 import type { CreditsService } from '../credits/index.ts';
-import type { DocumentAccess, DocumentVersionNumbers } from '../documents/index.ts';
+import type { DocumentAccess, DocumentFilters, DocumentVersionNumbers, FoldersService } from '../documents/index.ts';
 import type { PassageStore } from '../processing/index.ts';
-import type { ChatMessage, ChatRepository, ChatSession, Citation } from './chat.repository.ts';
-import { CHAT_MIN_PASSAGE_SCORE, CHAT_TOP_PASSAGES, rankPassages } from './passage-ranking.ts';
+import type { DocumentRetrieval } from '../search/index.ts';
+import type { ChatMessage, ChatRepository, ChatScope, ChatSession, Citation } from './chat.repository.ts';
+import { CHAT_MIN_PASSAGE_SCORE, CHAT_TOP_PASSAGES, type RankedPassage, rankPassages } from './passage-ranking.ts';
+
+/** What a session is about: one document, a folder and everything below it, or the whole tenant. */
+export type ChatTarget = { documentId: string } | { folderId: string } | { scope: 'tenant' };
+
+/**
+ * Documents whose passages a folder or tenant question reads: the best of search's ranking. Their
+ * passages are then ranked together as a document's are, so more documents only widen the choice.
+ */
+export const CHAT_SCOPE_DOCUMENTS = 8;
 
 /** A question that passed the checks of `ask`, ready to be answered. */
 export interface PreparedQuestion {
@@ -39,12 +49,18 @@ interface Deps {
   ai: AiProvider;
   /** Records the document's passages an answer cites as a read (docs/audit.md). */
   audit: AuditTrail;
+  /** A folder session's folder must be one of the tenant's (404 otherwise). */
+  folders: Pick<FoldersService, 'get'>;
+  /** Which documents a folder or tenant question reads (search's semantic ranking). */
+  retrieval: DocumentRetrieval;
 }
 
 /**
- * Conversations about a document (docs/api-decisions.md §7). A session belongs to the user who
- * opened it (API keys, acting for the tenant, see every session); it needs read access to its
- * document, checked again on every question, so revoking a share ends the conversation too.
+ * Conversations about a document (docs/api-decisions.md §7), or across a folder's or the tenant's
+ * documents (docs/api-decisions.md "Chat across a folder or the tenant"). A session belongs to the
+ * user who opened it (API keys, acting for the tenant, see every session); it needs read access to
+ * its document, checked again on every question, so revoking a share ends the conversation too. A
+ * folder or tenant question reads only the documents the caller may read at that moment.
  */
 export class ChatService {
   readonly #deps: Deps;
@@ -52,17 +68,24 @@ export class ChatService {
     this.#deps = deps;
   }
 
-  async create(auth: AuthContext, input: { documentId: string; name: string }): Promise<ChatSession> {
-    const { database, clock, chat, access, events } = this.#deps;
+  async create(auth: AuthContext, input: ChatTarget & { name: string }): Promise<ChatSession> {
+    const { database, clock, chat, access, events, folders } = this.#deps;
     const name = input.name.trim();
     if (name === '') throw errors.field('name', 'must not be empty');
+    const documentId = 'documentId' in input ? input.documentId : null;
+    const folderId = 'folderId' in input ? input.folderId : null;
+    const scope: ChatScope = documentId !== null ? 'document' : folderId !== null ? 'folder' : 'tenant';
+    // Folders are the tenant's shared tree, visible to every member (folder-access.ts): existing is enough.
+    if (folderId !== null) await folders.get(auth, folderId);
     return database.db.transaction().execute(async (trx) => {
-      await access.authorize(trx, auth, input.documentId, 'read');
+      if (documentId !== null) await access.authorize(trx, auth, documentId, 'read');
       const now = clock.now();
       const session: ChatSession = {
         id: newId(now),
         tenantId: auth.tenant.id,
-        documentId: input.documentId,
+        scope,
+        documentId,
+        folderId,
         userId: auth.userId,
         name,
         messageCount: 0,
@@ -74,7 +97,13 @@ export class ChatService {
         tenantId: auth.tenant.id,
         name: 'chat.session.created',
         at: now,
-        data: { session_id: session.id, document_id: session.documentId, name: session.name, user_id: session.userId },
+        data: {
+          session_id: session.id,
+          document_id: session.documentId,
+          name: session.name,
+          user_id: session.userId,
+          ...(scope !== 'document' ? { scope, folder_id: folderId } : {}),
+        },
       });
       return session;
     });
@@ -156,8 +185,10 @@ export class ChatService {
     const question = message.trim();
     if (question === '') throw errors.field('message', 'must not be empty');
     const session = await this.get(auth, sessionId);
-    const { document } = await this.#deps.access.authorize(this.#deps.database.db, auth, session.documentId, 'read');
-    if (document.status !== 'completed') throw documentNotReady(document.id, document.status);
+    if (session.documentId !== null) {
+      const { document } = await this.#deps.access.authorize(this.#deps.database.db, auth, session.documentId, 'read');
+      if (document.status !== 'completed') throw documentNotReady(document.id, document.status);
+    }
     await this.#deps.credits.assertAvailable(auth.tenant, 'chat_ask');
     const now = this.#deps.clock.now();
     return { auth, session, question, questionId: newId(now), answerId: newId(now) };
@@ -176,7 +207,7 @@ export class ChatService {
   ): Promise<ChatMessage | null> {
     const { database, chat, access } = this.#deps;
     const session = await this.get(auth, sessionId);
-    await access.authorize(database.db, auth, session.documentId, 'read');
+    if (session.documentId !== null) await access.authorize(database.db, auth, session.documentId, 'read');
     const pair = await chat.answerWithQuestion(database.db, auth.tenant.id, sessionId, answerId);
     return pair && pair.question.content === message.trim() ? pair.answer : null;
   }
@@ -186,44 +217,33 @@ export class ChatService {
     prepared: PreparedQuestion,
     options: { onDelta?: (text: string) => void; signal?: AbortSignal } = {},
   ): Promise<ChatMessage> {
-    const { database, clock, chat, passages, credits, ai, events, versions } = this.#deps;
+    const { database, clock, chat, credits, ai, events, versions } = this.#deps;
     const { auth, session, question } = prepared;
     const sessionId = session.id;
-    // A document answers only once processed (prepareAsk), so its passages are of its current version.
-    const version =
-      (await versions.currentNumbers(database.db, auth.tenant.id, [session.documentId])).get(session.documentId) ?? 1;
-
-    const stored = await passages.forDocument(database.db, auth.tenant.id, session.documentId);
     const history: ChatTurn[] = (
       await chat.recentMessages(database.db, auth.tenant.id, sessionId, HISTORY_MESSAGES)
     ).map((m) => ({
       role: m.role,
       content: m.content,
     }));
-    const [vector] = stored.some((p) => p.vector)
-      ? await ai.embed([question], { purpose: 'query', signal: options.signal })
-      : [null];
-    const analysis = analyzeQuestion(question, history);
-    const best = rankPassages({ analysis, vector: vector ?? null }, stored, {
-      top: CHAT_TOP_PASSAGES,
-      minScore: CHAT_MIN_PASSAGE_SCORE,
-    });
+    const best = await this.#retrieve(prepared, history, options.signal);
     const answer = await ai.answer(
       question,
-      best.map((p) => ({ documentId: session.documentId, text: p.text, page: p.page, score: p.score })),
+      best.map((p) => ({ documentId: p.documentId, text: p.text, page: p.page, score: p.score })),
       { history, signal: options.signal, onDelta: options.onDelta },
     );
     options.signal?.throwIfAborted();
-    const citations: Citation[] = answer.used
-      .map((i) => best[i])
-      .filter((p) => p !== undefined)
-      .map((p) => ({
-        documentId: session.documentId,
-        version,
-        text: p.text,
-        ...(p.page !== null ? { page: p.page } : {}),
-        score: round(p.score),
-      }));
+    const used = answer.used.map((i) => best[i]).filter((p) => p !== undefined);
+    const cited = [...new Set(used.map((p) => p.documentId))];
+    // Only completed documents answer (prepareAsk, or the folder and tenant filter), so their passages are of their current version.
+    const versionOf = cited.length > 0 ? await versions.currentNumbers(database.db, auth.tenant.id, cited) : new Map();
+    const citations: Citation[] = used.map((p) => ({
+      documentId: p.documentId,
+      version: versionOf.get(p.documentId) ?? 1,
+      text: p.text,
+      ...(p.page !== null ? { page: p.page } : {}),
+      score: round(p.score),
+    }));
 
     const now = clock.now();
     const asked: ChatMessage = {
@@ -256,15 +276,58 @@ export class ChatService {
         });
       }
     });
-    if (citations.length > 0) {
+    for (const documentId of cited) {
       this.#deps.audit.read(
         auth,
         'document.cited',
-        { type: 'document', id: session.documentId },
-        { message_id: answered.id, citations: citations.length },
+        { type: 'document', id: documentId },
+        { message_id: answered.id, citations: citations.filter((c) => c.documentId === documentId).length },
       );
     }
     return answered;
+  }
+
+  /**
+   * The passages a question is answered from, best first. A document session ranks its document's
+   * passages. A folder or tenant session asks search which documents to read (its semantic
+   * ranking, within what the caller may read now, completed documents only: an unshared document
+   * drops out at the next question) and ranks their passages together the same way.
+   */
+  async #retrieve(
+    prepared: PreparedQuestion,
+    history: ChatTurn[],
+    signal: AbortSignal | undefined,
+  ): Promise<(RankedPassage & { documentId: string })[]> {
+    const { database, passages, ai, retrieval } = this.#deps;
+    const { auth, session, question } = prepared;
+    const analysis = analyzeQuestion(question, history);
+    const rank = (stored: Candidate[], vector: Float32Array | null) =>
+      rankPassages({ analysis, vector }, stored, { top: CHAT_TOP_PASSAGES, minScore: CHAT_MIN_PASSAGE_SCORE }).map(
+        (p) => ({ ...p, documentId: p.documentId! }),
+      );
+    if (session.documentId !== null) {
+      const documentId = session.documentId;
+      const stored = (await passages.forDocument(database.db, auth.tenant.id, documentId)).map((p) => ({
+        ...p,
+        documentId,
+      }));
+      const [vector] = stored.some((p) => p.vector) ? await ai.embed([question], { purpose: 'query', signal }) : [null];
+      return rank(stored, vector ?? null);
+    }
+    const [vector] = await ai.embed([question], { purpose: 'query', signal });
+    const filters: DocumentFilters = {
+      completedOnly: true,
+      ...(session.folderId !== null ? { folderTree: session.folderId } : {}),
+    };
+    const found = await retrieval.documentsFor(auth, question, filters, CHAT_SCOPE_DOCUMENTS, vector ?? null);
+    const stored: Candidate[] = [];
+    const top = found[0]?.score ?? 0;
+    for (const { id, score } of found) {
+      const weight = top > 0 ? score / top : 1;
+      for (const p of await passages.forDocument(database.db, auth.tenant.id, id))
+        stored.push({ ...p, documentId: id, weight });
+    }
+    return rank(stored, vector ?? null);
   }
 }
 
@@ -276,6 +339,9 @@ function documentNotReady(documentId: string, status: string): AppError {
       : 'The document is still being processed; ask again when its status is completed';
   return errors.documentNotReady(message, { document_id: documentId, status });
 }
+
+/** A passage up for ranking, with its document (and, across documents, its document's weight). */
+type Candidate = Parameters<typeof rankPassages>[1][number] & { documentId: string };
 
 /** Users see their own sessions; API keys act for the whole tenant. */
 function ownerFilter(auth: AuthContext): string | null {

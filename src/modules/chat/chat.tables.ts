@@ -1,8 +1,16 @@
-/** A conversation about one document. */
+import type { Generated } from 'kysely';
+
+export type ChatScope = 'document' | 'folder' | 'tenant';
+
+/** A conversation about one document, a folder's documents or the tenant's (`scope`). */
 export interface ChatSessionsTable {
   id: string;
   tenant_id: string;
-  document_id: string;
+  /** Set on 'document' sessions only. */
+  document_id: string | null;
+  scope: Generated<ChatScope>;
+  /** Set on 'folder' sessions only: that folder and every folder below it. */
+  folder_id: string | null;
   /** The user who opened it; null when opened with an API key. */
   user_id: string | null;
   name: string;

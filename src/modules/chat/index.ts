@@ -1,8 +1,8 @@
 import { defineModule } from '../../platform/module.ts';
+import { CHAT_EVENTS } from './chat.events.ts';
 import { ChatRepository } from './chat.repository.ts';
 import { chatRoutes } from './chat.routes.ts';
 import { ChatService } from './chat.service.ts';
-import { CHAT_EVENTS } from './chat.events.ts';
 
 export { presentCitation } from './chat.presenter.ts';
 export type { ChatMessage, Citation } from './chat.repository.ts';
@@ -30,6 +30,8 @@ export const chatModule = defineModule({
       credits: use('credits'),
       ai: use('ai'),
       audit: use('audit'),
+      folders: use('folders'),
+      retrieval: use('documentRetrieval'),
     });
     return {
       eventSchemas: CHAT_EVENTS,

@@ -27,6 +27,10 @@ export interface DocumentFilters {
   createdTo?: number;
   /** Documents whose AI tags include at least one of these (case-insensitive). */
   aiCategories?: string[];
+  /** Documents in this folder or in any folder below it (chat across a folder). */
+  folderTree?: string;
+  /** Only documents whose processing has completed (chat answers from finished text only). */
+  completedOnly?: boolean;
 }
 
 /** True when the filters narrow nothing. */
@@ -38,7 +42,9 @@ export function isUnfiltered(f: DocumentFilters): boolean {
     !f.fileTypes?.length &&
     f.createdFrom === undefined &&
     f.createdTo === undefined &&
-    !f.aiCategories?.length
+    !f.aiCategories?.length &&
+    f.folderTree === undefined &&
+    !f.completedOnly
   );
 }
 
@@ -148,7 +154,7 @@ export class DocumentQueries {
   /** Visibility and filters as one condition over `documents`. */
   #where(auth: AuthContext, filters: DocumentFilters): Expression<SqlBool> {
     const eb = expressionBuilder<DB, 'documents'>();
-    return eb.and([visibleDocuments(auth)(eb), ...filterConditions(eb, filters, this.#dialect)]);
+    return eb.and([visibleDocuments(auth)(eb), ...filterConditions(eb, filters, this.#dialect, auth.tenant.id)]);
   }
 }
 
@@ -157,9 +163,19 @@ function filterConditions(
   eb: ExpressionBuilder<DB, 'documents'>,
   f: DocumentFilters,
   dialect: DialectName,
+  tenantId: string,
 ): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = [];
   if (f.folderId !== undefined) out.push(eb('documents.folder_id', '=', f.folderId));
+  if (f.folderTree !== undefined)
+    out.push(
+      sql<SqlBool>`documents.folder_id in (with recursive subtree(id) as (
+        select folders.id from folders where folders.tenant_id = ${tenantId} and folders.id = ${f.folderTree}
+        union all
+        select folders.id from folders join subtree on folders.parent_id = subtree.id
+      ) select id from subtree)`,
+    );
+  if (f.completedOnly) out.push(eb('documents.status', '=', 'completed'));
   if (f.createdFrom !== undefined) out.push(eb('documents.created_at', '>=', f.createdFrom));
   if (f.createdTo !== undefined) out.push(eb('documents.created_at', '<=', f.createdTo));
   if (f.fileTypes?.length) {

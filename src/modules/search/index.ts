@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { loadWordVectors, wordVectorStatus, wordVectorsNow } from '../../providers/ai/local/word-vectors.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { defineModule } from '../../platform/module.ts';
+import { loadWordVectors, wordVectorStatus, wordVectorsNow } from '../../providers/ai/local/word-vectors.ts';
 import { EnhancedSearch } from './enhanced-search.ts';
 import { PostgresKeywordEngine } from './postgres-keyword.ts';
 import { presentAnswer } from './search.presenter.ts';
@@ -19,10 +19,15 @@ export type SearchFunction = (
   query: { q: string; mode?: SearchMode; limit?: number },
 ) => Promise<unknown>;
 
+/** The retrieval of semantic search for chat across a folder or the tenant (SearchService.documentsFor). */
+export type DocumentRetrieval = Pick<SearchService, 'documentsFor'>;
+
 declare module '../../platform/module.ts' {
   interface ModuleServices {
     /** Keyword, semantic or auto search as `GET /search` answers it. */
     search: SearchFunction;
+    /** Which documents a question across many should read, within what the caller may see. */
+    documentRetrieval: DocumentRetrieval;
   }
 }
 
@@ -89,7 +94,7 @@ export const searchModule = defineModule({
       );
     };
     return {
-      provides: { search },
+      provides: { search, documentRetrieval: service },
       routes: (app) => {
         searchRoutes(app, { search: service, enhanced });
         // The API process reads the word vectors once it listens (never on the way to listening: a

@@ -15,8 +15,8 @@ import { cosineScore, keywordScore } from './scores.ts';
 import type { SearchRepository } from './search.repository.ts';
 import { OverBudgetError, type TenantCache } from './tenant-cache.ts';
 import { lexicalSource, type SnapshotPolicy, vectorSource } from './tenant-sources.ts';
-import type { VectorSet } from './vector-set.ts';
 import type { ScanPool } from './vector-scan-pool.ts';
+import type { VectorSet } from './vector-set.ts';
 
 export type SearchMode = 'text' | 'semantic' | 'auto';
 export type Arm = 'text' | 'semantic';
@@ -129,6 +129,26 @@ export class SearchService {
       const results = await this.present(auth, q, input.filters, ranked, input.minScore, input.limit);
       return { results, mode, query: input.q, total: results.length };
     });
+  }
+
+  /**
+   * The documents a question across many should be answered from (chat over a folder or the
+   * tenant), best first: the semantic ranking (soft keywords and passage vectors) within what the
+   * caller may see under `filters`, read at the moment of asking. `vector` is the question's
+   * embedding when the caller has it (null: keywords only). Free: the question is what is charged.
+   */
+  async documentsFor(
+    auth: AuthContext,
+    question: string,
+    filters: DocumentFilters,
+    limit: number,
+    vector: Float32Array | null,
+  ): Promise<{ id: string; score: number }[]> {
+    const usable = vector?.some((x) => x !== 0) ? vector : null;
+    const ranked = await this.deps.cache.scoped(() =>
+      this.semanticRanking(auth, requireQuery(question), filters, Math.max(CANDIDATE_DEPTH, limit), undefined, usable),
+    );
+    return ranked.slice(0, limit).map((r) => ({ id: r.id, score: r.score }));
   }
 
   /** `POST /search/hybrid`: both arms, `semantic_weight * semantic + text_weight * text` over their union. */

@@ -22,7 +22,7 @@ export interface Operations {
       tags_applied: string[];
     };
   };
-  /** Ask a question about the document */
+  /** Ask a question in a chat session */
   askChatSession: {
     path: {
       id: string;
@@ -191,15 +191,19 @@ export interface Operations {
       key: string;
     };
   };
-  /** Start a chat about a document */
+  /** Start a chat about a document, a folder or everything */
   createChatSession: {
     body: {
-      document_id: string;
+      document_id?: string;
+      folder_id?: string;
+      scope?: "tenant";
       name: string;
     };
     response: {
       id: string;
-      document_id: string;
+      document_id: string | null;
+      scope: "document" | "folder" | "tenant";
+      folder_id: string | null;
       name: string;
       message_count: number;
       created_at: string;
@@ -1122,7 +1126,9 @@ export interface Operations {
     };
     response: {
       id: string;
-      document_id: string;
+      document_id: string | null;
+      scope: "document" | "folder" | "tenant";
+      folder_id: string | null;
       name: string;
       message_count: number;
       created_at: string;
@@ -1828,7 +1834,9 @@ export interface Operations {
     response: {
       data: {
         id: string;
-        document_id: string;
+        document_id: string | null;
+        scope: "document" | "folder" | "tenant";
+        folder_id: string | null;
         name: string;
         message_count: number;
         created_at: string;
@@ -4045,9 +4053,11 @@ export interface WebhookEvents {
     timestamp: string;
     data: {
       session_id: string;
-      document_id: string;
+      document_id: string | null;
       name: string | null;
       user_id: string | null;
+      scope?: "folder" | "tenant";
+      folder_id?: string | null;
     };
   };
   /** The chat.message.created event */
@@ -4058,7 +4068,7 @@ export interface WebhookEvents {
     data: {
       message_id: string;
       session_id: string;
-      document_id: string;
+      document_id: string | null;
       role: string;
     };
   };

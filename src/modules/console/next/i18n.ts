@@ -2,6 +2,7 @@
 // same keys). `t('key', { n: 3 })` fills `{n}`.
 import { accountStrings } from './i18n-account.ts';
 import { chatStrings } from './i18n-chat.ts';
+import { folderChatStrings } from './i18n-folder-chat.ts';
 import { profileStrings } from './i18n-profile.ts';
 import { documentStrings } from './i18n-documents.ts';
 
@@ -192,6 +193,7 @@ const en = {
   ...profileStrings,
   ...chatStrings,
   ...documentStrings,
+  ...folderChatStrings,
 } as const;
 
 export type StringKey = keyof typeof en;

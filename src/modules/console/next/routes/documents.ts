@@ -6,6 +6,7 @@ import { formatBytes, formatDate, stateWord, t } from '../i18n.ts';
 import { client } from '../sdk.ts';
 import { type Doc, ErrorLine, type Folder, h, href, replaceRoute, type ViewProps } from '../ui.ts';
 import { cancellable, filesOfDrop, filesOfPicker, retriable, type UploadItem, Uploads } from '../upload.ts';
+import { FolderChat } from './folder-chat.ts';
 import { useListedUsers } from './people.ts';
 import { SavedViews } from './saved-views.ts';
 
@@ -288,6 +289,7 @@ export default function Documents({ route, me }: ViewProps) {
         onDrop: canEdit ? (e: DragEvent) => drop(e, folderId || null) : undefined,
       },
       h(Breadcrumbs, { folders, current: folderId }),
+      h(FolderChat, { key: folderId, folderId, folderName: folders.find((f) => f.id === folderId)?.name ?? '' }),
       toolbar,
       h(ErrorLine, { error }),
       h(UploadList, { uploads }),
