@@ -122,20 +122,38 @@ const PG_CLAIM = `update jobs set state = 'running', attempts = attempts + 1, lo
   returning ${JOB_COLUMNS}`;
 registerPreparedStatement(PG_CLAIM);
 
+/*
+ * One kind (a worker of a single queue): its candidates are locked as they are read, so claims
+ * running at once each take the next rows instead of colliding on the same candidates and coming
+ * back short (with the text above, a worker draining 10,000 jobs of one kind claimed ~40 % fewer a
+ * second, bench/workflows.bench.ts baseline).
+ */
+const PG_CLAIM_ONE_KIND = `update jobs set state = 'running', attempts = attempts + 1, locked_by = $1, locked_until = $2,
+    updated_at = $3
+  where id in (
+    select id from jobs
+    where state = 'available' and kind = $4 and run_at <= $3
+    order by priority, run_at, id limit $5 for update skip locked)
+  returning ${JOB_COLUMNS}`;
+registerPreparedStatement(PG_CLAIM_ONE_KIND);
+
 async function claimOnPostgres(
   executor: Executor,
   kinds: { kind: string; limit: number }[],
   p: ClaimParams,
 ): Promise<JobRow[]> {
+  const one = kinds.length === 1 ? kinds[0]! : null;
   const result = await executor.executeQuery<JobRow>(
-    CompiledQuery.raw(PG_CLAIM, [
-      p.workerId,
-      p.lockedUntil,
-      p.now,
-      kinds.map((k) => k.kind),
-      kinds.map((k) => k.limit),
-      p.limit,
-    ]),
+    one
+      ? CompiledQuery.raw(PG_CLAIM_ONE_KIND, [p.workerId, p.lockedUntil, p.now, one.kind, Math.min(one.limit, p.limit)])
+      : CompiledQuery.raw(PG_CLAIM, [
+          p.workerId,
+          p.lockedUntil,
+          p.now,
+          kinds.map((k) => k.kind),
+          kinds.map((k) => k.limit),
+          p.limit,
+        ]),
   );
   return [...result.rows];
 }
