@@ -1348,6 +1348,9 @@ ALTER TABLE ONLY public.ai_credit_charges
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.audit_pending
+    ADD CONSTRAINT audit_pending_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.audit_records
     ADD CONSTRAINT audit_records_pkey PRIMARY KEY (id);
 

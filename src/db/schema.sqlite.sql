@@ -31,7 +31,7 @@ CREATE TABLE "api_keys" (
 
 -- table audit_pending (owner: audit)
 CREATE TABLE "audit_pending" (
-  "id" text not null,
+  "id" text primary key,
   "tenant_id" text not null,
   "at" bigint not null,
   "actor_type" text not null,
