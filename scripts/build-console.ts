@@ -1,5 +1,5 @@
 /**
- * Builds the web console (src/modules/console/next/, Preact) for the browser with esbuild: one
+ * Builds the web console (src/modules/console/app/, Preact) for the browser with esbuild: one
  * entry, a chunk per view (loaded when first shown), minified, with content-hashed chunk names;
  * pdf.js's worker copied beside it (loaded only by a PDF preview). Nothing is fetched at run time
  * from anywhere but the service. The output goes to node_modules/.cache/docuvault/console/, which
@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import type { Plugin } from 'esbuild';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-export const CONSOLE_SOURCES = path.join(ROOT, 'src/modules/console/next');
+export const CONSOLE_SOURCES = path.join(ROOT, 'src/modules/console/app');
 export const CONSOLE_OUT = path.join(ROOT, 'node_modules/.cache/docuvault/console');
 const SDK = path.join(ROOT, 'packages/sdk/src');
 

@@ -35,7 +35,7 @@ const COMMITTED = path.join(ROOT, 'test/support/test-seconds.json');
 const SEED: Record<string, number> = {
   'test/modules/workflows/durability.test.ts': 67,
   'test/modules/workflows/triggers.test.ts': 47,
-  'test/modules/console/next.test.ts': 43,
+  'test/modules/console/browser.test.ts': 43,
   'test/cli/cli.test.ts': 32,
   'test/modules/webhooks/webhooks-delivery.test.ts': 30,
   'test/modules/storage/storage-crash.test.ts': 22,

@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import type { App } from '../../http/fastify-types.ts';
 
-// The built console (scripts/build-console.ts): bundled by esbuild from ./next/ into node_modules/.cache.
+// The built console (scripts/build-console.ts): bundled by esbuild from ./app/ into node_modules/.cache.
 const OUT = new URL('../../../node_modules/.cache/docuvault/console/', import.meta.url);
 const BUILDER = new URL('../../../scripts/build-console.ts', import.meta.url);
 const TYPES: Record<string, string> = {

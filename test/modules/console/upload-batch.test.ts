@@ -8,11 +8,11 @@ import {
   nextGroup,
   outcomesOf,
   sharesOf,
-} from '../../../src/modules/console/next/upload-batch.ts';
+} from '../../../src/modules/console/app/upload-batch.ts';
 import { sanitizeFilename } from '../../../src/providers/files/filenames.ts';
 
-// The console's grouping of small files into batch uploads (src/modules/console/next/upload-batch.ts).
-// The whole flow in a browser is in next.test.ts; here the rules, with no browser.
+// The console's grouping of small files into batch uploads (src/modules/console/app/upload-batch.ts).
+// The whole flow in a browser is in browser.test.ts; here the rules, with no browser.
 
 const file = (name: string, size = 100) => ({ name, size });
 const item = (name: string, folder = 'a', size = 100) => ({ file: file(name, size), folder });

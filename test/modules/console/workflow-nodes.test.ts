@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { kindOf, NODE_KINDS, paletteOf } from '../../../src/modules/console/next/routes/workflow-nodes.ts';
+import { kindOf, NODE_KINDS, paletteOf } from '../../../src/modules/console/app/routes/workflow-nodes.ts';
 import { NODE_TYPES } from '../../../src/modules/workflows/engine/node-types.ts';
 
 // The editor's palette and forms from the service's node-type catalogue (GET /dag/node-types).

@@ -103,7 +103,7 @@ describeEachDialect('console documents: filters, bulk move and share, progress',
   it('filters by tags (all or any), entity and AI state, kept in the address and in a saved view', {
     skip: NO_CHROMIUM,
   }, async () => {
-    await page.goto(`${base}/console/next/#/documents`);
+    await page.goto(`${base}/console/#/documents`);
     assert.deepEqual(await shown(3), ['acme-invoice.txt', 'globex-memo.txt', 'scan.pdf']);
     await page.getByText('Tags', { exact: true }).click();
     const choices = page.getByRole('list', { name: 'Tags' });
@@ -194,7 +194,7 @@ describeEachDialect('console documents: filters, bulk move and share, progress',
   });
 
   it('shares the selection with a person through the share endpoint', { skip: NO_CHROMIUM }, async () => {
-    await page.goto(`${base}/console/next/#/documents`);
+    await page.goto(`${base}/console/#/documents`);
     await shown(1);
     assert.equal((await api('/documents', member.headers)).json().total, 0);
     await page.getByLabel('Select all shown').check();
@@ -211,7 +211,7 @@ describeEachDialect('console documents: filters, bulk move and share, progress',
   });
 
   it("shows a scan's pages read of total while it is processed, following it live", { skip: NO_CHROMIUM }, async () => {
-    await page.goto(`${base}/console/next/#/document/${id('a3')}`);
+    await page.goto(`${base}/console/#/document/${id('a3')}`);
     const state = page.getByRole('status').filter({ hasText: 'Pages read' });
     await state.getByText('Reading the text · Pages read: 3 of 12').waitFor();
     assert.equal(await state.getByRole('progressbar', { name: 'Processing progress' }).getAttribute('value'), '3');
