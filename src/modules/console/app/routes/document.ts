@@ -7,7 +7,8 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatBytes, formatDate, stateWord, t } from '../i18n.ts';
 import { client } from '../sdk.ts';
 import { type Doc, ErrorLine, type Folder, h, href, type ViewProps } from '../ui.ts';
-import { ChatHistory, type ChatTurn, turnsOf } from './chat-history.ts';
+import { ChatLog, QuestionForm, useConversation } from './chat-conversation.ts';
+import { ChatHistory, turnsOf } from './chat-history.ts';
 import { DocumentRecords } from './document-records.ts';
 import { StateBadge } from './documents.ts';
 import { useListedUsers } from './people.ts';
@@ -696,14 +697,10 @@ function TextContent({ doc }: { doc: Doc }) {
   );
 }
 
-type Turn = ChatTurn;
-
 /** Chat beside the document: the answer streamed as it is written; a citation turns the preview to its page. */
 function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number, text?: string) => void }) {
   const ready = doc.status === 'completed';
-  const [turns, setTurns] = useState<Turn[]>([]);
-  const [question, setQuestion] = useState('');
-  const [asking, setAsking] = useState(false);
+  const { turns, setTurns, asking, ask } = useConversation();
   const [error, setError] = useState<unknown>(null);
   const session = useRef<string | null>(null);
   const [current, setCurrent] = useState<string | null>(null);
@@ -722,85 +719,30 @@ function Chat({ doc, openPage }: { doc: Doc; openPage: (n: number, text?: string
     setCurrent(null);
     setTurns([]);
   };
-  const ask = async (e: Event) => {
-    e.preventDefault();
-    const q = question.trim();
-    if (!q) return;
-    setQuestion('');
-    setAsking(true);
-    const turn: Turn = { question: q, answer: '', citations: [] };
-    setTurns((old) => [...old, turn]);
-    const update = () => setTurns((old) => [...old.slice(0, -1), { ...turn }]);
-    try {
-      session.current ??= (await client().chat.createSession(doc.id, q.slice(0, 100))).id;
-      setCurrent(session.current);
-      for await (const event of client().chat.stream(session.current, q)) {
-        if (event.type === 'delta') turn.answer += event.content;
-        else turn.citations = event.message.citations as Turn['citations'];
-        update();
-      }
-    } catch (error) {
-      turn.error = error;
-      update();
-    } finally {
-      setAsking(false);
-      setRound((r) => r + 1);
-    }
+  const sessionId = async (question: string) => {
+    session.current ??= (await client().chat.createSession(doc.id, question.slice(0, 100))).id;
+    setCurrent(session.current);
+    return session.current;
   };
+  const onAsk = (q: string) => void ask(q, () => sessionId(q)).then(() => setRound((r) => r + 1));
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'chat-title' },
     h('h2', { id: 'chat-title', class: 'card-title' }, t('chat.title')),
     h(ChatHistory, { documentId: doc.id, current, round, onOpen: open, onNew: fresh }),
     h(ErrorLine, { error }),
-    h(
-      'div',
-      { class: 'chat-log', 'aria-live': 'polite' },
-      turns.map((turn, i) =>
-        h(
-          'div',
-          { key: i },
-          h('p', { class: 'chat-q' }, h('span', { class: 'visually-hidden' }, `${t('chat.you')}: `), turn.question),
-          turn.answer ? h('p', { class: 'chat-a' }, turn.answer) : null,
-          turn.citations.length
-            ? h(
-                'ol',
-                { class: 'citations', 'aria-label': t('chat.sources') },
-                turn.citations.map((c, n) =>
-                  h(
-                    'li',
-                    { key: n },
-                    c.page
-                      ? h(
-                          'button',
-                          { type: 'button', class: 'small', onClick: () => openPage(c.page as number, c.text) },
-                          t('chat.source', { n: n + 1, page: c.page }),
-                        )
-                      : h('span', {}, t('chat.sourceNoPage', { n: n + 1 })),
-                    ' ',
-                    h('span', { class: 'muted' }, c.text.slice(0, 160)),
-                  ),
-                ),
-              )
-            : null,
-          h(ErrorLine, { error: turn.error }),
-        ),
-      ),
-    ),
-    h(
-      'form',
-      { class: 'inline', onSubmit: ask },
-      h('input', {
-        value: question,
-        required: true,
-        disabled: !ready || asking,
-        'aria-label': t('chat.question'),
-        placeholder: t('chat.question'),
-        'aria-describedby': ready ? undefined : 'chat-wait',
-        onInput: (e: Event) => setQuestion((e.target as HTMLInputElement).value),
-      }),
-      h('button', { type: 'submit', class: 'primary', disabled: !ready || asking }, t('chat.ask')),
-    ),
+    h(ChatLog, {
+      turns,
+      source: (c, n) =>
+        c.page
+          ? h(
+              'button',
+              { type: 'button', class: 'small', onClick: () => openPage(c.page as number, c.text) },
+              t('chat.source', { n: n + 1, page: c.page }),
+            )
+          : h('span', {}, t('chat.sourceNoPage', { n: n + 1 })),
+    }),
+    h(QuestionForm, { disabled: !ready || asking, onAsk, describedBy: ready ? undefined : 'chat-wait' }),
     ready ? null : h('p', { id: 'chat-wait', class: 'muted' }, t('chat.wait')),
   );
 }
