@@ -25,7 +25,7 @@ import { type Corpus, squash } from '../test/fixtures/corpus/corpus.ts';
 import { loadCorpus, renderCorpusDocument } from '../test/fixtures/corpus/render.ts';
 import { uploadOk } from '../test/modules/documents/helpers.ts';
 import { waitProcessed } from '../test/modules/search/helpers.ts';
-import { startTestApp } from '../test/support/app.ts';
+import { startTestApp, type TestApp } from '../test/support/app.ts';
 
 interface Outcome {
   split: string;
@@ -110,27 +110,41 @@ function holdoutFigures(outcomes: HoldoutOutcome[]) {
   };
 }
 
+/**
+ * A tenant holding every corpus document a question asks about (uploaded and processed), for the
+ * chat benches: its API key header, those documents, and the service's id of each.
+ */
+export async function corpusTenant(
+  t: TestApp,
+  name: string,
+  corpus: Corpus,
+): Promise<{ headers: Record<string, string>; documents: Corpus['documents']; uploaded: Map<string, string> }> {
+  const created = await t.admin({
+    method: 'POST',
+    url: '/api/v1/admin/tenants',
+    payload: {
+      name,
+      subdomain: name.toLowerCase().replaceAll(' ', '-'),
+      tier: 'enterprise',
+      owner: { email: 'q@example.com', password: 'bench password 1', name: 'Q' },
+    },
+  });
+  const headers = { 'x-api-key': (created.json() as { api_key: string }).api_key };
+  const asked = new Set(corpus.questions.map((q) => q.document));
+  const documents = corpus.documents.filter((d) => asked.has(d.id));
+  const uploaded = new Map<string, string>();
+  for (const doc of documents) {
+    const rendered = await renderCorpusDocument(doc);
+    uploaded.set(doc.id, await uploadOk(t, headers, { filename: rendered.filename, content: rendered.bytes }));
+  }
+  for (const id of uploaded.values()) await waitProcessed(t, id);
+  return { headers, documents, uploaded };
+}
+
 export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = loadChatHoldout()) {
   const t = await startTestApp('sqlite', { worker: true });
   try {
-    const created = await t.admin({
-      method: 'POST',
-      url: '/api/v1/admin/tenants',
-      payload: {
-        name: 'Chat quality',
-        subdomain: 'chat-quality',
-        tier: 'enterprise',
-        owner: { email: 'q@example.com', password: 'bench password 1', name: 'Q' },
-      },
-    });
-    const headers = { 'x-api-key': (created.json() as { api_key: string }).api_key };
-    const asked = new Set(corpus.questions.map((q) => q.document));
-    const documents = corpus.documents.filter((d) => asked.has(d.id));
-    const uploaded = new Map<string, string>();
-    for (const doc of documents) {
-      const rendered = await renderCorpusDocument(doc);
-      uploaded.set(doc.id, await uploadOk(t, headers, { filename: rendered.filename, content: rendered.bytes }));
-    }
+    const { headers, documents, uploaded } = await corpusTenant(t, 'Chat quality', corpus);
     for (const doc of second.documents) {
       const rendered = await renderCorpusDocument(doc, doc.text);
       uploaded.set(

@@ -14,10 +14,9 @@
 import { fileURLToPath } from 'node:url';
 import { CHAT_SCOPE_DOCUMENTS } from '../src/modules/chat/chat.service.ts';
 import { squash } from '../test/fixtures/corpus/corpus.ts';
-import { loadCorpus, renderCorpusDocument } from '../test/fixtures/corpus/render.ts';
-import { uploadOk } from '../test/modules/documents/helpers.ts';
-import { waitProcessed } from '../test/modules/search/helpers.ts';
+import { loadCorpus } from '../test/fixtures/corpus/render.ts';
 import { startTestApp } from '../test/support/app.ts';
+import { corpusTenant } from './chat-quality.bench.ts';
 
 type Scope = 'document' | 'tenant';
 interface Outcome {
@@ -44,25 +43,7 @@ export async function run() {
   const corpus = loadCorpus();
   const t = await startTestApp('sqlite', { worker: true });
   try {
-    const created = await t.admin({
-      method: 'POST',
-      url: '/api/v1/admin/tenants',
-      payload: {
-        name: 'Chat scope',
-        subdomain: 'chat-scope',
-        tier: 'enterprise',
-        owner: { email: 'q@example.com', password: 'bench password 1', name: 'Q' },
-      },
-    });
-    const headers = { 'x-api-key': (created.json() as { api_key: string }).api_key };
-    const asked = new Set(corpus.questions.map((q) => q.document));
-    const documents = corpus.documents.filter((d) => asked.has(d.id));
-    const uploaded = new Map<string, string>();
-    for (const doc of documents) {
-      const rendered = await renderCorpusDocument(doc);
-      uploaded.set(doc.id, await uploadOk(t, headers, { filename: rendered.filename, content: rendered.bytes }));
-    }
-    for (const id of uploaded.values()) await waitProcessed(t, id);
+    const { headers, documents, uploaded } = await corpusTenant(t, 'Chat scope', corpus);
     const ask = async (target: object, question: string) => {
       const session = (
         await t.app.inject({
