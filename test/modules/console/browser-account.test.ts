@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildConsoleIfStale } from '../../../scripts/build-console.ts';
@@ -12,7 +11,8 @@ import {
   NO_CHROMIUM,
   openConsolePage,
   screenshotFolder,
-  withNextSession,
+  screenshotter,
+  withConsoleSession,
 } from './browser.ts';
 
 // The account pages of the rebuilt console (webhooks, members, subscription, storage, imports,
@@ -31,10 +31,7 @@ describeEachDialect(
     let tenant: TestTenant;
     let owner: LoggedInUser;
     let docId: string;
-    const shot = async (name: string, target: Page = page) => {
-      if (dialect !== 'sqlite') return;
-      await target.screenshot({ path: join(SHOTS, `next-${name}.png`), fullPage: false });
-    };
+    const shot = screenshotter(SHOTS, dialect, () => page);
     const api = async (method: string, url: string, payload?: object) => {
       const res = await ctx().app.inject({
         method: method as 'GET',
@@ -72,7 +69,7 @@ describeEachDialect(
       docId = ((await res.json()) as { id: string }).id;
       browser = await launchChromium();
       ({ context, page } = await openConsolePage(browser, { width: 1280, height: 800 }));
-      await withNextSession(page, owner, tenant.subdomain);
+      await withConsoleSession(page, owner, tenant.subdomain);
     });
     after(async () => {
       await browser?.close();
@@ -259,7 +256,7 @@ describeEachDialect(
       const member = await loginAs(ctx(), tenant, 'member');
       const tab = await browser.newPage();
       try {
-        await withNextSession(tab, member, tenant.subdomain);
+        await withConsoleSession(tab, member, tenant.subdomain);
         await go('#/documents', 'All documents', tab);
         for (const name of ADMIN_PAGES)
           assert.equal(await tab.getByRole('link', { name, exact: true }).count(), 0, `a member is not shown ${name}`);
@@ -270,7 +267,7 @@ describeEachDialect(
       }
       const phone = await context.newPage();
       await phone.setViewportSize({ width: 360, height: 740 });
-      await withNextSession(phone, owner, tenant.subdomain);
+      await withConsoleSession(phone, owner, tenant.subdomain);
       try {
         await go('#/webhooks', 'Webhooks', phone);
         await phone.getByRole('button', { name: 'Dark mode' }).click();

@@ -6,7 +6,14 @@ import { DocumentsRepository } from '../../../src/modules/documents/documents.re
 import { describeEachDialect } from '../../support/app.ts';
 import { documentRow } from '../../support/document-rows.ts';
 import { createTenant, type LoggedInUser, loginAs, type TestTenant } from '../../support/fixtures.ts';
-import { assertAccessible, launchChromium, listen, NO_CHROMIUM, openConsolePage, withNextSession } from './browser.ts';
+import {
+  assertAccessible,
+  launchChromium,
+  listen,
+  NO_CHROMIUM,
+  openConsolePage,
+  withConsoleSession,
+} from './browser.ts';
 
 // The rebuilt console's documents view: filters by tags, entity and AI state in the address and in
 // saved views; bulk move and bulk share with each document's outcome; a document's processing
@@ -94,7 +101,7 @@ describeEachDialect('console documents: filters, bulk move and share, progress',
     base = await listen(ctx());
     browser = await launchChromium();
     ({ page } = await openConsolePage(browser, { width: 1280, height: 900 }));
-    await withNextSession(page, owner, tenant.subdomain);
+    await withConsoleSession(page, owner, tenant.subdomain);
   });
   after(async () => {
     await browser?.close();

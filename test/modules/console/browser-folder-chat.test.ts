@@ -5,7 +5,14 @@ import { buildConsoleIfStale } from '../../../scripts/build-console.ts';
 import { describeEachDialect } from '../../support/app.ts';
 import { createTenant, loginAs } from '../../support/fixtures.ts';
 import { post, uploadProcessed } from '../search/helpers.ts';
-import { assertAccessible, launchChromium, listen, NO_CHROMIUM, openConsolePage, withNextSession } from './browser.ts';
+import {
+  assertAccessible,
+  launchChromium,
+  listen,
+  NO_CHROMIUM,
+  openConsolePage,
+  withConsoleSession,
+} from './browser.ts';
 
 // "Ask about this folder" on the documents page (docs/chat-and-agents.md), driven in Chromium: the
 // answer comes from the folder's documents, and its source opens the cited document.
@@ -37,7 +44,7 @@ describeEachDialect(
       const folder = (await post(ctx(), tenant.headers, '/folders', { name: 'Leases' })).json().id as string;
       const lease = await uploadProcessed(ctx(), tenant.headers, 'lease.txt', LEASE, { folder_id: folder });
       await uploadProcessed(ctx(), tenant.headers, 'lisbon.txt', OTHER);
-      await withNextSession(page, owner, tenant.subdomain);
+      await withConsoleSession(page, owner, tenant.subdomain);
       await page.goto(`${base}/console/#/documents/${folder}`);
       await page.getByRole('heading', { name: 'Leases', level: 1 }).waitFor();
       await page.getByText('Ask about this folder').click();

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildConsoleIfStale } from '../../../scripts/build-console.ts';
@@ -13,7 +12,8 @@ import {
   NO_CHROMIUM,
   openConsolePage,
   screenshotFolder,
-  withNextSession,
+  screenshotter,
+  withConsoleSession,
 } from './browser.ts';
 
 // The profile page and the password link of invitation and reset mails (docs/console.md), driven
@@ -28,9 +28,7 @@ describeEachDialect('web console: profile and the mails’ password link in Chro
   let page: Page;
   let base: string;
   let tenant: TestTenant;
-  const shot = async (name: string, target: Page = page) => {
-    if (dialect === 'sqlite') await target.screenshot({ path: join(SHOTS, `next-${name}.png`), fullPage: false });
-  };
+  const shot = screenshotter(SHOTS, dialect, () => page);
   /** The console path of the newest mail to `to` carrying a password link. */
   const passwordPath = async (to: string) => {
     const mail = await lastMailTo(ctx(), tenant, to);
@@ -137,7 +135,7 @@ describeEachDialect('web console: profile and the mails’ password link in Chro
     const elsewhere = await loginAs(ctx(), tenant, 'member');
     const third = await loginAs(ctx(), tenant, 'member');
     const tab = await context.newPage();
-    await withNextSession(tab, member, tenant.subdomain);
+    await withConsoleSession(tab, member, tenant.subdomain);
     await tab.goto(`${base}/console/#/profile`);
     await tab.getByRole('heading', { name: 'Profile', level: 1 }).waitFor();
     const sessions = tab.getByRole('list', { name: 'Where you are signed in' });
@@ -204,7 +202,7 @@ describeEachDialect('web console: profile and the mails’ password link in Chro
     assert.equal(invite.statusCode, 201);
     const link = await passwordPath('zoe@example.com');
     const tab = await context.newPage();
-    await withNextSession(tab, member, tenant.subdomain);
+    await withConsoleSession(tab, member, tenant.subdomain);
     try {
       for (const [width, height, suffix] of [
         [360, 740, '-360px'],

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildConsoleIfStale } from '../../../scripts/build-console.ts';
@@ -13,7 +12,8 @@ import {
   NO_CHROMIUM,
   openConsolePage,
   screenshotFolder,
-  withNextSession,
+  screenshotter,
+  withConsoleSession,
 } from './browser.ts';
 
 // The workflow pages of the rebuilt console (docs/console.md "Workflows"): a workflow built in the
@@ -34,10 +34,7 @@ describeEachDialect(
     let workflowId = '';
     let executionId = '';
     const flows = () => workflowApi(ctx, () => tenant.headers);
-    const shot = async (name: string, target: Page = page) => {
-      if (dialect !== 'sqlite') return;
-      await target.screenshot({ path: join(SHOTS, `next-${name}.png`), fullPage: false });
-    };
+    const shot = screenshotter(SHOTS, dialect, () => page);
     const checkPage = (target: Page = page) => assertAccessible(target);
     const go = async (hash: string, heading: string | RegExp, target: Page = page) => {
       await target.goto(`${base}/console/${hash}`);
@@ -57,7 +54,7 @@ describeEachDialect(
       base = await listen(ctx());
       browser = await launchChromium();
       ({ context, page } = await openConsolePage(browser, { width: 1280, height: 860 }));
-      await withNextSession(page, owner, tenant.subdomain);
+      await withConsoleSession(page, owner, tenant.subdomain);
     });
     after(async () => {
       await browser?.close();
@@ -311,7 +308,7 @@ describeEachDialect(
       ] as const) {
         const tab = await context.newPage();
         try {
-          await withNextSession(tab, who, subdomain);
+          await withConsoleSession(tab, who, subdomain);
           await go('#/documents', 'All documents', tab);
           for (const [name, count] of Object.entries(links))
             assert.equal(await tab.getByRole('link', { name, exact: true }).count(), count, `${subdomain}: ${name}`);
@@ -325,7 +322,7 @@ describeEachDialect(
 
     it('every workflow page fits 360 px, light and dark, and passes axe-core', { skip: NO_CHROMIUM }, async () => {
       const phone = await context.newPage();
-      await withNextSession(phone, owner, tenant.subdomain);
+      await withConsoleSession(phone, owner, tenant.subdomain);
       const pages = [
         ['workflows', '#/workflows', 'Workflows'],
         ['workflow-editor', `#/workflow/${workflowId}`, 'Invoice approval'],

@@ -16,7 +16,8 @@ import {
   NO_CHROMIUM,
   openConsolePage,
   screenshotFolder,
-  withNextSession,
+  screenshotter,
+  withConsoleSession,
 } from './browser.ts';
 
 // The rebuilt console at /console/ (docs/console.md), driven as a user would in Chromium.
@@ -35,10 +36,7 @@ describeEachDialect(
     let tenant: TestTenant;
     let owner: LoggedInUser;
     let policyId: string;
-    const shot = async (name: string, target: Page = page) => {
-      if (dialect !== 'sqlite') return;
-      await target.screenshot({ path: join(SHOTS, `next-${name}.png`), fullPage: false });
-    };
+    const shot = screenshotter(SHOTS, dialect, () => page);
     const api = (url: string) => ctx().app.inject({ url: `/api/v1${url}`, headers: tenant.headers });
     const checkPage = (target: Page = page) => assertAccessible(target);
     const upload = async (files: { name: string; body: Buffer | string; type?: string }[], folderId?: string) => {
@@ -631,7 +629,7 @@ describeEachDialect(
       const member = await loginAs(ctx(), tenant, 'member');
       const other = await browser.newPage();
       try {
-        await withNextSession(other, member, tenant.subdomain);
+        await withConsoleSession(other, member, tenant.subdomain);
         await other.goto(`${base}/console/#/keys`);
         await other.getByText('There is no such page.').waitFor();
         assert.equal(await other.getByRole('link', { name: 'API keys' }).count(), 0);
@@ -663,7 +661,7 @@ describeEachDialect(
       // A new tab: the same browser profile (the theme kept in localStorage), its own sessionStorage.
       const phone = await context.newPage();
       await phone.setViewportSize({ width: 360, height: 740 });
-      await withNextSession(phone, owner, tenant.subdomain);
+      await withConsoleSession(phone, owner, tenant.subdomain);
       try {
         for (const [name, view, ready] of [
           ['documents', '#/documents', 'a.doc-name'],

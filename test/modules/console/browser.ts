@@ -108,8 +108,8 @@ export async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
-/** The new console's session (sessionStorage), set before the page's scripts run. */
-export async function withNextSession(
+/** The console's session (sessionStorage), set before the page's scripts run. */
+export async function withConsoleSession(
   page: Page,
   user: { accessToken: string; refreshToken: string; csrfToken: string },
   tenant: string,
@@ -134,6 +134,16 @@ export function screenshotFolder(prefix: string): string {
   return process.env['UPDATE_SCREENSHOTS'] === '1'
     ? new URL('../../../docs/screenshots/', import.meta.url).pathname
     : mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * `shot(name, page?)`: a screenshot `next-<name>.png` into `folder` (the page is read when it is
+ * taken, so a suite's `let page` may be set later). SQLite's run only: the pictures are the same.
+ */
+export function screenshotter(folder: string, dialect: string, current: () => Page) {
+  return async (name: string, target: Page = current()): Promise<void> => {
+    if (dialect === 'sqlite') await target.screenshot({ path: join(folder, `next-${name}.png`), fullPage: false });
+  };
 }
 
 /** axe-core finds no serious or critical violation on the page, and every control has an accessible name. */
