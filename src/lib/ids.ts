@@ -1,8 +1,13 @@
 import { randomBytes, randomFillSync } from 'node:crypto';
 
-/** The millisecond of the last id made in this process, and its 12-bit sequence (`rand_a`). */
+/**
+ * The millisecond written into the last id made in this process, its 12-bit sequence (`rand_a`),
+ * and the time the caller gave for it (the written millisecond runs ahead of it when more than a
+ * millisecond's sequence of ids is made within one millisecond).
+ */
 let lastMs = -1;
 let sequence = 0;
+let lastGiven = -1;
 
 /**
  * Random bytes for ids, drawn from the CSPRNG 256 ids at a time: one `randomBytes` call per id
@@ -29,18 +34,25 @@ function randomId16(): Buffer {
  * on both SQLite and PostgreSQL instead of scattering across them. Ids made in the same millisecond
  * by one process also sort in the order they were made, at least 2,048 of them (RFC 9562 §6.2
  * method 1: `rand_a` is a counter, started at a random value below half its range each
- * millisecond), so lists ordered by (created_at, id) keep creation order. Across processes a
- * millisecond's ids are in random order.
+ * millisecond, the millisecond itself advanced when a burst outruns the counter), so lists ordered by
+ * (created_at, id) keep creation order. Across processes a millisecond's ids are in random order.
  */
 export function newId(now: number = Date.now()): string {
   const bytes = randomId16();
-  if (now === lastMs && sequence < 0xfff) {
-    sequence++;
+  if (now === lastGiven || (now > lastGiven && now <= lastMs)) {
+    // The same millisecond (or one the ids already ran ahead into): the next in sequence; past the
+    // sequence's end, the next millisecond (RFC 9562 §6.2: the timestamp may be incremented).
+    if (sequence < 0xfff) sequence++;
+    else {
+      lastMs++;
+      sequence = bytes.readUInt16BE(6) & 0x7ff;
+    }
   } else {
     lastMs = now;
     sequence = bytes.readUInt16BE(6) & 0x7ff;
   }
-  bytes.writeUIntBE(now, 0, 6);
+  lastGiven = now;
+  bytes.writeUIntBE(lastMs, 0, 6);
   bytes.writeUInt16BE(0x7000 | sequence, 6);
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = bytes.toString('hex');

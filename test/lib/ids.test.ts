@@ -21,3 +21,17 @@ it('sorts ids made in the same millisecond in the order they were made', () => {
   const burst = Array.from({ length: 10_000 }, () => newId());
   assert.deepEqual([...burst].sort(), burst);
 });
+
+it('keeps the order when one millisecond holds more ids than its counter (the millisecond advances)', () => {
+  const at = Date.UTC(2026, 10, 27);
+  const ids = Array.from({ length: 12_000 }, () => newId(at));
+  assert.deepEqual([...ids].sort(), ids);
+  assert.equal(new Set(ids).size, ids.length);
+  const ms = (id: string) => Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+  assert.equal(ms(ids[0]!), at);
+  assert.ok(ms(ids.at(-1)!) > at, 'past the counter, the next milliseconds');
+  // The next real millisecond the ids already ran into continues after them.
+  assert.ok(newId(at + 1) > ids.at(-1)!);
+  // A clock set back (a test's fake clock) writes its own millisecond again.
+  assert.equal(ms(newId(at - 5_000)), at - 5_000);
+});
