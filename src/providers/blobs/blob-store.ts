@@ -35,6 +35,13 @@ export interface PutOptions {
    * defer ignore it.
    */
   batch?: SyncBatch;
+  /**
+   * With `batch`, for `putChunks`: the producer never reuses a chunk's memory (fresh buffers from a
+   * stream), so a store may keep a chunk after `write` resolved and write it in the background:
+   * the producer goes on with the next chunk, and the next blob, while the disk catches up. The
+   * bytes so held are bounded (per put, and across the batch by `SyncBatch.maxBytes`).
+   */
+  handsOverChunks?: boolean;
 }
 
 /**
@@ -48,24 +55,32 @@ export class SyncBatch {
   #failure: unknown = null;
   /** At most this many deferred puts in flight: a put waits (back-pressure) beyond it. */
   readonly limit: number;
+  /** Nor more than this many bytes of chunks held by them (`handsOverChunks`): the process's memory. */
+  readonly maxBytes: number;
+  #bytes = 0;
 
-  constructor(limit = 16) {
+  constructor(limit = 16, maxBytes = 16 * 1024 * 1024) {
     this.limit = limit;
+    this.maxBytes = maxBytes;
   }
 
-  /** Runs `work` in the background; resolves once fewer than `limit` are in flight. */
-  async defer(work: Promise<void>): Promise<void> {
-    const tracked = work.then(
-      () => {
-        this.#pending.delete(tracked);
-      },
-      (error: unknown) => {
-        this.#failure ??= error;
-        this.#pending.delete(tracked);
-      },
-    );
+  /**
+   * Runs `work` in the background, holding `bytes` of memory until it settles; resolves once fewer
+   * than `limit` are in flight and they hold less than `maxBytes`.
+   */
+  async defer(work: Promise<void>, bytes = 0): Promise<void> {
+    this.#bytes += bytes;
+    const settled = () => {
+      this.#bytes -= bytes;
+      this.#pending.delete(tracked);
+    };
+    const tracked = work.then(settled, (error: unknown) => {
+      this.#failure ??= error;
+      settled();
+    });
     this.#pending.add(tracked);
-    while (this.#pending.size >= this.limit) await Promise.race(this.#pending);
+    while (this.#pending.size >= this.limit || (this.#bytes >= this.maxBytes && this.#pending.size > 0))
+      await Promise.race(this.#pending);
   }
 
   readonly #once = new Map<string, Promise<unknown>>();
@@ -95,18 +110,17 @@ export class SyncBatch {
     const work = [...this.#finally.values()];
     this.#finally.clear();
     for (const phase of [0, 1]) {
-      const queue = work.filter((w) => w.phase === phase);
-      let next = 0;
-      const lane = async () => {
-        while (next < queue.length) {
+      await inLanes(
+        work.filter((w) => w.phase === phase),
+        phase === 0 ? SYNC_LANES : 1,
+        async (w) => {
           try {
-            await queue[next++]!.work();
+            await w.work();
           } catch (error) {
             this.#failure ??= error;
           }
-        }
-      };
-      await Promise.all(Array.from({ length: phase === 0 ? SYNC_LANES : 1 }, lane));
+        },
+      );
     }
     const failure = this.#failure;
     this.#failure = null;
@@ -115,7 +129,26 @@ export class SyncBatch {
 }
 
 /** fsyncs in flight at `SyncBatch.sync()`: the thread pool's size (4), which they would otherwise hold. */
-const SYNC_LANES = 4;
+export const SYNC_LANES = 4;
+
+/** `work` on every item, `lanes` at a time; after a failure starts no more, and rejects with it once every lane stopped. */
+export async function inLanes<T>(items: readonly T[], lanes: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (next < items.length && !failed) {
+      try {
+        await work(items[next++]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(lanes, items.length) }, lane));
+  const failure = settled.find((s) => s.status === 'rejected');
+  if (failure) throw failure.reason;
+}
 
 /**
  * A source of chunks for `putChunks`: calls `write` for each and awaits it; the chunk's memory may

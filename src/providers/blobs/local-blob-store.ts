@@ -16,12 +16,15 @@ import {
   type ByteRange,
   type ChunkProducer,
   InvalidBlobKeyError,
+  inLanes,
   mismatchOf,
   type PutOptions,
   type StoredBlob,
+  SYNC_LANES,
   type SyncBatch,
 } from './blob-store.ts';
 import { HashingCounter, IO_CHUNK } from './hashing-counter.ts';
+import { syncFilesystem } from './syncfs.ts';
 
 /** Where half-written uploads live, inside the root so the final rename never crosses filesystems. */
 const TMP_DIR = '.tmp';
@@ -35,6 +38,8 @@ export class LocalBlobStore implements BlobStore {
   readonly root: string;
   readonly #tmp: string;
   #ready: Promise<void> | undefined;
+  /** Per batch, what its puts published here: made durable at `sync()` by #makeDurable, once. */
+  readonly #published = new WeakMap<SyncBatch, { files: string[]; dirs: Set<string> }>();
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -75,31 +80,54 @@ export class LocalBlobStore implements BlobStore {
 
   /**
    * `put` without streams: each chunk is hashed while the thread pool writes it (the producer's
-   * buffer is free again once `write` resolves), one descriptor, no allocation per chunk.
+   * buffer is free again once `write` resolves), one descriptor, no allocation per chunk. With a
+   * batch and `handsOverChunks`, `write` does not wait for the disk at all (up to
+   * PUT_QUEUE_BYTES of a put's chunks queued): the writes finish, and the file is published, in
+   * the background, while the producer hashes the next chunks and the next files.
    */
   async putChunks(key: string, produce: ChunkProducer, options: PutOptions = {}): Promise<StoredBlob> {
     const target = this.#pathOf(key);
     await this.#ensureDirs();
     const tmp = path.join(this.#tmp, randomUUID());
     const handle = await fsp.open(tmp, 'wx');
+    const detached = options.batch !== undefined && options.handsOverChunks === true;
+    /** The writes queued so far, in order (detached); a failed one is the put's failure. */
+    let writing: Promise<void> = Promise.resolve();
+    let writeFailure: unknown = null;
+    let queued = 0;
     let handed = false;
     try {
       const hash = createHash('sha256');
       const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
       let size = 0;
       await produce(async (chunk) => {
+        const at = size;
         size += chunk.byteLength;
         if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
-        const written = writeAll(handle, chunk);
-        hash.update(chunk); // on this thread while the pool writes
-        await written;
+        if (!detached) {
+          const written = writeAll(handle, chunk, at);
+          hash.update(chunk); // on this thread while the pool writes
+          await written;
+          return;
+        }
+        if (writeFailure) throw writeFailure;
+        queued += chunk.byteLength;
+        writing = writing.then(async () => {
+          await writeAll(handle, chunk, at);
+          queued -= chunk.byteLength;
+        });
+        writing.catch((error: unknown) => {
+          writeFailure ??= error;
+        });
+        hash.update(chunk);
+        if (queued >= PUT_QUEUE_BYTES) await writing;
       });
       const stored = { size, sha256: hash.digest('hex') };
       const mismatch = options.expected ? mismatchOf(options.expected, stored) : null;
       if (mismatch) throw new BlobChecksumMismatchError(key, mismatch);
       handed = true;
       if (options.batch) {
-        await this.#publishLater(options.batch, handle, tmp, target);
+        await this.#publishLater(options.batch, handle, tmp, target, writing, queued);
         return stored;
       }
       try {
@@ -110,7 +138,10 @@ export class LocalBlobStore implements BlobStore {
       await this.#publish(tmp, target);
       return stored;
     } catch (error) {
-      if (!handed) await handle.close().catch(() => {});
+      if (!handed) {
+        await writing.catch(() => {}); // no write may land after the file is removed
+        await handle.close().catch(() => {});
+      }
       await fsp.rm(tmp, { force: true });
       throw error;
     }
@@ -125,23 +156,59 @@ export class LocalBlobStore implements BlobStore {
 
   /**
    * A batch's put: the key published in the background (no fsync: the thread pool stays free for
-   * the reads and writes of the next files); the file's fsync and its folder's come at `sync()`.
+   * the reads and writes of the next files); made durable with the batch's others at `sync()`.
    */
-  #publishLater(batch: SyncBatch, handle: fsp.FileHandle | null, tmp: string, target: string): Promise<void> {
+  #publishLater(
+    batch: SyncBatch,
+    handle: fsp.FileHandle | null,
+    tmp: string,
+    target: string,
+    writing: Promise<void> = Promise.resolve(),
+    heldBytes = 0,
+  ): Promise<void> {
     const dir = path.dirname(target);
     const work = (async () => {
       try {
-        await handle?.close();
+        try {
+          await writing;
+        } finally {
+          await handle?.close();
+        }
         await batch.once(`mkdir:${dir}`, () => fsp.mkdir(dir, { recursive: true }));
         await fsp.rename(tmp, target);
       } catch (error) {
         await fsp.rm(tmp, { force: true });
         throw error;
       }
-      batch.atSync(`file:${target}`, () => fsyncFile(target), 0);
-      batch.atSync(`dir:${dir}`, () => fsyncDir(dir), 1);
+      this.#toSync(batch, target, dir);
     })();
-    return batch.defer(work);
+    return batch.defer(work, heldBytes);
+  }
+
+  #toSync(batch: SyncBatch, file: string, dir: string): void {
+    let published = this.#published.get(batch);
+    if (!published) {
+      const mine = { files: [] as string[], dirs: new Set<string>() };
+      published = mine;
+      this.#published.set(batch, mine);
+      batch.atSync(`local:${this.root}`, () => {
+        this.#published.delete(batch); // a batch reused after sync() starts a new list
+        return this.#makeDurable(mine);
+      });
+    }
+    published.files.push(file);
+    published.dirs.add(dir);
+  }
+
+  /**
+   * Every file a batch published, and every folder entry it made, durable: one syncfs of the
+   * filesystem they are on (each came there by a rename from `.tmp`, so it is `.tmp`'s), or, where
+   * syncfs cannot vouch for them (syncfs.ts), an fsync per file (SYNC_LANES at a time) then per folder.
+   */
+  async #makeDurable({ files, dirs }: { files: string[]; dirs: Set<string> }): Promise<void> {
+    if (await syncFilesystem(this.#tmp)) return;
+    await inLanes(files, SYNC_LANES, fsyncFile);
+    for (const dir of dirs) await fsyncDir(dir);
   }
 
   /**
@@ -279,13 +346,17 @@ const giveBuffer = (b: Buffer) => {
   if (bufferPool.length < 16) bufferPool.push(b);
 };
 
-async function writeAll(handle: fsp.FileHandle, chunk: Uint8Array): Promise<void> {
+/** Writes all of `chunk` at `position` of the file (positional: queued writes need no order). */
+async function writeAll(handle: fsp.FileHandle, chunk: Uint8Array, position: number): Promise<void> {
   let offset = 0;
   while (offset < chunk.byteLength) {
-    const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
+    const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset, position + offset);
     offset += bytesWritten;
   }
 }
+
+/** A detached put's chunks queued for the disk at most (PutOptions.handsOverChunks). */
+const PUT_QUEUE_BYTES = 4 * 1024 * 1024;
 
 async function fsyncFile(file: string): Promise<void> {
   const handle = await fsp.open(file, 'r');

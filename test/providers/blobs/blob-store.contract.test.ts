@@ -17,6 +17,7 @@ import {
 } from '../../../src/providers/blobs/blob-store.ts';
 import { LocalBlobStore } from '../../../src/providers/blobs/local-blob-store.ts';
 import { S3BlobStore } from '../../../src/providers/blobs/s3-blob-store.ts';
+import { syncfsReportsErrors } from '../../../src/providers/blobs/syncfs.ts';
 import { type S3TestServer, startS3Server } from '../../support/s3-server.ts';
 import { failingStream, generatedSha256, generatedStream, readAll, sha256Of } from './blob-test-helpers.ts';
 
@@ -359,6 +360,55 @@ for (const factory of FACTORIES) {
       await assertNothingStored('tenants/t9/documents/refused');
     });
 
+    it('a batch of puts whose producer hands its chunks over: every byte in order once sync() resolved; a refused or failing one leaves nothing', async () => {
+      const batch = new SyncBatch(3, 6 * MiB);
+      // Fresh chunks of 1.5 MiB, more per put than a put may queue (4 MiB), so writes are held and waited for.
+      const body = (i: number) => Array.from({ length: 5 }, (_, c) => Buffer.alloc(1.5 * MiB, (i * 16 + c) % 251));
+      const keys = Array.from({ length: 4 }, (_, i) => `tenants/t9/documents/handed-${i}`);
+      const expected: { sha256: string; size: number }[] = [];
+      for (const [i, key] of keys.entries()) {
+        const whole = Buffer.concat(body(i));
+        expected.push({ sha256: await sha256Of(whole), size: whole.length });
+        const stored = await store.putChunks(
+          key,
+          async (write) => {
+            for (const chunk of body(i)) await write(chunk);
+          },
+          { batch, handsOverChunks: true, expected: expected[i] },
+        );
+        assert.deepEqual(stored, expected[i]);
+      }
+      await assert.rejects(
+        store.putChunks(
+          'tenants/t9/documents/handed-refused',
+          async (write) => {
+            for (const chunk of body(9)) await write(chunk);
+          },
+          { batch, handsOverChunks: true, expected: expected[0] },
+        ),
+        BlobChecksumMismatchError,
+      );
+      await assert.rejects(
+        store.putChunks(
+          'tenants/t9/documents/handed-failing',
+          async (write) => {
+            await write(Buffer.alloc(MiB, 1));
+            throw new Error('archive cut');
+          },
+          { batch, handsOverChunks: true },
+        ),
+        /archive cut/,
+      );
+      await batch.sync();
+      for (const [i, key] of keys.entries()) {
+        const bytes = await readAll(await store.get(key));
+        assert.equal(bytes.length, expected[i]!.size);
+        assert.equal(await sha256Of(bytes), expected[i]!.sha256);
+      }
+      await assertNothingStored('tenants/t9/documents/handed-refused');
+      await assertNothingStored('tenants/t9/documents/handed-failing');
+    });
+
     it('pings when reachable and fails when not', async () => {
       await store.ping();
       await assert.rejects(h.broken().ping());
@@ -387,7 +437,59 @@ describe('LocalBlobStore specifics', () => {
   });
 });
 
+describe('LocalBlobStore batches without syncfs', () => {
+  it('fsyncs file by file when `sync -f` cannot run, and the batch still completes', async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'blobs-nosyncfs-'));
+    const pathBefore = process.env.PATH;
+    try {
+      const store = new LocalBlobStore(path.join(dir, 'blobs'));
+      const batch = new SyncBatch();
+      for (let i = 0; i < 6; i++)
+        await store.putChunks(`tenants/a/documents/${i}`, async (write) => write(Buffer.from(`file ${i}`)), {
+          batch,
+          handsOverChunks: true,
+        });
+      process.env.PATH = dir; // no `sync` here: syncFilesystem answers false
+      await batch.sync();
+      for (let i = 0; i < 6; i++)
+        assert.equal(await fsp.readFile(path.join(dir, `blobs/tenants/a/documents/${i}`), 'utf8'), `file ${i}`);
+    } finally {
+      process.env.PATH = pathBefore;
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('trusts syncfs only where it reports writeback errors (Linux 5.8 and later)', () => {
+    assert.equal(syncfsReportsErrors('linux', '6.18.44-fc-v657'), true);
+    assert.equal(syncfsReportsErrors('linux', '5.8.0-1-amd64'), true);
+    assert.equal(syncfsReportsErrors('linux', '5.4.0-150-generic'), false);
+    assert.equal(syncfsReportsErrors('linux', '4.19.0'), false);
+    assert.equal(syncfsReportsErrors('darwin', '23.1.0'), false);
+  });
+});
+
 describe('SyncBatch', () => {
+  it('holds at most maxBytes of deferred work (one over it may run alone)', async () => {
+    const batch = new SyncBatch(10, 100);
+    let held = 0;
+    let most = 0;
+    for (let i = 0; i < 6; i++) {
+      held += 40;
+      most = Math.max(most, held);
+      await batch.defer(
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            held -= 40;
+            resolve();
+          }, 2),
+        ),
+        40,
+      );
+    }
+    await batch.sync();
+    assert.ok(most <= 120, `at most maxBytes plus one put in flight (saw ${most})`);
+  });
+
   it('waits for deferred work, runs each once-per-batch job once (files before folders), and throws the first failure', async () => {
     const batch = new SyncBatch(2);
     const ran: string[] = [];

@@ -243,7 +243,8 @@ export async function importTenantArchive(
                   await write(chunk);
                 }
               },
-              { batch, expected: { sha256: want.sha256, size: want.size } },
+              // The archive stream's chunks are fresh buffers: the store may write them after moving on.
+              { batch, handsOverChunks: true, expected: { sha256: want.sha256, size: want.size } },
             );
           } catch (error) {
             if (error instanceof AppError) throw error;
