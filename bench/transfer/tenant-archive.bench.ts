@@ -44,18 +44,21 @@ const PUT_BASELINE = process.env['BENCH_ARCHIVE_PUT_BASELINE'] !== '0';
  * reports "done" must): the fair baseline is the copy made durable, the cheapest way a shell can
  * (one syncfs rather than an fsync per file). Both ratios are reported.
  */
-async function cpR(src: string, dst: string): Promise<{ ms: number; durableMs: number; peakRssMb: number }> {
+async function cpR(
+  src: string,
+  dst: string,
+): Promise<{ ms: number; durableMs: number; peakRssMb: number; cpuS: number }> {
   const start = performance.now();
-  const peakRssMb = await new Promise<number>((resolve, reject) =>
-    execFile('/usr/bin/time', ['-f', '%M', 'cp', '-r', src, dst], (error, _stdout, stderr) => {
+  const { peakRssMb, cpuS } = await new Promise<{ peakRssMb: number; cpuS: number }>((resolve, reject) =>
+    execFile('/usr/bin/time', ['-f', '%M %U %S', 'cp', '-r', src, dst], (error, _stdout, stderr) => {
       if (error) return reject(error);
-      const kb = Number(/(\d+)\s*$/.exec(stderr.trim())?.[1] ?? 0);
-      resolve(Math.round(kb / 1024));
+      const [kb, user, system] = (/(\d+) ([\d.]+) ([\d.]+)\s*$/.exec(stderr.trim()) ?? []).slice(1).map(Number);
+      resolve({ peakRssMb: Math.round((kb ?? 0) / 1024), cpuS: (user ?? 0) + (system ?? 0) });
     }),
   );
   const ms = performance.now() - start;
   execFileSync('sync', ['-f', dst]);
-  return { ms, durableMs: performance.now() - start, peakRssMb };
+  return { ms, durableMs: performance.now() - start, peakRssMb, cpuS };
 }
 /**
  * BENCH_ARCHIVE_CHILD=1: export and import run in a process of their own with the worker's memory
@@ -85,14 +88,19 @@ interface ChildResult {
 
 function inChild(root: string, dataDir: string, args: string[]): Promise<ChildResult> {
   const script = path.join(root, 'bench/transfer/archive-child.ts');
+  // Under /usr/bin/time: the child's CPU time (user + system, every thread: the thread pool's
+  // reads, writes and fsyncs too), a figure the other helpers' load leaves nearly alone.
   return new Promise((resolve, reject) =>
     execFile(
-      process.execPath,
-      ['--max-semi-space-size=4', ...NODE_ARGS, script, dataDir, ...args],
+      '/usr/bin/time',
+      ['-f', 'cpu %U %S', process.execPath, '--max-semi-space-size=4', ...NODE_ARGS, script, dataDir, ...args],
       { cwd: root, env: { ...process.env, MALLOC_ARENA_MAX: '2' }, maxBuffer: 1 << 20 },
       (error, stdout, stderr) => {
         if (error) return reject(new Error(`${args[0]} in a child: ${error.message}\n${stderr}`));
-        resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ChildResult);
+        const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr.trim());
+        const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ChildResult;
+        if (cpu) Object.assign(result, { cpu_user_s: Number(cpu[1]), cpu_system_s: Number(cpu[2]) });
+        resolve(result);
       },
     ),
   );
@@ -183,6 +191,7 @@ export async function run() {
     let archiveBytes = 0;
     const deps = { database, blobs, now: () => Date.now() };
     const cps: number[] = [];
+    const cpCpu: number[] = [];
     const durableCps: number[] = [];
     let cpRss = 0;
     const per = new Map(
@@ -198,6 +207,7 @@ export async function run() {
       log(`round ${round}: cp -r`);
       const cp = await cpR(tenantFolder, path.join(dataDir, `cp-copy-${round}`));
       cps.push(cp.ms);
+      cpCpu.push(cp.cpuS);
       durableCps.push(cp.durableMs);
       cpRss = Math.max(cpRss, cp.peakRssMb);
       fs.rmSync(path.join(dataDir, `cp-copy-${round}`), { recursive: true, force: true });
@@ -291,6 +301,7 @@ export async function run() {
       cp_r_mb_per_s: Math.round(totalBytes / 2 ** 20 / (c / 1000)),
       durable_cp_mb_per_s: Math.round(totalBytes / 2 ** 20 / (d / 1000)),
       cp_r_peak_rss_mb: cpRss,
+      cp_r_cpu_s: cpCpu,
       baseline_copy_ms: PUT_BASELINE ? Math.round(b) : null,
       idle_rss_mb: idleRssMb,
       rss_of: CHILD ? 'a process of its own (archive-child.ts, worker settings)' : 'the bench process',
