@@ -6,6 +6,7 @@ import { DecodeBudgetExceeded, withDecodeBudget } from './decode-budget.ts';
 import { corrupt, ExtractionError } from './extraction-error.ts';
 import { collectGarbage } from './formats/collect-garbage.ts';
 import type { FormatContext, FormatReader } from './formats/context.ts';
+import { scaledForOcr } from './ocr-scale.ts';
 import type { ExtractJob, FromThread, GreyImage, OcrResult, ToThread } from './thread-protocol.ts';
 
 // The thread side of thread-pool.ts: the format readers run here, one file at a time, off the
@@ -115,7 +116,9 @@ async function emptyScratch(): Promise<void> {
   await Promise.all(names.map((name) => rm(join(dir, name), { recursive: true, force: true })));
 }
 
-function askOcr(job: ExtractJob, image: GreyImage): Promise<OcrResult> {
+async function askOcr(job: ExtractJob, original: GreyImage): Promise<OcrResult> {
+  // Shrunk here, by the text's size, for whichever engine reads it: this thread has the time, the pool's has the requests.
+  const image = await scaledForOcr(original);
   const requestId = nextOcrId++;
   return new Promise((resolve, reject) => {
     ocrWaiting.set(requestId, { resolve, reject });
