@@ -40,9 +40,9 @@ describe('shrinking an image for OCR by the size of its text', () => {
   });
 
   it('shrinks large text down to the target x-height, never below 0.7, never small text', () => {
-    assert.equal(ocrScale(page({ x: 10 })), 0.8);
+    assert.equal(ocrScale(page({ x: 12 })), 10 / 12);
     assert.equal(ocrScale(page({ x: 20 })), 0.7);
-    assert.equal(ocrScale(page({ x: 8 })), 1);
+    assert.equal(ocrScale(page({ x: 10 })), 1);
     assert.equal(ocrScale(page({ x: 6 })), 1);
   });
 
