@@ -405,7 +405,7 @@ export default function WorkflowEditor({ route }: ViewProps) {
           setConnectFrom,
           onDropKind: addNode,
         }),
-        h('p', { class: 'muted hint' }, tw('wf.moveHint')),
+        h('p', { class: 'muted hint wf-move-hint' }, tw('wf.moveHint')),
       ),
       h(
         'section',
