@@ -74,9 +74,9 @@ export const errors = {
   unavailable: (message: string, retryAfterSeconds: number) =>
     new AppError(503, 'service_unavailable', message, { headers: { 'retry-after': String(retryAfterSeconds) } }),
   /** Contract §10: a workflow definition that cannot run (`details.errors`). */
-  invalidWorkflow: (errorList: string[], warnings: string[] = []) =>
+  invalidWorkflow: (errorList: string[], warnings: string[] = [], issues: readonly object[] = []) =>
     new AppError(400, 'invalid_workflow', `The workflow is invalid: ${errorList.join('; ')}`, {
-      details: { errors: errorList, warnings },
+      details: { errors: errorList, warnings, issues },
     }),
   /** Contract §10: pause of an execution that is not running. */
   executionNotPausable: (message: string) => new AppError(409, 'execution_not_pausable', message),

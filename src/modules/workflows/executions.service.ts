@@ -7,7 +7,7 @@ import { requireFeature } from '../../domain/tier-gate.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { errors } from '../../lib/errors.ts';
-import type { WorkflowNode } from './engine/types.ts';
+import type { WorkflowDefinition } from './engine/types.ts';
 import { validateWorkflow } from './engine/validate.ts';
 import { type ExecutionEngine, TASK_HOLD_PREFIX } from './execution-engine.ts';
 import type { ExecutionPriority } from './execution-priority.ts';
@@ -130,14 +130,17 @@ export class ExecutionsService {
     });
   }
 
-  async get(auth: AuthContext, id: string): Promise<{ execution: Execution; runs: NodeRun[]; nodes: WorkflowNode[] }> {
+  async get(
+    auth: AuthContext,
+    id: string,
+  ): Promise<{ execution: Execution; runs: NodeRun[]; definition: WorkflowDefinition }> {
     requireFeature(auth, 'workflows');
     const db = this.#database.db;
     const execution = await this.#workflows.findExecution(db, auth.tenant.id, id);
     if (!execution || !reaches(auth, execution.principal)) throw executionNotFound();
     const runs = await this.#workflows.nodeRuns(db, auth.tenant.id, id);
     const definition = await this.#engine.definition(db, execution);
-    return { execution, runs, nodes: definition.nodes };
+    return { execution, runs, definition };
   }
 
   /** Contract §10: only `running`; running nodes finish, no new node starts. */
@@ -235,5 +238,5 @@ export class ExecutionsService {
 
 function checkRunnable(workflow: Workflow): void {
   const check = validateWorkflow(definitionOf(workflow));
-  if (check.errors.length > 0) throw errors.invalidWorkflow(check.errors, check.warnings);
+  if (check.errors.length > 0) throw errors.invalidWorkflow(check.errors, check.warnings, check.issues);
 }

@@ -1,7 +1,7 @@
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { requireCreate } from '../../domain/roles.ts';
 import { requireFeature } from '../../domain/tier-gate.ts';
-import { NODE_TYPES } from './engine/node-types.ts';
+import { NODE_TYPES, type NodeField, type NodeGroup } from './engine/node-types.ts';
 import type { ValidationResult, WorkflowDefinition } from './engine/types.ts';
 import { validateWorkflow } from './engine/validate.ts';
 
@@ -15,6 +15,9 @@ import { validateWorkflow } from './engine/validate.ts';
 /** A node type as `GET /dag/node-types` answers it. */
 export interface NodeTypeEntry {
   type: string;
+  label: string;
+  group: NodeGroup;
+  fields: NodeField[];
   required: string[];
   cel: string[];
   jsonata: string[];
@@ -28,9 +31,12 @@ export function nodeTypeCatalogue(auth: AuthContext): NodeTypeEntry[] {
   return Object.entries(NODE_TYPES)
     .map(([type, spec]) => ({
       type,
+      label: spec.label,
+      group: spec.group,
+      fields: spec.fields.map((f) => ({ ...f, ...(f.enum ? { enum: [...f.enum] } : {}) })),
       required: [...spec.required],
-      cel: [...(spec.cel ?? [])],
-      jsonata: [...(spec.jsonata ?? [])],
+      cel: [...spec.cel],
+      jsonata: [...spec.jsonata],
       waits: spec.waits === true,
       default_trigger_rule: spec.defaultRule ?? 'all_success',
     }))

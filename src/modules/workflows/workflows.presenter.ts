@@ -1,5 +1,5 @@
 import { iso } from '../../lib/clock.ts';
-import type { WorkflowNode } from './engine/types.ts';
+import type { WorkflowDefinition } from './engine/types.ts';
 import type { Execution, NodeRun, Workflow } from './workflows.repository.ts';
 import type { WorkflowStatistics } from './workflows.service.ts';
 
@@ -73,7 +73,8 @@ export function presentExecutionSummary(e: Execution) {
 }
 
 /** An execution with its progress and node results (single get). */
-export function presentExecution(e: Execution, runs: readonly NodeRun[], nodes: readonly WorkflowNode[]) {
+export function presentExecution(e: Execution, runs: readonly NodeRun[], definition: WorkflowDefinition) {
+  const nodes = definition.nodes;
   const finished = new Set(['completed', 'failed', 'skipped', 'cancelled']);
   const byNode = new Map(runs.map((r) => [r.nodeId, r]));
   const nodeResults: Record<string, unknown> = {};
@@ -98,6 +99,11 @@ export function presentExecution(e: Execution, runs: readonly NodeRun[], nodes: 
     trigger_data: e.triggerData,
     node_results: nodeResults,
     final_output: e.finalOutput,
+    definition: {
+      nodes: definition.nodes,
+      trigger: definition.trigger ?? null,
+      error_handling: definition.error_handling ?? null,
+    },
   };
 }
 

@@ -223,8 +223,8 @@ export function workflowRoutes(app: App, s: { workflows: WorkflowsService; execu
       },
     },
     async (request) => {
-      const { execution, runs, nodes } = await executions.get(authOf(request), request.params.id);
-      return presentExecution(execution, runs, nodes);
+      const { execution, runs, definition } = await executions.get(authOf(request), request.params.id);
+      return presentExecution(execution, runs, definition);
     },
   );
 

@@ -30,6 +30,19 @@ export const WorkflowNodeSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    position: Type.Optional(
+      Type.Object(
+        {
+          x: Type.Number({ minimum: -1_000_000, maximum: 1_000_000 }),
+          y: Type.Number({ minimum: -1_000_000, maximum: 1_000_000 }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Where an editor draws the node (its own units, e.g. pixels of the canvas); kept with the definition, never read by the engine.',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -117,10 +130,28 @@ export const WorkflowListItem = Type.Object({
   updated_at: Timestamp,
 });
 
+export const ValidationIssueSchema = Type.Object({
+  severity: Type.Union([Type.Literal('error'), Type.Literal('warning')]),
+  code: Type.String({
+    description:
+      'Stable: no_nodes, duplicate_node_id, unknown_dependency, unknown_trigger_rule, invalid_expression, expressions_too_long, circular_dependency, unknown_trigger_type, invalid_cron, missing_trigger_condition, unknown_node_type, missing_config, no_timeout.',
+  }),
+  message: Type.String({ description: 'The sentence `errors` or `warnings` carries.' }),
+  node_id: Type.Optional(Type.String({ description: 'The node it is about; absent for the workflow or its trigger.' })),
+  field: Type.Optional(
+    Type.String({
+      description: 'The field it is about: `config.<key>`, `depends_on`, `run_if`, `trigger.conditions.<key>`, …',
+    }),
+  ),
+});
+
 export const ValidationAnswer = Type.Object({
   valid: Type.Boolean(),
   errors: Type.Array(Type.String()),
   warnings: Type.Array(Type.String()),
+  issues: Type.Array(ValidationIssueSchema, {
+    description: 'Each error and warning, structured: code, node and field (docs/api-decisions.md §10).',
+  }),
 });
 
 /** A union of literals (a wrong value is answered "must be one of: low, normal, high, urgent"), typed as the priority. */
@@ -192,6 +223,15 @@ export const ExecutionBody = Type.Object({
   trigger_data: Type.Optional(Json),
   node_results: Type.Optional(Json),
   final_output: Type.Optional(Json),
+  definition: Type.Optional(
+    Type.Object(
+      { nodes: Json, trigger: Json, error_handling: Json },
+      {
+        description:
+          'The definition of the version the execution ran (`workflow_version`): its nodes (with their positions), trigger and error handling, whatever the workflow has become since.',
+      },
+    ),
+  ),
 });
 
 export const PauseAnswer = Type.Object({

@@ -207,7 +207,7 @@ export class WorkflowsService {
 /** 400 `INVALID_WORKFLOW` with every error (and the warnings), as `POST …/validate` reports them. */
 function requireValid(definition: Pick<WorkflowDefinition, 'nodes' | 'trigger'>): void {
   const result = validateWorkflow(definition);
-  if (result.errors.length > 0) throw errors.invalidWorkflow(result.errors, result.warnings);
+  if (result.errors.length > 0) throw errors.invalidWorkflow(result.errors, result.warnings, result.issues);
 }
 
 function checkNodeLimit(auth: AuthContext, limits: { nodes: number } | null, nodes: readonly unknown[]): void {

@@ -129,8 +129,18 @@ describeEachDialect(
       const flagged = step('human_approval_1');
       assert.match((await flagged.textContent()) ?? '', /^human_approval_1, Approval, \d+ problems/);
       await flagged.click();
-      const inline = settings().getByRole('alert');
-      assert.match(await inline.innerText(), /missing config "assignee_value"/);
+      // Each issue at its field (the API's structured issues: node id and field path), not in a list.
+      const value = settings().getByLabel('Role, user id or workspace id (required)');
+      assert.equal(await value.getAttribute('aria-invalid'), 'true');
+      const described = await value.getAttribute('aria-describedby');
+      assert.match(await page.locator(`[id="${described}"]`).innerText(), /missing config "assignee_value"/);
+      assert.equal(await settings().getByLabel('Task title (required)').getAttribute('aria-invalid'), 'true');
+      assert.equal(await settings().getByLabel('Description').getAttribute('aria-invalid'), null);
+      assert.equal(await settings().getByRole('alert').count(), 0, 'nothing left without its field');
+      // The typed catalogue's form: an enum is a select of its values, its default said.
+      const onTimeout = settings().getByLabel('When nobody answers in time');
+      assert.deepEqual(await onTimeout.locator('option').allTextContents(), ['—', 'fail', 'approve', 'reject']);
+      await settings().getByText('default: fail').waitFor();
       await checkPage();
       await shot('workflow-editor-errors');
 
@@ -141,6 +151,24 @@ describeEachDialect(
       await settings()
         .getByLabel(/Fields the assignee may change/)
         .fill('amount');
+      await settings().getByLabel('Role, user id or workspace id (required)').waitFor();
+
+      // Steps moved by hand: end_1 dragged down, transform_2 moved with Shift+ArrowDown.
+      await step('end_1').scrollIntoViewIfNeeded();
+      const endBox = (await step('end_1').boundingBox())!;
+      await page.mouse.move(endBox.x + 30, endBox.y + 20);
+      await page.mouse.down();
+      await page.mouse.move(endBox.x + 30, endBox.y + 80, { steps: 6 });
+      await page.mouse.move(endBox.x + 30, endBox.y + 140, { steps: 6 });
+      await page.mouse.up();
+      await page.getByRole('status').filter({ hasText: 'Step end_1 moved.' }).waitFor();
+      const movedBox = (await step('end_1').boundingBox())!;
+      assert.ok(Math.abs(movedBox.y - endBox.y - 120) <= 2, `end_1 moved down 120 px (${endBox.y} → ${movedBox.y})`);
+      const t2Before = (await step('transform_2').boundingBox())!;
+      await step('transform_2').focus();
+      await page.keyboard.press('Shift+ArrowDown');
+      await page.getByRole('status').filter({ hasText: 'Step transform_2 moved.' }).waitFor();
+      assert.equal((await step('transform_2').boundingBox())!.y, t2Before.y + 16);
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page
         .getByText(/Saved as version \d+\./)
@@ -160,6 +188,25 @@ describeEachDialect(
         ],
       );
       assert.deepEqual(saved.nodes[1].config.editable_fields, ['amount']);
+      const positions = Object.fromEntries(
+        (saved.nodes as { id: string; position: { x: number; y: number } }[]).map((n) => [n.id, n.position]),
+      );
+      assert.equal(positions['end_1']!.y - positions['transform_1']!.y, 120, JSON.stringify(positions));
+      assert.equal(positions['transform_2']!.y - positions['transform_1']!.y, 16, JSON.stringify(positions));
+      // The layout survives a reload: each step where it was.
+      // Where each step is drawn within the canvas (the page above it differs after a reload).
+      const drawn = () =>
+        page.evaluate(() =>
+          ['transform_1', 'human_approval_1', 'transform_2', 'end_1'].map((id) => {
+            const node = document.querySelector(`[data-node-id="${id}"]`)!.closest<HTMLElement>('.dag-node')!;
+            return [id, node.style.left, node.style.top];
+          }),
+        );
+      const beforeReload = await drawn();
+      await page.reload();
+      await page.getByRole('heading', { name: 'Invoice approval', level: 1 }).waitFor();
+      await step('end_1').waitFor();
+      assert.deepEqual(await drawn(), beforeReload, 'the steps are where they were saved');
       await checkPage();
       await shot('workflow-editor');
 
@@ -262,6 +309,24 @@ describeEachDialect(
       assert.match(await output.innerText(), /"paid"/);
       await done.locator('button[data-node-id="human_approval_1"]').click();
       assert.match(await page.getByRole('region', { name: 'Output of human_approval_1' }).innerText(), /modified/);
+      // The workflow edited since (a step renamed, another added): the run's graph stays the one it ran.
+      const current = (await flows().call('GET', `/dag/workflows/${workflowId}`)).json();
+      const renamed = (current.nodes as { id: string; depends_on: string[] }[]).map((n) => ({
+        ...n,
+        id: n.id === 'transform_2' ? 'pay' : n.id,
+        depends_on: n.depends_on.map((d) => (d === 'transform_2' ? 'pay' : d)),
+      }));
+      const edited = await flows().call('PUT', `/dag/workflows/${workflowId}`, { nodes: renamed, status: 'draft' });
+      assert.equal(edited.statusCode, 200, edited.body);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Invoice approval: completed', level: 1 }).waitFor();
+      const ran = page.getByRole('group', { name: 'Steps and their states' });
+      assert.match(
+        (await ran.locator('button[data-node-id="transform_2"]').textContent()) ?? '',
+        /^transform_2, Transform: completed$/,
+      );
+      assert.equal(await ran.locator('button[data-node-id="pay"]').count(), 0);
+      await page.getByText(`This run used version ${finished.workflow_version} of the workflow`).waitFor();
       await checkPage();
       await shot('execution');
       await go(`#/executions?workflow=${workflowId}`, 'Executions');

@@ -18,7 +18,7 @@ const n = (id: string, depends_on: string[] = [], extra: Partial<WorkflowNode> =
 describe('validateWorkflow', () => {
   it('accepts a valid graph', () => {
     const r = validateWorkflow({ nodes: [n('a'), n('b', ['a'])] });
-    assert.deepEqual(r, { errors: [], warnings: [] });
+    assert.deepEqual(r, { errors: [], warnings: [], issues: [] });
   });
   it('reports no nodes, duplicates, unknown types and dependencies', () => {
     assert.deepEqual(validateWorkflow({ nodes: [] }).errors, ['The workflow has no nodes']);

@@ -249,6 +249,10 @@ export interface Operations {
           max_attempts: number;
           backoff_seconds?: number;
         };
+        position?: {
+          x: number;
+          y: number;
+        };
       }[];
       error_handling?: {
         on_failure?: "fail" | "pause" | "continue";
@@ -1163,6 +1167,11 @@ export interface Operations {
       trigger_data?: unknown;
       node_results?: unknown;
       final_output?: unknown;
+      definition?: {
+        nodes: unknown;
+        trigger: unknown;
+        error_handling: unknown;
+      };
     };
   };
   /** Get a human task */
@@ -1879,6 +1888,11 @@ export interface Operations {
         trigger_data?: unknown;
         node_results?: unknown;
         final_output?: unknown;
+        definition?: {
+          nodes: unknown;
+          trigger: unknown;
+          error_handling: unknown;
+        };
       }[];
       total: number;
       page: number;
@@ -2474,6 +2488,19 @@ export interface Operations {
     response: {
       node_types: {
         type: string;
+        label: string;
+        group: "logic" | "data" | "ai" | "human" | "out";
+        fields: {
+          key: string;
+          type: "string" | "number" | "integer" | "boolean" | "array" | "object" | "any";
+          format?: "cel" | "jsonata" | "multiline" | "cron" | "uri" | ("date-time") | "timezone" | "template";
+          items?: "string";
+          required: boolean;
+          enum?: string[];
+          default?: unknown;
+          label: string;
+          description?: string;
+        }[];
         required: string[];
         cel: string[];
         jsonata: string[];
@@ -2699,6 +2726,13 @@ export interface Operations {
       valid: boolean;
       errors: string[];
       warnings: string[];
+      issues: {
+        severity: "error" | "warning";
+        code: string;
+        message: string;
+        node_id?: string;
+        field?: string;
+      }[];
     };
   };
   /** Model Context Protocol endpoint for AI agents */
@@ -3390,6 +3424,10 @@ export interface Operations {
           max_attempts: number;
           backoff_seconds?: number;
         };
+        position?: {
+          x: number;
+          y: number;
+        };
       }[];
       error_handling?: {
         on_failure?: "fail" | "pause" | "continue";
@@ -3816,6 +3854,10 @@ export interface Operations {
           max_attempts: number;
           backoff_seconds?: number;
         };
+        position?: {
+          x: number;
+          y: number;
+        };
       }[];
       trigger?: {
         type: string;
@@ -3832,6 +3874,13 @@ export interface Operations {
       valid: boolean;
       errors: string[];
       warnings: string[];
+      issues: {
+        severity: "error" | "warning";
+        code: string;
+        message: string;
+        node_id?: string;
+        field?: string;
+      }[];
     };
   };
 }

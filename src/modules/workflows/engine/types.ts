@@ -20,6 +20,8 @@ export interface WorkflowNode {
   timeout_seconds?: number;
   timeout_hours?: number;
   retry?: { max_attempts: number; backoff_seconds?: number };
+  /** Where an editor draws the node; the engine never reads it. */
+  position?: { x: number; y: number };
 }
 
 /** What validation and execution read of a workflow. */
@@ -35,7 +37,21 @@ export type NodeState = 'queued' | 'running' | 'completed' | 'failed' | 'skipped
 /** Finished states: nothing more will happen to the node in this execution. */
 export const TERMINAL_STATES: readonly NodeState[] = ['completed', 'failed', 'skipped', 'cancelled'];
 
+/**
+ * One finding of validation, structured for an editor: a stable `code`, the node it is about (absent
+ * for the workflow as a whole or its trigger) and the field (`config.<key>`, `depends_on`, `run_if`,
+ * `trigger.conditions.<key>`…); `message` is the sentence `errors`/`warnings` carry.
+ */
+export interface ValidationIssue {
+  severity: 'error' | 'warning';
+  code: string;
+  message: string;
+  node_id?: string;
+  field?: string;
+}
+
 export interface ValidationResult {
   errors: string[];
   warnings: string[];
+  issues: ValidationIssue[];
 }

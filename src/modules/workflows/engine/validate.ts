@@ -1,46 +1,82 @@
 import { cronError } from './cron.ts';
 import { celParseError, jsonataParseError, MAX_EXPRESSION_TEXT } from './expressions.ts';
 import { NODE_TYPES } from './node-types.ts';
-import { TRIGGER_RULES, type ValidationResult, type WorkflowDefinition, type WorkflowNode } from './types.ts';
+import {
+  TRIGGER_RULES,
+  type ValidationIssue,
+  type ValidationResult,
+  type WorkflowDefinition,
+  type WorkflowNode,
+} from './types.ts';
+
+/** Collects the issues of one validation; `errors` and `warnings` are their messages, as the contract answers them. */
+class Issues {
+  readonly list: ValidationIssue[] = [];
+  error(code: string, message: string, at: { node_id?: string; field?: string } = {}): void {
+    this.list.push({ severity: 'error', code, message, ...at });
+  }
+  warning(code: string, message: string, at: { node_id?: string; field?: string } = {}): void {
+    this.list.push({ severity: 'warning', code, message, ...at });
+  }
+  result(): ValidationResult {
+    const of = (severity: ValidationIssue['severity']) =>
+      this.list.filter((i) => i.severity === severity).map((i) => i.message);
+    return { errors: of('error'), warnings: of('warning'), issues: this.list };
+  }
+}
 
 /**
  * Checks a definition as contract §10 lists it: errors make it unrunnable (no nodes, duplicate
  * id, unknown type, unknown dependency, a cycle, missing config, an unparsable expression);
- * warnings flag nodes that can wait or call out without a timeout. Pure.
+ * warnings flag nodes that can wait or call out without a timeout. Each is also an issue with a code,
+ * the node and the field it is about (docs/api-decisions.md §10 "Structured issues"). Pure.
  */
 export function validateWorkflow(definition: Pick<WorkflowDefinition, 'nodes' | 'trigger'>): ValidationResult {
-  const errors: string[] = [];
-  const warnings: string[] = [];
+  const issues = new Issues();
   const nodes = Array.isArray(definition.nodes) ? definition.nodes : [];
-  if (nodes.length === 0) errors.push('The workflow has no nodes');
+  if (nodes.length === 0) issues.error('no_nodes', 'The workflow has no nodes', { field: 'nodes' });
 
   const ids = new Set<string>();
   for (const node of nodes) {
-    if (ids.has(node.id)) errors.push(`Duplicate node id "${node.id}"`);
+    if (ids.has(node.id))
+      issues.error('duplicate_node_id', `Duplicate node id "${node.id}"`, { node_id: node.id, field: 'id' });
     ids.add(node.id);
   }
   for (const node of nodes) {
+    const at = (field: string) => ({ node_id: node.id, field });
     for (const dep of node.depends_on ?? []) {
-      if (!ids.has(dep)) errors.push(`Node "${node.id}" depends on unknown node "${dep}"`);
+      if (!ids.has(dep))
+        issues.error('unknown_dependency', `Node "${node.id}" depends on unknown node "${dep}"`, at('depends_on'));
     }
     if (node.trigger_rule !== undefined && !(TRIGGER_RULES as readonly string[]).includes(node.trigger_rule)) {
-      errors.push(`Node "${node.id}" has unknown trigger_rule "${node.trigger_rule}"`);
+      issues.error(
+        'unknown_trigger_rule',
+        `Node "${node.id}" has unknown trigger_rule "${node.trigger_rule}"`,
+        at('trigger_rule'),
+      );
     }
     if (node.run_if !== undefined) {
       const problem = celParseError(node.run_if);
-      if (problem) errors.push(`Node "${node.id}" run_if does not parse: ${problem}`);
+      if (problem)
+        issues.error('invalid_expression', `Node "${node.id}" run_if does not parse: ${problem}`, at('run_if'));
     }
-    checkType(node, errors, warnings);
+    checkType(node, issues);
   }
   const text = expressionText(nodes);
   if (text > MAX_EXPRESSION_TEXT)
-    errors.push(
+    issues.error(
+      'expressions_too_long',
       `The workflow's expressions are ${text} characters together; at most ${MAX_EXPRESSION_TEXT} are allowed`,
+      { field: 'nodes' },
     );
   const cycle = findCycle(nodes);
-  if (cycle) errors.push(`Circular dependency: ${cycle.join(' -> ')}`);
-  if (definition.trigger) checkTrigger(definition.trigger, errors);
-  return { errors, warnings };
+  if (cycle)
+    issues.error('circular_dependency', `Circular dependency: ${cycle.join(' -> ')}`, {
+      node_id: cycle[0]!,
+      field: 'depends_on',
+    });
+  if (definition.trigger) checkTrigger(definition.trigger, issues);
+  return issues.result();
 }
 
 /** Characters of every expression of a definition (run_if, CEL and JSONata config keys), which bound its parse time. */
@@ -60,55 +96,84 @@ function expressionText(nodes: readonly WorkflowNode[]): number {
 /** The trigger types of the spec and what each needs in `conditions`. */
 export const TRIGGER_TYPES = ['manual', 'api', 'document_upload', 'document_update', 'schedule', 'webhook'] as const;
 
-function checkTrigger(trigger: NonNullable<WorkflowDefinition['trigger']>, errors: string[]): void {
+function checkTrigger(trigger: NonNullable<WorkflowDefinition['trigger']>, issues: Issues): void {
   const conditions = trigger.conditions ?? {};
   if (!(TRIGGER_TYPES as readonly string[]).includes(trigger.type)) {
-    errors.push(`Unknown trigger type "${trigger.type}"`);
+    issues.error('unknown_trigger_type', `Unknown trigger type "${trigger.type}"`, { field: 'trigger.type' });
   } else if (trigger.type === 'schedule') {
     const problem = cronError(conditions.cron_expression, conditions.timezone ?? 'UTC');
-    if (problem) errors.push(`Trigger cron_expression is not valid: ${problem}`);
+    if (problem)
+      issues.error('invalid_cron', `Trigger cron_expression is not valid: ${problem}`, {
+        field: 'trigger.conditions.cron_expression',
+      });
   } else if (trigger.type === 'webhook' && (typeof conditions.secret !== 'string' || conditions.secret.length < 8)) {
-    errors.push('Trigger webhook needs conditions.secret (at least 8 characters)');
+    issues.error('missing_trigger_condition', 'Trigger webhook needs conditions.secret (at least 8 characters)', {
+      field: 'trigger.conditions.secret',
+    });
   } else if (trigger.type === 'document_update' && !Array.isArray(conditions.fields)) {
-    errors.push('Trigger document_update needs conditions.fields (a list of field names)');
+    issues.error(
+      'missing_trigger_condition',
+      'Trigger document_update needs conditions.fields (a list of field names)',
+      { field: 'trigger.conditions.fields' },
+    );
   }
 }
 
-function checkType(node: WorkflowNode, errors: string[], warnings: string[]): void {
+function checkType(node: WorkflowNode, issues: Issues): void {
   const spec = NODE_TYPES[node.type];
+  const at = (field: string) => ({ node_id: node.id, field });
   if (!spec) {
-    errors.push(`Node "${node.id}" has unknown type "${node.type}"`);
+    issues.error('unknown_node_type', `Node "${node.id}" has unknown type "${node.type}"`, at('type'));
     return;
   }
   const config = node.config ?? {};
   for (const key of spec.required) {
     if (config[key] === undefined || config[key] === null)
-      errors.push(`Node "${node.id}" (${node.type}) is missing config "${key}"`);
+      issues.error(
+        'missing_config',
+        `Node "${node.id}" (${node.type}) is missing config "${key}"`,
+        at(`config.${key}`),
+      );
   }
   if (node.type === 'delay' && config.seconds === undefined && config.until === undefined) {
-    errors.push(`Node "${node.id}" (delay) needs config "seconds" or "until"`);
+    issues.error('missing_config', `Node "${node.id}" (delay) needs config "seconds" or "until"`, at('config.seconds'));
   }
   if (node.type === 'schedule' && config.cron_expression !== undefined) {
     const problem = cronError(config.cron_expression, config.timezone ?? 'UTC');
-    if (problem) errors.push(`Node "${node.id}" cron_expression is not valid: ${problem}`);
+    if (problem)
+      issues.error(
+        'invalid_cron',
+        `Node "${node.id}" cron_expression is not valid: ${problem}`,
+        at('config.cron_expression'),
+      );
   }
   for (const key of spec.cel ?? []) {
     if (config[key] === undefined) continue;
     const problem = celParseError(config[key]);
-    if (problem) errors.push(`Node "${node.id}" ${key} is not a valid CEL expression: ${problem}`);
+    if (problem)
+      issues.error(
+        'invalid_expression',
+        `Node "${node.id}" ${key} is not a valid CEL expression: ${problem}`,
+        at(`config.${key}`),
+      );
   }
   for (const key of spec.jsonata ?? []) {
     if (config[key] === undefined) continue;
     const problem = jsonataParseError(config[key]);
-    if (problem) errors.push(`Node "${node.id}" ${key} is not a valid JSONata expression: ${problem}`);
+    if (problem)
+      issues.error(
+        'invalid_expression',
+        `Node "${node.id}" ${key} is not a valid JSONata expression: ${problem}`,
+        at(`config.${key}`),
+      );
   }
-  const hasTimeout = node.type.startsWith('human_')
+  const human = node.type.startsWith('human_');
+  const hasTimeout = human
     ? node.timeout_hours !== undefined || config.timeout_hours !== undefined
     : node.timeout_seconds !== undefined;
   if (spec.waits && !hasTimeout) {
-    warnings.push(
-      `Node "${node.id}" (${node.type}) has no timeout (${node.type.startsWith('human_') ? 'timeout_hours' : 'timeout_seconds'})`,
-    );
+    const field = human ? 'timeout_hours' : 'timeout_seconds';
+    issues.warning('no_timeout', `Node "${node.id}" (${node.type}) has no timeout (${field})`, at(field));
   }
 }
 

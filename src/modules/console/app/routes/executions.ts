@@ -109,17 +109,13 @@ function ExecutionView({ id }: { id: string }) {
     [id],
     (e) => LIVE.test(e.status),
   );
-  const workflowId = run.data?.workflow_id;
-  const definition = useLoad(
-    () => (workflowId ? client().call('getDagWorkflow', { path: { id: workflowId } }) : Promise.resolve(null)),
-    [workflowId],
-  );
   const [chosen, setChosen] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   if (!run.data) return h(Loading, { error: run.error });
   const e: Execution = run.data;
   const results = (e.node_results ?? {}) as Record<string, NodeResult>;
-  const nodes = ((definition.data?.nodes as WfNode[] | undefined) ??
+  // The graph is the version the run ran (its definition, answered with it), however the workflow changed since.
+  const nodes = ((e.definition?.nodes as WfNode[] | undefined) ??
     Object.keys(results).map((k) => ({ id: k, type: '' }))) as WfNode[];
   const states: Record<string, string> = {};
   for (const n of nodes) states[n.id] = results[n.id]?.status ?? 'pending';
@@ -206,9 +202,7 @@ function ExecutionView({ id }: { id: string }) {
         )
       : null,
     e.error ? h('p', { class: 'error' }, tw('ex.error', { node: e.failed_node_id ?? '?', error: e.error })) : null,
-    definition.data && definition.data.version !== e.workflow_version
-      ? h('p', { class: 'muted' }, tw('ex.versionNote', { now: definition.data.version, ran: e.workflow_version }))
-      : null,
+    h('p', { class: 'muted' }, tw('ex.ranVersion', { ran: e.workflow_version })),
     live ? h('p', { class: 'muted hint' }, tw('ex.live')) : null,
     h(
       'div',

@@ -1,13 +1,14 @@
 // The workflow editor (`#/workflow/<id>`, its own chunk): the node palette, the DAG (connect by
 // drag or by keyboard), each node type's own form, the trigger, and Save (with If-Match: a change
-// made elsewhere since is refused, not overwritten), Check (the API's validate, its errors shown
-// beside their steps), Activate/Pause, and a test run that opens its execution.
+// made elsewhere since is refused, not overwritten), Check (the API's validate, its issues shown
+// on their steps and at their fields), Activate/Pause, and a test run that opens its execution.
+// Steps are moved by hand and their positions saved with the definition.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { client, DocuVaultError, type OperationResponse } from '../sdk.ts';
 import { ErrorLine, h, href, type ViewProps } from '../ui.ts';
 import { Field, Loading, StatusBadge } from './account-ui.ts';
-import { Graph } from './workflow-graph.ts';
+import { Graph, type Placed, placeNew } from './workflow-graph.ts';
 import {
   kindLabel,
   kindOf,
@@ -32,9 +33,17 @@ interface Draft {
   nodes: WfNode[];
   onFailure: 'fail' | 'pause' | 'continue';
 }
+/** One finding of the API's validation (`issues` of validate, or of a refused save's details). */
+interface Issue {
+  severity: 'error' | 'warning';
+  code: string;
+  message: string;
+  node_id?: string;
+  field?: string;
+}
 interface Checked {
   general: string[];
-  byNode: Record<string, string[]>;
+  byNode: Record<string, Issue[]>;
   warnings: string[];
   valid: boolean;
 }
@@ -66,6 +75,7 @@ function updateBody(d: Draft, status?: 'draft' | 'active' | 'paused') {
       if (n.timeout_seconds) out.timeout_seconds = n.timeout_seconds;
       if (n.timeout_hours) out.timeout_hours = n.timeout_hours;
       if (n.retry) out.retry = n.retry;
+      if (n.position) out.position = n.position;
       return out;
     }),
     error_handling: { on_failure: d.onFailure },
@@ -98,23 +108,24 @@ function useNodeTypes(): NodeTypeInfo[] | null {
   return types;
 }
 
-/** The API's problems sorted by the step they name (`Node "x" …`); the rest are the workflow's. */
-function sortProblems(errors: string[], warnings: string[] = []): Checked {
-  const byNode: Record<string, string[]> = {};
+/** The API's errors by the step they are about (`node_id`); the rest are the workflow's; warnings apart. */
+function sortProblems(issues: readonly Issue[]): Checked {
+  const byNode: Record<string, Issue[]> = {};
   const general: string[] = [];
-  for (const e of errors) {
-    const id = /^Node "([^"]+)"/.exec(e)?.[1];
-    if (id) byNode[id] = [...(byNode[id] ?? []), e];
-    else general.push(e);
+  const warnings: string[] = [];
+  for (const i of issues) {
+    if (i.severity === 'warning') warnings.push(i.message);
+    else if (i.node_id) byNode[i.node_id] = [...(byNode[i.node_id] ?? []), i];
+    else general.push(i.message);
   }
-  return { general, byNode, warnings, valid: errors.length === 0 };
+  return { general, byNode, warnings, valid: !issues.some((i) => i.severity === 'error') };
 }
 
-/** The errors of a refused save or activation (400 INVALID_WORKFLOW lists them in details.errors). */
+/** The issues of a refused save or activation (400 INVALID_WORKFLOW carries them in details.issues). */
 function refusedProblems(e: unknown): Checked | null {
   if (!(e instanceof DocuVaultError) || e.status !== 400) return null;
-  const list = e.details?.['errors'];
-  return Array.isArray(list) && list.every((x) => typeof x === 'string') ? sortProblems(list as string[]) : null;
+  const list = e.details?.['issues'];
+  return Array.isArray(list) ? sortProblems(list as Issue[]) : null;
 }
 
 function newId(type: string, nodes: WfNode[]): string {
@@ -193,6 +204,8 @@ export default function WorkflowEditor({ route }: ViewProps) {
     const nodeId = newId(type, draft.nodes);
     const after = selected && draft.nodes.some((n) => n.id === selected) ? [selected] : [];
     const node: WfNode = { id: nodeId, type, config: {}, depends_on: after };
+    const position = placeNew(draft.nodes, after[0] ?? null);
+    if (position) node.position = position;
     if (type === 'http_request') node.config = { method: 'GET' };
     if (type.startsWith('human_')) node.config = { assignee_type: 'role' };
     setNodes([...draft.nodes, node]);
@@ -207,6 +220,15 @@ export default function WorkflowEditor({ route }: ViewProps) {
     );
     if (selected === nodeId) setSelected(null);
     setNotice(tw('wf.removed', { id: nodeId }));
+  };
+  // The first move fixes every step where it is drawn, so that the others stay put.
+  const moveNode = (nodeId: string, to: Placed, drawn: Map<string, Placed>) => {
+    setNodes(
+      draft.nodes.map((n) =>
+        n.id === nodeId ? { ...n, position: to } : n.position ? n : { ...n, position: drawn.get(n.id)! },
+      ),
+    );
+    setNotice(tw('wf.moved', { id: nodeId }));
   };
   const connect = (from: string, to: string) => {
     if (from === to) {
@@ -264,7 +286,7 @@ export default function WorkflowEditor({ route }: ViewProps) {
       const { trigger, nodes, error_handling } = updateBody(draft);
       try {
         const r = await client().call('validateWorkflowDraft', { body: { trigger, nodes, error_handling } });
-        setChecked(sortProblems(r.errors, r.warnings));
+        setChecked(sortProblems(r.issues as Issue[]));
       } catch (e) {
         setError(e);
       }
@@ -297,6 +319,7 @@ export default function WorkflowEditor({ route }: ViewProps) {
 
   const node = draft.nodes.find((n) => n.id === selected) ?? null;
   const problems = checked?.byNode ?? {};
+  const problemLines = Object.fromEntries(Object.entries(problems).map(([k, list]) => [k, list.map((i) => i.message)]));
   return h(
     'div',
     { class: 'wf-editor' },
@@ -374,13 +397,15 @@ export default function WorkflowEditor({ route }: ViewProps) {
           label: tw('wf.canvas'),
           selected,
           onSelect: setSelected,
-          problems,
+          problems: problemLines,
           onConnect: connect,
+          onMove: moveNode,
           onRemove: removeNode,
           connectFrom,
           setConnectFrom,
           onDropKind: addNode,
         }),
+        h('p', { class: 'muted hint wf-move-hint' }, tw('wf.moveHint')),
       ),
       h(
         'section',
@@ -451,7 +476,7 @@ function Problems({ checked }: { checked: Checked }) {
       ? h(
           'ul',
           {},
-          Object.entries(checked.byNode).flatMap(([, list]) => list.map((e) => h('li', { key: e }, e))),
+          Object.entries(checked.byNode).flatMap(([, list]) => list.map((e) => h('li', { key: e.message }, e.message))),
         )
       : null,
     checked.warnings.length
@@ -519,7 +544,7 @@ function NodeForm({
   nodes: WfNode[];
   /** The service's word on the node's type, once it answered. */
   info: NodeTypeInfo | undefined;
-  problems: string[];
+  problems: Issue[];
   onChange: (patch: Partial<WfNode>) => void;
   onRename: (to: string) => void;
   onRemove: () => void;
@@ -537,19 +562,33 @@ function NodeForm({
   };
   const others = nodes.filter((n) => n.id !== node.id);
   const after = node.depends_on ?? [];
-  const problemId = `wf-problems-${node.id}`;
+  // Each issue is shown at its field when the form has one; the others above the form.
+  const shown = new Set([
+    'id',
+    'depends_on',
+    'run_if',
+    'timeout_seconds',
+    ...(kind?.fields ?? []).map((f) => `config.${f.key}`),
+  ]);
+  const at = (field: string) => problems.filter((i) => i.field === field).map((i) => i.message);
+  const elsewhere = problems.filter((i) => !i.field || !shown.has(i.field));
+  const issueId = (field: string) => `wf-issue-${node.id}-${field}`;
+  const invalid = (field: string) =>
+    at(field).length ? { 'aria-invalid': 'true', 'aria-describedby': issueId(field) } : {};
+  const issueLine = (field: string) =>
+    at(field).length ? h('p', { class: 'error field-issue', id: issueId(field) }, at(field).join(' ')) : null;
   return h(
     'div',
     { class: 'wf-form' },
     h('p', { class: 'muted' }, kindLabel(node.type)),
-    problems.length
+    elsewhere.length
       ? h(
           'div',
-          { role: 'alert', id: problemId },
+          { role: 'alert', 'aria-label': tw('wf.nodeIssues', { id: node.id }) },
           h(
             'ul',
             { class: 'error' },
-            problems.map((p) => h('li', { key: p }, p)),
+            elsewhere.map((p) => h('li', { key: p.message }, p.message)),
           ),
         )
       : null,
@@ -561,6 +600,7 @@ function NodeForm({
         required: true,
         pattern: '[A-Za-z0-9_\\-]+',
         'aria-invalid': taken ? 'true' : undefined,
+        ...invalid('id'),
         onInput: (e: Event) => setIdText((e.target as HTMLInputElement).value.trim()),
         onChange: () => {
           if (idText && !taken && idText !== node.id) onRename(idText);
@@ -568,13 +608,14 @@ function NodeForm({
       }),
     ),
     taken ? h('p', { class: 'error' }, tw('wf.field.idTaken', { id: idText })) : null,
+    issueLine('id'),
     (kind?.fields ?? []).map((f) =>
       h(ConfigField, {
         key: `${node.id}:${f.key}`,
         field: f,
         value: config[f.key],
-        missing: problems.some((p) => p.includes(`missing config "${f.key}"`)),
-        describedBy: problems.length ? problemId : undefined,
+        issues: at(`config.${f.key}`),
+        issueId: issueId(`config.${f.key}`),
         onChange: (v: unknown) => setConfig(f.key, v),
       }),
     ),
@@ -601,6 +642,7 @@ function NodeForm({
               h('span', {}, o.id),
             ),
           ),
+      issueLine('depends_on'),
     ),
     after.length > 1 || node.trigger_rule
       ? h(
@@ -623,9 +665,11 @@ function NodeForm({
       h('input', {
         class: 'mono',
         value: node.run_if ?? '',
+        ...invalid('run_if'),
         onChange: (e: Event) => onChange({ run_if: (e.target as HTMLInputElement).value || undefined }),
       }),
     ),
+    issueLine('run_if'),
     h(
       Field,
       { label: tw('wf.field.timeout') },
@@ -633,12 +677,14 @@ function NodeForm({
         type: 'number',
         min: 1,
         value: node.timeout_seconds ?? '',
+        ...invalid('timeout_seconds'),
         onChange: (e: Event) => {
           const v = Number((e.target as HTMLInputElement).value);
           onChange({ timeout_seconds: v > 0 ? v : undefined });
         },
       }),
     ),
+    issueLine('timeout_seconds'),
     h(
       'div',
       { class: 'actions' },
@@ -651,14 +697,15 @@ function NodeForm({
 function ConfigField({
   field,
   value,
-  missing,
-  describedBy,
+  issues,
+  issueId,
   onChange,
 }: {
   field: NodeField;
   value: unknown;
-  missing: boolean;
-  describedBy: string | undefined;
+  /** The API's issues about this field, shown under it. */
+  issues: string[];
+  issueId: string;
   onChange: (v: unknown) => void;
 }) {
   const asText =
@@ -679,8 +726,8 @@ function ConfigField({
   const [bad, setBad] = useState('');
   const label = `${field.label}${field.required ? ` (${tw('wf.field.required')})` : ''}`;
   const common = {
-    'aria-invalid': missing || bad ? 'true' : undefined,
-    'aria-describedby': describedBy,
+    'aria-invalid': issues.length || bad ? 'true' : undefined,
+    'aria-describedby': issues.length ? issueId : undefined,
     placeholder: field.placeholder,
   };
   const commit = (raw: string) => {
@@ -731,6 +778,7 @@ function ConfigField({
     {},
     h(Field, { label: field.kind === 'list' ? `${label}, ${tw('wf.list')}` : label }, control),
     field.hint ? h('p', { class: 'muted hint' }, field.hint) : null,
+    issues.length ? h('p', { class: 'error field-issue', id: issueId }, issues.join(' ')) : null,
     bad ? h('p', { class: 'error' }, bad) : null,
   );
 }

@@ -1,6 +1,7 @@
-// The workflow's DAG drawn as focusable step boxes over SVG edges, columns by `depends_on` depth.
-// The editor uses it with connecting (drag from a step's right edge, or C then Enter); the
-// execution page with each step's state.
+// The workflow's DAG drawn as focusable step boxes over SVG edges: where each step's `position`
+// says (kept in the definition), else in columns by `depends_on` depth. The editor uses it with
+// connecting (drag from a step's right edge, or C then Enter) and moving (drag a step, or Shift with
+// an arrow key); the execution page with each step's state.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { h } from '../ui.ts';
 import { kindLabel, type WfNode } from './workflow-nodes.ts';
@@ -17,11 +18,44 @@ export interface Placed {
   y: number;
 }
 
+/** How far Shift with an arrow key moves a step. */
+const STEP = 16;
+
+/** Where a new step goes when the steps have positions: to the right of the one it runs after, else right of all. */
+export function placeNew(nodes: WfNode[], after: string | null): Placed | undefined {
+  const placed = nodes.filter((n) => n.position);
+  if (placed.length === 0) return undefined;
+  const parent = nodes.find((n) => n.id === after)?.position;
+  if (parent) return { x: parent.x + W + GAP_X, y: parent.y };
+  return { x: Math.max(...placed.map((n) => n.position!.x)) + W + GAP_X, y: PAD };
+}
+
 /**
- * Columns by the longest chain of `depends_on` before each node (cycles cut), rows in definition
- * order; `vertical` (narrow screens) turns it a quarter: rows by depth, top to bottom.
+ * Each step where its `position` says; the others in columns by the longest chain of `depends_on`
+ * before them (cycles cut), rows in definition order. Shifted so that nothing lies above or left of
+ * the padding. `vertical` (narrow screens) ignores the positions, which were laid out for a wide
+ * canvas: rows by depth, top to bottom.
  */
 export function layout(nodes: WfNode[], vertical = false): { at: Map<string, Placed>; width: number; height: number } {
+  const auto = depthLayout(nodes, vertical);
+  const at = new Map<string, Placed>();
+  for (const n of nodes) {
+    const p = (!vertical && n.position) || auto.get(n.id)!;
+    at.set(n.id, { x: p.x, y: p.y });
+  }
+  const all = [...at.values()];
+  const dx = Math.min(PAD, ...all.map((p) => p.x)) - PAD;
+  const dy = Math.min(PAD, ...all.map((p) => p.y)) - PAD;
+  for (const p of all) {
+    p.x -= dx;
+    p.y -= dy;
+  }
+  const width = Math.max(PAD * 2 + W, ...all.map((p) => p.x + W + PAD));
+  const height = Math.max(PAD * 2 + H, ...all.map((p) => p.y + H + PAD));
+  return { at, width, height };
+}
+
+function depthLayout(nodes: WfNode[], vertical: boolean): Map<string, Placed> {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const depth = new Map<string, number>();
   const visiting = new Set<string>();
@@ -49,12 +83,7 @@ export function layout(nodes: WfNode[], vertical = false): { at: Map<string, Pla
         : { x: PAD + col * (W + GAP_X), y: PAD + row * (H + GAP_Y) },
     );
   }
-  const levels = rows.length || 1;
-  const across = Math.max(1, ...rows.map((r) => r ?? 0));
-  const along = (count: number, size: number, gap: number) => PAD * 2 + count * size + (count - 1) * gap;
-  return vertical
-    ? { at, width: along(across, W, GAP_Y), height: along(levels, H, GAP_X) }
-    : { at, width: along(levels, W, GAP_X), height: along(across, H, GAP_Y) };
+  return at;
 }
 
 /** Where an edge leaves a node (right edge, or bottom when vertical) and enters one (left, or top). */
@@ -102,6 +131,8 @@ export interface GraphProps {
   connectFrom?: string | null;
   setConnectFrom?: (id: string | null) => void;
   onDropKind?: (type: string) => void;
+  /** Moving: the step's new position, and where every step is drawn now (for those without a position yet). */
+  onMove?: (id: string, to: Placed, drawn: Map<string, Placed>) => void;
 }
 
 export function Graph(p: GraphProps) {
@@ -109,7 +140,30 @@ export function Graph(p: GraphProps) {
   const { at, width, height } = layout(p.nodes, vertical);
   const box = useRef<HTMLDivElement>(null);
   const [drag, setDrag] = useState<{ from: string; x: number; y: number } | null>(null);
+  // A step being moved: where the pointer took it, from where, and whether it has moved yet.
+  const [moving, setMoving] = useState<{
+    id: string;
+    dx: number;
+    dy: number;
+    x: number;
+    y: number;
+    moved: boolean;
+  } | null>(null);
+  const moved = useRef(false);
   const editing = Boolean(p.onConnect);
+  // Steps are moved on a wide canvas only: a narrow one draws its own layout (above).
+  const onMove = vertical ? undefined : p.onMove;
+  if (moving?.moved) at.set(moving.id, { x: moving.x, y: moving.y });
+  const stored = (q: Placed): Placed => ({ x: Math.round(q.x), y: Math.round(q.y) });
+  const drawn = () => new Map([...at].map(([id, q]) => [id, stored(q)]));
+  const startMove = (id: string, e: PointerEvent) => {
+    if (!onMove || e.button !== 0 || p.connectFrom) return;
+    // Captured, so that the move goes on when the pointer leaves the canvas.
+    (e.currentTarget as Element).setPointerCapture?.(e.pointerId);
+    const q = point(e);
+    const pos = at.get(id)!;
+    setMoving({ id, dx: q.x - pos.x, dy: q.y - pos.y, x: pos.x, y: pos.y, moved: false });
+  };
   const point = (e: PointerEvent) => {
     const r = box.current!.getBoundingClientRect();
     return { x: e.clientX - r.left + box.current!.scrollLeft, y: e.clientY - r.top + box.current!.scrollTop };
@@ -122,8 +176,24 @@ export function Graph(p: GraphProps) {
   };
   const moveDrag = (e: PointerEvent) => {
     if (drag) setDrag({ ...drag, ...point(e) });
+    else if (moving) {
+      const q = point(e);
+      const x = Math.max(0, q.x - moving.dx);
+      const y = Math.max(0, q.y - moving.dy);
+      const far = Math.abs(x - moving.x) + Math.abs(y - moving.y) > 4;
+      if (moving.moved || far) setMoving({ ...moving, x, y, moved: true });
+    }
   };
   const endDrag = (e: PointerEvent) => {
+    if (moving) {
+      if (moving.moved) {
+        // The click that follows the pointer's release is the end of the move, not a selection.
+        moved.current = true;
+        onMove?.(moving.id, stored({ x: moving.x, y: moving.y }), drawn());
+      }
+      setMoving(null);
+      return;
+    }
     if (!drag) return;
     const target = document.elementFromPoint(e.clientX, e.clientY)?.closest('[data-node-id]');
     const to = target?.getAttribute('data-node-id');
@@ -146,6 +216,11 @@ export function Graph(p: GraphProps) {
       p.onRemove(id);
       if (near)
         setTimeout(() => box.current?.querySelector<HTMLElement>(`[data-node-id="${CSS.escape(near.id)}"]`)?.focus());
+    } else if (e.shiftKey && onMove && e.key.startsWith('Arrow')) {
+      e.preventDefault();
+      const pos = at.get(id)!;
+      const by = { ArrowRight: [STEP, 0], ArrowLeft: [-STEP, 0], ArrowDown: [0, STEP], ArrowUp: [0, -STEP] }[e.key];
+      if (by) onMove(id, stored({ x: Math.max(0, pos.x + by[0]!), y: Math.max(0, pos.y + by[1]!) }), drawn());
     } else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft' || e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       // Arrow keys walk the steps in definition order (Tab does too).
       const i = p.nodes.findIndex((n) => n.id === id);
@@ -157,6 +232,10 @@ export function Graph(p: GraphProps) {
     }
   };
   const activate = (id: string) => {
+    if (moved.current) {
+      moved.current = false;
+      return;
+    }
     if (p.connectFrom && p.connectFrom !== id) {
       p.onConnect?.(p.connectFrom, id);
       p.setConnectFrom?.(null);
@@ -224,7 +303,7 @@ export function Graph(p: GraphProps) {
         'div',
         {
           key: n.id,
-          class: `dag-node${state ? ` s-${state}` : ''}${problems.length ? ' invalid' : ''}${p.selected === n.id ? ' selected' : ''}${p.connectFrom === n.id ? ' source' : ''}`,
+          class: `dag-node${state ? ` s-${state}` : ''}${problems.length ? ' invalid' : ''}${p.selected === n.id ? ' selected' : ''}${p.connectFrom === n.id ? ' source' : ''}${moving?.moved && moving.id === n.id ? ' moving' : ''}`,
           style: { left: `${pos.x}px`, top: `${pos.y}px`, width: `${W}px`, height: `${H}px` },
         },
         h(
@@ -236,6 +315,7 @@ export function Graph(p: GraphProps) {
             'aria-pressed': p.onSelect ? (p.selected === n.id ? 'true' : 'false') : undefined,
             onClick: () => activate(n.id),
             onKeyDown: (e: KeyboardEvent) => keyOn(n.id, e),
+            onPointerDown: onMove ? (e: PointerEvent) => startMove(n.id, e) : undefined,
           },
           // The name is the text shown (label in name): "approve, Approval: completed", ", 2 problems".
           h('span', { class: 'dag-id' }, n.id),

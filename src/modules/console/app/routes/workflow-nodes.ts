@@ -1,7 +1,9 @@
-// The node types the editor offers, each with its own form: the config keys the engine reads
-// (src/modules/workflows/engine/node-types.ts lists the required ones; the handlers read the rest).
-// Which types exist, and which keys each requires, come from the service (`GET /dag/node-types`):
-// a type the console has no form for is still offered, with a field for each key it requires.
+import { tw } from './workflows-i18n.ts';
+
+// The node types the editor offers, each with its own form. The forms are built from the
+// service's typed catalogue (`GET /dag/node-types`: each type's fields with type, format, required,
+// enum, default); the console's own table below adds its words (labels, placeholders, hints) for
+// the keys it knows, and stands in for the catalogue until it answers or if it fails.
 
 export type FieldKind = 'text' | 'expr' | 'number' | 'select' | 'list' | 'json' | 'textarea';
 
@@ -23,10 +25,52 @@ export interface NodeKind {
   fields: NodeField[];
 }
 
+/** A config field as the service's catalogue types it. */
+export interface CatalogueField {
+  key: string;
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'any';
+  format?: string;
+  items?: string;
+  required: boolean;
+  enum?: string[];
+  default?: unknown;
+  label: string;
+  description?: string;
+}
+
 /** A node type as the service's catalogue lists it (the part the editor reads). */
 export interface NodeTypeInfo {
   type: string;
   required: string[];
+  label?: string;
+  group?: Exclude<NodeGroup, 'other'>;
+  fields?: CatalogueField[];
+}
+
+/** The widget a typed field is edited with. */
+function kindOfField(f: CatalogueField): FieldKind {
+  if (f.enum?.length) return 'select';
+  if (f.format === 'cel' || f.format === 'jsonata' || f.format === 'template') return 'expr';
+  if (f.format === 'multiline') return 'textarea';
+  if (f.type === 'array' && f.items === 'string') return 'list';
+  if (f.type === 'number' || f.type === 'integer') return 'number';
+  if (f.type === 'string') return 'text';
+  return 'json';
+}
+
+/** A form field from the catalogue's typed field, in the console's words where it has them. */
+function fieldOf(f: CatalogueField, own: NodeField | undefined): NodeField {
+  const defaultText = f.default === undefined ? undefined : tw('wf.field.default', { value: String(f.default) });
+  const hint = own?.hint ?? f.description;
+  return {
+    key: f.key,
+    label: own?.label ?? f.label,
+    kind: kindOfField(f),
+    required: f.required,
+    ...(f.enum ? { options: f.enum } : {}),
+    ...(own?.placeholder ? { placeholder: own.placeholder } : {}),
+    ...(hint || defaultText ? { hint: [hint, defaultText].filter(Boolean).join(' · ') } : {}),
+  };
 }
 
 const doc: NodeField = {
@@ -244,13 +288,24 @@ export const NODE_KINDS: Record<string, NodeKind> = {
 };
 
 /**
- * The form of a node type: the console's own, with every key the service requires marked required;
- * for a type the console has no form for, one field for each key the service requires (the type's
- * other keys are set through the API until the console learns them).
+ * The form of a node type: the catalogue's typed fields when the service gives them (in the
+ * console's words for the keys it knows); else the console's own, with every key the service
+ * requires marked required, and for a type it has no form for, one field for each required key.
  */
 export function kindOf(type: string, info?: NodeTypeInfo): NodeKind | undefined {
   const own = NODE_KINDS[type];
   if (!info) return own;
+  if (info.fields)
+    return {
+      label: own?.label ?? info.label ?? kindLabel(type),
+      group: info.group ?? own?.group ?? 'other',
+      fields: info.fields.map((f) =>
+        fieldOf(
+          f,
+          own?.fields.find((o) => o.key === f.key),
+        ),
+      ),
+    };
   if (!own)
     return {
       label: kindLabel(type),
@@ -287,4 +342,5 @@ export interface WfNode {
   timeout_seconds?: number;
   timeout_hours?: number;
   retry?: { max_attempts: number; backoff_seconds?: number };
+  position?: { x: number; y: number };
 }

@@ -110,8 +110,6 @@ const en = {
   'ex.progress': 'Progress',
   'ex.pct': '{n} % of the steps finished',
   'ex.graph': 'Steps and their states',
-  'ex.versionNote':
-    'The graph is the workflow’s current version ({now}); this run used version {ran} (the API does not answer older versions).',
   'ex.pause': 'Pause',
   'ex.resume': 'Resume',
   'ex.cancel': 'Cancel run',
@@ -154,6 +152,13 @@ const en = {
   'task.done': '“{title}”: {decision}.',
   'task.decision': '{decision} by {who} {when}',
   'task.execution': 'See the run',
+  // Issue 33, typed catalogue, inline issues, positions, the definition a run ran (appended).
+  'wf.field.default': 'default: {value}',
+  'wf.moveHint':
+    'Drag a step to move it, or focus it and press Shift with an arrow key. The layout is saved with the workflow.',
+  'wf.moved': 'Step {id} moved.',
+  'wf.nodeIssues': 'Problems of step {id}',
+  'ex.ranVersion': 'This run used version {ran} of the workflow; the graph is that version’s.',
 } as const;
 
 export type WfKey = keyof typeof en;
