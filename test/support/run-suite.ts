@@ -98,7 +98,11 @@ function main(): void {
   stream.compose(new spec()).pipe(process.stdout);
   const out = fs.createWriteStream(DURATIONS);
   out.on('close', () => {
-    const seconds = new Map([...known, ...lastDurations(fs.readFileSync(DURATIONS, 'utf8'))]);
+    const text = fs.readFileSync(DURATIONS, 'utf8');
+    // The run's totals (wall, CPU, cores busy) where the person who ran it sees them; per file in the file.
+    const totals = text.split('\n').filter((line) => line && !line.endsWith('.test.ts'));
+    process.stderr.write(`${totals.join('\n')}\nper file: ${path.relative(process.cwd(), DURATIONS)}\n`);
+    const seconds = new Map([...known, ...lastDurations(text)]);
     fs.writeFileSync(KNOWN, `${JSON.stringify(Object.fromEntries(seconds), null, 2)}\n`);
   });
   stream.compose(fileDurations).pipe(out);
