@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readCpuLog } from '../support/process-cpu.ts';
 import { knownSeconds, lastDurations, slowestFirst } from '../support/run-suite.ts';
 
 // `npm test` hands the files out slowest first, from the durations of earlier runs.
@@ -8,7 +9,7 @@ describe('test run order', () => {
     'file wall times (slowest first); wall clock 480.0 s, sum of files 900.0 s',
     '   61.0 s    12 tests  test/modules/workflows/durability.test.ts',
     '    2.5 s     4 tests (1 failed)  test/modules/documents/folders/folder-paths.test.ts',
-    '   20.0 s     9 tests  test/cli/cli.test.ts',
+    '   20.0 s     9 tests  cpu  12.5 s (4.0 in children)  test/cli/cli.test.ts',
     '',
   ].join('\n');
 
@@ -56,5 +57,21 @@ describe('test run order', () => {
     ]);
     const known = knownSeconds(JSON.stringify({ 'test/modules/documents/folders/folder-paths.test.ts': 90 }));
     assert.equal(slowestFirst(files, known)[0], 'test/modules/documents/folders/folder-paths.test.ts');
+  });
+
+  it("reads each file's CPU from the lines its process wrote at exit, skipping a line cut short", () => {
+    const log = [
+      '{"file":"/repo/test/a.test.ts","ms":1200,"childrenMs":300}',
+      '{"file":"/repo/test/b.test.ts","ms":80,"childrenMs":0}',
+      '{"file":"/repo/test/c.te',
+      '',
+    ].join('\n');
+    assert.deepEqual(
+      [...readCpuLog(log)],
+      [
+        ['/repo/test/a.test.ts', { ms: 1200, childrenMs: 300 }],
+        ['/repo/test/b.test.ts', { ms: 80, childrenMs: 0 }],
+      ],
+    );
   });
 });

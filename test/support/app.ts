@@ -41,9 +41,19 @@ export interface TestAppOptions {
   logDestination?: { write(line: string): void };
 }
 
-/** A real app on a fresh store of the dialect: migrated database, temp data folder, no listening. */
-export async function startTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
-  const store = await createTestStore(dialect, { migrated: true });
+/**
+ * A real app on a fresh store of the dialect: migrated database, temp data folder, no listening.
+ * `store`: one already being created for it (see describeEachDialect), else a new one.
+ */
+export async function startTestApp(
+  dialect: DialectName,
+  options: TestAppOptions = {},
+  store: Promise<TestStore> = createTestStore(dialect, { migrated: true }),
+): Promise<TestApp> {
+  return startOnStore(dialect, options, await store);
+}
+
+async function startOnStore(dialect: DialectName, options: TestAppOptions, store: TestStore): Promise<TestApp> {
   const config = loadConfig({
     DATA_DIR: store.dataDir,
     ...(store.url ? { DATABASE_URL: store.url } : {}),
@@ -100,13 +110,33 @@ export function describeEachDialect(
   } = {},
 ): void {
   const { concurrentDialects, dialectEnv, ...appOptions } = options;
+  const stores = new Map<DialectName, Promise<TestStore>>();
+  const storeOf = (dialect: DialectName): Promise<TestStore> => {
+    let store = stores.get(dialect);
+    if (!store) {
+      store = createTestStore(dialect, { migrated: true });
+      store.catch(() => {}); // awaited (and its error reported) by the suite that uses it
+      stores.set(dialect, store);
+    }
+    return store;
+  };
   const declare = () => {
-    for (const dialect of DIALECTS) {
+    DIALECTS.forEach((dialect, index) => {
       // Concurrency 1 said outright: a suite inherits its parent's, and its tests share one app.
       describe(`${name} [${dialect}]`, { concurrency: 1 }, () => {
         let ctx: TestApp | undefined;
         before(async () => {
-          ctx = await startTestApp(dialect, { ...appOptions, env: { ...appOptions.env, ...dialectEnv?.(dialect) } });
+          const store = storeOf(dialect);
+          // The next dialect's store is made while this suite runs, not when its own starts: a
+          // PostgreSQL CREATE DATABASE … TEMPLATE waits on the server and the disk (~0.5 s quiet,
+          // seconds when other processes write), time the SQLite suite's work now covers.
+          const next = DIALECTS[index + 1];
+          if (next) storeOf(next);
+          ctx = await startTestApp(
+            dialect,
+            { ...appOptions, env: { ...appOptions.env, ...dialectEnv?.(dialect) } },
+            store,
+          );
         });
         after(async () => {
           await ctx?.close();
@@ -116,7 +146,7 @@ export function describeEachDialect(
           return ctx;
         }, dialect);
       });
-    }
+    });
   };
   if (concurrentDialects && DIALECTS.length > 1 && !process.env.TEST_DIALECTS_IN_TURN)
     describe(name, { concurrency: DIALECTS.length }, declare);

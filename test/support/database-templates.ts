@@ -105,6 +105,20 @@ export async function ensurePgTemplate(adminUrl: string, buildName: string): Pro
   return name;
 }
 
+/**
+ * Settings of every test database (database-level, so the app, its worker processes and the CLI
+ * all get them): commits do not wait for the WAL to reach the disk. A test's commits are still
+ * atomic and seen by every other connection at once; only a crash of the PostgreSQL server itself
+ * could lose the last ones, which no test does. SQLite is run the same way (WAL with
+ * `synchronous = NORMAL`, src/db/node-sqlite-adapter.ts), so the dialects compare fairly: with
+ * each commit waiting on an fsync (~6 ms here, more when other processes write) the PostgreSQL half of
+ * a file spent much of its time waiting on the disk. TEST_PG_SYNCHRONOUS_COMMIT=on keeps the server's default.
+ */
+export function testDatabaseSettings(name: string): string {
+  const value = process.env.TEST_PG_SYNCHRONOUS_COMMIT === 'on' ? 'on' : 'off';
+  return `ALTER DATABASE ${name} SET synchronous_commit = ${value}`;
+}
+
 /** Creates `name` as a copy of the migrated template (which it builds first if needed). */
 export async function createMigratedPgDatabase(adminUrl: string, name: string, buildName: string): Promise<void> {
   await withAdmin(adminUrl, async (client) => {
@@ -116,6 +130,7 @@ export async function createMigratedPgDatabase(adminUrl: string, name: string, b
         // Dropped between the check and the lock by a run of other migrations: build it again.
         if (!(await templateExists(client, template))) continue;
         await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        await client.query(testDatabaseSettings(name));
         return;
       } finally {
         await client.query('select pg_advisory_unlock_shared($1)', [TEMPLATE_LOCK_KEY]);

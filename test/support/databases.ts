@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { type Database, type DialectName, openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
-import { copyMigratedSqlite, createMigratedPgDatabase } from './database-templates.ts';
+import { copyMigratedSqlite, createMigratedPgDatabase, testDatabaseSettings } from './database-templates.ts';
 import { dropsDeferredToRun, testDatabaseName } from './test-databases-cleanup.ts';
 
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -74,6 +74,7 @@ export async function createTestStore(dialect: DialectName, options: TestStoreOp
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
       await admin.query(`CREATE DATABASE ${dbName}`);
+      await admin.query(testDatabaseSettings(dbName));
       await admin.end();
     }
     const u = new URL(adminUrl);

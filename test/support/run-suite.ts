@@ -28,6 +28,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DURATIONS = path.join(ROOT, 'node_modules/.cache/test-durations.txt');
 /** Seconds per file over the runs so far: a run of some files (a folder, one file) updates only theirs. */
 const KNOWN = path.join(ROOT, 'node_modules/.cache/test-seconds.json');
+/** Each test process's CPU, written at its exit (file-cpu-preload.ts), read by the durations reporter. */
+const CPU_LOG = path.join(ROOT, 'node_modules/.cache/test-cpu.jsonl');
 /** The same, committed: a fresh clone orders its first run by it. */
 const COMMITTED = path.join(ROOT, 'test/support/test-seconds.json');
 
@@ -79,12 +81,15 @@ function main(): void {
   const known = new Map([...knownSeconds(read(COMMITTED)), ...knownSeconds(read(KNOWN) ?? '{}')]);
   const ordered = slowestFirst(files, known);
   fs.mkdirSync(path.dirname(DURATIONS), { recursive: true });
+  fs.writeFileSync(CPU_LOG, '');
+  process.env.TEST_CPU_LOG = CPU_LOG;
   // `globalSetupPath` is run()'s `--test-global-setup` (Node 24); @types/node does not list it yet.
   const options = {
     files: ordered.map((file) => path.join(ROOT, file)),
     concurrency: Number(process.env.TEST_CONCURRENCY ?? 3),
     timeout: 180_000,
     globalSetupPath: path.join(ROOT, 'test/support/global-setup.ts'),
+    execArgv: ['--import', path.join(ROOT, 'test/support/file-cpu-preload.ts')],
   };
   const stream = run(options);
   stream.on('test:fail', () => {
@@ -93,7 +98,11 @@ function main(): void {
   stream.compose(new spec()).pipe(process.stdout);
   const out = fs.createWriteStream(DURATIONS);
   out.on('close', () => {
-    const seconds = new Map([...known, ...lastDurations(fs.readFileSync(DURATIONS, 'utf8'))]);
+    const text = fs.readFileSync(DURATIONS, 'utf8');
+    // The run's totals (wall, CPU, cores busy) where the person who ran it sees them; per file in the file.
+    const totals = text.split('\n').filter((line) => line && !line.endsWith('.test.ts'));
+    process.stderr.write(`${totals.join('\n')}\nper file: ${path.relative(process.cwd(), DURATIONS)}\n`);
+    const seconds = new Map([...known, ...lastDurations(text)]);
     fs.writeFileSync(KNOWN, `${JSON.stringify(Object.fromEntries(seconds), null, 2)}\n`);
   });
   stream.compose(fileDurations).pipe(out);
