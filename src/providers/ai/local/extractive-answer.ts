@@ -80,7 +80,13 @@ export function extractiveAnswer(
 ): ComposedAnswer {
   const analysis = analyzeQuestion(question, history);
   if (analysis.terms.size === 0) return notFound();
-  const soft = softTerms(question, analysis, vectors);
+  // The passages' own words near the question's count as well as the vocabulary's nearest (soft-terms.ts).
+  const soft = softTerms(
+    question,
+    analysis,
+    vectors,
+    passages.map((p) => p.text),
+  );
   // "Who signed for Bramhall?" of a contract that calls Bramhall "the Client" after its first line.
   // Only for one party named: naming both ("between X and Y") asks about neither's role.
   const roles = definedRoles(question, passages);
