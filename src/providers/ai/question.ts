@@ -755,7 +755,7 @@ const UNIT_MEANS: [RegExp, string[]][] = [
   [/\d\s*(?:gb|tb)\b/i, ['data', 'storage']],
 ];
 /** What a time said by an event or an hour is worth as the answer to "when" (a date is 1). */
-const RELATIVE_TIME_EVIDENCE = 0.5;
+export const RELATIVE_TIME_EVIDENCE = 0.5;
 /** A span counted from an event ("14 days of notice", "30 days from …"), or an event a time is tied to ("on signature"). */
 const RELATIVE_TIME =
   /\b\d+\s+(?:working |business |calendar |clear )?(?:days?|weeks?|months?|years?)['’]?\s+(?:of|from|after|before|following|prior to)\b|\b(?:at|on|upon|after|before|following|until)\s+(?:the\s+)?(?:practical\s+|final\s+|substantial\s+)?(?:completion|signature|signing|delivery|receipt|termination|expiry|handover|acceptance|installation|arrival|departure|shipment|closing|commissioning|certification|registration)\b|\bat the end of\b/i;

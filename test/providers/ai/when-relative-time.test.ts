@@ -28,6 +28,19 @@ describe('"when" answered by an event or a time of day', () => {
     assert.match(await ask('When must the works be complete?', text), /31 July 2027/);
   });
 
+  it('a time tied to an event says no role: the dated limit answers "when must …" alone', async () => {
+    const text = [
+      'Purchase Order 7731 for surgical supplies',
+      'Required Delivery Date: 04/15/2025',
+      '',
+      '4. Sterile products. All sterile supplies must have twelve (12) months of shelf life on delivery and carry labels as required by the U.S. Food and Drug Administration.',
+    ].join('\n');
+    const answer = await ask('When must the surgical supplies be delivered?', text);
+    assert.match(answer, /04\/15\/2025/);
+    // "on delivery", and "by" before a capital, give the sentence no role of a limit to compete with.
+    assert.doesNotMatch(answer, /shelf life/);
+  });
+
   it('a time range answers "when can I …"', async () => {
     const text = [
       'Local transport',
