@@ -225,6 +225,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
     const fresh4 = secondOutcomes.filter((o) => o.split === 'fresh-4');
     const fresh5 = secondOutcomes.filter((o) => o.split === 'fresh-5');
     const fresh6 = secondOutcomes.filter((o) => o.split === 'fresh-6');
+    const fresh7 = secondOutcomes.filter((o) => o.split === 'fresh-7');
     const sorted = [...askMs].sort((a, b) => a - b);
     return {
       provider: 'local',
@@ -245,6 +246,7 @@ export async function run(corpus: Corpus = loadCorpus(), second: ChatHoldout = l
         'fresh-4': holdoutFigures(fresh4),
         'fresh-5': holdoutFigures(fresh5),
         'fresh-6': holdoutFigures(fresh6),
+        'fresh-7': holdoutFigures(fresh7),
         all: holdoutFigures(secondOutcomes),
         holdoutByKind: Object.fromEntries(
           [...new Set(secondHoldout.map((o) => o.kind))]

@@ -37,23 +37,26 @@ const FLOORS = {
   secondFresh2: 0.92,
   /** The third fresh split (0.867 before the eighth pass, 0.90 after; 0.967 after the ninth, which read its misses). */
   secondFresh3: 0.93,
-  /** The fourth fresh split (0.662 before the ninth pass, 0.704 after; 0.887 after the tenth, which read its misses; 0.915 after the eleventh). */
-  secondFresh4: 0.9,
+  /** The fourth fresh split (0.662 before the ninth pass, 0.704 after; 0.887 after the tenth, which read its misses; 0.915 after the eleventh, 0.930 after the twelfth). */
+  secondFresh4: 0.91,
   /** The fifth fresh split (written before the tenth pass, chat-34c, totals only: 0.684 before it, 0.696 after; development material in the eleventh, chat-34d: 0.747). */
-  secondFresh5: 0.73,
-  /** The sixth fresh split (written before the eleventh pass, chat-34d, totals only: 0.679 before it, 0.716 after). */
-  secondFresh6: 0.7,
+  secondFresh5: 0.74,
+  /** The sixth fresh split (written before the eleventh pass, chat-34d, totals only: 0.679 before it, 0.716 after; development material in the twelfth, chat-34e: 0.741). */
+  secondFresh6: 0.72,
+  /** The seventh fresh split (written before the twelfth pass, chat-34e, totals only: 0.553 before it, 0.600 after). */
+  secondFresh7: 0.58,
   /**
    * Questions the document does not answer, answered "not found" (0.714 since the fresh-6 split added 7
-   * such questions, 4 of them abstained on main and after the eleventh pass alike).
+   * such questions, 4 of them abstained on main and after the eleventh pass alike), over the splits
+   * not held out.
    */
   abstained: 0.7,
-  /** Answerable questions answered "not found". */
+  /** Answerable questions answered "not found", over the splits not held out. */
   maxWrongNotFound: 0.15,
 };
 
 /** Splits whose misses are never printed: written before the pass that measures them, totals only. */
-const HELD_OUT = new Set(['second-fresh-6']);
+const HELD_OUT = new Set(['second-fresh-7']);
 
 interface Item {
   document: string;
@@ -125,7 +128,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
     /**
      * CHAT_MISSES=1 prints the misses of the development splits, never of the split still held out
      * (fresh, fresh-2 and fresh-3 became development material in the chat-34b pass, fresh-4 in chat-34c,
-     * fresh-5 in chat-34d: README.md of the set).
+     * fresh-5 in chat-34d, fresh-6 in chat-34e: README.md of the set).
      */
     const showMiss = (split: string, fact: boolean, question: string, gold: string[], text: string) => {
       if (process.env.CHAT_MISSES && !fact && !HELD_OUT.has(split)) {
@@ -161,7 +164,7 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
         outcomes.filter((o) => o.split === split),
         (o) => o.fact,
       );
-    const secondRows = outcomes.filter((o) => o.split.startsWith('second-'));
+    const secondRows = outcomes.filter((o) => o.split.startsWith('second-') && !HELD_OUT.has(o.split));
     const figures = {
       corpusTune: factOf('corpus-tune'),
       corpusHoldout: factOf('corpus-holdout'),
@@ -178,10 +181,12 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
         (o) => o.notFound,
       ),
       wrongNotFound: share(
-        outcomes.filter((o) => !o.absent),
+        outcomes.filter((o) => !o.absent && !HELD_OUT.has(o.split)),
         (o) => o.notFound,
       ),
     };
+    // The held-out split's figure is asserted but not printed: it is read once before a pass and once after.
+    const heldOutFact = factOf('second-fresh-7');
     process.stderr.write(`chat answers: ${JSON.stringify(figures)}\n`);
     assert.ok(figures.corpusTune >= FLOORS.corpusTune, `corpus tune ${figures.corpusTune}`);
     assert.ok(figures.corpusHoldout >= FLOORS.corpusHoldout, `corpus holdout ${figures.corpusHoldout}`);
@@ -192,7 +197,8 @@ describe('chat answers (local provider, corpus and second hold-out set)', () => 
     assert.ok(figures.secondFresh3 >= FLOORS.secondFresh3, `second set fresh-3 ${figures.secondFresh3}`);
     assert.ok(figures.secondFresh4 >= FLOORS.secondFresh4, `second set fresh-4 ${figures.secondFresh4}`);
     assert.ok(figures.secondFresh5 >= FLOORS.secondFresh5, `second set fresh-5 ${figures.secondFresh5}`);
-    assert.ok(figures.secondFresh6 >= FLOORS.secondFresh6, 'second set fresh-6 under its floor');
+    assert.ok(figures.secondFresh6 >= FLOORS.secondFresh6, `second set fresh-6 ${figures.secondFresh6}`);
+    assert.ok(heldOutFact >= FLOORS.secondFresh7, 'second set fresh-7 under its floor');
     assert.ok(figures.abstained >= FLOORS.abstained, `abstained ${figures.abstained}`);
     assert.ok(figures.wrongNotFound <= FLOORS.maxWrongNotFound, `wrong "not found" ${figures.wrongNotFound}`);
   });

@@ -709,7 +709,10 @@ export function factEvidence(type: AnswerType, text: string): number {
     case 'date':
       if (findDates(text).length > 0) return 1;
       // "May 2026", or a day and month without the year ("until October 8", "on 12 May").
-      return MONTH_YEAR.test(text) || DAY_MONTH.test(text) ? 0.7 : 0;
+      if (MONTH_YEAR.test(text) || DAY_MONTH.test(text)) return 0.7;
+      // "Released at practical completion", "within 21 days of certification", "30 days from the
+      // bill of lading date", "between 22:00 and 06:00": a time said by an event or an hour, less surely.
+      return RELATIVE_TIME.test(text) || HOUR.test(text) ? RELATIVE_TIME_EVIDENCE : 0;
     case 'amount':
       if (findAmounts(text).length > 0) return 1;
       if (PERCENT.test(text)) return 0.4;
@@ -751,8 +754,15 @@ const UNIT_MEANS: [RegExp, string[]][] = [
   [/\d\s*(?:m²|m2|sq\.? ?(?:ft|m)|square (?:feet|foot|metres?|meters?))/i, ['area', 'size', 'space', 'big', 'large']],
   [/\d\s*(?:gb|tb)\b/i, ['data', 'storage']],
 ];
+/** What a time said by an event or an hour is worth as the answer to "when" (a date is 1). */
+export const RELATIVE_TIME_EVIDENCE = 0.5;
+/** A span counted from an event ("14 days of notice", "30 days from …"), or an event a time is tied to ("on signature"). */
+const RELATIVE_TIME =
+  /\b\d+\s+(?:working |business |calendar |clear )?(?:days?|weeks?|months?|years?)['’]?\s+(?:of|from|after|before|following|prior to)\b|\b(?:at|on|upon|after|before|following|until)\s+(?:the\s+)?(?:practical\s+|final\s+|substantial\s+)?(?:completion|signature|signing|delivery|receipt|termination|expiry|handover|acceptance|installation|arrival|departure|shipment|closing|commissioning|certification|registration)\b|\bat the end of\b/i;
 /** "18:00", "7.30 pm", "9am": a time of day (a decimal such as "12.50 t" is none). */
 const TIME_OF_DAY = /\b\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?(?!\d)|\b\d{1,2}(?:\.\d{2})?\s*[ap]\.?m\b\.?/gi;
+/** One time of day (`TIME_OF_DAY` without its global flag, whose `test` would keep a position). */
+const HOUR = new RegExp(TIME_OF_DAY.source, 'i');
 const GOVERNING_LAW =
   /\b(?:governed by|governing law|construed in accordance with|subject to the (?:exclusive )?jurisdiction|exclusive jurisdiction|gerichtsstand|unterliegt dem)\b[^.;]*?\p{Lu}/iu;
 const LAWS_OF = /\blaws? of (?:the )?\p{Lu}/u;

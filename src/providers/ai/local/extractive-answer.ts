@@ -5,6 +5,7 @@ import {
   type DateRole,
   factEvidence,
   namesDocumentKind,
+  RELATIVE_TIME_EVIDENCE,
   type QuestionAnalysis,
   type SoftTerms,
   segmentStems,
@@ -80,7 +81,13 @@ export function extractiveAnswer(
 ): ComposedAnswer {
   const analysis = analyzeQuestion(question, history);
   if (analysis.terms.size === 0) return notFound();
-  const soft = softTerms(question, analysis, vectors);
+  // The passages' own words near the question's count as well as the vocabulary's nearest (soft-terms.ts).
+  const soft = softTerms(
+    question,
+    analysis,
+    vectors,
+    passages.map((p) => p.text),
+  );
   // "Who signed for Bramhall?" of a contract that calls Bramhall "the Client" after its first line.
   // Only for one party named: naming both ("between X and Y") asks about neither's role.
   const roles = definedRoles(question, passages);
@@ -456,10 +463,13 @@ function collectCandidates(
       if (shareAsked && typed < 1) typed = Math.max(typed, factEvidence('percent', segment.text));
       // "By when must it be paid?" wants the date given as a limit ("by 14 March 2026"), "when does
       // it end?" the one the term ends on: a date said in that role counts more, another less.
+      // A role is said of a date ("by 14 March"): a time tied to an event ("on delivery") has none of
+      // its own, and "by" before any capital ("required by the U.S. Food and Drug Administration") says none.
       if (role && typed > 0)
-        typed = saysRole(role, segment)
-          ? typed + 0.5
-          : typed * OTHER_ROLE * (role === 'revised' && SUPERSEDED.test(segment.text) ? OTHER_ROLE : 1);
+        typed =
+          saysRole(role, segment) && !(type === 'date' && typed <= RELATIVE_TIME_EVIDENCE)
+            ? typed + 0.5
+            : typed * OTHER_ROLE * (role === 'revised' && SUPERSEDED.test(segment.text) ? OTHER_ROLE : 1);
       // A sum given for the asked period ("per year" for "the yearly total"), a person said to be
       // appointed for "the new treasurer": worth more, like a date in its asked role.
       if (prefer?.(segment))

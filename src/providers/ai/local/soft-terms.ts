@@ -27,32 +27,66 @@ const MIN_RANK = 1000;
 /**
  * Per noun of the question of full weight (not a name or number of the question, which say which
  * document it is about; not a verb, whose neighbours drift further), the stems of its near
- * neighbours and their weights. Empty without vectors.
+ * neighbours and their weights; and per word of full weight that is not a participle, the words of
+ * `texts` (the passages) near it. Empty without vectors.
  */
 export function softTerms(
   question: string,
   analysis: Pick<QuestionAnalysis, 'terms' | 'nouns'>,
   vectors: WordVectors | null,
+  texts: readonly string[] = [],
 ): SoftTerms {
   const out = new Map<string, Map<string, number>>();
   if (!vectors) return out;
+  const vocabulary = texts.length > 0 ? documentVocabulary(texts, vectors) : [];
   for (const token of words(question)) {
     const [term] = contentStems(token.lower);
     const folded = foldWord(token.lower);
-    if (term === undefined || (analysis.terms.get(term) ?? 0) < 1 || !analysis.nouns.has(term) || out.has(term))
-      continue;
-    if (vectors.rank(folded) < MIN_RANK) continue;
+    if (term === undefined || (analysis.terms.get(term) ?? 0) < 1 || out.has(term)) continue;
     const near = new Map<string, number>();
-    for (const { word, cosine } of vectors.neighbours(folded, SOFT_THRESHOLD, SOFT_NEIGHBOURS)) {
+    const add = (word: string, cosine: number) => {
       const weight = SOFT_SCALE * cosine * cosine;
       for (const s of contentStems(word)) if (s !== term && (near.get(s) ?? 0) < weight) near.set(s, weight);
-    }
-    out.set(term, near);
+    };
+    if (analysis.nouns.has(term) && vectors.rank(folded) >= MIN_RANK)
+      for (const { word, cosine } of vectors.neighbours(folded, SOFT_THRESHOLD, SOFT_NEIGHBOURS)) add(word, cosine);
+    // The passages' own words near the question's ("information" → "data", "sea" → "ocean",
+    // "deal" → "agreement"): the vocabulary's nearest fifteen miss a document's word at a cosine of
+    // 0.65 ("cargo" → "shipment") and frequent question words have none above; the document's words
+    // are few, so each is compared directly. Its frequent words are left out (`MIN_DOCUMENT_RANK`):
+    // "late" is near "days", "taken" near "not".
+    if (analysis.nouns.has(term) || !PARTICIPLE.test(token.lower))
+      for (const word of vocabulary) {
+        if (word === folded) continue;
+        const cosine = vectors.cosine(folded, word);
+        if (cosine !== null && cosine >= SOFT_THRESHOLD) add(word, cosine);
+      }
+    if (near.size > 0 || analysis.nouns.has(term)) out.set(term, near);
   }
   return out;
 }
 
-/** The neighbours near enough to stand for the question's word itself ("ship" → "vessel", "insurance" → "insurer"). */
+/**
+ * Document words rarer than this rank are compared with the question's words: the most frequent
+ * ones are near everything ("days", "good", "monday" are within 0.7 of "late", "performance", "told").
+ */
+const MIN_DOCUMENT_RANK = 300;
+/** A verb's participle ("taken", "told", "inspected") drifts to its context; its stem still matches as written. */
+const PARTICIPLE = /(?:ed|ing|en)$/;
+
+/** The distinct words of the passages the vectors know, outside the most frequent. */
+function documentVocabulary(texts: readonly string[], vectors: WordVectors): string[] {
+  const out = new Set<string>();
+  for (const text of texts)
+    for (const token of words(text)) {
+      if (/\d/.test(token.lower)) continue;
+      const folded = foldWord(token.lower);
+      if (vectors.rank(folded) >= MIN_DOCUMENT_RANK) out.add(folded);
+    }
+  return [...out];
+}
+
+/** The neighbours near enough to stand for the question's word itself ("ship" → "vessel", "deal" → "agreement"). */
 export function strongTerms(soft: SoftTerms): SoftTerms {
   const floor = SOFT_SCALE * STRONG_COSINE * STRONG_COSINE;
   return new Map([...soft].map(([term, near]) => [term, new Map([...near].filter(([, weight]) => weight >= floor))]));
