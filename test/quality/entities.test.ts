@@ -1,6 +1,6 @@
 /**
  * Guards the local provider's entity extraction against regression (issue 27): precision and recall
- * per type on the nine labelled splits, each at most 0.02 below what docs/benchmarks.md records for
+ * per type on the ten labelled splits, each at most 0.02 below what docs/benchmarks.md records for
  * it ("Entities on new held-out documents" and its fourth to eighth passes). The holdout splits are guarded by their totals only;
  * nothing here prints a holdout document's errors.
  */
@@ -81,6 +81,15 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     places: [0.96, 0.72],
     dates: [0.98, 0.98],
     amounts: [0.94, 0.68],
+  },
+  // Ninth pass (2026-11-29): seventeen documents written and measured before that pass read the extractor, totals
+  // only; floors from that first measurement (the tagger tried against it was not merged).
+  'sealed-4': {
+    people: [0.81, 0.81],
+    organizations: [0.81, 0.49],
+    places: [0.86, 0.61],
+    dates: [0.96, 0.79],
+    amounts: [0.89, 0.57],
   },
 };
 
