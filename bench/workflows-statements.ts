@@ -2,8 +2,11 @@
  * Round trips and transactions per workflow execution on PostgreSQL: the 5-node control-only
  * workflow of bench/workflows.bench.ts, N executions started one after another (each left to finish
  * before the next, so nothing else shares the counts), with one in-process worker.
- *   round trips: every query node-postgres sends (BEGIN and COMMIT included), counted on
- *                pg.Client.prototype.query, by the statement's first words;
+ *   statements: every query node-postgres sends (BEGIN and COMMIT included), counted on
+ *               pg.Client.prototype.query, by the statement's first words;
+ *   round trips: the same, counting once the statements written together in pipeline mode
+ *                (src/db/pipelined-client.ts: a transaction's BEGIN with its first statement,
+ *                `together` batches);
  *   transactions: pg_stat_database.xact_commit + xact_rollback of the bench's database (the
  *                 settle polls of this script are counted apart and subtracted from both).
  * Run: node bench/workflows-statements.ts [--executions 200]
@@ -22,6 +25,9 @@ const counts = new Map<string, number>();
 /** The key of this script's own settle poll (isFinished). */
 const POLL = 'poll';
 let counting = false;
+/** Round trips: statements, less those written in the same send as the one before (pipeline mode, same turn). */
+let roundTrips = 0;
+const inSend = new WeakSet<pg.Client>();
 const original = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   if (counting) {
@@ -35,6 +41,14 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
           .toLowerCase()
           .slice(0, Number(process.env['KEY_CHARS'] ?? 40));
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (key === POLL) {
+      // not the execution's
+    } else if (!(this as pg.Client & { pipeline?: boolean }).pipeline) roundTrips++;
+    else if (!inSend.has(this)) {
+      roundTrips++;
+      inSend.add(this);
+      queueMicrotask(() => inSend.delete(this));
+    }
   }
   return (original as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof original;
@@ -80,7 +94,8 @@ try {
   console.log(
     JSON.stringify({
       executions: n,
-      roundTripsPerExecution: Math.round((total / n) * 10) / 10,
+      statementsPerExecution: Math.round((total / n) * 10) / 10,
+      roundTripsPerExecution: Math.round((roundTrips / n) * 10) / 10,
       // Each settle poll is one autocommit transaction of its own (and the xacts() read itself).
       transactionsPerExecution: Math.round(((after - before - inWindow - 1) / n) * 10) / 10,
       byStatement: Object.fromEntries(
