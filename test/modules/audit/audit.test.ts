@@ -576,6 +576,34 @@ describeEachDialect(
       assert.equal((await db.selectFrom('audit_tenant_deletions').selectAll().execute()).length, 0);
     });
 
+    it("the purge removes a tenant's records oldest first, a batch at a time, and no other tenant's", async () => {
+      const trail = t.container.modules.use('audit');
+      const db = t.container.database.db;
+      const repository = new AuditRepository();
+      const purged = '00000000-0000-7000-8000-0000000ba7c1';
+      const neighbour = '00000000-0000-7000-8000-0000000ba7c2';
+      // Two records share each `at` (the key is (tenant_id, at, id)); the neighbour has the same times.
+      for (const at of [1_000, 2_000, 2_000, 3_000, 4_000])
+        for (const tenantId of [purged, neighbour])
+          await trail.record(db, {
+            tenantId,
+            at,
+            actor: { type: 'system', id: null },
+            action: 'x.y',
+            outcome: 'success',
+          });
+      const left = async (tenantId: string) =>
+        (
+          await db.selectFrom('audit_records').select('at').where('tenant_id', '=', tenantId).orderBy('at').execute()
+        ).map((r) => Number(r.at));
+      assert.equal(await repository.purgeTenant(db, purged, 2), 2);
+      assert.deepEqual(await left(purged), [2_000, 3_000, 4_000]);
+      assert.equal(await repository.purgeTenant(db, purged, 10), 3);
+      assert.deepEqual(await left(purged), []);
+      assert.equal(await repository.purgeTenant(db, purged, 10), 0);
+      assert.deepEqual(await left(neighbour), [1_000, 2_000, 2_000, 3_000, 4_000]);
+    });
+
     it('an upload refused by validation is recorded as failed, and creates nothing to target', async () => {
       const res = await upload(t, tenant.headers, { filename: 'fake.pdf', content: Buffer.from('not a pdf') });
       assert.equal(res.statusCode, 415);
