@@ -120,8 +120,12 @@ describeEachDialect(
         // Exactly the answer for a document that does not exist: nothing tells the two apart.
         assert.equal(missing.json().node_results[node].error.replace(MISSING_ID, secretDoc), result.error);
       }
+      // The execution also shows the definition it ran, whose question names the merger: that is the
+      // member's own text, so the check reads everything but it.
+      const { definition: _ownText, ...outcome } = hidden.json();
+      const shown = JSON.stringify(outcome);
       assert.ok(
-        !hidden.body.includes('Globex') && !hidden.body.includes('merger'),
+        !shown.includes('Globex') && !shown.includes('merger'),
         'no text of the hidden document in the execution',
       );
 
