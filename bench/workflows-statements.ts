@@ -4,9 +4,7 @@
  * before the next, so nothing else shares the counts), with one in-process worker.
  *   statements: every query node-postgres sends (BEGIN and COMMIT included), counted on
  *               pg.Client.prototype.query, by the statement's first words;
- *   round trips: the same, counting once the statements written together in pipeline mode
- *                (src/db/pipelined-client.ts: a transaction's BEGIN with its first statement,
- *                `together` batches);
+ *   round trips: the same, counting once the statements written in one send (pipeline mode);
  *   transactions: pg_stat_database.xact_commit + xact_rollback of the bench's database (the
  *                 settle polls of this script are counted apart and subtracted from both).
  * Run: node bench/workflows-statements.ts [--executions 200]

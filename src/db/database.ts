@@ -5,7 +5,6 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import { openSqlite } from './node-sqlite-adapter.ts';
 import { PgPipeline, usePipeline } from './pg-pipeline.ts';
-import { pipeliningClient } from './pipelined-client.ts';
 import { preparingClient } from './prepared-statements.ts';
 import type { DB } from './schema.ts';
 
@@ -68,7 +67,7 @@ export function openDatabase(options: DatabaseOptions): Database {
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
       // A server that does not answer at all fails the request (503) instead of holding it forever.
       connectionTimeoutMillis: 10_000,
-      Client: pipeliningClient(options.preparedStatements === false ? driver.Client : preparingClient(driver.Client)),
+      Client: options.preparedStatements === false ? driver.Client : preparingClient(driver.Client),
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});

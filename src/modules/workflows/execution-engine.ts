@@ -1,5 +1,4 @@
 import type { Executor } from '../../db/executor.ts';
-import { together } from '../../db/together.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { EventLog } from '../../events/event-log.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
@@ -132,29 +131,21 @@ export class ExecutionEngine {
       finishedAt: null,
       updatedAt: now,
     };
+    if (!(await this.#repo.startExecution(trx, execution, `version ${workflow.version}`))) return null;
+    await this.#events.record(trx, {
+      tenantId: workflow.tenantId,
+      name: 'dag.execution.started',
+      data: {
+        execution_id: execution.id,
+        workflow_id: workflow.id,
+        workflow_name: workflow.name,
+        status: 'running',
+        trigger_type: execution.triggerType,
+      },
+    });
     const definition = definitionOf(workflow);
     this.#definitions.set(`${workflow.id}:${workflow.version}`, definition);
-    const started = (db: Executor) => this.#repo.startExecution(db, execution, `version ${workflow.version}`);
-    const rest = [
-      (db: Executor) =>
-        this.#events.record(db, {
-          tenantId: workflow.tenantId,
-          name: 'dag.execution.started',
-          data: {
-            execution_id: execution.id,
-            workflow_id: workflow.id,
-            workflow_name: workflow.name,
-            status: 'running',
-            trigger_type: execution.triggerType,
-          },
-        }),
-      (db: Executor) => this.advance(db, execution, definition, now, []), // a new execution has no runs yet
-    ];
-    // Without a trigger key the insert cannot be refused: the event and the first runs go with it
-    // (one send on PostgreSQL, run after it in order). With one, they wait to know it was inserted.
-    if (execution.triggerKey === null) await together(trx, [started, ...rest]);
-    else if (!(await started(trx))) return null;
-    else await together(trx, rest);
+    await this.advance(trx, execution, definition, now, []); // a new execution has no runs yet
     return execution;
   }
 
@@ -388,38 +379,31 @@ export class ExecutionEngine {
     const now = this.#clock.now();
     const { execution } = chain;
     const { tenantId, id: executionId } = execution;
+    await this.#repo.updateNodeRun(trx, tenantId, run.id, {
+      status: run.status,
+      output: run.output,
+      error: null,
+      reason: run.reason,
+      checkpoint: null,
+      startedAt: run.startedAt,
+      runnerJobId: run.runnerJobId,
+      completedAt: run.completedAt,
+      updatedAt: now,
+    });
+    // Chained runs were run by this job: it is their runner, as a job of their own would have been.
+    await this.#repo.insertNodeRuns(
+      trx,
+      chain.added.map((r) => (r.startedAt === null ? r : { ...r, runnerJobId: run.runnerJobId })),
+    );
     // The log lines and the variables ride on the finish's own writes when the chain ends the execution.
     const pending: PendingWrites = {
       logs: [log, ...chain.logs],
       ...(chain.varsChanged ? { vars: execution.vars } : {}),
     };
-    // Independent writes (other rows, or the next-step decision's from `chain.runs`): one send on PostgreSQL.
-    await together(trx, [
-      (db) =>
-        this.#repo.updateNodeRun(db, tenantId, run.id, {
-          status: run.status,
-          output: run.output,
-          error: null,
-          reason: run.reason,
-          checkpoint: null,
-          startedAt: run.startedAt,
-          runnerJobId: run.runnerJobId,
-          completedAt: run.completedAt,
-          updatedAt: now,
-        }),
-      // Chained runs were run by this job: it is their runner, as a job of their own would have been.
-      (db) =>
-        this.#repo.insertNodeRuns(
-          db,
-          chain.added.map((r) => (r.startedAt === null ? r : { ...r, runnerJobId: run.runnerJobId })),
-        ),
-      async (db) => {
-        await this.advance(db, execution, definition, now, chain.runs, pending);
-        await this.#repo.logMany(db, tenantId, executionId, pending.logs);
-        if (pending.vars)
-          await this.#repo.updateExecution(db, tenantId, executionId, { vars: pending.vars, updatedAt: now });
-      },
-    ]);
+    await this.advance(trx, execution, definition, now, chain.runs, pending);
+    await this.#repo.logMany(trx, tenantId, executionId, pending.logs);
+    if (pending.vars)
+      await this.#repo.updateExecution(trx, tenantId, executionId, { vars: pending.vars, updatedAt: now });
   }
 
   /** Fails the whole execution (a `run_if` that cannot be evaluated): open runs are cancelled with `reason`. */
@@ -511,50 +495,45 @@ export class ExecutionEngine {
     pending?: PendingWrites,
   ): Promise<void> {
     const { tenantId, id } = execution;
-    const logs = [...(pending?.logs ?? []), { nodeId: null, kind: status, message: error ?? '', at: now }];
-    const vars = pending?.vars;
+    await this.#repo.updateExecution(trx, tenantId, id, {
+      status,
+      finalOutput: output ?? null,
+      finishedAt: now,
+      updatedAt: now,
+      error,
+      failedNodeId,
+      ...(pending?.vars ? { vars: pending.vars } : {}),
+    });
+    await this.#repo.logMany(trx, tenantId, id, [
+      ...(pending?.logs ?? []),
+      { nodeId: null, kind: status, message: error ?? '', at: now },
+    ]);
     if (pending) {
-      // Written below: the caller has nothing left to write of them.
+      // Written: the caller has nothing left to write of them.
       pending.logs = [];
       delete pending.vars;
     }
+    // Only human nodes (or a loop running them) hold tasks: other executions spare the write.
+    if (!definition || holdsTasks(definition)) await this.#repo.expirePendingTasks(trx, tenantId, id, now);
     const base = { execution_id: id, workflow_id: execution.workflowId, workflow_name: execution.workflowName };
-    // The execution's row, its log, its tasks and its event are independent writes: one send on PostgreSQL.
-    await together(trx, [
-      (db) =>
-        this.#repo.updateExecution(db, tenantId, id, {
+    if (status === 'completed') {
+      await this.#events.record(trx, {
+        tenantId,
+        name: 'dag.execution.completed',
+        data: {
+          ...base,
           status,
-          finalOutput: output ?? null,
-          finishedAt: now,
-          updatedAt: now,
-          error,
-          failedNodeId,
-          ...(vars ? { vars } : {}),
-        }),
-      (db) => this.#repo.logMany(db, tenantId, id, logs),
-      // Only human nodes (or a loop running them) hold tasks: other executions spare the write.
-      async (db) => {
-        if (!definition || holdsTasks(definition)) await this.#repo.expirePendingTasks(db, tenantId, id, now);
-      },
-      (db) =>
-        status === 'completed'
-          ? this.#events.record(db, {
-              tenantId,
-              name: 'dag.execution.completed',
-              data: {
-                ...base,
-                status,
-                duration_seconds: Math.round((now - execution.startedAt) / 1000),
-                final_output: output ?? null,
-              },
-            })
-          : this.#events.record(db, {
-              tenantId,
-              name: 'dag.execution.failed',
-              data: { ...base, status, error: error ?? 'failed', failed_node_id: failedNodeId },
-            }),
-    ]);
-    if (status === 'completed') return;
+          duration_seconds: Math.round((now - execution.startedAt) / 1000),
+          final_output: output ?? null,
+        },
+      });
+      return;
+    }
+    await this.#events.record(trx, {
+      tenantId,
+      name: 'dag.execution.failed',
+      data: { ...base, status, error: error ?? 'failed', failed_node_id: failedNodeId },
+    });
     const notify = (definition ?? (await this.definition(trx, execution))).error_handling?.notify_on_failure ?? [];
     for (const to of notify) {
       await this.#mail.enqueue(trx, {

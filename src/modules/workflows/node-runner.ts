@@ -2,7 +2,6 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Database } from '../../db/database.ts';
 import type { DiedJob, RunningJob } from '../../jobs/job-types.ts';
 import type { Executor } from '../../db/executor.ts';
-import { together } from '../../db/together.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AuthContext } from '../../domain/auth-context.ts';
 import { type ActingPrincipals, PrincipalUnavailable } from './acting-principal.ts';
@@ -256,10 +255,8 @@ export class NodeRunner {
         isDeepStrictEqual(execution!.vars, snapshot.execution.vars)
       ) {
         // The runs the chain started from are still the current ones: its steps stand as evaluated.
-        await together(trx, [
-          (db) => job.completeIn(db),
-          (db) => this.#engine.recordChain(db, chain.run, chain.log, chain.steps, definition),
-        ]);
+        await job.completeIn(trx);
+        await this.#engine.recordChain(trx, chain.run, chain.log, chain.steps, definition);
         return;
       }
       const now = this.#clock.now();
@@ -350,12 +347,9 @@ export class NodeRunner {
    * null when the execution is gone. The caller decides what its status allows.
    */
   async #lockWithRuns(trx: Executor, tenantId: string, executionId: string, runId: string) {
-    // One send on PostgreSQL: the runs are read after the lock is taken, as the backend runs them in order.
-    const [execution, runs] = await together(trx, [
-      (db) => this.#workflows.lockExecution(db, tenantId, executionId),
-      (db) => this.#workflows.nodeRuns(db, tenantId, executionId),
-    ]);
+    const execution = await this.#workflows.lockExecution(trx, tenantId, executionId);
     if (!execution) return null;
+    const runs = await this.#workflows.nodeRuns(trx, tenantId, executionId);
     return { execution, runs, run: runs.find((r) => r.id === runId) ?? null };
   }
 
