@@ -18,7 +18,9 @@ import { loadSplits, SPLITS, type SplitName } from '../test/fixtures/entities/sp
 import { median } from './support.ts';
 
 // Splits still held out: their errors are never printed, whatever ENTITY_ERRORS asks.
-const HELD_OUT: ReadonlySet<SplitName> = new Set(['sealed-3', 'sealed-4']);
+// `sealed-3` is development material for amounts since the tenth pass (docs/benchmarks.md, "Entities:
+// amounts, tenth pass"), its other types' errors were read then too; `sealed-4` stays held out.
+const HELD_OUT: ReadonlySet<SplitName> = new Set(['sealed-4']);
 
 export async function run(): Promise<{
   splits: Record<SplitName, { documents: number; scores: Record<string, TypeScore> }>;

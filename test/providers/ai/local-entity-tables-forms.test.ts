@@ -157,3 +157,97 @@ describe('local entities: places by their own names and by context', () => {
     assert.deepEqual(names('Our office in Salesforce is closed.').places, []);
   });
 });
+
+describe('local amounts: currencies stated by a table header or caption (tenth pass)', () => {
+  it('takes a caption in brackets over a pipe table for its figure columns, not its counts', () => {
+    const text = [
+      '2. Spending (PEN)',
+      '',
+      '| Line | Households | Budget | Spent |',
+      '| Seeds | 140 | 12,000 | 11,450 |',
+      '| Tools | 60 | 8,000 | 8,320 |',
+    ].join('\n');
+    assert.deepEqual(money(text), [
+      ['PEN', 12000],
+      ['PEN', 11450],
+      ['PEN', 8000],
+      ['PEN', 8320],
+    ]);
+  });
+
+  it('reads a two-column pipe table headed with a currency, and a sign in brackets such as FCFA', () => {
+    const text = [
+      'Item | Amount (KES)',
+      'Quarterly service, floors 1-4 (Clause 2.1) | 120,000.00',
+      'Less: credit, late response on 3 and 9 May | -4,500.00',
+      '',
+      '| Article | Poids (kg) | Prix (FCFA) |',
+      '| Thon | 2 400 | 1 900 |',
+      '| Mérou | 800 | 5 200 |',
+    ].join('\n');
+    assert.deepEqual(money(text), [
+      ['KES', 120000],
+      ['KES', -4500],
+      ['XOF', 1900],
+      ['XOF', 5200],
+    ]);
+  });
+
+  it('reads Indian grouping in a column laid out with spaces, and the totals after a blank line', () => {
+    const text = [
+      'S.No  Description                      HSN      Amount (INR)',
+      '1     Annual licence, 40 seats         998315   12,40,000.00',
+      '2     Training                         998313    1,60,000.00',
+      '',
+      'Taxable value                                   14,00,000.00',
+      'IGST @ 18%                                       2,52,000.00',
+      'Amount in words: Rupees Sixteen Lakh Fifty-Two Thousand Only',
+    ].join('\n');
+    assert.deepEqual(money(text), [
+      ['INR', 1240000],
+      ['INR', 160000],
+      ['INR', 1400000],
+      ['INR', 252000],
+    ]);
+  });
+
+  it('reads a statement whose debit and credit columns hold Indian-grouped figures with commas', () => {
+    const text = [
+      'Date         Particulars            Debit (₹)        Credit (₹)       Balance (₹)',
+      '01/04/2025   Opening balance                                          5,10,000.00',
+      '12/04/2025   Invoice 1021           2,18,600.00                       7,28,600.00',
+      '28/04/2025   Payment received                        5,10,000.00      2,18,600.00',
+      '15/05/2025   Invoice 1088           3,72,000.00                       5,90,600.00',
+    ].join('\n');
+    const values = money(text).map(([, v]) => v);
+    for (const v of [510000, 218600, 728600, 372000, 590600]) assert.ok(values.includes(v), String(v));
+  });
+});
+
+describe('local amounts: labelled figures under a heading that states the currency (tenth pass)', () => {
+  it('reads Indian-grouped labelled figures under a heading in brackets, not account numbers', () => {
+    const text = [
+      'Annexure B - Pay structure (per annum, INR)',
+      '',
+      'Basic salary: 12,40,000',
+      'Special allowance: 3,10,500',
+      'Account No.: 1004,567',
+      '',
+      'Joining: 1 July 2025',
+    ].join('\n');
+    assert.deepEqual(money(text), [
+      ['INR', 1240000],
+      ['INR', 310500],
+    ]);
+  });
+
+  it('does not split a figure at its decimal comma when a label names the currency in brackets', () => {
+    const text = ['Key accounts', '  Mercado Norte (wholesale)   R$ 187.600,00', '  Atacado Sul   R$ 98.740,00'].join(
+      '\n',
+    );
+    assert.deepEqual(money(text), [
+      ['BRL', 187600],
+      ['BRL', 98740],
+    ]);
+  });
+});

@@ -81,3 +81,96 @@ describe('local dates: other scripts, formulas and lists', () => {
     assert.deepEqual(days('growth of 6.2 points, up by 4.5% on 3/4 of sites'), []);
   });
 });
+
+describe('local amounts: more signs, separators, decimals, scales and negatives (tenth pass)', () => {
+  it('reads local signs and abbreviations before and after the figure', () => {
+    assert.deepEqual(money('Fees: ₮ 1,200,000; ֏ 85,000; ₼ 3,400; ₡ 150 000; FJ$ 2,300; U$S 9,800; $U 12.500.'), [
+      'MNT 1200000',
+      'AMD 85000',
+      'AZN 3400',
+      'CRC 150000',
+      'FJD 2300',
+      'USD 9800',
+      'UYU 12500',
+    ]);
+    assert.deepEqual(money('Paid 38.450.000 lei, 1 240 000 FCFA, 45 000 Frw and 120 000 Ar.'), [
+      'RON 38450000',
+      'XOF 1240000',
+      'RWF 45000',
+      'MGA 120000',
+    ]);
+  });
+
+  it('reads the CFA franc of the Central African zone where the document is from there', () => {
+    assert.deepEqual(money('Douala, Cameroun. Montant : 2 500 000 FCFA.'), ['XAF 2500000']);
+  });
+
+  it('reads K as the kwacha only in a document from a kwacha country and only before a money figure', () => {
+    assert.deepEqual(money('Lusaka, Zambia. Rent K 12,500.00 a month.'), ['ZMW 12500']);
+    assert.deepEqual(money('Lusaka, Zambia. Grade K 12 pupils.'), []);
+    assert.deepEqual(money('Rent K 12,500.00 a month.'), []);
+  });
+
+  it('reads a dollar sign after the figure as a Canadian French document writes it, with a scale', () => {
+    assert.deepEqual(money('Montréal (Québec). Coût : 84 500 $ et 1,2 M$, allocation de 250 $.'), [
+      'CAD 84500',
+      'CAD 1200000',
+      'CAD 250',
+    ]);
+    assert.deepEqual(money('Ticker 500 $ABC rose.'), []);
+  });
+
+  it('reads thin spaces and narrow no-break spaces as thousands separators', () => {
+    assert.deepEqual(money('Total EUR 12\u2009740\u2009000 and 9\u202f500,50 €.'), ['EUR 12740000', 'EUR 9500.5']);
+  });
+
+  it('reads three decimals in the dinars written with three (JOD, KWD, BHD) and thousands elsewhere', () => {
+    assert.deepEqual(money('Price JOD 6.850 per tonne; bond JD 450,000; fee KWD 1,250.500; USD 6.850.'), [
+      'JOD 6.85',
+      'JOD 450000',
+      'KWD 1250.5',
+      'USD 6850',
+    ]);
+  });
+
+  it('reads Finnish and other abbreviated millions and thousand millions', () => {
+    assert.deepEqual(money('Laina EUR 18,5 milj. ja tarjous 13,1 milj. €; budget 2,4 mld. PLN; CZK 3 mlrd.'), [
+      'EUR 18500000',
+      'EUR 13100000',
+      'PLN 2400000000',
+      'CZK 3000000000',
+    ]);
+  });
+
+  it('reads a trailing minus and a true minus sign, not the dash of a range', () => {
+    assert.deepEqual(money('Charge EUR 1.250,00- on 3 May; refund −€40.00; range EUR 100-200.'), [
+      'EUR -1250',
+      'EUR -40',
+      'EUR 100',
+    ]);
+  });
+
+  it('takes small figures after a letter sign the document already uses for money', () => {
+    assert.deepEqual(money('Rent R 18 500 a month; late fee R 450; water about R 650 a month.'), [
+      'ZAR 18500',
+      'ZAR 450',
+      'ZAR 650',
+    ]);
+    assert.deepEqual(money('Rated R 2 by the panel.'), []);
+  });
+
+  it('reads "Php" as the peso, and a comma before three digits as thousands with an English scale word', () => {
+    assert.deepEqual(money('Bonus Php 25,000; revenue ₫1,250 billion; budget NOK 2,450 mrd.'), [
+      'PHP 25000',
+      'VND 1250000000000',
+      'NOK 2450000000',
+    ]);
+  });
+
+  it('leaves dates, phone numbers, references, percentages and bare quantities alone', () => {
+    assert.deepEqual(
+      money('Call +40 264 000 000 on 22.04.2025 about ref. CJC/2025/103; 14.2 km, 16% VAT, 3 200 kg, K-12 grade.'),
+      [],
+    );
+  });
+});

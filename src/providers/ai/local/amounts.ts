@@ -33,6 +33,10 @@ export interface AmountOptions {
   rupee?: string;
   /** "Dh", "dirhams": AED unless the document is Moroccan (or writes MAD). */
   dirham?: string;
+  /** "FCFA", "francs CFA": XOF unless the document is from the Central African franc zone (XAF). */
+  cfa?: string;
+  /** "K": read only where the locale names its kwacha or kina (ZMW, MWK, PGK, MMK); a bare K is a thousand. */
+  kwacha?: string;
 }
 
 const SYMBOLS: Record<string, string> = {
@@ -98,6 +102,28 @@ const SYMBOLS: Record<string, string> = {
   ushs: 'UGX',
   đ: 'VND',
   vnđ: 'VND',
+  // Signs and local abbreviations of currencies without an ISO-looking code of their own.
+  jd: 'JOD',
+  kd: 'KWD',
+  bd: 'BHD',
+  fcfa: 'XOF',
+  cfa: 'XOF',
+  lei: 'RON',
+  '₮': 'MNT',
+  '֏': 'AMD',
+  '₼': 'AZN',
+  frw: 'RWF',
+  rwf: 'RWF',
+  fj$: 'FJD',
+  u$s: 'USD',
+  $u: 'UYU',
+  ar: 'MGA',
+  '₡': 'CRC',
+  '₭': 'LAK',
+  '៛': 'KHR',
+  '₲': 'PYG',
+  kz: 'AOA',
+  php: 'PHP',
 };
 
 // ISO 4217 codes the runtime knows, less those that are also ordinary capitalised words or
@@ -169,6 +195,11 @@ const WORDS: Record<string, string> = {
   birr: 'ETB',
   pesos: 'MXN',
   đồng: 'VND',
+  lei: 'RON',
+  fcfa: 'XOF',
+  'f cfa': 'XOF',
+  'francs cfa': 'XOF',
+  'cfa francs': 'XOF',
 };
 const SCALES: Record<string, number> = {
   thousand: 1e3,
@@ -222,7 +253,33 @@ const SCALES: Record<string, number> = {
   juta: 1e6,
   miliar: 1e9,
   'mil.': 1e6,
+  // Finnish, Estonian, Czech/Slovak, Polish, Russian abbreviations of a million and a thousand millions.
+  milj: 1e6,
+  'milj.': 1e6,
+  miljoonaa: 1e6,
+  miljardia: 1e9,
+  'mln.': 1e6,
+  'mio.': 1e6,
+  'mrd.': 1e9,
+  'mld.': 1e9,
+  mlrd: 1e9,
+  'mlrd.': 1e9,
+  млн: 1e6,
+  млрд: 1e9,
 };
+// Scale words of English-writing documents, where a comma before three digits groups thousands.
+const ENGLISH_SCALES = new Set([
+  'thousand',
+  'million',
+  'billion',
+  'trillion',
+  'bn',
+  'mn',
+  'lakh',
+  'lakhs',
+  'crore',
+  'crores',
+]);
 // Swedish and Norwegian write the scale into the krona: "4,2 Mkr", "14,6 mnkr", "1,1 mdkr".
 const KRONA_SCALES: Record<string, number> = { mkr: 1e6, mnkr: 1e6, mdkr: 1e9 };
 
@@ -246,6 +303,15 @@ const SIGN_LIST = [
   'CN¥',
   'GH₵',
   'GH¢',
+  'FJ$',
+  'U$S',
+  '$U',
+  'FCFA',
+  'Frw',
+  'JD',
+  'KD',
+  'BD',
+  'Kz',
   'Kshs.',
   'Kshs',
   'KShs.',
@@ -290,19 +356,29 @@ const SIGN_LIST = [
   'S/',
   '₴',
   '₾',
+  '₮',
+  '֏',
+  '₼',
+  '₡',
+  '₭',
+  '៛',
+  '₲',
   'E£',
+  'Php',
   'TShs',
   'TSh',
   'Tsh',
   'USh',
   'Br',
+  'Ar',
   'R',
+  'K',
 ];
 const SIGN = `(?:${SIGN_LIST.map(escapeRegExp).join('|')})`;
-const AFTER_SIGNS = `(?:${['€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'Ft', 'Fr.', '₸', '৳', '₴', '₾', 'VNĐ', 'đ'].map(escapeRegExp).join('|')}|(?:mnkr|mdkr|mkr|dhs?)(?!\\p{L}))`;
+const AFTER_SIGNS = `(?:${['€', '£', '¥', '₹', '₩', '₽', '₺', '₪', '₦', '₱', '₵', '฿', '₫', 'zł', 'Kč', 'kr', 'Ft', 'Fr.', '₸', '৳', '₴', '₾', '₮', '֏', '₼', '₡', '₭', '៛', '₲', 'VNĐ', 'đ'].map(escapeRegExp).join('|')}|(?:mnkr|mdkr|mkr|dhs?|Frw|Ar|DT|KD|JD|Kz)(?!\\p{L})|\\$(?![\\p{L}\\p{N}]))`;
 // Indian grouping before Western: "4,50,00,000" is not "4,50" followed by more.
 const NUMBER =
-  "(\\d{1,2}(?:,\\d{2})+,\\d{3}(?:\\.\\d{1,2})?|\\d{1,3}(?:[,.\\u00a0\\u202f '’]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)";
+  "(\\d{1,2}(?:,\\d{2})+,\\d{3}(?:\\.\\d{1,2})?|\\d{1,3}(?:[,.\\u00a0\\u202f\\u2009 '’]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)";
 // A scale word on the number's line ("4.5 crore", "2,45 mrd.", "95 millones"), not a word of the next line.
 const SCALE = `(?:[^\\S\\n]?((?i:${Object.keys(SCALES)
   .sort((a, b) => b.length - a.length)
@@ -362,6 +438,18 @@ const SPELLED = new RegExp(
 
 const PENCE = /(?<![\p{L}\d.,£$€])(\d{1,2})p\b/gu;
 
+const minorCache = new Map<string, number>();
+/** How many decimals a currency is written with (3 for the dinars of Jordan, Kuwait, Bahrain, Oman, Tunisia…). */
+export function minorDigits(code: string): number {
+  let digits = minorCache.get(code);
+  if (digits === undefined) {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
+      .maximumFractionDigits as number;
+    minorCache.set(code, digits);
+  }
+  return digits;
+}
+
 /** "USD 12,500.00". */
 export const formatAmount = (code: string, value: number) => formatMoney({ currency: code, value });
 
@@ -379,12 +467,28 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
       end,
     });
   };
-  for (const m of text.matchAll(BEFORE)) {
+  const befores = [...text.matchAll(BEFORE)];
+  // A letter sign the document writes before a figure that can only be money ("R 18 500") is its
+  // currency sign throughout: its small figures are money too ("a late fee of R 450").
+  const established = new Set<string>();
+  for (const m of befores) {
+    const sign = letterSign(m[2]!);
+    if (sign && plausibleAfterSign(m[2]!, m[4]!, m[5], text, m.index + m[0].length)) established.add(sign);
+  }
+  for (const m of befores) {
     // "MXN $12,000": the code says which dollar.
     const sign = /^[A-Z]{3}\s?\$$/.test(m[2]!) ? m[2]!.slice(0, 3) : m[2]!;
     const number = m[4]!;
     const code = dollarCodeAfter(text, m.index + m[0].length, sign) ?? currencyOf(sign, options);
-    if (!code || !plausibleAfterSign(sign, number, m[5], text, m.index + m[0].length)) continue;
+    if (!code) continue;
+    if (
+      !plausibleAfterSign(sign, number, m[5], text, m.index + m[0].length) &&
+      !(
+        established.has(letterSign(sign) ?? '') &&
+        !/^[\p{L}%]/u.test(text.slice(m.index + m[0].length, m.index + m[0].length + 1))
+      )
+    )
+      continue;
     // "TB-R-0561932": a reference, not money; a leading zero is never how an amount is written.
     if ((/^\p{L}/u.test(sign) && !m[1] && text[m.index - 1] === '-') || /^0\d/.test(number)) continue;
     // "£(7,250)": an accountant's negative, the bracket closing right after the figure.
@@ -392,14 +496,21 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
     if (m[3] === '(' && text[end] !== ')') continue;
     // "SEK 14,6 mkr": the scale written into the krona after the figure.
     const kronaScale = m[5] ? undefined : /^[^\S\n]?(mnkr|mdkr|mkr)(?!\p{L})/iu.exec(text.slice(end, end + 6));
-    const parsed = parseNumber(number, m[5]);
+    const parsed = parseNumber(number, m[5], minorDigits(code));
     const value =
       parsed !== null && kronaScale
         ? Math.round(parsed * KRONA_SCALES[kronaScale[1]!.toLowerCase()]! * 100) / 100
         : parsed;
     if (value !== null) {
-      const negative = m[1] || m[3] || bracketed(text, m.index, end);
-      push(code, negative ? -value : value, m.index, m[3] === '(' ? end + 1 : end + (kronaScale?.[0].length ?? 0));
+      // "EUR 1.250,00-": a bank statement's trailing minus (not a range "EUR 100-200", not "USD 5-year").
+      const trailing = !m[3] && !kronaScale && /^[-−](?![\p{L}\p{N}])/u.test(text.slice(end, end + 2));
+      const negative = m[1] || m[3] || trailing || bracketed(text, m.index, end);
+      push(
+        code,
+        negative ? -value : value,
+        m.index,
+        m[3] === '(' ? end + 1 : end + (kronaScale?.[0].length ?? 0) + (trailing ? 1 : 0),
+      );
     }
   }
   for (const m of text.matchAll(AFTER)) {
@@ -407,7 +518,7 @@ export function findAmounts(text: string, options: AmountOptions = {}): AmountMe
     if (m[4] && !m[3]) continue;
     const kronaScale = KRONA_SCALES[m[5]!.toLowerCase()];
     const code = kronaScale ? (options.krona ?? null) : currencyOf(m[5]!, options);
-    const parsed = parseNumber(m[2]!, m[3]);
+    const parsed = code ? parseNumber(m[2]!, m[3], minorDigits(code)) : null;
     const value = parsed === null ? null : kronaScale && !m[3] ? Math.round(parsed * kronaScale * 100) / 100 : parsed;
     if (code && value !== null && free(m.index, m.index + m[0].length))
       push(
@@ -463,7 +574,33 @@ function dollarCodeAfter(text: string, end: number, sign: string): string | null
 
 // Signs that are also abbreviations (a rating "R 2", "Dh" in a name, "RM 3" a room) need a number
 // that can only be money after them.
-const LETTER_SIGNS = new Set(['r', 'rs', 'tk', 'rm', 'rp', 'dh', 'dhs', 'tsh', 'tshs', 'ush', 'br']);
+const LETTER_SIGNS = new Set([
+  'php',
+  'r',
+  'rs',
+  'tk',
+  'rm',
+  'rp',
+  'dh',
+  'dhs',
+  'tsh',
+  'tshs',
+  'ush',
+  'br',
+  'jd',
+  'kd',
+  'bd',
+  'ar',
+  'k',
+  'kz',
+  'frw',
+]);
+
+/** The sign lower-cased when it is one of the letter signs ("R", "Rs.", "K"), else null. */
+function letterSign(sign: string): string | null {
+  const lower = sign.toLowerCase().replace(/\.$/, '');
+  return LETTER_SIGNS.has(lower) ? lower : null;
+}
 
 // Signs that are also letters or words need a number that can only be money after them:
 // "R 400,000" is rand, "R 2" a rating; "Rs 500" rupees, "kr" only where the locale says which krona.
@@ -489,6 +626,9 @@ export function currencyOf(raw: string, options: AmountOptions = {}): string | n
   if (lower === 'kr' || lower === 'kr.' || lower === 'kroner') return options.krona ?? null;
   if (lower === 'rs' || lower === 'rs.' || lower === 'rupees') return options.rupee ?? 'INR';
   if (/^(?:dh|dhs\.?|dirhams?)$/.test(lower)) return options.dirham ?? 'AED';
+  if (/^(?:f\s?cfa|cfa|francs cfa|cfa francs)$/.test(lower)) return options.cfa ?? 'XOF';
+  if (raw === 'K') return options.kwacha ?? null;
+  if (lower === 'dt') return 'TND';
   if (lower === 'ft') return 'HUF';
   if (/^[A-Z]{3}$/.test(raw) && CURRENCY_CODES.has(raw)) return raw;
   if (/^[a-z]{3}$/i.test(raw) && CURRENCY_CODES.has(raw.toUpperCase()) && raw !== raw.toLowerCase())
@@ -501,10 +641,12 @@ export function currencyOf(raw: string, options: AmountOptions = {}): string | n
  * "4,50,00,000" (Indian), with an optional scale word ("2.4 million", "1.8M", "4.5 crore"). Three
  * digits after a lone dot or comma are thousands.
  */
-export function parseNumber(raw: string, scale?: string): number | null {
+export function parseNumber(raw: string, scale?: string, minor = 2): number | null {
+  // "JOD 6.850", "KWD 1,250.500": dinars keep three decimals, so a last dot before three digits is the decimal mark.
+  if (minor === 3 && !scale && /^\d{1,3}(?:,\d{3})*\.\d{3}$/.test(raw)) return Number(raw.replace(/,/g, ''));
   // Spaces and apostrophes only ever group thousands ("7 968,60", "1'250.00"): the mark left is the decimal one.
-  if (/\d[\u00a0\u202f '’]\d{3}/.test(raw)) {
-    const rest = raw.replace(/[\u00a0\u202f '’]/g, '');
+  if (/\d[\u00a0\u202f\u2009 '’]\d{3}/.test(raw)) {
+    const rest = raw.replace(/[\u00a0\u202f\u2009 '’]/g, '');
     const decimal = /[.,](\d{1,2})$/.exec(rest);
     const whole = (decimal ? rest.slice(0, -decimal[0].length) : rest).replace(/[.,]/g, '');
     const value = Number(decimal ? `${whole}.${decimal[1]}` : whole);
@@ -512,7 +654,7 @@ export function parseNumber(raw: string, scale?: string): number | null {
     const factor = scale ? SCALES[scale.toLowerCase()] : 1;
     return factor ? Math.round(value * factor * 100) / 100 : null;
   }
-  let s = raw.replace(/[\u00a0\u202f '’]/g, ',');
+  let s = raw.replace(/[\u00a0\u202f\u2009 '’]/g, ',');
   const lastDot = s.lastIndexOf('.');
   const lastComma = s.lastIndexOf(',');
   let decimalSep: string | null = null;
@@ -521,7 +663,13 @@ export function parseNumber(raw: string, scale?: string): number | null {
     const sep = lastDot >= 0 ? '.' : ',';
     const after = s.length - Math.max(lastDot, lastComma) - 1;
     const groups = s.split(sep).length - 1;
-    decimalSep = after === 3 && (groups > 1 || !scale) ? null : groups === 1 ? sep : null;
+    // "2,450 mrd." is two and a half thousand millions; "₫1,250 billion", with an English scale word, a thousand.
+    decimalSep =
+      after === 3 && (groups > 1 || !scale || (sep === ',' && ENGLISH_SCALES.has(scale.toLowerCase())))
+        ? null
+        : groups === 1
+          ? sep
+          : null;
   }
   s = decimalSep
     ? s

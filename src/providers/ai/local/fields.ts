@@ -34,9 +34,16 @@ export function findFieldValues(text: string, options: AmountOptions = {}): Fiel
   for (const table of findTables(lines)) {
     const header = splitCells(table.rows[0]!.text, table.delimiter);
     const kinds = header.map((cell) => kindOfLabel(cell.text));
-    // A column headed with a currency, or a money column of a document that states its currency once.
+    // A column headed with a currency, a figure column under a caption that states one ("Budget
+    // execution (PEN)"), or a money column of a document that states its currency once.
+    const caption = header.some((cell) => currencyOfHeader(cell.text))
+      ? null
+      : captionCurrency(lines, table.rows[0]!.index, header, options);
     const currencies = header.map(
-      (cell) => currencyOfHeader(cell.text) ?? (stated && MONEY_HEADER.test(cell.text) ? stated : null),
+      (cell, k) =>
+        currencyOfHeader(cell.text) ??
+        (caption && k > 0 && captionedMoney(cell.text) ? caption : null) ??
+        (stated && MONEY_HEADER.test(cell.text) ? stated : null),
     );
     const factors = header.map(
       (cell) => scaleOfHeader(cell.text) * (currencyOfHeader(cell.text) ? 1 : stated ? stated.factor : 1),
@@ -74,14 +81,22 @@ export function findFieldValues(text: string, options: AmountOptions = {}): Fiel
     amounts.push(...table.amounts);
   }
 
+  // The currency a heading states for the labelled figures under it ("Salary break-up (per annum, INR)").
+  let headed: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     if (inTable.has(i)) continue;
-    // "Opening Balance (KES),"4,215.35"": a label that names the currency of its figure.
-    const money = /^\s*([^,:\t]{2,40}?)\s*[,:\t]\s*"?(-|\()?\s*(\d[\d,. ]*\d|\d)\s*\)?"?\s*$/.exec(lines[i]!.text);
-    const code = money && /\(/.test(money[1]!) ? currencyOfHeader(money[1]!) : null;
+    // "Opening Balance (KES),"4,215.35"": a label that names the currency of its figure (a comma
+    // inside the figure, "R$ 187.600,00", separates nothing).
+    const money = /^\s*([^,:\t]{2,40}?)\s*(?:(?<!\d),|[:\t])\s*"?(-|\()?\s*(\d[\d,. ]*\d|\d)\s*\)?"?\s*$/.exec(
+      lines[i]!.text,
+    );
+    const own = money && /\(/.test(money[1]!) ? currencyOfHeader(money[1]!) : null;
+    const code =
+      own ?? (money && headed && /[,.\s]\d{2,3}$/.test(money[3]!) && !NOT_MONEY_LABEL.test(money[1]!) ? headed : null);
+    if (!money && lines[i]!.text.trim() !== '') headed = headingCurrency(lines[i]!.text);
     if (money && code) {
       const value = parseNumber(money[3]!);
-      if (value !== null) {
+      if (value !== null && value !== 0) {
         const amount = money[2] ? -value : value;
         const start = lines[i]!.start + lines[i]!.text.indexOf(money[3]!);
         amounts.push({
@@ -163,7 +178,7 @@ function kindOfLabel(label: string): TypedValue['kind'] | null {
 
 /** Headers of columns that hold money. */
 const MONEY_HEADER =
-  /\b(?:amount|balance|paid|withdrawn|withdrawal|deposit|debit|credit|total|price|value|cost|fee|charge|sales|revenue|target|actual|budget|net|gross|tax|vat)\b/i;
+  /\b(?:amount|balance|paid|withdrawn|withdrawal|deposit|debit|credit|total|price|value|cost|fee|charge|sales|revenue|target|actual|budget|spent|spend|expenditures?|outturn|net|gross|tax|vat)\b/i;
 
 /** "(₹ crore)", "USD m", "'000": what a column's figures are counted in. */
 function scaleOfHeader(header: string): number {
@@ -233,9 +248,9 @@ function currencyOfHeader(header: string, options: AmountOptions = {}): string |
 const CELL = /\S+(?:[^\S\t\n]\S+)*/gu;
 const cellsOf = (text: string) =>
   [...text.matchAll(CELL)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
-// A figure alone in its cell, or ending it after a label ("Discount 3%   -2,466.00", "Less: credit note (1,200.00)").
+// A figure alone in its cell (Western or Indian grouping), or ending it after a label ("Discount 3%   -2,466.00", "Less: credit note (1,200.00)").
 const CELL_FIGURE =
-  /(?:^|\s)([-−]|\()?\s?(\d{1,3}(?:[,.\u00a0\u202f '’]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(\))?$/u;
+  /(?:^|\s)([-−]|\()?\s?(\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[,.\u00a0\u202f\u2009 '’]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(\))?$/u;
 // Columns that count things, not money, whatever currency a caption states.
 const COUNT_HEADER =
   /^(?:no\.?|#|item|qty|quantity|units?|pcs|bags|kg|net kg|moq|days|hours|hrs|count|seats|%|share|year|month|date|ref|code)$|\b(?:qty|quantity|units|kg|%)\b/iu;
@@ -259,20 +274,23 @@ function findAlignedTables(
     if (header.length < 3 || header.some((c) => CELL_FIGURE.test(c.text) && !/[\p{L}]/u.test(c.text))) continue;
     let currencies = header.map((c) => currencyOfHeader(c.text, options));
     if (!currencies.some(Boolean)) {
-      const caption = [lines[i - 1], lines[i - 2]].find((l) => l && l.text.trim() !== '');
-      const stated =
-        caption && caption.text.trim().split(/\s+/).length <= 8 && /\(/.test(caption.text)
-          ? currencyOfHeader(caption.text, options)
-          : null;
-      if (!stated || !header.some((c) => MONEY_HEADER.test(c.text))) continue;
-      currencies = header.map((c, k) => (k > 0 && !COUNT_HEADER.test(c.text) ? stated : null));
+      const stated = captionCurrency(lines, i, header, options);
+      if (!stated) continue;
+      currencies = header.map((c, k) => (k > 0 && captionedMoney(c.text) ? stated : null));
     }
     const factors = header.map((c) => scaleOfHeader(c.text));
     const rows: Line[] = [lines[i]!];
     const amounts: FieldFindings['amounts'] = [];
     let j = i + 1;
-    for (; j < lines.length && lines[j]!.text.trim() !== '' && !taken.has(j); j++) {
+    let gap = false;
+    for (; j < lines.length && !taken.has(j); j++) {
       const line = lines[j]!;
+      if (line.text.trim() === '') {
+        // One blank line before the totals ("Taxable value      23,22,000.00") does not end the table.
+        if (gap || !totalsFollow(lines, j, header, currencies, taken)) break;
+        gap = true;
+        continue;
+      }
       rows.push(line);
       const cells = cellsOf(line.text);
       cells.forEach((cell, k) => {
@@ -301,6 +319,66 @@ function findAlignedTables(
     }
   }
   return out;
+}
+
+/**
+ * The currency a short caption in brackets on the line above a table states for its money columns
+ * ("Budget (ETB)", "3. Budget execution (PEN)"), where a header cell says it holds money.
+ */
+function captionCurrency(
+  lines: Line[],
+  headerIndex: number,
+  header: { text: string }[],
+  options: AmountOptions,
+): string | null {
+  const caption = [lines[headerIndex - 1], lines[headerIndex - 2]].find((l) => l && l.text.trim() !== '');
+  // A caption is a line of its own, not another table's header ("Description | Amount (KES)").
+  if (!caption || caption.text.trim().split(/\s+/).length > 8 || !/\(/.test(caption.text) || /[|\t]/.test(caption.text))
+    return null;
+  const stated = currencyOfHeader(caption.text, options);
+  return stated && header.some((c) => MONEY_HEADER.test(c.text)) ? stated : null;
+}
+
+/** Whether the lines after a blank one start with labelled figures standing under a money column of the header. */
+function totalsFollow(
+  lines: Line[],
+  blank: number,
+  header: { start: number; end: number }[],
+  currencies: (string | null)[],
+  taken: Set<number>,
+): boolean {
+  let rows = 0;
+  for (let k = blank + 1; k < lines.length && lines[k]!.text.trim() !== ''; k++) {
+    const cells = cellsOf(lines[k]!.text);
+    const last = cells[cells.length - 1];
+    if (taken.has(k)) return false;
+    if (
+      cells.length < 2 ||
+      cells.length > 3 ||
+      !last ||
+      CELL_FIGURE.exec(last.text)?.[0].trim() !== last.text ||
+      !currencies[columnUnder(header, last.start, last.end)]
+    )
+      break;
+    rows++;
+  }
+  return rows > 0;
+}
+
+// Under a caption's currency, the columns that hold money: a money word or a period ("2024", "Q3",
+// "FY2025"), never a count ("Qty", "Households").
+const captionedMoney = (header: string) =>
+  !COUNT_HEADER.test(header) && (MONEY_HEADER.test(header) || /^(?:FY\s?)?\d{4}$|^[QH][1-4]\b/i.test(header.trim()));
+
+// Labels of figures that are not money whatever the heading says.
+const NOT_MONEY_LABEL =
+  /\b(?:no|nos|number|ref|reference|code|tel|phone|fax|mobile|account|a\/c|id|pin|date|year|qty|quantity|units?|hours|days)\b/i;
+
+/** A short heading that states a currency in brackets ("Annexure A - Salary break-up (per annum, INR)"), or null. */
+function headingCurrency(line: string): string | null {
+  const text = line.trim();
+  if (text === '' || text.split(/\s+/).length > 10 || !/\([^)]*\)\s*:?$/.test(text) || /[|\t]/.test(text)) return null;
+  return currencyOfHeader(text);
 }
 
 /** The header cell a figure stands under: the one it overlaps most, else the nearest. */
@@ -333,7 +411,8 @@ function splitLines(text: string): Line[] {
   return lines;
 }
 
-// Runs of at least three lines with the same number (≥ 2) of one delimiter.
+// Runs of at least three lines with the same number (≥ 2) of one delimiter; a pipe, never
+// punctuation in prose, makes a two-column table too ("Description | Amount (KES)").
 function findTables(lines: Line[]): { delimiter: string; rows: Line[] }[] {
   const tables: { delimiter: string; rows: Line[] }[] = [];
   let i = 0;
@@ -341,7 +420,7 @@ function findTables(lines: Line[]): { delimiter: string; rows: Line[] }[] {
     let found = false;
     for (const delimiter of DELIMITERS) {
       const count = countOf(lines[i]!.text, delimiter);
-      if (count < 2) continue;
+      if (count < (delimiter === '|' ? 1 : 2)) continue;
       let j = i + 1;
       while (j < lines.length && countOf(lines[j]!.text, delimiter) === count) j++;
       if (j - i >= 3) {
@@ -357,10 +436,16 @@ function findTables(lines: Line[]): { delimiter: string; rows: Line[] }[] {
 }
 
 /** Delimiters outside double quotes (a CSV cell "4,215.35" holds a comma that splits nothing). */
-// … nor does a thousands separator of a column laid out with spaces ("BOPF   12,000   4.85   58,200.00").
+// … nor does a thousands separator of a column laid out with spaces ("BOPF   12,000   4.85   58,200.00",
+// "Invoice SGP/1021   3,18,600.00").
+// … nor the grouping of a labelled figure ("Basic salary: 13,60,000").
 const countOf = (text: string, ch: string) =>
-  splitQuoted(ch === ',' && /\S {3,}\S/.test(text) ? text.replace(/(?<=\d),(?=\d{3}(?!\d))/g, '') : text, ch).length -
-  1;
+  splitQuoted(
+    ch === ',' && (/\S {3,}\S/.test(text) || /^[^,:]{2,40}:\s*[-(]?[\d,.]+\)?\s*$/.test(text))
+      ? text.replace(/(?<=\d),(?=(?:\d{2},)*\d{3}(?!\d))/g, '')
+      : text,
+    ch,
+  ).length - 1;
 
 function splitQuoted(text: string, delimiter: string): string[] {
   if (!text.includes('"')) return text.split(delimiter);

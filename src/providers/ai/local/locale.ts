@@ -86,6 +86,10 @@ const CURRENCY_CUES: [RegExp, string][] = [
   [/\bILS\b|₪|\bNIS\s?\d/g, 'IL'],
   [/\bCLP\b/g, 'CL'],
 ];
+// The Central African franc's countries (the West African one, XOF, is the default "FCFA").
+const CENTRAL_CFA = new Set(['CM', 'GA', 'TD', 'CF', 'CG', 'GQ']);
+// Where a "K" before a figure is the kwacha, kina or kyat.
+const KWACHA_OF: Record<string, string> = { ZM: 'ZMW', MW: 'MWK', PG: 'PGK', MM: 'MMK' };
 const RUPEE_OF: Record<string, string> = { IN: 'INR', PK: 'PKR', LK: 'LKR', NP: 'NPR', MU: 'MUR', SC: 'SCR' };
 const UK_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/g;
 const US_ZIP =
@@ -199,6 +203,8 @@ export function detectLocale(text: string): Locale {
   if (countryRupee && (rupees.size === 0 || rupees.has(countryRupee))) amounts.rupee = countryRupee;
   else if (rupees.size === 1) amounts.rupee = [...rupees][0]!;
   if (country === 'MA' || (/\bMAD\b/.test(text) && !/\bAED\b/.test(text))) amounts.dirham = 'MAD';
+  if (country && CENTRAL_CFA.has(country)) amounts.cfa = 'XAF';
+  if (country && KWACHA_OF[country]) amounts.kwacha = KWACHA_OF[country];
   return { country: country === 'EU' ? null : country, order, orderConfidence, amounts };
 }
 
