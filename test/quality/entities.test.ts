@@ -16,14 +16,14 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     organizations: [0.9, 0.85],
     places: [0.95, 0.92],
     dates: [0.98, 0.98],
-    amounts: [0.98, 0.96],
+    amounts: [0.98, 0.97],
   },
   holdout: {
     people: [0.93, 0.97],
     organizations: [0.71, 0.78],
     places: [0.93, 0.83],
     dates: [0.97, 0.97],
-    amounts: [0.98, 0.9],
+    amounts: [0.98, 0.94],
   },
   'new-dev': {
     people: [0.95, 0.95],
@@ -37,7 +37,7 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     organizations: [0.87, 0.81],
     places: [0.9, 0.8],
     dates: [0.98, 0.97],
-    amounts: [0.96, 0.86],
+    amounts: [0.98, 0.98],
   },
   // Fourth pass (2026-11-28): nine documents written before that pass's rules, totals only.
   fresh: {
@@ -45,7 +45,7 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     organizations: [0.94, 0.72],
     places: [0.85, 0.94],
     dates: [0.83, 0.86],
-    amounts: [0.95, 0.98],
+    amounts: [0.98, 0.98],
   },
   // Fifth pass (2026-11-29): sixteen documents written before that pass's rules, totals only.
   blind: {
@@ -53,7 +53,7 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     organizations: [0.89, 0.89],
     places: [0.94, 0.88],
     dates: [0.98, 0.98],
-    amounts: [0.98, 0.96],
+    amounts: [0.98, 0.98],
   },
   // Sixth pass (2026-11-29): fifteen documents written and measured before that pass read the extractor; the
   // seventh pass read their errors and fixed classes (floors from its after-figure).
@@ -71,25 +71,27 @@ const FLOORS: Record<SplitName, Record<EntityType, [number, number]>> = {
     organizations: [0.85, 0.78],
     places: [0.93, 0.83],
     dates: [0.98, 0.9],
-    amounts: [0.97, 0.97],
+    amounts: [0.97, 0.98],
   },
   // Eighth pass (2026-11-29): fourteen documents written and measured before that pass changed a rule, totals only;
-  // floors from the pass's after-figure.
+  // floors from the pass's after-figure. Since the tenth pass its amounts are development material (floors from
+  // that pass's after-figure).
   'sealed-3': {
     people: [0.83, 0.83],
     organizations: [0.64, 0.56],
     places: [0.96, 0.72],
     dates: [0.98, 0.98],
-    amounts: [0.94, 0.68],
+    amounts: [0.98, 0.98],
   },
   // Ninth pass (2026-11-29): seventeen documents written and measured before that pass read the extractor, totals
-  // only; floors from that first measurement (the tagger tried against it was not merged).
+  // only; floors from that first measurement (the tagger tried against it was not merged), amounts from the
+  // tenth pass's closing measurement (totals only).
   'sealed-4': {
     people: [0.81, 0.81],
     organizations: [0.81, 0.49],
     places: [0.86, 0.61],
     dates: [0.96, 0.79],
-    amounts: [0.89, 0.57],
+    amounts: [0.9, 0.71],
   },
 };
 
